@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Installs every Debian package PosLab's build, tests, fonts and benchmarks need.
+# Only missing packages are installed; running it again does nothing.
+# Needs root or sudo when something is missing.
+set -euo pipefail
+
+packages=(
+  # toolchain
+  build-essential cmake ninja-build pkg-config git
+  # Qt 6.4: Widgets, Charts, Svg, PrintSupport (in qtbase), Qml's JS engine, Linguist, Test
+  qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev qt6-declarative-dev
+  qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libgl-dev libvulkan-dev
+  qt6-qpa-plugins
+  # numerics and Markdown
+  libopenblas-dev libmd4c-dev
+  # reading exported PDFs back in tests, looking at what a person sees
+  libpoppler-qt6-dev poppler-utils xvfb xauth imagemagick
+  # fonts chosen explicitly by the app (Latin + CJK that extracts cleanly from PDF)
+  fonts-dejavu-core fonts-wqy-microhei fonts-noto-cjk fontconfig
+  # benchmarks and their PyTorch peer
+  libbenchmark-dev python3 python3-torch python3-numpy
+  # training lab corpora
+  fortunes fortunes-zh
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+# MathJax is fetched by npm at build time; any Node.js will do, Debian's if none.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  missing+=(nodejs npm)
+fi
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "bootstrap: installing ${missing[*]}" >&2
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then
+    sudo_cmd=(sudo)
+  else
+    echo "bootstrap: these packages are missing and I am not root and have no sudo: ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2

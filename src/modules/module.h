@@ -1,0 +1,150 @@
+// module.h — runnable modules: typed parameters in, typed outputs out.
+//
+// A module is a small, registered piece of real work on the numeric core
+// (src/core) that a lesson, the command line or a test can run by its id, e.g.
+// "rope.inv_freq". Each module describes itself (title, description, help for
+// every parameter, in Chinese and English), so the command line can list it
+// and the lesson engine can build a parameter panel for it.
+//
+// Parameters are validated by the registry before a module runs (unknown name,
+// wrong type, out of range, NaN/inf, list too long). A module may add checks
+// that involve several parameters through ModuleSpec::check, throwing
+// ParamError. Errors from the core (core_error, budget_error) propagate to the
+// caller, which reports them.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <QVariant>
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <vector>
+
+namespace poslab::modules {
+
+// A string in both course languages.
+struct Text2 {
+    QString en;
+    QString zh;
+    QString in(const QString& lang) const { return lang == QLatin1String("zh") ? zh : en; }
+};
+
+enum class ParamType { Int, Float, Bool, Choice, IntList, FloatList };
+QString paramTypeName(ParamType t);  // "int", "float", "bool", "choice", "int list", "float list"
+
+struct ParamSpec {
+    QString name;        // snake_case
+    ParamType type = ParamType::Int;
+    Text2 help;          // one line, both languages
+    // Bounds for numbers and for every element of a list (inclusive).
+    double min = 0;
+    double max = 0;
+    // Default: int/float/bool as a number or bool; choice as a string;
+    // lists as QVariantList of numbers.
+    QVariant defaultValue;
+    QStringList choices;       // for Choice
+    int maxListLength = 64;    // for lists
+    int minListLength = 0;     // for lists
+    int multipleOf = 0;        // for Int: value must be a multiple (e.g. 2 for even dims); 0 = any
+};
+
+// Parameter values after validation: every parameter of the module is present.
+class Params {
+public:
+    Params() = default;
+    explicit Params(std::map<QString, QVariant> values) : m_values(std::move(values)) {}
+    long long getInt(const QString& name) const;
+    double getFloat(const QString& name) const;
+    bool getBool(const QString& name) const;
+    QString getChoice(const QString& name) const;
+    std::vector<long long> getIntList(const QString& name) const;
+    std::vector<double> getFloatList(const QString& name) const;
+    const std::map<QString, QVariant>& values() const { return m_values; }
+    bool has(const QString& name) const { return m_values.count(name) != 0; }
+
+private:
+    const QVariant& at(const QString& name) const;
+    std::map<QString, QVariant> m_values;
+};
+
+// A parameter (or a combination of parameters) that cannot be used.
+// The message names the parameter, the value given and what is allowed.
+struct ParamError : std::runtime_error {
+    ParamError(QString param, QString value, QString allowed);
+    QString param, value, allowed;
+    QString message() const;  // "parameter 'head_dim': 7 is not allowed; expected an even int in [2, 1024]"
+};
+
+// Raised by a module that noticed RunContext::isCancelled().
+struct Cancelled : std::runtime_error {
+    Cancelled() : std::runtime_error("cancelled") {}
+};
+
+// Passed to a running module; long loops call throwIfCancelled().
+struct RunContext {
+    const std::atomic<bool>* cancelFlag = nullptr;
+    bool isCancelled() const { return cancelFlag && cancelFlag->load(std::memory_order_relaxed); }
+    void throwIfCancelled() const {
+        if (isCancelled()) throw Cancelled();
+    }
+};
+
+enum class OutputKind { Series, Matrix, Table, Scalar, Text };
+QString outputKindName(OutputKind k);  // "series", "matrix", "table", "scalar", "text"
+
+// One typed result. Only the fields of its kind are used.
+struct Output {
+    OutputKind kind = OutputKind::Text;
+    QString name;  // snake_case, unique within one run
+    // Series: y against x (a line or a bar chart).
+    std::vector<double> x, y;
+    // Matrix: rows x cols, row-major (a heatmap); labels optional.
+    int rows = 0, cols = 0;
+    std::vector<double> data;
+    QStringList rowLabels, colLabels;
+    // Table: column names and rows of cells (double, long long, bool or QString).
+    QStringList columns;
+    std::vector<QVariantList> tableRows;
+    // Scalar
+    double value = 0;
+    // Text
+    QString text;
+
+    static Output series(QString name, std::vector<double> x, std::vector<double> y);
+    static Output matrix(QString name, int rows, int cols, std::vector<double> data,
+                         QStringList rowLabels = {}, QStringList colLabels = {});
+    static Output table(QString name, QStringList columns, std::vector<QVariantList> rows);
+    static Output scalar(QString name, double value);
+    static Output textOutput(QString name, QString text);
+};
+
+struct ModuleSpec {
+    QString id;               // "family.name", e.g. "rope.inv_freq"
+    int version = 1;          // bump when outputs change for the same params (cache key)
+    Text2 title;
+    Text2 description;        // one paragraph
+    std::vector<ParamSpec> params;
+    // Checks that involve several parameters; throws ParamError. Optional.
+    std::function<void(const Params&)> check;
+    std::function<std::vector<Output>(const Params&, const RunContext&)> run;
+};
+
+// Small helpers for declaring parameters tersely in module files.
+ParamSpec intParam(QString name, long long def, long long min, long long max, Text2 help,
+                   int multipleOf = 0);
+ParamSpec floatParam(QString name, double def, double min, double max, Text2 help);
+ParamSpec boolParam(QString name, bool def, Text2 help);
+ParamSpec choiceParam(QString name, QString def, QStringList choices, Text2 help);
+ParamSpec intListParam(QString name, std::vector<long long> def, long long min, long long max,
+                       int maxLength, Text2 help, int minLength = 0);
+ParamSpec floatListParam(QString name, std::vector<double> def, double min, double max,
+                         int maxLength, Text2 help, int minLength = 0);
+
+std::vector<double> toDoubles(const float* p, std::size_t n);
+std::vector<double> toDoubles(const std::vector<float>& v);
+std::vector<double> rangeDoubles(std::size_t n, double start = 0.0);  // 0, 1, ..., n-1 (+start)
+
+}  // namespace poslab::modules

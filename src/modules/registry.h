@@ -1,0 +1,48 @@
+// registry.h — the list of all runnable modules, lookup by id, and the
+// validation of parameters given as text (command line, lesson files) or as
+// typed values.
+#pragma once
+
+#include "modules/module.h"
+
+#include <QStringList>
+
+namespace poslab::modules {
+
+class Registry {
+public:
+    // The registry of every module shipped with PosLab (built once, thread-safe).
+    static const Registry& builtin();
+
+    void add(ModuleSpec spec);  // ids must be unique
+    const ModuleSpec* find(const QString& id) const;
+    const std::vector<ModuleSpec>& modules() const { return m_modules; }
+    QStringList ids() const;
+
+private:
+    std::vector<ModuleSpec> m_modules;
+};
+
+// Parses "name=value" strings into validated Params, filling defaults.
+// Throws ParamError (unknown parameter, malformed value, out of range, ...).
+Params parseParams(const ModuleSpec& spec, const QStringList& assignments);
+
+// Validates typed values (missing ones get defaults). Strings are parsed as on
+// the command line, so lesson files may pass either. Throws ParamError.
+Params validateParams(const ModuleSpec& spec, const std::map<QString, QVariant>& given);
+
+// Validates and runs. Throws ParamError, Cancelled, or the core's errors.
+std::vector<Output> runModule(const ModuleSpec& spec, const Params& params,
+                              const RunContext& ctx = {});
+
+// Each family file defines one of these; registry.cpp calls them all.
+void registerSinusoidalModules(Registry& r);
+void registerLearnedModules(Registry& r);
+void registerRelativeModules(Registry& r);
+void registerRopeModules(Registry& r);
+void registerAlibiModules(Registry& r);
+void registerVitModules(Registry& r);
+void registerAttentionModules(Registry& r);
+void registerBenchModules(Registry& r);
+
+}  // namespace poslab::modules
