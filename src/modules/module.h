@@ -73,9 +73,10 @@ private:
 // A parameter (or a combination of parameters) that cannot be used.
 // The message names the parameter, the value given and what is allowed.
 struct ParamError : std::runtime_error {
-    ParamError(QString param, QString value, QString allowed);
+    // Default message: "parameter 'head_dim': 7 is not allowed; expected an even int in [2, 1024]".
+    ParamError(QString param, QString value, QString allowed, const QString& message = {});
     QString param, value, allowed;
-    QString message() const;  // "parameter 'head_dim': 7 is not allowed; expected an even int in [2, 1024]"
+    QString message() const;
 };
 
 // Raised by a module that noticed RunContext::isCancelled().

@@ -1,0 +1,223 @@
+#include "app/cli.h"
+
+#include "core/common.h"
+#include "modules/output_format.h"
+#include "modules/registry.h"
+
+#include <QCoreApplication>
+
+#include <cstdio>
+#include <string>
+
+namespace poslab::app {
+
+using namespace poslab::modules;
+
+namespace {
+
+void writeOut(const std::string& s) {
+    std::fwrite(s.data(), 1, s.size(), stdout);
+    std::fflush(stdout);
+}
+
+void writeErr(const QString& s) {
+    const QByteArray b = (s.endsWith(u'\n') ? s : s + u'\n').toUtf8();
+    std::fwrite(b.constData(), 1, static_cast<std::size_t>(b.size()), stderr);
+    std::fflush(stderr);
+}
+
+QString defaultLang() {
+    const QByteArray lang = qgetenv("LANG") + qgetenv("LC_ALL") + qgetenv("LANGUAGE");
+    return lang.startsWith("zh") || qgetenv("LC_ALL").startsWith("zh") ? QStringLiteral("zh") : QStringLiteral("en");
+}
+
+const char* kUsage =
+    "PosLab — positional encoding lab / 位置编码实验室\n"
+    "\n"
+    "usage:\n"
+    "  poslab list [--format text|json] [--lang en|zh]\n"
+    "      the runnable modules and their parameters\n"
+    "  poslab run MODULE [name=value ...] [--format text|json|csv] [--lang en|zh]\n"
+    "      run a module; `poslab run MODULE --help` explains its parameters\n"
+    "  poslab --version | --help\n"
+    "\n"
+    "examples:\n"
+    "  poslab run rope.inv_freq scaling=yarn factor=4 --format json\n"
+    "  poslab run alibi.slopes heads=12\n"
+    "  poslab run sinusoidal.matrix positions=64 dim=32 --format csv > pe.csv\n"
+    "\n"
+    "exit status: 0 ok, 2 usage or parameter error, 1 anything else\n";
+
+// Options shared by the commands; positional words are returned in `rest`.
+struct Options {
+    QString format = QStringLiteral("text");
+    QString lang;
+    bool help = false;
+    QStringList rest;
+};
+
+// Parses --format/--lang/--help in either "--opt value" or "--opt=value" form.
+// Returns an error message, or an empty string.
+QString parseOptions(const QStringList& args, Options& o) {
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString& a = args[i];
+        auto takeValue = [&](const QString& opt, QString& into) -> QString {
+            if (a.startsWith(opt + u'=')) {
+                into = a.mid(opt.size() + 1);
+                return {};
+            }
+            if (i + 1 >= args.size()) return QStringLiteral("option %1 needs a value").arg(opt);
+            into = args[++i];
+            return {};
+        };
+        QString err;
+        if (a == u"--format" || a.startsWith(u"--format=")) {
+            err = takeValue(QStringLiteral("--format"), o.format);
+        } else if (a == u"--lang" || a.startsWith(u"--lang=")) {
+            err = takeValue(QStringLiteral("--lang"), o.lang);
+        } else if (a == u"--help" || a == u"-h") {
+            o.help = true;
+        } else if (a.startsWith(u"--")) {
+            err = QStringLiteral("unknown option '%1'").arg(a.left(60));
+        } else {
+            o.rest << a;
+        }
+        if (!err.isEmpty()) return err;
+    }
+    if (o.lang.isEmpty()) o.lang = defaultLang();
+    if (o.lang != u"en" && o.lang != u"zh")
+        return QStringLiteral("--lang '%1' is not allowed; expected en or zh").arg(o.lang.left(60));
+    return {};
+}
+
+int usageError(const QString& message) {
+    writeErr(QStringLiteral("poslab: ") + message);
+    writeErr(QStringLiteral("Try 'poslab --help'."));
+    return kExitUsage;
+}
+
+// Close ids for "did you mean": same family or a small edit distance.
+QStringList similarIds(const QString& id) {
+    auto distance = [](const QString& a, const QString& b) {
+        std::vector<int> prev(b.size() + 1), cur(b.size() + 1);
+        for (qsizetype j = 0; j <= b.size(); ++j) prev[j] = int(j);
+        for (qsizetype i = 1; i <= a.size(); ++i) {
+            cur[0] = int(i);
+            for (qsizetype j = 1; j <= b.size(); ++j)
+                cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            std::swap(prev, cur);
+        }
+        return prev[b.size()];
+    };
+    QStringList out;
+    const QString family = id.section(u'.', 0, 0);
+    for (const QString& known : Registry::builtin().ids())
+        if (distance(id.left(80), known) <= 3 || (!family.isEmpty() && known.startsWith(family + u'.')))
+            out << known;
+    return out;
+}
+
+int commandList(const QStringList& args) {
+    Options o;
+    if (QString err = parseOptions(args, o); !err.isEmpty()) return usageError(err);
+    if (o.help) {
+        writeOut("usage: poslab list [--format text|json] [--lang en|zh]\n");
+        return kExitOk;
+    }
+    if (!o.rest.isEmpty()) return usageError(QStringLiteral("list takes no arguments (got '%1')").arg(o.rest.first().left(60)));
+    if (o.format == u"json") {
+        writeOut(listToJson(Registry::builtin()));
+    } else if (o.format == u"text") {
+        writeOut(listToText(Registry::builtin(), o.lang));
+    } else {
+        return usageError(QStringLiteral("--format '%1' is not allowed for list; expected text or json").arg(o.format.left(60)));
+    }
+    return kExitOk;
+}
+
+int commandRun(const QStringList& args) {
+    Options o;
+    if (QString err = parseOptions(args, o); !err.isEmpty()) return usageError(err);
+    if (o.format != u"text" && o.format != u"json" && o.format != u"csv")
+        return usageError(QStringLiteral("--format '%1' is not allowed; expected text, json or csv").arg(o.format.left(60)));
+    if (o.rest.isEmpty()) {
+        if (o.help) {
+            writeOut("usage: poslab run MODULE [name=value ...] [--format text|json|csv] [--lang en|zh]\n");
+            return kExitOk;
+        }
+        return usageError(QStringLiteral("run needs a module id; `poslab list` shows them"));
+    }
+    const QString id = o.rest.takeFirst();
+    const ModuleSpec* spec = Registry::builtin().find(id);
+    if (!spec) {
+        QString msg = QStringLiteral("unknown module '%1'").arg(id.left(80));
+        const QStringList similar = similarIds(id);
+        if (!similar.isEmpty()) msg += QStringLiteral("; did you mean: ") + similar.join(QStringLiteral(", "));
+        msg += QStringLiteral(" (`poslab list` shows every module)");
+        return usageError(msg);
+    }
+    if (o.help) {
+        writeOut(moduleHelpText(*spec, o.lang));
+        return kExitOk;
+    }
+    try {
+        const Params params = parseParams(*spec, o.rest);
+        const std::vector<Output> outputs = runModule(*spec, params);
+        if (o.format == u"json")
+            writeOut(runToJson(*spec, params, outputs));
+        else if (o.format == u"csv")
+            writeOut(runToCsv(outputs));
+        else
+            writeOut(runToText(*spec, params, outputs, o.lang));
+        return kExitOk;
+    } catch (const ParamError& e) {
+        writeErr(QStringLiteral("poslab run %1: %2").arg(id, e.message()));
+        return kExitUsage;
+    } catch (const poslab::budget_error& e) {
+        // Too large for the memory budget: a parameter problem the user can fix.
+        writeErr(QStringLiteral("poslab run %1: %2; choose smaller sizes").arg(id, QString::fromUtf8(e.what())));
+        return kExitUsage;
+    } catch (const std::exception& e) {
+        writeErr(QStringLiteral("poslab run %1: %2").arg(id, QString::fromUtf8(e.what())));
+        return kExitFailure;
+    } catch (...) {
+        writeErr(QStringLiteral("poslab run %1: unexpected error").arg(id));
+        return kExitFailure;
+    }
+}
+
+}  // namespace
+
+int runCommandLine(const QStringList& args) {
+    try {
+        if (args.isEmpty()) {
+            writeOut(kUsage);
+            writeErr(QStringLiteral("poslab: the notebook window is not part of this build yet; "
+                                    "the command line above works."));
+            return kExitOk;
+        }
+        const QString command = args.first();
+        const QStringList rest = args.mid(1);
+        if (command == u"--help" || command == u"-h" || command == u"help") {
+            writeOut(kUsage);
+            return kExitOk;
+        }
+        if (command == u"--version") {
+            writeOut("poslab " + QCoreApplication::applicationVersion().toStdString() + "\n");
+            return kExitOk;
+        }
+        if (command == u"list") return commandList(rest);
+        if (command == u"run") return commandRun(rest);
+        if (command == u"export" || command == u"check" || command == u"train" || command == u"experiment")
+            return usageError(QStringLiteral("'%1' is not available in this build yet").arg(command));
+        return usageError(QStringLiteral("unknown command '%1'").arg(command.left(60)));
+    } catch (const std::exception& e) {
+        writeErr(QStringLiteral("poslab: %1").arg(QString::fromUtf8(e.what())));
+        return kExitFailure;
+    } catch (...) {
+        writeErr(QStringLiteral("poslab: unexpected error"));
+        return kExitFailure;
+    }
+}
+
+}  // namespace poslab::app

@@ -1,0 +1,23 @@
+// cli.h — the `poslab` command line (DESIGN.md fixes its shape).
+//
+//   poslab list [--format text|json] [--lang en|zh]
+//   poslab run MODULE [name=value ...] [--format text|json|csv] [--lang en|zh]
+//   poslab run MODULE --help
+//
+// Exit status: 0 ok; 2 a usage or parameter error (stderr names the parameter,
+// the value given and what is allowed); 1 anything else.
+#pragma once
+
+#include <QStringList>
+
+namespace poslab::app {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+
+// Runs a command given its arguments (without the program name). Writes to
+// stdout/stderr and returns the exit status; never throws.
+int runCommandLine(const QStringList& args);
+
+}  // namespace poslab::app

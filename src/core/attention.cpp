@@ -1,0 +1,575 @@
+// attention.cpp — multi-head scaled dot-product attention (see attention.h).
+//
+// Layout of the work, per (b, h) pair and per block of query rows [i0, i1):
+//
+//     s  (rows, kend) = scale · q[i0:i1] · k[0:kend]ᵀ      sgemm
+//     s += bias, masks, softmax row by row                  loops below
+//     out[i0:i1]      = p · v[0:kend]                        sgemm
+//
+// kend = T without a causal mask and i1 with one: the keys after the block's
+// last query are never multiplied, so a causal forward does about half the
+// flops (T²·D·(1 + qb/T) instead of 2·T²·D per head, qb = query block rows).
+// The block of scores stays in cache between the two products.
+//
+// The softmax (Bridle 1990) subtracts each row's maximum before exponentiating
+// so that no exp overflows; masked entries become exactly 0. When the weights
+// are not requested the row is left unnormalised and the division by the row
+// sum is applied to the (rows, D) output instead of the (rows, kend) weights,
+// as FlashAttention does (Dao et al. 2022, Algorithm 1, last line).
+#include "core/attention.h"
+
+#include "core/common.h"
+#include "core/matmul.h"
+#include "core/rope.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <thread>
+
+namespace poslab {
+
+namespace {
+
+constexpr float NEG_INF = -std::numeric_limits<float>::infinity();
+
+// The softmax loops are plain C++ that the compiler vectorises; the default
+// build targets baseline x86-64 (SSE2), so these few functions are also
+// compiled for x86-64-v3 (AVX2 + FMA) and picked at load time (GCC
+// target_clones, an ifunc). Other compilers and CPUs get the plain version.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+#define POSLAB_SIMD_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define POSLAB_SIMD_CLONES
+#endif
+
+// e^x for x <= 0 (what a softmax needs after subtracting the row max), about
+// 1 ulp, vectorisable: x = n·ln2 + r with |r| <= ln2/2, e^r by the Cephes
+// expf polynomial, 2^n built in the exponent bits. x < −87 (e^x < 1.7e-38,
+// near the smallest normal float) and x = −∞ give exactly 0.
+inline float exp_nonpositive(float x) {
+    const bool underflow = x < -87.0f;
+    x = underflow ? -87.0f : x;
+    // n = round(x / ln2): adding and removing 1.5·2^23 rounds to an integer.
+    const float n = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
+    // r = x − n·ln2, with ln2 split in two parts for accuracy (Cody–Waite).
+    float r = x - n * 0.693359375f;
+    r = r + n * 2.12194440e-4f;
+    float p = 1.9875691500e-4f;
+    p = p * r + 1.3981999507e-3f;
+    p = p * r + 8.3334519073e-3f;
+    p = p * r + 4.1665795894e-2f;
+    p = p * r + 1.6666665459e-1f;
+    p = p * r + 5.0000001201e-1f;
+    p = p * r * r + r + 1.0f;
+    const float two_n = std::bit_cast<float>((static_cast<int>(n) + 127) << 23);
+    return underflow ? 0.0f : p * two_n;
+}
+
+// Turns logits s[0, n_valid) into e^(s − max) in place and returns their sum.
+// bias_row is added first; keys with keep_row[j] == 0 are masked. Masked
+// entries and s[n_valid, n_cols) (the causal part of the block) become 0.
+// A fully masked row becomes all zeros and returns 0.
+// Float reductions are written with 16 independent lanes: without
+// -ffast-math the compiler may not reorder a plain running max or sum.
+POSLAB_SIMD_CLONES
+float softmax_row_unnormalized(float* s, int n_valid, int n_cols, const float* bias_row,
+                               const std::uint8_t* keep_row) {
+    if (bias_row)
+        for (int j = 0; j < n_valid; j++) s[j] += bias_row[j];
+    if (keep_row)
+        for (int j = 0; j < n_valid; j++) s[j] = keep_row[j] ? s[j] : NEG_INF;
+
+    constexpr int L = 16;
+    float lane[L];
+    for (int l = 0; l < L; l++) lane[l] = NEG_INF;
+    int j = 0;
+    for (; j + L <= n_valid; j += L)
+        for (int l = 0; l < L; l++) lane[l] = s[j + l] > lane[l] ? s[j + l] : lane[l];
+    float row_max = NEG_INF;
+    for (int l = 0; l < L; l++) row_max = lane[l] > row_max ? lane[l] : row_max;
+    for (; j < n_valid; j++) row_max = s[j] > row_max ? s[j] : row_max;
+
+    if (row_max == NEG_INF) {  // every key masked: no distribution, zeros
+        std::memset(s, 0, sizeof(float) * n_cols);
+        return 0.0f;
+    }
+    for (int l = 0; l < L; l++) lane[l] = 0.0f;
+    j = 0;
+    for (; j + L <= n_valid; j += L) {
+        for (int l = 0; l < L; l++) {
+            const float e = exp_nonpositive(s[j + l] - row_max);
+            s[j + l] = e;
+            lane[l] += e;
+        }
+    }
+    float sum = 0.0f;
+    for (int l = 0; l < L; l++) sum += lane[l];
+    for (; j < n_valid; j++) {
+        s[j] = exp_nonpositive(s[j] - row_max);
+        sum += s[j];
+    }
+    if (n_cols > n_valid) std::memset(s + n_valid, 0, sizeof(float) * (n_cols - n_valid));
+    return sum;
+}
+
+POSLAB_SIMD_CLONES
+void scale_row(float* x, int n, float factor) {
+    for (int j = 0; j < n; j++) x[j] *= factor;
+}
+
+// dp[j] = p[j] · (dp[j] − Σ_i p[i]·dp[i]): the softmax backward of one row.
+POSLAB_SIMD_CLONES
+void softmax_row_backward(const float* p, float* dp, int n) {
+    constexpr int L = 16;
+    float lane[L] = {};
+    int j = 0;
+    for (; j + L <= n; j += L)
+        for (int l = 0; l < L; l++) lane[l] += p[j + l] * dp[j + l];
+    float dot = 0.0f;
+    for (int l = 0; l < L; l++) dot += lane[l];
+    for (; j < n; j++) dot += p[j] * dp[j];
+    for (j = 0; j < n; j++) dp[j] = p[j] * (dp[j] - dot);
+}
+
+POSLAB_SIMD_CLONES
+void add_row(const float* x, int n, float* y) {
+    for (int j = 0; j < n; j++) y[j] += x[j];
+}
+
+// Runs f(thread, item) for item = 0..n_items−1 on up to n_threads threads,
+// contiguous chunks, the calling thread taking the first one.
+template <class F>
+void parallel_for(int n_threads, int n_items, F&& f) {
+    n_threads = std::max(1, std::min(n_threads, n_items));
+    auto run_chunk = [&](int t) {
+        const int lo = (int)((long)n_items * t / n_threads);
+        const int hi = (int)((long)n_items * (t + 1) / n_threads);
+        for (int i = lo; i < hi; i++) f(t, i);
+    };
+    if (n_threads == 1) {
+        run_chunk(0);
+        return;
+    }
+    std::vector<std::thread> pool;
+    pool.reserve(n_threads - 1);
+    for (int t = 1; t < n_threads; t++) pool.emplace_back(run_chunk, t);
+    run_chunk(0);
+    for (auto& th : pool) th.join();
+}
+
+bool has_rope(const attention_config& c) { return c.rope_cos != nullptr || c.rope_sin != nullptr; }
+
+int rotary_dim(const attention_config& c, int D) { return c.rope_rotary_dim > 0 ? c.rope_rotary_dim : D; }
+
+void check_args(int B, int H, int T, int D, const attention_config& c) {
+    require(B >= 1 && H >= 1 && T >= 1 && D >= 1,
+            "attention: sizes must be >= 1, got B=" + std::to_string(B) + " H=" + std::to_string(H) +
+                " T=" + std::to_string(T) + " D=" + std::to_string(D));
+    require(std::isfinite(c.scale), "attention: scale must be finite (0 means 1/sqrt(D))");
+    require(c.num_threads >= 1 && c.num_threads <= 256,
+            "attention: num_threads must be in [1, 256], got " + std::to_string(c.num_threads));
+    require(c.query_block >= 0, "attention: query_block must be >= 0 (0 = automatic), got " +
+                                    std::to_string(c.query_block));
+    if (has_rope(c)) {
+        require(c.rope_cos && c.rope_sin, "attention: RoPE needs both rope_cos and rope_sin tables");
+        const int R = rotary_dim(c, D);
+        require(R % 2 == 0 && R >= 2 && R <= D,
+                "attention: rope_rotary_dim must be even and in [2, D=" + std::to_string(D) +
+                    "], got " + std::to_string(R));
+    }
+}
+
+int query_block_rows(const attention_config& c, int T) {
+    // 64 rows: a (64, T) block of scores is 512 KiB at T = 2048 (fits L2), and
+    // causal blocks waste at most 64·T/2 products per head. Measured in
+    // bench/README.md against 32, 128 and 256.
+    const int qb = c.query_block > 0 ? c.query_block : 64;
+    return std::min(qb, T);
+}
+
+int effective_threads(const attention_config& c, int n_items) {
+    return std::max(1, std::min(c.num_threads, n_items));
+}
+
+// Floats of scratch one thread needs.
+std::size_t per_thread_floats(int T, int D, int qb, bool rope, bool backward) {
+    const std::size_t block = (std::size_t)qb * T;       // scores (qb, T)
+    const std::size_t head = (std::size_t)T * D;         // one (T, D) head
+    if (!backward) return block + qb + (rope ? 2 * head : 0);   // s, 1/row sums, rotated q, k
+    return 2 * block + (rope ? 4 * head : 0);                    // s, dp, rotated q, k, dq, dk
+}
+
+// One (b, h) pair of the forward pass. ws: this thread's scratch.
+void forward_head(const float* q_bh, const float* k_bh, const float* v_bh,  // (T, D) each
+                  int b, int h, int T, int D, const attention_config& c, float scale, int qb,
+                  float* ws,
+                  float* out_bh,       // (T, D)
+                  float* weights_bh) { // (T, T) or null
+    float* s_buf = ws;                           // (qb, T)
+    float* inv_sum = ws + (std::size_t)qb * T;   // (qb)
+    const float* qr = q_bh;
+    const float* kr = k_bh;
+    if (has_rope(c)) {
+        float* q_rot = inv_sum + qb;                     // (T, D)
+        float* k_rot = q_rot + (std::size_t)T * D;       // (T, D)
+        std::memcpy(q_rot, q_bh, sizeof(float) * T * D);
+        std::memcpy(k_rot, k_bh, sizeof(float) * T * D);
+        const int R = rotary_dim(c, D);
+        rope_rotate_pairs(q_rot, T, D, R, c.rope_cos, c.rope_sin, c.rope_pairs, false);
+        rope_rotate_pairs(k_rot, T, D, R, c.rope_cos, c.rope_sin, c.rope_pairs, false);
+        qr = q_rot;
+        kr = k_rot;
+    }
+    const float* bias_h = c.bias ? c.bias + (std::size_t)h * T * T : nullptr;   // (T, T)
+    const std::uint8_t* keep_b = c.key_padding_mask ? c.key_padding_mask + (std::size_t)b * T : nullptr;
+
+    for (int i0 = 0; i0 < T; i0 += qb) {
+        const int rows = std::min(qb, T - i0);
+        const int kend = c.causal ? i0 + rows : T;
+        // Scores go straight into the weights buffer when one is wanted.
+        float* s = weights_bh ? weights_bh + (std::size_t)i0 * T : s_buf;
+        const int lds = weights_bh ? T : kend;
+        // s (rows, kend) = scale · q[i0:i0+rows] (rows, D) · k[0:kend]ᵀ (D, kend)
+        matmul_sgemm(MATMUL_N, MATMUL_T, rows, kend, D, scale, qr + (std::size_t)i0 * D, D, kr, D,
+                     0.0f, s, lds);
+        for (int r = 0; r < rows; r++) {
+            const int t = i0 + r;
+            const int n_valid = c.causal ? t + 1 : T;
+            float* s_row = s + (std::size_t)r * lds;
+            const float sum = softmax_row_unnormalized(
+                s_row, n_valid, kend, bias_h ? bias_h + (std::size_t)t * T : nullptr, keep_b);
+            const float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
+            if (weights_bh) {
+                scale_row(s_row, kend, inv);
+                if (kend < T) std::memset(s_row + kend, 0, sizeof(float) * (T - kend));
+            } else {
+                inv_sum[r] = inv;
+            }
+        }
+        // out[i0:i0+rows] (rows, D) = p (rows, kend) · v[0:kend] (kend, D)
+        float* out_blk = out_bh + (std::size_t)i0 * D;
+        matmul_sgemm(MATMUL_N, MATMUL_N, rows, D, kend, 1.0f, s, lds, v_bh, D, 0.0f, out_blk, D);
+        if (!weights_bh)
+            for (int r = 0; r < rows; r++) scale_row(out_blk + (std::size_t)r * D, D, inv_sum[r]);
+    }
+}
+
+// One (b, h) pair of the backward pass: recomputes p block by block.
+void backward_head(const float* dout_bh,                                       // (T, D)
+                   const float* q_bh, const float* k_bh, const float* v_bh,    // (T, D) each
+                   int b, int h, int T, int D, const attention_config& c, float scale, int qb,
+                   float* ws,
+                   float* dq_bh, float* dk_bh, float* dv_bh,   // (T, D) each, accumulated
+                   float* dbias_h) {                            // (T, T) or null, accumulated
+    float* p_buf = ws;                               // (qb, T)
+    float* dp_buf = ws + (std::size_t)qb * T;        // (qb, T)
+    const bool rope = has_rope(c);
+    const int R = rotary_dim(c, D);
+    const float* qr = q_bh;
+    const float* kr = k_bh;
+    float* dqr = dq_bh;  // gradients w.r.t. the (rotated) q and k that met in the dot product
+    float* dkr = dk_bh;
+    if (rope) {
+        float* q_rot = dp_buf + (std::size_t)qb * T;         // (T, D)
+        float* k_rot = q_rot + (std::size_t)T * D;           // (T, D)
+        dqr = k_rot + (std::size_t)T * D;                    // (T, D)
+        dkr = dqr + (std::size_t)T * D;                      // (T, D)
+        std::memcpy(q_rot, q_bh, sizeof(float) * T * D);
+        std::memcpy(k_rot, k_bh, sizeof(float) * T * D);
+        rope_rotate_pairs(q_rot, T, D, R, c.rope_cos, c.rope_sin, c.rope_pairs, false);
+        rope_rotate_pairs(k_rot, T, D, R, c.rope_cos, c.rope_sin, c.rope_pairs, false);
+        std::memset(dqr, 0, sizeof(float) * 2 * T * D);
+        qr = q_rot;
+        kr = k_rot;
+    }
+    const float* bias_h = c.bias ? c.bias + (std::size_t)h * T * T : nullptr;
+    const std::uint8_t* keep_b = c.key_padding_mask ? c.key_padding_mask + (std::size_t)b * T : nullptr;
+
+    for (int i0 = 0; i0 < T; i0 += qb) {
+        const int rows = std::min(qb, T - i0);
+        const int kend = c.causal ? i0 + rows : T;
+        const float* dout_blk = dout_bh + (std::size_t)i0 * D;
+        // Recompute the forward: p = softmax(scale · q kᵀ + bias), masked.
+        matmul_sgemm(MATMUL_N, MATMUL_T, rows, kend, D, scale, qr + (std::size_t)i0 * D, D, kr, D,
+                     0.0f, p_buf, kend);
+        for (int r = 0; r < rows; r++) {
+            const int t = i0 + r;
+            float* p_row = p_buf + (std::size_t)r * kend;
+            const float sum = softmax_row_unnormalized(
+                p_row, c.causal ? t + 1 : T, kend, bias_h ? bias_h + (std::size_t)t * T : nullptr,
+                keep_b);
+            scale_row(p_row, kend, sum > 0.0f ? 1.0f / sum : 0.0f);
+        }
+        // forward: out = p · v
+        // dv[0:kend] (kend, D) += pᵀ (kend, rows) · dout_blk (rows, D)
+        matmul_sgemm(MATMUL_T, MATMUL_N, kend, D, rows, 1.0f, p_buf, kend, dout_blk, D, 1.0f, dv_bh,
+                     D);
+        // dp (rows, kend) = dout_blk (rows, D) · v[0:kend]ᵀ (D, kend)
+        matmul_sgemm(MATMUL_N, MATMUL_T, rows, kend, D, 1.0f, dout_blk, D, v_bh, D, 0.0f, dp_buf,
+                     kend);
+        // forward: p[t, :] = softmax(s[t, :])
+        // ds[t, j] = p[t, j] · (dp[t, j] − Σ_i p[t, i] dp[t, i]), in place in dp.
+        // Masked entries have p = 0, so they get no gradient; nor does a fully
+        // masked row (all p = 0).
+        for (int r = 0; r < rows; r++)
+            softmax_row_backward(p_buf + (std::size_t)r * kend, dp_buf + (std::size_t)r * kend, kend);
+        const float* ds = dp_buf;
+        // forward: s[t, j] = scale · <q[t], k[j]> + bias[h, t, j]
+        // dbias[h, t, j] += ds[t, j]   (summed over the batch by the caller's loop)
+        if (dbias_h)
+            for (int r = 0; r < rows; r++)
+                add_row(ds + (std::size_t)r * kend, kend, dbias_h + (std::size_t)(i0 + r) * T);
+        // dq_blk (rows, D) += scale · ds (rows, kend) · k[0:kend] (kend, D)
+        matmul_sgemm(MATMUL_N, MATMUL_N, rows, D, kend, scale, ds, kend, kr, D, 1.0f,
+                     dqr + (std::size_t)i0 * D, D);
+        // dk[0:kend] (kend, D) += scale · dsᵀ (kend, rows) · q_blk (rows, D)
+        matmul_sgemm(MATMUL_T, MATMUL_N, kend, D, rows, scale, ds, kend, qr + (std::size_t)i0 * D, D,
+                     1.0f, dkr, D);
+    }
+    if (rope) {
+        // forward: q_rot = R(t) · q   (rope_rotate_pairs, a rotation per pair)
+        // dq += R(t)ᵀ · dq_rot: the same rotation with the sine's sign flipped.
+        rope_rotate_pairs(dqr, T, D, R, c.rope_cos, c.rope_sin, c.rope_pairs, true);
+        rope_rotate_pairs(dkr, T, D, R, c.rope_cos, c.rope_sin, c.rope_pairs, true);
+        for (int t = 0; t < T; t++) {
+            add_row(dqr + (std::size_t)t * D, D, dq_bh + (std::size_t)t * D);
+            add_row(dkr + (std::size_t)t * D, D, dk_bh + (std::size_t)t * D);
+        }
+    }
+}
+
+}  // namespace
+
+float attention_scale(const attention_config& config, int D) {
+    return config.scale != 0.0f ? config.scale : 1.0f / std::sqrt((float)D);
+}
+
+std::size_t attention_weights_elements(int B, int H, int T) {
+    require(B >= 0 && H >= 0 && T >= 0, "attention_weights_elements: sizes must be >= 0");
+    require_elements({(std::size_t)B, (std::size_t)H, (std::size_t)T, (std::size_t)T}, sizeof(float),
+                     "attention weights (B, H, T, T)");
+    return (std::size_t)B * H * T * T;
+}
+
+void attention_workspace_reserve(attention_workspace& ws, int B, int H, int T, int D,
+                                 const attention_config& config, bool backward) {
+    check_args(B, H, T, D, config);
+    const int qb = query_block_rows(config, T);
+    // Backward with dbias splits heads, not pairs: never more threads than this.
+    const int nt = effective_threads(config, B * H);
+    const std::size_t per = per_thread_floats(T, D, qb, has_rope(config), backward);
+    require_elements({(std::size_t)nt, per}, sizeof(float), "attention workspace");
+    if (ws.data.size() < nt * per) ws.data.resize(nt * per);
+}
+
+void attention_forward(const float* q, const float* k, const float* v, int B, int H, int T, int D,
+                       const attention_config& config, attention_workspace& ws, float* out,
+                       float* weights) {
+    check_args(B, H, T, D, config);
+    if (weights) attention_weights_elements(B, H, T);
+    attention_workspace_reserve(ws, B, H, T, D, config, false);
+    require(q && k && v && out, "attention_forward: q, k, v and out must not be null");
+
+    const float scale = attention_scale(config, D);
+    const int qb = query_block_rows(config, T);
+    const int nt = effective_threads(config, B * H);
+    const std::size_t per = per_thread_floats(T, D, qb, has_rope(config), false);
+    const std::size_t head = (std::size_t)T * D;
+    auto job = [&](int thread, int bh) {
+        const int b = bh / H, h = bh % H;
+        forward_head(q + bh * head, k + bh * head, v + bh * head, b, h, T, D, config, scale, qb,
+                     ws.data.data() + thread * per, out + bh * head,
+                     weights ? weights + (std::size_t)bh * T * T : nullptr);
+    };
+    if (nt > 1) {
+        blas_threads_scope single(1);  // our threads split the heads; BLAS must not split again
+        parallel_for(nt, B * H, job);
+    } else {
+        parallel_for(1, B * H, job);
+    }
+}
+
+void attention_backward(const float* dout, const float* q, const float* k, const float* v, int B,
+                        int H, int T, int D, const attention_config& config,
+                        attention_workspace& ws, float* dq, float* dk, float* dv, float* dbias) {
+    check_args(B, H, T, D, config);
+    attention_workspace_reserve(ws, B, H, T, D, config, true);
+    require(dout && q && k && v && dq && dk && dv,
+            "attention_backward: dout, q, k, v, dq, dk and dv must not be null");
+
+    const float scale = attention_scale(config, D);
+    const int qb = query_block_rows(config, T);
+    const std::size_t per = per_thread_floats(T, D, qb, has_rope(config), true);
+    const std::size_t head = (std::size_t)T * D;
+    auto one = [&](int thread, int b, int h) {
+        const std::size_t bh = (std::size_t)b * H + h;
+        backward_head(dout + bh * head, q + bh * head, k + bh * head, v + bh * head, b, h, T, D,
+                      config, scale, qb, ws.data.data() + thread * per, dq + bh * head,
+                      dk + bh * head, dv + bh * head,
+                      dbias ? dbias + (std::size_t)h * T * T : nullptr);
+    };
+    // dbias[h] is shared by every batch row: with it, threads split the heads
+    // (each thread owns whole dbias[h] slices, no races); without it, the pairs.
+    const int n_items = dbias ? H : B * H;
+    const int nt = effective_threads(config, n_items);
+    auto job = [&](int thread, int item) {
+        if (dbias) {
+            for (int b = 0; b < B; b++) one(thread, b, item);
+        } else {
+            one(thread, item / H, item % H);
+        }
+    };
+    if (nt > 1) {
+        blas_threads_scope single(1);
+        parallel_for(nt, n_items, job);
+    } else {
+        parallel_for(1, n_items, job);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Plain-loop references. They follow the formulas in attention.h literally,
+// in double, one (b, h) pair at a time, and share no code with the above
+// except RoPE's batch functions (rope.h has its own tests).
+
+namespace {
+
+// p (T, T) for one (b, h), in double: the literal definition.
+void naive_weights(const float* qr_bh, const float* kr_bh, int b, int h, int T, int D,
+                   const attention_config& c, double scale, double* p) {
+    std::vector<double> s(T);
+    std::vector<char> visible(T);
+    for (int t = 0; t < T; t++) {
+        double row_max = -INFINITY;
+        for (int j = 0; j < T; j++) {
+            visible[j] = !(c.causal && j > t) &&
+                         !(c.key_padding_mask && c.key_padding_mask[(std::size_t)b * T + j] == 0);
+            double dot = 0.0;
+            for (int d = 0; d < D; d++)
+                dot += (double)qr_bh[(std::size_t)t * D + d] * kr_bh[(std::size_t)j * D + d];
+            s[j] = scale * dot + (c.bias ? c.bias[((std::size_t)h * T + t) * T + j] : 0.0);
+            if (s[j] == -INFINITY) visible[j] = 0;
+            if (visible[j]) row_max = std::max(row_max, s[j]);
+        }
+        double sum = 0.0;
+        for (int j = 0; j < T; j++) sum += visible[j] ? std::exp(s[j] - row_max) : 0.0;
+        for (int j = 0; j < T; j++)
+            p[(std::size_t)t * T + j] = (visible[j] && sum > 0.0) ? std::exp(s[j] - row_max) / sum : 0.0;
+    }
+}
+
+// Rotated copies of q and k (or plain copies without RoPE).
+void naive_rotated(const float* x, int B, int H, int T, int D, const attention_config& c,
+                   std::vector<float>& out) {
+    out.assign(x, x + (std::size_t)B * H * T * D);
+    if (has_rope(c))
+        rope_apply_forward(x, B, H, T, D, rotary_dim(c, D), c.rope_cos, c.rope_sin, c.rope_pairs,
+                           out.data());
+}
+
+}  // namespace
+
+void attention_forward_naive(const float* q, const float* k, const float* v, int B, int H, int T,
+                             int D, const attention_config& config, float* out, float* weights) {
+    check_args(B, H, T, D, config);
+    require_elements({(std::size_t)T, (std::size_t)T}, sizeof(double), "naive attention weights");
+    require(q && k && v && out, "attention_forward_naive: q, k, v and out must not be null");
+    const double scale = attention_scale(config, D);
+    std::vector<float> qr, kr;
+    naive_rotated(q, B, H, T, D, config, qr);
+    naive_rotated(k, B, H, T, D, config, kr);
+    std::vector<double> p((std::size_t)T * T);
+    const std::size_t head = (std::size_t)T * D;
+    for (int b = 0; b < B; b++) {
+        for (int h = 0; h < H; h++) {
+            const std::size_t bh = (std::size_t)b * H + h;
+            naive_weights(qr.data() + bh * head, kr.data() + bh * head, b, h, T, D, config, scale,
+                          p.data());
+            for (int t = 0; t < T; t++) {
+                for (int d = 0; d < D; d++) {
+                    double acc = 0.0;
+                    for (int j = 0; j < T; j++)
+                        acc += p[(std::size_t)t * T + j] * v[bh * head + (std::size_t)j * D + d];
+                    out[bh * head + (std::size_t)t * D + d] = (float)acc;
+                }
+                if (weights)
+                    for (int j = 0; j < T; j++)
+                        weights[(bh * T + t) * T + j] = (float)p[(std::size_t)t * T + j];
+            }
+        }
+    }
+}
+
+void attention_backward_naive(const float* dout, const float* q, const float* k, const float* v,
+                              int B, int H, int T, int D, const attention_config& config,
+                              float* dq, float* dk, float* dv, float* dbias) {
+    check_args(B, H, T, D, config);
+    require_elements({(std::size_t)3, (std::size_t)T, (std::size_t)T}, sizeof(double),
+                     "naive attention backward");
+    const double scale = attention_scale(config, D);
+    std::vector<float> qr, kr;
+    naive_rotated(q, B, H, T, D, config, qr);
+    naive_rotated(k, B, H, T, D, config, kr);
+    const std::size_t n = (std::size_t)B * H * T * D;
+    std::vector<double> dqr(n, 0.0), dkr(n, 0.0), dvv(n, 0.0);  // dqr, dkr: w.r.t. rotated q, k
+    std::vector<double> p((std::size_t)T * T), dp((std::size_t)T * T), ds((std::size_t)T * T);
+    const std::size_t head = (std::size_t)T * D;
+    for (int b = 0; b < B; b++) {
+        for (int h = 0; h < H; h++) {
+            const std::size_t bh = (std::size_t)b * H + h;
+            const float* qh = qr.data() + bh * head;
+            const float* kh = kr.data() + bh * head;
+            const float* vh = v + bh * head;
+            const float* douth = dout + bh * head;
+            naive_weights(qh, kh, b, h, T, D, config, scale, p.data());
+            for (int t = 0; t < T; t++) {
+                // forward: out[t, d] = Σ_j p[t, j] v[j, d]
+                double dot = 0.0;
+                for (int j = 0; j < T; j++) {
+                    double acc = 0.0;
+                    for (int d = 0; d < D; d++) {
+                        acc += (double)douth[(std::size_t)t * D + d] * vh[(std::size_t)j * D + d];
+                        dvv[bh * head + (std::size_t)j * D + d] +=
+                            p[(std::size_t)t * T + j] * douth[(std::size_t)t * D + d];
+                    }
+                    dp[(std::size_t)t * T + j] = acc;
+                    dot += p[(std::size_t)t * T + j] * acc;
+                }
+                // forward: p[t, :] = softmax(s[t, :])
+                for (int j = 0; j < T; j++)
+                    ds[(std::size_t)t * T + j] =
+                        p[(std::size_t)t * T + j] * (dp[(std::size_t)t * T + j] - dot);
+            }
+            // forward: s[t, j] = scale · Σ_d q[t, d] k[j, d] + bias[h, t, j]
+            for (int t = 0; t < T; t++) {
+                for (int j = 0; j < T; j++) {
+                    const double g = ds[(std::size_t)t * T + j];
+                    if (dbias) dbias[((std::size_t)h * T + t) * T + j] += (float)g;
+                    for (int d = 0; d < D; d++) {
+                        dqr[bh * head + (std::size_t)t * D + d] += scale * g * kh[(std::size_t)j * D + d];
+                        dkr[bh * head + (std::size_t)j * D + d] += scale * g * qh[(std::size_t)t * D + d];
+                    }
+                }
+            }
+        }
+    }
+    std::vector<float> dqr_f(dqr.begin(), dqr.end()), dkr_f(dkr.begin(), dkr.end());
+    if (has_rope(config)) {
+        // forward: q_rot = rope_apply_forward(q); dq = rope_apply_backward(dq_rot)
+        rope_apply_backward(dqr_f.data(), B, H, T, D, rotary_dim(config, D), config.rope_cos,
+                            config.rope_sin, config.rope_pairs, dqr_f.data());
+        rope_apply_backward(dkr_f.data(), B, H, T, D, rotary_dim(config, D), config.rope_cos,
+                            config.rope_sin, config.rope_pairs, dkr_f.data());
+    }
+    for (std::size_t i = 0; i < n; i++) {
+        dq[i] += dqr_f[i];
+        dk[i] += dkr_f[i];
+        dv[i] += (float)dvv[i];
+    }
+}
+
+}  // namespace poslab

@@ -1,0 +1,135 @@
+// attention.h — multi-head scaled dot-product attention, forward and backward,
+// with every hook that a positional encoding needs.
+//
+// For each batch row b and head h (Vaswani et al. 2017, eq. 1):
+//
+//     s[t, j]   = scale · <q[t], k[j]> + bias[h, t, j]            (logits)
+//     s[t, j]   = −∞  if causal and j > t, or key j is padding       (masks)
+//     p[t, :]   = softmax(s[t, :])                                  (weights)
+//     out[t]    = Σ_j p[t, j] · v[j]
+//
+// Where each position encoding plugs in (DEFINITIONS.md):
+//   * none / sinusoidal / learned: added to the token embeddings before q, k, v
+//     are projected; attention itself sees no positions. Without positions and
+//     without a causal mask attention is permutation-equivariant: permuting the
+//     tokens permutes the outputs the same way (tests check this).
+//   * ALiBi, T5, Shaw (key part), Swin: an additive bias (H, T, T) on the
+//     logits, built by alibi.h / relative.h and broadcast over the batch.
+//     It is added after scaling (ALiBi: "q·k/√d + bias"; T5: scale = 1).
+//   * RoPE: q and k are rotated by their positions before the dot product
+//     (config.rope_cos/rope_sin, tables from rope.h), so <R_t q, R_j k> depends
+//     on t − j only. v is not rotated.
+//
+// Conventions:
+//   * q, k, v, out are (B, H, T, D), row-major (D contiguous). Self-attention:
+//     queries and keys share T.
+//   * scale = 0 in the config means 1/√D (Vaswani). T5 uses 1.
+//   * key_padding_mask (B, T): 1 = keep, 0 = padding (Hugging Face's
+//     attention_mask convention). Padded keys get weight exactly 0.
+//   * A fully masked row (every key padded, or a bias of −∞ everywhere) has no
+//     softmax: its weights and its output are all zeros (never NaN), and it
+//     passes no gradient. PyTorch's explicit softmax would give NaN there.
+//   * A bias entry of −∞ masks that key exactly like padding.
+//
+// Implementation (attention.cpp): per (b, h), queries are processed in blocks
+// of rows; each block's scores are one cblas_sgemm (q_blk · kᵀ), the softmax
+// subtracts the row max (no overflow), and p · v is a second sgemm. With a
+// causal mask the block only multiplies keys up to its last query, which
+// roughly halves the flops. Nothing is allocated per call once the workspace
+// is big enough; threads (config.num_threads) split the (b, h) pairs and each
+// runs single-threaded BLAS.
+//
+// attention_forward_naive / attention_backward_naive are plain loops in double
+// that follow the formulas above literally; they exist for the tests.
+#pragma once
+
+#include "core/rope.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace poslab {
+
+struct attention_config {
+    float scale = 0.0f;      // logit scale; 0 means 1/√D. T5 uses 1.
+    bool causal = false;     // key j is visible to query t only if j <= t
+    const float* bias = nullptr;                  // (H, T, T) added to scaled logits, or null
+    const std::uint8_t* key_padding_mask = nullptr;  // (B, T) 1 keep / 0 pad, or null
+    // RoPE on q and k (null tables: no RoPE). Tables as built by
+    // rope_build_cos_sin: cos_tp[t, j] = cos(t · inv_freq_j).
+    const float* rope_cos = nullptr;  // (T, rope_rotary_dim/2)
+    const float* rope_sin = nullptr;  // (T, rope_rotary_dim/2)
+    int rope_rotary_dim = 0;          // channels rotated (even, <= D); 0 means D
+    rope_layout rope_pairs = ROPE_LAYOUT_HALF_SPLIT;
+    // Threads over the (b, h) pairs. 1 runs on the calling thread and leaves
+    // the BLAS thread count as it is; n > 1 runs n threads, each calling BLAS
+    // single-threaded (the BLAS count is set to 1 for the call and restored).
+    int num_threads = 1;
+    // Rows of queries per block (0: automatic). Smaller blocks skip more of the
+    // causal upper triangle; larger blocks make bigger, faster sgemm calls.
+    int query_block = 0;
+};
+
+// The scale actually used: config.scale, or 1/√D when it is 0.
+float attention_scale(const attention_config& config, int D);
+
+// Scratch memory reused across calls. Grows when a call needs more, never
+// shrinks; keep one per caller (it is not shared between concurrent calls).
+struct attention_workspace {
+    std::vector<float> data;
+};
+
+// Grows `ws` for a forward (backward = false) or backward call of this size,
+// or throws budget_error, before allocating anything, if that would exceed the
+// memory budget. Calling it once up front keeps page faults out of timed loops.
+void attention_workspace_reserve(attention_workspace& ws, int B, int H, int T, int D,
+                                 const attention_config& config, bool backward);
+
+// Number of elements of the (B, H, T, T) weights buffer; throws budget_error
+// if it does not fit the memory budget. Call it before allocating weights.
+std::size_t attention_weights_elements(int B, int H, int T);
+
+// out = softmax(mask(scale · q kᵀ + bias)) · v, for every (b, h).
+// weights, if not null, receives p (B, H, T, T) (zeros where masked);
+// otherwise the T×T matrix never exists in full.
+void attention_forward(const float* q,  // (B, H, T, D)
+                       const float* k,  // (B, H, T, D)
+                       const float* v,  // (B, H, T, D)
+                       int B, int H, int T, int D,
+                       const attention_config& config,
+                       attention_workspace& ws,
+                       float* out,       // (B, H, T, D)
+                       float* weights);  // (B, H, T, T) or null
+
+// Backward of attention_forward with the same inputs and config. The weights
+// are recomputed block by block (no (B, H, T, T) buffer is kept between the
+// passes). Accumulates (+=, as llm.c does) into dq, dk, dv and, if not null,
+// dbias (H, T, T) summed over the batch (what trains T5's bias table). With
+// RoPE the gradients are rotated back: dq = Rᵀ · d(rotated q).
+void attention_backward(const float* dout,  // (B, H, T, D)
+                        const float* q,     // (B, H, T, D)
+                        const float* k,     // (B, H, T, D)
+                        const float* v,     // (B, H, T, D)
+                        int B, int H, int T, int D,
+                        const attention_config& config,
+                        attention_workspace& ws,
+                        float* dq,      // (B, H, T, D)
+                        float* dk,      // (B, H, T, D)
+                        float* dv,      // (B, H, T, D)
+                        float* dbias);  // (H, T, T) or null
+
+// Plain-loop references: the formulas above, literally, in double, one (b, h)
+// pair at a time with its full (T, T) weights in memory (guarded by the memory
+// budget). O(B·H·T²·D) scalar work: for tests only.
+void attention_forward_naive(const float* q, const float* k, const float* v,  // (B, H, T, D)
+                             int B, int H, int T, int D, const attention_config& config,
+                             float* out,       // (B, H, T, D)
+                             float* weights);  // (B, H, T, T) or null
+void attention_backward_naive(const float* dout,  // (B, H, T, D)
+                              const float* q, const float* k, const float* v,  // (B, H, T, D)
+                              int B, int H, int T, int D, const attention_config& config,
+                              float* dq, float* dk, float* dv,  // (B, H, T, D), accumulated
+                              float* dbias);                    // (H, T, T) or null, accumulated
+
+}  // namespace poslab

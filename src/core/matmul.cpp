@@ -1,0 +1,136 @@
+// matmul.cpp — the only file that includes <cblas.h> (see matmul.h).
+#include "core/matmul.h"
+
+#include "core/common.h"
+
+#include <cblas.h>
+
+#include <string>
+
+namespace poslab {
+
+namespace {
+
+void check_gemm(matmul_op op_a, matmul_op op_b, int M, int N, int K, const float* a, int lda,
+                const float* b, int ldb, const float* c, int ldc) {
+    require(M >= 0 && N >= 0 && K >= 0, "matmul: sizes must be >= 0, got M=" + std::to_string(M) +
+                                            " N=" + std::to_string(N) + " K=" + std::to_string(K));
+    // Row-major: the leading dimension is the stored row length.
+    const int a_cols = op_a == MATMUL_N ? K : M;
+    const int b_cols = op_b == MATMUL_N ? N : K;
+    require(lda >= (a_cols > 1 ? a_cols : 1), "matmul: lda=" + std::to_string(lda) +
+                                                  " is shorter than a row of a (" +
+                                                  std::to_string(a_cols) + ")");
+    require(ldb >= (b_cols > 1 ? b_cols : 1), "matmul: ldb=" + std::to_string(ldb) +
+                                                  " is shorter than a row of b (" +
+                                                  std::to_string(b_cols) + ")");
+    require(ldc >= (N > 1 ? N : 1), "matmul: ldc=" + std::to_string(ldc) +
+                                        " is shorter than a row of c (" + std::to_string(N) + ")");
+    if (M > 0 && N > 0) require(c != nullptr, "matmul: c is null");
+    if (M > 0 && N > 0 && K > 0) require(a && b, "matmul: a or b is null");
+}
+
+CBLAS_TRANSPOSE cblas_op(matmul_op op) { return op == MATMUL_T ? CblasTrans : CblasNoTrans; }
+
+}  // namespace
+
+void matmul_sgemm(matmul_op op_a, matmul_op op_b, int M, int N, int K, float alpha,
+                  const float* a, int lda, const float* b, int ldb, float beta, float* c,
+                  int ldc) {
+    check_gemm(op_a, op_b, M, N, K, a, lda, b, ldb, c, ldc);
+    if (M == 0 || N == 0) return;
+    cblas_sgemm(CblasRowMajor, cblas_op(op_a), cblas_op(op_b), M, N, K, alpha, a, lda, b, ldb,
+                beta, c, ldc);
+}
+
+void matmul_sgemm_naive(matmul_op op_a, matmul_op op_b, int M, int N, int K, float alpha,
+                        const float* a, int lda, const float* b, int ldb, float beta, float* c,
+                        int ldc) {
+    check_gemm(op_a, op_b, M, N, K, a, lda, b, ldb, c, ldc);
+    for (int i = 0; i < M; i++) {
+        for (int j = 0; j < N; j++) {
+            double sum = 0.0;
+            for (int p = 0; p < K; p++) {
+                const float aip = op_a == MATMUL_N ? a[(long)i * lda + p] : a[(long)p * lda + i];
+                const float bpj = op_b == MATMUL_N ? b[(long)p * ldb + j] : b[(long)j * ldb + p];
+                sum += (double)aip * bpj;
+            }
+            float* cij = c + (long)i * ldc + j;
+            // beta = 0 must not read c (it may hold garbage), as in BLAS.
+            *cij = beta == 0.0f ? (float)(alpha * sum) : (float)(alpha * sum + (double)beta * *cij);
+        }
+    }
+}
+
+void matmul_forward(const float* inp, const float* weight, const float* bias, int N, int C,
+                    int OC, float* out) {
+    // out (N, OC) = inp (N, C) · weightᵀ (C, OC)
+    matmul_sgemm(MATMUL_N, MATMUL_T, N, OC, C, 1.0f, inp, C, weight, C, 0.0f, out, OC);
+    if (bias) {
+        for (int n = 0; n < N; n++) {
+            float* out_n = out + (long)n * OC;
+            for (int o = 0; o < OC; o++) out_n[o] += bias[o];
+        }
+    }
+}
+
+void matmul_forward_naive(const float* inp, const float* weight, const float* bias, int N, int C,
+                          int OC, float* out) {
+    for (int n = 0; n < N; n++) {
+        for (int o = 0; o < OC; o++) {
+            double val = bias ? bias[o] : 0.0;
+            for (int i = 0; i < C; i++) val += (double)inp[(long)n * C + i] * weight[(long)o * C + i];
+            out[(long)n * OC + o] = (float)val;
+        }
+    }
+}
+
+void matmul_backward(const float* dout, const float* inp, const float* weight, int N, int C,
+                     int OC, float* dinp, float* dweight, float* dbias) {
+    // forward: out = inp · weightᵀ + bias
+    // dinp (N, C) += dout (N, OC) · weight (OC, C)
+    if (dinp) matmul_sgemm(MATMUL_N, MATMUL_N, N, C, OC, 1.0f, dout, OC, weight, C, 1.0f, dinp, C);
+    // dweight (OC, C) += doutᵀ (OC, N) · inp (N, C)
+    if (dweight)
+        matmul_sgemm(MATMUL_T, MATMUL_N, OC, C, N, 1.0f, dout, OC, inp, C, 1.0f, dweight, C);
+    // dbias (OC) += Σ_n dout[n, :]
+    if (dbias) {
+        for (int n = 0; n < N; n++) {
+            const float* dout_n = dout + (long)n * OC;
+            for (int o = 0; o < OC; o++) dbias[o] += dout_n[o];
+        }
+    }
+}
+
+void matmul_backward_naive(const float* dout, const float* inp, const float* weight, int N, int C,
+                           int OC, float* dinp, float* dweight, float* dbias) {
+    for (int n = 0; n < N; n++) {
+        for (int o = 0; o < OC; o++) {
+            const float d = dout[(long)n * OC + o];
+            if (dbias) dbias[o] += d;
+            for (int i = 0; i < C; i++) {
+                if (dinp) dinp[(long)n * C + i] += d * weight[(long)o * C + i];
+                if (dweight) dweight[(long)o * C + i] += d * inp[(long)n * C + i];
+            }
+        }
+    }
+}
+
+void blas_set_num_threads(int n) {
+    require(n >= 1, "blas_set_num_threads: n must be >= 1, got " + std::to_string(n));
+    openblas_set_num_threads(n);
+}
+
+int blas_num_threads() { return openblas_get_num_threads(); }
+
+blas_threads_scope::blas_threads_scope(int n) : saved_(openblas_get_num_threads()) {
+    if (n != saved_) blas_set_num_threads(n);
+}
+
+blas_threads_scope::~blas_threads_scope() {
+    if (openblas_get_num_threads() != saved_) openblas_set_num_threads(saved_);
+}
+
+const char* blas_config() { return openblas_get_config(); }
+
+}  // namespace poslab

@@ -1,0 +1,81 @@
+// matmul.h — the one door to BLAS. Thin row-major wrappers around cblas_sgemm,
+// a plain-loop reference beside each (for tests only), and the BLAS thread
+// count. matmul.cpp is the only file of PosLab that includes <cblas.h>.
+//
+// Convention (row-major, like C arrays and like llm.c):
+//     c (M, N) = alpha · op(a) · op(b) + beta · c
+// where op(a) is (M, K) and op(b) is (K, N). With op = MATMUL_T the buffer is
+// stored transposed: a (K, M) or b (N, K). Leading dimensions (lda, ldb, ldc)
+// are the row strides in elements, so a block of a bigger matrix can be used
+// in place (attention multiplies the first rows of a (T, D) head this way).
+//
+// beta = 0 overwrites c without reading it (BLAS semantics: NaN in c is not
+// propagated); beta = 1 accumulates, which is how gradients are summed (llm.c
+// accumulates into d-buffers with +=).
+#pragma once
+
+namespace poslab {
+
+enum matmul_op {
+    MATMUL_N,  // use the matrix as stored
+    MATMUL_T,  // use its transpose
+};
+
+// c (M, N) = alpha · op_a(a) · op_b(b) + beta · c, through cblas_sgemm.
+void matmul_sgemm(matmul_op op_a, matmul_op op_b, int M, int N, int K, float alpha,
+                  const float* a, int lda,   // (M, K), or (K, M) when op_a = MATMUL_T
+                  const float* b, int ldb,   // (K, N), or (N, K) when op_b = MATMUL_T
+                  float beta,
+                  float* c, int ldc);        // (M, N)
+
+// Same result with three plain loops, summing in double. Slow; for tests.
+void matmul_sgemm_naive(matmul_op op_a, matmul_op op_b, int M, int N, int K, float alpha,
+                        const float* a, int lda,   // (M, K), or (K, M) when op_a = MATMUL_T
+                        const float* b, int ldb,   // (K, N), or (N, K) when op_b = MATMUL_T
+                        float beta,
+                        float* c, int ldc);        // (M, N)
+
+// A linear layer as in llm.c's matmul_forward (weight stored (OC, C), as in
+// PyTorch nn.Linear): out = inp · weightᵀ + bias. bias may be null.
+void matmul_forward(const float* inp,     // (N, C)  N = B·T rows
+                    const float* weight,  // (OC, C)
+                    const float* bias,    // (OC) or null
+                    int N, int C, int OC,
+                    float* out);          // (N, OC)
+void matmul_forward_naive(const float* inp, const float* weight, const float* bias,
+                          int N, int C, int OC, float* out);
+
+// Backward of matmul_forward; accumulates (+=) into dinp, dweight, dbias
+// (any of them may be null to skip it).
+void matmul_backward(const float* dout,    // (N, OC)
+                     const float* inp,     // (N, C)
+                     const float* weight,  // (OC, C)
+                     int N, int C, int OC,
+                     float* dinp,          // (N, C)
+                     float* dweight,       // (OC, C)
+                     float* dbias);        // (OC)
+void matmul_backward_naive(const float* dout, const float* inp, const float* weight,
+                           int N, int C, int OC, float* dinp, float* dweight, float* dbias);
+
+// OpenBLAS's own thread count (a process-wide setting; OPENBLAS_NUM_THREADS
+// sets it at start-up). Code that runs its own threads over independent
+// products (attention over heads) sets it to 1 so threads do not multiply.
+void blas_set_num_threads(int n);
+int blas_num_threads();
+
+// Sets the BLAS thread count for the lifetime of the object, restores it after.
+class blas_threads_scope {
+public:
+    explicit blas_threads_scope(int n);
+    ~blas_threads_scope();
+    blas_threads_scope(const blas_threads_scope&) = delete;
+    blas_threads_scope& operator=(const blas_threads_scope&) = delete;
+
+private:
+    int saved_;
+};
+
+// "OpenBLAS 0.3.21 ... Haswell MAX_THREADS=64" — for benchmark reports.
+const char* blas_config();
+
+}  // namespace poslab

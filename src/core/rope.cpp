@@ -1,0 +1,187 @@
+// rope.cpp — RoPE tables, rotation (both layouts), forward/backward, layout
+// permutation. See rope.h for the formulas, conventions and citations.
+#include "core/rope.h"
+
+#include "core/common.h"
+
+#include <cmath>
+#include <cstddef>
+#include <string>
+
+namespace poslab {
+
+const char* rope_layout_name(rope_layout layout) {
+    switch (layout) {
+        case ROPE_LAYOUT_HALF_SPLIT: return "half_split";
+        case ROPE_LAYOUT_INTERLEAVED: return "interleaved";
+    }
+    return "unknown";
+}
+
+namespace {
+
+void check_table_args(const float* inv_freq, int n_pairs, const float* positions, int T,
+                      float attention_factor, const float* cos_out, const float* sin_out,
+                      const char* fn) {
+    const std::string f(fn);
+    require(n_pairs > 0, f + ": n_pairs must be positive, got " + std::to_string(n_pairs));
+    require(T >= 0, f + ": T must be >= 0, got " + std::to_string(T));
+    require(std::isfinite(attention_factor),
+            f + ": attention_factor must be finite, got " + std::to_string(attention_factor));
+    require(inv_freq != nullptr && (T == 0 || (positions && cos_out && sin_out)),
+            f + ": null buffer");
+}
+
+void check_rotate_args(int T, int D, int rotary_dim, const char* fn) {
+    const std::string f(fn);
+    require(T >= 0, f + ": T must be >= 0, got " + std::to_string(T));
+    require(D > 0, f + ": D (head dim) must be positive, got " + std::to_string(D));
+    require(rotary_dim > 0 && rotary_dim <= D,
+            f + ": rotary_dim must be in [1, D=" + std::to_string(D) + "], got " +
+                std::to_string(rotary_dim));
+    require(rotary_dim % 2 == 0,
+            f + ": rotary_dim must be even (channels rotate in pairs), got " +
+                std::to_string(rotary_dim));
+}
+
+}  // namespace
+
+void rope_build_cos_sin(const float* inv_freq, int n_pairs, const float* positions, int T,
+                        float attention_factor, float* cos_out, float* sin_out) {
+    check_table_args(inv_freq, n_pairs, positions, T, attention_factor, cos_out, sin_out,
+                     "rope_build_cos_sin");
+    require_elements({std::size_t(T), std::size_t(n_pairs), 2}, sizeof(float), "RoPE cos/sin table");
+    const double a = attention_factor;
+    for (int t = 0; t < T; ++t) {
+        const double pos = positions[t];
+        float* c = cos_out + std::size_t(t) * n_pairs;
+        float* s = sin_out + std::size_t(t) * n_pairs;
+        for (int j = 0; j < n_pairs; ++j) {
+            // The product of two floats is exact in double (24 + 24 bits < 53),
+            // so the angle carries no rounding error before cos/sin reduce it.
+            const double angle = pos * static_cast<double>(inv_freq[j]);
+            c[j] = static_cast<float>(a * std::cos(angle));
+            s[j] = static_cast<float>(a * std::sin(angle));
+        }
+    }
+}
+
+void rope_build_cos_sin_f32(const float* inv_freq, int n_pairs, const float* positions, int T,
+                            float attention_factor, float* cos_out, float* sin_out) {
+    check_table_args(inv_freq, n_pairs, positions, T, attention_factor, cos_out, sin_out,
+                     "rope_build_cos_sin_f32");
+    require_elements({std::size_t(T), std::size_t(n_pairs), 2}, sizeof(float), "RoPE cos/sin table");
+    for (int t = 0; t < T; ++t) {
+        const float pos = positions[t];
+        float* c = cos_out + std::size_t(t) * n_pairs;
+        float* s = sin_out + std::size_t(t) * n_pairs;
+        for (int j = 0; j < n_pairs; ++j) {
+            // HF: freqs = (inv_freq_expanded.float() @ position_ids_expanded.float()),
+            // i.e. one float32 multiply, rounded to 24 bits before cos/sin.
+            // (x86-64 SSE evaluates float * float in float: no excess precision.)
+            const float angle = pos * inv_freq[j];
+            c[j] = std::cos(angle) * attention_factor;
+            s[j] = std::sin(angle) * attention_factor;
+        }
+    }
+}
+
+void rope_rotate_pairs(float* x, int T, int D, int rotary_dim, const float* cos_tp,
+                       const float* sin_tp, rope_layout layout, bool inverse) {
+    check_rotate_args(T, D, rotary_dim, "rope_rotate_pairs");
+    require(layout == ROPE_LAYOUT_HALF_SPLIT || layout == ROPE_LAYOUT_INTERLEAVED,
+            "rope_rotate_pairs: unknown layout " + std::to_string(int(layout)));
+    if (T == 0) return;
+    require(x && cos_tp && sin_tp, "rope_rotate_pairs: null buffer");
+    const int half = rotary_dim / 2;
+    // The inverse rotation (= transpose) flips the sine's sign, as ggml's rope
+    // backward does; cos is even, so it is unchanged.
+    const float sign = inverse ? -1.0f : 1.0f;
+    for (int t = 0; t < T; ++t) {
+        float* row = x + std::size_t(t) * D;
+        const float* c = cos_tp + std::size_t(t) * half;
+        const float* s = sin_tp + std::size_t(t) * half;
+        for (int j = 0; j < half; ++j) {
+            // Channel indices of pair j in this layout (see rope.h).
+            const int iu = layout == ROPE_LAYOUT_HALF_SPLIT ? j : 2 * j;
+            const int iv = layout == ROPE_LAYOUT_HALF_SPLIT ? j + half : 2 * j + 1;
+            const float u = row[iu], v = row[iv];
+            const float cj = c[j], sj = sign * s[j];
+            row[iu] = u * cj - v * sj;
+            row[iv] = v * cj + u * sj;
+        }
+        // Channels rotary_dim..D-1 pass through (partial rotary).
+    }
+}
+
+namespace {
+void apply_bhtd(const float* in, int B, int H, int T, int D, int rotary_dim, const float* cos_tp,
+                const float* sin_tp, rope_layout layout, float* out, bool inverse, const char* fn) {
+    const std::string f(fn);
+    require(B >= 0 && H >= 0, f + ": B and H must be >= 0, got B=" + std::to_string(B) +
+                                  " H=" + std::to_string(H));
+    check_rotate_args(T, D, rotary_dim, fn);
+    require_elements({std::size_t(B), std::size_t(H), std::size_t(T), std::size_t(D)},
+                     sizeof(float), "RoPE input (B, H, T, D)");
+    const std::size_t n = std::size_t(B) * H * T * D;
+    if (n == 0) return;
+    require(in && out, f + ": null buffer");
+    if (out != in)
+        for (std::size_t i = 0; i < n; ++i) out[i] = in[i];
+    const std::size_t stride = std::size_t(T) * D;
+    for (std::size_t bh = 0; bh < std::size_t(B) * H; ++bh)
+        rope_rotate_pairs(out + bh * stride, T, D, rotary_dim, cos_tp, sin_tp, layout, inverse);
+}
+}  // namespace
+
+void rope_apply_forward(const float* x, int B, int H, int T, int D, int rotary_dim,
+                        const float* cos_tp, const float* sin_tp, rope_layout layout, float* out) {
+    apply_bhtd(x, B, H, T, D, rotary_dim, cos_tp, sin_tp, layout, out, false, "rope_apply_forward");
+}
+
+void rope_apply_backward(const float* dout, int B, int H, int T, int D, int rotary_dim,
+                         const float* cos_tp, const float* sin_tp, rope_layout layout, float* dx) {
+    // forward: out_u = u cos φ − v sin φ,  out_v = v cos φ + u sin φ
+    // => du = dout_u cos φ + dout_v sin φ,  dv = −dout_u sin φ + dout_v cos φ,
+    // which is the forward rotation with sin φ replaced by −sin φ.
+    apply_bhtd(dout, B, H, T, D, rotary_dim, cos_tp, sin_tp, layout, dx, true,
+               "rope_apply_backward");
+}
+
+std::vector<int> rope_interleaved_to_half_split(int D, int rotary_dim) {
+    check_rotate_args(0, D, rotary_dim, "rope_interleaved_to_half_split");
+    const int half = rotary_dim / 2;
+    std::vector<int> perm(static_cast<std::size_t>(D));
+    for (int c = 0; c < D; ++c) {
+        if (c < half) perm[c] = 2 * c;                        // first member of pair c
+        else if (c < rotary_dim) perm[c] = 2 * (c - half) + 1;  // second member of pair c-half
+        else perm[c] = c;                                     // pass-through tail
+    }
+    return perm;
+}
+
+std::vector<int> rope_half_split_to_interleaved(int D, int rotary_dim) {
+    const std::vector<int> perm = rope_interleaved_to_half_split(D, rotary_dim);
+    std::vector<int> inv(perm.size());
+    for (int c = 0; c < D; ++c) inv[perm[c]] = c;
+    return inv;
+}
+
+void rope_permute_channels(const float* x, int T, int D, const int* perm, float* out) {
+    require(T >= 0 && D > 0, "rope_permute_channels: need T >= 0 and D > 0, got T=" +
+                                 std::to_string(T) + " D=" + std::to_string(D));
+    if (T == 0) return;
+    require(x && perm && out, "rope_permute_channels: null buffer");
+    require(x != out, "rope_permute_channels: out must not alias x");
+    for (int c = 0; c < D; ++c)
+        require(perm[c] >= 0 && perm[c] < D, "rope_permute_channels: perm[" + std::to_string(c) +
+                                                 "] = " + std::to_string(perm[c]) +
+                                                 " is outside [0, D)");
+    for (int t = 0; t < T; ++t) {
+        const float* xi = x + std::size_t(t) * D;
+        float* o = out + std::size_t(t) * D;
+        for (int c = 0; c < D; ++c) o[c] = xi[perm[c]];
+    }
+}
+
+}  // namespace poslab

@@ -1,0 +1,17 @@
+// number_format.h — numbers as text that reads back to the same value.
+#pragma once
+
+#include <QString>
+#include <QVariantList>
+
+namespace poslab::modules {
+
+// Shortest decimal text that parses back to exactly `v` (std::to_chars);
+// "nan", "inf", "-inf" for non-finite values.
+QString formatNumber(double v);
+// The same into a std::string-like byte buffer (for fast JSON/CSV writing).
+void appendNumber(std::string& out, double v);
+// "1,2,3" for a list of numbers or strings.
+QString formatVariantList(const QVariantList& list);
+
+}  // namespace poslab::modules

@@ -1,0 +1,296 @@
+// tst_registry — parameter validation, the built-in module list, and the JSON,
+// text and CSV forms of a run.
+#include "modules/number_format.h"
+#include "modules/output_format.h"
+#include "modules/registry.h"
+#include "core/common.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest>
+
+#include <cmath>
+#include <limits>
+
+using namespace poslab::modules;
+
+namespace {
+
+// A module with one parameter of every type, for validation tests.
+ModuleSpec makeFakeSpec() {
+    ModuleSpec s;
+    s.id = QStringLiteral("test.fake");
+    s.title = {QStringLiteral("Fake"), QStringLiteral("假模块")};
+    s.description = {QStringLiteral("For tests."), QStringLiteral("测试用。")};
+    s.params = {
+        intParam(QStringLiteral("dim"), 64, 2, 1024, {QStringLiteral("dimension"), QStringLiteral("维度")}, 2),
+        floatParam(QStringLiteral("base"), 10000, 2, 1e9, {QStringLiteral("base"), QStringLiteral("底数")}),
+        boolParam(QStringLiteral("causal"), true, {QStringLiteral("causal"), QStringLiteral("因果")}),
+        choiceParam(QStringLiteral("layout"), QStringLiteral("half"), {QStringLiteral("half"), QStringLiteral("interleaved")},
+                    {QStringLiteral("layout"), QStringLiteral("布局")}),
+        intListParam(QStringLiteral("lengths"), {64, 128}, 1, 4096, 4, {QStringLiteral("lengths"), QStringLiteral("长度")}, 1),
+        floatListParam(QStringLiteral("factors"), {}, 0.5, 8, 3, {QStringLiteral("factors"), QStringLiteral("因子")}),
+    };
+    s.check = [](const Params& p) {
+        if (p.getInt(QStringLiteral("dim")) > 512 && !p.getBool(QStringLiteral("causal")))
+            throw ParamError(QStringLiteral("dim"), QString::number(p.getInt(QStringLiteral("dim"))),
+                             QStringLiteral("at most 512 when causal=false"));
+    };
+    s.run = [](const Params& p, const RunContext&) {
+        return std::vector<Output>{Output::scalar(QStringLiteral("dim"), double(p.getInt(QStringLiteral("dim"))))};
+    };
+    return s;
+}
+
+}  // namespace
+
+class TestRegistry : public QObject {
+    Q_OBJECT
+
+private slots:
+    void defaultsAreFilled() {
+        const ModuleSpec spec = makeFakeSpec();
+        const Params p = parseParams(spec, {});
+        QCOMPARE(p.getInt(QStringLiteral("dim")), 64LL);
+        QCOMPARE(p.getFloat(QStringLiteral("base")), 10000.0);
+        QCOMPARE(p.getBool(QStringLiteral("causal")), true);
+        QCOMPARE(p.getChoice(QStringLiteral("layout")), QStringLiteral("half"));
+        QCOMPARE(p.getIntList(QStringLiteral("lengths")), (std::vector<long long>{64, 128}));
+        QVERIFY(p.getFloatList(QStringLiteral("factors")).empty());
+    }
+
+    void goodValues_data() {
+        QTest::addColumn<QString>("assignment");
+        QTest::addColumn<QString>("param");
+        QTest::addColumn<QString>("expected");  // formatted back by formatVariantList/formatNumber
+        QTest::newRow("int") << "dim=128" << "dim" << "128";
+        QTest::newRow("int spaces") << "dim= 32 " << "dim" << "32";
+        QTest::newRow("float exp") << "base=5e5" << "base" << "500000";
+        QTest::newRow("float frac") << "base=2.5" << "base" << "2.5";
+        QTest::newRow("bool false") << "causal=false" << "causal" << "false";
+        QTest::newRow("bool 0") << "causal=0" << "causal" << "false";
+        QTest::newRow("bool yes") << "causal=yes" << "causal" << "true";
+        QTest::newRow("choice") << "layout=interleaved" << "layout" << "interleaved";
+        QTest::newRow("int list") << "lengths=1,2,3" << "lengths" << "1,2,3";
+        QTest::newRow("int list brackets") << "lengths=[7, 8]" << "lengths" << "7,8";
+        QTest::newRow("float list") << "factors=0.5,1.5,8" << "factors" << "0.5,1.5,8";
+        QTest::newRow("float list empty") << "factors=" << "factors" << "";
+    }
+    void goodValues() {
+        QFETCH(QString, assignment);
+        QFETCH(QString, param);
+        QFETCH(QString, expected);
+        const Params p = parseParams(makeFakeSpec(), {assignment});
+        const QVariant v = p.values().at(param);
+        QString got;
+        if (v.typeId() == QMetaType::QVariantList) got = formatVariantList(v.toList());
+        else if (v.typeId() == QMetaType::Bool) got = v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+        else if (v.typeId() == QMetaType::QString) got = v.toString();
+        else got = formatNumber(v.toDouble());
+        QCOMPARE(got, expected);
+    }
+
+    void badValues_data() {
+        QTest::addColumn<QString>("assignment");
+        QTest::addColumn<QString>("param");         // must be named in the message
+        QTest::addColumn<QString>("allowedPart");   // a piece of "what is allowed"
+        QTest::newRow("int not a number") << "dim=abc" << "dim" << "even int in [2, 1024]";
+        QTest::newRow("int fraction") << "dim=3.5" << "dim" << "even int";
+        QTest::newRow("int odd") << "dim=63" << "dim" << "even int";
+        QTest::newRow("int below") << "dim=0" << "dim" << "[2, 1024]";
+        QTest::newRow("int above") << "dim=2048" << "dim" << "[2, 1024]";
+        QTest::newRow("int huge") << "dim=99999999999999999999999" << "dim" << "[2, 1024]";
+        QTest::newRow("float nan") << "base=nan" << "base" << "finite number";
+        QTest::newRow("float inf") << "base=inf" << "base" << "finite number";
+        QTest::newRow("float -inf") << "base=-inf" << "base" << "finite number";
+        QTest::newRow("float above") << "base=1e300" << "base" << "[2, 1000000000]";
+        QTest::newRow("float garbage") << "base=1.2.3" << "base" << "finite number";
+        QTest::newRow("float empty") << "base=" << "base" << "finite number";
+        QTest::newRow("bool garbage") << "causal=maybe" << "causal" << "true or false";
+        QTest::newRow("choice unknown") << "layout=diagonal" << "layout" << "half, interleaved";
+        QTest::newRow("choice case") << "layout=HALF" << "layout" << "half, interleaved";
+        QTest::newRow("list too long") << "lengths=1,2,3,4,5" << "lengths" << "1 to 4 ints";
+        QTest::newRow("list too short") << "lengths=" << "lengths" << "1 to 4 ints";
+        QTest::newRow("list element out of range") << "lengths=1,5000" << "lengths" << "[1, 4096]";
+        QTest::newRow("list element garbage") << "lengths=1,x" << "lengths" << "ints";
+        QTest::newRow("float list nan") << "factors=1,nan" << "factors" << "numbers in [0.5, 8]";
+        QTest::newRow("unknown parameter") << "heads=8" << "heads" << "module test.fake takes: dim, base";
+        QTest::newRow("no equals sign") << "dim" << "dim" << "expected name=value";
+        QTest::newRow("empty name") << "=3" << "=3" << "expected name=value";
+    }
+    void badValues() {
+        QFETCH(QString, assignment);
+        QFETCH(QString, param);
+        QFETCH(QString, allowedPart);
+        try {
+            parseParams(makeFakeSpec(), {assignment});
+            QFAIL("expected ParamError");
+        } catch (const ParamError& e) {
+            QVERIFY2(e.message().contains(param), qPrintable(e.message()));
+            QVERIFY2(e.message().contains(allowedPart), qPrintable(e.message()));
+        }
+    }
+
+    void duplicateAssignmentIsRefused() {
+        QVERIFY_THROWS_EXCEPTION(ParamError, parseParams(makeFakeSpec(), {QStringLiteral("dim=4"), QStringLiteral("dim=8")}));
+    }
+
+    void longValueIsShortenedInMessage() {
+        const QString huge(1 << 20, u'9');
+        try {
+            parseParams(makeFakeSpec(), {QStringLiteral("dim=") + huge});
+            QFAIL("expected ParamError");
+        } catch (const ParamError& e) {
+            QVERIFY(e.message().size() < 300);
+        }
+        // A pasted list far longer than allowed is refused before it is split.
+        QString list = QStringLiteral("factors=1");
+        for (int i = 0; i < 100000; ++i) list += QStringLiteral(",1");
+        QVERIFY_THROWS_EXCEPTION(ParamError, parseParams(makeFakeSpec(), {list}));
+    }
+
+    void typedValues() {
+        const ModuleSpec spec = makeFakeSpec();
+        // Integral doubles are accepted for ints (JSON numbers arrive as doubles).
+        Params p = validateParams(spec, {{QStringLiteral("dim"), 16.0}, {QStringLiteral("lengths"), QVariantList{1.0, 2}}});
+        QCOMPARE(p.getInt(QStringLiteral("dim")), 16LL);
+        QCOMPARE(p.getIntList(QStringLiteral("lengths")), (std::vector<long long>{1, 2}));
+        QVERIFY_THROWS_EXCEPTION(ParamError, validateParams(spec, {{QStringLiteral("dim"), 16.5}}));
+        QVERIFY_THROWS_EXCEPTION(ParamError, validateParams(spec, {{QStringLiteral("base"), std::nan("")}}));
+        QVERIFY_THROWS_EXCEPTION(ParamError,
+                                 validateParams(spec, {{QStringLiteral("base"), std::numeric_limits<double>::infinity()}}));
+        QVERIFY_THROWS_EXCEPTION(ParamError, validateParams(spec, {{QStringLiteral("layout"), 3}}));
+        QVERIFY_THROWS_EXCEPTION(ParamError, validateParams(spec, {{QStringLiteral("lengths"), QVariantList{}}}));
+    }
+
+    void crossParameterCheck() {
+        const ModuleSpec spec = makeFakeSpec();
+        QVERIFY_THROWS_EXCEPTION(ParamError, parseParams(spec, {QStringLiteral("dim=1024"), QStringLiteral("causal=false")}));
+        QCOMPARE(parseParams(spec, {QStringLiteral("dim=1024")}).getInt(QStringLiteral("dim")), 1024LL);
+    }
+
+    void cancelledBeforeRun() {
+        const ModuleSpec spec = makeFakeSpec();
+        std::atomic<bool> flag{true};
+        RunContext ctx;
+        ctx.cancelFlag = &flag;
+        QVERIFY_THROWS_EXCEPTION(Cancelled, runModule(spec, parseParams(spec, {}), ctx));
+    }
+
+    // DESIGN.md fixes these ids; lessons and tests use them.
+    void builtinHasDesignIds_data() {
+        QTest::addColumn<QString>("id");
+        for (const char* id :
+             {"attention.permutation", "attention.map", "sinusoidal.matrix", "sinusoidal.similarity",
+              "sinusoidal.linear_shift", "learned.extend", "relative.shaw", "relative.t5_bucket", "relative.swin_index",
+              "rope.inv_freq", "rope.rotate", "rope.relative_check", "rope.decay", "rope.extrapolation", "rope.precision",
+              "alibi.slopes", "alibi.bias", "vit.sincos2d", "vit.similarity", "vit.rope2d", "vit.peg", "bench.pe_cost"})
+            QTest::newRow(id) << QString::fromLatin1(id);
+    }
+    void builtinHasDesignIds() {
+        QFETCH(QString, id);
+        QVERIFY2(Registry::builtin().find(id), qPrintable(id));
+    }
+
+    // Every module describes itself fully in both languages, with sane defaults.
+    void builtinModulesAreWellFormed() {
+        const auto& modules = Registry::builtin().modules();
+        QVERIFY(!modules.empty());
+        const QRegularExpression idRe(QStringLiteral("^[a-z0-9]+\\.[a-z0-9_]+$"));
+        const QRegularExpression nameRe(QStringLiteral("^[a-z][a-z0-9_]*$"));
+        for (const auto& m : modules) {
+            QVERIFY2(idRe.match(m.id).hasMatch(), qPrintable(m.id));
+            QVERIFY2(!m.title.en.isEmpty() && !m.title.zh.isEmpty(), qPrintable(m.id));
+            QVERIFY2(m.description.en.size() > 40 && m.description.zh.size() > 15, qPrintable(m.id));
+            for (const auto& p : m.params) {
+                const QString where = m.id + u' ' + p.name;
+                QVERIFY2(nameRe.match(p.name).hasMatch(), qPrintable(where));
+                QVERIFY2(!p.help.en.isEmpty() && !p.help.zh.isEmpty(), qPrintable(where));
+                if (p.type == ParamType::Int || p.type == ParamType::Float)
+                    QVERIFY2(p.min <= p.max, qPrintable(where));
+                if (p.type == ParamType::Choice) QVERIFY2(p.choices.contains(p.defaultValue.toString()), qPrintable(where));
+            }
+            try {
+                validateParams(m, {});
+            } catch (const ParamError& e) {
+                QFAIL(qPrintable(m.id + QStringLiteral(": defaults are invalid: ") + e.message()));
+            }
+        }
+    }
+
+    void jsonShape() {
+        const ModuleSpec spec = makeFakeSpec();
+        const Params params = parseParams(spec, {QStringLiteral("dim=8")});
+        const double third = 1.0 / 3.0;
+        std::vector<Output> outputs{
+            Output::series(QStringLiteral("s"), {0, 1}, {third, std::nan("")}),
+            Output::matrix(QStringLiteral("m"), 2, 2, {1, 2, 3, 4}, {QStringLiteral("a"), QStringLiteral("b")}, {}),
+            Output::table(QStringLiteral("t"), {QStringLiteral("name"), QStringLiteral("value")},
+                          {QVariantList{QStringLiteral("x,\"y\""), 0.1}}),
+            Output::scalar(QStringLiteral("attention_factor"), 1.25),
+            Output::textOutput(QStringLiteral("note"), QStringLiteral("旋转 \"quoted\"\n")),
+        };
+        const std::string json = runToJson(spec, params, outputs);
+        QJsonParseError err;
+        const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(json), &err);
+        QVERIFY2(err.error == QJsonParseError::NoError, qPrintable(err.errorString()));
+        const QJsonObject o = doc.object();
+        QCOMPARE(o.value(QStringLiteral("module")).toString(), QStringLiteral("test.fake"));
+        QCOMPARE(o.value(QStringLiteral("version")).toInt(), 1);
+        const QJsonObject ps = o.value(QStringLiteral("params")).toObject();
+        QCOMPARE(ps.size(), 6);  // every parameter, defaults filled
+        QCOMPARE(ps.value(QStringLiteral("dim")).toInt(), 8);
+        QCOMPARE(ps.value(QStringLiteral("layout")).toString(), QStringLiteral("half"));
+        QCOMPARE(ps.value(QStringLiteral("lengths")).toArray().size(), 2);
+        const QJsonArray outs = o.value(QStringLiteral("outputs")).toArray();
+        QCOMPARE(outs.size(), 5);
+        const QJsonObject s = outs[0].toObject();
+        QCOMPARE(s.value(QStringLiteral("kind")).toString(), QStringLiteral("series"));
+        // Shortest round-trip printing: the double comes back bit for bit.
+        QCOMPARE(s.value(QStringLiteral("y")).toArray()[0].toDouble(), third);
+        QVERIFY(s.value(QStringLiteral("y")).toArray()[1].isNull());  // NaN -> null
+        const QJsonObject m = outs[1].toObject();
+        QCOMPARE(m.value(QStringLiteral("rows")).toInt(), 2);
+        QCOMPARE(m.value(QStringLiteral("data")).toArray().size(), 4);
+        QCOMPARE(m.value(QStringLiteral("row_labels")).toArray().size(), 2);
+        QVERIFY(!m.contains(QStringLiteral("col_labels")));
+        const QJsonObject t = outs[2].toObject();
+        QCOMPARE(t.value(QStringLiteral("rows")).toArray()[0].toArray()[0].toString(), QStringLiteral("x,\"y\""));
+        QCOMPARE(outs[3].toObject().value(QStringLiteral("value")).toDouble(), 1.25);
+        QCOMPARE(outs[4].toObject().value(QStringLiteral("value")).toString(), QStringLiteral("旋转 \"quoted\"\n"));
+
+        const std::string csv = runToCsv(outputs);
+        QVERIFY(csv.find("# series s\nx,y\n0,0.3333333333333333\n1,nan\n") == 0);
+        QVERIFY(csv.find("# matrix m\nrow,0,1\na,1,2\nb,3,4\n") != std::string::npos);
+        QVERIFY(csv.find("\"x,\"\"y\"\"\",0.1") != std::string::npos);  // RFC 4180 quoting
+
+        const std::string text = runToText(spec, params, outputs, QStringLiteral("en"));
+        QVERIFY(text.find("attention_factor = 1.25") != std::string::npos);
+    }
+
+    void numbersRoundTrip() {
+        poslab::rng gen(7);
+        for (int i = 0; i < 10000; ++i) {
+            const double v = std::ldexp(double(gen.normal()), int(gen.uniform() * 200) - 100);
+            QCOMPARE(formatNumber(v).toDouble(), v);
+            const float f = float(v);
+            QCOMPARE(float(formatNumber(double(f)).toDouble()), f);
+        }
+        QCOMPARE(formatNumber(-0.0), QStringLiteral("0"));
+        QCOMPARE(formatNumber(std::numeric_limits<double>::infinity()), QStringLiteral("inf"));
+    }
+
+    void listFormats() {
+        const std::string json = listToJson(Registry::builtin());
+        QJsonParseError err;
+        const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(json), &err);
+        QVERIFY2(err.error == QJsonParseError::NoError, qPrintable(err.errorString()));
+        QCOMPARE(doc.object().value(QStringLiteral("modules")).toArray().size(), qsizetype(Registry::builtin().modules().size()));
+        const std::string text = listToText(Registry::builtin(), QStringLiteral("zh"));
+        for (const auto& m : Registry::builtin().modules()) QVERIFY(text.find(m.id.toStdString()) != std::string::npos);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestRegistry)
+#include "tst_registry.moc"
