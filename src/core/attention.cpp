@@ -23,6 +23,7 @@
 #include "core/rope.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -30,16 +31,21 @@
 #include <string>
 #include <thread>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 namespace poslab {
 
 namespace {
 
 constexpr float NEG_INF = -std::numeric_limits<float>::infinity();
 
-// The softmax loops are plain C++ that the compiler vectorises; the default
-// build targets baseline x86-64 (SSE2), so these few functions are also
-// compiled for x86-64-v3 (AVX2 + FMA) and picked at load time (GCC
-// target_clones, an ifunc). Other compilers and CPUs get the plain version.
+// The default build targets baseline x86-64 (SSE2). The softmax row, the
+// hottest loop after sgemm, has an AVX2 + FMA version chosen at run time
+// (softmax_row_avx2); the small helpers below are plain loops that GCC
+// vectorises, compiled twice (target_clones: x86-64-v3 and baseline, picked
+// at load time by an ifunc). Other compilers and CPUs get the plain code.
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
 #define POSLAB_SIMD_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
@@ -73,47 +79,133 @@ inline float exp_nonpositive(float x) {
 // bias_row is added first; keys with keep_row[j] == 0 are masked. Masked
 // entries and s[n_valid, n_cols) (the causal part of the block) become 0.
 // A fully masked row becomes all zeros and returns 0.
-// Float reductions are written with 16 independent lanes: without
-// -ffast-math the compiler may not reorder a plain running max or sum.
-POSLAB_SIMD_CLONES
-float softmax_row_unnormalized(float* s, int n_valid, int n_cols, const float* bias_row,
-                               const std::uint8_t* keep_row) {
-    if (bias_row)
-        for (int j = 0; j < n_valid; j++) s[j] += bias_row[j];
-    if (keep_row)
-        for (int j = 0; j < n_valid; j++) s[j] = keep_row[j] ? s[j] : NEG_INF;
-
-    constexpr int L = 16;
-    float lane[L];
-    for (int l = 0; l < L; l++) lane[l] = NEG_INF;
-    int j = 0;
-    for (; j + L <= n_valid; j += L)
-        for (int l = 0; l < L; l++) lane[l] = s[j + l] > lane[l] ? s[j + l] : lane[l];
+// This is the portable version; softmax_row_avx2 below is the same algorithm
+// eight lanes at a time (the compiler does not vectorise this loop itself:
+// without -ffast-math it keeps the max and the sum in source order).
+float softmax_row_scalar(float* s, int n_valid, int n_cols, const float* bias_row,
+                         const std::uint8_t* keep_row) {
     float row_max = NEG_INF;
-    for (int l = 0; l < L; l++) row_max = lane[l] > row_max ? lane[l] : row_max;
-    for (; j < n_valid; j++) row_max = s[j] > row_max ? s[j] : row_max;
-
+    for (int j = 0; j < n_valid; j++) {
+        float x = s[j] + (bias_row ? bias_row[j] : 0.0f);
+        if (keep_row && !keep_row[j]) x = NEG_INF;
+        s[j] = x;
+        row_max = x > row_max ? x : row_max;
+    }
     if (row_max == NEG_INF) {  // every key masked: no distribution, zeros
         std::memset(s, 0, sizeof(float) * n_cols);
         return 0.0f;
     }
-    for (int l = 0; l < L; l++) lane[l] = 0.0f;
-    j = 0;
-    for (; j + L <= n_valid; j += L) {
-        for (int l = 0; l < L; l++) {
-            const float e = exp_nonpositive(s[j + l] - row_max);
-            s[j + l] = e;
-            lane[l] += e;
-        }
-    }
     float sum = 0.0f;
-    for (int l = 0; l < L; l++) sum += lane[l];
+    for (int j = 0; j < n_valid; j++) {
+        s[j] = exp_nonpositive(s[j] - row_max);
+        sum += s[j];
+    }
+    if (n_cols > n_valid) std::memset(s + n_valid, 0, sizeof(float) * (n_cols - n_valid));
+    return sum;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define POSLAB_HAVE_AVX2_PATH 1
+
+// exp_nonpositive on 8 floats (AVX2 + FMA): the same steps as above.
+__attribute__((target("avx2,fma"))) inline __m256 exp_nonpositive_avx2(__m256 x) {
+    const __m256 underflow = _mm256_cmp_ps(x, _mm256_set1_ps(-87.0f), _CMP_LT_OQ);
+    x = _mm256_max_ps(x, _mm256_set1_ps(-87.0f));
+    const __m256 n = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504088896341f)),
+                                     _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), x);
+    r = _mm256_fmadd_ps(n, _mm256_set1_ps(2.12194440e-4f), r);
+    __m256 p = _mm256_set1_ps(1.9875691500e-4f);
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
+    p = _mm256_fmadd_ps(_mm256_mul_ps(p, r), r, _mm256_add_ps(r, _mm256_set1_ps(1.0f)));
+    const __m256i two_n = _mm256_slli_epi32(
+        _mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
+    p = _mm256_mul_ps(p, _mm256_castsi256_ps(two_n));
+    return _mm256_andnot_ps(underflow, p);
+}
+
+__attribute__((target("avx2,fma"))) float softmax_row_avx2(float* s, int n_valid, int n_cols,
+                                                          const float* bias_row,
+                                                          const std::uint8_t* keep_row) {
+    const __m256 neg_inf = _mm256_set1_ps(NEG_INF);
+    // Pass 1: s += bias, masked keys -> −∞, running max (two accumulators).
+    __m256 mx0 = neg_inf, mx1 = neg_inf;
+    int j = 0;
+    for (; j + 16 <= n_valid; j += 16) {
+        __m256 x0 = _mm256_loadu_ps(s + j), x1 = _mm256_loadu_ps(s + j + 8);
+        if (bias_row) {
+            x0 = _mm256_add_ps(x0, _mm256_loadu_ps(bias_row + j));
+            x1 = _mm256_add_ps(x1, _mm256_loadu_ps(bias_row + j + 8));
+        }
+        if (keep_row) {
+            const __m128i m = _mm_loadu_si128(reinterpret_cast<const __m128i*>(keep_row + j));
+            const __m256i m0 = _mm256_cvtepu8_epi32(m), m1 = _mm256_cvtepu8_epi32(_mm_srli_si128(m, 8));
+            const __m256 pad0 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(m0, _mm256_setzero_si256()));
+            const __m256 pad1 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(m1, _mm256_setzero_si256()));
+            x0 = _mm256_blendv_ps(x0, neg_inf, pad0);
+            x1 = _mm256_blendv_ps(x1, neg_inf, pad1);
+        }
+        _mm256_storeu_ps(s + j, x0);
+        _mm256_storeu_ps(s + j + 8, x1);
+        mx0 = _mm256_max_ps(mx0, x0);
+        mx1 = _mm256_max_ps(mx1, x1);
+    }
+    alignas(32) float lanes[8];
+    _mm256_store_ps(lanes, _mm256_max_ps(mx0, mx1));
+    float row_max = NEG_INF;
+    for (float l : lanes) row_max = l > row_max ? l : row_max;
+    for (; j < n_valid; j++) {
+        float x = s[j] + (bias_row ? bias_row[j] : 0.0f);
+        if (keep_row && !keep_row[j]) x = NEG_INF;
+        s[j] = x;
+        row_max = x > row_max ? x : row_max;
+    }
+    if (row_max == NEG_INF) {
+        std::memset(s, 0, sizeof(float) * n_cols);
+        return 0.0f;
+    }
+    // Pass 2: s = e^(s − max), sum (two accumulators).
+    const __m256 vmax = _mm256_set1_ps(row_max);
+    __m256 sum0 = _mm256_setzero_ps(), sum1 = _mm256_setzero_ps();
+    j = 0;
+    for (; j + 16 <= n_valid; j += 16) {
+        const __m256 e0 = exp_nonpositive_avx2(_mm256_sub_ps(_mm256_loadu_ps(s + j), vmax));
+        const __m256 e1 = exp_nonpositive_avx2(_mm256_sub_ps(_mm256_loadu_ps(s + j + 8), vmax));
+        _mm256_storeu_ps(s + j, e0);
+        _mm256_storeu_ps(s + j + 8, e1);
+        sum0 = _mm256_add_ps(sum0, e0);
+        sum1 = _mm256_add_ps(sum1, e1);
+    }
+    _mm256_store_ps(lanes, _mm256_add_ps(sum0, sum1));
+    float sum = 0.0f;
+    for (float l : lanes) sum += l;
     for (; j < n_valid; j++) {
         s[j] = exp_nonpositive(s[j] - row_max);
         sum += s[j];
     }
     if (n_cols > n_valid) std::memset(s + n_valid, 0, sizeof(float) * (n_cols - n_valid));
     return sum;
+}
+
+bool cpu_has_avx2_fma() {
+    static const bool yes = [] {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    }();
+    return yes;
+}
+#endif
+
+float softmax_row_unnormalized(float* s, int n_valid, int n_cols, const float* bias_row,
+                               const std::uint8_t* keep_row) {
+#ifdef POSLAB_HAVE_AVX2_PATH
+    if (cpu_has_avx2_fma()) return softmax_row_avx2(s, n_valid, n_cols, bias_row, keep_row);
+#endif
+    return softmax_row_scalar(s, n_valid, n_cols, bias_row, keep_row);
 }
 
 POSLAB_SIMD_CLONES
@@ -140,24 +232,27 @@ void add_row(const float* x, int n, float* y) {
     for (int j = 0; j < n; j++) y[j] += x[j];
 }
 
-// Runs f(thread, item) for item = 0..n_items−1 on up to n_threads threads,
-// contiguous chunks, the calling thread taking the first one.
+// Runs f(thread, item) for item = 0..n_items−1 on up to n_threads threads
+// (the calling thread is thread 0). Items are handed out one at a time from
+// an atomic counter rather than in fixed chunks: when another process holds
+// one of the cores, the free thread simply takes more items.
 template <class F>
 void parallel_for(int n_threads, int n_items, F&& f) {
     n_threads = std::max(1, std::min(n_threads, n_items));
-    auto run_chunk = [&](int t) {
-        const int lo = (int)((long)n_items * t / n_threads);
-        const int hi = (int)((long)n_items * (t + 1) / n_threads);
-        for (int i = lo; i < hi; i++) f(t, i);
-    };
     if (n_threads == 1) {
-        run_chunk(0);
+        for (int i = 0; i < n_items; i++) f(0, i);
         return;
     }
+    std::atomic<int> next{0};
+    auto worker = [&](int t) {
+        for (int i = next.fetch_add(1, std::memory_order_relaxed); i < n_items;
+             i = next.fetch_add(1, std::memory_order_relaxed))
+            f(t, i);
+    };
     std::vector<std::thread> pool;
     pool.reserve(n_threads - 1);
-    for (int t = 1; t < n_threads; t++) pool.emplace_back(run_chunk, t);
-    run_chunk(0);
+    for (int t = 1; t < n_threads; t++) pool.emplace_back(worker, t);
+    worker(0);
     for (auto& th : pool) th.join();
 }
 

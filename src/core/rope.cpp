@@ -184,4 +184,19 @@ void rope_permute_channels(const float* x, int T, int D, const int* perm, float*
     }
 }
 
+double rope_relative_upper_bound(const double* inv_freq, int n_pairs, double r) {
+    require(n_pairs > 0 && inv_freq, "rope_relative_upper_bound: need n_pairs > 0 and inv_freq, got n_pairs=" +
+                                         std::to_string(n_pairs));
+    require(std::isfinite(r), "rope_relative_upper_bound: r must be finite");
+    // Running partial sum S_j of unit phasors; the bound averages |S_j|.
+    double re = 0, im = 0, total = 0;
+    for (int k = 0; k < n_pairs; ++k) {
+        const double phi = r * inv_freq[k];
+        re += std::cos(phi);
+        im += std::sin(phi);
+        total += std::hypot(re, im);
+    }
+    return total / n_pairs;
+}
+
 }  // namespace poslab

@@ -119,4 +119,13 @@ void rope_permute_channels(const float* x,   // (T, D)
                            const int* perm,  // (D)
                            float* out);      // (T, D)
 
+// RoFormer's long-term decay (Su et al. 2021, §3.4.3; DEFINITIONS.md §13):
+// with h_j = q̃_j conj(k̃_j), Abel summation bounds the score at offset r by
+// (max_j |h_{j+1} − h_j|) · Σ_j |S_j|; the "relative upper bound" is
+//     (1/n) Σ_{j=1}^{n} |S_j|,   S_j = Σ_{k=0}^{j−1} e^{i r θ_k},  n = n_pairs.
+// For d = 128, b = 1e4: 20.85 (r = 5), 17.95 (10), 12.63 (50), 6.55 (250).
+// Computed in double.
+double rope_relative_upper_bound(const double* inv_freq,  // (n_pairs)
+                                 int n_pairs, double r);
+
 }  // namespace poslab

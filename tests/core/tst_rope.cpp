@@ -76,6 +76,8 @@ private slots:
     void backwardIsTranspose();
     void cosSinTableValues();
     void knownRotation();
+    void relativeUpperBound_data();
+    void relativeUpperBound();
     void badArguments();
 };
 
@@ -487,6 +489,31 @@ void TestRope::knownRotation() {
         QVERIFY(std::fabs(xh[i] - eh[i]) < 1e-6f);
         QVERIFY(std::fabs(xi[i] - ei[i]) < 1e-6f);
     }
+}
+
+// RoFormer §3.4.3 values quoted in DEFINITIONS §13 (d = 128, b = 1e4), given
+// there to 2 decimals, so the tolerance is half a unit of the last digit. At
+// r = 200 DEFINITIONS says 7.25 but a float64 recomputation (python) gives
+// 7.24477…, on the rounding edge, so the row uses 7.245. r = 0: every S_j = j.
+void TestRope::relativeUpperBound_data() {
+    QTest::addColumn<double>("r");
+    QTest::addColumn<double>("expected");
+    QTest::newRow("r=5") << 5.0 << 20.85;
+    QTest::newRow("r=10") << 10.0 << 17.95;
+    QTest::newRow("r=50") << 50.0 << 12.63;
+    QTest::newRow("r=100") << 100.0 << 10.23;
+    QTest::newRow("r=150") << 150.0 << 7.59;
+    QTest::newRow("r=200") << 200.0 << 7.245;
+    QTest::newRow("r=250") << 250.0 << 6.55;
+    QTest::newRow("r=0: all phasors 1, mean of 1..64") << 0.0 << 32.5;
+}
+
+void TestRope::relativeUpperBound() {
+    QFETCH(double, r);
+    QFETCH(double, expected);
+    const std::vector<double> inv = rope_default_inv_freq(128, 1e4);
+    const double got = rope_relative_upper_bound(inv.data(), 64, r);
+    QVERIFY2(std::fabs(got - expected) <= 0.0051, qPrintable(QString("got %1").arg(got, 0, 'g', 10)));
 }
 
 void TestRope::badArguments() {

@@ -345,14 +345,20 @@ void TestRopeScaling::llama3Bands() {
     for (int j = 0; j < 64; ++j) {
         const double def = ref_default(j, 128, base);
         const double ratio = f.inv_freq[j] / def;
-        if (std::fabs(ratio - 1) < 1e-12) ++k;
-        else if (std::fabs(ratio - 1.0 / 8) < 1e-12) ++d;
-        else {
+        // classify by the computed ratio to the default frequency
+        rope_llama3_band band;
+        if (std::fabs(ratio - 1) < 1e-12) {
+            ++k;
+            band = ROPE_LLAMA3_KEEP;
+        } else if (std::fabs(ratio - 1.0 / 8) < 1e-12) {
+            ++d;
+            band = ROPE_LLAMA3_DIVIDE;
+        } else {
             ++s;
+            band = ROPE_LLAMA3_SMOOTH;
             QVERIFY(ratio > 1.0 / 8 && ratio < 1);
         }
-        QCOMPARE(rope_llama3_band_of(2 * kPi / def, 8192, 1, 4),
-                 ratio == 1 ? ROPE_LLAMA3_KEEP : (std::fabs(ratio - 0.125) < 1e-12 ? ROPE_LLAMA3_DIVIDE : ROPE_LLAMA3_SMOOTH));
+        QCOMPARE(rope_llama3_band_of(2 * kPi / def, 8192, 1, 4), band);
     }
     QCOMPARE(k, kept);
     QCOMPARE(s, smoothed);

@@ -10,8 +10,11 @@
 #include <QJsonObject>
 #include <QtTest>
 
+#include <QElapsedTimer>
+
 #include <cmath>
 #include <limits>
+#include <set>
 
 using namespace poslab::modules;
 
@@ -215,6 +218,55 @@ private slots:
                 validateParams(m, {});
             } catch (const ParamError& e) {
                 QFAIL(qPrintable(m.id + QStringLiteral(": defaults are invalid: ") + e.message()));
+            }
+        }
+    }
+
+    // Every module runs with its defaults and with each numeric parameter at
+    // its documented minimum and maximum (one at a time); outputs are well formed.
+    // Combinations a module's own check refuses (ParamError) are skipped.
+    void everyModuleRunsAtExtremes() {
+        for (const auto& m : Registry::builtin().modules()) {
+            std::vector<std::map<QString, QVariant>> settings{{}};
+            for (const auto& p : m.params) {
+                if (p.type == ParamType::Int || p.type == ParamType::Float) {
+                    settings.push_back({{p.name, p.type == ParamType::Int ? QVariant(qlonglong(p.min)) : QVariant(p.min)}});
+                    settings.push_back({{p.name, p.type == ParamType::Int ? QVariant(qlonglong(p.max)) : QVariant(p.max)}});
+                } else if (p.type == ParamType::Choice) {
+                    for (const QString& c : p.choices) settings.push_back({{p.name, c}});
+                } else if (p.type == ParamType::Bool) {
+                    settings.push_back({{p.name, !p.defaultValue.toBool()}});
+                }
+            }
+            for (const auto& given : settings) {
+                QString where = m.id;
+                for (const auto& [k, v] : given) where += u' ' + k + u'=' + v.toString();
+                Params params;
+                try {
+                    params = validateParams(m, given);
+                } catch (const ParamError& e) {
+                    if (given.empty()) QFAIL(qPrintable(where + QStringLiteral(": ") + e.message()));
+                    continue;  // e.g. an odd minimum refused by a cross-parameter check
+                }
+                QElapsedTimer timer;
+                timer.start();
+                std::vector<Output> outs;
+                try {
+                    outs = runModule(m, params);
+                } catch (const std::exception& e) {
+                    QFAIL(qPrintable(where + QStringLiteral(" threw: ") + QString::fromUtf8(e.what())));
+                }
+                if (timer.elapsed() > 5000) qWarning("%s took %lld ms", qPrintable(where), timer.elapsed());
+                QVERIFY2(!outs.empty(), qPrintable(where));
+                std::set<QString> names;
+                for (const Output& o : outs) {
+                    QVERIFY2(names.insert(o.name).second, qPrintable(where + QStringLiteral(": duplicate output ") + o.name));
+                    QVERIFY2(!o.name.isEmpty(), qPrintable(where));
+                    if (o.kind == OutputKind::Series) QVERIFY2(o.x.size() == o.y.size() && !o.x.empty(), qPrintable(where + u' ' + o.name));
+                    if (o.kind == OutputKind::Matrix)
+                        QVERIFY2(o.rows > 0 && o.cols > 0 && o.data.size() == std::size_t(o.rows) * o.cols, qPrintable(where + u' ' + o.name));
+                    if (o.kind == OutputKind::Table) QVERIFY2(!o.columns.isEmpty(), qPrintable(where + u' ' + o.name));
+                }
             }
         }
     }
