@@ -5,6 +5,7 @@
 #include "core/sinusoidal.h"
 
 #include <cmath>
+#include <numbers>
 
 namespace poslab::modules {
 
@@ -94,7 +95,7 @@ ModuleSpec matrixModule() {
         for (std::size_t t = 0; t < T; ++t) rows << QString::number(start + double(t));
         const std::vector<double> omega = sinusoidal_frequencies(C, base, layout);
         std::vector<double> wavelength(omega.size());
-        for (std::size_t j = 0; j < omega.size(); ++j) wavelength[j] = 2 * M_PI / omega[j];
+        for (std::size_t j = 0; j < omega.size(); ++j) wavelength[j] = 2 * std::numbers::pi / omega[j];
         return std::vector<Output>{
             Output::matrix(u"pe"_s, int(T), int(C), toDoubles(pe), rows, channelLabels(C, layout)),
             Output::series(u"frequencies"_s, rangeDoubles(omega.size()), omega),
