@@ -751,7 +751,9 @@ void registerRopeModules(Registry& r) {
         s.params = {
             headDimParam(128, 1024),
             thetaParam(),
-            intParam(QStringLiteral("pair"), 0, 0, 511, T2("pair index j (0 = highest frequency)", "维度对编号 j（0 为最高频）")),
+            intParam(QStringLiteral("pair"), 1, 0, 511,
+                     T2("pair index j (0 = highest frequency; its θ = 1 makes integer angles exact)",
+                        "维度对编号 j（0 为最高频；其 θ = 1，整数位置的角度恰好精确）")),
             intParam(QStringLiteral("max_position"), 100000, 16, 100000000, T2("largest position", "最大位置")),
             intParam(QStringLiteral("points"), 200, 8, 2000, T2("number of positions (geometric grid)", "位置点数（几何分布）")),
         };
