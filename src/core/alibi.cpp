@@ -60,10 +60,13 @@ void alibi_bias(const float* slopes_h, std::size_t H, std::size_t Tq, std::size_
     for (std::size_t h = 0; h < H; ++h) {
         const double m = slopes_h[h];
         for (std::size_t i = 0; i < Tq; ++i) {
-            const long long qpos = query_offset + static_cast<long long>(i);
+            // Positions in double: query_offset + i − j in long long overflows
+            // (undefined behaviour) for extreme offsets; in double it is exact
+            // for every position below 2^53 and never wraps.
+            const double qpos = static_cast<double>(query_offset) + static_cast<double>(i);
             float* row = bias_hqk + (h * Tq + i) * Tk;
             for (std::size_t j = 0; j < Tk; ++j) {
-                const double dist = static_cast<double>(qpos - static_cast<long long>(j));  // query − key
+                const double dist = qpos - static_cast<double>(j);  // query − key
                 double b = 0.0;
                 switch (mode) {
                 case alibi_causal: b = -m * dist; break;

@@ -27,8 +27,11 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <exception>
 #include <limits>
+#include <mutex>
 #include <string>
+#include <system_error>
 #include <thread>
 
 #if defined(__x86_64__)
@@ -45,7 +48,8 @@ constexpr float NEG_INF = -std::numeric_limits<float>::infinity();
 // hottest loop after sgemm, has an AVX2 + FMA version chosen at run time
 // (softmax_row_avx2); the small helpers below are plain loops that GCC
 // vectorises, compiled twice (target_clones: x86-64-v3 and baseline, picked
-// at load time by an ifunc). Other compilers and CPUs get the plain code.
+// at load time by an ifunc). Other compilers and CPUs get the plain code;
+// -DPOSLAB_ATTENTION_SCALAR_ONLY forces it (to test it on an AVX2 machine).
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
 #define POSLAB_SIMD_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
@@ -104,7 +108,7 @@ float softmax_row_scalar(float* s, int n_valid, int n_cols, const float* bias_ro
     return sum;
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(POSLAB_ATTENTION_SCALAR_ONLY)
 #define POSLAB_HAVE_AVX2_PATH 1
 
 // exp_nonpositive on 8 floats (AVX2 + FMA): the same steps as above.
@@ -244,16 +248,31 @@ void parallel_for(int n_threads, int n_items, F&& f) {
         return;
     }
     std::atomic<int> next{0};
+    std::exception_ptr error;  // the first exception of a worker, rethrown here
+    std::mutex error_mutex;
     auto worker = [&](int t) {
-        for (int i = next.fetch_add(1, std::memory_order_relaxed); i < n_items;
-             i = next.fetch_add(1, std::memory_order_relaxed))
-            f(t, i);
+        try {
+            for (int i = next.fetch_add(1, std::memory_order_relaxed); i < n_items;
+                 i = next.fetch_add(1, std::memory_order_relaxed))
+                f(t, i);
+        } catch (...) {
+            next.store(n_items);  // the others stop after their current item
+            std::lock_guard<std::mutex> lock(error_mutex);
+            if (!error) error = std::current_exception();
+        }
     };
     std::vector<std::thread> pool;
     pool.reserve(n_threads - 1);
-    for (int t = 1; t < n_threads; t++) pool.emplace_back(worker, t);
+    for (int t = 1; t < n_threads; t++) {
+        try {
+            pool.emplace_back(worker, t);
+        } catch (const std::system_error&) {
+            break;  // no more threads available: the ones we have share the items
+        }
+    }
     worker(0);
     for (auto& th : pool) th.join();
+    if (error) std::rethrow_exception(error);
 }
 
 bool has_rope(const attention_config& c) { return c.rope_cos != nullptr || c.rope_sin != nullptr; }

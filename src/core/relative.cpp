@@ -5,10 +5,30 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
 namespace poslab {
+
+namespace {
+// a − b and a + b clamped to the long long range. Offsets are formed from
+// caller-supplied positions (query_offset, or i and j themselves through the
+// public one-element functions); a plain subtraction overflows for extreme
+// values, which is undefined behaviour and in practice wraps to the wrong sign.
+// Saturating keeps the sign, and every method here already treats a huge
+// offset like any other far one (Shaw clips it, T5 puts it in the last bucket).
+long long sat_sub(long long a, long long b) {
+    long long d;
+    if (!__builtin_sub_overflow(a, b, &d)) return d;
+    return b < 0 ? std::numeric_limits<long long>::max() : std::numeric_limits<long long>::min();
+}
+long long sat_add(long long a, long long b) {
+    long long s;
+    if (!__builtin_add_overflow(a, b, &s)) return s;
+    return b > 0 ? std::numeric_limits<long long>::max() : std::numeric_limits<long long>::min();
+}
+}  // namespace
 
 // ---------------------------------------------------------------- Shaw
 
@@ -22,7 +42,7 @@ void check_shaw(int k) {
 // Unchecked: the callers validate k once.
 inline int shaw_index(long long i, long long j, int k) {
     // key − query, as t2t's range_vec[None, :] - range_vec[:, None].
-    const long long rel = std::clamp(j - i, -static_cast<long long>(k), static_cast<long long>(k));
+    const long long rel = std::clamp(sat_sub(j, i), -static_cast<long long>(k), static_cast<long long>(k));
     return static_cast<int>(rel + k);
 }
 }  // namespace
@@ -149,16 +169,19 @@ void check_t5(bool bidirectional, int num_buckets, int max_distance) {
 int t5_bucket(long long rel, bool bidirectional, int num_buckets, int max_distance) {
     int n = num_buckets;
     int out = 0;
-    long long r;
+    // |rel| as unsigned: −LLONG_MIN does not fit in a long long.
+    const unsigned long long mag =
+        rel < 0 ? 0ull - static_cast<unsigned long long>(rel) : static_cast<unsigned long long>(rel);
+    unsigned long long r;
     if (bidirectional) {
         n /= 2;  // half the buckets for keys after the query, half for keys before
         if (rel > 0) out += n;
-        r = rel < 0 ? -rel : rel;
+        r = mag;
     } else {
-        r = rel < 0 ? -rel : 0;  // future keys (rel > 0) all fall into bucket 0
+        r = rel < 0 ? mag : 0;  // future keys (rel > 0) all fall into bucket 0
     }
     const int exact = n / 2;  // max_exact: one bucket per distance below this
-    if (r < exact) return out + static_cast<int>(r);
+    if (r < static_cast<unsigned long long>(exact)) return out + static_cast<int>(r);
     // Logarithmically wider bins up to max_distance; beyond it, the last bucket.
     double x = std::log(static_cast<double>(r) / exact) /
                std::log(static_cast<double>(max_distance) / exact) * (n - exact);
@@ -181,11 +204,11 @@ void t5_bucket_matrix(std::size_t Tq, std::size_t Tk, bool bidirectional, int nu
     check_t5(bidirectional, num_buckets, max_distance);
     require_elements({Tq, Tk}, sizeof(int), "t5_bucket_matrix (Tq, Tk)");
     for (std::size_t i = 0; i < Tq; ++i) {
-        const long long qpos = query_offset + static_cast<long long>(i);
+        const long long qpos = sat_add(query_offset, static_cast<long long>(i));
         for (std::size_t j = 0; j < Tk; ++j)
             // memory_position − context_position: key − query
             bucket_qk[i * Tk + j] = t5_bucket(
-                static_cast<long long>(j) - qpos, bidirectional, num_buckets, max_distance);
+                sat_sub(static_cast<long long>(j), qpos), bidirectional, num_buckets, max_distance);
     }
 }
 
@@ -193,6 +216,10 @@ void t5_bucket_matrix(std::size_t Tq, std::size_t Tk, bool bidirectional, int nu
 
 std::size_t swin_table_rows(std::size_t Wh, std::size_t Ww) {
     require(Wh >= 1 && Ww >= 1, "swin: window height and width must be >= 1");
+    // Same limit as swin_relative_position_index: without it (2Wh − 1)(2Ww − 1)
+    // wraps around for huge sides, and swin_bias_forward would then accept
+    // indices past the end of the real table.
+    require(Wh <= 4096 && Ww <= 4096, "swin: window sides must be <= 4096");
     return (2 * Wh - 1) * (2 * Ww - 1);
 }
 
@@ -263,14 +290,16 @@ void t5_bias_backward(const float* dbias_hqk, const int* bucket_qk, std::size_t 
 
 void swin_bias_forward(const int* index_nn, const float* table_rh, std::size_t Wh, std::size_t Ww,
                        std::size_t H, float* bias_hnn) {
+    const std::size_t R = swin_table_rows(Wh, Ww);  // validates Wh, Ww before N is formed
     const std::size_t N = Wh * Ww;
-    relative_bias_forward(index_nn, table_rh, N, N, H, swin_table_rows(Wh, Ww), bias_hnn);
+    relative_bias_forward(index_nn, table_rh, N, N, H, R, bias_hnn);
 }
 
 void swin_bias_backward(const float* dbias_hnn, const int* index_nn, std::size_t Wh, std::size_t Ww,
                         std::size_t H, float* dtable_rh) {
+    const std::size_t R = swin_table_rows(Wh, Ww);
     const std::size_t N = Wh * Ww;
-    relative_bias_backward(dbias_hnn, index_nn, N, N, H, swin_table_rows(Wh, Ww), dtable_rh);
+    relative_bias_backward(dbias_hnn, index_nn, N, N, H, R, dtable_rh);
 }
 
 }  // namespace poslab

@@ -106,7 +106,7 @@ void t5_bucket_matrix(std::size_t Tq, std::size_t Tk, bool bidirectional, int nu
 void swin_relative_position_index(std::size_t Wh, std::size_t Ww,
                                   int* index_nn);  // (N, N) out
 
-// Number of rows of Swin's table: (2Wh − 1)(2Ww − 1).
+// Number of rows of Swin's table: (2Wh − 1)(2Ww − 1). Sides in [1, 4096].
 std::size_t swin_table_rows(std::size_t Wh, std::size_t Ww);
 
 // ------------------------------------------------- shared bias gather

@@ -388,13 +388,16 @@ void registerAttentionModules(Registry& r) {
             "vectors, just reordered, so after un-permuting the difference is float rounding (~1e-7). Every "
             "encoding breaks this: the table gives, per encoding, the largest and mean absolute difference after "
             "un-permuting. A causal mask alone also breaks it, because each token then sees a different set of "
-            "tokens.",
+            "tokens. One exception worth finding: bidirectional ALiBi, −m·|i − j|, depends on distance only, so "
+            "reversing the sentence (a mirror image) keeps every distance and ALiBi stays equivariant under it.",
             "把一句话的词元重新排列，在两种顺序上运行同一个玩具注意力。不加位置编码（且不用因果掩码）时，注意力对排列是"
             "等变的：输出还是那些向量，只是换了顺序，恢复原顺序后差别只有浮点舍入（约 1e-7）。每种位置编码都会打破这一点："
-            "表格按编码列出恢复原顺序后的最大和平均绝对差。单独使用因果掩码也会打破它，因为每个词元能看到的词元集合变了。");
+            "表格按编码列出恢复原顺序后的最大和平均绝对差。单独使用因果掩码也会打破它，因为每个词元能看到的词元集合变了。"
+            "有一个值得发现的例外：双向 ALiBi 的偏置 −m·|i − j| 只依赖距离，把句子整个倒过来（镜像）不改变任何距离，"
+            "所以在倒序下 ALiBi 仍然保持等变。");
         s.params = {
             sentenceParam(),
-            choiceParam(QStringLiteral("reorder"), QStringLiteral("reverse"), kReorders,
+            choiceParam(QStringLiteral("reorder"), QStringLiteral("shuffle"), kReorders,
                         T2("reordering: reverse, shift (rotate left by one), swap_ends, shuffle (seeded), custom (order)",
                            "重排方式：reverse（倒序）、shift（循环左移一位）、swap_ends（交换首尾）、shuffle（按种子随机）、"
                            "custom（使用 order）")),

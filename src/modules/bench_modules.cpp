@@ -86,28 +86,36 @@ std::vector<Output> runPeCost(const Params& p, const RunContext& ctx) {
     attention_workspace_reserve(ws, 1, H, T, D, with_rope, false);
 
     std::vector<Candidate> cands;
+    auto add = [&](const char* name, const char* work, double setup_ms, std::function<void()> forward) {
+        Candidate c;
+        c.name = QString::fromLatin1(name);
+        c.work = S(work);
+        c.setup_ms = setup_ms;
+        c.forward = std::move(forward);
+        cands.push_back(std::move(c));
+    };
     auto attend = [&](const attention_config& cfg) {
         attention_forward(q.data(), k.data(), v.data(), 1, H, T, D, cfg, ws, out.data(), nullptr);
     };
 
-    cands.push_back({QStringLiteral("none"), S("—"), 0.0, [&] { attend(base); }});
+    add("none", "—", 0.0, [&] { attend(base); });
 
     std::vector<float> pe((std::size_t)T * C), learned((std::size_t)T * C);
     {
         auto t0 = Clock::now();
         sinusoidal_table(T, C, 10000.0, sinusoidal_layout_interleaved, 0.0, pe.data());
-        cands.push_back({QStringLiteral("sinusoidal"), S("x += PE over (T, C)"), msSince(t0), [&] {
+        add("sinusoidal", "x += PE over (T, C)", msSince(t0), [&] {
                              sinusoidal_add(pe.data(), 1.0f, 1, T, C, x.data());
                              attend(base);
-                         }});
+                         });
     }
     {
         auto t0 = Clock::now();
         learned_init(T, C, 7, learned.data());
-        cands.push_back({QStringLiteral("learned"), S("x += P[t] over (T, C)"), msSince(t0), [&] {
+        add("learned", "x += P[t] over (T, C)", msSince(t0), [&] {
                              learned_forward(x.data(), learned.data(), 1, T, C, T, x.data());
                              attend(base);
-                         }});
+                         });
     }
     {
         auto t0 = Clock::now();
@@ -115,8 +123,8 @@ std::vector<Output> runPeCost(const Params& p, const RunContext& ctx) {
         std::vector<float> inv_f(inv.begin(), inv.end()), pos(T);
         std::iota(pos.begin(), pos.end(), 0.0f);
         rope_build_cos_sin(inv_f.data(), D / 2, pos.data(), T, 1.0f, cos_tp.data(), sin_tp.data());
-        cands.push_back({QStringLiteral("rope"), S("rotate q, k (H, T, D) inside attention"), msSince(t0),
-                         [&] { attend(with_rope); }});
+        add("rope", "rotate q, k (H, T, D) inside attention", msSince(t0),
+                         [&] { attend(with_rope); });
     }
     std::vector<float> alibi((std::size_t)H * T * T), t5((std::size_t)H * T * T);
     attention_config with_alibi = base, with_t5 = base;
@@ -127,8 +135,8 @@ std::vector<Output> runPeCost(const Params& p, const RunContext& ctx) {
         std::vector<float> slopes(H);
         alibi_slopes(H, slopes.data());
         alibi_bias(slopes.data(), H, T, T, 0, causal ? alibi_causal : alibi_symmetric, alibi.data());
-        cands.push_back({QStringLiteral("alibi"), S("read bias (H, T, T) in the softmax"), msSince(t0),
-                         [&] { attend(with_alibi); }});
+        add("alibi", "read bias (H, T, T) in the softmax", msSince(t0),
+                         [&] { attend(with_alibi); });
     }
     std::vector<int> buckets((std::size_t)T * T);
     std::vector<float> t5_table((std::size_t)32 * H);
@@ -136,20 +144,26 @@ std::vector<Output> runPeCost(const Params& p, const RunContext& ctx) {
     {
         auto t0 = Clock::now();
         t5_bucket_matrix(T, T, !causal, 32, 128, 0, buckets.data());
-        cands.push_back({QStringLiteral("t5"), S("gather bias (H, T, T) from the table, then read it"), msSince(t0),
+        add("t5", "gather bias (H, T, T) from the table, then read it", msSince(t0),
                          [&] {
                              t5_bias_forward(buckets.data(), t5_table.data(), T, T, H, 32, t5.data());
                              attend(with_t5);
-                         }});
+                         });
     }
 
-    // Warm up and size the samples (~2 ms each, at most 1000 calls).
+    // Warm up (page faults, caches), then size the samples: time the calls
+    // that fit in 1 ms and take as many as last ~2 ms (at least 1, at most 1000).
     for (auto& c : cands) {
         ctx.throwIfCancelled();
-        auto t0 = Clock::now();
         c.forward();
-        const double one = std::max(msSince(t0), 1e-4);
-        c.calls = std::clamp(int(2.0 / one), 1, 1000);
+        int fit = 0;
+        auto t0 = Clock::now();
+        do {
+            c.forward();
+            fit++;
+        } while (msSince(t0) < 1.0 && fit < 500);
+        const double per_call = msSince(t0) / fit;
+        c.calls = std::clamp(int(std::lround(2.0 / per_call)), 1, 1000);
     }
     for (int r = 0; r < repeats; r++) {
         for (auto& c : cands) {

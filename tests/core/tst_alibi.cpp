@@ -12,6 +12,7 @@
 #include "core/alibi.h"
 #include "core/common.h"
 
+#include <climits>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -46,6 +47,7 @@ private slots:
     void biasCausal();
     void biasSymmetric();
     void biasQueryOffset();
+    void biasExtremeQueryOffset();
     void rowshiftSoftmaxEquivalent();
     void rejectsBadArguments();
 };
@@ -146,6 +148,23 @@ void TestAlibi::biasQueryOffset() {
     alibi_bias(&m, 1, 1, 5, 4, alibi_causal, b.data());
     const float expect[5] = {-0.5f, -0.375f, -0.25f, -0.125f, 0.0f};
     for (int j = 0; j < 5; ++j) QCOMPARE(b[j], expect[j]);
+}
+
+// query_offset + i − j used to be formed in long long, which overflows
+// (undefined behaviour; it wrapped to the wrong sign) at the ends of the
+// range. Hand values with slope 1/2: query at LLONG_MIN (−2^63), keys 0 and 1:
+// distance −2^63 and −2^63 − 1 (= −2^63 in double), bias +2^62 for both; query
+// at LLONG_MAX (≈ 2^63) and LLONG_MAX + 1: bias −2^62.
+void TestAlibi::biasExtremeQueryOffset() {
+    const float m = 0.5f;
+    const float big = std::ldexp(1.0f, 62);
+    float out[2];
+    alibi_bias(&m, 1, 1, 2, LLONG_MIN, alibi_causal, out);
+    QCOMPARE(out[0], big);
+    QCOMPARE(out[1], big);
+    alibi_bias(&m, 1, 2, 1, LLONG_MAX, alibi_causal, out);
+    QCOMPARE(out[0], -big);
+    QCOMPARE(out[1], -big);
 }
 
 void TestAlibi::rowshiftSoftmaxEquivalent() {

@@ -13,6 +13,7 @@
 #include "core/common.h"
 #include "core/relative.h"
 
+#include <climits>
 #include <cmath>
 #include <functional>
 #include <set>
@@ -93,11 +94,13 @@ private slots:
     void t5BucketMatrix();
     void t5BiasAndBackward();
     void t5RejectsBadArguments();
+    void extremeOffsetsDoNotOverflow();
 
     void swinHand();
     void swinIndex_data();
     void swinIndex();
     void swinBiasAndBackward();
+    void swinTableRowsRefusesHugeWindows();
 };
 
 // ------------------------------------------------------------------ Shaw
@@ -349,6 +352,34 @@ void TestRelative::t5RejectsBadArguments() {
     t5_relative_position_bucket(1, false, 32, 17);  // just allowed
 }
 
+// Positions at the ends of the long long range. key − query used to be
+// formed with a plain subtraction (and |rel| with a plain negation), which
+// overflows: undefined behaviour that in practice wrapped to the wrong sign
+// and put the farthest keys into bucket 0 / Shaw row 0. Each one is a far
+// offset, so the answers are the saturated ones, derived by hand:
+//   T5 32/128 bidirectional: far before -> 15, far after -> 31; causal far before -> 31.
+//   Shaw k = 3: key far after the query -> 2k = 6, far before -> 0.
+void TestRelative::extremeOffsetsDoNotOverflow() {
+    QCOMPARE(t5_relative_position_bucket(LLONG_MIN, true, 32, 128), 15);
+    QCOMPARE(t5_relative_position_bucket(LLONG_MIN, false, 32, 128), 31);
+    QCOMPARE(t5_relative_position_bucket(LLONG_MAX, true, 32, 128), 31);
+    QCOMPARE(t5_relative_position_bucket(LLONG_MAX, false, 32, 128), 0);
+    QCOMPARE(shaw_relative_index(LLONG_MIN, 1, 3), 6);   // j − i = 1 + 2^63
+    QCOMPARE(shaw_relative_index(LLONG_MAX, -2, 3), 0);  // j − i = −2 − (2^63 − 1)
+    QCOMPARE(shaw_relative_index(-1, LLONG_MAX, 3), 6);
+    // Query offset LLONG_MIN: every key is far after the query -> 31;
+    // LLONG_MAX: every key is far before it -> 15.
+    int b[3];
+    t5_bucket_matrix(1, 3, true, 32, 128, LLONG_MIN, b);
+    for (int v : b) QCOMPARE(v, 31);
+    t5_bucket_matrix(1, 3, true, 32, 128, LLONG_MAX, b);
+    for (int v : b) QCOMPARE(v, 15);
+    int c[2];
+    t5_bucket_matrix(2, 1, false, 32, 128, LLONG_MAX, c);  // query LLONG_MAX + 1 saturates
+    QCOMPARE(c[0], 31);
+    QCOMPARE(c[1], 31);
+}
+
 // ------------------------------------------------------------------ Swin
 
 void TestRelative::swinHand() {
@@ -444,6 +475,20 @@ void TestRelative::swinBiasAndBackward() {
     swin_bias_backward(dbias.data(), idx.data(), h, w, H, dtable.data());
     const double wt = fd_check(table, dtable, loss, 1e-2f, 2e-3, 1e-2);
     QVERIFY2(wt <= 1.0, qPrintable(QString("dtable worst error/tol %1").arg(wt)));
+}
+
+// (2Wh − 1)(2Ww − 1) wrapped around for huge sides (Wh = 2^63 gave
+// SIZE_MAX rows), so swin_bias_forward would accept any index. Sides are now
+// limited to 4096 like swin_relative_position_index.
+void TestRelative::swinTableRowsRefusesHugeWindows() {
+    QCOMPARE(swin_table_rows(4096, 4096), std::size_t(8191) * 8191);
+    QVERIFY_THROWS_EXCEPTION(core_error, swin_table_rows(SIZE_MAX / 2 + 1, 1));
+    QVERIFY_THROWS_EXCEPTION(core_error, swin_table_rows(1, 4097));
+    const int idx[1] = {0};
+    const float table[1] = {1.0f};
+    float bias[1];
+    QVERIFY_THROWS_EXCEPTION(core_error,
+                             swin_bias_forward(idx, table, SIZE_MAX / 2 + 1, 2, 1, bias));
 }
 
 QTEST_APPLESS_MAIN(TestRelative)

@@ -1,0 +1,201 @@
+// tst_attention_modules — attention.map, attention.permutation and
+// bench.pe_cost run with defaults and extreme parameters; shapes, labels and
+// the expected permutation behaviour.
+#include "modules/registry.h"
+#include "core/common.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace poslab::modules;
+
+namespace {
+
+std::vector<Output> run(const QString& id, const QStringList& args) {
+    const ModuleSpec* spec = Registry::builtin().find(id);
+    if (!spec) throw std::runtime_error("module not registered: " + id.toStdString());
+    return runModule(*spec, parseParams(*spec, args));
+}
+
+const Output* find(const std::vector<Output>& outs, const QString& name) {
+    for (const auto& o : outs)
+        if (o.name == name) return &o;
+    return nullptr;
+}
+
+bool finite(const std::vector<double>& v) {
+    for (double x : v)
+        if (!std::isfinite(x)) return false;
+    return true;
+}
+
+}  // namespace
+
+class TestAttentionModules : public QObject {
+    Q_OBJECT
+
+private slots:
+    void registeredWithBothLanguages() {
+        for (const char* id : {"attention.map", "attention.permutation", "bench.pe_cost"}) {
+            const ModuleSpec* s = Registry::builtin().find(QString::fromLatin1(id));
+            QVERIFY2(s, id);
+            QVERIFY(!s->title.en.isEmpty() && !s->title.zh.isEmpty());
+            QVERIFY(!s->description.en.isEmpty() && !s->description.zh.isEmpty());
+            for (const auto& p : s->params) {
+                QVERIFY2(!p.help.en.isEmpty() && !p.help.zh.isEmpty(), qPrintable(p.name));
+                QVERIFY(p.defaultValue.isValid());
+            }
+        }
+    }
+
+    // The weights matrix is T × T with the tokens as labels; each row is a
+    // distribution (sums to 1), upper triangle zero when causal.
+    void mapShapes_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("tokens");  // expected T: words (en) or characters (zh)
+        QTest::newRow("defaults") << QStringList{} << 9;
+        for (const char* e : {"sinusoidal", "learned", "rope", "alibi", "t5"})
+            QTest::newRow(e) << QStringList{QStringLiteral("encoding=") + QLatin1String(e)} << 9;
+        QTest::newRow("zh per character") << QStringList{"sentence=zh_fox", "encoding=rope"} << 12;
+        QTest::newRow("3 words, causal alibi") << QStringList{"sentence=man_bites_dog", "encoding=alibi", "causal=true"} << 3;
+        QTest::newRow("min sizes") << QStringList{"heads=1", "head_dim=2", "encoding=t5"} << 9;
+        QTest::newRow("max sizes, last head") << QStringList{"heads=16", "head_dim=128", "head=15", "encoding=rope", "causal=true"} << 9;
+    }
+    void mapShapes() {
+        QFETCH(QStringList, args);
+        QFETCH(int, tokens);
+        const auto outs = run(QStringLiteral("attention.map"), args);
+        const Output* w = find(outs, QStringLiteral("weights"));
+        QVERIFY(w && find(outs, QStringLiteral("weights_mean")));
+        QCOMPARE(w->rows, tokens);
+        QCOMPARE(w->cols, tokens);
+        QCOMPARE(int(w->data.size()), tokens * tokens);
+        QCOMPARE(w->rowLabels.size(), tokens);
+        QCOMPARE(w->colLabels, w->rowLabels);
+        QVERIFY(finite(w->data));
+        const bool causal = args.contains(QStringLiteral("causal=true"));
+        for (int t = 0; t < tokens; t++) {
+            double sum = 0;
+            for (int j = 0; j < tokens; j++) {
+                sum += w->data[t * tokens + j];
+                if (causal && j > t) QCOMPARE(w->data[t * tokens + j], 0.0);
+            }
+            QVERIFY(std::fabs(sum - 1.0) < 1e-5);
+        }
+        const bool biased = args.join(' ').contains(QStringLiteral("alibi")) || args.join(' ').contains(QStringLiteral("t5"));
+        QCOMPARE(find(outs, QStringLiteral("position_bias")) != nullptr, biased);
+    }
+
+    // No encoding: the two "the"s of the fox sentence have the same embedding,
+    // so their columns of the weights are identical (positions 0 and 6).
+    void mapWithoutPositionsCannotTellRepeatsApart() {
+        const auto outs = run(QStringLiteral("attention.map"), {});
+        const Output* w = find(outs, QStringLiteral("weights"));
+        QCOMPARE(w->rowLabels[0], QStringLiteral("The"));
+        QCOMPARE(w->rowLabels[6], QStringLiteral("the"));
+        for (int t = 0; t < 9; t++) QVERIFY(std::fabs(w->data[t * 9 + 0] - w->data[t * 9 + 6]) < 1e-6);
+        const auto rope = run(QStringLiteral("attention.map"), {"encoding=rope"});
+        const Output* wr = find(rope, QStringLiteral("weights"));
+        double diff = 0;
+        for (int t = 0; t < 9; t++) diff = std::max(diff, std::fabs(wr->data[t * 9 + 0] - wr->data[t * 9 + 6]));
+        QVERIFY(diff > 1e-3);
+    }
+
+    void mapRejectsHeadOutOfRange() {
+        QVERIFY_THROWS_EXCEPTION(ParamError, run(QStringLiteral("attention.map"), {"heads=2", "head=2"}));
+    }
+
+    // Table: none ≈ 0 (float rounding, ≤ 1e-5), every encoding > 1e-3 —
+    // except bidirectional ALiBi under a reversal: −m·|i − j| only sees
+    // distances, and reversing (i -> T−1−i) keeps every distance, so it
+    // stays equivariant (≤ 1e-5). That row is checked as such.
+    void permutationTable_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<bool>("alibiKeeps");
+        QTest::newRow("defaults (shuffle)") << QStringList{} << false;
+        QTest::newRow("reverse: ALiBi symmetric") << QStringList{"reorder=reverse"} << true;
+        QTest::newRow("reverse, causal ALiBi breaks") << QStringList{"reorder=reverse", "causal=true"} << false;
+        QTest::newRow("shift, zh") << QStringList{"sentence=zh_position", "reorder=shift"} << false;
+        QTest::newRow("shuffle, big heads") << QStringList{"reorder=shuffle", "heads=16", "head_dim=128", "seed=9"} << false;
+        QTest::newRow("custom order, tiny heads") << QStringList{"sentence=man_bites_dog", "reorder=custom", "order=1,2,0", "heads=2", "head_dim=2"} << false;
+        QTest::newRow("swap ends") << QStringList{"sentence=cat", "reorder=swap_ends"} << false;
+    }
+    void permutationTable() {
+        QFETCH(QStringList, args);
+        QFETCH(bool, alibiKeeps);
+        const bool causal = args.contains(QStringLiteral("causal=true"));
+        const auto outs = run(QStringLiteral("attention.permutation"), args);
+        const Output* t = find(outs, QStringLiteral("delta"));
+        QVERIFY(t);
+        QCOMPARE(t->columns.size(), 4);
+        QCOMPARE(int(t->tableRows.size()), 6);
+        for (const auto& row : t->tableRows) {
+            const QString enc = row[0].toString();
+            const double max_d = row[1].toDouble();
+            qInfo("%-10s max |delta| = %.3g", qPrintable(enc), max_d);
+            if (enc == QLatin1String("none") && causal) {
+                QVERIFY(max_d > 1e-3);  // the causal mask alone breaks it
+            } else if (enc == QLatin1String("none") || (enc == QLatin1String("alibi") && alibiKeeps)) {
+                QVERIFY(max_d <= 1e-5);
+                QVERIFY(row[3].toBool());
+            } else {
+                QVERIFY2(max_d > 1e-3, qPrintable(enc));
+                QVERIFY(!row[3].toBool());
+            }
+        }
+    }
+
+    // A causal mask alone breaks equivariance too (documented in the module).
+    void permutationCausalBreaksNone() {
+        const auto outs = run(QStringLiteral("attention.permutation"), {"causal=true"});
+        const Output* t = find(outs, QStringLiteral("delta"));
+        QVERIFY(t->tableRows[0][1].toDouble() > 1e-3);
+    }
+
+    void permutationRejectsBadOrder_data() {
+        QTest::addColumn<QString>("order");
+        QTest::newRow("too short") << "0,1";
+        QTest::newRow("repeat") << "0,0,1";
+        QTest::newRow("out of range") << "0,1,3";
+    }
+    void permutationRejectsBadOrder() {
+        QFETCH(QString, order);
+        QVERIFY_THROWS_EXCEPTION(ParamError, run(QStringLiteral("attention.permutation"),
+                                                 {"sentence=man_bites_dog", "reorder=custom", "order=" + order}));
+    }
+
+    // bench.pe_cost: one row per encoding, positive finite times, the
+    // baseline row has zero overhead. Small sizes keep the test fast; the
+    // maximum size runs once with a single repeat.
+    void peCost_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("small") << QStringList{"seq_len=16", "head_dim=8", "heads=1", "repeats=1"};
+        QTest::newRow("default-ish, 2 threads") << QStringList{"seq_len=256", "repeats=2", "threads=2"};
+        QTest::newRow("max") << QStringList{"seq_len=2048", "head_dim=128", "heads=16", "repeats=1", "causal=false"};
+    }
+    void peCost() {
+        QFETCH(QStringList, args);
+        const auto outs = run(QStringLiteral("bench.pe_cost"), args);
+        const Output* t = find(outs, QStringLiteral("cost"));
+        QVERIFY(t);
+        QCOMPARE(int(t->tableRows.size()), 6);
+        QCOMPARE(t->tableRows[0][0].toString(), QStringLiteral("none"));
+        QCOMPARE(t->tableRows[0][2].toDouble(), 0.0);
+        for (const auto& row : t->tableRows) {
+            const double ms = row[1].toDouble();
+            qInfo("%-10s %.4f ms  overhead %+.1f%%", qPrintable(row[0].toString()), ms, row[3].toDouble());
+            QVERIFY(std::isfinite(ms) && ms > 0);
+        }
+        QVERIFY(find(outs, QStringLiteral("baseline_ms"))->value > 0);
+    }
+
+    void peCostOutOfRange() {
+        const ModuleSpec* s = Registry::builtin().find(QStringLiteral("bench.pe_cost"));
+        QVERIFY_THROWS_EXCEPTION(ParamError, parseParams(*s, {"seq_len=4096"}));
+        QVERIFY_THROWS_EXCEPTION(ParamError, parseParams(*s, {"head_dim=7"}));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestAttentionModules)
+#include "tst_attention_modules.moc"
