@@ -74,7 +74,11 @@ std::uint64_t rng::next_u64() {
 
 float rng::uniform() { return static_cast<float>(next_u64() >> 40) * (1.0f / 16777216.0f); }
 
-float rng::uniform(float lo, float hi) { return lo + (hi - lo) * uniform(); }
+float rng::uniform(float lo, float hi) {
+    // lo + (hi - lo)·u can round up to hi for some widths; keep the promise [lo, hi).
+    const float v = lo + (hi - lo) * uniform();
+    return v < hi ? v : std::nextafter(hi, lo);
+}
 
 float rng::normal() {
     if (has_spare_) {

@@ -432,6 +432,8 @@ void peg_backward(const float* dy_btc, const float* x_btc, const float* kernel_c
     check_ptr(kernel_c33, "peg_backward", "kernel");
     check_ptr(dx_btc, "peg_backward", "dx");
     check_ptr(dkernel_c33, "peg_backward", "dkernel");
+    // dx is accumulated while dy is still being read: they must not alias.
+    require(dx_btc != dy_btc && dx_btc != x_btc, "peg_backward: dx must not alias dy or x");
     const std::size_t T = static_cast<std::size_t>(gh) * gw;
     for (int b = 0; b < B; ++b) {
         const float* x = x_btc + b * T * C;

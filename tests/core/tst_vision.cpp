@@ -751,6 +751,11 @@ void TestVision::bad_sizes() {
     QVERIFY_THROWS_EXCEPTION(core_error, peg_forward(buf.data(), buf2.data(), nullptr, 1, 3, 3, 2, true, buf.data()));
     QVERIFY_THROWS_EXCEPTION(core_error, peg_backward(buf.data(), buf.data(), buf.data(), 1, 3, 0, 2, true,
                                                       buf2.data(), buf2.data(), nullptr));
+    {  // dx accumulates while dy is read: aliasing them is refused
+        std::vector<float> dy(18, 1.0f), x(18, 1.0f), kern(18, 1.0f), dk(18, 0.0f);
+        QVERIFY_THROWS_EXCEPTION(core_error, peg_backward(dy.data(), x.data(), kern.data(), 1, 3, 3, 2, true,
+                                                          dy.data(), dk.data(), nullptr));
+    }
     QVERIFY_THROWS_EXCEPTION(core_error, vit_cosine_similarity(buf.data(), 2, 0, buf2.data()));
     QVERIFY_THROWS_EXCEPTION(core_error, mae_sincos_2d(100000, 100000, 8, false));  // T = 1e10 > INT_MAX
     // the memory guard fires before allocating a huge table

@@ -222,7 +222,7 @@ void TestEncodingModules::sinusoidalSimilarity() {
 }
 
 void TestEncodingModules::sinusoidalLinearShift() {
-    for (const QString layout : {u"interleaved"_s, u"concat"_s, u"concat_t2t"_s}) {
+    for (const QString& layout : {u"interleaved"_s, u"concat"_s, u"concat_t2t"_s}) {
         auto outs = run(u"sinusoidal.linear_shift"_s, {{u"dim"_s, 16}, {u"shift"_s, 37}, {u"layout"_s, layout}});
         QVERIFY2(out(outs, u"max_error"_s).value < 1e-5, qPrintable(layout));
         const Output& m = out(outs, u"shift_matrix"_s);
