@@ -1,7 +1,10 @@
 #include "app/cli.h"
 
 #include "core/common.h"
+#include "lessons/course_check.h"
+#include "lessons/course_loader.h"
 #include "modules/output_format.h"
+#include "ui/pdf_export.h"
 #include "modules/registry.h"
 
 #include <QCoreApplication>
@@ -39,6 +42,12 @@ const char* kUsage =
     "      the runnable modules and their parameters\n"
     "  poslab run MODULE [name=value ...] [--format text|json|csv] [--lang en|zh]\n"
     "      run a module; `poslab run MODULE --help` explains its parameters\n"
+    "  poslab export [--lang zh|en] [--chapters 1,3-5] [--student NAME] [--answers FILE] -o FILE.pdf\n"
+    "      the course (or some chapters) as a PDF report\n"
+    "  poslab [--course DIR] [--lang zh|en]\n"
+    "      open the notebook window (without a display: export poslab-report.pdf)\n"
+    "  poslab check [DIR]\n"
+    "      validate a course folder (en/ and zh/ chapters); problems as file:line: message\n"
     "  poslab --version | --help\n"
     "\n"
     "examples:\n"
@@ -52,6 +61,7 @@ const char* kUsage =
 struct Options {
     QString format = QStringLiteral("text");
     QString lang;
+    QString course;
     bool help = false;
     QStringList rest;
 };
@@ -75,6 +85,8 @@ QString parseOptions(const QStringList& args, Options& o) {
             err = takeValue(QStringLiteral("--format"), o.format);
         } else if (a == u"--lang" || a.startsWith(u"--lang=")) {
             err = takeValue(QStringLiteral("--lang"), o.lang);
+        } else if (a == u"--course" || a.startsWith(u"--course=")) {
+            err = takeValue(QStringLiteral("--course"), o.course);
         } else if (a == u"--help" || a == u"-h") {
             o.help = true;
         } else if (a.startsWith(u"--")) {
@@ -186,6 +198,83 @@ int commandRun(const QStringList& args) {
     }
 }
 
+// poslab export [--lang zh|en] [--chapters 1,3-5] [--student NAME] [--answers FILE]
+//               [--course DIR] -o FILE.pdf
+int commandExport(const QStringList& args) {
+    poslab::ui::ExportOptions opts;
+    QString lang, chapters;
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString& a = args[i];
+        // Every option takes a value, as "--opt value" or "--opt=value".
+        static const QStringList valued{QStringLiteral("--lang"), QStringLiteral("--chapters"), QStringLiteral("--student"),
+                                        QStringLiteral("--answers"), QStringLiteral("--course"), QStringLiteral("-o"),
+                                        QStringLiteral("--output")};
+        if (a == u"--help" || a == u"-h") {
+            writeOut("usage: poslab export [--lang zh|en] [--chapters 1,3-5] [--student NAME] [--answers FILE]\n"
+                     "                     [--course DIR] -o FILE.pdf\n");
+            return kExitOk;
+        }
+        QString opt = a, value;
+        const qsizetype eq = a.indexOf(u'=');
+        if (a.startsWith(u"--") && eq > 0) {
+            opt = a.left(eq);
+            value = a.mid(eq + 1);
+        } else if (valued.contains(a)) {
+            if (i + 1 >= args.size()) return usageError(QStringLiteral("option %1 needs a value").arg(a));
+            value = args[++i];
+        }
+        if (!valued.contains(opt)) return usageError(QStringLiteral("export: unknown argument '%1'").arg(a.left(60)));
+        if (opt == u"--lang") lang = value;
+        else if (opt == u"--chapters") chapters = value;
+        else if (opt == u"--student") opts.studentName = value;
+        else if (opt == u"--answers") opts.answersFile = value;
+        else if (opt == u"--course") opts.courseDir = value;
+        else opts.outputPath = value;
+    }
+    if (lang.isEmpty()) lang = defaultLang();
+    if (lang != u"en" && lang != u"zh")
+        return usageError(QStringLiteral("--lang '%1' is not allowed; expected en or zh").arg(lang.left(60)));
+    opts.lang = lang;
+    if (opts.outputPath.isEmpty()) return usageError(QStringLiteral("export needs -o FILE.pdf"));
+    if (!chapters.isEmpty()) {
+        QString err;
+        if (!poslab::ui::parseChapterList(chapters, &opts.chapters, &err))
+            return usageError(QStringLiteral("--chapters '%1': %2").arg(chapters.left(60), err));
+    }
+    const poslab::ui::ExportResult r = poslab::ui::exportPdf(opts);
+    for (const QString& w : r.warnings) writeErr(QStringLiteral("poslab export: warning: ") + w);
+    if (r.ok()) {
+        writeOut((r.message + u'\n').toStdString());
+        return kExitOk;
+    }
+    writeErr(QStringLiteral("poslab export: ") + r.message);
+    return r.kind == poslab::ui::ExportResult::Kind::UsageError ? kExitUsage : kExitFailure;
+}
+
+// poslab check [DIR] [--course DIR]: every problem as file:line: message.
+int commandCheck(const QStringList& args) {
+    Options o;
+    if (QString err = parseOptions(args, o); !err.isEmpty()) return usageError(err);
+    if (o.help) {
+        writeOut("usage: poslab check [DIR]   (or --course DIR; default: the course shipped with PosLab)\n");
+        return kExitOk;
+    }
+    if (o.rest.size() > 1) return usageError(QStringLiteral("check takes one course folder"));
+    if (!o.rest.isEmpty() && !o.course.isEmpty() && o.rest.first() != o.course)
+        return usageError(QStringLiteral("give the course folder once (DIR or --course DIR)"));
+    const QString dir = !o.rest.isEmpty() ? o.rest.first()
+                        : !o.course.isEmpty() ? o.course
+                                              : poslab::lessons::defaultCourseDir();
+    const QList<poslab::lessons::Diagnostic> problems = poslab::lessons::checkCourse(dir);
+    for (const auto& d : problems) writeErr(d.toString());
+    if (!problems.isEmpty()) {
+        writeErr(QStringLiteral("poslab check: %1 problem(s) in %2").arg(problems.size()).arg(dir));
+        return kExitUsage;
+    }
+    writeOut(QStringLiteral("poslab check: %1: no problems\n").arg(dir).toStdString());
+    return kExitOk;
+}
+
 }  // namespace
 
 int runCommandLine(const QStringList& args) {
@@ -208,7 +297,9 @@ int runCommandLine(const QStringList& args) {
         }
         if (command == u"list") return commandList(rest);
         if (command == u"run") return commandRun(rest);
-        if (command == u"export" || command == u"check" || command == u"train" || command == u"experiment")
+        if (command == u"check") return commandCheck(rest);
+        if (command == u"export") return commandExport(rest);
+        if (command == u"train" || command == u"experiment")
             return usageError(QStringLiteral("'%1' is not available in this build yet").arg(command));
         return usageError(QStringLiteral("unknown command '%1'").arg(command.left(60)));
     } catch (const std::exception& e) {

@@ -1,18 +1,88 @@
 // main.cpp — entry point of the poslab executable.
+//
+// Without a command, poslab opens the notebook window; without a display it
+// exports the default course report instead (DESIGN.md). Commands that draw
+// (export, the window) need a QApplication; the rest run on QCoreApplication
+// so that `poslab run` works on a machine without any display.
 #include "app/cli.h"
+#include "ui/window_entry.h"
 
+#include <QApplication>
 #include <QCoreApplication>
+#include <QDir>
 
 #include <clocale>
+#include <cstdio>
 
-int main(int argc, char** argv) {
-    QCoreApplication app(argc, argv);
+namespace {
+
+bool hasDisplay() {
+    const QByteArray platform = qgetenv("QT_QPA_PLATFORM");
+    if (!platform.isEmpty()) return platform != "offscreen" && platform != "minimal";
+    return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+}
+
+// True when the arguments name no command: only window options (--course, --lang).
+bool opensWindow(const QStringList& args) {
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString& a = args[i];
+        if (a == u"--course" || a == u"--lang") {
+            ++i;
+            continue;
+        }
+        if (a.startsWith(u"--course=") || a.startsWith(u"--lang=")) continue;
+        return false;
+    }
+    return true;
+}
+
+void setIdentity() {
     QCoreApplication::setApplicationName(QStringLiteral("PosLab"));
     QCoreApplication::setOrganizationName(QStringLiteral("PosLab"));
     QCoreApplication::setApplicationVersion(QStringLiteral(POSLAB_VERSION));
-    // Numbers are parsed and printed with '.' whatever the user's locale.
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    QStringList args;
+    for (int i = 1; i < argc; ++i) args << QString::fromLocal8Bit(argv[i]);
+
+    const bool window = opensWindow(args);
+    const bool draws = window || (!args.isEmpty() && args.first() == u"export");
+    if (!draws) {
+        QCoreApplication app(argc, argv);
+        setIdentity();
+        std::setlocale(LC_NUMERIC, "C");  // numbers are read and printed with '.'
+        return poslab::app::runCommandLine(args);
+    }
+
+    const bool display = hasDisplay();
+    if (!display) qputenv("QT_QPA_PLATFORM", "offscreen");  // fonts and painting without a screen
+    QApplication app(argc, argv);
+    setIdentity();
     std::setlocale(LC_NUMERIC, "C");
-    QStringList args = QCoreApplication::arguments();
-    args.removeFirst();
+    if (window && display) {
+        QString course, lang;
+        for (qsizetype i = 0; i < args.size(); ++i) {
+            if (args[i] == u"--course" && i + 1 < args.size()) course = args[++i];
+            else if (args[i] == u"--lang" && i + 1 < args.size()) lang = args[++i];
+            else if (args[i].startsWith(u"--course=")) course = args[i].mid(9);
+            else if (args[i].startsWith(u"--lang=")) lang = args[i].mid(7);
+        }
+        if (!lang.isEmpty() && lang != u"en" && lang != u"zh") {
+            std::fprintf(stderr, "poslab: --lang '%s' is not allowed; expected en or zh\n", qPrintable(lang.left(60)));
+            return poslab::app::kExitUsage;
+        }
+        return poslab::ui::runMainWindow(app, course, lang);
+    }
+    if (window) {
+        // No display: write the default course report next to the user instead.
+        const QString out = QDir::current().absoluteFilePath(QStringLiteral("poslab-report.pdf"));
+        std::fprintf(stderr, "poslab: no display, so the course report is exported instead of opening the window\n");
+        QStringList exportArgs{QStringLiteral("export"), QStringLiteral("-o"), out};
+        exportArgs << args;
+        return poslab::app::runCommandLine(exportArgs);
+    }
     return poslab::app::runCommandLine(args);
 }

@@ -1,0 +1,27 @@
+// block_parse.h — internal: parses the bodies of ```run and ```exercise blocks
+// (our `key: value` format) and validates them against the module registry.
+// Used by the chapter loader; not part of the public API.
+#pragma once
+
+#include "lessons/course.h"
+
+namespace poslab::modules {
+class Registry;
+struct ModuleSpec;
+}
+
+namespace poslab::lessons {
+
+// Parses one fenced block. `info` is the whole info string ("run rope.decay
+// head_dim=64"), `body` the lines between the fences, `fenceLine` the 1-based
+// line of the opening fence. Problems are appended to *diagnostics and the
+// first one is also stored in Block::error.
+Block parseSpecialBlock(const QString& info, const QStringList& body, const QString& file,
+                        int fenceLine, const poslab::modules::Registry& registry,
+                        QList<Diagnostic>* diagnostics);
+
+// Parses a `vary:` value ("base 100..1000000 log step 10") for `spec`; returns
+// an empty string on success, else the message.
+QString parseVary(const QString& value, const poslab::modules::ModuleSpec& spec, VarySpec* out);
+
+}  // namespace poslab::lessons

@@ -1,0 +1,52 @@
+// course.cpp — small helpers of the course model.
+#include "lessons/course.h"
+
+namespace poslab::lessons {
+
+QString Diagnostic::toString() const
+{
+    if (line > 0) return QStringLiteral("%1:%2: %3").arg(file).arg(line).arg(message);
+    return QStringLiteral("%1: %2").arg(file, message);
+}
+
+QString chartKindName(ChartKind kind)
+{
+    switch (kind) {
+    case ChartKind::Auto: return QStringLiteral("auto");
+    case ChartKind::Line: return QStringLiteral("line");
+    case ChartKind::Heatmap: return QStringLiteral("heatmap");
+    case ChartKind::Bar: return QStringLiteral("bar");
+    case ChartKind::Table: return QStringLiteral("table");
+    }
+    return QStringLiteral("auto");
+}
+
+QString exerciseKindName(ExerciseKind kind)
+{
+    switch (kind) {
+    case ExerciseKind::Number: return QStringLiteral("number");
+    case ExerciseKind::Choice: return QStringLiteral("choice");
+    case ExerciseKind::Multiple: return QStringLiteral("multiple");
+    case ExerciseKind::Text: return QStringLiteral("text");
+    case ExerciseKind::Run: return QStringLiteral("run");
+    }
+    return QStringLiteral("number");
+}
+
+const Chapter* Course::findChapter(const QString& id) const
+{
+    for (const Chapter& c : chapters)
+        if (c.id == id) return &c;
+    return nullptr;
+}
+
+const ExerciseBlock* Course::findExercise(const QString& id) const
+{
+    for (const Chapter& c : chapters)
+        for (const Step& s : c.steps)
+            for (const Block& b : s.blocks)
+                if (b.kind == Block::Kind::Exercise && b.exercise.id == id) return &b.exercise;
+    return nullptr;
+}
+
+}  // namespace poslab::lessons

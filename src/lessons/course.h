@@ -1,0 +1,158 @@
+// course.h — the object model of a PosLab course, as read from lesson files.
+//
+// A course is a folder with en/ and zh/ subfolders of chapter files
+// (NN-slug.md). Each chapter is a list of steps (one per `##` heading, plus an
+// optional introduction), and each step is a list of blocks: Markdown text
+// (kept as its source text; the UI renders it with md4c), a `run` block that
+// runs a registered module, or an `exercise` block. Every chapter, step and
+// block remembers where it came from (file and 1-based line) so `poslab check`
+// and run-time errors can point at the lesson source.
+//
+// The model is plain data (copyable values, no Qt object ownership) so the UI,
+// the PDF exporter and the checker can share it freely across threads.
+#pragma once
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace poslab::lessons {
+
+// Where something was written: an absolute file path and a 1-based line.
+struct SourceLocation {
+    QString file;
+    int line = 0;
+};
+
+// One problem found in a course: printed by `poslab check` as "file:line: message".
+struct Diagnostic {
+    QString file;
+    int line = 0;  // 0 when the problem concerns the whole file
+    QString message;
+    QString toString() const;  // "file:line: message" (or "file: message" when line is 0)
+    bool operator==(const Diagnostic& o) const
+    {
+        return file == o.file && line == o.line && message == o.message;
+    }
+};
+
+enum class ChartKind { Auto, Line, Heatmap, Bar, Table };
+QString chartKindName(ChartKind kind);  // "auto", "line", "heatmap", "bar", "table"
+
+// A parameter the reader (or the learner, in a run exercise) may change.
+struct VarySpec {
+    QString name;          // a parameter of the module
+    bool hasRange = false;  // MIN..MAX given (numbers only)
+    double min = 0;
+    double max = 0;
+    bool log = false;      // slider on a log scale
+    double step = 0;       // 0 = not given (UI default)
+    SourceLocation location;
+};
+
+// A ```run MODULE k=v ...``` block.
+struct RunBlock {
+    QString moduleId;
+    QStringList params;  // "name=value" exactly as written in the info string (validated)
+    ChartKind chart = ChartKind::Auto;
+    QStringList outputs;  // empty = all outputs
+    QString caption;      // inline Markdown + $math$, in the chapter's language
+    QString xTitle;
+    QString yTitle;
+    bool logX = false;
+    bool logY = false;
+    QList<VarySpec> vary;
+    int height = 320;  // chart height in px
+};
+
+enum class ExerciseKind { Number, Choice, Multiple, Text, Run };
+QString exerciseKindName(ExerciseKind kind);  // "number", "choice", "multiple", "text", "run"
+
+// Tolerance of a number answer: absolute ("0.01") or relative ("1%").
+struct Tolerance {
+    bool relative = true;
+    double value = 1e-9;  // absolute amount, or relative fraction (1% -> 0.01)
+};
+
+struct ExerciseOption {
+    QString text;  // Markdown
+    bool correct = false;
+};
+
+// One `accept:` line of a text exercise.
+struct AcceptRule {
+    QString pattern;             // the literal, or the regex without slashes
+    bool isRegex = false;        // written /regex/ or /regex/i
+    bool caseInsensitive = true;  // literals always; regexes only with /i
+};
+
+// What a "run" exercise runs, and the condition that decides the answer.
+struct ExerciseRunSpec {
+    QString moduleId;
+    QStringList params;  // start values, "name=value"
+    QList<VarySpec> vary;  // what the learner may set
+    QString condition;    // e.g. "max(wavelength) > 8192" (grammar: exercise_check.h)
+};
+
+// A ```exercise ID``` block.
+struct ExerciseBlock {
+    QString id;
+    ExerciseKind kind = ExerciseKind::Number;
+    QString question;  // Markdown
+    // number
+    double answer = 0;
+    QString answerText;  // the answer as written (for display)
+    Tolerance tolerance;
+    // choice / multiple
+    QList<ExerciseOption> options;
+    // text
+    QList<AcceptRule> accept;
+    // run
+    ExerciseRunSpec run;
+    QStringList hints;  // Markdown, shown one at a time
+    QString solution;   // Markdown
+};
+
+struct Block {
+    enum class Kind { Markdown, Run, Exercise };
+    Kind kind = Kind::Markdown;
+    SourceLocation location;  // first line of the block (the fence line for run/exercise)
+    QString markdown;         // Kind::Markdown: the source text, unchanged
+    RunBlock run;             // Kind::Run
+    ExerciseBlock exercise;   // Kind::Exercise
+    // Non-empty when the block is malformed (unknown module, bad parameter, ...):
+    // the loader keeps it so the UI can show an error cell in its place and the
+    // rest of the chapter still renders. `poslab check` reports the same message.
+    QString error;
+};
+
+struct Step {
+    QString title;  // the `##` heading text, or the chapter title for the introduction
+    bool isIntroduction = false;
+    SourceLocation location;
+    QList<Block> blocks;
+};
+
+struct Chapter {
+    QString id;       // [a-z0-9-]+, same in both languages
+    QString title;
+    QString summary;
+    int minutes = 0;
+    int number = 0;   // NN from the file name
+    QString lang;     // "en" or "zh"
+    QString file;     // absolute path of the chapter file
+    SourceLocation location;  // the file, line 1
+    QList<Step> steps;
+};
+
+struct Course {
+    QString dir;   // the course folder (holding en/ and zh/), canonical absolute path
+    QString lang;  // the language loaded
+    QList<Chapter> chapters;  // in file order (NN)
+
+    const Chapter* findChapter(const QString& id) const;
+    // Finds an exercise anywhere in the course; nullptr if there is none.
+    const ExerciseBlock* findExercise(const QString& id) const;
+};
+
+}  // namespace poslab::lessons

@@ -1,0 +1,587 @@
+// course_loader.cpp — parses chapter files (front matter + md4c) into the model.
+//
+// md4c finds the structure (top-level headings, fenced blocks, images) and
+// hands out pointers into our buffer, from which we derive line numbers; the
+// text between structural markers is kept verbatim as Markdown blocks. The
+// bodies of `run` and `exercise` blocks are our own small `key: value`
+// format, parsed here line by line.
+#include "lessons/course_loader.h"
+
+#include "lessons/block_parse.h"
+#include "modules/registry.h"
+
+#include <md4c.h>
+
+#include <QDir>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QStringDecoder>
+#include <QUrl>
+
+#include <algorithm>
+
+namespace poslab::lessons {
+
+using poslab::modules::Registry;
+
+namespace {
+
+constexpr qsizetype kMaxFileBytes = 4 * 1024 * 1024;
+constexpr qsizetype kMaxLineChars = 100000;
+
+struct Marker {
+    enum Kind { Heading, Fence } kind = Heading;
+    int level = 0;        // heading level
+    int startLine = 0;    // 1-based, inclusive
+    int endLine = 0;      // 1-based, inclusive
+    bool topLevel = true;
+    QString info;         // fence info string
+    bool closed = true;   // fence has its closing line
+};
+
+struct ImageRef {
+    QString src;
+    int line = 0;
+};
+
+// Collects markers from md4c callbacks.
+struct Md4cScan {
+    const char* base = nullptr;  // start of the whole (normalised) file
+    qsizetype size = 0;
+    const std::vector<qsizetype>* lineStarts = nullptr;
+    int depth = 0;
+    int lastLine = 1;
+    std::vector<Marker> markers;
+    std::vector<ImageRef> images;
+    // current heading
+    bool inHeading = false;
+    int headingLevel = 0;
+    int headingDepth = 0;
+    int headingFirst = 0;
+    int headingLast = 0;
+    // current fence
+    bool inFence = false;
+    Marker fence;
+    int fenceLastText = 0;
+
+    bool inside(const char* p) const { return p >= base && p < base + size; }
+    int lineOf(const char* p) const
+    {
+        const qsizetype off = p - base;
+        auto it = std::upper_bound(lineStarts->begin(), lineStarts->end(), off);
+        return int(it - lineStarts->begin());  // 1-based
+    }
+};
+
+int enterBlock(MD_BLOCKTYPE type, void* detail, void* userdata)
+{
+    auto* s = static_cast<Md4cScan*>(userdata);
+    if (type == MD_BLOCK_H) {
+        s->inHeading = true;
+        s->headingLevel = int(static_cast<MD_BLOCK_H_DETAIL*>(detail)->level);
+        s->headingDepth = s->depth;
+        s->headingFirst = 0;
+        s->headingLast = 0;
+    } else if (type == MD_BLOCK_CODE) {
+        auto* d = static_cast<MD_BLOCK_CODE_DETAIL*>(detail);
+        if (d->fence_char != 0) {
+            s->inFence = true;
+            s->fence = Marker();
+            s->fence.kind = Marker::Fence;
+            s->fence.topLevel = s->depth == 1;
+            s->fence.info = QString::fromUtf8(d->info.text, qsizetype(d->info.size)).trimmed();
+            s->fence.startLine = s->inside(d->info.text) && d->info.size > 0 ? s->lineOf(d->info.text) : 0;
+            s->fenceLastText = 0;
+        }
+    }
+    ++s->depth;
+    return 0;
+}
+
+int leaveBlock(MD_BLOCKTYPE type, void*, void* userdata)
+{
+    auto* s = static_cast<Md4cScan*>(userdata);
+    --s->depth;
+    if (type == MD_BLOCK_H && s->inHeading) {
+        s->inHeading = false;
+        Marker m;
+        m.kind = Marker::Heading;
+        m.level = s->headingLevel;
+        m.topLevel = s->headingDepth == 1;
+        m.startLine = s->headingFirst ? s->headingFirst : s->lastLine;
+        m.endLine = s->headingLast ? s->headingLast : m.startLine;
+        s->markers.push_back(m);
+    } else if (type == MD_BLOCK_CODE && s->inFence) {
+        s->inFence = false;
+        if (s->fence.startLine == 0)  // empty info, or info not in our buffer
+            s->fence.startLine = s->fenceLastText ? 0 : s->lastLine;
+        s->fence.endLine = s->fenceLastText;  // refined later by the fence scanner
+        s->markers.push_back(s->fence);
+    }
+    return 0;
+}
+
+int enterSpan(MD_SPANTYPE type, void* detail, void* userdata)
+{
+    auto* s = static_cast<Md4cScan*>(userdata);
+    if (type == MD_SPAN_IMG) {
+        auto* d = static_cast<MD_SPAN_IMG_DETAIL*>(detail);
+        ImageRef r;
+        r.src = QString::fromUtf8(d->src.text, qsizetype(d->src.size));
+        r.line = s->inside(d->src.text) && d->src.size > 0 ? s->lineOf(d->src.text) : s->lastLine;
+        s->images.push_back(r);
+    }
+    return 0;
+}
+
+int leaveSpan(MD_SPANTYPE, void*, void*) { return 0; }
+
+int onText(MD_TEXTTYPE, const MD_CHAR* text, MD_SIZE size, void* userdata)
+{
+    auto* s = static_cast<Md4cScan*>(userdata);
+    if (!s->inside(text) || size == 0) return 0;
+    const int line = s->lineOf(text);
+    s->lastLine = line;
+    if (s->inHeading) {
+        if (!s->headingFirst) s->headingFirst = line;
+        s->headingLast = line;
+    }
+    if (s->inFence) {
+        s->fenceLastText = s->lineOf(text + size - 1);
+        if (s->fence.startLine == 0) s->fence.startLine = line - 1;
+    }
+    return 0;
+}
+
+QString fenceChars(const QString& line, int* indent)
+{
+    int i = 0;
+    while (i < line.size() && i < 4 && line[i] == u' ') ++i;
+    *indent = i;
+    if (i >= 4 || i >= line.size()) return {};
+    const QChar c = line[i];
+    if (c != u'`' && c != u'~') return {};
+    int j = i;
+    while (j < line.size() && line[j] == c) ++j;
+    if (j - i < 3) return {};
+    return line.mid(i, j - i);
+}
+
+// Finds the closing fence of the block opened at `openLine` (0-based index);
+// returns the 0-based index of the closing line or -1 when unterminated.
+int findClosingFence(const QStringList& lines, int openLine)
+{
+    int indent = 0;
+    const QString open = fenceChars(lines[openLine], &indent);
+    if (open.isEmpty()) return -1;
+    for (int i = openLine + 1; i < lines.size(); ++i) {
+        int ind = 0;
+        const QString f = fenceChars(lines[i], &ind);
+        if (f.isEmpty() || f[0] != open[0] || f.size() < open.size()) continue;
+        if (lines[i].mid(ind + f.size()).trimmed().isEmpty()) return i;
+    }
+    return -1;
+}
+
+QString stripAtx(const QString& line)
+{
+    static const QRegularExpression lead(QStringLiteral("^\\s{0,3}#{1,6}(\\s+|$)"));
+    static const QRegularExpression trail(QStringLiteral("\\s+#+\\s*$"));
+    QString t = line;
+    t.remove(lead);
+    t.remove(trail);
+    if (t.trimmed().startsWith(u'#') && t.trimmed().count(u'#') == t.trimmed().size()) t.clear();
+    return t.trimmed();
+}
+
+struct ChapterParser {
+    const QString& file;
+    const QString& courseDir;
+    const Registry& registry;
+    ChapterParseResult result;
+
+    void diag(int line, const QString& message) { result.diagnostics.append({file, line, message}); }
+};
+
+bool parseFrontMatter(ChapterParser& p, const QStringList& lines, int* bodyStart)
+{
+    Chapter& ch = p.result.chapter;
+    if (lines.isEmpty() || (lines.size() == 1 && lines[0].trimmed().isEmpty())) {
+        p.diag(1, QStringLiteral("empty file: a chapter starts with front matter ('---', id, title, summary, minutes, '---')"));
+        return false;
+    }
+    if (lines[0].trimmed() != QLatin1String("---")) {
+        p.diag(1, QStringLiteral("missing front matter: the file must start with a '---' line"));
+        return false;
+    }
+    int end = -1;
+    for (int i = 1; i < lines.size(); ++i) {
+        if (lines[i].trimmed() == QLatin1String("---")) {
+            end = i;
+            break;
+        }
+    }
+    if (end < 0) {
+        p.diag(1, QStringLiteral("unterminated front matter: no closing '---' line"));
+        return false;
+    }
+    static const QRegularExpression keyValue(QStringLiteral("^([A-Za-z_][A-Za-z0-9_-]*)\\s*:\\s*(.*)$"));
+    static const QRegularExpression idRe(QStringLiteral("^[a-z0-9-]+$"));
+    QHash<QString, int> seen;
+    for (int i = 1; i < end; ++i) {
+        const QString raw = lines[i];
+        const int lineNo = i + 1;
+        if (raw.trimmed().isEmpty() || raw.trimmed().startsWith(u'#')) continue;
+        const auto m = keyValue.match(raw.trimmed());
+        if (!m.hasMatch()) {
+            p.diag(lineNo, QStringLiteral("front matter: expected 'key: value', got '%1'").arg(raw.trimmed().left(80)));
+            continue;
+        }
+        const QString key = m.captured(1);
+        QString value = m.captured(2).trimmed();
+        if (value.size() >= 2 && ((value.startsWith(u'"') && value.endsWith(u'"')) ||
+                                  (value.startsWith(u'\'') && value.endsWith(u'\''))))
+            value = value.mid(1, value.size() - 2);
+        if (seen.contains(key)) {
+            p.diag(lineNo, QStringLiteral("front matter: '%1' is given twice (first on line %2)").arg(key).arg(seen[key]));
+            continue;
+        }
+        seen.insert(key, lineNo);
+        if (key == QLatin1String("id")) {
+            if (!idRe.match(value).hasMatch())
+                p.diag(lineNo, QStringLiteral("front matter: id '%1' must match [a-z0-9-]+").arg(value));
+            ch.id = value;
+        } else if (key == QLatin1String("title")) {
+            if (value.isEmpty()) p.diag(lineNo, QStringLiteral("front matter: title is empty"));
+            ch.title = value;
+        } else if (key == QLatin1String("summary")) {
+            if (value.isEmpty()) p.diag(lineNo, QStringLiteral("front matter: summary is empty"));
+            ch.summary = value;
+        } else if (key == QLatin1String("minutes")) {
+            bool ok = false;
+            const int v = value.toInt(&ok);
+            if (!ok || v <= 0 || v > 1000)
+                p.diag(lineNo, QStringLiteral("front matter: minutes must be a positive integer, got '%1'").arg(value));
+            else
+                ch.minutes = v;
+        } else {
+            p.diag(lineNo, QStringLiteral("front matter: unknown key '%1' (expected id, title, summary, minutes)").arg(key));
+        }
+    }
+    for (const char* k : {"id", "title", "summary", "minutes"})
+        if (!seen.contains(QLatin1String(k)))
+            p.diag(1, QStringLiteral("front matter: missing '%1'").arg(QLatin1String(k)));
+    *bodyStart = end + 1;
+    return true;
+}
+
+void checkImage(ChapterParser& p, const ImageRef& img)
+{
+    QString error;
+    resolveCourseImage(p.courseDir, p.file, img.src, &error);
+    if (!error.isEmpty()) p.diag(img.line, error);
+}
+
+}  // namespace
+
+ChapterParseResult parseChapterText(const QByteArray& input, const QString& file,
+                                    const QString& courseDir, const QString& lang,
+                                    const Registry& registry)
+{
+    ChapterParser p{file, courseDir, registry, {}};
+    Chapter& ch = p.result.chapter;
+    ch.file = file;
+    ch.lang = lang;
+    ch.location = {file, 1};
+    static const QRegularExpression nameRe(QStringLiteral("^(\\d\\d)-[a-z0-9-]+\\.md$"));
+    const auto nm = nameRe.match(QFileInfo(file).fileName());
+    if (nm.hasMatch()) ch.number = nm.captured(1).toInt();
+
+    if (input.size() > kMaxFileBytes) {
+        p.diag(0, QStringLiteral("file is too large (%1 bytes; at most %2)").arg(input.size()).arg(kMaxFileBytes));
+        return p.result;
+    }
+    QByteArray bytes = input;
+    if (bytes.startsWith("\xEF\xBB\xBF")) bytes.remove(0, 3);  // BOM: harmless, drop it
+    if (bytes.contains('\0')) {
+        p.diag(0, QStringLiteral("not a text file (contains NUL bytes)"));
+        return p.result;
+    }
+    {
+        QStringDecoder dec(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
+        const QString probe = dec.decode(bytes);
+        if (dec.hasError()) {
+            // Find the line of the first bad byte for a useful message.
+            int line = 1;
+            const QList<QByteArray> rawLines = bytes.split('\n');
+            for (const QByteArray& l : rawLines) {
+                QStringDecoder d2(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
+                const QString decoded = d2.decode(l);  // DecodedData is lazy: convert to run it
+                Q_UNUSED(decoded);
+                if (d2.hasError()) break;
+                ++line;
+            }
+            p.diag(line, QStringLiteral("not valid UTF-8 text (chapters must be UTF-8)"));
+            return p.result;
+        }
+    }
+    // Line endings: CRLF and lone CR become LF (line numbers unchanged).
+    bytes.replace("\r\n", "\n");
+    bytes.replace('\r', '\n');
+
+    const QString text = QString::fromUtf8(bytes);
+    QStringList lines = text.split(u'\n');
+    if (!lines.isEmpty() && lines.last().isEmpty() && lines.size() > 1) lines.removeLast();
+    for (int i = 0; i < lines.size(); ++i) {
+        if (lines[i].size() > kMaxLineChars) {
+            p.diag(i + 1, QStringLiteral("line is too long (%1 characters; at most %2)").arg(lines[i].size()).arg(kMaxLineChars));
+            return p.result;
+        }
+    }
+
+    int bodyStart = 0;  // 0-based index of the first body line
+    if (!parseFrontMatter(p, lines, &bodyStart)) return p.result;
+
+    // Byte offsets of every line start (for md4c pointers).
+    std::vector<qsizetype> lineStarts;
+    lineStarts.push_back(0);
+    for (qsizetype i = 0; i < bytes.size(); ++i)
+        if (bytes[i] == '\n') lineStarts.push_back(i + 1);
+    const qsizetype bodyOffset = bodyStart < int(lineStarts.size()) ? lineStarts[size_t(bodyStart)] : bytes.size();
+
+    Md4cScan scan;
+    scan.base = bytes.constData();
+    scan.size = bytes.size();
+    scan.lineStarts = &lineStarts;
+    scan.lastLine = bodyStart + 1;
+    MD_PARSER parser{};
+    parser.abi_version = 0;
+    parser.flags = MD_DIALECT_GITHUB | MD_FLAG_LATEXMATHSPANS | MD_FLAG_NOHTML;
+    parser.enter_block = enterBlock;
+    parser.leave_block = leaveBlock;
+    parser.enter_span = enterSpan;
+    parser.leave_span = leaveSpan;
+    parser.text = onText;
+    if (md_parse(bytes.constData() + bodyOffset, MD_SIZE(bytes.size() - bodyOffset), &parser, &scan) != 0) {
+        p.diag(bodyStart + 1, QStringLiteral("the Markdown parser failed on this chapter"));
+        return p.result;
+    }
+
+    for (const ImageRef& img : scan.images) checkImage(p, img);
+
+    // Resolve fence extents with the CommonMark closing rule.
+    std::vector<Marker> markers;
+    for (Marker m : scan.markers) {
+        if (m.kind == Marker::Fence) {
+            if (m.startLine <= 0) continue;
+            const int close = findClosingFence(lines, m.startLine - 1);
+            m.endLine = close >= 0 ? close + 1 : int(lines.size());
+            m.closed = close >= 0;
+            const QString word = m.info.section(u' ', 0, 0, QString::SectionSkipEmpty);
+            const bool ours = word == QLatin1String("run") || word == QLatin1String("exercise");
+            if (ours && !m.topLevel) {
+                // (Its closing fence carries the quote/list prefix, so no
+                // unterminated-fence check here.)
+                p.diag(m.startLine, QStringLiteral("a ```%1 block must not be inside a list or quote").arg(word));
+                continue;
+            }
+            if (ours && close < 0)
+                p.diag(m.startLine, QStringLiteral("unterminated ```%1 block: no closing fence").arg(word));
+            if (!ours) continue;  // ordinary code stays in the Markdown text
+        } else {
+            if (m.level == 1 && QRegularExpression(QStringLiteral("^\\s{0,3}#")).match(lines[m.startLine - 1]).hasMatch())
+                p.diag(m.startLine, QStringLiteral("'#' (level-1) heading in the body: the chapter title comes from the front matter; use '##' for steps"));
+            else if (m.level <= 2 && !QRegularExpression(QStringLiteral("^\\s{0,3}#")).match(lines[m.startLine - 1]).hasMatch())
+                // A line of '=' or '-' right under a paragraph turns it into a
+                // heading (setext); in a formula this silently breaks the text.
+                p.diag(m.endLine + 1, QStringLiteral("this line of '%1' turns the text above it (line %2) into a level-%3 heading (Markdown setext heading); "
+                                                     "leave a blank line before it, or keep '=' inside the $$...$$ formula line")
+                                          .arg(m.level == 1 ? QStringLiteral("=") : QStringLiteral("-"))
+                                          .arg(m.startLine)
+                                          .arg(m.level));
+            if (m.level != 2 || !m.topLevel) continue;
+        }
+        markers.push_back(m);
+    }
+    std::sort(markers.begin(), markers.end(),
+              [](const Marker& a, const Marker& b) { return a.startLine < b.startLine; });
+
+    // Walk the body: text between markers becomes Markdown blocks.
+    Step current;
+    current.title = ch.title;
+    current.isIntroduction = true;
+    current.location = {file, bodyStart + 1};
+    bool haveStep = true;
+    auto flushText = [&](int fromLine, int toLine) {  // 1-based inclusive
+        int a = fromLine, b = toLine;
+        while (a <= b && lines[a - 1].trimmed().isEmpty()) ++a;
+        while (b >= a && lines[b - 1].trimmed().isEmpty()) --b;
+        if (a > b) return;
+        Block blk;
+        blk.kind = Block::Kind::Markdown;
+        blk.location = {file, a};
+        blk.markdown = lines.mid(a - 1, b - a + 1).join(u'\n');
+        current.blocks.append(blk);
+    };
+    auto flushStep = [&]() {
+        if (!haveStep) return;
+        if (current.isIntroduction && current.blocks.isEmpty()) return;  // empty introduction
+        if (current.isIntroduction) current.location = current.blocks.first().location;
+        ch.steps.append(current);
+    };
+
+    int cursor = bodyStart + 1;  // next unconsumed line (1-based)
+    for (const Marker& m : markers) {
+        if (m.startLine < cursor) continue;  // overlapping (should not happen)
+        flushText(cursor, m.startLine - 1);
+        if (m.kind == Marker::Heading) {
+            flushStep();
+            current = Step();
+            QString title;
+            if (QRegularExpression(QStringLiteral("^\\s{0,3}#")).match(lines[m.startLine - 1]).hasMatch())
+                title = stripAtx(lines[m.startLine - 1]);
+            else
+                title = lines.mid(m.startLine - 1, m.endLine - m.startLine + 1).join(u' ').trimmed();
+            int endLine = m.endLine;
+            // Setext heading: the underline follows the text.
+            if (!QRegularExpression(QStringLiteral("^\\s{0,3}#")).match(lines[m.startLine - 1]).hasMatch() &&
+                endLine < lines.size())
+                ++endLine;
+            if (title.isEmpty()) p.diag(m.startLine, QStringLiteral("step heading '##' has no title"));
+            current.title = title;
+            current.location = {file, m.startLine};
+            haveStep = true;
+            cursor = endLine + 1;
+        } else {
+            // Body: the lines between the opening fence (line S) and the closing one.
+            const int count = m.closed ? m.endLine - 1 - m.startLine : m.endLine - m.startLine;
+            const QStringList body = lines.mid(m.startLine, std::max(0, count));
+            Block blk = parseSpecialBlock(m.info, body, file, m.startLine, registry, &p.result.diagnostics);
+            current.blocks.append(blk);
+            cursor = m.endLine + 1;
+        }
+    }
+    flushText(cursor, int(lines.size()));
+    flushStep();
+    if (ch.steps.isEmpty()) p.diag(bodyStart + 1 <= lines.size() ? bodyStart + 1 : int(lines.size()), QStringLiteral("chapter has no content (no introduction and no '##' steps)"));
+    return p.result;
+}
+
+ChapterParseResult parseChapterFile(const QString& file, const QString& courseDir,
+                                    const QString& lang, const Registry& registry)
+{
+    QFile f(file);
+    if (!f.open(QIODevice::ReadOnly)) {
+        ChapterParseResult r;
+        r.chapter.file = file;
+        r.chapter.lang = lang;
+        r.diagnostics.append({file, 0, QStringLiteral("cannot read the file: %1").arg(f.errorString())});
+        return r;
+    }
+    // Read at most a little more than the limit, so a huge file is reported, not loaded.
+    const QByteArray bytes = f.read(kMaxFileBytes + 1);
+    return parseChapterText(bytes, file, courseDir, lang, registry);
+}
+
+QString resolveCourseImage(const QString& courseDir, const QString& chapterFile,
+                           const QString& reference, QString* error)
+{
+    auto fail = [&](const QString& msg) {
+        if (error) *error = msg;
+        return QString();
+    };
+    if (error) error->clear();
+    const QString ref = QUrl::fromPercentEncoding(reference.trimmed().toUtf8());
+    if (ref.isEmpty()) return fail(QStringLiteral("image with an empty path"));
+    if (ref.contains(QLatin1String("://")) || ref.startsWith(QLatin1String("data:")) ||
+        ref.startsWith(u'/') || ref.startsWith(u'\\') || QDir::isAbsolutePath(ref))
+        return fail(QStringLiteral("image '%1' must be a relative path inside the course folder").arg(reference));
+    const QString root = QFileInfo(courseDir).canonicalFilePath();
+    if (root.isEmpty()) return fail(QStringLiteral("course folder '%1' does not exist").arg(courseDir));
+    const QString chapterDir = QFileInfo(chapterFile).absolutePath();
+    const QString canonicalChapterDir = QFileInfo(chapterDir).canonicalFilePath();
+    const QString lexical = QDir::cleanPath(QDir(canonicalChapterDir.isEmpty() ? chapterDir : canonicalChapterDir).filePath(ref));
+    if (!lexical.startsWith(root + u'/'))
+        return fail(QStringLiteral("image '%1' is outside the course folder").arg(reference));
+    const QFileInfo fi(lexical);
+    if (!fi.exists()) return fail(QStringLiteral("image not found: '%1'").arg(reference));
+    const QString canonical = fi.canonicalFilePath();
+    if (!canonical.startsWith(root + u'/'))
+        return fail(QStringLiteral("image '%1' leads outside the course folder (through a symbolic link)").arg(reference));
+    if (!fi.isFile()) return fail(QStringLiteral("image '%1' is not a file").arg(reference));
+    return canonical;
+}
+
+CourseLoadResult loadCourse(const QString& dir, const QString& lang)
+{
+    return loadCourse(dir, lang, Registry::builtin());
+}
+
+CourseLoadResult loadCourse(const QString& dir, const QString& lang, const Registry& registry)
+{
+    CourseLoadResult r;
+    const QString root = QFileInfo(dir).canonicalFilePath();
+    r.course.dir = root.isEmpty() ? QFileInfo(dir).absoluteFilePath() : root;
+    r.course.lang = lang;
+    const QString langDir = QDir(r.course.dir).filePath(lang);
+    if (root.isEmpty()) {
+        r.diagnostics.append({QFileInfo(dir).absoluteFilePath(), 0, QStringLiteral("course folder not found")});
+        return r;
+    }
+    if (!QFileInfo(langDir).isDir()) {
+        r.diagnostics.append({langDir, 0, QStringLiteral("no '%1' folder in the course").arg(lang)});
+        return r;
+    }
+    static const QRegularExpression nameRe(QStringLiteral("^\\d\\d-[a-z0-9-]+\\.md$"));
+    const QStringList files = QDir(langDir).entryList({QStringLiteral("*.md")}, QDir::Files, QDir::Name);
+    QHash<QString, SourceLocation> exerciseIds;
+    QHash<QString, SourceLocation> chapterIds;
+    for (const QString& name : files) {
+        const QString path = QDir(langDir).filePath(name);
+        if (!nameRe.match(name).hasMatch()) {
+            if (name.compare(QLatin1String("README.md"), Qt::CaseInsensitive) != 0)
+                r.diagnostics.append({path, 0, QStringLiteral("chapter file names must look like NN-slug.md (two digits, lowercase slug)")});
+            continue;
+        }
+        ChapterParseResult cr = parseChapterFile(path, r.course.dir, lang, registry);
+        r.diagnostics.append(cr.diagnostics);
+        if (!cr.chapter.id.isEmpty()) {
+            if (chapterIds.contains(cr.chapter.id)) {
+                const SourceLocation& first = chapterIds[cr.chapter.id];
+                r.diagnostics.append({path, 2, QStringLiteral("duplicate chapter id '%1' (also in %2)").arg(cr.chapter.id, first.file)});
+            } else {
+                chapterIds.insert(cr.chapter.id, {path, 1});
+            }
+        }
+        for (const Step& s : cr.chapter.steps)
+            for (const Block& b : s.blocks) {
+                if (b.kind != Block::Kind::Exercise || b.exercise.id.isEmpty()) continue;
+                if (exerciseIds.contains(b.exercise.id)) {
+                    const SourceLocation& first = exerciseIds[b.exercise.id];
+                    r.diagnostics.append({b.location.file, b.location.line,
+                                          QStringLiteral("duplicate exercise id '%1' (first at %2:%3)")
+                                              .arg(b.exercise.id, first.file)
+                                              .arg(first.line)});
+                } else {
+                    exerciseIds.insert(b.exercise.id, b.location);
+                }
+            }
+        r.course.chapters.append(cr.chapter);
+    }
+    return r;
+}
+
+QString defaultCourseDir()
+{
+    const QString env = qEnvironmentVariable("POSLAB_COURSE_DIR");
+    if (!env.isEmpty()) return env;
+#ifdef POSLAB_SOURCE_COURSE_DIR
+    return QStringLiteral(POSLAB_SOURCE_COURSE_DIR);
+#else
+    return QStringLiteral("lessons");
+#endif
+}
+
+QStringList courseLanguages() { return {QStringLiteral("en"), QStringLiteral("zh")}; }
+
+}  // namespace poslab::lessons

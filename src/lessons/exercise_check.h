@@ -1,0 +1,91 @@
+// exercise_check.h — decides whether a learner's answer to an exercise is right.
+//
+// Pure, deterministic functions over the exercise (course.h) and the answer:
+// numbers within an absolute or relative tolerance, single and multiple choice,
+// short text matched by literal (case-, width- and whitespace-insensitive) or
+// /regex/ rules, and "run" exercises whose condition is evaluated on the
+// outputs of the module run with the learner's parameters.
+//
+// Condition grammar (lesson-format.md):
+//   expr   := and ("or" and)*
+//   and    := unary ("and" unary)*
+//   unary  := "(" expr ")" | cmp
+//   cmp    := term ("<"|"<="|">"|">="|"=="|"!=") term
+//   term   := NUMBER | NAME | AGG "(" NAME ["." COLUMN] ")"
+//   AGG    := min | max | mean | sum | first | last | count
+// A bare NAME must be a scalar output; AGG works over a series' y, a matrix's
+// data, or a table column (table.column).
+#pragma once
+
+#include "lessons/course.h"
+#include "modules/module.h"
+
+#include <memory>
+#include <vector>
+
+namespace poslab::lessons {
+
+struct CheckResult {
+    bool correct = false;
+    // Why the answer could not be judged (empty answer, not a number, missing
+    // output, ...); empty when the answer was simply right or wrong.
+    QString problem;
+};
+
+// What the learner gave. Only the fields of the exercise's kind are used.
+struct Answer {
+    QString text;           // number, text
+    QList<int> selected;    // choice (one index) / multiple (indices into options)
+    std::vector<poslab::modules::Output> outputs;  // run: outputs of the learner's run
+};
+
+CheckResult checkAnswer(const ExerciseBlock& exercise, const Answer& answer);
+
+CheckResult checkNumber(const ExerciseBlock& exercise, const QString& answer);
+CheckResult checkChoice(const ExerciseBlock& exercise, int selected);
+CheckResult checkMultiple(const ExerciseBlock& exercise, const QList<int>& selected);
+CheckResult checkText(const ExerciseBlock& exercise, const QString& answer);
+CheckResult checkRun(const ExerciseBlock& exercise,
+                     const std::vector<poslab::modules::Output>& outputs);
+
+// Parses a number as a learner types it: full-width digits, spaces and
+// thousands separators ("62 832", "62,832", "６２８３２"), 1e4, 6.28E+4.
+bool parseLearnerNumber(const QString& text, double* value);
+
+// Folds full-width forms to half-width (NFKC), lowercases and collapses whitespace.
+QString normalizeAnswerText(const QString& text);
+
+// Parses a tolerance as written in a lesson: "0.01" (absolute) or "1%" (relative).
+bool parseTolerance(const QString& text, Tolerance* tolerance);
+
+// A parsed condition of a run exercise.
+class Condition {
+public:
+    struct Node;
+    Condition();
+    ~Condition();
+    Condition(const Condition&);
+    Condition& operator=(const Condition&);
+
+    // Parses `text`; on error returns an invalid condition with errorMessage()
+    // (e.g. "expected a comparison operator after 'max(wavelength)' at column 16").
+    static Condition parse(const QString& text);
+    bool isValid() const { return m_root != nullptr; }
+    QString errorMessage() const { return m_error; }
+    int errorColumn() const { return m_errorColumn; }  // 1-based
+
+    // Output names the condition reads (for table.column: the table name).
+    QStringList outputNames() const;
+
+    // Evaluates on run outputs. Returns false with *error set when an output is
+    // missing or of the wrong kind, or an aggregate is empty.
+    bool evaluate(const std::vector<poslab::modules::Output>& outputs, bool* value,
+                  QString* error) const;
+
+private:
+    std::shared_ptr<const Node> m_root;
+    QString m_error;
+    int m_errorColumn = 0;
+};
+
+}  // namespace poslab::lessons

@@ -1,0 +1,252 @@
+// run_engine.cpp — asynchronous, cached, cancellable module runs.
+#include "lessons/run_engine.h"
+
+#include "modules/registry.h"
+
+#include <QElapsedTimer>
+#include <QMetaObject>
+#include <QPointer>
+#include <QRunnable>
+
+namespace poslab::lessons {
+
+using poslab::modules::ModuleSpec;
+using poslab::modules::Output;
+using poslab::modules::Params;
+using poslab::modules::ParamError;
+using poslab::modules::Registry;
+
+namespace {
+
+int registerTypes()
+{
+    qRegisterMetaType<poslab::lessons::RunResultPtr>("poslab::lessons::RunResultPtr");
+    return 0;
+}
+const int kTypesRegistered = registerTypes();
+
+QString valueText(const QVariant& v)
+{
+    if (v.typeId() == QMetaType::QVariantList) {
+        QStringList parts;
+        for (const QVariant& e : v.toList()) parts << valueText(e);
+        return parts.join(u',');
+    }
+    if (v.typeId() == QMetaType::Double) return QString::number(v.toDouble(), 'g', 17);
+    if (v.typeId() == QMetaType::Bool) return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    return v.toString();
+}
+
+QStringList canonicalParams(const Params& p)
+{
+    QStringList out;
+    for (const auto& [name, value] : p.values()) out << name + u'=' + valueText(value);  // std::map: sorted
+    return out;
+}
+
+RunResultPtr errorResult(const QString& moduleId, int version, const QString& message)
+{
+    auto r = std::make_shared<RunResult>();
+    r->moduleId = moduleId;
+    r->moduleVersion = version;
+    r->ok = false;
+    r->error = message;
+    return r;
+}
+
+}  // namespace
+
+const Output* RunResult::output(const QString& name) const
+{
+    for (const Output& o : outputs)
+        if (o.name == name) return &o;
+    return nullptr;
+}
+
+RunEngine::RunEngine(QObject* parent) : RunEngine(Registry::builtin(), parent) {}
+
+RunEngine::RunEngine(const Registry& registry, QObject* parent)
+    : QObject(parent), m_registry(registry)
+{
+    (void)kTypesRegistered;
+    // Two workers: enough to keep a chapter's blocks moving on this kind of
+    // machine without starving the UI thread.
+    m_pool.setMaxThreadCount(std::max(1, std::min(2, QThread::idealThreadCount())));
+}
+
+RunEngine::~RunEngine()
+{
+    cancelAll();
+    m_pool.waitForDone();
+}
+
+RunEngine::Prepared RunEngine::prepare(const QString& moduleId, const QStringList* textParams,
+                                       const std::map<QString, QVariant>* typedParams) const
+{
+    Prepared p;
+    p.spec = m_registry.find(moduleId);
+    if (!p.spec) {
+        p.immediate = errorResult(moduleId, 0, QStringLiteral("unknown module '%1'").arg(moduleId));
+        return p;
+    }
+    try {
+        p.params = textParams ? poslab::modules::parseParams(*p.spec, *textParams)
+                              : poslab::modules::validateParams(*p.spec, *typedParams);
+    } catch (const ParamError& e) {
+        p.immediate = errorResult(moduleId, p.spec->version, QStringLiteral("%1: %2").arg(moduleId, e.message()));
+        return p;
+    } catch (const std::exception& e) {
+        p.immediate = errorResult(moduleId, p.spec->version, QStringLiteral("%1: %2").arg(moduleId, QString::fromUtf8(e.what())));
+        return p;
+    }
+    p.key = QStringLiteral("%1#%2|%3").arg(moduleId).arg(p.spec->version).arg(canonicalParams(p.params).join(u'\x1f'));
+    QMutexLocker lock(&m_mutex);
+    const auto it = m_cache.constFind(p.key);
+    if (it != m_cache.constEnd()) {
+        p.immediate = *it;
+        auto* self = const_cast<RunEngine*>(this);
+        self->m_cacheOrder.removeOne(p.key);
+        self->m_cacheOrder.append(p.key);
+    }
+    return p;
+}
+
+RunResultPtr RunEngine::execute(const Prepared& p, const std::atomic<bool>* cancelFlag)
+{
+    auto r = std::make_shared<RunResult>();
+    r->moduleId = p.spec->id;
+    r->moduleVersion = p.spec->version;
+    r->params = canonicalParams(p.params);
+    QElapsedTimer timer;
+    timer.start();
+    poslab::modules::RunContext ctx;
+    ctx.cancelFlag = cancelFlag;
+    try {
+        m_executed.fetch_add(1);
+        r->outputs = poslab::modules::runModule(*p.spec, p.params, ctx);
+        r->ok = true;
+    } catch (const poslab::modules::Cancelled&) {
+        r->cancelled = true;
+        r->error = QStringLiteral("%1: cancelled").arg(p.spec->id);
+    } catch (const ParamError& e) {
+        r->error = QStringLiteral("%1: %2").arg(p.spec->id, e.message());
+    } catch (const std::exception& e) {
+        r->error = QStringLiteral("%1 failed: %2").arg(p.spec->id, QString::fromUtf8(e.what()));
+    } catch (...) {
+        r->error = QStringLiteral("%1 failed with an unknown error").arg(p.spec->id);
+    }
+    if (!r->ok && cancelFlag && cancelFlag->load()) r->cancelled = true;
+    r->elapsedMs = timer.elapsed();
+    // Only successes are cached: a failure may be transient (a budget, a cancel).
+    if (r->ok) insertCache(p.key, r);
+    return r;
+}
+
+void RunEngine::insertCache(const QString& key, RunResultPtr r)
+{
+    QMutexLocker lock(&m_mutex);
+    if (!m_cache.contains(key)) m_cacheOrder.append(key);
+    m_cache.insert(key, std::move(r));
+    while (m_cacheOrder.size() > m_maxCache) m_cache.remove(m_cacheOrder.takeFirst());
+}
+
+quint64 RunEngine::submit(const QString& moduleId, const QStringList& params)
+{
+    return start(prepare(moduleId, &params, nullptr));
+}
+
+quint64 RunEngine::submit(const QString& moduleId, const std::map<QString, QVariant>& params)
+{
+    return start(prepare(moduleId, nullptr, &params));
+}
+
+quint64 RunEngine::start(Prepared p)
+{
+    const quint64 id = m_nextId.fetch_add(1);
+    if (p.immediate) {
+        // Delivered from the event loop so callers can connect after submit().
+        RunResultPtr r = p.immediate;
+        QMetaObject::invokeMethod(this, [this, id, r] { deliver(id, r); }, Qt::QueuedConnection);
+        return id;
+    }
+    auto flag = std::make_shared<std::atomic<bool>>(false);
+    {
+        QMutexLocker lock(&m_mutex);
+        m_pending.insert(id, flag);
+    }
+    QPointer<RunEngine> self(this);
+    m_pool.start([this, self, id, p, flag] {
+        if (flag->load()) {
+            auto r = std::make_shared<RunResult>();
+            r->moduleId = p.spec->id;
+            r->moduleVersion = p.spec->version;
+            r->params = canonicalParams(p.params);
+            r->cancelled = true;
+            r->error = QStringLiteral("%1: cancelled").arg(p.spec->id);
+            QMetaObject::invokeMethod(this, [this, id, r] { deliver(id, r); }, Qt::QueuedConnection);
+            return;
+        }
+        QMetaObject::invokeMethod(this, [this, id] { emit started(id); }, Qt::QueuedConnection);
+        RunResultPtr r = execute(p, flag.get());
+        // The engine waits for the pool in its destructor, so `this` is alive here.
+        QMetaObject::invokeMethod(this, [this, id, r] { deliver(id, r); }, Qt::QueuedConnection);
+    });
+    return id;
+}
+
+void RunEngine::deliver(quint64 id, RunResultPtr result)
+{
+    {
+        QMutexLocker lock(&m_mutex);
+        m_pending.remove(id);
+    }
+    if (!result->ok) emit failed(id, result->error);
+    emit finished(id, result);
+}
+
+void RunEngine::cancel(quint64 requestId)
+{
+    QMutexLocker lock(&m_mutex);
+    const auto it = m_pending.constFind(requestId);
+    if (it != m_pending.constEnd()) (*it)->store(true);
+}
+
+void RunEngine::cancelAll()
+{
+    QMutexLocker lock(&m_mutex);
+    for (const auto& f : std::as_const(m_pending)) f->store(true);
+}
+
+RunResultPtr RunEngine::runNow(const QString& moduleId, const QStringList& params)
+{
+    Prepared p = prepare(moduleId, &params, nullptr);
+    if (p.immediate) return p.immediate;
+    return execute(p, nullptr);
+}
+
+RunResultPtr RunEngine::cached(const QString& moduleId, const QStringList& params) const
+{
+    Prepared p = prepare(moduleId, &params, nullptr);
+    if (p.immediate && p.immediate->ok) return p.immediate;
+    return nullptr;
+}
+
+void RunEngine::clearCache()
+{
+    QMutexLocker lock(&m_mutex);
+    m_cache.clear();
+    m_cacheOrder.clear();
+}
+
+void RunEngine::setMaxCacheEntries(int n)
+{
+    QMutexLocker lock(&m_mutex);
+    m_maxCache = std::max(1, n);
+    while (m_cacheOrder.size() > m_maxCache) m_cache.remove(m_cacheOrder.takeFirst());
+}
+
+void RunEngine::setMaxThreads(int n) { m_pool.setMaxThreadCount(std::max(1, n)); }
+
+bool RunEngine::waitForIdle(int msecs) { return m_pool.waitForDone(msecs); }
+
+}  // namespace poslab::lessons

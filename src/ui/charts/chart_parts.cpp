@@ -1,0 +1,629 @@
+// chart_parts.cpp — line/bar charts, table model and view, chart interactions.
+#include "ui/charts/chart_parts.h"
+
+#include "ui/charts/color_map.h"
+#include "ui/charts/heatmap_chart.h"
+
+#include <QApplication>
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QClipboard>
+#include <QCursor>
+#include <QGraphicsLayout>
+#include <QHeaderView>
+#include <QKeyEvent>
+#include <QLegend>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPainter>
+#include <QScatterSeries>
+#include <QToolTip>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace poslab::ui {
+
+using modules::Output;
+using modules::OutputKind;
+
+QFont chartFont(const ChartStyle& style, int delta, bool bold) {
+    QFont f = style.font;
+    f.setPixelSize(std::max(6, style.pixelSize + delta));
+    f.setBold(bold);
+    return f;
+}
+
+namespace {
+
+QString tr(const char* s) { return QCoreApplication::translate("poslab::ui::ChartPanel", s); }
+
+void styleChart(QChart* chart, const ChartStyle& style) {
+    chart->setBackgroundBrush(style.background);
+    chart->setBackgroundPen(Qt::NoPen);
+    chart->setBackgroundRoundness(0);
+    // No inset frame around the chart: it sits flush in the lesson.
+    if (chart->layout()) chart->layout()->setContentsMargins(0, 0, 0, 0);
+    chart->setPlotAreaBackgroundBrush(style.plotBackground);
+    chart->setPlotAreaBackgroundVisible(true);
+    // Room on the right so the last x label is not cut (TECH-NOTES).
+    chart->setMargins(QMargins(4, 4, 18, 4));
+    chart->setTitleFont(chartFont(style, 0, false));
+    chart->setTitleBrush(style.text);
+    QLegend* legend = chart->legend();
+    legend->setFont(chartFont(style));
+    legend->setLabelColor(style.text);
+    legend->setAlignment(Qt::AlignBottom);
+    chart->setAnimationOptions(QChart::NoAnimation);
+}
+
+void styleAxis(QAbstractAxis* a, const ChartStyle& style, const QString& title) {
+    a->setLabelsFont(chartFont(style));
+    a->setLabelsColor(style.text);
+    a->setTitleFont(chartFont(style, 1, true));
+    a->setTitleBrush(style.text);
+    a->setTitleText(title);
+    a->setTitleVisible(!title.isEmpty());
+    a->setTruncateLabels(false);  // Qt elides rotated labels to "..." otherwise
+    a->setLinePenColor(style.axisLine);
+    a->setGridLineColor(style.grid);
+    a->setMinorGridLineColor(style.grid.lighter(style.background.lightnessF() < 0.5 ? 80 : 108));
+}
+
+// A value axis with nice ticks. `exact`: keep the data range (x axes: no
+// empty stretch after the last position) and put ticks at nice multiples
+// inside it; otherwise widen the range to nice bounds (y axes).
+QAbstractAxis* valueAxis(double lo, double hi, bool exact, bool integers) {
+    auto* axis = new QValueAxis;
+    if (!(lo <= hi)) lo = 0, hi = 1;
+    if (lo == hi) {
+        const double d = lo == 0 ? 1 : std::abs(lo) * 0.5;
+        lo -= d, hi += d;
+    }
+    const double step = niceStep(hi - lo, 5);
+    if (exact) {
+        axis->setRange(lo, hi);
+        axis->setTickType(QValueAxis::TicksDynamic);
+        axis->setTickAnchor(0);
+        axis->setTickInterval(step);
+    } else {
+        const double a = std::floor(lo / step + 1e-9) * step, b = std::ceil(hi / step - 1e-9) * step;
+        axis->setRange(a, b);
+        axis->setTickCount(int(std::lround((b - a) / step)) + 1);
+    }
+    axis->setLabelFormat(integers && step >= 1 ? QStringLiteral("%.0f") : QStringLiteral("%.6g"));
+    axis->setMinorTickCount(0);
+    return axis;
+}
+
+QAbstractAxis* logAxis(double lo, double hi) {
+    auto* axis = new QLogValueAxis;
+    axis->setBase(10);
+    if (!(lo > 0 && hi > 0)) lo = 1, hi = 10;
+    double a = std::pow(10.0, std::floor(std::log10(lo) + 1e-12));
+    double b = std::pow(10.0, std::ceil(std::log10(hi) - 1e-12));
+    if (a == b) b = a * 10;
+    // Qt places decade labels from log(min)/log(base); nudge the ends outwards
+    // so rounding (log(1e-4)/log(10) = -3.9999...) does not drop the end labels.
+    axis->setRange(a * (1 - 1e-9), b * (1 + 1e-9));
+    axis->setLabelFormat(QStringLiteral("%g"));
+    const double decades = std::log10(b / a);
+    axis->setMinorTickCount(decades <= 4 ? 8 : 0);
+    return axis;
+}
+
+bool isNumber(const QVariant& v) {
+    switch (v.typeId()) {
+    case QMetaType::Double:
+    case QMetaType::Float:
+    case QMetaType::Int:
+    case QMetaType::LongLong:
+    case QMetaType::UInt:
+    case QMetaType::ULongLong: return true;
+    default: return false;
+    }
+}
+
+}  // namespace
+
+QChart* buildLineChart(const ChartSpec& spec, const std::vector<const Output*>& series, const ChartStyle& style,
+                       QString* note) {
+    auto* chart = new QChart;
+    styleChart(chart, style);
+    int nonFinite = 0, nonPositive = 0;
+    double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
+    bool integerX = true;
+    std::vector<QLineSeries*> lines;
+    for (std::size_t i = 0; i < series.size(); ++i) {
+        const Output& o = *series[i];
+        auto* s = new QLineSeries;
+        s->setName(o.name);
+        QPen pen(style.seriesColors.value(int(i % std::max<qsizetype>(1, style.seriesColors.size())), style.text));
+        pen.setWidthF(style.print ? 1.5 : 2.0);
+        s->setPen(pen);
+        QList<QPointF> pts;
+        pts.reserve(qsizetype(o.y.size()));
+        for (std::size_t k = 0; k < o.y.size(); ++k) {
+            const double x = k < o.x.size() ? o.x[k] : double(k);
+            const double y = o.y[k];
+            if (!std::isfinite(x) || !std::isfinite(y)) {
+                ++nonFinite;
+                continue;
+            }
+            if ((spec.logX && x <= 0) || (spec.logY && y <= 0)) {
+                ++nonPositive;
+                continue;
+            }
+            pts.append(QPointF(x, y));
+            xmin = std::min(xmin, x), xmax = std::max(xmax, x);
+            ymin = std::min(ymin, y), ymax = std::max(ymax, y);
+            if (x != std::floor(x)) integerX = false;
+        }
+        s->replace(pts);
+        s->setPointsVisible(pts.size() <= 24);
+        chart->addSeries(s);
+        lines.push_back(s);
+    }
+    QAbstractAxis* ax = spec.logX ? logAxis(xmin, xmax) : valueAxis(xmin, xmax, true, integerX);
+    QAbstractAxis* ay = spec.logY ? logAxis(ymin, ymax) : valueAxis(ymin, ymax, false, false);
+    QString yTitle = spec.yTitle;
+    if (yTitle.isEmpty() && series.size() == 1) yTitle = series.front()->name;
+    styleAxis(ax, style, spec.xTitle);
+    styleAxis(ay, style, yTitle);
+    chart->addAxis(ax, Qt::AlignBottom);
+    chart->addAxis(ay, Qt::AlignLeft);
+    for (QLineSeries* s : lines) {
+        s->attachAxis(ax);
+        s->attachAxis(ay);
+    }
+    chart->legend()->setVisible(series.size() > 1);
+    QStringList notes;
+    if (nonPositive)
+        notes << tr("%1 value(s) ≤ 0 not shown on the log axis").arg(nonPositive);
+    if (nonFinite) notes << tr("%1 NaN/∞ value(s) not shown").arg(nonFinite);
+    if (!notes.isEmpty()) chart->setTitle(notes.join(QStringLiteral("; ")));
+    if (note) *note = notes.join(QStringLiteral("; "));
+    return chart;
+}
+
+std::vector<int> numericColumns(const Output& t) {
+    std::vector<int> cols;
+    for (int c = 0; c < t.columns.size(); ++c) {
+        bool numeric = !t.tableRows.empty();
+        for (const QVariantList& row : t.tableRows)
+            if (c < row.size() && !isNumber(row[c])) numeric = false;
+        if (numeric) cols.push_back(c);
+    }
+    return cols;
+}
+
+QChart* buildBarChart(const ChartSpec& spec, const std::vector<const Output*>& outputs, const ChartStyle& style,
+                      QString* note) {
+    auto* chart = new QChart;
+    styleChart(chart, style);
+    auto* bars = new QBarSeries;
+    QStringList categories;
+    double lo = 0, hi = 0;
+    int setIndex = 0;
+    auto addSet = [&](const QString& name, const std::vector<double>& values) {
+        auto* set = new QBarSet(name);
+        set->setColor(style.seriesColors.value(setIndex++ % std::max<qsizetype>(1, style.seriesColors.size())));
+        set->setBorderColor(Qt::transparent);
+        for (double v : values) {
+            set->append(std::isfinite(v) ? v : 0.0);
+            if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+        }
+        bars->append(set);
+        QObject::connect(set, &QBarSet::hovered, set, [set](bool on, int i) {
+            if (on)
+                QToolTip::showText(QCursor::pos(), QStringLiteral("%1\n%2: %3").arg(
+                    set->label(), set->property("cat" + QByteArray::number(i)).toString(), formatNumber(set->at(i))));
+            else
+                QToolTip::hideText();
+        });
+    };
+    QString xTitle = spec.xTitle;
+    if (!outputs.empty() && outputs.front()->kind == OutputKind::Series) {
+        const Output& first = *outputs.front();
+        for (std::size_t k = 0; k < first.y.size(); ++k)
+            categories << formatNumber(k < first.x.size() ? first.x[k] : double(k));
+        for (const Output* o : outputs) {
+            std::vector<double> v(first.y.size(), 0.0);
+            for (std::size_t k = 0; k < v.size() && k < o->y.size(); ++k) v[k] = o->y[k];
+            addSet(o->name, v);
+        }
+    } else if (!outputs.empty()) {
+        const Output& t = *outputs.front();
+        std::vector<int> nums = numericColumns(t);
+        int catCol = 0;
+        if (nums.size() == 1 && nums.front() == 0 && t.columns.size() == 1) catCol = -1;  // index categories
+        for (std::size_t r = 0; r < t.tableRows.size(); ++r) {
+            const QVariantList& row = t.tableRows[r];
+            if (catCol < 0) categories << QString::number(r + 1);
+            else categories << (isNumber(row.value(catCol)) ? formatNumber(row.value(catCol).toDouble())
+                                                           : row.value(catCol).toString());
+        }
+        if (xTitle.isEmpty() && catCol >= 0) xTitle = t.columns.value(catCol);
+        for (int c : nums) {
+            if (c == catCol) continue;
+            std::vector<double> v;
+            for (const QVariantList& row : t.tableRows) v.push_back(row.value(c).toDouble());
+            addSet(t.columns.value(c), v);
+        }
+    }
+    for (QBarSet* set : bars->barSets())
+        for (int i = 0; i < categories.size(); ++i) set->setProperty("cat" + QByteArray::number(i), categories[i]);
+    chart->addSeries(bars);
+    auto* ax = new QBarCategoryAxis;
+    ax->append(categories);
+    auto* ay = static_cast<QValueAxis*>(valueAxis(lo, hi, false, false));
+    QString yTitle = spec.yTitle;
+    if (yTitle.isEmpty() && bars->count() == 1) yTitle = bars->barSets().front()->label();
+    styleAxis(ax, style, xTitle);
+    styleAxis(ay, style, yTitle);
+    ax->setGridLineVisible(false);
+    if (categories.size() > 12) ax->setLabelsAngle(-90);
+    chart->addAxis(ax, Qt::AlignBottom);
+    chart->addAxis(ay, Qt::AlignLeft);
+    bars->attachAxis(ax);
+    bars->attachAxis(ay);
+    chart->legend()->setVisible(bars->count() > 1);
+    QString n;
+    if (spec.logY || spec.logX) n = tr("bar charts use linear axes");
+    if (!n.isEmpty()) chart->setTitle(n);
+    if (note) *note = n;
+    return chart;
+}
+
+// ---------------------------------------------------------------- table model
+
+OutputTableModel::OutputTableModel(std::vector<Output> outputs, bool keyValue, QObject* parent)
+    : QAbstractTableModel(parent) {
+    if (keyValue) {
+        m_columns = {tr("name"), tr("value")};
+        for (const Output& o : outputs) {
+            if (o.kind == OutputKind::Scalar) m_rows.push_back({o.name, o.value});
+            else if (o.kind == OutputKind::Text) m_rows.push_back({o.name, o.text});
+        }
+        return;
+    }
+    if (outputs.empty()) return;
+    const Output& o = outputs.front();
+    switch (o.kind) {
+    case OutputKind::Table:
+        m_columns = o.columns;
+        m_rows = o.tableRows;
+        break;
+    case OutputKind::Series:
+        m_columns = {QStringLiteral("x"), o.name};
+        for (std::size_t k = 0; k < o.y.size(); ++k)
+            m_rows.push_back({k < o.x.size() ? o.x[k] : double(k), o.y[k]});
+        break;
+    case OutputKind::Matrix:
+        m_columns << QString();
+        for (int c = 0; c < o.cols; ++c) m_columns << (c < o.colLabels.size() ? o.colLabels[c] : QString::number(c));
+        for (int r = 0; r < o.rows; ++r) {
+            QVariantList row;
+            row << (r < o.rowLabels.size() ? QVariant(o.rowLabels[r]) : QVariant(qlonglong(r)));
+            for (int c = 0; c < o.cols; ++c) {
+                const std::size_t k = std::size_t(r) * o.cols + c;
+                row << (k < o.data.size() ? o.data[k] : double(NAN));
+            }
+            m_rows.push_back(row);
+        }
+        break;
+    case OutputKind::Scalar:
+        m_columns = {tr("name"), tr("value")};
+        m_rows.push_back({o.name, o.value});
+        break;
+    case OutputKind::Text:
+        m_columns = {tr("name"), tr("value")};
+        m_rows.push_back({o.name, o.text});
+        break;
+    }
+}
+
+int OutputTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
+int OutputTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_columns.size()); }
+
+QVariant OutputTableModel::rawValue(int row, int col) const {
+    if (row < 0 || row >= int(m_rows.size())) return {};
+    return m_rows[std::size_t(row)].value(col);
+}
+
+QVariant OutputTableModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid()) return {};
+    const QVariant v = rawValue(index.row(), index.column());
+    switch (role) {
+    case Qt::DisplayRole:
+    case Qt::ToolTipRole:
+        if (v.typeId() == QMetaType::Double || v.typeId() == QMetaType::Float) return formatNumber(v.toDouble());
+        if (v.typeId() == QMetaType::Bool) return v.toBool() ? tr("yes") : tr("no");
+        return v.toString();
+    case Qt::TextAlignmentRole:
+        return QVariant::fromValue(isNumber(v) ? (Qt::AlignRight | Qt::AlignVCenter) : (Qt::AlignLeft | Qt::AlignVCenter));
+    case Qt::UserRole: return v;
+    default: return {};
+    }
+}
+
+QVariant OutputTableModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (role != Qt::DisplayRole) return {};
+    if (o == Qt::Horizontal) return m_columns.value(section);
+    return section + 1;
+}
+
+bool NumericSortProxy::lessThan(const QModelIndex& a, const QModelIndex& b) const {
+    const QVariant va = sourceModel()->data(a, Qt::UserRole);
+    const QVariant vb = sourceModel()->data(b, Qt::UserRole);
+    if (isNumber(va) && isNumber(vb)) {
+        const double x = va.toDouble(), y = vb.toDouble();
+        if (std::isnan(x) || std::isnan(y)) return !std::isnan(x) && std::isnan(y);  // NaN last
+        return x < y;
+    }
+    if (isNumber(va) != isNumber(vb)) return isNumber(va);  // numbers before text
+    return QString::localeAwareCompare(va.toString(), vb.toString()) < 0;
+}
+
+CopyableTableView::CopyableTableView(QWidget* parent) : QTableView(parent) {
+    setSortingEnabled(true);
+    setSelectionMode(QAbstractItemView::ExtendedSelection);
+    setSelectionBehavior(QAbstractItemView::SelectItems);
+    setAlternatingRowColors(true);
+    setEditTriggers(QAbstractItemView::NoEditTriggers);
+    horizontalHeader()->setStretchLastSection(false);
+    verticalHeader()->setVisible(false);
+    setAccessibleName(tr("Data table"));
+}
+
+QString CopyableTableView::selectionAsText() const {
+    QModelIndexList sel = selectionModel() ? selectionModel()->selectedIndexes() : QModelIndexList();
+    if (sel.isEmpty()) return {};
+    std::sort(sel.begin(), sel.end(), [](const QModelIndex& a, const QModelIndex& b) {
+        return a.row() != b.row() ? a.row() < b.row() : a.column() < b.column();
+    });
+    QString out;
+    int row = sel.front().row();
+    bool firstInRow = true;
+    for (const QModelIndex& i : sel) {
+        if (i.row() != row) {
+            out += QLatin1Char('\n');
+            row = i.row();
+            firstInRow = true;
+        }
+        if (!firstInRow) out += QLatin1Char('\t');
+        out += i.data(Qt::DisplayRole).toString();
+        firstInRow = false;
+    }
+    return out + QLatin1Char('\n');
+}
+
+void CopyableTableView::copySelection() const {
+    if (QClipboard* cb = QGuiApplication::clipboard()) cb->setText(selectionAsText());
+}
+
+void CopyableTableView::keyPressEvent(QKeyEvent* event) {
+    if (event->matches(QKeySequence::Copy)) {
+        copySelection();
+        event->accept();
+        return;
+    }
+    QTableView::keyPressEvent(event);
+}
+
+// ---------------------------------------------------------------- print table
+
+int tableHeight(int rows, const ChartStyle& style) {
+    const QFontMetricsF fm(chartFont(style));
+    const int rowH = int(std::ceil(fm.height() + 6));
+    return (rows + 1) * rowH + 2;
+}
+
+double paintTable(QPainter* p, const QRectF& rect, const QAbstractItemModel* model, const ChartStyle& style) {
+    if (!model) return 0;
+    const QFont font = chartFont(style);
+    const QFont bold = chartFont(style, 0, true);
+    const QFontMetricsF fm(font), fmb(bold);
+    const double rowH = std::ceil(fm.height() + 6);
+    const int cols = model->columnCount(), rows = model->rowCount();
+    if (cols == 0) return 0;
+    std::vector<double> widths(std::size_t(cols), 0.0);
+    const int fits = std::max(0, int((rect.height() - 2) / rowH) - 1);
+    int shown = std::min(rows, fits);
+    if (shown < rows && shown > 0) --shown;  // room for the "more rows" line
+    for (int c = 0; c < cols; ++c) {
+        widths[c] = fmb.horizontalAdvance(model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString()) + 12;
+        for (int r = 0; r < shown; ++r)
+            widths[c] = std::max(widths[c], fm.horizontalAdvance(model->index(r, c).data().toString()) + 12);
+    }
+    double total = 0;
+    for (double w : widths) total += w;
+    if (total > rect.width())
+        for (double& w : widths) w *= rect.width() / total;
+    p->save();
+    p->setClipRect(rect);
+    double y = rect.top();
+    auto drawRow = [&](int r) {
+        double x = rect.left();
+        for (int c = 0; c < cols; ++c) {
+            const QRectF cell(x + 6, y, widths[c] - 12, rowH);
+            QString text;
+            int align = Qt::AlignLeft | Qt::AlignVCenter;
+            if (r < 0) {
+                text = model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
+            } else {
+                const QModelIndex i = model->index(r, c);
+                text = i.data().toString();
+                align = i.data(Qt::TextAlignmentRole).toInt();
+                if (align == 0) align = Qt::AlignLeft | Qt::AlignVCenter;
+            }
+            const QFontMetricsF& m = r < 0 ? fmb : fm;
+            p->drawText(cell, align, m.elidedText(text, Qt::ElideRight, cell.width()));
+            x += widths[c];
+        }
+        y += rowH;
+    };
+    p->setPen(style.text);
+    p->setFont(bold);
+    drawRow(-1);
+    p->setPen(QPen(style.axisLine, 0));
+    p->drawLine(QPointF(rect.left(), y), QPointF(rect.left() + std::min(total, rect.width()), y));
+    p->setFont(font);
+    for (int r = 0; r < shown; ++r) {
+        if (r % 2 == 1) p->fillRect(QRectF(rect.left(), y, std::min(total, rect.width()), rowH), style.grid.lighter(style.background.lightnessF() < 0.5 ? 60 : 115));
+        p->setPen(style.text);
+        drawRow(r);
+    }
+    if (shown < rows) {
+        p->setPen(style.text);
+        p->drawText(QRectF(rect.left() + 6, y, rect.width() - 12, rowH), Qt::AlignLeft | Qt::AlignVCenter,
+                    tr("… %1 more rows").arg(rows - shown));
+        y += rowH;
+    }
+    p->restore();
+    return y - rect.top();
+}
+
+// ---------------------------------------------------------------- interaction
+
+std::optional<PointHit> nearestPoint(const QChart* chart, const QPointF& chartPos, double maxDistance) {
+    if (!chart || qobject_cast<const HeatmapChart*>(chart)) return std::nullopt;
+    if (!chart->plotArea().adjusted(-4, -4, 4, 4).contains(chartPos)) return std::nullopt;
+    std::optional<PointHit> best;
+    double bestD = maxDistance * maxDistance;
+    for (QAbstractSeries* s : chart->series()) {
+        auto* xy = qobject_cast<QXYSeries*>(s);
+        if (!xy || !xy->isVisible()) continue;
+        const QList<QPointF> pts = xy->points();
+        for (const QPointF& pt : pts) {
+            const QPointF pos = const_cast<QChart*>(chart)->mapToPosition(pt, xy);
+            const double dx = pos.x() - chartPos.x(), dy = pos.y() - chartPos.y();
+            const double d = dx * dx + dy * dy;
+            if (d <= bestD) {
+                bestD = d;
+                best = PointHit{xy->name(), pt.x(), pt.y(), pos};
+            }
+        }
+    }
+    return best;
+}
+
+InteractiveChartView::InteractiveChartView(QChart* chart, QWidget* parent) : QChartView(chart, parent) {
+    setRenderHint(QPainter::Antialiasing);
+    setRubberBand(QChartView::RectangleRubberBand);
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setFrameShape(QFrame::NoFrame);
+}
+
+QString InteractiveChartView::hoverText(const QPointF& viewPos) const {
+    QChart* c = chart();
+    if (!c) return {};
+    const QPointF pos = c->mapFromScene(mapToScene(viewPos.toPoint()));
+    if (auto* heat = qobject_cast<HeatmapChart*>(c)) {
+        if (auto cell = heat->cellAt(pos)) return heat->describeCell(*cell);
+        return {};
+    }
+    if (auto hit = nearestPoint(c, pos)) {
+        const bool several = c->series().size() > 1;
+        const QString xy = QStringLiteral("x = %1\ny = %2").arg(formatNumber(hit->x), formatNumber(hit->y));
+        return several || !hit->series.isEmpty() ? hit->series + QLatin1Char('\n') + xy : xy;
+    }
+    return {};
+}
+
+void InteractiveChartView::resetZoom() {
+    if (chart()) chart()->zoomReset();
+}
+
+void InteractiveChartView::mouseMoveEvent(QMouseEvent* e) {
+    if (m_panning && chart()) {
+        const QPoint d = e->pos() - m_lastPan;
+        m_lastPan = e->pos();
+        chart()->scroll(-d.x(), d.y());
+        e->accept();
+        return;
+    }
+    QChartView::mouseMoveEvent(e);
+    if (e->buttons() != Qt::NoButton) return;
+    const QString text = hoverText(e->position());
+    if (text.isEmpty()) QToolTip::hideText();
+    else QToolTip::showText(e->globalPosition().toPoint(), text, this);
+}
+
+void InteractiveChartView::mousePressEvent(QMouseEvent* e) {
+    if (e->button() == Qt::MiddleButton) {
+        m_panning = true;
+        m_lastPan = e->pos();
+        setCursor(Qt::ClosedHandCursor);
+        e->accept();
+        return;
+    }
+    if (e->button() == Qt::RightButton) {  // context menu, not Qt's zoom-out
+        e->accept();
+        return;
+    }
+    QChartView::mousePressEvent(e);
+}
+
+void InteractiveChartView::mouseReleaseEvent(QMouseEvent* e) {
+    if (e->button() == Qt::MiddleButton) {
+        m_panning = false;
+        unsetCursor();
+        e->accept();
+        return;
+    }
+    if (e->button() == Qt::RightButton) {
+        e->accept();
+        return;
+    }
+    QChartView::mouseReleaseEvent(e);
+}
+
+void InteractiveChartView::mouseDoubleClickEvent(QMouseEvent* e) {
+    resetZoom();
+    e->accept();
+}
+
+void InteractiveChartView::wheelEvent(QWheelEvent* e) {
+    QChart* c = chart();
+    if (!c || e->angleDelta().y() == 0) {
+        QChartView::wheelEvent(e);
+        return;
+    }
+    // Zoom about the cursor: the value under it stays where it is.
+    const double f = e->angleDelta().y() > 0 ? 0.8 : 1.25;
+    const QRectF r = c->plotArea();
+    QPointF at = c->mapFromScene(mapToScene(e->position().toPoint()));
+    if (!r.contains(at)) at = r.center();
+    c->zoomIn(QRectF(at.x() - (at.x() - r.left()) * f, at.y() - (at.y() - r.top()) * f, r.width() * f, r.height() * f));
+    e->accept();
+}
+
+void InteractiveChartView::keyPressEvent(QKeyEvent* e) {
+    QChart* c = chart();
+    if (!c) return QChartView::keyPressEvent(e);
+    const QRectF r = c->plotArea();
+    switch (e->key()) {
+    case Qt::Key_Plus:
+    case Qt::Key_Equal: c->zoom(1.25); break;
+    case Qt::Key_Minus: c->zoom(0.8); break;
+    case Qt::Key_Left: c->scroll(-r.width() / 10, 0); break;
+    case Qt::Key_Right: c->scroll(r.width() / 10, 0); break;
+    case Qt::Key_Up: c->scroll(0, r.height() / 10); break;
+    case Qt::Key_Down: c->scroll(0, -r.height() / 10); break;
+    case Qt::Key_Escape:
+    case Qt::Key_0: resetZoom(); break;
+    default: QChartView::keyPressEvent(e); return;
+    }
+    e->accept();
+}
+
+void InteractiveChartView::contextMenuEvent(QContextMenuEvent* e) {
+    emit contextMenuWanted(e->globalPos());
+    e->accept();
+}
+
+}  // namespace poslab::ui

@@ -1,0 +1,120 @@
+// chart_parts.h — the pieces a ChartPanel is made of: line and bar charts,
+// the table model, the interactive chart view (hover, zoom, pan, reset) and
+// a painter-drawn table for print. Internal to src/ui/charts (and its test).
+#pragma once
+
+#include "modules/module.h"
+#include "ui/charts/chart_spec.h"
+
+#include <QAbstractTableModel>
+#include <QChart>
+#include <QChartView>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+
+#include <optional>
+#include <vector>
+
+namespace poslab::ui {
+
+// A chart font in pixels (TECH-NOTES: point sizes are ~3x too large on the
+// PDF painter).
+QFont chartFont(const ChartStyle& style, int delta = 0, bool bold = false);
+
+// All series outputs on one line chart. Non-finite points, and non-positive
+// ones on a log axis, are left out; *note tells how many (translated), empty
+// if none.
+QChart* buildLineChart(const ChartSpec& spec, const std::vector<const modules::Output*>& series,
+                       const ChartStyle& style, QString* note = nullptr);
+// Series (x values as categories, one bar set per series) or a table (first
+// column as categories, one bar set per other numeric column).
+QChart* buildBarChart(const ChartSpec& spec, const std::vector<const modules::Output*>& outputs,
+                      const ChartStyle& style, QString* note = nullptr);
+
+// Numeric columns of a table output (every non-empty cell a number), by index.
+std::vector<int> numericColumns(const modules::Output& table);
+
+// An output as a table: Table as is; Series as (x, y); Matrix with a label
+// column; several Scalars/Texts as (name, value). DisplayRole: numbers with 6
+// significant digits; SortRole (Qt::UserRole): the raw value.
+class OutputTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    OutputTableModel(std::vector<modules::Output> outputs, bool keyValue, QObject* parent = nullptr);
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role) const override;
+    QVariant rawValue(int row, int col) const;
+
+private:
+    QStringList m_columns;
+    std::vector<QVariantList> m_rows;
+};
+
+// Numbers sort as numbers (NaN last), text as text.
+class NumericSortProxy : public QSortFilterProxyModel {
+    Q_OBJECT
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+
+protected:
+    bool lessThan(const QModelIndex& a, const QModelIndex& b) const override;
+};
+
+// Sortable, copyable (Ctrl+C copies the selection as tab-separated text).
+class CopyableTableView : public QTableView {
+    Q_OBJECT
+public:
+    explicit CopyableTableView(QWidget* parent = nullptr);
+    QString selectionAsText() const;
+    void copySelection() const;
+
+protected:
+    void keyPressEvent(QKeyEvent* event) override;
+};
+
+// Draws a table model for print/export: header, rows that fit, then
+// "… N more rows". Returns the height used.
+double paintTable(QPainter* p, const QRectF& rect, const QAbstractItemModel* model, const ChartStyle& style);
+// Height paintTable needs for `rows` rows (plus header).
+int tableHeight(int rows, const ChartStyle& style);
+
+// The data point nearest to a chart position (within maxDistance px) over the
+// line/scatter series of a chart.
+struct PointHit {
+    QString series;
+    double x = 0, y = 0;
+    QPointF position;  // in chart coordinates
+};
+std::optional<PointHit> nearestPoint(const QChart* chart, const QPointF& chartPos, double maxDistance = 30);
+
+// QChartView with the chart interactions: tooltips on hover (line: nearest
+// point; heatmap: cell), rubber-band zoom, wheel zoom, middle-drag and arrow
+// key pan, +/- zoom, reset by double-click / Esc / 0. Right click opens the
+// context menu (not Qt's zoom-out).
+class InteractiveChartView : public QChartView {
+    Q_OBJECT
+public:
+    explicit InteractiveChartView(QChart* chart, QWidget* parent = nullptr);
+    QString hoverText(const QPointF& viewPos) const;  // what the tooltip shows there
+    void resetZoom();
+
+signals:
+    void contextMenuWanted(const QPoint& globalPos);
+
+protected:
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseReleaseEvent(QMouseEvent* e) override;
+    void mouseDoubleClickEvent(QMouseEvent* e) override;
+    void wheelEvent(QWheelEvent* e) override;
+    void keyPressEvent(QKeyEvent* e) override;
+    void contextMenuEvent(QContextMenuEvent* e) override;
+
+private:
+    bool m_panning = false;
+    QPoint m_lastPan;
+};
+
+}  // namespace poslab::ui

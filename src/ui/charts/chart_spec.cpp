@@ -1,0 +1,89 @@
+// chart_spec.cpp — kind names and the screen/print chart styles.
+#include "ui/charts/chart_spec.h"
+
+namespace poslab::ui {
+
+QString chartKindName(ChartKind kind) {
+    switch (kind) {
+    case ChartKind::Auto: return QStringLiteral("auto");
+    case ChartKind::Line: return QStringLiteral("line");
+    case ChartKind::Heatmap: return QStringLiteral("heatmap");
+    case ChartKind::Bar: return QStringLiteral("bar");
+    case ChartKind::Table: return QStringLiteral("table");
+    }
+    return QStringLiteral("auto");
+}
+
+ChartKind chartKindFromName(const QString& name, bool* ok) {
+    const QString n = name.trimmed().toLower();
+    const ChartKind kinds[] = {ChartKind::Auto, ChartKind::Line, ChartKind::Heatmap, ChartKind::Bar,
+                               ChartKind::Table};
+    for (ChartKind k : kinds) {
+        if (chartKindName(k) == n) {
+            if (ok) *ok = true;
+            return k;
+        }
+    }
+    if (ok) *ok = false;
+    return ChartKind::Auto;
+}
+
+namespace {
+
+// Okabe–Ito colours: distinguishable for colour-blind readers, on light and
+// dark backgrounds alike (black replaced by grey-blue).
+QList<QColor> lightSeries() {
+    return {QColor(0x00, 0x72, 0xB2), QColor(0xD5, 0x5E, 0x00), QColor(0x00, 0x9E, 0x73),
+            QColor(0xCC, 0x79, 0xA7), QColor(0xE6, 0x9F, 0x00), QColor(0x56, 0xB4, 0xE9),
+            QColor(0x99, 0x88, 0x22), QColor(0x55, 0x55, 0x77)};
+}
+QList<QColor> darkSeries() {
+    return {QColor(0x56, 0xB4, 0xE9), QColor(0xE6, 0x9F, 0x00), QColor(0x2E, 0xC4, 0x9A),
+            QColor(0xE0, 0x8E, 0xBF), QColor(0xF0, 0xE4, 0x42), QColor(0xFF, 0x7F, 0x50),
+            QColor(0xB0, 0xB0, 0xFF), QColor(0xC0, 0xC0, 0xC0)};
+}
+
+QColor mix(const QColor& a, const QColor& b, double t) {
+    return QColor::fromRgbF(float(a.redF() * (1 - t) + b.redF() * t), float(a.greenF() * (1 - t) + b.greenF() * t),
+                            float(a.blueF() * (1 - t) + b.blueF() * t));
+}
+
+}  // namespace
+
+ChartStyle ChartStyle::fromPalette(const QPalette& palette, const QFont& font) {
+    ChartStyle s;
+    s.font = font;
+    // Widget fonts are usually in points; charts want px for the same look on
+    // screen and paper. 1 pt = 96/72 px at the logical DPI Qt uses.
+    if (font.pixelSize() > 0)
+        s.pixelSize = font.pixelSize();
+    else if (font.pointSizeF() > 0)
+        s.pixelSize = qMax(9, qRound(font.pointSizeF() * 96.0 / 72.0));
+    s.background = palette.color(QPalette::Base);
+    s.text = palette.color(QPalette::Text);
+    const bool dark = s.background.lightnessF() < 0.5;
+    s.plotBackground = s.background;
+    s.grid = mix(s.background, s.text, dark ? 0.22 : 0.14);
+    s.axisLine = mix(s.background, s.text, 0.55);
+    s.nanColor = mix(s.background, s.text, 0.35);
+    s.seriesColors = dark ? darkSeries() : lightSeries();
+    s.print = false;
+    return s;
+}
+
+ChartStyle ChartStyle::forPrint(const QFont& font, int pixelSize) {
+    ChartStyle s;
+    s.font = font;
+    s.pixelSize = pixelSize;
+    s.background = Qt::white;
+    s.plotBackground = Qt::white;
+    s.text = QColor(0x20, 0x20, 0x20);
+    s.grid = QColor(0xDD, 0xDD, 0xDD);
+    s.axisLine = QColor(0x80, 0x80, 0x80);
+    s.nanColor = QColor(0xB0, 0xB0, 0xB0);
+    s.seriesColors = lightSeries();
+    s.print = true;
+    return s;
+}
+
+}  // namespace poslab::ui

@@ -1,0 +1,598 @@
+// chart_view.cpp — ChartPanel, print rendering and "save as".
+#include "ui/charts/chart_view.h"
+
+#include "modules/output_format.h"
+#include "ui/charts/chart_parts.h"
+#include "ui/charts/color_map.h"
+#include "ui/charts/heatmap_chart.h"
+
+#include <QBuffer>
+#include <QCoreApplication>
+#include <QEvent>
+#include <QFileDialog>
+#include <QGraphicsLayout>
+#include <QGraphicsScene>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPainter>
+#include <QPaintDevice>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <memory>
+
+namespace poslab::ui {
+
+using modules::Output;
+using modules::OutputKind;
+
+namespace {
+
+QString tr(const char* s) { return QCoreApplication::translate("poslab::ui::ChartPanel", s); }
+
+QString kindName(OutputKind k) {
+    switch (k) {
+    case OutputKind::Series: return tr("series");
+    case OutputKind::Matrix: return tr("matrix");
+    case OutputKind::Table: return tr("table");
+    case OutputKind::Scalar: return tr("scalar");
+    case OutputKind::Text: return tr("text");
+    }
+    return {};
+}
+
+// Whether a chart kind can draw an output.
+bool canShow(ChartKind kind, const Output& o) {
+    switch (kind) {
+    case ChartKind::Auto:
+    case ChartKind::Table: return true;
+    case ChartKind::Line: return o.kind == OutputKind::Series;
+    case ChartKind::Heatmap: return o.kind == OutputKind::Matrix;
+    case ChartKind::Bar:
+        return o.kind == OutputKind::Series || (o.kind == OutputKind::Table && !numericColumns(o).empty());
+    }
+    return false;
+}
+
+QString needs(ChartKind kind) {
+    switch (kind) {
+    case ChartKind::Line: return tr("a line chart needs a series");
+    case ChartKind::Heatmap: return tr("a heatmap needs a matrix");
+    case ChartKind::Bar: return tr("a bar chart needs a series or a table with a numeric column");
+    default: return {};
+    }
+}
+
+bool writeAtomically(const QString& path, const QByteArray& bytes, QString* error) {
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
+        if (error) *error = tr("cannot write %1: %2").arg(path, f.errorString());
+        return false;
+    }
+    return true;
+}
+
+// One part built for drawing: a chart or a table model (owned here).
+struct BuiltPart {
+    ChartPart part;
+    std::unique_ptr<QChart> chart;
+    std::unique_ptr<OutputTableModel> model;
+    int height = 0;
+};
+
+std::vector<const Output*> pointers(const std::vector<Output>& shown, const ChartPart& part) {
+    std::vector<const Output*> v;
+    for (int i : part.outputs) v.push_back(&shown[std::size_t(i)]);
+    return v;
+}
+
+int partHeight(const ChartSpec& spec, const std::vector<Output>& shown, const ChartPart& part,
+               const ChartStyle& style) {
+    const int h = std::max(120, spec.height);
+    if (part.kind != ChartKind::Table) return h;
+    OutputTableModel model(part.keyValue ? shown : std::vector<Output>{shown[std::size_t(part.outputs.front())]},
+                           part.keyValue);
+    return std::min(std::max(h, tableHeight(3, style)), tableHeight(model.rowCount(), style));
+}
+
+BuiltPart buildPart(const ChartSpec& spec, const std::vector<Output>& shown, const ChartPart& part,
+                    const ChartStyle& style) {
+    BuiltPart b;
+    b.part = part;
+    b.height = partHeight(spec, shown, part, style);
+    const auto outs = pointers(shown, part);
+    switch (part.kind) {
+    case ChartKind::Line: b.chart.reset(buildLineChart(spec, outs, style)); break;
+    case ChartKind::Bar: b.chart.reset(buildBarChart(spec, outs, style)); break;
+    case ChartKind::Heatmap: b.chart.reset(new HeatmapChart(*outs.front(), spec, style)); break;
+    case ChartKind::Table:
+    case ChartKind::Auto: {
+        std::vector<Output> v;
+        for (const Output* o : outs) v.push_back(*o);
+        b.model = std::make_unique<OutputTableModel>(std::move(v), part.keyValue);
+        break;
+    }
+    }
+    return b;
+}
+
+// Logical (96 dpi) pixels per painter unit: the chart is laid out at the
+// physical size of the target, so fonts come out at style.pixelSize/96 inch on
+// screen, in PNGs and in PDFs alike.
+double logicalPixelsPerUnit(QPainter* p) {
+    const QPaintDevice* dev = p->device();
+    const double dpi = dev && dev->logicalDpiX() > 0 ? dev->logicalDpiX() : 96.0;
+    const double devPerUnit = std::hypot(p->deviceTransform().m11(), p->deviceTransform().m12());
+    double k = (devPerUnit > 0 ? devPerUnit : 1.0) * 96.0 / dpi;
+    // Paint devices with a device pixel ratio report their logical DPI already.
+    if (dev && dev->devicePixelRatioF() > 1) k /= dev->devicePixelRatioF();
+    return k > 0 ? k : 1.0;
+}
+
+// Lays a chart out in its own scene at `size` and draws it into `target`.
+void drawChart(QPainter* p, const QRectF& target, QChart* chart, const QSizeF& size) {
+    QGraphicsScene scene;
+    scene.addItem(chart);
+    chart->setGeometry(QRectF(QPointF(0, 0), size));
+    // The chart lays its axes out on the posted LayoutRequest; deliver it now
+    // (only that event type, so export never re-enters the application).
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    if (chart->layout()) chart->layout()->activate();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    scene.setSceneRect(QRectF(QPointF(0, 0), size));
+    scene.render(p, target, QRectF(QPointF(0, 0), size), Qt::IgnoreAspectRatio);
+    scene.removeItem(chart);
+}
+
+void drawMessage(QPainter* p, const QRectF& target, const QString& text, const ChartStyle& style) {
+    p->save();
+    p->setPen(style.text);
+    p->setFont(chartFont(style));
+    p->drawText(target.adjusted(6, 6, -6, -6), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, text);
+    p->restore();
+}
+
+// Draws fresh parts at `k` logical px per unit.
+void renderParts(QPainter* painter, const QRectF& target, const ChartSpec& spec, const std::vector<Output>& shown,
+                 const std::vector<ChartPart>& plan, const ChartStyle& style) {
+    const double k = logicalPixelsPerUnit(painter);
+    std::vector<int> heights;
+    int total = 0;
+    for (const ChartPart& part : plan) total += heights.emplace_back(partHeight(spec, shown, part, style));
+    if (total <= 0) return;
+    double y = target.top();
+    for (std::size_t i = 0; i < plan.size(); ++i) {
+        const QRectF slice(target.left(), y, target.width(), target.height() * heights[i] / total);
+        y += slice.height();
+        BuiltPart b = buildPart(spec, shown, plan[i], style);
+        const QSizeF size(slice.width() * k, slice.height() * k);
+        if (b.chart) {
+            drawChart(painter, slice, b.chart.get(), size);
+        } else if (b.model) {
+            painter->save();
+            painter->translate(slice.topLeft());
+            painter->scale(1.0 / k, 1.0 / k);
+            paintTable(painter, QRectF(QPointF(0, 0), size), b.model.get(), style);
+            painter->restore();
+        }
+    }
+}
+
+}  // namespace
+
+QString selectOutputs(const ChartSpec& spec, const std::vector<Output>& all, std::vector<Output>* selected) {
+    std::vector<Output> out;
+    if (spec.outputs.isEmpty()) {
+        for (const Output& o : all)
+            if (canShow(spec.kind, o)) out.push_back(o);
+        if (out.empty()) {
+            if (all.empty()) return tr("the module gave no outputs");
+            return tr("no output of this run can be shown this way: %1").arg(needs(spec.kind));
+        }
+    } else {
+        for (const QString& raw : spec.outputs) {
+            const QString name = raw.trimmed();
+            auto it = std::find_if(all.begin(), all.end(), [&](const Output& o) { return o.name == name; });
+            if (it == all.end()) {
+                QStringList names;
+                for (const Output& o : all) names << o.name;
+                return tr("unknown output '%1' (this run has: %2)").arg(name, names.join(QStringLiteral(", ")));
+            }
+            if (!canShow(spec.kind, *it))
+                return tr("output '%1' is a %2: %3").arg(name, kindName(it->kind), needs(spec.kind));
+            out.push_back(*it);
+        }
+    }
+    if (selected) *selected = std::move(out);
+    return {};
+}
+
+std::vector<ChartPart> planChart(const ChartSpec& spec, const std::vector<Output>& selected) {
+    std::vector<ChartPart> parts;
+    int seriesPart = -1, keyValuePart = -1;
+    for (int i = 0; i < int(selected.size()); ++i) {
+        const Output& o = selected[std::size_t(i)];
+        const bool scalarLike = o.kind == OutputKind::Scalar || o.kind == OutputKind::Text;
+        if (scalarLike) {  // all scalars/texts in one key/value table
+            if (keyValuePart < 0) {
+                keyValuePart = int(parts.size());
+                parts.push_back(ChartPart{ChartKind::Table, {}, true});
+            }
+            parts[std::size_t(keyValuePart)].outputs.push_back(i);
+            continue;
+        }
+        ChartKind kind = spec.kind;
+        if (kind == ChartKind::Auto)
+            kind = o.kind == OutputKind::Series ? ChartKind::Line
+                   : o.kind == OutputKind::Matrix ? ChartKind::Heatmap
+                                                  : ChartKind::Table;
+        const bool sharesChart = o.kind == OutputKind::Series && (kind == ChartKind::Line || kind == ChartKind::Bar);
+        if (sharesChart) {  // several series on one chart with a legend
+            if (seriesPart < 0) {
+                seriesPart = int(parts.size());
+                parts.push_back(ChartPart{kind, {}, false});
+            }
+            parts[std::size_t(seriesPart)].outputs.push_back(i);
+            continue;
+        }
+        parts.push_back(ChartPart{kind, {i}, false});
+    }
+    return parts;
+}
+
+// ---------------------------------------------------------------- ChartPanel
+
+class ChartPanelPrivate {
+public:
+    ChartSpec spec;
+    std::vector<Output> all;
+    std::vector<Output> shown;
+    std::vector<ChartPart> plan;
+    QString error;
+    QVBoxLayout* partsLayout = nullptr;
+    QLabel* errorLabel = nullptr;
+    QToolButton* saveButton = nullptr;
+    QToolButton* resetButton = nullptr;
+    std::vector<QWidget*> partWidgets;
+    std::vector<int> partHeights;
+    bool building = false;
+};
+
+ChartPanel::ChartPanel(const ChartSpec& spec, const std::vector<Output>& outputs, QWidget* parent)
+    : QWidget(parent), d(new ChartPanelPrivate) {
+    d->spec = spec;
+    setAccessibleName(tr("Chart"));
+    setAccessibleDescription(spec.caption);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->setSpacing(2);
+
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(0, 0, 0, 0);
+    bar->addStretch(1);
+    d->saveButton = new QToolButton(this);
+    d->saveButton->setText(tr("Save as…"));
+    d->saveButton->setToolTip(tr("Save this chart as PNG, SVG or CSV"));
+    d->saveButton->setAccessibleName(tr("Save chart"));
+    d->saveButton->setPopupMode(QToolButton::InstantPopup);
+    d->saveButton->setAutoRaise(true);
+    auto* menu = new QMenu(d->saveButton);
+    auto ask = [this](const QString& title, const QString& filter, const QString& suffix,
+                      bool (ChartPanel::*save)(const QString&, QString*) const) {
+        const QString path = QFileDialog::getSaveFileName(this, title, QString(), filter);
+        if (path.isEmpty()) return;
+        const QString file = path.endsWith(suffix, Qt::CaseInsensitive) ? path : path + suffix;
+        QString error;
+        if (!(this->*save)(file, &error)) QMessageBox::warning(this, title, error);
+    };
+    menu->addAction(tr("Save as PNG…"), this, [ask] { ask(tr("Save as PNG"), tr("PNG image (*.png)"), QStringLiteral(".png"), &ChartPanel::savePng); });
+    menu->addAction(tr("Save as SVG…"), this, [ask] { ask(tr("Save as SVG"), tr("SVG image (*.svg)"), QStringLiteral(".svg"), &ChartPanel::saveSvg); });
+    menu->addAction(tr("Save data as CSV…"), this, [ask] { ask(tr("Save data as CSV"), tr("CSV file (*.csv)"), QStringLiteral(".csv"), &ChartPanel::saveCsv); });
+    d->saveButton->setMenu(menu);
+    d->resetButton = new QToolButton(this);
+    d->resetButton->setText(tr("Reset view"));
+    d->resetButton->setToolTip(tr("Undo zoom and pan (Esc, double-click)"));
+    d->resetButton->setAccessibleName(tr("Reset chart view"));
+    d->resetButton->setAutoRaise(true);
+    connect(d->resetButton, &QToolButton::clicked, this, &ChartPanel::resetView);
+    bar->addWidget(d->resetButton);
+    bar->addWidget(d->saveButton);
+    outer->addLayout(bar);
+
+    d->errorLabel = new QLabel(this);
+    d->errorLabel->setWordWrap(true);
+    d->errorLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    d->errorLabel->setAccessibleName(tr("Chart error"));
+    d->errorLabel->hide();
+    outer->addWidget(d->errorLabel);
+    d->partsLayout = new QVBoxLayout;
+    d->partsLayout->setContentsMargins(0, 0, 0, 0);
+    d->partsLayout->setSpacing(6);
+    outer->addLayout(d->partsLayout);
+    setOutputs(outputs);
+}
+
+ChartPanel::~ChartPanel() { delete d; }
+
+void ChartPanel::setOutputs(const std::vector<Output>& outputs) {
+    d->all = outputs;
+    d->shown.clear();
+    d->error = selectOutputs(d->spec, outputs, &d->shown);
+    d->plan = d->error.isEmpty() ? planChart(d->spec, d->shown) : std::vector<ChartPart>{};
+    d->building = true;
+    for (QWidget* w : d->partWidgets) {
+        d->partsLayout->removeWidget(w);
+        w->hide();
+        w->deleteLater();
+    }
+    d->partWidgets.clear();
+    d->partHeights.clear();
+    d->errorLabel->setText(d->error);
+    d->errorLabel->setVisible(!d->error.isEmpty());
+    const ChartStyle style = ChartStyle::fromPalette(palette(), font());
+    for (const ChartPart& part : d->plan) {
+        BuiltPart b = buildPart(d->spec, d->shown, part, style);
+        QWidget* w = nullptr;
+        QStringList names;
+        for (int i : part.outputs) names << d->shown[std::size_t(i)].name;
+        if (b.chart) {
+            auto* view = new InteractiveChartView(b.chart.release(), this);
+            const QString what = part.kind == ChartKind::Heatmap ? tr("Heatmap: %1")
+                                 : part.kind == ChartKind::Bar  ? tr("Bar chart: %1")
+                                                                 : tr("Line chart: %1");
+            view->setAccessibleName(what.arg(names.join(QStringLiteral(", "))));
+            view->setAccessibleDescription(d->spec.caption);
+            view->setToolTip(QString());
+            connect(view, &InteractiveChartView::contextMenuWanted, this, [this](const QPoint& at) {
+                QMenu m(this);
+                m.addActions(d->saveButton->menu()->actions());
+                m.addSeparator();
+                m.addAction(tr("Reset view"), this, &ChartPanel::resetView);
+                m.exec(at);
+            });
+            view->setMinimumHeight(b.height);
+            view->setMaximumHeight(b.height);
+            w = view;
+        } else {
+            auto* table = new CopyableTableView(this);
+            auto* proxy = new NumericSortProxy(table);
+            b.model->setParent(proxy);
+            proxy->setSourceModel(b.model.release());
+            table->setModel(proxy);
+            table->sortByColumn(-1, Qt::AscendingOrder);  // keep the module's order until a header is clicked
+            table->setAccessibleName(tr("Table: %1").arg(names.join(QStringLiteral(", "))));
+            table->setAccessibleDescription(d->spec.caption);
+            const QFontMetrics fm(font());
+            table->verticalHeader()->setDefaultSectionSize(fm.height() + 8);
+            table->resizeColumnsToContents();
+            table->setContextMenuPolicy(Qt::CustomContextMenu);
+            connect(table, &QWidget::customContextMenuRequested, this, [this, table](const QPoint& at) {
+                QMenu m(this);
+                m.addAction(tr("Copy"), table, &CopyableTableView::copySelection);
+                m.addSeparator();
+                m.addActions(d->saveButton->menu()->actions());
+                m.exec(table->viewport()->mapToGlobal(at));
+            });
+            const int rows = proxy->rowCount();
+            const int need = table->horizontalHeader()->sizeHint().height() + rows * (fm.height() + 8) +
+                             2 * table->frameWidth() + 2;
+            table->setFixedHeight(std::min(std::max(120, d->spec.height), need));
+            w = table;
+        }
+        d->partsLayout->addWidget(w);
+        d->partWidgets.push_back(w);
+        d->partHeights.push_back(b.height);
+    }
+    d->resetButton->setVisible(std::any_of(d->plan.begin(), d->plan.end(),
+                                           [](const ChartPart& p) { return p.kind != ChartKind::Table; }));
+    d->saveButton->setEnabled(d->error.isEmpty());
+    d->building = false;
+}
+
+const ChartSpec& ChartPanel::spec() const { return d->spec; }
+const std::vector<Output>& ChartPanel::shownOutputs() const { return d->shown; }
+QString ChartPanel::errorText() const { return d->error; }
+std::vector<ChartPart> ChartPanel::parts() const { return d->plan; }
+QWidget* ChartPanel::partWidget(int i) const {
+    return i >= 0 && i < int(d->partWidgets.size()) ? d->partWidgets[std::size_t(i)] : nullptr;
+}
+
+void ChartPanel::resetView() {
+    for (QWidget* w : d->partWidgets)
+        if (auto* v = qobject_cast<InteractiveChartView*>(w)) v->resetZoom();
+}
+
+void ChartPanel::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if ((event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange) && !d->building && d)
+        setOutputs(d->all);  // rebuild with the new colours/font
+}
+
+namespace {
+
+// The parts as they are on screen (current zoom), stacked, at their widget
+// sizes. Tables are drawn with paintTable in their current sort order.
+QSize liveSize(const std::vector<QWidget*>& widgets, int width, const ChartStyle& style) {
+    int h = 0;
+    for (QWidget* w : widgets) {
+        if (auto* t = qobject_cast<QTableView*>(w)) h += tableHeight(t->model()->rowCount(), style);
+        else h += w->height();
+        h += 6;
+    }
+    return QSize(width, std::max(1, h - 6));
+}
+
+void renderLive(QPainter* p, const std::vector<QWidget*>& widgets, int width, const ChartStyle& style) {
+    int y = 0;
+    for (QWidget* w : widgets) {
+        if (auto* v = qobject_cast<QChartView*>(w)) {
+            const QRectF src = v->chart()->geometry();
+            v->scene()->render(p, QRectF(0, y, width, src.height()), src, Qt::IgnoreAspectRatio);
+            y += int(src.height());
+        } else if (auto* t = qobject_cast<QTableView*>(w)) {
+            const int h = tableHeight(t->model()->rowCount(), style);
+            paintTable(p, QRectF(0, y, width, h), t->model(), style);
+            y += h;
+        }
+        y += 6;
+    }
+}
+
+bool pngBytes(const QSize& size, const QColor& background, const std::function<void(QPainter*)>& draw,
+              QByteArray* out) {
+    QImage img(size * 2, QImage::Format_ARGB32_Premultiplied);
+    img.setDevicePixelRatio(2);
+    img.fill(background);
+    {
+        QPainter p(&img);
+        p.setRenderHint(QPainter::Antialiasing);
+        p.setRenderHint(QPainter::TextAntialiasing);
+        draw(&p);
+    }
+    QBuffer buf(out);
+    buf.open(QIODevice::WriteOnly);
+    return img.save(&buf, "PNG");
+}
+
+QByteArray svgBytes(const QSize& size, const QString& title, const QString& description,
+                    const std::function<void(QPainter*)>& draw) {
+    QByteArray bytes;
+    QBuffer buf(&bytes);
+    buf.open(QIODevice::WriteOnly);
+    QSvgGenerator gen;
+    gen.setOutputDevice(&buf);
+    gen.setSize(size);
+    gen.setViewBox(QRect(QPoint(0, 0), size));
+    gen.setResolution(96);
+    gen.setTitle(title);
+    gen.setDescription(description);
+    {
+        QPainter p(&gen);
+        draw(&p);
+    }
+    return bytes;
+}
+
+QByteArray csvBytes(const std::vector<Output>& shown) {
+    const std::string s = shown.size() == 1 ? modules::outputToCsv(shown.front()) : modules::runToCsv(shown);
+    return QByteArray::fromStdString(s);
+}
+
+}  // namespace
+
+bool ChartPanel::savePng(const QString& path, QString* error) const {
+    if (!d->error.isEmpty()) {
+        if (error) *error = d->error;
+        return false;
+    }
+    const ChartStyle style = ChartStyle::fromPalette(palette(), font());
+    if (!isVisible())
+        return saveChartPng(path, d->spec, d->all, style, std::max(320, width()), error);
+    const QSize size = liveSize(d->partWidgets, width(), style);
+    QByteArray bytes;
+    if (!pngBytes(size, style.background, [&](QPainter* p) { renderLive(p, d->partWidgets, width(), style); }, &bytes)) {
+        if (error) *error = tr("cannot encode the PNG image");
+        return false;
+    }
+    return writeAtomically(path, bytes, error);
+}
+
+bool ChartPanel::saveSvg(const QString& path, QString* error) const {
+    if (!d->error.isEmpty()) {
+        if (error) *error = d->error;
+        return false;
+    }
+    const ChartStyle style = ChartStyle::fromPalette(palette(), font());
+    if (!isVisible())
+        return saveChartSvg(path, d->spec, d->all, style, std::max(320, width()), error);
+    const QSize size = liveSize(d->partWidgets, width(), style);
+    const QByteArray bytes = svgBytes(size, d->spec.caption, accessibleName(), [&](QPainter* p) {
+        p->fillRect(QRect(QPoint(0, 0), size), style.background);
+        renderLive(p, d->partWidgets, width(), style);
+    });
+    return writeAtomically(path, bytes, error);
+}
+
+bool ChartPanel::saveCsv(const QString& path, QString* error) const {
+    if (!d->error.isEmpty()) {
+        if (error) *error = d->error;
+        return false;
+    }
+    return writeAtomically(path, csvBytes(d->shown), error);
+}
+
+QWidget* createChartWidget(const ChartSpec& spec, const std::vector<Output>& outputs, QWidget* parent) {
+    return new ChartPanel(spec, outputs, parent);
+}
+
+std::optional<QSize> preferredSize(const ChartSpec& spec, const std::vector<Output>& outputs, int width) {
+    std::vector<Output> shown;
+    if (!selectOutputs(spec, outputs, &shown).isEmpty()) return std::nullopt;
+    const std::vector<ChartPart> plan = planChart(spec, shown);
+    if (plan.empty()) return std::nullopt;
+    const ChartStyle style = ChartStyle::forPrint(QFont());
+    int h = 0;
+    for (const ChartPart& part : plan) h += partHeight(spec, shown, part, style);
+    return QSize(width, h);
+}
+
+void renderChart(QPainter* painter, const QRectF& target, const ChartSpec& spec, const std::vector<Output>& outputs,
+                 const ChartStyle& style) {
+    if (!painter || target.isEmpty()) return;
+    std::vector<Output> shown;
+    const QString error = selectOutputs(spec, outputs, &shown);
+    painter->save();
+    if (!error.isEmpty()) drawMessage(painter, target, error, style);
+    else renderParts(painter, target, spec, shown, planChart(spec, shown), style);
+    painter->restore();
+}
+
+bool saveChartPng(const QString& path, const ChartSpec& spec, const std::vector<Output>& outputs,
+                  const ChartStyle& style, int width, QString* error) {
+    const auto size = preferredSize(spec, outputs, width);
+    if (!size) {
+        std::vector<Output> ignored;
+        if (error) *error = selectOutputs(spec, outputs, &ignored);
+        return false;
+    }
+    QByteArray bytes;
+    if (!pngBytes(*size, style.background,
+                  [&](QPainter* p) { renderChart(p, QRectF(QPointF(0, 0), *size), spec, outputs, style); }, &bytes)) {
+        if (error) *error = tr("cannot encode the PNG image");
+        return false;
+    }
+    return writeAtomically(path, bytes, error);
+}
+
+bool saveChartSvg(const QString& path, const ChartSpec& spec, const std::vector<Output>& outputs,
+                  const ChartStyle& style, int width, QString* error) {
+    const auto size = preferredSize(spec, outputs, width);
+    if (!size) {
+        std::vector<Output> ignored;
+        if (error) *error = selectOutputs(spec, outputs, &ignored);
+        return false;
+    }
+    const QByteArray bytes = svgBytes(*size, spec.caption, QString(), [&](QPainter* p) {
+        p->fillRect(QRect(QPoint(0, 0), *size), style.background);
+        renderChart(p, QRectF(QPointF(0, 0), *size), spec, outputs, style);
+    });
+    return writeAtomically(path, bytes, error);
+}
+
+bool saveChartCsv(const QString& path, const ChartSpec& spec, const std::vector<Output>& outputs, QString* error) {
+    std::vector<Output> shown;
+    const QString e = selectOutputs(spec, outputs, &shown);
+    if (!e.isEmpty()) {
+        if (error) *error = e;
+        return false;
+    }
+    return writeAtomically(path, csvBytes(shown), error);
+}
+
+}  // namespace poslab::ui

@@ -1,0 +1,64 @@
+// color_map.h — colour maps for heatmaps and the value → colour scale.
+//
+// Sequential data uses viridis (perceptually uniform, readable in grey and by
+// colour-blind readers); data with both signs uses a blue–white–red diverging
+// map centred at 0 so that "zero" is always white. NaN/inf cells get a
+// neutral colour and do not take part in the range.
+#pragma once
+
+#include <QColor>
+#include <QImage>
+#include <QString>
+
+#include <vector>
+
+namespace poslab::modules {
+struct Output;
+}
+
+namespace poslab::ui {
+
+// A colour map given by equally spaced control points, interpolated linearly.
+class ColorMap {
+public:
+    explicit ColorMap(std::vector<QColor> points);
+    static const ColorMap& viridis();
+    static const ColorMap& diverging();  // blue (t=0) – white (t=0.5) – red (t=1)
+
+    QRgb rgbAt(double t) const;  // t clamped to [0, 1]
+    QColor at(double t) const { return QColor::fromRgb(rgbAt(t)); }
+    QColor first() const { return m_points.front(); }
+    QColor last() const { return m_points.back(); }
+
+private:
+    std::vector<QColor> m_points;
+};
+
+// Value → position on the map → colour.
+struct HeatmapScale {
+    double lo = 0;            // value drawn with the first colour
+    double hi = 1;            // value drawn with the last colour
+    bool diverging = false;   // lo = -hi, 0 in the middle
+    bool empty = true;        // no finite value at all
+    QColor nanColor = QColor(0xB0, 0xB0, 0xB0);
+
+    // viridis over [min, max] of the finite values; if min < 0 < max, the
+    // diverging map over [-m, m] with m = max(|min|, |max|).
+    static HeatmapScale fromData(const std::vector<double>& values, const QColor& nanColor);
+
+    const ColorMap& map() const { return diverging ? ColorMap::diverging() : ColorMap::viridis(); }
+    double position(double v) const;  // 0..1 (0.5 when lo == hi)
+    QColor color(double v) const;     // nanColor for NaN/inf
+};
+
+// The matrix as an image, one pixel per cell, row 0 on top.
+QImage heatmapImage(const modules::Output& matrix, const HeatmapScale& scale);
+
+// "Nice" tick values covering [lo, hi] with about `target` steps (1, 2, 2.5, 5 × 10^k).
+std::vector<double> niceTicks(double lo, double hi, int target = 5);
+double niceStep(double span, int target);
+
+// A number with 6 significant digits (the chart layer's one number format).
+QString formatNumber(double v);
+
+}  // namespace poslab::ui

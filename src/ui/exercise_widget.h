@@ -1,0 +1,123 @@
+// exercise_widget.h — one exercise as a card in the lesson pane.
+//
+// The question (Markdown), the answer field (number, text), radio buttons
+// (choice) or check boxes (multiple), or a parameter panel (run: the learner
+// sets module parameters and "Check" runs the module and evaluates the
+// lesson's condition on its outputs). "Check" gives feedback, "Hint" reveals
+// the hints one at a time, "Show solution" reveals the worked solution (also
+// shown after a right answer). Every change of the answer is saved at once to
+// the progress store, and the saved state is restored when the card is built.
+#pragma once
+
+#include "lessons/course.h"
+#include "lessons/run_engine.h"
+
+#include <QList>
+#include <QWidget>
+
+class QAbstractButton;
+class QButtonGroup;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QVBoxLayout;
+
+namespace poslab::lessons {
+class ProgressStore;
+}
+
+namespace poslab::ui {
+
+class MarkdownBrowser;
+class ParamPanel;
+class ChartPanel;
+
+class ExerciseWidget : public QWidget {
+    Q_OBJECT
+public:
+    enum class Feedback { None, Correct, Wrong, Problem, Running };
+
+    // store and engine may be null (nothing saved / run exercises cannot run).
+    // chapterFile resolves images in the Markdown; lang selects help texts.
+    ExerciseWidget(const lessons::ExerciseBlock& exercise, const QString& chapterFile,
+                   const QString& lang, lessons::ProgressStore* store, lessons::RunEngine* engine,
+                   QWidget* parent = nullptr);
+    ~ExerciseWidget() override;
+
+    const lessons::ExerciseBlock& exercise() const { return m_exercise; }
+    QString exerciseId() const { return m_exercise.id; }
+
+    // Widgets, for tests and keyboard focus.
+    QLineEdit* answerField() const { return m_answer; }
+    QList<QAbstractButton*> optionButtons() const { return m_optionButtons; }
+    ParamPanel* paramPanel() const { return m_params; }
+    QPushButton* checkButton() const { return m_check; }
+    QPushButton* hintButton() const { return m_hint; }
+    QPushButton* solutionButton() const { return m_solutionButton; }
+
+    Feedback feedback() const { return m_feedback; }
+    QString feedbackText() const;
+    int hintsShown() const { return m_hintsShown; }
+    bool solutionVisible() const;
+
+    // Highlights text in the question, options, revealed hints and solution;
+    // returns the first widget holding a match (for scrolling), or null.
+    QWidget* highlight(const QString& text);
+
+public slots:
+    void check();
+    void revealHint();
+    void showSolution();
+
+signals:
+    // After every check (a run exercise: when its run has finished).
+    void checked(bool correct);
+    void solvedChanged(const QString& exerciseId, bool solved);
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void buildAnswerArea(QVBoxLayout* layout);
+    void restore();
+    void saveSelection();
+    void setFeedback(Feedback f, const QString& detail = {});
+    void finishCheck(bool correct, const QString& problem);
+    void onRunFinished(quint64 id, lessons::RunResultPtr result);
+    void retranslateUi();
+    void updateHintButton();
+
+    lessons::ExerciseBlock m_exercise;
+    QString m_chapterFile;
+    QString m_lang;
+    lessons::ProgressStore* m_store = nullptr;
+    lessons::RunEngine* m_engine = nullptr;
+
+    QLabel* m_title = nullptr;
+    MarkdownBrowser* m_question = nullptr;
+    QLineEdit* m_answer = nullptr;
+    QButtonGroup* m_group = nullptr;
+    QList<QAbstractButton*> m_optionButtons;
+    QList<MarkdownBrowser*> m_optionTexts;
+    ParamPanel* m_params = nullptr;
+    QWidget* m_runResultHost = nullptr;
+    ChartPanel* m_runChart = nullptr;
+    QProgressBar* m_busy = nullptr;
+    QPushButton* m_check = nullptr;
+    QPushButton* m_hint = nullptr;
+    QPushButton* m_solutionButton = nullptr;
+    QLabel* m_feedbackLabel = nullptr;
+    QVBoxLayout* m_hintsLayout = nullptr;
+    QList<MarkdownBrowser*> m_hintViews;
+    QLabel* m_solutionTitle = nullptr;
+    MarkdownBrowser* m_solution = nullptr;
+
+    Feedback m_feedback = Feedback::None;
+    QString m_feedbackDetail;
+    int m_hintsShown = 0;
+    quint64 m_runRequest = 0;
+    bool m_restoring = false;
+};
+
+}  // namespace poslab::ui

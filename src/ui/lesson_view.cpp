@@ -1,0 +1,569 @@
+#include "ui/lesson_view.h"
+
+#include "lessons/progress_store.h"
+#include "modules/registry.h"
+#include "ui/charts/chart_view.h"
+#include "ui/exercise_widget.h"
+#include "ui/fonts.h"
+#include "ui/markdown_document.h"
+#include "ui/param_panel.h"
+
+#include <QAbstractTextDocumentLayout>
+#include <QDesktopServices>
+#include <QDir>
+#include <QEvent>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QScrollBar>
+#include <QStyle>
+#include <QTextBlock>
+#include <QTextCursor>
+#include <QTextDocument>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QWheelEvent>
+
+namespace poslab::ui {
+
+namespace {
+
+bool isDarkPalette(const QPalette& p)
+{
+    return p.color(QPalette::Window).lightness() < 128;
+}
+
+ChartSpec chartSpecFor(const lessons::RunBlock& b)
+{
+    ChartSpec spec;
+    switch (b.chart) {
+    case lessons::ChartKind::Auto: spec.kind = ChartKind::Auto; break;
+    case lessons::ChartKind::Line: spec.kind = ChartKind::Line; break;
+    case lessons::ChartKind::Heatmap: spec.kind = ChartKind::Heatmap; break;
+    case lessons::ChartKind::Bar: spec.kind = ChartKind::Bar; break;
+    case lessons::ChartKind::Table: spec.kind = ChartKind::Table; break;
+    }
+    spec.outputs = b.outputs;
+    spec.caption = b.caption;
+    spec.xTitle = b.xTitle;
+    spec.yTitle = b.yTitle;
+    spec.logX = b.logX;
+    spec.logY = b.logY;
+    spec.height = b.height;
+    return spec;
+}
+
+// A bordered card drawn by the style from the palette (no colours of our own).
+void makeCard(QFrame* frame)
+{
+    frame->setFrameShape(QFrame::StyledPanel);
+    frame->setFrameShadow(QFrame::Plain);
+    frame->setAutoFillBackground(true);
+    frame->setBackgroundRole(QPalette::Base);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- MarkdownBrowser
+
+MarkdownBrowser::MarkdownBrowser(QWidget* parent) : QTextBrowser(parent)
+{
+    setReadOnly(true);
+    setOpenLinks(false);
+    setOpenExternalLinks(false);
+    setFrameShape(QFrame::NoFrame);
+    setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    setSizeAdjustPolicy(QAbstractScrollArea::AdjustIgnored);
+    // Transparent: the page (or card) behind shows through, in any palette.
+    viewport()->setAutoFillBackground(false);
+    setAutoFillBackground(false);
+    setContextMenuPolicy(Qt::DefaultContextMenu);
+    connect(this, &QTextBrowser::anchorClicked, this, &MarkdownBrowser::onAnchorClicked);
+    connect(document()->documentLayout(), &QAbstractTextDocumentLayout::documentSizeChanged, this,
+            &MarkdownBrowser::updateHeight);
+}
+
+void MarkdownBrowser::setMarkdown(const QString& markdown, const QString& lang, const QString& courseDir,
+                                  const QString& chapterFile, bool inlineOnly)
+{
+    m_source = markdown;
+    m_lang = lang;
+    m_courseDir = courseDir;
+    m_chapterFile = chapterFile;
+    m_inline = inlineOnly;
+    render();
+}
+
+void MarkdownBrowser::render()
+{
+    if (m_rendering) return;
+    m_rendering = true;
+    MarkdownContext ctx;
+    ctx.lang = m_lang.isEmpty() ? QStringLiteral("en") : m_lang;
+    ctx.courseDir = m_courseDir;
+    ctx.baseDir = m_chapterFile.isEmpty() ? m_courseDir : QFileInfo(m_chapterFile).absolutePath();
+    ctx.dark = isDarkPalette(palette());
+    ctx.maxImageWidth = 720;
+    MarkdownDocument md(ctx);
+    // Formulas: MarkdownDocument's default inserts typeset FormulaTextObjects.
+    QTextDocument* doc = document();
+    if (m_inline) {
+        doc->clear();
+        md.setupDocument(doc);
+        QTextCursor cursor(doc);
+        md.insertInline(cursor, m_source);
+    } else {
+        md.render(doc, m_source);
+    }
+    // Text colour follows the palette: MarkdownDocument leaves plain text uncoloured.
+    doc->setDocumentMargin(2);
+    m_rendering = false;
+    if (!m_highlight.isEmpty()) highlight(m_highlight);
+    updateHeight();
+}
+
+void MarkdownBrowser::updateHeight()
+{
+    const int width = viewport()->width() > 0 ? viewport()->width() : 600;
+    if (document()->textWidth() != width) document()->setTextWidth(width);
+    int h = int(std::ceil(document()->size().height())) + 2 * frameWidth();
+    if (horizontalScrollBar()->isVisible()) h += horizontalScrollBar()->sizeHint().height();
+    if (h != height() || minimumHeight() != h) setFixedHeight(h);
+}
+
+void MarkdownBrowser::resizeEvent(QResizeEvent* event)
+{
+    QTextBrowser::resizeEvent(event);
+    updateHeight();
+}
+
+QSize MarkdownBrowser::sizeHint() const
+{
+    return QSize(QTextBrowser::sizeHint().width(), height());
+}
+
+QSize MarkdownBrowser::minimumSizeHint() const
+{
+    return QSize(100, height());
+}
+
+void MarkdownBrowser::wheelEvent(QWheelEvent* event)
+{
+    // Only a wide table or code block scrolls sideways here; vertical wheel
+    // movement belongs to the lesson pane.
+    if (event->angleDelta().y() != 0 || !horizontalScrollBar()->isVisible()) {
+        event->ignore();
+        return;
+    }
+    QTextBrowser::wheelEvent(event);
+}
+
+void MarkdownBrowser::changeEvent(QEvent* event)
+{
+    QTextBrowser::changeEvent(event);
+    if ((event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange) && !m_source.isEmpty())
+        render();
+}
+
+void MarkdownBrowser::onAnchorClicked(const QUrl& url)
+{
+    const QString scheme = url.scheme().toLower();
+    if (scheme == u"http" || scheme == u"https") {
+        QDesktopServices::openUrl(url);
+        return;
+    }
+    // Lesson files are data: only in-course navigation, never other schemes.
+    if (scheme.isEmpty() || scheme == u"file") emit courseLinkActivated(url);
+}
+
+int MarkdownBrowser::highlight(const QString& text)
+{
+    m_highlight = text;
+    QList<QTextEdit::ExtraSelection> selections;
+    if (!text.isEmpty()) {
+        QTextCursor cursor(document());
+        while (true) {
+            cursor = document()->find(text, cursor);
+            if (cursor.isNull()) break;
+            QTextEdit::ExtraSelection sel;
+            sel.cursor = cursor;
+            sel.format.setBackground(palette().brush(QPalette::Highlight));
+            sel.format.setForeground(palette().brush(QPalette::HighlightedText));
+            selections << sel;
+        }
+    }
+    setExtraSelections(selections);
+    return int(selections.size());
+}
+
+// ---------------------------------------------------------------- RunBlockCard
+
+RunBlockCard::RunBlockCard(const lessons::RunBlock& block, const lessons::SourceLocation& location,
+                           const QString& lang, const QString& courseDir, const QString& chapterFile,
+                           lessons::RunEngine* engine, QWidget* parent)
+    : QFrame(parent), m_block(block), m_location(location), m_lang(lang), m_engine(engine)
+{
+    qRegisterMetaType<lessons::RunResultPtr>();
+    makeCard(this);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(12, 10, 12, 10);
+    layout->setSpacing(6);
+
+    if (!block.caption.trimmed().isEmpty()) {
+        m_caption = new MarkdownBrowser(this);
+        m_caption->setMarkdown(block.caption, lang, courseDir, chapterFile, true);
+        QFont f = m_caption->font();
+        m_caption->setAccessibleName(tr("Figure caption"));
+        layout->addWidget(m_caption);
+    }
+
+    auto* chartArea = new QWidget(this);
+    m_chartHost = new QVBoxLayout(chartArea);
+    m_chartHost->setContentsMargins(0, 0, 0, 0);
+    m_placeholder = new QLabel(chartArea);
+    m_placeholder->setAlignment(Qt::AlignCenter);
+    m_placeholder->setMinimumHeight(std::clamp(block.height, 80, 2000));
+    m_placeholder->setForegroundRole(QPalette::PlaceholderText);
+    m_chartHost->addWidget(m_placeholder);
+    layout->addWidget(chartArea);
+
+    m_errorCell = new QFrame(this);
+    m_errorCell->setFrameShape(QFrame::StyledPanel);
+    m_errorCell->setAutoFillBackground(true);
+    m_errorCell->setBackgroundRole(QPalette::AlternateBase);
+    auto* errorLayout = new QHBoxLayout(m_errorCell);
+    auto* icon = new QLabel(m_errorCell);
+    const int iconSize = style()->pixelMetric(QStyle::PM_MessageBoxIconSize, nullptr, this);
+    icon->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxWarning, nullptr, this).pixmap(iconSize / 2 + 8));
+    icon->setAlignment(Qt::AlignTop);
+    errorLayout->addWidget(icon);
+    m_errorText = new QLabel(m_errorCell);
+    m_errorText->setWordWrap(true);
+    m_errorText->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    m_errorText->setTextFormat(Qt::PlainText);
+    errorLayout->addWidget(m_errorText, 1);
+    m_errorCell->hide();
+    layout->addWidget(m_errorCell);
+
+    auto* busyRow = new QHBoxLayout;
+    m_busy = new QProgressBar(this);
+    m_busy->setRange(0, 0);
+    m_busy->setTextVisible(false);
+    m_busy->setMaximumHeight(6);
+    m_busyLabel = new QLabel(this);
+    m_busyLabel->setForegroundRole(QPalette::PlaceholderText);
+    busyRow->addWidget(m_busyLabel);
+    busyRow->addWidget(m_busy, 1);
+    // Keep the space while idle so the panel does not jump under the mouse.
+    for (QWidget* w : {static_cast<QWidget*>(m_busy), static_cast<QWidget*>(m_busyLabel)}) {
+        QSizePolicy sp = w->sizePolicy();
+        sp.setRetainSizeWhenHidden(true);
+        w->setSizePolicy(sp);
+        w->hide();
+    }
+    layout->addLayout(busyRow);
+
+    const modules::ModuleSpec* spec = modules::Registry::builtin().find(block.moduleId);
+    if (!block.vary.isEmpty() && spec) {
+        m_params = new ParamPanel(spec, block.params, block.vary, lang, this);
+        layout->addWidget(m_params);
+        m_debounce = new QTimer(this);
+        m_debounce->setSingleShot(true);
+        m_debounce->setInterval(150);
+        connect(m_debounce, &QTimer::timeout, this, &RunBlockCard::startRun);
+        connect(m_params, &ParamPanel::valuesChanged, this, &RunBlockCard::scheduleRun);
+    }
+    retranslateUi();
+
+    if (m_engine) {
+        // Queued: a cache hit may be reported from inside submit(), before the id is known.
+        connect(m_engine, &lessons::RunEngine::finished, this, &RunBlockCard::onFinished, Qt::QueuedConnection);
+        startRun();
+    } else {
+        showError(tr("Modules cannot run here."));
+    }
+}
+
+RunBlockCard::~RunBlockCard()
+{
+    if (m_engine && m_request) m_engine->cancel(m_request);
+}
+
+QStringList RunBlockCard::currentAssignments() const
+{
+    return m_params ? m_params->assignments() : m_block.params;
+}
+
+QString RunBlockCard::errorText() const
+{
+    return m_error;
+}
+
+void RunBlockCard::scheduleRun()
+{
+    if (m_debounce) m_debounce->start();
+}
+
+void RunBlockCard::runNow()
+{
+    if (m_debounce) m_debounce->stop();
+    startRun();
+}
+
+void RunBlockCard::startRun()
+{
+    if (!m_engine) return;
+    const QStringList params = currentAssignments();
+    // Stepping back to a step, or resetting, is instant: draw from the cache.
+    if (lessons::RunResultPtr hit = m_engine->cached(m_block.moduleId, params)) {
+        if (m_request) m_engine->cancel(m_request);
+        m_request = 0;
+        m_busy->hide();
+        m_busyLabel->hide();
+        const quint64 none = 0;
+        onFinished(none, hit);
+        return;
+    }
+    if (m_request) m_engine->cancel(m_request);
+    m_request = m_engine->submit(m_block.moduleId, params);
+    m_busy->show();
+    m_busyLabel->show();
+}
+
+void RunBlockCard::onFinished(quint64 id, lessons::RunResultPtr result)
+{
+    if (id != m_request || !result) return;  // a cancelled or superseded run, or another card's
+    m_request = 0;
+    m_busy->hide();
+    m_busyLabel->hide();
+    if (result->cancelled) return;
+    m_result = result;
+    if (!result->ok) {
+        showError(result->error);
+        emit runFinished(false);
+        return;
+    }
+    if (!m_chart) {
+        m_chart = qobject_cast<ChartPanel*>(createChartWidget(chartSpecFor(m_block), result->outputs, this));
+        if (m_chart) {
+            m_placeholder->hide();
+            m_chartHost->addWidget(m_chart);
+            m_chart->setAccessibleName(tr("Chart of %1").arg(m_block.moduleId));
+        }
+    } else {
+        m_chart->setOutputs(result->outputs);
+    }
+    if (m_chart && !m_chart->errorText().isEmpty()) {
+        showError(m_chart->errorText());
+        emit runFinished(false);
+        return;
+    }
+    m_error.clear();
+    m_errorCell->hide();
+    if (m_chart) m_chart->show();
+    emit runFinished(true);
+}
+
+void RunBlockCard::showError(const QString& message)
+{
+    m_error = message;
+    m_errorText->setText(tr("%1 could not run: %2\n(%3, line %4)")
+                             .arg(m_block.moduleId, message, QFileInfo(m_location.file).fileName())
+                             .arg(m_location.line));
+    m_errorCell->show();
+    m_placeholder->hide();
+    if (m_chart) m_chart->hide();
+}
+
+void RunBlockCard::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange) retranslateUi();
+    QFrame::changeEvent(event);
+}
+
+void RunBlockCard::retranslateUi()
+{
+    m_placeholder->setText(tr("Running %1\u2026").arg(m_block.moduleId));
+    m_busyLabel->setText(tr("Running\u2026"));
+    m_busy->setAccessibleName(tr("Running %1").arg(m_block.moduleId));
+    m_errorCell->setAccessibleName(tr("Error"));
+    setAccessibleName(tr("Module %1").arg(m_block.moduleId));
+    if (!m_error.isEmpty()) showError(m_error);
+}
+
+// ---------------------------------------------------------------- LessonView
+
+LessonView::LessonView(lessons::RunEngine* engine, lessons::ProgressStore* store, QWidget* parent)
+    : QScrollArea(parent), m_engine(engine), m_store(store)
+{
+    setWidgetResizable(true);
+    setFrameShape(QFrame::NoFrame);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setBackgroundRole(QPalette::Base);
+    setFocusPolicy(Qt::StrongFocus);
+    verticalScrollBar()->setSingleStep(24);
+    setWidget(newPage());
+}
+
+QWidget* LessonView::newPage()
+{
+    m_runCards.clear();
+    m_exercises.clear();
+    m_texts.clear();
+    auto* page = new QWidget;
+    page->setBackgroundRole(QPalette::Base);
+    page->setAutoFillBackground(true);
+    auto* outer = new QHBoxLayout(page);
+    outer->setContentsMargins(24, 16, 24, 32);
+    auto* column = new QWidget(page);
+    // A readable line length, centred, as in a book.
+    column->setMaximumWidth(920);
+    outer->addStretch(0);
+    outer->addWidget(column, 1);
+    outer->addStretch(0);
+    m_column = new QVBoxLayout(column);
+    m_column->setContentsMargins(0, 0, 0, 0);
+    m_column->setSpacing(12);
+    m_title = new QLabel(column);
+    m_title->setWordWrap(true);
+    m_title->setTextFormat(Qt::PlainText);
+    m_column->addWidget(m_title);
+    m_page = page;
+    return page;
+}
+
+void LessonView::clear()
+{
+    setWidget(newPage());
+    m_chapter = m_step = -1;
+}
+
+void LessonView::showMessage(const QString& title, const QString& text)
+{
+    clear();
+    QFont f = m_title->font();
+    f.setPointSizeF(f.pointSizeF() * 1.6);
+    f.setBold(true);
+    m_title->setFont(f);
+    m_title->setText(title);
+    auto* label = new QLabel(text, m_page);
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_column->addWidget(label);
+    m_column->addStretch(1);
+}
+
+void LessonView::addMarkdown(const QString& markdown, const QString& lang, const QString& courseDir,
+                             const QString& chapterFile)
+{
+    if (markdown.trimmed().isEmpty()) return;
+    auto* browser = new MarkdownBrowser(m_page);
+    browser->setMarkdown(markdown, lang, courseDir, chapterFile);
+    browser->setAccessibleName(tr("Lesson text"));
+    connect(browser, &MarkdownBrowser::courseLinkActivated, this,
+            [this, chapterFile](const QUrl& url) { emit courseLinkActivated(url, chapterFile); });
+    m_texts << browser;
+    m_column->addWidget(browser);
+}
+
+void LessonView::showStep(const lessons::Course& course, int chapter, int step)
+{
+    const QPointer<QWidget> old = widget();
+    setWidget(newPage());  // deletes the old page, cancelling its runs
+    m_chapter = chapter;
+    m_step = step;
+    if (chapter < 0 || chapter >= course.chapters.size()) return;
+    const lessons::Chapter& ch = course.chapters[chapter];
+    if (step < 0 || step >= ch.steps.size()) return;
+    const lessons::Step& st = ch.steps[step];
+
+    const QString lang = ch.lang.isEmpty() ? course.lang : ch.lang;
+    QFont titleFont = fonts::font(fonts::Role::Heading, lang);
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.7);
+    titleFont.setBold(true);
+    m_title->setFont(titleFont);
+    m_title->setText(st.title);
+    m_title->setAccessibleName(tr("Step title"));
+
+    for (const lessons::Block& b : st.blocks) {
+        if (!b.error.isEmpty()) {
+            auto* cell = new QLabel(m_page);
+            cell->setWordWrap(true);
+            cell->setFrameShape(QFrame::StyledPanel);
+            cell->setAutoFillBackground(true);
+            cell->setBackgroundRole(QPalette::AlternateBase);
+            cell->setMargin(8);
+            cell->setTextFormat(Qt::PlainText);
+            cell->setTextInteractionFlags(Qt::TextSelectableByMouse);
+            cell->setText(tr("This block cannot be shown: %1\n(%2, line %3)")
+                              .arg(b.error, QFileInfo(b.location.file).fileName())
+                              .arg(b.location.line));
+            cell->setAccessibleName(tr("Error"));
+            m_column->addWidget(cell);
+            continue;
+        }
+        switch (b.kind) {
+        case lessons::Block::Kind::Markdown:
+            addMarkdown(b.markdown, lang, course.dir, ch.file);
+            break;
+        case lessons::Block::Kind::Run: {
+            auto* card = new RunBlockCard(b.run, b.location, lang, course.dir, ch.file, m_engine, m_page);
+            m_runCards << card;
+            m_column->addWidget(card);
+            break;
+        }
+        case lessons::Block::Kind::Exercise: {
+            auto* ex = new ExerciseWidget(b.exercise, ch.file, lang, m_store, m_engine, m_page);
+            connect(ex, &ExerciseWidget::solvedChanged, this, &LessonView::exerciseSolvedChanged);
+            m_exercises << ex;
+            m_column->addWidget(ex);
+            break;
+        }
+        }
+    }
+    m_column->addStretch(1);
+    verticalScrollBar()->setValue(0);
+    Q_UNUSED(old);
+}
+
+int LessonView::highlight(const QString& text)
+{
+    int blocks = 0;
+    QWidget* first = nullptr;
+    for (MarkdownBrowser* b : m_texts) {
+        if (b->highlight(text) > 0) {
+            ++blocks;
+            if (!first) first = b;
+        }
+    }
+    for (RunBlockCard* card : m_runCards) {
+        if (card->caption() && card->caption()->highlight(text) > 0) {
+            ++blocks;
+            if (!first) first = card;
+        }
+    }
+    for (ExerciseWidget* ex : m_exercises) {
+        if (QWidget* w = ex->highlight(text)) {
+            ++blocks;
+            if (!first) first = w;
+        }
+    }
+    if (first) {
+        // After the page is laid out, so the position is known.
+        QPointer<QWidget> target = first;
+        QTimer::singleShot(0, this, [this, target] {
+            if (target) ensureWidgetVisible(target, 0, 60);
+        });
+    }
+    return blocks;
+}
+
+void LessonView::changeEvent(QEvent* event)
+{
+    QScrollArea::changeEvent(event);
+}
+
+}  // namespace poslab::ui

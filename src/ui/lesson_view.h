@@ -1,0 +1,182 @@
+// lesson_view.h — the lesson pane: one step of a chapter at a time.
+//
+// A scrollable column of the step's blocks: Markdown text in auto-height,
+// read-only browsers (MarkdownBrowser), run blocks as cards (RunBlockCard:
+// caption, chart, parameter panel, busy indicator, error cell) and exercises
+// as cards (ExerciseWidget). Runs go through the shared RunEngine, so the
+// window never waits for a module; a failing block shows its message and the
+// rest of the step still renders.
+//
+// Links in the text: http(s) opens in the system browser; a relative link to a
+// chapter file of the course (e.g. `02-sinusoidal.md#3`) is reported through
+// courseLinkActivated() for the window to navigate; anything else is ignored.
+#pragma once
+
+#include "lessons/course.h"
+#include "lessons/run_engine.h"
+
+#include <QPointer>
+#include <QScrollArea>
+#include <QTextBrowser>
+
+class QLabel;
+class QProgressBar;
+class QTimer;
+class QVBoxLayout;
+
+namespace poslab::lessons {
+class ProgressStore;
+}
+
+namespace poslab::ui {
+
+class ChartPanel;
+class ExerciseWidget;
+class ParamPanel;
+
+// Read-only Markdown text that is exactly as tall as its content (no own
+// scroll bar; the wheel scrolls the lesson pane) and blends into the page.
+class MarkdownBrowser : public QTextBrowser {
+    Q_OBJECT
+public:
+    explicit MarkdownBrowser(QWidget* parent = nullptr);
+
+    // Renders block Markdown (inline = true: one paragraph of inline Markdown,
+    // e.g. a caption). courseDir/chapterFile bound images and links.
+    void setMarkdown(const QString& markdown, const QString& lang, const QString& courseDir,
+                     const QString& chapterFile, bool inlineOnly = false);
+    QString markdownSource() const { return m_source; }
+
+    // Marks every occurrence of text (case-insensitive) with the palette's
+    // highlight; returns the number of matches. Empty text clears.
+    int highlight(const QString& text);
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+signals:
+    // A relative link inside the course (path relative to the chapter file; fragment kept).
+    void courseLinkActivated(const QUrl& url);
+
+protected:
+    void wheelEvent(QWheelEvent* event) override;
+    void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void render();
+    void updateHeight();
+    void onAnchorClicked(const QUrl& url);
+
+    QString m_source;
+    QString m_lang;
+    QString m_courseDir;
+    QString m_chapterFile;
+    bool m_inline = false;
+    bool m_rendering = false;
+    QString m_highlight;
+};
+
+// A run block: caption, chart, parameter panel. Parameter changes are
+// debounced (150 ms), the previous run is cancelled, a busy bar shows while a
+// run is going, an error replaces the chart with the message.
+class RunBlockCard : public QFrame {
+    Q_OBJECT
+public:
+    RunBlockCard(const lessons::RunBlock& block, const lessons::SourceLocation& location,
+                 const QString& lang, const QString& courseDir, const QString& chapterFile,
+                 lessons::RunEngine* engine, QWidget* parent = nullptr);
+    ~RunBlockCard() override;
+
+    const lessons::RunBlock& block() const { return m_block; }
+    ParamPanel* paramPanel() const { return m_params; }
+    ChartPanel* chart() const { return m_chart; }
+    MarkdownBrowser* caption() const { return m_caption; }
+    bool isBusy() const { return m_request != 0; }
+    QString errorText() const;  // empty when the chart is shown
+    lessons::RunResultPtr lastResult() const { return m_result; }
+    QStringList currentAssignments() const;
+    // Runs with the panel's current values now (no debounce).
+    void runNow();
+
+signals:
+    // A run of this card has ended (success, failure or cancellation).
+    void runFinished(bool ok);
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void scheduleRun();
+    void startRun();
+    void onFinished(quint64 id, lessons::RunResultPtr result);
+    void showError(const QString& message);
+    void retranslateUi();
+
+    lessons::RunBlock m_block;
+    lessons::SourceLocation m_location;
+    QString m_lang;
+    QPointer<lessons::RunEngine> m_engine;
+    MarkdownBrowser* m_caption = nullptr;
+    QVBoxLayout* m_chartHost = nullptr;
+    ChartPanel* m_chart = nullptr;
+    QLabel* m_placeholder = nullptr;
+    QFrame* m_errorCell = nullptr;
+    QLabel* m_errorText = nullptr;
+    QProgressBar* m_busy = nullptr;
+    QLabel* m_busyLabel = nullptr;
+    ParamPanel* m_params = nullptr;
+    QTimer* m_debounce = nullptr;
+    quint64 m_request = 0;
+    lessons::RunResultPtr m_result;
+    QString m_error;
+};
+
+class LessonView : public QScrollArea {
+    Q_OBJECT
+public:
+    // engine and store may be null (no runs / nothing saved).
+    LessonView(lessons::RunEngine* engine, lessons::ProgressStore* store, QWidget* parent = nullptr);
+
+    // Shows one step (rebuilds the page; scrolls to the top).
+    void showStep(const lessons::Course& course, int chapter, int step);
+    // A message instead of a step (no course, load errors).
+    void showMessage(const QString& title, const QString& text);
+    void clear();
+
+    int chapterIndex() const { return m_chapter; }
+    int stepIndex() const { return m_step; }
+    QLabel* titleLabel() const { return m_title; }
+    QList<RunBlockCard*> runCards() const { return m_runCards; }
+    QList<ExerciseWidget*> exercises() const { return m_exercises; }
+    QList<MarkdownBrowser*> textBlocks() const { return m_texts; }
+
+    // Highlights a search term in the step and scrolls to the first match;
+    // returns the number of text blocks that matched.
+    int highlight(const QString& text);
+
+signals:
+    void courseLinkActivated(const QUrl& url, const QString& chapterFile);
+    void exerciseSolvedChanged(const QString& exerciseId, bool solved);
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    QWidget* newPage();
+    void addMarkdown(const QString& markdown, const QString& lang, const QString& courseDir,
+                     const QString& chapterFile);
+
+    QPointer<lessons::RunEngine> m_engine;
+    lessons::ProgressStore* m_store = nullptr;
+    QWidget* m_page = nullptr;
+    QVBoxLayout* m_column = nullptr;
+    QLabel* m_title = nullptr;
+    QList<RunBlockCard*> m_runCards;
+    QList<ExerciseWidget*> m_exercises;
+    QList<MarkdownBrowser*> m_texts;
+    int m_chapter = -1;
+    int m_step = -1;
+};
+
+}  // namespace poslab::ui

@@ -1,0 +1,587 @@
+#include "ui/main_window.h"
+
+#include "lessons/course_loader.h"
+#include "lessons/progress_store.h"
+#include "lessons/run_engine.h"
+#include "ui/app_settings.h"
+#include "ui/exercise_widget.h"
+#include "ui/fonts.h"
+#include "ui/lesson_view.h"
+#include "ui/search_panel.h"
+#include "ui/toc_panel.h"
+
+#include <QAbstractItemView>
+#include <QAbstractSlider>
+#include <QAbstractSpinBox>
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QGraphicsView>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLibraryInfo>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QRadioButton>
+#include <QRegularExpression>
+#include <QScreen>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTextEdit>
+#include <QToolBar>
+#include <QTranslator>
+#include <QUrl>
+#include <QVBoxLayout>
+
+namespace poslab::ui {
+
+// ---------------------------------------------------------------- translations
+
+namespace {
+QTranslator* g_appTranslator = nullptr;
+QTranslator* g_qtTranslator = nullptr;
+
+// "Next step (Right, PgDown)": every action's tooltip names its shortcuts.
+void setTip(QAction* action, const QString& text)
+{
+    QStringList keys;
+    for (const QKeySequence& k : action->shortcuts()) keys << k.toString(QKeySequence::NativeText);
+    action->setToolTip(keys.isEmpty() ? text : QCoreApplication::translate("poslab::ui::MainWindow", "%1 (%2)")
+                                                   .arg(text, keys.join(QStringLiteral(", "))));
+    action->setStatusTip(text);
+}
+
+QString slugOf(const QString& title)
+{
+    QString s = title.toLower();
+    static const QRegularExpression nonWord(QStringLiteral(R"([^\w\s-])"));
+    s.remove(nonWord);
+    s = s.simplified();
+    s.replace(QLatin1Char(' '), QLatin1Char('-'));
+    return s;
+}
+}  // namespace
+
+bool installUiTranslator(const QString& lang)
+{
+    if (g_appTranslator) {
+        QCoreApplication::removeTranslator(g_appTranslator);
+        delete g_appTranslator;
+        g_appTranslator = nullptr;
+    }
+    if (g_qtTranslator) {
+        QCoreApplication::removeTranslator(g_qtTranslator);
+        delete g_qtTranslator;
+        g_qtTranslator = nullptr;
+    }
+    if (lang != u"zh") {
+        // English is the source language: no translator. Tell widgets anyway.
+        QEvent change(QEvent::LanguageChange);
+        QCoreApplication::sendEvent(qApp, &change);
+        for (QWidget* w : QApplication::allWidgets()) QCoreApplication::sendEvent(w, &change);
+        return true;
+    }
+    auto* qt = new QTranslator(qApp);
+    // Qt's own strings (standard buttons, file dialogs), if the package is installed.
+    if (qt->load(QStringLiteral("qtbase_zh_CN"), QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {
+        g_qtTranslator = qt;
+        QCoreApplication::installTranslator(qt);
+    } else {
+        delete qt;
+    }
+    auto* app = new QTranslator(qApp);
+    if (!app->load(QStringLiteral(":/i18n/poslab_zh_CN.qm"))) {
+        delete app;
+        return false;
+    }
+    g_appTranslator = app;
+    QCoreApplication::installTranslator(app);  // sends LanguageChange to every widget
+    return true;
+}
+
+// ---------------------------------------------------------------- MainWindow
+
+MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
+    : QMainWindow(parent), m_options(options)
+{
+    setObjectName(QStringLiteral("PosLabMainWindow"));
+    m_courseDir = options.courseDir.isEmpty() ? lessons::defaultCourseDir() : options.courseDir;
+    m_settings = std::make_unique<AppSettings>(options.settingsFile);
+    m_store = new lessons::ProgressStore(options.progressFile, this);
+    const bool progressLoaded = m_store->load();
+    m_engine = new lessons::RunEngine(this);
+
+    m_view = new LessonView(m_engine, m_store, this);
+    m_view->setObjectName(QStringLiteral("lessonView"));
+    setCentralWidget(m_view);
+    connect(m_view, &LessonView::courseLinkActivated, this, &MainWindow::onCourseLink);
+    connect(m_view, &LessonView::exerciseSolvedChanged, this, [this] { updateProgressMarks(); });
+
+    setupActions();
+    setupDocks();
+    setupMenus();
+    setupToolBar();
+    statusBar();
+
+    connect(m_store, &lessons::ProgressStore::saveFailed, this, [this](const QString& message) {
+        statusBar()->showMessage(tr("Your answers could not be saved: %1").arg(message));
+    });
+    if (!progressLoaded && !m_store->lastError().isEmpty())
+        statusBar()->showMessage(tr("Saved progress could not be read (%1); starting afresh.").arg(m_store->lastError()));
+
+    qApp->installEventFilter(this);
+
+    // Language: --lang, then the saved one, then the system locale.
+    m_lang = m_settings->startLanguage(options.language);
+    installUiTranslator(m_lang);
+    QFont uiFont = QApplication::font();
+    uiFont.setFamilies(fonts::families(fonts::Role::Ui, m_lang));
+    setFont(uiFont);
+    loadCourse(m_lang);
+    retranslateUi();
+
+    if (options.restoreGeometry && !m_settings->geometry().isEmpty()) {
+        restoreGeometry(m_settings->geometry());
+    } else {
+        QSize size(1280, 860);
+        if (QScreen* screen = QGuiApplication::primaryScreen())
+            size = size.boundedTo(screen->availableSize() * 0.92);
+        resize(size);
+    }
+    if (options.restoreGeometry && !m_settings->windowState().isEmpty()) restoreState(m_settings->windowState());
+
+    // Where the learner left off.
+    QString chapterId = m_store->lastChapter();
+    int step = m_store->lastStep();
+    if (chapterId.isEmpty()) {
+        chapterId = m_settings->lastChapterId();
+        step = m_settings->lastStep();
+    }
+    int chapter = 0;
+    for (int i = 0; i < course().chapters.size(); ++i)
+        if (course().chapters[i].id == chapterId) chapter = i;
+    goTo(chapter, std::max(step, 0));
+}
+
+MainWindow::~MainWindow()
+{
+    qApp->removeEventFilter(this);
+    saveWindowSettings();
+    // Pages first: their cards cancel runs on the engine they hold.
+    delete m_view;
+    m_view = nullptr;
+}
+
+const lessons::Course& MainWindow::course() const
+{
+    static const lessons::Course empty;
+    auto it = m_courses.constFind(m_lang);
+    return it == m_courses.constEnd() ? empty : it.value();
+}
+
+void MainWindow::setupActions()
+{
+    m_prev = new QAction(this);
+    m_prev->setIcon(style()->standardIcon(QStyle::SP_ArrowBack, nullptr, this));
+    m_prev->setShortcuts({QKeySequence(Qt::Key_Left), QKeySequence(Qt::Key_PageUp)});
+    m_prev->setShortcutContext(Qt::WindowShortcut);
+    connect(m_prev, &QAction::triggered, this, &MainWindow::previousStep);
+
+    m_next = new QAction(this);
+    m_next->setIcon(style()->standardIcon(QStyle::SP_ArrowForward, nullptr, this));
+    m_next->setShortcuts({QKeySequence(Qt::Key_Right), QKeySequence(Qt::Key_PageDown)});
+    m_next->setShortcutContext(Qt::WindowShortcut);
+    connect(m_next, &QAction::triggered, this, &MainWindow::nextStep);
+
+    m_switchLang = new QAction(this);
+    m_switchLang->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    connect(m_switchLang, &QAction::triggered, this, &MainWindow::toggleLanguage);
+
+    m_langGroup = new QActionGroup(this);
+    m_langEn = new QAction(QStringLiteral("English"), m_langGroup);
+    m_langZh = new QAction(QStringLiteral("中文"), m_langGroup);
+    for (QAction* a : {m_langEn, m_langZh}) a->setCheckable(true);
+    connect(m_langEn, &QAction::triggered, this, [this] { setLanguage(QStringLiteral("en")); });
+    connect(m_langZh, &QAction::triggered, this, [this] { setLanguage(QStringLiteral("zh")); });
+
+    m_export = new QAction(this);
+    m_export->setIcon(style()->standardIcon(QStyle::SP_DialogSaveButton, nullptr, this));
+    m_export->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    connect(m_export, &QAction::triggered, this, &MainWindow::exportPdf);
+
+    m_find = new QAction(this);
+    m_find->setIcon(style()->standardIcon(QStyle::SP_FileDialogContentsView, nullptr, this));
+    m_find->setShortcut(QKeySequence::Find);
+    connect(m_find, &QAction::triggered, this, &MainWindow::focusSearch);
+
+    m_quit = new QAction(this);
+    m_quit->setShortcut(QKeySequence::Quit);
+    m_quit->setMenuRole(QAction::QuitRole);
+    connect(m_quit, &QAction::triggered, this, &QWidget::close);
+
+    m_about = new QAction(this);
+    m_about->setMenuRole(QAction::AboutRole);
+    connect(m_about, &QAction::triggered, this, &MainWindow::showAbout);
+
+    for (QAction* a : {m_prev, m_next, m_switchLang, m_export, m_find, m_quit}) addAction(a);
+}
+
+void MainWindow::setupDocks()
+{
+    m_dock = new QDockWidget(this);
+    m_dock->setObjectName(QStringLiteral("contentsDock"));
+    m_dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable |
+                        QDockWidget::DockWidgetFloatable);
+    auto* host = new QWidget(m_dock);
+    auto* layout = new QVBoxLayout(host);
+    layout->setContentsMargins(6, 6, 6, 6);
+    m_search = new SearchPanel(host);
+    m_toc = new TocPanel(host);
+    layout->addWidget(m_search);
+    layout->addWidget(m_toc, 1);
+    m_dock->setWidget(host);
+    m_dock->setMinimumWidth(220);
+    addDockWidget(Qt::LeftDockWidgetArea, m_dock);
+    resizeDocks({m_dock}, {300}, Qt::Horizontal);
+
+    // While a search is typed, its matches take the place of the contents.
+    connect(m_search, &SearchPanel::activeChanged, this, [this](bool active) { m_toc->setVisible(!active); });
+    connect(m_search, &SearchPanel::hitActivated, this, &MainWindow::onSearchHit);
+    connect(m_toc, &TocPanel::stepActivated, this, [this](int c, int s) { goTo(c, s); });
+
+    m_toggleToc = m_dock->toggleViewAction();
+    m_toggleToc->setShortcut(QKeySequence(Qt::Key_F9));
+}
+
+void MainWindow::setupMenus()
+{
+    m_fileMenu = menuBar()->addMenu(QString());
+    m_fileMenu->addAction(m_export);
+    m_fileMenu->addSeparator();
+    m_fileMenu->addAction(m_quit);
+
+    m_goMenu = menuBar()->addMenu(QString());
+    m_goMenu->addAction(m_prev);
+    m_goMenu->addAction(m_next);
+    m_goMenu->addSeparator();
+    m_goMenu->addAction(m_find);
+
+    m_viewMenu = menuBar()->addMenu(QString());
+    m_viewMenu->addAction(m_toggleToc);
+    m_langMenu = m_viewMenu->addMenu(QString());
+    m_langMenu->addAction(m_langEn);
+    m_langMenu->addAction(m_langZh);
+    m_langMenu->addSeparator();
+    m_langMenu->addAction(m_switchLang);
+
+    m_helpMenu = menuBar()->addMenu(QString());
+    m_helpMenu->addAction(m_about);
+}
+
+void MainWindow::setupToolBar()
+{
+    m_toolBar = addToolBar(QString());
+    m_toolBar->setObjectName(QStringLiteral("mainToolBar"));
+    m_toolBar->setMovable(false);
+    m_toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_toolBar->addAction(m_prev);
+    m_counter = new QLabel(m_toolBar);
+    m_counter->setAlignment(Qt::AlignCenter);
+    m_counter->setMinimumWidth(m_counter->fontMetrics().horizontalAdvance(QStringLiteral("88 / 88")) + 16);
+    m_toolBar->addWidget(m_counter);
+    m_toolBar->addAction(m_next);
+    m_toolBar->addSeparator();
+    m_toolBar->addAction(m_toggleToc);
+    m_toolBar->addAction(m_find);
+    m_toolBar->addSeparator();
+    m_toolBar->addAction(m_switchLang);
+    m_toolBar->addAction(m_export);
+}
+
+void MainWindow::retranslateUi()
+{
+    m_prev->setText(tr("Previous"));
+    setTip(m_prev, tr("Previous step"));
+    m_next->setText(tr("Next"));
+    setTip(m_next, tr("Next step"));
+    // The switch names the other language in that language, so anyone can find it.
+    m_switchLang->setText(m_lang == u"zh" ? QStringLiteral("English") : QStringLiteral("中文"));
+    setTip(m_switchLang, m_lang == u"zh" ? tr("Switch to English") : tr("Switch to Chinese"));
+    m_langEn->setChecked(m_lang != u"zh");
+    m_langZh->setChecked(m_lang == u"zh");
+    m_langEn->setToolTip(tr("Show the course and the window in English"));
+    m_langZh->setToolTip(tr("Show the course and the window in Chinese"));
+    m_export->setText(tr("Export PDF\u2026"));
+    setTip(m_export, tr("Export the current chapter or the whole course as a PDF report"));
+    m_find->setText(tr("Search"));
+    setTip(m_find, tr("Search the course"));
+    m_quit->setText(tr("&Quit"));
+    setTip(m_quit, tr("Quit PosLab"));
+    m_about->setText(tr("&About PosLab"));
+    m_toggleToc->setText(tr("Contents"));
+    setTip(m_toggleToc, tr("Show or hide the table of contents"));
+    m_dock->setWindowTitle(tr("Contents"));
+    m_fileMenu->setTitle(tr("&File"));
+    m_goMenu->setTitle(tr("&Go"));
+    m_viewMenu->setTitle(tr("&View"));
+    m_langMenu->setTitle(tr("&Language"));
+    m_helpMenu->setTitle(tr("&Help"));
+    m_toolBar->setWindowTitle(tr("Navigation"));
+    m_toolBar->setAccessibleName(tr("Navigation"));
+    m_counter->setAccessibleName(tr("Step counter"));
+    m_view->setAccessibleName(tr("Lesson"));
+    m_dock->setAccessibleName(tr("Contents"));
+    updateNavigation();
+}
+
+void MainWindow::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange && m_prev) retranslateUi();
+    QMainWindow::changeEvent(event);
+}
+
+void MainWindow::loadCourse(const QString& lang)
+{
+    if (!m_courses.contains(lang)) {
+        lessons::CourseLoadResult r = lessons::loadCourse(m_courseDir, lang);
+        if (r.course.lang.isEmpty()) r.course.lang = lang;
+        m_diagnostics = r.diagnostics;
+        m_courses.insert(lang, r.course);
+        for (const lessons::Diagnostic& d : r.diagnostics) qWarning().noquote() << d.toString();
+    }
+    m_toc->setCourse(course());
+    m_search->setCourse(course());
+    updateProgressMarks();
+}
+
+bool MainWindow::goTo(int chapter, int step)
+{
+    const lessons::Course& c = course();
+    if (c.chapters.isEmpty()) {
+        m_chapter = m_step = -1;
+        QStringList problems;
+        for (const lessons::Diagnostic& d : m_diagnostics) problems << d.toString();
+        m_view->showMessage(tr("No lessons found"),
+                            tr("PosLab found no chapters in %1 (language: %2).")
+                                    .arg(QDir::toNativeSeparators(m_courseDir), m_lang) +
+                                (problems.isEmpty() ? QString() : QStringLiteral("\n\n") + problems.join(u'\n')));
+        updateNavigation();
+        return false;
+    }
+    if (chapter < 0 || chapter >= c.chapters.size()) return false;
+    const lessons::Chapter& ch = c.chapters[chapter];
+    step = std::clamp(step, 0, std::max<int>(0, int(ch.steps.size()) - 1));
+    m_chapter = chapter;
+    m_step = step;
+    m_view->showStep(c, chapter, step);
+    m_toc->setCurrent(chapter, step);
+    m_store->setLastPosition(ch.id, step);
+    m_settings->setLastPosition(ch.id, step);
+    m_settings->markVisited(ch.id, step);
+    updateProgressMarks();
+    updateNavigation();
+    emit stepShown(chapter, step);
+    return true;
+}
+
+void MainWindow::nextStep()
+{
+    const lessons::Course& c = course();
+    if (m_chapter < 0) return;
+    if (m_step + 1 < c.chapters[m_chapter].steps.size())
+        goTo(m_chapter, m_step + 1);
+    else if (m_chapter + 1 < c.chapters.size())
+        goTo(m_chapter + 1, 0);
+}
+
+void MainWindow::previousStep()
+{
+    const lessons::Course& c = course();
+    if (m_chapter < 0) return;
+    if (m_step > 0)
+        goTo(m_chapter, m_step - 1);
+    else if (m_chapter > 0)
+        goTo(m_chapter - 1, int(c.chapters[m_chapter - 1].steps.size()) - 1);
+}
+
+QString MainWindow::stepCounterText() const
+{
+    if (m_chapter < 0) return QStringLiteral("\u2013 / \u2013");
+    return QStringLiteral("%1 / %2").arg(m_step + 1).arg(course().chapters[m_chapter].steps.size());
+}
+
+void MainWindow::updateNavigation()
+{
+    if (!m_counter) return;
+    const lessons::Course& c = course();
+    const bool any = m_chapter >= 0 && m_chapter < c.chapters.size();
+    m_prev->setEnabled(any && (m_step > 0 || m_chapter > 0));
+    m_next->setEnabled(any && (m_step + 1 < c.chapters[m_chapter].steps.size() || m_chapter + 1 < c.chapters.size()));
+    m_counter->setText(stepCounterText());
+    if (any) {
+        const lessons::Chapter& ch = c.chapters[m_chapter];
+        m_counter->setToolTip(tr("Step %1 of %2 in chapter %3, \u201c%4\u201d")
+                                  .arg(m_step + 1)
+                                  .arg(ch.steps.size())
+                                  .arg(m_chapter + 1)
+                                  .arg(ch.title));
+        setWindowTitle(tr("%1 \u2014 PosLab").arg(ch.title));
+    } else {
+        m_counter->setToolTip(QString());
+        setWindowTitle(QStringLiteral("PosLab"));
+    }
+}
+
+void MainWindow::updateProgressMarks()
+{
+    TocProgress p;
+    for (const lessons::Chapter& ch : course().chapters) {
+        const QList<int> visited = m_settings->visitedSteps(ch.id);
+        p.visited.insert(ch.id, QSet<int>(visited.begin(), visited.end()));
+    }
+    for (const QString& id : m_store->exerciseIds())
+        if (m_store->exercise(id).solved) p.solvedExercises.insert(id);
+    m_toc->setProgress(p);
+}
+
+void MainWindow::setLanguage(const QString& lang)
+{
+    const QString l = AppSettings::normalizeLanguage(lang);
+    if (l.isEmpty()) return;
+    if (l == m_lang) {
+        retranslateUi();
+        return;
+    }
+    // Same chapter (by id) and step in the other language.
+    const QString chapterId = m_chapter >= 0 ? course().chapters[m_chapter].id : QString();
+    const int step = m_step;
+    m_lang = l;
+    m_settings->setLanguage(l);
+    installUiTranslator(l);
+    QFont uiFont = QApplication::font();
+    uiFont.setFamilies(fonts::families(fonts::Role::Ui, l));
+    setFont(uiFont);
+    loadCourse(l);
+    int chapter = 0;
+    for (int i = 0; i < course().chapters.size(); ++i)
+        if (course().chapters[i].id == chapterId) chapter = i;
+    goTo(chapter, std::max(step, 0));
+    retranslateUi();
+    emit languageChanged(l);
+}
+
+void MainWindow::toggleLanguage()
+{
+    setLanguage(m_lang == u"zh" ? QStringLiteral("en") : QStringLiteral("zh"));
+}
+
+void MainWindow::focusSearch()
+{
+    m_dock->show();
+    m_dock->raise();
+    m_search->activate();
+}
+
+void MainWindow::onSearchHit(int chapter, int step, const QString& query)
+{
+    goTo(chapter, step);
+    m_view->highlight(query);
+}
+
+void MainWindow::onCourseLink(const QUrl& url, const QString& chapterFile)
+{
+    const lessons::Course& c = course();
+    int chapter = m_chapter;
+    const QString path = url.path();
+    if (!path.isEmpty()) {
+        const QString name = QFileInfo(path).fileName();
+        chapter = -1;
+        for (int i = 0; i < c.chapters.size(); ++i)
+            if (QFileInfo(c.chapters[i].file).fileName() == name) chapter = i;
+        if (chapter < 0) {
+            statusBar()->showMessage(tr("The link %1 does not lead to a chapter of this course.").arg(url.toString()),
+                                     6000);
+            return;
+        }
+    }
+    if (chapter < 0) return;
+    int step = 0;
+    const QString fragment = url.fragment();
+    if (!fragment.isEmpty()) {
+        bool isNumber = false;
+        const int n = fragment.toInt(&isNumber);
+        if (isNumber) {
+            step = n - 1;
+        } else {
+            const auto& steps = c.chapters[chapter].steps;
+            for (int i = 0; i < steps.size(); ++i)
+                if (slugOf(steps[i].title) == fragment.toLower()) step = i;
+        }
+    }
+    Q_UNUSED(chapterFile);
+    goTo(chapter, step);
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event)
+{
+    // ←/→ step through the lesson, except where they mean something: text
+    // fields, spin boxes, sliders, lists, charts (pan), radio buttons. Those
+    // claim the key through ShortcutOverride, so the shortcut does not fire.
+    if (event->type() == QEvent::ShortcutOverride && watched->isWidgetType()) {
+        auto* key = static_cast<QKeyEvent*>(event);
+        if ((key->key() == Qt::Key_Left || key->key() == Qt::Key_Right) &&
+            (key->modifiers() & ~Qt::KeypadModifier) == Qt::NoModifier) {
+            auto* w = static_cast<QWidget*>(watched);
+            if (w->window() == this) {
+                const auto* text = qobject_cast<QTextEdit*>(w);
+                const bool wantsArrows = qobject_cast<QLineEdit*>(w) || qobject_cast<QAbstractSpinBox*>(w) ||
+                                         qobject_cast<QComboBox*>(w) || qobject_cast<QAbstractSlider*>(w) ||
+                                         qobject_cast<QAbstractItemView*>(w) || qobject_cast<QGraphicsView*>(w) ||
+                                         qobject_cast<QRadioButton*>(w) ||
+                                         (text && (!text->isReadOnly() || text->textCursor().hasSelection()));
+                if (wantsArrows) {
+                    event->accept();
+                    return true;
+                }
+            }
+        }
+    }
+    return QMainWindow::eventFilter(watched, event);
+}
+
+void MainWindow::saveWindowSettings()
+{
+    if (!m_settings) return;
+    m_settings->setGeometry(saveGeometry());
+    m_settings->setWindowState(saveState());
+    m_settings->setLanguage(m_lang);
+    m_settings->sync();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    saveWindowSettings();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, tr("About PosLab"),
+                       tr("<h3>PosLab %1</h3><p>A notebook that teaches positional encoding in Transformers: "
+                          "lessons in Chinese and English, live charts from C++ modules, exercises, PDF reports.</p>")
+                           .arg(QCoreApplication::applicationVersion()));
+}
+
+void MainWindow::exportPdf()
+{
+    // Filled in with the PDF exporter (pdf_export.h).
+}
+
+}  // namespace poslab::ui

@@ -1,0 +1,148 @@
+// main_window.h — the PosLab notebook window.
+//
+// A table of contents and the search field on the left, the lesson pane (one
+// step at a time) in the middle, a toolbar with previous/next step (also ←/→
+// outside text fields, PgUp/PgDn), the step counter, the language switch
+// (zh/en: UI and content change live, at the same chapter and step), PDF
+// export and search (Ctrl+F). Remembers the last chapter and step (progress
+// store), the window geometry and the language (settings); the language
+// defaults to the system locale.
+//
+// All paths come from MainWindowOptions so tests can keep everything inside a
+// temporary folder.
+#pragma once
+
+#include "lessons/course.h"
+
+#include <QHash>
+#include <QMainWindow>
+#include <QPointer>
+
+#include <memory>
+
+class QAction;
+class QActionGroup;
+class QDockWidget;
+class QLabel;
+class QTranslator;
+
+namespace poslab::lessons {
+class ProgressStore;
+class RunEngine;
+}  // namespace poslab::lessons
+
+namespace poslab::ui {
+
+class AppSettings;
+class LessonView;
+class SearchPanel;
+class TocPanel;
+
+struct MainWindowOptions {
+    QString courseDir;     // empty: lessons::defaultCourseDir()
+    QString language;      // "zh"/"en" (--lang); empty: saved setting, then system locale
+    QString settingsFile;  // empty: the platform's settings place
+    QString progressFile;  // empty: lessons::ProgressStore::defaultFilePath()
+    bool restoreGeometry = true;
+};
+
+// Installs the UI translation for lang ("zh": :/i18n/poslab_zh_CN.qm plus
+// Qt's own qtbase_zh_CN when present; "en": none), replacing the previous
+// one. Widgets get a LanguageChange event and retranslate themselves.
+// Returns false if the Chinese translation could not be loaded.
+bool installUiTranslator(const QString& lang);
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(const MainWindowOptions& options = {}, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    QString language() const { return m_lang; }
+    const lessons::Course& course() const;
+    QList<lessons::Diagnostic> loadDiagnostics() const { return m_diagnostics; }
+    int chapterIndex() const { return m_chapter; }
+    int stepIndex() const { return m_step; }
+    QString stepCounterText() const;
+
+    LessonView* lessonView() const { return m_view; }
+    TocPanel* tocPanel() const { return m_toc; }
+    SearchPanel* searchPanel() const { return m_search; }
+    lessons::RunEngine* runEngine() const { return m_engine; }
+    lessons::ProgressStore* progressStore() const { return m_store; }
+    QAction* previousAction() const { return m_prev; }
+    QAction* nextAction() const { return m_next; }
+    QAction* switchLanguageAction() const { return m_switchLang; }
+    QAction* exportAction() const { return m_export; }
+    QAction* searchAction() const { return m_find; }
+
+public slots:
+    // Shows a step (indexes clamped); returns false if there is no such chapter.
+    bool goTo(int chapter, int step);
+    void nextStep();
+    void previousStep();
+    void setLanguage(const QString& lang);
+    void toggleLanguage();
+    void exportPdf();
+    void focusSearch();
+
+signals:
+    void stepShown(int chapter, int step);
+    void languageChanged(const QString& lang);
+
+protected:
+    void changeEvent(QEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void setupActions();
+    void setupMenus();
+    void setupToolBar();
+    void setupDocks();
+    void retranslateUi();
+    void loadCourse(const QString& lang);
+    void updateNavigation();
+    void updateProgressMarks();
+    void saveWindowSettings();
+    void onCourseLink(const QUrl& url, const QString& chapterFile);
+    void onSearchHit(int chapter, int step, const QString& query);
+    void showAbout();
+
+    MainWindowOptions m_options;
+    QString m_courseDir;
+    QString m_lang;
+    std::unique_ptr<AppSettings> m_settings;
+    lessons::ProgressStore* m_store = nullptr;
+    lessons::RunEngine* m_engine = nullptr;
+    QHash<QString, lessons::Course> m_courses;  // per language, loaded on demand
+    QList<lessons::Diagnostic> m_diagnostics;
+    int m_chapter = -1;
+    int m_step = -1;
+
+    LessonView* m_view = nullptr;
+    TocPanel* m_toc = nullptr;
+    SearchPanel* m_search = nullptr;
+    QDockWidget* m_dock = nullptr;
+    QLabel* m_counter = nullptr;
+    QMenu* m_fileMenu = nullptr;
+    QMenu* m_goMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
+    QMenu* m_langMenu = nullptr;
+    QMenu* m_helpMenu = nullptr;
+    QToolBar* m_toolBar = nullptr;
+    QAction* m_prev = nullptr;
+    QAction* m_next = nullptr;
+    QAction* m_switchLang = nullptr;
+    QAction* m_langEn = nullptr;
+    QAction* m_langZh = nullptr;
+    QActionGroup* m_langGroup = nullptr;
+    QAction* m_export = nullptr;
+    QAction* m_find = nullptr;
+    QAction* m_toggleToc = nullptr;
+    QAction* m_quit = nullptr;
+    QAction* m_about = nullptr;
+    bool m_exporting = false;
+};
+
+}  // namespace poslab::ui

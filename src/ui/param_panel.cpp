@@ -1,0 +1,401 @@
+#include "ui/param_panel.h"
+
+#include "modules/registry.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QEvent>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QSpinBox>
+
+#include <climits>
+#include <cmath>
+
+namespace poslab::ui {
+
+namespace {
+
+using modules::ParamType;
+
+QString variantText(const modules::ParamSpec& p, const QVariant& v)
+{
+    switch (p.type) {
+    case ParamType::Int:
+        return QString::number(v.toLongLong());
+    case ParamType::Float:
+        return QString::number(v.toDouble(), 'g', 12);
+    case ParamType::Bool:
+        return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    case ParamType::Choice:
+        return v.toString();
+    case ParamType::IntList:
+    case ParamType::FloatList: {
+        QStringList parts;
+        for (const QVariant& item : v.toList())
+            parts << (p.type == ParamType::IntList ? QString::number(item.toLongLong())
+                                                   : QString::number(item.toDouble(), 'g', 12));
+        return parts.join(QLatin1Char(','));
+    }
+    }
+    return v.toString();
+}
+
+int decimalsFor(double lo, double hi, double step, bool log)
+{
+    if (step > 0) return std::clamp(int(-std::floor(std::log10(step))), 0, 8);
+    if (log && lo > 0) return std::clamp(int(-std::floor(std::log10(lo))) + 2, 0, 8);
+    const double span = hi - lo;
+    if (!(span > 0)) return 3;
+    return std::clamp(int(-std::floor(std::log10(span / 100.0))), 0, 6);
+}
+
+constexpr int kSliderSteps = 1000;
+
+}  // namespace
+
+struct ParamPanel::Row {
+    modules::ParamSpec spec;
+    lessons::VarySpec vary;
+    QString start;  // the lesson's value as text
+    QLabel* label = nullptr;
+    QSlider* slider = nullptr;
+    QSpinBox* ispin = nullptr;
+    QDoubleSpinBox* dspin = nullptr;
+    QComboBox* combo = nullptr;
+    QCheckBox* check = nullptr;
+    QLineEdit* line = nullptr;
+    double lo = 0, hi = 0, step = 0;
+    bool log = false;
+    bool exactSlider = false;  // slider positions are lo + i*step exactly
+
+    QWidget* editor() const
+    {
+        if (ispin) return ispin;
+        if (dspin) return dspin;
+        if (combo) return combo;
+        if (check) return check;
+        return line;
+    }
+
+    QString text() const
+    {
+        if (ispin) return QString::number(ispin->value());
+        if (dspin) return QString::number(dspin->value(), 'g', 12);
+        if (combo) return combo->currentData().toString();
+        if (check) return check->isChecked() ? QStringLiteral("true") : QStringLiteral("false");
+        if (line) return line->text().trimmed();
+        return {};
+    }
+
+    double numeric() const { return ispin ? ispin->value() : dspin ? dspin->value() : 0.0; }
+
+    double sliderToValue(int pos) const
+    {
+        if (exactSlider) return lo + pos * step;
+        const double t = double(pos) / kSliderSteps;
+        double v = log ? std::exp(std::log(lo) + t * (std::log(hi) - std::log(lo))) : lo + t * (hi - lo);
+        if (ispin) {
+            v = std::round(v);
+            if (spec.multipleOf > 1) v = std::round(v / spec.multipleOf) * spec.multipleOf;
+        } else if (step > 0) {
+            v = lo + std::round((v - lo) / step) * step;
+        }
+        return std::clamp(v, lo, hi);
+    }
+
+    int valueToSlider(double v) const
+    {
+        if (exactSlider) return int(std::lround((v - lo) / step));
+        if (!(hi > lo)) return 0;
+        double t = log ? (std::log(v) - std::log(lo)) / (std::log(hi) - std::log(lo)) : (v - lo) / (hi - lo);
+        return int(std::lround(std::clamp(t, 0.0, 1.0) * kSliderSteps));
+    }
+
+    void syncSlider()
+    {
+        if (!slider) return;
+        QSignalBlocker b(slider);
+        slider->setValue(valueToSlider(numeric()));
+    }
+
+    // Returns true if the value changed.
+    bool setText(const QString& t)
+    {
+        const QString before = text();
+        if (ispin) {
+            bool ok = false;
+            const qlonglong v = t.trimmed().toLongLong(&ok);
+            if (!ok) return false;
+            ispin->setValue(int(std::clamp<qlonglong>(v, ispin->minimum(), ispin->maximum())));
+        } else if (dspin) {
+            bool ok = false;
+            const double v = t.trimmed().toDouble(&ok);
+            if (!ok || !std::isfinite(v)) return false;
+            dspin->setValue(v);
+        } else if (combo) {
+            const int i = combo->findData(t.trimmed());
+            if (i < 0) return false;
+            combo->setCurrentIndex(i);
+        } else if (check) {
+            const QString s = t.trimmed().toLower();
+            check->setChecked(s == u"true" || s == u"1" || s == u"yes" || s == u"on");
+        } else if (line) {
+            line->setText(t);
+        }
+        syncSlider();
+        return text() != before;
+    }
+};
+
+ParamPanel::ParamPanel(const modules::ModuleSpec* spec, const QStringList& lessonParams,
+                       const QList<lessons::VarySpec>& vary, const QString& lang, QWidget* parent)
+    : QWidget(parent), m_spec(spec), m_lessonParams(lessonParams), m_lang(lang)
+{
+    auto* outer = new QHBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    m_grid = new QGridLayout;
+    m_grid->setColumnStretch(1, 1);
+    m_grid->setHorizontalSpacing(8);
+    outer->addLayout(m_grid, 1);
+    m_reset = new QPushButton(this);
+    connect(m_reset, &QPushButton::clicked, this, &ParamPanel::reset);
+    outer->addWidget(m_reset, 0, Qt::AlignTop);
+
+    if (spec) {
+        // Start values: the lesson's assignments over the module defaults.
+        std::map<QString, QVariant> start;
+        try {
+            const modules::Params params = modules::parseParams(*spec, lessonParams);
+            start = params.values();
+        } catch (const std::exception&) {
+            for (const auto& p : spec->params) start[p.name] = p.defaultValue;
+        }
+        for (const lessons::VarySpec& v : vary) {
+            const modules::ParamSpec* p = nullptr;
+            for (const auto& candidate : spec->params)
+                if (candidate.name == v.name) p = &candidate;
+            if (!p) continue;  // `poslab check` reports it; the panel just leaves it out
+            auto it = start.find(v.name);
+            addRow(*p, v, variantText(*p, it != start.end() ? it->second : p->defaultValue));
+        }
+    }
+    m_reset->setVisible(!m_rows.isEmpty());
+    retranslateUi();
+}
+
+ParamPanel::~ParamPanel()
+{
+    qDeleteAll(m_rows);
+}
+
+bool ParamPanel::isEmpty() const
+{
+    return m_rows.isEmpty();
+}
+
+void ParamPanel::addRow(const modules::ParamSpec& p, const lessons::VarySpec& v, const QString& start)
+{
+    auto* row = new Row;
+    row->spec = p;
+    row->vary = v;
+    row->start = start;
+    const int r = m_grid->rowCount();
+    row->label = new QLabel(p.name, this);
+    row->label->setToolTip(p.help.in(m_lang));
+    m_grid->addWidget(row->label, r, 0);
+
+    const bool numeric = p.type == ParamType::Int || p.type == ParamType::Float;
+    if (numeric) {
+        row->lo = v.hasRange ? std::max(v.min, p.min) : p.min;
+        row->hi = v.hasRange ? std::min(v.max, p.max) : p.max;
+        if (row->hi < row->lo) std::swap(row->lo, row->hi);
+        row->log = v.log && row->lo > 0;
+        row->step = v.step;
+        if (p.type == ParamType::Int) {
+            row->lo = std::max(std::ceil(row->lo), double(INT_MIN));
+            row->hi = std::min(std::floor(row->hi), double(INT_MAX));
+            if (p.multipleOf > 1) {
+                row->lo = std::ceil(row->lo / p.multipleOf) * p.multipleOf;
+                row->step = std::max(row->step, double(p.multipleOf));
+            }
+            if (row->step <= 0) row->step = 1;
+            row->ispin = new QSpinBox(this);
+            row->ispin->setRange(int(row->lo), int(row->hi));
+            row->ispin->setSingleStep(int(row->step));
+            connect(row->ispin, &QSpinBox::valueChanged, this, [this, row](int value) {
+                if (row->spec.multipleOf > 1 && value % row->spec.multipleOf != 0) {
+                    // Typed values snap to the module's multiple (e.g. even dimensions).
+                    row->ispin->setValue(int(std::round(double(value) / row->spec.multipleOf)) *
+                                         row->spec.multipleOf);
+                    return;
+                }
+                row->syncSlider();
+                emitChanged();
+            });
+        } else {
+            row->dspin = new QDoubleSpinBox(this);
+            row->dspin->setDecimals(decimalsFor(row->lo, row->hi, row->step, row->log));
+            row->dspin->setRange(row->lo, row->hi);
+            if (row->step > 0)
+                row->dspin->setSingleStep(row->step);
+            else
+                row->dspin->setSingleStep(std::max((row->hi - row->lo) / 100.0, std::pow(10.0, -row->dspin->decimals())));
+            connect(row->dspin, &QDoubleSpinBox::valueChanged, this, [this, row](double) {
+                row->syncSlider();
+                emitChanged();
+            });
+        }
+        QAbstractSpinBox* spin = row->ispin ? static_cast<QAbstractSpinBox*>(row->ispin) : row->dspin;
+        // Runs start when the typed number is complete (Enter / focus out), not per keystroke.
+        spin->setKeyboardTracking(false);
+        spin->setAlignment(Qt::AlignRight);
+        spin->setMinimumWidth(spin->fontMetrics().horizontalAdvance(QStringLiteral("0000000.000")) + 24);
+        if (row->log) {
+            // On a log scale the arrows step by a fraction of the value, not a fixed amount.
+            if (row->ispin) row->ispin->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+            if (row->dspin) row->dspin->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+        }
+
+        row->slider = new QSlider(Qt::Horizontal, this);
+        const double span = row->step > 0 ? (row->hi - row->lo) / row->step : 0;
+        row->exactSlider = !row->log && row->step > 0 && span <= 2000 &&
+                           std::abs(span - std::round(span)) < 1e-9;
+        row->slider->setRange(0, row->exactSlider ? int(std::round(span)) : kSliderSteps);
+        row->slider->setPageStep(row->exactSlider ? std::max(1, int(span / 10)) : kSliderSteps / 10);
+        connect(row->slider, &QSlider::valueChanged, this, [row](int pos) {
+            const double value = row->sliderToValue(pos);
+            if (row->ispin)
+                row->ispin->setValue(int(value));
+            else
+                row->dspin->setValue(value);
+        });
+        m_grid->addWidget(row->slider, r, 1);
+        m_grid->addWidget(spin, r, 2);
+        row->label->setBuddy(spin);
+    } else if (p.type == ParamType::Choice) {
+        row->combo = new QComboBox(this);
+        for (const QString& c : p.choices) row->combo->addItem(c, c);
+        connect(row->combo, &QComboBox::currentIndexChanged, this, [this](int) { emitChanged(); });
+        m_grid->addWidget(row->combo, r, 1, 1, 2, Qt::AlignLeft);
+        row->label->setBuddy(row->combo);
+    } else if (p.type == ParamType::Bool) {
+        row->check = new QCheckBox(this);
+        connect(row->check, &QCheckBox::toggled, this, [this](bool) { emitChanged(); });
+        m_grid->addWidget(row->check, r, 1, 1, 2, Qt::AlignLeft);
+        row->label->setBuddy(row->check);
+    } else {
+        row->line = new QLineEdit(this);
+        connect(row->line, &QLineEdit::editingFinished, this, [this] { emitChanged(); });
+        m_grid->addWidget(row->line, r, 1, 1, 2);
+        row->label->setBuddy(row->line);
+    }
+    row->editor()->setToolTip(p.help.in(m_lang));
+    row->editor()->setAccessibleName(p.name);
+    row->editor()->setAccessibleDescription(p.help.in(m_lang));
+    if (row->slider) {
+        row->slider->setToolTip(p.help.in(m_lang));
+        row->slider->setAccessibleName(p.name);
+    }
+    m_rows.append(row);
+    m_silent = true;
+    row->setText(start);
+    row->syncSlider();
+    m_silent = false;
+}
+
+void ParamPanel::emitChanged()
+{
+    if (!m_silent) emit valuesChanged();
+}
+
+QStringList ParamPanel::assignments() const
+{
+    QStringList out;
+    QSet<QString> varied;
+    for (const Row* row : m_rows) varied.insert(row->spec.name);
+    for (const QString& a : m_lessonParams) {
+        const QString name = a.section(QLatin1Char('='), 0, 0).trimmed();
+        if (!varied.contains(name)) out << a;
+    }
+    for (const Row* row : m_rows) out << row->spec.name + QLatin1Char('=') + row->text();
+    return out;
+}
+
+QMap<QString, QString> ParamPanel::values() const
+{
+    QMap<QString, QString> out;
+    for (const Row* row : m_rows) out.insert(row->spec.name, row->text());
+    return out;
+}
+
+QString ParamPanel::value(const QString& name) const
+{
+    for (const Row* row : m_rows)
+        if (row->spec.name == name) return row->text();
+    return {};
+}
+
+QStringList ParamPanel::variedNames() const
+{
+    QStringList out;
+    for (const Row* row : m_rows) out << row->spec.name;
+    return out;
+}
+
+QWidget* ParamPanel::editor(const QString& name) const
+{
+    for (const Row* row : m_rows)
+        if (row->spec.name == name) return row->editor();
+    return nullptr;
+}
+
+bool ParamPanel::setValue(const QString& name, const QString& value)
+{
+    QMap<QString, QString> one;
+    one.insert(name, value);
+    const QMap<QString, QString> before = values();
+    setValues(one);
+    return values() != before;
+}
+
+void ParamPanel::setValues(const QMap<QString, QString>& values)
+{
+    bool changed = false;
+    m_silent = true;
+    for (Row* row : m_rows) {
+        auto it = values.find(row->spec.name);
+        if (it != values.end()) changed = row->setText(it.value()) || changed;
+    }
+    m_silent = false;
+    if (changed) emit valuesChanged();
+}
+
+void ParamPanel::reset()
+{
+    QMap<QString, QString> start;
+    for (const Row* row : m_rows) start.insert(row->spec.name, row->start);
+    setValues(start);
+}
+
+void ParamPanel::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange) retranslateUi();
+    QWidget::changeEvent(event);
+}
+
+void ParamPanel::retranslateUi()
+{
+    m_reset->setText(tr("Reset"));
+    m_reset->setToolTip(tr("Restore the values written in the lesson"));
+    m_reset->setAccessibleName(tr("Reset parameters"));
+    setAccessibleName(tr("Parameters"));
+}
+
+}  // namespace poslab::ui

@@ -1,0 +1,87 @@
+// pdf_export.h — a course (or some chapters of it) as a printable PDF report.
+//
+// `poslab export` and the window's "Export PDF" both call exportPdf(). It
+// loads the course in one language, runs every run block synchronously (the
+// lesson engine's runNow: registered modules only, validated parameters),
+// and lays everything out in one QTextDocument on a 300 dpi QPdfWriter:
+//   title page (course, language, date, student) · table of contents with
+//   page numbers · the chapters (text, tables, formulas as vector graphics,
+//   charts drawn by renderChart as vector objects, heatmaps as lossless
+//   images, exercises with the learner's answers and whether they are right)
+//   · an appendix listing every module run (id, version, parameters, the
+//   `poslab run` command that reproduces it) and the software versions.
+// Pages are painted one by one (QAbstractTextDocumentLayout::draw with a clip)
+// so the exporter draws its own running header (chapter title) and footer
+// (page number). The table of contents is made in two passes: lay out, find
+// the page of every heading, write the numbers, check they did not move.
+//
+// Fonts are named explicitly (fonts.h: a Latin family first, WenQuanYi Micro
+// Hei for CJK) so Chinese text extracts as the right characters and every
+// font is embedded. The file is written through QSaveFile: on any failure
+// nothing (not even a partial file) is left at the output path.
+//
+// Solutions (a choice, documented for teachers): by default an exercise's
+// worked solution is printed only when the learner solved it or gave up
+// ("show solution") — the report does not hand out answers to open
+// exercises. Solutions::Always makes a teacher's copy; Solutions::Never a
+// worksheet. Hints are lesson text and are always printed.
+//
+// Must run in the GUI thread of a QApplication (charts are QGraphicsWidgets).
+// Headless works (QT_QPA_PLATFORM=offscreen). The report's own words
+// ("Contents", "Figure", ...) follow options.lang, not the UI language, so
+// `poslab export --lang zh` gives a Chinese report on any system.
+#pragma once
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace poslab::ui {
+
+// Mirrors `poslab export [--lang zh|en] [--chapters 1,3-5] [--student NAME]
+// [--answers FILE] [--course DIR] -o FILE.pdf`.
+struct ExportOptions {
+    enum class Solutions { WhenEarned, Always, Never };
+
+    QString courseDir;               // empty: the course shipped with PosLab (lessons::defaultCourseDir())
+    QString lang = QStringLiteral("en");  // "en" or "zh"
+    QList<int> chapters;             // chapter numbers (NN of NN-slug.md), in the order wanted; empty = all
+    QString studentName;             // printed on the title page when not empty
+    QString answersFile;             // the progress store's JSON (ProgressStore); empty = no answers
+    QString outputPath;              // the PDF to write (atomically)
+    Solutions solutions = Solutions::WhenEarned;
+    int resolution = 300;            // dpi of the QPdfWriter
+};
+
+// One entry of the table of contents, as laid out (for callers and tests).
+struct TocEntry {
+    int level = 1;   // 1 chapter, 2 step, 0 front/back matter (appendix)
+    QString title;   // as printed in the contents
+    int page = 0;    // 1-based physical page (the title page is page 1)
+};
+
+struct ExportResult {
+    // UsageError: a bad option (unknown language or chapter, missing course or
+    // answers file, no output path) — `poslab export` exits 2.
+    // Failure: anything else (cannot write the file, ...) — exits 1.
+    enum class Kind { Ok, UsageError, Failure };
+    Kind kind = Kind::Failure;
+    QString message;        // the error; when Ok a one-line summary ("wrote FILE (N pages)")
+    QStringList warnings;   // blocks that failed to run, malformed blocks, image notes
+    int pageCount = 0;
+    int runCount = 0;       // module runs listed in the appendix
+    QList<TocEntry> toc;
+    qint64 elapsedMs = 0;
+    bool ok() const { return kind == Kind::Ok; }
+};
+
+ExportResult exportPdf(const ExportOptions& options);
+
+// Parses a chapter list as given to --chapters: numbers and inclusive ranges
+// separated by commas, e.g. "1,3-5" -> {1, 3, 4, 5}. Spaces are allowed around
+// items; duplicates are dropped (first occurrence kept). Returns false with
+// *error set (naming the bad item) for an empty list, a non-number, a number
+// < 1, a reversed range ("5-3") or more than 999 chapters.
+bool parseChapterList(const QString& text, QList<int>* chapters, QString* error = nullptr);
+
+}  // namespace poslab::ui

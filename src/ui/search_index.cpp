@@ -1,0 +1,113 @@
+#include "ui/search_index.h"
+
+#include <QRegularExpression>
+
+namespace poslab::ui {
+
+SearchIndex::SearchIndex(const lessons::Course& course)
+{
+    setCourse(course);
+}
+
+QString SearchIndex::plainText(const QString& markdown)
+{
+    QString s = markdown;
+    // Links and images: keep the visible text, drop the target.
+    static const QRegularExpression link(QStringLiteral(R"(!?\[([^\]]*)\]\([^)]*\))"));
+    s.replace(link, QStringLiteral("\\1"));
+    // Line-leading markers: headings, quotes, list bullets, table rules.
+    static const QRegularExpression lead(QStringLiteral(R"((?m)^[ \t]*(#{1,6}[ \t]+|>[ \t]?|[-*+][ \t]+(\[[ xX]\][ \t]+)?|\d+[.)][ \t]+))"));
+    s.replace(lead, QString());
+    static const QRegularExpression rule(QStringLiteral(R"((?m)^[ \t|:-]*-{3,}[ \t|:-]*$)"));
+    s.replace(rule, QString());
+    // Inline punctuation of Markdown and TeX delimiters.
+    static const QRegularExpression marks(QStringLiteral(R"(\*\*|__|[*`$|~]|\\\(|\\\)|\\\[|\\\])"));
+    s.replace(marks, QStringLiteral(" "));
+    static const QRegularExpression spaces(QStringLiteral(R"(\s+)"));
+    s.replace(spaces, QStringLiteral(" "));
+    return s.trimmed();
+}
+
+QString SearchIndex::fold(const QString& text)
+{
+    QString out;
+    out.reserve(text.size());
+    for (QChar c : text) {
+        char16_t u = c.unicode();
+        if (u >= 0xFF01 && u <= 0xFF5E) u = char16_t(u - 0xFF01 + 0x21);  // full-width ASCII
+        else if (u == 0x3000) u = u' ';
+        out.append(QChar(u).toCaseFolded());
+    }
+    return out;
+}
+
+void SearchIndex::setCourse(const lessons::Course& course)
+{
+    m_entries.clear();
+    for (int c = 0; c < course.chapters.size(); ++c) {
+        const lessons::Chapter& ch = course.chapters[c];
+        for (int s = 0; s < ch.steps.size(); ++s) {
+            const lessons::Step& step = ch.steps[s];
+            QStringList parts;
+            parts << step.title;
+            if (s == 0 && step.isIntroduction) parts << ch.summary;
+            for (const lessons::Block& b : step.blocks) {
+                switch (b.kind) {
+                case lessons::Block::Kind::Markdown:
+                    parts << b.markdown;
+                    break;
+                case lessons::Block::Kind::Run:
+                    parts << b.run.caption;
+                    break;
+                case lessons::Block::Kind::Exercise:
+                    parts << b.exercise.question;
+                    for (const auto& o : b.exercise.options) parts << o.text;
+                    parts << b.exercise.hints << b.exercise.solution;
+                    break;
+                }
+            }
+            Entry e{c, s, ch.title, step.title, {}, {}};
+            QStringList plain;
+            for (const QString& p : parts)
+                if (!p.trimmed().isEmpty()) plain << plainText(p);
+            e.text = plain.join(QLatin1Char(' '));
+            e.folded = fold(e.text);
+            m_entries << e;
+        }
+    }
+}
+
+QString SearchIndex::stepText(int chapter, int step) const
+{
+    for (const Entry& e : m_entries)
+        if (e.chapter == chapter && e.step == step) return e.text;
+    return {};
+}
+
+QList<SearchHit> SearchIndex::find(const QString& query, int maxHits) const
+{
+    QList<SearchHit> hits;
+    const QString q = fold(query.simplified());
+    // A single Latin letter matches nearly every step; one CJK character is a word.
+    if (q.isEmpty() || (q.size() == 1 && q[0].unicode() < 0x2E80)) return hits;
+    for (const Entry& e : m_entries) {
+        qsizetype at = e.folded.indexOf(q);
+        if (at < 0) continue;
+        SearchHit h;
+        h.chapter = e.chapter;
+        h.step = e.step;
+        h.chapterTitle = e.chapterTitle;
+        h.stepTitle = e.stepTitle;
+        for (qsizetype i = at; i >= 0; i = e.folded.indexOf(q, i + q.size())) ++h.count;
+        constexpr int kBefore = 30, kAfter = 60;
+        const qsizetype from = std::max<qsizetype>(0, at - kBefore);
+        const qsizetype to = std::min<qsizetype>(e.text.size(), at + q.size() + kAfter);
+        h.snippet = (from > 0 ? QStringLiteral("\u2026") : QString()) + e.text.mid(from, to - from) +
+                    (to < e.text.size() ? QStringLiteral("\u2026") : QString());
+        hits << h;
+        if (hits.size() >= maxHits) break;
+    }
+    return hits;
+}
+
+}  // namespace poslab::ui

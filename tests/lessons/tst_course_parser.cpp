@@ -1,0 +1,365 @@
+// tst_course_parser.cpp — the chapter parser on valid input: front matter,
+// steps, blocks with their source lines, run and exercise fields, CRLF/BOM
+// equivalence, images, and the default course locator.
+#include "lessons/course_check.h"
+#include "lessons/course_loader.h"
+#include "lessons/exercise_check.h"
+#include "modules/registry.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace poslab::lessons;
+
+class TestCourseParser : public QObject {
+    Q_OBJECT
+private:
+    static QString data(const QString& rel) { return QDir(QStringLiteral(POSLAB_TEST_DATA_DIR)).filePath(rel); }
+    static QByteArray readAll(const QString& path)
+    {
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly)) return {};
+        return f.readAll();
+    }
+    static QString describe(const Chapter& c)
+    {
+        // A compact, comparable summary of the whole model.
+        QStringList s;
+        s << c.id << c.title << c.summary << QString::number(c.minutes) << QString::number(c.number);
+        for (const Step& st : c.steps) {
+            s << QStringLiteral("step %1 @%2 intro=%3").arg(st.title).arg(st.location.line).arg(st.isIntroduction);
+            for (const Block& b : st.blocks) {
+                s << QStringLiteral("  block %1 @%2 err=%3").arg(int(b.kind)).arg(b.location.line).arg(b.error);
+                if (b.kind == Block::Kind::Markdown) s << b.markdown;
+                if (b.kind == Block::Kind::Run)
+                    s << b.run.moduleId << b.run.params.join(u' ') << b.run.caption << b.run.outputs.join(u',');
+                if (b.kind == Block::Kind::Exercise)
+                    s << b.exercise.id << b.exercise.question << b.exercise.hints.join(u'|') << b.exercise.solution;
+            }
+        }
+        return s.join(u'\n');
+    }
+
+private slots:
+    void validChapterStructure();
+    void runBlockFields();
+    void exerciseFields();
+    void crlfAndBomGiveTheSameModel();
+    void courseLoadsBothLanguages();
+    void fencesInsideQuotesAndCode();
+    void images();
+    void defaultCourseDir();
+    void teacherReadmeExample();
+};
+
+void TestCourseParser::validChapterStructure()
+{
+    const QString file = data(QStringLiteral("valid/en/01-basics.md"));
+    const ChapterParseResult r = parseChapterFile(file, data(QStringLiteral("valid")), QStringLiteral("en"),
+                                                  poslab::modules::Registry::builtin());
+    QVERIFY2(r.diagnostics.isEmpty(), qPrintable(r.diagnostics.value(0).toString()));
+    const Chapter& c = r.chapter;
+    QCOMPARE(c.id, QStringLiteral("basics"));
+    QCOMPARE(c.title, QStringLiteral("Basics"));
+    QCOMPARE(c.summary, QStringLiteral("Why order matters."));
+    QCOMPARE(c.minutes, 10);
+    QCOMPARE(c.number, 1);
+    QCOMPARE(c.lang, QStringLiteral("en"));
+    QCOMPARE(c.file, file);
+    // Lines counted by hand in tests/lessons/data/valid/en/01-basics.md.
+    QCOMPARE(c.steps.size(), 3);
+    const Step& intro = c.steps[0];
+    QVERIFY(intro.isIntroduction);
+    QCOMPARE(intro.title, QStringLiteral("Basics"));
+    QCOMPARE(intro.location.line, 8);
+    QCOMPARE(intro.blocks.size(), 1);
+    QCOMPARE(intro.blocks[0].kind, Block::Kind::Markdown);
+    QCOMPARE(intro.blocks[0].location.line, 8);
+    QCOMPARE(intro.blocks[0].markdown,
+             QStringLiteral("Intro paragraph with $x_i$ math.\n\n![grid](../images/grid.png)"));
+
+    const Step& s1 = c.steps[1];
+    QVERIFY(!s1.isIntroduction);
+    QCOMPARE(s1.title, QStringLiteral("First step"));
+    QCOMPARE(s1.location.line, 12);
+    QCOMPARE(s1.location.file, file);
+    QCOMPARE(s1.blocks.size(), 3);
+    QCOMPARE(s1.blocks[0].kind, Block::Kind::Markdown);
+    QCOMPARE(s1.blocks[0].location.line, 14);
+    QCOMPARE(s1.blocks[0].markdown,
+             QStringLiteral("Some text with a table:\n\n| a | b |\n|:--|--:|\n| 1 | 2 |"));
+    QCOMPARE(s1.blocks[1].kind, Block::Kind::Run);
+    QCOMPARE(s1.blocks[1].location.line, 20);
+    QCOMPARE(s1.blocks[2].kind, Block::Kind::Markdown);
+    QCOMPARE(s1.blocks[2].location.line, 34);
+    QCOMPARE(s1.blocks[2].markdown, QStringLiteral("After text."));
+
+    const Step& s2 = c.steps[2];
+    QCOMPARE(s2.title, QStringLiteral("Second step"));
+    QCOMPARE(s2.location.line, 36);
+    QCOMPARE(s2.blocks.size(), 2);
+    // An ordinary fenced code block (even with '#' lines inside) stays Markdown.
+    QCOMPARE(s2.blocks[0].kind, Block::Kind::Markdown);
+    QCOMPARE(s2.blocks[0].location.line, 38);
+    QCOMPARE(s2.blocks[0].markdown,
+             QStringLiteral("```python\n# not a heading\n## not a step either\nprint(1)\n```"));
+    QCOMPARE(s2.blocks[1].kind, Block::Kind::Exercise);
+    QCOMPARE(s2.blocks[1].location.line, 44);
+}
+
+void TestCourseParser::runBlockFields()
+{
+    const CourseLoadResult r = loadCourse(data(QStringLiteral("valid")), QStringLiteral("en"));
+    QVERIFY(r.ok());
+    const RunBlock& run = r.course.chapters[0].steps[1].blocks[1].run;
+    QCOMPARE(run.moduleId, QStringLiteral("sinusoidal.matrix"));
+    QCOMPARE(run.params, (QStringList{QStringLiteral("positions=64"), QStringLiteral("dim=32")}));
+    QCOMPARE(run.chart, ChartKind::Heatmap);
+    QCOMPARE(run.outputs, QStringList{QStringLiteral("pe")});
+    QCOMPARE(run.caption, QStringLiteral("The table.\nSecond caption line."));
+    QCOMPARE(run.xTitle, QStringLiteral("channel"));
+    QCOMPARE(run.yTitle, QStringLiteral("position"));
+    QVERIFY(!run.logX);
+    QVERIFY(run.logY);
+    QCOMPARE(run.height, 400);
+    QCOMPARE(run.vary.size(), 3);
+    QCOMPARE(run.vary[0].name, QStringLiteral("positions"));
+    QVERIFY(run.vary[0].hasRange);
+    QCOMPARE(run.vary[0].min, 8.0);
+    QCOMPARE(run.vary[0].max, 256.0);
+    QVERIFY(!run.vary[0].log);
+    QCOMPARE(run.vary[0].location.line, 28);
+    QCOMPARE(run.vary[1].name, QStringLiteral("base"));
+    QCOMPARE(run.vary[1].min, 100.0);
+    QCOMPARE(run.vary[1].max, 1e6);
+    QVERIFY(run.vary[1].log);
+    QCOMPARE(run.vary[2].name, QStringLiteral("layout"));
+    QVERIFY(!run.vary[2].hasRange);
+
+    const RunBlock& run2 = r.course.chapters[1].steps[0].blocks[0].run;
+    QCOMPARE(run2.moduleId, QStringLiteral("rope.inv_freq"));
+    QCOMPARE(run2.chart, ChartKind::Auto);
+    QCOMPARE(run2.height, 320);
+    QCOMPARE(run2.vary[0].step, 10.0);
+}
+
+void TestCourseParser::exerciseFields()
+{
+    const CourseLoadResult r = loadCourse(data(QStringLiteral("valid")), QStringLiteral("en"));
+    QVERIFY(r.ok());
+    const ExerciseBlock* choice = r.course.findExercise(QStringLiteral("pick-one"));
+    QVERIFY(choice);
+    QCOMPARE(choice->kind, ExerciseKind::Choice);
+    QCOMPARE(choice->question, QStringLiteral("Which one?"));
+    QCOMPARE(choice->options.size(), 3);
+    QVERIFY(!choice->options[0].correct);
+    QVERIFY(choice->options[1].correct);
+    QCOMPARE(choice->options[1].text, QStringLiteral("B"));
+    QCOMPARE(choice->hints, (QStringList{QStringLiteral("Think."), QStringLiteral("Think harder.")}));
+    QCOMPARE(choice->solution, QStringLiteral("B,\nbecause."));
+
+    const ExerciseBlock* num = r.course.findExercise(QStringLiteral("longest-wavelength"));
+    QVERIFY(num);
+    QCOMPARE(num->kind, ExerciseKind::Number);
+    QCOMPARE(num->question, QStringLiteral("What is the longest wavelength\nfor $d = 128$?"));
+    QCOMPARE(num->answer, 54410.0);
+    QVERIFY(num->tolerance.relative);
+    QCOMPARE(num->tolerance.value, 0.01);
+
+    const ExerciseBlock* text = r.course.findExercise(QStringLiteral("name-it"));
+    QVERIFY(text);
+    QCOMPARE(text->accept.size(), 2);
+    QVERIFY(!text->accept[0].isRegex);
+    QVERIFY(text->accept[1].isRegex);
+    QVERIFY(text->accept[1].caseInsensitive);
+    QCOMPARE(text->accept[1].pattern, QStringLiteral("rotary( position)? (embedding|encoding)s?"));
+
+    const ExerciseBlock* run = r.course.findExercise(QStringLiteral("long-wave"));
+    QVERIFY(run);
+    QCOMPARE(run->kind, ExerciseKind::Run);
+    QCOMPARE(run->run.moduleId, QStringLiteral("rope.inv_freq"));
+    QCOMPARE(run->run.params, (QStringList{QStringLiteral("head_dim=64"), QStringLiteral("rope_theta=100")}));
+    QCOMPARE(run->run.vary.size(), 1);
+    QVERIFY(run->run.vary[0].log);
+    QCOMPARE(run->run.condition, QStringLiteral("max(wavelength) > 8192 and count(inv_freq) == 32"));
+
+    const ExerciseBlock* multi = r.course.findExercise(QStringLiteral("several"));
+    QVERIFY(multi);
+    QCOMPARE(multi->kind, ExerciseKind::Multiple);
+    QCOMPARE(multi->options.size(), 3);
+    QVERIFY(r.course.findExercise(QStringLiteral("nope")) == nullptr);
+}
+
+void TestCourseParser::crlfAndBomGiveTheSameModel()
+{
+    const QString file = data(QStringLiteral("valid/en/01-basics.md"));
+    const QByteArray lf = readAll(file);
+    QVERIFY(!lf.isEmpty());
+    QByteArray crlf = lf;
+    crlf.replace("\n", "\r\n");
+    const QByteArray bom = QByteArray("\xEF\xBB\xBF") + crlf;
+    const auto& reg = poslab::modules::Registry::builtin();
+    const QString dir = data(QStringLiteral("valid"));
+    const ChapterParseResult a = parseChapterText(lf, file, dir, QStringLiteral("en"), reg);
+    const ChapterParseResult b = parseChapterText(crlf, file, dir, QStringLiteral("en"), reg);
+    const ChapterParseResult c = parseChapterText(bom, file, dir, QStringLiteral("en"), reg);
+    QVERIFY(a.diagnostics.isEmpty());
+    QVERIFY(b.diagnostics.isEmpty());
+    QVERIFY(c.diagnostics.isEmpty());
+    QCOMPARE(describe(b.chapter), describe(a.chapter));
+    QCOMPARE(describe(c.chapter), describe(a.chapter));
+    QVERIFY(!describe(b.chapter).contains(u'\r'));
+}
+
+void TestCourseParser::courseLoadsBothLanguages()
+{
+    for (const QString& lang : courseLanguages()) {
+        const CourseLoadResult r = loadCourse(data(QStringLiteral("valid")), lang);
+        QVERIFY2(r.ok(), qPrintable(r.diagnostics.value(0).toString()));
+        QCOMPARE(r.course.lang, lang);
+        QCOMPARE(r.course.dir, QFileInfo(data(QStringLiteral("valid"))).canonicalFilePath());
+        QCOMPARE(r.course.chapters.size(), 2);
+        QCOMPARE(r.course.chapters[0].id, QStringLiteral("basics"));
+        QCOMPARE(r.course.chapters[1].id, QStringLiteral("rope"));
+        QCOMPARE(r.course.chapters[1].number, 2);
+        QCOMPARE(r.course.chapters[1].steps.size(), 2);
+    }
+    const CourseLoadResult zh = loadCourse(data(QStringLiteral("valid")), QStringLiteral("zh"));
+    QCOMPARE(zh.course.chapters[0].title, QStringLiteral("基础"));
+    QCOMPARE(zh.course.chapters[0].steps[1].title, QStringLiteral("第一步"));
+    QCOMPARE(zh.course.chapters[0].steps[1].blocks[1].run.caption, QStringLiteral("编码表。\nSecond caption line."));
+}
+
+void TestCourseParser::fencesInsideQuotesAndCode()
+{
+    // A run fence inside a longer code fence is just code; one inside a quote
+    // is reported (it would not render as a chart there); '~~~' fences work.
+    const QByteArray text =
+        "---\nid: t\ntitle: T\nsummary: S\nminutes: 1\n---\n"  // 1-6
+        "\n"                                                   // 7
+        "````markdown\n"                                       // 8
+        "```run nosuch.module\n"                               // 9
+        "```\n"                                                // 10
+        "````\n"                                               // 11
+        "\n"                                                   // 12
+        "> ```run sinusoidal.matrix\n"                         // 13
+        "> ```\n"                                              // 14
+        "\n"                                                   // 15
+        "~~~run sinusoidal.matrix positions=8\n"               // 16
+        "chart: table\n"                                       // 17
+        "~~~\n";                                               // 18
+    const ChapterParseResult r = parseChapterText(text, QStringLiteral("/nowhere/en/01-t.md"), QStringLiteral("/nowhere"),
+                                                  QStringLiteral("en"), poslab::modules::Registry::builtin());
+    QCOMPARE(r.diagnostics.size(), 1);
+    QCOMPARE(r.diagnostics[0].line, 13);
+    QVERIFY(r.diagnostics[0].message.contains(QLatin1String("must not be inside a list or quote")));
+    QCOMPARE(r.chapter.steps.size(), 1);
+    const QList<Block>& blocks = r.chapter.steps[0].blocks;
+    QCOMPARE(blocks.size(), 2);
+    QCOMPARE(blocks[0].kind, Block::Kind::Markdown);
+    QVERIFY(blocks[0].markdown.contains(QLatin1String("```run nosuch.module")));
+    QCOMPARE(blocks[1].kind, Block::Kind::Run);
+    QCOMPARE(blocks[1].location.line, 16);
+    QCOMPARE(blocks[1].run.chart, ChartKind::Table);
+}
+
+void TestCourseParser::images()
+{
+    const QString dir = data(QStringLiteral("valid"));
+    const QString chapter = data(QStringLiteral("valid/en/01-basics.md"));
+    QString err;
+    const QString ok = resolveCourseImage(dir, chapter, QStringLiteral("../images/grid.png"), &err);
+    QVERIFY2(err.isEmpty(), qPrintable(err));
+    QCOMPARE(ok, QFileInfo(data(QStringLiteral("valid/images/grid.png"))).canonicalFilePath());
+    QVERIFY(resolveCourseImage(dir, chapter, QStringLiteral("../../outside/secret.png"), &err).isEmpty());
+    QVERIFY(err.contains(QLatin1String("outside the course folder")));
+    QVERIFY(resolveCourseImage(dir, chapter, QStringLiteral("/etc/hostname"), &err).isEmpty());
+    QVERIFY(err.contains(QLatin1String("relative path")));
+    QVERIFY(resolveCourseImage(dir, chapter, QStringLiteral("https://example.com/a.png"), &err).isEmpty());
+    QVERIFY(err.contains(QLatin1String("relative path")));
+    QVERIFY(resolveCourseImage(dir, chapter, QStringLiteral("../images/none.png"), &err).isEmpty());
+    QVERIFY(err.contains(QLatin1String("not found")));
+    // Through a symbolic link that points out of the course folder.
+    QVERIFY(resolveCourseImage(data(QStringLiteral("bad")), data(QStringLiteral("bad/en/x.md")),
+                               QStringLiteral("../images/escape.png"), &err).isEmpty());
+    QVERIFY(err.contains(QLatin1String("symbolic link")));
+}
+
+void TestCourseParser::defaultCourseDir()
+{
+    qunsetenv("POSLAB_COURSE_DIR");
+    QCOMPARE(poslab::lessons::defaultCourseDir(), QStringLiteral(POSLAB_SOURCE_COURSE_DIR));
+    qputenv("POSLAB_COURSE_DIR", "/tmp/some-course");
+    QCOMPARE(poslab::lessons::defaultCourseDir(), QStringLiteral("/tmp/some-course"));
+    qunsetenv("POSLAB_COURSE_DIR");
+}
+
+void TestCourseParser::teacherReadmeExample()
+{
+    // The complete example chapter in lessons/README.md (and README.zh.md)
+    // must parse without a single diagnostic, use every exercise kind, and its
+    // run exercise must be solvable as its solution says.
+    QTemporaryDir tmp;
+    for (const QString& readme : {QStringLiteral("README.md"), QStringLiteral("README.zh.md")}) {
+        const QString path = QDir(QStringLiteral(POSLAB_SOURCE_COURSE_DIR)).filePath(readme);
+        const QString text = QString::fromUtf8(readAll(path));
+        const qsizetype begin = text.indexOf(QLatin1String("<!-- example-begin -->"));
+        const qsizetype end = text.indexOf(QLatin1String("<!-- example-end -->"));
+        QVERIFY2(begin >= 0 && end > begin, qPrintable(path));
+        QStringList lines = text.mid(begin, end - begin).split(u'\n');
+        // Drop the marker line and the outer `````markdown fence.
+        while (!lines.isEmpty() && !lines.first().startsWith(QLatin1String("`````"))) lines.removeFirst();
+        QVERIFY(!lines.isEmpty());
+        lines.removeFirst();
+        while (!lines.isEmpty() && !lines.last().startsWith(QLatin1String("`````"))) lines.removeLast();
+        QVERIFY(!lines.isEmpty());
+        lines.removeLast();
+        const QString lang = readme.contains(QLatin1String(".zh.")) ? QStringLiteral("zh") : QStringLiteral("en");
+        const QString file = QDir(QStringLiteral(POSLAB_SOURCE_COURSE_DIR)).filePath(lang + QStringLiteral("/03-example.md"));
+        const ChapterParseResult r = parseChapterText(lines.join(u'\n').toUtf8(), file, QStringLiteral(POSLAB_SOURCE_COURSE_DIR),
+                                                      lang, poslab::modules::Registry::builtin());
+        QVERIFY2(r.diagnostics.isEmpty(), qPrintable(r.diagnostics.value(0).toString()));
+        QCOMPARE(r.chapter.id, QStringLiteral("example-frequencies"));
+        QCOMPARE(r.chapter.steps.size(), 4);
+        QSet<int> kinds;
+        int runs = 0;
+        for (const Step& st : r.chapter.steps)
+            for (const Block& b : st.blocks) {
+                if (b.kind == Block::Kind::Run) ++runs;
+                if (b.kind == Block::Kind::Exercise) kinds.insert(int(b.exercise.kind));
+            }
+        QCOMPARE(runs, 2);
+        QCOMPARE(kinds.size(), 5);
+        // Written into a scratch course, so the cross-language check sees both.
+        QVERIFY(QDir(tmp.path()).mkpath(lang));
+        QFile out(QDir(tmp.path()).filePath(lang + QStringLiteral("/03-example.md")));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(lines.join(u'\n').toUtf8());
+        out.close();
+
+        // The run exercise: b = 22000 solves it (as its solution says), 10000 does not.
+        const Step& last = r.chapter.steps.last();
+        QCOMPARE(last.blocks.last().kind, Block::Kind::Exercise);
+        const ExerciseBlock& ex = last.blocks.last().exercise;
+        const auto* spec = poslab::modules::Registry::builtin().find(ex.run.moduleId);
+        QVERIFY(spec);
+        for (const auto& [base, right] : {std::pair{QStringLiteral("22000"), true}, std::pair{QStringLiteral("10000"), false}}) {
+            QStringList params = ex.run.params;
+            params.replaceInStrings(QRegularExpression(QStringLiteral("^base=.*")), QStringLiteral("base=") + base);
+            const auto outputs = poslab::modules::runModule(*spec, poslab::modules::parseParams(*spec, params));
+            const CheckResult c = checkRun(ex, outputs);
+            QVERIFY2(c.problem.isEmpty(), qPrintable(c.problem));
+            QCOMPARE(c.correct, right);
+        }
+    }
+    const QList<Diagnostic> all = checkCourse(tmp.path());
+    QVERIFY2(all.isEmpty(), qPrintable(all.value(0).toString()));
+}
+
+QTEST_GUILESS_MAIN(TestCourseParser)
+#include "tst_course_parser.moc"

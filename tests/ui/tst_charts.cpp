@@ -1,0 +1,553 @@
+// tst_charts.cpp — the chart layer on real module outputs (offscreen).
+//
+// Golden values are derived by hand from the definitions, not read back from
+// the code under test: colour-map ends are the published viridis / RdBu
+// control points, positions on the plot are computed from the plot-area
+// geometry, numeric sort orders are written out, 6-digit formatting of sin(1)
+// is 0.8414709848 → "0.841471".
+#include "modules/output_format.h"
+#include "modules/registry.h"
+#include "ui/charts/chart_parts.h"
+#include "ui/charts/chart_view.h"
+#include "ui/charts/color_map.h"
+#include "ui/charts/heatmap_chart.h"
+
+#include <QApplication>
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QCategoryAxis>
+#include <QDir>
+#include <QFile>
+#include <QHeaderView>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSvgRenderer>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QValueAxis>
+
+#include <cmath>
+#include <set>
+
+#ifdef POSLAB_HAVE_POPPLER
+#include <poppler-qt6.h>
+#endif
+
+using namespace poslab;
+using namespace poslab::ui;
+using modules::Output;
+
+namespace {
+
+std::vector<Output> run(const QString& id, const QStringList& params = {}) {
+    const modules::ModuleSpec* spec = modules::Registry::builtin().find(id);
+    if (!spec) qFatal("no module %s", qPrintable(id));
+    return modules::runModule(*spec, modules::parseParams(*spec, params));
+}
+
+const Output& named(const std::vector<Output>& outs, const QString& name) {
+    for (const Output& o : outs)
+        if (o.name == name) return o;
+    qFatal("no output %s", qPrintable(name));
+}
+
+ChartSpec specOf(ChartKind kind, QStringList outputs = {}) {
+    ChartSpec s;
+    s.kind = kind;
+    s.outputs = std::move(outputs);
+    return s;
+}
+
+QString shotDir() {
+    const QString dir = qEnvironmentVariable("POSLAB_CHART_SHOTS", QDir::temp().filePath(QStringLiteral("poslab-chart-shots")));
+    QDir().mkpath(dir);
+    return dir;
+}
+
+// Shows a panel at a fixed size and lets the charts lay themselves out.
+void showPanel(ChartPanel& panel, int width = 680) {
+    panel.resize(width, panel.sizeHint().height());
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QApplication::processEvents();
+}
+
+int distinctColours(const QImage& img) {
+    std::set<QRgb> colours;
+    for (int y = 0; y < img.height(); y += 3)
+        for (int x = 0; x < img.width(); x += 3) colours.insert(img.pixel(x, y));
+    return int(colours.size());
+}
+
+QList<QLineSeries*> lineSeries(QChart* chart) {
+    QList<QLineSeries*> out;
+    for (QAbstractSeries* s : chart->series())
+        if (auto* l = qobject_cast<QLineSeries*>(s)) out << l;
+    return out;
+}
+
+}  // namespace
+
+class TestCharts : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QFont f(QStringLiteral("DejaVu Sans"));
+        f.setPointSize(9);
+        QApplication::setFont(f);
+    }
+
+    void kindNames() {
+        for (ChartKind k : {ChartKind::Auto, ChartKind::Line, ChartKind::Heatmap, ChartKind::Bar, ChartKind::Table}) {
+            bool ok = false;
+            QCOMPARE(chartKindFromName(QStringLiteral(" ") + chartKindName(k).toUpper(), &ok), k);
+            QVERIFY(ok);
+        }
+        bool ok = true;
+        chartKindFromName(QStringLiteral("pie"), &ok);
+        QVERIFY(!ok);
+    }
+
+    void colourMapEnds() {
+        // matplotlib viridis(0) = #440154, viridis(1) = #fde725.
+        QCOMPARE(ColorMap::viridis().at(0).rgb(), QColor(0x44, 0x01, 0x54).rgb());
+        QCOMPARE(ColorMap::viridis().at(1).rgb(), QColor(0xfd, 0xe7, 0x25).rgb());
+        // Sequential data: min → first colour, max → last, NaN → NaN colour and
+        // NaN/inf do not widen the range.
+        const QColor nan(1, 2, 3);
+        const std::vector<double> data{2.0, NAN, 5.0, INFINITY, 3.5};
+        const HeatmapScale s = HeatmapScale::fromData(data, nan);
+        QVERIFY(!s.diverging);
+        QCOMPARE(s.lo, 2.0);
+        QCOMPARE(s.hi, 5.0);
+        QCOMPARE(s.color(2.0).rgb(), ColorMap::viridis().first().rgb());
+        QCOMPARE(s.color(5.0).rgb(), ColorMap::viridis().last().rgb());
+        QCOMPARE(s.color(NAN).rgb(), nan.rgb());
+        // 3.5 is half-way: the 5th of 9 control points, viridis(0.5) = #21908d.
+        QCOMPARE(s.color(3.5).rgb(), QColor(0x21, 0x90, 0x8d).rgb());
+    }
+
+    void divergingCentredAtZero() {
+        // min -2 < 0 < max 1: symmetric range [-2, 2], 0 white-ish (#f7f7f7),
+        // -2 the first (#2166ac), 1 at t = 0.75 = the 7th RdBu point (#f4a582).
+        const HeatmapScale s = HeatmapScale::fromData({-2.0, 0.5, 1.0}, Qt::gray);
+        QVERIFY(s.diverging);
+        QCOMPARE(s.lo, -2.0);
+        QCOMPARE(s.hi, 2.0);
+        QCOMPARE(s.color(0.0).rgb(), QColor(0xf7, 0xf7, 0xf7).rgb());
+        QCOMPARE(s.color(-2.0).rgb(), QColor(0x21, 0x66, 0xac).rgb());
+        QCOMPARE(s.color(1.0).rgb(), QColor(0xf4, 0xa5, 0x82).rgb());
+        // All-positive data stays sequential.
+        QVERIFY(!HeatmapScale::fromData({0.0, 1.0}, Qt::gray).diverging);
+    }
+
+    void heatmapImageOrientation() {
+        // Row 0 is the top image row; NaN cell gets the NaN colour.
+        const Output m = Output::matrix(QStringLiteral("m"), 2, 3, {0, 1, 2, 3, 4, NAN});
+        const HeatmapScale s = HeatmapScale::fromData(m.data, QColor(9, 9, 9));
+        const QImage img = heatmapImage(m, s);
+        QCOMPARE(img.size(), QSize(3, 2));
+        QCOMPARE(QColor(img.pixel(0, 0)).rgb(), ColorMap::viridis().first().rgb());  // value 0
+        QCOMPARE(QColor(img.pixel(1, 1)).rgb(), ColorMap::viridis().last().rgb());   // value 4
+        QCOMPARE(QColor(img.pixel(2, 1)).rgb(), QColor(9, 9, 9).rgb());
+    }
+
+    void niceTickValues() {
+        const std::vector<double> t = niceTicks(0, 63, 6);
+        QCOMPARE(t.front(), 0.0);
+        QCOMPARE(t.back(), 60.0);
+        QCOMPARE(t.size(), std::size_t(7));  // step 10
+        QCOMPARE(niceStep(1.0, 4), 0.25);
+    }
+
+    void selectionAndPlan() {
+        const auto outs = run(QStringLiteral("sinusoidal.matrix"), {QStringLiteral("positions=16"), QStringLiteral("dim=8")});
+        std::vector<Output> shown;
+        // Auto: heatmap of pe, then both series on one line chart.
+        QVERIFY(selectOutputs(specOf(ChartKind::Auto), outs, &shown).isEmpty());
+        auto plan = planChart(specOf(ChartKind::Auto), shown);
+        QCOMPARE(plan.size(), std::size_t(2));
+        QCOMPARE(plan[0].kind, ChartKind::Heatmap);
+        QCOMPARE(plan[1].kind, ChartKind::Line);
+        QCOMPARE(plan[1].outputs.size(), std::size_t(2));
+        // Explicit heatmap without output list: only the matrix.
+        QVERIFY(selectOutputs(specOf(ChartKind::Heatmap), outs, &shown).isEmpty());
+        QCOMPARE(shown.size(), std::size_t(1));
+        QCOMPARE(shown[0].name, QStringLiteral("pe"));
+        // Errors name the output.
+        QString e = selectOutputs(specOf(ChartKind::Auto, {QStringLiteral("nope")}), outs, &shown);
+        QVERIFY2(e.contains(QStringLiteral("nope")) && e.contains(QStringLiteral("pe")), qPrintable(e));
+        e = selectOutputs(specOf(ChartKind::Heatmap, {QStringLiteral("frequencies")}), outs, &shown);
+        QVERIFY2(e.contains(QStringLiteral("frequencies")), qPrintable(e));
+        ChartPanel bad(specOf(ChartKind::Heatmap, {QStringLiteral("frequencies")}), outs);
+        QVERIFY(!bad.errorText().isEmpty());
+        QVERIFY(bad.parts().empty());
+        QVERIFY(!preferredSize(specOf(ChartKind::Heatmap, {QStringLiteral("frequencies")}), outs));
+        // Scalars of rope.inv_freq go into one key/value table.
+        const auto rope = run(QStringLiteral("rope.inv_freq"));
+        QVERIFY(selectOutputs(specOf(ChartKind::Auto), rope, &shown).isEmpty());
+        plan = planChart(specOf(ChartKind::Auto), shown);
+        int keyValue = 0;
+        for (const ChartPart& p : plan)
+            if (p.keyValue) {
+                ++keyValue;
+                QCOMPARE(p.outputs.size(), std::size_t(2));  // attention_factor, logit_scale
+            }
+        QCOMPARE(keyValue, 1);
+    }
+
+    void lineChartSeries() {
+        const auto outs = run(QStringLiteral("sinusoidal.matrix"), {QStringLiteral("positions=16"), QStringLiteral("dim=16")});
+        ChartSpec spec = specOf(ChartKind::Line);
+        spec.xTitle = QStringLiteral("pair index");
+        ChartPanel panel(spec, outs);
+        QCOMPARE(panel.parts().size(), std::size_t(1));
+        auto* view = qobject_cast<QChartView*>(panel.partWidget(0));
+        QVERIFY(view);
+        const auto lines = lineSeries(view->chart());
+        QCOMPARE(lines.size(), 2);
+        QCOMPARE(lines[0]->name(), QStringLiteral("frequencies"));
+        QCOMPARE(lines[1]->name(), QStringLiteral("wavelengths"));
+        QCOMPARE(lines[0]->count(), 8);  // dim/2 frequencies
+        QVERIFY(view->chart()->legend()->isVisible());
+        auto* ax = qobject_cast<QValueAxis*>(view->chart()->axes(Qt::Horizontal).value(0));
+        QVERIFY(ax);
+        QCOMPARE(ax->titleText(), QStringLiteral("pair index"));
+    }
+
+    void logAxisDropsNonPositive() {
+        // frequencies have x = 0..7: x = 0 cannot be on a log x axis.
+        const auto outs = run(QStringLiteral("sinusoidal.matrix"), {QStringLiteral("positions=16"), QStringLiteral("dim=16")});
+        ChartSpec spec = specOf(ChartKind::Line, {QStringLiteral("frequencies")});
+        spec.logX = true;
+        spec.logY = true;
+        QString note;
+        const Output& f = named(outs, QStringLiteral("frequencies"));
+        std::unique_ptr<QChart> chart(buildLineChart(spec, {&f}, ChartStyle::forPrint(QFont()), &note));
+        const auto lines = lineSeries(chart.get());
+        QCOMPARE(lines.size(), 1);
+        QCOMPARE(lines[0]->count(), 7);
+        QCOMPARE(lines[0]->at(0).x(), 1.0);
+        QVERIFY2(note.contains(QStringLiteral("1")), qPrintable(note));
+        QVERIFY(qobject_cast<QLogValueAxis*>(chart->axes(Qt::Horizontal).value(0)));
+        QVERIFY(qobject_cast<QLogValueAxis*>(chart->axes(Qt::Vertical).value(0)));
+        // Synthetic: y = -1, 0 dropped on a log y axis, NaN always.
+        const Output s = Output::series(QStringLiteral("s"), {1, 2, 3, 4, 5}, {-1, 0, 1, NAN, 10});
+        ChartSpec ly = specOf(ChartKind::Line);
+        ly.logY = true;
+        std::unique_ptr<QChart> c2(buildLineChart(ly, {&s}, ChartStyle::forPrint(QFont()), &note));
+        QCOMPARE(lineSeries(c2.get())[0]->points(), (QList<QPointF>{{3, 1}, {5, 10}}));
+        QVERIFY2(note.contains(QStringLiteral("2")) && note.contains(QStringLiteral("NaN")), qPrintable(note));
+        auto* yAxis = qobject_cast<QLogValueAxis*>(c2->axes(Qt::Vertical).value(0));
+        // Whole decades around [1, 10] (nudged outwards by 1e-9 so that Qt
+        // keeps both end labels).
+        QVERIFY(std::abs(yAxis->min() - 1.0) < 1e-6 && yAxis->min() <= 1.0);
+        QVERIFY(std::abs(yAxis->max() - 10.0) < 1e-5 && yAxis->max() >= 10.0);
+    }
+
+    void lineHoverZoomReset() {
+        const auto outs = run(QStringLiteral("alibi.slopes"));
+        ChartPanel panel(specOf(ChartKind::Line, {QStringLiteral("slopes")}), outs);
+        showPanel(panel);
+        auto* view = qobject_cast<InteractiveChartView*>(panel.partWidget(0));
+        QVERIFY(view);
+        QChart* chart = view->chart();
+        QLineSeries* s = lineSeries(chart).value(0);
+        QVERIFY(s);
+        // Point 3 is (head 4, slope 2^-4 = 0.0625); hover just beside it.
+        const QPointF pos = chart->mapToPosition(QPointF(4, 0.0625), s);
+        const auto hit = nearestPoint(chart, pos + QPointF(3, -2));
+        QVERIFY(hit);
+        QCOMPARE(hit->x, 4.0);
+        QCOMPARE(hit->y, 0.0625);
+        const QPoint viewPos = view->mapFromScene(chart->mapToScene(pos));
+        const QString text = view->hoverText(viewPos);
+        QVERIFY2(text.contains(QStringLiteral("0.0625")) && text.contains(QStringLiteral("slopes")), qPrintable(text));
+        // Far from any point: nothing.
+        QVERIFY(!nearestPoint(chart, QPointF(-50, -50)));
+        // Zoom in with '+', pan with an arrow key, reset with Esc.
+        auto* ax = qobject_cast<QValueAxis*>(chart->axes(Qt::Horizontal).value(0));
+        const double min0 = ax->min(), max0 = ax->max();
+        view->setFocus();
+        QTest::keyClick(view, Qt::Key_Plus);
+        QVERIFY(ax->max() - ax->min() < (max0 - min0) * 0.9);
+        QTest::keyClick(view, Qt::Key_Right);
+        QTest::keyClick(view, Qt::Key_Escape);
+        QCOMPARE(ax->min(), min0);
+        QCOMPARE(ax->max(), max0);
+        // Wheel zoom then the panel's reset.
+        QWheelEvent wheel(QPointF(view->width() / 2, view->height() / 2), view->mapToGlobal(QPointF(view->width() / 2, view->height() / 2)),
+                          QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(view->viewport(), &wheel);
+        QVERIFY(ax->max() - ax->min() < (max0 - min0) * 0.9);
+        panel.resetView();
+        QCOMPARE(ax->min(), min0);
+        QCOMPARE(ax->max(), max0);
+    }
+
+    void heatmapLabelsAndHover() {
+        const auto outs = run(QStringLiteral("attention.map"));
+        const Output& w = named(outs, QStringLiteral("weights"));
+        QCOMPARE(w.rows, 9);
+        ChartPanel panel(specOf(ChartKind::Heatmap, {QStringLiteral("weights")}), outs);
+        showPanel(panel);
+        auto* view = qobject_cast<InteractiveChartView*>(panel.partWidget(0));
+        QVERIFY(view);
+        auto* heat = qobject_cast<HeatmapChart*>(view->chart());
+        QVERIFY(heat);
+        // Token labels on both axes, in order.
+        auto* ax = qobject_cast<QCategoryAxis*>(heat->axes(Qt::Horizontal).value(0));
+        auto* ay = qobject_cast<QCategoryAxis*>(heat->axes(Qt::Vertical).value(0));
+        QVERIFY(ax && ay);
+        QCOMPARE(ax->categoriesLabels(), w.colLabels);
+        QCOMPARE(ay->categoriesLabels(), w.rowLabels);
+        QVERIFY(ay->isReverse());
+        // Unzoomed, the grid fills the plot area.
+        const QRectF plot = heat->plotArea();
+        QVERIFY(std::abs(heat->gridRect().left() - plot.left()) < 0.5);
+        QVERIFY(std::abs(heat->gridRect().bottom() - plot.bottom()) < 0.5);
+        // Cell (row 2, col 5) centre computed from the plot geometry, row 0 on top.
+        const int row = 2, col = 5;
+        const QPointF centre(plot.left() + (col + 0.5) * plot.width() / w.cols,
+                             plot.top() + (row + 0.5) * plot.height() / w.rows);
+        const auto cell = heat->cellAt(centre);
+        QVERIFY(cell);
+        QCOMPARE(cell->row, row);
+        QCOMPARE(cell->col, col);
+        QCOMPARE(cell->value, w.data[std::size_t(row * w.cols + col)]);
+        QCOMPARE(cell->rowLabel, w.rowLabels[row]);
+        QCOMPARE(cell->colLabel, w.colLabels[col]);
+        QVERIFY(!heat->cellAt(plot.topLeft() - QPointF(5, 5)));
+        const QString text = view->hoverText(view->mapFromScene(heat->mapToScene(centre)));
+        QVERIFY2(text.contains(w.rowLabels[row]) && text.contains(w.colLabels[col]) &&
+                     text.contains(formatNumber(cell->value)),
+                 qPrintable(text));
+        // The image holds the scale's colours: last row/col cell at (8, 8).
+        QCOMPARE(QColor(heat->image().pixel(8, 8)).rgb(), heat->scale().color(w.data[80]).rgb());
+        QVERIFY(!heat->scale().diverging);  // softmax weights are positive
+    }
+
+    void heatmapNumericAxesAndDiverging() {
+        // 64 positions: too many labels → numeric axes; sin/cos → diverging.
+        const auto outs = run(QStringLiteral("sinusoidal.matrix"), {QStringLiteral("positions=64"), QStringLiteral("dim=32")});
+        ChartPanel panel(specOf(ChartKind::Heatmap), outs);
+        showPanel(panel);
+        auto* heat = qobject_cast<HeatmapChart*>(qobject_cast<QChartView*>(panel.partWidget(0))->chart());
+        QVERIFY(heat);
+        QVERIFY(qobject_cast<QValueAxis*>(heat->axes(Qt::Vertical).value(0)));
+        QVERIFY(heat->scale().diverging);
+        QCOMPARE(heat->scale().hi, 1.0);  // cos 0 = 1 is the largest |value|
+        QCOMPARE(heat->scale().lo, -1.0);
+        // Row 63 is at the bottom.
+        const QRectF plot = heat->plotArea();
+        const auto cell = heat->cellAt(QPointF(plot.left() + 1, plot.bottom() - 1));
+        QVERIFY(cell);
+        QCOMPARE(cell->row, 63);
+        QCOMPARE(cell->col, 0);
+    }
+
+    void barCharts() {
+        const auto outs = run(QStringLiteral("alibi.slopes"));
+        // A series: x values as categories.
+        ChartPanel panel(specOf(ChartKind::Bar, {QStringLiteral("slopes")}), outs);
+        auto* chart = qobject_cast<QChartView*>(panel.partWidget(0))->chart();
+        auto* bars = qobject_cast<QBarSeries*>(chart->series().value(0));
+        QVERIFY(bars);
+        QCOMPARE(bars->count(), 1);
+        QCOMPARE(bars->barSets()[0]->count(), 8);
+        QCOMPARE(bars->barSets()[0]->at(0), 0.5);  // 2^-1 for head 1 of 8
+        auto* cats = qobject_cast<QBarCategoryAxis*>(chart->axes(Qt::Horizontal).value(0));
+        QCOMPARE(cats->categories().first(), QStringLiteral("1"));
+        QCOMPARE(cats->categories().last(), QStringLiteral("8"));
+        // A table: first column as categories, each other numeric column a set.
+        ChartPanel tpanel(specOf(ChartKind::Bar, {QStringLiteral("slopes_table")}), outs);
+        auto* tchart = qobject_cast<QChartView*>(tpanel.partWidget(0))->chart();
+        auto* tbars = qobject_cast<QBarSeries*>(tchart->series().value(0));
+        QCOMPARE(tbars->count(), 3);
+        QCOMPARE(tbars->barSets()[0]->label(), QStringLiteral("slope"));
+        QCOMPARE(tbars->barSets()[2]->at(7), 256.0);  // distance_to_minus_1 of head 8: 2^8
+    }
+
+    void tableSortAndFormat() {
+        const auto outs = run(QStringLiteral("alibi.slopes"));
+        ChartPanel panel(specOf(ChartKind::Table, {QStringLiteral("slopes_table")}), outs);
+        auto* table = qobject_cast<CopyableTableView*>(panel.partWidget(0));
+        QVERIFY(table);
+        QAbstractItemModel* m = table->model();
+        const int dcol = 3;
+        QCOMPARE(m->headerData(dcol, Qt::Horizontal).toString(), QStringLiteral("distance_to_minus_1"));
+        // Numeric sort: 2 4 8 ... 256 (a text sort would put "128" first).
+        table->sortByColumn(dcol, Qt::AscendingOrder);
+        QStringList col;
+        for (int r = 0; r < m->rowCount(); ++r) col << m->index(r, dcol).data().toString();
+        QCOMPARE(col, (QStringList{"2", "4", "8", "16", "32", "64", "128", "256"}));
+        table->sortByColumn(1, Qt::DescendingOrder);
+        QCOMPARE(m->index(0, 1).data().toString(), QStringLiteral("0.5"));
+        QCOMPARE(m->index(7, 1).data().toString(), QStringLiteral("0.00390625"));
+        // Copy: the selected cells as tab-separated text.
+        table->selectionModel()->select(QItemSelection(m->index(0, 0), m->index(1, 1)), QItemSelectionModel::Select);
+        QCOMPARE(table->selectionAsText(), QStringLiteral("1\t0.5\n2\t0.25\n"));
+
+        // 6 significant digits: pe[1][0] = sin(1) = 0.8414709848 → "0.841471".
+        const auto pe = run(QStringLiteral("sinusoidal.matrix"), {QStringLiteral("positions=4"), QStringLiteral("dim=4")});
+        ChartPanel p2(specOf(ChartKind::Table, {QStringLiteral("pe")}), pe);
+        auto* t2 = qobject_cast<QTableView*>(p2.partWidget(0));
+        QCOMPARE(t2->model()->index(1, 1).data().toString(), QStringLiteral("0.841471"));
+        QCOMPARE(t2->model()->rowCount(), 4);
+        QCOMPARE(t2->model()->columnCount(), 5);  // label column + 4 channels
+    }
+
+    void saveFiles() {
+        QTemporaryDir dir;
+        const auto outs = run(QStringLiteral("rope.inv_freq"));
+        ChartSpec spec = specOf(ChartKind::Line, {QStringLiteral("inv_freq")});
+        spec.logY = true;
+        ChartPanel panel(spec, outs);
+        // Hidden panel (fresh layout) and shown panel (live view) both save.
+        for (bool shown : {false, true}) {
+            if (shown) showPanel(panel, 600);
+            const QString base = dir.filePath(shown ? QStringLiteral("shown") : QStringLiteral("hidden"));
+            QString error;
+            QVERIFY2(panel.savePng(base + ".png", &error), qPrintable(error));
+            QImage img(base + ".png");
+            QVERIFY(!img.isNull());
+            if (shown) QCOMPARE(img.width(), 2 * panel.width());  // devicePixelRatio 2
+            QVERIFY(distinctColours(img) > 8);
+            QVERIFY2(panel.saveSvg(base + ".svg", &error), qPrintable(error));
+            QSvgRenderer svg(base + ".svg");
+            QVERIFY(svg.isValid());
+            QVERIFY2(panel.saveCsv(base + ".csv", &error), qPrintable(error));
+            QFile csv(base + ".csv");
+            QVERIFY(csv.open(QIODevice::ReadOnly));
+            QCOMPARE(csv.readAll().toStdString(), modules::outputToCsv(named(outs, QStringLiteral("inv_freq"))));
+        }
+        // Several outputs: the run's CSV format.
+        ChartPanel all(specOf(ChartKind::Auto, {QStringLiteral("inv_freq"), QStringLiteral("wavelength")}), outs);
+        QVERIFY(all.saveCsv(dir.filePath("two.csv")));
+        QFile two(dir.filePath("two.csv"));
+        QVERIFY(two.open(QIODevice::ReadOnly));
+        QCOMPARE(two.readAll().toStdString(),
+                 modules::runToCsv({named(outs, QStringLiteral("inv_freq")), named(outs, QStringLiteral("wavelength"))}));
+        // Unwritable path: false, a message, no file.
+        QString error;
+        QVERIFY(!panel.savePng(QStringLiteral("/nonexistent-dir/x.png"), &error));
+        QVERIFY(!error.isEmpty());
+        QVERIFY(!QFile::exists(QStringLiteral("/nonexistent-dir/x.png")));
+        // Widget-free variants.
+        QVERIFY(saveChartSvg(dir.filePath("h.svg"), specOf(ChartKind::Heatmap), run(QStringLiteral("attention.map")),
+                             ChartStyle::forPrint(QFont()), 500, &error));
+        QVERIFY(QSvgRenderer(dir.filePath("h.svg")).isValid());
+    }
+
+    void renderToPdf() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("charts.pdf"));
+        ChartSpec line = specOf(ChartKind::Line, {QStringLiteral("inv_freq")});
+        line.xTitle = QStringLiteral("pair index");
+        line.yTitle = QStringLiteral("inverse frequency");
+        line.logY = true;
+        ChartSpec heat = specOf(ChartKind::Heatmap, {QStringLiteral("weights")});
+        heat.xTitle = QStringLiteral("key token");
+        heat.yTitle = QStringLiteral("query token");
+        const auto rope = run(QStringLiteral("rope.inv_freq"));
+        const auto attn = run(QStringLiteral("attention.map"));
+        {
+            QPdfWriter pdf(path);
+            pdf.setResolution(300);
+            pdf.setPageSize(QPageSize(QPageSize::A4));
+            QPainter p(&pdf);
+            const double w = pdf.width() * 0.9;
+            const auto size = preferredSize(line, rope, 640);
+            QVERIFY(size);
+            const double h = w * size->height() / size->width();
+            renderChart(&p, QRectF(pdf.width() * 0.05, 100, w, h), line, rope, ChartStyle::forPrint(QFont(QStringLiteral("DejaVu Sans"))));
+            renderChart(&p, QRectF(pdf.width() * 0.05, 200 + h, w, w * 0.6), heat, attn, ChartStyle::forPrint(QFont(QStringLiteral("DejaVu Sans"))));
+        }
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        QVERIFY(bytes.startsWith("%PDF"));
+        // Lossless heatmap: an image is embedded and none is JPEG-compressed.
+        QVERIFY(bytes.contains("/Subtype /Image"));
+        QVERIFY(!bytes.contains("/DCTDecode"));
+#ifdef POSLAB_HAVE_POPPLER
+        std::unique_ptr<Poppler::Document> doc(Poppler::Document::load(path));
+        QVERIFY(doc);
+        std::unique_ptr<Poppler::Page> page(doc->page(0));
+        const QString text = page->text(QRectF());
+        for (const char* want : {"pair index", "inverse frequency", "key token", "query token", "quick", "lazy"})
+            QVERIFY2(text.contains(QLatin1String(want)), qPrintable(QStringLiteral("missing '%1' in: %2").arg(want, text.left(400))));
+        // Page rendered: the heatmap area is colourful, i.e. the image is there.
+        const QImage img = page->renderToImage(50, 50);
+        QVERIFY(distinctColours(img) > 20);
+        img.save(QDir(shotDir()).filePath(QStringLiteral("pdf-page.png")));
+#else
+        QWARN("built without poppler-qt6: PDF text not read back");
+#endif
+    }
+
+    void screenshots() {
+        // Each kind grabbed for a person to look at (and: not blank).
+        struct Case {
+            const char* file;
+            QString module;
+            QStringList params;
+            ChartSpec spec;
+        };
+        ChartSpec pe = specOf(ChartKind::Heatmap, {QStringLiteral("pe")});
+        pe.xTitle = QStringLiteral("channel");
+        pe.yTitle = QStringLiteral("position");
+        ChartSpec att = specOf(ChartKind::Auto, {QStringLiteral("weights")});
+        ChartSpec lines = specOf(ChartKind::Line);
+        lines.logY = true;
+        lines.xTitle = QStringLiteral("pair index");
+        ChartSpec freq = specOf(ChartKind::Auto, {QStringLiteral("inv_freq"), QStringLiteral("attention_factor"), QStringLiteral("logit_scale")});
+        freq.logY = true;
+        const std::vector<Case> cases{
+            {"heatmap-pe", QStringLiteral("sinusoidal.matrix"), {QStringLiteral("positions=64"), QStringLiteral("dim=32")}, pe},
+            {"heatmap-attention", QStringLiteral("attention.map"), {}, att},
+            {"line-log", QStringLiteral("sinusoidal.matrix"), {QStringLiteral("positions=16"), QStringLiteral("dim=64")}, lines},
+            {"line-keyvalue", QStringLiteral("rope.inv_freq"), {}, freq},
+            {"bar", QStringLiteral("alibi.slopes"), {}, specOf(ChartKind::Bar, {QStringLiteral("slopes")})},
+            {"table", QStringLiteral("alibi.slopes"), {}, specOf(ChartKind::Auto, {QStringLiteral("slopes_table")})},
+        };
+        for (const Case& c : cases) {
+            ChartPanel panel(c.spec, run(c.module, c.params));
+            QVERIFY2(panel.errorText().isEmpty(), qPrintable(panel.errorText()));
+            showPanel(panel);
+            const QImage img = panel.grab().toImage();
+            QVERIFY(img.save(QDir(shotDir()).filePath(QString::fromLatin1(c.file) + ".png")));
+            QVERIFY2(distinctColours(img) > 6, c.file);
+        }
+        // Dark palette: the chart background follows it.
+        QPalette dark;
+        dark.setColor(QPalette::Window, QColor(0x20, 0x20, 0x24));
+        dark.setColor(QPalette::Base, QColor(0x18, 0x18, 0x1c));
+        dark.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
+        dark.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
+        ChartPanel panel(lines, run(QStringLiteral("sinusoidal.matrix"), {QStringLiteral("positions=16"), QStringLiteral("dim=64")}));
+        panel.setPalette(dark);
+        showPanel(panel);
+        auto* view = qobject_cast<QChartView*>(panel.partWidget(0));
+        QCOMPARE(view->chart()->backgroundBrush().color(), QColor(0x18, 0x18, 0x1c));
+        panel.grab().save(QDir(shotDir()).filePath(QStringLiteral("line-dark.png")));
+        // Print rendering to an image, as the PDF gets it.
+        QImage print(QSize(1280, 1300), QImage::Format_RGB32);
+        print.fill(Qt::white);
+        {
+            QPainter p(&print);
+            p.scale(2, 2);
+            renderChart(&p, QRectF(0, 0, 640, 320), pe, run(QStringLiteral("sinusoidal.matrix"), {QStringLiteral("positions=64"), QStringLiteral("dim=32")}), ChartStyle::forPrint(QFont(QStringLiteral("DejaVu Sans"))));
+            renderChart(&p, QRectF(0, 330, 640, 320), freq, run(QStringLiteral("rope.inv_freq")), ChartStyle::forPrint(QFont(QStringLiteral("DejaVu Sans"))));
+        }
+        print.save(QDir(shotDir()).filePath(QStringLiteral("print.png")));
+        qInfo("screenshots in %s", qPrintable(shotDir()));
+    }
+};
+
+QTEST_MAIN(TestCharts)
+#include "tst_charts.moc"

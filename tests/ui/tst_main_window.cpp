@@ -1,0 +1,401 @@
+// tst_main_window.cpp — the notebook window on a small test course
+// (tests/ui/window-data: two chapters in en and zh, a run block with vary:
+// params, a number, a choice and a run exercise), offscreen.
+//
+// Golden values are derived by hand: rope.decay's relative upper bound at
+// r = 0 is (1/(d/2)) Σ_{j=1}^{d/2} |S_j| with S_j = Σ_{k<j} e^{0} = j, i.e.
+// (d/2 + 1)/2: 16.5 for d = 64, 8.5 for d = 32, 12.5 for d = 48. The smallest
+// RoPE inverse frequency of a d = 64 head is b^(-62/64): 0.0116 > 0.001 for
+// b = 100, 1.3e-4 < 0.001 for b = 10000.
+//
+// Set POSLAB_SCREENSHOT_DIR to keep PNGs of every step in both languages.
+#include "lessons/progress_store.h"
+#include "lessons/run_engine.h"
+#include "ui/charts/chart_view.h"
+#include "ui/exercise_widget.h"
+#include "ui/lesson_view.h"
+#include "ui/main_window.h"
+#include "ui/param_panel.h"
+#include "ui/search_panel.h"
+#include "ui/toc_panel.h"
+
+#include <QAbstractButton>
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolBar>
+#include <QTreeWidget>
+
+#include <memory>
+
+using namespace poslab;
+using namespace poslab::ui;
+
+namespace {
+
+QString courseDir()
+{
+    return QFileInfo(QStringLiteral(__FILE__)).absoluteDir().filePath(QStringLiteral("window-data"));
+}
+
+double firstY(const ChartPanel* chart)
+{
+    if (!chart || chart->shownOutputs().empty() || chart->shownOutputs()[0].y.empty()) return -1;
+    return chart->shownOutputs()[0].y[0];
+}
+
+}  // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+
+private:
+    std::unique_ptr<QTemporaryDir> m_tmp;
+
+    MainWindowOptions options(const QString& lang = QStringLiteral("en")) const
+    {
+        MainWindowOptions o;
+        o.courseDir = courseDir();
+        o.language = lang;
+        o.settingsFile = m_tmp->filePath(QStringLiteral("settings.ini"));
+        o.progressFile = m_tmp->filePath(QStringLiteral("progress.json"));
+        return o;
+    }
+
+    std::unique_ptr<MainWindow> openWindow(const QString& lang = QStringLiteral("en"))
+    {
+        auto w = std::make_unique<MainWindow>(options(lang));
+        w->resize(1200, 820);
+        w->show();
+        if (!QTest::qWaitForWindowExposed(w.get())) qWarning("window not exposed");
+        QApplication::setActiveWindow(w.get());
+        return w;
+    }
+
+    static RunBlockCard* waitForChart(MainWindow* w, int card = 0)
+    {
+        RunBlockCard* c = w->lessonView()->runCards().value(card);
+        if (!c) return nullptr;
+        const bool done = QTest::qWaitFor([c] { return c->chart() != nullptr && !c->isBusy(); }, 20000);
+        return done ? c : nullptr;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(QFileInfo::exists(courseDir() + QStringLiteral("/en/01-basics.md")));
+    }
+
+    void init()
+    {
+        m_tmp = std::make_unique<QTemporaryDir>();
+        QVERIFY(m_tmp->isValid());
+    }
+
+    void cleanup()
+    {
+        installUiTranslator(QStringLiteral("en"));
+        m_tmp.reset();
+    }
+
+    void opensOnTheTestCourse()
+    {
+        auto w = openWindow();
+        QVERIFY2(w->loadDiagnostics().isEmpty(), qPrintable(w->loadDiagnostics().value(0).toString()));
+        QCOMPARE(w->course().chapters.size(), 2);
+        QCOMPARE(w->chapterIndex(), 0);
+        QCOMPARE(w->stepIndex(), 0);
+        QCOMPARE(w->stepCounterText(), QStringLiteral("1 / 4"));
+        QCOMPARE(w->lessonView()->titleLabel()->text(), QStringLiteral("Basics"));
+        QCOMPARE(w->tocPanel()->tree()->topLevelItemCount(), 2);
+        QCOMPARE(w->tocPanel()->tree()->topLevelItem(0)->childCount(), 4);
+        QCOMPARE(w->tocPanel()->tree()->topLevelItem(1)->childCount(), 3);
+        // The introduction has one text block with a formula and an in-course link.
+        QCOMPARE(w->lessonView()->textBlocks().size(), 1);
+        QVERIFY(w->lessonView()->textBlocks()[0]->height() > 10);
+        // Tooltips name the shortcuts.
+        QVERIFY2(w->nextAction()->toolTip().contains(QKeySequence(Qt::Key_PageDown).toString(QKeySequence::NativeText)),
+                 qPrintable(w->nextAction()->toolTip()));
+        QVERIFY(w->searchAction()->toolTip().contains(QKeySequence(QKeySequence::Find).toString(QKeySequence::NativeText)));
+    }
+
+    void keysStepForwardAndBack()
+    {
+        auto w = openWindow();
+        w->lessonView()->setFocus();
+        QTest::keyClick(w.get(), Qt::Key_Right);
+        QCOMPARE(w->stepCounterText(), QStringLiteral("2 / 4"));
+        QCOMPARE(w->lessonView()->titleLabel()->text(), QStringLiteral("A live chart"));
+        QTest::keyClick(w.get(), Qt::Key_PageDown);
+        QCOMPARE(w->stepCounterText(), QStringLiteral("3 / 4"));
+        QTest::keyClick(w.get(), Qt::Key_Left);
+        QCOMPARE(w->stepCounterText(), QStringLiteral("2 / 4"));
+        QTest::keyClick(w.get(), Qt::Key_PageUp);
+        QCOMPARE(w->stepCounterText(), QStringLiteral("1 / 4"));
+        QVERIFY(!w->previousAction()->isEnabled());
+
+        // Past the last step of chapter 1 comes chapter 2, and back.
+        QVERIFY(w->goTo(0, 3));
+        w->lessonView()->setFocus();
+        QTest::keyClick(w.get(), Qt::Key_Right);
+        QCOMPARE(w->chapterIndex(), 1);
+        QCOMPARE(w->stepIndex(), 0);
+        QCOMPARE(w->stepCounterText(), QStringLiteral("1 / 3"));
+        QTest::keyClick(w.get(), Qt::Key_Left);
+        QCOMPARE(w->chapterIndex(), 0);
+        QCOMPARE(w->stepCounterText(), QStringLiteral("4 / 4"));
+
+        // In a text field the arrows move the caret, not the lesson.
+        QVERIFY(w->goTo(0, 2));
+        QLineEdit* answer = w->lessonView()->exercises().value(0)->answerField();
+        QVERIFY(answer);
+        answer->setFocus();
+        QTest::keyClicks(answer, QStringLiteral("12"));
+        QTest::keyClick(answer, Qt::Key_Left);
+        QCOMPARE(w->stepCounterText(), QStringLiteral("3 / 4"));
+        QCOMPARE(answer->cursorPosition(), 1);
+
+        // Visited steps are marked in the table of contents.
+        QVERIFY(w->tocPanel()->stepMark(0, 1).contains(QChar(0x2713)));
+        QVERIFY(!w->tocPanel()->stepMark(1, 2).contains(QChar(0x2713)));
+    }
+
+    void languageSwitchKeepsTheStep()
+    {
+        auto w = openWindow();
+        QVERIFY(w->goTo(0, 1));
+        QCOMPARE(w->nextAction()->text(), QStringLiteral("Next"));
+        w->switchLanguageAction()->trigger();
+        QCOMPARE(w->language(), QStringLiteral("zh"));
+        QCOMPARE(w->nextAction()->text(), QStringLiteral("下一步"));
+        QCOMPARE(w->previousAction()->text(), QStringLiteral("上一步"));
+        QCOMPARE(w->chapterIndex(), 0);
+        QCOMPARE(w->stepIndex(), 1);
+        QCOMPARE(w->stepCounterText(), QStringLiteral("2 / 4"));
+        QCOMPARE(w->lessonView()->titleLabel()->text(), QStringLiteral("实时图表"));
+        QCOMPARE(w->tocPanel()->tree()->topLevelItem(0)->text(0), QStringLiteral("1. 基础"));
+        // Widgets of the lesson pane follow too.
+        QVERIFY(waitForChart(w.get()));
+        QCOMPARE(w->lessonView()->runCards()[0]->paramPanel()->resetButton()->text(), QStringLiteral("重置"));
+
+        // And back.
+        w->switchLanguageAction()->trigger();
+        QCOMPARE(w->nextAction()->text(), QStringLiteral("Next"));
+        QCOMPARE(w->lessonView()->titleLabel()->text(), QStringLiteral("A live chart"));
+        QCOMPARE(w->stepIndex(), 1);
+    }
+
+    void parameterChangeRerunsTheBlock()
+    {
+        auto w = openWindow();
+        QVERIFY(w->goTo(0, 1));
+        RunBlockCard* card = waitForChart(w.get());
+        QVERIFY(card);
+        QCOMPARE(firstY(card->chart()), 16.5);
+
+        auto* spin = qobject_cast<QSpinBox*>(card->paramPanel()->editor(QStringLiteral("head_dim")));
+        QVERIFY(spin);
+        QCOMPARE(spin->value(), 64);
+        QCOMPARE(spin->minimum(), 8);
+        QCOMPARE(spin->maximum(), 128);
+        QSignalSpy finished(w->runEngine(), &lessons::RunEngine::finished);
+        const int executedBefore = w->runEngine()->executedRuns();
+        spin->setValue(32);
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(firstY(card->chart()), 8.5, 20000);
+        QCOMPARE(w->runEngine()->executedRuns(), executedBefore + 1);
+
+        // Quick changes are debounced into one run of the last value.
+        const int executedMid = w->runEngine()->executedRuns();
+        spin->setValue(36);
+        spin->setValue(40);
+        spin->setValue(48);
+        QVERIFY(card->paramPanel()->assignments().contains(QStringLiteral("head_dim=48")));
+        QTRY_COMPARE_WITH_TIMEOUT(firstY(card->chart()), 12.5, 20000);
+        QVERIFY(w->runEngine()->waitForIdle(20000));
+        QCOMPARE(w->runEngine()->executedRuns(), executedMid + 1);
+
+        // Reset brings back the lesson's values (from the cache: no new run).
+        const int executedReset = w->runEngine()->executedRuns();
+        card->paramPanel()->resetButton()->click();
+        QCOMPARE(spin->value(), 64);
+        QTRY_COMPARE_WITH_TIMEOUT(firstY(card->chart()), 16.5, 20000);
+        QCOMPARE(w->runEngine()->executedRuns(), executedReset);
+        QVERIFY(card->errorText().isEmpty());
+    }
+
+    void numberExerciseIsCheckedAndSaved()
+    {
+        auto w = openWindow();
+        QVERIFY(w->goTo(0, 2));
+        ExerciseWidget* ex = w->lessonView()->exercises().value(0);
+        QVERIFY(ex);
+        QCOMPARE(ex->exerciseId(), QStringLiteral("pair-count"));
+        QTest::keyClicks(ex->answerField(), QStringLiteral("31"));
+        ex->checkButton()->click();
+        QCOMPARE(ex->feedback(), ExerciseWidget::Feedback::Wrong);
+        QVERIFY(!ex->solutionVisible());
+        ex->hintButton()->click();
+        QCOMPARE(ex->hintsShown(), 1);
+        ex->answerField()->clear();
+        QTest::keyClicks(ex->answerField(), QStringLiteral("32"));
+        ex->checkButton()->click();
+        QCOMPARE(ex->feedback(), ExerciseWidget::Feedback::Correct);
+        QVERIFY2(ex->feedbackText().contains(QStringLiteral("Correct")), qPrintable(ex->feedbackText()));
+        QVERIFY(ex->solutionVisible());
+        QVERIFY(w->tocPanel()->stepMark(0, 2).startsWith(QStringLiteral("1/1")));
+
+        // Already on disk (saved as typed), read by an independent store.
+        lessons::ProgressStore disk(m_tmp->filePath(QStringLiteral("progress.json")));
+        QVERIFY(disk.load());
+        QCOMPARE(disk.exercise(QStringLiteral("pair-count")).answer, QStringLiteral("32"));
+        QVERIFY(disk.exercise(QStringLiteral("pair-count")).solved);
+        QCOMPARE(disk.exercise(QStringLiteral("pair-count")).hintsRevealed, 1);
+    }
+
+    void choiceExercise()
+    {
+        auto w = openWindow();
+        QVERIFY(w->goTo(0, 3));
+        ExerciseWidget* ex = w->lessonView()->exercises().value(0);
+        QVERIFY(ex);
+        QCOMPARE(ex->optionButtons().size(), 3);
+        ex->checkButton()->click();
+        QCOMPARE(ex->feedback(), ExerciseWidget::Feedback::Problem);  // nothing chosen yet
+        ex->optionButtons()[1]->click();
+        ex->checkButton()->click();
+        QCOMPARE(ex->feedback(), ExerciseWidget::Feedback::Wrong);
+        ex->optionButtons()[0]->click();
+        QVERIFY(!ex->optionButtons()[1]->isChecked());
+        ex->checkButton()->click();
+        QCOMPARE(ex->feedback(), ExerciseWidget::Feedback::Correct);
+    }
+
+    void runExercise()
+    {
+        auto w = openWindow();
+        QVERIFY(w->goTo(1, 2));
+        ExerciseWidget* ex = w->lessonView()->exercises().value(0);
+        QVERIFY(ex && ex->paramPanel());
+        QCOMPARE(ex->paramPanel()->value(QStringLiteral("rope_theta")).toDouble(), 100.0);
+        QSignalSpy checked(ex, &ExerciseWidget::checked);
+        ex->checkButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 1, 20000);
+        QCOMPARE(checked[0][0].toBool(), false);
+        QCOMPARE(ex->feedback(), ExerciseWidget::Feedback::Wrong);
+        QVERIFY(ex->paramPanel()->setValue(QStringLiteral("rope_theta"), QStringLiteral("10000")));
+        ex->checkButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 2, 20000);
+        QCOMPARE(checked[1][0].toBool(), true);
+        QCOMPARE(ex->feedback(), ExerciseWidget::Feedback::Correct);
+    }
+
+    void stateSurvivesARestart()
+    {
+        {
+            auto w = openWindow();
+            QVERIFY(w->goTo(0, 2));
+            ExerciseWidget* ex = w->lessonView()->exercises().value(0);
+            QTest::keyClicks(ex->answerField(), QStringLiteral("32"));
+            ex->checkButton()->click();
+            QVERIFY(w->goTo(0, 3));
+            w->lessonView()->exercises().value(0)->optionButtons()[2]->click();  // chosen, not checked
+            QVERIFY(w->goTo(1, 2));
+            w->lessonView()->exercises().value(0)->paramPanel()->setValue(QStringLiteral("rope_theta"),
+                                                                         QStringLiteral("5000"));
+            w->setLanguage(QStringLiteral("zh"));
+            QVERIFY(w->goTo(1, 1));
+        }  // destroyed: nothing saved on close that was not saved before
+        {
+            MainWindowOptions o = options(QString());  // no --lang: the saved language
+            MainWindow w(o);
+            w.show();
+            QCOMPARE(w.language(), QStringLiteral("zh"));
+            QCOMPARE(w.chapterIndex(), 1);
+            QCOMPARE(w.stepIndex(), 1);
+            QCOMPARE(w.stepCounterText(), QStringLiteral("2 / 3"));
+            QVERIFY(w.goTo(0, 2));
+            ExerciseWidget* ex = w.lessonView()->exercises().value(0);
+            QCOMPARE(ex->answerField()->text(), QStringLiteral("32"));
+            QCOMPARE(ex->feedback(), ExerciseWidget::Feedback::Correct);
+            QVERIFY(ex->solutionVisible());
+            QVERIFY(w.goTo(0, 3));
+            QVERIFY(w.lessonView()->exercises().value(0)->optionButtons()[2]->isChecked());
+            QVERIFY(w.goTo(1, 2));
+            QCOMPARE(w.lessonView()->exercises().value(0)->paramPanel()->value(QStringLiteral("rope_theta")).toDouble(),
+                     5000.0);
+        }
+    }
+
+    void searchJumpsAndHighlights()
+    {
+        auto w = openWindow();
+        w->searchAction()->trigger();
+        QLineEdit* field = w->searchPanel()->field();
+        QVERIFY(field->hasFocus() || QApplication::focusWidget() == field || !w->isActiveWindow());
+        QTest::keyClicks(field, QStringLiteral("needle"));
+        w->searchPanel()->search();
+        QCOMPARE(w->searchPanel()->hits().size(), 1);
+        QTest::keyClick(field, Qt::Key_Return);
+        QCOMPARE(w->chapterIndex(), 1);
+        QCOMPARE(w->stepIndex(), 0);
+        QCOMPARE(w->lessonView()->textBlocks().value(0)->extraSelections().size(), 1);
+        // Matches are listed per language: the Chinese course has its own words.
+        w->setLanguage(QStringLiteral("zh"));
+        field->setText(QStringLiteral("大海捞针"));
+        w->searchPanel()->search();
+        QCOMPARE(w->searchPanel()->hits().size(), 1);
+        field->setText(QStringLiteral("needle"));
+        w->searchPanel()->search();
+        QCOMPARE(w->searchPanel()->hits().size(), 0);
+    }
+
+    void inCourseLinkNavigates()
+    {
+        auto w = openWindow();
+        QVERIFY(w->goTo(0, 0));
+        QSignalSpy shown(w.get(), &MainWindow::stepShown);
+        emit w->lessonView()->courseLinkActivated(QUrl(QStringLiteral("02-more.md#2")),
+                                                   w->course().chapters[0].file);
+        QCOMPARE(w->chapterIndex(), 1);
+        QCOMPARE(w->stepIndex(), 1);
+    }
+
+    void screenshots()
+    {
+        const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR");
+        auto w = openWindow();
+        for (const QString lang : {QStringLiteral("en"), QStringLiteral("zh")}) {
+            w->setLanguage(lang);
+            for (int c = 0; c < w->course().chapters.size(); ++c) {
+                for (int s = 0; s < w->course().chapters[c].steps.size(); ++s) {
+                    QVERIFY(w->goTo(c, s));
+                    for (int i = 0; i < w->lessonView()->runCards().size(); ++i) QVERIFY(waitForChart(w.get(), i));
+                    QTest::qWait(50);
+                    const QImage img = w->grab().toImage();
+                    QVERIFY(!img.isNull());
+                    // Every text block is tall enough for its text (no clipped lines).
+                    for (MarkdownBrowser* b : w->lessonView()->textBlocks())
+                        QVERIFY2(b->height() >= int(b->document()->size().height()),
+                                 qPrintable(b->toPlainText().left(60)));
+                    if (!dir.isEmpty())
+                        img.save(QDir(dir).filePath(QStringLiteral("window-%1-%2-%3.png").arg(lang).arg(c + 1).arg(s + 1)));
+                }
+            }
+        }
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_main_window.moc"

@@ -1,0 +1,621 @@
+// tst_pdf_export — the PDF report, read back from the file with poppler-qt6.
+//
+// The small course in tests/ui/data/course (two chapters in en and zh: text, a
+// table, formulas, a line chart, a heatmap, exercises, an image, and a long
+// table that must cross a page break) is exported once per language with a
+// student name and an answers file; the tests then read the PDFs the way a
+// reader would: text per page with positions (poppler), fonts, images
+// (pdfimages -list from poppler-utils).
+#include "lessons/progress_store.h"
+#include "ui/pdf_export.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#ifdef POSLAB_HAVE_POPPLER
+#include <poppler-qt6.h>
+#endif
+
+#include <memory>
+
+using poslab::ui::ExportOptions;
+using poslab::ui::ExportResult;
+using poslab::ui::exportPdf;
+using poslab::ui::parseChapterList;
+
+namespace {
+
+// The test course lives next to this file (tests/ui/data/course).
+const QString kCourse = QFileInfo(QStringLiteral(__FILE__)).absolutePath() + QStringLiteral("/data/course");
+const QString kStudent = QStringLiteral("Ada Lovelace");
+const QString kStudentZh = QStringLiteral("李 小龙");
+
+QString noSpace(QString s)
+{
+    s.remove(QRegularExpression(QStringLiteral("\\s+")));
+    return s;
+}
+
+#ifdef POSLAB_HAVE_POPPLER
+struct Word {
+    QString text;
+    QRectF box;  // points, origin top-left
+};
+
+std::vector<Word> words(Poppler::Page* page)
+{
+    std::vector<Word> out;
+    for (const auto& b : page->textList()) out.push_back(Word{b->text(), b->boundingBox()});
+    return out;
+}
+
+// Lines of a page: words grouped by their vertical centre (within 2 pt), left to right.
+QStringList lines(Poppler::Page* page)
+{
+    std::vector<Word> ws = words(page);
+    std::sort(ws.begin(), ws.end(), [](const Word& a, const Word& b) {
+        if (std::abs(a.box.center().y() - b.box.center().y()) > 2) return a.box.center().y() < b.box.center().y();
+        return a.box.left() < b.box.left();
+    });
+    QStringList out;
+    qreal y = -1000;
+    for (const Word& w : ws) {
+        if (std::abs(w.box.center().y() - y) > 2) {
+            out.append(w.text);
+            y = w.box.center().y();
+        } else {
+            out.last() += u' ' + w.text;
+        }
+    }
+    return out;
+}
+
+// The text in a horizontal band of a page (fractions of the page height).
+QString band(Poppler::Page* page, qreal fromFraction, qreal toFraction)
+{
+    const qreal h = page->pageSizeF().height();
+    QString s;
+    for (const Word& w : words(page))
+        if (w.box.center().y() >= fromFraction * h && w.box.center().y() <= toFraction * h) s += w.text + u' ';
+    return s;
+}
+
+int pageOfWord(Poppler::Document* doc, const QString& word)
+{
+    for (int i = 0; i < doc->numPages(); ++i) {
+        std::unique_ptr<Poppler::Page> p = doc->page(i);
+        for (const Word& w : words(p.get()))
+            if (w.text == word) return i;
+    }
+    return -1;
+}
+#endif
+
+}  // namespace
+
+class TestPdfExport : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void parseChapterList_data();
+    void parseChapterList();
+    void usageErrors();
+    void unwritablePathLeavesNoFile();
+    void failureKeepsExistingFile();
+#ifdef POSLAB_HAVE_POPPLER
+    void titlePage_data();
+    void titlePage();
+    void contentsMatchHeadings_data();
+    void contentsMatchHeadings();
+    void chineseExtractsExactly();
+    void fontsEmbedded_data();
+    void fontsEmbedded();
+    void chartsPresent_data();
+    void chartsPresent();
+    void headersAndFooters_data();
+    void headersAndFooters();
+    void tableRowsNotCut_data();
+    void tableRowsNotCut();
+    void exercisesShowAnswers();
+    void appendixListsRuns();
+    void chapterSelection();
+    void realCourseExports_data();
+    void realCourseExports();
+#endif
+
+private:
+    QString pdfFor(const QString& lang) const { return m_dir.filePath(QStringLiteral("report-%1.pdf").arg(lang)); }
+    QTemporaryDir m_dir;
+    QString m_answers;
+    QHash<QString, ExportResult> m_results;
+};
+
+void TestPdfExport::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    // Keep the PDFs for a look when asked (POSLAB_KEEP_PDF=1).
+    m_dir.setAutoRemove(qEnvironmentVariableIsEmpty("POSLAB_KEEP_PDF"));
+    // Answers: basics-count right (16), waves-layout wrong (option B = index 1).
+    m_answers = m_dir.filePath(QStringLiteral("answers.json"));
+    {
+        poslab::lessons::ProgressStore store(m_answers);
+        QVERIFY(store.load());
+        store.setAnswer(QStringLiteral("basics-count"), QStringLiteral("16"));
+        store.recordAttempt(QStringLiteral("basics-count"), true);
+        store.setSelected(QStringLiteral("waves-layout"), {1});
+        store.recordAttempt(QStringLiteral("waves-layout"), false);
+        store.recordAttempt(QStringLiteral("waves-layout"), false);
+        QVERIFY(store.save());
+    }
+    for (const QString lang : {QStringLiteral("en"), QStringLiteral("zh")}) {
+        ExportOptions o;
+        o.courseDir = kCourse;
+        o.lang = lang;
+        o.studentName = lang == u"en" ? kStudent : kStudentZh;
+        o.answersFile = m_answers;
+        o.outputPath = pdfFor(lang);
+        const ExportResult r = exportPdf(o);
+        QVERIFY2(r.ok(), qPrintable(r.message));
+        QVERIFY(QFileInfo(o.outputPath).size() > 10000);
+        m_results.insert(lang, r);
+        if (!m_dir.autoRemove()) qInfo().noquote() << r.message << r.warnings;
+    }
+}
+
+void TestPdfExport::parseChapterList_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<QList<int>>("expected");
+    QTest::newRow("single") << "2" << true << QList<int>{2};
+    QTest::newRow("list and range") << "1,3-5" << true << QList<int>{1, 3, 4, 5};
+    QTest::newRow("spaces") << " 1 , 3 - 4 " << true << QList<int>{1, 3, 4};
+    QTest::newRow("order kept, duplicates dropped") << "5,1-3,2" << true << QList<int>{5, 1, 2, 3};
+    QTest::newRow("degenerate range") << "4-4" << true << QList<int>{4};
+    QTest::newRow("empty") << "" << false << QList<int>{};
+    QTest::newRow("trailing comma") << "1," << false << QList<int>{};
+    QTest::newRow("word") << "one" << false << QList<int>{};
+    QTest::newRow("zero") << "0" << false << QList<int>{};
+    QTest::newRow("negative") << "-1" << false << QList<int>{};
+    QTest::newRow("reversed") << "5-3" << false << QList<int>{};
+    QTest::newRow("open range") << "3-" << false << QList<int>{};
+    QTest::newRow("decimal") << "1.5" << false << QList<int>{};
+    QTest::newRow("huge range") << "1-5000" << false << QList<int>{};
+}
+
+void TestPdfExport::parseChapterList()
+{
+    QFETCH(QString, text);
+    QFETCH(bool, ok);
+    QFETCH(QList<int>, expected);
+    QList<int> got{99};
+    QString error;
+    QCOMPARE(::parseChapterList(text, &got, &error), ok);
+    if (ok) {
+        QCOMPARE(got, expected);
+        QVERIFY(error.isEmpty());
+    } else {
+        QCOMPARE(got, QList<int>{99});  // untouched
+        QVERIFY(!error.isEmpty());
+    }
+}
+
+void TestPdfExport::usageErrors()
+{
+    struct Case {
+        const char* name;
+        std::function<void(ExportOptions&)> change;
+        const char* mentions;
+    };
+    const QList<Case> cases{
+        {"unknown language", [](ExportOptions& o) { o.lang = QStringLiteral("fr"); }, "fr"},
+        {"unknown chapter", [](ExportOptions& o) { o.chapters = {1, 7}; }, "7"},
+        {"missing course", [](ExportOptions& o) { o.courseDir = QStringLiteral("/nonexistent/course"); }, "/nonexistent/course"},
+        {"missing answers", [](ExportOptions& o) { o.answersFile = QStringLiteral("/nonexistent/answers.json"); }, "answers"},
+        {"no output", [](ExportOptions& o) { o.outputPath.clear(); }, "-o"},
+    };
+    for (const Case& c : cases) {
+        ExportOptions o;
+        o.courseDir = kCourse;
+        o.outputPath = m_dir.filePath(QStringLiteral("usage.pdf"));
+        c.change(o);
+        const ExportResult r = exportPdf(o);
+        QVERIFY2(r.kind == ExportResult::Kind::UsageError, c.name);
+        QVERIFY2(r.message.contains(QLatin1String(c.mentions)), qPrintable(r.message));
+        QVERIFY2(!QFile::exists(m_dir.filePath(QStringLiteral("usage.pdf"))), c.name);
+    }
+    // A corrupt answers file is a usage error too, and the file is left as it was.
+    const QString corrupt = m_dir.filePath(QStringLiteral("corrupt.json"));
+    {
+        QFile f(corrupt);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{ this is not json");
+    }
+    ExportOptions o;
+    o.courseDir = kCourse;
+    o.answersFile = corrupt;
+    o.outputPath = m_dir.filePath(QStringLiteral("usage.pdf"));
+    const ExportResult r = exportPdf(o);
+    QCOMPARE(r.kind, ExportResult::Kind::UsageError);
+    QVERIFY(QFile::exists(corrupt));
+    QFile f(corrupt);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), QByteArray("{ this is not json"));
+}
+
+void TestPdfExport::unwritablePathLeavesNoFile()
+{
+    // /proc refuses new files even for root; the other is a folder that does not exist.
+    for (const QString path : {QStringLiteral("/proc/poslab-report.pdf"), m_dir.filePath(QStringLiteral("no/such/dir/r.pdf"))}) {
+        ExportOptions o;
+        o.courseDir = kCourse;
+        o.outputPath = path;
+        const ExportResult r = exportPdf(o);
+        QCOMPARE(r.kind, ExportResult::Kind::Failure);
+        QVERIFY2(r.message.contains(path), qPrintable(r.message));
+        QVERIFY(!QFile::exists(path));
+    }
+    // Nothing half-written next to the successful exports either (QSaveFile temp files).
+    const QStringList left = QDir(m_dir.path()).entryList(QDir::Files);
+    for (const QString& name : left) QVERIFY2(name.endsWith(u".pdf") || name.endsWith(u".json"), qPrintable(name));
+}
+
+void TestPdfExport::failureKeepsExistingFile()
+{
+    // A failed export must not replace an existing file with a partial one.
+    const QString path = m_dir.filePath(QStringLiteral("keep.pdf"));
+    {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("previous report");
+    }
+    ExportOptions o;
+    o.courseDir = kCourse;
+    o.chapters = {9};
+    o.outputPath = path;
+    QCOMPARE(exportPdf(o).kind, ExportResult::Kind::UsageError);
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), QByteArray("previous report"));
+}
+
+#ifdef POSLAB_HAVE_POPPLER
+
+void TestPdfExport::titlePage_data()
+{
+    QTest::addColumn<QString>("lang");
+    QTest::addColumn<QString>("student");
+    QTest::addColumn<QString>("language");
+    QTest::newRow("en") << "en" << kStudent << "English";
+    QTest::newRow("zh") << "zh" << kStudentZh << "中文";
+}
+
+void TestPdfExport::titlePage()
+{
+    QFETCH(QString, lang);
+    QFETCH(QString, student);
+    QFETCH(QString, language);
+    std::unique_ptr<Poppler::Document> doc = Poppler::Document::load(pdfFor(lang));
+    QVERIFY(doc && !doc->isLocked());
+    QVERIFY2(doc->numPages() > 3, qPrintable(QString::number(doc->numPages())));
+    QCOMPARE(doc->numPages(), m_results[lang].pageCount);
+    std::unique_ptr<Poppler::Page> title = doc->page(0);
+    const QSizeF a4 = title->pageSizeF();  // points
+    QVERIFY(std::abs(a4.width() - 595.3) < 1.5 && std::abs(a4.height() - 841.9) < 1.5);
+    const QString text = noSpace(title->text(QRectF()));
+    QVERIFY2(text.contains(noSpace(student)), qPrintable(text));
+    QVERIFY(text.contains(language));
+    QVERIFY(text.contains(QDate::currentDate().toString(Qt::ISODate)));
+    QVERIFY(text.contains(u"course"));  // the course folder's name is the title of a teacher's course
+    // The title page carries no page number in its footer.
+    QVERIFY(noSpace(band(title.get(), 0.93, 1.0)).isEmpty());
+}
+
+void TestPdfExport::contentsMatchHeadings_data()
+{
+    QTest::addColumn<QString>("lang");
+    QTest::newRow("en") << "en";
+    QTest::newRow("zh") << "zh";
+}
+
+// Every contents line "title ... N" read from the PDF names a page whose
+// upper part holds that heading; the numbers are read from the PDF itself.
+void TestPdfExport::contentsMatchHeadings()
+{
+    QFETCH(QString, lang);
+    const ExportResult& r = m_results[lang];
+    std::unique_ptr<Poppler::Document> doc = Poppler::Document::load(pdfFor(lang));
+    QVERIFY(doc);
+    std::unique_ptr<Poppler::Page> contents = doc->page(1);
+    const QStringList tocLines = lines(contents.get());
+    QVERIFY(noSpace(tocLines.join(u' ')).startsWith(lang == u"en" ? u"Contents" : u"目录"));
+    // 2 chapters, their steps (4 + 2 in the test course, incl. 1 introduction), the appendix.
+    QCOMPARE(r.toc.size(), 2 + 5 + 1);
+    int checked = 0;
+    for (const poslab::ui::TocEntry& e : r.toc) {
+        // Find the contents line that holds the title, take its last number.
+        const QString key = noSpace(e.title);
+        int printed = -1;
+        for (const QString& l : tocLines) {
+            if (!noSpace(l).contains(key)) continue;
+            const QStringList parts = l.split(u' ', Qt::SkipEmptyParts);
+            bool ok = false;
+            printed = parts.last().toInt(&ok);
+            if (!ok) printed = -1;
+        }
+        QVERIFY2(printed >= 3, qPrintable(QStringLiteral("no page number for '%1' in %2").arg(e.title, tocLines.join(u'|'))));
+        QCOMPARE(printed, e.page);
+        // The heading itself is on that page (the introduction points at its chapter's title).
+        std::unique_ptr<Poppler::Page> p = doc->page(printed - 1);
+        QString heading = e.title;
+        if (e.level == 2) heading = e.title.section(QStringLiteral("  "), 1);  // drop "1.2"
+        const bool isIntro = heading == u"Introduction" || heading == u"引言";
+        if (!isIntro) {
+            const QString upper = noSpace(p->text(QRectF()));
+            QVERIFY2(upper.contains(noSpace(heading)), qPrintable(QStringLiteral("'%1' not on page %2").arg(heading).arg(printed)));
+            ++checked;
+        }
+    }
+    QVERIFY(checked >= 6);
+    // Chapters start on their own page: the previous page does not carry the chapter's first step.
+    const int ch2 = r.toc[5].page;  // entries: ch1, intro, step, step, ch2, ...
+    Q_UNUSED(ch2);
+}
+
+void TestPdfExport::chineseExtractsExactly()
+{
+    std::unique_ptr<Poppler::Document> doc = Poppler::Document::load(pdfFor(QStringLiteral("zh")));
+    QVERIFY(doc);
+    QString all;
+    for (int i = 0; i < doc->numPages(); ++i) all += doc->page(i)->text(QRectF()) + u'\n';
+    const QString flat = noSpace(all);
+    // Headings and body text, character for character.
+    for (const QString s : {QStringLiteral("顺序很重要"), QStringLiteral("注意力忽略顺序"), QStringLiteral("位置的相似度"),
+                            QStringLiteral("正弦波"), QStringLiteral("把表画成图"), QStringLiteral("一张长表"),
+                            QStringLiteral("目录"), QStringLiteral("下面的行在分页时绝不能被切成两半。"),
+                            QStringLiteral("每一对是一个正弦和一个余弦。"), QStringLiteral("第1章·顺序很重要")})
+        QVERIFY2(flat.contains(s), qPrintable(s));
+    // No Kangxi / CJK radicals (what Noto CJK turns 用 小 长 into).
+    for (QChar c : all) {
+        const ushort u = c.unicode();
+        QVERIFY2(!(u >= 0x2E80 && u <= 0x2FDF), qPrintable(QStringLiteral("radical U+%1 in the text").arg(u, 4, 16)));
+    }
+    // Latin digits survive next to Chinese (the C-locale Noto problem).
+    QVERIFY(flat.contains(u"32个通道的正弦编码有多少个通道对？"));
+}
+
+void TestPdfExport::fontsEmbedded_data()
+{
+    contentsMatchHeadings_data();
+}
+
+void TestPdfExport::fontsEmbedded()
+{
+    QFETCH(QString, lang);
+    std::unique_ptr<Poppler::Document> doc = Poppler::Document::load(pdfFor(lang));
+    QVERIFY(doc);
+    const QList<Poppler::FontInfo> fonts = doc->fonts();
+    QVERIFY(fonts.size() >= 2);
+    bool cjk = false;
+    for (const Poppler::FontInfo& f : fonts) {
+        QVERIFY2(f.isEmbedded(), qPrintable(f.name()));
+        if (f.name().contains(u"WenQuanYi", Qt::CaseInsensitive) || f.name().contains(u"wqy", Qt::CaseInsensitive)) cjk = true;
+        QVERIFY2(!f.name().contains(u"Noto Sans CJK JP", Qt::CaseInsensitive), qPrintable(f.name()));
+    }
+    if (lang == u"zh") QVERIFY(cjk);
+}
+
+void TestPdfExport::chartsPresent_data()
+{
+    QTest::addColumn<QString>("lang");
+    QTest::addColumn<QString>("axisTitle");
+    QTest::addColumn<QString>("heatmapAxis");
+    QTest::newRow("en") << "en" << "Position offset" << "Channel";
+    QTest::newRow("zh") << "zh" << "位置偏移" << "通道";
+}
+
+void TestPdfExport::chartsPresent()
+{
+    QFETCH(QString, lang);
+    QFETCH(QString, axisTitle);
+    QFETCH(QString, heatmapAxis);
+    std::unique_ptr<Poppler::Document> doc = Poppler::Document::load(pdfFor(lang));
+    QVERIFY(doc);
+    // The line chart is vector: its axis title is text in the PDF.
+    QString all;
+    for (int i = 0; i < doc->numPages(); ++i) all += noSpace(doc->page(i)->text(QRectF()));
+    QVERIFY2(all.contains(noSpace(axisTitle)), qPrintable(axisTitle));
+    QVERIFY(all.contains(noSpace(heatmapAxis)));
+    // The heatmap is a lossless image of at least its 32 x 48 cells (pdfimages: enc "image", not "jpeg").
+    const QString pdfimages = QStandardPaths::findExecutable(QStringLiteral("pdfimages"));
+    QVERIFY2(!pdfimages.isEmpty(), "pdfimages (poppler-utils) is needed to list the images");
+    QProcess p;
+    p.start(pdfimages, {QStringLiteral("-list"), pdfFor(lang)});
+    QVERIFY(p.waitForFinished(30000));
+    const QStringList rows = QString::fromUtf8(p.readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts).mid(2);
+    bool heatmap = false;
+    for (const QString& row : rows) {
+        const QStringList c = row.split(u' ', Qt::SkipEmptyParts);
+        QVERIFY(c.size() > 9);
+        const int w = c[3].toInt(), h = c[4].toInt();
+        const QString enc = c[9];
+        QVERIFY2(enc != u"jpeg" && enc != u"jpx", qPrintable(row));
+        if (w >= 32 && h >= 48 && c[2] == u"image") heatmap = true;
+    }
+    QVERIFY2(heatmap, qPrintable(rows.join(u'\n')));
+}
+
+void TestPdfExport::headersAndFooters_data()
+{
+    contentsMatchHeadings_data();
+}
+
+void TestPdfExport::headersAndFooters()
+{
+    QFETCH(QString, lang);
+    std::unique_ptr<Poppler::Document> doc = Poppler::Document::load(pdfFor(lang));
+    QVERIFY(doc);
+    const ExportResult& r = m_results[lang];
+    int withHeader = 0;
+    for (int i = 1; i < doc->numPages(); ++i) {
+        std::unique_ptr<Poppler::Page> p = doc->page(i);
+        // Footer: exactly the page number.
+        QCOMPARE(noSpace(band(p.get(), 0.93, 1.0)), QString::number(i + 1));
+        // Header: the chapter of the page, except on the page a chapter starts.
+        const QString header = noSpace(band(p.get(), 0.0, 0.065));
+        int chapter = 0;
+        bool starts = false;
+        for (const poslab::ui::TocEntry& e : r.toc) {
+            if (e.level == 1 && e.page <= i + 1) {
+                ++chapter;
+                starts = e.page == i + 1;
+            }
+        }
+        if (chapter > 0 && !starts && i + 1 < r.toc.last().page) {
+            const QString expected = lang == u"en" ? QStringLiteral("Chapter%1·").arg(chapter) : QStringLiteral("第%1章·").arg(chapter);
+            QVERIFY2(header.startsWith(expected), qPrintable(QStringLiteral("page %1 header '%2'").arg(i + 1).arg(header)));
+            ++withHeader;
+        }
+    }
+    QVERIFY(withHeader >= 1);
+}
+
+void TestPdfExport::tableRowsNotCut_data()
+{
+    contentsMatchHeadings_data();
+}
+
+// Each row of the long table wraps over several lines, from "alphaK" to
+// "omegaK": both must be on the same page, and the table must cross a page.
+void TestPdfExport::tableRowsNotCut()
+{
+    QFETCH(QString, lang);
+    std::unique_ptr<Poppler::Document> doc = Poppler::Document::load(pdfFor(lang));
+    QVERIFY(doc);
+    QHash<QString, int> pageOf;
+    for (int i = 0; i < doc->numPages(); ++i) {
+        std::unique_ptr<Poppler::Page> p = doc->page(i);
+        for (const Word& w : words(p.get()))
+            if (w.text.startsWith(u"alpha") || w.text.startsWith(u"omega")) pageOf.insert(w.text, i);
+    }
+    for (int k = 1; k <= 40; ++k) {
+        const QString a = QStringLiteral("alpha%1").arg(k), o = QStringLiteral("omega%1").arg(k);
+        QVERIFY2(pageOf.contains(a) && pageOf.contains(o), qPrintable(a));
+        QVERIFY2(pageOf[a] == pageOf[o], qPrintable(QStringLiteral("row %1 cut: pages %2 and %3").arg(k).arg(pageOf[a] + 1).arg(pageOf[o] + 1)));
+    }
+    QVERIFY2(pageOf[QStringLiteral("alpha1")] < pageOf[QStringLiteral("alpha40")], "the long table should cross a page");
+}
+
+void TestPdfExport::exercisesShowAnswers()
+{
+    std::unique_ptr<Poppler::Document> doc = Poppler::Document::load(pdfFor(QStringLiteral("en")));
+    QVERIFY(doc);
+    QString all;
+    for (int i = 0; i < doc->numPages(); ++i) all += doc->page(i)->text(QRectF()) + u'\n';
+    const QString flat = noSpace(all);
+    // basics-count: answered 16, right, solution shown (its words after the formula).
+    QVERIFY2(flat.contains(u"Answer:16\u2713correct"), qPrintable(flat.left(3000)));
+    QVERIFY(flat.contains(u"pairs."));
+    // waves-layout: picked B (concat), wrong, solution withheld, 2 attempts.
+    QVERIFY(flat.contains(u"Answer:B\u2717notcorrect(2attempts)"));
+    QVERIFY(!flat.contains(u"Thepaperinterleaves"));
+    QVERIFY(flat.contains(u"Solution:shownoncetheexerciseissolved."));
+    // Hints are lesson text: always printed.
+    QVERIFY(flat.contains(u"Hint1:Lookatthechannelorderintheheatmap."));
+
+    // A teacher's copy prints every solution.
+    ExportOptions o;
+    o.courseDir = kCourse;
+    o.chapters = {2};
+    o.solutions = ExportOptions::Solutions::Always;
+    o.outputPath = m_dir.filePath(QStringLiteral("teacher.pdf"));
+    const ExportResult r = exportPdf(o);
+    QVERIFY2(r.ok(), qPrintable(r.message));
+    std::unique_ptr<Poppler::Document> teacher = Poppler::Document::load(o.outputPath);
+    QString t;
+    for (int i = 0; i < teacher->numPages(); ++i) t += teacher->page(i)->text(QRectF());
+    QVERIFY(noSpace(t).contains(u"Thepaperinterleaves"));
+    QVERIFY(noSpace(t).contains(u"(nofilegiven)") || noSpace(t).contains(u"(noanswersfilegiven)"));
+}
+
+void TestPdfExport::appendixListsRuns()
+{
+    std::unique_ptr<Poppler::Document> doc = Poppler::Document::load(pdfFor(QStringLiteral("en")));
+    QVERIFY(doc);
+    const ExportResult& r = m_results[QStringLiteral("en")];
+    QString appendix;
+    for (int i = r.toc.last().page - 1; i < doc->numPages(); ++i) appendix += doc->page(i)->text(QRectF()) + u' ';
+    const QString flat = noSpace(appendix);
+    QCOMPARE(r.runCount, 2);  // the line chart and the heatmap (no run exercises in the test course)
+    // The full command with every validated parameter, defaults included.
+    QVERIFY2(flat.contains(u"poslabrunsinusoidal.similarity"), qPrintable(flat));
+    QVERIFY(flat.contains(u"positions=64") && flat.contains(u"reference=0"));
+    QVERIFY(flat.contains(u"poslabrunsinusoidal.matrix") && flat.contains(u"positions=48"));
+    QVERIFY(flat.contains(u"Figure1.1") && flat.contains(u"Figure2.1"));
+    QVERIFY(flat.contains(QStringLiteral("PosLab:%1").arg(QStringLiteral(POSLAB_VERSION))));
+    QVERIFY(flat.contains(QStringLiteral("Qt:%1").arg(QString::fromLatin1(qVersion()))));
+    QVERIFY(flat.contains(u"OpenBLAS:"));
+}
+
+void TestPdfExport::chapterSelection()
+{
+    ExportOptions o;
+    o.courseDir = kCourse;
+    o.chapters = {2};
+    o.lang = QStringLiteral("zh");
+    o.outputPath = m_dir.filePath(QStringLiteral("ch2.pdf"));
+    const ExportResult r = exportPdf(o);
+    QVERIFY2(r.ok(), qPrintable(r.message));
+    std::unique_ptr<Poppler::Document> doc = Poppler::Document::load(o.outputPath);
+    QString all;
+    for (int i = 0; i < doc->numPages(); ++i) all += noSpace(doc->page(i)->text(QRectF()));
+    QVERIFY(all.contains(u"正弦波"));
+    QVERIFY(!all.contains(u"注意力忽略顺序"));
+    QVERIFY(r.toc.first().title.contains(u"正弦波"));
+}
+
+void TestPdfExport::realCourseExports_data()
+{
+    contentsMatchHeadings_data();
+}
+
+// The course shipped with PosLab exports in both languages without a broken block.
+void TestPdfExport::realCourseExports()
+{
+    QFETCH(QString, lang);
+    ExportOptions o;
+    o.lang = lang;
+    o.outputPath = m_dir.filePath(QStringLiteral("course-%1.pdf").arg(lang));
+    QElapsedTimer t;
+    t.start();
+    const ExportResult r = exportPdf(o);
+    QVERIFY2(r.ok(), qPrintable(r.message));
+    qInfo().noquote() << r.message;
+    QVERIFY2(r.warnings.isEmpty(), qPrintable(r.warnings.join(u'\n')));
+    std::unique_ptr<Poppler::Document> doc = Poppler::Document::load(o.outputPath);
+    QVERIFY(doc);
+    QCOMPARE(doc->numPages(), r.pageCount);
+    for (const Poppler::FontInfo& f : doc->fonts()) QVERIFY2(f.isEmbedded(), qPrintable(f.name()));
+    QVERIFY(r.runCount >= 4);
+}
+
+#endif  // POSLAB_HAVE_POPPLER
+
+int main(int argc, char** argv)
+{
+    // Charts are QGraphicsWidgets: the export needs a QApplication (offscreen is fine).
+    QApplication app(argc, argv);
+    TestPdfExport t;
+    QTEST_SET_MAIN_SOURCE_PATH
+    return QTest::qExec(&t, argc, argv);
+}
+
+#include "tst_pdf_export.moc"
