@@ -23,6 +23,7 @@ endif()
 set(_mj_stamp ${POSLAB_MATHJAX_OUT}/node_modules/.package-lock.json)
 add_custom_command(
   OUTPUT ${_mj_stamp}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${POSLAB_MATHJAX_OUT}
   COMMAND ${CMAKE_COMMAND} -E copy_if_different ${POSLAB_MATHJAX_SRC}/package.json
           ${POSLAB_MATHJAX_SRC}/package-lock.json ${POSLAB_MATHJAX_SRC}/.npmrc ${POSLAB_MATHJAX_OUT}/
   COMMAND ${CMAKE_COMMAND} -DNPM=${POSLAB_NPM} -DDIR=${POSLAB_MATHJAX_OUT}

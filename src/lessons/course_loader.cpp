@@ -37,6 +37,7 @@ struct Marker {
     bool topLevel = true;
     QString info;         // fence info string
     bool closed = true;   // fence has its closing line
+    int searchFrom = 0;   // empty heading: search its line from here
 };
 
 struct ImageRef {
@@ -108,8 +109,9 @@ int leaveBlock(MD_BLOCKTYPE type, void*, void* userdata)
         m.kind = Marker::Heading;
         m.level = s->headingLevel;
         m.topLevel = s->headingDepth == 1;
-        m.startLine = s->headingFirst ? s->headingFirst : s->lastLine;
-        m.endLine = s->headingLast ? s->headingLast : m.startLine;
+        m.startLine = s->headingFirst;  // 0 = empty heading, located later
+        m.endLine = s->headingLast;
+        m.searchFrom = s->lastLine;
         s->markers.push_back(m);
     } else if (type == MD_BLOCK_CODE && s->inFence) {
         s->inFence = false;
@@ -284,9 +286,10 @@ void checkImage(ChapterParser& p, const ImageRef& img)
 
 }  // namespace
 
-ChapterParseResult parseChapterText(const QByteArray& input, const QString& file,
-                                    const QString& courseDir, const QString& lang,
-                                    const Registry& registry)
+namespace {
+ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QString& file,
+                                            const QString& courseDir, const QString& lang,
+                                            const Registry& registry)
 {
     ChapterParser p{file, courseDir, registry, {}};
     Chapter& ch = p.result.chapter;
@@ -389,9 +392,25 @@ ChapterParseResult parseChapterText(const QByteArray& input, const QString& file
                 p.diag(m.startLine, QStringLiteral("unterminated ```%1 block: no closing fence").arg(word));
             if (!ours) continue;  // ordinary code stays in the Markdown text
         } else {
-            if (m.level == 1 && QRegularExpression(QStringLiteral("^\\s{0,3}#")).match(lines[m.startLine - 1]).hasMatch())
+            if (m.startLine == 0) {
+                // An empty heading ("##") gives md4c no text to point into:
+                // find its line, the next empty ATX heading of that level.
+                const QRegularExpression emptyAtx(QStringLiteral("^\\s{0,3}#{%1}(\\s+#*)?\\s*$").arg(m.level));
+                for (int i = std::max(m.searchFrom, bodyStart + 1); i <= lines.size(); ++i)
+                    if (emptyAtx.match(lines[i - 1]).hasMatch()) {
+                        m.startLine = m.endLine = i;
+                        break;
+                    }
+                if (m.startLine == 0) continue;
+            }
+            if (m.startLine < 1 || m.startLine > lines.size()) continue;
+            static const QRegularExpression atxRe(QStringLiteral("^\\s{0,3}#"));
+            // Nested headings (in lists, quotes) carry a prefix; only top-level
+            // ones can be told apart as ATX or setext from their line.
+            const bool atx = !m.topLevel || atxRe.match(lines[m.startLine - 1]).hasMatch();
+            if (m.level == 1 && atx)
                 p.diag(m.startLine, QStringLiteral("'#' (level-1) heading in the body: the chapter title comes from the front matter; use '##' for steps"));
-            else if (m.level <= 2 && !QRegularExpression(QStringLiteral("^\\s{0,3}#")).match(lines[m.startLine - 1]).hasMatch())
+            else if (m.level <= 2 && !atx)
                 // A line of '=' or '-' right under a paragraph turns it into a
                 // heading (setext); in a formula this silently breaks the text.
                 p.diag(m.endLine + 1, QStringLiteral("this line of '%1' turns the text above it (line %2) into a level-%3 heading (Markdown setext heading); "
@@ -465,6 +484,18 @@ ChapterParseResult parseChapterText(const QByteArray& input, const QString& file
     flushStep();
     if (ch.steps.isEmpty()) p.diag(bodyStart + 1 <= lines.size() ? bodyStart + 1 : int(lines.size()), QStringLiteral("chapter has no content (no introduction and no '##' steps)"));
     return p.result;
+}
+
+}  // namespace
+
+ChapterParseResult parseChapterText(const QByteArray& input, const QString& file,
+                                    const QString& courseDir, const QString& lang,
+                                    const Registry& registry)
+{
+    ChapterParseResult r = parseChapterTextUnsorted(input, file, courseDir, lang, registry);
+    std::stable_sort(r.diagnostics.begin(), r.diagnostics.end(),
+                     [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
+    return r;
 }
 
 ChapterParseResult parseChapterFile(const QString& file, const QString& courseDir,

@@ -12,7 +12,9 @@
 // Signals are emitted in the engine's thread (queued from the workers):
 // started(id) when a worker picks the run up (not for cache hits), then exactly
 // one finished(id, result) for every request — success, failure or
-// cancellation — and, before it, failed(id, message) when the run failed.
+// cancellation — and, before it, failed(id, message) when the run did not
+// succeed (also for a cancelled run: check RunResult::cancelled to tell a
+// superseded run from a real error). Only successful runs are cached.
 #pragma once
 
 #include "modules/module.h"
@@ -84,7 +86,6 @@ signals:
     void finished(quint64 requestId, poslab::lessons::RunResultPtr result);
 
 private:
-    struct Pending;
     struct Prepared {
         const poslab::modules::ModuleSpec* spec = nullptr;
         poslab::modules::Params params;

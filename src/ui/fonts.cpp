@@ -117,6 +117,9 @@ QFont font(Role role, const QString& lang, qreal pointSize)
         f.setFixedPitch(true);
     }
     f.setHintingPreference(QFont::PreferNoHinting);
+    // No shaping for Latin/CJK text means no ligatures: with them "offset" is
+    // extracted from the PDF as "o\uFB00set" and cannot be searched for.
+    f.setStyleStrategy(QFont::PreferNoShaping);
     return f;
 }
 

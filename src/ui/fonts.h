@@ -38,7 +38,9 @@ QStringList families(Role role, const QString& lang);
 
 // A font for a role and language. pointSize <= 0 uses the role's default
 // (body 11 pt, heading 11 pt bold — callers scale headings —, code 9.5 pt,
-// ui 9 pt). Hinting is off so text measures the same on screen and paper.
+// ui 9 pt). Hinting is off so text measures the same on screen and paper, and
+// shaping is off for scripts that do not need it (no ligatures: "ff" in a
+// PDF must extract as two letters, not U+FB00).
 QFont font(Role role, const QString& lang, qreal pointSize = 0);
 
 // True when `family` is installed (QFontDatabase::families(), case-insensitive).

@@ -25,6 +25,7 @@
 #include <QTextLayout>
 #include <QXmlStreamReader>
 
+#include <algorithm>
 #include <future>
 
 namespace poslab::ui {
@@ -349,6 +350,8 @@ void FormulaRenderer::setPrerenderedEnabled(bool enabled) {
 
 namespace {
 
+constexpr qreal kTexXHeight = 0.442;  // MathJax TeX font's x-height in em
+
 // The em of the format's font on the layout's device (screen, or the printer
 // while QTextDocument::print lays out its clone), in that device's pixels.
 qreal emOnDevice(QTextDocument* doc, const QTextFormat& format) {
@@ -361,6 +364,11 @@ qreal emOnDevice(QTextDocument* doc, const QTextFormat& format) {
         if (here > 0 && there > 0)
             em *= there / here;
     }
+    // Like MathJax in a browser (matchFontHeight), enlarge formulas next to a
+    // font with a taller x-height than TeX's (0.442 em), within 20%.
+    const qreal ex = QFontMetricsF(font).xHeight(), emHere = font.pixelSize() > 0 ? font.pixelSize() : QFontInfo(font).pixelSize();
+    if (ex > 0 && emHere > 0)
+        em *= std::clamp(ex / (kTexXHeight * emHere), 1.0, 1.2);
     return em > 0 ? em : Formula::kReferenceEmPx;
 }
 
@@ -426,13 +434,17 @@ void FormulaTextObject::insertInline(QTextCursor& cursor, const QString& tex) {
 }
 
 void FormulaTextObject::insertDisplay(QTextCursor& cursor, const QString& tex) {
-    QTextBlockFormat block = cursor.blockFormat();
+    const QTextBlockFormat previous = cursor.blockFormat();
+    const QTextCharFormat chars = cursor.charFormat();
+    QTextBlockFormat block = previous;
     block.setAlignment(Qt::AlignHCenter);
-    block.setTopMargin(6);
-    block.setBottomMargin(6);
+    block.setTopMargin(std::max<qreal>(previous.topMargin(), 6));
+    block.setBottomMargin(std::max<qreal>(previous.bottomMargin(), 6));
     block.setTextIndent(0);
-    cursor.insertBlock(block, cursor.charFormat());
-    cursor.insertText(QString(QChar::ObjectReplacementCharacter), format(tex, true, cursor.charFormat()));
+    block.setIndent(0);
+    cursor.insertBlock(block, chars);
+    cursor.insertText(QString(QChar::ObjectReplacementCharacter), format(tex, true, chars));
+    cursor.insertBlock(previous, chars);
 }
 
 QSizeF FormulaTextObject::intrinsicSize(QTextDocument* doc, int, const QTextFormat& fmt) {

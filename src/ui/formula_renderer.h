@@ -112,7 +112,8 @@ private:
 // Embeds formulas in a QTextDocument (screen and QTextDocument::print to PDF).
 // Inline formulas sit on the text baseline; display formulas go in a centred
 // block of their own. Size follows the em of the character format's font on
-// the layout's paint device.
+// the layout's paint device, enlarged by up to 20% to match a font whose
+// x-height is taller than TeX's (as MathJax does in a browser).
 class FormulaTextObject : public QObject, public QTextObjectInterface {
     Q_OBJECT
     Q_INTERFACES(QTextObjectInterface)
@@ -130,7 +131,9 @@ public:
     static QTextCharFormat format(const QString& tex, bool display, const QTextCharFormat& base = {});
     // Inserts an inline formula at the cursor.
     static void insertInline(QTextCursor& cursor, const QString& tex);
-    // Inserts a display formula in a new centred block after the cursor's block.
+    // Inserts a display formula in a centred block of its own after the cursor's
+    // block, then a new block with the cursor's previous block format, where the
+    // cursor is left (the text after the formula goes there).
     static void insertDisplay(QTextCursor& cursor, const QString& tex);
 
     QSizeF intrinsicSize(QTextDocument* doc, int posInDocument, const QTextFormat& format) override;

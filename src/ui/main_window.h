@@ -25,6 +25,8 @@ class QActionGroup;
 class QDockWidget;
 class QLabel;
 class QTranslator;
+class QProcess;
+class QProgressDialog;
 
 namespace poslab::lessons {
 class ProgressStore;
@@ -33,6 +35,7 @@ class RunEngine;
 
 namespace poslab::ui {
 
+struct ExportOptions;
 class AppSettings;
 class LessonView;
 class SearchPanel;
@@ -83,10 +86,19 @@ public slots:
     void previousStep();
     void setLanguage(const QString& lang);
     void toggleLanguage();
+    // Asks what to export (current chapter / whole course, student name) and
+    // where, then exports without blocking the window (see startExport).
     void exportPdf();
+    // Exports with these options (courseDir, answersFile: the window's when
+    // empty; lang: pass the language wanted, e.g. language()). In the poslab executable the export runs as a
+    // `poslab export` child process, so the window stays responsive and the
+    // export can be cancelled; elsewhere (tests) it runs in-process behind a
+    // progress dialog. Ends with exportFinished().
+    void startExport(const poslab::ui::ExportOptions& options);
     void focusSearch();
 
 signals:
+    void exportFinished(bool ok, const QString& message);
     void stepShown(int chapter, int step);
     void languageChanged(const QString& lang);
 
@@ -108,6 +120,7 @@ private:
     void onCourseLink(const QUrl& url, const QString& chapterFile);
     void onSearchHit(int chapter, int step, const QString& query);
     void showAbout();
+    void finishExport(bool ok, const QString& message, const QString& path);
 
     MainWindowOptions m_options;
     QString m_courseDir;
@@ -142,7 +155,8 @@ private:
     QAction* m_toggleToc = nullptr;
     QAction* m_quit = nullptr;
     QAction* m_about = nullptr;
-    bool m_exporting = false;
+    QPointer<QProcess> m_exportProcess;
+    QPointer<QProgressDialog> m_exportProgress;
 };
 
 }  // namespace poslab::ui

@@ -32,7 +32,7 @@ QColor codeBorder(bool dark) { return dark ? QColor(0x45, 0x48, 0x4e) : QColor(0
 QColor quoteBackground(bool dark) { return dark ? QColor(0x26, 0x2a, 0x33) : QColor(0xf3, 0xf6, 0xfa); }
 QColor quoteBorder(bool dark) { return dark ? QColor(0x4a, 0x55, 0x68) : QColor(0xc4, 0xd0, 0xdf); }
 QColor tableBorder(bool dark) { return dark ? QColor(0x55, 0x58, 0x5e) : QColor(0xc8, 0xcc, 0xd2); }
-QColor tableHeaderBackground(bool dark) { return dark ? QColor(0x30, 0x33, 0x38) : QColor(0xee, 0xf0, 0xf3); }
+QColor tableHeaderBackground(bool dark) { return dark ? QColor(0x30, 0x33, 0x38) : QColor(0xe9, 0xec, 0xf0); }
 QColor noteColor(bool dark) { return dark ? QColor(0xff, 0x8a, 0x80) : QColor(0xb0, 0x2a, 0x1e); }
 
 QString attributeText(const MD_ATTRIBUTE& a)
@@ -407,7 +407,7 @@ private:
             tf.setBorder(0.75);
             tf.setBorderBrush(tableBorder(m_ctx.dark));
             tf.setBorderStyle(QTextFrameFormat::BorderStyle_Solid);
-            tf.setBorderCollapse(true);
+            // Not collapsed: with collapse Qt 6.4 draws only cell-format borders (none by default).
             tf.setCellPadding(5);
             tf.setCellSpacing(0);
             tf.setTopMargin(4);
@@ -917,7 +917,9 @@ QFont MarkdownDocument::codeFont() const
 QTextBlockFormat MarkdownDocument::bodyBlockFormat() const
 {
     QTextBlockFormat bf;
-    bf.setLineHeight(150, QTextBlockFormat::ProportionalHeight);
+    // Book leading of about 1.5: half an em between lines. A fixed distance,
+    // not a proportion, so a line holding a tall formula does not get 1.5x of it.
+    bf.setLineHeight(m_context.bodyPointSize * 96.0 / 72.0 * 0.5, QTextBlockFormat::LineDistanceHeight);
     bf.setTopMargin(0);
     bf.setBottomMargin(8);
     bf.setAlignment(Qt::AlignLeft);

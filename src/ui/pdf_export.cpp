@@ -208,21 +208,32 @@ public:
     QString paginate()
     {
         QAbstractTextDocumentLayout* layout = m_doc.documentLayout();
-        for (int pass = 0; pass < 8; ++pass) {
+        const qreal bodyHeight = m_pageHeight * (1.0 - (kMarginTopMm + kMarginBottomMm) / 297.0);
+        for (int pass = 0; pass < 60; ++pass) {
             QList<QTextBlock> breakBefore;
+            QList<QTextFrame*> frameBreaks;
+            // Headings, chart figures and exercise titles stay with what follows them.
             for (const QTextCursor& c : m_keepWithNext) {
                 const QTextBlock b = c.block();
                 const QTextBlock next = b.next();
-                if (!b.isValid() || !next.isValid()) continue;
-                if (b.blockFormat().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore) continue;
+                if (!b.isValid() || !next.isValid() || hasBreakBefore(b)) continue;
                 if (pageOf(firstLineTop(b)) != pageOf(firstLineTop(next))) breakBefore.append(b);
             }
-            if (breakBefore.isEmpty()) break;
-            for (const QTextBlock& b : breakBefore) {
-                QTextCursor c(b);
-                QTextBlockFormat f = c.blockFormat();
-                f.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
-                c.setBlockFormat(f);
+            // Small boxes and tables (exercises, code, error cells) are not split.
+            for (QTextFrame* f : m_doc.rootFrame()->childFrames()) {
+                const QRectF r = layout->frameBoundingRect(f);
+                if (r.height() > 0.45 * bodyHeight || r.height() <= 0) continue;
+                if (f->frameFormat().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore) continue;
+                if (pageOf(r.top()) != pageOf(r.bottom() - 1)) frameBreaks.append(f);
+            }
+            if (breakBefore.isEmpty() && frameBreaks.isEmpty()) break;
+            // One change per pass from the top: a break moves everything after it.
+            if (!breakBefore.isEmpty() && (frameBreaks.isEmpty() || breakBefore.first().position() < frameBreaks.first()->firstPosition())) {
+                setBreakBefore(breakBefore.first());
+            } else {
+                QTextFrameFormat ff = frameBreaks.first()->frameFormat();
+                ff.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+                frameBreaks.first()->setFrameFormat(ff);
             }
         }
         for (int pass = 0; pass < 4; ++pass) {
@@ -277,6 +288,33 @@ public:
         for (const Heading& h : m_headings)
             if (!h.headerTitle.isEmpty()) return pageOf(firstLineTop(h.cursor.block()));
         return m_doc.pageCount();
+    }
+
+    // The first block of a box breaks through its frame (Qt ignores block
+    // page breaks there); other blocks through their own format.
+    QTextFrame* boxStartingWith(const QTextBlock& b) const
+    {
+        QTextFrame* f = QTextCursor(b).currentFrame();
+        if (!f || f == m_doc.rootFrame() || qobject_cast<QTextTable*>(f)) return nullptr;
+        return f->firstPosition() == b.position() ? f : nullptr;
+    }
+    bool hasBreakBefore(const QTextBlock& b) const
+    {
+        if (QTextFrame* f = boxStartingWith(b)) return f->frameFormat().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore;
+        return b.blockFormat().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore;
+    }
+    void setBreakBefore(const QTextBlock& b)
+    {
+        if (QTextFrame* f = boxStartingWith(b)) {
+            QTextFrameFormat ff = f->frameFormat();
+            ff.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+            f->setFrameFormat(ff);
+            return;
+        }
+        QTextCursor c(b);
+        QTextBlockFormat f = c.blockFormat();
+        f.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+        c.setBlockFormat(f);
     }
 
     int pageOf(qreal y) const { return std::max(0, int(std::floor(y / m_pageHeight))); }
@@ -503,7 +541,10 @@ private:
         m_cur.insertText(m_words.t("Contents", "目录"), m_md->headingCharFormat(1));
 
         int rows = 0;
-        for (const Chapter* c : m_chapters) rows += 1 + int(c->steps.size());
+        for (const Chapter* c : m_chapters) {
+            rows += 1;
+            for (const Step& s : c->steps) rows += s.isIntroduction ? 0 : 1;
+        }
         rows += 1;  // appendix
         QTextTableFormat tf;
         tf.setBorder(0);
@@ -587,8 +628,8 @@ private:
 
         int stepNo = 0;
         for (const Step& step : chapter.steps) {
-            ++stepNo;
             if (!step.isIntroduction) {
+                ++stepNo;
                 QTextBlockFormat h = m_md->headingBlockFormat(2);
                 h.setTopMargin(20);
                 m_cur.insertBlock(h, m_md->headingCharFormat(2));
@@ -596,11 +637,6 @@ private:
                 m_cur.insertText(numbered, m_md->headingCharFormat(2));
                 m_keepWithNext.append(QTextCursor(m_cur.block()));
                 addTocRow(2, QString(), numbered, QTextCursor(m_cur.block()), QString());
-            } else if (m_tocTable && m_tocRows < m_tocTable->rows()) {
-                // The introduction has no heading of its own: it points at the chapter title.
-                addTocRow(2, QString(), QStringLiteral("%1.%2  %3").arg(chapter.number).arg(stepNo).arg(
-                                            m_words.t("Introduction", "引言")),
-                          titleAt, QString());
             }
             for (const Block& block : step.blocks) {
                 if (!block.error.isEmpty()) {
@@ -932,14 +968,13 @@ private:
         tf.setBorder(0.75);
         tf.setBorderBrush(QColor(0xc8, 0xcc, 0xd2));
         tf.setBorderStyle(QTextFrameFormat::BorderStyle_Solid);
-        tf.setBorderCollapse(true);
         tf.setCellPadding(4);
         tf.setCellSpacing(0);
         tf.setHeaderRowCount(1);
         tf.setWidth(QTextLength(QTextLength::PercentageLength, 100));
-        tf.setColumnWidthConstraints({QTextLength(QTextLength::PercentageLength, 17),
-                                      QTextLength(QTextLength::PercentageLength, 19),
-                                      QTextLength(QTextLength::PercentageLength, 54),
+        tf.setColumnWidthConstraints({QTextLength(QTextLength::PercentageLength, 13),
+                                      QTextLength(QTextLength::PercentageLength, 24),
+                                      QTextLength(QTextLength::PercentageLength, 53),
                                       QTextLength(QTextLength::PercentageLength, 10)});
         tf.setTopMargin(6);
         tf.setBottomMargin(14);
@@ -1049,10 +1084,16 @@ void paintPages(ReportBuilder& builder, QPdfWriter& writer, QPainter& painter, c
     QFont footerFont(fonts::font(fonts::Role::Ui, lang, 9), &writer);
     const QColor grey(0x6a, 0x72, 0x7c);
 
+    // Images (lesson figures, heatmaps) stay lossless: JPEG otherwise (TECH-NOTES).
+    painter.setRenderHint(QPainter::LosslessImageRendering, true);
+    painter.setRenderHint(QPainter::Antialiasing, true);
     for (int page = 0; page < pages; ++page) {
         if (page > 0) writer.newPage();
         painter.save();
-        const QRectF clip(0, page * pageH, pageW, pageH);
+        // Only the body: a box (exercise, code) that continues on the next page
+        // must not paint its background into the header or footer.
+        const QRectF clip(0, page * pageH + kMarginTopMm * dpmm, pageW,
+                          pageH - (kMarginTopMm + kMarginBottomMm) * dpmm);
         painter.translate(0, -page * pageH);
         painter.setClipRect(clip);
         QAbstractTextDocumentLayout::PaintContext ctx;

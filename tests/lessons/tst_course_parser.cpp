@@ -55,6 +55,7 @@ private slots:
     void images();
     void defaultCourseDir();
     void teacherReadmeExample();
+    void headingPitfalls();
 };
 
 void TestCourseParser::validChapterStructure()
@@ -359,6 +360,43 @@ void TestCourseParser::teacherReadmeExample()
     }
     const QList<Diagnostic> all = checkCourse(tmp.path());
     QVERIFY2(all.isEmpty(), qPrintable(all.value(0).toString()));
+}
+
+void TestCourseParser::headingPitfalls()
+{
+    const QByteArray text =
+        "---\nid: t\ntitle: T\nsummary: S\nminutes: 1\n---\n"  // 1-6
+        "Intro.\n"                                             // 7
+        "\n"                                                   // 8
+        "##\n"                                                 // 9  empty step heading
+        "\n"                                                   // 10
+        "Text.\n"                                              // 11
+        "- # in a list\n"                                      // 12 level 1 inside a list
+        "\n"                                                   // 13
+        "$$\n"                                                 // 14
+        "a\n"                                                  // 15
+        "=\n"                                                  // 16 setext underline
+        "b\n"                                                  // 17
+        "$$\n"                                                 // 18
+        "\n"                                                   // 19
+        "## Last ##\n"                                         // 20
+        "End.\n";                                              // 21
+    const ChapterParseResult r = parseChapterText(text, QStringLiteral("/nowhere/en/01-t.md"), QStringLiteral("/nowhere"),
+                                                  QStringLiteral("en"), poslab::modules::Registry::builtin());
+    QStringList got;
+    for (const Diagnostic& d : r.diagnostics) got << d.toString();
+    QCOMPARE(r.diagnostics.size(), 3);
+    QCOMPARE(r.diagnostics[0].line, 9);
+    QVERIFY2(r.diagnostics[0].message.contains(QLatin1String("has no title")), qPrintable(got.join(u'\n')));
+    QCOMPARE(r.diagnostics[1].line, 12);
+    QVERIFY(r.diagnostics[1].message.contains(QLatin1String("level-1")));
+    QCOMPARE(r.diagnostics[2].line, 16);
+    QVERIFY(r.diagnostics[2].message.contains(QLatin1String("(line 14) into a level-1 heading")));
+    QCOMPARE(r.chapter.steps.size(), 3);
+    QCOMPARE(r.chapter.steps[1].location.line, 9);
+    QCOMPARE(r.chapter.steps[1].blocks.first().markdown.left(5), QStringLiteral("Text."));
+    QCOMPARE(r.chapter.steps[2].title, QStringLiteral("Last"));
+    QCOMPARE(r.chapter.steps[2].location.line, 20);
 }
 
 QTEST_GUILESS_MAIN(TestCourseParser)

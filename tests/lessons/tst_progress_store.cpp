@@ -3,9 +3,12 @@
 // aside, unwritable folders, and many rapid saves from several threads.
 #include "lessons/progress_store.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
+#include <QProcess>
+#include <QProcessEnvironment>
 #include <QJsonObject>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -45,6 +48,7 @@ private slots:
     void unwritableLocation();
     void rapidAndConcurrentSaves();
     void defaultPath();
+    void killedWhileSaving();
 };
 
 void TestProgressStore::roundTrip()
@@ -248,5 +252,55 @@ void TestProgressStore::defaultPath()
     QCOMPARE(s.filePath(), ProgressStore::defaultFilePath());
 }
 
-QTEST_GUILESS_MAIN(TestProgressStore)
+void TestProgressStore::killedWhileSaving()
+{
+    // A child process (this executable, see main) saves as fast as it can;
+    // we SIGKILL it at a random moment. The file must always load as a good
+    // state: one of the values the child wrote, never a torn file.
+    QTemporaryDir tmp;
+    const QString path = tmp.filePath(QStringLiteral("progress.json"));
+    int lastSeen = -1;
+    for (int round = 0; round < 4; ++round) {
+        QProcess child;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("POSLAB_PROGRESS_CHILD"), path);
+        child.setProcessEnvironment(env);
+        child.start(QCoreApplication::applicationFilePath(), QStringList{});
+        QVERIFY(child.waitForStarted(10000));
+        // Let it write for a while (it resumes from the last value each round).
+        QTest::qWait(150 + 70 * round);
+        child.kill();  // SIGKILL: no cleanup
+        QVERIFY(child.waitForFinished(10000));
+        ProgressStore s(path);
+        QVERIFY2(s.load(), qPrintable(s.lastError()));
+        QVERIFY(corruptFiles(tmp.path()).isEmpty());
+        bool ok = false;
+        const int value = s.exercise(QStringLiteral("typing")).answer.toInt(&ok);
+        QVERIFY(ok);
+        QVERIFY(value >= lastSeen);  // progress never goes backwards
+        lastSeen = value;
+    }
+    QVERIFY(lastSeen > 0);
+}
+
+// Child mode for killedWhileSaving(): save forever until killed.
+static int runChild(const QString& path)
+{
+    ProgressStore s(path);
+    s.load();
+    bool ok = false;
+    int i = s.exercise(QStringLiteral("typing")).answer.toInt(&ok);
+    if (!ok) i = 0;
+    for (;;) s.setAnswer(QStringLiteral("typing"), QString::number(++i));
+}
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    const QString child = qEnvironmentVariable("POSLAB_PROGRESS_CHILD");
+    if (!child.isEmpty()) return runChild(child);
+    TestProgressStore tc;
+    QTEST_SET_MAIN_SOURCE_PATH
+    return QTest::qExec(&tc, argc, argv);
+}
 #include "tst_progress_store.moc"

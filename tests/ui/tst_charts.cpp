@@ -24,6 +24,7 @@
 #include <QLogValueAxis>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QShortcut>
 #include <QSvgRenderer>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -273,15 +274,34 @@ private slots:
         auto* ax = qobject_cast<QValueAxis*>(chart->axes(Qt::Horizontal).value(0));
         const double min0 = ax->min(), max0 = ax->max();
         view->setFocus();
+        // Not zoomed: arrows are left to the window (step navigation).
+        QKeyEvent right(QEvent::KeyPress, Qt::Key_Right, Qt::NoModifier);
+        QApplication::sendEvent(view, &right);
+        QVERIFY(!right.isAccepted());
+        QCOMPARE(ax->min(), min0);
         QTest::keyClick(view, Qt::Key_Plus);
         QVERIFY(ax->max() - ax->min() < (max0 - min0) * 0.9);
-        QTest::keyClick(view, Qt::Key_Right);
+        // With a window shortcut on → (step navigation): zoomed, the chart keeps the key.
+        int steps = 0;
+        QShortcut next(QKeySequence(Qt::Key_Right), &panel);
+        connect(&next, &QShortcut::activated, this, [&steps] { ++steps; });
+        const double zoomedMin = ax->min();
+        QTest::keyClick(view, Qt::Key_Right);  // zoomed: arrows pan
+        QVERIFY(ax->min() > zoomedMin);
+        QCOMPARE(steps, 0);
         QTest::keyClick(view, Qt::Key_Escape);
+        QTest::keyClick(view, Qt::Key_Right);  // not zoomed: the shortcut gets it
+        QCOMPARE(steps, 1);
         QCOMPARE(ax->min(), min0);
         QCOMPARE(ax->max(), max0);
-        // Wheel zoom then the panel's reset.
-        QWheelEvent wheel(QPointF(view->width() / 2, view->height() / 2), view->mapToGlobal(QPointF(view->width() / 2, view->height() / 2)),
-                          QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        // A plain wheel scrolls the page (ignored here); Ctrl+wheel zooms; then the panel's reset.
+        const QPointF mid(view->width() / 2, view->height() / 2);
+        QWheelEvent plain(mid, view->mapToGlobal(mid), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(view->viewport(), &plain);
+        QCOMPARE(ax->min(), min0);
+        QWheelEvent wheel(mid, view->mapToGlobal(mid), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::ControlModifier,
+                          Qt::NoScrollPhase, false);
         QApplication::sendEvent(view->viewport(), &wheel);
         QVERIFY(ax->max() - ax->min() < (max0 - min0) * 0.9);
         panel.resetView();
@@ -306,6 +326,7 @@ private slots:
         QCOMPARE(ax->categoriesLabels(), w.colLabels);
         QCOMPARE(ay->categoriesLabels(), w.rowLabels);
         QVERIFY(ay->isReverse());
+        QVERIFY(view->accessibleName().contains(QStringLiteral("weights")));
         // Unzoomed, the grid fills the plot area.
         const QRectF plot = heat->plotArea();
         QVERIFY(std::abs(heat->gridRect().left() - plot.left()) < 0.5);
@@ -447,7 +468,7 @@ private slots:
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("charts.pdf"));
         ChartSpec line = specOf(ChartKind::Line, {QStringLiteral("inv_freq")});
-        line.xTitle = QStringLiteral("pair index");
+        line.xTitle = QStringLiteral("维度对 pair index");  // CJK + Latin, as a zh lesson has
         line.yTitle = QStringLiteral("inverse frequency");
         line.logY = true;
         ChartSpec heat = specOf(ChartKind::Heatmap, {QStringLiteral("weights")});
@@ -460,12 +481,16 @@ private slots:
             pdf.setResolution(300);
             pdf.setPageSize(QPageSize(QPageSize::A4));
             QPainter p(&pdf);
+            // As the window engineer's fonts.cpp chooses: Latin first, then WenQuanYi
+            // (Noto CJK extracts as Kangxi radicals, TECH-NOTES).
+            QFont font;
+            font.setFamilies({QStringLiteral("DejaVu Sans"), QStringLiteral("WenQuanYi Micro Hei")});
             const double w = pdf.width() * 0.9;
             const auto size = preferredSize(line, rope, 640);
             QVERIFY(size);
             const double h = w * size->height() / size->width();
-            renderChart(&p, QRectF(pdf.width() * 0.05, 100, w, h), line, rope, ChartStyle::forPrint(QFont(QStringLiteral("DejaVu Sans"))));
-            renderChart(&p, QRectF(pdf.width() * 0.05, 200 + h, w, w * 0.6), heat, attn, ChartStyle::forPrint(QFont(QStringLiteral("DejaVu Sans"))));
+            renderChart(&p, QRectF(pdf.width() * 0.05, 100, w, h), line, rope, ChartStyle::forPrint(font));
+            renderChart(&p, QRectF(pdf.width() * 0.05, 200 + h, w, w * 0.6), heat, attn, ChartStyle::forPrint(font));
         }
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -479,8 +504,10 @@ private slots:
         QVERIFY(doc);
         std::unique_ptr<Poppler::Page> page(doc->page(0));
         const QString text = page->text(QRectF());
-        for (const char* want : {"pair index", "inverse frequency", "key token", "query token", "quick", "lazy"})
-            QVERIFY2(text.contains(QLatin1String(want)), qPrintable(QStringLiteral("missing '%1' in: %2").arg(want, text.left(400))));
+        for (const char* want : {"维度对", "pair index", "inverse frequency", "key token", "query token", "quick", "lazy"})
+            QVERIFY2(text.contains(QString::fromUtf8(want)), qPrintable(QStringLiteral("missing '%1' in: %2").arg(QString::fromUtf8(want), text.left(400))));
+        // Fonts embedded (as subsets).
+        for (const Poppler::FontInfo& fi : doc->fonts()) QVERIFY2(fi.isEmbedded(), qPrintable(fi.name()));
         // Page rendered: the heatmap area is colourful, i.e. the image is there.
         const QImage img = page->renderToImage(50, 50);
         QVERIFY(distinctColours(img) > 20);
@@ -545,6 +572,13 @@ private slots:
             renderChart(&p, QRectF(0, 330, 640, 320), freq, run(QStringLiteral("rope.inv_freq")), ChartStyle::forPrint(QFont(QStringLiteral("DejaVu Sans"))));
         }
         print.save(QDir(shotDir()).filePath(QStringLiteral("print.png")));
+        // The widget-free PNG (devicePixelRatio 2) at its preferred size.
+        QString error;
+        const auto attention = run(QStringLiteral("attention.map"));
+        QVERIFY2(saveChartPng(QDir(shotDir()).filePath(QStringLiteral("saved-attention.png")), att, attention,
+                              ChartStyle::forPrint(QFont(QStringLiteral("DejaVu Sans"))), 560, &error), qPrintable(error));
+        const QImage saved(QDir(shotDir()).filePath(QStringLiteral("saved-attention.png")));
+        QCOMPARE(saved.size(), *preferredSize(att, attention, 560) * 2);
         qInfo("screenshots in %s", qPrintable(shotDir()));
     }
 };

@@ -16,6 +16,7 @@
 #include "ui/lesson_view.h"
 #include "ui/main_window.h"
 #include "ui/param_panel.h"
+#include "ui/pdf_export.h"
 #include "ui/search_panel.h"
 #include "ui/toc_panel.h"
 
@@ -37,6 +38,10 @@
 #include <QTreeWidget>
 
 #include <memory>
+
+#ifdef POSLAB_HAVE_POPPLER
+#include <poppler-qt6.h>
+#endif
 
 using namespace poslab;
 using namespace poslab::ui;
@@ -370,6 +375,37 @@ private slots:
                                                    w->course().chapters[0].file);
         QCOMPARE(w->chapterIndex(), 1);
         QCOMPARE(w->stepIndex(), 1);
+    }
+
+    void exportsTheCurrentChapter()
+    {
+        auto w = openWindow(QStringLiteral("zh"));
+        QVERIFY(w->goTo(0, 2));
+        QSignalSpy finished(w.get(), &MainWindow::exportFinished);
+        ExportOptions o;
+        o.lang = w->language();
+        o.chapters = {w->course().chapters[0].number};
+        o.outputPath = m_tmp->filePath(QStringLiteral("chapter.pdf"));
+        w->startExport(o);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+        QVERIFY2(finished[0][0].toBool(), qPrintable(finished[0][1].toString()));
+        QFile pdf(o.outputPath);
+        QVERIFY(pdf.open(QIODevice::ReadOnly));
+        QVERIFY(pdf.read(5) == "%PDF-");
+#ifdef POSLAB_HAVE_POPPLER
+        std::unique_ptr<Poppler::Document> doc(Poppler::Document::load(o.outputPath));
+        QVERIFY(doc);
+        QString text;
+        for (int i = 0; i < doc->numPages(); ++i) text += std::unique_ptr<Poppler::Page>(doc->page(i))->text(QRectF());
+        QVERIFY2(text.contains(QStringLiteral("基础")), qPrintable(text.left(300)));
+        QVERIFY(!text.contains(QStringLiteral("大海捞针")));  // chapter 2 is not in a one-chapter export
+#endif
+        // An unwritable path fails cleanly, leaving no file.
+        o.outputPath = m_tmp->filePath(QStringLiteral("no/such/dir/x.pdf"));
+        w->startExport(o);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 60000);
+        QVERIFY(!finished[1][0].toBool());
+        QVERIFY(!QFileInfo::exists(o.outputPath));
     }
 
     void screenshots()

@@ -1,6 +1,7 @@
 // chart_parts.cpp — line/bar charts, table model and view, chart interactions.
 #include "ui/charts/chart_parts.h"
 
+#include "ui/charts/chart_view.h"
 #include "ui/charts/color_map.h"
 #include "ui/charts/heatmap_chart.h"
 
@@ -37,8 +38,6 @@ QFont chartFont(const ChartStyle& style, int delta, bool bold) {
 }
 
 namespace {
-
-QString tr(const char* s) { return QCoreApplication::translate("poslab::ui::ChartPanel", s); }
 
 void styleChart(QChart* chart, const ChartStyle& style) {
     chart->setBackgroundBrush(style.background);
@@ -181,8 +180,8 @@ QChart* buildLineChart(const ChartSpec& spec, const std::vector<const Output*>& 
     chart->legend()->setVisible(series.size() > 1);
     QStringList notes;
     if (nonPositive)
-        notes << tr("%1 value(s) ≤ 0 not shown on the log axis").arg(nonPositive);
-    if (nonFinite) notes << tr("%1 NaN/∞ value(s) not shown").arg(nonFinite);
+        notes << ChartPanel::tr("%1 value(s) ≤ 0 not shown on the log axis").arg(nonPositive);
+    if (nonFinite) notes << ChartPanel::tr("%1 NaN/∞ value(s) not shown").arg(nonFinite);
     if (!notes.isEmpty()) chart->setTitle(notes.join(QStringLiteral("; ")));
     if (note) *note = notes.join(QStringLiteral("; "));
     return chart;
@@ -271,7 +270,7 @@ QChart* buildBarChart(const ChartSpec& spec, const std::vector<const Output*>& o
     bars->attachAxis(ay);
     chart->legend()->setVisible(bars->count() > 1);
     QString n;
-    if (spec.logY || spec.logX) n = tr("bar charts use linear axes");
+    if (spec.logY || spec.logX) n = ChartPanel::tr("bar charts use linear axes");
     if (!n.isEmpty()) chart->setTitle(n);
     if (note) *note = n;
     return chart;
@@ -479,7 +478,7 @@ double paintTable(QPainter* p, const QRectF& rect, const QAbstractItemModel* mod
     if (shown < rows) {
         p->setPen(style.text);
         p->drawText(QRectF(rect.left() + 6, y, rect.width() - 12, rowH), Qt::AlignLeft | Qt::AlignVCenter,
-                    tr("… %1 more rows").arg(rows - shown));
+                    ChartPanel::tr("… %1 more rows").arg(rows - shown));
         y += rowH;
     }
     p->restore();
@@ -589,8 +588,10 @@ void InteractiveChartView::mouseDoubleClickEvent(QMouseEvent* e) {
 
 void InteractiveChartView::wheelEvent(QWheelEvent* e) {
     QChart* c = chart();
-    if (!c || e->angleDelta().y() == 0) {
-        QChartView::wheelEvent(e);
+    // Plain wheel scrolls the lesson (the event goes on to the scroll area);
+    // Ctrl+wheel zooms, so reading never zooms a chart by accident.
+    if (!c || e->angleDelta().y() == 0 || !(e->modifiers() & Qt::ControlModifier)) {
+        e->ignore();
         return;
     }
     // Zoom about the cursor: the value under it stays where it is.
@@ -602,9 +603,39 @@ void InteractiveChartView::wheelEvent(QWheelEvent* e) {
     e->accept();
 }
 
+bool InteractiveChartView::claimsKey(const QKeyEvent* e) const {
+    // Arrows, Esc and 0 belong to the window (step navigation) unless the
+    // chart is zoomed, when they pan / reset it; +/- always zoom.
+    const bool zoomed = chart() && chart()->isZoomed();
+    switch (e->key()) {
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+    case Qt::Key_Minus: return e->modifiers() == Qt::NoModifier || e->modifiers() == Qt::ShiftModifier ||
+                               e->modifiers() == Qt::KeypadModifier;
+    case Qt::Key_Left:
+    case Qt::Key_Right:
+    case Qt::Key_Up:
+    case Qt::Key_Down:
+    case Qt::Key_Escape:
+    case Qt::Key_0: return zoomed && (e->modifiers() & ~Qt::KeypadModifier) == Qt::NoModifier;
+    default: return false;
+    }
+}
+
+bool InteractiveChartView::event(QEvent* e) {
+    if (e->type() == QEvent::ShortcutOverride && claimsKey(static_cast<QKeyEvent*>(e))) {
+        e->accept();  // the key comes to keyPressEvent, not to a window shortcut
+        return true;
+    }
+    return QChartView::event(e);
+}
+
 void InteractiveChartView::keyPressEvent(QKeyEvent* e) {
     QChart* c = chart();
-    if (!c) return QChartView::keyPressEvent(e);
+    if (!c || !claimsKey(e)) {
+        e->ignore();  // let the window have it
+        return;
+    }
     const QRectF r = c->plotArea();
     switch (e->key()) {
     case Qt::Key_Plus:
@@ -614,9 +645,7 @@ void InteractiveChartView::keyPressEvent(QKeyEvent* e) {
     case Qt::Key_Right: c->scroll(r.width() / 10, 0); break;
     case Qt::Key_Up: c->scroll(0, r.height() / 10); break;
     case Qt::Key_Down: c->scroll(0, -r.height() / 10); break;
-    case Qt::Key_Escape:
-    case Qt::Key_0: resetZoom(); break;
-    default: QChartView::keyPressEvent(e); return;
+    default: resetZoom(); break;  // Esc, 0
     }
     e->accept();
 }

@@ -90,9 +90,11 @@ struct PointHit {
 std::optional<PointHit> nearestPoint(const QChart* chart, const QPointF& chartPos, double maxDistance = 30);
 
 // QChartView with the chart interactions: tooltips on hover (line: nearest
-// point; heatmap: cell), rubber-band zoom, wheel zoom, middle-drag and arrow
-// key pan, +/- zoom, reset by double-click / Esc / 0. Right click opens the
-// context menu (not Qt's zoom-out).
+// point; heatmap: cell), rubber-band zoom, Ctrl+wheel zoom (a plain wheel
+// scrolls the lesson), +/- zoom, middle-drag pan, reset by double-click.
+// Arrow keys pan and Esc/0 reset only while zoomed; otherwise they go to the
+// window (step navigation). Right click opens the context menu (not Qt's
+// zoom-out).
 class InteractiveChartView : public QChartView {
     Q_OBJECT
 public:
@@ -110,9 +112,11 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* e) override;
     void wheelEvent(QWheelEvent* e) override;
     void keyPressEvent(QKeyEvent* e) override;
+    bool event(QEvent* e) override;
     void contextMenuEvent(QContextMenuEvent* e) override;
 
 private:
+    bool claimsKey(const QKeyEvent* e) const;
     bool m_panning = false;
     QPoint m_lastPan;
 };

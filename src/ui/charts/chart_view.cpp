@@ -34,15 +34,13 @@ using modules::OutputKind;
 
 namespace {
 
-QString tr(const char* s) { return QCoreApplication::translate("poslab::ui::ChartPanel", s); }
-
 QString kindName(OutputKind k) {
     switch (k) {
-    case OutputKind::Series: return tr("series");
-    case OutputKind::Matrix: return tr("matrix");
-    case OutputKind::Table: return tr("table");
-    case OutputKind::Scalar: return tr("scalar");
-    case OutputKind::Text: return tr("text");
+    case OutputKind::Series: return ChartPanel::tr("series");
+    case OutputKind::Matrix: return ChartPanel::tr("matrix");
+    case OutputKind::Table: return ChartPanel::tr("table");
+    case OutputKind::Scalar: return ChartPanel::tr("scalar");
+    case OutputKind::Text: return ChartPanel::tr("text");
     }
     return {};
 }
@@ -62,9 +60,9 @@ bool canShow(ChartKind kind, const Output& o) {
 
 QString needs(ChartKind kind) {
     switch (kind) {
-    case ChartKind::Line: return tr("a line chart needs a series");
-    case ChartKind::Heatmap: return tr("a heatmap needs a matrix");
-    case ChartKind::Bar: return tr("a bar chart needs a series or a table with a numeric column");
+    case ChartKind::Line: return ChartPanel::tr("a line chart needs a series");
+    case ChartKind::Heatmap: return ChartPanel::tr("a heatmap needs a matrix");
+    case ChartKind::Bar: return ChartPanel::tr("a bar chart needs a series or a table with a numeric column");
     default: return {};
     }
 }
@@ -72,7 +70,7 @@ QString needs(ChartKind kind) {
 bool writeAtomically(const QString& path, const QByteArray& bytes, QString* error) {
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
-        if (error) *error = tr("cannot write %1: %2").arg(path, f.errorString());
+        if (error) *error = ChartPanel::tr("cannot write %1: %2").arg(path, f.errorString());
         return false;
     }
     return true;
@@ -192,8 +190,8 @@ QString selectOutputs(const ChartSpec& spec, const std::vector<Output>& all, std
         for (const Output& o : all)
             if (canShow(spec.kind, o)) out.push_back(o);
         if (out.empty()) {
-            if (all.empty()) return tr("the module gave no outputs");
-            return tr("no output of this run can be shown this way: %1").arg(needs(spec.kind));
+            if (all.empty()) return ChartPanel::tr("the module gave no outputs");
+            return ChartPanel::tr("no output of this run can be shown this way: %1").arg(needs(spec.kind));
         }
     } else {
         for (const QString& raw : spec.outputs) {
@@ -202,10 +200,10 @@ QString selectOutputs(const ChartSpec& spec, const std::vector<Output>& all, std
             if (it == all.end()) {
                 QStringList names;
                 for (const Output& o : all) names << o.name;
-                return tr("unknown output '%1' (this run has: %2)").arg(name, names.join(QStringLiteral(", ")));
+                return ChartPanel::tr("unknown output '%1' (this run has: %2)").arg(name, names.join(QStringLiteral(", ")));
             }
             if (!canShow(spec.kind, *it))
-                return tr("output '%1' is a %2: %3").arg(name, kindName(it->kind), needs(spec.kind));
+                return ChartPanel::tr("output '%1' is a %2: %3").arg(name, kindName(it->kind), needs(spec.kind));
             out.push_back(*it);
         }
     }
@@ -297,7 +295,7 @@ ChartPanel::ChartPanel(const ChartSpec& spec, const std::vector<Output>& outputs
     d->saveButton->setMenu(menu);
     d->resetButton = new QToolButton(this);
     d->resetButton->setText(tr("Reset view"));
-    d->resetButton->setToolTip(tr("Undo zoom and pan (Esc, double-click)"));
+    d->resetButton->setToolTip(tr("Undo zoom and pan (Esc, double-click). Drag a rectangle or Ctrl+wheel to zoom, middle-drag or arrow keys to pan."));
     d->resetButton->setAccessibleName(tr("Reset chart view"));
     d->resetButton->setAutoRaise(true);
     connect(d->resetButton, &QToolButton::clicked, this, &ChartPanel::resetView);
@@ -410,7 +408,8 @@ void ChartPanel::resetView() {
 
 void ChartPanel::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
-    if ((event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange) && !d->building && d)
+    if ((event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange) && d && d->partsLayout &&
+        !d->building)
         setOutputs(d->all);  // rebuild with the new colours/font
 }
 
@@ -564,7 +563,7 @@ bool saveChartPng(const QString& path, const ChartSpec& spec, const std::vector<
     QByteArray bytes;
     if (!pngBytes(*size, style.background,
                   [&](QPainter* p) { renderChart(p, QRectF(QPointF(0, 0), *size), spec, outputs, style); }, &bytes)) {
-        if (error) *error = tr("cannot encode the PNG image");
+        if (error) *error = ChartPanel::tr("cannot encode the PNG image");
         return false;
     }
     return writeAtomically(path, bytes, error);

@@ -98,9 +98,14 @@ std::optional<QSize> preferredSize(const ChartSpec& spec, const std::vector<modu
                                    int width = 640);
 
 // Draws the chart(s) into `target` on any painter (QPdfWriter: vector lines
-// and text, heatmaps as lossless images). Each part is laid out in its own
-// scene at target's size in px first. On a selection error it draws the
-// message. `style` normally ChartStyle::forPrint(font).
+// and text, heatmaps as lossless images). `target` is in the painter's
+// current coordinates; each part is laid out in its own scene at the
+// *physical* size of its slice in 96-dpi pixels (device DPI and painter
+// transform taken into account), so style.pixelSize means 1/96 inch on paper:
+// a 16 cm wide target on a 300-dpi QPdfWriter is laid out ~605 px wide, with
+// 11 px (8.25 pt) text. Parts split the height in proportion to their
+// preferredSize heights, so pass a target with preferredSize's aspect ratio.
+// On a selection error it draws the message. `style`: ChartStyle::forPrint(font).
 void renderChart(QPainter* painter, const QRectF& target, const ChartSpec& spec,
                  const std::vector<modules::Output>& outputs, const ChartStyle& style);
 

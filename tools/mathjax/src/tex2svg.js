@@ -101,10 +101,24 @@ function inlineCss(root) {
   }
 }
 
-// Attributes QtSvg ignores and that only cost bytes.
+// Attributes QtSvg ignores and that only cost bytes; and stroke-width 0, which
+// Qt reads as a cosmetic one-pixel pen (glyphs would come out bold, in PDF too).
+function elements(node, out = []) {
+  out.push(node);
+  for (const k of adaptor.childNodes(node)) {
+    const kind = adaptor.kind(k);
+    if (kind !== '#text' && kind !== '#comment') elements(k, out);
+  }
+  return out;
+}
+
 function strip(root) {
-  const all = [root].concat(adaptor.tags(root, '*'));
+  const all = elements(root);
   for (const n of all) {
+    if (String(adaptor.getAttribute(n, 'stroke-width')) === '0') {
+      adaptor.removeAttribute(n, 'stroke-width');
+      adaptor.setAttribute(n, 'stroke', 'none');
+    }
     for (const a of ['data-mml-node', 'data-c', 'data-mjx-texclass', 'data-variant', 'data-background',
                      'data-mjx-error', 'role', 'focusable', 'class', 'aria-hidden', 'style']) {
       if (n === root && a === 'style') continue;
