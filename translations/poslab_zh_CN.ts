@@ -2,7 +2,95 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
     <context>
-        <name>poslab::ui</name>
+        <name>poslab::ui::ChartPanel</name>
+        <message>
+            <source>Chart</source>
+            <translation>图表</translation>
+        </message>
+        <message>
+            <source>Save as…</source>
+            <translation>另存为……</translation>
+        </message>
+        <message>
+            <source>Save this chart as PNG, SVG or CSV</source>
+            <translation>将此图表保存为 PNG、SVG 或 CSV</translation>
+        </message>
+        <message>
+            <source>Save chart</source>
+            <translation>保存图表</translation>
+        </message>
+        <message>
+            <source>Save as PNG…</source>
+            <translation>另存为 PNG……</translation>
+        </message>
+        <message>
+            <source>Save as PNG</source>
+            <translation>另存为 PNG</translation>
+        </message>
+        <message>
+            <source>PNG image (*.png)</source>
+            <translation>PNG 图像 (*.png)</translation>
+        </message>
+        <message>
+            <source>Save as SVG…</source>
+            <translation>另存为 SVG……</translation>
+        </message>
+        <message>
+            <source>Save as SVG</source>
+            <translation>另存为 SVG</translation>
+        </message>
+        <message>
+            <source>SVG image (*.svg)</source>
+            <translation>SVG 图像 (*.svg)</translation>
+        </message>
+        <message>
+            <source>Save data as CSV…</source>
+            <translation>将数据另存为 CSV……</translation>
+        </message>
+        <message>
+            <source>Save data as CSV</source>
+            <translation>将数据另存为 CSV</translation>
+        </message>
+        <message>
+            <source>CSV file (*.csv)</source>
+            <translation>CSV 文件 (*.csv)</translation>
+        </message>
+        <message>
+            <source>Reset view</source>
+            <translation>重置视图</translation>
+        </message>
+        <message>
+            <source>Reset chart view</source>
+            <translation>重置图表视图</translation>
+        </message>
+        <message>
+            <source>Chart error</source>
+            <translation>图表错误</translation>
+        </message>
+        <message>
+            <source>Heatmap: %1</source>
+            <translation>热力图：%1</translation>
+        </message>
+        <message>
+            <source>Bar chart: %1</source>
+            <translation>柱状图：%1</translation>
+        </message>
+        <message>
+            <source>Line chart: %1</source>
+            <translation>折线图：%1</translation>
+        </message>
+        <message>
+            <source>Table: %1</source>
+            <translation>表格：%1</translation>
+        </message>
+        <message>
+            <source>Copy</source>
+            <translation>复制</translation>
+        </message>
+        <message>
+            <source>cannot encode the PNG image</source>
+            <translation>无法编码 PNG 图像</translation>
+        </message>
         <message>
             <source>%1 value(s) ≤ 0 not shown on the log axis</source>
             <translation>%1 个 ≤ 0 的值未在对数坐标轴上显示</translation>
@@ -72,103 +160,8 @@
             <translation>输出“%1”是%2：%3</translation>
         </message>
         <message>
-            <source>cannot encode the PNG image</source>
-            <translation>无法编码 PNG 图像</translation>
-        </message>
-    </context>
-    <context>
-        <name>poslab::ui::ChartPanel</name>
-        <message>
-            <source>Chart</source>
-            <translation>图表</translation>
-        </message>
-        <message>
-            <source>Save as…</source>
-            <translation>另存为……</translation>
-        </message>
-        <message>
-            <source>Save this chart as PNG, SVG or CSV</source>
-            <translation>将此图表保存为 PNG、SVG 或 CSV</translation>
-        </message>
-        <message>
-            <source>Save chart</source>
-            <translation>保存图表</translation>
-        </message>
-        <message>
-            <source>Save as PNG…</source>
-            <translation>另存为 PNG……</translation>
-        </message>
-        <message>
-            <source>Save as PNG</source>
-            <translation>另存为 PNG</translation>
-        </message>
-        <message>
-            <source>PNG image (*.png)</source>
-            <translation>PNG 图像 (*.png)</translation>
-        </message>
-        <message>
-            <source>Save as SVG…</source>
-            <translation>另存为 SVG……</translation>
-        </message>
-        <message>
-            <source>Save as SVG</source>
-            <translation>另存为 SVG</translation>
-        </message>
-        <message>
-            <source>SVG image (*.svg)</source>
-            <translation>SVG 图像 (*.svg)</translation>
-        </message>
-        <message>
-            <source>Save data as CSV…</source>
-            <translation>将数据另存为 CSV……</translation>
-        </message>
-        <message>
-            <source>Save data as CSV</source>
-            <translation>将数据另存为 CSV</translation>
-        </message>
-        <message>
-            <source>CSV file (*.csv)</source>
-            <translation>CSV 文件 (*.csv)</translation>
-        </message>
-        <message>
-            <source>Reset view</source>
-            <translation>重置视图</translation>
-        </message>
-        <message>
-            <source>Undo zoom and pan (Esc, double-click)</source>
-            <translation>撤销缩放和平移（Esc，双击）</translation>
-        </message>
-        <message>
-            <source>Reset chart view</source>
-            <translation>重置图表视图</translation>
-        </message>
-        <message>
-            <source>Chart error</source>
-            <translation>图表错误</translation>
-        </message>
-        <message>
-            <source>Heatmap: %1</source>
-            <translation>热力图：%1</translation>
-        </message>
-        <message>
-            <source>Bar chart: %1</source>
-            <translation>柱状图：%1</translation>
-        </message>
-        <message>
-            <source>Line chart: %1</source>
-            <translation>折线图：%1</translation>
-        </message>
-        <message>
-            <source>Table: %1</source>
-            <translation>表格：%1</translation>
-        </message>
-        <message>
-            <source>Copy</source>
-            <translation>复制</translation>
-        </message>
-        <message>
-            <source>cannot encode the PNG image</source>
-            <translation>无法编码 PNG 图像</translation>
+            <source>Undo zoom and pan (Esc, double-click). Drag a rectangle or Ctrl+wheel to zoom, middle-drag or arrow keys to pan.</source>
+            <translation>撤销缩放和平移（Esc，双击）。拖出矩形或按住 Ctrl 滚动滚轮可缩放，按住中键拖动或用方向键可平移。</translation>
         </message>
     </context>
     <context>
@@ -335,6 +328,10 @@
             <source>Error</source>
             <translation>错误</translation>
         </message>
+        <message>
+            <source>Chapter %1 · %2 · step %3 of %4</source>
+            <translation>第 %1 章 · %2 · 第 %3 步，共 %4 步</translation>
+        </message>
     </context>
     <context>
         <name>poslab::ui::MainWindow</name>
@@ -477,6 +474,82 @@
         <message>
             <source>&lt;h3&gt;PosLab %1&lt;/h3&gt;&lt;p&gt;A notebook that teaches positional encoding in Transformers: lessons in Chinese and English, live charts from C++ modules, exercises, PDF reports.&lt;/p&gt;</source>
             <translation>&lt;h3&gt;PosLab %1&lt;/h3&gt;&lt;p&gt;讲解 Transformer 位置编码的交互式笔记本：中英文课程、由 C++ 模块实时生成的图表、练习以及 PDF 报告。&lt;/p&gt;</translation>
+        </message>
+        <message>
+            <source>Export PDF</source>
+            <translation>导出 PDF</translation>
+        </message>
+        <message>
+            <source>The whole course</source>
+            <translation>整个课程</translation>
+        </message>
+        <message>
+            <source>Current chapter: %1. %2</source>
+            <translation>当前章节：%1. %2</translation>
+        </message>
+        <message>
+            <source>Current chapter</source>
+            <translation>当前章节</translation>
+        </message>
+        <message>
+            <source>Export:</source>
+            <translation>导出：</translation>
+        </message>
+        <message>
+            <source>optional</source>
+            <translation>可选</translation>
+        </message>
+        <message>
+            <source>Student name</source>
+            <translation>学生姓名</translation>
+        </message>
+        <message>
+            <source>&amp;Student name:</source>
+            <translation>学生姓名(&amp;S)：</translation>
+        </message>
+        <message>
+            <source>Export…</source>
+            <translation>导出……</translation>
+        </message>
+        <message>
+            <source>PDF documents (*.pdf)</source>
+            <translation>PDF 文档 (*.pdf)</translation>
+        </message>
+        <message>
+            <source>Exporting %1…</source>
+            <translation>正在导出 %1……</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>取消</translation>
+        </message>
+        <message>
+            <source>Export progress</source>
+            <translation>导出进度</translation>
+        </message>
+        <message>
+            <source>The export was cancelled.</source>
+            <translation>导出已取消。</translation>
+        </message>
+        <message>
+            <source>Exit status %1</source>
+            <translation>退出状态 %1</translation>
+        </message>
+        <message>
+            <source>Exported %1</source>
+            <translation>已导出 %1</translation>
+        </message>
+        <message>
+            <source>Export failed: %1</source>
+            <translation>导出失败：%1</translation>
+        </message>
+        <message>
+            <source>The PDF could not be written.
+
+%1</source>
+            <translation>无法写入 PDF。
+
+%1</translation>
         </message>
     </context>
     <context>

@@ -412,11 +412,52 @@ qreal baselineAt(QTextDocument* doc, int pos, const QRectF& rect, qreal fallback
 
 }  // namespace
 
-FormulaTextObject::FormulaTextObject(QObject* parent) : QObject(parent) {}
+FormulaTextObject::FormulaTextObject(QObject* parent, Mode mode) : QObject(parent), m_mode(mode) {
+    if (m_mode != Mode::Placeholder)
+        return;
+    // Formulas arrive one by one from the engine: re-lay out the document at
+    // most every 150 ms rather than once per formula.
+    m_relayout.setSingleShot(true);
+    m_relayout.setInterval(150);
+    connect(&m_relayout, &QTimer::timeout, this, [this] {
+        if (auto* doc = qobject_cast<QTextDocument*>(this->parent()); doc && m_waitingForEngine) {
+            m_waitingForEngine = false;
+            doc->markContentsDirty(0, doc->characterCount());
+        }
+    });
+    connect(&FormulaRenderer::instance(), &FormulaRenderer::formulaReady, this, [this] {
+        if (m_waitingForEngine && !m_relayout.isActive())
+            m_relayout.start();
+    }, Qt::QueuedConnection);
+}
 
-void FormulaTextObject::registerOn(QTextDocument* doc) {
-    auto* handler = new FormulaTextObject(doc);
+FormulaTextObject* FormulaTextObject::registerOn(QTextDocument* doc, Mode mode) {
+    auto* handler = new FormulaTextObject(doc, mode);
     doc->documentLayout()->registerHandler(kObjectType, handler);
+    return handler;
+}
+
+Formula FormulaTextObject::formulaFor(const QTextFormat& fmt) {
+    const QString tex = fmt.property(kTexProperty).toString();
+    const bool display = fmt.property(kDisplayProperty).toBool();
+    auto& renderer = FormulaRenderer::instance();
+    if (m_mode == Mode::Wait)
+        return renderer.render(tex, display);
+    Formula f;
+    if (renderer.lookup(tex, display, &f))
+        return f;
+    renderer.prefetch({tex}, display);
+    m_waitingForEngine = true;  // the document (this handler's parent) is re-laid out when it arrives
+    // Placeholder: the TeX source, grey (not an error: ok stays true, no message).
+    const qreal em = Formula::kReferenceEmPx;
+    const QString text = tex.toHtmlEscaped();
+    const QString svg = QStringLiteral(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%1\" height=\"%2\" viewBox=\"0 0 %1 %2\" "
+        "data-baseline-px=\"%3\"><text x=\"0\" y=\"%3\" font-family=\"DejaVu Sans Mono\" font-size=\"%4\" "
+        "fill=\"#888888\">%5</text></svg>")
+        .arg(std::max<qreal>(em, 0.6 * 0.85 * em * tex.size())).arg(1.2 * em).arg(0.9 * em).arg(0.85 * em).arg(text);
+    f = Formula::fromSvg(svg.toUtf8());
+    return f;
 }
 
 QTextCharFormat FormulaTextObject::format(const QString& tex, bool display, const QTextCharFormat& base) {
@@ -448,8 +489,7 @@ void FormulaTextObject::insertDisplay(QTextCursor& cursor, const QString& tex) {
 }
 
 QSizeF FormulaTextObject::intrinsicSize(QTextDocument* doc, int, const QTextFormat& fmt) {
-    const Formula f = FormulaRenderer::instance().render(fmt.property(kTexProperty).toString(),
-                                                         fmt.property(kDisplayProperty).toBool());
+    const Formula f = formulaFor(fmt);
     const qreal em = emOnDevice(doc, fmt);
     const QSizeF size = f.sizeForEm(em);
     const InlineBox box = inlineBox(f, em, halfXHeight(fmt));
@@ -458,8 +498,7 @@ QSizeF FormulaTextObject::intrinsicSize(QTextDocument* doc, int, const QTextForm
 
 void FormulaTextObject::drawObject(QPainter* painter, const QRectF& rect, QTextDocument* doc, int pos,
                                    const QTextFormat& fmt) {
-    const Formula f = FormulaRenderer::instance().render(fmt.property(kTexProperty).toString(),
-                                                         fmt.property(kDisplayProperty).toBool());
+    const Formula f = formulaFor(fmt);
     const qreal em = emOnDevice(doc, fmt);
     const InlineBox box = inlineBox(f, em, halfXHeight(fmt));
     const QSizeF size = f.sizeForEm(em);

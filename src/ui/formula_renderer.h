@@ -18,6 +18,7 @@
 #include <QString>
 #include <QStringList>
 #include <QTextObjectInterface>
+#include <QTimer>
 
 #include <memory>
 
@@ -122,11 +123,20 @@ public:
     static constexpr int kTexProperty = QTextFormat::UserProperty + 0x4d4a;
     static constexpr int kDisplayProperty = QTextFormat::UserProperty + 0x4d4b;
 
-    explicit FormulaTextObject(QObject* parent = nullptr);
+    // How a formula that no cache has is laid out.
+    enum class Mode {
+        Wait,        // render it now, blocking (PDF export, tests)
+        Placeholder  // show its TeX in grey, render in the background, then
+                     // re-lay out the document (the lesson pane: never freezes)
+    };
 
+    explicit FormulaTextObject(QObject* parent = nullptr, Mode mode = Mode::Wait);
+
+    // The handler's parent must be the document (Placeholder mode re-lays it out).
     // Registers a handler (owned by doc) on doc's layout; call again after
-    // replacing the layout. QTextDocument::print copies the handlers to its clone.
-    static void registerOn(QTextDocument* doc);
+    // replacing the layout. QTextDocument::print copies the handlers to its clone
+    // (print in Wait mode: register on a clone, or prefetch first).
+    static FormulaTextObject* registerOn(QTextDocument* doc, Mode mode = Mode::Wait);
     // A character format for an inline formula (base: the surrounding text format).
     static QTextCharFormat format(const QString& tex, bool display, const QTextCharFormat& base = {});
     // Inserts an inline formula at the cursor.
@@ -139,6 +149,12 @@ public:
     QSizeF intrinsicSize(QTextDocument* doc, int posInDocument, const QTextFormat& format) override;
     void drawObject(QPainter* painter, const QRectF& rect, QTextDocument* doc, int posInDocument,
                     const QTextFormat& format) override;
+
+private:
+    Formula formulaFor(const QTextFormat& format);
+    Mode m_mode;
+    bool m_waitingForEngine = false;
+    QTimer m_relayout;
 };
 
 }  // namespace poslab::ui

@@ -427,6 +427,11 @@ QWidget* LessonView::newPage()
     m_column = new QVBoxLayout(column);
     m_column->setContentsMargins(0, 0, 0, 0);
     m_column->setSpacing(12);
+    m_chapterLabel = new QLabel(column);
+    m_chapterLabel->setTextFormat(Qt::PlainText);
+    m_chapterLabel->setForegroundRole(QPalette::PlaceholderText);
+    m_chapterLabel->hide();
+    m_column->addWidget(m_chapterLabel);
     m_title = new QLabel(column);
     m_title->setWordWrap(true);
     m_title->setTextFormat(Qt::PlainText);
@@ -487,6 +492,11 @@ void LessonView::showStep(const lessons::Course& course, int chapter, int step)
     m_title->setFont(titleFont);
     m_title->setText(st.title);
     m_title->setAccessibleName(tr("Step title"));
+    m_chapterTitle = ch.title;
+    m_stepCount = int(ch.steps.size());
+    m_chapterLabel->setFont(fonts::font(fonts::Role::Ui, lang, QFont().pointSizeF()));
+    m_chapterLabel->show();
+    retranslateUi();
 
     for (const lessons::Block& b : st.blocks) {
         if (!b.error.isEmpty()) {
@@ -552,10 +562,18 @@ int LessonView::highlight(const QString& text)
         }
     }
     if (first) {
-        // After the page is laid out, so the position is known.
+        // After the page is laid out, so the position is known: scroll to the
+        // match itself (a long text block may start far above it).
         QPointer<QWidget> target = first;
         QTimer::singleShot(0, this, [this, target] {
-            if (target) ensureWidgetVisible(target, 0, 60);
+            if (!target || !widget()) return;
+            QPoint at = target->mapTo(widget(), QPoint(0, 0));
+            if (auto* browser = qobject_cast<MarkdownBrowser*>(target.data())) {
+                const QList<QTextEdit::ExtraSelection> sel = browser->extraSelections();
+                if (!sel.isEmpty())
+                    at = browser->viewport()->mapTo(widget(), browser->cursorRect(sel.first().cursor).topLeft());
+            }
+            ensureVisible(at.x(), at.y(), 20, viewport()->height() / 3);
         });
     }
     return blocks;
@@ -563,7 +581,18 @@ int LessonView::highlight(const QString& text)
 
 void LessonView::changeEvent(QEvent* event)
 {
+    if (event->type() == QEvent::LanguageChange) retranslateUi();
     QScrollArea::changeEvent(event);
+}
+
+void LessonView::retranslateUi()
+{
+    if (m_chapter < 0 || !m_chapterLabel) return;
+    m_chapterLabel->setText(tr("Chapter %1 \u00b7 %2 \u00b7 step %3 of %4")
+                                .arg(m_chapter + 1)
+                                .arg(m_chapterTitle)
+                                .arg(m_step + 1)
+                                .arg(m_stepCount));
 }
 
 }  // namespace poslab::ui

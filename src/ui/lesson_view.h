@@ -147,6 +147,7 @@ public:
     int chapterIndex() const { return m_chapter; }
     int stepIndex() const { return m_step; }
     QLabel* titleLabel() const { return m_title; }
+    QLabel* chapterLabel() const { return m_chapterLabel; }
     QList<RunBlockCard*> runCards() const { return m_runCards; }
     QList<ExerciseWidget*> exercises() const { return m_exercises; }
     QList<MarkdownBrowser*> textBlocks() const { return m_texts; }
@@ -164,6 +165,7 @@ protected:
 
 private:
     QWidget* newPage();
+    void retranslateUi();
     void addMarkdown(const QString& markdown, const QString& lang, const QString& courseDir,
                      const QString& chapterFile);
 
@@ -172,11 +174,14 @@ private:
     QWidget* m_page = nullptr;
     QVBoxLayout* m_column = nullptr;
     QLabel* m_title = nullptr;
+    QLabel* m_chapterLabel = nullptr;
     QList<RunBlockCard*> m_runCards;
     QList<ExerciseWidget*> m_exercises;
     QList<MarkdownBrowser*> m_texts;
     int m_chapter = -1;
     int m_step = -1;
+    int m_stepCount = 0;
+    QString m_chapterTitle;
 };
 
 }  // namespace poslab::ui

@@ -80,39 +80,40 @@ QString slugOf(const QString& title)
 
 bool installUiTranslator(const QString& lang)
 {
-    if (g_appTranslator) {
-        QCoreApplication::removeTranslator(g_appTranslator);
-        delete g_appTranslator;
-        g_appTranslator = nullptr;
+    bool changed = false;
+    for (QTranslator** t : {&g_appTranslator, &g_qtTranslator}) {
+        if (*t) {
+            QCoreApplication::removeTranslator(*t);
+            delete *t;
+            *t = nullptr;
+            changed = true;
+        }
     }
-    if (g_qtTranslator) {
-        QCoreApplication::removeTranslator(g_qtTranslator);
-        delete g_qtTranslator;
-        g_qtTranslator = nullptr;
+    bool ok = true;
+    if (lang == u"zh") {
+        auto* qt = new QTranslator(qApp);
+        // Qt's own strings (standard buttons, file dialogs), if the package is installed.
+        if (qt->load(QStringLiteral("qtbase_zh_CN"), QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {
+            g_qtTranslator = qt;
+            QCoreApplication::installTranslator(qt);
+            changed = true;
+        } else {
+            delete qt;
+        }
+        auto* app = new QTranslator(qApp);
+        if (app->load(QStringLiteral(":/i18n/poslab_zh_CN.qm"))) {
+            g_appTranslator = app;
+            QCoreApplication::installTranslator(app);
+            changed = true;
+        } else {
+            delete app;
+            ok = false;
+        }
     }
-    if (lang != u"zh") {
-        // English is the source language: no translator. Tell widgets anyway.
-        QEvent change(QEvent::LanguageChange);
-        QCoreApplication::sendEvent(qApp, &change);
-        for (QWidget* w : QApplication::allWidgets()) QCoreApplication::sendEvent(w, &change);
-        return true;
-    }
-    auto* qt = new QTranslator(qApp);
-    // Qt's own strings (standard buttons, file dialogs), if the package is installed.
-    if (qt->load(QStringLiteral("qtbase_zh_CN"), QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {
-        g_qtTranslator = qt;
-        QCoreApplication::installTranslator(qt);
-    } else {
-        delete qt;
-    }
-    auto* app = new QTranslator(qApp);
-    if (!app->load(QStringLiteral(":/i18n/poslab_zh_CN.qm"))) {
-        delete app;
-        return false;
-    }
-    g_appTranslator = app;
-    QCoreApplication::installTranslator(app);  // sends LanguageChange to every widget
-    return true;
+    // QApplication posts LanguageChange to top-level widgets; deliver it now so
+    // the whole UI speaks the new language when this returns.
+    if (changed) QCoreApplication::sendPostedEvents(nullptr, QEvent::LanguageChange);
+    return ok;
 }
 
 // ---------------------------------------------------------------- MainWindow
@@ -422,7 +423,7 @@ void MainWindow::previousStep()
 
 QString MainWindow::stepCounterText() const
 {
-    if (m_chapter < 0) return QStringLiteral("\u2013 / \u2013");
+    if (m_chapter < 0 || m_chapter >= course().chapters.size()) return QStringLiteral("\u2013 / \u2013");
     return QStringLiteral("%1 / %2").arg(m_step + 1).arg(course().chapters[m_chapter].steps.size());
 }
 
@@ -430,7 +431,7 @@ void MainWindow::updateNavigation()
 {
     if (!m_counter) return;
     const lessons::Course& c = course();
-    const bool any = m_chapter >= 0 && m_chapter < c.chapters.size();
+    const bool any = m_chapter >= 0 && m_chapter < c.chapters.size() && m_step >= 0;
     m_prev->setEnabled(any && (m_step > 0 || m_chapter > 0));
     m_next->setEnabled(any && (m_step + 1 < c.chapters[m_chapter].steps.size() || m_chapter + 1 < c.chapters.size()));
     m_counter->setText(stepCounterText());
@@ -473,14 +474,15 @@ void MainWindow::setLanguage(const QString& lang)
     const int step = m_step;
     m_lang = l;
     m_settings->setLanguage(l);
+    loadCourse(l);  // before the translator, so LanguageChange handlers see this language's course
+    int chapter = 0;
+    for (int i = 0; i < course().chapters.size(); ++i)
+        if (course().chapters[i].id == chapterId) chapter = i;
+    m_chapter = -1;  // the indexes belong to the other language's course until goTo
     installUiTranslator(l);
     QFont uiFont = QApplication::font();
     uiFont.setFamilies(fonts::families(fonts::Role::Ui, l));
     setFont(uiFont);
-    loadCourse(l);
-    int chapter = 0;
-    for (int i = 0; i < course().chapters.size(); ++i)
-        if (course().chapters[i].id == chapterId) chapter = i;
     goTo(chapter, std::max(step, 0));
     retranslateUi();
     emit languageChanged(l);
@@ -705,6 +707,7 @@ void MainWindow::finishExport(bool ok, const QString& message, const QString& pa
     if (m_exportProgress) {
         m_exportProgress->close();
         m_exportProgress->deleteLater();
+        m_exportProgress = nullptr;
     }
     m_exportProcess = nullptr;
     m_export->setEnabled(true);

@@ -33,6 +33,8 @@
 #include <QtGlobal>
 
 #include <cmath>
+#include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 
@@ -188,9 +190,10 @@ public:
 
     QTextDocument& document() { return m_doc; }
     const QList<Heading>& headings() const { return m_headings; }
-    const QStringList& warnings() const { return m_warnings; }
+    QStringList warnings() const { return m_warnings + splitRows(); }
     int runCount() const { return int(m_runs.size()); }
     qreal pageHeight() const { return m_pageHeight; }
+    int paginationPasses() const { return m_paginationPasses; }
     qreal pageWidth() const { return m_pageWidth; }
 
     void build()
@@ -209,7 +212,7 @@ public:
     {
         QAbstractTextDocumentLayout* layout = m_doc.documentLayout();
         const qreal bodyHeight = m_pageHeight * (1.0 - (kMarginTopMm + kMarginBottomMm) / 297.0);
-        for (int pass = 0; pass < 60; ++pass) {
+        for (int pass = 0; pass < 200; ++pass) {
             QList<QTextBlock> breakBefore;
             QList<QTextFrame*> frameBreaks;
             // Headings, chart figures and exercise titles stay with what follows them.
@@ -226,15 +229,63 @@ public:
                 if (f->frameFormat().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore) continue;
                 if (pageOf(r.top()) != pageOf(r.bottom() - 1)) frameBreaks.append(f);
             }
-            if (breakBefore.isEmpty() && frameBreaks.isEmpty()) break;
-            // One change per pass from the top: a break moves everything after it.
-            if (!breakBefore.isEmpty() && (frameBreaks.isEmpty() || breakBefore.first().position() < frameBreaks.first()->firstPosition())) {
+            // A long table whose first rows do not fit under its header starts on
+            // the next page; a later row that would be cut starts on the next page
+            // (Qt 6.4 splits table rows at page breaks line by line).
+            QTextTable* splitTable = nullptr;
+            int splitRow = -1;
+            int splitPosition = std::numeric_limits<int>::max();
+            for (QTextTable* t : allTables()) {
+                const bool tableMoved = t->format().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore;
+                const int header = t->format().headerRowCount();
+                for (int r = 0; r < t->rows(); ++r) {
+                    if (r <= header && tableMoved) continue;
+                    const auto [top, bottom] = rowExtent(t, r);
+                    if (bottom <= top || bottom - top > 0.9 * bodyHeight) continue;
+                    if (pageOf(top) == pageOf(bottom - 1)) continue;
+                    const int pos = t->cellAt(r, 0).firstPosition();
+                    if (pos < splitPosition) {
+                        splitPosition = pos;
+                        splitTable = t;
+                        splitRow = r <= header ? -1 : r;  // header or first body row: move the table
+                    }
+                    break;
+                }
+            }
+            int framePosition = frameBreaks.isEmpty() ? std::numeric_limits<int>::max() : frameBreaks.first()->firstPosition();
+            int blockPosition = breakBefore.isEmpty() ? std::numeric_limits<int>::max() : breakBefore.first().position();
+            if (!splitTable && breakBefore.isEmpty() && frameBreaks.isEmpty()) break;
+            // One change per pass, the first in the document: a break moves everything after it.
+            if (splitTable && splitPosition < framePosition && splitPosition < blockPosition) {
+                if (splitRow < 0) {
+                    QTextTableFormat tf = splitTable->format();
+                    tf.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+                    splitTable->setFormat(tf);
+                } else {
+                    // Stretch the row above down to the page bottom, so Qt starts this
+                    // row on the next page (as it does itself when no line of a row fits).
+                    const auto [top, bottom] = rowExtent(splitTable, splitRow);
+                    Q_UNUSED(bottom);
+                    const qreal scale = m_device->logicalDpiY() / kLogicalDpi;
+                    const qreal pageBottom = (pageOf(top) + 1) * m_pageHeight - mmToLogical(kMarginBottomMm) * scale;
+                    const qreal padding = splitTable->format().cellPadding();
+                    const qreal delta = (pageBottom - (top - padding * scale)) / scale + 2;
+                    for (int c = 0; c < splitTable->columns(); ++c) {
+                        QTextTableCell above = splitTable->cellAt(splitRow - 1, c);
+                        QTextTableCellFormat f = above.format().toTableCellFormat();
+                        const qreal current = f.hasProperty(QTextFormat::TableCellBottomPadding) ? f.bottomPadding() : padding;
+                        f.setBottomPadding(current + std::max<qreal>(delta, 1));
+                        above.setFormat(f);
+                    }
+                }
+            } else if (!breakBefore.isEmpty() && blockPosition < framePosition) {
                 setBreakBefore(breakBefore.first());
             } else {
                 QTextFrameFormat ff = frameBreaks.first()->frameFormat();
                 ff.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
                 frameBreaks.first()->setFrameFormat(ff);
             }
+            ++m_paginationPasses;
         }
         for (int pass = 0; pass < 4; ++pass) {
             bool changed = false;
@@ -288,6 +339,54 @@ public:
         for (const Heading& h : m_headings)
             if (!h.headerTitle.isEmpty()) return pageOf(firstLineTop(h.cursor.block()));
         return m_doc.pageCount();
+    }
+
+    QList<QTextTable*> allTables() const
+    {
+        QList<QTextTable*> out;
+        std::function<void(QTextFrame*)> walk = [&](QTextFrame* f) {
+            for (QTextFrame* c : f->childFrames()) {
+                if (auto* t = qobject_cast<QTextTable*>(c)) out.append(t);
+                walk(c);
+            }
+        };
+        walk(m_doc.rootFrame());
+        return out;
+    }
+
+    // Top of the first line and bottom of the last line of a table row (document px).
+    std::pair<qreal, qreal> rowExtent(QTextTable* t, int row) const
+    {
+        qreal top = std::numeric_limits<qreal>::max(), bottom = std::numeric_limits<qreal>::lowest();
+        for (int c = 0; c < t->columns(); ++c) {
+            const QTextTableCell cell = t->cellAt(row, c);
+            for (QTextBlock b = cell.firstCursorPosition().block(); b.isValid(); b = b.next()) {
+                const QTextLayout* tl = b.layout();
+                if (tl && tl->lineCount() > 0) {
+                    const QRectF r = m_doc.documentLayout()->blockBoundingRect(b);
+                    const qreal origin = r.top() - tl->boundingRect().top();
+                    top = std::min(top, origin + tl->lineAt(0).y());
+                    const QTextLine last = tl->lineAt(tl->lineCount() - 1);
+                    bottom = std::max(bottom, origin + last.y() + last.height());
+                }
+                if (b.position() >= cell.lastCursorPosition().block().position()) break;
+            }
+        }
+        if (top > bottom) return {0, 0};
+        return {top, bottom};
+    }
+
+    // Rows that still cross a page (a row taller than a page, or Qt's choice): for the report's warnings.
+    QStringList splitRows() const
+    {
+        QStringList out;
+        for (QTextTable* t : allTables())
+            for (int r = 0; r < t->rows(); ++r) {
+                const auto [top, bottom] = rowExtent(t, r);
+                if (bottom > top && pageOf(top) != pageOf(bottom - 1))
+                    out << QStringLiteral("a table row is split between pages %1 and %2").arg(pageOf(top) + 1).arg(pageOf(bottom - 1) + 1);
+            }
+        return out;
     }
 
     // The first block of a box breaks through its frame (Qt ignores block
@@ -1059,6 +1158,7 @@ private:
     qreal m_textWidthLogical = 0;
     qreal m_bodyHeightLogical = 0;
 
+    int m_paginationPasses = 0;
     QTextFrame* m_container = nullptr;  // the frame text goes into (an exercise box), null = the page
     QTextTable* m_tocTable = nullptr;
     int m_tocRows = 0;
@@ -1251,7 +1351,12 @@ ExportResult exportPdf(const ExportOptions& options)
 
         ReportBuilder builder(options, course, chapters, progress, haveAnswers, &writer);
         builder.build();
+        QElapsedTimer layoutTimer;
+        layoutTimer.start();
         const QString pageError = builder.paginate();
+        if (qEnvironmentVariableIsSet("POSLAB_PDF_DEBUG"))
+            qInfo("pdf export: built in %lld ms, paginated in %lld ms (%d passes)", timer.elapsed() - layoutTimer.elapsed(),
+                  layoutTimer.elapsed(), builder.paginationPasses());
         if (!pageError.isEmpty()) {
             file.cancelWriting();
             return failure(pageError);

@@ -19,6 +19,7 @@
 #include <QCategoryAxis>
 #include <QDir>
 #include <QFile>
+#include <QGraphicsEllipseItem>
 #include <QHeaderView>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -268,6 +269,13 @@ private slots:
         const QPoint viewPos = view->mapFromScene(chart->mapToScene(pos));
         const QString text = view->hoverText(viewPos);
         QVERIFY2(text.contains(QStringLiteral("0.0625")) && text.contains(QStringLiteral("slopes")), qPrintable(text));
+        // Moving the mouse there rings the point.
+        QTest::mouseMove(view->viewport(), viewPos);
+        QGraphicsEllipseItem* ring = nullptr;
+        for (QGraphicsItem* item : chart->childItems())
+            if (auto* e = qgraphicsitem_cast<QGraphicsEllipseItem*>(item)) ring = e;
+        QVERIFY(ring && ring->isVisible());
+        QVERIFY(QLineF(ring->pos(), pos).length() < 1.0);
         // Far from any point: nothing.
         QVERIFY(!nearestPoint(chart, QPointF(-50, -50)));
         // Zoom in with '+', pan with an arrow key, reset with Esc.
@@ -327,6 +335,7 @@ private slots:
         QCOMPARE(ay->categoriesLabels(), w.rowLabels);
         QVERIFY(ay->isReverse());
         QVERIFY(view->accessibleName().contains(QStringLiteral("weights")));
+        QCOMPARE(ax->labelsAngle(), 0);  // nine short tokens fit side by side
         // Unzoomed, the grid fills the plot area.
         const QRectF plot = heat->plotArea();
         QVERIFY(std::abs(heat->gridRect().left() - plot.left()) < 0.5);
@@ -350,6 +359,37 @@ private slots:
         // The image holds the scale's colours: last row/col cell at (8, 8).
         QCOMPARE(QColor(heat->image().pixel(8, 8)).rgb(), heat->scale().color(w.data[80]).rgb());
         QVERIFY(!heat->scale().diverging);  // softmax weights are positive
+    }
+
+    void heatmapCrowdedLabelsStandUp() {
+        // 16 labels "sin ω0" … "cos ω7" (~45 px each) cannot sit side by side
+        // in a 680 px panel (≈ 500 px plot): they turn upright; in a 1600 px
+        // panel they fit and stay horizontal.
+        const auto outs = run(QStringLiteral("sinusoidal.linear_shift"), {QStringLiteral("dim=16")});
+        std::vector<Output> shown;
+        QVERIFY(selectOutputs(specOf(ChartKind::Heatmap), outs, &shown).isEmpty());
+        QCOMPARE(shown.front().colLabels.size(), 16);
+        ChartPanel panel(specOf(ChartKind::Heatmap, {shown.front().name}), outs);
+        showPanel(panel, 680);
+        auto* heat = qobject_cast<HeatmapChart*>(qobject_cast<QChartView*>(panel.partWidget(0))->chart());
+        auto* ax = qobject_cast<QCategoryAxis*>(heat->axes(Qt::Horizontal).value(0));
+        QVERIFY(ax);
+        QCOMPARE(ax->labelsAngle(), -90);
+        panel.resize(1600, panel.height());
+        QApplication::processEvents();
+        QTRY_COMPARE(ax->labelsAngle(), 0);
+        panel.resize(680, panel.height());
+        QTRY_COMPARE(ax->labelsAngle(), -90);
+        QTest::qWait(50);
+        panel.grab().save(QDir(shotDir()).filePath(QStringLiteral("heatmap-crowded.png")));
+        // Print path (no event loop): the same decision at 640 px.
+        QImage print(QSize(640, 320), QImage::Format_RGB32);
+        print.fill(Qt::white);
+        {
+            QPainter p(&print);
+            renderChart(&p, QRectF(0, 0, 640, 320), specOf(ChartKind::Heatmap), outs, ChartStyle::forPrint(QFont(QStringLiteral("DejaVu Sans"))));
+        }
+        print.save(QDir(shotDir()).filePath(QStringLiteral("heatmap-crowded-print.png")));
     }
 
     void heatmapNumericAxesAndDiverging() {

@@ -358,10 +358,9 @@ private slots:
         const QStringList list{QStringLiteral("a_1 + b_1"), QStringLiteral("\\hat{y} = W x + b"),
                                QStringLiteral("\\|x\\|_2")};
         QSignalSpy ready(&r, &FormulaRenderer::formulaReady);
-        QElapsedTimer t;
-        t.start();
         r.prefetch(list, false);
-        QVERIFY(t.elapsed() < 50);  // does not wait for the engine
+        Formula pending;
+        QVERIFY2(!r.lookup(list.last(), false, &pending), "prefetch waited for the engine");
         // (formulaReady also reports formulas rendered earlier in this process)
         const auto readyCount = [&] {
             int n = 0;
@@ -484,6 +483,28 @@ private slots:
         QVERIFY2(std::abs(centre - img.width() / 2.0) < 8, qPrintable(QString::number(centre)));
     }
 
+    void placeholderModeNeverBlocks() {
+        // The lesson pane's mode: a formula no cache has shows as grey TeX at
+        // once, and the document is laid out again when the engine delivers it.
+        QTextDocument doc;
+        QFont font(QStringLiteral("DejaVu Serif"));
+        font.setPixelSize(20);
+        doc.setDefaultFont(font);
+        FormulaTextObject::registerOn(&doc, FormulaTextObject::Mode::Placeholder);
+        const QString tex = QStringLiteral("\\frac{\\partial L}{\\partial w_{%1}}").arg(QDateTime::currentMSecsSinceEpoch());
+        QTextCursor c(&doc);
+        c.insertText(QStringLiteral("gradient "));
+        FormulaTextObject::insertInline(c, tex);
+        doc.setTextWidth(600);
+        const qreal before = doc.idealWidth();
+        Formula f;
+        QVERIFY2(!FormulaRenderer::instance().lookup(tex, false, &f), "the layout waited for the JS engine");
+        QTRY_VERIFY_WITH_TIMEOUT(FormulaRenderer::instance().lookup(tex, false, &f), 30000);
+        QVERIFY(f.ok);
+        // The typeset fraction is far narrower than its TeX source: the re-layout shrank the line.
+        QTRY_VERIFY_WITH_TIMEOUT(doc.idealWidth() < before - 100, 5000);
+    }
+
     void pdfKeepsFormulasVector() {
         QTextDocument doc;
         QFont font(QStringLiteral("DejaVu Serif"));
@@ -499,7 +520,8 @@ private slots:
         FormulaTextObject::insertDisplay(c, QString::fromLatin1(kPmatrix));
         c.insertText(QStringLiteral("keeps norms: "));
         FormulaTextObject::insertInline(c, QStringLiteral("\\|R_m x\\| = \\|x\\|"));
-        c.insertText(QStringLiteral(" for every position."));
+        c.insertText(QStringLiteral(" for every position. "));
+        FormulaTextObject::insertInline(c, QStringLiteral("\\text{位置 } m"));
 
         const QString pdf = outDir() + QStringLiteral("/formulas.pdf");
         {
@@ -529,6 +551,9 @@ private slots:
         const QString text = page->text(QRectF());
         QVERIFY2(text.contains(QStringLiteral("falls with the pair index")), qPrintable(text));
         QVERIFY(text.contains(QStringLiteral("for every position")));
+        // Known limit: CJK inside \\text{} is drawn (WenQuanYi glyphs via QtSvg) but as
+        // paths, so it does not extract; lessons keep Chinese outside formulas.
+        qInfo() << "CJK inside \\text{} extracts as" << text.mid(text.indexOf(QStringLiteral("position")) + 8).trimmed();
         // The formulas are there as ink: the display matrix between the paragraphs.
         const QImage shot = page->renderToImage(100, 100);
         shot.save(outDir() + QStringLiteral("/formulas-pdf-100dpi.png"));

@@ -6,7 +6,9 @@
 // over src/ui into a temporary file: every tr() string of the UI must be in
 // the committed file. Loads the compiled :/i18n/poslab_zh_CN.qm and looks
 // every message up, so the resource is built from the current .ts.
+#include "modules/registry.h"
 #include "ui/main_window.h"
+#include "ui/param_panel.h"
 
 #include <QAction>
 #include <QApplication>
@@ -15,6 +17,7 @@
 #include <QFileInfo>
 #include <QLibraryInfo>
 #include <QProcess>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
@@ -113,6 +116,10 @@ private slots:
         for (const Message& m : messages) {
             const QString where = m.context + QStringLiteral(": ") + m.source;
             QVERIFY2(m.translationType.isEmpty(), qPrintable(m.translationType + QStringLiteral(" — ") + where));
+            // tr() at run time looks up the class name (poslab::ui::ParamPanel); a bare
+            // namespace context means lupdate saw a tr() it could not place, and the
+            // translation would never be found.
+            QVERIFY2(m.context.section(QStringLiteral("::"), -1).front().isUpper(), qPrintable(where));
             QVERIFY2(!m.translations.isEmpty(), qPrintable(where));
             for (const QString& t : m.translations) {
                 QVERIFY2(!t.trimmed().isEmpty(), qPrintable(where));
@@ -185,12 +192,17 @@ private slots:
 
     void installSwitchesLiveWidgets()
     {
-        // A widget retranslates itself on the LanguageChange sent by the switch.
-        QAction probe(QStringLiteral("probe"));
+        // A live widget retranslates itself on the LanguageChange sent by the switch.
+        const poslab::modules::ModuleSpec* spec = poslab::modules::Registry::builtin().find(QStringLiteral("alibi.slopes"));
+        QVERIFY(spec);
+        poslab::lessons::VarySpec vary;
+        vary.name = QStringLiteral("heads");
+        poslab::ui::ParamPanel panel(spec, {QStringLiteral("heads=8")}, {vary}, QStringLiteral("en"));
+        QCOMPARE(panel.resetButton()->text(), QStringLiteral("Reset"));
         QVERIFY(poslab::ui::installUiTranslator(QStringLiteral("zh")));
-        QCOMPARE(QCoreApplication::translate("poslab::ui::ParamPanel", "Reset"), QStringLiteral("重置"));
+        QCOMPARE(panel.resetButton()->text(), QStringLiteral("重置"));
         QVERIFY(poslab::ui::installUiTranslator(QStringLiteral("en")));
-        QCOMPARE(QCoreApplication::translate("poslab::ui::ParamPanel", "Reset"), QStringLiteral("Reset"));
+        QCOMPARE(panel.resetButton()->text(), QStringLiteral("Reset"));
     }
 };
 

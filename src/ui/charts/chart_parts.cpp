@@ -127,6 +127,25 @@ bool isNumber(const QVariant& v) {
 
 }  // namespace
 
+void keepLabelsApart(QChart* chart, QAbstractAxis* axis, const QStringList& labels, const QFont& font) {
+    const QFontMetricsF fm(font);
+    double widest = 0;
+    for (const QString& l : labels) widest = std::max(widest, fm.horizontalAdvance(l));
+    const double needed = labels.size() * (widest + fm.horizontalAdvance(QLatin1Char(' ')) * 1.5);
+    auto update = [chart, axis, needed](const QRectF& plot) {
+        if (plot.width() <= 0) return;
+        const int angle = needed > plot.width() ? -90 : 0;
+        if (axis->labelsAngle() == angle) return;
+        axis->setLabelsAngle(angle);
+        // Qt keeps the old label height until the next layout pass; ask for
+        // one so the axis title moves below the rotated labels.
+        if (chart->layout()) chart->layout()->invalidate();
+    };
+    // Before the first layout, guess from a typical lesson width.
+    update(QRectF(0, 0, 560, 1));
+    QObject::connect(chart, &QChart::plotAreaChanged, axis, update);
+}
+
 QChart* buildLineChart(const ChartSpec& spec, const std::vector<const Output*>& series, const ChartStyle& style,
                        QString* note) {
     auto* chart = new QChart;
@@ -263,7 +282,7 @@ QChart* buildBarChart(const ChartSpec& spec, const std::vector<const Output*>& o
     styleAxis(ax, style, xTitle);
     styleAxis(ay, style, yTitle);
     ax->setGridLineVisible(false);
-    if (categories.size() > 12) ax->setLabelsAngle(-90);
+    keepLabelsApart(chart, ax, categories, chartFont(style));
     chart->addAxis(ax, Qt::AlignBottom);
     chart->addAxis(ay, Qt::AlignLeft);
     bars->attachAxis(ax);
@@ -550,6 +569,33 @@ void InteractiveChartView::mouseMoveEvent(QMouseEvent* e) {
     const QString text = hoverText(e->position());
     if (text.isEmpty()) QToolTip::hideText();
     else QToolTip::showText(e->globalPosition().toPoint(), text, this);
+    std::optional<QPointF> at;
+    if (chart() && !text.isEmpty())
+        if (auto hit = nearestPoint(chart(), chart()->mapFromScene(mapToScene(e->position().toPoint()))))
+            at = hit->position;
+    showMarker(at);
+}
+
+void InteractiveChartView::showMarker(const std::optional<QPointF>& chartPos) {
+    if (!chart()) return;
+    if (!chartPos) {
+        if (m_marker) m_marker->hide();
+        return;
+    }
+    if (!m_marker) {
+        m_marker = new QGraphicsEllipseItem(QRectF(-5, -5, 10, 10), chart());
+        QPen pen(palette().color(QPalette::Text), 1.5);
+        m_marker->setPen(pen);
+        m_marker->setBrush(Qt::NoBrush);
+        m_marker->setZValue(100);
+    }
+    m_marker->setPos(*chartPos);
+    m_marker->show();
+}
+
+void InteractiveChartView::leaveEvent(QEvent* e) {
+    showMarker(std::nullopt);
+    QChartView::leaveEvent(e);
 }
 
 void InteractiveChartView::mousePressEvent(QMouseEvent* e) {

@@ -9,6 +9,7 @@
 #include <QAbstractTableModel>
 #include <QChart>
 #include <QChartView>
+#include <QGraphicsEllipseItem>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 
@@ -20,6 +21,12 @@ namespace poslab::ui {
 // A chart font in pixels (TECH-NOTES: point sizes are ~3x too large on the
 // PDF painter).
 QFont chartFont(const ChartStyle& style, int delta = 0, bool bold = false);
+
+// Turns the x-axis labels upright (-90°) whenever `labels` side by side
+// would not fit the plot width, re-checked on every plotAreaChanged (resize,
+// print layout). The decision depends only on the width, which the label
+// angle does not change, so it cannot oscillate.
+void keepLabelsApart(QChart* chart, QAbstractAxis* axis, const QStringList& labels, const QFont& font);
 
 // All series outputs on one line chart. Non-finite points, and non-positive
 // ones on a log axis, are left out; *note tells how many (translated), empty
@@ -114,11 +121,14 @@ protected:
     void keyPressEvent(QKeyEvent* e) override;
     bool event(QEvent* e) override;
     void contextMenuEvent(QContextMenuEvent* e) override;
+    void leaveEvent(QEvent* e) override;
 
 private:
     bool claimsKey(const QKeyEvent* e) const;
+    void showMarker(const std::optional<QPointF>& chartPos);
     bool m_panning = false;
     QPoint m_lastPan;
+    QGraphicsEllipseItem* m_marker = nullptr;  // ring on the hovered point
 };
 
 }  // namespace poslab::ui

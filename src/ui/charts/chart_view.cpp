@@ -140,9 +140,11 @@ void drawChart(QPainter* p, const QRectF& target, QChart* chart, const QSizeF& s
     chart->setGeometry(QRectF(QPointF(0, 0), size));
     // The chart lays its axes out on the posted LayoutRequest; deliver it now
     // (only that event type, so export never re-enters the application).
-    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
-    if (chart->layout()) chart->layout()->activate();
-    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    // A layout may request another (label angle chosen on plotAreaChanged).
+    for (int round = 0; round < 4; ++round) {
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        if (chart->layout()) chart->layout()->activate();
+    }
     scene.setSceneRect(QRectF(QPointF(0, 0), size));
     scene.render(p, target, QRectF(QPointF(0, 0), size), Qt::IgnoreAspectRatio);
     scene.removeItem(chart);

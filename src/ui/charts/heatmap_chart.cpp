@@ -1,6 +1,8 @@
 // heatmap_chart.cpp — image + colour-bar items on a QChart (TECH-NOTES recipe).
 #include "ui/charts/heatmap_chart.h"
 
+#include "ui/charts/chart_parts.h"
+
 #include <QCategoryAxis>
 #include <QFontMetricsF>
 #include <QGraphicsItem>
@@ -199,12 +201,7 @@ HeatmapChart::HeatmapChart(const modules::Output& matrix, const ChartSpec& spec,
         a->setMinorGridLineVisible(false);
     }
     // Long column labels (tokens) stand upright when they would collide.
-    if (colNames) {
-        const QFontMetricsF fm(labels);
-        double widest = 0;
-        for (const QString& l : m_matrix.colLabels) widest = std::max(widest, fm.horizontalAdvance(l));
-        if (widest > 56 || m_matrix.cols > 16) ax->setLabelsAngle(-90);
-    }
+    if (colNames) keepLabelsApart(this, ax, m_matrix.colLabels, labels);
     addAxis(ax, Qt::AlignBottom);
     addAxis(ay, Qt::AlignLeft);
     m_anchor->attachAxis(ax);
