@@ -259,7 +259,7 @@ void MainWindow::setupDocks()
     m_dock->setWidget(host);
     m_dock->setMinimumWidth(220);
     addDockWidget(Qt::LeftDockWidgetArea, m_dock);
-    resizeDocks({m_dock}, {300}, Qt::Horizontal);
+    resizeDocks({m_dock}, {320}, Qt::Horizontal);
 
     // While a search is typed, its matches take the place of the contents.
     connect(m_search, &SearchPanel::activeChanged, this, [this](bool active) { m_toc->setVisible(!active); });

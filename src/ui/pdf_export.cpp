@@ -25,6 +25,7 @@
 #include <QTemporaryDir>
 #include <QTextBlock>
 #include <QTextCursor>
+#include <QTextDocumentFragment>
 #include <QTextDocument>
 #include <QTextFrame>
 #include <QTextLayout>
@@ -262,21 +263,9 @@ public:
                     tf.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
                     splitTable->setFormat(tf);
                 } else {
-                    // Stretch the row above down to the page bottom, so Qt starts this
-                    // row on the next page (as it does itself when no line of a row fits).
-                    const auto [top, bottom] = rowExtent(splitTable, splitRow);
-                    Q_UNUSED(bottom);
-                    const qreal scale = m_device->logicalDpiY() / kLogicalDpi;
-                    const qreal pageBottom = (pageOf(top) + 1) * m_pageHeight - mmToLogical(kMarginBottomMm) * scale;
-                    const qreal padding = splitTable->format().cellPadding();
-                    const qreal delta = (pageBottom - (top - padding * scale)) / scale + 2;
-                    for (int c = 0; c < splitTable->columns(); ++c) {
-                        QTextTableCell above = splitTable->cellAt(splitRow - 1, c);
-                        QTextTableCellFormat f = above.format().toTableCellFormat();
-                        const qreal current = f.hasProperty(QTextFormat::TableCellBottomPadding) ? f.bottomPadding() : padding;
-                        f.setBottomPadding(current + std::max<qreal>(delta, 1));
-                        above.setFormat(f);
-                    }
+                    // Split the table before this row: rows splitRow.. go to a copy of
+                    // the table (header repeated) that starts on the next page.
+                    splitTableAt(splitTable, splitRow);
                 }
             } else if (!breakBefore.isEmpty() && blockPosition < framePosition) {
                 setBreakBefore(breakBefore.first());
@@ -339,6 +328,35 @@ public:
         for (const Heading& h : m_headings)
             if (!h.headerTitle.isEmpty()) return pageOf(firstLineTop(h.cursor.block()));
         return m_doc.pageCount();
+    }
+
+    // Moves rows `row`.. of `t` into a new table right after it, which
+    // repeats the header rows and starts on a new page.
+    void splitTableAt(QTextTable* t, int row)
+    {
+        const int header = t->format().headerRowCount();
+        const int rows = t->rows(), cols = t->columns();
+        QTextTableFormat f = t->format();
+        f.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+        f.setTopMargin(0);
+        QTextCursor after = t->lastCursorPosition();
+        after.movePosition(QTextCursor::NextBlock);
+        QTextTable* copy = after.insertTable(header + rows - row, cols, f);
+        auto copyCell = [&](int fromRow, int toRow) {
+            for (int c = 0; c < cols; ++c) {
+                QTextTableCell from = t->cellAt(fromRow, c);
+                QTextCursor sel = from.firstCursorPosition();
+                sel.setPosition(from.lastCursorPosition().position(), QTextCursor::KeepAnchor);
+                QTextTableCell to = copy->cellAt(toRow, c);
+                to.setFormat(from.format());
+                QTextCursor dst = to.firstCursorPosition();
+                dst.setBlockFormat(from.firstCursorPosition().blockFormat());
+                dst.insertFragment(sel.selection());
+            }
+        };
+        for (int r = 0; r < header; ++r) copyCell(r, r);
+        for (int r = row; r < rows; ++r) copyCell(r, header + r - row);
+        t->removeRows(row, rows - row);
     }
 
     QList<QTextTable*> allTables() const

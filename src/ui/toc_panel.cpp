@@ -100,7 +100,8 @@ QString TocPanel::stepMark(int chapter, int step) const
     if (!ids.isEmpty()) {
         int solved = 0;
         for (const QString& id : ids) solved += m_progress.solvedExercises.contains(id) ? 1 : 0;
-        parts << tr("%1/%2 solved").arg(solved).arg(ids.size());
+        // U+270E LOWER RIGHT PENCIL: exercises, kept short so titles keep their room.
+        parts << tr("\u270e%1/%2").arg(solved).arg(ids.size());
     }
     // U+2713 CHECK MARK: in DejaVu and the CJK fonts alike.
     if (m_progress.visited.value(ch.id).contains(step)) parts << QStringLiteral("\u2713");
@@ -128,7 +129,11 @@ void TocPanel::updateMarks()
             QStringList tip;
             if (m_progress.visited.value(ch.id).contains(s)) tip << tr("Visited");
             const QStringList ids = exerciseIds(ch.steps[s]);
-            if (!ids.isEmpty()) tip << tr("Exercises solved: %1").arg(stepMark(c, s).section(QLatin1Char(' '), 0, 0));
+            if (!ids.isEmpty()) {
+                int solved = 0;
+                for (const QString& id : ids) solved += m_progress.solvedExercises.contains(id) ? 1 : 0;
+                tip << tr("Exercises solved: %1 of %2").arg(solved).arg(ids.size());
+            }
             stepItem->setToolTip(1, tip.join(QLatin1Char('\n')));
         }
     }

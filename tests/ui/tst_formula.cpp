@@ -551,7 +551,7 @@ private slots:
         const QString text = page->text(QRectF());
         QVERIFY2(text.contains(QStringLiteral("falls with the pair index")), qPrintable(text));
         QVERIFY(text.contains(QStringLiteral("for every position")));
-        // Known limit: CJK inside \\text{} is drawn (WenQuanYi glyphs via QtSvg) but as
+        // Known limit: CJK inside \text{} is drawn (WenQuanYi glyphs via QtSvg) but as
         // paths, so it does not extract; lessons keep Chinese outside formulas.
         qInfo() << "CJK inside \\text{} extracts as" << text.mid(text.indexOf(QStringLiteral("position")) + 8).trimmed();
         // The formulas are there as ink: the display matrix between the paragraphs.
