@@ -9,7 +9,7 @@
         </message>
         <message>
             <source>Save as…</source>
-            <translation>另存为……</translation>
+            <translation>另存为…</translation>
         </message>
         <message>
             <source>Save this chart as PNG, SVG or CSV</source>
@@ -21,7 +21,7 @@
         </message>
         <message>
             <source>Save as PNG…</source>
-            <translation>另存为 PNG……</translation>
+            <translation>另存为 PNG…</translation>
         </message>
         <message>
             <source>Save as PNG</source>
@@ -33,7 +33,7 @@
         </message>
         <message>
             <source>Save as SVG…</source>
-            <translation>另存为 SVG……</translation>
+            <translation>另存为 SVG…</translation>
         </message>
         <message>
             <source>Save as SVG</source>
@@ -45,7 +45,7 @@
         </message>
         <message>
             <source>Save data as CSV…</source>
-            <translation>将数据另存为 CSV……</translation>
+            <translation>将数据另存为 CSV…</translation>
         </message>
         <message>
             <source>Save data as CSV</source>
@@ -105,7 +105,7 @@
         </message>
         <message>
             <source>… %1 more rows</source>
-            <translation>…… 另有 %1 行</translation>
+            <translation>… 另有 %1 行</translation>
         </message>
         <message>
             <source>series</source>
@@ -199,7 +199,7 @@
         </message>
         <message>
             <source>Running the module…</source>
-            <translation>正在运行模块……</translation>
+            <translation>正在运行模块…</translation>
         </message>
         <message>
             <source>Feedback</source>
@@ -381,7 +381,7 @@
         </message>
         <message>
             <source>Export PDF…</source>
-            <translation>导出 PDF……</translation>
+            <translation>导出 PDF…</translation>
         </message>
         <message>
             <source>Export the current chapter or the whole course as a PDF report</source>
@@ -509,7 +509,7 @@
         </message>
         <message>
             <source>Export…</source>
-            <translation>导出……</translation>
+            <translation>导出…</translation>
         </message>
         <message>
             <source>PDF documents (*.pdf)</source>
@@ -517,7 +517,7 @@
         </message>
         <message>
             <source>Exporting %1…</source>
-            <translation>正在导出 %1……</translation>
+            <translation>正在导出 %1…</translation>
         </message>
         <message>
             <source>Cancel</source>
@@ -631,11 +631,11 @@
         </message>
         <message>
             <source>Running %1…</source>
-            <translation>正在运行 %1……</translation>
+            <translation>正在运行 %1…</translation>
         </message>
         <message>
             <source>Running…</source>
-            <translation>正在运行……</translation>
+            <translation>正在运行…</translation>
         </message>
         <message>
             <source>Running %1</source>
@@ -708,10 +708,6 @@ About %n minute(s)</source>
             </translation>
         </message>
         <message>
-            <source>%1/%2 solved</source>
-            <translation>已解 %1/%2</translation>
-        </message>
-        <message>
             <source>%1/%2</source>
             <translation>%1/%2</translation>
         </message>
@@ -724,16 +720,20 @@ About %n minute(s)</source>
             <translation>已访问</translation>
         </message>
         <message>
-            <source>Exercises solved: %1</source>
-            <translation>已解练习：%1</translation>
-        </message>
-        <message>
             <source>Table of contents</source>
             <translation>目录</translation>
         </message>
         <message>
             <source>Chapters and steps; Enter or a click opens a step</source>
             <translation>章节与步骤；按 Enter 或单击打开步骤</translation>
+        </message>
+        <message>
+            <source>✎%1/%2</source>
+            <translation>✎%1/%2</translation>
+        </message>
+        <message>
+            <source>Exercises solved: %1 of %2</source>
+            <translation>已解练习：%1 / %2</translation>
         </message>
     </context>
 </TS>

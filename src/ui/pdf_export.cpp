@@ -226,7 +226,7 @@ public:
             // Small boxes and tables (exercises, code, error cells) are not split.
             for (QTextFrame* f : m_doc.rootFrame()->childFrames()) {
                 const QRectF r = layout->frameBoundingRect(f);
-                if (r.height() > 0.45 * bodyHeight || r.height() <= 0) continue;
+                if (r.height() > 0.7 * bodyHeight || r.height() <= 0) continue;
                 if (f->frameFormat().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore) continue;
                 if (pageOf(r.top()) != pageOf(r.bottom() - 1)) frameBreaks.append(f);
             }
@@ -275,6 +275,13 @@ public:
                 frameBreaks.first()->setFrameFormat(ff);
             }
             ++m_paginationPasses;
+        }
+        if (qEnvironmentVariableIsSet("POSLAB_PDF_DEBUG")) {
+            for (QTextFrame* f : m_doc.rootFrame()->childFrames()) {
+                const QRectF r = layout->frameBoundingRect(f);
+                qInfo("frame %d: top %.0f bottom %.0f pages %d-%d policy %d table %d", f->firstPosition(), r.top(), r.bottom(),
+                      pageOf(r.top()), pageOf(r.bottom() - 1), int(f->frameFormat().pageBreakPolicy()), qobject_cast<QTextTable*>(f) != nullptr);
+            }
         }
         for (int pass = 0; pass < 4; ++pass) {
             bool changed = false;
@@ -382,7 +389,7 @@ public:
                 const QTextLayout* tl = b.layout();
                 if (tl && tl->lineCount() > 0) {
                     const QRectF r = m_doc.documentLayout()->blockBoundingRect(b);
-                    const qreal origin = r.top() - tl->boundingRect().top();
+                    const qreal origin = r.top();  // the layout's position (see firstLineTop)
                     top = std::min(top, origin + tl->lineAt(0).y());
                     const QTextLine last = tl->lineAt(tl->lineCount() - 1);
                     bottom = std::max(bottom, origin + last.y() + last.height());
@@ -441,7 +448,9 @@ public:
         const QRectF r = m_doc.documentLayout()->blockBoundingRect(b);
         const QTextLayout* tl = b.layout();
         if (!tl || tl->lineCount() == 0) return r.top();
-        return r.top() - tl->boundingRect().top() + tl->lineAt(0).y();
+        // blockBoundingRect's top is the layout's position; a first line that
+        // did not fit at the bottom of a page was moved down by its y.
+        return r.top() + tl->lineAt(0).y();
     }
 
 private:

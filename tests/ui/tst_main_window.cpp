@@ -30,6 +30,7 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSlider>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -170,6 +171,20 @@ private slots:
         QTest::keyClick(answer, Qt::Key_Left);
         QCOMPARE(w->stepCounterText(), QStringLiteral("3 / 4"));
         QCOMPARE(answer->cursorPosition(), 1);
+
+        // On a slider the arrows move the slider.
+        QVERIFY(w->goTo(0, 1));
+        RunBlockCard* card = waitForChart(w.get());
+        QVERIFY(card);
+        auto* spin = qobject_cast<QSpinBox*>(card->paramPanel()->editor(QStringLiteral("head_dim")));
+        QSlider* slider = nullptr;
+        for (QSlider* s : card->paramPanel()->findChildren<QSlider*>())
+            if (s->accessibleName() == u"head_dim") slider = s;
+        QVERIFY(spin && slider);
+        slider->setFocus();
+        QTest::keyClick(slider, Qt::Key_Right);
+        QCOMPARE(w->stepCounterText(), QStringLiteral("2 / 4"));
+        QCOMPARE(spin->value(), 66);  // one slider step = the lesson's `step 2`
 
         // Visited steps are marked in the table of contents.
         QVERIFY(w->tocPanel()->stepMark(0, 1).contains(QChar(0x2713)));
@@ -414,6 +429,23 @@ private slots:
         // POSLAB_SCREENSHOT_COURSE: look at another course (e.g. the shipped lessons/) the same way.
         MainWindowOptions o = options();
         if (qEnvironmentVariableIsSet("POSLAB_SCREENSHOT_COURSE")) o.courseDir = qEnvironmentVariable("POSLAB_SCREENSHOT_COURSE");
+        // POSLAB_SCREENSHOT_DARK: the same under a dark palette (colours must follow it).
+        const QPalette lightPalette = QApplication::palette();
+        if (qEnvironmentVariableIsSet("POSLAB_SCREENSHOT_DARK")) {
+            QPalette dark;
+            dark.setColor(QPalette::Window, QColor(45, 45, 48));
+            dark.setColor(QPalette::WindowText, QColor(230, 230, 230));
+            dark.setColor(QPalette::Base, QColor(30, 30, 32));
+            dark.setColor(QPalette::AlternateBase, QColor(50, 50, 54));
+            dark.setColor(QPalette::Text, QColor(230, 230, 230));
+            dark.setColor(QPalette::Button, QColor(55, 55, 58));
+            dark.setColor(QPalette::ButtonText, QColor(230, 230, 230));
+            dark.setColor(QPalette::Highlight, QColor(60, 110, 180));
+            dark.setColor(QPalette::HighlightedText, Qt::white);
+            dark.setColor(QPalette::Link, QColor(120, 170, 255));
+            dark.setColor(QPalette::PlaceholderText, QColor(150, 150, 150));
+            QApplication::setPalette(dark);
+        }
         auto w = std::make_unique<MainWindow>(o);
         w->resize(1280, 860);
         w->show();
@@ -438,6 +470,7 @@ private slots:
                 }
             }
         }
+        QApplication::setPalette(lightPalette);
     }
 };
 
