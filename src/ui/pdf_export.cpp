@@ -276,13 +276,6 @@ public:
             }
             ++m_paginationPasses;
         }
-        if (qEnvironmentVariableIsSet("POSLAB_PDF_DEBUG")) {
-            for (QTextFrame* f : m_doc.rootFrame()->childFrames()) {
-                const QRectF r = layout->frameBoundingRect(f);
-                qInfo("frame %d: top %.0f bottom %.0f pages %d-%d policy %d table %d", f->firstPosition(), r.top(), r.bottom(),
-                      pageOf(r.top()), pageOf(r.bottom() - 1), int(f->frameFormat().pageBreakPolicy()), qobject_cast<QTextTable*>(f) != nullptr);
-            }
-        }
         for (int pass = 0; pass < 4; ++pass) {
             bool changed = false;
             for (Heading& h : m_headings) {
