@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The notebook's two timing goals (issue 3 §5), measured, not asserted:
+#   1. start to the first painted lesson step (goal < 1.5 s), in a real window under Xvfb;
+#   2. exporting the whole course in one language (goal < 15 s).
+# Usage: bench/notebook_timing.sh [BUILD_DIR] [ROUNDS]
+set -euo pipefail
+build=${1:-build}
+rounds=${2:-5}
+bin="$build/poslab"
+[ -x "$bin" ] || { echo "no $bin: build first" >&2; exit 1; }
+export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-$(mktemp -d)}
+chmod 700 "$XDG_RUNTIME_DIR"
+home=$(mktemp -d)   # fresh settings and progress: the first start a new user sees
+
+echo "first paint (ms), $rounds starts each:"
+for lang in en zh; do
+  times=()
+  for _ in $(seq "$rounds"); do
+    t=$(HOME="$home" POSLAB_STARTUP_REPORT=1 xvfb-run -a -s "-screen 0 1400x900x24" \
+          "$bin" --lang "$lang" 2>&1 | sed -n 's/^first-paint-ms //p')
+    times+=("$t")
+  done
+  echo "  $lang: ${times[*]}"
+done
+
+echo "whole-course export (s):"
+out=$(mktemp -d)
+for lang in en zh; do
+  start=$(date +%s.%N)
+  HOME="$home" "$bin" export --lang "$lang" -o "$out/course-$lang.pdf" >/dev/null
+  end=$(date +%s.%N)
+  printf '  %s: %.2f s, %s pages\n' "$lang" "$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')" \
+    "$(pdfinfo "$out/course-$lang.pdf" | sed -n 's/^Pages: *//p')"
+done
+rm -rf "$out" "$home"
