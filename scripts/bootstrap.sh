@@ -10,7 +10,7 @@ packages=(
   # Qt 6.4: Widgets, Charts, Svg, PrintSupport (in qtbase), Qml's JS engine, Linguist, Test
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev qt6-declarative-dev
   qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libgl-dev libvulkan-dev
-  qt6-qpa-plugins
+  qt6-qpa-plugins qt6-translations-l10n
   # numerics and Markdown
   libopenblas-dev libmd4c-dev
   # reading exported PDFs back in tests, looking at what a person sees

@@ -589,6 +589,10 @@
             <source>no</source>
             <translation>否</translation>
         </message>
+        <message>
+            <source>label</source>
+            <translation>标签</translation>
+        </message>
     </context>
     <context>
         <name>poslab::ui::ParamPanel</name>

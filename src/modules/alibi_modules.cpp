@@ -33,10 +33,13 @@ ModuleSpec slopesModule() {
         const int n = int(p.getInt(u"heads"_s));
         const std::vector<double> slopes = alibi_slopes_double(n);
         std::vector<QVariantList> rows;
-        for (int h = 0; h < n; ++h)
+        QStringList heads;  // "h1".."hn": bars name the head rather than show a bare number
+        for (int h = 0; h < n; ++h) {
             rows.push_back({qlonglong(h + 1), slopes[h], std::log2(slopes[h]), 1.0 / slopes[h]});
+            heads << u"h"_s + QString::number(h + 1);
+        }
         return std::vector<Output>{
-            Output::series(u"slopes"_s, rangeDoubles(std::size_t(n), 1.0), slopes),
+            Output::series(u"slopes"_s, rangeDoubles(std::size_t(n), 1.0), slopes, heads),
             Output::table(u"slopes_table"_s, {u"head"_s, u"slope"_s, u"log2_slope"_s, u"distance_to_minus_1"_s}, rows),
         };
     };

@@ -331,7 +331,8 @@ std::vector<Output> runPermutation(const Params& p, const RunContext& ctx) {
                                 {QStringLiteral("encoding"), QStringLiteral("max_abs_delta"),
                                  QStringLiteral("mean_abs_delta"), QStringLiteral("equivariant")},
                                 rows));
-    out.push_back(Output::series(QStringLiteral("max_abs_delta"), xs, maxes));
+    // One bar per encoding: x is the encoding's index, its label the name.
+    out.push_back(Output::series(QStringLiteral("max_abs_delta"), xs, maxes, kEncodings));
     out.push_back(Output::textOutput(QStringLiteral("tokens"), tokens.join(QStringLiteral(" | "))));
     out.push_back(Output::textOutput(QStringLiteral("permuted"), permuted.join(QStringLiteral(" | "))));
     QStringList order;

@@ -177,6 +177,7 @@ std::vector<Output> runPeCost(const Params& p, const RunContext& ctx) {
     const double baseline = median(cands[0].samples);
     std::vector<QVariantList> rows;
     std::vector<double> xs, overhead_pct;
+    QStringList names;
     for (std::size_t i = 0; i < cands.size(); i++) {
         const auto& c = cands[i];
         const double ms = median(c.samples);
@@ -185,6 +186,7 @@ std::vector<Output> runPeCost(const Params& p, const RunContext& ctx) {
         const auto [lo, hi] = std::minmax_element(c.samples.begin(), c.samples.end());
         rows.push_back({c.name, ms, over, pct, *lo, *hi, c.setup_ms, c.work});
         xs.push_back(double(i));
+        names << c.name;
         overhead_pct.push_back(pct);
     }
     std::vector<Output> outv;
@@ -193,7 +195,7 @@ std::vector<Output> runPeCost(const Params& p, const RunContext& ctx) {
                                   QStringLiteral("overhead_pct"), QStringLiteral("min_ms"), QStringLiteral("max_ms"),
                                   QStringLiteral("setup_ms"), QStringLiteral("extra_work")},
                                  rows));
-    outv.push_back(Output::series(QStringLiteral("overhead_pct"), xs, overhead_pct));
+    outv.push_back(Output::series(QStringLiteral("overhead_pct"), xs, overhead_pct, names));
     outv.push_back(Output::scalar(QStringLiteral("baseline_ms"), baseline));
     outv.push_back(Output::textOutput(
         QStringLiteral("setup"),

@@ -68,6 +68,14 @@ Output Output::series(QString name, std::vector<double> x, std::vector<double> y
     return o;
 }
 
+Output Output::series(QString name, std::vector<double> x, std::vector<double> y, QStringList xLabels) {
+    Output o = series(std::move(name), std::move(x), std::move(y));
+    if (!xLabels.isEmpty() && std::size_t(xLabels.size()) != o.x.size())
+        throw std::logic_error("series x labels and x differ in length");
+    o.xLabels = std::move(xLabels);
+    return o;
+}
+
 Output Output::matrix(QString name, int rows, int cols, std::vector<double> data,
                       QStringList rowLabels, QStringList colLabels) {
     Output o;

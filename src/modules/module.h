@@ -102,6 +102,10 @@ struct Output {
     QString name;  // snake_case, unique within one run
     // Series: y against x (a line or a bar chart).
     std::vector<double> x, y;
+    // Series: optional name of each point when x is a category (an encoding,
+    // a head), so charts and exports can say "sinusoidal" instead of "1".
+    // Empty = plain numeric x; otherwise exactly one label per x.
+    QStringList xLabels;
     // Matrix: rows x cols, row-major (a heatmap); labels optional.
     int rows = 0, cols = 0;
     std::vector<double> data;
@@ -115,6 +119,8 @@ struct Output {
     QString text;
 
     static Output series(QString name, std::vector<double> x, std::vector<double> y);
+    // Throws std::logic_error when xLabels is non-empty and its size differs from x.
+    static Output series(QString name, std::vector<double> x, std::vector<double> y, QStringList xLabels);
     static Output matrix(QString name, int rows, int cols, std::vector<double> data,
                          QStringList rowLabels = {}, QStringList colLabels = {});
     static Output table(QString name, QStringList columns, std::vector<QVariantList> rows);

@@ -95,6 +95,10 @@ void appendJsonOutput(std::string& out, const Output& o) {
         appendJsonNumbers(out, o.x);
         out += ", \"y\": ";
         appendJsonNumbers(out, o.y);
+        if (!o.xLabels.isEmpty()) {
+            out += ", \"x_labels\": ";
+            appendJsonStrings(out, o.xLabels);
+        }
         break;
     case OutputKind::Matrix:
         out += ", \"rows\": " + std::to_string(o.rows) + ", \"cols\": " + std::to_string(o.cols);
@@ -229,16 +233,24 @@ void appendTextOutput(std::string& out, const Output& o) {
     switch (o.kind) {
     case OutputKind::Series: {
         out += " (" + std::to_string(o.x.size()) + " points)\n";
+        // Labelled series read "x  label  y": the name sits next to the
+        // number it stands for.
+        const bool labelled = !o.xLabels.isEmpty();
         std::vector<QStringList> rows;
         const std::size_t n = o.x.size();
         for (std::size_t i = 0; i < n; ++i) {
             if (n > kTextMaxRows && i == kTextMaxRows / 2) {
-                rows.push_back({QStringLiteral("..."), QStringLiteral("...")});
+                rows.push_back(labelled ? QStringList{QStringLiteral("..."), QStringLiteral("..."), QStringLiteral("...")}
+                                        : QStringList{QStringLiteral("..."), QStringLiteral("...")});
                 i = n - kTextMaxRows / 2;
             }
-            rows.push_back({cellText(o.x[i]), cellText(o.y[i])});
+            if (labelled) rows.push_back({cellText(o.x[i]), o.xLabels.value(qsizetype(i)), cellText(o.y[i])});
+            else rows.push_back({cellText(o.x[i]), cellText(o.y[i])});
         }
-        appendAligned(out, {QStringLiteral("x"), QStringLiteral("y")}, rows);
+        appendAligned(out,
+                      labelled ? QStringList{QStringLiteral("x"), QStringLiteral("label"), QStringLiteral("y")}
+                               : QStringList{QStringLiteral("x"), QStringLiteral("y")},
+                      rows);
         break;
     }
     case OutputKind::Matrix: {
@@ -328,11 +340,17 @@ std::string outputToCsv(const Output& o) {
     std::string out;
     switch (o.kind) {
     case OutputKind::Series:
-        out += "x,y\n";
+        // The label goes last so readers that take the first two columns as
+        // x,y keep working.
+        out += o.xLabels.isEmpty() ? "x,y\n" : "x,y,label\n";
         for (std::size_t i = 0; i < o.x.size(); ++i) {
             appendNumber(out, o.x[i]);
             out += ',';
             appendNumber(out, o.y[i]);
+            if (!o.xLabels.isEmpty()) {
+                out += ',';
+                appendCsvField(out, o.xLabels.value(qsizetype(i)));
+            }
             out += '\n';
         }
         break;

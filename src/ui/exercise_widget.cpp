@@ -347,6 +347,9 @@ void ExerciseWidget::finishCheck(bool correct, const QString& problem)
         m_solutionTitle->show();
         m_solution->show();
     }
+    // setFeedback ran while the solution was still hidden: a solution on show
+    // leaves nothing for "Show solution" to do.
+    updateHintButton();
     emit checked(correct);
     if (correct && !wasSolved) emit solvedChanged(m_exercise.id, true);
 }

@@ -116,6 +116,15 @@ bool installUiTranslator(const QString& lang)
     return ok;
 }
 
+QString defaultExportDir()
+{
+    // A fresh account often has no Documents folder; the file dialog would then
+    // open in the working directory (QA saw the source tree offered).
+    const QString docs = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    if (!docs.isEmpty() && QFileInfo(docs).isDir()) return docs;
+    return QDir::homePath();
+}
+
 // ---------------------------------------------------------------- MainWindow
 
 MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
@@ -624,7 +633,7 @@ void MainWindow::exportPdf()
 
     const bool chapterOnly = current->isChecked() && haveChapter;
     const QString base = chapterOnly ? course().chapters[m_chapter].id : QStringLiteral("course");
-    const QString dir = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    const QString dir = defaultExportDir();
     const QString suggested = QDir(dir).filePath(QStringLiteral("poslab-%1-%2.pdf").arg(base, m_lang));
     QString path = QFileDialog::getSaveFileName(this, tr("Export PDF"), suggested, tr("PDF documents (*.pdf)"));
     if (path.isEmpty()) return;

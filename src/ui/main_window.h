@@ -55,6 +55,10 @@ struct MainWindowOptions {
 // Returns false if the Chinese translation could not be loaded.
 bool installUiTranslator(const QString& lang);
 
+// Where the export dialog starts: the user's Documents folder when it exists,
+// else the home folder (never the working directory).
+QString defaultExportDir();
+
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:

@@ -58,6 +58,33 @@ int decimalsFor(double lo, double hi, double step, bool log)
 
 constexpr int kSliderSteps = 1000;
 
+// The panel sits inside the scrolling lesson page: a wheel turned to scroll
+// the page must not change a slider, spin box or combo box that happens to
+// pass under the mouse (and re-run the module). Only an editor the learner
+// has focused takes the wheel; otherwise the event goes on to the page.
+class WheelGuard : public QObject {
+public:
+    using QObject::QObject;
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (event->type() == QEvent::Wheel) {
+            auto* w = qobject_cast<QWidget*>(watched);
+            if (w && !w->hasFocus()) {
+                event->ignore();  // ignored + filtered: QApplication passes it to the parent
+                return true;
+            }
+        }
+        return false;
+    }
+};
+
+void guardWheel(QWidget* editor, QObject* guard)
+{
+    // StrongFocus instead of WheelFocus: a wheel turn must not grab focus either.
+    editor->setFocusPolicy(Qt::StrongFocus);
+    editor->installEventFilter(guard);
+}
+
 }  // namespace
 
 struct ParamPanel::Row {
@@ -296,6 +323,10 @@ void ParamPanel::addRow(const modules::ParamSpec& p, const lessons::VarySpec& v,
         m_grid->addWidget(row->line, r, 1, 1, 2);
         row->label->setBuddy(row->line);
     }
+    if (!m_wheelGuard) m_wheelGuard = new WheelGuard(this);
+    for (QWidget* w : {static_cast<QWidget*>(row->slider), static_cast<QWidget*>(row->ispin),
+                       static_cast<QWidget*>(row->dspin), static_cast<QWidget*>(row->combo)})
+        if (w) guardWheel(w, m_wheelGuard);
     row->editor()->setToolTip(p.help.in(m_lang));
     row->editor()->setAccessibleName(p.name);
     row->editor()->setAccessibleDescription(p.help.in(m_lang));

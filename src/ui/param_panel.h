@@ -70,6 +70,7 @@ private:
     QGridLayout* m_grid = nullptr;
     QPushButton* m_reset = nullptr;
     bool m_silent = false;
+    QObject* m_wheelGuard = nullptr;  // keeps page scrolling from changing values
 };
 
 }  // namespace poslab::ui

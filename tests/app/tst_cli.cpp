@@ -126,6 +126,8 @@ private slots:
         Result r = runPoslab({QStringLiteral("run"), QStringLiteral("alibi.slopes"), QStringLiteral("--format"), QStringLiteral("csv")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY(r.out.startsWith("# "));
+        // Heads are categories: a trailing label column after x,y (slope of head 1 of 8 is 2^-1).
+        QVERIFY2(r.out.contains("# series slopes\nx,y,label\n1,0.5,h1\n"), r.out.constData());
         r = runPoslab({QStringLiteral("run"), QStringLiteral("alibi.slopes")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY(r.out.startsWith("alibi.slopes"));

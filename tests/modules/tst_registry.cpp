@@ -263,6 +263,8 @@ private slots:
                     QVERIFY2(names.insert(o.name).second, qPrintable(where + QStringLiteral(": duplicate output ") + o.name));
                     QVERIFY2(!o.name.isEmpty(), qPrintable(where));
                     if (o.kind == OutputKind::Series) QVERIFY2(o.x.size() == o.y.size() && !o.x.empty(), qPrintable(where + u' ' + o.name));
+                    if (o.kind == OutputKind::Series && !o.xLabels.isEmpty())
+                        QVERIFY2(std::size_t(o.xLabels.size()) == o.x.size(), qPrintable(where + u' ' + o.name));
                     if (o.kind == OutputKind::Matrix)
                         QVERIFY2(o.rows > 0 && o.cols > 0 && o.data.size() == std::size_t(o.rows) * o.cols, qPrintable(where + u' ' + o.name));
                     if (o.kind == OutputKind::Table) QVERIFY2(!o.columns.isEmpty(), qPrintable(where + u' ' + o.name));
@@ -302,6 +304,7 @@ private slots:
         // Shortest round-trip printing: the double comes back bit for bit.
         QCOMPARE(s.value(QStringLiteral("y")).toArray()[0].toDouble(), third);
         QVERIFY(s.value(QStringLiteral("y")).toArray()[1].isNull());  // NaN -> null
+        QVERIFY(!s.contains(QStringLiteral("x_labels")));  // only labelled series carry it
         const QJsonObject m = outs[1].toObject();
         QCOMPARE(m.value(QStringLiteral("rows")).toInt(), 2);
         QCOMPARE(m.value(QStringLiteral("data")).toArray().size(), 4);
@@ -319,6 +322,68 @@ private slots:
 
         const std::string text = runToText(spec, params, outputs, QStringLiteral("en"));
         QVERIFY(text.find("attention_factor = 1.25") != std::string::npos);
+    }
+
+    // A series whose x are categories carries one label per point: JSON adds
+    // "x_labels", CSV a trailing label column (x,y stay the first two), text
+    // a label column; a wrong number of labels is a programming error.
+    void labelledSeries() {
+        const ModuleSpec spec = makeFakeSpec();
+        const Params params = parseParams(spec, {});
+        const std::vector<Output> outputs{Output::series(QStringLiteral("delta"), {0, 1, 2}, {0.0, 0.5, 2.0},
+                                                         {QStringLiteral("none"), QStringLiteral("sinusoidal"),
+                                                          QStringLiteral("a,b")})};
+        QCOMPARE(outputs[0].xLabels.size(), 3);
+
+        QJsonParseError err;
+        const QJsonDocument doc =
+            QJsonDocument::fromJson(QByteArray::fromStdString(runToJson(spec, params, outputs)), &err);
+        QVERIFY2(err.error == QJsonParseError::NoError, qPrintable(err.errorString()));
+        const QJsonObject s = doc.object().value(QStringLiteral("outputs")).toArray()[0].toObject();
+        QCOMPARE(s.value(QStringLiteral("x")).toArray().size(), 3);  // x stays numeric
+        QCOMPARE(s.value(QStringLiteral("x")).toArray()[1].toDouble(), 1.0);
+        const QJsonArray labels = s.value(QStringLiteral("x_labels")).toArray();
+        QCOMPARE(labels.size(), 3);
+        QCOMPARE(labels[1].toString(), QStringLiteral("sinusoidal"));
+        QCOMPARE(labels[2].toString(), QStringLiteral("a,b"));
+
+        const std::string csv = outputToCsv(outputs[0]);
+        QCOMPARE(QString::fromStdString(csv),
+                 QStringLiteral("x,y,label\n0,0,none\n1,0.5,sinusoidal\n2,2,\"a,b\"\n"));
+
+        const QString text = QString::fromStdString(runToText(spec, params, outputs, QStringLiteral("en")));
+        QVERIFY2(text.contains(QStringLiteral("label")), qPrintable(text));
+        const QStringList lines = text.split(u'\n');
+        bool found = false;
+        for (const QString& line : lines)
+            if (line.simplified() == QStringLiteral("1 sinusoidal 0.5")) found = true;
+        QVERIFY2(found, qPrintable(text));
+
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, Output::series(QStringLiteral("bad"), {0, 1}, {1, 2},
+                                                                  {QStringLiteral("only one")}));
+        // Empty labels = a plain numeric series.
+        QVERIFY(Output::series(QStringLiteral("plain"), {0, 1}, {1, 2}, QStringList{}).xLabels.isEmpty());
+    }
+
+    // The modules whose x are categories name them.
+    void categoricalSeriesAreLabelled() {
+        const Registry& reg = Registry::builtin();
+        auto seriesOf = [&](const QString& id, const QStringList& args, const QString& name) {
+            const ModuleSpec* m = reg.find(id);
+            if (!m) return Output{};
+            for (const Output& o : runModule(*m, parseParams(*m, args)))
+                if (o.name == name) return o;
+            return Output{};
+        };
+        const Output perm = seriesOf(QStringLiteral("attention.permutation"), {}, QStringLiteral("max_abs_delta"));
+        QCOMPARE(perm.kind, OutputKind::Series);
+        QCOMPARE(std::size_t(perm.xLabels.size()), perm.x.size());
+        QVERIFY(perm.xLabels.contains(QStringLiteral("none")));
+        QVERIFY(perm.xLabels.contains(QStringLiteral("sinusoidal")));
+        const Output slopes = seriesOf(QStringLiteral("alibi.slopes"), {QStringLiteral("heads=4")}, QStringLiteral("slopes"));
+        QCOMPARE(slopes.xLabels, (QStringList{QStringLiteral("h1"), QStringLiteral("h2"), QStringLiteral("h3"),
+                                              QStringLiteral("h4")}));
+        QCOMPARE(slopes.x.front(), 1.0);  // x stays the head number
     }
 
     void numbersRoundTrip() {

@@ -269,6 +269,8 @@ private slots:
         const QPoint viewPos = view->mapFromScene(chart->mapToScene(pos));
         const QString text = view->hoverText(viewPos);
         QVERIFY2(text.contains(QStringLiteral("0.0625")) && text.contains(QStringLiteral("slopes")), qPrintable(text));
+        // alibi.slopes names its heads: the tooltip gives the number and the name.
+        QVERIFY2(text.contains(QStringLiteral("x = 4 (h4)")), qPrintable(text));
         // Moving the mouse there rings the point.
         QTest::mouseMove(view->viewport(), viewPos);
         QGraphicsEllipseItem* ring = nullptr;
@@ -413,7 +415,7 @@ private slots:
 
     void barCharts() {
         const auto outs = run(QStringLiteral("alibi.slopes"));
-        // A series: x values as categories.
+        // A series: its x labels (alibi.slopes names heads h1..h8) as categories.
         ChartPanel panel(specOf(ChartKind::Bar, {QStringLiteral("slopes")}), outs);
         auto* chart = qobject_cast<QChartView*>(panel.partWidget(0))->chart();
         auto* bars = qobject_cast<QBarSeries*>(chart->series().value(0));
@@ -422,8 +424,16 @@ private slots:
         QCOMPARE(bars->barSets()[0]->count(), 8);
         QCOMPARE(bars->barSets()[0]->at(0), 0.5);  // 2^-1 for head 1 of 8
         auto* cats = qobject_cast<QBarCategoryAxis*>(chart->axes(Qt::Horizontal).value(0));
-        QCOMPARE(cats->categories().first(), QStringLiteral("1"));
-        QCOMPARE(cats->categories().last(), QStringLiteral("8"));
+        QCOMPARE(cats->categories().first(), QStringLiteral("h1"));
+        QCOMPARE(cats->categories().last(), QStringLiteral("h8"));
+        // Without labels the x values are the categories.
+        Output plain = named(outs, QStringLiteral("slopes"));
+        plain.xLabels.clear();
+        ChartPanel ppanel(specOf(ChartKind::Bar, {QStringLiteral("slopes")}), {plain});
+        auto* pchart = qobject_cast<QChartView*>(ppanel.partWidget(0))->chart();
+        auto* pcats = qobject_cast<QBarCategoryAxis*>(pchart->axes(Qt::Horizontal).value(0));
+        QCOMPARE(pcats->categories().first(), QStringLiteral("1"));
+        QCOMPARE(pcats->categories().last(), QStringLiteral("8"));
         // A table: first column as categories, each other numeric column a set.
         ChartPanel tpanel(specOf(ChartKind::Bar, {QStringLiteral("slopes_table")}), outs);
         auto* tchart = qobject_cast<QChartView*>(tpanel.partWidget(0))->chart();
@@ -431,6 +441,77 @@ private slots:
         QCOMPARE(tbars->count(), 3);
         QCOMPARE(tbars->barSets()[0]->label(), QStringLiteral("slope"));
         QCOMPARE(tbars->barSets()[2]->at(7), 256.0);  // distance_to_minus_1 of head 8: 2^8
+    }
+
+    // attention.permutation gives one value per encoding: the bars are named
+    // after the encodings (the module's own list, in its order), the table
+    // view and the CSV export carry the names, and so does the printed chart.
+    void labelledCategories() {
+        const auto outs = run(QStringLiteral("attention.permutation"),
+                              {QStringLiteral("sentence=man_bites_dog"), QStringLiteral("reorder=reverse")});
+        const QStringList encodings{QStringLiteral("none"), QStringLiteral("sinusoidal"), QStringLiteral("learned"),
+                                    QStringLiteral("rope"), QStringLiteral("alibi"), QStringLiteral("t5")};
+        ChartSpec bar = specOf(ChartKind::Bar, {QStringLiteral("max_abs_delta")});
+        bar.xTitle = QStringLiteral("encoding");
+        ChartPanel panel(bar, outs);
+        showPanel(panel);
+        auto* chart = qobject_cast<QChartView*>(panel.partWidget(0))->chart();
+        auto* bars = qobject_cast<QBarSeries*>(chart->series().value(0));
+        QVERIFY(bars);
+        QCOMPARE(bars->barSets()[0]->count(), 6);
+        auto* cats = qobject_cast<QBarCategoryAxis*>(chart->axes(Qt::Horizontal).value(0));
+        QVERIFY(cats);
+        QCOMPARE(cats->categories(), encodings);
+        // The bar heights still follow the series: "none" is float rounding,
+        // "learned" is of order one (lesson 1 quotes 2.4e-7 and about 3).
+        QVERIFY(bars->barSets()[0]->at(0) < 1e-5);
+        QVERIFY(bars->barSets()[0]->at(2) > 0.1);
+        panel.grab().save(QDir(shotDir()).filePath(QStringLiteral("bar-encodings.png")));
+
+        // Table view: x, value, label.
+        ChartPanel tpanel(specOf(ChartKind::Table, {QStringLiteral("max_abs_delta")}), outs);
+        auto* table = qobject_cast<QTableView*>(tpanel.partWidget(0));
+        QVERIFY(table);
+        QCOMPARE(table->model()->columnCount(), 3);
+        QCOMPARE(table->model()->index(1, 0).data().toString(), QStringLiteral("1"));
+        QCOMPARE(table->model()->index(1, 2).data().toString(), QStringLiteral("sinusoidal"));
+
+        // CSV export: x,y first (old readers), label last.
+        QTemporaryDir dir;
+        const QString csvPath = dir.filePath(QStringLiteral("delta.csv"));
+        QString error;
+        QVERIFY2(saveChartCsv(csvPath, bar, outs, &error), qPrintable(error));
+        QFile csv(csvPath);
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(csv.readAll()).split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.value(0), QStringLiteral("x,y,label"));
+        QVERIFY2(lines.value(2).startsWith(QStringLiteral("1,")) && lines.value(2).endsWith(QStringLiteral(",sinusoidal")),
+                 qPrintable(lines.value(2)));
+
+        // Print: the category names are drawn as text in the PDF.
+        const QString pdfPath = dir.filePath(QStringLiteral("bar.pdf"));
+        {
+            QPdfWriter pdf(pdfPath);
+            pdf.setResolution(300);
+            pdf.setPageSize(QPageSize(QPageSize::A4));
+            QPainter p(&pdf);
+            renderChart(&p, QRectF(100, 100, pdf.width() * 0.8, pdf.width() * 0.4), bar, outs,
+                        ChartStyle::forPrint(QFont(QStringLiteral("DejaVu Sans"))));
+        }
+        QFile pf(pdfPath);
+        QVERIFY(pf.open(QIODevice::ReadOnly));
+        QVERIFY(pf.readAll().startsWith("%PDF"));
+#ifdef POSLAB_HAVE_POPPLER
+        std::unique_ptr<Poppler::Document> doc(Poppler::Document::load(pdfPath));
+        QVERIFY(doc);
+        std::unique_ptr<Poppler::Page> page(doc->page(0));
+        const QString text = page->text(QRectF());
+        for (const QString& want : encodings)
+            QVERIFY2(text.contains(want), qPrintable(QStringLiteral("missing '%1' in: %2").arg(want, text.left(400))));
+        page->renderToImage(60, 60).save(QDir(shotDir()).filePath(QStringLiteral("bar-encodings-pdf.png")));
+#else
+        QWARN("built without poppler-qt6: PDF text not read back");
+#endif
     }
 
     void tableSortAndFormat() {

@@ -37,6 +37,7 @@
 #include <QTest>
 #include <QToolBar>
 #include <QTreeWidget>
+#include <QWheelEvent>
 
 #include <memory>
 
@@ -255,6 +256,64 @@ private slots:
         QVERIFY(card->errorText().isEmpty());
     }
 
+    // Scrolling the page with the wheel must not change a parameter that
+    // passes under the mouse (a QA session saw `heads` jump from 4 to 3 and the
+    // chart re-run while reading); a focused editor still takes the wheel.
+    void wheelOverUnfocusedParameterDoesNotChangeIt()
+    {
+        auto w = openWindow();
+        QVERIFY(w->goTo(0, 1));
+        RunBlockCard* card = waitForChart(w.get());
+        QVERIFY(card);
+        auto* spin = qobject_cast<QSpinBox*>(card->paramPanel()->editor(QStringLiteral("head_dim")));
+        QVERIFY(spin);
+        QSlider* slider = nullptr;  // the slider of the same row (named after its parameter)
+        for (QSlider* s : card->paramPanel()->findChildren<QSlider*>())
+            if (s->accessibleName() == u"head_dim") slider = s;
+        QVERIFY(slider);
+        const int sliderBefore = slider->value();
+
+        auto turn = [](QWidget* target) {
+            const QPointF mid(target->width() / 2.0, target->height() / 2.0);
+            QWheelEvent wheel(mid, target->mapToGlobal(mid), QPoint(), QPoint(0, 120), Qt::NoButton,
+                              Qt::NoModifier, Qt::NoScrollPhase, false);
+            QApplication::sendEvent(target, &wheel);
+        };
+        w->lessonView()->setFocus();
+        QTRY_VERIFY(w->lessonView()->hasFocus());
+        turn(slider);
+        turn(spin);
+        QCOMPARE(spin->value(), 64);
+        QCOMPARE(slider->value(), sliderBefore);
+        QVERIFY(!slider->hasFocus() && !spin->hasFocus());  // the wheel did not grab focus
+        QVERIFY(card->paramPanel()->assignments().contains(QStringLiteral("head_dim=64")));
+
+        // Focused (clicked or tabbed into), the spin box steps with the wheel as usual.
+        spin->setFocus(Qt::TabFocusReason);
+        QTRY_VERIFY(spin->hasFocus());
+        turn(spin);
+        QCOMPARE(spin->value(), 66);  // one step of the lesson's `step 2`
+    }
+
+    // The export dialog must start in an existing folder: without a Documents
+    // folder QFileDialog fell back to the working directory.
+    void exportDialogStartsInAnExistingFolder()
+    {
+        // A throw-away home (DocumentsLocation is not redirected by test mode).
+        const QByteArray oldHome = qgetenv("HOME");
+        const QString home = m_tmp->filePath(QStringLiteral("home"));
+        QVERIFY(QDir().mkpath(home));
+        qputenv("HOME", QFile::encodeName(home));
+        const QString docs = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+        const QString noDocs = defaultExportDir();
+        QVERIFY(QDir().mkpath(docs));
+        const QString withDocs = defaultExportDir();
+        qputenv("HOME", oldHome);
+        QVERIFY2(docs.startsWith(home), qPrintable(docs));
+        QCOMPARE(noDocs, home);
+        QCOMPARE(withDocs, docs);
+    }
+
     void numberExerciseIsCheckedAndSaved()
     {
         auto w = openWindow();
@@ -266,6 +325,7 @@ private slots:
         ex->checkButton()->click();
         QCOMPARE(ex->feedback(), ExerciseWidget::Feedback::Wrong);
         QVERIFY(!ex->solutionVisible());
+        QVERIFY(ex->solutionButton()->isEnabled());
         ex->hintButton()->click();
         QCOMPARE(ex->hintsShown(), 1);
         ex->answerField()->clear();
@@ -274,6 +334,9 @@ private slots:
         QCOMPARE(ex->feedback(), ExerciseWidget::Feedback::Correct);
         QVERIFY2(ex->feedbackText().contains(QStringLiteral("Correct")), qPrintable(ex->feedbackText()));
         QVERIFY(ex->solutionVisible());
+        // A correct answer shows the solution, so "Show solution" has nothing left to do
+        // (QA saw it stay enabled next to the visible solution).
+        QVERIFY(!ex->solutionButton()->isEnabled());
         QVERIFY2(w->tocPanel()->stepMark(0, 2).startsWith(QStringLiteral("\u270e1/1")), qPrintable(w->tocPanel()->stepMark(0, 2)));
 
         // Already on disk (saved as typed), read by an independent store.

@@ -163,6 +163,7 @@ QChart* buildLineChart(const ChartSpec& spec, const std::vector<const Output*>& 
         s->setPen(pen);
         QList<QPointF> pts;
         pts.reserve(qsizetype(o.y.size()));
+        QStringList pointLabels;  // parallel to pts, for the hover text
         for (std::size_t k = 0; k < o.y.size(); ++k) {
             const double x = k < o.x.size() ? o.x[k] : double(k);
             const double y = o.y[k];
@@ -175,11 +176,15 @@ QChart* buildLineChart(const ChartSpec& spec, const std::vector<const Output*>& 
                 continue;
             }
             pts.append(QPointF(x, y));
+            if (!o.xLabels.isEmpty()) pointLabels << o.xLabels.value(qsizetype(k));
             xmin = std::min(xmin, x), xmax = std::max(xmax, x);
             ymin = std::min(ymin, y), ymax = std::max(ymax, y);
             if (x != std::floor(x)) integerX = false;
         }
         s->replace(pts);
+        // Line charts keep a numeric x axis (labels could be many and long);
+        // the label of a categorical point shows in its tooltip instead.
+        if (!pointLabels.isEmpty()) s->setProperty("poslabPointLabels", pointLabels);
         s->setPointsVisible(pts.size() <= 24);
         chart->addSeries(s);
         lines.push_back(s);
@@ -245,8 +250,11 @@ QChart* buildBarChart(const ChartSpec& spec, const std::vector<const Output*>& o
     QString xTitle = spec.xTitle;
     if (!outputs.empty() && outputs.front()->kind == OutputKind::Series) {
         const Output& first = *outputs.front();
+        // Categorical series name their bars ("sinusoidal"); others show x.
         for (std::size_t k = 0; k < first.y.size(); ++k)
-            categories << formatNumber(k < first.x.size() ? first.x[k] : double(k));
+            categories << (qsizetype(k) < first.xLabels.size()
+                               ? first.xLabels[qsizetype(k)]
+                               : formatNumber(k < first.x.size() ? first.x[k] : double(k)));
         for (const Output* o : outputs) {
             std::vector<double> v(first.y.size(), 0.0);
             for (std::size_t k = 0; k < v.size() && k < o->y.size(); ++k) v[k] = o->y[k];
@@ -315,9 +323,16 @@ OutputTableModel::OutputTableModel(std::vector<Output> outputs, bool keyValue, Q
         m_rows = o.tableRows;
         break;
     case OutputKind::Series:
-        m_columns = {QStringLiteral("x"), o.name};
-        for (std::size_t k = 0; k < o.y.size(); ++k)
-            m_rows.push_back({k < o.x.size() ? o.x[k] : double(k), o.y[k]});
+        if (o.xLabels.isEmpty()) {
+            m_columns = {QStringLiteral("x"), o.name};
+            for (std::size_t k = 0; k < o.y.size(); ++k)
+                m_rows.push_back({k < o.x.size() ? o.x[k] : double(k), o.y[k]});
+        } else {
+            // Same order as the CSV export: x, value, label.
+            m_columns = {QStringLiteral("x"), o.name, tr("label")};
+            for (std::size_t k = 0; k < o.y.size(); ++k)
+                m_rows.push_back({k < o.x.size() ? o.x[k] : double(k), o.y[k], o.xLabels.value(qsizetype(k))});
+        }
         break;
     case OutputKind::Matrix:
         m_columns << QString();
@@ -515,13 +530,15 @@ std::optional<PointHit> nearestPoint(const QChart* chart, const QPointF& chartPo
         auto* xy = qobject_cast<QXYSeries*>(s);
         if (!xy || !xy->isVisible()) continue;
         const QList<QPointF> pts = xy->points();
-        for (const QPointF& pt : pts) {
+        const QStringList labels = xy->property("poslabPointLabels").toStringList();
+        for (qsizetype i = 0; i < pts.size(); ++i) {
+            const QPointF& pt = pts[i];
             const QPointF pos = const_cast<QChart*>(chart)->mapToPosition(pt, xy);
             const double dx = pos.x() - chartPos.x(), dy = pos.y() - chartPos.y();
             const double d = dx * dx + dy * dy;
             if (d <= bestD) {
                 bestD = d;
-                best = PointHit{xy->name(), pt.x(), pt.y(), pos};
+                best = PointHit{xy->name(), pt.x(), pt.y(), pos, labels.value(i)};
             }
         }
     }
@@ -546,7 +563,9 @@ QString InteractiveChartView::hoverText(const QPointF& viewPos) const {
     }
     if (auto hit = nearestPoint(c, pos)) {
         const bool several = c->series().size() > 1;
-        const QString xy = QStringLiteral("x = %1\ny = %2").arg(formatNumber(hit->x), formatNumber(hit->y));
+        const QString x = hit->label.isEmpty() ? formatNumber(hit->x)
+                                               : QStringLiteral("%1 (%2)").arg(formatNumber(hit->x), hit->label);
+        const QString xy = QStringLiteral("x = %1\ny = %2").arg(x, formatNumber(hit->y));
         return several || !hit->series.isEmpty() ? hit->series + QLatin1Char('\n') + xy : xy;
     }
     return {};

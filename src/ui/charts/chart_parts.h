@@ -33,7 +33,8 @@ void keepLabelsApart(QChart* chart, QAbstractAxis* axis, const QStringList& labe
 // if none.
 QChart* buildLineChart(const ChartSpec& spec, const std::vector<const modules::Output*>& series,
                        const ChartStyle& style, QString* note = nullptr);
-// Series (x values as categories, one bar set per series) or a table (first
+// Series (the first series' x labels as categories, or its x values when it
+// has none; one bar set per series) or a table (first
 // column as categories, one bar set per other numeric column).
 QChart* buildBarChart(const ChartSpec& spec, const std::vector<const modules::Output*>& outputs,
                       const ChartStyle& style, QString* note = nullptr);
@@ -41,7 +42,8 @@ QChart* buildBarChart(const ChartSpec& spec, const std::vector<const modules::Ou
 // Numeric columns of a table output (every non-empty cell a number), by index.
 std::vector<int> numericColumns(const modules::Output& table);
 
-// An output as a table: Table as is; Series as (x, y); Matrix with a label
+// An output as a table: Table as is; Series as (x, y), or (x, y, label) when
+// it has x labels; Matrix with a label
 // column; several Scalars/Texts as (name, value). DisplayRole: numbers with 6
 // significant digits; SortRole (Qt::UserRole): the raw value.
 class OutputTableModel : public QAbstractTableModel {
@@ -93,6 +95,7 @@ struct PointHit {
     QString series;
     double x = 0, y = 0;
     QPointF position;  // in chart coordinates
+    QString label;     // the point's x label of a categorical series, else empty
 };
 std::optional<PointHit> nearestPoint(const QChart* chart, const QPointF& chartPos, double maxDistance = 30);
 
