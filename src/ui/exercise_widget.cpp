@@ -252,13 +252,21 @@ void ExerciseWidget::restore()
     m_restoring = false;
     for (int i = 0; i < p.hintsRevealed && m_hintsShown < m_exercise.hints.size(); ++i) revealHint();
     if (p.attempts > 0 || p.solved) {
-        // Restore the last verdict without counting a new attempt.
-        if (p.lastCheckCorrect)
-            setFeedback(Feedback::Correct);
-        else if (p.solved)
-            setFeedback(Feedback::Correct);
-        else
-            setFeedback(Feedback::Wrong);
+        // Restore the last verdict without counting a new attempt. Answers are
+        // saved as they are typed, so the restored answer may have been edited
+        // after its last check; the live widget clears a verdict on an edit, so
+        // show it again only where re-checking the restored answer agrees.
+        bool correct = p.lastCheckCorrect || p.solved;
+        bool show = true;
+        if (m_exercise.kind != lessons::ExerciseKind::Run) {
+            lessons::Answer restored;
+            restored.text = p.answer;
+            restored.selected = p.selected;
+            const lessons::CheckResult r = lessons::checkAnswer(m_exercise, restored);
+            show = r.problem.isEmpty() && r.correct == p.lastCheckCorrect;
+            correct = r.correct;
+        }
+        if (show) setFeedback(correct ? Feedback::Correct : Feedback::Wrong);
     }
     if (p.solved || p.solutionShown) {
         m_solutionTitle->setVisible(!m_exercise.solution.trimmed().isEmpty());

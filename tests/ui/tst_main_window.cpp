@@ -347,6 +347,44 @@ private slots:
         QCOMPARE(disk.exercise(QStringLiteral("pair-count")).hintsRevealed, 1);
     }
 
+    // A verdict is restored only for the answer it was given to: an answer
+    // edited after a wrong check (saved as typed, then the app closed) comes
+    // back without the old ✗.
+    void editedAnswerDoesNotRestoreStaleVerdict()
+    {
+        {
+            auto w = openWindow();
+            QVERIFY(w->goTo(0, 2));
+            ExerciseWidget* ex = w->lessonView()->exercises().value(0);
+            QVERIFY(ex);
+            QTest::keyClicks(ex->answerField(), QStringLiteral("31"));
+            ex->checkButton()->click();
+            QCOMPARE(ex->feedback(), ExerciseWidget::Feedback::Wrong);
+            ex->answerField()->clear();
+            QTest::keyClicks(ex->answerField(), QStringLiteral("32"));  // right, but not checked
+        }
+        {
+            auto w = openWindow();
+            QVERIFY(w->goTo(0, 2));
+            ExerciseWidget* ex = w->lessonView()->exercises().value(0);
+            QVERIFY(ex);
+            QCOMPARE(ex->answerField()->text(), QStringLiteral("32"));
+            QCOMPARE(ex->feedback(), ExerciseWidget::Feedback::None);
+            ex->answerField()->clear();
+            QTest::keyClicks(ex->answerField(), QStringLiteral("30"));
+            ex->checkButton()->click();
+            QCOMPARE(ex->feedback(), ExerciseWidget::Feedback::Wrong);
+        }
+        {
+            // Checked and unchanged: the verdict comes back.
+            auto w = openWindow();
+            QVERIFY(w->goTo(0, 2));
+            ExerciseWidget* ex = w->lessonView()->exercises().value(0);
+            QVERIFY(ex);
+            QCOMPARE(ex->feedback(), ExerciseWidget::Feedback::Wrong);
+        }
+    }
+
     void choiceExercise()
     {
         auto w = openWindow();
