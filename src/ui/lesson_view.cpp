@@ -34,26 +34,6 @@ bool isDarkPalette(const QPalette& p)
     return p.color(QPalette::Window).lightness() < 128;
 }
 
-ChartSpec chartSpecFor(const lessons::RunBlock& b)
-{
-    ChartSpec spec;
-    switch (b.chart) {
-    case lessons::ChartKind::Auto: spec.kind = ChartKind::Auto; break;
-    case lessons::ChartKind::Line: spec.kind = ChartKind::Line; break;
-    case lessons::ChartKind::Heatmap: spec.kind = ChartKind::Heatmap; break;
-    case lessons::ChartKind::Bar: spec.kind = ChartKind::Bar; break;
-    case lessons::ChartKind::Table: spec.kind = ChartKind::Table; break;
-    }
-    spec.outputs = b.outputs;
-    spec.caption = b.caption;
-    spec.xTitle = b.xTitle;
-    spec.yTitle = b.yTitle;
-    spec.logX = b.logX;
-    spec.logY = b.logY;
-    spec.height = b.height;
-    return spec;
-}
-
 // A bordered card drawn by the style from the palette (no colours of our own).
 void makeCard(QFrame* frame)
 {

@@ -801,18 +801,6 @@ private:
         m_cur.movePosition(QTextCursor::NextBlock);
     }
 
-    static ChartKind chartKind(lessons::ChartKind k)
-    {
-        switch (k) {
-        case lessons::ChartKind::Auto: return ChartKind::Auto;
-        case lessons::ChartKind::Line: return ChartKind::Line;
-        case lessons::ChartKind::Heatmap: return ChartKind::Heatmap;
-        case lessons::ChartKind::Bar: return ChartKind::Bar;
-        case lessons::ChartKind::Table: return ChartKind::Table;
-        }
-        return ChartKind::Auto;
-    }
-
     RunResultPtr run(const QString& label, const QString& moduleId, const QStringList& params)
     {
         RunResultPtr r = m_engine.runNow(moduleId, params);
@@ -840,15 +828,7 @@ private:
             m_warnings.append(QStringLiteral("%1:%2: %3").arg(QFileInfo(chapter.file).fileName()).arg(block.location.line).arg(r->error));
             return;
         }
-        ChartSpec spec;
-        spec.kind = chartKind(rb.chart);
-        spec.outputs = rb.outputs;
-        spec.caption = rb.caption;
-        spec.xTitle = rb.xTitle;
-        spec.yTitle = rb.yTitle;
-        spec.logX = rb.logX;
-        spec.logY = rb.logY;
-        spec.height = rb.height;
+        const ChartSpec spec = chartSpecFor(rb);
         std::vector<modules::Output> selected;
         const QString selectError = selectOutputs(spec, r->outputs, &selected);
         const int width = int(std::floor(m_textWidthLogical));

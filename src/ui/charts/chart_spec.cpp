@@ -3,15 +3,17 @@
 
 namespace poslab::ui {
 
-QString chartKindName(ChartKind kind) {
-    switch (kind) {
-    case ChartKind::Auto: return QStringLiteral("auto");
-    case ChartKind::Line: return QStringLiteral("line");
-    case ChartKind::Heatmap: return QStringLiteral("heatmap");
-    case ChartKind::Bar: return QStringLiteral("bar");
-    case ChartKind::Table: return QStringLiteral("table");
-    }
-    return QStringLiteral("auto");
+ChartSpec chartSpecFor(const lessons::RunBlock& block) {
+    ChartSpec spec;
+    spec.kind = block.chart;
+    spec.outputs = block.outputs;
+    spec.caption = block.caption;
+    spec.xTitle = block.xTitle;
+    spec.yTitle = block.yTitle;
+    spec.logX = block.logX;
+    spec.logY = block.logY;
+    spec.height = block.height;
+    return spec;
 }
 
 ChartKind chartKindFromName(const QString& name, bool* ok) {

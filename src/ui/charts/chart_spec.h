@@ -2,10 +2,12 @@
 // should look (screen palette or print).
 //
 // A ChartSpec is the chart half of a run block (lesson-format.md: chart:,
-// output:, caption:, x:, y:, log:, height:). It is independent of the lesson
-// engine so the chart layer can be tested and used on its own; the lesson view
-// copies the block's fields into one.
+// output:, caption:, x:, y:, log:, height:). The chart layer takes only a
+// ChartSpec and module outputs, so it can be tested and used on its own;
+// chartSpecFor() makes one from a lesson's run block (window and PDF alike).
 #pragma once
+
+#include "lessons/course.h"
 
 #include <QColor>
 #include <QFont>
@@ -16,10 +18,10 @@
 
 namespace poslab::ui {
 
-enum class ChartKind { Auto, Line, Heatmap, Bar, Table };
-
-// "auto", "line", "heatmap", "bar", "table" (lesson-format names).
-QString chartKindName(ChartKind kind);
+// The lesson format's chart kinds (one enum for the engine and the charts);
+// chartKindName gives "auto", "line", "heatmap", "bar", "table".
+using ChartKind = lessons::ChartKind;
+using lessons::chartKindName;
 // Parses a lesson-format name (case-insensitive, trimmed); ok=false if unknown.
 ChartKind chartKindFromName(const QString& name, bool* ok = nullptr);
 
@@ -36,6 +38,9 @@ struct ChartSpec {
     bool logY = false;
     int height = 320;  // px, height of each chart part (tables may be shorter)
 };
+
+// The chart half of a lesson's run block.
+ChartSpec chartSpecFor(const lessons::RunBlock& block);
 
 // Colours and font of a chart. On screen it follows the widget's palette and
 // font (light/dark, CJK families set by the window); for the PDF painter it is
