@@ -42,7 +42,6 @@ namespace poslab::modules {
 namespace {
 
 QString S(const char* s) { return QString::fromUtf8(s); }
-Text2 T2(const char* en, const char* zh) { return {S(en), S(zh)}; }
 
 struct SentencePreset {
     const char* id;

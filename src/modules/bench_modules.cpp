@@ -36,7 +36,6 @@ namespace poslab::modules {
 namespace {
 
 QString S(const char* s) { return QString::fromUtf8(s); }
-Text2 T2(const char* en, const char* zh) { return {S(en), S(zh)}; }
 
 using Clock = std::chrono::steady_clock;
 

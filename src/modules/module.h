@@ -32,6 +32,9 @@ struct Text2 {
     QString in(const QString& lang) const { return lang == QLatin1String("zh") ? zh : en; }
 };
 
+// Shorthand for module declarations: an English and a Chinese UTF-8 literal.
+Text2 T2(const char* en, const char* zh);
+
 enum class ParamType { Int, Float, Bool, Choice, IntList, FloatList };
 QString paramTypeName(ParamType t);  // "int", "float", "bool", "choice", "int list", "float list"
 

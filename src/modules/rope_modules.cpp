@@ -22,7 +22,6 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 
 QString S(const char* s) { return QString::fromUtf8(s); }
-Text2 T2(const char* en, const char* zh) { return {S(en), S(zh)}; }
 
 QString num(double v) { return QString::number(v, 'g', 10); }
 
