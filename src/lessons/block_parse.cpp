@@ -151,6 +151,45 @@ void parseVaryEntries(const QList<Entry>& entries, const ModuleSpec* spec,
     }
 }
 
+// `answer:` of a run exercise: "name=value" for varied parameters only, each
+// inside its vary range, and the start values overridden by them must be
+// valid parameters for the module. Whether they meet the condition is known
+// only by running the module (the shipped course's tests do).
+void checkRunAnswer(const ExerciseRunSpec& run, const ModuleSpec& spec, int line, BlockContext& ctx)
+{
+    if (run.answerParams.isEmpty()) {
+        ctx.diag(line, QStringLiteral("answer: give the parameter values that meet the condition (e.g. answer: base=22000)"));
+        return;
+    }
+    for (const QString& a : run.answerParams) {
+        const qsizetype eq = a.indexOf(u'=');
+        if (eq <= 0) {
+            ctx.diag(line, QStringLiteral("answer: '%1' is not name=value").arg(a));
+            return;
+        }
+        const QString name = a.left(eq);
+        const QString value = a.mid(eq + 1);
+        const VarySpec* vary = nullptr;
+        for (const VarySpec& v : run.vary)
+            if (v.name == name) vary = &v;
+        if (!vary) {
+            ctx.diag(line, QStringLiteral("answer: '%1' is not a parameter the learner may vary").arg(name));
+            continue;
+        }
+        double x = 0;
+        if (vary->hasRange && parseDouble(value, &x) && (x < vary->min || x > vary->max))
+            ctx.diag(line, QStringLiteral("answer: %1=%2 is outside its vary range %3..%4")
+                               .arg(name, value, formatNumber(vary->min), formatNumber(vary->max)));
+    }
+    try {
+        (void)poslab::modules::parseParams(spec, overrideAssignments(run.params, run.answerParams));
+    } catch (const ParamError& e) {
+        ctx.diag(line, QStringLiteral("answer: module %1: %2").arg(spec.id, e.message()));
+    } catch (const std::exception& e) {
+        ctx.diag(line, QStringLiteral("answer: module %1: %2").arg(spec.id, QString::fromUtf8(e.what())));
+    }
+}
+
 void checkKeys(const QList<Entry>& entries, const QStringList& allowed, const QStringList& multi,
                const QString& what, BlockContext& ctx)
 {
@@ -264,7 +303,8 @@ void parseExerciseBlock(const QStringList& tokens, const QList<Entry>& entries, 
         specific = {QStringLiteral("accept")};
     } else if (kindText == QLatin1String("run")) {
         ex.kind = ExerciseKind::Run;
-        specific = {QStringLiteral("module"), QStringLiteral("params"), QStringLiteral("vary"), QStringLiteral("condition")};
+        specific = {QStringLiteral("module"), QStringLiteral("params"), QStringLiteral("vary"), QStringLiteral("condition"),
+                    QStringLiteral("answer")};
     } else if (kindText.isEmpty()) {
         ctx.diag(fenceLine, QStringLiteral("exercise '%1' has no 'kind:' (number, choice, multiple, text, run)").arg(ex.id));
         return;
@@ -282,6 +322,7 @@ void parseExerciseBlock(const QStringList& tokens, const QList<Entry>& entries, 
     int moduleLine = fenceLine;
     QStringList params;
     int conditionLine = fenceLine;
+    int answerLine = fenceLine;
     bool haveAnswer = false;
     for (const Entry& e : entries) {
         const QString& k = e.key;
@@ -295,6 +336,10 @@ void parseExerciseBlock(const QStringList& tokens, const QList<Entry>& entries, 
             ex.solution = e.value;
         } else if (!specific.contains(k)) {
             continue;  // reported by checkKeys
+        } else if (k == QLatin1String("answer") && ex.kind == ExerciseKind::Run) {
+            haveAnswer = true;
+            answerLine = e.line;
+            ex.run.answerParams = e.value.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
         } else if (k == QLatin1String("answer")) {
             haveAnswer = true;
             ex.answerText = e.value;
@@ -370,6 +415,7 @@ void parseExerciseBlock(const QStringList& tokens, const QList<Entry>& entries, 
         parseVaryEntries(entries, spec, validated, ctx, &ex.run.vary);
         if (ex.run.vary.isEmpty() && spec)
             ctx.diag(fenceLine, QStringLiteral("run exercise '%1' has no 'vary:' (what the learner may set)").arg(ex.id));
+        if (haveAnswer && spec) checkRunAnswer(ex.run, *spec, answerLine, ctx);
         if (ex.run.condition.trimmed().isEmpty()) {
             ctx.diag(fenceLine, QStringLiteral("run exercise '%1' has no 'condition:'").arg(ex.id));
         } else {

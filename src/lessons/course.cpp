@@ -33,6 +33,22 @@ QString exerciseKindName(ExerciseKind kind)
     return QStringLiteral("number");
 }
 
+QStringList overrideAssignments(const QStringList& start, const QStringList& overrides)
+{
+    QStringList merged = start;
+    for (const QString& o : overrides) {
+        const QString prefix = o.left(o.indexOf(u'=') + 1);
+        bool replaced = false;
+        for (QString& m : merged)
+            if (!prefix.isEmpty() && m.startsWith(prefix)) {
+                m = o;
+                replaced = true;
+            }
+        if (!replaced) merged << o;
+    }
+    return merged;
+}
+
 const Chapter* Course::findChapter(const QString& id) const
 {
     for (const Chapter& c : chapters)

@@ -92,7 +92,15 @@ struct ExerciseRunSpec {
     QStringList params;  // start values, "name=value"
     QList<VarySpec> vary;  // what the learner may set
     QString condition;    // e.g. "max(wavelength) > 8192" (grammar: exercise_check.h)
+    // A worked answer, "name=value" for names in `vary` (optional `answer:` key):
+    // params overridden by these values meet the condition. Shown with the solution.
+    QStringList answerParams;
 };
+
+// The start values with `overrides` ("name=value") replacing those of the same
+// name (appended when the start values do not set them): what a run exercise
+// runs for a learner's values or for its worked answer.
+QStringList overrideAssignments(const QStringList& start, const QStringList& overrides);
 
 // A ```exercise ID``` block.
 struct ExerciseBlock {

@@ -135,7 +135,11 @@ ExerciseWidget::ExerciseWidget(const lessons::ExerciseBlock& exercise, const QSt
     m_solutionTitle->hide();
     layout->addWidget(m_solutionTitle);
     m_solution = new MarkdownBrowser(frame);
-    m_solution->setMarkdown(exercise.solution, lang, courseDir, chapterFile);
+    QString solution = exercise.solution;
+    if (!exercise.run.answerParams.isEmpty() && !solution.trimmed().isEmpty())
+        solution += QStringLiteral("\n\n") + tr("Values that meet the condition: %1")
+                                                   .arg(u'`' + exercise.run.answerParams.join(QStringLiteral("`, `")) + u'`');
+    m_solution->setMarkdown(solution, lang, courseDir, chapterFile);
     m_solution->hide();
     layout->addWidget(m_solution);
 

@@ -896,18 +896,7 @@ private:
             a.given = !p.runParams.isEmpty() || p.attempts > 0;
             if (!a.given) break;
             // Start values, overridden by the learner's settings.
-            std::map<QString, QString> merged;
-            QStringList order;
-            auto put = [&](const QString& kv) {
-                const int eq = kv.indexOf(u'=');
-                const QString k = eq < 0 ? kv : kv.left(eq);
-                if (!merged.count(k)) order << k;
-                merged[k] = kv;
-            };
-            for (const QString& kv : ex.run.params) put(kv);
-            for (const QString& kv : p.runParams) put(kv);
-            QStringList params;
-            for (const QString& k : order) params << merged[k];
+            const QStringList params = lessons::overrideAssignments(ex.run.params, p.runParams);
             *runResult = run(m_words.t("Exercise %1", "练习 %1").arg(ex.id), ex.run.moduleId, params);
             if ((*runResult)->ok) a.answer.outputs = (*runResult)->outputs;
             a.printable = p.runParams.isEmpty() ? params.join(u' ') : p.runParams.join(u' ');
@@ -1030,7 +1019,11 @@ private:
             m_cur.insertBlock(verdictLine, body);
             m_cur.insertText(m_words.t("Solution", "参考解答"), uiFormat(10, true, QColor(0x33, 0x3a, 0x42)));
             if (showSolution) {
-                appendMarkdown(ex.solution, chapter.file);
+                QString solution = ex.solution;
+                if (!ex.run.answerParams.isEmpty())
+                    solution += QStringLiteral("\n\n") + m_words.t("Values that meet the condition: %1", "满足条件的一组参数：%1")
+                                                               .arg(u'`' + ex.run.answerParams.join(QStringLiteral("`, `")) + u'`');
+                appendMarkdown(solution, chapter.file);
                 m_cur = frame->lastCursorPosition();
             } else {
                 m_cur.insertText(m_words.t(": shown once the exercise is solved.", "：答对后显示。"),

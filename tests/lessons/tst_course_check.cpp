@@ -1,10 +1,9 @@
 // tst_course_check.cpp — `poslab check` over a corpus of malformed chapters
 // (tests/lessons/data/bad, xlang): each must give its own file:line: message,
-// none may crash; the valid example course and the real course pass.
+// none may crash; the valid example course and the real course pass
+// (tst_shipped_course runs the real course's blocks and exercises).
 #include "lessons/course_check.h"
 #include "lessons/course_loader.h"
-#include "lessons/exercise_check.h"
-#include "lessons/run_engine.h"
 
 #include "modules/registry.h"
 
@@ -41,7 +40,6 @@ private slots:
     void crossLanguage();
     void validCourse();
     void realCourse();
-    void realCourseRuns();
     void missingFolder();
     void mutatedChaptersNeverCrash();
 };
@@ -164,38 +162,6 @@ void TestCourseCheck::realCourse()
         QVERIFY(!r.course.chapters.isEmpty());
         for (const Chapter& c : r.course.chapters) QVERIFY2(!c.steps.isEmpty(), qPrintable(c.file));
     }
-}
-
-void TestCourseCheck::realCourseRuns()
-{
-    // What `check` cannot see without running: every run block of the real
-    // course runs, every output it names exists, and every run exercise's
-    // condition can be evaluated on its module's outputs at the start values.
-    const QString dir = QStringLiteral(POSLAB_SOURCE_COURSE_DIR);
-    RunEngine engine;
-    int runs = 0, conditions = 0;
-    for (const QString& lang : courseLanguages()) {
-        const CourseLoadResult r = loadCourse(dir, lang);
-        for (const Chapter& c : r.course.chapters)
-            for (const Step& s : c.steps)
-                for (const Block& b : s.blocks) {
-                    const QString where = QStringLiteral("%1:%2").arg(b.location.file).arg(b.location.line);
-                    if (b.kind == Block::Kind::Run) {
-                        const RunResultPtr res = engine.runNow(b.run.moduleId, b.run.params);
-                        QVERIFY2(res->ok, qPrintable(where + QStringLiteral(": ") + res->error));
-                        for (const QString& name : b.run.outputs)
-                            QVERIFY2(res->output(name), qPrintable(where + QStringLiteral(": no output '%1'").arg(name)));
-                        ++runs;
-                    } else if (b.kind == Block::Kind::Exercise && b.exercise.kind == ExerciseKind::Run) {
-                        const RunResultPtr res = engine.runNow(b.exercise.run.moduleId, b.exercise.run.params);
-                        QVERIFY2(res->ok, qPrintable(where + QStringLiteral(": ") + res->error));
-                        const CheckResult cr = checkRun(b.exercise, res->outputs);
-                        QVERIFY2(cr.problem.isEmpty(), qPrintable(where + QStringLiteral(": ") + cr.problem));
-                        ++conditions;
-                    }
-                }
-    }
-    qInfo("%d run blocks and %d run exercises checked", runs, conditions);
 }
 
 void TestCourseCheck::missingFolder()

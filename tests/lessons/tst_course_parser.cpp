@@ -56,6 +56,7 @@ private slots:
     void defaultCourseDir();
     void teacherReadmeExample();
     void headingPitfalls();
+    void runExerciseAnswer();
 };
 
 void TestCourseParser::validChapterStructure()
@@ -397,6 +398,59 @@ void TestCourseParser::headingPitfalls()
     QCOMPARE(r.chapter.steps[1].blocks.first().markdown.left(5), QStringLiteral("Text."));
     QCOMPARE(r.chapter.steps[2].title, QStringLiteral("Last"));
     QCOMPARE(r.chapter.steps[2].location.line, 20);
+}
+
+// `answer:` of a run exercise: varied names only, inside the vary range, valid
+// for the module; the parsed values override the start values.
+void TestCourseParser::runExerciseAnswer()
+{
+    const auto parse = [](const QByteArray& answerLine) {
+        const QByteArray text =
+            "---\nid: t\ntitle: T\nsummary: S\nminutes: 1\n---\n"  // 1-6
+            "```exercise t-run\n"                                  // 7
+            "kind: run\n"                                          // 8
+            "question: Q\n"                                        // 9
+            "module: sinusoidal.matrix\n"                          // 10
+            "params: positions=8 dim=64 base=10000\n"              // 11
+            "vary: base 100..1000000 log\n"                        // 12
+            "condition: max(wavelengths) > 100000\n"               // 13
+            + answerLine +                                          // 14
+            "```\n";
+        return parseChapterText(text, QStringLiteral("/nowhere/en/01-t.md"), QStringLiteral("/nowhere"),
+                                QStringLiteral("en"), poslab::modules::Registry::builtin());
+    };
+    {
+        const ChapterParseResult r = parse("answer: base=22000\n");
+        QVERIFY2(r.diagnostics.isEmpty(), qPrintable(r.diagnostics.value(0).toString()));
+        const ExerciseBlock& e = r.chapter.steps.first().blocks.first().exercise;
+        QCOMPARE(e.run.answerParams, QStringList{QStringLiteral("base=22000")});
+        QCOMPARE(overrideAssignments(e.run.params, e.run.answerParams),
+                 (QStringList{QStringLiteral("positions=8"), QStringLiteral("dim=64"), QStringLiteral("base=22000")}));
+    }
+    {
+        // No answer is allowed (a teacher's own course); the model says so.
+        const ChapterParseResult r = parse("");
+        QVERIFY(r.diagnostics.isEmpty());
+        QVERIFY(r.chapter.steps.first().blocks.first().exercise.run.answerParams.isEmpty());
+    }
+    const struct {
+        QByteArray line;
+        QString message;
+    } bad[] = {
+        {"answer: dim=128\n", QStringLiteral("'dim' is not a parameter the learner may vary")},
+        {"answer: base=5000000\n", QStringLiteral("base=5000000 is outside its vary range 100..1000000")},
+        {"answer: base\n", QStringLiteral("'base' is not name=value")},
+        {"answer: base=lots\n", QStringLiteral("answer: module sinusoidal.matrix:")},
+        {"answer:\n", QStringLiteral("give the parameter values")},
+    };
+    for (const auto& b : bad) {
+        const ChapterParseResult r = parse(b.line);
+        QStringList got;
+        for (const Diagnostic& d : r.diagnostics) got << d.toString();
+        QVERIFY2(r.diagnostics.size() == 1 && r.diagnostics[0].message.contains(b.message),
+                 qPrintable(b.line + got.join(u'\n')));
+        QCOMPARE(r.diagnostics[0].line, 14);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCourseParser)

@@ -4,6 +4,7 @@
 #include "ui/charts/chart_view.h"
 #include "ui/charts/color_map.h"
 #include "ui/charts/heatmap_chart.h"
+#include "ui/fonts.h"
 
 #include <QApplication>
 #include <QBarCategoryAxis>
@@ -37,6 +38,20 @@ QFont chartFont(const ChartStyle& style, int delta, bool bold) {
     return f;
 }
 
+QFont axisTitleFont(const ChartStyle& style, const QString& title) {
+    QFont f = chartFont(style, 1, true);
+    const bool han = std::any_of(title.begin(), title.end(),
+                                 [](QChar c) { return c.script() == QChar::Script_Han; });
+    if (han) {
+        QStringList fams = f.families();
+        if (fams.isEmpty()) fams << f.family();
+        fams.removeAll(fonts::cjkFamily());
+        fams.prepend(fonts::cjkFamily());
+        f.setFamilies(fams);
+    }
+    return f;
+}
+
 namespace {
 
 void styleChart(QChart* chart, const ChartStyle& style) {
@@ -61,7 +76,7 @@ void styleChart(QChart* chart, const ChartStyle& style) {
 void styleAxis(QAbstractAxis* a, const ChartStyle& style, const QString& title) {
     a->setLabelsFont(chartFont(style));
     a->setLabelsColor(style.text);
-    a->setTitleFont(chartFont(style, 1, true));
+    a->setTitleFont(axisTitleFont(style, title));
     a->setTitleBrush(style.text);
     a->setTitleText(title);
     a->setTitleVisible(!title.isEmpty());

@@ -21,6 +21,12 @@ namespace poslab::ui {
 // A chart font in pixels (TECH-NOTES: point sizes are ~3x too large on the
 // PDF painter).
 QFont chartFont(const ChartStyle& style, int delta = 0, bool bold = false);
+// The font for an axis title. Qt Charts sizes the title's space with the
+// metrics of the font's first family but draws Chinese through the fallback
+// CJK font, which is taller: a vertical title such as "输出通道" then no
+// longer fits and is elided to "⋮". A title holding Han characters gets the
+// CJK family first, so measuring and drawing agree.
+QFont axisTitleFont(const ChartStyle& style, const QString& title);
 
 // Turns the x-axis labels upright (-90°) whenever `labels` side by side
 // would not fit the plot width, re-checked on every plotAreaChanged (resize,

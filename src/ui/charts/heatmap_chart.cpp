@@ -187,12 +187,11 @@ HeatmapChart::HeatmapChart(const modules::Output& matrix, const ChartSpec& spec,
                                  : indexAxis(std::max(1, m_matrix.rows));
     ay->setReverse(true);  // row 0 on top, as the matrix is printed
     const QFont labels = [&] { QFont f = style.font; f.setPixelSize(style.pixelSize); return f; }();
-    const QFont titles = [&] { QFont f = style.font; f.setPixelSize(style.pixelSize + 1); f.setBold(true); return f; }();
     ax->setTitleText(spec.xTitle.isEmpty() ? tr("column") : spec.xTitle);
     ay->setTitleText(spec.yTitle.isEmpty() ? tr("row") : spec.yTitle);
     for (QAbstractAxis* a : {ax, ay}) {
         a->setLabelsFont(labels);
-        a->setTitleFont(titles);
+        a->setTitleFont(axisTitleFont(style, a->titleText()));
         a->setLabelsColor(style.text);
         a->setTitleBrush(style.text);
         a->setLinePenColor(style.axisLine);

@@ -1,0 +1,327 @@
+// tst_shipped_course.cpp — the course shipped with PosLab (lessons/), as a
+// learner meets it: both languages teach the same chapters with the same steps,
+// run blocks and exercises; every run block runs with its lesson parameters and
+// has the outputs it names; every exercise accepts its own worked answer and
+// rejects a plainly wrong one; every chapter meets the course's requirements
+// (issue 4: at least three run blocks and three exercises, a run exercise, key
+// points and references at the end).
+//
+// Nothing here is a golden number: the expected answers are the lesson's own
+// (`answer:`, `option*:`, `accept:`), and the checks are the checkers the
+// window uses. The wrong answers are built from the right ones (far outside the
+// tolerance, another option, the start parameters of a run exercise, which the
+// learner is asked to change).
+#include "lessons/course_check.h"
+#include "lessons/course_loader.h"
+#include "lessons/exercise_check.h"
+#include "lessons/run_engine.h"
+
+#include <QDir>
+#include <QRegularExpression>
+#include <QTest>
+
+#include <cmath>
+
+using namespace poslab::lessons;
+
+Q_DECLARE_METATYPE(poslab::lessons::Block)
+
+namespace {
+
+QString courseDir() { return QStringLiteral(POSLAB_SOURCE_COURSE_DIR); }
+
+QString where(const Block& b) { return QStringLiteral("%1:%2").arg(b.location.file).arg(b.location.line); }
+
+// Parameters as compared across languages: numbers and yes/no must be equal;
+// other choices may differ (a chapter shows an English sentence in English
+// and a Chinese one in Chinese), but the same parameters must be set.
+QStringList comparable(const QStringList& params)
+{
+    QStringList out;
+    for (const QString& p : params) {
+        const qsizetype eq = p.indexOf(u'=');
+        const QString value = p.mid(eq + 1);
+        bool number = false;
+        value.toDouble(&number);
+        const bool keep = number || value == u"true" || value == u"false";
+        out << (keep ? p : p.left(eq + 1) + u'*');
+    }
+    return out;
+}
+
+// What must be equal in both languages for one block: its kind, module and
+// parameters (run), or id, kind and everything the checker judges (exercise).
+QString structuralKey(const Block& b)
+{
+    switch (b.kind) {
+    case Block::Kind::Markdown:
+        return {};
+    case Block::Kind::Run:
+        return QStringLiteral("run %1 [%2] outputs=%3 chart=%4")
+            .arg(b.run.moduleId, comparable(b.run.params).join(u' '), b.run.outputs.join(u','), chartKindName(b.run.chart));
+    case Block::Kind::Exercise:
+        break;
+    }
+    const ExerciseBlock& e = b.exercise;
+    QString key = QStringLiteral("exercise %1 %2").arg(e.id, exerciseKindName(e.kind));
+    switch (e.kind) {
+    case ExerciseKind::Number:
+        key += QStringLiteral(" answer=%1 tol=%2%3")
+                   .arg(e.answer, 0, 'g', 12)
+                   .arg(e.tolerance.value, 0, 'g', 12)
+                   .arg(e.tolerance.relative ? QStringLiteral("rel") : QStringLiteral("abs"));
+        break;
+    case ExerciseKind::Choice:
+    case ExerciseKind::Multiple: {
+        QStringList marks;
+        for (const ExerciseOption& o : e.options) marks << (o.correct ? QStringLiteral("*") : QStringLiteral("-"));
+        key += u' ' + marks.join(QString());
+        break;
+    }
+    case ExerciseKind::Text:
+        break;  // accepted words differ by language
+    case ExerciseKind::Run: {
+        QStringList vary;
+        for (const VarySpec& v : e.run.vary) vary << v.name;
+        key += QStringLiteral(" %1 [%2] vary=%3 if %4 answer=[%5]")
+                   .arg(e.run.moduleId, comparable(e.run.params).join(u' '), vary.join(u','), e.run.condition,
+                        comparable(e.run.answerParams).join(u' '));
+        break;
+    }
+    }
+    return key;
+}
+
+QList<const Block*> blocksOf(const Chapter& c, Block::Kind kind)
+{
+    QList<const Block*> out;
+    for (const Step& s : c.steps)
+        for (const Block& b : s.blocks)
+            if (b.kind == kind) out << &b;
+    return out;
+}
+
+}  // namespace
+
+class TestShippedCourse : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void checkPasses();
+    void languagesMatch();
+    void chapterRequirements_data();
+    void chapterRequirements();
+    void runBlocksRun_data();
+    void runBlocksRun();
+    void exercisesJudgeTheirOwnAnswers_data();
+    void exercisesJudgeTheirOwnAnswers();
+
+private:
+    QMap<QString, Course> m_courses;  // lang -> course
+    RunEngine m_engine;
+};
+
+void TestShippedCourse::initTestCase()
+{
+    for (const QString& lang : courseLanguages()) {
+        const CourseLoadResult r = loadCourse(courseDir(), lang);
+        QVERIFY2(r.ok(), qPrintable(r.diagnostics.isEmpty() ? QString() : r.diagnostics.first().toString()));
+        QVERIFY(!r.course.chapters.isEmpty());
+        m_courses.insert(lang, r.course);
+    }
+}
+
+void TestShippedCourse::checkPasses()
+{
+    const QList<Diagnostic> all = checkCourse(courseDir());
+    QStringList lines;
+    for (const Diagnostic& d : all) lines << d.toString();
+    QVERIFY2(all.isEmpty(), qPrintable(lines.join(u'\n')));
+}
+
+// Same chapters (file order and id), same number of steps, and in every step
+// the same run blocks and exercises in the same order with the same answers.
+void TestShippedCourse::languagesMatch()
+{
+    const Course& en = m_courses[QStringLiteral("en")];
+    const Course& zh = m_courses[QStringLiteral("zh")];
+    QCOMPARE(zh.chapters.size(), en.chapters.size());
+    for (int c = 0; c < en.chapters.size(); ++c) {
+        const Chapter& a = en.chapters[c];
+        const Chapter& b = zh.chapters[c];
+        QCOMPARE(b.id, a.id);
+        QCOMPARE(b.number, a.number);
+        QCOMPARE(QFileInfo(b.file).fileName(), QFileInfo(a.file).fileName());
+        QVERIFY2(a.title != b.title, qPrintable(a.title));  // translated, not copied
+        QCOMPARE(b.steps.size(), a.steps.size());
+        for (int s = 0; s < a.steps.size(); ++s) {
+            QStringList ka, kb;
+            for (const Block& x : a.steps[s].blocks)
+                if (const QString k = structuralKey(x); !k.isEmpty()) ka << k;
+            for (const Block& x : b.steps[s].blocks)
+                if (const QString k = structuralKey(x); !k.isEmpty()) kb << k;
+            QVERIFY2(ka == kb, qPrintable(QStringLiteral("%1 step %2 ('%3' / '%4'):\nen: %5\nzh: %6")
+                                              .arg(a.id)
+                                              .arg(s + 1)
+                                              .arg(a.steps[s].title, b.steps[s].title, ka.join(u'\n'),
+                                                   kb.join(u'\n'))));
+        }
+    }
+}
+
+void TestShippedCourse::chapterRequirements_data()
+{
+    QTest::addColumn<QString>("lang");
+    QTest::addColumn<int>("chapter");
+    for (const QString& lang : courseLanguages())
+        for (int c = 0; c < m_courses[lang].chapters.size(); ++c)
+            QTest::addRow("%s %s", qPrintable(lang), qPrintable(m_courses[lang].chapters[c].id)) << lang << c;
+}
+
+void TestShippedCourse::chapterRequirements()
+{
+    QFETCH(QString, lang);
+    QFETCH(int, chapter);
+    const Chapter& c = m_courses[lang].chapters[chapter];
+    const QList<const Block*> runs = blocksOf(c, Block::Kind::Run);
+    const QList<const Block*> exercises = blocksOf(c, Block::Kind::Exercise);
+    QVERIFY2(runs.size() >= 3, qPrintable(QStringLiteral("%1: %2 run blocks").arg(c.file).arg(runs.size())));
+    QVERIFY2(exercises.size() >= 3, qPrintable(QStringLiteral("%1: %2 exercises").arg(c.file).arg(exercises.size())));
+    bool hasRun = false, hasNumber = false, hasChoice = false;
+    for (const Block* b : exercises) {
+        const ExerciseBlock& e = b->exercise;
+        hasRun |= e.kind == ExerciseKind::Run;
+        hasNumber |= e.kind == ExerciseKind::Number;
+        hasChoice |= e.kind == ExerciseKind::Choice || e.kind == ExerciseKind::Multiple;
+        QVERIFY2(!e.hints.isEmpty(), qPrintable(where(*b) + QStringLiteral(": no hint")));
+        QVERIFY2(!e.solution.trimmed().isEmpty(), qPrintable(where(*b) + QStringLiteral(": no worked solution")));
+    }
+    QVERIFY2(hasRun && hasNumber && hasChoice,
+             qPrintable(QStringLiteral("%1: needs number, choice/multiple and run exercises").arg(c.file)));
+    // Every run block has a caption: what the chart shows, in the chapter's language.
+    for (const Block* b : runs) QVERIFY2(!b->run.caption.trimmed().isEmpty(), qPrintable(where(*b) + QStringLiteral(": no caption")));
+    // The last step sums up and cites.
+    const Step& last = c.steps.last();
+    QString text;
+    for (const Block& b : last.blocks) text += b.markdown;
+    const bool en = lang == u"en";
+    QVERIFY2(last.title.contains(en ? QStringLiteral("Key points") : QStringLiteral("要点")), qPrintable(last.title));
+    QVERIFY2(text.contains(en ? QStringLiteral("References") : QStringLiteral("参考")), qPrintable(c.file));
+    // A reference with a year, e.g. "2017" or an arXiv number.
+    QVERIFY2(text.contains(QRegularExpression(QStringLiteral("(19|20)\\d\\d"))), qPrintable(c.file));
+}
+
+void TestShippedCourse::runBlocksRun_data()
+{
+    QTest::addColumn<QString>("module");
+    QTest::addColumn<QStringList>("params");
+    QTest::addColumn<QStringList>("outputs");
+    // Parameters are equal in both languages (languagesMatch), so English suffices.
+    for (const Chapter& c : m_courses[QStringLiteral("en")].chapters)
+        for (const Block* b : blocksOf(c, Block::Kind::Run))
+            QTest::addRow("%s", qPrintable(QFileInfo(b->location.file).fileName() + u':' + QString::number(b->location.line)))
+                << b->run.moduleId << b->run.params << b->run.outputs;
+}
+
+void TestShippedCourse::runBlocksRun()
+{
+    QFETCH(QString, module);
+    QFETCH(QStringList, params);
+    QFETCH(QStringList, outputs);
+    const RunResultPtr res = m_engine.runNow(module, params);
+    QVERIFY2(res->ok, qPrintable(res->error));
+    QVERIFY(!res->outputs.empty());
+    for (const QString& name : outputs) {
+        const poslab::modules::Output* o = res->output(name);
+        QVERIFY2(o, qPrintable(QStringLiteral("no output '%1'").arg(name)));
+        // A chart of nothing teaches nothing.
+        switch (o->kind) {
+        case poslab::modules::OutputKind::Series: QVERIFY(!o->y.empty()); break;
+        case poslab::modules::OutputKind::Matrix: QVERIFY(o->rows > 0 && o->cols > 0); break;
+        case poslab::modules::OutputKind::Table: QVERIFY(!o->tableRows.empty()); break;
+        default: break;
+        }
+    }
+}
+
+void TestShippedCourse::exercisesJudgeTheirOwnAnswers_data()
+{
+    QTest::addColumn<QString>("lang");
+    QTest::addColumn<QString>("id");
+    for (const QString& lang : courseLanguages())
+        for (const Chapter& c : m_courses[lang].chapters)
+            for (const Block* b : blocksOf(c, Block::Kind::Exercise))
+                QTest::addRow("%s %s", qPrintable(lang), qPrintable(b->exercise.id)) << lang << b->exercise.id;
+}
+
+void TestShippedCourse::exercisesJudgeTheirOwnAnswers()
+{
+    QFETCH(QString, lang);
+    QFETCH(QString, id);
+    const ExerciseBlock* e = m_courses[lang].findExercise(id);
+    QVERIFY(e);
+    switch (e->kind) {
+    case ExerciseKind::Number: {
+        const CheckResult right = checkNumber(*e, e->answerText);
+        QVERIFY2(right.correct, qPrintable(e->answerText + u' ' + right.problem));
+        // Far outside any tolerance a lesson uses, on both sides.
+        const double a = e->answer;
+        for (double wrong : {a * 3 + 7, a - std::abs(a) * 0.5 - 1}) {
+            const CheckResult r = checkNumber(*e, QString::number(wrong, 'g', 12));
+            QVERIFY2(!r.correct && r.problem.isEmpty(), qPrintable(QString::number(wrong, 'g', 12)));
+        }
+        break;
+    }
+    case ExerciseKind::Choice: {
+        for (int i = 0; i < e->options.size(); ++i)
+            QCOMPARE(checkChoice(*e, i).correct, e->options[i].correct);
+        break;
+    }
+    case ExerciseKind::Multiple: {
+        QList<int> right;
+        for (int i = 0; i < e->options.size(); ++i)
+            if (e->options[i].correct) right << i;
+        QVERIFY(checkMultiple(*e, right).correct);
+        // Dropping a right option or adding a wrong one is wrong.
+        QList<int> missing = right;
+        missing.removeLast();
+        QVERIFY(!checkMultiple(*e, missing).correct);
+        for (int i = 0; i < e->options.size(); ++i)
+            if (!e->options[i].correct) QVERIFY(!checkMultiple(*e, QList<int>(right) << i).correct);
+        QVERIFY2(right.size() < e->options.size(), "a multiple-choice question where every option is right");
+        break;
+    }
+    case ExerciseKind::Text: {
+        // Every literal answer the lesson accepts is accepted, in any case.
+        int literals = 0;
+        for (const AcceptRule& r : e->accept)
+            if (!r.isRegex) {
+                ++literals;
+                QVERIFY2(checkText(*e, r.pattern).correct, qPrintable(r.pattern));
+                QVERIFY2(checkText(*e, r.pattern.toUpper()).correct, qPrintable(r.pattern));
+            }
+        QVERIFY2(literals > 0, "a text exercise needs one literal answer the learner can be shown");
+        QVERIFY(!checkText(*e, QStringLiteral("no idea")).correct);
+        QVERIFY(!checkText(*e, QStringLiteral("42")).correct);
+        break;
+    }
+    case ExerciseKind::Run: {
+        QVERIFY2(!e->run.answerParams.isEmpty(), "a run exercise needs `answer:` values that meet its condition");
+        // The start values must not already meet the condition: the learner has to change something.
+        const RunResultPtr start = m_engine.runNow(e->run.moduleId, e->run.params);
+        QVERIFY2(start->ok, qPrintable(start->error));
+        const CheckResult atStart = checkRun(*e, start->outputs);
+        QVERIFY2(atStart.problem.isEmpty(), qPrintable(atStart.problem));
+        QVERIFY2(!atStart.correct, "the start parameters already meet the condition");
+        const QStringList answer = overrideAssignments(e->run.params, e->run.answerParams);
+        const RunResultPtr solved = m_engine.runNow(e->run.moduleId, answer);
+        QVERIFY2(solved->ok, qPrintable(solved->error));
+        const CheckResult r = checkRun(*e, solved->outputs);
+        QVERIFY2(r.correct, qPrintable(answer.join(u' ') + u' ' + r.problem));
+        break;
+    }
+    }
+}
+
+QTEST_GUILESS_MAIN(TestShippedCourse)
+#include "tst_shipped_course.moc"
