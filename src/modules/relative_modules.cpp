@@ -71,21 +71,24 @@ ModuleSpec t5Module() {
     s.description = {
         u"T5 adds to each attention logit a learned scalar per head, chosen by a bucket of the relative "
         u"position key − query. Small distances get a bucket each; larger ones share buckets whose "
-        u"width grows logarithmically up to max_distance, and everything beyond shares the last "
-        u"bucket. Bidirectional (encoder) attention spends half the buckets on keys after the query; "
+        u"width grows logarithmically, and every distance from max_distance on shares the last "
+        u"bucket, which already begins a little earlier (at 91 for 32 buckets, max_distance 128, "
+        u"bidirectional). Bidirectional (encoder) attention spends half the buckets on keys after the query; "
         u"causal (decoder) attention puts all future keys in bucket 0. This follows Hugging Face's "
         u"_relative_position_bucket exactly."_s,
         u"T5 在每个注意力分数上加一个按头学习的标量，用哪一个由相对位置（键位置减查询位置）所在的桶决定。"
-        u"距离较小时每个距离单独一个桶；距离较大时若干距离共用一个桶，桶宽按对数增长直到 max_distance，"
-        u"更远的都落进最后一个桶。双向（编码器）注意力把一半桶留给查询之后的键；因果（解码器）注意力"
+        u"距离较小时每个距离单独一个桶；距离较大时若干距离共用一个桶，桶宽按对数增长；"
+        u"从 max_distance 起的所有距离都落进最后一个桶，而这个桶其实开始得更早一些"
+        u"（32 个桶、max_distance 为 128 的双向情形从 91 开始）。双向（编码器）注意力把一半桶留给查询之后的键；因果（解码器）注意力"
         u"把所有未来的键都放进 0 号桶。计算与 Hugging Face 的 _relative_position_bucket 完全一致。"_s};
     s.params = {
         intParam(u"length"_s, 64, 1, 512, {u"sequence length T of the bucket matrix"_s, u"桶矩阵的序列长度 T"_s}),
         intParam(u"num_buckets"_s, 32, 2, 256, {u"number of buckets (>= 4 when bidirectional)"_s,
                                                  u"桶的个数（双向时至少 4）"_s}),
         intParam(u"max_distance"_s, 128, 2, 8192,
-                 {u"distance where the last bucket begins (must exceed the exact buckets)"_s,
-                  u"最后一个桶开始的距离（须大于精确桶的个数）"_s}),
+                 {u"scale of the logarithmic buckets: every distance from it on shares the last bucket "
+                    u"(must exceed the exact buckets)"_s,
+                  u"对数分桶的尺度：从这个距离起全部落进最后一个桶（须大于精确桶的个数）"_s}),
         boolParam(u"bidirectional"_s, true, {u"true = encoder (both sides), false = causal decoder"_s,
                                              u"true 为编码器（双向），false 为因果解码器"_s}),
         intParam(u"max_relative"_s, 300, 1, 10000,
