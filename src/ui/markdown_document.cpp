@@ -480,6 +480,7 @@ private:
                 QTextBlockFormat bf = m_cur.blockFormat();
                 bf.setAlignment(Qt::AlignHCenter);
                 m_cur.setBlockFormat(bf);
+                insertFigureCaption();
             }
             m_paragraphImageOnly = false;
             m_afterDisplayMath = false;
@@ -766,12 +767,32 @@ private:
         f.setHeight(h);
         const QString alt = m_imageAlt.trimmed();
         if (!m_imageTitle.isEmpty() || !alt.isEmpty()) f.setToolTip(m_imageTitle.isEmpty() ? alt : m_imageTitle);
+        m_lastImageAlt = alt;
         resolveSoftBreak(u'x');
         const bool onlyThing = m_cur.block().text().isEmpty();
         m_cur.insertImage(f);
         m_paragraphImageOnly = onlyThing;
         m_lastChar = u'x';
         m_fresh = false;
+    }
+
+    // A picture standing alone in its paragraph is a figure: its description
+    // (the alt text) is printed under it, centred and smaller, so that readers
+    // of the page and of the PDF see what the lesson says about it.
+    void insertFigureCaption()
+    {
+        const QString alt = m_lastImageAlt;
+        m_lastImageAlt.clear();
+        if (alt.isEmpty()) return;
+        QTextBlockFormat bf = m_cur.blockFormat();
+        bf.setAlignment(Qt::AlignHCenter);
+        bf.setTopMargin(2);
+        QTextCharFormat cf = m_owner.bodyCharFormat();
+        cf.setFontItalic(true);
+        cf.setForeground(QColor(0x55, 0x5d, 0x66));
+        if (cf.fontPointSize() > 0) cf.setFontPointSize(cf.fontPointSize() * 0.9);
+        m_cur.insertBlock(bf, cf);
+        m_cur.insertText(alt, cf);
     }
 
     // ---- text ---------------------------------------------------------------
@@ -856,6 +877,7 @@ private:
 
     int m_imageDepth = 0;
     QString m_imageSrc, m_imageTitle, m_imageAlt;
+    QString m_lastImageAlt;  // alt text of the image just inserted (a figure caption)
 
     QList<bool> m_linkAllowed;
 };

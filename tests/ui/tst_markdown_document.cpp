@@ -344,7 +344,21 @@ void TestMarkdownDocument::images()
     QCOMPARE(image, loads);
     QCOMPARE(noteSeen, !loads);
     QCOMPARE(md.notes().size(), loads ? 0 : 1);
-    QVERIFY(!doc.toPlainText().contains(u"alt text"));  // alt text is not body text
+    // A picture alone in its paragraph is a figure: its alt text becomes the
+    // caption under it (the window and the PDF show it); a missing or refused
+    // picture gets the note instead.
+    QCOMPARE(doc.toPlainText().count(u"alt text"), loads ? 1 : 0);
+    if (loads) {
+        const QTextBlock caption = doc.findBlock(doc.toPlainText().indexOf(u"alt text"));
+        QCOMPARE(caption.text(), QStringLiteral("alt text"));
+        QCOMPARE(caption.blockFormat().alignment() & Qt::AlignHorizontal_Mask, Qt::AlignHCenter);
+        QVERIFY(caption.previous().text() == QString(QChar::ObjectReplacementCharacter));
+        // Inside a sentence a picture is an icon: no caption.
+        QTextDocument inlineDoc;
+        MarkdownDocument md2(courseContext());
+        md2.render(&inlineDoc, QStringLiteral("A dot ![alt text](%1) in a sentence.").arg(src));
+        QVERIFY(!inlineDoc.toPlainText().contains(u"alt text"));
+    }
 }
 
 void TestMarkdownDocument::math()
