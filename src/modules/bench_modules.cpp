@@ -13,7 +13,10 @@
 // Timing is honest: one warm-up call, then `repeats` samples per encoding,
 // interleaved (so drift and other load hit every encoding alike); each sample
 // runs enough calls to last about 2 ms; the table shows the median. Setup
-// (building tables) is timed once and shown apart.
+// (building tables) is timed once and shown apart. relative_min divides each
+// encoding's fastest sample by plain attention's fastest sample: other load on
+// the machine can only slow a sample down, so on a busy machine this ratio is
+// steadier than the medians.
 #include "modules/registry.h"
 
 #include "core/alibi.h"
@@ -175,8 +178,9 @@ std::vector<Output> runPeCost(const Params& p, const RunContext& ctx) {
 
     const double baseline = median(cands[0].samples);
     std::vector<QVariantList> rows;
-    std::vector<double> xs, overhead_pct;
+    std::vector<double> xs, overhead_pct, relative_min;
     QStringList names;
+    const double baseline_min = *std::min_element(cands[0].samples.begin(), cands[0].samples.end());
     for (std::size_t i = 0; i < cands.size(); i++) {
         const auto& c = cands[i];
         const double ms = median(c.samples);
@@ -187,6 +191,7 @@ std::vector<Output> runPeCost(const Params& p, const RunContext& ctx) {
         xs.push_back(double(i));
         names << c.name;
         overhead_pct.push_back(pct);
+        relative_min.push_back(*lo / baseline_min);
     }
     std::vector<Output> outv;
     outv.push_back(Output::table(QStringLiteral("cost"),
@@ -195,6 +200,7 @@ std::vector<Output> runPeCost(const Params& p, const RunContext& ctx) {
                                   QStringLiteral("setup_ms"), QStringLiteral("extra_work")},
                                  rows));
     outv.push_back(Output::series(QStringLiteral("overhead_pct"), xs, overhead_pct, names));
+    outv.push_back(Output::series(QStringLiteral("relative_min"), xs, relative_min, names));
     outv.push_back(Output::scalar(QStringLiteral("baseline_ms"), baseline));
     outv.push_back(Output::textOutput(
         QStringLiteral("setup"),
@@ -214,17 +220,21 @@ std::vector<Output> runPeCost(const Params& p, const RunContext& ctx) {
 void registerBenchModules(Registry& r) {
     ModuleSpec s;
     s.id = QStringLiteral("bench.pe_cost");
+    s.version = 2;  // v2: adds the relative_min series
     s.title = T2("What each position encoding costs", "每种位置编码的计算开销");
     s.description = T2(
         "Times one multi-head attention forward (B = 1) with each position encoding and reports the time it adds "
         "over plain attention. Additive encodings (sinusoidal, learned) cost one pass over the embeddings; RoPE "
         "rotates q and k, O(T·D) per head; ALiBi and T5 read an (H, T, T) bias inside the softmax, O(T²) like "
         "attention itself, and T5 also gathers that bias from its table every step. Median of interleaved "
-        "samples; numbers vary with the machine and its load, so compare the ratios.",
+        "samples; numbers vary with the machine and its load, so compare the ratios. relative_min divides each "
+        "encoding's fastest sample by that of plain attention (1 = no extra cost); load only slows samples down, "
+        "so this ratio is the steadier one on a busy machine.",
         "测量一次多头注意力前向（B = 1）在每种位置编码下的耗时，并给出相对于不加位置编码时多出的时间。加性编码"
         "（正弦、可学习）只需在词向量上多走一遍；RoPE 旋转 q 和 k，每个头 O(T·D)；ALiBi 和 T5 在 softmax 中读取 "
         "(H, T, T) 的偏置，与注意力本身同为 O(T²)，T5 每一步还要从表中重新取出这个偏置。结果取交替采样的中位数；"
-        "数值随机器和负载变化，请主要比较比例。");
+        "数值随机器和负载变化，请主要比较比例。relative_min 是每种编码最快一次采样与不加编码时最快一次采样之比"
+        "（1 表示没有额外开销）；负载只会让采样变慢，所以机器繁忙时这个比值更稳定。");
     s.params = {
         intParam(QStringLiteral("seq_len"), 512, 16, 2048, T2("sequence length T", "序列长度 T")),
         intParam(QStringLiteral("head_dim"), 64, 8, 128, T2("head dimension D (even)", "每个头的维度 D（偶数）"), 2),
