@@ -1,9 +1,14 @@
-// alibi_modules.cpp — runnable modules of the ALiBi family: alibi.slopes, alibi.bias.
+// alibi_modules.cpp — runnable modules of the ALiBi family (alibi.slopes,
+// alibi.bias) and of its opposite, no position encoding at all
+// (nope.causal_signal: how a causal mask alone reveals position).
 #include "modules/registry.h"
 
 #include "core/alibi.h"
+#include "core/common.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 namespace poslab::modules {
@@ -49,6 +54,7 @@ ModuleSpec slopesModule() {
 ModuleSpec biasModule() {
     ModuleSpec s;
     s.id = u"alibi.bias"_s;
+    s.version = 2;  // v2: + recency, mean_distance
     s.title = {u"ALiBi bias of one head"_s, u"单个头的 ALiBi 偏置"_s};
     s.description = {
         u"The bias one ALiBi head adds to its attention logits: −m·(i − j) for a query at i and a key "
@@ -56,11 +62,13 @@ ModuleSpec biasModule() {
         u"The penalty grows linearly with distance, steeply for heads with a large slope and gently "
         u"for heads with a small one. In the causal form future keys are removed by the attention "
         u"mask: future=masked leaves those cells empty, future=linear shows the formula the mask then "
-        u"discards."_s,
+        u"discards. 'recency' is the attention the last query gives to the key at distance k when all "
+        u"content scores are equal: softmax of the bias alone, proportional to e^(−m·k)."_s,
         u"单个 ALiBi 头加到注意力分数上的偏置：在因果解码器中，位于 i 的查询与位于 j 的键之间是 −m·(i − j)；"
         u"在用于双向编码器的对称形式中是 −m·|i − j|。惩罚随距离线性增长：斜率大的头增长得快，斜率小的头增长得慢。"
         u"因果形式下，未来的键由注意力掩码去掉：future=masked 时这些格子留空，"
-        u"future=linear 时显示掩码随后会丢弃的公式值。"_s};
+        u"future=linear 时显示掩码随后会丢弃的公式值。"
+        u"“recency”是内容得分全部相同时，最后一个查询分给距离为 k 的键的注意力：只对偏置做 softmax，与 e^(−m·k) 成正比。"_s};
     s.params = {
         intParam(u"heads"_s, 8, 1, 256, {u"number of heads n (sets the slopes)"_s, u"注意力头数 n（决定斜率）"_s}),
         intParam(u"head"_s, 1, 1, 256, {u"which head to show, 1..heads"_s, u"显示第几个头，1..heads"_s}),
@@ -94,9 +102,113 @@ ModuleSpec biasModule() {
             if (std::isinf(v)) v = std::numeric_limits<double>::quiet_NaN();
         QStringList rows, cols;
         for (std::size_t t = 0; t < T; ++t) rows << u"i=%1"_s.arg(t), cols << u"j=%1"_s.arg(t);
+        // Recency: the last query (i = T − 1) sees keys at distances k = 0..T−1
+        // in both modes; with equal content scores its weights are the softmax
+        // of −m·k alone. Computed in double from the float slope the bias uses.
+        std::vector<double> recency(T);
+        double z = 0.0;
+        for (std::size_t k = 0; k < T; ++k) z += (recency[k] = std::exp(-double(m) * double(k)));
+        double meanDistance = 0.0;
+        for (std::size_t k = 0; k < T; ++k) {
+            recency[k] /= z;
+            meanDistance += double(k) * recency[k];
+        }
         return std::vector<Output>{
             Output::matrix(u"bias"_s, int(T), int(T), std::move(data), rows, cols),
             Output::scalar(u"slope"_s, double(m)),
+            Output::series(u"recency"_s, rangeDoubles(T), std::move(recency)),
+            Output::scalar(u"mean_distance"_s, meanDistance),
+        };
+    };
+    return s;
+}
+
+// NoPE: no position encoding. One attention layer whose scores are all equal
+// (e.g. W_Q = 0), so every query averages the values it may see. Token vectors
+// are random N(0, 1) in `dim` channels, fresh for every sample sequence; one
+// extra channel marks the start token (1 at position 0, 0 elsewhere), the
+// construction of Kazemnejad et al. 2023, Theorem 1. Under a causal mask token t
+// averages t + 1 vectors, so
+//     start channel   = 1/(t + 1)                     exactly
+//     E ||y_t||² / dim = 1/(t + 1)                     (average of t+1 independent unit-variance vectors)
+// Without the mask every token averages all T vectors: one and the same output
+// at every position (1/T in both), no trace of position.
+// Random numbers: per sample one fill_normal of T·dim values, row-major
+// (position, channel), from rng(seed), samples in order.
+ModuleSpec nopeModule() {
+    ModuleSpec s;
+    s.id = u"nope.causal_signal"_s;
+    s.title = T2("NoPE: position from the causal mask", "NoPE：因果掩码带来的位置信息");
+    s.description = T2(
+        "No position encoding at all: one attention layer with equal scores (uniform attention) over random "
+        "token vectors. With a causal mask token t averages the t + 1 tokens it can see, so its output shrinks: "
+        "the mean squared length per channel is 1/(t + 1), and a start-token marker channel reads exactly "
+        "1/(t + 1), from which the position can be read back. Without the mask (bidirectional) every token "
+        "averages the same T tokens and all positions get the same output (1/T). Compares the measured "
+        "averages over many random sequences with the closed form.",
+        "完全没有位置编码：一层注意力，所有得分相等（均匀注意力），输入是随机词向量。有因果掩码时，"
+        "第 t 个词元对它能看到的 t + 1 个词元取平均，输出随之变小：每个通道的平均平方长度是 1/(t + 1)；"
+        "起始词元的标记通道恰好等于 1/(t + 1)，由它可以反推出位置。没有掩码（双向）时，每个词元平均的"
+        "都是同样的 T 个词元，所有位置的输出完全相同（1/T）。模块把多条随机序列上的实测平均值与闭式公式对比。");
+    s.params = {
+        intParam(u"length"_s, 32, 2, 512, T2("sequence length T", "序列长度 T")),
+        intParam(u"dim"_s, 64, 1, 512, T2("channels of the random token vectors", "随机词向量的通道数")),
+        intParam(u"samples"_s, 256, 1, 2000, T2("random sequences averaged", "参与平均的随机序列条数")),
+        boolParam(u"causal"_s, true, T2("causal mask: token t sees tokens 0..t only", "因果掩码：第 t 个词元只能看到 0..t")),
+        intParam(u"seed"_s, 1, 0, 1000000000, T2("seed of the random token vectors", "随机词向量的种子")),
+    };
+    s.run = [](const Params& p, const RunContext& ctx) {
+        const std::size_t T = std::size_t(p.getInt(u"length"_s));
+        const std::size_t C = std::size_t(p.getInt(u"dim"_s));
+        const std::size_t S = std::size_t(p.getInt(u"samples"_s));
+        const bool causal = p.getBool(u"causal"_s);
+        rng gen(std::uint64_t(p.getInt(u"seed"_s)));
+        std::vector<float> x(T * C);
+        std::vector<double> prefix((T + 1) * C);  // prefix[t][c] = sum of x[0..t-1][c]
+        std::vector<double> meanSq(T, 0.0);
+        for (std::size_t sample = 0; sample < S; ++sample) {
+            ctx.throwIfCancelled();
+            fill_normal(x.data(), T * C, 0.0f, 1.0f, gen);
+            for (std::size_t t = 0; t < T; ++t)
+                for (std::size_t c = 0; c < C; ++c) prefix[(t + 1) * C + c] = prefix[t * C + c] + x[t * C + c];
+            for (std::size_t t = 0; t < T; ++t) {
+                const std::size_t seen = causal ? t + 1 : T;  // keys this query averages
+                double sq = 0.0;
+                for (std::size_t c = 0; c < C; ++c) {
+                    const double y = prefix[seen * C + c] / double(seen);
+                    sq += y * y;
+                }
+                meanSq[t] += sq / double(C);
+            }
+        }
+        std::vector<double> closed(T), bos(T), recovered(T);
+        double maxRel = 0.0;
+        std::vector<QVariantList> rows;
+        for (std::size_t t = 0; t < T; ++t) {
+            meanSq[t] /= double(S);
+            const std::size_t seen = causal ? t + 1 : T;
+            closed[t] = 1.0 / double(seen);
+            // The start-token channel, averaged like any other channel, in float
+            // as a model would: one 1 among `seen` values.
+            float sum = 0.0f;
+            for (std::size_t j = 0; j < seen; ++j) sum += (j == 0) ? 1.0f : 0.0f;
+            bos[t] = double(sum / float(seen));
+            recovered[t] = 1.0 / bos[t] - 1.0;
+            maxRel = std::max(maxRel, std::fabs(meanSq[t] - closed[t]) / closed[t]);
+            rows.push_back({qlonglong(t), qlonglong(seen), bos[t], recovered[t], meanSq[t], closed[t]});
+        }
+        const double firstToLast = meanSq.front() / meanSq.back();
+        return std::vector<Output>{
+            Output::series(u"mean_sq_norm"_s, rangeDoubles(T), meanSq),
+            Output::series(u"closed_form"_s, rangeDoubles(T), closed),
+            Output::series(u"bos_signal"_s, rangeDoubles(T), bos),
+            Output::series(u"recovered_position"_s, rangeDoubles(T), recovered),
+            Output::table(u"positions"_s,
+                          {u"position"_s, u"tokens_seen"_s, u"bos_signal"_s, u"recovered_position"_s,
+                           u"mean_sq_norm"_s, u"closed_form"_s},
+                          rows),
+            Output::scalar(u"max_rel_error"_s, maxRel),
+            Output::scalar(u"first_to_last"_s, firstToLast),
         };
     };
     return s;
@@ -107,6 +219,7 @@ ModuleSpec biasModule() {
 void registerAlibiModules(Registry& r) {
     r.add(slopesModule());
     r.add(biasModule());
+    r.add(nopeModule());
 }
 
 }  // namespace poslab::modules
