@@ -5,12 +5,15 @@
 //   vit.similarity  cosine similarity of patch position vectors (ViT Fig. 7)
 //   vit.rope2d      2-D RoPE scores, axial vs mixed frequencies
 //   vit.peg         CPE/PEG on a constant input: zero padding leaks position
+//   vit.mrope       M-RoPE (Qwen2-VL / Qwen3-VL): (t, h, w) ids and which
+//                   rotary pairs each axis drives
 #include "modules/registry.h"
 
 #include "core/common.h"
 #include "core/rope.h"
 #include "core/vision.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace poslab::modules {
@@ -463,6 +466,239 @@ ModuleSpec pegSpec() {
     return s;
 }
 
+// ---------------------------------------------------------------- vit.mrope
+
+// One token of the example sequence: kind ("text", "image") and its (t, h, w) ids.
+struct MropeToken {
+    QString label, kind;
+    long long t, h, w;
+};
+
+// Qwen2-VL get_rope_index (HF modeling_qwen2_vl.py) for the sequence
+//     text_before text tokens, one image/video of frames × gh × gw tokens
+//     (grid after the 2×2 merge), text_after text tokens.
+// Text: ids st, st+1, ... on all three axes. Vision: (f, r, c) + st for frame
+// f, row r, column c, in the order f, then r, then c. The next text starts at
+// max(all ids so far) + 1.
+std::vector<MropeToken> mropeSequence(int textBefore, int frames, int gh, int gw, int textAfter) {
+    std::vector<MropeToken> seq;
+    long long next = 0;
+    for (int i = 0; i < textBefore; ++i, ++next)
+        seq.push_back({QStringLiteral("txt%1").arg(seq.size()), QStringLiteral("text"), next, next, next});
+    const long long st = next;
+    long long mx = st - 1;
+    for (int f = 0; f < frames; ++f)
+        for (int r = 0; r < gh; ++r)
+            for (int c = 0; c < gw; ++c) {
+                const QString lab = frames > 1 ? QStringLiteral("f%1r%2c%3").arg(f).arg(r).arg(c)
+                                               : QStringLiteral("r%1c%2").arg(r).arg(c);
+                seq.push_back({lab, QStringLiteral("image"), st + f, st + r, st + c});
+                mx = std::max({mx, st + f, st + r, st + c});
+            }
+    next = mx + 1;
+    for (int i = 0; i < textAfter; ++i, ++next)
+        seq.push_back({QStringLiteral("txt%1").arg(seq.size()), QStringLiteral("text"), next, next, next});
+    return seq;
+}
+
+ModuleSpec mropeSpec() {
+    ModuleSpec s;
+    s.id = QStringLiteral("vit.mrope");
+    s.title = {QStringLiteral("M-RoPE: rotary pairs for time, height and width"),
+               QStringLiteral("M-RoPE：把旋转维度分给时间、高度和宽度")};
+    s.description = {
+        QStringLiteral(
+            "Multimodal RoPE of Qwen2-VL (HF modeling_qwen2_vl.py, apply_multimodal_rotary_pos_emb and "
+            "get_rope_index) and its interleaved form in Qwen3-VL (apply_interleaved_mrope). Every token "
+            "carries three position ids (t, h, w); each of the head_dim/2 rotary frequencies "
+            "inv_freq_j = θ^(−2j/head_dim) is driven by one of them. contiguous (Qwen2-VL, "
+            "mrope_section [16, 24, 24]): the fastest 16 frequencies follow t, the next 24 h, the slowest "
+            "24 w. interleaved (Qwen3-VL, [24, 20, 20]): t, h, w take turns j mod 3, so every axis gets "
+            "fast and slow frequencies. head_dim = 2·(section_t + section_h + section_w). The example "
+            "sequence is text, one image (or video) of grid_h × grid_w tokens (after the 2×2 merge), "
+            "text: text tokens have the same id on all three axes, so for them M-RoPE is 1-D RoPE; the "
+            "image starts at the next id, its tokens get (start + frame, start + row, start + col), and "
+            "the text after it continues from the largest id + 1."),
+        QStringLiteral(
+            "Qwen2-VL 的多模态旋转位置编码（HF modeling_qwen2_vl.py 中的 apply_multimodal_rotary_pos_emb "
+            "与 get_rope_index），以及 Qwen3-VL 的交错形式（apply_interleaved_mrope）。每个词元带三个位置"
+            "编号 (t, h, w)；head_dim/2 个旋转频率 inv_freq_j = θ^(−2j/head_dim) 中的每一个只由其中一个"
+            "编号驱动。contiguous（Qwen2-VL，mrope_section [16, 24, 24]）：最快的 16 个频率跟随 t，"
+            "接下来 24 个跟随 h，最慢的 24 个跟随 w。interleaved（Qwen3-VL，[24, 20, 20]）：t、h、w 按 "
+            "j mod 3 轮流分配，因此每个轴都既有快频率又有慢频率。head_dim = 2·(section_t + section_h + "
+            "section_w)。示例序列为：文本、一张 grid_h × grid_w 个词元的图像（或视频，已做 2×2 合并）、"
+            "文本。文本词元的三个编号相同，所以对文本而言 M-RoPE 就是一维 RoPE；图像从下一个编号开始，"
+            "其词元的编号为 (起点 + 帧, 起点 + 行, 起点 + 列)，图像之后的文本从最大编号 + 1 继续。")};
+    s.params = {
+        choiceParam(QStringLiteral("style"), QStringLiteral("contiguous"),
+                    {QStringLiteral("contiguous"), QStringLiteral("interleaved")},
+                    T2("contiguous blocks [t | h | w] (Qwen2-VL) or interleaved t, h, w (Qwen3-VL)",
+                       "连续分块 [t | h | w]（Qwen2-VL），或 t、h、w 交错（Qwen3-VL）")),
+        intParam(QStringLiteral("section_t"), 16, 0, 128,
+                 T2("rotary pairs (frequencies) driven by the time id t", "由时间编号 t 驱动的旋转对（频率）个数")),
+        intParam(QStringLiteral("section_h"), 24, 0, 128,
+                 T2("rotary pairs driven by the height id h", "由高度编号 h 驱动的旋转对个数")),
+        intParam(QStringLiteral("section_w"), 24, 0, 128,
+                 T2("rotary pairs driven by the width id w", "由宽度编号 w 驱动的旋转对个数")),
+        floatParam(QStringLiteral("rope_theta"), 1.0e6, 100.0, 1.0e7,
+                   T2("RoPE base θ (Qwen2-VL: 1000000)", "RoPE 底数 θ（Qwen2-VL 取 1000000）")),
+        intParam(QStringLiteral("text_before"), 3, 0, 16,
+                 T2("text tokens before the image", "图像之前的文本词元数")),
+        intParam(QStringLiteral("frames"), 1, 1, 4,
+                 T2("temporal patches (1 = an image, more = a video)", "时间方向的块数（1 为图像，更多为视频）")),
+        intParam(QStringLiteral("grid_h"), 3, 1, 16,
+                 T2("image tokens per column (rows of the grid after the 2×2 merge)",
+                    "图像词元的行数（2×2 合并之后的网格高）")),
+        intParam(QStringLiteral("grid_w"), 4, 1, 16,
+                 T2("image tokens per row (columns of the grid after the 2×2 merge)",
+                    "图像词元的列数（2×2 合并之后的网格宽）")),
+        intParam(QStringLiteral("text_after"), 3, 0, 16,
+                 T2("text tokens after the image", "图像之后的文本词元数")),
+    };
+    s.check = [](const Params& p) {
+        const long long st = p.getInt(QStringLiteral("section_t")), sh = p.getInt(QStringLiteral("section_h")),
+                        sw = p.getInt(QStringLiteral("section_w")), P = st + sh + sw;
+        if (P < 1)
+            throw ParamError(QStringLiteral("section_t"), QString::number(st),
+                             QStringLiteral("section_t + section_h + section_w >= 1"),
+                             QStringLiteral("the three sections are all 0: there is no rotary pair to assign"));
+        if (P > 128)
+            throw ParamError(QStringLiteral("section_w"), QString::number(sw),
+                             QStringLiteral("section_t + section_h + section_w <= 128 (head_dim <= 256)"),
+                             QStringLiteral("section_t + section_h + section_w = %1 is more than 128 pairs "
+                                            "(head_dim <= 256)").arg(P));
+        if (p.getChoice(QStringLiteral("style")) == QLatin1String("interleaved")) {
+            if (3 * sh > P)
+                throw ParamError(QStringLiteral("section_h"), QString::number(sh),
+                                 QStringLiteral("3·section_h <= head_dim/2 = %1").arg(P),
+                                 QStringLiteral("interleaved style: h takes every third pair j = 1, 4, 7, … "
+                                                "below 3·section_h = %1, which must not exceed head_dim/2 = %2")
+                                     .arg(3 * sh).arg(P));
+            if (3 * sw > P)
+                throw ParamError(QStringLiteral("section_w"), QString::number(sw),
+                                 QStringLiteral("3·section_w <= head_dim/2 = %1").arg(P),
+                                 QStringLiteral("interleaved style: w takes every third pair j = 2, 5, 8, … "
+                                                "below 3·section_w = %1, which must not exceed head_dim/2 = %2")
+                                     .arg(3 * sw).arg(P));
+        }
+    };
+    s.run = [](const Params& p, const RunContext& ctx) {
+        const int sec[3] = {int(p.getInt(QStringLiteral("section_t"))), int(p.getInt(QStringLiteral("section_h"))),
+                            int(p.getInt(QStringLiteral("section_w")))};
+        const int P = sec[0] + sec[1] + sec[2], D = 2 * P;
+        const bool inter = p.getChoice(QStringLiteral("style")) == QLatin1String("interleaved");
+        const double theta = p.getFloat(QStringLiteral("rope_theta"));
+        const std::vector<MropeToken> seq = mropeSequence(
+            int(p.getInt(QStringLiteral("text_before"))), int(p.getInt(QStringLiteral("frames"))),
+            int(p.getInt(QStringLiteral("grid_h"))), int(p.getInt(QStringLiteral("grid_w"))),
+            int(p.getInt(QStringLiteral("text_after"))));
+        const int T = int(seq.size());
+
+        std::vector<int> axis(P);
+        mrope_axis_assignment(sec, P, inter ? MROPE_INTERLEAVED : MROPE_CONTIGUOUS, axis.data());
+        std::vector<float> invFreq(P);  // HF default: 1 / θ^(2j/D), stored as float
+        for (int j = 0; j < P; ++j) invFreq[j] = static_cast<float>(1.0 / std::pow(theta, 2.0 * j / D));
+        std::vector<float> pos(static_cast<std::size_t>(T) * 3);
+        for (int t = 0; t < T; ++t) {
+            pos[3 * t] = float(seq[t].t), pos[3 * t + 1] = float(seq[t].h), pos[3 * t + 2] = float(seq[t].w);
+        }
+        std::vector<float> ang(static_cast<std::size_t>(T) * P);
+        if (T > 0) mrope_angles(pos.data(), T, invFreq.data(), axis.data(), P, ang.data());
+        ctx.throwIfCancelled();
+
+        const char* axisName[3] = {"t", "h", "w"};
+        // which axis drives pair j: a 3 × P one-hot matrix
+        std::vector<double> assign(static_cast<std::size_t>(3) * P, 0.0);
+        std::vector<double> pairX = rangeDoubles(P), wavelength(P);
+        double minWl[3], maxWl[3];
+        int count[3] = {0, 0, 0};
+        for (int a = 0; a < 3; ++a) minWl[a] = 0.0, maxWl[a] = 0.0;
+        for (int j = 0; j < P; ++j) {
+            const int a = axis[j];
+            assign[static_cast<std::size_t>(a) * P + j] = 1.0;
+            wavelength[j] = 2.0 * 3.14159265358979323846 / double(invFreq[j]);
+            if (count[a] == 0) minWl[a] = maxWl[a] = wavelength[j];
+            minWl[a] = std::min(minWl[a], wavelength[j]);
+            maxWl[a] = std::max(maxWl[a], wavelength[j]);
+            ++count[a];
+        }
+        std::vector<QVariantList> secRows;
+        for (int a = 0; a < 3; ++a) {
+            QString where = QStringLiteral("—");
+            std::vector<int> js;
+            for (int j = 0; j < P; ++j)
+                if (axis[j] == a) js.push_back(j);
+            if (!js.empty() && js.back() - js.front() + 1 == int(js.size()))
+                where = QStringLiteral("%1..%2").arg(js.front()).arg(js.back());
+            else if (js.size() > 4)  // strided (interleaved): the first three and the last
+                where = QStringLiteral("%1, %2, %3, …, %4").arg(js[0]).arg(js[1]).arg(js[2]).arg(js.back());
+            else if (!js.empty()) {
+                QStringList all;
+                for (int j : js) all << QString::number(j);
+                where = all.join(QStringLiteral(", "));
+            }
+            secRows.push_back({QString::fromLatin1(axisName[a]), static_cast<long long>(count[a]), where,
+                               count[a] ? QVariant(minWl[a]) : QVariant(QStringLiteral("—")),
+                               count[a] ? QVariant(maxWl[a]) : QVariant(QStringLiteral("—"))});
+        }
+
+        // position ids per token, and the cosines of the angles (T × P)
+        QStringList labels, pairLabels;
+        std::vector<double> tokX = rangeDoubles(T), idT(T), idH(T), idW(T);
+        std::vector<QVariantList> idRows;
+        std::vector<double> cosA(static_cast<std::size_t>(T) * P);
+        double textDiff = 0.0;  // text tokens: largest |angle − id·inv_freq| (1-D RoPE)
+        long long maxId = -1;
+        for (int t = 0; t < T; ++t) {
+            const MropeToken& k = seq[t];
+            labels << k.label;
+            idT[t] = double(k.t), idH[t] = double(k.h), idW[t] = double(k.w);
+            maxId = std::max({maxId, k.t, k.h, k.w});
+            idRows.push_back({static_cast<long long>(t), k.label, k.kind, k.t, k.h, k.w});
+            for (int j = 0; j < P; ++j) {
+                const float a = ang[static_cast<std::size_t>(t) * P + j];
+                cosA[static_cast<std::size_t>(t) * P + j] = std::cos(double(a));
+                if (k.kind == QLatin1String("text"))
+                    textDiff = std::max(textDiff, std::abs(double(a) - double(float(double(k.t) * invFreq[j]))));
+            }
+        }
+        for (int j = 0; j < P; ++j) pairLabels << QStringLiteral("%1%2").arg(QLatin1String(axisName[axis[j]])).arg(j);
+
+        return std::vector<Output>{
+            Output::matrix(QStringLiteral("axis_of_pair"), 3, P, std::move(assign),
+                           {QStringLiteral("t"), QStringLiteral("h"), QStringLiteral("w")}, pairLabels),
+            Output::table(QStringLiteral("sections"),
+                          {QStringLiteral("axis"), QStringLiteral("pairs"), QStringLiteral("pair indices j"),
+                           QStringLiteral("shortest wavelength"), QStringLiteral("longest wavelength")},
+                          std::move(secRows)),
+            Output::series(QStringLiteral("wavelength"), pairX, std::move(wavelength), pairLabels),
+            Output::series(QStringLiteral("t_id"), tokX, std::move(idT), labels),
+            Output::series(QStringLiteral("h_id"), tokX, std::move(idH), labels),
+            Output::series(QStringLiteral("w_id"), tokX, std::move(idW), labels),
+            Output::table(QStringLiteral("position_ids"),
+                          {QStringLiteral("token"), QStringLiteral("label"), QStringLiteral("kind"),
+                           QStringLiteral("t"), QStringLiteral("h"), QStringLiteral("w")},
+                          std::move(idRows)),
+            Output::matrix(QStringLiteral("cos_angle"), T, P, std::move(cosA), labels, pairLabels),
+            Output::scalar(QStringLiteral("head_dim"), double(D)),
+            Output::scalar(QStringLiteral("pairs_t"), double(count[0])),
+            Output::scalar(QStringLiteral("pairs_h"), double(count[1])),
+            Output::scalar(QStringLiteral("pairs_w"), double(count[2])),
+            Output::scalar(QStringLiteral("min_wavelength_t"), minWl[0]),
+            Output::scalar(QStringLiteral("min_wavelength_h"), minWl[1]),
+            Output::scalar(QStringLiteral("min_wavelength_w"), minWl[2]),
+            Output::scalar(QStringLiteral("max_wavelength_t"), maxWl[0]),
+            Output::scalar(QStringLiteral("max_wavelength_h"), maxWl[1]),
+            Output::scalar(QStringLiteral("max_wavelength_w"), maxWl[2]),
+            Output::scalar(QStringLiteral("tokens"), double(T)),
+            Output::scalar(QStringLiteral("last_position_id"), double(maxId)),
+            Output::scalar(QStringLiteral("rope_delta"), double(maxId + 1 - T)),
+            Output::scalar(QStringLiteral("text_max_diff_vs_1d"), textDiff),
+        };
+    };
+    return s;
+}
+
 }  // namespace
 
 void registerVitModules(Registry& r) {
@@ -470,6 +706,7 @@ void registerVitModules(Registry& r) {
     r.add(similaritySpec());
     r.add(rope2dSpec());
     r.add(pegSpec());
+    r.add(mropeSpec());
 }
 
 }  // namespace poslab::modules

@@ -47,6 +47,9 @@ private slots:
     void pegValues_data();
     void pegValues();
     void pegRandomKernel();
+    void mropeQwen2Sections();
+    void mropePositionIds();
+    void mropeInterleaved();
     void badParams_data();
     void badParams();
 };
@@ -54,7 +57,7 @@ private slots:
 // Every module has both languages for title, description and every param,
 // and every numeric param declares a range containing its default.
 void TestVitModules::registeredAndDocumented() {
-    for (const char* id : {"vit.sincos2d", "vit.similarity", "vit.rope2d", "vit.peg"}) {
+    for (const char* id : {"vit.sincos2d", "vit.similarity", "vit.rope2d", "vit.peg", "vit.mrope"}) {
         const ModuleSpec& s = spec(QString::fromLatin1(id));
         QVERIFY(!s.title.en.isEmpty() && !s.title.zh.isEmpty());
         QVERIFY(!s.description.en.isEmpty() && !s.description.zh.isEmpty());
@@ -97,6 +100,16 @@ void TestVitModules::runs_data() {
     QTest::newRow("peg 1x1") << "vit.peg" << QStringList{"grid_h=1", "grid_w=1"} << 3;
     QTest::newRow("peg 64x64 random -100") << "vit.peg"
                                            << QStringList{"grid_h=64", "grid_w=64", "kernel=random", "input_value=-100"} << 3;
+    QTest::newRow("mrope defaults") << "vit.mrope" << QStringList{} << 22;
+    QTest::newRow("mrope one pair, one token")
+        << "vit.mrope" << QStringList{"section_t=1", "section_h=0", "section_w=0", "text_before=0", "text_after=0",
+                                      "grid_h=1", "grid_w=1"} << 22;
+    QTest::newRow("mrope largest")
+        << "vit.mrope" << QStringList{"section_t=0", "section_h=64", "section_w=64", "text_before=16", "text_after=16",
+                                      "frames=4", "grid_h=16", "grid_w=16", "rope_theta=10000000"} << 22;
+    QTest::newRow("mrope interleaved Qwen3-VL")
+        << "vit.mrope" << QStringList{"style=interleaved", "section_t=24", "section_h=20", "section_w=20",
+                                      "rope_theta=100"} << 22;
 }
 
 // Runs, the number of outputs, unique names, finite numbers everywhere.
@@ -286,6 +299,110 @@ void TestVitModules::pegRandomKernel() {
     QCOMPARE(at(y, 2, 2), at(y, 3, 3));  // interior tokens agree: no position information inside
 }
 
+// Qwen2-VL defaults, mrope_section [16, 24, 24], θ = 1e6: head_dim 128; pairs
+// 0..15 follow t, 16..39 h, 40..63 w (HF apply_multimodal_rotary_pos_emb
+// splits cat(freqs, freqs) by [16, 24, 24, 16, 24, 24] and takes chunk i from
+// axis i mod 3). Golden wavelengths 2π·θ^(2j/128) computed here in double;
+// the module rounds inv_freq to float, hence the 1e-6 relative tolerance.
+void TestVitModules::mropeQwen2Sections() {
+    const auto outs = run("vit.mrope");
+    QCOMPARE(find(outs, "head_dim").value, 128.0);
+    QCOMPARE(find(outs, "pairs_t").value, 16.0);
+    QCOMPARE(find(outs, "pairs_h").value, 24.0);
+    QCOMPARE(find(outs, "pairs_w").value, 24.0);
+    const Output& ax = find(outs, "axis_of_pair");
+    QCOMPARE(ax.rows, 3);
+    QCOMPARE(ax.cols, 64);
+    for (int j = 0; j < 64; ++j) {
+        const int expected = j < 16 ? 0 : (j < 40 ? 1 : 2);
+        for (int a = 0; a < 3; ++a) QCOMPARE(at(ax, a, j), a == expected ? 1.0 : 0.0);
+    }
+    const double twoPi = 2.0 * 3.14159265358979323846;
+    auto wl = [&](int j) { return twoPi * std::pow(1.0e6, 2.0 * j / 128.0); };
+    auto close = [](double a, double b) { return std::abs(a - b) <= 1e-6 * std::abs(b); };
+    QVERIFY(close(find(outs, "min_wavelength_t").value, wl(0)));   // 2π
+    QVERIFY(close(find(outs, "max_wavelength_t").value, wl(15)));
+    QVERIFY(close(find(outs, "min_wavelength_h").value, wl(16)));  // 2π·√(√1e6)·… = 198.7
+    QVERIFY(close(find(outs, "min_wavelength_h").value, 198.691765));
+    QVERIFY(close(find(outs, "max_wavelength_h").value, wl(39)));
+    QVERIFY(close(find(outs, "min_wavelength_w").value, wl(40)));
+    QVERIFY(close(find(outs, "max_wavelength_w").value, wl(63)));
+    const Output& w = find(outs, "wavelength");
+    QCOMPARE(int(w.y.size()), 64);
+    QCOMPARE(w.xLabels.at(0), QStringLiteral("t0"));
+    QCOMPARE(w.xLabels.at(16), QStringLiteral("h16"));
+    QCOMPARE(w.xLabels.at(63), QStringLiteral("w63"));
+    const Output& sec = find(outs, "sections");
+    QCOMPARE(sec.tableRows.size(), std::size_t(3));
+    QCOMPARE(sec.tableRows[1][2].toString(), QStringLiteral("16..39"));
+}
+
+// get_rope_index, checked against the example in HF's docstring
+// (modeling_qwen2_vl.py): a video of 3 temporal × 2 × 2 tokens followed by 5
+// text tokens gives vision t [0,0,0,0,1,1,1,1,2,2,2,2], h [0,0,1,1,…],
+// w [0,1,0,1,…] and text ids 3..7 on all three axes.
+void TestVitModules::mropePositionIds() {
+    const auto outs = run("vit.mrope", {"text_before=0", "frames=3", "grid_h=2", "grid_w=2", "text_after=5"});
+    const std::vector<double> t{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 4, 5, 6, 7};
+    const std::vector<double> h{0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 3, 4, 5, 6, 7};
+    const std::vector<double> w{0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 3, 4, 5, 6, 7};
+    QCOMPARE(find(outs, "t_id").y, t);
+    QCOMPARE(find(outs, "h_id").y, h);
+    QCOMPARE(find(outs, "w_id").y, w);
+    QCOMPARE(find(outs, "tokens").value, 17.0);
+    QCOMPARE(find(outs, "last_position_id").value, 7.0);
+    QCOMPARE(find(outs, "rope_delta").value, 8.0 - 17.0);  // max + 1 − length, as HF's mrope_position_deltas
+    QCOMPARE(find(outs, "position_ids").tableRows.size(), std::size_t(17));
+
+    // Defaults: 3 text, a 3 × 4 image, 3 text. Image ids start at 3:
+    // (3, 3 + row, 3 + col); the text after it continues at max = 3 + 3 = 6, plus 1.
+    const auto d = run("vit.mrope");
+    const Output& ids = find(d, "position_ids");
+    QCOMPARE(ids.tableRows.size(), std::size_t(18));
+    const QVariantList& last = ids.tableRows[3 + 11];  // image token r2c3
+    QCOMPARE(last[1].toString(), QStringLiteral("r2c3"));
+    QCOMPARE(last[3].toLongLong(), 3LL);
+    QCOMPARE(last[4].toLongLong(), 5LL);
+    QCOMPARE(last[5].toLongLong(), 6LL);
+    QCOMPARE(ids.tableRows[15][3].toLongLong(), 7LL);
+    QCOMPARE(find(d, "last_position_id").value, 9.0);
+    QCOMPARE(find(d, "rope_delta").value, -8.0);
+    QCOMPARE(find(d, "text_max_diff_vs_1d").value, 0.0);
+
+    // cos_angle: image token r1c2 has ids (3, 4, 5); pair 0 follows t, pair 16
+    // follows h, pair 40 follows w, with inv_freq_j = 1e6^(−2j/128).
+    const Output& c = find(d, "cos_angle");
+    QCOMPARE(c.rows, 18);
+    QCOMPARE(c.cols, 64);
+    const int tok = 3 + 1 * 4 + 2;
+    auto expect = [](double id, int j) { return std::cos(id * double(float(std::pow(1.0e6, -2.0 * j / 128.0)))); };
+    QVERIFY(std::abs(at(c, tok, 0) - expect(3, 0)) < 1e-6);
+    QVERIFY(std::abs(at(c, tok, 16) - expect(4, 16)) < 1e-6);
+    QVERIFY(std::abs(at(c, tok, 40) - expect(5, 40)) < 1e-6);
+}
+
+// Qwen3-VL [24, 20, 20] interleaved: j ≡ 1 (mod 3), j < 60 -> h;
+// j ≡ 2 (mod 3), j < 60 -> w; all other j (0, 3, …, 57 and 60..63) -> t.
+// Every axis now reaches the fast frequencies: w's shortest wavelength is
+// that of pair 2, 2π·θ^(4/128).
+void TestVitModules::mropeInterleaved() {
+    const auto outs = run("vit.mrope", {"style=interleaved", "section_t=24", "section_h=20", "section_w=20"});
+    const Output& ax = find(outs, "axis_of_pair");
+    for (int j = 0; j < 64; ++j) {
+        const int expected = (j < 60 && j % 3 == 1) ? 1 : ((j < 60 && j % 3 == 2) ? 2 : 0);
+        QCOMPARE(at(ax, expected, j), 1.0);
+    }
+    QCOMPARE(find(outs, "pairs_t").value, 24.0);
+    QCOMPARE(find(outs, "pairs_h").value, 20.0);
+    QCOMPARE(find(outs, "pairs_w").value, 20.0);
+    const double wl2 = 2.0 * 3.14159265358979323846 * std::pow(1.0e6, 4.0 / 128.0);
+    QVERIFY(std::abs(find(outs, "min_wavelength_w").value - wl2) < 1e-6 * wl2);
+    QVERIFY(find(outs, "min_wavelength_w").value < 10.0);
+    const Output& sec = find(outs, "sections");
+    QCOMPARE(sec.tableRows[2][2].toString(), QStringLiteral("2, 5, 8, …, 59"));
+    QCOMPARE(sec.tableRows[0][2].toString(), QStringLiteral("0, 3, 6, …, 63"));
+}
+
 void TestVitModules::badParams_data() {
     QTest::addColumn<QString>("id");
     QTest::addColumn<QStringList>("params");
@@ -307,6 +424,17 @@ void TestVitModules::badParams_data() {
     QTest::newRow("peg grid 65") << "vit.peg" << QStringList{"grid_h=65"} << "grid_h";
     QTest::newRow("peg kernel") << "vit.peg" << QStringList{"kernel=zeros"} << "kernel";
     QTest::newRow("peg input 1e3") << "vit.peg" << QStringList{"input_value=1000"} << "input_value";
+    QTest::newRow("mrope no pairs") << "vit.mrope" << QStringList{"section_t=0", "section_h=0", "section_w=0"}
+                                    << "section_t";
+    QTest::newRow("mrope 129 pairs") << "vit.mrope" << QStringList{"section_t=64", "section_h=64", "section_w=1"}
+                                     << "section_w";
+    QTest::newRow("mrope section 129") << "vit.mrope" << QStringList{"section_t=129"} << "section_t";
+    QTest::newRow("mrope interleaved h too wide")
+        << "vit.mrope" << QStringList{"style=interleaved", "section_t=4", "section_h=30", "section_w=30"} << "section_h";
+    QTest::newRow("mrope interleaved w too wide")
+        << "vit.mrope" << QStringList{"style=interleaved", "section_t=20", "section_h=20", "section_w=24"} << "section_w";
+    QTest::newRow("mrope style") << "vit.mrope" << QStringList{"style=chunked"} << "style";
+    QTest::newRow("mrope frames 5") << "vit.mrope" << QStringList{"frames=5"} << "frames";
 }
 
 void TestVitModules::badParams() {
