@@ -110,8 +110,8 @@ std::vector<ParamSpec> scalingParams() {
                    T2("llama3: wavelengths below L0/high_freq_factor are kept",
                       "llama3：波长小于 L0/high_freq_factor 的频率保持不变")),
         boolParam(QStringLiteral("compare"), false,
-                  T2("also output inv_freq of every scaling with these parameters",
-                     "同时输出所有缩放方式在这些参数下的 inv_freq，便于对比")),
+                  T2("also output inv_freq_<scaling> and wavelengths wl_<scaling> of every scaling with these parameters",
+                     "同时输出所有缩放方式在这些参数下的 inv_freq_<缩放方式> 与波长 wl_<缩放方式>，便于对比")),
     };
 }
 
@@ -240,17 +240,24 @@ std::vector<Output> runInvFreq(const Params& p, const RunContext& ctx) {
                                 std::move(rows)));
 
     if (p.getBool(QStringLiteral("compare"))) {
+        // inv_freq_<scaling> for every scaling first, then wl_<scaling> (the
+        // wavelength 2π / inv_freq) in the same order, for one wavelength-per-pair
+        // chart; the short prefix keeps six names readable in a chart legend.
+        std::vector<Output> wavelengths;
         for (int t = 0; t < ROPE_SCALING_COUNT; ++t) {
             ctx.throwIfCancelled();
             const rope_scaling_params other = scalingFrom(p, rope_scaling_type(t));
             try {
                 const rope_frequencies g = rope_compute_frequencies(other);
-                out.push_back(Output::series(QStringLiteral("inv_freq_") + QString::fromLatin1(rope_scaling_name(rope_scaling_type(t))),
-                                             rangeDoubles(n), g.inv_freq));
+                const QString name = QString::fromLatin1(rope_scaling_name(rope_scaling_type(t)));
+                out.push_back(Output::series(QStringLiteral("inv_freq_") + name, rangeDoubles(n), g.inv_freq));
+                wavelengths.push_back(Output::series(QStringLiteral("wl_") + name, rangeDoubles(n),
+                                                     rope_wavelengths(g.inv_freq)));
             } catch (const core_error&) {
                 // A scaling these parameters do not fit (e.g. factor < 1) is left out.
             }
         }
+        for (Output& w : wavelengths) out.push_back(std::move(w));
     }
     return out;
 }
@@ -605,12 +612,12 @@ void registerRopeModules(Registry& r) {
             "Face RoPE scaling — default, linear (Position Interpolation), dynamic NTK, static NTK-aware, YaRN, "
             "LongRoPE and Llama 3 — with HF's parameter names and newest semantics, plus the attention factor that "
             "multiplies cos and sin (logits scale by its square). For YaRN it also shows the correction range and the "
-            "ramp that blends kept and interpolated pairs; compare=true adds the frequencies of every scaling for one "
-            "chart.",
+            "ramp that blends kept and interpolated pairs; compare=true adds the frequencies (inv_freq_<scaling>) and "
+            "wavelengths (wl_<scaling>) of every scaling for one chart.",
             "计算每个维度对的逆频率 inv_freq_j 与波长 2π/inv_freq_j，覆盖 Hugging Face 的全部 RoPE 缩放方式："
             "default、linear（位置插值）、dynamic NTK、静态 NTK-aware、YaRN、LongRoPE 和 Llama 3，参数名与语义与 HF "
             "最新版本一致；同时给出乘在 cos、sin 上的注意力系数（logits 按其平方缩放）。对 YaRN 还会给出修正区间和在"
-            "“保持”与“插值”之间过渡的斜坡；compare=true 时输出所有缩放方式的频率，便于画在同一张图上。");
+            "“保持”与“插值”之间过渡的斜坡；compare=true 时输出所有缩放方式的频率（inv_freq_<缩放方式>）与波长（wl_<缩放方式>），便于画在同一张图上。");
         s.params = scalingParams();
         s.check = checkScaling;
         s.run = runInvFreq;

@@ -53,6 +53,7 @@ private slots:
     void runsWithParams();
     void invFreqYarnMatchesCore();
     void invFreqShapesAndCompare();
+    void invFreqCompareWavelengths();
     void rotateLayoutsArePermutation();
     void relativeCheckSmallDeviation();
     void decayValues();
@@ -170,6 +171,63 @@ void TestRopeModules::invFreqShapesAndCompare() {
     const Output& lin = get(outs, "inv_freq_linear");
     for (std::size_t j = 0; j < 24; ++j) QVERIFY(std::fabs(lin.y[j] * 8 - def.y[j]) <= 1e-15 * def.y[j] * 8);
     QCOMPARE(get(outs, "attention_factor").value, 1.0);
+}
+
+// compare=true also gives wl_<scaling> = 2π / inv_freq_<scaling>. Golden
+// values for a Llama-3-shaped head (d 128, b 500000, s 8, L0 8192) from an
+// independent float64 Python restatement of HF's formulas (DEFINITIONS §3):
+// default λ_j = 2π·b^(2j/d); linear ×8; ntk base b·8^(128/126) = 4134231.13;
+// yarn range [18, 35]; llama3 keeps λ < 2048, divides λ > 8192.
+void TestRopeModules::invFreqCompareWavelengths() {
+    const std::vector<Output> outs =
+        run("rope.inv_freq", {"head_dim=128", "rope_theta=500000", "factor=8", "original_max_position_embeddings=8192",
+                              "compare=true"});
+    // Without compare there are no per-scaling series.
+    QVERIFY(!find(run("rope.inv_freq"), "wl_default"));
+    struct Golden {
+        const char* name;
+        double j0, j20, j30, j63;
+    };
+    const Golden golden[] = {
+        {"default", 6.283185307179586, 379.4093, 2948.3026, 2559195.5174},
+        {"linear", 50.26548245743669, 3035.2746, 23586.4209, 20473564.139},
+        {"ntk", 6.283185307179586, 734.1811, 7936.2421, 20473564.139},
+        {"yarn", 6.283185307179586, 422.9481, 7710.9453, 20473564.139},
+        {"llama3", 6.283185307179586, 379.4093, 4579.9364, 20473564.139},
+    };
+    for (const Golden& g : golden) {
+        const QByteArray wn = QByteArray("wl_") + g.name, fn = QByteArray("inv_freq_") + g.name;
+        const Output& w = get(outs, wn.constData());
+        const Output& f = get(outs, fn.constData());
+        QCOMPARE(w.y.size(), std::size_t(64));
+        QCOMPARE(w.x, f.x);
+        for (std::size_t j = 0; j < 64; ++j) QVERIFY(std::fabs(w.y[j] * f.y[j] - 2 * M_PI) < 1e-9);
+        const double want[] = {g.j0, g.j20, g.j30, g.j63};
+        const std::size_t at[] = {0, 20, 30, 63};
+        for (int i = 0; i < 4; ++i)
+            QVERIFY2(std::fabs(w.y[at[i]] / want[i] - 1) < 1e-7,
+                     qPrintable(QStringLiteral("%1[%2] = %3").arg(QString::fromLatin1(wn)).arg(at[i]).arg(w.y[at[i]], 0, 'g', 12)));
+    }
+    // All seven scalings are present, the inv_freq_* block first (existing order).
+    int firstWavelength = -1, lastInvFreq = -1, count = 0;
+    for (int i = 0; i < int(outs.size()); ++i) {
+        if (outs[std::size_t(i)].name.startsWith(QLatin1String("wl_"))) {
+            ++count;
+            if (firstWavelength < 0) firstWavelength = i;
+        }
+        if (outs[std::size_t(i)].name.startsWith(QLatin1String("inv_freq_"))) lastInvFreq = i;
+    }
+    QCOMPARE(count, 7);
+    QVERIFY(lastInvFreq < firstWavelength);
+    // Dynamic NTK at seq_len 15360 with max_position_embeddings 8192: the
+    // bracket 8·15360/8192 − 7 is exactly 8, so its wavelengths are NTK-aware's.
+    const std::vector<Output> dyn =
+        run("rope.inv_freq", {"head_dim=128", "rope_theta=500000", "factor=8", "original_max_position_embeddings=8192",
+                              "max_position_embeddings=8192", "seq_len=15360", "compare=true"});
+    const Output& wd = get(dyn, "wl_dynamic");
+    const Output& wn = get(dyn, "wl_ntk");
+    for (std::size_t j = 0; j < 64; ++j) QVERIFY(std::fabs(wd.y[j] / wn.y[j] - 1) < 1e-12);
+    QVERIFY(std::fabs(wd.y[63] / 20473564.139 - 1) < 1e-7);
 }
 
 // The two layouts' results differ, and permuting makes them agree exactly.
