@@ -1,10 +1,12 @@
 // learned_modules.cpp — runnable modules of the learned-absolute family:
-// learned.extend.
+// learned.extend (interpolate a table to a new length, or copy its rows
+// over and over as Longformer did, or keep it and append fresh untrained rows).
 #include "modules/registry.h"
 
 #include "core/learned.h"
 #include "core/sinusoidal.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace poslab::modules {
@@ -29,9 +31,52 @@ std::vector<double> neighbourSimilarity(const std::vector<float>& w, std::size_t
     return out;
 }
 
+double cosineRows(const std::vector<float>& w, std::size_t C, std::size_t a, std::size_t b) {
+    double ab = 0, aa = 0, bb = 0;
+    for (std::size_t c = 0; c < C; ++c) {
+        const double x = w[a * C + c], y = w[b * C + c];
+        ab += x * y;
+        aa += x * x;
+        bb += y * y;
+    }
+    return aa > 0 && bb > 0 ? ab / std::sqrt(aa * bb) : 0.0;
+}
+
+// Mean over t of cos(W[t], W[t+k]) for k = 0 .. min(L/2, 128): how similar two
+// rows k apart are on average (1 at k = 0 unless a row is zero). Stopping at
+// L/2 keeps at least L/2 pairs in every average, so the tail is not one noisy pair.
+std::vector<double> similarityByDistance(const std::vector<float>& w, std::size_t L, std::size_t C) {
+    const std::size_t K = std::min<std::size_t>(L / 2, 128);
+    std::vector<double> out;
+    for (std::size_t k = 0; k <= K; ++k) {
+        double s = 0;
+        for (std::size_t t = 0; t + k < L; ++t) s += cosineRows(w, C, t, t + k);
+        out.push_back(s / double(L - k));
+    }
+    return out;
+}
+
+std::vector<double> rowNorms(const std::vector<float>& w, std::size_t L, std::size_t C) {
+    std::vector<double> out(L);
+    for (std::size_t t = 0; t < L; ++t) {
+        double s = 0;
+        for (std::size_t c = 0; c < C; ++c) s += double(w[t * C + c]) * w[t * C + c];
+        out[t] = std::sqrt(s);
+    }
+    return out;
+}
+
+std::vector<double> cosineMatrix(const std::vector<float>& w, std::size_t L, std::size_t C) {
+    std::vector<double> m(L * L);
+    for (std::size_t a = 0; a < L; ++a)
+        for (std::size_t b = a; b < L; ++b) m[a * L + b] = m[b * L + a] = cosineRows(w, C, a, b);
+    return m;
+}
+
 ModuleSpec extendModule() {
     ModuleSpec s;
     s.id = u"learned.extend"_s;
+    s.version = 2;  // v2: + method, matrix, similarity_by_distance_*, row_norm_*, std_before, parameters_*
     s.title = {u"Stretching a learned position table"_s, u"拉长一张学习得到的位置表"_s};
     s.description = {
         u"A learned table has one row per position up to its maximum length and nothing beyond. To use "
@@ -40,12 +85,17 @@ ModuleSpec extendModule() {
         u"and every new row lies between two old neighbours. With a freshly initialised (random) table "
         u"neighbouring rows are unrelated, and interpolation invents rows that are strongly similar to "
         u"their neighbours; with a smooth table (a stand-in for a trained one) little changes. The "
-        u"neighbour-similarity series show the difference."_s,
+        u"neighbour-similarity series show the difference. Two alternatives for comparison: copy repeats "
+        u"the old rows (new row i = old row i mod L, as Longformer initialised its longer table), and "
+        u"fresh keeps the old rows and appends untrained N(0, 0.02) rows (what enlarging the embedding "
+        u"without training gives; source_position is −1 for those rows)."_s,
         u"学习得到的位置表每个位置一行，最多到训练时的最大长度，再往后就没有了。想用更长的上下文时，"
         u"ViT 等模型会对这张表重新采样：这里新表的第 i 行取旧表在位置 i·(L−1)/(L′−1) 处的线性插值，"
         u"因此首尾两行保持不变，其余每行都落在两个相邻旧行之间。若表是刚初始化的随机表，相邻行本来毫无关系，"
         u"插值却造出了与邻居高度相似的行；若表本身是平滑的（用来代表训练后的表），变化就很小。"
-        u"“相邻行相似度”两条曲线显示了这种差别。"_s};
+        u"“相邻行相似度”两条曲线显示了这种差别。另有两种做法可供对比：copy 把旧表的行一遍遍重复"
+        u"（新表第 i 行 = 旧表第 i mod L 行，Longformer 就是这样初始化更长的位置表的）；fresh 保留旧行，"
+        u"在后面接上未经训练的 N(0, 0.02) 新行（只扩大嵌入表而不训练就是这样；这些行的 source_position 为 −1）。"_s};
     s.params = {
         intParam(u"length"_s, 32, 2, 2048, {u"rows L of the original table"_s, u"原表的行数 L"_s}),
         intParam(u"new_length"_s, 64, 2, 8192, {u"rows L′ of the extended table"_s, u"扩展后表的行数 L′"_s}),
@@ -54,6 +104,14 @@ ModuleSpec extendModule() {
                     {u"random = N(0, 0.02) as at initialisation; smooth = sinusoidal rows (like a trained table)"_s,
                      u"random：按初始化时的 N(0, 0.02) 随机生成；smooth：用正弦行代替（类似训练后的平滑表）"_s}),
         intParam(u"seed"_s, 0, 0, 2147483647, {u"random seed for init=random"_s, u"init=random 时的随机种子"_s}),
+        choiceParam(u"method"_s, u"interpolate"_s, {u"interpolate"_s, u"copy"_s, u"fresh"_s},
+                    {u"interpolate = linear resampling; copy = repeat the old rows (row i mod L, Longformer); "
+                     u"fresh = keep the old rows, append untrained N(0, 0.02) rows"_s,
+                     u"interpolate：线性重采样；copy：重复旧表的行（第 i mod L 行，Longformer）；"
+                     u"fresh：保留旧行，后面接未经训练的 N(0, 0.02) 新行"_s}),
+        boolParam(u"matrix"_s, false,
+                  {u"also output the cosine-similarity matrices of both tables (new_length <= 512)"_s,
+                   u"同时输出两张表各行之间的余弦相似度矩阵（new_length <= 512）"_s}),
     };
     s.check = [](const Params& p) {
         const long long C = p.getInt(u"dim"_s);
@@ -61,6 +119,13 @@ ModuleSpec extendModule() {
         if (L2 * C > 1048576)
             throw ParamError(u"new_length"_s, QString::number(L2),
                              u"new_length × dim at most 1048576 (here dim = %1)"_s.arg(C));
+        if (p.getBool(u"matrix"_s)) {
+            if (p.getInt(u"length"_s) > 512)
+                throw ParamError(u"length"_s, QString::number(p.getInt(u"length"_s)),
+                                 u"at most 512 when matrix=true"_s);
+            if (L2 > 512)
+                throw ParamError(u"new_length"_s, QString::number(L2), u"at most 512 when matrix=true"_s);
+        }
     };
     s.run = [](const Params& p, const RunContext&) {
         const std::size_t L = std::size_t(p.getInt(u"length"_s)), L2 = std::size_t(p.getInt(u"new_length"_s));
@@ -72,9 +137,28 @@ ModuleSpec extendModule() {
             sinusoidal_table(L, C, 10000.0, sinusoidal_layout_interleaved, 0.0, before.data());
         else
             learned_init(L, C, std::uint64_t(p.getInt(u"seed"_s)), before.data());
-        learned_interpolate(before.data(), L, C, L2, after.data());
+        const QString method = p.getChoice(u"method"_s);
         std::vector<double> source(L2);
-        for (std::size_t i = 0; i < L2; ++i) source[i] = learned_interpolate_source(i, L, L2);
+        if (method == u"copy") {
+            // Longformer: the longer table starts as the old one repeated.
+            for (std::size_t i = 0; i < L2; ++i) {
+                const std::size_t src = i % L;
+                std::copy(before.begin() + std::ptrdiff_t(src * C), before.begin() + std::ptrdiff_t((src + 1) * C),
+                          after.begin() + std::ptrdiff_t(i * C));
+                source[i] = double(src);
+            }
+        } else if (method == u"fresh") {
+            // Keep rows 0 .. L-1 as they are; rows L .. L'-1 are new, untrained
+            // N(0, 0.02) rows from their own stream (seed + 1).
+            const std::size_t keep = std::min(L, L2);
+            std::copy(before.begin(), before.begin() + std::ptrdiff_t(keep * C), after.begin());
+            if (L2 > L)
+                learned_init(L2 - L, C, std::uint64_t(p.getInt(u"seed"_s)) + 1, after.data() + L * C);
+            for (std::size_t i = 0; i < L2; ++i) source[i] = i < L ? double(i) : -1.0;
+        } else {
+            learned_interpolate(before.data(), L, C, L2, after.data());
+            for (std::size_t i = 0; i < L2; ++i) source[i] = learned_interpolate_source(i, L, L2);
+        }
         const auto simBefore = neighbourSimilarity(before, L, C);
         const auto simAfter = neighbourSimilarity(after, L2, C);
         auto mean = [](const std::vector<double>& v) {
@@ -82,7 +166,16 @@ ModuleSpec extendModule() {
             for (double x : v) s += x;
             return v.empty() ? 0.0 : s / double(v.size());
         };
-        return std::vector<Output>{
+        double sum = 0, sum2 = 0;
+        for (float v : before) {
+            sum += v;
+            sum2 += double(v) * v;
+        }
+        const double n = double(before.size());
+        const double stdBefore = std::sqrt(std::max(0.0, sum2 / n - (sum / n) * (sum / n)));
+        const auto byDistBefore = similarityByDistance(before, L, C);
+        const auto byDistAfter = similarityByDistance(after, L2, C);
+        std::vector<Output> out{
             Output::matrix(u"table_before"_s, int(L), int(C), toDoubles(before)),
             Output::matrix(u"table_after"_s, int(L2), int(C), toDoubles(after)),
             Output::series(u"neighbour_similarity_before"_s, rangeDoubles(simBefore.size()), simBefore),
@@ -90,7 +183,19 @@ ModuleSpec extendModule() {
             Output::series(u"source_position"_s, rangeDoubles(L2), source),
             Output::scalar(u"mean_neighbour_similarity_before"_s, mean(simBefore)),
             Output::scalar(u"mean_neighbour_similarity_after"_s, mean(simAfter)),
+            Output::series(u"similarity_by_distance_before"_s, rangeDoubles(byDistBefore.size()), byDistBefore),
+            Output::series(u"similarity_by_distance_after"_s, rangeDoubles(byDistAfter.size()), byDistAfter),
+            Output::series(u"row_norm_before"_s, rangeDoubles(L), rowNorms(before, L, C)),
+            Output::series(u"row_norm_after"_s, rangeDoubles(L2), rowNorms(after, L2, C)),
+            Output::scalar(u"std_before"_s, stdBefore),
+            Output::scalar(u"parameters_before"_s, double(L * C)),
+            Output::scalar(u"parameters_after"_s, double(L2 * C)),
         };
+        if (p.getBool(u"matrix"_s)) {
+            out.push_back(Output::matrix(u"similarity_before"_s, int(L), int(L), cosineMatrix(before, L, C)));
+            out.push_back(Output::matrix(u"similarity_after"_s, int(L2), int(L2), cosineMatrix(after, L2, C)));
+        }
+        return out;
     };
     return s;
 }
