@@ -46,17 +46,35 @@ QString S(const char* s) { return QString::fromUtf8(s); }
 struct SentencePreset {
     const char* id;
     const char* text;
+    // reorder=swap_roles: slot t gets token roles[t] — the sentence with its
+    // two main actors swapped ("the cat chases the mouse" -> "the mouse
+    // chases the cat"). The first T entries are used (T = number of tokens).
+    int roles[16];
 };
 // Fixed sentences (the parameter system has no free-text type). English is
-// split into words, Chinese into characters.
+// split into words, Chinese into characters. New presets go at the end, so
+// that existing lessons keep their meaning.
 const SentencePreset kSentences[] = {
-    {"fox", "The quick brown fox jumps over the lazy dog"},
-    {"cat", "the cat sat on the mat"},
-    {"man_bites_dog", "man bites dog"},
-    {"zh_fox", "敏捷的棕色狐狸跳过了懒狗"},
-    {"zh_position", "位置编码告诉模型每个字在哪里"},
-    {"zh_cat", "猫坐在垫子上"},
+    {"fox", "The quick brown fox jumps over the lazy dog", {0, 1, 2, 8, 4, 5, 6, 7, 3}},  // ... brown dog ... lazy fox
+    {"cat", "the cat sat on the mat", {0, 5, 2, 3, 4, 1}},                                // the mat sat on the cat
+    {"man_bites_dog", "man bites dog", {2, 1, 0}},                                        // dog bites man
+    {"zh_fox", "敏捷的棕色狐狸跳过了懒狗", {0, 1, 2, 3, 4, 11, 7, 8, 9, 10, 5, 6}},          // 敏捷的棕色狗跳过了懒狐狸
+    {"zh_position", "位置编码告诉模型每个字在哪里", {6, 7, 4, 5, 0, 1, 2, 3, 8, 9, 10, 11, 12, 13}},  // 模型告诉位置编码…
+    {"zh_cat", "猫坐在垫子上", {3, 4, 1, 2, 0, 5}},                                         // 垫子坐在猫上
+    {"cat_mouse", "the cat chases the mouse", {0, 4, 2, 3, 1}},                           // the mouse chases the cat
+    {"zh_love", "我爱中国", {2, 3, 1, 0}},                                                  // 中国爱我
+    {"zh_palindrome", "上海自来水来自海上", {7, 8, 2, 3, 4, 5, 6, 0, 1}},                      // 海上自来水来自上海
+    // One word repeated 16 times: every token has the same embedding, so the
+    // map shows the position encoding alone (none: uniform 1/16).
+    {"la", "la la la la la la la la la la la la la la la la", {15, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0}},
+    {"zh_la", "啦啦啦啦啦啦啦啦啦啦啦啦啦啦啦啦", {15, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0}},
 };
+
+const SentencePreset& sentencePreset(const QString& id) {
+    for (const auto& s : kSentences)
+        if (id == QLatin1String(s.id)) return s;
+    return kSentences[0];
+}
 
 QStringList sentenceIds() {
     QStringList ids;
@@ -64,11 +82,7 @@ QStringList sentenceIds() {
     return ids;
 }
 
-QString sentenceText(const QString& id) {
-    for (const auto& s : kSentences)
-        if (id == QLatin1String(s.id)) return S(s.text);
-    return S(kSentences[0].text);
-}
+QString sentenceText(const QString& id) { return S(sentencePreset(id).text); }
 
 bool isCjk(QChar c) {
     const ushort u = c.unicode();
@@ -197,10 +211,14 @@ ParamSpec sentenceParam() {
         QStringLiteral("sentence"), QStringLiteral("fox"), sentenceIds(),
         T2("sentence: fox = \"The quick brown fox jumps over the lazy dog\", cat = \"the cat sat on the mat\", "
            "man_bites_dog = \"man bites dog\", zh_fox = 敏捷的棕色狐狸跳过了懒狗, zh_position = 位置编码告诉模型每个字在哪里, "
-           "zh_cat = 猫坐在垫子上 (English splits into words, Chinese into characters)",
+           "zh_cat = 猫坐在垫子上, cat_mouse = \"the cat chases the mouse\", zh_love = 我爱中国, "
+           "zh_palindrome = 上海自来水来自海上, la = \"la\" 16 times, zh_la = 啦 16 times (one repeated token: the map "
+           "shows the encoding alone) (English splits into words, Chinese into characters)",
            "句子：fox = “The quick brown fox jumps over the lazy dog”，cat = “the cat sat on the mat”，"
            "man_bites_dog = “man bites dog”，zh_fox = 敏捷的棕色狐狸跳过了懒狗，zh_position = 位置编码告诉模型每个字在哪里，"
-           "zh_cat = 猫坐在垫子上（英文按词切分，中文按字切分）"));
+           "zh_cat = 猫坐在垫子上，cat_mouse = “the cat chases the mouse”，zh_love = 我爱中国，"
+           "zh_palindrome = 上海自来水来自海上，la = “la” 重复 16 次，zh_la = “啦”重复 16 次（同一个词元重复：热力图只反映"
+           "位置编码本身）（英文按词切分，中文按字切分）"));
 }
 ParamSpec headsParam() {
     return intParam(QStringLiteral("heads"), 4, 1, 16, T2("number of heads H", "注意力头数 H"));
@@ -253,7 +271,7 @@ std::vector<Output> runMap(const Params& p, const RunContext& ctx) {
 // ---- attention.permutation -----------------------------------------------------
 
 const QStringList kReorders = {QStringLiteral("reverse"), QStringLiteral("shift"), QStringLiteral("swap_ends"),
-                               QStringLiteral("shuffle"), QStringLiteral("custom")};
+                               QStringLiteral("shuffle"), QStringLiteral("custom"), QStringLiteral("swap_roles")};
 
 // perm[t] = which original token sits in slot t after reordering.
 std::vector<int> makePermutation(const Params& p, int T) {
@@ -266,6 +284,9 @@ std::vector<int> makePermutation(const Params& p, int T) {
         std::rotate(perm.begin(), perm.begin() + (T > 1 ? 1 : 0), perm.end());
     } else if (how == QLatin1String("swap_ends")) {
         if (T > 1) std::swap(perm.front(), perm.back());
+    } else if (how == QLatin1String("swap_roles")) {
+        const SentencePreset& sp = sentencePreset(p.getChoice(QStringLiteral("sentence")));
+        for (int t = 0; t < T; t++) perm[t] = sp.roles[t];
     } else if (how == QLatin1String("shuffle")) {
         rng gen((std::uint64_t)p.getInt(QStringLiteral("seed")) + 101);
         for (int i = T - 1; i > 0; i--) std::swap(perm[i], perm[gen.next_u64() % (std::uint64_t)(i + 1)]);
@@ -398,9 +419,12 @@ void registerAttentionModules(Registry& r) {
         s.params = {
             sentenceParam(),
             choiceParam(QStringLiteral("reorder"), QStringLiteral("shuffle"), kReorders,
-                        T2("reordering: reverse, shift (rotate left by one), swap_ends, shuffle (seeded), custom (order)",
+                        T2("reordering: reverse, shift (rotate left by one), swap_ends, shuffle (seeded), custom (order), "
+                           "swap_roles (swap the two actors: \"the cat chases the mouse\" -> \"the mouse chases the cat\", "
+                           "我爱中国 -> 中国爱我)",
                            "重排方式：reverse（倒序）、shift（循环左移一位）、swap_ends（交换首尾）、shuffle（按种子随机）、"
-                           "custom（使用 order）")),
+                           "custom（使用 order）、swap_roles（交换句中的两个角色：“the cat chases the mouse” → "
+                           "“the mouse chases the cat”，我爱中国 → 中国爱我）")),
             intListParam(QStringLiteral("order"), {}, 0, 63, 64,
                          T2("custom order: slot t gets token order[t] (a permutation of 0..T-1)",
                             "自定义顺序：第 t 个位置放原来的第 order[t] 个词元（须为 0..T-1 的一个排列）")),

@@ -146,6 +146,131 @@ private slots:
         }
     }
 
+    // The chapter-1 presets and reorder=swap_roles. The expected reordered
+    // sentences are written out by hand (not derived from the module's
+    // tables); without an encoding the outputs must be the same vectors up to
+    // that reordering (≤ 1e-5), and every encoding must break it — except
+    // ALiBi where the swap is a mirror image (man bites dog -> dog bites man).
+    void swapRoles_data() {
+        QTest::addColumn<QString>("sentence");
+        QTest::addColumn<QString>("tokens");
+        QTest::addColumn<QString>("swapped");
+        QTest::addColumn<bool>("alibiKeeps");
+        QTest::newRow("cat_mouse") << "cat_mouse" << "the | cat | chases | the | mouse"
+                                   << "the | mouse | chases | the | cat" << false;
+        QTest::newRow("zh_love") << "zh_love" << QString::fromUtf8("我 | 爱 | 中 | 国")
+                                 << QString::fromUtf8("中 | 国 | 爱 | 我") << false;
+        QTest::newRow("zh_palindrome") << "zh_palindrome" << QString::fromUtf8("上 | 海 | 自 | 来 | 水 | 来 | 自 | 海 | 上")
+                                       << QString::fromUtf8("海 | 上 | 自 | 来 | 水 | 来 | 自 | 上 | 海") << false;
+        QTest::newRow("fox") << "fox" << "The | quick | brown | fox | jumps | over | the | lazy | dog"
+                             << "The | quick | brown | dog | jumps | over | the | lazy | fox" << false;
+        QTest::newRow("cat") << "cat" << "the | cat | sat | on | the | mat" << "the | mat | sat | on | the | cat" << false;
+        QTest::newRow("man_bites_dog") << "man_bites_dog" << "man | bites | dog" << "dog | bites | man" << true;
+        QTest::newRow("zh_fox") << "zh_fox" << QString::fromUtf8("敏 | 捷 | 的 | 棕 | 色 | 狐 | 狸 | 跳 | 过 | 了 | 懒 | 狗")
+                                << QString::fromUtf8("敏 | 捷 | 的 | 棕 | 色 | 狗 | 跳 | 过 | 了 | 懒 | 狐 | 狸") << false;
+        QTest::newRow("zh_position") << "zh_position"
+                                     << QString::fromUtf8("位 | 置 | 编 | 码 | 告 | 诉 | 模 | 型 | 每 | 个 | 字 | 在 | 哪 | 里")
+                                     << QString::fromUtf8("模 | 型 | 告 | 诉 | 位 | 置 | 编 | 码 | 每 | 个 | 字 | 在 | 哪 | 里")
+                                     << false;
+        QTest::newRow("zh_cat") << "zh_cat" << QString::fromUtf8("猫 | 坐 | 在 | 垫 | 子 | 上")
+                                << QString::fromUtf8("垫 | 子 | 坐 | 在 | 猫 | 上") << false;
+    }
+    void swapRoles() {
+        QFETCH(QString, sentence);
+        QFETCH(QString, tokens);
+        QFETCH(QString, swapped);
+        QFETCH(bool, alibiKeeps);
+        const auto outs = run(QStringLiteral("attention.permutation"), {"sentence=" + sentence, "reorder=swap_roles"});
+        QCOMPARE(find(outs, QStringLiteral("tokens"))->text, tokens);
+        QCOMPARE(find(outs, QStringLiteral("permuted"))->text, swapped);
+        const Output* t = find(outs, QStringLiteral("delta"));
+        QVERIFY(t);
+        for (const auto& row : t->tableRows) {
+            const QString enc = row[0].toString();
+            const double max_d = row[1].toDouble();
+            if (enc == QLatin1String("none") || (enc == QLatin1String("alibi") && alibiKeeps)) {
+                QVERIFY2(max_d <= 1e-5, qPrintable(enc));
+                QVERIFY(row[3].toBool());
+            } else {
+                QVERIFY2(max_d > 1e-3, qPrintable(enc));
+            }
+        }
+        // The same reordering written as reorder=custom gives the same table.
+        const QString order = find(outs, QStringLiteral("order"))->text;
+        const auto custom = run(QStringLiteral("attention.permutation"),
+                                {"sentence=" + sentence, "reorder=custom", "order=" + order});
+        QCOMPARE(find(custom, QStringLiteral("permuted"))->text, swapped);
+        const Output* tc = find(custom, QStringLiteral("delta"));
+        for (std::size_t r = 0; r < t->tableRows.size(); r++)
+            QCOMPARE(tc->tableRows[r][1].toDouble(), t->tableRows[r][1].toDouble());
+    }
+
+    // Every sentence preset has a swap_roles entry that is a permutation of
+    // all its tokens (a forgotten preset would read zeros and be rejected).
+    void swapRolesCoversEveryPreset() {
+        const ModuleSpec* s = Registry::builtin().find(QStringLiteral("attention.permutation"));
+        QStringList sentences;
+        for (const auto& p : s->params)
+            if (p.name == QLatin1String("sentence")) sentences = p.choices;
+        QCOMPARE(sentences.size(), 11);
+        for (const QString& id : sentences) {
+            const auto outs = run(QStringLiteral("attention.permutation"), {"sentence=" + id, "reorder=swap_roles"});
+            const QStringList order = find(outs, QStringLiteral("order"))->text.split(QLatin1Char(','));
+            const int T = int(find(outs, QStringLiteral("tokens"))->text.split(QStringLiteral(" | ")).size());
+            QCOMPARE(order.size(), T);
+            std::vector<int> seen(T, 0);
+            bool identity = true;
+            for (int t = 0; t < T; t++) {
+                const int o = order[t].toInt();
+                QVERIFY2(o >= 0 && o < T, qPrintable(id));
+                seen[o]++;
+                identity = identity && o == t;
+            }
+            for (int t = 0; t < T; t++) QVERIFY2(seen[t] == 1, qPrintable(id));
+            QVERIFY2(!identity, qPrintable(id));
+        }
+    }
+
+    // attention.map on the new presets: the two "the"s of cat_mouse (0, 3)
+    // and the mirrored characters of the palindrome (上 0/8, 海 1/7, 自 2/6,
+    // 来 3/5) have identical columns without an encoding.
+    void mapNewPresetsRepeats() {
+        const auto cm = run(QStringLiteral("attention.map"), {"sentence=cat_mouse"});
+        const Output* w = find(cm, QStringLiteral("weights"));
+        QCOMPARE(w->rows, 5);
+        for (int t = 0; t < 5; t++) QVERIFY(std::fabs(w->data[t * 5 + 0] - w->data[t * 5 + 3]) < 1e-6);
+        const auto zl = run(QStringLiteral("attention.map"), {"sentence=zh_love"});
+        QCOMPARE(find(zl, QStringLiteral("weights"))->rows, 4);
+        const auto pal = run(QStringLiteral("attention.map"), {"sentence=zh_palindrome"});
+        const Output* wp = find(pal, QStringLiteral("weights"));
+        QCOMPARE(wp->rows, 9);
+        for (int t = 0; t < 9; t++)
+            for (int j = 0; j < 4; j++) QVERIFY(std::fabs(wp->data[t * 9 + j] - wp->data[t * 9 + 8 - j]) < 1e-6);
+    }
+
+    // One token repeated 16 times: without an encoding every logit is the
+    // same, so every weight is exactly 1/16 (by hand: softmax of 16 equal
+    // numbers). With ALiBi the bias is −m·|i − j|, m = 2^(−8/H·(h+1)) =
+    // 1/4 for head 0 of 4 (Press et al.'s geometric slopes), checked cell by
+    // cell; the two "la" presets differ only in the token's text.
+    void mapRepeatedToken_data() {
+        QTest::addColumn<QString>("sentence");
+        QTest::newRow("la") << "la";
+        QTest::newRow("zh_la") << "zh_la";
+    }
+    void mapRepeatedToken() {
+        QFETCH(QString, sentence);
+        const auto none = run(QStringLiteral("attention.map"), {"sentence=" + sentence});
+        const Output* w = find(none, QStringLiteral("weights"));
+        QCOMPARE(w->rows, 16);
+        for (double x : w->data) QVERIFY(std::fabs(x - 1.0 / 16) < 1e-6);
+        const auto alibi = run(QStringLiteral("attention.map"), {"sentence=" + sentence, "encoding=alibi"});
+        const Output* b = find(alibi, QStringLiteral("position_bias"));
+        QVERIFY(b);
+        for (int i = 0; i < 16; i++)
+            for (int j = 0; j < 16; j++) QVERIFY(std::fabs(b->data[i * 16 + j] + 0.25 * std::abs(i - j)) < 1e-6);
+    }
+
     // A causal mask alone breaks equivariance too (documented in the module).
     void permutationCausalBreaksNone() {
         const auto outs = run(QStringLiteral("attention.permutation"), {"causal=true"});
