@@ -221,6 +221,34 @@ private slots:
         QCOMPARE(ax->titleText(), QStringLiteral("pair index"));
     }
 
+    void valueAxisLabelsZeroExactly() {
+        // y from -0.55 to 0.35: nice bounds -0.6..0.4 with step 0.2. Ticks
+        // computed as -0.6 + 3 * 0.2 would print "-2.77556e-17" for zero; the
+        // labels are read back from the SVG the chart saves.
+        std::vector<Output> outs{Output::series(QStringLiteral("y"), {0, 1, 2}, {-0.55, 0.0, 0.35})};
+        ChartPanel panel(specOf(ChartKind::Line), outs);
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY2(panel.saveSvg(dir.filePath(QStringLiteral("axis.svg")), &error), qPrintable(error));
+        QFile f(dir.filePath(QStringLiteral("axis.svg")));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString svg = QString::fromUtf8(f.readAll());
+        QVERIFY2(!svg.contains(QStringLiteral("e-1")), "a tick label in scientific notation");
+        for (const char* label : {">-0.6<", ">-0.4<", ">-0.2<", ">0<", ">0.2<", ">0.4<"})
+            QVERIFY2(svg.contains(QLatin1String(label)), label);
+        // -0.035..1 widens to -0.2..1 with step 0.2: both ends are labelled
+        // (not relabelled with the step 0.25 that the widened span would suggest).
+        std::vector<Output> outs2{Output::series(QStringLiteral("y"), {0, 1, 2}, {-0.035, 0.3, 1.0})};
+        ChartPanel panel2(specOf(ChartKind::Line), outs2);
+        QVERIFY2(panel2.saveSvg(dir.filePath(QStringLiteral("axis2.svg")), &error), qPrintable(error));
+        QFile f2(dir.filePath(QStringLiteral("axis2.svg")));
+        QVERIFY(f2.open(QIODevice::ReadOnly));
+        const QString svg2 = QString::fromUtf8(f2.readAll());
+        for (const char* label : {">-0.2<", ">0<", ">0.4<", ">1<"})
+            QVERIFY2(svg2.contains(QLatin1String(label)), label);
+        QVERIFY(!svg2.contains(QLatin1String(">0.25<")));
+    }
+
     void logAxisDropsNonPositive() {
         // frequencies have x = 0..7: x = 0 cannot be on a log x axis.
         const auto outs = run(QStringLiteral("sinusoidal.matrix"), {QStringLiteral("positions=16"), QStringLiteral("dim=16")});

@@ -10,6 +10,7 @@
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
+#include <QCategoryAxis>
 #include <QClipboard>
 #include <QCursor>
 #include <QGraphicsLayout>
@@ -86,28 +87,59 @@ void styleAxis(QAbstractAxis* a, const ChartStyle& style, const QString& title) 
     a->setMinorGridLineColor(style.grid.lighter(style.background.lightnessF() < 0.5 ? 80 : 108));
 }
 
+// Tick labels at k·step, written by us: Qt computes ticks by adding the step
+// repeatedly (or min + i·range/n), so the zero tick of -0.6..0.4 would read
+// "-5.55112e-17" with "%g" and "-0.0" with "%.1f". A QCategoryAxis (a
+// QValueAxis whose labels we give) is relabelled whenever zooming or panning
+// changes its range.
+static void labelNiceTicks(QCategoryAxis* axis, double lo, double hi, bool integers)
+{
+    for (const QString& l : axis->categoriesLabels()) axis->remove(l);
+    if (!(hi > lo)) return;
+    // Qt drops the label of a category of zero width: start a hair below a
+    // tick that sits exactly on the lower end.
+    axis->setStartValue(lo - (hi - lo) * 1e-6);
+    // The step the range was widened to (valueAxis) while the range is that
+    // one; after zooming or panning, a nice step for the new range.
+    const double tol = (hi - lo) * 1e-9;
+    const bool initial = std::abs(lo - axis->property("niceLo").toDouble()) <= tol &&
+                         std::abs(hi - axis->property("niceHi").toDouble()) <= tol;
+    const double step = initial ? axis->property("niceStep").toDouble() : niceStep(hi - lo, 5);
+    const double first = std::ceil(lo / step - 1e-9), last = std::floor(hi / step + 1e-9);
+    if (!(last - first < 200)) return;
+    for (double k = first; k <= last; ++k) {
+        double v = k * step;
+        if (std::abs(v) < step * 1e-6) v = 0;  // no "-0"
+        // Round away the representation error of k·step before printing.
+        const QString label = integers && step >= 1 ? QString::number(std::llround(v))
+                                                    : QString::number(v, 'g', 10);
+        axis->append(label, std::clamp(v, lo, hi));
+    }
+}
+
 // A value axis with nice ticks. `exact`: keep the data range (x axes: no
 // empty stretch after the last position) and put ticks at nice multiples
 // inside it; otherwise widen the range to nice bounds (y axes).
 QAbstractAxis* valueAxis(double lo, double hi, bool exact, bool integers) {
-    auto* axis = new QValueAxis;
+    auto* axis = new QCategoryAxis;
     if (!(lo <= hi)) lo = 0, hi = 1;
     if (lo == hi) {
         const double d = lo == 0 ? 1 : std::abs(lo) * 0.5;
         lo -= d, hi += d;
     }
     const double step = niceStep(hi - lo, 5);
-    if (exact) {
-        axis->setRange(lo, hi);
-        axis->setTickType(QValueAxis::TicksDynamic);
-        axis->setTickAnchor(0);
-        axis->setTickInterval(step);
-    } else {
-        const double a = std::floor(lo / step + 1e-9) * step, b = std::ceil(hi / step - 1e-9) * step;
-        axis->setRange(a, b);
-        axis->setTickCount(int(std::lround((b - a) / step)) + 1);
+    if (!exact) {
+        lo = std::floor(lo / step + 1e-9) * step;
+        hi = std::ceil(hi / step - 1e-9) * step;
     }
-    axis->setLabelFormat(integers && step >= 1 ? QStringLiteral("%.0f") : QStringLiteral("%.6g"));
+    axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    axis->setProperty("niceLo", lo);
+    axis->setProperty("niceHi", hi);
+    axis->setProperty("niceStep", step);
+    axis->setRange(lo, hi);
+    labelNiceTicks(axis, lo, hi, integers);
+    QObject::connect(axis, &QValueAxis::rangeChanged, axis,
+                     [axis, integers](qreal min, qreal max) { labelNiceTicks(axis, min, max, integers); });
     axis->setMinorTickCount(0);
     return axis;
 }
