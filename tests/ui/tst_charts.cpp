@@ -247,6 +247,18 @@ private slots:
         for (const char* label : {">-0.2<", ">0<", ">0.4<", ">1<"})
             QVERIFY2(svg2.contains(QLatin1String(label)), label);
         QVERIFY(!svg2.contains(QLatin1String(">0.25<")));
+        // Whole-number x from 0 to 15: niceStep gives 2.5, which would put
+        // ticks between the points and label 2.5 as "3"; the step becomes 2.
+        std::vector<double> x(16), y(16);
+        for (int i = 0; i < 16; ++i) x[i] = i, y[i] = 0.5;
+        std::vector<Output> outs3{Output::series(QStringLiteral("y"), x, y)};
+        ChartPanel panel3(specOf(ChartKind::Line), outs3);
+        QVERIFY2(panel3.saveSvg(dir.filePath(QStringLiteral("axis3.svg")), &error), qPrintable(error));
+        QFile f3(dir.filePath(QStringLiteral("axis3.svg")));
+        QVERIFY(f3.open(QIODevice::ReadOnly));
+        const QString svg3 = QString::fromUtf8(f3.readAll());
+        for (const char* label : {">0<", ">2<", ">8<", ">14<"}) QVERIFY2(svg3.contains(QLatin1String(label)), label);
+        for (const char* label : {">3<", ">13<", ">2.5<"}) QVERIFY2(!svg3.contains(QLatin1String(label)), label);
     }
 
     void logAxisDropsNonPositive() {

@@ -92,6 +92,16 @@ void styleAxis(QAbstractAxis* a, const ChartStyle& style, const QString& title) 
 // "-5.55112e-17" with "%g" and "-0.0" with "%.1f". A QCategoryAxis (a
 // QValueAxis whose labels we give) is relabelled whenever zooming or panning
 // changes its range.
+// A nice tick step for `span`; on an axis of whole numbers (positions,
+// indices) never a fraction: 2.5 would put ticks between the points.
+static double tickStep(double span, bool integers)
+{
+    const double step = niceStep(span, 5);
+    if (!integers) return step;
+    if (step < 1) return 1;
+    return step == std::floor(step) ? step : std::floor(step);
+}
+
 static void labelNiceTicks(QCategoryAxis* axis, double lo, double hi, bool integers)
 {
     for (const QString& l : axis->categoriesLabels()) axis->remove(l);
@@ -104,15 +114,14 @@ static void labelNiceTicks(QCategoryAxis* axis, double lo, double hi, bool integ
     const double tol = (hi - lo) * 1e-9;
     const bool initial = std::abs(lo - axis->property("niceLo").toDouble()) <= tol &&
                          std::abs(hi - axis->property("niceHi").toDouble()) <= tol;
-    const double step = initial ? axis->property("niceStep").toDouble() : niceStep(hi - lo, 5);
+    const double step = initial ? axis->property("niceStep").toDouble() : tickStep(hi - lo, integers);
     const double first = std::ceil(lo / step - 1e-9), last = std::floor(hi / step + 1e-9);
     if (!(last - first < 200)) return;
     for (double k = first; k <= last; ++k) {
         double v = k * step;
         if (std::abs(v) < step * 1e-6) v = 0;  // no "-0"
         // Round away the representation error of k·step before printing.
-        const QString label = integers && step >= 1 ? QString::number(std::llround(v))
-                                                    : QString::number(v, 'g', 10);
+        const QString label = integers ? QString::number(std::llround(v)) : QString::number(v, 'g', 10);
         axis->append(label, std::clamp(v, lo, hi));
     }
 }
@@ -127,7 +136,7 @@ QAbstractAxis* valueAxis(double lo, double hi, bool exact, bool integers) {
         const double d = lo == 0 ? 1 : std::abs(lo) * 0.5;
         lo -= d, hi += d;
     }
-    const double step = niceStep(hi - lo, 5);
+    const double step = tickStep(hi - lo, integers);
     if (!exact) {
         lo = std::floor(lo / step + 1e-9) * step;
         hi = std::ceil(hi / step - 1e-9) * step;
