@@ -504,66 +504,157 @@ void CopyableTableView::keyPressEvent(QKeyEvent* event) {
 
 // ---------------------------------------------------------------- print table
 
+// Room for a header of up to two lines: long column names ("max_abs_score")
+// wrap at '_' and spaces rather than being cut.
+constexpr int kHeaderLines = 2;
+
 int tableHeight(int rows, const ChartStyle& style) {
     const QFontMetricsF fm(chartFont(style));
     const int rowH = int(std::ceil(fm.height() + 6));
-    return (rows + 1) * rowH + 2;
+    return (rows + kHeaderLines) * rowH + 2;
 }
 
+namespace {
+
+// Splits a column name into lines no wider than `width`, breaking after '_',
+// '-' or at spaces; a single part wider than `width` stays whole (elided later).
+QStringList wrapHeader(const QString& text, const QFontMetricsF& fm, double width) {
+    QStringList parts;
+    QString cur;
+    for (QChar ch : text) {
+        cur += ch;
+        if (ch == u'_' || ch == u'-' || ch == u' ') parts << cur, cur.clear();
+    }
+    if (!cur.isEmpty()) parts << cur;
+    QStringList lines;
+    QString line;
+    for (const QString& part : parts) {
+        if (!line.isEmpty() && fm.horizontalAdvance((line + part).trimmed()) > width) {
+            lines << line.trimmed();
+            line.clear();
+        }
+        line += part;
+    }
+    if (!line.trimmed().isEmpty()) lines << line.trimmed();
+    return lines;
+}
+
+// The narrowest width at which a column name fits on two lines: the best
+// place to break it between its pieces.
+double twoLineHeaderWidth(const QString& text, const QFontMetricsF& fm) {
+    const QStringList parts = wrapHeader(text, fm, 0);  // every piece on its own line
+    double best = fm.horizontalAdvance(text);
+    for (int k = 1; k < parts.size(); ++k) {
+        const double first = fm.horizontalAdvance(parts.mid(0, k).join(QString()).trimmed());
+        const double second = fm.horizontalAdvance(parts.mid(k).join(QString()).trimmed());
+        best = std::min(best, std::max(first, second));
+    }
+    return best;
+}
+
+}  // namespace
+
+// Columns take the width of their widest cell; names wrap onto two lines
+// before they may widen a column. When the table is still wider than the
+// page, the font shrinks (down to 75%), and only then are the widest columns
+// narrowed and their text elided, so narrow numeric columns stay readable.
 double paintTable(QPainter* p, const QRectF& rect, const QAbstractItemModel* model, const ChartStyle& style) {
     if (!model) return 0;
-    const QFont font = chartFont(style);
-    const QFont bold = chartFont(style, 0, true);
-    const QFontMetricsF fm(font), fmb(bold);
-    const double rowH = std::ceil(fm.height() + 6);
     const int cols = model->columnCount(), rows = model->rowCount();
     if (cols == 0) return 0;
-    std::vector<double> widths(std::size_t(cols), 0.0);
-    const int fits = std::max(0, int((rect.height() - 2) / rowH) - 1);
+    const double rowH = std::ceil(QFontMetricsF(chartFont(style)).height() + 6);
+    const int fits = std::max(0, int((rect.height() - 2) / rowH) - kHeaderLines);
     int shown = std::min(rows, fits);
     if (shown < rows && shown > 0) --shown;  // room for the "more rows" line
-    for (int c = 0; c < cols; ++c) {
-        widths[c] = fmb.horizontalAdvance(model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString()) + 12;
-        for (int r = 0; r < shown; ++r)
-            widths[c] = std::max(widths[c], fm.horizontalAdvance(model->index(r, c).data().toString()) + 12);
+    const double pad = 12;
+
+    QFont font = chartFont(style), bold = chartFont(style, 0, true);
+    std::vector<double> widths(std::size_t(cols), 0.0);
+    auto measure = [&](const QFont& f, const QFont& fb) {
+        const QFontMetricsF fm(f), fmb(fb);
+        double total = 0;
+        for (int c = 0; c < cols; ++c) {
+            const QString head = model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
+            double data = 0;
+            for (int r = 0; r < shown; ++r) data = std::max(data, fm.horizontalAdvance(model->index(r, c).data().toString()));
+            // The header may use two lines.
+            const double head2 = twoLineHeaderWidth(head, fmb) + 0.5;
+            double w = std::max(data, head2) + pad;
+            // A header that fits on one line without widening the column stays on one.
+            if (fmb.horizontalAdvance(head) + pad <= w) w = std::max(w, fmb.horizontalAdvance(head) + pad);
+            widths[std::size_t(c)] = w;
+            total += w;
+        }
+        return total;
+    };
+    double total = measure(font, bold);
+    if (total > rect.width()) {
+        const double scale = std::max(0.75, rect.width() / total);
+        font.setPixelSize(std::max(6, int(std::floor(font.pixelSize() * scale))));
+        bold.setPixelSize(font.pixelSize());
+        total = measure(font, bold);
     }
-    double total = 0;
-    for (double w : widths) total += w;
-    if (total > rect.width())
-        for (double& w : widths) w *= rect.width() / total;
+    if (total > rect.width()) {
+        // Narrow the widest columns first: lower a common cap until the sum fits.
+        std::vector<double> sorted(widths);
+        std::sort(sorted.begin(), sorted.end());
+        double cap = sorted.back();
+        double lo = 0, hi = cap;
+        for (int it = 0; it < 50; ++it) {
+            const double mid = (lo + hi) / 2;
+            double sum = 0;
+            for (double w : widths) sum += std::min(w, mid);
+            (sum > rect.width() ? hi : lo) = mid;
+        }
+        total = 0;
+        for (double& w : widths) total += (w = std::min(w, lo));
+    }
+    const QFontMetricsF fm(font), fmb(bold);
+    const double lineH = fmb.height();
+
     p->save();
     p->setClipRect(rect);
     double y = rect.top();
-    auto drawRow = [&](int r) {
-        double x = rect.left();
-        for (int c = 0; c < cols; ++c) {
-            const QRectF cell(x + 6, y, widths[c] - 12, rowH);
-            QString text;
-            int align = Qt::AlignLeft | Qt::AlignVCenter;
-            if (r < 0) {
-                text = model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
-            } else {
-                const QModelIndex i = model->index(r, c);
-                text = i.data().toString();
-                align = i.data(Qt::TextAlignmentRole).toInt();
-                if (align == 0) align = Qt::AlignLeft | Qt::AlignVCenter;
-            }
-            const QFontMetricsF& m = r < 0 ? fmb : fm;
-            p->drawText(cell, align, m.elidedText(text, Qt::ElideRight, cell.width()));
-            x += widths[c];
-        }
-        y += rowH;
-    };
+    const double width = std::min(total, rect.width());
+    // Header: each name on up to two lines, bottom-aligned above the rule.
     p->setPen(style.text);
     p->setFont(bold);
-    drawRow(-1);
+    const double headH = rowH * kHeaderLines;
+    double x = rect.left();
+    for (int c = 0; c < cols; ++c) {
+        const double w = widths[std::size_t(c)] - pad;
+        const QString head = model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
+        QStringList lines = wrapHeader(head, fmb, w);
+        if (lines.size() > kHeaderLines) {
+            const QStringList rest = lines.mid(kHeaderLines - 1);
+            lines = lines.mid(0, kHeaderLines - 1) << rest.join(QString());
+        }
+        const int align = model->index(0, c).data(Qt::TextAlignmentRole).toInt() & Qt::AlignHorizontal_Mask;
+        double ly = y + headH - 3 - lines.size() * lineH;
+        for (const QString& line : lines) {
+            p->drawText(QRectF(x + pad / 2, ly, w, lineH), (align ? align : Qt::AlignLeft) | Qt::AlignVCenter,
+                        fmb.elidedText(line, Qt::ElideRight, w));
+            ly += lineH;
+        }
+        x += widths[std::size_t(c)];
+    }
+    y += headH;
     p->setPen(QPen(style.axisLine, 0));
-    p->drawLine(QPointF(rect.left(), y), QPointF(rect.left() + std::min(total, rect.width()), y));
+    p->drawLine(QPointF(rect.left(), y), QPointF(rect.left() + width, y));
     p->setFont(font);
     for (int r = 0; r < shown; ++r) {
-        if (r % 2 == 1) p->fillRect(QRectF(rect.left(), y, std::min(total, rect.width()), rowH), style.grid.lighter(style.background.lightnessF() < 0.5 ? 60 : 115));
+        if (r % 2 == 1) p->fillRect(QRectF(rect.left(), y, width, rowH), style.grid.lighter(style.background.lightnessF() < 0.5 ? 60 : 115));
         p->setPen(style.text);
-        drawRow(r);
+        x = rect.left();
+        for (int c = 0; c < cols; ++c) {
+            const QRectF cell(x + pad / 2, y, widths[std::size_t(c)] - pad, rowH);
+            const QModelIndex i = model->index(r, c);
+            int align = i.data(Qt::TextAlignmentRole).toInt();
+            if (align == 0) align = Qt::AlignLeft | Qt::AlignVCenter;
+            p->drawText(cell, align, fm.elidedText(i.data().toString(), Qt::ElideRight, cell.width()));
+            x += widths[std::size_t(c)];
+        }
+        y += rowH;
     }
     if (shown < rows) {
         p->setPen(style.text);
