@@ -147,6 +147,12 @@ void parseVaryEntries(const QList<Entry>& entries, const ModuleSpec* spec,
                 ctx.diag(e.line, QStringLiteral("vary: the start value %1 of '%2' lies outside the range %3..%4")
                                      .arg(formatNumber(start), v.name, formatNumber(v.min), formatNumber(v.max)));
         }
+        if (!v.choices.isEmpty() && validated.has(v.name)) {
+            const QString start = validated.values().at(v.name).toString();
+            if (!v.choices.contains(start))
+                ctx.diag(e.line, QStringLiteral("vary: the start value '%1' of '%2' is not among the values offered (%3)")
+                                     .arg(start, v.name, v.choices.join(u'|')));
+        }
         out->append(v);
     }
 }
@@ -176,6 +182,9 @@ void checkRunAnswer(const ExerciseRunSpec& run, const ModuleSpec& spec, int line
             ctx.diag(line, QStringLiteral("answer: '%1' is not a parameter the learner may vary").arg(name));
             continue;
         }
+        if (!vary->choices.isEmpty() && !vary->choices.contains(value))
+            ctx.diag(line, QStringLiteral("answer: '%1' is not among the values offered for '%2' (%3)")
+                               .arg(value, name, vary->choices.join(u'|')));
         double x = 0;
         if (vary->hasRange && parseDouble(value, &x) && (x < vary->min || x > vary->max))
             ctx.diag(line, QStringLiteral("answer: %1=%2 is outside its vary range %3..%4")
@@ -456,6 +465,16 @@ QString parseVary(const QString& value, const ModuleSpec& spec, VarySpec* out)
             if (p->type == ParamType::Int && out->step != std::floor(out->step))
                 return QStringLiteral("vary: the step of int parameter '%1' must be a whole number").arg(out->name);
             ++i;
+        } else if (p->type == ParamType::Choice && out->choices.isEmpty() && !m.hasMatch()) {
+            // vary: reorder reverse|shuffle|swap_roles — offer only these values.
+            QStringList offered = t.split(u'|', Qt::SkipEmptyParts);
+            for (const QString& c : offered)
+                if (!p->choices.contains(c))
+                    return QStringLiteral("vary: '%1' is not a value of '%2' (values: %3)")
+                        .arg(c, out->name, p->choices.join(QLatin1String(", ")));
+            if (offered.size() < 2 || offered.removeDuplicates() > 0)
+                return QStringLiteral("vary: offer two or more different values of '%1', separated by '|'").arg(out->name);
+            out->choices = offered;
         } else if (m.hasMatch()) {
             if (!numeric)
                 return QStringLiteral("vary: '%1' is a %2 parameter; it takes no range").arg(out->name, paramTypeName(p->type));
@@ -468,7 +487,9 @@ QString parseVary(const QString& value, const ModuleSpec& spec, VarySpec* out)
                     .arg(t, out->name, formatNumber(p->min), formatNumber(p->max));
             out->hasRange = true;
         } else {
-            return QStringLiteral("vary: unexpected '%1' (expected MIN..MAX, log or step S)").arg(t);
+            return p->type == ParamType::Choice
+                       ? QStringLiteral("vary: unexpected '%1' (expected the values offered, as a|b|c)").arg(t)
+                       : QStringLiteral("vary: unexpected '%1' (expected MIN..MAX, log or step S)").arg(t);
         }
     }
     if (out->log) {

@@ -47,6 +47,7 @@ struct VarySpec {
     double max = 0;
     bool log = false;      // slider on a log scale
     double step = 0;       // 0 = not given (UI default)
+    QStringList choices;   // choice parameters: the values offered (empty = all of the module's)
     SourceLocation location;
 };
 

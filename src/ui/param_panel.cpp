@@ -308,7 +308,7 @@ void ParamPanel::addRow(const modules::ParamSpec& p, const lessons::VarySpec& v,
         row->label->setBuddy(spin);
     } else if (p.type == ParamType::Choice) {
         row->combo = new QComboBox(this);
-        for (const QString& c : p.choices) row->combo->addItem(c, c);
+        for (const QString& c : v.choices.isEmpty() ? p.choices : v.choices) row->combo->addItem(c, c);
         connect(row->combo, &QComboBox::currentIndexChanged, this, [this](int) { emitChanged(); });
         m_grid->addWidget(row->combo, r, 1, 1, 2, Qt::AlignLeft);
         row->label->setBuddy(row->combo);

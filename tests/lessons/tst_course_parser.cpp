@@ -57,6 +57,7 @@ private slots:
     void teacherReadmeExample();
     void headingPitfalls();
     void runExerciseAnswer();
+    void varyOffersSomeChoices();
 };
 
 void TestCourseParser::validChapterStructure()
@@ -450,6 +451,50 @@ void TestCourseParser::runExerciseAnswer()
         QVERIFY2(r.diagnostics.size() == 1 && r.diagnostics[0].message.contains(b.message),
                  qPrintable(b.line + got.join(u'\n')));
         QCOMPARE(r.diagnostics[0].line, 14);
+    }
+}
+
+// `vary: NAME a|b|c` offers only some values of a choice parameter; each must
+// be a value of the module, the start value must be among them.
+void TestCourseParser::varyOffersSomeChoices()
+{
+    const auto parse = [](const QByteArray& vary) {
+        const QByteArray text = "---\nid: t\ntitle: T\nsummary: S\nminutes: 1\n---\n"  // 1-6
+                                "```run attention.permutation sentence=cat_mouse reorder=swap_roles\n"  // 7
+                                + vary +                                                  // 8
+                                "```\n";
+        return parseChapterText(text, QStringLiteral("/nowhere/en/01-t.md"), QStringLiteral("/nowhere"),
+                                QStringLiteral("en"), poslab::modules::Registry::builtin());
+    };
+    {
+        const ChapterParseResult r = parse("vary: reorder reverse|swap_roles|shuffle\n");
+        QVERIFY2(r.diagnostics.isEmpty(), qPrintable(r.diagnostics.value(0).toString()));
+        const RunBlock& b = r.chapter.steps.first().blocks.first().run;
+        QCOMPARE(b.vary.size(), 1);
+        QCOMPARE(b.vary[0].choices, (QStringList{QStringLiteral("reverse"), QStringLiteral("swap_roles"), QStringLiteral("shuffle")}));
+    }
+    {
+        const ChapterParseResult r = parse("vary: reorder\n");  // all values
+        QVERIFY(r.diagnostics.isEmpty());
+        QVERIFY(r.chapter.steps.first().blocks.first().run.vary[0].choices.isEmpty());
+    }
+    const struct {
+        QByteArray line;
+        QString message;
+    } bad[] = {
+        {"vary: reorder reverse|sideways\n", QStringLiteral("'sideways' is not a value of 'reorder'")},
+        {"vary: reorder reverse\n", QStringLiteral("offer two or more different values")},
+        {"vary: reorder reverse|reverse\n", QStringLiteral("offer two or more different values")},
+        {"vary: reorder reverse|shuffle\n", QStringLiteral("start value 'swap_roles' of 'reorder' is not among the values offered")},
+        {"vary: reorder reverse|shuffle 1..2\n", QStringLiteral("takes no range")},
+    };
+    for (const auto& b : bad) {
+        const ChapterParseResult r = parse(b.line);
+        QStringList got;
+        for (const Diagnostic& d : r.diagnostics) got << d.toString();
+        QVERIFY2(r.diagnostics.size() == 1 && r.diagnostics[0].message.contains(b.message),
+                 qPrintable(b.line + got.join(u'\n')));
+        QCOMPARE(r.diagnostics[0].line, 8);
     }
 }
 
