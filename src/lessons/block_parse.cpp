@@ -228,8 +228,9 @@ void parseRunBlock(const QStringList& tokens, const QList<Entry>& entries, int f
     run.params = tokens.mid(2);
     checkKeys(entries,
               {QStringLiteral("chart"), QStringLiteral("output"), QStringLiteral("caption"), QStringLiteral("x"),
-               QStringLiteral("y"), QStringLiteral("log"), QStringLiteral("vary"), QStringLiteral("height")},
-              {QStringLiteral("vary")}, QStringLiteral("a run block"), ctx);
+               QStringLiteral("y"), QStringLiteral("log"), QStringLiteral("vary"), QStringLiteral("height"),
+               QStringLiteral("label")},
+              {QStringLiteral("vary"), QStringLiteral("label")}, QStringLiteral("a run block"), ctx);
     poslab::modules::Params validated;
     const ModuleSpec* spec = validateModule(run.moduleId, run.params, fenceLine, registry, ctx, &validated);
     for (const Entry& e : entries) {
@@ -263,6 +264,17 @@ void parseRunBlock(const QStringList& tokens, const QList<Entry>& entries, int f
                 if (t == QLatin1String("x")) run.logX = true;
                 else if (t == QLatin1String("y")) run.logY = true;
                 else ctx.diag(e.line, QStringLiteral("log: '%1' is not an axis (x, y or x,y)").arg(a.trimmed()));
+            }
+        } else if (e.key == QLatin1String("label")) {
+            static const QRegularExpression labelRe(QStringLiteral("^([a-z][a-z0-9_]*(?:\\.[A-Za-z0-9_]+)?)\\s+(\\S.*)$"));
+            const auto m = labelRe.match(e.value.trimmed());
+            if (!m.hasMatch()) {
+                ctx.diag(e.line, QStringLiteral("label: expected 'OUTPUT text' or 'TABLE.COLUMN text', got '%1'").arg(e.value));
+            } else {
+                bool dup = false;
+                for (const auto& l : run.labels) dup |= l.first == m.captured(1);
+                if (dup) ctx.diag(e.line, QStringLiteral("label: '%1' is labelled twice").arg(m.captured(1)));
+                else run.labels.append({m.captured(1), m.captured(2).trimmed()});
             }
         } else if (e.key == QLatin1String("height")) {
             bool ok = false;

@@ -64,6 +64,9 @@ struct RunBlock {
     bool logY = false;
     QList<VarySpec> vary;
     int height = 320;  // chart height in px
+    // `label: NAME text` lines: the name shown for an output (a line's legend
+    // entry) or a table column (`TABLE.COLUMN`), in the chapter's language.
+    QList<QPair<QString, QString>> labels;
 };
 
 enum class ExerciseKind { Number, Choice, Multiple, Text, Run };

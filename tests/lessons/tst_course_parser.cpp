@@ -58,6 +58,7 @@ private slots:
     void headingPitfalls();
     void runExerciseAnswer();
     void varyOffersSomeChoices();
+    void runBlockLabels();
 };
 
 void TestCourseParser::validChapterStructure()
@@ -496,6 +497,31 @@ void TestCourseParser::varyOffersSomeChoices()
                  qPrintable(b.line + got.join(u'\n')));
         QCOMPARE(r.diagnostics[0].line, 8);
     }
+}
+
+void TestCourseParser::runBlockLabels()
+{
+    const QByteArray text = "---\nid: t\ntitle: T\nsummary: S\nminutes: 1\n---\n"  // 1-6
+                            "```run rope.extrapolation\n"                          // 7
+                            "label: score_plain 原始 RoPE（不缩放）\n"             // 8
+                            "label: summary.max_abs_score_beyond 超出后的最大分数\n"  // 9
+                            "label: score_plain again\n"                          // 10 twice
+                            "label: Score text\n"                                 // 11 not a name
+                            "label: score_linear\n"                               // 12 no text
+                            "```\n";
+    const ChapterParseResult r = parseChapterText(text, QStringLiteral("/nowhere/en/01-t.md"), QStringLiteral("/nowhere"),
+                                                  QStringLiteral("en"), poslab::modules::Registry::builtin());
+    const RunBlock& b = r.chapter.steps.first().blocks.first().run;
+    QCOMPARE(b.labels.size(), 2);
+    QCOMPARE(b.labels[0].first, QStringLiteral("score_plain"));
+    QCOMPARE(b.labels[0].second, QStringLiteral("原始 RoPE（不缩放）"));
+    QCOMPARE(b.labels[1].first, QStringLiteral("summary.max_abs_score_beyond"));
+    QStringList got;
+    for (const Diagnostic& d : r.diagnostics) got << d.toString();
+    QCOMPARE(r.diagnostics.size(), 3);
+    QVERIFY2(r.diagnostics[0].line == 10 && r.diagnostics[0].message.contains(QLatin1String("labelled twice")), qPrintable(got.join(u'\n')));
+    QVERIFY2(r.diagnostics[1].line == 11 && r.diagnostics[1].message.contains(QLatin1String("expected 'OUTPUT text'")), qPrintable(got.join(u'\n')));
+    QCOMPARE(r.diagnostics[2].line, 12);
 }
 
 QTEST_GUILESS_MAIN(TestCourseParser)

@@ -211,16 +211,25 @@ void TestShippedCourse::chapterRequirements()
     QVERIFY2(text.contains(QRegularExpression(QStringLiteral("(19|20)\\d\\d"))), qPrintable(c.file));
 }
 
+// The names a run block's `label:` lines rename, in both languages.
+static QStringList labelledNames(const Block& b)
+{
+    QStringList names;
+    for (const auto& l : b.run.labels) names << l.first;
+    return names;
+}
+
 void TestShippedCourse::runBlocksRun_data()
 {
     QTest::addColumn<QString>("module");
     QTest::addColumn<QStringList>("params");
     QTest::addColumn<QStringList>("outputs");
+    QTest::addColumn<QStringList>("labelled");
     // Parameters are equal in both languages (languagesMatch), so English suffices.
     for (const Chapter& c : m_courses[QStringLiteral("en")].chapters)
         for (const Block* b : blocksOf(c, Block::Kind::Run))
             QTest::addRow("%s", qPrintable(QFileInfo(b->location.file).fileName() + u':' + QString::number(b->location.line)))
-                << b->run.moduleId << b->run.params << b->run.outputs;
+                << b->run.moduleId << b->run.params << b->run.outputs << labelledNames(*b);
 }
 
 void TestShippedCourse::runBlocksRun()
@@ -228,6 +237,7 @@ void TestShippedCourse::runBlocksRun()
     QFETCH(QString, module);
     QFETCH(QStringList, params);
     QFETCH(QStringList, outputs);
+    QFETCH(QStringList, labelled);
     const RunResultPtr res = m_engine.runNow(module, params);
     QVERIFY2(res->ok, qPrintable(res->error));
     QVERIFY(!res->outputs.empty());
@@ -241,6 +251,13 @@ void TestShippedCourse::runBlocksRun()
         case poslab::modules::OutputKind::Table: QVERIFY(!o->tableRows.empty()); break;
         default: break;
         }
+    }
+    // Every `label:` names an output of this run (or a column of a table output).
+    for (const QString& name : labelled) {
+        const qsizetype dot = name.indexOf(u'.');
+        const poslab::modules::Output* o = res->output(dot < 0 ? name : name.left(dot));
+        QVERIFY2(o, qPrintable(QStringLiteral("label: no output '%1'").arg(name)));
+        if (dot >= 0) QVERIFY2(o->columns.contains(name.mid(dot + 1)), qPrintable(QStringLiteral("label: no column '%1'").arg(name)));
     }
 }
 

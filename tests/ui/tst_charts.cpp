@@ -221,6 +221,27 @@ private slots:
         QCOMPARE(ax->titleText(), QStringLiteral("pair index"));
     }
 
+    void labelsRenameSeriesAndColumns() {
+        // A lesson's `label:` lines: a series' legend name and a table column's
+        // header change; selection still uses the module's own names.
+        std::vector<Output> outs{Output::series(QStringLiteral("score_plain"), {0, 1}, {1, 2}),
+                                 Output::table(QStringLiteral("summary"), {QStringLiteral("method"), QStringLiteral("max_abs")},
+                                               {QVariantList{QStringLiteral("plain"), 1.0}})};
+        ChartSpec spec = specOf(ChartKind::Auto, {QStringLiteral("score_plain"), QStringLiteral("summary")});
+        spec.labels.insert(QStringLiteral("score_plain"), QStringLiteral("原始 RoPE"));
+        spec.labels.insert(QStringLiteral("summary.max_abs"), QStringLiteral("最大绝对值"));
+        std::vector<Output> shown;
+        QVERIFY(selectOutputs(spec, outs, &shown).isEmpty());
+        QCOMPARE(shown.size(), std::size_t(2));
+        QCOMPARE(shown[0].name, QStringLiteral("原始 RoPE"));
+        QCOMPARE(shown[1].name, QStringLiteral("summary"));
+        QCOMPARE(shown[1].columns, (QStringList{QStringLiteral("method"), QStringLiteral("最大绝对值")}));
+        ChartPanel panel(spec, outs);
+        auto* view = qobject_cast<QChartView*>(panel.partWidget(0));
+        QVERIFY(view);
+        QCOMPARE(lineSeries(view->chart()).value(0)->name(), QStringLiteral("原始 RoPE"));
+    }
+
     void valueAxisLabelsZeroExactly() {
         // y from -0.55 to 0.35: nice bounds -0.6..0.4 with step 0.2. Ticks
         // computed as -0.6 + 3 * 0.2 would print "-2.77556e-17" for zero; the

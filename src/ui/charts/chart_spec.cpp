@@ -13,6 +13,7 @@ ChartSpec chartSpecFor(const lessons::RunBlock& block) {
     spec.logX = block.logX;
     spec.logY = block.logY;
     spec.height = block.height;
+    for (const auto& l : block.labels) spec.labels.insert(l.first, l.second);
     return spec;
 }
 

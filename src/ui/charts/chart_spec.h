@@ -12,6 +12,7 @@
 #include <QColor>
 #include <QFont>
 #include <QList>
+#include <QMap>
 #include <QPalette>
 #include <QString>
 #include <QStringList>
@@ -37,6 +38,10 @@ struct ChartSpec {
     bool logX = false;
     bool logY = false;
     int height = 320;  // px, height of each chart part (tables may be shorter)
+    // Display names: output name -> label (legend entries, default axis
+    // titles), and "table.column" -> column header. Outputs keep their names
+    // for selection (`outputs`) and conditions.
+    QMap<QString, QString> labels;
 };
 
 // The chart half of a lesson's run block.

@@ -209,6 +209,12 @@ QString selectOutputs(const ChartSpec& spec, const std::vector<Output>& all, std
             out.push_back(*it);
         }
     }
+    // Display names last: selection above uses the outputs' own names.
+    for (Output& o : out) {
+        if (o.kind == modules::OutputKind::Table)
+            for (QString& c : o.columns) c = spec.labels.value(o.name + u'.' + c, c);
+        o.name = spec.labels.value(o.name, o.name);
+    }
     if (selected) *selected = std::move(out);
     return {};
 }
