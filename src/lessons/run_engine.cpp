@@ -4,6 +4,7 @@
 #include "modules/registry.h"
 
 #include <QElapsedTimer>
+#include <QLocale>
 #include <QMetaObject>
 #include <QPointer>
 #include <QRunnable>
@@ -32,7 +33,8 @@ QString valueText(const QVariant& v)
         for (const QVariant& e : v.toList()) parts << valueText(e);
         return parts.join(u',');
     }
-    if (v.typeId() == QMetaType::Double) return QString::number(v.toDouble(), 'g', 17);
+    // Shortest text that reads back as the same double: 0.4, not 0.40000000000000002.
+    if (v.typeId() == QMetaType::Double) return QString::number(v.toDouble(), 'g', QLocale::FloatingPointShortest);
     if (v.typeId() == QMetaType::Bool) return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
     return v.toString();
 }

@@ -84,6 +84,7 @@ private slots:
         g_slowStarted = 0;
     }
     void runAndCacheHit();
+    void shortestCanonicalDoubles();
     void cacheKeyUsesValidatedParams();
     void cacheEviction();
     void cancelRunning();
@@ -93,6 +94,15 @@ private slots:
     void realModuleCancel();
     void destroyWhileRunning();
 };
+
+void TestRunEngine::shortestCanonicalDoubles()
+{
+    // Canonical doubles are the shortest text that reads back exactly:
+    // 0.4 (the double nearest 0.4), not 0.40000000000000002.
+    RunEngine engine(testRegistry());
+    const RunResultPtr rf = engine.runNow(QStringLiteral("test.count"), {QStringLiteral("x=1"), QStringLiteral("f=0.4")});
+    QCOMPARE(rf->params, (QStringList{QStringLiteral("f=0.4"), QStringLiteral("x=1")}));
+}
 
 void TestRunEngine::runAndCacheHit()
 {
