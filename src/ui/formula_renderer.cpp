@@ -488,12 +488,29 @@ void FormulaTextObject::insertDisplay(QTextCursor& cursor, const QString& tex) {
     cursor.insertBlock(previous, chars);
 }
 
+// The text format's own font, as the surrounding text is drawn with it.
+QFont trailingFont(QTextDocument* doc, const QTextFormat& fmt) {
+    QFont font = fmt.toCharFormat().font().resolve(doc->defaultFont());
+    if (const QPaintDevice* device = doc->documentLayout() ? doc->documentLayout()->paintDevice() : nullptr)
+        font = QFont(font, device);
+    return font;
+}
+
+qreal trailingWidth(QTextDocument* doc, const QTextFormat& fmt) {
+    const QString trailing = fmt.stringProperty(FormulaTextObject::kTrailingProperty);
+    if (trailing.isEmpty()) return 0;
+    const QPaintDevice* device = doc->documentLayout() ? doc->documentLayout()->paintDevice() : nullptr;
+    const QFont font = fmt.toCharFormat().font().resolve(doc->defaultFont());
+    return device ? QFontMetricsF(font, const_cast<QPaintDevice*>(device)).horizontalAdvance(trailing)
+                  : QFontMetricsF(font).horizontalAdvance(trailing);
+}
+
 QSizeF FormulaTextObject::intrinsicSize(QTextDocument* doc, int, const QTextFormat& fmt) {
     const Formula f = formulaFor(fmt);
     const qreal em = emOnDevice(doc, fmt);
     const QSizeF size = f.sizeForEm(em);
     const InlineBox box = inlineBox(f, em, halfXHeight(fmt));
-    return {size.width(), box.ascent + box.descent};
+    return {size.width() + trailingWidth(doc, fmt), box.ascent + box.descent};
 }
 
 void FormulaTextObject::drawObject(QPainter* painter, const QRectF& rect, QTextDocument* doc, int pos,
@@ -507,6 +524,14 @@ void FormulaTextObject::drawObject(QPainter* painter, const QRectF& rect, QTextD
     const QTextCharFormat cf = fmt.toCharFormat();
     const QColor color = cf.foreground().style() != Qt::NoBrush ? cf.foreground().color() : painter->pen().color();
     FormulaRenderer::paint(painter, target, f, color);
+    const QString trailing = fmt.stringProperty(kTrailingProperty);
+    if (!trailing.isEmpty()) {
+        painter->save();
+        painter->setFont(trailingFont(doc, fmt));
+        painter->setPen(color);
+        painter->drawText(QPointF(rect.left() + size.width(), baseline), trailing);
+        painter->restore();
+    }
 }
 
 }  // namespace poslab::ui

@@ -122,6 +122,10 @@ public:
     static constexpr int kObjectType = QTextFormat::UserObject + 0x4d4a;  // 'MJ'
     static constexpr int kTexProperty = QTextFormat::UserProperty + 0x4d4a;
     static constexpr int kDisplayProperty = QTextFormat::UserProperty + 0x4d4b;
+    // Punctuation that follows an inline formula ("。", "),"), drawn by the
+    // object right after the formula so no line can start with it (Qt always
+    // allows a break after an inline object).
+    static constexpr int kTrailingProperty = QTextFormat::UserProperty + 0x4d4c;
 
     // How a formula that no cache has is laid out.
     enum class Mode {

@@ -237,9 +237,41 @@ private:
             m_pendingSoftBreak = false;
         }
         resolveSoftBreak(firstChar(s));
-        m_cur.insertText(s, f);
+        // Qt always allows a line break after an inline object, which could
+        // leave the "。" or ")" after a formula alone at the start of a line:
+        // such punctuation is handed to the formula, which draws it.
+        QString rest = s;
+        const int pos = m_cur.position() - m_cur.block().position();
+        if (pos > 0 && m_cur.block().text().at(pos - 1) == QChar::ObjectReplacementCharacter) {
+            QTextCursor obj(m_cur);
+            obj.clearSelection();
+            QTextCharFormat of = obj.charFormat();  // of the character before the cursor: the object
+            obj.movePosition(QTextCursor::PreviousCharacter, QTextCursor::KeepAnchor);
+            if (of.objectType() == FormulaTextObject::kObjectType && !of.boolProperty(FormulaTextObject::kDisplayProperty)) {
+                qsizetype n = 0;
+                while (n < rest.size() && n < 3 && isClosingPunctuation(rest.at(n))) ++n;
+                if (n > 0) {
+                    of.setProperty(FormulaTextObject::kTrailingProperty,
+                                   of.stringProperty(FormulaTextObject::kTrailingProperty) + rest.left(n));
+                    obj.setCharFormat(of);
+                    rest = rest.mid(n);
+                    if (rest.isEmpty()) {
+                        m_lastChar = lastChar(s);
+                        m_fresh = false;
+                        return;
+                    }
+                }
+            }
+        }
+        m_cur.insertText(rest, f);
         m_lastChar = lastChar(s);
         m_fresh = false;
+    }
+
+    static bool isClosingPunctuation(QChar c)
+    {
+        static const QString closing = QStringLiteral("。，、；：？！）」』】》〉”’.,;:!?)]}%");
+        return closing.contains(c);
     }
 
     void resolveSoftBreak(char32_t next)

@@ -242,6 +242,28 @@ private slots:
         QCOMPARE(lineSeries(view->chart()).value(0)->name(), QStringLiteral("原始 RoPE"));
     }
 
+    void printedTableHeadersWrap() {
+        // Column names with spaces wrap onto two lines at a space, keeping
+        // their words apart ("pairs with / unseen angles"), and are not cut.
+        std::vector<Output> outs{Output::table(QStringLiteral("t"),
+                                               {QStringLiteral("method"), QStringLiteral("pairs with unseen angles"),
+                                                QStringLiteral("max_abs_score_within")},
+                                               {QVariantList{QStringLiteral("plain"), 16LL, 64.0}})};
+        ChartSpec spec = specOf(ChartKind::Table);
+        QTemporaryDir dir;
+        QString error;
+        ChartPanel panel(spec, outs);
+        QVERIFY2(panel.saveSvg(dir.filePath(QStringLiteral("t.svg")), &error), qPrintable(error));
+        QFile f(dir.filePath(QStringLiteral("t.svg")));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString svg = QString::fromUtf8(f.readAll());
+        QVERIFY2(!svg.contains(QChar(0x2026)), "a header or cell was elided");
+        QVERIFY(svg.contains(QLatin1String(">pairs with<")));
+        QVERIFY(svg.contains(QLatin1String(">unseen angles<")));
+        QVERIFY(svg.contains(QLatin1String(">max_abs_<")));
+        QVERIFY(svg.contains(QLatin1String(">score_within<")));
+    }
+
     void valueAxisLabelsZeroExactly() {
         // y from -0.55 to 0.35: nice bounds -0.6..0.4 with step 0.2. Ticks
         // computed as -0.6 + 3 * 0.2 would print "-2.77556e-17" for zero; the

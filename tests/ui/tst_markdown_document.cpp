@@ -10,6 +10,8 @@
 #include <QFontInfo>
 #include <QTemporaryDir>
 #include <QTextBlock>
+#include <QTextLayout>
+#include <QAbstractTextDocumentLayout>
 #include <QTextCursor>
 #include <QTextDocument>
 #include <QTextFrame>
@@ -92,6 +94,7 @@ private slots:
     void images_data();
     void images();
     void math();
+    void punctuationStaysWithFormula();
     void blockQuoteAndRule();
     void entities();
     void insertAtCursorKeepsFollowingText();
@@ -359,6 +362,38 @@ void TestMarkdownDocument::images()
         md2.render(&inlineDoc, QStringLiteral("A dot ![alt text](%1) in a sentence.").arg(src));
         QVERIFY(!inlineDoc.toPlainText().contains(u"alt text"));
     }
+}
+
+// "…$x$。": no line may start with the "。" that follows an inline formula.
+// Laid out at every width from 120 to 420 px, so some width puts the line's
+// end right after the formula (where Qt would otherwise break).
+void TestMarkdownDocument::punctuationStaysWithFormula()
+{
+    QTextDocument doc;
+    MarkdownDocument md(courseContext());
+    md.render(&doc, QStringLiteral("位置编码把每个位置 $p$ 变成一个向量 $\\mathrm{PE}(p)$。它的长度是 $\\sqrt{d/2}$，与 $p$ 无关。"));
+    // The punctuation after a formula belongs to the formula object, which draws it.
+    QStringList trailing;
+    for (const auto& f : fragments(doc))
+        if (f.second.objectType() == poslab::ui::FormulaTextObject::kObjectType)
+            trailing << f.second.stringProperty(poslab::ui::FormulaTextObject::kTrailingProperty);
+    QCOMPARE(trailing, (QStringList{QString(), QStringLiteral("。"), QStringLiteral("，"), QString()}));
+    QVERIFY(!doc.toPlainText().contains(QString(QChar::ObjectReplacementCharacter) + u'。'));
+    int layouts = 0;
+    for (int w = 120; w <= 420; ++w) {
+        doc.setTextWidth(w);
+        doc.documentLayout()->documentSize();  // lay out
+        for (QTextBlock b = doc.begin(); b.isValid(); b = b.next()) {
+            QTextLayout* l = b.layout();
+            for (int i = 1; i < l->lineCount(); ++i) {
+                const QChar first = b.text().at(l->lineAt(i).textStart());
+                QVERIFY2(first != u'。' && first != u'，',
+                         qPrintable(QStringLiteral("width %1, line %2 starts with '%3'").arg(w).arg(i).arg(first)));
+            }
+            layouts += l->lineCount();
+        }
+    }
+    QVERIFY(layouts > 301);  // lines really wrapped at the narrow widths
 }
 
 void TestMarkdownDocument::math()

@@ -518,14 +518,10 @@ namespace {
 
 // Splits a column name into lines no wider than `width`, breaking after '_',
 // '-' or at spaces; a single part wider than `width` stays whole (elided later).
+QStringList headerPieces(const QString& text);
+
 QStringList wrapHeader(const QString& text, const QFontMetricsF& fm, double width) {
-    QStringList parts;
-    QString cur;
-    for (QChar ch : text) {
-        cur += ch;
-        if (ch == u'_' || ch == u'-' || ch == u' ') parts << cur, cur.clear();
-    }
-    if (!cur.isEmpty()) parts << cur;
+    const QStringList parts = headerPieces(text);
     QStringList lines;
     QString line;
     for (const QString& part : parts) {
@@ -541,8 +537,20 @@ QStringList wrapHeader(const QString& text, const QFontMetricsF& fm, double widt
 
 // The narrowest width at which a column name fits on two lines: the best
 // place to break it between its pieces.
+// The pieces of a column name, each with the '_', '-' or space that ends it.
+QStringList headerPieces(const QString& text) {
+    QStringList parts;
+    QString cur;
+    for (QChar ch : text) {
+        cur += ch;
+        if (ch == u'_' || ch == u'-' || ch == u' ') parts << cur, cur.clear();
+    }
+    if (!cur.isEmpty()) parts << cur;
+    return parts;
+}
+
 double twoLineHeaderWidth(const QString& text, const QFontMetricsF& fm) {
-    const QStringList parts = wrapHeader(text, fm, 0);  // every piece on its own line
+    const QStringList parts = headerPieces(text);
     double best = fm.horizontalAdvance(text);
     for (int k = 1; k < parts.size(); ++k) {
         const double first = fm.horizontalAdvance(parts.mid(0, k).join(QString()).trimmed());
@@ -563,7 +571,9 @@ double paintTable(QPainter* p, const QRectF& rect, const QAbstractItemModel* mod
     const int cols = model->columnCount(), rows = model->rowCount();
     if (cols == 0) return 0;
     const double rowH = std::ceil(QFontMetricsF(chartFont(style)).height() + 6);
-    const int fits = std::max(0, int((rect.height() - 2) / rowH) - kHeaderLines);
+    // (a rect made from tableHeight() and scaled to a device may come back a
+    // hair short: a twentieth of a row is tolerated)
+    const int fits = std::max(0, int((rect.height() - 2) / rowH + 0.05) - kHeaderLines);
     int shown = std::min(rows, fits);
     if (shown < rows && shown > 0) --shown;  // room for the "more rows" line
     const double pad = 12;
@@ -626,8 +636,10 @@ double paintTable(QPainter* p, const QRectF& rect, const QAbstractItemModel* mod
         const QString head = model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
         QStringList lines = wrapHeader(head, fmb, w);
         if (lines.size() > kHeaderLines) {
-            const QStringList rest = lines.mid(kHeaderLines - 1);
-            lines = lines.mid(0, kHeaderLines - 1) << rest.join(QString());
+            // Too narrow for two lines: the first line, then all the rest
+            // (with its own spaces), elided if it must be.
+            const QString first = lines.first();
+            lines = QStringList{first, head.mid(head.indexOf(first) + first.size()).trimmed()};
         }
         const int align = model->index(0, c).data(Qt::TextAlignmentRole).toInt() & Qt::AlignHorizontal_Mask;
         double ly = y + headH - 3 - lines.size() * lineH;

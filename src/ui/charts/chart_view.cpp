@@ -539,11 +539,15 @@ QWidget* createChartWidget(const ChartSpec& spec, const std::vector<Output>& out
 }
 
 std::optional<QSize> preferredSize(const ChartSpec& spec, const std::vector<Output>& outputs, int width) {
+    return preferredSize(spec, outputs, width, ChartStyle::forPrint(QFont()));
+}
+
+std::optional<QSize> preferredSize(const ChartSpec& spec, const std::vector<Output>& outputs, int width,
+                                   const ChartStyle& style) {
     std::vector<Output> shown;
     if (!selectOutputs(spec, outputs, &shown).isEmpty()) return std::nullopt;
     const std::vector<ChartPart> plan = planChart(spec, shown);
     if (plan.empty()) return std::nullopt;
-    const ChartStyle style = ChartStyle::forPrint(QFont());
     int h = 0;
     for (const ChartPart& part : plan) h += partHeight(spec, shown, part, style);
     return QSize(width, h);
@@ -562,7 +566,7 @@ void renderChart(QPainter* painter, const QRectF& target, const ChartSpec& spec,
 
 bool saveChartPng(const QString& path, const ChartSpec& spec, const std::vector<Output>& outputs,
                   const ChartStyle& style, int width, QString* error) {
-    const auto size = preferredSize(spec, outputs, width);
+    const auto size = preferredSize(spec, outputs, width, style);
     if (!size) {
         std::vector<Output> ignored;
         if (error) *error = selectOutputs(spec, outputs, &ignored);
@@ -579,7 +583,7 @@ bool saveChartPng(const QString& path, const ChartSpec& spec, const std::vector<
 
 bool saveChartSvg(const QString& path, const ChartSpec& spec, const std::vector<Output>& outputs,
                   const ChartStyle& style, int width, QString* error) {
-    const auto size = preferredSize(spec, outputs, width);
+    const auto size = preferredSize(spec, outputs, width, style);
     if (!size) {
         std::vector<Output> ignored;
         if (error) *error = selectOutputs(spec, outputs, &ignored);

@@ -96,6 +96,9 @@ QWidget* createChartWidget(const ChartSpec& spec, const std::vector<modules::Out
 // or nothing is to be shown.
 std::optional<QSize> preferredSize(const ChartSpec& spec, const std::vector<modules::Output>& outputs,
                                    int width = 640);
+// The same for the style it will be drawn with (table rows take the style's font).
+std::optional<QSize> preferredSize(const ChartSpec& spec, const std::vector<modules::Output>& outputs,
+                                   int width, const ChartStyle& style);
 
 // Draws the chart(s) into `target` on any painter (QPdfWriter: vector lines
 // and text, heatmaps as lossless images). `target` is in the painter's
