@@ -1,0 +1,158 @@
+#include "core/synthetic_tasks.h"
+
+#include "core/text_corpus.h"  // uniform_index
+
+#include <algorithm>
+
+namespace poslab {
+
+const char* synthetic_task_name(synthetic_task_kind kind) {
+    switch (kind) {
+    case synthetic_copy: return "copy";
+    case synthetic_reverse: return "reverse";
+    case synthetic_recall: return "recall";
+    }
+    return "?";
+}
+
+synthetic_task_kind parse_synthetic_task(const std::string& name) {
+    for (auto k : {synthetic_copy, synthetic_reverse, synthetic_recall})
+        if (name == synthetic_task_name(k)) return k;
+    throw core_error("unknown synthetic task '" + name + "' (tasks: copy, reverse, recall)");
+}
+
+void validate(const synthetic_task_config& c) {
+    const std::string task = synthetic_task_name(c.kind);
+    require(c.alphabet >= 2, task + ": the alphabet needs at least 2 symbols");
+    require(c.alphabet <= (std::size_t(1) << 30), task + ": the alphabet is too large");
+    require(c.min_length >= 1 && c.min_length <= c.max_length,
+            task + ": lengths need 1 <= min_length <= max_length (got " + std::to_string(c.min_length) + ".." +
+                std::to_string(c.max_length) + ")");
+    require(c.max_length <= (std::size_t(1) << 24), task + ": max_length is too large");
+    if (c.kind == synthetic_recall)
+        require(c.max_length <= c.alphabet / 2,
+                "recall: " + std::to_string(c.max_length) + " distinct keys need an alphabet of at least " +
+                    std::to_string(2 * c.max_length) + " (keys use its lower half, values its upper half)");
+}
+
+std::size_t synthetic_example_length(synthetic_task_kind kind, std::size_t n) {
+    return kind == synthetic_recall ? 2 * n + 3 : 2 * n + 1;
+}
+
+std::size_t synthetic_context_length(const synthetic_task_config& c) {
+    return synthetic_example_length(c.kind, c.max_length) - 1;
+}
+
+synthetic_example make_synthetic_example(const synthetic_task_config& c, std::size_t n, rng& gen) {
+    validate(c);
+    require(n >= 1, "a synthetic example needs n >= 1");
+    if (c.kind == synthetic_recall) require(n <= c.alphabet / 2, "recall: n is larger than alphabet / 2");
+    const auto sep = synthetic_sep_token(c);
+    synthetic_example ex;
+    ex.tokens.reserve(synthetic_example_length(c.kind, n));
+    auto symbol = [&](std::uint64_t range, std::uint64_t offset = 0) {
+        return static_cast<std::int32_t>(offset + uniform_index(gen, range));
+    };
+    if (c.kind == synthetic_copy || c.kind == synthetic_reverse) {
+        for (std::size_t i = 0; i < n; ++i) ex.tokens.push_back(symbol(c.alphabet));
+        ex.tokens.push_back(sep);
+        ex.answer_begin = ex.tokens.size();
+        if (c.kind == synthetic_copy)
+            for (std::size_t i = 0; i < n; ++i) ex.tokens.push_back(ex.tokens[i]);
+        else
+            for (std::size_t i = n; i-- > 0;) ex.tokens.push_back(ex.tokens[i]);
+    } else {
+        // Distinct keys: the first n of a Fisher-Yates shuffle of [0, A/2).
+        const std::size_t half = c.alphabet / 2;
+        std::vector<std::int32_t> keys(half);
+        for (std::size_t i = 0; i < half; ++i) keys[i] = static_cast<std::int32_t>(i);
+        for (std::size_t i = 0; i < n; ++i) std::swap(keys[i], keys[i + uniform_index(gen, half - i)]);
+        std::vector<std::int32_t> values(n);
+        for (auto& v : values) v = symbol(c.alphabet - half, half);
+        for (std::size_t i = 0; i < n; ++i) {
+            ex.tokens.push_back(keys[i]);
+            ex.tokens.push_back(values[i]);
+        }
+        const std::size_t q = static_cast<std::size_t>(uniform_index(gen, n));
+        ex.tokens.push_back(sep);
+        ex.tokens.push_back(keys[q]);
+        ex.answer_begin = ex.tokens.size();
+        ex.tokens.push_back(values[q]);
+    }
+    return ex;
+}
+
+void synthetic_batch(const synthetic_task_config& c, std::size_t B, std::size_t T, rng& gen,
+                     std::int32_t* inputs_bt, std::int32_t* targets_bt, float* mask_bt) {
+    validate(c);
+    require(B > 0, "synthetic batch needs B > 0");
+    const std::size_t need = synthetic_context_length(c);
+    require(T >= need, std::string(synthetic_task_name(c.kind)) + " with max_length " + std::to_string(c.max_length) +
+                           " needs T >= " + std::to_string(need) + " (got " + std::to_string(T) + ")");
+    require_elements({B, T}, sizeof(std::int32_t), "synthetic batch");
+    const auto pad = synthetic_pad_token(c);
+    for (std::size_t b = 0; b < B; ++b) {
+        const std::size_t n = c.min_length + static_cast<std::size_t>(uniform_index(gen, c.max_length - c.min_length + 1));
+        const synthetic_example ex = make_synthetic_example(c, n, gen);
+        const std::size_t len = ex.tokens.size();
+        std::int32_t* in = inputs_bt + b * T;
+        std::int32_t* tg = targets_bt + b * T;
+        float* m = mask_bt + b * T;
+        for (std::size_t t = 0; t < T; ++t) {
+            in[t] = t < len ? ex.tokens[t] : pad;
+            const bool inside = t + 1 < len;
+            tg[t] = inside ? ex.tokens[t + 1] : pad;
+            m[t] = inside && t + 1 >= ex.answer_begin ? 1.0f : 0.0f;
+        }
+    }
+}
+
+synthetic_score score_synthetic(const std::int32_t* predictions_bt, const std::int32_t* targets_bt,
+                                const float* mask_bt, std::size_t B, std::size_t T) {
+    synthetic_score s;
+    std::size_t correct = 0, rows_correct = 0;
+    for (std::size_t b = 0; b < B; ++b) {
+        bool any = false, all = true;
+        for (std::size_t t = 0; t < T; ++t) {
+            const std::size_t i = b * T + t;
+            if (mask_bt[i] == 0.0f) continue;
+            any = true;
+            ++s.tokens;
+            const bool ok = predictions_bt[i] == targets_bt[i];
+            correct += ok;
+            all = all && ok;
+        }
+        if (any) {
+            ++s.sequences;
+            rows_correct += all;
+        }
+    }
+    s.token_accuracy = s.tokens ? static_cast<double>(correct) / static_cast<double>(s.tokens) : 0.0;
+    s.sequence_accuracy = s.sequences ? static_cast<double>(rows_correct) / static_cast<double>(s.sequences) : 0.0;
+    return s;
+}
+
+std::string synthetic_to_text(const synthetic_task_config& c, const std::int32_t* tokens, std::size_t n) {
+    std::string s;
+    const bool letters = c.alphabet <= 26;
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::int32_t t = tokens[i];
+        if (t == synthetic_sep_token(c)) {
+            s += '|';
+        } else if (t == synthetic_pad_token(c)) {
+            s += '.';
+        } else if (t >= 0 && static_cast<std::size_t>(t) < c.alphabet) {
+            if (letters) {
+                s += static_cast<char>('a' + t);
+            } else {
+                if (i > 0 && !s.empty() && s.back() != '|') s += ' ';
+                s += std::to_string(t);
+            }
+        } else {
+            s += '?';
+        }
+    }
+    return s;
+}
+
+}  // namespace poslab
