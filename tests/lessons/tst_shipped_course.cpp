@@ -18,6 +18,7 @@
 
 #include <QDir>
 #include <QRegularExpression>
+#include <QSet>
 #include <QTest>
 
 #include <cmath>
@@ -225,11 +226,20 @@ void TestShippedCourse::runBlocksRun_data()
     QTest::addColumn<QStringList>("params");
     QTest::addColumn<QStringList>("outputs");
     QTest::addColumn<QStringList>("labelled");
-    // Parameters are equal in both languages (languagesMatch), so English suffices.
-    for (const Chapter& c : m_courses[QStringLiteral("en")].chapters)
-        for (const Block* b : blocksOf(c, Block::Kind::Run))
-            QTest::addRow("%s", qPrintable(QFileInfo(b->location.file).fileName() + u':' + QString::number(b->location.line)))
-                << b->run.moduleId << b->run.params << b->run.outputs << labelledNames(*b);
+    // Both languages: a chapter may pick another sentence for its readers, and
+    // labels differ; blocks equal in both languages run once.
+    QSet<QString> seen;
+    for (const QString& lang : courseLanguages())
+        for (const Chapter& c : m_courses[lang].chapters)
+            for (const Block* b : blocksOf(c, Block::Kind::Run)) {
+                const QString key = b->run.moduleId + u'|' + b->run.params.join(u' ') + u'|' + b->run.outputs.join(u',') +
+                                    u'|' + labelledNames(*b).join(u',');
+                if (seen.contains(key)) continue;
+                seen.insert(key);
+                QTest::addRow("%s %s", qPrintable(lang),
+                              qPrintable(QFileInfo(b->location.file).fileName() + u':' + QString::number(b->location.line)))
+                    << b->run.moduleId << b->run.params << b->run.outputs << labelledNames(*b);
+            }
 }
 
 void TestShippedCourse::runBlocksRun()
