@@ -1,0 +1,176 @@
+// lm_layers.h — the layers of a GPT-2-style language model, each forward next
+// to its hand-written backward (karpathy/llm.c train_gpt2.c: encoder_forward,
+// layernorm_forward, gelu_forward, crossentropy_forward and their _backward).
+//
+// Conventions (common.h): row-major float buffers, shapes in comments with
+// B batch, T time, C channels, H heads, D = C/H head dim, V vocabulary,
+// N = B·T rows. Inputs first, outputs last. Every backward ACCUMULATES (+=)
+// into its d-buffers, as llm.c does, so gradients from several paths (the
+// residual stream, a tied embedding) simply add up; zero them before a pass.
+//
+// The linear layer itself is matmul_forward / matmul_backward (matmul.h, the
+// one file that talks to BLAS); position encodings come from sinusoidal.h,
+// learned.h, relative.h (T5), alibi.h and rope.h; attention from attention.h.
+// This file only adds what those do not have.
+#pragma once
+
+#include "core/attention.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace poslab {
+
+// ------------------------------------------------------------ token embedding
+
+// out[b, t, :] = wte[tokens[b, t], :]. Throws core_error if a token is not in
+// [0, V) (naming the token and where it is). Positions are added afterwards
+// by the scheme (sinusoidal_add, learned_forward).
+void embedding_forward(const int* tokens,  // (B, T)
+                       const float* wte,   // (V, C)
+                       int B, int T, int C, int V,
+                       float* out);        // (B, T, C)
+
+// dwte[tokens[b, t], :] += dout[b, t, :]   (a scatter-add: repeated tokens sum)
+void embedding_backward(const float* dout,  // (B, T, C)
+                        const int* tokens,  // (B, T)
+                        int B, int T, int C, int V,
+                        float* dwte);       // (V, C) accumulated
+
+// ------------------------------------------------------------ LayerNorm
+
+// Ba, Kiros, Hinton 2016; GPT-2 uses eps = 1e-5 and no bias correction:
+//     mean = Σ x / C,  var = Σ (x − mean)² / C,  rstd = 1/√(var + eps)
+//     out = (x − mean) · rstd · weight + bias
+// mean and rstd are kept for the backward pass (llm.c does the same).
+constexpr float layernorm_eps = 1e-5f;
+
+void layernorm_forward(const float* inp,     // (N, C)
+                       const float* weight,  // (C)
+                       const float* bias,    // (C)
+                       int N, int C,
+                       float* out,           // (N, C)
+                       float* mean,          // (N)
+                       float* rstd);         // (N)
+
+// With n = (x − mean) · rstd and dn = dout · weight:
+//     dx = rstd · (dn − mean(dn) − n · mean(dn · n))
+//     dweight += Σ_rows dout · n,   dbias += Σ_rows dout
+void layernorm_backward(const float* dout,    // (N, C)
+                        const float* inp,     // (N, C)
+                        const float* weight,  // (C)
+                        const float* mean,    // (N)
+                        const float* rstd,    // (N)
+                        int N, int C,
+                        float* dinp,          // (N, C) accumulated
+                        float* dweight,       // (C) accumulated
+                        float* dbias);        // (C) accumulated
+
+// ------------------------------------------------------------ GELU
+
+// The tanh approximation GPT-2 uses (Hendrycks & Gimpel 2016, eq. in §2;
+// OpenAI gpt-2 model.py gelu; PyTorch approximate='tanh'):
+//     gelu(x) = ½ x (1 + tanh(√(2/π) (x + 0.044715 x³)))
+// computed as x · σ(2u), the same function with one exp (see lm_layers.cpp).
+void gelu_forward(const float* inp,  // (N)
+                  std::size_t N,
+                  float* out);       // (N)
+
+// dx += dout · gelu'(x), with u = √(2/π)(x + 0.044715 x³):
+//     gelu'(x) = ½ (1 + tanh u) + ½ x (1 − tanh² u) · √(2/π)(1 + 3·0.044715 x²)
+void gelu_backward(const float* dout,  // (N)
+                   const float* inp,   // (N)
+                   std::size_t N,
+                   float* dinp);       // (N) accumulated
+
+// ------------------------------------------------------------ residual
+
+// out = a + b (out may alias a or b).
+void residual_forward(const float* a, const float* b, std::size_t N, float* out);
+
+// ------------------------------------------------------------ softmax + cross-entropy
+
+// probs[n, :] = softmax(logits[n, :]) (max subtracted, sums in double);
+// losses[n] = −log probs[n, targets[n]]. Returns the mean loss over the N
+// rows, summed in double. Throws if a target is not in [0, V).
+double crossentropy_forward(const float* logits,  // (N, V)
+                            const int* targets,   // (N)
+                            int N, int V,
+                            float* probs,         // (N, V)
+                            float* losses);       // (N)
+
+// Backward of the mean: dlogits[n, v] += dloss · (probs[n, v] − [v = target]) / N.
+void crossentropy_backward(const float* probs,   // (N, V)
+                           const int* targets,   // (N)
+                           int N, int V, float dloss,
+                           float* dlogits);      // (N, V) accumulated
+
+// ------------------------------------------------------------ attention block
+
+// Causal multi-head self-attention as in GPT-2 (c_attn, c_proj):
+//     qkv = x · W_qkvᵀ + b_qkv                 (B, T, 3C): [q | k | v] per row
+//     q, k, v -> (B, H, T, D)                   (split the heads)
+//     y = attention(q, k, v; causal, pos)      (attention.h, 1/√D scale)
+//     y -> (B, T, C)                            (merge the heads)
+//     out = y · W_projᵀ + b_proj
+// The position scheme enters through `pos`: an additive bias (H, T, T) for
+// T5 and ALiBi, cos/sin tables (T, D/2) for RoPE (half-split layout, all D
+// channels rotated). Everything else in the attention_config is set here.
+struct attention_position {
+    const float* bias = nullptr;      // (H, T, T) or null
+    const float* rope_cos = nullptr;  // (T, D/2) or null
+    const float* rope_sin = nullptr;  // (T, D/2) or null
+};
+
+// Activations kept between forward and backward (one per layer):
+// 4·(B, T, C) floats.
+struct attention_block_cache {
+    std::vector<float> q;  // (B, H, T, D)
+    std::vector<float> k;  // (B, H, T, D)
+    std::vector<float> v;  // (B, H, T, D)
+    std::vector<float> y;  // (B, T, C) merged heads, input of the output projection
+};
+
+// Scratch for forward and backward, shared by every layer (its contents do
+// not outlive a call): (B, T, 3C) + (B, H, T, D) for the forward pass,
+// (B, T, 3C) + 5·(B, T, C) for the backward pass, and attention's workspace.
+struct attention_block_scratch {
+    std::vector<float> qkv, y_bhtd;
+    std::vector<float> dqkv, dq, dk, dv, dy_bhtd, dy;
+    attention_workspace ws;
+};
+
+// Sizes the cache for (B, T, C); throws budget_error first if it would not fit.
+void attention_block_reserve(attention_block_cache& cache, int B, int T, int C);
+
+void attention_block_forward(const float* inp,     // (B, T, C)
+                             const float* w_qkv,   // (3C, C)
+                             const float* b_qkv,   // (3C)
+                             const float* w_proj,  // (C, C)
+                             const float* b_proj,  // (C)
+                             int B, int T, int C, int H,
+                             const attention_position& pos, int num_threads,
+                             attention_block_cache& cache,
+                             attention_block_scratch& scratch,
+                             float* out);          // (B, T, C)
+
+// Backward; accumulates into dinp, the weight gradients and, if not null,
+// dbias (H, T, T) (summed over the batch; the caller turns it into T5 table
+// gradients). Uses the cache as left by the forward call with the same inputs.
+void attention_block_backward(const float* dout,    // (B, T, C)
+                              const float* inp,     // (B, T, C)
+                              const float* w_qkv,   // (3C, C)
+                              const float* w_proj,  // (C, C)
+                              int B, int T, int C, int H,
+                              const attention_position& pos, int num_threads,
+                              const attention_block_cache& cache,
+                              attention_block_scratch& scratch,
+                              float* dinp,     // (B, T, C) accumulated
+                              float* dw_qkv,   // (3C, C) accumulated
+                              float* db_qkv,   // (3C) accumulated
+                              float* dw_proj,  // (C, C) accumulated
+                              float* db_proj,  // (C) accumulated
+                              float* dbias);   // (H, T, T) accumulated, or null
+
+}  // namespace poslab

@@ -1,0 +1,615 @@
+// lm_model.cpp — see lm_model.h. The forward pass and the backward pass are
+// written out layer by layer, in the order of llm.c's gpt2_forward and
+// gpt2_backward; each backward step quotes the forward line it differentiates.
+#include "core/lm_model.h"
+
+#include "core/alibi.h"
+#include "core/learned.h"
+#include "core/matmul.h"
+#include "core/relative.h"
+#include "core/rope.h"
+#include "core/rope_scaling.h"
+#include "core/sinusoidal.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace poslab {
+
+// ------------------------------------------------------------ position names
+
+const char* lm_position_name(lm_position p) {
+    switch (p) {
+    case LM_POSITION_NONE: return "none";
+    case LM_POSITION_SINUSOIDAL: return "sinusoidal";
+    case LM_POSITION_LEARNED: return "learned";
+    case LM_POSITION_T5_BIAS: return "t5_bias";
+    case LM_POSITION_ALIBI: return "alibi";
+    case LM_POSITION_ROPE: return "rope";
+    }
+    return "unknown";
+}
+
+std::vector<lm_position> lm_all_positions() {
+    return {LM_POSITION_NONE,    LM_POSITION_SINUSOIDAL, LM_POSITION_LEARNED,
+            LM_POSITION_T5_BIAS, LM_POSITION_ALIBI,      LM_POSITION_ROPE};
+}
+
+bool lm_position_from_name(const std::string& name, lm_position* out) {
+    for (lm_position p : lm_all_positions())
+        if (name == lm_position_name(p)) {
+            if (out) *out = p;
+            return true;
+        }
+    return false;
+}
+
+bool lm_position_extrapolates(lm_position p) { return p != LM_POSITION_LEARNED; }
+
+// ------------------------------------------------------------ configuration
+
+namespace {
+
+constexpr int max_vocab = 1 << 22;
+constexpr int max_d_model = 1 << 14;
+constexpr int max_layers = 256;
+constexpr int max_context = 1 << 20;
+
+std::string field(const char* name, long long value, const std::string& allowed) {
+    return std::string("lm config: ") + name + " = " + std::to_string(value) + " is invalid; " +
+           allowed;
+}
+
+// The parameter layout (names, shapes, decay) of a valid configuration.
+std::vector<lm_param_info> build_layout(const lm_config& c) {
+    const int V = c.vocab_size, C = c.d_model, H = c.n_heads;
+    std::vector<lm_param_info> out;
+    std::size_t offset = 0;
+    auto add = [&](const std::string& name, std::vector<int> shape, bool decay) {
+        lm_param_info p;
+        p.name = name;
+        p.shape = std::move(shape);
+        p.size = 1;
+        for (int s : p.shape) p.size *= (std::size_t)s;
+        p.offset = offset;
+        p.decay = decay;
+        offset += p.size;
+        out.push_back(std::move(p));
+    };
+    add("wte", {V, C}, true);
+    if (c.position == LM_POSITION_LEARNED) add("wpe", {c.context, C}, false);
+    if (c.position == LM_POSITION_T5_BIAS) add("t5.rel_bias", {c.t5_num_buckets, H}, false);
+    for (int l = 0; l < c.n_layers; l++) {
+        const std::string h = "h." + std::to_string(l) + ".";
+        add(h + "ln_1.weight", {C}, false);
+        add(h + "ln_1.bias", {C}, false);
+        add(h + "attn.qkv.weight", {3 * C, C}, true);
+        add(h + "attn.qkv.bias", {3 * C}, false);
+        add(h + "attn.proj.weight", {C, C}, true);
+        add(h + "attn.proj.bias", {C}, false);
+        add(h + "ln_2.weight", {C}, false);
+        add(h + "ln_2.bias", {C}, false);
+        add(h + "mlp.fc.weight", {4 * C, C}, true);
+        add(h + "mlp.fc.bias", {4 * C}, false);
+        add(h + "mlp.proj.weight", {C, 4 * C}, true);
+        add(h + "mlp.proj.bias", {C}, false);
+    }
+    add("ln_f.weight", {C}, false);
+    add("ln_f.bias", {C}, false);
+    return out;
+}
+
+}  // namespace
+
+void lm_validate_config(const lm_config& c) {
+    require(c.vocab_size >= 2 && c.vocab_size <= max_vocab,
+            field("vocab_size", c.vocab_size, "allowed: 2 .. " + std::to_string(max_vocab)));
+    require(c.d_model >= 1 && c.d_model <= max_d_model,
+            field("d_model", c.d_model, "allowed: 1 .. " + std::to_string(max_d_model)));
+    require(c.n_heads >= 1 && c.n_heads <= c.d_model,
+            field("n_heads", c.n_heads, "allowed: 1 .. d_model (" + std::to_string(c.d_model) + ")"));
+    require(c.d_model % c.n_heads == 0,
+            field("n_heads", c.n_heads,
+                  "d_model (" + std::to_string(c.d_model) + ") must be a multiple of n_heads"));
+    require(c.n_layers >= 1 && c.n_layers <= max_layers,
+            field("n_layers", c.n_layers, "allowed: 1 .. " + std::to_string(max_layers)));
+    require(c.context >= 1 && c.context <= max_context,
+            field("context", c.context, "allowed: 1 .. " + std::to_string(max_context)));
+    require(c.num_threads >= 1 && c.num_threads <= 256,
+            field("num_threads", c.num_threads, "allowed: 1 .. 256"));
+    switch (c.position) {
+    case LM_POSITION_NONE:
+    case LM_POSITION_LEARNED:
+    case LM_POSITION_ALIBI: break;
+    case LM_POSITION_SINUSOIDAL:
+        require(c.d_model % 2 == 0,
+                field("d_model", c.d_model, "the sinusoidal table needs an even d_model"));
+        require(std::isfinite(c.sinusoidal_scale),
+                "lm config: sinusoidal_scale must be finite");
+        break;
+    case LM_POSITION_ROPE: {
+        const int D = c.d_model / c.n_heads;
+        require(D % 2 == 0, field("d_model / n_heads", D,
+                                  "RoPE rotates pairs of channels: the head dimension must be even"));
+        require(std::isfinite(c.rope_theta) && c.rope_theta > 1.0,
+                "lm config: rope_theta = " + std::to_string(c.rope_theta) +
+                    " is invalid; it must be a finite number > 1");
+        break;
+    }
+    case LM_POSITION_T5_BIAS:
+        require(c.t5_num_buckets >= 2 && c.t5_num_buckets <= 4096,
+                field("t5_num_buckets", c.t5_num_buckets, "allowed: 2 .. 4096"));
+        require(c.t5_max_distance > c.t5_num_buckets / 2,
+                field("t5_max_distance", c.t5_max_distance,
+                      "it must exceed t5_num_buckets / 2 (" +
+                          std::to_string(c.t5_num_buckets / 2) + ", the exact buckets)"));
+        try {
+            (void)t5_relative_position_bucket(-1, false, c.t5_num_buckets, c.t5_max_distance);
+        } catch (const core_error& e) {
+            throw core_error(std::string("lm config: T5 buckets: ") + e.what());
+        }
+        break;
+    default:
+        throw core_error("lm config: position = " + std::to_string((int)c.position) +
+                         " is not a known scheme (none, sinusoidal, learned, t5_bias, alibi, rope)");
+    }
+    // params, grads, AdamW m and v
+    require_elements({lm_parameter_count(c), 4}, sizeof(float),
+                     "language model parameters, gradients and AdamW moments");
+}
+
+std::size_t lm_parameter_count(const lm_config& c) {
+    const std::size_t V = c.vocab_size, C = c.d_model, H = c.n_heads, L = c.n_layers;
+    std::size_t n = V * C + 2 * C + L * (12 * C * C + 13 * C);
+    if (c.position == LM_POSITION_LEARNED) n += (std::size_t)c.context * C;
+    if (c.position == LM_POSITION_T5_BIAS) n += (std::size_t)c.t5_num_buckets * H;
+    return n;
+}
+
+// ------------------------------------------------------------ the model
+
+struct lm_model::layer_acts {
+    std::vector<float> ln1, ln1_mean, ln1_rstd;  // (B, T, C), (B, T), (B, T)
+    std::vector<float> res2;                     // (B, T, C) x + attn
+    std::vector<float> ln2, ln2_mean, ln2_rstd;  // (B, T, C), (B, T), (B, T)
+    std::vector<float> fch, fch_gelu;            // (B, T, 4C)
+    std::vector<float> res3;                     // (B, T, C) block output
+    attention_block_cache att;
+};
+
+struct lm_model::layer_params {
+    float *ln1_w, *ln1_b, *qkv_w, *qkv_b, *proj_w, *proj_b;
+    float *ln2_w, *ln2_b, *fc_w, *fc_b, *fcproj_w, *fcproj_b;
+    // gradients, same order
+    float *dln1_w, *dln1_b, *dqkv_w, *dqkv_b, *dproj_w, *dproj_b;
+    float *dln2_w, *dln2_b, *dfc_w, *dfc_b, *dfcproj_w, *dfcproj_b;
+};
+
+lm_model::lm_model(const lm_config& config) : config_(config) {
+    lm_validate_config(config_);
+    layout_ = build_layout(config_);
+    const std::size_t P = lm_parameter_count(config_);
+    require(layout_.back().offset + layout_.back().size == P,
+            "lm_model: internal error, layout size differs from the parameter count");
+    params_.assign(P, 0.0f);
+    grads_.assign(P, 0.0f);
+    decay_mask_.assign(P, 0);
+    for (const lm_param_info& p : layout_)
+        if (p.decay) std::fill(decay_mask_.begin() + p.offset, decay_mask_.begin() + p.offset + p.size, 1);
+    init_parameters(config_.seed);
+}
+
+lm_model::~lm_model() = default;
+lm_model::lm_model(lm_model&&) noexcept = default;
+lm_model& lm_model::operator=(lm_model&&) noexcept = default;
+
+const lm_param_info& lm_model::param(const std::string& name) const {
+    for (const lm_param_info& p : layout_)
+        if (p.name == name) return p;
+    throw core_error("lm_model: no parameter named '" + name + "'");
+}
+
+void lm_model::init_parameters(std::uint64_t seed) {
+    rng gen(seed);
+    const float std_w = 0.02f;
+    const float std_proj = 0.02f / std::sqrt(2.0f * (float)config_.n_layers);
+    auto ends_with = [](const std::string& s, const std::string& suffix) {
+        return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+    };
+    for (const lm_param_info& p : layout_) {
+        float* w = params_.data() + p.offset;
+        if (ends_with(p.name, "ln_1.weight") || ends_with(p.name, "ln_2.weight") ||
+            p.name == "ln_f.weight") {
+            std::fill(w, w + p.size, 1.0f);
+        } else if (ends_with(p.name, ".bias")) {
+            std::fill(w, w + p.size, 0.0f);  // linear and LayerNorm biases
+        } else if (ends_with(p.name, "attn.proj.weight") || ends_with(p.name, "mlp.proj.weight")) {
+            fill_normal(w, p.size, 0.0f, std_proj, gen);
+        } else {
+            fill_normal(w, p.size, 0.0f, std_w, gen);  // wte, wpe, t5.rel_bias, qkv, fc
+        }
+    }
+}
+
+lm_model::layer_params lm_model::layer(int l) {
+    const int C = config_.d_model;
+    // the 12 tensors of block l are contiguous, in layout order
+    const std::string first = "h." + std::to_string(l) + ".ln_1.weight";
+    const std::size_t base = param(first).offset;
+    layer_params lp;
+    float* pp = params_.data() + base;
+    float* gg = grads_.data() + base;
+    const std::size_t sizes[12] = {(std::size_t)C,         (std::size_t)C,
+                                   3ull * C * C,           3ull * C,
+                                   (std::size_t)C * C,     (std::size_t)C,
+                                   (std::size_t)C,         (std::size_t)C,
+                                   4ull * C * C,           4ull * C,
+                                   4ull * C * C,           (std::size_t)C};
+    float** pw[12] = {&lp.ln1_w, &lp.ln1_b, &lp.qkv_w, &lp.qkv_b, &lp.proj_w, &lp.proj_b,
+                      &lp.ln2_w, &lp.ln2_b, &lp.fc_w,  &lp.fc_b,  &lp.fcproj_w, &lp.fcproj_b};
+    float** gw[12] = {&lp.dln1_w, &lp.dln1_b, &lp.dqkv_w, &lp.dqkv_b, &lp.dproj_w, &lp.dproj_b,
+                      &lp.dln2_w, &lp.dln2_b, &lp.dfc_w,  &lp.dfc_b,  &lp.dfcproj_w, &lp.dfcproj_b};
+    std::size_t off = 0;
+    for (int i = 0; i < 12; i++) {
+        *pw[i] = pp + off;
+        *gw[i] = gg + off;
+        off += sizes[i];
+    }
+    return lp;
+}
+
+void lm_model::prepare_positions(int T) {
+    if (pos_T_ == T) return;
+    const int C = config_.d_model, H = config_.n_heads, D = C / H;
+    pos_T_ = -1;
+    buckets_.clear();
+    bias_.clear();
+    rope_cos_.clear();
+    rope_sin_.clear();
+    pe_.clear();
+    switch (config_.position) {
+    case LM_POSITION_NONE:
+    case LM_POSITION_LEARNED: break;
+    case LM_POSITION_SINUSOIDAL:
+        require_elements({(std::size_t)T, (std::size_t)C}, sizeof(float), "sinusoidal table (T, C)");
+        pe_.resize((std::size_t)T * C);
+        sinusoidal_table(T, C, 10000.0, sinusoidal_layout_interleaved, 0.0, pe_.data());
+        break;
+    case LM_POSITION_T5_BIAS:
+        require_elements({(std::size_t)H + 1, (std::size_t)T, (std::size_t)T}, sizeof(float),
+                         "T5 bias (H, T, T) and buckets (T, T)");
+        buckets_.resize((std::size_t)T * T);
+        t5_bucket_matrix(T, T, false, config_.t5_num_buckets, config_.t5_max_distance, 0,
+                         buckets_.data());
+        bias_.resize((std::size_t)H * T * T);  // filled from the table in forward()
+        break;
+    case LM_POSITION_ALIBI: {
+        require_elements({(std::size_t)H, (std::size_t)T, (std::size_t)T}, sizeof(float),
+                         "ALiBi bias (H, T, T)");
+        std::vector<float> slopes(H);
+        alibi_slopes(H, slopes.data());
+        bias_.resize((std::size_t)H * T * T);
+        alibi_bias(slopes.data(), H, T, T, 0, alibi_causal, bias_.data());
+        break;
+    }
+    case LM_POSITION_ROPE: {
+        const int P2 = D / 2;
+        require_elements({(std::size_t)T, (std::size_t)P2, 2}, sizeof(float), "RoPE tables (T, D/2)");
+        std::vector<float> inv_f;
+        float attention_factor = 1.0f;
+        if (has_rope_scaling_) {
+            rope_scaling_params sp = rope_scaling_;
+            sp.dim = D;
+            sp.rope_theta = config_.rope_theta;
+            if (sp.rope_type == ROPE_SCALING_DYNAMIC) sp.seq_len = T;
+            const rope_frequencies f = rope_compute_frequencies(sp);
+            inv_f = f.inv_freq_f32();
+            attention_factor = (float)f.attention_factor;
+        } else {
+            const std::vector<double> inv = rope_default_inv_freq(D, config_.rope_theta);
+            inv_f.assign(inv.begin(), inv.end());
+        }
+        std::vector<float> pos(T);
+        for (int t = 0; t < T; t++) pos[t] = (float)t;
+        rope_cos_.resize((std::size_t)T * P2);
+        rope_sin_.resize((std::size_t)T * P2);
+        rope_build_cos_sin(inv_f.data(), P2, pos.data(), T, attention_factor, rope_cos_.data(),
+                           rope_sin_.data());
+        break;
+    }
+    }
+    pos_T_ = T;
+}
+
+void lm_model::set_rope_scaling(const rope_scaling_params& p) {
+    require(config_.position == LM_POSITION_ROPE,
+            std::string("lm_model: RoPE scaling needs a rope model, this one uses ") +
+                lm_position_name(config_.position));
+    rope_scaling_params sp = p;
+    sp.dim = config_.d_model / config_.n_heads;
+    sp.rope_theta = config_.rope_theta;
+    if (sp.rope_type == ROPE_SCALING_DYNAMIC && sp.seq_len == 0) sp.seq_len = config_.context;
+    (void)rope_compute_frequencies(sp);  // validates (throws core_error naming the field)
+    rope_scaling_ = p;
+    has_rope_scaling_ = true;
+    pos_T_ = -1;  // rebuild the tables at the next call
+}
+
+void lm_model::clear_rope_scaling() {
+    has_rope_scaling_ = false;
+    pos_T_ = -1;
+}
+
+void lm_model::reserve_activations(int B, int T) {
+    const std::size_t C = config_.d_model, V = config_.vocab_size, L = config_.n_layers;
+    const std::size_t N = (std::size_t)B * T;
+    // kept per layer: ln1, res2, ln2, res3 (4C), fch, fch_gelu (8C), attention's
+    // q, k, v, y (4C), two (mean, rstd) pairs: 16C + 4. Shared: encoded, branch,
+    // ln_f (3C + 2), attention's forward scratch (4C), logits and probs (2V).
+    require_elements({N, L * (16 * C + 4) + 7 * C + 2 * V + 4}, sizeof(float),
+                     "language model activations (about (16·C·L + 7·C + 2·V)·B·T floats)");
+    auto sz = [](std::vector<float>& v, std::size_t n) {
+        if (v.size() != n) v.assign(n, 0.0f);
+    };
+    if ((int)layers_.size() != (int)L) {
+        layers_.clear();
+        for (std::size_t l = 0; l < L; l++) layers_.push_back(std::make_unique<layer_acts>());
+    }
+    sz(encoded_, N * C);
+    sz(branch_, N * C);
+    for (auto& la : layers_) {
+        sz(la->ln1, N * C);
+        sz(la->ln1_mean, N);
+        sz(la->ln1_rstd, N);
+        sz(la->res2, N * C);
+        sz(la->ln2, N * C);
+        sz(la->ln2_mean, N);
+        sz(la->ln2_rstd, N);
+        sz(la->fch, N * 4 * C);
+        sz(la->fch_gelu, N * 4 * C);
+        sz(la->res3, N * C);
+    }
+    sz(lnf_, N * C);
+    sz(lnf_mean_, N);
+    sz(lnf_rstd_, N);
+    sz(logits_, N * V);
+    sz(probs_, N * V);
+    sz(losses_, N);
+}
+
+double lm_model::forward(const int* tokens, const int* targets, int B, int T) {
+    require(B >= 1 && T >= 1, "lm_model::forward: B and T must be >= 1, got B = " +
+                                  std::to_string(B) + ", T = " + std::to_string(T));
+    require(tokens != nullptr, "lm_model::forward: tokens is null");
+    if (config_.position == LM_POSITION_LEARNED && T > config_.context)
+        throw core_error("lm_model: the learned position table has " +
+                         std::to_string(config_.context) + " rows (the training context); " +
+                         "a sequence of length " + std::to_string(T) +
+                         " has positions it never learned. Evaluate at T <= " +
+                         std::to_string(config_.context) +
+                         " or extend the table first (not implemented yet)");
+    const int C = config_.d_model, H = config_.n_heads, V = config_.vocab_size;
+    const int L = config_.n_layers;
+    const int N = B * T;
+    require((long long)B * T <= std::numeric_limits<int>::max() / 4,
+            "lm_model::forward: B·T is too large");
+    have_targets_ = false;
+    B_ = 0;
+    T_ = 0;
+    reserve_activations(B, T);
+    prepare_positions(T);
+    tokens_.assign(tokens, tokens + N);
+    if (targets) {
+        targets_.assign(targets, targets + N);
+        for (int n = 0; n < N; n++)
+            require(targets[n] >= 0 && targets[n] < V,
+                    "lm_model::forward: target " + std::to_string(targets[n]) + " at index " +
+                        std::to_string(n) + " is outside the vocabulary [0, " +
+                        std::to_string(V) + ")");
+    }
+
+    const float* wte = params_.data() + param("wte").offset;
+    // x = wte[tokens] (+ positions)
+    embedding_forward(tokens, wte, B, T, C, V, encoded_.data());
+    if (config_.position == LM_POSITION_SINUSOIDAL)
+        sinusoidal_add(pe_.data(), config_.sinusoidal_scale, B, T, C, encoded_.data());
+    if (config_.position == LM_POSITION_LEARNED)
+        learned_forward(encoded_.data(), params_.data() + param("wpe").offset, B, T, C,
+                        config_.context, encoded_.data());
+    // T5: one bias (H, T, T) from the table, shared by every layer
+    if (config_.position == LM_POSITION_T5_BIAS)
+        t5_bias_forward(buckets_.data(), params_.data() + param("t5.rel_bias").offset, T, T, H,
+                        config_.t5_num_buckets, bias_.data());
+    attention_position pos;
+    if (!bias_.empty()) pos.bias = bias_.data();
+    if (!rope_cos_.empty()) {
+        pos.rope_cos = rope_cos_.data();
+        pos.rope_sin = rope_sin_.data();
+    }
+
+    const std::size_t NC = (std::size_t)N * C;
+    for (int l = 0; l < L; l++) {
+        layer_params p = layer(l);
+        layer_acts& a = *layers_[l];
+        const float* x = l == 0 ? encoded_.data() : layers_[l - 1]->res3.data();
+        layernorm_forward(x, p.ln1_w, p.ln1_b, N, C, a.ln1.data(), a.ln1_mean.data(),
+                          a.ln1_rstd.data());
+        attention_block_forward(a.ln1.data(), p.qkv_w, p.qkv_b, p.proj_w, p.proj_b, B, T, C, H,
+                                pos, config_.num_threads, a.att, att_scratch_, branch_.data());
+        residual_forward(x, branch_.data(), NC, a.res2.data());
+        layernorm_forward(a.res2.data(), p.ln2_w, p.ln2_b, N, C, a.ln2.data(), a.ln2_mean.data(),
+                          a.ln2_rstd.data());
+        matmul_forward(a.ln2.data(), p.fc_w, p.fc_b, N, C, 4 * C, a.fch.data());
+        gelu_forward(a.fch.data(), NC * 4, a.fch_gelu.data());
+        matmul_forward(a.fch_gelu.data(), p.fcproj_w, p.fcproj_b, N, 4 * C, C, branch_.data());
+        residual_forward(a.res2.data(), branch_.data(), NC, a.res3.data());
+    }
+    const float* xl = layers_[L - 1]->res3.data();
+    const float* lnf_w = params_.data() + param("ln_f.weight").offset;
+    const float* lnf_b = params_.data() + param("ln_f.bias").offset;
+    layernorm_forward(xl, lnf_w, lnf_b, N, C, lnf_.data(), lnf_mean_.data(), lnf_rstd_.data());
+    // logits = LN_f(x) · wteᵀ   (tied LM head)
+    matmul_forward(lnf_.data(), wte, nullptr, N, C, V, logits_.data());
+    B_ = B;
+    T_ = T;
+    if (!targets) return std::numeric_limits<double>::quiet_NaN();
+    const double loss =
+        crossentropy_forward(logits_.data(), targets, N, V, probs_.data(), losses_.data());
+    have_targets_ = true;
+    return loss;
+}
+
+void lm_model::evaluate_logits(const int* tokens, int B, int T_eval, std::vector<float>& out) {
+    forward(tokens, nullptr, B, T_eval);
+    out.assign(logits_.begin(), logits_.begin() + (std::size_t)B * T_eval * config_.vocab_size);
+}
+
+void lm_model::zero_grad() { std::fill(grads_.begin(), grads_.end(), 0.0f); }
+
+void lm_model::backward() {
+    require(have_targets_, "lm_model::backward: call forward() with targets first");
+    const int B = B_, T = T_;
+    const int C = config_.d_model, H = config_.n_heads, V = config_.vocab_size;
+    const int L = config_.n_layers;
+    const int N = B * T;
+    const std::size_t NC = (std::size_t)N * C;
+    // dres, dln (2C), dfch, dfch_gelu (8C), attention's gradients (8C), dlogits (V)
+    require_elements({(std::size_t)N, 18 * (std::size_t)C + V}, sizeof(float),
+                     "language model backward scratch (about (18·C + V)·B·T floats)");
+    dres_.assign(NC, 0.0f);
+    dln_.assign(NC, 0.0f);
+    dfch_.assign(NC * 4, 0.0f);
+    dfch_gelu_.assign(NC * 4, 0.0f);
+    dlogits_.assign((std::size_t)N * V, 0.0f);
+    const bool t5 = config_.position == LM_POSITION_T5_BIAS;
+    if (t5) dbias_.assign((std::size_t)H * T * T, 0.0f);
+    attention_position pos;
+    if (!bias_.empty()) pos.bias = bias_.data();
+    if (!rope_cos_.empty()) {
+        pos.rope_cos = rope_cos_.data();
+        pos.rope_sin = rope_sin_.data();
+    }
+
+    const float* wte = params_.data() + param("wte").offset;
+    float* dwte = grads_.data() + param("wte").offset;
+    // loss = mean_n −log softmax(logits[n])[target[n]]
+    crossentropy_backward(probs_.data(), targets_.data(), N, V, 1.0f, dlogits_.data());
+    // logits = LN_f(x) · wteᵀ     (dln_ receives dLN_f, dwte its head share)
+    matmul_backward(dlogits_.data(), lnf_.data(), wte, N, C, V, dln_.data(), dwte, nullptr);
+    // LN_f(x)
+    const float* xl = layers_[L - 1]->res3.data();
+    layernorm_backward(dln_.data(), xl, params_.data() + param("ln_f.weight").offset,
+                       lnf_mean_.data(), lnf_rstd_.data(), N, C, dres_.data(),
+                       grads_.data() + param("ln_f.weight").offset,
+                       grads_.data() + param("ln_f.bias").offset);
+
+    for (int l = L - 1; l >= 0; l--) {
+        layer_params p = layer(l);
+        layer_acts& a = *layers_[l];
+        const float* x = l == 0 ? encoded_.data() : layers_[l - 1]->res3.data();
+        // res3 = res2 + fcproj: both receive dres (dres_ keeps flowing as d res2)
+        // fcproj = gelu(fch) · W_fcprojᵀ + b
+        std::fill(dfch_gelu_.begin(), dfch_gelu_.end(), 0.0f);
+        matmul_backward(dres_.data(), a.fch_gelu.data(), p.fcproj_w, N, 4 * C, C,
+                        dfch_gelu_.data(), p.dfcproj_w, p.dfcproj_b);
+        // fch_gelu = gelu(fch)
+        std::fill(dfch_.begin(), dfch_.end(), 0.0f);
+        gelu_backward(dfch_gelu_.data(), a.fch.data(), NC * 4, dfch_.data());
+        // fch = ln2 · W_fcᵀ + b
+        std::fill(dln_.begin(), dln_.end(), 0.0f);
+        matmul_backward(dfch_.data(), a.ln2.data(), p.fc_w, N, C, 4 * C, dln_.data(), p.dfc_w,
+                        p.dfc_b);
+        // ln2 = LN(res2)
+        layernorm_backward(dln_.data(), a.res2.data(), p.ln2_w, a.ln2_mean.data(),
+                           a.ln2_rstd.data(), N, C, dres_.data(), p.dln2_w, p.dln2_b);
+        // res2 = x + attn(ln1): dres is now d res2, which both receive
+        std::fill(dln_.begin(), dln_.end(), 0.0f);
+        attention_block_backward(dres_.data(), a.ln1.data(), p.qkv_w, p.proj_w, B, T, C, H, pos,
+                                 config_.num_threads, a.att, att_scratch_, dln_.data(), p.dqkv_w,
+                                 p.dqkv_b, p.dproj_w, p.dproj_b, t5 ? dbias_.data() : nullptr);
+        // ln1 = LN(x)
+        layernorm_backward(dln_.data(), x, p.ln1_w, a.ln1_mean.data(), a.ln1_rstd.data(), N, C,
+                           dres_.data(), p.dln1_w, p.dln1_b);
+    }
+    // dres_ is now d encoded.  encoded = wte[tokens] (+ wpe[t])
+    embedding_backward(dres_.data(), tokens_.data(), B, T, C, V, dwte);
+    if (config_.position == LM_POSITION_LEARNED)
+        learned_backward(dres_.data(), B, T, C, config_.context,
+                         grads_.data() + param("wpe").offset, nullptr);
+    // bias[h, i, j] = table[bucket[i, j], h], shared by all layers
+    if (t5)
+        t5_bias_backward(dbias_.data(), buckets_.data(), T, T, H, config_.t5_num_buckets,
+                         grads_.data() + param("t5.rel_bias").offset);
+}
+
+lm_train_result lm_model::train_step(const int* tokens, const int* targets, int B, int T,
+                                     float lr, const adamw_config& opt, adamw_state& state) {
+    require(targets != nullptr, "lm_model::train_step: targets are required");
+    adamw_validate(opt);
+    if (state.m.size() != params_.size()) init_optimizer(state);
+    lm_train_result r;
+    zero_grad();
+    r.loss = forward(tokens, targets, B, T);
+    backward();
+    r.grad_norm = clip_grad_global_norm(grads_.data(), grads_.size(), opt.grad_clip);
+    r.lr = lr;
+    adamw_update(params_.data(), grads_.data(), decay_mask_.data(), params_.size(), lr, opt,
+                 state);
+    return r;
+}
+
+// ------------------------------------------------------------ sampling
+
+int lm_sample_token(const float* logits, int V, float temperature, int top_k, rng& gen) {
+    require(V >= 1, "lm_sample_token: V must be >= 1");
+    require(std::isfinite(temperature), "lm_sample_token: temperature must be finite");
+    if (temperature <= 0.0f) {
+        int best = 0;
+        for (int v = 1; v < V; v++)
+            if (logits[v] > logits[best]) best = v;
+        return best;
+    }
+    // candidate indices, largest logits first (ties: lower index first)
+    std::vector<int> idx(V);
+    for (int v = 0; v < V; v++) idx[v] = v;
+    const int k = (top_k <= 0 || top_k >= V) ? V : top_k;
+    std::partial_sort(idx.begin(), idx.begin() + k, idx.end(), [&](int a, int b) {
+        return logits[a] > logits[b] || (logits[a] == logits[b] && a < b);
+    });
+    const double mx = logits[idx[0]];
+    std::vector<double> w(k);
+    double sum = 0.0;
+    for (int i = 0; i < k; i++) {
+        w[i] = std::exp(((double)logits[idx[i]] - mx) / temperature);
+        sum += w[i];
+    }
+    const double u = (double)gen.uniform() * sum;
+    double acc = 0.0;
+    for (int i = 0; i < k; i++) {
+        acc += w[i];
+        if (u < acc) return idx[i];
+    }
+    return idx[k - 1];
+}
+
+std::vector<int> lm_generate(lm_model& model, const std::vector<int>& prompt, int n_new,
+                             float temperature, int top_k, std::uint64_t seed) {
+    require(!prompt.empty(), "lm_generate: the prompt must hold at least one token");
+    require(n_new >= 0, "lm_generate: n_new must be >= 0");
+    const int V = model.config().vocab_size;
+    const int ctx = model.config().context;
+    rng gen(seed);
+    std::vector<int> seq = prompt;
+    for (int i = 0; i < n_new; i++) {
+        const int len = (int)std::min<std::size_t>(seq.size(), (std::size_t)ctx);
+        const int* window = seq.data() + (seq.size() - len);
+        model.forward(window, nullptr, 1, len);
+        const float* last = model.logits() + (std::size_t)(len - 1) * V;
+        seq.push_back(lm_sample_token(last, V, temperature, top_k, gen));
+    }
+    return seq;
+}
+
+}  // namespace poslab
