@@ -245,10 +245,13 @@ private slots:
     void printedTableHeadersWrap() {
         // Column names with spaces wrap onto two lines at a space, keeping
         // their words apart ("pairs with / unseen angles"), and are not cut.
-        std::vector<Output> outs{Output::table(QStringLiteral("t"),
-                                               {QStringLiteral("method"), QStringLiteral("pairs with unseen angles"),
-                                                QStringLiteral("max_abs_score_within")},
-                                               {QVariantList{QStringLiteral("plain"), 16LL, 64.0}})};
+        // Seven long names do not fit side by side in 640 px: they wrap.
+        std::vector<Output> outs{Output::table(
+            QStringLiteral("t"),
+            {QStringLiteral("method"), QStringLiteral("pairs with unseen angles"), QStringLiteral("max_abs_score_within"),
+             QStringLiteral("max_abs_score_beyond"), QStringLiteral("min_score_within"), QStringLiteral("min_score_beyond"),
+             QStringLiteral("attention_factor")},
+            {QVariantList{QStringLiteral("plain"), 16LL, 64.0, 26.4966, 5.11629, -6.58975, 1.0}})};
         ChartSpec spec = specOf(ChartKind::Table);
         QTemporaryDir dir;
         QString error;
@@ -262,6 +265,14 @@ private slots:
         QVERIFY(svg.contains(QLatin1String(">unseen angles<")));
         QVERIFY(svg.contains(QLatin1String(">max_abs_<")));
         QVERIFY(svg.contains(QLatin1String(">score_within<")));
+        // Two short columns fit on one line: their names are not wrapped.
+        std::vector<Output> narrow{Output::table(QStringLiteral("t"), {QStringLiteral("method"), QStringLiteral("pairs with unseen angles")},
+                                                 {QVariantList{QStringLiteral("plain"), 16LL}})};
+        ChartPanel panel2(spec, narrow);
+        QVERIFY2(panel2.saveSvg(dir.filePath(QStringLiteral("t2.svg")), &error), qPrintable(error));
+        QFile f2(dir.filePath(QStringLiteral("t2.svg")));
+        QVERIFY(f2.open(QIODevice::ReadOnly));
+        QVERIFY(QString::fromUtf8(f2.readAll()).contains(QLatin1String(">pairs with unseen angles<")));
     }
 
     void valueAxisLabelsZeroExactly() {

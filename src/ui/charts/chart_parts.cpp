@@ -580,22 +580,27 @@ double paintTable(QPainter* p, const QRectF& rect, const QAbstractItemModel* mod
 
     QFont font = chartFont(style), bold = chartFont(style, 0, true);
     std::vector<double> widths(std::size_t(cols), 0.0);
-    auto measure = [&](const QFont& f, const QFont& fb) {
+    // wrap = false: every header on one line; true: headers may take two.
+    auto measureWith = [&](const QFont& f, const QFont& fb, bool wrap) {
         const QFontMetricsF fm(f), fmb(fb);
         double total = 0;
         for (int c = 0; c < cols; ++c) {
             const QString head = model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
             double data = 0;
             for (int r = 0; r < shown; ++r) data = std::max(data, fm.horizontalAdvance(model->index(r, c).data().toString()));
-            // The header may use two lines.
-            const double head2 = twoLineHeaderWidth(head, fmb) + 0.5;
-            double w = std::max(data, head2) + pad;
+            const double head1 = fmb.horizontalAdvance(head) + 0.5;
+            double w = std::max(data, wrap ? twoLineHeaderWidth(head, fmb) + 0.5 : head1) + pad;
             // A header that fits on one line without widening the column stays on one.
-            if (fmb.horizontalAdvance(head) + pad <= w) w = std::max(w, fmb.horizontalAdvance(head) + pad);
+            if (head1 + pad <= w) w = std::max(w, head1 + pad);
             widths[std::size_t(c)] = w;
             total += w;
         }
         return total;
+    };
+    // Headers wrap only when the table would not fit with them on one line.
+    auto measure = [&](const QFont& f, const QFont& fb) {
+        const double oneLine = measureWith(f, fb, false);
+        return oneLine <= rect.width() ? oneLine : measureWith(f, fb, true);
     };
     double total = measure(font, bold);
     if (total > rect.width()) {
