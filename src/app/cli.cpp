@@ -1,5 +1,7 @@
 #include "app/cli.h"
 
+#include "app/train_cli.h"
+
 #include "core/common.h"
 #include "lessons/course_check.h"
 #include "lessons/course_loader.h"
@@ -48,6 +50,10 @@ const char* kUsage =
     "      open the notebook window (without a display: export poslab-report.pdf)\n"
     "  poslab check [DIR]\n"
     "      validate a course folder (en/ and zh/ chapters); problems as file:line: message\n"
+    "  poslab train [--corpus fortunes|poems|FILE] [--position rope|alibi|...] [--steps N] [--save FILE] [--sample N]\n"
+    "      train one tiny character-level language model; `poslab train --help` lists every option\n"
+    "  poslab experiment length [--corpus NAME|FILE] [--train-ctx 64] [--eval-lengths 64,128,256,512] [--quick]\n"
+    "      train short, test long: every position scheme on the same budget, then loss at longer lengths\n"
     "  poslab --version | --help\n"
     "\n"
     "examples:\n"
@@ -299,8 +305,8 @@ int runCommandLine(const QStringList& args) {
         if (command == u"run") return commandRun(rest);
         if (command == u"check") return commandCheck(rest);
         if (command == u"export") return commandExport(rest);
-        if (command == u"train" || command == u"experiment")
-            return usageError(QStringLiteral("'%1' is not available in this build yet").arg(command));
+        if (command == u"train") return commandTrain(rest);
+        if (command == u"experiment") return commandExperiment(rest);
         return usageError(QStringLiteral("unknown command '%1'").arg(command.left(60)));
     } catch (const std::exception& e) {
         writeErr(QStringLiteral("poslab: %1").arg(QString::fromUtf8(e.what())));

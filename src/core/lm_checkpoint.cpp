@@ -1,0 +1,244 @@
+// lm_checkpoint.cpp — see lm_checkpoint.h.
+#include "core/lm_checkpoint.h"
+
+#include "core/tensor_file.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <set>
+#include <system_error>
+
+namespace poslab {
+
+namespace {
+
+std::string double_text(double x) {
+    char buf[64];
+    auto r = std::to_chars(buf, buf + sizeof buf, x);  // shortest exact round trip
+    return std::string(buf, r.ptr);
+}
+
+std::string float_text(float x) {
+    char buf[64];
+    auto r = std::to_chars(buf, buf + sizeof buf, x);
+    return std::string(buf, r.ptr);
+}
+
+const std::string* find_meta(const std::vector<std::pair<std::string, std::string>>& md, const std::string& key) {
+    for (const auto& kv : md)
+        if (kv.first == key) return &kv.second;
+    return nullptr;
+}
+
+const std::string& need_meta(const std::vector<std::pair<std::string, std::string>>& md, const std::string& key,
+                             const std::string& where) {
+    const std::string* v = find_meta(md, key);
+    if (!v) throw core_error(where + ": the field '" + key + "' is missing (not a PosLab language model checkpoint?)");
+    return *v;
+}
+
+template <class Int>
+Int parse_int(const std::string& text, const std::string& key, const std::string& where) {
+    Int value{};
+    const char* end = text.data() + text.size();
+    auto r = std::from_chars(text.data(), end, value);
+    if (text.empty() || r.ec != std::errc() || r.ptr != end)
+        throw core_error(where + ": the field '" + key + "' has the malformed value '" + text.substr(0, 40) +
+                         "' (an integer is expected)");
+    return value;
+}
+
+template <class Real>
+Real parse_real(const std::string& text, const std::string& key, const std::string& where) {
+    Real value{};
+    const char* end = text.data() + text.size();
+    auto r = std::from_chars(text.data(), end, value);
+    if (text.empty() || r.ec != std::errc() || r.ptr != end || !std::isfinite(value))
+        throw core_error(where + ": the field '" + key + "' has the malformed value '" + text.substr(0, 40) +
+                         "' (a finite number is expected)");
+    return value;
+}
+
+bool reserved_key(const std::string& key) {
+    return key == "format" || key == "lm.version" || key == "vocabulary" || key.rfind("config.", 0) == 0 ||
+           key.rfind("adamw.", 0) == 0;
+}
+
+std::string shape_text(const std::vector<std::uint64_t>& s) {
+    std::string out = "{";
+    for (std::size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
+    return out + "}";
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> lm_config_to_metadata(const lm_config& c) {
+    return {
+        {"config.vocab_size", std::to_string(c.vocab_size)},
+        {"config.d_model", std::to_string(c.d_model)},
+        {"config.n_heads", std::to_string(c.n_heads)},
+        {"config.n_layers", std::to_string(c.n_layers)},
+        {"config.context", std::to_string(c.context)},
+        {"config.position", lm_position_name(c.position)},
+        {"config.rope_theta", double_text(c.rope_theta)},
+        {"config.t5_num_buckets", std::to_string(c.t5_num_buckets)},
+        {"config.t5_max_distance", std::to_string(c.t5_max_distance)},
+        {"config.sinusoidal_scale", float_text(c.sinusoidal_scale)},
+        {"config.seed", std::to_string(c.seed)},
+        {"config.num_threads", std::to_string(c.num_threads)},
+    };
+}
+
+lm_config lm_config_from_metadata(const std::vector<std::pair<std::string, std::string>>& md,
+                                  const std::string& where) {
+    lm_config c;
+    c.vocab_size = parse_int<int>(need_meta(md, "config.vocab_size", where), "config.vocab_size", where);
+    c.d_model = parse_int<int>(need_meta(md, "config.d_model", where), "config.d_model", where);
+    c.n_heads = parse_int<int>(need_meta(md, "config.n_heads", where), "config.n_heads", where);
+    c.n_layers = parse_int<int>(need_meta(md, "config.n_layers", where), "config.n_layers", where);
+    c.context = parse_int<int>(need_meta(md, "config.context", where), "config.context", where);
+    const std::string& pos = need_meta(md, "config.position", where);
+    if (!lm_position_from_name(pos, &c.position))
+        throw core_error(where + ": the field 'config.position' has the unknown value '" + pos.substr(0, 40) +
+                         "' (expected none, sinusoidal, learned, t5_bias, alibi or rope)");
+    c.rope_theta = parse_real<double>(need_meta(md, "config.rope_theta", where), "config.rope_theta", where);
+    c.t5_num_buckets = parse_int<int>(need_meta(md, "config.t5_num_buckets", where), "config.t5_num_buckets", where);
+    c.t5_max_distance =
+        parse_int<int>(need_meta(md, "config.t5_max_distance", where), "config.t5_max_distance", where);
+    c.sinusoidal_scale =
+        parse_real<float>(need_meta(md, "config.sinusoidal_scale", where), "config.sinusoidal_scale", where);
+    c.seed = parse_int<std::uint64_t>(need_meta(md, "config.seed", where), "config.seed", where);
+    c.num_threads = parse_int<int>(need_meta(md, "config.num_threads", where), "config.num_threads", where);
+    try {
+        lm_validate_config(c);
+    } catch (const budget_error& e) {
+        throw budget_error(where + ": " + e.what());
+    } catch (const core_error& e) {
+        throw core_error(where + ": the stored configuration is invalid: " + e.what());
+    }
+    return c;
+}
+
+void save_lm_checkpoint(const std::string& path, const lm_model& model, const vocabulary* vocab,
+                        const adamw_state* optimizer,
+                        const std::vector<std::pair<std::string, std::string>>& extra) {
+    const lm_config& c = model.config();
+    const std::size_t P = model.num_parameters();
+    std::vector<std::pair<std::string, std::string>> md;
+    md.emplace_back("format", lm_checkpoint_format);
+    md.emplace_back("lm.version", std::to_string(lm_checkpoint_version));
+    for (auto& kv : lm_config_to_metadata(c)) md.push_back(std::move(kv));
+    if (vocab) {
+        require(vocab->size() == (std::size_t)c.vocab_size,
+                "save_lm_checkpoint: the vocabulary has " + std::to_string(vocab->size()) +
+                    " ids but the model's vocab_size is " + std::to_string(c.vocab_size));
+        md.emplace_back("vocabulary", serialize_vocabulary(*vocab));
+    }
+    if (optimizer) {
+        require(optimizer->m.size() == P && optimizer->v.size() == P && optimizer->step >= 0,
+                "save_lm_checkpoint: the optimizer state does not match the model (" +
+                    std::to_string(optimizer->m.size()) + " moments for " + std::to_string(P) + " parameters)");
+        md.emplace_back("adamw.step", std::to_string(optimizer->step));
+    }
+    for (const auto& kv : extra) {
+        require(!reserved_key(kv.first), "save_lm_checkpoint: the metadata key '" + kv.first.substr(0, 40) +
+                                             "' is reserved for the checkpoint itself");
+        md.push_back(kv);
+    }
+    std::vector<tensor_view> tensors;
+    for (const lm_param_info& p : model.layout()) {
+        tensor_view v;
+        v.name = p.name;
+        for (int d : p.shape) v.shape.push_back((std::uint64_t)d);
+        v.data = model.params() + p.offset;
+        tensors.push_back(std::move(v));
+    }
+    if (optimizer) {
+        tensors.push_back({"adamw.m", {(std::uint64_t)P}, optimizer->m.data()});
+        tensors.push_back({"adamw.v", {(std::uint64_t)P}, optimizer->v.data()});
+    }
+    write_tensor_file(path, md, tensors);
+}
+
+lm_checkpoint load_lm_checkpoint(const std::string& path, int num_threads) {
+    const std::string where = "checkpoint " + path;
+    tensor_file f = read_tensor_file(path);
+
+    const std::string* fmt = f.meta("format");
+    if (!fmt || *fmt != lm_checkpoint_format)
+        throw core_error(where + ": not a PosLab language model checkpoint (format is '" +
+                         (fmt ? fmt->substr(0, 40) : std::string("missing")) + "', expected '" +
+                         lm_checkpoint_format + "')");
+    const int version = parse_int<int>(need_meta(f.metadata, "lm.version", where), "lm.version", where);
+    if (version != lm_checkpoint_version)
+        throw core_error(where + ": language model version " + std::to_string(version) +
+                         " is not supported (this build reads version " +
+                         std::to_string(lm_checkpoint_version) + ")");
+
+    lm_config config = lm_config_from_metadata(f.metadata, where);
+    if (num_threads > 0) config.num_threads = num_threads;
+
+    lm_checkpoint out;
+    if (const std::string* v = f.meta("vocabulary")) {
+        try {
+            out.vocab = parse_vocabulary(*v);
+        } catch (const core_error& e) {
+            throw core_error(where + ": the stored vocabulary is invalid: " + e.what());
+        }
+        if (out.vocab.size() != (std::size_t)config.vocab_size)
+            throw core_error(where + ": the vocabulary has " + std::to_string(out.vocab.size()) +
+                             " ids but config.vocab_size is " + std::to_string(config.vocab_size));
+        out.has_vocabulary = true;
+    }
+
+    auto model = std::make_unique<lm_model>(config);
+    const std::size_t P = model->num_parameters();
+    std::set<std::string> known;
+    for (const lm_param_info& p : model->layout()) {
+        known.insert(p.name);
+        const named_tensor* t = f.find(p.name);
+        std::vector<std::uint64_t> want;
+        for (int d : p.shape) want.push_back((std::uint64_t)d);
+        if (!t)
+            throw core_error(where + ": the tensor '" + p.name + "' " + shape_text(want) +
+                             " that the stored configuration needs is missing");
+        if (t->shape != want)
+            throw core_error(where + ": the tensor '" + p.name + "' has shape " + shape_text(t->shape) +
+                             " but the stored configuration needs " + shape_text(want));
+        for (std::size_t i = 0; i < p.size; ++i)
+            if (!std::isfinite(t->data[i]))
+                throw core_error(where + ": the tensor '" + p.name + "' holds a non-finite value at index " +
+                                 std::to_string(i));
+        std::memcpy(model->params() + p.offset, t->data.data(), p.size * sizeof(float));
+    }
+
+    const named_tensor* m = f.find("adamw.m");
+    const named_tensor* v = f.find("adamw.v");
+    const std::string* step = f.meta("adamw.step");
+    if (m || v || step) {
+        if (!m || !v || !step)
+            throw core_error(where + ": the optimizer state is incomplete (adamw.m, adamw.v and adamw.step go together)");
+        const std::vector<std::uint64_t> want{(std::uint64_t)P};
+        if (m->shape != want || v->shape != want)
+            throw core_error(where + ": the optimizer moments have shapes " + shape_text(m->shape) + " and " +
+                             shape_text(v->shape) + " but the model has " + std::to_string(P) + " parameters");
+        out.optimizer.step = parse_int<long long>(*step, "adamw.step", where);
+        if (out.optimizer.step < 0) throw core_error(where + ": adamw.step is negative");
+        out.optimizer.m = m->data;
+        out.optimizer.v = v->data;
+        out.has_optimizer = true;
+        known.insert("adamw.m");
+        known.insert("adamw.v");
+    }
+    for (const named_tensor& t : f.tensors)
+        if (!known.count(t.name))
+            throw core_error(where + ": unexpected tensor '" + t.name.substr(0, 60) +
+                             "' (not part of a model with the stored configuration)");
+    for (const auto& kv : f.metadata)
+        if (!reserved_key(kv.first)) out.extra.push_back(kv);
+    out.model = std::move(model);
+    return out;
+}
+
+}  // namespace poslab

@@ -1,0 +1,287 @@
+// lm_experiment.cpp — see lm_experiment.h.
+#include "core/lm_experiment.h"
+
+#include "core/text_corpus.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <set>
+
+namespace poslab {
+
+static_assert(sizeof(int) == sizeof(std::int32_t), "token buffers are shared between int and int32_t");
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+double seconds_since(clock_type::time_point t0) {
+    return std::chrono::duration<double>(clock_type::now() - t0).count();
+}
+
+bool is_cancelled(const std::atomic<bool>* cancel) { return cancel && cancel->load(std::memory_order_relaxed); }
+
+}  // namespace
+
+void validate_train_options(const train_options& o) {
+    require(o.steps >= 1 && o.steps <= 10'000'000,
+            "train steps = " + std::to_string(o.steps) + " is not allowed; expected 1 .. 10000000");
+    require(o.batch_size >= 1 && o.batch_size <= 4096,
+            "train batch_size = " + std::to_string(o.batch_size) + " is not allowed; expected 1 .. 4096");
+    require(std::isfinite(o.max_lr) && o.max_lr > 0.0f && o.max_lr <= 1.0f,
+            "train max_lr = " + std::to_string(o.max_lr) + " is not allowed; expected 0 < max_lr <= 1");
+    require(std::isfinite(o.min_lr) && o.min_lr >= 0.0f && o.min_lr <= o.max_lr,
+            "train min_lr = " + std::to_string(o.min_lr) + " is not allowed; expected 0 <= min_lr <= max_lr");
+    require(o.warmup_steps >= 0, "train warmup_steps = " + std::to_string(o.warmup_steps) + " must be >= 0");
+    adamw_validate(o.adamw);
+}
+
+train_report train_model(lm_model& model, const std::vector<std::int32_t>& train_stream, const train_options& o,
+                         const train_progress_fn& progress, const std::atomic<bool>* cancel, adamw_state* state) {
+    validate_train_options(o);
+    const int B = o.batch_size, T = model.config().context;
+    require(train_stream.size() >= (std::size_t)T + 1,
+            "the training text has " + std::to_string(train_stream.size()) + " characters, fewer than context + 1 = " +
+                std::to_string(T + 1));
+    require_elements({(std::size_t)B, (std::size_t)T, 2}, sizeof(std::int32_t), "training batch");
+
+    adamw_state local;
+    adamw_state& st = state ? *state : local;
+    if (st.m.size() != model.num_parameters()) model.init_optimizer(st);
+
+    lr_schedule sched;
+    sched.max_lr = o.max_lr;
+    sched.min_lr = o.min_lr;
+    sched.total_steps = o.steps;
+    sched.warmup_steps = std::min(o.warmup_steps, std::max(0, o.steps - 1));
+    lr_schedule_validate(sched);
+
+    std::vector<std::int32_t> x((std::size_t)B * T), y((std::size_t)B * T);
+    rng data(o.data_seed);
+    train_report rep;
+    rep.steps_requested = o.steps;
+    rep.losses.reserve((std::size_t)o.steps);
+    const auto t0 = clock_type::now();
+    double ema = 0.0;
+    for (int step = 0; step < o.steps; ++step) {
+        if (is_cancelled(cancel)) {
+            rep.cancelled = true;
+            break;
+        }
+        sample_training_batch(train_stream, (std::size_t)B, (std::size_t)T, data, x.data(), y.data());
+        const float lr = lr_at(sched, step);
+        const lm_train_result r = model.train_step(x.data(), y.data(), B, T, lr, o.adamw, st);
+        rep.losses.push_back(r.loss);
+        rep.steps_done = step + 1;
+        ema = 0.9 * ema + 0.1 * r.loss;
+        if (progress) {
+            train_progress p;
+            p.step = step + 1;
+            p.total_steps = o.steps;
+            p.loss = r.loss;
+            p.smoothed_loss = ema / (1.0 - std::pow(0.9, step + 1));
+            p.lr = lr;
+            p.elapsed_seconds = seconds_since(t0);
+            p.tokens_per_second = p.elapsed_seconds > 0 ? (double)B * T * (step + 1) / p.elapsed_seconds : 0.0;
+            p.eta_seconds = p.elapsed_seconds / (step + 1) * (o.steps - step - 1);
+            progress(p);
+        }
+    }
+    rep.wall_seconds = seconds_since(t0);
+    rep.tokens_per_second = rep.wall_seconds > 0 ? (double)B * T * rep.steps_done / rep.wall_seconds : 0.0;
+    if (rep.steps_done == 0) {
+        rep.final_loss = std::numeric_limits<double>::quiet_NaN();
+    } else {
+        const std::size_t n = std::min<std::size_t>(10, rep.losses.size());
+        double s = 0.0;
+        for (std::size_t i = rep.losses.size() - n; i < rep.losses.size(); ++i) s += rep.losses[i];
+        rep.final_loss = s / (double)n;
+    }
+    return rep;
+}
+
+trained_model train_model(const lm_config& config, const std::vector<std::int32_t>& train_stream,
+                          const train_options& options, const train_progress_fn& progress,
+                          const std::atomic<bool>* cancel) {
+    trained_model out;
+    out.model = std::make_unique<lm_model>(config);
+    out.report = train_model(*out.model, train_stream, options, progress, cancel, &out.optimizer);
+    return out;
+}
+
+std::vector<length_eval> evaluate_lengths(lm_model& model, const std::vector<std::int32_t>& held_out,
+                                          const std::vector<int>& lengths, std::size_t max_tokens,
+                                          std::size_t eval_tokens_per_batch) {
+    const lm_config& c = model.config();
+    std::vector<length_eval> out;
+    for (int L : lengths) {
+        require(L >= 1, "evaluation length " + std::to_string(L) + " is not allowed; expected >= 1");
+        length_eval e;
+        e.length = L;
+        const auto t0 = clock_type::now();
+        if (c.position == LM_POSITION_LEARNED && L > c.context) {
+            e.refused = true;
+            e.note = "the learned position table has " + std::to_string(c.context) +
+                     " rows (the training context); positions beyond it do not exist";
+            out.push_back(e);
+            continue;
+        }
+        const eval_windows w = plan_eval_windows(held_out.size(), (std::size_t)L, max_tokens);
+        if (w.count == 0) {
+            e.refused = true;
+            e.note = "the held-out text (" + std::to_string(held_out.size()) +
+                     " characters) is too short for one window of " + std::to_string(L);
+            out.push_back(e);
+            continue;
+        }
+        const std::size_t per = std::max<std::size_t>(1, eval_tokens_per_batch / (std::size_t)L);
+        std::vector<std::int32_t> x, y;
+        double total = 0.0;
+        try {
+            for (std::size_t k = 0; k < w.count; k += per) {
+                const std::size_t b = std::min(per, w.count - k);
+                x.resize(b * (std::size_t)L);
+                y.resize(b * (std::size_t)L);
+                gather_eval_batch(held_out, w, k, b, x.data(), y.data());
+                const double mean = model.forward(x.data(), y.data(), (int)b, L);
+                total += mean * (double)(b * (std::size_t)L);
+            }
+        } catch (const budget_error& err) {
+            e.refused = true;
+            e.note = std::string("not evaluated: ") + err.what();
+            out.push_back(e);
+            continue;
+        }
+        e.windows = w.count;
+        e.tokens = w.tokens();
+        e.nats = total / (double)e.tokens;
+        e.bpc = e.nats / std::log(2.0);
+        e.perplexity = std::exp(e.nats);
+        e.seconds = seconds_since(t0);
+        out.push_back(e);
+    }
+    return out;
+}
+
+std::size_t lm_memory_estimate(const lm_config& c, int train_batch, std::size_t eval_tokens_per_batch,
+                               int max_eval_length) {
+    const double C = c.d_model, L = c.n_layers, V = c.vocab_size, H = c.n_heads;
+    const bool has_bias = c.position == LM_POSITION_T5_BIAS || c.position == LM_POSITION_ALIBI;
+    const double P = (double)lm_parameter_count(c);
+    const double T = c.context;
+    const double act = 16.0 * C * L + 7.0 * C + 2.0 * V;
+    const double train = act * train_batch * T + (18.0 * C + V) * train_batch * T + (has_bias ? 2.0 * H * T * T : 0.0);
+    const double Te = std::max(1, max_eval_length);
+    const double Be = std::max(1.0, std::floor((double)eval_tokens_per_batch / Te));
+    const double eval = act * Be * Te + (has_bias ? H * Te * Te : 0.0);
+    return (std::size_t)(16.0 * P + 4.0 * std::max(train, eval));
+}
+
+void validate_length_experiment(const length_experiment_options& o, int vocab_size) {
+    require(!o.schemes.empty(), "the experiment needs at least one position scheme");
+    std::set<int> seen;
+    for (lm_position p : o.schemes) {
+        require(p >= LM_POSITION_NONE && p <= LM_POSITION_ROPE, "unknown position scheme " + std::to_string((int)p));
+        require(seen.insert((int)p).second, std::string("the scheme ") + lm_position_name(p) + " is listed twice");
+    }
+    require(!o.eval_lengths.empty(), "the experiment needs at least one evaluation length");
+    for (int L : o.eval_lengths)
+        require(L >= 1 && L <= 1'000'000, "evaluation length " + std::to_string(L) + " is not allowed; expected 1 .. 1000000");
+    for (rope_scaling_type s : o.rope_scalings)
+        require(s == ROPE_SCALING_LINEAR || s == ROPE_SCALING_NTK || s == ROPE_SCALING_DYNAMIC || s == ROPE_SCALING_YARN,
+                std::string("the RoPE scaling ") + rope_scaling_name(s) +
+                    " is not part of the experiment (linear, ntk, dynamic, yarn)");
+    lm_config c = o.model;
+    c.vocab_size = vocab_size;
+    for (lm_position p : o.schemes) {
+        c.position = p;
+        lm_validate_config(c);
+    }
+    validate_train_options(o.train);
+}
+
+length_experiment_result run_length_experiment(const length_experiment_options& o,
+                                               const std::vector<std::int32_t>& train_stream,
+                                               const std::vector<std::int32_t>& held_out, int vocab_size,
+                                               const experiment_progress_fn& progress,
+                                               const std::atomic<bool>* cancel) {
+    validate_length_experiment(o, vocab_size);
+    const auto t0 = clock_type::now();
+    length_experiment_result res;
+    res.options = o;
+    res.vocab_size = vocab_size;
+    res.train_tokens = train_stream.size();
+    res.held_out_tokens = held_out.size();
+    res.uniform_bpc = std::log2((double)vocab_size);
+    const int max_len = *std::max_element(o.eval_lengths.begin(), o.eval_lengths.end());
+    constexpr std::size_t eval_batch_tokens = 4096;
+
+    const int n = (int)o.schemes.size();
+    for (int i = 0; i < n; ++i) {
+        if (is_cancelled(cancel)) {
+            res.cancelled = true;
+            break;
+        }
+        const lm_position pos = o.schemes[(std::size_t)i];
+        const auto ts = clock_type::now();
+        lm_config c = o.model;
+        c.vocab_size = vocab_size;
+        c.position = pos;
+        train_progress_fn cb;
+        if (progress)
+            cb = [&](const train_progress& p) {
+                experiment_progress e;
+                e.scheme_index = i;
+                e.scheme_count = n;
+                e.scheme = lm_position_name(pos);
+                e.train = p;
+                progress(e);
+            };
+        trained_model tm = train_model(c, train_stream, o.train, cb, cancel);
+        scheme_result r;
+        r.name = lm_position_name(pos);
+        r.position = pos;
+        r.parameters = tm.model->num_parameters();
+        r.train = tm.report;
+        r.evals = evaluate_lengths(*tm.model, held_out, o.eval_lengths, o.eval_max_tokens, eval_batch_tokens);
+        r.peak_memory_bytes = lm_memory_estimate(c, o.train.batch_size, eval_batch_tokens, max_len);
+        r.wall_seconds = seconds_since(ts);
+        res.rows.push_back(r);
+        if (tm.report.cancelled) res.cancelled = true;
+
+        if (pos == LM_POSITION_ROPE) {
+            for (rope_scaling_type s : o.rope_scalings) {
+                const auto tsc = clock_type::now();
+                scheme_result q;
+                q.name = std::string("rope+") + rope_scaling_name(s);
+                q.position = pos;
+                q.scaled = true;
+                q.scaling = s;
+                q.parameters = r.parameters;
+                q.train = r.train;
+                q.peak_memory_bytes = r.peak_memory_bytes;
+                for (int L : o.eval_lengths) {
+                    rope_scaling_params p;
+                    p.rope_type = s;
+                    p.factor = std::max(1.0, (double)L / (double)c.context);
+                    p.max_position_embeddings = c.context;
+                    p.original_max_position_embeddings = c.context;
+                    tm.model->set_rope_scaling(p);
+                    std::vector<length_eval> e =
+                        evaluate_lengths(*tm.model, held_out, {L}, o.eval_max_tokens, eval_batch_tokens);
+                    q.evals.push_back(e.front());
+                }
+                tm.model->clear_rope_scaling();
+                q.wall_seconds = seconds_since(tsc);
+                res.rows.push_back(q);
+            }
+        }
+        if (res.cancelled) break;
+    }
+    res.wall_seconds = seconds_since(t0);
+    return res;
+}
+
+}  // namespace poslab

@@ -1,0 +1,189 @@
+// lm_experiment.h — training one language model on a token stream, measuring
+// it at several evaluation lengths, and the "train short, test long"
+// experiment (issue 5 §3): the same data and budget for every position
+// scheme, then held-out bits per character at the training length and beyond.
+//
+// Training (train_model): `steps` AdamW steps (lm_optimizer.h) on batches of
+// B random windows of T = config.context tokens (sample_training_batch, from
+// rng(data_seed)), learning rate by warm-up + cosine (lr_at). The progress
+// callback runs after every step; the cancel flag is read before every step:
+// when set, training stops and returns what was done (the model holds the
+// parameters after the last finished step).
+//
+// Evaluation (evaluate_lengths): for each length L, the non-overlapping
+// windows of plan_eval_windows(N, L, max_tokens) over the held-out stream,
+// each window starting without context. Mean negative log-likelihood per
+// predicted character in nats, bits per character = nats / ln 2 (a token is
+// one Unicode code point), perplexity = e^nats. A learned position table
+// cannot go beyond config.context: that length is reported as refused with
+// the reason, as is a length the memory budget does not allow, or a stream
+// too short for even one window.
+//
+// An untrained model predicts nearly uniformly (the GPT-2 initialisation
+// makes every logit ≈ 0), so its bpc is ≈ log2(V): the floor any learning
+// must beat.
+//
+// Memory estimate (bytes): 16 bytes per parameter (weights, gradients, two
+// AdamW moments) plus the activations lm_model.h documents, at the larger of
+// the training batch (forward + backward scratch) and the evaluation batches
+// (forward only), plus the (H, T, T) bias of T5 and ALiBi:
+//   train   4·[(16·C·L + 7·C + 2·V)·B·T + (18·C + V)·B·T + bias]
+//   eval    4·[(16·C·L + 7·C + 2·V)·B_e·T_e + bias]
+// It is an estimate from the formulas, not a measurement of the process.
+//
+// Determinism: the same options, seeds and thread count give bit-identical
+// losses and results (everything is sequential or owned per thread; timings
+// of course differ).
+#pragma once
+
+#include "core/lm_model.h"
+#include "core/lm_optimizer.h"
+#include "core/rope_scaling.h"
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace poslab {
+
+struct train_options {
+    int steps = 200;             // AdamW steps (the budget)
+    int batch_size = 16;         // B windows of config.context tokens per step
+    float max_lr = 3e-3f;
+    float min_lr = 3e-4f;
+    int warmup_steps = 20;       // clamped to steps − 1
+    adamw_config adamw;          // β, eps, weight decay 0.1, clipping 1.0
+    std::uint64_t data_seed = 1; // batch sampling
+};
+
+// Throws core_error naming the field if a value is out of range.
+void validate_train_options(const train_options& o);
+
+struct train_progress {
+    int step = 0;              // steps finished (1-based count)
+    int total_steps = 0;
+    double loss = 0.0;         // this step's batch loss (nats)
+    double smoothed_loss = 0.0;  // exponential moving average, factor 0.9 (bias-corrected)
+    float lr = 0.0f;
+    double tokens_per_second = 0.0;  // B·T·step / elapsed
+    double elapsed_seconds = 0.0;
+    double eta_seconds = 0.0;  // (total − step) · elapsed / step
+};
+using train_progress_fn = std::function<void(const train_progress&)>;
+
+struct train_report {
+    int steps_requested = 0;
+    int steps_done = 0;
+    bool cancelled = false;
+    std::vector<double> losses;   // one per finished step
+    double wall_seconds = 0.0;
+    double tokens_per_second = 0.0;  // training tokens (B·T per step) per second
+    double final_loss = 0.0;      // mean of the last min(10, steps_done) losses; NaN if none
+};
+
+// Trains `model` in place on `train_stream` (ids in [0, V)). `state` (may be
+// null: a fresh one is used) carries AdamW across calls. `cancel` may be null.
+train_report train_model(lm_model& model, const std::vector<std::int32_t>& train_stream,
+                         const train_options& options, const train_progress_fn& progress = {},
+                         const std::atomic<bool>* cancel = nullptr, adamw_state* state = nullptr);
+
+// Builds a model from `config` (seeded by config.seed) and trains it.
+struct trained_model {
+    std::unique_ptr<lm_model> model;
+    adamw_state optimizer;
+    train_report report;
+};
+trained_model train_model(const lm_config& config, const std::vector<std::int32_t>& train_stream,
+                          const train_options& options, const train_progress_fn& progress = {},
+                          const std::atomic<bool>* cancel = nullptr);
+
+struct length_eval {
+    int length = 0;             // L
+    bool refused = false;       // not evaluated; `note` says why
+    std::string note;
+    std::size_t windows = 0;
+    std::size_t tokens = 0;     // characters predicted
+    double nats = 0.0;          // mean NLL per character
+    double bpc = 0.0;           // nats / ln 2
+    double perplexity = 0.0;    // e^nats
+    double seconds = 0.0;
+};
+
+// Evaluates on the held-out stream at each length (see the top). max_tokens
+// > 0 limits the characters scored per length (the first windows). Windows
+// are run `eval_tokens_per_batch / L` at a time (at least one).
+std::vector<length_eval> evaluate_lengths(lm_model& model, const std::vector<std::int32_t>& held_out,
+                                          const std::vector<int>& lengths, std::size_t max_tokens = 0,
+                                          std::size_t eval_tokens_per_batch = 4096);
+
+// ---------------------------------------------------------- the experiment
+
+struct length_experiment_options {
+    lm_config model;             // sizes, context, seed, threads; vocab_size and position are set per run
+    train_options train;
+    std::vector<lm_position> schemes = lm_all_positions();
+    std::vector<int> eval_lengths{64, 128, 256, 512};
+    std::size_t eval_max_tokens = 0;  // 0: the whole held-out stream
+    // Inference-time scalings evaluated on the trained RoPE model (if rope is
+    // among the schemes), each with factor = max(1, L / context) at length L.
+    std::vector<rope_scaling_type> rope_scalings{ROPE_SCALING_LINEAR, ROPE_SCALING_NTK, ROPE_SCALING_DYNAMIC,
+                                                 ROPE_SCALING_YARN};
+};
+
+// Throws core_error naming the problem (empty schemes, non-positive or
+// unsorted lengths, bad sizes; lm_validate_config; validate_train_options).
+void validate_length_experiment(const length_experiment_options& o, int vocab_size);
+
+struct scheme_result {
+    std::string name;            // "rope", or "rope+yarn" for an inference-time scaling
+    lm_position position = LM_POSITION_NONE;
+    bool scaled = false;         // an inference-time RoPE scaling of the rope model
+    rope_scaling_type scaling = ROPE_SCALING_DEFAULT;
+    std::size_t parameters = 0;
+    train_report train;          // for a scaling: the rope model's
+    std::vector<length_eval> evals;  // one per eval length
+    std::size_t peak_memory_bytes = 0;  // estimate (see the top)
+    double wall_seconds = 0.0;   // training + evaluation (a scaling: its evaluation only)
+};
+
+struct length_experiment_result {
+    length_experiment_options options;
+    int vocab_size = 0;
+    std::size_t train_tokens = 0;
+    std::size_t held_out_tokens = 0;
+    double uniform_bpc = 0.0;    // log2(V)
+    bool cancelled = false;      // schemes after the cancel are missing
+    double wall_seconds = 0.0;
+    std::vector<scheme_result> rows;  // trained schemes in order; scalings right after rope
+};
+
+// Progress of the whole experiment: which scheme (0-based among the schemes
+// to train) and its training progress.
+struct experiment_progress {
+    int scheme_index = 0;
+    int scheme_count = 0;
+    std::string scheme;
+    train_progress train;
+};
+using experiment_progress_fn = std::function<void(const experiment_progress&)>;
+
+// Trains one model per scheme on the same data (same batches: the same
+// data_seed) with the same budget and the same initialisation seed, then
+// evaluates each at every length; then the RoPE scalings. If cancelled, the
+// scheme being trained is still evaluated (what it learned so far, its
+// train.cancelled set) and the remaining ones are skipped.
+length_experiment_result run_length_experiment(const length_experiment_options& options,
+                                               const std::vector<std::int32_t>& train_stream,
+                                               const std::vector<std::int32_t>& held_out, int vocab_size,
+                                               const experiment_progress_fn& progress = {},
+                                               const std::atomic<bool>* cancel = nullptr);
+
+// The memory estimate above, in bytes.
+std::size_t lm_memory_estimate(const lm_config& config, int train_batch, std::size_t eval_tokens_per_batch,
+                               int max_eval_length);
+
+}  // namespace poslab

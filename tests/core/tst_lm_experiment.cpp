@@ -1,0 +1,255 @@
+// tst_lm_experiment — training, evaluation at several lengths and the
+// length-generalisation experiment (lm_experiment.h), on tiny configurations.
+//
+// Golden values, derived independently of the code under test:
+//   * an untrained model's bits per character ≈ log2(V): its logits are
+//     LN_f(x)·wteᵀ with wte ~ N(0, 0.02²). For v other than the input
+//     character each logit has variance about C·0.02² (0.0064 for C = 16),
+//     which adds about half that, 0.003 nats, to ln V (second-order
+//     expansion of log-sum-exp). The head is tied, and x ≈ wte[input] at
+//     initialisation, so LN_f(x) ≈ wte[input]/0.02 and the input character's
+//     own logit is ≈ ‖wte[input]‖²/0.02 ≈ C·0.02 = 0.32; in the test text a
+//     character never follows itself, so that costs at most
+//     ln((V − 1 + e^0.32)/V) = 0.037 nats. Together under 0.041 nats =
+//     0.059 bits: |bpc − log2 V| < 0.07;
+//   * evaluation is recomputed by hand: the windows' logits from
+//     evaluate_logits, log-softmax in double, summed over targets — must
+//     match evaluate_lengths' mean NLL (1e-5 relative), and the windows
+//     cover floor((N−1)/L)·L targets (plan_eval_windows' definition);
+//   * a model trained 150 steps on a periodic text (period 12) must beat the
+//     uniform floor by far (bpc < 1 where log2 V ≈ 3.3);
+//   * determinism: two runs with one seed give bit-identical losses and bpc;
+//   * cancel: a flag set during step 3 stops after step 3; set before, no
+//     step runs and the result says so;
+//   * inference-time RoPE scalings at L = context use factor 1, so they must
+//     give the plain RoPE model's bpc (to 1e-6: the frequencies are rebuilt
+//     in double by rope_scaling);
+//   * the learned table is refused beyond its context, with a note.
+#include <QtTest>
+
+#include "core/common.h"
+#include "core/lm_experiment.h"
+#include "core/lm_model.h"
+
+#include <atomic>
+#include <cmath>
+#include <string>
+#include <vector>
+
+using namespace poslab;
+
+namespace {
+
+// "the cat sat " repeated: 9 distinct characters + <unk> = V 10 (ids 1..9 used).
+std::vector<std::int32_t> periodic_stream(std::size_t n, std::size_t phase = 0) {
+    const std::string s = "the cat sat ";
+    std::vector<std::int32_t> out;
+    for (std::size_t i = 0; i < n; ++i) {
+        const char ch = s[(i + phase) % s.size()];
+        const std::string alphabet = " acehst";  // sorted distinct characters
+        out.push_back((std::int32_t)alphabet.find(ch) + 1);
+    }
+    return out;
+}
+constexpr int V = 10;
+
+lm_config tiny(lm_position pos) {
+    lm_config c;
+    c.vocab_size = V;
+    c.d_model = 16;
+    c.n_heads = 2;
+    c.n_layers = 1;
+    c.context = 16;
+    c.position = pos;
+    c.seed = 5;
+    return c;
+}
+
+train_options quick_train(int steps) {
+    train_options o;
+    o.steps = steps;
+    o.batch_size = 8;
+    o.max_lr = 1e-2f;
+    o.min_lr = 1e-3f;
+    o.warmup_steps = 5;
+    o.data_seed = 9;
+    return o;
+}
+
+}  // namespace
+
+class TestLmExperiment : public QObject {
+    Q_OBJECT
+
+private slots:
+    void untrainedModelIsNearUniform() {
+        const std::vector<std::int32_t> held = periodic_stream(2000, 3);
+        for (lm_position pos : lm_all_positions()) {
+            lm_model m(tiny(pos));
+            const std::vector<length_eval> e = evaluate_lengths(m, held, {16});
+            QCOMPARE(e.size(), std::size_t(1));
+            QVERIFY(!e[0].refused);
+            QVERIFY2(std::fabs(e[0].bpc - std::log2((double)V)) < 0.07,
+                     qPrintable(QString("%1: bpc %2").arg(lm_position_name(pos)).arg(e[0].bpc)));
+            QCOMPARE(e[0].perplexity, std::exp(e[0].nats));
+        }
+    }
+
+    void evaluationMatchesHandComputation() {
+        const std::vector<std::int32_t> held = periodic_stream(203, 1);
+        lm_model m(tiny(LM_POSITION_ALIBI));
+        rng g(3);
+        for (std::size_t i = 0; i < m.num_parameters(); ++i) m.params()[i] += g.normal(0.0f, 0.2f);
+        for (int L : {7, 16, 40, 202}) {
+            // batch of 2 windows at a time for L = 7 exercises the last partial batch
+            const std::vector<length_eval> e = evaluate_lengths(m, held, {L}, 0, 2 * (std::size_t)L);
+            const std::size_t count = (held.size() - 1) / (std::size_t)L;
+            QCOMPARE(e[0].windows, count);
+            QCOMPARE(e[0].tokens, count * (std::size_t)L);
+            double sum = 0.0;
+            for (std::size_t k = 0; k < count; ++k) {
+                std::vector<int> x(held.begin() + (long)(k * L), held.begin() + (long)(k * L + L));
+                std::vector<float> logits;
+                m.evaluate_logits(x.data(), 1, L, logits);
+                for (int t = 0; t < L; ++t) {
+                    const float* row = logits.data() + (std::size_t)t * V;
+                    double mx = row[0];
+                    for (int v = 1; v < V; ++v) mx = std::max(mx, (double)row[v]);
+                    double z = 0.0;
+                    for (int v = 0; v < V; ++v) z += std::exp((double)row[v] - mx);
+                    sum += -((double)row[held[k * L + t + 1]] - mx - std::log(z));
+                }
+            }
+            const double want = sum / (double)(count * L);
+            QVERIFY2(std::fabs(e[0].nats - want) <= 1e-5 * want, qPrintable(QString("L=%1").arg(L)));
+            QCOMPARE(e[0].bpc, e[0].nats / std::log(2.0));
+        }
+        // max_tokens keeps the first windows only
+        const std::vector<length_eval> lim = evaluate_lengths(m, held, {10}, 45);
+        QCOMPARE(lim[0].windows, std::size_t(4));
+        QCOMPARE(lim[0].tokens, std::size_t(40));
+    }
+
+    void refusals() {
+        lm_model learned(tiny(LM_POSITION_LEARNED));
+        const std::vector<std::int32_t> held = periodic_stream(100);
+        const std::vector<length_eval> e = evaluate_lengths(learned, held, {16, 32, 200});
+        QVERIFY(!e[0].refused);
+        QVERIFY(e[1].refused);
+        QVERIFY(e[1].note.find("learned position table has 16 rows") != std::string::npos);
+        QVERIFY(e[2].refused);
+        lm_model rope(tiny(LM_POSITION_ROPE));
+        const std::vector<length_eval> r = evaluate_lengths(rope, held, {200});
+        QVERIFY(r[0].refused);
+        QVERIFY(r[0].note.find("too short") != std::string::npos);
+        QVERIFY_THROWS_EXCEPTION(core_error, evaluate_lengths(rope, held, {0}));
+        train_options bad = quick_train(0);
+        QVERIFY_THROWS_EXCEPTION(core_error, train_model(rope, held, bad));
+        QVERIFY_THROWS_EXCEPTION(core_error, train_model(rope, periodic_stream(10), quick_train(2)));
+    }
+
+    void trainingBeatsUniformAndIsDeterministic() {
+        const std::vector<std::int32_t> train = periodic_stream(5000), held = periodic_stream(1000, 5);
+        trained_model a = train_model(tiny(LM_POSITION_ROPE), train, quick_train(150));
+        trained_model b = train_model(tiny(LM_POSITION_ROPE), train, quick_train(150));
+        QCOMPARE(a.report.steps_done, 150);
+        QVERIFY(!a.report.cancelled);
+        QVERIFY(a.report.losses == b.report.losses);  // bit-identical
+        QCOMPARE(a.optimizer.step, 150LL);
+        const double b0 = evaluate_lengths(*a.model, held, {16})[0].bpc;
+        const double b1 = evaluate_lengths(*b.model, held, {16})[0].bpc;
+        QCOMPARE(b0, b1);
+        QVERIFY2(b0 < 1.0, qPrintable(QString("trained bpc %1 vs uniform %2").arg(b0).arg(std::log2(10.0))));
+        QVERIFY(a.report.tokens_per_second > 0);
+        QVERIFY(a.report.final_loss < a.report.losses.front());
+    }
+
+    void cancelIsHonoured() {
+        const std::vector<std::int32_t> train = periodic_stream(3000);
+        std::atomic<bool> cancel{false};
+        int calls = 0;
+        auto cb = [&](const train_progress& p) {
+            ++calls;
+            QCOMPARE(p.step, calls);
+            QCOMPARE(p.total_steps, 50);
+            QVERIFY(p.eta_seconds >= 0);
+            if (p.step == 3) cancel = true;
+        };
+        trained_model t = train_model(tiny(LM_POSITION_NONE), train, quick_train(50), cb, &cancel);
+        QVERIFY(t.report.cancelled);
+        QCOMPARE(t.report.steps_done, 3);
+        QCOMPARE(t.report.losses.size(), std::size_t(3));
+        QCOMPARE(calls, 3);
+        // Set before the start: nothing runs.
+        trained_model u = train_model(tiny(LM_POSITION_NONE), train, quick_train(50), {}, &cancel);
+        QCOMPARE(u.report.steps_done, 0);
+        QVERIFY(std::isnan(u.report.final_loss));
+        // The experiment stops after the scheme that saw the cancel, and evaluates it.
+        length_experiment_options o;
+        o.model = tiny(LM_POSITION_NONE);
+        o.train = quick_train(50);
+        o.eval_lengths = {16, 32};
+        std::atomic<bool> c2{false};
+        length_experiment_result r = run_length_experiment(
+            o, train, periodic_stream(500, 2), V,
+            [&](const experiment_progress& p) {
+                if (p.scheme_index == 1 && p.train.step == 2) c2 = true;
+            },
+            &c2);
+        QVERIFY(r.cancelled);
+        QCOMPARE(r.rows.size(), std::size_t(2));
+        QCOMPARE(r.rows[1].train.steps_done, 2);
+        QVERIFY(r.rows[1].train.cancelled);
+        QVERIFY(!r.rows[1].evals[0].refused);
+    }
+
+    void experimentCoversEverySchemeDeterministically() {
+        const std::vector<std::int32_t> train = periodic_stream(4000), held = periodic_stream(700, 7);
+        length_experiment_options o;
+        o.model = tiny(LM_POSITION_NONE);
+        o.train = quick_train(20);
+        o.eval_lengths = {16, 32, 64};
+        const length_experiment_result r1 = run_length_experiment(o, train, held, V);
+        const length_experiment_result r2 = run_length_experiment(o, train, held, V);
+        const std::vector<std::string> names{"none", "sinusoidal", "learned", "t5_bias", "alibi", "rope",
+                                             "rope+linear", "rope+ntk", "rope+dynamic", "rope+yarn"};
+        QCOMPARE(r1.rows.size(), names.size());
+        QVERIFY(!r1.cancelled);
+        QCOMPARE(r1.uniform_bpc, std::log2(10.0));
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            const scheme_result& a = r1.rows[i];
+            const scheme_result& b = r2.rows[i];
+            QCOMPARE(a.name, names[i]);
+            QCOMPARE(a.evals.size(), std::size_t(3));
+            QVERIFY(a.parameters > 0);
+            QVERIFY(a.peak_memory_bytes > 16 * a.parameters);
+            QVERIFY(a.train.losses == b.train.losses);
+            for (std::size_t k = 0; k < 3; ++k) {
+                QCOMPARE(a.evals[k].refused, b.evals[k].refused);
+                QCOMPARE(a.evals[k].bpc, b.evals[k].bpc);  // bit-identical
+                QCOMPARE(a.evals[k].length, o.eval_lengths[k]);
+                if (a.name == "learned" && k > 0) {
+                    QVERIFY(a.evals[k].refused);
+                } else {
+                    QVERIFY2(!a.evals[k].refused, qPrintable(QString::fromStdString(a.name + ": " + a.evals[k].note)));
+                    QVERIFY(std::isfinite(a.evals[k].bpc) && a.evals[k].bpc > 0);
+                }
+            }
+        }
+        // Same data and budget: the learned table adds context·C parameters to NoPE.
+        QCOMPARE(r1.rows[2].parameters, r1.rows[0].parameters + 16 * 16);
+        // At the training length every scaling has factor 1: plain RoPE.
+        const double plain = r1.rows[5].evals[0].bpc;
+        for (std::size_t i = 6; i < names.size(); ++i)
+            QVERIFY2(std::fabs(r1.rows[i].evals[0].bpc - plain) < 1e-6, names[i].c_str());
+        // Bad options are refused before any training.
+        o.eval_lengths = {};
+        QVERIFY_THROWS_EXCEPTION(core_error, run_length_experiment(o, train, held, V));
+        o.eval_lengths = {16};
+        o.schemes = {LM_POSITION_ROPE, LM_POSITION_ROPE};
+        QVERIFY_THROWS_EXCEPTION(core_error, run_length_experiment(o, train, held, V));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestLmExperiment)
+#include "tst_lm_experiment.moc"
