@@ -7,42 +7,15 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include "run_poslab.h"
+
 #include <QtTest>
 
 #include <cmath>
 
 namespace {
 
-struct Result {
-    int exitCode = -1;
-    bool crashed = false;
-    QByteArray out, err;
-};
-
-Result runPoslab(const QStringList& args, int timeoutMs = 120000) {
-    QProcess p;
-    p.setProgram(QStringLiteral(POSLAB_EXECUTABLE));
-    p.setArguments(args);
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("LANG"), QStringLiteral("C.UTF-8"));
-    env.remove(QStringLiteral("LC_ALL"));
-    env.remove(QStringLiteral("LANGUAGE"));
-    p.setProcessEnvironment(env);
-    p.start();
-    Result r;
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-        r.crashed = true;
-        r.err = "timed out (hang)";
-        return r;
-    }
-    r.crashed = p.exitStatus() != QProcess::NormalExit;
-    r.exitCode = p.exitCode();
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
+using Result = PoslabRun;
 
 QJsonObject parseJson(const QByteArray& bytes) {
     QJsonParseError err;

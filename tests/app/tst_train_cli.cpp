@@ -12,42 +12,15 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
+#include "run_poslab.h"
+
 #include <QtTest>
 
 #include <csignal>
 
 namespace {
 
-struct Result {
-    int exitCode = -1;
-    bool crashed = false;
-    QByteArray out, err;
-};
-
-Result runPoslab(const QStringList& args, int timeoutMs = 60000) {
-    QProcess p;
-    p.setProgram(QStringLiteral(POSLAB_EXECUTABLE));
-    p.setArguments(args);
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("LANG"), QStringLiteral("C.UTF-8"));
-    env.remove(QStringLiteral("LC_ALL"));
-    env.remove(QStringLiteral("LANGUAGE"));
-    p.setProcessEnvironment(env);
-    p.start();
-    Result r;
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-        r.crashed = true;
-        r.err = "timed out (hang)";
-        return r;
-    }
-    r.crashed = p.exitStatus() != QProcess::NormalExit;
-    r.exitCode = p.exitCode();
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
+using Result = PoslabRun;
 
 // A small plain-text corpus: 120 paragraphs of simple sentences (about 15 KB).
 QString writeCorpus(const QTemporaryDir& dir) {

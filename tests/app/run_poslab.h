@@ -1,0 +1,41 @@
+// run_poslab.h — runs the real poslab executable for the command-line tests
+// (tst_cli, tst_train_cli): arguments in, exit code and both streams out, in a
+// fixed C.UTF-8 locale; a run that outlives its time limit is killed and
+// reported as a hang.
+#pragma once
+
+#include <QByteArray>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QStringList>
+
+struct PoslabRun {
+    int exitCode = -1;
+    bool crashed = false;  // crashed, or killed after the time limit
+    QByteArray out, err;
+};
+
+inline PoslabRun runPoslab(const QStringList& args, int timeoutMs = 120000) {
+    QProcess p;
+    p.setProgram(QStringLiteral(POSLAB_EXECUTABLE));
+    p.setArguments(args);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("LANG"), QStringLiteral("C.UTF-8"));
+    env.remove(QStringLiteral("LC_ALL"));
+    env.remove(QStringLiteral("LANGUAGE"));
+    p.setProcessEnvironment(env);
+    p.start();
+    PoslabRun r;
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        r.crashed = true;
+        r.err = "timed out (hang)";
+        return r;
+    }
+    r.crashed = p.exitStatus() != QProcess::NormalExit;
+    r.exitCode = p.exitCode();
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
