@@ -20,15 +20,11 @@ using namespace poslab::modules;
 
 namespace {
 
-void writeOut(const std::string& s) {
-    std::fwrite(s.data(), 1, s.size(), stdout);
-    std::fflush(stdout);
-}
+void writeOut(const std::string& s) { writeStdout(s); }
 
 void writeErr(const QString& s) {
     const QByteArray b = (s.endsWith(u'\n') ? s : s + u'\n').toUtf8();
-    std::fwrite(b.constData(), 1, static_cast<std::size_t>(b.size()), stderr);
-    std::fflush(stderr);
+    writeStderr(std::string_view(b.constData(), static_cast<std::size_t>(b.size())));
 }
 
 QString defaultLang() {
@@ -282,6 +278,16 @@ int commandCheck(const QStringList& args) {
 }
 
 }  // namespace
+
+void writeStdout(std::string_view s) {
+    std::fwrite(s.data(), 1, s.size(), stdout);
+    std::fflush(stdout);
+}
+
+void writeStderr(std::string_view s) {
+    std::fwrite(s.data(), 1, s.size(), stderr);
+    std::fflush(stderr);
+}
 
 int runCommandLine(const QStringList& args) {
     try {

@@ -10,6 +10,8 @@
 
 #include <QStringList>
 
+#include <string_view>
+
 namespace poslab::app {
 
 constexpr int kExitOk = 0;
@@ -19,5 +21,10 @@ constexpr int kExitUsage = 2;
 // Runs a command given its arguments (without the program name). Writes to
 // stdout/stderr and returns the exit status; never throws.
 int runCommandLine(const QStringList& args);
+
+// Writes bytes to stdout / stderr unbuffered (flushed at once), so progress
+// and results interleave in the order written.
+void writeStdout(std::string_view s);
+void writeStderr(std::string_view s);
 
 }  // namespace poslab::app

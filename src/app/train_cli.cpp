@@ -36,19 +36,10 @@ constexpr int kExitInterrupted = 130;  // 128 + SIGINT, the shell convention
 
 // ------------------------------------------------------------ output helpers
 
-void out(const std::string& s) {
-    std::fwrite(s.data(), 1, s.size(), stdout);
-    std::fflush(stdout);
-}
-
-void err(const std::string& s) {
-    std::fwrite(s.data(), 1, s.size(), stderr);
-    std::fflush(stderr);
-}
 
 int usage(const std::string& command, const QString& message, const char* usageText) {
-    err("poslab " + command + ": " + message.toStdString() + "\n");
-    err(std::string(usageText));
+    writeStderr("poslab " + command + ": " + message.toStdString() + "\n");
+    writeStderr(std::string(usageText));
     return kExitUsage;
 }
 
@@ -246,7 +237,7 @@ public:
         const double now = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
         if (p.step != p.total_steps && p.step != 1 && now - last_ < interval_) return;
         last_ = now;
-        err(prefix + "step " + std::to_string(p.step) + "/" + std::to_string(p.total_steps) + "  loss " +
+        writeStderr(prefix + "step " + std::to_string(p.step) + "/" + std::to_string(p.total_steps) + "  loss " +
             fmt("%.4f", p.smoothed_loss) + "  " + count_text(p.tokens_per_second) + " tok/s  ETA " +
             duration_text(p.eta_seconds + extra_eta) + "\n");
     }
@@ -279,7 +270,7 @@ int commandTrain(const QStringList& args) {
                              "--sample", "--prompt",   "--temperature", "--load"};
     if (QString e = parse(args, valued, {"--help"}, o); !e.isEmpty()) return usage(cmd, e, kTrainUsage);
     if (o.flags.contains("--help")) {
-        out(kTrainUsage);
+        writeStdout(kTrainUsage);
         return kExitOk;
     }
     if (!o.positional.isEmpty())
@@ -375,11 +366,11 @@ int commandTrain(const QStringList& args) {
 
     blas_set_num_threads(threads);
     sigint_scope sigint;
-    err(data.summary + (data.summary.empty() || data.summary.back() == '\n' ? "" : "\n"));
+    writeStderr(data.summary + (data.summary.empty() || data.summary.back() == '\n' ? "" : "\n"));
     if (!model) model = std::make_unique<lm_model>(cfg);
     train_report rep;
     if (train) {
-        err(std::string(load ? "continuing " : "training ") + lm_position_name(cfg.position) + ": " +
+        writeStderr(std::string(load ? "continuing " : "training ") + lm_position_name(cfg.position) + ": " +
             std::to_string(model->num_parameters()) + " parameters, d_model " + std::to_string(cfg.d_model) + ", " +
             std::to_string(cfg.n_layers) + " layers, " + std::to_string(cfg.n_heads) + " heads, context " +
             std::to_string(cfg.context) + ", batch " + std::to_string(topt.batch_size) + ", " +
@@ -415,7 +406,7 @@ int commandTrain(const QStringList& args) {
     } else {
         s += "held-out     not evaluated: the corpus has another vocabulary than the checkpoint\n";
     }
-    out(s);
+    writeStdout(s);
 
     if (!savePath.empty()) {
         try {
@@ -423,9 +414,9 @@ int commandTrain(const QStringList& args) {
                                {{"corpus", corpusName},
                                 {"train.steps_done", std::to_string(rep.steps_done)},
                                 {"train.steps_requested", std::to_string(rep.steps_requested)}});
-            out("saved        " + savePath + "\n");
+            writeStdout("saved        " + savePath + "\n");
         } catch (const std::exception& ex) {
-            err(std::string("poslab train: could not save: ") + ex.what() + "\n");
+            writeStderr(std::string("poslab train: could not save: ") + ex.what() + "\n");
             return kExitFailure;
         }
     }
@@ -437,7 +428,7 @@ int commandTrain(const QStringList& args) {
         const std::vector<int> gen = lm_generate(*model, std::vector<int>(prompt.begin(), prompt.end()), (int)sample,
                                                  temperature, 0, cfg.seed);
         const std::vector<std::int32_t> ids(gen.begin(), gen.end());
-        out("sample (temperature " + fmt("%.2f", temperature) + "):\n" +
+        writeStdout("sample (temperature " + fmt("%.2f", temperature) + "):\n" +
             utf8_encode(decode_ids(vocab, ids.data(), ids.size())) + "\n");
     }
     return rep.cancelled ? kExitInterrupted : kExitOk;
@@ -630,7 +621,7 @@ int commandExperiment(const QStringList& args) {
                              "--eval-tokens", "--schemes"};
     if (QString e = parse(args, valued, {"--help", "--quick"}, o); !e.isEmpty()) return usage(cmd, e, kExperimentUsage);
     if (o.flags.contains("--help")) {
-        out(kExperimentUsage);
+        writeStdout(kExperimentUsage);
         return kExitOk;
     }
     if (o.positional.isEmpty())
@@ -715,7 +706,7 @@ int commandExperiment(const QStringList& args) {
 
     blas_set_num_threads(threads);
     sigint_scope sigint;
-    err(data.summary + (data.summary.empty() || data.summary.back() == '\n' ? "" : "\n"));
+    writeStderr(data.summary + (data.summary.empty() || data.summary.back() == '\n' ? "" : "\n"));
     progress_printer pp(quick ? 5.0 : 2.0);
     int lastScheme = -1;
     const length_experiment_result r = run_length_experiment(
@@ -725,13 +716,13 @@ int commandExperiment(const QStringList& args) {
                 lastScheme = p.scheme_index;
                 char head[64];
                 std::snprintf(head, sizeof head, "[%d/%d] training ", p.scheme_index + 1, p.scheme_count);
-                err(head + p.scheme + "\n");
+                writeStderr(head + p.scheme + "\n");
             }
             const double perScheme = p.train.step > 0 ? p.train.elapsed_seconds / p.train.step * p.train.total_steps : 0.0;
             pp.print("  " + p.scheme + ": ", p.train, perScheme * (p.scheme_count - p.scheme_index - 1));
         },
         &g_cancel);
-    out(format == u"json" ? results_json(r, corpusName, quick, threads) : results_text(r, corpusName, setup, threads));
+    writeStdout(format == u"json" ? results_json(r, corpusName, quick, threads) : results_text(r, corpusName, setup, threads));
     return r.cancelled ? kExitInterrupted : kExitOk;
 }
 

@@ -45,6 +45,21 @@ private:
         return s.join(u'\n');
     }
 
+    // A chapter made of the standard front matter (lines 1-6) and `body`
+    // (from line 7), parsed against the built-in modules.
+    static ChapterParseResult parseSnippet(const QByteArray& body)
+    {
+        return parseChapterText("---\nid: t\ntitle: T\nsummary: S\nminutes: 1\n---\n" + body,
+                                QStringLiteral("/nowhere/en/01-t.md"), QStringLiteral("/nowhere"), QStringLiteral("en"),
+                                poslab::modules::Registry::builtin());
+    }
+    static QString diagnosticsText(const ChapterParseResult& r)
+    {
+        QStringList got;
+        for (const Diagnostic& d : r.diagnostics) got << d.toString();
+        return got.join(u'\n');
+    }
+
 private slots:
     void validChapterStructure();
     void runBlockFields();
@@ -407,19 +422,15 @@ void TestCourseParser::headingPitfalls()
 void TestCourseParser::runExerciseAnswer()
 {
     const auto parse = [](const QByteArray& answerLine) {
-        const QByteArray text =
-            "---\nid: t\ntitle: T\nsummary: S\nminutes: 1\n---\n"  // 1-6
-            "```exercise t-run\n"                                  // 7
-            "kind: run\n"                                          // 8
-            "question: Q\n"                                        // 9
-            "module: sinusoidal.matrix\n"                          // 10
-            "params: positions=8 dim=64 base=10000\n"              // 11
-            "vary: base 100..1000000 log\n"                        // 12
-            "condition: max(wavelengths) > 100000\n"               // 13
-            + answerLine +                                          // 14
-            "```\n";
-        return parseChapterText(text, QStringLiteral("/nowhere/en/01-t.md"), QStringLiteral("/nowhere"),
-                                QStringLiteral("en"), poslab::modules::Registry::builtin());
+        return parseSnippet("```exercise t-run\n"                         // 7
+                            "kind: run\n"                                 // 8
+                            "question: Q\n"                               // 9
+                            "module: sinusoidal.matrix\n"                 // 10
+                            "params: positions=8 dim=64 base=10000\n"     // 11
+                            "vary: base 100..1000000 log\n"               // 12
+                            "condition: max(wavelengths) > 100000\n"      // 13
+                            + answerLine +                                // 14
+                            "```\n");
     };
     {
         const ChapterParseResult r = parse("answer: base=22000\n");
@@ -447,10 +458,8 @@ void TestCourseParser::runExerciseAnswer()
     };
     for (const auto& b : bad) {
         const ChapterParseResult r = parse(b.line);
-        QStringList got;
-        for (const Diagnostic& d : r.diagnostics) got << d.toString();
         QVERIFY2(r.diagnostics.size() == 1 && r.diagnostics[0].message.contains(b.message),
-                 qPrintable(b.line + got.join(u'\n')));
+                 qPrintable(b.line + diagnosticsText(r)));
         QCOMPARE(r.diagnostics[0].line, 14);
     }
 }
@@ -460,12 +469,9 @@ void TestCourseParser::runExerciseAnswer()
 void TestCourseParser::varyOffersSomeChoices()
 {
     const auto parse = [](const QByteArray& vary) {
-        const QByteArray text = "---\nid: t\ntitle: T\nsummary: S\nminutes: 1\n---\n"  // 1-6
-                                "```run attention.permutation sentence=cat_mouse reorder=swap_roles\n"  // 7
-                                + vary +                                                  // 8
-                                "```\n";
-        return parseChapterText(text, QStringLiteral("/nowhere/en/01-t.md"), QStringLiteral("/nowhere"),
-                                QStringLiteral("en"), poslab::modules::Registry::builtin());
+        return parseSnippet("```run attention.permutation sentence=cat_mouse reorder=swap_roles\n"  // 7
+                            + vary +                                                                  // 8
+                            "```\n");
     };
     {
         const ChapterParseResult r = parse("vary: reorder reverse|swap_roles|shuffle\n");
@@ -491,36 +497,29 @@ void TestCourseParser::varyOffersSomeChoices()
     };
     for (const auto& b : bad) {
         const ChapterParseResult r = parse(b.line);
-        QStringList got;
-        for (const Diagnostic& d : r.diagnostics) got << d.toString();
         QVERIFY2(r.diagnostics.size() == 1 && r.diagnostics[0].message.contains(b.message),
-                 qPrintable(b.line + got.join(u'\n')));
+                 qPrintable(b.line + diagnosticsText(r)));
         QCOMPARE(r.diagnostics[0].line, 8);
     }
 }
 
 void TestCourseParser::runBlockLabels()
 {
-    const QByteArray text = "---\nid: t\ntitle: T\nsummary: S\nminutes: 1\n---\n"  // 1-6
-                            "```run rope.extrapolation\n"                          // 7
-                            "label: score_plain 原始 RoPE（不缩放）\n"             // 8
-                            "label: summary.max_abs_score_beyond 超出后的最大分数\n"  // 9
-                            "label: score_plain again\n"                          // 10 twice
-                            "label: Score text\n"                                 // 11 not a name
-                            "label: score_linear\n"                               // 12 no text
-                            "```\n";
-    const ChapterParseResult r = parseChapterText(text, QStringLiteral("/nowhere/en/01-t.md"), QStringLiteral("/nowhere"),
-                                                  QStringLiteral("en"), poslab::modules::Registry::builtin());
+    const ChapterParseResult r = parseSnippet("```run rope.extrapolation\n"                          // 7
+                                              "label: score_plain 原始 RoPE（不缩放）\n"             // 8
+                                              "label: summary.max_abs_score_beyond 超出后的最大分数\n"  // 9
+                                              "label: score_plain again\n"                          // 10 twice
+                                              "label: Score text\n"                                 // 11 not a name
+                                              "label: score_linear\n"                               // 12 no text
+                                              "```\n");
     const RunBlock& b = r.chapter.steps.first().blocks.first().run;
     QCOMPARE(b.labels.size(), 2);
     QCOMPARE(b.labels[0].first, QStringLiteral("score_plain"));
     QCOMPARE(b.labels[0].second, QStringLiteral("原始 RoPE（不缩放）"));
     QCOMPARE(b.labels[1].first, QStringLiteral("summary.max_abs_score_beyond"));
-    QStringList got;
-    for (const Diagnostic& d : r.diagnostics) got << d.toString();
     QCOMPARE(r.diagnostics.size(), 3);
-    QVERIFY2(r.diagnostics[0].line == 10 && r.diagnostics[0].message.contains(QLatin1String("labelled twice")), qPrintable(got.join(u'\n')));
-    QVERIFY2(r.diagnostics[1].line == 11 && r.diagnostics[1].message.contains(QLatin1String("expected 'OUTPUT text'")), qPrintable(got.join(u'\n')));
+    QVERIFY2(r.diagnostics[0].line == 10 && r.diagnostics[0].message.contains(QLatin1String("labelled twice")), qPrintable(diagnosticsText(r)));
+    QVERIFY2(r.diagnostics[1].line == 11 && r.diagnostics[1].message.contains(QLatin1String("expected 'OUTPUT text'")), qPrintable(diagnosticsText(r)));
     QCOMPARE(r.diagnostics[2].line, 12);
 }
 

@@ -516,10 +516,20 @@ int tableHeight(int rows, const ChartStyle& style) {
 
 namespace {
 
+// The pieces of a column name, each with the '_', '-' or space that ends it.
+QStringList headerPieces(const QString& text) {
+    QStringList parts;
+    QString cur;
+    for (QChar ch : text) {
+        cur += ch;
+        if (ch == u'_' || ch == u'-' || ch == u' ') parts << cur, cur.clear();
+    }
+    if (!cur.isEmpty()) parts << cur;
+    return parts;
+}
+
 // Splits a column name into lines no wider than `width`, breaking after '_',
 // '-' or at spaces; a single part wider than `width` stays whole (elided later).
-QStringList headerPieces(const QString& text);
-
 QStringList wrapHeader(const QString& text, const QFontMetricsF& fm, double width) {
     const QStringList parts = headerPieces(text);
     QStringList lines;
@@ -537,18 +547,6 @@ QStringList wrapHeader(const QString& text, const QFontMetricsF& fm, double widt
 
 // The narrowest width at which a column name fits on two lines: the best
 // place to break it between its pieces.
-// The pieces of a column name, each with the '_', '-' or space that ends it.
-QStringList headerPieces(const QString& text) {
-    QStringList parts;
-    QString cur;
-    for (QChar ch : text) {
-        cur += ch;
-        if (ch == u'_' || ch == u'-' || ch == u' ') parts << cur, cur.clear();
-    }
-    if (!cur.isEmpty()) parts << cur;
-    return parts;
-}
-
 double twoLineHeaderWidth(const QString& text, const QFontMetricsF& fm) {
     const QStringList parts = headerPieces(text);
     double best = fm.horizontalAdvance(text);
