@@ -10,6 +10,7 @@
 #include "core/rope.h"
 #include "core/rope_scaling.h"
 #include "core/sinusoidal.h"
+#include "core/thread_split.h"
 
 #include <algorithm>
 #include <cmath>
@@ -167,6 +168,98 @@ std::size_t lm_parameter_count(const lm_config& c) {
     if (c.position == LM_POSITION_T5_BIAS) n += (std::size_t)c.t5_num_buckets * H;
     return n;
 }
+
+// ------------------------------------------------------------ element-wise work on threads
+
+namespace {
+
+// With config.num_threads = n > 1 the linear layers split their output rows
+// between n threads and attention runs n threads over (b, h)
+// (thread_split.h, attention.h); the element-wise layers (LayerNorm, GELU,
+// residual adds, the cross-entropy) would then be the serial part of a step.
+// They work row by row (or element by element), so they are split into n
+// contiguous ranges too, fixed by n: the same thread count gives the same
+// result bit for bit. With n = 1 the layer functions are called directly.
+
+using detail::split_range;
+using detail::linear_forward_mt;
+using detail::linear_backward_mt;
+
+// Rows per thread below which one thread does everything (for C = 128 a
+// LayerNorm row is ~0.1 µs of work).
+constexpr std::size_t row_grain = 256;
+// Elements per thread for GELU and the residual adds.
+constexpr std::size_t elem_grain = 32768;
+
+void layernorm_forward_mt(int nt, const float* inp, const float* w, const float* b, int N, int C,
+                          float* out, float* mean, float* rstd) {
+    split_range(nt, (std::size_t)N, row_grain, [&](int, std::size_t r0, std::size_t r1) {
+        layernorm_forward(inp + r0 * C, w, b, (int)(r1 - r0), C, out + r0 * C, mean + r0, rstd + r0);
+    });
+}
+
+// dweight and dbias sum over all rows: thread 0 accumulates into them
+// directly, the others into their own zeroed copies, which are then added in
+// thread order.
+void layernorm_backward_mt(int nt, const float* dout, const float* inp, const float* w,
+                           const float* mean, const float* rstd, int N, int C, float* dinp,
+                           float* dweight, float* dbias) {
+    if (nt <= 1 || (std::size_t)N < 2 * row_grain) {
+        layernorm_backward(dout, inp, w, mean, rstd, N, C, dinp, dweight, dbias);
+        return;
+    }
+    std::vector<float> partial((std::size_t)nt * 2 * C, 0.0f);
+    split_range(nt, (std::size_t)N, row_grain, [&](int t, std::size_t r0, std::size_t r1) {
+        float* dw = t == 0 ? dweight : partial.data() + (std::size_t)t * 2 * C;
+        float* db = t == 0 ? dbias : dw + C;
+        layernorm_backward(dout + r0 * C, inp + r0 * C, w, mean + r0, rstd + r0, (int)(r1 - r0), C,
+                           dinp + r0 * C, dw, db);
+    });
+    for (int t = 1; t < nt; t++) {
+        const float* dw = partial.data() + (std::size_t)t * 2 * C;
+        for (int c = 0; c < C; c++) {
+            dweight[c] += dw[c];
+            dbias[c] += dw[C + c];
+        }
+    }
+}
+
+void gelu_forward_mt(int nt, const float* inp, std::size_t n, float* out) {
+    split_range(nt, n, elem_grain, [&](int, std::size_t i0, std::size_t i1) {
+        gelu_forward(inp + i0, i1 - i0, out + i0);
+    });
+}
+
+void gelu_backward_mt(int nt, const float* dout, const float* inp, std::size_t n, float* dinp) {
+    split_range(nt, n, elem_grain, [&](int, std::size_t i0, std::size_t i1) {
+        gelu_backward(dout + i0, inp + i0, i1 - i0, dinp + i0);
+    });
+}
+
+void residual_forward_mt(int nt, const float* a, const float* b, std::size_t n, float* out) {
+    split_range(nt, n, elem_grain, [&](int, std::size_t i0, std::size_t i1) {
+        residual_forward(a + i0, b + i0, i1 - i0, out + i0);
+    });
+}
+
+// crossentropy_forward returns the mean of its rows: each thread's mean is
+// weighted by its rows, and the parts are added in thread order.
+double crossentropy_forward_mt(int nt, const float* logits, const int* targets, int N, int V,
+                               float* probs, float* losses) {
+    if (nt <= 1 || (std::size_t)N < 2 * row_grain)
+        return crossentropy_forward(logits, targets, N, V, probs, losses);
+    std::vector<double> part((std::size_t)nt, 0.0);
+    split_range(nt, (std::size_t)N, row_grain, [&](int t, std::size_t r0, std::size_t r1) {
+        const int rows = (int)(r1 - r0);
+        part[t] = crossentropy_forward(logits + r0 * V, targets + r0, rows, V, probs + r0 * V,
+                                       losses + r0) * rows;
+    });
+    double total = 0.0;
+    for (double p : part) total += p;
+    return total / N;
+}
+
+}  // namespace
 
 // ------------------------------------------------------------ the model
 
@@ -403,11 +496,11 @@ double lm_model::forward(const int* tokens, const int* targets, int B, int T) {
     tokens_.assign(tokens, tokens + N);
     if (targets) {
         targets_.assign(targets, targets + N);
-        for (int n = 0; n < N; n++)
-            require(targets[n] >= 0 && targets[n] < V,
-                    "lm_model::forward: target " + std::to_string(targets[n]) + " at index " +
-                        std::to_string(n) + " is outside the vocabulary [0, " +
-                        std::to_string(V) + ")");
+        for (int n = 0; n < N; n++)  // (the message is built only for a bad target)
+            if (targets[n] < 0 || targets[n] >= V)
+                throw core_error("lm_model::forward: target " + std::to_string(targets[n]) +
+                                 " at index " + std::to_string(n) +
+                                 " is outside the vocabulary [0, " + std::to_string(V) + ")");
     }
 
     const float* wte = params_.data() + param("wte").offset;
@@ -430,33 +523,36 @@ double lm_model::forward(const int* tokens, const int* targets, int B, int T) {
     }
 
     const std::size_t NC = (std::size_t)N * C;
+    const int nt = config_.num_threads;
     for (int l = 0; l < L; l++) {
         layer_params p = layer(l);
         layer_acts& a = *layers_[l];
         const float* x = l == 0 ? encoded_.data() : layers_[l - 1]->res3.data();
-        layernorm_forward(x, p.ln1_w, p.ln1_b, N, C, a.ln1.data(), a.ln1_mean.data(),
-                          a.ln1_rstd.data());
+        layernorm_forward_mt(nt, x, p.ln1_w, p.ln1_b, N, C, a.ln1.data(), a.ln1_mean.data(),
+                             a.ln1_rstd.data());
         attention_block_forward(a.ln1.data(), p.qkv_w, p.qkv_b, p.proj_w, p.proj_b, B, T, C, H,
                                 pos, config_.num_threads, a.att, att_scratch_, branch_.data());
-        residual_forward(x, branch_.data(), NC, a.res2.data());
-        layernorm_forward(a.res2.data(), p.ln2_w, p.ln2_b, N, C, a.ln2.data(), a.ln2_mean.data(),
-                          a.ln2_rstd.data());
-        matmul_forward(a.ln2.data(), p.fc_w, p.fc_b, N, C, 4 * C, a.fch.data());
-        gelu_forward(a.fch.data(), NC * 4, a.fch_gelu.data());
-        matmul_forward(a.fch_gelu.data(), p.fcproj_w, p.fcproj_b, N, 4 * C, C, branch_.data());
-        residual_forward(a.res2.data(), branch_.data(), NC, a.res3.data());
+        residual_forward_mt(nt, x, branch_.data(), NC, a.res2.data());
+        layernorm_forward_mt(nt, a.res2.data(), p.ln2_w, p.ln2_b, N, C, a.ln2.data(),
+                             a.ln2_mean.data(), a.ln2_rstd.data());
+        linear_forward_mt(nt, a.ln2.data(), p.fc_w, p.fc_b, N, C, 4 * C, a.fch.data());
+        gelu_forward_mt(nt, a.fch.data(), NC * 4, a.fch_gelu.data());
+        linear_forward_mt(nt, a.fch_gelu.data(), p.fcproj_w, p.fcproj_b, N, 4 * C, C,
+                          branch_.data());
+        residual_forward_mt(nt, a.res2.data(), branch_.data(), NC, a.res3.data());
     }
     const float* xl = layers_[L - 1]->res3.data();
     const float* lnf_w = params_.data() + param("ln_f.weight").offset;
     const float* lnf_b = params_.data() + param("ln_f.bias").offset;
-    layernorm_forward(xl, lnf_w, lnf_b, N, C, lnf_.data(), lnf_mean_.data(), lnf_rstd_.data());
+    layernorm_forward_mt(nt, xl, lnf_w, lnf_b, N, C, lnf_.data(), lnf_mean_.data(),
+                         lnf_rstd_.data());
     // logits = LN_f(x) · wteᵀ   (tied LM head)
-    matmul_forward(lnf_.data(), wte, nullptr, N, C, V, logits_.data());
+    linear_forward_mt(nt, lnf_.data(), wte, nullptr, N, C, V, logits_.data());
     B_ = B;
     T_ = T;
     if (!targets) return std::numeric_limits<double>::quiet_NaN();
     const double loss =
-        crossentropy_forward(logits_.data(), targets, N, V, probs_.data(), losses_.data());
+        crossentropy_forward_mt(nt, logits_.data(), targets, N, V, probs_.data(), losses_.data());
     have_targets_ = true;
     return loss;
 }
@@ -475,13 +571,21 @@ void lm_model::backward() {
     const int L = config_.n_layers;
     const int N = B * T;
     const std::size_t NC = (std::size_t)N * C;
+    const int nt = config_.num_threads;
     // dres, dln (2C), dfch, dfch_gelu (8C), attention's gradients (8C), dlogits (V)
     require_elements({(std::size_t)N, 18 * (std::size_t)C + V}, sizeof(float),
                      "language model backward scratch (about (18·C + V)·B·T floats)");
+    // Buffers that a product with beta = 0 overwrites whole are only sized,
+    // not zeroed: zeroing (18·C + V)·B·T floats per step was a tenth of a
+    // training step. Those that something accumulates into (+=) are zeroed
+    // right before it.
+    auto size_only = [](std::vector<float>& v, std::size_t n) {
+        if (v.size() != n) v.assign(n, 0.0f);
+    };
     dres_.assign(NC, 0.0f);
-    dln_.assign(NC, 0.0f);
-    dfch_.assign(NC * 4, 0.0f);
-    dfch_gelu_.assign(NC * 4, 0.0f);
+    size_only(dln_, NC);
+    size_only(dfch_, NC * 4);
+    size_only(dfch_gelu_, NC * 4);
     dlogits_.assign((std::size_t)N * V, 0.0f);
     const bool t5 = config_.position == LM_POSITION_T5_BIAS;
     if (t5) dbias_.assign((std::size_t)H * T * T, 0.0f);
@@ -497,13 +601,14 @@ void lm_model::backward() {
     // loss = mean_n −log softmax(logits[n])[target[n]]
     crossentropy_backward(probs_.data(), targets_.data(), N, V, 1.0f, dlogits_.data());
     // logits = LN_f(x) · wteᵀ     (dln_ receives dLN_f, dwte its head share)
-    matmul_backward(dlogits_.data(), lnf_.data(), wte, N, C, V, dln_.data(), dwte, nullptr);
+    linear_backward_mt(nt, dlogits_.data(), lnf_.data(), wte, N, C, V, dln_.data(), 0.0f, dwte,
+                       nullptr);
     // LN_f(x)
     const float* xl = layers_[L - 1]->res3.data();
-    layernorm_backward(dln_.data(), xl, params_.data() + param("ln_f.weight").offset,
-                       lnf_mean_.data(), lnf_rstd_.data(), N, C, dres_.data(),
-                       grads_.data() + param("ln_f.weight").offset,
-                       grads_.data() + param("ln_f.bias").offset);
+    layernorm_backward_mt(nt, dln_.data(), xl, params_.data() + param("ln_f.weight").offset,
+                          lnf_mean_.data(), lnf_rstd_.data(), N, C, dres_.data(),
+                          grads_.data() + param("ln_f.weight").offset,
+                          grads_.data() + param("ln_f.bias").offset);
 
     for (int l = L - 1; l >= 0; l--) {
         layer_params p = layer(l);
@@ -511,27 +616,26 @@ void lm_model::backward() {
         const float* x = l == 0 ? encoded_.data() : layers_[l - 1]->res3.data();
         // res3 = res2 + fcproj: both receive dres (dres_ keeps flowing as d res2)
         // fcproj = gelu(fch) · W_fcprojᵀ + b
-        std::fill(dfch_gelu_.begin(), dfch_gelu_.end(), 0.0f);
-        matmul_backward(dres_.data(), a.fch_gelu.data(), p.fcproj_w, N, 4 * C, C,
-                        dfch_gelu_.data(), p.dfcproj_w, p.dfcproj_b);
+        // (d fch_gelu = dres · W_fcproj overwrites; weight and bias gradients accumulate)
+        linear_backward_mt(nt, dres_.data(), a.fch_gelu.data(), p.fcproj_w, N, 4 * C, C,
+                           dfch_gelu_.data(), 0.0f, p.dfcproj_w, p.dfcproj_b);
         // fch_gelu = gelu(fch)
         std::fill(dfch_.begin(), dfch_.end(), 0.0f);
-        gelu_backward(dfch_gelu_.data(), a.fch.data(), NC * 4, dfch_.data());
+        gelu_backward_mt(nt, dfch_gelu_.data(), a.fch.data(), NC * 4, dfch_.data());
         // fch = ln2 · W_fcᵀ + b
-        std::fill(dln_.begin(), dln_.end(), 0.0f);
-        matmul_backward(dfch_.data(), a.ln2.data(), p.fc_w, N, C, 4 * C, dln_.data(), p.dfc_w,
-                        p.dfc_b);
+        linear_backward_mt(nt, dfch_.data(), a.ln2.data(), p.fc_w, N, C, 4 * C, dln_.data(), 0.0f,
+                           p.dfc_w, p.dfc_b);
         // ln2 = LN(res2)
-        layernorm_backward(dln_.data(), a.res2.data(), p.ln2_w, a.ln2_mean.data(),
-                           a.ln2_rstd.data(), N, C, dres_.data(), p.dln2_w, p.dln2_b);
+        layernorm_backward_mt(nt, dln_.data(), a.res2.data(), p.ln2_w, a.ln2_mean.data(),
+                              a.ln2_rstd.data(), N, C, dres_.data(), p.dln2_w, p.dln2_b);
         // res2 = x + attn(ln1): dres is now d res2, which both receive
         std::fill(dln_.begin(), dln_.end(), 0.0f);
         attention_block_backward(dres_.data(), a.ln1.data(), p.qkv_w, p.proj_w, B, T, C, H, pos,
                                  config_.num_threads, a.att, att_scratch_, dln_.data(), p.dqkv_w,
                                  p.dqkv_b, p.dproj_w, p.dproj_b, t5 ? dbias_.data() : nullptr);
         // ln1 = LN(x)
-        layernorm_backward(dln_.data(), x, p.ln1_w, a.ln1_mean.data(), a.ln1_rstd.data(), N, C,
-                           dres_.data(), p.dln1_w, p.dln1_b);
+        layernorm_backward_mt(nt, dln_.data(), x, p.ln1_w, a.ln1_mean.data(), a.ln1_rstd.data(),
+                              N, C, dres_.data(), p.dln1_w, p.dln1_b);
     }
     // dres_ is now d encoded.  encoded = wte[tokens] (+ wpe[t])
     embedding_backward(dres_.data(), tokens_.data(), B, T, C, V, dwte);

@@ -50,10 +50,12 @@
 // adds (18·C + V)·B·T floats of scratch shared by all layers. Each is checked
 // against the memory budget (common.h) before anything is allocated.
 //
-// Determinism: every loop is sequential in a fixed order; GEMMs go through
-// OpenBLAS (deterministic for a fixed thread count) and attention threads
-// own disjoint outputs. The same seed and thread count give bit-identical
-// losses.
+// Threads and determinism: with num_threads = n > 1, linear layers split
+// their output rows and LayerNorm, GELU, residual adds and cross-entropy
+// split their rows into n fixed ranges (thread_split.h), each range on its
+// own thread with single-threaded OpenBLAS; attention threads own disjoint
+// (b, h) outputs. The split depends on n alone, so the same seed and thread
+// count give bit-identical losses (and n = 1 takes the sequential path).
 #pragma once
 
 #include "core/common.h"
@@ -105,7 +107,7 @@ struct lm_config {
     // 3.69 without any encoding), and far worse beyond it.
     float sinusoidal_scale = 0.028f;
     std::uint64_t seed = 1337;      // parameter initialisation
-    int num_threads = 1;            // attention threads over (b, h); BLAS keeps its own
+    int num_threads = 1;            // threads for row ranges and attention (b, h); see above
 };
 
 // Throws core_error naming the field, its value and what is allowed; throws

@@ -5,6 +5,7 @@
 
 #include <cblas.h>
 
+#include <cstring>
 #include <string>
 
 namespace poslab {
@@ -13,21 +14,25 @@ namespace {
 
 void check_gemm(matmul_op op_a, matmul_op op_b, int M, int N, int K, const float* a, int lda,
                 const float* b, int ldb, const float* c, int ldc) {
-    require(M >= 0 && N >= 0 && K >= 0, "matmul: sizes must be >= 0, got M=" + std::to_string(M) +
-                                            " N=" + std::to_string(N) + " K=" + std::to_string(K));
+    // The messages are built only when a check fails: attention calls this
+    // thousands of times per training step.
+    if (!(M >= 0 && N >= 0 && K >= 0))
+        throw core_error("matmul: sizes must be >= 0, got M=" + std::to_string(M) +
+                         " N=" + std::to_string(N) + " K=" + std::to_string(K));
     // Row-major: the leading dimension is the stored row length.
     const int a_cols = op_a == MATMUL_N ? K : M;
     const int b_cols = op_b == MATMUL_N ? N : K;
-    require(lda >= (a_cols > 1 ? a_cols : 1), "matmul: lda=" + std::to_string(lda) +
-                                                  " is shorter than a row of a (" +
-                                                  std::to_string(a_cols) + ")");
-    require(ldb >= (b_cols > 1 ? b_cols : 1), "matmul: ldb=" + std::to_string(ldb) +
-                                                  " is shorter than a row of b (" +
-                                                  std::to_string(b_cols) + ")");
-    require(ldc >= (N > 1 ? N : 1), "matmul: ldc=" + std::to_string(ldc) +
-                                        " is shorter than a row of c (" + std::to_string(N) + ")");
-    if (M > 0 && N > 0) require(c != nullptr, "matmul: c is null");
-    if (M > 0 && N > 0 && K > 0) require(a && b, "matmul: a or b is null");
+    if (lda < (a_cols > 1 ? a_cols : 1))
+        throw core_error("matmul: lda=" + std::to_string(lda) + " is shorter than a row of a (" +
+                         std::to_string(a_cols) + ")");
+    if (ldb < (b_cols > 1 ? b_cols : 1))
+        throw core_error("matmul: ldb=" + std::to_string(ldb) + " is shorter than a row of b (" +
+                         std::to_string(b_cols) + ")");
+    if (ldc < (N > 1 ? N : 1))
+        throw core_error("matmul: ldc=" + std::to_string(ldc) + " is shorter than a row of c (" +
+                         std::to_string(N) + ")");
+    if (M > 0 && N > 0 && c == nullptr) throw core_error("matmul: c is null");
+    if (M > 0 && N > 0 && K > 0 && !(a && b)) throw core_error("matmul: a or b is null");
 }
 
 CBLAS_TRANSPOSE cblas_op(matmul_op op) { return op == MATMUL_T ? CblasTrans : CblasNoTrans; }
@@ -64,14 +69,16 @@ void matmul_sgemm_naive(matmul_op op_a, matmul_op op_b, int M, int N, int K, flo
 
 void matmul_forward(const float* inp, const float* weight, const float* bias, int N, int C,
                     int OC, float* out) {
-    // out (N, OC) = inp (N, C) · weightᵀ (C, OC)
-    matmul_sgemm(MATMUL_N, MATMUL_T, N, OC, C, 1.0f, inp, C, weight, C, 0.0f, out, OC);
+    // out (N, OC) = inp (N, C) · weightᵀ (C, OC) + bias
+    // With a bias, out is filled with it and the product is added (beta = 1):
+    // one pass over out instead of two (BLAS's beta = 0 pass that zeroes it,
+    // then the bias add). The same terms are summed; only where the bias
+    // joins the sum changes (first instead of last), a float-rounding
+    // difference.
     if (bias) {
-        for (int n = 0; n < N; n++) {
-            float* out_n = out + (long)n * OC;
-            for (int o = 0; o < OC; o++) out_n[o] += bias[o];
-        }
+        for (int n = 0; n < N; n++) std::memcpy(out + (long)n * OC, bias, sizeof(float) * OC);
     }
+    matmul_sgemm(MATMUL_N, MATMUL_T, N, OC, C, 1.0f, inp, C, weight, C, bias ? 1.0f : 0.0f, out, OC);
 }
 
 void matmul_forward_naive(const float* inp, const float* weight, const float* bias, int N, int C,
