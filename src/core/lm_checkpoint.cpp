@@ -62,7 +62,7 @@ Real parse_real(const std::string& text, const std::string& key, const std::stri
 
 bool reserved_key(const std::string& key) {
     return key == "format" || key == "lm.version" || key == "vocabulary" || key.rfind("config.", 0) == 0 ||
-           key.rfind("adamw.", 0) == 0;
+           key.rfind("adamw.", 0) == 0 || key.rfind("schedule.", 0) == 0;
 }
 
 std::string shape_text(const std::vector<std::uint64_t>& s) {
@@ -122,7 +122,8 @@ lm_config lm_config_from_metadata(const std::vector<std::pair<std::string, std::
 
 void save_lm_checkpoint(const std::string& path, const lm_model& model, const vocabulary* vocab,
                         const adamw_state* optimizer,
-                        const std::vector<std::pair<std::string, std::string>>& extra) {
+                        const std::vector<std::pair<std::string, std::string>>& extra,
+                        const lm_training_state* training) {
     const lm_config& c = model.config();
     const std::size_t P = model.num_parameters();
     std::vector<std::pair<std::string, std::string>> md;
@@ -140,6 +141,20 @@ void save_lm_checkpoint(const std::string& path, const lm_model& model, const vo
                 "save_lm_checkpoint: the optimizer state does not match the model (" +
                     std::to_string(optimizer->m.size()) + " moments for " + std::to_string(P) + " parameters)");
         md.emplace_back("adamw.step", std::to_string(optimizer->step));
+    }
+    if (training) {
+        lr_schedule_validate(training->schedule);
+        require(training->step >= 0 && training->step <= training->schedule.total_steps,
+                "save_lm_checkpoint: schedule step " + std::to_string(training->step) + " is outside 0 .. " +
+                    std::to_string(training->schedule.total_steps));
+        require(training->batch_size >= 1, "save_lm_checkpoint: the training batch size must be >= 1");
+        md.emplace_back("schedule.max_lr", float_text(training->schedule.max_lr));
+        md.emplace_back("schedule.min_lr", float_text(training->schedule.min_lr));
+        md.emplace_back("schedule.warmup_steps", std::to_string(training->schedule.warmup_steps));
+        md.emplace_back("schedule.total_steps", std::to_string(training->schedule.total_steps));
+        md.emplace_back("schedule.step", std::to_string(training->step));
+        md.emplace_back("schedule.batch_size", std::to_string(training->batch_size));
+        md.emplace_back("schedule.data_seed", std::to_string(training->data_seed));
     }
     for (const auto& kv : extra) {
         require(!reserved_key(kv.first), "save_lm_checkpoint: the metadata key '" + kv.first.substr(0, 40) +
@@ -230,6 +245,29 @@ lm_checkpoint load_lm_checkpoint(const std::string& path, int num_threads) {
         out.has_optimizer = true;
         known.insert("adamw.m");
         known.insert("adamw.v");
+    }
+    if (f.meta("schedule.step")) {
+        lm_training_state& t = out.training;
+        t.schedule.max_lr = parse_real<float>(need_meta(f.metadata, "schedule.max_lr", where), "schedule.max_lr", where);
+        t.schedule.min_lr = parse_real<float>(need_meta(f.metadata, "schedule.min_lr", where), "schedule.min_lr", where);
+        t.schedule.warmup_steps =
+            parse_int<int>(need_meta(f.metadata, "schedule.warmup_steps", where), "schedule.warmup_steps", where);
+        t.schedule.total_steps =
+            parse_int<int>(need_meta(f.metadata, "schedule.total_steps", where), "schedule.total_steps", where);
+        t.step = parse_int<long long>(need_meta(f.metadata, "schedule.step", where), "schedule.step", where);
+        t.batch_size = parse_int<int>(need_meta(f.metadata, "schedule.batch_size", where), "schedule.batch_size", where);
+        t.data_seed = parse_int<std::uint64_t>(need_meta(f.metadata, "schedule.data_seed", where), "schedule.data_seed",
+                                               where);
+        try {
+            lr_schedule_validate(t.schedule);
+        } catch (const core_error& e) {
+            throw core_error(where + ": the stored learning-rate schedule is invalid: " + e.what());
+        }
+        if (t.step < 0 || t.step > t.schedule.total_steps || t.batch_size < 1)
+            throw core_error(where + ": the stored training state is inconsistent (step " + std::to_string(t.step) +
+                             " of " + std::to_string(t.schedule.total_steps) + ", batch " +
+                             std::to_string(t.batch_size) + ")");
+        out.has_training = true;
     }
     for (const named_tensor& t : f.tensors)
         if (!known.count(t.name))

@@ -35,6 +35,12 @@ void validate_train_options(const train_options& o) {
     require(std::isfinite(o.min_lr) && o.min_lr >= 0.0f && o.min_lr <= o.max_lr,
             "train min_lr = " + std::to_string(o.min_lr) + " is not allowed; expected 0 <= min_lr <= max_lr");
     require(o.warmup_steps >= 0, "train warmup_steps = " + std::to_string(o.warmup_steps) + " must be >= 0");
+    require(o.start_step >= 0 && o.start_step <= 1'000'000'000,
+            "train start_step = " + std::to_string(o.start_step) + " is not allowed; expected 0 .. 1000000000");
+    require(o.total_steps == 0 || (o.total_steps >= o.start_step + o.steps && o.total_steps <= 2'000'000'000),
+            "train total_steps = " + std::to_string(o.total_steps) + " is not allowed; expected 0 or start_step + steps (" +
+                std::to_string(o.start_step + o.steps) + ") .. 2000000000");
+    require(o.total_steps != 0 || o.start_step + o.steps <= 2'000'000'000, "the schedule is longer than 2000000000 steps");
     adamw_validate(o.adamw);
 }
 
@@ -51,16 +57,23 @@ train_report train_model(lm_model& model, const std::vector<std::int32_t>& train
     adamw_state& st = state ? *state : local;
     if (st.m.size() != model.num_parameters()) model.init_optimizer(st);
 
+    const long long total = o.total_steps > 0 ? o.total_steps : o.start_step + o.steps;
     lr_schedule sched;
     sched.max_lr = o.max_lr;
     sched.min_lr = o.min_lr;
-    sched.total_steps = o.steps;
-    sched.warmup_steps = std::min(o.warmup_steps, std::max(0, o.steps - 1));
+    sched.total_steps = (int)total;
+    sched.warmup_steps = std::min(o.warmup_steps, std::max(0, sched.total_steps - 1));
     lr_schedule_validate(sched);
 
     std::vector<std::int32_t> x((std::size_t)B * T), y((std::size_t)B * T);
     rng data(o.data_seed);
+    // Replaying the draws of the steps already done is cheap (B·T copies a
+    // step) and needs no generator state in the checkpoint.
+    for (long long k = 0; k < o.start_step; ++k)
+        sample_training_batch(train_stream, (std::size_t)B, (std::size_t)T, data, x.data(), y.data());
     train_report rep;
+    rep.schedule = sched;
+    rep.schedule_step = o.start_step;
     rep.steps_requested = o.steps;
     rep.losses.reserve((std::size_t)o.steps);
     const auto t0 = clock_type::now();
@@ -71,10 +84,11 @@ train_report train_model(lm_model& model, const std::vector<std::int32_t>& train
             break;
         }
         sample_training_batch(train_stream, (std::size_t)B, (std::size_t)T, data, x.data(), y.data());
-        const float lr = lr_at(sched, step);
+        const float lr = lr_at(sched, o.start_step + step);
         const lm_train_result r = model.train_step(x.data(), y.data(), B, T, lr, o.adamw, st);
         rep.losses.push_back(r.loss);
         rep.steps_done = step + 1;
+        rep.schedule_step = o.start_step + step + 1;
         ema = 0.9 * ema + 0.1 * r.loss;
         if (progress) {
             train_progress p;
@@ -111,9 +125,95 @@ trained_model train_model(const lm_config& config, const std::vector<std::int32_
     return out;
 }
 
+// ------------------------------------------------------------ synthetic tasks
+
+bool is_synthetic_corpus(const std::string& name) { return name == "copy" || name == "reverse" || name == "recall"; }
+
+synthetic_task_config synthetic_corpus_config(synthetic_task_kind kind) {
+    synthetic_task_config c;
+    c.kind = kind;
+    if (kind == synthetic_recall) {
+        c.alphabet = 26;
+        c.min_length = 2;
+        c.max_length = 12;
+    } else {
+        c.alphabet = 16;
+        c.min_length = 2;
+        c.max_length = 16;
+    }
+    return c;
+}
+
+text_corpus synthetic_corpus(synthetic_task_kind kind, std::size_t examples, std::uint64_t seed) {
+    const synthetic_task_config c = synthetic_corpus_config(kind);
+    validate(c);
+    require(examples >= 20, "a synthetic corpus needs at least 20 examples (a train / held-out split)");
+    require_memory(examples * (2 * c.max_length + 4), sizeof(char32_t), "synthetic corpus");
+    rng gen(seed);
+    std::vector<std::u32string> entries;
+    entries.reserve(examples);
+    const std::uint64_t span = c.max_length - c.min_length + 1;
+    for (std::size_t i = 0; i < examples; ++i) {
+        const std::size_t n = c.min_length + (std::size_t)uniform_index(gen, span);
+        const synthetic_example ex = make_synthetic_example(c, n, gen);
+        std::u32string line;
+        for (std::int32_t t : ex.tokens)
+            line += t == synthetic_sep_token(c) ? U'|' : (char32_t)(U'a' + t);
+        entries.push_back(std::move(line));
+    }
+    return make_corpus(synthetic_task_name(kind), std::move(entries), U"\n");
+}
+
+std::vector<answer_span> synthetic_answer_spans(synthetic_task_kind kind, const std::vector<std::int32_t>& stream,
+                                                const vocabulary& vocab) {
+    const std::int32_t sep = vocab.id(U'|'), nl = vocab.id(U'\n');
+    require(sep != vocabulary::unk_id && nl != vocabulary::unk_id,
+            "synthetic_answer_spans: the vocabulary has no '|' or no line break (not a synthetic corpus)");
+    std::vector<answer_span> out;
+    std::size_t line = 0;
+    while (line < stream.size()) {
+        std::size_t end = line;
+        while (end < stream.size() && stream[end] != nl) ++end;
+        if (end == stream.size()) break;  // an unfinished last line has no whole answer
+        std::size_t bar = line;
+        while (bar < end && stream[bar] != sep) ++bar;
+        if (bar + 1 < end) {
+            answer_span a;
+            a.example = line;
+            a.begin = kind == synthetic_recall ? end - 1 : bar + 1;
+            a.end = end;
+            out.push_back(a);
+        }
+        line = end + 1;
+    }
+    return out;
+}
+
+void score_window_answers(const float* logits, int L, int V, const std::vector<std::int32_t>& stream,
+                          std::size_t start, const std::vector<answer_span>& spans, std::size_t* answers,
+                          std::size_t* correct) {
+    auto it = std::lower_bound(spans.begin(), spans.end(), start,
+                               [](const answer_span& a, std::size_t s) { return a.example < s; });
+    for (; it != spans.end() && it->end <= start + (std::size_t)L + 1; ++it) {
+        if (it->begin <= start) continue;  // cannot happen for example >= start, but never read before the window
+        bool right = true;
+        for (std::size_t j = it->begin; j < it->end && right; ++j) {
+            const float* row = logits + (j - 1 - start) * (std::size_t)V;
+            int best = 0;
+            for (int v = 1; v < V; ++v)
+                if (row[v] > row[best]) best = v;
+            right = best == stream[j];
+        }
+        ++*answers;
+        if (right) ++*correct;
+    }
+}
+
+// ------------------------------------------------------------ evaluation
+
 std::vector<length_eval> evaluate_lengths(lm_model& model, const std::vector<std::int32_t>& held_out,
                                           const std::vector<int>& lengths, std::size_t max_tokens,
-                                          std::size_t eval_tokens_per_batch) {
+                                          std::size_t eval_tokens_per_batch, const std::vector<answer_span>* answers) {
     const lm_config& c = model.config();
     std::vector<length_eval> out;
     for (int L : lengths) {
@@ -139,6 +239,7 @@ std::vector<length_eval> evaluate_lengths(lm_model& model, const std::vector<std
         const std::size_t per = std::max<std::size_t>(1, eval_tokens_per_batch / (std::size_t)L);
         std::vector<std::int32_t> x, y;
         double total = 0.0;
+        std::size_t nAnswers = 0, nCorrect = 0;
         try {
             for (std::size_t k = 0; k < w.count; k += per) {
                 const std::size_t b = std::min(per, w.count - k);
@@ -147,6 +248,10 @@ std::vector<length_eval> evaluate_lengths(lm_model& model, const std::vector<std
                 gather_eval_batch(held_out, w, k, b, x.data(), y.data());
                 const double mean = model.forward(x.data(), y.data(), (int)b, L);
                 total += mean * (double)(b * (std::size_t)L);
+                if (answers)
+                    for (std::size_t i = 0; i < b; ++i)
+                        score_window_answers(model.logits() + i * (std::size_t)L * (std::size_t)c.vocab_size, L,
+                                             c.vocab_size, held_out, w.start(k + i), *answers, &nAnswers, &nCorrect);
             }
         } catch (const budget_error& err) {
             e.refused = true;
@@ -159,6 +264,8 @@ std::vector<length_eval> evaluate_lengths(lm_model& model, const std::vector<std
         e.nats = total / (double)e.tokens;
         e.bpc = e.nats / std::log(2.0);
         e.perplexity = std::exp(e.nats);
+        e.answers = nAnswers;
+        if (nAnswers > 0) e.answer_accuracy = (double)nCorrect / (double)nAnswers;
         e.seconds = seconds_since(t0);
         out.push_back(e);
     }
@@ -200,13 +307,19 @@ void validate_length_experiment(const length_experiment_options& o, int vocab_si
         lm_validate_config(c);
     }
     validate_train_options(o.train);
+    require(o.sample_length >= 0 && o.sample_length <= 100'000,
+            "sample length " + std::to_string(o.sample_length) + " is not allowed; expected 0 .. 100000");
+    require(o.sample_prompt_length >= 0, "the sample prompt length must be >= 0");
+    require(std::isfinite(o.sample_temperature) && o.sample_temperature >= 0.0f,
+            "the sample temperature must be a finite number >= 0 (0: always the likeliest character)");
 }
 
 length_experiment_result run_length_experiment(const length_experiment_options& o,
                                                const std::vector<std::int32_t>& train_stream,
                                                const std::vector<std::int32_t>& held_out, int vocab_size,
                                                const experiment_progress_fn& progress,
-                                               const std::atomic<bool>* cancel) {
+                                               const std::atomic<bool>* cancel,
+                                               const std::vector<answer_span>* held_out_answers) {
     validate_length_experiment(o, vocab_size);
     const auto t0 = clock_type::now();
     length_experiment_result res;
@@ -217,6 +330,10 @@ length_experiment_result run_length_experiment(const length_experiment_options& 
     res.uniform_bpc = std::log2((double)vocab_size);
     const int max_len = *std::max_element(o.eval_lengths.begin(), o.eval_lengths.end());
     constexpr std::size_t eval_batch_tokens = 4096;
+    if (o.sample_length > 0)
+        res.sample_prompt.assign(held_out.begin(),
+                                 held_out.begin() + (std::ptrdiff_t)std::min<std::size_t>(
+                                                        held_out.size(), (std::size_t)o.sample_prompt_length));
 
     const int n = (int)o.schemes.size();
     for (int i = 0; i < n; ++i) {
@@ -245,7 +362,15 @@ length_experiment_result run_length_experiment(const length_experiment_options& 
         r.position = pos;
         r.parameters = tm.model->num_parameters();
         r.train = tm.report;
-        r.evals = evaluate_lengths(*tm.model, held_out, o.eval_lengths, o.eval_max_tokens, eval_batch_tokens);
+        r.evals = evaluate_lengths(*tm.model, held_out, o.eval_lengths, o.eval_max_tokens, eval_batch_tokens,
+                                   held_out_answers);
+        if (!res.sample_prompt.empty()) {
+            // Also for a cancelled scheme: the sample shows what it learned so far.
+            const std::vector<int> prompt(res.sample_prompt.begin(), res.sample_prompt.end());
+            const std::vector<int> seq =
+                lm_generate(*tm.model, prompt, o.sample_length, o.sample_temperature, 0, o.sample_seed);
+            r.sample.assign(seq.begin() + (std::ptrdiff_t)prompt.size(), seq.end());
+        }
         r.peak_memory_bytes = lm_memory_estimate(c, o.train.batch_size, eval_batch_tokens, max_len);
         r.wall_seconds = seconds_since(ts);
         res.rows.push_back(r);
@@ -270,7 +395,8 @@ length_experiment_result run_length_experiment(const length_experiment_options& 
                     p.original_max_position_embeddings = c.context;
                     tm.model->set_rope_scaling(p);
                     std::vector<length_eval> e =
-                        evaluate_lengths(*tm.model, held_out, {L}, o.eval_max_tokens, eval_batch_tokens);
+                        evaluate_lengths(*tm.model, held_out, {L}, o.eval_max_tokens, eval_batch_tokens,
+                                         held_out_answers);
                     q.evals.push_back(e.front());
                 }
                 tm.model->clear_rope_scaling();

@@ -5,7 +5,8 @@
 //
 // Training (train_model): `steps` AdamW steps (lm_optimizer.h) on batches of
 // B random windows of T = config.context tokens (sample_training_batch, from
-// rng(data_seed)), learning rate by warm-up + cosine (lr_at). The progress
+// rng(data_seed)), learning rate by warm-up + cosine (lr_at; a call can also
+// continue a schedule: train_options::start_step). The progress
 // callback runs after every step; the cancel flag is read before every step:
 // when set, training stops and returns what was done (the model holds the
 // parameters after the last finished step).
@@ -39,11 +40,14 @@
 #include "core/lm_model.h"
 #include "core/lm_optimizer.h"
 #include "core/rope_scaling.h"
+#include "core/synthetic_tasks.h"
+#include "core/text_corpus.h"
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -58,6 +62,13 @@ struct train_options {
     int warmup_steps = 20;       // clamped to steps − 1
     adamw_config adamw;          // β, eps, weight decay 0.1, clipping 1.0
     std::uint64_t data_seed = 1; // batch sampling
+    // Continuing a schedule (lm_checkpoint.h): this call runs `steps` steps
+    // as steps start_step .. start_step + steps − 1 of a warm-up + cosine
+    // schedule of total_steps (0: start_step + steps). The batches of the
+    // first start_step steps are drawn from rng(data_seed) and skipped, so
+    // the data order continues too.
+    long long start_step = 0;
+    long long total_steps = 0;   // 0 or >= start_step + steps
 };
 
 // Throws core_error naming the field if a value is out of range.
@@ -83,6 +94,8 @@ struct train_report {
     double wall_seconds = 0.0;
     double tokens_per_second = 0.0;  // training tokens (B·T per step) per second
     double final_loss = 0.0;      // mean of the last min(10, steps_done) losses; NaN if none
+    lr_schedule schedule;         // the schedule these steps followed
+    long long schedule_step = 0;  // schedule steps done after this call (start_step + steps_done)
 };
 
 // Trains `model` in place on `train_stream` (ids in [0, V)). `state` (may be
@@ -101,6 +114,52 @@ trained_model train_model(const lm_config& config, const std::vector<std::int32_
                           const train_options& options, const train_progress_fn& progress = {},
                           const std::atomic<bool>* cancel = nullptr);
 
+// ---------------------------------------------------------- synthetic tasks
+
+// The tasks of synthetic_tasks.h as a text corpus, so the same engine trains
+// and measures them: one example per line (the separator "\n" marks where an
+// example begins), symbols written as letters, SEP as '|':
+//   copy     n symbols of a..p (alphabet 16), n uniform in 2..16:  "dbca|dbca"
+//   reverse  the same, answer reversed:                              "dbca|acbd"
+//   recall   n key-value pairs, keys a..m, values n..z (alphabet 26), n in
+//            2..12, then a queried key; the answer is its value:    "anbocp|bo"
+// Examples are drawn with make_synthetic_example from rng(seed); the corpus
+// is split like any text (every 10th line held out). The question part is
+// random and cannot be predicted, so bits per character over the whole text
+// stay well above 0 even for a perfect model; what the task defines is the
+// answer, scored by answer accuracy (below).
+bool is_synthetic_corpus(const std::string& name);  // "copy", "reverse", "recall"
+text_corpus synthetic_corpus(synthetic_task_kind kind, std::size_t examples = 20000, std::uint64_t seed = 1);
+// The task's settings above (alphabet and the range of n).
+synthetic_task_config synthetic_corpus_config(synthetic_task_kind kind);
+
+// The answer of one example in a token stream: tokens [begin, end) are the
+// answer; the example (its first question token) starts at `example`.
+struct answer_span {
+    std::size_t example = 0;
+    std::size_t begin = 0;
+    std::size_t end = 0;
+};
+
+// The answers of a stream of a synthetic corpus encoded with `vocab`: for
+// each line with a '|', copy and reverse answer everything after the '|',
+// recall the last token of the line. In stream order.
+std::vector<answer_span> synthetic_answer_spans(synthetic_task_kind kind, const std::vector<std::int32_t>& stream,
+                                                const vocabulary& vocab);
+
+// Exact-match scoring of the answers inside one evaluation window, which
+// reads stream[start .. start+L−1]; `logits` (L, V) predict stream[start+1 ..
+// start+L]. An answer counts if its whole example lies in the window
+// (example >= start and end <= start + L + 1); it is right if at every answer
+// position the largest logit (ties: the lowest id, as greedy decoding) is the
+// true token — exactly when greedy decoding from the question would write the
+// whole answer. Adds to *answers and *correct.
+void score_window_answers(const float* logits, int L, int V, const std::vector<std::int32_t>& stream,
+                          std::size_t start, const std::vector<answer_span>& spans, std::size_t* answers,
+                          std::size_t* correct);
+
+// ---------------------------------------------------------- evaluation
+
 struct length_eval {
     int length = 0;             // L
     bool refused = false;       // not evaluated; `note` says why
@@ -111,14 +170,21 @@ struct length_eval {
     double bpc = 0.0;           // nats / ln 2
     double perplexity = 0.0;    // e^nats
     double seconds = 0.0;
+    // Synthetic tasks only (answer spans given): answers wholly inside a
+    // window, and the fraction of them right (score_window_answers); NaN
+    // when none was scored.
+    std::size_t answers = 0;
+    double answer_accuracy = std::numeric_limits<double>::quiet_NaN();
 };
 
 // Evaluates on the held-out stream at each length (see the top). max_tokens
 // > 0 limits the characters scored per length (the first windows). Windows
-// are run `eval_tokens_per_batch / L` at a time (at least one).
+// are run `eval_tokens_per_batch / L` at a time (at least one). `answers`
+// (may be null; sorted by example) adds answer accuracy.
 std::vector<length_eval> evaluate_lengths(lm_model& model, const std::vector<std::int32_t>& held_out,
                                           const std::vector<int>& lengths, std::size_t max_tokens = 0,
-                                          std::size_t eval_tokens_per_batch = 4096);
+                                          std::size_t eval_tokens_per_batch = 4096,
+                                          const std::vector<answer_span>* answers = nullptr);
 
 // ---------------------------------------------------------- the experiment
 
@@ -130,8 +196,24 @@ struct length_experiment_options {
     std::size_t eval_max_tokens = 0;  // 0: the whole held-out stream
     // Inference-time scalings evaluated on the trained RoPE model (if rope is
     // among the schemes), each with factor = max(1, L / context) at length L.
+    // Dynamic NTK: each evaluation window is one full forward pass, so every
+    // position of a window of length L uses the factor for L — what Hugging
+    // Face's dynamic scaling does for a prompt of L tokens processed at once.
+    // Decoding token by token would instead grow the factor position by
+    // position (positions below the training length unscaled), so its
+    // numbers here are those of whole-prompt processing, not of generation.
     std::vector<rope_scaling_type> rope_scalings{ROPE_SCALING_LINEAR, ROPE_SCALING_NTK, ROPE_SCALING_DYNAMIC,
                                                  ROPE_SCALING_YARN};
+    // Samples: after its evaluation, every trained scheme continues the first
+    // sample_prompt_length held-out tokens by sample_length tokens
+    // (lm_generate: temperature sample_temperature, all V candidates,
+    // rng(sample_seed)), so the same options give the same text. A prompt
+    // longer than the held-out stream is shortened to it; sample_length 0
+    // (or sample_prompt_length 0) skips sampling.
+    int sample_length = 200;
+    int sample_prompt_length = 40;
+    float sample_temperature = 0.8f;
+    std::uint64_t sample_seed = 7;
 };
 
 // Throws core_error naming the problem (empty schemes, non-positive or
@@ -148,6 +230,7 @@ struct scheme_result {
     std::vector<length_eval> evals;  // one per eval length
     std::size_t peak_memory_bytes = 0;  // estimate (see the top)
     double wall_seconds = 0.0;   // training + evaluation (a scaling: its evaluation only)
+    std::vector<std::int32_t> sample;  // generated ids after the prompt (none for a scaling)
 };
 
 struct length_experiment_result {
@@ -159,6 +242,7 @@ struct length_experiment_result {
     bool cancelled = false;      // schemes after the cancel are missing
     double wall_seconds = 0.0;
     std::vector<scheme_result> rows;  // trained schemes in order; scalings right after rope
+    std::vector<std::int32_t> sample_prompt;  // the held-out ids every sample continues
 };
 
 // Progress of the whole experiment: which scheme (0-based among the schemes
@@ -173,14 +257,18 @@ using experiment_progress_fn = std::function<void(const experiment_progress&)>;
 
 // Trains one model per scheme on the same data (same batches: the same
 // data_seed) with the same budget and the same initialisation seed, then
-// evaluates each at every length; then the RoPE scalings. If cancelled, the
-// scheme being trained is still evaluated (what it learned so far, its
-// train.cancelled set) and the remaining ones are skipped.
+// evaluates each at every length and samples from it (options.sample_*);
+// then the RoPE scalings. If cancelled, the scheme being trained is still
+// evaluated and sampled (what it learned so far, its train.cancelled set) and
+// the remaining ones are skipped. `held_out_answers` (may be null; a
+// synthetic corpus's synthetic_answer_spans of `held_out`) adds answer
+// accuracy to every evaluation.
 length_experiment_result run_length_experiment(const length_experiment_options& options,
                                                const std::vector<std::int32_t>& train_stream,
                                                const std::vector<std::int32_t>& held_out, int vocab_size,
                                                const experiment_progress_fn& progress = {},
-                                               const std::atomic<bool>* cancel = nullptr);
+                                               const std::atomic<bool>* cancel = nullptr,
+                                               const std::vector<answer_span>* held_out_answers = nullptr);
 
 // The memory estimate above, in bytes.
 std::size_t lm_memory_estimate(const lm_config& config, int train_batch, std::size_t eval_tokens_per_batch,

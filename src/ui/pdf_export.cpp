@@ -5,6 +5,7 @@
 #include "lessons/exercise_check.h"
 #include "lessons/progress_store.h"
 #include "lessons/run_engine.h"
+#include "modules/lab_results.h"
 #include "modules/registry.h"
 #include "ui/charts/chart_view.h"
 #include "ui/fonts.h"
@@ -33,6 +34,7 @@
 #include <QTextTable>
 #include <QtGlobal>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -1109,6 +1111,76 @@ private:
             set(row, 3, QStringLiteral("%1 ms").arg(r.elapsedMs), cellFormat, Qt::AlignRight);
         }
         leaveNestedFrames();
+
+        // The stored training run the lab chapters read (issue 5): which one, or plainly that there is none.
+        const bool readsTrainingRun = std::any_of(m_runs.begin(), m_runs.end(), [](const RunRecord& r) {
+            return r.moduleId.startsWith(QLatin1String("lab."));
+        });
+        if (readsTrainingRun || m_opt.noTrainingRun) {
+            QTextBlockFormat th = m_md->headingBlockFormat(3);
+            m_cur.insertBlock(th, m_md->headingCharFormat(3));
+            m_cur.insertText(m_words.t("Training run", "训练运行"), m_md->headingCharFormat(3));
+            m_keepWithNext.append(QTextCursor(m_cur.block()));
+            m_cur.insertBlock(m_md->bodyBlockFormat(), m_md->bodyCharFormat());
+            const std::optional<lab::StoredRun> run = m_opt.noTrainingRun ? std::nullopt : lab::latestRun();
+            if (!run) {
+                if (m_opt.noTrainingRun)
+                    m_cur.insertText(m_words.t("This report was exported with --no-train and no training run was stored, ",
+                                               "本报告以 --no-train 导出，且没有保存任何训练运行，"),
+                                     uiFormat(10));
+                else
+                    m_cur.insertText(m_words.t("No training run was stored, ", "没有保存任何训练运行，"), uiFormat(10));
+                m_cur.insertText(
+                    m_words.t("so the chapters that show training results have no measured numbers. To make a run, "
+                              "use the Training Lab in the window or run “poslab experiment length --quick” (about "
+                              "two minutes on two cores), then export again; “poslab export” also makes the run "
+                              "itself when none is stored, unless --no-train is given.",
+                              "因此展示训练结果的章节没有实测数据。要生成一次运行，请在窗口中打开“训练实验室”，"
+                              "或运行 “poslab experiment length --quick”（双核机器上约两分钟），然后重新导出；"
+                              "没有已保存的运行时，“poslab export” 也会自动先训练一次，除非指定了 --no-train。"),
+                    uiFormat(10));
+            } else {
+                const lab::RunProvenance& p = run->provenance;
+                const QString source = p.source == QLatin1String("cli")      ? m_words.t("the command line", "命令行")
+                                       : p.source == QLatin1String("window") ? m_words.t("the Training Lab window", "“训练实验室”窗口")
+                                       : p.source == QLatin1String("export") ? m_words.t("poslab export, because no run was stored", " poslab export（当时没有已保存的运行）")
+                                                                              : p.source;
+                m_cur.insertText(
+                    m_words.t("The training results in this report come from the run stored on %1 UTC, made by %2%3.",
+                              "本报告中的训练结果来自 %1 UTC 保存的运行，由%2生成%3。")
+                        .arg(p.finishedUtc.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")), source,
+                             run->result.cancelled ? m_words.t(" (stopped early: some schemes are missing or partly trained)",
+                                                               "（提前停止：部分方案缺失或未训练完）")
+                                                   : QString()),
+                    uiFormat(10));
+                auto fact = [&](const QString& name, const QString& value, bool code = false) {
+                    QTextBlockFormat bf = m_md->bodyBlockFormat();
+                    bf.setBottomMargin(2);
+                    m_cur.insertBlock(bf, m_md->bodyCharFormat());
+                    m_cur.insertText(name + (m_words.zh() ? QStringLiteral("：") : QStringLiteral(": ")), uiFormat(10, true));
+                    QTextCharFormat f = uiFormat(10);
+                    if (code) {
+                        f = m_md->codeCharFormat();
+                        f.setFontPointSize(9);
+                        f.clearBackground();
+                    }
+                    m_cur.insertText(value, f);
+                };
+                fact(m_words.t("Command", "命令"), p.command, true);
+                fact(m_words.t("Corpus", "语料"), p.corpus + (p.quick ? m_words.t(" (--quick budget)", "（--quick 预算）") : QString()));
+                const lab::MachineInfo& m = p.machine;
+                fact(m_words.t("Machine", "机器"),
+                     (m.threads == 1 ? m_words.t("%1, %2 logical cores, %3 thread used; %4; PosLab %5; %6",
+                                                 "%1，%2 个逻辑核心，使用 %3 个线程；%4；PosLab %5；%6")
+                                     : m_words.t("%1, %2 logical cores, %3 threads used; %4; PosLab %5; %6",
+                                                 "%1，%2 个逻辑核心，使用 %3 个线程；%4；PosLab %5；%6"))
+                         .arg(m.cpu)
+                         .arg(m.cores)
+                         .arg(m.threads)
+                         .arg(m.os, m.poslabVersion, m.blas));
+                fact(m_words.t("File", "文件"), QFileInfo(run->path).fileName(), true);  // the name only: no user folders in a shared report
+            }
+        }
 
         QTextBlockFormat h = m_md->headingBlockFormat(3);
         m_cur.insertBlock(h, m_md->headingCharFormat(3));

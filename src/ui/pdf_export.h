@@ -51,6 +51,12 @@ struct ExportOptions {
     QString outputPath;              // the PDF to write (atomically)
     Solutions solutions = Solutions::WhenEarned;
     int resolution = 300;            // dpi of the QPdfWriter
+    // Training lab (issue 5): the appendix names the stored training run that
+    // the chapters' `lab.` run blocks read (lab::latestRun(): date UTC,
+    // source, command, machine), or says plainly that none is stored and how
+    // to make one. `poslab export --no-train` sets this when it skipped making
+    // a run; the report then says so (and does not look for one).
+    bool noTrainingRun = false;
 };
 
 // One entry of the table of contents, as laid out (for callers and tests).

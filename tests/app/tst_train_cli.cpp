@@ -5,18 +5,39 @@
 // the corpus); the experiment prints a table with every scheme and every
 // RoPE scaling, in text and in JSON; Ctrl+C (SIGINT) stops with exit 130 and
 // the finished part printed. Sizes are tiny so the whole file takes seconds.
+//
+// Issue 5 additions: every experiment run is stored (read back with
+// lab::readRun: its provenance, rows, losses and samples; the JSON output's
+// numbers equal the stored ones), a run stopped by Ctrl+C is stored marked
+// cancelled, --no-store stores nothing, an unwritable
+// data folder gives exit 1 with the results still printed; synthetic
+// corpora report answer accuracy; --load finishes a schedule bit-exactly (8
+// steps at once = 4 with --stop-after, --save, --load: memcmp of the
+// parameters) and --steps N extends it; export runs the experiment when no
+// run is stored (progress on stderr, stored with source "export", the PDF's
+// appendix names it in English and Chinese: pdftotext), --no-train says so
+// in the PDF, and Ctrl+C during that training exits 130 with no run stored
+// and the previous PDF intact. XDG_DATA_HOME points into a temporary folder
+// (inherited by the child processes), so the user's own runs are never
+// touched. The experiment inside export uses --train with tiny sizes.
 #include "core/lm_checkpoint.h"
+#include "modules/lab_results.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QDateTime>
+#include <QDir>
+#include <QDirIterator>
 #include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include "run_poslab.h"
 
 #include <QtTest>
 
 #include <csignal>
+#include <cstring>
 
 namespace {
 
@@ -50,12 +71,45 @@ class TestTrainCli : public QObject {
 
     QTemporaryDir dir_;
     QString corpus_;
+    QString dataHome_;
+
+    // A fresh data folder for the child processes (XDG_DATA_HOME is inherited).
+    void useDataHome(const QString& name) {
+        dataHome_ = dir_.filePath(QStringLiteral("data-") + name);
+        QDir().mkpath(dataHome_);
+        qputenv("XDG_DATA_HOME", dataHome_.toUtf8());
+    }
+    // The stored runs in the current data folder.
+    QStringList storedFiles() const {
+        QStringList out;
+        QDirIterator it(dataHome_, {QStringLiteral("*.json")}, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) out << it.next();
+        out.sort();
+        return out;
+    }
+    // The file named by "stored: PATH" on stderr.
+    static QString storedPath(const QByteArray& err) {
+        const qsizetype at = err.lastIndexOf("stored: ");
+        if (at < 0) return {};
+        const qsizetype end = err.indexOf('\n', at);
+        return QString::fromUtf8(err.mid(at + 8, end - at - 8));
+    }
+    static QString pdfText(const QString& pdf) {
+        QProcess p;
+        p.start(QStringLiteral("pdftotext"), {QStringLiteral("-enc"), QStringLiteral("UTF-8"), pdf, QStringLiteral("-")});
+        if (!p.waitForFinished(60000)) return QStringLiteral("(pdftotext did not finish)");
+        return QString::fromUtf8(p.readAllStandardOutput());
+    }
 
 private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
         corpus_ = writeCorpus(dir_);
         QVERIFY(!corpus_.isEmpty());
+        // Never the user's own stored runs (also for the tests above, which store theirs here).
+        useDataHome(QStringLiteral("default"));
+        // pdftotext (poppler-utils, installed by scripts/bootstrap.sh) reads the exported PDFs.
+        QVERIFY2(!QStandardPaths::findExecutable(QStringLiteral("pdftotext")).isEmpty(), "pdftotext is needed");
     }
 
     void badOptionsExitTwo_data() {
@@ -209,6 +263,261 @@ private slots:
         const QByteArray out = p.readAllStandardOutput();
         QVERIFY2(out.contains("(stopped by Ctrl+C)"), out.constData());
         QVERIFY(out.contains("bits/char"));
+    }
+
+    // ---- stored runs, synthetic tasks, schedules, export (issue 5)
+
+    void experimentStoresEveryRun() {
+        useDataHome(QStringLiteral("store"));
+        QStringList args{"experiment", "length", "--corpus", corpus_, "--train-ctx", "16", "--eval-lengths", "16,32",
+                         "--steps", "4", "--eval-tokens", "320", "--schemes", "alibi,rope", "--sample-length", "30"};
+        args << kTinyModel;
+        const Result r = runPoslab(args);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QString path = storedPath(r.err);
+        QVERIFY2(path.startsWith(dataHome_), r.err.constData());
+        QString error;
+        const std::optional<poslab::lab::StoredRun> run = poslab::lab::readRun(path, &error);
+        QVERIFY2(run.has_value(), qPrintable(error));
+        const poslab::lab::RunProvenance& p = run->provenance;
+        QCOMPARE(p.source, QStringLiteral("cli"));
+        QVERIFY2(p.command.startsWith(QStringLiteral("poslab experiment length --corpus ")), qPrintable(p.command));
+        QVERIFY(p.command.contains(QStringLiteral("--sample-length 30")));
+        QCOMPARE(p.corpus, QStringLiteral("tiny.txt"));  // the file's name, not the user's folders
+        QVERIFY(!p.quick);
+        QVERIFY(p.machine.cores >= 1);
+        QCOMPARE(p.machine.threads, 1);
+        QVERIFY(qAbs(p.finishedUtc.secsTo(QDateTime::currentDateTimeUtc())) < 600);
+        QCOMPARE(run->result.rows.size(), std::size_t(2 + 4));  // alibi, rope and rope's four scalings
+        QCOMPARE(run->result.options.train.steps, 4);
+        // Every trained model wrote 30 characters after the 40-character prompt; scalings none.
+        QCOMPARE(p.samplePrompt.size(), qsizetype(40));
+        for (std::size_t i = 0; i < run->result.rows.size(); ++i) {
+            const bool scaled = run->result.rows[i].scaled;
+            QCOMPARE(run->samples[i].toStdU32String().size(), scaled ? std::size_t(0) : std::size_t(30));
+            QCOMPARE(run->result.rows[i].train.losses.size(), std::size_t(4));
+        }
+        // The text output states when and where, and shows the samples.
+        QVERIFY(r.out.contains("run: finished " + p.finishedUtc.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")).toUtf8() + " UTC on "));
+        QVERIFY(r.out.contains("samples (temperature 0.8, seed 7"));
+        QVERIFY(r.out.contains("\nprompt        "));
+        QVERIFY(r.out.contains("rope+dynamic: each evaluation window is one forward pass"));
+
+        // JSON: the same numbers (same seed) plus the date and machine; --no-store writes nothing.
+        QStringList jargs = args;
+        jargs << "--format" << "json" << "--no-store";
+        const QStringList before = storedFiles();
+        const Result j = runPoslab(jargs);
+        QVERIFY2(j.exitCode == 0, j.err.constData());
+        QVERIFY(!j.err.contains("stored:"));
+        QCOMPARE(storedFiles(), before);
+        const QJsonObject root = QJsonDocument::fromJson(j.out).object();
+        QVERIFY(!root.value("finished_utc").toString().isEmpty());
+        QVERIFY(root.value("machine").toObject().value("cores").toInt() >= 1);
+        QCOMPARE(root.value("source").toString(), QStringLiteral("cli"));
+        const QJsonArray rows = root.value("rows").toArray();
+        QCOMPARE(rows.size(), qsizetype(6));
+        for (qsizetype i = 0; i < rows.size(); ++i) {
+            const QJsonArray evals = rows[i].toObject().value("evals").toArray();
+            for (qsizetype k = 0; k < evals.size(); ++k)
+                QCOMPARE(evals[k].toObject().value("bpc").toDouble(), run->result.rows[(std::size_t)i].evals[(std::size_t)k].bpc);
+            QCOMPARE(rows[i].toObject().value("sample").toString(), run->samples[(std::size_t)i]);
+        }
+        // A folder that cannot be made: the results are still printed, the error is clear, the status 1.
+        QFile blocker(dataHome_ + QStringLiteral("/blocked"));
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+        blocker.close();
+        qputenv("XDG_DATA_HOME", (dataHome_ + QStringLiteral("/blocked")).toUtf8());
+        const Result blocked = runPoslab(args);
+        QCOMPARE(blocked.exitCode, 1);
+        QVERIFY(blocked.out.contains("loss versus evaluation length"));
+        QVERIFY2(blocked.err.contains("cannot store the training run"), blocked.err.constData());
+    }
+
+    void stoppedExperimentIsStoredAsCancelled() {
+        useDataHome(QStringLiteral("stopped"));
+        QProcess p;
+        p.setProgram(QStringLiteral(POSLAB_EXECUTABLE));
+        QStringList args{"experiment", "length", "--corpus", corpus_, "--train-ctx", "16", "--eval-lengths", "16,32",
+                         "--steps", "10000000", "--eval-tokens", "320", "--schemes", "alibi,rope"};
+        args << kTinyModel;
+        p.setArguments(args);
+        p.start();
+        QVERIFY(p.waitForStarted());
+        QByteArray err;
+        QElapsedTimer t;
+        t.start();
+        while (!err.contains("step 1/") && t.elapsed() < 20000) {
+            p.waitForReadyRead(200);
+            err += p.readAllStandardError();
+        }
+        QVERIFY2(err.contains("step 1/"), err.constData());
+        ::kill((pid_t)p.processId(), SIGINT);
+        QVERIFY(p.waitForFinished(30000));
+        err += p.readAllStandardError();
+        QCOMPARE(p.exitCode(), 130);
+        QString error;
+        const std::optional<poslab::lab::StoredRun> run = poslab::lab::readRun(storedPath(err), &error);
+        QVERIFY2(run.has_value(), qPrintable(error + u'\n' + QString::fromUtf8(err)));
+        QVERIFY(run->result.cancelled);
+        QCOMPARE(run->result.rows.size(), std::size_t(1));  // alibi, stopped; rope never started
+        QVERIFY(run->result.rows[0].train.cancelled);
+        QVERIFY(run->result.rows[0].train.steps_done >= 1);
+        QCOMPARE(run->result.rows[0].train.losses.size(), (std::size_t)run->result.rows[0].train.steps_done);
+        QVERIFY(!run->result.rows[0].evals[0].refused);  // what it learned so far is evaluated
+    }
+
+    void syntheticTasks() {
+        useDataHome(QStringLiteral("synthetic"));
+        QStringList args{"experiment", "length", "--corpus", "recall", "--train-ctx", "32", "--eval-lengths", "32,64",
+                         "--steps", "3", "--eval-tokens", "640", "--schemes", "none,learned", "--no-store"};
+        args << kTinyModel;
+        const Result r = runPoslab(args);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.err.contains("corpus recall: a synthetic task"));
+        QVERIFY(r.out.contains("exact-match answer accuracy"));
+        QVERIFY(r.out.contains("acc@64"));
+        args << "--format" << "json";
+        const Result j = runPoslab(args);
+        QCOMPARE(j.exitCode, 0);
+        const QJsonArray rows = QJsonDocument::fromJson(j.out).object().value("rows").toArray();
+        const QJsonObject e0 = rows[0].toObject().value("evals").toArray()[0].toObject();
+        QVERIFY(e0.value("answers").toInt() > 0);
+        const double acc = e0.value("answer_accuracy").toDouble(-1);
+        QVERIFY(acc >= 0.0 && acc <= 1.0);
+        // poslab train scores the answers too; an unknown task name is a usage error.
+        QStringList targs{"train", "--corpus", "reverse", "--context", "40", "--steps", "3"};
+        targs << kTinyModel;
+        const Result t = runPoslab(targs);
+        QVERIFY2(t.exitCode == 0, t.err.constData());
+        QVERIFY2(t.out.contains("answers      ") && t.out.contains("% exactly right (greedy) of "), t.out.constData());
+        const Result bad = runPoslab({"experiment", "length", "--corpus", "sort"});
+        QCOMPARE(bad.exitCode, 2);
+    }
+
+    void loadFinishesAndExtendsTheSchedule() {
+        // 8 steps at once = 4 steps of the 8-step schedule, --save, --load (same data order).
+        QStringList common{"--corpus", corpus_, "--position", "rope", "--context", "16", "--seed", "5"};
+        common << kTinyModel;
+        const QString full = dir_.filePath(QStringLiteral("full.ckpt")), half = dir_.filePath(QStringLiteral("half.ckpt")),
+                      done = dir_.filePath(QStringLiteral("done.ckpt")), more = dir_.filePath(QStringLiteral("more.ckpt"));
+        Result r = runPoslab(QStringList{"train", "--steps", "8", "--save", full} + common);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.contains("schedule     step 8 of 8"));
+        r = runPoslab(QStringList{"train", "--steps", "8", "--stop-after", "4", "--save", half} + common);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.contains("schedule     step 4 of 8"));
+        QVERIFY(r.out.contains("--load finishes it"));
+        r = runPoslab({"train", "--load", half, "--threads", "1", "--save", done});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.err.contains("schedule steps 5..8 of 8"));
+        QVERIFY(r.out.contains("schedule     step 8 of 8"));
+        const poslab::lm_checkpoint a = poslab::load_lm_checkpoint(full.toStdString());
+        const poslab::lm_checkpoint b = poslab::load_lm_checkpoint(done.toStdString());
+        QCOMPARE(b.optimizer.step, 8LL);
+        QVERIFY(std::memcmp(a.model->params(), b.model->params(), a.model->num_parameters() * sizeof(float)) == 0);
+        QVERIFY(a.optimizer.m == b.optimizer.m && a.optimizer.v == b.optimizer.v);
+
+        // A finished schedule: --load alone trains nothing; --steps 4 goes on to a total of 12.
+        r = runPoslab({"train", "--load", done});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(!r.err.contains("continuing"));
+        QVERIFY(r.out.contains("finished (--load --steps N goes on)"));
+        r = runPoslab({"train", "--load", done, "--steps", "4", "--threads", "1", "--save", more});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.err.contains("schedule steps 9..12 of 12"));
+        const poslab::lm_checkpoint c = poslab::load_lm_checkpoint(more.toStdString());
+        QVERIFY(c.has_training);
+        QCOMPARE(c.training.step, 12LL);
+        QCOMPARE(c.training.schedule.total_steps, 12);
+        QCOMPARE(c.training.schedule.warmup_steps, a.training.schedule.warmup_steps);  // no second warm-up
+        QCOMPARE(c.optimizer.step, 12LL);
+        // The recorded schedule fixes the rates.
+        r = runPoslab({"train", "--load", half, "--lr", "0.01"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("--lr cannot be combined with --load"));
+        const Result help = runPoslab({"train", "--help"});
+        QVERIFY(help.out.contains("finishes the recorded schedule"));
+    }
+
+    void exportTrainsWhenNothingIsStored() {
+        useDataHome(QStringLiteral("export"));
+        const QString pdf = dir_.filePath(QStringLiteral("report.pdf"));
+        const QString tiny = QStringLiteral("--quick --corpus ") + corpus_ +
+                             QStringLiteral(" --d-model 16 --layers 1 --heads 2 --batch 4 --steps 3 --train-ctx 16 "
+                                            "--eval-tokens 320 --threads 1 --sample-length 10");
+        const QStringList base{"export", "--chapters", "11", "--lang", "en", "-o", pdf};
+        Result r = runPoslab(base + QStringList{"--train", tiny}, 240000);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.err.contains("no training run is stored yet"));
+        QVERIFY(r.err.contains("[1/6] training none"));  // the experiment's own progress
+        QVERIFY(r.err.contains("  rope: step 3/3"));
+        const QString path = storedPath(r.err);
+        QString error;
+        const std::optional<poslab::lab::StoredRun> run = poslab::lab::readRun(path, &error);
+        QVERIFY2(run.has_value(), qPrintable(error));
+        QCOMPARE(run->provenance.source, QStringLiteral("export"));
+        QVERIFY(run->provenance.quick);
+        QVERIFY(run->provenance.command.startsWith(QStringLiteral("poslab experiment length --quick --corpus")));
+        QString text = pdfText(pdf);
+        QVERIFY2(text.contains(QStringLiteral("The training results in this report come from the run stored on ") +
+                               run->provenance.finishedUtc.toString(QStringLiteral("yyyy-MM-dd HH:mm")) + " UTC"),
+                 qPrintable(text.right(3000)));
+        QVERIFY(text.contains(QFileInfo(path).fileName()));
+
+        // A run is stored now: no training, the same run named, in Chinese too.
+        r = runPoslab({"export", "--chapters", "11", "--lang", "zh", "-o", pdf}, 240000);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(!r.err.contains("training"));
+        text = pdfText(pdf);
+        QVERIFY2(text.contains(QStringLiteral("本报告中的训练结果来自 ") +
+                               run->provenance.finishedUtc.toString(QStringLiteral("yyyy-MM-dd HH:mm")) + " UTC"),
+                 qPrintable(text.right(3000)));
+
+        // --no-train with nothing stored: no training, and the report says so and how to make one.
+        useDataHome(QStringLiteral("export-none"));
+        r = runPoslab(base + QStringList{"--no-train"}, 240000);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(!r.err.contains("training none"));
+        QVERIFY(storedFiles().isEmpty());
+        text = pdfText(pdf).simplified();
+        QVERIFY2(text.contains(QStringLiteral("exported with --no-train and no training run was stored")), qPrintable(text.right(2000)));
+        QVERIFY(text.contains(QStringLiteral("poslab experiment length --quick")));
+        r = runPoslab(base + QStringList{"--no-train", "--train", tiny});
+        QCOMPARE(r.exitCode, 2);
+    }
+
+    void exportCtrlCLeavesEverythingAsItWas() {
+        useDataHome(QStringLiteral("export-stop"));
+        const QString pdf = dir_.filePath(QStringLiteral("previous.pdf"));
+        QFile old(pdf);
+        QVERIFY(old.open(QIODevice::WriteOnly));
+        old.write("the previous report");
+        old.close();
+        QProcess p;
+        p.setProgram(QStringLiteral(POSLAB_EXECUTABLE));
+        p.setArguments({"export", "--chapters", "11", "-o", pdf, "--train",
+                        QStringLiteral("--quick --corpus ") + corpus_ +
+                            QStringLiteral(" --d-model 16 --layers 1 --heads 2 --batch 4 --steps 10000000 --train-ctx 16 --threads 1")});
+        p.start();
+        QVERIFY(p.waitForStarted());
+        QByteArray err;
+        QElapsedTimer t;
+        t.start();
+        while (!err.contains("step 1/") && t.elapsed() < 30000) {
+            p.waitForReadyRead(200);
+            err += p.readAllStandardError();
+        }
+        QVERIFY2(err.contains("step 1/"), err.constData());
+        ::kill((pid_t)p.processId(), SIGINT);
+        QVERIFY(p.waitForFinished(30000));
+        err += p.readAllStandardError();
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 130);
+        QVERIFY2(err.contains("nothing stored, no PDF written"), err.constData());
+        QVERIFY(storedFiles().isEmpty());
+        QVERIFY(old.open(QIODevice::ReadOnly));
+        QCOMPARE(old.readAll(), QByteArray("the previous report"));
     }
 };
 

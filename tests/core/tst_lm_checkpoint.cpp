@@ -10,7 +10,18 @@
 // written by hand with a wrong shape, a missing or extra tensor, a malformed
 // or invalid config field, a vocabulary of the wrong size, a foreign format —
 // each throws core_error whose message names the problem.
+//
+// Continuing a schedule (lm_training_state): training 2N steps at once must
+// give bit-for-bit the parameters, AdamW moments and per-step losses of
+// training the first N steps of the same 2N schedule, saving, loading and
+// training the other N (the golden value is the uninterrupted run itself).
+// Extending by --steps M: the learning rate of each continued step must be
+// the cosine formula of lm_optimizer.h written out here (no warm-up), at the
+// schedule step reached, over the longer total. A stored training state
+// with step > total is refused on save and on load.
 #include <QtTest>
+
+#include "core/lm_experiment.h"
 
 #include "core/common.h"
 #include "core/lm_checkpoint.h"
@@ -18,6 +29,7 @@
 #include "core/tensor_file.h"
 #include "core/text_corpus.h"
 
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -215,6 +227,132 @@ private slots:
         std::string msg;
         QVERIFY(refused(bad, "checksum", &msg));
         QVERIFY(refused(path("does-not-exist.ckpt"), "cannot open"));
+    }
+
+    void continuingFinishesTheScheduleBitExactly() {
+        // A periodic text with V 7 (ids 1..6), long enough for random windows.
+        std::vector<std::int32_t> stream;
+        for (int i = 0; i < 3000; ++i) stream.push_back(1 + (i * 7 + i / 5) % 6);
+        lm_config c = tiny(LM_POSITION_ROPE);
+        constexpr int N = 6;
+        train_options o;
+        o.steps = 2 * N;
+        o.batch_size = 3;
+        o.max_lr = 1e-2f;
+        o.min_lr = 1e-3f;
+        o.warmup_steps = 3;
+        o.data_seed = 77;
+        trained_model whole = train_model(c, stream, o);
+        QCOMPARE(whole.report.steps_done, 2 * N);
+
+        // First half of the same schedule, then saved with its training state.
+        train_options first = o;
+        first.steps = N;
+        first.total_steps = 2 * N;
+        trained_model half = train_model(c, stream, first);
+        QCOMPARE(half.report.schedule_step, (long long)N);
+        QCOMPARE(half.report.schedule.total_steps, 2 * N);
+        lm_training_state ts;
+        ts.schedule = half.report.schedule;
+        ts.step = half.report.schedule_step;
+        ts.batch_size = o.batch_size;
+        ts.data_seed = o.data_seed;
+        const std::string p = path("half.ckpt");
+        save_lm_checkpoint(p, *half.model, nullptr, &half.optimizer, {}, &ts);
+
+        lm_checkpoint back = load_lm_checkpoint(p);
+        QVERIFY(back.has_training);
+        QCOMPARE(back.training.step, (long long)N);
+        QCOMPARE(back.training.schedule.total_steps, 2 * N);
+        QCOMPARE(back.training.schedule.warmup_steps, 3);
+        QCOMPARE(back.training.schedule.max_lr, 1e-2f);
+        QCOMPARE(back.training.schedule.min_lr, 1e-3f);
+        QCOMPARE(back.training.batch_size, 3);
+        QCOMPARE(back.training.data_seed, std::uint64_t(77));
+        train_options rest = o;
+        rest.max_lr = back.training.schedule.max_lr;
+        rest.min_lr = back.training.schedule.min_lr;
+        rest.warmup_steps = back.training.schedule.warmup_steps;
+        rest.start_step = back.training.step;
+        rest.total_steps = back.training.schedule.total_steps;
+        rest.steps = (int)(rest.total_steps - rest.start_step);
+        const train_report r2 = train_model(*back.model, stream, rest, {}, nullptr, &back.optimizer);
+        QCOMPARE(r2.schedule_step, (long long)(2 * N));
+
+        std::vector<double> losses = half.report.losses;
+        losses.insert(losses.end(), r2.losses.begin(), r2.losses.end());
+        QVERIFY(losses == whole.report.losses);  // bit-identical, step by step (same data order)
+        QCOMPARE(back.optimizer.step, whole.optimizer.step);
+        QVERIFY(std::memcmp(back.model->params(), whole.model->params(),
+                            whole.model->num_parameters() * sizeof(float)) == 0);
+        QVERIFY(back.optimizer.m == whole.optimizer.m);
+        QVERIFY(back.optimizer.v == whole.optimizer.v);
+
+        // Without the data replay the batches would differ: the check above is not vacuous.
+        lm_checkpoint again = load_lm_checkpoint(p);
+        train_options noReplay = rest;
+        noReplay.start_step = 0;
+        noReplay.total_steps = 0;
+        const train_report r3 = train_model(*again.model, stream, noReplay, {}, nullptr, &again.optimizer);
+        QVERIFY(r3.losses != r2.losses);
+    }
+
+    void extendingContinuesTheCosine() {
+        std::vector<std::int32_t> stream;
+        for (int i = 0; i < 2000; ++i) stream.push_back(1 + (i * 5 + i / 3) % 6);
+        train_options o;
+        o.steps = 4;
+        o.batch_size = 2;
+        o.max_lr = 8e-3f;
+        o.min_lr = 8e-4f;
+        o.warmup_steps = 2;
+        // 4 more steps after a finished 4-step schedule: steps 4..7 of a total of 8.
+        o.start_step = 4;
+        o.total_steps = 8;
+        std::vector<float> lrs;
+        lm_model m(tiny(LM_POSITION_ALIBI));
+        train_model(m, stream, o, [&](const train_progress& p) { lrs.push_back(p.lr); });
+        QCOMPARE(lrs.size(), std::size_t(4));
+        for (int k = 0; k < 4; ++k) {
+            const int step = 4 + k;
+            // lm_optimizer.h: min + ½(max − min)(1 + cos(π (step − warmup) / (total − 1 − warmup)))
+            const double expected = 8e-4 + 0.5 * (8e-3 - 8e-4) * (1.0 + std::cos(M_PI * (step - 2) / (8.0 - 1 - 2)));
+            QVERIFY2(std::fabs(lrs[(std::size_t)k] - expected) < 1e-6 * expected,
+                     qPrintable(QString("step %1: lr %2, expected %3").arg(step).arg(lrs[(std::size_t)k]).arg(expected)));
+        }
+        QVERIFY(lrs.front() < 8e-3f * 0.9f);  // no second warm-up back to the peak
+        QCOMPARE(lrs.back(), 8e-4f);           // the new end reaches min_lr
+        // Inconsistent continuations are refused.
+        o.total_steps = 7;  // shorter than start + steps
+        QVERIFY_THROWS_EXCEPTION(core_error, train_model(m, stream, o));
+        o.total_steps = 8;
+        o.start_step = -1;
+        QVERIFY_THROWS_EXCEPTION(core_error, train_model(m, stream, o));
+    }
+
+    void inconsistentTrainingStateRefused() {
+        lm_model m(tiny(LM_POSITION_NONE));
+        lm_training_state ts;
+        ts.schedule.total_steps = 10;
+        ts.step = 11;
+        QVERIFY_THROWS_EXCEPTION(core_error, save_lm_checkpoint(path("bad-state.ckpt"), m, nullptr, nullptr, {}, &ts));
+        ts.step = 10;
+        save_lm_checkpoint(path("state.ckpt"), m, nullptr, nullptr, {}, &ts);
+        QVERIFY(load_lm_checkpoint(path("state.ckpt")).has_training);
+        tensor_file f = read_tensor_file(path("state.ckpt"));
+        set_meta(f, "schedule.step", "12");
+        write_tensor_file(path("bad-state.ckpt"), f);
+        QVERIFY(refused(path("bad-state.ckpt"), "inconsistent (step 12 of 10"));
+        set_meta(f, "schedule.step", "3");
+        set_meta(f, "schedule.min_lr", "1");  // above max_lr
+        write_tensor_file(path("bad-state.ckpt"), f);
+        QVERIFY(refused(path("bad-state.ckpt"), "schedule is invalid"));
+        std::erase_if(f.metadata, [](auto& kv) { return kv.first == "schedule.total_steps"; });
+        write_tensor_file(path("bad-state.ckpt"), f);
+        QVERIFY(refused(path("bad-state.ckpt"), "'schedule.total_steps' is missing"));
+        // Caller metadata cannot pose as the training state.
+        QVERIFY_THROWS_EXCEPTION(core_error,
+                                 save_lm_checkpoint(path("x.ckpt"), m, nullptr, nullptr, {{"schedule.step", "1"}}));
     }
 
     void mismatchedFilesRefused() {

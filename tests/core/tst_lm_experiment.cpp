@@ -24,12 +24,26 @@
 //   * inference-time RoPE scalings at L = context use factor 1, so they must
 //     give the plain RoPE model's bpc (to 1e-6: the frequencies are rebuilt
 //     in double by rope_scaling);
-//   * the learned table is refused beyond its context, with a note.
+//   * the learned table is refused beyond its context, with a note;
+//   * samples: each trained scheme's sample equals lm_generate called
+//     directly on a model trained by train_model with the same settings (a
+//     second path), continues the first sample_prompt_length held-out ids, is
+//     the same on a second run, changes with the seed at temperature 0.8 and
+//     does not depend on the seed at temperature 0 (greedy);
+//   * synthetic tasks: every generated line is read back as its task
+//     (copy: answer = question, reverse: reversed, recall: the queried key's
+//     value); answer spans of a hand-written stream are the hand-counted
+//     positions; answer accuracy is 1 for logits forced to the true token and
+//     the chance of guessing (1/V for recall's single token, E[V^-n] for
+//     copy, from the spans) ± 4σ for random logits; the experiment counts
+//     exactly the examples wholly inside its windows (brute force).
 #include <QtTest>
 
 #include "core/common.h"
 #include "core/lm_experiment.h"
 #include "core/lm_model.h"
+#include "core/synthetic_tasks.h"
+#include "core/text_corpus.h"
 
 #include <atomic>
 #include <cmath>
@@ -248,6 +262,185 @@ private slots:
         o.eval_lengths = {16};
         o.schemes = {LM_POSITION_ROPE, LM_POSITION_ROPE};
         QVERIFY_THROWS_EXCEPTION(core_error, run_length_experiment(o, train, held, V));
+    }
+
+    void samplesAreDeterministicAndMatchDirectGeneration() {
+        const std::vector<std::int32_t> train = periodic_stream(3000), held = periodic_stream(400, 5);
+        length_experiment_options o;
+        o.model = tiny(LM_POSITION_NONE);
+        o.train = quick_train(15);
+        o.schemes = {LM_POSITION_ALIBI, LM_POSITION_ROPE};
+        o.rope_scalings = {ROPE_SCALING_YARN};
+        o.eval_lengths = {16};
+        o.sample_length = 40;
+        o.sample_prompt_length = 6;
+        o.sample_temperature = 0.8f;
+        o.sample_seed = 3;
+        const length_experiment_result r = run_length_experiment(o, train, held, V);
+        QCOMPARE(r.sample_prompt, std::vector<std::int32_t>(held.begin(), held.begin() + 6));
+        QCOMPARE(r.rows.size(), std::size_t(3));
+        QVERIFY(r.rows[2].scaled);
+        QVERIFY(r.rows[2].sample.empty());  // a scaling shares the rope model: no sample of its own
+        for (std::size_t i = 0; i < 2; ++i) {
+            const scheme_result& row = r.rows[i];
+            QCOMPARE(row.sample.size(), std::size_t(40));
+            for (std::int32_t t : row.sample) QVERIFY(t >= 0 && t < V);
+            // Second path: train the same model directly and generate from it.
+            lm_config c = o.model;
+            c.vocab_size = V;
+            c.position = row.position;
+            trained_model tm = train_model(c, train, o.train);
+            const std::vector<int> seq = lm_generate(*tm.model, std::vector<int>(held.begin(), held.begin() + 6), 40,
+                                                     0.8f, 0, 3);
+            QCOMPARE(row.sample, std::vector<std::int32_t>(seq.begin() + 6, seq.end()));
+        }
+        const length_experiment_result again = run_length_experiment(o, train, held, V);
+        QCOMPARE(again.rows[0].sample, r.rows[0].sample);
+        QCOMPARE(again.rows[1].sample, r.rows[1].sample);
+        length_experiment_options other = o;
+        other.sample_seed = 4;
+        QVERIFY(run_length_experiment(other, train, held, V).rows[0].sample != r.rows[0].sample);
+        // Greedy: the seed plays no part.
+        other.sample_temperature = 0.0f;
+        const auto g1 = run_length_experiment(other, train, held, V).rows[0].sample;
+        other.sample_seed = 99;
+        QCOMPARE(run_length_experiment(other, train, held, V).rows[0].sample, g1);
+        // No sampling asked for: neither prompt nor samples.
+        other.sample_length = 0;
+        const length_experiment_result none = run_length_experiment(other, train, held, V);
+        QVERIFY(none.sample_prompt.empty());
+        QVERIFY(none.rows[0].sample.empty());
+        other.sample_temperature = -1.0f;
+        other.sample_length = 5;
+        QVERIFY_THROWS_EXCEPTION(core_error, run_length_experiment(other, train, held, V));
+    }
+
+    void syntheticCorpusIsTheTask() {
+        // Every line must be an example of its task, read back independently of the generator.
+        for (synthetic_task_kind kind : {synthetic_copy, synthetic_reverse, synthetic_recall}) {
+            const text_corpus c = synthetic_corpus(kind, 300, 5);
+            QCOMPARE(c.entries.size(), std::size_t(300));
+            QVERIFY(c.entries == synthetic_corpus(kind, 300, 5).entries);  // deterministic by seed
+            QVERIFY(c.entries != synthetic_corpus(kind, 300, 6).entries);
+            const synthetic_task_config cfg = synthetic_corpus_config(kind);
+            for (const std::u32string& line : c.entries) {
+                const std::size_t bar = line.find(U'|');
+                QVERIFY(bar != std::u32string::npos && line.find(U'|', bar + 1) == std::u32string::npos);
+                const std::u32string q = line.substr(0, bar), a = line.substr(bar + 1);
+                for (char32_t ch : q) QVERIFY(ch >= U'a' && ch < U'a' + (char32_t)cfg.alphabet);
+                if (kind == synthetic_copy) {
+                    QVERIFY(a == q);
+                } else if (kind == synthetic_reverse) {
+                    QVERIFY(a == std::u32string(q.rbegin(), q.rend()));
+                } else {
+                    // pairs key value; the query is one of the keys and the answer its value
+                    QVERIFY(q.size() % 2 == 0 && a.size() == 2);
+                    const std::size_t at = [&] {
+                        for (std::size_t i = 0; i < q.size(); i += 2)
+                            if (q[i] == a[0]) return i;
+                        return std::u32string::npos;
+                    }();
+                    QVERIFY(at != std::u32string::npos);
+                    QCOMPARE(q[at + 1], a[1]);
+                }
+                const std::size_t n = kind == synthetic_recall ? q.size() / 2 : q.size();
+                QVERIFY(n >= cfg.min_length && n <= cfg.max_length);
+            }
+        }
+    }
+
+    void answerSpansByHand() {
+        // "ab|ab\ncd|dc\nabcd|bd\nxy" with the vocabulary of those characters.
+        const vocabulary vocab(std::vector<char32_t>{U'\n', U'a', U'b', U'c', U'd', U'x', U'y', U'|'});
+        std::vector<std::int32_t> s;
+        encode_text(vocab, U"ab|ab\ncd|dc\nabcd|bd\nxy", s);
+        const auto copy = synthetic_answer_spans(synthetic_copy, s, vocab);
+        // line 1: example 0, answer 3..5; line 2: example 6, answer 9..11; line 3: example 12, answer 17..19;
+        // the unfinished last line has none.
+        QCOMPARE(copy.size(), std::size_t(3));
+        const std::size_t want[3][3] = {{0, 3, 5}, {6, 9, 11}, {12, 17, 19}};
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(copy[(std::size_t)i].example, want[i][0]);
+            QCOMPARE(copy[(std::size_t)i].begin, want[i][1]);
+            QCOMPARE(copy[(std::size_t)i].end, want[i][2]);
+        }
+        const auto recall = synthetic_answer_spans(synthetic_recall, s, vocab);
+        QCOMPARE(recall.size(), std::size_t(3));
+        QCOMPARE(recall[2].begin, std::size_t(18));  // only the value after the queried key
+        QCOMPARE(recall[2].end, std::size_t(19));
+    }
+
+    void answerAccuracyOfForcedAndRandomPredictions() {
+        // Forced: logits that put the true next token first everywhere score 1.0;
+        // random logits score about the chance of guessing every answer token:
+        // recall (one token) 1/V, copy E[V^−n] over its answers (computed from the spans).
+        for (synthetic_task_kind kind : {synthetic_recall, synthetic_copy}) {
+            const encoded_corpus e = encode_corpus(synthetic_corpus(kind, 20000, 11));
+            const int V = (int)e.vocab.size();
+            const std::vector<answer_span> spans = synthetic_answer_spans(kind, e.held_out, e.vocab);
+            QVERIFY(spans.size() > 1500);
+            const int L = 256;
+            const eval_windows w = plan_eval_windows(e.held_out.size(), L);
+            std::vector<float> forced((std::size_t)L * V), noise((std::size_t)L * V);
+            rng gen(3);
+            std::size_t nf = 0, cf = 0, nr = 0, cr = 0;
+            double expected = 0.0;
+            for (std::size_t k = 0; k < w.count; ++k) {
+                const std::size_t start = w.start(k);
+                std::fill(forced.begin(), forced.end(), 0.0f);
+                for (int t = 0; t < L; ++t) forced[(std::size_t)t * V + (std::size_t)e.held_out[start + t + 1]] = 1.0f;
+                for (float& x : noise) x = gen.normal();
+                score_window_answers(forced.data(), L, V, e.held_out, start, spans, &nf, &cf);
+                const std::size_t before = nr;
+                score_window_answers(noise.data(), L, V, e.held_out, start, spans, &nr, &cr);
+                // The answers this window counted, found by brute force, with their chance of being guessed.
+                std::size_t counted = 0;
+                for (const answer_span& a : spans)
+                    if (a.example >= start && a.end <= start + L + 1) {
+                        ++counted;
+                        expected += std::pow(1.0 / V, (double)(a.end - a.begin));
+                    }
+                QCOMPARE(nr - before, counted);
+            }
+            QVERIFY(nf > 1000);
+            QCOMPARE(cf, nf);  // forced: every answer right
+            QCOMPARE(nr, nf);
+            const double p = expected / (double)nr, acc = (double)cr / (double)nr;
+            const double sigma = std::sqrt(p * (1 - p) / (double)nr);
+            QVERIFY2(std::fabs(acc - p) < 4 * sigma + 1e-12,
+                     qPrintable(QString("%1: accuracy %2, chance %3 ± %4").arg(synthetic_task_name(kind)).arg(acc).arg(p).arg(sigma)));
+            if (kind == synthetic_recall) QVERIFY(std::fabs(p - 1.0 / V) < 1e-12);
+        }
+    }
+
+    void experimentReportsAnswerAccuracy() {
+        const encoded_corpus e = encode_corpus(synthetic_corpus(synthetic_recall, 3000, 2));
+        const std::vector<answer_span> spans = synthetic_answer_spans(synthetic_recall, e.held_out, e.vocab);
+        length_experiment_options o;
+        o.model = tiny(LM_POSITION_NONE);
+        o.train = quick_train(5);
+        o.schemes = {LM_POSITION_LEARNED, LM_POSITION_ALIBI};
+        o.eval_lengths = {16, 32};
+        o.sample_length = 0;
+        const int Vs = (int)e.vocab.size();
+        const length_experiment_result r = run_length_experiment(o, e.train, e.held_out, Vs, {}, nullptr, &spans);
+        for (const scheme_result& row : r.rows)
+            for (const length_eval& ev : row.evals) {
+                if (ev.refused) continue;
+                // Whole examples per window, counted independently.
+                const eval_windows w = plan_eval_windows(e.held_out.size(), (std::size_t)ev.length);
+                std::size_t counted = 0;
+                for (std::size_t k = 0; k < w.count; ++k)
+                    for (const answer_span& a : spans)
+                        if (a.example >= w.start(k) && a.end <= w.start(k) + ev.length + 1) ++counted;
+                QCOMPARE(ev.answers, counted);
+                QVERIFY(counted > 0);
+                QVERIFY(ev.answer_accuracy >= 0.0 && ev.answer_accuracy <= 1.0);
+            }
+        // A text corpus has no answers.
+        const length_experiment_result t = run_length_experiment(o, periodic_stream(3000), periodic_stream(400, 1), V);
+        QCOMPARE(t.rows[0].evals[0].answers, std::size_t(0));
+        QVERIFY(std::isnan(t.rows[0].evals[0].answer_accuracy));
     }
 };
 

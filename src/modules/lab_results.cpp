@@ -1,0 +1,604 @@
+// lab_results.cpp — writing and reading the training lab's stored runs
+// (lab_results.h).
+//
+// Numbers are written so they read back bit-identically: doubles through
+// Qt's shortest round-trip form, floats through std::to_chars' shortest form
+// (a float read back as the nearest double and narrowed is the same float),
+// 64-bit seeds and byte counts as decimal strings where a double could not
+// hold them exactly. Non-finite values (a diverged loss) are written as null
+// and read back as NaN.
+#include "modules/lab_results.h"
+
+#include "core/matmul.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+#include <QStandardPaths>
+#include <QSysInfo>
+#include <QThread>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+namespace poslab::lab {
+
+namespace {
+
+constexpr const char* kFormat = "poslab-lab-run";
+constexpr int kVersion = 1;
+// A run of the default experiment is well under 1 MiB; anything far larger is
+// not ours, and reading it whole would only cost memory.
+constexpr qint64 kMaxFileBytes = 64LL * 1024 * 1024;
+
+// ------------------------------------------------------------ writing values
+
+QJsonValue num(double x) { return std::isfinite(x) ? QJsonValue(x) : QJsonValue(); }
+
+// The shortest decimal that reads back as the same float.
+QJsonValue floatNum(float f) {
+    if (!std::isfinite(f)) return QJsonValue();
+    char buf[32];
+    const auto res = std::to_chars(buf, buf + sizeof buf, f);
+    return QJsonValue(QByteArray(buf, int(res.ptr - buf)).toDouble());
+}
+
+QJsonValue bigCount(std::uint64_t n) {
+    // Exact as a JSON number up to 2^53; beyond that a string keeps every digit.
+    if (n <= (std::uint64_t(1) << 53)) return QJsonValue(double(n));
+    return QJsonValue(QString::number(n));
+}
+
+QJsonArray intArray(const std::vector<int>& v) {
+    QJsonArray a;
+    for (int x : v) a.append(x);
+    return a;
+}
+
+QJsonObject evalJson(const length_eval& e) {
+    QJsonObject j;
+    j["length"] = e.length;
+    j["refused"] = e.refused;
+    if (e.refused) {
+        j["note"] = QString::fromStdString(e.note);
+    } else {
+        j["bpc"] = num(e.bpc);
+        j["perplexity"] = num(e.perplexity);
+        j["nats"] = num(e.nats);
+        j["windows"] = bigCount(e.windows);
+        j["characters"] = bigCount(e.tokens);
+        j["seconds"] = num(e.seconds);
+        if (e.answers > 0) {  // synthetic tasks only
+            j["answers"] = bigCount(e.answers);
+            j["answer_accuracy"] = num(e.answer_accuracy);
+        }
+    }
+    return j;
+}
+
+QJsonObject configJson(const length_experiment_options& o) {
+    QJsonObject cfg;
+    // The fields `poslab experiment length --format json` has always printed.
+    cfg["d_model"] = o.model.d_model;
+    cfg["n_heads"] = o.model.n_heads;
+    cfg["n_layers"] = o.model.n_layers;
+    cfg["train_ctx"] = o.model.context;
+    cfg["steps"] = o.train.steps;
+    cfg["batch"] = o.train.batch_size;
+    cfg["max_lr"] = floatNum(o.train.max_lr);
+    cfg["min_lr"] = floatNum(o.train.min_lr);
+    cfg["warmup_steps"] = o.train.warmup_steps;
+    cfg["seed"] = QString::number(o.model.seed);
+    cfg["threads"] = o.model.num_threads;
+    cfg["eval_max_characters"] = bigCount(o.eval_max_tokens);
+    cfg["eval_lengths"] = intArray(o.eval_lengths);
+    // The rest of the options, so a stored run says exactly how it was made.
+    cfg["data_seed"] = QString::number(o.train.data_seed);
+    cfg["rope_theta"] = num(o.model.rope_theta);
+    cfg["t5_num_buckets"] = o.model.t5_num_buckets;
+    cfg["t5_max_distance"] = o.model.t5_max_distance;
+    cfg["sinusoidal_scale"] = floatNum(o.model.sinusoidal_scale);
+    QJsonObject adam;
+    adam["beta1"] = floatNum(o.train.adamw.beta1);
+    adam["beta2"] = floatNum(o.train.adamw.beta2);
+    adam["eps"] = floatNum(o.train.adamw.eps);
+    adam["weight_decay"] = floatNum(o.train.adamw.weight_decay);
+    adam["grad_clip"] = floatNum(o.train.adamw.grad_clip);
+    cfg["adamw"] = adam;
+    QJsonArray schemes;
+    for (lm_position p : o.schemes) schemes.append(QString::fromLatin1(lm_position_name(p)));
+    cfg["schemes"] = schemes;
+    QJsonArray scalings;
+    for (rope_scaling_type t : o.rope_scalings) scalings.append(QString::fromLatin1(rope_scaling_name(t)));
+    cfg["rope_scalings"] = scalings;
+    cfg["sample_length"] = o.sample_length;
+    cfg["sample_prompt_length"] = o.sample_prompt_length;
+    cfg["sample_temperature"] = floatNum(o.sample_temperature);
+    cfg["sample_seed"] = QString::number(o.sample_seed);
+    return cfg;
+}
+
+QJsonObject machineJson(const MachineInfo& m) {
+    QJsonObject j;
+    j["cpu"] = m.cpu;
+    j["cores"] = m.cores;
+    j["threads"] = m.threads;
+    j["os"] = m.os;
+    j["poslab_version"] = m.poslabVersion;
+    j["blas"] = m.blas;
+    return j;
+}
+
+QString fileStamp(const QDateTime& utc) {
+    return utc.toUTC().toString(QStringLiteral("yyyyMMdd'T'HHmmsszzz")) + QLatin1Char('Z');
+}
+
+// ------------------------------------------------------------ reading values
+
+// Reading collects the first problem in `problem` and keeps going with
+// defaults, so one check at the end decides.
+struct Reader {
+    QString problem;
+
+    void fail(const QString& what) {
+        if (problem.isEmpty()) problem = what;
+    }
+    QJsonValue need(const QJsonObject& o, const char* key, const QString& where) {
+        const QJsonValue v = o.value(QLatin1String(key));
+        if (v.isUndefined()) fail(QStringLiteral("%1 lacks the field \"%2\"").arg(where, QLatin1String(key)));
+        return v;
+    }
+    double real(const QJsonObject& o, const char* key, const QString& where, bool required = true) {
+        const QJsonValue v = required ? need(o, key, where) : o.value(QLatin1String(key));
+        if (v.isNull()) return std::numeric_limits<double>::quiet_NaN();
+        if (v.isUndefined()) return 0.0;
+        if (!v.isDouble()) {
+            fail(QStringLiteral("%1: \"%2\" is not a number").arg(where, QLatin1String(key)));
+            return 0.0;
+        }
+        return v.toDouble();
+    }
+    float real32(const QJsonObject& o, const char* key, const QString& where, float fallback) {
+        if (!o.contains(QLatin1String(key))) return fallback;
+        return float(real(o, key, where));
+    }
+    long long integer(const QJsonObject& o, const char* key, const QString& where, long long lo, long long hi,
+                      bool required = true, long long fallback = 0) {
+        if (!required && !o.contains(QLatin1String(key))) return fallback;
+        const QJsonValue v = need(o, key, where);
+        if (v.isUndefined()) return fallback;
+        double d = 0;
+        bool ok = false;
+        if (v.isDouble()) {
+            d = v.toDouble();
+            ok = std::isfinite(d) && d == std::floor(d);
+        } else if (v.isString()) {
+            const qlonglong n = v.toString().toLongLong(&ok);
+            d = double(n);
+            if (ok && (n < lo || n > hi)) ok = false;
+            if (ok) return n;
+        }
+        if (!ok || d < double(lo) || d > double(hi)) {
+            fail(QStringLiteral("%1: \"%2\" is not an integer from %3 to %4").arg(where, QLatin1String(key)).arg(lo).arg(hi));
+            return fallback;
+        }
+        return (long long)d;
+    }
+    std::uint64_t seed(const QJsonObject& o, const char* key, const QString& where, bool required,
+                       std::uint64_t fallback) {
+        if (!required && !o.contains(QLatin1String(key))) return fallback;
+        const QJsonValue v = need(o, key, where);
+        bool ok = false;
+        const qulonglong n = v.toString().toULongLong(&ok);
+        if (!v.isString() || !ok) {
+            fail(QStringLiteral("%1: \"%2\" is not a seed (a decimal string)").arg(where, QLatin1String(key)));
+            return fallback;
+        }
+        return n;
+    }
+    bool flag(const QJsonObject& o, const char* key, const QString& where, bool required = true) {
+        const QJsonValue v = required ? need(o, key, where) : o.value(QLatin1String(key));
+        if (v.isUndefined()) return false;
+        if (!v.isBool()) fail(QStringLiteral("%1: \"%2\" is not true or false").arg(where, QLatin1String(key)));
+        return v.toBool();
+    }
+    QString text(const QJsonObject& o, const char* key, const QString& where, bool required = true) {
+        const QJsonValue v = required ? need(o, key, where) : o.value(QLatin1String(key));
+        if (v.isUndefined() || v.isNull()) return {};
+        if (!v.isString()) fail(QStringLiteral("%1: \"%2\" is not text").arg(where, QLatin1String(key)));
+        return v.toString();
+    }
+    QJsonObject object(const QJsonObject& o, const char* key, const QString& where, bool required = true) {
+        const QJsonValue v = required ? need(o, key, where) : o.value(QLatin1String(key));
+        if (v.isUndefined()) return {};
+        if (!v.isObject()) fail(QStringLiteral("%1: \"%2\" is not an object").arg(where, QLatin1String(key)));
+        return v.toObject();
+    }
+    QJsonArray array(const QJsonObject& o, const char* key, const QString& where, bool required = true) {
+        const QJsonValue v = required ? need(o, key, where) : o.value(QLatin1String(key));
+        if (v.isUndefined()) return {};
+        if (!v.isArray()) fail(QStringLiteral("%1: \"%2\" is not a list").arg(where, QLatin1String(key)));
+        return v.toArray();
+    }
+};
+
+length_eval readEval(Reader& r, const QJsonValue& v, const QString& where) {
+    length_eval e;
+    if (!v.isObject()) {
+        r.fail(where + QStringLiteral(" is not an object"));
+        return e;
+    }
+    const QJsonObject j = v.toObject();
+    e.length = (int)r.integer(j, "length", where, 1, std::numeric_limits<int>::max());
+    e.refused = r.flag(j, "refused", where);
+    if (e.refused) {
+        e.note = r.text(j, "note", where, false).toStdString();
+    } else {
+        e.bpc = r.real(j, "bpc", where);
+        e.perplexity = r.real(j, "perplexity", where);
+        e.nats = r.real(j, "nats", where);
+        e.windows = (std::size_t)r.integer(j, "windows", where, 0, std::numeric_limits<long long>::max());
+        e.tokens = (std::size_t)r.integer(j, "characters", where, 0, std::numeric_limits<long long>::max());
+        e.seconds = r.real(j, "seconds", where, false);
+        e.answers = (std::size_t)r.integer(j, "answers", where, 0, std::numeric_limits<long long>::max(), false, 0);
+        if (e.answers > 0) e.answer_accuracy = r.real(j, "answer_accuracy", where);
+    }
+    return e;
+}
+
+std::vector<int> readInts(Reader& r, const QJsonArray& a, const QString& where, int lo) {
+    std::vector<int> out;
+    for (const QJsonValue& v : a) {
+        const double d = v.toDouble(std::numeric_limits<double>::quiet_NaN());
+        if (!v.isDouble() || d != std::floor(d) || d < lo || d > std::numeric_limits<int>::max()) {
+            r.fail(where + QStringLiteral(" holds something that is not an integer"));
+            return out;
+        }
+        out.push_back((int)d);
+    }
+    return out;
+}
+
+void readConfig(Reader& r, const QJsonObject& cfg, length_experiment_options& o) {
+    const QString w = QStringLiteral("config");
+    const int maxInt = std::numeric_limits<int>::max();
+    o.model.d_model = (int)r.integer(cfg, "d_model", w, 1, maxInt);
+    o.model.n_heads = (int)r.integer(cfg, "n_heads", w, 1, maxInt);
+    o.model.n_layers = (int)r.integer(cfg, "n_layers", w, 1, maxInt);
+    o.model.context = (int)r.integer(cfg, "train_ctx", w, 1, maxInt);
+    o.train.steps = (int)r.integer(cfg, "steps", w, 0, maxInt);
+    o.train.batch_size = (int)r.integer(cfg, "batch", w, 1, maxInt);
+    o.train.max_lr = r.real32(cfg, "max_lr", w, o.train.max_lr);
+    o.train.min_lr = r.real32(cfg, "min_lr", w, o.train.min_lr);
+    o.train.warmup_steps = (int)r.integer(cfg, "warmup_steps", w, 0, maxInt, false, o.train.warmup_steps);
+    o.model.seed = r.seed(cfg, "seed", w, true, o.model.seed);
+    o.model.num_threads = (int)r.integer(cfg, "threads", w, 1, maxInt, false, 1);
+    o.eval_max_tokens = (std::size_t)r.integer(cfg, "eval_max_characters", w, 0,
+                                               std::numeric_limits<long long>::max(), false, 0);
+    o.eval_lengths = readInts(r, r.array(cfg, "eval_lengths", w), QStringLiteral("config.eval_lengths"), 1);
+    o.train.data_seed = r.seed(cfg, "data_seed", w, false, o.model.seed);
+    if (cfg.contains(QLatin1String("rope_theta"))) o.model.rope_theta = r.real(cfg, "rope_theta", w);
+    o.model.t5_num_buckets = (int)r.integer(cfg, "t5_num_buckets", w, 1, maxInt, false, o.model.t5_num_buckets);
+    o.model.t5_max_distance = (int)r.integer(cfg, "t5_max_distance", w, 1, maxInt, false, o.model.t5_max_distance);
+    o.model.sinusoidal_scale = r.real32(cfg, "sinusoidal_scale", w, o.model.sinusoidal_scale);
+    const QJsonObject adam = r.object(cfg, "adamw", w, false);
+    const QString wa = QStringLiteral("config.adamw");
+    o.train.adamw.beta1 = r.real32(adam, "beta1", wa, o.train.adamw.beta1);
+    o.train.adamw.beta2 = r.real32(adam, "beta2", wa, o.train.adamw.beta2);
+    o.train.adamw.eps = r.real32(adam, "eps", wa, o.train.adamw.eps);
+    o.train.adamw.weight_decay = r.real32(adam, "weight_decay", wa, o.train.adamw.weight_decay);
+    o.train.adamw.grad_clip = r.real32(adam, "grad_clip", wa, o.train.adamw.grad_clip);
+    if (cfg.contains(QLatin1String("schemes"))) {
+        o.schemes.clear();
+        for (const QJsonValue& v : r.array(cfg, "schemes", w)) {
+            lm_position p;
+            if (!v.isString() || !lm_position_from_name(v.toString().toStdString(), &p)) {
+                r.fail(QStringLiteral("config.schemes holds an unknown scheme"));
+                break;
+            }
+            o.schemes.push_back(p);
+        }
+    }
+    if (cfg.contains(QLatin1String("rope_scalings"))) {
+        o.rope_scalings.clear();
+        for (const QJsonValue& v : r.array(cfg, "rope_scalings", w)) {
+            rope_scaling_type t;
+            if (!v.isString() || !rope_scaling_from_name(v.toString().toStdString(), &t)) {
+                r.fail(QStringLiteral("config.rope_scalings holds an unknown scaling"));
+                break;
+            }
+            o.rope_scalings.push_back(t);
+        }
+    }
+    o.sample_length = (int)r.integer(cfg, "sample_length", w, 0, maxInt, false, 0);
+    o.sample_prompt_length = (int)r.integer(cfg, "sample_prompt_length", w, 0, maxInt, false, 0);
+    o.sample_temperature = r.real32(cfg, "sample_temperature", w, o.sample_temperature);
+    o.sample_seed = r.seed(cfg, "sample_seed", w, false, o.sample_seed);
+}
+
+scheme_result readRow(Reader& r, const QJsonValue& v, const QString& where, std::size_t nLengths,
+                      QString* sample) {
+    scheme_result row;
+    if (!v.isObject()) {
+        r.fail(where + QStringLiteral(" is not an object"));
+        return row;
+    }
+    const QJsonObject j = v.toObject();
+    row.name = r.text(j, "scheme", where).toStdString();
+    const QString pos = r.text(j, "position", where);
+    lm_position p = LM_POSITION_NONE;
+    if (!lm_position_from_name(pos.toStdString(), &p)) r.fail(where + QStringLiteral(": unknown position \"%1\"").arg(pos.left(40)));
+    row.position = p;
+    const QString scaling = r.text(j, "scaling", where, false);
+    row.scaled = !scaling.isEmpty();
+    if (row.scaled && !rope_scaling_from_name(scaling.toStdString(), &row.scaling))
+        r.fail(where + QStringLiteral(": unknown scaling \"%1\"").arg(scaling.left(40)));
+    row.parameters = (std::size_t)r.integer(j, "parameters", where, 0, std::numeric_limits<long long>::max());
+    row.train.tokens_per_second = r.real(j, "train_tokens_per_second", where);
+    row.train.steps_done = (int)r.integer(j, "train_steps_done", where, 0, std::numeric_limits<int>::max());
+    row.train.steps_requested = (int)r.integer(j, "train_steps_requested", where, 0, std::numeric_limits<int>::max(),
+                                               false, row.train.steps_done);
+    row.train.cancelled = r.flag(j, "train_cancelled", where);
+    row.train.final_loss = r.real(j, "train_final_loss", where, false);
+    if (!j.contains(QLatin1String("train_final_loss"))) row.train.final_loss = std::numeric_limits<double>::quiet_NaN();
+    row.train.wall_seconds = r.real(j, "train_wall_seconds", where, false);
+    row.peak_memory_bytes =
+        (std::size_t)r.integer(j, "peak_memory_bytes_estimate", where, 0, std::numeric_limits<long long>::max());
+    row.wall_seconds = r.real(j, "wall_seconds", where);
+    for (const QJsonValue& l : r.array(j, "losses", where, false)) {
+        if (!l.isDouble() && !l.isNull()) {
+            r.fail(where + QStringLiteral(": \"losses\" holds something that is not a number"));
+            break;
+        }
+        row.train.losses.push_back(l.isNull() ? std::numeric_limits<double>::quiet_NaN() : l.toDouble());
+    }
+    if (!row.train.losses.empty() && row.train.losses.size() != (std::size_t)row.train.steps_done)
+        r.fail(where + QStringLiteral(": %1 losses for %2 steps").arg(row.train.losses.size()).arg(row.train.steps_done));
+    const QJsonArray evals = r.array(j, "evals", where);
+    for (qsizetype i = 0; i < evals.size(); ++i)
+        row.evals.push_back(readEval(r, evals[i], where + QStringLiteral(".evals[%1]").arg(i)));
+    if (row.evals.size() != nLengths)
+        r.fail(where + QStringLiteral(": %1 evaluations for %2 lengths").arg(row.evals.size()).arg(nLengths));
+    for (const QJsonValue& t : r.array(j, "sample_ids", where, false)) {
+        const double d = t.toDouble(-1);
+        if (!t.isDouble() || d < 0 || d != std::floor(d) || d > std::numeric_limits<std::int32_t>::max()) {
+            r.fail(where + QStringLiteral(": \"sample_ids\" holds something that is not a token id"));
+            break;
+        }
+        row.sample.push_back((std::int32_t)d);
+    }
+    *sample = r.text(j, "sample", where, false);
+    return row;
+}
+
+}  // namespace
+
+// ------------------------------------------------------------ public
+
+MachineInfo currentMachine(int threads) {
+    MachineInfo m;
+    QFile cpuinfo(QStringLiteral("/proc/cpuinfo"));
+    if (cpuinfo.open(QIODevice::ReadOnly)) {
+        // /proc files report size 0, so atEnd() is true at once: readAll reads until EOF.
+        const QList<QByteArray> lines = cpuinfo.readAll().split('\n');
+        for (const QByteArray& line : lines)
+            if (line.startsWith("model name")) {
+                const qsizetype colon = line.indexOf(':');
+                if (colon > 0) m.cpu = QString::fromUtf8(line.mid(colon + 1)).simplified();
+                break;
+            }
+    }
+    if (m.cpu.isEmpty()) m.cpu = QSysInfo::currentCpuArchitecture();
+    m.cores = QThread::idealThreadCount();
+    m.threads = threads;
+    m.os = QSysInfo::prettyProductName();
+    m.poslabVersion = QStringLiteral(POSLAB_VERSION);
+    m.blas = QString::fromUtf8(blas_config()).simplified();
+    return m;
+}
+
+QString resultsDirectory() {
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/lab");
+}
+
+QByteArray runToJson(const length_experiment_result& r, const std::vector<QString>& samples,
+                     const RunProvenance* provenance) {
+    QJsonObject root;
+    root["experiment"] = "length";
+    root["vocab_size"] = r.vocab_size;
+    root["train_characters"] = bigCount(r.train_tokens);
+    root["held_out_characters"] = bigCount(r.held_out_tokens);
+    root["uniform_bpc"] = num(r.uniform_bpc);
+    root["cancelled"] = r.cancelled;
+    root["wall_seconds"] = num(r.wall_seconds);
+    root["config"] = configJson(r.options);
+    root["sample_prompt_ids"] = [&] {
+        QJsonArray a;
+        for (std::int32_t t : r.sample_prompt) a.append(t);
+        return a;
+    }();
+    if (provenance) {
+        root["format"] = kFormat;
+        root["version"] = kVersion;
+        root["finished_utc"] = provenance->finishedUtc.toUTC().toString(Qt::ISODateWithMs);
+        root["source"] = provenance->source;
+        root["command"] = provenance->command;
+        root["corpus"] = provenance->corpus;
+        root["quick"] = provenance->quick;
+        root["machine"] = machineJson(provenance->machine);
+        root["sample_prompt"] = provenance->samplePrompt;
+    }
+    QJsonArray rows;
+    for (std::size_t i = 0; i < r.rows.size(); ++i) {
+        const scheme_result& row = r.rows[i];
+        QJsonObject j;
+        j["scheme"] = QString::fromStdString(row.name);
+        j["position"] = QString::fromLatin1(lm_position_name(row.position));
+        j["scaling"] = row.scaled ? QString::fromLatin1(rope_scaling_name(row.scaling)) : QString();
+        j["parameters"] = bigCount(row.parameters);
+        j["train_tokens_per_second"] = num(row.train.tokens_per_second);
+        j["train_steps_done"] = row.train.steps_done;
+        j["train_steps_requested"] = row.train.steps_requested;
+        j["train_cancelled"] = row.train.cancelled;
+        j["train_final_loss"] = num(row.train.final_loss);
+        j["train_wall_seconds"] = num(row.train.wall_seconds);
+        j["peak_memory_bytes_estimate"] = bigCount(row.peak_memory_bytes);
+        j["wall_seconds"] = num(row.wall_seconds);
+        QJsonArray evs;
+        for (const length_eval& e : row.evals) evs.append(evalJson(e));
+        j["evals"] = evs;
+        QJsonArray losses;
+        for (double l : row.train.losses) losses.append(num(l));
+        j["losses"] = losses;
+        QJsonArray ids;
+        for (std::int32_t t : row.sample) ids.append(t);
+        j["sample_ids"] = ids;
+        j["sample"] = i < samples.size() ? samples[i] : QString();
+        rows.append(j);
+    }
+    root["rows"] = rows;
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+QString saveRun(const length_experiment_result& result, const std::vector<QString>& samples,
+                const RunProvenance& provenance, QString* error, const QString& directory) {
+    const QString dirPath = directory.isEmpty() ? resultsDirectory() : directory;
+    auto failWith = [&](const QString& why) {
+        if (error) *error = why;
+        return QString();
+    };
+    if (!QDir().mkpath(dirPath))
+        return failWith(QStringLiteral("cannot store the training run: the folder %1 cannot be created")
+                            .arg(QDir::toNativeSeparators(dirPath)));
+    const QDateTime when = provenance.finishedUtc.isValid() ? provenance.finishedUtc : QDateTime::currentDateTimeUtc();
+    // One file per run; two runs finishing in the same millisecond get -2, -3, ...
+    const QString stem = dirPath + QStringLiteral("/length-") + fileStamp(when);
+    QString path = stem + QStringLiteral(".json");
+    for (int n = 2; QFileInfo::exists(path); ++n) path = stem + QStringLiteral("-%1.json").arg(n);
+
+    RunProvenance p = provenance;
+    p.finishedUtc = when;
+    const QByteArray json = runToJson(result, samples, &p);
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return failWith(QStringLiteral("cannot store the training run in %1: %2")
+                            .arg(QDir::toNativeSeparators(path), file.errorString()));
+    if (file.write(json) != json.size()) {
+        const QString why = file.errorString();
+        file.cancelWriting();
+        return failWith(QStringLiteral("cannot store the training run in %1: %2 (nothing was written)")
+                            .arg(QDir::toNativeSeparators(path), why));
+    }
+    if (!file.commit())
+        return failWith(QStringLiteral("cannot store the training run in %1: %2 (nothing was written)")
+                            .arg(QDir::toNativeSeparators(path), file.errorString()));
+    if (error) error->clear();
+    return path;
+}
+
+std::optional<StoredRun> readRun(const QString& path, QString* error) {
+    const QString shown = QDir::toNativeSeparators(path);
+    auto failWith = [&](const QString& why) -> std::optional<StoredRun> {
+        if (error) *error = QStringLiteral("%1: %2").arg(shown, why);
+        return std::nullopt;
+    };
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return failWith(QStringLiteral("cannot be read (%1)").arg(f.errorString()));
+    if (f.size() > kMaxFileBytes) return failWith(QStringLiteral("is too large to be a stored run"));
+    const QByteArray bytes = f.readAll();
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &pe);
+    if (pe.error != QJsonParseError::NoError)
+        return failWith(QStringLiteral("is not valid JSON (%1 at byte %2; truncated or damaged?)")
+                            .arg(pe.errorString())
+                            .arg(pe.offset));
+    if (!doc.isObject()) return failWith(QStringLiteral("is not a PosLab training run"));
+    const QJsonObject root = doc.object();
+    if (root.value(QLatin1String("format")).toString() != QLatin1String(kFormat))
+        return failWith(QStringLiteral("is not a PosLab training run (no \"format\": \"%1\")").arg(QLatin1String(kFormat)));
+    const QJsonValue version = root.value(QLatin1String("version"));
+    if (!version.isDouble() || version.toDouble() != kVersion)
+        return failWith(QStringLiteral("is a training run of format version %1; this PosLab reads version %2")
+                            .arg(version.isDouble() ? QString::number(version.toDouble()) : QStringLiteral("(missing)"))
+                            .arg(kVersion));
+    if (root.value(QLatin1String("experiment")).toString() != QLatin1String("length"))
+        return failWith(QStringLiteral("holds an experiment other than \"length\""));
+
+    Reader r;
+    StoredRun run;
+    run.path = path;
+    const QString top = QStringLiteral("the file");
+    RunProvenance& p = run.provenance;
+    const QString finished = r.text(root, "finished_utc", top);
+    p.finishedUtc = QDateTime::fromString(finished, Qt::ISODateWithMs);
+    if (r.problem.isEmpty() && !p.finishedUtc.isValid())
+        r.fail(QStringLiteral("\"finished_utc\" is not a date and time (%1)").arg(finished.left(40)));
+    p.finishedUtc = p.finishedUtc.toUTC();
+    p.source = r.text(root, "source", top);
+    p.command = r.text(root, "command", top);
+    p.corpus = r.text(root, "corpus", top);
+    p.quick = r.flag(root, "quick", top);
+    p.samplePrompt = r.text(root, "sample_prompt", top, false);
+    const QJsonObject m = r.object(root, "machine", top);
+    const QString wm = QStringLiteral("machine");
+    p.machine.cpu = r.text(m, "cpu", wm, false);
+    p.machine.cores = (int)r.integer(m, "cores", wm, 0, std::numeric_limits<int>::max(), false, 0);
+    p.machine.threads = (int)r.integer(m, "threads", wm, 0, std::numeric_limits<int>::max(), false, 0);
+    p.machine.os = r.text(m, "os", wm, false);
+    p.machine.poslabVersion = r.text(m, "poslab_version", wm, false);
+    p.machine.blas = r.text(m, "blas", wm, false);
+
+    length_experiment_result& res = run.result;
+    res.vocab_size = (int)r.integer(root, "vocab_size", top, 0, std::numeric_limits<int>::max());
+    res.train_tokens = (std::size_t)r.integer(root, "train_characters", top, 0, std::numeric_limits<long long>::max());
+    res.held_out_tokens =
+        (std::size_t)r.integer(root, "held_out_characters", top, 0, std::numeric_limits<long long>::max());
+    res.uniform_bpc = r.real(root, "uniform_bpc", top);
+    res.cancelled = r.flag(root, "cancelled", top);
+    res.wall_seconds = r.real(root, "wall_seconds", top);
+    readConfig(r, r.object(root, "config", top), res.options);
+    for (const QJsonValue& t : r.array(root, "sample_prompt_ids", top, false)) {
+        const double d = t.toDouble(-1);
+        if (!t.isDouble() || d < 0 || d != std::floor(d) || d > std::numeric_limits<std::int32_t>::max()) {
+            r.fail(QStringLiteral("\"sample_prompt_ids\" holds something that is not a token id"));
+            break;
+        }
+        res.sample_prompt.push_back((std::int32_t)d);
+    }
+    const QJsonArray rows = r.array(root, "rows", top);
+    for (qsizetype i = 0; i < rows.size() && r.problem.isEmpty(); ++i) {
+        QString sample;
+        res.rows.push_back(readRow(r, rows[i], QStringLiteral("rows[%1]").arg(i), res.options.eval_lengths.size(), &sample));
+        run.samples.push_back(sample);
+    }
+    if (!r.problem.isEmpty()) return failWith(r.problem);
+    if (error) error->clear();
+    return run;
+}
+
+std::optional<StoredRun> latestRun(QStringList* warnings, const QString& directory) {
+    const QDir dir(directory.isEmpty() ? resultsDirectory() : directory);
+    if (!dir.exists()) return std::nullopt;
+    std::optional<StoredRun> best;
+    // Sorted by name so equal finish times resolve the same way every time (the later name wins).
+    const QFileInfoList files = dir.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+    for (const QFileInfo& fi : files) {
+        QString error;
+        std::optional<StoredRun> run = readRun(fi.absoluteFilePath(), &error);
+        if (!run) {
+            if (warnings)
+                *warnings << QStringLiteral("skipped the stored training run %1 (the file is left as it is)").arg(error);
+            continue;
+        }
+        if (!best || run->provenance.finishedUtc >= best->provenance.finishedUtc) best = std::move(run);
+    }
+    return best;
+}
+
+}  // namespace poslab::lab
