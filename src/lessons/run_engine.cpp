@@ -102,6 +102,9 @@ RunEngine::Prepared RunEngine::prepare(const QString& moduleId, const QStringLis
         return p;
     }
     p.key = QStringLiteral("%1#%2|%3").arg(moduleId).arg(p.spec->version).arg(canonicalParams(p.params).join(u'\x1f'));
+    // A module that reads outside state (a stored training run) is keyed by
+    // that state too: after a new run is stored the old entry no longer matches.
+    if (p.spec->inputStamp) p.key += u'\x1e' + p.spec->inputStamp();
     QMutexLocker lock(&m_mutex);
     const auto it = m_cache.constFind(p.key);
     if (it != m_cache.constEnd()) {
@@ -132,6 +135,8 @@ RunResultPtr RunEngine::execute(const Prepared& p, const std::atomic<bool>* canc
         r->error = QStringLiteral("%1: cancelled").arg(p.spec->id);
     } catch (const ParamError& e) {
         r->error = QStringLiteral("%1: %2").arg(p.spec->id, e.message());
+    } catch (const poslab::modules::NeedsAction& e) {
+        r->error = QStringLiteral("%1: %2").arg(p.spec->id, QString::fromUtf8(e.what()));
     } catch (const std::exception& e) {
         r->error = QStringLiteral("%1 failed: %2").arg(p.spec->id, QString::fromUtf8(e.what()));
     } catch (...) {

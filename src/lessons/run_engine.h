@@ -2,7 +2,8 @@
 //
 // Each submit() validates the parameters at once (in the caller's thread),
 // then runs the module on a worker thread of the engine's own pool. Results are
-// cached by (module id, module version, validated parameters), so stepping back
+// cached by (module id, module version, validated parameters, and for a module
+// that reads outside state its ModuleSpec::inputStamp()), so stepping back
 // to a chapter or resetting a parameter panel is instant and does not re-run.
 // A run can be cancelled through the module's RunContext cancel flag. Failures
 // (unknown module, bad parameter, an error in the core, cancellation) become a

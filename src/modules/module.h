@@ -82,6 +82,13 @@ struct ParamError : std::runtime_error {
     QString message() const;
 };
 
+// Raised by a module that cannot run until the reader does something first
+// (lab.length_results when no training run is stored yet). The message says
+// what to do; it is shown as it is, not as a failure of the module.
+struct NeedsAction : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 // Raised by a module that noticed RunContext::isCancelled().
 struct Cancelled : std::runtime_error {
     Cancelled() : std::runtime_error("cancelled") {}
@@ -140,6 +147,13 @@ struct ModuleSpec {
     // Checks that involve several parameters; throws ParamError. Optional.
     std::function<void(const Params&)> check;
     std::function<std::vector<Output>(const Params&, const RunContext&)> run;
+    // For a module whose outputs also depend on state outside its parameters
+    // (lab.length_results reads the latest stored training run): a short text
+    // that changes whenever that state changes (e.g. the stored files' names,
+    // sizes and modification times). Caches add it to their key, so a newly
+    // stored run is never answered with a result computed from the old one.
+    // Empty function = the outputs depend on the parameters only.
+    std::function<QString()> inputStamp;
 };
 
 // Small helpers for declaring parameters tersely in module files.

@@ -7,6 +7,9 @@
 
 namespace poslab::modules {
 
+// lab_modules.cpp: modules that read the training lab's stored runs.
+void registerLabModules(Registry& r);
+
 const Registry& Registry::builtin() {
     static const Registry registry = [] {
         Registry r;
@@ -18,6 +21,7 @@ const Registry& Registry::builtin() {
         registerVitModules(r);
         registerAttentionModules(r);
         registerBenchModules(r);
+        registerLabModules(r);
         return r;
     }();
     return registry;

@@ -8,6 +8,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include "run_poslab.h"
+#include "../shared/temporary_lab_run.h"
 
 #include <QtTest>
 
@@ -116,6 +117,13 @@ private slots:
     }
     void everyModuleRunsAsJson() {
         QFETCH(QString, id);
+        // lab.length_results reads the latest stored training run. The child
+        // inherits the temporary XDG_DATA_HOME; with the application's names
+        // this process resolves the same data folder inside it as the child.
+        QCoreApplication::setOrganizationName(QStringLiteral("PosLab"));
+        QCoreApplication::setApplicationName(QStringLiteral("PosLab"));
+        const TemporaryLabRun stored(QStringLiteral("tst_cli"));
+        QVERIFY2(stored.ok(), qPrintable(stored.error()));
         const Result r = runPoslab({QStringLiteral("run"), id, QStringLiteral("--format"), QStringLiteral("json")});
         QVERIFY2(!r.crashed && r.exitCode == 0, r.err.constData());
         const QJsonObject o = parseJson(r.out);

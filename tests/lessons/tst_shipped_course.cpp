@@ -11,14 +11,26 @@
 // window uses. The wrong answers are built from the right ones (far outside the
 // tolerance, another option, the start parameters of a run exercise, which the
 // learner is asked to change).
+//
+// The Experiments chapter reads the latest stored training run
+// (lab.length_results). The test makes a real one first, in a temporary
+// XDG_DATA_HOME: run_length_experiment trains every scheme on a tiny
+// configuration over one of the course's own chapter texts (a few seconds) and
+// lab::saveRun stores it, so its blocks and run exercises are judged on a run
+// made the way the application makes one, never on pasted numbers.
 #include "lessons/course_check.h"
 #include "lessons/course_loader.h"
 #include "lessons/exercise_check.h"
 #include "lessons/run_engine.h"
+#include "modules/lab_results.h"
+
+#include "core/lm_experiment.h"
+#include "core/text_corpus.h"
 
 #include <QDir>
 #include <QRegularExpression>
 #include <QSet>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
@@ -116,14 +128,63 @@ private slots:
     void runBlocksRun();
     void exercisesJudgeTheirOwnAnswers_data();
     void exercisesJudgeTheirOwnAnswers();
+    void experimentsChapterReadsTheLatestRun();
 
 private:
+    void storeTrainingRun();
+
+    QTemporaryDir m_dataHome;  // XDG_DATA_HOME: stored training runs live here, never in the user's folder
+    QString m_storedRun;
     QMap<QString, Course> m_courses;  // lang -> course
     RunEngine m_engine;
 };
 
+// A real, tiny "train short, test long" run: all six schemes and the RoPE
+// scalings, trained for a few steps on the text of chapter 1, stored as the
+// application stores one. Context 16, evaluated at 16, 32 and 64, so the
+// learned table refuses two lengths as it would at 128..512 after 64.
+void TestShippedCourse::storeTrainingRun()
+{
+    QVERIFY(m_dataHome.isValid());
+    qputenv("XDG_DATA_HOME", m_dataHome.path().toUtf8());
+    QVERIFY(poslab::lab::resultsDirectory().startsWith(m_dataHome.path()));
+    const QString file = courseDir() + QStringLiteral("/en/01-why-order.md");
+    const poslab::text_corpus corpus = poslab::load_corpus(file.toStdString());
+    const poslab::encoded_corpus enc = poslab::encode_corpus(corpus);
+    poslab::length_experiment_options o;
+    o.model.d_model = 16;
+    o.model.n_heads = 2;
+    o.model.n_layers = 1;
+    o.model.context = 16;
+    o.train.steps = 10;
+    o.train.batch_size = 4;
+    o.train.warmup_steps = 2;
+    o.eval_lengths = {16, 32, 64};
+    o.eval_max_tokens = 512;
+    const poslab::length_experiment_result r =
+        poslab::run_length_experiment(o, enc.train, enc.held_out, int(enc.vocab.size()));
+    QCOMPARE(r.rows.size(), std::size_t(10));
+    // Samples decoded as the application decodes them.
+    auto decode = [&](const std::vector<std::int32_t>& ids) {
+        return QString::fromStdU32String(poslab::decode_ids(enc.vocab, ids.data(), ids.size()));
+    };
+    std::vector<QString> samples;
+    for (const auto& row : r.rows) samples.push_back(decode(row.sample));
+    poslab::lab::RunProvenance pv;
+    pv.samplePrompt = decode(r.sample_prompt);
+    pv.source = QStringLiteral("cli");
+    pv.command = QStringLiteral("tst_shipped_course: 10 steps on 01-why-order.md");
+    pv.corpus = QFileInfo(file).fileName();
+    pv.finishedUtc = QDateTime::currentDateTimeUtc();
+    pv.machine = poslab::lab::currentMachine(1);
+    QString error;
+    m_storedRun = poslab::lab::saveRun(r, samples, pv, &error);
+    QVERIFY2(!m_storedRun.isEmpty(), qPrintable(error));
+}
+
 void TestShippedCourse::initTestCase()
 {
+    storeTrainingRun();
     for (const QString& lang : courseLanguages()) {
         const CourseLoadResult r = loadCourse(courseDir(), lang);
         QVERIFY2(r.ok(), qPrintable(r.diagnostics.isEmpty() ? QString() : r.diagnostics.first().toString()));
@@ -347,6 +408,66 @@ void TestShippedCourse::exercisesJudgeTheirOwnAnswers()
         QVERIFY2(r.correct, qPrintable(answer.join(u' ') + u' ' + r.problem));
         break;
     }
+    }
+}
+
+// The Experiments chapter (issue 5 §4): exercises on reading the results in
+// both languages, every block reads the stored run, the literature it must
+// discuss is cited, and after a newer run is stored the same block shows the
+// newer run (the engine's cache follows the stored files, never a stale result).
+void TestShippedCourse::experimentsChapterReadsTheLatestRun()
+{
+    for (const QString& lang : courseLanguages()) {
+        const Course& course = m_courses[lang];
+        const Chapter* chapter = nullptr;
+        for (const Chapter& c : course.chapters)
+            if (c.id == u"experiments") chapter = &c;
+        QVERIFY2(chapter, qPrintable(lang));
+        const QList<const Block*> runs = blocksOf(*chapter, Block::Kind::Run);
+        const QList<const Block*> exercises = blocksOf(*chapter, Block::Kind::Exercise);
+        QVERIFY(exercises.size() >= 4);
+        bool usesScalings = false, usesTraining = false;
+        for (const Block* b : runs) {
+            QCOMPARE(b->run.moduleId, QStringLiteral("lab.length_results"));
+            // The chapter's descriptive texts come in the chapter's language.
+            QVERIFY2(b->run.params.contains(QStringLiteral("lang=") + lang), qPrintable(where(*b)));
+            usesScalings |= b->run.params.contains(QStringLiteral("rows=scalings"));
+            usesTraining |= b->run.params.contains(QStringLiteral("curves=training"));
+        }
+        QVERIFY(usesScalings && usesTraining);
+        QString text;
+        for (const Step& s : chapter->steps)
+            for (const Block& b : s.blocks) text += b.markdown;
+        for (const char* cited : {"2108.12409", "2305.19466", "2306.15595", "2309.00071", "--quick", "--no-train"})
+            QVERIFY2(text.contains(QLatin1String(cited)), cited);
+
+        // The run-facts block shows the stored run...
+        const Block* facts = nullptr;
+        for (const Block* b : runs)
+            if (b->run.outputs == QStringList{QStringLiteral("run")}) facts = b;
+        QVERIFY(facts);
+        auto factsText = [&] {
+            const RunResultPtr r = m_engine.runNow(facts->run.moduleId, facts->run.params);
+            QString all;
+            if (!r->ok) return r->error;
+            for (const QVariantList& row : r->output(QStringLiteral("run"))->tableRows)
+                all += row[1].toString() + u'\n';
+            return all;
+        };
+        QVERIFY2(factsText().contains(QStringLiteral("tst_shipped_course: 10 steps")), qPrintable(factsText()));
+        // ...and after a newer run is stored, that one, although the block's parameters did not change.
+        const std::optional<poslab::lab::StoredRun> first = poslab::lab::readRun(m_storedRun, nullptr);
+        QVERIFY(first);
+        poslab::lab::RunProvenance pv = first->provenance;
+        pv.command = QStringLiteral("a newer run");
+        pv.finishedUtc = pv.finishedUtc.addSecs(60);
+        QString error;
+        const QString newer = poslab::lab::saveRun(first->result, first->samples, pv, &error);
+        QVERIFY2(!newer.isEmpty(), qPrintable(error));
+        const QString shown = factsText();
+        QVERIFY(QFile::remove(newer));
+        QVERIFY2(shown.contains(QStringLiteral("a newer run")), qPrintable(shown));
+        QVERIFY2(factsText().contains(QStringLiteral("tst_shipped_course: 10 steps")), qPrintable(factsText()));
     }
 }
 

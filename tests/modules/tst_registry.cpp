@@ -1,5 +1,6 @@
 // tst_registry — parameter validation, the built-in module list, and the JSON,
 // text and CSV forms of a run.
+#include "../shared/temporary_lab_run.h"
 #include "modules/number_format.h"
 #include "modules/output_format.h"
 #include "modules/registry.h"
@@ -226,6 +227,9 @@ private slots:
     // its documented minimum and maximum (one at a time); outputs are well formed.
     // Combinations a module's own check refuses (ParamError) are skipped.
     void everyModuleRunsAtExtremes() {
+        // lab.length_results reads the latest stored training run.
+        const TemporaryLabRun stored(QStringLiteral("tst_registry"));
+        QVERIFY2(stored.ok(), qPrintable(stored.error()));
         for (const auto& m : Registry::builtin().modules()) {
             std::vector<std::map<QString, QVariant>> settings{{}};
             for (const auto& p : m.params) {

@@ -6,6 +6,7 @@
 // student name and an answers file; the tests then read the PDFs the way a
 // reader would: text per page with positions (poppler), fonts, images
 // (pdfimages -list from poppler-utils).
+#include "../shared/temporary_lab_run.h"
 #include "lessons/progress_store.h"
 #include "ui/pdf_export.h"
 #include "lessons/course_loader.h"
@@ -588,6 +589,9 @@ void TestPdfExport::realCourseExports_data()
 void TestPdfExport::realCourseExports()
 {
     QFETCH(QString, lang);
+    // The Experiments chapter (lab.length_results) shows the latest stored training run.
+    const TemporaryLabRun stored(QStringLiteral("tst_pdf_export"));
+    QVERIFY2(stored.ok(), qPrintable(stored.error()));
     ExportOptions o;
     o.lang = lang;
     o.outputPath = m_dir.filePath(QStringLiteral("course-%1.pdf").arg(lang));

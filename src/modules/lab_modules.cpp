@@ -1,0 +1,398 @@
+// lab_modules.cpp — runnable modules of the lab family:
+//   lab.length_results  the latest stored "train short, test long" run
+//                       (lab_results.h), as tables and charts for the
+//                       Experiments chapter and the PDF report.
+//
+// The module never trains anything: it reads what `poslab experiment length`,
+// the Training Lab window or `poslab export` stored, so a chapter shows the
+// reader's own run and says when, where and how it was made. Every number is
+// taken or recomputed from the stored file: bits per character = nats / ln 2
+// and perplexity = e^nats from the stored mean negative log-likelihood per
+// character; the training curves are the stored per-step losses (nats),
+// smoothed exactly as the training progress reports them (exponential moving
+// average with factor 0.9, bias-corrected) and shown in the same unit as the
+// evaluation. Its outputs depend on the stored files, so the spec has an
+// inputStamp (the run engine's cache key follows the newest run).
+//
+// Descriptive texts (the run's facts, the notes on refused lengths, the error
+// when nothing is stored) come in the chapter's language (`lang`), because a
+// module's table cells cannot be relabelled by a lesson.
+#include "modules/lab_results.h"
+#include "modules/registry.h"
+
+#include "core/lm_model.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFileInfo>
+#include <QLocale>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace poslab::modules {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// The rows a reader can pick one by one: the six trained schemes and RoPE with
+// each inference-time scaling, named as lm_experiment names them.
+const QStringList kSchemeNames{u"none"_s,        u"sinusoidal"_s,  u"learned"_s,      u"t5_bias"_s,
+                               u"alibi"_s,       u"rope"_s,        u"rope+linear"_s,  u"rope+ntk"_s,
+                               u"rope+dynamic"_s, u"rope+yarn"_s};
+
+struct Lang {
+    bool zh = false;
+    QString operator()(const char* en, const char* zhText) const {
+        return QString::fromUtf8(zh ? zhText : en);
+    }
+};
+
+// An output name for a row: "rope+yarn" -> "rope_yarn" (output names are
+// snake_case so conditions and `label:` lines can name them).
+QString seriesName(const std::string& rowName) {
+    QString n = QString::fromStdString(rowName);
+    n.replace(u'+', u'_');
+    return n;
+}
+
+QString number(double v, int decimals) { return QString::number(v, 'f', decimals); }
+
+QString duration(double seconds, const Lang& tr) {
+    if (!(seconds >= 0)) return tr("unknown", "未知");
+    if (seconds < 60) return tr("%1 s", "%1 秒").arg(number(seconds, 1));
+    const int s = int(std::lround(seconds));
+    if (s < 3600) return tr("%1 min %2 s", "%1 分 %2 秒").arg(s / 60).arg(s % 60);
+    return tr("%1 h %2 min", "%1 小时 %2 分").arg(s / 3600).arg((s % 3600) / 60);
+}
+
+QString noRunMessage(const Lang& tr, const QStringList& warnings) {
+    QString m = tr(
+        "No training run is stored yet: open the Training Lab (menu Go ▸ Training Lab, or Ctrl+T) and start a run, or "
+        "run `poslab experiment length --quick` (about two minutes on two cores); `poslab export` runs it for you "
+        "unless --no-train is given. Stored runs are read from %1.",
+        "还没有保存任何训练结果：请打开“训练实验室”（菜单“前往 ▸ 训练实验室”，或按 Ctrl+T）开始一次训练，"
+        "或者运行 `poslab experiment length --quick`（两核机器上约两分钟）；`poslab export` 在没有结果时会先替你运行它，"
+        "除非加上 --no-train。结果从 %1 读取。")
+                    .arg(QDir::toNativeSeparators(lab::resultsDirectory()));
+    if (!warnings.isEmpty())
+        m += u' ' + tr("Files that could not be read: %1", "无法读取的文件：%1").arg(warnings.join(u"; "_s));
+    return m;
+}
+
+// Changes whenever a result file is added, removed or rewritten: latestRun()
+// picks by the time stored inside the files, so every file counts.
+QString storedRunsStamp() {
+    const QDir dir(lab::resultsDirectory());
+    if (!dir.exists()) return u"none"_s;
+    QCryptographicHash hash(QCryptographicHash::Sha1);
+    const QFileInfoList files = dir.entryInfoList({u"*.json"_s}, QDir::Files, QDir::Name);
+    for (const QFileInfo& f : files)
+        hash.addData(QStringLiteral("%1|%2|%3\n")
+                         .arg(f.fileName())
+                         .arg(f.size())
+                         .arg(f.lastModified().toMSecsSinceEpoch())
+                         .toUtf8());
+    return QString::number(files.size()) + u':' + QString::fromLatin1(hash.result().toHex());
+}
+
+// The value a table cell and a chart point show for one evaluation.
+double metricOf(const length_eval& e, bool perplexity) {
+    return perplexity ? std::exp(e.nats) : e.nats / std::log(2.0);
+}
+
+// Training loss curve as the progress reports show it: EMA 0.9, bias-corrected.
+std::vector<double> smoothed(const std::vector<double>& losses) {
+    std::vector<double> out;
+    out.reserve(losses.size());
+    double ema = 0.0;
+    for (std::size_t i = 0; i < losses.size(); ++i) {
+        ema = 0.9 * ema + 0.1 * losses[i];
+        out.push_back(ema / (1.0 - std::pow(0.9, double(i + 1))));
+    }
+    return out;
+}
+
+std::vector<Output> runLengthResults(const Params& p, const RunContext& ctx) {
+    const Lang tr{p.getChoice(u"lang"_s) == u"zh"_s};
+    const bool perplexity = p.getChoice(u"metric"_s) == u"perplexity"_s;
+    const QString rowsWanted = p.getChoice(u"rows"_s);
+    const bool relative = p.getBool(u"relative"_s);
+    const bool trainingCurves = p.getChoice(u"curves"_s) == u"training"_s;
+
+    QStringList warnings;
+    const std::optional<lab::StoredRun> stored = lab::latestRun(&warnings);
+    if (!stored) throw NeedsAction(noRunMessage(tr, warnings).toStdString());
+    ctx.throwIfCancelled();
+    const lab::StoredRun& run = *stored;
+    const length_experiment_result& res = run.result;
+    const length_experiment_options& opt = res.options;
+    const int context = opt.model.context;
+
+    // The rows shown.
+    std::vector<std::size_t> shown;
+    for (std::size_t i = 0; i < res.rows.size(); ++i) {
+        const scheme_result& r = res.rows[i];
+        const QString name = QString::fromStdString(r.name);
+        const bool take = rowsWanted == u"all"_s                                        ? true
+                          : rowsWanted == u"trained"_s                                  ? !r.scaled
+                          : rowsWanted == u"scalings"_s                                 ? r.position == LM_POSITION_ROPE
+                                                                                        : name == rowsWanted;
+        if (take) shown.push_back(i);
+    }
+    if (shown.empty()) {
+        QStringList names;
+        for (const scheme_result& r : res.rows) names << QString::fromStdString(r.name);
+        throw ParamError(u"rows"_s, rowsWanted,
+                         tr("one of the stored run's rows", "已保存结果中的某一行"),
+                         tr("the stored run (%1) has no row '%2'; it has: %3",
+                            "已保存的结果（%1）中没有“%2”这一行；现有：%3")
+                             .arg(QFileInfo(run.path).fileName(), rowsWanted, names.join(u", "_s)));
+    }
+
+    // Change from the training length: that length if it was evaluated, else the shortest.
+    std::size_t baseIndex = 0;
+    for (std::size_t k = 0; k < opt.eval_lengths.size(); ++k)
+        if (opt.eval_lengths[k] == context) baseIndex = k;
+    const int baseLength = opt.eval_lengths.empty() ? context : opt.eval_lengths[baseIndex];
+
+    // ---- results table and the by-length series
+    QStringList columns{u"scheme"_s, u"parameters"_s};
+    for (int L : opt.eval_lengths) columns << u"L="_s + QString::number(L);
+    columns << u"tokens_per_s"_s << u"memory_mib"_s << u"steps"_s;
+    std::vector<QVariantList> rows;
+    std::vector<Output> series;
+    long long refused = 0;
+    QStringList notes;
+    // The uniform guess (log2 V bits, perplexity V) is drawn under the training
+    // curves, which start there; the by-length chart leaves it out so that the
+    // small differences between schemes fill the chart.
+    const double uniform = perplexity ? double(res.vocab_size) : res.uniform_bpc;
+    for (std::size_t i : shown) {
+        const scheme_result& r = res.rows[i];
+        QVariantList cells{QString::fromStdString(r.name), qlonglong(r.parameters)};
+        std::vector<double> xs, ys;
+        const bool baseOk = baseIndex < r.evals.size() && !r.evals[baseIndex].refused;
+        const double base = baseOk ? metricOf(r.evals[baseIndex], perplexity) : NAN;
+        // One note per scheme and reason, naming every length it refused.
+        std::vector<std::pair<QString, QStringList>> reasons;
+        for (const length_eval& e : r.evals) {
+            if (e.refused) {
+                ++refused;
+                cells << u"—"_s;
+                // The learned table's reason in the chapter's language; others as the core gave them.
+                const QString why = r.position == LM_POSITION_LEARNED && e.length > context
+                                        ? tr("its position table has %1 rows (the training context), and there is "
+                                             "no vector for later positions",
+                                             "它的位置表只有 %1 行（即训练上下文），之后的位置没有向量")
+                                              .arg(context)
+                                        : QString::fromStdString(e.note);
+                auto it = std::find_if(reasons.begin(), reasons.end(), [&](const auto& x) { return x.first == why; });
+                if (it == reasons.end()) it = reasons.insert(reasons.end(), {why, {}});
+                it->second << QString::number(e.length);
+                continue;
+            }
+            double v = metricOf(e, perplexity);
+            if (relative) v = perplexity ? v / base : v - base;  // NaN if the baseline was refused
+            cells << v;
+            if (std::isfinite(v)) {
+                xs.push_back(double(e.length));
+                ys.push_back(v);
+            }
+        }
+        for (const auto& [why, lengths] : reasons)
+            notes << tr("%1 at %2: %3", "%1 在长度 %2：%3").arg(QString::fromStdString(r.name), lengths.join(u", "_s), why);
+        // Speed and memory are rough by nature (load, an estimate): whole characters/s, 0.1 MiB.
+        cells << qlonglong(std::llround(r.train.tokens_per_second))
+              << std::round(double(r.peak_memory_bytes) / (1024.0 * 1024.0) * 10.0) / 10.0
+              << qlonglong(r.train.steps_done);
+        rows.push_back(std::move(cells));
+        if (!trainingCurves && !xs.empty())
+            series.push_back(Output::series(seriesName(r.name), std::move(xs), std::move(ys)));
+    }
+    // ---- training curves: one per trained model among the shown rows
+    if (trainingCurves) {
+        std::size_t longest = 0;
+        for (std::size_t i : shown) {
+            const scheme_result& r = res.rows[i];
+            if (r.scaled) continue;  // the rope model's curve, already shown as "rope"
+            std::vector<double> y = smoothed(r.train.losses);
+            for (double& v : y) v = perplexity ? std::exp(v) : v / std::log(2.0);
+            longest = std::max(longest, y.size());
+            std::vector<double> steps = rangeDoubles(y.size(), 1.0);  // step 1 .. steps done
+            series.push_back(Output::series(seriesName(r.name), std::move(steps), std::move(y)));
+        }
+        if (series.empty())
+            throw ParamError(u"rows"_s, rowsWanted, tr("rows with a trained model", "有训练过的模型的行"),
+                             tr("the rows '%1' are inference-time scalings of the RoPE model: choose rope to see "
+                                "its training curve",
+                                "“%1”是 RoPE 模型在推理时的缩放，没有单独训练：要看训练曲线请选 rope")
+                                 .arg(rowsWanted));
+        if (longest > 0)
+            series.push_back(Output::series(u"uniform"_s, {1.0, double(longest)}, {uniform, uniform}));
+    }
+
+    // ---- the run's facts
+    const lab::RunProvenance& pv = run.provenance;
+    const QString source = pv.source == u"cli"_s      ? tr("command line", "命令行")
+                           : pv.source == u"window"_s ? tr("Training Lab window", "训练实验室窗口")
+                           : pv.source == u"export"_s ? tr("poslab export (no run was stored, so it trained first)",
+                                                           "poslab export（当时没有保存的结果，所以先训练了一次）")
+                                                      : pv.source;
+    QStringList lengths;
+    for (int L : opt.eval_lengths) lengths << QString::number(L);
+    const QString status =
+        res.cancelled ? tr("cancelled: the schemes listed are those that finished (the last possibly partly trained)",
+                           "中途取消：表中只有已完成的方案（最后一个可能只训练了一部分）")
+                      : tr("complete", "完整");
+    const auto& m = pv.machine;
+    // Short values, one fact per row: a table cell does not wrap.
+    const QLocale c(QLocale::English);  // 2,308,014 reads the same in both languages
+    auto count = [&](std::size_t n) { return c.toString(qulonglong(n)); };
+    auto lr = [](float v) { return QString::number(double(v), 'g', 6); };  // 0.003, not 0.003000000026
+    std::vector<QVariantList> facts{
+        {tr("finished (UTC)", "完成时间（UTC）"), pv.finishedUtc.toUTC().toString(u"yyyy-MM-dd HH:mm:ss"_s)},
+        {tr("source", "来源"), source},
+        {tr("command", "命令"), pv.command},
+        {tr("budget", "预算"), pv.quick ? tr("--quick (small model, short training)", "--quick（小模型、短训练）")
+                                        : tr("as given (not --quick)", "按给定设置（非 --quick）")},
+        {tr("status", "状态"), status},
+        {tr("corpus", "语料"),
+         tr("%1: %2 training characters, %3 held out", "%1：训练字符 %2 个，留出 %3 个")
+             .arg(pv.corpus, count(res.train_tokens), count(res.held_out_tokens))},
+        {tr("vocabulary", "词表"),
+         tr("V = %1 characters; uniform guess log₂ V = %2 bits/char", "V = %1 个字符；均匀猜测 log₂ V = %2 比特/字符")
+             .arg(res.vocab_size)
+             .arg(number(res.uniform_bpc, 3))},
+        {tr("model", "模型"),
+         tr("d_model %1, %2 heads, %3 layers, training context %4", "d_model %1，%2 个头，%3 层，训练上下文 %4")
+             .arg(opt.model.d_model)
+             .arg(opt.model.n_heads)
+             .arg(opt.model.n_layers)
+             .arg(context)},
+        {tr("training", "训练"),
+         tr("%1 AdamW steps × batch %2 × %3 characters = %4 characters per scheme",
+            "%1 步 AdamW × 批大小 %2 × %3 个字符 = 每个方案 %4 个字符")
+             .arg(opt.train.steps)
+             .arg(opt.train.batch_size)
+             .arg(context)
+             .arg(count(std::size_t(opt.train.steps) * std::size_t(opt.train.batch_size) * std::size_t(context)))},
+        {tr("learning rate", "学习率"),
+         tr("%1 → %2: warm-up %3 steps, then cosine decay", "%1 → %2：预热 %3 步，然后余弦衰减")
+             .arg(lr(opt.train.max_lr), lr(opt.train.min_lr))
+             .arg(opt.train.warmup_steps)},
+        {tr("seeds", "种子"),
+         tr("initialisation %1, data %2 (the same for every scheme)", "初始化 %1，数据 %2（所有方案相同）")
+             .arg(opt.model.seed)
+             .arg(opt.train.data_seed)},
+        {tr("evaluation", "评估"),
+         tr("lengths %1; %2 held-out characters per length", "长度 %1；每个长度评估%2留出字符")
+             .arg(lengths.join(u", "_s))
+             .arg(opt.eval_max_tokens ? tr("the first %1", "前 %1 个").arg(count(opt.eval_max_tokens))
+                                      : tr("all", "全部"))},  // zh reads "每个长度评估前 16,384 个留出字符"
+        {tr("machine", "机器"),
+         tr("%1; %2 logical cores, %3 threads used", "%1；%2 个逻辑核，使用 %3 个线程")
+             .arg(m.cpu)
+             .arg(m.cores)
+             .arg(m.threads)},
+        {tr("system", "系统"), m.os},
+        {tr("software", "软件"), tr("PosLab %1, %2", "PosLab %1，%2").arg(m.poslabVersion, m.blas)},
+        {tr("total time", "总用时"), duration(res.wall_seconds, tr)},
+        {tr("stored in", "保存文件"), QFileInfo(run.path).fileName()},
+    };
+
+    // ---- samples: the shared prompt first, then what each trained model wrote after it.
+    // A table cell does not wrap, in the window or the PDF: each text is shown on
+    // one line (line breaks as " / ", runs of spaces and tabs as one space) and
+    // cut into rows of at most kSampleColumns characters at spaces; the scheme is
+    // named on its first row.
+    constexpr int kSampleColumns = 72;
+    std::vector<QVariantList> samples;
+    auto addSample = [&](const QString& who, QString text) {
+        text.replace(u"\r\n"_s, u"\n"_s);
+        text.replace(u'\n', u" / "_s);
+        text = text.simplified();
+        if (text.isEmpty()) {
+            samples.push_back({who, QString()});
+            return;
+        }
+        bool first = true;
+        while (!text.isEmpty()) {
+            qsizetype cut = text.size();
+            if (cut > kSampleColumns) {
+                cut = text.lastIndexOf(u' ', kSampleColumns);
+                if (cut <= kSampleColumns / 2) cut = kSampleColumns;  // one long word: cut it
+            }
+            samples.push_back({first ? who : QString(), text.left(cut).trimmed()});
+            text = text.mid(cut).trimmed();
+            first = false;
+        }
+    };
+    if (!pv.samplePrompt.isEmpty()) addSample(tr("(prompt)", "（提示）"), pv.samplePrompt);
+    for (std::size_t i : shown) {
+        const scheme_result& r = res.rows[i];
+        if (r.scaled || i >= run.samples.size()) continue;
+        addSample(QString::fromStdString(r.name), run.samples[i]);
+    }
+
+    std::vector<Output> out;
+    out.push_back(Output::table(u"results"_s, columns, std::move(rows)));
+    for (Output& s : series) out.push_back(std::move(s));
+    out.push_back(Output::table(u"run"_s, {u"field"_s, u"value"_s}, std::move(facts)));
+    out.push_back(Output::table(u"samples"_s, {u"scheme"_s, u"sample"_s}, std::move(samples)));
+    // Always present, so a chapter can show it whatever the run refused.
+    if (notes.isEmpty()) notes << tr("Every shown scheme was evaluated at every length.", "所显示的方案在每个长度上都完成了评估。");
+    out.push_back(Output::textOutput(u"notes"_s, notes.join(u'\n')));
+    out.push_back(Output::scalar(u"uniform_bpc"_s, res.uniform_bpc));
+    out.push_back(Output::scalar(u"train_context"_s, double(context)));
+    out.push_back(Output::scalar(u"baseline_length"_s, double(baseLength)));
+    out.push_back(Output::scalar(u"refused"_s, double(refused)));
+    return out;
+}
+
+}  // namespace
+
+void registerLabModules(Registry& r) {
+    ModuleSpec s;
+    s.id = u"lab.length_results"_s;
+    s.title = T2("Stored training run: train short, test long", "已保存的训练结果：短训练，长测试");
+    s.description = T2(
+        "Reads the latest stored run of the length experiment (poslab experiment length, the Training Lab window or "
+        "poslab export) and shows it: held-out bits per character (nats / ln 2) or perplexity (e^nats) of every "
+        "scheme at every evaluation length, optionally as the change from the training length; the smoothed "
+        "training-loss curves in the same unit; when, where and how the run was made; and a text sample from each "
+        "trained model. It never trains: with no stored run it says how to make one. Lengths a scheme cannot "
+        "evaluate (a learned table beyond its rows) are shown as — and explained in `notes`.",
+        "读取长度实验最近一次保存的结果（poslab experiment length、训练实验室窗口或 poslab export），"
+        "并展示：每种方案在每个评估长度上的留出集每字符比特数（nats / ln 2）或困惑度（e^nats），"
+        "也可以显示相对训练长度的变化；同一单位下平滑后的训练损失曲线；这次训练在何时、何地、如何完成；"
+        "以及每个训练好的模型生成的一段文本。它自己从不训练：没有保存的结果时，会说明如何得到一个。"
+        "某方案无法评估的长度（可学习位置表超出其行数）显示为 —，原因见 `notes`。");
+    QStringList rowChoices{u"all"_s, u"trained"_s, u"scalings"_s};
+    rowChoices << kSchemeNames;
+    s.params = {
+        choiceParam(u"metric"_s, u"bpc"_s, {u"bpc"_s, u"perplexity"_s},
+                    T2("bits per character (nats / ln 2) or perplexity (e^nats)",
+                       "每字符比特数（nats / ln 2）或困惑度（e^nats）")),
+        choiceParam(u"rows"_s, u"all"_s, rowChoices,
+                    T2("rows shown: all, trained (the trained schemes), scalings (RoPE and its inference-time "
+                       "scalings), or one scheme by name",
+                       "显示哪些行：all（全部）、trained（训练过的方案）、scalings（RoPE 及其推理时缩放）或某一个方案")),
+        boolParam(u"relative"_s, false,
+                  T2("show the change from the training length (bits/char: difference; perplexity: ratio)",
+                     "显示相对训练长度的变化（比特/字符：差值；困惑度：比值）")),
+        choiceParam(u"curves"_s, u"length"_s, {u"length"_s, u"training"_s},
+                    T2("series: the metric against evaluation length, or the smoothed training loss against step",
+                       "曲线：指标随评估长度的变化，或平滑后的训练损失随步数的变化")),
+        choiceParam(u"lang"_s, u"en"_s, {u"en"_s, u"zh"_s},
+                    T2("language of the descriptive texts (run facts, notes, messages)",
+                       "说明文字（训练信息、注释、提示）的语言")),
+    };
+    s.run = runLengthResults;
+    s.inputStamp = storedRunsStamp;
+    r.add(std::move(s));
+}
+
+}  // namespace poslab::modules

@@ -1,0 +1,68 @@
+// temporary_lab_run.h — for tests that run every module or every run block of
+// the course: lab.length_results (the Experiments chapter) reads the latest
+// stored training run and, by design, fails with instructions when there is
+// none. TemporaryLabRun points XDG_DATA_HOME at a temporary folder for its
+// lifetime (restoring the old value afterwards, so the user's data folder is
+// never read or written) and stores one real run there: all six schemes and
+// the RoPE scalings, trained for a few steps by run_length_experiment on a
+// small repeating token stream (V = 9), evaluated at 8 and 16 with context 8
+// (so the learned table refuses 16). It takes well under a second.
+#pragma once
+
+#include "core/lm_experiment.h"
+#include "modules/lab_results.h"
+
+#include <QDateTime>
+#include <QTemporaryDir>
+#include <QtGlobal>
+
+#include <cstdint>
+#include <vector>
+
+class TemporaryLabRun {
+public:
+    explicit TemporaryLabRun(const QString& command) : m_oldHome(qgetenv("XDG_DATA_HOME")), m_hadHome(qEnvironmentVariableIsSet("XDG_DATA_HOME")) {
+        if (!m_dir.isValid()) {
+            m_error = QStringLiteral("cannot create a temporary XDG_DATA_HOME");
+            return;
+        }
+        qputenv("XDG_DATA_HOME", m_dir.path().toUtf8());
+        poslab::length_experiment_options o;
+        o.model.d_model = 16;
+        o.model.n_heads = 2;
+        o.model.n_layers = 1;
+        o.model.context = 8;
+        o.train.steps = 3;
+        o.train.batch_size = 2;
+        o.train.warmup_steps = 1;
+        o.eval_lengths = {8, 16};
+        o.eval_max_tokens = 64;
+        std::vector<std::int32_t> stream(600);
+        for (std::size_t i = 0; i < stream.size(); ++i) stream[i] = std::int32_t((i * 7 + i / 5) % 9);
+        const poslab::length_experiment_result r = poslab::run_length_experiment(o, stream, stream, 9);
+        poslab::lab::RunProvenance pv;
+        pv.source = QStringLiteral("cli");
+        pv.command = command;
+        pv.corpus = QStringLiteral("synthetic");
+        pv.finishedUtc = QDateTime::currentDateTimeUtc();
+        pv.machine = poslab::lab::currentMachine(1);
+        m_path = poslab::lab::saveRun(r, std::vector<QString>(r.rows.size()), pv, &m_error);
+    }
+    ~TemporaryLabRun() {
+        if (m_hadHome) qputenv("XDG_DATA_HOME", m_oldHome);
+        else qunsetenv("XDG_DATA_HOME");
+    }
+    TemporaryLabRun(const TemporaryLabRun&) = delete;
+    TemporaryLabRun& operator=(const TemporaryLabRun&) = delete;
+
+    bool ok() const { return !m_path.isEmpty(); }
+    QString error() const { return m_error; }
+    QString path() const { return m_path; }  // the stored run's file
+
+private:
+    QTemporaryDir m_dir;
+    QByteArray m_oldHome;
+    bool m_hadHome = false;
+    QString m_path;
+    QString m_error;
+};
