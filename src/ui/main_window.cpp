@@ -10,6 +10,7 @@
 #include "ui/pdf_export.h"
 #include "ui/search_panel.h"
 #include "ui/toc_panel.h"
+#include "ui/training_lab_page.h"
 
 #include <QAbstractItemView>
 #include <QAbstractSlider>
@@ -41,6 +42,7 @@
 #include <QRadioButton>
 #include <QRegularExpression>
 #include <QScreen>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTextEdit>
@@ -139,7 +141,9 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
 
     m_view = new LessonView(m_engine, m_store, this);
     m_view->setObjectName(QStringLiteral("lessonView"));
-    setCentralWidget(m_view);
+    m_pages = new QStackedWidget(this);
+    m_pages->addWidget(m_view);
+    setCentralWidget(m_pages);
     connect(m_view, &LessonView::courseLinkActivated, this, &MainWindow::onCourseLink);
     connect(m_view, &LessonView::exerciseSolvedChanged, this, [this] { updateProgressMarks(); });
 
@@ -192,6 +196,9 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
 MainWindow::~MainWindow()
 {
     qApp->removeEventFilter(this);
+    // A run still going (the window was deleted without closing) stops and is
+    // stored while the window is whole.
+    if (m_lab) m_lab->shutdown();
     saveWindowSettings();
     // Pages first: their cards cancel runs on the engine they hold.
     delete m_view;
@@ -249,7 +256,15 @@ void MainWindow::setupActions()
     m_about->setMenuRole(QAction::AboutRole);
     connect(m_about, &QAction::triggered, this, &MainWindow::showAbout);
 
-    for (QAction* a : {m_prev, m_next, m_switchLang, m_export, m_find, m_quit}) addAction(a);
+    m_showLab = new QAction(this);
+    m_showLab->setObjectName(QStringLiteral("showTrainingLab"));
+    m_showLab->setCheckable(true);
+    m_showLab->setIcon(style()->standardIcon(QStyle::SP_ComputerIcon, nullptr, this));
+    m_showLab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
+    m_showLab->setShortcutContext(Qt::WindowShortcut);
+    connect(m_showLab, &QAction::triggered, this, &MainWindow::showTrainingLab);
+
+    for (QAction* a : {m_prev, m_next, m_switchLang, m_export, m_find, m_showLab, m_quit}) addAction(a);
 }
 
 void MainWindow::setupDocks()
@@ -273,7 +288,11 @@ void MainWindow::setupDocks()
     // While a search is typed, its matches take the place of the contents.
     connect(m_search, &SearchPanel::activeChanged, this, [this](bool active) { m_toc->setVisible(!active); });
     connect(m_search, &SearchPanel::hitActivated, this, &MainWindow::onSearchHit);
-    connect(m_toc, &TocPanel::stepActivated, this, [this](int c, int s) { goTo(c, s); });
+    // A step chosen in the contents is shown, also from the Training Lab.
+    connect(m_toc, &TocPanel::stepActivated, this, [this](int c, int s) {
+        showTrainingLab(false);
+        goTo(c, s);
+    });
 
     m_toggleToc = m_dock->toggleViewAction();
     m_toggleToc->setShortcut(QKeySequence(Qt::Key_F9));
@@ -291,6 +310,8 @@ void MainWindow::setupMenus()
     m_goMenu->addAction(m_next);
     m_goMenu->addSeparator();
     m_goMenu->addAction(m_find);
+    m_goMenu->addSeparator();
+    m_goMenu->addAction(m_showLab);
 
     m_viewMenu = menuBar()->addMenu(QString());
     m_viewMenu->addAction(m_toggleToc);
@@ -322,6 +343,8 @@ void MainWindow::setupToolBar()
     m_toolBar->addSeparator();
     m_toolBar->addAction(m_switchLang);
     m_toolBar->addAction(m_export);
+    m_toolBar->addSeparator();
+    m_toolBar->addAction(m_showLab);
 }
 
 void MainWindow::retranslateUi()
@@ -344,6 +367,8 @@ void MainWindow::retranslateUi()
     m_quit->setText(tr("&Quit"));
     setTip(m_quit, tr("Quit PosLab"));
     m_about->setText(tr("&About PosLab"));
+    m_showLab->setText(tr("Training Lab"));
+    setTip(m_showLab, tr("Train small models with each position scheme, or go back to the lessons"));
     m_toggleToc->setText(tr("Contents"));
     setTip(m_toggleToc, tr("Show or hide the table of contents"));
     m_dock->setWindowTitle(tr("Contents"));
@@ -441,9 +466,17 @@ void MainWindow::updateNavigation()
     if (!m_counter) return;
     const lessons::Course& c = course();
     const bool any = m_chapter >= 0 && m_chapter < c.chapters.size() && m_step >= 0;
-    m_prev->setEnabled(any && (m_step > 0 || m_chapter > 0));
-    m_next->setEnabled(any && (m_step + 1 < c.chapters[m_chapter].steps.size() || m_chapter + 1 < c.chapters.size()));
+    // On the Training Lab page ←/→ would leave it unasked: stepping waits for the lessons.
+    const bool lessons = !isTrainingLabShown();
+    m_prev->setEnabled(lessons && any && (m_step > 0 || m_chapter > 0));
+    m_next->setEnabled(lessons && any &&
+                       (m_step + 1 < c.chapters[m_chapter].steps.size() || m_chapter + 1 < c.chapters.size()));
     m_counter->setText(stepCounterText());
+    m_counter->setEnabled(lessons);
+    if (!lessons) {
+        setWindowTitle(tr("Training Lab \u2014 PosLab"));
+        return;
+    }
     if (any) {
         const lessons::Chapter& ch = c.chapters[m_chapter];
         m_counter->setToolTip(tr("Step %1 of %2 in chapter %3, \u201c%4\u201d")
@@ -502,6 +535,39 @@ void MainWindow::toggleLanguage()
     setLanguage(m_lang == u"zh" ? QStringLiteral("en") : QStringLiteral("zh"));
 }
 
+bool MainWindow::isTrainingLabShown() const { return m_lab && m_pages->currentWidget() == m_lab; }
+
+void MainWindow::showTrainingLab(bool show)
+{
+    if (show && !m_lab) {
+        m_lab = new TrainingLabPage(m_pages, m_options.labResultsDir);
+        m_pages->addWidget(m_lab);
+        connect(m_lab, &TrainingLabPage::backToLessonsRequested, this, [this] { showTrainingLab(false); });
+        connect(m_lab, &TrainingLabPage::runFinished, this, [this](bool cancelled) {
+            if (!m_lab) return;
+            const QString where = QDir::toNativeSeparators(m_lab->savedPath());
+            if (!where.isEmpty())
+                statusBar()->showMessage(cancelled ? tr("Training cancelled; what finished is stored in %1").arg(where)
+                                                   : tr("Training finished; stored in %1").arg(where),
+                                         10000);
+        });
+    } else if (show && m_lab) {
+        m_lab->refreshFromStore();
+    }
+    const bool wasShown = isTrainingLabShown();
+    if (m_lab) m_pages->setCurrentWidget(show ? static_cast<QWidget*>(m_lab) : m_view);
+    // The lab wants the width for its form and charts; the contents come back with the lessons.
+    if (show && !wasShown) {
+        m_contentsBeforeLab = m_dock->isVisible();
+        m_dock->hide();
+    } else if (!show && wasShown && m_contentsBeforeLab) {
+        m_dock->show();
+    }
+    m_showLab->setChecked(show);
+    if (show) m_lab->setFocus();
+    updateNavigation();
+}
+
 void MainWindow::focusSearch()
 {
     m_dock->show();
@@ -511,6 +577,7 @@ void MainWindow::focusSearch()
 
 void MainWindow::onSearchHit(int chapter, int step, const QString& query)
 {
+    showTrainingLab(false);
     goTo(chapter, step);
     m_view->highlight(query);
 }
@@ -579,6 +646,8 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event)
 void MainWindow::saveWindowSettings()
 {
     if (!m_settings) return;
+    // The lab hides the contents for its own width; the saved layout is the lessons'.
+    if (isTrainingLabShown() && m_contentsBeforeLab && m_dock && !m_dock->isVisible()) m_dock->show();
     m_settings->setGeometry(saveGeometry());
     m_settings->setWindowState(saveState());
     m_settings->setLanguage(m_lang);
@@ -587,6 +656,11 @@ void MainWindow::saveWindowSettings()
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    // A training run stops after its current step; what finished is stored.
+    if (m_lab && m_lab->isRunning()) {
+        statusBar()->showMessage(tr("Stopping the training run\u2026"));
+        m_lab->shutdown();
+    }
     saveWindowSettings();
     QMainWindow::closeEvent(event);
 }

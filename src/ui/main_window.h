@@ -4,7 +4,10 @@
 // step at a time) in the middle, a toolbar with previous/next step (also ←/→
 // outside text fields, PgUp/PgDn), the step counter, the language switch
 // (zh/en: UI and content change live, at the same chapter and step), PDF
-// export and search (Ctrl+F). Remembers the last chapter and step (progress
+// export and search (Ctrl+F). The Training Lab (Ctrl+T, Go menu and
+// toolbar) takes the lesson pane's place until the learner goes back to the
+// lessons (the same action, the page's own button, or any step chosen in the
+// contents or search). Remembers the last chapter and step (progress
 // store), the window geometry and the language (settings); the language
 // defaults to the system locale.
 //
@@ -27,6 +30,7 @@ class QLabel;
 class QTranslator;
 class QProcess;
 class QProgressDialog;
+class QStackedWidget;
 
 namespace poslab::lessons {
 class ProgressStore;
@@ -40,6 +44,7 @@ class AppSettings;
 class LessonView;
 class SearchPanel;
 class TocPanel;
+class TrainingLabPage;
 
 struct MainWindowOptions {
     QString courseDir;     // empty: lessons::defaultCourseDir()
@@ -47,6 +52,7 @@ struct MainWindowOptions {
     QString settingsFile;  // empty: the platform's settings place
     QString progressFile;  // empty: lessons::ProgressStore::defaultFilePath()
     bool restoreGeometry = true;
+    QString labResultsDir;  // Training Lab runs; empty: lab::resultsDirectory()
 };
 
 // Installs the UI translation for lang ("zh": :/i18n/poslab_zh_CN.qm plus
@@ -82,6 +88,10 @@ public:
     QAction* switchLanguageAction() const { return m_switchLang; }
     QAction* exportAction() const { return m_export; }
     QAction* searchAction() const { return m_find; }
+    QAction* trainingLabAction() const { return m_showLab; }
+    // The Training Lab page; created the first time it is shown (nullptr before).
+    TrainingLabPage* trainingLabPage() const { return m_lab; }
+    bool isTrainingLabShown() const;
 
 public slots:
     // Shows a step (indexes clamped); returns false if there is no such chapter.
@@ -100,6 +110,8 @@ public slots:
     // progress dialog. Ends with exportFinished().
     void startExport(const poslab::ui::ExportOptions& options);
     void focusSearch();
+    // Shows the Training Lab page (true) or the lessons (false).
+    void showTrainingLab(bool show);
 
 signals:
     void exportFinished(bool ok, const QString& message);
@@ -138,6 +150,10 @@ private:
     int m_step = -1;
 
     LessonView* m_view = nullptr;
+    QStackedWidget* m_pages = nullptr;  // the lessons, the Training Lab
+    TrainingLabPage* m_lab = nullptr;
+    QAction* m_showLab = nullptr;
+    bool m_contentsBeforeLab = true;  // the contents dock's visibility before the lab hid it
     TocPanel* m_toc = nullptr;
     SearchPanel* m_search = nullptr;
     QDockWidget* m_dock = nullptr;
