@@ -16,11 +16,17 @@ packages=(
   # reading exported PDFs back in tests, looking at what a person sees
   libpoppler-qt6-dev poppler-utils xvfb xauth imagemagick
   # fonts chosen explicitly by the app (Latin + CJK that extracts cleanly from PDF)
-  fonts-dejavu-core fonts-wqy-microhei fonts-noto-cjk fontconfig
+  fonts-dejavu-core fonts-dejavu-extra fonts-wqy-microhei fonts-noto-cjk fontconfig
   # benchmarks and their PyTorch peer
   libbenchmark-dev python3 python3-torch python3-numpy
   # training lab corpora
   fortunes fortunes-zh
+  # installing and packaging: the .deb's library dependencies (dpkg-shlibdeps,
+  # which CPack runs with `file`), and the menu entry's validator
+  dpkg-dev file desktop-file-utils
+  # fuzzing (the fuzz preset): clang 14; libFuzzer and the sanitizer runtimes
+  # are in compiler-rt's package
+  clang-14 libclang-rt-14-dev
 )
 
 missing=()

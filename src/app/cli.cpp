@@ -1,15 +1,19 @@
 #include "app/cli.h"
 
+#include "app/help_text.h"
 #include "app/train_cli.h"
 
 #include "core/common.h"
 #include "lessons/course_check.h"
 #include "lessons/course_loader.h"
+#include "modules/lab_results.h"
 #include "modules/output_format.h"
 #include "ui/pdf_export.h"
 #include "modules/registry.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
+#include <QProcess>
 
 #include <cstdio>
 #include <string>
@@ -27,37 +31,8 @@ void writeErr(const QString& s) {
     writeStderr(std::string_view(b.constData(), static_cast<std::size_t>(b.size())));
 }
 
-QString defaultLang() {
-    const QByteArray lang = qgetenv("LANG") + qgetenv("LC_ALL") + qgetenv("LANGUAGE");
-    return lang.startsWith("zh") || qgetenv("LC_ALL").startsWith("zh") ? QStringLiteral("zh") : QStringLiteral("en");
-}
-
-const char* kUsage =
-    "PosLab — positional encoding lab / 位置编码实验室\n"
-    "\n"
-    "usage:\n"
-    "  poslab list [--format text|json] [--lang en|zh]\n"
-    "      the runnable modules and their parameters\n"
-    "  poslab run MODULE [name=value ...] [--format text|json|csv] [--lang en|zh]\n"
-    "      run a module; `poslab run MODULE --help` explains its parameters\n"
-    "  poslab export [--lang zh|en] [--chapters 1,3-5] [--student NAME] [--answers FILE] -o FILE.pdf\n"
-    "      the course (or some chapters) as a PDF report\n"
-    "  poslab [--course DIR] [--lang zh|en]\n"
-    "      open the notebook window (without a display: export poslab-report.pdf)\n"
-    "  poslab check [DIR]\n"
-    "      validate a course folder (en/ and zh/ chapters); problems as file:line: message\n"
-    "  poslab train [--corpus fortunes|poems|FILE] [--position rope|alibi|...] [--steps N] [--save FILE] [--sample N]\n"
-    "      train one tiny character-level language model; `poslab train --help` lists every option\n"
-    "  poslab experiment length [--corpus NAME|FILE] [--train-ctx 64] [--eval-lengths 64,128,256,512] [--quick]\n"
-    "      train short, test long: every position scheme on the same budget, then loss at longer lengths\n"
-    "  poslab --version | --help\n"
-    "\n"
-    "examples:\n"
-    "  poslab run rope.inv_freq scaling=yarn factor=4 --format json\n"
-    "  poslab run alibi.slopes heads=12\n"
-    "  poslab run sinusoidal.matrix positions=64 dim=32 --format csv > pe.csv\n"
-    "\n"
-    "exit status: 0 ok, 2 usage or parameter error, 1 anything else\n";
+// --lang's default for every command: the environment's language (help_text.h).
+QString defaultLang() { return languageFromEnvironment(); }
 
 // Options shared by the commands; positional words are returned in `rest`.
 struct Options {
@@ -200,21 +175,56 @@ int commandRun(const QStringList& args) {
     }
 }
 
+// True if the chapters to export (all when `numbers` is empty) hold a run
+// block or run exercise of a `lab.` module: those read the stored training run.
+bool chaptersReadTrainingRun(const QString& courseDir, const QString& lang, const QList<int>& numbers) {
+    const poslab::lessons::CourseLoadResult loaded = poslab::lessons::loadCourse(courseDir, lang);
+    for (const poslab::lessons::Chapter& c : loaded.course.chapters) {
+        if (!numbers.isEmpty() && !numbers.contains(c.number)) continue;
+        for (const poslab::lessons::Step& s : c.steps)
+            for (const poslab::lessons::Block& b : s.blocks) {
+                if (b.kind == poslab::lessons::Block::Kind::Run && b.run.moduleId.startsWith(u"lab."))
+                    return true;
+                if (b.kind == poslab::lessons::Block::Kind::Exercise &&
+                    b.exercise.kind == poslab::lessons::ExerciseKind::Run &&
+                    b.exercise.run.moduleId.startsWith(u"lab."))
+                    return true;
+            }
+    }
+    return false;
+}
+
+const char* kExportUsage =
+    "usage: poslab export [--lang zh|en] [--chapters 1,3-5] [--student NAME] [--answers FILE]\n"
+    "                     [--course DIR] [--no-train | --train \"EXPERIMENT OPTIONS\"] -o FILE.pdf\n"
+    "  the course (or some chapters) as a PDF report.\n"
+    "  Chapters that show training results (the Experiments chapter) read the latest stored\n"
+    "  training run. If none is stored, export first runs `poslab experiment length --quick`\n"
+    "  (about two minutes on two cores; progress on stderr; stored like any run), then writes\n"
+    "  the PDF; the appendix names the run used. --train replaces \"--quick\" by other options\n"
+    "  of `poslab experiment length` (e.g. --train \"--quick --corpus poems\"). --no-train skips\n"
+    "  the training: the report then says that no run was stored and how to make one.\n"
+    "  Ctrl+C during that training stops without writing the PDF (exit status 130).\n";
+
 // poslab export [--lang zh|en] [--chapters 1,3-5] [--student NAME] [--answers FILE]
-//               [--course DIR] -o FILE.pdf
+//               [--course DIR] [--no-train | --train OPTIONS] -o FILE.pdf
 int commandExport(const QStringList& args) {
     poslab::ui::ExportOptions opts;
-    QString lang, chapters;
+    QString lang, chapters, trainOptions;
+    bool noTrain = false, haveTrainOptions = false;
     for (qsizetype i = 0; i < args.size(); ++i) {
         const QString& a = args[i];
-        // Every option takes a value, as "--opt value" or "--opt=value".
+        // Every option but --no-train takes a value, as "--opt value" or "--opt=value".
         static const QStringList valued{QStringLiteral("--lang"), QStringLiteral("--chapters"), QStringLiteral("--student"),
                                         QStringLiteral("--answers"), QStringLiteral("--course"), QStringLiteral("-o"),
-                                        QStringLiteral("--output")};
+                                        QStringLiteral("--output"), QStringLiteral("--train")};
         if (a == u"--help" || a == u"-h") {
-            writeOut("usage: poslab export [--lang zh|en] [--chapters 1,3-5] [--student NAME] [--answers FILE]\n"
-                     "                     [--course DIR] -o FILE.pdf\n");
+            writeOut(kExportUsage);
             return kExitOk;
+        }
+        if (a == u"--no-train") {
+            noTrain = true;
+            continue;
         }
         QString opt = a, value;
         const qsizetype eq = a.indexOf(u'=');
@@ -231,18 +241,63 @@ int commandExport(const QStringList& args) {
         else if (opt == u"--student") opts.studentName = value;
         else if (opt == u"--answers") opts.answersFile = value;
         else if (opt == u"--course") opts.courseDir = value;
-        else opts.outputPath = value;
+        else if (opt == u"--train") {
+            trainOptions = value;
+            haveTrainOptions = true;
+        } else opts.outputPath = value;
     }
     if (lang.isEmpty()) lang = defaultLang();
     if (lang != u"en" && lang != u"zh")
         return usageError(QStringLiteral("--lang '%1' is not allowed; expected en or zh").arg(lang.left(60)));
     opts.lang = lang;
     if (opts.outputPath.isEmpty()) return usageError(QStringLiteral("export needs -o FILE.pdf"));
+    if (noTrain && haveTrainOptions) return usageError(QStringLiteral("export: give --no-train or --train, not both"));
     if (!chapters.isEmpty()) {
         QString err;
         if (!poslab::ui::parseChapterList(chapters, &opts.chapters, &err))
             return usageError(QStringLiteral("--chapters '%1': %2").arg(chapters.left(60), err));
     }
+    QStringList experimentArgs{QStringLiteral("length")};
+    experimentArgs << (haveTrainOptions ? QProcess::splitCommand(trainOptions) : QStringList{QStringLiteral("--quick")});
+    for (const QString& a : experimentArgs)
+        if (a == u"--no-store" || a == u"--format" || a.startsWith(u"--format=") || a == u"--help")
+            return usageError(QStringLiteral("export: --train cannot take %1").arg(a.left(40)));
+
+    // The chapters that show training results read the latest stored run; make one if there is none.
+    const QString courseDir = opts.courseDir.isEmpty() ? poslab::lessons::defaultCourseDir() : opts.courseDir;
+    // (Not when the PDF could not be written anyway: no minutes of training for a missing folder.)
+    if (QFileInfo(courseDir).isDir() && QFileInfo(QFileInfo(opts.outputPath).absolutePath()).isDir() &&
+        chaptersReadTrainingRun(courseDir, lang, opts.chapters)) {
+        QStringList warnings;
+        const std::optional<lab::StoredRun> latest = lab::latestRun(&warnings);
+        for (const QString& w : warnings) writeErr(QStringLiteral("poslab export: warning: ") + w);
+        if (!latest && noTrain) {
+            opts.noTrainingRun = true;
+        } else if (!latest) {
+            const QString command = QStringLiteral("poslab experiment ") + experimentArgs.join(u' ');
+            writeErr(QStringLiteral("poslab export: no training run is stored yet; running `%1` first "
+                                    "(--no-train skips it)")
+                         .arg(command));
+            ExperimentRun how;
+            how.source = QStringLiteral("export");
+            how.command = command;
+            how.printResults = false;
+            // A run stopped by Ctrl+C is not stored: the export leaves everything as it was.
+            how.storeCancelled = false;
+            const int status = runLengthExperiment(experimentArgs, how);
+            if (status == 130) {
+                writeErr(QStringLiteral("poslab export: stopped by Ctrl+C during training: nothing stored, no PDF written"));
+                return status;
+            }
+            if (status != kExitOk) {
+                // The report is still written; it says plainly that no run is stored.
+                writeErr(QStringLiteral("poslab export: warning: the training run failed (see above); the report says "
+                                        "that no run is stored"));
+                opts.noTrainingRun = !lab::latestRun().has_value();
+            }
+        }
+    }
+
     const poslab::ui::ExportResult r = poslab::ui::exportPdf(opts);
     for (const QString& w : r.warnings) writeErr(QStringLiteral("poslab export: warning: ") + w);
     if (r.ok()) {
@@ -292,21 +347,21 @@ void writeStderr(std::string_view s) {
 int runCommandLine(const QStringList& args) {
     try {
         if (args.isEmpty()) {
-            writeOut(kUsage);
-            writeErr(QStringLiteral("poslab: the notebook window is not part of this build yet; "
-                                    "the command line above works."));
+            writeOut(usageText(defaultLang()).toStdString());
+            return kExitOk;
+        }
+        // --help / --version, each with an optional --lang (help_text.h).
+        if (const InfoRequest info = parseInfoRequest(args); !info.error.isEmpty()) {
+            return usageError(info.error);
+        } else if (info.kind == InfoRequest::Kind::Help) {
+            writeOut(usageText(info.lang).toStdString());
+            return kExitOk;
+        } else if (info.kind == InfoRequest::Kind::Version) {
+            writeOut(versionText(info.lang).toStdString());
             return kExitOk;
         }
         const QString command = args.first();
         const QStringList rest = args.mid(1);
-        if (command == u"--help" || command == u"-h" || command == u"help") {
-            writeOut(kUsage);
-            return kExitOk;
-        }
-        if (command == u"--version") {
-            writeOut("poslab " + QCoreApplication::applicationVersion().toStdString() + "\n");
-            return kExitOk;
-        }
         if (command == u"list") return commandList(rest);
         if (command == u"run") return commandRun(rest);
         if (command == u"check") return commandCheck(rest);

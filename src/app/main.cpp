@@ -10,6 +10,9 @@
 #include <QApplication>
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QIcon>
 
 #include <clocale>
 #include <cstdio>
@@ -36,10 +39,26 @@ bool opensWindow(const QStringList& args) {
     return true;
 }
 
+// An installed poslab (bin/poslab) finds its course in share/poslab/lessons of
+// the same prefix, wherever that prefix is (/usr from the .deb, or any
+// `cmake --install --prefix`). The course loader reads POSLAB_COURSE_DIR before
+// its build-tree default, so the installed course is handed over that way; a
+// POSLAB_COURSE_DIR the user set wins, and a binary in the build tree (no
+// share/poslab beside it) keeps using the source tree's lessons/.
+void useInstalledCourse() {
+#ifdef POSLAB_DATA_FROM_BIN
+    if (!qEnvironmentVariableIsEmpty("POSLAB_COURSE_DIR")) return;
+    const QString dir = QDir::cleanPath(QCoreApplication::applicationDirPath() + QStringLiteral("/" POSLAB_DATA_FROM_BIN "/lessons"));
+    if (QFileInfo(dir + QStringLiteral("/en")).isDir() && QFileInfo(dir + QStringLiteral("/zh")).isDir())
+        qputenv("POSLAB_COURSE_DIR", QFile::encodeName(dir));
+#endif
+}
+
 void setIdentity() {
     QCoreApplication::setApplicationName(QStringLiteral("PosLab"));
     QCoreApplication::setOrganizationName(QStringLiteral("PosLab"));
     QCoreApplication::setApplicationVersion(QStringLiteral(POSLAB_VERSION));
+    useInstalledCourse();
 }
 
 }  // namespace
@@ -61,6 +80,10 @@ int main(int argc, char** argv) {
     if (!display) qputenv("QT_QPA_PLATFORM", "offscreen");  // fonts and painting without a screen
     QApplication app(argc, argv);
     setIdentity();
+    // The menu entry (packaging/poslab.desktop) and its icon: Wayland matches
+    // the window to the entry by this name; X11 shows the icon set here.
+    QGuiApplication::setDesktopFileName(QStringLiteral("poslab"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/poslab.svg")));
     std::setlocale(LC_NUMERIC, "C");
     if (window && display) {
         QString course, lang;

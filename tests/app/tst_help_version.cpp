@@ -1,0 +1,229 @@
+// tst_help_version — `poslab --help` and `poslab --version` in both languages,
+// run on the real executable: the language comes from --lang, else from the
+// environment the way gettext reads it; both helps document the same commands
+// and options; --version reports the Qt, OpenBLAS and course actually in use.
+#include "core/matmul.h"
+
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QRegularExpression>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    bool crashed = false;
+    QString out, err;
+};
+
+// Runs the build's poslab with exactly these locale variables (the others
+// removed), so the user's own locale cannot leak into the test.
+Run runWith(const QStringList& args, const QMap<QString, QString>& locale = {{QStringLiteral("LANG"), QStringLiteral("C.UTF-8")}},
+            const QMap<QString, QString>& extra = {})
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char* name : {"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG", "POSLAB_COURSE_DIR"})
+        env.remove(QString::fromLatin1(name));
+    for (auto it = locale.begin(); it != locale.end(); ++it) env.insert(it.key(), it.value());
+    for (auto it = extra.begin(); it != extra.end(); ++it) env.insert(it.key(), it.value());
+    QProcess p;
+    p.setProgram(QStringLiteral(POSLAB_EXECUTABLE));
+    p.setArguments(args);
+    p.setProcessEnvironment(env);
+    p.start();
+    Run r;
+    if (!p.waitForFinished(60000)) {
+        p.kill();
+        p.waitForFinished();
+        r.crashed = true;
+        return r;
+    }
+    r.crashed = p.exitStatus() != QProcess::NormalExit;
+    r.exitCode = p.exitCode();
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+bool hasHan(const QString& s)
+{
+    for (QChar c : s)
+        if (c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF) return true;
+    return false;
+}
+
+// The commands a help text documents: "poslab WORD" at the start of a usage line.
+QSet<QString> commandsIn(const QString& help)
+{
+    QSet<QString> out;
+    static const QRegularExpression re(QStringLiteral("^  poslab (\\S+)"), QRegularExpression::MultilineOption);
+    for (auto it = re.globalMatch(help); it.hasNext();) out.insert(it.next().captured(1));
+    return out;
+}
+
+// Every --option and environment variable a help text names.
+QSet<QString> optionsIn(const QString& help)
+{
+    QSet<QString> out;
+    static const QRegularExpression re(QStringLiteral("(--[a-z][a-z-]*|POSLAB_[A-Z_]+)"));
+    for (auto it = re.globalMatch(help); it.hasNext();) out.insert(it.next().captured(1));
+    return out;
+}
+
+}  // namespace
+
+class TestHelpVersion : public QObject {
+    Q_OBJECT
+
+private slots:
+    void helpInBothLanguagesCoversTheSameGround()
+    {
+        const Run en = runWith({QStringLiteral("--help")});
+        QCOMPARE(en.exitCode, 0);
+        QVERIFY(en.out.contains(u"Usage:"));
+        QVERIFY2(!hasHan(en.out), "the English help has Chinese in it");
+        const Run zh = runWith({QStringLiteral("--help"), QStringLiteral("--lang"), QStringLiteral("zh")});
+        QCOMPARE(zh.exitCode, 0);
+        QVERIFY(zh.out.contains(u"用法："));
+        QVERIFY(zh.out.contains(u"退出状态"));
+        // Every command the program accepts, in both, and nothing else.
+        const QSet<QString> expected{QStringLiteral("list"), QStringLiteral("run"), QStringLiteral("export"),
+                                     QStringLiteral("check"), QStringLiteral("train"), QStringLiteral("experiment"),
+                                     QStringLiteral("--version"), QStringLiteral("--help"), QStringLiteral("[--course")};
+        QCOMPARE(commandsIn(en.out), expected);
+        QCOMPARE(commandsIn(zh.out), expected);
+        // ...and each of those words is a command the program knows.
+        for (const QString& command : expected) {
+            if (command.startsWith(u"-") || command.startsWith(u"[")) continue;
+            const QStringList args = command == u"experiment"
+                                         ? QStringList{command, QStringLiteral("length"), QStringLiteral("--help")}
+                                         : QStringList{command, QStringLiteral("--help")};
+            const Run r = runWith(args);
+            QVERIFY2(r.exitCode == 0 && !r.out.isEmpty(), qPrintable(command + u'\n' + r.err));
+        }
+        // The same options and environment variables are explained in each.
+        QCOMPARE(optionsIn(zh.out), optionsIn(en.out));
+        QVERIFY(optionsIn(en.out).contains(QStringLiteral("POSLAB_COURSE_DIR")));
+        // Each is the same text whichever way it is asked for.
+        QCOMPARE(runWith({QStringLiteral("-h")}).out, en.out);
+        QCOMPARE(runWith({QStringLiteral("help")}).out, en.out);
+        QCOMPARE(runWith({QStringLiteral("--lang=zh"), QStringLiteral("--help")}).out, zh.out);
+        QCOMPARE(runWith({QStringLiteral("help"), QStringLiteral("--lang"), QStringLiteral("zh")}).out, zh.out);
+        // No line of either is wider than a wide terminal (the long synopses
+        // are the only lines allowed past 80 columns).
+        for (const QString& line : en.out.split(u'\n'))
+            QVERIFY2(line.size() <= 120, qPrintable(line));
+    }
+
+    // The language of --help and --version without --lang: table of the
+    // locale variables a user may have set, and what gettext would choose.
+    void languageFromEnvironment_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::addColumn<QString>("lcAll");
+        QTest::addColumn<QString>("lcMessages");
+        QTest::addColumn<QString>("lang");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("nothing set") << "" << "" << "" << "" << "en";
+        QTest::newRow("C.UTF-8") << "" << "" << "" << "C.UTF-8" << "en";
+        QTest::newRow("LANG zh_CN") << "" << "" << "" << "zh_CN.UTF-8" << "zh";
+        QTest::newRow("LANG zh_TW") << "" << "" << "" << "zh_TW.UTF-8" << "zh";
+        QTest::newRow("LANG en_US") << "" << "" << "" << "en_US.UTF-8" << "en";
+        QTest::newRow("LANG de_DE") << "" << "" << "" << "de_DE.UTF-8" << "en";
+        QTest::newRow("LC_ALL beats LANG") << "" << "C" << "" << "zh_CN.UTF-8" << "en";
+        QTest::newRow("LC_ALL zh beats LANG en") << "" << "zh_CN.UTF-8" << "" << "en_US.UTF-8" << "zh";
+        QTest::newRow("LC_MESSAGES beats LANG") << "" << "" << "zh_CN.UTF-8" << "en_US.UTF-8" << "zh";
+        QTest::newRow("LC_ALL beats LC_MESSAGES") << "" << "en_GB.UTF-8" << "zh_CN.UTF-8" << "" << "en";
+        QTest::newRow("LANGUAGE first") << "zh_CN:en" << "" << "" << "en_US.UTF-8" << "zh";
+        QTest::newRow("LANGUAGE skips what we lack") << "fr:de:zh" << "" << "" << "en_US.UTF-8" << "zh";
+        QTest::newRow("LANGUAGE en over LANG zh") << "en_GB:zh_CN" << "" << "" << "zh_CN.UTF-8" << "en";
+        QTest::newRow("LANGUAGE with nothing we have") << "fr:de" << "" << "" << "zh_CN.UTF-8" << "zh";
+    }
+
+    void languageFromEnvironment()
+    {
+        QFETCH(QString, language);
+        QFETCH(QString, lcAll);
+        QFETCH(QString, lcMessages);
+        QFETCH(QString, lang);
+        QFETCH(QString, expected);
+        QMap<QString, QString> locale;
+        if (!language.isEmpty()) locale.insert(QStringLiteral("LANGUAGE"), language);
+        if (!lcAll.isEmpty()) locale.insert(QStringLiteral("LC_ALL"), lcAll);
+        if (!lcMessages.isEmpty()) locale.insert(QStringLiteral("LC_MESSAGES"), lcMessages);
+        if (!lang.isEmpty()) locale.insert(QStringLiteral("LANG"), lang);
+        const Run help = runWith({QStringLiteral("--help")}, locale);
+        QCOMPARE(help.exitCode, 0);
+        QCOMPARE(hasHan(help.out), expected == u"zh");
+        const Run version = runWith({QStringLiteral("--version")}, locale);
+        QCOMPARE(version.exitCode, 0);
+        QCOMPARE(hasHan(version.out), expected == u"zh");
+        // --lang always wins over the environment.
+        const QString other = expected == u"zh" ? QStringLiteral("en") : QStringLiteral("zh");
+        const Run forced = runWith({QStringLiteral("--help"), QStringLiteral("--lang"), other}, locale);
+        QCOMPARE(forced.exitCode, 0);
+        QCOMPARE(hasHan(forced.out), other == u"zh");
+    }
+
+    void versionReportsWhatRuns()
+    {
+        // What the test process itself links: the same Qt and OpenBLAS
+        // libraries the executable loads from this machine.
+        const QString blas = QString::fromLatin1(poslab::blas_config());
+        QVERIFY(blas.startsWith(u"OpenBLAS "));
+        const QString blasVersion = blas.section(u' ', 1, 1);
+        for (const QString& lang : {QStringLiteral("en"), QStringLiteral("zh")}) {
+            const Run r = runWith({QStringLiteral("--version"), QStringLiteral("--lang"), lang});
+            QCOMPARE(r.exitCode, 0);
+            const QStringList lines = r.out.split(u'\n', Qt::SkipEmptyParts);
+            // The first line is the same in every language, for scripts.
+            QCOMPARE(lines.value(0), QStringLiteral("poslab " POSLAB_VERSION));
+            QVERIFY2(r.out.contains(QString::fromLatin1(qVersion())), qPrintable(r.out));
+            QVERIFY2(r.out.contains(u"OpenBLAS") && r.out.contains(blasVersion), qPrintable(r.out));
+            // The configuration words after the version (kernel, MAX_THREADS...).
+            QVERIFY2(r.out.contains(blas.section(u' ', 2).simplified()), qPrintable(r.out));
+            QVERIFY(QRegularExpression(QStringLiteral("(Release|Debug|RelWithDebInfo|MinSizeRel|none)"))
+                        .match(r.out).hasMatch());
+            // The build-tree executable uses the source tree's course.
+            const QString course = QFileInfo(QStringLiteral(POSLAB_SOURCE_COURSE_DIR)).canonicalFilePath();
+            QVERIFY2(r.out.contains(course), qPrintable(r.out));
+        }
+        const Run en = runWith({QStringLiteral("--version")});
+        QVERIFY(en.out.contains(u"Qt: ") && en.out.contains(u"course: ") && en.out.contains(u"user data: "));
+        const Run zh = runWith({QStringLiteral("--version"), QStringLiteral("--lang=zh")});
+        QVERIFY(zh.out.contains(u"课程：") && zh.out.contains(u"用户数据："));
+
+        // POSLAB_COURSE_DIR is honoured and a missing course is said plainly.
+        QTemporaryDir tmp;
+        const QString missing = tmp.path() + QStringLiteral("/no-such-course");
+        const Run gone = runWith({QStringLiteral("--version")}, {{QStringLiteral("LANG"), QStringLiteral("C.UTF-8")}},
+                                 {{QStringLiteral("POSLAB_COURSE_DIR"), missing}});
+        QCOMPARE(gone.exitCode, 0);
+        QVERIFY2(gone.out.contains(missing + QStringLiteral(" (this folder is missing)")), qPrintable(gone.out));
+    }
+
+    void badLanguageIsAUsageError()
+    {
+        Run r = runWith({QStringLiteral("--help"), QStringLiteral("--lang"), QStringLiteral("fr")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(r.err.contains(u"'fr'") && r.err.contains(u"en or zh"), qPrintable(r.err));
+        r = runWith({QStringLiteral("--version"), QStringLiteral("--lang")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(u"--lang needs a value"), qPrintable(r.err));
+        // Only --lang goes with --help; anything else is named, not ignored.
+        r = runWith({QStringLiteral("--help"), QStringLiteral("--bogus")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(u"'--bogus' cannot be combined with --help"), qPrintable(r.err));
+        // A command's own --help is still that command's.
+        r = runWith({QStringLiteral("run"), QStringLiteral("--help")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.startsWith(u"usage: poslab run MODULE"), qPrintable(r.out));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHelpVersion)
+#include "tst_help_version.moc"
