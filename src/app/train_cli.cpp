@@ -559,12 +559,6 @@ const char* kExperimentUsage =
     "  Every run, also a stopped one, is stored for the Experiments chapter, the Training Lab\n"
     "  and `poslab export` (\"stored: FILE\" on stderr); --no-store skips that.\n";
 
-// The --quick budget (measured on the 2-core build machine: see the report).
-struct quick_budget {
-    int d_model = 64, heads = 4, layers = 2, context = 64, batch = 16, steps = 600;
-    std::size_t eval_tokens = 16384;
-};
-
 // Terminal columns of a code point: East Asian wide characters take two.
 int columns(char32_t c) {
     return (c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0xA4CF) || (c >= 0xAC00 && c <= 0xD7A3) ||
@@ -774,18 +768,9 @@ int runLengthExperiment(const QStringList& args, const ExperimentRun& how) {
     const bool quick = o.flags.contains("--quick");
     const bool store = !o.flags.contains("--no-store");
 
-    length_experiment_options x;
-    quick_budget q;
-    // Defaults: the model (d_model 128, 4 heads, 2 layers, context 64); --quick a smaller one.
-    x.model.d_model = quick ? q.d_model : 128;
-    x.model.n_heads = quick ? q.heads : 4;
-    x.model.n_layers = quick ? q.layers : 2;
-    x.model.context = quick ? q.context : 64;
-    x.model.seed = 1337;
-    x.train.batch_size = quick ? q.batch : 32;
-    x.train.steps = quick ? q.steps : 1000;
-    x.train.max_lr = 3e-3f;
-    x.eval_max_tokens = quick ? q.eval_tokens : 65536;
+    // The budget (lm_experiment.h), then the options given explicitly.
+    length_experiment_options x = length_experiment_preset(quick);
+    const length_experiment_options q = length_experiment_preset(true);
     int threads = default_threads();
     long long evalTokens = (long long)x.eval_max_tokens;
     QString e;
@@ -814,9 +799,7 @@ int runLengthExperiment(const QStringList& args, const ExperimentRun& how) {
         }
     }
     x.model.num_threads = threads;
-    x.train.min_lr = x.train.max_lr / 10.0f;
-    x.train.warmup_steps = std::min(x.train.steps / 10, 100);
-    x.train.data_seed = x.model.seed;
+    derive_length_experiment_schedule(x);
     const std::string corpusName = o.values.value("--corpus", "fortunes").toStdString();
 
     loaded_corpus data;
@@ -835,10 +818,10 @@ int runLengthExperiment(const QStringList& args, const ExperimentRun& how) {
         return usage(cmd, QStringLiteral("the training text has fewer than --train-ctx + 1 characters"), "");
     std::string setup;
     if (quick)
-        setup = "--quick: d_model " + std::to_string(q.d_model) + ", " + std::to_string(q.layers) + " layers, " +
-                std::to_string(q.heads) + " heads, context " + std::to_string(q.context) + ", batch " +
-                std::to_string(q.batch) + ", " + std::to_string(q.steps) + " steps per scheme, " +
-                std::to_string(q.eval_tokens) +
+        setup = "--quick: d_model " + std::to_string(q.model.d_model) + ", " + std::to_string(q.model.n_layers) +
+                " layers, " + std::to_string(q.model.n_heads) + " heads, context " + std::to_string(q.model.context) +
+                ", batch " + std::to_string(q.train.batch_size) + ", " + std::to_string(q.train.steps) +
+                " steps per scheme, " + std::to_string(q.eval_max_tokens) +
                 " held-out characters per length (options given explicitly override these); a quick look, not a "
                 "converged comparison\n";
 

@@ -314,6 +314,29 @@ void validate_length_experiment(const length_experiment_options& o, int vocab_si
             "the sample temperature must be a finite number >= 0 (0: always the likeliest character)");
 }
 
+length_experiment_options length_experiment_preset(bool quick) {
+    length_experiment_options x;
+    x.model.d_model = quick ? 64 : 128;
+    x.model.n_heads = 4;
+    x.model.n_layers = 2;
+    x.model.context = 64;
+    x.model.seed = 1337;
+    x.train.batch_size = quick ? 16 : 32;
+    x.train.steps = quick ? 600 : 1000;
+    x.train.max_lr = 3e-3f;
+    x.eval_max_tokens = quick ? 16384 : 65536;
+    const int c = x.model.context;
+    x.eval_lengths = {c, 2 * c, 4 * c, 8 * c};
+    derive_length_experiment_schedule(x);
+    return x;
+}
+
+void derive_length_experiment_schedule(length_experiment_options& o) {
+    o.train.min_lr = o.train.max_lr / 10.0f;
+    o.train.warmup_steps = std::min(o.train.steps / 10, 100);
+    o.train.data_seed = o.model.seed;
+}
+
 length_experiment_result run_length_experiment(const length_experiment_options& o,
                                                const std::vector<std::int32_t>& train_stream,
                                                const std::vector<std::int32_t>& held_out, int vocab_size,

@@ -220,6 +220,23 @@ struct length_experiment_options {
 // unsorted lengths, bad sizes; lm_validate_config; validate_train_options).
 void validate_length_experiment(const length_experiment_options& o, int vocab_size);
 
+// The two budgets of `poslab experiment length`, shared with the Training Lab
+// window so that the same settings give the same numbers in both:
+//   default  d_model 128, 4 heads, 2 layers, context 64, batch 32, 1000 steps,
+//            65536 held-out characters per length
+//   quick    d_model 64, 4 heads, 2 layers, context 64, batch 16, 600 steps,
+//            16384 held-out characters per length (about 1.5 minutes on two
+//            idle cores; a quick look, not a converged comparison)
+// Both: seed 1337, peak learning rate 3e-3, evaluation at 1, 2, 4 and 8 times
+// the context, every scheme and every RoPE scaling; the schedule derived by
+// derive_length_experiment_schedule. Threads stay at the lm_config default.
+length_experiment_options length_experiment_preset(bool quick);
+
+// What the command line derives from the chosen budget: the learning-rate
+// floor a tenth of the peak, warm-up a tenth of the steps (at most 100), and
+// batches drawn with the model's seed. Call after changing steps, lr or seed.
+void derive_length_experiment_schedule(length_experiment_options& o);
+
 struct scheme_result {
     std::string name;            // "rope", or "rope+yarn" for an inference-time scaling
     lm_position position = LM_POSITION_NONE;

@@ -28,26 +28,15 @@ int LabSettings::defaultThreads() { return std::clamp(QThread::idealThreadCount(
 
 LabSettings LabSettings::quickPreset()
 {
-    // train_cli.cpp's quick_budget: d_model 64, 4 heads, 2 layers, context 64,
-    // batch 16, 600 steps, 16384 held-out characters per length.
-    LabSettings s;
-    s.dModel = 64;
-    s.heads = 4;
-    s.layers = 2;
-    s.context = 64;
-    s.batch = 16;
-    s.steps = 600;
-    s.evalLengths = {64, 128, 256, 512};
-    s.evalCharacters = 16384;
+    // The command line's budgets come from one place (lm_experiment.h).
+    LabSettings s = fromOptions(poslab::length_experiment_preset(true), QStringLiteral("fortunes"));
     s.threads = defaultThreads();
     return s;
 }
 
 LabSettings LabSettings::defaultPreset()
 {
-    // `poslab experiment length` without --quick: the model, batch 32,
-    // 1000 steps, 65536 held-out characters per length.
-    LabSettings s;
+    LabSettings s = fromOptions(poslab::length_experiment_preset(false), QStringLiteral("fortunes"));
     s.threads = defaultThreads();
     return s;
 }
@@ -64,15 +53,11 @@ poslab::length_experiment_options LabSettings::toOptions() const
     x.train.batch_size = batch;
     x.train.steps = steps;
     x.train.max_lr = float(learningRate);
-    // As the command line: floor a tenth of the peak, warm-up a tenth of the
-    // steps (at most 100), batches drawn from the same seed.
-    x.train.min_lr = x.train.max_lr / 10.0f;
-    x.train.warmup_steps = std::min(steps / 10, 100);
-    x.train.data_seed = seed;
     x.schemes = schemes;
     x.eval_lengths = evalLengths;
     x.eval_max_tokens = std::size_t(std::max<qint64>(0, evalCharacters));
     x.rope_scalings = ropeScalings;
+    poslab::derive_length_experiment_schedule(x);  // as the command line does
     return x;
 }
 
