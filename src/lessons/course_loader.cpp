@@ -509,8 +509,10 @@ ChapterParseResult parseChapterFile(const QString& file, const QString& courseDi
         r.diagnostics.append({file, 0, QStringLiteral("cannot read the file: %1").arg(f.errorString())});
         return r;
     }
-    // Read at most a little more than the limit, so a huge file is reported, not loaded.
-    const QByteArray bytes = f.read(kMaxFileBytes + 1);
+    // Read at most a little more than the limit, so a huge file is reported,
+    // not loaded (and a small one does not reserve the whole limit).
+    const qint64 size = f.size();
+    const QByteArray bytes = f.read(size > 0 && size < kMaxFileBytes ? size + 1 : kMaxFileBytes + 1);
     return parseChapterText(bytes, file, courseDir, lang, registry);
 }
 

@@ -176,6 +176,10 @@ std::vector<Token> tokenize(const QString& s)
     std::vector<Token> out;
     int i = 0;
     static const QRegularExpression numRe(QStringLiteral("\\G(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?"));
+    // ASCII digits only, like numRe's \d: QChar::isDigit() is also true for
+    // other scripts' digits (U+0663 ARABIC-INDIC THREE), which numRe does not
+    // match, and an empty match would never advance (found by fuzz_exercise).
+    const auto isAsciiDigit = [](QChar ch) { return ch >= u'0' && ch <= u'9'; };
     while (i < s.size()) {
         const QChar c = s[i];
         if (c.isSpace()) {
@@ -184,7 +188,7 @@ std::vector<Token> tokenize(const QString& s)
         }
         Token t;
         t.column = i + 1;
-        if (c.isDigit() || (c == u'.' && i + 1 < s.size() && s[i + 1].isDigit())) {
+        if (isAsciiDigit(c) || (c == u'.' && i + 1 < s.size() && isAsciiDigit(s[i + 1]))) {
             const auto m = numRe.match(s, i);
             t.type = Token::Num;
             t.text = m.captured(0);
@@ -219,7 +223,9 @@ std::vector<Token> tokenize(const QString& s)
             }
             if (t.text == QLatin1String("=") || t.text == QLatin1String("!"))
                 throw ParseFailure{QStringLiteral("'%1' is not an operator (use ==, !=, <, <=, >, >=)").arg(t.text), t.column};
-        } else if (c == u'-' && i + 1 < s.size() && (s[i + 1].isDigit() || s[i + 1] == u'.')) {
+        } else if (c == u'-' && i + 1 < s.size() &&
+                   (isAsciiDigit(s[i + 1]) ||
+                    (s[i + 1] == u'.' && i + 2 < s.size() && isAsciiDigit(s[i + 2])))) {
             const auto m = numRe.match(s, i + 1);
             t.type = Token::Num;
             t.text = QStringLiteral("-") + m.captured(0);

@@ -212,6 +212,10 @@ void TestExerciseCheck::conditionParseErrors_data()
     QTest::newRow("bad character") << "x > 1 & y < 2" << 7 << "unexpected character '&'";
     QTest::newRow("column without aggregate") << "pairs.wavelength > 1" << 6 << "needs an aggregate";
     QTest::newRow("empty call") << "max() > 1" << 5 << "expected an output name inside max";
+    // Digits of other scripts are not numbers here; once they made the tokenizer
+    // loop forever (found by fuzz_exercise, fuzz/regressions).
+    QTest::newRow("arabic-indic digit") << QStringLiteral("max(s) > \u0663") << 10 << "unexpected character";
+    QTest::newRow("minus arabic-indic digit") << QStringLiteral("max(s) > -\u0663") << 10 << "unexpected character '-'";
 }
 
 void TestExerciseCheck::conditionParseErrors()
