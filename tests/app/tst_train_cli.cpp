@@ -64,6 +64,21 @@ QString writeCorpus(const QTemporaryDir& dir) {
 
 const QStringList kTinyModel{"--d-model", "16", "--layers", "1", "--heads", "2", "--batch", "4", "--threads", "1"};
 
+// Waits (up to `waitMs`) until the child prints its first training step on
+// stderr, collecting what it printed into *err, then sends it SIGINT as Ctrl+C
+// would. False if training never started.
+bool interruptAfterFirstStep(QProcess& p, QByteArray* err, int waitMs) {
+    QElapsedTimer t;
+    t.start();
+    while (!err->contains("step 1/") && t.elapsed() < waitMs) {
+        p.waitForReadyRead(200);
+        *err += p.readAllStandardError();
+    }
+    if (!err->contains("step 1/")) return false;
+    ::kill((pid_t)p.processId(), SIGINT);
+    return true;
+}
+
 }  // namespace
 
 class TestTrainCli : public QObject {
@@ -247,16 +262,8 @@ private slots:
         p.setArguments(args);
         p.start();
         QVERIFY(p.waitForStarted());
-        // Wait until training has started (the first progress line), then interrupt.
         QByteArray err;
-        QElapsedTimer t;
-        t.start();
-        while (!err.contains("step 1/") && t.elapsed() < 20000) {
-            p.waitForReadyRead(200);
-            err += p.readAllStandardError();
-        }
-        QVERIFY2(err.contains("step 1/"), err.constData());
-        ::kill((pid_t)p.processId(), SIGINT);
+        QVERIFY2(interruptAfterFirstStep(p, &err, 20000), err.constData());
         QVERIFY(p.waitForFinished(20000));
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
         QCOMPARE(p.exitCode(), 130);
@@ -345,14 +352,7 @@ private slots:
         p.start();
         QVERIFY(p.waitForStarted());
         QByteArray err;
-        QElapsedTimer t;
-        t.start();
-        while (!err.contains("step 1/") && t.elapsed() < 20000) {
-            p.waitForReadyRead(200);
-            err += p.readAllStandardError();
-        }
-        QVERIFY2(err.contains("step 1/"), err.constData());
-        ::kill((pid_t)p.processId(), SIGINT);
+        QVERIFY2(interruptAfterFirstStep(p, &err, 20000), err.constData());
         QVERIFY(p.waitForFinished(30000));
         err += p.readAllStandardError();
         QCOMPARE(p.exitCode(), 130);
@@ -502,14 +502,7 @@ private slots:
         p.start();
         QVERIFY(p.waitForStarted());
         QByteArray err;
-        QElapsedTimer t;
-        t.start();
-        while (!err.contains("step 1/") && t.elapsed() < 30000) {
-            p.waitForReadyRead(200);
-            err += p.readAllStandardError();
-        }
-        QVERIFY2(err.contains("step 1/"), err.constData());
-        ::kill((pid_t)p.processId(), SIGINT);
+        QVERIFY2(interruptAfterFirstStep(p, &err, 30000), err.constData());
         QVERIFY(p.waitForFinished(30000));
         err += p.readAllStandardError();
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
