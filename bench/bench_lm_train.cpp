@@ -44,6 +44,8 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -217,8 +219,54 @@ int verify_dump(const std::string& dir, const std::string& pos_name) {
     return write("losses.txt", losses.data(), losses.size()) ? 0 : 1;
 }
 
+// --steps POS THREADS N [D_MODEL BATCH]: N training steps (after one untimed
+// step that sizes every buffer) on the benchmark's batch, printing each loss;
+// nothing else. D_MODEL and BATCH replace C = 128 and B = 32 (`poslab
+// experiment length --quick` trains C = 64, B = 16).
+// For profilers that count instructions, e.g.
+//     valgrind --tool=callgrind --toggle-collect='*timed_steps*'
+//         bench_lm_train --steps rope 1 3          (one command line)
+// counts the N steps only (same seed and thread count: the same losses, bit
+// for bit, so the same work every run).
+__attribute__((noinline)) void timed_steps(lm_model& model, const std::vector<int>& x,
+                                           const std::vector<int>& y, int batch, int steps,
+                                           const adamw_config& opt, adamw_state& st) {
+    for (int i = 0; i < steps; i++)
+        std::printf("%.9g\n", model.train_step(x.data(), y.data(), batch, kTrainT, 3e-4f, opt, st).loss);
+}
+
+int profile_steps(const std::string& pos_name, int threads, int steps, int d_model, int batch) {
+    lm_position pos;
+    if (!lm_position_from_name(pos_name, &pos) || threads < 1 || steps < 0 || batch < 1 ||
+        batch > kTrainB || d_model < kH || d_model % kH != 0) {
+        std::fprintf(stderr, "bench_lm_train: --steps needs a position scheme, threads >= 1, "
+                             "steps >= 0, 1 <= BATCH <= %d and D_MODEL a multiple of %d\n",
+                     kTrainB, kH);
+        return 2;
+    }
+    try {
+        blas_threads_scope blas(threads);
+        lm_config c = bench_config(pos, threads, kTrainT);
+        c.d_model = d_model;
+        lm_model model(c);
+        adamw_config opt;
+        adamw_state st;
+        std::vector<int> x, y;
+        train_batch(x, y);  // the first BATCH windows are used
+        model.train_step(x.data(), y.data(), batch, kTrainT, 3e-4f, opt, st);
+        timed_steps(model, x, y, batch, steps, opt, st);
+    } catch (const std::exception& e) {  // a configuration the model refuses, or no memory
+        std::fprintf(stderr, "bench_lm_train: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}
+
 int main(int argc, char** argv) {
     if (argc == 4 && std::string(argv[1]) == "--verify-dump") return verify_dump(argv[2], argv[3]);
+    if ((argc == 5 || argc == 7) && std::string(argv[1]) == "--steps")
+        return profile_steps(argv[2], std::atoi(argv[3]), std::atoi(argv[4]),
+                             argc == 7 ? std::atoi(argv[5]) : kC, argc == 7 ? std::atoi(argv[6]) : kTrainB);
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     benchmark::RunSpecifiedBenchmarks();

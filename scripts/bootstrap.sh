@@ -15,6 +15,8 @@ packages=(
   libopenblas-dev libmd4c-dev
   # reading exported PDFs back in tests, looking at what a person sees
   libpoppler-qt6-dev poppler-utils xvfb xauth imagemagick
+  # watching which files and programs poslab opens (tst_hostile_course)
+  strace
   # fonts chosen explicitly by the app (Latin + CJK that extracts cleanly from PDF)
   fonts-dejavu-core fonts-dejavu-extra fonts-wqy-microhei fonts-noto-cjk fontconfig
   # benchmarks and their PyTorch peer

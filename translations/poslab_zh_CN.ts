@@ -2,6 +2,159 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>poslab::ui::AssignmentBanner</name>
+    <message>
+        <source>Assignment: %1</source>
+        <translation>作业：%1</translation>
+    </message>
+    <message>
+        <source>Student: %1</source>
+        <translation>学生：%1</translation>
+    </message>
+    <message>
+        <source>due %1 — overdue</source>
+        <translation>截止 %1 —— 已过期</translation>
+    </message>
+    <message>
+        <source>due %1</source>
+        <translation>截止 %1</translation>
+    </message>
+    <message>
+        <source>no due date</source>
+        <translation>无截止时间</translation>
+    </message>
+    <message>
+        <source>%1 of %2 answered</source>
+        <translation>已答 %1 / %2</translation>
+    </message>
+    <message>
+        <source>⚠ Your latest answers could not be saved: %1. They stay in this window, the draft saved before is unchanged, and saving is tried again with your next change.</source>
+        <translation>⚠ 你最新的答案未能保存：%1。答案仍保留在窗口里，之前保存的草稿没有改动；你下次修改时会再次尝试保存。</translation>
+    </message>
+    <message>
+        <source>Assignment</source>
+        <translation>作业</translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::AssignmentDialog</name>
+    <message>
+        <source>New Assignment</source>
+        <translation>新建作业</translation>
+    </message>
+    <message>
+        <source>e.g. Week 3: RoPE</source>
+        <translation>例如：第 3 周：RoPE</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>&amp;Title:</source>
+        <translation>标题(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Due by</source>
+        <translation>截止于</translation>
+    </message>
+    <message>
+        <source>Due date</source>
+        <translation>截止时间</translation>
+    </message>
+    <message>
+        <source>Due date:</source>
+        <translation>截止时间：</translation>
+    </message>
+    <message>
+        <source>Chapters</source>
+        <translation>章节</translation>
+    </message>
+    <message>
+        <source>%1. %2</source>
+        <translation>%1. %2</translation>
+    </message>
+    <message>
+        <source>This chapter has no exercises.</source>
+        <translation>这一章没有练习。</translation>
+    </message>
+    <message>
+        <source>Exercises of the checked chapters:</source>
+        <translation>所选章节的练习：</translation>
+    </message>
+    <message>
+        <source>Exercises</source>
+        <translation>练习</translation>
+    </message>
+    <message>
+        <source>Save to</source>
+        <translation>保存到</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>&amp;Save to:</source>
+        <translation>保存到(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>Create</source>
+        <translation>创建</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 —— %2</translation>
+    </message>
+    <message>
+        <source>Save Assignment</source>
+        <translation>保存作业</translation>
+    </message>
+    <message>
+        <source>PosLab assignments (*%1)</source>
+        <translation>PosLab 作业 (*%1)</translation>
+    </message>
+    <message>
+        <source>Choose where to save the assignment.</source>
+        <translation>请选择作业的保存位置。</translation>
+    </message>
+    <message>
+        <source>Check at least one exercise.</source>
+        <translation>请至少勾选一道练习。</translation>
+    </message>
+    <message>
+        <source>The assignment could not be made: %1.</source>
+        <translation>无法生成作业：%1。</translation>
+    </message>
+    <message>
+        <source>The assignment could not be saved: %1.</source>
+        <translation>无法保存作业：%1。</translation>
+    </message>
+    <message>
+        <source>%1 exists already. Replace it?</source>
+        <translation>%1 已经存在。要替换它吗？</translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::AssignmentSession</name>
+    <message>
+        <source>Chapter %1 (not in the course on this computer)</source>
+        <translation>第 %1 章（本机的课程中没有这一章）</translation>
+    </message>
+    <message>
+        <source>More exercises of this assignment</source>
+        <translation>本作业的其他练习</translation>
+    </message>
+    <message>
+        <source>Exercises</source>
+        <translation>练习</translation>
+    </message>
+    <message>
+        <source>This chapter is not in the course installed here, so its exercises are shown without the lesson around them.</source>
+        <translation>本机安装的课程中没有这一章，所以这里只显示它的练习，没有配套的课文。</translation>
+    </message>
+</context>
+<context>
     <name>poslab::ui::ChartPanel</name>
     <message>
         <source>Chart</source>
@@ -634,6 +787,158 @@
         <source>Stopping the training run…</source>
         <translation>正在停止训练…</translation>
     </message>
+    <message>
+        <source>Open Assignment…</source>
+        <translation>打开作业…</translation>
+    </message>
+    <message>
+        <source>Open an assignment file from your teacher and work through its exercises</source>
+        <translation>打开老师发来的作业文件，逐一完成其中的练习</translation>
+    </message>
+    <message>
+        <source>New Assignment…</source>
+        <translation>新建作业…</translation>
+    </message>
+    <message>
+        <source>Make an assignment for students from chapters and exercises of this course</source>
+        <translation>从本课程的章节和练习中挑选，给学生布置作业</translation>
+    </message>
+    <message>
+        <source>Submit…</source>
+        <translation>提交…</translation>
+    </message>
+    <message>
+        <source>Save your answers to a file to hand in to your teacher</source>
+        <translation>把你的答案保存成文件，交给老师</translation>
+    </message>
+    <message>
+        <source>Leave Assignment</source>
+        <translation>退出作业</translation>
+    </message>
+    <message>
+        <source>Go back to the course; your answers stay saved for when you open the assignment again</source>
+        <translation>返回课程；你的答案已经保存，下次打开这份作业时还在</translation>
+    </message>
+    <message>
+        <source>%1 — %2 — PosLab</source>
+        <translation>%1 — %2 — PosLab</translation>
+    </message>
+    <message>
+        <source>Open Assignment</source>
+        <translation>打开作业</translation>
+    </message>
+    <message>
+        <source>PosLab assignments (*%1);;All files (*)</source>
+        <translation>PosLab 作业 (*%1);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>This assignment cannot be opened.
+
+%1</source>
+        <translation>无法打开这份作业。
+
+%1</translation>
+    </message>
+    <message>
+        <source>Your Name</source>
+        <translation>你的姓名</translation>
+    </message>
+    <message>
+        <source>Assignment “%1”.
+Your name, as your teacher should see it on your answers:</source>
+        <translation>作业“%1”。
+请输入你的姓名（老师会在你的答卷上看到它）：</translation>
+    </message>
+    <message>
+        <source>Your answers are saved again.</source>
+        <translation>你的答案已重新保存。</translation>
+    </message>
+    <message>
+        <source>Your earlier answers to this assignment could not be used: %1.</source>
+        <translation>你之前为这份作业保存的答案无法使用：%1。</translation>
+    </message>
+    <message>
+        <source>Your earlier answers to this assignment could not be used: %1. They were kept as %2; you start again here.</source>
+        <translation>你之前为这份作业保存的答案无法使用：%1。原文件已保留为 %2；你将从头开始作答。</translation>
+    </message>
+    <message>
+        <source>Assignment “%1” opened; your answers are saved as you work.</source>
+        <translation>已打开作业“%1”；作答时答案会随时保存。</translation>
+    </message>
+    <message>
+        <source>Answers Not Saved</source>
+        <translation>答案未保存</translation>
+    </message>
+    <message>
+        <source>Your latest answers could not be saved:
+%1
+
+If you leave now, what you changed since the last successful save is lost. Leave anyway?</source>
+        <translation>你最新的答案未能保存：
+%1
+
+如果现在离开，上次成功保存之后的改动将会丢失。仍要离开吗？</translation>
+    </message>
+    <message>
+        <source>Submit Answers</source>
+        <translation>提交答案</translation>
+    </message>
+    <message>
+        <source>PosLab answers (*%1)</source>
+        <translation>PosLab 答卷 (*%1)</translation>
+    </message>
+    <message>
+        <source>You submitted to %1 before; submitting again replaces that file.</source>
+        <translation>你之前已提交到 %1；再次提交会替换这个文件。</translation>
+    </message>
+    <message>
+        <source>%1 exists already and will be replaced.</source>
+        <translation>%1 已经存在，将被替换。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n exercise(s) have no answer yet.</source>
+        <translation>
+            <numerusform>还有 %n 道练习没有作答。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Submit anyway?</source>
+        <translation>仍要提交吗？</translation>
+    </message>
+    <message>
+        <source>Your answers could not be submitted: %1</source>
+        <translation>无法提交你的答案：%1</translation>
+    </message>
+    <message>
+        <source>Your answers could not be submitted.
+
+%1
+
+They are still saved in PosLab; try another folder.</source>
+        <translation>无法提交你的答案。
+
+%1
+
+答案仍保存在 PosLab 中；请换一个文件夹再试。</translation>
+    </message>
+    <message>
+        <source>Answers submitted to %1</source>
+        <translation>答案已提交到 %1</translation>
+    </message>
+    <message>
+        <source>Your answers (%1 of %2 exercises answered) are saved in
+%3
+
+Hand this file to your teacher. You can keep working and submit again later.</source>
+        <translation>你的答案（%2 道练习中已答 %1 道）已保存在
+%3
+
+请把这个文件交给老师。你也可以继续作答，稍后再次提交。</translation>
+    </message>
+    <message>
+        <source>Assignment saved to %1</source>
+        <translation>作业已保存到 %1</translation>
+    </message>
 </context>
 <context>
     <name>poslab::ui::MarkdownDocument</name>
@@ -821,6 +1126,10 @@ About %n minute(s)</source>
     <message>
         <source>Exercises solved: %1 of %2</source>
         <translation>已解练习：%1 / %2</translation>
+    </message>
+    <message>
+        <source>Exercises answered: %1 of %2</source>
+        <translation>已答练习：%1 / %2</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,6 @@
 #include "app/cli.h"
 
+#include "app/classroom_cli.h"
 #include "app/help_text.h"
 #include "app/train_cli.h"
 
@@ -160,11 +161,13 @@ int commandRun(const QStringList& args) {
             writeOut(runToText(*spec, params, outputs, o.lang));
         return kExitOk;
     } catch (const ParamError& e) {
-        writeErr(QStringLiteral("poslab run %1: %2").arg(id, e.message()));
+        writeErr(QStringLiteral("poslab run %1: %2").arg(id, e.message(o.lang)));
         return kExitUsage;
     } catch (const poslab::budget_error& e) {
         // Too large for the memory budget: a parameter problem the user can fix.
-        writeErr(QStringLiteral("poslab run %1: %2; choose smaller sizes").arg(id, QString::fromUtf8(e.what())));
+        writeErr(T2("poslab run %1: %2; choose smaller sizes", "poslab run %1：所需内存超出预算，请把尺寸调小（%2）")
+                     .arg(id, QString::fromUtf8(e.what()))
+                     .in(o.lang));
         return kExitUsage;
     } catch (const std::exception& e) {
         writeErr(QStringLiteral("poslab run %1: %2").arg(id, QString::fromUtf8(e.what())));
@@ -368,6 +371,8 @@ int runCommandLine(const QStringList& args) {
         if (command == u"export") return commandExport(rest);
         if (command == u"train") return commandTrain(rest);
         if (command == u"experiment") return commandExperiment(rest);
+        if (command == u"assignment") return commandAssignment(rest);
+        if (command == u"grade") return commandGrade(rest);
         return usageError(QStringLiteral("unknown command '%1'").arg(command.left(60)));
     } catch (const std::exception& e) {
         writeErr(QStringLiteral("poslab: %1").arg(QString::fromUtf8(e.what())));

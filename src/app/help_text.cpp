@@ -84,6 +84,11 @@ const char* kUsageEn =
     "  poslab experiment length [--corpus NAME|FILE] [--train-ctx 64] [--eval-lengths 64,128,256,512] [--quick]\n"
     "      Train short, test long: every position scheme on the same budget, then\n"
     "      the loss at longer lengths.\n"
+    "  poslab assignment create|show|answer|submit|open ...\n"
+    "      Classroom: make an assignment from chapters of the course, answer it,\n"
+    "      hand the answers in; `poslab assignment --help` explains each step.\n"
+    "  poslab grade ASSIGNMENT ANSWERS... [--format text|json|csv] [-o CLASS.pdf]\n"
+    "      Grade answer files; `poslab grade --help` lists every option.\n"
     "  poslab --version [--lang zh|en]\n"
     "      Print the version, with the Qt and OpenBLAS it runs on.\n"
     "  poslab --help [--lang zh|en]\n"
@@ -129,6 +134,11 @@ const char* kUsageZh =
     "  poslab experiment length [--corpus 名称|文件] [--train-ctx 64] [--eval-lengths 64,128,256,512] [--quick]\n"
     "      “短训练、长测试”：用同样的训练预算训练每一种位置编码，再比较它们在\n"
     "      更长文本上的损失。\n"
+    "  poslab assignment create|show|answer|submit|open ...\n"
+    "      课堂使用：从课程的若干章生成作业、作答、提交答卷；\n"
+    "      每一步的说明见 `poslab assignment --help`。\n"
+    "  poslab grade 作业 答卷... [--format text|json|csv] [-o 班级报告.pdf]\n"
+    "      批改答卷；全部选项见 `poslab grade --help`。\n"
     "  poslab --version [--lang zh|en]\n"
     "      显示版本号，以及所用的 Qt 和 OpenBLAS。\n"
     "  poslab --help [--lang zh|en]\n"
@@ -149,7 +159,128 @@ const char* kUsageZh =
     "\n"
     "退出状态：0 表示成功；2 表示用法或参数有误；1 表示其他错误。\n";
 
+const char* kAssignmentUsageEn =
+    "Usage:\n"
+    "  poslab assignment create --chapters 2,5 [--exercises ID,ID] --title TITLE\n"
+    "                           [--due YYYY-MM-DD[THH:MM]] [--course DIR] [--lang en|zh]\n"
+    "                           -o FILE\n"
+    "      (teacher) Make an assignment from the exercises of some chapters (all of\n"
+    "      them, or just --exercises). The file carries the exercises in both\n"
+    "      languages, so grading does not depend on the course installed anywhere.\n"
+    "      --due is local time; a date alone means 23:59 that day.\n"
+    "  poslab assignment show FILE [--format text|json] [--lang en|zh]\n"
+    "      What is in an assignment file, and whether it is intact.\n"
+    "  poslab assignment open FILE [--student NAME]\n"
+    "      (student) Work on it in the window; without a display, print the\n"
+    "      exercises as text with how to answer them.\n"
+    "  poslab assignment answer FILE --student NAME ID=VALUE...\n"
+    "      (student) Answer without the window. Each call saves into this\n"
+    "      account's draft at once. Numbers and text as typed (ID=42); choices\n"
+    "      as the letters the window shows (ID=B; several: ID=A,C); run\n"
+    "      exercises as the parameters to set (ID=name=value;name=value).\n"
+    "      An empty value (ID=) clears an answer.\n"
+    "  poslab assignment submit FILE --student NAME [-o ANSWERS]\n"
+    "      (student) Write the answer file to hand in (default: TITLE-NAME.poslab-answers\n"
+    "      in the current folder) and print where it is.\n"
+    "\n"
+    "Files are written atomically: a crash, a kill or a full disk leaves the\n"
+    "previous file as it was. Drafts are kept in\n"
+    "$XDG_DATA_HOME/PosLab/PosLab/assignments/ (~/.local/share/...).\n"
+    "docs/assignment-files.md describes both file formats.\n"
+    "\n"
+    "Exit status: 0 success; 2 a usage error (the message names the option);\n"
+    "1 any other error (an unreadable or damaged file, a failed write).\n";
+
+const char* kAssignmentUsageZh =
+    "用法：\n"
+    "  poslab assignment create --chapters 2,5 [--exercises 编号,编号] --title 标题\n"
+    "                           [--due YYYY-MM-DD[THH:MM]] [--course 目录] [--lang en|zh]\n"
+    "                           -o 文件\n"
+    "      （教师）用若干章的练习（全部，或只用 --exercises 指定的）生成作业。作业\n"
+    "      文件里带着两种语言的练习原文，所以批改时不依赖任何一台电脑上安装的课程。\n"
+    "      --due 按本地时间；只写日期表示当天 23:59。\n"
+    "  poslab assignment show 文件 [--format text|json] [--lang en|zh]\n"
+    "      查看作业文件里有什么，以及文件是否完好。\n"
+    "  poslab assignment open 文件 [--student 姓名]\n"
+    "      （学生）在窗口里做作业；没有显示器时，以文字列出各题和作答方法。\n"
+    "  poslab assignment answer 文件 --student 姓名 编号=值...\n"
+    "      （学生）不开窗口直接作答。每次调用都会立即存进本账户的草稿。数字和文字\n"
+    "      照原样写（编号=42）；选择题写窗口里显示的字母（编号=B；多选：编号=A,C）；\n"
+    "      运行题写要设置的参数（编号=参数名=值;参数名=值）。值为空（编号=）会清除答案。\n"
+    "  poslab assignment submit 文件 --student 姓名 [-o 答卷]\n"
+    "      （学生）写出要上交的答卷文件（默认是当前文件夹里的 标题-姓名.poslab-answers），\n"
+    "      并显示它的位置。\n"
+    "\n"
+    "文件都以原子方式写入：程序崩溃、被强行结束或磁盘已满时，之前的文件保持原样。\n"
+    "草稿保存在 $XDG_DATA_HOME/PosLab/PosLab/assignments/（~/.local/share/...）。\n"
+    "两种文件的格式见 docs/assignment-files.md。\n"
+    "\n"
+    "退出状态：0 表示成功；2 表示用法有误（提示里会写出是哪个选项）；\n"
+    "1 表示其他错误（文件无法读取或已损坏、写入失败）。\n";
+
+const char* kGradeUsageEn =
+    "Usage:\n"
+    "  poslab grade ASSIGNMENT ANSWERS... [--format text|json|csv] [--lang en|zh]\n"
+    "               [-o CLASS.pdf] [--student-reports DIR] [--time-limit SECONDS]\n"
+    "\n"
+    "Grades every answer file with the checkers the students saw, from the\n"
+    "exercises stored in the assignment file. Run exercises run their module\n"
+    "with the student's parameters; each check has --time-limit seconds\n"
+    "(default 10) and is marked \"timed out\" past it.\n"
+    "\n"
+    "Output (stdout): per student the score and each answer (right or wrong,\n"
+    "with the expected answer); per question how many got it right and the most\n"
+    "common wrong answers. --format json or csv for spreadsheets and scripts.\n"
+    "  -o CLASS.pdf            also write the class report: a summary table and a\n"
+    "                          chart per question, in the --lang language\n"
+    "  --student-reports DIR   also write one PDF per student (answers, feedback,\n"
+    "                          solutions) into DIR\n"
+    "\n"
+    "A file that is missing, damaged, cut short, changed by hand (checksum),\n"
+    "from another program or for another assignment is listed with its problem,\n"
+    "with a warning on stderr, and the others are graded. The same student twice\n"
+    "(same name, ignoring case and spaces) is graded once, from the latest\n"
+    "submission; the other file is listed as a duplicate. Results do not depend\n"
+    "on the order of the files.\n"
+    "\n"
+    "Exit status: 0 when grading ran, even if some files had problems (see\n"
+    "the output and stderr); 2 a usage error; 1 the assignment could not be read\n"
+    "or a PDF could not be written.\n";
+
+const char* kGradeUsageZh =
+    "用法：\n"
+    "  poslab grade 作业 答卷... [--format text|json|csv] [--lang en|zh]\n"
+    "               [-o 班级报告.pdf] [--student-reports 目录] [--time-limit 秒数]\n"
+    "\n"
+    "用作业文件中保存的练习、以学生当时所见的同一套判题规则批改每份答卷。运行题会\n"
+    "用学生设置的参数运行模块；每次判题最多 --time-limit 秒（默认 10 秒），超过即\n"
+    "记为“超时”。\n"
+    "\n"
+    "输出（标准输出）：每个学生的得分和每道题的作答（对或错，以及正确答案）；每道\n"
+    "题答对的人数和最常见的错误答案。--format json 或 csv 便于表格软件和脚本处理。\n"
+    "  -o 班级报告.pdf          另外写出班级报告：汇总表，以及每道题一张图，使用\n"
+    "                          --lang 指定的语言\n"
+    "  --student-reports 目录   另外为每个学生写一份 PDF（作答、反馈、解答）到该目录\n"
+    "\n"
+    "缺失、损坏、不完整、被手工改过（校验和不符）、来自别的程序或属于别的作业的\n"
+    "文件，会连同问题一起列出，并在标准错误输出中给出警告，其余文件照常批改。同一\n"
+    "个学生交了两份（姓名相同，不计大小写和空格）时只批改最后提交的一份，另一份\n"
+    "列为重复。结果与文件的先后顺序无关。\n"
+    "\n"
+    "退出状态：批改完成即为 0，即使有的文件有问题（见输出和标准错误输出）；2 表示\n"
+    "用法有误；1 表示作业文件无法读取或 PDF 无法写入。\n";
+
 }  // namespace
+
+QString assignmentUsageText(const QString& lang)
+{
+    return QString::fromUtf8(isZh(lang) ? kAssignmentUsageZh : kAssignmentUsageEn);
+}
+
+QString gradeUsageText(const QString& lang)
+{
+    return QString::fromUtf8(isZh(lang) ? kGradeUsageZh : kGradeUsageEn);
+}
 
 QString languageFromEnvironment()
 {

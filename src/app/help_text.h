@@ -18,6 +18,10 @@ QString languageFromEnvironment();
 // examples and the exit statuses. `lang` is "zh" or "en".
 QString usageText(const QString& lang);
 
+// `poslab assignment --help` and `poslab grade --help` (classroom_cli.h).
+QString assignmentUsageText(const QString& lang);
+QString gradeUsageText(const QString& lang);
+
 // The version and the build's facts: PosLab's version, the Qt it runs on and
 // was built with, OpenBLAS's version, configuration and threads, build type and
 // compiler, and where the course and the user's data are. The first line is

@@ -4,6 +4,7 @@
 // exports the default course report instead (DESIGN.md). Commands that draw
 // (export, the window) need a QApplication; the rest run on QCoreApplication
 // so that `poslab run` works on a machine without any display.
+#include "app/classroom_cli.h"
 #include "app/cli.h"
 #include "ui/window_entry.h"
 
@@ -68,7 +69,11 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) args << QString::fromLocal8Bit(argv[i]);
 
     const bool window = opensWindow(args);
-    const bool draws = window || (!args.isEmpty() && args.first() == u"export");
+    // `assignment open` opens the window when there is a display (else it
+    // prints the exercises as text); `grade -o` draws PDF reports.
+    const bool assignmentWindow = poslab::app::isAssignmentOpen(args) && hasDisplay();
+    const bool draws = window || assignmentWindow || poslab::app::gradeWritesPdf(args) ||
+                       (!args.isEmpty() && args.first() == u"export");
     if (!draws) {
         QCoreApplication app(argc, argv);
         setIdentity();
@@ -85,6 +90,7 @@ int main(int argc, char** argv) {
     QGuiApplication::setDesktopFileName(QStringLiteral("poslab"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/poslab.svg")));
     std::setlocale(LC_NUMERIC, "C");
+    if (assignmentWindow) return poslab::app::openAssignmentWindow(app, args);
     if (window && display) {
         QString course, lang;
         for (qsizetype i = 0; i < args.size(); ++i) {

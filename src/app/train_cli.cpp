@@ -6,12 +6,14 @@
 #include "app/train_cli.h"
 
 #include "app/cli.h"
+#include "app/help_text.h"
 #include "core/common.h"
 #include "core/lm_checkpoint.h"
 #include "core/lm_experiment.h"
 #include "core/lm_model.h"
 #include "core/matmul.h"
 #include "core/text_corpus.h"
+#include "modules/lab_option_messages.h"
 #include "modules/lab_results.h"
 
 #include <QDateTime>
@@ -34,15 +36,37 @@ namespace poslab::app {
 
 namespace {
 
+using poslab::modules::T2;
+using poslab::modules::Text2;
+
 constexpr int kExitInterrupted = 130;  // 128 + SIGINT, the shell convention
 
 // ------------------------------------------------------------ output helpers
 
+// The language of a command's messages: --lang zh|en (as "--lang X" or
+// "--lang=X"), else the environment's (help_text.h). A --lang that is neither
+// is refused later by the option parser; its messages are then in the
+// environment's language.
+QString messageLanguage(const QStringList& args) {
+    QString lang;
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        if (args[i] == u"--lang" && i + 1 < args.size()) lang = args[i + 1];
+        else if (args[i].startsWith(u"--lang=")) lang = args[i].mid(7);
+    }
+    return lang == u"zh" || lang == u"en" ? lang : languageFromEnvironment();
+}
 
-int usage(const std::string& command, const QString& message, const char* usageText) {
-    writeStderr("poslab " + command + ": " + message.toStdString() + "\n");
+// Prints "poslab COMMAND: message" in `lang`, then the usage text; exit status 2.
+int usage(const std::string& command, const Text2& message, const char* usageText, const QString& lang) {
+    writeStderr("poslab " + command + ": " + message.in(lang).toStdString() + "\n");
     writeStderr(std::string(usageText));
     return kExitUsage;
+}
+
+// An error text from the core or the file system, which has no Chinese:
+// shown as it is after a Chinese lead-in.
+Text2 withDetail(const Text2& leadIn, const char* detail) {
+    return leadIn.arg(QString::fromUtf8(detail));
 }
 
 std::string fmt(const char* f, double x) {
@@ -117,7 +141,7 @@ struct parsed_options {
     QStringList positional;
 };
 
-QString parse(const QStringList& args, const QStringList& valued, const QStringList& flagNames, parsed_options& o) {
+Text2 parse(const QStringList& args, const QStringList& valued, const QStringList& flagNames, parsed_options& o) {
     for (qsizetype i = 0; i < args.size(); ++i) {
         const QString& a = args[i];
         if (!a.startsWith(u"--") && a != u"-h") {
@@ -134,29 +158,31 @@ QString parse(const QStringList& args, const QStringList& valued, const QStringL
         }
         if (name == u"-h") name = QStringLiteral("--help");
         if (flagNames.contains(name)) {
-            if (hasValue) return QStringLiteral("option %1 takes no value").arg(name);
+            if (hasValue) return T2("option %1 takes no value", "选项 %1 不带取值").arg(name);
             o.flags << name;
             continue;
         }
-        if (!valued.contains(name)) return QStringLiteral("unknown option '%1'").arg(a.left(60));
+        if (!valued.contains(name)) return T2("unknown option '%1'", "没有“%1”这个选项").arg(a.left(60));
         if (!hasValue) {
-            if (i + 1 >= args.size()) return QStringLiteral("option %1 needs a value").arg(name);
+            if (i + 1 >= args.size()) return T2("option %1 needs a value", "选项 %1 需要一个取值").arg(name);
             value = args[++i];
         }
-        if (o.values.contains(name)) return QStringLiteral("option %1 is given twice").arg(name);
+        if (o.values.contains(name)) return T2("option %1 is given twice", "选项 %1 给出了两次").arg(name);
+        if (name == u"--lang" && value != u"en" && value != u"zh")
+            return T2("--lang '%1' is not allowed; expected en or zh", "--lang 不能取“%1”：可选 en 或 zh").arg(value.left(40));
         o.values.insert(name, value);
     }
     return {};
 }
 
 // Reads an integer option in [lo, hi]; keeps `into` if absent.
-QString intOption(const parsed_options& o, const char* name, long long lo, long long hi, long long& into) {
+Text2 intOption(const parsed_options& o, const char* name, long long lo, long long hi, long long& into) {
     const QString key = QString::fromLatin1(name);
     if (!o.values.contains(key)) return {};
     bool ok = false;
     const long long v = o.values[key].toLongLong(&ok);
     if (!ok || v < lo || v > hi)
-        return QStringLiteral("%1 '%2' is not allowed; expected an integer from %3 to %4")
+        return T2("%1 '%2' is not allowed; expected an integer from %3 to %4", "%1 不能取“%2”：应为 %3 到 %4 之间的整数")
             .arg(key, o.values[key].left(40))
             .arg(lo)
             .arg(hi);
@@ -165,20 +191,20 @@ QString intOption(const parsed_options& o, const char* name, long long lo, long 
 }
 
 template <class Int>
-QString intOpt(const parsed_options& o, const char* name, long long lo, long long hi, Int& into) {
+Text2 intOpt(const parsed_options& o, const char* name, long long lo, long long hi, Int& into) {
     long long v = (long long)into;
-    QString e = intOption(o, name, lo, hi, v);
+    Text2 e = intOption(o, name, lo, hi, v);
     if (e.isEmpty()) into = (Int)v;
     return e;
 }
 
-QString realOpt(const parsed_options& o, const char* name, double lo, double hi, float& into) {
+Text2 realOpt(const parsed_options& o, const char* name, double lo, double hi, float& into) {
     const QString key = QString::fromLatin1(name);
     if (!o.values.contains(key)) return {};
     bool ok = false;
     const double v = o.values[key].toDouble(&ok);
     if (!ok || !std::isfinite(v) || v < lo || v > hi)
-        return QStringLiteral("%1 '%2' is not allowed; expected a number from %3 to %4")
+        return T2("%1 '%2' is not allowed; expected a number from %3 to %4", "%1 不能取“%2”：应为 %3 到 %4 之间的数")
             .arg(key, o.values[key].left(40))
             .arg(lo)
             .arg(hi);
@@ -186,7 +212,7 @@ QString realOpt(const parsed_options& o, const char* name, double lo, double hi,
     return {};
 }
 
-QString lengthsOpt(const parsed_options& o, const char* name, std::vector<int>& into) {
+Text2 lengthsOpt(const parsed_options& o, const char* name, std::vector<int>& into) {
     const QString key = QString::fromLatin1(name);
     if (!o.values.contains(key)) return {};
     std::vector<int> v;
@@ -194,7 +220,8 @@ QString lengthsOpt(const parsed_options& o, const char* name, std::vector<int>& 
         bool ok = false;
         const int x = part.trimmed().toInt(&ok);
         if (!ok || x < 1 || x > 65536)
-            return QStringLiteral("%1 '%2' is not allowed; expected comma-separated lengths from 1 to 65536, e.g. 64,128,256,512")
+            return T2("%1 '%2' is not allowed; expected comma-separated lengths from 1 to 65536, e.g. 64,128,256,512",
+                      "%1 不能取“%2”：应为用逗号分隔的长度，每个在 1 到 65536 之间，例如 64,128,256,512")
                 .arg(key, o.values[key].left(60));
         v.push_back(x);
     }
@@ -204,9 +231,10 @@ QString lengthsOpt(const parsed_options& o, const char* name, std::vector<int>& 
     return {};
 }
 
-QString positionOpt(const QString& text, lm_position& into) {
+Text2 positionOpt(const QString& text, lm_position& into) {
     if (!lm_position_from_name(text.toStdString(), &into))
-        return QStringLiteral("position '%1' is not allowed; expected none, sinusoidal, learned, t5_bias, alibi or rope")
+        return T2("position '%1' is not allowed; expected none, sinusoidal, learned, t5_bias, alibi or rope",
+                  "没有“%1”这种位置编码；可选 none、sinusoidal、learned、t5_bias、alibi、rope")
             .arg(text.left(40));
     return {};
 }
@@ -281,7 +309,7 @@ const char* kTrainUsage =
     "                    [--position none|sinusoidal|learned|t5_bias|alibi|rope]\n"
     "                    [--d-model 128] [--layers 2] [--heads 4] [--context 64] [--batch 16]\n"
     "                    [--steps 500] [--lr 0.003] [--seed 1337] [--threads N] [--stop-after N]\n"
-    "                    [--save FILE] [--sample N] [--prompt TEXT] [--temperature 0.8]\n"
+    "                    [--save FILE] [--sample N] [--prompt TEXT] [--temperature 0.8] [--lang en|zh]\n"
     "       poslab train --load FILE [--steps N] [--corpus ...] [--save FILE] [--sample N] ...\n"
     "  trains one character-level model; progress on stderr; Ctrl+C stops and keeps what finished.\n"
     "  The learning rate warms up over min(steps/10, 100) steps to --lr, then follows a cosine\n"
@@ -304,25 +332,28 @@ const char* kTrainUsage =
 
 int commandTrain(const QStringList& args) {
     const char* cmd = "train";
+    const QString lang = messageLanguage(args);
+    auto refuse = [&](const Text2& message, const char* usageText) { return usage(cmd, message, usageText, lang); };
     parsed_options o;
     const QStringList valued{"--corpus", "--position", "--d-model", "--layers", "--heads",  "--context",
                              "--batch",  "--steps",    "--lr",      "--seed",   "--threads", "--save",
-                             "--sample", "--prompt",   "--temperature", "--load", "--stop-after"};
-    if (QString e = parse(args, valued, {"--help"}, o); !e.isEmpty()) return usage(cmd, e, kTrainUsage);
+                             "--sample", "--prompt",   "--temperature", "--load", "--stop-after", "--lang"};
+    if (Text2 e = parse(args, valued, {"--help"}, o); !e.isEmpty()) return refuse(e, kTrainUsage);
     if (o.flags.contains("--help")) {
         writeStdout(kTrainUsage);
         return kExitOk;
     }
     if (!o.positional.isEmpty())
-        return usage(cmd, QStringLiteral("unexpected argument '%1'").arg(o.positional.first().left(60)), kTrainUsage);
+        return refuse(T2("unexpected argument '%1'", "多余的参数“%1”").arg(o.positional.first().left(60)), kTrainUsage);
 
     const bool load = o.values.contains("--load");
     if (load)
         for (const char* fixed : {"--position", "--d-model", "--layers", "--heads", "--context"})
             if (o.values.contains(QString::fromLatin1(fixed)))
-                return usage(cmd, QStringLiteral("%1 cannot be combined with --load (the checkpoint fixes the model)")
-                                      .arg(QString::fromLatin1(fixed)),
-                             kTrainUsage);
+                return refuse(T2("%1 cannot be combined with --load (the checkpoint fixes the model)",
+                                 "%1 不能与 --load 同时使用（模型由检查点决定）")
+                                  .arg(QString::fromLatin1(fixed)),
+                              kTrainUsage);
 
     lm_config cfg;
     train_options topt;
@@ -332,18 +363,18 @@ int commandTrain(const QStringList& args) {
     long long sample = 0;
     long long stopAfter = 0;
     float temperature = 0.8f;
-    QString e;
-    if (o.values.contains("--position") && (e = positionOpt(o.values["--position"], cfg.position)).size())
-        return usage(cmd, e, kTrainUsage);
-    if ((e = intOpt(o, "--d-model", 1, 4096, cfg.d_model)).size() || (e = intOpt(o, "--layers", 1, 64, cfg.n_layers)).size() ||
-        (e = intOpt(o, "--heads", 1, 256, cfg.n_heads)).size() || (e = intOpt(o, "--context", 1, 65536, cfg.context)).size() ||
-        (e = intOpt(o, "--batch", 1, 4096, topt.batch_size)).size() ||
-        (e = intOpt(o, "--steps", 1, 10'000'000, topt.steps)).size() ||
-        (e = intOpt(o, "--seed", 0, (long long)9e18, cfg.seed)).size() || (e = intOpt(o, "--threads", 1, 64, threads)).size() ||
-        (e = intOpt(o, "--sample", 0, 100000, sample)).size() || (e = realOpt(o, "--lr", 1e-7, 1.0, topt.max_lr)).size() ||
-        (e = intOpt(o, "--stop-after", 1, 10'000'000, stopAfter)).size() ||
-        (e = realOpt(o, "--temperature", 0.0, 100.0, temperature)).size())
-        return usage(cmd, e, kTrainUsage);
+    Text2 e;
+    if (o.values.contains("--position") && !(e = positionOpt(o.values["--position"], cfg.position)).isEmpty())
+        return refuse(e, kTrainUsage);
+    if (!(e = intOpt(o, "--d-model", 1, 4096, cfg.d_model)).isEmpty() || !(e = intOpt(o, "--layers", 1, 64, cfg.n_layers)).isEmpty() ||
+        !(e = intOpt(o, "--heads", 1, 256, cfg.n_heads)).isEmpty() || !(e = intOpt(o, "--context", 1, 65536, cfg.context)).isEmpty() ||
+        !(e = intOpt(o, "--batch", 1, 4096, topt.batch_size)).isEmpty() ||
+        !(e = intOpt(o, "--steps", 1, 10'000'000, topt.steps)).isEmpty() ||
+        !(e = intOpt(o, "--seed", 0, (long long)9e18, cfg.seed)).isEmpty() || !(e = intOpt(o, "--threads", 1, 64, threads)).isEmpty() ||
+        !(e = intOpt(o, "--sample", 0, 100000, sample)).isEmpty() || !(e = realOpt(o, "--lr", 1e-7, 1.0, topt.max_lr)).isEmpty() ||
+        !(e = intOpt(o, "--stop-after", 1, 10'000'000, stopAfter)).isEmpty() ||
+        !(e = realOpt(o, "--temperature", 0.0, 100.0, temperature)).isEmpty())
+        return refuse(e, kTrainUsage);
     const bool hasSteps = o.values.contains("--steps");
     topt.min_lr = topt.max_lr / 10.0f;
     topt.warmup_steps = std::min(topt.steps / 10, 100);
@@ -351,7 +382,8 @@ int commandTrain(const QStringList& args) {
     topt.total_steps = topt.steps;
     cfg.num_threads = threads;
     const std::string savePath = o.values.value("--save").toStdString();
-    if (o.values.contains("--save") && savePath.empty()) return usage(cmd, "--save needs a file name", kTrainUsage);
+    if (o.values.contains("--save") && savePath.empty())
+        return refuse(T2("--save needs a file name", "--save 需要一个文件名"), kTrainUsage);
 
     // A checkpoint to continue from (its configuration, vocabulary, AdamW state and schedule).
     std::unique_ptr<lm_model> model;
@@ -365,9 +397,10 @@ int commandTrain(const QStringList& args) {
         try {
             lm_checkpoint c = load_lm_checkpoint(path, threads);
             if (!c.has_vocabulary)
-                return usage(cmd, QStringLiteral("%1 has no vocabulary, so its tokens cannot be read as text")
-                                      .arg(QString::fromStdString(path)),
-                             "");
+                return refuse(T2("%1 has no vocabulary, so its tokens cannot be read as text",
+                                 "%1 中没有词表，无法把其中的词元还原成文字")
+                                  .arg(QString::fromStdString(path)),
+                              "");
             model = std::move(c.model);
             loadedVocab = c.vocab;
             if (c.has_optimizer) state = std::move(c.optimizer);
@@ -376,16 +409,17 @@ int commandTrain(const QStringList& args) {
             for (const auto& kv : c.extra)
                 if (kv.first == "corpus" && corpusName.empty()) corpusName = kv.second;
         } catch (const std::exception& ex) {
-            return usage(cmd, QString::fromUtf8(ex.what()), "");
+            return refuse(withDetail(T2("%1", "无法读取检查点：%1"), ex.what()), "");
         }
         cfg = model->config();
         if (haveSchedule) {
             if (o.values.contains("--lr"))
-                return usage(cmd, QStringLiteral("--lr cannot be combined with --load: the checkpoint records its "
-                                                 "learning-rate schedule (%1 to %2)")
-                                      .arg(loadedState.schedule.max_lr)
-                                      .arg(loadedState.schedule.min_lr),
-                             kTrainUsage);
+                return refuse(T2("--lr cannot be combined with --load: the checkpoint records its "
+                                 "learning-rate schedule (%1 to %2)",
+                                 "--lr 不能与 --load 同时使用：检查点里记录了它的学习率计划（%1 到 %2）")
+                                  .arg(loadedState.schedule.max_lr)
+                                  .arg(loadedState.schedule.min_lr),
+                              kTrainUsage);
             const long long done = loadedState.step, total = loadedState.schedule.total_steps;
             topt.max_lr = loadedState.schedule.max_lr;
             topt.min_lr = loadedState.schedule.min_lr;
@@ -400,7 +434,8 @@ int commandTrain(const QStringList& args) {
                 topt.steps = (int)std::max(0LL, total - done);
             }
             if (topt.total_steps > 2'000'000'000)
-                return usage(cmd, QStringLiteral("the schedule would be longer than 2000000000 steps"), kTrainUsage);
+                return refuse(T2("the schedule would be longer than 2000000000 steps", "学习率计划会超过 2000000000 步"),
+                              kTrainUsage);
         } else {
             // An older checkpoint: no schedule recorded; --steps starts a fresh one.
             if (!o.values.contains("--seed")) topt.data_seed = cfg.seed;
@@ -416,28 +451,29 @@ int commandTrain(const QStringList& args) {
     try {
         data = load_data(corpusName);
     } catch (const std::exception& ex) {
-        return usage(cmd, QString::fromUtf8(ex.what()), "");
+        return refuse(withDetail(T2("%1", "无法读取语料：%1"), ex.what()), "");
     }
     bool sameVocab = true;
     if (load) {
         sameVocab = serialize_vocabulary(loadedVocab) == serialize_vocabulary(data.data.vocab);
         if (!sameVocab && train)
-            return usage(cmd, QStringLiteral("the corpus '%1' has another vocabulary than the checkpoint; "
-                                             "continue training on the corpus it was trained on")
-                                  .arg(QString::fromStdString(corpusName).left(80)),
-                         "");
+            return refuse(T2("the corpus '%1' has another vocabulary than the checkpoint; "
+                             "continue training on the corpus it was trained on",
+                             "语料“%1”的词表与检查点不同；请在当初训练它的语料上继续训练")
+                              .arg(QString::fromStdString(corpusName).left(80)),
+                          "");
     } else {
         cfg.vocab_size = (int)data.data.vocab.size();
     }
     const vocabulary& vocab = load ? loadedVocab : data.data.vocab;
-    try {
-        lm_validate_config(cfg);
-        if (train) validate_train_options(topt);
-    } catch (const std::exception& ex) {
-        return usage(cmd, QString::fromUtf8(ex.what()), kTrainUsage);
-    }
+    lab_option_problem refused = check_model_options(cfg);
+    if (refused.ok() && train) refused = check_train_options(topt);
+    if (!refused.ok())
+        return refuse(poslab::modules::labOptionMessage(refused, poslab::modules::commandLineOptionNames("--context")),
+                      kTrainUsage);
     if (train && data.data.train.size() < (std::size_t)cfg.context + 1)
-        return usage(cmd, QStringLiteral("the training text has fewer than --context + 1 characters"), "");
+        return refuse(T2("the training text has fewer than --context + 1 characters", "训练文本的字符数少于 --context + 1"),
+                      "");
 
     blas_set_num_threads(threads);
     sigint_scope sigint;
@@ -519,7 +555,8 @@ int commandTrain(const QStringList& args) {
                                haveAfter ? &after : nullptr);
             writeStdout("saved        " + savePath + "\n");
         } catch (const std::exception& ex) {
-            writeStderr(std::string("poslab train: could not save: ") + ex.what() + "\n");
+            writeStderr("poslab train: " +
+                        withDetail(T2("could not save: %1", "无法保存：%1"), ex.what()).in(lang).toStdString() + "\n");
             return kExitFailure;
         }
     }
@@ -547,7 +584,7 @@ const char* kExperimentUsage =
     "                                [--threads N] [--quick] [--format text|json] [--no-store]\n"
     "                                [--d-model N] [--layers N] [--heads N] [--batch N] [--lr X]\n"
     "                                [--eval-tokens N] [--schemes none,sinusoidal,learned,t5_bias,alibi,rope]\n"
-    "                                [--sample-length 200]\n"
+    "                                [--sample-length 200] [--lang en|zh]\n"
     "  train short, test long: one model per position scheme on the same data and budget,\n"
     "  then held-out bits per character at each evaluation length (plus RoPE with PI, NTK,\n"
     "  dynamic NTK and YaRN at factor = length / train-ctx). --quick: a small model and budget\n"
@@ -744,27 +781,32 @@ QString corpus_label(const std::string& name) {
 
 int runLengthExperiment(const QStringList& args, const ExperimentRun& how) {
     const char* cmd = "experiment";
+    const QString lang = messageLanguage(args);
+    auto refuse = [&](const Text2& message, const char* usageText) { return usage(cmd, message, usageText, lang); };
     parsed_options o;
     const QStringList valued{"--corpus", "--train-ctx", "--eval-lengths", "--steps",  "--seed",  "--threads",
                              "--format", "--d-model",   "--layers",       "--heads",  "--batch", "--lr",
-                             "--eval-tokens", "--schemes", "--sample-length"};
-    if (QString e = parse(args, valued, {"--help", "--quick", "--no-store"}, o); !e.isEmpty())
-        return usage(cmd, e, kExperimentUsage);
+                             "--eval-tokens", "--schemes", "--sample-length", "--lang"};
+    if (Text2 e = parse(args, valued, {"--help", "--quick", "--no-store"}, o); !e.isEmpty())
+        return refuse(e, kExperimentUsage);
     if (o.flags.contains("--help")) {
         writeStdout(kExperimentUsage);
         return kExitOk;
     }
     if (o.positional.isEmpty())
-        return usage(cmd, QStringLiteral("which experiment? the one available is 'length'"), kExperimentUsage);
+        return refuse(T2("which experiment? the one available is 'length'", "要运行哪个实验？目前只有 length"),
+                      kExperimentUsage);
     if (o.positional.first() != u"length")
-        return usage(cmd, QStringLiteral("unknown experiment '%1'; the one available is 'length'").arg(o.positional.first().left(40)),
-                     kExperimentUsage);
+        return refuse(T2("unknown experiment '%1'; the one available is 'length'", "没有实验“%1”；目前只有 length")
+                          .arg(o.positional.first().left(40)),
+                      kExperimentUsage);
     if (o.positional.size() > 1)
-        return usage(cmd, QStringLiteral("unexpected argument '%1'").arg(o.positional[1].left(60)), kExperimentUsage);
+        return refuse(T2("unexpected argument '%1'", "多余的参数“%1”").arg(o.positional[1].left(60)), kExperimentUsage);
     const QString format = o.values.value("--format", "text");
     if (format != u"text" && format != u"json")
-        return usage(cmd, QStringLiteral("--format '%1' is not allowed; expected text or json").arg(format.left(40)),
-                     kExperimentUsage);
+        return refuse(T2("--format '%1' is not allowed; expected text or json", "--format 不能取“%1”：可选 text 或 json")
+                          .arg(format.left(40)),
+                      kExperimentUsage);
     const bool quick = o.flags.contains("--quick");
     const bool store = !o.flags.contains("--no-store");
 
@@ -773,28 +815,30 @@ int runLengthExperiment(const QStringList& args, const ExperimentRun& how) {
     const length_experiment_options q = length_experiment_preset(true);
     int threads = default_threads();
     long long evalTokens = (long long)x.eval_max_tokens;
-    QString e;
-    if ((e = intOpt(o, "--train-ctx", 1, 65536, x.model.context)).size() ||
-        (e = intOpt(o, "--d-model", 1, 4096, x.model.d_model)).size() ||
-        (e = intOpt(o, "--layers", 1, 64, x.model.n_layers)).size() ||
-        (e = intOpt(o, "--heads", 1, 256, x.model.n_heads)).size() ||
-        (e = intOpt(o, "--batch", 1, 4096, x.train.batch_size)).size() ||
-        (e = intOpt(o, "--steps", 1, 10'000'000, x.train.steps)).size() ||
-        (e = intOpt(o, "--seed", 0, (long long)9e18, x.model.seed)).size() ||
-        (e = intOpt(o, "--threads", 1, 64, threads)).size() ||
-        (e = intOpt(o, "--eval-tokens", 0, 100'000'000, evalTokens)).size() ||
-        (e = intOpt(o, "--sample-length", 0, 100'000, x.sample_length)).size() ||
-        (e = realOpt(o, "--lr", 1e-7, 1.0, x.train.max_lr)).size())
-        return usage(cmd, e, kExperimentUsage);
+    Text2 e;
+    if (!(e = intOpt(o, "--train-ctx", 1, 65536, x.model.context)).isEmpty() ||
+        !(e = intOpt(o, "--d-model", 1, 4096, x.model.d_model)).isEmpty() ||
+        !(e = intOpt(o, "--layers", 1, 64, x.model.n_layers)).isEmpty() ||
+        !(e = intOpt(o, "--heads", 1, 256, x.model.n_heads)).isEmpty() ||
+        !(e = intOpt(o, "--batch", 1, 4096, x.train.batch_size)).isEmpty() ||
+        !(e = intOpt(o, "--steps", 1, 10'000'000, x.train.steps)).isEmpty() ||
+        !(e = intOpt(o, "--seed", 0, (long long)9e18, x.model.seed)).isEmpty() ||
+        !(e = intOpt(o, "--threads", 1, 64, threads)).isEmpty() ||
+        !(e = intOpt(o, "--eval-tokens", 0, 100'000'000, evalTokens)).isEmpty() ||
+        !(e = intOpt(o, "--sample-length", 0, 100'000, x.sample_length)).isEmpty() ||
+        !(e = realOpt(o, "--lr", 1e-7, 1.0, x.train.max_lr)).isEmpty())
+        return refuse(e, kExperimentUsage);
     x.eval_max_tokens = (std::size_t)evalTokens;
     const int ctx = x.model.context;
     x.eval_lengths = {ctx, 2 * ctx, 4 * ctx, 8 * ctx};
-    if ((e = lengthsOpt(o, "--eval-lengths", x.eval_lengths)).size()) return usage(cmd, e, kExperimentUsage);
+    if (!(e = lengthsOpt(o, "--eval-lengths", x.eval_lengths)).isEmpty()) return refuse(e, kExperimentUsage);
     if (o.values.contains("--schemes")) {
         x.schemes.clear();
         for (const QString& part : o.values["--schemes"].split(u',')) {
             lm_position p;
-            if ((e = positionOpt(part.trimmed(), p)).size()) return usage(cmd, "--schemes: " + e, kExperimentUsage);
+            if (!(e = positionOpt(part.trimmed(), p)).isEmpty())
+                return refuse({QStringLiteral("--schemes: ") + e.en, QStringLiteral("--schemes：") + e.zh},
+                              kExperimentUsage);
             if (std::find(x.schemes.begin(), x.schemes.end(), p) == x.schemes.end()) x.schemes.push_back(p);
         }
     }
@@ -806,16 +850,15 @@ int runLengthExperiment(const QStringList& args, const ExperimentRun& how) {
     try {
         data = load_data(corpusName);
     } catch (const std::exception& ex) {
-        return usage(cmd, QString::fromUtf8(ex.what()), "");
+        return refuse(withDetail(T2("%1", "无法读取语料：%1"), ex.what()), "");
     }
     const int V = (int)data.data.vocab.size();
-    try {
-        validate_length_experiment(x, V);
-    } catch (const std::exception& ex) {
-        return usage(cmd, QString::fromUtf8(ex.what()), kExperimentUsage);
-    }
+    if (const lab_option_problem refused = check_length_experiment(x, V); !refused.ok())
+        return refuse(poslab::modules::labOptionMessage(refused, poslab::modules::commandLineOptionNames("--train-ctx")),
+                      kExperimentUsage);
     if (data.data.train.size() < (std::size_t)ctx + 1)
-        return usage(cmd, QStringLiteral("the training text has fewer than --train-ctx + 1 characters"), "");
+        return refuse(T2("the training text has fewer than --train-ctx + 1 characters", "训练文本的字符数少于 --train-ctx + 1"),
+                      "");
     std::string setup;
     if (quick)
         setup = "--quick: d_model " + std::to_string(q.model.d_model) + ", " + std::to_string(q.model.n_layers) +
@@ -868,7 +911,8 @@ int runLengthExperiment(const QStringList& args, const ExperimentRun& how) {
         QString error;
         const QString path = lab::saveRun(r, samples, prov, &error);
         if (path.isEmpty()) {
-            writeStderr(std::string("poslab ") + cmd + ": " + error.toStdString() + "\n");
+            writeStderr(std::string("poslab ") + cmd + ": " +
+                        T2("%1", "无法保存结果：%1").arg(error).in(lang).toStdString() + "\n");
             if (status == kExitOk) status = kExitFailure;
         } else {
             writeStderr("stored: " + QDir::toNativeSeparators(path).toStdString() + "\n");

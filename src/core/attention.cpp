@@ -21,10 +21,10 @@
 #include "core/common.h"
 #include "core/matmul.h"
 #include "core/rope.h"
+#include "core/simd_exp.h"
 
 #include <algorithm>
 #include <atomic>
-#include <bit>
 #include <cmath>
 #include <cstring>
 #include <exception>
@@ -57,37 +57,24 @@ constexpr float NEG_INF = -std::numeric_limits<float>::infinity();
 #endif
 
 // e^x for x <= 0 (what a softmax needs after subtracting the row max), about
-// 1 ulp, vectorisable: x = n·ln2 + r with |r| <= ln2/2, e^r by the Cephes
-// expf polynomial, 2^n built in the exponent bits. x < −87 (e^x < 1.7e-38,
-// near the smallest normal float) and x = −∞ give exactly 0.
+// 1 ulp, vectorisable (simd_exp.h). x < −87 (e^x < 1.7e-38, near the
+// smallest normal float) and x = −∞ give exactly 0.
 inline float exp_nonpositive(float x) {
     const bool underflow = x < -87.0f;
-    x = underflow ? -87.0f : x;
-    // n = round(x / ln2): adding and removing 1.5·2^23 rounds to an integer.
-    const float n = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
-    // r = x − n·ln2, with ln2 split in two parts for accuracy (Cody–Waite).
-    float r = x - n * 0.693359375f;
-    r = r + n * 2.12194440e-4f;
-    float p = 1.9875691500e-4f;
-    p = p * r + 1.3981999507e-3f;
-    p = p * r + 8.3334519073e-3f;
-    p = p * r + 4.1665795894e-2f;
-    p = p * r + 1.6666665459e-1f;
-    p = p * r + 5.0000001201e-1f;
-    p = p * r * r + r + 1.0f;
-    const float two_n = std::bit_cast<float>((static_cast<int>(n) + 127) << 23);
-    return underflow ? 0.0f : p * two_n;
+    const float e = detail::exp_poly(underflow ? -87.0f : x);
+    return underflow ? 0.0f : e;
 }
 
-// Turns logits s[0, n_valid) into e^(s − max) in place and returns their sum.
-// bias_row is added first; keys with keep_row[j] == 0 are masked. Masked
-// entries and s[n_valid, n_cols) (the causal part of the block) become 0.
-// A fully masked row becomes all zeros and returns 0.
+// Turns logits s[0, n_valid) into e^(s − max) in place, returns their sum and
+// stores the max in *row_max_out (−∞ for a fully masked row). bias_row is
+// added first; keys with keep_row[j] == 0 are masked. Masked entries and
+// s[n_valid, n_cols) (the causal part of the block) become 0. A fully masked
+// row becomes all zeros and returns 0.
 // This is the portable version; softmax_row_avx2 below is the same algorithm
 // eight lanes at a time (the compiler does not vectorise this loop itself:
 // without -ffast-math it keeps the max and the sum in source order).
 float softmax_row_scalar(float* s, int n_valid, int n_cols, const float* bias_row,
-                         const std::uint8_t* keep_row) {
+                         const std::uint8_t* keep_row, float* row_max_out) {
     float row_max = NEG_INF;
     for (int j = 0; j < n_valid; j++) {
         float x = s[j] + (bias_row ? bias_row[j] : 0.0f);
@@ -95,6 +82,7 @@ float softmax_row_scalar(float* s, int n_valid, int n_cols, const float* bias_ro
         s[j] = x;
         row_max = x > row_max ? x : row_max;
     }
+    *row_max_out = row_max;
     if (row_max == NEG_INF) {  // every key masked: no distribution, zeros
         std::memset(s, 0, sizeof(float) * n_cols);
         return 0.0f;
@@ -108,33 +96,35 @@ float softmax_row_scalar(float* s, int n_valid, int n_cols, const float* bias_ro
     return sum;
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(POSLAB_ATTENTION_SCALAR_ONLY)
+// The weights p of one row again, from the max and 1/sum the forward pass
+// found for it (softmax_row_unnormalized): one pass instead of three (max,
+// e^x and sum, scaling). Same masks, same zeros: p = e^(s + bias − max) ·
+// inv_sum, 0 for masked keys and s[n_valid, n_cols). A fully masked row has
+// inv_sum = 0 and becomes zeros.
+void softmax_row_from_stats_scalar(float* s, int n_valid, int n_cols, const float* bias_row,
+                                   const std::uint8_t* keep_row, float row_max, float inv_sum) {
+    for (int j = 0; j < n_valid; j++) {
+        const float x = s[j] + (bias_row ? bias_row[j] : 0.0f);
+        s[j] = (keep_row && !keep_row[j]) ? 0.0f : exp_nonpositive(x - row_max) * inv_sum;
+    }
+    if (n_cols > n_valid) std::memset(s + n_valid, 0, sizeof(float) * (n_cols - n_valid));
+}
+
+#if defined(POSLAB_HAVE_SIMD_EXP_AVX2) && !defined(POSLAB_ATTENTION_SCALAR_ONLY)
 #define POSLAB_HAVE_AVX2_PATH 1
 
-// exp_nonpositive on 8 floats (AVX2 + FMA): the same steps as above.
+using detail::cpu_has_avx2_fma;
+
+// exp_nonpositive on 8 floats (AVX2 + FMA): the same clamp.
 __attribute__((target("avx2,fma"))) inline __m256 exp_nonpositive_avx2(__m256 x) {
     const __m256 underflow = _mm256_cmp_ps(x, _mm256_set1_ps(-87.0f), _CMP_LT_OQ);
-    x = _mm256_max_ps(x, _mm256_set1_ps(-87.0f));
-    const __m256 n = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504088896341f)),
-                                     _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), x);
-    r = _mm256_fmadd_ps(n, _mm256_set1_ps(2.12194440e-4f), r);
-    __m256 p = _mm256_set1_ps(1.9875691500e-4f);
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
-    p = _mm256_fmadd_ps(_mm256_mul_ps(p, r), r, _mm256_add_ps(r, _mm256_set1_ps(1.0f)));
-    const __m256i two_n = _mm256_slli_epi32(
-        _mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
-    p = _mm256_mul_ps(p, _mm256_castsi256_ps(two_n));
-    return _mm256_andnot_ps(underflow, p);
+    return _mm256_andnot_ps(underflow, detail::exp_poly_avx2(_mm256_max_ps(x, _mm256_set1_ps(-87.0f))));
 }
 
 __attribute__((target("avx2,fma"))) float softmax_row_avx2(float* s, int n_valid, int n_cols,
                                                           const float* bias_row,
-                                                          const std::uint8_t* keep_row) {
+                                                          const std::uint8_t* keep_row,
+                                                          float* row_max_out) {
     const __m256 neg_inf = _mm256_set1_ps(NEG_INF);
     // Pass 1: s += bias, masked keys -> −∞, running max (two accumulators).
     __m256 mx0 = neg_inf, mx1 = neg_inf;
@@ -168,6 +158,7 @@ __attribute__((target("avx2,fma"))) float softmax_row_avx2(float* s, int n_valid
         s[j] = x;
         row_max = x > row_max ? x : row_max;
     }
+    *row_max_out = row_max;
     if (row_max == NEG_INF) {
         std::memset(s, 0, sizeof(float) * n_cols);
         return 0.0f;
@@ -195,21 +186,49 @@ __attribute__((target("avx2,fma"))) float softmax_row_avx2(float* s, int n_valid
     return sum;
 }
 
-bool cpu_has_avx2_fma() {
-    static const bool yes = [] {
-        __builtin_cpu_init();
-        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    }();
-    return yes;
+// softmax_row_from_stats_scalar on 8 lanes at a time.
+__attribute__((target("avx2,fma"))) void softmax_row_from_stats_avx2(
+    float* s, int n_valid, int n_cols, const float* bias_row, const std::uint8_t* keep_row,
+    float row_max, float inv_sum) {
+    const __m256 vmax = _mm256_set1_ps(row_max), vinv = _mm256_set1_ps(inv_sum);
+    int j = 0;
+    for (; j + 8 <= n_valid; j += 8) {
+        __m256 x = _mm256_loadu_ps(s + j);
+        if (bias_row) x = _mm256_add_ps(x, _mm256_loadu_ps(bias_row + j));
+        __m256 p = _mm256_mul_ps(exp_nonpositive_avx2(_mm256_sub_ps(x, vmax)), vinv);
+        if (keep_row) {
+            const __m128i m = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(keep_row + j));
+            const __m256i pad = _mm256_cmpeq_epi32(_mm256_cvtepu8_epi32(m), _mm256_setzero_si256());
+            p = _mm256_andnot_ps(_mm256_castsi256_ps(pad), p);
+        }
+        _mm256_storeu_ps(s + j, p);
+    }
+    softmax_row_from_stats_scalar(s + j, n_valid - j, n_cols - j, bias_row ? bias_row + j : nullptr,
+                                  keep_row ? keep_row + j : nullptr, row_max, inv_sum);
 }
+
 #endif
 
 float softmax_row_unnormalized(float* s, int n_valid, int n_cols, const float* bias_row,
-                               const std::uint8_t* keep_row) {
+                               const std::uint8_t* keep_row, float* row_max_out) {
 #ifdef POSLAB_HAVE_AVX2_PATH
-    if (cpu_has_avx2_fma()) return softmax_row_avx2(s, n_valid, n_cols, bias_row, keep_row);
+    if (cpu_has_avx2_fma())
+        return softmax_row_avx2(s, n_valid, n_cols, bias_row, keep_row, row_max_out);
 #endif
-    return softmax_row_scalar(s, n_valid, n_cols, bias_row, keep_row);
+    return softmax_row_scalar(s, n_valid, n_cols, bias_row, keep_row, row_max_out);
+}
+
+void softmax_row_from_stats(float* s, int n_valid, int n_cols, const float* bias_row,
+                            const std::uint8_t* keep_row, float row_max, float inv_sum) {
+    if (inv_sum == 0.0f) {  // fully masked row (row_max = −∞): no weights
+        std::memset(s, 0, sizeof(float) * n_cols);
+        return;
+    }
+#ifdef POSLAB_HAVE_AVX2_PATH
+    if (cpu_has_avx2_fma())
+        return softmax_row_from_stats_avx2(s, n_valid, n_cols, bias_row, keep_row, row_max, inv_sum);
+#endif
+    softmax_row_from_stats_scalar(s, n_valid, n_cols, bias_row, keep_row, row_max, inv_sum);
 }
 
 POSLAB_SIMD_CLONES
@@ -317,26 +336,45 @@ std::size_t per_thread_floats(int T, int D, int qb, bool rope, bool backward) {
     return 2 * block + (rope ? 4 * head : 0);                    // s, dp, rotated q, k, dq, dk
 }
 
-// One (b, h) pair of the forward pass. ws: this thread's scratch.
-void forward_head(const float* q_bh, const float* k_bh, const float* v_bh,  // (T, D) each
-                  int b, int h, int T, int D, const attention_config& c, float scale, int qb,
-                  float* ws,
-                  float* out_bh,       // (T, D)
-                  float* weights_bh) { // (T, T) or null
+// Where one (b, h) pair's rows live: row t of q, k, v at q + t·ld (and the
+// same for dq, dk, dv); row t of out or dout at out + t·ld_out.
+struct head_rows {
+    const float* q;
+    const float* k;
+    const float* v;
+    int ld;
+};
+
+// x (T, D) = the T rows of D floats at src + t·ld, rotated by RoPE.
+void rotated_copy(const float* src, int ld, int T, int D, const attention_config& c, float* x) {
+    for (int t = 0; t < T; t++) std::memcpy(x + (std::size_t)t * D, src + (std::size_t)t * ld, sizeof(float) * D);
+    rope_rotate_pairs(x, T, D, rotary_dim(c, D), c.rope_cos, c.rope_sin, c.rope_pairs, false);
+}
+
+void zero_rows(float* x, int ld, int T, int D) {
+    for (int t = 0; t < T; t++) std::memset(x + (std::size_t)t * ld, 0, sizeof(float) * D);
+}
+
+// One (b, h) pair of the forward pass. ws: this thread's scratch. stats_bh,
+// if not null, receives (max, 1/sum) of each query row's softmax (T, 2).
+void forward_head(const head_rows& in, int b, int h, int T, int D, const attention_config& c,
+                  float scale, int qb, float* ws,
+                  float* out_bh, int ld_out,  // (T, D) rows at out_bh + t·ld_out
+                  float* weights_bh,          // (T, T) or null
+                  float* stats_bh) {          // (T, 2) or null
     float* s_buf = ws;                           // (qb, T)
     float* inv_sum = ws + (std::size_t)qb * T;   // (qb)
-    const float* qr = q_bh;
-    const float* kr = k_bh;
+    const float* qr = in.q;
+    const float* kr = in.k;
+    int ldqk = in.ld;
     if (has_rope(c)) {
         float* q_rot = inv_sum + qb;                     // (T, D)
         float* k_rot = q_rot + (std::size_t)T * D;       // (T, D)
-        std::memcpy(q_rot, q_bh, sizeof(float) * T * D);
-        std::memcpy(k_rot, k_bh, sizeof(float) * T * D);
-        const int R = rotary_dim(c, D);
-        rope_rotate_pairs(q_rot, T, D, R, c.rope_cos, c.rope_sin, c.rope_pairs, false);
-        rope_rotate_pairs(k_rot, T, D, R, c.rope_cos, c.rope_sin, c.rope_pairs, false);
+        rotated_copy(in.q, in.ld, T, D, c, q_rot);
+        rotated_copy(in.k, in.ld, T, D, c, k_rot);
         qr = q_rot;
         kr = k_rot;
+        ldqk = D;
     }
     const float* bias_h = c.bias ? c.bias + (std::size_t)h * T * T : nullptr;   // (T, T)
     const std::uint8_t* keep_b = c.key_padding_mask ? c.key_padding_mask + (std::size_t)b * T : nullptr;
@@ -348,15 +386,21 @@ void forward_head(const float* q_bh, const float* k_bh, const float* v_bh,  // (
         float* s = weights_bh ? weights_bh + (std::size_t)i0 * T : s_buf;
         const int lds = weights_bh ? T : kend;
         // s (rows, kend) = scale · q[i0:i0+rows] (rows, D) · k[0:kend]ᵀ (D, kend)
-        matmul_sgemm(MATMUL_N, MATMUL_T, rows, kend, D, scale, qr + (std::size_t)i0 * D, D, kr, D,
-                     0.0f, s, lds);
+        matmul_sgemm(MATMUL_N, MATMUL_T, rows, kend, D, scale, qr + (std::size_t)i0 * ldqk, ldqk,
+                     kr, ldqk, 0.0f, s, lds);
         for (int r = 0; r < rows; r++) {
             const int t = i0 + r;
             const int n_valid = c.causal ? t + 1 : T;
             float* s_row = s + (std::size_t)r * lds;
+            float row_max;
             const float sum = softmax_row_unnormalized(
-                s_row, n_valid, kend, bias_h ? bias_h + (std::size_t)t * T : nullptr, keep_b);
+                s_row, n_valid, kend, bias_h ? bias_h + (std::size_t)t * T : nullptr, keep_b,
+                &row_max);
             const float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
+            if (stats_bh) {
+                stats_bh[2 * (std::size_t)t] = row_max;
+                stats_bh[2 * (std::size_t)t + 1] = inv;
+            }
             if (weights_bh) {
                 scale_row(s_row, kend, inv);
                 if (kend < T) std::memset(s_row + kend, 0, sizeof(float) * (T - kend));
@@ -365,40 +409,61 @@ void forward_head(const float* q_bh, const float* k_bh, const float* v_bh,  // (
             }
         }
         // out[i0:i0+rows] (rows, D) = p (rows, kend) · v[0:kend] (kend, D)
-        float* out_blk = out_bh + (std::size_t)i0 * D;
-        matmul_sgemm(MATMUL_N, MATMUL_N, rows, D, kend, 1.0f, s, lds, v_bh, D, 0.0f, out_blk, D);
+        float* out_blk = out_bh + (std::size_t)i0 * ld_out;
+        matmul_sgemm(MATMUL_N, MATMUL_N, rows, D, kend, 1.0f, s, lds, in.v, in.ld, 0.0f, out_blk,
+                     ld_out);
         if (!weights_bh)
-            for (int r = 0; r < rows; r++) scale_row(out_blk + (std::size_t)r * D, D, inv_sum[r]);
+            for (int r = 0; r < rows; r++) scale_row(out_blk + (std::size_t)r * ld_out, D, inv_sum[r]);
     }
 }
 
-// One (b, h) pair of the backward pass: recomputes p block by block.
-void backward_head(const float* dout_bh,                                       // (T, D)
-                   const float* q_bh, const float* k_bh, const float* v_bh,    // (T, D) each
-                   int b, int h, int T, int D, const attention_config& c, float scale, int qb,
-                   float* ws,
-                   float* dq_bh, float* dk_bh, float* dv_bh,   // (T, D) each, accumulated
+// One (b, h) pair of the backward pass: recomputes p block by block, from
+// the forward's row statistics when given (one pass per row), else from
+// scratch. dq, dk, dv have the rows of `in` (same offsets and ld); they are
+// accumulated into, or overwritten when `accumulate` is false.
+void backward_head(const float* dout_bh, int ld_dout,  // (T, D) rows at dout_bh + t·ld_dout
+                   const head_rows& in, int b, int h, int T, int D, const attention_config& c,
+                   float scale, int qb, float* ws,
+                   const float* stats_bh,                       // (T, 2) or null
+                   float* dq_bh, float* dk_bh, float* dv_bh,    // rows as in `in`
+                   bool accumulate,
                    float* dbias_h) {                            // (T, T) or null, accumulated
     float* p_buf = ws;                               // (qb, T)
     float* dp_buf = ws + (std::size_t)qb * T;        // (qb, T)
+    const int ld = in.ld;
     const bool rope = has_rope(c);
-    const int R = rotary_dim(c, D);
-    const float* qr = q_bh;
-    const float* kr = k_bh;
+    // Overwriting without a pass of zeros where possible: the first block's
+    // products write dk, dv rows [0, kend of block 0) with beta = 0 and each
+    // block writes its own dq rows once; only dk, dv rows no first-block key
+    // reaches (causal, T > one block) are zeroed first. With RoPE, dq and dk
+    // receive the rotated-back gradients by additions: zeroed first.
+    const int kend0 = c.causal ? std::min(qb, T) : T;
+    if (!accumulate) {
+        zero_rows(dv_bh + (std::size_t)kend0 * ld, ld, T - kend0, D);
+        if (rope) {
+            zero_rows(dq_bh, ld, T, D);
+            zero_rows(dk_bh, ld, T, D);
+        } else {
+            zero_rows(dk_bh + (std::size_t)kend0 * ld, ld, T - kend0, D);
+        }
+    }
+    const float beta_dq = accumulate || rope ? 1.0f : 0.0f;
+    const float* qr = in.q;
+    const float* kr = in.k;
     float* dqr = dq_bh;  // gradients w.r.t. the (rotated) q and k that met in the dot product
     float* dkr = dk_bh;
+    int ldqk = ld;       // rows of qr, kr, dqr, dkr
     if (rope) {
         float* q_rot = dp_buf + (std::size_t)qb * T;         // (T, D)
         float* k_rot = q_rot + (std::size_t)T * D;           // (T, D)
         dqr = k_rot + (std::size_t)T * D;                    // (T, D)
         dkr = dqr + (std::size_t)T * D;                      // (T, D)
-        std::memcpy(q_rot, q_bh, sizeof(float) * T * D);
-        std::memcpy(k_rot, k_bh, sizeof(float) * T * D);
-        rope_rotate_pairs(q_rot, T, D, R, c.rope_cos, c.rope_sin, c.rope_pairs, false);
-        rope_rotate_pairs(k_rot, T, D, R, c.rope_cos, c.rope_sin, c.rope_pairs, false);
+        rotated_copy(in.q, ld, T, D, c, q_rot);
+        rotated_copy(in.k, ld, T, D, c, k_rot);
         std::memset(dqr, 0, sizeof(float) * 2 * T * D);
         qr = q_rot;
         kr = k_rot;
+        ldqk = D;
     }
     const float* bias_h = c.bias ? c.bias + (std::size_t)h * T * T : nullptr;
     const std::uint8_t* keep_b = c.key_padding_mask ? c.key_padding_mask + (std::size_t)b * T : nullptr;
@@ -406,25 +471,33 @@ void backward_head(const float* dout_bh,                                       /
     for (int i0 = 0; i0 < T; i0 += qb) {
         const int rows = std::min(qb, T - i0);
         const int kend = c.causal ? i0 + rows : T;
-        const float* dout_blk = dout_bh + (std::size_t)i0 * D;
+        const float beta_kv = accumulate || i0 > 0 ? 1.0f : 0.0f;  // dk, dv rows [0, kend)
+        const float* dout_blk = dout_bh + (std::size_t)i0 * ld_dout;
         // Recompute the forward: p = softmax(scale · q kᵀ + bias), masked.
-        matmul_sgemm(MATMUL_N, MATMUL_T, rows, kend, D, scale, qr + (std::size_t)i0 * D, D, kr, D,
-                     0.0f, p_buf, kend);
+        matmul_sgemm(MATMUL_N, MATMUL_T, rows, kend, D, scale, qr + (std::size_t)i0 * ldqk, ldqk,
+                     kr, ldqk, 0.0f, p_buf, kend);
         for (int r = 0; r < rows; r++) {
             const int t = i0 + r;
             float* p_row = p_buf + (std::size_t)r * kend;
-            const float sum = softmax_row_unnormalized(
-                p_row, c.causal ? t + 1 : T, kend, bias_h ? bias_h + (std::size_t)t * T : nullptr,
-                keep_b);
-            scale_row(p_row, kend, sum > 0.0f ? 1.0f / sum : 0.0f);
+            const int n_valid = c.causal ? t + 1 : T;
+            const float* bias_row = bias_h ? bias_h + (std::size_t)t * T : nullptr;
+            if (stats_bh) {
+                softmax_row_from_stats(p_row, n_valid, kend, bias_row, keep_b,
+                                       stats_bh[2 * (std::size_t)t], stats_bh[2 * (std::size_t)t + 1]);
+            } else {
+                float row_max;
+                const float sum = softmax_row_unnormalized(p_row, n_valid, kend, bias_row, keep_b,
+                                                           &row_max);
+                scale_row(p_row, kend, sum > 0.0f ? 1.0f / sum : 0.0f);
+            }
         }
         // forward: out = p · v
         // dv[0:kend] (kend, D) += pᵀ (kend, rows) · dout_blk (rows, D)
-        matmul_sgemm(MATMUL_T, MATMUL_N, kend, D, rows, 1.0f, p_buf, kend, dout_blk, D, 1.0f, dv_bh,
-                     D);
+        matmul_sgemm(MATMUL_T, MATMUL_N, kend, D, rows, 1.0f, p_buf, kend, dout_blk, ld_dout,
+                     beta_kv, dv_bh, ld);
         // dp (rows, kend) = dout_blk (rows, D) · v[0:kend]ᵀ (D, kend)
-        matmul_sgemm(MATMUL_N, MATMUL_T, rows, kend, D, 1.0f, dout_blk, D, v_bh, D, 0.0f, dp_buf,
-                     kend);
+        matmul_sgemm(MATMUL_N, MATMUL_T, rows, kend, D, 1.0f, dout_blk, ld_dout, in.v, ld, 0.0f,
+                     dp_buf, kend);
         // forward: p[t, :] = softmax(s[t, :])
         // ds[t, j] = p[t, j] · (dp[t, j] − Σ_i p[t, i] dp[t, i]), in place in dp.
         // Masked entries have p = 0, so they get no gradient; nor does a fully
@@ -438,22 +511,113 @@ void backward_head(const float* dout_bh,                                       /
             for (int r = 0; r < rows; r++)
                 add_row(ds + (std::size_t)r * kend, kend, dbias_h + (std::size_t)(i0 + r) * T);
         // dq_blk (rows, D) += scale · ds (rows, kend) · k[0:kend] (kend, D)
-        matmul_sgemm(MATMUL_N, MATMUL_N, rows, D, kend, scale, ds, kend, kr, D, 1.0f,
-                     dqr + (std::size_t)i0 * D, D);
+        matmul_sgemm(MATMUL_N, MATMUL_N, rows, D, kend, scale, ds, kend, kr, ldqk, beta_dq,
+                     dqr + (std::size_t)i0 * ldqk, ldqk);
         // dk[0:kend] (kend, D) += scale · dsᵀ (kend, rows) · q_blk (rows, D)
-        matmul_sgemm(MATMUL_T, MATMUL_N, kend, D, rows, scale, ds, kend, qr + (std::size_t)i0 * D, D,
-                     1.0f, dkr, D);
+        matmul_sgemm(MATMUL_T, MATMUL_N, kend, D, rows, scale, ds, kend, qr + (std::size_t)i0 * ldqk,
+                     ldqk, rope ? 1.0f : beta_kv, dkr, ldqk);
     }
     if (rope) {
         // forward: q_rot = R(t) · q   (rope_rotate_pairs, a rotation per pair)
         // dq += R(t)ᵀ · dq_rot: the same rotation with the sine's sign flipped.
+        const int R = rotary_dim(c, D);
         rope_rotate_pairs(dqr, T, D, R, c.rope_cos, c.rope_sin, c.rope_pairs, true);
         rope_rotate_pairs(dkr, T, D, R, c.rope_cos, c.rope_sin, c.rope_pairs, true);
         for (int t = 0; t < T; t++) {
-            add_row(dqr + (std::size_t)t * D, D, dq_bh + (std::size_t)t * D);
-            add_row(dkr + (std::size_t)t * D, D, dk_bh + (std::size_t)t * D);
+            add_row(dqr + (std::size_t)t * D, D, dq_bh + (std::size_t)t * ld);
+            add_row(dkr + (std::size_t)t * D, D, dk_bh + (std::size_t)t * ld);
         }
     }
+}
+
+// Element (b, h, 0, 0) of a tensor with these strides.
+inline std::size_t head_offset(const attention_strides& st, int b, int h) {
+    return (std::size_t)b * st.batch + (std::size_t)h * st.head;
+}
+
+void check_strides(const attention_strides& in, const attention_strides& out, int D,
+                   const char* fn) {
+    require(in.row >= (std::size_t)D && out.row >= (std::size_t)D &&
+                in.row <= (std::size_t)std::numeric_limits<int>::max() &&
+                out.row <= (std::size_t)std::numeric_limits<int>::max(),
+            std::string(fn) + ": a row stride must be at least D = " + std::to_string(D) +
+                " (and fit an int)");
+}
+
+// The forward pass over every (b, h) pair; the public functions below are
+// its two layouts.
+void forward_all(const float* q, const float* k, const float* v, const attention_strides& in,
+                 int B, int H, int T, int D, const attention_config& config,
+                 attention_workspace& ws, float* out, const attention_strides& out_st,
+                 float* weights, float* row_stats) {
+    check_args(B, H, T, D, config);
+    if (weights) attention_weights_elements(B, H, T);
+    attention_workspace_reserve(ws, B, H, T, D, config, false);
+    require(q && k && v && out, "attention_forward: q, k, v and out must not be null");
+
+    const float scale = attention_scale(config, D);
+    const int qb = query_block_rows(config, T);
+    const int nt = effective_threads(config, B * H);
+    const std::size_t per = per_thread_floats(T, D, qb, has_rope(config), false);
+    auto job = [&](int thread, int bh) {
+        const int b = bh / H, h = bh % H;
+        const std::size_t o = head_offset(in, b, h);
+        forward_head({q + o, k + o, v + o, (int)in.row}, b, h, T, D, config, scale, qb,
+                     ws.data.data() + thread * per, out + head_offset(out_st, b, h),
+                     (int)out_st.row, weights ? weights + (std::size_t)bh * T * T : nullptr,
+                     row_stats ? row_stats + (std::size_t)bh * T * 2 : nullptr);
+    };
+    if (nt > 1) {
+        blas_threads_scope single(1);  // our threads split the heads; BLAS must not split again
+        parallel_for(nt, B * H, job);
+    } else {
+        parallel_for(1, B * H, job);
+    }
+}
+
+void backward_all(const float* dout, const attention_strides& dout_st, const float* q,
+                  const float* k, const float* v, const attention_strides& in, int B, int H,
+                  int T, int D, const attention_config& config, attention_workspace& ws,
+                  const float* row_stats, float* dq, float* dk, float* dv, bool accumulate,
+                  float* dbias) {
+    check_args(B, H, T, D, config);
+    attention_workspace_reserve(ws, B, H, T, D, config, true);
+    require(dout && q && k && v && dq && dk && dv,
+            "attention_backward: dout, q, k, v, dq, dk and dv must not be null");
+
+    const float scale = attention_scale(config, D);
+    const int qb = query_block_rows(config, T);
+    const std::size_t per = per_thread_floats(T, D, qb, has_rope(config), true);
+    auto one = [&](int thread, int b, int h) {
+        const std::size_t o = head_offset(in, b, h);
+        const std::size_t bh = (std::size_t)b * H + h;
+        backward_head(dout + head_offset(dout_st, b, h), (int)dout_st.row,
+                      {q + o, k + o, v + o, (int)in.row}, b, h, T, D, config, scale, qb,
+                      ws.data.data() + thread * per,
+                      row_stats ? row_stats + bh * T * 2 : nullptr, dq + o, dk + o, dv + o,
+                      accumulate, dbias ? dbias + (std::size_t)h * T * T : nullptr);
+    };
+    // dbias[h] is shared by every batch row: with it, threads split the heads
+    // (each thread owns whole dbias[h] slices, no races); without it, the pairs.
+    const int n_items = dbias ? H : B * H;
+    const int nt = effective_threads(config, n_items);
+    auto job = [&](int thread, int item) {
+        if (dbias) {
+            for (int b = 0; b < B; b++) one(thread, b, item);
+        } else {
+            one(thread, item / H, item % H);
+        }
+    };
+    if (nt > 1) {
+        blas_threads_scope single(1);
+        parallel_for(nt, n_items, job);
+    } else {
+        parallel_for(1, n_items, job);
+    }
+}
+
+attention_strides contiguous_strides(int H, int T, int D) {
+    return {(std::size_t)H * T * D, (std::size_t)T * D, (std::size_t)D};
 }
 
 }  // namespace
@@ -483,66 +647,35 @@ void attention_workspace_reserve(attention_workspace& ws, int B, int H, int T, i
 void attention_forward(const float* q, const float* k, const float* v, int B, int H, int T, int D,
                        const attention_config& config, attention_workspace& ws, float* out,
                        float* weights) {
-    check_args(B, H, T, D, config);
-    if (weights) attention_weights_elements(B, H, T);
-    attention_workspace_reserve(ws, B, H, T, D, config, false);
-    require(q && k && v && out, "attention_forward: q, k, v and out must not be null");
-
-    const float scale = attention_scale(config, D);
-    const int qb = query_block_rows(config, T);
-    const int nt = effective_threads(config, B * H);
-    const std::size_t per = per_thread_floats(T, D, qb, has_rope(config), false);
-    const std::size_t head = (std::size_t)T * D;
-    auto job = [&](int thread, int bh) {
-        const int b = bh / H, h = bh % H;
-        forward_head(q + bh * head, k + bh * head, v + bh * head, b, h, T, D, config, scale, qb,
-                     ws.data.data() + thread * per, out + bh * head,
-                     weights ? weights + (std::size_t)bh * T * T : nullptr);
-    };
-    if (nt > 1) {
-        blas_threads_scope single(1);  // our threads split the heads; BLAS must not split again
-        parallel_for(nt, B * H, job);
-    } else {
-        parallel_for(1, B * H, job);
-    }
+    const attention_strides st = contiguous_strides(H, T, D);
+    forward_all(q, k, v, st, B, H, T, D, config, ws, out, st, weights, nullptr);
 }
 
 void attention_backward(const float* dout, const float* q, const float* k, const float* v, int B,
                         int H, int T, int D, const attention_config& config,
                         attention_workspace& ws, float* dq, float* dk, float* dv, float* dbias) {
-    check_args(B, H, T, D, config);
-    attention_workspace_reserve(ws, B, H, T, D, config, true);
-    require(dout && q && k && v && dq && dk && dv,
-            "attention_backward: dout, q, k, v, dq, dk and dv must not be null");
+    const attention_strides st = contiguous_strides(H, T, D);
+    backward_all(dout, st, q, k, v, st, B, H, T, D, config, ws, nullptr, dq, dk, dv, true, dbias);
+}
 
-    const float scale = attention_scale(config, D);
-    const int qb = query_block_rows(config, T);
-    const std::size_t per = per_thread_floats(T, D, qb, has_rope(config), true);
-    const std::size_t head = (std::size_t)T * D;
-    auto one = [&](int thread, int b, int h) {
-        const std::size_t bh = (std::size_t)b * H + h;
-        backward_head(dout + bh * head, q + bh * head, k + bh * head, v + bh * head, b, h, T, D,
-                      config, scale, qb, ws.data.data() + thread * per, dq + bh * head,
-                      dk + bh * head, dv + bh * head,
-                      dbias ? dbias + (std::size_t)h * T * T : nullptr);
-    };
-    // dbias[h] is shared by every batch row: with it, threads split the heads
-    // (each thread owns whole dbias[h] slices, no races); without it, the pairs.
-    const int n_items = dbias ? H : B * H;
-    const int nt = effective_threads(config, n_items);
-    auto job = [&](int thread, int item) {
-        if (dbias) {
-            for (int b = 0; b < B; b++) one(thread, b, item);
-        } else {
-            one(thread, item / H, item % H);
-        }
-    };
-    if (nt > 1) {
-        blas_threads_scope single(1);
-        parallel_for(nt, n_items, job);
-    } else {
-        parallel_for(1, n_items, job);
-    }
+void attention_forward_strided(const float* q, const float* k, const float* v,
+                               const attention_strides& in, int B, int H, int T, int D,
+                               const attention_config& config, attention_workspace& ws,
+                               float* out, const attention_strides& out_strides,
+                               float* row_stats) {
+    check_strides(in, out_strides, D, "attention_forward_strided");
+    forward_all(q, k, v, in, B, H, T, D, config, ws, out, out_strides, nullptr, row_stats);
+}
+
+void attention_backward_strided(const float* dout, const attention_strides& dout_strides,
+                                const float* q, const float* k, const float* v,
+                                const attention_strides& in, int B, int H, int T, int D,
+                                const attention_config& config, attention_workspace& ws,
+                                const float* row_stats, float* dq, float* dk, float* dv,
+                                bool accumulate, float* dbias) {
+    check_strides(in, dout_strides, D, "attention_backward_strided");
+    backward_all(dout, dout_strides, q, k, v, in, B, H, T, D, config, ws, row_stats, dq, dk, dv,
+                 accumulate, dbias);
 }
 
 // ---------------------------------------------------------------------------

@@ -123,6 +123,46 @@ void attention_backward(const float* dout,  // (B, H, T, D)
                         float* dv,      // (B, H, T, D)
                         float* dbias);  // (H, T, T) or null
 
+// ---------------------------------------------------------------- strided layout
+//
+// The same attention on tensors that are not (B, H, T, D) blocks of their
+// own: element (b, h, t, d) lives at x[b·batch + h·head + t·row + d]. A
+// language model's qkv projection (B, T, 3C) holds q at {T·3C, D, 3C} (k at
+// +C, v at +2C), and its merged-head output (B, T, C) is {T·C, D, C}, so
+// attention reads and writes them in place, without split and merge copies
+// (lm_layers.cpp). The (B, H, T, D) layout is {H·T·D, T·D, D}. row >= D.
+struct attention_strides {
+    std::size_t batch = 0, head = 0, row = 0;
+};
+
+// attention_forward on strided q, k, v (strides `in`) and out. weights are
+// not offered; row_stats, if not null, receives for every (b, h, t) the max
+// of the masked logits and 1/Σ e^(s − max) (0 for a fully masked row),
+// (B, H, T, 2) floats, for attention_backward_strided.
+void attention_forward_strided(const float* q, const float* k, const float* v,
+                               const attention_strides& in,
+                               int B, int H, int T, int D,
+                               const attention_config& config,
+                               attention_workspace& ws,
+                               float* out, const attention_strides& out_strides,
+                               float* row_stats);  // (B, H, T, 2) or null
+
+// attention_backward on strided tensors; dq, dk, dv have the strides `in`.
+// row_stats from the forward call with the same inputs saves recomputing
+// each softmax's max and sum (null: recomputed). accumulate = false
+// overwrites dq, dk, dv instead of adding to them (no need to zero them
+// first); dbias (H, T, T), if not null, is always accumulated.
+void attention_backward_strided(const float* dout, const attention_strides& dout_strides,
+                                const float* q, const float* k, const float* v,
+                                const attention_strides& in,
+                                int B, int H, int T, int D,
+                                const attention_config& config,
+                                attention_workspace& ws,
+                                const float* row_stats,  // (B, H, T, 2) or null
+                                float* dq, float* dk, float* dv,
+                                bool accumulate,
+                                float* dbias);           // (H, T, T) or null
+
 // Plain-loop references: the formulas above, literally, in double, one (b, h)
 // pair at a time with its full (T, T) weights in memory (guarded by the memory
 // budget). O(B·H·T²·D) scalar work: for tests only.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <set>
 
@@ -25,24 +26,118 @@ bool is_cancelled(const std::atomic<bool>* cancel) { return cancel && cancel->lo
 
 }  // namespace
 
-void validate_train_options(const train_options& o) {
-    require(o.steps >= 1 && o.steps <= 10'000'000,
-            "train steps = " + std::to_string(o.steps) + " is not allowed; expected 1 .. 10000000");
-    require(o.batch_size >= 1 && o.batch_size <= 4096,
-            "train batch_size = " + std::to_string(o.batch_size) + " is not allowed; expected 1 .. 4096");
-    require(std::isfinite(o.max_lr) && o.max_lr > 0.0f && o.max_lr <= 1.0f,
-            "train max_lr = " + std::to_string(o.max_lr) + " is not allowed; expected 0 < max_lr <= 1");
-    require(std::isfinite(o.min_lr) && o.min_lr >= 0.0f && o.min_lr <= o.max_lr,
-            "train min_lr = " + std::to_string(o.min_lr) + " is not allowed; expected 0 <= min_lr <= max_lr");
-    require(o.warmup_steps >= 0, "train warmup_steps = " + std::to_string(o.warmup_steps) + " must be >= 0");
-    require(o.start_step >= 0 && o.start_step <= 1'000'000'000,
-            "train start_step = " + std::to_string(o.start_step) + " is not allowed; expected 0 .. 1000000000");
-    require(o.total_steps == 0 || (o.total_steps >= o.start_step + o.steps && o.total_steps <= 2'000'000'000),
-            "train total_steps = " + std::to_string(o.total_steps) + " is not allowed; expected 0 or start_step + steps (" +
-                std::to_string(o.start_step + o.steps) + ") .. 2000000000");
-    require(o.total_steps != 0 || o.start_step + o.steps <= 2'000'000'000, "the schedule is longer than 2000000000 steps");
-    adamw_validate(o.adamw);
+namespace {
+
+std::string number_text(double v) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.10g", v);
+    return buf;
 }
+
+lab_option_problem problem(lab_option_rule rule, std::string field, double value, double lo, double hi,
+                           std::string message) {
+    lab_option_problem p;
+    p.rule = rule;
+    p.field = std::move(field);
+    p.value = value;
+    p.lo = lo;
+    p.hi = hi;
+    p.message = std::move(message);
+    return p;
+}
+
+// what = "train steps =": "train steps = 0 is not allowed; expected 1 .. 10000000"
+lab_option_problem out_of_range(const char* field, double value, double lo, double hi, const std::string& what) {
+    return problem(LAB_OPTION_RANGE, field, value, lo, hi,
+                   what + " " + number_text(value) + " is not allowed; expected " + number_text(lo) + " .. " +
+                       number_text(hi));
+}
+
+lab_option_problem below(const char* field, double value, double lo, const std::string& message) {
+    return problem(LAB_OPTION_AT_LEAST, field, value, lo, 0, message);
+}
+
+lab_option_problem named(lab_option_rule rule, std::string name, std::string message) {
+    lab_option_problem p;
+    p.rule = rule;
+    p.name = std::move(name);
+    p.message = std::move(message);
+    return p;
+}
+
+void throw_if_refused(lab_option_problem p) {
+    if (!p.ok()) throw lab_option_error(std::move(p));
+}
+
+}  // namespace
+
+lab_option_problem check_train_options(const train_options& o) {
+    if (o.steps < 1 || o.steps > 10'000'000) return out_of_range("steps", o.steps, 1, 10'000'000, "train steps =");
+    if (o.batch_size < 1 || o.batch_size > 4096)
+        return out_of_range("batch_size", o.batch_size, 1, 4096, "train batch_size =");
+    if (!(std::isfinite(o.max_lr) && o.max_lr > 0.0f && o.max_lr <= 1.0f)) {
+        lab_option_problem p = problem(LAB_OPTION_RANGE, "max_lr", o.max_lr, 0, 1,
+                                       "train max_lr = " + std::to_string(o.max_lr) +
+                                           " is not allowed; expected 0 < max_lr <= 1");
+        p.lo_open = true;
+        return p;
+    }
+    if (!(std::isfinite(o.min_lr) && o.min_lr >= 0.0f && o.min_lr <= o.max_lr))
+        return problem(LAB_OPTION_MIN_LR_ABOVE_MAX, "min_lr", o.min_lr, 0, o.max_lr,
+                       "train min_lr = " + std::to_string(o.min_lr) +
+                           " is not allowed; expected 0 <= min_lr <= max_lr");
+    if (o.warmup_steps < 0)
+        return below("warmup_steps", o.warmup_steps, 0,
+                     "train warmup_steps = " + std::to_string(o.warmup_steps) + " must be >= 0");
+    if (o.start_step < 0 || o.start_step > 1'000'000'000)
+        return out_of_range("start_step", double(o.start_step), 0, 1'000'000'000, "train start_step =");
+    if (o.total_steps != 0 && (o.total_steps < o.start_step + o.steps || o.total_steps > 2'000'000'000))
+        return problem(LAB_OPTION_TOTAL_STEPS, "total_steps", double(o.total_steps), double(o.start_step + o.steps),
+                       2'000'000'000,
+                       "train total_steps = " + std::to_string(o.total_steps) +
+                           " is not allowed; expected 0 or start_step + steps (" +
+                           std::to_string(o.start_step + o.steps) + ") .. 2000000000");
+    if (o.total_steps == 0 && o.start_step + o.steps > 2'000'000'000)
+        return problem(LAB_OPTION_SCHEDULE_TOO_LONG, "total_steps", double(o.start_step + o.steps), 0, 2'000'000'000,
+                       "the schedule is longer than 2000000000 steps");
+    try {
+        adamw_validate(o.adamw);
+    } catch (const core_error& e) {
+        return named(LAB_OPTION_OTHER, "", e.what());
+    }
+    return {};
+}
+
+lab_option_problem check_model_options(const lm_config& c) {
+    if (c.context < 1)
+        return below("context", c.context, 1, "context = " + std::to_string(c.context) + " is not allowed; expected >= 1");
+    if (c.d_model < 1)
+        return below("d_model", c.d_model, 1, "d_model = " + std::to_string(c.d_model) + " is not allowed; expected >= 1");
+    if (c.n_layers < 1)
+        return below("n_layers", c.n_layers, 1,
+                     "n_layers = " + std::to_string(c.n_layers) + " is not allowed; expected >= 1");
+    if (c.n_heads < 1 || c.n_heads > c.d_model)
+        return out_of_range("n_heads", c.n_heads, 1, c.d_model, "n_heads =");
+    if (c.d_model % c.n_heads != 0)
+        return problem(LAB_OPTION_HEADS_DIVIDE, "d_model", c.d_model, c.n_heads, 0,
+                       "d_model = " + std::to_string(c.d_model) + " must be a multiple of n_heads = " +
+                           std::to_string(c.n_heads));
+    if (c.position == LM_POSITION_ROPE && (c.d_model / c.n_heads) % 2 != 0)
+        return problem(LAB_OPTION_ROPE_HEAD_ODD, "d_model", c.d_model / c.n_heads, c.d_model, c.n_heads,
+                       "RoPE rotates pairs of channels: the head dimension d_model / n_heads = " +
+                           std::to_string(c.d_model / c.n_heads) + " must be even");
+    if (c.position == LM_POSITION_SINUSOIDAL && c.d_model % 2 != 0)
+        return problem(LAB_OPTION_SINUSOIDAL_ODD, "d_model", c.d_model, 0, 0,
+                       "the sinusoidal table needs an even d_model, got " + std::to_string(c.d_model));
+    try {
+        lm_validate_config(c);
+    } catch (const core_error& e) {
+        return named(LAB_OPTION_OTHER, "", e.what());
+    }
+    return {};
+}
+
+void validate_train_options(const train_options& o) { throw_if_refused(check_train_options(o)); }
 
 train_report train_model(lm_model& model, const std::vector<std::int32_t>& train_stream, const train_options& o,
                          const train_progress_fn& progress, const std::atomic<bool>* cancel, adamw_state* state) {
@@ -278,40 +373,54 @@ std::size_t lm_memory_estimate(const lm_config& c, int train_batch, std::size_t 
     const bool has_bias = c.position == LM_POSITION_T5_BIAS || c.position == LM_POSITION_ALIBI;
     const double P = (double)lm_parameter_count(c);
     const double T = c.context;
-    const double act = 16.0 * C * L + 7.0 * C + 2.0 * V;
-    const double train = act * train_batch * T + (18.0 * C + V) * train_batch * T + (has_bias ? 2.0 * H * T * T : 0.0);
+    const double act = 16.0 * C * L + 2.0 * H * L + 3.0 * C + 2.0 * V;
+    const double train = act * train_batch * T + (10.0 * C + V) * train_batch * T + (has_bias ? 2.0 * H * T * T : 0.0);
     const double Te = std::max(1, max_eval_length);
     const double Be = std::max(1.0, std::floor((double)eval_tokens_per_batch / Te));
     const double eval = act * Be * Te + (has_bias ? H * Te * Te : 0.0);
     return (std::size_t)(16.0 * P + 4.0 * std::max(train, eval));
 }
 
-void validate_length_experiment(const length_experiment_options& o, int vocab_size) {
-    require(!o.schemes.empty(), "the experiment needs at least one position scheme");
+lab_option_problem check_length_experiment(const length_experiment_options& o, int vocab_size) {
+    if (o.schemes.empty()) return named(LAB_OPTION_NO_SCHEMES, "", "the experiment needs at least one position scheme");
     std::set<int> seen;
     for (lm_position p : o.schemes) {
-        require(p >= LM_POSITION_NONE && p <= LM_POSITION_ROPE, "unknown position scheme " + std::to_string((int)p));
-        require(seen.insert((int)p).second, std::string("the scheme ") + lm_position_name(p) + " is listed twice");
+        if (p < LM_POSITION_NONE || p > LM_POSITION_ROPE) {
+            lab_option_problem u = named(LAB_OPTION_SCHEME_UNKNOWN, "", "unknown position scheme " + std::to_string((int)p));
+            u.value = (int)p;
+            return u;
+        }
+        if (!seen.insert((int)p).second)
+            return named(LAB_OPTION_SCHEME_TWICE, lm_position_name(p),
+                         std::string("the scheme ") + lm_position_name(p) + " is listed twice");
     }
-    require(!o.eval_lengths.empty(), "the experiment needs at least one evaluation length");
+    if (o.eval_lengths.empty()) return named(LAB_OPTION_NO_EVAL_LENGTHS, "", "the experiment needs at least one evaluation length");
     for (int L : o.eval_lengths)
-        require(L >= 1 && L <= 1'000'000, "evaluation length " + std::to_string(L) + " is not allowed; expected 1 .. 1000000");
+        if (L < 1 || L > 1'000'000) return out_of_range("eval_length", L, 1, 1'000'000, "evaluation length");
     for (rope_scaling_type s : o.rope_scalings)
-        require(s == ROPE_SCALING_LINEAR || s == ROPE_SCALING_NTK || s == ROPE_SCALING_DYNAMIC || s == ROPE_SCALING_YARN,
-                std::string("the RoPE scaling ") + rope_scaling_name(s) +
-                    " is not part of the experiment (linear, ntk, dynamic, yarn)");
+        if (s != ROPE_SCALING_LINEAR && s != ROPE_SCALING_NTK && s != ROPE_SCALING_DYNAMIC && s != ROPE_SCALING_YARN)
+            return named(LAB_OPTION_SCALING_UNKNOWN, rope_scaling_name(s),
+                         std::string("the RoPE scaling ") + rope_scaling_name(s) +
+                             " is not part of the experiment (linear, ntk, dynamic, yarn)");
     lm_config c = o.model;
     c.vocab_size = vocab_size;
     for (lm_position p : o.schemes) {
         c.position = p;
-        lm_validate_config(c);
+        if (lab_option_problem m = check_model_options(c); !m.ok()) return m;
     }
-    validate_train_options(o.train);
-    require(o.sample_length >= 0 && o.sample_length <= 100'000,
-            "sample length " + std::to_string(o.sample_length) + " is not allowed; expected 0 .. 100000");
-    require(o.sample_prompt_length >= 0, "the sample prompt length must be >= 0");
-    require(std::isfinite(o.sample_temperature) && o.sample_temperature >= 0.0f,
-            "the sample temperature must be a finite number >= 0 (0: always the likeliest character)");
+    if (lab_option_problem t = check_train_options(o.train); !t.ok()) return t;
+    if (o.sample_length < 0 || o.sample_length > 100'000)
+        return out_of_range("sample_length", o.sample_length, 0, 100'000, "sample length");
+    if (o.sample_prompt_length < 0)
+        return below("sample_prompt_length", o.sample_prompt_length, 0, "the sample prompt length must be >= 0");
+    if (!(std::isfinite(o.sample_temperature) && o.sample_temperature >= 0.0f))
+        return below("sample_temperature", o.sample_temperature, 0,
+                     "the sample temperature must be a finite number >= 0 (0: always the likeliest character)");
+    return {};
+}
+
+void validate_length_experiment(const length_experiment_options& o, int vocab_size) {
+    throw_if_refused(check_length_experiment(o, vocab_size));
 }
 
 length_experiment_options length_experiment_preset(bool quick) {

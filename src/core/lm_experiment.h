@@ -28,8 +28,8 @@
 // AdamW moments) plus the activations lm_model.h documents, at the larger of
 // the training batch (forward + backward scratch) and the evaluation batches
 // (forward only), plus the (H, T, T) bias of T5 and ALiBi:
-//   train   4·[(16·C·L + 7·C + 2·V)·B·T + (18·C + V)·B·T + bias]
-//   eval    4·[(16·C·L + 7·C + 2·V)·B_e·T_e + bias]
+//   train   4·[(16·C·L + 2·H·L + 3·C + 2·V)·B·T + (10·C + V)·B·T + bias]
+//   eval    4·[(16·C·L + 2·H·L + 3·C + 2·V)·B_e·T_e + bias]
 // It is an estimate from the formulas, not a measurement of the process.
 //
 // Determinism: the same options, seeds and thread count give bit-identical
@@ -71,7 +71,60 @@ struct train_options {
     long long total_steps = 0;   // 0 or >= start_step + steps
 };
 
-// Throws core_error naming the field if a value is out of range.
+// ------------------------------------------------ refused options, as data
+//
+// The checks of validate_train_options and validate_length_experiment say
+// which rule an option breaks and with which values (lab_option_problem), so
+// the layers above the core word the refusal in the reader's language and
+// name the option as the reader knows it (--train-ctx on the command line,
+// "Training context" in the window). `message` is the English sentence, the
+// one the validate_* functions throw (in a lab_option_error).
+enum lab_option_rule {
+    LAB_OPTION_OK,                 // nothing refused
+    LAB_OPTION_RANGE,              // `field` = value outside [lo, hi] ((lo, hi] when lo_open)
+    LAB_OPTION_AT_LEAST,           // `field` = value below lo (no upper bound)
+    LAB_OPTION_MIN_LR_ABOVE_MAX,   // min_lr = value is above max_lr = hi (or negative)
+    LAB_OPTION_TOTAL_STEPS,        // total_steps = value: neither 0 nor in [lo, hi]
+    LAB_OPTION_SCHEDULE_TOO_LONG,  // start_step + steps = value is more than hi
+    LAB_OPTION_HEADS_DIVIDE,       // d_model = value is not a multiple of n_heads = lo
+    LAB_OPTION_ROPE_HEAD_ODD,      // RoPE: the head width d_model / n_heads = value is odd
+    LAB_OPTION_SINUSOIDAL_ODD,     // sinusoidal: d_model = value is odd
+    LAB_OPTION_NO_SCHEMES,         // no position scheme to train
+    LAB_OPTION_SCHEME_UNKNOWN,     // a scheme number (value) that is no lm_position
+    LAB_OPTION_SCHEME_TWICE,       // the scheme `name` is listed twice
+    LAB_OPTION_NO_EVAL_LENGTHS,    // no evaluation length
+    LAB_OPTION_SCALING_UNKNOWN,    // the RoPE scaling `name` is not one of the experiment's
+    LAB_OPTION_OTHER,              // another refusal of the model or optimizer checks: `message` only
+};
+
+struct lab_option_problem {
+    lab_option_rule rule = LAB_OPTION_OK;
+    // The option, by its name in these structs: "steps", "batch_size",
+    // "max_lr", "min_lr", "warmup_steps", "start_step", "total_steps",
+    // "context", "d_model", "n_heads", "n_layers", "eval_length",
+    // "sample_length", "sample_prompt_length", "sample_temperature".
+    std::string field;
+    std::string name;  // a scheme or scaling name
+    double value = 0, lo = 0, hi = 0;
+    bool lo_open = false;
+    std::string message;  // English
+    bool ok() const { return rule == LAB_OPTION_OK; }
+};
+
+// Thrown by validate_train_options and validate_length_experiment.
+struct lab_option_error : core_error {
+    explicit lab_option_error(lab_option_problem p) : core_error(p.message), problem(std::move(p)) {}
+    lab_option_problem problem;
+};
+
+// The first rule `o` breaks (rule LAB_OPTION_OK when none).
+lab_option_problem check_train_options(const train_options& o);
+// The sizes a reader sets (context, d_model, n_heads, n_layers, and the even
+// widths RoPE and the sinusoidal table need), then lm_validate_config's other
+// checks (as LAB_OPTION_OTHER). `c.position` and `c.vocab_size` as given.
+lab_option_problem check_model_options(const lm_config& c);
+
+// Throws lab_option_error naming the field if a value is out of range.
 void validate_train_options(const train_options& o);
 
 struct train_progress {
@@ -216,8 +269,11 @@ struct length_experiment_options {
     std::uint64_t sample_seed = 7;
 };
 
-// Throws core_error naming the problem (empty schemes, non-positive or
-// unsorted lengths, bad sizes; lm_validate_config; validate_train_options).
+// The first rule the options break (empty schemes, a scheme twice, lengths
+// out of range, bad sizes: check_model_options for every scheme,
+// check_train_options, the sample settings); rule LAB_OPTION_OK when none.
+lab_option_problem check_length_experiment(const length_experiment_options& o, int vocab_size);
+// Throws lab_option_error (a core_error) with check_length_experiment's problem.
 void validate_length_experiment(const length_experiment_options& o, int vocab_size);
 
 // The two budgets of `poslab experiment length`, shared with the Training Lab

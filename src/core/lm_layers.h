@@ -84,6 +84,14 @@ void gelu_backward(const float* dout,  // (N)
                    std::size_t N,
                    float* dinp);       // (N) accumulated
 
+// dinp = dout · gelu'(x): the same gradient, overwriting dinp instead of
+// adding to it (no need to zero it first). dinp may equal dout, so the
+// gradient can replace dout in place (the language model does this).
+void gelu_backward_overwrite(const float* dout,  // (N)
+                             const float* inp,   // (N)
+                             std::size_t N,
+                             float* dinp);       // (N), may be dout
+
 // ------------------------------------------------------------ residual
 
 // out = a + b (out may alias a or b).
@@ -124,25 +132,27 @@ struct attention_position {
 };
 
 // Activations kept between forward and backward (one per layer):
-// 4·(B, T, C) floats.
+// 4·(B, T, C) + 2·(B, H, T) floats. With RoPE, q and k in qkv are stored
+// rotated (the rotation is applied once, in place, for every head).
 struct attention_block_cache {
-    std::vector<float> q;  // (B, H, T, D)
-    std::vector<float> k;  // (B, H, T, D)
-    std::vector<float> v;  // (B, H, T, D)
-    std::vector<float> y;  // (B, T, C) merged heads, input of the output projection
+    std::vector<float> qkv;        // (B, T, 3C): [q | k | v] per row, heads side by side
+    std::vector<float> y;          // (B, T, C) merged heads, input of the output projection
+    std::vector<float> row_stats;  // (B, H, T, 2) each softmax row's max and 1/sum
 };
 
-// Scratch for forward and backward, shared by every layer (its contents do
-// not outlive a call): (B, T, 3C) + (B, H, T, D) for the forward pass,
-// (B, T, 3C) + 5·(B, T, C) for the backward pass, and attention's workspace.
+// Scratch for the backward pass, shared by every layer (its contents do not
+// outlive a call): (B, T, 3C) + (B, T, C), and attention's workspace.
+// Attention reads q, k, v from the (B, T, 3C) projection in place and writes
+// its output in merged-head (B, T, C) order (attention_forward_strided), so
+// no head is copied.
 struct attention_block_scratch {
-    std::vector<float> qkv, y_bhtd;
-    std::vector<float> dqkv, dq, dk, dv, dy_bhtd, dy;
+    std::vector<float> dqkv, dy;
     attention_workspace ws;
 };
 
-// Sizes the cache for (B, T, C); throws budget_error first if it would not fit.
-void attention_block_reserve(attention_block_cache& cache, int B, int T, int C);
+// Sizes the cache for (B, T, C) and H heads; throws budget_error first if it
+// would not fit.
+void attention_block_reserve(attention_block_cache& cache, int B, int T, int C, int H);
 
 void attention_block_forward(const float* inp,     // (B, T, C)
                              const float* w_qkv,   // (3C, C)

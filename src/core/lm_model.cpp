@@ -230,9 +230,11 @@ void gelu_forward_mt(int nt, const float* inp, std::size_t n, float* out) {
     });
 }
 
-void gelu_backward_mt(int nt, const float* dout, const float* inp, std::size_t n, float* dinp) {
+// dinp = dout · gelu'(inp), overwriting (dinp may equal dout).
+void gelu_backward_overwrite_mt(int nt, const float* dout, const float* inp, std::size_t n,
+                                float* dinp) {
     split_range(nt, n, elem_grain, [&](int, std::size_t i0, std::size_t i1) {
-        gelu_backward(dout + i0, inp + i0, i1 - i0, dinp + i0);
+        gelu_backward_overwrite(dout + i0, inp + i0, i1 - i0, dinp + i0);
     });
 }
 
@@ -439,10 +441,11 @@ void lm_model::reserve_activations(int B, int T) {
     const std::size_t C = config_.d_model, V = config_.vocab_size, L = config_.n_layers;
     const std::size_t N = (std::size_t)B * T;
     // kept per layer: ln1, res2, ln2, res3 (4C), fch, fch_gelu (8C), attention's
-    // q, k, v, y (4C), two (mean, rstd) pairs: 16C + 4. Shared: encoded, branch,
-    // ln_f (3C + 2), attention's forward scratch (4C), logits and probs (2V).
-    require_elements({N, L * (16 * C + 4) + 7 * C + 2 * V + 4}, sizeof(float),
-                     "language model activations (about (16·C·L + 7·C + 2·V)·B·T floats)");
+    // qkv, y (4C) and softmax row statistics (2H), two (mean, rstd) pairs:
+    // 16C + 2H + 4. Shared: encoded, branch, ln_f (3C + 2), logits and probs (2V).
+    const std::size_t H = config_.n_heads;
+    require_elements({N, L * (16 * C + 2 * H + 4) + 3 * C + 2 * V + 4}, sizeof(float),
+                     "language model activations (about (16·C·L + 3·C + 2·V)·B·T floats)");
     auto sz = [](std::vector<float>& v, std::size_t n) {
         if (v.size() != n) v.assign(n, 0.0f);
     };
@@ -572,9 +575,9 @@ void lm_model::backward() {
     const int N = B * T;
     const std::size_t NC = (std::size_t)N * C;
     const int nt = config_.num_threads;
-    // dres, dln (2C), dfch, dfch_gelu (8C), attention's gradients (8C), dlogits (V)
-    require_elements({(std::size_t)N, 18 * (std::size_t)C + V}, sizeof(float),
-                     "language model backward scratch (about (18·C + V)·B·T floats)");
+    // dres, dln (2C), dfch (4C), attention's gradients (4C), dlogits (V)
+    require_elements({(std::size_t)N, 10 * (std::size_t)C + V}, sizeof(float),
+                     "language model backward scratch (about (10·C + V)·B·T floats)");
     // Buffers that a product with beta = 0 overwrites whole are only sized,
     // not zeroed: zeroing (18·C + V)·B·T floats per step was a tenth of a
     // training step. Those that something accumulates into (+=) are zeroed
@@ -585,7 +588,6 @@ void lm_model::backward() {
     dres_.assign(NC, 0.0f);
     size_only(dln_, NC);
     size_only(dfch_, NC * 4);
-    size_only(dfch_gelu_, NC * 4);
     dlogits_.assign((std::size_t)N * V, 0.0f);
     const bool t5 = config_.position == LM_POSITION_T5_BIAS;
     if (t5) dbias_.assign((std::size_t)H * T * T, 0.0f);
@@ -616,12 +618,11 @@ void lm_model::backward() {
         const float* x = l == 0 ? encoded_.data() : layers_[l - 1]->res3.data();
         // res3 = res2 + fcproj: both receive dres (dres_ keeps flowing as d res2)
         // fcproj = gelu(fch) · W_fcprojᵀ + b
-        // (d fch_gelu = dres · W_fcproj overwrites; weight and bias gradients accumulate)
+        // (d gelu(fch) = dres · W_fcproj overwrites dfch_; weight and bias gradients accumulate)
         linear_backward_mt(nt, dres_.data(), a.fch_gelu.data(), p.fcproj_w, N, 4 * C, C,
-                           dfch_gelu_.data(), 0.0f, p.dfcproj_w, p.dfcproj_b);
-        // fch_gelu = gelu(fch)
-        std::fill(dfch_.begin(), dfch_.end(), 0.0f);
-        gelu_backward_mt(nt, dfch_gelu_.data(), a.fch.data(), NC * 4, dfch_.data());
+                           dfch_.data(), 0.0f, p.dfcproj_w, p.dfcproj_b);
+        // fch_gelu = gelu(fch): d fch = d gelu(fch) · gelu'(fch), in place
+        gelu_backward_overwrite_mt(nt, dfch_.data(), a.fch.data(), NC * 4, dfch_.data());
         // fch = ln2 · W_fcᵀ + b
         linear_backward_mt(nt, dfch_.data(), a.ln2.data(), p.fc_w, N, C, 4 * C, dln_.data(), 0.0f,
                            p.dfc_w, p.dfc_b);

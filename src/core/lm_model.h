@@ -45,9 +45,9 @@
 //     together).
 //
 // Memory: parameters, gradients and AdamW moments are 4 floats per parameter;
-// a forward pass keeps about (16·C·n_layers + 7·C + 2·V)·B·T floats of
+// a forward pass keeps about (16·C·n_layers + 2·H·n_layers + 3·C + 2·V)·B·T floats of
 // activations (plus a (H, T, T) bias for T5 and ALiBi), the backward pass
-// adds (18·C + V)·B·T floats of scratch shared by all layers. Each is checked
+// adds (10·C + V)·B·T floats of scratch shared by all layers. Each is checked
 // against the memory budget (common.h) before anything is allocated.
 //
 // Threads and determinism: with num_threads = n > 1, linear layers split
@@ -232,7 +232,7 @@ private:
     std::vector<float> pe_;                    // (T, C) sinusoidal
 
     // backward scratch
-    std::vector<float> dres_, dln_, dfch_, dfch_gelu_, dlogits_, dbias_;
+    std::vector<float> dres_, dln_, dfch_, dlogits_, dbias_;
     std::vector<float> branch_;            // (B, T, C) attention / MLP output before the residual add
     attention_block_scratch att_scratch_;  // shared by every layer
 };

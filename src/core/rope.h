@@ -36,6 +36,7 @@
 // backprop needs), not the inverse.
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 namespace poslab {
@@ -80,6 +81,19 @@ void rope_build_cos_sin_f32(const float* inv_freq,   // (n_pairs)
 // transpose, i.e. the backward pass of the forward rotation.
 // Requires: T >= 0, D > 0, rotary_dim even with 0 < rotary_dim <= D.
 void rope_rotate_pairs(float* x, int T, int D, int rotary_dim,   // x (T, D) in place
+                       const float* cos_tp, const float* sin_tp,  // (T, rotary_dim/2)
+                       rope_layout layout, bool inverse);
+
+// The same rotation on the heads of token rows, in place, in one pass: x is
+// (B, T, row_stride) and each row (b, t) holds n_vecs vectors of D floats
+// one after the other from its start; every one of them is rotated by
+// position t. With x the (B, T, 3C) output of a qkv projection, n_vecs = 2H
+// and D = C/H this rotates every query and key head (their 2C channels come
+// first) and leaves v alone; each table row is read once per token instead
+// of once per head. inverse as in rope_rotate_pairs. Requires
+// row_stride >= n_vecs·D.
+void rope_rotate_heads(float* x, int B, int T, std::size_t row_stride, int n_vecs, int D,
+                       int rotary_dim,
                        const float* cos_tp, const float* sin_tp,  // (T, rotary_dim/2)
                        rope_layout layout, bool inverse);
 

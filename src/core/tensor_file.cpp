@@ -269,17 +269,16 @@ void write_tensor_file(const std::string& path,
         if (n > (UINT64_MAX >> 3)) throw core_error("checkpoint " + path + ": tensor '" + t.name + "' is too large");
     }
 
-    // "<path>.tmp.XXXXXX" in the same folder, so that rename() stays within
-    // one file system and is atomic.
-    std::string tmpl = path + ".tmp.XXXXXX";
-    const int fd = ::mkstemp(tmpl.data());
-    if (fd < 0) throw core_error("cannot create a temporary file beside " + path + ": " + errno_text());
-    const std::string tmp = tmpl;
-    bool renamed = false;
-    try {
-        fd_closer closer{fd};
+    // The file is written in full, flushed to disk, then renamed over `path`:
+    // readers see the old checkpoint or the new one, never a part. It is first
+    // written as an unnamed file in the same folder (O_TMPFILE), so a process
+    // killed while writing leaves nothing behind; it gets a name beside `path`
+    // ("<path>.tmp.<pid>.<n>") only for the instant between linkat() and
+    // rename(). File systems without O_TMPFILE (or no /proc) fall back to
+    // mkstemp's "<path>.tmp.XXXXXX", which a kill can leave lying there.
+    auto write_content = [&](int fd, const std::string& name) {
         ::fchmod(fd, 0644);  // mkstemp creates 0600; a checkpoint is an ordinary file
-        hashing_writer w(fd, tmp);
+        hashing_writer w(fd, name);
         w.bytes(tensor_file_magic, 8);
         w.u32(tensor_file_version);
         w.u32(static_cast<std::uint32_t>(metadata.size()));
@@ -298,15 +297,41 @@ void write_tensor_file(const std::string& path,
         // Data on disk before the rename makes it visible (ext4 and others
         // may otherwise reorder them and leave an empty file after a crash).
         while (::fsync(fd) != 0) {
-            if (errno != EINTR) throw core_error("cannot fsync " + tmp + ": " + errno_text());
+            if (errno != EINTR) throw core_error("cannot write checkpoint " + name + ": " + errno_text());
         }
-        closer.fd = -1;
-        if (::close(fd) != 0) throw core_error("cannot close " + tmp + ": " + errno_text());
+    };
+
+    std::string tmp;
+    bool renamed = false;
+    try {
+        const int unnamed = ::open(parent_dir(path).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+        if (unnamed >= 0) {
+            fd_closer closer{unnamed};
+            write_content(unnamed, path);
+            const std::string proc = "/proc/self/fd/" + std::to_string(unnamed);
+            for (int attempt = 0; attempt < 100 && tmp.empty(); ++attempt) {
+                const std::string candidate = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(attempt);
+                if (::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, candidate.c_str(), AT_SYMLINK_FOLLOW) == 0)
+                    tmp = candidate;
+                else if (errno != EEXIST)
+                    break;  // no /proc, or the file system refuses: write it again the classic way
+            }
+        }
+        if (tmp.empty()) {
+            std::string tmpl = path + ".tmp.XXXXXX";
+            const int fd = ::mkstemp(tmpl.data());
+            if (fd < 0) throw core_error("cannot create a temporary file beside " + path + ": " + errno_text());
+            tmp = tmpl;
+            fd_closer closer{fd};
+            write_content(fd, tmp);
+            closer.fd = -1;
+            if (::close(fd) != 0) throw core_error("cannot write checkpoint " + tmp + ": " + errno_text());
+        }
         if (::rename(tmp.c_str(), path.c_str()) != 0)
             throw core_error("cannot rename " + tmp + " to " + path + ": " + errno_text());
         renamed = true;
     } catch (...) {
-        if (!renamed) ::unlink(tmp.c_str());
+        if (!renamed && !tmp.empty()) ::unlink(tmp.c_str());
         throw;
     }
     // Make the rename durable; a folder that refuses fsync (some network file

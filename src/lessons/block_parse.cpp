@@ -383,10 +383,9 @@ void parseExerciseBlock(const QStringList& tokens, const QList<Entry>& entries, 
                 r.caseInsensitive = flags.contains(u'i');
                 if (!flags.isEmpty() && flags != QLatin1String("i"))
                     ctx.diag(e.line, QStringLiteral("accept: unknown regex flags '%1' (only 'i')").arg(flags));
-                QRegularExpression test(r.pattern);
-                if (r.pattern.isEmpty() || !test.isValid())
-                    ctx.diag(e.line, QStringLiteral("accept: invalid regular expression /%1/: %2")
-                                         .arg(r.pattern, test.errorString()));
+                QString why;
+                if (!compileAcceptRegex(r.pattern, r.caseInsensitive, &why).isValid())
+                    ctx.diag(e.line, QStringLiteral("accept: invalid regular expression /%1/: %2").arg(r.pattern, why));
             } else {
                 r.pattern = e.value;
                 if (normalizeAnswerText(r.pattern).isEmpty()) ctx.diag(e.line, QStringLiteral("accept: empty answer"));
@@ -511,12 +510,40 @@ QString parseVary(const QString& value, const ModuleSpec& spec, VarySpec* out)
     return {};
 }
 
+QString invisibleCharacterProblem(const QString& text, const QString& where)
+{
+    for (const QChar c : text) {
+        const char16_t u = c.unicode();
+        const bool invisible = (u >= 0x200B && u <= 0x200F)    // zero-width space/joiners, LRM, RLM
+                               || (u >= 0x202A && u <= 0x202E)  // bidi embeddings and overrides
+                               || (u >= 0x2060 && u <= 0x2069)  // word joiner, invisible operators, isolates
+                               || u == 0x061C || u == 0xFEFF || u == 0x00AD;  // Arabic letter mark, BOM, soft hyphen
+        if (invisible)
+            return QStringLiteral("%1 contains the invisible or direction-changing character U+%2; "
+                                  "it makes the text read differently from what it is: remove it")
+                .arg(where, QString::number(u, 16).toUpper().rightJustified(4, u'0'));
+    }
+    return {};
+}
+
 Block parseSpecialBlock(const QString& info, const QStringList& body, const QString& file,
                         int fenceLine, const Registry& registry, QList<Diagnostic>* diagnostics)
 {
     Block blk;
     blk.location = {file, fenceLine};
     BlockContext ctx{file, &blk, diagnostics};
+    // Ids, module and parameter names are in the header and the naming keys.
+    if (const QString problem = invisibleCharacterProblem(info, QStringLiteral("the block header")); !problem.isEmpty())
+        ctx.diag(fenceLine, problem);
+    static const QStringList namingKeys = {QStringLiteral("module"), QStringLiteral("params"), QStringLiteral("vary"),
+                                           QStringLiteral("output"), QStringLiteral("label"), QStringLiteral("answer"),
+                                           QStringLiteral("condition"), QStringLiteral("kind"), QStringLiteral("chart")};
+    for (int i = 0; i < body.size(); ++i) {
+        const QString key = body[i].section(u':', 0, 0).trimmed();
+        if (!body[i].contains(u':') || !namingKeys.contains(key)) continue;
+        if (const QString problem = invisibleCharacterProblem(body[i], QStringLiteral("'%1:'").arg(key)); !problem.isEmpty())
+            ctx.diag(fenceLine + 1 + i, problem);
+    }
     const QStringList tokens = info.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
     const QList<Entry> entries = splitEntries(body, fenceLine + 1, ctx);
     if (tokens.value(0) == QLatin1String("run"))

@@ -24,4 +24,10 @@ Block parseSpecialBlock(const QString& info, const QStringList& body, const QStr
 // an empty string on success, else the message.
 QString parseVary(const QString& value, const poslab::modules::ModuleSpec& spec, VarySpec* out);
 
+// Names, ids and titles must read as what they are: returns a message naming
+// the first invisible or direction-changing character in `text` (zero-width
+// spaces and joiners, bidi embeddings, overrides and isolates, the BOM), or an
+// empty string. `where` says what the text is ("the title", "the block header").
+QString invisibleCharacterProblem(const QString& text, const QString& where);
+
 }  // namespace poslab::lessons

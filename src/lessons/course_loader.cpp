@@ -28,6 +28,12 @@ namespace {
 
 constexpr qsizetype kMaxFileBytes = 4 * 1024 * 1024;
 constexpr qsizetype kMaxLineChars = 100000;
+// Lists and quotes inside each other; deeper is refused (the renderer flattens
+// it, see markdown_document.cpp) rather than laid out frame in frame.
+constexpr int kMaxNesting = 32;
+// Tables the page and the PDF can lay out in reasonable time.
+constexpr unsigned kMaxTableRows = 1000;
+constexpr unsigned kMaxTableColumns = 64;
 
 struct Marker {
     enum Kind { Heading, Fence } kind = Heading;
@@ -40,9 +46,16 @@ struct Marker {
     int searchFrom = 0;   // empty heading: search its line from here
 };
 
-struct ImageRef {
+// An image source or a link target, with its line.
+struct PathReference {
     QString src;
     int line = 0;
+};
+
+// Something md4c found that is refused, waiting for the line of its first text.
+struct PendingProblem {
+    QString message;
+    int line = 0;  // 0 until known
 };
 
 // Collects markers from md4c callbacks.
@@ -53,7 +66,11 @@ struct Md4cScan {
     int depth = 0;
     int lastLine = 1;
     std::vector<Marker> markers;
-    std::vector<ImageRef> images;
+    std::vector<PathReference> images;
+    std::vector<PathReference> links;  // href of every link
+    std::vector<PendingProblem> problems;
+    int containerDepth = 0;       // lists, items and quotes open around the current block
+    bool tooDeepReported = false;
     // current heading
     bool inHeading = false;
     int headingLevel = 0;
@@ -74,9 +91,27 @@ struct Md4cScan {
     }
 };
 
+bool isContainer(MD_BLOCKTYPE type)
+{
+    return type == MD_BLOCK_QUOTE || type == MD_BLOCK_UL || type == MD_BLOCK_OL || type == MD_BLOCK_LI;
+}
+
 int enterBlock(MD_BLOCKTYPE type, void* detail, void* userdata)
 {
     auto* s = static_cast<Md4cScan*>(userdata);
+    if (isContainer(type) && ++s->containerDepth > kMaxNesting && !s->tooDeepReported) {
+        s->tooDeepReported = true;
+        s->problems.push_back({QStringLiteral("lists and quotes are nested more than %1 levels deep here; "
+                                              "flatten the structure").arg(kMaxNesting)});
+    }
+    if (type == MD_BLOCK_TABLE) {
+        auto* d = static_cast<MD_BLOCK_TABLE_DETAIL*>(detail);
+        const unsigned rows = d->head_row_count + d->body_row_count;
+        if (rows > kMaxTableRows || d->col_count > kMaxTableColumns)
+            s->problems.push_back({QStringLiteral("table of %1 rows and %2 columns; at most %3 rows and %4 columns "
+                                                  "(split it, or compute it with a run block)")
+                                       .arg(rows).arg(d->col_count).arg(kMaxTableRows).arg(kMaxTableColumns)});
+    }
     if (type == MD_BLOCK_H) {
         s->inHeading = true;
         s->headingLevel = int(static_cast<MD_BLOCK_H_DETAIL*>(detail)->level);
@@ -103,6 +138,7 @@ int leaveBlock(MD_BLOCKTYPE type, void*, void* userdata)
 {
     auto* s = static_cast<Md4cScan*>(userdata);
     --s->depth;
+    if (isContainer(type)) --s->containerDepth;
     if (type == MD_BLOCK_H && s->inHeading) {
         s->inHeading = false;
         Marker m;
@@ -128,10 +164,16 @@ int enterSpan(MD_SPANTYPE type, void* detail, void* userdata)
     auto* s = static_cast<Md4cScan*>(userdata);
     if (type == MD_SPAN_IMG) {
         auto* d = static_cast<MD_SPAN_IMG_DETAIL*>(detail);
-        ImageRef r;
+        PathReference r;
         r.src = QString::fromUtf8(d->src.text, qsizetype(d->src.size));
         r.line = s->inside(d->src.text) && d->src.size > 0 ? s->lineOf(d->src.text) : s->lastLine;
         s->images.push_back(r);
+    } else if (type == MD_SPAN_A) {
+        auto* d = static_cast<MD_SPAN_A_DETAIL*>(detail);
+        PathReference r;
+        r.src = QString::fromUtf8(d->href.text, qsizetype(d->href.size));
+        r.line = s->inside(d->href.text) && d->href.size > 0 ? s->lineOf(d->href.text) : s->lastLine;
+        s->links.push_back(r);
     }
     return 0;
 }
@@ -144,6 +186,8 @@ int onText(MD_TEXTTYPE, const MD_CHAR* text, MD_SIZE size, void* userdata)
     if (!s->inside(text) || size == 0) return 0;
     const int line = s->lineOf(text);
     s->lastLine = line;
+    for (PendingProblem& p : s->problems)
+        if (p.line == 0) p.line = line;
     if (s->inHeading) {
         if (!s->headingFirst) s->headingFirst = line;
         s->headingLast = line;
@@ -249,6 +293,9 @@ bool parseFrontMatter(ChapterParser& p, const QStringList& lines, int* bodyStart
             continue;
         }
         seen.insert(key, lineNo);
+        if (const QString problem = invisibleCharacterProblem(value, QStringLiteral("front matter: the %1").arg(key));
+            !problem.isEmpty())
+            p.diag(lineNo, problem);
         if (key == QLatin1String("id")) {
             if (!idRe.match(value).hasMatch())
                 p.diag(lineNo, QStringLiteral("front matter: id '%1' must match [a-z0-9-]+").arg(value));
@@ -277,11 +324,34 @@ bool parseFrontMatter(ChapterParser& p, const QStringList& lines, int* bodyStart
     return true;
 }
 
-void checkImage(ChapterParser& p, const ImageRef& img)
+void checkImage(ChapterParser& p, const PathReference& img)
 {
     QString error;
     resolveCourseImage(p.courseDir, p.file, img.src, &error);
     if (!error.isEmpty()) p.diag(img.line, error);
+}
+
+// Links may go to the web (http, https), to a place in the page (#...), or to
+// a file inside the course (a chapter, an image); nothing else is followed.
+void checkLink(ChapterParser& p, const PathReference& link)
+{
+    const QString href = link.src.trimmed();
+    if (href.isEmpty() || href.startsWith(u'#')) return;
+    const QUrl url(href);
+    const QString scheme = url.scheme().toLower();
+    if (scheme == QLatin1String("http") || scheme == QLatin1String("https")) {
+        if (!url.isValid() || url.host().isEmpty())
+            p.diag(link.line, QStringLiteral("link '%1' is not a valid web address").arg(href));
+        return;
+    }
+    if (!scheme.isEmpty() || href.startsWith(u'/') || href.startsWith(u'\\') || QDir::isAbsolutePath(href)) {
+        p.diag(link.line, QStringLiteral("link '%1' is not allowed: links go to http(s) addresses or to files inside the course (relative paths)")
+                              .arg(href));
+        return;
+    }
+    QString error;
+    resolveInsideCourse(p.courseDir, p.file, url.path(QUrl::FullyDecoded), QStringLiteral("link"), false, &error);
+    if (!error.isEmpty()) p.diag(link.line, error);
 }
 
 }  // namespace
@@ -370,7 +440,10 @@ ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QStri
         return p.result;
     }
 
-    for (const ImageRef& img : scan.images) checkImage(p, img);
+    for (const PathReference& img : scan.images) checkImage(p, img);
+    for (const PathReference& link : scan.links) checkLink(p, link);
+    for (const PendingProblem& problem : scan.problems)
+        p.diag(problem.line > 0 ? problem.line : bodyStart + 1, problem.message);
 
     // Resolve fence extents with the CommonMark closing rule.
     std::vector<Marker> markers;
@@ -516,8 +589,8 @@ ChapterParseResult parseChapterFile(const QString& file, const QString& courseDi
     return parseChapterText(bytes, file, courseDir, lang, registry);
 }
 
-QString resolveCourseImage(const QString& courseDir, const QString& chapterFile,
-                           const QString& reference, QString* error)
+QString resolveInsideCourse(const QString& courseDir, const QString& chapterFile, const QString& reference,
+                            const QString& what, bool mustExist, QString* error)
 {
     auto fail = [&](const QString& msg) {
         if (error) *error = msg;
@@ -525,24 +598,31 @@ QString resolveCourseImage(const QString& courseDir, const QString& chapterFile,
     };
     if (error) error->clear();
     const QString ref = QUrl::fromPercentEncoding(reference.trimmed().toUtf8());
-    if (ref.isEmpty()) return fail(QStringLiteral("image with an empty path"));
+    if (ref.isEmpty()) return fail(QStringLiteral("%1 with an empty path").arg(what));
     if (ref.contains(QLatin1String("://")) || ref.startsWith(QLatin1String("data:")) ||
         ref.startsWith(u'/') || ref.startsWith(u'\\') || QDir::isAbsolutePath(ref))
-        return fail(QStringLiteral("image '%1' must be a relative path inside the course folder").arg(reference));
+        return fail(QStringLiteral("%1 '%2' must be a relative path inside the course folder").arg(what, reference));
     const QString root = QFileInfo(courseDir).canonicalFilePath();
     if (root.isEmpty()) return fail(QStringLiteral("course folder '%1' does not exist").arg(courseDir));
     const QString chapterDir = QFileInfo(chapterFile).absolutePath();
     const QString canonicalChapterDir = QFileInfo(chapterDir).canonicalFilePath();
     const QString lexical = QDir::cleanPath(QDir(canonicalChapterDir.isEmpty() ? chapterDir : canonicalChapterDir).filePath(ref));
+    // Only after this test is anything about the path asked of the file system.
     if (!lexical.startsWith(root + u'/'))
-        return fail(QStringLiteral("image '%1' is outside the course folder").arg(reference));
+        return fail(QStringLiteral("%1 '%2' is outside the course folder").arg(what, reference));
     const QFileInfo fi(lexical);
-    if (!fi.exists()) return fail(QStringLiteral("image not found: '%1'").arg(reference));
+    if (!fi.exists()) return mustExist ? fail(QStringLiteral("%1 not found: '%2'").arg(what, reference)) : lexical;
     const QString canonical = fi.canonicalFilePath();
     if (!canonical.startsWith(root + u'/'))
-        return fail(QStringLiteral("image '%1' leads outside the course folder (through a symbolic link)").arg(reference));
-    if (!fi.isFile()) return fail(QStringLiteral("image '%1' is not a file").arg(reference));
+        return fail(QStringLiteral("%1 '%2' leads outside the course folder (through a symbolic link)").arg(what, reference));
+    if (mustExist && !fi.isFile()) return fail(QStringLiteral("%1 '%2' is not a file").arg(what, reference));
     return canonical;
+}
+
+QString resolveCourseImage(const QString& courseDir, const QString& chapterFile,
+                           const QString& reference, QString* error)
+{
+    return resolveInsideCourse(courseDir, chapterFile, reference, QStringLiteral("image"), true, error);
 }
 
 CourseLoadResult loadCourse(const QString& dir, const QString& lang)
@@ -565,6 +645,16 @@ CourseLoadResult loadCourse(const QString& dir, const QString& lang, const Regis
         r.diagnostics.append({langDir, 0, QStringLiteral("no '%1' folder in the course").arg(lang)});
         return r;
     }
+    // Nothing outside the course folder is read: a language folder or chapter
+    // that is a symbolic link must point inside it.
+    auto leadsOutside = [&](const QString& path) {
+        return !QFileInfo(path).canonicalFilePath().startsWith(r.course.dir + u'/');
+    };
+    if (leadsOutside(langDir)) {
+        r.diagnostics.append({langDir, 0, QStringLiteral("the '%1' folder leads outside the course folder (through a symbolic link); "
+                                                         "PosLab reads only files inside the course").arg(lang)});
+        return r;
+    }
     static const QRegularExpression nameRe(QStringLiteral("^\\d\\d-[a-z0-9-]+\\.md$"));
     const QStringList files = QDir(langDir).entryList({QStringLiteral("*.md")}, QDir::Files, QDir::Name);
     QHash<QString, SourceLocation> exerciseIds;
@@ -574,6 +664,11 @@ CourseLoadResult loadCourse(const QString& dir, const QString& lang, const Regis
         if (!nameRe.match(name).hasMatch()) {
             if (name.compare(QLatin1String("README.md"), Qt::CaseInsensitive) != 0)
                 r.diagnostics.append({path, 0, QStringLiteral("chapter file names must look like NN-slug.md (two digits, lowercase slug)")});
+            continue;
+        }
+        if (leadsOutside(path)) {
+            r.diagnostics.append({path, 0, QStringLiteral("the chapter leads outside the course folder (through a symbolic link); "
+                                                          "PosLab reads only files inside the course")});
             continue;
         }
         ChapterParseResult cr = parseChapterFile(path, r.course.dir, lang, registry);

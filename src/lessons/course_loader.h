@@ -49,6 +49,13 @@ ChapterParseResult parseChapterText(const QByteArray& text, const QString& file,
 QString resolveCourseImage(const QString& courseDir, const QString& chapterFile,
                            const QString& reference, QString* error = nullptr);
 
+// The same containment for any reference (`what` names it in messages: "image",
+// "link"). The path is tested as written (after ".." is resolved) before the
+// file system is asked anything, then again with symbolic links resolved. With
+// mustExist false a missing target is not an error (its lexical path is returned).
+QString resolveInsideCourse(const QString& courseDir, const QString& chapterFile, const QString& reference,
+                            const QString& what, bool mustExist, QString* error = nullptr);
+
 // The course shipped with PosLab: $POSLAB_COURSE_DIR if set, else the source
 // tree's lessons/ folder (compile definition POSLAB_SOURCE_COURSE_DIR).
 QString defaultCourseDir();

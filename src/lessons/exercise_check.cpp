@@ -115,6 +115,70 @@ CheckResult checkMultiple(const ExerciseBlock& ex, const QList<int>& selected)
     return r;
 }
 
+namespace {
+
+// True when `pattern` holds a PCRE2 backtracking verb "(*...)" outside
+// escapes, \Q...\E quotes, (?#...) comments and character classes.
+bool hasBacktrackingVerb(const QString& p)
+{
+    bool inClass = false;
+    for (qsizetype i = 0; i < p.size(); ++i) {
+        const QChar c = p[i];
+        if (c == u'\\') {
+            if (i + 1 < p.size() && p[i + 1] == u'Q') {
+                const qsizetype end = p.indexOf(QLatin1String("\\E"), i + 2);
+                if (end < 0) return false;  // quoted to the end: nothing more to see
+                i = end + 1;
+            } else {
+                ++i;  // the escaped character
+            }
+            continue;
+        }
+        if (inClass) {
+            if (c == u']') inClass = false;
+            continue;
+        }
+        if (c == u'[') {
+            inClass = true;
+            if (i + 1 < p.size() && p[i + 1] == u'^') ++i;
+            if (i + 1 < p.size() && p[i + 1] == u']') ++i;  // "[]" and "[^]": the ']' is literal
+            continue;
+        }
+        if (c == u'(' && p.mid(i, 3) == QLatin1String("(?#")) {
+            const qsizetype end = p.indexOf(u')', i + 3);
+            if (end < 0) return false;
+            i = end;
+            continue;
+        }
+        if (c == u'(' && i + 1 < p.size() && p[i + 1] == u'*') return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+QRegularExpression compileAcceptRegex(const QString& pattern, bool caseInsensitive, QString* error)
+{
+    const auto options = caseInsensitive ? QRegularExpression::CaseInsensitiveOption
+                                         : QRegularExpression::NoPatternOption;
+    auto refuse = [&](const QString& why) {
+        if (error) *error = why;
+        return QRegularExpression(QStringLiteral("("));  // invalid: matches nothing
+    };
+    if (error) error->clear();
+    if (pattern.isEmpty()) return refuse(QStringLiteral("the pattern is empty"));
+    const QRegularExpression alone(pattern, options);
+    if (!alone.isValid())
+        return refuse(QStringLiteral("%1 at offset %2").arg(alone.errorString()).arg(alone.patternErrorOffset()));
+    if (hasBacktrackingVerb(pattern))
+        return refuse(QStringLiteral("backtracking verbs such as (*ACCEPT) are not allowed"));
+    QRegularExpression wrapped(QStringLiteral("\\A(?:%1)\\z").arg(pattern), options);
+    // The same groups alone and wrapped: the pattern stayed inside (?:...).
+    if (!wrapped.isValid() || wrapped.captureCount() != alone.captureCount())
+        return refuse(QStringLiteral("the pattern does not stay inside one group (an unclosed \\Q, or a '#' comment)"));
+    return wrapped;
+}
+
 CheckResult checkText(const ExerciseBlock& ex, const QString& answer)
 {
     CheckResult r;
@@ -125,13 +189,14 @@ CheckResult checkText(const ExerciseBlock& ex, const QString& answer)
     }
     for (const AcceptRule& rule : ex.accept) {
         if (rule.isRegex) {
-            QRegularExpression re(QStringLiteral("\\A(?:%1)\\z").arg(rule.pattern),
-                                  rule.caseInsensitive ? QRegularExpression::CaseInsensitiveOption
-                                                       : QRegularExpression::NoPatternOption);
-            if (!re.isValid()) continue;
+            const QRegularExpression re = compileAcceptRegex(rule.pattern, rule.caseInsensitive);
+            if (!re.isValid()) continue;  // `poslab check` reports it; it never accepts anything
             // Regexes see the width-folded, whitespace-normalised answer with its case kept.
             const QString folded = answer.normalized(QString::NormalizationForm_KC).simplified();
-            if (re.match(folded).hasMatch()) {
+            const QRegularExpressionMatch m = re.match(folded);
+            // The wrapper anchors both ends; checking the span as well means no
+            // construct the compile checks missed can accept a part of the answer.
+            if (m.hasMatch() && m.capturedStart(0) == 0 && m.capturedLength(0) == folded.size()) {
                 r.correct = true;
                 return r;
             }

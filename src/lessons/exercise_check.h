@@ -20,6 +20,8 @@
 #include "lessons/course.h"
 #include "modules/module.h"
 
+#include <QRegularExpression>
+
 #include <memory>
 #include <vector>
 
@@ -54,6 +56,16 @@ bool parseLearnerNumber(const QString& text, double* value);
 
 // Folds full-width forms to half-width (NFKC), lowercases and collapses whitespace.
 QString normalizeAnswerText(const QString& text);
+
+// A text exercise's /regex/ rule, compiled so that it can only match the whole
+// answer: the pattern goes inside \A(?:...)\z. Returns an invalid expression,
+// with *error set, when the pattern does not compile on its own or could reach
+// out of that wrapper: an unbalanced ')' (`a)|(b` would become
+// `\A(?:a)|(b)\z`, which matches anything starting with "a"), or a
+// backtracking verb such as (*ACCEPT) that ends the match early. The checker
+// and `poslab check` both use it, so a rule check refuses never runs.
+QRegularExpression compileAcceptRegex(const QString& pattern, bool caseInsensitive,
+                                      QString* error = nullptr);
 
 // Parses a tolerance as written in a lesson: "0.01" (absolute) or "1%" (relative).
 bool parseTolerance(const QString& text, Tolerance* tolerance);

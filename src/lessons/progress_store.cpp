@@ -1,6 +1,8 @@
 // progress_store.cpp — the learner's progress as an atomically written JSON file.
 #include "lessons/progress_store.h"
 
+#include "modules/atomic_file.h"
+
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
@@ -8,7 +10,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 #include <QStandardPaths>
 
 namespace poslab::lessons {
@@ -251,23 +252,12 @@ bool ProgressStore::saveLocked(QString* error)
     last[QStringLiteral("step")] = m_lastStep;
     root[QStringLiteral("last")] = last;
 
-    const QString dir = QFileInfo(m_path).absolutePath();
-    if (!QDir().mkpath(dir)) {
-        *error = QStringLiteral("cannot create the folder %1").arg(dir);
-        m_lastError = *error;
-        return false;
-    }
-    // QSaveFile writes a temporary file and renames it over the old one only
-    // after a successful commit: a crash leaves the previous good file.
-    QSaveFile f(m_path);
-    if (!f.open(QIODevice::WriteOnly)) {
-        *error = QStringLiteral("cannot write %1: %2").arg(m_path, f.errorString());
-        m_lastError = *error;
-        return false;
-    }
-    f.write(QJsonDocument(root).toJson(QJsonDocument::Indented));
-    if (!f.commit()) {
-        *error = QStringLiteral("cannot write %1: %2").arg(m_path, f.errorString());
+    // Whole or not at all (atomic_file.h): a crash, a kill or a full disk
+    // leaves the previous good file.
+    const QByteArray json = QJsonDocument(root).toJson(QJsonDocument::Indented);
+    QString why;
+    if (!modules::writeFileAtomically(m_path, json, &why)) {
+        *error = QStringLiteral("cannot write %1: %2").arg(m_path, why);
         m_lastError = *error;
         return false;
     }

@@ -1,6 +1,7 @@
 // run_engine.cpp — asynchronous, cached, cancellable module runs.
 #include "lessons/run_engine.h"
 
+#include "core/common.h"
 #include "modules/registry.h"
 
 #include <QElapsedTimer>
@@ -16,6 +17,8 @@ using poslab::modules::Output;
 using poslab::modules::Params;
 using poslab::modules::ParamError;
 using poslab::modules::Registry;
+using poslab::modules::T2;
+using poslab::modules::Text2;
 
 namespace {
 
@@ -46,14 +49,40 @@ QStringList canonicalParams(const Params& p)
     return out;
 }
 
-RunResultPtr errorResult(const QString& moduleId, int version, const QString& message)
+// Sets a failed result's message in both languages (error: the English one).
+void setError(RunResult& r, Text2 message)
+{
+    r.ok = false;
+    r.error = message.en;
+    r.errorText = std::move(message);
+}
+
+RunResultPtr errorResult(const QString& moduleId, int version, Text2 message)
 {
     auto r = std::make_shared<RunResult>();
     r->moduleId = moduleId;
     r->moduleVersion = version;
-    r->ok = false;
-    r->error = message;
+    setError(*r, std::move(message));
     return r;
+}
+
+// "rope.inv_freq: <the message>" in both languages.
+Text2 prefixed(const QString& moduleId, const Text2& message)
+{
+    return {QStringLiteral("%1: %2").arg(moduleId, message.en), QStringLiteral("%1：%2").arg(moduleId, message.zh)};
+}
+
+// An error whose text comes from elsewhere in one language only (the core's
+// English, or a module's message already in the chapter's language).
+Text2 sameInBoth(const char* what)
+{
+    const QString s = QString::fromUtf8(what);
+    return {s, s};
+}
+
+Text2 cancelledMessage(const QString& moduleId)
+{
+    return T2("%1: cancelled", "%1：已取消").arg(moduleId);
 }
 
 }  // namespace
@@ -88,17 +117,17 @@ RunEngine::Prepared RunEngine::prepare(const QString& moduleId, const QStringLis
     Prepared p;
     p.spec = m_registry.find(moduleId);
     if (!p.spec) {
-        p.immediate = errorResult(moduleId, 0, QStringLiteral("unknown module '%1'").arg(moduleId));
+        p.immediate = errorResult(moduleId, 0, T2("unknown module '%1'", "没有名为 %1 的模块").arg(moduleId));
         return p;
     }
     try {
         p.params = textParams ? poslab::modules::parseParams(*p.spec, *textParams)
                               : poslab::modules::validateParams(*p.spec, *typedParams);
     } catch (const ParamError& e) {
-        p.immediate = errorResult(moduleId, p.spec->version, QStringLiteral("%1: %2").arg(moduleId, e.message()));
+        p.immediate = errorResult(moduleId, p.spec->version, prefixed(moduleId, e.messages()));
         return p;
     } catch (const std::exception& e) {
-        p.immediate = errorResult(moduleId, p.spec->version, QStringLiteral("%1: %2").arg(moduleId, QString::fromUtf8(e.what())));
+        p.immediate = errorResult(moduleId, p.spec->version, prefixed(moduleId, sameInBoth(e.what())));
         return p;
     }
     p.key = QStringLiteral("%1#%2|%3").arg(moduleId).arg(p.spec->version).arg(canonicalParams(p.params).join(u'\x1f'));
@@ -132,15 +161,22 @@ RunResultPtr RunEngine::execute(const Prepared& p, const std::atomic<bool>* canc
         r->ok = true;
     } catch (const poslab::modules::Cancelled&) {
         r->cancelled = true;
-        r->error = QStringLiteral("%1: cancelled").arg(p.spec->id);
+        setError(*r, cancelledMessage(p.spec->id));
     } catch (const ParamError& e) {
-        r->error = QStringLiteral("%1: %2").arg(p.spec->id, e.message());
+        setError(*r, prefixed(p.spec->id, e.messages()));
     } catch (const poslab::modules::NeedsAction& e) {
-        r->error = QStringLiteral("%1: %2").arg(p.spec->id, QString::fromUtf8(e.what()));
+        // Worded by the module in the chapter's language already.
+        setError(*r, prefixed(p.spec->id, sameInBoth(e.what())));
+    } catch (const poslab::budget_error& e) {
+        // A size the reader chose: say what to do; the core's detail (English) follows.
+        const QString detail = QString::fromUtf8(e.what());
+        setError(*r, T2("%1: %2; choose smaller sizes",
+                        "%1：所需内存超出预算，请把尺寸调小（%2）")
+                         .arg(p.spec->id, detail));
     } catch (const std::exception& e) {
-        r->error = QStringLiteral("%1 failed: %2").arg(p.spec->id, QString::fromUtf8(e.what()));
+        setError(*r, T2("%1 failed: %2", "%1 运行失败：%2").arg(p.spec->id, QString::fromUtf8(e.what())));
     } catch (...) {
-        r->error = QStringLiteral("%1 failed with an unknown error").arg(p.spec->id);
+        setError(*r, T2("%1 failed with an unknown error", "%1 运行失败，原因不明").arg(p.spec->id));
     }
     if (!r->ok && cancelFlag && cancelFlag->load()) r->cancelled = true;
     r->elapsedMs = timer.elapsed();
@@ -188,8 +224,8 @@ quint64 RunEngine::start(Prepared p)
             r->moduleId = p.spec->id;
             r->moduleVersion = p.spec->version;
             r->params = canonicalParams(p.params);
+            setError(*r, cancelledMessage(p.spec->id));
             r->cancelled = true;
-            r->error = QStringLiteral("%1: cancelled").arg(p.spec->id);
             QMetaObject::invokeMethod(this, [this, id, r] { deliver(id, r); }, Qt::QueuedConnection);
             return;
         }

@@ -16,6 +16,7 @@
 // cancellation — and, before it, failed(id, message) when the run did not
 // succeed (also for a cancelled run: check RunResult::cancelled to tell a
 // superseded run from a real error). Only successful runs are cached.
+// failed() carries the English message; a view shows RunResult::errorIn(lang).
 #pragma once
 
 #include "modules/module.h"
@@ -41,11 +42,16 @@ struct RunResult {
     QStringList params;  // the validated parameters, canonical "name=value", sorted by name
     bool ok = false;
     bool cancelled = false;
-    QString error;  // when !ok: what went wrong, ready to show in an error cell
+    // When !ok: what went wrong, ready to show in an error cell, in both
+    // course languages (errorIn(lang)); `error` is the English one, for logs.
+    poslab::modules::Text2 errorText;
+    QString error;
     std::vector<poslab::modules::Output> outputs;
     qint64 elapsedMs = 0;  // of the real run (a cache hit returns the original result)
 
     const poslab::modules::Output* output(const QString& name) const;
+    // The error in the course language ("zh" or "en").
+    QString errorIn(const QString& lang) const { return errorText.in(lang); }
 };
 using RunResultPtr = std::shared_ptr<const RunResult>;
 

@@ -82,7 +82,8 @@ ModuleSpec biasModule() {
     s.check = [](const Params& p) {
         if (p.getInt(u"head"_s) > p.getInt(u"heads"_s))
             throw ParamError(u"head"_s, QString::number(p.getInt(u"head"_s)),
-                             u"an int in [1, %1] (at most heads)"_s.arg(p.getInt(u"heads"_s)));
+                             {u"an int in [1, %1] (at most heads)"_s.arg(p.getInt(u"heads"_s)),
+                              u"[1, %1] 内的整数（不能超过头数 heads）"_s.arg(p.getInt(u"heads"_s))});
     };
     s.run = [](const Params& p, const RunContext&) {
         const int n = int(p.getInt(u"heads"_s));

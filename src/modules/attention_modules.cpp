@@ -309,7 +309,8 @@ void checkPermutation(const Params& p) {
     for (int t = 0; ok && t < T; t++) ok = sorted[t] == t;
     if (!ok)
         throw ParamError(QStringLiteral("order"), given.join(QLatin1Char(',')),
-                         QStringLiteral("a permutation of 0..%1 (the sentence has %2 tokens)").arg(T - 1).arg(T));
+                         {QStringLiteral("a permutation of 0..%1 (the sentence has %2 tokens)").arg(T - 1).arg(T),
+                          QStringLiteral("0..%1 的一个排列（这句话有 %2 个词元）").arg(T - 1).arg(T)});
 }
 
 std::vector<Output> runPermutation(const Params& p, const RunContext& ctx) {
@@ -394,7 +395,8 @@ void registerAttentionModules(Registry& r) {
             const long long head = p.getInt(QStringLiteral("head")), H = p.getInt(QStringLiteral("heads"));
             if (head >= H)
                 throw ParamError(QStringLiteral("head"), QString::number(head),
-                                 QStringLiteral("an int in [0, heads-1=%1]").arg(H - 1));
+                                 {QStringLiteral("an int in [0, heads-1=%1]").arg(H - 1),
+                                  QStringLiteral("[0, heads-1=%1] 内的整数").arg(H - 1)});
         };
         s.run = runMap;
         r.add(std::move(s));

@@ -145,9 +145,8 @@ std::vector<Output> runLengthResults(const Params& p, const RunContext& ctx) {
     if (shown.empty()) {
         QStringList names;
         for (const scheme_result& r : res.rows) names << QString::fromStdString(r.name);
-        throw ParamError(u"rows"_s, rowsWanted,
-                         tr("one of the stored run's rows", "已保存结果中的某一行"),
-                         tr("the stored run (%1) has no row '%2'; it has: %3",
+        throw ParamError(u"rows"_s, rowsWanted, T2("one of the stored run's rows", "已保存结果中的某一行"),
+                         T2("the stored run (%1) has no row '%2'; it has: %3",
                             "已保存的结果（%1）中没有“%2”这一行；现有：%3")
                              .arg(QFileInfo(run.path).fileName(), rowsWanted, names.join(u", "_s)));
     }
@@ -225,8 +224,8 @@ std::vector<Output> runLengthResults(const Params& p, const RunContext& ctx) {
             series.push_back(Output::series(seriesName(r.name), std::move(steps), std::move(y)));
         }
         if (series.empty())
-            throw ParamError(u"rows"_s, rowsWanted, tr("rows with a trained model", "有训练过的模型的行"),
-                             tr("the rows '%1' are inference-time scalings of the RoPE model: choose rope to see "
+            throw ParamError(u"rows"_s, rowsWanted, T2("rows with a trained model", "有训练过的模型的行"),
+                             T2("the rows '%1' are inference-time scalings of the RoPE model: choose rope to see "
                                 "its training curve",
                                 "“%1”是 RoPE 模型在推理时的缩放，没有单独训练：要看训练曲线请选 rope")
                                  .arg(rowsWanted));

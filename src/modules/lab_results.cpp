@@ -9,6 +9,8 @@
 // and read back as NaN.
 #include "modules/lab_results.h"
 
+#include "modules/atomic_file.h"
+
 #include "core/matmul.h"
 
 #include <QDir>
@@ -17,7 +19,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 #include <QStandardPaths>
 #include <QSysInfo>
 #include <QThread>
@@ -485,19 +486,10 @@ QString saveRun(const length_experiment_result& result, const std::vector<QStrin
     RunProvenance p = provenance;
     p.finishedUtc = when;
     const QByteArray json = runToJson(result, samples, &p);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return failWith(QStringLiteral("cannot store the training run in %1: %2")
-                            .arg(QDir::toNativeSeparators(path), file.errorString()));
-    if (file.write(json) != json.size()) {
-        const QString why = file.errorString();
-        file.cancelWriting();
+    QString why;
+    if (!modules::writeFileAtomically(path, json, &why))
         return failWith(QStringLiteral("cannot store the training run in %1: %2 (nothing was written)")
                             .arg(QDir::toNativeSeparators(path), why));
-    }
-    if (!file.commit())
-        return failWith(QStringLiteral("cannot store the training run in %1: %2 (nothing was written)")
-                            .arg(QDir::toNativeSeparators(path), file.errorString()));
     if (error) error->clear();
     return path;
 }

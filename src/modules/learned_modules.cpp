@@ -118,13 +118,12 @@ ModuleSpec extendModule() {
         const long long L2 = p.getInt(u"new_length"_s);
         if (L2 * C > 1048576)
             throw ParamError(u"new_length"_s, QString::number(L2),
-                             u"new_length × dim at most 1048576 (here dim = %1)"_s.arg(C));
+                             {u"new_length × dim at most 1048576 (here dim = %1)"_s.arg(C),
+                              u"new_length × dim 不超过 1048576（这里 dim = %1）"_s.arg(C)});
         if (p.getBool(u"matrix"_s)) {
             if (p.getInt(u"length"_s) > 512)
-                throw ParamError(u"length"_s, QString::number(p.getInt(u"length"_s)),
-                                 u"at most 512 when matrix=true"_s);
-            if (L2 > 512)
-                throw ParamError(u"new_length"_s, QString::number(L2), u"at most 512 when matrix=true"_s);
+                throw ParamError(u"length"_s, QString::number(p.getInt(u"length"_s)), atMost512WithMatrix());
+            if (L2 > 512) throw ParamError(u"new_length"_s, QString::number(L2), atMost512WithMatrix());
         }
     };
     s.run = [](const Params& p, const RunContext&) {

@@ -53,12 +53,56 @@ std::vector<double> Params::getFloatList(const QString& name) const {
     return out;
 }
 
-ParamError::ParamError(QString p, QString v, QString a, const QString& message)
-    : std::runtime_error((message.isEmpty() ? "parameter '" + p + "': " + v + " is not allowed; " + a : message)
-                             .toStdString()),
-      param(std::move(p)), value(std::move(v)), allowed(std::move(a)) {}
+namespace {
 
-QString ParamError::message() const { return QString::fromStdString(what()); }
+// The value as the sentence shows it: an empty value is named, not left blank.
+QString valueShown(const QString& value, const QString& lang) {
+    if (!value.isEmpty()) return value;
+    return lang == QLatin1String("zh") ? QStringLiteral("（空）") : QStringLiteral("(empty)");
+}
+
+// The sentence of each kind of refusal, worded from the parts.
+QString paramSentence(ParamError::Kind kind, const QString& param, const QString& value, const Text2& allowed,
+                      const Text2& sentence, const QString& lang) {
+    const bool zh = lang == QLatin1String("zh");
+    const QString v = valueShown(value, lang);
+    const QString a = allowed.in(lang);
+    switch (kind) {
+    case ParamError::Kind::NotAllowed:
+        return zh ? QStringLiteral("参数 %1 不能取 %2；允许的取值：%3").arg(param, v, a)
+                  : QStringLiteral("parameter '%1': %2 is not allowed; %3").arg(param, v, a);
+    case ParamError::Kind::GivenTwice:
+        return zh ? QStringLiteral("参数 %1 给出了两次（第二次是 %2）；每个参数只能给一次").arg(param, v)
+                  : QStringLiteral("parameter '%1': %2 is not allowed; the parameter is given twice").arg(param, v);
+    case ParamError::Kind::Unknown:
+        return zh ? QStringLiteral("没有名为 %1 的参数（给出的值是 %2）；%3").arg(param, v, a)
+                  : QStringLiteral("unknown parameter '%1' (given %2); %3").arg(param, v, a);
+    case ParamError::Kind::NotAssignment:
+        return zh ? QStringLiteral("“%1”不是参数赋值，应写成“参数名=取值”的形式；%2").arg(valueShown(param, lang), a)
+                  : QStringLiteral("'%1' is not a parameter assignment: expected name=value; %2")
+                        .arg(valueShown(param, lang), a);
+    case ParamError::Kind::Custom:
+        return sentence.in(lang);
+    }
+    return sentence.in(lang);
+}
+
+}  // namespace
+
+ParamError::ParamError(QString p, QString v, Text2 a) : ParamError(Kind::NotAllowed, std::move(p), std::move(v), std::move(a)) {}
+
+ParamError::ParamError(QString p, QString v, Text2 a, Text2 s)
+    : ParamError(Kind::Custom, std::move(p), std::move(v), std::move(a), std::move(s)) {}
+
+ParamError::ParamError(Kind k, QString p, QString v, Text2 a, Text2 s)
+    : std::runtime_error(paramSentence(k, p, v, a, s, QStringLiteral("en")).toStdString()),
+      kind(k), param(std::move(p)), value(std::move(v)), allowed(std::move(a)), sentence(std::move(s)) {}
+
+QString ParamError::message(const QString& lang) const {
+    return paramSentence(kind, param, value, allowed, sentence, lang);
+}
+
+Text2 ParamError::messages() const { return {message(QStringLiteral("en")), message(QStringLiteral("zh"))}; }
 
 Output Output::series(QString name, std::vector<double> x, std::vector<double> y) {
     Output o;
@@ -199,6 +243,8 @@ ParamSpec floatListParam(QString name, std::vector<double> def, double min, doub
     p.help = std::move(help);
     return p;
 }
+
+Text2 atMost512WithMatrix() { return T2("at most 512 when matrix=true", "matrix=true 时不超过 512"); }
 
 std::vector<double> toDoubles(const float* p, std::size_t n) { return std::vector<double>(p, p + n); }
 std::vector<double> toDoubles(const std::vector<float>& v) { return std::vector<double>(v.begin(), v.end()); }

@@ -30,6 +30,12 @@ struct Text2 {
     QString en;
     QString zh;
     QString in(const QString& lang) const { return lang == QLatin1String("zh") ? zh : en; }
+    bool isEmpty() const { return en.isEmpty() && zh.isEmpty(); }
+    // QString::arg on both texts: T2("%1 heads", "%1 个头").arg(n).
+    template <typename... Args>
+    Text2 arg(const Args&... args) const {
+        return {en.arg(args...), zh.arg(args...)};
+    }
 };
 
 // Shorthand for module declarations: an English and a Chinese UTF-8 literal.
@@ -74,12 +80,37 @@ private:
 };
 
 // A parameter (or a combination of parameters) that cannot be used.
-// The message names the parameter, the value given and what is allowed.
+//
+// The error keeps its parts — which parameter, the value given (as shown: long
+// values are cut), what is allowed — and words the sentence only when asked,
+// in the language asked: message("zh") or message("en"). what() is the
+// English sentence, for logs. "What is allowed" is a Text2 because it is built
+// from the parameter's declaration (type, range, choices) in both languages.
 struct ParamError : std::runtime_error {
-    // Default message: "parameter 'head_dim': 7 is not allowed; expected an even int in [2, 1024]".
-    ParamError(QString param, QString value, QString allowed, const QString& message = {});
-    QString param, value, allowed;
-    QString message() const;
+    enum class Kind {
+        NotAllowed,     // "parameter 'head_dim': 7 is not allowed; expected an even int in [2, 1024]"
+        GivenTwice,     // the same name twice in one list of assignments
+        Unknown,        // no parameter of that name; `allowed` lists the module's names
+        NotAssignment,  // text without "name=" ; `allowed` lists the module's names
+        Custom,         // a module's own check: the whole sentence is `sentence`
+    };
+    // Kind::NotAllowed: the value of `param` is refused; `allowed` says what is accepted.
+    ParamError(QString param, QString value, Text2 allowed);
+    // Kind::Custom: a module's own sentence (both languages), with the parts kept for callers.
+    ParamError(QString param, QString value, Text2 allowed, Text2 sentence);
+    // Any kind; `sentence` is used by Kind::Custom only.
+    ParamError(Kind kind, QString param, QString value, Text2 allowed, Text2 sentence = {});
+
+    Kind kind = Kind::NotAllowed;
+    QString param;   // the parameter's name (or, for NotAssignment, the text given)
+    QString value;   // the value as shown in the message; empty = an empty value
+    Text2 allowed;   // what is accepted, in both languages
+    Text2 sentence;  // Kind::Custom: the whole message
+
+    // The whole sentence in `lang` ("zh" or "en"; anything else is English).
+    QString message(const QString& lang = QStringLiteral("en")) const;
+    // Both languages at once.
+    Text2 messages() const;
 };
 
 // Raised by a module that cannot run until the reader does something first
@@ -166,6 +197,9 @@ ParamSpec intListParam(QString name, std::vector<long long> def, long long min, 
                        int maxLength, Text2 help, int minLength = 0);
 ParamSpec floatListParam(QString name, std::vector<double> def, double min, double max,
                          int maxLength, Text2 help, int minLength = 0);
+
+// What several modules allow for a length drawn as a matrix: "at most 512 when matrix=true".
+Text2 atMost512WithMatrix();
 
 std::vector<double> toDoubles(const float* p, std::size_t n);
 std::vector<double> toDoubles(const std::vector<float>& v);

@@ -53,8 +53,9 @@ QStringList Registry::ids() const {
 namespace {
 
 // Shown in messages; a pasted megabyte of text is cut to something readable.
+// An empty value stays empty: ParamError names it in the reader's language.
 QString shown(const QString& value) {
-    if (value.size() <= 60) return value.isEmpty() ? QStringLiteral("(empty)") : value;
+    if (value.size() <= 60) return value;
     return value.left(57) + QStringLiteral("...");
 }
 
@@ -62,26 +63,36 @@ QString rangeText(const ParamSpec& p) {
     return QStringLiteral("[%1, %2]").arg(formatNumber(p.min), formatNumber(p.max));
 }
 
-QString allowedText(const ParamSpec& p) {
+// What a parameter accepts, from its declaration, in both languages.
+Text2 allowedText(const ParamSpec& p) {
+    const QString range = rangeText(p);
     switch (p.type) {
     case ParamType::Int:
-        if (p.multipleOf == 2) return QStringLiteral("expected an even int in ") + rangeText(p);
+        if (p.multipleOf == 2)
+            return {QStringLiteral("expected an even int in ") + range, QStringLiteral("%1 内的偶数").arg(range)};
         if (p.multipleOf > 1)
-            return QStringLiteral("expected an int in %1 that is a multiple of %2").arg(rangeText(p)).arg(p.multipleOf);
-        return QStringLiteral("expected an int in ") + rangeText(p);
+            return {QStringLiteral("expected an int in %1 that is a multiple of %2").arg(range).arg(p.multipleOf),
+                    QStringLiteral("%1 内 %2 的整数倍").arg(range).arg(p.multipleOf)};
+        return {QStringLiteral("expected an int in ") + range, QStringLiteral("%1 内的整数").arg(range)};
     case ParamType::Float:
-        return QStringLiteral("expected a finite number in ") + rangeText(p);
+        return {QStringLiteral("expected a finite number in ") + range, QStringLiteral("%1 内的有限数值").arg(range)};
     case ParamType::Bool:
-        return QStringLiteral("expected true or false");
+        return {QStringLiteral("expected true or false"), QStringLiteral("true 或 false")};
     case ParamType::Choice:
-        return QStringLiteral("expected one of: ") + p.choices.join(QStringLiteral(", "));
+        return {QStringLiteral("expected one of: ") + p.choices.join(QStringLiteral(", ")),
+                QStringLiteral("以下之一：") + p.choices.join(QStringLiteral("、"))};
     case ParamType::IntList:
     case ParamType::FloatList: {
-        const QString what = p.type == ParamType::IntList ? QStringLiteral("ints") : QStringLiteral("numbers");
-        const QString count = p.minListLength == p.maxListLength
-                                  ? QString::number(p.maxListLength)
-                                  : QStringLiteral("%1 to %2").arg(p.minListLength).arg(p.maxListLength);
-        return QStringLiteral("expected a comma-separated list of %1 %2 in %3").arg(count, what, rangeText(p));
+        const bool ints = p.type == ParamType::IntList;
+        const bool fixed = p.minListLength == p.maxListLength;
+        const QString countEn = fixed ? QString::number(p.maxListLength)
+                                      : QStringLiteral("%1 to %2").arg(p.minListLength).arg(p.maxListLength);
+        const QString countZh = fixed ? QString::number(p.maxListLength)
+                                      : QStringLiteral("%1 到 %2").arg(p.minListLength).arg(p.maxListLength);
+        return {QStringLiteral("expected a comma-separated list of %1 %2 in %3")
+                    .arg(countEn, ints ? QStringLiteral("ints") : QStringLiteral("numbers"), range),
+                QStringLiteral("用逗号分隔的 %1 个%2，每个都在 %3 内")
+                    .arg(countZh, ints ? QStringLiteral("整数") : QStringLiteral("数值"), range)};
     }
     }
     return {};
@@ -203,11 +214,15 @@ QVariant convert(const ParamSpec& p, const QVariant& given) {
     fail(p, shownValue);
 }
 
-QString knownNames(const ModuleSpec& spec) {
+// The parameters a module takes, for a refused name, in both languages.
+Text2 knownNames(const ModuleSpec& spec) {
     QStringList names;
     for (const auto& p : spec.params) names << p.name;
-    if (names.isEmpty()) return QStringLiteral("module %1 takes no parameters").arg(spec.id);
-    return QStringLiteral("module %1 takes: %2").arg(spec.id, names.join(QStringLiteral(", ")));
+    if (names.isEmpty())
+        return {QStringLiteral("module %1 takes no parameters").arg(spec.id),
+                QStringLiteral("模块 %1 没有参数").arg(spec.id)};
+    return {QStringLiteral("module %1 takes: %2").arg(spec.id, names.join(QStringLiteral(", "))),
+            QStringLiteral("模块 %1 的参数有：%2").arg(spec.id, names.join(QStringLiteral("、")))};
 }
 
 }  // namespace
@@ -217,9 +232,7 @@ Params validateParams(const ModuleSpec& spec, const std::map<QString, QVariant>&
         bool known = false;
         for (const auto& p : spec.params) known = known || p.name == name;
         if (!known)
-            throw ParamError(name, shown(value.toString()), knownNames(spec),
-                             QStringLiteral("unknown parameter '%1' (given %2); %3")
-                                 .arg(name, shown(value.toString()), knownNames(spec)));
+            throw ParamError(ParamError::Kind::Unknown, shown(name), shown(value.toString()), knownNames(spec));
     }
     std::map<QString, QVariant> values;
     for (const auto& p : spec.params) {
@@ -235,13 +248,11 @@ Params parseParams(const ModuleSpec& spec, const QStringList& assignments) {
     std::map<QString, QVariant> given;
     for (const QString& a : assignments) {
         const qsizetype eq = a.indexOf(u'=');
-        if (eq <= 0)
-            throw ParamError(shown(a), shown(a), knownNames(spec),
-                             QStringLiteral("'%1' is not a parameter assignment: expected name=value; %2")
-                                 .arg(shown(a), knownNames(spec)));
+        if (eq <= 0) throw ParamError(ParamError::Kind::NotAssignment, shown(a), shown(a), knownNames(spec));
         const QString name = a.left(eq).trimmed();
         if (given.count(name))
-            throw ParamError(name, shown(a.mid(eq + 1)), QStringLiteral("the parameter is given twice"));
+            throw ParamError(ParamError::Kind::GivenTwice, name, shown(a.mid(eq + 1)),
+                             {QStringLiteral("the parameter is given twice"), QStringLiteral("每个参数只能给一次")});
         given[name] = a.mid(eq + 1);
     }
     return validateParams(spec, given);

@@ -99,12 +99,15 @@ ModuleSpec t5Module() {
         const bool bi = p.getBool(u"bidirectional"_s);
         const long long nb = p.getInt(u"num_buckets"_s);
         if (bi && nb < 4)
-            throw ParamError(u"num_buckets"_s, QString::number(nb), u"an int in [4, 256] when bidirectional=true"_s);
+            throw ParamError(u"num_buckets"_s, QString::number(nb),
+                             {u"an int in [4, 256] when bidirectional=true"_s, u"bidirectional=true 时为 [4, 256] 内的整数"_s});
         const long long exact = (bi ? nb / 2 : nb) / 2;
         if (p.getInt(u"max_distance"_s) <= exact)
             throw ParamError(u"max_distance"_s, QString::number(p.getInt(u"max_distance"_s)),
-                             u"an int greater than %1 (the exact buckets for num_buckets=%2%3)"_s.arg(exact).arg(nb).arg(
-                                 bi ? u", bidirectional"_s : u", causal"_s));
+                             {u"an int greater than %1 (the exact buckets for num_buckets=%2%3)"_s.arg(exact).arg(nb).arg(
+                                  bi ? u", bidirectional"_s : u", causal"_s),
+                              u"大于 %1 的整数（num_buckets=%2、%3时精确桶的个数）"_s.arg(exact).arg(nb).arg(
+                                  bi ? u"双向"_s : u"因果"_s)});
     };
     s.run = [](const Params& p, const RunContext&) {
         const std::size_t T = std::size_t(p.getInt(u"length"_s));

@@ -4,6 +4,7 @@
 // precision of angles in fp32/fp16/bf16. All numerics live in src/core
 // (rope.h, rope_scaling.h, precision.h); this file declares parameters and
 // shapes the outputs.
+#include "modules/number_format.h"
 #include "modules/registry.h"
 
 #include "core/common.h"
@@ -20,8 +21,6 @@ namespace poslab::modules {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
-
-QString S(const char* s) { return QString::fromUtf8(s); }
 
 QString num(double v) { return QString::number(v, 'g', 10); }
 
@@ -155,23 +154,85 @@ rope_scaling_type scalingType(const Params& p) {
     return t;
 }
 
-// Turns the core's validation message into a ParamError naming the parameter.
+// yarn's `beta_fast or 32` must stay above `beta_slow or 1` (HF's defaults for 0).
+void checkBetas(const Params& p) {
+    const double bf = p.getFloat(QStringLiteral("beta_fast")), bs = p.getFloat(QStringLiteral("beta_slow"));
+    if ((bf != 0 ? bf : 32) <= (bs != 0 ? bs : 1))
+        throw ParamError(QStringLiteral("beta_fast"), num(bf),
+                         T2("greater than beta_slow (%1)", "须大于 beta_slow（%1）").arg(num(bs)));
+}
+
+// The combinations of scaling parameters the core refuses (rope_validate_scaling,
+// the same rules) are checked here first, so the refusal names the parameter
+// and is worded in the reader's language. Whatever the core still refuses is
+// reported with the core's own (English) words.
 void checkScaling(const Params& p) {
     const int dim = rotaryDim(p);
     const double prf = p.getFloat(QStringLiteral("partial_rotary_factor"));
     if (dim < 2 || dim % 2 != 0)
         throw ParamError(QStringLiteral("partial_rotary_factor"), num(prf),
-                         QStringLiteral("int(head_dim * partial_rotary_factor) = %1 must be an even number >= 2")
+                         T2("int(head_dim * partial_rotary_factor) = %1 must be an even number >= 2",
+                            "head_dim × partial_rotary_factor 取整后为 %1，须为不小于 2 的偶数")
                              .arg(dim));
     const std::size_t n = static_cast<std::size_t>(dim / 2);
     for (const char* list : {"short_factor", "long_factor"}) {
-        const std::size_t len = p.getFloatList(QString::fromLatin1(list)).size();
-        if (len != 0 && len != n)
-            throw ParamError(QString::fromLatin1(list), QStringLiteral("a list of %1 values").arg(len),
-                             QStringLiteral("empty or exactly dim/2 = %1 values").arg(n));
+        const QString name = QString::fromLatin1(list);
+        const std::size_t len = p.getFloatList(name).size();
+        if (len != 0 && len != n) {
+            QString given = formatVariantList(p.values().at(name).toList());
+            if (given.size() > 60) given = given.left(57) + QStringLiteral("...");
+            throw ParamError(name, given,
+                             T2("empty or exactly dim/2 = %1 values (%2 given)", "留空，或恰好 dim/2 = %1 个数值（给出了 %2 个）")
+                                 .arg(n)
+                                 .arg(len));
+        }
+    }
+    const rope_scaling_type type = scalingType(p);
+    const QString typeName = p.getChoice(QStringLiteral("scaling"));
+    const double factor = p.getFloat(QStringLiteral("factor"));
+    const long long maxPos = p.getInt(QStringLiteral("max_position_embeddings"));
+    const long long original0 = p.getInt(QStringLiteral("original_max_position_embeddings"));
+    const long long original = original0 > 0 ? original0 : maxPos;
+    const bool needsFactor = type == ROPE_SCALING_LINEAR || type == ROPE_SCALING_DYNAMIC || type == ROPE_SCALING_NTK ||
+                             type == ROPE_SCALING_LLAMA3;
+    if (needsFactor && factor == 0)
+        throw ParamError(QStringLiteral("factor"), num(factor),
+                         T2("a number >= 1: scaling=%1 needs a factor (0 means unset)",
+                            "不小于 1 的数（scaling=%1 必须给出倍数，0 表示未设置）")
+                             .arg(typeName));
+    if (type != ROPE_SCALING_DEFAULT && factor > 0 && factor < 1)
+        throw ParamError(QStringLiteral("factor"), num(factor),
+                         T2("a number >= 1 for scaling=%1 (0 = unset)", "scaling=%1 时须不小于 1（0 表示未设置）")
+                             .arg(typeName));
+    if ((type == ROPE_SCALING_YARN || type == ROPE_SCALING_LONGROPE) && factor == 0 && maxPos < original)
+        throw ParamError(QStringLiteral("factor"), num(factor),
+                         T2("a number >= 1; left unset (0), it is max_position_embeddings / "
+                            "original_max_position_embeddings = %1 / %2, less than 1",
+                            "不小于 1 的数；不设置（0）时取 max_position_embeddings / "
+                            "original_max_position_embeddings = %1 / %2，小于 1")
+                             .arg(maxPos)
+                             .arg(original));
+    if ((type == ROPE_SCALING_DYNAMIC || type == ROPE_SCALING_NTK) && dim <= 2)
+        throw ParamError(QStringLiteral("head_dim"), QString::number(p.getInt(QStringLiteral("head_dim"))),
+                         T2("a rotary dim greater than 2 for scaling=%1 (the base exponent is dim/(dim-2)); here "
+                            "dim = %2",
+                            "scaling=%1 时旋转维度须大于 2（底数的指数是 dim/(dim-2)）；这里 dim = %2")
+                             .arg(typeName)
+                             .arg(dim));
+    if (type == ROPE_SCALING_YARN) checkBetas(p);
+    if (type == ROPE_SCALING_LONGROPE && original < 2)
+        throw ParamError(QStringLiteral("original_max_position_embeddings"), QString::number(original0),
+                         T2("at least 2 for scaling=longrope (its logarithm divides)",
+                            "scaling=longrope 时至少为 2（公式中要除以它的对数）"));
+    if (type == ROPE_SCALING_LLAMA3) {
+        const double low = p.getFloat(QStringLiteral("low_freq_factor"));
+        const double high = p.getFloat(QStringLiteral("high_freq_factor"));
+        if (high <= low)
+            throw ParamError(QStringLiteral("high_freq_factor"), num(high),
+                             T2("greater than low_freq_factor (%1)", "须大于 low_freq_factor（%1）").arg(num(low)));
     }
     try {
-        rope_validate_scaling(scalingFrom(p, scalingType(p)));
+        rope_validate_scaling(scalingFrom(p, type));
     } catch (const core_error& e) {
         const QString msg = QString::fromStdString(e.what());
         // The core's messages read "<rope_type>: <field> must ...": take <field>.
@@ -182,8 +243,10 @@ void checkScaling(const Params& p) {
             if (p.has(field) || field == QLatin1String("dim")) param = field;
         }
         if (param == QLatin1String("dim")) param = QStringLiteral("head_dim");
-        const QVariant v = p.has(param) ? p.values().at(param) : QVariant(p.getChoice(QStringLiteral("scaling")));
-        throw ParamError(param, v.toString(), msg, QStringLiteral("parameter '%1': %2").arg(param, msg));
+        const QVariant v = p.has(param) ? p.values().at(param) : QVariant(typeName);
+        throw ParamError(param, v.toString(), {msg, QStringLiteral("RoPE 缩放（%1）不接受这组参数：%2").arg(typeName, msg)},
+                         {QStringLiteral("parameter '%1': %2").arg(param, msg),
+                          QStringLiteral("参数 %1：RoPE 缩放（%2）不接受这组参数：%3").arg(param, typeName, msg)});
     }
 }
 
@@ -654,7 +717,7 @@ void registerRopeModules(Registry& r) {
             const long long D = p.getInt(QStringLiteral("head_dim")), R = p.getInt(QStringLiteral("rotary_dim"));
             if (R > D)
                 throw ParamError(QStringLiteral("rotary_dim"), QString::number(R),
-                                 QStringLiteral("an even int in [2, head_dim=%1]").arg(D));
+                                 T2("an even int in [2, head_dim=%1]", "[2, head_dim=%1] 内的偶数").arg(D));
         };
         s.run = runRotate;
         r.add(std::move(s));
@@ -733,12 +796,7 @@ void registerRopeModules(Registry& r) {
             intParam(QStringLiteral("points"), 1024, 16, 8192, T2("number of distances sampled", "采样的距离点数")),
             seedParam(),
         };
-        s.check = [](const Params& p) {
-            const double bf = p.getFloat(QStringLiteral("beta_fast")), bs = p.getFloat(QStringLiteral("beta_slow"));
-            if ((bf != 0 ? bf : 32) <= (bs != 0 ? bs : 1))
-                throw ParamError(QStringLiteral("beta_fast"), num(bf),
-                                 QStringLiteral("greater than beta_slow (%1)").arg(num(bs)));
-        };
+        s.check = checkBetas;
         s.run = runExtrapolation;
         r.add(std::move(s));
     }
@@ -767,7 +825,7 @@ void registerRopeModules(Registry& r) {
             const long long D = p.getInt(QStringLiteral("head_dim")), j = p.getInt(QStringLiteral("pair"));
             if (j >= D / 2)
                 throw ParamError(QStringLiteral("pair"), QString::number(j),
-                                 QStringLiteral("an int in [0, head_dim/2 - 1 = %1]").arg(D / 2 - 1));
+                                 T2("an int in [0, head_dim/2 - 1 = %1]", "[0, head_dim/2 - 1 = %1] 内的整数").arg(D / 2 - 1));
         };
         s.run = runPrecision;
         r.add(std::move(s));

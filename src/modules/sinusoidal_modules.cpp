@@ -41,7 +41,8 @@ sinusoidal_layout layoutOf(const Params& p) {
 void checkT2tDim(const Params& p) {
     if (layoutOf(p) == sinusoidal_layout_concat_t2t && p.getInt(u"dim"_s) < 4)
         throw ParamError(u"dim"_s, QString::number(p.getInt(u"dim"_s)),
-                         u"an even int >= 4 when layout=concat_t2t (it divides by dim/2 - 1)"_s);
+                         {u"an even int >= 4 when layout=concat_t2t (it divides by dim/2 - 1)"_s,
+                          u"layout=concat_t2t 时须为不小于 4 的偶数（公式中要除以 dim/2 - 1）"_s});
 }
 
 // "sin ω0", "cos ω0", ... in the channel order of the layout.
@@ -82,7 +83,8 @@ ModuleSpec matrixModule() {
         const long long n = p.getInt(u"positions"_s) * p.getInt(u"dim"_s);
         if (n > 524288)
             throw ParamError(u"positions"_s, QString::number(p.getInt(u"positions"_s)),
-                             u"positions × dim at most 524288 (here dim = %1)"_s.arg(p.getInt(u"dim"_s)));
+                             {u"positions × dim at most 524288 (here dim = %1)"_s.arg(p.getInt(u"dim"_s)),
+                              u"positions × dim 不超过 524288（这里 dim = %1）"_s.arg(p.getInt(u"dim"_s))});
     };
     s.run = [](const Params& p, const RunContext&) {
         const std::size_t T = std::size_t(p.getInt(u"positions"_s)), C = std::size_t(p.getInt(u"dim"_s));
@@ -136,9 +138,9 @@ ModuleSpec similarityModule() {
         const long long T = p.getInt(u"positions"_s);
         if (p.getInt(u"reference"_s) >= T)
             throw ParamError(u"reference"_s, QString::number(p.getInt(u"reference"_s)),
-                             u"an int in [0, %1] (less than positions)"_s.arg(T - 1));
-        if (p.getBool(u"matrix"_s) && T > 512)
-            throw ParamError(u"positions"_s, QString::number(T), u"at most 512 when matrix=true"_s);
+                             {u"an int in [0, %1] (less than positions)"_s.arg(T - 1),
+                              u"[0, %1] 内的整数（须小于 positions）"_s.arg(T - 1)});
+        if (p.getBool(u"matrix"_s) && T > 512) throw ParamError(u"positions"_s, QString::number(T), atMost512WithMatrix());
     };
     s.run = [](const Params& p, const RunContext& ctx) {
         const std::size_t T = std::size_t(p.getInt(u"positions"_s)), C = std::size_t(p.getInt(u"dim"_s));

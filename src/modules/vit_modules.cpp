@@ -39,10 +39,8 @@ void requireIndex(const Params& p, const QString& name, const QString& sizeName)
     const long long v = p.getInt(name), n = p.getInt(sizeName);
     if (v >= n)
         throw ParamError(name, QString::number(v),
-                         QStringLiteral("expected an int in [0, %1] (%2 - 1 = %3)")
-                             .arg(n - 1)
-                             .arg(sizeName)
-                             .arg(n - 1));
+                         {QStringLiteral("expected an int in [0, %1] (%2 - 1 = %3)").arg(n - 1).arg(sizeName).arg(n - 1),
+                          QStringLiteral("[0, %1] 内的整数（%2 - 1 = %3）").arg(n - 1).arg(sizeName).arg(n - 1)});
 }
 
 Text2 gridHHelp() {
@@ -560,25 +558,32 @@ ModuleSpec mropeSpec() {
                         sw = p.getInt(QStringLiteral("section_w")), P = st + sh + sw;
         if (P < 1)
             throw ParamError(QStringLiteral("section_t"), QString::number(st),
-                             QStringLiteral("section_t + section_h + section_w >= 1"),
-                             QStringLiteral("the three sections are all 0: there is no rotary pair to assign"));
+                             T2("section_t + section_h + section_w >= 1", "section_t + section_h + section_w >= 1"),
+                             T2("section_t, section_h and section_w are all 0: there is no rotary pair to assign",
+                                "section_t、section_h、section_w 都是 0：没有可以分配的旋转维度对"));
         if (P > 128)
             throw ParamError(QStringLiteral("section_w"), QString::number(sw),
-                             QStringLiteral("section_t + section_h + section_w <= 128 (head_dim <= 256)"),
-                             QStringLiteral("section_t + section_h + section_w = %1 is more than 128 pairs "
-                                            "(head_dim <= 256)").arg(P));
+                             T2("section_t + section_h + section_w <= 128 (head_dim <= 256)",
+                                "section_t + section_h + section_w <= 128（head_dim <= 256）"),
+                             T2("section_t + section_h + section_w = %1 is more than 128 pairs (head_dim <= 256)",
+                                "section_t + section_h + section_w = %1，超过了 128 个维度对（head_dim <= 256）")
+                                 .arg(P));
         if (p.getChoice(QStringLiteral("style")) == QLatin1String("interleaved")) {
             if (3 * sh > P)
                 throw ParamError(QStringLiteral("section_h"), QString::number(sh),
-                                 QStringLiteral("3·section_h <= head_dim/2 = %1").arg(P),
-                                 QStringLiteral("interleaved style: h takes every third pair j = 1, 4, 7, … "
-                                                "below 3·section_h = %1, which must not exceed head_dim/2 = %2")
+                                 T2("3·section_h <= head_dim/2 = %1", "3·section_h <= head_dim/2 = %1").arg(P),
+                                 T2("interleaved style: h takes every third pair j = 1, 4, 7, … "
+                                    "below 3·section_h = %1, which must not exceed head_dim/2 = %2",
+                                    "interleaved 方式：h 占用 3·section_h = %1 以内每隔两个的维度对 j = 1, 4, 7, …，"
+                                    "这个上限不能超过 head_dim/2 = %2")
                                      .arg(3 * sh).arg(P));
             if (3 * sw > P)
                 throw ParamError(QStringLiteral("section_w"), QString::number(sw),
-                                 QStringLiteral("3·section_w <= head_dim/2 = %1").arg(P),
-                                 QStringLiteral("interleaved style: w takes every third pair j = 2, 5, 8, … "
-                                                "below 3·section_w = %1, which must not exceed head_dim/2 = %2")
+                                 T2("3·section_w <= head_dim/2 = %1", "3·section_w <= head_dim/2 = %1").arg(P),
+                                 T2("interleaved style: w takes every third pair j = 2, 5, 8, … "
+                                    "below 3·section_w = %1, which must not exceed head_dim/2 = %2",
+                                    "interleaved 方式：w 占用 3·section_w = %1 以内每隔两个的维度对 j = 2, 5, 8, …，"
+                                    "这个上限不能超过 head_dim/2 = %2")
                                      .arg(3 * sw).arg(P));
         }
     };

@@ -1,7 +1,6 @@
 #include "ui/exercise_widget.h"
 
 #include "lessons/exercise_check.h"
-#include "lessons/progress_store.h"
 #include "modules/registry.h"
 #include "ui/charts/chart_view.h"
 #include "ui/lesson_view.h"
@@ -54,8 +53,9 @@ private:
     QAbstractButton* m_button;
 };
 
-// Plain text of an option for accessibility (screen readers get no formula images).
-QString plainOption(const QString& markdown)
+}  // namespace
+
+QString plainTextOf(const QString& markdown)
 {
     QString s = markdown;
     s.remove(QLatin1Char('$'));
@@ -64,10 +64,8 @@ QString plainOption(const QString& markdown)
     return s.simplified();
 }
 
-}  // namespace
-
 ExerciseWidget::ExerciseWidget(const lessons::ExerciseBlock& exercise, const QString& chapterFile,
-                               const QString& lang, lessons::ProgressStore* store, lessons::RunEngine* engine,
+                               const QString& lang, ExerciseAnswerStore* store, lessons::RunEngine* engine,
                                QWidget* parent)
     : QWidget(parent), m_exercise(exercise), m_chapterFile(chapterFile), m_lang(lang), m_store(store),
       m_engine(engine)
@@ -188,7 +186,9 @@ void ExerciseWidget::buildAnswerArea(QVBoxLayout* layout)
         for (int i = 0; i < m_exercise.options.size(); ++i) {
             QAbstractButton* button = single ? static_cast<QAbstractButton*>(new QRadioButton(host))
                                              : static_cast<QAbstractButton*>(new QCheckBox(host));
-            button->setAccessibleName(plainOption(m_exercise.options[i].text));
+            // Letters, as graded reports and `poslab assignment answer ID=B` name the options.
+            if (i < 26) button->setText(QString(QChar(u'A' + i)));
+            button->setAccessibleName(plainTextOf(m_exercise.options[i].text));
             m_group->addButton(button, i);
             auto* text = new MarkdownBrowser(host);
             text->setMarkdown(m_exercise.options[i].text, m_lang, courseDir, m_chapterFile, true);
@@ -272,10 +272,7 @@ void ExerciseWidget::restore()
         }
         if (show) setFeedback(correct ? Feedback::Correct : Feedback::Wrong);
     }
-    if (p.solved || p.solutionShown) {
-        m_solutionTitle->setVisible(!m_exercise.solution.trimmed().isEmpty());
-        m_solution->setVisible(!m_exercise.solution.trimmed().isEmpty());
-    }
+    if (p.solved || p.solutionShown) revealSolutionText();
     updateHintButton();
 }
 
@@ -326,7 +323,7 @@ void ExerciseWidget::onRunFinished(quint64 id, lessons::RunResultPtr result)
         return;
     }
     if (!result->ok) {
-        setFeedback(Feedback::Problem, result->error);
+        setFeedback(Feedback::Problem, result->errorIn(m_lang));
         return;
     }
     // Show what the condition looked at, so the learner sees why.
@@ -355,10 +352,7 @@ void ExerciseWidget::finishCheck(bool correct, const QString& problem)
     const bool wasSolved = m_store ? m_store->exercise(m_exercise.id).solved : false;
     if (m_store) m_store->recordAttempt(m_exercise.id, correct);
     setFeedback(correct ? Feedback::Correct : Feedback::Wrong, problem);
-    if (correct && !m_exercise.solution.trimmed().isEmpty()) {
-        m_solutionTitle->show();
-        m_solution->show();
-    }
+    if (correct) revealSolutionText();
     // setFeedback ran while the solution was still hidden: a solution on show
     // leaves nothing for "Show solution" to do.
     updateHintButton();
@@ -384,11 +378,22 @@ void ExerciseWidget::revealHint()
 
 void ExerciseWidget::showSolution()
 {
-    if (m_exercise.solution.trimmed().isEmpty()) return;
-    m_solutionTitle->show();
-    m_solution->show();
+    if (!hasSolutionToOffer()) return;
+    revealSolutionText();
     if (m_store) m_store->showSolution(m_exercise.id);
     m_solutionButton->setEnabled(false);
+}
+
+bool ExerciseWidget::hasSolutionToOffer() const
+{
+    return !m_exercise.solution.trimmed().isEmpty() && (!m_store || m_store->offersSolutions());
+}
+
+void ExerciseWidget::revealSolutionText()
+{
+    if (!hasSolutionToOffer()) return;
+    m_solutionTitle->show();
+    m_solution->show();
 }
 
 bool ExerciseWidget::solutionVisible() const
@@ -421,7 +426,7 @@ void ExerciseWidget::setFeedback(Feedback f, const QString& detail)
     fnt.setBold(f == Feedback::Correct || f == Feedback::Wrong);
     m_feedbackLabel->setFont(fnt);
     m_feedbackLabel->setAccessibleName(tr("Feedback"));
-    m_solutionButton->setEnabled(!solutionVisible() && !m_exercise.solution.trimmed().isEmpty());
+    m_solutionButton->setEnabled(!solutionVisible() && hasSolutionToOffer());
 }
 
 void ExerciseWidget::updateHintButton()
@@ -430,8 +435,8 @@ void ExerciseWidget::updateHintButton()
     m_hint->setEnabled(m_hintsShown < total);
     m_hint->setVisible(total > 0);
     m_hint->setText(total > 1 ? tr("Hint (%1/%2)").arg(std::min(m_hintsShown + 1, total)).arg(total) : tr("Hint"));
-    m_solutionButton->setEnabled(!solutionVisible() && !m_exercise.solution.trimmed().isEmpty());
-    m_solutionButton->setVisible(!m_exercise.solution.trimmed().isEmpty());
+    m_solutionButton->setEnabled(!solutionVisible() && hasSolutionToOffer());
+    m_solutionButton->setVisible(hasSolutionToOffer());
 }
 
 QWidget* ExerciseWidget::highlight(const QString& text)

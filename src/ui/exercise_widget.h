@@ -6,10 +6,12 @@
 // lesson's condition on its outputs). "Check" gives feedback, "Hint" reveals
 // the hints one at a time, "Show solution" reveals the worked solution (also
 // shown after a right answer). Every change of the answer is saved at once to
-// the progress store, and the saved state is restored when the card is built.
+// the card's ExerciseAnswerStore (the course progress, or an assignment's
+// draft), and the saved state is restored when the card is built.
 #pragma once
 
 #include "lessons/course.h"
+#include "lessons/progress_store.h"
 #include "lessons/run_engine.h"
 
 #include <QList>
@@ -23,11 +25,47 @@ class QProgressBar;
 class QPushButton;
 class QVBoxLayout;
 
-namespace poslab::lessons {
-class ProgressStore;
-}
-
 namespace poslab::ui {
+
+// Where an exercise card keeps the learner's work. The course keeps it in the
+// progress store (ProgressStoreAnswers); an assignment keeps it in its draft
+// answer file (AssignmentSession), apart from the course progress.
+class ExerciseAnswerStore {
+public:
+    virtual ~ExerciseAnswerStore() = default;
+    virtual lessons::ExerciseProgress exercise(const QString& id) const = 0;
+    virtual void setAnswer(const QString& id, const QString& answer) = 0;
+    virtual void setSelected(const QString& id, const QList<int>& selected) = 0;
+    virtual void setRunParams(const QString& id, const QStringList& params) = 0;
+    virtual void recordAttempt(const QString& id, bool correct) = 0;
+    virtual void revealHint(const QString& id) = 0;
+    virtual void showSolution(const QString& id) = 0;
+    // False where the learner hands in their own work (an assignment): no
+    // "Show solution" button, and a right answer does not reveal the solution.
+    virtual bool offersSolutions() const { return true; }
+};
+
+// Markdown as one line of plain text, without math dollars, emphasis and code
+// marks: what a screen reader or a list shows of a question or an option.
+QString plainTextOf(const QString& markdown);
+
+// The course's progress store seen as an ExerciseAnswerStore.
+class ProgressStoreAnswers : public ExerciseAnswerStore {
+public:
+    explicit ProgressStoreAnswers(lessons::ProgressStore* store) : m_store(store) {}
+    lessons::ProgressStore* progressStore() const { return m_store; }
+
+    lessons::ExerciseProgress exercise(const QString& id) const override { return m_store->exercise(id); }
+    void setAnswer(const QString& id, const QString& answer) override { m_store->setAnswer(id, answer); }
+    void setSelected(const QString& id, const QList<int>& selected) override { m_store->setSelected(id, selected); }
+    void setRunParams(const QString& id, const QStringList& params) override { m_store->setRunParams(id, params); }
+    void recordAttempt(const QString& id, bool correct) override { m_store->recordAttempt(id, correct); }
+    void revealHint(const QString& id) override { m_store->revealHint(id); }
+    void showSolution(const QString& id) override { m_store->showSolution(id); }
+
+private:
+    lessons::ProgressStore* m_store;
+};
 
 class MarkdownBrowser;
 class ParamPanel;
@@ -41,7 +79,7 @@ public:
     // store and engine may be null (nothing saved / run exercises cannot run).
     // chapterFile resolves images in the Markdown; lang selects help texts.
     ExerciseWidget(const lessons::ExerciseBlock& exercise, const QString& chapterFile,
-                   const QString& lang, lessons::ProgressStore* store, lessons::RunEngine* engine,
+                   const QString& lang, ExerciseAnswerStore* store, lessons::RunEngine* engine,
                    QWidget* parent = nullptr);
     ~ExerciseWidget() override;
 
@@ -87,11 +125,13 @@ private:
     void onRunFinished(quint64 id, lessons::RunResultPtr result);
     void retranslateUi();
     void updateHintButton();
+    bool hasSolutionToOffer() const;
+    void revealSolutionText();
 
     lessons::ExerciseBlock m_exercise;
     QString m_chapterFile;
     QString m_lang;
-    lessons::ProgressStore* m_store = nullptr;
+    ExerciseAnswerStore* m_store = nullptr;
     lessons::RunEngine* m_engine = nullptr;
 
     QLabel* m_title = nullptr;

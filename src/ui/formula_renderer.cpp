@@ -1,5 +1,7 @@
 #include "ui/formula_renderer.h"
 
+#include "modules/atomic_file.h"
+
 #include "ui/formula_engine.h"
 
 #include <QAbstractTextDocumentLayout>
@@ -16,7 +18,6 @@
 #include <QMutexLocker>
 #include <QPainter>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QStandardPaths>
 #include <QSvgRenderer>
 #include <QTextBlock>
@@ -178,10 +179,9 @@ public:
         }
         if (path.isEmpty())
             return;
-        QDir().mkpath(QFileInfo(path).absolutePath());
-        QSaveFile file(path);  // atomic: a killed process leaves no half-written formula
-        if (file.open(QIODevice::WriteOnly) && file.write(svg) == svg.size())
-            file.commit();
+        // Atomic: a kill or a full disk leaves no half-written formula (a
+        // cache: a failed write only means it is rendered again next time).
+        modules::writeFileAtomically(path, svg);
     }
 };
 

@@ -1,6 +1,5 @@
 #include "ui/lesson_view.h"
 
-#include "lessons/progress_store.h"
 #include "modules/registry.h"
 #include "ui/charts/chart_view.h"
 #include "ui/exercise_widget.h"
@@ -322,7 +321,7 @@ void RunBlockCard::onFinished(quint64 id, lessons::RunResultPtr result)
     if (result->cancelled) return;
     m_result = result;
     if (!result->ok) {
-        showError(result->error);
+        showError(result->errorIn(m_lang));
         emit runFinished(false);
         return;
     }
@@ -377,8 +376,10 @@ void RunBlockCard::retranslateUi()
 // ---------------------------------------------------------------- LessonView
 
 LessonView::LessonView(lessons::RunEngine* engine, lessons::ProgressStore* store, QWidget* parent)
-    : QScrollArea(parent), m_engine(engine), m_store(store)
+    : QScrollArea(parent), m_engine(engine)
 {
+    if (store) m_progressAnswers = std::make_unique<ProgressStoreAnswers>(store);
+    m_answers = m_progressAnswers.get();
     setWidgetResizable(true);
     setFrameShape(QFrame::NoFrame);
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
@@ -386,6 +387,17 @@ LessonView::LessonView(lessons::RunEngine* engine, lessons::ProgressStore* store
     setFocusPolicy(Qt::StrongFocus);
     verticalScrollBar()->setSingleStep(24);
     setWidget(newPage());
+}
+
+LessonView::~LessonView()
+{
+    // The cards hold m_answers: they go before it does.
+    delete takeWidget();
+}
+
+void LessonView::setAnswerStore(ExerciseAnswerStore* answers)
+{
+    m_answers = answers ? answers : m_progressAnswers.get();
 }
 
 QWidget* LessonView::newPage()
@@ -473,6 +485,7 @@ void LessonView::showStep(const lessons::Course& course, int chapter, int step)
     m_title->setText(st.title);
     m_title->setAccessibleName(tr("Step title"));
     m_chapterTitle = ch.title;
+    m_chapterNumber = ch.number > 0 ? ch.number : chapter + 1;
     m_stepCount = int(ch.steps.size());
     m_chapterLabel->setFont(fonts::font(fonts::Role::Ui, lang, QFont().pointSizeF()));
     m_chapterLabel->show();
@@ -506,7 +519,7 @@ void LessonView::showStep(const lessons::Course& course, int chapter, int step)
             break;
         }
         case lessons::Block::Kind::Exercise: {
-            auto* ex = new ExerciseWidget(b.exercise, ch.file, lang, m_store, m_engine, m_page);
+            auto* ex = new ExerciseWidget(b.exercise, ch.file, lang, m_answers, m_engine, m_page);
             connect(ex, &ExerciseWidget::solvedChanged, this, &LessonView::exerciseSolvedChanged);
             m_exercises << ex;
             m_column->addWidget(ex);
@@ -569,7 +582,7 @@ void LessonView::retranslateUi()
 {
     if (m_chapter < 0 || !m_chapterLabel) return;
     m_chapterLabel->setText(tr("Chapter %1 \u00b7 %2 \u00b7 step %3 of %4")
-                                .arg(m_chapter + 1)
+                                .arg(m_chapterNumber)
                                 .arg(m_chapterTitle)
                                 .arg(m_step + 1)
                                 .arg(m_stepCount));

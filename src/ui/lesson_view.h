@@ -19,6 +19,8 @@
 #include <QScrollArea>
 #include <QTextBrowser>
 
+#include <memory>
+
 class QLabel;
 class QProgressBar;
 class QTimer;
@@ -31,7 +33,9 @@ class ProgressStore;
 namespace poslab::ui {
 
 class ChartPanel;
+class ExerciseAnswerStore;
 class ExerciseWidget;
+class ProgressStoreAnswers;
 class ParamPanel;
 
 // Read-only Markdown text that is exactly as tall as its content (no own
@@ -137,6 +141,12 @@ class LessonView : public QScrollArea {
 public:
     // engine and store may be null (no runs / nothing saved).
     LessonView(lessons::RunEngine* engine, lessons::ProgressStore* store, QWidget* parent = nullptr);
+    ~LessonView() override;
+
+    // Where the exercise cards of the steps shown from now on keep answers:
+    // `answers` (an assignment's draft), or the progress store when null.
+    void setAnswerStore(ExerciseAnswerStore* answers);
+    ExerciseAnswerStore* answerStore() const { return m_answers; }
 
     // Shows one step (rebuilds the page; scrolls to the top).
     void showStep(const lessons::Course& course, int chapter, int step);
@@ -170,7 +180,8 @@ private:
                      const QString& chapterFile);
 
     QPointer<lessons::RunEngine> m_engine;
-    lessons::ProgressStore* m_store = nullptr;
+    std::unique_ptr<ProgressStoreAnswers> m_progressAnswers;  // null without a progress store
+    ExerciseAnswerStore* m_answers = nullptr;                // what exercise cards save to
     QWidget* m_page = nullptr;
     QVBoxLayout* m_column = nullptr;
     QLabel* m_title = nullptr;
@@ -180,6 +191,7 @@ private:
     QList<MarkdownBrowser*> m_texts;
     int m_chapter = -1;
     int m_step = -1;
+    int m_chapterNumber = 0;  // NN of the chapter shown
     int m_stepCount = 0;
     QString m_chapterTitle;
 };

@@ -4,6 +4,9 @@
 #include "lessons/progress_store.h"
 #include "lessons/run_engine.h"
 #include "ui/app_settings.h"
+#include "ui/assignment_banner.h"
+#include "ui/assignment_dialog.h"
+#include "ui/assignment_session.h"
 #include "ui/exercise_widget.h"
 #include "ui/fonts.h"
 #include "ui/lesson_view.h"
@@ -32,6 +35,7 @@
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QGraphicsView>
+#include <QInputDialog>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLibraryInfo>
@@ -141,13 +145,22 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
 
     m_view = new LessonView(m_engine, m_store, this);
     m_view->setObjectName(QStringLiteral("lessonView"));
-    m_pages = new QStackedWidget(this);
+    auto* central = new QWidget(this);
+    auto* centralColumn = new QVBoxLayout(central);
+    centralColumn->setContentsMargins(0, 0, 0, 0);
+    centralColumn->setSpacing(0);
+    m_pages = new QStackedWidget(central);
     m_pages->addWidget(m_view);
-    setCentralWidget(m_pages);
+    centralColumn->addWidget(m_pages, 1);
+    setCentralWidget(central);
     connect(m_view, &LessonView::courseLinkActivated, this, &MainWindow::onCourseLink);
     connect(m_view, &LessonView::exerciseSolvedChanged, this, [this] { updateProgressMarks(); });
 
     setupActions();
+    // In assignment mode: the assignment's strip above the lesson pane.
+    m_banner = new AssignmentBanner(m_submitAssignment, m_leaveAssignment, central);
+    m_banner->hide();
+    centralColumn->insertWidget(0, m_banner);
     setupDocks();
     setupMenus();
     setupToolBar();
@@ -208,6 +221,7 @@ MainWindow::~MainWindow()
 const lessons::Course& MainWindow::course() const
 {
     static const lessons::Course empty;
+    if (m_session) return m_assignmentCourse;
     auto it = m_courses.constFind(m_lang);
     return it == m_courses.constEnd() ? empty : it.value();
 }
@@ -264,7 +278,30 @@ void MainWindow::setupActions()
     m_showLab->setShortcutContext(Qt::WindowShortcut);
     connect(m_showLab, &QAction::triggered, this, &MainWindow::showTrainingLab);
 
-    for (QAction* a : {m_prev, m_next, m_switchLang, m_export, m_find, m_showLab, m_quit}) addAction(a);
+    m_openAssignment = new QAction(this);
+    m_openAssignment->setObjectName(QStringLiteral("openAssignment"));
+    m_openAssignment->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton, nullptr, this));
+    m_openAssignment->setShortcut(QKeySequence::Open);
+    connect(m_openAssignment, &QAction::triggered, this, &MainWindow::chooseAssignmentFile);
+
+    m_newAssignment = new QAction(this);
+    m_newAssignment->setObjectName(QStringLiteral("newAssignment"));
+    m_newAssignment->setIcon(style()->standardIcon(QStyle::SP_FileDialogNewFolder, nullptr, this));
+    connect(m_newAssignment, &QAction::triggered, this, &MainWindow::newAssignment);
+
+    m_submitAssignment = new QAction(this);
+    m_submitAssignment->setObjectName(QStringLiteral("submitAssignment"));
+    m_submitAssignment->setIcon(style()->standardIcon(QStyle::SP_DialogApplyButton, nullptr, this));
+    m_submitAssignment->setEnabled(false);
+    connect(m_submitAssignment, &QAction::triggered, this, &MainWindow::submitAssignment);
+
+    m_leaveAssignment = new QAction(this);
+    m_leaveAssignment->setObjectName(QStringLiteral("leaveAssignment"));
+    m_leaveAssignment->setIcon(style()->standardIcon(QStyle::SP_DialogCloseButton, nullptr, this));
+    m_leaveAssignment->setEnabled(false);
+    connect(m_leaveAssignment, &QAction::triggered, this, &MainWindow::leaveAssignment);
+
+    for (QAction* a : {m_prev, m_next, m_switchLang, m_export, m_find, m_showLab, m_quit, m_openAssignment}) addAction(a);
 }
 
 void MainWindow::setupDocks()
@@ -301,6 +338,12 @@ void MainWindow::setupDocks()
 void MainWindow::setupMenus()
 {
     m_fileMenu = menuBar()->addMenu(QString());
+    m_fileMenu->addAction(m_openAssignment);
+    m_fileMenu->addAction(m_submitAssignment);
+    m_fileMenu->addAction(m_leaveAssignment);
+    m_fileMenu->addSeparator();
+    m_fileMenu->addAction(m_newAssignment);
+    m_fileMenu->addSeparator();
     m_fileMenu->addAction(m_export);
     m_fileMenu->addSeparator();
     m_fileMenu->addAction(m_quit);
@@ -369,6 +412,14 @@ void MainWindow::retranslateUi()
     m_about->setText(tr("&About PosLab"));
     m_showLab->setText(tr("Training Lab"));
     setTip(m_showLab, tr("Train small models with each position scheme, or go back to the lessons"));
+    m_openAssignment->setText(tr("Open Assignment\u2026"));
+    setTip(m_openAssignment, tr("Open an assignment file from your teacher and work through its exercises"));
+    m_newAssignment->setText(tr("New Assignment\u2026"));
+    setTip(m_newAssignment, tr("Make an assignment for students from chapters and exercises of this course"));
+    m_submitAssignment->setText(tr("Submit\u2026"));
+    setTip(m_submitAssignment, tr("Save your answers to a file to hand in to your teacher"));
+    m_leaveAssignment->setText(tr("Leave Assignment"));
+    setTip(m_leaveAssignment, tr("Go back to the course; your answers stay saved for when you open the assignment again"));
     m_toggleToc->setText(tr("Contents"));
     setTip(m_toggleToc, tr("Show or hide the table of contents"));
     m_dock->setWindowTitle(tr("Contents"));
@@ -400,6 +451,7 @@ void MainWindow::loadCourse(const QString& lang)
         m_courses.insert(lang, r.course);
         for (const lessons::Diagnostic& d : r.diagnostics) qWarning().noquote() << d.toString();
     }
+    if (m_session) m_assignmentCourse = m_session->assignmentCourse(m_courses.value(lang), lang);
     m_toc->setCourse(course());
     m_search->setCourse(course());
     updateProgressMarks();
@@ -426,9 +478,14 @@ bool MainWindow::goTo(int chapter, int step)
     m_step = step;
     m_view->showStep(c, chapter, step);
     m_toc->setCurrent(chapter, step);
-    m_store->setLastPosition(ch.id, step);
-    m_settings->setLastPosition(ch.id, step);
-    m_settings->markVisited(ch.id, step);
+    if (m_session) {
+        // The course's own progress and position stay as the learner left them.
+        m_session->markVisited(ch.id, step);
+    } else {
+        m_store->setLastPosition(ch.id, step);
+        m_settings->setLastPosition(ch.id, step);
+        m_settings->markVisited(ch.id, step);
+    }
     updateProgressMarks();
     updateNavigation();
     emit stepShown(chapter, step);
@@ -482,9 +539,12 @@ void MainWindow::updateNavigation()
         m_counter->setToolTip(tr("Step %1 of %2 in chapter %3, \u201c%4\u201d")
                                   .arg(m_step + 1)
                                   .arg(ch.steps.size())
-                                  .arg(m_chapter + 1)
+                                  .arg(ch.number > 0 ? ch.number : m_chapter + 1)
                                   .arg(ch.title));
-        setWindowTitle(tr("%1 \u2014 PosLab").arg(ch.title));
+        if (m_session)
+            setWindowTitle(tr("%1 \u2014 %2 \u2014 PosLab").arg(ch.title, m_session->assignment().title));
+        else
+            setWindowTitle(tr("%1 \u2014 PosLab").arg(ch.title));
     } else {
         m_counter->setToolTip(QString());
         setWindowTitle(QStringLiteral("PosLab"));
@@ -494,6 +554,13 @@ void MainWindow::updateNavigation()
 void MainWindow::updateProgressMarks()
 {
     TocProgress p;
+    if (m_session) {
+        p.visited = m_session->visitedSteps();
+        p.solvedExercises = m_session->answeredIds();
+        p.countsAnswered = true;
+        m_toc->setProgress(p);
+        return;
+    }
     for (const lessons::Chapter& ch : course().chapters) {
         const QList<int> visited = m_settings->visitedSteps(ch.id);
         p.visited.insert(ch.id, QSet<int>(visited.begin(), visited.end()));
@@ -527,6 +594,7 @@ void MainWindow::setLanguage(const QString& lang)
     setFont(uiFont);
     goTo(chapter, std::max(step, 0));
     retranslateUi();
+    if (m_session) m_banner->showSession(m_session, m_lang);
     emit languageChanged(l);
 }
 
@@ -545,6 +613,7 @@ void MainWindow::showTrainingLab(bool show)
         connect(m_lab, &TrainingLabPage::backToLessonsRequested, this, [this] { showTrainingLab(false); });
         connect(m_lab, &TrainingLabPage::runFinished, this, [this](bool cancelled) {
             if (!m_lab) return;
+            m_labResultsChanged = true;
             const QString where = QDir::toNativeSeparators(m_lab->savedPath());
             if (!where.isEmpty())
                 statusBar()->showMessage(cancelled ? tr("Training cancelled; what finished is stored in %1").arg(where)
@@ -565,7 +634,25 @@ void MainWindow::showTrainingLab(bool show)
     }
     m_showLab->setChecked(show);
     if (show) m_lab->setFocus();
+    // Back on the lessons after a run: a step that reads the stored results
+    // (a `lab.` run block) is drawn again, so it shows the new run.
+    if (!show && wasShown && m_labResultsChanged) {
+        m_labResultsChanged = false;
+        if (currentStepReadsLabResults()) goTo(m_chapter, m_step);
+    }
     updateNavigation();
+}
+
+bool MainWindow::currentStepReadsLabResults() const
+{
+    const lessons::Course& c = course();
+    if (m_chapter < 0 || m_chapter >= c.chapters.size()) return false;
+    const lessons::Chapter& ch = c.chapters[m_chapter];
+    if (m_step < 0 || m_step >= ch.steps.size()) return false;
+    for (const lessons::Block& b : ch.steps[m_step].blocks)
+        if (b.kind == lessons::Block::Kind::Run && b.run.moduleId.startsWith(QLatin1String("lab.")))
+            return true;
+    return false;
 }
 
 void MainWindow::focusSearch()
@@ -656,6 +743,10 @@ void MainWindow::saveWindowSettings()
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    if (!confirmLeavingUnsavedDraft()) {
+        event->ignore();
+        return;
+    }
     // A training run stops after its current step; what finished is stored.
     if (m_lab && m_lab->isRunning()) {
         statusBar()->showMessage(tr("Stopping the training run\u2026"));
@@ -793,18 +884,229 @@ void MainWindow::finishExport(bool ok, const QString& message, const QString& pa
         m_exportProgress = nullptr;
     }
     m_exportProcess = nullptr;
-    m_export->setEnabled(true);
+    m_export->setEnabled(!m_session);
     if (ok) {
         statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 10000);
     } else {
         statusBar()->showMessage(tr("Export failed: %1").arg(message), 10000);
-        // Non-blocking, so nothing waits on the learner to close it.
-        auto* box = new QMessageBox(QMessageBox::Warning, tr("Export PDF"),
-                                    tr("The PDF could not be written.\n\n%1").arg(message), QMessageBox::Ok, this);
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        box->open();
+        showMessageBox(QMessageBox::Warning, tr("Export PDF"), tr("The PDF could not be written.\n\n%1").arg(message));
     }
     emit exportFinished(ok, message);
+}
+
+void MainWindow::showMessageBox(QMessageBox::Icon icon, const QString& title, const QString& text)
+{
+    auto* box = new QMessageBox(icon, title, text, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    box->open();
+}
+
+// ---------------------------------------------------------------- assignments
+
+void MainWindow::chooseAssignmentFile()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Assignment"), defaultExportDir(),
+        tr("PosLab assignments (*%1);;All files (*)").arg(QLatin1String(lessons::kAssignmentSuffix)));
+    if (!path.isEmpty()) openAssignmentFile(path);
+}
+
+bool MainWindow::openAssignmentFile(const QString& path, const QString& studentName)
+{
+    lessons::Assignment assignment;
+    const lessons::FileProblem problem = lessons::readAssignment(path, &assignment);
+    if (!problem.ok()) {
+        showMessageBox(QMessageBox::Warning, tr("Open Assignment"),
+                       tr("This assignment cannot be opened.\n\n%1").arg(lessons::describeProblem(problem, m_lang)));
+        return false;
+    }
+    return openAssignment(assignment, path, studentName);
+}
+
+QString MainWindow::askStudentName(const QString& assignmentTitle)
+{
+    QInputDialog dialog(this);
+    dialog.setObjectName(QStringLiteral("studentNameDialog"));
+    dialog.setWindowTitle(tr("Your Name"));
+    dialog.setLabelText(tr("Assignment \u201c%1\u201d.\nYour name, as your teacher should see it on your answers:")
+                            .arg(assignmentTitle));
+    dialog.setInputMode(QInputDialog::TextInput);
+    if (auto* field = dialog.findChild<QLineEdit*>()) field->setMaxLength(200);  // what an answer file holds
+    while (dialog.exec() == QDialog::Accepted) {
+        const QString name = dialog.textValue().trimmed();
+        if (!name.isEmpty()) return name;
+    }
+    return {};
+}
+
+bool MainWindow::openAssignment(const lessons::Assignment& assignment, const QString& sourcePath,
+                                const QString& studentName)
+{
+    QString draftPath;
+    if (!m_options.assignmentDraftDir.isEmpty())
+        draftPath = QDir(m_options.assignmentDraftDir).filePath(QFileInfo(lessons::draftAnswersPath(assignment)).fileName());
+    auto session = std::make_unique<AssignmentSession>(assignment, sourcePath, draftPath);
+    const lessons::FileProblem draftProblem = session->restoreDraft();
+    if (!session->hasStudent()) {
+        QString name = studentName.trimmed();
+        while (!session->startDraft(name)) {
+            name = askStudentName(assignment.title);
+            if (name.isEmpty()) return false;  // cancelled: nothing changes
+        }
+    }
+    if (m_session) {
+        leaveAssignment();
+        if (m_session) return false;  // the learner kept the unsaved one
+    } else if (m_chapter >= 0 && m_chapter < course().chapters.size()) {
+        m_courseChapterBefore = course().chapters[m_chapter].id;
+        m_courseStepBefore = m_step;
+    }
+
+    m_session = session.release();
+    m_session->setParent(this);
+    connect(m_session, &AssignmentSession::answersChanged, this, [this] {
+        m_banner->refresh();
+        updateProgressMarks();
+    });
+    connect(m_session, &AssignmentSession::saveStateChanged, this, [this] {
+        m_banner->refresh();
+        if (m_session && !m_session->saveProblem().ok())
+            statusBar()->showMessage(
+                tr("Your answers could not be saved: %1").arg(lessons::describeProblem(m_session->saveProblem(), m_lang)));
+        else
+            statusBar()->showMessage(tr("Your answers are saved again."), 6000);
+    });
+    m_view->setAnswerStore(m_session);
+    m_banner->showSession(m_session, m_lang);
+    QString note;
+    if (!draftProblem.ok() && draftProblem.kind != lessons::FileProblem::Kind::Missing) {
+        note = m_session->setAsidePath().isEmpty()
+                   ? tr("Your earlier answers to this assignment could not be used: %1.")
+                         .arg(lessons::describeProblem(draftProblem, m_lang))
+                   : tr("Your earlier answers to this assignment could not be used: %1. They were kept as %2; "
+                        "you start again here.")
+                         .arg(lessons::describeProblem(draftProblem, m_lang),
+                              QDir::toNativeSeparators(m_session->setAsidePath()));
+    }
+    m_banner->setNote(note);
+    showTrainingLab(false);
+    loadCourse(m_lang);  // builds the assignment's course, its contents and search
+    m_chapter = -1;
+    goTo(0, 0);
+    updateAssignmentUi();
+    statusBar()->showMessage(tr("Assignment \u201c%1\u201d opened; your answers are saved as you work.")
+                                 .arg(assignment.title),
+                             8000);
+    emit assignmentModeChanged(true);
+    return true;
+}
+
+void MainWindow::leaveAssignment()
+{
+    if (!m_session) return;
+    if (!confirmLeavingUnsavedDraft()) return;
+    m_view->setAnswerStore(nullptr);
+    m_view->clear();  // the cards that hold the session go first
+    m_banner->showSession(nullptr, m_lang);
+    m_banner->setNote(QString());
+    delete m_session;
+    m_session = nullptr;
+    m_assignmentCourse = lessons::Course();
+    loadCourse(m_lang);
+    int chapter = 0;
+    for (int i = 0; i < course().chapters.size(); ++i)
+        if (course().chapters[i].id == m_courseChapterBefore) chapter = i;
+    m_chapter = -1;
+    goTo(chapter, m_courseStepBefore);
+    updateAssignmentUi();
+    emit assignmentModeChanged(false);
+}
+
+void MainWindow::updateAssignmentUi()
+{
+    const bool on = m_session != nullptr;
+    m_banner->setVisible(on);
+    m_submitAssignment->setEnabled(on);
+    m_leaveAssignment->setEnabled(on);
+    // The PDF report is the course's; in an assignment the answers are handed in with Submit.
+    m_export->setEnabled(!on && !m_exportProcess && !m_exportProgress);
+    updateNavigation();
+}
+
+bool MainWindow::confirmLeavingUnsavedDraft()
+{
+    if (!m_session || m_session->saveDraft()) return true;
+    const auto answer = QMessageBox::warning(
+        this, tr("Answers Not Saved"),
+        tr("Your latest answers could not be saved:\n%1\n\nIf you leave now, what you changed since the last "
+           "successful save is lost. Leave anyway?")
+            .arg(lessons::describeProblem(m_session->saveProblem(), m_lang)),
+        QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel);
+    return answer == QMessageBox::Discard;
+}
+
+void MainWindow::submitAssignment()
+{
+    if (!m_session) return;
+    const lessons::Assignment& a = m_session->assignment();
+    const QString previous = m_session->lastSubmittedPath();
+    const QString dir = previous.isEmpty() ? defaultExportDir() : QFileInfo(previous).absolutePath();
+    const QString suggested = QDir(dir).filePath(lessons::suggestedAnswersFileName(a, m_session->studentName()));
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Submit Answers"), suggested,
+        tr("PosLab answers (*%1)").arg(QLatin1String(lessons::kAnswersSuffix)), nullptr,
+        QFileDialog::DontConfirmOverwrite);  // asked below, together with anything else worth knowing
+    if (path.isEmpty()) return;
+    if (!path.endsWith(QLatin1String(lessons::kAnswersSuffix))) path += QLatin1String(lessons::kAnswersSuffix);
+
+    QStringList concerns;
+    if (QFileInfo::exists(path))
+        concerns << (QFileInfo(path) == QFileInfo(previous)
+                         ? tr("You submitted to %1 before; submitting again replaces that file.")
+                         : tr("%1 exists already and will be replaced."))
+                        .arg(QDir::toNativeSeparators(path));
+    const int unanswered = m_session->exerciseCount() - m_session->answeredCount();
+    if (unanswered > 0) concerns << tr("%n exercise(s) have no answer yet.", nullptr, unanswered);
+    if (!concerns.isEmpty()) {
+        const auto answer = QMessageBox::question(this, tr("Submit Answers"),
+                                                  concerns.join(QStringLiteral("\n\n")) + QStringLiteral("\n\n") +
+                                                      tr("Submit anyway?"),
+                                                  QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+        if (answer != QMessageBox::Yes) return;
+    }
+    submitAssignmentTo(path);
+}
+
+bool MainWindow::submitAssignmentTo(const QString& path)
+{
+    if (!m_session) return false;
+    const lessons::FileProblem problem = m_session->submitTo(path);
+    if (!problem.ok()) {
+        const QString why = lessons::describeProblem(problem, m_lang);
+        statusBar()->showMessage(tr("Your answers could not be submitted: %1").arg(why), 10000);
+        showMessageBox(QMessageBox::Warning, tr("Submit Answers"),
+                       tr("Your answers could not be submitted.\n\n%1\n\nThey are still saved in PosLab; try "
+                          "another folder.")
+                           .arg(why));
+        return false;
+    }
+    const QString where = QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath());
+    statusBar()->showMessage(tr("Answers submitted to %1").arg(where), 10000);
+    showMessageBox(QMessageBox::Information, tr("Submit Answers"),
+                   tr("Your answers (%1 of %2 exercises answered) are saved in\n%3\n\nHand this file to your "
+                      "teacher. You can keep working and submit again later.")
+                       .arg(m_session->answeredCount())
+                       .arg(m_session->exerciseCount())
+                       .arg(where));
+    return true;
+}
+
+void MainWindow::newAssignment()
+{
+    AssignmentDialog dialog(m_courses.value(m_lang), m_courseDir, m_lang, defaultExportDir(), this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    statusBar()->showMessage(tr("Assignment saved to %1").arg(QDir::toNativeSeparators(dialog.savedPath())), 10000);
 }
 
 }  // namespace poslab::ui

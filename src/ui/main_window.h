@@ -11,14 +11,25 @@
 // store), the window geometry and the language (settings); the language
 // defaults to the system locale.
 //
+// Assignments (File menu): a teacher makes one from chapters and exercises of
+// the course (New Assignment…); a student opens one (Open Assignment…, or
+// `poslab assignment open FILE`). In assignment mode the contents hold only
+// the assignment's chapters, every exercise is the assignment's own, a banner
+// shows the title, due date and progress, answers go to the assignment's
+// draft (AssignmentSession) instead of the course progress, and Submit…
+// writes the answer file to hand in. Leave Assignment returns to the course
+// where the learner was.
+//
 // All paths come from MainWindowOptions so tests can keep everything inside a
 // temporary folder.
 #pragma once
 
+#include "lessons/assignment.h"
 #include "lessons/course.h"
 
 #include <QHash>
 #include <QMainWindow>
+#include <QMessageBox>
 #include <QPointer>
 
 #include <memory>
@@ -41,6 +52,8 @@ namespace poslab::ui {
 
 struct ExportOptions;
 class AppSettings;
+class AssignmentBanner;
+class AssignmentSession;
 class LessonView;
 class SearchPanel;
 class TocPanel;
@@ -53,6 +66,9 @@ struct MainWindowOptions {
     QString progressFile;  // empty: lessons::ProgressStore::defaultFilePath()
     bool restoreGeometry = true;
     QString labResultsDir;  // Training Lab runs; empty: lab::resultsDirectory()
+    // Where assignment drafts are kept (<dir>/<assignment id>.poslab-answers);
+    // empty: the folder of lessons::draftAnswersPath().
+    QString assignmentDraftDir;
 };
 
 // Installs the UI translation for lang ("zh": :/i18n/poslab_zh_CN.qm plus
@@ -93,6 +109,15 @@ public:
     TrainingLabPage* trainingLabPage() const { return m_lab; }
     bool isTrainingLabShown() const;
 
+    // Assignment mode (see the top of this file).
+    bool isAssignmentMode() const { return m_session != nullptr; }
+    AssignmentSession* assignmentSession() const { return m_session; }
+    AssignmentBanner* assignmentBanner() const { return m_banner; }
+    QAction* openAssignmentAction() const { return m_openAssignment; }
+    QAction* newAssignmentAction() const { return m_newAssignment; }
+    QAction* submitAssignmentAction() const { return m_submitAssignment; }
+    QAction* leaveAssignmentAction() const { return m_leaveAssignment; }
+
 public slots:
     // Shows a step (indexes clamped); returns false if there is no such chapter.
     bool goTo(int chapter, int step);
@@ -113,10 +138,31 @@ public slots:
     // Shows the Training Lab page (true) or the lessons (false).
     void showTrainingLab(bool show);
 
+    // File ▸ Open Assignment…: asks for a file, then openAssignmentFile().
+    void chooseAssignmentFile();
+    // Reads an assignment file and opens it. A file that cannot be used is
+    // explained in a message box (in the UI language) and nothing changes.
+    bool openAssignmentFile(const QString& path, const QString& studentName = {});
+    // Enters assignment mode on `assignment` (read from sourcePath). The
+    // student's name comes from the draft, else studentName, else a dialog;
+    // returns false, changing nothing, when that dialog is cancelled.
+    bool openAssignment(const poslab::lessons::Assignment& assignment, const QString& sourcePath,
+                        const QString& studentName = {});
+    // Back to the course, at the chapter and step the learner left it.
+    void leaveAssignment();
+    // Submit…: asks where (suggesting a file name), confirms replacing a file
+    // and handing in with unanswered exercises, then submitAssignmentTo().
+    void submitAssignment();
+    // Writes the answer file to `path` and says where it went (or why not).
+    bool submitAssignmentTo(const QString& path);
+    // File ▸ New Assignment…: the teacher's dialog (AssignmentDialog).
+    void newAssignment();
+
 signals:
     void exportFinished(bool ok, const QString& message);
     void stepShown(int chapter, int step);
     void languageChanged(const QString& lang);
+    void assignmentModeChanged(bool on);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -124,6 +170,7 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    bool currentStepReadsLabResults() const;
     void setupActions();
     void setupMenus();
     void setupToolBar();
@@ -137,6 +184,12 @@ private:
     void onSearchHit(int chapter, int step, const QString& query);
     void showAbout();
     void finishExport(bool ok, const QString& message, const QString& path);
+    // A message box that does not block (nothing waits on the learner to close it).
+    void showMessageBox(QMessageBox::Icon icon, const QString& title, const QString& text);
+    QString askStudentName(const QString& assignmentTitle);
+    // The draft could not be saved: true when the learner still wants to leave it.
+    bool confirmLeavingUnsavedDraft();
+    void updateAssignmentUi();
 
     MainWindowOptions m_options;
     QString m_courseDir;
@@ -154,6 +207,7 @@ private:
     TrainingLabPage* m_lab = nullptr;
     QAction* m_showLab = nullptr;
     bool m_contentsBeforeLab = true;  // the contents dock's visibility before the lab hid it
+    bool m_labResultsChanged = false;  // a lab run finished since the lessons were last shown
     TocPanel* m_toc = nullptr;
     SearchPanel* m_search = nullptr;
     QDockWidget* m_dock = nullptr;
@@ -175,6 +229,15 @@ private:
     QAction* m_toggleToc = nullptr;
     QAction* m_quit = nullptr;
     QAction* m_about = nullptr;
+    QAction* m_openAssignment = nullptr;
+    QAction* m_newAssignment = nullptr;
+    QAction* m_submitAssignment = nullptr;
+    QAction* m_leaveAssignment = nullptr;
+    AssignmentSession* m_session = nullptr;  // non-null in assignment mode
+    lessons::Course m_assignmentCourse;      // what course() shows in assignment mode
+    AssignmentBanner* m_banner = nullptr;
+    QString m_courseChapterBefore;  // where the course was when the assignment opened
+    int m_courseStepBefore = 0;
     QPointer<QProcess> m_exportProcess;
     QPointer<QProgressDialog> m_exportProgress;
 };

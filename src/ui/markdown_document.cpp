@@ -19,6 +19,7 @@
 
 #include <md4c.h>
 
+#include <climits>
 #include <optional>
 
 namespace poslab::ui {
@@ -62,6 +63,19 @@ QString decodeEntity(const QString& e)
         {"&rsquo;", "\u2019"}, {"&shy;", "\u00ad"}};
     return named.value(e, e);
 }
+
+// Lesson files are data, and nothing in them may make the page or the PDF
+// unusable: lists and quotes nested deeper than this are laid out flat (Qt's
+// layout recurses frame in frame), tables are cut after so many rows and
+// columns (with a note). `poslab check` refuses both (course_loader.cpp).
+constexpr int kMaxNesting = 32;
+constexpr int kMaxTableRows = 1000;
+constexpr int kMaxTableColumns = 64;
+// Qt lays out a line in time that grows with its length times its format
+// changes (10 000 *emphasis* spans in one paragraph took a minute): past this
+// many spans (emphasis, code, links, formulas) in one paragraph the text is
+// kept and its formatting dropped, with a note.
+constexpr int kMaxSpansPerBlock = 500;
 
 char32_t firstChar(const QString& s)
 {
@@ -141,11 +155,30 @@ private:
 
     QTextCharFormat currentCharFormat() const { return m_charStack.last(); }
 
+    // A note's text in the document's language (the two strings side by side).
+    QString inLanguage(const QString& en, const QString& zh) const
+    {
+        return m_ctx.lang == QLatin1String("zh") ? zh : en;
+    }
+
     void pushChar(const std::function<void(QTextCharFormat&)>& change)
     {
         QTextCharFormat f = m_charStack.last();
-        change(f);
+        if (spanAllowed()) change(f);
         m_charStack.append(f);
+    }
+
+    // Counts a span of the current paragraph; false past kMaxSpansPerBlock.
+    bool spanAllowed()
+    {
+        if (++m_spansInBlock <= kMaxSpansPerBlock) return true;
+        if (!m_spansNoted) {
+            m_spansNoted = true;
+            m_owner.m_notes.append(inLanguage(QStringLiteral("more than %1 formatted pieces in one paragraph: the rest is plain text"),
+                                              QStringLiteral("一个段落里有超过 %1 处格式：其余部分以纯文本显示"))
+                                       .arg(kMaxSpansPerBlock));
+        }
+        return false;
     }
     void popChar()
     {
@@ -157,6 +190,7 @@ private:
     void beginBlock(QTextBlockFormat bf, const QTextCharFormat& cf, bool keepListMembership = false)
     {
         if (m_table) return;  // table cells hold inline content only
+        m_spansInBlock = 0;
         if (!m_items.isEmpty() && !keepListMembership) {
             // A further paragraph of a list item: indented like the item's text.
             bf.setIndent(m_items.last().level);
@@ -241,8 +275,11 @@ private:
         // leave the "。" or ")" after a formula alone at the start of a line:
         // such punctuation is handed to the formula, which draws it.
         QString rest = s;
+        // characterAt, not block().text(): copying the block for every piece
+        // of text made a paragraph of many spans quadratic (20 000 code spans
+        // took minutes).
         const int pos = m_cur.position() - m_cur.block().position();
-        if (pos > 0 && m_cur.block().text().at(pos - 1) == QChar::ObjectReplacementCharacter) {
+        if (pos > 0 && m_cur.document()->characterAt(m_cur.position() - 1) == QChar::ObjectReplacementCharacter) {
             QTextCursor obj(m_cur);
             obj.clearSelection();
             QTextCharFormat of = obj.charFormat();  // of the character before the cursor: the object
@@ -266,6 +303,14 @@ private:
         m_cur.insertText(rest, f);
         m_lastChar = lastChar(s);
         m_fresh = false;
+    }
+
+    // True when the block holds only white space. Looks at short blocks only
+    // (a long one is not blank in practice), so many formulas in one paragraph
+    // stay linear.
+    static bool blockIsBlank(const QTextBlock& block)
+    {
+        return block.length() <= 64 && block.text().trimmed().isEmpty();
     }
 
     static bool isClosingPunctuation(QChar c)
@@ -308,6 +353,21 @@ private:
                 m_codeText.clear();
             }
             return 0;
+        }
+        if (type == MD_BLOCK_QUOTE || type == MD_BLOCK_UL || type == MD_BLOCK_OL || type == MD_BLOCK_LI) {
+            const bool flat = m_containers.size() >= kMaxNesting;
+            m_containers.append(flat);
+            if (flat) {
+                if (!m_nestingNoted) {
+                    m_nestingNoted = true;
+                    m_owner.m_notes.append(inLanguage(QStringLiteral("nested more than %1 levels deep: shown flat"),
+                                                      QStringLiteral("嵌套超过 %1 层：以下内容平铺显示"))
+                                               .arg(kMaxNesting));
+                }
+                // Each item still starts a block of its own.
+                if (type == MD_BLOCK_LI) beginBlock(m_owner.bodyBlockFormat(), m_owner.bodyCharFormat());
+                return 0;
+            }
         }
         switch (type) {
         case MD_BLOCK_DOC:
@@ -433,8 +493,15 @@ private:
         case MD_BLOCK_TABLE: {
             auto* d = static_cast<MD_BLOCK_TABLE_DETAIL*>(detail);
             ensureFreshBlock();
-            const int rows = int(d->head_row_count + d->body_row_count);
-            const int cols = int(std::max(1u, d->col_count));
+            const int allRows = int(std::min<unsigned>(d->head_row_count + d->body_row_count, INT_MAX));
+            const int allCols = int(std::min<unsigned>(std::max(1u, d->col_count), INT_MAX));
+            const int rows = std::min(allRows, kMaxTableRows);
+            const int cols = std::min(allCols, kMaxTableColumns);
+            m_tableCut = rows < allRows || cols < allCols
+                             ? inLanguage(QStringLiteral("table cut: %1 of %2 rows and %3 of %4 columns shown"),
+                                          QStringLiteral("表格过大：只显示了 %2 行中的 %1 行、%4 列中的 %3 列"))
+                                   .arg(rows).arg(allRows).arg(cols).arg(allCols)
+                             : QString();
             QTextTableFormat tf;
             tf.setBorder(0.75);
             tf.setBorderBrush(tableBorder(m_ctx.dark));
@@ -464,6 +531,12 @@ private:
         case MD_BLOCK_TD: {
             if (!m_table) break;
             auto* d = static_cast<MD_BLOCK_TD_DETAIL*>(detail);
+            // Cells past the cut are read and dropped.
+            m_skipCell = m_tableCtx.row >= m_table->rows() || m_tableCtx.col >= m_table->columns();
+            if (m_skipCell) {
+                m_charStack.append(m_charStack.last());
+                break;
+            }
             const int row = std::min(m_tableCtx.row, m_table->rows() - 1);
             const int col = std::min(m_tableCtx.col, m_table->columns() - 1);
             QTextTableCell cell = m_table->cellAt(std::max(0, row), col);
@@ -486,6 +559,7 @@ private:
             m_cur.setBlockCharFormat(cf);
             m_cur.setCharFormat(cf);
             m_charStack.append(cf);
+            m_spansInBlock = 0;
             m_lastChar = 0;
             m_pendingSoftBreak = false;
             m_fresh = true;
@@ -504,6 +578,10 @@ private:
                 insertText(m_codeText.trimmed(), f);
             }
             return 0;
+        }
+        if (type == MD_BLOCK_QUOTE || type == MD_BLOCK_UL || type == MD_BLOCK_OL || type == MD_BLOCK_LI) {
+            const bool flat = !m_containers.isEmpty() && m_containers.takeLast();
+            if (flat) return 0;
         }
         switch (type) {
         case MD_BLOCK_P:
@@ -543,12 +621,19 @@ private:
             if (m_table) {
                 QTextTable* t = m_table;
                 m_table = nullptr;
+                m_skipCell = false;
                 leaveFrame(t);
+                if (!m_tableCut.isEmpty()) {
+                    beginBlock(m_owner.bodyBlockFormat(), m_owner.bodyCharFormat());
+                    addNote(m_tableCut);
+                    m_tableCut.clear();
+                }
             }
             break;
         case MD_BLOCK_TH:
         case MD_BLOCK_TD:
             ++m_tableCtx.col;
+            m_skipCell = false;
             popChar();
             break;
         default:
@@ -709,6 +794,11 @@ private:
 
     void insertFormula(const QString& tex, bool display)
     {
+        if (m_skipCell) return;
+        if (!spanAllowed()) {
+            insertText(tex, currentCharFormat());
+            return;
+        }
         const FormulaInserter& inserter = m_owner.m_formulaInserter;
         auto doInsert = [&](QTextCursor& c, bool disp) {
             if (inserter)
@@ -730,7 +820,7 @@ private:
         bf.setAlignment(Qt::AlignHCenter);
         bf.setTopMargin(4);
         bf.setBottomMargin(8);
-        if (m_cur.block().text().trimmed().isEmpty() && !m_afterDisplayMath) {
+        if (blockIsBlank(m_cur.block()) && !m_afterDisplayMath) {
             QTextBlockFormat cur = m_cur.blockFormat();
             cur.setAlignment(Qt::AlignHCenter);
             m_cur.setBlockFormat(cur);
@@ -745,6 +835,7 @@ private:
 
     bool linkAllowed(const QString& href) const
     {
+        // (A relative link must also stay inside through symbolic links.)
         if (href.startsWith(u'#')) return true;
         const QUrl url(href);
         const QString scheme = url.scheme().toLower();
@@ -752,11 +843,17 @@ private:
         if (!scheme.isEmpty()) return false;  // javascript:, file:, mailto:, data: ...
         const QString path = url.path();
         if (path.isEmpty()) return true;
-        return !m_owner.resolveInsideCourse(path).isEmpty();
+        const QString resolved = m_owner.resolveInsideCourse(path);
+        if (resolved.isEmpty()) return false;
+        const QFileInfo target(resolved);
+        if (!target.exists()) return true;  // a missing chapter: harmless, the window reports it
+        const QString course = QFileInfo(m_ctx.courseDir).canonicalFilePath();
+        return !course.isEmpty() && target.canonicalFilePath().startsWith(course + u'/');
     }
 
     void insertImage()
     {
+        if (m_skipCell) return;
         const QString src = m_imageSrc;
         const QString resolved = m_owner.resolveInsideCourse(QUrl(src).path());
         if (resolved.isEmpty() || !QUrl(src).scheme().isEmpty()) {
@@ -801,7 +898,7 @@ private:
         if (!m_imageTitle.isEmpty() || !alt.isEmpty()) f.setToolTip(m_imageTitle.isEmpty() ? alt : m_imageTitle);
         m_lastImageAlt = alt;
         resolveSoftBreak(u'x');
-        const bool onlyThing = m_cur.block().text().isEmpty();
+        const bool onlyThing = m_cur.block().length() <= 1;
         m_cur.insertImage(f);
         m_paragraphImageOnly = onlyThing;
         m_lastChar = u'x';
@@ -831,6 +928,7 @@ private:
 
     int text(MD_TEXTTYPE type, const QString& s)
     {
+        if (m_skipCell) return 0;
         if (m_inCode && type == MD_TEXT_CODE) {
             m_codeText += s;
             return 0;
@@ -898,6 +996,12 @@ private:
     int m_quoteDepth = 0;
     QTextTable* m_table = nullptr;
     TableCtx m_tableCtx;
+    bool m_skipCell = false;   // in a cell past the table's cut
+    QString m_tableCut;        // the note under a cut table
+    QList<bool> m_containers;  // open lists, items and quotes; true = laid out flat (too deep)
+    int m_spansInBlock = 0;    // spans and formulas in the current paragraph or cell
+    bool m_spansNoted = false;
+    bool m_nestingNoted = false;
 
     bool m_inCode = false;
     QString m_codeText;

@@ -11,33 +11,26 @@
 #include "ui/fonts.h"
 #include "ui/formula_renderer.h"
 #include "ui/markdown_document.h"
+#include "ui/pdf_pages.h"
 
-#include <QAbstractTextDocumentLayout>
 #include <QDate>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
-#include <QPainter>
 #include <QPdfWriter>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QSysInfo>
 #include <QTemporaryDir>
 #include <QTextBlock>
 #include <QTextCursor>
-#include <QTextDocumentFragment>
 #include <QTextDocument>
 #include <QTextFrame>
-#include <QTextLayout>
-#include <QTextObjectInterface>
 #include <QTextTable>
 #include <QtGlobal>
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
-#include <limits>
 #include <map>
 #include <memory>
 
@@ -57,94 +50,9 @@ using lessons::ExerciseProgress;
 using lessons::RunResultPtr;
 using lessons::Step;
 
-constexpr qreal kLogicalDpi = 96.0;  // lengths in the document are logical px (markdown_document.h)
-
-qreal mmToLogical(qreal mm) { return mm / 25.4 * kLogicalDpi; }
-
-// A4 page geometry, in millimetres.
-constexpr qreal kMarginLeftMm = 20;
-constexpr qreal kMarginRightMm = 20;
-constexpr qreal kMarginTopMm = 24;     // the running header sits in here
-constexpr qreal kMarginBottomMm = 22;  // the page number sits in here
-constexpr qreal kHeaderBaselineMm = 14;
-constexpr qreal kFooterBaselineMm = 297 - 11;
-
-// The report's own words in its language (not the UI language: the report's
-// language is an option of the export, see pdf_export.h).
-class Words {
-public:
-    explicit Words(QString lang) : m_zh(lang == QLatin1String("zh")) {}
-    QString t(const char* en, const char* zh) const { return QString::fromUtf8(m_zh ? zh : en); }
-    bool zh() const { return m_zh; }
-
-private:
-    bool m_zh;
-};
-
-// ---- charts as vector text objects -----------------------------------------
-
-// Draws run results into the document with renderChart, as vector graphics.
-// Each chart is laid out at a screen-like size in logical px (renderSize) and
-// scaled onto the page (displaySize, smaller when the chart would not fit a page).
-class ChartTextObject : public QObject, public QTextObjectInterface {
-    Q_OBJECT
-    Q_INTERFACES(QTextObjectInterface)
-
-public:
-    static constexpr int kObjectType = QTextFormat::UserObject + 0x4348;  // 'CH'
-    static constexpr int kIndexProperty = QTextFormat::UserProperty + 0x4348;
-
-    struct Entry {
-        ChartSpec spec;
-        std::vector<modules::Output> outputs;
-        QSizeF renderSize;   // logical px the chart is laid out at
-        QSizeF displaySize;  // logical px it takes on the page
-    };
-
-    explicit ChartTextObject(ChartStyle style, QObject* parent = nullptr) : QObject(parent), m_style(std::move(style)) {}
-
-    int add(Entry e)
-    {
-        m_entries.push_back(std::move(e));
-        return int(m_entries.size()) - 1;
-    }
-
-    QSizeF intrinsicSize(QTextDocument* doc, int, const QTextFormat& format) override
-    {
-        const Entry* e = entry(format);
-        if (!e) return {};
-        return e->displaySize * deviceScale(doc);
-    }
-
-    void drawObject(QPainter* painter, const QRectF& rect, QTextDocument*, int, const QTextFormat& format) override
-    {
-        const Entry* e = entry(format);
-        if (!e) return;
-        painter->save();
-        // Heatmap images would be JPEG-compressed in the PDF otherwise (TECH-NOTES).
-        painter->setRenderHint(QPainter::LosslessImageRendering, true);
-        painter->setRenderHint(QPainter::Antialiasing, true);
-        painter->translate(rect.topLeft());
-        painter->scale(rect.width() / e->renderSize.width(), rect.height() / e->renderSize.height());
-        renderChart(painter, QRectF(QPointF(0, 0), e->renderSize), e->spec, e->outputs, m_style);
-        painter->restore();
-    }
-
-private:
-    static qreal deviceScale(QTextDocument* doc)
-    {
-        QPaintDevice* dev = doc->documentLayout()->paintDevice();
-        return dev ? dev->logicalDpiY() / kLogicalDpi : 1.0;
-    }
-    const Entry* entry(const QTextFormat& format) const
-    {
-        const int i = format.intProperty(kIndexProperty);
-        return (i >= 0 && i < int(m_entries.size())) ? &m_entries[size_t(i)] : nullptr;
-    }
-
-    ChartStyle m_style;
-    std::vector<Entry> m_entries;
-};
+// Page geometry, the report's words, charts and pagination are shared with
+// the grading reports (pdf_pages.h).
+using namespace pdf;
 
 // ---- one module run, for the appendix ---------------------------------------
 
@@ -191,97 +99,34 @@ public:
     {
     }
 
-    QTextDocument& document() { return m_doc; }
+    QTextDocument& document() { return m_pages->document(); }
+    PagedDocument& pages() { return *m_pages; }
     const QList<Heading>& headings() const { return m_headings; }
     QStringList warnings() const { return m_warnings + splitRows(); }
     int runCount() const { return int(m_runs.size()); }
-    qreal pageHeight() const { return m_pageHeight; }
     int paginationPasses() const { return m_paginationPasses; }
-    qreal pageWidth() const { return m_pageWidth; }
 
     void build()
     {
         setupDocument();
-        buildTitlePage();
-        buildContents();
-        for (int i = 0; i < m_chapters.size(); ++i)
-            buildChapter(*m_chapters[i], i);
-        buildAppendix();
+        m_pages->layOutOnceAfter([&] {
+            buildTitlePage();
+            buildContents();
+            for (int i = 0; i < m_chapters.size(); ++i)
+                buildChapter(*m_chapters[i], i);
+            buildAppendix();
+        });
     }
 
     // Lays out, keeps headings and charts with what follows them, writes the
     // page numbers into the contents, and checks they are stable.
     QString paginate()
     {
-        QAbstractTextDocumentLayout* layout = m_doc.documentLayout();
-        const qreal bodyHeight = m_pageHeight * (1.0 - (kMarginTopMm + kMarginBottomMm) / 297.0);
-        for (int pass = 0; pass < 200; ++pass) {
-            QList<QTextBlock> breakBefore;
-            QList<QTextFrame*> frameBreaks;
-            // Headings, chart figures and exercise titles stay with what follows them.
-            for (const QTextCursor& c : m_keepWithNext) {
-                const QTextBlock b = c.block();
-                const QTextBlock next = b.next();
-                if (!b.isValid() || !next.isValid() || hasBreakBefore(b)) continue;
-                if (pageOf(firstLineTop(b)) != pageOf(firstLineTop(next))) breakBefore.append(b);
-            }
-            // Small boxes and tables (exercises, code, error cells) are not split.
-            for (QTextFrame* f : m_doc.rootFrame()->childFrames()) {
-                const QRectF r = layout->frameBoundingRect(f);
-                if (r.height() > 0.7 * bodyHeight || r.height() <= 0) continue;
-                if (f->frameFormat().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore) continue;
-                if (pageOf(r.top()) != pageOf(r.bottom() - 1)) frameBreaks.append(f);
-            }
-            // A long table whose first rows do not fit under its header starts on
-            // the next page; a later row that would be cut starts on the next page
-            // (Qt 6.4 splits table rows at page breaks line by line).
-            QTextTable* splitTable = nullptr;
-            int splitRow = -1;
-            int splitPosition = std::numeric_limits<int>::max();
-            for (QTextTable* t : allTables()) {
-                const bool tableMoved = t->format().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore;
-                const int header = t->format().headerRowCount();
-                for (int r = 0; r < t->rows(); ++r) {
-                    if (r <= header && tableMoved) continue;
-                    const auto [top, bottom] = rowExtent(t, r);
-                    if (bottom <= top || bottom - top > 0.9 * bodyHeight) continue;
-                    if (pageOf(top) == pageOf(bottom - 1)) continue;
-                    const int pos = t->cellAt(r, 0).firstPosition();
-                    if (pos < splitPosition) {
-                        splitPosition = pos;
-                        splitTable = t;
-                        splitRow = r <= header ? -1 : r;  // header or first body row: move the table
-                    }
-                    break;
-                }
-            }
-            int framePosition = frameBreaks.isEmpty() ? std::numeric_limits<int>::max() : frameBreaks.first()->firstPosition();
-            int blockPosition = breakBefore.isEmpty() ? std::numeric_limits<int>::max() : breakBefore.first().position();
-            if (!splitTable && breakBefore.isEmpty() && frameBreaks.isEmpty()) break;
-            // One change per pass, the first in the document: a break moves everything after it.
-            if (splitTable && splitPosition < framePosition && splitPosition < blockPosition) {
-                if (splitRow < 0) {
-                    QTextTableFormat tf = splitTable->format();
-                    tf.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
-                    splitTable->setFormat(tf);
-                } else {
-                    // Split the table before this row: rows splitRow.. go to a copy of
-                    // the table (header repeated) that starts on the next page.
-                    splitTableAt(splitTable, splitRow);
-                }
-            } else if (!breakBefore.isEmpty() && blockPosition < framePosition) {
-                setBreakBefore(breakBefore.first());
-            } else {
-                QTextFrameFormat ff = frameBreaks.first()->frameFormat();
-                ff.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
-                frameBreaks.first()->setFrameFormat(ff);
-            }
-            ++m_paginationPasses;
-        }
+        m_paginationPasses += m_pages->paginate();
         for (int pass = 0; pass < 4; ++pass) {
             bool changed = false;
             for (Heading& h : m_headings) {
-                const int page = pageOf(firstLineTop(h.cursor.block())) + 1;
+                const int page = m_pages->pageOfBlock(h.cursor.block()) + 1;
                 if (h.tocRow < 0 || !m_tocTable) continue;
                 QTextTableCell cell = m_tocTable->cellAt(h.tocRow, 2);
                 QTextCursor c = cell.firstCursorPosition();
@@ -296,7 +141,6 @@ public:
             if (!changed) break;
             if (pass == 3) return m_words.t("the table of contents did not settle", "目录页码无法稳定");
         }
-        Q_UNUSED(layout);
         return {};
     }
 
@@ -304,149 +148,36 @@ public:
     {
         QList<TocEntry> out;
         for (const Heading& h : m_headings)
-            out.append(TocEntry{h.level, h.tocTitle, pageOf(firstLineTop(h.cursor.block())) + 1});
+            out.append(TocEntry{h.level, h.tocTitle, m_pages->pageOfBlock(h.cursor.block()) + 1});
         return out;
     }
 
-    // The running header of a page (0-based): the chapter (or appendix) it belongs to.
-    QString headerFor(int page, bool* isChapterStart)
+    // The running header of a page (0-based): the chapter (or appendix) it
+    // belongs to; none on the page where a chapter starts.
+    QString runningHeader(int page)
     {
         QString title;
-        *isChapterStart = false;
+        bool chapterStart = false;
         for (const Heading& h : m_headings) {
             if (h.headerTitle.isEmpty()) continue;
-            const int p = pageOf(firstLineTop(h.cursor.block()));
+            const int p = m_pages->pageOfBlock(h.cursor.block());
             if (p <= page) {
                 title = h.headerTitle;
-                *isChapterStart = p == page;
+                chapterStart = p == page;
             }
         }
         if (page >= m_contentsPage && page < firstChapterPage()) title = m_words.t("Contents", "目录");
-        return title;
+        return chapterStart ? QString() : title;
     }
 
     int firstChapterPage()
     {
         for (const Heading& h : m_headings)
-            if (!h.headerTitle.isEmpty()) return pageOf(firstLineTop(h.cursor.block()));
-        return m_doc.pageCount();
+            if (!h.headerTitle.isEmpty()) return m_pages->pageOfBlock(h.cursor.block());
+        return m_pages->document().pageCount();
     }
 
-    // Moves rows `row`.. of `t` into a new table right after it, which
-    // repeats the header rows and starts on a new page.
-    void splitTableAt(QTextTable* t, int row)
-    {
-        const int header = t->format().headerRowCount();
-        const int rows = t->rows(), cols = t->columns();
-        QTextTableFormat f = t->format();
-        f.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
-        f.setTopMargin(0);
-        QTextCursor after = t->lastCursorPosition();
-        after.movePosition(QTextCursor::NextBlock);
-        QTextTable* copy = after.insertTable(header + rows - row, cols, f);
-        auto copyCell = [&](int fromRow, int toRow) {
-            for (int c = 0; c < cols; ++c) {
-                QTextTableCell from = t->cellAt(fromRow, c);
-                QTextCursor sel = from.firstCursorPosition();
-                sel.setPosition(from.lastCursorPosition().position(), QTextCursor::KeepAnchor);
-                QTextTableCell to = copy->cellAt(toRow, c);
-                to.setFormat(from.format());
-                QTextCursor dst = to.firstCursorPosition();
-                dst.setBlockFormat(from.firstCursorPosition().blockFormat());
-                dst.insertFragment(sel.selection());
-            }
-        };
-        for (int r = 0; r < header; ++r) copyCell(r, r);
-        for (int r = row; r < rows; ++r) copyCell(r, header + r - row);
-        t->removeRows(row, rows - row);
-    }
-
-    QList<QTextTable*> allTables() const
-    {
-        QList<QTextTable*> out;
-        std::function<void(QTextFrame*)> walk = [&](QTextFrame* f) {
-            for (QTextFrame* c : f->childFrames()) {
-                if (auto* t = qobject_cast<QTextTable*>(c)) out.append(t);
-                walk(c);
-            }
-        };
-        walk(m_doc.rootFrame());
-        return out;
-    }
-
-    // Top of the first line and bottom of the last line of a table row (document px).
-    std::pair<qreal, qreal> rowExtent(QTextTable* t, int row) const
-    {
-        qreal top = std::numeric_limits<qreal>::max(), bottom = std::numeric_limits<qreal>::lowest();
-        for (int c = 0; c < t->columns(); ++c) {
-            const QTextTableCell cell = t->cellAt(row, c);
-            for (QTextBlock b = cell.firstCursorPosition().block(); b.isValid(); b = b.next()) {
-                const QTextLayout* tl = b.layout();
-                if (tl && tl->lineCount() > 0) {
-                    const QRectF r = m_doc.documentLayout()->blockBoundingRect(b);
-                    const qreal origin = r.top();  // the layout's position (see firstLineTop)
-                    top = std::min(top, origin + tl->lineAt(0).y());
-                    const QTextLine last = tl->lineAt(tl->lineCount() - 1);
-                    bottom = std::max(bottom, origin + last.y() + last.height());
-                }
-                if (b.position() >= cell.lastCursorPosition().block().position()) break;
-            }
-        }
-        if (top > bottom) return {0, 0};
-        return {top, bottom};
-    }
-
-    // Rows that still cross a page (a row taller than a page, or Qt's choice): for the report's warnings.
-    QStringList splitRows() const
-    {
-        QStringList out;
-        for (QTextTable* t : allTables())
-            for (int r = 0; r < t->rows(); ++r) {
-                const auto [top, bottom] = rowExtent(t, r);
-                if (bottom > top && pageOf(top) != pageOf(bottom - 1))
-                    out << QStringLiteral("a table row is split between pages %1 and %2").arg(pageOf(top) + 1).arg(pageOf(bottom - 1) + 1);
-            }
-        return out;
-    }
-
-    // The first block of a box breaks through its frame (Qt ignores block
-    // page breaks there); other blocks through their own format.
-    QTextFrame* boxStartingWith(const QTextBlock& b) const
-    {
-        QTextFrame* f = QTextCursor(b).currentFrame();
-        if (!f || f == m_doc.rootFrame() || qobject_cast<QTextTable*>(f)) return nullptr;
-        return f->firstPosition() == b.position() ? f : nullptr;
-    }
-    bool hasBreakBefore(const QTextBlock& b) const
-    {
-        if (QTextFrame* f = boxStartingWith(b)) return f->frameFormat().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore;
-        return b.blockFormat().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore;
-    }
-    void setBreakBefore(const QTextBlock& b)
-    {
-        if (QTextFrame* f = boxStartingWith(b)) {
-            QTextFrameFormat ff = f->frameFormat();
-            ff.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
-            f->setFrameFormat(ff);
-            return;
-        }
-        QTextCursor c(b);
-        QTextBlockFormat f = c.blockFormat();
-        f.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
-        c.setBlockFormat(f);
-    }
-
-    int pageOf(qreal y) const { return std::max(0, int(std::floor(y / m_pageHeight))); }
-
-    qreal firstLineTop(const QTextBlock& b) const
-    {
-        const QRectF r = m_doc.documentLayout()->blockBoundingRect(b);
-        const QTextLayout* tl = b.layout();
-        if (!tl || tl->lineCount() == 0) return r.top();
-        // blockBoundingRect's top is the layout's position; a first line that
-        // did not fit at the bottom of a page was moved down by its y.
-        return r.top() + tl->lineAt(0).y();
-    }
+    QStringList splitRows() const { return m_pages->splitRows(); }
 
 private:
     // ---- set-up ----
@@ -454,30 +185,8 @@ private:
     void setupDocument()
     {
         m_md = std::make_unique<MarkdownDocument>(context(QString()));
-        m_doc.documentLayout()->setPaintDevice(m_device);
-        m_md->setupDocument(&m_doc);
-        m_doc.setUndoRedoEnabled(false);
-        m_doc.setDocumentMargin(0);
-        m_pageWidth = m_device->width();
-        m_pageHeight = m_device->height();
-        m_doc.setPageSize(QSizeF(m_pageWidth, m_pageHeight));
-        // Root frame margins are the page margins on every page; in logical px
-        // (the layout scales them to the device like every other length).
-        QTextFrameFormat root = m_doc.rootFrame()->frameFormat();
-        root.setLeftMargin(mmToLogical(kMarginLeftMm));
-        root.setRightMargin(mmToLogical(kMarginRightMm));
-        root.setTopMargin(mmToLogical(kMarginTopMm));
-        root.setBottomMargin(mmToLogical(kMarginBottomMm));
-        root.setPadding(0);
-        root.setBorder(0);
-        m_doc.rootFrame()->setFrameFormat(root);
-        m_textWidthLogical = mmToLogical(210 - kMarginLeftMm - kMarginRightMm);
-        m_bodyHeightLogical = mmToLogical(297 - kMarginTopMm - kMarginBottomMm);
-
-        QFont chartFont = fonts::font(fonts::Role::Ui, m_opt.lang);
-        m_charts = new ChartTextObject(ChartStyle::forPrint(chartFont, 11), &m_doc);
-        m_doc.documentLayout()->registerHandler(ChartTextObject::kObjectType, m_charts);
-        m_cur = QTextCursor(&m_doc);
+        m_pages = std::make_unique<PagedDocument>(m_device, *m_md, m_opt.lang);
+        m_cur = QTextCursor(&m_pages->document());
     }
 
     MarkdownContext context(const QString& chapterFile) const
@@ -494,28 +203,14 @@ private:
 
     QTextCharFormat uiFormat(qreal pointSize, bool bold = false, QColor color = QColor(0x22, 0x22, 0x22)) const
     {
-        QTextCharFormat f;
-        QFont font = fonts::font(bold ? fonts::Role::Heading : fonts::Role::Ui, m_opt.lang, pointSize);
-        font.setBold(bold);
-        f.setFont(font);
-        f.setForeground(color);
-        return f;
-    }
-
-    // Symbols (☐ ☑ ✓ ✗) from a family that has them.
-    QTextCharFormat symbolFormat(const QTextCharFormat& base, QColor color) const
-    {
-        QTextCharFormat f = base;
-        f.setFontFamilies(QStringList{fonts::latinSansFamily(), fonts::cjkFamily()});
-        f.setForeground(color);
-        return f;
+        return pdf::uiFormat(m_opt.lang, pointSize, bold, color);
     }
 
     // Starts a new block (reusing the cursor's block when it is still empty).
     void newBlock(const QTextBlockFormat& bf, const QTextCharFormat& cf)
     {
         if (m_cur.block().length() <= 1 && !m_cur.currentList() && !m_cur.currentTable()
-            && m_cur.currentFrame() == m_doc.rootFrame()) {
+            && m_cur.currentFrame() == m_pages->document().rootFrame()) {
             m_cur.setBlockFormat(bf);
             m_cur.setBlockCharFormat(cf);
             m_cur.setCharFormat(cf);
@@ -544,8 +239,8 @@ private:
     // After Markdown that ended in a table or a frame the cursor is in the block after it.
     void leaveNestedFrames()
     {
-        QTextFrame* container = m_container ? m_container : m_doc.rootFrame();
-        while (m_cur.currentFrame() != container && m_cur.currentFrame() != m_doc.rootFrame()) {
+        QTextFrame* container = m_container ? m_container : m_pages->document().rootFrame();
+        while (m_cur.currentFrame() != container && m_cur.currentFrame() != m_pages->document().rootFrame()) {
             QTextFrame* f = m_cur.currentFrame();
             m_cur = f->lastCursorPosition();
             m_cur.movePosition(QTextCursor::NextBlock);
@@ -756,7 +451,7 @@ private:
                 m_cur.insertBlock(h, m_md->headingCharFormat(2));
                 const QString numbered = QStringLiteral("%1.%2  %3").arg(chapter.number).arg(stepNo).arg(step.title);
                 m_cur.insertText(numbered, m_md->headingCharFormat(2));
-                m_keepWithNext.append(QTextCursor(m_cur.block()));
+                m_pages->keepWithNext(QTextCursor(m_cur.block()));
                 addTocRow(2, QString(), numbered, QTextCursor(m_cur.block()), QString());
             }
             for (const Block& block : step.blocks) {
@@ -812,7 +507,7 @@ private:
         rec.version = r->moduleVersion;
         rec.params = r->params.isEmpty() ? params : r->params;
         rec.ok = r->ok;
-        rec.error = r->error;
+        rec.error = r->errorIn(m_opt.lang);
         rec.elapsedMs = r->elapsedMs;
         m_runs.push_back(rec);
         return r;
@@ -826,39 +521,25 @@ private:
                                            : QStringLiteral("Figure %1.%2").arg(chapter.number).arg(m_figure);
         RunResultPtr r = run(label, rb.moduleId, rb.params);
         if (!r->ok) {
-            errorCell(m_words.t("%1 — module %2 failed: %3", "%1——模块 %2 运行失败：%3").arg(label, rb.moduleId, r->error));
+            errorCell(m_words.t("%1 — module %2 failed: %3", "%1——模块 %2 运行失败：%3").arg(label, rb.moduleId, r->errorIn(m_opt.lang)));
             m_warnings.append(QStringLiteral("%1:%2: %3").arg(QFileInfo(chapter.file).fileName()).arg(block.location.line).arg(r->error));
             return;
         }
-        const ChartSpec spec = chartSpecFor(rb);
-        std::vector<modules::Output> selected;
-        const QString selectError = selectOutputs(spec, r->outputs, &selected);
-        const int width = int(std::floor(m_textWidthLogical));
-        const std::optional<QSize> size = preferredSize(spec, r->outputs, width);
-        if (!selectError.isEmpty() || !size) {
-            errorCell(QStringLiteral("%1 — %2").arg(label, selectError.isEmpty() ? m_words.t("nothing to show", "没有可显示的输出") : selectError));
-            m_warnings.append(QStringLiteral("%1:%2: %3").arg(QFileInfo(chapter.file).fileName()).arg(block.location.line).arg(selectError));
+        QString chartError;
+        const std::optional<QTextCharFormat> obj = m_pages->chartObject(chartSpecFor(rb), r->outputs, &chartError);
+        if (!obj) {
+            errorCell(QStringLiteral("%1 — %2").arg(label, chartError.isEmpty() ? m_words.t("nothing to show", "没有可显示的输出") : chartError));
+            m_warnings.append(QStringLiteral("%1:%2: %3").arg(QFileInfo(chapter.file).fileName()).arg(block.location.line).arg(chartError));
             return;
         }
-        ChartTextObject::Entry e;
-        e.spec = spec;
-        e.outputs = r->outputs;
-        e.renderSize = QSizeF(*size);
-        e.displaySize = e.renderSize;
-        const qreal maxHeight = m_bodyHeightLogical * 0.82;  // room for the caption
-        if (e.displaySize.height() > maxHeight) e.displaySize *= maxHeight / e.displaySize.height();
-        const int index = m_charts->add(std::move(e));
 
         QTextBlockFormat bf;
         bf.setAlignment(Qt::AlignHCenter);
         bf.setTopMargin(6);
         bf.setBottomMargin(2);
         newBlock(bf, m_md->bodyCharFormat());
-        QTextCharFormat obj;
-        obj.setObjectType(ChartTextObject::kObjectType);
-        obj.setProperty(ChartTextObject::kIndexProperty, index);
-        m_cur.insertText(QString(QChar::ObjectReplacementCharacter), obj);
-        m_keepWithNext.append(QTextCursor(m_cur.block()));
+        m_cur.insertText(QString(QChar::ObjectReplacementCharacter), *obj);
+        m_pages->keepWithNext(QTextCursor(m_cur.block()));
 
         // Caption: "Figure 1.2  text".
         QTextBlockFormat cap;
@@ -927,7 +608,7 @@ private:
         m_cur.setBlockFormat(head);
         m_cur.insertText(m_words.t("Exercise", "练习"), uiFormat(10.5, true, QColor(0x3a, 0x5f, 0x8f)));
         m_cur.insertText(QStringLiteral("  ·  ") + ex.id, uiFormat(9, false, QColor(0x6a, 0x72, 0x7c)));
-        m_keepWithNext.append(QTextCursor(m_cur.block()));
+        m_pages->keepWithNext(QTextCursor(m_cur.block()));
 
         appendMarkdown(ex.question, chapter.file);
         // appendMarkdown leaves frames; come back into the exercise frame.
@@ -957,11 +638,11 @@ private:
                 ind.setLeftMargin(12);
                 m_cur.setBlockFormat(ind);
                 const bool picked = answer.answer.selected.contains(i);
-                m_cur.insertText(picked ? QStringLiteral("\u2611 ") : QStringLiteral("\u2610 "), symbolFormat(body, QColor(0x33, 0x33, 0x33)));
+                m_cur.insertText(picked ? QStringLiteral("\u2611 ") : QStringLiteral("\u2610 "), pdf::symbolFormat(body, QColor(0x33, 0x33, 0x33)));
                 m_cur.insertText(QStringLiteral("(%1) ").arg(kindLetter(i)), body);
                 appendInline(ex.options[i].text, chapter.file, body);
                 if (showSolution && ex.options[i].correct)
-                    m_cur.insertText(QStringLiteral("  \u2713"), symbolFormat(body, QColor(0x1e, 0x7b, 0x34)));
+                    m_cur.insertText(QStringLiteral("  \u2713"), pdf::symbolFormat(body, QColor(0x1e, 0x7b, 0x34)));
             }
         } else if (ex.kind == ExerciseKind::Run) {
             m_cur.insertBlock(line, body);
@@ -995,10 +676,10 @@ private:
                 m_cur.insertText(m_words.t("could not be checked: %1", "无法判定：%1").arg(check.problem),
                                  uiFormat(10, false, QColor(0x9a, 0x6a, 0x16)));
             } else if (correct) {
-                m_cur.insertText(QStringLiteral("\u2713 "), symbolFormat(body, QColor(0x1e, 0x7b, 0x34)));
+                m_cur.insertText(QStringLiteral("\u2713 "), pdf::symbolFormat(body, QColor(0x1e, 0x7b, 0x34)));
                 m_cur.insertText(m_words.t("correct", "正确"), uiFormat(10, true, QColor(0x1e, 0x7b, 0x34)));
             } else {
-                m_cur.insertText(QStringLiteral("\u2717 "), symbolFormat(body, QColor(0xb0, 0x2a, 0x1e)));
+                m_cur.insertText(QStringLiteral("\u2717 "), pdf::symbolFormat(body, QColor(0xb0, 0x2a, 0x1e)));
                 m_cur.insertText(m_words.t("not correct", "不正确"), uiFormat(10, true, QColor(0xb0, 0x2a, 0x1e)));
             }
             if (progress.attempts > 0)
@@ -1008,7 +689,7 @@ private:
         }
         if (runResult && !runResult->ok) {
             m_cur.insertBlock(line, body);
-            m_cur.insertText(m_words.t("The run with these parameters failed: %1", "按这些参数运行失败：%1").arg(runResult->error),
+            m_cur.insertText(m_words.t("The run with these parameters failed: %1", "按这些参数运行失败：%1").arg(runResult->errorIn(m_opt.lang)),
                              uiFormat(9.5, false, QColor(0x9a, 0x22, 0x16)));
         }
 
@@ -1058,57 +739,29 @@ private:
                                    "最后一列的命令可以精确复现（加 --format csv 得到数据）。"),
                          m_md->bodyCharFormat());
 
-        QTextTableFormat tf;
-        tf.setBorder(0.75);
-        tf.setBorderBrush(QColor(0xc8, 0xcc, 0xd2));
-        tf.setBorderStyle(QTextFrameFormat::BorderStyle_Solid);
-        tf.setCellPadding(4);
-        tf.setCellSpacing(0);
-        tf.setHeaderRowCount(1);
-        tf.setWidth(QTextLength(QTextLength::PercentageLength, 100));
-        tf.setColumnWidthConstraints({QTextLength(QTextLength::PercentageLength, 13),
-                                      QTextLength(QTextLength::PercentageLength, 24),
-                                      QTextLength(QTextLength::PercentageLength, 53),
-                                      QTextLength(QTextLength::PercentageLength, 10)});
-        tf.setTopMargin(6);
-        tf.setBottomMargin(14);
-        m_cur.insertBlock(QTextBlockFormat(), m_md->bodyCharFormat());
-        QTextTable* t = m_cur.insertTable(int(m_runs.size()) + 1, 4, tf);
+        QTextTable* t = insertRuledTable(m_cur, m_md->bodyCharFormat(), int(m_runs.size()) + 1, {13, 24, 53, 10}, 4, 14);
         const QTextCharFormat headFormat = uiFormat(9, true);
         const QTextCharFormat cellFormat = uiFormat(9);
         QTextCharFormat code = m_md->codeCharFormat();
         code.setFontPointSize(8);
         code.clearBackground();
-        auto set = [&](int row, int col, const QString& text, const QTextCharFormat& f, Qt::Alignment a = Qt::AlignLeft) {
-            QTextCursor c = t->cellAt(row, col).firstCursorPosition();
-            QTextBlockFormat bf;
-            bf.setAlignment(a);
-            bf.setLineHeight(120, QTextBlockFormat::ProportionalHeight);
-            c.setBlockFormat(bf);
-            c.insertText(text, f);
-        };
-        set(0, 0, m_words.t("Figure", "图"), headFormat);
-        set(0, 1, m_words.t("Module (version)", "模块（版本）"), headFormat);
-        set(0, 2, m_words.t("Command that reproduces it", "复现命令"), headFormat);
-        set(0, 3, m_words.t("Time", "耗时"), headFormat, Qt::AlignRight);
-        for (int c = 0; c < 4; ++c) {
-            QTextTableCellFormat cf = t->cellAt(0, c).format().toTableCellFormat();
-            cf.setBackground(QColor(0xee, 0xf0, 0xf3));
-            t->cellAt(0, c).setFormat(cf);
-        }
+        setTableCell(t, 0, 0, m_words.t("Figure", "图"), headFormat);
+        setTableCell(t, 0, 1, m_words.t("Module (version)", "模块（版本）"), headFormat);
+        setTableCell(t, 0, 2, m_words.t("Command that reproduces it", "复现命令"), headFormat);
+        setTableCell(t, 0, 3, m_words.t("Time", "耗时"), headFormat, Qt::AlignRight);
         for (size_t i = 0; i < m_runs.size(); ++i) {
             const RunRecord& r = m_runs[i];
             const int row = int(i) + 1;
-            set(row, 0, r.label, cellFormat);
-            set(row, 1, QStringLiteral("%1 (v%2)").arg(r.moduleId).arg(r.version), cellFormat);
+            setTableCell(t, row, 0, r.label, cellFormat);
+            setTableCell(t, row, 1, QStringLiteral("%1 (v%2)").arg(r.moduleId).arg(r.version), cellFormat);
             QString command = QStringLiteral("poslab run %1").arg(r.moduleId);
             if (!r.params.isEmpty()) command += u' ' + r.params.join(u' ');
-            set(row, 2, command, code);
+            setTableCell(t, row, 2, command, code);
             if (!r.ok) {
                 QTextCursor c = t->cellAt(row, 2).lastCursorPosition();
                 c.insertText(QStringLiteral("\n") + m_words.t("failed: %1", "失败：%1").arg(r.error), uiFormat(8.5, false, QColor(0x9a, 0x22, 0x16)));
             }
-            set(row, 3, QStringLiteral("%1 ms").arg(r.elapsedMs), cellFormat, Qt::AlignRight);
+            setTableCell(t, row, 3, QStringLiteral("%1 ms").arg(r.elapsedMs), cellFormat, Qt::AlignRight);
         }
         leaveNestedFrames();
 
@@ -1120,7 +773,7 @@ private:
             QTextBlockFormat th = m_md->headingBlockFormat(3);
             m_cur.insertBlock(th, m_md->headingCharFormat(3));
             m_cur.insertText(m_words.t("Training run", "训练运行"), m_md->headingCharFormat(3));
-            m_keepWithNext.append(QTextCursor(m_cur.block()));
+            m_pages->keepWithNext(QTextCursor(m_cur.block()));
             m_cur.insertBlock(m_md->bodyBlockFormat(), m_md->bodyCharFormat());
             const std::optional<lab::StoredRun> run = m_opt.noTrainingRun ? std::nullopt : lab::latestRun();
             if (!run) {
@@ -1185,7 +838,7 @@ private:
         QTextBlockFormat h = m_md->headingBlockFormat(3);
         m_cur.insertBlock(h, m_md->headingCharFormat(3));
         m_cur.insertText(m_words.t("Software", "软件版本"), m_md->headingCharFormat(3));
-        m_keepWithNext.append(QTextCursor(m_cur.block()));
+        m_pages->keepWithNext(QTextCursor(m_cur.block()));
         auto item = [&](const QString& name, const QString& value) {
             QTextBlockFormat bf = m_md->bodyBlockFormat();
             bf.setBottomMargin(2);
@@ -1212,16 +865,10 @@ private:
     bool m_haveAnswers = false;
     QPaintDevice* m_device = nullptr;
 
-    QTextDocument m_doc;
-    QTextCursor m_cur;
     std::unique_ptr<MarkdownDocument> m_md;
-    ChartTextObject* m_charts = nullptr;
+    std::unique_ptr<PagedDocument> m_pages;
+    QTextCursor m_cur;
     lessons::RunEngine m_engine;
-
-    qreal m_pageWidth = 0;
-    qreal m_pageHeight = 0;
-    qreal m_textWidthLogical = 0;
-    qreal m_bodyHeightLogical = 0;
 
     int m_paginationPasses = 0;
     QTextFrame* m_container = nullptr;  // the frame text goes into (an exercise box), null = the page
@@ -1229,67 +876,10 @@ private:
     int m_tocRows = 0;
     int m_contentsPage = 1;
     QList<Heading> m_headings;
-    QList<QTextCursor> m_keepWithNext;
     std::vector<RunRecord> m_runs;
     QStringList m_warnings;
     int m_figure = 0;
 };
-
-// Paints every page: the document through the layout with a clip (so the
-// exporter owns headers and footers), the running header, the page number.
-void paintPages(ReportBuilder& builder, QPdfWriter& writer, QPainter& painter, const QString& lang)
-{
-    QTextDocument& doc = builder.document();
-    QAbstractTextDocumentLayout* layout = doc.documentLayout();
-    const int pages = doc.pageCount();
-    const qreal pageW = builder.pageWidth();
-    const qreal pageH = builder.pageHeight();
-    const qreal dpmm = writer.resolution() / 25.4;  // device px per mm
-    QFont headerFont(fonts::font(fonts::Role::Ui, lang, 8.5), &writer);
-    QFont footerFont(fonts::font(fonts::Role::Ui, lang, 9), &writer);
-    const QColor grey(0x6a, 0x72, 0x7c);
-
-    // Images (lesson figures, heatmaps) stay lossless: JPEG otherwise (TECH-NOTES).
-    painter.setRenderHint(QPainter::LosslessImageRendering, true);
-    painter.setRenderHint(QPainter::Antialiasing, true);
-    for (int page = 0; page < pages; ++page) {
-        if (page > 0) writer.newPage();
-        painter.save();
-        // Only the body: a box (exercise, code) that continues on the next page
-        // must not paint its background into the header or footer.
-        const QRectF clip(0, page * pageH + kMarginTopMm * dpmm, pageW,
-                          pageH - (kMarginTopMm + kMarginBottomMm) * dpmm);
-        painter.translate(0, -page * pageH);
-        painter.setClipRect(clip);
-        QAbstractTextDocumentLayout::PaintContext ctx;
-        ctx.clip = clip;
-        ctx.palette.setColor(QPalette::Text, Qt::black);
-        layout->draw(&painter, ctx);
-        painter.restore();
-
-        if (page == 0) continue;  // the title page has neither header nor number
-        bool chapterStart = false;
-        const QString header = builder.headerFor(page, &chapterStart);
-        painter.save();
-        painter.setPen(grey);
-        const qreal left = kMarginLeftMm * dpmm;
-        const qreal right = pageW - kMarginRightMm * dpmm;
-        if (!header.isEmpty() && !chapterStart) {
-            painter.setFont(headerFont);
-            const QFontMetricsF fm(headerFont, &writer);
-            const QString elided = fm.elidedText(header, Qt::ElideRight, right - left);
-            painter.drawText(QPointF(left, kHeaderBaselineMm * dpmm), elided);
-            painter.setPen(QPen(QColor(0xc8, 0xcc, 0xd2), 0.25 * dpmm));
-            painter.drawLine(QPointF(left, (kHeaderBaselineMm + 2.5) * dpmm), QPointF(right, (kHeaderBaselineMm + 2.5) * dpmm));
-        }
-        painter.setPen(grey);
-        painter.setFont(footerFont);
-        const QString number = QString::number(page + 1);
-        const QFontMetricsF fm(footerFont, &writer);
-        painter.drawText(QPointF((pageW - fm.horizontalAdvance(number)) / 2, kFooterBaselineMm * dpmm), number);
-        painter.restore();
-    }
-}
 
 ExportResult usageError(const QString& message)
 {
@@ -1399,52 +989,40 @@ ExportResult exportPdf(const ExportOptions& options)
         haveAnswers = true;
     }
 
-    // Open the output first: an unwritable path fails before any work, and
-    // QSaveFile leaves nothing behind unless commit() succeeds.
-    QSaveFile file(options.outputPath);
-    if (!file.open(QIODevice::WriteOnly))
-        return failure(QStringLiteral("cannot write '%1': %2").arg(options.outputPath, file.errorString()));
-
     ExportResult result;
-    {
-        QPdfWriter writer(&file);
-        writer.setResolution(options.resolution);
-        writer.setPageSize(QPageSize(QPageSize::A4));
-        writer.setPageMargins(QMarginsF(0, 0, 0, 0), QPageLayout::Millimeter);
-        writer.setTitle(QStringLiteral("PosLab report"));
-        writer.setCreator(QStringLiteral("PosLab %1").arg(QStringLiteral(POSLAB_VERSION)));
-
-        ReportBuilder builder(options, course, chapters, progress, haveAnswers, &writer);
-        builder.build();
-        QElapsedTimer layoutTimer;
-        layoutTimer.start();
-        const QString pageError = builder.paginate();
-        if (qEnvironmentVariableIsSet("POSLAB_PDF_DEBUG"))
-            qInfo("pdf export: built in %lld ms, paginated in %lld ms (%d passes)", timer.elapsed() - layoutTimer.elapsed(),
-                  layoutTimer.elapsed(), builder.paginationPasses());
-        if (!pageError.isEmpty()) {
-            file.cancelWriting();
-            return failure(pageError);
-        }
-        QPainter painter;
-        if (!painter.begin(&writer)) {
-            file.cancelWriting();
-            return failure(QStringLiteral("cannot start the PDF writer for '%1'").arg(options.outputPath));
-        }
-        paintPages(builder, writer, painter, options.lang);
-        if (!painter.end()) {
-            file.cancelWriting();
-            return failure(QStringLiteral("writing the PDF '%1' failed").arg(options.outputPath));
-        }
-        result.pageCount = builder.document().pageCount();
-        result.toc = builder.toc();
-        result.warnings = builder.warnings();
-        result.runCount = builder.runCount();
+    const PdfStatus written = writePdfAtomically(
+        options.outputPath, PdfFileOptions{options.resolution, QStringLiteral("PosLab report")},
+        [&](QPdfWriter& writer) -> PdfStatus {
+            ReportBuilder builder(options, course, chapters, progress, haveAnswers, &writer);
+            builder.build();
+            QElapsedTimer layoutTimer;
+            layoutTimer.start();
+            const QString pageError = builder.paginate();
+            if (qEnvironmentVariableIsSet("POSLAB_PDF_DEBUG"))
+                qInfo("pdf export: built in %lld ms, paginated in %lld ms (%d passes)", timer.elapsed() - layoutTimer.elapsed(),
+                      layoutTimer.elapsed(), builder.paginationPasses());
+            if (!pageError.isEmpty()) return {PdfStatus::Stage::Content, pageError};
+            const PdfStatus painted = paintPages(builder.pages(), writer, options.lang,
+                                                 [&](int page) { return builder.runningHeader(page); });
+            if (!painted.ok()) return painted;
+            result.pageCount = builder.document().pageCount();
+            result.toc = builder.toc();
+            result.warnings = builder.warnings();
+            result.runCount = builder.runCount();
+            return {};
+        });
+    switch (written.stage) {
+    case PdfStatus::Stage::Ok: break;
+    case PdfStatus::Stage::Open:
+    case PdfStatus::Stage::Commit:
+        return failure(QStringLiteral("cannot write '%1': %2").arg(options.outputPath, written.detail));
+    case PdfStatus::Stage::Content: return failure(written.detail);
+    case PdfStatus::Stage::Begin:
+        return failure(QStringLiteral("cannot start the PDF writer for '%1'").arg(options.outputPath));
+    case PdfStatus::Stage::End: return failure(QStringLiteral("writing the PDF '%1' failed").arg(options.outputPath));
     }
     for (const lessons::Diagnostic& d : loaded.diagnostics)
         if (!result.warnings.contains(d.toString())) result.warnings.append(d.toString());
-    if (file.error() != QFileDevice::NoError || !file.commit())
-        return failure(QStringLiteral("cannot write '%1': %2").arg(options.outputPath, file.errorString()));
     result.kind = ExportResult::Kind::Ok;
     result.elapsedMs = timer.elapsed();
     result.message = QStringLiteral("wrote %1 (%2 pages, %3 module runs, %4 ms)")
@@ -1457,4 +1035,3 @@ ExportResult exportPdf(const ExportOptions& options)
 
 }  // namespace poslab::ui
 
-#include "pdf_export.moc"

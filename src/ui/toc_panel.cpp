@@ -67,7 +67,7 @@ void TocPanel::rebuild()
     for (int c = 0; c < m_course.chapters.size(); ++c) {
         const lessons::Chapter& ch = m_course.chapters[c];
         auto* chapterItem = new QTreeWidgetItem(m_tree);
-        chapterItem->setText(0, tr("%1. %2").arg(c + 1).arg(ch.title));
+        chapterItem->setText(0, tr("%1. %2").arg(ch.number > 0 ? ch.number : c + 1).arg(ch.title));
         chapterItem->setToolTip(0, ch.summary.isEmpty()
                                        ? ch.title
                                        : tr("%1\n%2\nAbout %n minute(s)", nullptr, ch.minutes)
@@ -132,7 +132,10 @@ void TocPanel::updateMarks()
             if (!ids.isEmpty()) {
                 int solved = 0;
                 for (const QString& id : ids) solved += m_progress.solvedExercises.contains(id) ? 1 : 0;
-                tip << tr("Exercises solved: %1 of %2").arg(solved).arg(ids.size());
+                tip << (m_progress.countsAnswered ? tr("Exercises answered: %1 of %2")
+                                                  : tr("Exercises solved: %1 of %2"))
+                           .arg(solved)
+                           .arg(ids.size());
             }
             stepItem->setToolTip(1, tip.join(QLatin1Char('\n')));
         }

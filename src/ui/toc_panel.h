@@ -17,10 +17,13 @@ class QTreeWidgetItem;
 
 namespace poslab::ui {
 
-// What the marks show: visited steps per chapter id, solved exercise ids.
+// What the marks show: visited steps per chapter id, and the exercises done:
+// solved ones in the course, answered ones in an assignment (which is graded
+// later, so the window does not say whether an answer is right).
 struct TocProgress {
     QHash<QString, QSet<int>> visited;
-    QSet<QString> solvedExercises;
+    QSet<QString> solvedExercises;  // the exercises counted as done
+    bool countsAnswered = false;    // true: solvedExercises holds the answered ones
 };
 
 class TocPanel : public QWidget {

@@ -4,6 +4,7 @@
 #include "core/matmul.h"
 #include "core/synthetic_tasks.h"
 #include "core/text_corpus.h"
+#include "modules/lab_option_messages.h"
 
 #include <QFileInfo>
 #include <QMutex>
@@ -158,6 +159,25 @@ LabRun::LabRun(QObject* parent) : QObject(parent) {}
 
 LabRun::~LabRun() { stopAndWait(); }
 
+namespace {
+
+// The options as the Training Lab's form names them (the labels' words).
+poslab::modules::Text2 labFormNames(const std::string& field)
+{
+    using poslab::modules::T2;
+    if (field == "context") return T2("the training context", "训练上下文");
+    if (field == "d_model") return T2("the width d_model", "宽度 d_model");
+    if (field == "n_heads") return T2("the number of heads", "注意力头数");
+    if (field == "n_layers") return T2("the number of layers", "层数");
+    if (field == "steps") return T2("the steps per scheme", "每种方案的步数");
+    if (field == "batch_size") return T2("the batch", "批量");
+    if (field == "max_lr") return T2("the learning rate", "学习率");
+    if (field == "eval_length") return T2("an evaluation length", "评估长度");
+    return {};
+}
+
+}  // namespace
+
 QString LabRun::validate(const LabSettings& s)
 {
     if (s.schemes.empty()) return tr("Choose at least one position scheme to train.");
@@ -198,15 +218,16 @@ QString LabRun::validate(const LabSettings& s)
         if (i > 0 && s.evalLengths[i] <= s.evalLengths[i - 1])
             return tr("List the evaluation lengths in increasing order, each once.");
     }
-    // Then everything the core checks (ranges, memory budget), with its own words.
-    try {
-        // The vocabulary is not known before the corpus is loaded; 256 stands
-        // for it here, the worker checks again with the real one.
-        poslab::validate_length_experiment(s.toOptions(), 256);
-    } catch (const std::exception& e) {
-        return tr("These settings cannot be trained: %1").arg(QString::fromUtf8(e.what()));
-    }
-    return {};
+    // Then everything the core checks (ranges, sizes). The vocabulary is not
+    // known before the corpus is loaded; 256 stands for it here, the worker
+    // checks again with the real one.
+    const poslab::lab_option_problem refused = poslab::check_length_experiment(s.toOptions(), 256);
+    if (refused.ok()) return {};
+    // The core's refusal is worded in the language tr() gave the sentence around it.
+    const QString sentence = tr("These settings cannot be trained: %1");
+    const QString lang = sentence == QLatin1String("These settings cannot be trained: %1") ? QStringLiteral("en")
+                                                                                          : QStringLiteral("zh");
+    return sentence.arg(poslab::modules::labOptionMessage(refused, labFormNames).in(lang));
 }
 
 bool LabRun::isRunning() const { return m_thread != nullptr; }

@@ -1,11 +1,14 @@
 #include "ui/window_entry.h"
 
+#include "lessons/assignment.h"
+#include "ui/app_settings.h"
 #include "ui/lesson_view.h"
 #include "ui/main_window.h"
 
 #include <QApplication>
 #include <QEvent>
 #include <QFile>
+#include <QMessageBox>
 #include <QTimer>
 
 #include <cstdio>
@@ -48,19 +51,52 @@ private:
     bool m_done = false;
 };
 
-}  // namespace
-
-int runMainWindow(QApplication& app, const QString& courseDir, const QString& langOverride)
+// Shows the window and runs the event loop.
+int runWindow(QApplication& app, MainWindow& window)
 {
-    MainWindowOptions options;
-    options.courseDir = courseDir;
-    options.language = langOverride;
-    MainWindow window(options);
     FirstPaintProbe probe;
     if (qEnvironmentVariableIsSet("POSLAB_STARTUP_REPORT"))
         for (QWidget* w : window.lessonView()->findChildren<QWidget*>()) w->installEventFilter(&probe);
     window.show();
     return app.exec();
+}
+
+MainWindowOptions windowOptions(const QString& courseDir, const QString& langOverride)
+{
+    MainWindowOptions options;
+    options.courseDir = courseDir;
+    options.language = langOverride;
+    return options;
+}
+
+}  // namespace
+
+int runMainWindow(QApplication& app, const QString& courseDir, const QString& langOverride)
+{
+    MainWindow window(windowOptions(courseDir, langOverride));
+    return runWindow(app, window);
+}
+
+int runAssignmentWindow(QApplication& app, const QString& assignmentPath, const QString& studentName,
+                        const QString& courseDir, const QString& langOverride)
+{
+    // Read before any window opens: a file that cannot be used is said so, in
+    // the language the window would speak, and nothing else happens.
+    lessons::Assignment assignment;
+    const lessons::FileProblem problem = lessons::readAssignment(assignmentPath, &assignment);
+    if (!problem.ok()) {
+        const QString lang = AppSettings().startLanguage(langOverride);
+        installUiTranslator(lang);
+        QMessageBox::critical(nullptr, QCoreApplication::translate("poslab::ui::MainWindow", "Open Assignment"),
+                              QCoreApplication::translate("poslab::ui::MainWindow",
+                                                          "This assignment cannot be opened.\n\n%1")
+                                  .arg(lessons::describeProblem(problem, lang)));
+        return 1;
+    }
+    MainWindow window(windowOptions(courseDir, langOverride));
+    // Cancelling the name dialog closes PosLab again: the student chose not to start.
+    if (!window.openAssignment(assignment, assignmentPath, studentName)) return 0;
+    return runWindow(app, window);
 }
 
 }  // namespace poslab::ui

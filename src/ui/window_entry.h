@@ -12,4 +12,14 @@ namespace poslab::ui {
 // locale) and runs the event loop. Returns the exit code.
 int runMainWindow(QApplication& app, const QString& courseDir, const QString& langOverride);
 
+// `poslab assignment open FILE [--student NAME]` with a display: the main
+// window in assignment mode on that assignment (its exercises with the
+// lessons around them, answers kept in the draft file as they are typed, a
+// Submit button). An unreadable assignment is reported in a message box and
+// the function returns 1 without opening the window. The student's name comes
+// from the draft, else studentName, else a dialog; cancelling that dialog
+// returns 0 without opening the window.
+int runAssignmentWindow(QApplication& app, const QString& assignmentPath, const QString& studentName,
+                        const QString& courseDir, const QString& langOverride);
+
 }  // namespace poslab::ui

@@ -92,6 +92,7 @@ private slots:
         // Every command the program accepts, in both, and nothing else.
         const QSet<QString> expected{QStringLiteral("list"), QStringLiteral("run"), QStringLiteral("export"),
                                      QStringLiteral("check"), QStringLiteral("train"), QStringLiteral("experiment"),
+                                     QStringLiteral("assignment"), QStringLiteral("grade"),
                                      QStringLiteral("--version"), QStringLiteral("--help"), QStringLiteral("[--course")};
         QCOMPARE(commandsIn(en.out), expected);
         QCOMPARE(commandsIn(zh.out), expected);

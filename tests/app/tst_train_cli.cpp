@@ -136,7 +136,7 @@ private slots:
         QTest::newRow("train steps text") << QStringList{"train", "--steps=ten"} << "--steps 'ten' is not allowed";
         QTest::newRow("train missing value") << QStringList{"train", "--steps"} << "option --steps needs a value";
         QTest::newRow("train heads") << QStringList{"train", "--d-model", "10", "--heads", "3", "--corpus", "@CORPUS@"}
-                                     << "n_heads";
+                                     << "--d-model = 10 must be a multiple of the number of heads (3)";
         QTest::newRow("train missing corpus") << QStringList{"train", "--corpus", "/nonexistent/x.txt"} << "/nonexistent/x.txt";
         QTest::newRow("experiment no name") << QStringList{"experiment"} << "which experiment";
         QTest::newRow("experiment unknown") << QStringList{"experiment", "width"} << "unknown experiment 'width'";

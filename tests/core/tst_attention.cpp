@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -159,6 +160,39 @@ std::vector<float> permute_tokens(const std::vector<float>& x, int BH, int T, in
     return out;
 }
 
+// The language model's layout: rows (b, t) of width `row` holding q, k, v of
+// every head side by side, [q_h0 … q_h(H−1) | k_h0 … | v_h0 …], then
+// row − 3·H·D unused columns. Packs (B, H, T, D) tensors into it.
+struct packed_qkv {
+    int B, H, T, D;
+    std::size_t row;
+    std::vector<float> data;
+    packed_qkv(int B_, int H_, int T_, int D_, std::size_t extra, float fill)
+        : B(B_), H(H_), T(T_), D(D_), row(3 * (std::size_t)H_ * D_ + extra),
+          data((std::size_t)B_ * T_ * row, fill) {}
+    attention_strides strides() const { return {(std::size_t)T * row, (std::size_t)D, row}; }
+    float* part(int s) { return data.data() + (std::size_t)s * H * D; }  // s = 0 q, 1 k, 2 v
+    std::size_t at(int s, int b, int h, int t, int d) const {
+        return ((std::size_t)b * T + t) * row + ((std::size_t)s * H + h) * D + d;
+    }
+    void put(int s, const std::vector<float>& x) {  // x (B, H, T, D)
+        for (int b = 0; b < B; b++)
+            for (int h = 0; h < H; h++)
+                for (int t = 0; t < T; t++)
+                    for (int d = 0; d < D; d++)
+                        data[at(s, b, h, t, d)] = x[(((std::size_t)b * H + h) * T + t) * D + d];
+    }
+    std::vector<float> get(int s) const {
+        std::vector<float> x((std::size_t)B * H * T * D);
+        for (int b = 0; b < B; b++)
+            for (int h = 0; h < H; h++)
+                for (int t = 0; t < T; t++)
+                    for (int d = 0; d < D; d++)
+                        x[(((std::size_t)b * H + h) * T + t) * D + d] = data[at(s, b, h, t, d)];
+        return x;
+    }
+};
+
 void add_rows(bool backward_too) {
     QTest::addColumn<int>("B");
     QTest::addColumn<int>("H");
@@ -185,6 +219,7 @@ void add_rows(bool backward_too) {
     QTest::newRow("rope interleaved")   << 2 << 1 << 24 << 16 << true << false << false << 2 << 0 << 0.f << 0 << 1;
     QTest::newRow("rope partial R=8")   << 1 << 2 << 19 << 16 << false << false << false << 1 << 8 << 0.f << 0 << 1;
     QTest::newRow("T=130 > block")      << 1 << 2 << 130 << 32 << true << false << false << 0 << 0 << 0.f << 0 << 1;
+    QTest::newRow("non-causal blocks")  << 1 << 2 << 29 << 8 << false << false << true << 0 << 0 << 0.f << 8 << 1;
     QTest::newRow("2 threads")          << 2 << 3 << 45 << 16 << true << true << true << 1 << 0 << 0.f << 16 << 2;
     QTest::newRow("3 threads, H=1")     << 1 << 1 << 30 << 8 << false << true << false << 2 << 4 << 0.f << 0 << 3;
     if (backward_too) return;
@@ -283,6 +318,109 @@ private slots:
         const double eb = bias ? normwise_rel(inc(dbias, half), inc(dbias_r, half)) : 0.0;
         qInfo("worst error: dq %.3g dk %.3g dv %.3g dbias %.3g (tolerance 1e-5)", eq, ek, ev, eb);
         QVERIFY(eq <= 1e-5 && ek <= 1e-5 && ev <= 1e-5 && eb <= 1e-5);
+    }
+
+    // The strided entry points (what the language model's attention block
+    // calls) on q, k, v packed into (B, T, 3·H·D + 5) rows, against the naive
+    // reference on the plain tensors: forward, backward from the forward's
+    // row statistics and from scratch, overwriting and accumulating. The 5
+    // extra columns of every row must stay untouched, and the overwrite mode
+    // must not read its output (it starts as NaN). Tolerance 1e-5 normwise,
+    // as above. The output uses a (B, T, H·D + 3) layout, so in and out
+    // strides differ.
+    void stridedVsNaive_data() { add_rows(true); }
+    void stridedVsNaive() {
+        FETCH_ROW();
+        packed_qkv in(B, H, T, D, 5, -7.0f);
+        in.put(0, P.q);
+        in.put(1, P.k);
+        in.put(2, P.v);
+        const std::size_t out_row = (std::size_t)H * D + 3;
+        const attention_strides out_st{(std::size_t)T * out_row, (std::size_t)D, out_row};
+        auto unpack_out = [&](const std::vector<float>& o) {
+            std::vector<float> x(P.n());
+            for (int b = 0; b < B; b++)
+                for (int h = 0; h < H; h++)
+                    for (int t = 0; t < T; t++)
+                        for (int d = 0; d < D; d++)
+                            x[(((std::size_t)b * H + h) * T + t) * D + d] =
+                                o[((std::size_t)b * T + t) * out_row + (std::size_t)h * D + d];
+            return x;
+        };
+        std::vector<float> dout_packed((std::size_t)B * T * out_row, 0.0f);
+        for (int b = 0; b < B; b++)
+            for (int h = 0; h < H; h++)
+                for (int t = 0; t < T; t++)
+                    for (int d = 0; d < D; d++)
+                        dout_packed[((std::size_t)b * T + t) * out_row + (std::size_t)h * D + d] =
+                            P.dout[(((std::size_t)b * H + h) * T + t) * D + d];
+        QVERIFY(unpack_out(dout_packed) == P.dout);  // the packing itself
+
+        attention_workspace ws;
+        std::vector<float> out((std::size_t)B * T * out_row, -3.0f), out_ref(P.n());
+        std::vector<float> stats((std::size_t)B * H * T * 2);
+        attention_forward_strided(in.part(0), in.part(1), in.part(2), in.strides(), B, H, T, D,
+                                  P.cfg, ws, out.data(), out_st, stats.data());
+        attention_forward_naive(P.q.data(), P.k.data(), P.v.data(), B, H, T, D, P.cfg,
+                                out_ref.data(), nullptr);
+        const double e_out = normwise_rel(unpack_out(out), out_ref);
+        bool out_gaps_kept = true;
+        for (std::size_t r = 0; r < (std::size_t)B * T; r++)
+            for (std::size_t c = (std::size_t)H * D; c < out_row; c++)
+                out_gaps_kept = out_gaps_kept && out[r * out_row + c] == -3.0f;
+
+        std::vector<float> dq_r(P.n(), 0.0f), dk_r(P.n(), 0.0f), dv_r(P.n(), 0.0f);
+        std::vector<float> dbias(bias ? (std::size_t)H * T * T : 0, 0.0f), dbias_r = dbias;
+        attention_backward_naive(P.dout.data(), P.q.data(), P.k.data(), P.v.data(), B, H, T, D,
+                                 P.cfg, dq_r.data(), dk_r.data(), dv_r.data(),
+                                 bias ? dbias_r.data() : nullptr);
+        // 1: overwrite, p from the row statistics.
+        packed_qkv g(B, H, T, D, 5, std::numeric_limits<float>::quiet_NaN());
+        for (std::size_t r = 0; r < (std::size_t)B * T; r++)
+            for (std::size_t c = 3 * (std::size_t)H * D; c < g.row; c++) g.data[r * g.row + c] = 11.0f;
+        attention_backward_strided(dout_packed.data(), out_st, in.part(0), in.part(1), in.part(2),
+                                   in.strides(), B, H, T, D, P.cfg, ws, stats.data(), g.part(0),
+                                   g.part(1), g.part(2), false, bias ? dbias.data() : nullptr);
+        // 2: accumulate onto the result of 1, p recomputed: twice the gradient.
+        packed_qkv g2 = g;
+        attention_backward_strided(dout_packed.data(), out_st, in.part(0), in.part(1), in.part(2),
+                                   in.strides(), B, H, T, D, P.cfg, ws, nullptr, g2.part(0),
+                                   g2.part(1), g2.part(2), true, nullptr);
+        auto twice = [](std::vector<float> x) {
+            for (float& e : x) e *= 2.0f;
+            return x;
+        };
+        const double eq = normwise_rel(g.get(0), dq_r), ek = normwise_rel(g.get(1), dk_r),
+                     ev = normwise_rel(g.get(2), dv_r);
+        const double eb = bias ? normwise_rel(dbias, dbias_r) : 0.0;
+        const double e2 = std::max({normwise_rel(g2.get(0), twice(dq_r)),
+                                    normwise_rel(g2.get(1), twice(dk_r)),
+                                    normwise_rel(g2.get(2), twice(dv_r))});
+        bool grad_gaps_kept = true;
+        for (std::size_t r = 0; r < (std::size_t)B * T; r++)
+            for (std::size_t c = 3 * (std::size_t)H * D; c < g.row; c++)
+                grad_gaps_kept = grad_gaps_kept && g2.data[r * g.row + c] == 11.0f;
+        qInfo("worst error: out %.3g, dq %.3g dk %.3g dv %.3g dbias %.3g, accumulated %.3g "
+              "(tolerance 1e-5)", e_out, eq, ek, ev, eb, e2);
+        QVERIFY(e_out <= 1e-5);
+        QVERIFY(eq <= 1e-5 && ek <= 1e-5 && ev <= 1e-5 && eb <= 1e-5);
+        QVERIFY(e2 <= 1e-5);
+        QVERIFY(out_gaps_kept);
+        QVERIFY(grad_gaps_kept);
+        QVERIFY(all_finite(g2.data));
+    }
+
+    // A row stride shorter than a head is refused with a message.
+    void stridedRejectsShortRows() {
+        problem P(1, 2, 4, 8, true, false, false, NO_ROPE, 0, 5);
+        attention_workspace ws;
+        std::vector<float> out(P.n());
+        const attention_strides bad{(std::size_t)4 * 8, 8, 7};
+        const attention_strides ok{(std::size_t)2 * 4 * 8, (std::size_t)4 * 8, 8};
+        QVERIFY_THROWS_EXCEPTION(core_error,
+                                 attention_forward_strided(P.q.data(), P.k.data(), P.v.data(), bad,
+                                                           1, 2, 4, 8, P.cfg, ws, out.data(), ok,
+                                                           nullptr));
     }
 
     // Analytic gradients (BLAS and naive) vs central finite differences of

@@ -83,10 +83,12 @@ constexpr double fd_tol = 1e-5;
 class TestLmLayers : public QObject {
     Q_OBJECT
 private slots:
+    void layernorm_data();
     void layernorm();
     void gelu();
     void linear();
     void embedding();
+    void crossEntropy_data();
     void crossEntropy();
     void attentionBlock_data();
     void attentionBlock();
@@ -96,8 +98,18 @@ private slots:
     void badArguments();
 };
 
+// C = 7 runs only the scalar loops; 20 and 64 also the eight-channel AVX2
+// loops of the backward pass (with a tail of 4 for 20) where the CPU has them.
+void TestLmLayers::layernorm_data() {
+    QTest::addColumn<int>("C");
+    QTest::newRow("C=7") << 7;
+    QTest::newRow("C=20") << 20;
+    QTest::newRow("C=64") << 64;
+}
+
 void TestLmLayers::layernorm() {
-    const int N = 4, C = 7;
+    QFETCH(int, C);
+    const int N = 4;
     auto x = randn(N * C, 1.5f, 1), w = randn(C, 1.0f, 2), b = randn(C, 1.0f, 3);
     for (int c = 0; c < C; c++) x[c] += 3.0f;  // a row with a large mean
     const auto gw = randn(N * C, 1.0f, 4);
@@ -140,6 +152,16 @@ void TestLmLayers::gelu() {
         return s;
     };
     QVERIFY(fd_check("gelu dx", xd, dx.data(), f) < fd_tol);
+    // The overwriting form, in place over the upstream gradient, against the
+    // same finite differences; a second accumulating call doubles dx.
+    std::vector<float> inplace = gw;
+    gelu_backward_overwrite(inplace.data(), x.data(), N, inplace.data());
+    QVERIFY(fd_check("gelu dx (set)", xd, inplace.data(), f) < fd_tol);
+    std::vector<float> garbage(N, 123.0f);
+    gelu_backward_overwrite(gw.data(), x.data(), N, garbage.data());
+    QVERIFY(fd_check("gelu dx (over)", xd, garbage.data(), f) < fd_tol);
+    gelu_backward(gw.data(), x.data(), N, dx.data());
+    for (int i = 0; i < N; i++) QVERIFY(std::fabs(dx[i] - 2.0f * garbage[i]) <= 1e-6f * (1 + std::fabs(dx[i])));
 }
 
 void TestLmLayers::linear() {
@@ -183,8 +205,18 @@ void TestLmLayers::embedding() {
                              embedding_forward(bad.data(), wte.data(), 1, 2, C, V, out.data()));
 }
 
+// V = 7 runs the scalar loop only; 21 and 96 also the eight-wide AVX2 loop
+// (where the CPU has it), with and without a tail.
+void TestLmLayers::crossEntropy_data() {
+    QTest::addColumn<int>("V");
+    QTest::newRow("V=7") << 7;
+    QTest::newRow("V=21") << 21;
+    QTest::newRow("V=96") << 96;
+}
+
 void TestLmLayers::crossEntropy() {
-    const int N = 6, V = 7;
+    QFETCH(int, V);
+    const int N = 6;
     auto logits = randn(N * V, 2.0f, 12);
     logits[3] = 60.0f;  // a large logit: the max subtraction must keep it finite
     const std::vector<int> y = {3, 0, 6, 2, 2, 5};
@@ -199,7 +231,7 @@ void TestLmLayers::crossEntropy() {
     crossentropy_forward(logits.data(), y.data(), N, V, probs.data(), losses.data());
     crossentropy_backward(probs.data(), y.data(), N, V, 1.0f, dl.data());
     QVERIFY(fd_check("xent dlogits", ld, dl.data(), [&] { return crossentropy_ref(ld, y, N, V); }) < fd_tol);
-    const std::vector<int> bad = {0, 7, 0, 0, 0, 0};
+    const std::vector<int> bad = {0, V, 0, 0, 0, 0};
     QVERIFY_THROWS_EXCEPTION(core_error, crossentropy_forward(logits.data(), bad.data(), N, V,
                                                               probs.data(), losses.data()));
 }

@@ -79,6 +79,8 @@ private slots:
     void relativeUpperBound_data();
     void relativeUpperBound();
     void badArguments();
+    void rotateHeadsMatchesFormula_data();
+    void rotateHeadsMatchesFormula();
 };
 
 // <R_m q, R_n k> = <R_{m−n} q, k> for random q, k and positions up to 100k.
@@ -537,6 +539,82 @@ void TestRope::badArguments() {
     QVERIFY_THROWS_EXCEPTION(budget_error,
                              rope_apply_forward(x, 1000, 32, 1000, 128, 128, c, s, ROPE_LAYOUT_HALF_SPLIT, x));
     set_memory_budget_bytes(saved);
+}
+
+// rope_rotate_heads (the fused pass over the q and k heads of (B, T, 3C)
+// projection rows) against the rotation formula of rope.h written out here in
+// double, pair by pair, from the same float tables:
+//     out_u = u cos φ − v sin φ,   out_v = v cos φ + u sin φ    (inverse: −sin φ)
+// with φ the angle of the row's position t (rows (b, t): every batch row
+// restarts at position 0). The float result has three roundings (two
+// products, one sum): |error| <= 3 · 2^-24 · (|u cos| + |v sin|) for out_u
+// (|v cos| + |u sin| for out_v), checked with 4 · 2^-24. Channels past rotary_dim, the vectors after n_vecs (v) and
+// the columns past them must come out bit for bit unchanged.
+void TestRope::rotateHeadsMatchesFormula_data() {
+    QTest::addColumn<rope_layout>("layout");
+    QTest::addColumn<int>("D");
+    QTest::addColumn<int>("R");
+    QTest::addColumn<int>("H");
+    QTest::addColumn<bool>("inverse");
+    QTest::newRow("half-split D=32, 4 heads") << ROPE_LAYOUT_HALF_SPLIT << 32 << 32 << 4 << false;
+    QTest::newRow("half-split inverse") << ROPE_LAYOUT_HALF_SPLIT << 32 << 32 << 4 << true;
+    QTest::newRow("half-split D=6 (plain loop)") << ROPE_LAYOUT_HALF_SPLIT << 6 << 6 << 3 << false;
+    QTest::newRow("half-split D=24 (8 + 4 pairs)") << ROPE_LAYOUT_HALF_SPLIT << 24 << 24 << 2 << true;
+    QTest::newRow("half-split partial R=10") << ROPE_LAYOUT_HALF_SPLIT << 16 << 10 << 2 << true;
+    QTest::newRow("interleaved D=16") << ROPE_LAYOUT_INTERLEAVED << 16 << 16 << 2 << false;
+    QTest::newRow("interleaved partial R=4") << ROPE_LAYOUT_INTERLEAVED << 8 << 4 << 1 << true;
+}
+
+void TestRope::rotateHeadsMatchesFormula() {
+    QFETCH(rope_layout, layout);
+    QFETCH(int, D);
+    QFETCH(int, R);
+    QFETCH(int, H);
+    QFETCH(bool, inverse);
+    const int B = 3, T = 11, half = R / 2;
+    const std::size_t row = 3 * std::size_t(H) * D + 2;  // q, k, v heads and 2 spare columns
+    rng g(500 + D + R);
+    const std::vector<float> inv = default_inv_freq_f32(R);
+    std::vector<float> pos(T);
+    for (int t = 0; t < T; ++t) pos[t] = float(t * 37);
+    std::vector<float> c(std::size_t(T) * half), s(c.size());
+    rope_build_cos_sin(inv.data(), half, pos.data(), T, 1.0f, c.data(), s.data());
+    const std::vector<float> x = random_vec(std::size_t(B) * T * row, g);
+    std::vector<float> y = x;
+    rope_rotate_heads(y.data(), B, T, row, 2 * H, D, R, c.data(), s.data(), layout, inverse);
+
+    double worst = 0;  // error / allowed
+    bool untouched = true;
+    for (int b = 0; b < B; ++b)
+        for (int t = 0; t < T; ++t) {
+            const std::size_t r0 = (std::size_t(b) * T + t) * row;
+            for (int vec = 0; vec < 2 * H; ++vec) {
+                const std::size_t v0 = r0 + std::size_t(vec) * D;
+                for (int j = 0; j < half; ++j) {
+                    const int iu = layout == ROPE_LAYOUT_HALF_SPLIT ? j : 2 * j;
+                    const int iv = layout == ROPE_LAYOUT_HALF_SPLIT ? j + half : 2 * j + 1;
+                    const double u = x[v0 + iu], v = x[v0 + iv];
+                    const double cj = c[std::size_t(t) * half + j];
+                    const double sj = (inverse ? -1.0 : 1.0) * s[std::size_t(t) * half + j];
+                    const double allowed_u = 4 * kEps32 * (std::fabs(u * cj) + std::fabs(v * sj)) + 1e-30;
+                    const double allowed_v = 4 * kEps32 * (std::fabs(v * cj) + std::fabs(u * sj)) + 1e-30;
+                    worst = std::max(worst, std::fabs(y[v0 + iu] - (u * cj - v * sj)) / allowed_u);
+                    worst = std::max(worst, std::fabs(y[v0 + iv] - (v * cj + u * sj)) / allowed_v);
+                }
+                for (int ch = R; ch < D; ++ch) untouched = untouched && y[v0 + ch] == x[v0 + ch];
+            }
+            for (std::size_t i = r0 + 2 * std::size_t(H) * D; i < r0 + row; ++i)
+                untouched = untouched && y[i] == x[i];
+        }
+    qInfo("worst error / allowed: %.3g", worst);
+    QVERIFY(worst <= 1.0);
+    QVERIFY(untouched);
+    // The arguments are checked before anything is touched.
+    QVERIFY_THROWS_EXCEPTION(core_error, rope_rotate_heads(y.data(), B, T, 2 * std::size_t(H) * D - 1,
+                                                           2 * H, D, R, c.data(), s.data(), layout,
+                                                           inverse));
+    QVERIFY_THROWS_EXCEPTION(core_error, rope_rotate_heads(y.data(), B, T, row, 2 * H, D, R + 1,
+                                                           c.data(), s.data(), layout, inverse));
 }
 
 QTEST_APPLESS_MAIN(TestRope)

@@ -419,16 +419,23 @@ private slots:
                 }
                 ::_exit(0);
             }
-            // Wait until the temporary file exists and holds some bytes, then kill.
+            // Wait until the file being written (unnamed, O_TMPFILE, or the
+            // mkstemp fallback's "killed.ckpt.tmp.*") holds some bytes, then
+            // kill. The child's open descriptors show it either way.
             QElapsedTimer timer;
             timer.start();
             std::string tmp;
+            const std::string fds = "/proc/" + std::to_string(child) + "/fd";
             while (timer.elapsed() < 20000) {
-                for (const auto& n : list_dir(d)) {
-                    if (n.rfind("killed.ckpt.tmp.", 0) == 0) {
-                        struct stat st {};
-                        if (::stat((d + "/" + n).c_str(), &st) == 0 && st.st_size > 4096) tmp = n;
-                    }
+                for (const auto& n : list_dir(fds)) {
+                    char target[4096];
+                    const ssize_t len = ::readlink((fds + "/" + n).c_str(), target, sizeof target - 1);
+                    if (len <= 0) continue;
+                    const std::string t(target, std::size_t(len));
+                    if (t.rfind(d + "/", 0) != 0) continue;
+                    struct stat st {};
+                    if (::stat((fds + "/" + n).c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 4096)
+                        tmp = t.substr(d.size() + 1);
                 }
                 if (!tmp.empty()) break;
                 int status = 0;
@@ -447,7 +454,8 @@ private slots:
                 } else {
                     QVERIFY(read_tensor_file(p).metadata == small_file().metadata);
                 }
-                ::unlink((d + "/" + tmp).c_str());
+                if (tmp.rfind("killed.ckpt.tmp.", 0) == 0) ::unlink((d + "/" + tmp).c_str());  // the fallback's name
+                for (const auto& n : list_dir(d)) QVERIFY2(n.rfind("killed.ckpt.tmp.", 0) != 0, n.c_str());
             } else {
                 // The child finished before it was seen: the new file must be whole; restore and retry.
                 QCOMPARE(*read_tensor_file(p).meta("who"), std::string("child"));

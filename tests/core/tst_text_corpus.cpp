@@ -163,8 +163,8 @@ private slots:
     }
 
     void fortuneSampleFile() {
-        const QString path = QFINDTESTDATA("data/fortune_sample");
-        QVERIFY(!path.isEmpty());
+        const QString path = QStringLiteral(POSLAB_TESTS_DIR "/core/data/fortune_sample");
+        QVERIFY2(QFileInfo::exists(path), qPrintable(path));
         utf8_report rep;
         const std::u32string text = read_utf8_file(path.toStdString(), utf8_strict, &rep);
         QCOMPARE(rep.replaced_bytes, std::size_t(0));

@@ -39,7 +39,7 @@ ModuleSpec makeFakeSpec() {
     s.check = [](const Params& p) {
         if (p.getInt(QStringLiteral("dim")) > 512 && !p.getBool(QStringLiteral("causal")))
             throw ParamError(QStringLiteral("dim"), QString::number(p.getInt(QStringLiteral("dim"))),
-                             QStringLiteral("at most 512 when causal=false"));
+                             T2("at most 512 when causal=false", "causal=false 时不超过 512"));
     };
     s.run = [](const Params& p, const RunContext&) {
         return std::vector<Output>{Output::scalar(QStringLiteral("dim"), double(p.getInt(QStringLiteral("dim"))))};

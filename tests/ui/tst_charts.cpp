@@ -339,10 +339,42 @@ private slots:
         QCOMPARE(lineSeries(c2.get())[0]->points(), (QList<QPointF>{{3, 1}, {5, 10}}));
         QVERIFY2(note.contains(QStringLiteral("2")) && note.contains(QStringLiteral("NaN")), qPrintable(note));
         auto* yAxis = qobject_cast<QLogValueAxis*>(c2->axes(Qt::Vertical).value(0));
-        // Whole decades around [1, 10] (nudged outwards by 1e-9 so that Qt
-        // keeps both end labels).
+        // Data at or above 1 within 9 octaves: whole octaves around [1, 10],
+        // base 2 (nudged outwards by 1e-9 so that Qt keeps both end labels).
+        QCOMPARE(yAxis->base(), 2.0);
         QVERIFY(std::abs(yAxis->min() - 1.0) < 1e-6 && yAxis->min() <= 1.0);
-        QVERIFY(std::abs(yAxis->max() - 10.0) < 1e-5 && yAxis->max() >= 10.0);
+        QVERIFY(std::abs(yAxis->max() - 16.0) < 1e-5 && yAxis->max() >= 16.0);
+    }
+
+    void logAxisRange_data() {
+        QTest::addColumn<double>("lo");
+        QTest::addColumn<double>("hi");
+        QTest::addColumn<double>("base");
+        QTest::addColumn<double>("axisMin");
+        QTest::addColumn<double>("axisMax");
+        // The range is the smallest whole power of the base at or below the
+        // data and the largest at or above it, worked out by hand.
+        QTest::newRow("evaluation lengths 64..512: octaves") << 64.0 << 512.0 << 2.0 << 64.0 << 512.0;
+        QTest::newRow("losses 3.2..4.6: octaves") << 3.2 << 4.6 << 2.0 << 2.0 << 8.0;
+        QTest::newRow("10 octaves: decades") << 1.0 << 1024.0 << 10.0 << 1.0 << 10000.0;
+        QTest::newRow("below 1: decades") << 0.02 << 0.5 << 10.0 << 0.01 << 1.0;
+    }
+    void logAxisRange() {
+        QFETCH(double, lo);
+        QFETCH(double, hi);
+        QFETCH(double, base);
+        QFETCH(double, axisMin);
+        QFETCH(double, axisMax);
+        const Output s = Output::series(QStringLiteral("s"), {1, 2}, {lo, hi});
+        ChartSpec ly = specOf(ChartKind::Line);
+        ly.logY = true;
+        QString note;
+        std::unique_ptr<QChart> chart(buildLineChart(ly, {&s}, ChartStyle::forPrint(QFont()), &note));
+        auto* axis = qobject_cast<QLogValueAxis*>(chart->axes(Qt::Vertical).value(0));
+        QVERIFY(axis);
+        QCOMPARE(axis->base(), base);
+        QVERIFY2(std::abs(axis->min() / axisMin - 1) < 1e-6, qPrintable(QString::number(axis->min())));
+        QVERIFY2(std::abs(axis->max() / axisMax - 1) < 1e-6, qPrintable(QString::number(axis->max())));
     }
 
     void lineHoverZoomReset() {

@@ -9,6 +9,8 @@
 // b = 100, 1.3e-4 < 0.001 for b = 10000.
 //
 // Set POSLAB_SCREENSHOT_DIR to keep PNGs of every step in both languages.
+#include "../shared/temporary_lab_run.h"
+#include "lessons/course_loader.h"
 #include "lessons/progress_store.h"
 #include "lessons/run_engine.h"
 #include "ui/charts/chart_view.h"
@@ -19,6 +21,7 @@
 #include "ui/pdf_export.h"
 #include "ui/search_panel.h"
 #include "ui/toc_panel.h"
+#include "ui/training_lab_page.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -33,6 +36,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolBar>
@@ -52,7 +56,7 @@ namespace {
 
 QString courseDir()
 {
-    return QFileInfo(QStringLiteral(__FILE__)).absoluteDir().filePath(QStringLiteral("window-data"));
+    return QStringLiteral(POSLAB_TESTS_DIR "/ui/window-data");
 }
 
 double firstY(const ChartPanel* chart)
@@ -522,6 +526,64 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 60000);
         QVERIFY(!finished[1][0].toBool());
         QVERIFY(!QFileInfo::exists(o.outputPath));
+    }
+
+    // A step of the Experiments chapter reads the stored training run. With
+    // none stored it asks for one; after a run finishes in the Training Lab,
+    // going back to the lessons draws the step again with the new results.
+    void labStepRedrawnAfterARun()
+    {
+        // Stored runs are found through XDG_DATA_HOME (test mode would ignore it).
+        QStandardPaths::setTestModeEnabled(false);
+        QTemporaryDir emptyData;
+        QVERIFY(emptyData.isValid());
+        const QByteArray oldHome = qgetenv("XDG_DATA_HOME");
+        const bool hadHome = qEnvironmentVariableIsSet("XDG_DATA_HOME");
+        qputenv("XDG_DATA_HOME", emptyData.path().toUtf8());
+        const auto restore = qScopeGuard([&] {
+            if (hadHome) qputenv("XDG_DATA_HOME", oldHome);
+            else qunsetenv("XDG_DATA_HOME");
+            QStandardPaths::setTestModeEnabled(true);
+        });
+        QVERIFY(poslab::lab::resultsDirectory().startsWith(emptyData.path()));
+        MainWindowOptions o = options();
+        o.courseDir = lessons::defaultCourseDir();
+        o.labResultsDir = m_tmp->filePath(QStringLiteral("lab"));
+        MainWindow w(o);
+        w.resize(1200, 820);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        int chapter = -1, step = -1;
+        for (int c = 0; c < w.course().chapters.size() && chapter < 0; ++c) {
+            const lessons::Chapter& ch = w.course().chapters[c];
+            for (int s = 0; s < ch.steps.size() && chapter < 0; ++s)
+                for (const lessons::Block& b : ch.steps[s].blocks)
+                    if (b.kind == lessons::Block::Kind::Run && b.run.moduleId.startsWith(QLatin1String("lab.")))
+                        chapter = c, step = s;
+        }
+        QVERIFY2(chapter >= 0, "the shipped course has a step with a lab. run block");
+        QVERIFY(w.goTo(chapter, step));
+        auto labCard = [&w]() -> RunBlockCard* {
+            for (RunBlockCard* c : w.lessonView()->runCards())
+                if (c->block().moduleId.startsWith(QLatin1String("lab."))) return c;
+            return nullptr;
+        };
+        QVERIFY(labCard());
+        QVERIFY(QTest::qWaitFor([&] { return labCard() && !labCard()->isBusy() && !labCard()->errorText().isEmpty(); }, 20000));
+
+        w.showTrainingLab(true);
+        QVERIFY(w.isTrainingLabShown());
+        {
+            TemporaryLabRun stored(QStringLiteral("poslab experiment length --quick"));  // a run appears...
+            QVERIFY2(stored.ok(), qPrintable(stored.error()));
+            emit w.trainingLabPage()->runFinished(false);  // ...as when the lab finishes one
+            w.showTrainingLab(false);
+            QVERIFY(!w.isTrainingLabShown());
+            QCOMPARE(w.chapterIndex(), chapter);
+            QCOMPARE(w.stepIndex(), step);
+            QVERIFY2(QTest::qWaitFor([&] { return labCard() && !labCard()->isBusy() && labCard()->errorText().isEmpty(); }, 20000),
+                     qPrintable(labCard() ? labCard()->errorText() : QStringLiteral("no lab card")));
+        }
     }
 
     void screenshots()

@@ -25,7 +25,7 @@ using poslab::ui::MarkdownDocument;
 
 namespace {
 
-const QString kCourse = QFileInfo(QStringLiteral(__FILE__)).absolutePath() + QStringLiteral("/data/course");
+const QString kCourse = QStringLiteral(POSLAB_TESTS_DIR "/ui/data/course");
 
 MarkdownContext courseContext(const QString& lang = QStringLiteral("en"))
 {

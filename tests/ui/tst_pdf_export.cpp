@@ -35,7 +35,7 @@ using poslab::ui::parseChapterList;
 namespace {
 
 // The test course lives next to this file (tests/ui/data/course).
-const QString kCourse = QFileInfo(QStringLiteral(__FILE__)).absolutePath() + QStringLiteral("/data/course");
+const QString kCourse = QStringLiteral(POSLAB_TESTS_DIR "/ui/data/course");
 const QString kStudent = QStringLiteral("Ada Lovelace");
 const QString kStudentZh = QStringLiteral("李 小龙");
 

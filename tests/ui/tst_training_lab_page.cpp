@@ -541,7 +541,7 @@ private slots:
     void closingTheWindowDuringARunStopsIt()
     {
         MainWindowOptions o;
-        o.courseDir = QFileInfo(QStringLiteral(__FILE__)).absoluteDir().filePath(QStringLiteral("window-data"));
+        o.courseDir = QStringLiteral(POSLAB_TESTS_DIR "/ui/window-data");
         o.language = QStringLiteral("en");
         o.settingsFile = m_tmp->filePath(QStringLiteral("settings.ini"));
         o.progressFile = m_tmp->filePath(QStringLiteral("progress.json"));
@@ -577,7 +577,7 @@ private slots:
     void backToLessons()
     {
         MainWindowOptions o;
-        o.courseDir = QFileInfo(QStringLiteral(__FILE__)).absoluteDir().filePath(QStringLiteral("window-data"));
+        o.courseDir = QStringLiteral(POSLAB_TESTS_DIR "/ui/window-data");
         o.language = QStringLiteral("en");
         o.settingsFile = m_tmp->filePath(QStringLiteral("settings.ini"));
         o.progressFile = m_tmp->filePath(QStringLiteral("progress.json"));

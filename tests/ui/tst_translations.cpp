@@ -29,7 +29,7 @@ namespace {
 
 QString repoRoot()
 {
-    QDir d = QFileInfo(QStringLiteral(__FILE__)).absoluteDir();  // tests/ui
+    QDir d = QDir(QStringLiteral(POSLAB_TESTS_DIR "/ui"));  // tests/ui
     d.cdUp();
     d.cdUp();
     return d.absolutePath();

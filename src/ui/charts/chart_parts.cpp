@@ -153,19 +153,26 @@ QAbstractAxis* valueAxis(double lo, double hi, bool exact, bool integers) {
     return axis;
 }
 
+// A log axis labelled at powers of its base. Data within a few octaves at or
+// above 1 (evaluation lengths 64..512, losses 3..5) get base 2, so the axis
+// spans 64..512 with a label per doubling instead of the empty 10..1000 that
+// whole decades would give; wider or smaller data keep decades.
 QAbstractAxis* logAxis(double lo, double hi) {
     auto* axis = new QLogValueAxis;
-    axis->setBase(10);
     if (!(lo > 0 && hi > 0)) lo = 1, hi = 10;
-    double a = std::pow(10.0, std::floor(std::log10(lo) + 1e-12));
-    double b = std::pow(10.0, std::ceil(std::log10(hi) - 1e-12));
-    if (a == b) b = a * 10;
-    // Qt places decade labels from log(min)/log(base); nudge the ends outwards
-    // so rounding (log(1e-4)/log(10) = -3.9999...) does not drop the end labels.
+    const bool octaves = lo >= 1 && hi / lo <= 512;
+    const double base = octaves ? 2.0 : 10.0;
+    const double logBase = std::log(base);
+    axis->setBase(base);
+    double a = std::pow(base, std::floor(std::log(lo) / logBase + 1e-12));
+    double b = std::pow(base, std::ceil(std::log(hi) / logBase - 1e-12));
+    if (a == b) b = a * base;
+    // Qt places labels from log(min)/log(base); nudge the ends outwards so
+    // rounding (log(1e-4)/log(10) = -3.9999...) does not drop the end labels.
     axis->setRange(a * (1 - 1e-9), b * (1 + 1e-9));
     axis->setLabelFormat(QStringLiteral("%g"));
-    const double decades = std::log10(b / a);
-    axis->setMinorTickCount(decades <= 4 ? 8 : 0);
+    const double steps = std::log(b / a) / logBase;
+    axis->setMinorTickCount(octaves ? 0 : (steps <= 4 ? 8 : 0));
     return axis;
 }
 
@@ -285,6 +292,7 @@ QChart* buildBarChart(const ChartSpec& spec, const std::vector<const Output*>& o
     auto* bars = new QBarSeries;
     QStringList categories;
     double lo = 0, hi = 0;
+    bool integral = true;  // all values whole numbers (counts): whole-number ticks
     int setIndex = 0;
     auto addSet = [&](const QString& name, const std::vector<double>& values) {
         auto* set = new QBarSet(name);
@@ -293,6 +301,7 @@ QChart* buildBarChart(const ChartSpec& spec, const std::vector<const Output*>& o
         for (double v : values) {
             set->append(std::isfinite(v) ? v : 0.0);
             if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+            if (std::isfinite(v) && v != std::floor(v)) integral = false;
         }
         bars->append(set);
         QObject::connect(set, &QBarSet::hovered, set, [set](bool on, int i) {
@@ -340,7 +349,7 @@ QChart* buildBarChart(const ChartSpec& spec, const std::vector<const Output*>& o
     chart->addSeries(bars);
     auto* ax = new QBarCategoryAxis;
     ax->append(categories);
-    auto* ay = static_cast<QValueAxis*>(valueAxis(lo, hi, false, false));
+    auto* ay = static_cast<QValueAxis*>(valueAxis(lo, hi, false, integral));
     QString yTitle = spec.yTitle;
     if (yTitle.isEmpty() && bars->count() == 1) yTitle = bars->barSets().front()->label();
     styleAxis(ax, style, xTitle);

@@ -1,0 +1,176 @@
+// tst_failed_saves.cpp — saves that cannot succeed: a full disk, a folder the
+// user may not write to, and a destination that is a folder. For the PDF
+// (`poslab export -o`), the checkpoint (`poslab train --save`) and the
+// learner's progress (ProgressStore, in a child process of this test): the
+// program says so in a message that names the path, the command exits with
+// status 1, no partial file is left, and the previous file is byte for byte
+// what it was.
+//
+// The full disk is RLIMIT_FSIZE in the child (tests/shared/kill_during.h):
+// writes past the limit fail with EFBIG, through the same error paths as
+// ENOSPC. As root, the unwritable-folder child runs as `nobody` (root ignores
+// folder permissions).
+#include "../shared/kill_during.h"
+
+#include "lessons/progress_store.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/stat.h>
+
+using namespace poslab::testing;
+
+namespace {
+
+constexpr int kNobody = 65534;
+
+QByteArray readFile(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+
+// What each case needs: a folder for the destination, the file name in it,
+// and the command that saves there.
+enum class Fault { FullDisk, UnwritableFolder, PathIsFolder };
+enum class Target { Pdf, Checkpoint, Progress };
+
+const char* faultName(Fault f)
+{
+    switch (f) {
+    case Fault::FullDisk: return "full disk";
+    case Fault::UnwritableFolder: return "unwritable folder";
+    case Fault::PathIsFolder: return "path is a folder";
+    }
+    return "";
+}
+
+}  // namespace
+
+Q_DECLARE_METATYPE(Fault)
+Q_DECLARE_METATYPE(Target)
+
+class TestFailedSaves : public QObject {
+    Q_OBJECT
+private slots:
+    void failedSave_data();
+    void failedSave();
+};
+
+void TestFailedSaves::failedSave_data()
+{
+    QTest::addColumn<Target>("target");
+    QTest::addColumn<Fault>("fault");
+    for (Target t : {Target::Pdf, Target::Checkpoint, Target::Progress}) {
+        const char* name = t == Target::Pdf ? "export" : t == Target::Checkpoint ? "train --save" : "progress";
+        for (Fault f : {Fault::FullDisk, Fault::UnwritableFolder, Fault::PathIsFolder})
+            QTest::addRow("%s, %s", name, faultName(f)) << t << f;
+    }
+}
+
+void TestFailedSaves::failedSave()
+{
+    QFETCH(Target, target);
+    QFETCH(Fault, fault);
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    // The child may run as nobody: it must reach the folders (not write them).
+    QVERIFY(::chmod(tmp.path().toLocal8Bit().constData(), 0755) == 0);
+    const QString dir = tmp.filePath(QStringLiteral("dest"));
+    QVERIFY(QDir().mkpath(dir));
+    const QString name = target == Target::Pdf ? QStringLiteral("report.pdf")
+                         : target == Target::Checkpoint ? QStringLiteral("model.ckpt")
+                                                        : QStringLiteral("progress.json");
+    const QString path = QDir(dir).filePath(name);
+
+    ChildCommand cmd;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("HOME"), tmp.filePath(QStringLiteral("home")));
+    env.insert(QStringLiteral("XDG_DATA_HOME"), tmp.filePath(QStringLiteral("data")));
+    env.insert(QStringLiteral("XDG_CACHE_HOME"), tmp.filePath(QStringLiteral("cache")));
+    env.insert(QStringLiteral("LANG"), QStringLiteral("C.UTF-8"));
+    env.remove(QStringLiteral("LC_ALL"));
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    cmd.environment = env;
+    if (target == Target::Pdf) {
+        cmd.program = QStringLiteral(POSLAB_EXECUTABLE);
+        cmd.arguments = {QStringLiteral("export"), QStringLiteral("--no-train"), QStringLiteral("--lang"), QStringLiteral("zh"),
+                         QStringLiteral("--chapters"), QStringLiteral("1"), QStringLiteral("-o"), path};
+    } else if (target == Target::Checkpoint) {
+        cmd.program = QStringLiteral(POSLAB_EXECUTABLE);
+        cmd.arguments = {QStringLiteral("train"), QStringLiteral("--corpus"), QStringLiteral("copy"), QStringLiteral("--d-model"),
+                         QStringLiteral("32"), QStringLiteral("--layers"), QStringLiteral("1"), QStringLiteral("--steps"),
+                         QStringLiteral("1"), QStringLiteral("--save"), path};
+    } else {
+        // This executable in child mode (main below): one ProgressStore save.
+        cmd.program = QCoreApplication::applicationFilePath();
+        cmd.environment.insert(QStringLiteral("POSLAB_FAULT_PROGRESS_CHILD"), path);
+    }
+
+    // The previous file (a real one: made by a first save that succeeds).
+    QByteArray previous;
+    if (fault != Fault::PathIsFolder) {
+        const ChildRun first = runChild(cmd);
+        QVERIFY2(first.finished && first.exitCode == 0, first.err.constData());
+        previous = readFile(path);
+        QVERIFY(!previous.isEmpty());
+    }
+    QStringList before = QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDir::Name);
+
+    switch (fault) {
+    case Fault::FullDisk:
+        cmd.fileSizeLimit = 16 * 1024;  // every one of these files is larger
+        QVERIFY(previous.size() > cmd.fileSizeLimit);
+        break;
+    case Fault::UnwritableFolder:
+        QVERIFY(::chmod(dir.toLocal8Bit().constData(), 0555) == 0);
+        cmd.runAsUser = kNobody;
+        break;
+    case Fault::PathIsFolder:
+        QVERIFY(QDir().mkpath(QDir(path).filePath(QStringLiteral("inside"))));
+        before = QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDir::Name);
+        break;
+    }
+
+    const ChildRun r = runChild(cmd);
+    ::chmod(dir.toLocal8Bit().constData(), 0755);
+    const QString err = QString::fromUtf8(r.err);
+    QVERIFY2(r.finished, r.err.constData());  // no crash, no signal (SIGXFSZ is ignored)
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(err.contains(path), qPrintable(QStringLiteral("the message does not name %1:\n%2").arg(path, err)));
+    // Nothing new in the folder, the previous file unchanged.
+    QCOMPARE(QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDir::Name), before);
+    if (fault == Fault::PathIsFolder)
+        QVERIFY(QFileInfo(QDir(path).filePath(QStringLiteral("inside"))).isDir());
+    else
+        QVERIFY(readFile(path) == previous);
+}
+
+// Child mode: load the progress file, save one answer large enough to go past
+// the test's file-size limit, report like the window does (lastError), exit 1
+// on failure.
+static int progressChild(const QString& path)
+{
+    poslab::lessons::ProgressStore store(path);
+    store.load();
+    store.setAnswer(QStringLiteral("long-answer"), QString(40000, u'x'));
+    const QString error = store.lastError();
+    if (error.isEmpty()) return 0;
+    QTextStream(stderr) << "progress: " << error << '\n';
+    return 1;
+}
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    const QString child = qEnvironmentVariable("POSLAB_FAULT_PROGRESS_CHILD");
+    if (!child.isEmpty()) return progressChild(child);
+    TestFailedSaves tc;
+    QTEST_SET_MAIN_SOURCE_PATH
+    return QTest::qExec(&tc, argc, argv);
+}
+#include "tst_failed_saves.moc"

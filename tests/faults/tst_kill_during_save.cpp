@@ -1,0 +1,239 @@
+// tst_kill_during_save.cpp — the real poslab killed with SIGKILL at seeded
+// random moments while it writes a PDF over an existing one (`poslab export`)
+// and while it saves a checkpoint over an existing one (`poslab train --load
+// CKPT --save CKPT`). After every kill the previous file is still there, whole:
+// byte for byte the old one, or (when the kill came after the rename) a whole
+// new one; it loads (`poslab train --load`, Poppler or the PDF trailer), and no
+// temporary file is left beside it. Progress saved by the window is covered
+// the same way by tst_progress_store (killedWhileSaving); assignment drafts by
+// the classroom tests. Helpers: tests/shared/kill_during.h.
+//
+// The seed is fixed (POSLAB_FAULT_SEED overrides it) and printed with every
+// delay, so a failing schedule can be replayed. Delays are drawn from the
+// whole run, weighted to its end where the save happens (see killWindow).
+#include "../shared/kill_during.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#ifdef POSLAB_HAVE_POPPLER
+#include <poppler-qt6.h>
+#endif
+
+using namespace poslab::testing;
+
+namespace {
+
+quint32 faultSeed()
+{
+    bool ok = false;
+    const quint32 s = qEnvironmentVariable("POSLAB_FAULT_SEED").toUInt(&ok);
+    return ok ? s : 20261201u;
+}
+
+QByteArray readFile(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// A child environment that never touches the user's data: its own HOME and
+// XDG folders, the C.UTF-8 locale, the offscreen platform.
+QProcessEnvironment isolatedEnvironment(const QString& root)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("HOME"), root + QStringLiteral("/home"));
+    env.insert(QStringLiteral("XDG_DATA_HOME"), root + QStringLiteral("/data"));
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), root + QStringLiteral("/config"));
+    env.insert(QStringLiteral("XDG_CACHE_HOME"), root + QStringLiteral("/cache"));
+    env.insert(QStringLiteral("LANG"), QStringLiteral("C.UTF-8"));
+    env.remove(QStringLiteral("LC_ALL"));
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    return env;
+}
+
+// Why `pdf` is not a whole, readable PDF (empty when it is).
+QString pdfProblem(const QByteArray& pdf)
+{
+    if (!pdf.startsWith("%PDF-")) return QStringLiteral("does not start with %PDF-");
+    if (!pdf.trimmed().endsWith("%%EOF")) return QStringLiteral("does not end with %%EOF (cut short)");
+#ifdef POSLAB_HAVE_POPPLER
+    std::unique_ptr<Poppler::Document> doc = Poppler::Document::loadFromData(pdf);
+    if (!doc || doc->isLocked()) return QStringLiteral("Poppler cannot open it");
+    if (doc->numPages() < 1) return QStringLiteral("Poppler finds no pages");
+    std::unique_ptr<Poppler::Page> last(doc->page(doc->numPages() - 1));
+    if (!last) return QStringLiteral("Poppler cannot read its last page");
+#endif
+    return {};
+}
+
+// Kill delays for a run that takes `fullMs` to the end: half of them anywhere
+// in the run, half in its last quarter, where the file is written.
+QList<int> killWindow(quint32 seed, int rounds, qint64 fullMs)
+{
+    const int full = int(std::max<qint64>(fullMs, 50));
+    QList<int> delays = killDelays(seed, rounds / 2, full / 20, full);
+    delays += killDelays(seed + 1, rounds - rounds / 2, full * 3 / 4, full + full / 10);
+    return delays;
+}
+
+}  // namespace
+
+class TestKillDuringSave : public QObject {
+    Q_OBJECT
+private slots:
+    void exportOverExistingPdf();
+    void checkpointOverExistingCheckpoint();
+};
+
+void TestKillDuringSave::exportOverExistingPdf()
+{
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const QString out = tmp.filePath(QStringLiteral("out/report.pdf"));
+    QVERIFY(QDir().mkpath(tmp.filePath(QStringLiteral("out"))));
+    ChildCommand cmd;
+    cmd.program = QStringLiteral(POSLAB_EXECUTABLE);
+    cmd.arguments = {QStringLiteral("export"), QStringLiteral("--no-train"), QStringLiteral("--lang"), QStringLiteral("en"),
+                     QStringLiteral("--chapters"), QStringLiteral("1"), QStringLiteral("-o"), out};
+    cmd.environment = isolatedEnvironment(tmp.path());
+
+    // A first export to the end: the file every later kill must leave intact,
+    // and the time a whole export takes here.
+    const ChildRun first = runChild(cmd);
+    QVERIFY2(first.finished && first.exitCode == 0, first.err.constData());
+    QByteArray previous = readFile(out);
+    QVERIFY2(pdfProblem(previous).isEmpty(), qPrintable(pdfProblem(previous)));
+
+    const quint32 seed = faultSeed();
+    int killedRounds = 0;
+    for (int delay : killWindow(seed, 6, first.elapsedMs)) {
+        const ChildRun r = killAfter(cmd, delay);
+        qInfo("seed %u: export killed after %d ms of ~%lld: %s", seed, delay, first.elapsedMs,
+              r.killed ? "killed" : "had finished");
+        QVERIFY2(!r.crashed, r.err.constData());
+        if (!r.killed) QVERIFY2(r.exitCode == 0, r.err.constData());
+        killedRounds += r.killed ? 1 : 0;
+        const QByteArray now = readFile(out);
+        if (r.killed && now != previous)
+            qInfo("  the kill came after the rename: a whole new PDF");
+        QVERIFY2(pdfProblem(now).isEmpty(), qPrintable(QStringLiteral("after a kill at %1 ms the PDF %2").arg(delay).arg(pdfProblem(now))));
+        // QSaveFile writes an unnamed file (O_TMPFILE) and links it in at
+        // commit: a kill leaves nothing beside the PDF.
+        QCOMPARE(filesBesides(QFileInfo(out).absolutePath(), {QStringLiteral("report.pdf")}), QStringList());
+        previous = now;
+    }
+    QVERIFY2(killedRounds > 0, "no round was killed before it finished: the schedule never hit a write");
+
+    // Then kills aimed at the write itself: once the unnamed file holds data.
+    int midWrite = 0;
+    for (int extra : killDelays(seed + 3, 3, 0, 4)) {
+        const ChildRun r = killWhileWriting(cmd, QFileInfo(out).absolutePath(), 1, extra);
+        qInfo("seed %u: export killed %d ms into writing the PDF: %s", seed, extra,
+              r.killedWhileWriting ? "killed mid-write" : r.killed ? "killed" : "had finished");
+        QVERIFY2(!r.crashed, r.err.constData());
+        midWrite += r.killedWhileWriting ? 1 : 0;
+        const QByteArray now = readFile(out);
+        QVERIFY2(pdfProblem(now).isEmpty(), qPrintable(pdfProblem(now)));
+        if (r.killedWhileWriting) QVERIFY(now == previous);
+        QCOMPARE(filesBesides(QFileInfo(out).absolutePath(), {QStringLiteral("report.pdf")}), QStringList());
+        previous = now;
+    }
+    qInfo("%d of 3 aimed kills caught the PDF mid-write", midWrite);
+}
+
+void TestKillDuringSave::checkpointOverExistingCheckpoint()
+{
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const QString ckpt = tmp.filePath(QStringLiteral("ckpt/model.ckpt"));
+    QVERIFY(QDir().mkpath(tmp.filePath(QStringLiteral("ckpt"))));
+    const QProcessEnvironment env = isolatedEnvironment(tmp.path());
+    // A model large enough (about 0.4 M parameters with the optimizer state: a
+    // 5 MB file) that writing it takes a noticeable part of the run.
+    ChildCommand make;
+    make.program = QStringLiteral(POSLAB_EXECUTABLE);
+    make.arguments = {QStringLiteral("train"), QStringLiteral("--corpus"), QStringLiteral("copy"),
+                      QStringLiteral("--d-model"), QStringLiteral("128"), QStringLiteral("--layers"), QStringLiteral("2"),
+                      QStringLiteral("--context"), QStringLiteral("32"), QStringLiteral("--batch"), QStringLiteral("4"),
+                      QStringLiteral("--steps"), QStringLiteral("2"), QStringLiteral("--save"), ckpt};
+    make.environment = env;
+    const ChildRun made = runChild(make);
+    QVERIFY2(made.finished && made.exitCode == 0, made.err.constData());
+
+    // Loads it with the real command line; returns the AdamW steps it holds (-1: does not load).
+    auto stepsIn = [&]() {
+        ChildCommand load;
+        load.program = QStringLiteral(POSLAB_EXECUTABLE);
+        load.arguments = {QStringLiteral("train"), QStringLiteral("--load"), ckpt};
+        load.environment = env;
+        const ChildRun r = runChild(load);
+        if (!r.finished || r.exitCode != 0) {
+            qWarning("poslab train --load %s failed:\n%s", qPrintable(ckpt), r.err.constData());
+            return -1;
+        }
+        const int at = r.out.indexOf("AdamW steps so far");
+        const int open = r.out.lastIndexOf('(', at);
+        return at > 0 && open >= 0 ? r.out.mid(open + 1, at - open - 1).trimmed().toInt() : -1;
+    };
+    int steps = stepsIn();
+    QCOMPARE(steps, 2);
+
+    // Each round continues the saved model by one step and saves over it.
+    ChildCommand more = make;
+    more.arguments = {QStringLiteral("train"), QStringLiteral("--load"), ckpt, QStringLiteral("--steps"),
+                      QStringLiteral("1"), QStringLiteral("--save"), ckpt};
+    const ChildRun calibrate = runChild(more);
+    QVERIFY2(calibrate.finished && calibrate.exitCode == 0, calibrate.err.constData());
+    steps = stepsIn();
+    QCOMPARE(steps, 3);
+
+    const quint32 seed = faultSeed();
+    int killedRounds = 0;
+    for (int delay : killWindow(seed + 7, 6, calibrate.elapsedMs)) {
+        const QByteArray before = readFile(ckpt);
+        const ChildRun r = killAfter(more, delay);
+        qInfo("seed %u: train --save killed after %d ms of ~%lld: %s", seed, delay, calibrate.elapsedMs,
+              r.killed ? "killed" : "had finished");
+        QVERIFY2(!r.crashed, r.err.constData());
+        if (!r.killed) QVERIFY2(r.exitCode == 0, r.err.constData());
+        killedRounds += r.killed ? 1 : 0;
+        const int now = stepsIn();
+        // The old checkpoint byte for byte, or the whole new one: never a torn file.
+        if (readFile(ckpt) == before)
+            QCOMPARE(now, steps);
+        else
+            QCOMPARE(now, steps + 1);
+        steps = now;
+        // The checkpoint is written as an unnamed file (O_TMPFILE) and only
+        // named at the rename: nothing is left beside it.
+        QCOMPARE(filesBesides(QFileInfo(ckpt).absolutePath(), {QStringLiteral("model.ckpt")}), QStringList());
+    }
+    QVERIFY2(killedRounds > 0, "no round was killed before it finished: the schedule never hit a write");
+
+    // Then kills aimed at the save itself: once the unnamed file holds 64 KiB
+    // of the 5 MB, and a few milliseconds later.
+    int midWrite = 0;
+    for (int extra : killDelays(seed + 5, 3, 0, 6)) {
+        const QByteArray before = readFile(ckpt);
+        const ChildRun r = killWhileWriting(more, QFileInfo(ckpt).absolutePath(), 64 * 1024, extra);
+        qInfo("seed %u: train --save killed %d ms into writing the checkpoint: %s", seed, extra,
+              r.killedWhileWriting ? "killed mid-write" : r.killed ? "killed" : "had finished");
+        QVERIFY2(!r.crashed, r.err.constData());
+        midWrite += r.killedWhileWriting ? 1 : 0;
+        const int now = stepsIn();
+        if (readFile(ckpt) == before)
+            QCOMPARE(now, steps);
+        else
+            QCOMPARE(now, steps + 1);
+        if (r.killedWhileWriting) QCOMPARE(now, steps);
+        steps = now;
+        QCOMPARE(filesBesides(QFileInfo(ckpt).absolutePath(), {QStringLiteral("model.ckpt")}), QStringList());
+    }
+    qInfo("%d of 3 aimed kills caught the checkpoint mid-write", midWrite);
+    QVERIFY2(midWrite > 0, "no aimed kill caught the checkpoint being written");
+}
+
+QTEST_GUILESS_MAIN(TestKillDuringSave)
+#include "tst_kill_during_save.moc"
