@@ -124,6 +124,21 @@ int failure(const QString& command, const QString& message)
 // ---- assignment create ------------------------------------------------------
 
 // "2026-12-08" (the end of that day) or "2026-12-08T17:00", local time.
+// The start every subcommand shares: parses its arguments, answers a usage
+// error (exit 2) or --help (its usage text, exit 0). Returns that status, or
+// -1 when the command goes on with *a.
+int startCommand(const QString& cmd, const QStringList& args, const QStringList& valued,
+                 QString (*usageText)(const QString& lang), Args* a)
+{
+    *a = parseArgs(args, valued);
+    if (!a->error.isEmpty()) return usageError(cmd, a->error, a->lang);
+    if (a->flags.contains(QStringLiteral("--help"))) {
+        out(usageText(a->lang));
+        return kExitOk;
+    }
+    return -1;
+}
+
 bool parseDue(const QString& text, QDateTime* due)
 {
     for (const char* format : {"yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm", "yyyy-MM-dd"}) {
@@ -139,15 +154,11 @@ bool parseDue(const QString& text, QDateTime* due)
 int assignmentCreate(const QStringList& rest)
 {
     const QString cmd = QStringLiteral("assignment create");
-    const Args a = parseArgs(rest, {QStringLiteral("--chapters"), QStringLiteral("--exercises"), QStringLiteral("--title"),
+    Args a;
+    if (const int stop = startCommand(cmd, rest, {QStringLiteral("--chapters"), QStringLiteral("--exercises"), QStringLiteral("--title"),
                                     QStringLiteral("--due"), QStringLiteral("--course"), QStringLiteral("-o"),
-                                    QStringLiteral("--output")});
-    if (!a.error.isEmpty()) return usageError(cmd, a.error, a.lang);
+                                    QStringLiteral("--output")}, assignmentUsageText, &a); stop >= 0) return stop;
     const Words w{a.lang};
-    if (a.flags.contains(QStringLiteral("--help"))) {
-        out(assignmentUsageText(a.lang));
-        return kExitOk;
-    }
     if (!a.positional.isEmpty())
         return usageError(cmd, QStringLiteral("unexpected argument '%1'|多余的参数“%1”").arg(safeDisplayText(a.positional.first().left(60))), a.lang);
     AssignmentCreateOptions o;
@@ -229,13 +240,9 @@ QString exerciseSummary(const AssignmentExercise& e, const QString& lang, bool w
 int assignmentShow(const QStringList& rest)
 {
     const QString cmd = QStringLiteral("assignment show");
-    const Args a = parseArgs(rest, {QStringLiteral("--format")});
-    if (!a.error.isEmpty()) return usageError(cmd, a.error, a.lang);
+    Args a;
+    if (const int stop = startCommand(cmd, rest, {QStringLiteral("--format")}, assignmentUsageText, &a); stop >= 0) return stop;
     const Words w{a.lang};
-    if (a.flags.contains(QStringLiteral("--help"))) {
-        out(assignmentUsageText(a.lang));
-        return kExitOk;
-    }
     const QString format = a.values.value(QStringLiteral("--format"), QStringLiteral("text"));
     if (format != u"text" && format != u"json")
         return usageError(cmd, QStringLiteral("--format '%1' is not allowed; expected text or json|--format 不能是“%1”，只能是 text 或 json").arg(safeDisplayText(format.left(40))), a.lang);
@@ -403,13 +410,9 @@ bool prepareStudentCommand(const Args& a, const QString& cmd, Assignment* assign
 int assignmentAnswer(const QStringList& rest)
 {
     const QString cmd = QStringLiteral("assignment answer");
-    const Args a = parseArgs(rest, {QStringLiteral("--student")});
-    if (!a.error.isEmpty()) return usageError(cmd, a.error, a.lang);
+    Args a;
+    if (const int stop = startCommand(cmd, rest, {QStringLiteral("--student")}, assignmentUsageText, &a); stop >= 0) return stop;
     const Words w{a.lang};
-    if (a.flags.contains(QStringLiteral("--help"))) {
-        out(assignmentUsageText(a.lang));
-        return kExitOk;
-    }
     Assignment assignment;
     int status = kExitOk;
     if (!prepareStudentCommand(a, cmd, &assignment, &status)) return status;
@@ -455,13 +458,9 @@ int assignmentAnswer(const QStringList& rest)
 int assignmentSubmit(const QStringList& rest)
 {
     const QString cmd = QStringLiteral("assignment submit");
-    const Args a = parseArgs(rest, {QStringLiteral("--student"), QStringLiteral("-o"), QStringLiteral("--output")});
-    if (!a.error.isEmpty()) return usageError(cmd, a.error, a.lang);
+    Args a;
+    if (const int stop = startCommand(cmd, rest, {QStringLiteral("--student"), QStringLiteral("-o"), QStringLiteral("--output")}, assignmentUsageText, &a); stop >= 0) return stop;
     const Words w{a.lang};
-    if (a.flags.contains(QStringLiteral("--help"))) {
-        out(assignmentUsageText(a.lang));
-        return kExitOk;
-    }
     Assignment assignment;
     int status = kExitOk;
     if (!prepareStudentCommand(a, cmd, &assignment, &status)) return status;
@@ -491,13 +490,9 @@ int assignmentSubmit(const QStringList& rest)
 int assignmentOpenAsText(const QStringList& rest)
 {
     const QString cmd = QStringLiteral("assignment open");
-    const Args a = parseArgs(rest, {QStringLiteral("--student"), QStringLiteral("--course")});
-    if (!a.error.isEmpty()) return usageError(cmd, a.error, a.lang);
+    Args a;
+    if (const int stop = startCommand(cmd, rest, {QStringLiteral("--student"), QStringLiteral("--course")}, assignmentUsageText, &a); stop >= 0) return stop;
     const Words w{a.lang};
-    if (a.flags.contains(QStringLiteral("--help"))) {
-        out(assignmentUsageText(a.lang));
-        return kExitOk;
-    }
     if (a.positional.size() != 1) return usageError(cmd, QStringLiteral("give one assignment file|请给出一个作业文件"), a.lang);
     Assignment assignment;
     const FileProblem p = readAssignment(a.positional.first(), &assignment);
@@ -564,14 +559,10 @@ int commandAssignment(const QStringList& args)
 int commandGrade(const QStringList& args)
 {
     const QString cmd = QStringLiteral("grade");
-    const Args a = parseArgs(args, {QStringLiteral("--format"), QStringLiteral("-o"), QStringLiteral("--output"),
-                                    QStringLiteral("--student-reports"), QStringLiteral("--time-limit")});
-    if (!a.error.isEmpty()) return usageError(cmd, a.error, a.lang);
+    Args a;
+    if (const int stop = startCommand(cmd, args, {QStringLiteral("--format"), QStringLiteral("-o"), QStringLiteral("--output"),
+                                    QStringLiteral("--student-reports"), QStringLiteral("--time-limit")}, gradeUsageText, &a); stop >= 0) return stop;
     const Words w{a.lang};
-    if (a.flags.contains(QStringLiteral("--help"))) {
-        out(gradeUsageText(a.lang));
-        return kExitOk;
-    }
     const QString format = a.values.value(QStringLiteral("--format"), QStringLiteral("text"));
     if (format != u"text" && format != u"json" && format != u"csv")
         return usageError(cmd, QStringLiteral("--format '%1' is not allowed; expected text, json or csv|--format 不能是“%1”，只能是 text、json 或 csv")

@@ -91,20 +91,26 @@ inline void collectEnd(QProcess& process, ChildRun& run)
     run.err = process.readAllStandardError();
 }
 
+// Starts `command` in `process` and starts `clock`; false (with run.crashed
+// and run.err set) when it cannot be started.
+inline bool startChild(QProcess& process, const ChildCommand& command, QElapsedTimer& clock, ChildRun& run)
+{
+    prepareChild(process, command);
+    clock.start();
+    process.start();
+    if (process.waitForStarted(30000)) return true;
+    run.crashed = true;
+    run.err = "could not start " + command.program.toUtf8() + ": " + process.errorString().toUtf8();
+    return false;
+}
+
 // Runs the child to its end (killed and reported as crashed after timeoutMs).
 inline ChildRun runChild(const ChildCommand& command, int timeoutMs = 300000)
 {
     QProcess process;
-    prepareChild(process, command);
     ChildRun run;
     QElapsedTimer clock;
-    clock.start();
-    process.start();
-    if (!process.waitForStarted(30000)) {
-        run.crashed = true;
-        run.err = "could not start " + command.program.toUtf8() + ": " + process.errorString().toUtf8();
-        return run;
-    }
+    if (!startChild(process, command, clock, run)) return run;
     if (!process.waitForFinished(timeoutMs)) {
         process.kill();
         process.waitForFinished(30000);
@@ -126,16 +132,9 @@ inline ChildRun runChild(const ChildCommand& command, int timeoutMs = 300000)
 inline ChildRun killAfter(const ChildCommand& command, int delayMs)
 {
     QProcess process;
-    prepareChild(process, command);
     ChildRun run;
     QElapsedTimer clock;
-    clock.start();
-    process.start();
-    if (!process.waitForStarted(30000)) {
-        run.crashed = true;
-        run.err = "could not start " + command.program.toUtf8();
-        return run;
-    }
+    if (!startChild(process, command, clock, run)) return run;
     if (process.waitForFinished(delayMs)) {
         run.elapsedMs = clock.elapsed();
         run.finished = process.exitStatus() == QProcess::NormalExit;
@@ -175,16 +174,9 @@ inline ChildRun killWhileWriting(const ChildCommand& command, const QString& fol
                                  int timeoutMs = 300000)
 {
     QProcess process;
-    prepareChild(process, command);
     ChildRun run;
     QElapsedTimer clock;
-    clock.start();
-    process.start();
-    if (!process.waitForStarted(30000)) {
-        run.crashed = true;
-        run.err = "could not start " + command.program.toUtf8();
-        return run;
-    }
+    if (!startChild(process, command, clock, run)) return run;
     const qint64 pid = process.processId();
     bool seen = false;
     while (!seen && clock.elapsed() < timeoutMs && !process.waitForFinished(0)) {
