@@ -250,7 +250,7 @@ private slots:
             const QSet<QString> missing = optionsIn(help.out) - optionsIn(man);
             QVERIFY2(missing.isEmpty(), qPrintable(lang + QStringLiteral(": not in the manual page: ") + QStringList(missing.begin(), missing.end()).join(u' ')));
             // Each command has its entry, in bold (".B list", ".BI \"run ", "\fBcheck").
-            for (const char* command : {"list", "run", "export", "check", "train", "experiment length"}) {
+            for (const char* command : {"list", "run", "export", "check", "train", "experiment length", "assignment", "grade"}) {
                 const QRegularExpression entry(QStringLiteral("^(\\.B[IR]? \"?|\\\\fB)%1").arg(QString::fromLatin1(command)),
                                                QRegularExpression::MultilineOption);
                 QVERIFY2(entry.match(man).hasMatch(), command);
