@@ -1,5 +1,5 @@
 // run_poslab.h — runs the real poslab executable for the command-line tests
-// (tst_cli, tst_train_cli): arguments in, exit code and both streams out, in a
+// (tst_cli, tst_train_cli, tst_help_version, tst_cli_messages): arguments in, exit code and both streams out, in a
 // fixed C.UTF-8 locale; a run that outlives its time limit is killed and
 // reported as a hang.
 #pragma once
@@ -15,14 +15,11 @@ struct PoslabRun {
     QByteArray out, err;
 };
 
-inline PoslabRun runPoslab(const QStringList& args, int timeoutMs = 120000) {
+// Runs poslab with exactly `env` (tests that set the locale or the data folder).
+inline PoslabRun runPoslabWith(const QStringList& args, const QProcessEnvironment& env, int timeoutMs = 120000) {
     QProcess p;
     p.setProgram(QStringLiteral(POSLAB_EXECUTABLE));
     p.setArguments(args);
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("LANG"), QStringLiteral("C.UTF-8"));
-    env.remove(QStringLiteral("LC_ALL"));
-    env.remove(QStringLiteral("LANGUAGE"));
     p.setProcessEnvironment(env);
     p.start();
     PoslabRun r;
@@ -38,4 +35,12 @@ inline PoslabRun runPoslab(const QStringList& args, int timeoutMs = 120000) {
     r.out = p.readAllStandardOutput();
     r.err = p.readAllStandardError();
     return r;
+}
+
+inline PoslabRun runPoslab(const QStringList& args, int timeoutMs = 120000) {
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("LANG"), QStringLiteral("C.UTF-8"));
+    env.remove(QStringLiteral("LC_ALL"));
+    env.remove(QStringLiteral("LANGUAGE"));
+    return runPoslabWith(args, env, timeoutMs);
 }

@@ -5,6 +5,8 @@
 // exits with status 2, says what was refused and what is allowed, and the
 // Chinese line has no English words but identifiers (command, module, option
 // and parameter names).
+#include "run_poslab.h"
+
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QRegularExpression>
@@ -23,27 +25,17 @@ struct Run {
 // Runs the real poslab with LANG = `locale` (LANGUAGE and LC_* cleared, so
 // LANG alone decides when --lang is not given); results are stored under a
 // temporary data folder, never the user's.
-Run runPoslab(const QStringList& args, const QString& locale, const QString& dataHome) {
-    QProcess p;
-    p.setProgram(QStringLiteral(POSLAB_EXECUTABLE));
-    p.setArguments(args);
+Run runInLocale(const QStringList& args, const QString& locale, const QString& dataHome) {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     for (const char* name : {"LANGUAGE", "LC_ALL", "LC_MESSAGES"}) env.remove(QString::fromLatin1(name));
     env.insert(QStringLiteral("LANG"), locale);
     env.insert(QStringLiteral("XDG_DATA_HOME"), dataHome);
-    p.setProcessEnvironment(env);
-    p.start();
+    const PoslabRun run = runPoslabWith(args, env, 60000);
     Run r;
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished();
-        r.crashed = true;
-        return r;
-    }
-    r.crashed = p.exitStatus() != QProcess::NormalExit;
-    r.exitCode = p.exitCode();
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    r.out = p.readAllStandardOutput();
+    r.crashed = run.crashed;
+    r.exitCode = run.exitCode;
+    r.err = QString::fromUtf8(run.err);
+    r.out = run.out;
     return r;
 }
 
@@ -145,7 +137,7 @@ private slots:
         QFETCH(QString, locale);
         QFETCH(QStringList, expected);
         QFETCH(QStringList, identifiers);
-        const Run r = runPoslab(args, locale, m_data.path());
+        const Run r = runInLocale(args, locale, m_data.path());
         QVERIFY2(!r.crashed, "crashed or hung");
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.out.isEmpty());

@@ -4,6 +4,8 @@
 // and options; --version reports the Qt, OpenBLAS and course actually in use.
 #include "core/matmul.h"
 
+#include "run_poslab.h"
+
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QRegularExpression>
@@ -29,22 +31,12 @@ Run runWith(const QStringList& args, const QMap<QString, QString>& locale = {{QS
         env.remove(QString::fromLatin1(name));
     for (auto it = locale.begin(); it != locale.end(); ++it) env.insert(it.key(), it.value());
     for (auto it = extra.begin(); it != extra.end(); ++it) env.insert(it.key(), it.value());
-    QProcess p;
-    p.setProgram(QStringLiteral(POSLAB_EXECUTABLE));
-    p.setArguments(args);
-    p.setProcessEnvironment(env);
-    p.start();
+    const PoslabRun run = runPoslabWith(args, env, 60000);
     Run r;
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished();
-        r.crashed = true;
-        return r;
-    }
-    r.crashed = p.exitStatus() != QProcess::NormalExit;
-    r.exitCode = p.exitCode();
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
+    r.crashed = run.crashed;
+    r.exitCode = run.exitCode;
+    r.out = QString::fromUtf8(run.out);
+    r.err = QString::fromUtf8(run.err);
     return r;
 }
 
