@@ -1,5 +1,6 @@
 #include "ui/pdf_pages.h"
 
+#include "modules/atomic_file.h"
 #include "ui/charts/chart_view.h"
 #include "ui/fonts.h"
 #include "ui/markdown_document.h"
@@ -432,12 +433,15 @@ PdfStatus paintPages(PagedDocument& pages, QPdfWriter& writer, const QString& la
 PdfStatus writePdfAtomically(const QString& path, const PdfFileOptions& options,
                              const std::function<PdfStatus(QPdfWriter&)>& produce)
 {
-    // Open the output first: an unwritable path fails before any work, and
-    // QSaveFile leaves nothing behind unless commit() succeeds.
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) return {PdfStatus::Stage::Open, file.errorString()};
+    // An unwritable path fails before any work: open it once, write nothing.
+    {
+        QSaveFile probe(path);
+        if (!probe.open(QIODevice::WriteOnly)) return {PdfStatus::Stage::Open, probe.errorString()};
+        probe.cancelWriting();
+    }
     // QPdfWriter ignores a short write (a full disk: Qt reports the bytes that
-    // fit and no error), so the PDF is made in memory and written here, checked.
+    // fit and no error), so the PDF is made in memory and written whole or not
+    // at all by the shared writer (modules/atomic_file.h), which checks the count.
     QBuffer pdf;
     pdf.open(QIODevice::WriteOnly);
     {
@@ -448,16 +452,10 @@ PdfStatus writePdfAtomically(const QString& path, const PdfFileOptions& options,
         writer.setTitle(options.title);
         writer.setCreator(QStringLiteral("PosLab %1").arg(QStringLiteral(POSLAB_VERSION)));
         const PdfStatus produced = produce(writer);
-        if (!produced.ok()) {
-            file.cancelWriting();
-            return produced;
-        }
+        if (!produced.ok()) return produced;
     }
-    if (file.write(pdf.data()) != pdf.size()) {
-        file.cancelWriting();
-        return {PdfStatus::Stage::Commit, QStringLiteral("only part of it fits on the disk")};
-    }
-    if (file.error() != QFileDevice::NoError || !file.commit()) return {PdfStatus::Stage::Commit, file.errorString()};
+    QString why;
+    if (!modules::writeFileAtomically(path, pdf.data(), &why)) return {PdfStatus::Stage::Commit, why};
     return {};
 }
 
