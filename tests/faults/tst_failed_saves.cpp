@@ -8,14 +8,16 @@
 //
 // The full disk is RLIMIT_FSIZE in the child (tests/shared/kill_during.h):
 // writes past the limit fail with EFBIG, through the same error paths as
-// ENOSPC. As root, the unwritable-folder child runs as `nobody` (root ignores
-// folder permissions).
+// ENOSPC. The unwritable folder is read-only, or immutable when the tests run
+// as root (tests/shared/unwritable_folder.h).
 #include "../shared/kill_during.h"
+#include "../shared/unwritable_folder.h"
 
 #include "lessons/progress_store.h"
 
 #include <QCoreApplication>
 #include <QFile>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -25,7 +27,6 @@ using namespace poslab::testing;
 
 namespace {
 
-constexpr int kNobody = 65534;
 
 QByteArray readFile(const QString& path)
 {
@@ -78,8 +79,6 @@ void TestFailedSaves::failedSave()
     QFETCH(Fault, fault);
     QTemporaryDir tmp;
     QVERIFY(tmp.isValid());
-    // The child may run as nobody: it must reach the folders (not write them).
-    QVERIFY(::chmod(tmp.path().toLocal8Bit().constData(), 0755) == 0);
     const QString dir = tmp.filePath(QStringLiteral("dest"));
     QVERIFY(QDir().mkpath(dir));
     const QString name = target == Target::Pdf ? QStringLiteral("report.pdf")
@@ -121,14 +120,19 @@ void TestFailedSaves::failedSave()
     }
     QStringList before = QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDir::Name);
 
+    bool locked = false;  // the folder made unwritable: undone however the test ends
+    const auto unlock = qScopeGuard([&] {
+        if (locked) setFolderWritable(dir, true);
+    });
     switch (fault) {
     case Fault::FullDisk:
         cmd.fileSizeLimit = 16 * 1024;  // every one of these files is larger
         QVERIFY(previous.size() > cmd.fileSizeLimit);
         break;
     case Fault::UnwritableFolder:
-        QVERIFY(::chmod(dir.toLocal8Bit().constData(), 0555) == 0);
-        cmd.runAsUser = kNobody;
+        QVERIFY(setFolderWritable(dir, false));
+        locked = true;
+        QVERIFY2(!canCreateFileIn(dir), "the folder still takes new files");
         break;
     case Fault::PathIsFolder:
         QVERIFY(QDir().mkpath(QDir(path).filePath(QStringLiteral("inside"))));
@@ -137,7 +141,6 @@ void TestFailedSaves::failedSave()
     }
 
     const ChildRun r = runChild(cmd);
-    ::chmod(dir.toLocal8Bit().constData(), 0755);
     const QString err = QString::fromUtf8(r.err);
     QVERIFY2(r.finished, r.err.constData());  // no crash, no signal (SIGXFSZ is ignored)
     QCOMPARE(r.exitCode, 1);

@@ -30,7 +30,6 @@
 #include <QStringList>
 
 #include <csignal>
-#include <grp.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -44,10 +43,6 @@ struct ChildCommand {
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     QString workingDirectory;   // empty: the test's own
     qint64 fileSizeLimit = -1;  // bytes; >= 0: RLIMIT_FSIZE in the child (a full disk)
-    // >= 0 and the test runs as root: the child runs as this user and group
-    // (e.g. 65534, nobody), so that folder permissions hold for it as they do
-    // for any user (root ignores them).
-    int runAsUser = -1;
 };
 
 // How it ended.
@@ -68,19 +63,12 @@ inline void prepareChild(QProcess& process, const ChildCommand& command)
     process.setProcessEnvironment(command.environment);
     if (!command.workingDirectory.isEmpty()) process.setWorkingDirectory(command.workingDirectory);
     const qint64 limit = command.fileSizeLimit;
-    const int user = ::geteuid() == 0 ? command.runAsUser : -1;
-    if (limit >= 0 || user >= 0) {
+    if (limit >= 0) {
         // Runs in the child after fork, before exec: only async-signal-safe calls.
-        process.setChildProcessModifier([limit, user] {
-            if (limit >= 0) {
-                ::signal(SIGXFSZ, SIG_IGN);
-                const rlimit r{rlim_t(limit), rlim_t(limit)};
-                ::setrlimit(RLIMIT_FSIZE, &r);
-            }
-            if (user >= 0) {
-                ::setgroups(0, nullptr);
-                if (::setgid(gid_t(user)) != 0 || ::setuid(uid_t(user)) != 0) ::_exit(127);
-            }
+        process.setChildProcessModifier([limit] {
+            ::signal(SIGXFSZ, SIG_IGN);
+            const rlimit r{rlim_t(limit), rlim_t(limit)};
+            ::setrlimit(RLIMIT_FSIZE, &r);
         });
     }
 }

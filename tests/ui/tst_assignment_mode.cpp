@@ -13,6 +13,7 @@
 // each other, of the machine's load and of copies running in parallel.
 //
 // Set POSLAB_SCREENSHOT_DIR to keep PNGs of the window in both languages.
+#include "../shared/unwritable_folder.h"
 #include "lessons/assignment.h"
 #include "lessons/course_loader.h"
 #include "lessons/progress_store.h"
@@ -228,23 +229,6 @@ QMessageBox* visibleMessageBox(QWidget* w)
 void closeMessageBoxes(QWidget* w)
 {
     for (QMessageBox* box : w->findChildren<QMessageBox*>()) box->close();
-}
-
-// Makes a folder refuse new files the way a user would meet it: read-only
-// permissions for a normal user; for root (who ignores permissions) the
-// immutable attribute. Returns false if neither stops a file being created.
-bool setFolderWritable(const QString& dir, bool writable)
-{
-    if (geteuid() != 0) return ::chmod(QFile::encodeName(dir).constData(), writable ? 0755 : 0555) == 0;
-    return QProcess::execute(QStringLiteral("chattr"), {writable ? QStringLiteral("-i") : QStringLiteral("+i"), dir}) == 0;
-}
-
-bool canCreateFileIn(const QString& dir)
-{
-    QFile probe(QDir(dir).filePath(QStringLiteral("probe")));
-    const bool ok = probe.open(QIODevice::WriteOnly);
-    if (ok) probe.remove();
-    return ok;
 }
 
 }  // namespace
