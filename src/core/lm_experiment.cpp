@@ -373,7 +373,7 @@ std::size_t lm_memory_estimate(const lm_config& c, int train_batch, std::size_t 
     const bool has_bias = c.position == LM_POSITION_T5_BIAS || c.position == LM_POSITION_ALIBI;
     const double P = (double)lm_parameter_count(c);
     const double T = c.context;
-    const double act = 16.0 * C * L + 2.0 * H * L + 3.0 * C + 2.0 * V;
+    const double act = 16.0 * C * L + 2.0 * H * L + 2.0 * C + 2.0 * V;
     const double train = act * train_batch * T + (10.0 * C + V) * train_batch * T + (has_bias ? 2.0 * H * T * T : 0.0);
     const double Te = std::max(1, max_eval_length);
     const double Be = std::max(1.0, std::floor((double)eval_tokens_per_batch / Te));

@@ -28,8 +28,8 @@
 // AdamW moments) plus the activations lm_model.h documents, at the larger of
 // the training batch (forward + backward scratch) and the evaluation batches
 // (forward only), plus the (H, T, T) bias of T5 and ALiBi:
-//   train   4·[(16·C·L + 2·H·L + 3·C + 2·V)·B·T + (10·C + V)·B·T + bias]
-//   eval    4·[(16·C·L + 2·H·L + 3·C + 2·V)·B_e·T_e + bias]
+//   train   4·[(16·C·L + 2·H·L + 2·C + 2·V)·B·T + (10·C + V)·B·T + bias]
+//   eval    4·[(16·C·L + 2·H·L + 2·C + 2·V)·B_e·T_e + bias]
 // It is an estimate from the formulas, not a measurement of the process.
 //
 // Determinism: the same options, seeds and thread count give bit-identical

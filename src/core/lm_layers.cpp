@@ -335,10 +335,61 @@ void gelu_backward_overwrite(const float* dout, const float* inp, std::size_t N,
     gelu_backward_scalar<false>(dout, inp, N, dinp);
 }
 
-// ------------------------------------------------------------ residual
+// x = pre + bias, out = gelu(x), pre <- gelu'(x): see lm_layers.h. The AVX2
+// loop is gelu_forward_avx2 and gelu_backward_avx2 (dout = 1) fused: the same
+// operations in the same order, so the same bits.
+namespace {
 
-void residual_forward(const float* a, const float* b, std::size_t N, float* out) {
-    for (std::size_t i = 0; i < N; i++) out[i] = a[i] + b[i];
+inline float bias_add(float x, const float* bias, int c) { return bias ? x + bias[c] : x; }
+
+void bias_gelu_row_scalar(float* pre, const float* bias, int c0, int cols, float* out) {
+    for (int c = c0; c < cols; c++) {
+        const float x = bias_add(pre[c], bias, c);
+        out[c] = gelu_scalar(x);
+        pre[c] = gelu_grad_scalar(x);
+    }
+}
+
+#ifdef POSLAB_LM_HAVE_AVX2
+__attribute__((target("avx2,fma"))) void bias_gelu_keep_grad_avx2(float* pre, const float* bias,
+                                                                std::size_t rows, int cols,
+                                                                float* out) {
+    const __m256 one = _mm256_set1_ps(1.0f), m2 = _mm256_set1_ps(-2.0f);
+    const __m256 four = _mm256_set1_ps(4.0f), half = _mm256_set1_ps(0.5f);
+    const __m256 scale = _mm256_set1_ps(gelu_scale), c3 = _mm256_set1_ps(3.0f * 0.044715f);
+    const int c8 = cols - cols % 8;
+    for (std::size_t r = 0; r < rows; r++) {
+        float* p = pre + r * cols;
+        float* o = out + r * cols;
+        for (int c = 0; c < c8; c += 8) {
+            __m256 x = _mm256_loadu_ps(p + c);
+            if (bias) x = _mm256_add_ps(x, _mm256_loadu_ps(bias + c));
+            const __m256 denom = _mm256_add_ps(one, exp_avx2(_mm256_mul_ps(m2, gelu_u_avx2(x))));
+            _mm256_storeu_ps(o + c, _mm256_div_ps(x, denom));
+            const __m256 s = _mm256_div_ps(one, denom);
+            const __m256 sech2 = _mm256_mul_ps(_mm256_mul_ps(four, s), _mm256_sub_ps(one, s));
+            const __m256 du = _mm256_mul_ps(scale, _mm256_add_ps(one, _mm256_mul_ps(_mm256_mul_ps(c3, x), x)));
+            _mm256_storeu_ps(p + c, _mm256_add_ps(s, _mm256_mul_ps(_mm256_mul_ps(_mm256_mul_ps(half, x), sech2), du)));
+        }
+        bias_gelu_row_scalar(p, bias, c8, cols, o);
+    }
+}
+#endif
+
+}  // namespace
+
+void bias_gelu_forward_keep_grad(float* pre, const float* bias, std::size_t rows, int cols,
+                                 float* out) {
+    require(cols > 0, "bias_gelu_forward_keep_grad: cols must be positive");
+#ifdef POSLAB_LM_HAVE_AVX2
+    if (cpu_has_avx2_fma()) return bias_gelu_keep_grad_avx2(pre, bias, rows, cols, out);
+#endif
+    for (std::size_t r = 0; r < rows; r++)
+        bias_gelu_row_scalar(pre + r * cols, bias, 0, cols, out + r * cols);
+}
+
+void gelu_backward_stored(const float* dout, const float* grad, std::size_t N, float* dinp) {
+    for (std::size_t i = 0; i < N; i++) dinp[i] = grad[i] * dout[i];
 }
 
 // ------------------------------------------------------------ softmax + cross-entropy
@@ -480,7 +531,7 @@ void attention_block_forward(const float* inp, const float* w_qkv, const float* 
                              const float* w_proj, const float* b_proj, int B, int T, int C,
                              int H, const attention_position& pos, int num_threads,
                              attention_block_cache& cache, attention_block_scratch& scratch,
-                             float* out) {
+                             float* out, const float* residual) {
     require(H > 0 && C % H == 0, "attention block: C must be a multiple of H");
     const int D = C / H;
     attention_block_reserve(cache, B, T, C, H);
@@ -496,8 +547,12 @@ void attention_block_forward(const float* inp, const float* w_qkv, const float* 
     attention_forward_strided(qkv, qkv + C, qkv + 2 * C, in, B, H, T, D,
                               make_config(pos, num_threads), scratch.ws, cache.y.data(),
                               merged_strides(T, C, D), cache.row_stats.data());
-    // out = y · W_projᵀ + b_proj
-    detail::linear_forward_mt(num_threads, cache.y.data(), w_proj, b_proj, N, C, C, out);
+    // out = y · W_projᵀ + b_proj (+ residual)
+    if (residual)
+        detail::linear_forward_residual_mt(num_threads, cache.y.data(), w_proj, b_proj, residual, N,
+                                           C, C, out);
+    else
+        detail::linear_forward_mt(num_threads, cache.y.data(), w_proj, b_proj, N, C, C, out);
 }
 
 void attention_block_backward(const float* dout, const float* inp, const float* w_qkv,

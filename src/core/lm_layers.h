@@ -92,10 +92,25 @@ void gelu_backward_overwrite(const float* dout,  // (N)
                              std::size_t N,
                              float* dinp);       // (N), may be dout
 
-// ------------------------------------------------------------ residual
+// The training forward pass of "linear with bias, then GELU", when the
+// linear layer's product was written without its bias: for each row,
+//     x = pre + bias,   out = gelu(x),   pre <- gelu'(x).
+// gelu'(x) is all the backward pass needs (gelu_backward_stored), so it
+// replaces x in place and is not recomputed there: the backward pass
+// becomes one multiply (GELU forward and backward were 5 % of a training
+// step). out and the gradient are gelu_forward's output and gelu_backward's
+// gradient for dout = 1, bit for bit (tst_lm_layers::biasGeluKeepsGradient).
+void bias_gelu_forward_keep_grad(float* pre,         // (rows, cols) in: x − bias; out: gelu'(x)
+                                 const float* bias,  // (cols), or null
+                                 std::size_t rows, int cols,
+                                 float* out);        // (rows, cols)
 
-// out = a + b (out may alias a or b).
-void residual_forward(const float* a, const float* b, std::size_t N, float* out);
+// dinp = dout · grad, grad from bias_gelu_forward_keep_grad; overwrites dinp
+// (which may equal dout). The same values as gelu_backward_overwrite.
+void gelu_backward_stored(const float* dout,  // (N)
+                          const float* grad,  // (N)
+                          std::size_t N,
+                          float* dinp);       // (N), may be dout
 
 // ------------------------------------------------------------ softmax + cross-entropy
 
@@ -163,7 +178,8 @@ void attention_block_forward(const float* inp,     // (B, T, C)
                              const attention_position& pos, int num_threads,
                              attention_block_cache& cache,
                              attention_block_scratch& scratch,
-                             float* out);          // (B, T, C)
+                             float* out,           // (B, T, C)
+                             const float* residual = nullptr);  // (B, T, C): out = residual + block
 
 // Backward; accumulates into dinp, the weight gradients and, if not null,
 // dbias (H, T, T) (summed over the batch; the caller turns it into T5 table

@@ -183,12 +183,13 @@ namespace {
 
 using detail::split_range;
 using detail::linear_forward_mt;
+using detail::linear_forward_residual_mt;
 using detail::linear_backward_mt;
 
 // Rows per thread below which one thread does everything (for C = 128 a
 // LayerNorm row is ~0.1 µs of work).
 constexpr std::size_t row_grain = 256;
-// Elements per thread for GELU and the residual adds.
+// Elements per thread for GELU.
 constexpr std::size_t elem_grain = 32768;
 
 void layernorm_forward_mt(int nt, const float* inp, const float* w, const float* b, int N, int C,
@@ -230,17 +231,20 @@ void gelu_forward_mt(int nt, const float* inp, std::size_t n, float* out) {
     });
 }
 
-// dinp = dout · gelu'(inp), overwriting (dinp may equal dout).
-void gelu_backward_overwrite_mt(int nt, const float* dout, const float* inp, std::size_t n,
-                                float* dinp) {
-    split_range(nt, n, elem_grain, [&](int, std::size_t i0, std::size_t i1) {
-        gelu_backward_overwrite(dout + i0, inp + i0, i1 - i0, dinp + i0);
+// pre (rows, cols) + bias -> out = gelu, pre = gelu', split by rows.
+void bias_gelu_forward_keep_grad_mt(int nt, float* pre, const float* bias, std::size_t rows,
+                                    int cols, float* out) {
+    split_range(nt, rows, std::max<std::size_t>(1, elem_grain / cols),
+                [&](int, std::size_t r0, std::size_t r1) {
+        bias_gelu_forward_keep_grad(pre + r0 * cols, bias, r1 - r0, cols, out + r0 * cols);
     });
 }
 
-void residual_forward_mt(int nt, const float* a, const float* b, std::size_t n, float* out) {
+// dinp = dout · grad, overwriting (dinp may equal dout).
+void gelu_backward_stored_mt(int nt, const float* dout, const float* grad, std::size_t n,
+                             float* dinp) {
     split_range(nt, n, elem_grain, [&](int, std::size_t i0, std::size_t i1) {
-        residual_forward(a + i0, b + i0, i1 - i0, out + i0);
+        gelu_backward_stored(dout + i0, grad + i0, i1 - i0, dinp + i0);
     });
 }
 
@@ -269,7 +273,10 @@ struct lm_model::layer_acts {
     std::vector<float> ln1, ln1_mean, ln1_rstd;  // (B, T, C), (B, T), (B, T)
     std::vector<float> res2;                     // (B, T, C) x + attn
     std::vector<float> ln2, ln2_mean, ln2_rstd;  // (B, T, C), (B, T), (B, T)
-    std::vector<float> fch, fch_gelu;            // (B, T, 4C)
+    // (B, T, 4C): fch is the fc output before GELU, except after a forward
+    // pass with targets (one a backward pass may follow), which replaces it
+    // with gelu'(fch) (bias_gelu_forward_keep_grad), all backward needs.
+    std::vector<float> fch, fch_gelu;
     std::vector<float> res3;                     // (B, T, C) block output
     attention_block_cache att;
 };
@@ -442,10 +449,10 @@ void lm_model::reserve_activations(int B, int T) {
     const std::size_t N = (std::size_t)B * T;
     // kept per layer: ln1, res2, ln2, res3 (4C), fch, fch_gelu (8C), attention's
     // qkv, y (4C) and softmax row statistics (2H), two (mean, rstd) pairs:
-    // 16C + 2H + 4. Shared: encoded, branch, ln_f (3C + 2), logits and probs (2V).
+    // 16C + 2H + 4. Shared: encoded, ln_f (2C + 2), logits and probs (2V).
     const std::size_t H = config_.n_heads;
-    require_elements({N, L * (16 * C + 2 * H + 4) + 3 * C + 2 * V + 4}, sizeof(float),
-                     "language model activations (about (16·C·L + 3·C + 2·V)·B·T floats)");
+    require_elements({N, L * (16 * C + 2 * H + 4) + 2 * C + 2 * V + 4}, sizeof(float),
+                     "language model activations (about (16·C·L + 2·C + 2·V)·B·T floats)");
     auto sz = [](std::vector<float>& v, std::size_t n) {
         if (v.size() != n) v.assign(n, 0.0f);
     };
@@ -454,7 +461,6 @@ void lm_model::reserve_activations(int B, int T) {
         for (std::size_t l = 0; l < L; l++) layers_.push_back(std::make_unique<layer_acts>());
     }
     sz(encoded_, N * C);
-    sz(branch_, N * C);
     for (auto& la : layers_) {
         sz(la->ln1, N * C);
         sz(la->ln1_mean, N);
@@ -533,16 +539,24 @@ double lm_model::forward(const int* tokens, const int* targets, int B, int T) {
         const float* x = l == 0 ? encoded_.data() : layers_[l - 1]->res3.data();
         layernorm_forward_mt(nt, x, p.ln1_w, p.ln1_b, N, C, a.ln1.data(), a.ln1_mean.data(),
                              a.ln1_rstd.data());
+        // res2 = x + attn(ln1)   (the block adds its output to x)
         attention_block_forward(a.ln1.data(), p.qkv_w, p.qkv_b, p.proj_w, p.proj_b, B, T, C, H,
-                                pos, config_.num_threads, a.att, att_scratch_, branch_.data());
-        residual_forward_mt(nt, x, branch_.data(), NC, a.res2.data());
+                                pos, config_.num_threads, a.att, att_scratch_, a.res2.data(), x);
         layernorm_forward_mt(nt, a.res2.data(), p.ln2_w, p.ln2_b, N, C, a.ln2.data(),
                              a.ln2_mean.data(), a.ln2_rstd.data());
-        linear_forward_mt(nt, a.ln2.data(), p.fc_w, p.fc_b, N, C, 4 * C, a.fch.data());
-        gelu_forward_mt(nt, a.fch.data(), NC * 4, a.fch_gelu.data());
-        linear_forward_mt(nt, a.fch_gelu.data(), p.fcproj_w, p.fcproj_b, N, 4 * C, C,
-                          branch_.data());
-        residual_forward_mt(nt, a.res2.data(), branch_.data(), NC, a.res3.data());
+        if (targets) {
+            // fch = ln2 · W_fcᵀ, then + b_fc inside the GELU pass, which also
+            // keeps gelu'(fch) in fch's place for the backward pass
+            linear_forward_mt(nt, a.ln2.data(), p.fc_w, nullptr, N, C, 4 * C, a.fch.data());
+            bias_gelu_forward_keep_grad_mt(nt, a.fch.data(), p.fc_b, (std::size_t)N, 4 * C,
+                                           a.fch_gelu.data());
+        } else {
+            linear_forward_mt(nt, a.ln2.data(), p.fc_w, p.fc_b, N, C, 4 * C, a.fch.data());
+            gelu_forward_mt(nt, a.fch.data(), NC * 4, a.fch_gelu.data());
+        }
+        // res3 = res2 + gelu(fch) · W_fcprojᵀ + b
+        linear_forward_residual_mt(nt, a.fch_gelu.data(), p.fcproj_w, p.fcproj_b, a.res2.data(), N,
+                                   4 * C, C, a.res3.data());
     }
     const float* xl = layers_[L - 1]->res3.data();
     const float* lnf_w = params_.data() + param("ln_f.weight").offset;
@@ -622,7 +636,8 @@ void lm_model::backward() {
         linear_backward_mt(nt, dres_.data(), a.fch_gelu.data(), p.fcproj_w, N, 4 * C, C,
                            dfch_.data(), 0.0f, p.dfcproj_w, p.dfcproj_b);
         // fch_gelu = gelu(fch): d fch = d gelu(fch) · gelu'(fch), in place
-        gelu_backward_overwrite_mt(nt, dfch_.data(), a.fch.data(), NC * 4, dfch_.data());
+        // (the forward pass left gelu'(fch) in a.fch)
+        gelu_backward_stored_mt(nt, dfch_.data(), a.fch.data(), NC * 4, dfch_.data());
         // fch = ln2 · W_fcᵀ + b
         linear_backward_mt(nt, dfch_.data(), a.ln2.data(), p.fc_w, N, C, 4 * C, dln_.data(), 0.0f,
                            p.dfc_w, p.dfc_b);

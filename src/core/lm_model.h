@@ -233,7 +233,6 @@ private:
 
     // backward scratch
     std::vector<float> dres_, dln_, dfch_, dlogits_, dbias_;
-    std::vector<float> branch_;            // (B, T, C) attention / MLP output before the residual add
     attention_block_scratch att_scratch_;  // shared by every layer
 };
 

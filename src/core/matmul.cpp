@@ -81,6 +81,19 @@ void matmul_forward(const float* inp, const float* weight, const float* bias, in
     matmul_sgemm(MATMUL_N, MATMUL_T, N, OC, C, 1.0f, inp, C, weight, C, bias ? 1.0f : 0.0f, out, OC);
 }
 
+void matmul_forward_residual(const float* inp, const float* weight, const float* bias,
+                             const float* residual, int N, int C, int OC, float* out) {
+    for (int n = 0; n < N; n++) {
+        const float* r = residual + (long)n * OC;
+        float* o = out + (long)n * OC;
+        if (bias)
+            for (int j = 0; j < OC; j++) o[j] = r[j] + bias[j];
+        else if (o != r)
+            std::memcpy(o, r, sizeof(float) * OC);
+    }
+    matmul_sgemm(MATMUL_N, MATMUL_T, N, OC, C, 1.0f, inp, C, weight, C, 1.0f, out, OC);
+}
+
 void matmul_forward_naive(const float* inp, const float* weight, const float* bias, int N, int C,
                           int OC, float* out) {
     for (int n = 0; n < N; n++) {

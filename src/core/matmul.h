@@ -45,6 +45,19 @@ void matmul_forward(const float* inp,     // (N, C)  N = B·T rows
 void matmul_forward_naive(const float* inp, const float* weight, const float* bias,
                           int N, int C, int OC, float* out);
 
+// A linear layer feeding a residual connection: out = residual + bias +
+// inp · weightᵀ (bias may be null; out must not overlap residual unless it is
+// residual itself). out is filled with residual + bias in one pass and the
+// product is added to it (beta = 1): the separate "branch" buffer and the
+// residual add after it are gone (one pass over out instead of three). The
+// sum is the same up to float rounding (the residual joins first).
+void matmul_forward_residual(const float* inp,       // (N, C)
+                             const float* weight,    // (OC, C)
+                             const float* bias,      // (OC) or null
+                             const float* residual,  // (N, OC)
+                             int N, int C, int OC,
+                             float* out);            // (N, OC)
+
 // Backward of matmul_forward; accumulates (+=) into dinp, dweight, dbias
 // (any of them may be null to skip it).
 void matmul_backward(const float* dout,    // (N, OC)

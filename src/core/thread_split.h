@@ -85,6 +85,21 @@ inline void linear_forward_mt(int num_threads, const float* inp, const float* we
     });
 }
 
+// out (N, OC) = residual + inp · weightᵀ + bias   (matmul_forward_residual)
+inline void linear_forward_residual_mt(int num_threads, const float* inp, const float* weight,
+                                       const float* bias, const float* residual, int N, int C,
+                                       int OC, float* out) {
+    if (num_threads <= 1 || (double)N * C * OC < linear_split_min_work) {
+        matmul_forward_residual(inp, weight, bias, residual, N, C, OC, out);
+        return;
+    }
+    blas_threads_scope one(1);
+    split_range(num_threads, (std::size_t)N, 16, [&](int, std::size_t r0, std::size_t r1) {
+        matmul_forward_residual(inp + r0 * C, weight, bias, residual + r0 * OC, (int)(r1 - r0), C,
+                                OC, out + r0 * OC);
+    });
+}
+
 // Backward of linear_forward_mt:
 //     dinp (N, C) = dinp_beta · dinp + dout · weight    (dinp may be null)
 //     dweight (OC, C) += doutᵀ · inp,  dbias (OC) += Σ_n dout[n, :]

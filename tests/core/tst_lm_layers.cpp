@@ -13,8 +13,13 @@
 //     of the analytic pass is ~1e-6; the FD error is ~1e-9);
 //   * forward outputs against the same double references (tolerance 1e-5
 //     relative to the output scale);
-//   * AdamW: two steps computed by hand from the algorithm's formulas; the
-//     schedule at its warm-up, peak, midpoint and end (closed form).
+//   * AdamW: two steps computed by hand from the algorithm's formulas; on
+//     1 003 parameters (the vector loop and its tail), the formula written
+//     out here again in float, which must agree bit for bit (every step is a
+//     correctly rounded IEEE operation); the schedule at its warm-up, peak,
+//     midpoint and end (closed form);
+//   * the global gradient norm of 100 003 entries against a sum in long
+//     double.
 #include <QtTest>
 
 #include "core/alibi.h"
@@ -29,6 +34,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <vector>
 
@@ -93,7 +99,9 @@ private slots:
     void attentionBlock_data();
     void attentionBlock();
     void adamwHandSteps();
+    void adamwMatchesItsFormulaBitForBit();
     void clipping();
+    void globalNormManyEntries();
     void schedule();
     void badArguments();
 };
@@ -357,6 +365,80 @@ void TestLmLayers::adamwHandSteps() {
     QVERIFY(std::fabs(p[0] - e0) < 1e-6);
     QVERIFY(std::fabs(p[1] - e1) < 1e-6);
     QCOMPARE(s.step, 2LL);
+}
+
+// The update of lm_optimizer.h, written out in float one operation at a time
+// (no fused multiply-adds: the test is built with -ffp-contract=off, as C++20
+// without GNU extensions is). The library's vector loop must give the same
+// bits, whichever path this CPU takes.
+void TestLmLayers::adamwMatchesItsFormulaBitForBit() {
+    const std::size_t P = 1003;  // 125 vectors of eight and a tail of three
+    adamw_config c;
+    c.beta1 = 0.9f;
+    c.beta2 = 0.95f;
+    c.eps = 1e-8f;
+    c.weight_decay = 0.1f;
+    std::vector<std::uint8_t> decay(P);
+    for (std::size_t i = 0; i < P; i++) decay[i] = (i * 7 + i / 5) % 3 != 0;
+    auto params = randn(P, 0.5f, 11);
+    params[3] = 0.0f;
+    params[4] = -0.0f;
+    std::vector<float> mine = params, m(P, 0.0f), v(P, 0.0f);
+    adamw_state s;
+    adamw_init(s, P);
+    for (int step = 1; step <= 3; step++) {
+        auto g = randn(P, 0.01f * step, 20 + step);
+        g[5] = 0.0f;
+        g[6] = 1e30f;  // squares overflow to +inf in v: the update goes to 0
+        const float lr = 3e-4f * step;
+        adamw_update(params.data(), g.data(), decay.data(), P, lr, c, s);
+        // 1 − β^t in double from the float β, as lm_optimizer.h says
+        const float bc1 = (float)(1.0 - std::pow((double)c.beta1, step));
+        const float bc2 = (float)(1.0 - std::pow((double)c.beta2, step));
+        const float omb1 = 1.0f - c.beta1, omb2 = 1.0f - c.beta2;
+        for (std::size_t i = 0; i < P; i++) {
+            m[i] = c.beta1 * m[i] + omb1 * g[i];
+            v[i] = c.beta2 * v[i] + omb2 * g[i] * g[i];
+            const float mhat = m[i] / bc1, vhat = v[i] / bc2;
+            const float wd = decay[i] ? c.weight_decay : 0.0f;
+            mine[i] = mine[i] - lr * (mhat / (std::sqrt(vhat) + c.eps) + wd * mine[i]);
+        }
+        for (std::size_t i = 0; i < P; i++) {
+            if (std::memcmp(&params[i], &mine[i], sizeof(float)) != 0 ||
+                std::memcmp(&s.m[i], &m[i], sizeof(float)) != 0 ||
+                std::memcmp(&s.v[i], &v[i], sizeof(float)) != 0)
+                QFAIL(qPrintable(QString("step %1, entry %2: param %3 (formula %4), m %5 (%6), v %7 (%8)")
+                                     .arg(step).arg(i)
+                                     .arg(params[i], 0, 'g', 9).arg(mine[i], 0, 'g', 9)
+                                     .arg(s.m[i], 0, 'g', 9).arg(m[i], 0, 'g', 9)
+                                     .arg(s.v[i], 0, 'g', 9).arg(v[i], 0, 'g', 9)));
+        }
+    }
+    // without a decay mask every entry decays
+    std::vector<float> a = randn(P, 0.5f, 40), b = a;
+    std::vector<std::uint8_t> all(P, 1);
+    const auto g = randn(P, 0.01f, 41);
+    adamw_state sa, sb;
+    adamw_init(sa, P);
+    adamw_init(sb, P);
+    adamw_update(a.data(), g.data(), nullptr, P, 1e-3f, c, sa);
+    adamw_update(b.data(), g.data(), all.data(), P, 1e-3f, c, sb);
+    QVERIFY(std::memcmp(a.data(), b.data(), P * sizeof(float)) == 0);
+}
+
+void TestLmLayers::globalNormManyEntries() {
+    const std::size_t P = 100003;
+    auto g = randn(P, 1.0f, 50);
+    g[7] = 3e4f;  // one large entry
+    long double s = 0.0L;
+    for (float x : g) s += (long double)x * x;
+    const double ref = (double)std::sqrt(s);
+    const double got = grad_global_norm(g.data(), P);
+    QVERIFY2(std::fabs(got - ref) <= 1e-13 * ref, qPrintable(QString("%1 vs %2").arg(got, 0, 'g', 17).arg(ref, 0, 'g', 17)));
+    // clipping to half the norm halves every entry (up to one rounding)
+    std::vector<float> h = g;
+    QCOMPARE(clip_grad_global_norm(h.data(), P, (float)(ref / 2)), got);
+    for (std::size_t i = 0; i < P; i += 997) QVERIFY(std::fabs(h[i] - 0.5f * g[i]) <= 1e-6f * std::fabs(g[i]));
 }
 
 void TestLmLayers::clipping() {
