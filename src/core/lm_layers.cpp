@@ -220,28 +220,46 @@ constexpr float gelu_scale = 0.7978845608028654f;  // √(2/π)
 // overflows to +inf and the result is −0, the right limit.
 //
 // GELU is the largest element-wise cost of a training step (4C values per
-// token, forward and backward; 16 % of a step with the scalar loop, since GCC
-// keeps expf scalar without -ffast-math). On CPUs with AVX2 + FMA (checked
-// at run time; the default build targets baseline x86-64) eight values go at
-// a time with a vector e^z (exp_avx2 below, within 2 ulp of expf); the divisions
-// and the order of the other operations are those of the scalar loop, so the
-// two paths differ only by the last bits of e^z. -DPOSLAB_LM_SCALAR_ONLY keeps
-// the scalar GELU loops.
+// token; 16 % of a step with the scalar loop, since GCC keeps expf scalar
+// without -ffast-math). On CPUs with AVX2 + FMA (checked at run time; the
+// default build targets baseline x86-64) eight values go at a time with a
+// vector e^z (exp_avx2 below, within 2 ulp of expf). -DPOSLAB_LM_SCALAR_ONLY
+// keeps the scalar loops.
+//
+// The formulas, with the constants folded (fewer operations than the
+// textbook form: the vector loop is bound by its arithmetic, not by memory):
+//     z = −2u = x · (k1 + k2 x²),     k1 = −2√(2/π),  k2 = −2√(2/π)·0.044715
+//     s = σ(2u) = 1 / (1 + e^z),      gelu(x) = x · s
+//     gelu'(x) = s + x s (1 − s) · 2 du/dx
+//              = s + gelu(x) (1 − s) · (k3 + k4 x²),
+//                                     k3 = 2√(2/π),   k4 = 2√(2/π)·3·0.044715
+// (½ (1 + tanh u) = σ(2u) = s and 1 − tanh² u = 4 s (1 − s)). Every vector
+// function below computes s, gelu and gelu' through the same inline helpers,
+// so the forward pass, the backward pass and the fused training pass agree
+// bit for bit; the scalar loop does the same steps without fused
+// multiply-adds, so the two paths differ in the last bits (tst_lm_threads
+// checks both against a double reference).
 namespace {
 
-inline float gelu_scalar(float x) {
-    const float u = gelu_scale * (x + 0.044715f * x * x * x);
-    return x / (1.0f + std::exp(-2.0f * u));
+constexpr float gelu_k1 = -2.0f * gelu_scale, gelu_k2 = -2.0f * gelu_scale * 0.044715f;
+constexpr float gelu_k3 = 2.0f * gelu_scale, gelu_k4 = 2.0f * gelu_scale * 3.0f * 0.044715f;
+
+// s = σ(2u) for x, given x² (see above)
+inline float gelu_sigma_scalar(float x, float x2) {
+    return 1.0f / (1.0f + std::exp(x * (gelu_k1 + gelu_k2 * x2)));
+}
+
+inline float gelu_scalar(float x) { return x * gelu_sigma_scalar(x, x * x); }
+
+// gelu'(x) from s, gelu(x) = x · s and x²
+inline float gelu_grad_from(float s, float out, float x2) {
+    return s + out * (1.0f - s) * (gelu_k3 + gelu_k4 * x2);
 }
 
 inline float gelu_grad_scalar(float x) {
-    // out = ½ x (1 + tanh u),  u = √(2/π)(x + 0.044715 x³)
-    // with s = σ(2u): tanh u = 2s − 1 and 1 − tanh² u = 4 s (1 − s)
-    const float u = gelu_scale * (x + 0.044715f * x * x * x);
-    const float s = 1.0f / (1.0f + std::exp(-2.0f * u));
-    const float sech2 = 4.0f * s * (1.0f - s);
-    const float du = gelu_scale * (1.0f + 3.0f * 0.044715f * x * x);
-    return s + 0.5f * x * sech2 * du;  // ½ (1 + tanh u) = s
+    const float x2 = x * x;
+    const float s = gelu_sigma_scalar(x, x2);
+    return gelu_grad_from(s, x * s, x2);
 }
 
 template <bool Accumulate>
@@ -272,20 +290,30 @@ __attribute__((target("avx2,fma"))) inline __m256 exp_avx2(__m256 z) {
     return _mm256_blendv_ps(p, z, nan);
 }
 
-// u = √(2/π)(x + 0.044715 x³), in the scalar loop's order.
-__attribute__((target("avx2,fma"))) inline __m256 gelu_u_avx2(__m256 x) {
-    const __m256 c = _mm256_set1_ps(0.044715f);
-    const __m256 x3 = _mm256_mul_ps(_mm256_mul_ps(_mm256_mul_ps(c, x), x), x);
-    return _mm256_mul_ps(_mm256_set1_ps(gelu_scale), _mm256_add_ps(x, x3));
+// s = σ(2u) = 1 / (1 + e^z) on 8 lanes, given x and x². The same values as
+// with exp_avx2, with less work: below exp_poly_min e^z is at most 2^−126
+// and 1 + e^z rounds to 1 either way, so clamping is enough there; above
+// 88.376 the lane is set to s = 0 (what e^z = +inf gives); a NaN z comes only
+// from a NaN x, which the caller's x · s carries on.
+__attribute__((target("avx2,fma"))) inline __m256 gelu_sigma_avx2(__m256 x, __m256 x2) {
+    const __m256 z = _mm256_mul_ps(x, _mm256_fmadd_ps(_mm256_set1_ps(gelu_k2), x2, _mm256_set1_ps(gelu_k1)));
+    const __m256 hi = _mm256_set1_ps(88.3762626647949f);
+    const __m256 e = detail::exp_poly_avx2(_mm256_min_ps(_mm256_max_ps(z, _mm256_set1_ps(detail::exp_poly_min)), hi));
+    const __m256 s = _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_add_ps(_mm256_set1_ps(1.0f), e));
+    return _mm256_andnot_ps(_mm256_cmp_ps(z, hi, _CMP_GT_OQ), s);
+}
+
+// gelu'(x) on 8 lanes from s, gelu(x) = x · s and x²
+__attribute__((target("avx2,fma"))) inline __m256 gelu_grad_avx2(__m256 s, __m256 out, __m256 x2) {
+    const __m256 k = _mm256_fmadd_ps(_mm256_set1_ps(gelu_k4), x2, _mm256_set1_ps(gelu_k3));
+    return _mm256_fmadd_ps(_mm256_mul_ps(out, _mm256_sub_ps(_mm256_set1_ps(1.0f), s)), k, s);
 }
 
 __attribute__((target("avx2,fma"))) void gelu_forward_avx2(const float* inp, std::size_t N, float* out) {
-    const __m256 one = _mm256_set1_ps(1.0f), m2 = _mm256_set1_ps(-2.0f);
     std::size_t i = 0;
     for (; i + 8 <= N; i += 8) {
         const __m256 x = _mm256_loadu_ps(inp + i);
-        const __m256 e = exp_avx2(_mm256_mul_ps(m2, gelu_u_avx2(x)));
-        _mm256_storeu_ps(out + i, _mm256_div_ps(x, _mm256_add_ps(one, e)));
+        _mm256_storeu_ps(out + i, _mm256_mul_ps(x, gelu_sigma_avx2(x, _mm256_mul_ps(x, x))));
     }
     for (; i < N; i++) out[i] = gelu_scalar(inp[i]);
 }
@@ -295,17 +323,12 @@ __attribute__((target("avx2,fma"))) void gelu_forward_avx2(const float* inp, std
 template <bool Accumulate>
 __attribute__((target("avx2,fma"))) void gelu_backward_avx2(const float* dout, const float* inp,
                                                            std::size_t N, float* dinp) {
-    const __m256 one = _mm256_set1_ps(1.0f), m2 = _mm256_set1_ps(-2.0f);
-    const __m256 four = _mm256_set1_ps(4.0f), half = _mm256_set1_ps(0.5f);
-    const __m256 scale = _mm256_set1_ps(gelu_scale), c3 = _mm256_set1_ps(3.0f * 0.044715f);
     std::size_t i = 0;
     for (; i + 8 <= N; i += 8) {
         const __m256 x = _mm256_loadu_ps(inp + i);
-        const __m256 s = _mm256_div_ps(one, _mm256_add_ps(one, exp_avx2(_mm256_mul_ps(m2, gelu_u_avx2(x)))));
-        const __m256 sech2 = _mm256_mul_ps(_mm256_mul_ps(four, s), _mm256_sub_ps(one, s));
-        const __m256 du = _mm256_mul_ps(scale, _mm256_add_ps(one, _mm256_mul_ps(_mm256_mul_ps(c3, x), x)));
-        const __m256 grad = _mm256_add_ps(s, _mm256_mul_ps(_mm256_mul_ps(_mm256_mul_ps(half, x), sech2), du));
-        const __m256 g = _mm256_mul_ps(grad, _mm256_loadu_ps(dout + i));
+        const __m256 x2 = _mm256_mul_ps(x, x);
+        const __m256 s = gelu_sigma_avx2(x, x2);
+        const __m256 g = _mm256_mul_ps(gelu_grad_avx2(s, _mm256_mul_ps(x, s), x2), _mm256_loadu_ps(dout + i));
         _mm256_storeu_ps(dinp + i, Accumulate ? _mm256_add_ps(_mm256_loadu_ps(dinp + i), g) : g);
     }
     gelu_backward_scalar<Accumulate>(dout + i, inp + i, N - i, dinp + i);
@@ -335,9 +358,8 @@ void gelu_backward_overwrite(const float* dout, const float* inp, std::size_t N,
     gelu_backward_scalar<false>(dout, inp, N, dinp);
 }
 
-// x = pre + bias, out = gelu(x), pre <- gelu'(x): see lm_layers.h. The AVX2
-// loop is gelu_forward_avx2 and gelu_backward_avx2 (dout = 1) fused: the same
-// operations in the same order, so the same bits.
+// x = pre + bias, out = gelu(x), pre <- gelu'(x): see lm_layers.h. The same
+// helpers as gelu_forward and gelu_backward, so the same bits.
 namespace {
 
 inline float bias_add(float x, const float* bias, int c) { return bias ? x + bias[c] : x; }
@@ -345,8 +367,10 @@ inline float bias_add(float x, const float* bias, int c) { return bias ? x + bia
 void bias_gelu_row_scalar(float* pre, const float* bias, int c0, int cols, float* out) {
     for (int c = c0; c < cols; c++) {
         const float x = bias_add(pre[c], bias, c);
-        out[c] = gelu_scalar(x);
-        pre[c] = gelu_grad_scalar(x);
+        const float x2 = x * x;
+        const float s = gelu_sigma_scalar(x, x2);
+        out[c] = x * s;
+        pre[c] = gelu_grad_from(s, out[c], x2);
     }
 }
 
@@ -354,9 +378,6 @@ void bias_gelu_row_scalar(float* pre, const float* bias, int c0, int cols, float
 __attribute__((target("avx2,fma"))) void bias_gelu_keep_grad_avx2(float* pre, const float* bias,
                                                                 std::size_t rows, int cols,
                                                                 float* out) {
-    const __m256 one = _mm256_set1_ps(1.0f), m2 = _mm256_set1_ps(-2.0f);
-    const __m256 four = _mm256_set1_ps(4.0f), half = _mm256_set1_ps(0.5f);
-    const __m256 scale = _mm256_set1_ps(gelu_scale), c3 = _mm256_set1_ps(3.0f * 0.044715f);
     const int c8 = cols - cols % 8;
     for (std::size_t r = 0; r < rows; r++) {
         float* p = pre + r * cols;
@@ -364,15 +385,24 @@ __attribute__((target("avx2,fma"))) void bias_gelu_keep_grad_avx2(float* pre, co
         for (int c = 0; c < c8; c += 8) {
             __m256 x = _mm256_loadu_ps(p + c);
             if (bias) x = _mm256_add_ps(x, _mm256_loadu_ps(bias + c));
-            const __m256 denom = _mm256_add_ps(one, exp_avx2(_mm256_mul_ps(m2, gelu_u_avx2(x))));
-            _mm256_storeu_ps(o + c, _mm256_div_ps(x, denom));
-            const __m256 s = _mm256_div_ps(one, denom);
-            const __m256 sech2 = _mm256_mul_ps(_mm256_mul_ps(four, s), _mm256_sub_ps(one, s));
-            const __m256 du = _mm256_mul_ps(scale, _mm256_add_ps(one, _mm256_mul_ps(_mm256_mul_ps(c3, x), x)));
-            _mm256_storeu_ps(p + c, _mm256_add_ps(s, _mm256_mul_ps(_mm256_mul_ps(_mm256_mul_ps(half, x), sech2), du)));
+            const __m256 x2 = _mm256_mul_ps(x, x);
+            const __m256 s = gelu_sigma_avx2(x, x2);
+            const __m256 g = _mm256_mul_ps(x, s);
+            _mm256_storeu_ps(o + c, g);
+            _mm256_storeu_ps(p + c, gelu_grad_avx2(s, g, x2));
         }
         bias_gelu_row_scalar(p, bias, c8, cols, o);
     }
+}
+
+// dinp = dout · grad, eight at a time (GCC's own vector loop for the plain
+// version is SSE2 only, with a run-time overlap check).
+__attribute__((target("avx2"))) void gelu_backward_stored_avx2(const float* dout, const float* grad,
+                                                              std::size_t N, float* dinp) {
+    std::size_t i = 0;
+    for (; i + 8 <= N; i += 8)
+        _mm256_storeu_ps(dinp + i, _mm256_mul_ps(_mm256_loadu_ps(grad + i), _mm256_loadu_ps(dout + i)));
+    for (; i < N; i++) dinp[i] = grad[i] * dout[i];
 }
 #endif
 
@@ -389,6 +419,9 @@ void bias_gelu_forward_keep_grad(float* pre, const float* bias, std::size_t rows
 }
 
 void gelu_backward_stored(const float* dout, const float* grad, std::size_t N, float* dinp) {
+#ifdef POSLAB_LM_HAVE_AVX2
+    if (cpu_has_avx2_fma()) return gelu_backward_stored_avx2(dout, grad, N, dinp);
+#endif
     for (std::size_t i = 0; i < N; i++) dinp[i] = grad[i] * dout[i];
 }
 

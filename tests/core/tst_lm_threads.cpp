@@ -22,6 +22,7 @@
 #include "core/lm_model.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numbers>
 #include <vector>
@@ -93,6 +94,11 @@ void TestLmThreads::gelu_wide_range() {
     for (float& d : dout) d = gen.normal(0.0f, 1.0f);
     gelu_forward(x.data(), N, out.data());
     gelu_backward(dout.data(), x.data(), N, dx.data());
+    // the training path: gelu and gelu' in one pass (rows of 2003), then
+    // the stored gelu' times dout
+    std::vector<float> fused_out(N), fused_grad = x, fused_dx(N);
+    bias_gelu_forward_keep_grad(fused_grad.data(), nullptr, 1, N, fused_out.data());
+    gelu_backward_stored(dout.data(), fused_grad.data(), N, fused_dx.data());
     double worst_f = 0, worst_b = 0;
     for (int i = 0; i < N; i++) {
         const double rf = gelu_stable_ref(x[i]);
@@ -108,10 +114,14 @@ void TestLmThreads::gelu_wide_range() {
         const double ef = std::fabs(out[i] - rf) / (std::fabs(rf) * 1e-6 * cond + 1e-36);
         const double eb = std::fabs(dx[i] - rb) /
                           (std::fabs(rb) * 1e-5 * cond + 1e-6 * std::fabs(dout[i]) + 1e-36);
-        worst_f = std::max(worst_f, ef);
-        worst_b = std::max(worst_b, eb);
-        if (ef > 1.0 || eb > 1.0)
-            qWarning("x = %.9g: gelu %.9g (ref %.9g), dx %.9g (ref %.9g)", x[i], out[i], rf, dx[i], rb);
+        const double fef = std::fabs(fused_out[i] - rf) / (std::fabs(rf) * 1e-6 * cond + 1e-36);
+        const double feb = std::fabs(fused_dx[i] - rb) /
+                           (std::fabs(rb) * 1e-5 * cond + 1e-6 * std::fabs(dout[i]) + 1e-36);
+        worst_f = std::max({worst_f, ef, fef});
+        worst_b = std::max({worst_b, eb, feb});
+        if (ef > 1.0 || eb > 1.0 || fef > 1.0 || feb > 1.0)
+            qWarning("x = %.9g: gelu %.9g / fused %.9g (ref %.9g), dx %.9g / fused %.9g (ref %.9g)",
+                     x[i], out[i], fused_out[i], rf, dx[i], fused_dx[i], rb);
     }
     qInfo("worst error / tolerance: forward %.3f, backward %.3f", worst_f, worst_b);
     QVERIFY(worst_f <= 1.0);
@@ -127,6 +137,18 @@ void TestLmThreads::gelu_special_values() {
     std::vector<float> out(x.size()), dx(x.size(), 0.0f), dout(x.size(), 1.0f);
     gelu_forward(x.data(), x.size(), out.data());
     gelu_backward(dout.data(), x.data(), x.size(), dx.data());
+    // the fused training pass must treat them the same way (bit for bit,
+    // NaN for NaN): gelu, and gelu' times dout = 1
+    std::vector<float> fused_out(x.size()), fused_grad = x;
+    bias_gelu_forward_keep_grad(fused_grad.data(), nullptr, 2, 8, fused_out.data());
+    for (std::size_t i = 0; i < x.size(); i++) {
+        if (std::isnan(x[i])) {
+            QVERIFY(std::isnan(fused_out[i]) && std::isnan(fused_grad[i]));
+        } else {
+            QVERIFY(std::memcmp(&fused_out[i], &out[i], sizeof(float)) == 0);
+            if (!std::isinf(x[i])) QVERIFY(std::memcmp(&fused_grad[i], &dx[i], sizeof(float)) == 0);
+        }
+    }
     for (std::size_t i = 0; i < x.size(); i++) {
         if (std::isnan(x[i])) {
             QVERIFY(std::isnan(out[i]));
