@@ -2,6 +2,7 @@
 #include "core/matmul.h"
 
 #include "core/common.h"
+#include "core/simd_exp.h"  // detail::cpu_has_avx2_fma
 
 #include <cblas.h>
 
@@ -114,12 +115,63 @@ void matmul_backward(const float* dout, const float* inp, const float* weight, i
     if (dweight)
         matmul_sgemm(MATMUL_T, MATMUL_N, OC, C, N, 1.0f, dout, OC, inp, C, 1.0f, dweight, C);
     // dbias (OC) += Σ_n dout[n, :]
-    if (dbias) {
+    if (dbias) bias_backward(dout, N, OC, 0, OC, dbias);
+}
+
+namespace {
+
+// Columns [o0, o1) in blocks of 64 kept in a local array, rows in order:
+// per column the order every path uses.
+void bias_backward_scalar(const float* dout, int N, int OC, int o0, int o1, float* dbias) {
+    constexpr int block = 64;
+    for (int ob = o0; ob < o1; ob += block) {
+        const int w = o1 - ob < block ? o1 - ob : block;
+        float sum[block] = {};
         for (int n = 0; n < N; n++) {
-            const float* dout_n = dout + (long)n * OC;
-            for (int o = 0; o < OC; o++) dbias[o] += dout_n[o];
+            const float* d = dout + (long)n * OC + ob;
+            for (int j = 0; j < w; j++) sum[j] += d[j];
         }
+        for (int j = 0; j < w; j++) dbias[ob + j] += sum[j];
     }
+}
+
+#ifdef POSLAB_HAVE_SIMD_EXP_AVX2
+// Groups of 32 columns, then of 8, in registers; returns the first column
+// not done.
+__attribute__((target("avx2"))) int bias_backward_avx2(const float* dout, int N, int OC, int o0,
+                                                      int o1, float* dbias) {
+    int o = o0;
+    for (; o + 32 <= o1; o += 32) {
+        __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+        for (int n = 0; n < N; n++) {
+            const float* d = dout + (long)n * OC + o;
+            a0 = _mm256_add_ps(a0, _mm256_loadu_ps(d));
+            a1 = _mm256_add_ps(a1, _mm256_loadu_ps(d + 8));
+            a2 = _mm256_add_ps(a2, _mm256_loadu_ps(d + 16));
+            a3 = _mm256_add_ps(a3, _mm256_loadu_ps(d + 24));
+        }
+        _mm256_storeu_ps(dbias + o, _mm256_add_ps(_mm256_loadu_ps(dbias + o), a0));
+        _mm256_storeu_ps(dbias + o + 8, _mm256_add_ps(_mm256_loadu_ps(dbias + o + 8), a1));
+        _mm256_storeu_ps(dbias + o + 16, _mm256_add_ps(_mm256_loadu_ps(dbias + o + 16), a2));
+        _mm256_storeu_ps(dbias + o + 24, _mm256_add_ps(_mm256_loadu_ps(dbias + o + 24), a3));
+    }
+    for (; o + 8 <= o1; o += 8) {
+        __m256 a = _mm256_setzero_ps();
+        for (int n = 0; n < N; n++) a = _mm256_add_ps(a, _mm256_loadu_ps(dout + (long)n * OC + o));
+        _mm256_storeu_ps(dbias + o, _mm256_add_ps(_mm256_loadu_ps(dbias + o), a));
+    }
+    return o;
+}
+#endif
+
+}  // namespace
+
+void bias_backward(const float* dout, int N, int OC, int o0, int o1, float* dbias) {
+    int o = o0;
+#ifdef POSLAB_HAVE_SIMD_EXP_AVX2
+    if (detail::cpu_has_avx2_fma()) o = bias_backward_avx2(dout, N, OC, o0, o1, dbias);
+#endif
+    bias_backward_scalar(dout, N, OC, o, o1, dbias);
 }
 
 void matmul_backward_naive(const float* dout, const float* inp, const float* weight, int N, int C,

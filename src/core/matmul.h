@@ -70,6 +70,15 @@ void matmul_backward(const float* dout,    // (N, OC)
 void matmul_backward_naive(const float* dout, const float* inp, const float* weight,
                            int N, int C, int OC, float* dinp, float* dweight, float* dbias);
 
+// The bias gradient of a linear layer: dbias[o] += Σ_n dout[n, o] for the
+// columns o in [o0, o1) (all of them: 0, OC). Each column is summed over the
+// rows in order from zero and then added to dbias, whatever the columns'
+// grouping, so splitting the columns between threads gives the same bits.
+// With AVX2 32 columns go at a time in registers (the data is read once).
+void bias_backward(const float* dout,  // (N, OC)
+                   int N, int OC, int o0, int o1,
+                   float* dbias);      // (OC), accumulated
+
 // OpenBLAS's own thread count (a process-wide setting; OPENBLAS_NUM_THREADS
 // sets it at start-up). Code that runs its own threads over independent
 // products (attention over heads) sets it to 1 so threads do not multiply.

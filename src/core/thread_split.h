@@ -126,11 +126,7 @@ inline void linear_backward_mt(int num_threads, const float* dout, const float* 
         if (dweight)
             matmul_sgemm(MATMUL_T, MATMUL_N, o1 - o0, C, N, 1.0f, dout + o0, OC, inp, C, 1.0f,
                          dweight + (std::size_t)o0 * C, C);
-        if (dbias)
-            for (int n = 0; n < N; n++) {
-                const float* d = dout + (std::size_t)n * OC;
-                for (int o = o0; o < o1; o++) dbias[o] += d[o];
-            }
+        if (dbias) bias_backward(dout, N, OC, o0, o1, dbias);
     });
 }
 

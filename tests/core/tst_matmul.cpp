@@ -6,6 +6,7 @@
 #include "core/matmul.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -149,6 +150,39 @@ private slots:
         // Values are O(√24 ≈ 5); float rounding of 24-term sums is ~1e-6.
         qInfo("linear layer worst |blas - naive| = %.3g (tolerance 1e-4)", worst);
         QVERIFY(worst <= 1e-4);
+    }
+
+    // out = residual + bias + inp · weightᵀ against the naive layer plus the
+    // residual; the bias gradient against sums in double, and split into two
+    // column ranges (as two threads do) against one call, bit for bit.
+    // OC = 77: two groups of 32 columns, one of 8 and a scalar tail of 5.
+    void residualForwardAndBiasGradient() {
+        const int N = 19, C = 24, OC = 77;
+        const auto inp = random_vec((std::size_t)N * C, 11), w = random_vec((std::size_t)OC * C, 12);
+        const auto bias = random_vec(OC, 13), res = random_vec((std::size_t)N * OC, 14);
+        std::vector<float> out(N * OC), ref(N * OC), in_place = res;
+        matmul_forward_residual(inp.data(), w.data(), bias.data(), res.data(), N, C, OC, out.data());
+        matmul_forward_naive(inp.data(), w.data(), bias.data(), N, C, OC, ref.data());
+        double worst = 0;
+        for (int i = 0; i < N * OC; i++) worst = std::max(worst, std::fabs((double)out[i] - ((double)ref[i] + res[i])));
+        // out may be the residual itself; without a bias it is only the product added
+        matmul_forward_residual(inp.data(), w.data(), nullptr, in_place.data(), N, C, OC, in_place.data());
+        matmul_forward_naive(inp.data(), w.data(), nullptr, N, C, OC, ref.data());
+        for (int i = 0; i < N * OC; i++) worst = std::max(worst, std::fabs((double)in_place[i] - ((double)ref[i] + res[i])));
+        qInfo("residual linear worst |blas - naive| = %.3g (tolerance 1e-4)", worst);
+        QVERIFY(worst <= 1e-4);
+
+        const auto dout = random_vec((std::size_t)N * OC, 15);
+        std::vector<float> db(OC, 0.5f), db_split(OC, 0.5f);
+        bias_backward(dout.data(), N, OC, 0, OC, db.data());
+        bias_backward(dout.data(), N, OC, 0, 40, db_split.data());
+        bias_backward(dout.data(), N, OC, 40, OC, db_split.data());
+        for (int o = 0; o < OC; o++) {
+            double sum = 0.5;
+            for (int n = 0; n < N; n++) sum += dout[(std::size_t)n * OC + o];
+            QVERIFY2(std::fabs(db[o] - sum) <= 1e-5, qPrintable(QString("column %1: %2 vs %3").arg(o).arg(db[o]).arg(sum)));
+            QVERIFY(std::memcmp(&db[o], &db_split[o], sizeof(float)) == 0);
+        }
     }
 
     void badArguments() {
