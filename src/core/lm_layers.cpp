@@ -119,10 +119,11 @@ inline void layernorm_backward_sums(const float* d, const float* x, const float*
     }
 }
 
-// One row, channels [c0, c1), given mean(dn) and mean(dn · n).
+// One row, channels [c0, c1), given mean(dn) and mean(dn · n); dx_sum, if
+// not null, receives the updated dx.
 inline void layernorm_backward_update(const float* d, const float* x, const float* weight, float m,
                                       float s, int c0, int c1, float dn_mean, float dn_n_mean,
-                                      float* dx, float* dweight, float* dbias) {
+                                      float* dx, float* dweight, float* dbias, float* dx_sum) {
     for (int c = c0; c < c1; c++) {
         const float nc = (x[c] - m) * s;
         const float dn = weight[c] * d[c];
@@ -131,12 +132,13 @@ inline void layernorm_backward_update(const float* d, const float* x, const floa
         dweight[c] += nc * d[c];
         // n = (x − mean) · rstd, through mean and rstd as well
         dx[c] += s * (dn - dn_mean - nc * dn_n_mean);
+        if (dx_sum) dx_sum[c] += dx[c];
     }
 }
 
 void layernorm_backward_scalar(const float* dout, const float* inp, const float* weight,
                                const float* mean, const float* rstd, int N, int C, float* dinp,
-                               float* dweight, float* dbias) {
+                               float* dweight, float* dbias, float* dinp_sum) {
     for (int n = 0; n < N; n++) {
         const float* d = dout + (std::size_t)n * C;
         const float* x = inp + (std::size_t)n * C;
@@ -144,7 +146,8 @@ void layernorm_backward_scalar(const float* dout, const float* inp, const float*
         float dn_mean = 0.0f, dn_n_mean = 0.0f;
         layernorm_backward_sums(d, x, weight, mean[n], rstd[n], 0, C, dn_mean, dn_n_mean);
         layernorm_backward_update(d, x, weight, mean[n], rstd[n], 0, C, dn_mean / (float)C,
-                                  dn_n_mean / (float)C, dinp + (std::size_t)n * C, dweight, dbias);
+                                  dn_n_mean / (float)C, dinp + (std::size_t)n * C, dweight, dbias,
+                                  dinp_sum);
     }
 }
 
@@ -160,7 +163,7 @@ __attribute__((target("avx2,fma"))) float sum_lanes(__m256 v) {
 
 __attribute__((target("avx2,fma"))) void layernorm_backward_avx2(
     const float* dout, const float* inp, const float* weight, const float* mean,
-    const float* rstd, int N, int C, float* dinp, float* dweight, float* dbias) {
+    const float* rstd, int N, int C, float* dinp, float* dweight, float* dbias, float* dinp_sum) {
     const int C8 = C - C % 8;
     for (int n = 0; n < N; n++) {
         const float* d = dout + (std::size_t)n * C;
@@ -189,9 +192,12 @@ __attribute__((target("avx2,fma"))) void layernorm_backward_avx2(
             _mm256_storeu_ps(dweight + c, _mm256_fmadd_ps(nc, dc, _mm256_loadu_ps(dweight + c)));
             // dx += rstd · (dn − mean(dn) − n · mean(dn · n))
             const __m256 g = _mm256_sub_ps(_mm256_sub_ps(dn, vdm), _mm256_mul_ps(nc, vdnm));
-            _mm256_storeu_ps(dx + c, _mm256_fmadd_ps(vs, g, _mm256_loadu_ps(dx + c)));
+            const __m256 dxc = _mm256_fmadd_ps(vs, g, _mm256_loadu_ps(dx + c));
+            _mm256_storeu_ps(dx + c, dxc);
+            if (dinp_sum) _mm256_storeu_ps(dinp_sum + c, _mm256_add_ps(_mm256_loadu_ps(dinp_sum + c), dxc));
         }
-        layernorm_backward_update(d, x, weight, m, s, C8, C, dn_mean, dn_n_mean, dx, dweight, dbias);
+        layernorm_backward_update(d, x, weight, m, s, C8, C, dn_mean, dn_n_mean, dx, dweight, dbias,
+                                  dinp_sum);
     }
 }
 #endif
@@ -200,12 +206,13 @@ __attribute__((target("avx2,fma"))) void layernorm_backward_avx2(
 
 void layernorm_backward(const float* dout, const float* inp, const float* weight,
                         const float* mean, const float* rstd, int N, int C, float* dinp,
-                        float* dweight, float* dbias) {
+                        float* dweight, float* dbias, float* dinp_sum) {
 #ifdef POSLAB_LM_HAVE_LAYERNORM_AVX2
     if (detail::cpu_has_avx2_fma())
-        return layernorm_backward_avx2(dout, inp, weight, mean, rstd, N, C, dinp, dweight, dbias);
+        return layernorm_backward_avx2(dout, inp, weight, mean, rstd, N, C, dinp, dweight, dbias,
+                                       dinp_sum);
 #endif
-    layernorm_backward_scalar(dout, inp, weight, mean, rstd, N, C, dinp, dweight, dbias);
+    layernorm_backward_scalar(dout, inp, weight, mean, rstd, N, C, dinp, dweight, dbias, dinp_sum);
 }
 
 // ------------------------------------------------------------ GELU

@@ -65,7 +65,12 @@ void layernorm_backward(const float* dout,    // (N, C)
                         int N, int C,
                         float* dinp,          // (N, C) accumulated
                         float* dweight,       // (C) accumulated
-                        float* dbias);        // (C) accumulated
+                        float* dbias,         // (C) accumulated
+                        float* dinp_sum = nullptr);  // (C) or null: += Σ_n dinp[n, :] (after the update)
+// dinp_sum: in the language model dinp is the residual stream's gradient,
+// and its column sums are the bias gradient of the linear layer whose output
+// joined the stream there; summing here, while the rows are in registers,
+// saves a pass over (N, C).
 
 // ------------------------------------------------------------ GELU
 
@@ -196,7 +201,7 @@ void attention_block_backward(const float* dout,    // (B, T, C)
                               float* dw_qkv,   // (3C, C) accumulated
                               float* db_qkv,   // (3C) accumulated
                               float* dw_proj,  // (C, C) accumulated
-                              float* db_proj,  // (C) accumulated
+                              float* db_proj,  // (C) accumulated, or null (the language model sums it elsewhere)
                               float* dbias);   // (H, T, T) accumulated, or null
 
 }  // namespace poslab

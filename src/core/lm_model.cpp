@@ -199,28 +199,30 @@ void layernorm_forward_mt(int nt, const float* inp, const float* w, const float*
     });
 }
 
-// dweight and dbias sum over all rows: thread 0 accumulates into them
-// directly, the others into their own zeroed copies, which are then added in
-// thread order.
+// dweight, dbias and dinp_sum sum over all rows: thread 0 accumulates into
+// them directly, the others into their own zeroed copies, which are then
+// added in thread order.
 void layernorm_backward_mt(int nt, const float* dout, const float* inp, const float* w,
                            const float* mean, const float* rstd, int N, int C, float* dinp,
-                           float* dweight, float* dbias) {
+                           float* dweight, float* dbias, float* dinp_sum = nullptr) {
     if (nt <= 1 || (std::size_t)N < 2 * row_grain) {
-        layernorm_backward(dout, inp, w, mean, rstd, N, C, dinp, dweight, dbias);
+        layernorm_backward(dout, inp, w, mean, rstd, N, C, dinp, dweight, dbias, dinp_sum);
         return;
     }
-    std::vector<float> partial((std::size_t)nt * 2 * C, 0.0f);
+    std::vector<float> partial((std::size_t)nt * 3 * C, 0.0f);
     split_range(nt, (std::size_t)N, row_grain, [&](int t, std::size_t r0, std::size_t r1) {
-        float* dw = t == 0 ? dweight : partial.data() + (std::size_t)t * 2 * C;
+        float* dw = t == 0 ? dweight : partial.data() + (std::size_t)t * 3 * C;
         float* db = t == 0 ? dbias : dw + C;
+        float* ds = dinp_sum == nullptr ? nullptr : t == 0 ? dinp_sum : dw + 2 * C;
         layernorm_backward(dout + r0 * C, inp + r0 * C, w, mean + r0, rstd + r0, (int)(r1 - r0), C,
-                           dinp + r0 * C, dw, db);
+                           dinp + r0 * C, dw, db, ds);
     });
     for (int t = 1; t < nt; t++) {
-        const float* dw = partial.data() + (std::size_t)t * 2 * C;
+        const float* dw = partial.data() + (std::size_t)t * 3 * C;
         for (int c = 0; c < C; c++) {
             dweight[c] += dw[c];
             dbias[c] += dw[C + c];
+            if (dinp_sum) dinp_sum[c] += dw[2 * C + c];
         }
     }
 }
@@ -621,10 +623,12 @@ void lm_model::backward() {
                        nullptr);
     // LN_f(x)
     const float* xl = layers_[L - 1]->res3.data();
+    // (dres_ is now d res3 of the last layer, whose sum over rows is the last
+    // fcproj's bias gradient: summed in the same pass)
     layernorm_backward_mt(nt, dln_.data(), xl, params_.data() + param("ln_f.weight").offset,
                           lnf_mean_.data(), lnf_rstd_.data(), N, C, dres_.data(),
                           grads_.data() + param("ln_f.weight").offset,
-                          grads_.data() + param("ln_f.bias").offset);
+                          grads_.data() + param("ln_f.bias").offset, layer(L - 1).dfcproj_b);
 
     for (int l = L - 1; l >= 0; l--) {
         layer_params p = layer(l);
@@ -632,26 +636,32 @@ void lm_model::backward() {
         const float* x = l == 0 ? encoded_.data() : layers_[l - 1]->res3.data();
         // res3 = res2 + fcproj: both receive dres (dres_ keeps flowing as d res2)
         // fcproj = gelu(fch) · W_fcprojᵀ + b
-        // (d gelu(fch) = dres · W_fcproj overwrites dfch_; weight and bias gradients accumulate)
+        // (d gelu(fch) = dres · W_fcproj overwrites dfch_; the weight gradient
+        // accumulates; the bias gradient, Σ_n dres, was added by the
+        // LayerNorm backward pass that produced dres)
         linear_backward_mt(nt, dres_.data(), a.fch_gelu.data(), p.fcproj_w, N, 4 * C, C,
-                           dfch_.data(), 0.0f, p.dfcproj_w, p.dfcproj_b);
+                           dfch_.data(), 0.0f, p.dfcproj_w, nullptr);
         // fch_gelu = gelu(fch): d fch = d gelu(fch) · gelu'(fch), in place
         // (the forward pass left gelu'(fch) in a.fch)
         gelu_backward_stored_mt(nt, dfch_.data(), a.fch.data(), NC * 4, dfch_.data());
         // fch = ln2 · W_fcᵀ + b
         linear_backward_mt(nt, dfch_.data(), a.ln2.data(), p.fc_w, N, C, 4 * C, dln_.data(), 0.0f,
                            p.dfc_w, p.dfc_b);
-        // ln2 = LN(res2)
+        // ln2 = LN(res2); dres becomes d res2, whose row sum is the attention
+        // projection's bias gradient (summed in the same pass)
         layernorm_backward_mt(nt, dln_.data(), a.res2.data(), p.ln2_w, a.ln2_mean.data(),
-                              a.ln2_rstd.data(), N, C, dres_.data(), p.dln2_w, p.dln2_b);
+                              a.ln2_rstd.data(), N, C, dres_.data(), p.dln2_w, p.dln2_b,
+                              p.dproj_b);
         // res2 = x + attn(ln1): dres is now d res2, which both receive
         std::fill(dln_.begin(), dln_.end(), 0.0f);
         attention_block_backward(dres_.data(), a.ln1.data(), p.qkv_w, p.proj_w, B, T, C, H, pos,
                                  config_.num_threads, a.att, att_scratch_, dln_.data(), p.dqkv_w,
-                                 p.dqkv_b, p.dproj_w, p.dproj_b, t5 ? dbias_.data() : nullptr);
-        // ln1 = LN(x)
+                                 p.dqkv_b, p.dproj_w, nullptr, t5 ? dbias_.data() : nullptr);
+        // ln1 = LN(x); dres becomes d x = d res3 of the layer below, whose row
+        // sum is that layer's fcproj bias gradient
         layernorm_backward_mt(nt, dln_.data(), x, p.ln1_w, a.ln1_mean.data(), a.ln1_rstd.data(),
-                              N, C, dres_.data(), p.dln1_w, p.dln1_b);
+                              N, C, dres_.data(), p.dln1_w, p.dln1_b,
+                              l > 0 ? layer(l - 1).dfcproj_b : nullptr);
     }
     // dres_ is now d encoded.  encoded = wte[tokens] (+ wpe[t])
     embedding_backward(dres_.data(), tokens_.data(), B, T, C, V, dwte);
