@@ -35,6 +35,21 @@ void matmul_sgemm_naive(matmul_op op_a, matmul_op op_b, int M, int N, int K, flo
                         float beta,
                         float* c, int ldc);        // (M, N)
 
+// c (M, N) = alpha · a (M, K) · b (K, N) + beta · c, all row-major and not
+// transposed: matmul_sgemm(N, N, …), except that on BLAS builds with
+// "small matrix" kernels (OpenBLAS for SkylakeX, Cooperlake and Sapphire
+// Rapids: they multiply without packing and write beta = 0 results without
+// a zeroing pass, but only for M·N·K <= 10⁶) a product with many rows is cut
+// into blocks of rows that qualify. That is 1.05–1.2× faster for the
+// language model's shapes (bench/README.md); elsewhere it is one call.
+// Each row's result does not depend on the block it falls in.
+void matmul_rows_nn(int M, int N, int K, float alpha, const float* a, int lda, const float* b,
+                    int ldb, float beta, float* c, int ldc);
+
+// Rows per call matmul_rows_nn uses for an (N, K) right-hand side: M itself
+// (one call) unless the BLAS has small-matrix kernels and M·N·K > 10⁶.
+int matmul_rows_block(int M, int N, int K);
+
 // A linear layer as in llm.c's matmul_forward (weight stored (OC, C), as in
 // PyTorch nn.Linear): out = inp · weightᵀ + bias. bias may be null.
 void matmul_forward(const float* inp,     // (N, C)  N = B·T rows
@@ -57,6 +72,23 @@ void matmul_forward_residual(const float* inp,       // (N, C)
                              const float* residual,  // (N, OC)
                              int N, int C, int OC,
                              float* out);            // (N, OC)
+
+// The forward products through a transposed weight, for BLAS builds with
+// small-matrix kernels (see matmul_rows_nn): wt (C, OC) = weightᵀ, and
+//     out = [residual +] [bias +] inp · wt      (residual, bias may be null)
+// in blocks of rows, each finished (bias, residual) while it is in the cache.
+// matmul_forward and matmul_forward_residual take this path by themselves
+// where it applies; linear layers on several threads transpose once and call
+// it per thread.
+void transpose_weight(const float* weight, int OC, int C, float* wt);
+// weightᵀ in a buffer of the calling thread, valid until its next call.
+const float* transposed_weight_scratch(const float* weight, int OC, int C);
+void matmul_forward_wt(const float* inp,       // (N, C)
+                       const float* wt,        // (C, OC)
+                       const float* bias,      // (OC) or null
+                       const float* residual,  // (N, OC) or null (may be out)
+                       int N, int C, int OC,
+                       float* out);            // (N, OC)
 
 // Backward of matmul_forward; accumulates (+=) into dinp, dweight, dbias
 // (any of them may be null to skip it).

@@ -80,6 +80,14 @@ inline void linear_forward_mt(int num_threads, const float* inp, const float* we
         return;
     }
     blas_threads_scope one(1);
+    const int nt = std::max(1, std::min(num_threads, N / 16));
+    if (matmul_rows_block(N / nt, OC, C) < N / nt) {  // small-matrix kernels: transpose once
+        const float* wt = transposed_weight_scratch(weight, OC, C);
+        split_range(num_threads, (std::size_t)N, 16, [&](int, std::size_t r0, std::size_t r1) {
+            matmul_forward_wt(inp + r0 * C, wt, bias, nullptr, (int)(r1 - r0), C, OC, out + r0 * OC);
+        });
+        return;
+    }
     split_range(num_threads, (std::size_t)N, 16, [&](int, std::size_t r0, std::size_t r1) {
         matmul_forward(inp + r0 * C, weight, bias, (int)(r1 - r0), C, OC, out + r0 * OC);
     });
@@ -94,6 +102,15 @@ inline void linear_forward_residual_mt(int num_threads, const float* inp, const 
         return;
     }
     blas_threads_scope one(1);
+    const int nt = std::max(1, std::min(num_threads, N / 16));
+    if (matmul_rows_block(N / nt, OC, C) < N / nt) {  // small-matrix kernels: transpose once
+        const float* wt = transposed_weight_scratch(weight, OC, C);
+        split_range(num_threads, (std::size_t)N, 16, [&](int, std::size_t r0, std::size_t r1) {
+            matmul_forward_wt(inp + r0 * C, wt, bias, residual + r0 * OC, (int)(r1 - r0), C, OC,
+                              out + r0 * OC);
+        });
+        return;
+    }
     split_range(num_threads, (std::size_t)N, 16, [&](int, std::size_t r0, std::size_t r1) {
         matmul_forward_residual(inp + r0 * C, weight, bias, residual + r0 * OC, (int)(r1 - r0), C,
                                 OC, out + r0 * OC);
@@ -108,8 +125,7 @@ inline void linear_backward_mt(int num_threads, const float* dout, const float* 
                                const float* weight, int N, int C, int OC, float* dinp,
                                float dinp_beta, float* dweight, float* dbias) {
     if (num_threads <= 1 || (double)N * C * OC < linear_split_min_work) {
-        if (dinp)
-            matmul_sgemm(MATMUL_N, MATMUL_N, N, C, OC, 1.0f, dout, OC, weight, C, dinp_beta, dinp, C);
+        if (dinp) matmul_rows_nn(N, C, OC, 1.0f, dout, OC, weight, C, dinp_beta, dinp, C);
         matmul_backward(dout, inp, weight, N, C, OC, nullptr, dweight, dbias);
         return;
     }
@@ -119,8 +135,8 @@ inline void linear_backward_mt(int num_threads, const float* dout, const float* 
         const int r0 = (int)((long long)N * t / nt), r1 = (int)((long long)N * (t + 1) / nt);
         const int o0 = (int)((long long)OC * t / nt), o1 = (int)((long long)OC * (t + 1) / nt);
         if (dinp && r1 > r0)
-            matmul_sgemm(MATMUL_N, MATMUL_N, r1 - r0, C, OC, 1.0f, dout + (std::size_t)r0 * OC, OC,
-                         weight, C, dinp_beta, dinp + (std::size_t)r0 * C, C);
+            matmul_rows_nn(r1 - r0, C, OC, 1.0f, dout + (std::size_t)r0 * OC, OC, weight, C,
+                           dinp_beta, dinp + (std::size_t)r0 * C, C);
         if (o1 <= o0) return;
         // dweight[o0:o1] += dout[:, o0:o1]ᵀ · inp
         if (dweight)

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
 #include <vector>
 
 using namespace poslab;
@@ -183,6 +184,58 @@ private slots:
             QVERIFY2(std::fabs(db[o] - sum) <= 1e-5, qPrintable(QString("column %1: %2 vs %3").arg(o).arg(db[o]).arg(sum)));
             QVERIFY(std::memcmp(&db[o], &db_split[o], sizeof(float)) == 0);
         }
+    }
+
+    // transpose_weight against the definition, on sizes with and without
+    // whole 8 × 8 tiles and ragged edges on both sides
+    void transposeWeight() {
+        for (auto [OC, C] : {std::pair{16, 24}, std::pair{13, 21}, std::pair{8, 3}, std::pair{3, 8},
+                             std::pair{77, 130}}) {
+            const auto w = random_vec((std::size_t)OC * C, 20);
+            std::vector<float> wt((std::size_t)OC * C, -1.0f);
+            transpose_weight(w.data(), OC, C, wt.data());
+            for (int o = 0; o < OC; o++)
+                for (int c = 0; c < C; c++)
+                    QCOMPARE(wt[(std::size_t)c * OC + o], w[(std::size_t)o * C + c]);
+        }
+    }
+
+    // The blocked product through the transposed weight (the small-matrix
+    // path; on any BLAS it must give the layer's values) against the naive
+    // layer, with every combination of bias and residual, for row counts that
+    // do and do not fill the last block (2 000 rows of (128, 128): blocks of
+    // 60 rows where the path applies).
+    void forwardThroughTransposedWeight() {
+        const int N = 2000, C = 128, OC = 128;
+        const auto inp = random_vec((std::size_t)N * C, 21), w = random_vec((std::size_t)OC * C, 22);
+        const auto bias = random_vec(OC, 23), res = random_vec((std::size_t)N * OC, 24);
+        std::vector<float> wt((std::size_t)OC * C), ref(N * OC);
+        transpose_weight(w.data(), OC, C, wt.data());
+        matmul_forward_naive(inp.data(), w.data(), nullptr, N, C, OC, ref.data());
+        for (int variant = 0; variant < 4; variant++) {
+            const float* b = variant & 1 ? bias.data() : nullptr;
+            const float* r = variant & 2 ? res.data() : nullptr;
+            std::vector<float> out(N * OC), via_forward(N * OC);
+            matmul_forward_wt(inp.data(), wt.data(), b, r, N, C, OC, out.data());
+            if (r) matmul_forward_residual(inp.data(), w.data(), b, r, N, C, OC, via_forward.data());
+            else matmul_forward(inp.data(), w.data(), b, N, C, OC, via_forward.data());
+            double worst = 0;
+            for (int i = 0; i < N * OC; i++) {
+                const double want = (double)ref[i] + (b ? b[i % OC] : 0.0) + (r ? r[i] : 0.0);
+                worst = std::max({worst, std::fabs(out[i] - want), std::fabs(via_forward[i] - want)});
+            }
+            qInfo("bias %d residual %d: worst |blocked - naive| = %.3g (tolerance 1e-4)", b != nullptr, r != nullptr, worst);
+            QVERIFY(worst <= 1e-4);
+        }
+        // matmul_rows_nn: blocks of rows, the same values as one call
+        std::vector<float> one(N * OC), blocked(N * OC);
+        matmul_sgemm(MATMUL_N, MATMUL_N, N, OC, C, 0.5f, inp.data(), C, wt.data(), OC, 0.0f, one.data(), OC);
+        matmul_rows_nn(N, OC, C, 0.5f, inp.data(), C, wt.data(), OC, 0.0f, blocked.data(), OC);
+        double worst = 0;
+        for (int i = 0; i < N * OC; i++) worst = std::max(worst, (double)std::fabs(one[i] - blocked[i]));
+        QVERIFY(worst <= 1e-4);
+        QVERIFY(matmul_rows_block(N, OC, C) >= 4);
+        QCOMPARE(matmul_rows_block(10, OC, C), 10);  // small enough for one call
     }
 
     void badArguments() {
