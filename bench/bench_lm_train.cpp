@@ -269,6 +269,9 @@ int main(int argc, char** argv) {
                              argc == 7 ? std::atoi(argv[5]) : kC, argc == 7 ? std::atoi(argv[6]) : kTrainB);
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    // which OpenBLAS kernels ran (the small-matrix path depends on the core;
+    // matmul.h), in the report's context
+    benchmark::AddCustomContext("blas", blas_config());
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     return 0;

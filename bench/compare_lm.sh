@@ -108,6 +108,10 @@ for l in subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitl
 print("date %s, CPU %s, %d cores, OPENBLAS_CORETYPE=%s" % (
     datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC"), cpu, os.cpu_count(),
     os.environ.get("OPENBLAS_CORETYPE", "-")))
+blas = "?"
+for f in sorted(glob.glob(os.path.join(out, "ours.*.json")))[:1]:
+    blas = json.load(open(f)).get("context", {}).get("blas", "?")
+print("BLAS: %s" % blas)
 print("sgemm peak (n = 2048): " + ", ".join("%d thread(s) %.1f GFLOP/s" % (t, peak[t]) for t in sorted(peak)))
 print("V=%d C=%d H=4 L=%d; train B=32 T=64 (2048 tokens/step); eval B=8 T=512 (4096 tokens)" % (V, C, L))
 print("wall clock: tokens/s (higher is better); ratio = PosLab / torch\n")
