@@ -1179,10 +1179,6 @@ About %n minute(s)</source>
         <translation>正在收尾…</translation>
     </message>
     <message>
-        <source>Stopping after the current step; the scheme in training is still evaluated and everything finished is kept…</source>
-        <translation>当前这一步结束后停止；正在训练的方案仍会评估，已完成的结果都会保留…</translation>
-    </message>
-    <message>
         <source>Corpus: %1 training characters, %2 held-out, %3 distinct characters.</source>
         <translation>语料：训练集 %1 个字符，留出集 %2 个，共 %3 种不同字符。</translation>
     </message>
@@ -1667,6 +1663,26 @@ at %1</source>
     <message>
         <source>Lines like “anbocp|bo”: key–value pairs, then the value of the key asked for</source>
         <translation>每行形如“anbocp|bo”：先是若干键值对，再写出所问的键对应的值</translation>
+    </message>
+    <message>
+        <source>Stop now</source>
+        <translation>立即停止</translation>
+    </message>
+    <message>
+        <source>Skips the evaluation of the scheme in training; the schemes that finished are kept</source>
+        <translation>跳过对正在训练的方案的评估；已完成的方案会保留</translation>
+    </message>
+    <message>
+        <source>Stopping now; the schemes that finished are kept…</source>
+        <translation>正在立即停止；已完成的方案会保留…</translation>
+    </message>
+    <message>
+        <source>Stopping after the current step; the scheme in training is still evaluated and everything finished is kept (Stop Now skips that evaluation)…</source>
+        <translation>当前这一步结束后停止；正在训练的方案仍会评估，已完成的结果都会保留（“立即停止”可跳过这次评估）…</translation>
+    </message>
+    <message>
+        <source>Stopped before any scheme was evaluated; nothing was stored.</source>
+        <translation>在任何方案完成评估之前就停止了；没有保存任何结果。</translation>
     </message>
 </context>
 </TS>

@@ -30,6 +30,7 @@
 #include <csignal>
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <unistd.h>
 
 namespace poslab::app {
@@ -104,22 +105,52 @@ std::string pad(const std::string& s, std::size_t w, bool right = false) {
 
 // ------------------------------------------------------------ Ctrl+C
 
+// The first Ctrl+C stops training after the current step (the model in
+// training is still evaluated), the second skips that evaluation (the core's
+// stop flag: within one evaluation batch; what finished is kept and
+// printed), the third quits at once.
 std::atomic<bool> g_cancel{false};
+std::atomic<bool> g_stop{false};
 static_assert(std::atomic<bool>::is_always_lock_free, "the signal handler needs a lock-free flag");
 
-extern "C" void on_sigint(int) {
-    if (g_cancel.load()) std::_Exit(kExitInterrupted);  // a second Ctrl+C: stop at once
-    g_cancel.store(true);
-    const char msg[] = "\nposlab: stopping after the current step (Ctrl+C again to quit at once)\n";
-    ssize_t ignored = ::write(2, msg, sizeof msg - 1);
+// The handler's two sentences in the run's language, chosen before it is
+// installed (a signal handler may only write(2) prepared bytes).
+struct sigint_messages {
+    std::string_view cancel;
+    std::string_view stop;
+};
+constexpr sigint_messages kSigintEn{
+    "\nposlab: stopping after the current step (Ctrl+C again to skip the evaluation)\n",
+    "\nposlab: skipping the evaluation; what finished is kept (Ctrl+C again to quit at once)\n"};
+constexpr sigint_messages kSigintZh{
+    "\nposlab：当前这一步结束后停止（再按 Ctrl+C 跳过评估）\n",
+    "\nposlab：跳过评估，已完成的结果保留（再按 Ctrl+C 立即退出）\n"};
+std::atomic<const sigint_messages*> g_sigint_messages{&kSigintEn};
+
+void write_all(std::string_view text) {
+    ssize_t ignored = ::write(2, text.data(), text.size());
     (void)ignored;
+}
+
+extern "C" void on_sigint(int) {
+    const sigint_messages* m = g_sigint_messages.load();
+    if (g_stop.load()) std::_Exit(kExitInterrupted);  // a third Ctrl+C: quit at once
+    if (g_cancel.load()) {
+        g_stop.store(true);
+        write_all(m->stop);
+        return;
+    }
+    g_cancel.store(true);
+    write_all(m->cancel);
 }
 
 // Installs the handler for the lifetime of the object and restores the old one.
 class sigint_scope {
 public:
-    sigint_scope() {
+    explicit sigint_scope(const QString& lang) {
         g_cancel.store(false);
+        g_stop.store(false);
+        g_sigint_messages.store(lang == u"zh" ? &kSigintZh : &kSigintEn);
         struct sigaction sa {};
         sa.sa_handler = on_sigint;
         sigemptyset(&sa.sa_mask);
@@ -476,7 +507,7 @@ int commandTrain(const QStringList& args) {
                       "");
 
     blas_set_num_threads(threads);
-    sigint_scope sigint;
+    sigint_scope sigint(lang);
     writeStderr(data.summary + (data.summary.empty() || data.summary.back() == '\n' ? "" : "\n"));
     if (!model) model = std::make_unique<lm_model>(cfg);
     train_report rep;
@@ -526,8 +557,10 @@ int commandTrain(const QStringList& args) {
     }
     if (sameVocab) {
         const std::vector<length_eval> ev = evaluate_lengths(*model, data.data.held_out, {cfg.context}, 65536, 4096,
-                                                             data.synthetic ? &data.answers : nullptr);
-        if (!ev.empty() && !ev[0].refused) {
+                                                             data.synthetic ? &data.answers : nullptr, &g_stop);
+        if (ev.empty() && g_stop.load()) {
+            s += "held-out     not evaluated: stopped by Ctrl+C\n";
+        } else if (!ev.empty() && !ev[0].refused) {
             s += "held-out     " + fmt("%.4f", ev[0].bpc) + " bits/char, perplexity " + fmt("%.3f", ev[0].perplexity) +
                  " at length " + std::to_string(cfg.context) + " (" + std::to_string(ev[0].tokens) +
                  " characters; uniform would be " + fmt("%.3f", std::log2((double)cfg.vocab_size)) + ")\n";
@@ -650,9 +683,10 @@ std::string results_text(const length_experiment_result& r, const lab::RunProven
          std::to_string(o.model.n_layers) + " layers; training: " + std::to_string(o.train.steps) + " steps × batch " +
          std::to_string(o.train.batch_size) + " × context " + std::to_string(ctx) + ", lr " + fmt("%g", o.train.max_lr) +
          ", seed " + std::to_string(o.model.seed) + ", " + std::to_string(o.model.num_threads) + " thread(s)\n";
-    s += "evaluation: non-overlapping windows, each from a fresh start, on the first " +
-         (o.eval_max_tokens ? std::to_string(o.eval_max_tokens) : std::string("all")) +
-         " held-out characters per length\n";
+    s += "evaluation: non-overlapping windows, each from a fresh start, on " +
+         (o.eval_max_tokens ? "the first " + std::to_string(o.eval_max_tokens) + " held-out characters"
+                            : std::string("all the held-out characters")) +
+         " at each length\n";
     for (int L : o.eval_lengths)
         if (o.eval_max_tokens && o.eval_max_tokens % (std::size_t)L != 0) {
             s += "note: " + std::to_string(o.eval_max_tokens) +
@@ -869,7 +903,7 @@ int runLengthExperiment(const QStringList& args, const ExperimentRun& how) {
                 "converged comparison\n";
 
     blas_set_num_threads(threads);
-    sigint_scope sigint;
+    sigint_scope sigint(lang);
     writeStderr(data.summary + (data.summary.empty() || data.summary.back() == '\n' ? "" : "\n"));
     progress_printer pp(quick ? 5.0 : 2.0);
     int lastScheme = -1;
@@ -885,7 +919,7 @@ int runLengthExperiment(const QStringList& args, const ExperimentRun& how) {
             const double perScheme = p.train.step > 0 ? p.train.elapsed_seconds / p.train.step * p.train.total_steps : 0.0;
             pp.print("  " + p.scheme + ": ", p.train, perScheme * (p.scheme_count - p.scheme_index - 1));
         },
-        &g_cancel, data.synthetic ? &data.answers : nullptr);
+        &g_cancel, data.synthetic ? &data.answers : nullptr, &g_stop);
 
     // What the run was, where and when: printed with the results and stored with them.
     const vocabulary& vocab = data.data.vocab;
@@ -903,10 +937,19 @@ int runLengthExperiment(const QStringList& args, const ExperimentRun& how) {
     prov.machine = lab::currentMachine(threads);
     prov.samplePrompt = decode(r.sample_prompt);
 
+    int status = r.cancelled ? kExitInterrupted : kExitOk;
+    if (r.rows.empty()) {  // stopped before any scheme was evaluated: no table, nothing stored
+        writeStderr(std::string("poslab ") + cmd + ": " +
+                    T2("stopped before any scheme was evaluated: nothing to show, nothing stored",
+                       "在任何方案完成评估之前就停止了：没有可显示的结果，也没有保存任何内容")
+                        .in(lang)
+                        .toStdString() +
+                    "\n");
+        return status;
+    }
     if (how.printResults)
         writeStdout(format == u"json" ? lab::runToJson(r, samples, &prov).toStdString()
                                       : results_text(r, prov, samples, setup, data.synthetic));
-    int status = r.cancelled ? kExitInterrupted : kExitOk;
     if (store && (how.storeCancelled || !r.cancelled)) {
         QString error;
         const QString path = lab::saveRun(r, samples, prov, &error);

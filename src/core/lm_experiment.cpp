@@ -308,7 +308,8 @@ void score_window_answers(const float* logits, int L, int V, const std::vector<s
 
 std::vector<length_eval> evaluate_lengths(lm_model& model, const std::vector<std::int32_t>& held_out,
                                           const std::vector<int>& lengths, std::size_t max_tokens,
-                                          std::size_t eval_tokens_per_batch, const std::vector<answer_span>* answers) {
+                                          std::size_t eval_tokens_per_batch, const std::vector<answer_span>* answers,
+                                          const std::atomic<bool>* stop) {
     const lm_config& c = model.config();
     std::vector<length_eval> out;
     for (int L : lengths) {
@@ -337,6 +338,7 @@ std::vector<length_eval> evaluate_lengths(lm_model& model, const std::vector<std
         std::size_t nAnswers = 0, nCorrect = 0;
         try {
             for (std::size_t k = 0; k < w.count; k += per) {
+                if (is_cancelled(stop)) return out;  // this length unfinished: left out
                 const std::size_t b = std::min(per, w.count - k);
                 x.resize(b * (std::size_t)L);
                 y.resize(b * (std::size_t)L);
@@ -451,7 +453,8 @@ length_experiment_result run_length_experiment(const length_experiment_options& 
                                                const std::vector<std::int32_t>& held_out, int vocab_size,
                                                const experiment_progress_fn& progress,
                                                const std::atomic<bool>* cancel,
-                                               const std::vector<answer_span>* held_out_answers) {
+                                               const std::vector<answer_span>* held_out_answers,
+                                               const std::atomic<bool>* stop) {
     validate_length_experiment(o, vocab_size);
     const auto t0 = clock_type::now();
     length_experiment_result res;
@@ -468,8 +471,14 @@ length_experiment_result run_length_experiment(const length_experiment_options& 
                                                         held_out.size(), (std::size_t)o.sample_prompt_length));
 
     const int n = (int)o.schemes.size();
+    auto stopped = [&] {
+        if (!is_cancelled(stop)) return false;
+        res.cancelled = true;
+        res.evaluation_stopped = true;
+        return true;
+    };
     for (int i = 0; i < n; ++i) {
-        if (is_cancelled(cancel)) {
+        if (is_cancelled(cancel) || is_cancelled(stop)) {
             res.cancelled = true;
             break;
         }
@@ -494,8 +503,10 @@ length_experiment_result run_length_experiment(const length_experiment_options& 
         r.position = pos;
         r.parameters = tm.model->num_parameters();
         r.train = tm.report;
+        if (stopped()) break;
         r.evals = evaluate_lengths(*tm.model, held_out, o.eval_lengths, o.eval_max_tokens, eval_batch_tokens,
-                                   held_out_answers);
+                                   held_out_answers, stop);
+        if (stopped()) break;
         if (!res.sample_prompt.empty()) {
             // Also for a cancelled scheme: the sample shows what it learned so far.
             const std::vector<int> prompt(res.sample_prompt.begin(), res.sample_prompt.end());
@@ -505,9 +516,9 @@ length_experiment_result run_length_experiment(const length_experiment_options& 
         }
         r.peak_memory_bytes = lm_memory_estimate(c, o.train.batch_size, eval_batch_tokens, max_len);
         r.wall_seconds = seconds_since(ts);
-        res.rows.push_back(r);
         if (tm.report.cancelled) res.cancelled = true;
 
+        std::vector<scheme_result> scaled;
         if (pos == LM_POSITION_ROPE) {
             for (rope_scaling_type s : o.rope_scalings) {
                 const auto tsc = clock_type::now();
@@ -528,14 +539,20 @@ length_experiment_result run_length_experiment(const length_experiment_options& 
                     tm.model->set_rope_scaling(p);
                     std::vector<length_eval> e =
                         evaluate_lengths(*tm.model, held_out, {L}, o.eval_max_tokens, eval_batch_tokens,
-                                         held_out_answers);
+                                         held_out_answers, stop);
+                    if (e.empty()) break;  // stopped
                     q.evals.push_back(e.front());
                 }
                 tm.model->clear_rope_scaling();
+                if (stopped()) break;
                 q.wall_seconds = seconds_since(tsc);
-                res.rows.push_back(q);
+                scaled.push_back(q);
             }
         }
+        // The scheme and its scalings join the result together, complete.
+        if (res.evaluation_stopped) break;
+        res.rows.push_back(r);
+        for (scheme_result& q : scaled) res.rows.push_back(std::move(q));
         if (res.cancelled) break;
     }
     res.wall_seconds = seconds_since(t0);

@@ -233,11 +233,14 @@ struct length_eval {
 // Evaluates on the held-out stream at each length (see the top). max_tokens
 // > 0 limits the characters scored per length (the first windows). Windows
 // are run `eval_tokens_per_batch / L` at a time (at least one). `answers`
-// (may be null; sorted by example) adds answer accuracy.
+// (may be null; sorted by example) adds answer accuracy. `stop` (may be
+// null) is read before every batch: once set, the evaluation returns at
+// once with the lengths it finished (the one in progress is left out).
 std::vector<length_eval> evaluate_lengths(lm_model& model, const std::vector<std::int32_t>& held_out,
                                           const std::vector<int>& lengths, std::size_t max_tokens = 0,
                                           std::size_t eval_tokens_per_batch = 4096,
-                                          const std::vector<answer_span>* answers = nullptr);
+                                          const std::vector<answer_span>* answers = nullptr,
+                                          const std::atomic<bool>* stop = nullptr);
 
 // ---------------------------------------------------------- the experiment
 
@@ -313,6 +316,7 @@ struct length_experiment_result {
     std::size_t held_out_tokens = 0;
     double uniform_bpc = 0.0;    // log2(V)
     bool cancelled = false;      // schemes after the cancel are missing
+    bool evaluation_stopped = false;  // `stop` was set: the scheme it caught is missing too
     double wall_seconds = 0.0;
     std::vector<scheme_result> rows;  // trained schemes in order; scalings right after rope
     std::vector<std::int32_t> sample_prompt;  // the held-out ids every sample continues
@@ -333,7 +337,12 @@ using experiment_progress_fn = std::function<void(const experiment_progress&)>;
 // evaluates each at every length and samples from it (options.sample_*);
 // then the RoPE scalings. If cancelled, the scheme being trained is still
 // evaluated and sampled (what it learned so far, its train.cancelled set) and
-// the remaining ones are skipped. `held_out_answers` (may be null; a
+// the remaining ones are skipped. `stop` (may be null) ends the run without
+// that evaluation: read before every training step and evaluation batch, it
+// leaves out the scheme in progress (and its scalings) and keeps the rows
+// finished before it; whoever sets it should set `cancel` too. It bounds how
+// long a cancel can take (the window's second Cancel, closing the window, a
+// second Ctrl+C) by one evaluation batch. `held_out_answers` (may be null; a
 // synthetic corpus's synthetic_answer_spans of `held_out`) adds answer
 // accuracy to every evaluation.
 length_experiment_result run_length_experiment(const length_experiment_options& options,
@@ -341,7 +350,8 @@ length_experiment_result run_length_experiment(const length_experiment_options& 
                                                const std::vector<std::int32_t>& held_out, int vocab_size,
                                                const experiment_progress_fn& progress = {},
                                                const std::atomic<bool>* cancel = nullptr,
-                                               const std::vector<answer_span>* held_out_answers = nullptr);
+                                               const std::vector<answer_span>* held_out_answers = nullptr,
+                                               const std::atomic<bool>* stop = nullptr);
 
 // The memory estimate above, in bytes.
 std::size_t lm_memory_estimate(const lm_config& config, int train_batch, std::size_t eval_tokens_per_batch,

@@ -554,7 +554,13 @@ void TrainingLabPage::updateEnabled()
         w->setEnabled(!running);
     for (QCheckBox* c : m_schemeChecks) c->setEnabled(!running);
     m_start->setEnabled(!running);
-    m_cancel->setEnabled(running && !m_run->snapshot().cancelRequested);
+    // Cancel, then (while the scheme in training is evaluated) Stop Now
+    const LabSnapshot snap = running ? m_run->snapshot() : LabSnapshot{};
+    m_cancel->setEnabled(running && !snap.stopRequested);
+    const bool second = running && snap.cancelRequested;
+    m_cancel->setText(second ? tr("Stop now") : tr("Cancel"));
+    m_cancel->setToolTip(second ? tr("Skips the evaluation of the scheme in training; the schemes that finished are kept")
+                                : tr("Stops after the current step and keeps what finished"));
     m_useSettings->setEnabled(!running);
     m_progress->setVisible(running || m_finished.has_value());
     const bool file = m_corpus->currentData().toString() == u"file";
@@ -662,7 +668,12 @@ bool TrainingLabPage::startRun()
 void TrainingLabPage::cancelRun()
 {
     if (!isRunning()) return;
-    m_run->cancel();
+    // The first press stops training and evaluates the scheme in training; a
+    // second press (the button now says Stop Now) skips that evaluation.
+    if (m_run->snapshot().cancelRequested)
+        m_run->stopNow();
+    else
+        m_run->cancel();
     updateEnabled();
     pollProgress();
 }
@@ -670,8 +681,9 @@ void TrainingLabPage::cancelRun()
 void TrainingLabPage::shutdown()
 {
     if (!m_run || !isRunning()) return;
-    // Stops after the current step, evaluates what was trained, and (through
-    // onRunFinished) stores it: closing the window loses nothing that finished.
+    // Stops within one training step or evaluation batch and (through
+    // onRunFinished) stores the schemes that finished: closing the window
+    // loses nothing that finished and does not wait for an evaluation.
     m_run->stopAndWait();
 }
 
@@ -704,9 +716,11 @@ void TrainingLabPage::pollProgress()
         break;
     case LabSnapshot::Finished: text = tr("Finishing\u2026"); break;
     }
-    if (snap.cancelRequested)
+    if (snap.stopRequested)
+        text = tr("Stopping now; the schemes that finished are kept\u2026");
+    else if (snap.cancelRequested)
         text = tr("Stopping after the current step; the scheme in training is still evaluated and everything "
-                  "finished is kept\u2026");
+                  "finished is kept (Stop Now skips that evaluation)\u2026");
     if (snap.vocabulary > 0)
         text += QStringLiteral("\n") + tr("Corpus: %1 training characters, %2 held-out, %3 distinct characters.")
                                            .arg(loc.toString(snap.trainCharacters), loc.toString(snap.heldOutCharacters))
@@ -875,7 +889,9 @@ void TrainingLabPage::onRunFinished()
         m_tabs->setCurrentWidget(m_resultsSplit);
         fitTable();
     } else {
-        showMessage(tr("Cancelled before any scheme finished a step; nothing was stored."), false);
+        showMessage(r.evaluation_stopped ? tr("Stopped before any scheme was evaluated; nothing was stored.")
+                                         : tr("Cancelled before any scheme finished a step; nothing was stored."),
+                    false);
         updateEnabled();
         showLatestStoredRun();
     }
@@ -1357,8 +1373,7 @@ void TrainingLabPage::retranslateUi()
     m_threadsLabel->setText(tr("&Threads:"));
     m_threads->setToolTip(tr("Results are reproducible for the same seed and thread count"));
     m_start->setText(tr("Start training"));
-    m_cancel->setText(tr("Cancel"));
-    m_cancel->setToolTip(tr("Stops after the current step and keeps what finished"));
+    updateEnabled();  // the Cancel / Stop Now button's words
     m_back->setText(tr("\u2190 Back to the lessons"));
     m_useSettings->setText(tr("Use these settings"));
     m_useSettings->setToolTip(tr("Fill the form with the settings of the run shown"));

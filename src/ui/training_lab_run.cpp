@@ -150,6 +150,7 @@ QString LabSettings::commandLine() const
 
 struct LabRun::Shared {
     std::atomic<bool> cancel{false};
+    std::atomic<bool> stop{false};
     mutable QMutex mutex;
     LabSnapshot snap;     // under mutex
     LabOutcome outcome;   // written by the worker before it ends
@@ -240,6 +241,16 @@ void LabRun::cancel()
     m_shared->snap.cancelRequested = true;
 }
 
+void LabRun::stopNow()
+{
+    if (!m_shared) return;
+    m_shared->stop.store(true);
+    m_shared->cancel.store(true);
+    QMutexLocker lock(&m_shared->mutex);
+    m_shared->snap.cancelRequested = true;
+    m_shared->snap.stopRequested = true;
+}
+
 LabSnapshot LabRun::snapshot() const
 {
     if (!m_shared) return {};
@@ -321,7 +332,7 @@ bool LabRun::start(const LabSettings& settings, QString* error)
                     s.etaSeconds = p.train.eta_seconds + perScheme * (p.scheme_count - p.scheme_index - 1);
                     s.phase = p.train.step >= p.train.total_steps ? LabSnapshot::Evaluating : LabSnapshot::Training;
                 },
-                &shared->cancel, synthetic ? &answers : nullptr);
+                &shared->cancel, synthetic ? &answers : nullptr, &shared->stop);
             // Each trained model's continuation of the held-out prompt, as text.
             out.samples.reserve(out.result.rows.size());
             for (const poslab::scheme_result& row : out.result.rows) {
@@ -361,7 +372,7 @@ void LabRun::collect()
 void LabRun::stopAndWait()
 {
     if (!m_thread) return;
-    cancel();
+    stopNow();
     m_thread->wait();
     collect();
 }

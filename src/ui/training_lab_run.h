@@ -12,8 +12,11 @@
 // under a mutex — from a timer, so updates are naturally limited to the
 // timer's rate however fast the steps are. cancel() sets the core's cancel
 // flag (read before every training step); the scheme in training is still
-// evaluated and what finished is kept. The destructor cancels and joins the
-// thread, so closing the window during a run neither crashes nor hangs.
+// evaluated and what finished is kept. stopNow() also sets the core's stop
+// flag (read before every training step and evaluation batch): the run ends
+// within one batch, without the scheme in progress. The destructor stops and
+// joins the thread, so closing the window during a run neither crashes nor
+// hangs.
 #pragma once
 
 #include "core/lm_experiment.h"
@@ -89,6 +92,7 @@ struct LabSnapshot {
     enum Phase { Idle, Loading, Training, Evaluating, Finished };
     Phase phase = Idle;
     bool cancelRequested = false;
+    bool stopRequested = false;  // stopNow(): the evaluation in progress is skipped too
     int schemeIndex = -1;  // among the trained schemes
     int schemeCount = 0;
     QString scheme;        // id of the scheme in training
@@ -126,9 +130,13 @@ public:
     // going on).
     bool start(const LabSettings& settings, QString* error = nullptr);
     void cancel();
+    // cancel(), and skip the evaluation of the scheme in progress (a second
+    // Cancel): the run ends within one evaluation batch.
+    void stopNow();
     bool isRunning() const;
-    // Cancels and blocks until the worker has stopped (it finishes the current
-    // step and evaluates what it trained); finished() is emitted before return.
+    // Stops (stopNow) and blocks until the worker has ended, within one
+    // training step or evaluation batch; the schemes that finished are in
+    // the outcome, and finished() is emitted before return.
     void stopAndWait();
 
     LabSnapshot snapshot() const;

@@ -367,6 +367,39 @@ private slots:
         QVERIFY(!run->result.rows[0].evals[0].refused);  // what it learned so far is evaluated
     }
 
+    // A second Ctrl+C skips the evaluation of the model in training. Here
+    // that evaluation would take about 20 s (all of the fortunes' 262 000
+    // held-out characters at four lengths, then RoPE's four scalings), and
+    // the second SIGINT comes 0.3 s after the first: the run must end with
+    // exit 130, say so, and show and store nothing (RoPE was the only scheme,
+    // and it is left out).
+    void secondCtrlCSkipsTheEvaluation() {
+        useDataHome(QStringLiteral("stopped-twice"));
+        QProcess p;
+        p.setProgram(QStringLiteral(POSLAB_EXECUTABLE));
+        QStringList args{"experiment", "length", "--corpus", "fortunes", "--train-ctx", "16", "--eval-lengths",
+                         "16,32,64,128", "--steps", "10000000", "--eval-tokens", "0", "--schemes", "rope",
+                         "--d-model", "64", "--layers", "2", "--heads", "2", "--batch", "4", "--threads", "1"};
+        p.setArguments(args);
+        p.start();
+        QVERIFY(p.waitForStarted());
+        QByteArray err;
+        QVERIFY2(interruptAfterFirstStep(p, &err, 30000), err.constData());
+        QTest::qWait(300);
+        ::kill((pid_t)p.processId(), SIGINT);
+        QVERIFY(p.waitForFinished(30000));
+        err += p.readAllStandardError();
+        const QByteArray out = p.readAllStandardOutput();
+        QCOMPARE(p.exitCode(), 130);
+        QVERIFY2(err.contains("Ctrl+C again to skip the evaluation"), err.constData());
+        QVERIFY2(err.contains("skipping the evaluation; what finished is kept"), err.constData());
+        QVERIFY2(err.contains("stopped before any scheme was evaluated: nothing to show, nothing stored"),
+                 err.constData());
+        QVERIFY2(out.isEmpty(), out.constData());
+        QVERIFY(!err.contains("stored: "));
+        QVERIFY(QDir(dataHome_ + QStringLiteral("/PosLab/PosLab/lab")).entryList(QDir::Files).isEmpty());
+    }
+
     void syntheticTasks() {
         useDataHome(QStringLiteral("synthetic"));
         QStringList args{"experiment", "length", "--corpus", "recall", "--train-ctx", "32", "--eval-lengths", "32,64",

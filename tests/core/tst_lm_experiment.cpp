@@ -20,7 +20,9 @@
 //     uniform floor by far (bpc < 1 where log2 V ≈ 3.3);
 //   * determinism: two runs with one seed give bit-identical losses and bpc;
 //   * cancel: a flag set during step 3 stops after step 3; set before, no
-//     step runs and the result says so;
+//     step runs and the result says so; the stop flag leaves out the scheme
+//     in progress and its scalings, keeps the finished ones whole, and makes
+//     evaluate_lengths return at once;
 //   * inference-time RoPE scalings at L = context use factor 1, so they must
 //     give the plain RoPE model's bpc (to 1e-6: the frequencies are rebuilt
 //     in double by rope_scaling);
@@ -215,6 +217,46 @@ private slots:
         QCOMPARE(r.rows[1].train.steps_done, 2);
         QVERIFY(r.rows[1].train.cancelled);
         QVERIFY(!r.rows[1].evals[0].refused);
+    }
+
+    void stopLeavesOutTheSchemeInProgress() {
+        const std::vector<std::int32_t> train = periodic_stream(3000), held = periodic_stream(500, 2);
+        length_experiment_options o;
+        o.model = tiny(LM_POSITION_NONE);
+        o.train = quick_train(30);
+        o.schemes = {LM_POSITION_NONE, LM_POSITION_ROPE};
+        o.eval_lengths = {16, 32};
+        // cancel alone during RoPE's training: RoPE, evaluated, and its four scalings are kept
+        std::atomic<bool> cancel{false}, stop{false};
+        auto at_rope_step2 = [&](bool also_stop) {
+            return [&, also_stop](const experiment_progress& p) {
+                if (p.scheme_index == 1 && p.train.step == 2) {
+                    cancel = true;
+                    if (also_stop) stop = true;
+                }
+            };
+        };
+        const length_experiment_result kept = run_length_experiment(o, train, held, V, at_rope_step2(false), &cancel,
+                                                                    nullptr, &stop);
+        QVERIFY(kept.cancelled && !kept.evaluation_stopped);
+        QCOMPARE(kept.rows.size(), std::size_t(2 + o.rope_scalings.size()));
+        // cancel and stop: only "none", complete
+        cancel = false;
+        const length_experiment_result r = run_length_experiment(o, train, held, V, at_rope_step2(true), &cancel,
+                                                                 nullptr, &stop);
+        QVERIFY(r.cancelled && r.evaluation_stopped);
+        QCOMPARE(r.rows.size(), std::size_t(1));
+        QCOMPARE(r.rows[0].name, std::string("none"));
+        QCOMPARE(r.rows[0].evals.size(), std::size_t(2));
+        QCOMPARE(r.rows[0].evals[1].bpc, kept.rows[0].evals[1].bpc);  // the same model, the same numbers
+        // stop already set: nothing is trained or evaluated
+        const length_experiment_result none = run_length_experiment(o, train, held, V, {}, nullptr, nullptr, &stop);
+        QVERIFY(none.cancelled && none.rows.empty());
+        // evaluate_lengths: stopped, it returns nothing; otherwise every length
+        lm_model m(tiny(LM_POSITION_NONE));
+        QVERIFY(evaluate_lengths(m, held, {16, 32}, 0, 4096, nullptr, &stop).empty());
+        stop = false;
+        QCOMPARE(evaluate_lengths(m, held, {16, 32}, 0, 4096, nullptr, &stop).size(), std::size_t(2));
     }
 
     void experimentCoversEverySchemeDeterministically() {
