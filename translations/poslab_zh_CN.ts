@@ -1684,5 +1684,13 @@ at %1</source>
         <source>Stopped before any scheme was evaluated; nothing was stored.</source>
         <translation>在任何方案完成评估之前就停止了；没有保存任何结果。</translation>
     </message>
+    <message>
+        <source>Stopped after %1, before any scheme was evaluated.</source>
+        <translation>运行 %1 后停止，没有任何方案完成评估。</translation>
+    </message>
+    <message>
+        <source>Evaluated at lengths %1 on all the held-out text. Schemes: %2.</source>
+        <translation>在长度 %1 上评估，每个长度用全部留出文本。方案：%2。</translation>
+    </message>
 </context>
 </TS>

@@ -623,9 +623,10 @@ bool TrainingLabPage::isRunning() const { return m_run->isRunning(); }
 void TrainingLabPage::updateFinishedStatus()
 {
     if (isRunning() || !m_finished) return;
-    m_status->setText(m_finished->cancelled ? tr("Cancelled after %1. The schemes that finished are shown below.")
-                                                  .arg(durationText(m_finished->seconds))
-                                            : tr("Finished in %1.").arg(durationText(m_finished->seconds)));
+    const QString after = durationText(m_finished->seconds);
+    m_status->setText(m_finished->nothingKept ? tr("Stopped after %1, before any scheme was evaluated.").arg(after)
+                      : m_finished->cancelled ? tr("Cancelled after %1. The schemes that finished are shown below.").arg(after)
+                                              : tr("Finished in %1.").arg(after));
 }
 
 bool TrainingLabPage::startRun()
@@ -849,7 +850,7 @@ void TrainingLabPage::onRunFinished()
     }
     const poslab::length_experiment_result& r = out.result;
     m_progress->setValue(r.cancelled ? m_progress->value() : m_progress->maximum());
-    m_finished = FinishedStatus{r.cancelled, r.wall_seconds};
+    m_finished = FinishedStatus{r.cancelled, r.wall_seconds, r.rows.empty()};
     updateFinishedStatus();
 
     // Store it (a cancelled run too, marked as such), then show it.
@@ -996,7 +997,7 @@ QString TrainingLabPage::settingsSummary(const poslab::length_experiment_options
 {
     QStringList schemes;
     for (poslab::lm_position p : o.schemes) schemes << schemeName(schemeId(p));
-    const QString evalChars = o.eval_max_tokens ? QLocale().toString(qulonglong(o.eval_max_tokens)) : tr("all");
+    const QString evalChars = QLocale().toString(qulonglong(o.eval_max_tokens));
     return tr("Corpus %1; model width %2, %3 heads, %4 layers, trained at context %5; %6 steps \u00d7 batch %7, "
               "learning rate %8, seed %9.")
                .arg(corpus.toHtmlEscaped())
@@ -1009,8 +1010,10 @@ QString TrainingLabPage::settingsSummary(const poslab::length_experiment_options
                .arg(QString::number(o.train.max_lr, 'g', 7))
                .arg(o.model.seed) +
            u' ' +
-           tr("Evaluated at lengths %1 on %2 held-out characters each. Schemes: %3.")
-               .arg(lengthsText(o.eval_lengths), evalChars, schemes.join(QStringLiteral(", ")));
+           (o.eval_max_tokens ? tr("Evaluated at lengths %1 on %2 held-out characters each. Schemes: %3.")
+                                    .arg(lengthsText(o.eval_lengths), evalChars, schemes.join(QStringLiteral(", ")))
+                              : tr("Evaluated at lengths %1 on all the held-out text. Schemes: %2.")
+                                    .arg(lengthsText(o.eval_lengths), schemes.join(QStringLiteral(", "))));
 }
 
 void TrainingLabPage::updateBanner()

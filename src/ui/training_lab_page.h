@@ -151,6 +151,7 @@ private:
     struct FinishedStatus {
         bool cancelled = false;
         double seconds = 0;
+        bool nothingKept = false;  // stopped before any scheme was evaluated
     };
     std::optional<FinishedStatus> m_finished;  // how the page's last run ended
 

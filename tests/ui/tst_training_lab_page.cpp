@@ -341,6 +341,7 @@ private slots:
         if (page.savedPath().isEmpty() || (before && after && after->path == before->path)) {
             // the usual case: the stop came before "none" was evaluated
             QCOMPARE(page.messageText(), QStringLiteral("Stopped before any scheme was evaluated; nothing was stored."));
+            QVERIFY2(page.progressText().startsWith(QStringLiteral("Stopped after ")), qPrintable(page.progressText()));
             QCOMPARE(after.has_value(), before.has_value());
         } else {
             // the first press let the worker finish the step and evaluate the
