@@ -116,7 +116,7 @@ void TestLabModules::initTestCase() {
 
 void TestLabModules::noStoredRunSaysWhatToDo() {
     // Nothing stored yet in the fresh XDG_DATA_HOME.
-    for (const QString lang : {QStringLiteral("en"), QStringLiteral("zh")}) {
+    for (const QString& lang : {QStringLiteral("en"), QStringLiteral("zh")}) {
         try {
             run({QStringLiteral("lang=") + lang});
             QFAIL("ran without a stored run");

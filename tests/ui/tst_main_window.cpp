@@ -613,7 +613,7 @@ private slots:
         w->resize(1280, 860);
         w->show();
         QVERIFY(QTest::qWaitForWindowExposed(w.get()));
-        for (const QString lang : {QStringLiteral("en"), QStringLiteral("zh")}) {
+        for (const QString& lang : {QStringLiteral("en"), QStringLiteral("zh")}) {
             w->setLanguage(lang);
             for (int c = 0; c < w->course().chapters.size(); ++c) {
                 for (int s = 0; s < w->course().chapters[c].steps.size(); ++s) {

@@ -89,15 +89,6 @@ QString band(Poppler::Page* page, qreal fromFraction, qreal toFraction)
     return s;
 }
 
-int pageOfWord(Poppler::Document* doc, const QString& word)
-{
-    for (int i = 0; i < doc->numPages(); ++i) {
-        std::unique_ptr<Poppler::Page> p = doc->page(i);
-        for (const Word& w : words(p.get()))
-            if (w.text == word) return i;
-    }
-    return -1;
-}
 #endif
 
 }  // namespace
@@ -157,7 +148,7 @@ void TestPdfExport::initTestCase()
         store.recordAttempt(QStringLiteral("waves-layout"), false);
         QVERIFY(store.save());
     }
-    for (const QString lang : {QStringLiteral("en"), QStringLiteral("zh")}) {
+    for (const QString& lang : {QStringLiteral("en"), QStringLiteral("zh")}) {
         ExportOptions o;
         o.courseDir = kCourse;
         o.lang = lang;
@@ -256,7 +247,7 @@ void TestPdfExport::usageErrors()
 void TestPdfExport::unwritablePathLeavesNoFile()
 {
     // /proc refuses new files even for root; the other is a folder that does not exist.
-    for (const QString path : {QStringLiteral("/proc/poslab-report.pdf"), m_dir.filePath(QStringLiteral("no/such/dir/r.pdf"))}) {
+    for (const QString& path : {QStringLiteral("/proc/poslab-report.pdf"), m_dir.filePath(QStringLiteral("no/such/dir/r.pdf"))}) {
         ExportOptions o;
         o.courseDir = kCourse;
         o.outputPath = path;
@@ -376,7 +367,7 @@ void TestPdfExport::chineseExtractsExactly()
     for (int i = 0; i < doc->numPages(); ++i) all += doc->page(i)->text(QRectF()) + u'\n';
     const QString flat = noSpace(all);
     // Headings and body text, character for character.
-    for (const QString s : {QStringLiteral("顺序很重要"), QStringLiteral("注意力忽略顺序"), QStringLiteral("位置的相似度"),
+    for (const QString& s : {QStringLiteral("顺序很重要"), QStringLiteral("注意力忽略顺序"), QStringLiteral("位置的相似度"),
                             QStringLiteral("正弦波"), QStringLiteral("把表画成图"), QStringLiteral("一张长表"),
                             QStringLiteral("目录"), QStringLiteral("下面的行在分页时绝不能被切成两半。"),
                             QStringLiteral("每一对是一个正弦和一个余弦。"), QStringLiteral("第1章·顺序很重要")})
