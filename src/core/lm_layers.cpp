@@ -588,11 +588,7 @@ void attention_block_forward(const float* inp, const float* w_qkv, const float* 
                               make_config(pos, num_threads), scratch.ws, cache.y.data(),
                               merged_strides(T, C, D), cache.row_stats.data());
     // out = y · W_projᵀ + b_proj (+ residual)
-    if (residual)
-        detail::linear_forward_residual_mt(num_threads, cache.y.data(), w_proj, b_proj, residual, N,
-                                           C, C, out);
-    else
-        detail::linear_forward_mt(num_threads, cache.y.data(), w_proj, b_proj, N, C, C, out);
+    detail::linear_forward_mt(num_threads, cache.y.data(), w_proj, b_proj, N, C, C, out, residual);
 }
 
 void attention_block_backward(const float* dout, const float* inp, const float* w_qkv,

@@ -183,7 +183,6 @@ namespace {
 
 using detail::split_range;
 using detail::linear_forward_mt;
-using detail::linear_forward_residual_mt;
 using detail::linear_backward_mt;
 
 // Rows per thread below which one thread does everything (for C = 128 a
@@ -557,8 +556,8 @@ double lm_model::forward(const int* tokens, const int* targets, int B, int T) {
             gelu_forward_mt(nt, a.fch.data(), NC * 4, a.fch_gelu.data());
         }
         // res3 = res2 + gelu(fch) · W_fcprojᵀ + b
-        linear_forward_residual_mt(nt, a.fch_gelu.data(), p.fcproj_w, p.fcproj_b, a.res2.data(), N,
-                                   4 * C, C, a.res3.data());
+        linear_forward_mt(nt, a.fch_gelu.data(), p.fcproj_w, p.fcproj_b, N, 4 * C, C, a.res3.data(),
+                          a.res2.data());
     }
     const float* xl = layers_[L - 1]->res3.data();
     const float* lnf_w = params_.data() + param("ln_f.weight").offset;

@@ -72,48 +72,35 @@ void split_range(int num_threads, std::size_t total, std::size_t grain, F&& f) {
 // Products smaller than this (multiply-adds) stay on one thread.
 constexpr double linear_split_min_work = 1 << 20;
 
-// out (N, OC) = inp (N, C) · weightᵀ + bias   (matmul_forward)
+// out (N, OC) = inp (N, C) · weightᵀ + bias   (matmul_forward), or with a
+// residual (N, OC): out = residual + inp · weightᵀ + bias
+// (matmul_forward_residual). Where the BLAS has small-matrix kernels the
+// weight is transposed once here and each thread multiplies its rows by it
+// (matmul_forward_wt).
 inline void linear_forward_mt(int num_threads, const float* inp, const float* weight,
-                              const float* bias, int N, int C, int OC, float* out) {
+                              const float* bias, int N, int C, int OC, float* out,
+                              const float* residual = nullptr) {
+    auto one_call = [&](const float* in, int rows, const float* res, float* o) {
+        if (res)
+            matmul_forward_residual(in, weight, bias, res, rows, C, OC, o);
+        else
+            matmul_forward(in, weight, bias, rows, C, OC, o);
+    };
     if (num_threads <= 1 || (double)N * C * OC < linear_split_min_work) {
-        matmul_forward(inp, weight, bias, N, C, OC, out);
+        one_call(inp, N, residual, out);
         return;
     }
     blas_threads_scope one(1);
     const int nt = std::max(1, std::min(num_threads, N / 16));
-    if (matmul_rows_block(N / nt, OC, C) < N / nt) {  // small-matrix kernels: transpose once
-        const float* wt = transposed_weight_scratch(weight, OC, C);
-        split_range(num_threads, (std::size_t)N, 16, [&](int, std::size_t r0, std::size_t r1) {
-            matmul_forward_wt(inp + r0 * C, wt, bias, nullptr, (int)(r1 - r0), C, OC, out + r0 * OC);
-        });
-        return;
-    }
+    const float* wt =
+        matmul_rows_block(N / nt, OC, C) < N / nt ? transposed_weight_scratch(weight, OC, C) : nullptr;
     split_range(num_threads, (std::size_t)N, 16, [&](int, std::size_t r0, std::size_t r1) {
-        matmul_forward(inp + r0 * C, weight, bias, (int)(r1 - r0), C, OC, out + r0 * OC);
-    });
-}
-
-// out (N, OC) = residual + inp · weightᵀ + bias   (matmul_forward_residual)
-inline void linear_forward_residual_mt(int num_threads, const float* inp, const float* weight,
-                                       const float* bias, const float* residual, int N, int C,
-                                       int OC, float* out) {
-    if (num_threads <= 1 || (double)N * C * OC < linear_split_min_work) {
-        matmul_forward_residual(inp, weight, bias, residual, N, C, OC, out);
-        return;
-    }
-    blas_threads_scope one(1);
-    const int nt = std::max(1, std::min(num_threads, N / 16));
-    if (matmul_rows_block(N / nt, OC, C) < N / nt) {  // small-matrix kernels: transpose once
-        const float* wt = transposed_weight_scratch(weight, OC, C);
-        split_range(num_threads, (std::size_t)N, 16, [&](int, std::size_t r0, std::size_t r1) {
-            matmul_forward_wt(inp + r0 * C, wt, bias, residual + r0 * OC, (int)(r1 - r0), C, OC,
-                              out + r0 * OC);
-        });
-        return;
-    }
-    split_range(num_threads, (std::size_t)N, 16, [&](int, std::size_t r0, std::size_t r1) {
-        matmul_forward_residual(inp + r0 * C, weight, bias, residual + r0 * OC, (int)(r1 - r0), C,
-                                OC, out + r0 * OC);
+        const int rows = (int)(r1 - r0);
+        const float* res = residual ? residual + r0 * OC : nullptr;
+        if (wt)
+            matmul_forward_wt(inp + r0 * C, wt, bias, res, rows, C, OC, out + r0 * OC);
+        else
+            one_call(inp + r0 * C, rows, res, out + r0 * OC);
     });
 }
 
