@@ -137,10 +137,10 @@ void BM_lm_eval(benchmark::State& state) {
     const std::vector<int> data = random_tokens((std::size_t)kEvalB * kEvalT + 1, 11);
     const int* x = data.data();
     const int* y = data.data() + 1;
-    model.forward(x, y, kEvalB, kEvalT);  // size every buffer once
+    model.forward(x, y, kEvalB, kEvalT, false);  // size every buffer once
     double loss = 0.0;
     for (auto _ : state) {
-        loss = model.forward(x, y, kEvalB, kEvalT);
+        loss = model.forward(x, y, kEvalB, kEvalT, /*for_backward=*/false);
         benchmark::ClobberMemory();
     }
     set_counters(state, kEvalB, kEvalT, forward_flops_per_token(kEvalT));

@@ -126,6 +126,7 @@ constexpr sigint_messages kSigintZh{
     "\nposlab：当前这一步结束后停止（再按 Ctrl+C 跳过评估）\n",
     "\nposlab：跳过评估，已完成的结果保留（再按 Ctrl+C 立即退出）\n"};
 std::atomic<const sigint_messages*> g_sigint_messages{&kSigintEn};
+static_assert(std::atomic<const sigint_messages*>::is_always_lock_free, "the signal handler reads it");
 
 void write_all(std::string_view text) {
     ssize_t ignored = ::write(2, text.data(), text.size());

@@ -343,7 +343,7 @@ std::vector<length_eval> evaluate_lengths(lm_model& model, const std::vector<std
                 x.resize(b * (std::size_t)L);
                 y.resize(b * (std::size_t)L);
                 gather_eval_batch(held_out, w, k, b, x.data(), y.data());
-                const double mean = model.forward(x.data(), y.data(), (int)b, L);
+                const double mean = model.forward(x.data(), y.data(), (int)b, L, /*for_backward=*/false);
                 total += mean * (double)(b * (std::size_t)L);
                 if (answers)
                     for (std::size_t i = 0; i < b; ++i)

@@ -338,11 +338,13 @@ using experiment_progress_fn = std::function<void(const experiment_progress&)>;
 // then the RoPE scalings. If cancelled, the scheme being trained is still
 // evaluated and sampled (what it learned so far, its train.cancelled set) and
 // the remaining ones are skipped. `stop` (may be null) ends the run without
-// that evaluation: read before every training step and evaluation batch, it
-// leaves out the scheme in progress (and its scalings) and keeps the rows
-// finished before it; whoever sets it should set `cancel` too. It bounds how
-// long a cancel can take (the window's second Cancel, closing the window, a
-// second Ctrl+C) by one evaluation batch. `held_out_answers` (may be null; a
+// that evaluation: read before every evaluation batch and between the
+// phases, it leaves out the scheme in progress (and its scalings) and keeps
+// the rows finished before it. Training itself reads only `cancel`, so
+// whoever sets `stop` sets `cancel` too (the window and the command line
+// do). Together they bound how long stopping takes (the window's Stop Now,
+// closing the window, a second Ctrl+C) by one training step or evaluation
+// batch. `held_out_answers` (may be null; a
 // synthetic corpus's synthetic_answer_spans of `held_out`) adds answer
 // accuracy to every evaluation.
 length_experiment_result run_length_experiment(const length_experiment_options& options,

@@ -243,9 +243,10 @@ constexpr float gelu_scale = 0.7978845608028654f;  // √(2/π)
 // (½ (1 + tanh u) = σ(2u) = s and 1 − tanh² u = 4 s (1 − s)). Every vector
 // function below computes s, gelu and gelu' through the same inline helpers,
 // so the forward pass, the backward pass and the fused training pass agree
-// bit for bit; the scalar loop does the same steps without fused
-// multiply-adds, so the two paths differ in the last bits (tst_lm_threads
-// checks both against a double reference).
+// bit for bit on the vector path; the scalar loop does the same steps
+// without fused multiply-adds (lm_layers.cpp is compiled with
+// -ffp-contract=off, src/core/CMakeLists.txt), so the two paths differ in
+// the last bits (tst_lm_threads checks both against a double reference).
 namespace {
 
 constexpr float gelu_k1 = -2.0f * gelu_scale, gelu_k2 = -2.0f * gelu_scale * 0.044715f;
@@ -366,7 +367,8 @@ void gelu_backward_overwrite(const float* dout, const float* inp, std::size_t N,
 }
 
 // x = pre + bias, out = gelu(x), pre <- gelu'(x): see lm_layers.h. The same
-// helpers as gelu_forward and gelu_backward, so the same bits.
+// helpers as gelu_forward and gelu_backward, so the same bits wherever the
+// same (vector or scalar) path runs.
 namespace {
 
 inline float bias_add(float x, const float* bias, int c) { return bias ? x + bias[c] : x; }

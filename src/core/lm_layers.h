@@ -104,7 +104,9 @@ void gelu_backward_overwrite(const float* dout,  // (N)
 // replaces x in place and is not recomputed there: the backward pass
 // becomes one multiply (GELU forward and backward were 5 % of a training
 // step). out and the gradient are gelu_forward's output and gelu_backward's
-// gradient for dout = 1, bit for bit (tst_lm_layers::biasGeluKeepsGradient).
+// gradient for dout = 1: bit for bit when cols is a multiple of 8 (the same
+// vector code runs); otherwise each row's last cols % 8 values take the
+// scalar path, within a few ulp (tst_lm_layers::biasGeluKeepsGradient).
 void bias_gelu_forward_keep_grad(float* pre,         // (rows, cols) in: x − bias; out: gelu'(x)
                                  const float* bias,  // (cols), or null
                                  std::size_t rows, int cols,

@@ -275,8 +275,9 @@ struct lm_model::layer_acts {
     std::vector<float> res2;                     // (B, T, C) x + attn
     std::vector<float> ln2, ln2_mean, ln2_rstd;  // (B, T, C), (B, T), (B, T)
     // (B, T, 4C): fch is the fc output before GELU, except after a forward
-    // pass with targets (one a backward pass may follow), which replaces it
-    // with gelu'(fch) (bias_gelu_forward_keep_grad), all backward needs.
+    // pass with targets and for_backward (one a backward pass may follow),
+    // which replaces it with gelu'(fch) (bias_gelu_forward_keep_grad), all
+    // backward needs.
     std::vector<float> fch, fch_gelu;
     std::vector<float> res3;                     // (B, T, C) block output
     attention_block_cache att;
@@ -482,7 +483,7 @@ void lm_model::reserve_activations(int B, int T) {
     sz(losses_, N);
 }
 
-double lm_model::forward(const int* tokens, const int* targets, int B, int T) {
+double lm_model::forward(const int* tokens, const int* targets, int B, int T, bool for_backward) {
     require(B >= 1 && T >= 1, "lm_model::forward: B and T must be >= 1, got B = " +
                                   std::to_string(B) + ", T = " + std::to_string(T));
     require(tokens != nullptr, "lm_model::forward: tokens is null");
@@ -545,7 +546,7 @@ double lm_model::forward(const int* tokens, const int* targets, int B, int T) {
                                 pos, config_.num_threads, a.att, att_scratch_, a.res2.data(), x);
         layernorm_forward_mt(nt, a.res2.data(), p.ln2_w, p.ln2_b, N, C, a.ln2.data(),
                              a.ln2_mean.data(), a.ln2_rstd.data());
-        if (targets) {
+        if (targets && for_backward) {
             // fch = ln2 · W_fcᵀ, then + b_fc inside the GELU pass, which also
             // keeps gelu'(fch) in fch's place for the backward pass
             linear_forward_mt(nt, a.ln2.data(), p.fc_w, nullptr, N, C, 4 * C, a.fch.data());
@@ -571,7 +572,7 @@ double lm_model::forward(const int* tokens, const int* targets, int B, int T) {
     if (!targets) return std::numeric_limits<double>::quiet_NaN();
     const double loss =
         crossentropy_forward_mt(nt, logits_.data(), targets, N, V, probs_.data(), losses_.data());
-    have_targets_ = true;
+    have_targets_ = for_backward;
     return loss;
 }
 
@@ -583,7 +584,7 @@ void lm_model::evaluate_logits(const int* tokens, int B, int T_eval, std::vector
 void lm_model::zero_grad() { std::fill(grads_.begin(), grads_.end(), 0.0f); }
 
 void lm_model::backward() {
-    require(have_targets_, "lm_model::backward: call forward() with targets first");
+    require(have_targets_, "lm_model::backward: call forward() with targets (and for_backward) first");
     const int B = B_, T = T_;
     const int C = config_.d_model, H = config_.n_heads, V = config_.vocab_size;
     const int L = config_.n_layers;

@@ -45,13 +45,13 @@
 //     together).
 //
 // Memory: parameters, gradients and AdamW moments are 4 floats per parameter;
-// a forward pass keeps about (16·C·n_layers + 2·H·n_layers + 3·C + 2·V)·B·T floats of
+// a forward pass keeps about (16·C·n_layers + 2·H·n_layers + 2·C + 2·V)·B·T floats of
 // activations (plus a (H, T, T) bias for T5 and ALiBi), the backward pass
 // adds (10·C + V)·B·T floats of scratch shared by all layers. Each is checked
 // against the memory budget (common.h) before anything is allocated.
 //
 // Threads and determinism: with num_threads = n > 1, linear layers split
-// their output rows and LayerNorm, GELU, residual adds and cross-entropy
+// their output rows and LayerNorm, GELU and cross-entropy
 // split their rows into n fixed ranges (thread_split.h), each range on its
 // own thread with single-threaded OpenBLAS; attention threads own disjoint
 // (b, h) outputs. The split depends on n alone, so the same seed and thread
@@ -159,11 +159,12 @@ public:
     void init_parameters(std::uint64_t seed);
 
     // Runs the model on tokens (B, T). With targets (B, T) returns the mean
-    // cross-entropy (and keeps what backward() needs); with targets = null
-    // returns NaN and only the logits are meaningful. T may exceed the
-    // training context except for `learned` (core_error). Tokens and targets
-    // must be in [0, V).
-    double forward(const int* tokens, const int* targets, int B, int T);
+    // cross-entropy (and keeps what backward() needs, unless for_backward is
+    // false: evaluation, which then skips that work, e.g. GELU's derivative);
+    // with targets = null returns NaN and only the logits are meaningful. T
+    // may exceed the training context except for `learned` (core_error).
+    // Tokens and targets must be in [0, V).
+    double forward(const int* tokens, const int* targets, int B, int T, bool for_backward = true);
 
     // Logits of the last forward call, (B, T, V).
     const float* logits() const { return logits_.data(); }

@@ -59,7 +59,10 @@ void adamw_update_scalar(float* params, const float* grads, const std::uint8_t* 
 // Eight entries at a time with AVX2 (checked at run time). No fused
 // multiply-adds and the scalar loop's order of operations: every step is a
 // correctly rounded IEEE operation (×, +, −, ÷, √), so the result is the same
-// bit for bit as adamw_update_scalar's (tst_lm_layers::adamwVectorMatchesScalar).
+// bit for bit as adamw_update_scalar's (tst_lm_layers::
+// adamwMatchesItsFormulaBitForBit). This file is compiled with
+// -ffp-contract=off (src/core/CMakeLists.txt) so that no compiler setting can
+// fuse either loop's multiply and add.
 // 5× faster than the scalar loop, which GCC cannot vectorise (std::sqrt
 // may set errno); the update was 2.4 % of a 1-thread training step.
 #if defined(POSLAB_HAVE_SIMD_EXP_AVX2)

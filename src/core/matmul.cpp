@@ -220,6 +220,15 @@ void matmul_forward_wt(const float* inp, const float* wt, const float* bias,
     for (int m0 = 0; m0 < N; m0 += block) {
         const int rows = std::min(block, N - m0);
         float* o = out + (long)m0 * OC;
+        if (residual == out) {
+            // in place: the block already holds the residual; add the bias,
+            // then the product (beta = 1)
+            if (bias)
+                for (int r = 0; r < rows; r++) finish_row(o + (long)r * OC, nullptr, bias, OC);
+            matmul_sgemm(MATMUL_N, MATMUL_N, rows, OC, C, 1.0f, inp + (long)m0 * C, C, wt, OC, 1.0f, o,
+                         OC);
+            continue;
+        }
         matmul_sgemm(MATMUL_N, MATMUL_N, rows, OC, C, 1.0f, inp + (long)m0 * C, C, wt, OC, 0.0f, o,
                      OC);
         // the block was just written: add the bias (and residual) while it

@@ -850,7 +850,7 @@ void TrainingLabPage::onRunFinished()
     }
     const poslab::length_experiment_result& r = out.result;
     m_progress->setValue(r.cancelled ? m_progress->value() : m_progress->maximum());
-    m_finished = FinishedStatus{r.cancelled, r.wall_seconds, r.rows.empty()};
+    m_finished = FinishedStatus{r.cancelled, r.wall_seconds, r.rows.empty() && r.evaluation_stopped};
     updateFinishedStatus();
 
     // Store it (a cancelled run too, marked as such), then show it.

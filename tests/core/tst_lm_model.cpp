@@ -98,6 +98,7 @@ private slots:
     void sampling();
     void badConfigs();
     void badInputs();
+    void evaluationForwardMatchesTrainingForward();
     void memoryBudget();
 };
 
@@ -500,12 +501,37 @@ void TestLmModel::badInputs() {
     QVERIFY_THROWS_EXCEPTION(core_error, m.forward(tok.data(), ok.data(), 1, 5));
     QVERIFY_THROWS_EXCEPTION(core_error, m.forward(ok.data(), bad_tgt.data(), 1, 5));
     QVERIFY_THROWS_EXCEPTION(core_error, m.forward(ok.data(), ok.data(), 0, 5));
-    // backward needs a forward with targets
+    // backward needs a forward with targets, kept for backward
     m.forward(ok.data(), nullptr, 1, 5);
+    QVERIFY_THROWS_EXCEPTION(core_error, m.backward());
+    m.forward(ok.data(), ok.data(), 1, 5, /*for_backward=*/false);
     QVERIFY_THROWS_EXCEPTION(core_error, m.backward());
     QVERIFY_THROWS_EXCEPTION(core_error, lm_generate(m, {}, 3, 0.0f, 0, 1));
     // the model still works after refusing
     QVERIFY(std::isfinite(m.forward(ok.data(), ok.data(), 1, 5)));
+}
+
+// Evaluation (for_backward = false) takes the plain GELU pass instead of the
+// training pass that also keeps gelu'; with 4C a multiple of 8 both run the
+// same vector code on the same values, so the loss and the logits must be
+// the same bits, in every scheme.
+void TestLmModel::evaluationForwardMatchesTrainingForward() {
+    for (lm_position pos : lm_all_positions()) {
+        lm_model m(tiny(pos));
+        rng gen(9);
+        for (std::size_t i = 0; i < m.num_parameters(); i++) m.params()[i] += gen.normal(0.0f, 0.05f);
+        const int B = 3, T = m.config().context;
+        std::vector<int> tok(B * T), tgt(B * T);
+        for (int i = 0; i < B * T; i++) {
+            tok[i] = (int)(gen.next_u64() % (std::uint64_t)m.config().vocab_size);
+            tgt[i] = (int)(gen.next_u64() % (std::uint64_t)m.config().vocab_size);
+        }
+        const double train_loss = m.forward(tok.data(), tgt.data(), B, T);
+        const std::vector<float> train_logits(m.logits(), m.logits() + (std::size_t)B * T * m.config().vocab_size);
+        const double eval_loss = m.forward(tok.data(), tgt.data(), B, T, false);
+        QCOMPARE(eval_loss, train_loss);
+        QVERIFY(std::memcmp(train_logits.data(), m.logits(), train_logits.size() * sizeof(float)) == 0);
+    }
 }
 
 void TestLmModel::memoryBudget() {

@@ -226,6 +226,17 @@ private slots:
             }
             qInfo("bias %d residual %d: worst |blocked - naive| = %.3g (tolerance 1e-4)", b != nullptr, r != nullptr, worst);
             QVERIFY(worst <= 1e-4);
+            if (!r) continue;
+            // in place: out is the residual itself (matmul.h allows it)
+            std::vector<float> in_place = res, in_place_wt = res;
+            matmul_forward_residual(inp.data(), w.data(), b, in_place.data(), N, C, OC, in_place.data());
+            matmul_forward_wt(inp.data(), wt.data(), b, in_place_wt.data(), N, C, OC, in_place_wt.data());
+            double worst_in_place = 0;
+            for (int i = 0; i < N * OC; i++) {
+                const double want = (double)ref[i] + (b ? b[i % OC] : 0.0) + res[i];
+                worst_in_place = std::max({worst_in_place, std::fabs(in_place[i] - want), std::fabs(in_place_wt[i] - want)});
+            }
+            QVERIFY2(worst_in_place <= 1e-4, qPrintable(QString::number(worst_in_place)));
         }
         // matmul_rows_nn: blocks of rows, the same values as one call
         std::vector<float> one(N * OC), blocked(N * OC);
