@@ -1243,10 +1243,6 @@ About %n minute(s)</source>
         <translation>等价命令：&lt;code&gt;%1&lt;/code&gt;</translation>
     </message>
     <message>
-        <source>&lt;b&gt;No stored run yet.&lt;/b&gt; Choose the settings on the left (Quick takes a few minutes) and press Start. Runs of &lt;code&gt;poslab experiment length&lt;/code&gt; on the command line appear here too.</source>
-        <translation>&lt;b&gt;还没有保存的运行。&lt;/b&gt;在左侧选好设置（“快速”只需几分钟），然后点“开始训练”。在命令行运行 &lt;code&gt;poslab experiment length&lt;/code&gt; 的结果也会显示在这里。</translation>
-    </message>
-    <message>
         <source>the Training Lab</source>
         <translation>训练实验室</translation>
     </message>
@@ -1691,6 +1687,10 @@ at %1</source>
     <message>
         <source>Evaluated at lengths %1 on all the held-out text. Schemes: %2.</source>
         <translation>在长度 %1 上评估，每个长度用全部留出文本。方案：%2。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;No stored run yet.&lt;/b&gt; Choose the settings on the left (Quick takes about a minute) and press Start. Runs of &lt;code&gt;poslab experiment length&lt;/code&gt; on the command line appear here too.</source>
+        <translation>&lt;b&gt;还没有保存的运行。&lt;/b&gt;在左侧选好设置（“快速”大约一分钟），然后点“开始训练”。在命令行运行 &lt;code&gt;poslab experiment length&lt;/code&gt; 的结果也会显示在这里。</translation>
     </message>
 </context>
 </TS>

@@ -1025,7 +1025,7 @@ void TrainingLabPage::updateBanner()
                QStringLiteral("<br>") + tr("Command: <code>%1</code>").arg(s.commandLine().toHtmlEscaped());
         m_useSettings->hide();
     } else if (!m_provenance || !m_shown) {
-        html = tr("<b>No stored run yet.</b> Choose the settings on the left (Quick takes a few minutes) and press "
+        html = tr("<b>No stored run yet.</b> Choose the settings on the left (Quick takes about a minute) and press "
                   "Start. Runs of <code>poslab experiment length</code> on the command line appear here too.");
         m_useSettings->hide();
     } else {
