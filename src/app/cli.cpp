@@ -203,7 +203,7 @@ const char* kExportUsage =
     "  the course (or some chapters) as a PDF report.\n"
     "  Chapters that show training results (the Experiments chapter) read the latest stored\n"
     "  training run. If none is stored, export first runs `poslab experiment length --quick`\n"
-    "  (about two minutes on two cores; progress on stderr; stored like any run), then writes\n"
+    "  (under a minute on two cores; progress on stderr; stored like any run), then writes\n"
     "  the PDF; the appendix names the run used. --train replaces \"--quick\" by other options\n"
     "  of `poslab experiment length` (e.g. --train \"--quick --corpus poems\"). --no-train skips\n"
     "  the training: the report then says that no run was stored and how to make one.\n"

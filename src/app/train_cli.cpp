@@ -622,7 +622,7 @@ const char* kExperimentUsage =
     "  train short, test long: one model per position scheme on the same data and budget,\n"
     "  then held-out bits per character at each evaluation length (plus RoPE with PI, NTK,\n"
     "  dynamic NTK and YaRN at factor = length / train-ctx). --quick: a small model and budget\n"
-    "  that finish in about two minutes on two cores.\n"
+    "  that finish in under a minute on two cores.\n"
     "  copy, reverse, recall: synthetic tasks (one example per line, e.g. \"dbca|dbca\"); besides\n"
     "  bits per character they report exact-match answer accuracy (greedy).\n"
     "  Every trained model continues the first 40 held-out characters by --sample-length\n"

@@ -71,10 +71,10 @@ QString duration(double seconds, const Lang& tr) {
 QString noRunMessage(const Lang& tr, const QStringList& warnings) {
     QString m = tr(
         "No training run is stored yet: open the Training Lab (menu Go ▸ Training Lab, or Ctrl+T) and start a run, or "
-        "run `poslab experiment length --quick` (about two minutes on two cores); `poslab export` runs it for you "
+        "run `poslab experiment length --quick` (under a minute on two cores); `poslab export` runs it for you "
         "unless --no-train is given. Stored runs are read from %1.",
         "还没有保存任何训练结果：请打开“训练实验室”（菜单“前往 ▸ 训练实验室”，或按 Ctrl+T）开始一次训练，"
-        "或者运行 `poslab experiment length --quick`（两核机器上约两分钟）；`poslab export` 在没有结果时会先替你运行它，"
+        "或者运行 `poslab experiment length --quick`（双核机器上不到一分钟）；`poslab export` 在没有结果时会先替你运行它，"
         "除非加上 --no-train。结果从 %1 读取。")
                     .arg(QDir::toNativeSeparators(lab::resultsDirectory()));
     if (!warnings.isEmpty())

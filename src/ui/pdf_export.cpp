@@ -785,11 +785,11 @@ private:
                     m_cur.insertText(m_words.t("No training run was stored, ", "没有保存任何训练运行，"), uiFormat(10));
                 m_cur.insertText(
                     m_words.t("so the chapters that show training results have no measured numbers. To make a run, "
-                              "use the Training Lab in the window or run “poslab experiment length --quick” (about "
-                              "two minutes on two cores), then export again; “poslab export” also makes the run "
+                              "use the Training Lab in the window or run “poslab experiment length --quick” (under a "
+                              "minute on two cores), then export again; “poslab export” also makes the run "
                               "itself when none is stored, unless --no-train is given.",
                               "因此展示训练结果的章节没有实测数据。要生成一次运行，请在窗口中打开“训练实验室”，"
-                              "或运行 “poslab experiment length --quick”（双核机器上约两分钟），然后重新导出；"
+                              "或运行 “poslab experiment length --quick”（双核机器上不到一分钟），然后重新导出；"
                               "没有已保存的运行时，“poslab export” 也会自动先训练一次，除非指定了 --no-train。"),
                     uiFormat(10));
             } else {
