@@ -208,4 +208,28 @@ inline QStringList filesBesides(const QString& dir, const QStringList& expected)
     return extra;
 }
 
+// What a kill may leave beside a file that is being replaced, checked: an
+// atomic replace names the finished data under a temporary name and renames
+// it over the old file, so a kill between those two steps leaves the new
+// file, whole, under that temporary name (QSaveFile's commit on Linux). That
+// is allowed; anything else beside `expected` (a partial file, a stray probe)
+// is not. Each leftover must pass `whole` (an empty string: the bytes are a
+// complete file of the kind) and is then removed, as the test's next save
+// would leave it. Returns the first problem, or an empty string; counts the
+// whole leftovers in *found.
+template <class Whole>
+QString leftoverProblem(const QString& dir, const QStringList& expected, Whole whole, int* found)
+{
+    for (const QString& name : filesBesides(dir, expected)) {
+        QFile f(QDir(dir).filePath(name));
+        if (!f.open(QIODevice::ReadOnly)) return name + QStringLiteral(": cannot be read");
+        const QString problem = whole(f.readAll());
+        f.close();
+        if (!problem.isEmpty()) return name + QStringLiteral(" (left beside it): ") + problem;
+        ++*found;
+        f.remove();
+    }
+    return {};
+}
+
 }  // namespace poslab::testing
