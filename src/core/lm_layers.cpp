@@ -283,12 +283,15 @@ void gelu_backward_scalar(const float* dout, const float* inp, std::size_t N, fl
 
 using detail::cpu_has_avx2_fma;
 
-// e^z on 8 floats, for any z (simd_exp.h; 2 ulp). z > 88.376 gives +inf
-// (expf overflows only above 88.72; between the two e^z ~ 1e38, and
-// x / (1 + e^z) is −0 instead of about −4e-38), z < −87.34 gives 0 (where
-// 1 + e^z is 1 either way). NaN stays NaN.
+// Above this e^z is taken as +inf (expf overflows only above 88.72; in
+// between e^z ~ 1e38). Shared by exp_avx2 and GELU's own clamp.
+constexpr float exp_inf_above = 88.3762626647949f;
+
+// e^z on 8 floats, for any z (simd_exp.h; 2 ulp): z > exp_inf_above gives
+// +inf, z < −87.34 gives 0, NaN stays NaN. Used by the cross-entropy's
+// exponentials (GELU has a cheaper clamp of its own, gelu_sigma_avx2).
 __attribute__((target("avx2,fma"))) inline __m256 exp_avx2(__m256 z) {
-    const __m256 hi = _mm256_set1_ps(88.3762626647949f), lo = _mm256_set1_ps(detail::exp_poly_min);
+    const __m256 hi = _mm256_set1_ps(exp_inf_above), lo = _mm256_set1_ps(detail::exp_poly_min);
     const __m256 over = _mm256_cmp_ps(z, hi, _CMP_GT_OQ);
     const __m256 under = _mm256_cmp_ps(z, lo, _CMP_LT_OQ);
     const __m256 nan = _mm256_cmp_ps(z, z, _CMP_UNORD_Q);
@@ -305,7 +308,7 @@ __attribute__((target("avx2,fma"))) inline __m256 exp_avx2(__m256 z) {
 // from a NaN x, which the caller's x · s carries on.
 __attribute__((target("avx2,fma"))) inline __m256 gelu_sigma_avx2(__m256 x, __m256 x2) {
     const __m256 z = _mm256_mul_ps(x, _mm256_fmadd_ps(_mm256_set1_ps(gelu_k2), x2, _mm256_set1_ps(gelu_k1)));
-    const __m256 hi = _mm256_set1_ps(88.3762626647949f);
+    const __m256 hi = _mm256_set1_ps(exp_inf_above);
     const __m256 e = detail::exp_poly_avx2(_mm256_min_ps(_mm256_max_ps(z, _mm256_set1_ps(detail::exp_poly_min)), hi));
     const __m256 s = _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_add_ps(_mm256_set1_ps(1.0f), e));
     return _mm256_andnot_ps(_mm256_cmp_ps(z, hi, _CMP_GT_OQ), s);
