@@ -1,5 +1,5 @@
 // bench_lm_train — one full training step of the character language model
-// (lm_model.h: forward, backward, global-norm clipping, AdamW) and one
+// (lm/model.h: forward, backward, global-norm clipping, AdamW) and one
 // evaluation pass at context 512, at 1 and 2 threads, plus the sgemm peak of
 // this machine measured in the same run. bench/peer_torch_lm.py is the same
 // model, data shape and optimizer in PyTorch; bench/compare_lm.sh runs both
@@ -20,7 +20,7 @@
 // BLAS pool is set to n, as `poslab train --threads n` sets them
 // (train_cli.cpp); the model then splits its linear and element-wise layers
 // and attention over n threads, each calling single-threaded BLAS
-// (src/core/thread_split.h).
+// (src/lm/thread_split.h).
 //
 // Counters (rates per second):
 //   tokens       B·T per call: training tokens/s (or evaluated tokens/s).
@@ -37,8 +37,8 @@
 //                GELU, softmax, AdamW) is not counted.
 //   sgemm_flops  2·n³ per call of BM_sgemm_peak (cblas_sgemm, n = 2048).
 #include "core/common.h"
-#include "core/lm_model.h"
-#include "core/lm_optimizer.h"
+#include "lm/model.h"
+#include "lm/optimizer.h"
 #include "core/matmul.h"
 
 #include <benchmark/benchmark.h>

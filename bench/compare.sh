@@ -14,6 +14,11 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build}
+# Google Benchmark and the PyTorch peer are installed here, not by run.sh or
+# test.sh; configuring again lets CMake find Google Benchmark.
+"$here/../scripts/bootstrap.sh" bench
+cmake -S "$here/.." -B "$build" >&2
+cmake --build "$build" --target bench_attention >&2
 rounds=${2:-3}
 bin=$build/bench/bench_attention
 [ -x "$bin" ] || { echo "compare.sh: $bin not found; build the bench_attention target first" >&2; exit 1; }

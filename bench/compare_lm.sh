@@ -23,6 +23,10 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build}
+# Google Benchmark and the PyTorch peer are installed here, not by run.sh or
+# test.sh; configuring again lets CMake find Google Benchmark.
+"$here/../scripts/bootstrap.sh" bench
+cmake -S "$here/.." -B "$build" >&2
 rounds=${2:-3}
 positions=${3:-rope}
 cmake --build "$build" --target bench_lm_train >&2

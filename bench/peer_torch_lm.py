@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """PyTorch peer of bench_lm_train: the same character LM, data shape and optimizer.
 
-The model is PosLab's lm_model (src/core/lm_model.h) written in PyTorch the way
+The model is PosLab's lm_model (src/lm/model.h) written in PyTorch the way
 nanoGPT writes GPT-2: token embedding (+ the position scheme), pre-LayerNorm
 blocks with causal multi-head attention (qkv and output projections with
 biases) and a GELU (tanh) MLP of width 4C, final LayerNorm, LM head tied to the
@@ -151,7 +151,7 @@ class CharLM(nn.Module):
         return [{"params": decay, "weight_decay": wd}, {"params": no_decay, "weight_decay": 0.0}]
 
     def poslab_layout(self):
-        # lm_model's layout order (build_layout in lm_model.cpp)
+        # lm_model's layout order (build_layout in lm/model.cpp)
         out = [self.wte.weight]
         if self.wpe is not None:
             out.append(self.wpe.weight)

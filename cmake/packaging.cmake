@@ -6,7 +6,7 @@
 # Depends: the shared libraries the binary links (Qt 6, OpenBLAS, md4c, libc...)
 # are found by dpkg-shlibdeps from the binary itself, so they are the ones this
 # build really uses. What no ELF file says is listed here by hand: the fonts the
-# PDF export and the window ask for by name (ui/fonts.cpp) and, as Recommends,
+# PDF export and the window ask for by name (ui/document/fonts.cpp) and, as Recommends,
 # what makes the app complete without being needed to run it.
 
 set(CPACK_PACKAGE_NAME poslab)

@@ -1,5 +1,5 @@
 // fuzz_assignment — the readers of assignment and answer files
-// (lessons/assignment.h) and grading (lessons/grading.h) on arbitrary bytes.
+// (classroom/assignment.h) and grading (classroom/grading.h) on arbitrary bytes.
 //
 // The first byte chooses what the rest is read as (each also a second time
 // with its checksum repaired, to get past it to the members and to grading,
@@ -22,8 +22,8 @@
 //    a score equal to the sum of the points.
 #include "fuzz_common.h"
 
-#include "lessons/assignment.h"
-#include "lessons/grading.h"
+#include "classroom/assignment.h"
+#include "classroom/grading.h"
 #include "modules/registry.h"
 
 #include <QJsonDocument>

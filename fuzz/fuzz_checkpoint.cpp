@@ -1,5 +1,5 @@
 // fuzz_checkpoint — the checkpoint reader (tensor_file.h) and the language
-// model checkpoint on top of it (lm_checkpoint.h) from arbitrary bytes.
+// model checkpoint on top of it (lm/checkpoint.h) from arbitrary bytes.
 //
 // Each input is read twice: as it is (which nearly always stops at the
 // checksum, exercising the early checks), and with its last 8 bytes replaced
@@ -16,8 +16,8 @@
 #include "fuzz_common.h"
 
 #include "core/common.h"
-#include "core/lm_checkpoint.h"
-#include "core/tensor_file.h"
+#include "lm/checkpoint.h"
+#include "lm/tensor_file.h"
 
 #include <cstdlib>
 #include <cstring>

@@ -1,35 +1,60 @@
 #!/usr/bin/env bash
-# Installs every Debian package PosLab's build, tests, fonts and benchmarks need.
-# Only missing packages are installed; running it again does nothing.
-# Needs root or sudo when something is missing.
+# Installs the Debian packages one purpose needs, and nothing more:
+#
+#   scripts/bootstrap.sh run     building and running PosLab (scripts/run.sh)
+#   scripts/bootstrap.sh test    + what the test suite and the sanitizer/fuzz
+#                                builds need (scripts/test.sh, .ci/run)
+#   scripts/bootstrap.sh bench   + Google Benchmark and the PyTorch peer
+#                                (bench/compare.sh, bench/compare_lm.sh)
+#
+# Each purpose includes the ones above it. Only missing packages are
+# installed; running it again does nothing. Needs root or sudo when something
+# is missing.
 set -euo pipefail
 
-packages=(
+purpose=${1:-run}
+
+run_packages=(
   # toolchain
-  build-essential cmake ninja-build pkg-config git
-  # Qt 6.4: Widgets, Charts, Svg, PrintSupport (in qtbase), Qml's JS engine, Linguist, Test
+  build-essential cmake ninja-build pkg-config
+  # Qt 6.4: Widgets, Charts, Svg, PrintSupport (in qtbase), Qml's JS engine, Linguist
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev qt6-declarative-dev
   qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libgl-dev libvulkan-dev
   qt6-qpa-plugins qt6-translations-l10n
   # numerics and Markdown
   libopenblas-dev libmd4c-dev
-  # reading exported PDFs back in tests, looking at what a person sees
+  # fonts chosen explicitly by the app (Latin + CJK that extracts cleanly from PDF)
+  fonts-dejavu-core fonts-dejavu-extra fonts-wqy-microhei fonts-noto-cjk fontconfig
+  # training lab corpora
+  fortunes fortunes-zh
+)
+
+test_packages=(
+  # reading exported PDFs back, looking at what a person sees
   libpoppler-qt6-dev poppler-utils xvfb xauth imagemagick
   # watching which files and programs poslab opens (tst_hostile_course)
   strace
-  # fonts chosen explicitly by the app (Latin + CJK that extracts cleanly from PDF)
-  fonts-dejavu-core fonts-dejavu-extra fonts-wqy-microhei fonts-noto-cjk fontconfig
-  # benchmarks and their PyTorch peer
-  libbenchmark-dev python3 python3-torch python3-numpy
-  # training lab corpora
-  fortunes fortunes-zh
+  # the layer check (tools/check_layers.py)
+  python3
   # installing and packaging: the .deb's library dependencies (dpkg-shlibdeps,
-  # which CPack runs with `file`), and the menu entry's validator
-  dpkg-dev file desktop-file-utils
-  # fuzzing (the fuzz preset): clang 14; libFuzzer and the sanitizer runtimes
-  # are in compiler-rt's package
+  # which CPack runs with `file`), the menu entry's and metainfo's validators
+  dpkg-dev file desktop-file-utils appstream lintian
+  # the sanitizer and fuzz build (the asan preset): clang 14; libFuzzer and
+  # the sanitizer runtimes are in compiler-rt's package
   clang-14 libclang-rt-14-dev
 )
+
+bench_packages=(
+  # Google Benchmark and the PyTorch peers
+  libbenchmark-dev python3 python3-torch python3-numpy
+)
+
+case "$purpose" in
+  run) packages=("${run_packages[@]}") ;;
+  test) packages=("${run_packages[@]}" "${test_packages[@]}") ;;
+  bench) packages=("${run_packages[@]}" "${test_packages[@]}" "${bench_packages[@]}") ;;
+  *) echo "bootstrap: unknown purpose '$purpose' (run, test or bench)" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do
@@ -47,7 +72,7 @@ if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
 
-echo "bootstrap: installing ${missing[*]}" >&2
+echo "bootstrap ($purpose): installing ${missing[*]}" >&2
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then
   if command -v sudo >/dev/null 2>&1; then

@@ -3,11 +3,11 @@
 
 #include "app/cli.h"
 #include "app/help_text.h"
-#include "lessons/assignment.h"
-#include "lessons/grading.h"
-#include "ui/class_report.h"
-#include "ui/pdf_export.h"
-#include "ui/window_entry.h"
+#include "classroom/assignment.h"
+#include "classroom/grading.h"
+#include "ui/classroom/class_report.h"
+#include "ui/report/pdf_export.h"
+#include "ui/window/window_entry.h"
 
 #include <QApplication>
 #include <QDir>

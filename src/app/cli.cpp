@@ -7,9 +7,9 @@
 #include "core/common.h"
 #include "lessons/course_check.h"
 #include "lessons/course_loader.h"
-#include "modules/lab_results.h"
+#include "modules/lab/run_store.h"
 #include "modules/output_format.h"
-#include "ui/pdf_export.h"
+#include "ui/report/pdf_export.h"
 #include "modules/registry.h"
 
 #include <QCoreApplication>

@@ -6,7 +6,7 @@
 // so that `poslab run` works on a machine without any display.
 #include "app/classroom_cli.h"
 #include "app/cli.h"
-#include "ui/window_entry.h"
+#include "ui/window/window_entry.h"
 
 #include <QApplication>
 #include <QCoreApplication>

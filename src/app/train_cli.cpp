@@ -1,6 +1,6 @@
 // train_cli.cpp — `poslab train` and `poslab experiment length` (train_cli.h).
 //
-// Everything numeric lives in the core (lm_experiment.h, lm_checkpoint.h,
+// Everything numeric lives in the core (lm/experiment.h, lm/checkpoint.h,
 // text_corpus.h); this file parses options, prints progress and tables, and
 // turns Ctrl+C into the core's cancel flag.
 #include "app/train_cli.h"
@@ -8,13 +8,13 @@
 #include "app/cli.h"
 #include "app/help_text.h"
 #include "core/common.h"
-#include "core/lm_checkpoint.h"
-#include "core/lm_experiment.h"
-#include "core/lm_model.h"
+#include "lm/checkpoint.h"
+#include "lm/experiment.h"
+#include "lm/model.h"
 #include "core/matmul.h"
-#include "core/text_corpus.h"
-#include "modules/lab_option_messages.h"
-#include "modules/lab_results.h"
+#include "lm/text_corpus.h"
+#include "modules/lab/option_messages.h"
+#include "modules/lab/run_store.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -845,7 +845,7 @@ int runLengthExperiment(const QStringList& args, const ExperimentRun& how) {
     const bool quick = o.flags.contains("--quick");
     const bool store = !o.flags.contains("--no-store");
 
-    // The budget (lm_experiment.h), then the options given explicitly.
+    // The budget (lm/experiment.h), then the options given explicitly.
     length_experiment_options x = length_experiment_preset(quick);
     const length_experiment_options q = length_experiment_preset(true);
     int threads = default_threads();

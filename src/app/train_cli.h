@@ -6,7 +6,7 @@
 //                [--stop-after N]
 //   poslab train --load FILE [--steps N] ...   continue a checkpoint (model,
 //                vocabulary, AdamW state, learning-rate schedule and data
-//                order: lm_checkpoint.h): without --steps finish the recorded
+//                order: lm/checkpoint.h): without --steps finish the recorded
 //                schedule (a finished one: only evaluate and sample), with
 //                --steps N train N more on the cosine of the longer total
 //   poslab experiment length [--corpus NAME|FILE] [--train-ctx N] [--eval-lengths 64,128,...]
@@ -14,11 +14,11 @@
 //                [--no-store] [--sample-length N] ...
 //
 // Corpora: fortunes, poems (text_corpus.h), any UTF-8 file, or the synthetic
-// tasks copy, reverse, recall (lm_experiment.h), which also report
+// tasks copy, reverse, recall (lm/experiment.h), which also report
 // exact-match answer accuracy.
 //
 // Every experiment run, also a stopped one, is stored with lab::saveRun
-// (modules/lab_results.h; "stored: FILE" on stderr) unless --no-store.
+// (modules/lab/run_store.h; "stored: FILE" on stderr) unless --no-store.
 //
 // Progress (step, loss, tokens/s, ETA) goes to stderr; results to stdout.
 // Ctrl+C (SIGINT) stops training cleanly: what finished is evaluated, printed

@@ -1,10 +1,10 @@
 // assignment.cpp — reading and writing .poslab-assignment and .poslab-answers
 // files (docs/assignment-files.md), and building an assignment from a course.
-#include "lessons/assignment.h"
+#include "classroom/assignment.h"
 
 #include "lessons/block_parse.h"
 #include "lessons/course_loader.h"
-#include "modules/atomic_file.h"
+#include "util/atomic_file.h"
 #include "modules/registry.h"
 
 #include <QCryptographicHash>
@@ -163,7 +163,7 @@ FileProblem readFileBytes(const QString& path, qint64 limit, QByteArray* bytes)
 FileProblem writeFileAtomically(const QString& path, const QByteArray& bytes)
 {
     QString why;
-    if (!modules::writeFileAtomically(path, bytes, &why)) return problem(Kind::WriteFailed, why);
+    if (!util::writeFileAtomically(path, bytes, &why)) return problem(Kind::WriteFailed, why);
     return {};
 }
 

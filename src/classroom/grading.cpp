@@ -1,7 +1,7 @@
 // grading.cpp — grades answer files against an assignment: every check on a
 // worker thread under a time limit, one result per student and question, and
 // the text, JSON and CSV forms of `poslab grade`.
-#include "lessons/grading.h"
+#include "classroom/grading.h"
 
 #include "lessons/exercise_check.h"
 #include "modules/registry.h"

@@ -15,7 +15,7 @@
 // students are sorted by name, then file path.
 #pragma once
 
-#include "lessons/assignment.h"
+#include "classroom/assignment.h"
 
 #include <QList>
 #include <QString>

@@ -130,7 +130,7 @@ void attention_backward(const float* dout,  // (B, H, T, D)
 // language model's qkv projection (B, T, 3C) holds q at {T·3C, D, 3C} (k at
 // +C, v at +2C), and its merged-head output (B, T, C) is {T·C, D, C}, so
 // attention reads and writes them in place, without split and merge copies
-// (lm_layers.cpp). The (B, H, T, D) layout is {H·T·D, T·D, D}. row >= D.
+// (lm/layers.cpp). The (B, H, T, D) layout is {H·T·D, T·D, D}. row >= D.
 struct attention_strides {
     std::size_t batch = 0, head = 0, row = 0;
 };

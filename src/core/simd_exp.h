@@ -1,5 +1,5 @@
 // simd_exp.h — e^x for the element-wise loops of src/core (the softmax in
-// attention.cpp, GELU in lm_layers.cpp): one Cephes-style polynomial, as a
+// attention.cpp, GELU in lm/layers.cpp): one Cephes-style polynomial, as a
 // scalar function and on eight AVX2 + FMA lanes. Internal to src/core.
 //
 // Method (Cephes expf, S. L. Moshier): x = n·ln2 + r with n = round(x / ln2)

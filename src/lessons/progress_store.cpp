@@ -1,7 +1,7 @@
 // progress_store.cpp — the learner's progress as an atomically written JSON file.
 #include "lessons/progress_store.h"
 
-#include "modules/atomic_file.h"
+#include "util/atomic_file.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -256,7 +256,7 @@ bool ProgressStore::saveLocked(QString* error)
     // leaves the previous good file.
     const QByteArray json = QJsonDocument(root).toJson(QJsonDocument::Indented);
     QString why;
-    if (!modules::writeFileAtomically(m_path, json, &why)) {
+    if (!util::writeFileAtomically(m_path, json, &why)) {
         *error = QStringLiteral("cannot write %1: %2").arg(m_path, why);
         m_lastError = *error;
         return false;

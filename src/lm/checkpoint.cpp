@@ -1,7 +1,7 @@
-// lm_checkpoint.cpp — see lm_checkpoint.h.
-#include "core/lm_checkpoint.h"
+// checkpoint.cpp — see checkpoint.h.
+#include "lm/checkpoint.h"
 
-#include "core/tensor_file.h"
+#include "lm/tensor_file.h"
 
 #include <charconv>
 #include <cmath>

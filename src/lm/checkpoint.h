@@ -1,4 +1,4 @@
-// lm_checkpoint.h — saving and loading a language model (lm_model.h) with its
+// checkpoint.h — saving and loading a language model (lm/model.h) with its
 // configuration, its character vocabulary and, optionally, its AdamW state,
 // in one tensor_file (tensor_file.h: versioned header, FNV-1a checksum,
 // atomic write).
@@ -33,12 +33,12 @@
 // learning-rate schedule and its data order, so that `poslab train --load`
 // continues instead of restarting:
 //   "schedule.max_lr", "schedule.min_lr"   the warm-up + cosine schedule's
-//   "schedule.warmup_steps"                 bounds (lm_optimizer.h lr_at)
+//   "schedule.warmup_steps"                 bounds (lm/optimizer.h lr_at)
 //   "schedule.total_steps"                  the schedule's planned length
 //   "schedule.step"                         schedule steps done (0 .. total)
 //   "schedule.batch_size"                   B of the batches drawn so far
 //   "schedule.data_seed"                    batches come from rng(data_seed)
-// Continuing (train_options::start_step / total_steps in lm_experiment.h):
+// Continuing (train_options::start_step / total_steps in lm/experiment.h):
 //   * `--load` alone finishes the recorded schedule: steps step .. total − 1
 //     with the recorded lr bounds; the batches of the first `step` steps are
 //     drawn again and skipped, so the data order goes on where it stopped.
@@ -55,9 +55,9 @@
 // fresh schedule, as before.
 #pragma once
 
-#include "core/lm_model.h"
-#include "core/lm_optimizer.h"
-#include "core/text_corpus.h"
+#include "lm/model.h"
+#include "lm/optimizer.h"
+#include "lm/text_corpus.h"
 
 #include <memory>
 #include <string>

@@ -1,7 +1,7 @@
-// lm_experiment.cpp — see lm_experiment.h.
-#include "core/lm_experiment.h"
+// experiment.cpp — see experiment.h.
+#include "lm/experiment.h"
 
-#include "core/text_corpus.h"
+#include "lm/text_corpus.h"
 
 #include <algorithm>
 #include <chrono>

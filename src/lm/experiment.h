@@ -1,9 +1,9 @@
-// lm_experiment.h — training one language model on a token stream, measuring
+// experiment.h — training one language model on a token stream, measuring
 // it at several evaluation lengths, and the "train short, test long"
 // experiment (issue 5 §3): the same data and budget for every position
 // scheme, then held-out bits per character at the training length and beyond.
 //
-// Training (train_model): `steps` AdamW steps (lm_optimizer.h) on batches of
+// Training (train_model): `steps` AdamW steps (lm/optimizer.h) on batches of
 // B random windows of T = config.context tokens (sample_training_batch, from
 // rng(data_seed)), learning rate by warm-up + cosine (lr_at; a call can also
 // continue a schedule: train_options::start_step). The progress
@@ -25,7 +25,7 @@
 // must beat.
 //
 // Memory estimate (bytes): 16 bytes per parameter (weights, gradients, two
-// AdamW moments) plus the activations lm_model.h documents, at the larger of
+// AdamW moments) plus the activations lm/model.h documents, at the larger of
 // the training batch (forward + backward scratch) and the evaluation batches
 // (forward only), plus the (H, T, T) bias of T5 and ALiBi:
 //   train   4·[(16·C·L + 2·H·L + 2·C + 2·V)·B·T + (10·C + V)·B·T + bias]
@@ -37,11 +37,11 @@
 // of course differ).
 #pragma once
 
-#include "core/lm_model.h"
-#include "core/lm_optimizer.h"
+#include "lm/model.h"
+#include "lm/optimizer.h"
 #include "core/rope_scaling.h"
-#include "core/synthetic_tasks.h"
-#include "core/text_corpus.h"
+#include "lm/synthetic_tasks.h"
+#include "lm/text_corpus.h"
 
 #include <atomic>
 #include <cstddef>
@@ -62,7 +62,7 @@ struct train_options {
     int warmup_steps = 20;       // clamped to steps − 1
     adamw_config adamw;          // β, eps, weight decay 0.1, clipping 1.0
     std::uint64_t data_seed = 1; // batch sampling
-    // Continuing a schedule (lm_checkpoint.h): this call runs `steps` steps
+    // Continuing a schedule (lm/checkpoint.h): this call runs `steps` steps
     // as steps start_step .. start_step + steps − 1 of a warm-up + cosine
     // schedule of total_steps (0: start_step + steps). The batches of the
     // first start_step steps are drawn from rng(data_seed) and skipped, so

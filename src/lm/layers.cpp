@@ -1,12 +1,12 @@
-// lm_layers.cpp — see lm_layers.h. Plain loops; the GEMMs go through matmul.h
+// layers.cpp — see layers.h. Plain loops; the GEMMs go through matmul.h
 // (on several threads through thread_split.h).
-#include "core/lm_layers.h"
+#include "lm/layers.h"
 
 #include "core/common.h"
 #include "core/matmul.h"
 #include "core/rope.h"
 #include "core/simd_exp.h"
-#include "core/thread_split.h"
+#include "lm/thread_split.h"
 
 #include <algorithm>
 #include <cmath>
@@ -244,7 +244,7 @@ constexpr float gelu_scale = 0.7978845608028654f;  // √(2/π)
 // function below computes s, gelu and gelu' through the same inline helpers,
 // so the forward pass, the backward pass and the fused training pass agree
 // bit for bit on the vector path; the scalar loop does the same steps
-// without fused multiply-adds (lm_layers.cpp is compiled with
+// without fused multiply-adds (lm/layers.cpp is compiled with
 // -ffp-contract=off, src/core/CMakeLists.txt), so the two paths differ in
 // the last bits (tst_lm_threads checks both against a double reference).
 namespace {
@@ -369,7 +369,7 @@ void gelu_backward_overwrite(const float* dout, const float* inp, std::size_t N,
     gelu_backward_scalar<false>(dout, inp, N, dinp);
 }
 
-// x = pre + bias, out = gelu(x), pre <- gelu'(x): see lm_layers.h. The same
+// x = pre + bias, out = gelu(x), pre <- gelu'(x): see lm/layers.h. The same
 // helpers as gelu_forward and gelu_backward, so the same bits wherever the
 // same (vector or scalar) path runs.
 namespace {
@@ -531,7 +531,7 @@ void resize(std::vector<float>& v, std::size_t n) {
 // heads (rotate_qk below), and attention sees the rotated vectors.
 attention_config make_config(const attention_position& pos, int num_threads) {
     attention_config cfg;
-    cfg.scale = 0.0f;  // 1/√D for every scheme (ALiBi adds after scaling; see lm_model.h for T5)
+    cfg.scale = 0.0f;  // 1/√D for every scheme (ALiBi adds after scaling; see lm/model.h for T5)
     cfg.causal = true;
     cfg.bias = pos.bias;
     cfg.num_threads = num_threads;

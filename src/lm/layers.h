@@ -1,4 +1,4 @@
-// lm_layers.h — the layers of a GPT-2-style language model, each forward next
+// layers.h — the layers of a GPT-2-style language model, each forward next
 // to its hand-written backward (karpathy/llm.c train_gpt2.c: encoder_forward,
 // layernorm_forward, gelu_forward, crossentropy_forward and their _backward).
 //
@@ -77,7 +77,7 @@ void layernorm_backward(const float* dout,    // (N, C)
 // The tanh approximation GPT-2 uses (Hendrycks & Gimpel 2016, eq. in §2;
 // OpenAI gpt-2 model.py gelu; PyTorch approximate='tanh'):
 //     gelu(x) = ½ x (1 + tanh(√(2/π) (x + 0.044715 x³)))
-// computed as x · σ(2u), the same function with one exp (see lm_layers.cpp).
+// computed as x · σ(2u), the same function with one exp (see lm/layers.cpp).
 void gelu_forward(const float* inp,  // (N)
                   std::size_t N,
                   float* out);       // (N)

@@ -1,7 +1,7 @@
-// lm_model.cpp — see lm_model.h. The forward pass and the backward pass are
+// model.cpp — see model.h. The forward pass and the backward pass are
 // written out layer by layer, in the order of llm.c's gpt2_forward and
 // gpt2_backward; each backward step quotes the forward line it differentiates.
-#include "core/lm_model.h"
+#include "lm/model.h"
 
 #include "core/alibi.h"
 #include "core/learned.h"
@@ -10,7 +10,7 @@
 #include "core/rope.h"
 #include "core/rope_scaling.h"
 #include "core/sinusoidal.h"
-#include "core/thread_split.h"
+#include "lm/thread_split.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-// lm_model.h — a tiny decoder-only character-level Transformer in the style of
+// model.h — a tiny decoder-only character-level Transformer in the style of
 // GPT-2 (Radford et al. 2019; karpathy/llm.c train_gpt2.c, nanoGPT model.py),
 // with a choice of position scheme, trained on the CPU with OpenBLAS.
 //
@@ -59,8 +59,8 @@
 #pragma once
 
 #include "core/common.h"
-#include "core/lm_layers.h"
-#include "core/lm_optimizer.h"
+#include "lm/layers.h"
+#include "lm/optimizer.h"
 #include "core/rope_scaling.h"
 
 #include <cstddef>

@@ -1,5 +1,5 @@
-// lm_optimizer.cpp — see lm_optimizer.h.
-#include "core/lm_optimizer.h"
+// optimizer.cpp — see optimizer.h.
+#include "lm/optimizer.h"
 
 #include "core/common.h"
 #include "core/simd_exp.h"

@@ -1,6 +1,6 @@
-// lm_optimizer.h — AdamW with decoupled weight decay, global-norm gradient
+// optimizer.h — AdamW with decoupled weight decay, global-norm gradient
 // clipping and a warm-up + cosine learning-rate schedule, over flat float
-// buffers (the model keeps all its parameters in one buffer, lm_model.h).
+// buffers (the model keeps all its parameters in one buffer, lm/model.h).
 //
 // AdamW (Loshchilov & Hutter 2019, "Decoupled Weight Decay Regularization",
 // Algorithm 2; PyTorch torch.optim.AdamW; llm.c gpt2_update), step t = 1, 2, …:

@@ -1,6 +1,6 @@
-#include "core/synthetic_tasks.h"
+#include "lm/synthetic_tasks.h"
 
-#include "core/text_corpus.h"  // uniform_index
+#include "lm/text_corpus.h"  // uniform_index
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "core/tensor_file.h"
+#include "lm/tensor_file.h"
 
 #include "core/common.h"
 

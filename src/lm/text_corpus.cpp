@@ -1,4 +1,4 @@
-#include "core/text_corpus.h"
+#include "lm/text_corpus.h"
 
 #include <algorithm>
 #include <bit>

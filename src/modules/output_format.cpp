@@ -1,6 +1,6 @@
 #include "modules/output_format.h"
 
-#include "modules/number_format.h"
+#include "util/number_format.h"
 
 #include <algorithm>
 #include <cmath>
@@ -40,7 +40,7 @@ void appendJsonNumber(std::string& out, double v) {
         out += "null";  // JSON has no NaN or infinity
         return;
     }
-    appendNumber(out, v);
+    util::appendNumber(out, v);
 }
 
 void appendJsonNumbers(std::string& out, const std::vector<double>& v) {
@@ -177,10 +177,10 @@ QString cellText(const QVariant& v) {
         const double d = v.toDouble();
         // Readable: 6 significant digits (CSV and JSON keep every digit).
         if (std::isfinite(d)) return QString::number(d, 'g', 6);
-        return formatNumber(d);
+        return util::formatNumber(d);
     }
     case QMetaType::Bool: return v.toBool() ? QStringLiteral("yes") : QStringLiteral("no");
-    case QMetaType::QVariantList: return formatVariantList(v.toList());
+    case QMetaType::QVariantList: return util::formatVariantList(v.toList());
     default: return v.toString();
     }
 }
@@ -288,7 +288,7 @@ void appendTextOutput(std::string& out, const Output& o) {
         break;
     }
     case OutputKind::Scalar:
-        out += " = " + formatNumber(o.value).toStdString() + "\n";
+        out += " = " + util::formatNumber(o.value).toStdString() + "\n";
         break;
     case OutputKind::Text:
         out += "\n" + o.text.toStdString() + "\n";
@@ -327,9 +327,9 @@ void appendCsvField(std::string& out, const QString& s) {
 void appendCsvVariant(std::string& out, const QVariant& v) {
     switch (v.typeId()) {
     case QMetaType::Double:
-    case QMetaType::Float: appendNumber(out, v.toDouble()); break;
+    case QMetaType::Float: util::appendNumber(out, v.toDouble()); break;
     case QMetaType::Bool: out += v.toBool() ? "true" : "false"; break;
-    case QMetaType::QVariantList: appendCsvField(out, formatVariantList(v.toList())); break;
+    case QMetaType::QVariantList: appendCsvField(out, util::formatVariantList(v.toList())); break;
     default: appendCsvField(out, v.toString());
     }
 }
@@ -344,9 +344,9 @@ std::string outputToCsv(const Output& o) {
         // x,y keep working.
         out += o.xLabels.isEmpty() ? "x,y\n" : "x,y,label\n";
         for (std::size_t i = 0; i < o.x.size(); ++i) {
-            appendNumber(out, o.x[i]);
+            util::appendNumber(out, o.x[i]);
             out += ',';
-            appendNumber(out, o.y[i]);
+            util::appendNumber(out, o.y[i]);
             if (!o.xLabels.isEmpty()) {
                 out += ',';
                 appendCsvField(out, o.xLabels.value(qsizetype(i)));
@@ -365,7 +365,7 @@ std::string outputToCsv(const Output& o) {
             appendCsvField(out, o.rowLabels.isEmpty() ? QString::number(r) : o.rowLabels[r]);
             for (int c = 0; c < o.cols; ++c) {
                 out += ',';
-                appendNumber(out, o.data[std::size_t(r) * o.cols + c]);
+                util::appendNumber(out, o.data[std::size_t(r) * o.cols + c]);
             }
             out += '\n';
         }
@@ -386,7 +386,7 @@ std::string outputToCsv(const Output& o) {
         break;
     case OutputKind::Scalar:
         out += "value\n";
-        appendNumber(out, o.value);
+        util::appendNumber(out, o.value);
         out += '\n';
         break;
     case OutputKind::Text:
@@ -414,9 +414,9 @@ namespace {
 
 QString defaultText(const ParamSpec& p) {
     if (p.type == ParamType::IntList || p.type == ParamType::FloatList)
-        return formatVariantList(p.defaultValue.toList());
+        return util::formatVariantList(p.defaultValue.toList());
     if (p.type == ParamType::Bool) return p.defaultValue.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-    if (p.type == ParamType::Float) return formatNumber(p.defaultValue.toDouble());
+    if (p.type == ParamType::Float) return util::formatNumber(p.defaultValue.toDouble());
     return p.defaultValue.toString();
 }
 
@@ -424,7 +424,7 @@ QString allowedShort(const ParamSpec& p) {
     switch (p.type) {
     case ParamType::Int:
     case ParamType::Float: {
-        QString s = QStringLiteral("%1..%2").arg(formatNumber(p.min), formatNumber(p.max));
+        QString s = QStringLiteral("%1..%2").arg(util::formatNumber(p.min), util::formatNumber(p.max));
         if (p.multipleOf == 2) s += QStringLiteral(", even");
         else if (p.multipleOf > 1) s += QStringLiteral(", ×%1").arg(p.multipleOf);
         return s;
@@ -436,7 +436,7 @@ QString allowedShort(const ParamSpec& p) {
         return QStringLiteral("%1–%2 items in %3..%4")
             .arg(p.minListLength)
             .arg(p.maxListLength)
-            .arg(formatNumber(p.min), formatNumber(p.max));
+            .arg(util::formatNumber(p.min), util::formatNumber(p.max));
     }
     return {};
 }

@@ -1,13 +1,13 @@
 #include "modules/registry.h"
 
-#include "modules/number_format.h"
+#include "util/number_format.h"
 
 #include <cmath>
 #include <set>
 
 namespace poslab::modules {
 
-// lab_modules.cpp: modules that read the training lab's stored runs.
+// modules/lab/length_results_module.cpp: modules that read the training lab's stored runs.
 void registerLabModules(Registry& r);
 
 const Registry& Registry::builtin() {
@@ -60,7 +60,7 @@ QString shown(const QString& value) {
 }
 
 QString rangeText(const ParamSpec& p) {
-    return QStringLiteral("[%1, %2]").arg(formatNumber(p.min), formatNumber(p.max));
+    return QStringLiteral("[%1, %2]").arg(util::formatNumber(p.min), util::formatNumber(p.max));
 }
 
 // What a parameter accepts, from its declaration, in both languages.
@@ -163,7 +163,7 @@ double toFloat(const ParamSpec& p, const QVariant& v, const QString& shownValue)
 
 QVariant convert(const ParamSpec& p, const QVariant& given) {
     const QString shownValue = given.typeId() == QMetaType::QVariantList
-                                   ? shown(formatVariantList(given.toList()))
+                                   ? shown(util::formatVariantList(given.toList()))
                                    : shown(given.toString());
     switch (p.type) {
     case ParamType::Int:

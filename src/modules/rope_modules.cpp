@@ -4,7 +4,7 @@
 // precision of angles in fp32/fp16/bf16. All numerics live in src/core
 // (rope.h, rope_scaling.h, precision.h); this file declares parameters and
 // shapes the outputs.
-#include "modules/number_format.h"
+#include "util/number_format.h"
 #include "modules/registry.h"
 
 #include "core/common.h"
@@ -179,7 +179,7 @@ void checkScaling(const Params& p) {
         const QString name = QString::fromLatin1(list);
         const std::size_t len = p.getFloatList(name).size();
         if (len != 0 && len != n) {
-            QString given = formatVariantList(p.values().at(name).toList());
+            QString given = util::formatVariantList(p.values().at(name).toList());
             if (given.size() > 60) given = given.left(57) + QStringLiteral("...");
             throw ParamError(name, given,
                              T2("empty or exactly dim/2 = %1 values (%2 given)", "留空，或恰好 dim/2 = %1 个数值（给出了 %2 个）")

@@ -1,10 +1,10 @@
-#include "modules/atomic_file.h"
+#include "util/atomic_file.h"
 
 #include <QDir>
 #include <QFileInfo>
 #include <QSaveFile>
 
-namespace poslab::modules {
+namespace poslab::util {
 
 bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error)
 {
@@ -27,4 +27,4 @@ bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* 
     return true;
 }
 
-}  // namespace poslab::modules
+}  // namespace poslab::util

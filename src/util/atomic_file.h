@@ -13,7 +13,7 @@
 #include <QByteArray>
 #include <QString>
 
-namespace poslab::modules {
+namespace poslab::util {
 
 // Creates the parent folder if needed. Returns false with *error (English,
 // names no path: the caller adds it) when the folder cannot be made, the
@@ -21,4 +21,4 @@ namespace poslab::modules {
 // previous file at `path` is then unchanged and no temporary file is left.
 bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error = nullptr);
 
-}  // namespace poslab::modules
+}  // namespace poslab::util

@@ -1,10 +1,10 @@
-#include "modules/number_format.h"
+#include "util/number_format.h"
 
 #include <charconv>
 #include <cmath>
 #include <string>
 
-namespace poslab::modules {
+namespace poslab::util {
 
 void appendNumber(std::string& out, double v) {
     if (std::isnan(v)) {
@@ -43,4 +43,4 @@ QString formatVariantList(const QVariantList& list) {
     return parts.join(u',');
 }
 
-}  // namespace poslab::modules
+}  // namespace poslab::util

@@ -4,7 +4,7 @@
 #include <QString>
 #include <QVariantList>
 
-namespace poslab::modules {
+namespace poslab::util {
 
 // Shortest decimal text that parses back to exactly `v` (std::to_chars);
 // "nan", "inf", "-inf" for non-finite values.
@@ -14,4 +14,4 @@ void appendNumber(std::string& out, double v);
 // "1,2,3" for a list of numbers or strings.
 QString formatVariantList(const QVariantList& list);
 
-}  // namespace poslab::modules
+}  // namespace poslab::util

@@ -20,8 +20,8 @@
 // and the previous PDF intact. XDG_DATA_HOME points into a temporary folder
 // (inherited by the child processes), so the user's own runs are never
 // touched. The experiment inside export uses --train with tiny sizes.
-#include "core/lm_checkpoint.h"
-#include "modules/lab_results.h"
+#include "lm/checkpoint.h"
+#include "modules/lab/run_store.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

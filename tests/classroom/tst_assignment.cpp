@@ -2,7 +2,7 @@
 // (the small test course and the shipped one), the round trip, every kind of
 // file problem, atomic writes, and that the stored exercise blocks parse back
 // exactly as the course's loader parsed them.
-#include "lessons/assignment.h"
+#include "classroom/assignment.h"
 
 #include "lessons/course_loader.h"
 

@@ -3,7 +3,7 @@
 // the time limit (a module that honours the cancel flag and one that ignores
 // it); duplicates; order independence; the most common wrong answers; and the
 // text, JSON and CSV outputs (CSV parsed back by an independent reader).
-#include "lessons/grading.h"
+#include "classroom/grading.h"
 
 #include "modules/registry.h"
 

@@ -18,7 +18,7 @@
 // sees no open at all, which also covers reads through symbolic links.
 #include "lessons/course_loader.h"
 #include "lessons/exercise_check.h"
-#include "ui/lesson_view.h"
+#include "ui/notebook/lesson_view.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

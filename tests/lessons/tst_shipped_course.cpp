@@ -22,10 +22,10 @@
 #include "lessons/course_loader.h"
 #include "lessons/exercise_check.h"
 #include "lessons/run_engine.h"
-#include "modules/lab_results.h"
+#include "modules/lab/run_store.h"
 
-#include "core/lm_experiment.h"
-#include "core/text_corpus.h"
+#include "lm/experiment.h"
+#include "lm/text_corpus.h"
 
 #include <QDir>
 #include <QRegularExpression>

@@ -5,7 +5,7 @@
 // differentiate. Everything is written for clarity, not speed.
 #pragma once
 
-#include "core/lm_model.h"
+#include "lm/model.h"
 
 #include <algorithm>
 #include <cmath>
@@ -74,7 +74,7 @@ inline double crossentropy_ref(const dvec& logits, const std::vector<int>& y, in
     return crossentropy_ref(logits.data(), y.data(), N, V);
 }
 
-// The attention block of lm_layers.h, literally: qkv linear, split heads,
+// The attention block of lm/layers.h, literally: qkv linear, split heads,
 // optional RoPE (half-split pairs (j, j + D/2), angle t · theta^(−2j/D)),
 // scores q·k/√D + bias[h, t, j] for j <= t, softmax, weighted sum of v,
 // merge heads, output linear.  x, out (B, T, C); bias (H, T, T) or null.
@@ -140,7 +140,7 @@ inline int t5_bucket_ref(int r, int N, int max_distance) {
     return std::min(b, N - 1);
 }
 
-// The whole model of lm_model.h in double: returns the mean cross-entropy if
+// The whole model of lm/model.h in double: returns the mean cross-entropy if
 // targets is not null (and fills logits (B, T, V) if asked). rope_pos_scale
 // multiplies RoPE's positions (0.5: position interpolation by a factor 2).
 inline double model_ref(const poslab::lm_config& c, const std::vector<poslab::lm_param_info>& layout,

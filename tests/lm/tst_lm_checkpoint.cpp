@@ -1,4 +1,4 @@
-// tst_lm_checkpoint — saving and loading a language model (lm_checkpoint.h).
+// tst_lm_checkpoint — saving and loading a language model (lm/checkpoint.h).
 //
 // Golden values: the model itself before saving. A loaded model must give
 // bit-identical logits (memcmp) at the training length and, where the scheme
@@ -16,18 +16,18 @@
 // training the first N steps of the same 2N schedule, saving, loading and
 // training the other N (the golden value is the uninterrupted run itself).
 // Extending by --steps M: the learning rate of each continued step must be
-// the cosine formula of lm_optimizer.h written out here (no warm-up), at the
+// the cosine formula of lm/optimizer.h written out here (no warm-up), at the
 // schedule step reached, over the longer total. A stored training state
 // with step > total is refused on save and on load.
 #include <QtTest>
 
-#include "core/lm_experiment.h"
+#include "lm/experiment.h"
 
 #include "core/common.h"
-#include "core/lm_checkpoint.h"
-#include "core/lm_model.h"
-#include "core/tensor_file.h"
-#include "core/text_corpus.h"
+#include "lm/checkpoint.h"
+#include "lm/model.h"
+#include "lm/tensor_file.h"
+#include "lm/text_corpus.h"
 
 #include <cmath>
 #include <cstring>
@@ -315,7 +315,7 @@ private slots:
         QCOMPARE(lrs.size(), std::size_t(4));
         for (int k = 0; k < 4; ++k) {
             const int step = 4 + k;
-            // lm_optimizer.h: min + ½(max − min)(1 + cos(π (step − warmup) / (total − 1 − warmup)))
+            // lm/optimizer.h: min + ½(max − min)(1 + cos(π (step − warmup) / (total − 1 − warmup)))
             const double expected = 8e-4 + 0.5 * (8e-3 - 8e-4) * (1.0 + std::cos(M_PI * (step - 2) / (8.0 - 1 - 2)));
             QVERIFY2(std::fabs(lrs[(std::size_t)k] - expected) < 1e-6 * expected,
                      qPrintable(QString("step %1: lr %2, expected %3").arg(step).arg(lrs[(std::size_t)k]).arg(expected)));

@@ -1,5 +1,5 @@
 // tst_lm_experiment — training, evaluation at several lengths and the
-// length-generalisation experiment (lm_experiment.h), on tiny configurations.
+// length-generalisation experiment (lm/experiment.h), on tiny configurations.
 //
 // Golden values, derived independently of the code under test:
 //   * an untrained model's bits per character ≈ log2(V): its logits are
@@ -42,10 +42,10 @@
 #include <QtTest>
 
 #include "core/common.h"
-#include "core/lm_experiment.h"
-#include "core/lm_model.h"
-#include "core/synthetic_tasks.h"
-#include "core/text_corpus.h"
+#include "lm/experiment.h"
+#include "lm/model.h"
+#include "lm/synthetic_tasks.h"
+#include "lm/text_corpus.h"
 
 #include <atomic>
 #include <cmath>

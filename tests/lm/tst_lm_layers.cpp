@@ -1,5 +1,5 @@
-// tst_lm_layers — the language model's layers (lm_layers.h) and optimizer
-// (lm_optimizer.h).
+// tst_lm_layers — the language model's layers (lm/layers.h) and optimizer
+// (lm/optimizer.h).
 //
 // Golden values, derived independently of the code under test:
 //   * every layer is re-implemented here in plain double loops from its
@@ -24,8 +24,8 @@
 
 #include "core/alibi.h"
 #include "core/common.h"
-#include "core/lm_layers.h"
-#include "core/lm_optimizer.h"
+#include "lm/layers.h"
+#include "lm/optimizer.h"
 #include "core/matmul.h"
 #include "core/relative.h"
 #include "core/rope.h"
@@ -414,7 +414,7 @@ void TestLmLayers::adamwHandSteps() {
     QCOMPARE(s.step, 2LL);
 }
 
-// The update of lm_optimizer.h, written out in float one operation at a time
+// The update of lm/optimizer.h, written out in float one operation at a time
 // (no fused multiply-adds: the test is built with -ffp-contract=off, as C++20
 // without GNU extensions is). The library's vector loop must give the same
 // bits, whichever path this CPU takes.
@@ -439,7 +439,7 @@ void TestLmLayers::adamwMatchesItsFormulaBitForBit() {
         g[6] = 1e30f;  // squares overflow to +inf in v: the update goes to 0
         const float lr = 3e-4f * step;
         adamw_update(params.data(), g.data(), decay.data(), P, lr, c, s);
-        // 1 − β^t in double from the float β, as lm_optimizer.h says
+        // 1 − β^t in double from the float β, as lm/optimizer.h says
         const float bc1 = (float)(1.0 - std::pow((double)c.beta1, step));
         const float bc2 = (float)(1.0 - std::pow((double)c.beta2, step));
         const float omb1 = 1.0f - c.beta1, omb2 = 1.0f - c.beta2;

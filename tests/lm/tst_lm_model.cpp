@@ -1,4 +1,4 @@
-// tst_lm_model — the whole language model (lm_model.h) with every position
+// tst_lm_model — the whole language model (lm/model.h) with every position
 // scheme.
 //
 // Golden values, derived independently of the code under test:
@@ -23,7 +23,7 @@
 #include <QtTest>
 
 #include "core/common.h"
-#include "core/lm_model.h"
+#include "lm/model.h"
 
 #include "lm_reference.h"
 

@@ -18,8 +18,8 @@
 #include <QtTest>
 
 #include "core/common.h"
-#include "core/lm_layers.h"
-#include "core/lm_model.h"
+#include "lm/layers.h"
+#include "lm/model.h"
 
 #include <cmath>
 #include <cstring>
@@ -58,7 +58,7 @@ std::vector<int> random_tokens(int n, int V, std::uint64_t seed) {
     return t;
 }
 
-// Above the row-split thresholds of lm_model.cpp: N = B·T = 640 rows
+// Above the row-split thresholds of lm/model.cpp: N = B·T = 640 rows
 // (>= 2 × 256), 4C·N = 81 920 GELU values (>= 2 × 32 768).
 lm_config threaded_config(lm_position pos, int threads) {
     lm_config c;

@@ -10,7 +10,7 @@
 #include <QtTest>
 
 #include "core/common.h"
-#include "core/synthetic_tasks.h"
+#include "lm/synthetic_tasks.h"
 
 #include <set>
 #include <vector>

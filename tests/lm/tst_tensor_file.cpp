@@ -17,7 +17,7 @@
 #include <QtTest>
 
 #include "core/common.h"
-#include "core/tensor_file.h"
+#include "lm/tensor_file.h"
 
 #include <bit>
 #include <cmath>

@@ -7,7 +7,7 @@
 //     the ill-formed cases from Unicode §3.9 Table 3-8 (the standard's own
 //     worked example of "maximal subparts") and Table 3-7 (ranges that make
 //     overlong forms and surrogates ill-formed).
-//   * Fortune parsing: tests/core/data/fortune_sample, whose entries are
+//   * Fortune parsing: tests/lm/data/fortune_sample, whose entries are
 //     written out here by hand.
 //   * Split and vocabulary: index arithmetic (i % 10 == 9) and sorted code
 //     points listed by hand; determinism by building twice.
@@ -18,7 +18,7 @@
 #include <QtTest>
 
 #include "core/common.h"
-#include "core/text_corpus.h"
+#include "lm/text_corpus.h"
 
 #include <cstdlib>
 #include <fstream>
@@ -163,7 +163,7 @@ private slots:
     }
 
     void fortuneSampleFile() {
-        const QString path = QStringLiteral(POSLAB_TESTS_DIR "/core/data/fortune_sample");
+        const QString path = QStringLiteral(POSLAB_TESTS_DIR "/lm/data/fortune_sample");
         QVERIFY2(QFileInfo::exists(path), qPrintable(path));
         utf8_report rep;
         const std::u32string text = read_utf8_file(path.toStdString(), utf8_strict, &rep);

@@ -4,7 +4,7 @@
 // English words in it (only identifiers: parameter names, choices, the
 // module id, the value itself). The same for the refusals of the shipped
 // modules' own checks, and for the training lab's refused options.
-#include "modules/lab_option_messages.h"
+#include "modules/lab/option_messages.h"
 #include "modules/registry.h"
 
 #include <QRegularExpression>

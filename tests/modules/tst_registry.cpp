@@ -1,7 +1,7 @@
 // tst_registry — parameter validation, the built-in module list, and the JSON,
 // text and CSV forms of a run.
 #include "../shared/temporary_lab_run.h"
-#include "modules/number_format.h"
+#include "util/number_format.h"
 #include "modules/output_format.h"
 #include "modules/registry.h"
 #include "core/common.h"
@@ -88,10 +88,10 @@ private slots:
         const Params p = parseParams(makeFakeSpec(), {assignment});
         const QVariant v = p.values().at(param);
         QString got;
-        if (v.typeId() == QMetaType::QVariantList) got = formatVariantList(v.toList());
+        if (v.typeId() == QMetaType::QVariantList) got = poslab::util::formatVariantList(v.toList());
         else if (v.typeId() == QMetaType::Bool) got = v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
         else if (v.typeId() == QMetaType::QString) got = v.toString();
-        else got = formatNumber(v.toDouble());
+        else got = poslab::util::formatNumber(v.toDouble());
         QCOMPARE(got, expected);
     }
 
@@ -394,12 +394,12 @@ private slots:
         poslab::rng gen(7);
         for (int i = 0; i < 10000; ++i) {
             const double v = std::ldexp(double(gen.normal()), int(gen.uniform() * 200) - 100);
-            QCOMPARE(formatNumber(v).toDouble(), v);
+            QCOMPARE(poslab::util::formatNumber(v).toDouble(), v);
             const float f = float(v);
-            QCOMPARE(float(formatNumber(double(f)).toDouble()), f);
+            QCOMPARE(float(poslab::util::formatNumber(double(f)).toDouble()), f);
         }
-        QCOMPARE(formatNumber(-0.0), QStringLiteral("0"));
-        QCOMPARE(formatNumber(std::numeric_limits<double>::infinity()), QStringLiteral("inf"));
+        QCOMPARE(poslab::util::formatNumber(-0.0), QStringLiteral("0"));
+        QCOMPARE(poslab::util::formatNumber(std::numeric_limits<double>::infinity()), QStringLiteral("inf"));
     }
 
     void listFormats() {

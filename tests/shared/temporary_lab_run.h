@@ -9,8 +9,8 @@
 // (so the learned table refuses 16). It takes well under a second.
 #pragma once
 
-#include "core/lm_experiment.h"
-#include "modules/lab_results.h"
+#include "lm/experiment.h"
+#include "modules/lab/run_store.h"
 
 #include <QDateTime>
 #include <QTemporaryDir>

@@ -4,7 +4,7 @@
 // The assignment is made by lessons::createAssignment from the shipped course
 // (chapters 2 and 3, every exercise but sin-rotation-cos) and written with
 // writeAssignment; what the window writes is read back with the file
-// functions of lessons/assignment.h, an implementation independent of the
+// functions of classroom/assignment.h, an implementation independent of the
 // window's. Expected values come from the assignment itself (its exercise
 // ids, its parsed blocks) or are typed by the test.
 //
@@ -14,17 +14,17 @@
 //
 // Set POSLAB_SCREENSHOT_DIR to keep PNGs of the window in both languages.
 #include "../shared/unwritable_folder.h"
-#include "lessons/assignment.h"
+#include "classroom/assignment.h"
 #include "lessons/course_loader.h"
 #include "lessons/progress_store.h"
-#include "ui/assignment_banner.h"
-#include "ui/assignment_dialog.h"
-#include "ui/assignment_session.h"
-#include "ui/exercise_widget.h"
-#include "ui/lesson_view.h"
-#include "ui/main_window.h"
-#include "ui/toc_panel.h"
-#include "ui/window_entry.h"
+#include "ui/classroom/assignment_banner.h"
+#include "ui/classroom/assignment_dialog.h"
+#include "ui/classroom/assignment_session.h"
+#include "ui/notebook/exercise_widget.h"
+#include "ui/notebook/lesson_view.h"
+#include "ui/window/main_window.h"
+#include "ui/notebook/toc_panel.h"
+#include "ui/window/window_entry.h"
 
 #include <QAbstractButton>
 #include <QAction>

@@ -7,8 +7,8 @@
 // three students — one of them with a hostile name and a 5000-character
 // answer —, a file that could not be read and a duplicate. The expected text
 // is the fixture's own data, so every check follows from the input alone.
-#include "lessons/grading.h"
-#include "ui/class_report.h"
+#include "classroom/grading.h"
+#include "ui/classroom/class_report.h"
 
 #include <QApplication>
 #include <QDir>

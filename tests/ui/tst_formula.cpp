@@ -6,7 +6,7 @@
 // big operators, stretched delimiters span the matrix, the baseline of an
 // inline formula coincides with the baseline of the surrounding text.
 // PNGs and a PDF are left in $POSLAB_FORMULA_OUT (default: a temp folder) to look at.
-#include "ui/formula_renderer.h"
+#include "ui/formula/formula_renderer.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QDateTime>

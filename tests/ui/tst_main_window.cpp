@@ -14,14 +14,14 @@
 #include "lessons/progress_store.h"
 #include "lessons/run_engine.h"
 #include "ui/charts/chart_view.h"
-#include "ui/exercise_widget.h"
-#include "ui/lesson_view.h"
-#include "ui/main_window.h"
-#include "ui/param_panel.h"
-#include "ui/pdf_export.h"
-#include "ui/search_panel.h"
-#include "ui/toc_panel.h"
-#include "ui/training_lab_page.h"
+#include "ui/notebook/exercise_widget.h"
+#include "ui/notebook/lesson_view.h"
+#include "ui/window/main_window.h"
+#include "ui/notebook/param_panel.h"
+#include "ui/report/pdf_export.h"
+#include "ui/notebook/search_panel.h"
+#include "ui/notebook/toc_panel.h"
+#include "ui/lab/training_lab_page.h"
 
 #include <QAbstractButton>
 #include <QAction>

@@ -1,10 +1,10 @@
 // tst_markdown_document — lesson Markdown -> QTextDocument structure (md4c),
 // the CJK soft-break rule, the course-folder rules for images and links,
 // formulas as text objects, and the code highlighter's tokens.
-#include "ui/code_highlighter.h"
-#include "ui/fonts.h"
-#include "ui/formula_renderer.h"
-#include "ui/markdown_document.h"
+#include "ui/document/code_highlighter.h"
+#include "ui/document/fonts.h"
+#include "ui/formula/formula_renderer.h"
+#include "ui/document/markdown_document.h"
 
 #include <QApplication>
 #include <QFontInfo>

@@ -8,7 +8,7 @@
 // (pdfimages -list from poppler-utils).
 #include "../shared/temporary_lab_run.h"
 #include "lessons/progress_store.h"
-#include "ui/pdf_export.h"
+#include "ui/report/pdf_export.h"
 #include "lessons/course_loader.h"
 
 #include <QApplication>

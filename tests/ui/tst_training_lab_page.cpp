@@ -9,14 +9,14 @@
 // directly with the same thread count. The core is deterministic for the same
 // options and threads, so the page's bits per character must be identical,
 // not merely close.
-#include "core/lm_experiment.h"
+#include "lm/experiment.h"
 #include "core/matmul.h"
-#include "core/synthetic_tasks.h"
-#include "core/text_corpus.h"
-#include "modules/lab_results.h"
+#include "lm/synthetic_tasks.h"
+#include "lm/text_corpus.h"
+#include "modules/lab/run_store.h"
 #include "ui/charts/chart_view.h"
-#include "ui/main_window.h"
-#include "ui/training_lab_page.h"
+#include "ui/window/main_window.h"
+#include "ui/lab/training_lab_page.h"
 
 #include <QAction>
 #include <QApplication>

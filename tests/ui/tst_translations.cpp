@@ -7,8 +7,8 @@
 // the committed file. Loads the compiled :/i18n/poslab_zh_CN.qm and looks
 // every message up, so the resource is built from the current .ts.
 #include "modules/registry.h"
-#include "ui/main_window.h"
-#include "ui/param_panel.h"
+#include "ui/window/main_window.h"
+#include "ui/notebook/param_panel.h"
 
 #include <QAction>
 #include <QApplication>

@@ -3,7 +3,7 @@
 // do for whole processes), a path that is a folder and an unwritable folder
 // all fail with a reason and leave the previous file byte for byte and no
 // temporary file beside it.
-#include "modules/atomic_file.h"
+#include "util/atomic_file.h"
 
 #include <QDir>
 #include <QFile>
@@ -14,7 +14,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-using poslab::modules::writeFileAtomically;
+using poslab::util::writeFileAtomically;
 
 namespace {
 
@@ -39,11 +39,11 @@ private slots:
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("sub/folder/a.json"));
         QString error = QStringLiteral("stale");
-        QVERIFY(writeFileAtomically(path, "first", &error));
+        QVERIFY(poslab::util::writeFileAtomically(path, "first", &error));
         QVERIFY(error.isEmpty());
         QCOMPARE(readAll(path), QByteArray("first"));
         const QByteArray big(3 * 1024 * 1024 + 17, 'x');  // larger than any internal buffer
-        QVERIFY(writeFileAtomically(path, big));
+        QVERIFY(poslab::util::writeFileAtomically(path, big));
         QCOMPARE(readAll(path), big);
         QCOMPARE(entries(dir.filePath(QStringLiteral("sub/folder"))), QStringList{QStringLiteral("a.json")});
     }
@@ -59,7 +59,7 @@ private slots:
         QFETCH(int, size);
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("progress.json"));
-        QVERIFY(writeFileAtomically(path, "old content"));
+        QVERIFY(poslab::util::writeFileAtomically(path, "old content"));
         // Files may grow to 1000 bytes: a write past that fails (EFBIG) as on a full disk.
         struct rlimit old {};
         QCOMPARE(getrlimit(RLIMIT_FSIZE, &old), 0);
@@ -68,7 +68,7 @@ private slots:
         low.rlim_cur = 1000;
         QCOMPARE(setrlimit(RLIMIT_FSIZE, &low), 0);
         QString error;
-        const bool ok = writeFileAtomically(path, QByteArray(size, 'n'), &error);
+        const bool ok = poslab::util::writeFileAtomically(path, QByteArray(size, 'n'), &error);
         setrlimit(RLIMIT_FSIZE, &old);
         std::signal(SIGXFSZ, oldHandler);
         QVERIFY(!ok);
@@ -83,7 +83,7 @@ private slots:
         const QString path = dir.filePath(QStringLiteral("taken"));
         QVERIFY(QDir().mkdir(path));
         QString error;
-        QVERIFY(!writeFileAtomically(path, "x", &error));
+        QVERIFY(!poslab::util::writeFileAtomically(path, "x", &error));
         QVERIFY(!error.isEmpty());
         QVERIFY(QFileInfo(path).isDir());
         QCOMPARE(entries(dir.path()), QStringList());
@@ -94,17 +94,17 @@ private slots:
         if (geteuid() == 0) {
             // root writes anywhere; a folder under a regular file cannot be made by anyone.
             QTemporaryDir dir;
-            QVERIFY(writeFileAtomically(dir.filePath(QStringLiteral("file")), "x"));
+            QVERIFY(poslab::util::writeFileAtomically(dir.filePath(QStringLiteral("file")), "x"));
             QString error;
-            QVERIFY(!writeFileAtomically(dir.filePath(QStringLiteral("file/inside.json")), "y", &error));
+            QVERIFY(!poslab::util::writeFileAtomically(dir.filePath(QStringLiteral("file/inside.json")), "y", &error));
             QVERIFY2(error.contains(QStringLiteral("folder")), qPrintable(error));
             return;
         }
         QTemporaryDir dir;
-        QVERIFY(writeFileAtomically(dir.filePath(QStringLiteral("a.json")), "old"));
+        QVERIFY(poslab::util::writeFileAtomically(dir.filePath(QStringLiteral("a.json")), "old"));
         QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::ExeOwner);
         QString error;
-        const bool ok = writeFileAtomically(dir.filePath(QStringLiteral("a.json")), "new", &error);
+        const bool ok = poslab::util::writeFileAtomically(dir.filePath(QStringLiteral("a.json")), "new", &error);
         QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
         QVERIFY(!ok);
         QCOMPARE(readAll(dir.filePath(QStringLiteral("a.json"))), QByteArray("old"));

@@ -1,6 +1,6 @@
-// lab_modules.cpp — runnable modules of the lab family:
+// length_results_module.cpp — runnable modules of the lab family:
 //   lab.length_results  the latest stored "train short, test long" run
-//                       (lab_results.h), as tables and charts for the
+//                       (modules/lab/run_store.h), as tables and charts for the
 //                       Experiments chapter and the PDF report.
 //
 // The module never trains anything: it reads what `poslab experiment length`,
@@ -17,10 +17,10 @@
 // Descriptive texts (the run's facts, the notes on refused lengths, the error
 // when nothing is stored) come in the chapter's language (`lang`), because a
 // module's table cells cannot be relabelled by a lesson.
-#include "modules/lab_results.h"
+#include "modules/lab/run_store.h"
 #include "modules/registry.h"
 
-#include "core/lm_model.h"
+#include "lm/model.h"
 
 #include <QCryptographicHash>
 #include <QDir>

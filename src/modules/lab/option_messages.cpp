@@ -1,6 +1,6 @@
-#include "modules/lab_option_messages.h"
+#include "modules/lab/option_messages.h"
 
-#include "modules/number_format.h"
+#include "util/number_format.h"
 
 namespace poslab::modules {
 
@@ -10,7 +10,7 @@ Text2 labOptionMessage(const lab_option_problem& p, const LabOptionNames& option
     const QString nameZh = name.zh.isEmpty() ? QString::fromStdString(p.field) : name.zh;
     // The subject of a Chinese sentence: "--steps 不能取", "每种方案的步数不能取" (a space only after ASCII).
     const QString subjectZh = nameZh.isEmpty() || nameZh.back().unicode() >= 0x80 ? nameZh : nameZh + u' ';
-    const QString v = formatNumber(p.value), lo = formatNumber(p.lo), hi = formatNumber(p.hi);
+    const QString v = util::formatNumber(p.value), lo = util::formatNumber(p.lo), hi = util::formatNumber(p.hi);
     const QString other = QString::fromStdString(p.name);
     switch (p.rule) {
     case LAB_OPTION_OK:

@@ -1,15 +1,15 @@
-// lab_option_messages.h — the training lab's refused options, worded in both
+// option_messages.h — the training lab's refused options, worded in both
 // course languages.
 //
 // The core says which rule an option breaks and with which values
-// (lm_experiment.h: lab_option_problem); this file turns that into a sentence
+// (lm/experiment.h: lab_option_problem); this file turns that into a sentence
 // in English and in Chinese. The option is named as the reader knows it, which
 // differs by place: `poslab experiment` says --train-ctx, `poslab train` says
 // --context, the Training Lab window says "Training context". The caller
 // passes that naming (optionName), so one wording serves all three.
 #pragma once
 
-#include "core/lm_experiment.h"
+#include "lm/experiment.h"
 #include "modules/module.h"
 
 #include <functional>

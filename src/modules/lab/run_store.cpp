@@ -1,5 +1,5 @@
-// lab_results.cpp — writing and reading the training lab's stored runs
-// (lab_results.h).
+// run_store.cpp — writing and reading the training lab's stored runs
+// (modules/lab/run_store.h).
 //
 // Numbers are written so they read back bit-identically: doubles through
 // Qt's shortest round-trip form, floats through std::to_chars' shortest form
@@ -7,9 +7,9 @@
 // 64-bit seeds and byte counts as decimal strings where a double could not
 // hold them exactly. Non-finite values (a diverged loss) are written as null
 // and read back as NaN.
-#include "modules/lab_results.h"
+#include "modules/lab/run_store.h"
 
-#include "modules/atomic_file.h"
+#include "util/atomic_file.h"
 
 #include "core/matmul.h"
 
@@ -487,7 +487,7 @@ QString saveRun(const length_experiment_result& result, const std::vector<QStrin
     p.finishedUtc = when;
     const QByteArray json = runToJson(result, samples, &p);
     QString why;
-    if (!modules::writeFileAtomically(path, json, &why))
+    if (!util::writeFileAtomically(path, json, &why))
         return failWith(QStringLiteral("cannot store the training run in %1: %2 (nothing was written)")
                             .arg(QDir::toNativeSeparators(path), why));
     if (error) error->clear();

@@ -1,4 +1,4 @@
-// lab_results.h — the training lab's stored runs (issue 5 §4).
+// run_store.h — the training lab's stored runs (issue 5 §4).
 //
 // Every finished (or cancelled) "train short, test long" experiment — from
 // `poslab experiment length`, from the Training Lab window, or run by
@@ -35,7 +35,7 @@
 // deleted and never crashes the reader.
 #pragma once
 
-#include "core/lm_experiment.h"
+#include "lm/experiment.h"
 
 #include <QDateTime>
 #include <QString>

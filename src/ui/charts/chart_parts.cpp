@@ -4,7 +4,7 @@
 #include "ui/charts/chart_view.h"
 #include "ui/charts/color_map.h"
 #include "ui/charts/heatmap_chart.h"
-#include "ui/fonts.h"
+#include "ui/document/fonts.h"
 
 #include <QApplication>
 #include <QBarCategoryAxis>

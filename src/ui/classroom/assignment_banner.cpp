@@ -1,6 +1,6 @@
-#include "ui/assignment_banner.h"
+#include "ui/classroom/assignment_banner.h"
 
-#include "ui/assignment_session.h"
+#include "ui/classroom/assignment_session.h"
 
 #include <QEvent>
 #include <QHBoxLayout>

@@ -1,7 +1,7 @@
-#include "ui/assignment_dialog.h"
+#include "ui/classroom/assignment_dialog.h"
 
-#include "ui/exercise_widget.h"
-#include "ui/toc_panel.h"
+#include "ui/notebook/exercise_widget.h"
+#include "ui/notebook/toc_panel.h"
 
 #include <QCheckBox>
 #include <QDateTimeEdit>

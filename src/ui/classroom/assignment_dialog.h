@@ -10,7 +10,7 @@
 // the dialog, which stays open so nothing typed is lost.
 #pragma once
 
-#include "lessons/assignment.h"
+#include "classroom/assignment.h"
 #include "lessons/course.h"
 
 #include <QDialog>

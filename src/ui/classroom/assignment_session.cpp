@@ -1,4 +1,4 @@
-#include "ui/assignment_session.h"
+#include "ui/classroom/assignment_session.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
 // assignment_session.h — a student working through an assignment in the
 // window: the assignment, their draft answers and how the lessons are shown.
 //
-// The draft is an answer file (lessons/assignment.h) kept at its own path,
+// The draft is an answer file (classroom/assignment.h) kept at its own path,
 // by default lessons::draftAnswersPath(): it holds the student's name (asked
 // once), every answer with the time it last changed and how often it was
 // checked. It is rewritten atomically on every change, so a crash, a killed
@@ -16,9 +16,9 @@
 // exercises alone.
 #pragma once
 
-#include "lessons/assignment.h"
+#include "classroom/assignment.h"
 #include "lessons/course.h"
-#include "ui/exercise_widget.h"
+#include "ui/notebook/exercise_widget.h"
 
 #include <QDateTime>
 #include <QHash>

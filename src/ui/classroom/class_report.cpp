@@ -1,7 +1,7 @@
-#include "ui/class_report.h"
+#include "ui/classroom/class_report.h"
 
-#include "ui/markdown_document.h"
-#include "ui/pdf_pages.h"
+#include "ui/document/markdown_document.h"
+#include "ui/report/pdf_pages.h"
 
 #include <QDateTime>
 #include <QFileInfo>

@@ -26,7 +26,7 @@
 // with formulas.
 #pragma once
 
-#include "lessons/grading.h"
+#include "classroom/grading.h"
 
 #include <QString>
 

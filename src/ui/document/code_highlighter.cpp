@@ -1,4 +1,4 @@
-#include "ui/code_highlighter.h"
+#include "ui/document/code_highlighter.h"
 
 #include <QSet>
 

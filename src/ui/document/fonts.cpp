@@ -1,4 +1,4 @@
-#include "ui/fonts.h"
+#include "ui/document/fonts.h"
 
 #include <QFontDatabase>
 #include <QMutex>

@@ -1,8 +1,8 @@
-#include "ui/markdown_document.h"
+#include "ui/document/markdown_document.h"
 
-#include "ui/code_highlighter.h"
-#include "ui/fonts.h"
-#include "ui/formula_renderer.h"
+#include "ui/document/code_highlighter.h"
+#include "ui/document/fonts.h"
+#include "ui/formula/formula_renderer.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QDir>

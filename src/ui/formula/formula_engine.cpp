@@ -1,4 +1,4 @@
-#include "ui/formula_engine.h"
+#include "ui/formula/formula_engine.h"
 
 #include <QElapsedTimer>
 #include <QFile>

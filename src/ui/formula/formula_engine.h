@@ -4,7 +4,7 @@
 // the bundle takes ~0.4 s and each formula tens to hundreds of ms, so the GUI
 // thread never runs it. The engine starts on the first job and lives until stop().
 
-#include "ui/formula_renderer.h"
+#include "ui/formula/formula_renderer.h"
 
 #include <QByteArray>
 #include <QMutex>

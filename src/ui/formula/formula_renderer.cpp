@@ -1,8 +1,8 @@
-#include "ui/formula_renderer.h"
+#include "ui/formula/formula_renderer.h"
 
-#include "modules/atomic_file.h"
+#include "util/atomic_file.h"
 
-#include "ui/formula_engine.h"
+#include "ui/formula/formula_engine.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QCoreApplication>
@@ -181,7 +181,7 @@ public:
             return;
         // Atomic: a kill or a full disk leaves no half-written formula (a
         // cache: a failed write only means it is rendered again next time).
-        modules::writeFileAtomically(path, svg);
+        util::writeFileAtomically(path, svg);
     }
 };
 

@@ -1,7 +1,7 @@
-#include "ui/training_lab_page.h"
+#include "ui/lab/training_lab_page.h"
 
-#include "core/text_corpus.h"
-#include "modules/lab_results.h"
+#include "lm/text_corpus.h"
+#include "modules/lab/run_store.h"
 #include "ui/charts/chart_view.h"
 
 #include <QApplication>
@@ -53,7 +53,7 @@ const poslab::rope_scaling_type kScalings[] = {poslab::ROPE_SCALING_LINEAR, posl
                                                poslab::ROPE_SCALING_DYNAMIC, poslab::ROPE_SCALING_YARN};
 
 // The training loss as the live curve shows it: the core's bias-corrected
-// moving average (factor 0.9, lm_experiment.cpp), in bits per character, so
+// moving average (factor 0.9, lm/experiment.cpp), in bits per character, so
 // a stored run's curve is drawn exactly like a live one.
 std::vector<QPointF> smoothedCurve(const std::vector<double>& lossesNats)
 {

@@ -12,7 +12,7 @@
 // latest stored run with its date, machine and settings.
 #pragma once
 
-#include "ui/training_lab_run.h"
+#include "ui/lab/training_lab_run.h"
 
 #include <QDateTime>
 #include <QWidget>

@@ -1,10 +1,10 @@
-#include "ui/training_lab_run.h"
+#include "ui/lab/training_lab_run.h"
 
 #include "core/common.h"
 #include "core/matmul.h"
-#include "core/synthetic_tasks.h"
-#include "core/text_corpus.h"
-#include "modules/lab_option_messages.h"
+#include "lm/synthetic_tasks.h"
+#include "lm/text_corpus.h"
+#include "modules/lab/option_messages.h"
 
 #include <QFileInfo>
 #include <QMutex>
@@ -29,7 +29,7 @@ int LabSettings::defaultThreads() { return std::clamp(QThread::idealThreadCount(
 
 LabSettings LabSettings::quickPreset()
 {
-    // The command line's budgets come from one place (lm_experiment.h).
+    // The command line's budgets come from one place (lm/experiment.h).
     LabSettings s = fromOptions(poslab::length_experiment_preset(true), QStringLiteral("fortunes"));
     s.threads = defaultThreads();
     return s;

@@ -19,8 +19,8 @@
 // hangs.
 #pragma once
 
-#include "core/lm_experiment.h"
-#include "core/lm_model.h"
+#include "lm/experiment.h"
+#include "lm/model.h"
 #include "core/rope_scaling.h"
 
 #include <QObject>

@@ -1,10 +1,10 @@
-#include "ui/exercise_widget.h"
+#include "ui/notebook/exercise_widget.h"
 
 #include "lessons/exercise_check.h"
 #include "modules/registry.h"
 #include "ui/charts/chart_view.h"
-#include "ui/lesson_view.h"
-#include "ui/param_panel.h"
+#include "ui/notebook/lesson_view.h"
+#include "ui/notebook/param_panel.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>

@@ -1,11 +1,11 @@
-#include "ui/lesson_view.h"
+#include "ui/notebook/lesson_view.h"
 
 #include "modules/registry.h"
 #include "ui/charts/chart_view.h"
-#include "ui/exercise_widget.h"
-#include "ui/fonts.h"
-#include "ui/markdown_document.h"
-#include "ui/param_panel.h"
+#include "ui/notebook/exercise_widget.h"
+#include "ui/document/fonts.h"
+#include "ui/document/markdown_document.h"
+#include "ui/notebook/param_panel.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QDesktopServices>

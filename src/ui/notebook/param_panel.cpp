@@ -1,4 +1,4 @@
-#include "ui/param_panel.h"
+#include "ui/notebook/param_panel.h"
 
 #include "modules/registry.h"
 

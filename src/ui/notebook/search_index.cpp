@@ -1,4 +1,4 @@
-#include "ui/search_index.h"
+#include "ui/notebook/search_index.h"
 
 #include <QRegularExpression>
 

@@ -1,4 +1,4 @@
-#include "ui/search_panel.h"
+#include "ui/notebook/search_panel.h"
 
 #include <QEvent>
 #include <QKeyEvent>

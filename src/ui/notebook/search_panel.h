@@ -5,7 +5,7 @@
 // and the window highlights the text in the lesson pane. Esc clears the field.
 #pragma once
 
-#include "ui/search_index.h"
+#include "ui/notebook/search_index.h"
 
 #include <QWidget>
 

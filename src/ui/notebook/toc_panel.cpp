@@ -1,4 +1,4 @@
-#include "ui/toc_panel.h"
+#include "ui/notebook/toc_panel.h"
 
 #include <QEvent>
 #include <QHeaderView>

@@ -1,17 +1,17 @@
-#include "ui/pdf_export.h"
+#include "ui/report/pdf_export.h"
 
 #include "core/matmul.h"
 #include "lessons/course_loader.h"
 #include "lessons/exercise_check.h"
 #include "lessons/progress_store.h"
 #include "lessons/run_engine.h"
-#include "modules/lab_results.h"
+#include "modules/lab/run_store.h"
 #include "modules/registry.h"
 #include "ui/charts/chart_view.h"
-#include "ui/fonts.h"
-#include "ui/formula_renderer.h"
-#include "ui/markdown_document.h"
-#include "ui/pdf_pages.h"
+#include "ui/document/fonts.h"
+#include "ui/formula/formula_renderer.h"
+#include "ui/document/markdown_document.h"
+#include "ui/report/pdf_pages.h"
 
 #include <QDate>
 #include <QDir>

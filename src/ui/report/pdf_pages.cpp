@@ -1,9 +1,9 @@
-#include "ui/pdf_pages.h"
+#include "ui/report/pdf_pages.h"
 
-#include "modules/atomic_file.h"
+#include "util/atomic_file.h"
 #include "ui/charts/chart_view.h"
-#include "ui/fonts.h"
-#include "ui/markdown_document.h"
+#include "ui/document/fonts.h"
+#include "ui/document/markdown_document.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QPainter>
@@ -441,7 +441,7 @@ PdfStatus writePdfAtomically(const QString& path, const PdfFileOptions& options,
     }
     // QPdfWriter ignores a short write (a full disk: Qt reports the bytes that
     // fit and no error), so the PDF is made in memory and written whole or not
-    // at all by the shared writer (modules/atomic_file.h), which checks the count.
+    // at all by the shared writer (util/atomic_file.h), which checks the count.
     QBuffer pdf;
     pdf.open(QIODevice::WriteOnly);
     {
@@ -455,7 +455,7 @@ PdfStatus writePdfAtomically(const QString& path, const PdfFileOptions& options,
         if (!produced.ok()) return produced;
     }
     QString why;
-    if (!modules::writeFileAtomically(path, pdf.data(), &why)) return {PdfStatus::Stage::Commit, why};
+    if (!util::writeFileAtomically(path, pdf.data(), &why)) return {PdfStatus::Stage::Commit, why};
     return {};
 }
 

@@ -1,4 +1,4 @@
-#include "ui/app_settings.h"
+#include "ui/window/app_settings.h"
 
 #include <QCoreApplication>
 #include <QSettings>

@@ -24,7 +24,7 @@
 // temporary folder.
 #pragma once
 
-#include "lessons/assignment.h"
+#include "classroom/assignment.h"
 #include "lessons/course.h"
 
 #include <QHash>

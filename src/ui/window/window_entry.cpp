@@ -1,9 +1,9 @@
-#include "ui/window_entry.h"
+#include "ui/window/window_entry.h"
 
-#include "lessons/assignment.h"
-#include "ui/app_settings.h"
-#include "ui/lesson_view.h"
-#include "ui/main_window.h"
+#include "classroom/assignment.h"
+#include "ui/window/app_settings.h"
+#include "ui/notebook/lesson_view.h"
+#include "ui/window/main_window.h"
 
 #include <QApplication>
 #include <QEvent>

@@ -14,10 +14,10 @@
 //   - refused lengths against the configuration (a learned table stops at the
 //     training context).
 // With no stored run the module fails with the instructions the chapter needs.
-#include "modules/lab_results.h"
+#include "modules/lab/run_store.h"
 #include "modules/registry.h"
 
-#include "core/lm_experiment.h"
+#include "lm/experiment.h"
 
 #include <QDir>
 #include <QFile>

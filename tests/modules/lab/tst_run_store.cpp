@@ -1,4 +1,4 @@
-// tst_lab_results — the training lab's stored runs (lab_results.h).
+// tst_run_store — the training lab's stored runs (modules/lab/run_store.h).
 //
 // What is checked, and how the expected values are known:
 //   * round trip: a run is saved and read back, and every field of the
@@ -19,9 +19,9 @@
 //     (/proc/self: not even root can create files there) gives an error
 //     naming the path and leaves no file behind;
 //   * with no directory given, runs go to <XDG_DATA_HOME>/PosLab/lab.
-#include "modules/lab_results.h"
+#include "modules/lab/run_store.h"
 
-#include "core/lm_experiment.h"
+#include "lm/experiment.h"
 
 #include <QDir>
 #include <QFile>
@@ -252,7 +252,7 @@ bool writeBytes(const QString& path, const QByteArray& bytes) {
 
 }  // namespace
 
-class TestLabResults : public QObject {
+class TestRunStore : public QObject {
     Q_OBJECT
 
 private:
@@ -475,5 +475,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLabResults)
-#include "tst_lab_results.moc"
+QTEST_GUILESS_MAIN(TestRunStore)
+#include "tst_run_store.moc"

@@ -1,0 +1,3 @@
+// Fixture for the layer_violations test: lm is plain C++ (no Qt).
+#include <QString>
+#include <cblas.h>
