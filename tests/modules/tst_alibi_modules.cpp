@@ -92,7 +92,7 @@ void TestAlibiModules::recencySameInBothModes() {
 
 void TestAlibiModules::nopeOutputsAndShapes() {
     const auto outs = run(u"nope.causal_signal"_s);  // defaults: T = 32, causal
-    for (const QString name : {u"mean_sq_norm"_s, u"closed_form"_s, u"bos_signal"_s, u"recovered_position"_s}) {
+    for (const QString& name : {u"mean_sq_norm"_s, u"closed_form"_s, u"bos_signal"_s, u"recovered_position"_s}) {
         const Output& o = out(outs, name);
         QCOMPARE(o.kind, OutputKind::Series);
         QCOMPARE(int(o.x.size()), 32);

@@ -487,7 +487,7 @@ void TestMarkdownDocument::inlineMode()
 void TestMarkdownDocument::fontsAreExplicit()
 {
     using namespace poslab::ui::fonts;
-    for (const QString lang : {QStringLiteral("en"), QStringLiteral("zh")}) {
+    for (const QString& lang : {QStringLiteral("en"), QStringLiteral("zh")}) {
         for (Role r : {Role::Body, Role::Heading, Role::Code, Role::Ui}) {
             const QStringList f = families(r, lang);
             QCOMPARE(f.size(), 2);
