@@ -1,5 +1,5 @@
 // rope_scaling.cpp — inverse frequencies and attention factor for each RoPE
-// scaling. Formulas and citations in rope_scaling.h and DEFINITIONS.md §3.
+// scaling. Formulas and citations in rope_scaling.h and docs/reference/definitions.md §3.
 #include "core/rope_scaling.h"
 
 #include "core/common.h"

@@ -9,7 +9,7 @@
 //     logits = LN_f(x) · wteᵀ                                          (B, T, V)
 //     loss   = mean over the B·T positions of −log softmax(logits)[target]
 //
-// Position schemes (lm_position; DEFINITIONS.md for each sign convention):
+// Position schemes (lm_position; docs/reference/definitions.md for each sign convention):
 //   none        NoPE: nothing is added; the causal mask alone lets the model
 //               infer positions (Kazemnejad et al. 2023, Haviv et al. 2022).
 //   sinusoidal  Vaswani's table (interleaved layout, base 10000), times
