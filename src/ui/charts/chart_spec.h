@@ -50,7 +50,7 @@ ChartSpec chartSpecFor(const lessons::RunBlock& block);
 // Colours and font of a chart. On screen it follows the widget's palette and
 // font (light/dark, CJK families set by the window); for the PDF painter it is
 // a fixed light theme with pixel-size fonts (point sizes come out ~3x too large
-// there, TECH-NOTES).
+// there: docs/qt-notes.md, PDF fonts).
 struct ChartStyle {
     QFont font;               // families are taken from here; size from pixelSize
     int pixelSize = 12;       // base text size in px (titles are a bit larger)
