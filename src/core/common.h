@@ -2,7 +2,7 @@
 // the memory budget guard, and a seeded random generator whose sequence is the
 // same on every machine and standard library.
 //
-// Conventions used across src/core (see also ../shared DESIGN and STYLE):
+// Conventions used across src/core (see also docs/architecture.md, "core"):
 //   * Buffers are row-major float arrays. Shape comments name the axes with one
 //     set of letters: B batch, T time (sequence), C channels, H heads,
 //     D head dimension. "// (B, H, T, D)" means the last axis is contiguous.

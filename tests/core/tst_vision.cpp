@@ -1,7 +1,7 @@
 // tst_vision.cpp — tests of src/core/vision.h (2-D position encodings).
 //
-// Three kinds of evidence (STYLE §7): values derived independently in double
-// precision here in the test (closed forms, a naive padded convolution),
+// Three kinds of evidence: values derived independently in double precision
+// here in the test (closed forms, a naive padded convolution),
 // finite-difference gradient checks against a double-precision forward written
 // here, and sweeps over sizes through _data() rows. Each check reports its
 // worst error next to the tolerance.
