@@ -39,16 +39,6 @@ void alibi_slopes(int n, float* slopes_h) {
     for (int h = 0; h < n; ++h) slopes_h[h] = static_cast<float>(s[h]);
 }
 
-const char* alibi_mode_name(alibi_mode mode) {
-    switch (mode) {
-    case alibi_causal: return "causal";
-    case alibi_causal_masked: return "causal_masked";
-    case alibi_symmetric: return "symmetric";
-    case alibi_causal_rowshift: return "causal_rowshift";
-    }
-    return "unknown";
-}
-
 void alibi_bias(const float* slopes_h, std::size_t H, std::size_t Tq, std::size_t Tk,
                 long long query_offset, alibi_mode mode, float* bias_hqk) {
     require(H >= 1, "alibi_bias: H must be >= 1");

@@ -108,7 +108,6 @@ public:
 
     explicit ChartTextObject(ChartStyle style, QObject* parent = nullptr);
     int add(Entry e);
-    int count() const { return int(m_entries.size()); }
 
     QSizeF intrinsicSize(QTextDocument* doc, int, const QTextFormat& format) override;
     void drawObject(QPainter* painter, const QRectF& rect, QTextDocument*, int, const QTextFormat& format) override;
@@ -143,7 +142,6 @@ public:
     // there is nothing to show).
     std::optional<QTextCharFormat> chartObject(const ChartSpec& spec, const std::vector<modules::Output>& outputs,
                                                QString* error, qreal maxHeightFraction = 0.82);
-    int chartCount() const { return m_charts->count(); }
 
     // Runs `build` (which fills the document) without laying out after every
     // change, then lays out once. Qt relays out a whole table after each
