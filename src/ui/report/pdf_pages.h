@@ -1,5 +1,6 @@
 // pdf_pages.h — what the PDF reports share: the course report (pdf_export.cpp)
-// and the grading reports (class_report.cpp). Internal to src/ui.
+// and the grading reports (ui/classroom/class_report.cpp). Internal to src/ui
+// (report and classroom).
 //
 //   · A4 page geometry (margins, header and footer baselines) and the
 //     report's own words in the report's language (Words::t("en", "中文")).
