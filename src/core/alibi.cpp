@@ -22,7 +22,7 @@ std::vector<double> slopes_power_of_2(int n) {
 
 std::vector<double> alibi_slopes_double(int n) {
     require(n >= 1 && n <= 65536,
-            "alibi_slopes: the number of heads must be in [1, 65536] (got " + std::to_string(n) + ")");
+            "alibi_slopes: the number of heads must be in [1, 65536] (got ", n, ")");
     int c = 1;
     while (c * 2 <= n) c *= 2;  // closest power of two not above n
     if (c == n) return slopes_power_of_2(n);

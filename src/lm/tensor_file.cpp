@@ -244,7 +244,7 @@ void write_tensor_file(const std::string& path,
     // Validate everything first, so that bad input never touches the disk.
     require(!path.empty(), "checkpoint path is empty");
     require(metadata.size() <= tensor_file_max_entries && tensors.size() <= tensor_file_max_entries,
-            "checkpoint " + path + ": too many metadata entries or tensors");
+            "checkpoint ", path, ": too many metadata entries or tensors");
     std::set<std::string> seen;
     for (const auto& [key, value] : metadata) {
         check_name(key, "metadata key", path);
