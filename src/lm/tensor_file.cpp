@@ -154,7 +154,6 @@ public:
     hashing_reader(int fd, std::uint64_t content_end, const std::string& path)
         : fd_(fd), end_(content_end), path_(path) {}
 
-    std::uint64_t offset() const { return offset_; }
     std::uint64_t remaining() const { return end_ - offset_; }
     std::uint64_t hash() const { return hash_; }
 
