@@ -1,9 +1,9 @@
 // main.cpp — entry point of the poslab executable.
 //
 // Without a command, poslab opens the notebook window; without a display it
-// exports the default course report instead (DESIGN.md). Commands that draw
-// (export, the window) need a QApplication; the rest run on QCoreApplication
-// so that `poslab run` works on a machine without any display.
+// exports the default course report instead (README.md, "The command line").
+// Commands that draw (export, the window) need a QApplication; the rest run on
+// QCoreApplication so that `poslab run` works on a machine without any display.
 #include "app/classroom_cli.h"
 #include "app/cli.h"
 #include "ui/window/window_entry.h"

@@ -22,7 +22,7 @@ std::vector<double> slopes_power_of_2(int n) {
 
 std::vector<double> alibi_slopes_double(int n) {
     require(n >= 1 && n <= 65536,
-            "alibi_slopes: the number of heads must be in [1, 65536] (got " + std::to_string(n) + ")");
+            "alibi_slopes: the number of heads must be in [1, 65536] (got ", n, ")");
     int c = 1;
     while (c * 2 <= n) c *= 2;  // closest power of two not above n
     if (c == n) return slopes_power_of_2(n);
@@ -37,16 +37,6 @@ std::vector<double> alibi_slopes_double(int n) {
 void alibi_slopes(int n, float* slopes_h) {
     const std::vector<double> s = alibi_slopes_double(n);
     for (int h = 0; h < n; ++h) slopes_h[h] = static_cast<float>(s[h]);
-}
-
-const char* alibi_mode_name(alibi_mode mode) {
-    switch (mode) {
-    case alibi_causal: return "causal";
-    case alibi_causal_masked: return "causal_masked";
-    case alibi_symmetric: return "symmetric";
-    case alibi_causal_rowshift: return "causal_rowshift";
-    }
-    return "unknown";
 }
 
 void alibi_bias(const float* slopes_h, std::size_t H, std::size_t Tq, std::size_t Tk,

@@ -50,8 +50,6 @@ enum alibi_mode {
     alibi_causal_rowshift,  // +m · j       (what the reference code adds; softmax-equivalent)
 };
 
-const char* alibi_mode_name(alibi_mode mode);
-
 // bias[h, i, j] per `mode`. Query row i sits at position query_offset + i and
 // key j at position j (pass Tk − Tq when the queries are the last Tq positions,
 // e.g. decoding with a cache).

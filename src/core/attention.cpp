@@ -300,19 +300,17 @@ int rotary_dim(const attention_config& c, int D) { return c.rope_rotary_dim > 0 
 
 void check_args(int B, int H, int T, int D, const attention_config& c) {
     require(B >= 1 && H >= 1 && T >= 1 && D >= 1,
-            "attention: sizes must be >= 1, got B=" + std::to_string(B) + " H=" + std::to_string(H) +
-                " T=" + std::to_string(T) + " D=" + std::to_string(D));
+            "attention: sizes must be >= 1, got B=", B, " H=", H, " T=", T, " D=", D);
     require(std::isfinite(c.scale), "attention: scale must be finite (0 means 1/sqrt(D))");
     require(c.num_threads >= 1 && c.num_threads <= 256,
-            "attention: num_threads must be in [1, 256], got " + std::to_string(c.num_threads));
-    require(c.query_block >= 0, "attention: query_block must be >= 0 (0 = automatic), got " +
-                                    std::to_string(c.query_block));
+            "attention: num_threads must be in [1, 256], got ", c.num_threads);
+    require(c.query_block >= 0,
+            "attention: query_block must be >= 0 (0 = automatic), got ", c.query_block);
     if (has_rope(c)) {
         require(c.rope_cos && c.rope_sin, "attention: RoPE needs both rope_cos and rope_sin tables");
         const int R = rotary_dim(c, D);
         require(R % 2 == 0 && R >= 2 && R <= D,
-                "attention: rope_rotary_dim must be even and in [2, D=" + std::to_string(D) +
-                    "], got " + std::to_string(R));
+                "attention: rope_rotary_dim must be even and in [2, D=", D, "], got ", R);
     }
 }
 
@@ -540,8 +538,7 @@ void check_strides(const attention_strides& in, const attention_strides& out, in
     require(in.row >= (std::size_t)D && out.row >= (std::size_t)D &&
                 in.row <= (std::size_t)std::numeric_limits<int>::max() &&
                 out.row <= (std::size_t)std::numeric_limits<int>::max(),
-            std::string(fn) + ": a row stride must be at least D = " + std::to_string(D) +
-                " (and fit an int)");
+            fn, ": a row stride must be at least D = ", D, " (and fit an int)");
 }
 
 // The forward pass over every (b, h) pair; the public functions below are

@@ -8,7 +8,7 @@
 //     p[t, :]   = softmax(s[t, :])                                  (weights)
 //     out[t]    = Σ_j p[t, j] · v[j]
 //
-// Where each position encoding plugs in (DEFINITIONS.md):
+// Where each position encoding plugs in (docs/reference/definitions.md):
 //   * none / sinusoidal / learned: added to the token embeddings before q, k, v
 //     are projected; attention itself sees no positions. Without positions and
 //     without a causal mask attention is permutation-equivariant: permuting the

@@ -23,6 +23,12 @@ std::string human_bytes(long double bytes) {
 }
 }  // namespace
 
+void detail::append_part(std::string& out, all_digits number) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.17g", number.value);
+    out += buf;
+}
+
 std::size_t memory_budget_bytes() { return g_budget.load(); }
 void set_memory_budget_bytes(std::size_t bytes) { g_budget.store(bytes); }
 

@@ -20,9 +20,9 @@ void learned_init(std::size_t max_len, std::size_t C, std::uint64_t seed, float*
 
 void learned_forward(const float* x_btc, const float* table_lc, std::size_t B, std::size_t T,
                      std::size_t C, std::size_t max_len, float* out_btc) {
-    require(T <= max_len, "learned_forward: sequence length T = " + std::to_string(T) +
-                              " exceeds the table's max_len = " + std::to_string(max_len) +
-                              "; a learned table has no rows for later positions (extend it first)");
+    require(T <= max_len,
+            "learned_forward: sequence length T = ", T, " exceeds the table's max_len = ", max_len,
+            "; a learned table has no rows for later positions (extend it first)");
     for (std::size_t b = 0; b < B; ++b) {
         for (std::size_t t = 0; t < T; ++t) {
             const float* x = x_btc + (b * T + t) * C;
@@ -35,8 +35,7 @@ void learned_forward(const float* x_btc, const float* table_lc, std::size_t B, s
 
 void learned_backward(const float* dout_btc, std::size_t B, std::size_t T, std::size_t C,
                       std::size_t max_len, float* dtable_lc, float* dx_btc) {
-    require(T <= max_len, "learned_backward: T = " + std::to_string(T) + " exceeds max_len = " +
-                              std::to_string(max_len));
+    require(T <= max_len, "learned_backward: T = ", T, " exceeds max_len = ", max_len);
     // forward: o[c] = x[c] + w[c]  with w = table[t]; the same row t is used by
     // every batch element, so its gradient is the sum over b.
     for (std::size_t b = 0; b < B; ++b) {

@@ -373,7 +373,7 @@ void matmul_backward_naive(const float* dout, const float* inp, const float* wei
 }
 
 void blas_set_num_threads(int n) {
-    require(n >= 1, "blas_set_num_threads: n must be >= 1, got " + std::to_string(n));
+    require(n >= 1, "blas_set_num_threads: n must be >= 1, got ", n);
     openblas_set_num_threads(n);
 }
 

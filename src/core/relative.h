@@ -5,7 +5,8 @@
 // depends only on positions (never on content), and a learned table looked up
 // by that index. What differs is how the offset is turned into an index.
 //
-// Sign conventions (they differ between methods; see DEFINITIONS.md §0):
+// Sign conventions (they differ between methods; see
+// docs/reference/definitions.md §0):
 //   Shaw, T5:  rel = j - i     (key − query)
 //   Swin:      query − key, per axis
 //

@@ -24,25 +24,21 @@ namespace {
 void check_table_args(const float* inv_freq, int n_pairs, const float* positions, int T,
                       float attention_factor, const float* cos_out, const float* sin_out,
                       const char* fn) {
-    const std::string f(fn);
-    require(n_pairs > 0, f + ": n_pairs must be positive, got " + std::to_string(n_pairs));
-    require(T >= 0, f + ": T must be >= 0, got " + std::to_string(T));
+    require(n_pairs > 0, fn, ": n_pairs must be positive, got ", n_pairs);
+    require(T >= 0, fn, ": T must be >= 0, got ", T);
     require(std::isfinite(attention_factor),
-            f + ": attention_factor must be finite, got " + std::to_string(attention_factor));
+            fn, ": attention_factor must be finite, got ", attention_factor);
     require(inv_freq != nullptr && (T == 0 || (positions && cos_out && sin_out)),
-            f + ": null buffer");
+            fn, ": null buffer");
 }
 
 void check_rotate_args(int T, int D, int rotary_dim, const char* fn) {
-    const std::string f(fn);
-    require(T >= 0, f + ": T must be >= 0, got " + std::to_string(T));
-    require(D > 0, f + ": D (head dim) must be positive, got " + std::to_string(D));
+    require(T >= 0, fn, ": T must be >= 0, got ", T);
+    require(D > 0, fn, ": D (head dim) must be positive, got ", D);
     require(rotary_dim > 0 && rotary_dim <= D,
-            f + ": rotary_dim must be in [1, D=" + std::to_string(D) + "], got " +
-                std::to_string(rotary_dim));
+            fn, ": rotary_dim must be in [1, D=", D, "], got ", rotary_dim);
     require(rotary_dim % 2 == 0,
-            f + ": rotary_dim must be even (channels rotate in pairs), got " +
-                std::to_string(rotary_dim));
+            fn, ": rotary_dim must be even (channels rotate in pairs), got ", rotary_dim);
 }
 
 }  // namespace
@@ -173,7 +169,7 @@ void rotate_rows(float* x, std::size_t n_rows, std::size_t row_stride, int n_vec
 
 void check_layout(rope_layout layout, const char* fn) {
     require(layout == ROPE_LAYOUT_HALF_SPLIT || layout == ROPE_LAYOUT_INTERLEAVED,
-            std::string(fn) + ": unknown layout " + std::to_string(int(layout)));
+            fn, ": unknown layout ", int(layout));
 }
 
 }  // namespace
@@ -196,9 +192,8 @@ void rope_rotate_heads(float* x, int B, int T, std::size_t row_stride, int n_vec
     check_rotate_args(T, D, rotary_dim, "rope_rotate_heads");
     check_layout(layout, "rope_rotate_heads");
     require(B >= 0 && n_vecs >= 0 && row_stride >= std::size_t(n_vecs) * D,
-            "rope_rotate_heads: need B >= 0, n_vecs >= 0 and row_stride >= n_vecs·D, got B=" +
-                std::to_string(B) + " n_vecs=" + std::to_string(n_vecs) +
-                " row_stride=" + std::to_string(row_stride));
+            "rope_rotate_heads: need B >= 0, n_vecs >= 0 and row_stride >= n_vecs·D, got B=", B,
+            " n_vecs=", n_vecs, " row_stride=", row_stride);
     if (B == 0 || T == 0 || n_vecs == 0) return;
     require(x && cos_tp && sin_tp, "rope_rotate_heads: null buffer");
     rotate_rows(x, std::size_t(B) * T, row_stride, n_vecs, D, rotary_dim / 2, cos_tp, sin_tp, T,
@@ -208,15 +203,13 @@ void rope_rotate_heads(float* x, int B, int T, std::size_t row_stride, int n_vec
 namespace {
 void apply_bhtd(const float* in, int B, int H, int T, int D, int rotary_dim, const float* cos_tp,
                 const float* sin_tp, rope_layout layout, float* out, bool inverse, const char* fn) {
-    const std::string f(fn);
-    require(B >= 0 && H >= 0, f + ": B and H must be >= 0, got B=" + std::to_string(B) +
-                                  " H=" + std::to_string(H));
+    require(B >= 0 && H >= 0, fn, ": B and H must be >= 0, got B=", B, " H=", H);
     check_rotate_args(T, D, rotary_dim, fn);
     require_elements({std::size_t(B), std::size_t(H), std::size_t(T), std::size_t(D)},
                      sizeof(float), "RoPE input (B, H, T, D)");
     const std::size_t n = std::size_t(B) * H * T * D;
     if (n == 0) return;
-    require(in && out && cos_tp && sin_tp, f + ": null buffer");
+    require(in && out && cos_tp && sin_tp, fn, ": null buffer");
     check_layout(layout, fn);
     if (out != in)
         for (std::size_t i = 0; i < n; ++i) out[i] = in[i];
@@ -260,15 +253,13 @@ std::vector<int> rope_half_split_to_interleaved(int D, int rotary_dim) {
 }
 
 void rope_permute_channels(const float* x, int T, int D, const int* perm, float* out) {
-    require(T >= 0 && D > 0, "rope_permute_channels: need T >= 0 and D > 0, got T=" +
-                                 std::to_string(T) + " D=" + std::to_string(D));
+    require(T >= 0 && D > 0, "rope_permute_channels: need T >= 0 and D > 0, got T=", T, " D=", D);
     if (T == 0) return;
     require(x && perm && out, "rope_permute_channels: null buffer");
     require(x != out, "rope_permute_channels: out must not alias x");
     for (int c = 0; c < D; ++c)
-        require(perm[c] >= 0 && perm[c] < D, "rope_permute_channels: perm[" + std::to_string(c) +
-                                                 "] = " + std::to_string(perm[c]) +
-                                                 " is outside [0, D)");
+        require(perm[c] >= 0 && perm[c] < D,
+                "rope_permute_channels: perm[", c, "] = ", perm[c], " is outside [0, D)");
     for (int t = 0; t < T; ++t) {
         const float* xi = x + std::size_t(t) * D;
         float* o = out + std::size_t(t) * D;
@@ -277,8 +268,8 @@ void rope_permute_channels(const float* x, int T, int D, const int* perm, float*
 }
 
 double rope_relative_upper_bound(const double* inv_freq, int n_pairs, double r) {
-    require(n_pairs > 0 && inv_freq, "rope_relative_upper_bound: need n_pairs > 0 and inv_freq, got n_pairs=" +
-                                         std::to_string(n_pairs));
+    require(n_pairs > 0 && inv_freq,
+            "rope_relative_upper_bound: need n_pairs > 0 and inv_freq, got n_pairs=", n_pairs);
     require(std::isfinite(r), "rope_relative_upper_bound: r must be finite");
     // Running partial sum S_j of unit phasors; the bound averages |S_j|.
     double re = 0, im = 0, total = 0;

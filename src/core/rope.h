@@ -14,7 +14,7 @@
 // inv_freq comes from rope_scaling.h (default: inv_freq_j = base^(−2j/R)).
 //
 // Which channels form pair j is a convention, and both are in wide use
-// (DEFINITIONS.md §2, §14.1):
+// (docs/reference/definitions.md §2, §14.1):
 //   ROPE_LAYOUT_HALF_SPLIT   pair j = channels (j, j + R/2).
 //       GPT-NeoX and Hugging Face Llama: modeling_llama.py `rotate_half`
 //       ([−x2, x1]) and `apply_rotary_pos_emb` (q·cos + rotate_half(q)·sin).
@@ -133,7 +133,7 @@ void rope_permute_channels(const float* x,   // (T, D)
                            const int* perm,  // (D)
                            float* out);      // (T, D)
 
-// RoFormer's long-term decay (Su et al. 2021, §3.4.3; DEFINITIONS.md §13):
+// RoFormer's long-term decay (Su et al. 2021, §3.4.3; docs/reference/definitions.md §13):
 // with h_j = q̃_j conj(k̃_j), Abel summation bounds the score at offset r by
 // (max_j |h_{j+1} − h_j|) · Σ_j |S_j|; the "relative upper bound" is
 //     (1/n) Σ_{j=1}^{n} |S_j|,   S_j = Σ_{k=0}^{j−1} e^{i r θ_k},  n = n_pairs.

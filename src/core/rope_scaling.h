@@ -3,7 +3,7 @@
 //
 // Every variant returns (inv_freq, attention_factor), like the functions of
 // huggingface/transformers src/transformers/modeling_rope_utils.py
-// (`_compute_*_parameters`; DEFINITIONS.md §3). dim below is the *rotary*
+// (`_compute_*_parameters`; docs/reference/definitions.md §3). dim below is the *rotary*
 // dimension R = int(head_dim · partial_rotary_factor); there are dim/2 pairs.
 //
 //   default   inv_freq_j = b^(−2j/dim),                      attention_factor 1
@@ -30,7 +30,7 @@
 // Semantics follow the newest HF (v5, `rope_parameters`); older differences
 // are noted at each field. HF computes inv_freq in float32 (base ** (arange/dim)
 // in float): our values are formed in double, so they differ from HF's by about
-// 1e-7 relative (DEFINITIONS.md §0: compare with rtol 1e-6).
+// 1e-7 relative (docs/reference/definitions.md §0: compare with rtol 1e-6).
 //
 // Validation is stricter than HF (which mostly logs warnings): invalid values
 // throw core_error with a message naming the field, the value and the rule.

@@ -1,6 +1,7 @@
-// simd_exp.h — e^x for the element-wise loops of src/core (the softmax in
+// simd_exp.h — e^x for the element-wise loops of core and lm (the softmax in
 // attention.cpp, GELU in lm/layers.cpp): one Cephes-style polynomial, as a
-// scalar function and on eight AVX2 + FMA lanes. Internal to src/core.
+// scalar function and on eight AVX2 + FMA lanes. Internal to src/core and
+// src/lm (not part of the API).
 //
 // Method (Cephes expf, S. L. Moshier): x = n·ln2 + r with n = round(x / ln2)
 // and |r| <= ln2/2; ln2 is split in two parts (Cody–Waite) so that r carries

@@ -11,12 +11,11 @@ namespace poslab {
 namespace {
 void check_dims(std::size_t C, double base, sinusoidal_layout layout) {
     require(C >= 2 && C % 2 == 0,
-            "sinusoidal: the channel count C must be even and >= 2 (got " + std::to_string(C) + ")");
+            "sinusoidal: the channel count C must be even and >= 2 (got ", C, ")");
     require(layout != sinusoidal_layout_concat_t2t || C >= 4,
-            "sinusoidal: the concat_t2t layout divides by C/2 - 1, so C must be >= 4 (got " +
-                std::to_string(C) + ")");
+            "sinusoidal: the concat_t2t layout divides by C/2 - 1, so C must be >= 4 (got ", C, ")");
     require(std::isfinite(base) && base > 1.0,
-            "sinusoidal: the base must be a finite number > 1 (got " + std::to_string(base) + ")");
+            "sinusoidal: the base must be a finite number > 1 (got ", base, ")");
     require(layout == sinusoidal_layout_interleaved || layout == sinusoidal_layout_concat ||
                 layout == sinusoidal_layout_concat_t2t,
             "sinusoidal: unknown layout");

@@ -6,7 +6,6 @@
 
 #include <climits>
 #include <cmath>
-#include <string>
 
 namespace poslab {
 
@@ -16,21 +15,17 @@ constexpr double k_pi = 3.14159265358979323846;
 
 // gh, gw >= 1 and T = gh·gw fits in an int.
 void check_grid(int gh, int gw, const char* where) {
-    require(gh >= 1 && gw >= 1, std::string(where) + ": the grid must be at least 1x1, got " +
-                                    std::to_string(gh) + "x" + std::to_string(gw));
+    require(gh >= 1 && gw >= 1, where, ": the grid must be at least 1x1, got ", gh, "x", gw);
     require(static_cast<long long>(gh) * gw <= INT_MAX,
-            std::string(where) + ": grid " + std::to_string(gh) + "x" + std::to_string(gw) +
-                " has more tokens than an int can count");
+            where, ": grid ", gh, "x", gw, " has more tokens than an int can count");
 }
 
 void check_dim4(int C, const char* where, const char* what) {
-    require(C >= 4 && C % 4 == 0, std::string(where) + ": " + what +
-                                      " must be a positive multiple of 4, got " +
-                                      std::to_string(C));
+    require(C >= 4 && C % 4 == 0, where, ": ", what, " must be a positive multiple of 4, got ", C);
 }
 
 void check_ptr(const void* p, const char* where, const char* name) {
-    require(p != nullptr, std::string(where) + ": " + name + " is null");
+    require(p != nullptr, where, ": ", name, " is null");
 }
 
 }  // namespace
@@ -70,9 +65,9 @@ void mae_emb1d(double p, int E, float* out) {
 }  // namespace
 
 void mae_sincos_1d(const float* pos_t, int T, int E, float* out) {
-    require(T >= 0, "mae_sincos_1d: T must be >= 0, got " + std::to_string(T));
+    require(T >= 0, "mae_sincos_1d: T must be >= 0, got ", T);
     require(E >= 2 && E % 2 == 0,
-            "mae_sincos_1d: the dimension must be a positive even number, got " + std::to_string(E));
+            "mae_sincos_1d: the dimension must be a positive even number, got ", E);
     if (T == 0) return;
     check_ptr(pos_t, "mae_sincos_1d", "pos");
     check_ptr(out, "mae_sincos_1d", "out");
@@ -115,9 +110,8 @@ std::vector<float> mae_sincos_2d(int gh, int gw, int C, bool cls_token) {
 namespace {
 void check_rowcol(int gh, int gw, int C, const char* where) {
     check_grid(gh, gw, where);
-    require(C >= 2 && C % 2 == 0, std::string(where) +
-                                      ": the embedding dimension C must be a positive even "
-                                      "number (two halves), got " + std::to_string(C));
+    require(C >= 2 && C % 2 == 0, where,
+            ": the embedding dimension C must be a positive even number (two halves), got ", C);
 }
 }  // namespace
 
@@ -175,13 +169,12 @@ void rowcol_pe_backward(const float* dpe, int gh, int gw, int C, float* drow_tab
 
 namespace {
 void check_rope2d(int T, int D, const char* where) {
-    require(T >= 0, std::string(where) + ": T must be >= 0, got " + std::to_string(T));
+    require(T >= 0, where, ": T must be >= 0, got ", T);
     check_dim4(D, where, "the head dimension D");
 }
 void check_theta(float theta, const char* where) {
     require(std::isfinite(theta) && theta > 0.0f,
-            std::string(where) + ": theta must be a positive finite number, got " +
-                std::to_string(theta));
+            where, ": theta must be a positive finite number, got ", theta);
 }
 }  // namespace
 
@@ -217,7 +210,7 @@ void rope2d_axial_angles(const float* tx_t, const float* ty_t, int T, int D, flo
 void rope2d_mixed_init(int D, int H, float theta, std::uint64_t seed, bool random_phase,
                        float* fx_hp, float* fy_hp) {
     check_dim4(D, "rope2d_mixed_init", "the head dimension D");
-    require(H >= 1, "rope2d_mixed_init: the number of heads must be >= 1, got " + std::to_string(H));
+    require(H >= 1, "rope2d_mixed_init: the number of heads must be >= 1, got ", H);
     check_theta(theta, "rope2d_mixed_init");
     check_ptr(fx_hp, "rope2d_mixed_init", "fx");
     check_ptr(fy_hp, "rope2d_mixed_init", "fy");
@@ -280,8 +273,7 @@ void rope2d_mixed_angles_backward(const float* dangle_tp, const float* tx_t, con
 }
 
 void rope2d_cos_sin(const float* angle_tp, int T, int P, float* cos_tp, float* sin_tp) {
-    require(T >= 0 && P >= 0, "rope2d_cos_sin: sizes must be >= 0, got T=" + std::to_string(T) +
-                                  ", P=" + std::to_string(P));
+    require(T >= 0 && P >= 0, "rope2d_cos_sin: sizes must be >= 0, got T=", T, ", P=", P);
     const std::size_t n = static_cast<std::size_t>(T) * P;
     if (n == 0) return;
     check_ptr(angle_tp, "rope2d_cos_sin", "angle");
@@ -296,10 +288,10 @@ void rope2d_cos_sin(const float* angle_tp, int T, int P, float* cos_tp, float* s
 
 void rope2d_dangle_interleaved(const float* y_td, const float* dy_td, int T, int D,
                                int rotary_dim, float* dangle_tp) {
-    require(T >= 0, "rope2d_dangle_interleaved: T must be >= 0, got " + std::to_string(T));
+    require(T >= 0, "rope2d_dangle_interleaved: T must be >= 0, got ", T);
     require(D > 0 && rotary_dim > 0 && rotary_dim % 2 == 0 && rotary_dim <= D,
             "rope2d_dangle_interleaved: need an even rotary_dim with 0 < rotary_dim <= D, got "
-            "rotary_dim=" + std::to_string(rotary_dim) + ", D=" + std::to_string(D));
+            "rotary_dim=", rotary_dim, ", D=", D);
     if (T == 0) return;
     check_ptr(y_td, "rope2d_dangle_interleaved", "y");
     check_ptr(dy_td, "rope2d_dangle_interleaved", "dy");
@@ -324,31 +316,22 @@ void rope2d_dangle_interleaved(const float* y_td, const float* dy_td, int T, int
 
 void mrope_axis_assignment(const int* section3, int P, mrope_style style, int* axis_j) {
     check_ptr(section3, "mrope_axis_assignment", "section");
-    require(P >= 1, "mrope_axis_assignment: the number of frequencies P must be >= 1, got " +
-                        std::to_string(P));
+    require(P >= 1, "mrope_axis_assignment: the number of frequencies P must be >= 1, got ", P);
     check_ptr(axis_j, "mrope_axis_assignment", "axis");
     const int st = section3[0], sh = section3[1], sw = section3[2];
-    std::string sec = "[";  // built by appends (GCC 12 warns falsely on "lit" + string&&)
-    sec += std::to_string(st);
-    sec += ", ";
-    sec += std::to_string(sh);
-    sec += ", ";
-    sec += std::to_string(sw);
-    sec += "]";
     require(st >= 0 && sh >= 0 && sw >= 0,
-            "mrope_axis_assignment: section sizes must be >= 0, got " + sec);
-    require(static_cast<long long>(st) + sh + sw == P,
-            "mrope_axis_assignment: mrope_section " + sec + " must sum to P = D/2 = " +
-                std::to_string(P));
+            "mrope_axis_assignment: section sizes must be >= 0, got [", st, ", ", sh, ", ", sw,
+            "]");
+    require(static_cast<long long>(st) + sh + sw == P, "mrope_axis_assignment: mrope_section [", st,
+            ", ", sh, ", ", sw, "] must sum to P = D/2 = ", P);
     if (style == MROPE_CONTIGUOUS) {
         // Qwen2-VL: split the frequency axis into [t | h | w] blocks
         for (int j = 0; j < P; ++j)
             axis_j[j] = j < st ? MROPE_AXIS_T : (j < st + sh ? MROPE_AXIS_H : MROPE_AXIS_W);
         return;
     }
-    require(3LL * sh <= P && 3LL * sw <= P,
-            "mrope_axis_assignment: interleaved mrope_section " + sec +
-                " needs 3*s_h <= P and 3*s_w <= P (P = " + std::to_string(P) + ")");
+    require(3LL * sh <= P && 3LL * sw <= P, "mrope_axis_assignment: interleaved mrope_section [",
+            st, ", ", sh, ", ", sw, "] needs 3*s_h <= P and 3*s_w <= P (P = ", P, ")");
     // Qwen3-VL apply_interleaved_mrope: start from t everywhere, then overwrite
     // slice(1, 3·s_h, 3) with h and slice(2, 3·s_w, 3) with w.
     for (int j = 0; j < P; ++j) axis_j[j] = MROPE_AXIS_T;
@@ -358,8 +341,7 @@ void mrope_axis_assignment(const int* section3, int P, mrope_style style, int* a
 
 void mrope_angles(const float* pos_t3, int T, const float* inv_freq, const int* axis_j, int P,
                   float* angle_tp) {
-    require(T >= 0 && P >= 1, "mrope_angles: need T >= 0 and P >= 1, got T=" +
-                                  std::to_string(T) + ", P=" + std::to_string(P));
+    require(T >= 0 && P >= 1, "mrope_angles: need T >= 0 and P >= 1, got T=", T, ", P=", P);
     if (T == 0) return;
     check_ptr(pos_t3, "mrope_angles", "pos");
     check_ptr(inv_freq, "mrope_angles", "inv_freq");
@@ -367,8 +349,7 @@ void mrope_angles(const float* pos_t3, int T, const float* inv_freq, const int* 
     check_ptr(angle_tp, "mrope_angles", "angle");
     for (int j = 0; j < P; ++j)
         require(axis_j[j] >= 0 && axis_j[j] <= 2,
-                "mrope_angles: axis[" + std::to_string(j) + "] = " + std::to_string(axis_j[j]) +
-                    " is not 0 (t), 1 (h) or 2 (w)");
+                "mrope_angles: axis[", j, "] = ", axis_j[j], " is not 0 (t), 1 (h) or 2 (w)");
     for (int t = 0; t < T; ++t) {
         const float* pos = pos_t3 + static_cast<std::size_t>(t) * 3;
         float* a = angle_tp + static_cast<std::size_t>(t) * P;
@@ -383,11 +364,9 @@ void mrope_angles(const float* pos_t3, int T, const float* inv_freq, const int* 
 
 namespace {
 void check_peg(int B, int gh, int gw, int C, const char* where) {
-    require(B >= 1, std::string(where) + ": the batch size B must be >= 1, got " +
-                        std::to_string(B));
+    require(B >= 1, where, ": the batch size B must be >= 1, got ", B);
     check_grid(gh, gw, where);
-    require(C >= 1, std::string(where) + ": the number of channels C must be >= 1, got " +
-                        std::to_string(C));
+    require(C >= 1, where, ": the number of channels C must be >= 1, got ", C);
 }
 }  // namespace
 
@@ -471,8 +450,8 @@ void peg_backward(const float* dy_btc, const float* x_btc, const float* kernel_c
 // ---------------------------------------------------------------------------
 
 void vit_cosine_similarity(const float* pe, int T, int C, float* sim) {
-    require(T >= 0 && C >= 1, "vit_cosine_similarity: need T >= 0 and C >= 1, got T=" +
-                                  std::to_string(T) + ", C=" + std::to_string(C));
+    require(T >= 0 && C >= 1,
+            "vit_cosine_similarity: need T >= 0 and C >= 1, got T=", T, ", C=", C);
     if (T == 0) return;
     check_ptr(pe, "vit_cosine_similarity", "pe");
     check_ptr(sim, "vit_cosine_similarity", "sim");

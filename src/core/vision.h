@@ -17,8 +17,8 @@
 // D head dim, H heads, P = D/2 rotation pairs, and (gh, gw) for grids.
 // Backward functions ACCUMULATE (+=) into their d-buffers, as llm.c does, so
 // gradients from several uses add up; zero them first for a fresh gradient.
-// Reference sources: /work/shared/reference/DEFINITIONS.md §9 (MAE), §10 (2-D
-// RoPE, M-RoPE), §11 (PEG), §2 (RoPE layouts).
+// Reference definitions: docs/reference/definitions.md §9 (MAE), §10 (2-D RoPE,
+// M-RoPE), §11 (PEG), §2 (RoPE layouts).
 #pragma once
 
 #include "core/rope.h"
@@ -55,7 +55,7 @@ void vit_grid_coords(int gh, int gw,
 //              = COLUMN (x)         = ROW (y)
 // so within each half ω_j = 1/10000^(j/(C/4)), j = 0..C/4−1.
 //
-// MAE's naming trap (DEFINITIONS §9, §14.7): MAE builds
+// MAE's naming trap (docs/reference/definitions.md §9, §14.7): MAE builds
 // meshgrid(grid_w, grid_h) ("here w goes first") and hands grid[0] — the
 // column coordinate — to the variable it calls emb_h. The first half therefore
 // encodes the COLUMN even though the code calls it "h". We follow the numbers,
@@ -198,8 +198,9 @@ void rope2d_dangle_interleaved(const float* y_td,   // (T, D) rotated output
                                float* dangle_tp);   // (T, rotary_dim/2)
 
 // ---------------------------------------------------------------------------
-// M-RoPE frequency-to-axis assignment (Qwen2-VL, Qwen3-VL; DEFINITIONS §10.3;
-// HF modeling_qwen2_vl.py apply_multimodal_rotary_pos_emb, modeling_qwen3_vl.py
+// M-RoPE frequency-to-axis assignment (Qwen2-VL, Qwen3-VL;
+// docs/reference/definitions.md §10.3; HF modeling_qwen2_vl.py
+// apply_multimodal_rotary_pos_emb, modeling_qwen3_vl.py
 // Qwen3VLTextRotaryEmbedding.apply_interleaved_mrope)
 // ---------------------------------------------------------------------------
 //
@@ -251,9 +252,9 @@ void mrope_angles(const float* pos_t3,    // (T, 3) ids (t, h, w) per token
 // part of the 3×3 window,
 //     corner 2·2 = 4,  edge (non-corner) 2·3 = 6,  interior 3·3 = 9,
 // and the residual adds X = 1:   Y = 5 / 7 / 10  (corner / edge / interior)
-// — the values DEFINITIONS §11 quotes. In general Y = 1 + n_rows·n_cols with
-// n_rows = number of rows r−1, r, r+1 inside [0, gh) (n_cols likewise), so a
-// 1-wide grid gives 1 + 1·2 = 3 at its ends. Deeper layers compound this
+// — the values docs/reference/definitions.md §11 quotes. In general
+// Y = 1 + n_rows·n_cols with n_rows = number of rows r−1, r, r+1 inside
+// [0, gh) (n_cols likewise), so a 1-wide grid gives 1 + 1·2 = 3 at its ends. Deeper layers compound this
 // into a full absolute-position signal; with translation-invariant inputs and
 // circular padding it would vanish.
 //

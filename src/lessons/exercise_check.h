@@ -6,7 +6,7 @@
 // /regex/ rules, and "run" exercises whose condition is evaluated on the
 // outputs of the module run with the learner's parameters.
 //
-// Condition grammar (lesson-format.md):
+// Condition grammar (for authors: lessons/README.md, "Conditions"):
 //   expr   := and ("or" and)*
 //   and    := unary ("and" unary)*
 //   unary  := "(" expr ")" | cmp

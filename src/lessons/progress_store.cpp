@@ -168,11 +168,6 @@ QStringList ProgressStore::exerciseIds() const
         emit changed();                                          \
     } while (0)
 
-void ProgressStore::setExercise(const QString& id, const ExerciseProgress& progress)
-{
-    POSLAB_UPDATE(id, p = progress);
-}
-
 void ProgressStore::setAnswer(const QString& id, const QString& answer) { POSLAB_UPDATE(id, p.answer = answer); }
 
 void ProgressStore::setSelected(const QString& id, const QList<int>& selected)

@@ -46,7 +46,6 @@ public:
 
     ExerciseProgress exercise(const QString& id) const;
     QStringList exerciseIds() const;
-    void setExercise(const QString& id, const ExerciseProgress& progress);
     void setAnswer(const QString& id, const QString& answer);
     void setSelected(const QString& id, const QList<int>& selected);
     void setRunParams(const QString& id, const QStringList& params);
@@ -70,7 +69,6 @@ signals:
 
 private:
     bool saveLocked(QString* error);
-    void changedLocked();
 
     QString m_path;
     mutable QMutex m_mutex;  // the store may be updated from several threads

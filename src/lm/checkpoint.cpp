@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <set>
+#include <string_view>
 #include <system_error>
 
 namespace poslab {
@@ -132,21 +133,21 @@ void save_lm_checkpoint(const std::string& path, const lm_model& model, const vo
     for (auto& kv : lm_config_to_metadata(c)) md.push_back(std::move(kv));
     if (vocab) {
         require(vocab->size() == (std::size_t)c.vocab_size,
-                "save_lm_checkpoint: the vocabulary has " + std::to_string(vocab->size()) +
-                    " ids but the model's vocab_size is " + std::to_string(c.vocab_size));
+                "save_lm_checkpoint: the vocabulary has ", vocab->size(),
+                " ids but the model's vocab_size is ", c.vocab_size);
         md.emplace_back("vocabulary", serialize_vocabulary(*vocab));
     }
     if (optimizer) {
         require(optimizer->m.size() == P && optimizer->v.size() == P && optimizer->step >= 0,
-                "save_lm_checkpoint: the optimizer state does not match the model (" +
-                    std::to_string(optimizer->m.size()) + " moments for " + std::to_string(P) + " parameters)");
+                "save_lm_checkpoint: the optimizer state does not match the model (",
+                optimizer->m.size(), " moments for ", P, " parameters)");
         md.emplace_back("adamw.step", std::to_string(optimizer->step));
     }
     if (training) {
         lr_schedule_validate(training->schedule);
         require(training->step >= 0 && training->step <= training->schedule.total_steps,
-                "save_lm_checkpoint: schedule step " + std::to_string(training->step) + " is outside 0 .. " +
-                    std::to_string(training->schedule.total_steps));
+                "save_lm_checkpoint: schedule step ", training->step, " is outside 0 .. ",
+                training->schedule.total_steps);
         require(training->batch_size >= 1, "save_lm_checkpoint: the training batch size must be >= 1");
         md.emplace_back("schedule.max_lr", float_text(training->schedule.max_lr));
         md.emplace_back("schedule.min_lr", float_text(training->schedule.min_lr));
@@ -157,8 +158,9 @@ void save_lm_checkpoint(const std::string& path, const lm_model& model, const vo
         md.emplace_back("schedule.data_seed", std::to_string(training->data_seed));
     }
     for (const auto& kv : extra) {
-        require(!reserved_key(kv.first), "save_lm_checkpoint: the metadata key '" + kv.first.substr(0, 40) +
-                                             "' is reserved for the checkpoint itself");
+        require(!reserved_key(kv.first),
+                "save_lm_checkpoint: the metadata key '", std::string_view(kv.first).substr(0, 40),
+                "' is reserved for the checkpoint itself");
         md.push_back(kv);
     }
     std::vector<tensor_view> tensors;

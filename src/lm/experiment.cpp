@@ -143,9 +143,8 @@ train_report train_model(lm_model& model, const std::vector<std::int32_t>& train
                          const train_progress_fn& progress, const std::atomic<bool>* cancel, adamw_state* state) {
     validate_train_options(o);
     const int B = o.batch_size, T = model.config().context;
-    require(train_stream.size() >= (std::size_t)T + 1,
-            "the training text has " + std::to_string(train_stream.size()) + " characters, fewer than context + 1 = " +
-                std::to_string(T + 1));
+    require(train_stream.size() >= (std::size_t)T + 1, "the training text has ",
+            train_stream.size(), " characters, fewer than context + 1 = ", T + 1);
     require_elements({(std::size_t)B, (std::size_t)T, 2}, sizeof(std::int32_t), "training batch");
 
     adamw_state local;
@@ -313,7 +312,7 @@ std::vector<length_eval> evaluate_lengths(lm_model& model, const std::vector<std
     const lm_config& c = model.config();
     std::vector<length_eval> out;
     for (int L : lengths) {
-        require(L >= 1, "evaluation length " + std::to_string(L) + " is not allowed; expected >= 1");
+        require(L >= 1, "evaluation length ", L, " is not allowed; expected >= 1");
         length_eval e;
         e.length = L;
         const auto t0 = clock_type::now();

@@ -1,7 +1,7 @@
-// experiment.h — training one language model on a token stream, measuring
-// it at several evaluation lengths, and the "train short, test long"
-// experiment (issue 5 §3): the same data and budget for every position
-// scheme, then held-out bits per character at the training length and beyond.
+// experiment.h — training one language model on a token stream, measuring it at
+// several evaluation lengths, and the "train short, test long" experiment
+// behind the training lab: the same data and budget for every position scheme,
+// then held-out bits per character at the training length and beyond.
 //
 // Training (train_model): `steps` AdamW steps (lm/optimizer.h) on batches of
 // B random windows of T = config.context tokens (sample_training_batch, from

@@ -58,11 +58,6 @@ constexpr int max_d_model = 1 << 14;
 constexpr int max_layers = 256;
 constexpr int max_context = 1 << 20;
 
-std::string field(const char* name, long long value, const std::string& allowed) {
-    return std::string("lm config: ") + name + " = " + std::to_string(value) + " is invalid; " +
-           allowed;
-}
-
 // The parameter layout (names, shapes, decay) of a valid configuration.
 std::vector<lm_param_info> build_layout(const lm_config& c) {
     const int V = c.vocab_size, C = c.d_model, H = c.n_heads;
@@ -105,47 +100,45 @@ std::vector<lm_param_info> build_layout(const lm_config& c) {
 }  // namespace
 
 void lm_validate_config(const lm_config& c) {
+    // Each message: "lm config: NAME = VALUE is invalid; " and the rule.
     require(c.vocab_size >= 2 && c.vocab_size <= max_vocab,
-            field("vocab_size", c.vocab_size, "allowed: 2 .. " + std::to_string(max_vocab)));
+            "lm config: vocab_size = ", c.vocab_size, " is invalid; allowed: 2 .. ", max_vocab);
     require(c.d_model >= 1 && c.d_model <= max_d_model,
-            field("d_model", c.d_model, "allowed: 1 .. " + std::to_string(max_d_model)));
-    require(c.n_heads >= 1 && c.n_heads <= c.d_model,
-            field("n_heads", c.n_heads, "allowed: 1 .. d_model (" + std::to_string(c.d_model) + ")"));
-    require(c.d_model % c.n_heads == 0,
-            field("n_heads", c.n_heads,
-                  "d_model (" + std::to_string(c.d_model) + ") must be a multiple of n_heads"));
+            "lm config: d_model = ", c.d_model, " is invalid; allowed: 1 .. ", max_d_model);
+    require(c.n_heads >= 1 && c.n_heads <= c.d_model, "lm config: n_heads = ", c.n_heads,
+            " is invalid; allowed: 1 .. d_model (", c.d_model, ")");
+    require(c.d_model % c.n_heads == 0, "lm config: n_heads = ", c.n_heads,
+            " is invalid; d_model (", c.d_model, ") must be a multiple of n_heads");
     require(c.n_layers >= 1 && c.n_layers <= max_layers,
-            field("n_layers", c.n_layers, "allowed: 1 .. " + std::to_string(max_layers)));
+            "lm config: n_layers = ", c.n_layers, " is invalid; allowed: 1 .. ", max_layers);
     require(c.context >= 1 && c.context <= max_context,
-            field("context", c.context, "allowed: 1 .. " + std::to_string(max_context)));
+            "lm config: context = ", c.context, " is invalid; allowed: 1 .. ", max_context);
     require(c.num_threads >= 1 && c.num_threads <= 256,
-            field("num_threads", c.num_threads, "allowed: 1 .. 256"));
+            "lm config: num_threads = ", c.num_threads, " is invalid; allowed: 1 .. 256");
     switch (c.position) {
     case LM_POSITION_NONE:
     case LM_POSITION_LEARNED:
     case LM_POSITION_ALIBI: break;
     case LM_POSITION_SINUSOIDAL:
-        require(c.d_model % 2 == 0,
-                field("d_model", c.d_model, "the sinusoidal table needs an even d_model"));
+        require(c.d_model % 2 == 0, "lm config: d_model = ", c.d_model,
+                " is invalid; the sinusoidal table needs an even d_model");
         require(std::isfinite(c.sinusoidal_scale),
                 "lm config: sinusoidal_scale must be finite");
         break;
     case LM_POSITION_ROPE: {
         const int D = c.d_model / c.n_heads;
-        require(D % 2 == 0, field("d_model / n_heads", D,
-                                  "RoPE rotates pairs of channels: the head dimension must be even"));
-        require(std::isfinite(c.rope_theta) && c.rope_theta > 1.0,
-                "lm config: rope_theta = " + std::to_string(c.rope_theta) +
-                    " is invalid; it must be a finite number > 1");
+        require(D % 2 == 0, "lm config: d_model / n_heads = ", D,
+                " is invalid; RoPE rotates pairs of channels: the head dimension must be even");
+        require(std::isfinite(c.rope_theta) && c.rope_theta > 1.0, "lm config: rope_theta = ",
+                c.rope_theta, " is invalid; it must be a finite number > 1");
         break;
     }
     case LM_POSITION_T5_BIAS:
-        require(c.t5_num_buckets >= 2 && c.t5_num_buckets <= 4096,
-                field("t5_num_buckets", c.t5_num_buckets, "allowed: 2 .. 4096"));
-        require(c.t5_max_distance > c.t5_num_buckets / 2,
-                field("t5_max_distance", c.t5_max_distance,
-                      "it must exceed t5_num_buckets / 2 (" +
-                          std::to_string(c.t5_num_buckets / 2) + ", the exact buckets)"));
+        require(c.t5_num_buckets >= 2 && c.t5_num_buckets <= 4096, "lm config: t5_num_buckets = ",
+                c.t5_num_buckets, " is invalid; allowed: 2 .. 4096");
+        require(c.t5_max_distance > c.t5_num_buckets / 2, "lm config: t5_max_distance = ",
+                c.t5_max_distance, " is invalid; it must exceed t5_num_buckets / 2 (",
+                c.t5_num_buckets / 2, ", the exact buckets)");
         try {
             (void)t5_relative_position_bucket(-1, false, c.t5_num_buckets, c.t5_max_distance);
         } catch (const core_error& e) {
@@ -429,8 +422,8 @@ void lm_model::prepare_positions(int T) {
 
 void lm_model::set_rope_scaling(const rope_scaling_params& p) {
     require(config_.position == LM_POSITION_ROPE,
-            std::string("lm_model: RoPE scaling needs a rope model, this one uses ") +
-                lm_position_name(config_.position));
+            "lm_model: RoPE scaling needs a rope model, this one uses ",
+            lm_position_name(config_.position));
     rope_scaling_params sp = p;
     sp.dim = config_.d_model / config_.n_heads;
     sp.rope_theta = config_.rope_theta;
@@ -484,8 +477,7 @@ void lm_model::reserve_activations(int B, int T) {
 }
 
 double lm_model::forward(const int* tokens, const int* targets, int B, int T, bool for_backward) {
-    require(B >= 1 && T >= 1, "lm_model::forward: B and T must be >= 1, got B = " +
-                                  std::to_string(B) + ", T = " + std::to_string(T));
+    require(B >= 1 && T >= 1, "lm_model::forward: B and T must be >= 1, got B = ", B, ", T = ", T);
     require(tokens != nullptr, "lm_model::forward: tokens is null");
     if (config_.position == LM_POSITION_LEARNED && T > config_.context)
         throw core_error("lm_model: the learned position table has " +

@@ -9,7 +9,7 @@
 //     logits = LN_f(x) · wteᵀ                                          (B, T, V)
 //     loss   = mean over the B·T positions of −log softmax(logits)[target]
 //
-// Position schemes (lm_position; DEFINITIONS.md for each sign convention):
+// Position schemes (lm_position; docs/reference/definitions.md for each sign convention):
 //   none        NoPE: nothing is added; the causal mask alone lets the model
 //               infer positions (Kazemnejad et al. 2023, Haviv et al. 2022).
 //   sinusoidal  Vaswani's table (interleaved layout, base 10000), times
@@ -168,8 +168,6 @@ public:
 
     // Logits of the last forward call, (B, T, V).
     const float* logits() const { return logits_.data(); }
-    int last_B() const { return B_; }
-    int last_T() const { return T_; }
 
     // Convenience for evaluation: logits (B, T_eval, V) into out.
     void evaluate_logits(const int* tokens, int B, int T_eval, std::vector<float>& out);
@@ -185,7 +183,6 @@ public:
     void set_rope_scaling(const rope_scaling_params& p);
     // Back to plain RoPE (inv_freq_j = theta^(−2j/D)).
     void clear_rope_scaling();
-    bool has_rope_scaling() const { return has_rope_scaling_; }
 
     void zero_grad();
     // Accumulates (+=) d(loss)/d(params) into grads() for the last forward

@@ -11,14 +11,11 @@
 namespace poslab {
 
 void adamw_validate(const adamw_config& c) {
-    require(c.beta1 >= 0.0f && c.beta1 < 1.0f,
-            "adamw: beta1 must be in [0, 1), got " + std::to_string(c.beta1));
-    require(c.beta2 >= 0.0f && c.beta2 < 1.0f,
-            "adamw: beta2 must be in [0, 1), got " + std::to_string(c.beta2));
-    require(c.eps > 0.0f && std::isfinite(c.eps),
-            "adamw: eps must be positive, got " + std::to_string(c.eps));
+    require(c.beta1 >= 0.0f && c.beta1 < 1.0f, "adamw: beta1 must be in [0, 1), got ", c.beta1);
+    require(c.beta2 >= 0.0f && c.beta2 < 1.0f, "adamw: beta2 must be in [0, 1), got ", c.beta2);
+    require(c.eps > 0.0f && std::isfinite(c.eps), "adamw: eps must be positive, got ", c.eps);
     require(c.weight_decay >= 0.0f && std::isfinite(c.weight_decay),
-            "adamw: weight_decay must be >= 0, got " + std::to_string(c.weight_decay));
+            "adamw: weight_decay must be >= 0, got ", c.weight_decay);
     require(std::isfinite(c.grad_clip), "adamw: grad_clip must be finite");
 }
 
@@ -125,9 +122,8 @@ __attribute__((target("avx2,fma"))) double sum_of_squares_avx2(const float* g, s
 
 void adamw_update(float* params, const float* grads, const std::uint8_t* decay, std::size_t P,
                   float lr, const adamw_config& c, adamw_state& state) {
-    require(state.m.size() == P && state.v.size() == P,
-            "adamw_update: state has " + std::to_string(state.m.size()) +
-                " entries but there are " + std::to_string(P) + " parameters");
+    require(state.m.size() == P && state.v.size() == P, "adamw_update: state has ", state.m.size(),
+            " entries but there are ", P, " parameters");
     require(std::isfinite(lr) && lr >= 0.0f, "adamw_update: lr must be finite and >= 0");
     state.step++;
     const double t = (double)state.step;
@@ -170,14 +166,12 @@ double clip_grad_global_norm(float* grads, std::size_t P, float max_norm) {
 
 void lr_schedule_validate(const lr_schedule& s) {
     require(std::isfinite(s.max_lr) && s.max_lr > 0.0f,
-            "lr schedule: max_lr must be positive, got " + std::to_string(s.max_lr));
+            "lr schedule: max_lr must be positive, got ", s.max_lr);
     require(std::isfinite(s.min_lr) && s.min_lr >= 0.0f && s.min_lr <= s.max_lr,
-            "lr schedule: min_lr must be in [0, max_lr], got " + std::to_string(s.min_lr));
-    require(s.total_steps >= 1,
-            "lr schedule: total_steps must be >= 1, got " + std::to_string(s.total_steps));
+            "lr schedule: min_lr must be in [0, max_lr], got ", s.min_lr);
+    require(s.total_steps >= 1, "lr schedule: total_steps must be >= 1, got ", s.total_steps);
     require(s.warmup_steps >= 0 && s.warmup_steps <= s.total_steps,
-            "lr schedule: warmup_steps must be in [0, total_steps], got " +
-                std::to_string(s.warmup_steps));
+            "lr schedule: warmup_steps must be in [0, total_steps], got ", s.warmup_steps);
 }
 
 float lr_at(const lr_schedule& s, long long step) {

@@ -22,17 +22,17 @@ synthetic_task_kind parse_synthetic_task(const std::string& name) {
 }
 
 void validate(const synthetic_task_config& c) {
-    const std::string task = synthetic_task_name(c.kind);
-    require(c.alphabet >= 2, task + ": the alphabet needs at least 2 symbols");
-    require(c.alphabet <= (std::size_t(1) << 30), task + ": the alphabet is too large");
+    const char* task = synthetic_task_name(c.kind);
+    require(c.alphabet >= 2, task, ": the alphabet needs at least 2 symbols");
+    require(c.alphabet <= (std::size_t(1) << 30), task, ": the alphabet is too large");
     require(c.min_length >= 1 && c.min_length <= c.max_length,
-            task + ": lengths need 1 <= min_length <= max_length (got " + std::to_string(c.min_length) + ".." +
-                std::to_string(c.max_length) + ")");
-    require(c.max_length <= (std::size_t(1) << 24), task + ": max_length is too large");
+            task, ": lengths need 1 <= min_length <= max_length (got ", c.min_length, "..",
+            c.max_length, ")");
+    require(c.max_length <= (std::size_t(1) << 24), task, ": max_length is too large");
     if (c.kind == synthetic_recall)
         require(c.max_length <= c.alphabet / 2,
-                "recall: " + std::to_string(c.max_length) + " distinct keys need an alphabet of at least " +
-                    std::to_string(2 * c.max_length) + " (keys use its lower half, values its upper half)");
+                "recall: ", c.max_length, " distinct keys need an alphabet of at least ",
+                2 * c.max_length, " (keys use its lower half, values its upper half)");
 }
 
 std::size_t synthetic_example_length(synthetic_task_kind kind, std::size_t n) {
@@ -87,8 +87,8 @@ void synthetic_batch(const synthetic_task_config& c, std::size_t B, std::size_t 
     validate(c);
     require(B > 0, "synthetic batch needs B > 0");
     const std::size_t need = synthetic_context_length(c);
-    require(T >= need, std::string(synthetic_task_name(c.kind)) + " with max_length " + std::to_string(c.max_length) +
-                           " needs T >= " + std::to_string(need) + " (got " + std::to_string(T) + ")");
+    require(T >= need, synthetic_task_name(c.kind), " with max_length ", c.max_length,
+            " needs T >= ", need, " (got ", T, ")");
     require_elements({B, T}, sizeof(std::int32_t), "synthetic batch");
     const auto pad = synthetic_pad_token(c);
     for (std::size_t b = 0; b < B; ++b) {

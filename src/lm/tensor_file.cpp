@@ -154,7 +154,6 @@ public:
     hashing_reader(int fd, std::uint64_t content_end, const std::string& path)
         : fd_(fd), end_(content_end), path_(path) {}
 
-    std::uint64_t offset() const { return offset_; }
     std::uint64_t remaining() const { return end_ - offset_; }
     std::uint64_t hash() const { return hash_; }
 
@@ -244,7 +243,7 @@ void write_tensor_file(const std::string& path,
     // Validate everything first, so that bad input never touches the disk.
     require(!path.empty(), "checkpoint path is empty");
     require(metadata.size() <= tensor_file_max_entries && tensors.size() <= tensor_file_max_entries,
-            "checkpoint " + path + ": too many metadata entries or tensors");
+            "checkpoint ", path, ": too many metadata entries or tensors");
     std::set<std::string> seen;
     for (const auto& [key, value] : metadata) {
         check_name(key, "metadata key", path);

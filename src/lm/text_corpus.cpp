@@ -394,7 +394,7 @@ std::int32_t vocabulary::id(char32_t cp) const {
 char32_t vocabulary::code_point(std::int32_t id) const {
     if (id == unk_id) return replacement_character;
     require(id > 0 && static_cast<std::size_t>(id) <= symbols_.size(),
-            "token id " + std::to_string(id) + " is outside the vocabulary of " + std::to_string(size()));
+            "token id ", id, " is outside the vocabulary of ", size());
     return symbols_[static_cast<std::size_t>(id) - 1];
 }
 
@@ -410,8 +410,8 @@ vocabulary parse_vocabulary(std::string_view utf8) {
         throw core_error(std::string("stored vocabulary: ") + e.what());
     }
     for (std::size_t i = 1; i < cps.size(); ++i)
-        require(cps[i - 1] < cps[i], "stored vocabulary: code points are not sorted and unique (at position " +
-                                         std::to_string(i) + ")");
+        require(cps[i - 1] < cps[i],
+                "stored vocabulary: code points are not sorted and unique (at position ", i, ")");
     return vocabulary(std::vector<char32_t>(cps.begin(), cps.end()));
 }
 
@@ -465,8 +465,8 @@ std::u32string decode_ids(const vocabulary& vocab, const std::int32_t* ids, std:
 encoded_corpus encode_corpus(const text_corpus& corpus, std::size_t held_out_every) {
     const corpus_split split = split_entries(corpus.entries.size(), held_out_every);
     require(!split.train.empty() && !split.held_out.empty(),
-            "corpus '" + corpus.name + "' has too few entries (" + std::to_string(corpus.entries.size()) +
-                ") for a train / held-out split with every " + std::to_string(held_out_every) + "th entry held out");
+            "corpus '", corpus.name, "' has too few entries (", corpus.entries.size(),
+            ") for a train / held-out split with every ", held_out_every, "th entry held out");
     encoded_corpus e;
     e.name = corpus.name;
     e.vocab = build_vocabulary(corpus.entries, split.train, corpus.separator);
@@ -526,8 +526,8 @@ std::uint64_t uniform_index(rng& gen, std::uint64_t n) {
 void sample_training_batch(const std::vector<std::int32_t>& stream, std::size_t B, std::size_t T, rng& gen,
                            std::int32_t* inputs_bt, std::int32_t* targets_bt) {
     require(B > 0 && T > 0, "training batch needs B > 0 and T > 0");
-    require(stream.size() >= T + 1, "the training stream has " + std::to_string(stream.size()) +
-                                        " tokens, fewer than one window of T + 1 = " + std::to_string(T + 1));
+    require(stream.size() >= T + 1, "the training stream has ", stream.size(),
+            " tokens, fewer than one window of T + 1 = ", T + 1);
     const std::uint64_t starts = stream.size() - T;  // s in [0, N - T - 1]
     for (std::size_t b = 0; b < B; ++b) {
         const std::size_t s = static_cast<std::size_t>(uniform_index(gen, starts));
@@ -550,9 +550,8 @@ eval_windows plan_eval_windows(std::size_t stream_tokens, std::size_t length, st
 void gather_eval_batch(const std::vector<std::int32_t>& stream, const eval_windows& windows, std::size_t first,
                        std::size_t B, std::int32_t* inputs_bl, std::int32_t* targets_bl) {
     const std::size_t L = windows.length;
-    require(L > 0 && first + B <= windows.count, "evaluation windows " + std::to_string(first) + ".." +
-                                                      std::to_string(first + B) + " are outside the " +
-                                                      std::to_string(windows.count) + " planned");
+    require(L > 0 && first + B <= windows.count, "evaluation windows ", first, "..", first + B,
+            " are outside the ", windows.count, " planned");
     require(windows.count * L + 1 <= stream.size(), "evaluation windows do not fit the stream");
     for (std::size_t b = 0; b < B; ++b) {
         const std::size_t s = windows.start(first + b);

@@ -11,7 +11,7 @@
 // shared with other work costs more than starting two threads. Callers pass
 // a `grain` (the smallest range worth a thread).
 //
-// Internal to src/core (lm/layers.cpp, lm/model.cpp); not part of the API.
+// Internal to src/lm (layers.cpp, model.cpp); not part of the API.
 #pragma once
 
 #include "core/matmul.h"

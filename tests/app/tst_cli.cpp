@@ -1,5 +1,5 @@
 // tst_cli — the poslab command line as a user or a script meets it: the
-// commands DESIGN.md fixes, their exit statuses, and that no input makes it
+// commands README.md documents, their exit statuses, and that no input makes it
 // crash or hang.
 #include "modules/registry.h"
 

@@ -1,6 +1,6 @@
 // tst_alibi — ALiBi slopes and biases.
 //
-// Golden values: (1) hand-derived exponent lists (DEFINITIONS.md §5: n = 8 ->
+// Golden values: (1) hand-derived exponent lists (docs/reference/definitions.md §5: n = 8 ->
 // 2^-1..2^-8; n = 12 -> those then 2^-0.5, 2^-1.5, 2^-2.5, 2^-3.5; n = 6 ->
 // 2^-2, -4, -6, -8, -1, -3; the rest worked out the same way below); (2) a
 // separate transcription of ofirpress get_slopes in this file, written with

@@ -94,7 +94,7 @@ bool all_finite(const std::vector<float>& x) {
 }
 
 // Σ_i g_i · out_i computed entirely in double, straight from the definition in
-// attention.h, with RoPE written out as in DEFINITIONS.md §2:
+// attention.h, with RoPE written out as in docs/reference/definitions.md §2:
 // (u, v) -> (u cos − v sin, v cos + u sin), pair j = (j, j+R/2) half-split or
 // (2j, 2j+1) interleaved. Uses the float cos/sin tables of the problem so the
 // check is about attention's gradient, not the tables' rounding.

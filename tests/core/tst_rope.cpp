@@ -217,7 +217,7 @@ void TestRope::layoutsAgreeUpToPermutation() {
         QVERIFY(std::fabs(a - b) <= 1e-12 * (1 + std::fabs(a)));  // same products, reordered sum
     }
     // Without the permutation the layouts give different numbers (the trap of
-    // DEFINITIONS §14.1) — unless there is a single pair.
+    // docs/reference/definitions.md §14.1) — unless there is a single pair.
     if (R > 2) {
         std::vector<float> wrong = x_int;
         rope_rotate_pairs(wrong.data(), T, D, R, c.data(), s.data(), ROPE_LAYOUT_HALF_SPLIT, false);
@@ -227,7 +227,7 @@ void TestRope::layoutsAgreeUpToPermutation() {
     }
 }
 
-// The index map written out by hand (DEFINITIONS §2): half-split order =
+// The index map written out by hand (docs/reference/definitions.md §2): half-split order =
 // interleaved channels [0, 2, 4, …, 1, 3, 5, …], tail unchanged.
 void TestRope::permutationIndexMap() {
     QCOMPARE(rope_interleaved_to_half_split(8, 8), (std::vector<int>{0, 2, 4, 6, 1, 3, 5, 7}));
@@ -493,10 +493,10 @@ void TestRope::knownRotation() {
     }
 }
 
-// RoFormer §3.4.3 values quoted in DEFINITIONS §13 (d = 128, b = 1e4), given
-// there to 2 decimals, so the tolerance is half a unit of the last digit. At
-// r = 200 DEFINITIONS says 7.25 but a float64 recomputation (python) gives
-// 7.24477…, on the rounding edge, so the row uses 7.245. r = 0: every S_j = j.
+// RoFormer §3.4.3 values quoted in docs/reference/definitions.md §13 (d = 128,
+// b = 1e4), given there to 2 decimals, so the tolerance is half a unit of the
+// last digit. At r = 200 the quoted 7.25 is on the rounding edge (a float64
+// recomputation gives 7.24477…), so the row uses 7.245. r = 0: every S_j = j.
 void TestRope::relativeUpperBound_data() {
     QTest::addColumn<double>("r");
     QTest::addColumn<double>("expected");

@@ -2,9 +2,9 @@
 // RoPE scaling (src/core/rope_scaling.h) against values derived independently.
 //
 // Expected values are written out here in double from the formulas of
-// DEFINITIONS.md §3/§12 (each row says how), or are exact facts of the
+// docs/reference/definitions.md §3/§12 (each row says how), or are exact facts of the
 // formula (powers of ten, exact ratios like ln 32 / ln 4096 = 5/12). Values are
-// compared with rtol = 1e-6 as DEFINITIONS §0 explains (HF computes in float32;
+// compared with rtol = 1e-6 as its §0 explains (HF computes in float32;
 // a float32 and a float64 derivation differ by ~1e-7 relative).
 #include <QtTest>
 
@@ -127,9 +127,10 @@ void TestRopeScaling::linearIsDefaultOverFactor() {
     QCOMPARE(f.attention_factor, 1.0);
 }
 
-// Static NTK-aware: b' = b·s^(d/(d−2)). d = 128, b = 1e4 (DEFINITIONS §12):
-// s = 4 -> 40889.94243248622, s = 8 -> 82684.62264056221 (python math, float64).
-// The exponent makes the lowest pair exactly default/s and keeps pair 0 at 1.
+// Static NTK-aware: b' = b·s^(d/(d−2)). d = 128, b = 1e4
+// (docs/reference/definitions.md §12): s = 4 -> 40889.94243248622,
+// s = 8 -> 82684.62264056221 (python math, float64). The exponent makes the
+// lowest pair exactly default/s and keeps pair 0 at 1.
 void TestRopeScaling::ntkBase_data() {
     QTest::addColumn<double>("factor");
     QTest::addColumn<double>("expected_base");
@@ -175,7 +176,7 @@ void TestRopeScaling::dynamicNtk() {
     QCOMPARE(f.attention_factor, 1.0);
 }
 
-// YaRN correction dims, d = 128, b = 1e4, L0 = 4096 (DEFINITIONS §3.5):
+// YaRN correction dims, d = 128, b = 1e4, L0 = 4096 (docs/reference/definitions.md §3.5):
 // cdim(r) = d·ln(L0/(2πr))/(2 ln b): r = 32 -> 20.94448162063605, r = 1 ->
 // 45.02688127375455 (python math); truncated range [20, 46].
 void TestRopeScaling::yarnCorrectionRange() {
@@ -322,7 +323,7 @@ void TestRopeScaling::longrope() {
 // llama3 bands, d = 128, L0 = 8192, lf = 1, hf = 4: keep λ < 2048, divide
 // λ > 8192. λ_j = 2π b^(j/64): with b = 1e4, λ < 2048 iff j < 64·log(2048/2π)/log(1e4)
 // = 40.22 -> 41 kept; λ > 8192 iff j > 49.83 -> 14 divided; 9 smoothed.
-// With b = 5e5 (Llama 3.1): 29 / 6 / 29 (DEFINITIONS §3.7).
+// With b = 5e5 (Llama 3.1): 29 / 6 / 29 (docs/reference/definitions.md §3.7).
 void TestRopeScaling::llama3Bands_data() {
     QTest::addColumn<double>("base");
     QTest::addColumn<int>("kept");

@@ -14,7 +14,7 @@ using namespace poslab;
 Q_DECLARE_METATYPE(poslab::sinusoidal_layout)
 
 namespace {
-// Independent golden: the formulas of DEFINITIONS.md §1 written with std::pow.
+// Independent golden: the formulas of docs/reference/definitions.md §1 written with std::pow.
 double golden_pe(double p, std::size_t c, std::size_t C, double base, sinusoidal_layout layout) {
     const std::size_t half = C / 2;
     std::size_t j;

@@ -1,7 +1,7 @@
 // tst_vision.cpp — tests of src/core/vision.h (2-D position encodings).
 //
-// Three kinds of evidence (STYLE §7): values derived independently in double
-// precision here in the test (closed forms, a naive padded convolution),
+// Three kinds of evidence: values derived independently in double precision
+// here in the test (closed forms, a naive padded convolution),
 // finite-difference gradient checks against a double-precision forward written
 // here, and sweeps over sizes through _data() rows. Each check reports its
 // worst error next to the tolerance.
@@ -30,7 +30,7 @@ std::vector<float> random_vec(std::size_t n, std::uint64_t seed, float scale = 1
     return v;
 }
 
-// ---- independent transcription of MAE 2-D sin-cos (DEFINITIONS §9) ----
+// ---- independent transcription of MAE 2-D sin-cos (docs/reference/definitions.md §9) ----
 // Channel c of token t: which axis, sin or cos, and which frequency, read off
 // the layout [ sin(col ω) | cos(col ω) | sin(row ω) | cos(row ω) ], each block C/4 wide.
 double mae_reference(int t, int c, int gw, int C) {
@@ -149,8 +149,9 @@ void TestVision::mae2d_closed_form_data() {
 }
 
 // Expected values: mae_reference() above, a double-precision transcription of
-// DEFINITIONS §9 with ω written as exp(−j ln 10000 / (C/4)). Tolerance 1e-6
-// (float rounding of values in [−1, 1] is ≤ 6e-8; §0 allows rtol 1e-6).
+// docs/reference/definitions.md §9 with ω written as exp(−j ln 10000 / (C/4)).
+// Tolerance 1e-6 (float rounding of values in [−1, 1] is ≤ 6e-8; §0 allows
+// rtol 1e-6).
 void TestVision::mae2d_closed_form() {
     QFETCH(int, gh);
     QFETCH(int, gw);
@@ -297,9 +298,10 @@ void TestVision::axial_angles_formula_data() {
     QTest::newRow("4x4 D=12 θ=10") << 4 << 4 << 12 << 10.0f;
 }
 
-// Expected: DEFINITIONS §10.1 transcribed in double, f_k = exp(−(4k/D) ln θ);
-// pair p < D/4 uses the column t mod gw, p >= D/4 the row t / gw. Relative
-// tolerance 1e-6 (float rounding of the frequency and the product).
+// Expected: docs/reference/definitions.md §10.1 transcribed in double,
+// f_k = exp(−(4k/D) ln θ); pair p < D/4 uses the column t mod gw, p >= D/4 the
+// row t / gw. Relative tolerance 1e-6 (float rounding of the frequency and the
+// product).
 void TestVision::axial_angles_formula() {
     QFETCH(int, gh);
     QFETCH(int, gw);
@@ -521,7 +523,7 @@ void TestVision::mixed_freq_backward() {
     QVERIFY2(err <= tol, worst("mixed-frequency backward vs finite differences", err, tol).constData());
 }
 
-// Section assignments derived by hand from DEFINITIONS §10.3:
+// Section assignments derived by hand from docs/reference/definitions.md §10.3:
 //   Qwen2-VL [16, 24, 24]: j < 16 → t, 16 ≤ j < 40 → h, j ≥ 40 → w.
 //   Qwen3-VL [24, 20, 20]: j%3 == 1, j < 60 → h; j%3 == 2, j < 60 → w; else t,
 //   so j = 0, 3, …, 57 and 60..63 are t (20 + 4 = 24 of them).

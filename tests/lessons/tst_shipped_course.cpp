@@ -3,8 +3,8 @@
 // run blocks and exercises; every run block runs with its lesson parameters and
 // has the outputs it names; every exercise accepts its own worked answer and
 // rejects a plainly wrong one; every chapter meets the course's requirements
-// (issue 4: at least three run blocks and three exercises, a run exercise, key
-// points and references at the end).
+// (at least three run blocks and three exercises, a run exercise, key points
+// and references at the end).
 //
 // Nothing here is a golden number: the expected answers are the lesson's own
 // (`answer:`, `option*:`, `accept:`), and the checks are the checkers the
@@ -411,7 +411,7 @@ void TestShippedCourse::exercisesJudgeTheirOwnAnswers()
     }
 }
 
-// The Experiments chapter (issue 5 §4): exercises on reading the results in
+// The Experiments chapter: exercises on reading the training lab's results in
 // both languages, every block reads the stored run, the literature it must
 // discuss is cited, and after a newer run is stored the same block shows the
 // newer run (the engine's cache follows the stored files, never a stale result).

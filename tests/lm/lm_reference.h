@@ -1,6 +1,6 @@
 // lm_reference.h — test helper for tst_lm_layers and tst_lm_model: the
 // language model's layers and the whole model re-implemented from their
-// formulas in plain double loops (no code shared with src/core/lm_*), used as
+// formulas in plain double loops (no code shared with src/lm), used as
 // golden values and as the function that central finite differences
 // differentiate. Everything is written for clarity, not speed.
 #pragma once

@@ -175,7 +175,7 @@ void TestRopeModules::invFreqShapesAndCompare() {
 
 // compare=true also gives wl_<scaling> = 2π / inv_freq_<scaling>. Golden
 // values for a Llama-3-shaped head (d 128, b 500000, s 8, L0 8192) from an
-// independent float64 Python restatement of HF's formulas (DEFINITIONS §3):
+// independent float64 Python restatement of HF's formulas (docs/reference/definitions.md §3):
 // default λ_j = 2π·b^(2j/d); linear ×8; ntk base b·8^(128/126) = 4134231.13;
 // yarn range [18, 35]; llama3 keeps λ < 2048, divides λ > 8192.
 void TestRopeModules::invFreqCompareWavelengths() {
@@ -265,7 +265,8 @@ void TestRopeModules::relativeCheckSmallDeviation() {
     QVERIFY(get(f32, "relative_max_deviation").value > 100 * get(outs, "relative_max_deviation").value);
 }
 
-// DEFINITIONS §13: 20.85 (r=5), 17.95 (10), 6.55 (250); 113 rising steps of 250.
+// docs/reference/definitions.md §13: 20.85 (r=5), 17.95 (10), 6.55 (250);
+// 113 rising steps of 250.
 void TestRopeModules::decayValues() {
     const std::vector<Output> outs = run("rope.decay");
     const Output& s = get(outs, "relative_upper_bound");

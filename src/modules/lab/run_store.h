@@ -1,4 +1,5 @@
-// run_store.h — the training lab's stored runs (issue 5 §4).
+// run_store.h — the training lab's stored runs (the experiments whose results
+// the lab chapters and `lab.` modules show).
 //
 // Every finished (or cancelled) "train short, test long" experiment — from
 // `poslab experiment length`, from the Training Lab window, or run by

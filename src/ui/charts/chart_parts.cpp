@@ -63,7 +63,7 @@ void styleChart(QChart* chart, const ChartStyle& style) {
     if (chart->layout()) chart->layout()->setContentsMargins(0, 0, 0, 0);
     chart->setPlotAreaBackgroundBrush(style.plotBackground);
     chart->setPlotAreaBackgroundVisible(true);
-    // Room on the right so the last x label is not cut (TECH-NOTES).
+    // Room on the right so the last x label is not cut (docs/qt-notes.md, Charts).
     chart->setMargins(QMargins(4, 4, 18, 4));
     chart->setTitleFont(chartFont(style, 0, false));
     chart->setTitleBrush(style.text);

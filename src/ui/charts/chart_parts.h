@@ -18,8 +18,8 @@
 
 namespace poslab::ui {
 
-// A chart font in pixels (TECH-NOTES: point sizes are ~3x too large on the
-// PDF painter).
+// A chart font in pixels: point sizes are ~3x too large on the PDF painter
+// (docs/qt-notes.md, PDF fonts).
 QFont chartFont(const ChartStyle& style, int delta = 0, bool bold = false);
 // The font for an axis title. Qt Charts sizes the title's space with the
 // metrics of the font's first family but draws Chinese through the fallback

@@ -1,4 +1,4 @@
-// heatmap_chart.cpp — image + colour-bar items on a QChart (TECH-NOTES recipe).
+// heatmap_chart.cpp — image + colour-bar items on a QChart (docs/qt-notes.md, Charts).
 #include "ui/charts/heatmap_chart.h"
 
 #include "ui/charts/chart_parts.h"

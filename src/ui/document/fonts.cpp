@@ -66,8 +66,8 @@ QString monospaceFamily()
 QString cjkFamily()
 {
     // WenQuanYi first: Noto CJK extracts as Kangxi radicals from Qt's PDFs
-    // (TECH-NOTES). Noto SC (not JP) is the fallback so at least the glyph
-    // shapes are the simplified Chinese ones.
+    // (docs/qt-notes.md, PDF fonts). Noto SC (not JP) is the fallback so at
+    // least the glyph shapes are the simplified Chinese ones.
     static const QString f = firstInstalled({QStringLiteral("WenQuanYi Micro Hei"), QStringLiteral("WenQuanYi Zen Hei"),
                                              QStringLiteral("Noto Sans CJK SC"), QStringLiteral("Source Han Sans SC"),
                                              QStringLiteral("Droid Sans Fallback")});

@@ -2,12 +2,12 @@
 // caption, an exercise question) rendered into a QTextDocument with md4c.
 //
 // Why not QTextDocument::setMarkdown: it turns `\\` into `\` (breaks TeX
-// matrices), drops custom fences and loses table alignment (TECH-NOTES). Here
-// md4c (GitHub dialect + LaTeX math spans, no raw HTML) drives a QTextCursor:
-// headings, paragraphs, emphasis/strong/strikethrough, inline and fenced code
-// (monospace, highlighted, in a light frame), nested lists, task lists (☐/☑),
-// tables (QTextTable, bold header row, column alignment), links, images,
-// block quotes, rules and $..$ / $$..$$ math.
+// matrices), drops custom fences and loses table alignment (docs/qt-notes.md,
+// Markdown). Here md4c (GitHub dialect + LaTeX math spans, no raw HTML) drives
+// a QTextCursor: headings, paragraphs, emphasis/strong/strikethrough, inline
+// and fenced code (monospace, highlighted, in a light frame), nested lists,
+// task lists (☐/☑), tables (QTextTable, bold header row, column alignment),
+// links, images, block quotes, rules and $..$ / $$..$$ math.
 //
 // Lesson files are data: links are live only for http(s) and for relative
 // paths that stay inside the course folder; images load only from inside the

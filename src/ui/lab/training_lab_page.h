@@ -1,4 +1,4 @@
-// training_lab_page.h — the Training Lab page of the main window (issue 5 §4).
+// training_lab_page.h — the Training Lab page of the main window.
 //
 // A learner chooses the corpus, the position schemes (and RoPE's
 // inference-time scalings), the model's size and the training budget — or

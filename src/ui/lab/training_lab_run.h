@@ -7,16 +7,15 @@
 // give the same numbers in the window and on the command line; quickPreset()
 // and defaultPreset() are that command's --quick budget and its defaults.
 //
-// LabRun trains on a worker thread (issue 5 §4: the window never blocks).
-// The GUI reads the worker's progress by polling snapshot() — a copy taken
-// under a mutex — from a timer, so updates are naturally limited to the
-// timer's rate however fast the steps are. cancel() sets the core's cancel
-// flag (read before every training step); the scheme in training is still
-// evaluated and what finished is kept. stopNow() also sets the core's stop
-// flag (read before every training step and evaluation batch): the run ends
-// within one batch, without the scheme in progress. The destructor stops and
-// joins the thread, so closing the window during a run neither crashes nor
-// hangs.
+// LabRun trains on a worker thread, so the window never blocks. The GUI reads
+// the worker's progress by polling snapshot() — a copy taken under a mutex —
+// from a timer, so updates are naturally limited to the timer's rate however
+// fast the steps are. cancel() sets the core's cancel flag (read before every
+// training step); the scheme in training is still evaluated and what finished
+// is kept. stopNow() also sets the core's stop flag (read before every training
+// step and evaluation batch): the run ends within one batch, without the scheme
+// in progress. The destructor stops and joins the thread, so closing the window
+// during a run neither crashes nor hangs.
 #pragma once
 
 #include "lm/experiment.h"

@@ -319,7 +319,6 @@ void RunBlockCard::onFinished(quint64 id, lessons::RunResultPtr result)
     m_busy->hide();
     m_busyLabel->hide();
     if (result->cancelled) return;
-    m_result = result;
     if (!result->ok) {
         showError(result->errorIn(m_lang));
         emit runFinished(false);

@@ -49,7 +49,6 @@ public:
     // e.g. a caption). courseDir/chapterFile bound images and links.
     void setMarkdown(const QString& markdown, const QString& lang, const QString& courseDir,
                      const QString& chapterFile, bool inlineOnly = false);
-    QString markdownSource() const { return m_source; }
 
     // Marks every occurrence of text (case-insensitive) with the palette's
     // highlight; returns the number of matches. Empty text clears.
@@ -98,7 +97,6 @@ public:
     MarkdownBrowser* caption() const { return m_caption; }
     bool isBusy() const { return m_request != 0; }
     QString errorText() const;  // empty when the chart is shown
-    lessons::RunResultPtr lastResult() const { return m_result; }
     QStringList currentAssignments() const;
     // Runs with the panel's current values now (no debounce).
     void runNow();
@@ -132,7 +130,6 @@ private:
     ParamPanel* m_params = nullptr;
     QTimer* m_debounce = nullptr;
     quint64 m_request = 0;
-    lessons::RunResultPtr m_result;
     QString m_error;
 };
 
@@ -146,7 +143,6 @@ public:
     // Where the exercise cards of the steps shown from now on keep answers:
     // `answers` (an assignment's draft), or the progress store when null.
     void setAnswerStore(ExerciseAnswerStore* answers);
-    ExerciseAnswerStore* answerStore() const { return m_answers; }
 
     // Shows one step (rebuilds the page; scrolls to the top).
     void showStep(const lessons::Course& course, int chapter, int step);

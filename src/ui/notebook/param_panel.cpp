@@ -373,13 +373,6 @@ QString ParamPanel::value(const QString& name) const
     return {};
 }
 
-QStringList ParamPanel::variedNames() const
-{
-    QStringList out;
-    for (const Row* row : m_rows) out << row->spec.name;
-    return out;
-}
-
 QWidget* ParamPanel::editor(const QString& name) const
 {
     for (const Row* row : m_rows)

@@ -42,7 +42,6 @@ public:
     void setValues(const QMap<QString, QString>& values);
     QString value(const QString& name) const;
     bool setValue(const QString& name, const QString& value);
-    QStringList variedNames() const;
     // The editing widget (spin box, combo box, check box, line edit) of a parameter.
     QWidget* editor(const QString& name) const;
     QPushButton* resetButton() const { return m_reset; }

@@ -77,13 +77,6 @@ void SearchIndex::setCourse(const lessons::Course& course)
     }
 }
 
-QString SearchIndex::stepText(int chapter, int step) const
-{
-    for (const Entry& e : m_entries)
-        if (e.chapter == chapter && e.step == step) return e.text;
-    return {};
-}
-
 QList<SearchHit> SearchIndex::find(const QString& query, int maxHits) const
 {
     QList<SearchHit> hits;

@@ -33,9 +33,6 @@ public:
     // Hits for `query` (trimmed; empty or one Latin letter gives none), at most maxHits.
     QList<SearchHit> find(const QString& query, int maxHits = 200) const;
 
-    // The searchable plain text of a step (for tests).
-    QString stepText(int chapter, int step) const;
-
     // Markdown source -> the plain text searched (drops emphasis marks, code
     // ticks, $ delimiters, link targets, heading/list/quote markers).
     static QString plainText(const QString& markdown);

@@ -765,7 +765,7 @@ private:
         }
         leaveNestedFrames();
 
-        // The stored training run the lab chapters read (issue 5): which one, or plainly that there is none.
+        // The stored training run the lab chapters read: which one, or plainly that there is none.
         const bool readsTrainingRun = std::any_of(m_runs.begin(), m_runs.end(), [](const RunRecord& r) {
             return r.moduleId.startsWith(QLatin1String("lab."));
         });

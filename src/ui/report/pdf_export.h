@@ -51,7 +51,7 @@ struct ExportOptions {
     QString outputPath;              // the PDF to write (atomically)
     Solutions solutions = Solutions::WhenEarned;
     int resolution = 300;            // dpi of the QPdfWriter
-    // Training lab (issue 5): the appendix names the stored training run that
+    // Training lab: the appendix names the stored training run that
     // the chapters' `lab.` run blocks read (lab::latestRun(): date UTC,
     // source, command, machine), or says plainly that none is stored and how
     // to make one. `poslab export --no-train` sets this when it skipped making

@@ -105,7 +105,7 @@ void ChartTextObject::drawObject(QPainter* painter, const QRectF& rect, QTextDoc
     const Entry* e = entry(format);
     if (!e) return;
     painter->save();
-    // Heatmap images would be JPEG-compressed in the PDF otherwise (TECH-NOTES).
+    // Heatmap images would be JPEG-compressed in the PDF otherwise (docs/qt-notes.md, PDF output).
     painter->setRenderHint(QPainter::LosslessImageRendering, true);
     painter->setRenderHint(QPainter::Antialiasing, true);
     painter->translate(rect.topLeft());
@@ -387,7 +387,7 @@ PdfStatus paintPages(PagedDocument& pages, QPdfWriter& writer, const QString& la
     QFont footerFont(fonts::font(fonts::Role::Ui, lang, 9), &writer);
     const QColor grey(0x6a, 0x72, 0x7c);
 
-    // Images (lesson figures, heatmaps) stay lossless: JPEG otherwise (TECH-NOTES).
+    // Lesson figures and heatmaps stay lossless, not JPEG (docs/qt-notes.md, PDF output).
     painter.setRenderHint(QPainter::LosslessImageRendering, true);
     painter.setRenderHint(QPainter::Antialiasing, true);
     for (int page = 0; page < pageCount; ++page) {

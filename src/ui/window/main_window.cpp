@@ -125,7 +125,7 @@ bool installUiTranslator(const QString& lang)
 QString defaultExportDir()
 {
     // A fresh account often has no Documents folder; the file dialog would then
-    // open in the working directory (QA saw the source tree offered).
+    // open in the working directory, which may be anything (a source tree, /).
     const QString docs = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
     if (!docs.isEmpty() && QFileInfo(docs).isDir()) return docs;
     return QDir::homePath();

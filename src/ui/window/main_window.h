@@ -113,8 +113,6 @@ public:
     bool isAssignmentMode() const { return m_session != nullptr; }
     AssignmentSession* assignmentSession() const { return m_session; }
     AssignmentBanner* assignmentBanner() const { return m_banner; }
-    QAction* openAssignmentAction() const { return m_openAssignment; }
-    QAction* newAssignmentAction() const { return m_newAssignment; }
     QAction* submitAssignmentAction() const { return m_submitAssignment; }
     QAction* leaveAssignmentAction() const { return m_leaveAssignment; }
 
