@@ -43,7 +43,7 @@ std::vector<double> alibi_slopes_double(int n);
 void alibi_slopes(int n,
                   float* slopes_h);  // (H) out, H = n
 
-enum alibi_mode {
+enum alibi_mode : int {
     alibi_causal,           // −m (i − j) everywhere; the caller's causal mask removes j > i
     alibi_causal_masked,    // −m (i − j) for j <= i, −infinity for j > i
     alibi_symmetric,        // −m |i − j|   (bidirectional / encoder use)

@@ -16,7 +16,7 @@
 
 namespace poslab {
 
-enum matmul_op {
+enum matmul_op : int {
     MATMUL_N,  // use the matrix as stored
     MATMUL_T,  // use its transpose
 };

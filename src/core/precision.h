@@ -23,7 +23,7 @@
 
 namespace poslab {
 
-enum float_format {
+enum float_format : int {
     FLOAT_FORMAT_FP32,  // IEEE binary32 (no change)
     FLOAT_FORMAT_FP16,  // IEEE binary16
     FLOAT_FORMAT_BF16,  // bfloat16: the top 16 bits of a binary32

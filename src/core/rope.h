@@ -41,7 +41,7 @@
 
 namespace poslab {
 
-enum rope_layout {
+enum rope_layout : int {
     ROPE_LAYOUT_HALF_SPLIT,   // pair j = (j, j + R/2): GPT-NeoX, HF Llama rotate_half
     ROPE_LAYOUT_INTERLEAVED,  // pair j = (2j, 2j + 1): RoFormer, GPT-J, Meta Llama
 };

@@ -42,7 +42,7 @@
 
 namespace poslab {
 
-enum rope_scaling_type {
+enum rope_scaling_type : int {
     ROPE_SCALING_DEFAULT,   // "default"
     ROPE_SCALING_LINEAR,    // "linear"
     ROPE_SCALING_DYNAMIC,   // "dynamic"
@@ -155,7 +155,7 @@ rope_yarn_range rope_yarn_correction_range(double beta_fast, double beta_slow, i
 std::vector<double> rope_yarn_ramp(double low, double high, int n);
 
 // llama3 band of one pair by its wavelength.
-enum rope_llama3_band {
+enum rope_llama3_band : int {
     ROPE_LLAMA3_KEEP,    // λ < L0/high_freq_factor: high frequency, unchanged
     ROPE_LLAMA3_SMOOTH,  // in between: blended
     ROPE_LLAMA3_DIVIDE,  // λ > L0/low_freq_factor: low frequency, divided by factor

@@ -49,7 +49,7 @@
 
 namespace poslab {
 
-enum sinusoidal_layout {
+enum sinusoidal_layout : int {
     sinusoidal_layout_interleaved,  // paper: [sin ω0, cos ω0, sin ω1, cos ω1, ...], ω_j = b^(-2j/C)
     sinusoidal_layout_concat,       // MAE/GPT-J: [sin ω0..ω_{C/2-1} | cos ...], ω_j = b^(-2j/C)
     sinusoidal_layout_concat_t2t,   // t2t/fairseq: [sin | cos], ω_j = b^(-j/(C/2-1))

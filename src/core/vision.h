@@ -213,8 +213,8 @@ void rope2d_dangle_interleaved(const float* y_td,   // (T, D) rotated output
 //       j ≡ 1 (mod 3) and j < 3·s_h -> h,  j ≡ 2 (mod 3) and j < 3·s_w -> w,
 //       otherwise -> t.  This spreads every axis over high and low frequencies.
 // Text tokens use the same id on all three axes, so both reduce to 1-D RoPE.
-enum mrope_axis { MROPE_AXIS_T = 0, MROPE_AXIS_H = 1, MROPE_AXIS_W = 2 };
-enum mrope_style { MROPE_CONTIGUOUS, MROPE_INTERLEAVED };
+enum mrope_axis : int { MROPE_AXIS_T = 0, MROPE_AXIS_H = 1, MROPE_AXIS_W = 2 };
+enum mrope_style : int { MROPE_CONTIGUOUS, MROPE_INTERLEAVED };
 
 // axis_j (P) receives the mrope_axis of every frequency index. Requires
 // section[i] >= 0 and s_t + s_h + s_w == P; for MROPE_INTERLEAVED also

@@ -79,7 +79,7 @@ struct train_options {
 // name the option as the reader knows it (--train-ctx on the command line,
 // "Training context" in the window). `message` is the English sentence, the
 // one the validate_* functions throw (in a lab_option_error).
-enum lab_option_rule {
+enum lab_option_rule : int {
     LAB_OPTION_OK,                 // nothing refused
     LAB_OPTION_RANGE,              // `field` = value outside [lo, hi] ((lo, hi] when lo_open)
     LAB_OPTION_AT_LEAST,           // `field` = value below lo (no upper bound)

@@ -42,7 +42,7 @@
 
 namespace poslab {
 
-enum synthetic_task_kind {
+enum synthetic_task_kind : int {
     synthetic_copy,
     synthetic_reverse,
     synthetic_recall,

@@ -61,7 +61,7 @@ struct utf8_report {
     bool bom_removed = false;              // a leading U+FEFF was dropped
 };
 
-enum utf8_mode {
+enum utf8_mode : int {
     utf8_repair,  // replace ill-formed input by U+FFFD and report it
     utf8_strict,  // throw core_error at the first ill-formed byte
 };
