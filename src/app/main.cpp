@@ -85,9 +85,10 @@ int main(int argc, char** argv) {
     if (!display) qputenv("QT_QPA_PLATFORM", "offscreen");  // fonts and painting without a screen
     QApplication app(argc, argv);
     setIdentity();
-    // The menu entry (packaging/poslab.desktop) and its icon: Wayland matches
-    // the window to the entry by this name; X11 shows the icon set here.
-    QGuiApplication::setDesktopFileName(QStringLiteral("poslab"));
+    // The menu entry (packaging/org.poslab.poslab.desktop, named after the
+    // AppStream id) and its icon: Wayland matches the window to the entry by
+    // this name; X11 shows the icon set here.
+    QGuiApplication::setDesktopFileName(QStringLiteral("org.poslab.poslab"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/poslab.svg")));
     std::setlocale(LC_NUMERIC, "C");
     if (assignmentWindow) return poslab::app::openAssignmentWindow(app, args);

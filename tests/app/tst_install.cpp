@@ -1,10 +1,12 @@
 // tst_install — PosLab installed like any desktop program (issue 6 §3):
 // `cmake --install` into a scratch prefix puts the binary, the course, the menu
-// entry and the icons where Freedesktop expects them; the installed binary,
-// also after its prefix is moved, finds its course relative to itself and
-// exports a chapter headless; and the .deb CPack builds carries the same files,
-// depends on the packages that provide the libraries the binary links, and runs
-// from a scratch root it is unpacked into.
+// entry, the AppStream metadata and the icons where Freedesktop expects them,
+// and the licences (Apache-2.0 for the code, CC BY-SA 4.0 for the course) with
+// Debian's machine-readable copyright file in share/doc/poslab; the installed
+// binary, also after its prefix is moved, finds its course relative to itself
+// and exports a chapter headless; and the .deb CPack builds carries the same
+// files, depends on the packages that provide the libraries the binary links,
+// has no lintian error, and runs from a scratch root it is unpacked into.
 //
 // Each run uses a fresh HOME and XDG folders in a temporary directory, so the
 // tester's own settings and data are neither read nor touched.
@@ -17,8 +19,10 @@
 #include <QProcessEnvironment>
 #include <QRegularExpression>
 #include <QSet>
+#include <QStandardPaths>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
+#include <QXmlStreamReader>
 #include <QtTest>
 
 namespace {
@@ -102,6 +106,39 @@ QMap<QString, QString> desktopEntry(const QString& file)
     }
     return out;
 }
+
+QByteArray readBytes(const QString& file)
+{
+    QFile f(file);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// The paragraphs of a Debian control-style file (debian/copyright in DEP-5
+// form): each a map of field -> value, continuation lines joined with '\n'
+// after dropping their leading space, " ." read as an empty line.
+QList<QMap<QString, QString>> deb822Paragraphs(const QString& text)
+{
+    QList<QMap<QString, QString>> out;
+    QMap<QString, QString> current;
+    QString last;
+    for (const QString& line : text.split(u'\n')) {
+        if (line.trimmed().isEmpty()) {
+            if (!current.isEmpty()) out << current;
+            current.clear();
+            last.clear();
+        } else if (line.startsWith(u' ') || line.startsWith(u'\t')) {
+            if (!last.isEmpty()) current[last] += u'\n' + (line == u" ." ? QString() : line.mid(1));
+        } else if (const qsizetype colon = line.indexOf(u':'); colon > 0) {
+            last = line.left(colon);
+            current.insert(last, line.mid(colon + 1).trimmed());
+        }
+    }
+    if (!current.isEmpty()) out << current;
+    return out;
+}
+
+// The program's path, or an empty string when it is not installed.
+QString tool(const char* name) { return QStandardPaths::findExecutable(QString::fromLatin1(name)); }
 
 bool hasHan(const QString& s)
 {
@@ -196,7 +233,8 @@ private slots:
     {
         const QFileInfo bin(m_prefix + QStringLiteral("/bin/poslab"));
         QVERIFY(bin.isFile() && bin.isExecutable());
-        QVERIFY(QFileInfo(m_prefix + QStringLiteral("/share/applications/poslab.desktop")).isFile());
+        QVERIFY(QFileInfo(m_prefix + QStringLiteral("/share/applications/org.poslab.poslab.desktop")).isFile());
+        QVERIFY(QFileInfo(m_prefix + QStringLiteral("/share/metainfo/org.poslab.poslab.metainfo.xml")).isFile());
         QVERIFY(QFileInfo(m_prefix + QStringLiteral("/share/icons/hicolor/scalable/apps/poslab.svg")).isFile());
         for (int size : {48, 128, 256})
             QVERIFY(QFileInfo(m_prefix + QStringLiteral("/share/icons/hicolor/%1x%1/apps/poslab.png").arg(size)).isFile());
@@ -211,7 +249,7 @@ private slots:
 
     void desktopEntryIsValid()
     {
-        const QString file = m_prefix + QStringLiteral("/share/applications/poslab.desktop");
+        const QString file = m_prefix + QStringLiteral("/share/applications/org.poslab.poslab.desktop");
         const QMap<QString, QString> e = desktopEntry(file);
         QCOMPARE(e.value(QStringLiteral("Type")), QStringLiteral("Application"));
         QCOMPARE(e.value(QStringLiteral("Terminal")), QStringLiteral("false"));
@@ -231,6 +269,109 @@ private slots:
         const Run v = runProgram(QStringLiteral("desktop-file-validate"), {file}, m_env);
         QVERIFY2(!v.crashed, "desktop-file-validate is missing: run scripts/bootstrap.sh (desktop-file-utils)");
         QVERIFY2(v.exitCode == 0 && !v.out.contains(u"error:") && !v.err.contains(u"error:"), qPrintable(describe(v)));
+    }
+
+    // The AppStream metadata software centres read: accepted by the reference
+    // validator (appstream, from scripts/bootstrap.sh test), naming the menu
+    // entry installed beside it, the binary, both licences and this version.
+    void metainfoIsValid()
+    {
+        const QString file = m_prefix + QStringLiteral("/share/metainfo/org.poslab.poslab.metainfo.xml");
+        const QString appstreamcli = tool("appstreamcli");
+        QVERIFY2(!appstreamcli.isEmpty(), "appstreamcli is missing: run scripts/bootstrap.sh test (package appstream)");
+        const Run v = runProgram(appstreamcli, {QStringLiteral("validate"), QStringLiteral("--no-net"), file}, m_env);
+        QVERIFY2(!v.crashed && v.exitCode == 0, qPrintable(describe(v)));
+        // The whole prefix: this also finds the launchable's desktop file.
+        const Run tree = runProgram(appstreamcli, {QStringLiteral("validate-tree"), QStringLiteral("--no-net"), m_prefix}, m_env);
+        QVERIFY2(!tree.crashed && tree.exitCode == 0, qPrintable(describe(tree)));
+
+        QString id, launchable, binary, metadataLicense, projectLicense, release;
+        QMap<QString, QString> names, summaries;  // xml:lang ("" for English) -> text
+        QStringList categories;
+        bool rated = false;
+        QStringList path;
+        QXmlStreamReader xml(readBytes(file));
+        while (!xml.atEnd()) {
+            xml.readNext();
+            if (xml.isEndElement()) path.removeLast();
+            if (!xml.isStartElement()) continue;
+            path << xml.name().toString();
+            const QString at = path.join(u'/');
+            const QString lang = xml.attributes().value(QStringLiteral("xml:lang")).toString();
+            if (at == u"component/releases/release") release = xml.attributes().value(QStringLiteral("version")).toString();
+            if (at == u"component/content_rating") rated = xml.attributes().value(QStringLiteral("type")).startsWith(u"oars-");
+            QString* text = nullptr;
+            if (at == u"component/id") text = &id;
+            else if (at == u"component/launchable") text = &launchable;
+            else if (at == u"component/provides/binary") text = &binary;
+            else if (at == u"component/metadata_license") text = &metadataLicense;
+            else if (at == u"component/project_license") text = &projectLicense;
+            else if (at == u"component/name") text = &names[lang];
+            else if (at == u"component/summary") text = &summaries[lang];
+            else if (at == u"component/categories/category") text = &categories.emplace_back();
+            if (text) {
+                *text = xml.readElementText().trimmed();  // consumes the end element
+                path.removeLast();
+            }
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QCOMPARE(id, QStringLiteral("org.poslab.poslab"));
+        // The menu entry is named after the id, and it is the launchable.
+        QCOMPARE(launchable, id + QStringLiteral(".desktop"));
+        QVERIFY(QFileInfo(m_prefix + QStringLiteral("/share/applications/") + launchable).isFile());
+        QCOMPARE(binary, QStringLiteral("poslab"));
+        QVERIFY(QFileInfo(m_prefix + QStringLiteral("/bin/") + binary).isExecutable());
+        QVERIFY2(metadataLicense == u"CC0-1.0" || metadataLicense == u"FSFAP", qPrintable(metadataLicense));
+        QCOMPARE(projectLicense, QStringLiteral("Apache-2.0 AND CC-BY-SA-4.0"));
+        QCOMPARE(release, QStringLiteral(POSLAB_VERSION));
+        for (const QMap<QString, QString>& m : {names, summaries}) {
+            QVERIFY(!m.value(QString()).isEmpty() && !hasHan(m.value(QString())));
+            QVERIFY(hasHan(m.value(QStringLiteral("zh-CN"))));
+        }
+        QVERIFY(categories.contains(QStringLiteral("Education")));
+        QVERIFY(rated);
+    }
+
+    // The licences: the code is Apache-2.0 (LICENSE), the course CC BY-SA 4.0
+    // (lessons/LICENSE), both installed in share/doc/poslab with the copyright
+    // file in Debian's machine-readable form (DEP-5) that says which is which.
+    void licencesAreInstalled()
+    {
+        const QString doc = m_prefix + QStringLiteral("/share/doc/poslab/");
+        const QByteArray apache = readBytes(QFileInfo(sourceCourse()).absolutePath() + QStringLiteral("/LICENSE"));
+        const QByteArray ccBySa = readBytes(sourceCourse() + QStringLiteral("/LICENSE"));
+        // The full texts, not notices.
+        QVERIFY(apache.contains("Version 2.0, January 2004") && apache.contains("END OF TERMS AND CONDITIONS"));
+        QVERIFY(ccBySa.startsWith("Attribution-ShareAlike 4.0 International") && ccBySa.contains("Section 8 -- Interpretation.") &&
+                ccBySa.contains("Creative Commons may be contacted at creativecommons.org."));
+        if (const QByteArray debian = readBytes(QStringLiteral("/usr/share/common-licenses/Apache-2.0")); !debian.isEmpty())
+            QVERIFY2(apache == debian, "LICENSE differs from Debian's /usr/share/common-licenses/Apache-2.0");
+        QVERIFY(readBytes(doc + QStringLiteral("LICENSE")) == apache);
+        QVERIFY(readBytes(doc + QStringLiteral("LICENSE.lessons")) == ccBySa);
+
+        const QList<QMap<QString, QString>> paragraphs = deb822Paragraphs(QString::fromUtf8(readBytes(doc + QStringLiteral("copyright"))));
+        QVERIFY(paragraphs.size() >= 4);
+        QCOMPARE(paragraphs.first().value(QStringLiteral("Format")),
+                 QStringLiteral("https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"));
+        QCOMPARE(paragraphs.at(1).value(QStringLiteral("Files")), QStringLiteral("*"));
+        QMap<QString, QString> licenceOf, texts;  // Files -> short name; short name -> text
+        for (const QMap<QString, QString>& p : paragraphs.mid(1)) {
+            const QString licence = p.value(QStringLiteral("License"));
+            if (p.contains(QStringLiteral("Files"))) {
+                QVERIFY2(p.value(QStringLiteral("Copyright")).contains(QRegularExpression(QStringLiteral("\\d{4}"))),
+                         qPrintable(p.value(QStringLiteral("Files"))));
+                licenceOf.insert(p.value(QStringLiteral("Files")), licence.section(u'\n', 0, 0));
+            } else {
+                texts.insert(licence.section(u'\n', 0, 0), licence.section(u'\n', 1));
+            }
+        }
+        QCOMPARE(licenceOf.value(QStringLiteral("*")), QStringLiteral("Apache-2.0"));
+        QCOMPARE(licenceOf.value(QStringLiteral("lessons/*")), QStringLiteral("CC-BY-SA-4.0"));
+        for (const QString& licence : licenceOf) QVERIFY2(!texts.value(licence).isEmpty(), qPrintable(licence + QStringLiteral(": no License paragraph")));
+        // Apache-2.0 by Debian's reference, as policy allows; CC BY-SA 4.0 in
+        // full, the very text of lessons/LICENSE.
+        QVERIFY(texts.value(QStringLiteral("Apache-2.0")).contains(u"/usr/share/common-licenses/Apache-2.0"));
+        QCOMPARE(texts.value(QStringLiteral("CC-BY-SA-4.0")), QString::fromUtf8(ccBySa).trimmed());
     }
 
     // `man poslab` in both languages says what `poslab --help` says, at least.
@@ -498,7 +639,10 @@ private slots:
         // The contents: what `cmake --install` put in the prefix, under /usr.
         const Run contents = runProgram(QStringLiteral("dpkg-deb"), {QStringLiteral("-c"), deb}, m_env);
         QCOMPARE(contents.exitCode, 0);
-        for (const char* path : {"./usr/bin/poslab", "./usr/share/applications/poslab.desktop",
+        for (const char* path : {"./usr/bin/poslab", "./usr/share/applications/org.poslab.poslab.desktop",
+                                 "./usr/share/metainfo/org.poslab.poslab.metainfo.xml",
+                                 "./usr/share/doc/poslab/copyright", "./usr/share/doc/poslab/LICENSE",
+                                 "./usr/share/doc/poslab/LICENSE.lessons",
                                  "./usr/share/icons/hicolor/scalable/apps/poslab.svg",
                                  "./usr/share/icons/hicolor/48x48/apps/poslab.png",
                                  "./usr/share/icons/hicolor/128x128/apps/poslab.png",
@@ -510,6 +654,21 @@ private slots:
             QVERIFY2(contents.out.contains(QStringLiteral("./usr/share/poslab/lessons/") + file), qPrintable(file));
         // Nothing owned by root is left writable by others.
         QVERIFY(!QRegularExpression(QStringLiteral("^\\S{8}w"), QRegularExpression::MultilineOption).match(contents.out).hasMatch());
+
+        // Debian's own checks: lintian (scripts/bootstrap.sh test installs it)
+        // reports no error. Warnings and infos are printed, not failed on.
+        const QString lintian = tool("lintian");
+        QVERIFY2(!lintian.isEmpty(), "lintian is missing: run scripts/bootstrap.sh test (package lintian)");
+        clock.restart();
+        const Run lint = runProgram(lintian, {QStringLiteral("--fail-on"), QStringLiteral("error"), QStringLiteral("--tag-display-limit"),
+                                              QStringLiteral("0"), deb},
+                                    m_env, 300000);
+        qInfo("lintian: %lld ms", clock.elapsed());
+        for (const QString& line : lint.out.split(u'\n', Qt::SkipEmptyParts))
+            if (line.startsWith(u"W: ")) qInfo("lintian: %s", qPrintable(line));
+        QVERIFY2(!lint.crashed && lint.exitCode == 0 &&
+                     !QRegularExpression(QStringLiteral("^E: "), QRegularExpression::MultilineOption).match(lint.out).hasMatch(),
+                 qPrintable(describe(lint)));
 
         // Unpacked into a scratch root, it runs and finds the course in that
         // root's usr/share, relative to itself.
