@@ -8,7 +8,6 @@
 #include "ui/classroom/assignment_dialog.h"
 #include "ui/classroom/assignment_session.h"
 #include "ui/notebook/exercise_widget.h"
-#include "ui/document/fonts.h"
 #include "ui/notebook/lesson_view.h"
 #include "ui/report/pdf_export.h"
 #include "ui/notebook/search_panel.h"
@@ -29,7 +28,6 @@
 #include <QProcess>
 #include <QProgressDialog>
 #include <QPushButton>
-#include <QStandardPaths>
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
@@ -38,7 +36,6 @@
 #include <QInputDialog>
 #include <QKeyEvent>
 #include <QLabel>
-#include <QLibraryInfo>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
@@ -51,18 +48,12 @@
 #include <QStyle>
 #include <QTextEdit>
 #include <QToolBar>
-#include <QTranslator>
 #include <QUrl>
 #include <QVBoxLayout>
 
 namespace poslab::ui {
 
-// ---------------------------------------------------------------- translations
-
 namespace {
-QTranslator* g_appTranslator = nullptr;
-QTranslator* g_qtTranslator = nullptr;
-
 // "Next step (Right, PgDown)": every action's tooltip names its shortcuts.
 void setTip(QAction* action, const QString& text)
 {
@@ -83,53 +74,6 @@ QString slugOf(const QString& title)
     return s;
 }
 }  // namespace
-
-bool installUiTranslator(const QString& lang)
-{
-    bool changed = false;
-    for (QTranslator** t : {&g_appTranslator, &g_qtTranslator}) {
-        if (*t) {
-            QCoreApplication::removeTranslator(*t);
-            delete *t;
-            *t = nullptr;
-            changed = true;
-        }
-    }
-    bool ok = true;
-    if (lang == u"zh") {
-        auto* qt = new QTranslator(qApp);
-        // Qt's own strings (standard buttons, file dialogs), if the package is installed.
-        if (qt->load(QStringLiteral("qtbase_zh_CN"), QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {
-            g_qtTranslator = qt;
-            QCoreApplication::installTranslator(qt);
-            changed = true;
-        } else {
-            delete qt;
-        }
-        auto* app = new QTranslator(qApp);
-        if (app->load(QStringLiteral(":/i18n/poslab_zh_CN.qm"))) {
-            g_appTranslator = app;
-            QCoreApplication::installTranslator(app);
-            changed = true;
-        } else {
-            delete app;
-            ok = false;
-        }
-    }
-    // QApplication posts LanguageChange to top-level widgets; deliver it now so
-    // the whole UI speaks the new language when this returns.
-    if (changed) QCoreApplication::sendPostedEvents(nullptr, QEvent::LanguageChange);
-    return ok;
-}
-
-QString defaultExportDir()
-{
-    // A fresh account often has no Documents folder; the file dialog would then
-    // open in the working directory (QA saw the source tree offered).
-    const QString docs = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-    if (!docs.isEmpty() && QFileInfo(docs).isDir()) return docs;
-    return QDir::homePath();
-}
 
 // ---------------------------------------------------------------- MainWindow
 
@@ -177,9 +121,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     // Language: --lang, then the saved one, then the system locale.
     m_lang = m_settings->startLanguage(options.language);
     installUiTranslator(m_lang);
-    QFont uiFont = QApplication::font();
-    uiFont.setFamilies(fonts::families(fonts::Role::Ui, m_lang));
-    setFont(uiFont);
+    setFont(uiFont(m_lang));
     loadCourse(m_lang);
     retranslateUi();
 
@@ -589,9 +531,7 @@ void MainWindow::setLanguage(const QString& lang)
         if (course().chapters[i].id == chapterId) chapter = i;
     m_chapter = -1;  // the indexes belong to the other language's course until goTo
     installUiTranslator(l);
-    QFont uiFont = QApplication::font();
-    uiFont.setFamilies(fonts::families(fonts::Role::Ui, l));
-    setFont(uiFont);
+    setFont(uiFont(l));
     goTo(chapter, std::max(step, 0));
     retranslateUi();
     if (m_session) m_banner->showSession(m_session, m_lang);
@@ -889,17 +829,10 @@ void MainWindow::finishExport(bool ok, const QString& message, const QString& pa
         statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 10000);
     } else {
         statusBar()->showMessage(tr("Export failed: %1").arg(message), 10000);
-        showMessageBox(QMessageBox::Warning, tr("Export PDF"), tr("The PDF could not be written.\n\n%1").arg(message));
+        showMessageBox(this, QMessageBox::Warning, tr("Export PDF"),
+                       tr("The PDF could not be written.\n\n%1").arg(message));
     }
     emit exportFinished(ok, message);
-}
-
-void MainWindow::showMessageBox(QMessageBox::Icon icon, const QString& title, const QString& text)
-{
-    auto* box = new QMessageBox(icon, title, text, QMessageBox::Ok, this);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    box->open();
 }
 
 // ---------------------------------------------------------------- assignments
@@ -917,7 +850,7 @@ bool MainWindow::openAssignmentFile(const QString& path, const QString& studentN
     lessons::Assignment assignment;
     const lessons::FileProblem problem = lessons::readAssignment(path, &assignment);
     if (!problem.ok()) {
-        showMessageBox(QMessageBox::Warning, tr("Open Assignment"),
+        showMessageBox(this, QMessageBox::Warning, tr("Open Assignment"),
                        tr("This assignment cannot be opened.\n\n%1").arg(lessons::describeProblem(problem, m_lang)));
         return false;
     }
@@ -1085,7 +1018,7 @@ bool MainWindow::submitAssignmentTo(const QString& path)
     if (!problem.ok()) {
         const QString why = lessons::describeProblem(problem, m_lang);
         statusBar()->showMessage(tr("Your answers could not be submitted: %1").arg(why), 10000);
-        showMessageBox(QMessageBox::Warning, tr("Submit Answers"),
+        showMessageBox(this, QMessageBox::Warning, tr("Submit Answers"),
                        tr("Your answers could not be submitted.\n\n%1\n\nThey are still saved in PosLab; try "
                           "another folder.")
                            .arg(why));
@@ -1093,7 +1026,7 @@ bool MainWindow::submitAssignmentTo(const QString& path)
     }
     const QString where = QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath());
     statusBar()->showMessage(tr("Answers submitted to %1").arg(where), 10000);
-    showMessageBox(QMessageBox::Information, tr("Submit Answers"),
+    showMessageBox(this, QMessageBox::Information, tr("Submit Answers"),
                    tr("Your answers (%1 of %2 exercises answered) are saved in\n%3\n\nHand this file to your "
                       "teacher. You can keep working and submit again later.")
                        .arg(m_session->answeredCount())

@@ -26,6 +26,8 @@
 
 #include "classroom/assignment.h"
 #include "lessons/course.h"
+#include "ui/window/app_language.h"    // installUiTranslator, for the window's users
+#include "ui/window/window_dialogs.h"  // defaultExportDir, for the window's users
 
 #include <QHash>
 #include <QMainWindow>
@@ -38,7 +40,6 @@ class QAction;
 class QActionGroup;
 class QDockWidget;
 class QLabel;
-class QTranslator;
 class QProcess;
 class QProgressDialog;
 class QStackedWidget;
@@ -70,16 +71,6 @@ struct MainWindowOptions {
     // empty: the folder of lessons::draftAnswersPath().
     QString assignmentDraftDir;
 };
-
-// Installs the UI translation for lang ("zh": :/i18n/poslab_zh_CN.qm plus
-// Qt's own qtbase_zh_CN when present; "en": none), replacing the previous
-// one. Widgets get a LanguageChange event and retranslate themselves.
-// Returns false if the Chinese translation could not be loaded.
-bool installUiTranslator(const QString& lang);
-
-// Where the export dialog starts: the user's Documents folder when it exists,
-// else the home folder (never the working directory).
-QString defaultExportDir();
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -184,8 +175,6 @@ private:
     void onSearchHit(int chapter, int step, const QString& query);
     void showAbout();
     void finishExport(bool ok, const QString& message, const QString& path);
-    // A message box that does not block (nothing waits on the learner to close it).
-    void showMessageBox(QMessageBox::Icon icon, const QString& title, const QString& text);
     QString askStudentName(const QString& assignmentTitle);
     // The draft could not be saved: true when the learner still wants to leave it.
     bool confirmLeavingUnsavedDraft();
