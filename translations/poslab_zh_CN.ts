@@ -325,6 +325,17 @@
     </message>
 </context>
 <context>
+    <name>poslab::ui::CourseNavigator</name>
+    <message>
+        <source>No lessons found</source>
+        <translation>未找到课程</translation>
+    </message>
+    <message>
+        <source>PosLab found no chapters in %1 (language: %2).</source>
+        <translation>PosLab 在 %1 中没有找到任何章节（语言：%2）。</translation>
+    </message>
+</context>
+<context>
     <name>poslab::ui::ExerciseWidget</name>
     <message>
         <source>Choose an answer first.</source>
@@ -658,14 +669,6 @@
     <message>
         <source>Lesson</source>
         <translation>课程内容</translation>
-    </message>
-    <message>
-        <source>No lessons found</source>
-        <translation>未找到课程</translation>
-    </message>
-    <message>
-        <source>PosLab found no chapters in %1 (language: %2).</source>
-        <translation>PosLab 在 %1 中没有找到任何章节（语言：%2）。</translation>
     </message>
     <message>
         <source>Step %1 of %2 in chapter %3, “%4”</source>

@@ -41,7 +41,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QRadioButton>
-#include <QRegularExpression>
 #include <QScreen>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -63,16 +62,6 @@ void setTip(QAction* action, const QString& text)
                                                    .arg(text, keys.join(QStringLiteral(", "))));
     action->setStatusTip(text);
 }
-
-QString slugOf(const QString& title)
-{
-    QString s = title.toLower();
-    static const QRegularExpression nonWord(QStringLiteral(R"([^\w\s-])"));
-    s.remove(nonWord);
-    s = s.simplified();
-    s.replace(QLatin1Char(' '), QLatin1Char('-'));
-    return s;
-}
 }  // namespace
 
 // ---------------------------------------------------------------- MainWindow
@@ -81,7 +70,6 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     : QMainWindow(parent), m_options(options)
 {
     setObjectName(QStringLiteral("PosLabMainWindow"));
-    m_courseDir = options.courseDir.isEmpty() ? lessons::defaultCourseDir() : options.courseDir;
     m_settings = std::make_unique<AppSettings>(options.settingsFile);
     m_store = new lessons::ProgressStore(options.progressFile, this);
     const bool progressLoaded = m_store->load();
@@ -97,8 +85,6 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     m_pages->addWidget(m_view);
     centralColumn->addWidget(m_pages, 1);
     setCentralWidget(central);
-    connect(m_view, &LessonView::courseLinkActivated, this, &MainWindow::onCourseLink);
-    connect(m_view, &LessonView::exerciseSolvedChanged, this, [this] { updateProgressMarks(); });
 
     setupActions();
     // In assignment mode: the assignment's strip above the lesson pane.
@@ -106,6 +92,11 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     m_banner->hide();
     centralColumn->insertWidget(0, m_banner);
     setupDocks();
+    m_navigator = new CourseNavigator(options.courseDir.isEmpty() ? lessons::defaultCourseDir() : options.courseDir,
+                                      m_view, m_toc, m_search, m_store, m_settings.get(), this);
+    connect(m_navigator, &CourseNavigator::positionChanged, this, &MainWindow::updateNavigation);
+    connect(m_navigator, &CourseNavigator::stepShown, this, &MainWindow::stepShown);
+    connect(m_view, &LessonView::courseLinkActivated, this, &MainWindow::onCourseLink);
     setupMenus();
     setupToolBar();
     statusBar();
@@ -119,10 +110,10 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     qApp->installEventFilter(this);
 
     // Language: --lang, then the saved one, then the system locale.
-    m_lang = m_settings->startLanguage(options.language);
-    installUiTranslator(m_lang);
-    setFont(uiFont(m_lang));
-    loadCourse(m_lang);
+    const QString lang = m_settings->startLanguage(options.language);
+    installUiTranslator(lang);
+    setFont(uiFont(lang));
+    m_navigator->switchLanguage(lang);
     retranslateUi();
 
     if (options.restoreGeometry && !m_settings->geometry().isEmpty()) {
@@ -142,10 +133,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
         chapterId = m_settings->lastChapterId();
         step = m_settings->lastStep();
     }
-    int chapter = 0;
-    for (int i = 0; i < course().chapters.size(); ++i)
-        if (course().chapters[i].id == chapterId) chapter = i;
-    goTo(chapter, std::max(step, 0));
+    goTo(m_navigator->chapterIndexOf(chapterId), std::max(step, 0));
 }
 
 MainWindow::~MainWindow()
@@ -160,27 +148,19 @@ MainWindow::~MainWindow()
     m_view = nullptr;
 }
 
-const lessons::Course& MainWindow::course() const
-{
-    static const lessons::Course empty;
-    if (m_session) return m_assignmentCourse;
-    auto it = m_courses.constFind(m_lang);
-    return it == m_courses.constEnd() ? empty : it.value();
-}
-
 void MainWindow::setupActions()
 {
     m_prev = new QAction(this);
     m_prev->setIcon(style()->standardIcon(QStyle::SP_ArrowBack, nullptr, this));
     m_prev->setShortcuts({QKeySequence(Qt::Key_Left), QKeySequence(Qt::Key_PageUp)});
     m_prev->setShortcutContext(Qt::WindowShortcut);
-    connect(m_prev, &QAction::triggered, this, &MainWindow::previousStep);
+    connect(m_prev, &QAction::triggered, this, [this] { previousStep(); });
 
     m_next = new QAction(this);
     m_next->setIcon(style()->standardIcon(QStyle::SP_ArrowForward, nullptr, this));
     m_next->setShortcuts({QKeySequence(Qt::Key_Right), QKeySequence(Qt::Key_PageDown)});
     m_next->setShortcutContext(Qt::WindowShortcut);
-    connect(m_next, &QAction::triggered, this, &MainWindow::nextStep);
+    connect(m_next, &QAction::triggered, this, [this] { nextStep(); });
 
     m_switchLang = new QAction(this);
     m_switchLang->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
@@ -339,10 +319,10 @@ void MainWindow::retranslateUi()
     m_next->setText(tr("Next"));
     setTip(m_next, tr("Next step"));
     // The switch names the other language in that language, so anyone can find it.
-    m_switchLang->setText(m_lang == u"zh" ? QStringLiteral("English") : QStringLiteral("中文"));
-    setTip(m_switchLang, m_lang == u"zh" ? tr("Switch to English") : tr("Switch to Chinese"));
-    m_langEn->setChecked(m_lang != u"zh");
-    m_langZh->setChecked(m_lang == u"zh");
+    m_switchLang->setText(language() == u"zh" ? QStringLiteral("English") : QStringLiteral("中文"));
+    setTip(m_switchLang, language() == u"zh" ? tr("Switch to English") : tr("Switch to Chinese"));
+    m_langEn->setChecked(language() != u"zh");
+    m_langZh->setChecked(language() == u"zh");
     m_langEn->setToolTip(tr("Show the course and the window in English"));
     m_langZh->setToolTip(tr("Show the course and the window in Chinese"));
     m_export->setText(tr("Export PDF\u2026"));
@@ -384,92 +364,17 @@ void MainWindow::changeEvent(QEvent* event)
     QMainWindow::changeEvent(event);
 }
 
-void MainWindow::loadCourse(const QString& lang)
-{
-    if (!m_courses.contains(lang)) {
-        lessons::CourseLoadResult r = lessons::loadCourse(m_courseDir, lang);
-        if (r.course.lang.isEmpty()) r.course.lang = lang;
-        m_diagnostics = r.diagnostics;
-        m_courses.insert(lang, r.course);
-        for (const lessons::Diagnostic& d : r.diagnostics) qWarning().noquote() << d.toString();
-    }
-    if (m_session) m_assignmentCourse = m_session->assignmentCourse(m_courses.value(lang), lang);
-    m_toc->setCourse(course());
-    m_search->setCourse(course());
-    updateProgressMarks();
-}
-
-bool MainWindow::goTo(int chapter, int step)
-{
-    const lessons::Course& c = course();
-    if (c.chapters.isEmpty()) {
-        m_chapter = m_step = -1;
-        QStringList problems;
-        for (const lessons::Diagnostic& d : m_diagnostics) problems << d.toString();
-        m_view->showMessage(tr("No lessons found"),
-                            tr("PosLab found no chapters in %1 (language: %2).")
-                                    .arg(QDir::toNativeSeparators(m_courseDir), m_lang) +
-                                (problems.isEmpty() ? QString() : QStringLiteral("\n\n") + problems.join(u'\n')));
-        updateNavigation();
-        return false;
-    }
-    if (chapter < 0 || chapter >= c.chapters.size()) return false;
-    const lessons::Chapter& ch = c.chapters[chapter];
-    step = std::clamp(step, 0, std::max<int>(0, int(ch.steps.size()) - 1));
-    m_chapter = chapter;
-    m_step = step;
-    m_view->showStep(c, chapter, step);
-    m_toc->setCurrent(chapter, step);
-    if (m_session) {
-        // The course's own progress and position stay as the learner left them.
-        m_session->markVisited(ch.id, step);
-    } else {
-        m_store->setLastPosition(ch.id, step);
-        m_settings->setLastPosition(ch.id, step);
-        m_settings->markVisited(ch.id, step);
-    }
-    updateProgressMarks();
-    updateNavigation();
-    emit stepShown(chapter, step);
-    return true;
-}
-
-void MainWindow::nextStep()
-{
-    const lessons::Course& c = course();
-    if (m_chapter < 0) return;
-    if (m_step + 1 < c.chapters[m_chapter].steps.size())
-        goTo(m_chapter, m_step + 1);
-    else if (m_chapter + 1 < c.chapters.size())
-        goTo(m_chapter + 1, 0);
-}
-
-void MainWindow::previousStep()
-{
-    const lessons::Course& c = course();
-    if (m_chapter < 0) return;
-    if (m_step > 0)
-        goTo(m_chapter, m_step - 1);
-    else if (m_chapter > 0)
-        goTo(m_chapter - 1, int(c.chapters[m_chapter - 1].steps.size()) - 1);
-}
-
-QString MainWindow::stepCounterText() const
-{
-    if (m_chapter < 0 || m_chapter >= course().chapters.size()) return QStringLiteral("\u2013 / \u2013");
-    return QStringLiteral("%1 / %2").arg(m_step + 1).arg(course().chapters[m_chapter].steps.size());
-}
-
 void MainWindow::updateNavigation()
 {
     if (!m_counter) return;
     const lessons::Course& c = course();
-    const bool any = m_chapter >= 0 && m_chapter < c.chapters.size() && m_step >= 0;
+    const int chapter = chapterIndex(), step = stepIndex();
+    const bool any = chapter >= 0 && chapter < c.chapters.size() && step >= 0;
     // On the Training Lab page ←/→ would leave it unasked: stepping waits for the lessons.
     const bool lessons = !isTrainingLabShown();
-    m_prev->setEnabled(lessons && any && (m_step > 0 || m_chapter > 0));
+    m_prev->setEnabled(lessons && any && (step > 0 || chapter > 0));
     m_next->setEnabled(lessons && any &&
-                       (m_step + 1 < c.chapters[m_chapter].steps.size() || m_chapter + 1 < c.chapters.size()));
+                       (step + 1 < c.chapters[chapter].steps.size() || chapter + 1 < c.chapters.size()));
     m_counter->setText(stepCounterText());
     m_counter->setEnabled(lessons);
     if (!lessons) {
@@ -477,11 +382,11 @@ void MainWindow::updateNavigation()
         return;
     }
     if (any) {
-        const lessons::Chapter& ch = c.chapters[m_chapter];
+        const lessons::Chapter& ch = c.chapters[chapter];
         m_counter->setToolTip(tr("Step %1 of %2 in chapter %3, \u201c%4\u201d")
-                                  .arg(m_step + 1)
+                                  .arg(step + 1)
                                   .arg(ch.steps.size())
-                                  .arg(ch.number > 0 ? ch.number : m_chapter + 1)
+                                  .arg(ch.number > 0 ? ch.number : chapter + 1)
                                   .arg(ch.title));
         if (m_session)
             setWindowTitle(tr("%1 \u2014 %2 \u2014 PosLab").arg(ch.title, m_session->assignment().title));
@@ -493,54 +398,30 @@ void MainWindow::updateNavigation()
     }
 }
 
-void MainWindow::updateProgressMarks()
-{
-    TocProgress p;
-    if (m_session) {
-        p.visited = m_session->visitedSteps();
-        p.solvedExercises = m_session->answeredIds();
-        p.countsAnswered = true;
-        m_toc->setProgress(p);
-        return;
-    }
-    for (const lessons::Chapter& ch : course().chapters) {
-        const QList<int> visited = m_settings->visitedSteps(ch.id);
-        p.visited.insert(ch.id, QSet<int>(visited.begin(), visited.end()));
-    }
-    for (const QString& id : m_store->exerciseIds())
-        if (m_store->exercise(id).solved) p.solvedExercises.insert(id);
-    m_toc->setProgress(p);
-}
-
 void MainWindow::setLanguage(const QString& lang)
 {
     const QString l = AppSettings::normalizeLanguage(lang);
     if (l.isEmpty()) return;
-    if (l == m_lang) {
+    if (l == language()) {
         retranslateUi();
         return;
     }
     // Same chapter (by id) and step in the other language.
-    const QString chapterId = m_chapter >= 0 ? course().chapters[m_chapter].id : QString();
-    const int step = m_step;
-    m_lang = l;
+    const int step = stepIndex();
     m_settings->setLanguage(l);
-    loadCourse(l);  // before the translator, so LanguageChange handlers see this language's course
-    int chapter = 0;
-    for (int i = 0; i < course().chapters.size(); ++i)
-        if (course().chapters[i].id == chapterId) chapter = i;
-    m_chapter = -1;  // the indexes belong to the other language's course until goTo
+    // The course before the translator, so LanguageChange handlers see this language's course.
+    const int chapter = m_navigator->switchLanguage(l);
     installUiTranslator(l);
     setFont(uiFont(l));
     goTo(chapter, std::max(step, 0));
     retranslateUi();
-    if (m_session) m_banner->showSession(m_session, m_lang);
+    if (m_session) m_banner->showSession(m_session, language());
     emit languageChanged(l);
 }
 
 void MainWindow::toggleLanguage()
 {
-    setLanguage(m_lang == u"zh" ? QStringLiteral("en") : QStringLiteral("zh"));
+    setLanguage(language() == u"zh" ? QStringLiteral("en") : QStringLiteral("zh"));
 }
 
 bool MainWindow::isTrainingLabShown() const { return m_lab && m_pages->currentWidget() == m_lab; }
@@ -578,21 +459,9 @@ void MainWindow::showTrainingLab(bool show)
     // (a `lab.` run block) is drawn again, so it shows the new run.
     if (!show && wasShown && m_labResultsChanged) {
         m_labResultsChanged = false;
-        if (currentStepReadsLabResults()) goTo(m_chapter, m_step);
+        if (m_navigator->currentStepReadsLabResults()) goTo(chapterIndex(), stepIndex());
     }
     updateNavigation();
-}
-
-bool MainWindow::currentStepReadsLabResults() const
-{
-    const lessons::Course& c = course();
-    if (m_chapter < 0 || m_chapter >= c.chapters.size()) return false;
-    const lessons::Chapter& ch = c.chapters[m_chapter];
-    if (m_step < 0 || m_step >= ch.steps.size()) return false;
-    for (const lessons::Block& b : ch.steps[m_step].blocks)
-        if (b.kind == lessons::Block::Kind::Run && b.run.moduleId.startsWith(QLatin1String("lab.")))
-            return true;
-    return false;
 }
 
 void MainWindow::focusSearch()
@@ -609,38 +478,10 @@ void MainWindow::onSearchHit(int chapter, int step, const QString& query)
     m_view->highlight(query);
 }
 
-void MainWindow::onCourseLink(const QUrl& url, const QString& chapterFile)
+void MainWindow::onCourseLink(const QUrl& url)
 {
-    const lessons::Course& c = course();
-    int chapter = m_chapter;
-    const QString path = url.path();
-    if (!path.isEmpty()) {
-        const QString name = QFileInfo(path).fileName();
-        chapter = -1;
-        for (int i = 0; i < c.chapters.size(); ++i)
-            if (QFileInfo(c.chapters[i].file).fileName() == name) chapter = i;
-        if (chapter < 0) {
-            statusBar()->showMessage(tr("The link %1 does not lead to a chapter of this course.").arg(url.toString()),
-                                     6000);
-            return;
-        }
-    }
-    if (chapter < 0) return;
-    int step = 0;
-    const QString fragment = url.fragment();
-    if (!fragment.isEmpty()) {
-        bool isNumber = false;
-        const int n = fragment.toInt(&isNumber);
-        if (isNumber) {
-            step = n - 1;
-        } else {
-            const auto& steps = c.chapters[chapter].steps;
-            for (int i = 0; i < steps.size(); ++i)
-                if (slugOf(steps[i].title) == fragment.toLower()) step = i;
-        }
-    }
-    Q_UNUSED(chapterFile);
-    goTo(chapter, step);
+    if (!m_navigator->followLink(url))
+        statusBar()->showMessage(tr("The link %1 does not lead to a chapter of this course.").arg(url.toString()), 6000);
 }
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event)
@@ -677,7 +518,7 @@ void MainWindow::saveWindowSettings()
     if (isTrainingLabShown() && m_contentsBeforeLab && m_dock && !m_dock->isVisible()) m_dock->show();
     m_settings->setGeometry(saveGeometry());
     m_settings->setWindowState(saveState());
-    m_settings->setLanguage(m_lang);
+    m_settings->setLanguage(language());
     m_settings->sync();
 }
 
@@ -712,10 +553,10 @@ void MainWindow::exportPdf()
     auto* form = new QFormLayout(&dialog);
     auto* current = new QRadioButton(&dialog);
     auto* whole = new QRadioButton(tr("The whole course"), &dialog);
-    const bool haveChapter = m_chapter >= 0;
+    const bool haveChapter = chapterIndex() >= 0;
     if (haveChapter) {
-        const lessons::Chapter& ch = course().chapters[m_chapter];
-        current->setText(tr("Current chapter: %1. %2").arg(m_chapter + 1).arg(ch.title));
+        const lessons::Chapter& ch = course().chapters[chapterIndex()];
+        current->setText(tr("Current chapter: %1. %2").arg(chapterIndex() + 1).arg(ch.title));
     } else {
         current->setText(tr("Current chapter"));
         current->setEnabled(false);
@@ -737,18 +578,18 @@ void MainWindow::exportPdf()
     if (dialog.exec() != QDialog::Accepted) return;
 
     const bool chapterOnly = current->isChecked() && haveChapter;
-    const QString base = chapterOnly ? course().chapters[m_chapter].id : QStringLiteral("course");
+    const QString base = chapterOnly ? course().chapters[chapterIndex()].id : QStringLiteral("course");
     const QString dir = defaultExportDir();
-    const QString suggested = QDir(dir).filePath(QStringLiteral("poslab-%1-%2.pdf").arg(base, m_lang));
+    const QString suggested = QDir(dir).filePath(QStringLiteral("poslab-%1-%2.pdf").arg(base, language()));
     QString path = QFileDialog::getSaveFileName(this, tr("Export PDF"), suggested, tr("PDF documents (*.pdf)"));
     if (path.isEmpty()) return;
     if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".pdf");
 
     ExportOptions options;
-    options.lang = m_lang;
+    options.lang = language();
     options.outputPath = path;
     options.studentName = student->text().trimmed();
-    if (chapterOnly) options.chapters = {course().chapters[m_chapter].number};
+    if (chapterOnly) options.chapters = {course().chapters[chapterIndex()].number};
     startExport(options);
 }
 
@@ -756,8 +597,8 @@ void MainWindow::startExport(const ExportOptions& given)
 {
     if (m_exportProcess || m_exportProgress) return;
     ExportOptions options = given;
-    if (options.courseDir.isEmpty()) options.courseDir = m_courseDir;
-    if (options.lang.isEmpty()) options.lang = m_lang;
+    if (options.courseDir.isEmpty()) options.courseDir = m_navigator->courseDir();
+    if (options.lang.isEmpty()) options.lang = language();
     m_store->save();  // every change is saved already; this makes sure the file exists
     if (options.answersFile.isEmpty() && QFileInfo::exists(m_store->filePath())) options.answersFile = m_store->filePath();
     const QString path = options.outputPath;
@@ -851,7 +692,7 @@ bool MainWindow::openAssignmentFile(const QString& path, const QString& studentN
     const lessons::FileProblem problem = lessons::readAssignment(path, &assignment);
     if (!problem.ok()) {
         showMessageBox(this, QMessageBox::Warning, tr("Open Assignment"),
-                       tr("This assignment cannot be opened.\n\n%1").arg(lessons::describeProblem(problem, m_lang)));
+                       tr("This assignment cannot be opened.\n\n%1").arg(lessons::describeProblem(problem, language())));
         return false;
     }
     return openAssignment(assignment, path, studentName);
@@ -891,41 +732,40 @@ bool MainWindow::openAssignment(const lessons::Assignment& assignment, const QSt
     if (m_session) {
         leaveAssignment();
         if (m_session) return false;  // the learner kept the unsaved one
-    } else if (m_chapter >= 0 && m_chapter < course().chapters.size()) {
-        m_courseChapterBefore = course().chapters[m_chapter].id;
-        m_courseStepBefore = m_step;
+    } else if (const int chapter = chapterIndex(); chapter >= 0 && chapter < course().chapters.size()) {
+        m_courseChapterBefore = course().chapters[chapter].id;
+        m_courseStepBefore = stepIndex();
     }
 
     m_session = session.release();
     m_session->setParent(this);
     connect(m_session, &AssignmentSession::answersChanged, this, [this] {
         m_banner->refresh();
-        updateProgressMarks();
+        m_navigator->updateProgressMarks();
     });
     connect(m_session, &AssignmentSession::saveStateChanged, this, [this] {
         m_banner->refresh();
         if (m_session && !m_session->saveProblem().ok())
             statusBar()->showMessage(
-                tr("Your answers could not be saved: %1").arg(lessons::describeProblem(m_session->saveProblem(), m_lang)));
+                tr("Your answers could not be saved: %1").arg(lessons::describeProblem(m_session->saveProblem(), language())));
         else
             statusBar()->showMessage(tr("Your answers are saved again."), 6000);
     });
     m_view->setAnswerStore(m_session);
-    m_banner->showSession(m_session, m_lang);
+    m_banner->showSession(m_session, language());
     QString note;
     if (!draftProblem.ok() && draftProblem.kind != lessons::FileProblem::Kind::Missing) {
         note = m_session->setAsidePath().isEmpty()
                    ? tr("Your earlier answers to this assignment could not be used: %1.")
-                         .arg(lessons::describeProblem(draftProblem, m_lang))
+                         .arg(lessons::describeProblem(draftProblem, language()))
                    : tr("Your earlier answers to this assignment could not be used: %1. They were kept as %2; "
                         "you start again here.")
-                         .arg(lessons::describeProblem(draftProblem, m_lang),
+                         .arg(lessons::describeProblem(draftProblem, language()),
                               QDir::toNativeSeparators(m_session->setAsidePath()));
     }
     m_banner->setNote(note);
+    m_navigator->showAssignment(m_session);
     showTrainingLab(false);
-    loadCourse(m_lang);  // builds the assignment's course, its contents and search
-    m_chapter = -1;
     goTo(0, 0);
     updateAssignmentUi();
     statusBar()->showMessage(tr("Assignment \u201c%1\u201d opened; your answers are saved as you work.")
@@ -941,17 +781,12 @@ void MainWindow::leaveAssignment()
     if (!confirmLeavingUnsavedDraft()) return;
     m_view->setAnswerStore(nullptr);
     m_view->clear();  // the cards that hold the session go first
-    m_banner->showSession(nullptr, m_lang);
+    m_banner->showSession(nullptr, language());
     m_banner->setNote(QString());
     delete m_session;
     m_session = nullptr;
-    m_assignmentCourse = lessons::Course();
-    loadCourse(m_lang);
-    int chapter = 0;
-    for (int i = 0; i < course().chapters.size(); ++i)
-        if (course().chapters[i].id == m_courseChapterBefore) chapter = i;
-    m_chapter = -1;
-    goTo(chapter, m_courseStepBefore);
+    m_navigator->showAssignment(nullptr);
+    goTo(m_navigator->chapterIndexOf(m_courseChapterBefore), m_courseStepBefore);
     updateAssignmentUi();
     emit assignmentModeChanged(false);
 }
@@ -974,7 +809,7 @@ bool MainWindow::confirmLeavingUnsavedDraft()
         this, tr("Answers Not Saved"),
         tr("Your latest answers could not be saved:\n%1\n\nIf you leave now, what you changed since the last "
            "successful save is lost. Leave anyway?")
-            .arg(lessons::describeProblem(m_session->saveProblem(), m_lang)),
+            .arg(lessons::describeProblem(m_session->saveProblem(), language())),
         QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel);
     return answer == QMessageBox::Discard;
 }
@@ -1016,7 +851,7 @@ bool MainWindow::submitAssignmentTo(const QString& path)
     if (!m_session) return false;
     const lessons::FileProblem problem = m_session->submitTo(path);
     if (!problem.ok()) {
-        const QString why = lessons::describeProblem(problem, m_lang);
+        const QString why = lessons::describeProblem(problem, language());
         statusBar()->showMessage(tr("Your answers could not be submitted: %1").arg(why), 10000);
         showMessageBox(this, QMessageBox::Warning, tr("Submit Answers"),
                        tr("Your answers could not be submitted.\n\n%1\n\nThey are still saved in PosLab; try "
@@ -1037,7 +872,8 @@ bool MainWindow::submitAssignmentTo(const QString& path)
 
 void MainWindow::newAssignment()
 {
-    AssignmentDialog dialog(m_courses.value(m_lang), m_courseDir, m_lang, defaultExportDir(), this);
+    AssignmentDialog dialog(m_navigator->languageCourse(), m_navigator->courseDir(), language(), defaultExportDir(),
+                            this);
     if (dialog.exec() != QDialog::Accepted) return;
     statusBar()->showMessage(tr("Assignment saved to %1").arg(QDir::toNativeSeparators(dialog.savedPath())), 10000);
 }

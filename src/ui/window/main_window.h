@@ -7,9 +7,9 @@
 // export and search (Ctrl+F). The Training Lab (Ctrl+T, Go menu and
 // toolbar) takes the lesson pane's place until the learner goes back to the
 // lessons (the same action, the page's own button, or any step chosen in the
-// contents or search). Remembers the last chapter and step (progress
-// store), the window geometry and the language (settings); the language
-// defaults to the system locale.
+// contents or search). Remembers the window geometry and the language
+// (settings); the language defaults to the system locale. CourseNavigator
+// keeps which course and step are shown, and where the learner is.
 //
 // Assignments (File menu): a teacher makes one from chapters and exercises of
 // the course (New Assignment…); a student opens one (Open Assignment…, or
@@ -26,10 +26,10 @@
 
 #include "classroom/assignment.h"
 #include "lessons/course.h"
-#include "ui/window/app_language.h"    // installUiTranslator, for the window's users
+#include "ui/window/app_language.h"  // installUiTranslator, for the window's users
+#include "ui/window/course_navigator.h"
 #include "ui/window/window_dialogs.h"  // defaultExportDir, for the window's users
 
-#include <QHash>
 #include <QMainWindow>
 #include <QMessageBox>
 #include <QPointer>
@@ -78,12 +78,12 @@ public:
     explicit MainWindow(const MainWindowOptions& options = {}, QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    QString language() const { return m_lang; }
-    const lessons::Course& course() const;
-    QList<lessons::Diagnostic> loadDiagnostics() const { return m_diagnostics; }
-    int chapterIndex() const { return m_chapter; }
-    int stepIndex() const { return m_step; }
-    QString stepCounterText() const;
+    QString language() const { return m_navigator->language(); }
+    const lessons::Course& course() const { return m_navigator->course(); }
+    QList<lessons::Diagnostic> loadDiagnostics() const { return m_navigator->loadDiagnostics(); }
+    int chapterIndex() const { return m_navigator->chapterIndex(); }
+    int stepIndex() const { return m_navigator->stepIndex(); }
+    QString stepCounterText() const { return m_navigator->stepCounterText(); }
 
     LessonView* lessonView() const { return m_view; }
     TocPanel* tocPanel() const { return m_toc; }
@@ -110,10 +110,11 @@ public:
     QAction* leaveAssignmentAction() const { return m_leaveAssignment; }
 
 public slots:
-    // Shows a step (indexes clamped); returns false if there is no such chapter.
-    bool goTo(int chapter, int step);
-    void nextStep();
-    void previousStep();
+    // Steps (CourseNavigator::goTo and the rest).
+    bool goTo(int chapter, int step) { return m_navigator->goTo(chapter, step); }
+    void nextStep() { m_navigator->nextStep(); }
+    void previousStep() { m_navigator->previousStep(); }
+    // The UI language and the course's, at the same chapter (by id) and step.
     void setLanguage(const QString& lang);
     void toggleLanguage();
     // Asks what to export (current chapter / whole course, student name) and
@@ -161,17 +162,15 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    bool currentStepReadsLabResults() const;
     void setupActions();
     void setupMenus();
     void setupToolBar();
     void setupDocks();
     void retranslateUi();
-    void loadCourse(const QString& lang);
+    // The step buttons, the counter and the window title, for the step shown.
     void updateNavigation();
-    void updateProgressMarks();
     void saveWindowSettings();
-    void onCourseLink(const QUrl& url, const QString& chapterFile);
+    void onCourseLink(const QUrl& url);
     void onSearchHit(int chapter, int step, const QString& query);
     void showAbout();
     void finishExport(bool ok, const QString& message, const QString& path);
@@ -181,15 +180,10 @@ private:
     void updateAssignmentUi();
 
     MainWindowOptions m_options;
-    QString m_courseDir;
-    QString m_lang;
     std::unique_ptr<AppSettings> m_settings;
     lessons::ProgressStore* m_store = nullptr;
     lessons::RunEngine* m_engine = nullptr;
-    QHash<QString, lessons::Course> m_courses;  // per language, loaded on demand
-    QList<lessons::Diagnostic> m_diagnostics;
-    int m_chapter = -1;
-    int m_step = -1;
+    CourseNavigator* m_navigator = nullptr;
 
     LessonView* m_view = nullptr;
     QStackedWidget* m_pages = nullptr;  // the lessons, the Training Lab
@@ -223,7 +217,6 @@ private:
     QAction* m_submitAssignment = nullptr;
     QAction* m_leaveAssignment = nullptr;
     AssignmentSession* m_session = nullptr;  // non-null in assignment mode
-    lessons::Course m_assignmentCourse;      // what course() shows in assignment mode
     AssignmentBanner* m_banner = nullptr;
     QString m_courseChapterBefore;  // where the course was when the assignment opened
     int m_courseStepBefore = 0;
