@@ -477,6 +477,17 @@
     </message>
 </context>
 <context>
+    <name>poslab::ui::LabPageController</name>
+    <message>
+        <source>Training cancelled; what finished is stored in %1</source>
+        <translation>训练已取消；已完成的部分保存在 %1</translation>
+    </message>
+    <message>
+        <source>Training finished; stored in %1</source>
+        <translation>训练完成；结果保存在 %1</translation>
+    </message>
+</context>
+<context>
     <name>poslab::ui::LabRun</name>
     <message>
         <source>Choose at least one position scheme to train.</source>
@@ -777,14 +788,6 @@
     <message>
         <source>Training Lab — PosLab</source>
         <translation>训练实验室 — PosLab</translation>
-    </message>
-    <message>
-        <source>Training cancelled; what finished is stored in %1</source>
-        <translation>训练已取消；已完成的部分保存在 %1</translation>
-    </message>
-    <message>
-        <source>Training finished; stored in %1</source>
-        <translation>训练完成；结果保存在 %1</translation>
     </message>
     <message>
         <source>Stopping the training run…</source>

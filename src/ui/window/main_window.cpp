@@ -81,9 +81,9 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     auto* centralColumn = new QVBoxLayout(central);
     centralColumn->setContentsMargins(0, 0, 0, 0);
     centralColumn->setSpacing(0);
-    m_pages = new QStackedWidget(central);
-    m_pages->addWidget(m_view);
-    centralColumn->addWidget(m_pages, 1);
+    auto* pages = new QStackedWidget(central);  // the lessons, the Training Lab
+    pages->addWidget(m_view);
+    centralColumn->addWidget(pages, 1);
     setCentralWidget(central);
 
     setupActions();
@@ -94,6 +94,9 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     setupDocks();
     m_navigator = new CourseNavigator(options.courseDir.isEmpty() ? lessons::defaultCourseDir() : options.courseDir,
                                       m_view, m_toc, m_search, m_store, m_settings.get(), this);
+    m_labPage =
+        new LabPageController(this, pages, m_view, m_dock, m_showLab, m_navigator, options.labResultsDir, this);
+    connect(m_labPage, &LabPageController::shownChanged, this, &MainWindow::updateNavigation);
     connect(m_navigator, &CourseNavigator::positionChanged, this, &MainWindow::updateNavigation);
     connect(m_navigator, &CourseNavigator::stepShown, this, &MainWindow::stepShown);
     connect(m_view, &LessonView::courseLinkActivated, this, &MainWindow::onCourseLink);
@@ -141,7 +144,7 @@ MainWindow::~MainWindow()
     qApp->removeEventFilter(this);
     // A run still going (the window was deleted without closing) stops and is
     // stored while the window is whole.
-    if (m_lab) m_lab->shutdown();
+    if (TrainingLabPage* lab = trainingLabPage()) lab->shutdown();
     saveWindowSettings();
     // Pages first: their cards cancel runs on the engine they hold.
     delete m_view;
@@ -424,46 +427,6 @@ void MainWindow::toggleLanguage()
     setLanguage(language() == u"zh" ? QStringLiteral("en") : QStringLiteral("zh"));
 }
 
-bool MainWindow::isTrainingLabShown() const { return m_lab && m_pages->currentWidget() == m_lab; }
-
-void MainWindow::showTrainingLab(bool show)
-{
-    if (show && !m_lab) {
-        m_lab = new TrainingLabPage(m_pages, m_options.labResultsDir);
-        m_pages->addWidget(m_lab);
-        connect(m_lab, &TrainingLabPage::backToLessonsRequested, this, [this] { showTrainingLab(false); });
-        connect(m_lab, &TrainingLabPage::runFinished, this, [this](bool cancelled) {
-            if (!m_lab) return;
-            m_labResultsChanged = true;
-            const QString where = QDir::toNativeSeparators(m_lab->savedPath());
-            if (!where.isEmpty())
-                statusBar()->showMessage(cancelled ? tr("Training cancelled; what finished is stored in %1").arg(where)
-                                                   : tr("Training finished; stored in %1").arg(where),
-                                         10000);
-        });
-    } else if (show && m_lab) {
-        m_lab->refreshFromStore();
-    }
-    const bool wasShown = isTrainingLabShown();
-    if (m_lab) m_pages->setCurrentWidget(show ? static_cast<QWidget*>(m_lab) : m_view);
-    // The lab wants the width for its form and charts; the contents come back with the lessons.
-    if (show && !wasShown) {
-        m_contentsBeforeLab = m_dock->isVisible();
-        m_dock->hide();
-    } else if (!show && wasShown && m_contentsBeforeLab) {
-        m_dock->show();
-    }
-    m_showLab->setChecked(show);
-    if (show) m_lab->setFocus();
-    // Back on the lessons after a run: a step that reads the stored results
-    // (a `lab.` run block) is drawn again, so it shows the new run.
-    if (!show && wasShown && m_labResultsChanged) {
-        m_labResultsChanged = false;
-        if (m_navigator->currentStepReadsLabResults()) goTo(chapterIndex(), stepIndex());
-    }
-    updateNavigation();
-}
-
 void MainWindow::focusSearch()
 {
     m_dock->show();
@@ -515,7 +478,7 @@ void MainWindow::saveWindowSettings()
 {
     if (!m_settings) return;
     // The lab hides the contents for its own width; the saved layout is the lessons'.
-    if (isTrainingLabShown() && m_contentsBeforeLab && m_dock && !m_dock->isVisible()) m_dock->show();
+    m_labPage->restoreContents();
     m_settings->setGeometry(saveGeometry());
     m_settings->setWindowState(saveState());
     m_settings->setLanguage(language());
@@ -529,9 +492,9 @@ void MainWindow::closeEvent(QCloseEvent* event)
         return;
     }
     // A training run stops after its current step; what finished is stored.
-    if (m_lab && m_lab->isRunning()) {
+    if (TrainingLabPage* lab = trainingLabPage(); lab && lab->isRunning()) {
         statusBar()->showMessage(tr("Stopping the training run\u2026"));
-        m_lab->shutdown();
+        lab->shutdown();
     }
     saveWindowSettings();
     QMainWindow::closeEvent(event);

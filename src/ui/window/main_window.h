@@ -9,7 +9,8 @@
 // lessons (the same action, the page's own button, or any step chosen in the
 // contents or search). Remembers the window geometry and the language
 // (settings); the language defaults to the system locale. CourseNavigator
-// keeps which course and step are shown, and where the learner is.
+// keeps which course and step are shown, and where the learner is;
+// LabPageController puts the Training Lab page in the lesson pane's place.
 //
 // Assignments (File menu): a teacher makes one from chapters and exercises of
 // the course (New Assignment…); a student opens one (Open Assignment…, or
@@ -28,6 +29,7 @@
 #include "lessons/course.h"
 #include "ui/window/app_language.h"  // installUiTranslator, for the window's users
 #include "ui/window/course_navigator.h"
+#include "ui/window/lab_page_controller.h"
 #include "ui/window/window_dialogs.h"  // defaultExportDir, for the window's users
 
 #include <QMainWindow>
@@ -42,7 +44,6 @@ class QDockWidget;
 class QLabel;
 class QProcess;
 class QProgressDialog;
-class QStackedWidget;
 
 namespace poslab::lessons {
 class ProgressStore;
@@ -97,8 +98,8 @@ public:
     QAction* searchAction() const { return m_find; }
     QAction* trainingLabAction() const { return m_showLab; }
     // The Training Lab page; created the first time it is shown (nullptr before).
-    TrainingLabPage* trainingLabPage() const { return m_lab; }
-    bool isTrainingLabShown() const;
+    TrainingLabPage* trainingLabPage() const { return m_labPage->page(); }
+    bool isTrainingLabShown() const { return m_labPage->isShown(); }
 
     // Assignment mode (see the top of this file).
     bool isAssignmentMode() const { return m_session != nullptr; }
@@ -127,8 +128,8 @@ public slots:
     // progress dialog. Ends with exportFinished().
     void startExport(const poslab::ui::ExportOptions& options);
     void focusSearch();
-    // Shows the Training Lab page (true) or the lessons (false).
-    void showTrainingLab(bool show);
+    // Shows the Training Lab page (true) or the lessons (false) (LabPageController).
+    void showTrainingLab(bool show) { m_labPage->show(show); }
 
     // File ▸ Open Assignment…: asks for a file, then openAssignmentFile().
     void chooseAssignmentFile();
@@ -184,13 +185,10 @@ private:
     lessons::ProgressStore* m_store = nullptr;
     lessons::RunEngine* m_engine = nullptr;
     CourseNavigator* m_navigator = nullptr;
+    LabPageController* m_labPage = nullptr;
 
     LessonView* m_view = nullptr;
-    QStackedWidget* m_pages = nullptr;  // the lessons, the Training Lab
-    TrainingLabPage* m_lab = nullptr;
     QAction* m_showLab = nullptr;
-    bool m_contentsBeforeLab = true;  // the contents dock's visibility before the lab hid it
-    bool m_labResultsChanged = false;  // a lab run finished since the lessons were last shown
     TocPanel* m_toc = nullptr;
     SearchPanel* m_search = nullptr;
     QDockWidget* m_dock = nullptr;
