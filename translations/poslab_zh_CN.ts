@@ -439,6 +439,85 @@
     </message>
 </context>
 <context>
+    <name>poslab::ui::ExportController</name>
+    <message>
+        <source>Export PDF</source>
+        <translation>导出 PDF</translation>
+    </message>
+    <message>
+        <source>The whole course</source>
+        <translation>整个课程</translation>
+    </message>
+    <message>
+        <source>Current chapter: %1. %2</source>
+        <translation>当前章节：%1. %2</translation>
+    </message>
+    <message>
+        <source>Current chapter</source>
+        <translation>当前章节</translation>
+    </message>
+    <message>
+        <source>Export:</source>
+        <translation>导出：</translation>
+    </message>
+    <message>
+        <source>optional</source>
+        <translation>可选</translation>
+    </message>
+    <message>
+        <source>Student name</source>
+        <translation>学生姓名</translation>
+    </message>
+    <message>
+        <source>&amp;Student name:</source>
+        <translation>学生姓名(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>PDF documents (*.pdf)</source>
+        <translation>PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Exporting %1…</source>
+        <translation>正在导出 %1…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Export progress</source>
+        <translation>导出进度</translation>
+    </message>
+    <message>
+        <source>The export was cancelled.</source>
+        <translation>导出已取消。</translation>
+    </message>
+    <message>
+        <source>Exit status %1</source>
+        <translation>退出状态 %1</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+    <message>
+        <source>Export failed: %1</source>
+        <translation>导出失败：%1</translation>
+    </message>
+    <message>
+        <source>The PDF could not be written.
+
+%1</source>
+        <translation>无法写入 PDF。
+
+%1</translation>
+    </message>
+</context>
+<context>
     <name>poslab::ui::FormulaRenderer</name>
     <message>
         <source>Empty formula</source>
@@ -700,82 +779,6 @@
     <message>
         <source>&lt;h3&gt;PosLab %1&lt;/h3&gt;&lt;p&gt;A notebook that teaches positional encoding in Transformers: lessons in Chinese and English, live charts from C++ modules, exercises, PDF reports.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;PosLab %1&lt;/h3&gt;&lt;p&gt;讲解 Transformer 位置编码的交互式笔记本：中英文课程、由 C++ 模块实时生成的图表、练习以及 PDF 报告。&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>Export PDF</source>
-        <translation>导出 PDF</translation>
-    </message>
-    <message>
-        <source>The whole course</source>
-        <translation>整个课程</translation>
-    </message>
-    <message>
-        <source>Current chapter: %1. %2</source>
-        <translation>当前章节：%1. %2</translation>
-    </message>
-    <message>
-        <source>Current chapter</source>
-        <translation>当前章节</translation>
-    </message>
-    <message>
-        <source>Export:</source>
-        <translation>导出：</translation>
-    </message>
-    <message>
-        <source>optional</source>
-        <translation>可选</translation>
-    </message>
-    <message>
-        <source>Student name</source>
-        <translation>学生姓名</translation>
-    </message>
-    <message>
-        <source>&amp;Student name:</source>
-        <translation>学生姓名(&amp;S)：</translation>
-    </message>
-    <message>
-        <source>Export…</source>
-        <translation>导出…</translation>
-    </message>
-    <message>
-        <source>PDF documents (*.pdf)</source>
-        <translation>PDF 文档 (*.pdf)</translation>
-    </message>
-    <message>
-        <source>Exporting %1…</source>
-        <translation>正在导出 %1…</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <source>Export progress</source>
-        <translation>导出进度</translation>
-    </message>
-    <message>
-        <source>The export was cancelled.</source>
-        <translation>导出已取消。</translation>
-    </message>
-    <message>
-        <source>Exit status %1</source>
-        <translation>退出状态 %1</translation>
-    </message>
-    <message>
-        <source>Exported %1</source>
-        <translation>已导出 %1</translation>
-    </message>
-    <message>
-        <source>Export failed: %1</source>
-        <translation>导出失败：%1</translation>
-    </message>
-    <message>
-        <source>The PDF could not be written.
-
-%1</source>
-        <translation>无法写入 PDF。
-
-%1</translation>
     </message>
     <message>
         <source>Training Lab</source>

@@ -9,7 +9,6 @@
 #include "ui/classroom/assignment_session.h"
 #include "ui/notebook/exercise_widget.h"
 #include "ui/notebook/lesson_view.h"
-#include "ui/report/pdf_export.h"
 #include "ui/notebook/search_panel.h"
 #include "ui/notebook/toc_panel.h"
 #include "ui/lab/training_lab_page.h"
@@ -22,12 +21,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDialog>
-#include <QDialogButtonBox>
 #include <QFileDialog>
-#include <QFormLayout>
-#include <QProcess>
-#include <QProgressDialog>
-#include <QPushButton>
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
@@ -94,6 +88,9 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     setupDocks();
     m_navigator = new CourseNavigator(options.courseDir.isEmpty() ? lessons::defaultCourseDir() : options.courseDir,
                                       m_view, m_toc, m_search, m_store, m_settings.get(), this);
+    m_exporter = new ExportController(this, m_export, m_navigator, m_store, this);
+    connect(m_export, &QAction::triggered, m_exporter, &ExportController::exportPdf);
+    connect(m_exporter, &ExportController::finished, this, &MainWindow::exportFinished);
     m_labPage =
         new LabPageController(this, pages, m_view, m_dock, m_showLab, m_navigator, options.labResultsDir, this);
     connect(m_labPage, &LabPageController::shownChanged, this, &MainWindow::updateNavigation);
@@ -179,7 +176,6 @@ void MainWindow::setupActions()
     m_export = new QAction(this);
     m_export->setIcon(style()->standardIcon(QStyle::SP_DialogSaveButton, nullptr, this));
     m_export->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    connect(m_export, &QAction::triggered, this, &MainWindow::exportPdf);
 
     m_find = new QAction(this);
     m_find->setIcon(style()->standardIcon(QStyle::SP_FileDialogContentsView, nullptr, this));
@@ -508,137 +504,6 @@ void MainWindow::showAbout()
                            .arg(QCoreApplication::applicationVersion()));
 }
 
-void MainWindow::exportPdf()
-{
-    if (m_exportProcess || m_exportProgress) return;  // one export at a time
-    QDialog dialog(this);
-    dialog.setWindowTitle(tr("Export PDF"));
-    auto* form = new QFormLayout(&dialog);
-    auto* current = new QRadioButton(&dialog);
-    auto* whole = new QRadioButton(tr("The whole course"), &dialog);
-    const bool haveChapter = chapterIndex() >= 0;
-    if (haveChapter) {
-        const lessons::Chapter& ch = course().chapters[chapterIndex()];
-        current->setText(tr("Current chapter: %1. %2").arg(chapterIndex() + 1).arg(ch.title));
-    } else {
-        current->setText(tr("Current chapter"));
-        current->setEnabled(false);
-    }
-    (haveChapter ? current : whole)->setChecked(true);
-    auto* scope = new QVBoxLayout;
-    scope->addWidget(current);
-    scope->addWidget(whole);
-    form->addRow(tr("Export:"), scope);
-    auto* student = new QLineEdit(&dialog);
-    student->setPlaceholderText(tr("optional"));
-    student->setAccessibleName(tr("Student name"));
-    form->addRow(tr("&Student name:"), student);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
-    buttons->button(QDialogButtonBox::Ok)->setText(tr("Export…"));
-    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    form->addRow(buttons);
-    if (dialog.exec() != QDialog::Accepted) return;
-
-    const bool chapterOnly = current->isChecked() && haveChapter;
-    const QString base = chapterOnly ? course().chapters[chapterIndex()].id : QStringLiteral("course");
-    const QString dir = defaultExportDir();
-    const QString suggested = QDir(dir).filePath(QStringLiteral("poslab-%1-%2.pdf").arg(base, language()));
-    QString path = QFileDialog::getSaveFileName(this, tr("Export PDF"), suggested, tr("PDF documents (*.pdf)"));
-    if (path.isEmpty()) return;
-    if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".pdf");
-
-    ExportOptions options;
-    options.lang = language();
-    options.outputPath = path;
-    options.studentName = student->text().trimmed();
-    if (chapterOnly) options.chapters = {course().chapters[chapterIndex()].number};
-    startExport(options);
-}
-
-void MainWindow::startExport(const ExportOptions& given)
-{
-    if (m_exportProcess || m_exportProgress) return;
-    ExportOptions options = given;
-    if (options.courseDir.isEmpty()) options.courseDir = m_navigator->courseDir();
-    if (options.lang.isEmpty()) options.lang = language();
-    m_store->save();  // every change is saved already; this makes sure the file exists
-    if (options.answersFile.isEmpty() && QFileInfo::exists(m_store->filePath())) options.answersFile = m_store->filePath();
-    const QString path = options.outputPath;
-
-    m_exportProgress = new QProgressDialog(tr("Exporting %1…").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 0,
-                                           this);
-    m_exportProgress->setWindowTitle(tr("Export PDF"));
-    m_exportProgress->setMinimumDuration(0);
-    m_exportProgress->setWindowModality(Qt::WindowModal);
-    m_exportProgress->setAutoClose(false);
-    m_exportProgress->setAutoReset(false);
-    m_exportProgress->setAccessibleName(tr("Export progress"));
-    m_export->setEnabled(false);
-    statusBar()->showMessage(tr("Exporting %1…").arg(QDir::toNativeSeparators(path)));
-
-    // In the poslab executable: `poslab export` as a child process, so the
-    // window keeps painting and answering while the report is laid out.
-    const QString self = QCoreApplication::applicationFilePath();
-    if (QFileInfo(self).baseName() == u"poslab") {
-        QStringList args{QStringLiteral("export"), QStringLiteral("--course"), options.courseDir,
-                         QStringLiteral("--lang"), options.lang};
-        if (!options.chapters.isEmpty()) {
-            QStringList numbers;
-            for (int n : options.chapters) numbers << QString::number(n);
-            args << QStringLiteral("--chapters") << numbers.join(QLatin1Char(','));
-        }
-        if (!options.studentName.isEmpty()) args << QStringLiteral("--student") << options.studentName;
-        if (!options.answersFile.isEmpty()) args << QStringLiteral("--answers") << options.answersFile;
-        args << QStringLiteral("-o") << path;
-        auto* process = new QProcess(this);
-        m_exportProcess = process;
-        process->setProcessChannelMode(QProcess::MergedChannels);
-        connect(m_exportProgress, &QProgressDialog::canceled, process, [process] { process->kill(); });
-        connect(process, &QProcess::finished, this, [this, process, path](int code, QProcess::ExitStatus status) {
-            const QString output = QString::fromUtf8(process->readAll()).trimmed();
-            process->deleteLater();
-            if (status != QProcess::NormalExit)
-                finishExport(false, tr("The export was cancelled."), path);
-            else
-                finishExport(code == 0, output.isEmpty() ? tr("Exit status %1").arg(code) : output, path);
-        });
-        connect(process, &QProcess::errorOccurred, this, [this, process, path](QProcess::ProcessError e) {
-            if (e != QProcess::FailedToStart) return;
-            process->deleteLater();
-            finishExport(false, process->errorString(), path);
-        });
-        process->start(self, args);
-        return;
-    }
-
-    // Elsewhere (tests, other hosts): in-process; the exporter must run in the GUI thread.
-    m_exportProgress->setCancelButton(nullptr);
-    m_exportProgress->show();
-    QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
-    const ExportResult r = poslab::ui::exportPdf(options);
-    finishExport(r.ok(), r.message, path);
-}
-
-void MainWindow::finishExport(bool ok, const QString& message, const QString& path)
-{
-    if (m_exportProgress) {
-        m_exportProgress->close();
-        m_exportProgress->deleteLater();
-        m_exportProgress = nullptr;
-    }
-    m_exportProcess = nullptr;
-    m_export->setEnabled(!m_session);
-    if (ok) {
-        statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 10000);
-    } else {
-        statusBar()->showMessage(tr("Export failed: %1").arg(message), 10000);
-        showMessageBox(this, QMessageBox::Warning, tr("Export PDF"),
-                       tr("The PDF could not be written.\n\n%1").arg(message));
-    }
-    emit exportFinished(ok, message);
-}
-
 // ---------------------------------------------------------------- assignments
 
 void MainWindow::chooseAssignmentFile()
@@ -761,7 +626,7 @@ void MainWindow::updateAssignmentUi()
     m_submitAssignment->setEnabled(on);
     m_leaveAssignment->setEnabled(on);
     // The PDF report is the course's; in an assignment the answers are handed in with Submit.
-    m_export->setEnabled(!on && !m_exportProcess && !m_exportProgress);
+    m_exporter->setAvailable(!on);
     updateNavigation();
 }
 

@@ -10,7 +10,8 @@
 // contents or search). Remembers the window geometry and the language
 // (settings); the language defaults to the system locale. CourseNavigator
 // keeps which course and step are shown, and where the learner is;
-// LabPageController puts the Training Lab page in the lesson pane's place.
+// LabPageController puts the Training Lab page in the lesson pane's place;
+// ExportController does the PDF export.
 //
 // Assignments (File menu): a teacher makes one from chapters and exercises of
 // the course (New Assignment…); a student opens one (Open Assignment…, or
@@ -29,12 +30,11 @@
 #include "lessons/course.h"
 #include "ui/window/app_language.h"  // installUiTranslator, for the window's users
 #include "ui/window/course_navigator.h"
+#include "ui/window/export_controller.h"
 #include "ui/window/lab_page_controller.h"
 #include "ui/window/window_dialogs.h"  // defaultExportDir, for the window's users
 
 #include <QMainWindow>
-#include <QMessageBox>
-#include <QPointer>
 
 #include <memory>
 
@@ -42,8 +42,6 @@ class QAction;
 class QActionGroup;
 class QDockWidget;
 class QLabel;
-class QProcess;
-class QProgressDialog;
 
 namespace poslab::lessons {
 class ProgressStore;
@@ -52,7 +50,6 @@ class RunEngine;
 
 namespace poslab::ui {
 
-struct ExportOptions;
 class AppSettings;
 class AssignmentBanner;
 class AssignmentSession;
@@ -118,15 +115,9 @@ public slots:
     // The UI language and the course's, at the same chapter (by id) and step.
     void setLanguage(const QString& lang);
     void toggleLanguage();
-    // Asks what to export (current chapter / whole course, student name) and
-    // where, then exports without blocking the window (see startExport).
-    void exportPdf();
-    // Exports with these options (courseDir, answersFile: the window's when
-    // empty; lang: pass the language wanted, e.g. language()). In the poslab executable the export runs as a
-    // `poslab export` child process, so the window stays responsive and the
-    // export can be cancelled; elsewhere (tests) it runs in-process behind a
-    // progress dialog. Ends with exportFinished().
-    void startExport(const poslab::ui::ExportOptions& options);
+    // The PDF export (ExportController::exportPdf, startExport).
+    void exportPdf() { m_exporter->exportPdf(); }
+    void startExport(const poslab::ui::ExportOptions& options) { m_exporter->startExport(options); }
     void focusSearch();
     // Shows the Training Lab page (true) or the lessons (false) (LabPageController).
     void showTrainingLab(bool show) { m_labPage->show(show); }
@@ -174,7 +165,6 @@ private:
     void onCourseLink(const QUrl& url);
     void onSearchHit(int chapter, int step, const QString& query);
     void showAbout();
-    void finishExport(bool ok, const QString& message, const QString& path);
     QString askStudentName(const QString& assignmentTitle);
     // The draft could not be saved: true when the learner still wants to leave it.
     bool confirmLeavingUnsavedDraft();
@@ -185,6 +175,7 @@ private:
     lessons::ProgressStore* m_store = nullptr;
     lessons::RunEngine* m_engine = nullptr;
     CourseNavigator* m_navigator = nullptr;
+    ExportController* m_exporter = nullptr;
     LabPageController* m_labPage = nullptr;
 
     LessonView* m_view = nullptr;
@@ -218,8 +209,6 @@ private:
     AssignmentBanner* m_banner = nullptr;
     QString m_courseChapterBefore;  // where the course was when the assignment opened
     int m_courseStepBefore = 0;
-    QPointer<QProcess> m_exportProcess;
-    QPointer<QProgressDialog> m_exportProgress;
 };
 
 }  // namespace poslab::ui
