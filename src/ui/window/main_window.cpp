@@ -3,15 +3,13 @@
 #include "lessons/course_loader.h"
 #include "lessons/progress_store.h"
 #include "lessons/run_engine.h"
-#include "ui/window/app_settings.h"
 #include "ui/classroom/assignment_banner.h"
-#include "ui/classroom/assignment_dialog.h"
 #include "ui/classroom/assignment_session.h"
-#include "ui/notebook/exercise_widget.h"
+#include "ui/lab/training_lab_page.h"
 #include "ui/notebook/lesson_view.h"
 #include "ui/notebook/search_panel.h"
 #include "ui/notebook/toc_panel.h"
-#include "ui/lab/training_lab_page.h"
+#include "ui/window/app_settings.h"
 
 #include <QAbstractItemView>
 #include <QAbstractSlider>
@@ -20,14 +18,9 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QDialog>
-#include <QFileDialog>
 #include <QComboBox>
-#include <QDir>
 #include <QDockWidget>
-#include <QFileInfo>
 #include <QGraphicsView>
-#include <QInputDialog>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
@@ -58,8 +51,6 @@ void setTip(QAction* action, const QString& text)
 }
 }  // namespace
 
-// ---------------------------------------------------------------- MainWindow
-
 MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     : QMainWindow(parent), m_options(options)
 {
@@ -89,14 +80,10 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     m_navigator = new CourseNavigator(options.courseDir.isEmpty() ? lessons::defaultCourseDir() : options.courseDir,
                                       m_view, m_toc, m_search, m_store, m_settings.get(), this);
     m_exporter = new ExportController(this, m_export, m_navigator, m_store, this);
-    connect(m_export, &QAction::triggered, m_exporter, &ExportController::exportPdf);
-    connect(m_exporter, &ExportController::finished, this, &MainWindow::exportFinished);
+    m_assignments = new AssignmentController(this, m_navigator, m_view, m_banner, options.assignmentDraftDir, this);
     m_labPage =
         new LabPageController(this, pages, m_view, m_dock, m_showLab, m_navigator, options.labResultsDir, this);
-    connect(m_labPage, &LabPageController::shownChanged, this, &MainWindow::updateNavigation);
-    connect(m_navigator, &CourseNavigator::positionChanged, this, &MainWindow::updateNavigation);
-    connect(m_navigator, &CourseNavigator::stepShown, this, &MainWindow::stepShown);
-    connect(m_view, &LessonView::courseLinkActivated, this, &MainWindow::onCourseLink);
+    wireControllers();
     setupMenus();
     setupToolBar();
     statusBar();
@@ -154,13 +141,11 @@ void MainWindow::setupActions()
     m_prev->setIcon(style()->standardIcon(QStyle::SP_ArrowBack, nullptr, this));
     m_prev->setShortcuts({QKeySequence(Qt::Key_Left), QKeySequence(Qt::Key_PageUp)});
     m_prev->setShortcutContext(Qt::WindowShortcut);
-    connect(m_prev, &QAction::triggered, this, [this] { previousStep(); });
 
     m_next = new QAction(this);
     m_next->setIcon(style()->standardIcon(QStyle::SP_ArrowForward, nullptr, this));
     m_next->setShortcuts({QKeySequence(Qt::Key_Right), QKeySequence(Qt::Key_PageDown)});
     m_next->setShortcutContext(Qt::WindowShortcut);
-    connect(m_next, &QAction::triggered, this, [this] { nextStep(); });
 
     m_switchLang = new QAction(this);
     m_switchLang->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
@@ -197,30 +182,25 @@ void MainWindow::setupActions()
     m_showLab->setIcon(style()->standardIcon(QStyle::SP_ComputerIcon, nullptr, this));
     m_showLab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
     m_showLab->setShortcutContext(Qt::WindowShortcut);
-    connect(m_showLab, &QAction::triggered, this, &MainWindow::showTrainingLab);
 
     m_openAssignment = new QAction(this);
     m_openAssignment->setObjectName(QStringLiteral("openAssignment"));
     m_openAssignment->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton, nullptr, this));
     m_openAssignment->setShortcut(QKeySequence::Open);
-    connect(m_openAssignment, &QAction::triggered, this, &MainWindow::chooseAssignmentFile);
 
     m_newAssignment = new QAction(this);
     m_newAssignment->setObjectName(QStringLiteral("newAssignment"));
     m_newAssignment->setIcon(style()->standardIcon(QStyle::SP_FileDialogNewFolder, nullptr, this));
-    connect(m_newAssignment, &QAction::triggered, this, &MainWindow::newAssignment);
 
     m_submitAssignment = new QAction(this);
     m_submitAssignment->setObjectName(QStringLiteral("submitAssignment"));
     m_submitAssignment->setIcon(style()->standardIcon(QStyle::SP_DialogApplyButton, nullptr, this));
     m_submitAssignment->setEnabled(false);
-    connect(m_submitAssignment, &QAction::triggered, this, &MainWindow::submitAssignment);
 
     m_leaveAssignment = new QAction(this);
     m_leaveAssignment->setObjectName(QStringLiteral("leaveAssignment"));
     m_leaveAssignment->setIcon(style()->standardIcon(QStyle::SP_DialogCloseButton, nullptr, this));
     m_leaveAssignment->setEnabled(false);
-    connect(m_leaveAssignment, &QAction::triggered, this, &MainWindow::leaveAssignment);
 
     for (QAction* a : {m_prev, m_next, m_switchLang, m_export, m_find, m_showLab, m_quit, m_openAssignment}) addAction(a);
 }
@@ -254,6 +234,31 @@ void MainWindow::setupDocks()
 
     m_toggleToc = m_dock->toggleViewAction();
     m_toggleToc->setShortcut(QKeySequence(Qt::Key_F9));
+}
+
+void MainWindow::wireControllers()
+{
+    connect(m_prev, &QAction::triggered, m_navigator, &CourseNavigator::previousStep);
+    connect(m_next, &QAction::triggered, m_navigator, &CourseNavigator::nextStep);
+    connect(m_navigator, &CourseNavigator::positionChanged, this, &MainWindow::updateNavigation);
+    connect(m_navigator, &CourseNavigator::stepShown, this, &MainWindow::stepShown);
+    connect(m_view, &LessonView::courseLinkActivated, this, &MainWindow::onCourseLink);
+
+    connect(m_export, &QAction::triggered, m_exporter, &ExportController::exportPdf);
+    connect(m_exporter, &ExportController::finished, this, &MainWindow::exportFinished);
+
+    connect(m_openAssignment, &QAction::triggered, m_assignments, &AssignmentController::chooseFile);
+    connect(m_newAssignment, &QAction::triggered, m_assignments, &AssignmentController::newAssignment);
+    connect(m_submitAssignment, &QAction::triggered, m_assignments, &AssignmentController::submit);
+    connect(m_leaveAssignment, &QAction::triggered, m_assignments, &AssignmentController::leave);
+    connect(m_assignments, &AssignmentController::lessonsRequested, this, [this] { showTrainingLab(false); });
+
+    connect(m_showLab, &QAction::triggered, m_labPage, &LabPageController::show);
+    connect(m_labPage, &LabPageController::shownChanged, this, &MainWindow::updateNavigation);
+    connect(m_assignments, &AssignmentController::modeChanged, this, [this](bool on) {
+        updateAssignmentUi(on);
+        emit assignmentModeChanged(on);
+    });
 }
 
 void MainWindow::setupMenus()
@@ -387,14 +392,24 @@ void MainWindow::updateNavigation()
                                   .arg(ch.steps.size())
                                   .arg(ch.number > 0 ? ch.number : chapter + 1)
                                   .arg(ch.title));
-        if (m_session)
-            setWindowTitle(tr("%1 \u2014 %2 \u2014 PosLab").arg(ch.title, m_session->assignment().title));
+        if (isAssignmentMode())
+            setWindowTitle(tr("%1 \u2014 %2 \u2014 PosLab").arg(ch.title, assignmentSession()->assignment().title));
         else
             setWindowTitle(tr("%1 \u2014 PosLab").arg(ch.title));
     } else {
         m_counter->setToolTip(QString());
         setWindowTitle(QStringLiteral("PosLab"));
     }
+}
+
+void MainWindow::updateAssignmentUi(bool on)
+{
+    m_banner->setVisible(on);
+    m_submitAssignment->setEnabled(on);
+    m_leaveAssignment->setEnabled(on);
+    // The PDF report is the course's; in an assignment the answers are handed in with Submit.
+    m_exporter->setAvailable(!on);
+    updateNavigation();
 }
 
 void MainWindow::setLanguage(const QString& lang)
@@ -414,7 +429,7 @@ void MainWindow::setLanguage(const QString& lang)
     setFont(uiFont(l));
     goTo(chapter, std::max(step, 0));
     retranslateUi();
-    if (m_session) m_banner->showSession(m_session, language());
+    m_assignments->updateBannerLanguage();
     emit languageChanged(l);
 }
 
@@ -483,7 +498,7 @@ void MainWindow::saveWindowSettings()
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    if (!confirmLeavingUnsavedDraft()) {
+    if (!m_assignments->confirmLeavingUnsavedDraft()) {
         event->ignore();
         return;
     }
@@ -502,208 +517,6 @@ void MainWindow::showAbout()
                        tr("<h3>PosLab %1</h3><p>A notebook that teaches positional encoding in Transformers: "
                           "lessons in Chinese and English, live charts from C++ modules, exercises, PDF reports.</p>")
                            .arg(QCoreApplication::applicationVersion()));
-}
-
-// ---------------------------------------------------------------- assignments
-
-void MainWindow::chooseAssignmentFile()
-{
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open Assignment"), defaultExportDir(),
-        tr("PosLab assignments (*%1);;All files (*)").arg(QLatin1String(lessons::kAssignmentSuffix)));
-    if (!path.isEmpty()) openAssignmentFile(path);
-}
-
-bool MainWindow::openAssignmentFile(const QString& path, const QString& studentName)
-{
-    lessons::Assignment assignment;
-    const lessons::FileProblem problem = lessons::readAssignment(path, &assignment);
-    if (!problem.ok()) {
-        showMessageBox(this, QMessageBox::Warning, tr("Open Assignment"),
-                       tr("This assignment cannot be opened.\n\n%1").arg(lessons::describeProblem(problem, language())));
-        return false;
-    }
-    return openAssignment(assignment, path, studentName);
-}
-
-QString MainWindow::askStudentName(const QString& assignmentTitle)
-{
-    QInputDialog dialog(this);
-    dialog.setObjectName(QStringLiteral("studentNameDialog"));
-    dialog.setWindowTitle(tr("Your Name"));
-    dialog.setLabelText(tr("Assignment \u201c%1\u201d.\nYour name, as your teacher should see it on your answers:")
-                            .arg(assignmentTitle));
-    dialog.setInputMode(QInputDialog::TextInput);
-    if (auto* field = dialog.findChild<QLineEdit*>()) field->setMaxLength(200);  // what an answer file holds
-    while (dialog.exec() == QDialog::Accepted) {
-        const QString name = dialog.textValue().trimmed();
-        if (!name.isEmpty()) return name;
-    }
-    return {};
-}
-
-bool MainWindow::openAssignment(const lessons::Assignment& assignment, const QString& sourcePath,
-                                const QString& studentName)
-{
-    QString draftPath;
-    if (!m_options.assignmentDraftDir.isEmpty())
-        draftPath = QDir(m_options.assignmentDraftDir).filePath(QFileInfo(lessons::draftAnswersPath(assignment)).fileName());
-    auto session = std::make_unique<AssignmentSession>(assignment, sourcePath, draftPath);
-    const lessons::FileProblem draftProblem = session->restoreDraft();
-    if (!session->hasStudent()) {
-        QString name = studentName.trimmed();
-        while (!session->startDraft(name)) {
-            name = askStudentName(assignment.title);
-            if (name.isEmpty()) return false;  // cancelled: nothing changes
-        }
-    }
-    if (m_session) {
-        leaveAssignment();
-        if (m_session) return false;  // the learner kept the unsaved one
-    } else if (const int chapter = chapterIndex(); chapter >= 0 && chapter < course().chapters.size()) {
-        m_courseChapterBefore = course().chapters[chapter].id;
-        m_courseStepBefore = stepIndex();
-    }
-
-    m_session = session.release();
-    m_session->setParent(this);
-    connect(m_session, &AssignmentSession::answersChanged, this, [this] {
-        m_banner->refresh();
-        m_navigator->updateProgressMarks();
-    });
-    connect(m_session, &AssignmentSession::saveStateChanged, this, [this] {
-        m_banner->refresh();
-        if (m_session && !m_session->saveProblem().ok())
-            statusBar()->showMessage(
-                tr("Your answers could not be saved: %1").arg(lessons::describeProblem(m_session->saveProblem(), language())));
-        else
-            statusBar()->showMessage(tr("Your answers are saved again."), 6000);
-    });
-    m_view->setAnswerStore(m_session);
-    m_banner->showSession(m_session, language());
-    QString note;
-    if (!draftProblem.ok() && draftProblem.kind != lessons::FileProblem::Kind::Missing) {
-        note = m_session->setAsidePath().isEmpty()
-                   ? tr("Your earlier answers to this assignment could not be used: %1.")
-                         .arg(lessons::describeProblem(draftProblem, language()))
-                   : tr("Your earlier answers to this assignment could not be used: %1. They were kept as %2; "
-                        "you start again here.")
-                         .arg(lessons::describeProblem(draftProblem, language()),
-                              QDir::toNativeSeparators(m_session->setAsidePath()));
-    }
-    m_banner->setNote(note);
-    m_navigator->showAssignment(m_session);
-    showTrainingLab(false);
-    goTo(0, 0);
-    updateAssignmentUi();
-    statusBar()->showMessage(tr("Assignment \u201c%1\u201d opened; your answers are saved as you work.")
-                                 .arg(assignment.title),
-                             8000);
-    emit assignmentModeChanged(true);
-    return true;
-}
-
-void MainWindow::leaveAssignment()
-{
-    if (!m_session) return;
-    if (!confirmLeavingUnsavedDraft()) return;
-    m_view->setAnswerStore(nullptr);
-    m_view->clear();  // the cards that hold the session go first
-    m_banner->showSession(nullptr, language());
-    m_banner->setNote(QString());
-    delete m_session;
-    m_session = nullptr;
-    m_navigator->showAssignment(nullptr);
-    goTo(m_navigator->chapterIndexOf(m_courseChapterBefore), m_courseStepBefore);
-    updateAssignmentUi();
-    emit assignmentModeChanged(false);
-}
-
-void MainWindow::updateAssignmentUi()
-{
-    const bool on = m_session != nullptr;
-    m_banner->setVisible(on);
-    m_submitAssignment->setEnabled(on);
-    m_leaveAssignment->setEnabled(on);
-    // The PDF report is the course's; in an assignment the answers are handed in with Submit.
-    m_exporter->setAvailable(!on);
-    updateNavigation();
-}
-
-bool MainWindow::confirmLeavingUnsavedDraft()
-{
-    if (!m_session || m_session->saveDraft()) return true;
-    const auto answer = QMessageBox::warning(
-        this, tr("Answers Not Saved"),
-        tr("Your latest answers could not be saved:\n%1\n\nIf you leave now, what you changed since the last "
-           "successful save is lost. Leave anyway?")
-            .arg(lessons::describeProblem(m_session->saveProblem(), language())),
-        QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel);
-    return answer == QMessageBox::Discard;
-}
-
-void MainWindow::submitAssignment()
-{
-    if (!m_session) return;
-    const lessons::Assignment& a = m_session->assignment();
-    const QString previous = m_session->lastSubmittedPath();
-    const QString dir = previous.isEmpty() ? defaultExportDir() : QFileInfo(previous).absolutePath();
-    const QString suggested = QDir(dir).filePath(lessons::suggestedAnswersFileName(a, m_session->studentName()));
-    QString path = QFileDialog::getSaveFileName(
-        this, tr("Submit Answers"), suggested,
-        tr("PosLab answers (*%1)").arg(QLatin1String(lessons::kAnswersSuffix)), nullptr,
-        QFileDialog::DontConfirmOverwrite);  // asked below, together with anything else worth knowing
-    if (path.isEmpty()) return;
-    if (!path.endsWith(QLatin1String(lessons::kAnswersSuffix))) path += QLatin1String(lessons::kAnswersSuffix);
-
-    QStringList concerns;
-    if (QFileInfo::exists(path))
-        concerns << (QFileInfo(path) == QFileInfo(previous)
-                         ? tr("You submitted to %1 before; submitting again replaces that file.")
-                         : tr("%1 exists already and will be replaced."))
-                        .arg(QDir::toNativeSeparators(path));
-    const int unanswered = m_session->exerciseCount() - m_session->answeredCount();
-    if (unanswered > 0) concerns << tr("%n exercise(s) have no answer yet.", nullptr, unanswered);
-    if (!concerns.isEmpty()) {
-        const auto answer = QMessageBox::question(this, tr("Submit Answers"),
-                                                  concerns.join(QStringLiteral("\n\n")) + QStringLiteral("\n\n") +
-                                                      tr("Submit anyway?"),
-                                                  QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
-        if (answer != QMessageBox::Yes) return;
-    }
-    submitAssignmentTo(path);
-}
-
-bool MainWindow::submitAssignmentTo(const QString& path)
-{
-    if (!m_session) return false;
-    const lessons::FileProblem problem = m_session->submitTo(path);
-    if (!problem.ok()) {
-        const QString why = lessons::describeProblem(problem, language());
-        statusBar()->showMessage(tr("Your answers could not be submitted: %1").arg(why), 10000);
-        showMessageBox(this, QMessageBox::Warning, tr("Submit Answers"),
-                       tr("Your answers could not be submitted.\n\n%1\n\nThey are still saved in PosLab; try "
-                          "another folder.")
-                           .arg(why));
-        return false;
-    }
-    const QString where = QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath());
-    statusBar()->showMessage(tr("Answers submitted to %1").arg(where), 10000);
-    showMessageBox(this, QMessageBox::Information, tr("Submit Answers"),
-                   tr("Your answers (%1 of %2 exercises answered) are saved in\n%3\n\nHand this file to your "
-                      "teacher. You can keep working and submit again later.")
-                       .arg(m_session->answeredCount())
-                       .arg(m_session->exerciseCount())
-                       .arg(where));
-    return true;
-}
-
-void MainWindow::newAssignment()
-{
-    AssignmentDialog dialog(m_navigator->languageCourse(), m_navigator->courseDir(), language(), defaultExportDir(),
-                            this);
-    if (dialog.exec() != QDialog::Accepted) return;
-    statusBar()->showMessage(tr("Assignment saved to %1").arg(QDir::toNativeSeparators(dialog.savedPath())), 10000);
 }
 
 }  // namespace poslab::ui

@@ -1,4 +1,4 @@
-// main_window.h — the PosLab notebook window.
+// main_window.h — the PosLab notebook window: builds it and wires its parts.
 //
 // A table of contents and the search field on the left, the lesson pane (one
 // step at a time) in the middle, a toolbar with previous/next step (also ←/→
@@ -8,19 +8,16 @@
 // toolbar) takes the lesson pane's place until the learner goes back to the
 // lessons (the same action, the page's own button, or any step chosen in the
 // contents or search). Remembers the window geometry and the language
-// (settings); the language defaults to the system locale. CourseNavigator
-// keeps which course and step are shown, and where the learner is;
-// LabPageController puts the Training Lab page in the lesson pane's place;
-// ExportController does the PDF export.
+// (settings); the language defaults to the system locale.
 //
-// Assignments (File menu): a teacher makes one from chapters and exercises of
-// the course (New Assignment…); a student opens one (Open Assignment…, or
-// `poslab assignment open FILE`). In assignment mode the contents hold only
-// the assignment's chapters, every exercise is the assignment's own, a banner
-// shows the title, due date and progress, answers go to the assignment's
-// draft (AssignmentSession) instead of the course progress, and Submit…
-// writes the answer file to hand in. Leave Assignment returns to the course
-// where the learner was.
+// The window builds the widgets, actions, menus and toolbar, switches the
+// language, and wires the controllers that do the rest: CourseNavigator
+// (which course and step are shown, and where the learner is),
+// LabPageController (the Training Lab page in the lesson pane's place),
+// ExportController (the PDF export) and AssignmentController (assignment
+// mode: open, leave, submit, New Assignment…). Its slots and accessors for
+// those forward to the controllers, so the entry point and the tests need
+// only the window.
 //
 // All paths come from MainWindowOptions so tests can keep everything inside a
 // temporary folder.
@@ -29,6 +26,7 @@
 #include "classroom/assignment.h"
 #include "lessons/course.h"
 #include "ui/window/app_language.h"  // installUiTranslator, for the window's users
+#include "ui/window/assignment_controller.h"
 #include "ui/window/course_navigator.h"
 #include "ui/window/export_controller.h"
 #include "ui/window/lab_page_controller.h"
@@ -52,7 +50,6 @@ namespace poslab::ui {
 
 class AppSettings;
 class AssignmentBanner;
-class AssignmentSession;
 class LessonView;
 class SearchPanel;
 class TocPanel;
@@ -98,9 +95,9 @@ public:
     TrainingLabPage* trainingLabPage() const { return m_labPage->page(); }
     bool isTrainingLabShown() const { return m_labPage->isShown(); }
 
-    // Assignment mode (see the top of this file).
-    bool isAssignmentMode() const { return m_session != nullptr; }
-    AssignmentSession* assignmentSession() const { return m_session; }
+    // Assignment mode (AssignmentController).
+    bool isAssignmentMode() const { return m_assignments->isActive(); }
+    AssignmentSession* assignmentSession() const { return m_assignments->session(); }
     AssignmentBanner* assignmentBanner() const { return m_banner; }
     QAction* openAssignmentAction() const { return m_openAssignment; }
     QAction* newAssignmentAction() const { return m_newAssignment; }
@@ -122,25 +119,21 @@ public slots:
     // Shows the Training Lab page (true) or the lessons (false) (LabPageController).
     void showTrainingLab(bool show) { m_labPage->show(show); }
 
-    // File ▸ Open Assignment…: asks for a file, then openAssignmentFile().
-    void chooseAssignmentFile();
-    // Reads an assignment file and opens it. A file that cannot be used is
-    // explained in a message box (in the UI language) and nothing changes.
-    bool openAssignmentFile(const QString& path, const QString& studentName = {});
-    // Enters assignment mode on `assignment` (read from sourcePath). The
-    // student's name comes from the draft, else studentName, else a dialog;
-    // returns false, changing nothing, when that dialog is cancelled.
+    // Assignment mode (AssignmentController: chooseFile, openFile, open, leave, submit, submitTo, newAssignment).
+    void chooseAssignmentFile() { m_assignments->chooseFile(); }
+    bool openAssignmentFile(const QString& path, const QString& studentName = {})
+    {
+        return m_assignments->openFile(path, studentName);
+    }
     bool openAssignment(const poslab::lessons::Assignment& assignment, const QString& sourcePath,
-                        const QString& studentName = {});
-    // Back to the course, at the chapter and step the learner left it.
-    void leaveAssignment();
-    // Submit…: asks where (suggesting a file name), confirms replacing a file
-    // and handing in with unanswered exercises, then submitAssignmentTo().
-    void submitAssignment();
-    // Writes the answer file to `path` and says where it went (or why not).
-    bool submitAssignmentTo(const QString& path);
-    // File ▸ New Assignment…: the teacher's dialog (AssignmentDialog).
-    void newAssignment();
+                        const QString& studentName = {})
+    {
+        return m_assignments->open(assignment, sourcePath, studentName);
+    }
+    void leaveAssignment() { m_assignments->leave(); }
+    void submitAssignment() { m_assignments->submit(); }
+    bool submitAssignmentTo(const QString& path) { return m_assignments->submitTo(path); }
+    void newAssignment() { m_assignments->newAssignment(); }
 
 signals:
     void exportFinished(bool ok, const QString& message);
@@ -158,17 +151,16 @@ private:
     void setupMenus();
     void setupToolBar();
     void setupDocks();
+    void wireControllers();
     void retranslateUi();
     // The step buttons, the counter and the window title, for the step shown.
     void updateNavigation();
+    // The window's parts that assignment mode turns on or off.
+    void updateAssignmentUi(bool on);
     void saveWindowSettings();
     void onCourseLink(const QUrl& url);
     void onSearchHit(int chapter, int step, const QString& query);
     void showAbout();
-    QString askStudentName(const QString& assignmentTitle);
-    // The draft could not be saved: true when the learner still wants to leave it.
-    bool confirmLeavingUnsavedDraft();
-    void updateAssignmentUi();
 
     MainWindowOptions m_options;
     std::unique_ptr<AppSettings> m_settings;
@@ -176,6 +168,7 @@ private:
     lessons::RunEngine* m_engine = nullptr;
     CourseNavigator* m_navigator = nullptr;
     ExportController* m_exporter = nullptr;
+    AssignmentController* m_assignments = nullptr;
     LabPageController* m_labPage = nullptr;
 
     LessonView* m_view = nullptr;
@@ -183,6 +176,7 @@ private:
     TocPanel* m_toc = nullptr;
     SearchPanel* m_search = nullptr;
     QDockWidget* m_dock = nullptr;
+    AssignmentBanner* m_banner = nullptr;  // above the lesson pane in assignment mode
     QLabel* m_counter = nullptr;
     QMenu* m_fileMenu = nullptr;
     QMenu* m_goMenu = nullptr;
@@ -205,10 +199,6 @@ private:
     QAction* m_newAssignment = nullptr;
     QAction* m_submitAssignment = nullptr;
     QAction* m_leaveAssignment = nullptr;
-    AssignmentSession* m_session = nullptr;  // non-null in assignment mode
-    AssignmentBanner* m_banner = nullptr;
-    QString m_courseChapterBefore;  // where the course was when the assignment opened
-    int m_courseStepBefore = 0;
 };
 
 }  // namespace poslab::ui
