@@ -37,6 +37,129 @@
     </message>
 </context>
 <context>
+    <name>poslab::ui::AssignmentController</name>
+    <message>
+        <source>Open Assignment</source>
+        <translation>打开作业</translation>
+    </message>
+    <message>
+        <source>PosLab assignments (*%1);;All files (*)</source>
+        <translation>PosLab 作业 (*%1);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>This assignment cannot be opened.
+
+%1</source>
+        <translation>无法打开这份作业。
+
+%1</translation>
+    </message>
+    <message>
+        <source>Your Name</source>
+        <translation>你的姓名</translation>
+    </message>
+    <message>
+        <source>Assignment “%1”.
+Your name, as your teacher should see it on your answers:</source>
+        <translation>作业“%1”。
+请输入你的姓名（老师会在你的答卷上看到它）：</translation>
+    </message>
+    <message>
+        <source>Assignment “%1” opened; your answers are saved as you work.</source>
+        <translation>已打开作业“%1”；作答时答案会随时保存。</translation>
+    </message>
+    <message>
+        <source>Your answers could not be saved: %1</source>
+        <translation>无法保存你的答案：%1</translation>
+    </message>
+    <message>
+        <source>Your answers are saved again.</source>
+        <translation>你的答案已重新保存。</translation>
+    </message>
+    <message>
+        <source>Your earlier answers to this assignment could not be used: %1.</source>
+        <translation>你之前为这份作业保存的答案无法使用：%1。</translation>
+    </message>
+    <message>
+        <source>Your earlier answers to this assignment could not be used: %1. They were kept as %2; you start again here.</source>
+        <translation>你之前为这份作业保存的答案无法使用：%1。原文件已保留为 %2；你将从头开始作答。</translation>
+    </message>
+    <message>
+        <source>Answers Not Saved</source>
+        <translation>答案未保存</translation>
+    </message>
+    <message>
+        <source>Your latest answers could not be saved:
+%1
+
+If you leave now, what you changed since the last successful save is lost. Leave anyway?</source>
+        <translation>你最新的答案未能保存：
+%1
+
+如果现在离开，上次成功保存之后的改动将会丢失。仍要离开吗？</translation>
+    </message>
+    <message>
+        <source>Submit Answers</source>
+        <translation>提交答案</translation>
+    </message>
+    <message>
+        <source>PosLab answers (*%1)</source>
+        <translation>PosLab 答卷 (*%1)</translation>
+    </message>
+    <message>
+        <source>You submitted to %1 before; submitting again replaces that file.</source>
+        <translation>你之前已提交到 %1；再次提交会替换这个文件。</translation>
+    </message>
+    <message>
+        <source>%1 exists already and will be replaced.</source>
+        <translation>%1 已经存在，将被替换。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n exercise(s) have no answer yet.</source>
+        <translation>
+            <numerusform>还有 %n 道练习没有作答。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Submit anyway?</source>
+        <translation>仍要提交吗？</translation>
+    </message>
+    <message>
+        <source>Your answers could not be submitted: %1</source>
+        <translation>无法提交你的答案：%1</translation>
+    </message>
+    <message>
+        <source>Your answers could not be submitted.
+
+%1
+
+They are still saved in PosLab; try another folder.</source>
+        <translation>无法提交你的答案。
+
+%1
+
+答案仍保存在 PosLab 中；请换一个文件夹再试。</translation>
+    </message>
+    <message>
+        <source>Answers submitted to %1</source>
+        <translation>答案已提交到 %1</translation>
+    </message>
+    <message>
+        <source>Your answers (%1 of %2 exercises answered) are saved in
+%3
+
+Hand this file to your teacher. You can keep working and submit again later.</source>
+        <translation>你的答案（%2 道练习中已答 %1 道）已保存在
+%3
+
+请把这个文件交给老师。你也可以继续作答，稍后再次提交。</translation>
+    </message>
+    <message>
+        <source>Assignment saved to %1</source>
+        <translation>作业已保存到 %1</translation>
+    </message>
+</context>
+<context>
     <name>poslab::ui::AssignmentDialog</name>
     <message>
         <source>New Assignment</source>
@@ -325,6 +448,17 @@
     </message>
 </context>
 <context>
+    <name>poslab::ui::CourseNavigator</name>
+    <message>
+        <source>No lessons found</source>
+        <translation>未找到课程</translation>
+    </message>
+    <message>
+        <source>PosLab found no chapters in %1 (language: %2).</source>
+        <translation>PosLab 在 %1 中没有找到任何章节（语言：%2）。</translation>
+    </message>
+</context>
+<context>
     <name>poslab::ui::ExerciseWidget</name>
     <message>
         <source>Choose an answer first.</source>
@@ -428,6 +562,85 @@
     </message>
 </context>
 <context>
+    <name>poslab::ui::ExportController</name>
+    <message>
+        <source>Export PDF</source>
+        <translation>导出 PDF</translation>
+    </message>
+    <message>
+        <source>The whole course</source>
+        <translation>整个课程</translation>
+    </message>
+    <message>
+        <source>Current chapter: %1. %2</source>
+        <translation>当前章节：%1. %2</translation>
+    </message>
+    <message>
+        <source>Current chapter</source>
+        <translation>当前章节</translation>
+    </message>
+    <message>
+        <source>Export:</source>
+        <translation>导出：</translation>
+    </message>
+    <message>
+        <source>optional</source>
+        <translation>可选</translation>
+    </message>
+    <message>
+        <source>Student name</source>
+        <translation>学生姓名</translation>
+    </message>
+    <message>
+        <source>&amp;Student name:</source>
+        <translation>学生姓名(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>PDF documents (*.pdf)</source>
+        <translation>PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Exporting %1…</source>
+        <translation>正在导出 %1…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Export progress</source>
+        <translation>导出进度</translation>
+    </message>
+    <message>
+        <source>The export was cancelled.</source>
+        <translation>导出已取消。</translation>
+    </message>
+    <message>
+        <source>Exit status %1</source>
+        <translation>退出状态 %1</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+    <message>
+        <source>Export failed: %1</source>
+        <translation>导出失败：%1</translation>
+    </message>
+    <message>
+        <source>The PDF could not be written.
+
+%1</source>
+        <translation>无法写入 PDF。
+
+%1</translation>
+    </message>
+</context>
+<context>
     <name>poslab::ui::FormulaRenderer</name>
     <message>
         <source>Empty formula</source>
@@ -463,6 +676,17 @@
     <message>
         <source>%1, %2: %3</source>
         <translation>%1，%2：%3</translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::LabPageController</name>
+    <message>
+        <source>Training cancelled; what finished is stored in %1</source>
+        <translation>训练已取消；已完成的部分保存在 %1</translation>
+    </message>
+    <message>
+        <source>Training finished; stored in %1</source>
+        <translation>训练完成；结果保存在 %1</translation>
     </message>
 </context>
 <context>
@@ -660,14 +884,6 @@
         <translation>课程内容</translation>
     </message>
     <message>
-        <source>No lessons found</source>
-        <translation>未找到课程</translation>
-    </message>
-    <message>
-        <source>PosLab found no chapters in %1 (language: %2).</source>
-        <translation>PosLab 在 %1 中没有找到任何章节（语言：%2）。</translation>
-    </message>
-    <message>
         <source>Step %1 of %2 in chapter %3, “%4”</source>
         <translation>第 %3 章“%4”的第 %1 步，共 %2 步</translation>
     </message>
@@ -688,82 +904,6 @@
         <translation>&lt;h3&gt;PosLab %1&lt;/h3&gt;&lt;p&gt;讲解 Transformer 位置编码的交互式笔记本：中英文课程、由 C++ 模块实时生成的图表、练习以及 PDF 报告。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>Export PDF</source>
-        <translation>导出 PDF</translation>
-    </message>
-    <message>
-        <source>The whole course</source>
-        <translation>整个课程</translation>
-    </message>
-    <message>
-        <source>Current chapter: %1. %2</source>
-        <translation>当前章节：%1. %2</translation>
-    </message>
-    <message>
-        <source>Current chapter</source>
-        <translation>当前章节</translation>
-    </message>
-    <message>
-        <source>Export:</source>
-        <translation>导出：</translation>
-    </message>
-    <message>
-        <source>optional</source>
-        <translation>可选</translation>
-    </message>
-    <message>
-        <source>Student name</source>
-        <translation>学生姓名</translation>
-    </message>
-    <message>
-        <source>&amp;Student name:</source>
-        <translation>学生姓名(&amp;S)：</translation>
-    </message>
-    <message>
-        <source>Export…</source>
-        <translation>导出…</translation>
-    </message>
-    <message>
-        <source>PDF documents (*.pdf)</source>
-        <translation>PDF 文档 (*.pdf)</translation>
-    </message>
-    <message>
-        <source>Exporting %1…</source>
-        <translation>正在导出 %1…</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <source>Export progress</source>
-        <translation>导出进度</translation>
-    </message>
-    <message>
-        <source>The export was cancelled.</source>
-        <translation>导出已取消。</translation>
-    </message>
-    <message>
-        <source>Exit status %1</source>
-        <translation>退出状态 %1</translation>
-    </message>
-    <message>
-        <source>Exported %1</source>
-        <translation>已导出 %1</translation>
-    </message>
-    <message>
-        <source>Export failed: %1</source>
-        <translation>导出失败：%1</translation>
-    </message>
-    <message>
-        <source>The PDF could not be written.
-
-%1</source>
-        <translation>无法写入 PDF。
-
-%1</translation>
-    </message>
-    <message>
         <source>Training Lab</source>
         <translation>训练实验室</translation>
     </message>
@@ -774,14 +914,6 @@
     <message>
         <source>Training Lab — PosLab</source>
         <translation>训练实验室 — PosLab</translation>
-    </message>
-    <message>
-        <source>Training cancelled; what finished is stored in %1</source>
-        <translation>训练已取消；已完成的部分保存在 %1</translation>
-    </message>
-    <message>
-        <source>Training finished; stored in %1</source>
-        <translation>训练完成；结果保存在 %1</translation>
     </message>
     <message>
         <source>Stopping the training run…</source>
@@ -828,116 +960,12 @@
         <translation>打开作业</translation>
     </message>
     <message>
-        <source>PosLab assignments (*%1);;All files (*)</source>
-        <translation>PosLab 作业 (*%1);;所有文件 (*)</translation>
-    </message>
-    <message>
         <source>This assignment cannot be opened.
 
 %1</source>
         <translation>无法打开这份作业。
 
 %1</translation>
-    </message>
-    <message>
-        <source>Your Name</source>
-        <translation>你的姓名</translation>
-    </message>
-    <message>
-        <source>Assignment “%1”.
-Your name, as your teacher should see it on your answers:</source>
-        <translation>作业“%1”。
-请输入你的姓名（老师会在你的答卷上看到它）：</translation>
-    </message>
-    <message>
-        <source>Your answers are saved again.</source>
-        <translation>你的答案已重新保存。</translation>
-    </message>
-    <message>
-        <source>Your earlier answers to this assignment could not be used: %1.</source>
-        <translation>你之前为这份作业保存的答案无法使用：%1。</translation>
-    </message>
-    <message>
-        <source>Your earlier answers to this assignment could not be used: %1. They were kept as %2; you start again here.</source>
-        <translation>你之前为这份作业保存的答案无法使用：%1。原文件已保留为 %2；你将从头开始作答。</translation>
-    </message>
-    <message>
-        <source>Assignment “%1” opened; your answers are saved as you work.</source>
-        <translation>已打开作业“%1”；作答时答案会随时保存。</translation>
-    </message>
-    <message>
-        <source>Answers Not Saved</source>
-        <translation>答案未保存</translation>
-    </message>
-    <message>
-        <source>Your latest answers could not be saved:
-%1
-
-If you leave now, what you changed since the last successful save is lost. Leave anyway?</source>
-        <translation>你最新的答案未能保存：
-%1
-
-如果现在离开，上次成功保存之后的改动将会丢失。仍要离开吗？</translation>
-    </message>
-    <message>
-        <source>Submit Answers</source>
-        <translation>提交答案</translation>
-    </message>
-    <message>
-        <source>PosLab answers (*%1)</source>
-        <translation>PosLab 答卷 (*%1)</translation>
-    </message>
-    <message>
-        <source>You submitted to %1 before; submitting again replaces that file.</source>
-        <translation>你之前已提交到 %1；再次提交会替换这个文件。</translation>
-    </message>
-    <message>
-        <source>%1 exists already and will be replaced.</source>
-        <translation>%1 已经存在，将被替换。</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n exercise(s) have no answer yet.</source>
-        <translation>
-            <numerusform>还有 %n 道练习没有作答。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Submit anyway?</source>
-        <translation>仍要提交吗？</translation>
-    </message>
-    <message>
-        <source>Your answers could not be submitted: %1</source>
-        <translation>无法提交你的答案：%1</translation>
-    </message>
-    <message>
-        <source>Your answers could not be submitted.
-
-%1
-
-They are still saved in PosLab; try another folder.</source>
-        <translation>无法提交你的答案。
-
-%1
-
-答案仍保存在 PosLab 中；请换一个文件夹再试。</translation>
-    </message>
-    <message>
-        <source>Answers submitted to %1</source>
-        <translation>答案已提交到 %1</translation>
-    </message>
-    <message>
-        <source>Your answers (%1 of %2 exercises answered) are saved in
-%3
-
-Hand this file to your teacher. You can keep working and submit again later.</source>
-        <translation>你的答案（%2 道练习中已答 %1 道）已保存在
-%3
-
-请把这个文件交给老师。你也可以继续作答，稍后再次提交。</translation>
-    </message>
-    <message>
-        <source>Assignment saved to %1</source>
-        <translation>作业已保存到 %1</translation>
     </message>
 </context>
 <context>

@@ -339,7 +339,7 @@ private slots:
         QVERIFY2(ex->feedbackText().contains(QStringLiteral("Correct")), qPrintable(ex->feedbackText()));
         QVERIFY(ex->solutionVisible());
         // A correct answer shows the solution, so "Show solution" has nothing left to do
-        // (QA saw it stay enabled next to the visible solution).
+        // (it once stayed enabled next to the visible solution).
         QVERIFY(!ex->solutionButton()->isEnabled());
         QVERIFY2(w->tocPanel()->stepMark(0, 2).startsWith(QStringLiteral("\u270e1/1")), qPrintable(w->tocPanel()->stepMark(0, 2)));
 

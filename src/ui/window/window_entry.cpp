@@ -4,6 +4,7 @@
 #include "ui/window/app_settings.h"
 #include "ui/notebook/lesson_view.h"
 #include "ui/window/main_window.h"
+#include "ui/window/app_language.h"
 
 #include <QApplication>
 #include <QEvent>
