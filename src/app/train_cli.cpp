@@ -15,6 +15,7 @@
 #include "lm/text_corpus.h"
 #include "modules/lab/option_messages.h"
 #include "modules/lab/run_store.h"
+#include "util/duration_format.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -73,15 +74,6 @@ Text2 withDetail(const Text2& leadIn, const char* detail) {
 std::string fmt(const char* f, double x) {
     char buf[64];
     std::snprintf(buf, sizeof buf, f, x);
-    return buf;
-}
-
-std::string duration_text(double s) {
-    if (!std::isfinite(s) || s < 0) s = 0;
-    const long t = std::lround(s);
-    char buf[32];
-    if (t >= 3600) std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", t / 3600, (t / 60) % 60, t % 60);
-    else std::snprintf(buf, sizeof buf, "%ld:%02ld", t / 60, t % 60);
     return buf;
 }
 
@@ -325,7 +317,7 @@ public:
         last_ = now;
         writeStderr(prefix + "step " + std::to_string(p.step) + "/" + std::to_string(p.total_steps) + "  loss " +
             fmt("%.4f", p.smoothed_loss) + "  " + count_text(p.tokens_per_second) + " tok/s  ETA " +
-            duration_text(p.eta_seconds + extra_eta) + "\n");
+            util::formatDuration(p.eta_seconds + extra_eta).toStdString() + "\n");
     }
 
 private:
@@ -541,7 +533,7 @@ int commandTrain(const QStringList& args) {
              (rep.cancelled ? " (stopped by Ctrl+C)" : "") + "\n";
         if (rep.steps_done > 0) {
             s += "train loss   " + fmt("%.4f", rep.final_loss) + " nats (mean of the last steps)\n";
-            s += "speed        " + count_text(rep.tokens_per_second) + " tokens/s, " + duration_text(rep.wall_seconds) + "\n";
+            s += "speed        " + count_text(rep.tokens_per_second) + " tokens/s, " + util::formatDuration(rep.wall_seconds).toStdString() + "\n";
         }
         after.schedule = rep.schedule;
         after.step = rep.schedule_step;
@@ -714,7 +706,7 @@ std::string results_text(const length_experiment_result& r, const lab::RunProven
         }
         line += pad(row.scaled ? "=" : count_text(row.train.tokens_per_second), 13, true);
         line += pad(bytes_text((double)row.peak_memory_bytes), 11, true);
-        line += pad(duration_text(row.wall_seconds), 8, true);
+        line += pad(util::formatDuration(row.wall_seconds).toStdString(), 8, true);
         if (row.train.cancelled) line += "  (stopped at step " + std::to_string(row.train.steps_done) + ")";
         s += line + "\n";
     }
@@ -791,7 +783,7 @@ std::string results_text(const length_experiment_result& r, const lab::RunProven
             if (!samples[i].isEmpty()) s += pad(r.rows[i].name, 14) + one_line(samples[i], 90) + "\n";
     }
     if (r.cancelled) s += "\nstopped by Ctrl+C: the schemes above are what finished (the last one possibly partly trained).\n";
-    s += "\ntotal time " + duration_text(r.wall_seconds) + "\n";
+    s += "\ntotal time " + util::formatDuration(r.wall_seconds).toStdString() + "\n";
     return s;
 }
 
