@@ -2,7 +2,7 @@
 
 #include "app/classroom_cli.h"
 #include "app/help_text.h"
-#include "app/train_cli.h"
+#include "app/train_command.h"
 
 #include "core/common.h"
 #include "lessons/course_check.h"

@@ -1,9 +1,9 @@
-// train_cli.cpp — `poslab train` and `poslab experiment length` (train_cli.h).
+// train_command.cpp — `poslab train` and `poslab experiment length` (train_command.h).
 //
 // Everything numeric lives in the core (lm/experiment.h, lm/checkpoint.h,
 // text_corpus.h); this file parses options, prints progress and tables, and
 // turns Ctrl+C into the core's cancel flag.
-#include "app/train_cli.h"
+#include "app/train_command.h"
 
 #include "app/cli.h"
 #include "app/help_text.h"

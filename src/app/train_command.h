@@ -1,4 +1,4 @@
-// train_cli.h — the training-lab commands of the `poslab` command line.
+// train_command.h — the training-lab commands of the `poslab` command line.
 //
 //   poslab train [--corpus NAME|FILE] [--position rope|...] [--d-model N] [--layers N]
 //                [--heads N] [--context N] [--batch N] [--steps N] [--lr X] [--seed S]
