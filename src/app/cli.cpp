@@ -1,6 +1,7 @@
 #include "app/cli.h"
 
 #include "app/classroom_cli.h"
+#include "app/experiment_command.h"
 #include "app/help_text.h"
 #include "app/train_command.h"
 
