@@ -90,7 +90,8 @@ bool parseDue(const QString& text, QDateTime* due)
 int assignmentCreate(const QStringList& rest)
 {
     CommandOptions a(QStringLiteral("assignment create"));
-    for (const char* name : {"--chapters", "--exercises", "--title", "--due", "--course"}) a.option(QString::fromLatin1(name));
+    for (const char* name : {"--chapters", "--title", "--due", "--course"}) a.option(QString::fromLatin1(name));
+    a.repeated(QStringLiteral("--exercises"));  // --exercises a,b --exercises c: all three
     a.option(QStringLiteral("-o")).alias(QStringLiteral("--output"));
     if (const int stop = startCommand(a, rest, assignmentUsageText); stop >= 0) return stop;
     const Words w{a.lang()};
@@ -106,7 +107,8 @@ int assignmentCreate(const QStringList& rest)
     QString chapterError;
     if (!poslab::ui::parseChapterList(a.value("--chapters"), &o.chapters, &chapterError))
         return a.usageError(T2("--chapters '%1': %2", "--chapters“%1”有误：%2").arg(safeDisplayText(a.value("--chapters").left(60)), chapterError));
-    for (const QString& id : a.value("--exercises").split(u',', Qt::SkipEmptyParts)) o.exerciseIds << id.trimmed();
+    for (const QString& ids : a.values("--exercises"))
+        for (const QString& id : ids.split(u',', Qt::SkipEmptyParts)) o.exerciseIds << id.trimmed();
     if (a.has("--exercises") && o.exerciseIds.isEmpty())
         return a.usageError(T2("--exercises needs exercise ids, e.g. --exercises rope-base,sin-period", "--exercises 需要练习编号，例如 --exercises rope-base,sin-period"));
     if (a.has("--due") && !parseDue(a.value("--due"), &o.due))

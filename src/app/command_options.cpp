@@ -118,7 +118,8 @@ Text2 CommandOptions::readOption(const QStringList& args, qsizetype* i) {
 
 Text2 CommandOptions::store(const Spec& spec, const QString& written, const QString& value) {
     QStringList& given = m_given[spec.names.first()];
-    if (!given.isEmpty() && spec.kind != Kind::Repeated) return T2("option %1 is given twice", "选项 %1 给出了两次").arg(written);
+    if (!given.isEmpty() && spec.kind == Kind::Flag) return {};  // a flag says the same thing twice
+    if (!given.isEmpty() && spec.kind == Kind::Value) return T2("option %1 is given twice", "选项 %1 给出了两次").arg(written);
     if (!spec.choices.isEmpty() && !spec.choices.contains(value)) {
         const Text2 choices = listOfChoices(spec.choices);
         return {QStringLiteral("%1 '%2' is not allowed; expected %3").arg(written, shown(value, 40), choices.en),

@@ -17,7 +17,8 @@
 //
 // An option that takes a value takes the next word, whatever it is. One given
 // twice is refused, unless declared repeated (then every value is kept, in
-// order). An option declared with choices refuses any other value.
+// order); a flag given twice is simply set. An option declared with choices
+// refuses any other value.
 //
 // Messages go to stderr as "poslab COMMAND: MESSAGE"; a usage error adds
 // "Try 'poslab COMMAND --help'." on the next line.
