@@ -45,10 +45,7 @@ Text2 unexpectedArgument(const QString& word) {
     return T2("unexpected argument '%1'", "多余的参数“%1”").arg(shown(word));
 }
 
-CommandOptions::CommandOptions(const QString& command, const QString& helpCommand)
-    : m_command(command),
-      m_helpCommand(helpCommand.isEmpty() ? command.section(u' ', 0, 0) : helpCommand),
-      m_lang(languageFromEnvironment()) {
+CommandOptions::CommandOptions(const QString& command) : m_command(command), m_lang(languageFromEnvironment()) {
     flag(QStringLiteral("--help")).alias(QStringLiteral("-h"));
     option(QStringLiteral("--lang")).choices({QStringLiteral("en"), QStringLiteral("zh")});
 }
@@ -145,7 +142,7 @@ QStringList CommandOptions::values(const QString& name) const {
 }
 
 int CommandOptions::usageError(const Text2& message) const {
-    return reportUsageError(m_command, message, m_lang, m_helpCommand);
+    return reportUsageError(m_command, message, m_lang, m_command.section(u' ', 0, 0));
 }
 
 int CommandOptions::fail(const Text2& message, int status) const {

@@ -50,9 +50,8 @@ Text2 unexpectedArgument(const QString& word);
 class CommandOptions {
 public:
     // `command` names the command in messages ("train", "assignment create";
-    // empty at the top level); `helpCommand` the one whose --help the hint
-    // names (default: the first word of `command`).
-    explicit CommandOptions(const QString& command, const QString& helpCommand = {});
+    // empty at the top level); the hint names the --help of its first word.
+    explicit CommandOptions(const QString& command);
 
     // Declarations, each returning *this for a chain. alias() and choices()
     // apply to the option declared last.
@@ -102,7 +101,6 @@ private:
     Text2 store(const Spec& spec, const QString& written, const QString& value);
 
     QString m_command;
-    QString m_helpCommand;
     QList<Spec> m_specs;
     QHash<QString, QStringList> m_given;  // key -> values (a flag: one empty value)
     QStringList m_positional;
