@@ -21,6 +21,7 @@
 #include "modules/registry.h"
 
 #include "lm/model.h"
+#include "util/duration_format.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -59,14 +60,6 @@ QString seriesName(const std::string& rowName) {
 }
 
 QString number(double v, int decimals) { return QString::number(v, 'f', decimals); }
-
-QString duration(double seconds, const Lang& tr) {
-    if (!(seconds >= 0)) return tr("unknown", "未知");
-    if (seconds < 60) return tr("%1 s", "%1 秒").arg(number(seconds, 1));
-    const int s = int(std::lround(seconds));
-    if (s < 3600) return tr("%1 min %2 s", "%1 分 %2 秒").arg(s / 60).arg(s % 60);
-    return tr("%1 h %2 min", "%1 小时 %2 分").arg(s / 3600).arg((s % 3600) / 60);
-}
 
 QString noRunMessage(const Lang& tr, const QStringList& warnings) {
     QString m = tr(
@@ -298,7 +291,7 @@ std::vector<Output> runLengthResults(const Params& p, const RunContext& ctx) {
              .arg(m.threads)},
         {tr("system", "系统"), m.os},
         {tr("software", "软件"), tr("PosLab %1, %2", "PosLab %1，%2").arg(m.poslabVersion, m.blas)},
-        {tr("total time", "总用时"), duration(res.wall_seconds, tr)},
+        {tr("total time", "总用时"), util::formatDuration(res.wall_seconds, util::DurationStyle::Words, tr.zh ? u"zh"_s : u"en"_s)},
         {tr("stored in", "保存文件"), QFileInfo(run.path).fileName()},
     };
 

@@ -3,6 +3,7 @@
 #include "lm/text_corpus.h"
 #include "modules/lab/run_store.h"
 #include "ui/charts/chart_view.h"
+#include "util/duration_format.h"
 
 #include <QApplication>
 #include <QChartView>
@@ -65,18 +66,6 @@ std::vector<QPointF> smoothedCurve(const std::vector<double>& lossesNats)
         out.emplace_back(double(i + 1), ema / (1.0 - std::pow(0.9, double(i + 1))) / kLn2);
     }
     return out;
-}
-
-QString durationText(double s)
-{
-    if (!std::isfinite(s) || s < 0) s = 0;
-    const long long t = std::llround(s);
-    if (t >= 3600)
-        return QStringLiteral("%1:%2:%3")
-            .arg(t / 3600)
-            .arg((t / 60) % 60, 2, 10, QLatin1Char('0'))
-            .arg(t % 60, 2, 10, QLatin1Char('0'));
-    return QStringLiteral("%1:%2").arg(t / 60).arg(t % 60, 2, 10, QLatin1Char('0'));
 }
 
 QString countText(double n)
@@ -623,7 +612,7 @@ bool TrainingLabPage::isRunning() const { return m_run->isRunning(); }
 void TrainingLabPage::updateFinishedStatus()
 {
     if (isRunning() || !m_finished) return;
-    const QString after = durationText(m_finished->seconds);
+    const QString after = util::formatDuration(m_finished->seconds);
     m_status->setText(m_finished->nothingKept ? tr("Stopped after %1, before any scheme was evaluated.").arg(after)
                       : m_finished->cancelled ? tr("Cancelled after %1. The schemes that finished are shown below.").arg(after)
                                               : tr("Finished in %1.").arg(after));
@@ -710,7 +699,7 @@ void TrainingLabPage::pollProgress()
                    .arg(snap.train.step)
                    .arg(snap.train.total_steps)
                    .arg(loc.toString(snap.train.smoothed_loss / kLn2, 'f', 3), countText(snap.train.tokens_per_second),
-                        durationText(snap.etaSeconds));
+                        util::formatDuration(snap.etaSeconds));
         break;
     case LabSnapshot::Evaluating:
         text = tr("Evaluating %1 at every length and writing its sample\u2026").arg(schemeName(snap.scheme));
@@ -1171,7 +1160,7 @@ void TrainingLabPage::fillTable()
         if (row.scaled) speed->setForeground(muted);
         m_table->setItem(i, c0, speed);
         m_table->setItem(i, c0 + 1, item(bytesText(double(row.peak_memory_bytes))));
-        m_table->setItem(i, c0 + 2, item(durationText(row.wall_seconds)));
+        m_table->setItem(i, c0 + 2, item(util::formatDuration(row.wall_seconds)));
     }
     m_table->resizeColumnsToContents();
     m_table->resizeRowsToContents();

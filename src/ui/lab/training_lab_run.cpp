@@ -281,7 +281,7 @@ bool LabRun::start(const LabSettings& settings, QString* error)
     m_thread = QThread::create([shared, options, corpus, threads] {
         LabOutcome out;
         try {
-            // As the command line loads it (train_cli.cpp load_data): a synthetic
+            // As the command line loads it (lab_command_common.cpp load_data): a synthetic
             // task is generated with its fixed seed and its held-out answers are
             // also scored by exact match.
             const bool synthetic = poslab::is_synthetic_corpus(corpus);

@@ -66,7 +66,7 @@ struct LabSettings {
     // The command line's default thread count: the ideal count clamped to 1..8.
     static int defaultThreads();
 
-    // The core's options, derived the way train_cli.cpp derives them.
+    // The core's options, derived the way experiment_command.cpp derives them.
     poslab::length_experiment_options toOptions() const;
     // The settings a stored run was made with (corpus given separately: the
     // store keeps only a file's name, not its folder).
