@@ -521,6 +521,53 @@
     </message>
 </context>
 <context>
+    <name>poslab::ui::LabText</name>
+    <message>
+        <source>No position (NoPE)</source>
+        <translation>无位置编码（NoPE）</translation>
+    </message>
+    <message>
+        <source>Sinusoidal</source>
+        <translation>正弦</translation>
+    </message>
+    <message>
+        <source>Learned absolute</source>
+        <translation>可学习绝对位置</translation>
+    </message>
+    <message>
+        <source>T5 relative bias</source>
+        <translation>T5 相对偏置</translation>
+    </message>
+    <message>
+        <source>RoPE + PI (linear)</source>
+        <translation>RoPE + 位置插值（线性）</translation>
+    </message>
+    <message>
+        <source>RoPE + NTK-aware</source>
+        <translation>RoPE + NTK 感知缩放</translation>
+    </message>
+    <message>
+        <source>RoPE + dynamic NTK</source>
+        <translation>RoPE + 动态 NTK</translation>
+    </message>
+    <message>
+        <source>Learned</source>
+        <translation>可学习</translation>
+    </message>
+    <message>
+        <source>T5 bias</source>
+        <translation>T5 偏置</translation>
+    </message>
+    <message>
+        <source>RoPE+PI</source>
+        <translation>RoPE+插值</translation>
+    </message>
+    <message>
+        <source>RoPE+dyn. NTK</source>
+        <translation>RoPE+动态NTK</translation>
+    </message>
+</context>
+<context>
     <name>poslab::ui::LessonView</name>
     <message>
         <source>Lesson text</source>
@@ -1195,34 +1242,6 @@ About %n minute(s)</source>
         <translation>在任何方案完成一步之前就取消了；没有保存任何结果。</translation>
     </message>
     <message>
-        <source>No position (NoPE)</source>
-        <translation>无位置编码（NoPE）</translation>
-    </message>
-    <message>
-        <source>Sinusoidal</source>
-        <translation>正弦</translation>
-    </message>
-    <message>
-        <source>Learned absolute</source>
-        <translation>可学习绝对位置</translation>
-    </message>
-    <message>
-        <source>T5 relative bias</source>
-        <translation>T5 相对偏置</translation>
-    </message>
-    <message>
-        <source>RoPE + PI (linear)</source>
-        <translation>RoPE + 位置插值（线性）</translation>
-    </message>
-    <message>
-        <source>RoPE + NTK-aware</source>
-        <translation>RoPE + NTK 感知缩放</translation>
-    </message>
-    <message>
-        <source>RoPE + dynamic NTK</source>
-        <translation>RoPE + 动态 NTK</translation>
-    </message>
-    <message>
         <source>all</source>
         <translation>全部</translation>
     </message>
@@ -1601,22 +1620,6 @@ characters/s</source>
     <message>
         <source>Training progress</source>
         <translation>训练进度</translation>
-    </message>
-    <message>
-        <source>Learned</source>
-        <translation>可学习</translation>
-    </message>
-    <message>
-        <source>T5 bias</source>
-        <translation>T5 偏置</translation>
-    </message>
-    <message>
-        <source>RoPE+PI</source>
-        <translation>RoPE+插值</translation>
-    </message>
-    <message>
-        <source>RoPE+dyn. NTK</source>
-        <translation>RoPE+动态NTK</translation>
     </message>
     <message>
         <source>answers right

@@ -3,6 +3,7 @@
 #include "lm/text_corpus.h"
 #include "modules/lab/run_store.h"
 #include "ui/charts/chart_view.h"
+#include "ui/lab/lab_text.h"
 
 #include <QApplication>
 #include <QChartView>
@@ -25,7 +26,6 @@
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSpinBox>
@@ -46,8 +46,6 @@ namespace poslab::ui {
 
 namespace {
 
-constexpr double kLn2 = 0.69314718055994530942;
-
 // The scalings offered, in the order the core evaluates them by default.
 const poslab::rope_scaling_type kScalings[] = {poslab::ROPE_SCALING_LINEAR, poslab::ROPE_SCALING_NTK,
                                                poslab::ROPE_SCALING_DYNAMIC, poslab::ROPE_SCALING_YARN};
@@ -63,57 +61,6 @@ std::vector<QPointF> smoothedCurve(const std::vector<double>& lossesNats)
     for (std::size_t i = 0; i < lossesNats.size(); ++i) {
         ema = 0.9 * ema + 0.1 * lossesNats[i];
         out.emplace_back(double(i + 1), ema / (1.0 - std::pow(0.9, double(i + 1))) / kLn2);
-    }
-    return out;
-}
-
-QString durationText(double s)
-{
-    if (!std::isfinite(s) || s < 0) s = 0;
-    const long long t = std::llround(s);
-    if (t >= 3600)
-        return QStringLiteral("%1:%2:%3")
-            .arg(t / 3600)
-            .arg((t / 60) % 60, 2, 10, QLatin1Char('0'))
-            .arg(t % 60, 2, 10, QLatin1Char('0'));
-    return QStringLiteral("%1:%2").arg(t / 60).arg(t % 60, 2, 10, QLatin1Char('0'));
-}
-
-QString countText(double n)
-{
-    const QLocale loc;
-    if (n >= 1e6) return loc.toString(n / 1e6, 'f', 2) + QStringLiteral("M");
-    if (n >= 1e4) return loc.toString(n / 1e3, 'f', 1) + QStringLiteral("k");
-    return loc.toString(n, 'f', 0);
-}
-
-QString bytesText(double b)
-{
-    const QLocale loc;
-    if (b >= 1024.0 * 1024 * 1024) return loc.toString(b / (1024.0 * 1024 * 1024), 'f', 2) + QStringLiteral(" GiB");
-    if (b >= 1024.0 * 1024) return loc.toString(b / (1024.0 * 1024), 'f', 1) + QStringLiteral(" MiB");
-    return loc.toString(b / 1024.0, 'f', 0) + QStringLiteral(" KiB");
-}
-
-bool isDark(const QPalette& p) { return p.color(QPalette::Window).lightnessF() < 0.5; }
-
-QString lengthsText(const std::vector<int>& lengths)
-{
-    QStringList l;
-    for (int L : lengths) l << QString::number(L);
-    return l.join(QStringLiteral(", "));
-}
-
-// "64, 128 256;512" -> {64, 128, 256, 512}; nullopt if anything is not a number.
-std::optional<std::vector<int>> parseLengths(const QString& text)
-{
-    std::vector<int> out;
-    static const QRegularExpression sep(QStringLiteral("[,;\\s\u3001\uff0c]+"));
-    for (const QString& part : text.split(sep, Qt::SkipEmptyParts)) {
-        bool ok = false;
-        const int v = part.toInt(&ok);
-        if (!ok) return std::nullopt;
-        out.push_back(v);
     }
     return out;
 }
@@ -704,7 +651,7 @@ void TrainingLabPage::pollProgress()
             break;
         }
         text = tr("Training %1 (%2 of %3): step %4 of %5, loss %6 bits/char, %7 characters/s, about %8 left")
-                   .arg(schemeName(snap.scheme))
+                   .arg(LabText::schemeName(snap.scheme))
                    .arg(snap.schemeIndex + 1)
                    .arg(snap.schemeCount)
                    .arg(snap.train.step)
@@ -713,7 +660,7 @@ void TrainingLabPage::pollProgress()
                         durationText(snap.etaSeconds));
         break;
     case LabSnapshot::Evaluating:
-        text = tr("Evaluating %1 at every length and writing its sample\u2026").arg(schemeName(snap.scheme));
+        text = tr("Evaluating %1 at every length and writing its sample\u2026").arg(LabText::schemeName(snap.scheme));
         break;
     case LabSnapshot::Finished: text = tr("Finishing\u2026"); break;
     }
@@ -729,7 +676,7 @@ void TrainingLabPage::pollProgress()
     m_status->setText(text);
     const int done = std::max(0, snap.schemeIndex) * s.steps + snap.train.step;
     m_progress->setValue(std::min(done, m_progress->maximum()));
-    m_progress->setFormat(snap.schemeIndex >= 0 ? QStringLiteral("%1 \u00b7 %p%").arg(schemeName(snap.scheme))
+    m_progress->setFormat(snap.schemeIndex >= 0 ? QStringLiteral("%1 \u00b7 %p%").arg(LabText::schemeName(snap.scheme))
                                                 : QStringLiteral("%p%"));
     updateLiveChart(snap);
 }
@@ -964,39 +911,10 @@ void TrainingLabPage::showResult(const poslab::length_experiment_result& result,
     updateBanner();
 }
 
-QString TrainingLabPage::schemeName(const QString& id) const
-{
-    if (id == u"none") return tr("No position (NoPE)");
-    if (id == u"sinusoidal") return tr("Sinusoidal");
-    if (id == u"learned") return tr("Learned absolute");
-    if (id == u"t5_bias") return tr("T5 relative bias");
-    if (id == u"alibi") return QStringLiteral("ALiBi");
-    if (id == u"rope") return QStringLiteral("RoPE");
-    if (id == u"rope+linear") return tr("RoPE + PI (linear)");
-    if (id == u"rope+ntk") return tr("RoPE + NTK-aware");
-    if (id == u"rope+dynamic") return tr("RoPE + dynamic NTK");
-    if (id == u"rope+yarn") return QStringLiteral("RoPE + YaRN");
-    return id;
-}
-
-QString TrainingLabPage::shortSchemeName(const QString& id) const
-{
-    // For chart legends, where ten full names do not fit in one row.
-    if (id == u"none") return QStringLiteral("NoPE");
-    if (id == u"sinusoidal") return tr("Sinusoidal");
-    if (id == u"learned") return tr("Learned");
-    if (id == u"t5_bias") return tr("T5 bias");
-    if (id == u"rope+linear") return tr("RoPE+PI");
-    if (id == u"rope+ntk") return QStringLiteral("RoPE+NTK");
-    if (id == u"rope+dynamic") return tr("RoPE+dyn. NTK");
-    if (id == u"rope+yarn") return QStringLiteral("RoPE+YaRN");
-    return schemeName(id);
-}
-
 QString TrainingLabPage::settingsSummary(const poslab::length_experiment_options& o, const QString& corpus) const
 {
     QStringList schemes;
-    for (poslab::lm_position p : o.schemes) schemes << schemeName(schemeId(p));
+    for (poslab::lm_position p : o.schemes) schemes << LabText::schemeName(schemeId(p));
     const QString evalChars = QLocale().toString(qulonglong(o.eval_max_tokens));
     return tr("Corpus %1; model width %2, %3 heads, %4 layers, trained at context %5; %6 steps \u00d7 batch %7, "
               "learning rate %8, seed %9.")
@@ -1111,7 +1029,7 @@ void TrainingLabPage::fillTable()
     bool anyRefused = false;
     for (int i = 0; i < int(r.rows.size()); ++i) {
         const poslab::scheme_result& row = r.rows[std::size_t(i)];
-        QString name = schemeName(QString::fromStdString(row.name));
+        QString name = LabText::schemeName(QString::fromStdString(row.name));
         if (row.train.cancelled && !row.scaled)
             name = tr("%1 (stopped at step %2 of %3)").arg(name).arg(row.train.steps_done).arg(row.train.steps_requested);
         auto* nameItem = item(name, Qt::AlignLeft | Qt::AlignVCenter);
@@ -1237,7 +1155,7 @@ void TrainingLabPage::fillSamples()
         const poslab::scheme_result& row = r.rows[i];
         if (row.scaled) continue;
         const QString text = i < m_samples.size() ? m_samples[i] : QString();
-        html += QStringLiteral("<h3>%1</h3>").arg(schemeName(QString::fromStdString(row.name)).toHtmlEscaped());
+        html += QStringLiteral("<h3>%1</h3>").arg(LabText::schemeName(QString::fromStdString(row.name)).toHtmlEscaped());
         if (text.isEmpty()) {
             html += QStringLiteral("<p style=\"color:%1\">%2</p>").arg(prompt, tr("No sample stored for this model."));
             continue;
@@ -1273,7 +1191,7 @@ void TrainingLabPage::rebuildCharts()
         std::vector<double> x, y;
         for (const QPointF& p : m_curves[i]) x.push_back(p.x()), y.push_back(p.y());
         lossOuts.push_back(
-            modules::Output::series(shortSchemeName(m_curveSchemes.value(int(i))), std::move(x), std::move(y)));
+            modules::Output::series(LabText::shortSchemeName(m_curveSchemes.value(int(i))), std::move(x), std::move(y)));
     }
     m_lossEmpty->setVisible(lossOuts.empty());
     m_lossEmpty->setText(tr("The training loss of each scheme is drawn here while it trains."));
@@ -1304,7 +1222,7 @@ void TrainingLabPage::rebuildCharts()
             for (const poslab::length_eval& e : row.evals)
                 if (!e.refused && std::isfinite(e.bpc)) x.push_back(e.length), y.push_back(e.bpc);
             ids << QString::fromStdString(row.name);
-            outs.push_back(modules::Output::series(shortSchemeName(ids.back()), std::move(x), std::move(y)));
+            outs.push_back(modules::Output::series(LabText::shortSchemeName(ids.back()), std::move(x), std::move(y)));
         }
         m_lengthChart = new ChartPanel(spec, outs, m_lengthHost);
         m_lengthChart->setObjectName(QStringLiteral("lengthChart"));
@@ -1347,7 +1265,7 @@ void TrainingLabPage::retranslateUi()
     m_browse->setText(tr("Browse\u2026"));
     m_schemeBox->setTitle(tr("Position schemes to train"));
     const std::vector<poslab::lm_position> all = poslab::lm_all_positions();
-    for (std::size_t i = 0; i < all.size(); ++i) m_schemeChecks[i]->setText(schemeName(schemeId(all[i])));
+    for (std::size_t i = 0; i < all.size(); ++i) m_schemeChecks[i]->setText(LabText::schemeName(schemeId(all[i])));
     m_scalingLabel->setText(tr("RoPE at longer lengths without retraining:"));
     const QStringList scalingNames{tr("PI (linear)"), tr("NTK-aware"), tr("Dynamic NTK"), QStringLiteral("YaRN")};
     for (std::size_t i = 0; i < m_scalingChecks.size(); ++i) m_scalingChecks[i]->setText(scalingNames[int(i)]);

@@ -113,8 +113,6 @@ private:
     void updateBanner();
     void updateLiveChart(const LabSnapshot& snap);
     void updateFinishedStatus();
-    QString schemeName(const QString& id) const;
-    QString shortSchemeName(const QString& id) const;
     void styleSchemeSeries(ChartPanel* panel, const QStringList& ids) const;
     QString settingsSummary(const poslab::length_experiment_options& options, const QString& corpus) const;
 
