@@ -3,6 +3,7 @@
 #include "lm/text_corpus.h"
 #include "modules/lab/run_store.h"
 #include "ui/charts/chart_view.h"
+#include "ui/lab/lab_form.h"
 #include "ui/lab/lab_text.h"
 
 #include <QApplication>
@@ -46,10 +47,6 @@ namespace poslab::ui {
 
 namespace {
 
-// The scalings offered, in the order the core evaluates them by default.
-const poslab::rope_scaling_type kScalings[] = {poslab::ROPE_SCALING_LINEAR, poslab::ROPE_SCALING_NTK,
-                                               poslab::ROPE_SCALING_DYNAMIC, poslab::ROPE_SCALING_YARN};
-
 // The training loss as the live curve shows it: the core's bias-corrected
 // moving average (factor 0.9, lm/experiment.cpp), in bits per character, so
 // a stored run's curve is drawn exactly like a live one.
@@ -91,161 +88,11 @@ TrainingLabPage::~TrainingLabPage() { shutdown(); }
 void TrainingLabPage::buildUi()
 {
     // ----- the form, in a scroll area so it fits a small window
-    auto* form = new QWidget;
-    form->setObjectName(QStringLiteral("trainingLabForm"));
-    auto* fl = new QVBoxLayout(form);
-    fl->setContentsMargins(10, 10, 10, 10);
-    fl->setSpacing(8);
-
-    m_title = new QLabel(form);
-    QFont tf = m_title->font();
-    tf.setPointSizeF(tf.pointSizeF() * 1.35);
-    tf.setBold(true);
-    m_title->setFont(tf);
-    fl->addWidget(m_title);
-    m_intro = new QLabel(form);
-    m_intro->setWordWrap(true);
-    fl->addWidget(m_intro);
-
-    auto* presetRow = new QHBoxLayout;
-    m_presetLabel = new QLabel(form);
-    m_preset = new QComboBox(form);
-    m_preset->setObjectName(QStringLiteral("preset"));
-    // Long item texts must not widen the form beyond its column.
-    m_preset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_preset->setMinimumContentsLength(10);
-    m_preset->addItems({QString(), QString(), QString()});
-    m_presetLabel->setBuddy(m_preset);
-    presetRow->addWidget(m_presetLabel);
-    presetRow->addWidget(m_preset, 1);
-    fl->addLayout(presetRow);
-    connect(m_preset, &QComboBox::activated, this, &TrainingLabPage::applyPreset);
-
-    // Data
-    m_dataBox = new QGroupBox(form);
-    auto* dl = new QVBoxLayout(m_dataBox);
-    m_corpus = new QComboBox(m_dataBox);
-    m_corpus->setObjectName(QStringLiteral("corpus"));
-    m_corpus->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_corpus->setMinimumContentsLength(10);
-    m_corpus->addItem(QString(), QStringLiteral("fortunes"));
-    m_corpus->addItem(QString(), QStringLiteral("poems"));
-    m_corpus->addItem(QString(), QStringLiteral("copy"));
-    m_corpus->addItem(QString(), QStringLiteral("reverse"));
-    m_corpus->addItem(QString(), QStringLiteral("recall"));
-    m_corpus->addItem(QString(), QStringLiteral("file"));
-    dl->addWidget(m_corpus);
-    auto* fileRow = new QHBoxLayout;
-    m_file = new QLineEdit(m_dataBox);
-    m_file->setReadOnly(true);
-    m_browse = new QToolButton(m_dataBox);
-    fileRow->addWidget(m_file, 1);
-    fileRow->addWidget(m_browse);
-    dl->addLayout(fileRow);
-    fl->addWidget(m_dataBox);
-    connect(m_corpus, &QComboBox::activated, this, [this] {
-        if (m_corpus->currentData().toString() == u"file" && m_filePath.isEmpty()) chooseFile();
-        onCorpusChanged();
-    });
-    connect(m_browse, &QToolButton::clicked, this, &TrainingLabPage::chooseFile);
-
-    // Schemes
-    m_schemeBox = new QGroupBox(form);
-    auto* sg = new QGridLayout(m_schemeBox);
-    const std::vector<poslab::lm_position> all = poslab::lm_all_positions();
-    for (std::size_t i = 0; i < all.size(); ++i) {
-        auto* c = new QCheckBox(m_schemeBox);
-        c->setObjectName(QStringLiteral("scheme_") + schemeId(all[i]));
-        sg->addWidget(c, int(i / 2), int(i % 2));
-        m_schemeChecks.push_back(c);
-        connect(c, &QCheckBox::toggled, this, [this] {
-            updateEnabled();
-            updatePresetCombo();
-        });
-    }
-    m_scalingLabel = new QLabel(m_schemeBox);
-    m_scalingLabel->setWordWrap(true);
-    sg->addWidget(m_scalingLabel, 3, 0, 1, 2);
-    for (std::size_t i = 0; i < std::size(kScalings); ++i) {
-        auto* c = new QCheckBox(m_schemeBox);
-        c->setObjectName(QStringLiteral("scaling_") + QString::fromLatin1(poslab::rope_scaling_name(kScalings[i])));
-        sg->addWidget(c, 4 + int(i / 2), int(i % 2));
-        m_scalingChecks.push_back(c);
-        connect(c, &QCheckBox::toggled, this, &TrainingLabPage::updatePresetCombo);
-    }
-    fl->addWidget(m_schemeBox);
-
-    auto spin = [this](QWidget* parent, int lo, int hi, const char* name) {
-        auto* s = new QSpinBox(parent);
-        s->setRange(lo, hi);
-        s->setObjectName(QString::fromLatin1(name));
-        s->setAccelerated(true);
-        connect(s, &QSpinBox::valueChanged, this, &TrainingLabPage::updatePresetCombo);
-        return s;
-    };
-
-    // Model
-    m_modelBox = new QGroupBox(form);
-    auto* ml = new QFormLayout(m_modelBox);
-    m_dModel = spin(m_modelBox, 1, 1024, "dModel");
-    m_heads = spin(m_modelBox, 1, 64, "heads");
-    m_layers = spin(m_modelBox, 1, 12, "layers");
-    m_context = spin(m_modelBox, 2, 1024, "context");
-    m_dModelLabel = new QLabel(m_modelBox);
-    m_headsLabel = new QLabel(m_modelBox);
-    m_layersLabel = new QLabel(m_modelBox);
-    m_contextLabel = new QLabel(m_modelBox);
-    ml->addRow(m_dModelLabel, m_dModel);
-    ml->addRow(m_headsLabel, m_heads);
-    ml->addRow(m_layersLabel, m_layers);
-    ml->addRow(m_contextLabel, m_context);
-    fl->addWidget(m_modelBox);
-    connect(m_context, &QSpinBox::valueChanged, this, &TrainingLabPage::onContextChanged);
-    m_context->setProperty("previous", 64);
-
-    // Budget
-    m_budgetBox = new QGroupBox(form);
-    auto* bl = new QFormLayout(m_budgetBox);
-    m_steps = spin(m_budgetBox, 1, 1000000, "steps");
-    m_batch = spin(m_budgetBox, 1, 1024, "batch");
-    m_lengths = new QLineEdit(m_budgetBox);
-    m_lengths->setObjectName(QStringLiteral("evalLengths"));
-    connect(m_lengths, &QLineEdit::textEdited, this, &TrainingLabPage::updatePresetCombo);
-    m_evalChars = spin(m_budgetBox, 0, 100000000, "evalCharacters");
-    m_evalChars->setSingleStep(4096);
-    m_lr = new QDoubleSpinBox(m_budgetBox);
-    m_lr->setObjectName(QStringLiteral("learningRate"));
-    m_lr->setDecimals(5);
-    m_lr->setRange(0.00001, 1.0);
-    m_lr->setSingleStep(0.0005);
-    connect(m_lr, &QDoubleSpinBox::valueChanged, this, &TrainingLabPage::updatePresetCombo);
-    m_seed = spin(m_budgetBox, 0, 2147483647, "seed");
-    m_threads = spin(m_budgetBox, 1, 64, "threads");
-    m_stepsLabel = new QLabel(m_budgetBox);
-    m_batchLabel = new QLabel(m_budgetBox);
-    m_lengthsLabel = new QLabel(m_budgetBox);
-    m_evalCharsLabel = new QLabel(m_budgetBox);
-    m_lrLabel = new QLabel(m_budgetBox);
-    m_seedLabel = new QLabel(m_budgetBox);
-    m_threadsLabel = new QLabel(m_budgetBox);
-    bl->addRow(m_stepsLabel, m_steps);
-    bl->addRow(m_batchLabel, m_batch);
-    bl->addRow(m_lengthsLabel, m_lengths);
-    bl->addRow(m_evalCharsLabel, m_evalChars);
-    bl->addRow(m_lrLabel, m_lr);
-    bl->addRow(m_seedLabel, m_seed);
-    bl->addRow(m_threadsLabel, m_threads);
-    fl->addWidget(m_budgetBox);
-
-    m_estimate = new QLabel(form);
-    m_estimate->setWordWrap(true);
-    fl->addWidget(m_estimate);
-
-    fl->addStretch(1);
+    m_form = new LabForm;
 
     auto* scroll = new QScrollArea;
     scroll->setObjectName(QStringLiteral("trainingLabSettings"));
-    scroll->setWidget(form);
+    scroll->setWidget(m_form);
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setFrameShape(QFrame::NoFrame);
@@ -305,7 +152,7 @@ void TrainingLabPage::buildUi()
         QString corpus = m_provenance->corpus;
         // A file run keeps only the file's name: keep the chosen file if it is the same one.
         if (!isBuiltInCorpus(corpus))
-            corpus = QFileInfo(m_filePath).fileName() == corpus ? m_filePath : settings().corpus;
+            corpus = QFileInfo(m_form->filePath()).fileName() == corpus ? m_form->filePath() : settings().corpus;
         LabSettings s = LabSettings::fromOptions(m_shown->options, corpus);
         if (s.threads < 1) s.threads = m_provenance->threads > 0 ? m_provenance->threads : LabSettings::defaultThreads();
         setSettings(s);
@@ -391,115 +238,13 @@ void TrainingLabPage::buildUi()
 
 // ---------------------------------------------------------------- the form
 
-LabSettings TrainingLabPage::settings() const
-{
-    LabSettings s;
-    const QString kind = m_corpus->currentData().toString();
-    s.corpus = kind == u"file" ? m_filePath : kind;
-    s.schemes.clear();
-    const std::vector<poslab::lm_position> all = poslab::lm_all_positions();
-    for (std::size_t i = 0; i < all.size(); ++i)
-        if (m_schemeChecks[i]->isChecked()) s.schemes.push_back(all[i]);
-    s.ropeScalings.clear();
-    for (std::size_t i = 0; i < std::size(kScalings); ++i)
-        if (m_scalingChecks[i]->isChecked()) s.ropeScalings.push_back(kScalings[i]);
-    s.dModel = m_dModel->value();
-    s.heads = m_heads->value();
-    s.layers = m_layers->value();
-    s.context = m_context->value();
-    s.batch = m_batch->value();
-    s.steps = m_steps->value();
-    // Unparsable text gives no lengths, which validation refuses with a message.
-    s.evalLengths = parseLengths(m_lengths->text()).value_or(std::vector<int>{});
-    s.evalCharacters = m_evalChars->value();
-    // The spin box rounds to its decimals; the float the core uses is what matters.
-    s.learningRate = QString::number(float(m_lr->value()), 'g', 7).toDouble();
-    s.seed = quint64(m_seed->value());
-    s.threads = m_threads->value();
-    return s;
-}
-
-void TrainingLabPage::setSettings(const LabSettings& s)
-{
-    m_updatingForm = true;
-    const bool named = isBuiltInCorpus(s.corpus);
-    if (!named) m_filePath = s.corpus;
-    m_corpus->setCurrentIndex(std::max(0, m_corpus->findData(named ? s.corpus : QStringLiteral("file"))));
-    const std::vector<poslab::lm_position> all = poslab::lm_all_positions();
-    for (std::size_t i = 0; i < all.size(); ++i)
-        m_schemeChecks[i]->setChecked(std::find(s.schemes.begin(), s.schemes.end(), all[i]) != s.schemes.end());
-    for (std::size_t i = 0; i < std::size(kScalings); ++i)
-        m_scalingChecks[i]->setChecked(std::find(s.ropeScalings.begin(), s.ropeScalings.end(), kScalings[i]) !=
-                                       s.ropeScalings.end());
-    m_dModel->setValue(s.dModel);
-    m_heads->setValue(s.heads);
-    m_layers->setValue(s.layers);
-    m_context->setValue(s.context);
-    m_context->setProperty("previous", s.context);
-    m_batch->setValue(s.batch);
-    m_steps->setValue(s.steps);
-    m_lengths->setText(lengthsText(s.evalLengths));
-    m_evalChars->setValue(int(std::min<qint64>(s.evalCharacters, m_evalChars->maximum())));
-    m_lr->setValue(s.learningRate);
-    m_seed->setValue(int(std::min<quint64>(s.seed, quint64(m_seed->maximum()))));
-    m_threads->setValue(s.threads);
-    m_updatingForm = false;
-    onCorpusChanged();
-    updateEnabled();
-    updatePresetCombo();
-}
-
-void TrainingLabPage::applyPreset(int index)
-{
-    if (index == 2) return;  // "Custom": nothing to apply
-    LabSettings s = index == 0 ? LabSettings::quickPreset() : LabSettings::defaultPreset();
-    s.corpus = settings().corpus;  // a preset is a budget, not a corpus
-    if (s.corpus.isEmpty()) s.corpus = QStringLiteral("fortunes");
-    setSettings(s);
-}
-
-void TrainingLabPage::updatePresetCombo()
-{
-    if (m_updatingForm) return;
-    const LabSettings s = settings();
-    LabSettings q = LabSettings::quickPreset(), d = LabSettings::defaultPreset();
-    q.corpus = d.corpus = s.corpus;
-    m_preset->setCurrentIndex(s == q ? 0 : s == d ? 1 : 2);
-
-    // What one model of these sizes costs (the vocabulary is the corpus's,
-    // unknown until it is loaded: 100 characters stand for it, which moves
-    // the count by a few thousand at most).
-    poslab::lm_config c;
-    c.vocab_size = 100;
-    c.d_model = s.dModel;
-    c.n_heads = s.heads;
-    c.n_layers = s.layers;
-    c.context = s.context;
-    c.position = poslab::LM_POSITION_ROPE;
-    QString text;
-    try {
-        poslab::lm_validate_config(c);
-        const std::size_t params = poslab::lm_parameter_count(c);
-        const int maxLen = s.evalLengths.empty() ? s.context : s.evalLengths.back();
-        const std::size_t bytes = poslab::lm_memory_estimate(c, s.batch, 4096, maxLen);
-        const double tokens = double(s.steps) * s.batch * s.context;
-        text = tr("About %1 parameters per model, about %2 of memory; %3 training characters per scheme.")
-                   .arg(countText(double(params)), bytesText(double(bytes)), countText(tokens));
-    } catch (const std::exception&) {
-        text.clear();  // the reason is given when Start is pressed
-    }
-    m_estimate->setText(text);
-}
+LabSettings TrainingLabPage::settings() const { return m_form->settings(); }
+void TrainingLabPage::setSettings(const LabSettings& settings) { m_form->setSettings(settings); }
 
 void TrainingLabPage::updateEnabled()
 {
     const bool running = isRunning();
-    const bool rope = m_schemeChecks[std::size_t(poslab::LM_POSITION_ROPE)]->isChecked();
-    for (QCheckBox* c : m_scalingChecks) c->setEnabled(!running && rope);
-    m_scalingLabel->setEnabled(!running && rope);
-    for (QWidget* w : std::initializer_list<QWidget*>{m_preset, m_dataBox, m_modelBox, m_budgetBox})
-        w->setEnabled(!running);
-    for (QCheckBox* c : m_schemeChecks) c->setEnabled(!running);
+    m_form->setRunning(running);
     m_start->setEnabled(!running);
     // Cancel, then (while the scheme in training is evaluated) Stop Now
     const LabSnapshot snap = running ? m_run->snapshot() : LabSnapshot{};
@@ -510,41 +255,6 @@ void TrainingLabPage::updateEnabled()
                                 : tr("Stops after the current step and keeps what finished"));
     m_useSettings->setEnabled(!running);
     m_progress->setVisible(running || m_finished.has_value());
-    const bool file = m_corpus->currentData().toString() == u"file";
-    m_file->setVisible(file);
-    m_browse->setVisible(file);
-}
-
-void TrainingLabPage::chooseFile()
-{
-    const QString start = m_filePath.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)
-                                               : QFileInfo(m_filePath).absolutePath();
-    const QString path = QFileDialog::getOpenFileName(this, tr("Train on a text file"), start,
-                                                      tr("Text files (*.txt *.md *.text);;All files (*)"));
-    if (!path.isEmpty()) m_filePath = path;
-    if (m_filePath.isEmpty()) m_corpus->setCurrentIndex(0);  // nothing chosen: back to a corpus that exists
-    onCorpusChanged();
-}
-
-void TrainingLabPage::onCorpusChanged()
-{
-    m_file->setText(QDir::toNativeSeparators(m_filePath));
-    m_file->setToolTip(QDir::toNativeSeparators(m_filePath));
-    updateEnabled();
-    updatePresetCombo();
-}
-
-void TrainingLabPage::onContextChanged(int context)
-{
-    // The command line evaluates at 1, 2, 4 and 8 times the training context;
-    // follow the context while the lengths are still that default.
-    const int previous = m_context->property("previous").toInt();
-    m_context->setProperty("previous", context);
-    if (m_updatingForm || previous < 1) return;
-    const auto lengths = parseLengths(m_lengths->text());
-    if (lengths && *lengths == std::vector<int>{previous, 2 * previous, 4 * previous, 8 * previous})
-        m_lengths->setText(lengthsText({context, 2 * context, 4 * context, 8 * context}));
-    updatePresetCombo();
 }
 
 void TrainingLabPage::showMessage(const QString& text, bool error)
@@ -1236,63 +946,6 @@ void TrainingLabPage::rebuildCharts()
 
 void TrainingLabPage::retranslateUi()
 {
-    m_title->setText(tr("Training Lab"));
-    m_intro->setText(tr("Train one small character-level Transformer per position scheme on the same text and budget, "
-                        "then measure each beyond the length it was trained at: train short, test long."));
-    m_presetLabel->setText(tr("&Preset:"));
-    m_preset->setItemText(0, tr("Quick (as experiment length --quick)"));
-    m_preset->setItemText(1, tr("Default (as experiment length)"));
-    m_preset->setItemText(2, tr("Custom"));
-    m_preset->setToolTip(tr("The command line's budgets: the same settings give the same numbers as "
-                            "poslab experiment length with the same thread count."));
-    m_dataBox->setTitle(tr("Text"));
-    m_corpus->setItemText(0, tr("English fortunes"));
-    m_corpus->setItemText(1, tr("Chinese classical poems"));
-    m_corpus->setItemText(2, tr("Synthetic task: copy"));
-    m_corpus->setItemText(3, tr("Synthetic task: reverse"));
-    m_corpus->setItemText(4, tr("Synthetic task: associative recall"));
-    m_corpus->setItemText(5, tr("A UTF-8 text file\u2026"));
-    m_corpus->setItemData(2, tr("Lines like “dbca|dbca”: write the symbols before ‘|’ again"), Qt::ToolTipRole);
-    m_corpus->setItemData(3, tr("Lines like “dbca|acbd”: write them in reverse order"), Qt::ToolTipRole);
-    m_corpus->setItemData(4, tr("Lines like “anbocp|bo”: key–value pairs, then the value of the key asked for"),
-                          Qt::ToolTipRole);
-    m_corpus->setAccessibleName(tr("Corpus"));
-    m_corpus->setToolTip(tr("Fortunes and poems come from the Debian packages fortunes and fortunes-zh; the synthetic "
-                            "tasks are generated by PosLab (answers also scored by exact match); any UTF-8 text file "
-                            "works too. Every tenth entry is held out for evaluation."));
-    m_file->setPlaceholderText(tr("no file chosen"));
-    m_file->setAccessibleName(tr("Text file"));
-    m_browse->setText(tr("Browse\u2026"));
-    m_schemeBox->setTitle(tr("Position schemes to train"));
-    const std::vector<poslab::lm_position> all = poslab::lm_all_positions();
-    for (std::size_t i = 0; i < all.size(); ++i) m_schemeChecks[i]->setText(LabText::schemeName(schemeId(all[i])));
-    m_scalingLabel->setText(tr("RoPE at longer lengths without retraining:"));
-    const QStringList scalingNames{tr("PI (linear)"), tr("NTK-aware"), tr("Dynamic NTK"), QStringLiteral("YaRN")};
-    for (std::size_t i = 0; i < m_scalingChecks.size(); ++i) m_scalingChecks[i]->setText(scalingNames[int(i)]);
-    m_modelBox->setTitle(tr("Model"));
-    m_dModelLabel->setText(tr("&Width (d_model):"));
-    m_headsLabel->setText(tr("&Heads:"));
-    m_layersLabel->setText(tr("La&yers:"));
-    m_contextLabel->setText(tr("Training &context:"));
-    m_context->setToolTip(tr("The length the models see in training, in characters"));
-    for (auto [label, w] : {std::pair<QLabel*, QWidget*>{m_dModelLabel, m_dModel}, {m_headsLabel, m_heads},
-                            {m_layersLabel, m_layers}, {m_contextLabel, m_context}, {m_stepsLabel, m_steps},
-                            {m_batchLabel, m_batch}, {m_lengthsLabel, m_lengths}, {m_evalCharsLabel, m_evalChars},
-                            {m_lrLabel, m_lr}, {m_seedLabel, m_seed}, {m_threadsLabel, m_threads}})
-        label->setBuddy(w);
-    m_budgetBox->setTitle(tr("Budget"));
-    m_stepsLabel->setText(tr("&Steps per scheme:"));
-    m_batchLabel->setText(tr("&Batch:"));
-    m_lengthsLabel->setText(tr("&Evaluation lengths:"));
-    m_lengths->setToolTip(tr("Comma-separated, increasing, e.g. 64, 128, 256, 512"));
-    m_evalCharsLabel->setText(tr("Held-out c&haracters:"));
-    m_evalChars->setSpecialValueText(tr("all"));
-    m_evalChars->setToolTip(tr("Held-out characters scored at each length (0: all of them)"));
-    m_lrLabel->setText(tr("Learning &rate:"));
-    m_lr->setToolTip(tr("Peak learning rate; it warms up over a tenth of the steps and decays to a tenth"));
-    m_seedLabel->setText(tr("See&d:"));
-    m_threadsLabel->setText(tr("&Threads:"));
-    m_threads->setToolTip(tr("Results are reproducible for the same seed and thread count"));
     m_start->setText(tr("Start training"));
     updateEnabled();  // the Cancel / Stop Now button's words
     m_back->setText(tr("\u2190 Back to the lessons"));
@@ -1304,7 +957,6 @@ void TrainingLabPage::retranslateUi()
     m_table->setAccessibleName(tr("Results table"));
     m_progress->setAccessibleName(tr("Training progress"));
     updateFinishedStatus();
-    updatePresetCombo();
     fillTable();
     fillSamples();
     rebuildCharts();
@@ -1330,8 +982,8 @@ bool TrainingLabPage::eventFilter(QObject* watched, QEvent* event)
 
 void TrainingLabPage::changeEvent(QEvent* event)
 {
-    if (event->type() == QEvent::LanguageChange && m_title) retranslateUi();
-    if (event->type() == QEvent::PaletteChange && m_title) {
+    if (event->type() == QEvent::LanguageChange && m_start) retranslateUi();
+    if (event->type() == QEvent::PaletteChange && m_start) {
         rebuildCharts();  // the scheme colours suit light or dark backgrounds
         fillTable();      // muted colours come from the palette
         fillSamples();

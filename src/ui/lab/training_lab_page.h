@@ -42,6 +42,7 @@ struct StoredRun;
 namespace poslab::ui {
 
 class ChartPanel;
+class LabForm;
 
 class TrainingLabPage : public QWidget {
     Q_OBJECT
@@ -96,12 +97,7 @@ protected:
 private:
     void buildUi();
     void retranslateUi();
-    void applyPreset(int index);
-    void updatePresetCombo();
     void updateEnabled();
-    void chooseFile();
-    void onCorpusChanged();
-    void onContextChanged(int context);
     void pollProgress();
     void onRunFinished();
     void showMessage(const QString& text, bool error);
@@ -122,8 +118,6 @@ private:
     QTimer* m_resizeTimer = nullptr;  // charts follow their tab's height, once the resizing settles
     int m_builtLossHeight = 0;
     int m_builtLengthHeight = 0;
-    bool m_updatingForm = false;
-    QString m_filePath;  // the chosen text file
 
     // What is shown on the right.
     std::optional<poslab::length_experiment_result> m_shown;
@@ -153,44 +147,7 @@ private:
     };
     std::optional<FinishedStatus> m_finished;  // how the page's last run ended
 
-    // Form.
-    QLabel* m_title = nullptr;
-    QLabel* m_intro = nullptr;
-    QLabel* m_presetLabel = nullptr;
-    QComboBox* m_preset = nullptr;
-    QGroupBox* m_dataBox = nullptr;
-    QComboBox* m_corpus = nullptr;
-    QLineEdit* m_file = nullptr;
-    QToolButton* m_browse = nullptr;
-    QGroupBox* m_schemeBox = nullptr;
-    std::vector<QCheckBox*> m_schemeChecks;   // lm_all_positions() order
-    QLabel* m_scalingLabel = nullptr;
-    std::vector<QCheckBox*> m_scalingChecks;  // PI, NTK, dynamic, YaRN
-    QGroupBox* m_modelBox = nullptr;
-    QLabel* m_dModelLabel = nullptr;
-    QLabel* m_headsLabel = nullptr;
-    QLabel* m_layersLabel = nullptr;
-    QLabel* m_contextLabel = nullptr;
-    QSpinBox* m_dModel = nullptr;
-    QSpinBox* m_heads = nullptr;
-    QSpinBox* m_layers = nullptr;
-    QSpinBox* m_context = nullptr;
-    QGroupBox* m_budgetBox = nullptr;
-    QLabel* m_stepsLabel = nullptr;
-    QLabel* m_batchLabel = nullptr;
-    QLabel* m_lengthsLabel = nullptr;
-    QLabel* m_evalCharsLabel = nullptr;
-    QLabel* m_lrLabel = nullptr;
-    QLabel* m_seedLabel = nullptr;
-    QLabel* m_threadsLabel = nullptr;
-    QSpinBox* m_steps = nullptr;
-    QSpinBox* m_batch = nullptr;
-    QLineEdit* m_lengths = nullptr;
-    QSpinBox* m_evalChars = nullptr;
-    QDoubleSpinBox* m_lr = nullptr;
-    QSpinBox* m_seed = nullptr;
-    QSpinBox* m_threads = nullptr;
-    QLabel* m_estimate = nullptr;
+    LabForm* m_form = nullptr;
     QLabel* m_messageLabel = nullptr;
     QPushButton* m_start = nullptr;
     QPushButton* m_cancel = nullptr;
