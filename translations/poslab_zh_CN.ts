@@ -665,6 +665,57 @@
     </message>
 </context>
 <context>
+    <name>poslab::ui::LabProgressView</name>
+    <message>
+        <source>Training progress</source>
+        <translation>训练进度</translation>
+    </message>
+    <message>
+        <source>Loading the corpus…</source>
+        <translation>正在载入语料…</translation>
+    </message>
+    <message>
+        <source>Preparing the first model…</source>
+        <translation>正在准备第一个模型…</translation>
+    </message>
+    <message>
+        <source>Training %1 (%2 of %3): step %4 of %5, loss %6 bits/char, %7 characters/s, about %8 left</source>
+        <translation>正在训练 %1（第 %2 个，共 %3 个）：第 %4 步，共 %5 步，损失 %6 比特/字符，每秒 %7 个字符，约剩 %8</translation>
+    </message>
+    <message>
+        <source>Evaluating %1 at every length and writing its sample…</source>
+        <translation>正在按各个长度评估 %1，并生成它的续写样本…</translation>
+    </message>
+    <message>
+        <source>Finishing…</source>
+        <translation>正在收尾…</translation>
+    </message>
+    <message>
+        <source>Stopping now; the schemes that finished are kept…</source>
+        <translation>正在立即停止；已完成的方案会保留…</translation>
+    </message>
+    <message>
+        <source>Stopping after the current step; the scheme in training is still evaluated and everything finished is kept (Stop Now skips that evaluation)…</source>
+        <translation>当前这一步结束后停止；正在训练的方案仍会评估，已完成的结果都会保留（“立即停止”可跳过这次评估）…</translation>
+    </message>
+    <message>
+        <source>Corpus: %1 training characters, %2 held-out, %3 distinct characters.</source>
+        <translation>语料：训练集 %1 个字符，留出集 %2 个，共 %3 种不同字符。</translation>
+    </message>
+    <message>
+        <source>Stopped after %1, before any scheme was evaluated.</source>
+        <translation>运行 %1 后停止，没有任何方案完成评估。</translation>
+    </message>
+    <message>
+        <source>Cancelled after %1. The schemes that finished are shown below.</source>
+        <translation>运行 %1 后取消。下方显示已完成的方案。</translation>
+    </message>
+    <message>
+        <source>Finished in %1.</source>
+        <translation>用时 %1 完成。</translation>
+    </message>
+</context>
+<context>
     <name>poslab::ui::LabRun</name>
     <message>
         <source>Choose at least one position scheme to train.</source>
@@ -1381,40 +1432,8 @@ About %n minute(s)</source>
 <context>
     <name>poslab::ui::TrainingLabPage</name>
     <message>
-        <source>Cancelled after %1. The schemes that finished are shown below.</source>
-        <translation>运行 %1 后取消。下方显示已完成的方案。</translation>
-    </message>
-    <message>
-        <source>Finished in %1.</source>
-        <translation>用时 %1 完成。</translation>
-    </message>
-    <message>
         <source>Not started: %1</source>
         <translation>未开始：%1</translation>
-    </message>
-    <message>
-        <source>Loading the corpus…</source>
-        <translation>正在载入语料…</translation>
-    </message>
-    <message>
-        <source>Preparing the first model…</source>
-        <translation>正在准备第一个模型…</translation>
-    </message>
-    <message>
-        <source>Training %1 (%2 of %3): step %4 of %5, loss %6 bits/char, %7 characters/s, about %8 left</source>
-        <translation>正在训练 %1（第 %2 个，共 %3 个）：第 %4 步，共 %5 步，损失 %6 比特/字符，每秒 %7 个字符，约剩 %8</translation>
-    </message>
-    <message>
-        <source>Evaluating %1 at every length and writing its sample…</source>
-        <translation>正在按各个长度评估 %1，并生成它的续写样本…</translation>
-    </message>
-    <message>
-        <source>Finishing…</source>
-        <translation>正在收尾…</translation>
-    </message>
-    <message>
-        <source>Corpus: %1 training characters, %2 held-out, %3 distinct characters.</source>
-        <translation>语料：训练集 %1 个字符，留出集 %2 个，共 %3 种不同字符。</translation>
     </message>
     <message>
         <source>The run could not start: %1</source>
@@ -1649,10 +1668,6 @@ characters/s</source>
         <translation>结果表</translation>
     </message>
     <message>
-        <source>Training progress</source>
-        <translation>训练进度</translation>
-    </message>
-    <message>
         <source>answers right
 at %1</source>
         <translation>答案正确率
@@ -1675,20 +1690,8 @@ at %1</source>
         <translation>跳过对正在训练的方案的评估；已完成的方案会保留</translation>
     </message>
     <message>
-        <source>Stopping now; the schemes that finished are kept…</source>
-        <translation>正在立即停止；已完成的方案会保留…</translation>
-    </message>
-    <message>
-        <source>Stopping after the current step; the scheme in training is still evaluated and everything finished is kept (Stop Now skips that evaluation)…</source>
-        <translation>当前这一步结束后停止；正在训练的方案仍会评估，已完成的结果都会保留（“立即停止”可跳过这次评估）…</translation>
-    </message>
-    <message>
         <source>Stopped before any scheme was evaluated; nothing was stored.</source>
         <translation>在任何方案完成评估之前就停止了；没有保存任何结果。</translation>
-    </message>
-    <message>
-        <source>Stopped after %1, before any scheme was evaluated.</source>
-        <translation>运行 %1 后停止，没有任何方案完成评估。</translation>
     </message>
     <message>
         <source>Evaluated at lengths %1 on all the held-out text. Schemes: %2.</source>

@@ -4,6 +4,7 @@
 #include "modules/lab/run_store.h"
 #include "ui/charts/chart_view.h"
 #include "ui/lab/lab_form.h"
+#include "ui/lab/lab_progress_view.h"
 #include "ui/lab/lab_text.h"
 
 #include <QApplication>
@@ -161,16 +162,8 @@ void TrainingLabPage::buildUi()
     bannerRow->addWidget(m_useSettings, 0, Qt::AlignTop);
     rl->addLayout(bannerRow);
 
-    m_progress = new QProgressBar(right);
-    m_progress->setObjectName(QStringLiteral("trainingProgress"));
-    m_progress->setRange(0, 1);
-    m_progress->setValue(0);
-    m_progress->setTextVisible(true);
-    rl->addWidget(m_progress);
-    m_status = new QLabel(right);
-    m_status->setObjectName(QStringLiteral("trainingStatus"));
-    m_status->setWordWrap(true);
-    rl->addWidget(m_status);
+    m_progressView = new LabProgressView(right);
+    rl->addWidget(m_progressView);
 
     m_tabs = new QTabWidget(right);
     m_tabs->setObjectName(QStringLiteral("trainingLabTabs"));
@@ -254,7 +247,7 @@ void TrainingLabPage::updateEnabled()
     m_cancel->setToolTip(second ? tr("Skips the evaluation of the scheme in training; the schemes that finished are kept")
                                 : tr("Stops after the current step and keeps what finished"));
     m_useSettings->setEnabled(!running);
-    m_progress->setVisible(running || m_finished.has_value());
+    m_progressView->setRunning(running);
 }
 
 void TrainingLabPage::showMessage(const QString& text, bool error)
@@ -272,19 +265,11 @@ void TrainingLabPage::showMessage(const QString& text, bool error)
 
 QString TrainingLabPage::messageText() const { return m_message; }
 QString TrainingLabPage::storedRunText() const { return m_banner->text(); }
-QString TrainingLabPage::progressText() const { return m_status->text(); }
+QString TrainingLabPage::progressText() const { return m_progressView->statusText(); }
+QProgressBar* TrainingLabPage::progressBar() const { return m_progressView->progressBar(); }
 bool TrainingLabPage::isRunning() const { return m_run->isRunning(); }
 
 // ---------------------------------------------------------------- running
-
-void TrainingLabPage::updateFinishedStatus()
-{
-    if (isRunning() || !m_finished) return;
-    const QString after = durationText(m_finished->seconds);
-    m_status->setText(m_finished->nothingKept ? tr("Stopped after %1, before any scheme was evaluated.").arg(after)
-                      : m_finished->cancelled ? tr("Cancelled after %1. The schemes that finished are shown below.").arg(after)
-                                              : tr("Finished in %1.").arg(after));
-}
 
 bool TrainingLabPage::startRun()
 {
@@ -297,7 +282,6 @@ bool TrainingLabPage::startRun()
         return false;
     }
     showMessage(QString(), false);
-    m_finished.reset();
     m_savedPath.clear();
     m_saveError.clear();
     m_curves.clear();
@@ -312,8 +296,7 @@ bool TrainingLabPage::startRun()
     fillTable();
     fillSamples();
     rebuildCharts();
-    m_progress->setRange(0, std::max(1, int(s.schemes.size()) * s.steps));
-    m_progress->setValue(0);
+    m_progressView->start(int(s.schemes.size()) * s.steps);
     m_tabs->setCurrentWidget(m_lossHost);
     updateEnabled();
     updateBanner();
@@ -349,45 +332,7 @@ void TrainingLabPage::pollProgress()
 {
     if (!isRunning()) return;
     const LabSnapshot snap = m_run->snapshot();
-    const LabSettings& s = m_run->settings();
-    const QLocale loc;
-    QString text;
-    switch (snap.phase) {
-    case LabSnapshot::Idle:
-    case LabSnapshot::Loading: text = tr("Loading the corpus\u2026"); break;
-    case LabSnapshot::Training:
-        if (snap.schemeIndex < 0) {
-            text = tr("Preparing the first model\u2026");
-            break;
-        }
-        text = tr("Training %1 (%2 of %3): step %4 of %5, loss %6 bits/char, %7 characters/s, about %8 left")
-                   .arg(LabText::schemeName(snap.scheme))
-                   .arg(snap.schemeIndex + 1)
-                   .arg(snap.schemeCount)
-                   .arg(snap.train.step)
-                   .arg(snap.train.total_steps)
-                   .arg(loc.toString(snap.train.smoothed_loss / kLn2, 'f', 3), countText(snap.train.tokens_per_second),
-                        durationText(snap.etaSeconds));
-        break;
-    case LabSnapshot::Evaluating:
-        text = tr("Evaluating %1 at every length and writing its sample\u2026").arg(LabText::schemeName(snap.scheme));
-        break;
-    case LabSnapshot::Finished: text = tr("Finishing\u2026"); break;
-    }
-    if (snap.stopRequested)
-        text = tr("Stopping now; the schemes that finished are kept\u2026");
-    else if (snap.cancelRequested)
-        text = tr("Stopping after the current step; the scheme in training is still evaluated and everything "
-                  "finished is kept (Stop Now skips that evaluation)\u2026");
-    if (snap.vocabulary > 0)
-        text += QStringLiteral("\n") + tr("Corpus: %1 training characters, %2 held-out, %3 distinct characters.")
-                                           .arg(loc.toString(snap.trainCharacters), loc.toString(snap.heldOutCharacters))
-                                           .arg(snap.vocabulary);
-    m_status->setText(text);
-    const int done = std::max(0, snap.schemeIndex) * s.steps + snap.train.step;
-    m_progress->setValue(std::min(done, m_progress->maximum()));
-    m_progress->setFormat(snap.schemeIndex >= 0 ? QStringLiteral("%1 \u00b7 %p%").arg(LabText::schemeName(snap.scheme))
-                                                : QStringLiteral("%p%"));
+    m_progressView->showProgress(snap, m_run->settings().steps);
     updateLiveChart(snap);
 }
 
@@ -494,11 +439,8 @@ void TrainingLabPage::onRunFinished()
     m_poll->stop();
     const LabOutcome& out = m_run->outcome();
     const LabSettings& s = m_run->settings();
-    m_progress->setFormat(QStringLiteral("%p%"));
     if (!out.ok) {
-        m_finished.reset();
-        m_status->setText(QString());
-        m_progress->setValue(0);
+        m_progressView->showFailed();
         showMessage(tr("The run could not start: %1").arg(out.error), true);
         updateEnabled();
         showLatestStoredRun();
@@ -506,9 +448,7 @@ void TrainingLabPage::onRunFinished()
         return;
     }
     const poslab::length_experiment_result& r = out.result;
-    m_progress->setValue(r.cancelled ? m_progress->value() : m_progress->maximum());
-    m_finished = FinishedStatus{r.cancelled, r.wall_seconds, r.rows.empty() && r.evaluation_stopped};
-    updateFinishedStatus();
+    m_progressView->showFinished(r.cancelled, r.wall_seconds, r.rows.empty() && r.evaluation_stopped);
 
     // Store it (a cancelled run too, marked as such), then show it.
     if (!r.rows.empty()) {
@@ -955,8 +895,6 @@ void TrainingLabPage::retranslateUi()
     m_tabs->setTabText(m_tabs->indexOf(m_lossHost), tr("Training loss"));
     m_tabs->setTabText(m_tabs->indexOf(m_samplesView), tr("Samples"));
     m_table->setAccessibleName(tr("Results table"));
-    m_progress->setAccessibleName(tr("Training progress"));
-    updateFinishedStatus();
     fillTable();
     fillSamples();
     rebuildCharts();

@@ -43,6 +43,7 @@ namespace poslab::ui {
 
 class ChartPanel;
 class LabForm;
+class LabProgressView;
 
 class TrainingLabPage : public QWidget {
     Q_OBJECT
@@ -75,7 +76,7 @@ public:
     ChartPanel* lengthChart() const { return m_lengthChart; }
     QPushButton* startButton() const { return m_start; }
     QPushButton* cancelButton() const { return m_cancel; }
-    QProgressBar* progressBar() const { return m_progress; }
+    QProgressBar* progressBar() const;
     QString progressText() const;
     // The results on show (the last run, or the stored run read on opening).
     const std::optional<poslab::length_experiment_result>& shownResult() const { return m_shown; }
@@ -108,7 +109,6 @@ private:
     void fillSamples();
     void updateBanner();
     void updateLiveChart(const LabSnapshot& snap);
-    void updateFinishedStatus();
     void styleSchemeSeries(ChartPanel* panel, const QStringList& ids) const;
     QString settingsSummary(const poslab::length_experiment_options& options, const QString& corpus) const;
 
@@ -140,13 +140,6 @@ private:
     bool m_messageIsError = false;
     bool m_refusalShown = false;  // the message is a refusal of the form's settings
     qint64 m_liveCurvePoints = -1;
-    struct FinishedStatus {
-        bool cancelled = false;
-        double seconds = 0;
-        bool nothingKept = false;  // stopped before any scheme was evaluated
-    };
-    std::optional<FinishedStatus> m_finished;  // how the page's last run ended
-
     LabForm* m_form = nullptr;
     QLabel* m_messageLabel = nullptr;
     QPushButton* m_start = nullptr;
@@ -156,8 +149,7 @@ private:
     // Results side.
     QLabel* m_banner = nullptr;
     QPushButton* m_useSettings = nullptr;
-    QProgressBar* m_progress = nullptr;
-    QLabel* m_status = nullptr;
+    LabProgressView* m_progressView = nullptr;
     QTabWidget* m_tabs = nullptr;
     QWidget* m_lossHost = nullptr;
     QVBoxLayout* m_lossLayout = nullptr;
