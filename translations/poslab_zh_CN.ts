@@ -716,6 +716,159 @@
     </message>
 </context>
 <context>
+    <name>poslab::ui::LabResultsView</name>
+    <message>
+        <source>The results of a run appear here: held-out bits per character at each evaluation length (lower is better).</source>
+        <translation>运行结果会显示在这里：每个评估长度上的留出集每字符比特数（越低越好）。</translation>
+    </message>
+    <message>
+        <source>Scheme</source>
+        <translation>方案</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数量</translation>
+    </message>
+    <message>
+        <source>bits/char
+at %1</source>
+        <translation>比特/字符
+长度 %1</translation>
+    </message>
+    <message>
+        <source>bits/char
+at %1 (%2×)</source>
+        <translation>比特/字符
+长度 %1（%2×）</translation>
+    </message>
+    <message>
+        <source>answers right
+at %1</source>
+        <translation>答案正确率
+长度 %1</translation>
+    </message>
+    <message>
+        <source>Training
+characters/s</source>
+        <translation>训练速度
+（字符/秒）</translation>
+    </message>
+    <message>
+        <source>Memory
+(estimate)</source>
+        <translation>内存
+（估计）</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>用时</translation>
+    </message>
+    <message>
+        <source>%1 (stopped at step %2 of %3)</source>
+        <translation>%1（在第 %2 步停止，共 %3 步）</translation>
+    </message>
+    <message>
+        <source>The RoPE model above, evaluated with this inference-time scaling (factor = length / %1), without retraining.</source>
+        <translation>即上面的 RoPE 模型，评估时加上这种推理期缩放（缩放因子 = 长度 ÷ %1），没有重新训练。</translation>
+    </message>
+    <message>
+        <source>refused</source>
+        <translation>不适用</translation>
+    </message>
+    <message>
+        <source>%1 bits per character, perplexity %2, over %3 characters in %4 windows</source>
+        <translation>每字符 %1 比特，困惑度 %2，共 %3 个字符、%4 个窗口</translation>
+    </message>
+    <message>
+        <source>%1 of %2 answers exactly right (greedy), counting the examples wholly inside a window of %3</source>
+        <translation>%2 个答案中有 %1 个完全正确（贪心解码），只统计完整落在长度为 %3 的窗口内的样例</translation>
+    </message>
+    <message>
+        <source>Held-out bits per character (lower is better; a uniform guess over the %1 characters costs %2). Bold: the best at each length. Trained at context %3; longer lengths test extrapolation.</source>
+        <translation>留出集每字符比特数（越低越好；在 %1 种字符中均匀瞎猜要 %2 比特）。粗体：每个长度上的最好成绩。训练上下文为 %3；更长的长度检验外推能力。</translation>
+    </message>
+    <message>
+        <source>RoPE + … rows: the trained RoPE model with an inference-time scaling, no retraining (greyed columns are the RoPE model&apos;s).</source>
+        <translation>“RoPE + …”各行：训练好的 RoPE 模型加上推理期缩放，没有重新训练（灰色的列就是 RoPE 模型本身的数值）。</translation>
+    </message>
+    <message>
+        <source>Refused: a learned position table has no rows beyond its training context (hover for the reason).</source>
+        <translation>不适用：可学习位置表在训练上下文之外没有对应的行（鼠标悬停可查看原因）。</translation>
+    </message>
+    <message>
+        <source>Answers right: exact match of the answer part, decoded greedily; the question part is random, which is why bits per character stay high even when the answers are right.</source>
+        <translation>答案正确率：用贪心解码，答案部分须逐字完全一致；问题部分是随机的，所以即使答案全对，每字符比特数也仍然偏高。</translation>
+    </message>
+    <message>
+        <source>Memory is an estimate from the activation formulas, not a measurement.</source>
+        <translation>内存是按激活值公式算出的估计，不是实测。</translation>
+    </message>
+    <message>
+        <source>Each trained model&apos;s sample appears here.</source>
+        <translation>每个训练好的模型的续写样本会显示在这里。</translation>
+    </message>
+    <message>
+        <source>Each trained model continues the same held-out text, one character at a time (temperature %1). The same settings give the same text.</source>
+        <translation>每个训练好的模型都接着同一段留出文本往下写，一次一个字符（温度 %1）。相同的设置会写出相同的文本。</translation>
+    </message>
+    <message>
+        <source>In grey, the held-out text every model is given; after it, what the model wrote, one character at a time (temperature %1). The same settings give the same text.</source>
+        <translation>灰色是交给每个模型的同一段留出文本；其后是模型自己一个字符一个字符写出来的内容（温度 %1）。相同的设置会写出相同的文本。</translation>
+    </message>
+    <message>
+        <source>No sample stored for this model.</source>
+        <translation>这个模型没有保存样本。</translation>
+    </message>
+    <message>
+        <source>No model finished.</source>
+        <translation>没有模型完成训练。</translation>
+    </message>
+    <message>
+        <source>training step</source>
+        <translation>训练步数</translation>
+    </message>
+    <message>
+        <source>training loss (bits/char, smoothed)</source>
+        <translation>训练损失（比特/字符，平滑后）</translation>
+    </message>
+    <message>
+        <source>Training loss of each scheme</source>
+        <translation>各方案的训练损失</translation>
+    </message>
+    <message>
+        <source>The training loss of each scheme is drawn here while it trains.</source>
+        <translation>训练时，各方案的训练损失曲线会实时画在这里。</translation>
+    </message>
+    <message>
+        <source>evaluation length (characters; trained at %1)</source>
+        <translation>评估长度（字符；训练长度 %1）</translation>
+    </message>
+    <message>
+        <source>held-out bits/char</source>
+        <translation>留出集比特/字符</translation>
+    </message>
+    <message>
+        <source>Loss versus evaluation length</source>
+        <translation>损失随评估长度的变化</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Training loss</source>
+        <translation>训练损失</translation>
+    </message>
+    <message>
+        <source>Samples</source>
+        <translation>续写样本</translation>
+    </message>
+    <message>
+        <source>Results table</source>
+        <translation>结果表</translation>
+    </message>
+</context>
+<context>
     <name>poslab::ui::LabRun</name>
     <message>
         <source>Choose at least one position scheme to train.</source>
@@ -1508,126 +1661,6 @@ About %n minute(s)</source>
         <translation>跳过了一个保存的文件：%1</translation>
     </message>
     <message>
-        <source>The results of a run appear here: held-out bits per character at each evaluation length (lower is better).</source>
-        <translation>运行结果会显示在这里：每个评估长度上的留出集每字符比特数（越低越好）。</translation>
-    </message>
-    <message>
-        <source>Scheme</source>
-        <translation>方案</translation>
-    </message>
-    <message>
-        <source>Parameters</source>
-        <translation>参数量</translation>
-    </message>
-    <message>
-        <source>bits/char
-at %1</source>
-        <translation>比特/字符
-长度 %1</translation>
-    </message>
-    <message>
-        <source>bits/char
-at %1 (%2×)</source>
-        <translation>比特/字符
-长度 %1（%2×）</translation>
-    </message>
-    <message>
-        <source>Training
-characters/s</source>
-        <translation>训练速度
-（字符/秒）</translation>
-    </message>
-    <message>
-        <source>Memory
-(estimate)</source>
-        <translation>内存
-（估计）</translation>
-    </message>
-    <message>
-        <source>Time</source>
-        <translation>用时</translation>
-    </message>
-    <message>
-        <source>%1 (stopped at step %2 of %3)</source>
-        <translation>%1（在第 %2 步停止，共 %3 步）</translation>
-    </message>
-    <message>
-        <source>The RoPE model above, evaluated with this inference-time scaling (factor = length / %1), without retraining.</source>
-        <translation>即上面的 RoPE 模型，评估时加上这种推理期缩放（缩放因子 = 长度 ÷ %1），没有重新训练。</translation>
-    </message>
-    <message>
-        <source>refused</source>
-        <translation>不适用</translation>
-    </message>
-    <message>
-        <source>%1 bits per character, perplexity %2, over %3 characters in %4 windows</source>
-        <translation>每字符 %1 比特，困惑度 %2，共 %3 个字符、%4 个窗口</translation>
-    </message>
-    <message>
-        <source>Held-out bits per character (lower is better; a uniform guess over the %1 characters costs %2). Bold: the best at each length. Trained at context %3; longer lengths test extrapolation.</source>
-        <translation>留出集每字符比特数（越低越好；在 %1 种字符中均匀瞎猜要 %2 比特）。粗体：每个长度上的最好成绩。训练上下文为 %3；更长的长度检验外推能力。</translation>
-    </message>
-    <message>
-        <source>RoPE + … rows: the trained RoPE model with an inference-time scaling, no retraining (greyed columns are the RoPE model&apos;s).</source>
-        <translation>“RoPE + …”各行：训练好的 RoPE 模型加上推理期缩放，没有重新训练（灰色的列就是 RoPE 模型本身的数值）。</translation>
-    </message>
-    <message>
-        <source>Refused: a learned position table has no rows beyond its training context (hover for the reason).</source>
-        <translation>不适用：可学习位置表在训练上下文之外没有对应的行（鼠标悬停可查看原因）。</translation>
-    </message>
-    <message>
-        <source>Memory is an estimate from the activation formulas, not a measurement.</source>
-        <translation>内存是按激活值公式算出的估计，不是实测。</translation>
-    </message>
-    <message>
-        <source>Each trained model&apos;s sample appears here.</source>
-        <translation>每个训练好的模型的续写样本会显示在这里。</translation>
-    </message>
-    <message>
-        <source>Each trained model continues the same held-out text, one character at a time (temperature %1). The same settings give the same text.</source>
-        <translation>每个训练好的模型都接着同一段留出文本往下写，一次一个字符（温度 %1）。相同的设置会写出相同的文本。</translation>
-    </message>
-    <message>
-        <source>In grey, the held-out text every model is given; after it, what the model wrote, one character at a time (temperature %1). The same settings give the same text.</source>
-        <translation>灰色是交给每个模型的同一段留出文本；其后是模型自己一个字符一个字符写出来的内容（温度 %1）。相同的设置会写出相同的文本。</translation>
-    </message>
-    <message>
-        <source>No sample stored for this model.</source>
-        <translation>这个模型没有保存样本。</translation>
-    </message>
-    <message>
-        <source>No model finished.</source>
-        <translation>没有模型完成训练。</translation>
-    </message>
-    <message>
-        <source>training step</source>
-        <translation>训练步数</translation>
-    </message>
-    <message>
-        <source>training loss (bits/char, smoothed)</source>
-        <translation>训练损失（比特/字符，平滑后）</translation>
-    </message>
-    <message>
-        <source>Training loss of each scheme</source>
-        <translation>各方案的训练损失</translation>
-    </message>
-    <message>
-        <source>The training loss of each scheme is drawn here while it trains.</source>
-        <translation>训练时，各方案的训练损失曲线会实时画在这里。</translation>
-    </message>
-    <message>
-        <source>evaluation length (characters; trained at %1)</source>
-        <translation>评估长度（字符；训练长度 %1）</translation>
-    </message>
-    <message>
-        <source>held-out bits/char</source>
-        <translation>留出集比特/字符</translation>
-    </message>
-    <message>
-        <source>Loss versus evaluation length</source>
-        <translation>损失随评估长度的变化</translation>
-    </message>
-    <message>
         <source>Start training</source>
         <translation>开始训练</translation>
     </message>
@@ -1650,36 +1683,6 @@ characters/s</source>
     <message>
         <source>Fill the form with the settings of the run shown</source>
         <translation>把当前显示的这次运行的设置填入左侧表单</translation>
-    </message>
-    <message>
-        <source>Results</source>
-        <translation>结果</translation>
-    </message>
-    <message>
-        <source>Training loss</source>
-        <translation>训练损失</translation>
-    </message>
-    <message>
-        <source>Samples</source>
-        <translation>续写样本</translation>
-    </message>
-    <message>
-        <source>Results table</source>
-        <translation>结果表</translation>
-    </message>
-    <message>
-        <source>answers right
-at %1</source>
-        <translation>答案正确率
-长度 %1</translation>
-    </message>
-    <message>
-        <source>%1 of %2 answers exactly right (greedy), counting the examples wholly inside a window of %3</source>
-        <translation>%2 个答案中有 %1 个完全正确（贪心解码），只统计完整落在长度为 %3 的窗口内的样例</translation>
-    </message>
-    <message>
-        <source>Answers right: exact match of the answer part, decoded greedily; the question part is random, which is why bits per character stay high even when the answers are right.</source>
-        <translation>答案正确率：用贪心解码，答案部分须逐字完全一致；问题部分是随机的，所以即使答案全对，每字符比特数也仍然偏高。</translation>
     </message>
     <message>
         <source>Stop now</source>

@@ -44,6 +44,7 @@ namespace poslab::ui {
 class ChartPanel;
 class LabForm;
 class LabProgressView;
+class LabResultsView;
 
 class TrainingLabPage : public QWidget {
     Q_OBJECT
@@ -71,15 +72,15 @@ public:
     QString messageText() const;    // the refusal / error / status line under the buttons
     QString storedRunText() const;  // the banner about the run shown (date, machine, settings, file)
     QString savedPath() const { return m_savedPath; }  // file of the last run stored by this page
-    QTableWidget* resultsTable() const { return m_table; }
-    ChartPanel* lossChart() const { return m_lossChart; }
-    ChartPanel* lengthChart() const { return m_lengthChart; }
+    QTableWidget* resultsTable() const;
+    ChartPanel* lossChart() const;
+    ChartPanel* lengthChart() const;
     QPushButton* startButton() const { return m_start; }
     QPushButton* cancelButton() const { return m_cancel; }
     QProgressBar* progressBar() const;
     QString progressText() const;
     // The results on show (the last run, or the stored run read on opening).
-    const std::optional<poslab::length_experiment_result>& shownResult() const { return m_shown; }
+    const std::optional<poslab::length_experiment_result>& shownResult() const;
 
 public slots:
     // Validates the form and starts; returns false (and shows why) if refused.
@@ -93,7 +94,6 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
-    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void buildUi();
@@ -102,29 +102,14 @@ private:
     void pollProgress();
     void onRunFinished();
     void showMessage(const QString& text, bool error);
-    void showResult(const poslab::length_experiment_result& result, const std::vector<QString>& samples);
-    void rebuildCharts();
-    void fillTable();
-    void fitTable();
-    void fillSamples();
     void updateBanner();
-    void updateLiveChart(const LabSnapshot& snap);
-    void styleSchemeSeries(ChartPanel* panel, const QStringList& ids) const;
     QString settingsSummary(const poslab::length_experiment_options& options, const QString& corpus) const;
 
     QString m_resultsDir;
     LabRun* m_run = nullptr;
     QTimer* m_poll = nullptr;
-    QTimer* m_resizeTimer = nullptr;  // charts follow their tab's height, once the resizing settles
-    int m_builtLossHeight = 0;
-    int m_builtLengthHeight = 0;
 
     // What is shown on the right.
-    std::optional<poslab::length_experiment_result> m_shown;
-    std::vector<QString> m_samples;
-    QString m_samplePrompt;
-    std::vector<std::vector<QPointF>> m_curves;  // (step, smoothed bits/char) per trained scheme
-    QStringList m_curveSchemes;
     struct Provenance {
         QString source, command, corpus, path, cpu, os;
         QDateTime finishedUtc;
@@ -139,7 +124,6 @@ private:
     QString m_message;
     bool m_messageIsError = false;
     bool m_refusalShown = false;  // the message is a refusal of the form's settings
-    qint64 m_liveCurvePoints = -1;
     LabForm* m_form = nullptr;
     QLabel* m_messageLabel = nullptr;
     QPushButton* m_start = nullptr;
@@ -150,17 +134,7 @@ private:
     QLabel* m_banner = nullptr;
     QPushButton* m_useSettings = nullptr;
     LabProgressView* m_progressView = nullptr;
-    QTabWidget* m_tabs = nullptr;
-    QWidget* m_lossHost = nullptr;
-    QVBoxLayout* m_lossLayout = nullptr;
-    ChartPanel* m_lossChart = nullptr;
-    QLabel* m_lossEmpty = nullptr;
-    QWidget* m_resultsSplit = nullptr;  // the Results tab
-    QTableWidget* m_table = nullptr;
-    QLabel* m_tableNotes = nullptr;
-    QWidget* m_lengthHost = nullptr;
-    ChartPanel* m_lengthChart = nullptr;
-    QTextBrowser* m_samplesView = nullptr;
+    LabResultsView* m_results = nullptr;
 };
 
 }  // namespace poslab::ui
