@@ -924,6 +924,85 @@ characters/s</source>
     </message>
 </context>
 <context>
+    <name>poslab::ui::LabRunBanner</name>
+    <message>
+        <source>Use these settings</source>
+        <translation>采用这组设置</translation>
+    </message>
+    <message>
+        <source>Fill the form with the settings of the run shown</source>
+        <translation>把当前显示的这次运行的设置填入左侧表单</translation>
+    </message>
+    <message>
+        <source>Corpus %1; model width %2, %3 heads, %4 layers, trained at context %5; %6 steps × batch %7, learning rate %8, seed %9.</source>
+        <translation>语料 %1；模型宽度 %2，%3 个头，%4 层，训练上下文 %5；%6 步 × 批量 %7，学习率 %8，种子 %9。</translation>
+    </message>
+    <message>
+        <source>Evaluated at lengths %1 on %2 held-out characters each. Schemes: %3.</source>
+        <translation>在长度 %1 上评估，每个长度用 %2 个留出字符。方案：%3。</translation>
+    </message>
+    <message>
+        <source>Evaluated at lengths %1 on all the held-out text. Schemes: %2.</source>
+        <translation>在长度 %1 上评估，每个长度用全部留出文本。方案：%2。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Training now.&lt;/b&gt;</source>
+        <translation>&lt;b&gt;正在训练。&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Command: &lt;code&gt;%1&lt;/code&gt;</source>
+        <translation>等价命令：&lt;code&gt;%1&lt;/code&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;No stored run yet.&lt;/b&gt; Choose the settings on the left (Quick takes about a minute) and press Start. Runs of &lt;code&gt;poslab experiment length&lt;/code&gt; on the command line appear here too.</source>
+        <translation>&lt;b&gt;还没有保存的运行。&lt;/b&gt;在左侧选好设置（“快速”大约一分钟），然后点“开始训练”。在命令行运行 &lt;code&gt;poslab experiment length&lt;/code&gt; 的结果也会显示在这里。</translation>
+    </message>
+    <message>
+        <source>Not stored: %1</source>
+        <translation>未保存：%1</translation>
+    </message>
+    <message>
+        <source>Skipped a stored file: %1</source>
+        <translation>跳过了一个保存的文件：%1</translation>
+    </message>
+    <message>
+        <source>the Training Lab</source>
+        <translation>训练实验室</translation>
+    </message>
+    <message>
+        <source>the command line</source>
+        <translation>命令行</translation>
+    </message>
+    <message>
+        <source>the PDF export</source>
+        <translation>PDF 导出</translation>
+    </message>
+    <message>
+        <source>%1, %2 of %3 cores</source>
+        <translation>%1，使用 %2 个线程（共 %3 核）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;This run&lt;/b&gt; finished %1 on %2.</source>
+        <translation>&lt;b&gt;本次运行&lt;/b&gt;于 %1 完成，机器：%2。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Latest stored run:&lt;/b&gt; %1, from %2, on %3.</source>
+        <translation>&lt;b&gt;最近保存的运行：&lt;/b&gt;%1，来自%2，机器：%3。</translation>
+    </message>
+    <message>
+        <source>It was cancelled: the last scheme shown may be partly trained.</source>
+        <translation>这次运行中途取消了：表中最后一个方案可能只训练了一部分。</translation>
+    </message>
+    <message>
+        <source>Stored in &lt;a href=&quot;%1&quot;&gt;%2&lt;/a&gt;.</source>
+        <translation>已保存到 &lt;a href=&quot;%1&quot;&gt;%2&lt;/a&gt;。</translation>
+    </message>
+    <message>
+        <source>Read from &lt;a href=&quot;%1&quot;&gt;%2&lt;/a&gt;.</source>
+        <translation>读自 &lt;a href=&quot;%1&quot;&gt;%2&lt;/a&gt;。</translation>
+    </message>
+</context>
+<context>
     <name>poslab::ui::LabText</name>
     <message>
         <source>No position (NoPE)</source>
@@ -1601,66 +1680,6 @@ About %n minute(s)</source>
         <translation>在任何方案完成一步之前就取消了；没有保存任何结果。</translation>
     </message>
     <message>
-        <source>Corpus %1; model width %2, %3 heads, %4 layers, trained at context %5; %6 steps × batch %7, learning rate %8, seed %9.</source>
-        <translation>语料 %1；模型宽度 %2，%3 个头，%4 层，训练上下文 %5；%6 步 × 批量 %7，学习率 %8，种子 %9。</translation>
-    </message>
-    <message>
-        <source>Evaluated at lengths %1 on %2 held-out characters each. Schemes: %3.</source>
-        <translation>在长度 %1 上评估，每个长度用 %2 个留出字符。方案：%3。</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Training now.&lt;/b&gt;</source>
-        <translation>&lt;b&gt;正在训练。&lt;/b&gt;</translation>
-    </message>
-    <message>
-        <source>Command: &lt;code&gt;%1&lt;/code&gt;</source>
-        <translation>等价命令：&lt;code&gt;%1&lt;/code&gt;</translation>
-    </message>
-    <message>
-        <source>the Training Lab</source>
-        <translation>训练实验室</translation>
-    </message>
-    <message>
-        <source>the command line</source>
-        <translation>命令行</translation>
-    </message>
-    <message>
-        <source>the PDF export</source>
-        <translation>PDF 导出</translation>
-    </message>
-    <message>
-        <source>%1, %2 of %3 cores</source>
-        <translation>%1，使用 %2 个线程（共 %3 核）</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;This run&lt;/b&gt; finished %1 on %2.</source>
-        <translation>&lt;b&gt;本次运行&lt;/b&gt;于 %1 完成，机器：%2。</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Latest stored run:&lt;/b&gt; %1, from %2, on %3.</source>
-        <translation>&lt;b&gt;最近保存的运行：&lt;/b&gt;%1，来自%2，机器：%3。</translation>
-    </message>
-    <message>
-        <source>It was cancelled: the last scheme shown may be partly trained.</source>
-        <translation>这次运行中途取消了：表中最后一个方案可能只训练了一部分。</translation>
-    </message>
-    <message>
-        <source>Stored in &lt;a href=&quot;%1&quot;&gt;%2&lt;/a&gt;.</source>
-        <translation>已保存到 &lt;a href=&quot;%1&quot;&gt;%2&lt;/a&gt;。</translation>
-    </message>
-    <message>
-        <source>Read from &lt;a href=&quot;%1&quot;&gt;%2&lt;/a&gt;.</source>
-        <translation>读自 &lt;a href=&quot;%1&quot;&gt;%2&lt;/a&gt;。</translation>
-    </message>
-    <message>
-        <source>Not stored: %1</source>
-        <translation>未保存：%1</translation>
-    </message>
-    <message>
-        <source>Skipped a stored file: %1</source>
-        <translation>跳过了一个保存的文件：%1</translation>
-    </message>
-    <message>
         <source>Start training</source>
         <translation>开始训练</translation>
     </message>
@@ -1677,14 +1696,6 @@ About %n minute(s)</source>
         <translation>← 返回课程</translation>
     </message>
     <message>
-        <source>Use these settings</source>
-        <translation>采用这组设置</translation>
-    </message>
-    <message>
-        <source>Fill the form with the settings of the run shown</source>
-        <translation>把当前显示的这次运行的设置填入左侧表单</translation>
-    </message>
-    <message>
         <source>Stop now</source>
         <translation>立即停止</translation>
     </message>
@@ -1695,14 +1706,6 @@ About %n minute(s)</source>
     <message>
         <source>Stopped before any scheme was evaluated; nothing was stored.</source>
         <translation>在任何方案完成评估之前就停止了；没有保存任何结果。</translation>
-    </message>
-    <message>
-        <source>Evaluated at lengths %1 on all the held-out text. Schemes: %2.</source>
-        <translation>在长度 %1 上评估，每个长度用全部留出文本。方案：%2。</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;No stored run yet.&lt;/b&gt; Choose the settings on the left (Quick takes about a minute) and press Start. Runs of &lt;code&gt;poslab experiment length&lt;/code&gt; on the command line appear here too.</source>
-        <translation>&lt;b&gt;还没有保存的运行。&lt;/b&gt;在左侧选好设置（“快速”大约一分钟），然后点“开始训练”。在命令行运行 &lt;code&gt;poslab experiment length&lt;/code&gt; 的结果也会显示在这里。</translation>
     </message>
 </context>
 </TS>

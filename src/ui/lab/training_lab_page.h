@@ -10,34 +10,24 @@
 // loss-versus-evaluation-length chart and each model's sample, and stores the
 // run (lab::saveRun, source "window"), saying where. On opening it shows the
 // latest stored run with its date, machine and settings.
+//
+// The page puts its parts together and wires them to the run: LabForm (the
+// settings, on the left, with the message, Start, Cancel / Stop now and the
+// way back below it), LabRunBanner (which run is on show), LabProgressView
+// (the progress bar and status line) and LabResultsView (the results tabs).
 #pragma once
 
 #include "ui/lab/training_lab_run.h"
 
-#include <QDateTime>
 #include <QWidget>
 
 #include <optional>
 
-class QCheckBox;
-class QComboBox;
-class QDoubleSpinBox;
-class QGroupBox;
 class QLabel;
-class QLineEdit;
 class QProgressBar;
 class QPushButton;
-class QSpinBox;
-class QTabWidget;
 class QTableWidget;
-class QTextBrowser;
 class QTimer;
-class QToolButton;
-class QVBoxLayout;
-
-namespace poslab::lab {
-struct StoredRun;
-}
 
 namespace poslab::ui {
 
@@ -45,6 +35,7 @@ class ChartPanel;
 class LabForm;
 class LabProgressView;
 class LabResultsView;
+class LabRunBanner;
 
 class TrainingLabPage : public QWidget {
     Q_OBJECT
@@ -68,7 +59,7 @@ public:
     // latest stored run is already on show (e.g. one finished from the command line meanwhile).
     void refreshFromStore();
 
-    // For tests and the window.
+    // For tests and the window (most forward to the page's parts).
     QString messageText() const;    // the refusal / error / status line under the buttons
     QString storedRunText() const;  // the banner about the run shown (date, machine, settings, file)
     QString savedPath() const { return m_savedPath; }  // file of the last run stored by this page
@@ -96,43 +87,33 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
-    void buildUi();
+    QWidget* buildLeft();
+    QWidget* buildRight();
     void retranslateUi();
     void updateEnabled();
     void pollProgress();
     void onRunFinished();
+    void storeAndShow(const LabOutcome& outcome);
+    void useShownSettings();
     void showMessage(const QString& text, bool error);
-    void updateBanner();
-    QString settingsSummary(const poslab::length_experiment_options& options, const QString& corpus) const;
 
     QString m_resultsDir;
     LabRun* m_run = nullptr;
     QTimer* m_poll = nullptr;
-
-    // What is shown on the right.
-    struct Provenance {
-        QString source, command, corpus, path, cpu, os;
-        QDateTime finishedUtc;
-        int threads = 0, cores = 0;
-        bool cancelled = false;
-        bool fromThisPage = false;
-    };
-    std::optional<Provenance> m_provenance;
-    QStringList m_storeWarnings;
     QString m_savedPath;
-    QString m_saveError;
     QString m_message;
     bool m_messageIsError = false;
     bool m_refusalShown = false;  // the message is a refusal of the form's settings
+
+    // Left: the form, and below it the message and the buttons.
     LabForm* m_form = nullptr;
     QLabel* m_messageLabel = nullptr;
     QPushButton* m_start = nullptr;
     QPushButton* m_cancel = nullptr;
     QPushButton* m_back = nullptr;
 
-    // Results side.
-    QLabel* m_banner = nullptr;
-    QPushButton* m_useSettings = nullptr;
+    // Right: the run on show, the progress, the results.
+    LabRunBanner* m_banner = nullptr;
     LabProgressView* m_progressView = nullptr;
     LabResultsView* m_results = nullptr;
 };
