@@ -2,13 +2,13 @@
 
 #include "ui/document/code_highlighter.h"
 #include "ui/document/fonts.h"
+#include "ui/document/markdown_references.h"
 #include "ui/formula/formula_renderer.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QDir>
 #include <QFileInfo>
 #include <QImage>
-#include <QImageReader>
 #include <QTextBlock>
 #include <QTextCursor>
 #include <QTextDocument>
@@ -726,7 +726,7 @@ private:
             auto* d = static_cast<MD_SPAN_A_DETAIL*>(detail);
             const QString href = attributeText(d->href);
             const QString title = attributeText(d->title);
-            const bool allowed = linkAllowed(href);
+            const bool allowed = lessonLinkAllowed(m_owner, href);
             m_linkAllowed.append(allowed);
             pushChar([&](QTextCharFormat& f) {
                 if (!allowed) return;
@@ -833,50 +833,15 @@ private:
         m_afterDisplayMath = true;
     }
 
-    bool linkAllowed(const QString& href) const
-    {
-        // (A relative link must also stay inside through symbolic links.)
-        if (href.startsWith(u'#')) return true;
-        const QUrl url(href);
-        const QString scheme = url.scheme().toLower();
-        if (scheme == u"http" || scheme == u"https") return url.isValid() && !url.host().isEmpty();
-        if (!scheme.isEmpty()) return false;  // javascript:, file:, mailto:, data: ...
-        const QString path = url.path();
-        if (path.isEmpty()) return true;
-        const QString resolved = m_owner.resolveInsideCourse(path);
-        if (resolved.isEmpty()) return false;
-        const QFileInfo target(resolved);
-        if (!target.exists()) return true;  // a missing chapter: harmless, the window reports it
-        const QString course = QFileInfo(m_ctx.courseDir).canonicalFilePath();
-        return !course.isEmpty() && target.canonicalFilePath().startsWith(course + u'/');
-    }
-
     void insertImage()
     {
         if (m_skipCell) return;
         const QString src = m_imageSrc;
-        const QString resolved = m_owner.resolveInsideCourse(QUrl(src).path());
-        if (resolved.isEmpty() || !QUrl(src).scheme().isEmpty()) {
-            addNote(MarkdownDocument::tr("image not allowed: %1").arg(src));
-            return;
-        }
-        QFileInfo info(resolved);
-        // The canonical path (symlinks resolved) must stay inside the course too.
-        const QString canonical = info.canonicalFilePath();
-        if (!info.exists() || canonical.isEmpty()) {
-            addNote(MarkdownDocument::tr("image missing: %1").arg(src));
-            return;
-        }
-        const QString courseCanonical = QFileInfo(m_ctx.courseDir).canonicalFilePath();
-        if (courseCanonical.isEmpty() || !canonical.startsWith(courseCanonical + u'/')) {
-            addNote(MarkdownDocument::tr("image not allowed: %1").arg(src));
-            return;
-        }
-        QImageReader reader(canonical);
-        reader.setAutoTransform(true);
-        const QImage image = reader.read();
-        if (image.isNull()) {
-            addNote(MarkdownDocument::tr("image unreadable: %1").arg(src));
+        QImage image;
+        QString canonical;
+        const QString note = loadLessonImage(m_owner, src, &image, &canonical);
+        if (!note.isEmpty()) {
+            addNote(note);
             return;
         }
         QTextDocument* doc = m_cur.document();
