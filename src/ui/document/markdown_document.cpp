@@ -3,6 +3,7 @@
 #include "ui/document/code_highlighter.h"
 #include "ui/document/fonts.h"
 #include "ui/document/markdown_references.h"
+#include "ui/document/markdown_table.h"
 #include "ui/formula/formula_renderer.h"
 
 #include <QAbstractTextDocumentLayout>
@@ -19,7 +20,6 @@
 
 #include <md4c.h>
 
-#include <climits>
 #include <optional>
 
 namespace poslab::ui {
@@ -32,8 +32,6 @@ QColor codeBackground(bool dark) { return dark ? QColor(0x2b, 0x2d, 0x31) : QCol
 QColor codeBorder(bool dark) { return dark ? QColor(0x45, 0x48, 0x4e) : QColor(0xd9, 0xdc, 0xe1); }
 QColor quoteBackground(bool dark) { return dark ? QColor(0x26, 0x2a, 0x33) : QColor(0xf3, 0xf6, 0xfa); }
 QColor quoteBorder(bool dark) { return dark ? QColor(0x4a, 0x55, 0x68) : QColor(0xc4, 0xd0, 0xdf); }
-QColor tableBorder(bool dark) { return dark ? QColor(0x55, 0x58, 0x5e) : QColor(0xc8, 0xcc, 0xd2); }
-QColor tableHeaderBackground(bool dark) { return dark ? QColor(0x30, 0x33, 0x38) : QColor(0xe9, 0xec, 0xf0); }
 QColor noteColor(bool dark) { return dark ? QColor(0xff, 0x8a, 0x80) : QColor(0xb0, 0x2a, 0x1e); }
 
 QString attributeText(const MD_ATTRIBUTE& a)
@@ -66,11 +64,9 @@ QString decodeEntity(const QString& e)
 
 // Lesson files are data, and nothing in them may make the page or the PDF
 // unusable: lists and quotes nested deeper than this are laid out flat (Qt's
-// layout recurses frame in frame), tables are cut after so many rows and
-// columns (with a note). `poslab check` refuses both (course_loader.cpp).
+// layout recurses frame in frame). `poslab check` refuses them
+// (course_loader.cpp). Tables are cut too (markdown_table.h).
 constexpr int kMaxNesting = 32;
-constexpr int kMaxTableRows = 1000;
-constexpr int kMaxTableColumns = 64;
 // Qt lays out a line in time that grows with its length times its format
 // changes (10 000 *emphasis* spans in one paragraph took a minute): past this
 // many spans (emphasis, code, links, formulas) in one paragraph the text is
@@ -145,12 +141,6 @@ private:
         bool task = false;
         bool checked = false;
         int level = 1;
-    };
-    struct TableCtx {
-        QTextTable* table = nullptr;
-        int row = -1;
-        int col = 0;
-        bool header = false;
     };
 
     QTextCharFormat currentCharFormat() const { return m_charStack.last(); }
@@ -490,75 +480,31 @@ private:
         }
         case MD_BLOCK_HTML:
             break;  // MD_FLAG_NOHTML: never sent
-        case MD_BLOCK_TABLE: {
-            auto* d = static_cast<MD_BLOCK_TABLE_DETAIL*>(detail);
+        case MD_BLOCK_TABLE:
             ensureFreshBlock();
-            const int allRows = int(std::min<unsigned>(d->head_row_count + d->body_row_count, INT_MAX));
-            const int allCols = int(std::min<unsigned>(std::max(1u, d->col_count), INT_MAX));
-            const int rows = std::min(allRows, kMaxTableRows);
-            const int cols = std::min(allCols, kMaxTableColumns);
-            m_tableCut = rows < allRows || cols < allCols
-                             ? inLanguage(QStringLiteral("table cut: %1 of %2 rows and %3 of %4 columns shown"),
-                                          QStringLiteral("表格过大：只显示了 %2 行中的 %1 行、%4 列中的 %3 列"))
-                                   .arg(rows).arg(allRows).arg(cols).arg(allCols)
-                             : QString();
-            QTextTableFormat tf;
-            tf.setBorder(0.75);
-            tf.setBorderBrush(tableBorder(m_ctx.dark));
-            tf.setBorderStyle(QTextFrameFormat::BorderStyle_Solid);
-            // Not collapsed: with collapse Qt 6.4 draws only cell-format borders (none by default).
-            tf.setCellPadding(5);
-            tf.setCellSpacing(0);
-            tf.setTopMargin(4);
-            tf.setBottomMargin(12);
-            tf.setHeaderRowCount(int(d->head_row_count));
-            tf.setAlignment(Qt::AlignLeft);
-            m_table = m_cur.insertTable(std::max(1, rows), cols, tf);
-            m_tableCtx = TableCtx{m_table, -1, 0, false};
+            m_table.emplace(m_cur, *static_cast<MD_BLOCK_TABLE_DETAIL*>(detail), m_ctx);
             break;
-        }
         case MD_BLOCK_THEAD:
-            m_tableCtx.header = true;
-            break;
         case MD_BLOCK_TBODY:
-            m_tableCtx.header = false;
-            break;
+            break;  // a header cell comes as MD_BLOCK_TH
         case MD_BLOCK_TR:
-            ++m_tableCtx.row;
-            m_tableCtx.col = 0;
+            if (m_table) m_table->nextRow();
             break;
         case MD_BLOCK_TH:
         case MD_BLOCK_TD: {
             if (!m_table) break;
             auto* d = static_cast<MD_BLOCK_TD_DETAIL*>(detail);
+            const std::optional<QTextCharFormat> cf =
+                m_table->enterCell(m_cur, d->align, type == MD_BLOCK_TH, m_owner.bodyCharFormat());
             // Cells past the cut are read and dropped.
-            m_skipCell = m_tableCtx.row >= m_table->rows() || m_tableCtx.col >= m_table->columns();
+            m_skipCell = !cf;
             if (m_skipCell) {
                 m_charStack.append(m_charStack.last());
                 break;
             }
-            const int row = std::min(m_tableCtx.row, m_table->rows() - 1);
-            const int col = std::min(m_tableCtx.col, m_table->columns() - 1);
-            QTextTableCell cell = m_table->cellAt(std::max(0, row), col);
-            m_cur = cell.firstCursorPosition();
-            QTextBlockFormat bf;
-            bf.setLineHeight(130, QTextBlockFormat::ProportionalHeight);
-            switch (d->align) {
-            case MD_ALIGN_CENTER: bf.setAlignment(Qt::AlignHCenter); break;
-            case MD_ALIGN_RIGHT: bf.setAlignment(Qt::AlignRight); break;
-            default: bf.setAlignment(Qt::AlignLeft); break;
-            }
-            m_cur.setBlockFormat(bf);
-            QTextCharFormat cf = m_owner.bodyCharFormat();
-            if (type == MD_BLOCK_TH) {
-                cf.setFontWeight(QFont::Bold);
-                QTextTableCellFormat cellFormat = cell.format().toTableCellFormat();
-                cellFormat.setBackground(tableHeaderBackground(m_ctx.dark));
-                cell.setFormat(cellFormat);
-            }
-            m_cur.setBlockCharFormat(cf);
-            m_cur.setCharFormat(cf);
-            m_charStack.append(cf);
+            m_cur.setBlockCharFormat(*cf);
+            m_cur.setCharFormat(*cf);
+            m_charStack.append(*cf);
             m_spansInBlock = 0;
             m_lastChar = 0;
             m_pendingSoftBreak = false;
@@ -619,20 +565,20 @@ private:
             break;
         case MD_BLOCK_TABLE:
             if (m_table) {
-                QTextTable* t = m_table;
-                m_table = nullptr;
+                QTextTable* t = m_table->table();
+                const QString cut = m_table->cutNote();
+                m_table.reset();
                 m_skipCell = false;
                 leaveFrame(t);
-                if (!m_tableCut.isEmpty()) {
+                if (!cut.isEmpty()) {
                     beginBlock(m_owner.bodyBlockFormat(), m_owner.bodyCharFormat());
-                    addNote(m_tableCut);
-                    m_tableCut.clear();
+                    addNote(cut);
                 }
             }
             break;
         case MD_BLOCK_TH:
         case MD_BLOCK_TD:
-            ++m_tableCtx.col;
+            if (m_table) m_table->leaveCell();
             m_skipCell = false;
             popChar();
             break;
@@ -959,10 +905,8 @@ private:
     QList<ItemCtx> m_items;
     QList<QTextFrame*> m_frames;
     int m_quoteDepth = 0;
-    QTextTable* m_table = nullptr;
-    TableCtx m_tableCtx;
+    std::optional<MarkdownTable> m_table;
     bool m_skipCell = false;   // in a cell past the table's cut
-    QString m_tableCut;        // the note under a cut table
     QList<bool> m_containers;  // open lists, items and quotes; true = laid out flat (too deep)
     int m_spansInBlock = 0;    // spans and formulas in the current paragraph or cell
     bool m_spansNoted = false;
