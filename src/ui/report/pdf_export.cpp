@@ -33,6 +33,7 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <optional>
 
 #ifndef POSLAB_VERSION
 #define POSLAB_VERSION "unknown"
@@ -897,6 +898,69 @@ ExportResult failure(const QString& message)
     return r;
 }
 
+// The chapters `numbers` names, in that order (every chapter when empty);
+// a usage error for a number the course does not have.
+std::optional<ExportResult> selectChapters(const lessons::Course& course, const QList<int>& numbers,
+                                           QList<const Chapter*>* chapters)
+{
+    if (numbers.isEmpty()) {
+        for (const Chapter& c : course.chapters) chapters->append(&c);
+        return std::nullopt;
+    }
+    for (int n : numbers) {
+        const Chapter* found = nullptr;
+        for (const Chapter& c : course.chapters)
+            if (c.number == n) found = &c;
+        if (!found) {
+            QStringList have;
+            for (const Chapter& c : course.chapters) have << QString::number(c.number);
+            return usageError(QStringLiteral("--chapters: there is no chapter %1; the course has %2")
+                                  .arg(n)
+                                  .arg(have.join(QStringLiteral(", "))));
+        }
+        chapters->append(found);
+    }
+    return std::nullopt;
+}
+
+// The learner's answers from `answersFile` (none when it is empty). The
+// store may move a corrupt file aside, so it reads a copy: exporting never
+// touches the learner's file.
+std::optional<ExportResult> readAnswers(const QString& answersFile, QHash<QString, ExerciseProgress>* progress,
+                                        bool* haveAnswers)
+{
+    if (answersFile.isEmpty()) return std::nullopt;
+    if (!QFileInfo(answersFile).isFile())
+        return usageError(QStringLiteral("--answers: no such file '%1'").arg(answersFile));
+    QTemporaryDir tmp;
+    const QString copy = tmp.filePath(QStringLiteral("answers.json"));
+    if (!tmp.isValid() || !QFile::copy(answersFile, copy))
+        return failure(QStringLiteral("cannot read the answers file '%1'").arg(answersFile));
+    lessons::ProgressStore store(copy);
+    if (!store.load())
+        return usageError(QStringLiteral("--answers: '%1' is not a PosLab answers file: %2")
+                              .arg(answersFile, store.lastError()));
+    for (const QString& id : store.exerciseIds()) progress->insert(id, store.exercise(id));
+    *haveAnswers = true;
+    return std::nullopt;
+}
+
+// The failure for a PDF that was not written.
+ExportResult writeFailure(const PdfStatus& written, const QString& path)
+{
+    switch (written.stage) {
+    case PdfStatus::Stage::Ok: break;
+    case PdfStatus::Stage::Open:
+    case PdfStatus::Stage::Commit:
+        return failure(QStringLiteral("cannot write '%1': %2").arg(path, written.detail));
+    case PdfStatus::Stage::Content: return failure(written.detail);
+    case PdfStatus::Stage::Begin:
+        return failure(QStringLiteral("cannot start the PDF writer for '%1'").arg(path));
+    case PdfStatus::Stage::End: return failure(QStringLiteral("writing the PDF '%1' failed").arg(path));
+    }
+    return failure(written.detail);
+}
+
 }  // namespace
 
 bool parseChapterList(const QString& text, QList<int>* chapters, QString* error)
@@ -952,42 +1016,10 @@ ExportResult exportPdf(const ExportOptions& options)
         return usageError(QStringLiteral("--course: no %1 chapters in '%2'").arg(options.lang, courseDir));
 
     QList<const Chapter*> chapters;
-    if (options.chapters.isEmpty()) {
-        for (const Chapter& c : course.chapters) chapters.append(&c);
-    } else {
-        for (int n : options.chapters) {
-            const Chapter* found = nullptr;
-            for (const Chapter& c : course.chapters)
-                if (c.number == n) found = &c;
-            if (!found) {
-                QStringList have;
-                for (const Chapter& c : course.chapters) have << QString::number(c.number);
-                return usageError(QStringLiteral("--chapters: there is no chapter %1; the course has %2")
-                                      .arg(n)
-                                      .arg(have.join(QStringLiteral(", "))));
-            }
-            chapters.append(found);
-        }
-    }
-
-    // The learner's answers. The store may move a corrupt file aside, so it
-    // reads a copy: exporting never touches the learner's file.
+    if (std::optional<ExportResult> bad = selectChapters(course, options.chapters, &chapters)) return *bad;
     QHash<QString, ExerciseProgress> progress;
     bool haveAnswers = false;
-    if (!options.answersFile.isEmpty()) {
-        if (!QFileInfo(options.answersFile).isFile())
-            return usageError(QStringLiteral("--answers: no such file '%1'").arg(options.answersFile));
-        QTemporaryDir tmp;
-        const QString copy = tmp.filePath(QStringLiteral("answers.json"));
-        if (!tmp.isValid() || !QFile::copy(options.answersFile, copy))
-            return failure(QStringLiteral("cannot read the answers file '%1'").arg(options.answersFile));
-        lessons::ProgressStore store(copy);
-        if (!store.load())
-            return usageError(QStringLiteral("--answers: '%1' is not a PosLab answers file: %2")
-                                  .arg(options.answersFile, store.lastError()));
-        for (const QString& id : store.exerciseIds()) progress.insert(id, store.exercise(id));
-        haveAnswers = true;
-    }
+    if (std::optional<ExportResult> bad = readAnswers(options.answersFile, &progress, &haveAnswers)) return *bad;
 
     ExportResult result;
     const PdfStatus written = writePdfAtomically(
@@ -1011,16 +1043,7 @@ ExportResult exportPdf(const ExportOptions& options)
             result.runCount = builder.runCount();
             return {};
         });
-    switch (written.stage) {
-    case PdfStatus::Stage::Ok: break;
-    case PdfStatus::Stage::Open:
-    case PdfStatus::Stage::Commit:
-        return failure(QStringLiteral("cannot write '%1': %2").arg(options.outputPath, written.detail));
-    case PdfStatus::Stage::Content: return failure(written.detail);
-    case PdfStatus::Stage::Begin:
-        return failure(QStringLiteral("cannot start the PDF writer for '%1'").arg(options.outputPath));
-    case PdfStatus::Stage::End: return failure(QStringLiteral("writing the PDF '%1' failed").arg(options.outputPath));
-    }
+    if (!written.ok()) return writeFailure(written, options.outputPath);
     for (const lessons::Diagnostic& d : loaded.diagnostics)
         if (!result.warnings.contains(d.toString())) result.warnings.append(d.toString());
     result.kind = ExportResult::Kind::Ok;
