@@ -6,14 +6,15 @@
 #include "lessons/run_engine.h"
 #include "modules/registry.h"
 
-#include <QElapsedTimer>
+#include "../shared/test_timing.h"
+
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTest>
-#include <QThread>
 
 using namespace poslab::lessons;
 using namespace poslab::modules;
+using poslab::testing::scaledMs;
 
 namespace {
 
@@ -39,13 +40,12 @@ const Registry& testRegistry()
 
         ModuleSpec slow;
         slow.id = QStringLiteral("test.slow");
+        // Waits for its cancel flag: only the cancel ends it (after the
+        // guard, far beyond the test's waits, it would end uncancelled and
+        // the test fail).
         slow.run = [](const Params&, const RunContext& ctx) {
-            QElapsedTimer t;
-            t.start();
-            while (t.elapsed() < 20000) {
-                ctx.throwIfCancelled();
-                QThread::msleep(2);
-            }
+            poslab::testing::pollUntil([&] { return ctx.isCancelled(); }, 120000, 1000);
+            ctx.throwIfCancelled();
             return std::vector<Output>{};
         };
         r.add(slow);
@@ -103,7 +103,7 @@ private slots:
         const RunResultPtr now = engine.runNow(id, params);
         QVERIFY(now && !now->ok);
         const quint64 request = engine.submit(id, params);
-        QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, scaledMs(10000));
         QCOMPARE(failed.at(0).at(0).value<quint64>(), request);
         for (const QString& shown : {now->errorIn(QStringLiteral("en")), failed.at(0).at(1).toString()})
             QVERIFY2(shown.startsWith(english), qPrintable(shown));
@@ -120,9 +120,9 @@ private slots:
         QSignalSpy started(&engine, &RunEngine::started);
         QSignalSpy finished(&engine, &RunEngine::finished);
         const quint64 id = engine.submit(QStringLiteral("test.slow"), QStringList{});
-        QTRY_COMPARE_WITH_TIMEOUT(started.size(), 1, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(started.size(), 1, scaledMs(10000));
         engine.cancel(id);
-        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, scaledMs(10000));
         const RunResultPtr r = finished.at(0).at(1).value<RunResultPtr>();
         QVERIFY(r && r->cancelled);
         QCOMPARE(r->errorIn(QStringLiteral("en")), QStringLiteral("test.slow: cancelled"));
