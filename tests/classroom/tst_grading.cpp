@@ -7,17 +7,21 @@
 
 #include "modules/registry.h"
 
-#include <QElapsedTimer>
+#include <QDeadlineTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRandomGenerator>
+#include <QSemaphore>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include "../shared/csv_reader.h"
+#include "../shared/test_timing.h"
 
+#include <atomic>
+#include <chrono>
 #include <thread>
 
 using namespace poslab::lessons;
@@ -81,7 +85,41 @@ AnswerFile answers(const Assignment& a, const QString& name, const QList<Student
 // Wavelength of RoPE's slowest pair, by the formula 2π·θ^((d-2)/d) (d = head_dim).
 double longestWavelength(double theta, double d) { return 2 * M_PI * std::pow(theta, (d - 2) / d); }
 
-// Modules for the time-limit tests.
+// Modules for the time-limit tests. Neither ends by itself, so no clock is
+// needed to tell a cancel or an abandon from a run that finished: test.slow
+// waits for its cancel flag (grading raises it at the time limit), and
+// test.stubborn never looks at the flag and waits for the test to release it,
+// which the test does only after grading has returned. Each has a guard
+// (guardMs) far beyond the limits the test sets: should grading wait for them
+// (a regression), they end uncancelled, their answer is graded "right", and
+// the test fails instead of hanging.
+std::atomic<int> g_slowSawCancel{0};
+std::atomic<int> g_stubbornRuns{0};
+std::atomic<int> g_stubbornGuardEnded{0};
+QSemaphore g_stubbornRelease;  // the test releases test.stubborn
+QSemaphore g_stubbornExited;   // released when a thread that ran test.stubborn has ended
+
+// The guard: half of GradeOptions' default limit, and never scaled past it, so
+// that a grader that ignored the limit the test sets (0.1 s, 0.05 s) and used
+// its default 10 s fails too; the events the modules wait for come 15 times
+// sooner than the guard (the limit plus the 0.3 s grace to notice the cancel).
+int guardMs()
+{
+    const int defaultLimit = GradeOptions().checkTimeLimitMs;
+    return std::min(poslab::testing::scaledMs(defaultLimit / 2), defaultLimit - 1000);
+}
+
+// Tells the test that the thread it lives in has ended: the last thing a
+// thread does (thread_local destructors run after the thread's function and
+// everything it owned are gone).
+struct ThreadExitNotice {
+    bool armed = false;
+    ~ThreadExitNotice()
+    {
+        if (armed) g_stubbornExited.release();
+    }
+};
+
 const Registry& testRegistry()
 {
     static const Registry r = [] {
@@ -89,12 +127,14 @@ const Registry& testRegistry()
         ModuleSpec slow;
         slow.id = QStringLiteral("test.slow");
         slow.title = T2("Slow", "慢");
-        slow.description = T2("Ten seconds unless cancelled.", "若不取消，运行十秒。");
+        slow.description = T2("Runs until cancelled.", "运行到被取消为止。");
         slow.params = {floatParam(QStringLiteral("x"), 1, 0, 10, T2("x", "x"))};
         slow.run = [](const Params& p, const RunContext& ctx) {
-            for (int i = 0; i < 2000; ++i) {
+            const QDeadlineTimer guard(guardMs());
+            while (!ctx.isCancelled() && !guard.hasExpired()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            if (ctx.isCancelled()) {
+                g_slowSawCancel.fetch_add(1);
                 ctx.throwIfCancelled();
-                std::this_thread::sleep_for(std::chrono::milliseconds(5));
             }
             return std::vector<Output>{Output::scalar(QStringLiteral("value"), p.getFloat(QStringLiteral("x")))};
         };
@@ -102,7 +142,10 @@ const Registry& testRegistry()
         ModuleSpec stubborn = slow;
         stubborn.id = QStringLiteral("test.stubborn");
         stubborn.run = [](const Params& p, const RunContext&) {  // never looks at the cancel flag
-            std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+            thread_local ThreadExitNotice exitNotice;
+            exitNotice.armed = true;
+            g_stubbornRuns.fetch_add(1);
+            if (!g_stubbornRelease.tryAcquire(1, guardMs())) g_stubbornGuardEnded.fetch_add(1);
             return std::vector<Output>{Output::scalar(QStringLiteral("value"), p.getFloat(QStringLiteral("x")))};
         };
         reg.add(stubborn);
@@ -307,36 +350,49 @@ void TestGrading::runExerciseRunsTheModule()
 
 void TestGrading::timeLimitWithCancellingModule()
 {
+    // test.slow runs until its cancel flag is raised: the answer timed out,
+    // the module saw the cancel, and the check was not abandoned (it stopped
+    // when asked).
     const Assignment slow = testModuleAssignment(QStringLiteral("test.slow"));
     GradeOptions o;
     o.registry = &testRegistry();
     o.checkTimeLimitMs = 100;
     const int abandonedBefore = abandonedChecks();
-    QElapsedTimer t;
-    t.start();
+    const int sawBefore = g_slowSawCancel.load();
     const StudentGrade g = gradeAnswers(slow, answers(slow, QStringLiteral("Gus"), {run(QStringLiteral("make-it"), {QStringLiteral("x=7")})}), o);
     QCOMPARE(gradeStatusName(g.answers[0].status), QStringLiteral("timed-out"));
     QVERIFY(g.answers[0].feedback.contains(QStringLiteral("0.1")));
-    QVERIFY2(t.elapsed() < 2000, qPrintable(QString::number(t.elapsed())));  // the module runs 10 s uncancelled
-    QCOMPARE(abandonedChecks(), abandonedBefore);  // it stopped when asked
+    QCOMPARE(g_slowSawCancel.load(), sawBefore + 1);  // the module was cancelled, it did not end by itself
+    QCOMPARE(abandonedChecks(), abandonedBefore);     // it stopped when asked
 }
 
 void TestGrading::timeLimitWithModuleIgnoringCancel()
 {
+    // test.stubborn ignores the cancel flag and waits until the test releases
+    // it, which happens only after both gradings below have returned: grading
+    // them at all proves grading abandoned the check at its time limit rather
+    // than waiting for it.
     const Assignment stubborn = testModuleAssignment(QStringLiteral("test.stubborn"));
     GradeOptions o;
     o.registry = &testRegistry();
     o.checkTimeLimitMs = 50;
+    g_stubbornRelease.tryAcquire(g_stubbornRelease.available());
+    g_stubbornExited.tryAcquire(g_stubbornExited.available());
     const int abandonedBefore = abandonedChecks();
-    QElapsedTimer t;
-    t.start();
+    const int runsBefore = g_stubbornRuns.load();
     // Two students: the second is graded although the first one's check never stopped.
     const StudentGrade g1 = gradeAnswers(stubborn, answers(stubborn, QStringLiteral("Hal"), {run(QStringLiteral("make-it"), {QStringLiteral("x=7")})}), o);
     const StudentGrade g2 = gradeAnswers(stubborn, answers(stubborn, QStringLiteral("Ida"), {}), o);
+    const int abandoned = abandonedChecks();
+    // The abandoned check is still waiting: release it, and wait until its
+    // thread has ended, so nothing of it outlives the test.
+    g_stubbornRelease.release();
+    QVERIFY2(g_stubbornExited.tryAcquire(1, poslab::testing::scaledMs(30000)), "the abandoned check's thread never ended");
     QCOMPARE(g1.answers[0].status, Status::TimedOut);
     QCOMPARE(g2.answers[0].status, Status::Unanswered);
-    QVERIFY2(t.elapsed() < 2000, qPrintable(QString::number(t.elapsed())));  // the module sleeps 2.5 s
-    QCOMPARE(abandonedChecks(), abandonedBefore + 1);
+    QCOMPARE(g_stubbornRuns.load(), runsBefore + 1);
+    QCOMPARE(g_stubbornGuardEnded.load(), 0);  // released by the test, after grading returned
+    QCOMPARE(abandoned, abandonedBefore + 1);
 }
 
 void TestGrading::lateSubmission()
