@@ -89,7 +89,7 @@ int pdfPages(const QString& pdf)
 {
     QProcess p;
     p.start(QStringLiteral("pdfinfo"), {pdf});
-    if (!p.waitForFinished(60000)) return -1;
+    if (!p.waitForFinished(poslab::testing::scaledMs(60000))) return -1;
     for (const QByteArray& line : p.readAllStandardOutput().split('\n'))
         if (line.startsWith("Pages:")) return line.mid(6).trimmed().toInt();
     return -1;
@@ -261,20 +261,21 @@ void TestClassroomCli::killedWhileSavingKeepsTheDraft()
     };
     const ChildRun first = poslab::testing::runChild(answer(0));
     QCOMPARE(first.exitCode, 0);
-    const qint64 full = std::max<qint64>(first.elapsedMs, 20);
+    // Kill points: ms of the child's CPU time (its progress, whatever the machine's load), over its whole run.
+    const qint64 full = std::max<qint64>(first.cpuMs, 20);
     const quint32 seed = 20261201;
     int killed = 0;
     int lastSaved = 0;  // the value of the last run known to have finished
-    const QList<int> delays = poslab::testing::killDelays(seed, 12, 1, int(full * 1.2) + 1);
-    for (int round = 0; round < delays.size(); ++round) {
-        const ChildRun r = poslab::testing::killAfter(answer(round + 1), delays[round]);
+    const QList<qint64> points = poslab::testing::killPoints(seed, 12, 1, full * 6 / 5 + 1);
+    for (int round = 0; round < points.size(); ++round) {
+        const ChildRun r = poslab::testing::killAtWork(answer(round + 1), points[round]);
         if (r.killed) ++killed;
         else if (r.finished && r.exitCode == 0) lastSaved = round + 1;
         const QStringList files = drafts(home);
-        QVERIFY2(files.size() == 1, qPrintable(QStringLiteral("seed %1 round %2 delay %3").arg(seed).arg(round).arg(delays[round])));
+        QVERIFY2(files.size() == 1, qPrintable(QStringLiteral("seed %1 round %2 kill at %3 ms of CPU").arg(seed).arg(round).arg(points[round])));
         QJsonParseError error{};
         const QJsonObject o = QJsonDocument::fromJson(readAll(files.first()), &error).object();
-        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(QStringLiteral("round %1 delay %2: %3").arg(round).arg(delays[round]).arg(error.errorString())));
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(QStringLiteral("round %1 kill at %2 ms of CPU: %3").arg(round).arg(points[round]).arg(error.errorString())));
         QVERIFY(checksumHolds(o));
         QCOMPARE(o[QStringLiteral("student")].toString(), QStringLiteral("Kim"));
         // The draft holds the last finished run's answer or a later one, never an older one.
@@ -283,7 +284,7 @@ void TestClassroomCli::killedWhileSavingKeepsTheDraft()
             if (a[QStringLiteral("exercise")].toString() == u"sin-longest-wavelength") value = a[QStringLiteral("text")].toString().toInt() - 1000;
         QVERIFY2(value >= lastSaved && value <= round + 1, qPrintable(QStringLiteral("round %1: value %2, last saved %3").arg(round).arg(value).arg(lastSaved)));
     }
-    QVERIFY2(killed > 0, "no run was killed: the delays are too long for this machine");
+    QVERIFY2(killed > 0, "no run was killed: every kill point came after the run's end");
     // And it still hands in.
     const ChildRun submit = poslab::testing::runChild(poslabCommand({QStringLiteral("assignment"), QStringLiteral("submit"), m_assignment, QStringLiteral("--student"),
                                                               QStringLiteral("Kim"), QStringLiteral("-o"), m_dir.filePath(QStringLiteral("kim.poslab-answers"))},

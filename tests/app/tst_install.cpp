@@ -10,6 +10,8 @@
 //
 // Each run uses a fresh HOME and XDG folders in a temporary directory, so the
 // tester's own settings and data are neither read nor touched.
+#include "../shared/test_timing.h"
+
 #include <QCryptographicHash>
 #include <QDirIterator>
 #include <QElapsedTimer>
@@ -41,14 +43,14 @@ Run runProgram(const QString& program, const QStringList& args, const QProcessEn
     p.setProcessEnvironment(env);
     p.start();
     Run r;
-    if (!p.waitForStarted(10000)) {
+    if (!p.waitForStarted(poslab::testing::scaledMs(10000))) {
         r.crashed = true;
         r.err = QStringLiteral("could not start %1: %2").arg(program, p.errorString());
         return r;
     }
-    if (!p.waitForFinished(timeoutMs)) {
+    if (!p.waitForFinished(poslab::testing::scaledMs(timeoutMs))) {
         p.kill();
-        p.waitForFinished();
+        p.waitForFinished(poslab::testing::scaledMs(30000));
         r.crashed = true;
         r.err = QStringLiteral("%1 timed out").arg(program);
         return r;
@@ -152,7 +154,7 @@ QString pdfText(const QString& pdf)
 {
     QProcess p;
     p.start(QStringLiteral("pdftotext"), {QStringLiteral("-enc"), QStringLiteral("UTF-8"), pdf, QStringLiteral("-")});
-    if (!p.waitForFinished(60000)) return {};
+    if (!p.waitForFinished(poslab::testing::scaledMs(60000))) return {};
     return QString::fromUtf8(p.readAllStandardOutput()).simplified();
 }
 
@@ -161,7 +163,7 @@ QString gunzip(const QString& file)
 {
     QProcess p;
     p.start(QStringLiteral("gzip"), {QStringLiteral("-dc"), file});
-    if (!p.waitForFinished(30000) || p.exitCode() != 0) return {};
+    if (!p.waitForFinished(poslab::testing::scaledMs(30000)) || p.exitCode() != 0) return {};
     return QString::fromUtf8(p.readAllStandardOutput());
 }
 

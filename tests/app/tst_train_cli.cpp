@@ -27,6 +27,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QDateTime>
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QDirIterator>
 #include <QProcess>
@@ -36,6 +37,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <csignal>
 #include <cstring>
 
@@ -64,17 +66,24 @@ QString writeCorpus(const QTemporaryDir& dir) {
 
 const QStringList kTinyModel{"--d-model", "16", "--layers", "1", "--heads", "2", "--batch", "4", "--threads", "1"};
 
-// Waits (up to `waitMs`) until the child prints its first training step on
-// stderr, collecting what it printed into *err, then sends it SIGINT as Ctrl+C
-// would. False if training never started.
-bool interruptAfterFirstStep(QProcess& p, QByteArray* err, int waitMs) {
-    QElapsedTimer t;
-    t.start();
-    while (!err->contains("step 1/") && t.elapsed() < waitMs) {
-        p.waitForReadyRead(200);
+// Waits until stderr (collected into *err) holds `text` — the child's own
+// report of an event; false when it does not come within the scaled limit or
+// the child ends first.
+bool waitForStderr(QProcess& p, QByteArray* err, const char* text, int limitMs) {
+    const QDeadlineTimer deadline(poslab::testing::scaledMs(limitMs));
+    *err += p.readAllStandardError();
+    while (!err->contains(text) && !deadline.hasExpired() && p.state() == QProcess::Running) {
+        p.waitForReadyRead(int(std::clamp<qint64>(deadline.remainingTime(), 1, 1000)));
         *err += p.readAllStandardError();
     }
-    if (!err->contains("step 1/")) return false;
+    return err->contains(text);
+}
+
+// Waits (up to `waitMs`, scaled) until the child prints its first training
+// step on stderr, collecting what it printed into *err, then sends it SIGINT
+// as Ctrl+C would. False if training never started.
+bool interruptAfterFirstStep(QProcess& p, QByteArray* err, int waitMs) {
+    if (!waitForStderr(p, err, "step 1/", waitMs)) return false;
     ::kill((pid_t)p.processId(), SIGINT);
     return true;
 }
@@ -112,7 +121,7 @@ class TestTrainCli : public QObject {
     static QString pdfText(const QString& pdf) {
         QProcess p;
         p.start(QStringLiteral("pdftotext"), {QStringLiteral("-enc"), QStringLiteral("UTF-8"), pdf, QStringLiteral("-")});
-        if (!p.waitForFinished(60000)) return QStringLiteral("(pdftotext did not finish)");
+        if (!p.waitForFinished(poslab::testing::scaledMs(60000))) return QStringLiteral("(pdftotext did not finish)");
         return QString::fromUtf8(p.readAllStandardOutput());
     }
 
@@ -261,10 +270,10 @@ private slots:
         args << kTinyModel;
         p.setArguments(args);
         p.start();
-        QVERIFY(p.waitForStarted());
+        QVERIFY(p.waitForStarted(poslab::testing::scaledMs(30000)));
         QByteArray err;
         QVERIFY2(interruptAfterFirstStep(p, &err, 20000), err.constData());
-        QVERIFY(p.waitForFinished(20000));
+        QVERIFY(p.waitForFinished(poslab::testing::scaledMs(20000)));
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
         QCOMPARE(p.exitCode(), 130);
         const QByteArray out = p.readAllStandardOutput();
@@ -350,10 +359,10 @@ private slots:
         args << kTinyModel;
         p.setArguments(args);
         p.start();
-        QVERIFY(p.waitForStarted());
+        QVERIFY(p.waitForStarted(poslab::testing::scaledMs(30000)));
         QByteArray err;
         QVERIFY2(interruptAfterFirstStep(p, &err, 20000), err.constData());
-        QVERIFY(p.waitForFinished(30000));
+        QVERIFY(p.waitForFinished(poslab::testing::scaledMs(30000)));
         err += p.readAllStandardError();
         QCOMPARE(p.exitCode(), 130);
         QString error;
@@ -370,9 +379,9 @@ private slots:
     // A second Ctrl+C skips the evaluation of the model in training. Here
     // that evaluation would take about 20 s (all of the fortunes' 262 000
     // held-out characters at four lengths, then RoPE's four scalings), and
-    // the second SIGINT comes 0.3 s after the first: the run must end with
-    // exit 130, say so, and show and store nothing (RoPE was the only scheme,
-    // and it is left out).
+    // the second SIGINT comes 0.3 s of the child's CPU time after the first:
+    // the run must end with exit 130, say so, and show and store nothing
+    // (RoPE was the only scheme, and it is left out).
     void secondCtrlCSkipsTheEvaluation() {
         useDataHome(QStringLiteral("stopped-twice"));
         QProcess p;
@@ -382,12 +391,25 @@ private slots:
                          "--d-model", "64", "--layers", "2", "--heads", "2", "--batch", "4", "--threads", "1"};
         p.setArguments(args);
         p.start();
-        QVERIFY(p.waitForStarted());
+        QVERIFY(p.waitForStarted(poslab::testing::scaledMs(30000)));
         QByteArray err;
         QVERIFY2(interruptAfterFirstStep(p, &err, 30000), err.constData());
-        QTest::qWait(300);
-        ::kill((pid_t)p.processId(), SIGINT);
-        QVERIFY(p.waitForFinished(30000));
+        // The second Ctrl+C once the first has been handled (the handler says
+        // so; two SIGINTs sent before the first is delivered would merge into
+        // one), and once the child has worked 0.3 s more, by its CPU clock: the
+        // step in progress is long done and the evaluation is under way, at
+        // the same point of the work however slow the build or busy the machine.
+        QVERIFY2(waitForStderr(p, &err, "Ctrl+C again to skip the evaluation", 30000), err.constData());
+        const qint64 pid = p.processId();
+        const qint64 cpuAtFirst = poslab::testing::processCpuMs(pid);
+        QVERIFY(cpuAtFirst >= 0);
+        const QDeadlineTimer deadline(poslab::testing::scaledMs(60000));
+        while (poslab::testing::processCpuMs(pid) < cpuAtFirst + 300 && !deadline.hasExpired() && !p.waitForFinished(1)) {
+        }
+        QVERIFY2(p.state() == QProcess::Running, "the run ended after the first Ctrl+C: there was no evaluation to skip");
+        QVERIFY2(poslab::testing::processCpuMs(pid) >= cpuAtFirst + 300, "the child did no work after the first Ctrl+C");
+        ::kill((pid_t)pid, SIGINT);
+        QVERIFY(p.waitForFinished(poslab::testing::scaledMs(30000)));
         err += p.readAllStandardError();
         const QByteArray out = p.readAllStandardOutput();
         QCOMPARE(p.exitCode(), 130);
@@ -533,10 +555,10 @@ private slots:
                         QStringLiteral("--quick --corpus ") + corpus_ +
                             QStringLiteral(" --d-model 16 --layers 1 --heads 2 --batch 4 --steps 10000000 --train-ctx 16 --threads 1")});
         p.start();
-        QVERIFY(p.waitForStarted());
+        QVERIFY(p.waitForStarted(poslab::testing::scaledMs(30000)));
         QByteArray err;
         QVERIFY2(interruptAfterFirstStep(p, &err, 30000), err.constData());
-        QVERIFY(p.waitForFinished(30000));
+        QVERIFY(p.waitForFinished(poslab::testing::scaledMs(30000)));
         err += p.readAllStandardError();
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
         QCOMPARE(p.exitCode(), 130);

@@ -1,5 +1,5 @@
 // tst_kill_during_save.cpp — the real poslab killed with SIGKILL at seeded
-// random moments while it writes a PDF over an existing one (`poslab export`)
+// points of its work while it writes a PDF over an existing one (`poslab export`)
 // and while it saves a checkpoint over an existing one (`poslab train --load
 // CKPT --save CKPT`). After every kill the previous file is still there, whole:
 // byte for byte the old one, or (when the kill came after the rename) a whole
@@ -9,8 +9,11 @@
 // the classroom tests. Helpers: tests/shared/kill_during.h.
 //
 // The seed is fixed (POSLAB_FAULT_SEED overrides it) and printed with every
-// delay, so a failing schedule can be replayed. Delays are drawn from the
-// whole run, weighted to its end where the save happens (see killWindow).
+// kill point, so a failing schedule can be replayed. A point is an amount of
+// the child's work — its CPU time, or the bytes of the file being written —
+// never a time, so the same seed kills at the same point of the run however
+// slow the build or busy the machine. Points are drawn from the whole run,
+// weighted to its end where the save happens (see killWindow).
 #include "../shared/kill_during.h"
 
 #include <QFile>
@@ -68,14 +71,15 @@ QString pdfProblem(const QByteArray& pdf)
     return {};
 }
 
-// Kill delays for a run that takes `fullMs` to the end: half of them anywhere
-// in the run, half in its last quarter, where the file is written.
-QList<int> killWindow(quint32 seed, int rounds, qint64 fullMs)
+// Kill points (ms of the child's CPU time) for a run that uses `fullMs` of CPU
+// to its end: half of them anywhere in the run, half in its last quarter,
+// where the file is written.
+QList<qint64> killWindow(quint32 seed, int rounds, qint64 fullMs)
 {
-    const int full = int(std::max<qint64>(fullMs, 50));
-    QList<int> delays = killDelays(seed, rounds / 2, full / 20, full);
-    delays += killDelays(seed + 1, rounds - rounds / 2, full * 3 / 4, full + full / 10);
-    return delays;
+    const qint64 full = std::max<qint64>(fullMs, 50);
+    QList<qint64> points = killPoints(seed, rounds / 2, full / 20, full);
+    points += killPoints(seed + 1, rounds - rounds / 2, full * 3 / 4, full + full / 10);
+    return points;
 }
 
 }  // namespace
@@ -100,7 +104,7 @@ void TestKillDuringSave::exportOverExistingPdf()
     cmd.environment = isolatedEnvironment(tmp.path());
 
     // A first export to the end: the file every later kill must leave intact,
-    // and the time a whole export takes here.
+    // and the work (CPU time) a whole export takes.
     const ChildRun first = runChild(cmd);
     QVERIFY2(first.finished && first.exitCode == 0, first.err.constData());
     QByteArray previous = readFile(out);
@@ -108,9 +112,10 @@ void TestKillDuringSave::exportOverExistingPdf()
 
     const quint32 seed = faultSeed();
     int killedRounds = 0, wholeLeftovers = 0;
-    for (int delay : killWindow(seed, 6, first.elapsedMs)) {
-        const ChildRun r = killAfter(cmd, delay);
-        qInfo("seed %u: export killed after %d ms of ~%lld: %s", seed, delay, first.elapsedMs,
+    QVERIFY(first.cpuMs > 0);
+    for (qint64 work : killWindow(seed, 6, first.cpuMs)) {
+        const ChildRun r = killAtWork(cmd, work);
+        qInfo("seed %u: export killed at %lld ms of CPU of ~%lld: %s", seed, work, first.cpuMs,
               r.killed ? "killed" : "had finished");
         QVERIFY2(!r.crashed, r.err.constData());
         if (!r.killed) QVERIFY2(r.exitCode == 0, r.err.constData());
@@ -118,7 +123,7 @@ void TestKillDuringSave::exportOverExistingPdf()
         const QByteArray now = readFile(out);
         if (r.killed && now != previous)
             qInfo("  the kill came after the rename: a whole new PDF");
-        QVERIFY2(pdfProblem(now).isEmpty(), qPrintable(QStringLiteral("after a kill at %1 ms the PDF %2").arg(delay).arg(pdfProblem(now))));
+        QVERIFY2(pdfProblem(now).isEmpty(), qPrintable(QStringLiteral("after a kill at %1 ms of CPU the PDF %2").arg(work).arg(pdfProblem(now))));
         // QSaveFile writes an unnamed file (O_TMPFILE) and names it only at
         // commit: a kill leaves nothing beside the PDF but, in the instant
         // between naming and renaming, the whole new PDF.
@@ -129,11 +134,13 @@ void TestKillDuringSave::exportOverExistingPdf()
     }
     QVERIFY2(killedRounds > 0, "no round was killed before it finished: the schedule never hit a write");
 
-    // Then kills aimed at the write itself: once the unnamed file holds data.
+    // Then kills aimed at the write itself: once the unnamed file holds a
+    // seeded number of bytes of the PDF's size.
     int midWrite = 0;
-    for (int extra : killDelays(seed + 3, 3, 0, 4)) {
-        const ChildRun r = killWhileWriting(cmd, QFileInfo(out).absolutePath(), 1, extra);
-        qInfo("seed %u: export killed %d ms into writing the PDF: %s", seed, extra,
+    const qint64 pdfSize = previous.size();
+    for (qint64 bytes : killPoints(seed + 3, 3, 1, std::max<qint64>(2, pdfSize * 3 / 4))) {
+        const ChildRun r = killWhileWriting(cmd, QFileInfo(out).absolutePath(), bytes);
+        qInfo("seed %u: export killed once the PDF being written held %lld of ~%lld bytes: %s", seed, bytes, pdfSize,
               r.killedWhileWriting ? "killed mid-write" : r.killed ? "killed" : "had finished");
         QVERIFY2(!r.crashed, r.err.constData());
         midWrite += r.killedWhileWriting ? 1 : 0;
@@ -213,10 +220,11 @@ void TestKillDuringSave::checkpointOverExistingCheckpoint()
 
     const quint32 seed = faultSeed();
     int killedRounds = 0;
-    for (int delay : killWindow(seed + 7, 6, calibrate.elapsedMs)) {
+    QVERIFY(calibrate.cpuMs > 0);
+    for (qint64 work : killWindow(seed + 7, 6, calibrate.cpuMs)) {
         const QByteArray before = readFile(ckpt);
-        const ChildRun r = killAfter(more, delay);
-        qInfo("seed %u: train --save killed after %d ms of ~%lld: %s", seed, delay, calibrate.elapsedMs,
+        const ChildRun r = killAtWork(more, work);
+        qInfo("seed %u: train --save killed at %lld ms of CPU of ~%lld: %s", seed, work, calibrate.cpuMs,
               r.killed ? "killed" : "had finished");
         QVERIFY2(!r.crashed, r.err.constData());
         if (!r.killed) QVERIFY2(r.exitCode == 0, r.err.constData());
@@ -237,14 +245,15 @@ void TestKillDuringSave::checkpointOverExistingCheckpoint()
     }
     QVERIFY2(killedRounds > 0, "no round was killed before it finished: the schedule never hit a write");
 
-    // Then kills aimed at the save itself: once the unnamed file holds 64 KiB
-    // of the 5 MB, and a few milliseconds later.
+    // Then kills aimed at the save itself: once the unnamed file holds a
+    // seeded number of bytes between 64 KiB and three quarters of the 5 MB.
     int midWrite = 0;
-    for (int extra : killDelays(seed + 5, 3, 0, 6)) {
+    const qint64 ckptSize = readFile(ckpt).size();
+    for (qint64 bytes : killPoints(seed + 5, 3, 64 * 1024, std::max<qint64>(64 * 1024 + 1, ckptSize * 3 / 4))) {
         const QByteArray before = readFile(ckpt);
-        const ChildRun r = killWhileWriting(more, QFileInfo(ckpt).absolutePath(), 64 * 1024, extra);
-        qInfo("seed %u: train --save killed %d ms into writing the checkpoint: %s", seed, extra,
-              r.killedWhileWriting ? "killed mid-write" : r.killed ? "killed" : "had finished");
+        const ChildRun r = killWhileWriting(more, QFileInfo(ckpt).absolutePath(), bytes);
+        qInfo("seed %u: train --save killed once the checkpoint being written held %lld of ~%lld bytes: %s", seed, bytes,
+              ckptSize, r.killedWhileWriting ? "killed mid-write" : r.killed ? "killed" : "had finished");
         QVERIFY2(!r.crashed, r.err.constData());
         midWrite += r.killedWhileWriting ? 1 : 0;
         const int now = stepsIn();

@@ -19,6 +19,8 @@
 #include "core/common.h"
 #include "lm/tensor_file.h"
 
+#include "../shared/test_timing.h"
+
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -421,12 +423,12 @@ private slots:
             }
             // Wait until the file being written (unnamed, O_TMPFILE, or the
             // mkstemp fallback's "killed.ckpt.tmp.*") holds some bytes, then
-            // kill. The child's open descriptors show it either way.
-            QElapsedTimer timer;
-            timer.start();
+            // kill. The child's open descriptors show it either way (polled:
+            // a condition, with a limit that only ends a child that never writes).
+            const QDeadlineTimer deadline(poslab::testing::scaledMs(20000));
             std::string tmp;
             const std::string fds = "/proc/" + std::to_string(child) + "/fd";
-            while (timer.elapsed() < 20000) {
+            while (!deadline.hasExpired()) {
                 for (const auto& n : list_dir(fds)) {
                     char target[4096];
                     const ssize_t len = ::readlink((fds + "/" + n).c_str(), target, sizeof target - 1);

@@ -13,6 +13,7 @@
 // each other, of the machine's load and of copies running in parallel.
 //
 // Set POSLAB_SCREENSHOT_DIR to keep PNGs of the window in both languages.
+#include "../shared/test_timing.h"
 #include "../shared/unwritable_folder.h"
 #include "classroom/assignment.h"
 #include "lessons/course_loader.h"
@@ -52,6 +53,7 @@
 #include <QTimer>
 #include <QTreeWidget>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -266,7 +268,7 @@ private:
         auto w = std::make_unique<MainWindow>(options(lang, courseDir));
         w->resize(1300, 860);
         w->show();
-        if (!QTest::qWaitForWindowExposed(w.get())) qWarning("window not exposed");
+        if (!QTest::qWaitForWindowExposed(w.get(), poslab::testing::scaledMs(5000))) qWarning("window not exposed");
         return w;
     }
 
@@ -275,7 +277,13 @@ private:
         const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR");
         if (dir.isEmpty()) return;
         QDir().mkpath(dir);
-        QTest::qWait(300);
+        // The page has settled: every run block has its result, and what was queued (layouts) has been handled.
+        const auto settled = [w] {
+            const QList<RunBlockCard*> cards = w->findChildren<RunBlockCard*>();
+            return std::none_of(cards.cbegin(), cards.cend(), [](const RunBlockCard* c) { return c->isBusy(); });
+        };
+        if (!QTest::qWaitFor(settled, poslab::testing::scaledMs(20000))) qWarning("%s: a run block is still busy", qPrintable(name));
+        poslab::testing::flushPostedEvents();
         w->grab().save(QDir(dir).filePath(name + QStringLiteral(".png")));
     }
 
@@ -376,7 +384,9 @@ private slots:
         QVERIFY(ex->solutionButton()->isHidden());
         QVERIFY(!ex->exercise().solution.isEmpty());
         if (ExerciseWidget* choice = showExercise(w.get(), kChoiceExercise)) {
-            QTest::qWait(200);  // laid out first, so the card has its place
+            // Laid out first, so the card has its place.
+            poslab::testing::flushPostedEvents();
+            QTRY_VERIFY_WITH_TIMEOUT(choice->isVisible() && choice->height() > 0, poslab::testing::scaledMs(5000));
             w->lessonView()->ensureWidgetVisible(choice);
             screenshot(w.get(), QStringLiteral("assignment-%1").arg(lang));
         }
@@ -648,7 +658,7 @@ private slots:
         lessons::AnswerFile first;
         QVERIFY(lessons::readAnswerFile(out, &first).ok());
         QCOMPARE(first.find(kNumberExercise)->text, QStringLiteral("60611"));
-        QTRY_VERIFY(!visibleMessageBox(w.get()));  // the confirmation was answered and closed
+        QTRY_VERIFY_WITH_TIMEOUT(!visibleMessageBox(w.get()), poslab::testing::scaledMs(5000));  // the confirmation was answered and closed
 
         // Again, declining: the file handed in stays as it was.
         ExerciseWidget* choice = showExercise(w.get(), kChoiceExercise);

@@ -12,6 +12,8 @@
 #include "ui/charts/color_map.h"
 #include "ui/charts/heatmap_chart.h"
 
+#include "../shared/test_timing.h"
+
 #include <QApplication>
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -74,7 +76,7 @@ QString shotDir() {
 void showPanel(ChartPanel& panel, int width = 680) {
     panel.resize(width, panel.sizeHint().height());
     panel.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QVERIFY(QTest::qWaitForWindowExposed(&panel, poslab::testing::scaledMs(5000)));
     QApplication::processEvents();
 }
 
@@ -505,10 +507,10 @@ private slots:
         QCOMPARE(ax->labelsAngle(), -90);
         panel.resize(1600, panel.height());
         QApplication::processEvents();
-        QTRY_COMPARE(ax->labelsAngle(), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(ax->labelsAngle(), 0, poslab::testing::scaledMs(5000));
         panel.resize(680, panel.height());
-        QTRY_COMPARE(ax->labelsAngle(), -90);
-        QTest::qWait(50);
+        QTRY_COMPARE_WITH_TIMEOUT(ax->labelsAngle(), -90, poslab::testing::scaledMs(5000));
+        poslab::testing::flushPostedEvents();  // the chart's relayout at the new size, before the picture
         panel.grab().save(QDir(shotDir()).filePath(QStringLiteral("heatmap-crowded.png")));
         // Print path (no event loop): the same decision at 640 px.
         QImage print(QSize(640, 320), QImage::Format_RGB32);

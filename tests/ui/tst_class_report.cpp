@@ -7,6 +7,7 @@
 // three students — one of them with a hostile name and a 5000-character
 // answer —, a file that could not be read and a duplicate. The expected text
 // is the fixture's own data, so every check follows from the input alone.
+#include "../shared/test_timing.h"
 #include "classroom/grading.h"
 #include "ui/classroom/class_report.h"
 
@@ -218,7 +219,7 @@ int imageCount(const QString& pdf)
 {
     QProcess p;
     p.start(QStandardPaths::findExecutable(QStringLiteral("pdfimages")), {QStringLiteral("-list"), pdf});
-    if (!p.waitForFinished(60000) || p.exitCode() != 0) return -1;
+    if (!p.waitForFinished(poslab::testing::scaledMs(60000)) || p.exitCode() != 0) return -1;
     const QStringList lines = QString::fromUtf8(p.readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts);
     return int(lines.size()) - 2;
 }

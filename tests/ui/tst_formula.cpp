@@ -6,6 +6,7 @@
 // big operators, stretched delimiters span the matrix, the baseline of an
 // inline formula coincides with the baseline of the surrounding text.
 // PNGs and a PDF are left in $POSLAB_FORMULA_OUT (default: a temp folder) to look at.
+#include "../shared/test_timing.h"
 #include "ui/formula/formula_renderer.h"
 
 #include <QAbstractTextDocumentLayout>
@@ -368,7 +369,7 @@ private slots:
                 n += list.contains(args.at(0).toString()) && !args.at(1).toBool();
             return n;
         };
-        QTRY_COMPARE_WITH_TIMEOUT(readyCount(), list.size(), 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(readyCount(), list.size(), poslab::testing::scaledMs(30000));
         for (const QString& tex : list) {
             Formula f;
             QVERIFY(r.lookup(tex, false, &f));
@@ -499,10 +500,10 @@ private slots:
         const qreal before = doc.idealWidth();
         Formula f;
         QVERIFY2(!FormulaRenderer::instance().lookup(tex, false, &f), "the layout waited for the JS engine");
-        QTRY_VERIFY_WITH_TIMEOUT(FormulaRenderer::instance().lookup(tex, false, &f), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(FormulaRenderer::instance().lookup(tex, false, &f), poslab::testing::scaledMs(30000));
         QVERIFY(f.ok);
         // The typeset fraction is far narrower than its TeX source: the re-layout shrank the line.
-        QTRY_VERIFY_WITH_TIMEOUT(doc.idealWidth() < before - 100, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(doc.idealWidth() < before - 100, poslab::testing::scaledMs(5000));
     }
 
     void pdfKeepsFormulasVector() {
@@ -539,7 +540,7 @@ private slots:
         // pdfimages agrees (independent reader), when installed.
         QProcess pdfimages;
         pdfimages.start(QStringLiteral("pdfimages"), {QStringLiteral("-list"), pdf});
-        if (pdfimages.waitForFinished(20000) && pdfimages.exitCode() == 0) {
+        if (pdfimages.waitForFinished(poslab::testing::scaledMs(20000)) && pdfimages.exitCode() == 0) {
             const QStringList lines = QString::fromUtf8(pdfimages.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
             QCOMPARE(lines.size(), 2);  // the two header lines, no image rows
         }

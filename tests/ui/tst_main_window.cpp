@@ -10,6 +10,7 @@
 //
 // Set POSLAB_SCREENSHOT_DIR to keep PNGs of every step in both languages.
 #include "../shared/temporary_lab_run.h"
+#include "../shared/test_timing.h"
 #include "lessons/course_loader.h"
 #include "lessons/progress_store.h"
 #include "lessons/run_engine.h"
@@ -43,6 +44,7 @@
 #include <QTreeWidget>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <memory>
 
 #ifdef POSLAB_HAVE_POPPLER
@@ -51,6 +53,8 @@
 
 using namespace poslab;
 using namespace poslab::ui;
+using poslab::testing::flushPostedEvents;
+using poslab::testing::scaledMs;
 
 namespace {
 
@@ -88,7 +92,7 @@ private:
         auto w = std::make_unique<MainWindow>(options(lang));
         w->resize(1200, 820);
         w->show();
-        if (!QTest::qWaitForWindowExposed(w.get())) qWarning("window not exposed");
+        if (!QTest::qWaitForWindowExposed(w.get(), poslab::testing::scaledMs(5000))) qWarning("window not exposed");
         QApplication::setActiveWindow(w.get());
         return w;
     }
@@ -97,7 +101,7 @@ private:
     {
         RunBlockCard* c = w->lessonView()->runCards().value(card);
         if (!c) return nullptr;
-        const bool done = QTest::qWaitFor([c] { return c->chart() != nullptr && !c->isBusy(); }, 20000);
+        const bool done = QTest::qWaitFor([c] { return c->chart() != nullptr && !c->isBusy(); }, scaledMs(20000));
         return done ? c : nullptr;
     }
 
@@ -237,8 +241,8 @@ private slots:
         QSignalSpy finished(w->runEngine(), &lessons::RunEngine::finished);
         const int executedBefore = w->runEngine()->executedRuns();
         spin->setValue(32);
-        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 20000);
-        QTRY_COMPARE_WITH_TIMEOUT(firstY(card->chart()), 8.5, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), scaledMs(20000));
+        QTRY_COMPARE_WITH_TIMEOUT(firstY(card->chart()), 8.5, scaledMs(20000));
         QCOMPARE(w->runEngine()->executedRuns(), executedBefore + 1);
 
         // Quick changes are debounced into one run of the last value.
@@ -247,15 +251,15 @@ private slots:
         spin->setValue(40);
         spin->setValue(48);
         QVERIFY(card->paramPanel()->assignments().contains(QStringLiteral("head_dim=48")));
-        QTRY_COMPARE_WITH_TIMEOUT(firstY(card->chart()), 12.5, 20000);
-        QVERIFY(w->runEngine()->waitForIdle(20000));
+        QTRY_COMPARE_WITH_TIMEOUT(firstY(card->chart()), 12.5, scaledMs(20000));
+        QVERIFY(w->runEngine()->waitForIdle(scaledMs(20000)));
         QCOMPARE(w->runEngine()->executedRuns(), executedMid + 1);
 
         // Reset brings back the lesson's values (from the cache: no new run).
         const int executedReset = w->runEngine()->executedRuns();
         card->paramPanel()->resetButton()->click();
         QCOMPARE(spin->value(), 64);
-        QTRY_COMPARE_WITH_TIMEOUT(firstY(card->chart()), 16.5, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(firstY(card->chart()), 16.5, scaledMs(20000));
         QCOMPARE(w->runEngine()->executedRuns(), executedReset);
         QVERIFY(card->errorText().isEmpty());
     }
@@ -284,7 +288,7 @@ private slots:
             QApplication::sendEvent(target, &wheel);
         };
         w->lessonView()->setFocus();
-        QTRY_VERIFY(w->lessonView()->hasFocus());
+        QTRY_VERIFY_WITH_TIMEOUT(w->lessonView()->hasFocus(), scaledMs(5000));
         turn(slider);
         turn(spin);
         QCOMPARE(spin->value(), 64);
@@ -294,7 +298,7 @@ private slots:
 
         // Focused (clicked or tabbed into), the spin box steps with the wheel as usual.
         spin->setFocus(Qt::TabFocusReason);
-        QTRY_VERIFY(spin->hasFocus());
+        QTRY_VERIFY_WITH_TIMEOUT(spin->hasFocus(), scaledMs(5000));
         turn(spin);
         QCOMPARE(spin->value(), 66);  // one step of the lesson's `step 2`
     }
@@ -416,12 +420,12 @@ private slots:
         QCOMPARE(ex->paramPanel()->value(QStringLiteral("rope_theta")).toDouble(), 100.0);
         QSignalSpy checked(ex, &ExerciseWidget::checked);
         ex->checkButton()->click();
-        QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 1, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 1, scaledMs(20000));
         QCOMPARE(checked[0][0].toBool(), false);
         QCOMPARE(ex->feedback(), ExerciseWidget::Feedback::Wrong);
         QVERIFY(ex->paramPanel()->setValue(QStringLiteral("rope_theta"), QStringLiteral("10000")));
         ex->checkButton()->click();
-        QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 2, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 2, scaledMs(20000));
         QCOMPARE(checked[1][0].toBool(), true);
         QCOMPARE(ex->feedback(), ExerciseWidget::Feedback::Correct);
     }
@@ -507,7 +511,7 @@ private slots:
         o.chapters = {w->course().chapters[0].number};
         o.outputPath = m_tmp->filePath(QStringLiteral("chapter.pdf"));
         w->startExport(o);
-        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, scaledMs(60000));
         QVERIFY2(finished[0][0].toBool(), qPrintable(finished[0][1].toString()));
         QFile pdf(o.outputPath);
         QVERIFY(pdf.open(QIODevice::ReadOnly));
@@ -523,7 +527,7 @@ private slots:
         // An unwritable path fails cleanly, leaving no file.
         o.outputPath = m_tmp->filePath(QStringLiteral("no/such/dir/x.pdf"));
         w->startExport(o);
-        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, scaledMs(60000));
         QVERIFY(!finished[1][0].toBool());
         QVERIFY(!QFileInfo::exists(o.outputPath));
     }
@@ -552,7 +556,7 @@ private slots:
         MainWindow w(o);
         w.resize(1200, 820);
         w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(QTest::qWaitForWindowExposed(&w, poslab::testing::scaledMs(5000)));
         int chapter = -1, step = -1;
         for (int c = 0; c < w.course().chapters.size() && chapter < 0; ++c) {
             const lessons::Chapter& ch = w.course().chapters[c];
@@ -569,7 +573,7 @@ private slots:
             return nullptr;
         };
         QVERIFY(labCard());
-        QVERIFY(QTest::qWaitFor([&] { return labCard() && !labCard()->isBusy() && !labCard()->errorText().isEmpty(); }, 20000));
+        QVERIFY(QTest::qWaitFor([&] { return labCard() && !labCard()->isBusy() && !labCard()->errorText().isEmpty(); }, scaledMs(20000)));
 
         w.showTrainingLab(true);
         QVERIFY(w.isTrainingLabShown());
@@ -581,7 +585,7 @@ private slots:
             QVERIFY(!w.isTrainingLabShown());
             QCOMPARE(w.chapterIndex(), chapter);
             QCOMPARE(w.stepIndex(), step);
-            QVERIFY2(QTest::qWaitFor([&] { return labCard() && !labCard()->isBusy() && labCard()->errorText().isEmpty(); }, 20000),
+            QVERIFY2(QTest::qWaitFor([&] { return labCard() && !labCard()->isBusy() && labCard()->errorText().isEmpty(); }, scaledMs(20000)),
                      qPrintable(labCard() ? labCard()->errorText() : QStringLiteral("no lab card")));
         }
     }
@@ -612,14 +616,23 @@ private slots:
         auto w = std::make_unique<MainWindow>(o);
         w->resize(1280, 860);
         w->show();
-        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        QVERIFY(QTest::qWaitForWindowExposed(w.get(), poslab::testing::scaledMs(5000)));
         for (const QString& lang : {QStringLiteral("en"), QStringLiteral("zh")}) {
             w->setLanguage(lang);
             for (int c = 0; c < w->course().chapters.size(); ++c) {
                 for (int s = 0; s < w->course().chapters[c].steps.size(); ++s) {
                     QVERIFY(w->goTo(c, s));
                     for (int i = 0; i < w->lessonView()->runCards().size(); ++i) QVERIFY(waitForChart(w.get(), i));
-                    QTest::qWait(50);
+                    // Laid out: every text block has grown to its text (formulas
+                    // arriving re-lay out their documents) before the grab.
+                    const auto textFits = [&] {
+                        const QList<MarkdownBrowser*> blocks = w->lessonView()->textBlocks();
+                        return std::all_of(blocks.cbegin(), blocks.cend(), [](MarkdownBrowser* b) {
+                            return b->height() >= int(b->document()->size().height());
+                        });
+                    };
+                    flushPostedEvents();
+                    QTRY_VERIFY_WITH_TIMEOUT(textFits(), scaledMs(5000));
                     // The whole step, not just the visible part: the page widget of the scroll area.
                     const QImage img = dir.isEmpty() ? w->grab().toImage() : w->lessonView()->widget()->grab().toImage();
                     if (!dir.isEmpty()) w->grab().save(QDir(dir).filePath(QStringLiteral("win-%1-%2-%3.png").arg(lang).arg(c + 1).arg(s + 1)));

@@ -6,6 +6,7 @@
 // student name and an answers file; the tests then read the PDFs the way a
 // reader would: text per page with positions (poppler), fonts, images
 // (pdfimages -list from poppler-utils).
+#include "../shared/test_timing.h"
 #include "../shared/temporary_lab_run.h"
 #include "lessons/progress_store.h"
 #include "ui/report/pdf_export.h"
@@ -428,7 +429,7 @@ void TestPdfExport::chartsPresent()
     QVERIFY2(!pdfimages.isEmpty(), "pdfimages (poppler-utils) is needed to list the images");
     QProcess p;
     p.start(pdfimages, {QStringLiteral("-list"), pdfFor(lang)});
-    QVERIFY(p.waitForFinished(30000));
+    QVERIFY(p.waitForFinished(poslab::testing::scaledMs(30000)));
     const QStringList rows = QString::fromUtf8(p.readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts).mid(2);
     bool heatmap = false;
     for (const QString& row : rows) {

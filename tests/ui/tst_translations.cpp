@@ -6,6 +6,7 @@
 // over src/ui into a temporary file: every tr() string of the UI must be in
 // the committed file. Loads the compiled :/i18n/poslab_zh_CN.qm and looks
 // every message up, so the resource is built from the current .ts.
+#include "../shared/test_timing.h"
 #include "modules/registry.h"
 #include "ui/window/main_window.h"
 #include "ui/notebook/param_panel.h"
@@ -156,7 +157,7 @@ private slots:
         p.start(lupdate, {QStringLiteral("-I"), repoRoot() + QStringLiteral("/src"), repoRoot() + QStringLiteral("/src/ui"),
                           QStringLiteral("-ts"), fresh, QStringLiteral("-locations"), QStringLiteral("none"),
                           QStringLiteral("-target-language"), QStringLiteral("zh_CN")});
-        QVERIFY(p.waitForFinished(120000));
+        QVERIFY(p.waitForFinished(poslab::testing::scaledMs(120000)));
         QVERIFY2(p.exitCode() == 0, p.readAll().constData());
 
         QString error;
