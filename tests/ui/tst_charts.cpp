@@ -731,7 +731,7 @@ private slots:
             pdf.setPageSize(QPageSize(QPageSize::A4));
             QPainter p(&pdf);
             // As the window engineer's fonts.cpp chooses: Latin first, then WenQuanYi
-            // (Noto CJK extracts as Kangxi radicals, TECH-NOTES).
+            // (Noto CJK extracts as Kangxi radicals, docs/qt-notes.md).
             QFont font;
             font.setFamilies({QStringLiteral("DejaVu Sans"), QStringLiteral("WenQuanYi Micro Hei")});
             const double w = pdf.width() * 0.9;
