@@ -59,7 +59,8 @@ const Assignment& fixedAssignment()
             AssignmentExercise e;
             ExerciseBlock block;
             QString error;
-            if (!parseExerciseSource(QString::fromUtf8(source), poslab::modules::Registry::builtin(), &block, &error)) abort();
+            if (!parseExerciseSource(QString::fromUtf8(source), poslab::modules::Registry::builtin(), &block, &error))
+                abort();
             e.id = block.id;
             e.chapterNumber = 2;
             e.source.insert(QStringLiteral("en"), QString::fromUtf8(source));
@@ -177,8 +178,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     const QByteArray repaired = withRepairedChecksum(bytes);
     for (const QByteArray& input : {bytes, repaired}) {
         if (input.isEmpty() && !bytes.isEmpty()) continue;
-        if (data[0] % 2 == 0) fuzzAssignment(input);
-        else fuzzAnswers(input);
+        if (data[0] % 2 == 0)
+            fuzzAssignment(input);
+        else
+            fuzzAnswers(input);
     }
     return 0;
 }

@@ -37,9 +37,18 @@ struct Words {
     QString t(const char* en, const char* chinese) const { return QString::fromUtf8(zh() ? chinese : en); }
 };
 
-void out(const QString& s) { writeStdout((s.endsWith(u'\n') || s.isEmpty() ? s : s + u'\n').toStdString()); }
-void outBytes(const QByteArray& b) { writeStdout(std::string_view(b.constData(), size_t(b.size()))); }
-void err(const QString& s) { writeStderr((s.endsWith(u'\n') ? s : s + u'\n').toStdString()); }
+void out(const QString& s)
+{
+    writeStdout((s.endsWith(u'\n') || s.isEmpty() ? s : s + u'\n').toStdString());
+}
+void outBytes(const QByteArray& b)
+{
+    writeStdout(std::string_view(b.constData(), size_t(b.size())));
+}
+void err(const QString& s)
+{
+    writeStderr((s.endsWith(u'\n') ? s : s + u'\n').toStdString());
+}
 
 // ---- assignment create ------------------------------------------------------
 
@@ -68,7 +77,8 @@ CommandOptions openOptions()
 CommandOptions gradeOptions()
 {
     CommandOptions o(QStringLiteral("grade"));
-    o.option(QStringLiteral("--format")).choices({QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("csv")});
+    o.option(QStringLiteral("--format"))
+        .choices({QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("csv")});
     o.option(QStringLiteral("-o")).alias(QStringLiteral("--output"));
     o.option(QStringLiteral("--student-reports")).option(QStringLiteral("--time-limit"));
     return o;
@@ -95,25 +105,30 @@ int assignmentCreate(const QStringList& rest)
     a.option(QStringLiteral("-o")).alias(QStringLiteral("--output"));
     if (const int stop = startCommand(a, rest, assignmentUsageText); stop >= 0) return stop;
     const Words w{a.lang()};
-    if (!a.positional().isEmpty())
-        return a.usageError(unexpectedArgument(a.positional().first()));
+    if (!a.positional().isEmpty()) return a.usageError(unexpectedArgument(a.positional().first()));
     AssignmentCreateOptions o;
     o.courseDir = a.value("--course");
     o.title = a.value("--title");
     const QString output = a.value("-o");
-    if (!a.has("--chapters")) return a.usageError(T2("--chapters is required (e.g. --chapters 2,5)", "需要 --chapters（例如 --chapters 2,5）"));
+    if (!a.has("--chapters"))
+        return a.usageError(
+            T2("--chapters is required (e.g. --chapters 2,5)", "需要 --chapters（例如 --chapters 2,5）"));
     if (o.title.trimmed().isEmpty()) return a.usageError(T2("--title is required", "需要 --title（作业标题）"));
-    if (output.isEmpty()) return a.usageError(T2("-o FILE is required (where to write the assignment)", "需要 -o 文件（作业写到哪里）"));
+    if (output.isEmpty())
+        return a.usageError(T2("-o FILE is required (where to write the assignment)", "需要 -o 文件（作业写到哪里）"));
     QString chapterError;
     if (!poslab::ui::parseChapterList(a.value("--chapters"), &o.chapters, &chapterError))
-        return a.usageError(T2("--chapters '%1': %2", "--chapters“%1”有误：%2").arg(safeDisplayText(a.value("--chapters").left(60)), chapterError));
+        return a.usageError(T2("--chapters '%1': %2", "--chapters“%1”有误：%2")
+                                .arg(safeDisplayText(a.value("--chapters").left(60)), chapterError));
     for (const QString& ids : a.values("--exercises"))
         for (const QString& id : ids.split(u',', Qt::SkipEmptyParts)) o.exerciseIds << id.trimmed();
     if (a.has("--exercises") && o.exerciseIds.isEmpty())
-        return a.usageError(T2("--exercises needs exercise ids, e.g. --exercises rope-base,sin-period", "--exercises 需要练习编号，例如 --exercises rope-base,sin-period"));
+        return a.usageError(T2("--exercises needs exercise ids, e.g. --exercises rope-base,sin-period",
+                               "--exercises 需要练习编号，例如 --exercises rope-base,sin-period"));
     if (a.has("--due") && !parseDue(a.value("--due"), &o.due))
-        return a.usageError(T2("--due '%1' is not a date; expected YYYY-MM-DD or YYYY-MM-DDTHH:MM", "--due“%1”不是日期；应写成 YYYY-MM-DD 或 YYYY-MM-DDTHH:MM")
-                                   .arg(safeDisplayText(a.value("--due").left(60))));
+        return a.usageError(T2("--due '%1' is not a date; expected YYYY-MM-DD or YYYY-MM-DDTHH:MM",
+                               "--due“%1”不是日期；应写成 YYYY-MM-DD 或 YYYY-MM-DDTHH:MM")
+                                .arg(safeDisplayText(a.value("--due").left(60))));
     Assignment assignment;
     QString error;
     if (!createAssignment(o, &assignment, &error, a.lang())) return a.usageError(error);
@@ -121,8 +136,7 @@ int assignmentCreate(const QStringList& rest)
     if (!p.ok()) return a.fail(describeProblem(p, a.lang()), kExitFailure);
     QStringList chapters;
     for (int c : assignment.chapters) chapters << QString::number(c);
-    out(w.t("wrote %1: \"%2\", %3 exercises from chapter(s) %4",
-            "已写入 %1：《%2》，共 %3 道练习，来自第 %4 章")
+    out(w.t("wrote %1: \"%2\", %3 exercises from chapter(s) %4", "已写入 %1：《%2》，共 %3 道练习，来自第 %4 章")
             .arg(safeDisplayText(QFileInfo(output).absoluteFilePath()), safeDisplayText(assignment.title))
             .arg(assignment.exercises.size())
             .arg(chapters.join(QStringLiteral(", "))));
@@ -154,7 +168,8 @@ QString exerciseSummary(const AssignmentExercise& e, const QString& lang, bool w
                  .arg(ex->run.moduleId, ex->run.params.join(u' '), ex->run.condition);
         for (const VarySpec& v : ex->run.vary) {
             QString range;
-            if (v.hasRange) range = QStringLiteral(" %1..%2").arg(QString::number(v.min, 'g', 12), QString::number(v.max, 'g', 12));
+            if (v.hasRange)
+                range = QStringLiteral(" %1..%2").arg(QString::number(v.min, 'g', 12), QString::number(v.max, 'g', 12));
             if (!v.choices.isEmpty()) range = u' ' + v.choices.join(u'|');
             s += w.t("    you may set %1%2\n", "    可以设置 %1%2\n").arg(v.name, range);
         }
@@ -162,13 +177,14 @@ QString exerciseSummary(const AssignmentExercise& e, const QString& lang, bool w
     if (!withHowTo) return s;
     QString example;
     switch (ex->kind) {
-    case ExerciseKind::Number: example = e.id + QStringLiteral("=42"); break;
-    case ExerciseKind::Text: example = e.id + w.t("=\"your words\"", "=\"你的答案\""); break;
-    case ExerciseKind::Choice: example = e.id + QStringLiteral("=B"); break;
-    case ExerciseKind::Multiple: example = e.id + QStringLiteral("=A,C"); break;
-    case ExerciseKind::Run:
-        example = e.id + u'=' + (ex->run.vary.isEmpty() ? QStringLiteral("name") : ex->run.vary.first().name) + QStringLiteral("=VALUE");
-        break;
+        case ExerciseKind::Number: example = e.id + QStringLiteral("=42"); break;
+        case ExerciseKind::Text: example = e.id + w.t("=\"your words\"", "=\"你的答案\""); break;
+        case ExerciseKind::Choice: example = e.id + QStringLiteral("=B"); break;
+        case ExerciseKind::Multiple: example = e.id + QStringLiteral("=A,C"); break;
+        case ExerciseKind::Run:
+            example = e.id + u'=' + (ex->run.vary.isEmpty() ? QStringLiteral("name") : ex->run.vary.first().name) +
+                      QStringLiteral("=VALUE");
+            break;
     }
     s += w.t("    answer: %1\n", "    作答：%1\n").arg(example);
     return s;
@@ -196,7 +212,8 @@ int assignmentShow(const QStringList& rest)
             o[QStringLiteral("id")] = as.id;
             o[QStringLiteral("title")] = as.title;
             o[QStringLiteral("due")] = as.due.isValid() ? QJsonValue(as.due.toString(Qt::ISODate)) : QJsonValue();
-            o[QStringLiteral("created")] = as.created.isValid() ? QJsonValue(as.created.toString(Qt::ISODate)) : QJsonValue();
+            o[QStringLiteral("created")] =
+                as.created.isValid() ? QJsonValue(as.created.toString(Qt::ISODate)) : QJsonValue();
             o[QStringLiteral("createdWith")] = as.createdWith;
             o[QStringLiteral("checksum")] = as.checksum;
             QJsonArray chapters;
@@ -217,12 +234,17 @@ int assignmentShow(const QStringList& rest)
         return p.ok() ? kExitOk : kExitFailure;
     }
     if (!p.ok()) return a.fail(describeProblem(p, a.lang()), kExitFailure);
-    QString s = w.t("%1: a valid assignment (checksum %2)\n", "%1：有效的作业文件（校验和 %2）\n").arg(safeDisplayText(path), as.checksum);
+    QString s = w.t("%1: a valid assignment (checksum %2)\n", "%1：有效的作业文件（校验和 %2）\n")
+                    .arg(safeDisplayText(path), as.checksum);
     s += w.t("  title: %1\n", "  标题：%1\n").arg(safeDisplayText(as.title));
     s += w.t("  id: %1\n", "  编号：%1\n").arg(as.id);
-    if (as.due.isValid()) s += w.t("  due: %1\n", "  截止：%1\n").arg(as.due.toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")));
-    s += w.t("  created: %1 with %2\n", "  创建：%1，%2\n").arg(as.created.toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")), safeDisplayText(as.createdWith));
-    s += w.t("  %1 exercises, %2 points\n\n", "  共 %1 道练习，%2 分\n\n").arg(as.exercises.size()).arg(as.totalPoints());
+    if (as.due.isValid())
+        s += w.t("  due: %1\n", "  截止：%1\n").arg(as.due.toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")));
+    s += w.t("  created: %1 with %2\n", "  创建：%1，%2\n")
+             .arg(as.created.toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")), safeDisplayText(as.createdWith));
+    s += w.t("  %1 exercises, %2 points\n\n", "  共 %1 道练习，%2 分\n\n")
+             .arg(as.exercises.size())
+             .arg(as.totalPoints());
     for (const AssignmentExercise& e : as.exercises) s += exerciseSummary(e, a.lang(), false);
     out(s);
     return kExitOk;
@@ -258,7 +280,8 @@ bool loadDraft(const Assignment& assignment, const QString& student, const Comma
         *draft = newAnswerFile(assignment, student);
         return true;
     }
-    if (safeDisplayText(draft->studentName).simplified().toCaseFolded() != safeDisplayText(student).simplified().toCaseFolded()) {
+    if (safeDisplayText(draft->studentName).simplified().toCaseFolded() !=
+        safeDisplayText(student).simplified().toCaseFolded()) {
         *status = a.usageError(T2("the draft of this assignment on this account is %1's; use --student \"%1\" "
                                   "(or remove %2 to start again)",
                                   "这个账户上这份作业的草稿属于 %1；请用 --student \"%1\"（或删除 %2 重新开始）")
@@ -276,37 +299,40 @@ Text2 readAnswerValue(const ExerciseBlock& ex, const QString& value, StudentAnsw
     answer->runParams.clear();
     if (value.trimmed().isEmpty()) return {};  // clears the answer
     switch (ex.kind) {
-    case ExerciseKind::Number:
-    case ExerciseKind::Text: answer->text = value; return {};
-    case ExerciseKind::Choice:
-    case ExerciseKind::Multiple: {
-        const QStringList letters = value.split(u',', Qt::SkipEmptyParts);
-        for (const QString& raw : letters) {
-            const QString l = raw.trimmed().toUpper();
-            const int index = l.size() == 1 ? l[0].unicode() - u'A' : -1;
-            if (index < 0 || index >= ex.options.size())
-                return T2("%1: '%2' is not an option; the options are A to %3", "%1：“%2”不是选项；选项是 A 到 %3")
-                    .arg(ex.id, safeDisplayText(raw.left(20)), QString(QChar(char16_t(u'A' + ex.options.size() - 1))));
-            if (!answer->selected.contains(index)) answer->selected << index;
-        }
-        if (ex.kind == ExerciseKind::Choice && answer->selected.size() > 1)
-            return T2("%1: choose one option", "%1：只能选一个选项").arg(ex.id);
-        std::sort(answer->selected.begin(), answer->selected.end());
-        return {};
-    }
-    case ExerciseKind::Run:
-        for (const QString& part : value.split(u';', Qt::SkipEmptyParts)) {
-            const QString name = part.section(u'=', 0, 0).trimmed();
-            const bool allowed = std::any_of(ex.run.vary.begin(), ex.run.vary.end(), [&](const VarySpec& v) { return v.name == name; });
-            if (!part.contains(u'=') || !allowed) {
-                QStringList names;
-                for (const VarySpec& v : ex.run.vary) names << v.name;
-                return T2("%1: '%2' is not name=value for a parameter you may set (%3)", "%1：“%2”不是可设置参数（%3）的 名称=值")
-                    .arg(ex.id, safeDisplayText(part.left(60)), names.join(QStringLiteral(", ")));
+        case ExerciseKind::Number:
+        case ExerciseKind::Text: answer->text = value; return {};
+        case ExerciseKind::Choice:
+        case ExerciseKind::Multiple: {
+            const QStringList letters = value.split(u',', Qt::SkipEmptyParts);
+            for (const QString& raw : letters) {
+                const QString l = raw.trimmed().toUpper();
+                const int index = l.size() == 1 ? l[0].unicode() - u'A' : -1;
+                if (index < 0 || index >= ex.options.size())
+                    return T2("%1: '%2' is not an option; the options are A to %3", "%1：“%2”不是选项；选项是 A 到 %3")
+                        .arg(ex.id, safeDisplayText(raw.left(20)),
+                             QString(QChar(char16_t(u'A' + ex.options.size() - 1))));
+                if (!answer->selected.contains(index)) answer->selected << index;
             }
-            answer->runParams << name + u'=' + part.section(u'=', 1).trimmed();
+            if (ex.kind == ExerciseKind::Choice && answer->selected.size() > 1)
+                return T2("%1: choose one option", "%1：只能选一个选项").arg(ex.id);
+            std::sort(answer->selected.begin(), answer->selected.end());
+            return {};
         }
-        return {};
+        case ExerciseKind::Run:
+            for (const QString& part : value.split(u';', Qt::SkipEmptyParts)) {
+                const QString name = part.section(u'=', 0, 0).trimmed();
+                const bool allowed = std::any_of(ex.run.vary.begin(), ex.run.vary.end(),
+                                                 [&](const VarySpec& v) { return v.name == name; });
+                if (!part.contains(u'=') || !allowed) {
+                    QStringList names;
+                    for (const VarySpec& v : ex.run.vary) names << v.name;
+                    return T2("%1: '%2' is not name=value for a parameter you may set (%3)",
+                              "%1：“%2”不是可设置参数（%3）的 名称=值")
+                        .arg(ex.id, safeDisplayText(part.left(60)), names.join(QStringLiteral(", ")));
+                }
+                answer->runParams << name + u'=' + part.section(u'=', 1).trimmed();
+            }
+            return {};
     }
     return {};
 }
@@ -315,7 +341,9 @@ int answeredCount(const Assignment& assignment, const AnswerFile& f)
 {
     int n = 0;
     for (const AssignmentExercise& e : assignment.exercises)
-        if (const StudentAnswer* s = f.find(e.id); s && (!s->text.trimmed().isEmpty() || !s->selected.isEmpty() || !s->runParams.isEmpty())) ++n;
+        if (const StudentAnswer* s = f.find(e.id);
+            s && (!s->text.trimmed().isEmpty() || !s->selected.isEmpty() || !s->runParams.isEmpty()))
+            ++n;
     return n;
 }
 
@@ -351,7 +379,8 @@ int assignmentAnswer(const QStringList& rest)
     Assignment assignment;
     int status = kExitOk;
     if (!prepareStudentCommand(a, &assignment, &status)) return status;
-    if (a.positional().size() < 2) return a.usageError(T2("give at least one answer as ID=VALUE", "请至少给出一个答案，格式为 编号=值"));
+    if (a.positional().size() < 2)
+        return a.usageError(T2("give at least one answer as ID=VALUE", "请至少给出一个答案，格式为 编号=值"));
     AnswerFile draft;
     if (!loadDraft(assignment, a.value("--student"), a, &draft, &status)) return status;
     // Every answer is checked before anything is saved.
@@ -362,8 +391,9 @@ int assignmentAnswer(const QStringList& rest)
         if (!item.contains(u'=') || !e) {
             QStringList ids;
             for (const AssignmentExercise& x : assignment.exercises) ids << x.id;
-            return a.usageError(T2("'%1' is not ID=VALUE for an exercise of this assignment (%2)", "“%1”不是本作业某道练习的 编号=值（%2）")
-                                       .arg(safeDisplayText(item.left(60)), ids.join(QStringLiteral(", "))));
+            return a.usageError(T2("'%1' is not ID=VALUE for an exercise of this assignment (%2)",
+                                   "“%1”不是本作业某道练习的 编号=值（%2）")
+                                    .arg(safeDisplayText(item.left(60)), ids.join(QStringLiteral(", "))));
         }
         StudentAnswer answer;
         answer.exerciseId = id;
@@ -398,8 +428,7 @@ int assignmentSubmit(const QStringList& rest)
     Assignment assignment;
     int status = kExitOk;
     if (!prepareStudentCommand(a, &assignment, &status)) return status;
-    if (a.positional().size() > 1)
-        return a.usageError(unexpectedArgument(a.positional()[1]));
+    if (a.positional().size() > 1) return a.usageError(unexpectedArgument(a.positional()[1]));
     AnswerFile answers;
     if (!loadDraft(assignment, a.value("--student"), a, &answers, &status)) return status;
     answers.submitted = QDateTime::currentDateTimeUtc();
@@ -415,7 +444,8 @@ int assignmentSubmit(const QStringList& rest)
                 .arg(assignment.exercises.size()));
     out(w.t("wrote %1: the answers of %2 to \"%3\" (%4 of %5 answered); hand this file to your teacher",
             "已写入 %1：%2 对《%3》的答卷（已答 %4 / %5 题）；把这个文件交给老师")
-            .arg(safeDisplayText(QFileInfo(output).absoluteFilePath()), safeDisplayText(answers.studentName), safeDisplayText(assignment.title))
+            .arg(safeDisplayText(QFileInfo(output).absoluteFilePath()), safeDisplayText(answers.studentName),
+                 safeDisplayText(assignment.title))
             .arg(answered)
             .arg(assignment.exercises.size()));
     return kExitOk;
@@ -430,14 +460,19 @@ int assignmentOpenAsText(const QStringList& rest)
     Assignment assignment;
     const FileProblem p = readAssignment(a.positional().first(), &assignment);
     if (!p.ok()) return a.fail(describeProblem(p, a.lang()), kExitFailure);
-    const QString student = a.value("--student").trimmed().isEmpty() ? w.t("NAME", "姓名") : safeDisplayText(a.value("--student").trimmed());
-    QString s = w.t("No display, so here are the exercises of \"%1\" as text.\n\n", "没有显示器，下面以文字列出《%1》的练习。\n\n")
+    const QString student = a.value("--student").trimmed().isEmpty() ? w.t("NAME", "姓名")
+                                                                     : safeDisplayText(a.value("--student").trimmed());
+    QString s = w.t("No display, so here are the exercises of \"%1\" as text.\n\n",
+                    "没有显示器，下面以文字列出《%1》的练习。\n\n")
                     .arg(safeDisplayText(assignment.title));
     for (const AssignmentExercise& e : assignment.exercises) s += exerciseSummary(e, a.lang(), true) + u'\n';
-    s += w.t("Answer (as often as you like; each answer is saved at once):\n", "作答（可以多次作答，每次都会立即保存）：\n");
-    s += QStringLiteral("  poslab assignment answer %1 --student \"%2\" ID=VALUE ...\n").arg(safeDisplayText(a.positional().first()), student);
+    s += w.t("Answer (as often as you like; each answer is saved at once):\n",
+             "作答（可以多次作答，每次都会立即保存）：\n");
+    s += QStringLiteral("  poslab assignment answer %1 --student \"%2\" ID=VALUE ...\n")
+             .arg(safeDisplayText(a.positional().first()), student);
     s += w.t("Hand in:\n", "提交：\n");
-    s += QStringLiteral("  poslab assignment submit %1 --student \"%2\"\n").arg(safeDisplayText(a.positional().first()), student);
+    s += QStringLiteral("  poslab assignment submit %1 --student \"%2\"\n")
+             .arg(safeDisplayText(a.positional().first()), student);
     out(s);
     return kExitOk;
 }
@@ -448,7 +483,8 @@ int assignmentOpenAsText(const QStringList& rest)
 bool writeStudentReports(const ClassGrades& grades, const QString& dir, const Words& w)
 {
     if (!QDir().mkpath(dir)) {
-        err(w.t("poslab grade: cannot create the folder %1", "poslab grade：无法创建文件夹 %1").arg(safeDisplayText(dir)));
+        err(w.t("poslab grade: cannot create the folder %1", "poslab grade：无法创建文件夹 %1")
+                .arg(safeDisplayText(dir)));
         return false;
     }
     bool ok = true;
@@ -505,12 +541,14 @@ int commandGrade(const QStringList& args)
         bool ok = false;
         const double seconds = QLocale::c().toDouble(a.value("--time-limit"), &ok);
         if (!ok || !std::isfinite(seconds) || seconds < 0.01 || seconds > 3600)
-            return a.usageError(T2("--time-limit '%1' is not allowed; expected seconds from 0.01 to 3600", "--time-limit 不能取“%1”：应为 0.01 到 3600 秒")
-                                       .arg(safeDisplayText(a.value("--time-limit").left(40))));
+            return a.usageError(T2("--time-limit '%1' is not allowed; expected seconds from 0.01 to 3600",
+                                   "--time-limit 不能取“%1”：应为 0.01 到 3600 秒")
+                                    .arg(safeDisplayText(a.value("--time-limit").left(40))));
         options.checkTimeLimitMs = int(std::lround(seconds * 1000));
     }
     if (a.positional().size() < 2)
-        return a.usageError(T2("give the assignment file, then one or more answer files", "请先给出作业文件，再给出一个或多个答卷文件"));
+        return a.usageError(T2("give the assignment file, then one or more answer files",
+                               "请先给出作业文件，再给出一个或多个答卷文件"));
     Assignment assignment;
     const FileProblem p = readAssignment(a.positional().first(), &assignment);
     if (!p.ok()) return a.fail(describeProblem(p, a.lang()), kExitFailure);
@@ -518,9 +556,12 @@ int commandGrade(const QStringList& args)
     const ClassGrades grades = gradeFiles(assignment, a.positional().mid(1), options);
     for (const FileIssue& issue : grades.issues)
         err(QStringLiteral("poslab grade: ") + w.t("warning: ", "警告：") + describeIssue(issue, a.lang()));
-    if (format == u"json") outBytes(gradesToJson(grades));
-    else if (format == u"csv") outBytes(gradesToCsv(grades));
-    else out(gradesToText(grades));
+    if (format == u"json")
+        outBytes(gradesToJson(grades));
+    else if (format == u"csv")
+        outBytes(gradesToCsv(grades));
+    else
+        out(gradesToText(grades));
 
     int status = kExitOk;
     const QString pdf = a.value("-o");
@@ -529,7 +570,8 @@ int commandGrade(const QStringList& args)
         err(QStringLiteral("poslab grade: ") + r.message);
         if (!r.ok) status = kExitFailure;
     }
-    if (a.has("--student-reports") && !writeStudentReports(grades, a.value("--student-reports"), w)) status = kExitFailure;
+    if (a.has("--student-reports") && !writeStudentReports(grades, a.value("--student-reports"), w))
+        status = kExitFailure;
     // A check that ignored its cancel flag still runs on a detached thread:
     // leave now, without running static destructors under it.
     if (abandonedChecks() > 0) {
@@ -559,8 +601,8 @@ int openAssignmentWindow(QApplication& app, const QStringList& args)
     CommandOptions a = openOptions();
     if (!a.parse(args.mid(2))) return a.usageError();
     if (a.positional().size() != 1) return a.usageError(T2("give one assignment file", "请给出一个作业文件"));
-    return poslab::ui::runAssignmentWindow(app, a.positional().first(), a.value("--student").trimmed(), a.value("--course"),
-                                           a.has("--lang") ? a.lang() : QString());
+    return poslab::ui::runAssignmentWindow(app, a.positional().first(), a.value("--student").trimmed(),
+                                           a.value("--course"), a.has("--lang") ? a.lang() : QString());
 }
 
 }  // namespace poslab::app

@@ -12,8 +12,8 @@
 #include "lessons/course_loader.h"
 #include "modules/lab/run_store.h"
 #include "modules/output_format.h"
-#include "ui/report/pdf_export.h"
 #include "modules/registry.h"
+#include "ui/report/pdf_export.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -29,20 +29,26 @@ using namespace poslab::modules;
 
 namespace {
 
-void writeOut(const std::string& s) { writeStdout(s); }
+void writeOut(const std::string& s)
+{
+    writeStdout(s);
+}
 
-void writeErr(const QString& s) {
+void writeErr(const QString& s)
+{
     const QByteArray b = (s.endsWith(u'\n') ? s : s + u'\n').toUtf8();
     writeStderr(std::string_view(b.constData(), static_cast<std::size_t>(b.size())));
 }
 
 // "poslab run MODULE: MESSAGE" in `lang`; returns `status`.
-int runError(const QString& id, const QString& message, const QString& lang, int status) {
+int runError(const QString& id, const QString& message, const QString& lang, int status)
+{
     return reportError(QStringLiteral("run ") + id, Text2{message, message}, lang, status);
 }
 
 // Close ids for "did you mean": same family or a small edit distance.
-QStringList similarIds(const QString& id) {
+QStringList similarIds(const QString& id)
+{
     auto distance = [](const QString& a, const QString& b) {
         std::vector<int> prev(b.size() + 1), cur(b.size() + 1);
         for (qsizetype j = 0; j <= b.size(); ++j) prev[j] = int(j);
@@ -57,23 +63,25 @@ QStringList similarIds(const QString& id) {
     QStringList out;
     const QString family = id.section(u'.', 0, 0);
     for (const QString& known : Registry::builtin().ids())
-        if (distance(id.left(80), known) <= 3 || (!family.isEmpty() && known.startsWith(family + u'.')))
-            out << known;
+        if (distance(id.left(80), known) <= 3 || (!family.isEmpty() && known.startsWith(family + u'.'))) out << known;
     return out;
 }
 
-Text2 unknownModule(const QString& id) {
+Text2 unknownModule(const QString& id)
+{
     const QStringList similar = similarIds(id);
     const QString shown = poslab::lessons::safeDisplayText(id.left(80));
     if (similar.isEmpty())
-        return T2("unknown module '%1' (`poslab list` shows every module)", "没有模块“%1”（`poslab list` 列出全部模块）")
+        return T2("unknown module '%1' (`poslab list` shows every module)",
+                  "没有模块“%1”（`poslab list` 列出全部模块）")
             .arg(shown);
     return T2("unknown module '%1'; did you mean: %2 (`poslab list` shows every module)",
               "没有模块“%1”；你要找的是不是：%2（`poslab list` 列出全部模块）")
         .arg(shown, similar.join(QStringLiteral(", ")));
 }
 
-int commandList(const QStringList& args) {
+int commandList(const QStringList& args)
+{
     CommandOptions o(QStringLiteral("list"));
     o.option(QStringLiteral("--format")).choices({QStringLiteral("text"), QStringLiteral("json")});
     if (!o.parse(args)) return o.usageError();
@@ -90,7 +98,8 @@ int commandList(const QStringList& args) {
 }
 
 // Runs one module with its name=value parameters and prints the outputs in `format`.
-int runAndPrint(const ModuleSpec& spec, const QStringList& assignments, const QString& format, const QString& lang) {
+int runAndPrint(const ModuleSpec& spec, const QStringList& assignments, const QString& format, const QString& lang)
+{
     const QString& id = spec.id;
     try {
         const Params params = parseParams(spec, assignments);
@@ -106,9 +115,10 @@ int runAndPrint(const ModuleSpec& spec, const QStringList& assignments, const QS
         return runError(id, e.message(lang), lang, kExitUsage);
     } catch (const poslab::budget_error& e) {
         // Too large for the memory budget: a parameter problem the user can fix.
-        return reportError(QStringLiteral("run ") + id,
-                           T2("%1; choose smaller sizes", "所需内存超出预算，请把尺寸调小（%1）").arg(QString::fromUtf8(e.what())),
-                           lang, kExitUsage);
+        return reportError(
+            QStringLiteral("run ") + id,
+            T2("%1; choose smaller sizes", "所需内存超出预算，请把尺寸调小（%1）").arg(QString::fromUtf8(e.what())),
+            lang, kExitUsage);
     } catch (const std::exception& e) {
         return runError(id, QString::fromUtf8(e.what()), lang, kExitFailure);
     } catch (...) {
@@ -116,9 +126,11 @@ int runAndPrint(const ModuleSpec& spec, const QStringList& assignments, const QS
     }
 }
 
-int commandRun(const QStringList& args) {
+int commandRun(const QStringList& args)
+{
     CommandOptions o(QStringLiteral("run"));
-    o.option(QStringLiteral("--format")).choices({QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("csv")});
+    o.option(QStringLiteral("--format"))
+        .choices({QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("csv")});
     if (!o.parse(args)) return o.usageError();
     QStringList rest = o.positional();
     if (rest.isEmpty()) {
@@ -126,7 +138,8 @@ int commandRun(const QStringList& args) {
             writeOut("usage: poslab run MODULE [name=value ...] [--format text|json|csv] [--lang en|zh]\n");
             return kExitOk;
         }
-        return o.usageError(T2("run needs a module id; `poslab list` shows them", "run 需要一个模块编号；`poslab list` 列出全部模块"));
+        return o.usageError(
+            T2("run needs a module id; `poslab list` shows them", "run 需要一个模块编号；`poslab list` 列出全部模块"));
     }
     const QString id = rest.takeFirst();
     const ModuleSpec* spec = Registry::builtin().find(id);
@@ -140,14 +153,14 @@ int commandRun(const QStringList& args) {
 
 // True if the chapters to export (all when `numbers` is empty) hold a run
 // block or run exercise of a `lab.` module: those read the stored training run.
-bool chaptersReadTrainingRun(const QString& courseDir, const QString& lang, const QList<int>& numbers) {
+bool chaptersReadTrainingRun(const QString& courseDir, const QString& lang, const QList<int>& numbers)
+{
     const poslab::lessons::CourseLoadResult loaded = poslab::lessons::loadCourse(courseDir, lang);
     for (const poslab::lessons::Chapter& c : loaded.course.chapters) {
         if (!numbers.isEmpty() && !numbers.contains(c.number)) continue;
         for (const poslab::lessons::Step& s : c.steps)
             for (const poslab::lessons::Block& b : s.blocks) {
-                if (b.kind == poslab::lessons::Block::Kind::Run && b.run.moduleId.startsWith(u"lab."))
-                    return true;
+                if (b.kind == poslab::lessons::Block::Kind::Run && b.run.moduleId.startsWith(u"lab.")) return true;
                 if (b.kind == poslab::lessons::Block::Kind::Exercise &&
                     b.exercise.kind == poslab::lessons::ExerciseKind::Run &&
                     b.exercise.run.moduleId.startsWith(u"lab."))
@@ -172,9 +185,11 @@ const char* kExportUsage =
 // A status to exit with, or nothing: go on with the next step.
 using Stop = std::optional<int>;
 
-CommandOptions exportOptions() {
+CommandOptions exportOptions()
+{
     CommandOptions o(QStringLiteral("export"));
-    for (const char* name : {"--chapters", "--student", "--answers", "--course", "--train"}) o.option(QString::fromLatin1(name));
+    for (const char* name : {"--chapters", "--student", "--answers", "--course", "--train"})
+        o.option(QString::fromLatin1(name));
     o.option(QStringLiteral("-o")).alias(QStringLiteral("--output"));
     o.flag(QStringLiteral("--no-train"));
     return o;
@@ -182,7 +197,8 @@ CommandOptions exportOptions() {
 
 // The options into `opts`; `experimentArgs`: the training run to make if none is stored.
 Stop readExportOptions(const QStringList& args, CommandOptions& o, poslab::ui::ExportOptions& opts,
-                       QStringList& experimentArgs) {
+                       QStringList& experimentArgs)
+{
     if (!o.parse(args)) return o.usageError();
     if (o.helpRequested()) {
         writeOut(kExportUsage);
@@ -215,7 +231,8 @@ Stop readExportOptions(const QStringList& args, CommandOptions& o, poslab::ui::E
 
 // Runs `poslab experiment ARGS` for a report that shows training results
 // when no run is stored yet (unless --no-train: then the report says so).
-Stop makeTrainingRun(const CommandOptions& o, const QStringList& experimentArgs, poslab::ui::ExportOptions& opts) {
+Stop makeTrainingRun(const CommandOptions& o, const QStringList& experimentArgs, poslab::ui::ExportOptions& opts)
+{
     QStringList warnings;
     const std::optional<lab::StoredRun> latest = lab::latestRun(&warnings);
     for (const QString& w : warnings) writeErr(QStringLiteral("poslab export: warning: ") + w);
@@ -241,8 +258,9 @@ Stop makeTrainingRun(const CommandOptions& o, const QStringList& experimentArgs,
     }
     if (status != kExitOk) {
         // The report is still written; it says plainly that no run is stored.
-        writeErr(QStringLiteral("poslab export: warning: the training run failed (see above); the report says "
-                                "that no run is stored"));
+        writeErr(
+            QStringLiteral("poslab export: warning: the training run failed (see above); the report says "
+                           "that no run is stored"));
         opts.noTrainingRun = !lab::latestRun().has_value();
     }
     return {};
@@ -250,7 +268,8 @@ Stop makeTrainingRun(const CommandOptions& o, const QStringList& experimentArgs,
 
 // poslab export [--lang zh|en] [--chapters 1,3-5] [--student NAME] [--answers FILE]
 //               [--course DIR] [--no-train | --train OPTIONS] -o FILE.pdf
-int commandExport(const QStringList& args) {
+int commandExport(const QStringList& args)
+{
     CommandOptions o = exportOptions();
     poslab::ui::ExportOptions opts;
     QStringList experimentArgs;
@@ -274,7 +293,8 @@ int commandExport(const QStringList& args) {
 }
 
 // poslab check [DIR] [--course DIR]: every problem as file:line: message.
-int commandCheck(const QStringList& args) {
+int commandCheck(const QStringList& args)
+{
     CommandOptions o(QStringLiteral("check"));
     o.option(QStringLiteral("--course"));
     if (!o.parse(args)) return o.usageError();
@@ -286,8 +306,11 @@ int commandCheck(const QStringList& args) {
     const QString course = o.value(QStringLiteral("--course"));
     if (rest.size() > 1) return o.usageError(T2("check takes one course folder", "check 只接受一个课程文件夹"));
     if (!rest.isEmpty() && !course.isEmpty() && rest.first() != course)
-        return o.usageError(T2("give the course folder once (DIR or --course DIR)", "课程文件夹只需给一次（DIR 或 --course DIR）"));
-    const QString dir = !rest.isEmpty() ? rest.first() : !course.isEmpty() ? course : poslab::lessons::defaultCourseDir();
+        return o.usageError(
+            T2("give the course folder once (DIR or --course DIR)", "课程文件夹只需给一次（DIR 或 --course DIR）"));
+    const QString dir = !rest.isEmpty()     ? rest.first()
+                        : !course.isEmpty() ? course
+                                            : poslab::lessons::defaultCourseDir();
     const QList<poslab::lessons::Diagnostic> problems = poslab::lessons::checkCourse(dir);
     for (const auto& d : problems) writeErr(d.toString());
     if (!problems.isEmpty()) {
@@ -300,17 +323,20 @@ int commandCheck(const QStringList& args) {
 
 }  // namespace
 
-void writeStdout(std::string_view s) {
+void writeStdout(std::string_view s)
+{
     std::fwrite(s.data(), 1, s.size(), stdout);
     std::fflush(stdout);
 }
 
-void writeStderr(std::string_view s) {
+void writeStderr(std::string_view s)
+{
     std::fwrite(s.data(), 1, s.size(), stderr);
     std::fflush(stderr);
 }
 
-int runCommandLine(const QStringList& args) {
+int runCommandLine(const QStringList& args)
+{
     try {
         if (args.isEmpty()) {
             writeOut(usageText(languageFromEnvironment()).toStdString());
@@ -336,9 +362,10 @@ int runCommandLine(const QStringList& args) {
         if (command == u"experiment") return commandExperiment(rest);
         if (command == u"assignment") return commandAssignment(rest);
         if (command == u"grade") return commandGrade(rest);
-        return reportUsageError(QString(),
-                                T2("unknown command '%1'", "没有“%1”这个命令").arg(poslab::lessons::safeDisplayText(command.left(60))),
-                                languageFromEnvironment(), QString());
+        return reportUsageError(
+            QString(),
+            T2("unknown command '%1'", "没有“%1”这个命令").arg(poslab::lessons::safeDisplayText(command.left(60))),
+            languageFromEnvironment(), QString());
     } catch (const std::exception& e) {
         writeErr(QStringLiteral("poslab: %1").arg(QString::fromUtf8(e.what())));
         return kExitFailure;

@@ -85,7 +85,10 @@ public:
     int usageError() const { return usageError(m_error); }
     // "poslab COMMAND: MESSAGE" in lang(), no hint; returns `status`.
     int fail(const Text2& message, int status) const;
-    int fail(const QString& message, int status) const { return fail(Text2{message, message}, status); }  // already in lang()
+    int fail(const QString& message, int status) const
+    {
+        return fail(Text2{message, message}, status);
+    }  // already in lang()
 
 private:
     enum class Kind { Flag, Value, Repeated };

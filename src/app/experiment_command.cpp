@@ -50,7 +50,8 @@ const char* kExperimentUsage =
 // ------------------------------------------------------------ the results as text
 
 // Terminal columns of a code point: East Asian wide characters take two.
-int columns(char32_t c) {
+int columns(char32_t c)
+{
     return (c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0xA4CF) || (c >= 0xAC00 && c <= 0xD7A3) ||
                    (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFE30 && c <= 0xFE4F) || (c >= 0xFF00 && c <= 0xFF60) ||
                    (c >= 0xFFE0 && c <= 0xFFE6) || (c >= 0x20000 && c <= 0x3FFFD)
@@ -60,15 +61,19 @@ int columns(char32_t c) {
 
 // One line of at most `width` columns: line breaks shown as ⏎, tabs as spaces,
 // other control characters dropped, "…" when cut.
-std::string one_line(const QString& text, int width) {
+std::string one_line(const QString& text, int width)
+{
     std::u32string out;
     int used = 0;
     const std::u32string in = text.toStdU32String();
     for (std::size_t i = 0; i < in.size(); ++i) {
         char32_t c = in[i];
-        if (c == U'\n') c = U'⏎';
-        else if (c == U'\t') c = U' ';
-        else if (c < 0x20 || c == 0x7F) continue;
+        if (c == U'\n')
+            c = U'⏎';
+        else if (c == U'\t')
+            c = U' ';
+        else if (c < 0x20 || c == 0x7F)
+            continue;
         const int w = columns(c);
         if (used + w > width - (i + 1 < in.size() ? 1 : 0)) {
             out += U'…';
@@ -80,7 +85,8 @@ std::string one_line(const QString& text, int width) {
     return utf8_encode(out);
 }
 
-std::string run_facts(const lab::RunProvenance& p) {
+std::string run_facts(const lab::RunProvenance& p)
+{
     const lab::MachineInfo& m = p.machine;
     return "run: finished " + p.finishedUtc.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")).toStdString() +
            " UTC on " + m.cpu.toStdString() + " (" + std::to_string(m.cores) + " logical cores, " +
@@ -89,7 +95,8 @@ std::string run_facts(const lab::RunProvenance& p) {
 }
 
 // The title, the run's facts, the corpus, the model, the evaluation.
-std::string results_header(const length_experiment_result& r, const lab::RunProvenance& prov, const std::string& setup) {
+std::string results_header(const length_experiment_result& r, const lab::RunProvenance& prov, const std::string& setup)
+{
     const auto& o = r.options;
     const int ctx = o.model.context;
     std::string s = "Length generalisation: train at " + std::to_string(ctx) +
@@ -101,8 +108,9 @@ std::string results_header(const length_experiment_result& r, const lab::RunProv
          " (uniform guess = " + fmt("%.3f", r.uniform_bpc) + " bits/char)\n";
     s += "model: d_model " + std::to_string(o.model.d_model) + ", " + std::to_string(o.model.n_heads) + " heads, " +
          std::to_string(o.model.n_layers) + " layers; training: " + std::to_string(o.train.steps) + " steps × batch " +
-         std::to_string(o.train.batch_size) + " × context " + std::to_string(ctx) + ", lr " + fmt("%g", o.train.max_lr) +
-         ", seed " + std::to_string(o.model.seed) + ", " + std::to_string(o.model.num_threads) + " thread(s)\n";
+         std::to_string(o.train.batch_size) + " × context " + std::to_string(ctx) + ", lr " +
+         fmt("%g", o.train.max_lr) + ", seed " + std::to_string(o.model.seed) + ", " +
+         std::to_string(o.model.num_threads) + " thread(s)\n";
     s += "evaluation: non-overlapping windows, each from a fresh start, on " +
          (o.eval_max_tokens ? "the first " + std::to_string(o.eval_max_tokens) + " held-out characters"
                             : std::string("all the held-out characters")) +
@@ -117,7 +125,8 @@ std::string results_header(const length_experiment_result& r, const lab::RunProv
 }
 
 // One row per scheme: parameters, bits per character at each length, speed, memory, time.
-std::string results_table(const length_experiment_result& r) {
+std::string results_table(const length_experiment_result& r)
+{
     const auto& o = r.options;
     const int ctx = o.model.context;
     std::string h = pad("scheme", 14) + pad("params", 9, true);
@@ -141,7 +150,8 @@ std::string results_table(const length_experiment_result& r) {
 }
 
 // What '=', rope+dynamic, peak mem and each refused length mean.
-std::string results_notes(const length_experiment_result& r) {
+std::string results_notes(const length_experiment_result& r)
+{
     const bool anyScaled = std::any_of(r.rows.begin(), r.rows.end(), [](const scheme_result& x) { return x.scaled; });
     const bool anyDynamic = std::any_of(r.rows.begin(), r.rows.end(), [](const scheme_result& x) {
         return x.scaled && x.scaling == ROPE_SCALING_DYNAMIC;
@@ -166,7 +176,8 @@ std::string results_notes(const length_experiment_result& r) {
 }
 
 // Synthetic tasks: the answer is what the task defines.
-std::string accuracy_table(const length_experiment_result& r) {
+std::string accuracy_table(const length_experiment_result& r)
+{
     std::string s =
         "\nexact-match answer accuracy (greedy: every answer character the most likely one; examples wholly inside\n"
         "a window; the random question part is why bits per character stay high even when answers are right)\n";
@@ -176,17 +187,19 @@ std::string accuracy_table(const length_experiment_result& r) {
     for (const scheme_result& row : r.rows) {
         std::string line = pad(row.name, 14);
         for (const length_eval& e : row.evals)
-            line += pad(e.refused        ? "refused"
-                        : e.answers == 0 ? "-"
-                                         : fmt("%.1f%%", 100.0 * e.answer_accuracy) + " of " + std::to_string(e.answers),
-                        16, true);
+            line +=
+                pad(e.refused        ? "refused"
+                    : e.answers == 0 ? "-"
+                                     : fmt("%.1f%%", 100.0 * e.answer_accuracy) + " of " + std::to_string(e.answers),
+                    16, true);
         s += line + "\n";
     }
     return s;
 }
 
 // Loss versus evaluation length, one row per scheme.
-std::string loss_lines(const length_experiment_result& r) {
+std::string loss_lines(const length_experiment_result& r)
+{
     std::string s = "\nloss versus evaluation length (bits/char, perplexity in parentheses; Δ = change from length " +
                     std::to_string(r.options.eval_lengths.front()) + ")\n";
     for (const scheme_result& row : r.rows) {
@@ -202,7 +215,8 @@ std::string loss_lines(const length_experiment_result& r) {
             line += fmt("%.3f", e.bpc) + " (" + fmt("%.2f", e.perplexity) + ")";
         }
         const length_eval& last = row.evals.back();
-        if (!last.refused && !std::isnan(first) && row.evals.size() > 1) line += "   Δ " + fmt("%+.3f", last.bpc - first);
+        if (!last.refused && !std::isnan(first) && row.evals.size() > 1)
+            line += "   Δ " + fmt("%+.3f", last.bpc - first);
         s += line + "\n";
     }
     return s;
@@ -210,7 +224,8 @@ std::string loss_lines(const length_experiment_result& r) {
 
 // A short look at what each model writes (the JSON output and the stored run hold them whole).
 std::string sample_lines(const length_experiment_result& r, const lab::RunProvenance& prov,
-                         const std::vector<QString>& samples) {
+                         const std::vector<QString>& samples)
+{
     bool anySample = false;
     for (std::size_t i = 0; i < r.rows.size() && i < samples.size(); ++i) anySample |= !samples[i].isEmpty();
     if (!anySample) return {};
@@ -226,7 +241,8 @@ std::string sample_lines(const length_experiment_result& r, const lab::RunProven
 }
 
 std::string results_text(const length_experiment_result& r, const lab::RunProvenance& prov,
-                         const std::vector<QString>& samples, const std::string& setup, bool synthetic) {
+                         const std::vector<QString>& samples, const std::string& setup, bool synthetic)
+{
     std::string s = results_header(r, prov, setup) + results_table(r) + results_notes(r);
     if (synthetic) s += accuracy_table(r);
     s += loss_lines(r) + sample_lines(r, prov, samples);
@@ -239,7 +255,8 @@ std::string results_text(const length_experiment_result& r, const lab::RunProven
 
 // The command line as a user could type it again (arguments with spaces or
 // quotes single-quoted).
-QString command_line(const QString& head, const QStringList& args) {
+QString command_line(const QString& head, const QStringList& args)
+{
     QStringList parts{head};
     for (const QString& a : args) {
         static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_@%+=:,./-]+$"));
@@ -248,7 +265,8 @@ QString command_line(const QString& head, const QStringList& args) {
     return parts.join(u' ');
 }
 
-QString corpus_label(const std::string& name) {
+QString corpus_label(const std::string& name)
+{
     const QString n = QString::fromStdString(name);
     if (is_named_corpus(name) || is_synthetic_corpus(name)) return n;
     return QFileInfo(n).fileName();  // a file: its name, not the user's folders
@@ -257,11 +275,11 @@ QString corpus_label(const std::string& name) {
 // A status to exit with, or nothing: go on with the next step.
 using Stop = std::optional<int>;
 
-CommandOptions experimentOptions() {
+CommandOptions experimentOptions()
+{
     CommandOptions o(QStringLiteral("experiment"));
-    for (const char* name : {"--corpus", "--train-ctx", "--eval-lengths", "--steps", "--seed", "--threads",
-                             "--d-model", "--layers", "--heads", "--batch", "--lr", "--eval-tokens", "--schemes",
-                             "--sample-length"})
+    for (const char* name : {"--corpus", "--train-ctx", "--eval-lengths", "--steps", "--seed", "--threads", "--d-model",
+                             "--layers", "--heads", "--batch", "--lr", "--eval-tokens", "--schemes", "--sample-length"})
         o.option(QString::fromLatin1(name));
     o.option(QStringLiteral("--format")).choices({QStringLiteral("text"), QStringLiteral("json")});
     o.flag(QStringLiteral("--quick")).flag(QStringLiteral("--no-store"));
@@ -280,7 +298,8 @@ struct experiment_job {
 };
 
 // --schemes: comma-separated position schemes, each once.
-Text2 readSchemes(const CommandOptions& o, std::vector<lm_position>& schemes) {
+Text2 readSchemes(const CommandOptions& o, std::vector<lm_position>& schemes)
+{
     if (!o.has("--schemes")) return {};
     schemes.clear();
     for (const QString& part : o.value("--schemes").split(u',')) {
@@ -293,7 +312,8 @@ Text2 readSchemes(const CommandOptions& o, std::vector<lm_position>& schemes) {
 }
 
 // The budget (lm/experiment.h's preset, --quick or not), then the options given explicitly.
-Text2 readBudget(experiment_job& j) {
+Text2 readBudget(experiment_job& j)
+{
     const CommandOptions& o = j.o;
     length_experiment_options& x = j.x;
     x = length_experiment_preset(j.quick);
@@ -321,7 +341,8 @@ Text2 readBudget(experiment_job& j) {
     return {};
 }
 
-Stop readOptions(const QStringList& args, experiment_job& j) {
+Stop readOptions(const QStringList& args, experiment_job& j)
+{
     CommandOptions& o = j.o;
     if (!o.parse(args)) return o.usageError();
     if (o.helpRequested()) {
@@ -332,8 +353,9 @@ Stop readOptions(const QStringList& args, experiment_job& j) {
     if (words.isEmpty())
         return o.usageError(T2("which experiment? the one available is 'length'", "要运行哪个实验？目前只有 length"));
     if (words.first() != u"length")
-        return o.usageError(T2("unknown experiment '%1'; the one available is 'length'", "没有实验“%1”；目前只有 length")
-                                .arg(words.first().left(40)));
+        return o.usageError(
+            T2("unknown experiment '%1'; the one available is 'length'", "没有实验“%1”；目前只有 length")
+                .arg(words.first().left(40)));
     if (words.size() > 1) return o.usageError(unexpectedArgument(words[1]));
     j.quick = o.has("--quick");
     j.store = !o.has("--no-store");
@@ -342,7 +364,8 @@ Stop readOptions(const QStringList& args, experiment_job& j) {
     return {};
 }
 
-Stop loadCorpus(experiment_job& j) {
+Stop loadCorpus(experiment_job& j)
+{
     const CommandOptions& o = j.o;
     try {
         j.data = load_data(j.corpusName);
@@ -354,13 +377,15 @@ Stop loadCorpus(experiment_job& j) {
         return o.usageError(
             poslab::modules::labOptionMessage(refused, poslab::modules::commandLineOptionNames("--train-ctx")));
     if (j.data.data.train.size() < (std::size_t)j.x.model.context + 1)
-        return o.fail(T2("the training text has fewer than --train-ctx + 1 characters", "训练文本的字符数少于 --train-ctx + 1"),
-                      kExitUsage);
+        return o.fail(
+            T2("the training text has fewer than --train-ctx + 1 characters", "训练文本的字符数少于 --train-ctx + 1"),
+            kExitUsage);
     return {};
 }
 
 // What --quick stands for, printed above the results.
-std::string quickSetupLine() {
+std::string quickSetupLine()
+{
     const length_experiment_options q = length_experiment_preset(true);
     return "--quick: d_model " + std::to_string(q.model.d_model) + ", " + std::to_string(q.model.n_layers) +
            " layers, " + std::to_string(q.model.n_heads) + " heads, context " + std::to_string(q.model.context) +
@@ -371,7 +396,8 @@ std::string quickSetupLine() {
 }
 
 // Trains and evaluates every scheme, with progress on stderr.
-length_experiment_result runSchemes(const experiment_job& j) {
+length_experiment_result runSchemes(const experiment_job& j)
+{
     const loaded_corpus& d = j.data;
     writeStderr(d.summary + (d.summary.empty() || d.summary.back() == '\n' ? "" : "\n"));
     progress_printer pp(j.quick ? 5.0 : 2.0);
@@ -392,7 +418,8 @@ length_experiment_result runSchemes(const experiment_job& j) {
 
 // What the run was, where and when: printed with the results and stored with them.
 lab::RunProvenance provenance(const experiment_job& j, const QStringList& args, const ExperimentRun& how,
-                              const length_experiment_result& r) {
+                              const length_experiment_result& r)
+{
     lab::RunProvenance prov;
     prov.source = how.source;
     prov.command = how.command.isEmpty() ? command_line(QStringLiteral("poslab experiment"), args) : how.command;
@@ -409,7 +436,8 @@ lab::RunProvenance provenance(const experiment_job& j, const QStringList& args, 
 // Stores the run (unless --no-store, or a stopped run the caller does not
 // keep); "stored: FILE" on stderr. Returns `status`, or 1 if storing failed.
 int storeRun(const experiment_job& j, const ExperimentRun& how, const length_experiment_result& r,
-             const std::vector<QString>& samples, const lab::RunProvenance& prov, int status) {
+             const std::vector<QString>& samples, const lab::RunProvenance& prov, int status)
+{
     if (!j.store || (r.cancelled && !how.storeCancelled)) return status;
     QString error;
     const QString path = lab::saveRun(r, samples, prov, &error);
@@ -424,7 +452,8 @@ int storeRun(const experiment_job& j, const ExperimentRun& how, const length_exp
 
 }  // namespace
 
-int runLengthExperiment(const QStringList& args, const ExperimentRun& how) {
+int runLengthExperiment(const QStringList& args, const ExperimentRun& how)
+{
     experiment_job j;
     if (const Stop s = readOptions(args, j)) return *s;
     if (const Stop s = loadCorpus(j)) return *s;
@@ -439,7 +468,8 @@ int runLengthExperiment(const QStringList& args, const ExperimentRun& how) {
                         status);
     std::vector<QString> samples;
     for (const scheme_result& row : r.rows)
-        samples.push_back(QString::fromStdString(utf8_encode(decode_ids(j.data.data.vocab, row.sample.data(), row.sample.size()))));
+        samples.push_back(
+            QString::fromStdString(utf8_encode(decode_ids(j.data.data.vocab, row.sample.data(), row.sample.size()))));
     const lab::RunProvenance prov = provenance(j, args, how, r);
     if (how.printResults)
         writeStdout(j.o.value("--format") == u"json"
@@ -448,6 +478,9 @@ int runLengthExperiment(const QStringList& args, const ExperimentRun& how) {
     return storeRun(j, how, r, samples, prov, status);
 }
 
-int commandExperiment(const QStringList& args) { return runLengthExperiment(args, ExperimentRun{}); }
+int commandExperiment(const QStringList& args)
+{
+    return runLengthExperiment(args, ExperimentRun{});
+}
 
 }  // namespace poslab::app

@@ -28,10 +28,10 @@ int commandExperiment(const QStringList& args);
 // How a length experiment is run on behalf of a command.
 struct ExperimentRun {
     QString source = QStringLiteral("cli");  // stored as the run's source ("cli", "export")
-    QString command;            // stored as the run's command; empty: "poslab experiment ARGS"
-    bool printResults = true;   // the table (or JSON) on stdout
-    bool storeCancelled = true; // store a run stopped by Ctrl+C (marked cancelled)
-    QString* storedPath = nullptr;  // set to the stored file, if one was written
+    QString command;                         // stored as the run's command; empty: "poslab experiment ARGS"
+    bool printResults = true;                // the table (or JSON) on stdout
+    bool storeCancelled = true;              // store a run stopped by Ctrl+C (marked cancelled)
+    QString* storedPath = nullptr;           // set to the stored file, if one was written
 };
 
 // `poslab experiment ARGS` (ARGS starting with "length"), with progress on

@@ -23,7 +23,10 @@ namespace poslab::app {
 
 namespace {
 
-bool isZh(const QString& lang) { return lang == u"zh"; }
+bool isZh(const QString& lang)
+{
+    return lang == u"zh";
+}
 
 // The language a locale name stands for, or empty for one we do not have.
 QString languageOf(const QString& locale)
@@ -313,7 +316,8 @@ QString versionText(const QString& lang)
     splitBlasConfig(&blasVersion, &blasConfig);
     const int threads = poslab::blas_num_threads();
     const QString course = QDir::cleanPath(QFileInfo(lessons::defaultCourseDir()).absoluteFilePath());
-    const bool courseFound = QFileInfo(course + QStringLiteral("/en")).isDir() && QFileInfo(course + QStringLiteral("/zh")).isDir();
+    const bool courseFound =
+        QFileInfo(course + QStringLiteral("/en")).isDir() && QFileInfo(course + QStringLiteral("/zh")).isDir();
     const QString data = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
     const QString qtRun = QString::fromLatin1(qVersion());
     const QString qtBuilt = QStringLiteral(QT_VERSION_STR);
@@ -324,8 +328,8 @@ QString versionText(const QString& lang)
         s += blasVersion.isEmpty()
                  ? QStringLiteral("  OpenBLAS：%1，%2 个线程\n").arg(blasConfig).arg(threads)
                  : QStringLiteral("  OpenBLAS：%1（%2），%3 个线程\n").arg(blasVersion, blasConfig).arg(threads);
-        s += QStringLiteral("  构建：%1，%2，%3\n").arg(QStringLiteral(POSLAB_BUILD_TYPE), compilerText(),
-                                                     QSysInfo::buildCpuArchitecture());
+        s += QStringLiteral("  构建：%1，%2，%3\n")
+                 .arg(QStringLiteral(POSLAB_BUILD_TYPE), compilerText(), QSysInfo::buildCpuArchitecture());
         s += courseFound ? QStringLiteral("  课程：%1\n").arg(course)
                          : QStringLiteral("  课程：%1（找不到这个文件夹）\n").arg(course);
         s += QStringLiteral("  用户数据：%1\n").arg(data);
@@ -335,8 +339,8 @@ QString versionText(const QString& lang)
         s += blasVersion.isEmpty()
                  ? QStringLiteral("  OpenBLAS: %1, %2\n").arg(blasConfig, threadsEn)
                  : QStringLiteral("  OpenBLAS: %1 (%2), %3\n").arg(blasVersion, blasConfig, threadsEn);
-        s += QStringLiteral("  build: %1, %2, %3\n").arg(QStringLiteral(POSLAB_BUILD_TYPE), compilerText(),
-                                                       QSysInfo::buildCpuArchitecture());
+        s += QStringLiteral("  build: %1, %2, %3\n")
+                 .arg(QStringLiteral(POSLAB_BUILD_TYPE), compilerText(), QSysInfo::buildCpuArchitecture());
         s += courseFound ? QStringLiteral("  course: %1\n").arg(course)
                          : QStringLiteral("  course: %1 (this folder is missing)\n").arg(course);
         s += QStringLiteral("  user data: %1\n").arg(data);
@@ -351,7 +355,8 @@ InfoRequest parseInfoRequest(const QStringList& args)
         return a == u"--help" || a == u"-h" || a == u"help" || a == u"--version";
     };
     // `poslab run --help` and the like belong to their command.
-    if (args.isEmpty() || !(isInfoWord(args.first()) || args.first() == u"--lang" || args.first().startsWith(u"--lang=")))
+    if (args.isEmpty() ||
+        !(isInfoWord(args.first()) || args.first() == u"--lang" || args.first().startsWith(u"--lang=")))
         return r;
     CommandOptions o{QString()};
     o.flag(QStringLiteral("--version"));
@@ -365,7 +370,8 @@ InfoRequest parseInfoRequest(const QStringList& args)
     const QString asked = o.has(QStringLiteral("--version")) ? QStringLiteral("--version") : QStringLiteral("--help");
     if (!o.unknownOptions().isEmpty() || !extra.isEmpty()) {
         const QString unexpected = o.unknownOptions().isEmpty() ? extra.first() : o.unknownOptions().first();
-        r.error = T2("'%1' cannot be combined with %2; only --lang zh|en can", "“%1”不能与 %2 一起使用；只有 --lang zh|en 可以")
+        r.error = T2("'%1' cannot be combined with %2; only --lang zh|en can",
+                     "“%1”不能与 %2 一起使用；只有 --lang zh|en 可以")
                       .arg(lessons::safeDisplayText(unexpected.left(60)), asked);
         return r;
     }

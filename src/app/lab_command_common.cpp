@@ -7,38 +7,45 @@
 
 #include <QThread>
 
+#include <unistd.h>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string_view>
-#include <unistd.h>
 
 namespace poslab::app {
 
 // ------------------------------------------------------------ text
 
-Text2 withDetail(const Text2& leadIn, const char* detail) { return leadIn.arg(QString::fromUtf8(detail)); }
+Text2 withDetail(const Text2& leadIn, const char* detail)
+{
+    return leadIn.arg(QString::fromUtf8(detail));
+}
 
-std::string fmt(const char* f, double x) {
+std::string fmt(const char* f, double x)
+{
     char buf[64];
     std::snprintf(buf, sizeof buf, f, x);
     return buf;
 }
 
-std::string count_text(double n) {
+std::string count_text(double n)
+{
     if (n >= 1e6) return fmt("%.2fM", n / 1e6);
     if (n >= 1e4) return fmt("%.1fk", n / 1e3);
     return fmt("%.0f", n);
 }
 
-std::string bytes_text(double b) {
+std::string bytes_text(double b)
+{
     if (b >= 1024.0 * 1024 * 1024) return fmt("%.2f GiB", b / (1024.0 * 1024 * 1024));
     if (b >= 1024.0 * 1024) return fmt("%.1f MiB", b / (1024.0 * 1024));
     return fmt("%.0f KiB", b / 1024.0);
 }
 
-std::string pad(const std::string& s, std::size_t w, bool right) {
+std::string pad(const std::string& s, std::size_t w, bool right)
+{
     // Width in code points (names and numbers here are ASCII).
     if (s.size() >= w) return s;
     return right ? std::string(w - s.size(), ' ') + s : s + std::string(w - s.size(), ' ');
@@ -46,13 +53,15 @@ std::string pad(const std::string& s, std::size_t w, bool right) {
 
 // ------------------------------------------------------------ options
 
-Text2 intOption(const CommandOptions& o, const char* name, long long lo, long long hi, long long& into) {
+Text2 intOption(const CommandOptions& o, const char* name, long long lo, long long hi, long long& into)
+{
     const QString key = QString::fromLatin1(name);
     if (!o.has(key)) return {};
     bool ok = false;
     const long long v = o.value(key).toLongLong(&ok);
     if (!ok || v < lo || v > hi)
-        return T2("%1 '%2' is not allowed; expected an integer from %3 to %4", "%1 不能取“%2”：应为 %3 到 %4 之间的整数")
+        return T2("%1 '%2' is not allowed; expected an integer from %3 to %4",
+                  "%1 不能取“%2”：应为 %3 到 %4 之间的整数")
             .arg(key, o.value(key).left(40))
             .arg(lo)
             .arg(hi);
@@ -60,7 +69,8 @@ Text2 intOption(const CommandOptions& o, const char* name, long long lo, long lo
     return {};
 }
 
-Text2 realOpt(const CommandOptions& o, const char* name, double lo, double hi, float& into) {
+Text2 realOpt(const CommandOptions& o, const char* name, double lo, double hi, float& into)
+{
     const QString key = QString::fromLatin1(name);
     if (!o.has(key)) return {};
     bool ok = false;
@@ -74,7 +84,8 @@ Text2 realOpt(const CommandOptions& o, const char* name, double lo, double hi, f
     return {};
 }
 
-Text2 lengthsOpt(const CommandOptions& o, const char* name, std::vector<int>& into) {
+Text2 lengthsOpt(const CommandOptions& o, const char* name, std::vector<int>& into)
+{
     const QString key = QString::fromLatin1(name);
     if (!o.has(key)) return {};
     std::vector<int> v;
@@ -93,7 +104,8 @@ Text2 lengthsOpt(const CommandOptions& o, const char* name, std::vector<int>& in
     return {};
 }
 
-Text2 positionOpt(const QString& text, lm_position& into) {
+Text2 positionOpt(const QString& text, lm_position& into)
+{
     if (!lm_position_from_name(text.toStdString(), &into))
         return T2("position '%1' is not allowed; expected none, sinusoidal, learned, t5_bias, alibi or rope",
                   "没有“%1”这种位置编码；可选 none、sinusoidal、learned、t5_bias、alibi、rope")
@@ -101,7 +113,10 @@ Text2 positionOpt(const QString& text, lm_position& into) {
     return {};
 }
 
-int default_threads() { return std::clamp(QThread::idealThreadCount(), 1, 8); }
+int default_threads()
+{
+    return std::clamp(QThread::idealThreadCount(), 1, 8);
+}
 
 // ------------------------------------------------------------ corpus
 
@@ -109,7 +124,8 @@ namespace {
 
 // The summary of a synthetic task: what it asks, an example, the split.
 std::string synthetic_summary(const std::string& name, synthetic_task_kind kind, const text_corpus& c,
-                              const loaded_corpus& l) {
+                              const loaded_corpus& l)
+{
     const synthetic_task_config t = synthetic_corpus_config(kind);
     const char* what = kind == synthetic_copy      ? "write the symbols before '|' again"
                        : kind == synthetic_reverse ? "write the symbols before '|' in reverse order"
@@ -121,13 +137,14 @@ std::string synthetic_summary(const std::string& name, synthetic_task_kind kind,
            (t.kind == synthetic_recall ? " pairs" : " symbols") + " of an alphabet of " + std::to_string(t.alphabet) +
            " letters\n" + "split: " + std::to_string(l.data.train_entries) + " train examples (" +
            std::to_string(l.data.train.size()) + " characters), " + std::to_string(l.data.held_out_entries) +
-           " held-out (" + std::to_string(l.data.held_out.size()) + " characters, " +
-           std::to_string(l.answers.size()) + " answers); vocabulary " + std::to_string(l.data.vocab.size()) + " ids\n";
+           " held-out (" + std::to_string(l.data.held_out.size()) + " characters, " + std::to_string(l.answers.size()) +
+           " answers); vocabulary " + std::to_string(l.data.vocab.size()) + " ids\n";
 }
 
 }  // namespace
 
-loaded_corpus load_data(const std::string& name) {
+loaded_corpus load_data(const std::string& name)
+{
     loaded_corpus l;
     if (is_synthetic_corpus(name)) {
         const synthetic_task_kind kind = parse_synthetic_task(name);
@@ -146,7 +163,8 @@ loaded_corpus load_data(const std::string& name) {
 
 // ------------------------------------------------------------ progress
 
-void progress_printer::print(const std::string& prefix, const train_progress& p, double extra_eta) {
+void progress_printer::print(const std::string& prefix, const train_progress& p, double extra_eta)
+{
     const double now = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
     if (p.step != p.total_steps && p.step != 1 && now - last_ < interval_) return;
     last_ = now;
@@ -172,18 +190,19 @@ struct sigint_messages {
 constexpr sigint_messages kSigintEn{
     "\nposlab: stopping after the current step (Ctrl+C again to skip the evaluation)\n",
     "\nposlab: skipping the evaluation; what finished is kept (Ctrl+C again to quit at once)\n"};
-constexpr sigint_messages kSigintZh{
-    "\nposlab：当前这一步结束后停止（再按 Ctrl+C 跳过评估）\n",
-    "\nposlab：跳过评估，已完成的结果保留（再按 Ctrl+C 立即退出）\n"};
+constexpr sigint_messages kSigintZh{"\nposlab：当前这一步结束后停止（再按 Ctrl+C 跳过评估）\n",
+                                    "\nposlab：跳过评估，已完成的结果保留（再按 Ctrl+C 立即退出）\n"};
 std::atomic<const sigint_messages*> g_sigint_messages{&kSigintEn};
 static_assert(std::atomic<const sigint_messages*>::is_always_lock_free, "the signal handler reads it");
 
-void write_all(std::string_view text) {
+void write_all(std::string_view text)
+{
     ssize_t ignored = ::write(2, text.data(), text.size());
     (void)ignored;
 }
 
-extern "C" void on_sigint(int) {
+extern "C" void on_sigint(int)
+{
     const sigint_messages* m = g_sigint_messages.load();
     if (g_stop.load()) std::_Exit(kExitInterrupted);  // a third Ctrl+C: quit at once
     if (g_cancel.load()) {
@@ -197,7 +216,8 @@ extern "C" void on_sigint(int) {
 
 }  // namespace
 
-sigint_scope::sigint_scope(const QString& lang) {
+sigint_scope::sigint_scope(const QString& lang)
+{
     g_cancel.store(false);
     g_stop.store(false);
     g_sigint_messages.store(lang == u"zh" ? &kSigintZh : &kSigintEn);
@@ -208,6 +228,9 @@ sigint_scope::sigint_scope(const QString& lang) {
     sigaction(SIGINT, &sa, &old_);
 }
 
-sigint_scope::~sigint_scope() { sigaction(SIGINT, &old_, nullptr); }
+sigint_scope::~sigint_scope()
+{
+    sigaction(SIGINT, &old_, nullptr);
+}
 
 }  // namespace poslab::app

@@ -42,7 +42,8 @@ std::string pad(const std::string& s, std::size_t w, bool right = false);
 // returns the refusal (empty when fine).
 Text2 intOption(const CommandOptions& o, const char* name, long long lo, long long hi, long long& into);
 template <class Int>
-Text2 intOpt(const CommandOptions& o, const char* name, long long lo, long long hi, Int& into) {
+Text2 intOpt(const CommandOptions& o, const char* name, long long lo, long long hi, Int& into)
+{
     long long v = (long long)into;
     Text2 e = intOption(o, name, lo, hi, v);
     if (e.isEmpty()) into = (Int)v;

@@ -22,7 +22,8 @@
 
 namespace {
 
-bool hasDisplay() {
+bool hasDisplay()
+{
     const QByteArray platform = qgetenv("QT_QPA_PLATFORM");
     if (!platform.isEmpty()) return platform != "offscreen" && platform != "minimal";
     return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
@@ -30,16 +31,19 @@ bool hasDisplay() {
 
 // True when the arguments name no command: none, or window options first
 // (--course, --lang) and no --help or --version (help_text.h).
-bool opensWindow(const QStringList& args) {
+bool opensWindow(const QStringList& args)
+{
     if (args.isEmpty()) return true;
     const QString& a = args.first();
-    const bool windowOption = a == u"--course" || a.startsWith(u"--course=") || a == u"--lang" || a.startsWith(u"--lang=");
+    const bool windowOption =
+        a == u"--course" || a.startsWith(u"--course=") || a == u"--lang" || a.startsWith(u"--lang=");
     const poslab::app::InfoRequest info = poslab::app::parseInfoRequest(args);
     return windowOption && info.kind == poslab::app::InfoRequest::Kind::None && info.error.isEmpty();
 }
 
 // The window's options: --course DIR and --lang zh|en (command_options.h).
-poslab::app::CommandOptions windowOptions() {
+poslab::app::CommandOptions windowOptions()
+{
     poslab::app::CommandOptions o{QString()};
     o.option(QStringLiteral("--course"));
     return o;
@@ -51,16 +55,19 @@ poslab::app::CommandOptions windowOptions() {
 // its build-tree default, so the installed course is handed over that way; a
 // POSLAB_COURSE_DIR the user set wins, and a binary in the build tree (no
 // share/poslab beside it) keeps using the source tree's lessons/.
-void useInstalledCourse() {
+void useInstalledCourse()
+{
 #ifdef POSLAB_DATA_FROM_BIN
     if (!qEnvironmentVariableIsEmpty("POSLAB_COURSE_DIR")) return;
-    const QString dir = QDir::cleanPath(QCoreApplication::applicationDirPath() + QStringLiteral("/" POSLAB_DATA_FROM_BIN "/lessons"));
+    const QString dir =
+        QDir::cleanPath(QCoreApplication::applicationDirPath() + QStringLiteral("/" POSLAB_DATA_FROM_BIN "/lessons"));
     if (QFileInfo(dir + QStringLiteral("/en")).isDir() && QFileInfo(dir + QStringLiteral("/zh")).isDir())
         qputenv("POSLAB_COURSE_DIR", QFile::encodeName(dir));
 #endif
 }
 
-void setIdentity() {
+void setIdentity()
+{
     QCoreApplication::setApplicationName(QStringLiteral("PosLab"));
     QCoreApplication::setOrganizationName(QStringLiteral("PosLab"));
     QCoreApplication::setApplicationVersion(QStringLiteral(POSLAB_VERSION));
@@ -69,7 +76,8 @@ void setIdentity() {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv)
+{
     QStringList args;
     for (int i = 1; i < argc; ++i) args << QString::fromLocal8Bit(argv[i]);
 

@@ -50,11 +50,12 @@ const char* kTrainUsage =
 // A status to exit with, or nothing: go on with the next step.
 using Stop = std::optional<int>;
 
-CommandOptions trainOptions() {
+CommandOptions trainOptions()
+{
     CommandOptions o(QStringLiteral("train"));
-    for (const char* name : {"--corpus", "--position", "--d-model", "--layers", "--heads", "--context", "--batch",
-                             "--steps", "--lr", "--seed", "--threads", "--save", "--sample", "--prompt",
-                             "--temperature", "--load", "--stop-after"})
+    for (const char* name :
+         {"--corpus", "--position", "--d-model", "--layers", "--heads", "--context", "--batch", "--steps", "--lr",
+          "--seed", "--threads", "--save", "--sample", "--prompt", "--temperature", "--load", "--stop-after"})
         o.option(QString::fromLatin1(name));
     return o;
 }
@@ -91,7 +92,8 @@ struct train_job {
 };
 
 // The model's sizes and the training budget, from the options.
-Text2 readSizes(train_job& j) {
+Text2 readSizes(train_job& j)
+{
     const CommandOptions& o = j.o;
     j.topt.steps = 500;
     j.topt.batch_size = 16;
@@ -113,7 +115,8 @@ Text2 readSizes(train_job& j) {
     return {};
 }
 
-Stop readOptions(const QStringList& args, train_job& j) {
+Stop readOptions(const QStringList& args, train_job& j)
+{
     CommandOptions& o = j.o;
     if (!o.parse(args)) return o.usageError();
     if (o.helpRequested()) {
@@ -136,14 +139,16 @@ Stop readOptions(const QStringList& args, train_job& j) {
     j.topt.total_steps = j.topt.steps;
     j.cfg.num_threads = j.threads;
     j.savePath = o.value("--save").toStdString();
-    if (o.has("--save") && j.savePath.empty()) return o.usageError(T2("--save needs a file name", "--save 需要一个文件名"));
+    if (o.has("--save") && j.savePath.empty())
+        return o.usageError(T2("--save needs a file name", "--save 需要一个文件名"));
     j.corpusName = o.value("--corpus").toStdString();
     return {};
 }
 
 // --load with a recorded schedule: continue it (without --steps: finish it;
 // with --steps N: N more steps on the cosine of the longer total).
-Stop continueSchedule(train_job& j) {
+Stop continueSchedule(train_job& j)
+{
     const CommandOptions& o = j.o;
     const lm_training_state& s = j.loadedState;
     if (o.has("--lr"))
@@ -170,7 +175,8 @@ Stop continueSchedule(train_job& j) {
     return {};
 }
 
-Stop loadCheckpoint(train_job& j) {
+Stop loadCheckpoint(train_job& j)
+{
     if (!j.load) return {};
     const CommandOptions& o = j.o;
     const std::string path = o.value("--load").toStdString();
@@ -199,7 +205,8 @@ Stop loadCheckpoint(train_job& j) {
 }
 
 // The corpus, and whether this run trains on it (a checkpoint's vocabulary must match).
-Stop loadCorpus(train_job& j) {
+Stop loadCorpus(train_job& j)
+{
     const CommandOptions& o = j.o;
     if (j.corpusName.empty()) j.corpusName = "fortunes";
     // With --load, training runs only if there are steps left (or --steps asks for more).
@@ -228,13 +235,15 @@ Stop loadCorpus(train_job& j) {
         return o.usageError(
             poslab::modules::labOptionMessage(refused, poslab::modules::commandLineOptionNames("--context")));
     if (j.train && j.data.data.train.size() < (std::size_t)j.cfg.context + 1)
-        return o.fail(T2("the training text has fewer than --context + 1 characters", "训练文本的字符数少于 --context + 1"),
-                      kExitUsage);
+        return o.fail(
+            T2("the training text has fewer than --context + 1 characters", "训练文本的字符数少于 --context + 1"),
+            kExitUsage);
     return {};
 }
 
 // Trains (progress on stderr) and notes where the schedule stands.
-void runTraining(train_job& j) {
+void runTraining(train_job& j)
+{
     j.after = j.loadedState;
     j.haveAfter = j.haveSchedule;
     if (!j.train) return;
@@ -249,8 +258,8 @@ void runTraining(train_job& j) {
                 std::to_string(t.start_step + t.steps) + " of " + std::to_string(total) + "), " +
                 std::to_string(j.threads) + " thread(s)\n");
     progress_printer pp(2.0);
-    j.rep = train_model(*j.model, j.data.data.train, t, [&](const train_progress& p) { pp.print("", p); }, &g_cancel,
-                        &j.state);
+    j.rep = train_model(
+        *j.model, j.data.data.train, t, [&](const train_progress& p) { pp.print("", p); }, &g_cancel, &j.state);
     j.after.schedule = j.rep.schedule;
     j.after.step = j.rep.schedule_step;
     j.after.batch_size = t.batch_size;
@@ -259,7 +268,8 @@ void runTraining(train_job& j) {
 }
 
 // The lines on the model, the corpus, the steps trained and the schedule.
-std::string trainingLines(const train_job& j) {
+std::string trainingLines(const train_job& j)
+{
     const lm_config& cfg = j.cfg;
     std::string s = std::string("model        ") + lm_position_name(cfg.position) + ", " +
                     std::to_string(j.model->num_parameters()) + " parameters (d_model " + std::to_string(cfg.d_model) +
@@ -291,7 +301,8 @@ std::string trainingLines(const train_job& j) {
 }
 
 // The held-out evaluation at the training context (and, for a synthetic task, the answers).
-std::string evaluationLines(const train_job& j) {
+std::string evaluationLines(const train_job& j)
+{
     if (!j.sameVocab) return "held-out     not evaluated: the corpus has another vocabulary than the checkpoint\n";
     const lm_config& cfg = j.cfg;
     const std::vector<length_eval> ev = evaluate_lengths(*j.model, j.data.data.held_out, {cfg.context}, 65536, 4096,
@@ -304,19 +315,21 @@ std::string evaluationLines(const train_job& j) {
                     " characters; uniform would be " + fmt("%.3f", std::log2((double)cfg.vocab_size)) + ")\n";
     if (j.data.synthetic)
         s += "answers      " +
-             (e.answers ? fmt("%.1f", 100.0 * e.answer_accuracy) + "% exactly right (greedy) of " +
-                              std::to_string(e.answers) + " answers wholly inside windows of " +
-                              std::to_string(cfg.context)
-                        : std::string("none: no example fits in a window of ") + std::to_string(cfg.context)) +
+             (e.answers
+                  ? fmt("%.1f", 100.0 * e.answer_accuracy) + "% exactly right (greedy) of " +
+                        std::to_string(e.answers) + " answers wholly inside windows of " + std::to_string(cfg.context)
+                  : std::string("none: no example fits in a window of ") + std::to_string(cfg.context)) +
              "\n";
     return s;
 }
 
-Stop saveCheckpoint(const train_job& j) {
+Stop saveCheckpoint(const train_job& j)
+{
     if (j.savePath.empty()) return {};
     try {
         const lm_model& model = *j.model;
-        save_lm_checkpoint(j.savePath, model, &j.vocab(), j.state.m.size() == model.num_parameters() ? &j.state : nullptr,
+        save_lm_checkpoint(j.savePath, model, &j.vocab(),
+                           j.state.m.size() == model.num_parameters() ? &j.state : nullptr,
                            {{"corpus", j.corpusName},
                             {"train.steps_done", std::to_string(j.rep.steps_done)},
                             {"train.steps_requested", std::to_string(j.rep.steps_requested)}},
@@ -329,7 +342,8 @@ Stop saveCheckpoint(const train_job& j) {
 }
 
 // --sample N characters after --prompt (default: a line break).
-void writeSample(const train_job& j) {
+void writeSample(const train_job& j)
+{
     if (j.sample <= 0) return;
     const vocabulary& vocab = j.vocab();
     std::vector<std::int32_t> prompt;
@@ -345,7 +359,8 @@ void writeSample(const train_job& j) {
 
 }  // namespace
 
-int commandTrain(const QStringList& args) {
+int commandTrain(const QStringList& args)
+{
     train_job j;
     if (const Stop s = readOptions(args, j)) return *s;
     if (const Stop s = loadCheckpoint(j)) return *s;

@@ -54,8 +54,7 @@ enum alibi_mode : int {
 // key j at position j (pass Tk − Tq when the queries are the last Tq positions,
 // e.g. decoding with a cache).
 void alibi_bias(const float* slopes_h,  // (H)
-                std::size_t H, std::size_t Tq, std::size_t Tk, long long query_offset,
-                alibi_mode mode,
-                float* bias_hqk);       // (H, Tq, Tk) out
+                std::size_t H, std::size_t Tq, std::size_t Tk, long long query_offset, alibi_mode mode,
+                float* bias_hqk);  // (H, Tq, Tk) out
 
 }  // namespace poslab

@@ -15,10 +15,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <initializer_list>
 #include <type_traits>
 #include <vector>
 
@@ -44,8 +44,7 @@ void set_memory_budget_bytes(std::size_t bytes);
 void require_memory(std::size_t count, std::size_t element_size, const char* what);
 
 // Same for a product of sizes (e.g. B*H*T*T floats), overflow-safe.
-void require_elements(std::initializer_list<std::size_t> dims, std::size_t element_size,
-                      const char* what);
+void require_elements(std::initializer_list<std::size_t> dims, std::size_t element_size, const char* what);
 
 // A number written with 17 significant digits (%.17g), enough to tell any two
 // doubles apart: for messages that must show exactly which value was refused.
@@ -54,18 +53,29 @@ struct all_digits {
 };
 
 namespace detail {
-inline void append_part(std::string& out, const char* text) { out += text; }
-inline void append_part(std::string& out, std::string_view text) { out += text; }
-inline void append_part(std::string& out, char c) { out += c; }
+inline void append_part(std::string& out, const char* text)
+{
+    out += text;
+}
+inline void append_part(std::string& out, std::string_view text)
+{
+    out += text;
+}
+inline void append_part(std::string& out, char c)
+{
+    out += c;
+}
 void append_part(std::string& out, all_digits number);
 template <class Number>
-    requires std::is_arithmetic_v<Number>
-void append_part(std::string& out, Number number) {
+requires std::is_arithmetic_v<Number>
+void append_part(std::string& out, Number number)
+{
     out += std::to_string(number);
 }
 
 template <class... Parts>
-[[noreturn, gnu::cold, gnu::noinline]] void throw_core_error(const Parts&... parts) {
+[[noreturn, gnu::cold, gnu::noinline]] void throw_core_error(const Parts&... parts)
+{
     std::string message;
     (append_part(message, parts), ...);
     throw core_error(message);
@@ -78,7 +88,8 @@ template <class... Parts>
 // check fails, so a check on a hot path costs one branch, never a string:
 //     require(n >= 1, "blas_set_num_threads: n must be >= 1, got ", n);
 template <class... Parts>
-inline void require(bool condition, const Parts&... parts) {
+inline void require(bool condition, const Parts&... parts)
+{
     if (!condition) [[unlikely]]
         detail::throw_core_error(parts...);
 }

@@ -129,16 +129,14 @@ std::vector<double> rope_wavelengths(const std::vector<double>& inv_freq);
 double rope_ntk_base(double base, double alpha, int dim);
 
 // HF dynamic NTK base for the current length (seq_len <= 0 means None).
-double rope_dynamic_base(double base, double factor, long long seq_len,
-                         int max_position_embeddings, int dim);
+double rope_dynamic_base(double base, double factor, long long seq_len, int max_position_embeddings, int dim);
 
 // YaRN: mscale(s, k) = 1 if s <= 1 else 0.1·k·ln(s) + 1 (HF get_mscale).
 double rope_yarn_get_mscale(double scale, double mscale = 1.0);
 
 // YaRN: the (fractional) pair index whose wavelength fits num_rotations times
 // into L0:  dim · ln(L0 / (2π · num_rotations)) / (2 ln b)  (find_correction_dim).
-double rope_yarn_correction_dim(double num_rotations, int dim, double base,
-                                double original_max_position_embeddings);
+double rope_yarn_correction_dim(double num_rotations, int dim, double base, double original_max_position_embeddings);
 
 struct rope_yarn_range {
     double low;   // from beta_fast: pairs j <= low keep their frequency
@@ -146,9 +144,8 @@ struct rope_yarn_range {
 };
 // find_correction_range: low = cdim(beta_fast), high = cdim(beta_slow); with
 // truncate floor(low), ceil(high); then clamp to [0, dim − 1].
-rope_yarn_range rope_yarn_correction_range(double beta_fast, double beta_slow, int dim,
-                                           double base, double original_max_position_embeddings,
-                                           bool truncate);
+rope_yarn_range rope_yarn_correction_range(double beta_fast, double beta_slow, int dim, double base,
+                                           double original_max_position_embeddings, bool truncate);
 
 // linear_ramp_factor: ramp_j = clamp((j − low)/(high − low), 0, 1) for
 // j = 0..n−1 (high += 0.001 if low == high). 0 = keep frequency, 1 = interpolate.
@@ -160,7 +157,7 @@ enum rope_llama3_band : int {
     ROPE_LLAMA3_SMOOTH,  // in between: blended
     ROPE_LLAMA3_DIVIDE,  // λ > L0/low_freq_factor: low frequency, divided by factor
 };
-rope_llama3_band rope_llama3_band_of(double wavelength, double original_max_position_embeddings,
-                                     double low_freq_factor, double high_freq_factor);
+rope_llama3_band rope_llama3_band_of(double wavelength, double original_max_position_embeddings, double low_freq_factor,
+                                     double high_freq_factor);
 
 }  // namespace poslab

@@ -81,7 +81,10 @@ bool parseDouble(const QString& s, double* v)
     return true;
 }
 
-QString formatNumber(double v) { return QString::number(v, 'g', 12); }
+QString formatNumber(double v)
+{
+    return QString::number(v, 'g', 12);
+}
 
 QStringList paramNames(const ModuleSpec& spec)
 {
@@ -98,9 +101,8 @@ const ParamSpec* findParam(const ModuleSpec& spec, const QString& name)
 }
 
 // Validates module + params; returns the spec or nullptr (diagnostics given).
-const ModuleSpec* validateModule(const QString& moduleId, const QStringList& params, int line,
-                                 const Registry& registry, BlockContext& ctx,
-                                 poslab::modules::Params* validated)
+const ModuleSpec* validateModule(const QString& moduleId, const QStringList& params, int line, const Registry& registry,
+                                 BlockContext& ctx, poslab::modules::Params* validated)
 {
     if (moduleId.isEmpty()) {
         ctx.diag(line, QStringLiteral("missing module id (e.g. ```run rope.decay head_dim=64)"));
@@ -121,9 +123,8 @@ const ModuleSpec* validateModule(const QString& moduleId, const QStringList& par
     return spec;
 }
 
-void parseVaryEntries(const QList<Entry>& entries, const ModuleSpec* spec,
-                      const poslab::modules::Params& validated, BlockContext& ctx,
-                      QList<VarySpec>* out)
+void parseVaryEntries(const QList<Entry>& entries, const ModuleSpec* spec, const poslab::modules::Params& validated,
+                      BlockContext& ctx, QList<VarySpec>* out)
 {
     QSet<QString> seen;
     for (const Entry& e : entries) {
@@ -150,8 +151,9 @@ void parseVaryEntries(const QList<Entry>& entries, const ModuleSpec* spec,
         if (!v.choices.isEmpty() && validated.has(v.name)) {
             const QString start = validated.values().at(v.name).toString();
             if (!v.choices.contains(start))
-                ctx.diag(e.line, QStringLiteral("vary: the start value '%1' of '%2' is not among the values offered (%3)")
-                                     .arg(start, v.name, v.choices.join(u'|')));
+                ctx.diag(e.line,
+                         QStringLiteral("vary: the start value '%1' of '%2' is not among the values offered (%3)")
+                             .arg(start, v.name, v.choices.join(u'|')));
         }
         out->append(v);
     }
@@ -164,7 +166,8 @@ void parseVaryEntries(const QList<Entry>& entries, const ModuleSpec* spec,
 void checkRunAnswer(const ExerciseRunSpec& run, const ModuleSpec& spec, int line, BlockContext& ctx)
 {
     if (run.answerParams.isEmpty()) {
-        ctx.diag(line, QStringLiteral("answer: give the parameter values that meet the condition (e.g. answer: base=22000)"));
+        ctx.diag(line,
+                 QStringLiteral("answer: give the parameter values that meet the condition (e.g. answer: base=22000)"));
         return;
     }
     for (const QString& a : run.answerParams) {
@@ -199,8 +202,8 @@ void checkRunAnswer(const ExerciseRunSpec& run, const ModuleSpec& spec, int line
     }
 }
 
-void checkKeys(const QList<Entry>& entries, const QStringList& allowed, const QStringList& multi,
-               const QString& what, BlockContext& ctx)
+void checkKeys(const QList<Entry>& entries, const QStringList& allowed, const QStringList& multi, const QString& what,
+               BlockContext& ctx)
 {
     QHash<QString, int> seen;
     for (const Entry& e : entries) {
@@ -218,8 +221,8 @@ void checkKeys(const QList<Entry>& entries, const QStringList& allowed, const QS
     }
 }
 
-void parseRunBlock(const QStringList& tokens, const QList<Entry>& entries, int fenceLine,
-                   const Registry& registry, BlockContext& ctx)
+void parseRunBlock(const QStringList& tokens, const QList<Entry>& entries, int fenceLine, const Registry& registry,
+                   BlockContext& ctx)
 {
     Block& blk = *ctx.block;
     blk.kind = Block::Kind::Run;
@@ -236,12 +239,20 @@ void parseRunBlock(const QStringList& tokens, const QList<Entry>& entries, int f
     for (const Entry& e : entries) {
         if (e.key == QLatin1String("chart")) {
             const QString v = e.value.toLower();
-            if (v == QLatin1String("auto")) run.chart = ChartKind::Auto;
-            else if (v == QLatin1String("line")) run.chart = ChartKind::Line;
-            else if (v == QLatin1String("heatmap")) run.chart = ChartKind::Heatmap;
-            else if (v == QLatin1String("bar")) run.chart = ChartKind::Bar;
-            else if (v == QLatin1String("table")) run.chart = ChartKind::Table;
-            else ctx.diag(e.line, QStringLiteral("chart: '%1' is not a chart kind (line, heatmap, bar, table, auto)").arg(e.value));
+            if (v == QLatin1String("auto"))
+                run.chart = ChartKind::Auto;
+            else if (v == QLatin1String("line"))
+                run.chart = ChartKind::Line;
+            else if (v == QLatin1String("heatmap"))
+                run.chart = ChartKind::Heatmap;
+            else if (v == QLatin1String("bar"))
+                run.chart = ChartKind::Bar;
+            else if (v == QLatin1String("table"))
+                run.chart = ChartKind::Table;
+            else
+                ctx.diag(
+                    e.line,
+                    QStringLiteral("chart: '%1' is not a chart kind (line, heatmap, bar, table, auto)").arg(e.value));
         } else if (e.key == QLatin1String("output")) {
             for (const QString& o : e.value.split(u',', Qt::SkipEmptyParts)) {
                 static const QRegularExpression nameRe(QStringLiteral("^[a-z][a-z0-9_]*$"));
@@ -261,26 +272,34 @@ void parseRunBlock(const QStringList& tokens, const QList<Entry>& entries, int f
         } else if (e.key == QLatin1String("log")) {
             for (const QString& a : e.value.split(u',', Qt::SkipEmptyParts)) {
                 const QString t = a.trimmed().toLower();
-                if (t == QLatin1String("x")) run.logX = true;
-                else if (t == QLatin1String("y")) run.logY = true;
-                else ctx.diag(e.line, QStringLiteral("log: '%1' is not an axis (x, y or x,y)").arg(a.trimmed()));
+                if (t == QLatin1String("x"))
+                    run.logX = true;
+                else if (t == QLatin1String("y"))
+                    run.logY = true;
+                else
+                    ctx.diag(e.line, QStringLiteral("log: '%1' is not an axis (x, y or x,y)").arg(a.trimmed()));
             }
         } else if (e.key == QLatin1String("label")) {
-            static const QRegularExpression labelRe(QStringLiteral("^([a-z][a-z0-9_]*(?:\\.[A-Za-z0-9_]+)?)\\s+(\\S.*)$"));
+            static const QRegularExpression labelRe(
+                QStringLiteral("^([a-z][a-z0-9_]*(?:\\.[A-Za-z0-9_]+)?)\\s+(\\S.*)$"));
             const auto m = labelRe.match(e.value.trimmed());
             if (!m.hasMatch()) {
-                ctx.diag(e.line, QStringLiteral("label: expected 'OUTPUT text' or 'TABLE.COLUMN text', got '%1'").arg(e.value));
+                ctx.diag(e.line,
+                         QStringLiteral("label: expected 'OUTPUT text' or 'TABLE.COLUMN text', got '%1'").arg(e.value));
             } else {
                 bool dup = false;
                 for (const auto& l : run.labels) dup |= l.first == m.captured(1);
-                if (dup) ctx.diag(e.line, QStringLiteral("label: '%1' is labelled twice").arg(m.captured(1)));
-                else run.labels.append({m.captured(1), m.captured(2).trimmed()});
+                if (dup)
+                    ctx.diag(e.line, QStringLiteral("label: '%1' is labelled twice").arg(m.captured(1)));
+                else
+                    run.labels.append({m.captured(1), m.captured(2).trimmed()});
             }
         } else if (e.key == QLatin1String("height")) {
             bool ok = false;
             const int h = e.value.toInt(&ok);
             if (!ok || h < 80 || h > 2000)
-                ctx.diag(e.line, QStringLiteral("height: '%1' must be a whole number of pixels in [80, 2000]").arg(e.value));
+                ctx.diag(e.line,
+                         QStringLiteral("height: '%1' must be a whole number of pixels in [80, 2000]").arg(e.value));
             else
                 run.height = h;
         }
@@ -288,8 +307,8 @@ void parseRunBlock(const QStringList& tokens, const QList<Entry>& entries, int f
     parseVaryEntries(entries, spec, validated, ctx, &run.vary);
 }
 
-void parseExerciseBlock(const QStringList& tokens, const QList<Entry>& entries, int fenceLine,
-                        const Registry& registry, BlockContext& ctx)
+void parseExerciseBlock(const QStringList& tokens, const QList<Entry>& entries, int fenceLine, const Registry& registry,
+                        BlockContext& ctx)
 {
     Block& blk = *ctx.block;
     blk.kind = Block::Kind::Exercise;
@@ -324,13 +343,16 @@ void parseExerciseBlock(const QStringList& tokens, const QList<Entry>& entries, 
         specific = {QStringLiteral("accept")};
     } else if (kindText == QLatin1String("run")) {
         ex.kind = ExerciseKind::Run;
-        specific = {QStringLiteral("module"), QStringLiteral("params"), QStringLiteral("vary"), QStringLiteral("condition"),
-                    QStringLiteral("answer")};
+        specific = {QStringLiteral("module"), QStringLiteral("params"), QStringLiteral("vary"),
+                    QStringLiteral("condition"), QStringLiteral("answer")};
     } else if (kindText.isEmpty()) {
-        ctx.diag(fenceLine, QStringLiteral("exercise '%1' has no 'kind:' (number, choice, multiple, text, run)").arg(ex.id));
+        ctx.diag(fenceLine,
+                 QStringLiteral("exercise '%1' has no 'kind:' (number, choice, multiple, text, run)").arg(ex.id));
         return;
     } else {
-        ctx.diag(kindLine, QStringLiteral("kind: '%1' is not an exercise kind (number, choice, multiple, text, run)").arg(kindText));
+        ctx.diag(
+            kindLine,
+            QStringLiteral("kind: '%1' is not an exercise kind (number, choice, multiple, text, run)").arg(kindText));
         return;
     }
     checkKeys(entries, common + specific,
@@ -368,7 +390,9 @@ void parseExerciseBlock(const QStringList& tokens, const QList<Entry>& entries, 
                 ctx.diag(e.line, QStringLiteral("answer: '%1' is not a number").arg(e.value));
         } else if (k == QLatin1String("tolerance")) {
             if (!parseTolerance(e.value, &ex.tolerance))
-                ctx.diag(e.line, QStringLiteral("tolerance: '%1' is not a non-negative number or percentage (e.g. 0.01 or 1%)").arg(e.value));
+                ctx.diag(e.line,
+                         QStringLiteral("tolerance: '%1' is not a non-negative number or percentage (e.g. 0.01 or 1%)")
+                             .arg(e.value));
         } else if (k == QLatin1String("option") || k == QLatin1String("option*")) {
             if (e.value.trimmed().isEmpty()) ctx.diag(e.line, QStringLiteral("%1: empty option").arg(k));
             ex.options.append({e.value, k == QLatin1String("option*")});
@@ -404,47 +428,53 @@ void parseExerciseBlock(const QStringList& tokens, const QList<Entry>& entries, 
     if (!haveQuestion) ctx.diag(fenceLine, QStringLiteral("exercise '%1' has no question ('question:')").arg(ex.id));
 
     switch (ex.kind) {
-    case ExerciseKind::Number:
-        if (!haveAnswer) ctx.diag(fenceLine, QStringLiteral("number exercise '%1' has no 'answer:'").arg(ex.id));
-        break;
-    case ExerciseKind::Choice:
-    case ExerciseKind::Multiple: {
-        int correct = 0;
-        for (const ExerciseOption& o : ex.options) correct += o.correct ? 1 : 0;
-        if (ex.options.size() < 2)
-            ctx.diag(fenceLine, QStringLiteral("%1 exercise '%2' needs at least two 'option:' lines").arg(kindText, ex.id));
-        if (ex.kind == ExerciseKind::Choice && correct != 1)
-            ctx.diag(fenceLine, QStringLiteral("choice exercise '%1' needs exactly one correct option ('option*:'), found %2").arg(ex.id).arg(correct));
-        if (ex.kind == ExerciseKind::Multiple && correct < 1)
-            ctx.diag(fenceLine, QStringLiteral("multiple exercise '%1' needs at least one correct option ('option*:')").arg(ex.id));
-        break;
-    }
-    case ExerciseKind::Text:
-        if (ex.accept.isEmpty()) ctx.diag(fenceLine, QStringLiteral("text exercise '%1' has no 'accept:' rule").arg(ex.id));
-        break;
-    case ExerciseKind::Run: {
-        ex.run.moduleId = moduleId;
-        ex.run.params = params;
-        if (moduleId.isEmpty()) {
-            ctx.diag(fenceLine, QStringLiteral("run exercise '%1' has no 'module:'").arg(ex.id));
+        case ExerciseKind::Number:
+            if (!haveAnswer) ctx.diag(fenceLine, QStringLiteral("number exercise '%1' has no 'answer:'").arg(ex.id));
+            break;
+        case ExerciseKind::Choice:
+        case ExerciseKind::Multiple: {
+            int correct = 0;
+            for (const ExerciseOption& o : ex.options) correct += o.correct ? 1 : 0;
+            if (ex.options.size() < 2)
+                ctx.diag(fenceLine,
+                         QStringLiteral("%1 exercise '%2' needs at least two 'option:' lines").arg(kindText, ex.id));
+            if (ex.kind == ExerciseKind::Choice && correct != 1)
+                ctx.diag(fenceLine,
+                         QStringLiteral("choice exercise '%1' needs exactly one correct option ('option*:'), found %2")
+                             .arg(ex.id)
+                             .arg(correct));
+            if (ex.kind == ExerciseKind::Multiple && correct < 1)
+                ctx.diag(
+                    fenceLine,
+                    QStringLiteral("multiple exercise '%1' needs at least one correct option ('option*:')").arg(ex.id));
+            break;
         }
-        poslab::modules::Params validated;
-        const ModuleSpec* spec = moduleId.isEmpty()
-                                     ? nullptr
-                                     : validateModule(moduleId, params, moduleLine, registry, ctx, &validated);
-        parseVaryEntries(entries, spec, validated, ctx, &ex.run.vary);
-        if (ex.run.vary.isEmpty() && spec)
-            ctx.diag(fenceLine, QStringLiteral("run exercise '%1' has no 'vary:' (what the learner may set)").arg(ex.id));
-        if (haveAnswer && spec) checkRunAnswer(ex.run, *spec, answerLine, ctx);
-        if (ex.run.condition.trimmed().isEmpty()) {
-            ctx.diag(fenceLine, QStringLiteral("run exercise '%1' has no 'condition:'").arg(ex.id));
-        } else {
-            const Condition c = Condition::parse(ex.run.condition);
-            if (!c.isValid())
-                ctx.diag(conditionLine, QStringLiteral("condition: %1").arg(c.errorMessage()));
+        case ExerciseKind::Text:
+            if (ex.accept.isEmpty())
+                ctx.diag(fenceLine, QStringLiteral("text exercise '%1' has no 'accept:' rule").arg(ex.id));
+            break;
+        case ExerciseKind::Run: {
+            ex.run.moduleId = moduleId;
+            ex.run.params = params;
+            if (moduleId.isEmpty()) {
+                ctx.diag(fenceLine, QStringLiteral("run exercise '%1' has no 'module:'").arg(ex.id));
+            }
+            poslab::modules::Params validated;
+            const ModuleSpec* spec =
+                moduleId.isEmpty() ? nullptr : validateModule(moduleId, params, moduleLine, registry, ctx, &validated);
+            parseVaryEntries(entries, spec, validated, ctx, &ex.run.vary);
+            if (ex.run.vary.isEmpty() && spec)
+                ctx.diag(fenceLine,
+                         QStringLiteral("run exercise '%1' has no 'vary:' (what the learner may set)").arg(ex.id));
+            if (haveAnswer && spec) checkRunAnswer(ex.run, *spec, answerLine, ctx);
+            if (ex.run.condition.trimmed().isEmpty()) {
+                ctx.diag(fenceLine, QStringLiteral("run exercise '%1' has no 'condition:'").arg(ex.id));
+            } else {
+                const Condition c = Condition::parse(ex.run.condition);
+                if (!c.isValid()) ctx.diag(conditionLine, QStringLiteral("condition: %1").arg(c.errorMessage()));
+            }
+            break;
         }
-        break;
-    }
     }
 }
 
@@ -467,7 +497,9 @@ QString parseVary(const QString& value, const ModuleSpec& spec, VarySpec* out)
         const QString& t = tok[i];
         const auto m = rangeRe.match(t);
         if (t == QLatin1String("log")) {
-            if (!numeric) return QStringLiteral("vary: 'log' applies only to number parameters ('%1' is %2)").arg(out->name, paramTypeName(p->type));
+            if (!numeric)
+                return QStringLiteral("vary: 'log' applies only to number parameters ('%1' is %2)")
+                    .arg(out->name, paramTypeName(p->type));
             out->log = true;
         } else if (t == QLatin1String("step")) {
             if (!numeric) return QStringLiteral("vary: 'step' applies only to number parameters");
@@ -484,11 +516,13 @@ QString parseVary(const QString& value, const ModuleSpec& spec, VarySpec* out)
                     return QStringLiteral("vary: '%1' is not a value of '%2' (values: %3)")
                         .arg(c, out->name, p->choices.join(QLatin1String(", ")));
             if (offered.size() < 2 || offered.removeDuplicates() > 0)
-                return QStringLiteral("vary: offer two or more different values of '%1', separated by '|'").arg(out->name);
+                return QStringLiteral("vary: offer two or more different values of '%1', separated by '|'")
+                    .arg(out->name);
             out->choices = offered;
         } else if (m.hasMatch()) {
             if (!numeric)
-                return QStringLiteral("vary: '%1' is a %2 parameter; it takes no range").arg(out->name, paramTypeName(p->type));
+                return QStringLiteral("vary: '%1' is a %2 parameter; it takes no range")
+                    .arg(out->name, paramTypeName(p->type));
             if (!parseDouble(m.captured(1), &out->min) || !parseDouble(m.captured(2), &out->max))
                 return QStringLiteral("vary: '%1' is not a range MIN..MAX").arg(t);
             if (out->min >= out->max)
@@ -514,20 +548,21 @@ QString invisibleCharacterProblem(const QString& text, const QString& where)
 {
     for (const QChar c : text) {
         const char16_t u = c.unicode();
-        const bool invisible = (u >= 0x200B && u <= 0x200F)    // zero-width space/joiners, LRM, RLM
+        const bool invisible = (u >= 0x200B && u <= 0x200F)     // zero-width space/joiners, LRM, RLM
                                || (u >= 0x202A && u <= 0x202E)  // bidi embeddings and overrides
                                || (u >= 0x2060 && u <= 0x2069)  // word joiner, invisible operators, isolates
                                || u == 0x061C || u == 0xFEFF || u == 0x00AD;  // Arabic letter mark, BOM, soft hyphen
         if (invisible)
-            return QStringLiteral("%1 contains the invisible or direction-changing character U+%2; "
-                                  "it makes the text read differently from what it is: remove it")
+            return QStringLiteral(
+                       "%1 contains the invisible or direction-changing character U+%2; "
+                       "it makes the text read differently from what it is: remove it")
                 .arg(where, QString::number(u, 16).toUpper().rightJustified(4, u'0'));
     }
     return {};
 }
 
-Block parseSpecialBlock(const QString& info, const QStringList& body, const QString& file,
-                        int fenceLine, const Registry& registry, QList<Diagnostic>* diagnostics)
+Block parseSpecialBlock(const QString& info, const QStringList& body, const QString& file, int fenceLine,
+                        const Registry& registry, QList<Diagnostic>* diagnostics)
 {
     Block blk;
     blk.location = {file, fenceLine};
@@ -535,13 +570,15 @@ Block parseSpecialBlock(const QString& info, const QStringList& body, const QStr
     // Ids, module and parameter names are in the header and the naming keys.
     if (const QString problem = invisibleCharacterProblem(info, QStringLiteral("the block header")); !problem.isEmpty())
         ctx.diag(fenceLine, problem);
-    static const QStringList namingKeys = {QStringLiteral("module"), QStringLiteral("params"), QStringLiteral("vary"),
-                                           QStringLiteral("output"), QStringLiteral("label"), QStringLiteral("answer"),
-                                           QStringLiteral("condition"), QStringLiteral("kind"), QStringLiteral("chart")};
+    static const QStringList namingKeys = {
+        QStringLiteral("module"),    QStringLiteral("params"), QStringLiteral("vary"),
+        QStringLiteral("output"),    QStringLiteral("label"),  QStringLiteral("answer"),
+        QStringLiteral("condition"), QStringLiteral("kind"),   QStringLiteral("chart")};
     for (int i = 0; i < body.size(); ++i) {
         const QString key = body[i].section(u':', 0, 0).trimmed();
         if (!body[i].contains(u':') || !namingKeys.contains(key)) continue;
-        if (const QString problem = invisibleCharacterProblem(body[i], QStringLiteral("'%1:'").arg(key)); !problem.isEmpty())
+        if (const QString problem = invisibleCharacterProblem(body[i], QStringLiteral("'%1:'").arg(key));
+            !problem.isEmpty())
             ctx.diag(fenceLine + 1 + i, problem);
     }
     const QStringList tokens = info.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);

@@ -8,7 +8,7 @@
 namespace poslab::modules {
 class Registry;
 struct ModuleSpec;
-}
+}  // namespace poslab::modules
 
 namespace poslab::lessons {
 
@@ -16,9 +16,8 @@ namespace poslab::lessons {
 // head_dim=64"), `body` the lines between the fences, `fenceLine` the 1-based
 // line of the opening fence. Problems are appended to *diagnostics and the
 // first one is also stored in Block::error.
-Block parseSpecialBlock(const QString& info, const QStringList& body, const QString& file,
-                        int fenceLine, const poslab::modules::Registry& registry,
-                        QList<Diagnostic>* diagnostics);
+Block parseSpecialBlock(const QString& info, const QStringList& body, const QString& file, int fenceLine,
+                        const poslab::modules::Registry& registry, QList<Diagnostic>* diagnostics);
 
 // Parses a `vary:` value ("base 100..1000000 log step 10") for `spec`; returns
 // an empty string on success, else the message.

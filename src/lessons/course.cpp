@@ -12,11 +12,11 @@ QString Diagnostic::toString() const
 QString chartKindName(ChartKind kind)
 {
     switch (kind) {
-    case ChartKind::Auto: return QStringLiteral("auto");
-    case ChartKind::Line: return QStringLiteral("line");
-    case ChartKind::Heatmap: return QStringLiteral("heatmap");
-    case ChartKind::Bar: return QStringLiteral("bar");
-    case ChartKind::Table: return QStringLiteral("table");
+        case ChartKind::Auto: return QStringLiteral("auto");
+        case ChartKind::Line: return QStringLiteral("line");
+        case ChartKind::Heatmap: return QStringLiteral("heatmap");
+        case ChartKind::Bar: return QStringLiteral("bar");
+        case ChartKind::Table: return QStringLiteral("table");
     }
     return QStringLiteral("auto");
 }
@@ -24,11 +24,11 @@ QString chartKindName(ChartKind kind)
 QString exerciseKindName(ExerciseKind kind)
 {
     switch (kind) {
-    case ExerciseKind::Number: return QStringLiteral("number");
-    case ExerciseKind::Choice: return QStringLiteral("choice");
-    case ExerciseKind::Multiple: return QStringLiteral("multiple");
-    case ExerciseKind::Text: return QStringLiteral("text");
-    case ExerciseKind::Run: return QStringLiteral("run");
+        case ExerciseKind::Number: return QStringLiteral("number");
+        case ExerciseKind::Choice: return QStringLiteral("choice");
+        case ExerciseKind::Multiple: return QStringLiteral("multiple");
+        case ExerciseKind::Text: return QStringLiteral("text");
+        case ExerciseKind::Run: return QStringLiteral("run");
     }
     return QStringLiteral("number");
 }

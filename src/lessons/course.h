@@ -30,10 +30,7 @@ struct Diagnostic {
     int line = 0;  // 0 when the problem concerns the whole file
     QString message;
     QString toString() const;  // "file:line: message" (or "file: message" when line is 0)
-    bool operator==(const Diagnostic& o) const
-    {
-        return file == o.file && line == o.line && message == o.message;
-    }
+    bool operator==(const Diagnostic& o) const { return file == o.file && line == o.line && message == o.message; }
 };
 
 enum class ChartKind { Auto, Line, Heatmap, Bar, Table };
@@ -41,13 +38,13 @@ QString chartKindName(ChartKind kind);  // "auto", "line", "heatmap", "bar", "ta
 
 // A parameter the reader (or the learner, in a run exercise) may change.
 struct VarySpec {
-    QString name;          // a parameter of the module
+    QString name;           // a parameter of the module
     bool hasRange = false;  // MIN..MAX given (numbers only)
     double min = 0;
     double max = 0;
-    bool log = false;      // slider on a log scale
-    double step = 0;       // 0 = not given (UI default)
-    QStringList choices;   // choice parameters: the values offered (empty = all of the module's)
+    bool log = false;     // slider on a log scale
+    double step = 0;      // 0 = not given (UI default)
+    QStringList choices;  // choice parameters: the values offered (empty = all of the module's)
     SourceLocation location;
 };
 
@@ -85,17 +82,17 @@ struct ExerciseOption {
 
 // One `accept:` line of a text exercise.
 struct AcceptRule {
-    QString pattern;             // the literal, or the regex without slashes
-    bool isRegex = false;        // written /regex/ or /regex/i
+    QString pattern;              // the literal, or the regex without slashes
+    bool isRegex = false;         // written /regex/ or /regex/i
     bool caseInsensitive = true;  // literals always; regexes only with /i
 };
 
 // What a "run" exercise runs, and the condition that decides the answer.
 struct ExerciseRunSpec {
     QString moduleId;
-    QStringList params;  // start values, "name=value"
+    QStringList params;    // start values, "name=value"
     QList<VarySpec> vary;  // what the learner may set
-    QString condition;    // e.g. "max(wavelength) > 8192" (grammar: exercise_check.h)
+    QString condition;     // e.g. "max(wavelength) > 8192" (grammar: exercise_check.h)
     // A worked answer, "name=value" for names in `vary` (optional `answer:` key):
     // params overridden by these values meet the condition. Shown with the solution.
     QStringList answerParams;
@@ -146,20 +143,20 @@ struct Step {
 };
 
 struct Chapter {
-    QString id;       // [a-z0-9-]+, same in both languages
+    QString id;  // [a-z0-9-]+, same in both languages
     QString title;
     QString summary;
     int minutes = 0;
-    int number = 0;   // NN from the file name
-    QString lang;     // "en" or "zh"
-    QString file;     // absolute path of the chapter file
+    int number = 0;           // NN from the file name
+    QString lang;             // "en" or "zh"
+    QString file;             // absolute path of the chapter file
     SourceLocation location;  // the file, line 1
     QList<Step> steps;
 };
 
 struct Course {
-    QString dir;   // the course folder (holding en/ and zh/), canonical absolute path
-    QString lang;  // the language loaded
+    QString dir;              // the course folder (holding en/ and zh/), canonical absolute path
+    QString lang;             // the language loaded
     QList<Chapter> chapters;  // in file order (NN)
 
     const Chapter* findChapter(const QString& id) const;

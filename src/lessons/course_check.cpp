@@ -34,10 +34,12 @@ QList<const Block*> specialBlocks(const Step& s)
 void compareChapters(const Chapter& en, const Chapter& zh, QList<Diagnostic>* out)
 {
     if (!en.id.isEmpty() && !zh.id.isEmpty() && en.id != zh.id)
-        out->append({zh.file, 2, QStringLiteral("chapter id '%1' differs from the en chapter's id '%2'").arg(zh.id, en.id)});
+        out->append(
+            {zh.file, 2, QStringLiteral("chapter id '%1' differs from the en chapter's id '%2'").arg(zh.id, en.id)});
     if (en.steps.size() != zh.steps.size()) {
-        out->append({zh.file, zh.steps.isEmpty() ? 1 : zh.steps.last().location.line,
-                     QStringLiteral("%1 steps here but %2 in %3").arg(zh.steps.size()).arg(en.steps.size()).arg(en.file)});
+        out->append(
+            {zh.file, zh.steps.isEmpty() ? 1 : zh.steps.last().location.line,
+             QStringLiteral("%1 steps here but %2 in %3").arg(zh.steps.size()).arg(en.steps.size()).arg(en.file)});
     }
     const int n = int(std::min(en.steps.size(), zh.steps.size()));
     for (int i = 0; i < n; ++i) {
@@ -49,14 +51,16 @@ void compareChapters(const Chapter& en, const Chapter& zh, QList<Diagnostic>* ou
             const QString sb = j < b.size() ? blockSignature(*b[j]) : QString();
             if (sa == sb) continue;
             const int line = j < b.size() ? b[j]->location.line : zh.steps[i].location.line;
-            const QString enWhere = j < a.size() ? QStringLiteral("%1:%2").arg(en.file).arg(a[j]->location.line)
-                                                 : en.file;
-            out->append({zh.file, line,
-                         QStringLiteral("step %1, block %2: '%3' here but '%4' in en (%5); both languages need the same run blocks and exercises in the same order")
-                             .arg(i + 1)
-                             .arg(j + 1)
-                             .arg(sb.isEmpty() ? QStringLiteral("nothing") : sb,
-                                  sa.isEmpty() ? QStringLiteral("nothing") : sa, enWhere)});
+            const QString enWhere =
+                j < a.size() ? QStringLiteral("%1:%2").arg(en.file).arg(a[j]->location.line) : en.file;
+            out->append(
+                {zh.file, line,
+                 QStringLiteral(
+                     "step %1, block %2: '%3' here but '%4' in en (%5); both languages need the same run blocks and exercises in the same order")
+                     .arg(i + 1)
+                     .arg(j + 1)
+                     .arg(sb.isEmpty() ? QStringLiteral("nothing") : sb, sa.isEmpty() ? QStringLiteral("nothing") : sa,
+                          enWhere)});
             break;  // one report per step: later blocks are shifted anyway
         }
     }
@@ -64,7 +68,10 @@ void compareChapters(const Chapter& en, const Chapter& zh, QList<Diagnostic>* ou
 
 }  // namespace
 
-QList<Diagnostic> checkCourse(const QString& dir) { return checkCourse(dir, Registry::builtin()); }
+QList<Diagnostic> checkCourse(const QString& dir)
+{
+    return checkCourse(dir, Registry::builtin());
+}
 
 QList<Diagnostic> checkCourse(const QString& dir, const Registry& registry)
 {
@@ -92,7 +99,8 @@ QList<Diagnostic> checkCourse(const QString& dir, const Registry& registry)
             compareChapters(**e, *it.value(), &out);
     }
     if (en.course.chapters.isEmpty() && zh.course.chapters.isEmpty() && out.isEmpty())
-        out.append({QFileInfo(dir).absoluteFilePath(), 0, QStringLiteral("the course has no chapters (expected en/NN-slug.md and zh/NN-slug.md)")});
+        out.append({QFileInfo(dir).absoluteFilePath(), 0,
+                    QStringLiteral("the course has no chapters (expected en/NN-slug.md and zh/NN-slug.md)")});
 
     std::stable_sort(out.begin(), out.end(), [](const Diagnostic& a, const Diagnostic& b) {
         if (a.file != b.file) return a.file < b.file;

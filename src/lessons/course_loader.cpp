@@ -37,13 +37,13 @@ constexpr unsigned kMaxTableColumns = 64;
 
 struct Marker {
     enum Kind { Heading, Fence } kind = Heading;
-    int level = 0;        // heading level
-    int startLine = 0;    // 1-based, inclusive
-    int endLine = 0;      // 1-based, inclusive
+    int level = 0;      // heading level
+    int startLine = 0;  // 1-based, inclusive
+    int endLine = 0;    // 1-based, inclusive
     bool topLevel = true;
-    QString info;         // fence info string
-    bool closed = true;   // fence has its closing line
-    int searchFrom = 0;   // empty heading: search its line from here
+    QString info;        // fence info string
+    bool closed = true;  // fence has its closing line
+    int searchFrom = 0;  // empty heading: search its line from here
 };
 
 // An image source or a link target, with its line.
@@ -69,7 +69,7 @@ struct Md4cScan {
     std::vector<PathReference> images;
     std::vector<PathReference> links;  // href of every link
     std::vector<PendingProblem> problems;
-    int containerDepth = 0;       // lists, items and quotes open around the current block
+    int containerDepth = 0;  // lists, items and quotes open around the current block
     bool tooDeepReported = false;
     // current heading
     bool inHeading = false;
@@ -102,7 +102,8 @@ int enterBlock(MD_BLOCKTYPE type, void* detail, void* userdata)
     if (isContainer(type) && ++s->containerDepth > kMaxNesting && !s->tooDeepReported) {
         s->tooDeepReported = true;
         s->problems.push_back({QStringLiteral("lists and quotes are nested more than %1 levels deep here; "
-                                              "flatten the structure").arg(kMaxNesting)});
+                                              "flatten the structure")
+                                   .arg(kMaxNesting)});
     }
     if (type == MD_BLOCK_TABLE) {
         auto* d = static_cast<MD_BLOCK_TABLE_DETAIL*>(detail);
@@ -110,7 +111,10 @@ int enterBlock(MD_BLOCKTYPE type, void* detail, void* userdata)
         if (rows > kMaxTableRows || d->col_count > kMaxTableColumns)
             s->problems.push_back({QStringLiteral("table of %1 rows and %2 columns; at most %3 rows and %4 columns "
                                                   "(split it, or compute it with a run block)")
-                                       .arg(rows).arg(d->col_count).arg(kMaxTableRows).arg(kMaxTableColumns)});
+                                       .arg(rows)
+                                       .arg(d->col_count)
+                                       .arg(kMaxTableRows)
+                                       .arg(kMaxTableColumns)});
     }
     if (type == MD_BLOCK_H) {
         s->inHeading = true;
@@ -178,7 +182,10 @@ int enterSpan(MD_SPANTYPE type, void* detail, void* userdata)
     return 0;
 }
 
-int leaveSpan(MD_SPANTYPE, void*, void*) { return 0; }
+int leaveSpan(MD_SPANTYPE, void*, void*)
+{
+    return 0;
+}
 
 int onText(MD_TEXTTYPE, const MD_CHAR* text, MD_SIZE size, void* userdata)
 {
@@ -253,7 +260,8 @@ bool parseFrontMatter(ChapterParser& p, const QStringList& lines, int* bodyStart
 {
     Chapter& ch = p.result.chapter;
     if (lines.isEmpty() || (lines.size() == 1 && lines[0].trimmed().isEmpty())) {
-        p.diag(1, QStringLiteral("empty file: a chapter starts with front matter ('---', id, title, summary, minutes, '---')"));
+        p.diag(1, QStringLiteral(
+                      "empty file: a chapter starts with front matter ('---', id, title, summary, minutes, '---')"));
         return false;
     }
     if (lines[0].trimmed() != QLatin1String("---")) {
@@ -285,11 +293,12 @@ bool parseFrontMatter(ChapterParser& p, const QStringList& lines, int* bodyStart
         }
         const QString key = m.captured(1);
         QString value = m.captured(2).trimmed();
-        if (value.size() >= 2 && ((value.startsWith(u'"') && value.endsWith(u'"')) ||
-                                  (value.startsWith(u'\'') && value.endsWith(u'\''))))
+        if (value.size() >= 2 &&
+            ((value.startsWith(u'"') && value.endsWith(u'"')) || (value.startsWith(u'\'') && value.endsWith(u'\''))))
             value = value.mid(1, value.size() - 2);
         if (seen.contains(key)) {
-            p.diag(lineNo, QStringLiteral("front matter: '%1' is given twice (first on line %2)").arg(key).arg(seen[key]));
+            p.diag(lineNo,
+                   QStringLiteral("front matter: '%1' is given twice (first on line %2)").arg(key).arg(seen[key]));
             continue;
         }
         seen.insert(key, lineNo);
@@ -314,7 +323,8 @@ bool parseFrontMatter(ChapterParser& p, const QStringList& lines, int* bodyStart
             else
                 ch.minutes = v;
         } else {
-            p.diag(lineNo, QStringLiteral("front matter: unknown key '%1' (expected id, title, summary, minutes)").arg(key));
+            p.diag(lineNo,
+                   QStringLiteral("front matter: unknown key '%1' (expected id, title, summary, minutes)").arg(key));
         }
     }
     for (const char* k : {"id", "title", "summary", "minutes"})
@@ -345,8 +355,11 @@ void checkLink(ChapterParser& p, const PathReference& link)
         return;
     }
     if (!scheme.isEmpty() || href.startsWith(u'/') || href.startsWith(u'\\') || QDir::isAbsolutePath(href)) {
-        p.diag(link.line, QStringLiteral("link '%1' is not allowed: links go to http(s) addresses or to files inside the course (relative paths)")
-                              .arg(href));
+        p.diag(
+            link.line,
+            QStringLiteral(
+                "link '%1' is not allowed: links go to http(s) addresses or to files inside the course (relative paths)")
+                .arg(href));
         return;
     }
     QString error;
@@ -357,9 +370,8 @@ void checkLink(ChapterParser& p, const PathReference& link)
 }  // namespace
 
 namespace {
-ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QString& file,
-                                            const QString& courseDir, const QString& lang,
-                                            const Registry& registry)
+ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QString& file, const QString& courseDir,
+                                            const QString& lang, const Registry& registry)
 {
     ChapterParser p{file, courseDir, registry, {}};
     Chapter& ch = p.result.chapter;
@@ -407,7 +419,9 @@ ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QStri
     if (!lines.isEmpty() && lines.last().isEmpty() && lines.size() > 1) lines.removeLast();
     for (int i = 0; i < lines.size(); ++i) {
         if (lines[i].size() > kMaxLineChars) {
-            p.diag(i + 1, QStringLiteral("line is too long (%1 characters; at most %2)").arg(lines[i].size()).arg(kMaxLineChars));
+            p.diag(
+                i + 1,
+                QStringLiteral("line is too long (%1 characters; at most %2)").arg(lines[i].size()).arg(kMaxLineChars));
             return p.result;
         }
     }
@@ -482,15 +496,21 @@ ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QStri
             // ones can be told apart as ATX or setext from their line.
             const bool atx = !m.topLevel || atxRe.match(lines[m.startLine - 1]).hasMatch();
             if (m.level == 1 && atx)
-                p.diag(m.startLine, QStringLiteral("'#' (level-1) heading in the body: the chapter title comes from the front matter; use '##' for steps"));
+                p.diag(
+                    m.startLine,
+                    QStringLiteral(
+                        "'#' (level-1) heading in the body: the chapter title comes from the front matter; use '##' for steps"));
             else if (m.level <= 2 && !atx)
                 // A line of '=' or '-' right under a paragraph turns it into a
                 // heading (setext); in a formula this silently breaks the text.
-                p.diag(m.endLine + 1, QStringLiteral("this line of '%1' turns the text above it (line %2) into a level-%3 heading (Markdown setext heading); "
-                                                     "leave a blank line before it, or keep '=' inside the $$...$$ formula line")
-                                          .arg(m.level == 1 ? QStringLiteral("=") : QStringLiteral("-"))
-                                          .arg(m.startLine)
-                                          .arg(m.level));
+                p.diag(
+                    m.endLine + 1,
+                    QStringLiteral(
+                        "this line of '%1' turns the text above it (line %2) into a level-%3 heading (Markdown setext heading); "
+                        "leave a blank line before it, or keep '=' inside the $$...$$ formula line")
+                        .arg(m.level == 1 ? QStringLiteral("=") : QStringLiteral("-"))
+                        .arg(m.startLine)
+                        .arg(m.level));
             if (m.level != 2 || !m.topLevel) continue;
         }
         markers.push_back(m);
@@ -555,15 +575,16 @@ ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QStri
     }
     flushText(cursor, int(lines.size()));
     flushStep();
-    if (ch.steps.isEmpty()) p.diag(bodyStart + 1 <= lines.size() ? bodyStart + 1 : int(lines.size()), QStringLiteral("chapter has no content (no introduction and no '##' steps)"));
+    if (ch.steps.isEmpty())
+        p.diag(bodyStart + 1 <= lines.size() ? bodyStart + 1 : int(lines.size()),
+               QStringLiteral("chapter has no content (no introduction and no '##' steps)"));
     return p.result;
 }
 
 }  // namespace
 
-ChapterParseResult parseChapterText(const QByteArray& input, const QString& file,
-                                    const QString& courseDir, const QString& lang,
-                                    const Registry& registry)
+ChapterParseResult parseChapterText(const QByteArray& input, const QString& file, const QString& courseDir,
+                                    const QString& lang, const Registry& registry)
 {
     ChapterParseResult r = parseChapterTextUnsorted(input, file, courseDir, lang, registry);
     std::stable_sort(r.diagnostics.begin(), r.diagnostics.end(),
@@ -571,8 +592,8 @@ ChapterParseResult parseChapterText(const QByteArray& input, const QString& file
     return r;
 }
 
-ChapterParseResult parseChapterFile(const QString& file, const QString& courseDir,
-                                    const QString& lang, const Registry& registry)
+ChapterParseResult parseChapterFile(const QString& file, const QString& courseDir, const QString& lang,
+                                    const Registry& registry)
 {
     QFile f(file);
     if (!f.open(QIODevice::ReadOnly)) {
@@ -599,14 +620,15 @@ QString resolveInsideCourse(const QString& courseDir, const QString& chapterFile
     if (error) error->clear();
     const QString ref = QUrl::fromPercentEncoding(reference.trimmed().toUtf8());
     if (ref.isEmpty()) return fail(QStringLiteral("%1 with an empty path").arg(what));
-    if (ref.contains(QLatin1String("://")) || ref.startsWith(QLatin1String("data:")) ||
-        ref.startsWith(u'/') || ref.startsWith(u'\\') || QDir::isAbsolutePath(ref))
+    if (ref.contains(QLatin1String("://")) || ref.startsWith(QLatin1String("data:")) || ref.startsWith(u'/') ||
+        ref.startsWith(u'\\') || QDir::isAbsolutePath(ref))
         return fail(QStringLiteral("%1 '%2' must be a relative path inside the course folder").arg(what, reference));
     const QString root = QFileInfo(courseDir).canonicalFilePath();
     if (root.isEmpty()) return fail(QStringLiteral("course folder '%1' does not exist").arg(courseDir));
     const QString chapterDir = QFileInfo(chapterFile).absolutePath();
     const QString canonicalChapterDir = QFileInfo(chapterDir).canonicalFilePath();
-    const QString lexical = QDir::cleanPath(QDir(canonicalChapterDir.isEmpty() ? chapterDir : canonicalChapterDir).filePath(ref));
+    const QString lexical =
+        QDir::cleanPath(QDir(canonicalChapterDir.isEmpty() ? chapterDir : canonicalChapterDir).filePath(ref));
     // Only after this test is anything about the path asked of the file system.
     if (!lexical.startsWith(root + u'/'))
         return fail(QStringLiteral("%1 '%2' is outside the course folder").arg(what, reference));
@@ -614,13 +636,14 @@ QString resolveInsideCourse(const QString& courseDir, const QString& chapterFile
     if (!fi.exists()) return mustExist ? fail(QStringLiteral("%1 not found: '%2'").arg(what, reference)) : lexical;
     const QString canonical = fi.canonicalFilePath();
     if (!canonical.startsWith(root + u'/'))
-        return fail(QStringLiteral("%1 '%2' leads outside the course folder (through a symbolic link)").arg(what, reference));
+        return fail(
+            QStringLiteral("%1 '%2' leads outside the course folder (through a symbolic link)").arg(what, reference));
     if (mustExist && !fi.isFile()) return fail(QStringLiteral("%1 '%2' is not a file").arg(what, reference));
     return canonical;
 }
 
-QString resolveCourseImage(const QString& courseDir, const QString& chapterFile,
-                           const QString& reference, QString* error)
+QString resolveCourseImage(const QString& courseDir, const QString& chapterFile, const QString& reference,
+                           QString* error)
 {
     return resolveInsideCourse(courseDir, chapterFile, reference, QStringLiteral("image"), true, error);
 }
@@ -651,8 +674,11 @@ CourseLoadResult loadCourse(const QString& dir, const QString& lang, const Regis
         return !QFileInfo(path).canonicalFilePath().startsWith(r.course.dir + u'/');
     };
     if (leadsOutside(langDir)) {
-        r.diagnostics.append({langDir, 0, QStringLiteral("the '%1' folder leads outside the course folder (through a symbolic link); "
-                                                         "PosLab reads only files inside the course").arg(lang)});
+        r.diagnostics.append(
+            {langDir, 0,
+             QStringLiteral("the '%1' folder leads outside the course folder (through a symbolic link); "
+                            "PosLab reads only files inside the course")
+                 .arg(lang)});
         return r;
     }
     static const QRegularExpression nameRe(QStringLiteral("^\\d\\d-[a-z0-9-]+\\.md$"));
@@ -663,12 +689,16 @@ CourseLoadResult loadCourse(const QString& dir, const QString& lang, const Regis
         const QString path = QDir(langDir).filePath(name);
         if (!nameRe.match(name).hasMatch()) {
             if (name.compare(QLatin1String("README.md"), Qt::CaseInsensitive) != 0)
-                r.diagnostics.append({path, 0, QStringLiteral("chapter file names must look like NN-slug.md (two digits, lowercase slug)")});
+                r.diagnostics.append(
+                    {path, 0,
+                     QStringLiteral("chapter file names must look like NN-slug.md (two digits, lowercase slug)")});
             continue;
         }
         if (leadsOutside(path)) {
-            r.diagnostics.append({path, 0, QStringLiteral("the chapter leads outside the course folder (through a symbolic link); "
-                                                          "PosLab reads only files inside the course")});
+            r.diagnostics.append(
+                {path, 0,
+                 QStringLiteral("the chapter leads outside the course folder (through a symbolic link); "
+                                "PosLab reads only files inside the course")});
             continue;
         }
         ChapterParseResult cr = parseChapterFile(path, r.course.dir, lang, registry);
@@ -676,7 +706,8 @@ CourseLoadResult loadCourse(const QString& dir, const QString& lang, const Regis
         if (!cr.chapter.id.isEmpty()) {
             if (chapterIds.contains(cr.chapter.id)) {
                 const SourceLocation& first = chapterIds[cr.chapter.id];
-                r.diagnostics.append({path, 2, QStringLiteral("duplicate chapter id '%1' (also in %2)").arg(cr.chapter.id, first.file)});
+                r.diagnostics.append(
+                    {path, 2, QStringLiteral("duplicate chapter id '%1' (also in %2)").arg(cr.chapter.id, first.file)});
             } else {
                 chapterIds.insert(cr.chapter.id, {path, 1});
             }
@@ -710,6 +741,9 @@ QString defaultCourseDir()
 #endif
 }
 
-QStringList courseLanguages() { return {QStringLiteral("en"), QStringLiteral("zh")}; }
+QStringList courseLanguages()
+{
+    return {QStringLiteral("en"), QStringLiteral("zh")};
+}
 
 }  // namespace poslab::lessons

@@ -159,8 +159,8 @@ bool hasBacktrackingVerb(const QString& p)
 
 QRegularExpression compileAcceptRegex(const QString& pattern, bool caseInsensitive, QString* error)
 {
-    const auto options = caseInsensitive ? QRegularExpression::CaseInsensitiveOption
-                                         : QRegularExpression::NoPatternOption;
+    const auto options =
+        caseInsensitive ? QRegularExpression::CaseInsensitiveOption : QRegularExpression::NoPatternOption;
     auto refuse = [&](const QString& why) {
         if (error) *error = why;
         return QRegularExpression(QStringLiteral("("));  // invalid: matches nothing
@@ -213,11 +213,11 @@ CheckResult checkText(const ExerciseBlock& ex, const QString& answer)
 struct Condition::Node {
     enum Type { Or, And, Compare, Number, Scalar, Aggregate } type = Number;
     std::shared_ptr<const Node> a, b;
-    QString op;       // comparison operator
+    QString op;  // comparison operator
     double number = 0;
-    QString name;     // output
-    QString column;   // table column
-    QString agg;      // aggregate function
+    QString name;    // output
+    QString column;  // table column
+    QString agg;     // aggregate function
 };
 
 namespace {
@@ -287,10 +287,10 @@ std::vector<Token> tokenize(const QString& s)
                 ++i;
             }
             if (t.text == QLatin1String("=") || t.text == QLatin1String("!"))
-                throw ParseFailure{QStringLiteral("'%1' is not an operator (use ==, !=, <, <=, >, >=)").arg(t.text), t.column};
+                throw ParseFailure{QStringLiteral("'%1' is not an operator (use ==, !=, <, <=, >, >=)").arg(t.text),
+                                   t.column};
         } else if (c == u'-' && i + 1 < s.size() &&
-                   (isAsciiDigit(s[i + 1]) ||
-                    (s[i + 1] == u'.' && i + 2 < s.size() && isAsciiDigit(s[i + 2])))) {
+                   (isAsciiDigit(s[i + 1]) || (s[i + 1] == u'.' && i + 2 < s.size() && isAsciiDigit(s[i + 2])))) {
             const auto m = numRe.match(s, i + 1);
             t.type = Token::Num;
             t.text = QStringLiteral("-") + m.captured(0);
@@ -310,8 +310,8 @@ std::vector<Token> tokenize(const QString& s)
 
 const QStringList& aggregates()
 {
-    static const QStringList a = {QStringLiteral("min"), QStringLiteral("max"), QStringLiteral("mean"),
-                                  QStringLiteral("sum"), QStringLiteral("first"), QStringLiteral("last"),
+    static const QStringList a = {QStringLiteral("min"),  QStringLiteral("max"),   QStringLiteral("mean"),
+                                  QStringLiteral("sum"),  QStringLiteral("first"), QStringLiteral("last"),
                                   QStringLiteral("count")};
     return a;
 }
@@ -323,7 +323,10 @@ struct Parser {
     Token next() { return toks[pos++]; }
     bool isWord(const char* w) const { return peek().type == Token::Ident && peek().text == QLatin1String(w); }
     [[noreturn]] void fail(const QString& msg) const { throw ParseFailure{msg, peek().column}; }
-    QString shown(const Token& t) const { return t.type == Token::End ? QStringLiteral("the end") : QStringLiteral("'%1'").arg(t.text); }
+    QString shown(const Token& t) const
+    {
+        return t.type == Token::End ? QStringLiteral("the end") : QStringLiteral("'%1'").arg(t.text);
+    }
 
     NodePtr parseOr()
     {
@@ -392,7 +395,9 @@ struct Parser {
         next();
         if (peek().type == Token::LParen) {
             if (!aggregates().contains(t.text))
-                throw ParseFailure{QStringLiteral("unknown function '%1' (use %2)").arg(t.text, aggregates().join(QLatin1String(", "))), t.column};
+                throw ParseFailure{QStringLiteral("unknown function '%1' (use %2)")
+                                       .arg(t.text, aggregates().join(QLatin1String(", "))),
+                                   t.column};
             next();
             if (peek().type != Token::Ident) fail(QStringLiteral("expected an output name inside %1(...)").arg(t.text));
             n->type = Condition::Node::Aggregate;
@@ -400,14 +405,16 @@ struct Parser {
             n->name = next().text;
             if (peek().type == Token::Dot) {
                 next();
-                if (peek().type != Token::Ident) fail(QStringLiteral("expected a column name after '%1.'").arg(n->name));
+                if (peek().type != Token::Ident)
+                    fail(QStringLiteral("expected a column name after '%1.'").arg(n->name));
                 n->column = next().text;
             }
             if (peek().type != Token::RParen) fail(QStringLiteral("expected ')' but found %1").arg(shown(peek())));
             next();
             return n;
         }
-        if (peek().type == Token::Dot) fail(QStringLiteral("a table column needs an aggregate, e.g. max(%1.column)").arg(t.text));
+        if (peek().type == Token::Dot)
+            fail(QStringLiteral("a table column needs an aggregate, e.g. max(%1.column)").arg(t.text));
         n->type = Condition::Node::Scalar;
         n->name = t.text;
         return n;
@@ -452,30 +459,30 @@ bool valueOf(const Condition::Node& n, const std::vector<Output>& outputs, doubl
     }
     std::vector<double> values;
     switch (o->kind) {
-    case OutputKind::Series: values = o->y; break;
-    case OutputKind::Matrix: values = o->data; break;
-    case OutputKind::Scalar: values = {o->value}; break;
-    case OutputKind::Table: {
-        if (n.column.isEmpty()) {
-            *error = QStringLiteral("output '%1' is a table; name a column: %2(%1.column)").arg(n.name, n.agg);
+        case OutputKind::Series: values = o->y; break;
+        case OutputKind::Matrix: values = o->data; break;
+        case OutputKind::Scalar: values = {o->value}; break;
+        case OutputKind::Table: {
+            if (n.column.isEmpty()) {
+                *error = QStringLiteral("output '%1' is a table; name a column: %2(%1.column)").arg(n.name, n.agg);
+                return false;
+            }
+            const qsizetype col = o->columns.indexOf(n.column);
+            if (col < 0) {
+                *error = QStringLiteral("table '%1' has no column '%2' (columns: %3)")
+                             .arg(n.name, n.column, o->columns.join(QLatin1String(", ")));
+                return false;
+            }
+            for (const QVariantList& row : o->tableRows) {
+                bool ok = false;
+                const double d = row.value(col).toDouble(&ok);
+                if (ok) values.push_back(d);
+            }
+            break;
+        }
+        case OutputKind::Text:
+            *error = QStringLiteral("output '%1' is text; conditions need numbers").arg(n.name);
             return false;
-        }
-        const qsizetype col = o->columns.indexOf(n.column);
-        if (col < 0) {
-            *error = QStringLiteral("table '%1' has no column '%2' (columns: %3)")
-                         .arg(n.name, n.column, o->columns.join(QLatin1String(", ")));
-            return false;
-        }
-        for (const QVariantList& row : o->tableRows) {
-            bool ok = false;
-            const double d = row.value(col).toDouble(&ok);
-            if (ok) values.push_back(d);
-        }
-        break;
-    }
-    case OutputKind::Text:
-        *error = QStringLiteral("output '%1' is text; conditions need numbers").arg(n.name);
-        return false;
     }
     if (!n.column.isEmpty() && o->kind != OutputKind::Table) {
         *error = QStringLiteral("output '%1' is not a table; '%1.%2' has no meaning").arg(n.name, n.column);
@@ -489,10 +496,14 @@ bool valueOf(const Condition::Node& n, const std::vector<Output>& outputs, doubl
         *error = QStringLiteral("%1(%2) of an empty output").arg(n.agg, n.name);
         return false;
     }
-    if (n.agg == QLatin1String("min")) *v = *std::min_element(values.begin(), values.end());
-    else if (n.agg == QLatin1String("max")) *v = *std::max_element(values.begin(), values.end());
-    else if (n.agg == QLatin1String("first")) *v = values.front();
-    else if (n.agg == QLatin1String("last")) *v = values.back();
+    if (n.agg == QLatin1String("min"))
+        *v = *std::min_element(values.begin(), values.end());
+    else if (n.agg == QLatin1String("max"))
+        *v = *std::max_element(values.begin(), values.end());
+    else if (n.agg == QLatin1String("first"))
+        *v = values.front();
+    else if (n.agg == QLatin1String("last"))
+        *v = values.back();
     else {
         double s = 0;
         for (double d : values) s += d;
@@ -515,12 +526,18 @@ bool evalNode(const Condition::Node& n, const std::vector<Output>& outputs, bool
     }
     double x = 0, y = 0;
     if (!valueOf(*n.a, outputs, &x, error) || !valueOf(*n.b, outputs, &y, error)) return false;
-    if (n.op == QLatin1String("<")) *out = x < y;
-    else if (n.op == QLatin1String("<=")) *out = x <= y;
-    else if (n.op == QLatin1String(">")) *out = x > y;
-    else if (n.op == QLatin1String(">=")) *out = x >= y;
-    else if (n.op == QLatin1String("==")) *out = std::fabs(x - y) <= 1e-9 * std::max(1.0, std::max(std::fabs(x), std::fabs(y)));
-    else *out = !(std::fabs(x - y) <= 1e-9 * std::max(1.0, std::max(std::fabs(x), std::fabs(y))));
+    if (n.op == QLatin1String("<"))
+        *out = x < y;
+    else if (n.op == QLatin1String("<="))
+        *out = x <= y;
+    else if (n.op == QLatin1String(">"))
+        *out = x > y;
+    else if (n.op == QLatin1String(">="))
+        *out = x >= y;
+    else if (n.op == QLatin1String("=="))
+        *out = std::fabs(x - y) <= 1e-9 * std::max(1.0, std::max(std::fabs(x), std::fabs(y)));
+    else
+        *out = !(std::fabs(x - y) <= 1e-9 * std::max(1.0, std::max(std::fabs(x), std::fabs(y))));
     return true;
 }
 
@@ -606,11 +623,11 @@ CheckResult checkRun(const ExerciseBlock& ex, const std::vector<Output>& outputs
 CheckResult checkAnswer(const ExerciseBlock& ex, const Answer& answer)
 {
     switch (ex.kind) {
-    case ExerciseKind::Number: return checkNumber(ex, answer.text);
-    case ExerciseKind::Choice: return checkChoice(ex, answer.selected.isEmpty() ? -1 : answer.selected.first());
-    case ExerciseKind::Multiple: return checkMultiple(ex, answer.selected);
-    case ExerciseKind::Text: return checkText(ex, answer.text);
-    case ExerciseKind::Run: return checkRun(ex, answer.outputs);
+        case ExerciseKind::Number: return checkNumber(ex, answer.text);
+        case ExerciseKind::Choice: return checkChoice(ex, answer.selected.isEmpty() ? -1 : answer.selected.first());
+        case ExerciseKind::Multiple: return checkMultiple(ex, answer.selected);
+        case ExerciseKind::Text: return checkText(ex, answer.text);
+        case ExerciseKind::Run: return checkRun(ex, answer.outputs);
     }
     return {};
 }

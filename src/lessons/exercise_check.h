@@ -36,8 +36,8 @@ struct CheckResult {
 
 // What the learner gave. Only the fields of the exercise's kind are used.
 struct Answer {
-    QString text;           // number, text
-    QList<int> selected;    // choice (one index) / multiple (indices into options)
+    QString text;                                  // number, text
+    QList<int> selected;                           // choice (one index) / multiple (indices into options)
     std::vector<poslab::modules::Output> outputs;  // run: outputs of the learner's run
 };
 
@@ -47,8 +47,7 @@ CheckResult checkNumber(const ExerciseBlock& exercise, const QString& answer);
 CheckResult checkChoice(const ExerciseBlock& exercise, int selected);
 CheckResult checkMultiple(const ExerciseBlock& exercise, const QList<int>& selected);
 CheckResult checkText(const ExerciseBlock& exercise, const QString& answer);
-CheckResult checkRun(const ExerciseBlock& exercise,
-                     const std::vector<poslab::modules::Output>& outputs);
+CheckResult checkRun(const ExerciseBlock& exercise, const std::vector<poslab::modules::Output>& outputs);
 
 // Parses a number as a learner types it: full-width digits, spaces and
 // thousands separators ("62 832", "62,832", "６２８３２"), 1e4, 6.28E+4.
@@ -64,8 +63,7 @@ QString normalizeAnswerText(const QString& text);
 // `\A(?:a)|(b)\z`, which matches anything starting with "a"), or a
 // backtracking verb such as (*ACCEPT) that ends the match early. The checker
 // and `poslab check` both use it, so a rule check refuses never runs.
-QRegularExpression compileAcceptRegex(const QString& pattern, bool caseInsensitive,
-                                      QString* error = nullptr);
+QRegularExpression compileAcceptRegex(const QString& pattern, bool caseInsensitive, QString* error = nullptr);
 
 // Parses a tolerance as written in a lesson: "0.01" (absolute) or "1%" (relative).
 bool parseTolerance(const QString& text, Tolerance* tolerance);
@@ -91,8 +89,7 @@ public:
 
     // Evaluates on run outputs. Returns false with *error set when an output is
     // missing or of the wrong kind, or an aggregate is empty.
-    bool evaluate(const std::vector<poslab::modules::Output>& outputs, bool* value,
-                  QString* error) const;
+    bool evaluate(const std::vector<poslab::modules::Output>& outputs, bool* value, QString* error) const;
 
 private:
     std::shared_ptr<const Node> m_root;

@@ -17,10 +17,10 @@
 namespace poslab::lessons {
 
 struct ExerciseProgress {
-    QString answer;          // number / text answers, as typed
-    QList<int> selected;     // choice / multiple: selected option indices
-    QStringList runParams;   // run exercises: the learner's "name=value" settings
-    int attempts = 0;        // times "check" was pressed
+    QString answer;         // number / text answers, as typed
+    QList<int> selected;    // choice / multiple: selected option indices
+    QStringList runParams;  // run exercises: the learner's "name=value" settings
+    int attempts = 0;       // times "check" was pressed
     int hintsRevealed = 0;
     bool solved = false;
     bool solutionShown = false;  // gave up / "show solution"

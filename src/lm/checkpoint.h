@@ -71,10 +71,10 @@ inline constexpr int lm_checkpoint_version = 1;
 
 // Where a training run stands (see the top).
 struct lm_training_state {
-    lr_schedule schedule;          // max/min lr, warm-up and total steps
-    long long step = 0;            // schedule steps done; the next one is `step`
-    int batch_size = 1;            // B windows per step so far
-    std::uint64_t data_seed = 1;   // the batches' rng seed
+    lr_schedule schedule;         // max/min lr, warm-up and total steps
+    long long step = 0;           // schedule steps done; the next one is `step`
+    int batch_size = 1;           // B windows per step so far
+    std::uint64_t data_seed = 1;  // the batches' rng seed
 };
 
 // Saves atomically. `vocab` (may be null) must have config.vocab_size ids;

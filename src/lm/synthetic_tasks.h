@@ -62,8 +62,14 @@ struct synthetic_task_config {
 // Throws core_error if the configuration cannot generate examples.
 void validate(const synthetic_task_config& config);
 
-inline std::int32_t synthetic_sep_token(const synthetic_task_config& c) { return static_cast<std::int32_t>(c.alphabet); }
-inline std::int32_t synthetic_pad_token(const synthetic_task_config& c) { return static_cast<std::int32_t>(c.alphabet + 1); }
+inline std::int32_t synthetic_sep_token(const synthetic_task_config& c)
+{
+    return static_cast<std::int32_t>(c.alphabet);
+}
+inline std::int32_t synthetic_pad_token(const synthetic_task_config& c)
+{
+    return static_cast<std::int32_t>(c.alphabet + 1);
+}
 
 // Tokens in one example with n symbols (2n + 1, or 2n + 3 for recall).
 std::size_t synthetic_example_length(synthetic_task_kind kind, std::size_t n);

@@ -6,15 +6,18 @@ namespace poslab::util {
 
 namespace {
 
-QString clockText(double seconds) {
+QString clockText(double seconds)
+{
     if (!std::isfinite(seconds) || seconds < 0) seconds = 0;
     const long long t = std::llround(seconds);
     const QLatin1Char zero('0');
-    if (t >= 3600) return QStringLiteral("%1:%2:%3").arg(t / 3600).arg((t / 60) % 60, 2, 10, zero).arg(t % 60, 2, 10, zero);
+    if (t >= 3600)
+        return QStringLiteral("%1:%2:%3").arg(t / 3600).arg((t / 60) % 60, 2, 10, zero).arg(t % 60, 2, 10, zero);
     return QStringLiteral("%1:%2").arg(t / 60).arg(t % 60, 2, 10, zero);
 }
 
-QString wordsText(double seconds, bool zh) {
+QString wordsText(double seconds, bool zh)
+{
     auto tr = [zh](const char* en, const char* chinese) { return QString::fromUtf8(zh ? chinese : en); };
     if (!(seconds >= 0) || !std::isfinite(seconds)) return tr("unknown", "未知");
     if (seconds < 60) return tr("%1 s", "%1 秒").arg(QString::number(seconds, 'f', 1));
@@ -25,7 +28,8 @@ QString wordsText(double seconds, bool zh) {
 
 }  // namespace
 
-QString formatDuration(double seconds, DurationStyle style, const QString& lang) {
+QString formatDuration(double seconds, DurationStyle style, const QString& lang)
+{
     return style == DurationStyle::Clock ? clockText(seconds) : wordsText(seconds, lang == QLatin1String("zh"));
 }
 

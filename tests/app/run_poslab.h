@@ -18,7 +18,8 @@ struct PoslabRun {
 };
 
 // Runs poslab with exactly `env` (tests that set the locale or the data folder).
-inline PoslabRun runPoslabWith(const QStringList& args, const QProcessEnvironment& env, int timeoutMs = 120000) {
+inline PoslabRun runPoslabWith(const QStringList& args, const QProcessEnvironment& env, int timeoutMs = 120000)
+{
     QProcess p;
     p.setProgram(QStringLiteral(POSLAB_EXECUTABLE));
     p.setArguments(args);
@@ -39,7 +40,8 @@ inline PoslabRun runPoslabWith(const QStringList& args, const QProcessEnvironmen
     return r;
 }
 
-inline PoslabRun runPoslab(const QStringList& args, int timeoutMs = 120000) {
+inline PoslabRun runPoslab(const QStringList& args, int timeoutMs = 120000)
+{
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("LANG"), QStringLiteral("C.UTF-8"));
     env.remove(QStringLiteral("LC_ALL"));

@@ -17,11 +17,12 @@ struct Command {
     QStringList words;
     QString name;
     QString help;
-    QString valueOption;  // an option that takes a value, given last without one
+    QString valueOption;       // an option that takes a value, given last without one
     QString en = {}, zh = {};  // its choices, which the refusal names
 };
 
-QList<Command> commands() {
+QList<Command> commands()
+{
     return {
         {{"list"}, "list", "list", "--format", " (text or json)", "（text 或 json）"},
         {{"run", "alibi.slopes"}, "run", "run", "--format", " (text, json or csv)", "（text、json 或 csv）"},
@@ -46,7 +47,8 @@ class TestCommandOptions : public QObject {
 private slots:
     void initTestCase() { QVERIFY(m_home.isValid() && m_runtime.isValid()); }
 
-    void sameRefusalsEverywhere_data() {
+    void sameRefusalsEverywhere_data()
+    {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("lead");  // "poslab NAME: "
         QTest::addColumn<QString>("message");
@@ -56,13 +58,15 @@ private slots:
             const QString en = QStringLiteral("Try 'poslab %1 --help'.").arg(c.help);
             const QString zh = QStringLiteral("用 `poslab %1 --help` 查看用法。").arg(c.help);
             auto row = [&](const char* what, const QStringList& extra, const QString& message, const QString& hint) {
-                QTest::newRow(qPrintable(c.name + QStringLiteral(": ") + QLatin1String(what))) << c.words + extra << lead << message << hint;
+                QTest::newRow(qPrintable(c.name + QStringLiteral(": ") + QLatin1String(what)))
+                    << c.words + extra << lead << message << hint;
             };
             row("unknown", {"--bogus"}, "unknown option '--bogus'", en);
             row("unknown, zh", {"--bogus", "--lang", "zh"}, "没有“--bogus”这个选项", zh);
             row("unknown, zh first", {"--lang=zh", "--bogus"}, "没有“--bogus”这个选项", zh);
             row("missing value", {c.valueOption}, "option " + c.valueOption + " needs a value" + c.en, en);
-            row("missing value, zh", {"--lang", "zh", c.valueOption}, "选项 " + c.valueOption + " 需要一个取值" + c.zh, zh);
+            row("missing value, zh", {"--lang", "zh", c.valueOption}, "选项 " + c.valueOption + " 需要一个取值" + c.zh,
+                zh);
             row("twice", {"--lang", "en", "--lang=en"}, "option --lang is given twice", en);
             row("twice, zh", {"--lang", "zh", "--lang", "zh"}, "选项 --lang 给出了两次", zh);
             row("flag with a value", {"--help=yes"}, "option --help takes no value", en);
@@ -70,17 +74,20 @@ private slots:
         }
         // The window's options (no command) and --help, --version at the top level.
         const QString top = QStringLiteral("Try 'poslab --help'.");
-        QTest::newRow("window: missing value") << QStringList{"--course"} << "poslab: " << "option --course needs a value" << top;
+        QTest::newRow("window: missing value") << QStringList{"--course"} << "poslab: "
+                                               << "option --course needs a value" << top;
         QTest::newRow("window: bad lang") << QStringList{"--lang", "fr"} << "poslab: "
                                           << "--lang 'fr' is not allowed; expected en or zh" << top;
-        QTest::newRow("window: unknown") << QStringList{"--lang", "zh", "--bogus"} << "poslab: " << "没有“--bogus”这个选项"
-                                         << QStringLiteral("用 `poslab --help` 查看用法。");
+        QTest::newRow("window: unknown") << QStringList{"--lang", "zh", "--bogus"} << "poslab: "
+                                         << "没有“--bogus”这个选项" << QStringLiteral("用 `poslab --help` 查看用法。");
         QTest::newRow("--help: missing lang") << QStringList{"--help", "--lang"} << "poslab: "
                                               << "option --lang needs a value (en or zh)" << top;
-        QTest::newRow("unknown command") << QStringList{"frobnicate"} << "poslab: " << "unknown command 'frobnicate'" << top;
+        QTest::newRow("unknown command") << QStringList{"frobnicate"} << "poslab: "
+                                         << "unknown command 'frobnicate'" << top;
     }
 
-    void sameRefusalsEverywhere() {
+    void sameRefusalsEverywhere()
+    {
         QFETCH(QStringList, args);
         QFETCH(QString, lead);
         QFETCH(QString, message);
@@ -102,7 +109,8 @@ private slots:
     }
 
     // Both spellings of a value, "--" before positional words, flags given twice.
-    void spellings() {
+    void spellings()
+    {
         PoslabRun r = runPoslab({"list", "--format=json", "--lang", "zh"});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.startsWith('{'));
@@ -119,7 +127,8 @@ private slots:
         // A choice is refused with the choices named, in both languages.
         r = runPoslab({"run", "alibi.slopes", "--format", "xml"});
         QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.startsWith("poslab run: --format 'xml' is not allowed; expected text, json or csv\n"), r.err.constData());
+        QVERIFY2(r.err.startsWith("poslab run: --format 'xml' is not allowed; expected text, json or csv\n"),
+                 r.err.constData());
         r = runPoslab({"run", "alibi.slopes", "--format=xml", "--lang", "zh"});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.startsWith("poslab run: --format 不能取“xml”：可选 text、json 或 csv\n"), r.err.constData());

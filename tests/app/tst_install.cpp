@@ -62,7 +62,10 @@ Run runProgram(const QString& program, const QStringList& args, const QProcessEn
     return r;
 }
 
-QString describe(const Run& r) { return QStringLiteral("exit %1\nstdout:\n%2\nstderr:\n%3").arg(r.exitCode).arg(r.out, r.err); }
+QString describe(const Run& r)
+{
+    return QStringLiteral("exit %1\nstdout:\n%2\nstderr:\n%3").arg(r.exitCode).arg(r.out, r.err);
+}
 
 // Every file under `root`, as paths relative to it, with a hash of its bytes.
 QMap<QString, QByteArray> filesUnder(const QString& root)
@@ -140,7 +143,10 @@ QList<QMap<QString, QString>> deb822Paragraphs(const QString& text)
 }
 
 // The program's path, or an empty string when it is not installed.
-QString tool(const char* name) { return QStandardPaths::findExecutable(QString::fromLatin1(name)); }
+QString tool(const char* name)
+{
+    return QStandardPaths::findExecutable(QString::fromLatin1(name));
+}
 
 bool hasHan(const QString& s)
 {
@@ -211,9 +217,11 @@ private slots:
         const QString home = m_tmp.filePath(QStringLiteral("home"));
         for (const char* sub : {"", "/.config", "/.local/share", "/.cache", "/run"})
             QVERIFY(QDir().mkpath(home + QString::fromLatin1(sub)));
-        QFile::setPermissions(home + QStringLiteral("/run"), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        QFile::setPermissions(home + QStringLiteral("/run"),
+                              QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
         m_env = QProcessEnvironment::systemEnvironment();
-        for (const char* name : {"LANGUAGE", "LC_ALL", "LC_MESSAGES", "POSLAB_COURSE_DIR", "DISPLAY", "WAYLAND_DISPLAY"})
+        for (const char* name :
+             {"LANGUAGE", "LC_ALL", "LC_MESSAGES", "POSLAB_COURSE_DIR", "DISPLAY", "WAYLAND_DISPLAY"})
             m_env.remove(QString::fromLatin1(name));
         m_env.insert(QStringLiteral("LANG"), QStringLiteral("C.UTF-8"));
         m_env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
@@ -224,10 +232,10 @@ private slots:
         m_env.insert(QStringLiteral("XDG_RUNTIME_DIR"), home + QStringLiteral("/run"));
 
         m_prefix = m_tmp.filePath(QStringLiteral("prefix"));
-        const Run install = runProgram(QStringLiteral(POSLAB_CMAKE_COMMAND),
-                                       {QStringLiteral("--install"), QStringLiteral(POSLAB_BUILD_DIR),
-                                        QStringLiteral("--prefix"), m_prefix},
-                                       QProcessEnvironment::systemEnvironment());
+        const Run install = runProgram(
+            QStringLiteral(POSLAB_CMAKE_COMMAND),
+            {QStringLiteral("--install"), QStringLiteral(POSLAB_BUILD_DIR), QStringLiteral("--prefix"), m_prefix},
+            QProcessEnvironment::systemEnvironment());
         QVERIFY2(!install.crashed && install.exitCode == 0, qPrintable(describe(install)));
     }
 
@@ -239,7 +247,8 @@ private slots:
         QVERIFY(QFileInfo(m_prefix + QStringLiteral("/share/metainfo/org.poslab.poslab.metainfo.xml")).isFile());
         QVERIFY(QFileInfo(m_prefix + QStringLiteral("/share/icons/hicolor/scalable/apps/poslab.svg")).isFile());
         for (int size : {48, 128, 256})
-            QVERIFY(QFileInfo(m_prefix + QStringLiteral("/share/icons/hicolor/%1x%1/apps/poslab.png").arg(size)).isFile());
+            QVERIFY(
+                QFileInfo(m_prefix + QStringLiteral("/share/icons/hicolor/%1x%1/apps/poslab.png").arg(size)).isFile());
         QVERIFY(QFileInfo(m_prefix + QStringLiteral("/share/doc/poslab/README.md")).isFile());
         // The course: every file of the source tree's lessons/, byte for byte.
         const QMap<QString, QByteArray> source = filesUnder(sourceCourse());
@@ -257,7 +266,9 @@ private slots:
         QCOMPARE(e.value(QStringLiteral("Terminal")), QStringLiteral("false"));
         // Exec names the installed binary and Icon the installed icon's name.
         QCOMPARE(e.value(QStringLiteral("Exec")).section(u' ', 0, 0), QStringLiteral("poslab"));
-        QCOMPARE(e.value(QStringLiteral("Icon")), QFileInfo(m_prefix + QStringLiteral("/share/icons/hicolor/scalable/apps/poslab.svg")).completeBaseName());
+        QCOMPARE(
+            e.value(QStringLiteral("Icon")),
+            QFileInfo(m_prefix + QStringLiteral("/share/icons/hicolor/scalable/apps/poslab.svg")).completeBaseName());
         const QStringList categories = e.value(QStringLiteral("Categories")).split(u';', Qt::SkipEmptyParts);
         QVERIFY(categories.contains(QStringLiteral("Education")));
         QVERIFY(categories.contains(QStringLiteral("Science")));
@@ -284,7 +295,8 @@ private slots:
         const Run v = runProgram(appstreamcli, {QStringLiteral("validate"), QStringLiteral("--no-net"), file}, m_env);
         QVERIFY2(!v.crashed && v.exitCode == 0, qPrintable(describe(v)));
         // The whole prefix: this also finds the launchable's desktop file.
-        const Run tree = runProgram(appstreamcli, {QStringLiteral("validate-tree"), QStringLiteral("--no-net"), m_prefix}, m_env);
+        const Run tree =
+            runProgram(appstreamcli, {QStringLiteral("validate-tree"), QStringLiteral("--no-net"), m_prefix}, m_env);
         QVERIFY2(!tree.crashed && tree.exitCode == 0, qPrintable(describe(tree)));
 
         QString id, launchable, binary, metadataLicense, projectLicense, release;
@@ -300,17 +312,27 @@ private slots:
             path << xml.name().toString();
             const QString at = path.join(u'/');
             const QString lang = xml.attributes().value(QStringLiteral("xml:lang")).toString();
-            if (at == u"component/releases/release") release = xml.attributes().value(QStringLiteral("version")).toString();
-            if (at == u"component/content_rating") rated = xml.attributes().value(QStringLiteral("type")).startsWith(u"oars-");
+            if (at == u"component/releases/release")
+                release = xml.attributes().value(QStringLiteral("version")).toString();
+            if (at == u"component/content_rating")
+                rated = xml.attributes().value(QStringLiteral("type")).startsWith(u"oars-");
             QString* text = nullptr;
-            if (at == u"component/id") text = &id;
-            else if (at == u"component/launchable") text = &launchable;
-            else if (at == u"component/provides/binary") text = &binary;
-            else if (at == u"component/metadata_license") text = &metadataLicense;
-            else if (at == u"component/project_license") text = &projectLicense;
-            else if (at == u"component/name") text = &names[lang];
-            else if (at == u"component/summary") text = &summaries[lang];
-            else if (at == u"component/categories/category") text = &categories.emplace_back();
+            if (at == u"component/id")
+                text = &id;
+            else if (at == u"component/launchable")
+                text = &launchable;
+            else if (at == u"component/provides/binary")
+                text = &binary;
+            else if (at == u"component/metadata_license")
+                text = &metadataLicense;
+            else if (at == u"component/project_license")
+                text = &projectLicense;
+            else if (at == u"component/name")
+                text = &names[lang];
+            else if (at == u"component/summary")
+                text = &summaries[lang];
+            else if (at == u"component/categories/category")
+                text = &categories.emplace_back();
             if (text) {
                 *text = xml.readElementText().trimmed();  // consumes the end element
                 path.removeLast();
@@ -344,14 +366,17 @@ private slots:
         const QByteArray ccBySa = readBytes(sourceCourse() + QStringLiteral("/LICENSE"));
         // The full texts, not notices.
         QVERIFY(apache.contains("Version 2.0, January 2004") && apache.contains("END OF TERMS AND CONDITIONS"));
-        QVERIFY(ccBySa.startsWith("Attribution-ShareAlike 4.0 International") && ccBySa.contains("Section 8 -- Interpretation.") &&
+        QVERIFY(ccBySa.startsWith("Attribution-ShareAlike 4.0 International") &&
+                ccBySa.contains("Section 8 -- Interpretation.") &&
                 ccBySa.contains("Creative Commons may be contacted at creativecommons.org."));
-        if (const QByteArray debian = readBytes(QStringLiteral("/usr/share/common-licenses/Apache-2.0")); !debian.isEmpty())
+        if (const QByteArray debian = readBytes(QStringLiteral("/usr/share/common-licenses/Apache-2.0"));
+            !debian.isEmpty())
             QVERIFY2(apache == debian, "LICENSE differs from Debian's /usr/share/common-licenses/Apache-2.0");
         QVERIFY(readBytes(doc + QStringLiteral("LICENSE")) == apache);
         QVERIFY(readBytes(doc + QStringLiteral("LICENSE.lessons")) == ccBySa);
 
-        const QList<QMap<QString, QString>> paragraphs = deb822Paragraphs(QString::fromUtf8(readBytes(doc + QStringLiteral("copyright"))));
+        const QList<QMap<QString, QString>> paragraphs =
+            deb822Paragraphs(QString::fromUtf8(readBytes(doc + QStringLiteral("copyright"))));
         QVERIFY(paragraphs.size() >= 4);
         QCOMPARE(paragraphs.first().value(QStringLiteral("Format")),
                  QStringLiteral("https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"));
@@ -369,7 +394,8 @@ private slots:
         }
         QCOMPARE(licenceOf.value(QStringLiteral("*")), QStringLiteral("Apache-2.0"));
         QCOMPARE(licenceOf.value(QStringLiteral("lessons/*")), QStringLiteral("CC-BY-SA-4.0"));
-        for (const QString& licence : licenceOf) QVERIFY2(!texts.value(licence).isEmpty(), qPrintable(licence + QStringLiteral(": no License paragraph")));
+        for (const QString& licence : licenceOf)
+            QVERIFY2(!texts.value(licence).isEmpty(), qPrintable(licence + QStringLiteral(": no License paragraph")));
         // Apache-2.0 by Debian's reference, as policy allows; CC BY-SA 4.0 in
         // full, the very text of lessons/LICENSE.
         QVERIFY(texts.value(QStringLiteral("Apache-2.0")).contains(u"/usr/share/common-licenses/Apache-2.0"));
@@ -391,11 +417,14 @@ private slots:
             const Run help = runProgram(bin, {QStringLiteral("--help"), QStringLiteral("--lang"), lang}, m_env);
             QCOMPARE(help.exitCode, 0);
             const QSet<QString> missing = optionsIn(help.out) - optionsIn(man);
-            QVERIFY2(missing.isEmpty(), qPrintable(lang + QStringLiteral(": not in the manual page: ") + QStringList(missing.begin(), missing.end()).join(u' ')));
+            QVERIFY2(missing.isEmpty(), qPrintable(lang + QStringLiteral(": not in the manual page: ") +
+                                                   QStringList(missing.begin(), missing.end()).join(u' ')));
             // Each command has its entry, in bold (".B list", ".BI \"run ", "\fBcheck").
-            for (const char* command : {"list", "run", "export", "check", "train", "experiment length", "assignment", "grade"}) {
-                const QRegularExpression entry(QStringLiteral("^(\\.B[IR]? \"?|\\\\fB)%1").arg(QString::fromLatin1(command)),
-                                               QRegularExpression::MultilineOption);
+            for (const char* command :
+                 {"list", "run", "export", "check", "train", "experiment length", "assignment", "grade"}) {
+                const QRegularExpression entry(
+                    QStringLiteral("^(\\.B[IR]? \"?|\\\\fB)%1").arg(QString::fromLatin1(command)),
+                    QRegularExpression::MultilineOption);
                 QVERIFY2(entry.match(man).hasMatch(), command);
             }
         }
@@ -448,7 +477,8 @@ private slots:
         QCOMPARE(v.out.section(u'\n', 0, 0), QStringLiteral("poslab " POSLAB_VERSION));
         QVERIFY2(v.out.contains(QStringLiteral("course: ") + course + u'\n'), qPrintable(v.out));
         QVERIFY2(v.out.contains(m_env.value(QStringLiteral("XDG_DATA_HOME"))), qPrintable(v.out));
-        const Run zh = runProgram(bin, {QStringLiteral("--version"), QStringLiteral("--lang"), QStringLiteral("zh")}, m_env);
+        const Run zh =
+            runProgram(bin, {QStringLiteral("--version"), QStringLiteral("--lang"), QStringLiteral("zh")}, m_env);
         QCOMPARE(zh.exitCode, 0);
         QVERIFY2(zh.out.contains(QStringLiteral("课程：") + course + u'\n'), qPrintable(zh.out));
         const Run help = runProgram(bin, {QStringLiteral("--help")}, m_env);
@@ -477,7 +507,8 @@ private slots:
         QVERIFY(QDir().mkpath(QFileInfo(moved).path()));
         const Run cp = runProgram(QStringLiteral("cp"), {QStringLiteral("-a"), m_prefix, moved}, m_env);
         QVERIFY2(cp.exitCode == 0, qPrintable(describe(cp)));
-        const QStringList chapters = QDir(moved + QStringLiteral("/share/poslab/lessons/zh")).entryList({QStringLiteral("01-*.md")});
+        const QStringList chapters =
+            QDir(moved + QStringLiteral("/share/poslab/lessons/zh")).entryList({QStringLiteral("01-*.md")});
         QCOMPARE(chapters.size(), 1);
         const QString chapter = moved + QStringLiteral("/share/poslab/lessons/zh/") + chapters.first();
         const QString title = chapterTitle(chapter);
@@ -517,7 +548,8 @@ private slots:
         qInfo("cpack -G DEB: %lld ms", clock.elapsed());
         QVERIFY2(!cpack.crashed && cpack.exitCode == 0, qPrintable(describe(cpack)));
         const Run arch = runProgram(QStringLiteral("dpkg"), {QStringLiteral("--print-architecture")}, m_env);
-        const QString deb = out + QStringLiteral("/poslab_" POSLAB_VERSION "_") + arch.out.trimmed() + QStringLiteral(".deb");
+        const QString deb =
+            out + QStringLiteral("/poslab_" POSLAB_VERSION "_") + arch.out.trimmed() + QStringLiteral(".deb");
         QVERIFY2(QFileInfo(deb).isFile(), qPrintable(deb + u'\n' + cpack.out));
 
         // The control fields, continuation lines (" ...") joined to their field.
@@ -539,9 +571,12 @@ private slots:
         QCOMPARE(field(QStringLiteral("Package")), QStringLiteral("poslab"));
         QCOMPARE(field(QStringLiteral("Version")), QStringLiteral(POSLAB_VERSION));
         QCOMPARE(field(QStringLiteral("Architecture")), arch.out.trimmed());
-        QVERIFY(QRegularExpression(QStringLiteral("^.+ <[^@ ]+@[^> ]+>$")).match(field(QStringLiteral("Maintainer"))).hasMatch());
+        QVERIFY(QRegularExpression(QStringLiteral("^.+ <[^@ ]+@[^> ]+>$"))
+                    .match(field(QStringLiteral("Maintainer")))
+                    .hasMatch());
         const QString description = field(QStringLiteral("Description"));
-        QVERIFY2(description.contains(u"positional encoding") && description.count(u'\n') >= 3, qPrintable(description));
+        QVERIFY2(description.contains(u"positional encoding") && description.count(u'\n') >= 3,
+                 qPrintable(description));
 
         // Depends: one group per "a | b" alternative list.
         QList<QStringList> depends;
@@ -568,8 +603,8 @@ private slots:
         QStringList needed;
         static const QRegularExpression neededRe(QStringLiteral("\\(NEEDED\\)\\s+Shared library: \\[([^\\]]+)\\]"));
         for (auto it = neededRe.globalMatch(readelf.out); it.hasNext();) needed << it.next().captured(1);
-        for (const char* lib : {"libQt6Core.so.6", "libQt6Widgets.so.6", "libQt6Charts.so.6", "libQt6Svg.so.6", "libQt6Qml.so.6",
-                                "libopenblas.so.0", "libmd4c.so.0"})
+        for (const char* lib : {"libQt6Core.so.6", "libQt6Widgets.so.6", "libQt6Charts.so.6", "libQt6Svg.so.6",
+                                "libQt6Qml.so.6", "libopenblas.so.0", "libmd4c.so.0"})
             QVERIFY2(needed.contains(QString::fromLatin1(lib)), lib);
         const Run ldd = runProgram(QStringLiteral("ldd"), {built}, m_env);
         // soname -> the paths dpkg may know its file by: /lib and /usr/lib are
@@ -581,14 +616,16 @@ private slots:
             const QRegularExpression where(QStringLiteral("^\\s*%1 => (\\S+)").arg(QRegularExpression::escape(soname)),
                                            QRegularExpression::MultilineOption);
             // The dynamic loader itself is listed by its path alone.
-            const QRegularExpression loader(QStringLiteral("^\\s*(/\\S*/%1)\\s").arg(QRegularExpression::escape(soname)),
-                                            QRegularExpression::MultilineOption);
+            const QRegularExpression loader(
+                QStringLiteral("^\\s*(/\\S*/%1)\\s").arg(QRegularExpression::escape(soname)),
+                QRegularExpression::MultilineOption);
             QString path = where.match(ldd.out).captured(1);
             if (path.isEmpty()) path = loader.match(ldd.out).captured(1);
             QVERIFY2(!path.isEmpty(), qPrintable(soname + u'\n' + ldd.out));
             const QString real = QFileInfo(path).canonicalFilePath();
             QStringList c{path, real};
-            for (const QString& p : QStringList{path, real}) c << (p.startsWith(u"/usr/") ? p.mid(4) : QStringLiteral("/usr") + p);
+            for (const QString& p : QStringList{path, real})
+                c << (p.startsWith(u"/usr/") ? p.mid(4) : QStringLiteral("/usr") + p);
             c.removeDuplicates();
             candidates.insert(soname, c);
             allCandidates << c;
@@ -607,12 +644,14 @@ private slots:
             QString package;
             for (const QString& c : candidates.value(soname))
                 if (package.isEmpty()) package = ownerOf.value(c);
-            QVERIFY2(!package.isEmpty(), qPrintable(soname + QStringLiteral(": no package owns ") +
-                                                    candidates.value(soname).join(QStringLiteral(", ")) + u'\n' + owners.err));
+            QVERIFY2(!package.isEmpty(),
+                     qPrintable(soname + QStringLiteral(": no package owns ") +
+                                candidates.value(soname).join(QStringLiteral(", ")) + u'\n' + owners.err));
             // The shlibs entry is what dpkg-shlibdeps uses; it may name a
             // package that stands for several builds (libopenblas0 for the
             // pthread, openmp and serial ones).
-            const Run shlibs = runProgram(QStringLiteral("dpkg-query"), {QStringLiteral("--control-show"), package, QStringLiteral("shlibs")}, m_env);
+            const Run shlibs = runProgram(QStringLiteral("dpkg-query"),
+                                          {QStringLiteral("--control-show"), package, QStringLiteral("shlibs")}, m_env);
             QStringList acceptable{package};
             const QString base = soname.section(QStringLiteral(".so"), 0, 0);
             const QRegularExpression line(QStringLiteral("^%1 \\S+ (\\S+)").arg(QRegularExpression::escape(base)),
@@ -620,15 +659,17 @@ private slots:
             if (const QString named = line.match(shlibs.out).captured(1); !named.isEmpty()) acceptable << named;
             bool found = false;
             for (const QString& p : acceptable) found = found || dependsOn(p);
-            QVERIFY2(found, qPrintable(QStringLiteral("%1 (package %2) is not in Depends: %3")
-                                           .arg(soname, acceptable.join(u'/'), fields.value(QStringLiteral("Depends")))));
+            QVERIFY2(found,
+                     qPrintable(QStringLiteral("%1 (package %2) is not in Depends: %3")
+                                    .arg(soname, acceptable.join(u'/'), fields.value(QStringLiteral("Depends")))));
         }
         // Every dependency can be met on this machine, where the binary runs:
         // each group has an alternative that is installed.
         QStringList named;
         for (const QStringList& g : depends) named << g;
-        const Run status = runProgram(QStringLiteral("dpkg-query"),
-                                      QStringList{QStringLiteral("-W"), QStringLiteral("-f=${Package} ${Status}\\n")} + named, m_env);
+        const Run status =
+            runProgram(QStringLiteral("dpkg-query"),
+                       QStringList{QStringLiteral("-W"), QStringLiteral("-f=${Package} ${Status}\\n")} + named, m_env);
         QSet<QString> installed;
         for (const QString& line : status.out.split(u'\n', Qt::SkipEmptyParts))
             if (line.endsWith(u" install ok installed")) installed.insert(line.section(u' ', 0, 0));
@@ -641,35 +682,38 @@ private slots:
         // The contents: what `cmake --install` put in the prefix, under /usr.
         const Run contents = runProgram(QStringLiteral("dpkg-deb"), {QStringLiteral("-c"), deb}, m_env);
         QCOMPARE(contents.exitCode, 0);
-        for (const char* path : {"./usr/bin/poslab", "./usr/share/applications/org.poslab.poslab.desktop",
-                                 "./usr/share/metainfo/org.poslab.poslab.metainfo.xml",
-                                 "./usr/share/doc/poslab/copyright", "./usr/share/doc/poslab/LICENSE",
-                                 "./usr/share/doc/poslab/LICENSE.lessons",
-                                 "./usr/share/icons/hicolor/scalable/apps/poslab.svg",
-                                 "./usr/share/icons/hicolor/48x48/apps/poslab.png",
-                                 "./usr/share/icons/hicolor/128x128/apps/poslab.png",
-                                 "./usr/share/icons/hicolor/256x256/apps/poslab.png",
-                                 "./usr/share/man/man1/poslab.1.gz", "./usr/share/man/zh_CN/man1/poslab.1.gz",
-                                 "./usr/share/doc/poslab/changelog.gz", "./usr/share/doc/poslab/README.md"})
+        for (const char* path :
+             {"./usr/bin/poslab", "./usr/share/applications/org.poslab.poslab.desktop",
+              "./usr/share/metainfo/org.poslab.poslab.metainfo.xml", "./usr/share/doc/poslab/copyright",
+              "./usr/share/doc/poslab/LICENSE", "./usr/share/doc/poslab/LICENSE.lessons",
+              "./usr/share/icons/hicolor/scalable/apps/poslab.svg", "./usr/share/icons/hicolor/48x48/apps/poslab.png",
+              "./usr/share/icons/hicolor/128x128/apps/poslab.png", "./usr/share/icons/hicolor/256x256/apps/poslab.png",
+              "./usr/share/man/man1/poslab.1.gz", "./usr/share/man/zh_CN/man1/poslab.1.gz",
+              "./usr/share/doc/poslab/changelog.gz", "./usr/share/doc/poslab/README.md"})
             QVERIFY2(contents.out.contains(QString::fromLatin1(path)), path);
         for (const QString& file : filesUnder(sourceCourse()).keys())
             QVERIFY2(contents.out.contains(QStringLiteral("./usr/share/poslab/lessons/") + file), qPrintable(file));
         // Nothing owned by root is left writable by others.
-        QVERIFY(!QRegularExpression(QStringLiteral("^\\S{8}w"), QRegularExpression::MultilineOption).match(contents.out).hasMatch());
+        QVERIFY(!QRegularExpression(QStringLiteral("^\\S{8}w"), QRegularExpression::MultilineOption)
+                     .match(contents.out)
+                     .hasMatch());
 
         // Debian's own checks: lintian (scripts/bootstrap.sh test installs it)
         // reports no error. Warnings and infos are printed, not failed on.
         const QString lintian = tool("lintian");
         QVERIFY2(!lintian.isEmpty(), "lintian is missing: run scripts/bootstrap.sh test (package lintian)");
         clock.restart();
-        const Run lint = runProgram(lintian, {QStringLiteral("--fail-on"), QStringLiteral("error"), QStringLiteral("--tag-display-limit"),
-                                              QStringLiteral("0"), deb},
+        const Run lint = runProgram(lintian,
+                                    {QStringLiteral("--fail-on"), QStringLiteral("error"),
+                                     QStringLiteral("--tag-display-limit"), QStringLiteral("0"), deb},
                                     m_env, 300000);
         qInfo("lintian: %lld ms", clock.elapsed());
         for (const QString& line : lint.out.split(u'\n', Qt::SkipEmptyParts))
             if (line.startsWith(u"W: ")) qInfo("lintian: %s", qPrintable(line));
         QVERIFY2(!lint.crashed && lint.exitCode == 0 &&
-                     !QRegularExpression(QStringLiteral("^E: "), QRegularExpression::MultilineOption).match(lint.out).hasMatch(),
+                     !QRegularExpression(QStringLiteral("^E: "), QRegularExpression::MultilineOption)
+                          .match(lint.out)
+                          .hasMatch(),
                  qPrintable(describe(lint)));
 
         // Unpacked into a scratch root, it runs and finds the course in that
@@ -681,7 +725,8 @@ private slots:
         const QString course = QDir(root + QStringLiteral("/usr/share/poslab/lessons")).canonicalPath();
         QVERIFY(!course.isEmpty());
         const Run v = runProgram(bin, {QStringLiteral("--version")}, m_env);
-        QVERIFY2(v.exitCode == 0 && v.out.contains(QStringLiteral("course: ") + course + u'\n'), qPrintable(describe(v)));
+        QVERIFY2(v.exitCode == 0 && v.out.contains(QStringLiteral("course: ") + course + u'\n'),
+                 qPrintable(describe(v)));
         const QStringList chapters = QDir(course + QStringLiteral("/zh")).entryList({QStringLiteral("01-*.md")});
         QCOMPARE(chapters.size(), 1);
         const QString title = chapterTitle(course + QStringLiteral("/zh/") + chapters.first());

@@ -30,7 +30,10 @@ using Status = GradedAnswer::Status;
 
 namespace {
 
-QString testCourse() { return QStringLiteral(POSLAB_TEST_DATA_DIR "/valid"); }
+QString testCourse()
+{
+    return QStringLiteral(POSLAB_TEST_DATA_DIR "/valid");
+}
 
 // The test course's chapters 1 and 2: pick-one (choice, B), longest-wavelength
 // (number 54410 ± 1%), name-it (text: RoPE or /rotary.../i), long-wave (run:
@@ -83,7 +86,10 @@ AnswerFile answers(const Assignment& a, const QString& name, const QList<Student
 }
 
 // Wavelength of RoPE's slowest pair, by the formula 2π·θ^((d-2)/d) (d = head_dim).
-double longestWavelength(double theta, double d) { return 2 * M_PI * std::pow(theta, (d - 2) / d); }
+double longestWavelength(double theta, double d)
+{
+    return 2 * M_PI * std::pow(theta, (d - 2) / d);
+}
 
 // Modules for the time-limit tests. Neither ends by itself, so no clock is
 // needed to tell a cancel or an abandon from a run that finished: test.slow
@@ -163,8 +169,9 @@ const Registry& testRegistry()
 // An assignment of one run exercise on a test module, condition value > 5.
 Assignment testModuleAssignment(const QString& moduleId)
 {
-    const QString source = QStringLiteral("```exercise make-it\nkind: run\nquestion: Set x above 5.\nmodule: %1\n"
-                                          "params: x=1\nvary: x 0..10\ncondition: value > 5\n```")
+    const QString source = QStringLiteral(
+                               "```exercise make-it\nkind: run\nquestion: Set x above 5.\nmodule: %1\n"
+                               "params: x=1\nvary: x 0..10\ncondition: value > 5\n```")
                                .arg(moduleId);
     AssignmentExercise e;
     e.id = QStringLiteral("make-it");
@@ -172,7 +179,8 @@ Assignment testModuleAssignment(const QString& moduleId)
     e.source.insert(QStringLiteral("en"), source);
     ExerciseBlock block;
     QString error;
-    if (!parseExerciseSource(source, testRegistry(), &block, &error)) qFatal("parseExerciseSource: %s", qPrintable(error));
+    if (!parseExerciseSource(source, testRegistry(), &block, &error))
+        qFatal("parseExerciseSource: %s", qPrintable(error));
     e.parsed.insert(QStringLiteral("en"), block);
     Assignment a;
     a.id = QStringLiteral("test-") + moduleId;
@@ -188,7 +196,6 @@ const GradedAnswer& answerTo(const StudentGrade& g, const QString& id)
         if (a.exerciseId == id) return a;
     qFatal("no graded answer to %s", qPrintable(id));
 }
-
 
 bool writeFile(const QString& path, const QByteArray& bytes)
 {
@@ -235,15 +242,17 @@ void TestGrading::initTestCase()
 
 void TestGrading::everyKindRight()
 {
-    const AnswerFile f = answers(m_a, QStringLiteral("Ann"),
-                                 {options(QStringLiteral("pick-one"), {1}), text(QStringLiteral("longest-wavelength"), QStringLiteral("54 000")),
-                                  text(QStringLiteral("name-it"), QStringLiteral("Rotary Position Embedding")),
-                                  run(QStringLiteral("long-wave"), {QStringLiteral("rope_theta=10000")}),
-                                  options(QStringLiteral("several"), {2, 0})});
+    const AnswerFile f = answers(
+        m_a, QStringLiteral("Ann"),
+        {options(QStringLiteral("pick-one"), {1}), text(QStringLiteral("longest-wavelength"), QStringLiteral("54 000")),
+         text(QStringLiteral("name-it"), QStringLiteral("Rotary Position Embedding")),
+         run(QStringLiteral("long-wave"), {QStringLiteral("rope_theta=10000")}),
+         options(QStringLiteral("several"), {2, 0})});
     const StudentGrade g = gradeAnswers(m_a, f, GradeOptions());
     QCOMPARE(g.answers.size(), 5);
     for (const GradedAnswer& a : g.answers) {
-        QVERIFY2(a.status == Status::Right, qPrintable(a.exerciseId + u' ' + gradeStatusName(a.status) + u' ' + a.feedback));
+        QVERIFY2(a.status == Status::Right,
+                 qPrintable(a.exerciseId + u' ' + gradeStatusName(a.status) + u' ' + a.feedback));
         QCOMPARE(a.points, 1.0);
         QVERIFY(a.feedback.isEmpty());
     }
@@ -255,14 +264,16 @@ void TestGrading::everyKindRight()
 void TestGrading::everyKindWrong()
 {
     // 54410 ± 1% allows 53865.9 .. 54954.1: 55000 is outside.
-    const AnswerFile f = answers(m_a, QStringLiteral("Bob"),
-                                 {options(QStringLiteral("pick-one"), {0}), text(QStringLiteral("longest-wavelength"), QStringLiteral("55000")),
-                                  text(QStringLiteral("name-it"), QStringLiteral("ALiBi")),
-                                  run(QStringLiteral("long-wave"), {QStringLiteral("rope_theta=100")}),
-                                  options(QStringLiteral("several"), {0})});
+    const AnswerFile f = answers(
+        m_a, QStringLiteral("Bob"),
+        {options(QStringLiteral("pick-one"), {0}), text(QStringLiteral("longest-wavelength"), QStringLiteral("55000")),
+         text(QStringLiteral("name-it"), QStringLiteral("ALiBi")),
+         run(QStringLiteral("long-wave"), {QStringLiteral("rope_theta=100")}),
+         options(QStringLiteral("several"), {0})});
     const StudentGrade g = gradeAnswers(m_a, f, GradeOptions());
     for (const GradedAnswer& a : g.answers) {
-        QVERIFY2(a.status == Status::Wrong, qPrintable(a.exerciseId + u' ' + gradeStatusName(a.status) + u' ' + a.feedback));
+        QVERIFY2(a.status == Status::Wrong,
+                 qPrintable(a.exerciseId + u' ' + gradeStatusName(a.status) + u' ' + a.feedback));
         QCOMPARE(a.points, 0.0);
     }
     QCOMPARE(g.score, 0.0);
@@ -271,10 +282,13 @@ void TestGrading::everyKindWrong()
 void TestGrading::unanswered()
 {
     // No answer at all, and answers that are present but empty.
-    for (const AnswerFile& f : {answers(m_a, QStringLiteral("Cy"), {}),
-                                answers(m_a, QStringLiteral("Cy"), {options(QStringLiteral("pick-one"), {}), text(QStringLiteral("longest-wavelength"), QStringLiteral("  ")),
-                                                                    text(QStringLiteral("name-it"), QString()), run(QStringLiteral("long-wave"), {}),
-                                                                    options(QStringLiteral("several"), {})})}) {
+    for (const AnswerFile& f :
+         {answers(m_a, QStringLiteral("Cy"), {}),
+          answers(m_a, QStringLiteral("Cy"),
+                  {options(QStringLiteral("pick-one"), {}),
+                   text(QStringLiteral("longest-wavelength"), QStringLiteral("  ")),
+                   text(QStringLiteral("name-it"), QString()), run(QStringLiteral("long-wave"), {}),
+                   options(QStringLiteral("several"), {})})}) {
         const StudentGrade g = gradeAnswers(m_a, f, GradeOptions());
         for (const GradedAnswer& a : g.answers) QCOMPARE(gradeStatusName(a.status), QStringLiteral("unanswered"));
         QCOMPARE(g.score, 0.0);
@@ -284,27 +298,34 @@ void TestGrading::unanswered()
 
 void TestGrading::notJudged()
 {
-    const AnswerFile f = answers(m_a, QStringLiteral("Dee"),
-                                 {options(QStringLiteral("pick-one"), {7}), text(QStringLiteral("longest-wavelength"), QStringLiteral("about fifty thousand")),
-                                  run(QStringLiteral("long-wave"), {QStringLiteral("rope_theta=1")}),  // below the range 2..1000000
-                                  options(QStringLiteral("several"), {0, 9})});
+    const AnswerFile f =
+        answers(m_a, QStringLiteral("Dee"),
+                {options(QStringLiteral("pick-one"), {7}),
+                 text(QStringLiteral("longest-wavelength"), QStringLiteral("about fifty thousand")),
+                 run(QStringLiteral("long-wave"), {QStringLiteral("rope_theta=1")}),  // below the range 2..1000000
+                 options(QStringLiteral("several"), {0, 9})});
     for (const QString& lang : {QStringLiteral("en"), QStringLiteral("zh")}) {
         GradeOptions o;
         o.lang = lang;
         const StudentGrade g = gradeAnswers(m_a, f, o);
-        for (const QString& id : {QStringLiteral("pick-one"), QStringLiteral("longest-wavelength"), QStringLiteral("long-wave"), QStringLiteral("several")}) {
+        for (const QString& id : {QStringLiteral("pick-one"), QStringLiteral("longest-wavelength"),
+                                  QStringLiteral("long-wave"), QStringLiteral("several")}) {
             const GradedAnswer& a = answerTo(g, id);
             QCOMPARE(gradeStatusName(a.status), QStringLiteral("not-judged"));
             QVERIFY(!a.feedback.isEmpty());
             QCOMPARE(a.points, 0.0);
         }
         QVERIFY(answerTo(g, QStringLiteral("long-wave")).feedback.contains(QStringLiteral("2..1000000")));
-        if (lang == u"zh") QVERIFY(answerTo(g, QStringLiteral("longest-wavelength")).feedback.contains(QStringLiteral("不是一个数")));
-        else QVERIFY(answerTo(g, QStringLiteral("longest-wavelength")).feedback.contains(QStringLiteral("not a number")));
+        if (lang == u"zh")
+            QVERIFY(answerTo(g, QStringLiteral("longest-wavelength")).feedback.contains(QStringLiteral("不是一个数")));
+        else
+            QVERIFY(
+                answerTo(g, QStringLiteral("longest-wavelength")).feedback.contains(QStringLiteral("not a number")));
     }
     // A parameter the exercise does not let the student change.
-    const StudentGrade g = gradeAnswers(m_a, answers(m_a, QStringLiteral("Dee"), {run(QStringLiteral("long-wave"), {QStringLiteral("head_dim=128")})}),
-                                        GradeOptions());
+    const StudentGrade g = gradeAnswers(
+        m_a, answers(m_a, QStringLiteral("Dee"), {run(QStringLiteral("long-wave"), {QStringLiteral("head_dim=128")})}),
+        GradeOptions());
     QCOMPARE(gradeStatusName(answerTo(g, QStringLiteral("long-wave")).status), QStringLiteral("not-judged"));
     QVERIFY(answerTo(g, QStringLiteral("long-wave")).feedback.contains(QStringLiteral("head_dim")));
 }
@@ -333,19 +354,29 @@ void TestGrading::runExerciseRunsTheModule()
     const double boundary = std::pow(8192 / (2 * M_PI), 64.0 / 62.0);
     const int below = int(std::floor(boundary * 0.99)), above = int(std::ceil(boundary * 1.01));
     for (const auto& [theta, right] : {std::pair{below, false}, std::pair{above, true}}) {
-        const StudentGrade g = gradeAnswers(
-            m_a, answers(m_a, QStringLiteral("Fay"), {run(QStringLiteral("long-wave"), {QStringLiteral("rope_theta=%1").arg(theta)})}),
-            GradeOptions());
+        const StudentGrade g =
+            gradeAnswers(m_a,
+                         answers(m_a, QStringLiteral("Fay"),
+                                 {run(QStringLiteral("long-wave"), {QStringLiteral("rope_theta=%1").arg(theta)})}),
+                         GradeOptions());
         QCOMPARE(answerTo(g, QStringLiteral("long-wave")).status, right ? Status::Right : Status::Wrong);
     }
     // A module of another registry: the grade follows that module's outputs.
     const Assignment quick = testModuleAssignment(QStringLiteral("test.quick"));
     GradeOptions o;
     o.registry = &testRegistry();
-    QCOMPARE(gradeAnswers(quick, answers(quick, QStringLiteral("Fay"), {run(QStringLiteral("make-it"), {QStringLiteral("x=7")})}), o).answers[0].status,
-             Status::Right);
-    QCOMPARE(gradeAnswers(quick, answers(quick, QStringLiteral("Fay"), {run(QStringLiteral("make-it"), {QStringLiteral("x=3")})}), o).answers[0].status,
-             Status::Wrong);
+    QCOMPARE(
+        gradeAnswers(
+            quick, answers(quick, QStringLiteral("Fay"), {run(QStringLiteral("make-it"), {QStringLiteral("x=7")})}), o)
+            .answers[0]
+            .status,
+        Status::Right);
+    QCOMPARE(
+        gradeAnswers(
+            quick, answers(quick, QStringLiteral("Fay"), {run(QStringLiteral("make-it"), {QStringLiteral("x=3")})}), o)
+            .answers[0]
+            .status,
+        Status::Wrong);
 }
 
 void TestGrading::timeLimitWithCancellingModule()
@@ -359,7 +390,8 @@ void TestGrading::timeLimitWithCancellingModule()
     o.checkTimeLimitMs = 100;
     const int abandonedBefore = abandonedChecks();
     const int sawBefore = g_slowSawCancel.load();
-    const StudentGrade g = gradeAnswers(slow, answers(slow, QStringLiteral("Gus"), {run(QStringLiteral("make-it"), {QStringLiteral("x=7")})}), o);
+    const StudentGrade g = gradeAnswers(
+        slow, answers(slow, QStringLiteral("Gus"), {run(QStringLiteral("make-it"), {QStringLiteral("x=7")})}), o);
     QCOMPARE(gradeStatusName(g.answers[0].status), QStringLiteral("timed-out"));
     QVERIFY(g.answers[0].feedback.contains(QStringLiteral("0.1")));
     QCOMPARE(g_slowSawCancel.load(), sawBefore + 1);  // the module was cancelled, it did not end by itself
@@ -381,13 +413,16 @@ void TestGrading::timeLimitWithModuleIgnoringCancel()
     const int abandonedBefore = abandonedChecks();
     const int runsBefore = g_stubbornRuns.load();
     // Two students: the second is graded although the first one's check never stopped.
-    const StudentGrade g1 = gradeAnswers(stubborn, answers(stubborn, QStringLiteral("Hal"), {run(QStringLiteral("make-it"), {QStringLiteral("x=7")})}), o);
+    const StudentGrade g1 = gradeAnswers(
+        stubborn, answers(stubborn, QStringLiteral("Hal"), {run(QStringLiteral("make-it"), {QStringLiteral("x=7")})}),
+        o);
     const StudentGrade g2 = gradeAnswers(stubborn, answers(stubborn, QStringLiteral("Ida"), {}), o);
     const int abandoned = abandonedChecks();
     // The abandoned check is still waiting: release it, and wait until its
     // thread has ended, so nothing of it outlives the test.
     g_stubbornRelease.release();
-    QVERIFY2(g_stubbornExited.tryAcquire(1, poslab::testing::scaledMs(30000)), "the abandoned check's thread never ended");
+    QVERIFY2(g_stubbornExited.tryAcquire(1, poslab::testing::scaledMs(30000)),
+             "the abandoned check's thread never ended");
     QCOMPARE(g1.answers[0].status, Status::TimedOut);
     QCOMPARE(g2.answers[0].status, Status::Unanswered);
     QCOMPARE(g_stubbornRuns.load(), runsBefore + 1);
@@ -407,10 +442,13 @@ void TestGrading::lateSubmission()
 void TestGrading::duplicates()
 {
     QTemporaryDir tmp;
-    AnswerFile first = answers(m_a, QStringLiteral("Kim Lee"), {options(QStringLiteral("pick-one"), {0})}, QDateTime(QDate(2026, 12, 3), QTime(8, 0), Qt::UTC));
-    AnswerFile second = answers(m_a, QStringLiteral("  kim   LEE "), {options(QStringLiteral("pick-one"), {1})}, QDateTime(QDate(2026, 12, 4), QTime(8, 0), Qt::UTC));
+    AnswerFile first = answers(m_a, QStringLiteral("Kim Lee"), {options(QStringLiteral("pick-one"), {0})},
+                               QDateTime(QDate(2026, 12, 3), QTime(8, 0), Qt::UTC));
+    AnswerFile second = answers(m_a, QStringLiteral("  kim   LEE "), {options(QStringLiteral("pick-one"), {1})},
+                                QDateTime(QDate(2026, 12, 4), QTime(8, 0), Qt::UTC));
     AnswerFile other = answers(m_a, QStringLiteral("Lou"), {});
-    const QString a = tmp.filePath(QStringLiteral("a.poslab-answers")), b = tmp.filePath(QStringLiteral("b.poslab-answers")),
+    const QString a = tmp.filePath(QStringLiteral("a.poslab-answers")),
+                  b = tmp.filePath(QStringLiteral("b.poslab-answers")),
                   c = tmp.filePath(QStringLiteral("c.poslab-answers"));
     QVERIFY(writeAnswerFile(a, &second).ok());  // the later one sorts first by path: order is not what decides
     QVERIFY(writeAnswerFile(b, &first).ok());
@@ -427,7 +465,8 @@ void TestGrading::duplicates()
     QCOMPARE(grades.issues[1].file, c);
     QVERIFY(grades.issues[1].duplicate);
     // Worded for the teacher in both languages.
-    QVERIFY(describeIssue(grades.issues[0], QStringLiteral("en")).contains(QStringLiteral("Kim Lee again; %1 was graded").arg(a)));
+    QVERIFY(describeIssue(grades.issues[0], QStringLiteral("en"))
+                .contains(QStringLiteral("Kim Lee again; %1 was graded").arg(a)));
     QVERIFY(describeIssue(grades.issues[0], QStringLiteral("zh")).contains(QStringLiteral("最后提交")));
     QVERIFY(describeIssue(grades.issues[1], QStringLiteral("en")).contains(QStringLiteral("given twice")));
     QVERIFY(describeIssue(grades.issues[1], QStringLiteral("zh")).contains(QStringLiteral("两次")));
@@ -441,31 +480,39 @@ void TestGrading::badFilesDoNotStopTheOthers()
     QVERIFY(writeAnswerFile(ok, &good).ok());
     QByteArray bytes = answerFileToJson(&good);
     QVERIFY(writeFile(tmp.filePath(QStringLiteral("cut.poslab-answers")), bytes.left(bytes.size() / 2)));
-    QVERIFY(writeFile(tmp.filePath(QStringLiteral("edited.poslab-answers")), QByteArray(bytes).replace("\"Max\"", "\"Mox\"")));
+    QVERIFY(writeFile(tmp.filePath(QStringLiteral("edited.poslab-answers")),
+                      QByteArray(bytes).replace("\"Max\"", "\"Mox\"")));
     QVERIFY(writeFile(tmp.filePath(QStringLiteral("photo.poslab-answers")), QByteArray("\xFF\xD8\xFF\xE0 JFIF")));
     Assignment other = courseAssignment();
     AnswerFile foreign = answers(other, QStringLiteral("Ned"), {});
     QVERIFY(writeAnswerFile(tmp.filePath(QStringLiteral("other.poslab-answers")), &foreign).ok());
-    const QStringList files{ok, tmp.filePath(QStringLiteral("cut.poslab-answers")), tmp.filePath(QStringLiteral("edited.poslab-answers")),
-                            tmp.filePath(QStringLiteral("photo.poslab-answers")), tmp.filePath(QStringLiteral("other.poslab-answers")),
+    const QStringList files{ok,
+                            tmp.filePath(QStringLiteral("cut.poslab-answers")),
+                            tmp.filePath(QStringLiteral("edited.poslab-answers")),
+                            tmp.filePath(QStringLiteral("photo.poslab-answers")),
+                            tmp.filePath(QStringLiteral("other.poslab-answers")),
                             tmp.filePath(QStringLiteral("missing.poslab-answers"))};
     const ClassGrades grades = gradeFiles(m_a, files, GradeOptions());
     QCOMPARE(grades.students.size(), 1);
     QCOMPARE(grades.students[0].score, 1.0);
     QStringList kinds;
-    for (const FileIssue& i : grades.issues) kinds << QFileInfo(i.file).baseName() + u'=' + problemKindName(i.problem.kind);
-    QCOMPARE(kinds, (QStringList{QStringLiteral("cut=truncated"), QStringLiteral("edited=tampered"), QStringLiteral("missing=missing"),
-                                 QStringLiteral("other=wrong-assignment"), QStringLiteral("photo=malformed")}));
+    for (const FileIssue& i : grades.issues)
+        kinds << QFileInfo(i.file).baseName() + u'=' + problemKindName(i.problem.kind);
+    QCOMPARE(kinds, (QStringList{QStringLiteral("cut=truncated"), QStringLiteral("edited=tampered"),
+                                 QStringLiteral("missing=missing"), QStringLiteral("other=wrong-assignment"),
+                                 QStringLiteral("photo=malformed")}));
 }
 
 void TestGrading::orderIndependence()
 {
     QTemporaryDir tmp;
     QStringList files;
-    const QStringList names{QStringLiteral("Zoe"), QStringLiteral("ann"), QStringLiteral("Bo"), QStringLiteral("Ann"), QStringLiteral("陈")};
+    const QStringList names{QStringLiteral("Zoe"), QStringLiteral("ann"), QStringLiteral("Bo"), QStringLiteral("Ann"),
+                            QStringLiteral("陈")};
     for (int i = 0; i < names.size(); ++i) {
         AnswerFile f = answers(m_a, names[i],
-                               {options(QStringLiteral("pick-one"), {i % 3}), text(QStringLiteral("longest-wavelength"), QString::number(54000 + 300 * i))},
+                               {options(QStringLiteral("pick-one"), {i % 3}),
+                                text(QStringLiteral("longest-wavelength"), QString::number(54000 + 300 * i))},
                                QDateTime(QDate(2026, 12, 3), QTime(8, i), Qt::UTC));
         files << tmp.filePath(QStringLiteral("s%1.poslab-answers").arg(i));
         QVERIFY(writeAnswerFile(files.last(), &f).ok());
@@ -490,10 +537,12 @@ void TestGrading::commonWrongAnswers()
     QStringList files;
     // The same number typed three ways counts as one wrong answer, shown as
     // the first student (S0, S1, ... in name order) typed it.
-    const QStringList given{QStringLiteral("60000"), QStringLiteral("50000"), QStringLiteral("60 000"), QStringLiteral("54410"),
-                            QStringLiteral("６００００"), QStringLiteral("50,000"), QStringLiteral("1"), QString()};
+    const QStringList given{
+        QStringLiteral("60000"),      QStringLiteral("50000"),  QStringLiteral("60 000"), QStringLiteral("54410"),
+        QStringLiteral("６００００"), QStringLiteral("50,000"), QStringLiteral("1"),      QString()};
     for (int i = 0; i < given.size(); ++i) {
-        AnswerFile f = answers(m_a, QStringLiteral("S%1").arg(i), {text(QStringLiteral("longest-wavelength"), given[i])});
+        AnswerFile f =
+            answers(m_a, QStringLiteral("S%1").arg(i), {text(QStringLiteral("longest-wavelength"), given[i])});
         files << tmp.filePath(QStringLiteral("%1.poslab-answers").arg(i));
         QVERIFY(writeAnswerFile(files.last(), &f).ok());
     }
@@ -517,7 +566,9 @@ void TestGrading::commonWrongAnswers()
 void TestGrading::textOutput()
 {
     QTemporaryDir tmp;
-    AnswerFile f = answers(m_a, QStringLiteral("Ann"), {options(QStringLiteral("pick-one"), {1}), text(QStringLiteral("name-it"), QStringLiteral("NoPE"))});
+    AnswerFile f =
+        answers(m_a, QStringLiteral("Ann"),
+                {options(QStringLiteral("pick-one"), {1}), text(QStringLiteral("name-it"), QStringLiteral("NoPE"))});
     const QString path = tmp.filePath(QStringLiteral("ann.poslab-answers"));
     QVERIFY(writeAnswerFile(path, &f).ok());
     QVERIFY(writeFile(tmp.filePath(QStringLiteral("bad.poslab-answers")), "nonsense"));
@@ -565,15 +616,18 @@ void TestGrading::csvOutput()
 {
     QTemporaryDir tmp;
     // A name and an answer with a comma, quotes and a formula-like start.
-    AnswerFile f = answers(m_a, QStringLiteral("O\"Brien, Pat"), {text(QStringLiteral("name-it"), QStringLiteral("=rotary, \"RoPE\""))});
+    AnswerFile f = answers(m_a, QStringLiteral("O\"Brien, Pat"),
+                           {text(QStringLiteral("name-it"), QStringLiteral("=rotary, \"RoPE\""))});
     const QString path = tmp.filePath(QStringLiteral("pat.poslab-answers"));
     QVERIFY(writeAnswerFile(path, &f).ok());
     QVERIFY(writeFile(tmp.filePath(QStringLiteral("zz.poslab-answers")), "{\"format\": \"x\"}"));
-    const ClassGrades grades = gradeFiles(m_a, {path, tmp.filePath(QStringLiteral("zz.poslab-answers"))}, GradeOptions());
+    const ClassGrades grades =
+        gradeFiles(m_a, {path, tmp.filePath(QStringLiteral("zz.poslab-answers"))}, GradeOptions());
     const QList<QStringList> rows = poslab::testing::parseCsv(QString::fromUtf8(gradesToCsv(grades)));
     QCOMPARE(rows.size(), 1 + 5 + 1);
-    QCOMPARE(rows[0], (QStringList{QStringLiteral("student"), QStringLiteral("file"), QStringLiteral("exercise"), QStringLiteral("status"),
-                                   QStringLiteral("points"), QStringLiteral("max_points"), QStringLiteral("given"), QStringLiteral("expected")}));
+    QCOMPARE(rows[0], (QStringList{QStringLiteral("student"), QStringLiteral("file"), QStringLiteral("exercise"),
+                                   QStringLiteral("status"), QStringLiteral("points"), QStringLiteral("max_points"),
+                                   QStringLiteral("given"), QStringLiteral("expected")}));
     for (int i = 1; i <= 5; ++i) {
         QCOMPARE(rows[i].size(), 8);
         QCOMPARE(rows[i][0], QStringLiteral("O\"Brien, Pat"));
@@ -590,7 +644,8 @@ void TestGrading::csvOutput()
 
 void TestGrading::studentTextIsShownSafely()
 {
-    const AnswerFile f = answers(m_a, QStringLiteral("Ann\u202Egnp.exe\u200B\x1b[2J"), {text(QStringLiteral("name-it"), QStringLiteral("Ro\nPE\u2066"))});
+    const AnswerFile f = answers(m_a, QStringLiteral("Ann\u202Egnp.exe\u200B\x1b[2J"),
+                                 {text(QStringLiteral("name-it"), QStringLiteral("Ro\nPE\u2066"))});
     const StudentGrade g = gradeAnswers(m_a, f, GradeOptions());
     QCOMPARE(g.studentName, QStringLiteral("Anngnp.exe\uFFFD[2J"));
     QCOMPARE(answerTo(g, QStringLiteral("name-it")).given, QStringLiteral("Ro\uFFFDPE"));

@@ -99,8 +99,9 @@ void TestKillDuringSave::exportOverExistingPdf()
     QVERIFY(QDir().mkpath(tmp.filePath(QStringLiteral("out"))));
     ChildCommand cmd;
     cmd.program = QStringLiteral(POSLAB_EXECUTABLE);
-    cmd.arguments = {QStringLiteral("export"), QStringLiteral("--no-train"), QStringLiteral("--lang"), QStringLiteral("en"),
-                     QStringLiteral("--chapters"), QStringLiteral("1"), QStringLiteral("-o"), out};
+    cmd.arguments = {
+        QStringLiteral("export"),     QStringLiteral("--no-train"), QStringLiteral("--lang"), QStringLiteral("en"),
+        QStringLiteral("--chapters"), QStringLiteral("1"),          QStringLiteral("-o"),     out};
     cmd.environment = isolatedEnvironment(tmp.path());
 
     // A first export to the end: the file every later kill must leave intact,
@@ -121,14 +122,14 @@ void TestKillDuringSave::exportOverExistingPdf()
         if (!r.killed) QVERIFY2(r.exitCode == 0, r.err.constData());
         killedRounds += r.killed ? 1 : 0;
         const QByteArray now = readFile(out);
-        if (r.killed && now != previous)
-            qInfo("  the kill came after the rename: a whole new PDF");
-        QVERIFY2(pdfProblem(now).isEmpty(), qPrintable(QStringLiteral("after a kill at %1 ms of CPU the PDF %2").arg(work).arg(pdfProblem(now))));
+        if (r.killed && now != previous) qInfo("  the kill came after the rename: a whole new PDF");
+        QVERIFY2(pdfProblem(now).isEmpty(),
+                 qPrintable(QStringLiteral("after a kill at %1 ms of CPU the PDF %2").arg(work).arg(pdfProblem(now))));
         // QSaveFile writes an unnamed file (O_TMPFILE) and names it only at
         // commit: a kill leaves nothing beside the PDF but, in the instant
         // between naming and renaming, the whole new PDF.
-        const QString left = leftoverProblem(QFileInfo(out).absolutePath(), {QStringLiteral("report.pdf")},
-                                             pdfProblem, &wholeLeftovers);
+        const QString left =
+            leftoverProblem(QFileInfo(out).absolutePath(), {QStringLiteral("report.pdf")}, pdfProblem, &wholeLeftovers);
         QVERIFY2(left.isEmpty(), qPrintable(left));
         previous = now;
     }
@@ -141,14 +142,16 @@ void TestKillDuringSave::exportOverExistingPdf()
     for (qint64 bytes : killPoints(seed + 3, 3, 1, std::max<qint64>(2, pdfSize * 3 / 4))) {
         const ChildRun r = killWhileWriting(cmd, QFileInfo(out).absolutePath(), bytes);
         qInfo("seed %u: export killed once the PDF being written held %lld of ~%lld bytes: %s", seed, bytes, pdfSize,
-              r.killedWhileWriting ? "killed mid-write" : r.killed ? "killed" : "had finished");
+              r.killedWhileWriting ? "killed mid-write"
+              : r.killed           ? "killed"
+                                   : "had finished");
         QVERIFY2(!r.crashed, r.err.constData());
         midWrite += r.killedWhileWriting ? 1 : 0;
         const QByteArray now = readFile(out);
         QVERIFY2(pdfProblem(now).isEmpty(), qPrintable(pdfProblem(now)));
         if (r.killedWhileWriting) QVERIFY(now == previous);
-        const QString left = leftoverProblem(QFileInfo(out).absolutePath(), {QStringLiteral("report.pdf")},
-                                             pdfProblem, &wholeLeftovers);
+        const QString left =
+            leftoverProblem(QFileInfo(out).absolutePath(), {QStringLiteral("report.pdf")}, pdfProblem, &wholeLeftovers);
         QVERIFY2(left.isEmpty(), qPrintable(left));
         previous = now;
     }
@@ -167,10 +170,11 @@ void TestKillDuringSave::checkpointOverExistingCheckpoint()
     // 5 MB file) that writing it takes a noticeable part of the run.
     ChildCommand make;
     make.program = QStringLiteral(POSLAB_EXECUTABLE);
-    make.arguments = {QStringLiteral("train"), QStringLiteral("--corpus"), QStringLiteral("copy"),
-                      QStringLiteral("--d-model"), QStringLiteral("128"), QStringLiteral("--layers"), QStringLiteral("2"),
-                      QStringLiteral("--context"), QStringLiteral("32"), QStringLiteral("--batch"), QStringLiteral("4"),
-                      QStringLiteral("--steps"), QStringLiteral("2"), QStringLiteral("--save"), ckpt};
+    make.arguments = {QStringLiteral("train"),     QStringLiteral("--corpus"),  QStringLiteral("copy"),
+                      QStringLiteral("--d-model"), QStringLiteral("128"),       QStringLiteral("--layers"),
+                      QStringLiteral("2"),         QStringLiteral("--context"), QStringLiteral("32"),
+                      QStringLiteral("--batch"),   QStringLiteral("4"),         QStringLiteral("--steps"),
+                      QStringLiteral("2"),         QStringLiteral("--save"),    ckpt};
     make.environment = env;
     const ChildRun made = runChild(make);
     QVERIFY2(made.finished && made.exitCode == 0, made.err.constData());
@@ -206,13 +210,14 @@ void TestKillDuringSave::checkpointOverExistingCheckpoint()
         load.environment = env;
         const ChildRun r = runChild(load);
         QFile::remove(copy);
-        return r.finished && r.exitCode == 0 ? QString() : QStringLiteral("not a whole checkpoint: ") + QString::fromUtf8(r.err);
+        return r.finished && r.exitCode == 0 ? QString()
+                                             : QStringLiteral("not a whole checkpoint: ") + QString::fromUtf8(r.err);
     };
 
     // Each round continues the saved model by one step and saves over it.
     ChildCommand more = make;
     more.arguments = {QStringLiteral("train"), QStringLiteral("--load"), ckpt, QStringLiteral("--steps"),
-                      QStringLiteral("1"), QStringLiteral("--save"), ckpt};
+                      QStringLiteral("1"),     QStringLiteral("--save"), ckpt};
     const ChildRun calibrate = runChild(more);
     QVERIFY2(calibrate.finished && calibrate.exitCode == 0, calibrate.err.constData());
     steps = stepsIn();
@@ -252,8 +257,11 @@ void TestKillDuringSave::checkpointOverExistingCheckpoint()
     for (qint64 bytes : killPoints(seed + 5, 3, 64 * 1024, std::max<qint64>(64 * 1024 + 1, ckptSize * 3 / 4))) {
         const QByteArray before = readFile(ckpt);
         const ChildRun r = killWhileWriting(more, QFileInfo(ckpt).absolutePath(), bytes);
-        qInfo("seed %u: train --save killed once the checkpoint being written held %lld of ~%lld bytes: %s", seed, bytes,
-              ckptSize, r.killedWhileWriting ? "killed mid-write" : r.killed ? "killed" : "had finished");
+        qInfo("seed %u: train --save killed once the checkpoint being written held %lld of ~%lld bytes: %s", seed,
+              bytes, ckptSize,
+              r.killedWhileWriting ? "killed mid-write"
+              : r.killed           ? "killed"
+                                   : "had finished");
         QVERIFY2(!r.crashed, r.err.constData());
         midWrite += r.killedWhileWriting ? 1 : 0;
         const int now = stepsIn();
@@ -267,8 +275,10 @@ void TestKillDuringSave::checkpointOverExistingCheckpoint()
                                              wholeCheckpoint, &wholeLeftovers);
         QVERIFY2(left.isEmpty(), qPrintable(left));
     }
-    qInfo("%d of 3 aimed kills caught the checkpoint mid-write; %d kill(s) left the whole new checkpoint under a "
-          "temporary name", midWrite, wholeLeftovers);
+    qInfo(
+        "%d of 3 aimed kills caught the checkpoint mid-write; %d kill(s) left the whole new checkpoint under a "
+        "temporary name",
+        midWrite, wholeLeftovers);
     QVERIFY2(midWrite > 0, "no aimed kill caught the checkpoint being written");
 }
 

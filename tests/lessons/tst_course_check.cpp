@@ -8,8 +8,8 @@
 #include "modules/registry.h"
 
 #include <QDir>
-#include <QRandomGenerator>
 #include <QFileInfo>
+#include <QRandomGenerator>
 #include <QTest>
 
 using namespace poslab::lessons;
@@ -59,12 +59,16 @@ void TestCourseCheck::badCorpus_data()
     QTest::newRow("unknown module") << "06-unknown-module.md" << 8 << "unknown module 'nosuch.module'";
     QTest::newRow("bad param") << "07-bad-param.md" << 8 << "head_dim";
     QTest::newRow("param out of range") << "08-param-out-of-range.md" << 8 << "100000";
-    QTest::newRow("vary unknown param") << "09-vary-unknown-param.md" << 9 << "'nosuch' is not a parameter of sinusoidal.matrix";
-    QTest::newRow("vary range outside") << "10-vary-range-outside.md" << 9 << "range 1..100000 of 'positions' lies outside the module's range [1, 4096]";
+    QTest::newRow("vary unknown param") << "09-vary-unknown-param.md" << 9
+                                        << "'nosuch' is not a parameter of sinusoidal.matrix";
+    QTest::newRow("vary range outside") << "10-vary-range-outside.md" << 9
+                                        << "range 1..100000 of 'positions' lies outside the module's range [1, 4096]";
     QTest::newRow("exercise without question") << "11-exercise-no-question.md" << 8 << "has no question";
     QTest::newRow("choice without correct") << "12-choice-no-correct.md" << 8 << "exactly one correct option";
     QTest::newRow("bad tolerance") << "13-bad-tolerance.md" << 12 << "tolerance: 'abc'";
-    QTest::newRow("bad condition") << "14-bad-condition.md" << 13 << "condition: expected a number, an output name or AGG(output) but found '>' at column 18";
+    QTest::newRow("bad condition")
+        << "14-bad-condition.md" << 13
+        << "condition: expected a number, an output name or AGG(output) but found '>' at column 18";
     QTest::newRow("image missing") << "15-image-missing.md" << 10 << "image not found: '../images/nope.png'";
     QTest::newRow("image escaping") << "16-image-escape.md" << 8 << "outside the course folder";
     QTest::newRow("h1 heading") << "17-h1-heading.md" << 8 << "'#' (level-1) heading";
@@ -76,14 +80,16 @@ void TestCourseCheck::badCorpus_data()
     QTest::newRow("BOM is skipped") << "23-bom.md" << 3 << "unknown key 'level'";
     QTest::newRow("unknown run key") << "24-unknown-run-key.md" << 9 << "unknown key 'colour:'";
     QTest::newRow("unterminated run") << "25-unterminated-run.md" << 10 << "unterminated ```run block";
-    QTest::newRow("vary start outside") << "26-vary-start-outside.md" << 9 << "start value 64 of 'positions' lies outside the range 100..200";
+    QTest::newRow("vary start outside") << "26-vary-start-outside.md" << 9
+                                        << "start value 64 of 'positions' lies outside the range 100..200";
     QTest::newRow("symlink escape") << "27-image-symlink-escape.md" << 8 << "symbolic link";
     QTest::newRow("bad kind") << "28-bad-kind.md" << 9 << "'essay' is not an exercise kind";
     QTest::newRow("multiple without correct") << "29-multiple-no-correct.md" << 8 << "at least one correct option";
     QTest::newRow("bad regex") << "30-bad-regex.md" << 11 << "invalid regular expression";
     QTest::newRow("run exercise without module") << "31-run-exercise-no-module.md" << 8 << "has no 'module:'";
     QTest::newRow("bad chart") << "32-bad-chart.md" << 9 << "'pie' is not a chart kind";
-    QTest::newRow("key not for kind") << "33-key-not-for-kind.md" << 12 << "unknown key 'option*:' in a number exercise";
+    QTest::newRow("key not for kind") << "33-key-not-for-kind.md" << 12
+                                      << "unknown key 'option*:' in a number exercise";
 }
 
 void TestCourseCheck::badCorpus()
@@ -92,8 +98,9 @@ void TestCourseCheck::badCorpus()
     QFETCH(int, line);
     QFETCH(QString, message);
     static const QList<Diagnostic> all = checkCourse(data(QStringLiteral("bad")));
-    QVERIFY2(has(all, file, line, message), qPrintable(QStringLiteral("expected %1:%2: ...%3...\ngot:\n%4")
-                                                         .arg(file).arg(line).arg(message, dump(all))));
+    QVERIFY2(
+        has(all, file, line, message),
+        qPrintable(QStringLiteral("expected %1:%2: ...%3...\ngot:\n%4").arg(file).arg(line).arg(message, dump(all))));
 }
 
 void TestCourseCheck::everyBadFileReported()
@@ -123,14 +130,26 @@ void TestCourseCheck::crossLanguage()
 {
     const QList<Diagnostic> all = checkCourse(data(QStringLiteral("xlang")));
     const QString info = dump(all);
-    QVERIFY2(has(all, QStringLiteral("01-only-en.md"), 0, QStringLiteral("chapter only in en: zh/01-only-en.md is missing")), qPrintable(info));
-    QVERIFY2(has(all, QStringLiteral("05-only-zh.md"), 0, QStringLiteral("chapter only in zh: en/05-only-zh.md is missing")), qPrintable(info));
+    QVERIFY2(
+        has(all, QStringLiteral("01-only-en.md"), 0, QStringLiteral("chapter only in en: zh/01-only-en.md is missing")),
+        qPrintable(info));
+    QVERIFY2(
+        has(all, QStringLiteral("05-only-zh.md"), 0, QStringLiteral("chapter only in zh: en/05-only-zh.md is missing")),
+        qPrintable(info));
     // zh/02-steps.md: step C starts on line 16.
     QVERIFY2(has(all, QStringLiteral("02-steps.md"), 16, QStringLiteral("3 steps here but 2 in")), qPrintable(info));
-    QVERIFY2(has(all, QStringLiteral("03-blocks.md"), 10, QStringLiteral("'run sinusoidal.matrix' here but 'run rope.inv_freq' in en")), qPrintable(info));
-    QVERIFY2(has(all, QStringLiteral("04-exercise-ids.md"), 10, QStringLiteral("'exercise other-id (number)' here but 'exercise first-id (number)'")), qPrintable(info));
-    QVERIFY2(has(all, QStringLiteral("06-chapter-id.md"), 2, QStringLiteral("chapter id 'chapter-b' differs from the en chapter's id 'chapter-a'")), qPrintable(info));
-    QVERIFY2(has(all, QStringLiteral("07-dup-across.md"), 10, QStringLiteral("duplicate exercise id 'first-id' (first at ")), qPrintable(info));
+    QVERIFY2(has(all, QStringLiteral("03-blocks.md"), 10,
+                 QStringLiteral("'run sinusoidal.matrix' here but 'run rope.inv_freq' in en")),
+             qPrintable(info));
+    QVERIFY2(has(all, QStringLiteral("04-exercise-ids.md"), 10,
+                 QStringLiteral("'exercise other-id (number)' here but 'exercise first-id (number)'")),
+             qPrintable(info));
+    QVERIFY2(has(all, QStringLiteral("06-chapter-id.md"), 2,
+                 QStringLiteral("chapter id 'chapter-b' differs from the en chapter's id 'chapter-a'")),
+             qPrintable(info));
+    QVERIFY2(
+        has(all, QStringLiteral("07-dup-across.md"), 10, QStringLiteral("duplicate exercise id 'first-id' (first at ")),
+        qPrintable(info));
     // Diagnostics point into the right language folder.
     for (const Diagnostic& d : all)
         if (d.message.contains(QLatin1String("steps here"))) QVERIFY(d.file.contains(QLatin1String("/zh/")));
@@ -146,8 +165,9 @@ void TestCourseCheck::realCourse()
 {
     // The course shipped with PosLab must always pass `poslab check`.
     const QString dir = QStringLiteral(POSLAB_SOURCE_COURSE_DIR);
-    const bool hasChapters = !QDir(dir + QStringLiteral("/en")).entryList({QStringLiteral("*.md")}, QDir::Files).isEmpty() ||
-                             !QDir(dir + QStringLiteral("/zh")).entryList({QStringLiteral("*.md")}, QDir::Files).isEmpty();
+    const bool hasChapters =
+        !QDir(dir + QStringLiteral("/en")).entryList({QStringLiteral("*.md")}, QDir::Files).isEmpty() ||
+        !QDir(dir + QStringLiteral("/zh")).entryList({QStringLiteral("*.md")}, QDir::Files).isEmpty();
     const QList<Diagnostic> all = checkCourse(dir);
     if (!hasChapters) {
         // Until chapters are written, the checker must say the course is empty.
@@ -181,7 +201,8 @@ void TestCourseCheck::mutatedChaptersNeverCrash()
     QRandomGenerator rng(20261129);
     const auto& reg = poslab::modules::Registry::builtin();
     const QString dir = data(QStringLiteral("valid"));
-    const QStringList sources = {data(QStringLiteral("valid/en/01-basics.md")), data(QStringLiteral("valid/en/02-rope.md"))};
+    const QStringList sources = {data(QStringLiteral("valid/en/01-basics.md")),
+                                 data(QStringLiteral("valid/en/02-rope.md"))};
     int withDiagnostics = 0;
     for (int iter = 0; iter < 400; ++iter) {
         QFile f(sources[iter % sources.size()]);
@@ -191,19 +212,20 @@ void TestCourseCheck::mutatedChaptersNeverCrash()
         for (int e = 0; e < edits && !text.isEmpty(); ++e) {
             const int pos = int(rng.bounded(int(text.size())));
             switch (rng.bounded(6)) {
-            case 0: text.remove(pos, 1 + int(rng.bounded(40))); break;
-            case 1: text.insert(pos, char(rng.bounded(256))); break;
-            case 2: text.insert(pos, "\n```"); break;
-            case 3: text.insert(pos, "\n## "); break;
-            case 4: text[pos] = char(rng.bounded(32, 127)); break;
-            case 5: {
-                const int len = int(rng.bounded(80));
-                text.insert(int(rng.bounded(int(text.size()))), text.mid(pos, len));
-                break;
-            }
+                case 0: text.remove(pos, 1 + int(rng.bounded(40))); break;
+                case 1: text.insert(pos, char(rng.bounded(256))); break;
+                case 2: text.insert(pos, "\n```"); break;
+                case 3: text.insert(pos, "\n## "); break;
+                case 4: text[pos] = char(rng.bounded(32, 127)); break;
+                case 5: {
+                    const int len = int(rng.bounded(80));
+                    text.insert(int(rng.bounded(int(text.size()))), text.mid(pos, len));
+                    break;
+                }
             }
         }
-        const ChapterParseResult r = parseChapterText(text, sources[iter % sources.size()], dir, QStringLiteral("en"), reg);
+        const ChapterParseResult r =
+            parseChapterText(text, sources[iter % sources.size()], dir, QStringLiteral("en"), reg);
         const int lines = int(text.count('\n')) + 2;
         for (const Diagnostic& d : r.diagnostics) {
             QVERIFY2(d.line >= 0 && d.line <= lines, qPrintable(d.toString()));

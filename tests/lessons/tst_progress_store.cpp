@@ -10,9 +10,9 @@
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QProcessEnvironment>
-#include <QJsonObject>
 #include <QRandomGenerator>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -129,8 +129,12 @@ void TestProgressStore::everyChangeIsSaved()
     s.setAnswer(QStringLiteral("a"), QStringLiteral("1"));
     QCOMPARE(changed.size(), 1);
     const QJsonObject root = QJsonDocument::fromJson(readAll(path)).object();
-    QCOMPARE(root.value(QStringLiteral("exercises")).toObject().value(QStringLiteral("a")).toObject()
-                 .value(QStringLiteral("answer")).toString(),
+    QCOMPARE(root.value(QStringLiteral("exercises"))
+                 .toObject()
+                 .value(QStringLiteral("a"))
+                 .toObject()
+                 .value(QStringLiteral("answer"))
+                 .toString(),
              QStringLiteral("1"));
     s.setAnswer(QStringLiteral("a"), QStringLiteral("12"));
     ProgressStore other(path);
@@ -302,7 +306,9 @@ void TestProgressStore::killedWhileSaving()
         QVERIFY(child.waitForFinished(scaledMs(10000)));
         qInfo("seed %u round %d: killed after %d reported saves (last %d)", seed, round, reports, lastReported);
         QVERIFY2(reports == k, qPrintable(QStringLiteral("the child reported %1 saves of %2: %3")
-                                              .arg(reports).arg(k).arg(QString::fromLocal8Bit(child.readAllStandardError()))));
+                                              .arg(reports)
+                                              .arg(k)
+                                              .arg(QString::fromLocal8Bit(child.readAllStandardError()))));
         ProgressStore s(path);
         QVERIFY2(s.load(), qPrintable(s.lastError()));
         QVERIFY(corruptFiles(tmp.path()).isEmpty());

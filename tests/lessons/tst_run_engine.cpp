@@ -16,11 +16,11 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <pthread.h>
 #include <algorithm>
 #include <atomic>
-#include <memory>
 #include <ctime>
-#include <pthread.h>
+#include <memory>
 
 using namespace poslab::lessons;
 using namespace poslab::modules;
@@ -84,7 +84,8 @@ const Registry& testRegistry()
         count.params = {intParam(QStringLiteral("x"), 1, 0, 100, {}), floatParam(QStringLiteral("f"), 0.5, 0, 1, {})};
         count.run = [](const Params& p, const RunContext&) {
             g_countRuns.fetch_add(1);
-            return std::vector<Output>{Output::scalar(QStringLiteral("twice"), 2.0 * double(p.getInt(QStringLiteral("x"))))};
+            return std::vector<Output>{
+                Output::scalar(QStringLiteral("twice"), 2.0 * double(p.getInt(QStringLiteral("x"))))};
         };
         r.add(count);
 
@@ -185,7 +186,8 @@ void TestRunEngine::shortestCanonicalDoubles()
     // Canonical doubles are the shortest text that reads back exactly:
     // 0.4 (the double nearest 0.4), not 0.40000000000000002.
     RunEngine engine(testRegistry());
-    const RunResultPtr rf = engine.runNow(QStringLiteral("test.count"), {QStringLiteral("x=1"), QStringLiteral("f=0.4")});
+    const RunResultPtr rf =
+        engine.runNow(QStringLiteral("test.count"), {QStringLiteral("x=1"), QStringLiteral("f=0.4")});
     QCOMPARE(rf->params, (QStringList{QStringLiteral("f=0.4"), QStringLiteral("x=1")}));
 }
 
@@ -239,8 +241,10 @@ void TestRunEngine::cacheKeyUsesValidatedParams()
     // Defaults filled in, order and spelling normalised: all the same run.
     RunEngine engine(testRegistry());
     const RunResultPtr a = engine.runNow(QStringLiteral("test.count"), {QStringLiteral("x=7")});
-    const RunResultPtr b = engine.runNow(QStringLiteral("test.count"), {QStringLiteral("f=0.5"), QStringLiteral("x=7")});
-    const RunResultPtr c = engine.runNow(QStringLiteral("test.count"), {QStringLiteral("f=5e-1"), QStringLiteral("x=7")});
+    const RunResultPtr b =
+        engine.runNow(QStringLiteral("test.count"), {QStringLiteral("f=0.5"), QStringLiteral("x=7")});
+    const RunResultPtr c =
+        engine.runNow(QStringLiteral("test.count"), {QStringLiteral("f=5e-1"), QStringLiteral("x=7")});
     QSignalSpy finished(&engine, &RunEngine::finished);
     const quint64 id = engine.submit(QStringLiteral("test.count"),
                                      std::map<QString, QVariant>{{QStringLiteral("x"), 7}, {QStringLiteral("f"), 0.5}});
@@ -251,7 +255,8 @@ void TestRunEngine::cacheKeyUsesValidatedParams()
     QCOMPARE(d.get(), a.get());
     QCOMPARE(g_countRuns.load(), 1);
     // A different float is a different run.
-    QVERIFY(engine.runNow(QStringLiteral("test.count"), {QStringLiteral("f=0.25"), QStringLiteral("x=7")}).get() != a.get());
+    QVERIFY(engine.runNow(QStringLiteral("test.count"), {QStringLiteral("f=0.25"), QStringLiteral("x=7")}).get() !=
+            a.get());
     QCOMPARE(g_countRuns.load(), 2);
 }
 
@@ -380,7 +385,8 @@ void TestRunEngine::realModule()
     QCOMPARE(f->y[0], 1.0);
     QVERIFY(std::fabs(f->y[16] - 0.01) < 1e-9);
     const int runs = engine.executedRuns();
-    QVERIFY(engine.runNow(QStringLiteral("rope.inv_freq"), {QStringLiteral("rope_theta=10000"), QStringLiteral("head_dim=64")}) == r);
+    QVERIFY(engine.runNow(QStringLiteral("rope.inv_freq"),
+                          {QStringLiteral("rope_theta=10000"), QStringLiteral("head_dim=64")}) == r);
     QCOMPARE(engine.executedRuns(), runs);
 }
 
@@ -402,15 +408,16 @@ void TestRunEngine::realModuleCancel()
         g_decayRuns.clear();
     }
     QSignalSpy finished(&engine, &RunEngine::finished);
-    const quint64 reference = engine.submit(
-        QStringLiteral("rope.decay"), QStringList{QStringLiteral("head_dim=1024"), QStringLiteral("max_distance=40000")});
+    const quint64 reference =
+        engine.submit(QStringLiteral("rope.decay"),
+                      QStringList{QStringLiteral("head_dim=1024"), QStringLiteral("max_distance=40000")});
     const RunResultPtr rr = waitFor(finished, reference, 120000);
     QVERIFY2(rr && rr->ok, rr ? qPrintable(rr->error) : "the reference run never finished");
     const qint64 referenceMs = decayCpuMs(0);
     QVERIFY(referenceMs > 0);
 
-    const quint64 id = engine.submit(QStringLiteral("rope.decay"),
-                                     QStringList{QStringLiteral("head_dim=1024"), QStringLiteral("max_distance=100000")});
+    const quint64 id = engine.submit(QStringLiteral("rope.decay"), QStringList{QStringLiteral("head_dim=1024"),
+                                                                               QStringLiteral("max_distance=100000")});
     QTRY_COMPARE_WITH_TIMEOUT(decayRunsStarted(), 2, scaledMs(10000));
     // Polled without the event loop, so the cancel follows the 50 ms closely.
     QVERIFY(pollUntil([] { return decayCpuMs(1) >= 50; }, 30000));
@@ -421,9 +428,12 @@ void TestRunEngine::realModuleCancel()
     QVERIFY(r->outputs.empty());
     const qint64 usedMs = decayCpuMs(1);
     qInfo("the cancelled run used %lld ms of CPU; the reference (two fifths of the work) %lld ms", usedMs, referenceMs);
-    QVERIFY2(usedMs < referenceMs,
-             qPrintable(QStringLiteral("the cancelled run used %1 ms of CPU, the reference of two fifths of its work %2 ms: "
-                                       "the cancel did not cut it short").arg(usedMs).arg(referenceMs)));
+    QVERIFY2(
+        usedMs < referenceMs,
+        qPrintable(QStringLiteral("the cancelled run used %1 ms of CPU, the reference of two fifths of its work %2 ms: "
+                                  "the cancel did not cut it short")
+                       .arg(usedMs)
+                       .arg(referenceMs)));
 }
 
 void TestRunEngine::destroyWhileRunning()

@@ -81,11 +81,11 @@ private slots:
         QTest::newRow("module check") << "test.sizes" << QStringList{"n=3", "m=5"}
                                       << "test.sizes: parameter 'm': 5 is not allowed; at most n = 3"
                                       << "test.sizes：参数 m 不能取 5；允许的取值：不超过 n = 3";
-        QTest::newRow("unknown parameter") << "test.sizes" << QStringList{"k=1"}
-                                           << "test.sizes: unknown parameter 'k' (given 1); module test.sizes takes: n, m"
-                                           << "test.sizes：没有名为 k 的参数（给出的值是 1）；模块 test.sizes 的参数有：n、m";
-        QTest::newRow("memory budget") << "test.sizes" << QStringList{"n=99"}
-                                       << "test.sizes: the test table would need"
+        QTest::newRow("unknown parameter")
+            << "test.sizes" << QStringList{"k=1"}
+            << "test.sizes: unknown parameter 'k' (given 1); module test.sizes takes: n, m"
+            << "test.sizes：没有名为 k 的参数（给出的值是 1）；模块 test.sizes 的参数有：n、m";
+        QTest::newRow("memory budget") << "test.sizes" << QStringList{"n=99"} << "test.sizes: the test table would need"
                                        << "test.sizes：所需内存超出预算，请把尺寸调小（the test table would need";
         QTest::newRow("core error") << "test.sizes" << QStringList{"n=98"}
                                     << "test.sizes failed: boom: the core refused"

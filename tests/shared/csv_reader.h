@@ -18,9 +18,12 @@ inline QList<QStringList> parseCsv(const QString& s)
     for (qsizetype i = 0; i < s.size(); ++i) {
         const QChar c = s[i];
         if (quoted) {
-            if (c == u'"' && i + 1 < s.size() && s[i + 1] == u'"') field += s[++i];
-            else if (c == u'"') quoted = false;
-            else field += c;
+            if (c == u'"' && i + 1 < s.size() && s[i + 1] == u'"')
+                field += s[++i];
+            else if (c == u'"')
+                quoted = false;
+            else
+                field += c;
         } else if (c == u'"') {
             quoted = true;
         } else if (c == u',') {

@@ -37,10 +37,10 @@
 #include <QRandomGenerator>
 #include <QStringList>
 
-#include <csignal>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <csignal>
 
 namespace poslab::testing {
 
@@ -60,7 +60,7 @@ struct ChildRun {
     bool crashed = false;   // ended by a signal we did not send (or hung past the limit)
     int exitCode = -1;
     bool killedWhileWriting = false;  // killWhileWriting: a file in the folder was open at the kill
-    qint64 cpuMs = -1;      // CPU time it used (runChild: to its end; killAtWork: at the kill)
+    qint64 cpuMs = -1;                // CPU time it used (runChild: to its end; killAtWork: at the kill)
     QByteArray out, err;
 };
 
@@ -236,8 +236,7 @@ inline QList<qint64> killPoints(quint32 seed, int rounds, qint64 from, qint64 to
 {
     QRandomGenerator rng(seed);
     QList<qint64> points;
-    for (int i = 0; i < rounds; ++i)
-        points.append(from + qint64(rng.bounded(quint64(std::max<qint64>(1, to - from)))));
+    for (int i = 0; i < rounds; ++i) points.append(from + qint64(rng.bounded(quint64(std::max<qint64>(1, to - from)))));
     return points;
 }
 

@@ -17,7 +17,8 @@
 inline bool setFolderWritable(const QString& dir, bool writable)
 {
     if (::geteuid() != 0) return ::chmod(QFile::encodeName(dir).constData(), writable ? 0755 : 0555) == 0;
-    return QProcess::execute(QStringLiteral("chattr"), {writable ? QStringLiteral("-i") : QStringLiteral("+i"), dir}) == 0;
+    return QProcess::execute(QStringLiteral("chattr"), {writable ? QStringLiteral("-i") : QStringLiteral("+i"), dir}) ==
+           0;
 }
 
 // Whether a new file can be created in `dir` (leaves nothing behind).

@@ -23,8 +23,8 @@
 #include "ui/classroom/assignment_session.h"
 #include "ui/notebook/exercise_widget.h"
 #include "ui/notebook/lesson_view.h"
-#include "ui/window/main_window.h"
 #include "ui/notebook/toc_panel.h"
+#include "ui/window/main_window.h"
 #include "ui/window/window_entry.h"
 
 #include <QAbstractButton>
@@ -44,8 +44,8 @@
 #include <QMessageBox>
 #include <QPointer>
 #include <QProcess>
-#include <QScopeGuard>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -66,7 +66,7 @@ using namespace poslab::ui;
 
 namespace {
 
-const QString kLeftOut = QStringLiteral("sin-rotation-cos");         // in chapter 2, not in the assignment
+const QString kLeftOut = QStringLiteral("sin-rotation-cos");               // in chapter 2, not in the assignment
 const QString kNumberExercise = QStringLiteral("sin-longest-wavelength");  // a number exercise of chapter 2
 const QString kChoiceExercise = QStringLiteral("sin-dot-direction");       // a choice exercise of chapter 2
 
@@ -282,7 +282,8 @@ private:
             const QList<RunBlockCard*> cards = w->findChildren<RunBlockCard*>();
             return std::none_of(cards.cbegin(), cards.cend(), [](const RunBlockCard* c) { return c->isBusy(); });
         };
-        if (!QTest::qWaitFor(settled, poslab::testing::scaledMs(20000))) qWarning("%s: a run block is still busy", qPrintable(name));
+        if (!QTest::qWaitFor(settled, poslab::testing::scaledMs(20000)))
+            qWarning("%s: a run block is still busy", qPrintable(name));
         poslab::testing::flushPostedEvents();
         w->grab().save(QDir(dir).filePath(name + QStringLiteral(".png")));
     }
@@ -350,8 +351,10 @@ private slots:
         // Contents: chapters 2 and 3 only, under their own numbers.
         QTreeWidget* tree = w->tocPanel()->tree();
         QCOMPARE(tree->topLevelItemCount(), 2);
-        QVERIFY2(tree->topLevelItem(0)->text(0).startsWith(QStringLiteral("2. ")), qPrintable(tree->topLevelItem(0)->text(0)));
-        QVERIFY2(tree->topLevelItem(1)->text(0).startsWith(QStringLiteral("3. ")), qPrintable(tree->topLevelItem(1)->text(0)));
+        QVERIFY2(tree->topLevelItem(0)->text(0).startsWith(QStringLiteral("2. ")),
+                 qPrintable(tree->topLevelItem(0)->text(0)));
+        QVERIFY2(tree->topLevelItem(1)->text(0).startsWith(QStringLiteral("3. ")),
+                 qPrintable(tree->topLevelItem(1)->text(0)));
         QCOMPARE(w->chapterIndex(), 0);
 
         // Each of the assignment's exercises once, the one left out nowhere.
@@ -573,13 +576,14 @@ private slots:
         QTest::keyClicks(number->answerField(), QStringLiteral("60611"));
         number->check();
 
-        const QString out = m_tmp->filePath(
-            lessons::suggestedAnswersFileName(m_assignment, w->assignmentSession()->studentName()));
+        const QString out =
+            m_tmp->filePath(lessons::suggestedAnswersFileName(m_assignment, w->assignmentSession()->studentName()));
         const QDateTime before = QDateTime::currentDateTimeUtc().addSecs(-1);
         QVERIFY(w->submitAssignmentTo(out));
         QMessageBox* box = visibleMessageBox(w.get());
         QVERIFY(box);
-        QVERIFY2(box->text().contains(QDir::toNativeSeparators(QFileInfo(out).absoluteFilePath())), qPrintable(box->text()));
+        QVERIFY2(box->text().contains(QDir::toNativeSeparators(QFileInfo(out).absoluteFilePath())),
+                 qPrintable(box->text()));
         QVERIFY2(box->text().contains(lang == u"en" ? QStringLiteral("Hand this file to your teacher")
                                                     : QStringLiteral("把这个文件交给老师")),
                  qPrintable(box->text()));
@@ -611,9 +615,9 @@ private slots:
         QVERIFY(!QFileInfo::exists(nowhere));
         box = visibleMessageBox(w.get());
         QVERIFY(box);
-        QVERIFY2(box->text().contains(lang == u"en" ? QStringLiteral("could not be submitted")
-                                                    : QStringLiteral("无法提交")),
-                 qPrintable(box->text()));
+        QVERIFY2(
+            box->text().contains(lang == u"en" ? QStringLiteral("could not be submitted") : QStringLiteral("无法提交")),
+            qPrintable(box->text()));
         closeMessageBoxes(w.get());
     }
 
@@ -649,7 +653,8 @@ private slots:
         });
 
         w->submitAssignment();
-        QCOMPARE(QFileInfo(suggested).fileName(), lessons::suggestedAnswersFileName(m_assignment, QStringLiteral("Ada")));
+        QCOMPARE(QFileInfo(suggested).fileName(),
+                 lessons::suggestedAnswersFileName(m_assignment, QStringLiteral("Ada")));
         QCOMPARE(chosen, QStringList{out});
         QVERIFY(!questions.isEmpty());
         const int unanswered = int(m_assignment.exercises.size()) - 1;
@@ -658,7 +663,8 @@ private slots:
         lessons::AnswerFile first;
         QVERIFY(lessons::readAnswerFile(out, &first).ok());
         QCOMPARE(first.find(kNumberExercise)->text, QStringLiteral("60611"));
-        QTRY_VERIFY_WITH_TIMEOUT(!visibleMessageBox(w.get()), poslab::testing::scaledMs(5000));  // the confirmation was answered and closed
+        QTRY_VERIFY_WITH_TIMEOUT(!visibleMessageBox(w.get()),
+                                 poslab::testing::scaledMs(5000));  // the confirmation was answered and closed
 
         // Again, declining: the file handed in stays as it was.
         ExerciseWidget* choice = showExercise(w.get(), kChoiceExercise);
@@ -711,8 +717,9 @@ private slots:
         lessons::Assignment ignored;
         const QString why = lessons::describeProblem(lessons::readAssignment(path, &ignored), lang);
         QVERIFY2(texts.first().contains(why), qPrintable(texts.first()));
-        QVERIFY2(texts.first().contains(lang == u"en" ? QStringLiteral("cannot be opened") : QStringLiteral("无法打开")),
-                 qPrintable(texts.first()));
+        QVERIFY2(
+            texts.first().contains(lang == u"en" ? QStringLiteral("cannot be opened") : QStringLiteral("无法打开")),
+            qPrintable(texts.first()));
         for (QWidget* top : QApplication::topLevelWidgets()) QVERIFY(!qobject_cast<MainWindow*>(top));
     }
 
@@ -880,7 +887,8 @@ private slots:
         for (ExerciseWidget* ex : w->lessonView()->exercises())
             if (ex->exerciseId() == kNumberExercise) zh = ex;
         QVERIFY(zh);
-        QCOMPARE(zh->exercise().question, m_assignment.findExercise(kNumberExercise)->inLanguage(QStringLiteral("zh"))->question);
+        QCOMPARE(zh->exercise().question,
+                 m_assignment.findExercise(kNumberExercise)->inLanguage(QStringLiteral("zh"))->question);
         QCOMPARE(zh->answerField()->text(), QStringLiteral("60611"));
         QVERIFY2(w->assignmentBanner()->titleText().startsWith(QStringLiteral("作业：")),
                  qPrintable(w->assignmentBanner()->titleText()));

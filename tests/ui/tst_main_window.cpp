@@ -15,14 +15,14 @@
 #include "lessons/progress_store.h"
 #include "lessons/run_engine.h"
 #include "ui/charts/chart_view.h"
+#include "ui/lab/training_lab_page.h"
 #include "ui/notebook/exercise_widget.h"
 #include "ui/notebook/lesson_view.h"
-#include "ui/window/main_window.h"
 #include "ui/notebook/param_panel.h"
-#include "ui/report/pdf_export.h"
 #include "ui/notebook/search_panel.h"
 #include "ui/notebook/toc_panel.h"
-#include "ui/lab/training_lab_page.h"
+#include "ui/report/pdf_export.h"
+#include "ui/window/main_window.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -33,11 +33,11 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStandardPaths>
-#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolBar>
@@ -142,7 +142,8 @@ private slots:
         // Tooltips name the shortcuts.
         QVERIFY2(w->nextAction()->toolTip().contains(QKeySequence(Qt::Key_PageDown).toString(QKeySequence::NativeText)),
                  qPrintable(w->nextAction()->toolTip()));
-        QVERIFY(w->searchAction()->toolTip().contains(QKeySequence(QKeySequence::Find).toString(QKeySequence::NativeText)));
+        QVERIFY(
+            w->searchAction()->toolTip().contains(QKeySequence(QKeySequence::Find).toString(QKeySequence::NativeText)));
     }
 
     void keysStepForwardAndBack()
@@ -283,8 +284,8 @@ private slots:
 
         auto turn = [](QWidget* target) {
             const QPointF mid(target->width() / 2.0, target->height() / 2.0);
-            QWheelEvent wheel(mid, target->mapToGlobal(mid), QPoint(), QPoint(0, 120), Qt::NoButton,
-                              Qt::NoModifier, Qt::NoScrollPhase, false);
+            QWheelEvent wheel(mid, target->mapToGlobal(mid), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+                              Qt::NoScrollPhase, false);
             QApplication::sendEvent(target, &wheel);
         };
         w->lessonView()->setFocus();
@@ -345,7 +346,8 @@ private slots:
         // A correct answer shows the solution, so "Show solution" has nothing left to do
         // (it once stayed enabled next to the visible solution).
         QVERIFY(!ex->solutionButton()->isEnabled());
-        QVERIFY2(w->tocPanel()->stepMark(0, 2).startsWith(QStringLiteral("\u270e1/1")), qPrintable(w->tocPanel()->stepMark(0, 2)));
+        QVERIFY2(w->tocPanel()->stepMark(0, 2).startsWith(QStringLiteral("\u270e1/1")),
+                 qPrintable(w->tocPanel()->stepMark(0, 2)));
 
         // Already on disk (saved as typed), read by an independent store.
         lessons::ProgressStore disk(m_tmp->filePath(QStringLiteral("progress.json")));
@@ -442,7 +444,7 @@ private slots:
             w->lessonView()->exercises().value(0)->optionButtons()[2]->click();  // chosen, not checked
             QVERIFY(w->goTo(1, 2));
             w->lessonView()->exercises().value(0)->paramPanel()->setValue(QStringLiteral("rope_theta"),
-                                                                         QStringLiteral("5000"));
+                                                                          QStringLiteral("5000"));
             w->setLanguage(QStringLiteral("zh"));
             QVERIFY(w->goTo(1, 1));
         }  // destroyed: nothing saved on close that was not saved before
@@ -495,8 +497,7 @@ private slots:
         auto w = openWindow();
         QVERIFY(w->goTo(0, 0));
         QSignalSpy shown(w.get(), &MainWindow::stepShown);
-        emit w->lessonView()->courseLinkActivated(QUrl(QStringLiteral("02-more.md#2")),
-                                                   w->course().chapters[0].file);
+        emit w->lessonView()->courseLinkActivated(QUrl(QStringLiteral("02-more.md#2")), w->course().chapters[0].file);
         QCOMPARE(w->chapterIndex(), 1);
         QCOMPARE(w->stepIndex(), 1);
     }
@@ -545,8 +546,10 @@ private slots:
         const bool hadHome = qEnvironmentVariableIsSet("XDG_DATA_HOME");
         qputenv("XDG_DATA_HOME", emptyData.path().toUtf8());
         const auto restore = qScopeGuard([&] {
-            if (hadHome) qputenv("XDG_DATA_HOME", oldHome);
-            else qunsetenv("XDG_DATA_HOME");
+            if (hadHome)
+                qputenv("XDG_DATA_HOME", oldHome);
+            else
+                qunsetenv("XDG_DATA_HOME");
             QStandardPaths::setTestModeEnabled(true);
         });
         QVERIFY(poslab::lab::resultsDirectory().startsWith(emptyData.path()));
@@ -573,7 +576,8 @@ private slots:
             return nullptr;
         };
         QVERIFY(labCard());
-        QVERIFY(QTest::qWaitFor([&] { return labCard() && !labCard()->isBusy() && !labCard()->errorText().isEmpty(); }, scaledMs(20000)));
+        QVERIFY(QTest::qWaitFor([&] { return labCard() && !labCard()->isBusy() && !labCard()->errorText().isEmpty(); },
+                                scaledMs(20000)));
 
         w.showTrainingLab(true);
         QVERIFY(w.isTrainingLabShown());
@@ -585,8 +589,10 @@ private slots:
             QVERIFY(!w.isTrainingLabShown());
             QCOMPARE(w.chapterIndex(), chapter);
             QCOMPARE(w.stepIndex(), step);
-            QVERIFY2(QTest::qWaitFor([&] { return labCard() && !labCard()->isBusy() && labCard()->errorText().isEmpty(); }, scaledMs(20000)),
-                     qPrintable(labCard() ? labCard()->errorText() : QStringLiteral("no lab card")));
+            QVERIFY2(
+                QTest::qWaitFor([&] { return labCard() && !labCard()->isBusy() && labCard()->errorText().isEmpty(); },
+                                scaledMs(20000)),
+                qPrintable(labCard() ? labCard()->errorText() : QStringLiteral("no lab card")));
         }
     }
 
@@ -595,7 +601,8 @@ private slots:
         const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR");
         // POSLAB_SCREENSHOT_COURSE: look at another course (e.g. the shipped lessons/) the same way.
         MainWindowOptions o = options();
-        if (qEnvironmentVariableIsSet("POSLAB_SCREENSHOT_COURSE")) o.courseDir = qEnvironmentVariable("POSLAB_SCREENSHOT_COURSE");
+        if (qEnvironmentVariableIsSet("POSLAB_SCREENSHOT_COURSE"))
+            o.courseDir = qEnvironmentVariable("POSLAB_SCREENSHOT_COURSE");
         // POSLAB_SCREENSHOT_DARK: the same under a dark palette (colours must follow it).
         const QPalette lightPalette = QApplication::palette();
         if (qEnvironmentVariableIsSet("POSLAB_SCREENSHOT_DARK")) {
@@ -634,15 +641,19 @@ private slots:
                     flushPostedEvents();
                     QTRY_VERIFY_WITH_TIMEOUT(textFits(), scaledMs(5000));
                     // The whole step, not just the visible part: the page widget of the scroll area.
-                    const QImage img = dir.isEmpty() ? w->grab().toImage() : w->lessonView()->widget()->grab().toImage();
-                    if (!dir.isEmpty()) w->grab().save(QDir(dir).filePath(QStringLiteral("win-%1-%2-%3.png").arg(lang).arg(c + 1).arg(s + 1)));
+                    const QImage img =
+                        dir.isEmpty() ? w->grab().toImage() : w->lessonView()->widget()->grab().toImage();
+                    if (!dir.isEmpty())
+                        w->grab().save(
+                            QDir(dir).filePath(QStringLiteral("win-%1-%2-%3.png").arg(lang).arg(c + 1).arg(s + 1)));
                     QVERIFY(!img.isNull());
                     // Every text block is tall enough for its text (no clipped lines).
                     for (MarkdownBrowser* b : w->lessonView()->textBlocks())
                         QVERIFY2(b->height() >= int(b->document()->size().height()),
                                  qPrintable(b->toPlainText().left(60)));
                     if (!dir.isEmpty())
-                        img.save(QDir(dir).filePath(QStringLiteral("page-%1-%2-%3.png").arg(lang).arg(c + 1).arg(s + 1)));
+                        img.save(
+                            QDir(dir).filePath(QStringLiteral("page-%1-%2-%3.png").arg(lang).arg(c + 1).arg(s + 1)));
                 }
             }
         }

@@ -9,21 +9,21 @@
 // directly with the same thread count. The core is deterministic for the same
 // options and threads, so the page's bits per character must be identical,
 // not merely close.
-#include "lm/experiment.h"
 #include "core/matmul.h"
+#include "lm/experiment.h"
 #include "lm/synthetic_tasks.h"
 #include "lm/text_corpus.h"
 #include "modules/lab/run_store.h"
 #include "ui/charts/chart_view.h"
-#include "ui/window/main_window.h"
 #include "ui/lab/training_lab_page.h"
+#include "ui/window/main_window.h"
 
 #include "../shared/test_timing.h"
 
 #include <QAction>
 #include <QApplication>
-#include <QDir>
 #include <QComboBox>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
@@ -55,16 +55,17 @@ namespace {
 bool noActiveTimer(QObject* root)
 {
     const QList<QTimer*> timers = root->findChildren<QTimer*>();
-    return std::none_of(timers.cbegin(), timers.cend(), [](const QTimer* t) { return t->isActive() && t->isSingleShot(); });
+    return std::none_of(timers.cbegin(), timers.cend(),
+                        [](const QTimer* t) { return t->isActive() && t->isSingleShot(); });
 }
 
 // About 24 000 characters of word salad from a fixed generator: enough for
 // training windows of 16 and a held-out split (every 10th of 20 line runs).
 QByteArray makeText()
 {
-    static const char* words[] = {"the",   "model", "reads", "a",     "short", "line",  "and",  "learns",
-                                  "where", "each",  "word",  "sits",  "in",    "order", "rope", "turns",
-                                  "pairs", "of",    "numbers", "by",  "angle", "bias",  "grows", "with"};
+    static const char* words[] = {"the",   "model", "reads",   "a",    "short", "line",  "and",   "learns",
+                                  "where", "each",  "word",    "sits", "in",    "order", "rope",  "turns",
+                                  "pairs", "of",    "numbers", "by",   "angle", "bias",  "grows", "with"};
     QByteArray out;
     std::uint64_t x = 12345;
     for (int line = 0; line < 600; ++line) {
@@ -211,7 +212,8 @@ private slots:
         QCOMPARE(stored->result.rows.size(), direct.rows.size());
         QCOMPARE(stored->result.rows[1].evals[1].bpc, direct.rows[1].evals[1].bpc);
         // The samples are the direct run's ids decoded with the vocabulary.
-        const std::u32string sample = decode_ids(data.vocab, direct.rows[0].sample.data(), direct.rows[0].sample.size());
+        const std::u32string sample =
+            decode_ids(data.vocab, direct.rows[0].sample.data(), direct.rows[0].sample.size());
         QCOMPARE(stored->samples[0], QString::fromStdU32String(sample));
 
         // One loss curve per trained scheme, one point per step; one
@@ -240,8 +242,8 @@ private slots:
         const encoded_corpus data = encode_corpus(text);
         const std::vector<answer_span> answers = synthetic_answer_spans(synthetic_copy, data.held_out, data.vocab);
         blas_set_num_threads(1);
-        const length_experiment_result direct = run_length_experiment(
-            directOptions(), data.train, data.held_out, int(data.vocab.size()), {}, nullptr, &answers);
+        const length_experiment_result direct = run_length_experiment(directOptions(), data.train, data.held_out,
+                                                                      int(data.vocab.size()), {}, nullptr, &answers);
         const length_experiment_result& shown = *page.shownResult();
         QCOMPARE(shown.rows.size(), direct.rows.size());
         for (std::size_t i = 0; i < direct.rows.size(); ++i)
@@ -324,7 +326,8 @@ private slots:
         QVERIFY(r.rows[0].train.steps_done >= stepAtCancel);
         QVERIFY2(r.rows[0].train.steps_done <= stepAtCancel + 1,
                  qPrintable(QStringLiteral("%1 steps done, %2 when the cancel was raised")
-                                .arg(r.rows[0].train.steps_done).arg(stepAtCancel)));
+                                .arg(r.rows[0].train.steps_done)
+                                .arg(stepAtCancel)));
         QVERIFY(r.rows[0].train.steps_done < 1000000);
         QVERIFY(std::isfinite(r.rows[0].evals[0].bpc));
         for (const length_eval& e : r.rows[0].evals)
@@ -366,7 +369,8 @@ private slots:
         const auto after = lab::latestRun(nullptr, resultsDir());
         if (page.savedPath().isEmpty() || (before && after && after->path == before->path)) {
             // the usual case: the stop came before "none" was evaluated
-            QCOMPARE(page.messageText(), QStringLiteral("Stopped before any scheme was evaluated; nothing was stored."));
+            QCOMPARE(page.messageText(),
+                     QStringLiteral("Stopped before any scheme was evaluated; nothing was stored."));
             QVERIFY2(page.progressText().startsWith(QStringLiteral("Stopped after ")), qPrintable(page.progressText()));
             QCOMPARE(after.has_value(), before.has_value());
         } else {
@@ -389,7 +393,8 @@ private slots:
         QTest::addColumn<QString>("lengths");
         QTest::addColumn<bool>("missingFile");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("width not a multiple of heads") << 30 << 4 << false << "" << false << "multiple of the number of heads";
+        QTest::newRow("width not a multiple of heads")
+            << 30 << 4 << false << "" << false << "multiple of the number of heads";
         QTest::newRow("odd RoPE head") << 12 << 4 << false << "" << false << "RoPE rotates pairs";
         QTest::newRow("no scheme") << 16 << 2 << true << "" << false << "at least one position scheme";
         QTest::newRow("unsorted lengths") << 16 << 2 << false << "32, 16" << false << "increasing order";
@@ -469,7 +474,8 @@ private slots:
             page.findChild<QSpinBox*>(QStringLiteral("dModel"))->setValue(30);
             QVERIFY(!page.startRun());
             const double errorLightness = message->palette().color(QPalette::WindowText).lightnessF();
-            QVERIFY2(isDark ? errorLightness > 0.5 : errorLightness < 0.5, "the error colour does not suit the palette");
+            QVERIFY2(isDark ? errorLightness > 0.5 : errorLightness < 0.5,
+                     "the error colour does not suit the palette");
             const QColor greyed = page.resultsTable()->item(1, 3)->foreground().color();
             QCOMPARE(greyed, (isDark ? dark : light).color(QPalette::Disabled, QPalette::Text));
             if (!shots.isEmpty()) {
@@ -535,7 +541,8 @@ private slots:
         prov.finishedUtc = QDateTime(QDate(2026, 1, 2), QTime(3, 4, 5), Qt::UTC);
         prov.machine = lab::currentMachine(2);
         QString error;
-        const QString path = lab::saveRun(r, {QStringLiteral("abc"), QStringLiteral("def")}, prov, &error, resultsDir());
+        const QString path =
+            lab::saveRun(r, {QStringLiteral("abc"), QStringLiteral("def")}, prov, &error, resultsDir());
         QVERIFY2(!path.isEmpty(), qPrintable(error));
 
         // A damaged file beside it is skipped, named in the banner, and left alone.

@@ -10,9 +10,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <csignal>
 #include <sys/resource.h>
 #include <unistd.h>
+#include <csignal>
 
 using poslab::util::writeFileAtomically;
 
@@ -51,7 +51,7 @@ private slots:
     void fullDiskKeepsThePreviousFile_data()
     {
         QTest::addColumn<int>("size");
-        QTest::newRow("small file") << 2000;          // fits a buffer: the short write happens at flush
+        QTest::newRow("small file") << 2000;         // fits a buffer: the short write happens at flush
         QTest::newRow("large file") << 1024 * 1024;  // written straight through
     }
     void fullDiskKeepsThePreviousFile()

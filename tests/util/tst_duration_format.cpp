@@ -46,14 +46,22 @@ private slots:
         QTest::addColumn<double>("seconds");
         QTest::addColumn<QString>("en");
         QTest::addColumn<QString>("zh");
-        QTest::newRow("seconds") << 7.3 << "7.3 s" << "7.3 秒";
-        QTest::newRow("zero") << 0.0 << "0.0 s" << "0.0 秒";
-        QTest::newRow("minutes") << 65.0 << "1 min 5 s" << "1 分 5 秒";
-        QTest::newRow("minute rounding") << 119.6 << "2 min 0 s" << "2 分 0 秒";
-        QTest::newRow("hours") << 3723.0 << "1 h 2 min" << "1 小时 2 分";
-        QTest::newRow("negative") << -1.0 << "unknown" << "未知";
-        QTest::newRow("nan") << std::nan("") << "unknown" << "未知";
-        QTest::newRow("inf") << std::numeric_limits<double>::infinity() << "unknown" << "未知";
+        QTest::newRow("seconds") << 7.3 << "7.3 s"
+                                 << "7.3 秒";
+        QTest::newRow("zero") << 0.0 << "0.0 s"
+                              << "0.0 秒";
+        QTest::newRow("minutes") << 65.0 << "1 min 5 s"
+                                 << "1 分 5 秒";
+        QTest::newRow("minute rounding") << 119.6 << "2 min 0 s"
+                                         << "2 分 0 秒";
+        QTest::newRow("hours") << 3723.0 << "1 h 2 min"
+                               << "1 小时 2 分";
+        QTest::newRow("negative") << -1.0 << "unknown"
+                                  << "未知";
+        QTest::newRow("nan") << std::nan("") << "unknown"
+                             << "未知";
+        QTest::newRow("inf") << std::numeric_limits<double>::infinity() << "unknown"
+                             << "未知";
     }
     void words()
     {

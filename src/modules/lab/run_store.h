@@ -67,16 +67,16 @@ struct RunProvenance {
     bool quick = false;
     QDateTime finishedUtc;  // when the run ended (UTC)
     MachineInfo machine;
-    QString samplePrompt;   // the held-out text every sample continues (result.sample_prompt decoded)
+    QString samplePrompt;  // the held-out text every sample continues (result.sample_prompt decoded)
 };
 
 // One stored run, as read back.
 struct StoredRun {
-    QString path;                       // the file
+    QString path;  // the file
     RunProvenance provenance;
     poslab::length_experiment_result result;  // options, sizes, every row with its evals and losses
-    std::vector<QString> samples;       // one per result.rows entry: the generated text after the prompt
-                                        // (result.rows[i].sample decoded; empty string if none)
+    std::vector<QString> samples;             // one per result.rows entry: the generated text after the prompt
+                                              // (result.rows[i].sample decoded; empty string if none)
 };
 
 // <AppDataLocation>/lab (created on first save). Tests point it elsewhere

@@ -54,16 +54,16 @@ ChartSpec chartSpecFor(const lessons::RunBlock& block);
 // a fixed light theme with pixel-size fonts (point sizes come out ~3x too large
 // there: docs/qt-notes.md, PDF fonts).
 struct ChartStyle {
-    QFont font;               // families are taken from here; size from pixelSize
-    int pixelSize = 12;       // base text size in px (titles are a bit larger)
-    QColor background;        // chart background
-    QColor plotBackground;    // inside the axes
-    QColor text;              // labels, titles, legend
-    QColor grid;              // grid lines
-    QColor axisLine;          // axis lines and ticks
-    QColor nanColor;          // heatmap cells that are NaN/inf
+    QFont font;                  // families are taken from here; size from pixelSize
+    int pixelSize = 12;          // base text size in px (titles are a bit larger)
+    QColor background;           // chart background
+    QColor plotBackground;       // inside the axes
+    QColor text;                 // labels, titles, legend
+    QColor grid;                 // grid lines
+    QColor axisLine;             // axis lines and ticks
+    QColor nanColor;             // heatmap cells that are NaN/inf
     QList<QColor> seriesColors;  // cycled for line/bar series
-    bool print = false;       // true: drawn for paper (no hover items, light theme)
+    bool print = false;          // true: drawn for paper (no hover items, light theme)
 
     // Screen style derived from a palette (dark palettes give dark charts).
     static ChartStyle fromPalette(const QPalette& palette, const QFont& font);

@@ -8,53 +8,69 @@ namespace {
 
 const QSet<QString>& cppKeywords()
 {
-    static const QSet<QString> k{
-        "alignas", "alignof", "auto", "break", "case", "catch", "class", "const", "constexpr", "consteval",
-        "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default",
-        "delete", "do", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "final",
-        "for", "friend", "goto", "if", "inline", "mutable", "namespace", "new", "noexcept", "nullptr",
-        "operator", "override", "private", "protected", "public", "reinterpret_cast", "requires", "return",
-        "sizeof", "static", "static_assert", "static_cast", "struct", "switch", "template", "this",
-        "thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "union", "using",
-        "virtual", "volatile", "while", "concept"};
+    static const QSet<QString> k{"alignas",       "alignof",     "auto",         "break",
+                                 "case",          "catch",       "class",        "const",
+                                 "constexpr",     "consteval",   "constinit",    "const_cast",
+                                 "continue",      "co_await",    "co_return",    "co_yield",
+                                 "decltype",      "default",     "delete",       "do",
+                                 "dynamic_cast",  "else",        "enum",         "explicit",
+                                 "export",        "extern",      "false",        "final",
+                                 "for",           "friend",      "goto",         "if",
+                                 "inline",        "mutable",     "namespace",    "new",
+                                 "noexcept",      "nullptr",     "operator",     "override",
+                                 "private",       "protected",   "public",       "reinterpret_cast",
+                                 "requires",      "return",      "sizeof",       "static",
+                                 "static_assert", "static_cast", "struct",       "switch",
+                                 "template",      "this",        "thread_local", "throw",
+                                 "true",          "try",         "typedef",      "typeid",
+                                 "typename",      "union",       "using",        "virtual",
+                                 "volatile",      "while",       "concept"};
     return k;
 }
 
 const QSet<QString>& cppTypes()
 {
-    static const QSet<QString> k{"bool", "char", "char8_t", "char16_t", "char32_t", "double", "float", "int",
-                                 "long", "short", "signed", "unsigned", "void", "wchar_t", "size_t",
-                                 "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t",
-                                 "uint64_t", "ptrdiff_t", "std", "vector", "string", "array", "span"};
+    static const QSet<QString> k{"bool",    "char",    "char8_t",  "char16_t", "char32_t", "double",
+                                 "float",   "int",     "long",     "short",    "signed",   "unsigned",
+                                 "void",    "wchar_t", "size_t",   "int8_t",   "int16_t",  "int32_t",
+                                 "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "ptrdiff_t",
+                                 "std",     "vector",  "string",   "array",    "span"};
     return k;
 }
 
 const QSet<QString>& pythonKeywords()
 {
-    static const QSet<QString> k{"False", "None", "True", "and", "as", "assert", "async", "await", "break",
-                                 "class", "continue", "def", "del", "elif", "else", "except", "finally", "for",
-                                 "from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or",
-                                 "pass", "raise", "return", "try", "while", "with", "yield", "match", "case"};
+    static const QSet<QString> k{"False",   "None",     "True",     "and",    "as",   "assert", "async",  "await",
+                                 "break",   "class",    "continue", "def",    "del",  "elif",   "else",   "except",
+                                 "finally", "for",      "from",     "global", "if",   "import", "in",     "is",
+                                 "lambda",  "nonlocal", "not",      "or",     "pass", "raise",  "return", "try",
+                                 "while",   "with",     "yield",    "match",  "case"};
     return k;
 }
 
 const QSet<QString>& pythonBuiltins()
 {
-    static const QSet<QString> k{"print", "range", "len", "int", "float", "str", "list", "dict", "tuple", "set",
-                                 "abs", "min", "max", "sum", "zip", "enumerate", "map", "filter", "sorted",
-                                 "isinstance", "super", "self", "torch", "np", "math"};
+    static const QSet<QString> k{"print",  "range",      "len",   "int",  "float", "str", "list",      "dict", "tuple",
+                                 "set",    "abs",        "min",   "max",  "sum",   "zip", "enumerate", "map",  "filter",
+                                 "sorted", "isinstance", "super", "self", "torch", "np",  "math"};
     return k;
 }
 
 const QSet<QString>& shellKeywords()
 {
-    static const QSet<QString> k{"if", "then", "else", "elif", "fi", "for", "in", "do", "done", "while",
-                                 "case", "esac", "function", "export", "local", "return"};
+    static const QSet<QString> k{"if",   "then",  "else", "elif", "fi",       "for",    "in",    "do",
+                                 "done", "while", "case", "esac", "function", "export", "local", "return"};
     return k;
 }
 
-bool isIdentStart(QChar c) { return c.isLetter() || c == u'_'; }
-bool isIdentChar(QChar c) { return c.isLetterOrNumber() || c == u'_'; }
+bool isIdentStart(QChar c)
+{
+    return c.isLetter() || c == u'_';
+}
+bool isIdentChar(QChar c)
+{
+    return c.isLetterOrNumber() || c == u'_';
+}
 
 // Length of a number literal at i (digits, '.', exponent, hex, suffixes, digit separators).
 int numberLength(const QString& s, int i)
@@ -215,11 +231,11 @@ int jsonToken(const QString& s, int i, QList<Token>& out)
 int languageToken(const QString& s, int i, Language lang, bool atLineStart, QList<Token>& out)
 {
     switch (lang) {
-    case Language::Cpp: return cppToken(s, i, atLineStart, out);
-    case Language::Python: return pythonToken(s, i, atLineStart, out);
-    case Language::Shell: return shellToken(s, i, out);
-    case Language::Json: return jsonToken(s, i, out);
-    case Language::None: break;
+        case Language::Cpp: return cppToken(s, i, atLineStart, out);
+        case Language::Python: return pythonToken(s, i, atLineStart, out);
+        case Language::Shell: return shellToken(s, i, out);
+        case Language::Json: return jsonToken(s, i, out);
+        case Language::None: break;
     }
     return i;
 }
@@ -228,22 +244,21 @@ int languageToken(const QString& s, int i, Language lang, bool atLineStart, QLis
 TokenKind wordKind(const QString& word, Language lang)
 {
     switch (lang) {
-    case Language::Cpp:
-        if (cppKeywords().contains(word)) return TokenKind::Keyword;
-        if (cppTypes().contains(word)) return TokenKind::Type;
-        break;
-    case Language::Python:
-        if (pythonKeywords().contains(word)) return TokenKind::Keyword;
-        if (pythonBuiltins().contains(word)) return TokenKind::Builtin;
-        break;
-    case Language::Shell:
-        if (shellKeywords().contains(word)) return TokenKind::Keyword;
-        break;
-    case Language::Json:
-        if (word == u"true" || word == u"false" || word == u"null") return TokenKind::Keyword;
-        break;
-    case Language::None:
-        break;
+        case Language::Cpp:
+            if (cppKeywords().contains(word)) return TokenKind::Keyword;
+            if (cppTypes().contains(word)) return TokenKind::Type;
+            break;
+        case Language::Python:
+            if (pythonKeywords().contains(word)) return TokenKind::Keyword;
+            if (pythonBuiltins().contains(word)) return TokenKind::Builtin;
+            break;
+        case Language::Shell:
+            if (shellKeywords().contains(word)) return TokenKind::Keyword;
+            break;
+        case Language::Json:
+            if (word == u"true" || word == u"false" || word == u"null") return TokenKind::Keyword;
+            break;
+        case Language::None: break;
     }
     return TokenKind::Plain;
 }
@@ -284,12 +299,9 @@ CodeHighlighter::Language CodeHighlighter::languageFromName(const QString& name)
     const QString n = name.trimmed().toLower();
     if (n == u"cpp" || n == u"c++" || n == u"c" || n == u"h" || n == u"hpp" || n == u"cxx" || n == u"cc")
         return Language::Cpp;
-    if (n == u"python" || n == u"py" || n == u"python3")
-        return Language::Python;
-    if (n == u"sh" || n == u"bash" || n == u"shell" || n == u"console")
-        return Language::Shell;
-    if (n == u"json")
-        return Language::Json;
+    if (n == u"python" || n == u"py" || n == u"python3") return Language::Python;
+    if (n == u"sh" || n == u"bash" || n == u"shell" || n == u"console") return Language::Shell;
+    if (n == u"json") return Language::Json;
     return Language::None;
 }
 
@@ -327,34 +339,23 @@ QTextCharFormat CodeHighlighter::format(TokenKind kind) const
     // comments lighter and italic, keywords bold.
     QTextCharFormat f;
     switch (kind) {
-    case TokenKind::Plain:
-        break;
-    case TokenKind::Keyword:
-        f.setForeground(m_dark ? QColor(0xc5, 0x86, 0xc0) : QColor(0x0b, 0x3d, 0x91));
-        f.setFontWeight(QFont::Bold);
-        break;
-    case TokenKind::Type:
-        f.setForeground(m_dark ? QColor(0x4e, 0xc9, 0xb0) : QColor(0x00, 0x6d, 0x77));
-        break;
-    case TokenKind::Comment:
-        f.setForeground(m_dark ? QColor(0x8a, 0x99, 0x8a) : QColor(0x5f, 0x6f, 0x5f));
-        f.setFontItalic(true);
-        break;
-    case TokenKind::String:
-        f.setForeground(m_dark ? QColor(0xce, 0x91, 0x78) : QColor(0xa3, 0x15, 0x15));
-        break;
-    case TokenKind::Number:
-        f.setForeground(m_dark ? QColor(0xb5, 0xce, 0xa8) : QColor(0x09, 0x86, 0x58));
-        break;
-    case TokenKind::Preprocessor:
-        f.setForeground(m_dark ? QColor(0x9b, 0x9b, 0xff) : QColor(0x6f, 0x42, 0xc1));
-        break;
-    case TokenKind::Decorator:
-        f.setForeground(m_dark ? QColor(0xdc, 0xdc, 0xaa) : QColor(0x79, 0x5e, 0x26));
-        break;
-    case TokenKind::Builtin:
-        f.setForeground(m_dark ? QColor(0x9c, 0xdc, 0xfe) : QColor(0x26, 0x5b, 0x8c));
-        break;
+        case TokenKind::Plain: break;
+        case TokenKind::Keyword:
+            f.setForeground(m_dark ? QColor(0xc5, 0x86, 0xc0) : QColor(0x0b, 0x3d, 0x91));
+            f.setFontWeight(QFont::Bold);
+            break;
+        case TokenKind::Type: f.setForeground(m_dark ? QColor(0x4e, 0xc9, 0xb0) : QColor(0x00, 0x6d, 0x77)); break;
+        case TokenKind::Comment:
+            f.setForeground(m_dark ? QColor(0x8a, 0x99, 0x8a) : QColor(0x5f, 0x6f, 0x5f));
+            f.setFontItalic(true);
+            break;
+        case TokenKind::String: f.setForeground(m_dark ? QColor(0xce, 0x91, 0x78) : QColor(0xa3, 0x15, 0x15)); break;
+        case TokenKind::Number: f.setForeground(m_dark ? QColor(0xb5, 0xce, 0xa8) : QColor(0x09, 0x86, 0x58)); break;
+        case TokenKind::Preprocessor:
+            f.setForeground(m_dark ? QColor(0x9b, 0x9b, 0xff) : QColor(0x6f, 0x42, 0xc1));
+            break;
+        case TokenKind::Decorator: f.setForeground(m_dark ? QColor(0xdc, 0xdc, 0xaa) : QColor(0x79, 0x5e, 0x26)); break;
+        case TokenKind::Builtin: f.setForeground(m_dark ? QColor(0x9c, 0xdc, 0xfe) : QColor(0x26, 0x5b, 0x8c)); break;
     }
     return f;
 }

@@ -33,11 +33,26 @@ namespace poslab::ui {
 namespace {
 
 // Colours for paper / light palettes and for dark palettes.
-QColor linkColor(bool dark) { return dark ? QColor(0x8a, 0xb4, 0xf8) : QColor(0x1a, 0x5f, 0xb4); }
-QColor codeBackground(bool dark) { return dark ? QColor(0x2b, 0x2d, 0x31) : QColor(0xf4, 0xf5, 0xf7); }
-QColor codeBorder(bool dark) { return dark ? QColor(0x45, 0x48, 0x4e) : QColor(0xd9, 0xdc, 0xe1); }
-QColor quoteBackground(bool dark) { return dark ? QColor(0x26, 0x2a, 0x33) : QColor(0xf3, 0xf6, 0xfa); }
-QColor quoteBorder(bool dark) { return dark ? QColor(0x4a, 0x55, 0x68) : QColor(0xc4, 0xd0, 0xdf); }
+QColor linkColor(bool dark)
+{
+    return dark ? QColor(0x8a, 0xb4, 0xf8) : QColor(0x1a, 0x5f, 0xb4);
+}
+QColor codeBackground(bool dark)
+{
+    return dark ? QColor(0x2b, 0x2d, 0x31) : QColor(0xf4, 0xf5, 0xf7);
+}
+QColor codeBorder(bool dark)
+{
+    return dark ? QColor(0x45, 0x48, 0x4e) : QColor(0xd9, 0xdc, 0xe1);
+}
+QColor quoteBackground(bool dark)
+{
+    return dark ? QColor(0x26, 0x2a, 0x33) : QColor(0xf3, 0xf6, 0xfa);
+}
+QColor quoteBorder(bool dark)
+{
+    return dark ? QColor(0x4a, 0x55, 0x68) : QColor(0xc4, 0xd0, 0xdf);
+}
 
 QString attributeText(const MD_ATTRIBUTE& a)
 {
@@ -51,18 +66,19 @@ QString decodeEntity(const QString& e)
     if (e.startsWith(QLatin1String("&#"))) {
         bool ok = false;
         const QString body = e.mid(2, e.size() - 3);
-        uint code = (body.startsWith(u'x') || body.startsWith(u'X')) ? body.mid(1).toUInt(&ok, 16) : body.toUInt(&ok, 10);
+        uint code =
+            (body.startsWith(u'x') || body.startsWith(u'X')) ? body.mid(1).toUInt(&ok, 16) : body.toUInt(&ok, 10);
         if (!ok || code == 0 || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return QString(QChar(0xFFFD));
         const char32_t c = code;
         return QString::fromUcs4(&c, 1);
     }
     static const QHash<QString, QString> named{
-        {"&amp;", "&"},       {"&lt;", "<"},         {"&gt;", ">"},          {"&quot;", "\""},
-        {"&apos;", "'"},      {"&nbsp;", "\u00a0"},  {"&copy;", "\u00a9"},   {"&mdash;", "\u2014"},
-        {"&ndash;", "\u2013"}, {"&hellip;", "\u2026"}, {"&times;", "\u00d7"}, {"&middot;", "\u00b7"},
-        {"&larr;", "\u2190"}, {"&rarr;", "\u2192"},  {"&le;", "\u2264"},     {"&ge;", "\u2265"},
-        {"&ne;", "\u2260"},   {"&deg;", "\u00b0"},   {"&plusmn;", "\u00b1"}, {"&laquo;", "\u00ab"},
-        {"&raquo;", "\u00bb"}, {"&ldquo;", "\u201c"}, {"&rdquo;", "\u201d"}, {"&lsquo;", "\u2018"},
+        {"&amp;", "&"},        {"&lt;", "<"},          {"&gt;", ">"},          {"&quot;", "\""},
+        {"&apos;", "'"},       {"&nbsp;", "\u00a0"},   {"&copy;", "\u00a9"},   {"&mdash;", "\u2014"},
+        {"&ndash;", "\u2013"}, {"&hellip;", "\u2026"}, {"&times;", "\u00d7"},  {"&middot;", "\u00b7"},
+        {"&larr;", "\u2190"},  {"&rarr;", "\u2192"},   {"&le;", "\u2264"},     {"&ge;", "\u2265"},
+        {"&ne;", "\u2260"},    {"&deg;", "\u00b0"},    {"&plusmn;", "\u00b1"}, {"&laquo;", "\u00ab"},
+        {"&raquo;", "\u00bb"}, {"&ldquo;", "\u201c"},  {"&rdquo;", "\u201d"},  {"&lsquo;", "\u2018"},
         {"&rsquo;", "\u2019"}, {"&shy;", "\u00ad"}};
     return named.value(e, e);
 }
@@ -167,10 +183,13 @@ void insertHighlightedCode(QTextCursor& cursor, const QString& code, const QStri
 class MarkdownRenderer {
 public:
     MarkdownRenderer(MarkdownDocument& owner, QTextCursor& cursor, bool inlineMode, const QTextCharFormat& base)
-        : m_owner(owner), m_ctx(owner.m_context), m_cur(cursor), m_out(owner, owner.m_notes, cursor, inlineMode, base),
-          m_inline(inlineMode), m_highlighter(owner.m_context.dark)
-    {
-    }
+        : m_owner(owner),
+          m_ctx(owner.m_context),
+          m_cur(cursor),
+          m_out(owner, owner.m_notes, cursor, inlineMode, base),
+          m_inline(inlineMode),
+          m_highlighter(owner.m_context.dark)
+    {}
 
     int run(const QString& markdown)
     {
@@ -178,10 +197,18 @@ public:
         MD_PARSER parser{};
         parser.abi_version = 0;
         parser.flags = MD_DIALECT_GITHUB | MD_FLAG_LATEXMATHSPANS | MD_FLAG_NOHTML;
-        parser.enter_block = [](MD_BLOCKTYPE t, void* d, void* u) { return static_cast<MarkdownRenderer*>(u)->enterBlock(t, d); };
-        parser.leave_block = [](MD_BLOCKTYPE t, void* d, void* u) { return static_cast<MarkdownRenderer*>(u)->leaveBlock(t, d); };
-        parser.enter_span = [](MD_SPANTYPE t, void* d, void* u) { return static_cast<MarkdownRenderer*>(u)->enterSpan(t, d); };
-        parser.leave_span = [](MD_SPANTYPE t, void* d, void* u) { return static_cast<MarkdownRenderer*>(u)->leaveSpan(t, d); };
+        parser.enter_block = [](MD_BLOCKTYPE t, void* d, void* u) {
+            return static_cast<MarkdownRenderer*>(u)->enterBlock(t, d);
+        };
+        parser.leave_block = [](MD_BLOCKTYPE t, void* d, void* u) {
+            return static_cast<MarkdownRenderer*>(u)->leaveBlock(t, d);
+        };
+        parser.enter_span = [](MD_SPANTYPE t, void* d, void* u) {
+            return static_cast<MarkdownRenderer*>(u)->enterSpan(t, d);
+        };
+        parser.leave_span = [](MD_SPANTYPE t, void* d, void* u) {
+            return static_cast<MarkdownRenderer*>(u)->leaveSpan(t, d);
+        };
         parser.text = [](MD_TEXTTYPE t, const MD_CHAR* s, MD_SIZE n, void* u) {
             return static_cast<MarkdownRenderer*>(u)->text(t, QString::fromUtf8(s, int(n)));
         };
@@ -235,31 +262,31 @@ private:
         }
         if (isContainer(type) && enterFlatContainer(type)) return 0;
         switch (type) {
-        case MD_BLOCK_DOC: break;
-        case MD_BLOCK_P: enterParagraph(); break;
-        case MD_BLOCK_H: enterHeading(int(static_cast<MD_BLOCK_H_DETAIL*>(detail)->level)); break;
-        case MD_BLOCK_QUOTE: enterQuote(); break;
-        case MD_BLOCK_UL:
-        case MD_BLOCK_OL: enterList(type, detail); break;
-        case MD_BLOCK_LI: enterListItem(*static_cast<MD_BLOCK_LI_DETAIL*>(detail)); break;
-        case MD_BLOCK_HR: enterRule(); break;
-        case MD_BLOCK_CODE:
-            m_inCode = true;
-            m_codeText.clear();
-            m_codeLang = attributeText(static_cast<MD_BLOCK_CODE_DETAIL*>(detail)->lang);
-            break;
-        case MD_BLOCK_HTML: break;  // MD_FLAG_NOHTML: never sent
-        case MD_BLOCK_TABLE:
-            ensureFreshBlock();
-            m_table.emplace(m_cur, *static_cast<MD_BLOCK_TABLE_DETAIL*>(detail), m_ctx);
-            break;
-        case MD_BLOCK_THEAD:
-        case MD_BLOCK_TBODY: break;  // a header cell comes as MD_BLOCK_TH
-        case MD_BLOCK_TR:
-            if (m_table) m_table->nextRow();
-            break;
-        case MD_BLOCK_TH:
-        case MD_BLOCK_TD: enterCell(type == MD_BLOCK_TH, *static_cast<MD_BLOCK_TD_DETAIL*>(detail)); break;
+            case MD_BLOCK_DOC: break;
+            case MD_BLOCK_P: enterParagraph(); break;
+            case MD_BLOCK_H: enterHeading(int(static_cast<MD_BLOCK_H_DETAIL*>(detail)->level)); break;
+            case MD_BLOCK_QUOTE: enterQuote(); break;
+            case MD_BLOCK_UL:
+            case MD_BLOCK_OL: enterList(type, detail); break;
+            case MD_BLOCK_LI: enterListItem(*static_cast<MD_BLOCK_LI_DETAIL*>(detail)); break;
+            case MD_BLOCK_HR: enterRule(); break;
+            case MD_BLOCK_CODE:
+                m_inCode = true;
+                m_codeText.clear();
+                m_codeLang = attributeText(static_cast<MD_BLOCK_CODE_DETAIL*>(detail)->lang);
+                break;
+            case MD_BLOCK_HTML: break;  // MD_FLAG_NOHTML: never sent
+            case MD_BLOCK_TABLE:
+                ensureFreshBlock();
+                m_table.emplace(m_cur, *static_cast<MD_BLOCK_TABLE_DETAIL*>(detail), m_ctx);
+                break;
+            case MD_BLOCK_THEAD:
+            case MD_BLOCK_TBODY: break;  // a header cell comes as MD_BLOCK_TH
+            case MD_BLOCK_TR:
+                if (m_table) m_table->nextRow();
+                break;
+            case MD_BLOCK_TH:
+            case MD_BLOCK_TD: enterCell(type == MD_BLOCK_TH, *static_cast<MD_BLOCK_TD_DETAIL*>(detail)); break;
         }
         return 0;
     }
@@ -284,8 +311,9 @@ private:
         if (!flat) return false;
         if (!m_nestingNoted) {
             m_nestingNoted = true;
-            m_owner.m_notes.append(m_out.inLanguage(QStringLiteral("nested more than %1 levels deep: shown flat"),
-                                                    QStringLiteral("嵌套超过 %1 层：以下内容平铺显示"))
+            m_owner.m_notes.append(m_out
+                                       .inLanguage(QStringLiteral("nested more than %1 levels deep: shown flat"),
+                                                   QStringLiteral("嵌套超过 %1 层：以下内容平铺显示"))
                                        .arg(kMaxNesting));
         }
         // Each item still starts a block of its own.
@@ -356,7 +384,8 @@ private:
         m_items.append(item);
         m_itemBlockOpen = true;
         if (item.task) {
-            m_out.insertText(item.checked ? QStringLiteral("\u2611 ") : QStringLiteral("\u2610 "), m_out.currentCharFormat());
+            m_out.insertText(item.checked ? QStringLiteral("\u2611 ") : QStringLiteral("\u2610 "),
+                             m_out.currentCharFormat());
             m_itemBlockOpen = false;
         } else if (l.ordered && l.start != 1) {
             m_out.insertText(QStringLiteral("%1. ").arg(l.start + l.itemCount - 1), m_out.currentCharFormat());
@@ -402,37 +431,36 @@ private:
             if (flat) return 0;
         }
         switch (type) {
-        case MD_BLOCK_P: leaveParagraph(); break;
-        case MD_BLOCK_H:
-            m_out.popFormat();
-            m_out.dropSoftBreak();
-            break;
-        case MD_BLOCK_QUOTE:
-            --m_quoteDepth;
-            if (!m_frames.isEmpty()) m_out.leaveFrame(m_frames.takeLast());
-            break;
-        case MD_BLOCK_UL:
-        case MD_BLOCK_OL:
-            if (!m_lists.isEmpty()) m_lists.removeLast();
-            break;
-        case MD_BLOCK_LI:
-            if (!m_items.isEmpty()) m_items.removeLast();
-            m_itemBlockOpen = false;
-            m_out.dropSoftBreak();
-            break;
-        case MD_BLOCK_CODE:
-            m_inCode = false;
-            insertCodeBlock();
-            break;
-        case MD_BLOCK_TABLE: leaveTable(); break;
-        case MD_BLOCK_TH:
-        case MD_BLOCK_TD:
-            if (m_table) m_table->leaveCell();
-            m_skipCell = false;
-            m_out.popFormat();
-            break;
-        default:
-            break;
+            case MD_BLOCK_P: leaveParagraph(); break;
+            case MD_BLOCK_H:
+                m_out.popFormat();
+                m_out.dropSoftBreak();
+                break;
+            case MD_BLOCK_QUOTE:
+                --m_quoteDepth;
+                if (!m_frames.isEmpty()) m_out.leaveFrame(m_frames.takeLast());
+                break;
+            case MD_BLOCK_UL:
+            case MD_BLOCK_OL:
+                if (!m_lists.isEmpty()) m_lists.removeLast();
+                break;
+            case MD_BLOCK_LI:
+                if (!m_items.isEmpty()) m_items.removeLast();
+                m_itemBlockOpen = false;
+                m_out.dropSoftBreak();
+                break;
+            case MD_BLOCK_CODE:
+                m_inCode = false;
+                insertCodeBlock();
+                break;
+            case MD_BLOCK_TABLE: leaveTable(); break;
+            case MD_BLOCK_TH:
+            case MD_BLOCK_TD:
+                if (m_table) m_table->leaveCell();
+                m_skipCell = false;
+                m_out.popFormat();
+                break;
+            default: break;
         }
         return 0;
     }
@@ -487,46 +515,36 @@ private:
             return 0;
         }
         switch (type) {
-        case MD_SPAN_EM:
-            m_out.pushSpan([](QTextCharFormat& f) { f.setFontItalic(true); });
-            break;
-        case MD_SPAN_STRONG:
-            m_out.pushSpan([](QTextCharFormat& f) { f.setFontWeight(QFont::Bold); });
-            break;
-        case MD_SPAN_DEL:
-            m_out.pushSpan([](QTextCharFormat& f) { f.setFontStrikeOut(true); });
-            break;
-        case MD_SPAN_U:
-            m_out.pushSpan([](QTextCharFormat& f) { f.setFontUnderline(true); });
-            break;
-        case MD_SPAN_CODE: {
-            const QTextCharFormat code = m_owner.codeCharFormat();
-            m_out.pushSpan([&](QTextCharFormat& f) {
-                f.setFontFamilies(code.fontFamilies().toStringList());
-                f.setFontPointSize(code.fontPointSize());
-                f.setFontFixedPitch(true);
-                f.setBackground(codeBackground(m_ctx.dark));
-            });
-            break;
-        }
-        case MD_SPAN_A: enterLink(*static_cast<MD_SPAN_A_DETAIL*>(detail)); break;
-        case MD_SPAN_IMG: {
-            auto* d = static_cast<MD_SPAN_IMG_DETAIL*>(detail);
-            m_imageDepth = 1;
-            m_imageSrc = attributeText(d->src);
-            m_imageTitle = attributeText(d->title);
-            m_imageAlt.clear();
-            break;
-        }
-        case MD_SPAN_LATEXMATH:
-        case MD_SPAN_LATEXMATH_DISPLAY:
-            m_inMath = true;
-            m_mathDisplay = type == MD_SPAN_LATEXMATH_DISPLAY;
-            m_tex.clear();
-            break;
-        case MD_SPAN_WIKILINK:
-            m_out.pushSpan([](QTextCharFormat&) {});
-            break;
+            case MD_SPAN_EM: m_out.pushSpan([](QTextCharFormat& f) { f.setFontItalic(true); }); break;
+            case MD_SPAN_STRONG: m_out.pushSpan([](QTextCharFormat& f) { f.setFontWeight(QFont::Bold); }); break;
+            case MD_SPAN_DEL: m_out.pushSpan([](QTextCharFormat& f) { f.setFontStrikeOut(true); }); break;
+            case MD_SPAN_U: m_out.pushSpan([](QTextCharFormat& f) { f.setFontUnderline(true); }); break;
+            case MD_SPAN_CODE: {
+                const QTextCharFormat code = m_owner.codeCharFormat();
+                m_out.pushSpan([&](QTextCharFormat& f) {
+                    f.setFontFamilies(code.fontFamilies().toStringList());
+                    f.setFontPointSize(code.fontPointSize());
+                    f.setFontFixedPitch(true);
+                    f.setBackground(codeBackground(m_ctx.dark));
+                });
+                break;
+            }
+            case MD_SPAN_A: enterLink(*static_cast<MD_SPAN_A_DETAIL*>(detail)); break;
+            case MD_SPAN_IMG: {
+                auto* d = static_cast<MD_SPAN_IMG_DETAIL*>(detail);
+                m_imageDepth = 1;
+                m_imageSrc = attributeText(d->src);
+                m_imageTitle = attributeText(d->title);
+                m_imageAlt.clear();
+                break;
+            }
+            case MD_SPAN_LATEXMATH:
+            case MD_SPAN_LATEXMATH_DISPLAY:
+                m_inMath = true;
+                m_mathDisplay = type == MD_SPAN_LATEXMATH_DISPLAY;
+                m_tex.clear();
+                break;
+            case MD_SPAN_WIKILINK: m_out.pushSpan([](QTextCharFormat&) {}); break;
         }
         return 0;
     }
@@ -546,8 +564,7 @@ private:
             f.setFontUnderline(true);
             if (!title.isEmpty()) f.setToolTip(title);
         });
-        if (!allowed)
-            m_owner.m_notes.append(MarkdownDocument::tr("link not allowed: %1").arg(href));
+        if (!allowed) m_owner.m_notes.append(MarkdownDocument::tr("link not allowed: %1").arg(href));
     }
 
     int leaveSpan(MD_SPANTYPE type, void* detail)
@@ -558,25 +575,23 @@ private:
             return 0;
         }
         switch (type) {
-        case MD_SPAN_EM:
-        case MD_SPAN_STRONG:
-        case MD_SPAN_DEL:
-        case MD_SPAN_U:
-        case MD_SPAN_CODE:
-        case MD_SPAN_WIKILINK:
-            m_out.popFormat();
-            break;
-        case MD_SPAN_A:
-            m_out.popFormat();
-            if (!m_linkAllowed.isEmpty()) m_linkAllowed.removeLast();
-            break;
-        case MD_SPAN_IMG:
-            break;
-        case MD_SPAN_LATEXMATH:
-        case MD_SPAN_LATEXMATH_DISPLAY:
-            m_inMath = false;
-            if (!m_skipCell) m_out.insertFormula(m_tex, m_mathDisplay, m_inline || m_table, m_owner.m_formulaInserter);
-            break;
+            case MD_SPAN_EM:
+            case MD_SPAN_STRONG:
+            case MD_SPAN_DEL:
+            case MD_SPAN_U:
+            case MD_SPAN_CODE:
+            case MD_SPAN_WIKILINK: m_out.popFormat(); break;
+            case MD_SPAN_A:
+                m_out.popFormat();
+                if (!m_linkAllowed.isEmpty()) m_linkAllowed.removeLast();
+                break;
+            case MD_SPAN_IMG: break;
+            case MD_SPAN_LATEXMATH:
+            case MD_SPAN_LATEXMATH_DISPLAY:
+                m_inMath = false;
+                if (!m_skipCell)
+                    m_out.insertFormula(m_tex, m_mathDisplay, m_inline || m_table, m_owner.m_formulaInserter);
+                break;
         }
         return 0;
     }
@@ -646,35 +661,34 @@ private:
             return 0;
         }
         if (m_imageDepth > 0) {
-            if (type == MD_TEXT_SOFTBR || type == MD_TEXT_BR) m_imageAlt += u' ';
-            else if (type == MD_TEXT_ENTITY) m_imageAlt += decodeEntity(s);
-            else m_imageAlt += s;
+            if (type == MD_TEXT_SOFTBR || type == MD_TEXT_BR)
+                m_imageAlt += u' ';
+            else if (type == MD_TEXT_ENTITY)
+                m_imageAlt += decodeEntity(s);
+            else
+                m_imageAlt += s;
             return 0;
         }
         switch (type) {
-        case MD_TEXT_SOFTBR:
-            m_out.softBreak();
-            break;
-        case MD_TEXT_BR:
-            if (m_inline || m_table)
-                m_out.softBreak();
-            else
-                m_out.lineBreak();
-            break;
-        case MD_TEXT_ENTITY:
-            m_paragraphImageOnly = false;
-            m_out.insertText(decodeEntity(s), m_out.currentCharFormat());
-            break;
-        case MD_TEXT_NULLCHAR:
-            m_out.insertText(QString(QChar(0xFFFD)), m_out.currentCharFormat());
-            break;
-        case MD_TEXT_CODE:  // inline code span
-        case MD_TEXT_NORMAL:
-        case MD_TEXT_HTML:
-        case MD_TEXT_LATEXMATH:
-            if (!s.trimmed().isEmpty()) m_paragraphImageOnly = false;
-            m_out.insertText(s, m_out.currentCharFormat());
-            break;
+            case MD_TEXT_SOFTBR: m_out.softBreak(); break;
+            case MD_TEXT_BR:
+                if (m_inline || m_table)
+                    m_out.softBreak();
+                else
+                    m_out.lineBreak();
+                break;
+            case MD_TEXT_ENTITY:
+                m_paragraphImageOnly = false;
+                m_out.insertText(decodeEntity(s), m_out.currentCharFormat());
+                break;
+            case MD_TEXT_NULLCHAR: m_out.insertText(QString(QChar(0xFFFD)), m_out.currentCharFormat()); break;
+            case MD_TEXT_CODE:  // inline code span
+            case MD_TEXT_NORMAL:
+            case MD_TEXT_HTML:
+            case MD_TEXT_LATEXMATH:
+                if (!s.trimmed().isEmpty()) m_paragraphImageOnly = false;
+                m_out.insertText(s, m_out.currentCharFormat());
+                break;
         }
         return 0;
     }
@@ -687,7 +701,7 @@ private:
     int m_inlineBlocks = 0;
     CodeHighlighter m_highlighter;
 
-    bool m_itemBlockOpen = false;      // a list item's block is open and still empty
+    bool m_itemBlockOpen = false;  // a list item's block is open and still empty
     bool m_paragraphImageOnly = false;
 
     QList<ListCtx> m_lists;
@@ -821,8 +835,7 @@ void MarkdownDocument::insertFormulaObject(QTextCursor& cursor, const QString& t
                                            const QTextCharFormat& format)
 {
     QTextDocument* doc = cursor.document();
-    if (!doc->documentLayout()->handlerForObject(FormulaTextObject::kObjectType))
-        FormulaTextObject::registerOn(doc);
+    if (!doc->documentLayout()->handlerForObject(FormulaTextObject::kObjectType)) FormulaTextObject::registerOn(doc);
     QTextCharFormat f = FormulaTextObject::format(tex, display, format);
     f.setProperty(FormulaTexProperty, tex);
     f.setProperty(FormulaDisplayProperty, display);
@@ -843,25 +856,24 @@ void MarkdownDocument::insertFormulaPlaceholder(QTextCursor& cursor, const QStri
 
 bool MarkdownDocument::isCjk(char32_t c)
 {
-    return (c >= 0x2E80 && c <= 0x2FDF)      // CJK radicals, Kangxi radicals
-           || (c >= 0x3000 && c <= 0x303F)   // CJK symbols and punctuation (，。、「」)
-           || (c >= 0x3040 && c <= 0x30FF)   // hiragana, katakana
-           || (c >= 0x3100 && c <= 0x312F)   // bopomofo
-           || (c >= 0x31C0 && c <= 0x31FF)   // CJK strokes, katakana extensions
-           || (c >= 0x3200 && c <= 0x33FF)   // enclosed CJK, compatibility
-           || (c >= 0x3400 && c <= 0x4DBF)   // extension A
-           || (c >= 0x4E00 && c <= 0x9FFF)   // unified ideographs
-           || (c >= 0xF900 && c <= 0xFAFF)   // compatibility ideographs
-           || (c >= 0xFE30 && c <= 0xFE4F)   // compatibility forms
-           || (c >= 0xFF00 && c <= 0xFFEF)   // full-width forms (，！？：；（）)
+    return (c >= 0x2E80 && c <= 0x2FDF)        // CJK radicals, Kangxi radicals
+           || (c >= 0x3000 && c <= 0x303F)     // CJK symbols and punctuation (，。、「」)
+           || (c >= 0x3040 && c <= 0x30FF)     // hiragana, katakana
+           || (c >= 0x3100 && c <= 0x312F)     // bopomofo
+           || (c >= 0x31C0 && c <= 0x31FF)     // CJK strokes, katakana extensions
+           || (c >= 0x3200 && c <= 0x33FF)     // enclosed CJK, compatibility
+           || (c >= 0x3400 && c <= 0x4DBF)     // extension A
+           || (c >= 0x4E00 && c <= 0x9FFF)     // unified ideographs
+           || (c >= 0xF900 && c <= 0xFAFF)     // compatibility ideographs
+           || (c >= 0xFE30 && c <= 0xFE4F)     // compatibility forms
+           || (c >= 0xFF00 && c <= 0xFFEF)     // full-width forms (，！？：；（）)
            || (c >= 0x20000 && c <= 0x3134F);  // extensions B..G
 }
 
 QString MarkdownDocument::resolveInsideCourse(const QString& reference) const
 {
     if (reference.isEmpty() || m_context.courseDir.isEmpty()) return {};
-    if (QDir::isAbsolutePath(reference) || reference.startsWith(u'\\') || reference.contains(u':'))
-        return {};
+    if (QDir::isAbsolutePath(reference) || reference.startsWith(u'\\') || reference.contains(u':')) return {};
     // Canonical paths where they exist, so a symlinked course folder compares equal.
     auto anchor = [](const QString& dir) {
         const QString c = QFileInfo(dir).canonicalFilePath();

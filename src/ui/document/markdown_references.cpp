@@ -31,7 +31,8 @@ bool lessonLinkAllowed(const MarkdownDocument& owner, const QString& href)
 QString loadLessonImage(const MarkdownDocument& owner, const QString& src, QImage* image, QString* canonical)
 {
     const QString resolved = owner.resolveInsideCourse(QUrl(src).path());
-    if (resolved.isEmpty() || !QUrl(src).scheme().isEmpty()) return MarkdownDocument::tr("image not allowed: %1").arg(src);
+    if (resolved.isEmpty() || !QUrl(src).scheme().isEmpty())
+        return MarkdownDocument::tr("image not allowed: %1").arg(src);
     QFileInfo info(resolved);
     // The canonical path (symlinks resolved) must stay inside the course too.
     *canonical = info.canonicalFilePath();

@@ -18,8 +18,14 @@ namespace {
 constexpr int kMaxTableRows = 1000;
 constexpr int kMaxTableColumns = 64;
 
-QColor tableBorder(bool dark) { return dark ? QColor(0x55, 0x58, 0x5e) : QColor(0xc8, 0xcc, 0xd2); }
-QColor tableHeaderBackground(bool dark) { return dark ? QColor(0x30, 0x33, 0x38) : QColor(0xe9, 0xec, 0xf0); }
+QColor tableBorder(bool dark)
+{
+    return dark ? QColor(0x55, 0x58, 0x5e) : QColor(0xc8, 0xcc, 0xd2);
+}
+QColor tableHeaderBackground(bool dark)
+{
+    return dark ? QColor(0x30, 0x33, 0x38) : QColor(0xe9, 0xec, 0xf0);
+}
 
 }  // namespace
 
@@ -34,7 +40,10 @@ MarkdownTable::MarkdownTable(QTextCursor& cursor, const MD_BLOCK_TABLE_DETAIL& d
     m_cutNote = rows < allRows || cols < allCols
                     ? (zh ? QStringLiteral("表格过大：只显示了 %2 行中的 %1 行、%4 列中的 %3 列")
                           : QStringLiteral("table cut: %1 of %2 rows and %3 of %4 columns shown"))
-                          .arg(rows).arg(allRows).arg(cols).arg(allCols)
+                          .arg(rows)
+                          .arg(allRows)
+                          .arg(cols)
+                          .arg(allCols)
                     : QString();
     QTextTableFormat tf;
     tf.setBorder(0.75);
@@ -61,9 +70,9 @@ std::optional<QTextCharFormat> MarkdownTable::enterCell(QTextCursor& cursor, MD_
     QTextBlockFormat bf;
     bf.setLineHeight(130, QTextBlockFormat::ProportionalHeight);
     switch (align) {
-    case MD_ALIGN_CENTER: bf.setAlignment(Qt::AlignHCenter); break;
-    case MD_ALIGN_RIGHT: bf.setAlignment(Qt::AlignRight); break;
-    default: bf.setAlignment(Qt::AlignLeft); break;
+        case MD_ALIGN_CENTER: bf.setAlignment(Qt::AlignHCenter); break;
+        case MD_ALIGN_RIGHT: bf.setAlignment(Qt::AlignRight); break;
+        default: bf.setAlignment(Qt::AlignLeft); break;
     }
     cursor.setBlockFormat(bf);
     QTextCharFormat cf = body;

@@ -20,13 +20,15 @@ namespace {
 // kept and its formatting dropped, with a note.
 constexpr int kMaxSpansPerBlock = 500;
 
-QColor noteColor(bool dark) { return dark ? QColor(0xff, 0x8a, 0x80) : QColor(0xb0, 0x2a, 0x1e); }
+QColor noteColor(bool dark)
+{
+    return dark ? QColor(0xff, 0x8a, 0x80) : QColor(0xb0, 0x2a, 0x1e);
+}
 
 char32_t firstChar(const QString& s)
 {
     if (s.isEmpty()) return 0;
-    if (s[0].isHighSurrogate() && s.size() > 1 && s[1].isLowSurrogate())
-        return QChar::surrogateToUcs4(s[0], s[1]);
+    if (s[0].isHighSurrogate() && s.size() > 1 && s[1].isLowSurrogate()) return QChar::surrogateToUcs4(s[0], s[1]);
     return s[0].unicode();
 }
 
@@ -88,9 +90,10 @@ bool MarkdownWriter::spanAllowed()
     if (++m_spansInBlock <= kMaxSpansPerBlock) return true;
     if (!m_spansNoted) {
         m_spansNoted = true;
-        m_notes.append(inLanguage(QStringLiteral("more than %1 formatted pieces in one paragraph: the rest is plain text"),
-                                  QStringLiteral("一个段落里有超过 %1 处格式：其余部分以纯文本显示"))
-                           .arg(kMaxSpansPerBlock));
+        m_notes.append(
+            inLanguage(QStringLiteral("more than %1 formatted pieces in one paragraph: the rest is plain text"),
+                       QStringLiteral("一个段落里有超过 %1 处格式：其余部分以纯文本显示"))
+                .arg(kMaxSpansPerBlock));
     }
     return false;
 }
@@ -212,7 +215,8 @@ void MarkdownWriter::insertText(const QString& s, const QTextCharFormat& f)
         obj.clearSelection();
         QTextCharFormat of = obj.charFormat();  // of the character before the cursor: the object
         obj.movePosition(QTextCursor::PreviousCharacter, QTextCursor::KeepAnchor);
-        if (of.objectType() == FormulaTextObject::kObjectType && !of.boolProperty(FormulaTextObject::kDisplayProperty)) {
+        if (of.objectType() == FormulaTextObject::kObjectType &&
+            !of.boolProperty(FormulaTextObject::kDisplayProperty)) {
             qsizetype n = 0;
             while (n < rest.size() && n < 3 && isClosingPunctuation(rest.at(n))) ++n;
             if (n > 0) {

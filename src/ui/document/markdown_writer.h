@@ -103,11 +103,11 @@ private:
 
     QList<QTextCharFormat> m_charStack;
     QTextBlockFormat m_paragraphFormat;
-    bool m_fresh = false;              // the cursor's block is empty and may be reused
-    char32_t m_lastChar = 0;           // last character written in this block (0 = none)
+    bool m_fresh = false;     // the cursor's block is empty and may be reused
+    char32_t m_lastChar = 0;  // last character written in this block (0 = none)
     bool m_pendingSoftBreak = false;
     bool m_afterDisplayMath = false;
-    int m_spansInBlock = 0;            // spans and formulas in the current paragraph or cell
+    int m_spansInBlock = 0;  // spans and formulas in the current paragraph or cell
     bool m_spansNoted = false;
 };
 

@@ -20,8 +20,8 @@
 namespace poslab::ui {
 
 struct FormulaEngineResult {
-    QByteArray svg;        // MathJax's rewritten SVG (may carry data-error for bad TeX)
-    QString engineError;   // the engine could not run (bundle missing, JS exception)
+    QByteArray svg;       // MathJax's rewritten SVG (may carry data-error for bad TeX)
+    QString engineError;  // the engine could not run (bundle missing, JS exception)
     int engineStarts = 0;
     qint64 engineStartMs = -1;
 };

@@ -67,7 +67,7 @@ private:
     QLineEdit* m_file = nullptr;
     QToolButton* m_browse = nullptr;
     QGroupBox* m_schemeBox = nullptr;
-    std::vector<QCheckBox*> m_schemeChecks;   // lm_all_positions() order
+    std::vector<QCheckBox*> m_schemeChecks;  // lm_all_positions() order
     QLabel* m_scalingLabel = nullptr;
     std::vector<QCheckBox*> m_scalingChecks;  // PI, NTK, dynamic, YaRN
     QGroupBox* m_modelBox = nullptr;

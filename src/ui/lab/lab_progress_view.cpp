@@ -30,7 +30,10 @@ LabProgressView::LabProgressView(QWidget* parent) : QWidget(parent)
     m_progress->setAccessibleName(tr("Training progress"));
 }
 
-QString LabProgressView::statusText() const { return m_status->text(); }
+QString LabProgressView::statusText() const
+{
+    return m_status->text();
+}
 
 void LabProgressView::start(int totalSteps)
 {
@@ -44,36 +47,39 @@ void LabProgressView::showProgress(const LabSnapshot& snap, int stepsPerScheme)
     const QLocale loc;
     QString text;
     switch (snap.phase) {
-    case LabSnapshot::Idle:
-    case LabSnapshot::Loading: text = tr("Loading the corpus\u2026"); break;
-    case LabSnapshot::Training:
-        if (snap.schemeIndex < 0) {
-            text = tr("Preparing the first model\u2026");
+        case LabSnapshot::Idle:
+        case LabSnapshot::Loading: text = tr("Loading the corpus\u2026"); break;
+        case LabSnapshot::Training:
+            if (snap.schemeIndex < 0) {
+                text = tr("Preparing the first model\u2026");
+                break;
+            }
+            text = tr("Training %1 (%2 of %3): step %4 of %5, loss %6 bits/char, %7 characters/s, about %8 left")
+                       .arg(LabText::schemeName(snap.scheme))
+                       .arg(snap.schemeIndex + 1)
+                       .arg(snap.schemeCount)
+                       .arg(snap.train.step)
+                       .arg(snap.train.total_steps)
+                       .arg(loc.toString(snap.train.smoothed_loss / kLn2, 'f', 3),
+                            countText(snap.train.tokens_per_second), util::formatDuration(snap.etaSeconds));
             break;
-        }
-        text = tr("Training %1 (%2 of %3): step %4 of %5, loss %6 bits/char, %7 characters/s, about %8 left")
-                   .arg(LabText::schemeName(snap.scheme))
-                   .arg(snap.schemeIndex + 1)
-                   .arg(snap.schemeCount)
-                   .arg(snap.train.step)
-                   .arg(snap.train.total_steps)
-                   .arg(loc.toString(snap.train.smoothed_loss / kLn2, 'f', 3), countText(snap.train.tokens_per_second),
-                        util::formatDuration(snap.etaSeconds));
-        break;
-    case LabSnapshot::Evaluating:
-        text = tr("Evaluating %1 at every length and writing its sample\u2026").arg(LabText::schemeName(snap.scheme));
-        break;
-    case LabSnapshot::Finished: text = tr("Finishing\u2026"); break;
+        case LabSnapshot::Evaluating:
+            text =
+                tr("Evaluating %1 at every length and writing its sample\u2026").arg(LabText::schemeName(snap.scheme));
+            break;
+        case LabSnapshot::Finished: text = tr("Finishing\u2026"); break;
     }
     if (snap.stopRequested)
         text = tr("Stopping now; the schemes that finished are kept\u2026");
     else if (snap.cancelRequested)
-        text = tr("Stopping after the current step; the scheme in training is still evaluated and everything "
-                  "finished is kept (Stop Now skips that evaluation)\u2026");
+        text =
+            tr("Stopping after the current step; the scheme in training is still evaluated and everything "
+               "finished is kept (Stop Now skips that evaluation)\u2026");
     if (snap.vocabulary > 0)
-        text += QStringLiteral("\n") + tr("Corpus: %1 training characters, %2 held-out, %3 distinct characters.")
-                                           .arg(loc.toString(snap.trainCharacters), loc.toString(snap.heldOutCharacters))
-                                           .arg(snap.vocabulary);
+        text +=
+            QStringLiteral("\n") + tr("Corpus: %1 training characters, %2 held-out, %3 distinct characters.")
+                                       .arg(loc.toString(snap.trainCharacters), loc.toString(snap.heldOutCharacters))
+                                       .arg(snap.vocabulary);
     m_status->setText(text);
     const int done = std::max(0, snap.schemeIndex) * stepsPerScheme + snap.train.step;
     m_progress->setValue(std::min(done, m_progress->maximum()));
@@ -97,15 +103,19 @@ void LabProgressView::showFailed()
     m_progress->setValue(0);
 }
 
-void LabProgressView::setRunning(bool running) { m_progress->setVisible(running || m_finished.has_value()); }
+void LabProgressView::setRunning(bool running)
+{
+    m_progress->setVisible(running || m_finished.has_value());
+}
 
 void LabProgressView::updateFinishedStatus()
 {
     if (!m_finished) return;  // (reset while a run goes on)
     const QString after = util::formatDuration(m_finished->seconds);
     m_status->setText(m_finished->nothingKept ? tr("Stopped after %1, before any scheme was evaluated.").arg(after)
-                      : m_finished->cancelled ? tr("Cancelled after %1. The schemes that finished are shown below.").arg(after)
-                                              : tr("Finished in %1.").arg(after));
+                      : m_finished->cancelled
+                          ? tr("Cancelled after %1. The schemes that finished are shown below.").arg(after)
+                          : tr("Finished in %1.").arg(after));
 }
 
 void LabProgressView::changeEvent(QEvent* event)

@@ -14,8 +14,8 @@
 #include <QTableWidget>
 #include <QTextBrowser>
 #include <QTimer>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
@@ -89,10 +89,10 @@ void styleSchemeSeries(ChartPanel* panel, const QStringList& ids)
     // Two more for ten lines (Paul Tol's wine and teal, lighter on dark backgrounds).
     colors << (dark ? QColor(0xFF, 0x9D, 0xA7) : QColor(0x88, 0x22, 0x55))
            << (dark ? QColor(0x9C, 0xDE, 0x9C) : QColor(0x44, 0xAA, 0x99));
-    static const QStringList order{QStringLiteral("none"),        QStringLiteral("sinusoidal"),
-                                   QStringLiteral("learned"),     QStringLiteral("t5_bias"),
-                                   QStringLiteral("alibi"),       QStringLiteral("rope"),
-                                   QStringLiteral("rope+linear"), QStringLiteral("rope+ntk"),
+    static const QStringList order{QStringLiteral("none"),         QStringLiteral("sinusoidal"),
+                                   QStringLiteral("learned"),      QStringLiteral("t5_bias"),
+                                   QStringLiteral("alibi"),        QStringLiteral("rope"),
+                                   QStringLiteral("rope+linear"),  QStringLiteral("rope+ntk"),
                                    QStringLiteral("rope+dynamic"), QStringLiteral("rope+yarn")};
     for (qsizetype i = 0; i < lines.size(); ++i) {
         const qsizetype k = order.indexOf(ids[i]);
@@ -208,7 +208,10 @@ void LabResultsView::refill()
     rebuildCharts();
 }
 
-void LabResultsView::showLossTab() { setCurrentWidget(m_lossHost); }
+void LabResultsView::showLossTab()
+{
+    setCurrentWidget(m_lossHost);
+}
 
 void LabResultsView::showResultsTab()
 {
@@ -266,8 +269,9 @@ void LabResultsView::fillTable()
     m_tableNotes->setAlignment(m_shown ? Qt::AlignLeft | Qt::AlignTop : Qt::AlignCenter);
     m_tableNotes->setSizePolicy(QSizePolicy::Preferred, m_shown ? QSizePolicy::Maximum : QSizePolicy::Expanding);
     if (!m_shown) {
-        m_tableNotes->setText(tr("The results of a run appear here: held-out bits per character at each evaluation "
-                                 "length (lower is better)."));
+        m_tableNotes->setText(
+            tr("The results of a run appear here: held-out bits per character at each evaluation "
+               "length (lower is better)."));
         return;
     }
     const poslab::length_experiment_result& r = *m_shown;
@@ -396,14 +400,17 @@ QString LabResultsView::tableNotes(bool synthetic, bool anyRefused) const
                  .arg(QLocale().toString(r.uniform_bpc, 'f', 2))
                  .arg(r.options.model.context);
     if (std::any_of(r.rows.begin(), r.rows.end(), [](const poslab::scheme_result& x) { return x.scaled; }))
-        notes << tr("RoPE + \u2026 rows: the trained RoPE model with an inference-time scaling, no retraining "
-                    "(greyed columns are the RoPE model's).");
+        notes << tr(
+            "RoPE + \u2026 rows: the trained RoPE model with an inference-time scaling, no retraining "
+            "(greyed columns are the RoPE model's).");
     if (anyRefused)
-        notes << tr("Refused: a learned position table has no rows beyond its training context (hover for the "
-                    "reason).");
+        notes << tr(
+            "Refused: a learned position table has no rows beyond its training context (hover for the "
+            "reason).");
     if (synthetic)
-        notes << tr("Answers right: exact match of the answer part, decoded greedily; the question part is random, "
-                    "which is why bits per character stay high even when the answers are right.");
+        notes << tr(
+            "Answers right: exact match of the answer part, decoded greedily; the question part is random, "
+            "which is why bits per character stay high even when the answers are right.");
     notes << tr("Memory is an estimate from the activation formulas, not a measurement.");
     return notes.join(u' ');
 }
@@ -430,7 +437,8 @@ void LabResultsView::fillSamples()
     const poslab::length_experiment_result& r = *m_shown;
     // Grey between the text and its background: readable, yet clearly not the model's.
     const QColor t = palette().color(QPalette::Text), b = palette().color(QPalette::Base);
-    const QString prompt = QColor((t.red() + b.red()) / 2, (t.green() + b.green()) / 2, (t.blue() + b.blue()) / 2).name();
+    const QString prompt =
+        QColor((t.red() + b.red()) / 2, (t.green() + b.green()) / 2, (t.blue() + b.blue()) / 2).name();
     auto html4 = [](const QString& text) {
         QString h = text.toHtmlEscaped();
         h.replace(u'\n', QStringLiteral("<br>"));
@@ -449,7 +457,8 @@ void LabResultsView::fillSamples()
         const poslab::scheme_result& row = r.rows[i];
         if (row.scaled) continue;
         const QString text = i < m_samples.size() ? m_samples[i] : QString();
-        html += QStringLiteral("<h3>%1</h3>").arg(LabText::schemeName(QString::fromStdString(row.name)).toHtmlEscaped());
+        html +=
+            QStringLiteral("<h3>%1</h3>").arg(LabText::schemeName(QString::fromStdString(row.name)).toHtmlEscaped());
         if (text.isEmpty()) {
             html += QStringLiteral("<p style=\"color:%1\">%2</p>").arg(prompt, tr("No sample stored for this model."));
             continue;
@@ -555,7 +564,8 @@ void LabResultsView::changeEvent(QEvent* event)
 
 bool LabResultsView::eventFilter(QObject* watched, QEvent* event)
 {
-    if (event->type() == QEvent::Resize && (watched == m_lossHost || watched == m_lengthHost || watched == m_resultsSplit)) {
+    if (event->type() == QEvent::Resize &&
+        (watched == m_lossHost || watched == m_lengthHost || watched == m_resultsSplit)) {
         if (watched == m_lossHost && m_lossChart) m_lossChart->setGeometry(m_lossHost->rect());
         if (watched == m_lengthHost && m_lengthChart) m_lengthChart->setGeometry(m_lengthHost->rect());
         m_resizeTimer->start();

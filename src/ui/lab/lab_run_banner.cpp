@@ -35,7 +35,10 @@ LabRunBanner::LabRunBanner(QWidget* parent) : QWidget(parent)
     updateText();
 }
 
-QString LabRunBanner::text() const { return m_banner->text(); }
+QString LabRunBanner::text() const
+{
+    return m_banner->text();
+}
 
 void LabRunBanner::setTraining(const std::optional<LabSettings>& settings)
 {
@@ -44,8 +47,8 @@ void LabRunBanner::setTraining(const std::optional<LabSettings>& settings)
     updateText();
 }
 
-void LabRunBanner::showRun(const std::optional<Provenance>& provenance, const poslab::length_experiment_options& options,
-                           const QStringList& storeWarnings)
+void LabRunBanner::showRun(const std::optional<Provenance>& provenance,
+                           const poslab::length_experiment_options& options, const QStringList& storeWarnings)
 {
     m_provenance = provenance;
     m_options = options;
@@ -91,15 +94,15 @@ void LabRunBanner::updateText()
                QStringLiteral("<br>") + tr("Command: <code>%1</code>").arg(s.commandLine().toHtmlEscaped());
         m_useSettings->hide();
     } else if (!m_provenance) {
-        html = tr("<b>No stored run yet.</b> Choose the settings on the left (Quick takes about a minute) and press "
-                  "Start. Runs of <code>poslab experiment length</code> on the command line appear here too.");
+        html =
+            tr("<b>No stored run yet.</b> Choose the settings on the left (Quick takes about a minute) and press "
+               "Start. Runs of <code>poslab experiment length</code> on the command line appear here too.");
         m_useSettings->hide();
     } else {
         html = runText();
         m_useSettings->show();
     }
-    if (!m_saveError.isEmpty())
-        html += QStringLiteral("<br>") + tr("Not stored: %1").arg(m_saveError.toHtmlEscaped());
+    if (!m_saveError.isEmpty()) html += QStringLiteral("<br>") + tr("Not stored: %1").arg(m_saveError.toHtmlEscaped());
     for (const QString& w : m_storeWarnings)
         html += QStringLiteral("<br><small>") + tr("Skipped a stored file: %1").arg(w.toHtmlEscaped()) +
                 QStringLiteral("</small>");
@@ -119,13 +122,13 @@ QString LabRunBanner::runText() const
                                   : tr("<b>Latest stored run:</b> %1, from %2, on %3.").arg(when, source, machine);
     if (p.cancelled) html += u' ' + tr("It was cancelled: the last scheme shown may be partly trained.");
     html += QStringLiteral("<br>") + settingsSummary(m_options, p.corpus);
-    if (!p.command.isEmpty()) html += QStringLiteral("<br>") + tr("Command: <code>%1</code>").arg(p.command.toHtmlEscaped());
+    if (!p.command.isEmpty())
+        html += QStringLiteral("<br>") + tr("Command: <code>%1</code>").arg(p.command.toHtmlEscaped());
     if (!p.path.isEmpty()) {
         const QUrl folder = QUrl::fromLocalFile(QFileInfo(p.path).absolutePath());
-        html += QStringLiteral("<br>") + (p.fromThisPage ? tr("Stored in <a href=\"%1\">%2</a>.")
-                                                         : tr("Read from <a href=\"%1\">%2</a>."))
-                                             .arg(folder.toString(QUrl::FullyEncoded),
-                                                  QDir::toNativeSeparators(p.path).toHtmlEscaped());
+        html += QStringLiteral("<br>") +
+                (p.fromThisPage ? tr("Stored in <a href=\"%1\">%2</a>.") : tr("Read from <a href=\"%1\">%2</a>."))
+                    .arg(folder.toString(QUrl::FullyEncoded), QDir::toNativeSeparators(p.path).toHtmlEscaped());
     }
     return html;
 }

@@ -73,6 +73,9 @@ std::optional<std::vector<int>> parseLengths(const QString& text)
     return out;
 }
 
-bool isDark(const QPalette& p) { return p.color(QPalette::Window).lightnessF() < 0.5; }
+bool isDark(const QPalette& p)
+{
+    return p.color(QPalette::Window).lightnessF() < 0.5;
+}
 
 }  // namespace poslab::ui

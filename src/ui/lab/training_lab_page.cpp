@@ -63,7 +63,10 @@ TrainingLabPage::TrainingLabPage(QWidget* parent, const QString& resultsDirector
     showLatestStoredRun();
 }
 
-TrainingLabPage::~TrainingLabPage() { shutdown(); }
+TrainingLabPage::~TrainingLabPage()
+{
+    shutdown();
+}
 
 QWidget* TrainingLabPage::buildLeft()
 {
@@ -131,8 +134,14 @@ QWidget* TrainingLabPage::buildRight()
 
 // ---------------------------------------------------------------- the form and the buttons
 
-LabSettings TrainingLabPage::settings() const { return m_form->settings(); }
-void TrainingLabPage::setSettings(const LabSettings& settings) { m_form->setSettings(settings); }
+LabSettings TrainingLabPage::settings() const
+{
+    return m_form->settings();
+}
+void TrainingLabPage::setSettings(const LabSettings& settings)
+{
+    m_form->setSettings(settings);
+}
 
 void TrainingLabPage::useShownSettings()
 {
@@ -158,8 +167,9 @@ void TrainingLabPage::updateEnabled()
     m_cancel->setEnabled(running && !snap.stopRequested);
     const bool second = running && snap.cancelRequested;
     m_cancel->setText(second ? tr("Stop now") : tr("Cancel"));
-    m_cancel->setToolTip(second ? tr("Skips the evaluation of the scheme in training; the schemes that finished are kept")
-                                : tr("Stops after the current step and keeps what finished"));
+    m_cancel->setToolTip(second
+                             ? tr("Skips the evaluation of the scheme in training; the schemes that finished are kept")
+                             : tr("Stops after the current step and keeps what finished"));
     m_progressView->setRunning(running);
 }
 
@@ -176,18 +186,42 @@ void TrainingLabPage::showMessage(const QString& text, bool error)
     m_messageLabel->setPalette(p);
 }
 
-QString TrainingLabPage::messageText() const { return m_message; }
-QString TrainingLabPage::storedRunText() const { return m_banner->text(); }
-QTableWidget* TrainingLabPage::resultsTable() const { return m_results->resultsTable(); }
-ChartPanel* TrainingLabPage::lossChart() const { return m_results->lossChart(); }
-ChartPanel* TrainingLabPage::lengthChart() const { return m_results->lengthChart(); }
+QString TrainingLabPage::messageText() const
+{
+    return m_message;
+}
+QString TrainingLabPage::storedRunText() const
+{
+    return m_banner->text();
+}
+QTableWidget* TrainingLabPage::resultsTable() const
+{
+    return m_results->resultsTable();
+}
+ChartPanel* TrainingLabPage::lossChart() const
+{
+    return m_results->lossChart();
+}
+ChartPanel* TrainingLabPage::lengthChart() const
+{
+    return m_results->lengthChart();
+}
 const std::optional<poslab::length_experiment_result>& TrainingLabPage::shownResult() const
 {
     return m_results->shownResult();
 }
-QString TrainingLabPage::progressText() const { return m_progressView->statusText(); }
-QProgressBar* TrainingLabPage::progressBar() const { return m_progressView->progressBar(); }
-bool TrainingLabPage::isRunning() const { return m_run->isRunning(); }
+QString TrainingLabPage::progressText() const
+{
+    return m_progressView->statusText();
+}
+QProgressBar* TrainingLabPage::progressBar() const
+{
+    return m_progressView->progressBar();
+}
+bool TrainingLabPage::isRunning() const
+{
+    return m_run->isRunning();
+}
 
 // ---------------------------------------------------------------- running
 

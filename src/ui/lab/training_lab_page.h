@@ -60,8 +60,8 @@ public:
     void refreshFromStore();
 
     // For tests and the window (most forward to the page's parts).
-    QString messageText() const;    // the refusal / error / status line under the buttons
-    QString storedRunText() const;  // the banner about the run shown (date, machine, settings, file)
+    QString messageText() const;                       // the refusal / error / status line under the buttons
+    QString storedRunText() const;                     // the banner about the run shown (date, machine, settings, file)
     QString savedPath() const { return m_savedPath; }  // file of the last run stored by this page
     QTableWidget* resultsTable() const;
     ChartPanel* lossChart() const;

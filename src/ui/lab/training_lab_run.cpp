@@ -25,7 +25,10 @@ bool isBuiltInCorpus(const QString& name)
     return poslab::is_named_corpus(n) || poslab::is_synthetic_corpus(n);
 }
 
-int LabSettings::defaultThreads() { return std::clamp(QThread::idealThreadCount(), 1, 8); }
+int LabSettings::defaultThreads()
+{
+    return std::clamp(QThread::idealThreadCount(), 1, 8);
+}
 
 LabSettings LabSettings::quickPreset()
 {
@@ -83,7 +86,10 @@ LabSettings LabSettings::fromOptions(const poslab::length_experiment_options& o,
     return s;
 }
 
-QString schemeId(poslab::lm_position p) { return QString::fromLatin1(poslab::lm_position_name(p)); }
+QString schemeId(poslab::lm_position p)
+{
+    return QString::fromLatin1(poslab::lm_position_name(p));
+}
 
 QString LabSettings::corpusLabel() const
 {
@@ -211,13 +217,16 @@ struct LabRun::Shared {
     std::atomic<bool> cancel{false};
     std::atomic<bool> stop{false};
     mutable QMutex mutex;
-    LabSnapshot snap;     // under mutex
-    LabOutcome outcome;   // written by the worker before it ends
+    LabSnapshot snap;    // under mutex
+    LabOutcome outcome;  // written by the worker before it ends
 };
 
 LabRun::LabRun(QObject* parent) : QObject(parent) {}
 
-LabRun::~LabRun() { stopAndWait(); }
+LabRun::~LabRun()
+{
+    stopAndWait();
+}
 
 namespace {
 
@@ -270,7 +279,8 @@ QString LabRun::validate(const LabSettings& s)
     const bool sinusoidal =
         std::find(s.schemes.begin(), s.schemes.end(), poslab::LM_POSITION_SINUSOIDAL) != s.schemes.end();
     if (sinusoidal && s.dModel % 2 != 0)
-        return tr("The sinusoidal table pairs a sine with a cosine, so the model width (%1) must be even.").arg(s.dModel);
+        return tr("The sinusoidal table pairs a sine with a cosine, so the model width (%1) must be even.")
+            .arg(s.dModel);
     if (s.evalLengths.empty()) return tr("Give at least one evaluation length, e.g. 64,128,256,512.");
     for (std::size_t i = 0; i < s.evalLengths.size(); ++i) {
         if (s.evalLengths[i] < 1 || s.evalLengths[i] > 65536)
@@ -285,12 +295,15 @@ QString LabRun::validate(const LabSettings& s)
     if (refused.ok()) return {};
     // The core's refusal is worded in the language tr() gave the sentence around it.
     const QString sentence = tr("These settings cannot be trained: %1");
-    const QString lang = sentence == QLatin1String("These settings cannot be trained: %1") ? QStringLiteral("en")
-                                                                                          : QStringLiteral("zh");
+    const QString lang =
+        sentence == QLatin1String("These settings cannot be trained: %1") ? QStringLiteral("en") : QStringLiteral("zh");
     return sentence.arg(poslab::modules::labOptionMessage(refused, labFormNames).in(lang));
 }
 
-bool LabRun::isRunning() const { return m_thread != nullptr; }
+bool LabRun::isRunning() const
+{
+    return m_thread != nullptr;
+}
 
 void LabRun::cancel()
 {

@@ -18,9 +18,9 @@
 // during a run neither crashes nor hangs.
 #pragma once
 
+#include "core/rope_scaling.h"
 #include "lm/experiment.h"
 #include "lm/model.h"
-#include "core/rope_scaling.h"
 
 #include <QObject>
 #include <QPointF>
@@ -92,9 +92,9 @@ struct LabSnapshot {
     Phase phase = Idle;
     bool cancelRequested = false;
     bool stopRequested = false;  // stopNow(): the evaluation in progress is skipped too
-    int schemeIndex = -1;  // among the trained schemes
+    int schemeIndex = -1;        // among the trained schemes
     int schemeCount = 0;
-    QString scheme;        // id of the scheme in training
+    QString scheme;  // id of the scheme in training
     poslab::train_progress train;
     double etaSeconds = 0;  // whole run (training part), as the command line estimates it
     // One curve per scheme started so far: (step, smoothed loss in bits/char).
@@ -108,8 +108,8 @@ struct LabSnapshot {
 
 // The outcome of a run (valid after LabRun::finished).
 struct LabOutcome {
-    bool ok = false;               // false: error says why nothing was trained
-    QString error;                 // the core's message (English, as the command line prints it)
+    bool ok = false;  // false: error says why nothing was trained
+    QString error;    // the core's message (English, as the command line prints it)
     poslab::length_experiment_result result;
     std::vector<QString> samples;  // one per result row: the model's continuation ("" if none)
     QString samplePrompt;          // the held-out text every sample continues

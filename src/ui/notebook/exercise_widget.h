@@ -78,9 +78,8 @@ public:
 
     // store and engine may be null (nothing saved / run exercises cannot run).
     // chapterFile resolves images in the Markdown; lang selects help texts.
-    ExerciseWidget(const lessons::ExerciseBlock& exercise, const QString& chapterFile,
-                   const QString& lang, ExerciseAnswerStore* store, lessons::RunEngine* engine,
-                   QWidget* parent = nullptr);
+    ExerciseWidget(const lessons::ExerciseBlock& exercise, const QString& chapterFile, const QString& lang,
+                   ExerciseAnswerStore* store, lessons::RunEngine* engine, QWidget* parent = nullptr);
     ~ExerciseWidget() override;
 
     const lessons::ExerciseBlock& exercise() const { return m_exercise; }

@@ -47,8 +47,8 @@ public:
 
     // Renders block Markdown (inline = true: one paragraph of inline Markdown,
     // e.g. a caption). courseDir/chapterFile bound images and links.
-    void setMarkdown(const QString& markdown, const QString& lang, const QString& courseDir,
-                     const QString& chapterFile, bool inlineOnly = false);
+    void setMarkdown(const QString& markdown, const QString& lang, const QString& courseDir, const QString& chapterFile,
+                     bool inlineOnly = false);
 
     // Marks every occurrence of text (case-insensitive) with the palette's
     // highlight; returns the number of matches. Empty text clears.
@@ -86,9 +86,9 @@ private:
 class RunBlockCard : public QFrame {
     Q_OBJECT
 public:
-    RunBlockCard(const lessons::RunBlock& block, const lessons::SourceLocation& location,
-                 const QString& lang, const QString& courseDir, const QString& chapterFile,
-                 lessons::RunEngine* engine, QWidget* parent = nullptr);
+    RunBlockCard(const lessons::RunBlock& block, const lessons::SourceLocation& location, const QString& lang,
+                 const QString& courseDir, const QString& chapterFile, lessons::RunEngine* engine,
+                 QWidget* parent = nullptr);
     ~RunBlockCard() override;
 
     const lessons::RunBlock& block() const { return m_block; }
@@ -177,7 +177,7 @@ private:
 
     QPointer<lessons::RunEngine> m_engine;
     std::unique_ptr<ProgressStoreAnswers> m_progressAnswers;  // null without a progress store
-    ExerciseAnswerStore* m_answers = nullptr;                // what exercise cards save to
+    ExerciseAnswerStore* m_answers = nullptr;                 // what exercise cards save to
     QWidget* m_page = nullptr;
     QVBoxLayout* m_column = nullptr;
     QLabel* m_title = nullptr;

@@ -28,8 +28,8 @@ public:
     // spec may be null (unknown module): the panel is then empty.
     // lessonParams: "name=value" as written in the lesson (start values);
     // vary: what may change; lang: "en"/"zh" for the parameters' help texts.
-    ParamPanel(const modules::ModuleSpec* spec, const QStringList& lessonParams,
-               const QList<lessons::VarySpec>& vary, const QString& lang, QWidget* parent = nullptr);
+    ParamPanel(const modules::ModuleSpec* spec, const QStringList& lessonParams, const QList<lessons::VarySpec>& vary,
+               const QString& lang, QWidget* parent = nullptr);
     ~ParamPanel() override;
 
     // The lesson's assignments with the current values of the varied ones,

@@ -76,7 +76,7 @@ void SearchPanel::search()
         item->setToolTip(tr("%n match(es) in this step", nullptr, h.count));
     }
     if (m_results->count() > 0) m_results->setCurrentRow(0);
-    m_status->setText(query().isEmpty() ? QString()
+    m_status->setText(query().isEmpty()  ? QString()
                       : m_hits.isEmpty() ? tr("No matches")
                                          : tr("%n step(s) found", nullptr, int(m_hits.size())));
 }

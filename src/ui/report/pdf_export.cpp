@@ -37,13 +37,14 @@ using namespace pdf;
 // with the contents' page numbers.
 class ReportBuilder {
 public:
-    ReportBuilder(const ExportOptions& options, const lessons::Course& course,
-                  const QList<const Chapter*>& chapters, const QHash<QString, ExerciseProgress>& progress,
-                  bool haveAnswers, QPaintDevice* device)
-        : m_doc(options, course, device), m_contents(m_doc), m_chapterWriter(m_doc, m_contents, progress, haveAnswers),
-          m_chapters(chapters), m_haveAnswers(haveAnswers)
-    {
-    }
+    ReportBuilder(const ExportOptions& options, const lessons::Course& course, const QList<const Chapter*>& chapters,
+                  const QHash<QString, ExerciseProgress>& progress, bool haveAnswers, QPaintDevice* device)
+        : m_doc(options, course, device),
+          m_contents(m_doc),
+          m_chapterWriter(m_doc, m_contents, progress, haveAnswers),
+          m_chapters(chapters),
+          m_haveAnswers(haveAnswers)
+    {}
 
     QTextDocument& document() { return m_doc.pages().document(); }
     PagedDocument& pages() { return m_doc.pages(); }
@@ -136,8 +137,8 @@ std::optional<ExportResult> readAnswers(const QString& answersFile, QHash<QStrin
         return failure(QStringLiteral("cannot read the answers file '%1'").arg(answersFile));
     lessons::ProgressStore store(copy);
     if (!store.load())
-        return usageError(QStringLiteral("--answers: '%1' is not a PosLab answers file: %2")
-                              .arg(answersFile, store.lastError()));
+        return usageError(
+            QStringLiteral("--answers: '%1' is not a PosLab answers file: %2").arg(answersFile, store.lastError()));
     for (const QString& id : store.exerciseIds()) progress->insert(id, store.exercise(id));
     *haveAnswers = true;
     return std::nullopt;
@@ -147,14 +148,13 @@ std::optional<ExportResult> readAnswers(const QString& answersFile, QHash<QStrin
 ExportResult writeFailure(const PdfStatus& written, const QString& path)
 {
     switch (written.stage) {
-    case PdfStatus::Stage::Ok: break;
-    case PdfStatus::Stage::Open:
-    case PdfStatus::Stage::Commit:
-        return failure(QStringLiteral("cannot write '%1': %2").arg(path, written.detail));
-    case PdfStatus::Stage::Content: return failure(written.detail);
-    case PdfStatus::Stage::Begin:
-        return failure(QStringLiteral("cannot start the PDF writer for '%1'").arg(path));
-    case PdfStatus::Stage::End: return failure(QStringLiteral("writing the PDF '%1' failed").arg(path));
+        case PdfStatus::Stage::Ok: break;
+        case PdfStatus::Stage::Open:
+        case PdfStatus::Stage::Commit:
+            return failure(QStringLiteral("cannot write '%1': %2").arg(path, written.detail));
+        case PdfStatus::Stage::Content: return failure(written.detail);
+        case PdfStatus::Stage::Begin: return failure(QStringLiteral("cannot start the PDF writer for '%1'").arg(path));
+        case PdfStatus::Stage::End: return failure(QStringLiteral("writing the PDF '%1' failed").arg(path));
     }
     return failure(written.detail);
 }
@@ -200,8 +200,7 @@ ExportResult exportPdf(const ExportOptions& options)
     timer.start();
     if (options.lang != QLatin1String("en") && options.lang != QLatin1String("zh"))
         return usageError(QStringLiteral("--lang: '%1' is not a course language; expected en or zh").arg(options.lang));
-    if (options.outputPath.trimmed().isEmpty())
-        return usageError(QStringLiteral("no output file; give -o FILE.pdf"));
+    if (options.outputPath.trimmed().isEmpty()) return usageError(QStringLiteral("no output file; give -o FILE.pdf"));
     if (options.resolution < 72 || options.resolution > 2400)
         return usageError(QStringLiteral("resolution %1 dpi is out of range [72, 2400]").arg(options.resolution));
 
@@ -229,8 +228,8 @@ ExportResult exportPdf(const ExportOptions& options)
             layoutTimer.start();
             const QString pageError = builder.paginate();
             if (qEnvironmentVariableIsSet("POSLAB_PDF_DEBUG"))
-                qInfo("pdf export: built in %lld ms, paginated in %lld ms (%d passes)", timer.elapsed() - layoutTimer.elapsed(),
-                      layoutTimer.elapsed(), builder.paginationPasses());
+                qInfo("pdf export: built in %lld ms, paginated in %lld ms (%d passes)",
+                      timer.elapsed() - layoutTimer.elapsed(), layoutTimer.elapsed(), builder.paginationPasses());
             if (!pageError.isEmpty()) return {PdfStatus::Stage::Content, pageError};
             const PdfStatus painted = paintPages(builder.pages(), writer, options.lang,
                                                  [&](int page) { return builder.runningHeader(page); });
@@ -255,4 +254,3 @@ ExportResult exportPdf(const ExportOptions& options)
 }
 
 }  // namespace poslab::ui
-

@@ -1,14 +1,14 @@
 #include "ui/report/pdf_pages.h"
 
-#include "util/atomic_file.h"
 #include "ui/charts/chart_view.h"
 #include "ui/document/fonts.h"
 #include "ui/document/markdown_document.h"
+#include "util/atomic_file.h"
 
 #include <QAbstractTextDocumentLayout>
+#include <QBuffer>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QBuffer>
 #include <QSaveFile>
 #include <QTextBlock>
 #include <QTextDocumentFragment>
@@ -146,9 +146,15 @@ PagedDocument::PagedDocument(QPaintDevice* device, const MarkdownDocument& markd
     m_doc.documentLayout()->registerHandler(ChartTextObject::kObjectType, m_charts);
 }
 
-qreal PagedDocument::textWidthLogical() const { return mmToLogical(kPageWidthMm - kMarginLeftMm - kMarginRightMm); }
+qreal PagedDocument::textWidthLogical() const
+{
+    return mmToLogical(kPageWidthMm - kMarginLeftMm - kMarginRightMm);
+}
 
-qreal PagedDocument::bodyHeightLogical() const { return mmToLogical(kPageHeightMm - kMarginTopMm - kMarginBottomMm); }
+qreal PagedDocument::bodyHeightLogical() const
+{
+    return mmToLogical(kPageHeightMm - kMarginTopMm - kMarginBottomMm);
+}
 
 std::optional<QTextCharFormat> PagedDocument::chartObject(const ChartSpec& spec,
                                                           const std::vector<modules::Output>& outputs, QString* error,
@@ -228,8 +234,10 @@ int PagedDocument::paginate()
                 break;
             }
         }
-        const int framePosition = frameBreaks.isEmpty() ? std::numeric_limits<int>::max() : frameBreaks.first()->firstPosition();
-        const int blockPosition = breakBefore.isEmpty() ? std::numeric_limits<int>::max() : breakBefore.first().position();
+        const int framePosition =
+            frameBreaks.isEmpty() ? std::numeric_limits<int>::max() : frameBreaks.first()->firstPosition();
+        const int blockPosition =
+            breakBefore.isEmpty() ? std::numeric_limits<int>::max() : breakBefore.first().position();
         if (!splitTable && breakBefore.isEmpty() && frameBreaks.isEmpty()) break;
         // One change per pass, the first in the document: a break moves everything after it.
         if (splitTable && splitPosition < framePosition && splitPosition < blockPosition) {
@@ -325,7 +333,9 @@ QStringList PagedDocument::splitRows() const
         for (int r = 0; r < t->rows(); ++r) {
             const auto [top, bottom] = rowExtent(t, r);
             if (bottom > top && pageOf(top) != pageOf(bottom - 1))
-                out << QStringLiteral("a table row is split between pages %1 and %2").arg(pageOf(top) + 1).arg(pageOf(bottom - 1) + 1);
+                out << QStringLiteral("a table row is split between pages %1 and %2")
+                           .arg(pageOf(top) + 1)
+                           .arg(pageOf(bottom - 1) + 1);
         }
     return out;
 }
@@ -341,7 +351,8 @@ QTextFrame* PagedDocument::boxStartingWith(const QTextBlock& b) const
 
 bool PagedDocument::hasBreakBefore(const QTextBlock& b) const
 {
-    if (QTextFrame* f = boxStartingWith(b)) return f->frameFormat().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore;
+    if (QTextFrame* f = boxStartingWith(b))
+        return f->frameFormat().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore;
     return b.blockFormat().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore;
 }
 
@@ -359,7 +370,10 @@ void PagedDocument::setBreakBefore(const QTextBlock& b)
     c.setBlockFormat(f);
 }
 
-int PagedDocument::pageOf(qreal y) const { return std::max(0, int(std::floor(y / m_pageHeight))); }
+int PagedDocument::pageOf(qreal y) const
+{
+    return std::max(0, int(std::floor(y / m_pageHeight)));
+}
 
 qreal PagedDocument::firstLineTop(const QTextBlock& b) const
 {
@@ -417,7 +431,8 @@ PdfStatus paintPages(PagedDocument& pages, QPdfWriter& writer, const QString& la
             const QString elided = fm.elidedText(title, Qt::ElideRight, right - left);
             painter.drawText(QPointF(left, kHeaderBaselineMm * dpmm), elided);
             painter.setPen(QPen(QColor(0xc8, 0xcc, 0xd2), 0.25 * dpmm));
-            painter.drawLine(QPointF(left, (kHeaderBaselineMm + 2.5) * dpmm), QPointF(right, (kHeaderBaselineMm + 2.5) * dpmm));
+            painter.drawLine(QPointF(left, (kHeaderBaselineMm + 2.5) * dpmm),
+                             QPointF(right, (kHeaderBaselineMm + 2.5) * dpmm));
         }
         painter.setPen(grey);
         painter.setFont(footerFont);

@@ -48,7 +48,10 @@ class MarkdownDocument;
 namespace pdf {
 
 constexpr qreal kLogicalDpi = 96.0;
-inline qreal mmToLogical(qreal mm) { return mm / 25.4 * kLogicalDpi; }
+inline qreal mmToLogical(qreal mm)
+{
+    return mm / 25.4 * kLogicalDpi;
+}
 
 // A4 page geometry, in millimetres.
 constexpr qreal kPageWidthMm = 210;

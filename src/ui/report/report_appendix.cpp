@@ -46,18 +46,20 @@ void writeAppendixTitle(ReportDocument& doc, ReportContents& contents)
 
     QTextBlockFormat para = md.bodyBlockFormat();
     cur.insertBlock(para, md.bodyCharFormat());
-    cur.insertText(doc.words().t("Every figure and checked exercise in this report comes from one module run below. "
-                                 "The command in the last column reproduces it exactly (add --format csv for the data).",
-                                 "本报告中的每张图和每个判定过的练习都来自下表中的一次模块运行。"
-                                 "最后一列的命令可以精确复现（加 --format csv 得到数据）。"),
-                   md.bodyCharFormat());
+    cur.insertText(
+        doc.words().t("Every figure and checked exercise in this report comes from one module run below. "
+                      "The command in the last column reproduces it exactly (add --format csv for the data).",
+                      "本报告中的每张图和每个判定过的练习都来自下表中的一次模块运行。"
+                      "最后一列的命令可以精确复现（加 --format csv 得到数据）。"),
+        md.bodyCharFormat());
 }
 
 // Every module run: figure, module (version), the command, the time.
 void writeRunTable(ReportDocument& doc, const std::vector<RunRecord>& runs)
 {
     const Words& words = doc.words();
-    QTextTable* t = insertRuledTable(doc.cursor(), doc.markdown().bodyCharFormat(), int(runs.size()) + 1, {13, 24, 53, 10}, 4, 14);
+    QTextTable* t =
+        insertRuledTable(doc.cursor(), doc.markdown().bodyCharFormat(), int(runs.size()) + 1, {13, 24, 53, 10}, 4, 14);
     const QTextCharFormat headFormat = doc.uiFormat(9, true);
     const QTextCharFormat cellFormat = doc.uiFormat(9);
     QTextCharFormat code = doc.markdown().codeCharFormat();
@@ -77,7 +79,8 @@ void writeRunTable(ReportDocument& doc, const std::vector<RunRecord>& runs)
         setTableCell(t, row, 2, command, code);
         if (!r.ok) {
             QTextCursor c = t->cellAt(row, 2).lastCursorPosition();
-            c.insertText(QStringLiteral("\n") + words.t("failed: %1", "失败：%1").arg(r.error), doc.uiFormat(8.5, false, QColor(0x9a, 0x22, 0x16)));
+            c.insertText(QStringLiteral("\n") + words.t("failed: %1", "失败：%1").arg(r.error),
+                         doc.uiFormat(8.5, false, QColor(0x9a, 0x22, 0x16)));
         }
         setTableCell(t, row, 3, QStringLiteral("%1 ms").arg(r.elapsedMs), cellFormat, Qt::AlignRight);
     }
@@ -95,15 +98,14 @@ void writeNoTrainingRun(ReportDocument& doc)
                        doc.uiFormat(10));
     else
         cur.insertText(words.t("No training run was stored, ", "没有保存任何训练运行，"), doc.uiFormat(10));
-    cur.insertText(
-        words.t("so the chapters that show training results have no measured numbers. To make a run, "
-                "use the Training Lab in the window or run “poslab experiment length --quick” (under a "
-                "minute on two cores), then export again; “poslab export” also makes the run "
-                "itself when none is stored, unless --no-train is given.",
-                "因此展示训练结果的章节没有实测数据。要生成一次运行，请在窗口中打开“训练实验室”，"
-                "或运行 “poslab experiment length --quick”（双核机器上不到一分钟），然后重新导出；"
-                "没有已保存的运行时，“poslab export” 也会自动先训练一次，除非指定了 --no-train。"),
-        doc.uiFormat(10));
+    cur.insertText(words.t("so the chapters that show training results have no measured numbers. To make a run, "
+                           "use the Training Lab in the window or run “poslab experiment length --quick” (under a "
+                           "minute on two cores), then export again; “poslab export” also makes the run "
+                           "itself when none is stored, unless --no-train is given.",
+                           "因此展示训练结果的章节没有实测数据。要生成一次运行，请在窗口中打开“训练实验室”，"
+                           "或运行 “poslab experiment length --quick”（双核机器上不到一分钟），然后重新导出；"
+                           "没有已保存的运行时，“poslab export” 也会自动先训练一次，除非指定了 --no-train。"),
+                   doc.uiFormat(10));
 }
 
 // Where the stored training run came from, then its command, corpus, machine and file.
@@ -112,13 +114,16 @@ void writeStoredRun(ReportDocument& doc, const lab::StoredRun& run)
     QTextCursor& cur = doc.cursor();
     const Words& words = doc.words();
     const lab::RunProvenance& p = run.provenance;
-    const QString source = p.source == QLatin1String("cli")      ? words.t("the command line", "命令行")
-                           : p.source == QLatin1String("window") ? words.t("the Training Lab window", "“训练实验室”窗口")
-                           : p.source == QLatin1String("export") ? words.t("poslab export, because no run was stored", " poslab export（当时没有已保存的运行）")
-                                                                  : p.source;
+    const QString source =
+        p.source == QLatin1String("cli")      ? words.t("the command line", "命令行")
+        : p.source == QLatin1String("window") ? words.t("the Training Lab window", "“训练实验室”窗口")
+        : p.source == QLatin1String("export")
+            ? words.t("poslab export, because no run was stored", " poslab export（当时没有已保存的运行）")
+            : p.source;
     cur.insertText(
-        words.t("The training results in this report come from the run stored on %1 UTC, made by %2%3.",
-                "本报告中的训练结果来自 %1 UTC 保存的运行，由%2生成%3。")
+        words
+            .t("The training results in this report come from the run stored on %1 UTC, made by %2%3.",
+               "本报告中的训练结果来自 %1 UTC 保存的运行，由%2生成%3。")
             .arg(p.finishedUtc.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")), source,
                  run.result.cancelled ? words.t(" (stopped early: some schemes are missing or partly trained)",
                                                 "（提前停止：部分方案缺失或未训练完）")
@@ -138,7 +143,8 @@ void writeStoredRun(ReportDocument& doc, const lab::StoredRun& run)
         cur.insertText(value, f);
     };
     fact(words.t("Command", "命令"), p.command, true);
-    fact(words.t("Corpus", "语料"), p.corpus + (p.quick ? words.t(" (--quick budget)", "（--quick 预算）") : QString()));
+    fact(words.t("Corpus", "语料"),
+         p.corpus + (p.quick ? words.t(" (--quick budget)", "（--quick 预算）") : QString()));
     const lab::MachineInfo& m = p.machine;
     fact(words.t("Machine", "机器"),
          (m.threads == 1 ? words.t("%1, %2 logical cores, %3 thread used; %4; PosLab %5; %6",
@@ -149,7 +155,8 @@ void writeStoredRun(ReportDocument& doc, const lab::StoredRun& run)
              .arg(m.cores)
              .arg(m.threads)
              .arg(m.os, m.poslabVersion, m.blas));
-    fact(words.t("File", "文件"), QFileInfo(run.path).fileName(), true);  // the name only: no user folders in a shared report
+    fact(words.t("File", "文件"), QFileInfo(run.path).fileName(),
+         true);  // the name only: no user folders in a shared report
 }
 
 // The stored training run the lab chapters read: which one, or
@@ -157,9 +164,8 @@ void writeStoredRun(ReportDocument& doc, const lab::StoredRun& run)
 // skipped training.
 void writeTrainingRun(ReportDocument& doc, const std::vector<RunRecord>& runs)
 {
-    const bool readsTrainingRun = std::any_of(runs.begin(), runs.end(), [](const RunRecord& r) {
-        return r.moduleId.startsWith(QLatin1String("lab."));
-    });
+    const bool readsTrainingRun = std::any_of(
+        runs.begin(), runs.end(), [](const RunRecord& r) { return r.moduleId.startsWith(QLatin1String("lab.")); });
     if (!readsTrainingRun && !doc.options().noTrainingRun) return;
     QTextCursor& cur = doc.cursor();
     const MarkdownDocument& md = doc.markdown();
@@ -193,13 +199,17 @@ void writeSoftware(ReportDocument& doc)
         cur.insertText(value, doc.uiFormat(10));
     };
     item(QStringLiteral("PosLab"), QStringLiteral(POSLAB_VERSION));
-    item(QStringLiteral("Qt"), words.t("%1 (built with %2)", "%1（编译时 %2）").arg(QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR)));
+    item(QStringLiteral("Qt"), words.t("%1 (built with %2)", "%1（编译时 %2）")
+                                   .arg(QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR)));
     const char* blas = poslab::blas_config();
     item(QStringLiteral("OpenBLAS"), blas ? QString::fromLatin1(blas).trimmed() : words.t("unknown", "未知"));
     const QString mj = FormulaRenderer::instance().bundleVersion();
     if (!mj.isEmpty()) item(QStringLiteral("MathJax"), mj);
-    item(words.t("System", "系统"), QStringLiteral("%1, %2").arg(QSysInfo::prettyProductName(), QSysInfo::currentCpuArchitecture()));
-    item(words.t("Fonts", "字体"), QStringList{fonts::latinSerifFamily(), fonts::latinSansFamily(), fonts::monospaceFamily(), fonts::cjkFamily()}.join(QStringLiteral(", ")));
+    item(words.t("System", "系统"),
+         QStringLiteral("%1, %2").arg(QSysInfo::prettyProductName(), QSysInfo::currentCpuArchitecture()));
+    item(words.t("Fonts", "字体"),
+         QStringList{fonts::latinSerifFamily(), fonts::latinSansFamily(), fonts::monospaceFamily(), fonts::cjkFamily()}
+             .join(QStringLiteral(", ")));
     item(words.t("Course", "课程"), doc.course().dir);
 }
 

@@ -37,8 +37,7 @@ QString kindLetter(int i)
 ChapterWriter::ChapterWriter(ReportDocument& doc, ReportContents& contents,
                              const QHash<QString, ExerciseProgress>& progress, bool haveAnswers)
     : m_doc(doc), m_contents(contents), m_progress(progress), m_haveAnswers(haveAnswers)
-{
-}
+{}
 
 // ---- chapters ---------------------------------------------------------------
 
@@ -102,24 +101,20 @@ void ChapterWriter::writeHeading(const Chapter& chapter)
 void ChapterWriter::writeBlock(const Chapter& chapter, const Block& block)
 {
     if (!block.error.isEmpty()) {
-        m_doc.errorCell(m_doc.words().t("This block could not be read (line %1): %2", "此块无法读取（第 %1 行）：%2")
+        m_doc.errorCell(m_doc.words()
+                            .t("This block could not be read (line %1): %2", "此块无法读取（第 %1 行）：%2")
                             .arg(block.location.line)
                             .arg(block.error));
-        m_doc.warnings().append(QStringLiteral("%1:%2: %3").arg(QFileInfo(block.location.file).fileName())
+        m_doc.warnings().append(QStringLiteral("%1:%2: %3")
+                                    .arg(QFileInfo(block.location.file).fileName())
                                     .arg(block.location.line)
                                     .arg(block.error));
         return;
     }
     switch (block.kind) {
-    case Block::Kind::Markdown:
-        m_doc.appendMarkdown(block.markdown, chapter.file);
-        break;
-    case Block::Kind::Run:
-        appendRun(chapter, block);
-        break;
-    case Block::Kind::Exercise:
-        appendExercise(chapter, block.exercise);
-        break;
+        case Block::Kind::Markdown: m_doc.appendMarkdown(block.markdown, chapter.file); break;
+        case Block::Kind::Run: appendRun(chapter, block); break;
+        case Block::Kind::Exercise: appendExercise(chapter, block.exercise); break;
     }
 }
 
@@ -150,15 +145,21 @@ void ChapterWriter::appendRun(const Chapter& chapter, const Block& block)
                                      : QStringLiteral("Figure %1.%2").arg(chapter.number).arg(m_figure);
     RunResultPtr r = run(label, rb.moduleId, rb.params);
     if (!r->ok) {
-        m_doc.errorCell(words.t("%1 — module %2 failed: %3", "%1——模块 %2 运行失败：%3").arg(label, rb.moduleId, r->errorIn(m_doc.options().lang)));
-        m_doc.warnings().append(QStringLiteral("%1:%2: %3").arg(QFileInfo(chapter.file).fileName()).arg(block.location.line).arg(r->error));
+        m_doc.errorCell(words.t("%1 — module %2 failed: %3", "%1——模块 %2 运行失败：%3")
+                            .arg(label, rb.moduleId, r->errorIn(m_doc.options().lang)));
+        m_doc.warnings().append(
+            QStringLiteral("%1:%2: %3").arg(QFileInfo(chapter.file).fileName()).arg(block.location.line).arg(r->error));
         return;
     }
     QString chartError;
     const std::optional<QTextCharFormat> obj = m_doc.pages().chartObject(chartSpecFor(rb), r->outputs, &chartError);
     if (!obj) {
-        m_doc.errorCell(QStringLiteral("%1 — %2").arg(label, chartError.isEmpty() ? words.t("nothing to show", "没有可显示的输出") : chartError));
-        m_doc.warnings().append(QStringLiteral("%1:%2: %3").arg(QFileInfo(chapter.file).fileName()).arg(block.location.line).arg(chartError));
+        m_doc.errorCell(QStringLiteral("%1 — %2").arg(
+            label, chartError.isEmpty() ? words.t("nothing to show", "没有可显示的输出") : chartError));
+        m_doc.warnings().append(QStringLiteral("%1:%2: %3")
+                                    .arg(QFileInfo(chapter.file).fileName())
+                                    .arg(block.location.line)
+                                    .arg(chartError));
         return;
     }
 
@@ -179,7 +180,8 @@ void ChapterWriter::appendRun(const Chapter& chapter, const Block& block)
     cap.setRightMargin(24);
     QTextCharFormat capFormat = m_doc.uiFormat(9.5, false, QColor(0x3c, 0x44, 0x4e));
     cur.insertBlock(cap, capFormat);
-    cur.insertText(label + (rb.caption.isEmpty() ? QString() : QStringLiteral("  ")), m_doc.uiFormat(9.5, true, QColor(0x3c, 0x44, 0x4e)));
+    cur.insertText(label + (rb.caption.isEmpty() ? QString() : QStringLiteral("  ")),
+                   m_doc.uiFormat(9.5, true, QColor(0x3c, 0x44, 0x4e)));
     if (!rb.caption.isEmpty()) m_doc.appendInline(rb.caption, chapter.file, capFormat);
 }
 
@@ -215,7 +217,9 @@ void ChapterWriter::appendExercise(const Chapter& chapter, const ExerciseBlock& 
     writeVerdict(ex, answer, check, correct, progress, verdictLine);
     if (runResult && !runResult->ok) {
         cur.insertBlock(line, body);
-        cur.insertText(m_doc.words().t("The run with these parameters failed: %1", "按这些参数运行失败：%1").arg(runResult->errorIn(m_doc.options().lang)),
+        cur.insertText(m_doc.words()
+                           .t("The run with these parameters failed: %1", "按这些参数运行失败：%1")
+                           .arg(runResult->errorIn(m_doc.options().lang)),
                        m_doc.uiFormat(9.5, false, QColor(0x9a, 0x22, 0x16)));
     }
     writeHints(chapter, ex, line);
@@ -256,31 +260,31 @@ ChapterWriter::LearnerAnswer ChapterWriter::learnerAnswer(const ExerciseBlock& e
 {
     LearnerAnswer a;
     switch (ex.kind) {
-    case ExerciseKind::Number:
-    case ExerciseKind::Text:
-        a.given = !p.answer.trimmed().isEmpty();
-        a.answer.text = p.answer;
-        a.printable = p.answer.trimmed();
-        break;
-    case ExerciseKind::Choice:
-    case ExerciseKind::Multiple: {
-        a.given = !p.selected.isEmpty();
-        a.answer.selected = p.selected;
-        QStringList letters;
-        for (int i : p.selected) letters << kindLetter(i);
-        a.printable = letters.join(QStringLiteral(", "));
-        break;
-    }
-    case ExerciseKind::Run: {
-        a.given = !p.runParams.isEmpty() || p.attempts > 0;
-        if (!a.given) break;
-        // Start values, overridden by the learner's settings.
-        const QStringList params = lessons::overrideAssignments(ex.run.params, p.runParams);
-        *runResult = run(m_doc.words().t("Exercise %1", "练习 %1").arg(ex.id), ex.run.moduleId, params);
-        if ((*runResult)->ok) a.answer.outputs = (*runResult)->outputs;
-        a.printable = p.runParams.isEmpty() ? params.join(u' ') : p.runParams.join(u' ');
-        break;
-    }
+        case ExerciseKind::Number:
+        case ExerciseKind::Text:
+            a.given = !p.answer.trimmed().isEmpty();
+            a.answer.text = p.answer;
+            a.printable = p.answer.trimmed();
+            break;
+        case ExerciseKind::Choice:
+        case ExerciseKind::Multiple: {
+            a.given = !p.selected.isEmpty();
+            a.answer.selected = p.selected;
+            QStringList letters;
+            for (int i : p.selected) letters << kindLetter(i);
+            a.printable = letters.join(QStringLiteral(", "));
+            break;
+        }
+        case ExerciseKind::Run: {
+            a.given = !p.runParams.isEmpty() || p.attempts > 0;
+            if (!a.given) break;
+            // Start values, overridden by the learner's settings.
+            const QStringList params = lessons::overrideAssignments(ex.run.params, p.runParams);
+            *runResult = run(m_doc.words().t("Exercise %1", "练习 %1").arg(ex.id), ex.run.moduleId, params);
+            if ((*runResult)->ok) a.answer.outputs = (*runResult)->outputs;
+            a.printable = p.runParams.isEmpty() ? params.join(u' ') : p.runParams.join(u' ');
+            break;
+        }
     }
     return a;
 }
@@ -289,9 +293,9 @@ ChapterWriter::LearnerAnswer ChapterWriter::learnerAnswer(const ExerciseBlock& e
 bool ChapterWriter::solutionShown(const ExerciseProgress& progress, bool correct) const
 {
     switch (m_doc.options().solutions) {
-    case ExportOptions::Solutions::WhenEarned: return correct || progress.solved || progress.solutionShown;
-    case ExportOptions::Solutions::Always: return true;
-    case ExportOptions::Solutions::Never: return false;
+        case ExportOptions::Solutions::WhenEarned: return correct || progress.solved || progress.solutionShown;
+        case ExportOptions::Solutions::Always: return true;
+        case ExportOptions::Solutions::Never: return false;
     }
     return false;
 }
@@ -309,7 +313,8 @@ void ChapterWriter::writeOptions(const Chapter& chapter, const ExerciseBlock& ex
         ind.setLeftMargin(12);
         cur.setBlockFormat(ind);
         const bool picked = answer.answer.selected.contains(i);
-        cur.insertText(picked ? QStringLiteral("\u2611 ") : QStringLiteral("\u2610 "), pdf::symbolFormat(body, QColor(0x33, 0x33, 0x33)));
+        cur.insertText(picked ? QStringLiteral("\u2611 ") : QStringLiteral("\u2610 "),
+                       pdf::symbolFormat(body, QColor(0x33, 0x33, 0x33)));
         cur.insertText(QStringLiteral("(%1) ").arg(kindLetter(i)), body);
         m_doc.appendInline(ex.options[i].text, chapter.file, body);
         if (showSolution && ex.options[i].correct)
@@ -323,20 +328,23 @@ void ChapterWriter::writeRunSetup(const ExerciseBlock& ex, const QTextBlockForma
     QTextCursor& cur = m_doc.cursor();
     cur.insertBlock(line, m_doc.markdown().bodyCharFormat());
     QTextCharFormat meta = m_doc.uiFormat(9.5, false, QColor(0x4a, 0x52, 0x5c));
-    cur.insertText(m_doc.words().t("Module %1; the learner sets %2; right when %3.", "模块 %1；可调参数：%2；判定条件：%3。")
-                       .arg(ex.run.moduleId,
-                            [&] {
-                                QStringList v;
-                                for (const auto& vs : ex.run.vary) v << vs.name;
-                                return v.join(QStringLiteral(", "));
-                            }(),
-                            ex.run.condition),
+    cur.insertText(m_doc.words()
+                       .t("Module %1; the learner sets %2; right when %3.", "模块 %1；可调参数：%2；判定条件：%3。")
+                       .arg(
+                           ex.run.moduleId,
+                           [&] {
+                               QStringList v;
+                               for (const auto& vs : ex.run.vary) v << vs.name;
+                               return v.join(QStringLiteral(", "));
+                           }(),
+                           ex.run.condition),
                    meta);
 }
 
 // "Answer: ..." and whether it is right (and in how many attempts).
-void ChapterWriter::writeVerdict(const ExerciseBlock& ex, const LearnerAnswer& answer, const lessons::CheckResult& check,
-                                 bool correct, const ExerciseProgress& progress, const QTextBlockFormat& line)
+void ChapterWriter::writeVerdict(const ExerciseBlock& ex, const LearnerAnswer& answer,
+                                 const lessons::CheckResult& check, bool correct, const ExerciseProgress& progress,
+                                 const QTextBlockFormat& line)
 {
     QTextCursor& cur = m_doc.cursor();
     const Words& words = m_doc.words();
@@ -345,7 +353,8 @@ void ChapterWriter::writeVerdict(const ExerciseBlock& ex, const LearnerAnswer& a
     QTextCharFormat label = m_doc.uiFormat(10, true, QColor(0x33, 0x3a, 0x42));
     cur.insertText(words.t("Answer: ", "作答："), label);
     if (!m_haveAnswers) {
-        cur.insertText(words.t("(no answers file given)", "（未提供答案文件）"), m_doc.uiFormat(10, false, QColor(0x77, 0x7f, 0x88)));
+        cur.insertText(words.t("(no answers file given)", "（未提供答案文件）"),
+                       m_doc.uiFormat(10, false, QColor(0x77, 0x7f, 0x88)));
         return;
     }
     if (!answer.given) {
@@ -366,7 +375,8 @@ void ChapterWriter::writeVerdict(const ExerciseBlock& ex, const LearnerAnswer& a
         cur.insertText(words.t("not correct", "不正确"), m_doc.uiFormat(10, true, QColor(0xb0, 0x2a, 0x1e)));
     }
     if (progress.attempts > 0)
-        cur.insertText(words.t("  (%n attempt(s))", "（尝试 %n 次）").replace(QStringLiteral("%n"), QString::number(progress.attempts))
+        cur.insertText(words.t("  (%n attempt(s))", "（尝试 %n 次）")
+                           .replace(QStringLiteral("%n"), QString::number(progress.attempts))
                            .replace(QStringLiteral("(s)"), progress.attempts == 1 ? QString() : QStringLiteral("s")),
                        m_doc.uiFormat(9, false, QColor(0x77, 0x7f, 0x88)));
 }
@@ -377,7 +387,8 @@ void ChapterWriter::writeHints(const Chapter& chapter, const ExerciseBlock& ex, 
     const QTextCharFormat body = m_doc.markdown().bodyCharFormat();
     for (int i = 0; i < ex.hints.size(); ++i) {
         cur.insertBlock(line, body);
-        cur.insertText(m_doc.words().t("Hint %1: ", "提示 %1：").arg(i + 1), m_doc.uiFormat(10, true, QColor(0x4a, 0x52, 0x5c)));
+        cur.insertText(m_doc.words().t("Hint %1: ", "提示 %1：").arg(i + 1),
+                       m_doc.uiFormat(10, true, QColor(0x4a, 0x52, 0x5c)));
         m_doc.appendInline(ex.hints[i], chapter.file, body);
     }
 }
@@ -393,8 +404,9 @@ void ChapterWriter::writeSolution(const Chapter& chapter, const ExerciseBlock& e
     if (showSolution) {
         QString solution = ex.solution;
         if (!ex.run.answerParams.isEmpty())
-            solution += QStringLiteral("\n\n") + words.t("Values that meet the condition: %1", "满足条件的一组参数：%1")
-                                                     .arg(u'`' + ex.run.answerParams.join(QStringLiteral("`, `")) + u'`');
+            solution +=
+                QStringLiteral("\n\n") + words.t("Values that meet the condition: %1", "满足条件的一组参数：%1")
+                                             .arg(u'`' + ex.run.answerParams.join(QStringLiteral("`, `")) + u'`');
         m_doc.appendMarkdown(solution, chapter.file);
         cur = frame->lastCursorPosition();
     } else {

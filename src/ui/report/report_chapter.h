@@ -35,7 +35,7 @@ class ReportDocument;
 
 // One module run, for the appendix.
 struct RunRecord {
-    QString label;     // "Figure 2.3" or "Exercise longest-wavelength"
+    QString label;  // "Figure 2.3" or "Exercise longest-wavelength"
     QString moduleId;
     int version = 0;
     QStringList params;  // validated, canonical "name=value"

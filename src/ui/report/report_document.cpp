@@ -13,10 +13,13 @@ namespace poslab::ui::report {
 using namespace pdf;
 
 ReportDocument::ReportDocument(const ExportOptions& options, const lessons::Course& course, QPaintDevice* device)
-    : m_opt(options), m_words(options.lang), m_course(course), m_md(context(QString())),
-      m_pages(device, m_md, options.lang), m_cur(&m_pages.document())
-{
-}
+    : m_opt(options),
+      m_words(options.lang),
+      m_course(course),
+      m_md(context(QString())),
+      m_pages(device, m_md, options.lang),
+      m_cur(&m_pages.document())
+{}
 
 MarkdownContext ReportDocument::context(const QString& chapterFile) const
 {
@@ -37,8 +40,8 @@ QTextCharFormat ReportDocument::uiFormat(qreal pointSize, bool bold, QColor colo
 
 void ReportDocument::newBlock(const QTextBlockFormat& bf, const QTextCharFormat& cf)
 {
-    if (m_cur.block().length() <= 1 && !m_cur.currentList() && !m_cur.currentTable()
-        && m_cur.currentFrame() == m_pages.document().rootFrame()) {
+    if (m_cur.block().length() <= 1 && !m_cur.currentList() && !m_cur.currentTable() &&
+        m_cur.currentFrame() == m_pages.document().rootFrame()) {
         m_cur.setBlockFormat(bf);
         m_cur.setBlockCharFormat(cf);
         m_cur.setCharFormat(cf);
@@ -54,7 +57,8 @@ void ReportDocument::appendMarkdown(const QString& markdown, const QString& chap
         m_cur.insertBlock(md.bodyBlockFormat(), md.bodyCharFormat());
     }
     md.insertMarkdown(m_cur, markdown);
-    for (const QString& n : md.notes()) m_warnings.append(QStringLiteral("%1: %2").arg(QFileInfo(chapterFile).fileName(), n));
+    for (const QString& n : md.notes())
+        m_warnings.append(QStringLiteral("%1: %2").arg(QFileInfo(chapterFile).fileName(), n));
     leaveNestedFrames();
 }
 

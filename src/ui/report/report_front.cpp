@@ -48,12 +48,10 @@ QString courseSubtitle(const ReportDocument& doc, const QList<const Chapter*>& c
 QString solutionsPolicy(const Words& words, ExportOptions::Solutions solutions)
 {
     switch (solutions) {
-    case ExportOptions::Solutions::WhenEarned:
-        return words.t("shown for solved exercises and after giving up", "仅对已答对或已放弃的练习给出");
-    case ExportOptions::Solutions::Always:
-        return words.t("all shown (teacher's copy)", "全部给出（教师版）");
-    case ExportOptions::Solutions::Never:
-        return words.t("not shown", "不给出");
+        case ExportOptions::Solutions::WhenEarned:
+            return words.t("shown for solved exercises and after giving up", "仅对已答对或已放弃的练习给出");
+        case ExportOptions::Solutions::Always: return words.t("all shown (teacher's copy)", "全部给出（教师版）");
+        case ExportOptions::Solutions::Never: return words.t("not shown", "不给出");
     }
     return QString();
 }
@@ -98,15 +96,13 @@ void writeFacts(ReportDocument& doc, const QList<const Chapter*>& chapters, bool
                        doc.uiFormat(11, false, QColor(0x55, 0x5d, 0x66)));
         cur.insertText(value, doc.uiFormat(11, true));
     };
-    if (!opt.studentName.trimmed().isEmpty())
-        line(words.t("Student", "学生"), opt.studentName.trimmed());
+    if (!opt.studentName.trimmed().isEmpty()) line(words.t("Student", "学生"), opt.studentName.trimmed());
     line(words.t("Language", "语言"), words.zh() ? QStringLiteral("中文") : QStringLiteral("English"));
     line(words.t("Date", "日期"), QDate::currentDate().toString(Qt::ISODate));
     QStringList numbers;
     for (const Chapter* c : chapters) numbers << QString::number(c->number);
     line(words.t("Chapters", "章节"), numbers.join(QStringLiteral(", ")));
-    if (haveAnswers)
-        line(words.t("Answers", "答案"), QFileInfo(opt.answersFile).fileName());
+    if (haveAnswers) line(words.t("Answers", "答案"), QFileInfo(opt.answersFile).fileName());
     line(words.t("Solutions", "参考解答"), solutionsPolicy(words, opt.solutions));
 }
 
@@ -120,10 +116,11 @@ void writeTitlePage(ReportDocument& doc, const QList<const Chapter*>& chapters, 
     QTextBlockFormat foot;
     foot.setTopMargin(mmToLogical(40));
     doc.cursor().insertBlock(foot, doc.uiFormat(9, false, QColor(0x77, 0x7f, 0x88)));
-    doc.cursor().insertText(doc.words().t("Made with PosLab %1, a notebook on positional encoding in Transformers. "
-                                          "The appendix lists every module run so each figure can be reproduced.",
-                                          "由 PosLab %1 生成——一本讲解 Transformer 位置编码的笔记本。"
-                                          "附录列出了每一次模块运行，每张图都可以复现。")
+    doc.cursor().insertText(doc.words()
+                                .t("Made with PosLab %1, a notebook on positional encoding in Transformers. "
+                                   "The appendix lists every module run so each figure can be reproduced.",
+                                   "由 PosLab %1 生成——一本讲解 Transformer 位置编码的笔记本。"
+                                   "附录列出了每一次模块运行，每张图都可以复现。")
                                 .arg(QStringLiteral(POSLAB_VERSION)),
                             doc.uiFormat(9, false, QColor(0x77, 0x7f, 0x88)));
 }
@@ -177,7 +174,8 @@ void ReportContents::add(int level, const QString& number, const QString& title,
     if (m_table && m_rows < m_table->rows()) {
         h.tocRow = m_rows++;
         const bool major = level != 2;
-        QTextCharFormat f = m_doc.uiFormat(major ? 11 : 10, major, major ? QColor(0x1c, 0x2a, 0x3a) : QColor(0x33, 0x3a, 0x42));
+        QTextCharFormat f =
+            m_doc.uiFormat(major ? 11 : 10, major, major ? QColor(0x1c, 0x2a, 0x3a) : QColor(0x33, 0x3a, 0x42));
         QTextBlockFormat bf;
         bf.setTopMargin(major && h.tocRow > 0 ? 8 : 0);
         bf.setLineHeight(125, QTextBlockFormat::ProportionalHeight);

@@ -47,8 +47,7 @@ public:
     // Fills the next contents row and remembers the heading it points at.
     // level: 1 chapter, 2 step, 0 appendix. `at` is the heading's block;
     // headerTitle, when not empty, is the running header from there on.
-    void add(int level, const QString& number, const QString& title, const QTextCursor& at,
-             const QString& headerTitle);
+    void add(int level, const QString& number, const QString& title, const QTextCursor& at, const QString& headerTitle);
 
     // After pagination: writes the page numbers into the contents until they
     // are stable. Returns an error when they do not settle.
@@ -64,10 +63,10 @@ public:
 private:
     // A heading whose page the contents and the running header need.
     struct Heading {
-        int level = 1;       // 1 chapter, 2 step, 0 appendix
-        QString tocTitle;    // as printed in the contents
-        QString headerTitle; // as printed in the running header (chapters, appendix)
-        QTextCursor cursor;  // at the heading block (moves with edits)
+        int level = 1;        // 1 chapter, 2 step, 0 appendix
+        QString tocTitle;     // as printed in the contents
+        QString headerTitle;  // as printed in the running header (chapters, appendix)
+        QTextCursor cursor;   // at the heading block (moves with edits)
         int tocRow = -1;
     };
 

@@ -23,10 +23,12 @@ namespace poslab::ui {
 AssignmentController::AssignmentController(QMainWindow* window, CourseNavigator* navigator, LessonView* view,
                                            AssignmentBanner* banner, const QString& draftDir, QObject* parent)
     : QObject(parent), m_window(window), m_navigator(navigator), m_view(view), m_banner(banner), m_draftDir(draftDir)
-{
-}
+{}
 
-QString AssignmentController::lang() const { return m_navigator->language(); }
+QString AssignmentController::lang() const
+{
+    return m_navigator->language();
+}
 
 void AssignmentController::chooseFile()
 {
@@ -112,8 +114,8 @@ void AssignmentController::connectSession()
     connect(m_session, &AssignmentSession::saveStateChanged, this, [this] {
         m_banner->refresh();
         if (m_session && !m_session->saveProblem().ok())
-            m_window->statusBar()->showMessage(
-                tr("Your answers could not be saved: %1").arg(lessons::describeProblem(m_session->saveProblem(), lang())));
+            m_window->statusBar()->showMessage(tr("Your answers could not be saved: %1")
+                                                   .arg(lessons::describeProblem(m_session->saveProblem(), lang())));
         else
             m_window->statusBar()->showMessage(tr("Your answers are saved again."), 6000);
     });
@@ -185,10 +187,10 @@ void AssignmentController::submit()
     const int unanswered = m_session->exerciseCount() - m_session->answeredCount();
     if (unanswered > 0) concerns << tr("%n exercise(s) have no answer yet.", nullptr, unanswered);
     if (!concerns.isEmpty()) {
-        const auto answer = QMessageBox::question(m_window, tr("Submit Answers"),
-                                                  concerns.join(QStringLiteral("\n\n")) + QStringLiteral("\n\n") +
-                                                      tr("Submit anyway?"),
-                                                  QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+        const auto answer =
+            QMessageBox::question(m_window, tr("Submit Answers"),
+                                  concerns.join(QStringLiteral("\n\n")) + QStringLiteral("\n\n") + tr("Submit anyway?"),
+                                  QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
         if (answer != QMessageBox::Yes) return;
     }
     submitTo(path);
@@ -223,8 +225,8 @@ void AssignmentController::newAssignment()
     AssignmentDialog dialog(m_navigator->languageCourse(), m_navigator->courseDir(), lang(), defaultExportDir(),
                             m_window);
     if (dialog.exec() != QDialog::Accepted) return;
-    m_window->statusBar()->showMessage(
-        tr("Assignment saved to %1").arg(QDir::toNativeSeparators(dialog.savedPath())), 10000);
+    m_window->statusBar()->showMessage(tr("Assignment saved to %1").arg(QDir::toNativeSeparators(dialog.savedPath())),
+                                       10000);
 }
 
 }  // namespace poslab::ui

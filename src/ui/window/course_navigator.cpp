@@ -30,7 +30,12 @@ QString slugOf(const QString& title)
 
 CourseNavigator::CourseNavigator(const QString& courseDir, LessonView* view, TocPanel* toc, SearchPanel* search,
                                  lessons::ProgressStore* store, AppSettings* settings, QObject* parent)
-    : QObject(parent), m_courseDir(courseDir), m_view(view), m_toc(toc), m_search(search), m_store(store),
+    : QObject(parent),
+      m_courseDir(courseDir),
+      m_view(view),
+      m_toc(toc),
+      m_search(search),
+      m_store(store),
       m_settings(settings)
 {
     connect(m_view, &LessonView::exerciseSolvedChanged, this, [this] { updateProgressMarks(); });
@@ -93,10 +98,10 @@ bool CourseNavigator::goTo(int chapter, int step)
         m_chapter = m_step = -1;
         QStringList problems;
         for (const lessons::Diagnostic& d : m_diagnostics) problems << d.toString();
-        m_view->showMessage(tr("No lessons found"),
-                            tr("PosLab found no chapters in %1 (language: %2).")
-                                    .arg(QDir::toNativeSeparators(m_courseDir), m_lang) +
-                                (problems.isEmpty() ? QString() : QStringLiteral("\n\n") + problems.join(u'\n')));
+        m_view->showMessage(
+            tr("No lessons found"),
+            tr("PosLab found no chapters in %1 (language: %2).").arg(QDir::toNativeSeparators(m_courseDir), m_lang) +
+                (problems.isEmpty() ? QString() : QStringLiteral("\n\n") + problems.join(u'\n')));
         emit positionChanged();
         return false;
     }
@@ -154,8 +159,7 @@ bool CourseNavigator::currentStepReadsLabResults() const
     const lessons::Chapter& ch = c.chapters[m_chapter];
     if (m_step < 0 || m_step >= ch.steps.size()) return false;
     for (const lessons::Block& b : ch.steps[m_step].blocks)
-        if (b.kind == lessons::Block::Kind::Run && b.run.moduleId.startsWith(QLatin1String("lab.")))
-            return true;
+        if (b.kind == lessons::Block::Kind::Run && b.run.moduleId.startsWith(QLatin1String("lab."))) return true;
     return false;
 }
 

@@ -27,10 +27,12 @@ namespace poslab::ui {
 ExportController::ExportController(QMainWindow* window, QAction* exportAction, const CourseNavigator* navigator,
                                    lessons::ProgressStore* store, QObject* parent)
     : QObject(parent), m_window(window), m_action(exportAction), m_navigator(navigator), m_store(store)
-{
-}
+{}
 
-bool ExportController::isRunning() const { return m_process || m_progress; }
+bool ExportController::isRunning() const
+{
+    return m_process || m_progress;
+}
 
 void ExportController::setAvailable(bool available)
 {
@@ -96,11 +98,11 @@ void ExportController::startExport(const ExportOptions& given)
     if (options.courseDir.isEmpty()) options.courseDir = m_navigator->courseDir();
     if (options.lang.isEmpty()) options.lang = m_navigator->language();
     m_store->save();  // every change is saved already; this makes sure the file exists
-    if (options.answersFile.isEmpty() && QFileInfo::exists(m_store->filePath())) options.answersFile = m_store->filePath();
+    if (options.answersFile.isEmpty() && QFileInfo::exists(m_store->filePath()))
+        options.answersFile = m_store->filePath();
     const QString path = options.outputPath;
 
-    m_progress = new QProgressDialog(tr("Exporting %1…").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 0,
-                                     m_window);
+    m_progress = new QProgressDialog(tr("Exporting %1…").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 0, m_window);
     m_progress->setWindowTitle(tr("Export PDF"));
     m_progress->setMinimumDuration(0);
     m_progress->setWindowModality(Qt::WindowModal);
@@ -129,8 +131,8 @@ void ExportController::startExport(const ExportOptions& given)
 void ExportController::startChildProcess(const QString& program, const ExportOptions& options)
 {
     const QString path = options.outputPath;
-    QStringList args{QStringLiteral("export"), QStringLiteral("--course"), options.courseDir,
-                     QStringLiteral("--lang"), options.lang};
+    QStringList args{QStringLiteral("export"), QStringLiteral("--course"), options.courseDir, QStringLiteral("--lang"),
+                     options.lang};
     if (!options.chapters.isEmpty()) {
         QStringList numbers;
         for (int n : options.chapters) numbers << QString::number(n);

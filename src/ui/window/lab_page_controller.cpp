@@ -15,12 +15,20 @@ namespace poslab::ui {
 LabPageController::LabPageController(QMainWindow* window, QStackedWidget* pages, QWidget* lessons,
                                      QDockWidget* contents, QAction* action, CourseNavigator* navigator,
                                      const QString& resultsDir, QObject* parent)
-    : QObject(parent), m_window(window), m_pages(pages), m_lessons(lessons), m_contents(contents), m_action(action),
-      m_navigator(navigator), m_resultsDir(resultsDir)
-{
-}
+    : QObject(parent),
+      m_window(window),
+      m_pages(pages),
+      m_lessons(lessons),
+      m_contents(contents),
+      m_action(action),
+      m_navigator(navigator),
+      m_resultsDir(resultsDir)
+{}
 
-bool LabPageController::isShown() const { return m_lab && m_pages->currentWidget() == m_lab; }
+bool LabPageController::isShown() const
+{
+    return m_lab && m_pages->currentWidget() == m_lab;
+}
 
 TrainingLabPage* LabPageController::createPage()
 {

@@ -45,14 +45,14 @@ void setTip(QAction* action, const QString& text)
 {
     QStringList keys;
     for (const QKeySequence& k : action->shortcuts()) keys << k.toString(QKeySequence::NativeText);
-    action->setToolTip(keys.isEmpty() ? text : QCoreApplication::translate("poslab::ui::MainWindow", "%1 (%2)")
-                                                   .arg(text, keys.join(QStringLiteral(", "))));
+    action->setToolTip(keys.isEmpty() ? text
+                                      : QCoreApplication::translate("poslab::ui::MainWindow", "%1 (%2)")
+                                            .arg(text, keys.join(QStringLiteral(", "))));
     action->setStatusTip(text);
 }
 }  // namespace
 
-MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
-    : QMainWindow(parent), m_options(options)
+MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMainWindow(parent), m_options(options)
 {
     setObjectName(QStringLiteral("PosLabMainWindow"));
     m_settings = std::make_unique<AppSettings>(options.settingsFile);
@@ -81,8 +81,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
                                       m_view, m_toc, m_search, m_store, m_settings.get(), this);
     m_exporter = new ExportController(this, m_export, m_navigator, m_store, this);
     m_assignments = new AssignmentController(this, m_navigator, m_view, m_banner, options.assignmentDraftDir, this);
-    m_labPage =
-        new LabPageController(this, pages, m_view, m_dock, m_showLab, m_navigator, options.labResultsDir, this);
+    m_labPage = new LabPageController(this, pages, m_view, m_dock, m_showLab, m_navigator, options.labResultsDir, this);
     wireControllers();
     setupMenus();
     setupToolBar();
@@ -92,7 +91,8 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
         statusBar()->showMessage(tr("Your answers could not be saved: %1").arg(message));
     });
     if (!progressLoaded && !m_store->lastError().isEmpty())
-        statusBar()->showMessage(tr("Saved progress could not be read (%1); starting afresh.").arg(m_store->lastError()));
+        statusBar()->showMessage(
+            tr("Saved progress could not be read (%1); starting afresh.").arg(m_store->lastError()));
 
     qApp->installEventFilter(this);
 
@@ -107,8 +107,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
         restoreGeometry(m_settings->geometry());
     } else {
         QSize size(1280, 860);
-        if (QScreen* screen = QGuiApplication::primaryScreen())
-            size = size.boundedTo(screen->availableSize() * 0.92);
+        if (QScreen* screen = QGuiApplication::primaryScreen()) size = size.boundedTo(screen->availableSize() * 0.92);
         resize(size);
     }
     if (options.restoreGeometry && !m_settings->windowState().isEmpty()) restoreState(m_settings->windowState());
@@ -202,7 +201,8 @@ void MainWindow::setupActions()
     m_leaveAssignment->setIcon(style()->standardIcon(QStyle::SP_DialogCloseButton, nullptr, this));
     m_leaveAssignment->setEnabled(false);
 
-    for (QAction* a : {m_prev, m_next, m_switchLang, m_export, m_find, m_showLab, m_quit, m_openAssignment}) addAction(a);
+    for (QAction* a : {m_prev, m_next, m_switchLang, m_export, m_find, m_showLab, m_quit, m_openAssignment})
+        addAction(a);
 }
 
 void MainWindow::setupDocks()
@@ -345,7 +345,8 @@ void MainWindow::retranslateUi()
     m_submitAssignment->setText(tr("Submit\u2026"));
     setTip(m_submitAssignment, tr("Save your answers to a file to hand in to your teacher"));
     m_leaveAssignment->setText(tr("Leave Assignment"));
-    setTip(m_leaveAssignment, tr("Go back to the course; your answers stay saved for when you open the assignment again"));
+    setTip(m_leaveAssignment,
+           tr("Go back to the course; your answers stay saved for when you open the assignment again"));
     m_toggleToc->setText(tr("Contents"));
     setTip(m_toggleToc, tr("Show or hide the table of contents"));
     m_dock->setWindowTitle(tr("Contents"));
@@ -455,7 +456,8 @@ void MainWindow::onSearchHit(int chapter, int step, const QString& query)
 void MainWindow::onCourseLink(const QUrl& url)
 {
     if (!m_navigator->followLink(url))
-        statusBar()->showMessage(tr("The link %1 does not lead to a chapter of this course.").arg(url.toString()), 6000);
+        statusBar()->showMessage(tr("The link %1 does not lead to a chapter of this course.").arg(url.toString()),
+                                 6000);
 }
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event)
