@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench_attention — attention forward and RoPE application at the shapes of
 // one Transformer layer (B = 1, H = 8, D = 64), T = 128 … 2048.
 //

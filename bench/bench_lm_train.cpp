@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench_lm_train — one full training step of the character language model
 // (lm/model.h: forward, backward, global-norm clipping, AdamW) and one
 // evaluation pass at context 512, at 1 and 2 threads, plus the sgemm peak of

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Installation like any desktop program (issue 6 §3). Included from the top
 # CMakeLists.txt after the app and the tests are defined.
 #

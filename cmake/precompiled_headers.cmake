@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Precompiled Qt headers. Parsing Qt's headers is most of the compile time of a
 # PosLab file (a test that includes <QtTest> parses the whole of QtCore), so
 # each Qt library target precompiles the Qt headers it uses once, and the

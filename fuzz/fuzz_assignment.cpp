@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fuzz_assignment — the readers of assignment and answer files
 // (classroom/assignment.h) and grading (classroom/grading.h) on arbitrary bytes.
 //

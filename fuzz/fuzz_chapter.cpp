@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fuzz_chapter — a lesson chapter file from arbitrary bytes.
 //
 // Each input is (1) parsed in memory as an English chapter by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fuzz_checkpoint — the checkpoint reader (tensor_file.h) and the language
 // model checkpoint on top of it (lm/checkpoint.h) from arbitrary bytes.
 //

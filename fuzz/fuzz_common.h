@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fuzz_common.h — what every PosLab fuzz target shares: a QCoreApplication
 // (some code asks Qt for translations and the application's paths), quiet Qt
 // logging (a fuzzer would otherwise spend its time printing warnings), and a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fuzz_exercise — the exercise answer checkers and the run-condition language
 // (exercise_check.h) on arbitrary input.
 //

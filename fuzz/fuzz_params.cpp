@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fuzz_params — module parameter parsing: Registry lookup, then parseParams
 // ("name=value" lists, as on the command line and in lesson info strings) and
 // validateParams (typed or string values, as lesson blocks pass them), for

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs the Debian packages one purpose needs, and nothing more:
 #
 #   scripts/bootstrap.sh run     building and running PosLab (scripts/run.sh)

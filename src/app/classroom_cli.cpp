@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // classroom_cli.cpp — `poslab assignment ...` and `poslab grade ...` (classroom_cli.h).
 #include "app/classroom_cli.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cli.h — the `poslab` command line (README.md, "The command line", documents
 // it; tests and scripts rely on its shape).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // command_options.cpp — the one option parser of the command line (command_options.h).
 #include "app/command_options.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // command_options.h — the one option parser of the `poslab` command line, and
 // the one way a command says that it refuses something.
 //

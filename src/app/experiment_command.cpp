@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // experiment_command.cpp — `poslab experiment length` (experiment_command.h):
 // train short, test long, over every position scheme; the results as a table
 // or JSON, stored for the Experiments chapter, the Training Lab and the report.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // experiment_command.h — `poslab experiment length`: train short, test long.
 //
 //   poslab experiment length [--corpus NAME|FILE] [--train-ctx N] [--eval-lengths 64,128,...]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // help_text.h — what `poslab --help` and `poslab --version` print, in English
 // and in Chinese, and how the command line picks its language when --lang is
 // not given.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lab_command_common.cpp — what `poslab train` and `poslab experiment` share
 // (lab_command_common.h).
 #include "app/lab_command_common.h"

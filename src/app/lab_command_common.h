@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lab_command_common.h — what `poslab train` (train_command.h) and
 // `poslab experiment` (experiment_command.h) share: reading their numeric
 // options, loading a corpus, progress lines, number text, and Ctrl+C.

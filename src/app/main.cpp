@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // main.cpp — entry point of the poslab executable.
 //
 // Without a command, poslab opens the notebook window; without a display it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // train_command.cpp — `poslab train` (train_command.h): one model, trained,
 // evaluated, saved and sampled, or a checkpoint continued.
 //

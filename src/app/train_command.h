@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // train_command.h — `poslab train`: one tiny character-level model.
 //
 //   poslab train [--corpus NAME|FILE] [--position rope|...] [--d-model N] [--layers N]

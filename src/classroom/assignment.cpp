@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // assignment.cpp — reading and writing .poslab-assignment and .poslab-answers
 // files (docs/assignment-files.md), and building an assignment from a course.
 #include "classroom/assignment.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // assignment.h — the files of classroom use: an assignment a teacher hands
 // out (.poslab-assignment) and the answers a student hands back
 // (.poslab-answers). Both are UTF-8 JSON objects with a format name, a format

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // grading.cpp — grades answer files against an assignment: every check on a
 // worker thread under a time limit, one result per student and question, and
 // the text, JSON and CSV forms of `poslab grade`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // grading.h — grades answer files against an assignment, offline and
 // deterministically, with the checkers the student's window used
 // (exercise_check.h). A run exercise is graded by running its module with the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // alibi.cpp — see alibi.h for the formulas and sources.
 #include "core/alibi.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // alibi.h — ALiBi, "Attention with Linear Biases" (Press, Smith, Lewis 2022,
 // "Train Short, Test Long").
 //

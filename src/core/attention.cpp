@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // attention.cpp — multi-head scaled dot-product attention (see attention.h).
 //
 // Layout of the work, per (b, h) pair and per block of query rows [i0, i1):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // attention.h — multi-head scaled dot-product attention, forward and backward,
 // with every hook that a positional encoding needs.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // common.h — what every file of the numeric core shares: the error type,
 // the memory budget guard, and a seeded random generator whose sequence is the
 // same on every machine and standard library.

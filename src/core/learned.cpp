@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // learned.cpp — see learned.h for the conventions and sources.
 #include "core/learned.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // learned.h — learned absolute position embeddings (BERT, GPT-2, ViT).
 //
 // What it is: a trainable table W of shape (max_len, C); the token at

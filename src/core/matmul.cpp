@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // matmul.cpp — the only file that includes <cblas.h> (see matmul.h).
 #include "core/matmul.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // matmul.h — the one door to BLAS. Thin row-major wrappers around cblas_sgemm,
 // a plain-loop reference beside each (for tests only), and the BLAS thread
 // count. matmul.cpp is the only file of PosLab that includes <cblas.h>.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // precision.cpp — fp16 / bf16 rounding by bit manipulation (round to nearest,
 // ties to even). See precision.h for the formats and why RoPE cares.
 #include "core/precision.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // precision.h — rounding to the 16-bit float formats used for training and
 // inference (IEEE 754 binary16 "fp16", Google brain float "bf16"), returned
 // as float so the effect of the lost bits can be measured in float arithmetic.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // relative.cpp — see relative.h for the formulas, signs and sources.
 #include "core/relative.h"
 

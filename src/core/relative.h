@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // relative.h — relative position encodings that enter attention as a lookup
 // by (query, key) offset: Shaw et al. 2018, T5 buckets, Swin's 2-D index.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rope.cpp — RoPE tables, rotation (both layouts), forward/backward, layout
 // permutation. See rope.h for the formulas, conventions and citations.
 #include "core/rope.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rope.h — Rotary Position Embedding (RoPE): cos/sin tables, the rotation in
 // both memory layouts, forward and backward, and the channel permutation that
 // converts one layout into the other.

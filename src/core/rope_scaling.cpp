@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rope_scaling.cpp — inverse frequencies and attention factor for each RoPE
 // scaling. Formulas and citations in rope_scaling.h and docs/reference/definitions.md §3.
 #include "core/rope_scaling.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rope_scaling.h — RoPE inverse frequencies and attention factor for every
 // Hugging Face scaling ("rope_type"), with HF's parameter names and semantics.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simd_exp.h — e^x for the element-wise loops of core and lm (the softmax in
 // attention.cpp, GELU in lm/layers.cpp): one Cephes-style polynomial, as a
 // scalar function and on eight AVX2 + FMA lanes. Internal to src/core and

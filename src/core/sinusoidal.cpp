@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sinusoidal.cpp — see sinusoidal.h for the formulas and their sources.
 #include "core/sinusoidal.h"
 

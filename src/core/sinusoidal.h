@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sinusoidal.h — fixed (not learned) absolute position encodings built from
 // sines and cosines, as in "Attention Is All You Need" (Vaswani et al. 2017,
 // §3.5) and its tensor2tensor / fairseq variant.

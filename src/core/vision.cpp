@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vision.cpp — 2-D position encodings for ViTs. See vision.h for the formulas,
 // conventions and sources.
 #include "core/vision.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vision.h — position encodings for images: a ViT cuts an image into a
 // gh × gw grid of patches and reads them as a sequence of T = gh·gw tokens.
 // This file holds the 2-D encodings that know the grid is a grid.

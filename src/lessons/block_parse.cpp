@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // block_parse.cpp — the `key: value` bodies of run and exercise blocks.
 #include "lessons/block_parse.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // block_parse.h — internal: parses the bodies of ```run and ```exercise blocks
 // (our `key: value` format) and validates them against the module registry.
 // Used by the chapter loader; not part of the public API.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // course.cpp — small helpers of the course model.
 #include "lessons/course.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // course.h — the object model of a PosLab course, as read from lesson files.
 //
 // A course is a folder with en/ and zh/ subfolders of chapter files

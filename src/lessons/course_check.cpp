@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // course_check.cpp — `poslab check`: both languages plus cross-language consistency.
 #include "lessons/course_check.h"
 

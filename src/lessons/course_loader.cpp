@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // course_loader.cpp — parses chapter files (front matter + md4c) into the model.
 //
 // md4c finds the structure (top-level headings, fenced blocks, images) and

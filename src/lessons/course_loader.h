@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // course_loader.h — reads a course folder (one language) into the model of
 // course.h, and locates the course shipped with PosLab.
 //

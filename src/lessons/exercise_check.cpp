@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // exercise_check.cpp — answer checking and the condition language of run exercises.
 #include "lessons/exercise_check.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // exercise_check.h — decides whether a learner's answer to an exercise is right.
 //
 // Pure, deterministic functions over the exercise (course.h) and the answer:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // progress_store.cpp — the learner's progress as an atomically written JSON file.
 #include "lessons/progress_store.h"
 

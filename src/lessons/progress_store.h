@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // progress_store.h — the learner's saved state: answers, attempts, revealed
 // hints, solved flags, and the last chapter and step.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // run_engine.cpp — asynchronous, cached, cancellable module runs.
 #include "lessons/run_engine.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // checkpoint.cpp — see checkpoint.h.
 #include "lm/checkpoint.h"
 

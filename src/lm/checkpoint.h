@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // checkpoint.h — saving and loading a language model (lm/model.h) with its
 // configuration, its character vocabulary and, optionally, its AdamW state,
 // in one tensor_file (tensor_file.h: versioned header, FNV-1a checksum,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // experiment.cpp — see experiment.h.
 #include "lm/experiment.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // experiment.h — training one language model on a token stream, measuring it at
 // several evaluation lengths, and the "train short, test long" experiment
 // behind the training lab: the same data and budget for every position scheme,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // layers.cpp — see layers.h. Plain loops; the GEMMs go through matmul.h
 // (on several threads through thread_split.h).
 #include "lm/layers.h"

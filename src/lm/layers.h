@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // layers.h — the layers of a GPT-2-style language model, each forward next
 // to its hand-written backward (karpathy/llm.c train_gpt2.c: encoder_forward,
 // layernorm_forward, gelu_forward, crossentropy_forward and their _backward).

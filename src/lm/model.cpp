@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // model.cpp — see model.h. The forward pass and the backward pass are
 // written out layer by layer, in the order of llm.c's gpt2_forward and
 // gpt2_backward; each backward step quotes the forward line it differentiates.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // model.h — a tiny decoder-only character-level Transformer in the style of
 // GPT-2 (Radford et al. 2019; karpathy/llm.c train_gpt2.c, nanoGPT model.py),
 // with a choice of position scheme, trained on the CPU with OpenBLAS.

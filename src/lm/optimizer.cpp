@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // optimizer.cpp — see optimizer.h.
 #include "lm/optimizer.h"
 

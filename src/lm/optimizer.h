@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // optimizer.h — AdamW with decoupled weight decay, global-norm gradient
 // clipping and a warm-up + cosine learning-rate schedule, over flat float
 // buffers (the model keeps all its parameters in one buffer, lm/model.h).

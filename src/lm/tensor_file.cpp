@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "lm/tensor_file.h"
 
 #include "core/common.h"

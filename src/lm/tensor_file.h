@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tensor_file.h — the checkpoint container: named float tensors plus a small
 // key=value metadata block, in one versioned, checksummed binary file.
 //

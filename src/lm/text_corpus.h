@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // text_corpus.h — real text for the training lab, as Unicode code points.
 //
 // The pipeline, each step a plain function so that each can be tested:

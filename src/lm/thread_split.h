@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // thread_split.h — the language model's way of using n threads for work
 // that splits into independent ranges (rows of a LayerNorm, output rows of a
 // linear layer, elements of GELU): split_range cuts [0, total) into n

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // alibi_modules.cpp — runnable modules of the ALiBi family (alibi.slopes,
 // alibi.bias) and of its opposite, no position encoding at all
 // (nope.causal_signal: how a causal mask alone reveals position).

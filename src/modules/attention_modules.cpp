@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // attention_modules.cpp — runnable modules of the attention family:
 //   attention.map          attention weights of a toy one-layer model over a
 //                          sentence, for every position encoding;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench_modules.cpp — runnable modules of the bench family:
 //   bench.pe_cost  what each position encoding adds to one attention forward.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // learned_modules.cpp — runnable modules of the learned-absolute family:
 // learned.extend (interpolate a table to a new length, or copy its rows
 // over and over as Longformer did, or keep it and append fresh untrained rows).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // module.h — runnable modules: typed parameters in, typed outputs out.
 //
 // A module is a small, registered piece of real work on the numeric core

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // output_format.h — a module run (or the module list) as JSON, readable text
 // or CSV, exactly as the command line prints it (README.md, "JSON output",
 // documents the shape; tests and tools rely on it).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // registry.h — the list of all runnable modules, lookup by id, and the
 // validation of parameters given as text (command line, lesson files) or as
 // typed values.

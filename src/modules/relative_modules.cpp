@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // relative_modules.cpp — runnable modules of the relative family:
 // relative.shaw, relative.t5_bucket, relative.swin_index.
 #include "modules/registry.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rope_modules.cpp — runnable modules of the RoPE family: frequencies of every
 // HF scaling, the rotation in both layouts, the relative-position property,
 // RoFormer's long-term decay, behaviour beyond the trained length, and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sinusoidal_modules.cpp — runnable modules of the sinusoidal family:
 // sinusoidal.matrix, sinusoidal.similarity, sinusoidal.linear_shift.
 #include "modules/registry.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vit_modules.cpp — runnable modules of the vit family: 2-D position
 // encodings for Vision Transformers (core: src/core/vision.h).
 //

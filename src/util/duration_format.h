@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // duration_format.h — a number of seconds as text, the one way every layer
 // says how long something took or will take.
 #pragma once

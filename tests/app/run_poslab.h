@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // run_poslab.h — runs the real poslab executable for the command-line tests
 // (tst_cli, tst_train_cli, tst_help_version, tst_cli_messages): arguments in, exit code and both streams out, in a
 // fixed C.UTF-8 locale; a run that outlives its time limit (scaled by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_classroom_cli — `poslab assignment ...` and `poslab grade ...` as a
 // teacher and students meet them (the real executable, POSLAB_EXECUTABLE).
 //

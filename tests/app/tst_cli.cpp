@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_cli — the poslab command line as a user or a script meets it: the
 // commands README.md documents, their exit statuses, and that no input makes it
 // crash or hang.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_cli_messages — the command line's refusals in the reader's language:
 // `poslab run` (a refused module parameter), `poslab experiment` and
 // `poslab train` (a refused option, a refused combination of sizes), with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_command_options — every command of the real poslab reads its options
 // the same way (app/command_options.h): an unknown option, a missing value,
 // an option given twice, a value given to a flag and a --lang that is neither

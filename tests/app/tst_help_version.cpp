@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_help_version — `poslab --help` and `poslab --version` in both languages,
 // run on the real executable: the language comes from --lang, else from the
 // environment the way gettext reads it; both helps document the same commands

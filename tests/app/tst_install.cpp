@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_install — PosLab installed like any desktop program (issue 6 §3):
 // `cmake --install` into a scratch prefix puts the binary, the course, the menu
 // entry, the AppStream metadata and the icons where Freedesktop expects them,

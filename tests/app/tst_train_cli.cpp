@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_train_cli — `poslab train` and `poslab experiment length` as a user or a
 // script meets them (the real executable, POSLAB_EXECUTABLE): bad options exit
 // 2 with a message; a tiny training run saves a checkpoint that loads (read

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_assignment.cpp — assignment and answer files: creation from a course
 // (the small test course and the shipped one), the round trip, every kind of
 // file problem, atomic writes, and that the stored exercise blocks parse back

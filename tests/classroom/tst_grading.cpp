@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_grading.cpp — grading answer files: every exercise kind right, wrong,
 // unanswered and not judged; run exercises graded by running their module;
 // the time limit (a module that honours the cancel flag and one that ignores

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_alibi — ALiBi slopes and biases.
 //
 // Golden values: (1) hand-derived exponent lists (docs/reference/definitions.md §5: n = 8 ->

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_attention — multi-head attention (core/attention.h) checked three ways:
 //   1. the BLAS/blocked kernel against the plain-loop reference over many
 //      settings (sizes, causal, bias, padding, RoPE layouts, blocks, threads);

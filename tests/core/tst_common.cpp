@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_common — the core's shared pieces: the memory budget guard and the
 // seeded random generator.
 #include "core/common.h"

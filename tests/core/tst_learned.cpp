@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_learned — learned absolute table: initial statistics, determinism by
 // seed, forward add and its length limit, backward against central finite
 // differences, and endpoint-aligned linear interpolation against values

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_matmul — the BLAS wrappers of core/matmul.h against hand-computed
 // products and against the plain-loop references beside them.
 #include <QtTest>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_precision.cpp — fp16/bf16 round-to-nearest-even (src/core/precision.h).
 //
 // Two kinds of evidence:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_relative — Shaw clipped indices and bias terms, T5 buckets, Swin's 2-D
 // index, and the bias gathers with their backward passes.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_rope.cpp — RoPE application (src/core/rope.h): the relative-position
 // property, the two layouts, inverse, partial rotary, norms, backward.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_rope_scaling.cpp — inverse frequencies and attention factors of every
 // RoPE scaling (src/core/rope_scaling.h) against values derived independently.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_simd_exp — the e^x polynomial shared by the softmax and GELU loops
 // (src/core/simd_exp.h), scalar and AVX2 + FMA, against std::exp in double.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_sinusoidal — the sinusoidal tables against closed forms evaluated in
 // double precision inside this test (std::pow, not the core's exp/log), the
 // shift property PE(p+k) = M_k PE(p), and the dot-product identity.

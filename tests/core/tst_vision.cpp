@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_vision.cpp — tests of src/core/vision.h (2-D position encodings).
 //
 // Three kinds of evidence: values derived independently in double precision

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_failed_saves.cpp — saves that cannot succeed: a full disk, a folder the
 // user may not write to, and a destination that is a folder. For the PDF
 // (`poslab export -o`), the checkpoint (`poslab train --save`) and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_kill_during_save.cpp — the real poslab killed with SIGKILL at seeded
 // points of its work while it writes a PDF over an existing one (`poslab export`)
 // and while it saves a checkpoint over an existing one (`poslab train --load

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_course_check.cpp — `poslab check` over a corpus of malformed chapters
 // (tests/lessons/data/bad, xlang): each must give its own file:line: message,
 // none may crash; the valid example course and the real course pass

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_course_parser.cpp — the chapter parser on valid input: front matter,
 // steps, blocks with their source lines, run and exercise fields, CRLF/BOM
 // equivalence, images, and the default course locator.

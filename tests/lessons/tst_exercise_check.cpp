@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_exercise_check.cpp — answer checking for every exercise kind, the
 // condition grammar (parse errors and evaluation), and run conditions on real
 // module outputs.

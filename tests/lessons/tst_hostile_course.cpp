@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_hostile_course.cpp — lesson files written to do harm. A course made in
 // a temporary folder by the test (nothing large is committed) holds one chapter
 // per attack: images and links that climb out of the course (../../, absolute

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_progress_store.cpp — the learner's saved progress: round trip, atomic
 // writes (a crash leaves a temp file or a truncated file), corrupt files kept
 // aside, unwritable folders, and many rapid saves from several threads.

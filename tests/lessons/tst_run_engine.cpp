@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_run_engine.cpp — asynchronous runs: the cache (counted runs, same
 // result object), cancellation of long runs (running and queued), failures
 // reported as error results, and runs of real modules.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_run_engine_messages — a failed run says what went wrong in both course
 // languages (RunResult::errorIn): unknown module, refused parameter (from the
 // registry and from a module's own check), memory budget, an error of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_shipped_course.cpp — the course shipped with PosLab (lessons/), as a
 // learner meets it: both languages teach the same chapters with the same steps,
 // run blocks and exercises; every run block runs with its lesson parameters and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lm_reference.h — test helper for tst_lm_layers and tst_lm_model: the
 // language model's layers and the whole model re-implemented from their
 // formulas in plain double loops (no code shared with src/lm), used as

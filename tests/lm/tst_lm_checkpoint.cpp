@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_lm_checkpoint — saving and loading a language model (lm/checkpoint.h).
 //
 // Golden values: the model itself before saving. A loaded model must give

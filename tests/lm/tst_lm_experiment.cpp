@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_lm_experiment — training, evaluation at several lengths and the
 // length-generalisation experiment (lm/experiment.h), on tiny configurations.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_lm_layers — the language model's layers (lm/layers.h) and optimizer
 // (lm/optimizer.h).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_lm_model — the whole language model (lm/model.h) with every position
 // scheme.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_lm_threads — the fast paths of the language model's element-wise
 // layers: GELU's vector path (AVX2 + FMA when the CPU has it) over the whole
 // float range, and the row-split element-wise work that lm_model runs on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_synthetic_tasks — copy, reverse and associative recall.
 //
 // Golden values are the task definitions themselves, checked structurally:

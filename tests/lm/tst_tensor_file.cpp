@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_tensor_file — the checkpoint container.
 //
 // Golden values and how they are derived:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_text_corpus — UTF-8 decoding, cleaning, fortune parsing, the fixed
 // held-out split, the vocabulary, encoding and the two kinds of batches.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_alibi_modules — what chapter 6 (ALiBi and NoPE) adds to the ALiBi module
 // file: the recency output of alibi.bias and the nope.causal_signal module.
 // Golden values come from closed forms, not from the code under test:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_attention_modules — attention.map, attention.permutation and
 // bench.pe_cost run with defaults and extreme parameters; shapes, labels and
 // the expected permutation behaviour.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_bench_modules — bench.pe_cost's relative_min series (added in v2):
 // one bar per encoding, in the table's order, equal to the table's min_ms
 // divided by the min_ms of plain attention. Timings themselves are not

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_encoding_modules — the sinusoidal, learned, relative and ALiBi modules:
 // each runs with its defaults and with the min and max of every numeric
 // parameter (other parameters adjusted only where a documented cross-parameter

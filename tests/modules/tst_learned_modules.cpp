@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_learned_modules — learned.extend's comparison methods (copy, fresh) and
 // its diagnostic outputs (similarity by distance, row norms, std, parameter
 // counts, optional similarity matrices). Golden values are derived by hand or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_param_messages — a refused parameter is said in English and in Chinese:
 // for every parameter type and every kind of refusal, both sentences name the
 // parameter, the value given and what is allowed, and the Chinese one has no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_registry — parameter validation, the built-in module list, and the JSON,
 // text and CSV forms of a run.
 #include "../shared/temporary_lab_run.h"

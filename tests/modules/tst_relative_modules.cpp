@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_relative_modules — facts the "Relative position" chapter states about the
 // relative.* modules. Golden values come from an independent Python
 // re-implementation of Hugging Face's T5Attention._relative_position_bucket,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_rope_modules.cpp — the rope.* modules run with defaults and documented
 // extremes, give outputs of the right shapes and real properties, and turn bad
 // parameters into ParamError.

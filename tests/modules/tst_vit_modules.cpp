@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_vit_modules — the vit.* modules: they run with defaults and at the
 // documented extremes, their outputs have the stated shapes, they show the
 // properties the lessons talk about, and bad parameters raise ParamError.

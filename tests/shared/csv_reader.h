@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // csv_reader.h — an RFC 4180 reader written for the tests (quoted fields,
 // doubled quotes, CRLF row ends), independent of the CSV writers it checks
 // (`poslab grade --format csv`, gradesToCsv).

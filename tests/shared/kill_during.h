@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kill_during.h — fault injection for the tests of PosLab's save paths
 // (tests/faults, and any test that saves through a child process): a child
 // killed with SIGKILL at seeded moments of its work, and a child whose writes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // temporary_lab_run.h — for tests that run every module or every run block of
 // the course: lab.length_results (the Experiments chapter) reads the latest
 // stored training run and, by design, fails with instructions when there is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // test_timing.h — how long a test waits for an event before it calls the
 // event missing, scaled to the build; and a watchdog for synchronous work.
 //

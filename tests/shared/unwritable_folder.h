@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // unwritable_folder.h — makes a folder refuse new files the way a user meets
 // it, for tests of failed saves: read-only permissions for a normal user; for
 // root, who ignores permissions, the immutable attribute (chattr +i). Running

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_assignment_mode.cpp — the window's assignment mode (issue 6 §1, "from
 // the window"), offscreen, on the shipped course.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_charts.cpp — the chart layer on real module outputs (offscreen).
 //
 // Golden values are derived by hand from the definitions, not read back from

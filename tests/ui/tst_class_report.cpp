@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_class_report — the grading reports (class report and student report),
 // read back from the PDF with poppler-qt6 the way a teacher's reader would:
 // pages, text (Chinese extracted as Chinese), fonts, images (pdfimages -list).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Formulas: MathJax SVG through the QtSvg rewrite, the three caches, the
 // QTextDocument object (baseline alignment) and vector output in a PDF.
 //

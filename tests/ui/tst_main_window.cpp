@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_main_window.cpp — the notebook window on a small test course
 // (tests/ui/window-data: two chapters in en and zh, a run block with vary:
 // params, a number, a choice and a run exercise), offscreen.

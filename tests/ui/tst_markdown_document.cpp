@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_markdown_document — lesson Markdown -> QTextDocument structure (md4c),
 // the CJK soft-break rule, the course-folder rules for images and links,
 // formulas as text objects, and the code highlighter's tokens.

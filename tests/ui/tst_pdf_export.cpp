@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_pdf_export — the PDF report, read back from the file with poppler-qt6.
 //
 // The small course in tests/ui/data/course (two chapters in en and zh: text, a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_training_lab_page.cpp — the Training Lab page (issue 5 §4), offscreen,
 // on tiny models (d_model 16, one layer, context 16, a few dozen steps) and a
 // generated text file, so every case takes a second or two.

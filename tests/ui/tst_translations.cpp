@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_translations.cpp — the Chinese UI translation is complete and current.
 //
 // Reads translations/poslab_zh_CN.ts: no unfinished, vanished or obsolete

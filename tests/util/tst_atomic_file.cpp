@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_atomic_file — writeFileAtomically leaves either the old file or the
 // whole new one: a full disk (simulated with RLIMIT_FSIZE, as the fault tests
 // do for whole processes), a path that is a folder and an unwritable folder

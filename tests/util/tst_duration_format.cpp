@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_duration_format — formatDuration, the one duration text of every layer:
 // the clock form of tables and progress lines, the words of sentences in
 // English and Chinese, rounding at the unit boundaries, and what a duration

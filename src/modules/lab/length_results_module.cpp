@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // length_results_module.cpp — runnable modules of the lab family:
 //   lab.length_results  the latest stored "train short, test long" run
 //                       (modules/lab/run_store.h), as tables and charts for the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "modules/lab/option_messages.h"
 
 #include "util/number_format.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // run_store.cpp — writing and reading the training lab's stored runs
 // (modules/lab/run_store.h).
 //

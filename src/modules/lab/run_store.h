@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // run_store.h — the training lab's stored runs (the experiments whose results
 // the lab chapters and `lab.` modules show).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // chart_parts.cpp — line/bar charts, table model and view, chart interactions.
 #include "ui/charts/chart_parts.h"
 

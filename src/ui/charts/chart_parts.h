@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // chart_parts.h — the pieces a ChartPanel is made of: line and bar charts,
 // the table model, the interactive chart view (hover, zoom, pan, reset) and
 // a painter-drawn table for print. Internal to src/ui/charts (and its test).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // chart_spec.cpp — kind names and the screen/print chart styles.
 #include "ui/charts/chart_spec.h"
 

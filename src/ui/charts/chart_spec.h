@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // chart_spec.h — what a run block asks the chart layer to show, and how it
 // should look (screen palette or print).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // chart_view.cpp — ChartPanel, print rendering and "save as".
 #include "ui/charts/chart_view.h"
 

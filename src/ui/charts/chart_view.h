@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // chart_view.h — the chart layer's public API: a widget that shows the
 // outputs of one module run, the same drawing onto any QPainter (PDF export),
 // and "save as" PNG / SVG / CSV.

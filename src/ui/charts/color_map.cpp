@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // color_map.cpp — viridis / diverging maps and heatmap scaling.
 #include "ui/charts/color_map.h"
 

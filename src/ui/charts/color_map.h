@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // color_map.h — colour maps for heatmaps and the value → colour scale.
 //
 // Sequential data uses viridis (perceptually uniform, readable in grey and by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // heatmap_chart.cpp — image + colour-bar items on a QChart (docs/qt-notes.md, Charts).
 #include "ui/charts/heatmap_chart.h"
 

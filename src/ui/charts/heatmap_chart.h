@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // heatmap_chart.h — a matrix as a heatmap on Qt Charts.
 //
 // Qt Charts 6.4 has no heatmap series and its series cannot be subclassed, so

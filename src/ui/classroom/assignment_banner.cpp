@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/classroom/assignment_banner.h"
 
 #include "ui/classroom/assignment_session.h"

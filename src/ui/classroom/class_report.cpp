@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/classroom/class_report.h"
 
 #include "ui/document/markdown_document.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // class_report.h — the PDF reports of grading (`poslab grade -o FILE.pdf`,
 // `poslab grade --student-reports DIR`, and the window's grading dialog).
 //

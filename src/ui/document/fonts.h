@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fonts.h — the font families PosLab uses for lesson text, named explicitly.
 //
 // Why explicit: under the C locale fontconfig picks the Japanese Noto CJK for

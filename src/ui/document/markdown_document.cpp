@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // markdown_document.cpp — MarkdownDocument's formats and entry points, and
 // MarkdownRenderer: md4c's callbacks, one function per kind of block, what
 // each block and span of a lesson becomes. MarkdownWriter

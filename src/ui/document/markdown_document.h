@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // markdown_document.h — a lesson's Markdown (one text block of a step, a
 // caption, an exercise question) rendered into a QTextDocument with md4c.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // markdown_references.cpp — the links and images a lesson may use
 // (markdown_references.h).
 #include "ui/document/markdown_references.h"

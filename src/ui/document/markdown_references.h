@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // markdown_references.h — what a lesson's links and images may point at.
 //
 // Lesson files are data (markdown_document.h): a link is live only for

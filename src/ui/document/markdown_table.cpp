@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // markdown_table.cpp — a GitHub table of lesson Markdown as a QTextTable
 // (markdown_table.h).
 #include "ui/document/markdown_table.h"

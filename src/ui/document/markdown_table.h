@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // markdown_table.h — a GitHub table of lesson Markdown as a QTextTable.
 //
 // MarkdownRenderer (markdown_document.cpp) makes one when md4c enters a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // markdown_writer.cpp — blocks, text, notes, formulas and images written at
 // the cursor for MarkdownRenderer (markdown_writer.h).
 #include "ui/document/markdown_writer.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // markdown_writer.h — the cursor side of rendering lesson Markdown.
 //
 // MarkdownRenderer (markdown_document.cpp) follows md4c's callbacks and

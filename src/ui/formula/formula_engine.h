@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The MathJax bundle running in a QJSEngine on a worker thread of its own.
 // Only used for formulas that no cache has (a teacher's own course): loading

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/formula/formula_renderer.h"
 
 #include "util/atomic_file.h"

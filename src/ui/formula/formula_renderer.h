@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Typeset TeX formulas for the lesson pane and the PDF report.
 //

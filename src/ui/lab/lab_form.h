@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lab_form.h — the Training Lab's settings form: the corpus (or a text file),
 // the position schemes and RoPE's inference-time scalings, the model's sizes
 // and the training budget, the command line's presets, and what one model of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lab_progress_view.h — how the Training Lab's run is going: a progress bar
 // over every scheme's training steps (named after the scheme in training)
 // and a status line (loading the corpus, training with its loss, speed and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lab_results_view.h — what a Training Lab run produced, in three tabs: the
 // results table (held-out bits per character at each evaluation length, with
 // notes on reading it) above the loss-versus-evaluation-length chart; each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/lab/lab_run_banner.h"
 
 #include "ui/lab/lab_text.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lab_run_banner.h — the lines above the Training Lab's results that say
 // which run is on show: the run in training, the page's last run or the
 // latest stored one — when and where it was made, on which machine, with

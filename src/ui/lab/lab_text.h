@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lab_text.h — what the Training Lab's views share: the position schemes'
 // display names (translated), how counts, memory sizes and lists
 // of lengths are written, and whether a palette is dark.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // training_lab_page.h — the Training Lab page of the main window.
 //
 // A learner chooses the corpus, the position schemes (and RoPE's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/lab/training_lab_run.h"
 
 #include "core/common.h"

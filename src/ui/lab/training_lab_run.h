@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // training_lab_run.h — the Training Lab's settings and its background run.
 //
 // LabSettings is what the Training Lab page's form holds: corpus, schemes,

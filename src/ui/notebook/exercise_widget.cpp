@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/notebook/exercise_widget.h"
 
 #include "lessons/exercise_check.h"

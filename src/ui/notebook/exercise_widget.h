@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // exercise_widget.h — one exercise as a card in the lesson pane.
 //
 // The question (Markdown), the answer field (number, text), radio buttons

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lesson_view.h — the lesson pane: one step of a chapter at a time.
 //
 // A scrollable column of the step's blocks: Markdown text in auto-height,

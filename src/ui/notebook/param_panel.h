@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // param_panel.h — the controls under a run block (or in a "run" exercise) for
 // the parameters the lesson lets the reader change (`vary:` lines).
 //

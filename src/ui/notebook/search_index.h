@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // search_index.h — finds text in a course (one language): step titles,
 // Markdown text, run captions, exercise questions, options, hints and
 // solutions. One hit per step, in course order, with a short snippet.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pdf_export.cpp — exportPdf(): the options checked, the course and the
 // learner's answers read, and the report put together from its parts on a
 // QPdfWriter: report_front (title page, contents), report_chapter (the

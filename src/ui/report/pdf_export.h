@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pdf_export.h — a course (or some chapters of it) as a printable PDF report.
 //
 // `poslab export` and the window's "Export PDF" both call exportPdf(). It

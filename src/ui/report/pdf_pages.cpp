@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/report/pdf_pages.h"
 
 #include "ui/charts/chart_view.h"

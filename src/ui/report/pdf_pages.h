@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pdf_pages.h — what the PDF reports share: the course report (pdf_export.cpp)
 // and the grading reports (ui/classroom/class_report.cpp). Internal to src/ui
 // (report and classroom).

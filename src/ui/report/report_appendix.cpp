@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // report_appendix.cpp — the course report's appendix: module runs, the
 // training run, software versions (report_appendix.h).
 #include "ui/report/report_appendix.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // report_appendix.h — the appendix of the course report.
 //
 // On a new page: a table of every module run the report made (the figure or

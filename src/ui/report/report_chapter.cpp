@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // report_chapter.cpp — the chapters of the course report: steps, blocks,
 // figures and exercises (report_chapter.h).
 #include "ui/report/report_chapter.h"

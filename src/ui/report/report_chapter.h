@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // report_chapter.h — the chapters of the course report.
 //
 // A chapter starts on a new page with its label, title and summary; then

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // report_document.cpp — the course report's document and cursor, and the
 // blocks every part of the report writes with (report_document.h).
 #include "ui/report/report_document.h"

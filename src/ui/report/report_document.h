@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // report_document.h — the course report's document while it is written.
 //
 // The parts of the course report (report_front: title page and contents,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // report_front.cpp — the course report's title page and table of contents
 // (report_front.h).
 #include "ui/report/report_front.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // report_front.h — the front of the course report: the title page and the
 // table of contents.
 //

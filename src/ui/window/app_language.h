@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app_language.h — the language the UI speaks: the installed translations and
 // the font for that language's script. These are the application's, not one
 // window's: the window switches them with its language switch, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/window/assignment_controller.h"
 
 #include "ui/classroom/assignment_banner.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // assignment_controller.h — assignment mode in the window: opening an
 // assignment and leaving it, the student's draft, Submit…, and the teacher's
 // New Assignment….

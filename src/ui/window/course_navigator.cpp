@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/window/course_navigator.h"
 
 #include "lessons/course_loader.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // course_navigator.h — which course the window shows, and which step of it.
 //
 // Holds each language's course (loaded the first time it is needed) and, in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/window/export_controller.h"
 
 #include "lessons/progress_store.h"

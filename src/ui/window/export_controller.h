@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // export_controller.h — the window's PDF export: the dialog that asks what
 // to export (the current chapter or the whole course, an optional student
 // name) and where, the export itself without blocking the window, its

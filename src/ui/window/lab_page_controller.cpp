@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/window/lab_page_controller.h"
 
 #include "ui/lab/training_lab_page.h"

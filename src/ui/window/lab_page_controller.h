@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lab_page_controller.h — the Training Lab's place in the window: its page
 // takes the lesson pane's place until the learner goes back to the lessons
 // (the page is made the first time it is shown). While the lab is shown the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // main_window.h — the PosLab notebook window: builds it and wires its parts.
 //
 // A table of contents and the search field on the left, the lesson pane (one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // window_dialogs.h — what the window's dialogs share: the folder a file
 // dialog starts in, and a message box that does not block.
 #pragma once

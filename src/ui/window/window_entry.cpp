@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/window/window_entry.h"
 
 #include "classroom/assignment.h"

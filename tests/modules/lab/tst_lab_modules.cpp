@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_lab_modules.cpp — lab.length_results shows the latest stored training
 // run faithfully.
 //

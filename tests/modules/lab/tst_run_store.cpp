@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_run_store — the training lab's stored runs (modules/lab/run_store.h).
 //
 // What is checked, and how the expected values are known:
