@@ -35,8 +35,9 @@ test_packages=(
   libpoppler-qt6-dev poppler-utils xvfb xauth imagemagick
   # watching which files and programs poslab opens (tst_hostile_course)
   strace
-  # the layer check (tools/check_layers.py)
-  python3
+  # the layer check (tools/check_layers.py) and the layout check
+  # (tools/check_format.py: clang-format 14, which .clang-format is written for)
+  python3 clang-format-14
   # installing and packaging: the .deb's library dependencies (dpkg-shlibdeps,
   # which CPack runs with `file`), the menu entry's and metainfo's validators
   dpkg-dev file desktop-file-utils appstream lintian
