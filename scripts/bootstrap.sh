@@ -16,8 +16,8 @@ set -euo pipefail
 purpose=${1:-run}
 
 run_packages=(
-  # toolchain
-  build-essential cmake ninja-build pkg-config
+  # toolchain (lld: faster links)
+  build-essential cmake ninja-build pkg-config lld
   # Qt 6.4: Widgets, Charts, Svg, PrintSupport (in qtbase), Qml's JS engine, Linguist
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev qt6-declarative-dev
   qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libgl-dev libvulkan-dev
