@@ -13,10 +13,44 @@ set(POSLAB_MATHJAX_OUT ${CMAKE_BINARY_DIR}/mathjax)
 file(MAKE_DIRECTORY ${POSLAB_MATHJAX_OUT})
 
 find_program(POSLAB_NODE NAMES node nodejs)
+if(NOT POSLAB_NODE)
+  message(FATAL_ERROR "PosLab needs Node.js to build its formulas (MathJax). "
+                      "Run scripts/bootstrap.sh or install the nodejs package.")
+endif()
+# npm: the installed one, or else npm itself from the npm registry, a pinned
+# release checked by its SHA-512 (the registry's `dist.integrity`) and run by
+# node. Debian's npm package brings some 500 packages of Node modules (4 of
+# the 8 minutes scripts/run.sh spends installing packages on a bare Debian
+# 12); npm's own tarball bundles them in 2.4 MB.
 find_program(POSLAB_NPM NAMES npm)
-if(NOT POSLAB_NODE OR NOT POSLAB_NPM)
-  message(FATAL_ERROR "PosLab needs Node.js and npm to build its formulas (MathJax). "
-                      "Run scripts/bootstrap.sh or install the nodejs and npm packages.")
+if(POSLAB_NPM)
+  set(_mj_npm -DNPM=${POSLAB_NPM})
+else()
+  set(_npm_version 9.2.0)
+  set(_npm_sha512 a32a5575a5861c3b95efd4572efa7e07d821ea00f2026a072ab434fc90584d65b1e43f3ff8003115d642f387d2222c837725b8a9fad2c9818a85e9310ce68c5d)
+  set(_npm_dir ${CMAKE_BINARY_DIR}/npm-${_npm_version})
+  set(_npm_cli ${_npm_dir}/package/bin/npm-cli.js)
+  if(NOT EXISTS ${_npm_cli})
+    message(STATUS "npm is not installed: fetching npm ${_npm_version} from the npm registry")
+    file(DOWNLOAD https://registry.npmjs.org/npm/-/npm-${_npm_version}.tgz ${_npm_dir}.tgz
+         TLS_VERIFY ON STATUS _npm_status)
+    list(GET _npm_status 0 _npm_rc)
+    if(_npm_rc EQUAL 0)
+      file(SHA512 ${_npm_dir}.tgz _npm_got)
+    endif()
+    if(NOT _npm_rc EQUAL 0 OR NOT _npm_got STREQUAL _npm_sha512)
+      list(GET _npm_status 1 _npm_error)
+      file(REMOVE ${_npm_dir}.tgz)
+      if(_npm_rc EQUAL 0)
+        set(_npm_error "the file's SHA-512 is not the registry's")
+      endif()
+      message(FATAL_ERROR "Could not fetch npm ${_npm_version} from registry.npmjs.org: ${_npm_error}. "
+                          "Check the network (and that ca-certificates is installed), or install the npm package.")
+    endif()
+    file(ARCHIVE_EXTRACT INPUT ${_npm_dir}.tgz DESTINATION ${_npm_dir})
+    file(REMOVE ${_npm_dir}.tgz)
+  endif()
+  set(_mj_npm -DNODE=${POSLAB_NODE} -DNPM_CLI=${_npm_cli})
 endif()
 
 # npm ci into the build tree whenever the lock file changes. The stamp is the
@@ -27,7 +61,7 @@ add_custom_command(
   COMMAND ${CMAKE_COMMAND} -E make_directory ${POSLAB_MATHJAX_OUT}
   COMMAND ${CMAKE_COMMAND} -E copy_if_different ${POSLAB_MATHJAX_SRC}/package.json
           ${POSLAB_MATHJAX_SRC}/package-lock.json ${POSLAB_MATHJAX_SRC}/.npmrc ${POSLAB_MATHJAX_OUT}/
-  COMMAND ${CMAKE_COMMAND} -DNPM=${POSLAB_NPM} -DDIR=${POSLAB_MATHJAX_OUT}
+  COMMAND ${CMAKE_COMMAND} ${_mj_npm} -DDIR=${POSLAB_MATHJAX_OUT}
           -P ${CMAKE_CURRENT_LIST_DIR}/mathjax_npm_ci.cmake
   DEPENDS ${POSLAB_MATHJAX_SRC}/package.json ${POSLAB_MATHJAX_SRC}/package-lock.json
           ${CMAKE_CURRENT_LIST_DIR}/mathjax_npm_ci.cmake

@@ -1,6 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # cmake -DNPM=... -DDIR=... -P mathjax_npm_ci.cmake
 # Runs `npm ci` in DIR and fails the build with a clear message if it cannot.
+# NPM: the npm program; or NODE and NPM_CLI: node and npm's npm-cli.js.
+if(NPM_CLI)
+  set(NPM ${NODE} ${NPM_CLI})
+endif()
 execute_process(
   COMMAND ${NPM} ci --no-audit --no-fund --prefer-offline --loglevel=error
   WORKING_DIRECTORY ${DIR}

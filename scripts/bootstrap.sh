@@ -65,9 +65,15 @@ for p in "${packages[@]}"; do
   fi
 done
 
-# MathJax is fetched by npm at build time; any Node.js will do, Debian's if none.
-if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-  missing+=(nodejs npm)
+# MathJax is fetched by npm at build time; any Node.js will do, Debian's if
+# none. Without an installed npm, the build fetches npm itself from the npm
+# registry (cmake/mathjax.cmake): Debian's npm package would bring some 500
+# packages of Node modules. ca-certificates lets both reach the registry.
+if ! command -v node >/dev/null 2>&1; then
+  missing+=(nodejs)
+fi
+if ! dpkg-query -W -f='${Status}' ca-certificates 2>/dev/null | grep -q "install ok installed"; then
+  missing+=(ca-certificates)
 fi
 
 if [ ${#missing[@]} -eq 0 ]; then
