@@ -94,7 +94,7 @@ private slots:
         b.append(QByteArray(8 + 8, '\0'));
         QFile f(cutCheckpoint());
         QVERIFY(f.open(QIODevice::WriteOnly));
-        QCOMPARE(f.write(b), b.size());
+        QCOMPARE(f.write(b), qint64(b.size()));
     }
 
     // Each row: the command, the locale, and what the first line of stderr

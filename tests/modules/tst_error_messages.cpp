@@ -19,6 +19,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <optional>
 #include <set>
 
 using namespace poslab::modules;
@@ -63,7 +64,7 @@ void writeBytes(const QString& path, const QByteArray& bytes)
 {
     QFile f(path);
     QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    QCOMPARE(f.write(bytes), bytes.size());
+    QCOMPARE(f.write(bytes), qint64(bytes.size()));
 }
 
 }  // namespace
