@@ -30,6 +30,7 @@ namespace poslab::lessons {
 
 using poslab::modules::Registry;
 using poslab::util::T2;
+using poslab::util::Text2;
 
 namespace {
 
@@ -551,18 +552,23 @@ double Assignment::totalPoints() const
     return sum;
 }
 
+// A course language's name, for the messages below.
+static Text2 languageName(const QString& courseLang)
+{
+    return courseLang == QLatin1String("zh") ? T2("Chinese", "中文") : T2("English", "英文");
+}
+
 bool createAssignment(const AssignmentCreateOptions& options, Assignment* out, QString* error, const QString& lang)
 {
-    auto fail = [&](const QString& message) {
-        *error = message;
+    auto fail = [&](const Text2& message) {
+        *error = message.in(lang);
         return false;
     };
-    if (options.title.trimmed().isEmpty()) return fail(T2("the assignment needs a title", "作业需要一个标题").in(lang));
-    if (options.chapters.isEmpty()) return fail(T2("choose at least one chapter", "请至少选择一章").in(lang));
+    if (options.title.trimmed().isEmpty()) return fail(T2("the assignment needs a title", "作业需要一个标题"));
+    if (options.chapters.isEmpty()) return fail(T2("choose at least one chapter", "请至少选择一章"));
     const QString dir = options.courseDir.isEmpty() ? defaultCourseDir() : options.courseDir;
     if (!QFileInfo(dir).isDir())
-        return fail(
-            T2("the course folder %1 does not exist", "课程文件夹 %1 不存在").in(lang).arg(safeDisplayText(dir)));
+        return fail(T2("the course folder %1 does not exist", "课程文件夹 %1 不存在").arg(safeDisplayText(dir)));
 
     Assignment a;
     a.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
@@ -578,18 +584,15 @@ bool createAssignment(const AssignmentCreateOptions& options, Assignment* out, Q
     QList<int> sortedChapters = options.chapters;
     std::sort(sortedChapters.begin(), sortedChapters.end());
     for (int number : sortedChapters) {
-        if (a.chapters.count(number) > 1)
-            return fail(T2("chapter %1 is given twice", "第 %1 章重复了").in(lang).arg(number));
+        if (a.chapters.count(number) > 1) return fail(T2("chapter %1 is given twice", "第 %1 章重复了").arg(number));
         QHash<QString, QHash<QString, const Block*>> blocksByLang;  // lang -> id -> block
         const Chapter* first = nullptr;
         for (const QString& l : courseLanguages()) {
             const Chapter* ch = chapterNumbered(courses[l], number);
             if (!ch)
                 return fail(T2("the course has no chapter %1 in %2", "课程的 %2 部分没有第 %1 章")
-                                .in(lang)
                                 .arg(number)
-                                .arg(l == QLatin1String("zh") ? T2("Chinese", "中文").in(lang)
-                                                              : T2("English", "英文").in(lang)));
+                                .arg(languageName(l)));
             if (!first) first = ch;
             for (const Block* b : exerciseBlocks(*ch)) blocksByLang[l].insert(b->exercise.id, b);
         }
@@ -606,14 +609,11 @@ bool createAssignment(const AssignmentCreateOptions& options, Assignment* out, Q
                 const Block* block = blocksByLang[l].value(id);
                 if (!block)
                     return fail(T2("exercise %1 of chapter %2 has no %3 version", "第 %2 章的练习 %1 没有%3版本")
-                                    .in(lang)
                                     .arg(id)
                                     .arg(number)
-                                    .arg(l == QLatin1String("zh") ? T2("Chinese", "中文").in(lang)
-                                                                  : T2("English", "英文").in(lang)));
+                                    .arg(languageName(l)));
                 if (!block->error.isEmpty())
                     return fail(T2("exercise %1 of chapter %2 has a problem: %3", "第 %2 章的练习 %1 有问题：%3")
-                                    .in(lang)
                                     .arg(id)
                                     .arg(number)
                                     .arg(block->error));
@@ -624,7 +624,6 @@ bool createAssignment(const AssignmentCreateOptions& options, Assignment* out, Q
                 QString parseError;
                 if (source.isEmpty() || !parseExerciseSource(source, Registry::builtin(), &parsed, &parseError))
                     return fail(T2("exercise %1 could not be read back from %2: %3", "无法从 %2 重新读出练习 %1：%3")
-                                    .in(lang)
                                     .arg(id, safeDisplayText(file), parseError));
                 e.source.insert(l, source);
                 e.parsed.insert(l, parsed);
@@ -634,9 +633,8 @@ bool createAssignment(const AssignmentCreateOptions& options, Assignment* out, Q
     }
     if (!wanted.isEmpty())
         return fail(T2("exercise %1 is not in the chosen chapters", "练习 %1 不在所选的章节里")
-                        .in(lang)
                         .arg(safeDisplayText(wanted.first())));
-    if (a.exercises.isEmpty()) return fail(T2("the chosen chapters have no exercises", "所选章节没有练习").in(lang));
+    if (a.exercises.isEmpty()) return fail(T2("the chosen chapters have no exercises", "所选章节没有练习"));
     *out = a;
     return true;
 }

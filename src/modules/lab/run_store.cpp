@@ -529,6 +529,43 @@ QString saveRun(const length_experiment_result& result, const std::vector<QStrin
     return path;
 }
 
+namespace {
+
+// The file's JSON object once it is known to be a stored run of this format;
+// otherwise what is wrong with it (empty when nothing is).
+util::Text2 readRunRoot(const QString& path, QJsonObject* root)
+{
+    using util::T2;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return T2("cannot be read (%1)", "无法读取（%1）").arg(f.errorString());
+    if (f.size() > kMaxFileBytes) return T2("is too large to be a stored run", "文件太大，不可能是保存的训练结果");
+    const QByteArray bytes = f.readAll();
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &pe);
+    if (pe.error != QJsonParseError::NoError)
+        return T2("is not valid JSON (%1 at byte %2; truncated or damaged?)",
+                  "不是有效的 JSON（第 %2 字节处：%1），文件可能被截断或已损坏")
+            .arg(pe.errorString())
+            .arg(pe.offset);
+    if (!doc.isObject()) return T2("is not a PosLab training run", "不是 PosLab 的训练结果文件");
+    *root = doc.object();
+    if (root->value(QLatin1String("format")).toString() != QLatin1String(kFormat))
+        return T2("is not a PosLab training run (no \"format\": \"%1\")",
+                  "不是 PosLab 的训练结果文件（没有 \"format\": \"%1\"）")
+            .arg(QLatin1String(kFormat));
+    const QJsonValue version = root->value(QLatin1String("version"));
+    if (!version.isDouble() || version.toDouble() != kVersion)
+        return T2("is a training run of format version %1; this PosLab reads version %2",
+                  "是格式版本 %1 的训练结果，而这个版本的 PosLab 只能读取版本 %2")
+            .arg(version.isDouble() ? QString::number(version.toDouble()) : QStringLiteral("(missing)"))
+            .arg(kVersion);
+    if (root->value(QLatin1String("experiment")).toString() != QLatin1String("length"))
+        return T2("holds an experiment other than \"length\"", "保存的不是 length 实验");
+    return {};
+}
+
+}  // namespace
+
 std::optional<StoredRun> readRun(const QString& path, util::Text2* error)
 {
     const QString shown = QDir::toNativeSeparators(path);
@@ -537,33 +574,8 @@ std::optional<StoredRun> readRun(const QString& path, util::Text2* error)
         if (error) *error = {QStringLiteral("%1: %2").arg(shown, why.en), QStringLiteral("%1：%2").arg(shown, why.zh)};
         return std::nullopt;
     };
-    using util::T2;
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return failWith(T2("cannot be read (%1)", "无法读取（%1）").arg(f.errorString()));
-    if (f.size() > kMaxFileBytes)
-        return failWith(T2("is too large to be a stored run", "文件太大，不可能是保存的训练结果"));
-    const QByteArray bytes = f.readAll();
-    QJsonParseError pe;
-    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &pe);
-    if (pe.error != QJsonParseError::NoError)
-        return failWith(T2("is not valid JSON (%1 at byte %2; truncated or damaged?)",
-                           "不是有效的 JSON（第 %2 字节处：%1），文件可能被截断或已损坏")
-                            .arg(pe.errorString())
-                            .arg(pe.offset));
-    if (!doc.isObject()) return failWith(T2("is not a PosLab training run", "不是 PosLab 的训练结果文件"));
-    const QJsonObject root = doc.object();
-    if (root.value(QLatin1String("format")).toString() != QLatin1String(kFormat))
-        return failWith(T2("is not a PosLab training run (no \"format\": \"%1\")",
-                           "不是 PosLab 的训练结果文件（没有 \"format\": \"%1\"）")
-                            .arg(QLatin1String(kFormat)));
-    const QJsonValue version = root.value(QLatin1String("version"));
-    if (!version.isDouble() || version.toDouble() != kVersion)
-        return failWith(T2("is a training run of format version %1; this PosLab reads version %2",
-                           "是格式版本 %1 的训练结果，而这个版本的 PosLab 只能读取版本 %2")
-                            .arg(version.isDouble() ? QString::number(version.toDouble()) : QStringLiteral("(missing)"))
-                            .arg(kVersion));
-    if (root.value(QLatin1String("experiment")).toString() != QLatin1String("length"))
-        return failWith(T2("holds an experiment other than \"length\"", "保存的不是 length 实验"));
+    QJsonObject root;
+    if (const util::Text2 why = readRunRoot(path, &root); !why.isEmpty()) return failWith(why);
 
     Reader r;
     StoredRun run;
