@@ -23,8 +23,6 @@
 
 class QTextTable;
 
-namespace poslab::ui::pdf {}
-
 namespace poslab::ui::report {
 
 class ReportDocument;
