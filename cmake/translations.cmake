@@ -3,8 +3,12 @@
 # qt_add_translations runs lrelease at build time and compiles the .qm files
 # into poslab_ui's resources under :/i18n (installUiTranslator loads
 # :/i18n/poslab_zh_CN.qm). It also adds the update_translations target, which
-# runs lupdate over poslab_ui's sources to refresh the .ts file.
+# runs lupdate over poslab_ui's sources to refresh the .ts file
+# (`cmake --build --preset default --target update_translations`). Each
+# message keeps its source file and line (-locations relative), so a
+# translator can find the string in Qt Linguist; the lines change as the code
+# moves, which is why lupdate rewrites them on every update.
 qt_add_translations(poslab_ui
     TS_FILES ${CMAKE_SOURCE_DIR}/translations/poslab_zh_CN.ts
     RESOURCE_PREFIX /i18n
-    LUPDATE_OPTIONS -no-obsolete -locations none)
+    LUPDATE_OPTIONS -no-obsolete -locations relative)

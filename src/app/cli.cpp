@@ -11,6 +11,7 @@
 #include "core/common.h"
 #include "lessons/course_check.h"
 #include "lessons/course_loader.h"
+#include "modules/error_messages.h"
 #include "modules/lab/run_store.h"
 #include "modules/output_format.h"
 #include "modules/registry.h"
@@ -39,6 +40,21 @@ void writeErr(const QString& s)
 {
     const QByteArray b = (s.endsWith(u'\n') ? s : s + u'\n').toUtf8();
     writeStderr(std::string_view(b.constData(), static_cast<std::size_t>(b.size())));
+}
+
+// The language a command line asks for (--lang zh, --lang=zh), else the
+// environment's: for an error caught before or outside a command's own parser.
+QString languageOfArguments(const QStringList& args)
+{
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        QString value;
+        if (args[i] == u"--lang" && i + 1 < args.size())
+            value = args[i + 1];
+        else if (args[i].startsWith(u"--lang="))
+            value = args[i].mid(7);
+        if (value == u"zh" || value == u"en") return value;
+    }
+    return languageFromEnvironment();
 }
 
 // "poslab run MODULE: MESSAGE" in `lang`; returns `status`.
@@ -116,14 +132,14 @@ int runAndPrint(const ModuleSpec& spec, const QStringList& assignments, const QS
         return runError(id, e.message(lang), lang, kExitUsage);
     } catch (const poslab::budget_error& e) {
         // Too large for the memory budget: a parameter problem the user can fix.
-        return reportError(
-            QStringLiteral("run ") + id,
-            T2("%1; choose smaller sizes", "所需内存超出预算，请把尺寸调小（%1）").arg(QString::fromUtf8(e.what())),
-            lang, kExitUsage);
+        return reportError(QStringLiteral("run ") + id,
+                           T2("%1; choose smaller sizes", "%1，请把尺寸调小").arg(errorMessage(e)), lang, kExitUsage);
     } catch (const std::exception& e) {
-        return runError(id, QString::fromUtf8(e.what()), lang, kExitFailure);
+        // A coded error of the core in the catalog's words; a precondition in English after a lead-in.
+        return reportError(QStringLiteral("run ") + id, errorMessage(e, T2("%1", "模块运行失败：%1")), lang,
+                           kExitFailure);
     } catch (...) {
-        return runError(id, QStringLiteral("unexpected error"), lang, kExitFailure);
+        return reportError(QStringLiteral("run ") + id, T2("unexpected error", "出现了意外错误"), lang, kExitFailure);
     }
 }
 
@@ -234,9 +250,9 @@ Stop readExportOptions(const QStringList& args, CommandOptions& o, poslab::ui::E
 // when no run is stored yet (unless --no-train: then the report says so).
 Stop makeTrainingRun(const CommandOptions& o, const QStringList& experimentArgs, poslab::ui::ExportOptions& opts)
 {
-    QStringList warnings;
+    QList<poslab::util::Text2> warnings;
     const std::optional<lab::StoredRun> latest = lab::latestRun(&warnings);
-    for (const QString& w : warnings) writeErr(QStringLiteral("poslab export: warning: ") + w);
+    for (const poslab::util::Text2& w : warnings) writeErr(QStringLiteral("poslab export: warning: ") + w.in(o.lang()));
     if (latest) return {};
     if (o.has(QStringLiteral("--no-train"))) {
         opts.noTrainingRun = true;
@@ -368,7 +384,9 @@ int runCommandLine(const QStringList& args)
             T2("unknown command '%1'", "没有“%1”这个命令").arg(poslab::lessons::safeDisplayText(command.left(60))),
             languageFromEnvironment(), QString());
     } catch (const std::exception& e) {
-        writeErr(QStringLiteral("poslab: %1").arg(QString::fromUtf8(e.what())));
+        // Nothing should get here; if it does, it is still said in the reader's language.
+        const Text2 message = errorMessage(e, T2("%1", "出现了意外错误：%1"));
+        writeErr(QStringLiteral("poslab: %1").arg(message.in(languageOfArguments(args))));
         return kExitFailure;
     } catch (...) {
         writeErr(QStringLiteral("poslab: unexpected error"));

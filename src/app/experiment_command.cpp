@@ -371,7 +371,7 @@ Stop loadCorpus(experiment_job& j)
     try {
         j.data = load_data(j.corpusName);
     } catch (const std::exception& ex) {
-        return o.fail(withDetail(T2("%1", "无法读取语料：%1"), ex.what()), kExitUsage);
+        return o.fail(withDetail(ex, T2("%1", "%1"), T2("%1", "无法读取语料：%1")), kExitUsage);
     }
     const int V = (int)j.data.data.vocab.size();
     if (const lab_option_problem refused = check_length_experiment(j.x, V); !refused.ok())
@@ -440,10 +440,10 @@ int storeRun(const experiment_job& j, const ExperimentRun& how, const length_exp
              const std::vector<QString>& samples, const lab::RunProvenance& prov, int status)
 {
     if (!j.store || (r.cancelled && !how.storeCancelled)) return status;
-    QString error;
+    Text2 error;
     const QString path = lab::saveRun(r, samples, prov, &error);
     if (path.isEmpty()) {
-        j.o.fail(T2("%1", "无法保存结果：%1").arg(error), kExitFailure);
+        j.o.fail(error, kExitFailure);
         return status == kExitOk ? kExitFailure : status;
     }
     writeStderr("stored: " + QDir::toNativeSeparators(path).toStdString() + "\n");

@@ -4,6 +4,7 @@
 #include "app/lab_command_common.h"
 
 #include "app/cli.h"
+#include "modules/error_messages.h"
 #include "util/duration_format.h"
 
 #include <QThread>
@@ -19,9 +20,11 @@ namespace poslab::app {
 
 // ------------------------------------------------------------ text
 
-Text2 withDetail(const Text2& leadIn, const char* detail)
+Text2 withDetail(const std::exception& error, const Text2& leadIn, const Text2& otherwise)
 {
-    return leadIn.arg(QString::fromUtf8(detail));
+    if (const auto* coded = dynamic_cast<const coded_error*>(&error))
+        return leadIn.arg(poslab::modules::errorMessage(*coded));
+    return poslab::modules::errorMessage(error, otherwise);
 }
 
 std::string fmt(const char* f, double x)

@@ -17,6 +17,7 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -26,9 +27,12 @@ constexpr int kExitInterrupted = 130;  // 128 + SIGINT, the shell convention
 
 // ------------------------------------------------------------ text
 
-// An error text from the core or the file system, which has no Chinese:
-// shown as it is after a Chinese lead-in.
-Text2 withDetail(const Text2& leadIn, const char* detail);
+// An error caught from the core or lm in both languages. A coded error (a
+// missing corpus, a damaged checkpoint) is worded by the catalog
+// (modules/error_messages.h) and put into `leadIn` ("could not save: %1");
+// anything else (a precondition, in English) goes into `otherwise`, whose
+// Chinese says what failed before the English detail.
+Text2 withDetail(const std::exception& error, const Text2& leadIn, const Text2& otherwise);
 
 std::string fmt(const char* format, double x);  // snprintf of one number
 std::string count_text(double n);               // 950, 12.5k, 1.25M

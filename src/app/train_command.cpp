@@ -196,7 +196,7 @@ Stop loadCheckpoint(train_job& j)
         for (const auto& kv : c.extra)
             if (kv.first == "corpus" && j.corpusName.empty()) j.corpusName = kv.second;
     } catch (const std::exception& ex) {
-        return o.fail(withDetail(T2("%1", "无法读取检查点：%1"), ex.what()), kExitUsage);
+        return o.fail(withDetail(ex, T2("%1", "%1"), T2("%1", "无法读取检查点：%1")), kExitUsage);
     }
     j.cfg = j.model->config();
     if (j.haveSchedule) return continueSchedule(j);
@@ -217,7 +217,7 @@ Stop loadCorpus(train_job& j)
     try {
         j.data = load_data(j.corpusName);
     } catch (const std::exception& ex) {
-        return o.fail(withDetail(T2("%1", "无法读取语料：%1"), ex.what()), kExitUsage);
+        return o.fail(withDetail(ex, T2("%1", "%1"), T2("%1", "无法读取语料：%1")), kExitUsage);
     }
     if (j.load) {
         j.sameVocab = serialize_vocabulary(j.loadedVocab) == serialize_vocabulary(j.data.data.vocab);
@@ -337,7 +337,9 @@ Stop saveCheckpoint(const train_job& j)
                            j.haveAfter ? &j.after : nullptr);
         writeStdout("saved        " + j.savePath + "\n");
     } catch (const std::exception& ex) {
-        return j.o.fail(withDetail(T2("could not save: %1", "无法保存：%1"), ex.what()), kExitFailure);
+        return j.o.fail(
+            withDetail(ex, T2("could not save: %1", "无法保存：%1"), T2("could not save: %1", "无法保存：%1")),
+            kExitFailure);
     }
     return {};
 }

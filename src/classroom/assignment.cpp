@@ -29,15 +29,12 @@
 namespace poslab::lessons {
 
 using poslab::modules::Registry;
+using poslab::util::T2;
+using poslab::util::Text2;
 
 namespace {
 
 using Kind = FileProblem::Kind;
-
-QString tr2(const QString& lang, const char* en, const char* zh)
-{
-    return QString::fromUtf8(lang == QLatin1String("zh") ? zh : en);
-}
 
 FileProblem problem(Kind kind, const QString& detail = {})
 {
@@ -434,41 +431,44 @@ QString describeProblem(const FileProblem& p, const QString& lang)
 {
     QString what;
     switch (p.kind) {
-        case Kind::None: what = tr2(lang, "no problem", "没有问题"); break;
-        case Kind::Missing: what = tr2(lang, "there is no such file", "找不到这个文件"); break;
-        case Kind::Unreadable: what = tr2(lang, "the file cannot be read", "无法读取这个文件"); break;
+        case Kind::None: what = T2("no problem", "没有问题").in(lang); break;
+        case Kind::Missing: what = T2("there is no such file", "找不到这个文件").in(lang); break;
+        case Kind::Unreadable: what = T2("the file cannot be read", "无法读取这个文件").in(lang); break;
         case Kind::TooLarge:
-            what = tr2(lang, "the file is too large to be a PosLab file", "文件太大，不可能是 PosLab 文件");
+            what = T2("the file is too large to be a PosLab file", "文件太大，不可能是 PosLab 文件").in(lang);
             break;
         case Kind::Truncated:
-            what = tr2(
-                lang, "the file ends too early: it was probably cut short while being copied or when the disk was full",
-                "文件不完整，提前结束了：可能是复制时中断，或者保存时磁盘已满");
+            what = T2("the file ends too early: it was probably cut short while being copied or when the disk was full",
+                      "文件不完整，提前结束了：可能是复制时中断，或者保存时磁盘已满")
+                       .in(lang);
             break;
         case Kind::Malformed:
-            what = tr2(lang, "the file is damaged or not in the expected format", "文件已损坏，或者格式不对");
+            what = T2("the file is damaged or not in the expected format", "文件已损坏，或者格式不对").in(lang);
             break;
         case Kind::Foreign:
-            what = tr2(lang, "this is not the right kind of PosLab file", "这不是所需类型的 PosLab 文件");
+            what = T2("this is not the right kind of PosLab file", "这不是所需类型的 PosLab 文件").in(lang);
             break;
         case Kind::NewerVersion:
-            what = tr2(lang, "the file was written by a newer PosLab; update PosLab to open it",
-                       "文件由更新版本的 PosLab 写成；请先升级 PosLab");
+            what = T2("the file was written by a newer PosLab; update PosLab to open it",
+                      "文件由更新版本的 PosLab 写成；请先升级 PosLab")
+                       .in(lang);
             break;
         case Kind::Tampered:
-            what = tr2(lang, "the file was changed after PosLab saved it (the checksum does not match)",
-                       "文件在 PosLab 保存之后被改动过（校验和不符）");
+            what = T2("the file was changed after PosLab saved it (the checksum does not match)",
+                      "文件在 PosLab 保存之后被改动过（校验和不符）")
+                       .in(lang);
             break;
         case Kind::WrongAssignment:
-            what = tr2(lang, "these answers belong to a different assignment", "这份答卷属于另一份作业");
+            what = T2("these answers belong to a different assignment", "这份答卷属于另一份作业").in(lang);
             break;
         case Kind::WriteFailed:
-            what = tr2(lang, "the file could not be saved; any earlier version is unchanged",
-                       "无法保存文件；之前保存的版本没有改动");
+            what = T2("the file could not be saved; any earlier version is unchanged",
+                      "无法保存文件；之前保存的版本没有改动")
+                       .in(lang);
             break;
     }
-    QString s = p.file.isEmpty() ? what : safeDisplayText(p.file) + tr2(lang, ": ", "：") + what;
-    if (!p.detail.isEmpty()) s += tr2(lang, " (", "（") + safeDisplayText(p.detail) + tr2(lang, ")", "）");
+    QString s = p.file.isEmpty() ? what : safeDisplayText(p.file) + T2(": ", "：").in(lang) + what;
+    if (!p.detail.isEmpty()) s += T2(" (", "（").in(lang) + safeDisplayText(p.detail) + T2(")", "）").in(lang);
     return s;
 }
 
@@ -552,17 +552,23 @@ double Assignment::totalPoints() const
     return sum;
 }
 
+// A course language's name, for the messages below.
+static Text2 languageName(const QString& courseLang)
+{
+    return courseLang == QLatin1String("zh") ? T2("Chinese", "中文") : T2("English", "英文");
+}
+
 bool createAssignment(const AssignmentCreateOptions& options, Assignment* out, QString* error, const QString& lang)
 {
-    auto fail = [&](const QString& message) {
-        *error = message;
+    auto fail = [&](const Text2& message) {
+        *error = message.in(lang);
         return false;
     };
-    if (options.title.trimmed().isEmpty()) return fail(tr2(lang, "the assignment needs a title", "作业需要一个标题"));
-    if (options.chapters.isEmpty()) return fail(tr2(lang, "choose at least one chapter", "请至少选择一章"));
+    if (options.title.trimmed().isEmpty()) return fail(T2("the assignment needs a title", "作业需要一个标题"));
+    if (options.chapters.isEmpty()) return fail(T2("choose at least one chapter", "请至少选择一章"));
     const QString dir = options.courseDir.isEmpty() ? defaultCourseDir() : options.courseDir;
     if (!QFileInfo(dir).isDir())
-        return fail(tr2(lang, "the course folder %1 does not exist", "课程文件夹 %1 不存在").arg(safeDisplayText(dir)));
+        return fail(T2("the course folder %1 does not exist", "课程文件夹 %1 不存在").arg(safeDisplayText(dir)));
 
     Assignment a;
     a.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
@@ -578,17 +584,15 @@ bool createAssignment(const AssignmentCreateOptions& options, Assignment* out, Q
     QList<int> sortedChapters = options.chapters;
     std::sort(sortedChapters.begin(), sortedChapters.end());
     for (int number : sortedChapters) {
-        if (a.chapters.count(number) > 1)
-            return fail(tr2(lang, "chapter %1 is given twice", "第 %1 章重复了").arg(number));
+        if (a.chapters.count(number) > 1) return fail(T2("chapter %1 is given twice", "第 %1 章重复了").arg(number));
         QHash<QString, QHash<QString, const Block*>> blocksByLang;  // lang -> id -> block
         const Chapter* first = nullptr;
         for (const QString& l : courseLanguages()) {
             const Chapter* ch = chapterNumbered(courses[l], number);
             if (!ch)
-                return fail(
-                    tr2(lang, "the course has no chapter %1 in %2", "课程的 %2 部分没有第 %1 章")
-                        .arg(number)
-                        .arg(l == QLatin1String("zh") ? tr2(lang, "Chinese", "中文") : tr2(lang, "English", "英文")));
+                return fail(T2("the course has no chapter %1 in %2", "课程的 %2 部分没有第 %1 章")
+                                .arg(number)
+                                .arg(languageName(l)));
             if (!first) first = ch;
             for (const Block* b : exerciseBlocks(*ch)) blocksByLang[l].insert(b->exercise.id, b);
         }
@@ -604,13 +608,12 @@ bool createAssignment(const AssignmentCreateOptions& options, Assignment* out, Q
             for (const QString& l : courseLanguages()) {
                 const Block* block = blocksByLang[l].value(id);
                 if (!block)
-                    return fail(tr2(lang, "exercise %1 of chapter %2 has no %3 version", "第 %2 章的练习 %1 没有%3版本")
+                    return fail(T2("exercise %1 of chapter %2 has no %3 version", "第 %2 章的练习 %1 没有%3版本")
                                     .arg(id)
                                     .arg(number)
-                                    .arg(l == QLatin1String("zh") ? tr2(lang, "Chinese", "中文")
-                                                                  : tr2(lang, "English", "英文")));
+                                    .arg(languageName(l)));
                 if (!block->error.isEmpty())
-                    return fail(tr2(lang, "exercise %1 of chapter %2 has a problem: %3", "第 %2 章的练习 %1 有问题：%3")
+                    return fail(T2("exercise %1 of chapter %2 has a problem: %3", "第 %2 章的练习 %1 有问题：%3")
                                     .arg(id)
                                     .arg(number)
                                     .arg(block->error));
@@ -620,9 +623,8 @@ bool createAssignment(const AssignmentCreateOptions& options, Assignment* out, Q
                 ExerciseBlock parsed;
                 QString parseError;
                 if (source.isEmpty() || !parseExerciseSource(source, Registry::builtin(), &parsed, &parseError))
-                    return fail(
-                        tr2(lang, "exercise %1 could not be read back from %2: %3", "无法从 %2 重新读出练习 %1：%3")
-                            .arg(id, safeDisplayText(file), parseError));
+                    return fail(T2("exercise %1 could not be read back from %2: %3", "无法从 %2 重新读出练习 %1：%3")
+                                    .arg(id, safeDisplayText(file), parseError));
                 e.source.insert(l, source);
                 e.parsed.insert(l, parsed);
             }
@@ -630,9 +632,9 @@ bool createAssignment(const AssignmentCreateOptions& options, Assignment* out, Q
         }
     }
     if (!wanted.isEmpty())
-        return fail(tr2(lang, "exercise %1 is not in the chosen chapters", "练习 %1 不在所选的章节里")
+        return fail(T2("exercise %1 is not in the chosen chapters", "练习 %1 不在所选的章节里")
                         .arg(safeDisplayText(wanted.first())));
-    if (a.exercises.isEmpty()) return fail(tr2(lang, "the chosen chapters have no exercises", "所选章节没有练习"));
+    if (a.exercises.isEmpty()) return fail(T2("the chosen chapters have no exercises", "所选章节没有练习"));
     *out = a;
     return true;
 }

@@ -54,8 +54,7 @@ void require_elements(std::initializer_list<std::size_t> dims, std::size_t eleme
     for (std::size_t d : dims) bytes *= static_cast<long double>(d);
     const std::size_t budget = memory_budget_bytes();
     if (bytes > static_cast<long double>(budget)) {
-        throw budget_error(std::string(what) + " would need " + human_bytes(bytes) +
-                           ", more than the memory budget of " + human_bytes(static_cast<long double>(budget)));
+        throw budget_error(what, human_bytes(bytes), human_bytes(static_cast<long double>(budget)));
     }
 }
 

@@ -30,9 +30,33 @@ struct core_error : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// Thrown when a request would need more memory than the budget allows.
-struct budget_error : core_error {
-    using core_error::core_error;
+// An error a person can reach with valid-looking input — a missing corpus, a
+// truncated checkpoint, a size over the memory budget — reported as a stable
+// id naming the problem ("checkpoint.truncated") and its arguments as text.
+// what() is the English sentence, for logs and tests. The core has no Qt and
+// no translations: the Qt layers word the error in the reader's language from
+// the id and the arguments (modules/error_messages.h, the one catalog).
+struct coded_error : core_error {
+    coded_error(std::string id, std::vector<std::string> args);
+    std::string id;
+    std::vector<std::string> args;  // %1, %2, ... of the sentence
+};
+
+// One error id of core and lm and its English sentence, with %1, %2, ... for
+// the arguments. error_texts() lists every id a coded_error may carry.
+struct error_text {
+    const char* id;
+    const char* english;
+};
+const std::vector<error_text>& error_texts();
+// The English sentence of `id` with `args` filled in (an unknown id: the id
+// and its arguments, so nothing is lost).
+std::string english_error_text(const std::string& id, const std::vector<std::string>& args);
+
+// Thrown when a request would need more memory than the budget allows; id
+// "memory.budget", arguments {what, bytes needed, budget} (sizes as text).
+struct budget_error : coded_error {
+    budget_error(std::string what, std::string needed, std::string budget);
 };
 
 // The most memory one request may ask for, in bytes (default 2 GiB). A module

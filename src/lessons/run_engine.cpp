@@ -3,6 +3,7 @@
 #include "lessons/run_engine.h"
 
 #include "core/common.h"
+#include "modules/error_messages.h"
 #include "modules/registry.h"
 
 #include <QElapsedTimer>
@@ -13,6 +14,7 @@
 
 namespace poslab::lessons {
 
+using poslab::modules::errorMessage;
 using poslab::modules::ModuleSpec;
 using poslab::modules::Output;
 using poslab::modules::ParamError;
@@ -127,7 +129,9 @@ RunEngine::Prepared RunEngine::prepare(const QString& moduleId, const QStringLis
         p.immediate = errorResult(moduleId, p.spec->version, prefixed(moduleId, e.messages()));
         return p;
     } catch (const std::exception& e) {
-        p.immediate = errorResult(moduleId, p.spec->version, prefixed(moduleId, sameInBoth(e.what())));
+        // A module's own check that refused through the core: the catalog words it.
+        p.immediate =
+            errorResult(moduleId, p.spec->version, prefixed(moduleId, errorMessage(e, T2("%1", "参数检查未通过：%1"))));
         return p;
     }
     p.key = QStringLiteral("%1#%2|%3").arg(moduleId).arg(p.spec->version).arg(canonicalParams(p.params).join(u'\x1f'));
@@ -168,12 +172,14 @@ RunResultPtr RunEngine::execute(const Prepared& p, const std::atomic<bool>* canc
         // Worded by the module in the chapter's language already.
         setError(*r, prefixed(p.spec->id, sameInBoth(e.what())));
     } catch (const poslab::budget_error& e) {
-        // A size the reader chose: say what to do; the core's detail (English) follows.
-        const QString detail = QString::fromUtf8(e.what());
-        setError(
-            *r, T2("%1: %2; choose smaller sizes", "%1：所需内存超出预算，请把尺寸调小（%2）").arg(p.spec->id, detail));
+        // A size the reader chose: say what is too large and what to do.
+        setError(*r, T2("%1: %2; choose smaller sizes", "%1：%2，请把尺寸调小")
+                         .arg(Text2::same(p.spec->id), poslab::modules::errorMessage(e)));
     } catch (const std::exception& e) {
-        setError(*r, T2("%1 failed: %2", "%1 运行失败：%2").arg(p.spec->id, QString::fromUtf8(e.what())));
+        // A coded error of the core (a file, a corpus) in the catalog's words;
+        // a precondition of the core keeps its English inside the sentence.
+        const Text2 detail = poslab::modules::errorMessage(e, T2("%1", "%1"));
+        setError(*r, T2("%1 failed: %2", "%1 运行失败：%2").arg(Text2::same(p.spec->id), detail));
     } catch (...) {
         setError(*r, T2("%1 failed with an unknown error", "%1 运行失败，原因不明").arg(p.spec->id));
     }

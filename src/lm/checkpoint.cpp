@@ -36,11 +36,24 @@ const std::string* find_meta(const std::vector<std::pair<std::string, std::strin
     return nullptr;
 }
 
+// `where` is "checkpoint PATH": the path alone, for a coded_error's argument.
+std::string path_of(const std::string& where)
+{
+    const std::string prefix = "checkpoint ";
+    return where.compare(0, prefix.size(), prefix) == 0 ? where.substr(prefix.size()) : where;
+}
+
+// The stored state does not fit together; `detail` (English) says how.
+[[noreturn]] void inconsistent(const std::string& path, const std::string& detail)
+{
+    throw coded_error("lm_checkpoint.inconsistent", {path, detail});
+}
+
 const std::string& need_meta(const std::vector<std::pair<std::string, std::string>>& md, const std::string& key,
                              const std::string& where)
 {
     const std::string* v = find_meta(md, key);
-    if (!v) throw core_error(where + ": the field '" + key + "' is missing (not a PosLab language model checkpoint?)");
+    if (!v) throw coded_error("lm_checkpoint.field_missing", {path_of(where), key});
     return *v;
 }
 
@@ -51,8 +64,7 @@ Int parse_int(const std::string& text, const std::string& key, const std::string
     const char* end = text.data() + text.size();
     auto r = std::from_chars(text.data(), end, value);
     if (text.empty() || r.ec != std::errc() || r.ptr != end)
-        throw core_error(where + ": the field '" + key + "' has the malformed value '" + text.substr(0, 40) +
-                         "' (an integer is expected)");
+        throw coded_error("lm_checkpoint.field_not_integer", {path_of(where), key, text.substr(0, 40)});
     return value;
 }
 
@@ -63,8 +75,7 @@ Real parse_real(const std::string& text, const std::string& key, const std::stri
     const char* end = text.data() + text.size();
     auto r = std::from_chars(text.data(), end, value);
     if (text.empty() || r.ec != std::errc() || r.ptr != end || !std::isfinite(value))
-        throw core_error(where + ": the field '" + key + "' has the malformed value '" + text.substr(0, 40) +
-                         "' (a finite number is expected)");
+        throw coded_error("lm_checkpoint.field_not_number", {path_of(where), key, text.substr(0, 40)});
     return value;
 }
 
@@ -111,8 +122,7 @@ lm_config lm_config_from_metadata(const std::vector<std::pair<std::string, std::
     c.context = parse_int<int>(need_meta(md, "config.context", where), "config.context", where);
     const std::string& pos = need_meta(md, "config.position", where);
     if (!lm_position_from_name(pos, &c.position))
-        throw core_error(where + ": the field 'config.position' has the unknown value '" + pos.substr(0, 40) +
-                         "' (expected none, sinusoidal, learned, t5_bias, alibi or rope)");
+        throw coded_error("lm_checkpoint.position_unknown", {path_of(where), pos.substr(0, 40)});
     c.rope_theta = parse_real<double>(need_meta(md, "config.rope_theta", where), "config.rope_theta", where);
     c.t5_num_buckets = parse_int<int>(need_meta(md, "config.t5_num_buckets", where), "config.t5_num_buckets", where);
     c.t5_max_distance = parse_int<int>(need_meta(md, "config.t5_max_distance", where), "config.t5_max_distance", where);
@@ -123,9 +133,9 @@ lm_config lm_config_from_metadata(const std::vector<std::pair<std::string, std::
     try {
         lm_validate_config(c);
     } catch (const budget_error& e) {
-        throw budget_error(where + ": " + e.what());
+        throw budget_error(where + ": " + e.args.at(0), e.args.at(1), e.args.at(2));
     } catch (const core_error& e) {
-        throw core_error(where + ": the stored configuration is invalid: " + e.what());
+        throw coded_error("lm_checkpoint.config_invalid", {path_of(where), e.what()});
     }
     return c;
 }
@@ -192,13 +202,12 @@ lm_checkpoint load_lm_checkpoint(const std::string& path, int num_threads)
 
     const std::string* fmt = f.meta("format");
     if (!fmt || *fmt != lm_checkpoint_format)
-        throw core_error(where + ": not a PosLab language model checkpoint (format is '" +
-                         (fmt ? fmt->substr(0, 40) : std::string("missing")) + "', expected '" + lm_checkpoint_format +
-                         "')");
+        throw coded_error("lm_checkpoint.not_lm",
+                          {path, fmt ? fmt->substr(0, 40) : std::string("missing"), lm_checkpoint_format});
     const int version = parse_int<int>(need_meta(f.metadata, "lm.version", where), "lm.version", where);
     if (version != lm_checkpoint_version)
-        throw core_error(where + ": language model version " + std::to_string(version) +
-                         " is not supported (this build reads version " + std::to_string(lm_checkpoint_version) + ")");
+        throw coded_error("lm_checkpoint.version",
+                          {path, std::to_string(version), std::to_string(lm_checkpoint_version)});
 
     lm_config config = lm_config_from_metadata(f.metadata, where);
     if (num_threads > 0) config.num_threads = num_threads;
@@ -208,11 +217,11 @@ lm_checkpoint load_lm_checkpoint(const std::string& path, int num_threads)
         try {
             out.vocab = parse_vocabulary(*v);
         } catch (const core_error& e) {
-            throw core_error(where + ": the stored vocabulary is invalid: " + e.what());
+            throw coded_error("lm_checkpoint.vocabulary_invalid", {path, e.what()});
         }
         if (out.vocab.size() != (std::size_t)config.vocab_size)
-            throw core_error(where + ": the vocabulary has " + std::to_string(out.vocab.size()) +
-                             " ids but config.vocab_size is " + std::to_string(config.vocab_size));
+            throw coded_error("lm_checkpoint.vocabulary_size",
+                              {path, std::to_string(out.vocab.size()), std::to_string(config.vocab_size)});
         out.has_vocabulary = true;
     }
 
@@ -224,16 +233,12 @@ lm_checkpoint load_lm_checkpoint(const std::string& path, int num_threads)
         const named_tensor* t = f.find(p.name);
         std::vector<std::uint64_t> want;
         for (int d : p.shape) want.push_back((std::uint64_t)d);
-        if (!t)
-            throw core_error(where + ": the tensor '" + p.name + "' " + shape_text(want) +
-                             " that the stored configuration needs is missing");
+        if (!t) throw coded_error("lm_checkpoint.tensor_missing", {path, p.name, shape_text(want)});
         if (t->shape != want)
-            throw core_error(where + ": the tensor '" + p.name + "' has shape " + shape_text(t->shape) +
-                             " but the stored configuration needs " + shape_text(want));
+            throw coded_error("lm_checkpoint.tensor_shape", {path, p.name, shape_text(t->shape), shape_text(want)});
         for (std::size_t i = 0; i < p.size; ++i)
             if (!std::isfinite(t->data[i]))
-                throw core_error(where + ": the tensor '" + p.name + "' holds a non-finite value at index " +
-                                 std::to_string(i));
+                throw coded_error("lm_checkpoint.tensor_not_finite", {path, p.name, std::to_string(i)});
         std::memcpy(model->params() + p.offset, t->data.data(), p.size * sizeof(float));
     }
 
@@ -242,14 +247,13 @@ lm_checkpoint load_lm_checkpoint(const std::string& path, int num_threads)
     const std::string* step = f.meta("adamw.step");
     if (m || v || step) {
         if (!m || !v || !step)
-            throw core_error(where +
-                             ": the optimizer state is incomplete (adamw.m, adamw.v and adamw.step go together)");
+            inconsistent(path, "the optimizer state is incomplete (adamw.m, adamw.v and adamw.step go together)");
         const std::vector<std::uint64_t> want{(std::uint64_t)P};
         if (m->shape != want || v->shape != want)
-            throw core_error(where + ": the optimizer moments have shapes " + shape_text(m->shape) + " and " +
-                             shape_text(v->shape) + " but the model has " + std::to_string(P) + " parameters");
+            inconsistent(path, "the optimizer moments have shapes " + shape_text(m->shape) + " and " +
+                                   shape_text(v->shape) + " but the model has " + std::to_string(P) + " parameters");
         out.optimizer.step = parse_int<long long>(*step, "adamw.step", where);
-        if (out.optimizer.step < 0) throw core_error(where + ": adamw.step is negative");
+        if (out.optimizer.step < 0) inconsistent(path, "adamw.step is negative");
         out.optimizer.m = m->data;
         out.optimizer.v = v->data;
         out.has_optimizer = true;
@@ -274,18 +278,18 @@ lm_checkpoint load_lm_checkpoint(const std::string& path, int num_threads)
         try {
             lr_schedule_validate(t.schedule);
         } catch (const core_error& e) {
-            throw core_error(where + ": the stored learning-rate schedule is invalid: " + e.what());
+            inconsistent(path, std::string("the stored learning-rate schedule is invalid: ") + e.what());
         }
         if (t.step < 0 || t.step > t.schedule.total_steps || t.batch_size < 1)
-            throw core_error(where + ": the stored training state is inconsistent (step " + std::to_string(t.step) +
-                             " of " + std::to_string(t.schedule.total_steps) + ", batch " +
-                             std::to_string(t.batch_size) + ")");
+            inconsistent(path, "the stored training state is inconsistent (step " + std::to_string(t.step) + " of " +
+                                   std::to_string(t.schedule.total_steps) + ", batch " + std::to_string(t.batch_size) +
+                                   ")");
         out.has_training = true;
     }
     for (const named_tensor& t : f.tensors)
         if (!known.count(t.name))
-            throw core_error(where + ": unexpected tensor '" + t.name.substr(0, 60) +
-                             "' (not part of a model with the stored configuration)");
+            inconsistent(path, "unexpected tensor '" + t.name.substr(0, 60) +
+                                   "' (not part of a model with the stored configuration)");
     for (const auto& kv : f.metadata)
         if (!reserved_key(kv.first)) out.extra.push_back(kv);
     out.model = std::move(model);

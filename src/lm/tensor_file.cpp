@@ -138,7 +138,7 @@ private:
             const ssize_t w = ::write(fd_, p, std::min<std::size_t>(n, std::size_t(1) << 30));
             if (w < 0) {
                 if (errno == EINTR) continue;
-                throw core_error("cannot write checkpoint " + path_ + ": " + errno_text());
+                throw coded_error("checkpoint.write_failed", {path_, errno_text()});
             }
             p += w;
             n -= static_cast<std::size_t>(w);
@@ -177,16 +177,19 @@ public:
     std::uint64_t remaining() const { return end_ - offset_; }
     std::uint64_t hash() const { return hash_; }
 
-    [[noreturn]] void fail(const std::string& problem) const
+    // The file is damaged (id "checkpoint.corrupt") or ends too early ("checkpoint.truncated").
+    [[noreturn]] void fail(const std::string& problem, const char* id = "checkpoint.corrupt") const
     {
-        throw core_error("checkpoint " + path_ + ": " + problem);
+        throw coded_error(id, {path_, problem});
     }
 
     void need(std::uint64_t n, const std::string& what) const
     {
         if (n > remaining())
             fail("truncated or corrupt: " + what + " at byte " + std::to_string(offset_) + " needs " +
-                 std::to_string(n) + " bytes, but only " + std::to_string(remaining()) + " remain before the checksum");
+                     std::to_string(n) + " bytes, but only " + std::to_string(remaining()) +
+                     " remain before the checksum",
+                 "checkpoint.truncated");
     }
 
     void bytes(void* dst, std::uint64_t n, const std::string& what)
@@ -240,9 +243,10 @@ private:
             const ssize_t r = ::read(fd_, dst, std::min<std::size_t>(n, std::size_t(1) << 30));
             if (r < 0) {
                 if (errno == EINTR) continue;
-                fail("read error: " + errno_text());
+                throw coded_error("checkpoint.read_failed", {path_, errno_text()});
             }
-            if (r == 0) fail("the file ended early while reading (was it changed while being read?)");
+            if (r == 0)
+                fail("the file ended early while reading (was it changed while being read?)", "checkpoint.truncated");
             dst += r;
             n -= static_cast<std::size_t>(r);
         }
@@ -323,7 +327,7 @@ void write_tensor_file(const std::string& path, const std::vector<std::pair<std:
         // Data on disk before the rename makes it visible (ext4 and others
         // may otherwise reorder them and leave an empty file after a crash).
         while (::fsync(fd) != 0) {
-            if (errno != EINTR) throw core_error("cannot write checkpoint " + name + ": " + errno_text());
+            if (errno != EINTR) throw coded_error("checkpoint.write_failed", {name, errno_text()});
         }
     };
 
@@ -347,15 +351,15 @@ void write_tensor_file(const std::string& path, const std::vector<std::pair<std:
         if (tmp.empty()) {
             std::string tmpl = path + ".tmp.XXXXXX";
             const int fd = ::mkstemp(tmpl.data());
-            if (fd < 0) throw core_error("cannot create a temporary file beside " + path + ": " + errno_text());
+            if (fd < 0) throw coded_error("checkpoint.temp_failed", {path, errno_text()});
             tmp = tmpl;
             fd_closer closer{fd};
             write_content(fd, tmp);
             closer.fd = -1;
-            if (::close(fd) != 0) throw core_error("cannot write checkpoint " + tmp + ": " + errno_text());
+            if (::close(fd) != 0) throw coded_error("checkpoint.write_failed", {tmp, errno_text()});
         }
         if (::rename(tmp.c_str(), path.c_str()) != 0)
-            throw core_error("cannot rename " + tmp + " to " + path + ": " + errno_text());
+            throw coded_error("checkpoint.rename_failed", {tmp, path, errno_text()});
         renamed = true;
     } catch (...) {
         if (!renamed && !tmp.empty()) ::unlink(tmp.c_str());
@@ -387,11 +391,12 @@ void write_tensor_file(const std::string& path, const tensor_file& file)
 tensor_file read_tensor_file(const std::string& path)
 {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw core_error("cannot open checkpoint " + path + ": " + errno_text());
+    if (fd < 0)
+        throw coded_error(errno == ENOENT ? "checkpoint.missing" : "checkpoint.cannot_open", {path, errno_text()});
     fd_closer closer{fd};
     struct stat st {};
-    if (::fstat(fd, &st) != 0) throw core_error("cannot stat checkpoint " + path + ": " + errno_text());
-    if (!S_ISREG(st.st_mode)) throw core_error("checkpoint " + path + " is not a regular file");
+    if (::fstat(fd, &st) != 0) throw coded_error("checkpoint.read_failed", {path, errno_text()});
+    if (!S_ISREG(st.st_mode)) throw coded_error("checkpoint.not_regular", {path});
     const auto size = static_cast<std::uint64_t>(st.st_size);
 
     // Smallest valid file: magic, version, two zero counts, checksum.
@@ -403,24 +408,19 @@ tensor_file read_tensor_file(const std::string& path)
         while (got < want) {
             const ssize_t r = ::read(fd, head + got, want - got);
             if (r < 0 && errno == EINTR) continue;
-            if (r <= 0)
-                throw core_error("cannot read checkpoint " + path + ": " + (r < 0 ? errno_text() : "ended early"));
+            if (r <= 0) throw coded_error("checkpoint.read_failed", {path, r < 0 ? errno_text() : "ended early"});
             got += static_cast<std::size_t>(r);
         }
         const std::size_t m = std::min<std::size_t>(want, 8);
-        if (std::memcmp(head, tensor_file_magic, m) != 0)
-            throw core_error("checkpoint " + path +
-                             ": not a PosLab checkpoint (the file does not begin with PSLBCKPT)");
+        if (std::memcmp(head, tensor_file_magic, m) != 0) throw coded_error("checkpoint.bad_magic", {path});
         if (size < min_size)
-            throw core_error("checkpoint " + path + ": truncated: " + std::to_string(size) +
-                             " bytes, but even an empty checkpoint has " + std::to_string(min_size));
+            throw coded_error("checkpoint.too_short", {path, std::to_string(size), std::to_string(min_size)});
         std::uint32_t version = 0;
         for (int i = 0; i < 4; ++i) version |= std::uint32_t(static_cast<unsigned char>(head[8 + i])) << (8 * i);
         if (version != tensor_file_version)
-            throw core_error("checkpoint " + path + ": format version " + std::to_string(version) +
-                             " is not supported (this build reads version " + std::to_string(tensor_file_version) +
-                             "; a newer PosLab may have written it, or the file is corrupt)");
-        if (::lseek(fd, 0, SEEK_SET) != 0) throw core_error("cannot seek in checkpoint " + path + ": " + errno_text());
+            throw coded_error("checkpoint.version",
+                              {path, std::to_string(version), std::to_string(tensor_file_version)});
+        if (::lseek(fd, 0, SEEK_SET) != 0) throw coded_error("checkpoint.read_failed", {path, errno_text()});
     }
 
     hashing_reader r(fd, size - 8, path);
@@ -432,7 +432,8 @@ tensor_file read_tensor_file(const std::string& path)
     const std::uint32_t n_meta = r.u32("the metadata count");
     if (n_meta > tensor_file_max_entries || std::uint64_t(n_meta) * 8 > r.remaining())
         r.fail("truncated or corrupt: metadata count " + std::to_string(n_meta) + " cannot fit in the " +
-               std::to_string(r.remaining()) + " bytes that remain before the checksum");
+                   std::to_string(r.remaining()) + " bytes that remain before the checksum",
+               "checkpoint.truncated");
     out.metadata.reserve(n_meta);
     for (std::uint32_t i = 0; i < n_meta; ++i) {
         const std::string label = "metadata entry " + std::to_string(i);
@@ -446,7 +447,8 @@ tensor_file read_tensor_file(const std::string& path)
     const std::uint32_t n_tensors = r.u32("the tensor count");
     if (n_tensors > tensor_file_max_entries || std::uint64_t(n_tensors) * 8 > r.remaining())
         r.fail("truncated or corrupt: tensor count " + std::to_string(n_tensors) + " cannot fit in the " +
-               std::to_string(r.remaining()) + " bytes that remain before the checksum");
+                   std::to_string(r.remaining()) + " bytes that remain before the checksum",
+               "checkpoint.truncated");
     out.tensors.reserve(n_tensors);
     for (std::uint32_t i = 0; i < n_tensors; ++i) {
         named_tensor t;
@@ -464,16 +466,17 @@ tensor_file read_tensor_file(const std::string& path)
         long double bytes = 4.0L;
         for (std::uint64_t d : t.shape) bytes *= static_cast<long double>(d);
         if (bytes > static_cast<long double>(r.remaining()))
-            r.fail(
-                "truncated or corrupt: tensor '" + t.name + "' of shape " + shape_text(t.shape) + " needs " +
-                (bytes < 1.8e19L ? std::to_string(static_cast<std::uint64_t>(bytes)) : std::string("more than 2^64")) +
-                " bytes of data, but only " + std::to_string(r.remaining()) + " remain before the checksum");
+            r.fail("truncated or corrupt: tensor '" + t.name + "' of shape " + shape_text(t.shape) + " needs " +
+                       (bytes < 1.8e19L ? std::to_string(static_cast<std::uint64_t>(bytes))
+                                        : std::string("more than 2^64")) +
+                       " bytes of data, but only " + std::to_string(r.remaining()) + " remain before the checksum",
+                   "checkpoint.truncated");
         const std::uint64_t n = tensor_element_count(t.shape);
         const std::string what = "checkpoint tensor '" + t.name + "' " + shape_text(t.shape);
         try {
             require_memory(static_cast<std::size_t>(n), sizeof(float), what.c_str());
         } catch (const budget_error& e) {
-            throw budget_error("checkpoint " + path + ": " + e.what());
+            throw budget_error("checkpoint " + path + ": " + e.args.at(0), e.args.at(1), e.args.at(2));
         }
         t.data.resize(static_cast<std::size_t>(n));
         r.bytes(t.data.data(), n * 4, "the data of '" + t.name + "'");
@@ -489,10 +492,10 @@ tensor_file read_tensor_file(const std::string& path)
     const std::uint64_t computed = r.hash();
     const std::uint64_t stored = r.trailer();
     if (computed != stored) {
-        char buf[96];
-        std::snprintf(buf, sizeof buf, "checksum mismatch (stored %016llx, computed %016llx): the file is corrupt",
-                      static_cast<unsigned long long>(stored), static_cast<unsigned long long>(computed));
-        r.fail(buf);
+        char hex_stored[24], hex_computed[24];
+        std::snprintf(hex_stored, sizeof hex_stored, "%016llx", static_cast<unsigned long long>(stored));
+        std::snprintf(hex_computed, sizeof hex_computed, "%016llx", static_cast<unsigned long long>(computed));
+        throw coded_error("checkpoint.checksum", {path, hex_stored, hex_computed});
     }
     return out;
 }

@@ -127,16 +127,17 @@ std::string utf8_encode(std::u32string_view text)
 std::u32string read_utf8_file(const std::string& path, utf8_mode mode, utf8_report* report)
 {
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) throw core_error("cannot read " + path + ": not a readable file");
+    if (!std::filesystem::is_regular_file(path, ec)) throw coded_error("corpus.not_readable", {path});
     const auto size = std::filesystem::file_size(path, ec);
-    if (ec) throw core_error("cannot read " + path + ": " + ec.message());
+    if (ec) throw coded_error("corpus.read_failed", {path, ec.message()});
     // The bytes, then up to one code point (4 bytes) per byte.
     require_elements({static_cast<std::size_t>(size), 5}, 1, ("reading text file " + path).c_str());
     std::ifstream f(path, std::ios::binary);
-    if (!f) throw core_error("cannot open " + path + ": " + std::strerror(errno));
+    if (!f) throw coded_error("corpus.read_failed", {path, std::strerror(errno)});
     std::string bytes(static_cast<std::size_t>(size), '\0');
     f.read(bytes.data(), static_cast<std::streamsize>(size));
-    if (static_cast<std::uintmax_t>(f.gcount()) != size) throw core_error("cannot read all of " + path);
+    if (static_cast<std::uintmax_t>(f.gcount()) != size)
+        throw coded_error("corpus.read_failed", {path, "the file ended early (was it changed while being read?)"});
     try {
         return utf8_decode(bytes, mode, report);
     } catch (const core_error& e) {
@@ -312,14 +313,10 @@ bool is_named_corpus(const std::string& name)
 
 std::vector<std::string> find_corpus_files(const std::string& name)
 {
-    if (!is_named_corpus(name))
-        throw core_error("unknown corpus '" + name + "' (named corpora: fortunes, poems; or give a file path)");
+    if (!is_named_corpus(name)) throw coded_error("corpus.unknown", {name});
     const char* package = name == "fortunes" ? "fortunes" : "fortunes-zh";
     const std::string dir = find_fortune_directory();
-    if (dir.empty())
-        throw core_error("corpus '" + name +
-                         "': no fortune folder (/usr/share/games/fortunes); install the Debian package " + package +
-                         " (scripts/bootstrap.sh does) or set POSLAB_FORTUNES_DIR");
+    if (dir.empty()) throw coded_error("corpus.no_fortune_folder", {name, package});
     std::vector<std::string> files;
     std::error_code ec;
     if (name == "poems") {
@@ -339,9 +336,7 @@ std::vector<std::string> find_corpus_files(const std::string& name)
         }
         std::sort(files.begin(), files.end());
     }
-    if (files.empty())
-        throw core_error("corpus '" + name + "': no fortune files in " + dir + "; install the Debian package " +
-                         package + " (scripts/bootstrap.sh does)");
+    if (files.empty()) throw coded_error("corpus.no_fortune_files", {name, dir, package});
     return files;
 }
 
@@ -363,8 +358,7 @@ text_corpus load_corpus(const std::string& name_or_path)
         c.files = find_corpus_files(name_or_path);
     } else {
         std::error_code ec;
-        if (!std::filesystem::is_regular_file(name_or_path, ec))
-            throw core_error("'" + name_or_path + "' is neither a named corpus (fortunes, poems) nor a readable file");
+        if (!std::filesystem::is_regular_file(name_or_path, ec)) throw coded_error("corpus.not_found", {name_or_path});
         c.files = {name_or_path};
     }
     bool all_fortune = true;
@@ -389,8 +383,7 @@ text_corpus load_corpus(const std::string& name_or_path)
     }
     c.separator = all_fortune ? U"\n%\n" : U"\n\n";
     if (c.entries.size() < 2)
-        throw core_error("corpus '" + name_or_path + "' has " + std::to_string(c.entries.size()) +
-                         " entries; at least 2 are needed to hold some out for evaluation");
+        throw coded_error("corpus.too_few_entries", {name_or_path, std::to_string(c.entries.size())});
     return c;
 }
 

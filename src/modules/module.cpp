@@ -5,11 +5,6 @@
 
 namespace poslab::modules {
 
-Text2 T2(const char* en, const char* zh)
-{
-    return {QString::fromUtf8(en), QString::fromUtf8(zh)};
-}
-
 QString paramTypeName(ParamType t)
 {
     switch (t) {

@@ -14,6 +14,8 @@
 // caller, which reports them.
 #pragma once
 
+#include "util/text2.h"
+
 #include <QString>
 #include <QStringList>
 #include <QVariant>
@@ -26,22 +28,10 @@
 
 namespace poslab::modules {
 
-// A string in both course languages.
-struct Text2 {
-    QString en;
-    QString zh;
-    QString in(const QString& lang) const { return lang == QLatin1String("zh") ? zh : en; }
-    bool isEmpty() const { return en.isEmpty() && zh.isEmpty(); }
-    // QString::arg on both texts: T2("%1 heads", "%1 个头").arg(n).
-    template <typename... Args>
-    Text2 arg(const Args&... args) const
-    {
-        return {en.arg(args...), zh.arg(args...)};
-    }
-};
-
-// Shorthand for module declarations: an English and a Chinese UTF-8 literal.
-Text2 T2(const char* en, const char* zh);
+// Text in both course languages (util/text2.h); modules declare their titles,
+// help and messages with T2("English", "中文").
+using util::T2;
+using util::Text2;
 
 enum class ParamType { Int, Float, Bool, Choice, IntList, FloatList };
 QString paramTypeName(ParamType t);  // "int", "float", "bool", "choice", "int list", "float list"

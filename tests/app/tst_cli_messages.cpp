@@ -2,12 +2,15 @@
 // tst_cli_messages — the command line's refusals in the reader's language:
 // `poslab run` (a refused module parameter), `poslab experiment` and
 // `poslab train` (a refused option, a refused combination of sizes), with
-// --lang zh|en or, without it, the language of the environment. Each refusal
+// --lang zh|en or, without it, the language of the environment; a damaged or
+// missing checkpoint and a missing corpus, worded by the error catalog
+// (modules/error_messages.h) from lm's error codes. Each refusal
 // exits with status 2, says what was refused and what is allowed, and the
 // Chinese line has no English words but identifiers (command, module, option
 // and parameter names).
 #include "run_poslab.h"
 
+#include <QFile>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QRegularExpression>
@@ -71,7 +74,28 @@ class TestCliMessages : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase() { QVERIFY(m_data.isValid()); }
+    void initTestCase()
+    {
+        QVERIFY(m_data.isValid());
+        // A checkpoint cut short: the header of one tensor "x" of 1000 floats,
+        // then 8 bytes of data and a checksum (lm/tensor_file.h's layout).
+        QByteArray b("PSLBCKPT");
+        auto u32 = [&b](quint32 v) {
+            for (int i = 0; i < 4; ++i) b.append(char((v >> (8 * i)) & 0xFF));
+        };
+        u32(1);  // format version
+        u32(0);  // metadata entries
+        u32(1);  // tensors
+        u32(1);
+        b.append('x');
+        u32(1);  // rank
+        u32(1000);
+        u32(0);  // the shape, as a u64
+        b.append(QByteArray(8 + 8, '\0'));
+        QFile f(cutCheckpoint());
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QCOMPARE(f.write(b), qint64(b.size()));
+    }
 
     // Each row: the command, the locale, and what the first line of stderr
     // must contain; `identifiers` are the ASCII words a Chinese line may hold.
@@ -160,6 +184,46 @@ private slots:
             << "C.UTF-8" << QStringList{"RoPE 按通道成对旋转", "--d-model 12 ÷ 4 个头 = 3"}
             << (trainIds + QStringList{"RoPE"});
     }
+    // Files the reader named that lm cannot use: the first line of stderr in
+    // the reader's language, exit status 2.
+    void fileErrors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("locale");
+        QTest::addColumn<QStringList>("expected");
+        QTest::addColumn<QStringList>("identifiers");
+        const QStringList pathWords = englishWords(m_data.path(), {}) + QStringList{"cut", "ckpt", "none"};
+        const QStringList trainIds = QStringList{"poslab", "train", "PosLab"} + pathWords;
+        QTest::newRow("train: truncated checkpoint, zh")
+            << QStringList{"train", "--load", cutCheckpoint(), "--lang", "zh"} << "C.UTF-8"
+            << QStringList{"poslab train: 检查点文件 " + cutCheckpoint() + " 不完整，可能在复制或保存时被截断了"}
+            << trainIds;
+        QTest::newRow("train: truncated checkpoint, en")
+            << QStringList{"train", "--load", cutCheckpoint(), "--lang", "en"} << "zh_CN.UTF-8"
+            << QStringList{"poslab train: checkpoint " + cutCheckpoint() + ": truncated or corrupt: tensor 'x'"}
+            << QStringList{};
+        const QString none = m_data.path() + QStringLiteral("/none.ckpt");
+        QTest::newRow("train: missing checkpoint, locale zh")
+            << QStringList{"train", "--load", none} << "zh_CN.UTF-8"
+            << QStringList{"poslab train: 找不到检查点文件 " + none} << trainIds;
+        QTest::newRow("train: missing checkpoint, en")
+            << QStringList{"train", "--load", none} << "C.UTF-8"
+            << QStringList{"poslab train: cannot open checkpoint " + none} << QStringList{};
+        const QStringList corpusIds{"poslab", "train", "experiment", "nonexistent", "txt", "fortunes", "poems"};
+        QTest::newRow("train: missing corpus, zh")
+            << QStringList{"train", "--corpus", "/nonexistent/x.txt", "--lang", "zh"} << "C.UTF-8"
+            << QStringList{"“/nonexistent/x.txt”既不是内置语料（fortunes、poems），也不是可以读取的文件"} << corpusIds;
+        QTest::newRow("experiment: missing corpus, locale zh")
+            << QStringList{"experiment", "length", "--corpus", "/nonexistent/x.txt", "--no-store"} << "zh_CN.UTF-8"
+            << QStringList{"poslab experiment: “/nonexistent/x.txt”既不是内置语料"} << corpusIds;
+        QTest::newRow("experiment: missing corpus, en")
+            << QStringList{"experiment", "length", "--corpus", "/nonexistent/x.txt", "--no-store", "--lang", "en"}
+            << "zh_CN.UTF-8"
+            << QStringList{"'/nonexistent/x.txt' is neither a named corpus (fortunes, poems) nor a readable file"}
+            << QStringList{};
+    }
+    void fileErrors() { refusals(); }
+
     void refusals()
     {
         QFETCH(QStringList, args);
@@ -183,6 +247,7 @@ private slots:
     }
 
 private:
+    QString cutCheckpoint() const { return m_data.path() + QStringLiteral("/cut.ckpt"); }
     QTemporaryDir m_data;
 };
 

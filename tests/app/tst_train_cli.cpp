@@ -319,9 +319,9 @@ private slots:
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QString path = storedPath(r.err);
         QVERIFY2(path.startsWith(dataHome_), r.err.constData());
-        QString error;
+        poslab::util::Text2 error;
         const std::optional<poslab::lab::StoredRun> run = poslab::lab::readRun(path, &error);
-        QVERIFY2(run.has_value(), qPrintable(error));
+        QVERIFY2(run.has_value(), qPrintable(error.en));
         const poslab::lab::RunProvenance& p = run->provenance;
         QCOMPARE(p.source, QStringLiteral("cli"));
         QVERIFY2(p.command.startsWith(QStringLiteral("poslab experiment length --corpus ")), qPrintable(p.command));
@@ -398,9 +398,9 @@ private slots:
         QVERIFY(p.waitForFinished(poslab::testing::scaledMs(30000)));
         err += p.readAllStandardError();
         QCOMPARE(p.exitCode(), 130);
-        QString error;
+        poslab::util::Text2 error;
         const std::optional<poslab::lab::StoredRun> run = poslab::lab::readRun(storedPath(err), &error);
-        QVERIFY2(run.has_value(), qPrintable(error + u'\n' + QString::fromUtf8(err)));
+        QVERIFY2(run.has_value(), qPrintable(error.en + u'\n' + QString::fromUtf8(err)));
         QVERIFY(run->result.cancelled);
         QCOMPARE(run->result.rows.size(), std::size_t(1));  // alibi, stopped; rope never started
         QVERIFY(run->result.rows[0].train.cancelled);
@@ -555,9 +555,9 @@ private slots:
         QVERIFY(r.err.contains("[1/6] training none"));  // the experiment's own progress
         QVERIFY(r.err.contains("  rope: step 3/3"));
         const QString path = storedPath(r.err);
-        QString error;
+        poslab::util::Text2 error;
         const std::optional<poslab::lab::StoredRun> run = poslab::lab::readRun(path, &error);
-        QVERIFY2(run.has_value(), qPrintable(error));
+        QVERIFY2(run.has_value(), qPrintable(error.en));
         QCOMPARE(run->provenance.source, QStringLiteral("export"));
         QVERIFY(run->provenance.quick);
         QVERIFY(run->provenance.command.startsWith(QStringLiteral("poslab experiment length --quick --corpus")));

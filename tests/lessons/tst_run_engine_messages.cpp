@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // tst_run_engine_messages — a failed run says what went wrong in both course
 // languages (RunResult::errorIn): unknown module, refused parameter (from the
-// registry and from a module's own check), memory budget, an error of the
-// core, cancellation. `error` (and the failed() signal) stay English.
+// registry and from a module's own check), memory budget, a coded error of
+// lm (worded by modules/error_messages.h), an error of the core, cancellation. `error` (and the failed() signal) stay English.
 #include "core/common.h"
 #include "lessons/run_engine.h"
+#include "lm/text_corpus.h"
 #include "modules/registry.h"
 
 #include "../shared/test_timing.h"
@@ -35,6 +36,7 @@ const Registry& testRegistry()
         sizes.run = [](const Params& p, const RunContext&) -> std::vector<Output> {
             if (p.getInt(QStringLiteral("n")) == 99) poslab::require_memory(std::size_t(1) << 62, 4, "the test table");
             if (p.getInt(QStringLiteral("n")) == 98) throw std::runtime_error("boom: the core refused");
+            if (p.getInt(QStringLiteral("n")) == 97) poslab::load_corpus("/nonexistent/corpus.txt");
             return {Output::scalar(QStringLiteral("n"), double(p.getInt(QStringLiteral("n"))))};
         };
         r.add(sizes);
@@ -87,7 +89,12 @@ private slots:
             << "test.sizes: unknown parameter 'k' (given 1); module test.sizes takes: n, m"
             << "test.sizes：没有名为 k 的参数（给出的值是 1）；模块 test.sizes 的参数有：n、m";
         QTest::newRow("memory budget") << "test.sizes" << QStringList{"n=99"} << "test.sizes: the test table would need"
-                                       << "test.sizes：所需内存超出预算，请把尺寸调小（the test table would need";
+                                       << "test.sizes：所需内存 16.0 EiB 超出了 2.0 GiB 的内存预算，请把尺寸调小";
+        QTest::newRow("coded error of lm")
+            << "test.sizes" << QStringList{"n=97"}
+            << "test.sizes failed: '/nonexistent/corpus.txt' is neither a named corpus (fortunes, poems) nor a readable "
+               "file"
+            << "test.sizes 运行失败：“/nonexistent/corpus.txt”既不是内置语料（fortunes、poems），也不是可以读取的文件";
         QTest::newRow("core error") << "test.sizes" << QStringList{"n=98"}
                                     << "test.sizes failed: boom: the core refused"
                                     << "test.sizes 运行失败：boom: the core refused";

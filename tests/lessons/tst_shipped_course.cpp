@@ -182,9 +182,9 @@ void TestShippedCourse::storeTrainingRun()
     pv.corpus = QFileInfo(file).fileName();
     pv.finishedUtc = QDateTime::currentDateTimeUtc();
     pv.machine = poslab::lab::currentMachine(1);
-    QString error;
+    poslab::util::Text2 error;
     m_storedRun = poslab::lab::saveRun(r, samples, pv, &error);
-    QVERIFY2(!m_storedRun.isEmpty(), qPrintable(error));
+    QVERIFY2(!m_storedRun.isEmpty(), qPrintable(error.en));
 }
 
 void TestShippedCourse::initTestCase()
@@ -469,9 +469,9 @@ void TestShippedCourse::experimentsChapterReadsTheLatestRun()
         poslab::lab::RunProvenance pv = first->provenance;
         pv.command = QStringLiteral("a newer run");
         pv.finishedUtc = pv.finishedUtc.addSecs(60);
-        QString error;
+        poslab::util::Text2 error;
         const QString newer = poslab::lab::saveRun(first->result, first->samples, pv, &error);
-        QVERIFY2(!newer.isEmpty(), qPrintable(error));
+        QVERIFY2(!newer.isEmpty(), qPrintable(error.en));
         const QString shown = factsText();
         QVERIFY(QFile::remove(newer));
         QVERIFY2(shown.contains(QStringLiteral("a newer run")), qPrintable(shown));

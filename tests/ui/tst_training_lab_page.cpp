@@ -203,9 +203,9 @@ private slots:
         QVERIFY(!page.savedPath().isEmpty());
         QVERIFY(QFileInfo(page.savedPath()).absolutePath() == QDir(resultsDir()).absolutePath());
         QVERIFY(page.storedRunText().contains(QFileInfo(page.savedPath()).fileName()));
-        QString error;
+        poslab::util::Text2 error;
         const std::optional<lab::StoredRun> stored = lab::readRun(page.savedPath(), &error);
-        QVERIFY2(stored.has_value(), qPrintable(error));
+        QVERIFY2(stored.has_value(), qPrintable(error.en));
         QCOMPARE(stored->provenance.source, QStringLiteral("window"));
         QCOMPARE(stored->provenance.corpus, QStringLiteral("words.txt"));
         QVERIFY(stored->provenance.command.startsWith(QStringLiteral("poslab experiment length --corpus ")));
@@ -263,9 +263,9 @@ private slots:
         QVERIFY(table->horizontalHeaderItem(5)->text().startsWith(QStringLiteral("answers right")));
         QCOMPARE(table->item(0, 5)->text(),
                  QLocale().toString(100.0 * direct.rows[0].evals[1].answer_accuracy, 'f', 1) + QStringLiteral("%"));
-        QString error;
+        poslab::util::Text2 error;
         const auto stored = lab::readRun(page.savedPath(), &error);
-        QVERIFY2(stored.has_value(), qPrintable(error));
+        QVERIFY2(stored.has_value(), qPrintable(error.en));
         QCOMPARE(stored->provenance.corpus, QStringLiteral("copy"));
         QVERIFY(stored->provenance.command.contains(QStringLiteral("--corpus copy")));
     }
@@ -335,9 +335,9 @@ private slots:
             if (!e.refused) QVERIFY(e.tokens > 0 && e.tokens <= 512);
         QCOMPARE(page.resultsTable()->rowCount(), 1);
         QVERIFY(page.resultsTable()->item(0, 0)->text().contains(QString::number(r.rows[0].train.steps_done)));
-        QString error;
+        poslab::util::Text2 error;
         const auto stored = lab::readRun(page.savedPath(), &error);
-        QVERIFY2(stored.has_value(), qPrintable(error));
+        QVERIFY2(stored.has_value(), qPrintable(error.en));
         QVERIFY(stored->result.cancelled);
         QVERIFY(page.startButton()->isEnabled());
     }
@@ -541,10 +541,10 @@ private slots:
         prov.quick = true;
         prov.finishedUtc = QDateTime(QDate(2026, 1, 2), QTime(3, 4, 5), Qt::UTC);
         prov.machine = lab::currentMachine(2);
-        QString error;
+        poslab::util::Text2 error;
         const QString path =
             lab::saveRun(r, {QStringLiteral("abc"), QStringLiteral("def")}, prov, &error, resultsDir());
-        QVERIFY2(!path.isEmpty(), qPrintable(error));
+        QVERIFY2(!path.isEmpty(), qPrintable(error.en));
 
         // A damaged file beside it is skipped, named in the banner, and left alone.
         const QString damaged = QDir(resultsDir()).filePath(QStringLiteral("length-20251231T000000000Z.json"));

@@ -2,7 +2,7 @@
 // tst_translations.cpp — the Chinese UI translation is complete and current.
 //
 // Reads translations/poslab_zh_CN.ts: no unfinished, vanished or obsolete
-// entries, every message translated, the same %1..%9 / %n placeholders in
+// entries, every message translated and located in a source file, the same %1..%9 / %n placeholders in
 // source and translation. Runs lupdate (Qt's own tool, a build dependency)
 // over src/ui into a temporary file: every tr() string of the UI must be in
 // the committed file. Loads the compiled :/i18n/poslab_zh_CN.qm and looks
@@ -44,6 +44,7 @@ struct Message {
     bool numerus = false;
     QString translationType;   // "", "unfinished", "vanished", "obsolete"
     QStringList translations;  // the text, or each numerus form
+    QStringList locations;     // <location filename=...>, relative to the .ts file
 };
 
 QList<Message> readTs(const QString& path, QString* error)
@@ -78,6 +79,8 @@ QList<Message> readTs(const QString& path, QString* error)
             } else if (name == u"translation" && inMessage) {
                 m.translationType = xml.attributes().value(QStringLiteral("type")).toString();
                 if (!m.numerus) m.translations << xml.readElementText();
+            } else if (name == u"location" && inMessage) {
+                m.locations << xml.attributes().value(QStringLiteral("filename")).toString();
             } else if (name == u"numerusform" && inMessage) {
                 m.translations << xml.readElementText();
             }
@@ -123,6 +126,14 @@ private slots:
             // translation would never be found.
             QVERIFY2(m.context.section(QStringLiteral("::"), -1).front().isUpper(), qPrintable(where));
             QVERIFY2(!m.translations.isEmpty(), qPrintable(where));
+            // A translator finds the string in the code: lupdate keeps its file
+            // (-locations relative, cmake/translations.cmake), and the file exists.
+            QVERIFY2(!m.locations.isEmpty(), qPrintable(QStringLiteral("no source location — ") + where));
+            for (const QString& file : m.locations) {
+                QVERIFY2(file.startsWith(QStringLiteral("../src/")), qPrintable(file + QStringLiteral(" — ") + where));
+                QVERIFY2(QFileInfo::exists(repoRoot() + QStringLiteral("/translations/") + file),
+                         qPrintable(file + QStringLiteral(" — ") + where));
+            }
             for (const QString& t : m.translations) {
                 QVERIFY2(!t.trimmed().isEmpty(), qPrintable(where));
                 QCOMPARE(placeholders(t), placeholders(m.source));

@@ -44,11 +44,6 @@ namespace {
 const QStringList kSchemeNames{u"none"_s, u"sinusoidal"_s,  u"learned"_s,  u"t5_bias"_s,      u"alibi"_s,
                                u"rope"_s, u"rope+linear"_s, u"rope+ntk"_s, u"rope+dynamic"_s, u"rope+yarn"_s};
 
-struct Lang {
-    bool zh = false;
-    QString operator()(const char* en, const char* zhText) const { return QString::fromUtf8(zh ? zhText : en); }
-};
-
 // An output name for a row: "rope+yarn" -> "rope_yarn" (output names are
 // snake_case so conditions and `label:` lines can name them).
 QString seriesName(const std::string& rowName)
@@ -63,18 +58,21 @@ QString number(double v, int decimals)
     return QString::number(v, 'f', decimals);
 }
 
-QString noRunMessage(const Lang& tr, const QStringList& warnings)
+QString noRunMessage(const QString& lang, const QList<Text2>& warnings)
 {
     QString m =
-        tr("No training run is stored yet: open the Training Lab (menu Go ▸ Training Lab, or Ctrl+T) and start a run, or "
+        T2("No training run is stored yet: open the Training Lab (menu Go ▸ Training Lab, or Ctrl+T) and start a run, or "
            "run `poslab experiment length --quick` (under a minute on two cores); `poslab export` runs it for you "
            "unless --no-train is given. Stored runs are read from %1.",
            "还没有保存任何训练结果：请打开“训练实验室”（菜单“前往 ▸ 训练实验室”，或按 Ctrl+T）开始一次训练，"
            "或者运行 `poslab experiment length --quick`（双核机器上不到一分钟）；`poslab export` 在没有结果时会先替你运行它，"
            "除非加上 --no-train。结果从 %1 读取。")
+            .in(lang)
             .arg(QDir::toNativeSeparators(lab::resultsDirectory()));
-    if (!warnings.isEmpty())
-        m += u' ' + tr("Files that could not be read: %1", "无法读取的文件：%1").arg(warnings.join(u"; "_s));
+    QStringList unread;
+    for (const Text2& w : warnings) unread << w.in(lang);
+    if (!unread.isEmpty())
+        m += u' ' + T2("Files that could not be read: %1", "无法读取的文件：%1").in(lang).arg(unread.join(u"; "_s));
     return m;
 }
 
@@ -116,15 +114,15 @@ std::vector<double> smoothed(const std::vector<double>& losses)
 
 std::vector<Output> runLengthResults(const Params& p, const RunContext& ctx)
 {
-    const Lang tr{p.getChoice(u"lang"_s) == u"zh"_s};
+    const QString lang = p.getChoice(u"lang"_s);
     const bool perplexity = p.getChoice(u"metric"_s) == u"perplexity"_s;
     const QString rowsWanted = p.getChoice(u"rows"_s);
     const bool relative = p.getBool(u"relative"_s);
     const bool trainingCurves = p.getChoice(u"curves"_s) == u"training"_s;
 
-    QStringList warnings;
+    QList<Text2> warnings;
     const std::optional<lab::StoredRun> stored = lab::latestRun(&warnings);
-    if (!stored) throw NeedsAction(noRunMessage(tr, warnings).toStdString());
+    if (!stored) throw NeedsAction(noRunMessage(lang, warnings).toStdString());
     ctx.throwIfCancelled();
     const lab::StoredRun& run = *stored;
     const length_experiment_result& res = run.result;
@@ -183,9 +181,10 @@ std::vector<Output> runLengthResults(const Params& p, const RunContext& ctx)
                 cells << u"—"_s;
                 // The learned table's reason in the chapter's language; others as the core gave them.
                 const QString why = r.position == LM_POSITION_LEARNED && e.length > context
-                                        ? tr("its position table has %1 rows (the training context), and there is "
+                                        ? T2("its position table has %1 rows (the training context), and there is "
                                              "no vector for later positions",
                                              "它的位置表只有 %1 行（即训练上下文），之后的位置没有向量")
+                                              .in(lang)
                                               .arg(context)
                                         : QString::fromStdString(e.note);
                 auto it = std::find_if(reasons.begin(), reasons.end(), [&](const auto& x) { return x.first == why; });
@@ -202,7 +201,8 @@ std::vector<Output> runLengthResults(const Params& p, const RunContext& ctx)
             }
         }
         for (const auto& [why, lengths] : reasons)
-            notes << tr("%1 at %2: %3", "%1 在长度 %2：%3")
+            notes << T2("%1 at %2: %3", "%1 在长度 %2：%3")
+                         .in(lang)
                          .arg(QString::fromStdString(r.name), lengths.join(u", "_s), why);
         // Speed and memory are rough by nature (load, an estimate): whole characters/s, 0.1 MiB.
         cells << qlonglong(std::llround(r.train.tokens_per_second))
@@ -235,70 +235,80 @@ std::vector<Output> runLengthResults(const Params& p, const RunContext& ctx)
 
     // ---- the run's facts
     const lab::RunProvenance& pv = run.provenance;
-    const QString source = pv.source == u"cli"_s      ? tr("command line", "命令行")
-                           : pv.source == u"window"_s ? tr("Training Lab window", "训练实验室窗口")
-                           : pv.source == u"export"_s ? tr("poslab export (no run was stored, so it trained first)",
+    const QString source = pv.source == u"cli"_s      ? T2("command line", "命令行").in(lang)
+                           : pv.source == u"window"_s ? T2("Training Lab window", "训练实验室窗口").in(lang)
+                           : pv.source == u"export"_s ? T2("poslab export (no run was stored, so it trained first)",
                                                            "poslab export（当时没有保存的结果，所以先训练了一次）")
+                                                            .in(lang)
                                                       : pv.source;
     QStringList lengths;
     for (int L : opt.eval_lengths) lengths << QString::number(L);
     const QString status =
-        res.cancelled ? tr("cancelled: the schemes listed are those that finished (the last possibly partly trained)",
+        res.cancelled ? T2("cancelled: the schemes listed are those that finished (the last possibly partly trained)",
                            "中途取消：表中只有已完成的方案（最后一个可能只训练了一部分）")
-                      : tr("complete", "完整");
+                            .in(lang)
+                      : T2("complete", "完整").in(lang);
     const auto& m = pv.machine;
     // Short values, one fact per row: a table cell does not wrap.
     const QLocale c(QLocale::English);  // 2,308,014 reads the same in both languages
     auto count = [&](std::size_t n) { return c.toString(qulonglong(n)); };
     auto lr = [](float v) { return QString::number(double(v), 'g', 6); };  // 0.003, not 0.003000000026
     std::vector<QVariantList> facts{
-        {tr("finished (UTC)", "完成时间（UTC）"), pv.finishedUtc.toUTC().toString(u"yyyy-MM-dd HH:mm:ss"_s)},
-        {tr("source", "来源"), source},
-        {tr("command", "命令"), pv.command},
-        {tr("budget", "预算"), pv.quick ? tr("--quick (small model, short training)", "--quick（小模型、短训练）")
-                                        : tr("as given (not --quick)", "按给定设置（非 --quick）")},
-        {tr("status", "状态"), status},
-        {tr("corpus", "语料"), tr("%1: %2 training characters, %3 held out", "%1：训练字符 %2 个，留出 %3 个")
-                                   .arg(pv.corpus, count(res.train_tokens), count(res.held_out_tokens))},
-        {tr("vocabulary", "词表"),
-         tr("V = %1 characters; uniform guess log₂ V = %2 bits/char", "V = %1 个字符；均匀猜测 log₂ V = %2 比特/字符")
+        {T2("finished (UTC)", "完成时间（UTC）").in(lang), pv.finishedUtc.toUTC().toString(u"yyyy-MM-dd HH:mm:ss"_s)},
+        {T2("source", "来源").in(lang), source},
+        {T2("command", "命令").in(lang), pv.command},
+        {T2("budget", "预算").in(lang),
+         pv.quick ? T2("--quick (small model, short training)", "--quick（小模型、短训练）").in(lang)
+                  : T2("as given (not --quick)", "按给定设置（非 --quick）").in(lang)},
+        {T2("status", "状态").in(lang), status},
+        {T2("corpus", "语料").in(lang), T2("%1: %2 training characters, %3 held out", "%1：训练字符 %2 个，留出 %3 个")
+                                            .in(lang)
+                                            .arg(pv.corpus, count(res.train_tokens), count(res.held_out_tokens))},
+        {T2("vocabulary", "词表").in(lang),
+         T2("V = %1 characters; uniform guess log₂ V = %2 bits/char", "V = %1 个字符；均匀猜测 log₂ V = %2 比特/字符")
+             .in(lang)
              .arg(res.vocab_size)
              .arg(number(res.uniform_bpc, 3))},
-        {tr("model", "模型"),
-         tr("d_model %1, %2 heads, %3 layers, training context %4", "d_model %1，%2 个头，%3 层，训练上下文 %4")
+        {T2("model", "模型").in(lang),
+         T2("d_model %1, %2 heads, %3 layers, training context %4", "d_model %1，%2 个头，%3 层，训练上下文 %4")
+             .in(lang)
              .arg(opt.model.d_model)
              .arg(opt.model.n_heads)
              .arg(opt.model.n_layers)
              .arg(context)},
-        {tr("training", "训练"),
-         tr("%1 AdamW steps × batch %2 × %3 characters = %4 characters per scheme",
+        {T2("training", "训练").in(lang),
+         T2("%1 AdamW steps × batch %2 × %3 characters = %4 characters per scheme",
             "%1 步 AdamW × 批大小 %2 × %3 个字符 = 每个方案 %4 个字符")
+             .in(lang)
              .arg(opt.train.steps)
              .arg(opt.train.batch_size)
              .arg(context)
              .arg(count(std::size_t(opt.train.steps) * std::size_t(opt.train.batch_size) * std::size_t(context)))},
-        {tr("learning rate", "学习率"),
-         tr("%1 → %2: warm-up %3 steps, then cosine decay", "%1 → %2：预热 %3 步，然后余弦衰减")
+        {T2("learning rate", "学习率").in(lang),
+         T2("%1 → %2: warm-up %3 steps, then cosine decay", "%1 → %2：预热 %3 步，然后余弦衰减")
+             .in(lang)
              .arg(lr(opt.train.max_lr), lr(opt.train.min_lr))
              .arg(opt.train.warmup_steps)},
-        {tr("seeds", "种子"),
-         tr("initialisation %1, data %2 (the same for every scheme)", "初始化 %1，数据 %2（所有方案相同）")
+        {T2("seeds", "种子").in(lang),
+         T2("initialisation %1, data %2 (the same for every scheme)", "初始化 %1，数据 %2（所有方案相同）")
+             .in(lang)
              .arg(opt.model.seed)
              .arg(opt.train.data_seed)},
-        {tr("evaluation", "评估"),
-         tr("lengths %1; %2 held-out characters per length", "长度 %1；每个长度评估%2留出字符")
+        {T2("evaluation", "评估").in(lang),
+         T2("lengths %1; %2 held-out characters per length", "长度 %1；每个长度评估%2留出字符")
+             .in(lang)
              .arg(lengths.join(u", "_s))
-             .arg(opt.eval_max_tokens ? tr("the first %1", "前 %1 个").arg(count(opt.eval_max_tokens))
-                                      : tr("all", "全部"))},  // zh reads "每个长度评估前 16,384 个留出字符"
-        {tr("machine", "机器"), tr("%1; %2 logical cores, %3 threads used", "%1；%2 个逻辑核，使用 %3 个线程")
-                                    .arg(m.cpu)
-                                    .arg(m.cores)
-                                    .arg(m.threads)},
-        {tr("system", "系统"), m.os},
-        {tr("software", "软件"), tr("PosLab %1, %2", "PosLab %1，%2").arg(m.poslabVersion, m.blas)},
-        {tr("total time", "总用时"),
-         util::formatDuration(res.wall_seconds, util::DurationStyle::Words, tr.zh ? u"zh"_s : u"en"_s)},
-        {tr("stored in", "保存文件"), QFileInfo(run.path).fileName()},
+             .arg(opt.eval_max_tokens ? T2("the first %1", "前 %1 个").in(lang).arg(count(opt.eval_max_tokens))
+                                      : T2("all", "全部").in(lang))},  // zh reads "每个长度评估前 16,384 个留出字符"
+        {T2("machine", "机器").in(lang), T2("%1; %2 logical cores, %3 threads used", "%1；%2 个逻辑核，使用 %3 个线程")
+                                             .in(lang)
+                                             .arg(m.cpu)
+                                             .arg(m.cores)
+                                             .arg(m.threads)},
+        {T2("system", "系统").in(lang), m.os},
+        {T2("software", "软件").in(lang), T2("PosLab %1, %2", "PosLab %1，%2").in(lang).arg(m.poslabVersion, m.blas)},
+        {T2("total time", "总用时").in(lang), util::formatDuration(res.wall_seconds, util::DurationStyle::Words, lang)},
+        {T2("stored in", "保存文件").in(lang), QFileInfo(run.path).fileName()},
     };
 
     // ---- samples: the shared prompt first, then what each trained model wrote after it.
@@ -328,7 +338,7 @@ std::vector<Output> runLengthResults(const Params& p, const RunContext& ctx)
             first = false;
         }
     };
-    if (!pv.samplePrompt.isEmpty()) addSample(tr("(prompt)", "（提示）"), pv.samplePrompt);
+    if (!pv.samplePrompt.isEmpty()) addSample(T2("(prompt)", "（提示）").in(lang), pv.samplePrompt);
     for (std::size_t i : shown) {
         const scheme_result& r = res.rows[i];
         if (r.scaled || i >= run.samples.size()) continue;
@@ -342,7 +352,8 @@ std::vector<Output> runLengthResults(const Params& p, const RunContext& ctx)
     out.push_back(Output::table(u"samples"_s, {u"scheme"_s, u"sample"_s}, std::move(samples)));
     // Always present, so a chapter can show it whatever the run refused.
     if (notes.isEmpty())
-        notes << tr("Every shown scheme was evaluated at every length.", "所显示的方案在每个长度上都完成了评估。");
+        notes << T2("Every shown scheme was evaluated at every length.", "所显示的方案在每个长度上都完成了评估。")
+                     .in(lang);
     out.push_back(Output::textOutput(u"notes"_s, notes.join(u'\n')));
     out.push_back(Output::scalar(u"uniform_bpc"_s, res.uniform_bpc));
     out.push_back(Output::scalar(u"train_context"_s, double(context)));

@@ -500,15 +500,16 @@ QByteArray runToJson(const length_experiment_result& r, const std::vector<QStrin
 }
 
 QString saveRun(const length_experiment_result& result, const std::vector<QString>& samples,
-                const RunProvenance& provenance, QString* error, const QString& directory)
+                const RunProvenance& provenance, util::Text2* error, const QString& directory)
 {
     const QString dirPath = directory.isEmpty() ? resultsDirectory() : directory;
-    auto failWith = [&](const QString& why) {
+    auto failWith = [&](const util::Text2& why) {
         if (error) *error = why;
         return QString();
     };
     if (!QDir().mkpath(dirPath))
-        return failWith(QStringLiteral("cannot store the training run: the folder %1 cannot be created")
+        return failWith(util::T2("cannot store the training run: the folder %1 cannot be created",
+                                 "无法保存训练结果：无法创建文件夹 %1")
                             .arg(QDir::toNativeSeparators(dirPath)));
     const QDateTime when = provenance.finishedUtc.isValid() ? provenance.finishedUtc : QDateTime::currentDateTimeUtc();
     // One file per run; two runs finishing in the same millisecond get -2, -3, ...
@@ -521,41 +522,60 @@ QString saveRun(const length_experiment_result& result, const std::vector<QStrin
     const QByteArray json = runToJson(result, samples, &p);
     QString why;
     if (!util::writeFileAtomically(path, json, &why))
-        return failWith(QStringLiteral("cannot store the training run in %1: %2 (nothing was written)")
+        return failWith(util::T2("cannot store the training run in %1: %2 (nothing was written)",
+                                 "无法把训练结果保存到 %1（%2），什么也没有写入")
                             .arg(QDir::toNativeSeparators(path), why));
-    if (error) error->clear();
+    if (error) *error = {};
     return path;
 }
 
-std::optional<StoredRun> readRun(const QString& path, QString* error)
+namespace {
+
+// The file's JSON object once it is known to be a stored run of this format;
+// otherwise what is wrong with it (empty when nothing is).
+util::Text2 readRunRoot(const QString& path, QJsonObject* root)
 {
-    const QString shown = QDir::toNativeSeparators(path);
-    auto failWith = [&](const QString& why) -> std::optional<StoredRun> {
-        if (error) *error = QStringLiteral("%1: %2").arg(shown, why);
-        return std::nullopt;
-    };
+    using util::T2;
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return failWith(QStringLiteral("cannot be read (%1)").arg(f.errorString()));
-    if (f.size() > kMaxFileBytes) return failWith(QStringLiteral("is too large to be a stored run"));
+    if (!f.open(QIODevice::ReadOnly)) return T2("cannot be read (%1)", "无法读取（%1）").arg(f.errorString());
+    if (f.size() > kMaxFileBytes) return T2("is too large to be a stored run", "文件太大，不可能是保存的训练结果");
     const QByteArray bytes = f.readAll();
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(bytes, &pe);
     if (pe.error != QJsonParseError::NoError)
-        return failWith(QStringLiteral("is not valid JSON (%1 at byte %2; truncated or damaged?)")
-                            .arg(pe.errorString())
-                            .arg(pe.offset));
-    if (!doc.isObject()) return failWith(QStringLiteral("is not a PosLab training run"));
-    const QJsonObject root = doc.object();
-    if (root.value(QLatin1String("format")).toString() != QLatin1String(kFormat))
-        return failWith(
-            QStringLiteral("is not a PosLab training run (no \"format\": \"%1\")").arg(QLatin1String(kFormat)));
-    const QJsonValue version = root.value(QLatin1String("version"));
+        return T2("is not valid JSON (%1 at byte %2; truncated or damaged?)",
+                  "不是有效的 JSON（第 %2 字节处：%1），文件可能被截断或已损坏")
+            .arg(pe.errorString())
+            .arg(pe.offset);
+    if (!doc.isObject()) return T2("is not a PosLab training run", "不是 PosLab 的训练结果文件");
+    *root = doc.object();
+    if (root->value(QLatin1String("format")).toString() != QLatin1String(kFormat))
+        return T2("is not a PosLab training run (no \"format\": \"%1\")",
+                  "不是 PosLab 的训练结果文件（没有 \"format\": \"%1\"）")
+            .arg(QLatin1String(kFormat));
+    const QJsonValue version = root->value(QLatin1String("version"));
     if (!version.isDouble() || version.toDouble() != kVersion)
-        return failWith(QStringLiteral("is a training run of format version %1; this PosLab reads version %2")
-                            .arg(version.isDouble() ? QString::number(version.toDouble()) : QStringLiteral("(missing)"))
-                            .arg(kVersion));
-    if (root.value(QLatin1String("experiment")).toString() != QLatin1String("length"))
-        return failWith(QStringLiteral("holds an experiment other than \"length\""));
+        return T2("is a training run of format version %1; this PosLab reads version %2",
+                  "是格式版本 %1 的训练结果，而这个版本的 PosLab 只能读取版本 %2")
+            .arg(version.isDouble() ? QString::number(version.toDouble()) : QStringLiteral("(missing)"))
+            .arg(kVersion);
+    if (root->value(QLatin1String("experiment")).toString() != QLatin1String("length"))
+        return T2("holds an experiment other than \"length\"", "保存的不是 length 实验");
+    return {};
+}
+
+}  // namespace
+
+std::optional<StoredRun> readRun(const QString& path, util::Text2* error)
+{
+    const QString shown = QDir::toNativeSeparators(path);
+    // "FILE: why" / "FILE：原因".
+    auto failWith = [&](const util::Text2& why) -> std::optional<StoredRun> {
+        if (error) *error = {QStringLiteral("%1: %2").arg(shown, why.en), QStringLiteral("%1：%2").arg(shown, why.zh)};
+        return std::nullopt;
+    };
+    QJsonObject root;
+    if (const util::Text2 why = readRunRoot(path, &root); !why.isEmpty()) return failWith(why);
 
     Reader r;
     StoredRun run;
@@ -605,12 +625,13 @@ std::optional<StoredRun> readRun(const QString& path, QString* error)
             readRow(r, rows[i], QStringLiteral("rows[%1]").arg(i), res.options.eval_lengths.size(), &sample));
         run.samples.push_back(sample);
     }
-    if (!r.problem.isEmpty()) return failWith(r.problem);
-    if (error) error->clear();
+    // Which field is broken matters to a developer (English); a reader learns the file is damaged.
+    if (!r.problem.isEmpty()) return failWith({r.problem, QStringLiteral("训练结果文件已损坏或不完整，无法读取")});
+    if (error) *error = {};
     return run;
 }
 
-std::optional<StoredRun> latestRun(QStringList* warnings, const QString& directory)
+std::optional<StoredRun> latestRun(QList<util::Text2>* warnings, const QString& directory)
 {
     const QDir dir(directory.isEmpty() ? resultsDirectory() : directory);
     if (!dir.exists()) return std::nullopt;
@@ -618,12 +639,13 @@ std::optional<StoredRun> latestRun(QStringList* warnings, const QString& directo
     // Sorted by name so equal finish times resolve the same way every time (the later name wins).
     const QFileInfoList files = dir.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
     for (const QFileInfo& fi : files) {
-        QString error;
+        util::Text2 error;
         std::optional<StoredRun> run = readRun(fi.absoluteFilePath(), &error);
         if (!run) {
             if (warnings)
-                *warnings
-                    << QStringLiteral("skipped the stored training run %1 (the file is left as it is)").arg(error);
+                *warnings << util::T2("skipped the stored training run %1 (the file is left as it is)",
+                                      "跳过了保存的训练结果 %1（文件保持原样）")
+                                 .arg(error);
             continue;
         }
         if (!best || run->provenance.finishedUtc >= best->provenance.finishedUtc) best = std::move(run);

@@ -38,6 +38,7 @@
 #pragma once
 
 #include "lm/experiment.h"
+#include "util/text2.h"
 
 #include <QDateTime>
 #include <QString>
@@ -86,18 +87,19 @@ QString resultsDirectory();
 
 // Writes the run atomically into resultsDirectory() (or `directory` if not
 // empty). Returns the file's path; on failure returns an empty string and
-// sets *error to a sentence naming the path and the reason (unwritable
-// folder, full disk): no partial file is left.
+// sets *error to a sentence in both languages naming the path and the reason
+// (unwritable folder, full disk): no partial file is left.
 QString saveRun(const poslab::length_experiment_result& result, const std::vector<QString>& samples,
-                const RunProvenance& provenance, QString* error, const QString& directory = {});
+                const RunProvenance& provenance, util::Text2* error, const QString& directory = {});
 
-// Reads one file. On failure returns nullopt and sets *error (which file, what is wrong).
-std::optional<StoredRun> readRun(const QString& path, QString* error);
+// Reads one file. On failure returns nullopt and sets *error (which file, what
+// is wrong, in both languages; the English names the broken field).
+std::optional<StoredRun> readRun(const QString& path, util::Text2* error);
 
 // The run with the latest finished_utc among the readable files in
 // resultsDirectory() (or `directory`); nullopt if none. Unreadable files are
-// skipped; each adds one sentence to *warnings (if given).
-std::optional<StoredRun> latestRun(QStringList* warnings = nullptr, const QString& directory = {});
+// skipped; each adds one sentence in both languages to *warnings (if given).
+std::optional<StoredRun> latestRun(QList<util::Text2>* warnings = nullptr, const QString& directory = {});
 
 // The JSON text `poslab experiment length --format json` prints and the
 // stored file holds (the stored file adds the provenance fields above).

@@ -17,6 +17,9 @@
 
 namespace poslab::ui {
 
+using poslab::util::isChinese;
+using poslab::util::T2;
+
 namespace {
 
 using namespace pdf;
@@ -68,7 +71,7 @@ bool isInvisibleOrControl(char32_t c)
 // character becomes a visible "[U+XXXX]", so nothing reorders, hides or
 // changes the text around it; longer than maxChars, the rest is summarised.
 // Always inserted as plain text, never as Markdown or HTML.
-QString visibleStudentText(const QString& raw, int maxChars, const Words& words)
+QString visibleStudentText(const QString& raw, int maxChars, const QString& lang)
 {
     QString out;
     int shown = 0, total = 0;
@@ -85,7 +88,7 @@ QString visibleStudentText(const QString& raw, int maxChars, const Words& words)
             out += QString::fromUcs4(&c, 1);
         }
     }
-    if (total > shown) out += words.t(" … (%1 more characters)", " ……（另有 %1 个字符）").arg(total - shown);
+    if (total > shown) out += T2(" … (%1 more characters)", " ……（另有 %1 个字符）").in(lang).arg(total - shown);
     return out;
 }
 
@@ -117,15 +120,15 @@ QColor statusColor(GradedAnswer::Status s)
     return kMuted;
 }
 
-QString statusWord(GradedAnswer::Status s, const Words& w)
+QString statusWord(GradedAnswer::Status s, const QString& lang)
 {
     switch (s) {
-        case GradedAnswer::Status::Right: return w.t("right", "正确");
-        case GradedAnswer::Status::Wrong: return w.t("wrong", "错误");
-        case GradedAnswer::Status::Unanswered: return w.t("not answered", "未作答");
-        case GradedAnswer::Status::NotJudged: return w.t("not judged", "无法判定");
+        case GradedAnswer::Status::Right: return T2("right", "正确").in(lang);
+        case GradedAnswer::Status::Wrong: return T2("wrong", "错误").in(lang);
+        case GradedAnswer::Status::Unanswered: return T2("not answered", "未作答").in(lang);
+        case GradedAnswer::Status::NotJudged: return T2("not judged", "无法判定").in(lang);
         case GradedAnswer::Status::TimedOut:
-            return w.t("not judged (the check ran out of time)", "无法判定（判定超时）");
+            return T2("not judged (the check ran out of time)", "无法判定（判定超时）").in(lang);
     }
     return {};
 }
@@ -151,14 +154,13 @@ public:
     GradingReportBuilder(const ClassGrades& grades, const QString& lang, QPaintDevice* device)
         : m_grades(grades),
           m_lang(lang),
-          m_words(lang),
           m_md(markdownContext()),
           m_pages(device, m_md, lang),
           m_cur(&m_pages.document())
     {}
 
     PagedDocument& pages() { return m_pages; }
-    const Words& words() const { return m_words; }
+    const QString& lang() const { return m_lang; }
 
     // ---- the class report ----
 
@@ -175,25 +177,26 @@ public:
     void buildStudentReport(const StudentGrade& student)
     {
         m_cur.setBlockFormat(plainBlock(0, 2));
-        m_cur.insertText(m_words.t("PosLab · assignment feedback", "PosLab · 作业反馈"),
+        m_cur.insertText(T2("PosLab · assignment feedback", "PosLab · 作业反馈").in(m_lang),
                          uiFormat(m_lang, 11, true, kAccent));
         m_cur.insertBlock(plainBlock(4, 4, 120), uiFormat(m_lang, 22, true, kTitleInk));
-        m_cur.insertText(visibleStudentText(student.studentName, kMaxShownChars, m_words),
+        m_cur.insertText(visibleStudentText(student.studentName, kMaxShownChars, m_lang),
                          uiFormat(m_lang, 22, true, kTitleInk));
         m_cur.insertBlock(plainBlock(0, 14, 130), uiFormat(m_lang, 13, false, kMuted));
-        m_cur.insertText(visibleStudentText(m_grades.assignment.title, kMaxShownChars, m_words),
+        m_cur.insertText(visibleStudentText(m_grades.assignment.title, kMaxShownChars, m_lang),
                          uiFormat(m_lang, 13, false, kMuted));
 
-        factLine(m_words.t("Score", "得分"), scoreText(student), true);
-        factLine(m_words.t("Submitted", "提交时间"),
+        factLine(T2("Score", "得分").in(m_lang), scoreText(student), true);
+        factLine(T2("Submitted", "提交时间").in(m_lang),
                  student.submitted.isValid()
                      ? formatUtc(student.submitted)
-                     : m_words.t("not submitted (a draft was handed in)", "未提交（交上来的是草稿）"));
-        if (student.late) factLine(m_words.t("Late", "迟交"), m_words.t("yes, after the due time", "是，晚于截止时间"));
+                     : T2("not submitted (a draft was handed in)", "未提交（交上来的是草稿）").in(m_lang));
+        if (student.late)
+            factLine(T2("Late", "迟交").in(m_lang), T2("yes, after the due time", "是，晚于截止时间").in(m_lang));
         if (m_grades.assignment.due.isValid())
-            factLine(m_words.t("Due", "截止时间"), formatUtc(m_grades.assignment.due));
-        factLine(m_words.t("Answer file", "答案文件"),
-                 visibleStudentText(QFileInfo(student.file).fileName(), kMaxShownChars, m_words));
+            factLine(T2("Due", "截止时间").in(m_lang), formatUtc(m_grades.assignment.due));
+        factLine(T2("Answer file", "答案文件").in(m_lang),
+                 visibleStudentText(QFileInfo(student.file).fileName(), kMaxShownChars, m_lang));
 
         for (int i = 0; i < student.answers.size(); ++i) studentQuestion(student.answers[i], i);
     }
@@ -229,7 +232,7 @@ private:
     void factLine(const QString& label, const QString& value, bool strong = false)
     {
         m_cur.insertBlock(plainBlock(0, 5, 140), uiFormat(m_lang, 11));
-        m_cur.insertText(label + (m_words.zh() ? QStringLiteral("：") : QStringLiteral(": ")),
+        m_cur.insertText(label + (isChinese(m_lang) ? QStringLiteral("：") : QStringLiteral(": ")),
                          uiFormat(m_lang, 11, false, kMuted));
         m_cur.insertText(value, uiFormat(m_lang, 11, strong, kInk));
     }
@@ -294,48 +297,50 @@ private:
     {
         QTextBlockFormat spacer = plainBlock(mmToLogical(50), 0);
         m_cur.setBlockFormat(spacer);
-        m_cur.insertText(m_words.t("PosLab class report", "PosLab 班级成绩报告"), uiFormat(m_lang, 12, true, kAccent));
+        m_cur.insertText(T2("PosLab class report", "PosLab 班级成绩报告").in(m_lang),
+                         uiFormat(m_lang, 12, true, kAccent));
         m_cur.insertBlock(plainBlock(10, 30, 120), uiFormat(m_lang, 26, true, kTitleInk));
-        m_cur.insertText(visibleStudentText(m_grades.assignment.title, kMaxShownChars, m_words),
+        m_cur.insertText(visibleStudentText(m_grades.assignment.title, kMaxShownChars, m_lang),
                          uiFormat(m_lang, 26, true, kTitleInk));
 
         int problems = 0, duplicates = 0;
         for (const FileIssue& i : m_grades.issues) (i.duplicate ? duplicates : problems) += 1;
-        factLine(m_words.t("Due", "截止时间"), m_grades.assignment.due.isValid()
-                                                   ? formatUtc(m_grades.assignment.due)
-                                                   : m_words.t("no due date", "未设截止时间"));
-        factLine(m_words.t("Graded", "评分时间"), formatUtc(QDateTime::currentDateTimeUtc()));
-        factLine(m_words.t("Students graded", "已评分学生"), QString::number(m_grades.students.size()), true);
-        factLine(m_words.t("Files with problems", "有问题的文件"), QString::number(problems), true);
-        factLine(m_words.t("Duplicates", "重复提交"), QString::number(duplicates));
-        factLine(m_words.t("Questions", "题目数"), QString::number(m_grades.questions.size()));
+        factLine(T2("Due", "截止时间").in(m_lang), m_grades.assignment.due.isValid()
+                                                       ? formatUtc(m_grades.assignment.due)
+                                                       : T2("no due date", "未设截止时间").in(m_lang));
+        factLine(T2("Graded", "评分时间").in(m_lang), formatUtc(QDateTime::currentDateTimeUtc()));
+        factLine(T2("Students graded", "已评分学生").in(m_lang), QString::number(m_grades.students.size()), true);
+        factLine(T2("Files with problems", "有问题的文件").in(m_lang), QString::number(problems), true);
+        factLine(T2("Duplicates", "重复提交").in(m_lang), QString::number(duplicates));
+        factLine(T2("Questions", "题目数").in(m_lang), QString::number(m_grades.questions.size()));
         if (!m_grades.students.isEmpty()) {
             double maxScore = 0;
             for (const StudentGrade& s : m_grades.students) maxScore = std::max(maxScore, s.maxScore);
             factLine(
-                m_words.t("Mean score", "平均分"),
+                T2("Mean score", "平均分").in(m_lang),
                 QStringLiteral("%1 / %2").arg(QString::number(m_grades.meanScore(), 'f', 2), formatPoints(maxScore)),
                 true);
         }
         QStringList chapters;
         for (int n : m_grades.assignment.chapters) chapters << QString::number(n);
-        if (!chapters.isEmpty()) factLine(m_words.t("Chapters", "章节"), chapters.join(QStringLiteral(", ")));
+        if (!chapters.isEmpty()) factLine(T2("Chapters", "章节").in(m_lang), chapters.join(QStringLiteral(", ")));
 
         m_cur.insertBlock(plainBlock(mmToLogical(30), 0), uiFormat(m_lang, 9, false, kMuted));
-        m_cur.insertText(m_words.t("Graded offline by PosLab with the same checkers the students' window used. "
-                                   "Names and answers are printed as typed; invisible or control characters "
-                                   "are shown as [U+XXXX].",
-                                   "由 PosLab 离线评分，判定方法与学生窗口中的完全相同。"
-                                   "姓名和答案按原样打印；不可见字符和控制字符显示为 [U+XXXX]。"),
+        m_cur.insertText(T2("Graded offline by PosLab with the same checkers the students' window used. "
+                            "Names and answers are printed as typed; invisible or control characters "
+                            "are shown as [U+XXXX].",
+                            "由 PosLab 离线评分，判定方法与学生窗口中的完全相同。"
+                            "姓名和答案按原样打印；不可见字符和控制字符显示为 [U+XXXX]。")
+                             .in(m_lang),
                          uiFormat(m_lang, 9, false, kMuted));
     }
 
     void summaryTable()
     {
-        heading(1, m_words.t("Summary", "成绩总表"), true);
+        heading(1, T2("Summary", "成绩总表").in(m_lang), true);
         const int questions = int(m_grades.questions.size());
         if (m_grades.students.isEmpty()) {
-            paragraph(m_words.t("No student could be graded.", "没有可以评分的学生。"), uiFormat(m_lang, 10.5));
+            paragraph(T2("No student could be graded.", "没有可以评分的学生。").in(m_lang), uiFormat(m_lang, 10.5));
             return;
         }
         // At most kQuestionsPerTable question columns in a table, so a mark
@@ -348,14 +353,14 @@ private:
         for (GradedAnswer::Status st : {GradedAnswer::Status::Right, GradedAnswer::Status::Wrong,
                                         GradedAnswer::Status::Unanswered, GradedAnswer::Status::NotJudged}) {
             m_cur.insertText(statusMark(st), markFormat(st, 9));
-            m_cur.insertText(QStringLiteral(" ") + statusWord(st, m_words) + QStringLiteral("    "), legend);
+            m_cur.insertText(QStringLiteral(" ") + statusWord(st, m_lang) + QStringLiteral("    "), legend);
         }
         for (int q = 0; q < questions; ++q) {
             const QuestionSummary& qs = m_grades.questions[q];
             m_cur.insertBlock(plainBlock(0, 1), legend);
             const QString chapter = chapterLabel(qs.chapterNumber);
             m_cur.insertText(QStringLiteral("%1  %2").arg(q + 1).arg(
-                                 visibleStudentText(qs.exerciseId, kMaxShownCharsInTable, m_words)) +
+                                 visibleStudentText(qs.exerciseId, kMaxShownCharsInTable, m_lang)) +
                                  (chapter.isEmpty() ? QString() : QStringLiteral("  ·  ") + chapter),
                              legend);
         }
@@ -375,14 +380,14 @@ private:
         // One format per mark, not a font lookup per cell.
         QHash<GradedAnswer::Status, QTextCharFormat> marks;
         for (GradedAnswer::Status st : kStatuses) marks.insert(st, markFormat(st, 9));
-        setTableCell(t, 0, 0, m_words.t("Student", "学生"), head);
-        setTableCell(t, 0, 1, m_words.t("Score", "得分"), head, Qt::AlignRight);
+        setTableCell(t, 0, 0, T2("Student", "学生").in(m_lang), head);
+        setTableCell(t, 0, 1, T2("Score", "得分").in(m_lang), head, Qt::AlignRight);
         for (int q = first; q < end; ++q)
             setTableCell(t, 0, 2 + q - first, QString::number(q + 1), head, Qt::AlignHCenter);
-        setTableCell(t, 0, 2 + columns, m_words.t("Late", "迟交"), head, Qt::AlignHCenter);
+        setTableCell(t, 0, 2 + columns, T2("Late", "迟交").in(m_lang), head, Qt::AlignHCenter);
         for (int r = 0; r < m_grades.students.size(); ++r) {
             const StudentGrade& s = m_grades.students[r];
-            setTableCell(t, r + 1, 0, visibleStudentText(s.studentName, kMaxShownCharsInTable, m_words), cell);
+            setTableCell(t, r + 1, 0, visibleStudentText(s.studentName, kMaxShownCharsInTable, m_lang), cell);
             setTableCell(t, r + 1, 1, QStringLiteral("%1 / %2").arg(formatPoints(s.score), formatPoints(s.maxScore)),
                          cell, Qt::AlignRight);
             for (int q = first; q < end; ++q) {
@@ -390,56 +395,57 @@ private:
                 const GradedAnswer::Status st = a ? a->status : GradedAnswer::Status::Unanswered;
                 setTableCell(t, r + 1, 2 + q - first, statusMark(st), marks.value(st), Qt::AlignHCenter);
             }
-            setTableCell(t, r + 1, 2 + columns, s.late ? m_words.t("late", "迟交") : QString(), cell, Qt::AlignHCenter);
+            setTableCell(t, r + 1, 2 + columns, s.late ? T2("late", "迟交").in(m_lang) : QString(), cell,
+                         Qt::AlignHCenter);
         }
     }
 
     void problemFiles()
     {
-        heading(1, m_words.t("Files that could not be graded", "无法评分的文件"), false);
+        heading(1, T2("Files that could not be graded", "无法评分的文件").in(m_lang), false);
         QList<const FileIssue*> problems, duplicates;
         for (const FileIssue& i : m_grades.issues) (i.duplicate ? duplicates : problems).append(&i);
         const QTextCharFormat head = uiFormat(m_lang, 9, true);
         const QTextCharFormat cell = uiFormat(m_lang, 9);
         if (problems.isEmpty()) {
-            paragraph(m_words.t("Every file could be read.", "所有文件都可以读取。"), uiFormat(m_lang, 10.5));
+            paragraph(T2("Every file could be read.", "所有文件都可以读取。").in(m_lang), uiFormat(m_lang, 10.5));
         } else {
             QTextTable* t = insertTable(int(problems.size()) + 1, {32, 68});
-            setTableCell(t, 0, 0, m_words.t("File", "文件"), head);
-            setTableCell(t, 0, 1, m_words.t("Problem", "问题"), head);
+            setTableCell(t, 0, 0, T2("File", "文件").in(m_lang), head);
+            setTableCell(t, 0, 1, T2("Problem", "问题").in(m_lang), head);
             for (int r = 0; r < problems.size(); ++r) {
-                setTableCell(
-                    t, r + 1, 0,
-                    visibleStudentText(QFileInfo(problems[r]->file).fileName(), kMaxShownCharsInTable, m_words), cell);
+                setTableCell(t, r + 1, 0,
+                             visibleStudentText(QFileInfo(problems[r]->file).fileName(), kMaxShownCharsInTable, m_lang),
+                             cell);
                 setTableCell(
                     t, r + 1, 1,
-                    visibleStudentText(lessons::describeProblem(problems[r]->problem, m_lang), kMaxShownChars, m_words),
+                    visibleStudentText(lessons::describeProblem(problems[r]->problem, m_lang), kMaxShownChars, m_lang),
                     cell);
             }
         }
-        heading(2, m_words.t("Duplicates", "重复提交"), false);
+        heading(2, T2("Duplicates", "重复提交").in(m_lang), false);
         if (duplicates.isEmpty()) {
-            paragraph(m_words.t("No student handed in twice.", "没有学生重复提交。"), uiFormat(m_lang, 10.5));
+            paragraph(T2("No student handed in twice.", "没有学生重复提交。").in(m_lang), uiFormat(m_lang, 10.5));
             return;
         }
-        paragraph(
-            m_words.t("The same student (same name, or the same file content) was graded once, from the file named in "
-                      "the second column.",
-                      "同一名学生（姓名相同或文件内容相同）只评分一次，采用第二列中的文件。"),
-            uiFormat(m_lang, 10));
+        paragraph(T2("The same student (same name, or the same file content) was graded once, from the file named in "
+                     "the second column.",
+                     "同一名学生（姓名相同或文件内容相同）只评分一次，采用第二列中的文件。")
+                      .in(m_lang),
+                  uiFormat(m_lang, 10));
         QTextTable* t = insertTable(int(duplicates.size()) + 1, {36, 36, 28});
-        setTableCell(t, 0, 0, m_words.t("File", "文件"), head);
-        setTableCell(t, 0, 1, m_words.t("Graded instead", "实际评分的文件"), head);
-        setTableCell(t, 0, 2, m_words.t("Student", "学生"), head);
+        setTableCell(t, 0, 0, T2("File", "文件").in(m_lang), head);
+        setTableCell(t, 0, 1, T2("Graded instead", "实际评分的文件").in(m_lang), head);
+        setTableCell(t, 0, 2, T2("Student", "学生").in(m_lang), head);
         for (int r = 0; r < duplicates.size(); ++r) {
             setTableCell(t, r + 1, 0,
-                         visibleStudentText(QFileInfo(duplicates[r]->file).fileName(), kMaxShownCharsInTable, m_words),
+                         visibleStudentText(QFileInfo(duplicates[r]->file).fileName(), kMaxShownCharsInTable, m_lang),
                          cell);
             setTableCell(
                 t, r + 1, 1,
-                visibleStudentText(QFileInfo(duplicates[r]->duplicateOf).fileName(), kMaxShownCharsInTable, m_words),
+                visibleStudentText(QFileInfo(duplicates[r]->duplicateOf).fileName(), kMaxShownCharsInTable, m_lang),
                 cell);
-            setTableCell(t, r + 1, 2, visibleStudentText(duplicates[r]->studentName, kMaxShownCharsInTable, m_words),
+            setTableCell(t, r + 1, 2, visibleStudentText(duplicates[r]->studentName, kMaxShownCharsInTable, m_lang),
                          cell);
         }
     }
@@ -448,28 +454,29 @@ private:
     {
         const QuestionSummary& qs = m_grades.questions[q];
         heading(1,
-                m_words.t("Question %1 · %2", "第 %1 题 · %2")
+                T2("Question %1 · %2", "第 %1 题 · %2")
+                    .in(m_lang)
                     .arg(q + 1)
-                    .arg(visibleStudentText(qs.exerciseId, kMaxShownCharsInTable, m_words)),
+                    .arg(visibleStudentText(qs.exerciseId, kMaxShownCharsInTable, m_lang)),
                 true);
         if (!chapterLabel(qs.chapterNumber).isEmpty()) {
             m_cur.insertBlock(plainBlock(0, 6), uiFormat(m_lang, 9.5, false, kMuted));
             m_cur.insertText(chapterLabel(qs.chapterNumber), uiFormat(m_lang, 9.5, false, kMuted));
         }
         questionText(qs.exerciseId, qs.questionText);
-        labelled(m_words.t("Expected answer", "参考答案"), visibleStudentText(qs.expected, kMaxShownChars, m_words));
+        labelled(T2("Expected answer", "参考答案").in(m_lang), visibleStudentText(qs.expected, kMaxShownChars, m_lang));
 
         // The chart: how many students were right, wrong, did not answer, could not be judged.
-        const QStringList categories{m_words.t("right", "正确"), m_words.t("wrong", "错误"),
-                                     m_words.t("unanswered", "未作答"), m_words.t("not judged", "无法判定")};
+        const QStringList categories{T2("right", "正确").in(m_lang), T2("wrong", "错误").in(m_lang),
+                                     T2("unanswered", "未作答").in(m_lang), T2("not judged", "无法判定").in(m_lang)};
         const QString series = QStringLiteral("students");
         ChartSpec spec;
         spec.kind = ChartKind::Bar;
         spec.outputs = QStringList{series};
-        spec.labels.insert(series, m_words.t("Students", "学生人数"));
-        spec.yTitle = m_words.t("Students", "学生人数");
+        spec.labels.insert(series, T2("Students", "学生人数").in(m_lang));
+        spec.yTitle = T2("Students", "学生人数").in(m_lang);
         spec.height = 210;
-        spec.caption = m_words.t("Answers to question %1", "第 %1 题的作答情况").arg(q + 1);
+        spec.caption = T2("Answers to question %1", "第 %1 题的作答情况").in(m_lang).arg(q + 1);
         const std::vector<modules::Output> outputs{modules::Output::series(
             series, {0, 1, 2, 3}, {double(qs.right), double(qs.wrong), double(qs.unanswered), double(qs.notJudged)},
             categories)};
@@ -485,32 +492,31 @@ private:
             QTextBlockFormat cap = plainBlock(0, 10);
             cap.setAlignment(Qt::AlignHCenter);
             m_cur.insertBlock(cap, uiFormat(m_lang, 9.5, false, kMuted));
-            m_cur.insertText(spec.caption + QStringLiteral(": ") +
-                                 m_words
-                                     .t("%1 right, %2 wrong, %3 unanswered, %4 not judged",
-                                        "正确 %1，错误 %2，未作答 %3，无法判定 %4")
-                                     .arg(qs.right)
-                                     .arg(qs.wrong)
-                                     .arg(qs.unanswered)
-                                     .arg(qs.notJudged),
-                             uiFormat(m_lang, 9.5, false, kMuted));
+            m_cur.insertText(
+                spec.caption + QStringLiteral(": ") +
+                    T2("%1 right, %2 wrong, %3 unanswered, %4 not judged", "正确 %1，错误 %2，未作答 %3，无法判定 %4")
+                        .in(m_lang)
+                        .arg(qs.right)
+                        .arg(qs.wrong)
+                        .arg(qs.unanswered)
+                        .arg(qs.notJudged),
+                uiFormat(m_lang, 9.5, false, kMuted));
         } else {
             paragraph(error, uiFormat(m_lang, 10, false, kWrong));
         }
 
-        heading(3, m_words.t("Most common wrong answers", "最常见的错误答案"), false);
+        heading(3, T2("Most common wrong answers", "最常见的错误答案").in(m_lang), false);
         if (qs.commonWrong.isEmpty()) {
-            paragraph(m_words.t("No wrong answers.", "没有错误答案。"), uiFormat(m_lang, 10.5));
+            paragraph(T2("No wrong answers.", "没有错误答案。").in(m_lang), uiFormat(m_lang, 10.5));
             return;
         }
         QTextTable* t = insertTable(int(qs.commonWrong.size()) + 1, {80, 20});
         const QTextCharFormat head = uiFormat(m_lang, 9, true);
         const QTextCharFormat cell = uiFormat(m_lang, 9);
-        setTableCell(t, 0, 0, m_words.t("Answer", "答案"), head);
-        setTableCell(t, 0, 1, m_words.t("Students", "人数"), head, Qt::AlignRight);
+        setTableCell(t, 0, 0, T2("Answer", "答案").in(m_lang), head);
+        setTableCell(t, 0, 1, T2("Students", "人数").in(m_lang), head, Qt::AlignRight);
         for (int r = 0; r < qs.commonWrong.size(); ++r) {
-            setTableCell(t, r + 1, 0, visibleStudentText(qs.commonWrong[r].first, kMaxShownCharsInTable, m_words),
-                         cell);
+            setTableCell(t, r + 1, 0, visibleStudentText(qs.commonWrong[r].first, kMaxShownCharsInTable, m_lang), cell);
             setTableCell(t, r + 1, 1, QString::number(qs.commonWrong[r].second), cell, Qt::AlignRight);
         }
     }
@@ -522,34 +528,36 @@ private:
         const AssignmentExercise* ex = m_grades.assignment.findExercise(a.exerciseId);
         const QuestionSummary* qs = summaryOf(a.exerciseId);
         heading(2,
-                m_words.t("Question %1 · %2", "第 %1 题 · %2")
+                T2("Question %1 · %2", "第 %1 题 · %2")
+                        .in(m_lang)
                         .arg(index + 1)
-                        .arg(visibleStudentText(a.exerciseId, kMaxShownCharsInTable, m_words)) +
-                    (a.maxPoints == 1 ? m_words.t("  (%1 of %2 point)", "（%1 / %2 分）")
-                                      : m_words.t("  (%1 of %2 points)", "（%1 / %2 分）"))
+                        .arg(visibleStudentText(a.exerciseId, kMaxShownCharsInTable, m_lang)) +
+                    (a.maxPoints == 1 ? T2("  (%1 of %2 point)", "（%1 / %2 分）").in(m_lang)
+                                      : T2("  (%1 of %2 points)", "（%1 / %2 分）").in(m_lang))
                         .arg(formatPoints(a.points), formatPoints(a.maxPoints)),
                 false);
         questionText(a.exerciseId, qs ? qs->questionText : QString());
 
-        const QString given = a.given.trimmed().isEmpty() ? m_words.t("(no answer)", "（未作答）")
-                                                          : visibleStudentText(a.given, kMaxShownChars, m_words);
-        labelled(m_words.t("Your answer", "你的答案"), given);
+        const QString given = a.given.trimmed().isEmpty() ? T2("(no answer)", "（未作答）").in(m_lang)
+                                                          : visibleStudentText(a.given, kMaxShownChars, m_lang);
+        labelled(T2("Your answer", "你的答案").in(m_lang), given);
         // The verdict, with the checker's feedback.
         m_cur.insertBlock(plainBlock(2, 3), uiFormat(m_lang, 10.5));
         m_cur.insertText(statusMark(a.status) + QStringLiteral(" "), markFormat(a.status, 10.5));
-        m_cur.insertText(statusWord(a.status, m_words), uiFormat(m_lang, 10.5, true, statusColor(a.status)));
+        m_cur.insertText(statusWord(a.status, m_lang), uiFormat(m_lang, 10.5, true, statusColor(a.status)));
         if (!a.feedback.isEmpty())
-            m_cur.insertText(QStringLiteral(" — ") + visibleStudentText(a.feedback, kMaxShownChars, m_words),
+            m_cur.insertText(QStringLiteral(" — ") + visibleStudentText(a.feedback, kMaxShownChars, m_lang),
                              uiFormat(m_lang, 10, false, kInk));
-        labelled(m_words.t("Expected answer", "参考答案"), visibleStudentText(a.expected, kMaxShownChars, m_words));
+        labelled(T2("Expected answer", "参考答案").in(m_lang), visibleStudentText(a.expected, kMaxShownChars, m_lang));
 
         const ExerciseBlock* block = ex ? ex->inLanguage(m_lang) : nullptr;
         if (block && !block->solution.isEmpty()) {
-            heading(3, m_words.t("Worked solution", "解答过程"), false);
+            heading(3, T2("Worked solution", "解答过程").in(m_lang), false);
             QString solution = block->solution;
             if (!block->run.answerParams.isEmpty())
                 solution += QStringLiteral("\n\n") +
-                            m_words.t("Values that meet the condition: %1", "满足条件的一组参数：%1")
+                            T2("Values that meet the condition: %1", "满足条件的一组参数：%1")
+                                .in(m_lang)
                                 .arg(u'`' + block->run.answerParams.join(QStringLiteral("`, `")) + u'`');
             markdown(solution);
         }
@@ -582,14 +590,15 @@ private:
         } else if (block->kind == ExerciseKind::Run) {
             QStringList vary;
             for (const auto& v : block->run.vary) vary << v.name;
-            paragraph(vary.isEmpty()
-                          ? m_words.t("Module %1; right when %2.", "模块 %1；判定条件：%2。")
-                                .arg(block->run.moduleId, block->run.condition)
-                          : m_words
-                                .t("Module %1; the student sets %2; right when %3.",
-                                   "模块 %1；学生可调参数：%2；判定条件：%3。")
-                                .arg(block->run.moduleId, vary.join(QStringLiteral(", ")), block->run.condition),
-                      uiFormat(m_lang, 9.5, false, kMuted));
+            paragraph(
+                vary.isEmpty()
+                    ? T2("Module %1; right when %2.", "模块 %1；判定条件：%2。")
+                          .in(m_lang)
+                          .arg(block->run.moduleId, block->run.condition)
+                    : T2("Module %1; the student sets %2; right when %3.", "模块 %1；学生可调参数：%2；判定条件：%3。")
+                          .in(m_lang)
+                          .arg(block->run.moduleId, vary.join(QStringLiteral(", ")), block->run.condition),
+                uiFormat(m_lang, 9.5, false, kMuted));
         }
     }
 
@@ -597,7 +606,7 @@ private:
     void labelled(const QString& label, const QString& value)
     {
         m_cur.insertBlock(plainBlock(4, 2), m_md.bodyCharFormat());
-        m_cur.insertText(label + (m_words.zh() ? QStringLiteral("：") : QStringLiteral(": ")),
+        m_cur.insertText(label + (isChinese(m_lang) ? QStringLiteral("：") : QStringLiteral(": ")),
                          uiFormat(m_lang, 10.5, true, kInk));
         m_cur.insertText(value, uiFormat(m_lang, 10.5, false, kInk));
     }
@@ -605,7 +614,7 @@ private:
     QString chapterLabel(int number) const
     {
         if (number <= 0) return {};  // not from a chapter (the grader did not say)
-        return m_words.zh() ? QStringLiteral("第 %1 章").arg(number) : QStringLiteral("Chapter %1").arg(number);
+        return isChinese(m_lang) ? QStringLiteral("第 %1 章").arg(number) : QStringLiteral("Chapter %1").arg(number);
     }
 
     static const GradedAnswer* answerTo(const StudentGrade& s, const QString& exerciseId)
@@ -624,7 +633,6 @@ private:
 
     const ClassGrades& m_grades;
     QString m_lang;
-    Words m_words;
     MarkdownDocument m_md;
     PagedDocument m_pages;
     QTextCursor m_cur;
@@ -641,10 +649,9 @@ ReportResult writeGradingReport(const ClassGrades& grades, const QString& pdfPat
                                 const std::function<QString(GradingReportBuilder&)>& build)
 {
     const QString lang = reportLanguage(grades);
-    const Words words(lang);
     ReportResult result;
     if (pdfPath.trimmed().isEmpty()) {
-        result.message = words.t("no output file given", "没有指定输出文件");
+        result.message = T2("no output file given", "没有指定输出文件").in(lang);
         return result;
     }
     const PdfStatus written =
@@ -657,23 +664,24 @@ ReportResult writeGradingReport(const ClassGrades& grades, const QString& pdfPat
             result.pageCount = builder.pages().document().pageCount();
             return painted;
         });
-    const QString shownPath = visibleStudentText(pdfPath, kMaxShownChars, words);
+    const QString shownPath = visibleStudentText(pdfPath, kMaxShownChars, lang);
     switch (written.stage) {
         case PdfStatus::Stage::Ok:
             result.ok = true;
             result.message =
-                words.t("wrote %1 (%2 pages)", "已写入 %1（共 %2 页）").arg(shownPath).arg(result.pageCount);
+                T2("wrote %1 (%2 pages)", "已写入 %1（共 %2 页）").in(lang).arg(shownPath).arg(result.pageCount);
             return result;
         case PdfStatus::Stage::Open:
         case PdfStatus::Stage::Commit:
-            result.message = words.t("cannot write '%1': %2", "无法写入“%1”：%2").arg(shownPath, written.detail);
+            result.message = T2("cannot write '%1': %2", "无法写入“%1”：%2").in(lang).arg(shownPath, written.detail);
             break;
         case PdfStatus::Stage::Begin:
-            result.message = words.t("cannot start the PDF writer for '%1'", "无法为“%1”启动 PDF 输出").arg(shownPath);
+            result.message =
+                T2("cannot start the PDF writer for '%1'", "无法为“%1”启动 PDF 输出").in(lang).arg(shownPath);
             break;
         case PdfStatus::Stage::Content:
         case PdfStatus::Stage::End:
-            result.message = words.t("writing the PDF '%1' failed", "写入 PDF“%1”失败").arg(shownPath);
+            result.message = T2("writing the PDF '%1' failed", "写入 PDF“%1”失败").in(lang).arg(shownPath);
             break;
     }
     result.pageCount = 0;
@@ -684,33 +692,33 @@ ReportResult writeGradingReport(const ClassGrades& grades, const QString& pdfPat
 
 ReportResult writeClassReport(const ClassGrades& grades, const QString& pdfPath)
 {
-    const Words words(reportLanguage(grades));
-    return writeGradingReport(grades, pdfPath, words.t("PosLab class report", "PosLab 班级成绩报告"),
+    const QString lang = reportLanguage(grades);
+    return writeGradingReport(grades, pdfPath, T2("PosLab class report", "PosLab 班级成绩报告").in(lang),
                               [&](GradingReportBuilder& b) {
                                   b.buildClassReport();
-                                  return visibleStudentText(grades.assignment.title, kMaxShownCharsInTable, b.words()) +
-                                         QStringLiteral(" · ") + b.words().t("Class report", "班级成绩报告");
+                                  return visibleStudentText(grades.assignment.title, kMaxShownCharsInTable, b.lang()) +
+                                         QStringLiteral(" · ") + T2("Class report", "班级成绩报告").in(b.lang());
                               });
 }
 
 ReportResult writeStudentReport(const ClassGrades& grades, int studentIndex, const QString& pdfPath)
 {
-    const Words words(reportLanguage(grades));
+    const QString lang = reportLanguage(grades);
     if (studentIndex < 0 || studentIndex >= grades.students.size()) {
         ReportResult r;
-        r.message = words
-                        .t("student index %1 is out of range: the class has %2 students",
-                           "学生序号 %1 超出范围：全班共 %2 名学生")
-                        .arg(studentIndex)
-                        .arg(grades.students.size());
+        r.message =
+            T2("student index %1 is out of range: the class has %2 students", "学生序号 %1 超出范围：全班共 %2 名学生")
+                .in(lang)
+                .arg(studentIndex)
+                .arg(grades.students.size());
         return r;
     }
     const StudentGrade& student = grades.students[studentIndex];
     return writeGradingReport(
-        grades, pdfPath, words.t("PosLab student report", "PosLab 学生作业反馈"), [&](GradingReportBuilder& b) {
+        grades, pdfPath, T2("PosLab student report", "PosLab 学生作业反馈").in(lang), [&](GradingReportBuilder& b) {
             b.buildStudentReport(student);
-            return visibleStudentText(student.studentName, kMaxShownCharsInTable, b.words()) + QStringLiteral(" · ") +
-                   visibleStudentText(grades.assignment.title, kMaxShownCharsInTable, b.words());
+            return visibleStudentText(student.studentName, kMaxShownCharsInTable, b.lang()) + QStringLiteral(" · ") +
+                   visibleStudentText(grades.assignment.title, kMaxShownCharsInTable, b.lang());
         });
 }
 

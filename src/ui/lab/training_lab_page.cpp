@@ -323,9 +323,10 @@ void TrainingLabPage::storeAndShow(const LabOutcome& out)
     prov.finishedUtc = QDateTime::currentDateTimeUtc();
     prov.machine = lab::currentMachine(s.threads);
     prov.samplePrompt = out.samplePrompt;
-    QString error;
-    const QString path = lab::saveRun(r, out.samples, prov, &error, m_resultsDir);
+    poslab::util::Text2 saveError;
+    const QString path = lab::saveRun(r, out.samples, prov, &saveError, m_resultsDir);
     if (path.isEmpty()) {
+        const QString error = saveError.in(LabRun::windowLanguage());
         m_banner->setSaveError(error);
         showMessage(tr("The results could not be stored: %1").arg(error), true);
     } else {
@@ -350,8 +351,10 @@ void TrainingLabPage::refreshFromStore()
 
 void TrainingLabPage::showLatestStoredRun()
 {
+    QList<poslab::util::Text2> problems;
+    const std::optional<lab::StoredRun> run = lab::latestRun(&problems, m_resultsDir);
     QStringList warnings;
-    const std::optional<lab::StoredRun> run = lab::latestRun(&warnings, m_resultsDir);
+    for (const poslab::util::Text2& p : problems) warnings << p.in(LabRun::windowLanguage());
     if (!run) {
         m_results->clear();
         m_banner->showRun(std::nullopt, {}, warnings);

@@ -5,6 +5,7 @@
 #include "core/matmul.h"
 #include "lm/synthetic_tasks.h"
 #include "lm/text_corpus.h"
+#include "modules/error_messages.h"
 #include "modules/lab/option_messages.h"
 
 #include <QFileInfo>
@@ -248,6 +249,12 @@ poslab::modules::Text2 labFormNames(const std::string& field)
 
 }  // namespace
 
+QString LabRun::windowLanguage()
+{
+    const QString probe = LabRun::tr("These settings cannot be trained: %1");
+    return probe == QLatin1String("These settings cannot be trained: %1") ? QStringLiteral("en") : QStringLiteral("zh");
+}
+
 QString LabRun::validate(const LabSettings& s)
 {
     if (s.schemes.empty()) return tr("Choose at least one position scheme to train.");
@@ -259,7 +266,8 @@ QString LabRun::validate(const LabSettings& s)
             poslab::find_corpus_files(s.corpus.toStdString());
         } catch (const std::exception& e) {
             // The core's message names the Debian package to install.
-            return tr("The corpus is not installed: %1").arg(QString::fromUtf8(e.what()));
+            return tr("The corpus is not installed: %1")
+                .arg(poslab::modules::errorMessage(e, poslab::modules::T2("%1", "%1")).in(windowLanguage()));
         }
     } else {
         const QFileInfo f(s.corpus);
@@ -295,10 +303,8 @@ QString LabRun::validate(const LabSettings& s)
     const poslab::lab_option_problem refused = poslab::check_length_experiment(s.toOptions(), 256);
     if (refused.ok()) return {};
     // The core's refusal is worded in the language tr() gave the sentence around it.
-    const QString sentence = tr("These settings cannot be trained: %1");
-    const QString lang =
-        sentence == QLatin1String("These settings cannot be trained: %1") ? QStringLiteral("en") : QStringLiteral("zh");
-    return sentence.arg(poslab::modules::labOptionMessage(refused, labFormNames).in(lang));
+    return tr("These settings cannot be trained: %1")
+        .arg(poslab::modules::labOptionMessage(refused, labFormNames).in(windowLanguage()));
 }
 
 bool LabRun::isRunning() const
@@ -351,7 +357,8 @@ bool LabRun::start(const LabSettings& settings, QString* error)
     const std::string corpus = settings.corpus.toStdString();
     const int threads = settings.threads;
 
-    m_thread = QThread::create([shared, options, corpus, threads] {
+    const QString lang = windowLanguage();
+    m_thread = QThread::create([shared, options, corpus, threads, lang] {
         LabOutcome out;
         try {
             const LabData d = loadLabData(corpus);
@@ -381,7 +388,8 @@ bool LabRun::start(const LabSettings& settings, QString* error)
             out.ok = true;
         } catch (const std::exception& e) {
             out.ok = false;
-            out.error = QString::fromUtf8(e.what());
+            // A coded error (a corpus file, the memory budget) in the window's language.
+            out.error = poslab::modules::errorMessage(e, poslab::modules::T2("%1", "%1")).in(lang);
         }
         QMutexLocker lock(&shared->mutex);
         shared->outcome = std::move(out);

@@ -125,6 +125,10 @@ public:
     // Checks the settings without loading the corpus: a translated sentence
     // naming the field and what is allowed, or empty if they can be run.
     static QString validate(const LabSettings& settings);
+    // The window's language ("zh" or "en") as the lab's translated sentences
+    // show it: Text2 messages (stored-run problems, the core's errors) are
+    // rendered in it, so they match the tr() sentence around them.
+    static QString windowLanguage();
 
     // Starts a run (false and *error set if settings are invalid or a run is
     // going on).

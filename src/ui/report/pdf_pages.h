@@ -4,7 +4,8 @@
 // (report and classroom).
 //
 //   · A4 page geometry (margins, header and footer baselines) and the
-//     report's own words in the report's language (Words::t("en", "中文")).
+//     report's own words in the report's language (T2("en", "中文").in(lang),
+//     util/text2.h; the report's language is an option of the export).
 //   · PagedDocument: one QTextDocument laid out on the pages of a 300 dpi
 //     QPdfWriter, with run charts as vector text objects (ChartTextObject,
 //     drawn by renderChart), and paginate(): headings and figures stay with
@@ -63,18 +64,6 @@ constexpr qreal kMarginTopMm = 24;     // the running header sits in here
 constexpr qreal kMarginBottomMm = 22;  // the page number sits in here
 constexpr qreal kHeaderBaselineMm = 14;
 constexpr qreal kFooterBaselineMm = kPageHeightMm - 11;
-
-// The report's own words in its language (not the UI language: the report's
-// language is an option of the export).
-class Words {
-public:
-    explicit Words(const QString& lang) : m_zh(lang == QLatin1String("zh")) {}
-    QString t(const char* en, const char* zh) const { return QString::fromUtf8(m_zh ? zh : en); }
-    bool zh() const { return m_zh; }
-
-private:
-    bool m_zh;
-};
 
 // Text in the report's UI font (fonts::Role::Ui, or Heading when bold).
 QTextCharFormat uiFormat(const QString& lang, qreal pointSize, bool bold = false,

@@ -27,6 +27,9 @@
 
 namespace poslab::ui::report {
 
+using poslab::util::isChinese;
+using poslab::util::T2;
+
 using namespace pdf;
 
 namespace {
@@ -41,24 +44,24 @@ void writeAppendixTitle(ReportDocument& doc, ReportContents& contents)
     title.setTopMargin(0);
     title.setBottomMargin(8);
     cur.insertBlock(title, md.headingCharFormat(1));
-    const QString appendixTitle = doc.words().t("Appendix: module runs and software", "附录：模块运行与软件版本");
+    const QString appendixTitle = T2("Appendix: module runs and software", "附录：模块运行与软件版本").in(doc.lang());
     cur.insertText(appendixTitle, md.headingCharFormat(1));
     contents.add(0, QString(), appendixTitle, QTextCursor(cur.block()), appendixTitle);
 
     QTextBlockFormat para = md.bodyBlockFormat();
     cur.insertBlock(para, md.bodyCharFormat());
-    cur.insertText(
-        doc.words().t("Every figure and checked exercise in this report comes from one module run below. "
+    cur.insertText(T2("Every figure and checked exercise in this report comes from one module run below. "
                       "The command in the last column reproduces it exactly (add --format csv for the data).",
                       "本报告中的每张图和每个判定过的练习都来自下表中的一次模块运行。"
-                      "最后一列的命令可以精确复现（加 --format csv 得到数据）。"),
-        md.bodyCharFormat());
+                      "最后一列的命令可以精确复现（加 --format csv 得到数据）。")
+                       .in(doc.lang()),
+                   md.bodyCharFormat());
 }
 
 // Every module run: figure, module (version), the command, the time.
 void writeRunTable(ReportDocument& doc, const std::vector<RunRecord>& runs)
 {
-    const Words& words = doc.words();
+    const QString& lang = doc.lang();
     QTextTable* t =
         insertRuledTable(doc.cursor(), doc.markdown().bodyCharFormat(), int(runs.size()) + 1, {13, 24, 53, 10}, 4, 14);
     const QTextCharFormat headFormat = doc.uiFormat(9, true);
@@ -66,10 +69,10 @@ void writeRunTable(ReportDocument& doc, const std::vector<RunRecord>& runs)
     QTextCharFormat code = doc.markdown().codeCharFormat();
     code.setFontPointSize(8);
     code.clearBackground();
-    setTableCell(t, 0, 0, words.t("Figure", "图"), headFormat);
-    setTableCell(t, 0, 1, words.t("Module (version)", "模块（版本）"), headFormat);
-    setTableCell(t, 0, 2, words.t("Command that reproduces it", "复现命令"), headFormat);
-    setTableCell(t, 0, 3, words.t("Time", "耗时"), headFormat, Qt::AlignRight);
+    setTableCell(t, 0, 0, T2("Figure", "图").in(lang), headFormat);
+    setTableCell(t, 0, 1, T2("Module (version)", "模块（版本）").in(lang), headFormat);
+    setTableCell(t, 0, 2, T2("Command that reproduces it", "复现命令").in(lang), headFormat);
+    setTableCell(t, 0, 3, T2("Time", "耗时").in(lang), headFormat, Qt::AlignRight);
     for (size_t i = 0; i < runs.size(); ++i) {
         const RunRecord& r = runs[i];
         const int row = int(i) + 1;
@@ -80,7 +83,7 @@ void writeRunTable(ReportDocument& doc, const std::vector<RunRecord>& runs)
         setTableCell(t, row, 2, command, code);
         if (!r.ok) {
             QTextCursor c = t->cellAt(row, 2).lastCursorPosition();
-            c.insertText(QStringLiteral("\n") + words.t("failed: %1", "失败：%1").arg(r.error),
+            c.insertText(QStringLiteral("\n") + T2("failed: %1", "失败：%1").in(lang).arg(r.error),
                          doc.uiFormat(8.5, false, QColor(0x9a, 0x22, 0x16)));
         }
         setTableCell(t, row, 3, QStringLiteral("%1 ms").arg(r.elapsedMs), cellFormat, Qt::AlignRight);
@@ -92,20 +95,22 @@ void writeRunTable(ReportDocument& doc, const std::vector<RunRecord>& runs)
 void writeNoTrainingRun(ReportDocument& doc)
 {
     QTextCursor& cur = doc.cursor();
-    const Words& words = doc.words();
+    const QString& lang = doc.lang();
     if (doc.options().noTrainingRun)
-        cur.insertText(words.t("This report was exported with --no-train and no training run was stored, ",
-                               "本报告以 --no-train 导出，且没有保存任何训练运行，"),
+        cur.insertText(T2("This report was exported with --no-train and no training run was stored, ",
+                          "本报告以 --no-train 导出，且没有保存任何训练运行，")
+                           .in(lang),
                        doc.uiFormat(10));
     else
-        cur.insertText(words.t("No training run was stored, ", "没有保存任何训练运行，"), doc.uiFormat(10));
-    cur.insertText(words.t("so the chapters that show training results have no measured numbers. To make a run, "
-                           "use the Training Lab in the window or run “poslab experiment length --quick” (under a "
-                           "minute on two cores), then export again; “poslab export” also makes the run "
-                           "itself when none is stored, unless --no-train is given.",
-                           "因此展示训练结果的章节没有实测数据。要生成一次运行，请在窗口中打开“训练实验室”，"
-                           "或运行 “poslab experiment length --quick”（双核机器上不到一分钟），然后重新导出；"
-                           "没有已保存的运行时，“poslab export” 也会自动先训练一次，除非指定了 --no-train。"),
+        cur.insertText(T2("No training run was stored, ", "没有保存任何训练运行，").in(lang), doc.uiFormat(10));
+    cur.insertText(T2("so the chapters that show training results have no measured numbers. To make a run, "
+                      "use the Training Lab in the window or run “poslab experiment length --quick” (under a "
+                      "minute on two cores), then export again; “poslab export” also makes the run "
+                      "itself when none is stored, unless --no-train is given.",
+                      "因此展示训练结果的章节没有实测数据。要生成一次运行，请在窗口中打开“训练实验室”，"
+                      "或运行 “poslab experiment length --quick”（双核机器上不到一分钟），然后重新导出；"
+                      "没有已保存的运行时，“poslab export” 也会自动先训练一次，除非指定了 --no-train。")
+                       .in(lang),
                    doc.uiFormat(10));
 }
 
@@ -113,28 +118,28 @@ void writeNoTrainingRun(ReportDocument& doc)
 void writeStoredRun(ReportDocument& doc, const lab::StoredRun& run)
 {
     QTextCursor& cur = doc.cursor();
-    const Words& words = doc.words();
+    const QString& lang = doc.lang();
     const lab::RunProvenance& p = run.provenance;
     const QString source =
-        p.source == QLatin1String("cli")      ? words.t("the command line", "命令行")
-        : p.source == QLatin1String("window") ? words.t("the Training Lab window", "“训练实验室”窗口")
+        p.source == QLatin1String("cli")      ? T2("the command line", "命令行").in(lang)
+        : p.source == QLatin1String("window") ? T2("the Training Lab window", "“训练实验室”窗口").in(lang)
         : p.source == QLatin1String("export")
-            ? words.t("poslab export, because no run was stored", " poslab export（当时没有已保存的运行）")
+            ? T2("poslab export, because no run was stored", " poslab export（当时没有已保存的运行）").in(lang)
             : p.source;
-    cur.insertText(
-        words
-            .t("The training results in this report come from the run stored on %1 UTC, made by %2%3.",
-               "本报告中的训练结果来自 %1 UTC 保存的运行，由%2生成%3。")
-            .arg(p.finishedUtc.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")), source,
-                 run.result.cancelled ? words.t(" (stopped early: some schemes are missing or partly trained)",
-                                                "（提前停止：部分方案缺失或未训练完）")
-                                      : QString()),
-        doc.uiFormat(10));
+    cur.insertText(T2("The training results in this report come from the run stored on %1 UTC, made by %2%3.",
+                      "本报告中的训练结果来自 %1 UTC 保存的运行，由%2生成%3。")
+                       .in(lang)
+                       .arg(p.finishedUtc.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")), source,
+                            run.result.cancelled ? T2(" (stopped early: some schemes are missing or partly trained)",
+                                                      "（提前停止：部分方案缺失或未训练完）")
+                                                       .in(lang)
+                                                 : QString()),
+                   doc.uiFormat(10));
     auto fact = [&](const QString& name, const QString& value, bool code = false) {
         QTextBlockFormat bf = doc.markdown().bodyBlockFormat();
         bf.setBottomMargin(2);
         cur.insertBlock(bf, doc.markdown().bodyCharFormat());
-        cur.insertText(name + (words.zh() ? QStringLiteral("：") : QStringLiteral(": ")), doc.uiFormat(10, true));
+        cur.insertText(name + (isChinese(lang) ? QStringLiteral("：") : QStringLiteral(": ")), doc.uiFormat(10, true));
         QTextCharFormat f = doc.uiFormat(10);
         if (code) {
             f = doc.markdown().codeCharFormat();
@@ -143,20 +148,22 @@ void writeStoredRun(ReportDocument& doc, const lab::StoredRun& run)
         }
         cur.insertText(value, f);
     };
-    fact(words.t("Command", "命令"), p.command, true);
-    fact(words.t("Corpus", "语料"),
-         p.corpus + (p.quick ? words.t(" (--quick budget)", "（--quick 预算）") : QString()));
+    fact(T2("Command", "命令").in(lang), p.command, true);
+    fact(T2("Corpus", "语料").in(lang),
+         p.corpus + (p.quick ? T2(" (--quick budget)", "（--quick 预算）").in(lang) : QString()));
     const lab::MachineInfo& m = p.machine;
-    fact(words.t("Machine", "机器"),
-         (m.threads == 1 ? words.t("%1, %2 logical cores, %3 thread used; %4; PosLab %5; %6",
-                                   "%1，%2 个逻辑核心，使用 %3 个线程；%4；PosLab %5；%6")
-                         : words.t("%1, %2 logical cores, %3 threads used; %4; PosLab %5; %6",
-                                   "%1，%2 个逻辑核心，使用 %3 个线程；%4；PosLab %5；%6"))
+    fact(T2("Machine", "机器").in(lang),
+         (m.threads == 1 ? T2("%1, %2 logical cores, %3 thread used; %4; PosLab %5; %6",
+                              "%1，%2 个逻辑核心，使用 %3 个线程；%4；PosLab %5；%6")
+                               .in(lang)
+                         : T2("%1, %2 logical cores, %3 threads used; %4; PosLab %5; %6",
+                              "%1，%2 个逻辑核心，使用 %3 个线程；%4；PosLab %5；%6")
+                               .in(lang))
              .arg(m.cpu)
              .arg(m.cores)
              .arg(m.threads)
              .arg(m.os, m.poslabVersion, m.blas));
-    fact(words.t("File", "文件"), QFileInfo(run.path).fileName(),
+    fact(T2("File", "文件").in(lang), QFileInfo(run.path).fileName(),
          true);  // the name only: no user folders in a shared report
 }
 
@@ -172,7 +179,7 @@ void writeTrainingRun(ReportDocument& doc, const std::vector<RunRecord>& runs)
     const MarkdownDocument& md = doc.markdown();
     QTextBlockFormat th = md.headingBlockFormat(3);
     cur.insertBlock(th, md.headingCharFormat(3));
-    cur.insertText(doc.words().t("Training run", "训练运行"), md.headingCharFormat(3));
+    cur.insertText(T2("Training run", "训练运行").in(doc.lang()), md.headingCharFormat(3));
     doc.pages().keepWithNext(QTextCursor(cur.block()));
     cur.insertBlock(md.bodyBlockFormat(), md.bodyCharFormat());
     const std::optional<lab::StoredRun> run = doc.options().noTrainingRun ? std::nullopt : lab::latestRun();
@@ -186,32 +193,33 @@ void writeTrainingRun(ReportDocument& doc, const std::vector<RunRecord>& runs)
 void writeSoftware(ReportDocument& doc)
 {
     QTextCursor& cur = doc.cursor();
-    const Words& words = doc.words();
+    const QString& lang = doc.lang();
     const MarkdownDocument& md = doc.markdown();
     QTextBlockFormat h = md.headingBlockFormat(3);
     cur.insertBlock(h, md.headingCharFormat(3));
-    cur.insertText(words.t("Software", "软件版本"), md.headingCharFormat(3));
+    cur.insertText(T2("Software", "软件版本").in(lang), md.headingCharFormat(3));
     doc.pages().keepWithNext(QTextCursor(cur.block()));
     auto item = [&](const QString& name, const QString& value) {
         QTextBlockFormat bf = md.bodyBlockFormat();
         bf.setBottomMargin(2);
         cur.insertBlock(bf, md.bodyCharFormat());
-        cur.insertText(name + (words.zh() ? QStringLiteral("：") : QStringLiteral(": ")), doc.uiFormat(10, true));
+        cur.insertText(name + (isChinese(lang) ? QStringLiteral("：") : QStringLiteral(": ")), doc.uiFormat(10, true));
         cur.insertText(value, doc.uiFormat(10));
     };
     item(QStringLiteral("PosLab"), QStringLiteral(POSLAB_VERSION));
-    item(QStringLiteral("Qt"), words.t("%1 (built with %2)", "%1（编译时 %2）")
+    item(QStringLiteral("Qt"), T2("%1 (built with %2)", "%1（编译时 %2）")
+                                   .in(lang)
                                    .arg(QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR)));
     const char* blas = poslab::blas_config();
-    item(QStringLiteral("OpenBLAS"), blas ? QString::fromLatin1(blas).trimmed() : words.t("unknown", "未知"));
+    item(QStringLiteral("OpenBLAS"), blas ? QString::fromLatin1(blas).trimmed() : T2("unknown", "未知").in(lang));
     const QString mj = FormulaRenderer::instance().bundleVersion();
     if (!mj.isEmpty()) item(QStringLiteral("MathJax"), mj);
-    item(words.t("System", "系统"),
+    item(T2("System", "系统").in(lang),
          QStringLiteral("%1, %2").arg(QSysInfo::prettyProductName(), QSysInfo::currentCpuArchitecture()));
-    item(words.t("Fonts", "字体"),
+    item(T2("Fonts", "字体").in(lang),
          QStringList{fonts::latinSerifFamily(), fonts::latinSansFamily(), fonts::monospaceFamily(), fonts::cjkFamily()}
              .join(QStringLiteral(", ")));
-    item(words.t("Course", "课程"), doc.course().dir);
+    item(T2("Course", "课程").in(lang), doc.course().dir);
 }
 
 }  // namespace

@@ -16,6 +16,9 @@
 
 namespace poslab::ui::report {
 
+using poslab::util::isChinese;
+using poslab::util::T2;
+
 using lessons::Block;
 using lessons::Chapter;
 using lessons::ExerciseBlock;
@@ -70,12 +73,12 @@ void ChapterWriter::writeHeading(const Chapter& chapter)
 {
     QTextCursor& cur = m_doc.cursor();
     const MarkdownDocument& md = m_doc.markdown();
-    const Words& words = m_doc.words();
+    const QString& lang = m_doc.lang();
     QTextBlockFormat label;
     label.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
     label.setBottomMargin(2);
     cur.insertBlock(label, m_doc.uiFormat(11, true, QColor(0x3a, 0x5f, 0x8f)));
-    cur.insertText(chapterLabel(words, chapter), m_doc.uiFormat(11, true, QColor(0x3a, 0x5f, 0x8f)));
+    cur.insertText(chapterLabel(lang, chapter), m_doc.uiFormat(11, true, QColor(0x3a, 0x5f, 0x8f)));
     QTextBlockFormat title = md.headingBlockFormat(1);
     title.setTopMargin(2);
     title.setBottomMargin(6);
@@ -83,7 +86,7 @@ void ChapterWriter::writeHeading(const Chapter& chapter)
     cur.insertText(chapter.title, md.headingCharFormat(1));
     const QTextCursor titleAt(cur.block());
     m_contents.add(1, QString::number(chapter.number), chapter.title, titleAt,
-                   chapterLabel(words, chapter) + QStringLiteral(" · ") + chapter.title);
+                   chapterLabel(lang, chapter) + QStringLiteral(" · ") + chapter.title);
     if (!chapter.summary.isEmpty() || chapter.minutes > 0) {
         QTextBlockFormat sum;
         sum.setBottomMargin(14);
@@ -94,7 +97,7 @@ void ChapterWriter::writeHeading(const Chapter& chapter)
         if (!chapter.summary.isEmpty()) m_doc.appendInline(chapter.summary, chapter.file, f);
         if (chapter.minutes > 0) {
             f.setFontItalic(false);
-            cur.insertText(QStringLiteral("  ·  ") + words.t("about %1 min", "约 %1 分钟").arg(chapter.minutes), f);
+            cur.insertText(QStringLiteral("  ·  ") + T2("about %1 min", "约 %1 分钟").in(lang).arg(chapter.minutes), f);
         }
     }
 }
@@ -102,8 +105,8 @@ void ChapterWriter::writeHeading(const Chapter& chapter)
 void ChapterWriter::writeBlock(const Chapter& chapter, const Block& block)
 {
     if (!block.error.isEmpty()) {
-        m_doc.errorCell(m_doc.words()
-                            .t("This block could not be read (line %1): %2", "此块无法读取（第 %1 行）：%2")
+        m_doc.errorCell(T2("This block could not be read (line %1): %2", "此块无法读取（第 %1 行）：%2")
+                            .in(m_doc.lang())
                             .arg(block.location.line)
                             .arg(block.error));
         m_doc.warnings().append(QStringLiteral("%1:%2: %3")
@@ -139,14 +142,15 @@ RunResultPtr ChapterWriter::run(const QString& label, const QString& moduleId, c
 void ChapterWriter::appendRun(const Chapter& chapter, const Block& block)
 {
     QTextCursor& cur = m_doc.cursor();
-    const Words& words = m_doc.words();
+    const QString& lang = m_doc.lang();
     const lessons::RunBlock& rb = block.run;
     ++m_figure;
-    const QString label = words.zh() ? QStringLiteral("图 %1.%2").arg(chapter.number).arg(m_figure)
-                                     : QStringLiteral("Figure %1.%2").arg(chapter.number).arg(m_figure);
+    const QString label = isChinese(lang) ? QStringLiteral("图 %1.%2").arg(chapter.number).arg(m_figure)
+                                          : QStringLiteral("Figure %1.%2").arg(chapter.number).arg(m_figure);
     RunResultPtr r = run(label, rb.moduleId, rb.params);
     if (!r->ok) {
-        m_doc.errorCell(words.t("%1 — module %2 failed: %3", "%1——模块 %2 运行失败：%3")
+        m_doc.errorCell(T2("%1 — module %2 failed: %3", "%1——模块 %2 运行失败：%3")
+                            .in(lang)
                             .arg(label, rb.moduleId, r->errorIn(m_doc.options().lang)));
         m_doc.warnings().append(
             QStringLiteral("%1:%2: %3").arg(QFileInfo(chapter.file).fileName()).arg(block.location.line).arg(r->error));
@@ -156,7 +160,7 @@ void ChapterWriter::appendRun(const Chapter& chapter, const Block& block)
     const std::optional<QTextCharFormat> obj = m_doc.pages().chartObject(chartSpecFor(rb), r->outputs, &chartError);
     if (!obj) {
         m_doc.errorCell(QStringLiteral("%1 — %2").arg(
-            label, chartError.isEmpty() ? words.t("nothing to show", "没有可显示的输出") : chartError));
+            label, chartError.isEmpty() ? T2("nothing to show", "没有可显示的输出").in(lang) : chartError));
         m_doc.warnings().append(QStringLiteral("%1:%2: %3")
                                     .arg(QFileInfo(chapter.file).fileName())
                                     .arg(block.location.line)
@@ -218,8 +222,8 @@ void ChapterWriter::appendExercise(const Chapter& chapter, const ExerciseBlock& 
     writeVerdict(ex, answer, check, correct, progress, verdictLine);
     if (runResult && !runResult->ok) {
         cur.insertBlock(line, body);
-        cur.insertText(m_doc.words()
-                           .t("The run with these parameters failed: %1", "按这些参数运行失败：%1")
+        cur.insertText(T2("The run with these parameters failed: %1", "按这些参数运行失败：%1")
+                           .in(m_doc.lang())
                            .arg(runResult->errorIn(m_doc.options().lang)),
                        m_doc.uiFormat(9.5, false, QColor(0x9a, 0x22, 0x16)));
     }
@@ -250,7 +254,7 @@ QTextFrame* ChapterWriter::openExerciseBox(const ExerciseBlock& ex)
     QTextBlockFormat head;
     head.setBottomMargin(4);
     cur.setBlockFormat(head);
-    cur.insertText(m_doc.words().t("Exercise", "练习"), m_doc.uiFormat(10.5, true, QColor(0x3a, 0x5f, 0x8f)));
+    cur.insertText(T2("Exercise", "练习").in(m_doc.lang()), m_doc.uiFormat(10.5, true, QColor(0x3a, 0x5f, 0x8f)));
     cur.insertText(QStringLiteral("  ·  ") + ex.id, m_doc.uiFormat(9, false, QColor(0x6a, 0x72, 0x7c)));
     m_doc.pages().keepWithNext(QTextCursor(cur.block()));
     return frame;
@@ -281,7 +285,7 @@ ChapterWriter::LearnerAnswer ChapterWriter::learnerAnswer(const ExerciseBlock& e
             if (!a.given) break;
             // Start values, overridden by the learner's settings.
             const QStringList params = lessons::overrideAssignments(ex.run.params, p.runParams);
-            *runResult = run(m_doc.words().t("Exercise %1", "练习 %1").arg(ex.id), ex.run.moduleId, params);
+            *runResult = run(T2("Exercise %1", "练习 %1").in(m_doc.lang()).arg(ex.id), ex.run.moduleId, params);
             if ((*runResult)->ok) a.answer.outputs = (*runResult)->outputs;
             a.printable = p.runParams.isEmpty() ? params.join(u' ') : p.runParams.join(u' ');
             break;
@@ -329,8 +333,8 @@ void ChapterWriter::writeRunSetup(const ExerciseBlock& ex, const QTextBlockForma
     QTextCursor& cur = m_doc.cursor();
     cur.insertBlock(line, m_doc.markdown().bodyCharFormat());
     QTextCharFormat meta = m_doc.uiFormat(9.5, false, QColor(0x4a, 0x52, 0x5c));
-    cur.insertText(m_doc.words()
-                       .t("Module %1; the learner sets %2; right when %3.", "模块 %1；可调参数：%2；判定条件：%3。")
+    cur.insertText(T2("Module %1; the learner sets %2; right when %3.", "模块 %1；可调参数：%2；判定条件：%3。")
+                       .in(m_doc.lang())
                        .arg(
                            ex.run.moduleId,
                            [&] {
@@ -348,35 +352,36 @@ void ChapterWriter::writeVerdict(const ExerciseBlock& ex, const LearnerAnswer& a
                                  const QTextBlockFormat& line)
 {
     QTextCursor& cur = m_doc.cursor();
-    const Words& words = m_doc.words();
+    const QString& lang = m_doc.lang();
     const QTextCharFormat body = m_doc.markdown().bodyCharFormat();
     cur.insertBlock(line, body);
     QTextCharFormat label = m_doc.uiFormat(10, true, QColor(0x33, 0x3a, 0x42));
-    cur.insertText(words.t("Answer: ", "作答："), label);
+    cur.insertText(T2("Answer: ", "作答：").in(lang), label);
     if (!m_haveAnswers) {
-        cur.insertText(words.t("(no answers file given)", "（未提供答案文件）"),
+        cur.insertText(T2("(no answers file given)", "（未提供答案文件）").in(lang),
                        m_doc.uiFormat(10, false, QColor(0x77, 0x7f, 0x88)));
         return;
     }
     if (!answer.given) {
-        cur.insertText(words.t("not answered", "未作答"), m_doc.uiFormat(10, false, QColor(0x77, 0x7f, 0x88)));
+        cur.insertText(T2("not answered", "未作答").in(lang), m_doc.uiFormat(10, false, QColor(0x77, 0x7f, 0x88)));
         return;
     }
     QTextCharFormat code = m_doc.markdown().codeCharFormat();
     cur.insertText(answer.printable, ex.kind == ExerciseKind::Run ? code : m_doc.uiFormat(10, false));
     cur.insertText(QStringLiteral("   "), body);
     if (!check.problem.isEmpty()) {
-        cur.insertText(words.t("could not be checked: %1", "无法判定：%1").arg(check.problem),
+        cur.insertText(T2("could not be checked: %1", "无法判定：%1").in(lang).arg(check.problem),
                        m_doc.uiFormat(10, false, QColor(0x9a, 0x6a, 0x16)));
     } else if (correct) {
         cur.insertText(QStringLiteral("\u2713 "), pdf::symbolFormat(body, QColor(0x1e, 0x7b, 0x34)));
-        cur.insertText(words.t("correct", "正确"), m_doc.uiFormat(10, true, QColor(0x1e, 0x7b, 0x34)));
+        cur.insertText(T2("correct", "正确").in(lang), m_doc.uiFormat(10, true, QColor(0x1e, 0x7b, 0x34)));
     } else {
         cur.insertText(QStringLiteral("\u2717 "), pdf::symbolFormat(body, QColor(0xb0, 0x2a, 0x1e)));
-        cur.insertText(words.t("not correct", "不正确"), m_doc.uiFormat(10, true, QColor(0xb0, 0x2a, 0x1e)));
+        cur.insertText(T2("not correct", "不正确").in(lang), m_doc.uiFormat(10, true, QColor(0xb0, 0x2a, 0x1e)));
     }
     if (progress.attempts > 0)
-        cur.insertText(words.t("  (%n attempt(s))", "（尝试 %n 次）")
+        cur.insertText(T2("  (%n attempt(s))", "（尝试 %n 次）")
+                           .in(lang)
                            .replace(QStringLiteral("%n"), QString::number(progress.attempts))
                            .replace(QStringLiteral("(s)"), progress.attempts == 1 ? QString() : QStringLiteral("s")),
                        m_doc.uiFormat(9, false, QColor(0x77, 0x7f, 0x88)));
@@ -388,7 +393,7 @@ void ChapterWriter::writeHints(const Chapter& chapter, const ExerciseBlock& ex, 
     const QTextCharFormat body = m_doc.markdown().bodyCharFormat();
     for (int i = 0; i < ex.hints.size(); ++i) {
         cur.insertBlock(line, body);
-        cur.insertText(m_doc.words().t("Hint %1: ", "提示 %1：").arg(i + 1),
+        cur.insertText(T2("Hint %1: ", "提示 %1：").in(m_doc.lang()).arg(i + 1),
                        m_doc.uiFormat(10, true, QColor(0x4a, 0x52, 0x5c)));
         m_doc.appendInline(ex.hints[i], chapter.file, body);
     }
@@ -399,19 +404,20 @@ void ChapterWriter::writeSolution(const Chapter& chapter, const ExerciseBlock& e
                                   const QTextBlockFormat& line)
 {
     QTextCursor& cur = m_doc.cursor();
-    const Words& words = m_doc.words();
+    const QString& lang = m_doc.lang();
     cur.insertBlock(line, m_doc.markdown().bodyCharFormat());
-    cur.insertText(words.t("Solution", "参考解答"), m_doc.uiFormat(10, true, QColor(0x33, 0x3a, 0x42)));
+    cur.insertText(T2("Solution", "参考解答").in(lang), m_doc.uiFormat(10, true, QColor(0x33, 0x3a, 0x42)));
     if (showSolution) {
         QString solution = ex.solution;
         if (!ex.run.answerParams.isEmpty())
             solution +=
-                QStringLiteral("\n\n") + words.t("Values that meet the condition: %1", "满足条件的一组参数：%1")
+                QStringLiteral("\n\n") + T2("Values that meet the condition: %1", "满足条件的一组参数：%1")
+                                             .in(lang)
                                              .arg(u'`' + ex.run.answerParams.join(QStringLiteral("`, `")) + u'`');
         m_doc.appendMarkdown(solution, chapter.file);
         cur = frame->lastCursorPosition();
     } else {
-        cur.insertText(words.t(": shown once the exercise is solved.", "：答对后显示。"),
+        cur.insertText(T2(": shown once the exercise is solved.", "：答对后显示。").in(lang),
                        m_doc.uiFormat(10, false, QColor(0x77, 0x7f, 0x88)));
     }
 }

@@ -15,7 +15,6 @@ using namespace pdf;
 
 ReportDocument::ReportDocument(const ExportOptions& options, const lessons::Course& course, QPaintDevice* device)
     : m_opt(options),
-      m_words(options.lang),
       m_course(course),
       m_md(context(QString())),
       m_pages(device, m_md, options.lang),

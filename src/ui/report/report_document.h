@@ -39,7 +39,7 @@ public:
     ReportDocument& operator=(const ReportDocument&) = delete;
 
     const ExportOptions& options() const { return m_opt; }
-    const pdf::Words& words() const { return m_words; }
+    const QString& lang() const { return m_opt.lang; }
     const lessons::Course& course() const { return m_course; }
     pdf::PagedDocument& pages() { return m_pages; }
     const pdf::PagedDocument& pages() const { return m_pages; }
@@ -74,7 +74,6 @@ private:
     MarkdownContext context(const QString& chapterFile) const;
 
     const ExportOptions& m_opt;
-    pdf::Words m_words;
     const lessons::Course& m_course;
     MarkdownDocument m_md;
     pdf::PagedDocument m_pages;

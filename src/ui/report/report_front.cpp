@@ -17,13 +17,16 @@
 
 namespace poslab::ui::report {
 
+using poslab::util::isChinese;
+using poslab::util::T2;
+
 using lessons::Chapter;
 using lessons::Step;
 using namespace pdf;
 
-QString chapterLabel(const Words& words, const Chapter& c)
+QString chapterLabel(const QString& lang, const Chapter& c)
 {
-    return words.zh() ? QStringLiteral("第 %1 章").arg(c.number) : QStringLiteral("Chapter %1").arg(c.number);
+    return isChinese(lang) ? QStringLiteral("第 %1 章").arg(c.number) : QStringLiteral("Chapter %1").arg(c.number);
 }
 
 // ---- title page -------------------------------------------------------------
@@ -34,25 +37,25 @@ QString courseTitle(const ReportDocument& doc)
 {
     const QString shipped = QFileInfo(lessons::defaultCourseDir()).canonicalFilePath();
     if (!shipped.isEmpty() && shipped == doc.course().dir)
-        return doc.words().t("Positional Encoding in Transformers", "Transformer 中的位置编码");
+        return T2("Positional Encoding in Transformers", "Transformer 中的位置编码").in(doc.lang());
     return QFileInfo(doc.course().dir).fileName();
 }
 
 QString courseSubtitle(const ReportDocument& doc, const QList<const Chapter*>& chapters)
 {
     if (chapters.size() == 1)
-        return chapterLabel(doc.words(), *chapters.first()) + QStringLiteral(" · ") + chapters.first()->title;
-    return doc.words().t("%1 chapters", "共 %1 章").arg(chapters.size());
+        return chapterLabel(doc.lang(), *chapters.first()) + QStringLiteral(" · ") + chapters.first()->title;
+    return T2("%1 chapters", "共 %1 章").in(doc.lang()).arg(chapters.size());
 }
 
 // When the report prints an exercise's worked solution.
-QString solutionsPolicy(const Words& words, ExportOptions::Solutions solutions)
+QString solutionsPolicy(const QString& lang, ExportOptions::Solutions solutions)
 {
     switch (solutions) {
         case ExportOptions::Solutions::WhenEarned:
-            return words.t("shown for solved exercises and after giving up", "仅对已答对或已放弃的练习给出");
-        case ExportOptions::Solutions::Always: return words.t("all shown (teacher's copy)", "全部给出（教师版）");
-        case ExportOptions::Solutions::Never: return words.t("not shown", "不给出");
+            return T2("shown for solved exercises and after giving up", "仅对已答对或已放弃的练习给出").in(lang);
+        case ExportOptions::Solutions::Always: return T2("all shown (teacher's copy)", "全部给出（教师版）").in(lang);
+        case ExportOptions::Solutions::Never: return T2("not shown", "不给出").in(lang);
     }
     return QString();
 }
@@ -66,7 +69,8 @@ void writeTitle(ReportDocument& doc, const QList<const Chapter*>& chapters)
     spacer.setAlignment(Qt::AlignLeft);
     cur.setBlockFormat(spacer);
     cur.setBlockCharFormat(doc.uiFormat(12, false, QColor(0x3a, 0x5f, 0x8f)));
-    cur.insertText(doc.words().t("PosLab report", "PosLab 学习报告"), doc.uiFormat(12, true, QColor(0x3a, 0x5f, 0x8f)));
+    cur.insertText(T2("PosLab report", "PosLab 学习报告").in(doc.lang()),
+                   doc.uiFormat(12, true, QColor(0x3a, 0x5f, 0x8f)));
 
     QTextBlockFormat title;
     title.setTopMargin(10);
@@ -86,25 +90,25 @@ void writeTitle(ReportDocument& doc, const QList<const Chapter*>& chapters)
 void writeFacts(ReportDocument& doc, const QList<const Chapter*>& chapters, bool haveAnswers)
 {
     QTextCursor& cur = doc.cursor();
-    const Words& words = doc.words();
+    const QString& lang = doc.lang();
     const ExportOptions& opt = doc.options();
     auto line = [&](const QString& label, const QString& value) {
         QTextBlockFormat bf;
         bf.setBottomMargin(6);
         bf.setLineHeight(140, QTextBlockFormat::ProportionalHeight);
         cur.insertBlock(bf, doc.uiFormat(11));
-        cur.insertText(label + (words.zh() ? QStringLiteral("：") : QStringLiteral(": ")),
+        cur.insertText(label + (isChinese(lang) ? QStringLiteral("：") : QStringLiteral(": ")),
                        doc.uiFormat(11, false, QColor(0x55, 0x5d, 0x66)));
         cur.insertText(value, doc.uiFormat(11, true));
     };
-    if (!opt.studentName.trimmed().isEmpty()) line(words.t("Student", "学生"), opt.studentName.trimmed());
-    line(words.t("Language", "语言"), words.zh() ? QStringLiteral("中文") : QStringLiteral("English"));
-    line(words.t("Date", "日期"), QDate::currentDate().toString(Qt::ISODate));
+    if (!opt.studentName.trimmed().isEmpty()) line(T2("Student", "学生").in(lang), opt.studentName.trimmed());
+    line(T2("Language", "语言").in(lang), isChinese(lang) ? QStringLiteral("中文") : QStringLiteral("English"));
+    line(T2("Date", "日期").in(lang), QDate::currentDate().toString(Qt::ISODate));
     QStringList numbers;
     for (const Chapter* c : chapters) numbers << QString::number(c->number);
-    line(words.t("Chapters", "章节"), numbers.join(QStringLiteral(", ")));
-    if (haveAnswers) line(words.t("Answers", "答案"), QFileInfo(opt.answersFile).fileName());
-    line(words.t("Solutions", "参考解答"), solutionsPolicy(words, opt.solutions));
+    line(T2("Chapters", "章节").in(lang), numbers.join(QStringLiteral(", ")));
+    if (haveAnswers) line(T2("Answers", "答案").in(lang), QFileInfo(opt.answersFile).fileName());
+    line(T2("Solutions", "参考解答").in(lang), solutionsPolicy(lang, opt.solutions));
 }
 
 }  // namespace
@@ -117,11 +121,11 @@ void writeTitlePage(ReportDocument& doc, const QList<const Chapter*>& chapters, 
     QTextBlockFormat foot;
     foot.setTopMargin(mmToLogical(40));
     doc.cursor().insertBlock(foot, doc.uiFormat(9, false, QColor(0x77, 0x7f, 0x88)));
-    doc.cursor().insertText(doc.words()
-                                .t("Made with PosLab %1, a notebook on positional encoding in Transformers. "
-                                   "The appendix lists every module run so each figure can be reproduced.",
-                                   "由 PosLab %1 生成——一本讲解 Transformer 位置编码的笔记本。"
-                                   "附录列出了每一次模块运行，每张图都可以复现。")
+    doc.cursor().insertText(T2("Made with PosLab %1, a notebook on positional encoding in Transformers. "
+                               "The appendix lists every module run so each figure can be reproduced.",
+                               "由 PosLab %1 生成——一本讲解 Transformer 位置编码的笔记本。"
+                               "附录列出了每一次模块运行，每张图都可以复现。")
+                                .in(doc.lang())
                                 .arg(QStringLiteral(POSLAB_VERSION)),
                             doc.uiFormat(9, false, QColor(0x77, 0x7f, 0x88)));
 }
@@ -141,7 +145,7 @@ void ReportContents::write(const QList<const Chapter*>& chapters)
         f.setBottomMargin(14);
         return f;
     }());
-    cur.insertText(m_doc.words().t("Contents", "目录"), md.headingCharFormat(1));
+    cur.insertText(T2("Contents", "目录").in(m_doc.lang()), md.headingCharFormat(1));
 
     int rows = 0;
     for (const Chapter* c : chapters) {
@@ -213,7 +217,7 @@ QString ReportContents::writePageNumbers()
             }
         }
         if (!changed) break;
-        if (pass == 3) return m_doc.words().t("the table of contents did not settle", "目录页码无法稳定");
+        if (pass == 3) return T2("the table of contents did not settle", "目录页码无法稳定").in(m_doc.lang());
     }
     return {};
 }
@@ -238,7 +242,7 @@ QString ReportContents::runningHeader(int page) const
             chapterStart = p == page;
         }
     }
-    if (page >= m_contentsPage && page < firstChapterPage()) title = m_doc.words().t("Contents", "目录");
+    if (page >= m_contentsPage && page < firstChapterPage()) title = T2("Contents", "目录").in(m_doc.lang());
     return chapterStart ? QString() : title;
 }
 

@@ -23,16 +23,12 @@
 
 class QTextTable;
 
-namespace poslab::ui::pdf {
-class Words;
-}
-
 namespace poslab::ui::report {
 
 class ReportDocument;
 
 // "Chapter 3" / "第 3 章".
-QString chapterLabel(const pdf::Words& words, const lessons::Chapter& chapter);
+QString chapterLabel(const QString& lang, const lessons::Chapter& chapter);
 
 // The title page, at the start of the document.
 void writeTitlePage(ReportDocument& doc, const QList<const lessons::Chapter*>& chapters, bool haveAnswers);

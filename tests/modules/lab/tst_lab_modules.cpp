@@ -150,16 +150,16 @@ void TestLabModules::noStoredRunSaysWhatToDo()
     pv.finishedUtc = QDateTime(QDate(2026, 11, 29), QTime(12, 34, 56), Qt::UTC);
     pv.machine = lab::currentMachine(1);
     pv.samplePrompt = QStringLiteral("the prompt\nof every sample");
-    QString error;
+    poslab::util::Text2 error;
     m_path = lab::saveRun(m_result, m_samples, pv, &error);
-    QVERIFY2(!m_path.isEmpty(), qPrintable(error));
+    QVERIFY2(!m_path.isEmpty(), qPrintable(error.en));
 }
 
 void TestLabModules::resultsMatchTheStoredFile()
 {
-    QString error;
+    poslab::util::Text2 error;
     const std::optional<lab::StoredRun> stored = lab::readRun(m_path, &error);
-    QVERIFY2(stored, qPrintable(error));
+    QVERIFY2(stored, qPrintable(error.en));
     const std::vector<Output> outs = run({});
     const Output* table = find(outs, QStringLiteral("results"));
     QVERIFY(table);
@@ -353,9 +353,9 @@ void TestLabModules::newerRunIsReadAndStampChanges()
     pv.corpus = QStringLiteral("words");
     pv.finishedUtc = QDateTime(QDate(2026, 11, 30), QTime(8, 0), Qt::UTC);
     pv.machine = lab::currentMachine(2);
-    QString error;
+    poslab::util::Text2 error;
     const QString second = lab::saveRun(cancelled, m_samples, pv, &error);
-    QVERIFY2(!second.isEmpty(), qPrintable(error));
+    QVERIFY2(!second.isEmpty(), qPrintable(error.en));
     QVERIFY(spec().inputStamp() != before);
     QString all;
     const std::vector<Output> latest = run({});

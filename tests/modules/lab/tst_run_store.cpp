@@ -37,8 +37,23 @@
 
 using namespace poslab;
 using namespace poslab::lab;
+using poslab::util::Text2;
 
 namespace {
+
+QStringList englishOf(const QList<Text2>& texts)
+{
+    QStringList out;
+    for (const Text2& t : texts) out << t.en;
+    return out;
+}
+
+QStringList chineseOf(const QList<Text2>& texts)
+{
+    QStringList out;
+    for (const Text2& t : texts) out << t.zh;
+    return out;
+}
 
 bool sameBits(double a, double b)
 {
@@ -284,9 +299,9 @@ private slots:
     {
         QVERIFY2(resultsDirectory().startsWith(m_home.path() + QLatin1Char('/')), qPrintable(resultsDirectory()));
         QVERIFY(resultsDirectory().endsWith(QLatin1String("/lab")));
-        QString error;
+        Text2 error;
         const QString path = saveRun(handMadeResult(), {}, provenance(QDateTime::currentDateTimeUtc()), &error);
-        QVERIFY2(!path.isEmpty(), qPrintable(error));
+        QVERIFY2(!path.isEmpty(), qPrintable(error.en));
         QCOMPARE(QFileInfo(path).absolutePath(), QFileInfo(resultsDirectory()).absoluteFilePath());
         QVERIFY(latestRun().has_value());
         QVERIFY(QFile::remove(path));
@@ -299,13 +314,13 @@ private slots:
         const std::vector<QString> samples{QStringLiteral("abc\n\"quoted\"\t"), QStringLiteral("明月光，疑是地上霜"),
                                            QString()};
         const RunProvenance p = provenance(QDateTime(QDate(2026, 11, 29), QTime(19, 5, 7, 123), Qt::UTC));
-        QString error;
+        Text2 error;
         const QString path = saveRun(r, samples, p, &error, dir.path());
-        QVERIFY2(!path.isEmpty(), qPrintable(error));
+        QVERIFY2(!path.isEmpty(), qPrintable(error.en));
         // The name carries the finish time, so the files sort by it.
         QCOMPARE(QFileInfo(path).fileName(), QStringLiteral("length-20261129T190507123Z.json"));
         const std::optional<StoredRun> back = readRun(path, &error);
-        QVERIFY2(back.has_value(), qPrintable(error));
+        QVERIFY2(back.has_value(), qPrintable(error.en));
         QCOMPARE(back->path, path);
         compareResults(r, back->result);
         compareProvenance(p, back->provenance);
@@ -337,11 +352,11 @@ private slots:
         QCOMPARE(r.rows.size(), std::size_t(2 + o.rope_scalings.size()));
         std::vector<QString> samples(r.rows.size(), QStringLiteral("x"));
         QTemporaryDir dir;
-        QString error;
+        Text2 error;
         const QString path = saveRun(r, samples, provenance(QDateTime::currentDateTimeUtc()), &error, dir.path());
-        QVERIFY2(!path.isEmpty(), qPrintable(error));
+        QVERIFY2(!path.isEmpty(), qPrintable(error.en));
         const std::optional<StoredRun> back = readRun(path, &error);
-        QVERIFY2(back.has_value(), qPrintable(error));
+        QVERIFY2(back.has_value(), qPrintable(error.en));
         compareResults(r, back->result);
     }
 
@@ -383,18 +398,18 @@ private slots:
         for (int minutes : {30, 0, 10}) {
             RunProvenance p = provenance(t0.addSecs(60 * minutes));
             p.command = QStringLiteral("run at +%1 min").arg(minutes);
-            QString error;
-            QVERIFY2(!saveRun(r, {}, p, &error, dir.path()).isEmpty(), qPrintable(error));
+            Text2 error;
+            QVERIFY2(!saveRun(r, {}, p, &error, dir.path()).isEmpty(), qPrintable(error.en));
         }
-        QStringList warnings;
+        QList<Text2> warnings;
         const std::optional<StoredRun> latest = latestRun(&warnings, dir.path());
         QVERIFY(latest.has_value());
-        QVERIFY2(warnings.isEmpty(), qPrintable(warnings.join('\n')));
+        QVERIFY2(warnings.isEmpty(), qPrintable(englishOf(warnings).join('\n')));
         QCOMPARE(latest->provenance.command, QStringLiteral("run at +30 min"));
         QCOMPARE(latest->provenance.finishedUtc, t0.addSecs(30 * 60));
 
         // Same millisecond twice: two files, not one overwritten.
-        QString e1, e2;
+        Text2 e1, e2;
         const QString a = saveRun(r, {}, provenance(t0), &e1, dir.path());
         const QString b = saveRun(r, {}, provenance(t0), &e2, dir.path());
         QVERIFY(!a.isEmpty() && !b.isEmpty());
@@ -405,7 +420,7 @@ private slots:
     void emptyOrMissingFolderHasNoRun()
     {
         QTemporaryDir dir;
-        QStringList warnings;
+        QList<Text2> warnings;
         QVERIFY(!latestRun(&warnings, dir.path()).has_value());
         QVERIFY(!latestRun(&warnings, dir.path() + QStringLiteral("/nothing-here")).has_value());
         QVERIFY(warnings.isEmpty());
@@ -415,10 +430,10 @@ private slots:
     {
         QTemporaryDir dir;
         const length_experiment_result r = handMadeResult();
-        QString error;
+        Text2 error;
         const QString good =
             saveRun(r, {}, provenance(QDateTime(QDate(2026, 1, 1), QTime(0, 0), Qt::UTC)), &error, dir.path());
-        QVERIFY2(!good.isEmpty(), qPrintable(error));
+        QVERIFY2(!good.isEmpty(), qPrintable(error.en));
         const QByteArray valid = fileBytes(good);
         QJsonObject obj = QJsonDocument::fromJson(valid).object();
 
@@ -448,8 +463,9 @@ private slots:
         for (auto it = damaged.begin(); it != damaged.end(); ++it)
             QVERIFY(writeBytes(dir.filePath(it.key()), it.value()));
 
-        QStringList warnings;
-        const std::optional<StoredRun> latest = latestRun(&warnings, dir.path());
+        QList<Text2> problems;
+        const std::optional<StoredRun> latest = latestRun(&problems, dir.path());
+        const QStringList warnings = englishOf(problems);
         QVERIFY(latest.has_value());
         QCOMPARE(latest->path, good);
         QCOMPARE(warnings.size(), damaged.size());
@@ -462,16 +478,29 @@ private slots:
         QVERIFY(
             warnings.filter(QStringLiteral("length-row-without-evals.json"))[0].contains(QLatin1String("\"evals\"")));
 
+        // The same warnings in Chinese, naming the same files.
+        for (const Text2& w : problems) {
+            QVERIFY2(w.zh.startsWith(QStringLiteral("跳过了保存的训练结果 ")), qPrintable(w.zh));
+            QVERIFY2(w.zh.contains(dir.path()), qPrintable(w.zh));
+        }
+        QVERIFY(chineseOf(problems).filter(QStringLiteral("length-version2.json"))[0].contains(
+            QStringLiteral("是格式版本 2 的训练结果")));
+        QVERIFY(chineseOf(problems).filter(QStringLiteral("length-no-rows.json"))[0].contains(
+            QStringLiteral("训练结果文件已损坏或不完整")));
+
         // readRun says the same thing for one file.
         QVERIFY(!readRun(dir.filePath(QStringLiteral("length-truncated.json")), &error).has_value());
-        QVERIFY2(error.contains(QLatin1String("length-truncated.json")) && error.contains(QLatin1String("JSON")),
-                 qPrintable(error));
+        QVERIFY2(error.en.contains(QLatin1String("length-truncated.json")) && error.en.contains(QLatin1String("JSON")),
+                 qPrintable(error.en));
+        QVERIFY2(error.zh.contains(QLatin1String("length-truncated.json")) &&
+                     error.zh.contains(QStringLiteral("不是有效的 JSON")),
+                 qPrintable(error.zh));
 
         // Only damaged files: no run, and still a warning each.
         QVERIFY(QFile::remove(good));
-        warnings.clear();
-        QVERIFY(!latestRun(&warnings, dir.path()).has_value());
-        QCOMPARE(warnings.size(), damaged.size());
+        problems.clear();
+        QVERIFY(!latestRun(&problems, dir.path()).has_value());
+        QCOMPARE(problems.size(), damaged.size());
     }
 
     void unwritableFolderFailsCleanly()
@@ -479,21 +508,23 @@ private slots:
         QTemporaryDir dir;
         const QString file = dir.filePath(QStringLiteral("a-file"));
         QVERIFY(writeBytes(file, "x"));
-        QString error;
+        Text2 error;
         // A folder inside a regular file cannot be created, even by root.
         const QString target = file + QStringLiteral("/lab");
         QVERIFY(saveRun(handMadeResult(), {}, provenance(QDateTime::currentDateTimeUtc()), &error, target).isEmpty());
-        QVERIFY2(error.contains(target), qPrintable(error));
+        QVERIFY2(error.en.contains(target), qPrintable(error.en));
+        QVERIFY2(error.zh.startsWith(QStringLiteral("无法保存训练结果：无法创建文件夹 ")) && error.zh.contains(target),
+                 qPrintable(error.zh));
         QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot), QStringList{"a-file"});
 
         // A folder that exists but takes no new files (root included).
-        error.clear();
+        error = {};
         const QStringList before =
             QDir(QStringLiteral("/proc/self")).entryList(QDir::AllEntries | QDir::NoDotAndDotDot);
         QVERIFY(saveRun(handMadeResult(), {}, provenance(QDateTime::currentDateTimeUtc()), &error,
                         QStringLiteral("/proc/self"))
                     .isEmpty());
-        QVERIFY2(error.contains(QLatin1String("/proc/self/length-")), qPrintable(error));
+        QVERIFY2(error.en.contains(QLatin1String("/proc/self/length-")), qPrintable(error.en));
         QVERIFY(QDir(QStringLiteral("/proc/self")).entryList({QStringLiteral("length-*")}, QDir::AllEntries).isEmpty());
         QVERIFY(!before.isEmpty());
     }
