@@ -85,13 +85,6 @@ bool reserved_key(const std::string& key)
            key.rfind("adamw.", 0) == 0 || key.rfind("schedule.", 0) == 0;
 }
 
-std::string shape_text(const std::vector<std::uint64_t>& s)
-{
-    std::string out = "{";
-    for (std::size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
-    return out + "}";
-}
-
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> lm_config_to_metadata(const lm_config& c)
@@ -233,9 +226,10 @@ lm_checkpoint load_lm_checkpoint(const std::string& path, int num_threads)
         const named_tensor* t = f.find(p.name);
         std::vector<std::uint64_t> want;
         for (int d : p.shape) want.push_back((std::uint64_t)d);
-        if (!t) throw coded_error("lm_checkpoint.tensor_missing", {path, p.name, shape_text(want)});
+        if (!t) throw coded_error("lm_checkpoint.tensor_missing", {path, p.name, tensor_shape_text(want)});
         if (t->shape != want)
-            throw coded_error("lm_checkpoint.tensor_shape", {path, p.name, shape_text(t->shape), shape_text(want)});
+            throw coded_error("lm_checkpoint.tensor_shape",
+                              {path, p.name, tensor_shape_text(t->shape), tensor_shape_text(want)});
         for (std::size_t i = 0; i < p.size; ++i)
             if (!std::isfinite(t->data[i]))
                 throw coded_error("lm_checkpoint.tensor_not_finite", {path, p.name, std::to_string(i)});
@@ -250,8 +244,9 @@ lm_checkpoint load_lm_checkpoint(const std::string& path, int num_threads)
             inconsistent(path, "the optimizer state is incomplete (adamw.m, adamw.v and adamw.step go together)");
         const std::vector<std::uint64_t> want{(std::uint64_t)P};
         if (m->shape != want || v->shape != want)
-            inconsistent(path, "the optimizer moments have shapes " + shape_text(m->shape) + " and " +
-                                   shape_text(v->shape) + " but the model has " + std::to_string(P) + " parameters");
+            inconsistent(path, "the optimizer moments have shapes " + tensor_shape_text(m->shape) + " and " +
+                                   tensor_shape_text(v->shape) + " but the model has " + std::to_string(P) +
+                                   " parameters");
         out.optimizer.step = parse_int<long long>(*step, "adamw.step", where);
         if (out.optimizer.step < 0) inconsistent(path, "adamw.step is negative");
         out.optimizer.m = m->data;

@@ -52,14 +52,7 @@ std::uint64_t tensor_element_count(const std::vector<std::uint64_t>& shape)
     return n;
 }
 
-namespace {
-
-std::string errno_text()
-{
-    return std::strerror(errno);
-}
-
-std::string shape_text(const std::vector<std::uint64_t>& shape)
+std::string tensor_shape_text(const std::vector<std::uint64_t>& shape)
 {
     std::string s = "[";
     for (std::size_t i = 0; i < shape.size(); ++i) {
@@ -67,6 +60,13 @@ std::string shape_text(const std::vector<std::uint64_t>& shape)
         s += std::to_string(shape[i]);
     }
     return s + "]";
+}
+
+namespace {
+
+std::string errno_text()
+{
+    return std::strerror(errno);
 }
 
 // ---------------------------------------------------------------- writing
@@ -381,8 +381,9 @@ void write_tensor_file(const std::string& path, const tensor_file& file)
     for (const auto& t : file.tensors) {
         const std::uint64_t n = tensor_element_count(t.shape);
         if (n != t.data.size())
-            throw core_error("checkpoint " + path + ": tensor '" + t.name + "' has shape " + shape_text(t.shape) +
-                             " (" + std::to_string(n) + " values) but holds " + std::to_string(t.data.size()));
+            throw core_error("checkpoint " + path + ": tensor '" + t.name + "' has shape " +
+                             tensor_shape_text(t.shape) + " (" + std::to_string(n) + " values) but holds " +
+                             std::to_string(t.data.size()));
         views.push_back({t.name, t.shape, t.data.data()});
     }
     write_tensor_file(path, file.metadata, views);
@@ -466,13 +467,13 @@ tensor_file read_tensor_file(const std::string& path)
         long double bytes = 4.0L;
         for (std::uint64_t d : t.shape) bytes *= static_cast<long double>(d);
         if (bytes > static_cast<long double>(r.remaining()))
-            r.fail("truncated or corrupt: tensor '" + t.name + "' of shape " + shape_text(t.shape) + " needs " +
+            r.fail("truncated or corrupt: tensor '" + t.name + "' of shape " + tensor_shape_text(t.shape) + " needs " +
                        (bytes < 1.8e19L ? std::to_string(static_cast<std::uint64_t>(bytes))
                                         : std::string("more than 2^64")) +
                        " bytes of data, but only " + std::to_string(r.remaining()) + " remain before the checksum",
                    "checkpoint.truncated");
         const std::uint64_t n = tensor_element_count(t.shape);
-        const std::string what = "checkpoint tensor '" + t.name + "' " + shape_text(t.shape);
+        const std::string what = "checkpoint tensor '" + t.name + "' " + tensor_shape_text(t.shape);
         try {
             require_memory(static_cast<std::size_t>(n), sizeof(float), what.c_str());
         } catch (const budget_error& e) {

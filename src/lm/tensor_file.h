@@ -84,6 +84,8 @@ struct tensor_file {
 
 // Number of elements of a shape (1 for rank 0); throws core_error on overflow.
 std::uint64_t tensor_element_count(const std::vector<std::uint64_t>& shape);
+// A shape as people read it in messages: "[8, 7]".
+std::string tensor_shape_text(const std::vector<std::uint64_t>& shape);
 
 // Writes atomically (see above). Throws core_error on invalid input (empty or
 // duplicate names/keys, too long strings, rank > 8, null data, shape/data size

@@ -384,7 +384,7 @@ private slots:
             QVERIFY(t);
             t->shape = {8, 7};  // transposed
             write_tensor_file(bad, f);
-            QVERIFY(refused(bad, "'wte' has shape {8, 7} but the stored configuration needs {7, 8}"));
+            QVERIFY(refused(bad, "'wte' has shape [8, 7] but the stored configuration needs [7, 8]"));
         }
         {  // config says more layers than the tensors hold
             tensor_file f = valid_file(dir);
