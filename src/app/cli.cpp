@@ -311,12 +311,20 @@ int commandExport(const QStringList& args) {
     return r.kind == poslab::ui::ExportResult::Kind::UsageError ? kExitUsage : kExitFailure;
 }
 
-// poslab check [DIR] [--course DIR]: every problem as file:line: message.
+// poslab check [DIR] [--course DIR] [--lang en|zh] [--strict]: every problem
+// as file:line: message, in the teacher's language. Errors make it exit 2;
+// warnings too with --strict.
 int commandCheck(const QStringList& args) {
+    QStringList rest = args;
+    const bool strict = rest.removeAll(QStringLiteral("--strict")) > 0;  // check's own option
     Options o;
-    if (QString err = parseOptions(args, o); !err.isEmpty()) return usageError(err);
+    if (QString err = parseOptions(rest, o); !err.isEmpty()) return usageError(err);
     if (o.help) {
-        writeOut("usage: poslab check [DIR]   (or --course DIR; default: the course shipped with PosLab)\n");
+        writeOut("usage: poslab check [DIR] [--course DIR] [--lang en|zh] [--strict]\n"
+                 "  DIR (or --course DIR): the course folder; default: the course shipped with PosLab.\n"
+                 "  Runs every run block and run exercise, checks the names chapters use and that\n"
+                 "  every exercise grades its own answer right, and that en/ and zh/ agree.\n"
+                 "  --strict: warnings count as errors (exit status 2).\n");
         return kExitOk;
     }
     if (o.rest.size() > 1) return usageError(QStringLiteral("check takes one course folder"));
@@ -326,12 +334,29 @@ int commandCheck(const QStringList& args) {
                         : !o.course.isEmpty() ? o.course
                                               : poslab::lessons::defaultCourseDir();
     const QList<poslab::lessons::Diagnostic> problems = poslab::lessons::checkCourse(dir);
-    for (const auto& d : problems) writeErr(d.toString());
-    if (!problems.isEmpty()) {
-        writeErr(QStringLiteral("poslab check: %1 problem(s) in %2").arg(problems.size()).arg(dir));
+    qsizetype warnings = 0;
+    for (const auto& d : problems) {
+        writeErr(d.toString(o.lang));
+        warnings += d.isWarning() ? 1 : 0;
+    }
+    const qsizetype errors = problems.size() - warnings;
+    if (errors > 0 || (strict && warnings > 0)) {
+        writeErr(T2("poslab check: %1 error(s) and %2 warning(s) in %3%4", "poslab check：%3 中有 %1 个错误、%2 个警告%4")
+                     .arg(errors)
+                     .arg(warnings)
+                     .arg(dir, errors == 0 ? T2(" (--strict: warnings count as errors)", "（--strict：警告按错误处理）").in(o.lang)
+                                           : QString())
+                     .in(o.lang));
         return kExitUsage;
     }
-    writeOut(QStringLiteral("poslab check: %1: no problems\n").arg(dir).toStdString());
+    if (warnings > 0)
+        writeOut(T2("poslab check: %1: no errors, %2 warning(s)\n", "poslab check：%1：没有错误，有 %2 个警告\n")
+                     .arg(dir)
+                     .arg(warnings)
+                     .in(o.lang)
+                     .toStdString());
+    else
+        writeOut(T2("poslab check: %1: no problems\n", "poslab check：%1：没有发现问题\n").arg(dir).in(o.lang).toStdString());
     return kExitOk;
 }
 

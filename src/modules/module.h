@@ -58,7 +58,14 @@ struct ParamSpec {
     int maxListLength = 64;    // for lists
     int minListLength = 0;     // for lists
     int multipleOf = 0;        // for Int: value must be a multiple (e.g. 2 for even dims); 0 = any
+    // The value picks text in one language (a sentence, the language of the
+    // descriptions): a course's English and Chinese chapters may each choose
+    // their own. `poslab check` requires every other parameter to agree.
+    bool perLanguage = false;
 };
+
+// `spec` with perLanguage set: perLanguage(choiceParam("sentence", ...)).
+ParamSpec perLanguage(ParamSpec spec);
 
 // Parameter values after validation: every parameter of the module is present.
 class Params {

@@ -385,9 +385,9 @@ void registerLabModules(Registry& r) {
         choiceParam(u"curves"_s, u"length"_s, {u"length"_s, u"training"_s},
                     T2("series: the metric against evaluation length, or the smoothed training loss against step",
                        "曲线：指标随评估长度的变化，或平滑后的训练损失随步数的变化")),
-        choiceParam(u"lang"_s, u"en"_s, {u"en"_s, u"zh"_s},
-                    T2("language of the descriptive texts (run facts, notes, messages)",
-                       "说明文字（训练信息、注释、提示）的语言")),
+        perLanguage(choiceParam(u"lang"_s, u"en"_s, {u"en"_s, u"zh"_s},
+                                T2("language of the descriptive texts (run facts, notes, messages)",
+                                   "说明文字（训练信息、注释、提示）的语言"))),
     };
     s.run = runLengthResults;
     s.inputStamp = storedRunsStamp;
