@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench_attention — attention forward and RoPE application at the shapes of
 // one Transformer layer (B = 1, H = 8, D = 64), T = 128 … 2048.
 //
@@ -35,7 +36,8 @@ constexpr int kB = 1, kH = 8, kD = 64;
 
 struct inputs {
     std::vector<float> q, k, v, out, cos_tp, sin_tp;
-    explicit inputs(int T) {
+    explicit inputs(int T)
+    {
         const std::size_t n = (std::size_t)kB * kH * T * kD;
         rng gen(1234);
         for (auto* x : {&q, &k, &v}) {
@@ -59,7 +61,8 @@ struct thread_mode {
     explicit thread_mode(int mode) : blas(mode == 2 ? 2 : 1), attention_threads(mode == 1 ? 2 : 1) {}
 };
 
-double done_flops(int T, int qb, bool causal) {
+double done_flops(int T, int qb, bool causal)
+{
     double f = 0;
     for (int i0 = 0; i0 < T; i0 += qb) {
         const int rows = std::min(qb, T - i0);
@@ -69,7 +72,8 @@ double done_flops(int T, int qb, bool causal) {
     return f * kB * kH;
 }
 
-void set_attention_counters(benchmark::State& state, int T, int qb, bool causal) {
+void set_attention_counters(benchmark::State& state, int T, int qb, bool causal)
+{
     const double pairs = causal ? (double)T * (T + 1) / 2 : (double)T * T;
     const double useful = 2.0 * 2.0 * kD * pairs * kB * kH;
     const auto rate = benchmark::Counter::kIsIterationInvariantRate;
@@ -79,7 +83,8 @@ void set_attention_counters(benchmark::State& state, int T, int qb, bool causal)
     state.counters["T"] = T;
 }
 
-void run_attention(benchmark::State& state, bool causal, bool rope) {
+void run_attention(benchmark::State& state, bool causal, bool rope)
+{
     const int T = (int)state.range(0);
     thread_mode mode((int)state.range(1));
     const int qb = state.range(2) > 0 ? (int)state.range(2) : 64;
@@ -102,17 +107,27 @@ void run_attention(benchmark::State& state, bool causal, bool rope) {
     set_attention_counters(state, T, qb, causal);
 }
 
-void BM_attention_causal(benchmark::State& state) { run_attention(state, true, false); }
-void BM_attention_full(benchmark::State& state) { run_attention(state, false, false); }
-void BM_attention_causal_rope(benchmark::State& state) { run_attention(state, true, true); }
+void BM_attention_causal(benchmark::State& state)
+{
+    run_attention(state, true, false);
+}
+void BM_attention_full(benchmark::State& state)
+{
+    run_attention(state, false, false);
+}
+void BM_attention_causal_rope(benchmark::State& state)
+{
+    run_attention(state, true, true);
+}
 
 // rope_apply_forward on one (B, H, T, D) tensor, in place (as on q or k).
-void BM_rope_apply(benchmark::State& state) {
+void BM_rope_apply(benchmark::State& state)
+{
     const int T = (int)state.range(0);
     inputs in(T);
     for (auto _ : state) {
-        rope_apply_forward(in.q.data(), kB, kH, T, kD, kD, in.cos_tp.data(), in.sin_tp.data(),
-                           ROPE_LAYOUT_HALF_SPLIT, in.q.data());
+        rope_apply_forward(in.q.data(), kB, kH, T, kD, kD, in.cos_tp.data(), in.sin_tp.data(), ROPE_LAYOUT_HALF_SPLIT,
+                           in.q.data());
         benchmark::DoNotOptimize(in.q.data());
         benchmark::ClobberMemory();
     }
@@ -123,14 +138,16 @@ void BM_rope_apply(benchmark::State& state) {
     state.counters["T"] = T;
 }
 
-void attention_args(benchmark::internal::Benchmark* b) {
+void attention_args(benchmark::internal::Benchmark* b)
+{
     b->ArgNames({"T", "mode", "qb"});
     for (int T : {128, 256, 512, 1024, 2048})
         for (int mode : {0, 1, 2}) b->Args({T, mode, 0});
     b->Unit(benchmark::kMillisecond)->UseRealTime();
 }
 
-void block_args(benchmark::internal::Benchmark* b) {
+void block_args(benchmark::internal::Benchmark* b)
+{
     b->ArgNames({"T", "mode", "qb"});
     for (int T : {512, 2048})
         for (int qb : {32, 64, 128, 256}) b->Args({T, 0, qb});

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench_lm_train — one full training step of the character language model
 // (lm/model.h: forward, backward, global-norm clipping, AdamW) and one
 // evaluation pass at context 512, at 1 and 2 threads, plus the sgemm peak of
@@ -37,9 +38,9 @@
 //                GELU, softmax, AdamW) is not counted.
 //   sgemm_flops  2·n³ per call of BM_sgemm_peak (cblas_sgemm, n = 2048).
 #include "core/common.h"
+#include "core/matmul.h"
 #include "lm/model.h"
 #include "lm/optimizer.h"
-#include "core/matmul.h"
 
 #include <benchmark/benchmark.h>
 
@@ -57,7 +58,8 @@ constexpr int kV = 96, kC = 128, kH = 4, kL = 2;
 constexpr int kTrainB = 32, kTrainT = 64;
 constexpr int kEvalB = 8, kEvalT = 512;
 
-lm_config bench_config(lm_position pos, int threads, int context) {
+lm_config bench_config(lm_position pos, int threads, int context)
+{
     lm_config c;
     c.vocab_size = kV;
     c.d_model = kC;
@@ -71,7 +73,8 @@ lm_config bench_config(lm_position pos, int threads, int context) {
 }
 
 // Uniform random tokens: the speed does not depend on the text.
-std::vector<int> random_tokens(std::size_t n, std::uint64_t seed) {
+std::vector<int> random_tokens(std::size_t n, std::uint64_t seed)
+{
     rng gen(seed);
     std::vector<int> t(n);
     for (auto& x : t) x = (int)(gen.next_u64() % kV);
@@ -79,7 +82,8 @@ std::vector<int> random_tokens(std::size_t n, std::uint64_t seed) {
 }
 
 // B windows of T + 1 random tokens: inputs x (B, T) and next-token targets y.
-void train_batch(std::vector<int>& x, std::vector<int>& y) {
+void train_batch(std::vector<int>& x, std::vector<int>& y)
+{
     const std::vector<int> data = random_tokens((std::size_t)kTrainB * (kTrainT + 1), 7);
     x.resize((std::size_t)kTrainB * kTrainT);
     y.resize(x.size());
@@ -91,12 +95,14 @@ void train_batch(std::vector<int>& x, std::vector<int>& y) {
 }
 
 // Flops per token of one forward pass (see the header comment).
-double forward_flops_per_token(int T) {
+double forward_flops_per_token(int T)
+{
     const double n_mm = (double)kL * 12.0 * kC * kC + (double)kV * kC;
     return 2.0 * n_mm + 2.0 * kL * kC * (T + 1.0);
 }
 
-void set_counters(benchmark::State& state, int B, int T, double flops_per_token) {
+void set_counters(benchmark::State& state, int B, int T, double flops_per_token)
+{
     const auto rate = benchmark::Counter::kIsIterationInvariantRate;
     const double tokens = (double)B * T;
     state.counters["tokens"] = benchmark::Counter(tokens, rate);
@@ -104,7 +110,8 @@ void set_counters(benchmark::State& state, int B, int T, double flops_per_token)
     state.counters["threads"] = (double)state.range(1);
 }
 
-void BM_lm_train_step(benchmark::State& state) {
+void BM_lm_train_step(benchmark::State& state)
+{
     const auto pos = (lm_position)state.range(0);
     const int threads = (int)state.range(1);
     blas_threads_scope blas(threads);
@@ -128,7 +135,8 @@ void BM_lm_train_step(benchmark::State& state) {
     state.counters["loss"] = loss;
 }
 
-void BM_lm_eval(benchmark::State& state) {
+void BM_lm_eval(benchmark::State& state)
+{
     const auto pos = (lm_position)state.range(0);
     const int threads = (int)state.range(1);
     blas_threads_scope blas(threads);
@@ -148,7 +156,8 @@ void BM_lm_eval(benchmark::State& state) {
 }
 
 // The roof: cblas_sgemm on square n × n matrices at this thread count.
-void BM_sgemm_peak(benchmark::State& state) {
+void BM_sgemm_peak(benchmark::State& state)
+{
     const int n = (int)state.range(0);
     const int threads = (int)state.range(1);
     blas_threads_scope blas(threads);
@@ -167,7 +176,8 @@ void BM_sgemm_peak(benchmark::State& state) {
     state.counters["threads"] = threads;
 }
 
-void model_args(benchmark::internal::Benchmark* b) {
+void model_args(benchmark::internal::Benchmark* b)
+{
     b->ArgNames({"pos", "threads"});
     for (int pos : {LM_POSITION_ROPE, LM_POSITION_LEARNED, LM_POSITION_SINUSOIDAL, LM_POSITION_ALIBI})
         for (int threads : {1, 2}) b->Args({pos, threads});
@@ -180,14 +190,19 @@ void model_args(benchmark::internal::Benchmark* b) {
 
 BENCHMARK(BM_lm_train_step)->Apply(model_args);
 BENCHMARK(BM_lm_eval)->Apply(model_args);
-BENCHMARK(BM_sgemm_peak)->ArgNames({"n", "threads"})->Args({2048, 1})->Args({2048, 2})
-    ->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_sgemm_peak)
+    ->ArgNames({"n", "threads"})
+    ->Args({2048, 1})
+    ->Args({2048, 2})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 // --verify-dump DIR POS: writes what peer_torch_lm.py --verify needs to check
 // that the peer is the same model (params.f32 in lm_model's layout order,
 // tokens.i32, targets.i32, and the losses of five training steps on that
 // batch with the benchmark's optimizer settings), instead of benchmarking.
-int verify_dump(const std::string& dir, const std::string& pos_name) {
+int verify_dump(const std::string& dir, const std::string& pos_name)
+{
     lm_position pos;
     if (!lm_position_from_name(pos_name, &pos)) {
         std::fprintf(stderr, "bench_lm_train: unknown position scheme '%s'\n", pos_name.c_str());
@@ -228,19 +243,21 @@ int verify_dump(const std::string& dir, const std::string& pos_name) {
 //         bench_lm_train --steps rope 1 3          (one command line)
 // counts the N steps only (same seed and thread count: the same losses, bit
 // for bit, so the same work every run).
-__attribute__((noinline)) void timed_steps(lm_model& model, const std::vector<int>& x,
-                                           const std::vector<int>& y, int batch, int steps,
-                                           const adamw_config& opt, adamw_state& st) {
+__attribute__((noinline)) void timed_steps(lm_model& model, const std::vector<int>& x, const std::vector<int>& y,
+                                           int batch, int steps, const adamw_config& opt, adamw_state& st)
+{
     for (int i = 0; i < steps; i++)
         std::printf("%.9g\n", model.train_step(x.data(), y.data(), batch, kTrainT, 3e-4f, opt, st).loss);
 }
 
-int profile_steps(const std::string& pos_name, int threads, int steps, int d_model, int batch) {
+int profile_steps(const std::string& pos_name, int threads, int steps, int d_model, int batch)
+{
     lm_position pos;
-    if (!lm_position_from_name(pos_name, &pos) || threads < 1 || steps < 0 || batch < 1 ||
-        batch > kTrainB || d_model < kH || d_model % kH != 0) {
-        std::fprintf(stderr, "bench_lm_train: --steps needs a position scheme, threads >= 1, "
-                             "steps >= 0, 1 <= BATCH <= %d and D_MODEL a multiple of %d\n",
+    if (!lm_position_from_name(pos_name, &pos) || threads < 1 || steps < 0 || batch < 1 || batch > kTrainB ||
+        d_model < kH || d_model % kH != 0) {
+        std::fprintf(stderr,
+                     "bench_lm_train: --steps needs a position scheme, threads >= 1, "
+                     "steps >= 0, 1 <= BATCH <= %d and D_MODEL a multiple of %d\n",
                      kTrainB, kH);
         return 2;
     }
@@ -262,11 +279,12 @@ int profile_steps(const std::string& pos_name, int threads, int steps, int d_mod
     return 0;
 }
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv)
+{
     if (argc == 4 && std::string(argv[1]) == "--verify-dump") return verify_dump(argv[2], argv[3]);
     if ((argc == 5 || argc == 7) && std::string(argv[1]) == "--steps")
-        return profile_steps(argv[2], std::atoi(argv[3]), std::atoi(argv[4]),
-                             argc == 7 ? std::atoi(argv[5]) : kC, argc == 7 ? std::atoi(argv[6]) : kTrainB);
+        return profile_steps(argv[2], std::atoi(argv[3]), std::atoi(argv[4]), argc == 7 ? std::atoi(argv[5]) : kC,
+                             argc == 7 ? std::atoi(argv[6]) : kTrainB);
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     // which OpenBLAS kernels ran (the small-matrix path depends on the core;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # compare.sh — causal attention forward (B=1, H=8, D=64): PosLab vs the
 # PyTorch peer, 1 and 2 threads, in one run, and the ratio table.
 #

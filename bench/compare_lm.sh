@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # compare_lm.sh — one training step and evaluation at context 512 of the
 # character LM: PosLab (bench_lm_train) vs the PyTorch peer
 # (peer_torch_lm.py), 1 and 2 threads, in one run, and the ratio table.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The notebook's two timing goals (issue 3 §5), measured, not asserted:
+# SPDX-License-Identifier: Apache-2.0
+# The notebook's two speed goals, measured, not asserted:
 #   1. start to the first painted lesson step (goal < 1.5 s), in a real window under Xvfb;
 #   2. exporting the whole course in one language (goal < 15 s).
 # Usage: bench/notebook_timing.sh [BUILD_DIR] [ROUNDS]

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """PyTorch peer of bench_attention: causal attention forward at the same shapes.
 
 Debian's torch 1.13 has no scaled_dot_product_attention, so the peer is the

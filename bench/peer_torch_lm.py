@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """PyTorch peer of bench_lm_train: the same character LM, data shape and optimizer.
 
 The model is PosLab's lm_model (src/lm/model.h) written in PyTorch the way

@@ -1,13 +1,17 @@
+# SPDX-License-Identifier: Apache-2.0
 # Installation like any desktop program (issue 6 §3). Included from the top
 # CMakeLists.txt after the app and the tests are defined.
 #
 #   bin/poslab
 #   share/poslab/lessons/{en,zh,images}/...     the course (its formulas and the
 #                                               UI translations are compiled in)
-#   share/applications/poslab.desktop           the menu entry
+#   share/applications/org.poslab.poslab.desktop   the menu entry
+#   share/metainfo/org.poslab.poslab.metainfo.xml  AppStream (software centres)
 #   share/icons/hicolor/scalable/apps/poslab.svg
 #   share/icons/hicolor/{48x48,128x128,256x256}/apps/poslab.png   rendered at build time
 #   share/doc/poslab/{README.md,changelog.gz}
+#   share/doc/poslab/copyright                  Debian's machine-readable (DEP-5) form
+#   share/doc/poslab/{LICENSE,LICENSE.lessons}  Apache-2.0 (code), CC BY-SA 4.0 (course)
 #   share/man/man1/poslab.1.gz, share/man/zh_CN/man1/poslab.1.gz
 #
 # The binary finds the course relative to itself (POSLAB_DATA_FROM_BIN below),
@@ -32,7 +36,9 @@ install(TARGETS poslab RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # images/ and the format's documentation for teachers who write chapters).
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/lessons/ DESTINATION ${POSLAB_INSTALL_DATADIR}/lessons)
 
-install(FILES ${CMAKE_SOURCE_DIR}/packaging/poslab.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
+# The menu entry is named after the AppStream id (org.poslab.poslab), which
+# is also the window's Wayland app id (src/app/main.cpp).
+install(FILES ${CMAKE_SOURCE_DIR}/packaging/org.poslab.poslab.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
 # Debian keeps a package's documents in share/doc/<package>, lower case.
 install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/poslab)
 
@@ -46,6 +52,8 @@ set(POSLAB_DOC_OUT ${CMAKE_BINARY_DIR}/packaging/doc)
 configure_file(${CMAKE_SOURCE_DIR}/packaging/poslab.1 ${POSLAB_DOC_OUT}/en/poslab.1 @ONLY)
 configure_file(${CMAKE_SOURCE_DIR}/packaging/poslab.zh_CN.1 ${POSLAB_DOC_OUT}/zh_CN/poslab.1 @ONLY)
 string(TIMESTAMP _poslab_day "%a, %d %b %Y" UTC)
+# The same day for the AppStream release (string(TIMESTAMP) follows SOURCE_DATE_EPOCH).
+string(TIMESTAMP POSLAB_RELEASE_DATE "%Y-%m-%d" UTC)
 file(CONFIGURE OUTPUT ${POSLAB_DOC_OUT}/changelog CONTENT
 "poslab (${PROJECT_VERSION}) unstable; urgency=medium
 
@@ -73,6 +81,30 @@ endif()
 install(FILES ${POSLAB_DOC_OUT}/en/poslab.1${_gz} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES ${POSLAB_DOC_OUT}/zh_CN/poslab.1${_gz} DESTINATION ${CMAKE_INSTALL_MANDIR}/zh_CN/man1)
 install(FILES ${POSLAB_DOC_OUT}/changelog${_gz} DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/poslab)
+
+# AppStream metadata, with the project's version (appstreamcli validate checks
+# it in tst_install).
+configure_file(${CMAKE_SOURCE_DIR}/packaging/org.poslab.poslab.metainfo.xml
+               ${POSLAB_DOC_OUT}/org.poslab.poslab.metainfo.xml @ONLY)
+install(FILES ${POSLAB_DOC_OUT}/org.poslab.poslab.metainfo.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
+
+# Licences: the code is Apache-2.0 (LICENSE), the course CC BY-SA 4.0
+# (lessons/LICENSE, which the course folder also carries). The copyright file
+# in Debian's machine-readable format (DEP-5) gets the CC BY-SA text from
+# lessons/LICENSE, each line indented by one space and blank lines as " ."
+# (Apache-2.0 is referred to in /usr/share/common-licenses, as Debian asks).
+file(READ ${CMAKE_SOURCE_DIR}/lessons/LICENSE _cc_by_sa)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/lessons/LICENSE)
+string(REGEX REPLACE "\n+$" "" _cc_by_sa "${_cc_by_sa}")
+string(REPLACE "\n" "\n " _cc_by_sa " ${_cc_by_sa}")
+# Twice: the first pass leaves every other line of a run of blank lines.
+string(REPLACE "\n \n" "\n .\n" _cc_by_sa "${_cc_by_sa}")
+string(REPLACE "\n \n" "\n .\n" _cc_by_sa "${_cc_by_sa}")
+set(POSLAB_LICENSE_CC_BY_SA_4_0 "${_cc_by_sa}")
+configure_file(${CMAKE_SOURCE_DIR}/packaging/copyright ${POSLAB_DOC_OUT}/copyright @ONLY)
+install(FILES ${POSLAB_DOC_OUT}/copyright DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/poslab)
+install(FILES ${CMAKE_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/poslab)
+install(FILES ${CMAKE_SOURCE_DIR}/lessons/LICENSE DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/poslab RENAME LICENSE.lessons)
 
 # The icon: the SVG is the drawing; the PNG sizes are rendered from it with
 # Qt's SVG renderer (the one the window uses) by a small build-time tool.

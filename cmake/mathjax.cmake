@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Formulas: MathJax 3 fetched by npm at build time (never committed), bundled
 # with esbuild into one script for QJSEngine, and the shipped course's formulas
 # pre-rendered with Node so the course needs no JavaScript engine at run time.

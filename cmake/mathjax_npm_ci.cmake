@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # cmake -DNPM=... -DDIR=... -P mathjax_npm_ci.cmake
 # Runs `npm ci` in DIR and fails the build with a clear message if it cannot.
 execute_process(

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # A Debian package of what cmake/install.cmake installs (issue 6 §3).
 # Included from the top CMakeLists.txt, after install.cmake.
 #

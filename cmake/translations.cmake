@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # UI translations (zh_CN). Included by src/ui/CMakeLists.txt.
 # qt_add_translations runs lrelease at build time and compiles the .qm files
 # into poslab_ui's resources under :/i18n (installUiTranslator loads

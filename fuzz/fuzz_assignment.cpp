@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fuzz_assignment — the readers of assignment and answer files
 // (classroom/assignment.h) and grading (classroom/grading.h) on arbitrary bytes.
 //
@@ -59,7 +60,8 @@ const Assignment& fixedAssignment()
             AssignmentExercise e;
             ExerciseBlock block;
             QString error;
-            if (!parseExerciseSource(QString::fromUtf8(source), poslab::modules::Registry::builtin(), &block, &error)) abort();
+            if (!parseExerciseSource(QString::fromUtf8(source), poslab::modules::Registry::builtin(), &block, &error))
+                abort();
             e.id = block.id;
             e.chapterNumber = 2;
             e.source.insert(QStringLiteral("en"), QString::fromUtf8(source));
@@ -177,8 +179,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     const QByteArray repaired = withRepairedChecksum(bytes);
     for (const QByteArray& input : {bytes, repaired}) {
         if (input.isEmpty() && !bytes.isEmpty()) continue;
-        if (data[0] % 2 == 0) fuzzAssignment(input);
-        else fuzzAnswers(input);
+        if (data[0] % 2 == 0)
+            fuzzAssignment(input);
+        else
+            fuzzAnswers(input);
     }
     return 0;
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fuzz_chapter — a lesson chapter file from arbitrary bytes.
 //
 // Each input is (1) parsed in memory as an English chapter by
@@ -25,7 +26,8 @@
 
 using namespace poslab;
 
-extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv)
+{
     fuzz::initQt(argc, argv);
     QDir dir(fuzz::scratchDir());
     dir.mkpath(QStringLiteral("course/en"));
@@ -37,20 +39,21 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
     return 0;
 }
 
-static void checkDiagnostics(const QList<lessons::Diagnostic>& diagnostics) {
+static void checkDiagnostics(const QList<lessons::Diagnostic>& diagnostics)
+{
     for (const lessons::Diagnostic& d : diagnostics)
         if (d.toString().isEmpty()) std::abort();
 }
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+{
     const auto& registry = modules::Registry::builtin();
     const QString course = fuzz::scratchDir() + QStringLiteral("/course");
     const QString en = course + QStringLiteral("/en/01-fuzz.md");
     const QString zh = course + QStringLiteral("/zh/01-fuzz.md");
 
     const QByteArray bytes(reinterpret_cast<const char*>(data), static_cast<qsizetype>(size));
-    lessons::ChapterParseResult parsed =
-        lessons::parseChapterText(bytes, en, course, QStringLiteral("en"), registry);
+    lessons::ChapterParseResult parsed = lessons::parseChapterText(bytes, en, course, QStringLiteral("en"), registry);
     checkDiagnostics(parsed.diagnostics);
     for (const lessons::Step& step : parsed.chapter.steps)
         for (const lessons::Block& block : step.blocks) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fuzz_checkpoint — the checkpoint reader (tensor_file.h) and the language
 // model checkpoint on top of it (lm/checkpoint.h) from arbitrary bytes.
 //
@@ -26,7 +27,8 @@ using namespace poslab;
 
 static std::string g_path, g_copy;
 
-extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv)
+{
     fuzz::initQt(argc, argv);
     set_memory_budget_bytes(64u << 20);
     g_path = (fuzz::scratchDir() + QStringLiteral("/input.ckpt")).toStdString();
@@ -34,7 +36,8 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
     return 0;
 }
 
-static bool sameTensors(const tensor_file& a, const tensor_file& b) {
+static bool sameTensors(const tensor_file& a, const tensor_file& b)
+{
     if (a.metadata != b.metadata || a.tensors.size() != b.tensors.size()) return false;
     for (size_t i = 0; i < a.tensors.size(); ++i) {
         const named_tensor &x = a.tensors[i], &y = b.tensors[i];
@@ -45,7 +48,8 @@ static bool sameTensors(const tensor_file& a, const tensor_file& b) {
     return true;
 }
 
-static void readOne(const uint8_t* data, size_t size) {
+static void readOne(const uint8_t* data, size_t size)
+{
     if (!fuzz::writeBytes(QString::fromStdString(g_path), data, size)) return;
     tensor_file file;
     try {
@@ -65,11 +69,11 @@ static void readOne(const uint8_t* data, size_t size) {
     }
     try {
         load_lm_checkpoint(g_path, 1);
-    } catch (const core_error&) {
-    }
+    } catch (const core_error&) {}
 }
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+{
     readOne(data, size);
     if (size >= 16) {
         std::vector<uint8_t> fixed(data, data + size);

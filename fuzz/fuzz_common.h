@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fuzz_common.h — what every PosLab fuzz target shares: a QCoreApplication
 // (some code asks Qt for translations and the application's paths), quiet Qt
 // logging (a fuzzer would otherwise spend its time printing warnings), and a
@@ -22,7 +23,8 @@ inline void quietMessageHandler(QtMsgType, const QMessageLogContext&, const QStr
 // purpose: libFuzzer leaves through exit(), and destroying a
 // QCoreApplication from an exit handler, after Qt's own globals are gone,
 // crashes.
-inline void initQt(int* argc, char*** argv) {
+inline void initQt(int* argc, char*** argv)
+{
     static int qtArgc = 1;
     static char* qtArgv[] = {(*argv)[0], nullptr};
     static QCoreApplication* app = nullptr;
@@ -33,14 +35,16 @@ inline void initQt(int* argc, char*** argv) {
 }
 
 // A folder that lives as long as the fuzzer (removed at exit).
-inline const QString& scratchDir() {
+inline const QString& scratchDir()
+{
     static QTemporaryDir dir(QDir::tempPath() + QStringLiteral("/poslab-fuzz-XXXXXX"));
     static const QString path = dir.path();
     return path;
 }
 
 // Writes `bytes` to `path` (replacing it); false if the folder is gone.
-inline bool writeBytes(const QString& path, const uint8_t* data, size_t size) {
+inline bool writeBytes(const QString& path, const uint8_t* data, size_t size)
+{
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) return false;
     f.write(reinterpret_cast<const char*>(data), static_cast<qint64>(size));

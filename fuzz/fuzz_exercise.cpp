@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fuzz_exercise — the exercise answer checkers and the run-condition language
 // (exercise_check.h) on arbitrary input.
 //
@@ -33,38 +34,44 @@ using lessons::CheckResult;
 using lessons::ExerciseBlock;
 using modules::Output;
 
-extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv)
+{
     fuzz::initQt(argc, argv);
     return 0;
 }
 
-static QString takeString(FuzzedDataProvider& in, size_t max = 200) {
+static QString takeString(FuzzedDataProvider& in, size_t max = 200)
+{
     return QString::fromUtf8(QByteArray::fromStdString(in.ConsumeRandomLengthString(max)));
 }
 
 // A value with a fair chance of being NaN, an infinity, zero or huge.
-static double takeValue(FuzzedDataProvider& in) {
+static double takeValue(FuzzedDataProvider& in)
+{
     switch (in.ConsumeIntegralInRange<int>(0, 7)) {
-    case 0: return std::nan("");
-    case 1: return INFINITY;
-    case 2: return -INFINITY;
-    case 3: return 0.0;
-    default: return in.ConsumeFloatingPoint<double>();
+        case 0: return std::nan("");
+        case 1: return INFINITY;
+        case 2: return -INFINITY;
+        case 3: return 0.0;
+        default: return in.ConsumeFloatingPoint<double>();
     }
 }
 
-static std::vector<double> takeValues(FuzzedDataProvider& in, int maxCount) {
+static std::vector<double> takeValues(FuzzedDataProvider& in, int maxCount)
+{
     std::vector<double> v(in.ConsumeIntegralInRange<int>(0, maxCount));
     for (double& x : v) x = takeValue(in);
     return v;
 }
 
 // Names come from a small set most of the time, so conditions can find them.
-static QString takeName(FuzzedDataProvider& in, const char* usual) {
+static QString takeName(FuzzedDataProvider& in, const char* usual)
+{
     return in.ConsumeBool() ? QString::fromLatin1(usual) : takeString(in, 12);
 }
 
-static std::vector<Output> takeOutputs(FuzzedDataProvider& in) {
+static std::vector<Output> takeOutputs(FuzzedDataProvider& in)
+{
     std::vector<Output> outs;
     outs.push_back(Output::scalar(takeName(in, "x"), takeValue(in)));
     std::vector<double> y = takeValues(in, 16);
@@ -80,10 +87,10 @@ static std::vector<Output> takeOutputs(FuzzedDataProvider& in) {
         // Cells of every kind a table may hold (Output::table wants full rows).
         for (int c = 0; c < 2; ++c) {
             switch (in.ConsumeIntegralInRange<int>(0, 3)) {
-            case 0: row << takeValue(in); break;
-            case 1: row << in.ConsumeIntegral<qlonglong>(); break;
-            case 2: row << in.ConsumeBool(); break;
-            default: row << takeString(in, 8); break;
+                case 0: row << takeValue(in); break;
+                case 1: row << in.ConsumeIntegral<qlonglong>(); break;
+                case 2: row << in.ConsumeBool(); break;
+                default: row << takeString(in, 8); break;
             }
         }
     }
@@ -92,7 +99,8 @@ static std::vector<Output> takeOutputs(FuzzedDataProvider& in) {
     return outs;
 }
 
-static void fuzzCondition(const QString& text, const std::vector<Output>& outs) {
+static void fuzzCondition(const QString& text, const std::vector<Output>& outs)
+{
     const lessons::Condition c = lessons::Condition::parse(text);
     if (!c.isValid()) {
         if (c.errorMessage().isEmpty() || c.errorColumn() < 1) std::abort();
@@ -112,7 +120,8 @@ static void fuzzCondition(const QString& text, const std::vector<Output>& outs) 
     if (wrappedOk != ok || (ok && wrappedValue != value)) std::abort();
 }
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+{
     FuzzedDataProvider in(data, size);
     const QString condition = takeString(in, 120);
     const std::vector<Output> outs = takeOutputs(in);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fuzz_params — module parameter parsing: Registry lookup, then parseParams
 // ("name=value" lists, as on the command line and in lesson info strings) and
 // validateParams (typed or string values, as lesson blocks pass them), for
@@ -29,54 +30,59 @@ using namespace poslab;
 using modules::ParamSpec;
 using modules::ParamType;
 
-extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv)
+{
     fuzz::initQt(argc, argv);
     return 0;
 }
 
-static void checkNumber(const ParamSpec& p, double v) {
+static void checkNumber(const ParamSpec& p, double v)
+{
     if (!std::isfinite(v) || v < p.min || v > p.max) std::abort();
 }
 
-static void checkValidated(const modules::ModuleSpec& spec, const modules::Params& params) {
+static void checkValidated(const modules::ModuleSpec& spec, const modules::Params& params)
+{
     for (const ParamSpec& p : spec.params) {
         if (!params.has(p.name)) std::abort();
         switch (p.type) {
-        case ParamType::Int: {
-            const long long v = params.getInt(p.name);
-            checkNumber(p, double(v));
-            if (p.multipleOf > 0 && v % p.multipleOf != 0) std::abort();
-            break;
-        }
-        case ParamType::Float: checkNumber(p, params.getFloat(p.name)); break;
-        case ParamType::Bool: params.getBool(p.name); break;
-        case ParamType::Choice:
-            if (!p.choices.contains(params.getChoice(p.name))) std::abort();
-            break;
-        case ParamType::IntList: {
-            const auto v = params.getIntList(p.name);
-            if (int(v.size()) > p.maxListLength || int(v.size()) < p.minListLength) std::abort();
-            for (long long x : v) checkNumber(p, double(x));
-            break;
-        }
-        case ParamType::FloatList: {
-            const auto v = params.getFloatList(p.name);
-            if (int(v.size()) > p.maxListLength || int(v.size()) < p.minListLength) std::abort();
-            for (double x : v) checkNumber(p, x);
-            break;
-        }
+            case ParamType::Int: {
+                const long long v = params.getInt(p.name);
+                checkNumber(p, double(v));
+                if (p.multipleOf > 0 && v % p.multipleOf != 0) std::abort();
+                break;
+            }
+            case ParamType::Float: checkNumber(p, params.getFloat(p.name)); break;
+            case ParamType::Bool: params.getBool(p.name); break;
+            case ParamType::Choice:
+                if (!p.choices.contains(params.getChoice(p.name))) std::abort();
+                break;
+            case ParamType::IntList: {
+                const auto v = params.getIntList(p.name);
+                if (int(v.size()) > p.maxListLength || int(v.size()) < p.minListLength) std::abort();
+                for (long long x : v) checkNumber(p, double(x));
+                break;
+            }
+            case ParamType::FloatList: {
+                const auto v = params.getFloatList(p.name);
+                if (int(v.size()) > p.maxListLength || int(v.size()) < p.minListLength) std::abort();
+                for (double x : v) checkNumber(p, x);
+                break;
+            }
         }
     }
 }
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+{
     if (size == 0) return 0;
     const modules::Registry& registry = modules::Registry::builtin();
     const auto& all = registry.modules();
     if (all.empty()) return 0;
     const modules::ModuleSpec& spec = all[data[0] % all.size()];
 
-    const QList<QByteArray> lines = QByteArray(reinterpret_cast<const char*>(data + 1), qsizetype(size - 1)).split('\n');
+    const QList<QByteArray> lines =
+        QByteArray(reinterpret_cast<const char*>(data + 1), qsizetype(size - 1)).split('\n');
     if (!lines.isEmpty()) {
         const QString id = QString::fromUtf8(lines.front());
         const modules::ModuleSpec* found = registry.find(id);

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The body of one fuzz CTest (fuzz/CMakeLists.txt): first every regression
 # input once (a crash found earlier must stay fixed), then a bounded fuzzing
 # run over the seed corpus. Any crash, leak, sanitizer report, timeout or

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A longer fuzzing run than the CTest one: each fuzz target for N minutes
 # (default 5) on a copy of its seed corpus, on one core, then a table of
 # executions, exec/s and coverage (cov = covered code edges, ft = features,

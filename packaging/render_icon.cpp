@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // render_icon — build-time tool: renders the application icon's SVG into the
 // PNG sizes the Freedesktop icon theme wants (hicolor/NxN/apps/poslab.png), so
 // the SVG stays the only drawn source and no binary images are committed.

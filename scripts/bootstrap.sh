@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs the Debian packages one purpose needs, and nothing more:
 #
 #   scripts/bootstrap.sh run     building and running PosLab (scripts/run.sh)
@@ -34,8 +35,9 @@ test_packages=(
   libpoppler-qt6-dev poppler-utils xvfb xauth imagemagick
   # watching which files and programs poslab opens (tst_hostile_course)
   strace
-  # the layer check (tools/check_layers.py)
-  python3
+  # the layer check (tools/check_layers.py) and the layout check
+  # (tools/check_format.py: clang-format 14, which .clang-format is written for)
+  python3 clang-format-14
   # installing and packaging: the .deb's library dependencies (dpkg-shlibdeps,
   # which CPack runs with `file`), the menu entry's and metainfo's validators
   dpkg-dev file desktop-file-utils appstream lintian

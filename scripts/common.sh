@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by run.sh and test.sh: set-up shared by README's two commands.
 # Installs the missing Debian packages for PURPOSE (bootstrap.sh), then
 # configures and builds the default (release) preset incrementally. The

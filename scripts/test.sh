@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # README command 2: the set-up of run.sh plus what the tests need, then the
 # whole test suite.
 # Extra arguments go to ctest (e.g. scripts/test.sh -R tst_rope).

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """check_layers.py — the include graph of src/ follows docs/architecture.md.
 
 Every file under src/ belongs to the layer named by its first folder

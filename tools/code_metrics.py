@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """code_metrics.py — the sizes docs/architecture.md sets limits for.
 
 Measures over src/ (or the folder given):

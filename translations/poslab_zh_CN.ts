@@ -37,6 +37,129 @@
     </message>
 </context>
 <context>
+    <name>poslab::ui::AssignmentController</name>
+    <message>
+        <source>Open Assignment</source>
+        <translation>打开作业</translation>
+    </message>
+    <message>
+        <source>PosLab assignments (*%1);;All files (*)</source>
+        <translation>PosLab 作业 (*%1);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>This assignment cannot be opened.
+
+%1</source>
+        <translation>无法打开这份作业。
+
+%1</translation>
+    </message>
+    <message>
+        <source>Your Name</source>
+        <translation>你的姓名</translation>
+    </message>
+    <message>
+        <source>Assignment “%1”.
+Your name, as your teacher should see it on your answers:</source>
+        <translation>作业“%1”。
+请输入你的姓名（老师会在你的答卷上看到它）：</translation>
+    </message>
+    <message>
+        <source>Assignment “%1” opened; your answers are saved as you work.</source>
+        <translation>已打开作业“%1”；作答时答案会随时保存。</translation>
+    </message>
+    <message>
+        <source>Your answers could not be saved: %1</source>
+        <translation>无法保存你的答案：%1</translation>
+    </message>
+    <message>
+        <source>Your answers are saved again.</source>
+        <translation>你的答案已重新保存。</translation>
+    </message>
+    <message>
+        <source>Your earlier answers to this assignment could not be used: %1.</source>
+        <translation>你之前为这份作业保存的答案无法使用：%1。</translation>
+    </message>
+    <message>
+        <source>Your earlier answers to this assignment could not be used: %1. They were kept as %2; you start again here.</source>
+        <translation>你之前为这份作业保存的答案无法使用：%1。原文件已保留为 %2；你将从头开始作答。</translation>
+    </message>
+    <message>
+        <source>Answers Not Saved</source>
+        <translation>答案未保存</translation>
+    </message>
+    <message>
+        <source>Your latest answers could not be saved:
+%1
+
+If you leave now, what you changed since the last successful save is lost. Leave anyway?</source>
+        <translation>你最新的答案未能保存：
+%1
+
+如果现在离开，上次成功保存之后的改动将会丢失。仍要离开吗？</translation>
+    </message>
+    <message>
+        <source>Submit Answers</source>
+        <translation>提交答案</translation>
+    </message>
+    <message>
+        <source>PosLab answers (*%1)</source>
+        <translation>PosLab 答卷 (*%1)</translation>
+    </message>
+    <message>
+        <source>You submitted to %1 before; submitting again replaces that file.</source>
+        <translation>你之前已提交到 %1；再次提交会替换这个文件。</translation>
+    </message>
+    <message>
+        <source>%1 exists already and will be replaced.</source>
+        <translation>%1 已经存在，将被替换。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n exercise(s) have no answer yet.</source>
+        <translation>
+            <numerusform>还有 %n 道练习没有作答。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Submit anyway?</source>
+        <translation>仍要提交吗？</translation>
+    </message>
+    <message>
+        <source>Your answers could not be submitted: %1</source>
+        <translation>无法提交你的答案：%1</translation>
+    </message>
+    <message>
+        <source>Your answers could not be submitted.
+
+%1
+
+They are still saved in PosLab; try another folder.</source>
+        <translation>无法提交你的答案。
+
+%1
+
+答案仍保存在 PosLab 中；请换一个文件夹再试。</translation>
+    </message>
+    <message>
+        <source>Answers submitted to %1</source>
+        <translation>答案已提交到 %1</translation>
+    </message>
+    <message>
+        <source>Your answers (%1 of %2 exercises answered) are saved in
+%3
+
+Hand this file to your teacher. You can keep working and submit again later.</source>
+        <translation>你的答案（%2 道练习中已答 %1 道）已保存在
+%3
+
+请把这个文件交给老师。你也可以继续作答，稍后再次提交。</translation>
+    </message>
+    <message>
+        <source>Assignment saved to %1</source>
+        <translation>作业已保存到 %1</translation>
+    </message>
+</context>
+<context>
     <name>poslab::ui::AssignmentDialog</name>
     <message>
         <source>New Assignment</source>
@@ -325,6 +448,17 @@
     </message>
 </context>
 <context>
+    <name>poslab::ui::CourseNavigator</name>
+    <message>
+        <source>No lessons found</source>
+        <translation>未找到课程</translation>
+    </message>
+    <message>
+        <source>PosLab found no chapters in %1 (language: %2).</source>
+        <translation>PosLab 在 %1 中没有找到任何章节（语言：%2）。</translation>
+    </message>
+</context>
+<context>
     <name>poslab::ui::ExerciseWidget</name>
     <message>
         <source>Choose an answer first.</source>
@@ -428,6 +562,85 @@
     </message>
 </context>
 <context>
+    <name>poslab::ui::ExportController</name>
+    <message>
+        <source>Export PDF</source>
+        <translation>导出 PDF</translation>
+    </message>
+    <message>
+        <source>The whole course</source>
+        <translation>整个课程</translation>
+    </message>
+    <message>
+        <source>Current chapter: %1. %2</source>
+        <translation>当前章节：%1. %2</translation>
+    </message>
+    <message>
+        <source>Current chapter</source>
+        <translation>当前章节</translation>
+    </message>
+    <message>
+        <source>Export:</source>
+        <translation>导出：</translation>
+    </message>
+    <message>
+        <source>optional</source>
+        <translation>可选</translation>
+    </message>
+    <message>
+        <source>Student name</source>
+        <translation>学生姓名</translation>
+    </message>
+    <message>
+        <source>&amp;Student name:</source>
+        <translation>学生姓名(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>PDF documents (*.pdf)</source>
+        <translation>PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Exporting %1…</source>
+        <translation>正在导出 %1…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Export progress</source>
+        <translation>导出进度</translation>
+    </message>
+    <message>
+        <source>The export was cancelled.</source>
+        <translation>导出已取消。</translation>
+    </message>
+    <message>
+        <source>Exit status %1</source>
+        <translation>退出状态 %1</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+    <message>
+        <source>Export failed: %1</source>
+        <translation>导出失败：%1</translation>
+    </message>
+    <message>
+        <source>The PDF could not be written.
+
+%1</source>
+        <translation>无法写入 PDF。
+
+%1</translation>
+    </message>
+</context>
+<context>
     <name>poslab::ui::FormulaRenderer</name>
     <message>
         <source>Empty formula</source>
@@ -463,6 +676,420 @@
     <message>
         <source>%1, %2: %3</source>
         <translation>%1，%2：%3</translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::LabPageController</name>
+    <message>
+        <source>Training cancelled; what finished is stored in %1</source>
+        <translation>训练已取消；已完成的部分保存在 %1</translation>
+    </message>
+    <message>
+        <source>Training finished; stored in %1</source>
+        <translation>训练完成；结果保存在 %1</translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::LabForm</name>
+    <message>
+        <source>About %1 parameters per model, about %2 of memory; %3 training characters per scheme.</source>
+        <translation>每个模型约 %1 个参数，约需 %2 内存；每种方案训练 %3 个字符。</translation>
+    </message>
+    <message>
+        <source>Train on a text file</source>
+        <translation>用文本文件训练</translation>
+    </message>
+    <message>
+        <source>Text files (*.txt *.md *.text);;All files (*)</source>
+        <translation>文本文件 (*.txt *.md *.text);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Training Lab</source>
+        <translation>训练实验室</translation>
+    </message>
+    <message>
+        <source>Train one small character-level Transformer per position scheme on the same text and budget, then measure each beyond the length it was trained at: train short, test long.</source>
+        <translation>每种位置编码各训练一个字符级小 Transformer，用同样的文本和同样的预算，再在超出训练长度的文本上测量它们：短训练，长测试。</translation>
+    </message>
+    <message>
+        <source>&amp;Preset:</source>
+        <translation>预设(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>Quick (as experiment length --quick)</source>
+        <translation>快速（同 experiment length --quick）</translation>
+    </message>
+    <message>
+        <source>Default (as experiment length)</source>
+        <translation>默认（同 experiment length）</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <source>The command line&apos;s budgets: the same settings give the same numbers as poslab experiment length with the same thread count.</source>
+        <translation>与命令行相同的预算：线程数相同时，同样的设置得到与 poslab experiment length 完全相同的数字。</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <source>English fortunes</source>
+        <translation>英文格言（fortunes）</translation>
+    </message>
+    <message>
+        <source>Chinese classical poems</source>
+        <translation>中文古诗词</translation>
+    </message>
+    <message>
+        <source>Synthetic task: copy</source>
+        <translation>合成任务：复制</translation>
+    </message>
+    <message>
+        <source>Synthetic task: reverse</source>
+        <translation>合成任务：倒序</translation>
+    </message>
+    <message>
+        <source>Synthetic task: associative recall</source>
+        <translation>合成任务：联想回忆</translation>
+    </message>
+    <message>
+        <source>A UTF-8 text file…</source>
+        <translation>UTF-8 文本文件…</translation>
+    </message>
+    <message>
+        <source>Lines like “dbca|dbca”: write the symbols before ‘|’ again</source>
+        <translation>每行形如“dbca|dbca”：把“|”前面的符号再写一遍</translation>
+    </message>
+    <message>
+        <source>Lines like “dbca|acbd”: write them in reverse order</source>
+        <translation>每行形如“dbca|acbd”：把它们倒过来写</translation>
+    </message>
+    <message>
+        <source>Lines like “anbocp|bo”: key–value pairs, then the value of the key asked for</source>
+        <translation>每行形如“anbocp|bo”：先是若干键值对，再写出所问的键对应的值</translation>
+    </message>
+    <message>
+        <source>Corpus</source>
+        <translation>语料</translation>
+    </message>
+    <message>
+        <source>Fortunes and poems come from the Debian packages fortunes and fortunes-zh; the synthetic tasks are generated by PosLab (answers also scored by exact match); any UTF-8 text file works too. Every tenth entry is held out for evaluation.</source>
+        <translation>格言和古诗词分别来自 Debian 软件包 fortunes 和 fortunes-zh；合成任务由 PosLab 自己生成（答案还会按完全匹配计分）；任何 UTF-8 文本文件也都可以。每十条留出一条用于评估。</translation>
+    </message>
+    <message>
+        <source>no file chosen</source>
+        <translation>尚未选择文件</translation>
+    </message>
+    <message>
+        <source>Text file</source>
+        <translation>文本文件</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Position schemes to train</source>
+        <translation>要训练的位置编码</translation>
+    </message>
+    <message>
+        <source>RoPE at longer lengths without retraining:</source>
+        <translation>不重新训练，让 RoPE 处理更长文本：</translation>
+    </message>
+    <message>
+        <source>PI (linear)</source>
+        <translation>位置插值（线性）</translation>
+    </message>
+    <message>
+        <source>NTK-aware</source>
+        <translation>NTK 感知缩放</translation>
+    </message>
+    <message>
+        <source>Dynamic NTK</source>
+        <translation>动态 NTK</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>&amp;Width (d_model):</source>
+        <translation>宽度 d_model(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>&amp;Heads:</source>
+        <translation>注意力头数(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>La&amp;yers:</source>
+        <translation>层数(&amp;Y)：</translation>
+    </message>
+    <message>
+        <source>Training &amp;context:</source>
+        <translation>训练上下文(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>The length the models see in training, in characters</source>
+        <translation>模型在训练中看到的长度（字符数）</translation>
+    </message>
+    <message>
+        <source>Budget</source>
+        <translation>预算</translation>
+    </message>
+    <message>
+        <source>&amp;Steps per scheme:</source>
+        <translation>每种方案的步数(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>&amp;Batch:</source>
+        <translation>批量(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>&amp;Evaluation lengths:</source>
+        <translation>评估长度(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>Comma-separated, increasing, e.g. 64, 128, 256, 512</source>
+        <translation>用逗号分隔，从小到大，例如 64, 128, 256, 512</translation>
+    </message>
+    <message>
+        <source>Held-out c&amp;haracters:</source>
+        <translation>留出字符数(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Held-out characters scored at each length (0: all of them)</source>
+        <translation>每个长度上计分的留出字符数（0 表示全部）</translation>
+    </message>
+    <message>
+        <source>Learning &amp;rate:</source>
+        <translation>学习率(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>Peak learning rate; it warms up over a tenth of the steps and decays to a tenth</source>
+        <translation>峰值学习率；前十分之一的步数用于预热，之后衰减到峰值的十分之一</translation>
+    </message>
+    <message>
+        <source>See&amp;d:</source>
+        <translation>随机种子(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>&amp;Threads:</source>
+        <translation>线程数(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Results are reproducible for the same seed and thread count</source>
+        <translation>种子和线程数相同，结果就可以完全复现</translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::LabProgressView</name>
+    <message>
+        <source>Training progress</source>
+        <translation>训练进度</translation>
+    </message>
+    <message>
+        <source>Loading the corpus…</source>
+        <translation>正在载入语料…</translation>
+    </message>
+    <message>
+        <source>Preparing the first model…</source>
+        <translation>正在准备第一个模型…</translation>
+    </message>
+    <message>
+        <source>Training %1 (%2 of %3): step %4 of %5, loss %6 bits/char, %7 characters/s, about %8 left</source>
+        <translation>正在训练 %1（第 %2 个，共 %3 个）：第 %4 步，共 %5 步，损失 %6 比特/字符，每秒 %7 个字符，约剩 %8</translation>
+    </message>
+    <message>
+        <source>Evaluating %1 at every length and writing its sample…</source>
+        <translation>正在按各个长度评估 %1，并生成它的续写样本…</translation>
+    </message>
+    <message>
+        <source>Finishing…</source>
+        <translation>正在收尾…</translation>
+    </message>
+    <message>
+        <source>Stopping now; the schemes that finished are kept…</source>
+        <translation>正在立即停止；已完成的方案会保留…</translation>
+    </message>
+    <message>
+        <source>Stopping after the current step; the scheme in training is still evaluated and everything finished is kept (Stop Now skips that evaluation)…</source>
+        <translation>当前这一步结束后停止；正在训练的方案仍会评估，已完成的结果都会保留（“立即停止”可跳过这次评估）…</translation>
+    </message>
+    <message>
+        <source>Corpus: %1 training characters, %2 held-out, %3 distinct characters.</source>
+        <translation>语料：训练集 %1 个字符，留出集 %2 个，共 %3 种不同字符。</translation>
+    </message>
+    <message>
+        <source>Stopped after %1, before any scheme was evaluated.</source>
+        <translation>运行 %1 后停止，没有任何方案完成评估。</translation>
+    </message>
+    <message>
+        <source>Cancelled after %1. The schemes that finished are shown below.</source>
+        <translation>运行 %1 后取消。下方显示已完成的方案。</translation>
+    </message>
+    <message>
+        <source>Finished in %1.</source>
+        <translation>用时 %1 完成。</translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::LabResultsView</name>
+    <message>
+        <source>The results of a run appear here: held-out bits per character at each evaluation length (lower is better).</source>
+        <translation>运行结果会显示在这里：每个评估长度上的留出集每字符比特数（越低越好）。</translation>
+    </message>
+    <message>
+        <source>Scheme</source>
+        <translation>方案</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数量</translation>
+    </message>
+    <message>
+        <source>bits/char
+at %1</source>
+        <translation>比特/字符
+长度 %1</translation>
+    </message>
+    <message>
+        <source>bits/char
+at %1 (%2×)</source>
+        <translation>比特/字符
+长度 %1（%2×）</translation>
+    </message>
+    <message>
+        <source>answers right
+at %1</source>
+        <translation>答案正确率
+长度 %1</translation>
+    </message>
+    <message>
+        <source>Training
+characters/s</source>
+        <translation>训练速度
+（字符/秒）</translation>
+    </message>
+    <message>
+        <source>Memory
+(estimate)</source>
+        <translation>内存
+（估计）</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>用时</translation>
+    </message>
+    <message>
+        <source>%1 (stopped at step %2 of %3)</source>
+        <translation>%1（在第 %2 步停止，共 %3 步）</translation>
+    </message>
+    <message>
+        <source>The RoPE model above, evaluated with this inference-time scaling (factor = length / %1), without retraining.</source>
+        <translation>即上面的 RoPE 模型，评估时加上这种推理期缩放（缩放因子 = 长度 ÷ %1），没有重新训练。</translation>
+    </message>
+    <message>
+        <source>refused</source>
+        <translation>不适用</translation>
+    </message>
+    <message>
+        <source>%1 bits per character, perplexity %2, over %3 characters in %4 windows</source>
+        <translation>每字符 %1 比特，困惑度 %2，共 %3 个字符、%4 个窗口</translation>
+    </message>
+    <message>
+        <source>%1 of %2 answers exactly right (greedy), counting the examples wholly inside a window of %3</source>
+        <translation>%2 个答案中有 %1 个完全正确（贪心解码），只统计完整落在长度为 %3 的窗口内的样例</translation>
+    </message>
+    <message>
+        <source>Held-out bits per character (lower is better; a uniform guess over the %1 characters costs %2). Bold: the best at each length. Trained at context %3; longer lengths test extrapolation.</source>
+        <translation>留出集每字符比特数（越低越好；在 %1 种字符中均匀瞎猜要 %2 比特）。粗体：每个长度上的最好成绩。训练上下文为 %3；更长的长度检验外推能力。</translation>
+    </message>
+    <message>
+        <source>RoPE + … rows: the trained RoPE model with an inference-time scaling, no retraining (greyed columns are the RoPE model&apos;s).</source>
+        <translation>“RoPE + …”各行：训练好的 RoPE 模型加上推理期缩放，没有重新训练（灰色的列就是 RoPE 模型本身的数值）。</translation>
+    </message>
+    <message>
+        <source>Refused: a learned position table has no rows beyond its training context (hover for the reason).</source>
+        <translation>不适用：可学习位置表在训练上下文之外没有对应的行（鼠标悬停可查看原因）。</translation>
+    </message>
+    <message>
+        <source>Answers right: exact match of the answer part, decoded greedily; the question part is random, which is why bits per character stay high even when the answers are right.</source>
+        <translation>答案正确率：用贪心解码，答案部分须逐字完全一致；问题部分是随机的，所以即使答案全对，每字符比特数也仍然偏高。</translation>
+    </message>
+    <message>
+        <source>Memory is an estimate from the activation formulas, not a measurement.</source>
+        <translation>内存是按激活值公式算出的估计，不是实测。</translation>
+    </message>
+    <message>
+        <source>Each trained model&apos;s sample appears here.</source>
+        <translation>每个训练好的模型的续写样本会显示在这里。</translation>
+    </message>
+    <message>
+        <source>Each trained model continues the same held-out text, one character at a time (temperature %1). The same settings give the same text.</source>
+        <translation>每个训练好的模型都接着同一段留出文本往下写，一次一个字符（温度 %1）。相同的设置会写出相同的文本。</translation>
+    </message>
+    <message>
+        <source>In grey, the held-out text every model is given; after it, what the model wrote, one character at a time (temperature %1). The same settings give the same text.</source>
+        <translation>灰色是交给每个模型的同一段留出文本；其后是模型自己一个字符一个字符写出来的内容（温度 %1）。相同的设置会写出相同的文本。</translation>
+    </message>
+    <message>
+        <source>No sample stored for this model.</source>
+        <translation>这个模型没有保存样本。</translation>
+    </message>
+    <message>
+        <source>No model finished.</source>
+        <translation>没有模型完成训练。</translation>
+    </message>
+    <message>
+        <source>training step</source>
+        <translation>训练步数</translation>
+    </message>
+    <message>
+        <source>training loss (bits/char, smoothed)</source>
+        <translation>训练损失（比特/字符，平滑后）</translation>
+    </message>
+    <message>
+        <source>Training loss of each scheme</source>
+        <translation>各方案的训练损失</translation>
+    </message>
+    <message>
+        <source>The training loss of each scheme is drawn here while it trains.</source>
+        <translation>训练时，各方案的训练损失曲线会实时画在这里。</translation>
+    </message>
+    <message>
+        <source>evaluation length (characters; trained at %1)</source>
+        <translation>评估长度（字符；训练长度 %1）</translation>
+    </message>
+    <message>
+        <source>held-out bits/char</source>
+        <translation>留出集比特/字符</translation>
+    </message>
+    <message>
+        <source>Loss versus evaluation length</source>
+        <translation>损失随评估长度的变化</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Training loss</source>
+        <translation>训练损失</translation>
+    </message>
+    <message>
+        <source>Samples</source>
+        <translation>续写样本</translation>
+    </message>
+    <message>
+        <source>Results table</source>
+        <translation>结果表</translation>
     </message>
 </context>
 <context>
@@ -518,6 +1145,132 @@
     <message>
         <source>A training run is already going on.</source>
         <translation>已有一次训练正在进行。</translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::LabRunBanner</name>
+    <message>
+        <source>Use these settings</source>
+        <translation>采用这组设置</translation>
+    </message>
+    <message>
+        <source>Fill the form with the settings of the run shown</source>
+        <translation>把当前显示的这次运行的设置填入左侧表单</translation>
+    </message>
+    <message>
+        <source>Corpus %1; model width %2, %3 heads, %4 layers, trained at context %5; %6 steps × batch %7, learning rate %8, seed %9.</source>
+        <translation>语料 %1；模型宽度 %2，%3 个头，%4 层，训练上下文 %5；%6 步 × 批量 %7，学习率 %8，种子 %9。</translation>
+    </message>
+    <message>
+        <source>Evaluated at lengths %1 on %2 held-out characters each. Schemes: %3.</source>
+        <translation>在长度 %1 上评估，每个长度用 %2 个留出字符。方案：%3。</translation>
+    </message>
+    <message>
+        <source>Evaluated at lengths %1 on all the held-out text. Schemes: %2.</source>
+        <translation>在长度 %1 上评估，每个长度用全部留出文本。方案：%2。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Training now.&lt;/b&gt;</source>
+        <translation>&lt;b&gt;正在训练。&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Command: &lt;code&gt;%1&lt;/code&gt;</source>
+        <translation>等价命令：&lt;code&gt;%1&lt;/code&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;No stored run yet.&lt;/b&gt; Choose the settings on the left (Quick takes about a minute) and press Start. Runs of &lt;code&gt;poslab experiment length&lt;/code&gt; on the command line appear here too.</source>
+        <translation>&lt;b&gt;还没有保存的运行。&lt;/b&gt;在左侧选好设置（“快速”大约一分钟），然后点“开始训练”。在命令行运行 &lt;code&gt;poslab experiment length&lt;/code&gt; 的结果也会显示在这里。</translation>
+    </message>
+    <message>
+        <source>Not stored: %1</source>
+        <translation>未保存：%1</translation>
+    </message>
+    <message>
+        <source>Skipped a stored file: %1</source>
+        <translation>跳过了一个保存的文件：%1</translation>
+    </message>
+    <message>
+        <source>the Training Lab</source>
+        <translation>训练实验室</translation>
+    </message>
+    <message>
+        <source>the command line</source>
+        <translation>命令行</translation>
+    </message>
+    <message>
+        <source>the PDF export</source>
+        <translation>PDF 导出</translation>
+    </message>
+    <message>
+        <source>%1, %2 of %3 cores</source>
+        <translation>%1，使用 %2 个线程（共 %3 核）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;This run&lt;/b&gt; finished %1 on %2.</source>
+        <translation>&lt;b&gt;本次运行&lt;/b&gt;于 %1 完成，机器：%2。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Latest stored run:&lt;/b&gt; %1, from %2, on %3.</source>
+        <translation>&lt;b&gt;最近保存的运行：&lt;/b&gt;%1，来自%2，机器：%3。</translation>
+    </message>
+    <message>
+        <source>It was cancelled: the last scheme shown may be partly trained.</source>
+        <translation>这次运行中途取消了：表中最后一个方案可能只训练了一部分。</translation>
+    </message>
+    <message>
+        <source>Stored in &lt;a href=&quot;%1&quot;&gt;%2&lt;/a&gt;.</source>
+        <translation>已保存到 &lt;a href=&quot;%1&quot;&gt;%2&lt;/a&gt;。</translation>
+    </message>
+    <message>
+        <source>Read from &lt;a href=&quot;%1&quot;&gt;%2&lt;/a&gt;.</source>
+        <translation>读自 &lt;a href=&quot;%1&quot;&gt;%2&lt;/a&gt;。</translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::LabText</name>
+    <message>
+        <source>No position (NoPE)</source>
+        <translation>无位置编码（NoPE）</translation>
+    </message>
+    <message>
+        <source>Sinusoidal</source>
+        <translation>正弦</translation>
+    </message>
+    <message>
+        <source>Learned absolute</source>
+        <translation>可学习绝对位置</translation>
+    </message>
+    <message>
+        <source>T5 relative bias</source>
+        <translation>T5 相对偏置</translation>
+    </message>
+    <message>
+        <source>RoPE + PI (linear)</source>
+        <translation>RoPE + 位置插值（线性）</translation>
+    </message>
+    <message>
+        <source>RoPE + NTK-aware</source>
+        <translation>RoPE + NTK 感知缩放</translation>
+    </message>
+    <message>
+        <source>RoPE + dynamic NTK</source>
+        <translation>RoPE + 动态 NTK</translation>
+    </message>
+    <message>
+        <source>Learned</source>
+        <translation>可学习</translation>
+    </message>
+    <message>
+        <source>T5 bias</source>
+        <translation>T5 偏置</translation>
+    </message>
+    <message>
+        <source>RoPE+PI</source>
+        <translation>RoPE+插值</translation>
+    </message>
+    <message>
+        <source>RoPE+dyn. NTK</source>
+        <translation>RoPE+动态NTK</translation>
     </message>
 </context>
 <context>
@@ -660,14 +1413,6 @@
         <translation>课程内容</translation>
     </message>
     <message>
-        <source>No lessons found</source>
-        <translation>未找到课程</translation>
-    </message>
-    <message>
-        <source>PosLab found no chapters in %1 (language: %2).</source>
-        <translation>PosLab 在 %1 中没有找到任何章节（语言：%2）。</translation>
-    </message>
-    <message>
         <source>Step %1 of %2 in chapter %3, “%4”</source>
         <translation>第 %3 章“%4”的第 %1 步，共 %2 步</translation>
     </message>
@@ -688,82 +1433,6 @@
         <translation>&lt;h3&gt;PosLab %1&lt;/h3&gt;&lt;p&gt;讲解 Transformer 位置编码的交互式笔记本：中英文课程、由 C++ 模块实时生成的图表、练习以及 PDF 报告。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>Export PDF</source>
-        <translation>导出 PDF</translation>
-    </message>
-    <message>
-        <source>The whole course</source>
-        <translation>整个课程</translation>
-    </message>
-    <message>
-        <source>Current chapter: %1. %2</source>
-        <translation>当前章节：%1. %2</translation>
-    </message>
-    <message>
-        <source>Current chapter</source>
-        <translation>当前章节</translation>
-    </message>
-    <message>
-        <source>Export:</source>
-        <translation>导出：</translation>
-    </message>
-    <message>
-        <source>optional</source>
-        <translation>可选</translation>
-    </message>
-    <message>
-        <source>Student name</source>
-        <translation>学生姓名</translation>
-    </message>
-    <message>
-        <source>&amp;Student name:</source>
-        <translation>学生姓名(&amp;S)：</translation>
-    </message>
-    <message>
-        <source>Export…</source>
-        <translation>导出…</translation>
-    </message>
-    <message>
-        <source>PDF documents (*.pdf)</source>
-        <translation>PDF 文档 (*.pdf)</translation>
-    </message>
-    <message>
-        <source>Exporting %1…</source>
-        <translation>正在导出 %1…</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <source>Export progress</source>
-        <translation>导出进度</translation>
-    </message>
-    <message>
-        <source>The export was cancelled.</source>
-        <translation>导出已取消。</translation>
-    </message>
-    <message>
-        <source>Exit status %1</source>
-        <translation>退出状态 %1</translation>
-    </message>
-    <message>
-        <source>Exported %1</source>
-        <translation>已导出 %1</translation>
-    </message>
-    <message>
-        <source>Export failed: %1</source>
-        <translation>导出失败：%1</translation>
-    </message>
-    <message>
-        <source>The PDF could not be written.
-
-%1</source>
-        <translation>无法写入 PDF。
-
-%1</translation>
-    </message>
-    <message>
         <source>Training Lab</source>
         <translation>训练实验室</translation>
     </message>
@@ -774,14 +1443,6 @@
     <message>
         <source>Training Lab — PosLab</source>
         <translation>训练实验室 — PosLab</translation>
-    </message>
-    <message>
-        <source>Training cancelled; what finished is stored in %1</source>
-        <translation>训练已取消；已完成的部分保存在 %1</translation>
-    </message>
-    <message>
-        <source>Training finished; stored in %1</source>
-        <translation>训练完成；结果保存在 %1</translation>
     </message>
     <message>
         <source>Stopping the training run…</source>
@@ -828,116 +1489,12 @@
         <translation>打开作业</translation>
     </message>
     <message>
-        <source>PosLab assignments (*%1);;All files (*)</source>
-        <translation>PosLab 作业 (*%1);;所有文件 (*)</translation>
-    </message>
-    <message>
         <source>This assignment cannot be opened.
 
 %1</source>
         <translation>无法打开这份作业。
 
 %1</translation>
-    </message>
-    <message>
-        <source>Your Name</source>
-        <translation>你的姓名</translation>
-    </message>
-    <message>
-        <source>Assignment “%1”.
-Your name, as your teacher should see it on your answers:</source>
-        <translation>作业“%1”。
-请输入你的姓名（老师会在你的答卷上看到它）：</translation>
-    </message>
-    <message>
-        <source>Your answers are saved again.</source>
-        <translation>你的答案已重新保存。</translation>
-    </message>
-    <message>
-        <source>Your earlier answers to this assignment could not be used: %1.</source>
-        <translation>你之前为这份作业保存的答案无法使用：%1。</translation>
-    </message>
-    <message>
-        <source>Your earlier answers to this assignment could not be used: %1. They were kept as %2; you start again here.</source>
-        <translation>你之前为这份作业保存的答案无法使用：%1。原文件已保留为 %2；你将从头开始作答。</translation>
-    </message>
-    <message>
-        <source>Assignment “%1” opened; your answers are saved as you work.</source>
-        <translation>已打开作业“%1”；作答时答案会随时保存。</translation>
-    </message>
-    <message>
-        <source>Answers Not Saved</source>
-        <translation>答案未保存</translation>
-    </message>
-    <message>
-        <source>Your latest answers could not be saved:
-%1
-
-If you leave now, what you changed since the last successful save is lost. Leave anyway?</source>
-        <translation>你最新的答案未能保存：
-%1
-
-如果现在离开，上次成功保存之后的改动将会丢失。仍要离开吗？</translation>
-    </message>
-    <message>
-        <source>Submit Answers</source>
-        <translation>提交答案</translation>
-    </message>
-    <message>
-        <source>PosLab answers (*%1)</source>
-        <translation>PosLab 答卷 (*%1)</translation>
-    </message>
-    <message>
-        <source>You submitted to %1 before; submitting again replaces that file.</source>
-        <translation>你之前已提交到 %1；再次提交会替换这个文件。</translation>
-    </message>
-    <message>
-        <source>%1 exists already and will be replaced.</source>
-        <translation>%1 已经存在，将被替换。</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n exercise(s) have no answer yet.</source>
-        <translation>
-            <numerusform>还有 %n 道练习没有作答。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Submit anyway?</source>
-        <translation>仍要提交吗？</translation>
-    </message>
-    <message>
-        <source>Your answers could not be submitted: %1</source>
-        <translation>无法提交你的答案：%1</translation>
-    </message>
-    <message>
-        <source>Your answers could not be submitted.
-
-%1
-
-They are still saved in PosLab; try another folder.</source>
-        <translation>无法提交你的答案。
-
-%1
-
-答案仍保存在 PosLab 中；请换一个文件夹再试。</translation>
-    </message>
-    <message>
-        <source>Answers submitted to %1</source>
-        <translation>答案已提交到 %1</translation>
-    </message>
-    <message>
-        <source>Your answers (%1 of %2 exercises answered) are saved in
-%3
-
-Hand this file to your teacher. You can keep working and submit again later.</source>
-        <translation>你的答案（%2 道练习中已答 %1 道）已保存在
-%3
-
-请把这个文件交给老师。你也可以继续作答，稍后再次提交。</translation>
-    </message>
-    <message>
-        <source>Assignment saved to %1</source>
-        <translation>作业已保存到 %1</translation>
     </message>
 </context>
 <context>
@@ -1135,52 +1692,8 @@ About %n minute(s)</source>
 <context>
     <name>poslab::ui::TrainingLabPage</name>
     <message>
-        <source>About %1 parameters per model, about %2 of memory; %3 training characters per scheme.</source>
-        <translation>每个模型约 %1 个参数，约需 %2 内存；每种方案训练 %3 个字符。</translation>
-    </message>
-    <message>
-        <source>Train on a text file</source>
-        <translation>用文本文件训练</translation>
-    </message>
-    <message>
-        <source>Text files (*.txt *.md *.text);;All files (*)</source>
-        <translation>文本文件 (*.txt *.md *.text);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>Cancelled after %1. The schemes that finished are shown below.</source>
-        <translation>运行 %1 后取消。下方显示已完成的方案。</translation>
-    </message>
-    <message>
-        <source>Finished in %1.</source>
-        <translation>用时 %1 完成。</translation>
-    </message>
-    <message>
         <source>Not started: %1</source>
         <translation>未开始：%1</translation>
-    </message>
-    <message>
-        <source>Loading the corpus…</source>
-        <translation>正在载入语料…</translation>
-    </message>
-    <message>
-        <source>Preparing the first model…</source>
-        <translation>正在准备第一个模型…</translation>
-    </message>
-    <message>
-        <source>Training %1 (%2 of %3): step %4 of %5, loss %6 bits/char, %7 characters/s, about %8 left</source>
-        <translation>正在训练 %1（第 %2 个，共 %3 个）：第 %4 步，共 %5 步，损失 %6 比特/字符，每秒 %7 个字符，约剩 %8</translation>
-    </message>
-    <message>
-        <source>Evaluating %1 at every length and writing its sample…</source>
-        <translation>正在按各个长度评估 %1，并生成它的续写样本…</translation>
-    </message>
-    <message>
-        <source>Finishing…</source>
-        <translation>正在收尾…</translation>
-    </message>
-    <message>
-        <source>Corpus: %1 training characters, %2 held-out, %3 distinct characters.</source>
-        <translation>语料：训练集 %1 个字符，留出集 %2 个，共 %3 种不同字符。</translation>
     </message>
     <message>
         <source>The run could not start: %1</source>
@@ -1193,370 +1706,6 @@ About %n minute(s)</source>
     <message>
         <source>Cancelled before any scheme finished a step; nothing was stored.</source>
         <translation>在任何方案完成一步之前就取消了；没有保存任何结果。</translation>
-    </message>
-    <message>
-        <source>No position (NoPE)</source>
-        <translation>无位置编码（NoPE）</translation>
-    </message>
-    <message>
-        <source>Sinusoidal</source>
-        <translation>正弦</translation>
-    </message>
-    <message>
-        <source>Learned absolute</source>
-        <translation>可学习绝对位置</translation>
-    </message>
-    <message>
-        <source>T5 relative bias</source>
-        <translation>T5 相对偏置</translation>
-    </message>
-    <message>
-        <source>RoPE + PI (linear)</source>
-        <translation>RoPE + 位置插值（线性）</translation>
-    </message>
-    <message>
-        <source>RoPE + NTK-aware</source>
-        <translation>RoPE + NTK 感知缩放</translation>
-    </message>
-    <message>
-        <source>RoPE + dynamic NTK</source>
-        <translation>RoPE + 动态 NTK</translation>
-    </message>
-    <message>
-        <source>all</source>
-        <translation>全部</translation>
-    </message>
-    <message>
-        <source>Corpus %1; model width %2, %3 heads, %4 layers, trained at context %5; %6 steps × batch %7, learning rate %8, seed %9.</source>
-        <translation>语料 %1；模型宽度 %2，%3 个头，%4 层，训练上下文 %5；%6 步 × 批量 %7，学习率 %8，种子 %9。</translation>
-    </message>
-    <message>
-        <source>Evaluated at lengths %1 on %2 held-out characters each. Schemes: %3.</source>
-        <translation>在长度 %1 上评估，每个长度用 %2 个留出字符。方案：%3。</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Training now.&lt;/b&gt;</source>
-        <translation>&lt;b&gt;正在训练。&lt;/b&gt;</translation>
-    </message>
-    <message>
-        <source>Command: &lt;code&gt;%1&lt;/code&gt;</source>
-        <translation>等价命令：&lt;code&gt;%1&lt;/code&gt;</translation>
-    </message>
-    <message>
-        <source>the Training Lab</source>
-        <translation>训练实验室</translation>
-    </message>
-    <message>
-        <source>the command line</source>
-        <translation>命令行</translation>
-    </message>
-    <message>
-        <source>the PDF export</source>
-        <translation>PDF 导出</translation>
-    </message>
-    <message>
-        <source>%1, %2 of %3 cores</source>
-        <translation>%1，使用 %2 个线程（共 %3 核）</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;This run&lt;/b&gt; finished %1 on %2.</source>
-        <translation>&lt;b&gt;本次运行&lt;/b&gt;于 %1 完成，机器：%2。</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Latest stored run:&lt;/b&gt; %1, from %2, on %3.</source>
-        <translation>&lt;b&gt;最近保存的运行：&lt;/b&gt;%1，来自%2，机器：%3。</translation>
-    </message>
-    <message>
-        <source>It was cancelled: the last scheme shown may be partly trained.</source>
-        <translation>这次运行中途取消了：表中最后一个方案可能只训练了一部分。</translation>
-    </message>
-    <message>
-        <source>Stored in &lt;a href=&quot;%1&quot;&gt;%2&lt;/a&gt;.</source>
-        <translation>已保存到 &lt;a href=&quot;%1&quot;&gt;%2&lt;/a&gt;。</translation>
-    </message>
-    <message>
-        <source>Read from &lt;a href=&quot;%1&quot;&gt;%2&lt;/a&gt;.</source>
-        <translation>读自 &lt;a href=&quot;%1&quot;&gt;%2&lt;/a&gt;。</translation>
-    </message>
-    <message>
-        <source>Not stored: %1</source>
-        <translation>未保存：%1</translation>
-    </message>
-    <message>
-        <source>Skipped a stored file: %1</source>
-        <translation>跳过了一个保存的文件：%1</translation>
-    </message>
-    <message>
-        <source>The results of a run appear here: held-out bits per character at each evaluation length (lower is better).</source>
-        <translation>运行结果会显示在这里：每个评估长度上的留出集每字符比特数（越低越好）。</translation>
-    </message>
-    <message>
-        <source>Scheme</source>
-        <translation>方案</translation>
-    </message>
-    <message>
-        <source>Parameters</source>
-        <translation>参数量</translation>
-    </message>
-    <message>
-        <source>bits/char
-at %1</source>
-        <translation>比特/字符
-长度 %1</translation>
-    </message>
-    <message>
-        <source>bits/char
-at %1 (%2×)</source>
-        <translation>比特/字符
-长度 %1（%2×）</translation>
-    </message>
-    <message>
-        <source>Training
-characters/s</source>
-        <translation>训练速度
-（字符/秒）</translation>
-    </message>
-    <message>
-        <source>Memory
-(estimate)</source>
-        <translation>内存
-（估计）</translation>
-    </message>
-    <message>
-        <source>Time</source>
-        <translation>用时</translation>
-    </message>
-    <message>
-        <source>%1 (stopped at step %2 of %3)</source>
-        <translation>%1（在第 %2 步停止，共 %3 步）</translation>
-    </message>
-    <message>
-        <source>The RoPE model above, evaluated with this inference-time scaling (factor = length / %1), without retraining.</source>
-        <translation>即上面的 RoPE 模型，评估时加上这种推理期缩放（缩放因子 = 长度 ÷ %1），没有重新训练。</translation>
-    </message>
-    <message>
-        <source>refused</source>
-        <translation>不适用</translation>
-    </message>
-    <message>
-        <source>%1 bits per character, perplexity %2, over %3 characters in %4 windows</source>
-        <translation>每字符 %1 比特，困惑度 %2，共 %3 个字符、%4 个窗口</translation>
-    </message>
-    <message>
-        <source>Held-out bits per character (lower is better; a uniform guess over the %1 characters costs %2). Bold: the best at each length. Trained at context %3; longer lengths test extrapolation.</source>
-        <translation>留出集每字符比特数（越低越好；在 %1 种字符中均匀瞎猜要 %2 比特）。粗体：每个长度上的最好成绩。训练上下文为 %3；更长的长度检验外推能力。</translation>
-    </message>
-    <message>
-        <source>RoPE + … rows: the trained RoPE model with an inference-time scaling, no retraining (greyed columns are the RoPE model&apos;s).</source>
-        <translation>“RoPE + …”各行：训练好的 RoPE 模型加上推理期缩放，没有重新训练（灰色的列就是 RoPE 模型本身的数值）。</translation>
-    </message>
-    <message>
-        <source>Refused: a learned position table has no rows beyond its training context (hover for the reason).</source>
-        <translation>不适用：可学习位置表在训练上下文之外没有对应的行（鼠标悬停可查看原因）。</translation>
-    </message>
-    <message>
-        <source>Memory is an estimate from the activation formulas, not a measurement.</source>
-        <translation>内存是按激活值公式算出的估计，不是实测。</translation>
-    </message>
-    <message>
-        <source>Each trained model&apos;s sample appears here.</source>
-        <translation>每个训练好的模型的续写样本会显示在这里。</translation>
-    </message>
-    <message>
-        <source>Each trained model continues the same held-out text, one character at a time (temperature %1). The same settings give the same text.</source>
-        <translation>每个训练好的模型都接着同一段留出文本往下写，一次一个字符（温度 %1）。相同的设置会写出相同的文本。</translation>
-    </message>
-    <message>
-        <source>In grey, the held-out text every model is given; after it, what the model wrote, one character at a time (temperature %1). The same settings give the same text.</source>
-        <translation>灰色是交给每个模型的同一段留出文本；其后是模型自己一个字符一个字符写出来的内容（温度 %1）。相同的设置会写出相同的文本。</translation>
-    </message>
-    <message>
-        <source>No sample stored for this model.</source>
-        <translation>这个模型没有保存样本。</translation>
-    </message>
-    <message>
-        <source>No model finished.</source>
-        <translation>没有模型完成训练。</translation>
-    </message>
-    <message>
-        <source>training step</source>
-        <translation>训练步数</translation>
-    </message>
-    <message>
-        <source>training loss (bits/char, smoothed)</source>
-        <translation>训练损失（比特/字符，平滑后）</translation>
-    </message>
-    <message>
-        <source>Training loss of each scheme</source>
-        <translation>各方案的训练损失</translation>
-    </message>
-    <message>
-        <source>The training loss of each scheme is drawn here while it trains.</source>
-        <translation>训练时，各方案的训练损失曲线会实时画在这里。</translation>
-    </message>
-    <message>
-        <source>evaluation length (characters; trained at %1)</source>
-        <translation>评估长度（字符；训练长度 %1）</translation>
-    </message>
-    <message>
-        <source>held-out bits/char</source>
-        <translation>留出集比特/字符</translation>
-    </message>
-    <message>
-        <source>Loss versus evaluation length</source>
-        <translation>损失随评估长度的变化</translation>
-    </message>
-    <message>
-        <source>Training Lab</source>
-        <translation>训练实验室</translation>
-    </message>
-    <message>
-        <source>Train one small character-level Transformer per position scheme on the same text and budget, then measure each beyond the length it was trained at: train short, test long.</source>
-        <translation>每种位置编码各训练一个字符级小 Transformer，用同样的文本和同样的预算，再在超出训练长度的文本上测量它们：短训练，长测试。</translation>
-    </message>
-    <message>
-        <source>&amp;Preset:</source>
-        <translation>预设(&amp;P)：</translation>
-    </message>
-    <message>
-        <source>Quick (as experiment length --quick)</source>
-        <translation>快速（同 experiment length --quick）</translation>
-    </message>
-    <message>
-        <source>Default (as experiment length)</source>
-        <translation>默认（同 experiment length）</translation>
-    </message>
-    <message>
-        <source>Custom</source>
-        <translation>自定义</translation>
-    </message>
-    <message>
-        <source>The command line&apos;s budgets: the same settings give the same numbers as poslab experiment length with the same thread count.</source>
-        <translation>与命令行相同的预算：线程数相同时，同样的设置得到与 poslab experiment length 完全相同的数字。</translation>
-    </message>
-    <message>
-        <source>Text</source>
-        <translation>文本</translation>
-    </message>
-    <message>
-        <source>English fortunes</source>
-        <translation>英文格言（fortunes）</translation>
-    </message>
-    <message>
-        <source>Chinese classical poems</source>
-        <translation>中文古诗词</translation>
-    </message>
-    <message>
-        <source>A UTF-8 text file…</source>
-        <translation>UTF-8 文本文件…</translation>
-    </message>
-    <message>
-        <source>Corpus</source>
-        <translation>语料</translation>
-    </message>
-    <message>
-        <source>no file chosen</source>
-        <translation>尚未选择文件</translation>
-    </message>
-    <message>
-        <source>Text file</source>
-        <translation>文本文件</translation>
-    </message>
-    <message>
-        <source>Browse…</source>
-        <translation>浏览…</translation>
-    </message>
-    <message>
-        <source>Position schemes to train</source>
-        <translation>要训练的位置编码</translation>
-    </message>
-    <message>
-        <source>RoPE at longer lengths without retraining:</source>
-        <translation>不重新训练，让 RoPE 处理更长文本：</translation>
-    </message>
-    <message>
-        <source>PI (linear)</source>
-        <translation>位置插值（线性）</translation>
-    </message>
-    <message>
-        <source>NTK-aware</source>
-        <translation>NTK 感知缩放</translation>
-    </message>
-    <message>
-        <source>Dynamic NTK</source>
-        <translation>动态 NTK</translation>
-    </message>
-    <message>
-        <source>Model</source>
-        <translation>模型</translation>
-    </message>
-    <message>
-        <source>&amp;Width (d_model):</source>
-        <translation>宽度 d_model(&amp;W)：</translation>
-    </message>
-    <message>
-        <source>&amp;Heads:</source>
-        <translation>注意力头数(&amp;H)：</translation>
-    </message>
-    <message>
-        <source>La&amp;yers:</source>
-        <translation>层数(&amp;Y)：</translation>
-    </message>
-    <message>
-        <source>Training &amp;context:</source>
-        <translation>训练上下文(&amp;C)：</translation>
-    </message>
-    <message>
-        <source>The length the models see in training, in characters</source>
-        <translation>模型在训练中看到的长度（字符数）</translation>
-    </message>
-    <message>
-        <source>Budget</source>
-        <translation>预算</translation>
-    </message>
-    <message>
-        <source>&amp;Steps per scheme:</source>
-        <translation>每种方案的步数(&amp;S)：</translation>
-    </message>
-    <message>
-        <source>&amp;Batch:</source>
-        <translation>批量(&amp;B)：</translation>
-    </message>
-    <message>
-        <source>&amp;Evaluation lengths:</source>
-        <translation>评估长度(&amp;E)：</translation>
-    </message>
-    <message>
-        <source>Comma-separated, increasing, e.g. 64, 128, 256, 512</source>
-        <translation>用逗号分隔，从小到大，例如 64, 128, 256, 512</translation>
-    </message>
-    <message>
-        <source>Held-out c&amp;haracters:</source>
-        <translation>留出字符数(&amp;H)：</translation>
-    </message>
-    <message>
-        <source>Held-out characters scored at each length (0: all of them)</source>
-        <translation>每个长度上计分的留出字符数（0 表示全部）</translation>
-    </message>
-    <message>
-        <source>Learning &amp;rate:</source>
-        <translation>学习率(&amp;R)：</translation>
-    </message>
-    <message>
-        <source>Peak learning rate; it warms up over a tenth of the steps and decays to a tenth</source>
-        <translation>峰值学习率；前十分之一的步数用于预热，之后衰减到峰值的十分之一</translation>
-    </message>
-    <message>
-        <source>See&amp;d:</source>
-        <translation>随机种子(&amp;D)：</translation>
-    </message>
-    <message>
-        <source>&amp;Threads:</source>
-        <translation>线程数(&amp;T)：</translation>
-    </message>
-    <message>
-        <source>Results are reproducible for the same seed and thread count</source>
-        <translation>种子和线程数相同，结果就可以完全复现</translation>
     </message>
     <message>
         <source>Start training</source>
@@ -1575,92 +1724,6 @@ characters/s</source>
         <translation>← 返回课程</translation>
     </message>
     <message>
-        <source>Use these settings</source>
-        <translation>采用这组设置</translation>
-    </message>
-    <message>
-        <source>Fill the form with the settings of the run shown</source>
-        <translation>把当前显示的这次运行的设置填入左侧表单</translation>
-    </message>
-    <message>
-        <source>Results</source>
-        <translation>结果</translation>
-    </message>
-    <message>
-        <source>Training loss</source>
-        <translation>训练损失</translation>
-    </message>
-    <message>
-        <source>Samples</source>
-        <translation>续写样本</translation>
-    </message>
-    <message>
-        <source>Results table</source>
-        <translation>结果表</translation>
-    </message>
-    <message>
-        <source>Training progress</source>
-        <translation>训练进度</translation>
-    </message>
-    <message>
-        <source>Learned</source>
-        <translation>可学习</translation>
-    </message>
-    <message>
-        <source>T5 bias</source>
-        <translation>T5 偏置</translation>
-    </message>
-    <message>
-        <source>RoPE+PI</source>
-        <translation>RoPE+插值</translation>
-    </message>
-    <message>
-        <source>RoPE+dyn. NTK</source>
-        <translation>RoPE+动态NTK</translation>
-    </message>
-    <message>
-        <source>answers right
-at %1</source>
-        <translation>答案正确率
-长度 %1</translation>
-    </message>
-    <message>
-        <source>%1 of %2 answers exactly right (greedy), counting the examples wholly inside a window of %3</source>
-        <translation>%2 个答案中有 %1 个完全正确（贪心解码），只统计完整落在长度为 %3 的窗口内的样例</translation>
-    </message>
-    <message>
-        <source>Answers right: exact match of the answer part, decoded greedily; the question part is random, which is why bits per character stay high even when the answers are right.</source>
-        <translation>答案正确率：用贪心解码，答案部分须逐字完全一致；问题部分是随机的，所以即使答案全对，每字符比特数也仍然偏高。</translation>
-    </message>
-    <message>
-        <source>Synthetic task: copy</source>
-        <translation>合成任务：复制</translation>
-    </message>
-    <message>
-        <source>Synthetic task: reverse</source>
-        <translation>合成任务：倒序</translation>
-    </message>
-    <message>
-        <source>Synthetic task: associative recall</source>
-        <translation>合成任务：联想回忆</translation>
-    </message>
-    <message>
-        <source>Fortunes and poems come from the Debian packages fortunes and fortunes-zh; the synthetic tasks are generated by PosLab (answers also scored by exact match); any UTF-8 text file works too. Every tenth entry is held out for evaluation.</source>
-        <translation>格言和古诗词分别来自 Debian 软件包 fortunes 和 fortunes-zh；合成任务由 PosLab 自己生成（答案还会按完全匹配计分）；任何 UTF-8 文本文件也都可以。每十条留出一条用于评估。</translation>
-    </message>
-    <message>
-        <source>Lines like “dbca|dbca”: write the symbols before ‘|’ again</source>
-        <translation>每行形如“dbca|dbca”：把“|”前面的符号再写一遍</translation>
-    </message>
-    <message>
-        <source>Lines like “dbca|acbd”: write them in reverse order</source>
-        <translation>每行形如“dbca|acbd”：把它们倒过来写</translation>
-    </message>
-    <message>
-        <source>Lines like “anbocp|bo”: key–value pairs, then the value of the key asked for</source>
-        <translation>每行形如“anbocp|bo”：先是若干键值对，再写出所问的键对应的值</translation>
-    </message>
-    <message>
         <source>Stop now</source>
         <translation>立即停止</translation>
     </message>
@@ -1669,28 +1732,8 @@ at %1</source>
         <translation>跳过对正在训练的方案的评估；已完成的方案会保留</translation>
     </message>
     <message>
-        <source>Stopping now; the schemes that finished are kept…</source>
-        <translation>正在立即停止；已完成的方案会保留…</translation>
-    </message>
-    <message>
-        <source>Stopping after the current step; the scheme in training is still evaluated and everything finished is kept (Stop Now skips that evaluation)…</source>
-        <translation>当前这一步结束后停止；正在训练的方案仍会评估，已完成的结果都会保留（“立即停止”可跳过这次评估）…</translation>
-    </message>
-    <message>
         <source>Stopped before any scheme was evaluated; nothing was stored.</source>
         <translation>在任何方案完成评估之前就停止了；没有保存任何结果。</translation>
-    </message>
-    <message>
-        <source>Stopped after %1, before any scheme was evaluated.</source>
-        <translation>运行 %1 后停止，没有任何方案完成评估。</translation>
-    </message>
-    <message>
-        <source>Evaluated at lengths %1 on all the held-out text. Schemes: %2.</source>
-        <translation>在长度 %1 上评估，每个长度用全部留出文本。方案：%2。</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;No stored run yet.&lt;/b&gt; Choose the settings on the left (Quick takes about a minute) and press Start. Runs of &lt;code&gt;poslab experiment length&lt;/code&gt; on the command line appear here too.</source>
-        <translation>&lt;b&gt;还没有保存的运行。&lt;/b&gt;在左侧选好设置（“快速”大约一分钟），然后点“开始训练”。在命令行运行 &lt;code&gt;poslab experiment length&lt;/code&gt; 的结果也会显示在这里。</translation>
     </message>
 </context>
 </TS>

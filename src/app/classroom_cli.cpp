@@ -1,7 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
 // classroom_cli.cpp — `poslab assignment ...` and `poslab grade ...` (classroom_cli.h).
 #include "app/classroom_cli.h"
 
 #include "app/cli.h"
+#include "app/command_options.h"
 #include "app/help_text.h"
 #include "classroom/assignment.h"
 #include "classroom/grading.h"
@@ -36,109 +38,54 @@ struct Words {
     QString t(const char* en, const char* chinese) const { return QString::fromUtf8(zh() ? chinese : en); }
 };
 
-void out(const QString& s) { writeStdout((s.endsWith(u'\n') || s.isEmpty() ? s : s + u'\n').toStdString()); }
-void outBytes(const QByteArray& b) { writeStdout(std::string_view(b.constData(), size_t(b.size()))); }
-void err(const QString& s) { writeStderr((s.endsWith(u'\n') ? s : s + u'\n').toStdString()); }
-
-// The command's arguments: options with values, flags, and the rest.
-struct Args {
-    QHash<QString, QString> values;  // option -> value (the last one given)
-    QSet<QString> flags;
-    QStringList positional;
-    QString lang;  // --lang, or the environment's language
-    QString error;  // a usage error, in `lang`
-    QString value(const char* option) const { return values.value(QLatin1String(option)); }
-    bool has(const char* option) const { return values.contains(QLatin1String(option)); }
-};
-
-// Parses "--opt value", "--opt=value", flags and positional words. Options
-// not in `valued` or `flagNames` are usage errors. "--" ends the options.
-Args parseArgs(const QStringList& args, const QStringList& valued, const QStringList& flagNames = {})
+void out(const QString& s)
 {
-    Args a;
-    QStringList all = valued;
-    all << QStringLiteral("--lang");
-    bool optionsEnded = false;
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        const QString& arg = args[i];
-        if (optionsEnded || !arg.startsWith(u'-') || arg == u"-") {
-            a.positional << arg;
-            continue;
-        }
-        if (arg == u"--") {
-            optionsEnded = true;
-            continue;
-        }
-        if (arg == u"--help" || arg == u"-h" || flagNames.contains(arg)) {
-            a.flags.insert(arg == u"-h" ? QStringLiteral("--help") : arg);
-            continue;
-        }
-        QString option = arg, value;
-        const qsizetype eq = arg.indexOf(u'=');
-        const bool inline_ = arg.startsWith(u"--") && eq > 0;
-        if (inline_) option = arg.left(eq);
-        if (!all.contains(option)) {
-            a.error = QStringLiteral("unknown option '%1'|没有“%1”这个选项").arg(safeDisplayText(arg.left(60)));
-            break;
-        }
-        if (inline_) {
-            value = arg.mid(eq + 1);
-        } else if (i + 1 < args.size()) {
-            value = args[++i];
-        } else {
-            a.error = QStringLiteral("option %1 needs a value|选项 %1 需要一个值").arg(option);
-            break;
-        }
-        a.values.insert(option, value);
-    }
-    a.lang = a.values.value(QStringLiteral("--lang"), languageFromEnvironment());
-    if (a.error.isEmpty() && a.lang != u"en" && a.lang != u"zh")
-        a.error = QStringLiteral("--lang '%1' is not allowed; expected en or zh|--lang 不能是“%1”，只能是 en 或 zh")
-                      .arg(safeDisplayText(a.lang.left(60)));
-    if (a.lang != u"zh") a.lang = QStringLiteral("en");
-    return a;
+    writeStdout((s.endsWith(u'\n') || s.isEmpty() ? s : s + u'\n').toStdString());
 }
-
-// "english|中文" -> the half for `lang`.
-QString pick(const QString& both, const QString& lang)
+void outBytes(const QByteArray& b)
 {
-    const qsizetype bar = both.indexOf(u'|');
-    if (bar < 0) return both;
-    return lang == u"zh" ? both.mid(bar + 1) : both.left(bar);
+    writeStdout(std::string_view(b.constData(), size_t(b.size())));
 }
-
-int usageError(const QString& command, const QString& message, const QString& lang)
+void err(const QString& s)
 {
-    const Words w{lang};
-    err(QStringLiteral("poslab %1: %2").arg(command, pick(message, lang)));
-    err(w.t("Try 'poslab %1 --help'.", "用 `poslab %1 --help` 查看用法。").arg(command.section(u' ', 0, 0)));
-    return kExitUsage;
-}
-
-int failure(const QString& command, const QString& message)
-{
-    err(QStringLiteral("poslab %1: %2").arg(command, message));
-    return kExitFailure;
+    writeStderr((s.endsWith(u'\n') ? s : s + u'\n').toStdString());
 }
 
 // ---- assignment create ------------------------------------------------------
 
-// "2026-12-08" (the end of that day) or "2026-12-08T17:00", local time.
 // The start every subcommand shares: parses its arguments, answers a usage
 // error (exit 2) or --help (its usage text, exit 0). Returns that status, or
-// -1 when the command goes on with *a.
-int startCommand(const QString& cmd, const QStringList& args, const QStringList& valued,
-                 QString (*usageText)(const QString& lang), Args* a)
+// -1 when the command goes on.
+int startCommand(CommandOptions& o, const QStringList& args, QString (*usageText)(const QString& lang))
 {
-    *a = parseArgs(args, valued);
-    if (!a->error.isEmpty()) return usageError(cmd, a->error, a->lang);
-    if (a->flags.contains(QStringLiteral("--help"))) {
-        out(usageText(a->lang));
+    if (!o.parse(args)) return o.usageError();
+    if (o.helpRequested()) {
+        out(usageText(o.lang()));
         return kExitOk;
     }
     return -1;
 }
 
+// The options of `assignment open`, in the window or as text.
+CommandOptions openOptions()
+{
+    CommandOptions o(QStringLiteral("assignment open"));
+    o.option(QStringLiteral("--student")).option(QStringLiteral("--course"));
+    return o;
+}
+
+// The options of `grade`.
+CommandOptions gradeOptions()
+{
+    CommandOptions o(QStringLiteral("grade"));
+    o.option(QStringLiteral("--format"))
+        .choices({QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("csv")});
+    o.option(QStringLiteral("-o")).alias(QStringLiteral("--output"));
+    o.option(QStringLiteral("--student-reports")).option(QStringLiteral("--time-limit"));
+    return o;
+}
+
+// "2026-12-08" (the end of that day) or "2026-12-08T17:00", local time.
 bool parseDue(const QString& text, QDateTime* due)
 {
     for (const char* format : {"yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm", "yyyy-MM-dd"}) {
@@ -153,39 +100,44 @@ bool parseDue(const QString& text, QDateTime* due)
 
 int assignmentCreate(const QStringList& rest)
 {
-    const QString cmd = QStringLiteral("assignment create");
-    Args a;
-    if (const int stop = startCommand(cmd, rest, {QStringLiteral("--chapters"), QStringLiteral("--exercises"), QStringLiteral("--title"),
-                                    QStringLiteral("--due"), QStringLiteral("--course"), QStringLiteral("-o"),
-                                    QStringLiteral("--output")}, assignmentUsageText, &a); stop >= 0) return stop;
-    const Words w{a.lang};
-    if (!a.positional.isEmpty())
-        return usageError(cmd, QStringLiteral("unexpected argument '%1'|多余的参数“%1”").arg(safeDisplayText(a.positional.first().left(60))), a.lang);
+    CommandOptions a(QStringLiteral("assignment create"));
+    for (const char* name : {"--chapters", "--title", "--due", "--course"}) a.option(QString::fromLatin1(name));
+    a.repeated(QStringLiteral("--exercises"));  // --exercises a,b --exercises c: all three
+    a.option(QStringLiteral("-o")).alias(QStringLiteral("--output"));
+    if (const int stop = startCommand(a, rest, assignmentUsageText); stop >= 0) return stop;
+    const Words w{a.lang()};
+    if (!a.positional().isEmpty()) return a.usageError(unexpectedArgument(a.positional().first()));
     AssignmentCreateOptions o;
     o.courseDir = a.value("--course");
     o.title = a.value("--title");
-    const QString output = a.has("-o") ? a.value("-o") : a.value("--output");
-    if (!a.has("--chapters")) return usageError(cmd, QStringLiteral("--chapters is required (e.g. --chapters 2,5)|需要 --chapters（例如 --chapters 2,5）"), a.lang);
-    if (o.title.trimmed().isEmpty()) return usageError(cmd, QStringLiteral("--title is required|需要 --title（作业标题）"), a.lang);
-    if (output.isEmpty()) return usageError(cmd, QStringLiteral("-o FILE is required (where to write the assignment)|需要 -o 文件（作业写到哪里）"), a.lang);
+    const QString output = a.value("-o");
+    if (!a.has("--chapters"))
+        return a.usageError(
+            T2("--chapters is required (e.g. --chapters 2,5)", "需要 --chapters（例如 --chapters 2,5）"));
+    if (o.title.trimmed().isEmpty()) return a.usageError(T2("--title is required", "需要 --title（作业标题）"));
+    if (output.isEmpty())
+        return a.usageError(T2("-o FILE is required (where to write the assignment)", "需要 -o 文件（作业写到哪里）"));
     QString chapterError;
     if (!poslab::ui::parseChapterList(a.value("--chapters"), &o.chapters, &chapterError))
-        return usageError(cmd, QStringLiteral("--chapters '%1': %2|--chapters“%1”有误：%2").arg(safeDisplayText(a.value("--chapters").left(60)), chapterError), a.lang);
-    for (const QString& id : a.value("--exercises").split(u',', Qt::SkipEmptyParts)) o.exerciseIds << id.trimmed();
+        return a.usageError(T2("--chapters '%1': %2", "--chapters“%1”有误：%2")
+                                .arg(safeDisplayText(a.value("--chapters").left(60)), chapterError));
+    for (const QString& ids : a.values("--exercises"))
+        for (const QString& id : ids.split(u',', Qt::SkipEmptyParts)) o.exerciseIds << id.trimmed();
     if (a.has("--exercises") && o.exerciseIds.isEmpty())
-        return usageError(cmd, QStringLiteral("--exercises needs exercise ids, e.g. --exercises rope-base,sin-period|--exercises 需要练习编号，例如 --exercises rope-base,sin-period"), a.lang);
+        return a.usageError(T2("--exercises needs exercise ids, e.g. --exercises rope-base,sin-period",
+                               "--exercises 需要练习编号，例如 --exercises rope-base,sin-period"));
     if (a.has("--due") && !parseDue(a.value("--due"), &o.due))
-        return usageError(cmd, QStringLiteral("--due '%1' is not a date; expected YYYY-MM-DD or YYYY-MM-DDTHH:MM|--due“%1”不是日期；应写成 YYYY-MM-DD 或 YYYY-MM-DDTHH:MM")
-                                   .arg(safeDisplayText(a.value("--due").left(60))), a.lang);
+        return a.usageError(T2("--due '%1' is not a date; expected YYYY-MM-DD or YYYY-MM-DDTHH:MM",
+                               "--due“%1”不是日期；应写成 YYYY-MM-DD 或 YYYY-MM-DDTHH:MM")
+                                .arg(safeDisplayText(a.value("--due").left(60))));
     Assignment assignment;
     QString error;
-    if (!createAssignment(o, &assignment, &error, a.lang)) return usageError(cmd, error, a.lang);
+    if (!createAssignment(o, &assignment, &error, a.lang())) return a.usageError(error);
     const FileProblem p = writeAssignment(output, &assignment);
-    if (!p.ok()) return failure(cmd, describeProblem(p, a.lang));
+    if (!p.ok()) return a.fail(describeProblem(p, a.lang()), kExitFailure);
     QStringList chapters;
     for (int c : assignment.chapters) chapters << QString::number(c);
-    out(w.t("wrote %1: \"%2\", %3 exercises from chapter(s) %4",
-            "已写入 %1：《%2》，共 %3 道练习，来自第 %4 章")
+    out(w.t("wrote %1: \"%2\", %3 exercises from chapter(s) %4", "已写入 %1：《%2》，共 %3 道练习，来自第 %4 章")
             .arg(safeDisplayText(QFileInfo(output).absoluteFilePath()), safeDisplayText(assignment.title))
             .arg(assignment.exercises.size())
             .arg(chapters.join(QStringLiteral(", "))));
@@ -217,7 +169,8 @@ QString exerciseSummary(const AssignmentExercise& e, const QString& lang, bool w
                  .arg(ex->run.moduleId, ex->run.params.join(u' '), ex->run.condition);
         for (const VarySpec& v : ex->run.vary) {
             QString range;
-            if (v.hasRange) range = QStringLiteral(" %1..%2").arg(QString::number(v.min, 'g', 12), QString::number(v.max, 'g', 12));
+            if (v.hasRange)
+                range = QStringLiteral(" %1..%2").arg(QString::number(v.min, 'g', 12), QString::number(v.max, 'g', 12));
             if (!v.choices.isEmpty()) range = u' ' + v.choices.join(u'|');
             s += w.t("    you may set %1%2\n", "    可以设置 %1%2\n").arg(v.name, range);
         }
@@ -225,13 +178,14 @@ QString exerciseSummary(const AssignmentExercise& e, const QString& lang, bool w
     if (!withHowTo) return s;
     QString example;
     switch (ex->kind) {
-    case ExerciseKind::Number: example = e.id + QStringLiteral("=42"); break;
-    case ExerciseKind::Text: example = e.id + w.t("=\"your words\"", "=\"你的答案\""); break;
-    case ExerciseKind::Choice: example = e.id + QStringLiteral("=B"); break;
-    case ExerciseKind::Multiple: example = e.id + QStringLiteral("=A,C"); break;
-    case ExerciseKind::Run:
-        example = e.id + u'=' + (ex->run.vary.isEmpty() ? QStringLiteral("name") : ex->run.vary.first().name) + QStringLiteral("=VALUE");
-        break;
+        case ExerciseKind::Number: example = e.id + QStringLiteral("=42"); break;
+        case ExerciseKind::Text: example = e.id + w.t("=\"your words\"", "=\"你的答案\""); break;
+        case ExerciseKind::Choice: example = e.id + QStringLiteral("=B"); break;
+        case ExerciseKind::Multiple: example = e.id + QStringLiteral("=A,C"); break;
+        case ExerciseKind::Run:
+            example = e.id + u'=' + (ex->run.vary.isEmpty() ? QStringLiteral("name") : ex->run.vary.first().name) +
+                      QStringLiteral("=VALUE");
+            break;
     }
     s += w.t("    answer: %1\n", "    作答：%1\n").arg(example);
     return s;
@@ -239,15 +193,13 @@ QString exerciseSummary(const AssignmentExercise& e, const QString& lang, bool w
 
 int assignmentShow(const QStringList& rest)
 {
-    const QString cmd = QStringLiteral("assignment show");
-    Args a;
-    if (const int stop = startCommand(cmd, rest, {QStringLiteral("--format")}, assignmentUsageText, &a); stop >= 0) return stop;
-    const Words w{a.lang};
-    const QString format = a.values.value(QStringLiteral("--format"), QStringLiteral("text"));
-    if (format != u"text" && format != u"json")
-        return usageError(cmd, QStringLiteral("--format '%1' is not allowed; expected text or json|--format 不能是“%1”，只能是 text 或 json").arg(safeDisplayText(format.left(40))), a.lang);
-    if (a.positional.size() != 1) return usageError(cmd, QStringLiteral("give one assignment file|请给出一个作业文件"), a.lang);
-    const QString path = a.positional.first();
+    CommandOptions a(QStringLiteral("assignment show"));
+    a.option(QStringLiteral("--format")).choices({QStringLiteral("text"), QStringLiteral("json")});
+    if (const int stop = startCommand(a, rest, assignmentUsageText); stop >= 0) return stop;
+    const Words w{a.lang()};
+    const QString format = a.value(QStringLiteral("--format"), QStringLiteral("text"));
+    if (a.positional().size() != 1) return a.usageError(T2("give one assignment file", "请给出一个作业文件"));
+    const QString path = a.positional().first();
     Assignment as;
     const FileProblem p = readAssignment(path, &as);
     if (format == u"json") {
@@ -256,12 +208,13 @@ int assignmentShow(const QStringList& rest)
         o[QStringLiteral("valid")] = p.ok();
         if (!p.ok()) {
             o[QStringLiteral("problem")] = problemKindName(p.kind);
-            o[QStringLiteral("message")] = describeProblem(p, a.lang);
+            o[QStringLiteral("message")] = describeProblem(p, a.lang());
         } else {
             o[QStringLiteral("id")] = as.id;
             o[QStringLiteral("title")] = as.title;
             o[QStringLiteral("due")] = as.due.isValid() ? QJsonValue(as.due.toString(Qt::ISODate)) : QJsonValue();
-            o[QStringLiteral("created")] = as.created.isValid() ? QJsonValue(as.created.toString(Qt::ISODate)) : QJsonValue();
+            o[QStringLiteral("created")] =
+                as.created.isValid() ? QJsonValue(as.created.toString(Qt::ISODate)) : QJsonValue();
             o[QStringLiteral("createdWith")] = as.createdWith;
             o[QStringLiteral("checksum")] = as.checksum;
             QJsonArray chapters;
@@ -269,7 +222,7 @@ int assignmentShow(const QStringList& rest)
             o[QStringLiteral("chapters")] = chapters;
             QJsonArray exercises;
             for (const AssignmentExercise& e : as.exercises) {
-                const ExerciseBlock* ex = e.inLanguage(a.lang);
+                const ExerciseBlock* ex = e.inLanguage(a.lang());
                 exercises.append(QJsonObject{{QStringLiteral("id"), e.id},
                                              {QStringLiteral("chapter"), e.chapterNumber},
                                              {QStringLiteral("kind"), exerciseKindName(ex->kind)},
@@ -281,14 +234,19 @@ int assignmentShow(const QStringList& rest)
         outBytes(QJsonDocument(o).toJson(QJsonDocument::Indented));
         return p.ok() ? kExitOk : kExitFailure;
     }
-    if (!p.ok()) return failure(cmd, describeProblem(p, a.lang));
-    QString s = w.t("%1: a valid assignment (checksum %2)\n", "%1：有效的作业文件（校验和 %2）\n").arg(safeDisplayText(path), as.checksum);
+    if (!p.ok()) return a.fail(describeProblem(p, a.lang()), kExitFailure);
+    QString s = w.t("%1: a valid assignment (checksum %2)\n", "%1：有效的作业文件（校验和 %2）\n")
+                    .arg(safeDisplayText(path), as.checksum);
     s += w.t("  title: %1\n", "  标题：%1\n").arg(safeDisplayText(as.title));
     s += w.t("  id: %1\n", "  编号：%1\n").arg(as.id);
-    if (as.due.isValid()) s += w.t("  due: %1\n", "  截止：%1\n").arg(as.due.toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")));
-    s += w.t("  created: %1 with %2\n", "  创建：%1，%2\n").arg(as.created.toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")), safeDisplayText(as.createdWith));
-    s += w.t("  %1 exercises, %2 points\n\n", "  共 %1 道练习，%2 分\n\n").arg(as.exercises.size()).arg(as.totalPoints());
-    for (const AssignmentExercise& e : as.exercises) s += exerciseSummary(e, a.lang, false);
+    if (as.due.isValid())
+        s += w.t("  due: %1\n", "  截止：%1\n").arg(as.due.toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")));
+    s += w.t("  created: %1 with %2\n", "  创建：%1，%2\n")
+             .arg(as.created.toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")), safeDisplayText(as.createdWith));
+    s += w.t("  %1 exercises, %2 points\n\n", "  共 %1 道练习，%2 分\n\n")
+             .arg(as.exercises.size())
+             .arg(as.totalPoints());
+    for (const AssignmentExercise& e : as.exercises) s += exerciseSummary(e, a.lang(), false);
     out(s);
     return kExitOk;
 }
@@ -297,9 +255,10 @@ int assignmentShow(const QStringList& rest)
 
 // The student's draft for `assignment`: read, or new when there is none. A
 // damaged draft is moved aside (kept for inspection) and a new one started.
-bool loadDraft(const Assignment& assignment, const QString& student, const QString& cmd, const QString& lang,
-               AnswerFile* draft, int* status)
+bool loadDraft(const Assignment& assignment, const QString& student, const CommandOptions& a, AnswerFile* draft,
+               int* status)
 {
+    const QString lang = a.lang();
     const Words w{lang};
     const QString path = draftAnswersPath(assignment);
     FileProblem p = readAnswerFile(path, draft);
@@ -309,7 +268,7 @@ bool loadDraft(const Assignment& assignment, const QString& student, const QStri
         return true;
     }
     if (p.kind == FileProblem::Kind::Unreadable) {
-        *status = failure(cmd, describeProblem(p, lang));
+        *status = a.fail(describeProblem(p, lang), kExitFailure);
         return false;
     }
     if (!p.ok()) {
@@ -318,60 +277,63 @@ bool loadDraft(const Assignment& assignment, const QString& student, const QStri
         QFile::rename(path, aside);
         err(w.t("poslab %1: warning: %2; it was moved to %3 and a new draft started",
                 "poslab %1：警告：%2；已把它移到 %3，重新开始一份草稿")
-                .arg(cmd, describeProblem(p, lang), safeDisplayText(aside)));
+                .arg(a.command(), describeProblem(p, lang), safeDisplayText(aside)));
         *draft = newAnswerFile(assignment, student);
         return true;
     }
-    if (safeDisplayText(draft->studentName).simplified().toCaseFolded() != safeDisplayText(student).simplified().toCaseFolded()) {
-        *status = usageError(cmd, QStringLiteral("the draft of this assignment on this account is %1's; use --student \"%1\" "
-                                                 "(or remove %2 to start again)|这个账户上这份作业的草稿属于 %1；请用 --student \"%1\""
-                                                 "（或删除 %2 重新开始）")
-                                      .arg(safeDisplayText(draft->studentName), safeDisplayText(path)),
-                             lang);
+    if (safeDisplayText(draft->studentName).simplified().toCaseFolded() !=
+        safeDisplayText(student).simplified().toCaseFolded()) {
+        *status = a.usageError(T2("the draft of this assignment on this account is %1's; use --student \"%1\" "
+                                  "(or remove %2 to start again)",
+                                  "这个账户上这份作业的草稿属于 %1；请用 --student \"%1\"（或删除 %2 重新开始）")
+                                   .arg(safeDisplayText(draft->studentName), safeDisplayText(path)));
         return false;
     }
     return true;
 }
 
-// Reads ID=VALUE into `answer` for exercise `ex`; returns a usage error ("en|zh") or empty.
-QString readAnswerValue(const ExerciseBlock& ex, const QString& value, StudentAnswer* answer)
+// Reads ID=VALUE into `answer` for exercise `ex`; returns a usage error or empty.
+Text2 readAnswerValue(const ExerciseBlock& ex, const QString& value, StudentAnswer* answer)
 {
     answer->text.clear();
     answer->selected.clear();
     answer->runParams.clear();
     if (value.trimmed().isEmpty()) return {};  // clears the answer
     switch (ex.kind) {
-    case ExerciseKind::Number:
-    case ExerciseKind::Text: answer->text = value; return {};
-    case ExerciseKind::Choice:
-    case ExerciseKind::Multiple: {
-        const QStringList letters = value.split(u',', Qt::SkipEmptyParts);
-        for (const QString& raw : letters) {
-            const QString l = raw.trimmed().toUpper();
-            const int index = l.size() == 1 ? l[0].unicode() - u'A' : -1;
-            if (index < 0 || index >= ex.options.size())
-                return QStringLiteral("%1: '%2' is not an option; the options are A to %3|%1：“%2”不是选项；选项是 A 到 %3")
-                    .arg(ex.id, safeDisplayText(raw.left(20)), QString(QChar(char16_t(u'A' + ex.options.size() - 1))));
-            if (!answer->selected.contains(index)) answer->selected << index;
-        }
-        if (ex.kind == ExerciseKind::Choice && answer->selected.size() > 1)
-            return QStringLiteral("%1: choose one option|%1：只能选一个选项").arg(ex.id);
-        std::sort(answer->selected.begin(), answer->selected.end());
-        return {};
-    }
-    case ExerciseKind::Run:
-        for (const QString& part : value.split(u';', Qt::SkipEmptyParts)) {
-            const QString name = part.section(u'=', 0, 0).trimmed();
-            const bool allowed = std::any_of(ex.run.vary.begin(), ex.run.vary.end(), [&](const VarySpec& v) { return v.name == name; });
-            if (!part.contains(u'=') || !allowed) {
-                QStringList names;
-                for (const VarySpec& v : ex.run.vary) names << v.name;
-                return QStringLiteral("%1: '%2' is not name=value for a parameter you may set (%3)|%1：“%2”不是可设置参数（%3）的 名称=值")
-                    .arg(ex.id, safeDisplayText(part.left(60)), names.join(QStringLiteral(", ")));
+        case ExerciseKind::Number:
+        case ExerciseKind::Text: answer->text = value; return {};
+        case ExerciseKind::Choice:
+        case ExerciseKind::Multiple: {
+            const QStringList letters = value.split(u',', Qt::SkipEmptyParts);
+            for (const QString& raw : letters) {
+                const QString l = raw.trimmed().toUpper();
+                const int index = l.size() == 1 ? l[0].unicode() - u'A' : -1;
+                if (index < 0 || index >= ex.options.size())
+                    return T2("%1: '%2' is not an option; the options are A to %3", "%1：“%2”不是选项；选项是 A 到 %3")
+                        .arg(ex.id, safeDisplayText(raw.left(20)),
+                             QString(QChar(char16_t(u'A' + ex.options.size() - 1))));
+                if (!answer->selected.contains(index)) answer->selected << index;
             }
-            answer->runParams << name + u'=' + part.section(u'=', 1).trimmed();
+            if (ex.kind == ExerciseKind::Choice && answer->selected.size() > 1)
+                return T2("%1: choose one option", "%1：只能选一个选项").arg(ex.id);
+            std::sort(answer->selected.begin(), answer->selected.end());
+            return {};
         }
-        return {};
+        case ExerciseKind::Run:
+            for (const QString& part : value.split(u';', Qt::SkipEmptyParts)) {
+                const QString name = part.section(u'=', 0, 0).trimmed();
+                const bool allowed = std::any_of(ex.run.vary.begin(), ex.run.vary.end(),
+                                                 [&](const VarySpec& v) { return v.name == name; });
+                if (!part.contains(u'=') || !allowed) {
+                    QStringList names;
+                    for (const VarySpec& v : ex.run.vary) names << v.name;
+                    return T2("%1: '%2' is not name=value for a parameter you may set (%3)",
+                              "%1：“%2”不是可设置参数（%3）的 名称=值")
+                        .arg(ex.id, safeDisplayText(part.left(60)), names.join(QStringLiteral(", ")));
+                }
+                answer->runParams << name + u'=' + part.section(u'=', 1).trimmed();
+            }
+            return {};
     }
     return {};
 }
@@ -380,28 +342,30 @@ int answeredCount(const Assignment& assignment, const AnswerFile& f)
 {
     int n = 0;
     for (const AssignmentExercise& e : assignment.exercises)
-        if (const StudentAnswer* s = f.find(e.id); s && (!s->text.trimmed().isEmpty() || !s->selected.isEmpty() || !s->runParams.isEmpty())) ++n;
+        if (const StudentAnswer* s = f.find(e.id);
+            s && (!s->text.trimmed().isEmpty() || !s->selected.isEmpty() || !s->runParams.isEmpty()))
+            ++n;
     return n;
 }
 
 // Reads the assignment named by the first positional argument and checks --student.
-bool prepareStudentCommand(const Args& a, const QString& cmd, Assignment* assignment, int* status)
+bool prepareStudentCommand(const CommandOptions& a, Assignment* assignment, int* status)
 {
-    if (a.positional.isEmpty()) {
-        *status = usageError(cmd, QStringLiteral("give the assignment file|请给出作业文件"), a.lang);
+    if (a.positional().isEmpty()) {
+        *status = a.usageError(T2("give the assignment file", "请给出作业文件"));
         return false;
     }
     if (a.value("--student").trimmed().isEmpty()) {
-        *status = usageError(cmd, QStringLiteral("--student NAME is required|需要 --student 姓名"), a.lang);
+        *status = a.usageError(T2("--student NAME is required", "需要 --student 姓名"));
         return false;
     }
     if (a.value("--student").trimmed().size() > 200) {
-        *status = usageError(cmd, QStringLiteral("--student: a name of at most 200 characters|--student：姓名最多 200 个字符"), a.lang);
+        *status = a.usageError(T2("--student: a name of at most 200 characters", "--student：姓名最多 200 个字符"));
         return false;
     }
-    const FileProblem p = readAssignment(a.positional.first(), assignment);
+    const FileProblem p = readAssignment(a.positional().first(), assignment);
     if (!p.ok()) {
-        *status = failure(cmd, describeProblem(p, a.lang));
+        *status = a.fail(describeProblem(p, a.lang()), kExitFailure);
         return false;
     }
     return true;
@@ -409,32 +373,33 @@ bool prepareStudentCommand(const Args& a, const QString& cmd, Assignment* assign
 
 int assignmentAnswer(const QStringList& rest)
 {
-    const QString cmd = QStringLiteral("assignment answer");
-    Args a;
-    if (const int stop = startCommand(cmd, rest, {QStringLiteral("--student")}, assignmentUsageText, &a); stop >= 0) return stop;
-    const Words w{a.lang};
+    CommandOptions a(QStringLiteral("assignment answer"));
+    a.option(QStringLiteral("--student"));
+    if (const int stop = startCommand(a, rest, assignmentUsageText); stop >= 0) return stop;
+    const Words w{a.lang()};
     Assignment assignment;
     int status = kExitOk;
-    if (!prepareStudentCommand(a, cmd, &assignment, &status)) return status;
-    if (a.positional.size() < 2) return usageError(cmd, QStringLiteral("give at least one answer as ID=VALUE|请至少给出一个答案，格式为 编号=值"), a.lang);
+    if (!prepareStudentCommand(a, &assignment, &status)) return status;
+    if (a.positional().size() < 2)
+        return a.usageError(T2("give at least one answer as ID=VALUE", "请至少给出一个答案，格式为 编号=值"));
     AnswerFile draft;
-    if (!loadDraft(assignment, a.value("--student"), cmd, a.lang, &draft, &status)) return status;
+    if (!loadDraft(assignment, a.value("--student"), a, &draft, &status)) return status;
     // Every answer is checked before anything is saved.
     const QDateTime now = QDateTime::currentDateTimeUtc();
-    for (const QString& item : a.positional.mid(1)) {
+    for (const QString& item : a.positional().mid(1)) {
         const QString id = item.section(u'=', 0, 0);
         const AssignmentExercise* e = assignment.findExercise(id);
         if (!item.contains(u'=') || !e) {
             QStringList ids;
             for (const AssignmentExercise& x : assignment.exercises) ids << x.id;
-            return usageError(cmd, QStringLiteral("'%1' is not ID=VALUE for an exercise of this assignment (%2)|“%1”不是本作业某道练习的 编号=值（%2）")
-                                       .arg(safeDisplayText(item.left(60)), ids.join(QStringLiteral(", "))),
-                              a.lang);
+            return a.usageError(T2("'%1' is not ID=VALUE for an exercise of this assignment (%2)",
+                                   "“%1”不是本作业某道练习的 编号=值（%2）")
+                                    .arg(safeDisplayText(item.left(60)), ids.join(QStringLiteral(", "))));
         }
         StudentAnswer answer;
         answer.exerciseId = id;
-        const QString problem = readAnswerValue(*e->inLanguage(a.lang), item.mid(id.size() + 1), &answer);
-        if (!problem.isEmpty()) return usageError(cmd, problem, a.lang);
+        const Text2 problem = readAnswerValue(*e->inLanguage(a.lang()), item.mid(id.size() + 1), &answer);
+        if (!problem.isEmpty()) return a.usageError(problem);
         StudentAnswer* existing = draft.find(id);
         if (!existing) {
             draft.answers << StudentAnswer{id, {}, {}, {}, {}, 0};
@@ -446,7 +411,7 @@ int assignmentAnswer(const QStringList& rest)
         existing->saved = now;
     }
     const FileProblem p = writeAnswerFile(draftAnswersPath(assignment), &draft);
-    if (!p.ok()) return failure(cmd, describeProblem(p, a.lang));
+    if (!p.ok()) return a.fail(describeProblem(p, a.lang()), kExitFailure);
     out(w.t("saved to %1 (%2 of %3 exercises answered); `poslab assignment submit` hands them in",
             "已保存到 %1（已答 %2 / %3 题）；用 `poslab assignment submit` 提交")
             .arg(safeDisplayText(draftAnswersPath(assignment)))
@@ -457,31 +422,31 @@ int assignmentAnswer(const QStringList& rest)
 
 int assignmentSubmit(const QStringList& rest)
 {
-    const QString cmd = QStringLiteral("assignment submit");
-    Args a;
-    if (const int stop = startCommand(cmd, rest, {QStringLiteral("--student"), QStringLiteral("-o"), QStringLiteral("--output")}, assignmentUsageText, &a); stop >= 0) return stop;
-    const Words w{a.lang};
+    CommandOptions a(QStringLiteral("assignment submit"));
+    a.option(QStringLiteral("--student")).option(QStringLiteral("-o")).alias(QStringLiteral("--output"));
+    if (const int stop = startCommand(a, rest, assignmentUsageText); stop >= 0) return stop;
+    const Words w{a.lang()};
     Assignment assignment;
     int status = kExitOk;
-    if (!prepareStudentCommand(a, cmd, &assignment, &status)) return status;
-    if (a.positional.size() > 1)
-        return usageError(cmd, QStringLiteral("unexpected argument '%1'|多余的参数“%1”").arg(safeDisplayText(a.positional[1].left(60))), a.lang);
+    if (!prepareStudentCommand(a, &assignment, &status)) return status;
+    if (a.positional().size() > 1) return a.usageError(unexpectedArgument(a.positional()[1]));
     AnswerFile answers;
-    if (!loadDraft(assignment, a.value("--student"), cmd, a.lang, &answers, &status)) return status;
+    if (!loadDraft(assignment, a.value("--student"), a, &answers, &status)) return status;
     answers.submitted = QDateTime::currentDateTimeUtc();
-    QString output = a.has("-o") ? a.value("-o") : a.value("--output");
+    QString output = a.value("-o");
     if (output.isEmpty()) output = QDir::current().filePath(suggestedAnswersFileName(assignment, answers.studentName));
     const FileProblem p = writeAnswerFile(output, &answers);
-    if (!p.ok()) return failure(cmd, describeProblem(p, a.lang));
+    if (!p.ok()) return a.fail(describeProblem(p, a.lang()), kExitFailure);
     const int answered = answeredCount(assignment, answers);
     if (answered < assignment.exercises.size())
         err(w.t("poslab %1: note: %2 of %3 exercises are unanswered", "poslab %1：提示：%3 道题中有 %2 道没有作答")
-                .arg(cmd)
+                .arg(a.command())
                 .arg(assignment.exercises.size() - answered)
                 .arg(assignment.exercises.size()));
     out(w.t("wrote %1: the answers of %2 to \"%3\" (%4 of %5 answered); hand this file to your teacher",
             "已写入 %1：%2 对《%3》的答卷（已答 %4 / %5 题）；把这个文件交给老师")
-            .arg(safeDisplayText(QFileInfo(output).absoluteFilePath()), safeDisplayText(answers.studentName), safeDisplayText(assignment.title))
+            .arg(safeDisplayText(QFileInfo(output).absoluteFilePath()), safeDisplayText(answers.studentName),
+                 safeDisplayText(assignment.title))
             .arg(answered)
             .arg(assignment.exercises.size()));
     return kExitOk;
@@ -489,22 +454,26 @@ int assignmentSubmit(const QStringList& rest)
 
 int assignmentOpenAsText(const QStringList& rest)
 {
-    const QString cmd = QStringLiteral("assignment open");
-    Args a;
-    if (const int stop = startCommand(cmd, rest, {QStringLiteral("--student"), QStringLiteral("--course")}, assignmentUsageText, &a); stop >= 0) return stop;
-    const Words w{a.lang};
-    if (a.positional.size() != 1) return usageError(cmd, QStringLiteral("give one assignment file|请给出一个作业文件"), a.lang);
+    CommandOptions a = openOptions();
+    if (const int stop = startCommand(a, rest, assignmentUsageText); stop >= 0) return stop;
+    const Words w{a.lang()};
+    if (a.positional().size() != 1) return a.usageError(T2("give one assignment file", "请给出一个作业文件"));
     Assignment assignment;
-    const FileProblem p = readAssignment(a.positional.first(), &assignment);
-    if (!p.ok()) return failure(cmd, describeProblem(p, a.lang));
-    const QString student = a.value("--student").trimmed().isEmpty() ? w.t("NAME", "姓名") : safeDisplayText(a.value("--student").trimmed());
-    QString s = w.t("No display, so here are the exercises of \"%1\" as text.\n\n", "没有显示器，下面以文字列出《%1》的练习。\n\n")
+    const FileProblem p = readAssignment(a.positional().first(), &assignment);
+    if (!p.ok()) return a.fail(describeProblem(p, a.lang()), kExitFailure);
+    const QString student = a.value("--student").trimmed().isEmpty() ? w.t("NAME", "姓名")
+                                                                     : safeDisplayText(a.value("--student").trimmed());
+    QString s = w.t("No display, so here are the exercises of \"%1\" as text.\n\n",
+                    "没有显示器，下面以文字列出《%1》的练习。\n\n")
                     .arg(safeDisplayText(assignment.title));
-    for (const AssignmentExercise& e : assignment.exercises) s += exerciseSummary(e, a.lang, true) + u'\n';
-    s += w.t("Answer (as often as you like; each answer is saved at once):\n", "作答（可以多次作答，每次都会立即保存）：\n");
-    s += QStringLiteral("  poslab assignment answer %1 --student \"%2\" ID=VALUE ...\n").arg(safeDisplayText(a.positional.first()), student);
+    for (const AssignmentExercise& e : assignment.exercises) s += exerciseSummary(e, a.lang(), true) + u'\n';
+    s += w.t("Answer (as often as you like; each answer is saved at once):\n",
+             "作答（可以多次作答，每次都会立即保存）：\n");
+    s += QStringLiteral("  poslab assignment answer %1 --student \"%2\" ID=VALUE ...\n")
+             .arg(safeDisplayText(a.positional().first()), student);
     s += w.t("Hand in:\n", "提交：\n");
-    s += QStringLiteral("  poslab assignment submit %1 --student \"%2\"\n").arg(safeDisplayText(a.positional.first()), student);
+    s += QStringLiteral("  poslab assignment submit %1 --student \"%2\"\n")
+             .arg(safeDisplayText(a.positional().first()), student);
     out(s);
     return kExitOk;
 }
@@ -515,7 +484,8 @@ int assignmentOpenAsText(const QStringList& rest)
 bool writeStudentReports(const ClassGrades& grades, const QString& dir, const Words& w)
 {
     if (!QDir().mkpath(dir)) {
-        err(w.t("poslab grade: cannot create the folder %1", "poslab grade：无法创建文件夹 %1").arg(safeDisplayText(dir)));
+        err(w.t("poslab grade: cannot create the folder %1", "poslab grade：无法创建文件夹 %1")
+                .arg(safeDisplayText(dir)));
         return false;
     }
     bool ok = true;
@@ -544,60 +514,65 @@ int commandAssignment(const QStringList& args)
     if (sub == u"answer") return assignmentAnswer(rest);
     if (sub == u"submit") return assignmentSubmit(rest);
     if (sub == u"open") return assignmentOpenAsText(rest);
-    const Args a = parseArgs(args, {});
-    if (sub.isEmpty() || sub == u"--help" || sub == u"-h" || (sub.startsWith(u"--lang") && a.flags.contains(QStringLiteral("--help")))) {
-        out(assignmentUsageText(a.lang));
-        return sub.isEmpty() ? kExitUsage : kExitOk;
+    CommandOptions a(QStringLiteral("assignment"));
+    const bool parsed = a.parse(args);
+    if (parsed && a.helpRequested() && a.positional().isEmpty()) {
+        out(assignmentUsageText(a.lang()));
+        return kExitOk;
     }
-    return usageError(QStringLiteral("assignment"),
-                      QStringLiteral("unknown subcommand '%1'; expected create, show, answer, submit or open|没有“%1”这个子命令；"
-                                     "可用的是 create、show、answer、submit、open")
-                          .arg(safeDisplayText(sub.left(60))),
-                      a.lang);
+    if (parsed && a.positional().isEmpty()) {  // no subcommand: the usage, as a usage error
+        out(assignmentUsageText(a.lang()));
+        return kExitUsage;
+    }
+    if (!parsed) return a.usageError();
+    return a.usageError(T2("unknown subcommand '%1'; expected create, show, answer, submit or open",
+                           "没有“%1”这个子命令；可用的是 create、show、answer、submit、open")
+                            .arg(safeDisplayText(sub.left(60))));
 }
 
 int commandGrade(const QStringList& args)
 {
-    const QString cmd = QStringLiteral("grade");
-    Args a;
-    if (const int stop = startCommand(cmd, args, {QStringLiteral("--format"), QStringLiteral("-o"), QStringLiteral("--output"),
-                                    QStringLiteral("--student-reports"), QStringLiteral("--time-limit")}, gradeUsageText, &a); stop >= 0) return stop;
-    const Words w{a.lang};
-    const QString format = a.values.value(QStringLiteral("--format"), QStringLiteral("text"));
-    if (format != u"text" && format != u"json" && format != u"csv")
-        return usageError(cmd, QStringLiteral("--format '%1' is not allowed; expected text, json or csv|--format 不能是“%1”，只能是 text、json 或 csv")
-                                   .arg(safeDisplayText(format.left(40))), a.lang);
+    CommandOptions a = gradeOptions();
+    if (const int stop = startCommand(a, args, gradeUsageText); stop >= 0) return stop;
+    const Words w{a.lang()};
+    const QString format = a.value(QStringLiteral("--format"), QStringLiteral("text"));
     GradeOptions options;
-    options.lang = a.lang;
+    options.lang = a.lang();
     if (a.has("--time-limit")) {
         bool ok = false;
         const double seconds = QLocale::c().toDouble(a.value("--time-limit"), &ok);
         if (!ok || !std::isfinite(seconds) || seconds < 0.01 || seconds > 3600)
-            return usageError(cmd, QStringLiteral("--time-limit '%1' is not allowed; expected seconds from 0.01 to 3600|--time-limit 不能是“%1”，应为 0.01 到 3600 秒")
-                                       .arg(safeDisplayText(a.value("--time-limit").left(40))), a.lang);
+            return a.usageError(T2("--time-limit '%1' is not allowed; expected seconds from 0.01 to 3600",
+                                   "--time-limit 不能取“%1”：应为 0.01 到 3600 秒")
+                                    .arg(safeDisplayText(a.value("--time-limit").left(40))));
         options.checkTimeLimitMs = int(std::lround(seconds * 1000));
     }
-    if (a.positional.size() < 2)
-        return usageError(cmd, QStringLiteral("give the assignment file, then one or more answer files|请先给出作业文件，再给出一个或多个答卷文件"), a.lang);
+    if (a.positional().size() < 2)
+        return a.usageError(T2("give the assignment file, then one or more answer files",
+                               "请先给出作业文件，再给出一个或多个答卷文件"));
     Assignment assignment;
-    const FileProblem p = readAssignment(a.positional.first(), &assignment);
-    if (!p.ok()) return failure(cmd, describeProblem(p, a.lang));
+    const FileProblem p = readAssignment(a.positional().first(), &assignment);
+    if (!p.ok()) return a.fail(describeProblem(p, a.lang()), kExitFailure);
 
-    const ClassGrades grades = gradeFiles(assignment, a.positional.mid(1), options);
+    const ClassGrades grades = gradeFiles(assignment, a.positional().mid(1), options);
     for (const FileIssue& issue : grades.issues)
-        err(QStringLiteral("poslab grade: ") + w.t("warning: ", "警告：") + describeIssue(issue, a.lang));
-    if (format == u"json") outBytes(gradesToJson(grades));
-    else if (format == u"csv") outBytes(gradesToCsv(grades));
-    else out(gradesToText(grades));
+        err(QStringLiteral("poslab grade: ") + w.t("warning: ", "警告：") + describeIssue(issue, a.lang()));
+    if (format == u"json")
+        outBytes(gradesToJson(grades));
+    else if (format == u"csv")
+        outBytes(gradesToCsv(grades));
+    else
+        out(gradesToText(grades));
 
     int status = kExitOk;
-    const QString pdf = a.has("-o") ? a.value("-o") : a.value("--output");
+    const QString pdf = a.value("-o");
     if (!pdf.isEmpty()) {
         const poslab::ui::ReportResult r = poslab::ui::writeClassReport(grades, pdf);
         err(QStringLiteral("poslab grade: ") + r.message);
         if (!r.ok) status = kExitFailure;
     }
-    if (a.has("--student-reports") && !writeStudentReports(grades, a.value("--student-reports"), w)) status = kExitFailure;
+    if (a.has("--student-reports") && !writeStudentReports(grades, a.value("--student-reports"), w))
+        status = kExitFailure;
     // A check that ignored its cancel flag still runs on a detached thread:
     // leave now, without running static destructors under it.
     if (abandonedChecks() > 0) {
@@ -610,28 +585,25 @@ int commandGrade(const QStringList& args)
 
 bool isAssignmentOpen(const QStringList& args)
 {
-    return args.size() >= 2 && args[0] == u"assignment" && args[1] == u"open" && !args.contains(QStringLiteral("--help")) &&
-           !args.contains(QStringLiteral("-h"));
+    if (args.size() < 2 || args[0] != u"assignment" || args[1] != u"open") return false;
+    CommandOptions a = openOptions();
+    return a.parse(args.mid(2)) && !a.helpRequested();  // a usage error is reported by the text command
 }
 
 bool gradeWritesPdf(const QStringList& args)
 {
     if (args.value(0) != u"grade") return false;
-    for (const QString& a : args)
-        if (a == u"-o" || a == u"--output" || a.startsWith(u"--output=") || a == u"--student-reports" ||
-            a.startsWith(u"--student-reports="))
-            return true;
-    return false;
+    CommandOptions a = gradeOptions();
+    return a.parse(args.mid(1)) && (a.has(QStringLiteral("-o")) || a.has(QStringLiteral("--student-reports")));
 }
 
 int openAssignmentWindow(QApplication& app, const QStringList& args)
 {
-    const QString cmd = QStringLiteral("assignment open");
-    const Args a = parseArgs(args.mid(2), {QStringLiteral("--student"), QStringLiteral("--course")});
-    if (!a.error.isEmpty()) return usageError(cmd, a.error, a.lang);
-    if (a.positional.size() != 1) return usageError(cmd, QStringLiteral("give one assignment file|请给出一个作业文件"), a.lang);
-    return poslab::ui::runAssignmentWindow(app, a.positional.first(), a.value("--student").trimmed(), a.value("--course"),
-                                           a.has("--lang") ? a.lang : QString());
+    CommandOptions a = openOptions();
+    if (!a.parse(args.mid(2))) return a.usageError();
+    if (a.positional().size() != 1) return a.usageError(T2("give one assignment file", "请给出一个作业文件"));
+    return poslab::ui::runAssignmentWindow(app, a.positional().first(), a.value("--student").trimmed(),
+                                           a.value("--course"), a.has("--lang") ? a.lang() : QString());
 }
 
 }  // namespace poslab::app

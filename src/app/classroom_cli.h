@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // classroom_cli.h — the classroom commands of the `poslab` command line:
 // assignments a teacher hands out, the answers students hand back, grading.
 //

@@ -1,22 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "app/cli.h"
 
 #include "app/classroom_cli.h"
+#include "app/command_options.h"
+#include "app/experiment_command.h"
 #include "app/help_text.h"
-#include "app/train_cli.h"
+#include "app/train_command.h"
 
+#include "classroom/assignment.h"
 #include "core/common.h"
 #include "lessons/course_check.h"
 #include "lessons/course_loader.h"
 #include "modules/lab/run_store.h"
 #include "modules/output_format.h"
-#include "ui/report/pdf_export.h"
 #include "modules/registry.h"
+#include "ui/report/pdf_export.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QProcess>
 
 #include <cstdio>
+#include <optional>
 #include <string>
 
 namespace poslab::app {
@@ -25,69 +30,26 @@ using namespace poslab::modules;
 
 namespace {
 
-void writeOut(const std::string& s) { writeStdout(s); }
+void writeOut(const std::string& s)
+{
+    writeStdout(s);
+}
 
-void writeErr(const QString& s) {
+void writeErr(const QString& s)
+{
     const QByteArray b = (s.endsWith(u'\n') ? s : s + u'\n').toUtf8();
     writeStderr(std::string_view(b.constData(), static_cast<std::size_t>(b.size())));
 }
 
-// --lang's default for every command: the environment's language (help_text.h).
-QString defaultLang() { return languageFromEnvironment(); }
-
-// Options shared by the commands; positional words are returned in `rest`.
-struct Options {
-    QString format = QStringLiteral("text");
-    QString lang;
-    QString course;
-    bool help = false;
-    QStringList rest;
-};
-
-// Parses --format/--lang/--help in either "--opt value" or "--opt=value" form.
-// Returns an error message, or an empty string.
-QString parseOptions(const QStringList& args, Options& o) {
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        const QString& a = args[i];
-        auto takeValue = [&](const QString& opt, QString& into) -> QString {
-            if (a.startsWith(opt + u'=')) {
-                into = a.mid(opt.size() + 1);
-                return {};
-            }
-            if (i + 1 >= args.size()) return QStringLiteral("option %1 needs a value").arg(opt);
-            into = args[++i];
-            return {};
-        };
-        QString err;
-        if (a == u"--format" || a.startsWith(u"--format=")) {
-            err = takeValue(QStringLiteral("--format"), o.format);
-        } else if (a == u"--lang" || a.startsWith(u"--lang=")) {
-            err = takeValue(QStringLiteral("--lang"), o.lang);
-        } else if (a == u"--course" || a.startsWith(u"--course=")) {
-            err = takeValue(QStringLiteral("--course"), o.course);
-        } else if (a == u"--help" || a == u"-h") {
-            o.help = true;
-        } else if (a.startsWith(u"--")) {
-            err = QStringLiteral("unknown option '%1'").arg(a.left(60));
-        } else {
-            o.rest << a;
-        }
-        if (!err.isEmpty()) return err;
-    }
-    if (o.lang.isEmpty()) o.lang = defaultLang();
-    if (o.lang != u"en" && o.lang != u"zh")
-        return QStringLiteral("--lang '%1' is not allowed; expected en or zh").arg(o.lang.left(60));
-    return {};
-}
-
-int usageError(const QString& message) {
-    writeErr(QStringLiteral("poslab: ") + message);
-    writeErr(QStringLiteral("Try 'poslab --help'."));
-    return kExitUsage;
+// "poslab run MODULE: MESSAGE" in `lang`; returns `status`.
+int runError(const QString& id, const QString& message, const QString& lang, int status)
+{
+    return reportError(QStringLiteral("run ") + id, Text2{message, message}, lang, status);
 }
 
 // Close ids for "did you mean": same family or a small edit distance.
-QStringList similarIds(const QString& id) {
+QStringList similarIds(const QString& id)
+{
     auto distance = [](const QString& a, const QString& b) {
         std::vector<int> prev(b.size() + 1), cur(b.size() + 1);
         for (qsizetype j = 0; j <= b.size(); ++j) prev[j] = int(j);
@@ -102,92 +64,104 @@ QStringList similarIds(const QString& id) {
     QStringList out;
     const QString family = id.section(u'.', 0, 0);
     for (const QString& known : Registry::builtin().ids())
-        if (distance(id.left(80), known) <= 3 || (!family.isEmpty() && known.startsWith(family + u'.')))
-            out << known;
+        if (distance(id.left(80), known) <= 3 || (!family.isEmpty() && known.startsWith(family + u'.'))) out << known;
     return out;
 }
 
-int commandList(const QStringList& args) {
-    Options o;
-    if (QString err = parseOptions(args, o); !err.isEmpty()) return usageError(err);
-    if (o.help) {
+Text2 unknownModule(const QString& id)
+{
+    const QStringList similar = similarIds(id);
+    const QString shown = poslab::lessons::safeDisplayText(id.left(80));
+    if (similar.isEmpty())
+        return T2("unknown module '%1' (`poslab list` shows every module)",
+                  "没有模块“%1”（`poslab list` 列出全部模块）")
+            .arg(shown);
+    return T2("unknown module '%1'; did you mean: %2 (`poslab list` shows every module)",
+              "没有模块“%1”；你要找的是不是：%2（`poslab list` 列出全部模块）")
+        .arg(shown, similar.join(QStringLiteral(", ")));
+}
+
+int commandList(const QStringList& args)
+{
+    CommandOptions o(QStringLiteral("list"));
+    o.option(QStringLiteral("--format")).choices({QStringLiteral("text"), QStringLiteral("json")});
+    if (!o.parse(args)) return o.usageError();
+    if (o.helpRequested()) {
         writeOut("usage: poslab list [--format text|json] [--lang en|zh]\n");
         return kExitOk;
     }
-    if (!o.rest.isEmpty()) return usageError(QStringLiteral("list takes no arguments (got '%1')").arg(o.rest.first().left(60)));
-    if (o.format == u"json") {
+    if (!o.positional().isEmpty()) return o.usageError(unexpectedArgument(o.positional().first()));
+    if (o.value(QStringLiteral("--format")) == u"json")
         writeOut(listToJson(Registry::builtin()));
-    } else if (o.format == u"text") {
-        writeOut(listToText(Registry::builtin(), o.lang));
-    } else {
-        return usageError(QStringLiteral("--format '%1' is not allowed for list; expected text or json").arg(o.format.left(60)));
-    }
+    else
+        writeOut(listToText(Registry::builtin(), o.lang()));
     return kExitOk;
 }
 
-int commandRun(const QStringList& args) {
-    Options o;
-    if (QString err = parseOptions(args, o); !err.isEmpty()) return usageError(err);
-    if (o.format != u"text" && o.format != u"json" && o.format != u"csv")
-        return usageError(QStringLiteral("--format '%1' is not allowed; expected text, json or csv").arg(o.format.left(60)));
-    if (o.rest.isEmpty()) {
-        if (o.help) {
+// Runs one module with its name=value parameters and prints the outputs in `format`.
+int runAndPrint(const ModuleSpec& spec, const QStringList& assignments, const QString& format, const QString& lang)
+{
+    const QString& id = spec.id;
+    try {
+        const Params params = parseParams(spec, assignments);
+        const std::vector<Output> outputs = runModule(spec, params);
+        if (format == u"json")
+            writeOut(runToJson(spec, params, outputs));
+        else if (format == u"csv")
+            writeOut(runToCsv(outputs));
+        else
+            writeOut(runToText(spec, params, outputs, lang));
+        return kExitOk;
+    } catch (const ParamError& e) {
+        return runError(id, e.message(lang), lang, kExitUsage);
+    } catch (const poslab::budget_error& e) {
+        // Too large for the memory budget: a parameter problem the user can fix.
+        return reportError(
+            QStringLiteral("run ") + id,
+            T2("%1; choose smaller sizes", "所需内存超出预算，请把尺寸调小（%1）").arg(QString::fromUtf8(e.what())),
+            lang, kExitUsage);
+    } catch (const std::exception& e) {
+        return runError(id, QString::fromUtf8(e.what()), lang, kExitFailure);
+    } catch (...) {
+        return runError(id, QStringLiteral("unexpected error"), lang, kExitFailure);
+    }
+}
+
+int commandRun(const QStringList& args)
+{
+    CommandOptions o(QStringLiteral("run"));
+    o.option(QStringLiteral("--format"))
+        .choices({QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("csv")});
+    if (!o.parse(args)) return o.usageError();
+    QStringList rest = o.positional();
+    if (rest.isEmpty()) {
+        if (o.helpRequested()) {
             writeOut("usage: poslab run MODULE [name=value ...] [--format text|json|csv] [--lang en|zh]\n");
             return kExitOk;
         }
-        return usageError(QStringLiteral("run needs a module id; `poslab list` shows them"));
+        return o.usageError(
+            T2("run needs a module id; `poslab list` shows them", "run 需要一个模块编号；`poslab list` 列出全部模块"));
     }
-    const QString id = o.rest.takeFirst();
+    const QString id = rest.takeFirst();
     const ModuleSpec* spec = Registry::builtin().find(id);
-    if (!spec) {
-        QString msg = QStringLiteral("unknown module '%1'").arg(id.left(80));
-        const QStringList similar = similarIds(id);
-        if (!similar.isEmpty()) msg += QStringLiteral("; did you mean: ") + similar.join(QStringLiteral(", "));
-        msg += QStringLiteral(" (`poslab list` shows every module)");
-        return usageError(msg);
-    }
-    if (o.help) {
-        writeOut(moduleHelpText(*spec, o.lang));
+    if (!spec) return o.usageError(unknownModule(id));
+    if (o.helpRequested()) {
+        writeOut(moduleHelpText(*spec, o.lang()));
         return kExitOk;
     }
-    try {
-        const Params params = parseParams(*spec, o.rest);
-        const std::vector<Output> outputs = runModule(*spec, params);
-        if (o.format == u"json")
-            writeOut(runToJson(*spec, params, outputs));
-        else if (o.format == u"csv")
-            writeOut(runToCsv(outputs));
-        else
-            writeOut(runToText(*spec, params, outputs, o.lang));
-        return kExitOk;
-    } catch (const ParamError& e) {
-        writeErr(QStringLiteral("poslab run %1: %2").arg(id, e.message(o.lang)));
-        return kExitUsage;
-    } catch (const poslab::budget_error& e) {
-        // Too large for the memory budget: a parameter problem the user can fix.
-        writeErr(T2("poslab run %1: %2; choose smaller sizes", "poslab run %1：所需内存超出预算，请把尺寸调小（%2）")
-                     .arg(id, QString::fromUtf8(e.what()))
-                     .in(o.lang));
-        return kExitUsage;
-    } catch (const std::exception& e) {
-        writeErr(QStringLiteral("poslab run %1: %2").arg(id, QString::fromUtf8(e.what())));
-        return kExitFailure;
-    } catch (...) {
-        writeErr(QStringLiteral("poslab run %1: unexpected error").arg(id));
-        return kExitFailure;
-    }
+    return runAndPrint(*spec, rest, o.value(QStringLiteral("--format"), QStringLiteral("text")), o.lang());
 }
 
 // True if the chapters to export (all when `numbers` is empty) hold a run
 // block or run exercise of a `lab.` module: those read the stored training run.
-bool chaptersReadTrainingRun(const QString& courseDir, const QString& lang, const QList<int>& numbers) {
+bool chaptersReadTrainingRun(const QString& courseDir, const QString& lang, const QList<int>& numbers)
+{
     const poslab::lessons::CourseLoadResult loaded = poslab::lessons::loadCourse(courseDir, lang);
     for (const poslab::lessons::Chapter& c : loaded.course.chapters) {
         if (!numbers.isEmpty() && !numbers.contains(c.number)) continue;
         for (const poslab::lessons::Step& s : c.steps)
             for (const poslab::lessons::Block& b : s.blocks) {
-                if (b.kind == poslab::lessons::Block::Kind::Run && b.run.moduleId.startsWith(u"lab."))
-                    return true;
+                if (b.kind == poslab::lessons::Block::Kind::Run && b.run.moduleId.startsWith(u"lab.")) return true;
                 if (b.kind == poslab::lessons::Block::Kind::Exercise &&
                     b.exercise.kind == poslab::lessons::ExerciseKind::Run &&
                     b.exercise.run.moduleId.startsWith(u"lab."))
@@ -209,97 +183,105 @@ const char* kExportUsage =
     "  the training: the report then says that no run was stored and how to make one.\n"
     "  Ctrl+C during that training stops without writing the PDF (exit status 130).\n";
 
-// poslab export [--lang zh|en] [--chapters 1,3-5] [--student NAME] [--answers FILE]
-//               [--course DIR] [--no-train | --train OPTIONS] -o FILE.pdf
-int commandExport(const QStringList& args) {
-    poslab::ui::ExportOptions opts;
-    QString lang, chapters, trainOptions;
-    bool noTrain = false, haveTrainOptions = false;
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        const QString& a = args[i];
-        // Every option but --no-train takes a value, as "--opt value" or "--opt=value".
-        static const QStringList valued{QStringLiteral("--lang"), QStringLiteral("--chapters"), QStringLiteral("--student"),
-                                        QStringLiteral("--answers"), QStringLiteral("--course"), QStringLiteral("-o"),
-                                        QStringLiteral("--output"), QStringLiteral("--train")};
-        if (a == u"--help" || a == u"-h") {
-            writeOut(kExportUsage);
-            return kExitOk;
-        }
-        if (a == u"--no-train") {
-            noTrain = true;
-            continue;
-        }
-        QString opt = a, value;
-        const qsizetype eq = a.indexOf(u'=');
-        if (a.startsWith(u"--") && eq > 0) {
-            opt = a.left(eq);
-            value = a.mid(eq + 1);
-        } else if (valued.contains(a)) {
-            if (i + 1 >= args.size()) return usageError(QStringLiteral("option %1 needs a value").arg(a));
-            value = args[++i];
-        }
-        if (!valued.contains(opt)) return usageError(QStringLiteral("export: unknown argument '%1'").arg(a.left(60)));
-        if (opt == u"--lang") lang = value;
-        else if (opt == u"--chapters") chapters = value;
-        else if (opt == u"--student") opts.studentName = value;
-        else if (opt == u"--answers") opts.answersFile = value;
-        else if (opt == u"--course") opts.courseDir = value;
-        else if (opt == u"--train") {
-            trainOptions = value;
-            haveTrainOptions = true;
-        } else opts.outputPath = value;
+// A status to exit with, or nothing: go on with the next step.
+using Stop = std::optional<int>;
+
+CommandOptions exportOptions()
+{
+    CommandOptions o(QStringLiteral("export"));
+    for (const char* name : {"--chapters", "--student", "--answers", "--course", "--train"})
+        o.option(QString::fromLatin1(name));
+    o.option(QStringLiteral("-o")).alias(QStringLiteral("--output"));
+    o.flag(QStringLiteral("--no-train"));
+    return o;
+}
+
+// The options into `opts`; `experimentArgs`: the training run to make if none is stored.
+Stop readExportOptions(const QStringList& args, CommandOptions& o, poslab::ui::ExportOptions& opts,
+                       QStringList& experimentArgs)
+{
+    if (!o.parse(args)) return o.usageError();
+    if (o.helpRequested()) {
+        writeOut(kExportUsage);
+        return kExitOk;
     }
-    if (lang.isEmpty()) lang = defaultLang();
-    if (lang != u"en" && lang != u"zh")
-        return usageError(QStringLiteral("--lang '%1' is not allowed; expected en or zh").arg(lang.left(60)));
-    opts.lang = lang;
-    if (opts.outputPath.isEmpty()) return usageError(QStringLiteral("export needs -o FILE.pdf"));
-    if (noTrain && haveTrainOptions) return usageError(QStringLiteral("export: give --no-train or --train, not both"));
-    if (!chapters.isEmpty()) {
+    if (!o.positional().isEmpty()) return o.usageError(unexpectedArgument(o.positional().first()));
+    opts.lang = o.lang();
+    opts.studentName = o.value(QStringLiteral("--student"));
+    opts.answersFile = o.value(QStringLiteral("--answers"));
+    opts.courseDir = o.value(QStringLiteral("--course"));
+    opts.outputPath = o.value(QStringLiteral("-o"));
+    if (opts.outputPath.isEmpty())
+        return o.usageError(T2("-o FILE.pdf is required (where to write the PDF)", "需要 -o 文件.pdf（PDF 写到哪里）"));
+    const bool haveTrainOptions = o.has(QStringLiteral("--train"));
+    if (o.has(QStringLiteral("--no-train")) && haveTrainOptions)
+        return o.usageError(T2("give --no-train or --train, not both", "--no-train 和 --train 只能给一个"));
+    if (const QString chapters = o.value(QStringLiteral("--chapters")); !chapters.isEmpty()) {
         QString err;
         if (!poslab::ui::parseChapterList(chapters, &opts.chapters, &err))
-            return usageError(QStringLiteral("--chapters '%1': %2").arg(chapters.left(60), err));
+            return o.usageError(T2("--chapters '%1': %2", "--chapters“%1”有误：%2").arg(chapters.left(60), err));
     }
-    QStringList experimentArgs{QStringLiteral("length")};
-    experimentArgs << (haveTrainOptions ? QProcess::splitCommand(trainOptions) : QStringList{QStringLiteral("--quick")});
+    experimentArgs = QStringList{QStringLiteral("length")};
+    experimentArgs << (haveTrainOptions ? QProcess::splitCommand(o.value(QStringLiteral("--train")))
+                                        : QStringList{QStringLiteral("--quick")});
     for (const QString& a : experimentArgs)
         if (a == u"--no-store" || a == u"--format" || a.startsWith(u"--format=") || a == u"--help")
-            return usageError(QStringLiteral("export: --train cannot take %1").arg(a.left(40)));
+            return o.usageError(T2("--train cannot take %1", "--train 中不能有 %1").arg(a.left(40)));
+    return {};
+}
+
+// Runs `poslab experiment ARGS` for a report that shows training results
+// when no run is stored yet (unless --no-train: then the report says so).
+Stop makeTrainingRun(const CommandOptions& o, const QStringList& experimentArgs, poslab::ui::ExportOptions& opts)
+{
+    QStringList warnings;
+    const std::optional<lab::StoredRun> latest = lab::latestRun(&warnings);
+    for (const QString& w : warnings) writeErr(QStringLiteral("poslab export: warning: ") + w);
+    if (latest) return {};
+    if (o.has(QStringLiteral("--no-train"))) {
+        opts.noTrainingRun = true;
+        return {};
+    }
+    const QString command = QStringLiteral("poslab experiment ") + experimentArgs.join(u' ');
+    writeErr(QStringLiteral("poslab export: no training run is stored yet; running `%1` first "
+                            "(--no-train skips it)")
+                 .arg(command));
+    ExperimentRun how;
+    how.source = QStringLiteral("export");
+    how.command = command;
+    how.printResults = false;
+    // A run stopped by Ctrl+C is not stored: the export leaves everything as it was.
+    how.storeCancelled = false;
+    const int status = runLengthExperiment(experimentArgs, how);
+    if (status == 130) {
+        writeErr(QStringLiteral("poslab export: stopped by Ctrl+C during training: nothing stored, no PDF written"));
+        return status;
+    }
+    if (status != kExitOk) {
+        // The report is still written; it says plainly that no run is stored.
+        writeErr(
+            QStringLiteral("poslab export: warning: the training run failed (see above); the report says "
+                           "that no run is stored"));
+        opts.noTrainingRun = !lab::latestRun().has_value();
+    }
+    return {};
+}
+
+// poslab export [--lang zh|en] [--chapters 1,3-5] [--student NAME] [--answers FILE]
+//               [--course DIR] [--no-train | --train OPTIONS] -o FILE.pdf
+int commandExport(const QStringList& args)
+{
+    CommandOptions o = exportOptions();
+    poslab::ui::ExportOptions opts;
+    QStringList experimentArgs;
+    if (const Stop s = readExportOptions(args, o, opts, experimentArgs)) return *s;
 
     // The chapters that show training results read the latest stored run; make one if there is none.
     const QString courseDir = opts.courseDir.isEmpty() ? poslab::lessons::defaultCourseDir() : opts.courseDir;
     // (Not when the PDF could not be written anyway: no minutes of training for a missing folder.)
     if (QFileInfo(courseDir).isDir() && QFileInfo(QFileInfo(opts.outputPath).absolutePath()).isDir() &&
-        chaptersReadTrainingRun(courseDir, lang, opts.chapters)) {
-        QStringList warnings;
-        const std::optional<lab::StoredRun> latest = lab::latestRun(&warnings);
-        for (const QString& w : warnings) writeErr(QStringLiteral("poslab export: warning: ") + w);
-        if (!latest && noTrain) {
-            opts.noTrainingRun = true;
-        } else if (!latest) {
-            const QString command = QStringLiteral("poslab experiment ") + experimentArgs.join(u' ');
-            writeErr(QStringLiteral("poslab export: no training run is stored yet; running `%1` first "
-                                    "(--no-train skips it)")
-                         .arg(command));
-            ExperimentRun how;
-            how.source = QStringLiteral("export");
-            how.command = command;
-            how.printResults = false;
-            // A run stopped by Ctrl+C is not stored: the export leaves everything as it was.
-            how.storeCancelled = false;
-            const int status = runLengthExperiment(experimentArgs, how);
-            if (status == 130) {
-                writeErr(QStringLiteral("poslab export: stopped by Ctrl+C during training: nothing stored, no PDF written"));
-                return status;
-            }
-            if (status != kExitOk) {
-                // The report is still written; it says plainly that no run is stored.
-                writeErr(QStringLiteral("poslab export: warning: the training run failed (see above); the report says "
-                                        "that no run is stored"));
-                opts.noTrainingRun = !lab::latestRun().has_value();
-            }
-        }
-    }
+        chaptersReadTrainingRun(courseDir, opts.lang, opts.chapters))
+        if (const Stop s = makeTrainingRun(o, experimentArgs, opts)) return *s;
 
     const poslab::ui::ExportResult r = poslab::ui::exportPdf(opts);
     for (const QString& w : r.warnings) writeErr(QStringLiteral("poslab export: warning: ") + w);
@@ -311,76 +293,59 @@ int commandExport(const QStringList& args) {
     return r.kind == poslab::ui::ExportResult::Kind::UsageError ? kExitUsage : kExitFailure;
 }
 
-// poslab check [DIR] [--course DIR] [--lang en|zh] [--strict]: every problem
-// as file:line: message, in the teacher's language. Errors make it exit 2;
-// warnings too with --strict.
-int commandCheck(const QStringList& args) {
-    QStringList rest = args;
-    const bool strict = rest.removeAll(QStringLiteral("--strict")) > 0;  // check's own option
-    Options o;
-    if (QString err = parseOptions(rest, o); !err.isEmpty()) return usageError(err);
-    if (o.help) {
-        writeOut("usage: poslab check [DIR] [--course DIR] [--lang en|zh] [--strict]\n"
-                 "  DIR (or --course DIR): the course folder; default: the course shipped with PosLab.\n"
-                 "  Runs every run block and run exercise, checks the names chapters use and that\n"
-                 "  every exercise grades its own answer right, and that en/ and zh/ agree.\n"
-                 "  --strict: warnings count as errors (exit status 2).\n");
+// poslab check [DIR] [--course DIR]: every problem as file:line: message.
+int commandCheck(const QStringList& args)
+{
+    CommandOptions o(QStringLiteral("check"));
+    o.option(QStringLiteral("--course"));
+    if (!o.parse(args)) return o.usageError();
+    if (o.helpRequested()) {
+        writeOut("usage: poslab check [DIR]   (or --course DIR; default: the course shipped with PosLab)\n");
         return kExitOk;
     }
-    if (o.rest.size() > 1) return usageError(QStringLiteral("check takes one course folder"));
-    if (!o.rest.isEmpty() && !o.course.isEmpty() && o.rest.first() != o.course)
-        return usageError(QStringLiteral("give the course folder once (DIR or --course DIR)"));
-    const QString dir = !o.rest.isEmpty() ? o.rest.first()
-                        : !o.course.isEmpty() ? o.course
-                                              : poslab::lessons::defaultCourseDir();
+    const QStringList& rest = o.positional();
+    const QString course = o.value(QStringLiteral("--course"));
+    if (rest.size() > 1) return o.usageError(T2("check takes one course folder", "check 只接受一个课程文件夹"));
+    if (!rest.isEmpty() && !course.isEmpty() && rest.first() != course)
+        return o.usageError(
+            T2("give the course folder once (DIR or --course DIR)", "课程文件夹只需给一次（DIR 或 --course DIR）"));
+    const QString dir = !rest.isEmpty()     ? rest.first()
+                        : !course.isEmpty() ? course
+                                            : poslab::lessons::defaultCourseDir();
     const QList<poslab::lessons::Diagnostic> problems = poslab::lessons::checkCourse(dir);
-    qsizetype warnings = 0;
-    for (const auto& d : problems) {
-        writeErr(d.toString(o.lang));
-        warnings += d.isWarning() ? 1 : 0;
-    }
-    const qsizetype errors = problems.size() - warnings;
-    if (errors > 0 || (strict && warnings > 0)) {
-        writeErr(T2("poslab check: %1 error(s) and %2 warning(s) in %3%4", "poslab check：%3 中有 %1 个错误、%2 个警告%4")
-                     .arg(errors)
-                     .arg(warnings)
-                     .arg(dir, errors == 0 ? T2(" (--strict: warnings count as errors)", "（--strict：警告按错误处理）").in(o.lang)
-                                           : QString())
-                     .in(o.lang));
+    for (const auto& d : problems) writeErr(d.toString());
+    if (!problems.isEmpty()) {
+        writeErr(QStringLiteral("poslab check: %1 problem(s) in %2").arg(problems.size()).arg(dir));
         return kExitUsage;
     }
-    if (warnings > 0)
-        writeOut(T2("poslab check: %1: no errors, %2 warning(s)\n", "poslab check：%1：没有错误，有 %2 个警告\n")
-                     .arg(dir)
-                     .arg(warnings)
-                     .in(o.lang)
-                     .toStdString());
-    else
-        writeOut(T2("poslab check: %1: no problems\n", "poslab check：%1：没有发现问题\n").arg(dir).in(o.lang).toStdString());
+    writeOut(QStringLiteral("poslab check: %1: no problems\n").arg(dir).toStdString());
     return kExitOk;
 }
 
 }  // namespace
 
-void writeStdout(std::string_view s) {
+void writeStdout(std::string_view s)
+{
     std::fwrite(s.data(), 1, s.size(), stdout);
     std::fflush(stdout);
 }
 
-void writeStderr(std::string_view s) {
+void writeStderr(std::string_view s)
+{
     std::fwrite(s.data(), 1, s.size(), stderr);
     std::fflush(stderr);
 }
 
-int runCommandLine(const QStringList& args) {
+int runCommandLine(const QStringList& args)
+{
     try {
         if (args.isEmpty()) {
-            writeOut(usageText(defaultLang()).toStdString());
+            writeOut(usageText(languageFromEnvironment()).toStdString());
             return kExitOk;
         }
         // --help / --version, each with an optional --lang (help_text.h).
         if (const InfoRequest info = parseInfoRequest(args); !info.error.isEmpty()) {
-            return usageError(info.error);
+            return reportUsageError(QString(), info.error, info.lang, QString());
         } else if (info.kind == InfoRequest::Kind::Help) {
             writeOut(usageText(info.lang).toStdString());
             return kExitOk;
@@ -398,7 +363,10 @@ int runCommandLine(const QStringList& args) {
         if (command == u"experiment") return commandExperiment(rest);
         if (command == u"assignment") return commandAssignment(rest);
         if (command == u"grade") return commandGrade(rest);
-        return usageError(QStringLiteral("unknown command '%1'").arg(command.left(60)));
+        return reportUsageError(
+            QString(),
+            T2("unknown command '%1'", "没有“%1”这个命令").arg(poslab::lessons::safeDisplayText(command.left(60))),
+            languageFromEnvironment(), QString());
     } catch (const std::exception& e) {
         writeErr(QStringLiteral("poslab: %1").arg(QString::fromUtf8(e.what())));
         return kExitFailure;

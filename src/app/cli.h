@@ -1,4 +1,6 @@
-// cli.h — the `poslab` command line (DESIGN.md fixes its shape).
+// SPDX-License-Identifier: Apache-2.0
+// cli.h — the `poslab` command line (README.md, "The command line", documents
+// it; tests and scripts rely on its shape).
 //
 //   poslab list [--format text|json] [--lang en|zh]
 //   poslab run MODULE [name=value ...] [--format text|json|csv] [--lang en|zh]

@@ -1,4 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "app/help_text.h"
+
+#include "app/command_options.h"
+#include "classroom/assignment.h"
 
 #include "core/matmul.h"
 #include "lessons/course_loader.h"
@@ -20,7 +24,10 @@ namespace poslab::app {
 
 namespace {
 
-bool isZh(const QString& lang) { return lang == u"zh"; }
+bool isZh(const QString& lang)
+{
+    return lang == u"zh";
+}
 
 // The language a locale name stands for, or empty for one we do not have.
 QString languageOf(const QString& locale)
@@ -310,7 +317,8 @@ QString versionText(const QString& lang)
     splitBlasConfig(&blasVersion, &blasConfig);
     const int threads = poslab::blas_num_threads();
     const QString course = QDir::cleanPath(QFileInfo(lessons::defaultCourseDir()).absoluteFilePath());
-    const bool courseFound = QFileInfo(course + QStringLiteral("/en")).isDir() && QFileInfo(course + QStringLiteral("/zh")).isDir();
+    const bool courseFound =
+        QFileInfo(course + QStringLiteral("/en")).isDir() && QFileInfo(course + QStringLiteral("/zh")).isDir();
     const QString data = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
     const QString qtRun = QString::fromLatin1(qVersion());
     const QString qtBuilt = QStringLiteral(QT_VERSION_STR);
@@ -321,8 +329,8 @@ QString versionText(const QString& lang)
         s += blasVersion.isEmpty()
                  ? QStringLiteral("  OpenBLAS：%1，%2 个线程\n").arg(blasConfig).arg(threads)
                  : QStringLiteral("  OpenBLAS：%1（%2），%3 个线程\n").arg(blasVersion, blasConfig).arg(threads);
-        s += QStringLiteral("  构建：%1，%2，%3\n").arg(QStringLiteral(POSLAB_BUILD_TYPE), compilerText(),
-                                                     QSysInfo::buildCpuArchitecture());
+        s += QStringLiteral("  构建：%1，%2，%3\n")
+                 .arg(QStringLiteral(POSLAB_BUILD_TYPE), compilerText(), QSysInfo::buildCpuArchitecture());
         s += courseFound ? QStringLiteral("  课程：%1\n").arg(course)
                          : QStringLiteral("  课程：%1（找不到这个文件夹）\n").arg(course);
         s += QStringLiteral("  用户数据：%1\n").arg(data);
@@ -332,8 +340,8 @@ QString versionText(const QString& lang)
         s += blasVersion.isEmpty()
                  ? QStringLiteral("  OpenBLAS: %1, %2\n").arg(blasConfig, threadsEn)
                  : QStringLiteral("  OpenBLAS: %1 (%2), %3\n").arg(blasVersion, blasConfig, threadsEn);
-        s += QStringLiteral("  build: %1, %2, %3\n").arg(QStringLiteral(POSLAB_BUILD_TYPE), compilerText(),
-                                                       QSysInfo::buildCpuArchitecture());
+        s += QStringLiteral("  build: %1, %2, %3\n")
+                 .arg(QStringLiteral(POSLAB_BUILD_TYPE), compilerText(), QSysInfo::buildCpuArchitecture());
         s += courseFound ? QStringLiteral("  course: %1\n").arg(course)
                          : QStringLiteral("  course: %1 (this folder is missing)\n").arg(course);
         s += QStringLiteral("  user data: %1\n").arg(data);
@@ -348,46 +356,31 @@ InfoRequest parseInfoRequest(const QStringList& args)
         return a == u"--help" || a == u"-h" || a == u"help" || a == u"--version";
     };
     // `poslab run --help` and the like belong to their command.
-    if (args.isEmpty() || !(isInfoWord(args.first()) || args.first() == u"--lang" || args.first().startsWith(u"--lang=")))
+    if (args.isEmpty() ||
+        !(isInfoWord(args.first()) || args.first() == u"--lang" || args.first().startsWith(u"--lang=")))
         return r;
-    InfoRequest::Kind kind = InfoRequest::Kind::None;
-    QString lang, unexpected;
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        const QString& a = args[i];
-        if (a == u"--help" || a == u"-h" || a == u"help") {
-            if (kind == InfoRequest::Kind::None) kind = InfoRequest::Kind::Help;
-        } else if (a == u"--version") {
-            kind = InfoRequest::Kind::Version;  // "--help --version": the version, as most tools do
-        } else if (a == u"--lang") {
-            if (i + 1 >= args.size()) {
-                lang = QStringLiteral("?");  // reported below if this is an info request
-                break;
-            }
-            lang = args[++i];
-        } else if (a.startsWith(u"--lang=")) {
-            lang = a.mid(7);
-        } else if (unexpected.isEmpty()) {
-            unexpected = a;
-        }
-    }
-    if (kind == InfoRequest::Kind::None) return r;  // e.g. `poslab --lang zh` opens the window
-    if (!unexpected.isEmpty()) {
-        r.error = QStringLiteral("'%1' cannot be combined with %2; only --lang zh|en can")
-                      .arg(unexpected.left(60), kind == InfoRequest::Kind::Help ? QStringLiteral("--help")
-                                                                                 : QStringLiteral("--version"));
+    CommandOptions o{QString()};
+    o.flag(QStringLiteral("--version"));
+    const bool parsed = o.parse(args);
+    QStringList extra = o.positional();
+    extra.removeAll(QStringLiteral("help"));
+    const bool help = o.helpRequested() || extra.size() < o.positional().size();
+    if (!help && !o.has(QStringLiteral("--version"))) return r;  // e.g. `poslab --lang zh` opens the window
+    r.lang = o.lang();
+    // "--help --version": the version, as most tools do.
+    const QString asked = o.has(QStringLiteral("--version")) ? QStringLiteral("--version") : QStringLiteral("--help");
+    if (!o.unknownOptions().isEmpty() || !extra.isEmpty()) {
+        const QString unexpected = o.unknownOptions().isEmpty() ? extra.first() : o.unknownOptions().first();
+        r.error = T2("'%1' cannot be combined with %2; only --lang zh|en can",
+                     "“%1”不能与 %2 一起使用；只有 --lang zh|en 可以")
+                      .arg(lessons::safeDisplayText(unexpected.left(60)), asked);
         return r;
     }
-    if (lang == u"?") {
-        r.error = QStringLiteral("option --lang needs a value (zh or en)");
+    if (!parsed) {
+        r.error = o.error();
         return r;
     }
-    if (lang.isEmpty()) lang = languageFromEnvironment();
-    if (lang != u"en" && lang != u"zh") {
-        r.error = QStringLiteral("--lang '%1' is not allowed; expected en or zh").arg(lang.left(60));
-        return r;
-    }
-    r.kind = kind;
-    r.lang = lang;
+    r.kind = o.has(QStringLiteral("--version")) ? InfoRequest::Kind::Version : InfoRequest::Kind::Help;
     return r;
 }
 

@@ -1,7 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 // help_text.h — what `poslab --help` and `poslab --version` print, in English
 // and in Chinese, and how the command line picks its language when --lang is
 // not given.
 #pragma once
+
+#include "modules/module.h"
 
 #include <QString>
 #include <QStringList>
@@ -30,11 +33,12 @@ QString versionText(const QString& lang);
 
 // A request for help or the version at the top level: arguments made only of
 // --help|-h|help or --version and, optionally, --lang zh|en (in any order).
+// Read by the command line's option parser (command_options.h).
 struct InfoRequest {
     enum class Kind { None, Help, Version };
     Kind kind = Kind::None;  // None: the arguments are some other command
     QString lang;            // "zh" or "en" (from --lang or the environment)
-    QString error;           // a usage error (e.g. --lang fr); kind is then None
+    modules::Text2 error;    // a usage error (e.g. --lang fr), in both languages; kind is then None
 };
 InfoRequest parseInfoRequest(const QStringList& args);
 

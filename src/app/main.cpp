@@ -1,11 +1,14 @@
+// SPDX-License-Identifier: Apache-2.0
 // main.cpp — entry point of the poslab executable.
 //
 // Without a command, poslab opens the notebook window; without a display it
-// exports the default course report instead (DESIGN.md). Commands that draw
-// (export, the window) need a QApplication; the rest run on QCoreApplication
-// so that `poslab run` works on a machine without any display.
+// exports the default course report instead (README.md, "The command line").
+// Commands that draw (export, the window) need a QApplication; the rest run on
+// QCoreApplication so that `poslab run` works on a machine without any display.
 #include "app/classroom_cli.h"
 #include "app/cli.h"
+#include "app/command_options.h"
+#include "app/help_text.h"
 #include "ui/window/window_entry.h"
 
 #include <QApplication>
@@ -20,24 +23,31 @@
 
 namespace {
 
-bool hasDisplay() {
+bool hasDisplay()
+{
     const QByteArray platform = qgetenv("QT_QPA_PLATFORM");
     if (!platform.isEmpty()) return platform != "offscreen" && platform != "minimal";
     return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
 }
 
-// True when the arguments name no command: only window options (--course, --lang).
-bool opensWindow(const QStringList& args) {
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        const QString& a = args[i];
-        if (a == u"--course" || a == u"--lang") {
-            ++i;
-            continue;
-        }
-        if (a.startsWith(u"--course=") || a.startsWith(u"--lang=")) continue;
-        return false;
-    }
-    return true;
+// True when the arguments name no command: none, or window options first
+// (--course, --lang) and no --help or --version (help_text.h).
+bool opensWindow(const QStringList& args)
+{
+    if (args.isEmpty()) return true;
+    const QString& a = args.first();
+    const bool windowOption =
+        a == u"--course" || a.startsWith(u"--course=") || a == u"--lang" || a.startsWith(u"--lang=");
+    const poslab::app::InfoRequest info = poslab::app::parseInfoRequest(args);
+    return windowOption && info.kind == poslab::app::InfoRequest::Kind::None && info.error.isEmpty();
+}
+
+// The window's options: --course DIR and --lang zh|en (command_options.h).
+poslab::app::CommandOptions windowOptions()
+{
+    poslab::app::CommandOptions o{QString()};
+    o.option(QStringLiteral("--course"));
+    return o;
 }
 
 // An installed poslab (bin/poslab) finds its course in share/poslab/lessons of
@@ -46,16 +56,19 @@ bool opensWindow(const QStringList& args) {
 // its build-tree default, so the installed course is handed over that way; a
 // POSLAB_COURSE_DIR the user set wins, and a binary in the build tree (no
 // share/poslab beside it) keeps using the source tree's lessons/.
-void useInstalledCourse() {
+void useInstalledCourse()
+{
 #ifdef POSLAB_DATA_FROM_BIN
     if (!qEnvironmentVariableIsEmpty("POSLAB_COURSE_DIR")) return;
-    const QString dir = QDir::cleanPath(QCoreApplication::applicationDirPath() + QStringLiteral("/" POSLAB_DATA_FROM_BIN "/lessons"));
+    const QString dir =
+        QDir::cleanPath(QCoreApplication::applicationDirPath() + QStringLiteral("/" POSLAB_DATA_FROM_BIN "/lessons"));
     if (QFileInfo(dir + QStringLiteral("/en")).isDir() && QFileInfo(dir + QStringLiteral("/zh")).isDir())
         qputenv("POSLAB_COURSE_DIR", QFile::encodeName(dir));
 #endif
 }
 
-void setIdentity() {
+void setIdentity()
+{
     QCoreApplication::setApplicationName(QStringLiteral("PosLab"));
     QCoreApplication::setOrganizationName(QStringLiteral("PosLab"));
     QCoreApplication::setApplicationVersion(QStringLiteral(POSLAB_VERSION));
@@ -64,11 +77,18 @@ void setIdentity() {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv)
+{
     QStringList args;
     for (int i = 1; i < argc; ++i) args << QString::fromLocal8Bit(argv[i]);
 
     const bool window = opensWindow(args);
+    poslab::app::CommandOptions windowArgs = windowOptions();
+    if (window) {  // refused before any application starts
+        if (!windowArgs.parse(args)) return windowArgs.usageError();
+        if (!windowArgs.positional().isEmpty())
+            return windowArgs.usageError(poslab::app::unexpectedArgument(windowArgs.positional().first()));
+    }
     // `assignment open` opens the window when there is a display (else it
     // prints the exercises as text); `grade -o` draws PDF reports.
     const bool assignmentWindow = poslab::app::isAssignmentOpen(args) && hasDisplay();
@@ -85,25 +105,16 @@ int main(int argc, char** argv) {
     if (!display) qputenv("QT_QPA_PLATFORM", "offscreen");  // fonts and painting without a screen
     QApplication app(argc, argv);
     setIdentity();
-    // The menu entry (packaging/poslab.desktop) and its icon: Wayland matches
-    // the window to the entry by this name; X11 shows the icon set here.
-    QGuiApplication::setDesktopFileName(QStringLiteral("poslab"));
+    // The menu entry (packaging/org.poslab.poslab.desktop, named after the
+    // AppStream id) and its icon: Wayland matches the window to the entry by
+    // this name; X11 shows the icon set here.
+    QGuiApplication::setDesktopFileName(QStringLiteral("org.poslab.poslab"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/poslab.svg")));
     std::setlocale(LC_NUMERIC, "C");
     if (assignmentWindow) return poslab::app::openAssignmentWindow(app, args);
     if (window && display) {
-        QString course, lang;
-        for (qsizetype i = 0; i < args.size(); ++i) {
-            if (args[i] == u"--course" && i + 1 < args.size()) course = args[++i];
-            else if (args[i] == u"--lang" && i + 1 < args.size()) lang = args[++i];
-            else if (args[i].startsWith(u"--course=")) course = args[i].mid(9);
-            else if (args[i].startsWith(u"--lang=")) lang = args[i].mid(7);
-        }
-        if (!lang.isEmpty() && lang != u"en" && lang != u"zh") {
-            std::fprintf(stderr, "poslab: --lang '%s' is not allowed; expected en or zh\n", qPrintable(lang.left(60)));
-            return poslab::app::kExitUsage;
-        }
-        return poslab::ui::runMainWindow(app, course, lang);
+        const QString lang = windowArgs.has(QStringLiteral("--lang")) ? windowArgs.lang() : QString();
+        return poslab::ui::runMainWindow(app, windowArgs.value(QStringLiteral("--course")), lang);
     }
     if (window) {
         // No display: write the default course report next to the user instead.

@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: Apache-2.0
 // assignment.cpp — reading and writing .poslab-assignment and .poslab-answers
 // files (docs/assignment-files.md), and building an assignment from a course.
 #include "classroom/assignment.h"
 
 #include "lessons/block_parse.h"
 #include "lessons/course_loader.h"
-#include "util/atomic_file.h"
 #include "modules/registry.h"
+#include "util/atomic_file.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -48,9 +49,15 @@ FileProblem problem(Kind kind, const QString& detail = {})
 
 // ---- small JSON helpers ---------------------------------------------------
 
-QString dateText(const QDateTime& t) { return t.toUTC().toString(Qt::ISODateWithMs); }
+QString dateText(const QDateTime& t)
+{
+    return t.toUTC().toString(Qt::ISODateWithMs);
+}
 
-QJsonValue optionalDate(const QDateTime& t) { return t.isValid() ? QJsonValue(dateText(t)) : QJsonValue(); }
+QJsonValue optionalDate(const QDateTime& t)
+{
+    return t.isValid() ? QJsonValue(dateText(t)) : QJsonValue();
+}
 
 // A date written by dateText (any ISO 8601 with a zone is accepted).
 bool readDate(const QJsonValue& v, QDateTime* out)
@@ -124,18 +131,24 @@ FileProblem readEnvelope(const QByteArray& bytes, const char* formatName, const 
     *root = doc.object();
     const QJsonValue format = root->value(QStringLiteral("format"));
     if (format.toString() == QLatin1String(otherFormatName))
-        return problem(Kind::Foreign, QStringLiteral("this is a %1 file, not a %2 file").arg(QLatin1String(otherFormatName), QLatin1String(formatName)));
+        return problem(Kind::Foreign, QStringLiteral("this is a %1 file, not a %2 file")
+                                          .arg(QLatin1String(otherFormatName), QLatin1String(formatName)));
     if (format.toString() != QLatin1String(formatName))
-        return problem(Kind::Foreign, format.isString()
-                                          ? QStringLiteral("format '%1', not '%2'").arg(format.toString().left(60), QLatin1String(formatName))
-                                          : QStringLiteral("no \"format\": \"%1\" member").arg(QLatin1String(formatName)));
+        return problem(
+            Kind::Foreign,
+            format.isString()
+                ? QStringLiteral("format '%1', not '%2'").arg(format.toString().left(60), QLatin1String(formatName))
+                : QStringLiteral("no \"format\": \"%1\" member").arg(QLatin1String(formatName)));
     int version = 0;
     if (!readInt(root->value(QStringLiteral("version")), 1, 1000000, &version))
         return problem(Kind::Malformed, QStringLiteral("\"version\" is not a positive whole number"));
     if (version > formatVersion)
-        return problem(Kind::NewerVersion, QStringLiteral("format version %1; this PosLab reads version %2").arg(version).arg(formatVersion));
+        return problem(
+            Kind::NewerVersion,
+            QStringLiteral("format version %1; this PosLab reads version %2").arg(version).arg(formatVersion));
     const QString checksum = root->value(QStringLiteral("checksum")).toString();
-    if (!isChecksum(checksum)) return problem(Kind::Malformed, QStringLiteral("no valid \"checksum\" (sha256:<64 hex digits>)"));
+    if (!isChecksum(checksum))
+        return problem(Kind::Malformed, QStringLiteral("no valid \"checksum\" (sha256:<64 hex digits>)"));
     const QString actual = contentChecksum(*root);
     if (actual != checksum)
         return problem(Kind::Tampered, QStringLiteral("stored %1, content gives %2").arg(checksum, actual));
@@ -154,8 +167,7 @@ FileProblem readFileBytes(const QString& path, qint64 limit, QByteArray* bytes)
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) return problem(Kind::Unreadable, f.errorString());
     *bytes = f.read(limit + 1);  // the file may have grown since the size check
-    if (bytes->size() > limit)
-        return problem(Kind::TooLarge, QStringLiteral("more than %1 bytes").arg(limit));
+    if (bytes->size() > limit) return problem(Kind::TooLarge, QStringLiteral("more than %1 bytes").arg(limit));
     if (f.error() != QFileDevice::NoError) return problem(Kind::Unreadable, f.errorString());
     return {};
 }
@@ -270,10 +282,12 @@ QString readExercise(const QJsonValue& v, const Registry& registry, AssignmentEx
     if (!v.isObject()) return QStringLiteral("an exercise is not an object");
     const QJsonObject o = v.toObject();
     static const QRegularExpression idRe(QStringLiteral("^[a-z0-9-]{1,100}$"));
-    if (!readString(o, "id", &e->id) || !idRe.match(e->id).hasMatch()) return QStringLiteral("an exercise has no valid \"id\"");
+    if (!readString(o, "id", &e->id) || !idRe.match(e->id).hasMatch())
+        return QStringLiteral("an exercise has no valid \"id\"");
     if (!readInt(o.value(QStringLiteral("chapter")), 0, 99, &e->chapterNumber))
         return QStringLiteral("exercise %1: \"chapter\" is not a number 0..99").arg(e->id);
-    if (!readString(o, "chapterId", &e->chapterId, false)) return QStringLiteral("exercise %1: \"chapterId\" is not text").arg(e->id);
+    if (!readString(o, "chapterId", &e->chapterId, false))
+        return QStringLiteral("exercise %1: \"chapterId\" is not text").arg(e->id);
     const QJsonValue points = o.value(QStringLiteral("points"));
     e->points = points.toDouble(-1);
     if (!points.isDouble() || !(e->points > 0 && e->points <= 1000))
@@ -345,13 +359,15 @@ QString readAnswer(const QJsonValue& v, StudentAnswer* a)
     if (!selected.isUndefined() && !selected.isArray()) return where + QStringLiteral("\"selected\" is not a list");
     for (const QJsonValue& s : selected.toArray()) {
         int i = 0;
-        if (!readInt(s, 0, 999, &i)) return where + QStringLiteral("\"selected\" holds something other than option numbers 0..999");
+        if (!readInt(s, 0, 999, &i))
+            return where + QStringLiteral("\"selected\" holds something other than option numbers 0..999");
         a->selected << i;
     }
     const QJsonValue params = o.value(QStringLiteral("runParams"));
     if (!params.isUndefined() && !params.isArray()) return where + QStringLiteral("\"runParams\" is not a list");
     for (const QJsonValue& p : params.toArray()) {
-        if (!p.isString() || !p.toString().contains(u'=')) return where + QStringLiteral("\"runParams\" holds something other than name=value");
+        if (!p.isString() || !p.toString().contains(u'='))
+            return where + QStringLiteral("\"runParams\" holds something other than name=value");
         a->runParams << p.toString();
     }
     if (!readOptionalDate(o, "saved", &a->saved)) return where + QStringLiteral("\"saved\" is not a date");
@@ -368,11 +384,14 @@ QString readAnswersFields(const QJsonObject& root, AnswerFile* f)
         return QStringLiteral("no \"assignment\".\"id\"");
     if (!readString(assignment, "checksum", &f->assignmentChecksum) || !isChecksum(f->assignmentChecksum))
         return QStringLiteral("no valid \"assignment\".\"checksum\"");
-    if (!readString(assignment, "title", &f->assignmentTitle, false)) return QStringLiteral("\"assignment\".\"title\" is not text");
-    if (!readString(root, "student", &f->studentName) || f->studentName.trimmed().isEmpty() || f->studentName.size() > 200)
+    if (!readString(assignment, "title", &f->assignmentTitle, false))
+        return QStringLiteral("\"assignment\".\"title\" is not text");
+    if (!readString(root, "student", &f->studentName) || f->studentName.trimmed().isEmpty() ||
+        f->studentName.size() > 200)
         return QStringLiteral("no student name (\"student\", 1 to 200 characters)");
     if (!readString(root, "account", &f->account, false)) return QStringLiteral("\"account\" is not text");
-    if (!readString(root, "poslabVersion", &f->poslabVersion, false)) return QStringLiteral("\"poslabVersion\" is not text");
+    if (!readString(root, "poslabVersion", &f->poslabVersion, false))
+        return QStringLiteral("\"poslabVersion\" is not text");
     if (!readOptionalDate(root, "started", &f->started)) return QStringLiteral("\"started\" is not a date");
     if (!readOptionalDate(root, "submitted", &f->submitted)) return QStringLiteral("\"submitted\" is not a date");
     const QJsonValue answers = root.value(QStringLiteral("answers"));
@@ -396,17 +415,17 @@ QString readAnswersFields(const QJsonObject& root, AnswerFile* f)
 QString problemKindName(FileProblem::Kind kind)
 {
     switch (kind) {
-    case Kind::None: return QStringLiteral("ok");
-    case Kind::Missing: return QStringLiteral("missing");
-    case Kind::Unreadable: return QStringLiteral("unreadable");
-    case Kind::TooLarge: return QStringLiteral("too-large");
-    case Kind::Truncated: return QStringLiteral("truncated");
-    case Kind::Malformed: return QStringLiteral("malformed");
-    case Kind::Foreign: return QStringLiteral("foreign");
-    case Kind::NewerVersion: return QStringLiteral("newer-version");
-    case Kind::Tampered: return QStringLiteral("tampered");
-    case Kind::WrongAssignment: return QStringLiteral("wrong-assignment");
-    case Kind::WriteFailed: return QStringLiteral("write-failed");
+        case Kind::None: return QStringLiteral("ok");
+        case Kind::Missing: return QStringLiteral("missing");
+        case Kind::Unreadable: return QStringLiteral("unreadable");
+        case Kind::TooLarge: return QStringLiteral("too-large");
+        case Kind::Truncated: return QStringLiteral("truncated");
+        case Kind::Malformed: return QStringLiteral("malformed");
+        case Kind::Foreign: return QStringLiteral("foreign");
+        case Kind::NewerVersion: return QStringLiteral("newer-version");
+        case Kind::Tampered: return QStringLiteral("tampered");
+        case Kind::WrongAssignment: return QStringLiteral("wrong-assignment");
+        case Kind::WriteFailed: return QStringLiteral("write-failed");
     }
     return QStringLiteral("unknown");
 }
@@ -415,28 +434,38 @@ QString describeProblem(const FileProblem& p, const QString& lang)
 {
     QString what;
     switch (p.kind) {
-    case Kind::None: what = tr2(lang, "no problem", "没有问题"); break;
-    case Kind::Missing: what = tr2(lang, "there is no such file", "找不到这个文件"); break;
-    case Kind::Unreadable: what = tr2(lang, "the file cannot be read", "无法读取这个文件"); break;
-    case Kind::TooLarge: what = tr2(lang, "the file is too large to be a PosLab file", "文件太大，不可能是 PosLab 文件"); break;
-    case Kind::Truncated:
-        what = tr2(lang, "the file ends too early: it was probably cut short while being copied or when the disk was full",
-                   "文件不完整，提前结束了：可能是复制时中断，或者保存时磁盘已满");
-        break;
-    case Kind::Malformed: what = tr2(lang, "the file is damaged or not in the expected format", "文件已损坏，或者格式不对"); break;
-    case Kind::Foreign: what = tr2(lang, "this is not the right kind of PosLab file", "这不是所需类型的 PosLab 文件"); break;
-    case Kind::NewerVersion:
-        what = tr2(lang, "the file was written by a newer PosLab; update PosLab to open it", "文件由更新版本的 PosLab 写成；请先升级 PosLab");
-        break;
-    case Kind::Tampered:
-        what = tr2(lang, "the file was changed after PosLab saved it (the checksum does not match)",
-                   "文件在 PosLab 保存之后被改动过（校验和不符）");
-        break;
-    case Kind::WrongAssignment: what = tr2(lang, "these answers belong to a different assignment", "这份答卷属于另一份作业"); break;
-    case Kind::WriteFailed:
-        what = tr2(lang, "the file could not be saved; any earlier version is unchanged",
-                   "无法保存文件；之前保存的版本没有改动");
-        break;
+        case Kind::None: what = tr2(lang, "no problem", "没有问题"); break;
+        case Kind::Missing: what = tr2(lang, "there is no such file", "找不到这个文件"); break;
+        case Kind::Unreadable: what = tr2(lang, "the file cannot be read", "无法读取这个文件"); break;
+        case Kind::TooLarge:
+            what = tr2(lang, "the file is too large to be a PosLab file", "文件太大，不可能是 PosLab 文件");
+            break;
+        case Kind::Truncated:
+            what = tr2(
+                lang, "the file ends too early: it was probably cut short while being copied or when the disk was full",
+                "文件不完整，提前结束了：可能是复制时中断，或者保存时磁盘已满");
+            break;
+        case Kind::Malformed:
+            what = tr2(lang, "the file is damaged or not in the expected format", "文件已损坏，或者格式不对");
+            break;
+        case Kind::Foreign:
+            what = tr2(lang, "this is not the right kind of PosLab file", "这不是所需类型的 PosLab 文件");
+            break;
+        case Kind::NewerVersion:
+            what = tr2(lang, "the file was written by a newer PosLab; update PosLab to open it",
+                       "文件由更新版本的 PosLab 写成；请先升级 PosLab");
+            break;
+        case Kind::Tampered:
+            what = tr2(lang, "the file was changed after PosLab saved it (the checksum does not match)",
+                       "文件在 PosLab 保存之后被改动过（校验和不符）");
+            break;
+        case Kind::WrongAssignment:
+            what = tr2(lang, "these answers belong to a different assignment", "这份答卷属于另一份作业");
+            break;
+        case Kind::WriteFailed:
+            what = tr2(lang, "the file could not be saved; any earlier version is unchanged",
+                       "无法保存文件；之前保存的版本没有改动");
+            break;
     }
     QString s = p.file.isEmpty() ? what : safeDisplayText(p.file) + tr2(lang, ": ", "：") + what;
     if (!p.detail.isEmpty()) s += tr2(lang, " (", "（") + safeDisplayText(p.detail) + tr2(lang, ")", "）");
@@ -478,8 +507,8 @@ bool parseExerciseSource(const QString& source, const Registry& registry, Exerci
             return false;
         }
     QList<Diagnostic> diagnostics;
-    const Block block = parseSpecialBlock(info, lines.mid(1, lines.size() - 2), QStringLiteral("exercise"), 1,
-                                          registry, &diagnostics);
+    const Block block =
+        parseSpecialBlock(info, lines.mid(1, lines.size() - 2), QStringLiteral("exercise"), 1, registry, &diagnostics);
     if (!diagnostics.isEmpty() || !block.error.isEmpty() || block.kind != Block::Kind::Exercise) {
         *error = diagnostics.isEmpty() ? block.error : diagnostics.first().toString();
         if (error->isEmpty()) *error = QStringLiteral("not an exercise block");
@@ -532,7 +561,8 @@ bool createAssignment(const AssignmentCreateOptions& options, Assignment* out, Q
     if (options.title.trimmed().isEmpty()) return fail(tr2(lang, "the assignment needs a title", "作业需要一个标题"));
     if (options.chapters.isEmpty()) return fail(tr2(lang, "choose at least one chapter", "请至少选择一章"));
     const QString dir = options.courseDir.isEmpty() ? defaultCourseDir() : options.courseDir;
-    if (!QFileInfo(dir).isDir()) return fail(tr2(lang, "the course folder %1 does not exist", "课程文件夹 %1 不存在").arg(safeDisplayText(dir)));
+    if (!QFileInfo(dir).isDir())
+        return fail(tr2(lang, "the course folder %1 does not exist", "课程文件夹 %1 不存在").arg(safeDisplayText(dir)));
 
     Assignment a;
     a.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
@@ -548,15 +578,17 @@ bool createAssignment(const AssignmentCreateOptions& options, Assignment* out, Q
     QList<int> sortedChapters = options.chapters;
     std::sort(sortedChapters.begin(), sortedChapters.end());
     for (int number : sortedChapters) {
-        if (a.chapters.count(number) > 1) return fail(tr2(lang, "chapter %1 is given twice", "第 %1 章重复了").arg(number));
+        if (a.chapters.count(number) > 1)
+            return fail(tr2(lang, "chapter %1 is given twice", "第 %1 章重复了").arg(number));
         QHash<QString, QHash<QString, const Block*>> blocksByLang;  // lang -> id -> block
         const Chapter* first = nullptr;
         for (const QString& l : courseLanguages()) {
             const Chapter* ch = chapterNumbered(courses[l], number);
             if (!ch)
-                return fail(tr2(lang, "the course has no chapter %1 in %2", "课程的 %2 部分没有第 %1 章")
-                                .arg(number)
-                                .arg(l == QLatin1String("zh") ? tr2(lang, "Chinese", "中文") : tr2(lang, "English", "英文")));
+                return fail(
+                    tr2(lang, "the course has no chapter %1 in %2", "课程的 %2 部分没有第 %1 章")
+                        .arg(number)
+                        .arg(l == QLatin1String("zh") ? tr2(lang, "Chinese", "中文") : tr2(lang, "English", "英文")));
             if (!first) first = ch;
             for (const Block* b : exerciseBlocks(*ch)) blocksByLang[l].insert(b->exercise.id, b);
         }
@@ -575,7 +607,8 @@ bool createAssignment(const AssignmentCreateOptions& options, Assignment* out, Q
                     return fail(tr2(lang, "exercise %1 of chapter %2 has no %3 version", "第 %2 章的练习 %1 没有%3版本")
                                     .arg(id)
                                     .arg(number)
-                                    .arg(l == QLatin1String("zh") ? tr2(lang, "Chinese", "中文") : tr2(lang, "English", "英文")));
+                                    .arg(l == QLatin1String("zh") ? tr2(lang, "Chinese", "中文")
+                                                                  : tr2(lang, "English", "英文")));
                 if (!block->error.isEmpty())
                     return fail(tr2(lang, "exercise %1 of chapter %2 has a problem: %3", "第 %2 章的练习 %1 有问题：%3")
                                     .arg(id)
@@ -587,8 +620,9 @@ bool createAssignment(const AssignmentCreateOptions& options, Assignment* out, Q
                 ExerciseBlock parsed;
                 QString parseError;
                 if (source.isEmpty() || !parseExerciseSource(source, Registry::builtin(), &parsed, &parseError))
-                    return fail(tr2(lang, "exercise %1 could not be read back from %2: %3", "无法从 %2 重新读出练习 %1：%3")
-                                    .arg(id, safeDisplayText(file), parseError));
+                    return fail(
+                        tr2(lang, "exercise %1 could not be read back from %2: %3", "无法从 %2 重新读出练习 %1：%3")
+                            .arg(id, safeDisplayText(file), parseError));
                 e.source.insert(l, source);
                 e.parsed.insert(l, parsed);
             }
@@ -596,7 +630,8 @@ bool createAssignment(const AssignmentCreateOptions& options, Assignment* out, Q
         }
     }
     if (!wanted.isEmpty())
-        return fail(tr2(lang, "exercise %1 is not in the chosen chapters", "练习 %1 不在所选的章节里").arg(safeDisplayText(wanted.first())));
+        return fail(tr2(lang, "exercise %1 is not in the chosen chapters", "练习 %1 不在所选的章节里")
+                        .arg(safeDisplayText(wanted.first())));
     if (a.exercises.isEmpty()) return fail(tr2(lang, "the chosen chapters have no exercises", "所选章节没有练习"));
     *out = a;
     return true;
@@ -623,14 +658,18 @@ FileProblem parseAssignment(const QByteArray& bytes, Assignment* out, const Regi
     Assignment a;
     a.checksum = root.value(QStringLiteral("checksum")).toString();
     auto malformed = [](const QString& detail) { return problem(Kind::Malformed, detail); };
-    if (!readString(root, "id", &a.id) || a.id.isEmpty() || a.id.size() > 100) return malformed(QStringLiteral("no assignment \"id\""));
-    if (!readString(root, "title", &a.title) || a.title.trimmed().isEmpty()) return malformed(QStringLiteral("no \"title\""));
+    if (!readString(root, "id", &a.id) || a.id.isEmpty() || a.id.size() > 100)
+        return malformed(QStringLiteral("no assignment \"id\""));
+    if (!readString(root, "title", &a.title) || a.title.trimmed().isEmpty())
+        return malformed(QStringLiteral("no \"title\""));
     if (!readOptionalDate(root, "due", &a.due)) return malformed(QStringLiteral("\"due\" is not a date"));
     if (!readOptionalDate(root, "created", &a.created)) return malformed(QStringLiteral("\"created\" is not a date"));
-    if (!readString(root, "createdWith", &a.createdWith, false)) return malformed(QStringLiteral("\"createdWith\" is not text"));
+    if (!readString(root, "createdWith", &a.createdWith, false))
+        return malformed(QStringLiteral("\"createdWith\" is not text"));
     for (const QJsonValue& v : root.value(QStringLiteral("chapters")).toArray()) {
         int n = 0;
-        if (!readInt(v, 0, 99, &n)) return malformed(QStringLiteral("\"chapters\" holds something other than chapter numbers"));
+        if (!readInt(v, 0, 99, &n))
+            return malformed(QStringLiteral("\"chapters\" holds something other than chapter numbers"));
         a.chapters << n;
     }
     const QJsonValue exercises = root.value(QStringLiteral("exercises"));
@@ -754,8 +793,10 @@ QString suggestedAnswersFileName(const Assignment& assignment, const QString& st
     auto part = [](const QString& s) {
         QString out;
         for (QChar c : safeDisplayText(s.trimmed())) {
-            if (c.isLetterOrNumber() || c == u'_' || c == u'.') out += c;
-            else if (!out.endsWith(u'-')) out += u'-';
+            if (c.isLetterOrNumber() || c == u'_' || c == u'.')
+                out += c;
+            else if (!out.endsWith(u'-'))
+                out += u'-';
         }
         while (out.startsWith(u'.') || out.startsWith(u'-')) out.remove(0, 1);
         while (out.endsWith(u'-') || out.endsWith(u'.')) out.chop(1);

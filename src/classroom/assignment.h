@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // assignment.h — the files of classroom use: an assignment a teacher hands
 // out (.poslab-assignment) and the answers a student hands back
 // (.poslab-answers). Both are UTF-8 JSON objects with a format name, a format
@@ -47,16 +48,16 @@ inline constexpr qint64 kMaxAnswersFileBytes = 4 * 1024 * 1024;
 struct FileProblem {
     enum class Kind {
         None,
-        Missing,        // no such file
-        Unreadable,     // permissions, a folder, an I/O error
-        TooLarge,       // above the size limit
-        Truncated,      // JSON ends early (a copy cut short, a full disk)
-        Malformed,      // not JSON, or JSON of the wrong shape / invalid field values
-        Foreign,        // not a PosLab file of this kind (another program's JSON, an assignment given as answers)
-        NewerVersion,   // written by a newer PosLab (format version > ours)
-        Tampered,       // the checksum does not match the content
-        WrongAssignment,// answers to another assignment (id or checksum differs)
-        WriteFailed,    // saving: cannot create, write or rename (full disk, no permission)
+        Missing,          // no such file
+        Unreadable,       // permissions, a folder, an I/O error
+        TooLarge,         // above the size limit
+        Truncated,        // JSON ends early (a copy cut short, a full disk)
+        Malformed,        // not JSON, or JSON of the wrong shape / invalid field values
+        Foreign,          // not a PosLab file of this kind (another program's JSON, an assignment given as answers)
+        NewerVersion,     // written by a newer PosLab (format version > ours)
+        Tampered,         // the checksum does not match the content
+        WrongAssignment,  // answers to another assignment (id or checksum differs)
+        WriteFailed,      // saving: cannot create, write or rename (full disk, no permission)
     };
     Kind kind = Kind::None;
     QString file;    // the path concerned
@@ -79,15 +80,15 @@ QString safeDisplayText(const QString& text);
 // Parses the fenced source of one exercise block (as stored in an assignment)
 // with the lessons' own block parser. Returns false with *error set when it is
 // not one exercise block or the parser reports a problem.
-bool parseExerciseSource(const QString& source, const poslab::modules::Registry& registry,
-                         ExerciseBlock* out, QString* error);
+bool parseExerciseSource(const QString& source, const poslab::modules::Registry& registry, ExerciseBlock* out,
+                         QString* error);
 
 // One exercise of an assignment.
 struct AssignmentExercise {
     QString id;             // the exercise id (the same in both languages)
     int chapterNumber = 0;  // NN of the chapter it comes from
     QString chapterId;
-    double points = 1;      // weight in the score
+    double points = 1;  // weight in the score
     // lang ("en", "zh") -> the whole fenced block as written in that
     // language's chapter: the opening fence line with its info string, the
     // body, the closing fence.
@@ -101,14 +102,14 @@ struct AssignmentExercise {
 };
 
 struct Assignment {
-    QString id;             // a random UUID fixed at creation ("{...}" without braces)
+    QString id;  // a random UUID fixed at creation ("{...}" without braces)
     QString title;
-    QDateTime due;          // UTC; invalid = no due date
-    QDateTime created;      // UTC
-    QString createdWith;    // "PosLab 0.9.0"
-    QList<int> chapters;    // chapter numbers, in the order given
+    QDateTime due;                        // UTC; invalid = no due date
+    QDateTime created;                    // UTC
+    QString createdWith;                  // "PosLab 0.9.0"
+    QList<int> chapters;                  // chapter numbers, in the order given
     QList<AssignmentExercise> exercises;  // in the order of the course
-    QString checksum;       // "sha256:<64 hex>" over the canonical content
+    QString checksum;                     // "sha256:<64 hex>" over the canonical content
 
     const AssignmentExercise* findExercise(const QString& id) const;
     double totalPoints() const;
@@ -133,8 +134,7 @@ QByteArray assignmentToJson(Assignment* assignment);
 // Parses, verifies the checksum and re-parses every exercise block (modules
 // validated against `registry`, the builtin one by default).
 FileProblem parseAssignment(const QByteArray& bytes, Assignment* out);
-FileProblem parseAssignment(const QByteArray& bytes, Assignment* out,
-                            const poslab::modules::Registry& registry);
+FileProblem parseAssignment(const QByteArray& bytes, Assignment* out, const poslab::modules::Registry& registry);
 FileProblem readAssignment(const QString& path, Assignment* out);
 // Atomic (QSaveFile): on failure nothing is left at `path` and a previous file
 // stays. Missing parent folders are created.
@@ -143,24 +143,24 @@ FileProblem writeAssignment(const QString& path, Assignment* assignment);
 // One answer of a student.
 struct StudentAnswer {
     QString exerciseId;
-    QString text;            // number / text answers, as typed
-    QList<int> selected;     // choice / multiple
-    QStringList runParams;   // run exercises: "name=value" for the vary names
-    QDateTime saved;         // UTC, when this answer last changed
-    int attempts = 0;        // times the student pressed "check"
+    QString text;           // number / text answers, as typed
+    QList<int> selected;    // choice / multiple
+    QStringList runParams;  // run exercises: "name=value" for the vary names
+    QDateTime saved;        // UTC, when this answer last changed
+    int attempts = 0;       // times the student pressed "check"
 };
 
 struct AnswerFile {
     QString assignmentId;
     QString assignmentChecksum;  // of the assignment answered
     QString assignmentTitle;
-    QString studentName;         // as the student typed it (trimmed, non-empty)
-    QString account;             // the OS user name that saved it (informational)
+    QString studentName;  // as the student typed it (trimmed, non-empty)
+    QString account;      // the OS user name that saved it (informational)
     QString poslabVersion;
-    QDateTime started;           // UTC
-    QDateTime submitted;         // UTC; invalid while it is a draft
+    QDateTime started;    // UTC
+    QDateTime submitted;  // UTC; invalid while it is a draft
     QList<StudentAnswer> answers;
-    QString checksum;            // "sha256:<64 hex>"
+    QString checksum;  // "sha256:<64 hex>"
 
     const StudentAnswer* find(const QString& exerciseId) const;
     StudentAnswer* find(const QString& exerciseId);

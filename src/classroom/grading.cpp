@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // grading.cpp — grades answer files against an assignment: every check on a
 // worker thread under a time limit, one result per student and question, and
 // the text, JSON and CSV forms of `poslab grade`.
@@ -15,8 +16,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <climits>
 #include <chrono>
+#include <climits>
 #include <condition_variable>
 #include <functional>
 #include <mutex>
@@ -26,8 +27,8 @@ namespace poslab::lessons {
 
 using poslab::modules::ModuleSpec;
 using poslab::modules::Output;
-using poslab::modules::Params;
 using poslab::modules::ParamError;
+using poslab::modules::Params;
 using poslab::modules::Registry;
 using Status = GradedAnswer::Status;
 
@@ -55,7 +56,10 @@ QString shown(const QString& typed)
     return s;
 }
 
-QString number(double v) { return QString::number(v, 'g', 12); }
+QString number(double v)
+{
+    return QString::number(v, 'g', 12);
+}
 
 // "A", "B", ... as the window labels options (then "27", "28", ... past Z).
 QString optionLetter(int index)
@@ -82,11 +86,11 @@ bool isUnanswered(const ExerciseBlock& ex, const StudentAnswer* a)
 {
     if (!a) return true;
     switch (ex.kind) {
-    case ExerciseKind::Number:
-    case ExerciseKind::Text: return a->text.trimmed().isEmpty();
-    case ExerciseKind::Choice:
-    case ExerciseKind::Multiple: return a->selected.isEmpty();
-    case ExerciseKind::Run: return a->runParams.isEmpty();
+        case ExerciseKind::Number:
+        case ExerciseKind::Text: return a->text.trimmed().isEmpty();
+        case ExerciseKind::Choice:
+        case ExerciseKind::Multiple: return a->selected.isEmpty();
+        case ExerciseKind::Run: return a->runParams.isEmpty();
     }
     return true;
 }
@@ -95,15 +99,15 @@ QString givenText(const ExerciseBlock& ex, const StudentAnswer* a)
 {
     if (!a) return {};
     switch (ex.kind) {
-    case ExerciseKind::Number:
-    case ExerciseKind::Text: return shown(a->text);
-    case ExerciseKind::Choice:
-    case ExerciseKind::Multiple: {
-        QList<int> sorted = a->selected;
-        std::sort(sorted.begin(), sorted.end());
-        return optionLetters(sorted);
-    }
-    case ExerciseKind::Run: return shown(a->runParams.join(QStringLiteral(", ")));
+        case ExerciseKind::Number:
+        case ExerciseKind::Text: return shown(a->text);
+        case ExerciseKind::Choice:
+        case ExerciseKind::Multiple: {
+            QList<int> sorted = a->selected;
+            std::sort(sorted.begin(), sorted.end());
+            return optionLetters(sorted);
+        }
+        case ExerciseKind::Run: return shown(a->runParams.join(QStringLiteral(", ")));
     }
     return {};
 }
@@ -111,24 +115,24 @@ QString givenText(const ExerciseBlock& ex, const StudentAnswer* a)
 QString expectedText(const ExerciseBlock& ex, const Words& w)
 {
     switch (ex.kind) {
-    case ExerciseKind::Number: {
-        const QString answer = ex.answerText.isEmpty() ? number(ex.answer) : ex.answerText;
-        // No tolerance written: the lessons' default is a rounding slack, not worth showing.
-        if (ex.tolerance.value <= 0 || (ex.tolerance.relative && ex.tolerance.value <= 1e-6)) return answer;
-        return ex.tolerance.relative ? QStringLiteral("%1 ± %2%").arg(answer, number(ex.tolerance.value * 100))
-                                     : QStringLiteral("%1 ± %2").arg(answer, number(ex.tolerance.value));
-    }
-    case ExerciseKind::Choice:
-    case ExerciseKind::Multiple: return optionLetters(correctOptions(ex));
-    case ExerciseKind::Text: {
-        for (const AcceptRule& r : ex.accept)
-            if (!r.isRegex) return r.pattern;
-        return ex.accept.isEmpty() ? QString() : QStringLiteral("/%1/").arg(ex.accept.first().pattern);
-    }
-    case ExerciseKind::Run:
-        if (ex.run.answerParams.isEmpty()) return ex.run.condition;
-        return ex.run.condition + w.t(" (for example ", "（例如 ") + ex.run.answerParams.join(QStringLiteral(", ")) +
-               w.t(")", "）");
+        case ExerciseKind::Number: {
+            const QString answer = ex.answerText.isEmpty() ? number(ex.answer) : ex.answerText;
+            // No tolerance written: the lessons' default is a rounding slack, not worth showing.
+            if (ex.tolerance.value <= 0 || (ex.tolerance.relative && ex.tolerance.value <= 1e-6)) return answer;
+            return ex.tolerance.relative ? QStringLiteral("%1 ± %2%").arg(answer, number(ex.tolerance.value * 100))
+                                         : QStringLiteral("%1 ± %2").arg(answer, number(ex.tolerance.value));
+        }
+        case ExerciseKind::Choice:
+        case ExerciseKind::Multiple: return optionLetters(correctOptions(ex));
+        case ExerciseKind::Text: {
+            for (const AcceptRule& r : ex.accept)
+                if (!r.isRegex) return r.pattern;
+            return ex.accept.isEmpty() ? QString() : QStringLiteral("/%1/").arg(ex.accept.first().pattern);
+        }
+        case ExerciseKind::Run:
+            if (ex.run.answerParams.isEmpty()) return ex.run.condition;
+            return ex.run.condition + w.t(" (for example ", "（例如 ") +
+                   ex.run.answerParams.join(QStringLiteral(", ")) + w.t(")", "）");
     }
     return {};
 }
@@ -197,8 +201,8 @@ QString checkRunParams(const ExerciseBlock& ex, const QStringList& given, const 
     for (const QString& assignment : given) {
         const QString name = assignment.section(u'=', 0, 0).trimmed();
         const QString value = assignment.section(u'=', 1).trimmed();
-        const auto vary = std::find_if(ex.run.vary.begin(), ex.run.vary.end(),
-                                       [&](const VarySpec& v) { return v.name == name; });
+        const auto vary =
+            std::find_if(ex.run.vary.begin(), ex.run.vary.end(), [&](const VarySpec& v) { return v.name == name; });
         if (vary == ex.run.vary.end())
             return w.t("'%1' is not one of the parameters this exercise lets you change", "这道题不允许改动参数“%1”")
                 .arg(shown(name));
@@ -220,11 +224,11 @@ QString checkRunParams(const ExerciseBlock& ex, const QStringList& given, const 
 QString checkerProblemText(const ExerciseBlock& ex, const StudentAnswer& a, const QString& problem, const Words& w)
 {
     switch (ex.kind) {
-    case ExerciseKind::Number: return w.t("'%1' is not a number", "“%1”不是一个数").arg(shown(a.text));
-    case ExerciseKind::Choice:
-    case ExerciseKind::Multiple: return w.t("an option that does not exist was chosen", "选了一个不存在的选项");
-    case ExerciseKind::Run: return w.t("the condition could not be evaluated: %1", "无法判断条件：%1").arg(problem);
-    case ExerciseKind::Text: break;
+        case ExerciseKind::Number: return w.t("'%1' is not a number", "“%1”不是一个数").arg(shown(a.text));
+        case ExerciseKind::Choice:
+        case ExerciseKind::Multiple: return w.t("an option that does not exist was chosen", "选了一个不存在的选项");
+        case ExerciseKind::Run: return w.t("the condition could not be evaluated: %1", "无法判断条件：%1").arg(problem);
+        case ExerciseKind::Text: break;
     }
     return problem;
 }
@@ -255,13 +259,15 @@ GradedAnswer gradeOne(const AssignmentExercise& item, const StudentAnswer* answe
         const Registry& registry = options.registry ? *options.registry : Registry::builtin();
         const ModuleSpec* spec = registry.find(ex.run.moduleId);
         QString refused = spec ? checkRunParams(ex, answer->runParams, w)
-                               : w.t("the module %1 does not exist in this PosLab", "这个版本的 PosLab 没有模块 %1").arg(ex.run.moduleId);
+                               : w.t("the module %1 does not exist in this PosLab", "这个版本的 PosLab 没有模块 %1")
+                                     .arg(ex.run.moduleId);
         Params params;
         if (refused.isEmpty()) {
             try {
                 params = poslab::modules::parseParams(*spec, overrideAssignments(ex.run.params, answer->runParams));
             } catch (const ParamError& e) {
-                refused = w.t("the parameters were refused: %1", "参数不被接受：%1").arg(shown(e.message(options.lang)));
+                refused =
+                    w.t("the parameters were refused: %1", "参数不被接受：%1").arg(shown(e.message(options.lang)));
             }
         }
         if (!refused.isEmpty()) {
@@ -320,7 +326,10 @@ GradedAnswer gradeOne(const AssignmentExercise& item, const StudentAnswer* answe
 }
 
 // Names that stand for the same student: trimmed, spaces collapsed, case folded.
-QString studentKey(const QString& name) { return safeDisplayText(name).simplified().toCaseFolded(); }
+QString studentKey(const QString& name)
+{
+    return safeDisplayText(name).simplified().toCaseFolded();
+}
 
 QString plainQuestion(const QString& markdown)
 {
@@ -359,22 +368,22 @@ QList<QuestionSummary> summarize(const Assignment& assignment, const QList<Stude
         // digits; text differing in case, width or spaces) are counted together
         // and shown as the first student (in name order) typed them.
         const ExerciseBlock* exercise = item.inLanguage(lang);
-        QMap<QString, int> wrongCounts;   // key -> students
+        QMap<QString, int> wrongCounts;     // key -> students
         QMap<QString, QString> wrongShown;  // key -> as first typed
         for (const StudentGrade& student : students) {
             const GradedAnswer& a = student.answers[q];
             switch (a.status) {
-            case Status::Right: ++s.right; break;
-            case Status::Wrong: {
-                ++s.wrong;
-                const QString key = wrongAnswerKey(exercise, a.given);
-                if (!wrongShown.contains(key)) wrongShown.insert(key, a.given);
-                ++wrongCounts[key];
-                break;
-            }
-            case Status::Unanswered: ++s.unanswered; break;
-            case Status::NotJudged: ++s.notJudged; break;
-            case Status::TimedOut: ++s.timedOut; break;
+                case Status::Right: ++s.right; break;
+                case Status::Wrong: {
+                    ++s.wrong;
+                    const QString key = wrongAnswerKey(exercise, a.given);
+                    if (!wrongShown.contains(key)) wrongShown.insert(key, a.given);
+                    ++wrongCounts[key];
+                    break;
+                }
+                case Status::Unanswered: ++s.unanswered; break;
+                case Status::NotJudged: ++s.notJudged; break;
+                case Status::TimedOut: ++s.timedOut; break;
             }
         }
         for (auto it = wrongCounts.cbegin(); it != wrongCounts.cend(); ++it)
@@ -404,7 +413,10 @@ bool gradedBefore(const ReadFile& a, const ReadFile& b)
     return a.path < b.path;
 }
 
-QString dateShown(const QDateTime& t) { return t.isValid() ? t.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")) : QString(); }
+QString dateShown(const QDateTime& t)
+{
+    return t.isValid() ? t.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")) : QString();
+}
 
 QString csvField(QString s)
 {
@@ -426,16 +438,19 @@ QString csvRow(const QStringList& cells)
 
 }  // namespace
 
-int abandonedChecks() { return g_abandonedChecks.load(); }
+int abandonedChecks()
+{
+    return g_abandonedChecks.load();
+}
 
 QString gradeStatusName(GradedAnswer::Status status)
 {
     switch (status) {
-    case Status::Right: return QStringLiteral("right");
-    case Status::Wrong: return QStringLiteral("wrong");
-    case Status::Unanswered: return QStringLiteral("unanswered");
-    case Status::NotJudged: return QStringLiteral("not-judged");
-    case Status::TimedOut: return QStringLiteral("timed-out");
+        case Status::Right: return QStringLiteral("right");
+        case Status::Wrong: return QStringLiteral("wrong");
+        case Status::Unanswered: return QStringLiteral("unanswered");
+        case Status::NotJudged: return QStringLiteral("not-judged");
+        case Status::TimedOut: return QStringLiteral("timed-out");
     }
     return QStringLiteral("unknown");
 }
@@ -516,8 +531,9 @@ ClassGrades gradeFiles(const Assignment& assignment, const QStringList& answerFi
         const QString ka = studentKey(a.studentName), kb = studentKey(b.studentName);
         return ka != kb ? ka < kb : a.file < b.file;
     });
-    std::sort(grades.issues.begin(), grades.issues.end(),
-              [](const FileIssue& a, const FileIssue& b) { return a.file != b.file ? a.file < b.file : a.duplicate < b.duplicate; });
+    std::sort(grades.issues.begin(), grades.issues.end(), [](const FileIssue& a, const FileIssue& b) {
+        return a.file != b.file ? a.file < b.file : a.duplicate < b.duplicate;
+    });
     grades.questions = summarize(assignment, grades.students, Words(options.lang), options.lang);
     return grades;
 }
@@ -526,11 +542,11 @@ QString gradeStatusText(GradedAnswer::Status status, const QString& lang)
 {
     const Words w(lang);
     switch (status) {
-    case Status::Right: return w.t("right", "正确");
-    case Status::Wrong: return w.t("wrong", "错误");
-    case Status::Unanswered: return w.t("unanswered", "未作答");
-    case Status::NotJudged: return w.t("not judged", "无法判定");
-    case Status::TimedOut: return w.t("timed out", "超时");
+        case Status::Right: return w.t("right", "正确");
+        case Status::Wrong: return w.t("wrong", "错误");
+        case Status::Unanswered: return w.t("unanswered", "未作答");
+        case Status::NotJudged: return w.t("not judged", "无法判定");
+        case Status::TimedOut: return w.t("timed out", "超时");
     }
     return {};
 }
@@ -540,9 +556,11 @@ QString describeIssue(const FileIssue& issue, const QString& lang)
     const Words w(lang);
     if (!issue.duplicate) return describeProblem(issue.problem, lang);
     if (issue.file == issue.duplicateOf)
-        return w.t("%1: the same file was given twice; it was graded once", "%1：同一个文件给了两次；只批改了一次").arg(shown(issue.file));
-    return w.t("%1: the answers of %2 again; %3 was graded instead (the latest submission)",
-               "%1：又一份 %2 的答卷；批改的是 %3（最后提交的那份）")
+        return w.t("%1: the same file was given twice; it was graded once", "%1：同一个文件给了两次；只批改了一次")
+            .arg(shown(issue.file));
+    return w
+        .t("%1: the answers of %2 again; %3 was graded instead (the latest submission)",
+           "%1：又一份 %2 的答卷；批改的是 %3（最后提交的那份）")
         .arg(shown(issue.file), issue.studentName, shown(issue.duplicateOf));
 }
 
@@ -564,8 +582,10 @@ QString gradesToText(const ClassGrades& grades)
     s += w.t("\nStudents\n", "\n学生\n");
     for (const StudentGrade& st : grades.students) {
         s += QStringLiteral("  %1  %2/%3").arg(st.studentName, number(st.score), number(st.maxScore));
-        if (!st.submitted.isValid()) s += w.t("  (draft, not submitted)", "  （草稿，未提交）");
-        else if (st.late) s += w.t("  (late: %1)", "  （迟交：%1）").arg(dateShown(st.submitted));
+        if (!st.submitted.isValid())
+            s += w.t("  (draft, not submitted)", "  （草稿，未提交）");
+        else if (st.late)
+            s += w.t("  (late: %1)", "  （迟交：%1）").arg(dateShown(st.submitted));
         s += QStringLiteral("  [%1]\n").arg(shown(st.file));
         for (const GradedAnswer& g : st.answers) {
             s += QStringLiteral("    %1: %2").arg(g.exerciseId, gradeStatusText(g.status, grades.lang));
@@ -578,12 +598,13 @@ QString gradesToText(const ClassGrades& grades)
 
     s += w.t("\nQuestions\n", "\n各题情况\n");
     for (const QuestionSummary& q : grades.questions) {
-        s += w.t("  %1 (chapter %2): %3 right, %4 wrong, %5 unanswered", "  %1（第 %2 章）：正确 %3，错误 %4，未作答 %5")
-                 .arg(q.exerciseId)
-                 .arg(q.chapterNumber)
-                 .arg(q.right)
-                 .arg(q.wrong)
-                 .arg(q.unanswered);
+        s +=
+            w.t("  %1 (chapter %2): %3 right, %4 wrong, %5 unanswered", "  %1（第 %2 章）：正确 %3，错误 %4，未作答 %5")
+                .arg(q.exerciseId)
+                .arg(q.chapterNumber)
+                .arg(q.right)
+                .arg(q.wrong)
+                .arg(q.unanswered);
         if (q.notJudged) s += w.t(", %1 not judged", "，无法判定 %1").arg(q.notJudged);
         if (q.timedOut) s += w.t(", %1 timed out", "，超时 %1").arg(q.timedOut);
         s += u'\n';
@@ -625,7 +646,8 @@ QByteArray gradesToJson(const ClassGrades& grades)
         o[QStringLiteral("name")] = st.studentName;
         o[QStringLiteral("file")] = st.file;
         o[QStringLiteral("account")] = st.account;
-        o[QStringLiteral("submitted")] = st.submitted.isValid() ? QJsonValue(st.submitted.toString(Qt::ISODate)) : QJsonValue();
+        o[QStringLiteral("submitted")] =
+            st.submitted.isValid() ? QJsonValue(st.submitted.toString(Qt::ISODate)) : QJsonValue();
         o[QStringLiteral("late")] = st.late;
         o[QStringLiteral("score")] = st.score;
         o[QStringLiteral("maxScore")] = st.maxScore;
@@ -684,12 +706,13 @@ QByteArray gradesToJson(const ClassGrades& grades)
 
 QByteArray gradesToCsv(const ClassGrades& grades)
 {
-    QString s = csvRow({QStringLiteral("student"), QStringLiteral("file"), QStringLiteral("exercise"), QStringLiteral("status"),
-                        QStringLiteral("points"), QStringLiteral("max_points"), QStringLiteral("given"), QStringLiteral("expected")});
+    QString s = csvRow({QStringLiteral("student"), QStringLiteral("file"), QStringLiteral("exercise"),
+                        QStringLiteral("status"), QStringLiteral("points"), QStringLiteral("max_points"),
+                        QStringLiteral("given"), QStringLiteral("expected")});
     for (const StudentGrade& st : grades.students)
         for (const GradedAnswer& g : st.answers)
-            s += csvRow({st.studentName, safeDisplayText(st.file), g.exerciseId, gradeStatusName(g.status), number(g.points),
-                         number(g.maxPoints), g.given, g.expected});
+            s += csvRow({st.studentName, safeDisplayText(st.file), g.exerciseId, gradeStatusName(g.status),
+                         number(g.points), number(g.maxPoints), g.given, g.expected});
     for (const FileIssue& i : grades.issues)
         s += csvRow({i.studentName, safeDisplayText(i.file), QString(),
                      i.duplicate ? QStringLiteral("duplicate") : problemKindName(i.problem.kind), QString(), QString(),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // grading.h — grades answer files against an assignment, offline and
 // deterministically, with the checkers the student's window used
 // (exercise_check.h). A run exercise is graded by running its module with the
@@ -28,7 +29,7 @@ class Registry;
 namespace poslab::lessons {
 
 struct GradeOptions {
-    int checkTimeLimitMs = 10000;  // per answer
+    int checkTimeLimitMs = 10000;         // per answer
     QString lang = QStringLiteral("en");  // which language's exercise text and feedback
     // The modules run exercises run with; nullptr = Registry::builtin(). Must
     // outlive the grading (and any check abandoned after its time limit).
@@ -45,12 +46,12 @@ struct GradedAnswer {
     enum class Status { Right, Wrong, Unanswered, NotJudged, TimedOut };
     QString exerciseId;
     Status status = Status::Unanswered;
-    double points = 0;        // earned
+    double points = 0;  // earned
     double maxPoints = 1;
-    QString given;            // the student's answer as a person reads it ("B", "B, D", "42", "base=20000")
-    QString expected;         // the expected answer as a person reads it ("C", "8192 ± 1%", "max(wavelength) > 8192")
-    QString feedback;         // why not judged / the checker's problem, in GradeOptions::lang; empty when Right/Wrong
-    QDateTime saved;          // the answer's time (UTC)
+    QString given;     // the student's answer as a person reads it ("B", "B, D", "42", "base=20000")
+    QString expected;  // the expected answer as a person reads it ("C", "8192 ± 1%", "max(wavelength) > 8192")
+    QString feedback;  // why not judged / the checker's problem, in GradeOptions::lang; empty when Right/Wrong
+    QDateTime saved;   // the answer's time (UTC)
 };
 QString gradeStatusName(GradedAnswer::Status status);  // "right", "wrong", "unanswered", "not-judged", "timed-out"
 // The status as a person reads it in `lang`: "right" / "正确", ...
@@ -58,10 +59,10 @@ QString gradeStatusText(GradedAnswer::Status status, const QString& lang);
 
 struct StudentGrade {
     QString studentName;
-    QString file;             // the answer file
+    QString file;  // the answer file
     QString account;
-    QDateTime submitted;      // invalid: a draft was handed in
-    bool late = false;        // submitted after the assignment's due time
+    QDateTime submitted;  // invalid: a draft was handed in
+    bool late = false;    // submitted after the assignment's due time
     double score = 0;
     double maxScore = 0;
     QList<GradedAnswer> answers;  // in the assignment's order, one per exercise
@@ -70,10 +71,10 @@ struct StudentGrade {
 // A file that could not be graded, or a duplicate.
 struct FileIssue {
     QString file;
-    FileProblem problem;      // kind None for a duplicate
+    FileProblem problem;  // kind None for a duplicate
     bool duplicate = false;
-    QString duplicateOf;      // the file that was graded instead
-    QString studentName;      // when known
+    QString duplicateOf;  // the file that was graded instead
+    QString studentName;  // when known
 };
 
 // "b.poslab-answers: the answers of Kim Lee again; a.poslab-answers was
@@ -84,7 +85,7 @@ struct QuestionSummary {
     QString exerciseId;
     QString chapterId;
     int chapterNumber = 0;
-    QString questionText;     // plain text of the question (first line or two), in GradeOptions::lang
+    QString questionText;  // plain text of the question (first line or two), in GradeOptions::lang
     QString expected;
     int right = 0, wrong = 0, unanswered = 0, notJudged = 0, timedOut = 0;
     // The most common wrong answers, most frequent first (ties: by text), at most 5.
@@ -94,19 +95,17 @@ struct QuestionSummary {
 struct ClassGrades {
     Assignment assignment;
     QString lang;
-    QList<StudentGrade> students;       // sorted by name, then file
-    QList<FileIssue> issues;            // sorted by file
-    QList<QuestionSummary> questions;   // in the assignment's order
+    QList<StudentGrade> students;      // sorted by name, then file
+    QList<FileIssue> issues;           // sorted by file
+    QList<QuestionSummary> questions;  // in the assignment's order
     double meanScore() const;
 };
 
 // Grades one student's answers (already matched to the assignment).
-StudentGrade gradeAnswers(const Assignment& assignment, const AnswerFile& answers,
-                          const GradeOptions& options);
+StudentGrade gradeAnswers(const Assignment& assignment, const AnswerFile& answers, const GradeOptions& options);
 
 // Reads and grades every file.
-ClassGrades gradeFiles(const Assignment& assignment, const QStringList& answerFiles,
-                       const GradeOptions& options);
+ClassGrades gradeFiles(const Assignment& assignment, const QStringList& answerFiles, const GradeOptions& options);
 
 // Output of `poslab grade --format text|json|csv`, in grades.lang.
 QString gradesToText(const ClassGrades& grades);

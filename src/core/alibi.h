@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // alibi.h — ALiBi, "Attention with Linear Biases" (Press, Smith, Lewis 2022,
 // "Train Short, Test Long").
 //
@@ -43,21 +44,18 @@ std::vector<double> alibi_slopes_double(int n);
 void alibi_slopes(int n,
                   float* slopes_h);  // (H) out, H = n
 
-enum alibi_mode {
+enum alibi_mode : int {
     alibi_causal,           // −m (i − j) everywhere; the caller's causal mask removes j > i
     alibi_causal_masked,    // −m (i − j) for j <= i, −infinity for j > i
     alibi_symmetric,        // −m |i − j|   (bidirectional / encoder use)
     alibi_causal_rowshift,  // +m · j       (what the reference code adds; softmax-equivalent)
 };
 
-const char* alibi_mode_name(alibi_mode mode);
-
 // bias[h, i, j] per `mode`. Query row i sits at position query_offset + i and
 // key j at position j (pass Tk − Tq when the queries are the last Tq positions,
 // e.g. decoding with a cache).
 void alibi_bias(const float* slopes_h,  // (H)
-                std::size_t H, std::size_t Tq, std::size_t Tk, long long query_offset,
-                alibi_mode mode,
-                float* bias_hqk);       // (H, Tq, Tk) out
+                std::size_t H, std::size_t Tq, std::size_t Tk, long long query_offset, alibi_mode mode,
+                float* bias_hqk);  // (H, Tq, Tk) out
 
 }  // namespace poslab

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // attention.cpp — multi-head scaled dot-product attention (see attention.h).
 //
 // Layout of the work, per (b, h) pair and per block of query rows [i0, i1):
@@ -59,7 +60,8 @@ constexpr float NEG_INF = -std::numeric_limits<float>::infinity();
 // e^x for x <= 0 (what a softmax needs after subtracting the row max), about
 // 1 ulp, vectorisable (simd_exp.h). x < −87 (e^x < 1.7e-38, near the
 // smallest normal float) and x = −∞ give exactly 0.
-inline float exp_nonpositive(float x) {
+inline float exp_nonpositive(float x)
+{
     const bool underflow = x < -87.0f;
     const float e = detail::exp_poly(underflow ? -87.0f : x);
     return underflow ? 0.0f : e;
@@ -73,8 +75,9 @@ inline float exp_nonpositive(float x) {
 // This is the portable version; softmax_row_avx2 below is the same algorithm
 // eight lanes at a time (the compiler does not vectorise this loop itself:
 // without -ffast-math it keeps the max and the sum in source order).
-float softmax_row_scalar(float* s, int n_valid, int n_cols, const float* bias_row,
-                         const std::uint8_t* keep_row, float* row_max_out) {
+float softmax_row_scalar(float* s, int n_valid, int n_cols, const float* bias_row, const std::uint8_t* keep_row,
+                         float* row_max_out)
+{
     float row_max = NEG_INF;
     for (int j = 0; j < n_valid; j++) {
         float x = s[j] + (bias_row ? bias_row[j] : 0.0f);
@@ -102,7 +105,8 @@ float softmax_row_scalar(float* s, int n_valid, int n_cols, const float* bias_ro
 // inv_sum, 0 for masked keys and s[n_valid, n_cols). A fully masked row has
 // inv_sum = 0 and becomes zeros.
 void softmax_row_from_stats_scalar(float* s, int n_valid, int n_cols, const float* bias_row,
-                                   const std::uint8_t* keep_row, float row_max, float inv_sum) {
+                                   const std::uint8_t* keep_row, float row_max, float inv_sum)
+{
     for (int j = 0; j < n_valid; j++) {
         const float x = s[j] + (bias_row ? bias_row[j] : 0.0f);
         s[j] = (keep_row && !keep_row[j]) ? 0.0f : exp_nonpositive(x - row_max) * inv_sum;
@@ -116,15 +120,15 @@ void softmax_row_from_stats_scalar(float* s, int n_valid, int n_cols, const floa
 using detail::cpu_has_avx2_fma;
 
 // exp_nonpositive on 8 floats (AVX2 + FMA): the same clamp.
-__attribute__((target("avx2,fma"))) inline __m256 exp_nonpositive_avx2(__m256 x) {
+__attribute__((target("avx2,fma"))) inline __m256 exp_nonpositive_avx2(__m256 x)
+{
     const __m256 underflow = _mm256_cmp_ps(x, _mm256_set1_ps(-87.0f), _CMP_LT_OQ);
     return _mm256_andnot_ps(underflow, detail::exp_poly_avx2(_mm256_max_ps(x, _mm256_set1_ps(-87.0f))));
 }
 
-__attribute__((target("avx2,fma"))) float softmax_row_avx2(float* s, int n_valid, int n_cols,
-                                                          const float* bias_row,
-                                                          const std::uint8_t* keep_row,
-                                                          float* row_max_out) {
+__attribute__((target("avx2,fma"))) float softmax_row_avx2(float* s, int n_valid, int n_cols, const float* bias_row,
+                                                           const std::uint8_t* keep_row, float* row_max_out)
+{
     const __m256 neg_inf = _mm256_set1_ps(NEG_INF);
     // Pass 1: s += bias, masked keys -> −∞, running max (two accumulators).
     __m256 mx0 = neg_inf, mx1 = neg_inf;
@@ -187,9 +191,11 @@ __attribute__((target("avx2,fma"))) float softmax_row_avx2(float* s, int n_valid
 }
 
 // softmax_row_from_stats_scalar on 8 lanes at a time.
-__attribute__((target("avx2,fma"))) void softmax_row_from_stats_avx2(
-    float* s, int n_valid, int n_cols, const float* bias_row, const std::uint8_t* keep_row,
-    float row_max, float inv_sum) {
+__attribute__((target("avx2,fma"))) void softmax_row_from_stats_avx2(float* s, int n_valid, int n_cols,
+                                                                     const float* bias_row,
+                                                                     const std::uint8_t* keep_row, float row_max,
+                                                                     float inv_sum)
+{
     const __m256 vmax = _mm256_set1_ps(row_max), vinv = _mm256_set1_ps(inv_sum);
     int j = 0;
     for (; j + 8 <= n_valid; j += 8) {
@@ -209,17 +215,18 @@ __attribute__((target("avx2,fma"))) void softmax_row_from_stats_avx2(
 
 #endif
 
-float softmax_row_unnormalized(float* s, int n_valid, int n_cols, const float* bias_row,
-                               const std::uint8_t* keep_row, float* row_max_out) {
+float softmax_row_unnormalized(float* s, int n_valid, int n_cols, const float* bias_row, const std::uint8_t* keep_row,
+                               float* row_max_out)
+{
 #ifdef POSLAB_HAVE_AVX2_PATH
-    if (cpu_has_avx2_fma())
-        return softmax_row_avx2(s, n_valid, n_cols, bias_row, keep_row, row_max_out);
+    if (cpu_has_avx2_fma()) return softmax_row_avx2(s, n_valid, n_cols, bias_row, keep_row, row_max_out);
 #endif
     return softmax_row_scalar(s, n_valid, n_cols, bias_row, keep_row, row_max_out);
 }
 
-void softmax_row_from_stats(float* s, int n_valid, int n_cols, const float* bias_row,
-                            const std::uint8_t* keep_row, float row_max, float inv_sum) {
+void softmax_row_from_stats(float* s, int n_valid, int n_cols, const float* bias_row, const std::uint8_t* keep_row,
+                            float row_max, float inv_sum)
+{
     if (inv_sum == 0.0f) {  // fully masked row (row_max = −∞): no weights
         std::memset(s, 0, sizeof(float) * n_cols);
         return;
@@ -232,13 +239,15 @@ void softmax_row_from_stats(float* s, int n_valid, int n_cols, const float* bias
 }
 
 POSLAB_SIMD_CLONES
-void scale_row(float* x, int n, float factor) {
+void scale_row(float* x, int n, float factor)
+{
     for (int j = 0; j < n; j++) x[j] *= factor;
 }
 
 // dp[j] = p[j] · (dp[j] − Σ_i p[i]·dp[i]): the softmax backward of one row.
 POSLAB_SIMD_CLONES
-void softmax_row_backward(const float* p, float* dp, int n) {
+void softmax_row_backward(const float* p, float* dp, int n)
+{
     constexpr int L = 16;
     float lane[L] = {};
     int j = 0;
@@ -251,7 +260,8 @@ void softmax_row_backward(const float* p, float* dp, int n) {
 }
 
 POSLAB_SIMD_CLONES
-void add_row(const float* x, int n, float* y) {
+void add_row(const float* x, int n, float* y)
+{
     for (int j = 0; j < n; j++) y[j] += x[j];
 }
 
@@ -260,7 +270,8 @@ void add_row(const float* x, int n, float* y) {
 // an atomic counter rather than in fixed chunks: when another process holds
 // one of the cores, the free thread simply takes more items.
 template <class F>
-void parallel_for(int n_threads, int n_items, F&& f) {
+void parallel_for(int n_threads, int n_items, F&& f)
+{
     n_threads = std::max(1, std::min(n_threads, n_items));
     if (n_threads == 1) {
         for (int i = 0; i < n_items; i++) f(0, i);
@@ -294,29 +305,34 @@ void parallel_for(int n_threads, int n_items, F&& f) {
     if (error) std::rethrow_exception(error);
 }
 
-bool has_rope(const attention_config& c) { return c.rope_cos != nullptr || c.rope_sin != nullptr; }
+bool has_rope(const attention_config& c)
+{
+    return c.rope_cos != nullptr || c.rope_sin != nullptr;
+}
 
-int rotary_dim(const attention_config& c, int D) { return c.rope_rotary_dim > 0 ? c.rope_rotary_dim : D; }
+int rotary_dim(const attention_config& c, int D)
+{
+    return c.rope_rotary_dim > 0 ? c.rope_rotary_dim : D;
+}
 
-void check_args(int B, int H, int T, int D, const attention_config& c) {
-    require(B >= 1 && H >= 1 && T >= 1 && D >= 1,
-            "attention: sizes must be >= 1, got B=" + std::to_string(B) + " H=" + std::to_string(H) +
-                " T=" + std::to_string(T) + " D=" + std::to_string(D));
+void check_args(int B, int H, int T, int D, const attention_config& c)
+{
+    require(B >= 1 && H >= 1 && T >= 1 && D >= 1, "attention: sizes must be >= 1, got B=", B, " H=", H, " T=", T,
+            " D=", D);
     require(std::isfinite(c.scale), "attention: scale must be finite (0 means 1/sqrt(D))");
-    require(c.num_threads >= 1 && c.num_threads <= 256,
-            "attention: num_threads must be in [1, 256], got " + std::to_string(c.num_threads));
-    require(c.query_block >= 0, "attention: query_block must be >= 0 (0 = automatic), got " +
-                                    std::to_string(c.query_block));
+    require(c.num_threads >= 1 && c.num_threads <= 256, "attention: num_threads must be in [1, 256], got ",
+            c.num_threads);
+    require(c.query_block >= 0, "attention: query_block must be >= 0 (0 = automatic), got ", c.query_block);
     if (has_rope(c)) {
         require(c.rope_cos && c.rope_sin, "attention: RoPE needs both rope_cos and rope_sin tables");
         const int R = rotary_dim(c, D);
-        require(R % 2 == 0 && R >= 2 && R <= D,
-                "attention: rope_rotary_dim must be even and in [2, D=" + std::to_string(D) +
-                    "], got " + std::to_string(R));
+        require(R % 2 == 0 && R >= 2 && R <= D, "attention: rope_rotary_dim must be even and in [2, D=", D, "], got ",
+                R);
     }
 }
 
-int query_block_rows(const attention_config& c, int T) {
+int query_block_rows(const attention_config& c, int T)
+{
     // 64 rows: a (64, T) block of scores is 512 KiB at T = 2048 (fits L2), and
     // causal blocks waste at most 64·T/2 products per head. Measured in
     // bench/README.md against 32, 128 and 256.
@@ -324,16 +340,18 @@ int query_block_rows(const attention_config& c, int T) {
     return std::min(qb, T);
 }
 
-int effective_threads(const attention_config& c, int n_items) {
+int effective_threads(const attention_config& c, int n_items)
+{
     return std::max(1, std::min(c.num_threads, n_items));
 }
 
 // Floats of scratch one thread needs.
-std::size_t per_thread_floats(int T, int D, int qb, bool rope, bool backward) {
-    const std::size_t block = (std::size_t)qb * T;       // scores (qb, T)
-    const std::size_t head = (std::size_t)T * D;         // one (T, D) head
-    if (!backward) return block + qb + (rope ? 2 * head : 0);   // s, 1/row sums, rotated q, k
-    return 2 * block + (rope ? 4 * head : 0);                    // s, dp, rotated q, k, dq, dk
+std::size_t per_thread_floats(int T, int D, int qb, bool rope, bool backward)
+{
+    const std::size_t block = (std::size_t)qb * T;             // scores (qb, T)
+    const std::size_t head = (std::size_t)T * D;               // one (T, D) head
+    if (!backward) return block + qb + (rope ? 2 * head : 0);  // s, 1/row sums, rotated q, k
+    return 2 * block + (rope ? 4 * head : 0);                  // s, dp, rotated q, k, dq, dk
 }
 
 // Where one (b, h) pair's rows live: row t of q, k, v at q + t·ld (and the
@@ -346,37 +364,39 @@ struct head_rows {
 };
 
 // x (T, D) = the T rows of D floats at src + t·ld, rotated by RoPE.
-void rotated_copy(const float* src, int ld, int T, int D, const attention_config& c, float* x) {
+void rotated_copy(const float* src, int ld, int T, int D, const attention_config& c, float* x)
+{
     for (int t = 0; t < T; t++) std::memcpy(x + (std::size_t)t * D, src + (std::size_t)t * ld, sizeof(float) * D);
     rope_rotate_pairs(x, T, D, rotary_dim(c, D), c.rope_cos, c.rope_sin, c.rope_pairs, false);
 }
 
-void zero_rows(float* x, int ld, int T, int D) {
+void zero_rows(float* x, int ld, int T, int D)
+{
     for (int t = 0; t < T; t++) std::memset(x + (std::size_t)t * ld, 0, sizeof(float) * D);
 }
 
 // One (b, h) pair of the forward pass. ws: this thread's scratch. stats_bh,
 // if not null, receives (max, 1/sum) of each query row's softmax (T, 2).
-void forward_head(const head_rows& in, int b, int h, int T, int D, const attention_config& c,
-                  float scale, int qb, float* ws,
-                  float* out_bh, int ld_out,  // (T, D) rows at out_bh + t·ld_out
-                  float* weights_bh,          // (T, T) or null
-                  float* stats_bh) {          // (T, 2) or null
-    float* s_buf = ws;                           // (qb, T)
-    float* inv_sum = ws + (std::size_t)qb * T;   // (qb)
+void forward_head(const head_rows& in, int b, int h, int T, int D, const attention_config& c, float scale, int qb,
+                  float* ws, float* out_bh, int ld_out,  // (T, D) rows at out_bh + t·ld_out
+                  float* weights_bh,                     // (T, T) or null
+                  float* stats_bh)
+{                                               // (T, 2) or null
+    float* s_buf = ws;                          // (qb, T)
+    float* inv_sum = ws + (std::size_t)qb * T;  // (qb)
     const float* qr = in.q;
     const float* kr = in.k;
     int ldqk = in.ld;
     if (has_rope(c)) {
-        float* q_rot = inv_sum + qb;                     // (T, D)
-        float* k_rot = q_rot + (std::size_t)T * D;       // (T, D)
+        float* q_rot = inv_sum + qb;                // (T, D)
+        float* k_rot = q_rot + (std::size_t)T * D;  // (T, D)
         rotated_copy(in.q, in.ld, T, D, c, q_rot);
         rotated_copy(in.k, in.ld, T, D, c, k_rot);
         qr = q_rot;
         kr = k_rot;
         ldqk = D;
     }
-    const float* bias_h = c.bias ? c.bias + (std::size_t)h * T * T : nullptr;   // (T, T)
+    const float* bias_h = c.bias ? c.bias + (std::size_t)h * T * T : nullptr;  // (T, T)
     const std::uint8_t* keep_b = c.key_padding_mask ? c.key_padding_mask + (std::size_t)b * T : nullptr;
 
     for (int i0 = 0; i0 < T; i0 += qb) {
@@ -386,16 +406,15 @@ void forward_head(const head_rows& in, int b, int h, int T, int D, const attenti
         float* s = weights_bh ? weights_bh + (std::size_t)i0 * T : s_buf;
         const int lds = weights_bh ? T : kend;
         // s (rows, kend) = scale · q[i0:i0+rows] (rows, D) · k[0:kend]ᵀ (D, kend)
-        matmul_sgemm(MATMUL_N, MATMUL_T, rows, kend, D, scale, qr + (std::size_t)i0 * ldqk, ldqk,
-                     kr, ldqk, 0.0f, s, lds);
+        matmul_sgemm(MATMUL_N, MATMUL_T, rows, kend, D, scale, qr + (std::size_t)i0 * ldqk, ldqk, kr, ldqk, 0.0f, s,
+                     lds);
         for (int r = 0; r < rows; r++) {
             const int t = i0 + r;
             const int n_valid = c.causal ? t + 1 : T;
             float* s_row = s + (std::size_t)r * lds;
             float row_max;
             const float sum = softmax_row_unnormalized(
-                s_row, n_valid, kend, bias_h ? bias_h + (std::size_t)t * T : nullptr, keep_b,
-                &row_max);
+                s_row, n_valid, kend, bias_h ? bias_h + (std::size_t)t * T : nullptr, keep_b, &row_max);
             const float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
             if (stats_bh) {
                 stats_bh[2 * (std::size_t)t] = row_max;
@@ -410,8 +429,7 @@ void forward_head(const head_rows& in, int b, int h, int T, int D, const attenti
         }
         // out[i0:i0+rows] (rows, D) = p (rows, kend) · v[0:kend] (kend, D)
         float* out_blk = out_bh + (std::size_t)i0 * ld_out;
-        matmul_sgemm(MATMUL_N, MATMUL_N, rows, D, kend, 1.0f, s, lds, in.v, in.ld, 0.0f, out_blk,
-                     ld_out);
+        matmul_sgemm(MATMUL_N, MATMUL_N, rows, D, kend, 1.0f, s, lds, in.v, in.ld, 0.0f, out_blk, ld_out);
         if (!weights_bh)
             for (int r = 0; r < rows; r++) scale_row(out_blk + (std::size_t)r * ld_out, D, inv_sum[r]);
     }
@@ -422,14 +440,14 @@ void forward_head(const head_rows& in, int b, int h, int T, int D, const attenti
 // scratch. dq, dk, dv have the rows of `in` (same offsets and ld); they are
 // accumulated into, or overwritten when `accumulate` is false.
 void backward_head(const float* dout_bh, int ld_dout,  // (T, D) rows at dout_bh + t·ld_dout
-                   const head_rows& in, int b, int h, int T, int D, const attention_config& c,
-                   float scale, int qb, float* ws,
-                   const float* stats_bh,                       // (T, 2) or null
-                   float* dq_bh, float* dk_bh, float* dv_bh,    // rows as in `in`
-                   bool accumulate,
-                   float* dbias_h) {                            // (T, T) or null, accumulated
-    float* p_buf = ws;                               // (qb, T)
-    float* dp_buf = ws + (std::size_t)qb * T;        // (qb, T)
+                   const head_rows& in, int b, int h, int T, int D, const attention_config& c, float scale, int qb,
+                   float* ws,
+                   const float* stats_bh,                     // (T, 2) or null
+                   float* dq_bh, float* dk_bh, float* dv_bh,  // rows as in `in`
+                   bool accumulate, float* dbias_h)
+{                                              // (T, T) or null, accumulated
+    float* p_buf = ws;                         // (qb, T)
+    float* dp_buf = ws + (std::size_t)qb * T;  // (qb, T)
     const int ld = in.ld;
     const bool rope = has_rope(c);
     // Overwriting without a pass of zeros where possible: the first block's
@@ -452,12 +470,12 @@ void backward_head(const float* dout_bh, int ld_dout,  // (T, D) rows at dout_bh
     const float* kr = in.k;
     float* dqr = dq_bh;  // gradients w.r.t. the (rotated) q and k that met in the dot product
     float* dkr = dk_bh;
-    int ldqk = ld;       // rows of qr, kr, dqr, dkr
+    int ldqk = ld;  // rows of qr, kr, dqr, dkr
     if (rope) {
-        float* q_rot = dp_buf + (std::size_t)qb * T;         // (T, D)
-        float* k_rot = q_rot + (std::size_t)T * D;           // (T, D)
-        dqr = k_rot + (std::size_t)T * D;                    // (T, D)
-        dkr = dqr + (std::size_t)T * D;                      // (T, D)
+        float* q_rot = dp_buf + (std::size_t)qb * T;  // (T, D)
+        float* k_rot = q_rot + (std::size_t)T * D;    // (T, D)
+        dqr = k_rot + (std::size_t)T * D;             // (T, D)
+        dkr = dqr + (std::size_t)T * D;               // (T, D)
         rotated_copy(in.q, ld, T, D, c, q_rot);
         rotated_copy(in.k, ld, T, D, c, k_rot);
         std::memset(dqr, 0, sizeof(float) * 2 * T * D);
@@ -474,30 +492,27 @@ void backward_head(const float* dout_bh, int ld_dout,  // (T, D) rows at dout_bh
         const float beta_kv = accumulate || i0 > 0 ? 1.0f : 0.0f;  // dk, dv rows [0, kend)
         const float* dout_blk = dout_bh + (std::size_t)i0 * ld_dout;
         // Recompute the forward: p = softmax(scale · q kᵀ + bias), masked.
-        matmul_sgemm(MATMUL_N, MATMUL_T, rows, kend, D, scale, qr + (std::size_t)i0 * ldqk, ldqk,
-                     kr, ldqk, 0.0f, p_buf, kend);
+        matmul_sgemm(MATMUL_N, MATMUL_T, rows, kend, D, scale, qr + (std::size_t)i0 * ldqk, ldqk, kr, ldqk, 0.0f, p_buf,
+                     kend);
         for (int r = 0; r < rows; r++) {
             const int t = i0 + r;
             float* p_row = p_buf + (std::size_t)r * kend;
             const int n_valid = c.causal ? t + 1 : T;
             const float* bias_row = bias_h ? bias_h + (std::size_t)t * T : nullptr;
             if (stats_bh) {
-                softmax_row_from_stats(p_row, n_valid, kend, bias_row, keep_b,
-                                       stats_bh[2 * (std::size_t)t], stats_bh[2 * (std::size_t)t + 1]);
+                softmax_row_from_stats(p_row, n_valid, kend, bias_row, keep_b, stats_bh[2 * (std::size_t)t],
+                                       stats_bh[2 * (std::size_t)t + 1]);
             } else {
                 float row_max;
-                const float sum = softmax_row_unnormalized(p_row, n_valid, kend, bias_row, keep_b,
-                                                           &row_max);
+                const float sum = softmax_row_unnormalized(p_row, n_valid, kend, bias_row, keep_b, &row_max);
                 scale_row(p_row, kend, sum > 0.0f ? 1.0f / sum : 0.0f);
             }
         }
         // forward: out = p · v
         // dv[0:kend] (kend, D) += pᵀ (kend, rows) · dout_blk (rows, D)
-        matmul_sgemm(MATMUL_T, MATMUL_N, kend, D, rows, 1.0f, p_buf, kend, dout_blk, ld_dout,
-                     beta_kv, dv_bh, ld);
+        matmul_sgemm(MATMUL_T, MATMUL_N, kend, D, rows, 1.0f, p_buf, kend, dout_blk, ld_dout, beta_kv, dv_bh, ld);
         // dp (rows, kend) = dout_blk (rows, D) · v[0:kend]ᵀ (D, kend)
-        matmul_sgemm(MATMUL_N, MATMUL_T, rows, kend, D, 1.0f, dout_blk, ld_dout, in.v, ld, 0.0f,
-                     dp_buf, kend);
+        matmul_sgemm(MATMUL_N, MATMUL_T, rows, kend, D, 1.0f, dout_blk, ld_dout, in.v, ld, 0.0f, dp_buf, kend);
         // forward: p[t, :] = softmax(s[t, :])
         // ds[t, j] = p[t, j] · (dp[t, j] − Σ_i p[t, i] dp[t, i]), in place in dp.
         // Masked entries have p = 0, so they get no gradient; nor does a fully
@@ -514,8 +529,8 @@ void backward_head(const float* dout_bh, int ld_dout,  // (T, D) rows at dout_bh
         matmul_sgemm(MATMUL_N, MATMUL_N, rows, D, kend, scale, ds, kend, kr, ldqk, beta_dq,
                      dqr + (std::size_t)i0 * ldqk, ldqk);
         // dk[0:kend] (kend, D) += scale · dsᵀ (kend, rows) · q_blk (rows, D)
-        matmul_sgemm(MATMUL_T, MATMUL_N, kend, D, rows, scale, ds, kend, qr + (std::size_t)i0 * ldqk,
-                     ldqk, rope ? 1.0f : beta_kv, dkr, ldqk);
+        matmul_sgemm(MATMUL_T, MATMUL_N, kend, D, rows, scale, ds, kend, qr + (std::size_t)i0 * ldqk, ldqk,
+                     rope ? 1.0f : beta_kv, dkr, ldqk);
     }
     if (rope) {
         // forward: q_rot = R(t) · q   (rope_rotate_pairs, a rotation per pair)
@@ -531,25 +546,25 @@ void backward_head(const float* dout_bh, int ld_dout,  // (T, D) rows at dout_bh
 }
 
 // Element (b, h, 0, 0) of a tensor with these strides.
-inline std::size_t head_offset(const attention_strides& st, int b, int h) {
+inline std::size_t head_offset(const attention_strides& st, int b, int h)
+{
     return (std::size_t)b * st.batch + (std::size_t)h * st.head;
 }
 
-void check_strides(const attention_strides& in, const attention_strides& out, int D,
-                   const char* fn) {
+void check_strides(const attention_strides& in, const attention_strides& out, int D, const char* fn)
+{
     require(in.row >= (std::size_t)D && out.row >= (std::size_t)D &&
                 in.row <= (std::size_t)std::numeric_limits<int>::max() &&
                 out.row <= (std::size_t)std::numeric_limits<int>::max(),
-            std::string(fn) + ": a row stride must be at least D = " + std::to_string(D) +
-                " (and fit an int)");
+            fn, ": a row stride must be at least D = ", D, " (and fit an int)");
 }
 
 // The forward pass over every (b, h) pair; the public functions below are
 // its two layouts.
-void forward_all(const float* q, const float* k, const float* v, const attention_strides& in,
-                 int B, int H, int T, int D, const attention_config& config,
-                 attention_workspace& ws, float* out, const attention_strides& out_st,
-                 float* weights, float* row_stats) {
+void forward_all(const float* q, const float* k, const float* v, const attention_strides& in, int B, int H, int T,
+                 int D, const attention_config& config, attention_workspace& ws, float* out,
+                 const attention_strides& out_st, float* weights, float* row_stats)
+{
     check_args(B, H, T, D, config);
     if (weights) attention_weights_elements(B, H, T);
     attention_workspace_reserve(ws, B, H, T, D, config, false);
@@ -562,9 +577,9 @@ void forward_all(const float* q, const float* k, const float* v, const attention
     auto job = [&](int thread, int bh) {
         const int b = bh / H, h = bh % H;
         const std::size_t o = head_offset(in, b, h);
-        forward_head({q + o, k + o, v + o, (int)in.row}, b, h, T, D, config, scale, qb,
-                     ws.data.data() + thread * per, out + head_offset(out_st, b, h),
-                     (int)out_st.row, weights ? weights + (std::size_t)bh * T * T : nullptr,
+        forward_head({q + o, k + o, v + o, (int)in.row}, b, h, T, D, config, scale, qb, ws.data.data() + thread * per,
+                     out + head_offset(out_st, b, h), (int)out_st.row,
+                     weights ? weights + (std::size_t)bh * T * T : nullptr,
                      row_stats ? row_stats + (std::size_t)bh * T * 2 : nullptr);
     };
     if (nt > 1) {
@@ -575,15 +590,14 @@ void forward_all(const float* q, const float* k, const float* v, const attention
     }
 }
 
-void backward_all(const float* dout, const attention_strides& dout_st, const float* q,
-                  const float* k, const float* v, const attention_strides& in, int B, int H,
-                  int T, int D, const attention_config& config, attention_workspace& ws,
-                  const float* row_stats, float* dq, float* dk, float* dv, bool accumulate,
-                  float* dbias) {
+void backward_all(const float* dout, const attention_strides& dout_st, const float* q, const float* k, const float* v,
+                  const attention_strides& in, int B, int H, int T, int D, const attention_config& config,
+                  attention_workspace& ws, const float* row_stats, float* dq, float* dk, float* dv, bool accumulate,
+                  float* dbias)
+{
     check_args(B, H, T, D, config);
     attention_workspace_reserve(ws, B, H, T, D, config, true);
-    require(dout && q && k && v && dq && dk && dv,
-            "attention_backward: dout, q, k, v, dq, dk and dv must not be null");
+    require(dout && q && k && v && dq && dk && dv, "attention_backward: dout, q, k, v, dq, dk and dv must not be null");
 
     const float scale = attention_scale(config, D);
     const int qb = query_block_rows(config, T);
@@ -591,11 +605,9 @@ void backward_all(const float* dout, const attention_strides& dout_st, const flo
     auto one = [&](int thread, int b, int h) {
         const std::size_t o = head_offset(in, b, h);
         const std::size_t bh = (std::size_t)b * H + h;
-        backward_head(dout + head_offset(dout_st, b, h), (int)dout_st.row,
-                      {q + o, k + o, v + o, (int)in.row}, b, h, T, D, config, scale, qb,
-                      ws.data.data() + thread * per,
-                      row_stats ? row_stats + bh * T * 2 : nullptr, dq + o, dk + o, dv + o,
-                      accumulate, dbias ? dbias + (std::size_t)h * T * T : nullptr);
+        backward_head(dout + head_offset(dout_st, b, h), (int)dout_st.row, {q + o, k + o, v + o, (int)in.row}, b, h, T,
+                      D, config, scale, qb, ws.data.data() + thread * per, row_stats ? row_stats + bh * T * 2 : nullptr,
+                      dq + o, dk + o, dv + o, accumulate, dbias ? dbias + (std::size_t)h * T * T : nullptr);
     };
     // dbias[h] is shared by every batch row: with it, threads split the heads
     // (each thread owns whole dbias[h] slices, no races); without it, the pairs.
@@ -616,25 +628,29 @@ void backward_all(const float* dout, const attention_strides& dout_st, const flo
     }
 }
 
-attention_strides contiguous_strides(int H, int T, int D) {
+attention_strides contiguous_strides(int H, int T, int D)
+{
     return {(std::size_t)H * T * D, (std::size_t)T * D, (std::size_t)D};
 }
 
 }  // namespace
 
-float attention_scale(const attention_config& config, int D) {
+float attention_scale(const attention_config& config, int D)
+{
     return config.scale != 0.0f ? config.scale : 1.0f / std::sqrt((float)D);
 }
 
-std::size_t attention_weights_elements(int B, int H, int T) {
+std::size_t attention_weights_elements(int B, int H, int T)
+{
     require(B >= 0 && H >= 0 && T >= 0, "attention_weights_elements: sizes must be >= 0");
     require_elements({(std::size_t)B, (std::size_t)H, (std::size_t)T, (std::size_t)T}, sizeof(float),
                      "attention weights (B, H, T, T)");
     return (std::size_t)B * H * T * T;
 }
 
-void attention_workspace_reserve(attention_workspace& ws, int B, int H, int T, int D,
-                                 const attention_config& config, bool backward) {
+void attention_workspace_reserve(attention_workspace& ws, int B, int H, int T, int D, const attention_config& config,
+                                 bool backward)
+{
     check_args(B, H, T, D, config);
     const int qb = query_block_rows(config, T);
     // Backward with dbias splits heads, not pairs: never more threads than this.
@@ -645,37 +661,35 @@ void attention_workspace_reserve(attention_workspace& ws, int B, int H, int T, i
 }
 
 void attention_forward(const float* q, const float* k, const float* v, int B, int H, int T, int D,
-                       const attention_config& config, attention_workspace& ws, float* out,
-                       float* weights) {
+                       const attention_config& config, attention_workspace& ws, float* out, float* weights)
+{
     const attention_strides st = contiguous_strides(H, T, D);
     forward_all(q, k, v, st, B, H, T, D, config, ws, out, st, weights, nullptr);
 }
 
-void attention_backward(const float* dout, const float* q, const float* k, const float* v, int B,
-                        int H, int T, int D, const attention_config& config,
-                        attention_workspace& ws, float* dq, float* dk, float* dv, float* dbias) {
+void attention_backward(const float* dout, const float* q, const float* k, const float* v, int B, int H, int T, int D,
+                        const attention_config& config, attention_workspace& ws, float* dq, float* dk, float* dv,
+                        float* dbias)
+{
     const attention_strides st = contiguous_strides(H, T, D);
     backward_all(dout, st, q, k, v, st, B, H, T, D, config, ws, nullptr, dq, dk, dv, true, dbias);
 }
 
-void attention_forward_strided(const float* q, const float* k, const float* v,
-                               const attention_strides& in, int B, int H, int T, int D,
-                               const attention_config& config, attention_workspace& ws,
-                               float* out, const attention_strides& out_strides,
-                               float* row_stats) {
+void attention_forward_strided(const float* q, const float* k, const float* v, const attention_strides& in, int B,
+                               int H, int T, int D, const attention_config& config, attention_workspace& ws, float* out,
+                               const attention_strides& out_strides, float* row_stats)
+{
     check_strides(in, out_strides, D, "attention_forward_strided");
     forward_all(q, k, v, in, B, H, T, D, config, ws, out, out_strides, nullptr, row_stats);
 }
 
-void attention_backward_strided(const float* dout, const attention_strides& dout_strides,
-                                const float* q, const float* k, const float* v,
-                                const attention_strides& in, int B, int H, int T, int D,
-                                const attention_config& config, attention_workspace& ws,
-                                const float* row_stats, float* dq, float* dk, float* dv,
-                                bool accumulate, float* dbias) {
+void attention_backward_strided(const float* dout, const attention_strides& dout_strides, const float* q,
+                                const float* k, const float* v, const attention_strides& in, int B, int H, int T, int D,
+                                const attention_config& config, attention_workspace& ws, const float* row_stats,
+                                float* dq, float* dk, float* dv, bool accumulate, float* dbias)
+{
     check_strides(in, dout_strides, D, "attention_backward_strided");
-    backward_all(dout, dout_strides, q, k, v, in, B, H, T, D, config, ws, row_stats, dq, dk, dv,
-                 accumulate, dbias);
+    backward_all(dout, dout_strides, q, k, v, in, B, H, T, D, config, ws, row_stats, dq, dk, dv, accumulate, dbias);
 }
 
 // ---------------------------------------------------------------------------
@@ -686,18 +700,18 @@ void attention_backward_strided(const float* dout, const attention_strides& dout
 namespace {
 
 // p (T, T) for one (b, h), in double: the literal definition.
-void naive_weights(const float* qr_bh, const float* kr_bh, int b, int h, int T, int D,
-                   const attention_config& c, double scale, double* p) {
+void naive_weights(const float* qr_bh, const float* kr_bh, int b, int h, int T, int D, const attention_config& c,
+                   double scale, double* p)
+{
     std::vector<double> s(T);
     std::vector<char> visible(T);
     for (int t = 0; t < T; t++) {
         double row_max = -INFINITY;
         for (int j = 0; j < T; j++) {
-            visible[j] = !(c.causal && j > t) &&
-                         !(c.key_padding_mask && c.key_padding_mask[(std::size_t)b * T + j] == 0);
+            visible[j] =
+                !(c.causal && j > t) && !(c.key_padding_mask && c.key_padding_mask[(std::size_t)b * T + j] == 0);
             double dot = 0.0;
-            for (int d = 0; d < D; d++)
-                dot += (double)qr_bh[(std::size_t)t * D + d] * kr_bh[(std::size_t)j * D + d];
+            for (int d = 0; d < D; d++) dot += (double)qr_bh[(std::size_t)t * D + d] * kr_bh[(std::size_t)j * D + d];
             s[j] = scale * dot + (c.bias ? c.bias[((std::size_t)h * T + t) * T + j] : 0.0);
             if (s[j] == -INFINITY) visible[j] = 0;
             if (visible[j]) row_max = std::max(row_max, s[j]);
@@ -710,18 +724,18 @@ void naive_weights(const float* qr_bh, const float* kr_bh, int b, int h, int T, 
 }
 
 // Rotated copies of q and k (or plain copies without RoPE).
-void naive_rotated(const float* x, int B, int H, int T, int D, const attention_config& c,
-                   std::vector<float>& out) {
+void naive_rotated(const float* x, int B, int H, int T, int D, const attention_config& c, std::vector<float>& out)
+{
     out.assign(x, x + (std::size_t)B * H * T * D);
     if (has_rope(c))
-        rope_apply_forward(x, B, H, T, D, rotary_dim(c, D), c.rope_cos, c.rope_sin, c.rope_pairs,
-                           out.data());
+        rope_apply_forward(x, B, H, T, D, rotary_dim(c, D), c.rope_cos, c.rope_sin, c.rope_pairs, out.data());
 }
 
 }  // namespace
 
-void attention_forward_naive(const float* q, const float* k, const float* v, int B, int H, int T,
-                             int D, const attention_config& config, float* out, float* weights) {
+void attention_forward_naive(const float* q, const float* k, const float* v, int B, int H, int T, int D,
+                             const attention_config& config, float* out, float* weights)
+{
     check_args(B, H, T, D, config);
     require_elements({(std::size_t)T, (std::size_t)T}, sizeof(double), "naive attention weights");
     require(q && k && v && out, "attention_forward_naive: q, k, v and out must not be null");
@@ -734,8 +748,7 @@ void attention_forward_naive(const float* q, const float* k, const float* v, int
     for (int b = 0; b < B; b++) {
         for (int h = 0; h < H; h++) {
             const std::size_t bh = (std::size_t)b * H + h;
-            naive_weights(qr.data() + bh * head, kr.data() + bh * head, b, h, T, D, config, scale,
-                          p.data());
+            naive_weights(qr.data() + bh * head, kr.data() + bh * head, b, h, T, D, config, scale, p.data());
             for (int t = 0; t < T; t++) {
                 for (int d = 0; d < D; d++) {
                     double acc = 0.0;
@@ -744,19 +757,17 @@ void attention_forward_naive(const float* q, const float* k, const float* v, int
                     out[bh * head + (std::size_t)t * D + d] = (float)acc;
                 }
                 if (weights)
-                    for (int j = 0; j < T; j++)
-                        weights[(bh * T + t) * T + j] = (float)p[(std::size_t)t * T + j];
+                    for (int j = 0; j < T; j++) weights[(bh * T + t) * T + j] = (float)p[(std::size_t)t * T + j];
             }
         }
     }
 }
 
-void attention_backward_naive(const float* dout, const float* q, const float* k, const float* v,
-                              int B, int H, int T, int D, const attention_config& config,
-                              float* dq, float* dk, float* dv, float* dbias) {
+void attention_backward_naive(const float* dout, const float* q, const float* k, const float* v, int B, int H, int T,
+                              int D, const attention_config& config, float* dq, float* dk, float* dv, float* dbias)
+{
     check_args(B, H, T, D, config);
-    require_elements({(std::size_t)3, (std::size_t)T, (std::size_t)T}, sizeof(double),
-                     "naive attention backward");
+    require_elements({(std::size_t)3, (std::size_t)T, (std::size_t)T}, sizeof(double), "naive attention backward");
     const double scale = attention_scale(config, D);
     std::vector<float> qr, kr;
     naive_rotated(q, B, H, T, D, config, qr);
@@ -788,8 +799,7 @@ void attention_backward_naive(const float* dout, const float* q, const float* k,
                 }
                 // forward: p[t, :] = softmax(s[t, :])
                 for (int j = 0; j < T; j++)
-                    ds[(std::size_t)t * T + j] =
-                        p[(std::size_t)t * T + j] * (dp[(std::size_t)t * T + j] - dot);
+                    ds[(std::size_t)t * T + j] = p[(std::size_t)t * T + j] * (dp[(std::size_t)t * T + j] - dot);
             }
             // forward: s[t, j] = scale · Σ_d q[t, d] k[j, d] + bias[h, t, j]
             for (int t = 0; t < T; t++) {
@@ -807,10 +817,10 @@ void attention_backward_naive(const float* dout, const float* q, const float* k,
     std::vector<float> dqr_f(dqr.begin(), dqr.end()), dkr_f(dkr.begin(), dkr.end());
     if (has_rope(config)) {
         // forward: q_rot = rope_apply_forward(q); dq = rope_apply_backward(dq_rot)
-        rope_apply_backward(dqr_f.data(), B, H, T, D, rotary_dim(config, D), config.rope_cos,
-                            config.rope_sin, config.rope_pairs, dqr_f.data());
-        rope_apply_backward(dkr_f.data(), B, H, T, D, rotary_dim(config, D), config.rope_cos,
-                            config.rope_sin, config.rope_pairs, dkr_f.data());
+        rope_apply_backward(dqr_f.data(), B, H, T, D, rotary_dim(config, D), config.rope_cos, config.rope_sin,
+                            config.rope_pairs, dqr_f.data());
+        rope_apply_backward(dkr_f.data(), B, H, T, D, rotary_dim(config, D), config.rope_cos, config.rope_sin,
+                            config.rope_pairs, dkr_f.data());
     }
     for (std::size_t i = 0; i < n; i++) {
         dq[i] += dqr_f[i];

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // attention.h — multi-head scaled dot-product attention, forward and backward,
 // with every hook that a positional encoding needs.
 //
@@ -8,7 +9,7 @@
 //     p[t, :]   = softmax(s[t, :])                                  (weights)
 //     out[t]    = Σ_j p[t, j] · v[j]
 //
-// Where each position encoding plugs in (DEFINITIONS.md):
+// Where each position encoding plugs in (docs/reference/definitions.md):
 //   * none / sinusoidal / learned: added to the token embeddings before q, k, v
 //     are projected; attention itself sees no positions. Without positions and
 //     without a causal mask attention is permutation-equivariant: permuting the
@@ -56,9 +57,9 @@
 namespace poslab {
 
 struct attention_config {
-    float scale = 0.0f;      // logit scale; 0 means 1/√D. T5 uses 1.
-    bool causal = false;     // key j is visible to query t only if j <= t
-    const float* bias = nullptr;                  // (H, T, T) added to scaled logits, or null
+    float scale = 0.0f;                              // logit scale; 0 means 1/√D. T5 uses 1.
+    bool causal = false;                             // key j is visible to query t only if j <= t
+    const float* bias = nullptr;                     // (H, T, T) added to scaled logits, or null
     const std::uint8_t* key_padding_mask = nullptr;  // (B, T) 1 keep / 0 pad, or null
     // RoPE on q and k (null tables: no RoPE). Tables as built by
     // rope_build_cos_sin: cos_tp[t, j] = cos(t · inv_freq_j).
@@ -87,8 +88,8 @@ struct attention_workspace {
 // Grows `ws` for a forward (backward = false) or backward call of this size,
 // or throws budget_error, before allocating anything, if that would exceed the
 // memory budget. Calling it once up front keeps page faults out of timed loops.
-void attention_workspace_reserve(attention_workspace& ws, int B, int H, int T, int D,
-                                 const attention_config& config, bool backward);
+void attention_workspace_reserve(attention_workspace& ws, int B, int H, int T, int D, const attention_config& config,
+                                 bool backward);
 
 // Number of elements of the (B, H, T, T) weights buffer; throws budget_error
 // if it does not fit the memory budget. Call it before allocating weights.
@@ -100,9 +101,7 @@ std::size_t attention_weights_elements(int B, int H, int T);
 void attention_forward(const float* q,  // (B, H, T, D)
                        const float* k,  // (B, H, T, D)
                        const float* v,  // (B, H, T, D)
-                       int B, int H, int T, int D,
-                       const attention_config& config,
-                       attention_workspace& ws,
+                       int B, int H, int T, int D, const attention_config& config, attention_workspace& ws,
                        float* out,       // (B, H, T, D)
                        float* weights);  // (B, H, T, T) or null
 
@@ -115,9 +114,7 @@ void attention_backward(const float* dout,  // (B, H, T, D)
                         const float* q,     // (B, H, T, D)
                         const float* k,     // (B, H, T, D)
                         const float* v,     // (B, H, T, D)
-                        int B, int H, int T, int D,
-                        const attention_config& config,
-                        attention_workspace& ws,
+                        int B, int H, int T, int D, const attention_config& config, attention_workspace& ws,
                         float* dq,      // (B, H, T, D)
                         float* dk,      // (B, H, T, D)
                         float* dv,      // (B, H, T, D)
@@ -139,12 +136,9 @@ struct attention_strides {
 // not offered; row_stats, if not null, receives for every (b, h, t) the max
 // of the masked logits and 1/Σ e^(s − max) (0 for a fully masked row),
 // (B, H, T, 2) floats, for attention_backward_strided.
-void attention_forward_strided(const float* q, const float* k, const float* v,
-                               const attention_strides& in,
-                               int B, int H, int T, int D,
-                               const attention_config& config,
-                               attention_workspace& ws,
-                               float* out, const attention_strides& out_strides,
+void attention_forward_strided(const float* q, const float* k, const float* v, const attention_strides& in, int B,
+                               int H, int T, int D, const attention_config& config, attention_workspace& ws, float* out,
+                               const attention_strides& out_strides,
                                float* row_stats);  // (B, H, T, 2) or null
 
 // attention_backward on strided tensors; dq, dk, dv have the strides `in`.
@@ -152,28 +146,24 @@ void attention_forward_strided(const float* q, const float* k, const float* v,
 // each softmax's max and sum (null: recomputed). accumulate = false
 // overwrites dq, dk, dv instead of adding to them (no need to zero them
 // first); dbias (H, T, T), if not null, is always accumulated.
-void attention_backward_strided(const float* dout, const attention_strides& dout_strides,
-                                const float* q, const float* k, const float* v,
-                                const attention_strides& in,
-                                int B, int H, int T, int D,
-                                const attention_config& config,
-                                attention_workspace& ws,
+void attention_backward_strided(const float* dout, const attention_strides& dout_strides, const float* q,
+                                const float* k, const float* v, const attention_strides& in, int B, int H, int T, int D,
+                                const attention_config& config, attention_workspace& ws,
                                 const float* row_stats,  // (B, H, T, 2) or null
-                                float* dq, float* dk, float* dv,
-                                bool accumulate,
-                                float* dbias);           // (H, T, T) or null
+                                float* dq, float* dk, float* dv, bool accumulate,
+                                float* dbias);  // (H, T, T) or null
 
 // Plain-loop references: the formulas above, literally, in double, one (b, h)
 // pair at a time with its full (T, T) weights in memory (guarded by the memory
 // budget). O(B·H·T²·D) scalar work: for tests only.
 void attention_forward_naive(const float* q, const float* k, const float* v,  // (B, H, T, D)
                              int B, int H, int T, int D, const attention_config& config,
-                             float* out,       // (B, H, T, D)
-                             float* weights);  // (B, H, T, T) or null
-void attention_backward_naive(const float* dout,  // (B, H, T, D)
+                             float* out,                                       // (B, H, T, D)
+                             float* weights);                                  // (B, H, T, T) or null
+void attention_backward_naive(const float* dout,                               // (B, H, T, D)
                               const float* q, const float* k, const float* v,  // (B, H, T, D)
-                              int B, int H, int T, int D, const attention_config& config,
-                              float* dq, float* dk, float* dv,  // (B, H, T, D), accumulated
-                              float* dbias);                    // (H, T, T) or null, accumulated
+                              int B, int H, int T, int D, const attention_config& config, float* dq, float* dk,
+                              float* dv,      // (B, H, T, D), accumulated
+                              float* dbias);  // (H, T, T) or null, accumulated
 
 }  // namespace poslab

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "core/common.h"
 
 #include <atomic>
@@ -10,7 +11,8 @@ namespace poslab {
 namespace {
 std::atomic<std::size_t> g_budget{std::size_t(2) << 30};  // 2 GiB
 
-std::string human_bytes(long double bytes) {
+std::string human_bytes(long double bytes)
+{
     const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
     int u = 0;
     while (bytes >= 1024.0L && u < 6) {
@@ -23,15 +25,29 @@ std::string human_bytes(long double bytes) {
 }
 }  // namespace
 
-std::size_t memory_budget_bytes() { return g_budget.load(); }
-void set_memory_budget_bytes(std::size_t bytes) { g_budget.store(bytes); }
+void detail::append_part(std::string& out, all_digits number)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.17g", number.value);
+    out += buf;
+}
 
-void require_memory(std::size_t count, std::size_t element_size, const char* what) {
+std::size_t memory_budget_bytes()
+{
+    return g_budget.load();
+}
+void set_memory_budget_bytes(std::size_t bytes)
+{
+    g_budget.store(bytes);
+}
+
+void require_memory(std::size_t count, std::size_t element_size, const char* what)
+{
     require_elements({count}, element_size, what);
 }
 
-void require_elements(std::initializer_list<std::size_t> dims, std::size_t element_size,
-                      const char* what) {
+void require_elements(std::initializer_list<std::size_t> dims, std::size_t element_size, const char* what)
+{
     // Multiply in long double so that an overflowing product is still reported
     // with its true size rather than wrapping around.
     long double bytes = static_cast<long double>(element_size);
@@ -39,27 +55,32 @@ void require_elements(std::initializer_list<std::size_t> dims, std::size_t eleme
     const std::size_t budget = memory_budget_bytes();
     if (bytes > static_cast<long double>(budget)) {
         throw budget_error(std::string(what) + " would need " + human_bytes(bytes) +
-                           ", more than the memory budget of " +
-                           human_bytes(static_cast<long double>(budget)));
+                           ", more than the memory budget of " + human_bytes(static_cast<long double>(budget)));
     }
 }
 
 namespace {
-std::uint64_t splitmix64(std::uint64_t& x) {
+std::uint64_t splitmix64(std::uint64_t& x)
+{
     std::uint64_t z = (x += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
 }
-std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+std::uint64_t rotl(std::uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
 }  // namespace
 
-rng::rng(std::uint64_t seed) {
+rng::rng(std::uint64_t seed)
+{
     std::uint64_t x = seed;
     for (auto& s : s_) s = splitmix64(x);
 }
 
-std::uint64_t rng::next_u64() {
+std::uint64_t rng::next_u64()
+{
     // xoshiro256** (Blackman & Vigna, 2018).
     const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
     const std::uint64_t t = s_[1] << 17;
@@ -72,15 +93,20 @@ std::uint64_t rng::next_u64() {
     return result;
 }
 
-float rng::uniform() { return static_cast<float>(next_u64() >> 40) * (1.0f / 16777216.0f); }
+float rng::uniform()
+{
+    return static_cast<float>(next_u64() >> 40) * (1.0f / 16777216.0f);
+}
 
-float rng::uniform(float lo, float hi) {
+float rng::uniform(float lo, float hi)
+{
     // lo + (hi - lo)·u can round up to hi for some widths; keep the promise [lo, hi).
     const float v = lo + (hi - lo) * uniform();
     return v < hi ? v : std::nextafter(hi, lo);
 }
 
-float rng::normal() {
+float rng::normal()
+{
     if (has_spare_) {
         has_spare_ = false;
         return spare_;
@@ -95,9 +121,13 @@ float rng::normal() {
     return static_cast<float>(r * std::cos(a));
 }
 
-float rng::normal(float mean, float stddev) { return mean + stddev * normal(); }
+float rng::normal(float mean, float stddev)
+{
+    return mean + stddev * normal();
+}
 
-void fill_normal(float* out, std::size_t n, float mean, float stddev, rng& gen) {
+void fill_normal(float* out, std::size_t n, float mean, float stddev, rng& gen)
+{
     for (std::size_t i = 0; i < n; ++i) out[i] = gen.normal(mean, stddev);
 }
 

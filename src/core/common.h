@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
 // common.h — what every file of the numeric core shares: the error type,
 // the memory budget guard, and a seeded random generator whose sequence is the
 // same on every machine and standard library.
 //
-// Conventions used across src/core (see also ../shared DESIGN and STYLE):
+// Conventions used across src/core (see also docs/architecture.md, "core"):
 //   * Buffers are row-major float arrays. Shape comments name the axes with one
 //     set of letters: B batch, T time (sequence), C channels, H heads,
 //     D head dimension. "// (B, H, T, D)" means the last axis is contiguous.
@@ -15,9 +16,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
-#include <initializer_list>
+#include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace poslab {
@@ -42,12 +45,54 @@ void set_memory_budget_bytes(std::size_t bytes);
 void require_memory(std::size_t count, std::size_t element_size, const char* what);
 
 // Same for a product of sizes (e.g. B*H*T*T floats), overflow-safe.
-void require_elements(std::initializer_list<std::size_t> dims, std::size_t element_size,
-                      const char* what);
+void require_elements(std::initializer_list<std::size_t> dims, std::size_t element_size, const char* what);
 
-// Throws core_error with `message` unless `condition` holds.
-inline void require(bool condition, const std::string& message) {
-    if (!condition) throw core_error(message);
+// A number written with 17 significant digits (%.17g), enough to tell any two
+// doubles apart: for messages that must show exactly which value was refused.
+struct all_digits {
+    double value;
+};
+
+namespace detail {
+inline void append_part(std::string& out, const char* text)
+{
+    out += text;
+}
+inline void append_part(std::string& out, std::string_view text)
+{
+    out += text;
+}
+inline void append_part(std::string& out, char c)
+{
+    out += c;
+}
+void append_part(std::string& out, all_digits number);
+template <class Number>
+requires std::is_arithmetic_v<Number>
+void append_part(std::string& out, Number number)
+{
+    out += std::to_string(number);
+}
+
+template <class... Parts>
+[[noreturn, gnu::cold, gnu::noinline]] void throw_core_error(const Parts&... parts)
+{
+    std::string message;
+    (append_part(message, parts), ...);
+    throw core_error(message);
+}
+}  // namespace detail
+
+// Throws core_error unless `condition` holds. The message is `parts` written
+// one after another: text as it is, numbers as std::to_string writes them,
+// all_digits{x} with 17 significant digits. It is put together only when the
+// check fails, so a check on a hot path costs one branch, never a string:
+//     require(n >= 1, "blas_set_num_threads: n must be >= 1, got ", n);
+template <class... Parts>
+inline void require(bool condition, const Parts&... parts)
+{
+    if (!condition) [[unlikely]]
+        detail::throw_core_error(parts...);
 }
 
 // A small, fast, seeded generator: SplitMix64 for seeding, xoshiro256** for

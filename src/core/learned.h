@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // learned.h — learned absolute position embeddings (BERT, GPT-2, ViT).
 //
 // What it is: a trainable table W of shape (max_len, C); the token at
@@ -42,22 +43,22 @@ void learned_init(std::size_t max_len, std::size_t C, std::uint64_t seed,
 void learned_forward(const float* x_btc,     // (B, T, C)
                      const float* table_lc,  // (max_len, C)
                      std::size_t B, std::size_t T, std::size_t C, std::size_t max_len,
-                     float* out_btc);        // (B, T, C) out
+                     float* out_btc);  // (B, T, C) out
 
 // Gradients of learned_forward, accumulated (+=) like llm.c:
 //   dtable[t, :] += Σ_b dout[b, t, :]     (rows t >= T untouched)
 //   dx[b, t, :]  += dout[b, t, :]         (skipped if dx is null)
 void learned_backward(const float* dout_btc,  // (B, T, C)
                       std::size_t B, std::size_t T, std::size_t C, std::size_t max_len,
-                      float* dtable_lc,       // (max_len, C) accumulated
-                      float* dx_btc);         // (B, T, C) accumulated, may be null
+                      float* dtable_lc,  // (max_len, C) accumulated
+                      float* dx_btc);    // (B, T, C) accumulated, may be null
 
 // Resamples a (L_old, C) table to (L_new, C) by linear interpolation with
 // aligned endpoints (see above). L_new == 1 keeps row 0; L_old == 1 repeats
 // its only row. new may not alias old.
 void learned_interpolate(const float* old_lc,  // (L_old, C)
                          std::size_t L_old, std::size_t C, std::size_t L_new,
-                         float* new_lc);       // (L_new, C) out
+                         float* new_lc);  // (L_new, C) out
 
 // The old (fractional) position that new row i reads: i (L_old-1)/(L_new-1).
 double learned_interpolate_source(std::size_t i, std::size_t L_old, std::size_t L_new);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // matmul.cpp — the only file that includes <cblas.h> (see matmul.h).
 #include "core/matmul.h"
 
@@ -16,13 +17,14 @@ namespace poslab {
 
 namespace {
 
-void check_gemm(matmul_op op_a, matmul_op op_b, int M, int N, int K, const float* a, int lda,
-                const float* b, int ldb, const float* c, int ldc) {
+void check_gemm(matmul_op op_a, matmul_op op_b, int M, int N, int K, const float* a, int lda, const float* b, int ldb,
+                const float* c, int ldc)
+{
     // The messages are built only when a check fails: attention calls this
     // thousands of times per training step.
     if (!(M >= 0 && N >= 0 && K >= 0))
-        throw core_error("matmul: sizes must be >= 0, got M=" + std::to_string(M) +
-                         " N=" + std::to_string(N) + " K=" + std::to_string(K));
+        throw core_error("matmul: sizes must be >= 0, got M=" + std::to_string(M) + " N=" + std::to_string(N) +
+                         " K=" + std::to_string(K));
     // Row-major: the leading dimension is the stored row length.
     const int a_cols = op_a == MATMUL_N ? K : M;
     const int b_cols = op_b == MATMUL_N ? N : K;
@@ -33,23 +35,25 @@ void check_gemm(matmul_op op_a, matmul_op op_b, int M, int N, int K, const float
         throw core_error("matmul: ldb=" + std::to_string(ldb) + " is shorter than a row of b (" +
                          std::to_string(b_cols) + ")");
     if (ldc < (N > 1 ? N : 1))
-        throw core_error("matmul: ldc=" + std::to_string(ldc) + " is shorter than a row of c (" +
-                         std::to_string(N) + ")");
+        throw core_error("matmul: ldc=" + std::to_string(ldc) + " is shorter than a row of c (" + std::to_string(N) +
+                         ")");
     if (M > 0 && N > 0 && c == nullptr) throw core_error("matmul: c is null");
     if (M > 0 && N > 0 && K > 0 && !(a && b)) throw core_error("matmul: a or b is null");
 }
 
-CBLAS_TRANSPOSE cblas_op(matmul_op op) { return op == MATMUL_T ? CblasTrans : CblasNoTrans; }
+CBLAS_TRANSPOSE cblas_op(matmul_op op)
+{
+    return op == MATMUL_T ? CblasTrans : CblasNoTrans;
+}
 
 }  // namespace
 
-void matmul_sgemm(matmul_op op_a, matmul_op op_b, int M, int N, int K, float alpha,
-                  const float* a, int lda, const float* b, int ldb, float beta, float* c,
-                  int ldc) {
+void matmul_sgemm(matmul_op op_a, matmul_op op_b, int M, int N, int K, float alpha, const float* a, int lda,
+                  const float* b, int ldb, float beta, float* c, int ldc)
+{
     check_gemm(op_a, op_b, M, N, K, a, lda, b, ldb, c, ldc);
     if (M == 0 || N == 0) return;
-    cblas_sgemm(CblasRowMajor, cblas_op(op_a), cblas_op(op_b), M, N, K, alpha, a, lda, b, ldb,
-                beta, c, ldc);
+    cblas_sgemm(CblasRowMajor, cblas_op(op_a), cblas_op(op_b), M, N, K, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 namespace {
@@ -59,7 +63,8 @@ namespace {
 // Sapphire Rapids; the permit function takes M·N·K <= 10⁶). Decided by the
 // core's name, not by timing, so a machine always takes the same path (the
 // same results, bit for bit, run after run).
-bool blas_has_small_sgemm() {
+bool blas_has_small_sgemm()
+{
     static const bool yes = [] {
         const char* name = openblas_get_corename();
         if (!name) return false;
@@ -74,7 +79,8 @@ constexpr double small_sgemm_max_work = 1e6;  // M·N·K the permit function acc
 
 }  // namespace
 
-int matmul_rows_block(int M, int N, int K) {
+int matmul_rows_block(int M, int N, int K)
+{
     if (M <= 0 || !blas_has_small_sgemm() || (double)M * N * K <= small_sgemm_max_work) return M;
     // the largest multiple of 4 rows within the limit (4..64): other counts
     // leave the kernel's row loop a ragged end and were up to 20 % slower
@@ -84,19 +90,20 @@ int matmul_rows_block(int M, int N, int K) {
     return std::min(rows, M);
 }
 
-void matmul_rows_nn(int M, int N, int K, float alpha, const float* a, int lda, const float* b,
-                    int ldb, float beta, float* c, int ldc) {
+void matmul_rows_nn(int M, int N, int K, float alpha, const float* a, int lda, const float* b, int ldb, float beta,
+                    float* c, int ldc)
+{
     const int block = matmul_rows_block(M, N, K);
     for (int m0 = 0; m0 < M; m0 += block) {
         const int rows = std::min(block, M - m0);
-        matmul_sgemm(MATMUL_N, MATMUL_N, rows, N, K, alpha, a + (long)m0 * lda, lda, b, ldb, beta,
-                     c + (long)m0 * ldc, ldc);
+        matmul_sgemm(MATMUL_N, MATMUL_N, rows, N, K, alpha, a + (long)m0 * lda, lda, b, ldb, beta, c + (long)m0 * ldc,
+                     ldc);
     }
 }
 
-void matmul_sgemm_naive(matmul_op op_a, matmul_op op_b, int M, int N, int K, float alpha,
-                        const float* a, int lda, const float* b, int ldb, float beta, float* c,
-                        int ldc) {
+void matmul_sgemm_naive(matmul_op op_a, matmul_op op_b, int M, int N, int K, float alpha, const float* a, int lda,
+                        const float* b, int ldb, float beta, float* c, int ldc)
+{
     check_gemm(op_a, op_b, M, N, K, a, lda, b, ldb, c, ldc);
     for (int i = 0; i < M; i++) {
         for (int j = 0; j < N; j++) {
@@ -116,7 +123,8 @@ void matmul_sgemm_naive(matmul_op op_a, matmul_op op_b, int M, int N, int K, flo
 namespace {
 
 // wt[c, o] = weight[o, c] for o in [o0, o1), c in [c0, c1), one at a time.
-void transpose_part(const float* weight, int OC, int C, int o0, int o1, int c0, int c1, float* wt) {
+void transpose_part(const float* weight, int OC, int C, int o0, int o1, int c0, int c1, float* wt)
+{
     for (int o = o0; o < o1; o++)
         for (int c = c0; c < c1; c++) wt[(long)c * OC + o] = weight[(long)o * C + c];
 }
@@ -125,8 +133,8 @@ void transpose_part(const float* weight, int OC, int C, int o0, int o1, int c0, 
 // 8 × 8 tiles in registers (unpack, shuffle, permute: the standard AVX
 // transpose); 6× faster than the scalar tiles at (512, 128). Returns how
 // many rows and columns the tiles covered (multiples of 8).
-__attribute__((target("avx2"))) void transpose_tiles_avx2(const float* weight, int OC, int C,
-                                                         float* wt) {
+__attribute__((target("avx2"))) void transpose_tiles_avx2(const float* weight, int OC, int C, float* wt)
+{
     for (int o = 0; o + 8 <= OC; o += 8)
         for (int c = 0; c + 8 <= C; c += 8) {
             __m256 r[8], t[8];
@@ -158,7 +166,8 @@ __attribute__((target("avx2"))) void transpose_tiles_avx2(const float* weight, i
 
 }  // namespace
 
-void transpose_weight(const float* weight, int OC, int C, float* wt) {
+void transpose_weight(const float* weight, int OC, int C, float* wt)
+{
     int o8 = 0, c8 = 0;
 #ifdef POSLAB_HAVE_SIMD_EXP_AVX2
     if (detail::cpu_has_avx2_fma()) {
@@ -167,11 +176,12 @@ void transpose_weight(const float* weight, int OC, int C, float* wt) {
         c8 = C - C % 8;
     }
 #endif
-    transpose_part(weight, OC, C, 0, o8, c8, C, wt);   // right edge of the tiled rows
-    transpose_part(weight, OC, C, o8, OC, 0, C, wt);   // rows below the tiles
+    transpose_part(weight, OC, C, 0, o8, c8, C, wt);  // right edge of the tiled rows
+    transpose_part(weight, OC, C, o8, OC, 0, C, wt);  // rows below the tiles
 }
 
-const float* transposed_weight_scratch(const float* weight, int OC, int C) {
+const float* transposed_weight_scratch(const float* weight, int OC, int C)
+{
     thread_local std::vector<float> buf;
     const std::size_t n = (std::size_t)OC * C;
     if (buf.size() < n) buf.resize(n);
@@ -182,7 +192,8 @@ const float* transposed_weight_scratch(const float* weight, int OC, int C) {
 namespace {
 
 // o[j] = (res[j] + bias[j]) + o[j], without res or bias when null.
-void finish_row_scalar(float* o, const float* res, const float* bias, int j0, int n) {
+void finish_row_scalar(float* o, const float* res, const float* bias, int j0, int n)
+{
     for (int j = j0; j < n; j++) {
         const float add = res && bias ? res[j] + bias[j] : res ? res[j] : bias[j];
         o[j] = add + o[j];
@@ -191,8 +202,8 @@ void finish_row_scalar(float* o, const float* res, const float* bias, int j0, in
 
 #ifdef POSLAB_HAVE_SIMD_EXP_AVX2
 // The same additions eight at a time (no fused operations: the same bits).
-__attribute__((target("avx2"))) int finish_row_avx2(float* o, const float* res, const float* bias,
-                                                   int n) {
+__attribute__((target("avx2"))) int finish_row_avx2(float* o, const float* res, const float* bias, int n)
+{
     int j = 0;
     for (; j + 8 <= n; j += 8) {
         const __m256 add = res && bias ? _mm256_add_ps(_mm256_loadu_ps(res + j), _mm256_loadu_ps(bias + j))
@@ -204,7 +215,8 @@ __attribute__((target("avx2"))) int finish_row_avx2(float* o, const float* res, 
 }
 #endif
 
-void finish_row(float* o, const float* res, const float* bias, int n) {
+void finish_row(float* o, const float* res, const float* bias, int n)
+{
     int j = 0;
 #ifdef POSLAB_HAVE_SIMD_EXP_AVX2
     if (detail::cpu_has_avx2_fma()) j = finish_row_avx2(o, res, bias, n);
@@ -214,8 +226,9 @@ void finish_row(float* o, const float* res, const float* bias, int n) {
 
 }  // namespace
 
-void matmul_forward_wt(const float* inp, const float* wt, const float* bias,
-                       const float* residual, int N, int C, int OC, float* out) {
+void matmul_forward_wt(const float* inp, const float* wt, const float* bias, const float* residual, int N, int C,
+                       int OC, float* out)
+{
     const int block = matmul_rows_block(N, OC, C);
     for (int m0 = 0; m0 < N; m0 += block) {
         const int rows = std::min(block, N - m0);
@@ -225,12 +238,10 @@ void matmul_forward_wt(const float* inp, const float* wt, const float* bias,
             // then the product (beta = 1)
             if (bias)
                 for (int r = 0; r < rows; r++) finish_row(o + (long)r * OC, nullptr, bias, OC);
-            matmul_sgemm(MATMUL_N, MATMUL_N, rows, OC, C, 1.0f, inp + (long)m0 * C, C, wt, OC, 1.0f, o,
-                         OC);
+            matmul_sgemm(MATMUL_N, MATMUL_N, rows, OC, C, 1.0f, inp + (long)m0 * C, C, wt, OC, 1.0f, o, OC);
             continue;
         }
-        matmul_sgemm(MATMUL_N, MATMUL_N, rows, OC, C, 1.0f, inp + (long)m0 * C, C, wt, OC, 0.0f, o,
-                     OC);
+        matmul_sgemm(MATMUL_N, MATMUL_N, rows, OC, C, 1.0f, inp + (long)m0 * C, C, wt, OC, 0.0f, o, OC);
         // the block was just written: add the bias (and residual) while it
         // is in the cache, in the order of the one-call path (residual +
         // bias first, then the product)
@@ -240,14 +251,13 @@ void matmul_forward_wt(const float* inp, const float* wt, const float* bias,
     }
 }
 
-void matmul_forward(const float* inp, const float* weight, const float* bias, int N, int C,
-                    int OC, float* out) {
+void matmul_forward(const float* inp, const float* weight, const float* bias, int N, int C, int OC, float* out)
+{
     // out (N, OC) = inp (N, C) · weightᵀ (C, OC) + bias
     // Where the BLAS has small-matrix kernels, through weightᵀ in blocks of
     // rows (matmul_rows_nn; the transposed copy costs 1/N of the product).
     if (matmul_rows_block(N, OC, C) < N) {
-        matmul_forward_wt(inp, transposed_weight_scratch(weight, OC, C), bias, nullptr, N, C, OC,
-                          out);
+        matmul_forward_wt(inp, transposed_weight_scratch(weight, OC, C), bias, nullptr, N, C, OC, out);
         return;
     }
     // With a bias, out is filled with it and the product is added (beta = 1):
@@ -261,11 +271,11 @@ void matmul_forward(const float* inp, const float* weight, const float* bias, in
     matmul_sgemm(MATMUL_N, MATMUL_T, N, OC, C, 1.0f, inp, C, weight, C, bias ? 1.0f : 0.0f, out, OC);
 }
 
-void matmul_forward_residual(const float* inp, const float* weight, const float* bias,
-                             const float* residual, int N, int C, int OC, float* out) {
+void matmul_forward_residual(const float* inp, const float* weight, const float* bias, const float* residual, int N,
+                             int C, int OC, float* out)
+{
     if (matmul_rows_block(N, OC, C) < N) {
-        matmul_forward_wt(inp, transposed_weight_scratch(weight, OC, C), bias, residual, N, C, OC,
-                          out);
+        matmul_forward_wt(inp, transposed_weight_scratch(weight, OC, C), bias, residual, N, C, OC, out);
         return;
     }
     for (int n = 0; n < N; n++) {
@@ -279,8 +289,8 @@ void matmul_forward_residual(const float* inp, const float* weight, const float*
     matmul_sgemm(MATMUL_N, MATMUL_T, N, OC, C, 1.0f, inp, C, weight, C, 1.0f, out, OC);
 }
 
-void matmul_forward_naive(const float* inp, const float* weight, const float* bias, int N, int C,
-                          int OC, float* out) {
+void matmul_forward_naive(const float* inp, const float* weight, const float* bias, int N, int C, int OC, float* out)
+{
     for (int n = 0; n < N; n++) {
         for (int o = 0; o < OC; o++) {
             double val = bias ? bias[o] : 0.0;
@@ -290,14 +300,14 @@ void matmul_forward_naive(const float* inp, const float* weight, const float* bi
     }
 }
 
-void matmul_backward(const float* dout, const float* inp, const float* weight, int N, int C,
-                     int OC, float* dinp, float* dweight, float* dbias) {
+void matmul_backward(const float* dout, const float* inp, const float* weight, int N, int C, int OC, float* dinp,
+                     float* dweight, float* dbias)
+{
     // forward: out = inp · weightᵀ + bias
     // dinp (N, C) += dout (N, OC) · weight (OC, C)
     if (dinp) matmul_rows_nn(N, C, OC, 1.0f, dout, OC, weight, C, 1.0f, dinp, C);
     // dweight (OC, C) += doutᵀ (OC, N) · inp (N, C)
-    if (dweight)
-        matmul_sgemm(MATMUL_T, MATMUL_N, OC, C, N, 1.0f, dout, OC, inp, C, 1.0f, dweight, C);
+    if (dweight) matmul_sgemm(MATMUL_T, MATMUL_N, OC, C, N, 1.0f, dout, OC, inp, C, 1.0f, dweight, C);
     // dbias (OC) += Σ_n dout[n, :]
     if (dbias) bias_backward(dout, N, OC, 0, OC, dbias);
 }
@@ -306,7 +316,8 @@ namespace {
 
 // Columns [o0, o1) in blocks of 64 kept in a local array, rows in order:
 // per column the order every path uses.
-void bias_backward_scalar(const float* dout, int N, int OC, int o0, int o1, float* dbias) {
+void bias_backward_scalar(const float* dout, int N, int OC, int o0, int o1, float* dbias)
+{
     constexpr int block = 64;
     for (int ob = o0; ob < o1; ob += block) {
         const int w = o1 - ob < block ? o1 - ob : block;
@@ -322,8 +333,8 @@ void bias_backward_scalar(const float* dout, int N, int OC, int o0, int o1, floa
 #ifdef POSLAB_HAVE_SIMD_EXP_AVX2
 // Groups of 32 columns, then of 8, in registers; returns the first column
 // not done.
-__attribute__((target("avx2"))) int bias_backward_avx2(const float* dout, int N, int OC, int o0,
-                                                      int o1, float* dbias) {
+__attribute__((target("avx2"))) int bias_backward_avx2(const float* dout, int N, int OC, int o0, int o1, float* dbias)
+{
     int o = o0;
     for (; o + 32 <= o1; o += 32) {
         __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
@@ -350,7 +361,8 @@ __attribute__((target("avx2"))) int bias_backward_avx2(const float* dout, int N,
 
 }  // namespace
 
-void bias_backward(const float* dout, int N, int OC, int o0, int o1, float* dbias) {
+void bias_backward(const float* dout, int N, int OC, int o0, int o1, float* dbias)
+{
     int o = o0;
 #ifdef POSLAB_HAVE_SIMD_EXP_AVX2
     if (detail::cpu_has_avx2_fma()) o = bias_backward_avx2(dout, N, OC, o0, o1, dbias);
@@ -358,8 +370,9 @@ void bias_backward(const float* dout, int N, int OC, int o0, int o1, float* dbia
     bias_backward_scalar(dout, N, OC, o, o1, dbias);
 }
 
-void matmul_backward_naive(const float* dout, const float* inp, const float* weight, int N, int C,
-                           int OC, float* dinp, float* dweight, float* dbias) {
+void matmul_backward_naive(const float* dout, const float* inp, const float* weight, int N, int C, int OC, float* dinp,
+                           float* dweight, float* dbias)
+{
     for (int n = 0; n < N; n++) {
         for (int o = 0; o < OC; o++) {
             const float d = dout[(long)n * OC + o];
@@ -372,21 +385,30 @@ void matmul_backward_naive(const float* dout, const float* inp, const float* wei
     }
 }
 
-void blas_set_num_threads(int n) {
-    require(n >= 1, "blas_set_num_threads: n must be >= 1, got " + std::to_string(n));
+void blas_set_num_threads(int n)
+{
+    require(n >= 1, "blas_set_num_threads: n must be >= 1, got ", n);
     openblas_set_num_threads(n);
 }
 
-int blas_num_threads() { return openblas_get_num_threads(); }
+int blas_num_threads()
+{
+    return openblas_get_num_threads();
+}
 
-blas_threads_scope::blas_threads_scope(int n) : saved_(openblas_get_num_threads()) {
+blas_threads_scope::blas_threads_scope(int n) : saved_(openblas_get_num_threads())
+{
     if (n != saved_) blas_set_num_threads(n);
 }
 
-blas_threads_scope::~blas_threads_scope() {
+blas_threads_scope::~blas_threads_scope()
+{
     if (openblas_get_num_threads() != saved_) openblas_set_num_threads(saved_);
 }
 
-const char* blas_config() { return openblas_get_config(); }
+const char* blas_config()
+{
+    return openblas_get_config();
+}
 
 }  // namespace poslab

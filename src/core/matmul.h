@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // matmul.h — the one door to BLAS. Thin row-major wrappers around cblas_sgemm,
 // a plain-loop reference beside each (for tests only), and the BLAS thread
 // count. matmul.cpp is the only file of PosLab that includes <cblas.h>.
@@ -16,24 +17,22 @@
 
 namespace poslab {
 
-enum matmul_op {
+enum matmul_op : int {
     MATMUL_N,  // use the matrix as stored
     MATMUL_T,  // use its transpose
 };
 
 // c (M, N) = alpha · op_a(a) · op_b(b) + beta · c, through cblas_sgemm.
-void matmul_sgemm(matmul_op op_a, matmul_op op_b, int M, int N, int K, float alpha,
-                  const float* a, int lda,   // (M, K), or (K, M) when op_a = MATMUL_T
-                  const float* b, int ldb,   // (K, N), or (N, K) when op_b = MATMUL_T
-                  float beta,
-                  float* c, int ldc);        // (M, N)
+void matmul_sgemm(matmul_op op_a, matmul_op op_b, int M, int N, int K, float alpha, const float* a,
+                  int lda,                         // (M, K), or (K, M) when op_a = MATMUL_T
+                  const float* b, int ldb,         // (K, N), or (N, K) when op_b = MATMUL_T
+                  float beta, float* c, int ldc);  // (M, N)
 
 // Same result with three plain loops, summing in double. Slow; for tests.
-void matmul_sgemm_naive(matmul_op op_a, matmul_op op_b, int M, int N, int K, float alpha,
-                        const float* a, int lda,   // (M, K), or (K, M) when op_a = MATMUL_T
-                        const float* b, int ldb,   // (K, N), or (N, K) when op_b = MATMUL_T
-                        float beta,
-                        float* c, int ldc);        // (M, N)
+void matmul_sgemm_naive(matmul_op op_a, matmul_op op_b, int M, int N, int K, float alpha, const float* a,
+                        int lda,                         // (M, K), or (K, M) when op_a = MATMUL_T
+                        const float* b, int ldb,         // (K, N), or (N, K) when op_b = MATMUL_T
+                        float beta, float* c, int ldc);  // (M, N)
 
 // c (M, N) = alpha · a (M, K) · b (K, N) + beta · c, all row-major and not
 // transposed: matmul_sgemm(N, N, …), except that on BLAS builds with
@@ -43,8 +42,8 @@ void matmul_sgemm_naive(matmul_op op_a, matmul_op op_b, int M, int N, int K, flo
 // into blocks of rows that qualify. That is 1.05–1.2× faster for the
 // language model's shapes (bench/README.md); elsewhere it is one call.
 // Each row's result does not depend on the block it falls in.
-void matmul_rows_nn(int M, int N, int K, float alpha, const float* a, int lda, const float* b,
-                    int ldb, float beta, float* c, int ldc);
+void matmul_rows_nn(int M, int N, int K, float alpha, const float* a, int lda, const float* b, int ldb, float beta,
+                    float* c, int ldc);
 
 // Rows per call matmul_rows_nn uses for an (N, K) right-hand side: M itself
 // (one call) unless the BLAS has small-matrix kernels and M·N·K > 10⁶.
@@ -56,9 +55,8 @@ void matmul_forward(const float* inp,     // (N, C)  N = B·T rows
                     const float* weight,  // (OC, C)
                     const float* bias,    // (OC) or null
                     int N, int C, int OC,
-                    float* out);          // (N, OC)
-void matmul_forward_naive(const float* inp, const float* weight, const float* bias,
-                          int N, int C, int OC, float* out);
+                    float* out);  // (N, OC)
+void matmul_forward_naive(const float* inp, const float* weight, const float* bias, int N, int C, int OC, float* out);
 
 // A linear layer feeding a residual connection: out = residual + bias +
 // inp · weightᵀ (bias may be null; out must not overlap residual unless it is
@@ -71,7 +69,7 @@ void matmul_forward_residual(const float* inp,       // (N, C)
                              const float* bias,      // (OC) or null
                              const float* residual,  // (N, OC)
                              int N, int C, int OC,
-                             float* out);            // (N, OC)
+                             float* out);  // (N, OC)
 
 // The forward products through a transposed weight, for BLAS builds with
 // small-matrix kernels (see matmul_rows_nn): wt (C, OC) = weightᵀ, and
@@ -88,7 +86,7 @@ void matmul_forward_wt(const float* inp,       // (N, C)
                        const float* bias,      // (OC) or null
                        const float* residual,  // (N, OC) or null (may be out)
                        int N, int C, int OC,
-                       float* out);            // (N, OC)
+                       float* out);  // (N, OC)
 
 // Backward of matmul_forward; accumulates (+=) into dinp, dweight, dbias
 // (any of them may be null to skip it).
@@ -96,11 +94,11 @@ void matmul_backward(const float* dout,    // (N, OC)
                      const float* inp,     // (N, C)
                      const float* weight,  // (OC, C)
                      int N, int C, int OC,
-                     float* dinp,          // (N, C)
-                     float* dweight,       // (OC, C)
-                     float* dbias);        // (OC)
-void matmul_backward_naive(const float* dout, const float* inp, const float* weight,
-                           int N, int C, int OC, float* dinp, float* dweight, float* dbias);
+                     float* dinp,     // (N, C)
+                     float* dweight,  // (OC, C)
+                     float* dbias);   // (OC)
+void matmul_backward_naive(const float* dout, const float* inp, const float* weight, int N, int C, int OC, float* dinp,
+                           float* dweight, float* dbias);
 
 // The bias gradient of a linear layer: dbias[o] += Σ_n dout[n, o] for the
 // columns o in [o0, o1) (all of them: 0, OC). Each column is summed over the
@@ -109,7 +107,7 @@ void matmul_backward_naive(const float* dout, const float* inp, const float* wei
 // With AVX2 32 columns go at a time in registers (the data is read once).
 void bias_backward(const float* dout,  // (N, OC)
                    int N, int OC, int o0, int o1,
-                   float* dbias);      // (OC), accumulated
+                   float* dbias);  // (OC), accumulated
 
 // OpenBLAS's own thread count (a process-wide setting; OPENBLAS_NUM_THREADS
 // sets it at start-up). Code that runs its own threads over independent

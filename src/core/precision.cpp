@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // precision.cpp — fp16 / bf16 rounding by bit manipulation (round to nearest,
 // ties to even). See precision.h for the formats and why RoPE cares.
 #include "core/precision.h"
@@ -7,7 +8,8 @@
 
 namespace poslab {
 
-const char* float_format_name(float_format f) {
+const char* float_format_name(float_format f)
+{
     switch (f) {
         case FLOAT_FORMAT_FP32: return "fp32";
         case FLOAT_FORMAT_FP16: return "fp16";
@@ -16,7 +18,8 @@ const char* float_format_name(float_format f) {
     return "unknown";
 }
 
-double float_format_unit_roundoff(float_format f) {
+double float_format_unit_roundoff(float_format f)
+{
     switch (f) {
         case FLOAT_FORMAT_FP32: return std::ldexp(1.0, -24);
         case FLOAT_FORMAT_FP16: return std::ldexp(1.0, -11);
@@ -25,19 +28,22 @@ double float_format_unit_roundoff(float_format f) {
     return 0.0;
 }
 
-std::uint32_t float_to_bits(float x) {
+std::uint32_t float_to_bits(float x)
+{
     std::uint32_t u;
     std::memcpy(&u, &x, sizeof u);
     return u;
 }
 
-float bits_to_float(std::uint32_t bits) {
+float bits_to_float(std::uint32_t bits)
+{
     float x;
     std::memcpy(&x, &bits, sizeof x);
     return x;
 }
 
-std::uint16_t float_to_fp16_bits(float x) {
+std::uint16_t float_to_fp16_bits(float x)
+{
     const std::uint32_t f = float_to_bits(x);
     const std::uint16_t sign = static_cast<std::uint16_t>((f >> 16) & 0x8000u);
     const std::uint32_t a = f & 0x7fffffffu;  // |x|
@@ -65,7 +71,7 @@ std::uint16_t float_to_fp16_bits(float x) {
     // Subnormal fp16: multiples of 2^-24. Up to 2^-25 (half of 2^-24) the
     // result is zero; exactly 2^-25 ties to the even neighbour, zero.
     if (a <= 0x33000000u) return sign;
-    const std::uint32_t exp32 = a >> 23;                   // 102..112 here (float normals)
+    const std::uint32_t exp32 = a >> 23;                         // 102..112 here (float normals)
     const std::uint32_t mant = (a & 0x007fffffu) | 0x00800000u;  // with the implicit 1
     // |x| = mant · 2^(exp32 − 150) = (mant >> shift) units of 2^-24, shift = 126 − exp32.
     const std::uint32_t shift = 126u - exp32;  // 14..24
@@ -76,7 +82,8 @@ std::uint16_t float_to_fp16_bits(float x) {
     return static_cast<std::uint16_t>(sign | h);
 }
 
-float fp16_bits_to_float(std::uint16_t h) {
+float fp16_bits_to_float(std::uint16_t h)
+{
     const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
     const std::uint32_t e = (h >> 10) & 0x1fu;
     const std::uint32_t m = h & 0x03ffu;
@@ -89,7 +96,8 @@ float fp16_bits_to_float(std::uint16_t h) {
     return bits_to_float(sign | ((e - 15u + 127u) << 23) | (m << 13));
 }
 
-std::uint16_t float_to_bf16_bits(float x) {
+std::uint16_t float_to_bf16_bits(float x)
+{
     std::uint32_t f = float_to_bits(x);
     if ((f & 0x7fffffffu) > 0x7f800000u)  // NaN: truncating could clear the payload -> inf; force quiet
         return static_cast<std::uint16_t>((f >> 16) | 0x0040u);
@@ -100,12 +108,22 @@ std::uint16_t float_to_bf16_bits(float x) {
     return static_cast<std::uint16_t>(f >> 16);
 }
 
-float bf16_bits_to_float(std::uint16_t h) { return bits_to_float(static_cast<std::uint32_t>(h) << 16); }
+float bf16_bits_to_float(std::uint16_t h)
+{
+    return bits_to_float(static_cast<std::uint32_t>(h) << 16);
+}
 
-float round_to_fp16(float x) { return fp16_bits_to_float(float_to_fp16_bits(x)); }
-float round_to_bf16(float x) { return bf16_bits_to_float(float_to_bf16_bits(x)); }
+float round_to_fp16(float x)
+{
+    return fp16_bits_to_float(float_to_fp16_bits(x));
+}
+float round_to_bf16(float x)
+{
+    return bf16_bits_to_float(float_to_bf16_bits(x));
+}
 
-float round_to_format(float x, float_format f) {
+float round_to_format(float x, float_format f)
+{
     switch (f) {
         case FLOAT_FORMAT_FP16: return round_to_fp16(x);
         case FLOAT_FORMAT_BF16: return round_to_bf16(x);

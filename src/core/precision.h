@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // precision.h — rounding to the 16-bit float formats used for training and
 // inference (IEEE 754 binary16 "fp16", Google brain float "bf16"), returned
 // as float so the effect of the lost bits can be measured in float arithmetic.
@@ -23,7 +24,7 @@
 
 namespace poslab {
 
-enum float_format {
+enum float_format : int {
     FLOAT_FORMAT_FP32,  // IEEE binary32 (no change)
     FLOAT_FORMAT_FP16,  // IEEE binary16
     FLOAT_FORMAT_BF16,  // bfloat16: the top 16 bits of a binary32

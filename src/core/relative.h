@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // relative.h — relative position encodings that enter attention as a lookup
 // by (query, key) offset: Shaw et al. 2018, T5 buckets, Swin's 2-D index.
 //
@@ -5,7 +6,8 @@
 // depends only on positions (never on content), and a learned table looked up
 // by that index. What differs is how the offset is turned into an index.
 //
-// Sign conventions (they differ between methods; see DEFINITIONS.md §0):
+// Sign conventions (they differ between methods; see
+// docs/reference/definitions.md §0):
 //   Shaw, T5:  rel = j - i     (key − query)
 //   Swin:      query − key, per axis
 //
@@ -56,30 +58,30 @@ void shaw_index_matrix(std::size_t Tq, std::size_t Tk, int k,
 void shaw_key_bias_forward(const float* q_td,   // (T, D)
                            const float* aK_rd,  // (2k+1, D)
                            std::size_t T, std::size_t D, int k, float scale,
-                           float* bias_tt);     // (T, T) out
+                           float* bias_tt);  // (T, T) out
 
 // Accumulates (+=) dq (T, D) and daK (2k+1, D) from dbias (T, T).
 void shaw_key_bias_backward(const float* dbias_tt,  // (T, T)
                             const float* q_td,      // (T, D)
                             const float* aK_rd,     // (2k+1, D)
                             std::size_t T, std::size_t D, int k, float scale,
-                            float* dq_td,           // (T, D) accumulated
-                            float* daK_rd);         // (2k+1, D) accumulated
+                            float* dq_td,    // (T, D) accumulated
+                            float* daK_rd);  // (2k+1, D) accumulated
 
 // Value term of one head: z[i, :] += Σ_j p[i, j] · aV[idx(i, j), :]
 // (p are the attention probabilities; the usual Σ_j p_ij v_j is elsewhere).
 void shaw_value_forward(const float* p_tt,   // (T, T)
                         const float* aV_rd,  // (2k+1, D)
                         std::size_t T, std::size_t D, int k,
-                        float* z_td);        // (T, D) accumulated
+                        float* z_td);  // (T, D) accumulated
 
 // Accumulates dp (T, T) and daV (2k+1, D) from dz (T, D).
 void shaw_value_backward(const float* dz_td,  // (T, D)
                          const float* p_tt,   // (T, T)
                          const float* aV_rd,  // (2k+1, D)
                          std::size_t T, std::size_t D, int k,
-                         float* dp_tt,        // (T, T) accumulated
-                         float* daV_rd);      // (2k+1, D) accumulated
+                         float* dp_tt,    // (T, T) accumulated
+                         float* daV_rd);  // (2k+1, D) accumulated
 
 // ---------------------------------------------------------------- T5
 
@@ -90,14 +92,13 @@ void shaw_value_backward(const float* dz_td,  // (T, D)
 // in double and snapped to an integer when within 1e-9 of one before the
 // truncation, so exact boundaries (|rel| = 16, 32, 64 for 32/128) never fall
 // one bucket low because of rounding.
-int t5_relative_position_bucket(long long rel, bool bidirectional, int num_buckets,
-                                int max_distance);
+int t5_relative_position_bucket(long long rel, bool bidirectional, int num_buckets, int max_distance);
 
 // bucket[i, j] = bucket(j − i) for queries i < Tq, keys j < Tk. As in HF
 // compute_bias, query i sits at position query_offset + i (pass Tk − Tq when
 // the queries are the last Tq positions, e.g. decoding with a cache).
-void t5_bucket_matrix(std::size_t Tq, std::size_t Tk, bool bidirectional, int num_buckets,
-                      int max_distance, long long query_offset,
+void t5_bucket_matrix(std::size_t Tq, std::size_t Tk, bool bidirectional, int num_buckets, int max_distance,
+                      long long query_offset,
                       int* bucket_qk);  // (Tq, Tk) out
 
 // ---------------------------------------------------------------- Swin
@@ -117,24 +118,24 @@ std::size_t swin_table_rows(std::size_t Wh, std::size_t Ww);
 void relative_bias_forward(const int* index_qk,    // (Tq, Tk)
                            const float* table_rh,  // (R, H)
                            std::size_t Tq, std::size_t Tk, std::size_t H, std::size_t R,
-                           float* bias_hqk);       // (H, Tq, Tk) out
+                           float* bias_hqk);  // (H, Tq, Tk) out
 
 // dtable[index[q, k], h] += dbias[h, q, k] (a scatter-add: every (q, k) pair
 // with the same index shares, and so sums into, one table entry).
 void relative_bias_backward(const float* dbias_hqk,  // (H, Tq, Tk)
                             const int* index_qk,     // (Tq, Tk)
                             std::size_t Tq, std::size_t Tk, std::size_t H, std::size_t R,
-                            float* dtable_rh);       // (R, H) accumulated
+                            float* dtable_rh);  // (R, H) accumulated
 
 // Named wrappers so a reader finds the method by name.
 // T5: R = num_buckets. Swin: R = swin_table_rows(Wh, Ww), Tq = Tk = Wh·Ww.
-void t5_bias_forward(const int* bucket_qk, const float* table_rh, std::size_t Tq,
-                     std::size_t Tk, std::size_t H, int num_buckets, float* bias_hqk);
-void t5_bias_backward(const float* dbias_hqk, const int* bucket_qk, std::size_t Tq,
-                      std::size_t Tk, std::size_t H, int num_buckets, float* dtable_rh);
-void swin_bias_forward(const int* index_nn, const float* table_rh, std::size_t Wh,
-                       std::size_t Ww, std::size_t H, float* bias_hnn);
-void swin_bias_backward(const float* dbias_hnn, const int* index_nn, std::size_t Wh,
-                        std::size_t Ww, std::size_t H, float* dtable_rh);
+void t5_bias_forward(const int* bucket_qk, const float* table_rh, std::size_t Tq, std::size_t Tk, std::size_t H,
+                     int num_buckets, float* bias_hqk);
+void t5_bias_backward(const float* dbias_hqk, const int* bucket_qk, std::size_t Tq, std::size_t Tk, std::size_t H,
+                      int num_buckets, float* dtable_rh);
+void swin_bias_forward(const int* index_nn, const float* table_rh, std::size_t Wh, std::size_t Ww, std::size_t H,
+                       float* bias_hnn);
+void swin_bias_backward(const float* dbias_hnn, const int* index_nn, std::size_t Wh, std::size_t Ww, std::size_t H,
+                        float* dtable_rh);
 
 }  // namespace poslab

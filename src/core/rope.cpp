@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rope.cpp — RoPE tables, rotation (both layouts), forward/backward, layout
 // permutation. See rope.h for the formulas, conventions and citations.
 #include "core/rope.h"
@@ -11,7 +12,8 @@
 
 namespace poslab {
 
-const char* rope_layout_name(rope_layout layout) {
+const char* rope_layout_name(rope_layout layout)
+{
     switch (layout) {
         case ROPE_LAYOUT_HALF_SPLIT: return "half_split";
         case ROPE_LAYOUT_INTERLEAVED: return "interleaved";
@@ -21,36 +23,29 @@ const char* rope_layout_name(rope_layout layout) {
 
 namespace {
 
-void check_table_args(const float* inv_freq, int n_pairs, const float* positions, int T,
-                      float attention_factor, const float* cos_out, const float* sin_out,
-                      const char* fn) {
-    const std::string f(fn);
-    require(n_pairs > 0, f + ": n_pairs must be positive, got " + std::to_string(n_pairs));
-    require(T >= 0, f + ": T must be >= 0, got " + std::to_string(T));
-    require(std::isfinite(attention_factor),
-            f + ": attention_factor must be finite, got " + std::to_string(attention_factor));
-    require(inv_freq != nullptr && (T == 0 || (positions && cos_out && sin_out)),
-            f + ": null buffer");
+void check_table_args(const float* inv_freq, int n_pairs, const float* positions, int T, float attention_factor,
+                      const float* cos_out, const float* sin_out, const char* fn)
+{
+    require(n_pairs > 0, fn, ": n_pairs must be positive, got ", n_pairs);
+    require(T >= 0, fn, ": T must be >= 0, got ", T);
+    require(std::isfinite(attention_factor), fn, ": attention_factor must be finite, got ", attention_factor);
+    require(inv_freq != nullptr && (T == 0 || (positions && cos_out && sin_out)), fn, ": null buffer");
 }
 
-void check_rotate_args(int T, int D, int rotary_dim, const char* fn) {
-    const std::string f(fn);
-    require(T >= 0, f + ": T must be >= 0, got " + std::to_string(T));
-    require(D > 0, f + ": D (head dim) must be positive, got " + std::to_string(D));
-    require(rotary_dim > 0 && rotary_dim <= D,
-            f + ": rotary_dim must be in [1, D=" + std::to_string(D) + "], got " +
-                std::to_string(rotary_dim));
-    require(rotary_dim % 2 == 0,
-            f + ": rotary_dim must be even (channels rotate in pairs), got " +
-                std::to_string(rotary_dim));
+void check_rotate_args(int T, int D, int rotary_dim, const char* fn)
+{
+    require(T >= 0, fn, ": T must be >= 0, got ", T);
+    require(D > 0, fn, ": D (head dim) must be positive, got ", D);
+    require(rotary_dim > 0 && rotary_dim <= D, fn, ": rotary_dim must be in [1, D=", D, "], got ", rotary_dim);
+    require(rotary_dim % 2 == 0, fn, ": rotary_dim must be even (channels rotate in pairs), got ", rotary_dim);
 }
 
 }  // namespace
 
-void rope_build_cos_sin(const float* inv_freq, int n_pairs, const float* positions, int T,
-                        float attention_factor, float* cos_out, float* sin_out) {
-    check_table_args(inv_freq, n_pairs, positions, T, attention_factor, cos_out, sin_out,
-                     "rope_build_cos_sin");
+void rope_build_cos_sin(const float* inv_freq, int n_pairs, const float* positions, int T, float attention_factor,
+                        float* cos_out, float* sin_out)
+{
+    check_table_args(inv_freq, n_pairs, positions, T, attention_factor, cos_out, sin_out, "rope_build_cos_sin");
     require_elements({std::size_t(T), std::size_t(n_pairs), 2}, sizeof(float), "RoPE cos/sin table");
     const double a = attention_factor;
     for (int t = 0; t < T; ++t) {
@@ -67,10 +62,10 @@ void rope_build_cos_sin(const float* inv_freq, int n_pairs, const float* positio
     }
 }
 
-void rope_build_cos_sin_f32(const float* inv_freq, int n_pairs, const float* positions, int T,
-                            float attention_factor, float* cos_out, float* sin_out) {
-    check_table_args(inv_freq, n_pairs, positions, T, attention_factor, cos_out, sin_out,
-                     "rope_build_cos_sin_f32");
+void rope_build_cos_sin_f32(const float* inv_freq, int n_pairs, const float* positions, int T, float attention_factor,
+                            float* cos_out, float* sin_out)
+{
+    check_table_args(inv_freq, n_pairs, positions, T, attention_factor, cos_out, sin_out, "rope_build_cos_sin_f32");
     require_elements({std::size_t(T), std::size_t(n_pairs), 2}, sizeof(float), "RoPE cos/sin table");
     for (int t = 0; t < T; ++t) {
         const float pos = positions[t];
@@ -97,8 +92,9 @@ namespace {
 
 // Pairs j = (j, j + half) for j in [j0, half) of one vector (lo = its first
 // half, hi = its second), by the angle with cos c[j] and sin sign·s[j].
-inline void rotate_half_split(float* __restrict lo, float* __restrict hi, const float* c,
-                              const float* s, int j0, int half, float sign) {
+inline void rotate_half_split(float* __restrict lo, float* __restrict hi, const float* c, const float* s, int j0,
+                              int half, float sign)
+{
     for (int j = j0; j < half; ++j) {
         const float u = lo[j], v = hi[j];
         const float cj = c[j], sj = sign * s[j];
@@ -108,7 +104,8 @@ inline void rotate_half_split(float* __restrict lo, float* __restrict hi, const 
 }
 
 // Pairs j = (2j, 2j + 1) of one vector.
-inline void rotate_interleaved(float* vec, const float* c, const float* s, int half, float sign) {
+inline void rotate_interleaved(float* vec, const float* c, const float* s, int half, float sign)
+{
     for (int j = 0; j < half; ++j) {
         const float u = vec[2 * j], v = vec[2 * j + 1];
         const float cj = c[j], sj = sign * s[j];
@@ -121,9 +118,10 @@ inline void rotate_interleaved(float* vec, const float* c, const float* s, int h
 #define POSLAB_ROPE_HAVE_AVX2 1
 // rotate_rows for the half-split layout, eight pairs at a time (AVX2,
 // separate multiplies and adds, as the scalar loop).
-__attribute__((target("avx2"))) void rotate_rows_half_split_avx2(
-    float* x, std::size_t n_rows, std::size_t row_stride, int n_vecs, int D, int half,
-    const float* cos_tp, const float* sin_tp, int T, float sign) {
+__attribute__((target("avx2"))) void rotate_rows_half_split_avx2(float* x, std::size_t n_rows, std::size_t row_stride,
+                                                                 int n_vecs, int D, int half, const float* cos_tp,
+                                                                 const float* sin_tp, int T, float sign)
+{
     const __m256 vsign = _mm256_set1_ps(sign);
     int t = 0;
     for (std::size_t r = 0; r < n_rows; ++r) {
@@ -151,12 +149,12 @@ __attribute__((target("avx2"))) void rotate_rows_half_split_avx2(
 // rows (row r at x + r·row_stride; its position is r mod T, its table row
 // cos_tp/sin_tp + position·half). sign = −1 rotates by −φ. Channels past
 // 2·half pass through (partial rotary).
-void rotate_rows(float* x, std::size_t n_rows, std::size_t row_stride, int n_vecs, int D, int half,
-                 const float* cos_tp, const float* sin_tp, int T, rope_layout layout, float sign) {
+void rotate_rows(float* x, std::size_t n_rows, std::size_t row_stride, int n_vecs, int D, int half, const float* cos_tp,
+                 const float* sin_tp, int T, rope_layout layout, float sign)
+{
 #ifdef POSLAB_ROPE_HAVE_AVX2
     if (layout == ROPE_LAYOUT_HALF_SPLIT && half >= 8 && detail::cpu_has_avx2_fma())
-        return rotate_rows_half_split_avx2(x, n_rows, row_stride, n_vecs, D, half, cos_tp, sin_tp,
-                                           T, sign);
+        return rotate_rows_half_split_avx2(x, n_rows, row_stride, n_vecs, D, half, cos_tp, sin_tp, T, sign);
 #endif
     int t = 0;
     for (std::size_t r = 0; r < n_rows; ++r) {
@@ -164,22 +162,26 @@ void rotate_rows(float* x, std::size_t n_rows, std::size_t row_stride, int n_vec
         const float* s = sin_tp + std::size_t(t) * half;
         for (int h = 0; h < n_vecs; ++h) {
             float* vec = x + r * row_stride + std::size_t(h) * D;
-            if (layout == ROPE_LAYOUT_HALF_SPLIT) rotate_half_split(vec, vec + half, c, s, 0, half, sign);
-            else rotate_interleaved(vec, c, s, half, sign);
+            if (layout == ROPE_LAYOUT_HALF_SPLIT)
+                rotate_half_split(vec, vec + half, c, s, 0, half, sign);
+            else
+                rotate_interleaved(vec, c, s, half, sign);
         }
         if (++t == T) t = 0;
     }
 }
 
-void check_layout(rope_layout layout, const char* fn) {
-    require(layout == ROPE_LAYOUT_HALF_SPLIT || layout == ROPE_LAYOUT_INTERLEAVED,
-            std::string(fn) + ": unknown layout " + std::to_string(int(layout)));
+void check_layout(rope_layout layout, const char* fn)
+{
+    require(layout == ROPE_LAYOUT_HALF_SPLIT || layout == ROPE_LAYOUT_INTERLEAVED, fn, ": unknown layout ",
+            int(layout));
 }
 
 }  // namespace
 
-void rope_rotate_pairs(float* x, int T, int D, int rotary_dim, const float* cos_tp,
-                       const float* sin_tp, rope_layout layout, bool inverse) {
+void rope_rotate_pairs(float* x, int T, int D, int rotary_dim, const float* cos_tp, const float* sin_tp,
+                       rope_layout layout, bool inverse)
+{
     check_rotate_args(T, D, rotary_dim, "rope_rotate_pairs");
     check_layout(layout, "rope_rotate_pairs");
     if (T == 0) return;
@@ -190,85 +192,87 @@ void rope_rotate_pairs(float* x, int T, int D, int rotary_dim, const float* cos_
                 inverse ? -1.0f : 1.0f);
 }
 
-void rope_rotate_heads(float* x, int B, int T, std::size_t row_stride, int n_vecs, int D,
-                       int rotary_dim, const float* cos_tp, const float* sin_tp,
-                       rope_layout layout, bool inverse) {
+void rope_rotate_heads(float* x, int B, int T, std::size_t row_stride, int n_vecs, int D, int rotary_dim,
+                       const float* cos_tp, const float* sin_tp, rope_layout layout, bool inverse)
+{
     check_rotate_args(T, D, rotary_dim, "rope_rotate_heads");
     check_layout(layout, "rope_rotate_heads");
     require(B >= 0 && n_vecs >= 0 && row_stride >= std::size_t(n_vecs) * D,
-            "rope_rotate_heads: need B >= 0, n_vecs >= 0 and row_stride >= n_vecs·D, got B=" +
-                std::to_string(B) + " n_vecs=" + std::to_string(n_vecs) +
-                " row_stride=" + std::to_string(row_stride));
+            "rope_rotate_heads: need B >= 0, n_vecs >= 0 and row_stride >= n_vecs·D, got B=", B, " n_vecs=", n_vecs,
+            " row_stride=", row_stride);
     if (B == 0 || T == 0 || n_vecs == 0) return;
     require(x && cos_tp && sin_tp, "rope_rotate_heads: null buffer");
-    rotate_rows(x, std::size_t(B) * T, row_stride, n_vecs, D, rotary_dim / 2, cos_tp, sin_tp, T,
-                layout, inverse ? -1.0f : 1.0f);
+    rotate_rows(x, std::size_t(B) * T, row_stride, n_vecs, D, rotary_dim / 2, cos_tp, sin_tp, T, layout,
+                inverse ? -1.0f : 1.0f);
 }
 
 namespace {
-void apply_bhtd(const float* in, int B, int H, int T, int D, int rotary_dim, const float* cos_tp,
-                const float* sin_tp, rope_layout layout, float* out, bool inverse, const char* fn) {
-    const std::string f(fn);
-    require(B >= 0 && H >= 0, f + ": B and H must be >= 0, got B=" + std::to_string(B) +
-                                  " H=" + std::to_string(H));
+void apply_bhtd(const float* in, int B, int H, int T, int D, int rotary_dim, const float* cos_tp, const float* sin_tp,
+                rope_layout layout, float* out, bool inverse, const char* fn)
+{
+    require(B >= 0 && H >= 0, fn, ": B and H must be >= 0, got B=", B, " H=", H);
     check_rotate_args(T, D, rotary_dim, fn);
-    require_elements({std::size_t(B), std::size_t(H), std::size_t(T), std::size_t(D)},
-                     sizeof(float), "RoPE input (B, H, T, D)");
+    require_elements({std::size_t(B), std::size_t(H), std::size_t(T), std::size_t(D)}, sizeof(float),
+                     "RoPE input (B, H, T, D)");
     const std::size_t n = std::size_t(B) * H * T * D;
     if (n == 0) return;
-    require(in && out && cos_tp && sin_tp, f + ": null buffer");
+    require(in && out && cos_tp && sin_tp, fn, ": null buffer");
     check_layout(layout, fn);
     if (out != in)
         for (std::size_t i = 0; i < n; ++i) out[i] = in[i];
     // Every (b, h) block of T rows starts at position 0: rows in order, position r mod T.
-    rotate_rows(out, std::size_t(B) * H * T, std::size_t(D), 1, D, rotary_dim / 2, cos_tp, sin_tp,
-                T, layout, inverse ? -1.0f : 1.0f);
+    rotate_rows(out, std::size_t(B) * H * T, std::size_t(D), 1, D, rotary_dim / 2, cos_tp, sin_tp, T, layout,
+                inverse ? -1.0f : 1.0f);
 }
 }  // namespace
 
-void rope_apply_forward(const float* x, int B, int H, int T, int D, int rotary_dim,
-                        const float* cos_tp, const float* sin_tp, rope_layout layout, float* out) {
+void rope_apply_forward(const float* x, int B, int H, int T, int D, int rotary_dim, const float* cos_tp,
+                        const float* sin_tp, rope_layout layout, float* out)
+{
     apply_bhtd(x, B, H, T, D, rotary_dim, cos_tp, sin_tp, layout, out, false, "rope_apply_forward");
 }
 
-void rope_apply_backward(const float* dout, int B, int H, int T, int D, int rotary_dim,
-                         const float* cos_tp, const float* sin_tp, rope_layout layout, float* dx) {
+void rope_apply_backward(const float* dout, int B, int H, int T, int D, int rotary_dim, const float* cos_tp,
+                         const float* sin_tp, rope_layout layout, float* dx)
+{
     // forward: out_u = u cos φ − v sin φ,  out_v = v cos φ + u sin φ
     // => du = dout_u cos φ + dout_v sin φ,  dv = −dout_u sin φ + dout_v cos φ,
     // which is the forward rotation with sin φ replaced by −sin φ.
-    apply_bhtd(dout, B, H, T, D, rotary_dim, cos_tp, sin_tp, layout, dx, true,
-               "rope_apply_backward");
+    apply_bhtd(dout, B, H, T, D, rotary_dim, cos_tp, sin_tp, layout, dx, true, "rope_apply_backward");
 }
 
-std::vector<int> rope_interleaved_to_half_split(int D, int rotary_dim) {
+std::vector<int> rope_interleaved_to_half_split(int D, int rotary_dim)
+{
     check_rotate_args(0, D, rotary_dim, "rope_interleaved_to_half_split");
     const int half = rotary_dim / 2;
     std::vector<int> perm(static_cast<std::size_t>(D));
     for (int c = 0; c < D; ++c) {
-        if (c < half) perm[c] = 2 * c;                        // first member of pair c
-        else if (c < rotary_dim) perm[c] = 2 * (c - half) + 1;  // second member of pair c-half
-        else perm[c] = c;                                     // pass-through tail
+        if (c < half)
+            perm[c] = 2 * c;  // first member of pair c
+        else if (c < rotary_dim)
+            perm[c] = 2 * (c - half) + 1;  // second member of pair c-half
+        else
+            perm[c] = c;  // pass-through tail
     }
     return perm;
 }
 
-std::vector<int> rope_half_split_to_interleaved(int D, int rotary_dim) {
+std::vector<int> rope_half_split_to_interleaved(int D, int rotary_dim)
+{
     const std::vector<int> perm = rope_interleaved_to_half_split(D, rotary_dim);
     std::vector<int> inv(perm.size());
     for (int c = 0; c < D; ++c) inv[perm[c]] = c;
     return inv;
 }
 
-void rope_permute_channels(const float* x, int T, int D, const int* perm, float* out) {
-    require(T >= 0 && D > 0, "rope_permute_channels: need T >= 0 and D > 0, got T=" +
-                                 std::to_string(T) + " D=" + std::to_string(D));
+void rope_permute_channels(const float* x, int T, int D, const int* perm, float* out)
+{
+    require(T >= 0 && D > 0, "rope_permute_channels: need T >= 0 and D > 0, got T=", T, " D=", D);
     if (T == 0) return;
     require(x && perm && out, "rope_permute_channels: null buffer");
     require(x != out, "rope_permute_channels: out must not alias x");
     for (int c = 0; c < D; ++c)
-        require(perm[c] >= 0 && perm[c] < D, "rope_permute_channels: perm[" + std::to_string(c) +
-                                                 "] = " + std::to_string(perm[c]) +
-                                                 " is outside [0, D)");
+        require(perm[c] >= 0 && perm[c] < D, "rope_permute_channels: perm[", c, "] = ", perm[c], " is outside [0, D)");
     for (int t = 0; t < T; ++t) {
         const float* xi = x + std::size_t(t) * D;
         float* o = out + std::size_t(t) * D;
@@ -276,9 +280,9 @@ void rope_permute_channels(const float* x, int T, int D, const int* perm, float*
     }
 }
 
-double rope_relative_upper_bound(const double* inv_freq, int n_pairs, double r) {
-    require(n_pairs > 0 && inv_freq, "rope_relative_upper_bound: need n_pairs > 0 and inv_freq, got n_pairs=" +
-                                         std::to_string(n_pairs));
+double rope_relative_upper_bound(const double* inv_freq, int n_pairs, double r)
+{
+    require(n_pairs > 0 && inv_freq, "rope_relative_upper_bound: need n_pairs > 0 and inv_freq, got n_pairs=", n_pairs);
     require(std::isfinite(r), "rope_relative_upper_bound: r must be finite");
     // Running partial sum S_j of unit phasors; the bound averages |S_j|.
     double re = 0, im = 0, total = 0;

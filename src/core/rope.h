@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rope.h — Rotary Position Embedding (RoPE): cos/sin tables, the rotation in
 // both memory layouts, forward and backward, and the channel permutation that
 // converts one layout into the other.
@@ -14,7 +15,7 @@
 // inv_freq comes from rope_scaling.h (default: inv_freq_j = base^(−2j/R)).
 //
 // Which channels form pair j is a convention, and both are in wide use
-// (DEFINITIONS.md §2, §14.1):
+// (docs/reference/definitions.md §2, §14.1):
 //   ROPE_LAYOUT_HALF_SPLIT   pair j = channels (j, j + R/2).
 //       GPT-NeoX and Hugging Face Llama: modeling_llama.py `rotate_half`
 //       ([−x2, x1]) and `apply_rotary_pos_emb` (q·cos + rotate_half(q)·sin).
@@ -41,7 +42,7 @@
 
 namespace poslab {
 
-enum rope_layout {
+enum rope_layout : int {
     ROPE_LAYOUT_HALF_SPLIT,   // pair j = (j, j + R/2): GPT-NeoX, HF Llama rotate_half
     ROPE_LAYOUT_INTERLEAVED,  // pair j = (2j, 2j + 1): RoFormer, GPT-J, Meta Llama
 };
@@ -57,30 +58,30 @@ const char* rope_layout_name(rope_layout layout);
 // (HF forms `freqs = inv_freq ⊗ positions` in float32; see
 // rope_build_cos_sin_f32 for that behaviour.) Positions may be any real
 // numbers (e.g. m/s for Position Interpolation).
-void rope_build_cos_sin(const float* inv_freq,   // (n_pairs)
+void rope_build_cos_sin(const float* inv_freq,  // (n_pairs)
                         int n_pairs,
                         const float* positions,  // (T)
                         int T, float attention_factor,
-                        float* cos_out,          // (T, n_pairs)
-                        float* sin_out);         // (T, n_pairs)
+                        float* cos_out,   // (T, n_pairs)
+                        float* sin_out);  // (T, n_pairs)
 
 // The same table the way HF/PyTorch computes it: angle = fl32(pos · inv_freq),
 // then cos/sin of that float32 angle. The angle's rounding error is up to
 // 2^-24 · |angle|, i.e. it grows with the position (≈ 0.006 rad at m = 1e5 for
 // inv_freq = 1). Used by the precision lesson and tests.
-void rope_build_cos_sin_f32(const float* inv_freq,   // (n_pairs)
+void rope_build_cos_sin_f32(const float* inv_freq,  // (n_pairs)
                             int n_pairs,
                             const float* positions,  // (T)
                             int T, float attention_factor,
-                            float* cos_out,          // (T, n_pairs)
-                            float* sin_out);         // (T, n_pairs)
+                            float* cos_out,   // (T, n_pairs)
+                            float* sin_out);  // (T, n_pairs)
 
 // Rotates every row of x in place: row t, pair j by angle φ with
 // cos_tp[t, j] = cos φ, sin_tp[t, j] = sin φ (times attention_factor).
 // inverse = true rotates by −φ (sin's sign flipped), which is also the
 // transpose, i.e. the backward pass of the forward rotation.
 // Requires: T >= 0, D > 0, rotary_dim even with 0 < rotary_dim <= D.
-void rope_rotate_pairs(float* x, int T, int D, int rotary_dim,   // x (T, D) in place
+void rope_rotate_pairs(float* x, int T, int D, int rotary_dim,    // x (T, D) in place
                        const float* cos_tp, const float* sin_tp,  // (T, rotary_dim/2)
                        rope_layout layout, bool inverse);
 
@@ -92,29 +93,28 @@ void rope_rotate_pairs(float* x, int T, int D, int rotary_dim,   // x (T, D) in 
 // first) and leaves v alone; each table row is read once per token instead
 // of once per head. inverse as in rope_rotate_pairs. Requires
 // row_stride >= n_vecs·D.
-void rope_rotate_heads(float* x, int B, int T, std::size_t row_stride, int n_vecs, int D,
-                       int rotary_dim,
+void rope_rotate_heads(float* x, int B, int T, std::size_t row_stride, int n_vecs, int D, int rotary_dim,
                        const float* cos_tp, const float* sin_tp,  // (T, rotary_dim/2)
                        rope_layout layout, bool inverse);
 
 // Forward over a batch of heads: out = R(pos) · x for every (b, h). The same
 // table serves every batch row and head. out may equal x (in place).
-void rope_apply_forward(const float* x,                          // (B, H, T, D)
-                        int B, int H, int T, int D, int rotary_dim,
-                        const float* cos_tp, const float* sin_tp,  // (T, rotary_dim/2)
+void rope_apply_forward(const float* x,  // (B, H, T, D)
+                        int B, int H, int T, int D, int rotary_dim, const float* cos_tp,
+                        const float* sin_tp,  // (T, rotary_dim/2)
                         rope_layout layout,
-                        float* out);                               // (B, H, T, D)
+                        float* out);  // (B, H, T, D)
 
 // Backward of rope_apply_forward. The forward is linear, out = R x, so
 // dx = Rᵀ dout: the same rotation with the sine's sign flipped (as in ggml's
 // rope_back). Forward line differentiated:
 //     out_u = u cos φ − v sin φ,   out_v = v cos φ + u sin φ
 // dx may equal dout (in place).
-void rope_apply_backward(const float* dout,                       // (B, H, T, D)
-                         int B, int H, int T, int D, int rotary_dim,
-                         const float* cos_tp, const float* sin_tp,  // (T, rotary_dim/2)
+void rope_apply_backward(const float* dout,  // (B, H, T, D)
+                         int B, int H, int T, int D, int rotary_dim, const float* cos_tp,
+                         const float* sin_tp,  // (T, rotary_dim/2)
                          rope_layout layout,
-                         float* dx);                                // (B, H, T, D)
+                         float* dx);  // (B, H, T, D)
 
 // The channel index map from interleaved to half-split order:
 //     x_half[c] = x_interleaved[perm[c]]    for c = 0..D−1
@@ -128,12 +128,12 @@ std::vector<int> rope_interleaved_to_half_split(int D, int rotary_dim);
 std::vector<int> rope_half_split_to_interleaved(int D, int rotary_dim);
 
 // out[t, c] = x[t, perm[c]] for each of T rows. out must not alias x.
-void rope_permute_channels(const float* x,   // (T, D)
+void rope_permute_channels(const float* x,  // (T, D)
                            int T, int D,
                            const int* perm,  // (D)
                            float* out);      // (T, D)
 
-// RoFormer's long-term decay (Su et al. 2021, §3.4.3; DEFINITIONS.md §13):
+// RoFormer's long-term decay (Su et al. 2021, §3.4.3; docs/reference/definitions.md §13):
 // with h_j = q̃_j conj(k̃_j), Abel summation bounds the score at offset r by
 // (max_j |h_{j+1} − h_j|) · Σ_j |S_j|; the "relative upper bound" is
 //     (1/n) Σ_{j=1}^{n} |S_j|,   S_j = Σ_{k=0}^{j−1} e^{i r θ_k},  n = n_pairs.

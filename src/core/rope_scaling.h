@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 // rope_scaling.h — RoPE inverse frequencies and attention factor for every
 // Hugging Face scaling ("rope_type"), with HF's parameter names and semantics.
 //
 // Every variant returns (inv_freq, attention_factor), like the functions of
 // huggingface/transformers src/transformers/modeling_rope_utils.py
-// (`_compute_*_parameters`; DEFINITIONS.md §3). dim below is the *rotary*
+// (`_compute_*_parameters`; docs/reference/definitions.md §3). dim below is the *rotary*
 // dimension R = int(head_dim · partial_rotary_factor); there are dim/2 pairs.
 //
 //   default   inv_freq_j = b^(−2j/dim),                      attention_factor 1
@@ -30,7 +31,7 @@
 // Semantics follow the newest HF (v5, `rope_parameters`); older differences
 // are noted at each field. HF computes inv_freq in float32 (base ** (arange/dim)
 // in float): our values are formed in double, so they differ from HF's by about
-// 1e-7 relative (DEFINITIONS.md §0: compare with rtol 1e-6).
+// 1e-7 relative (docs/reference/definitions.md §0: compare with rtol 1e-6).
 //
 // Validation is stricter than HF (which mostly logs warnings): invalid values
 // throw core_error with a message naming the field, the value and the rule.
@@ -42,7 +43,7 @@
 
 namespace poslab {
 
-enum rope_scaling_type {
+enum rope_scaling_type : int {
     ROPE_SCALING_DEFAULT,   // "default"
     ROPE_SCALING_LINEAR,    // "linear"
     ROPE_SCALING_DYNAMIC,   // "dynamic"
@@ -129,16 +130,14 @@ std::vector<double> rope_wavelengths(const std::vector<double>& inv_freq);
 double rope_ntk_base(double base, double alpha, int dim);
 
 // HF dynamic NTK base for the current length (seq_len <= 0 means None).
-double rope_dynamic_base(double base, double factor, long long seq_len,
-                         int max_position_embeddings, int dim);
+double rope_dynamic_base(double base, double factor, long long seq_len, int max_position_embeddings, int dim);
 
 // YaRN: mscale(s, k) = 1 if s <= 1 else 0.1·k·ln(s) + 1 (HF get_mscale).
 double rope_yarn_get_mscale(double scale, double mscale = 1.0);
 
 // YaRN: the (fractional) pair index whose wavelength fits num_rotations times
 // into L0:  dim · ln(L0 / (2π · num_rotations)) / (2 ln b)  (find_correction_dim).
-double rope_yarn_correction_dim(double num_rotations, int dim, double base,
-                                double original_max_position_embeddings);
+double rope_yarn_correction_dim(double num_rotations, int dim, double base, double original_max_position_embeddings);
 
 struct rope_yarn_range {
     double low;   // from beta_fast: pairs j <= low keep their frequency
@@ -146,21 +145,20 @@ struct rope_yarn_range {
 };
 // find_correction_range: low = cdim(beta_fast), high = cdim(beta_slow); with
 // truncate floor(low), ceil(high); then clamp to [0, dim − 1].
-rope_yarn_range rope_yarn_correction_range(double beta_fast, double beta_slow, int dim,
-                                           double base, double original_max_position_embeddings,
-                                           bool truncate);
+rope_yarn_range rope_yarn_correction_range(double beta_fast, double beta_slow, int dim, double base,
+                                           double original_max_position_embeddings, bool truncate);
 
 // linear_ramp_factor: ramp_j = clamp((j − low)/(high − low), 0, 1) for
 // j = 0..n−1 (high += 0.001 if low == high). 0 = keep frequency, 1 = interpolate.
 std::vector<double> rope_yarn_ramp(double low, double high, int n);
 
 // llama3 band of one pair by its wavelength.
-enum rope_llama3_band {
+enum rope_llama3_band : int {
     ROPE_LLAMA3_KEEP,    // λ < L0/high_freq_factor: high frequency, unchanged
     ROPE_LLAMA3_SMOOTH,  // in between: blended
     ROPE_LLAMA3_DIVIDE,  // λ > L0/low_freq_factor: low frequency, divided by factor
 };
-rope_llama3_band rope_llama3_band_of(double wavelength, double original_max_position_embeddings,
-                                     double low_freq_factor, double high_freq_factor);
+rope_llama3_band rope_llama3_band_of(double wavelength, double original_max_position_embeddings, double low_freq_factor,
+                                     double high_freq_factor);
 
 }  // namespace poslab

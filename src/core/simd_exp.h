@@ -1,6 +1,8 @@
-// simd_exp.h — e^x for the element-wise loops of src/core (the softmax in
+// SPDX-License-Identifier: Apache-2.0
+// simd_exp.h — e^x for the element-wise loops of core and lm (the softmax in
 // attention.cpp, GELU in lm/layers.cpp): one Cephes-style polynomial, as a
-// scalar function and on eight AVX2 + FMA lanes. Internal to src/core.
+// scalar function and on eight AVX2 + FMA lanes. Internal to src/core and
+// src/lm (not part of the API).
 //
 // Method (Cephes expf, S. L. Moshier): x = n·ln2 + r with n = round(x / ln2)
 // and |r| <= ln2/2; ln2 is split in two parts (Cody–Waite) so that r carries
@@ -40,14 +42,14 @@ constexpr float exp_poly_max = 88.37f;              // n <= 127; e^x < 2.4e38 < 
 
 // Cephes expf coefficients: e^r ≈ 1 + r + r²·(p0 r⁵ + p1 r⁴ + … + p5).
 constexpr float exp_log2e = 1.44269504088896341f;
-constexpr float exp_ln2_hi = 0.693359375f;     // ln2 = hi + lo; hi has 9 significant bits
+constexpr float exp_ln2_hi = 0.693359375f;  // ln2 = hi + lo; hi has 9 significant bits
 constexpr float exp_ln2_lo = -2.12194440e-4f;
-constexpr float exp_p0 = 1.9875691500e-4f, exp_p1 = 1.3981999507e-3f,
-                exp_p2 = 8.3334519073e-3f, exp_p3 = 4.1665795894e-2f,
-                exp_p4 = 1.6666665459e-1f, exp_p5 = 5.0000001201e-1f;
+constexpr float exp_p0 = 1.9875691500e-4f, exp_p1 = 1.3981999507e-3f, exp_p2 = 8.3334519073e-3f,
+                exp_p3 = 4.1665795894e-2f, exp_p4 = 1.6666665459e-1f, exp_p5 = 5.0000001201e-1f;
 
 // e^x for x in [exp_poly_min, exp_poly_max] (no clamping; see above).
-inline float exp_poly(float x) {
+inline float exp_poly(float x)
+{
     // n = round(x / ln2): adding and removing 1.5·2^23 rounds to an integer.
     const float n = (x * exp_log2e + 12582912.0f) - 12582912.0f;
     float r = x - n * exp_ln2_hi;
@@ -65,7 +67,8 @@ inline float exp_poly(float x) {
 #ifdef POSLAB_HAVE_SIMD_EXP_AVX2
 
 // AVX2 and FMA, checked once at run time.
-inline bool cpu_has_avx2_fma() {
+inline bool cpu_has_avx2_fma()
+{
     static const bool yes = [] {
         __builtin_cpu_init();
         return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
@@ -74,9 +77,10 @@ inline bool cpu_has_avx2_fma() {
 }
 
 // exp_poly on 8 lanes (the same steps, with fused multiply-adds).
-__attribute__((target("avx2,fma"))) inline __m256 exp_poly_avx2(__m256 x) {
-    const __m256 n = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(exp_log2e)),
-                                     _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+__attribute__((target("avx2,fma"))) inline __m256 exp_poly_avx2(__m256 x)
+{
+    const __m256 n =
+        _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(exp_log2e)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(exp_ln2_hi), x);
     r = _mm256_fnmadd_ps(n, _mm256_set1_ps(exp_ln2_lo), r);
     __m256 p = _mm256_set1_ps(exp_p0);
@@ -86,8 +90,7 @@ __attribute__((target("avx2,fma"))) inline __m256 exp_poly_avx2(__m256 x) {
     p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(exp_p4));
     p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(exp_p5));
     p = _mm256_fmadd_ps(_mm256_mul_ps(p, r), r, _mm256_add_ps(r, _mm256_set1_ps(1.0f)));
-    const __m256i two_n = _mm256_slli_epi32(
-        _mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
+    const __m256i two_n = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
     return _mm256_mul_ps(p, _mm256_castsi256_ps(two_n));
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sinusoidal.cpp — see sinusoidal.h for the formulas and their sources.
 #include "core/sinusoidal.h"
 
@@ -9,30 +10,30 @@
 namespace poslab {
 
 namespace {
-void check_dims(std::size_t C, double base, sinusoidal_layout layout) {
-    require(C >= 2 && C % 2 == 0,
-            "sinusoidal: the channel count C must be even and >= 2 (got " + std::to_string(C) + ")");
+void check_dims(std::size_t C, double base, sinusoidal_layout layout)
+{
+    require(C >= 2 && C % 2 == 0, "sinusoidal: the channel count C must be even and >= 2 (got ", C, ")");
     require(layout != sinusoidal_layout_concat_t2t || C >= 4,
-            "sinusoidal: the concat_t2t layout divides by C/2 - 1, so C must be >= 4 (got " +
-                std::to_string(C) + ")");
-    require(std::isfinite(base) && base > 1.0,
-            "sinusoidal: the base must be a finite number > 1 (got " + std::to_string(base) + ")");
+            "sinusoidal: the concat_t2t layout divides by C/2 - 1, so C must be >= 4 (got ", C, ")");
+    require(std::isfinite(base) && base > 1.0, "sinusoidal: the base must be a finite number > 1 (got ", base, ")");
     require(layout == sinusoidal_layout_interleaved || layout == sinusoidal_layout_concat ||
                 layout == sinusoidal_layout_concat_t2t,
             "sinusoidal: unknown layout");
 }
 }  // namespace
 
-const char* sinusoidal_layout_name(sinusoidal_layout layout) {
+const char* sinusoidal_layout_name(sinusoidal_layout layout)
+{
     switch (layout) {
-    case sinusoidal_layout_interleaved: return "interleaved";
-    case sinusoidal_layout_concat: return "concat";
-    case sinusoidal_layout_concat_t2t: return "concat_t2t";
+        case sinusoidal_layout_interleaved: return "interleaved";
+        case sinusoidal_layout_concat: return "concat";
+        case sinusoidal_layout_concat_t2t: return "concat_t2t";
     }
     return "unknown";
 }
 
-std::vector<double> sinusoidal_frequencies(std::size_t C, double base, sinusoidal_layout layout) {
+std::vector<double> sinusoidal_frequencies(std::size_t C, double base, sinusoidal_layout layout)
+{
     check_dims(C, base, layout);
     const std::size_t half = C / 2;
     std::vector<double> omega(half);
@@ -50,8 +51,9 @@ std::vector<double> sinusoidal_frequencies(std::size_t C, double base, sinusoida
     return omega;
 }
 
-void sinusoidal_pair_channels(std::size_t C, std::size_t j, sinusoidal_layout layout,
-                              std::size_t* sin_channel, std::size_t* cos_channel) {
+void sinusoidal_pair_channels(std::size_t C, std::size_t j, sinusoidal_layout layout, std::size_t* sin_channel,
+                              std::size_t* cos_channel)
+{
     if (layout == sinusoidal_layout_interleaved) {
         *sin_channel = 2 * j;
         *cos_channel = 2 * j + 1;
@@ -61,8 +63,8 @@ void sinusoidal_pair_channels(std::size_t C, std::size_t j, sinusoidal_layout la
     }
 }
 
-void sinusoidal_table(std::size_t T, std::size_t C, double base, sinusoidal_layout layout,
-                      double start, float* pe_tc) {
+void sinusoidal_table(std::size_t T, std::size_t C, double base, sinusoidal_layout layout, double start, float* pe_tc)
+{
     require(std::isfinite(start), "sinusoidal_table: the start position must be finite");
     const std::vector<double> omega = sinusoidal_frequencies(C, base, layout);
     require_elements({T, C}, sizeof(float), "sinusoidal_table (T, C)");
@@ -81,8 +83,8 @@ void sinusoidal_table(std::size_t T, std::size_t C, double base, sinusoidal_layo
     }
 }
 
-void sinusoidal_add(const float* pe_tc, float scale, std::size_t B, std::size_t T, std::size_t C,
-                    float* x_btc) {
+void sinusoidal_add(const float* pe_tc, float scale, std::size_t B, std::size_t T, std::size_t C, float* x_btc)
+{
     for (std::size_t b = 0; b < B; ++b) {
         float* xb = x_btc + b * T * C;
         // Every batch row gets the same table: the encoding depends on t only.
@@ -90,8 +92,8 @@ void sinusoidal_add(const float* pe_tc, float scale, std::size_t B, std::size_t 
     }
 }
 
-void sinusoidal_shift_matrix(std::size_t C, double base, sinusoidal_layout layout, double k,
-                             float* m_cc) {
+void sinusoidal_shift_matrix(std::size_t C, double base, sinusoidal_layout layout, double k, float* m_cc)
+{
     require(std::isfinite(k), "sinusoidal_shift_matrix: the shift k must be finite");
     const std::vector<double> omega = sinusoidal_frequencies(C, base, layout);
     require_elements({C, C}, sizeof(float), "sinusoidal_shift_matrix (C, C)");
@@ -109,8 +111,9 @@ void sinusoidal_shift_matrix(std::size_t C, double base, sinusoidal_layout layou
     }
 }
 
-void sinusoidal_shift_apply(const float* pe_tc, std::size_t T, std::size_t C, double base,
-                            sinusoidal_layout layout, double k, float* out_tc) {
+void sinusoidal_shift_apply(const float* pe_tc, std::size_t T, std::size_t C, double base, sinusoidal_layout layout,
+                            double k, float* out_tc)
+{
     require(std::isfinite(k), "sinusoidal_shift_apply: the shift k must be finite");
     const std::vector<double> omega = sinusoidal_frequencies(C, base, layout);
     for (std::size_t j = 0; j < C / 2; ++j) {
@@ -125,8 +128,8 @@ void sinusoidal_shift_apply(const float* pe_tc, std::size_t T, std::size_t C, do
     }
 }
 
-double sinusoidal_dot_closed_form(std::size_t C, double base, sinusoidal_layout layout,
-                                  double offset) {
+double sinusoidal_dot_closed_form(std::size_t C, double base, sinusoidal_layout layout, double offset)
+{
     // sin(pω) sin(qω) + cos(pω) cos(qω) = cos((p - q) ω)
     const std::vector<double> omega = sinusoidal_frequencies(C, base, layout);
     double sum = 0.0;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sinusoidal.h — fixed (not learned) absolute position encodings built from
 // sines and cosines, as in "Attention Is All You Need" (Vaswani et al. 2017,
 // §3.5) and its tensor2tensor / fairseq variant.
@@ -49,7 +50,7 @@
 
 namespace poslab {
 
-enum sinusoidal_layout {
+enum sinusoidal_layout : int {
     sinusoidal_layout_interleaved,  // paper: [sin ω0, cos ω0, sin ω1, cos ω1, ...], ω_j = b^(-2j/C)
     sinusoidal_layout_concat,       // MAE/GPT-J: [sin ω0..ω_{C/2-1} | cos ...], ω_j = b^(-2j/C)
     sinusoidal_layout_concat_t2t,   // t2t/fairseq: [sin | cos], ω_j = b^(-j/(C/2-1))
@@ -63,12 +64,11 @@ const char* sinusoidal_layout_name(sinusoidal_layout layout);
 std::vector<double> sinusoidal_frequencies(std::size_t C, double base, sinusoidal_layout layout);
 
 // Channels (sin_channel, cos_channel) that hold frequency j in `layout`.
-void sinusoidal_pair_channels(std::size_t C, std::size_t j, sinusoidal_layout layout,
-                              std::size_t* sin_channel, std::size_t* cos_channel);
+void sinusoidal_pair_channels(std::size_t C, std::size_t j, sinusoidal_layout layout, std::size_t* sin_channel,
+                              std::size_t* cos_channel);
 
 // Fills the encoding of positions start, start+1, ..., start+T-1.
-void sinusoidal_table(std::size_t T, std::size_t C, double base, sinusoidal_layout layout,
-                      double start,
+void sinusoidal_table(std::size_t T, std::size_t C, double base, sinusoidal_layout layout, double start,
                       float* pe_tc);  // (T, C) out
 
 // x[b, t, :] += scale * pe[t, :] — how an absolute encoding enters the model.
@@ -76,7 +76,7 @@ void sinusoidal_table(std::size_t T, std::size_t C, double base, sinusoidal_layo
 // fairseq does the same. The scale argument lets a lesson show both.)
 void sinusoidal_add(const float* pe_tc,  // (T, C)
                     float scale, std::size_t B, std::size_t T, std::size_t C,
-                    float* x_btc);       // (B, T, C) in/out
+                    float* x_btc);  // (B, T, C) in/out
 
 // The block rotation M_k with PE(p + k) = M_k · PE(p) for every p, in the
 // channel order of `layout`: each frequency's (sin, cos) pair of channels
@@ -88,13 +88,11 @@ void sinusoidal_shift_matrix(std::size_t C, double base, sinusoidal_layout layou
 // Applies M_k to T encodings without forming the (C, C) matrix: O(T C)
 // instead of O(T C^2). out may not alias pe.
 void sinusoidal_shift_apply(const float* pe_tc,  // (T, C)
-                            std::size_t T, std::size_t C, double base,
-                            sinusoidal_layout layout, double k,
-                            float* out_tc);      // (T, C) out
+                            std::size_t T, std::size_t C, double base, sinusoidal_layout layout, double k,
+                            float* out_tc);  // (T, C) out
 
 // PE(p)·PE(q) = Σ_j cos((p - q) ω_j): the dot product of two encodings
 // depends only on the offset p - q (a closed form, in double).
-double sinusoidal_dot_closed_form(std::size_t C, double base, sinusoidal_layout layout,
-                                  double offset);
+double sinusoidal_dot_closed_form(std::size_t C, double base, sinusoidal_layout layout, double offset);
 
 }  // namespace poslab

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vision.cpp — 2-D position encodings for ViTs. See vision.h for the formulas,
 // conventions and sources.
 #include "core/vision.h"
@@ -6,7 +7,6 @@
 
 #include <climits>
 #include <cmath>
-#include <string>
 
 namespace poslab {
 
@@ -15,22 +15,21 @@ namespace {
 constexpr double k_pi = 3.14159265358979323846;
 
 // gh, gw >= 1 and T = gh·gw fits in an int.
-void check_grid(int gh, int gw, const char* where) {
-    require(gh >= 1 && gw >= 1, std::string(where) + ": the grid must be at least 1x1, got " +
-                                    std::to_string(gh) + "x" + std::to_string(gw));
-    require(static_cast<long long>(gh) * gw <= INT_MAX,
-            std::string(where) + ": grid " + std::to_string(gh) + "x" + std::to_string(gw) +
-                " has more tokens than an int can count");
+void check_grid(int gh, int gw, const char* where)
+{
+    require(gh >= 1 && gw >= 1, where, ": the grid must be at least 1x1, got ", gh, "x", gw);
+    require(static_cast<long long>(gh) * gw <= INT_MAX, where, ": grid ", gh, "x", gw,
+            " has more tokens than an int can count");
 }
 
-void check_dim4(int C, const char* where, const char* what) {
-    require(C >= 4 && C % 4 == 0, std::string(where) + ": " + what +
-                                      " must be a positive multiple of 4, got " +
-                                      std::to_string(C));
+void check_dim4(int C, const char* where, const char* what)
+{
+    require(C >= 4 && C % 4 == 0, where, ": ", what, " must be a positive multiple of 4, got ", C);
 }
 
-void check_ptr(const void* p, const char* where, const char* name) {
-    require(p != nullptr, std::string(where) + ": " + name + " is null");
+void check_ptr(const void* p, const char* where, const char* name)
+{
+    require(p != nullptr, where, ": ", name, " is null");
 }
 
 }  // namespace
@@ -39,7 +38,8 @@ void check_ptr(const void* p, const char* where, const char* name) {
 // Grid coordinates
 // ---------------------------------------------------------------------------
 
-void vit_grid_coords(int gh, int gw, float* tx_t, float* ty_t) {
+void vit_grid_coords(int gh, int gw, float* tx_t, float* ty_t)
+{
     check_grid(gh, gw, "vit_grid_coords");
     check_ptr(tx_t, "vit_grid_coords", "tx");
     check_ptr(ty_t, "vit_grid_coords", "ty");
@@ -58,7 +58,8 @@ void vit_grid_coords(int gh, int gw, float* tx_t, float* ty_t) {
 
 namespace {
 // Writes emb1d(p) (E values, [sin | cos]) to out. Double precision throughout.
-void mae_emb1d(double p, int E, float* out) {
+void mae_emb1d(double p, int E, float* out)
+{
     const int half = E / 2;
     for (int j = 0; j < half; ++j) {
         // ω_j = 1 / 10000^(j / (E/2))   (MAE: omega = 1 / 10000**(arange(E/2) / (E/2)))
@@ -69,17 +70,18 @@ void mae_emb1d(double p, int E, float* out) {
 }
 }  // namespace
 
-void mae_sincos_1d(const float* pos_t, int T, int E, float* out) {
-    require(T >= 0, "mae_sincos_1d: T must be >= 0, got " + std::to_string(T));
-    require(E >= 2 && E % 2 == 0,
-            "mae_sincos_1d: the dimension must be a positive even number, got " + std::to_string(E));
+void mae_sincos_1d(const float* pos_t, int T, int E, float* out)
+{
+    require(T >= 0, "mae_sincos_1d: T must be >= 0, got ", T);
+    require(E >= 2 && E % 2 == 0, "mae_sincos_1d: the dimension must be a positive even number, got ", E);
     if (T == 0) return;
     check_ptr(pos_t, "mae_sincos_1d", "pos");
     check_ptr(out, "mae_sincos_1d", "out");
     for (int t = 0; t < T; ++t) mae_emb1d(pos_t[t], E, out + static_cast<std::size_t>(t) * E);
 }
 
-void mae_sincos_2d(int gh, int gw, int C, bool cls_token, float* out) {
+void mae_sincos_2d(int gh, int gw, int C, bool cls_token, float* out)
+{
     check_grid(gh, gw, "mae_sincos_2d");
     check_dim4(C, "mae_sincos_2d", "the embedding dimension C");
     check_ptr(out, "mae_sincos_2d", "out");
@@ -98,7 +100,8 @@ void mae_sincos_2d(int gh, int gw, int C, bool cls_token, float* out) {
     }
 }
 
-std::vector<float> mae_sincos_2d(int gh, int gw, int C, bool cls_token) {
+std::vector<float> mae_sincos_2d(int gh, int gw, int C, bool cls_token)
+{
     check_grid(gh, gw, "mae_sincos_2d");
     check_dim4(C, "mae_sincos_2d", "the embedding dimension C");
     const std::size_t rows = static_cast<std::size_t>(gh) * gw + (cls_token ? 1 : 0);
@@ -113,16 +116,16 @@ std::vector<float> mae_sincos_2d(int gh, int gw, int C, bool cls_token) {
 // ---------------------------------------------------------------------------
 
 namespace {
-void check_rowcol(int gh, int gw, int C, const char* where) {
+void check_rowcol(int gh, int gw, int C, const char* where)
+{
     check_grid(gh, gw, where);
-    require(C >= 2 && C % 2 == 0, std::string(where) +
-                                      ": the embedding dimension C must be a positive even "
-                                      "number (two halves), got " + std::to_string(C));
+    require(C >= 2 && C % 2 == 0, where,
+            ": the embedding dimension C must be a positive even number (two halves), got ", C);
 }
 }  // namespace
 
-void rowcol_pe_init(int gh, int gw, int C, std::uint64_t seed, float* row_table,
-                    float* col_table) {
+void rowcol_pe_init(int gh, int gw, int C, std::uint64_t seed, float* row_table, float* col_table)
+{
     check_rowcol(gh, gw, C, "rowcol_pe_init");
     check_ptr(row_table, "rowcol_pe_init", "row_table");
     check_ptr(col_table, "rowcol_pe_init", "col_table");
@@ -132,8 +135,8 @@ void rowcol_pe_init(int gh, int gw, int C, std::uint64_t seed, float* row_table,
     fill_normal(col_table, static_cast<std::size_t>(gw) * half, 0.0f, 0.02f, gen);  // then columns
 }
 
-void rowcol_pe_forward(const float* row_table, const float* col_table, int gh, int gw, int C,
-                       float* pe) {
+void rowcol_pe_forward(const float* row_table, const float* col_table, int gh, int gw, int C, float* pe)
+{
     check_rowcol(gh, gw, C, "rowcol_pe_forward");
     check_ptr(row_table, "rowcol_pe_forward", "row_table");
     check_ptr(col_table, "rowcol_pe_forward", "col_table");
@@ -150,8 +153,8 @@ void rowcol_pe_forward(const float* row_table, const float* col_table, int gh, i
     }
 }
 
-void rowcol_pe_backward(const float* dpe, int gh, int gw, int C, float* drow_table,
-                        float* dcol_table) {
+void rowcol_pe_backward(const float* dpe, int gh, int gw, int C, float* drow_table, float* dcol_table)
+{
     check_rowcol(gh, gw, C, "rowcol_pe_backward");
     check_ptr(dpe, "rowcol_pe_backward", "dpe");
     check_ptr(drow_table, "rowcol_pe_backward", "drow_table");
@@ -174,18 +177,19 @@ void rowcol_pe_backward(const float* dpe, int gh, int gw, int C, float* drow_tab
 // ---------------------------------------------------------------------------
 
 namespace {
-void check_rope2d(int T, int D, const char* where) {
-    require(T >= 0, std::string(where) + ": T must be >= 0, got " + std::to_string(T));
+void check_rope2d(int T, int D, const char* where)
+{
+    require(T >= 0, where, ": T must be >= 0, got ", T);
     check_dim4(D, where, "the head dimension D");
 }
-void check_theta(float theta, const char* where) {
-    require(std::isfinite(theta) && theta > 0.0f,
-            std::string(where) + ": theta must be a positive finite number, got " +
-                std::to_string(theta));
+void check_theta(float theta, const char* where)
+{
+    require(std::isfinite(theta) && theta > 0.0f, where, ": theta must be a positive finite number, got ", theta);
 }
 }  // namespace
 
-void rope2d_axial_freqs(int D, float theta, float* freqs_k) {
+void rope2d_axial_freqs(int D, float theta, float* freqs_k)
+{
     check_dim4(D, "rope2d_axial_freqs", "the head dimension D");
     check_theta(theta, "rope2d_axial_freqs");
     check_ptr(freqs_k, "rope2d_axial_freqs", "freqs");
@@ -194,8 +198,8 @@ void rope2d_axial_freqs(int D, float theta, float* freqs_k) {
         freqs_k[k] = static_cast<float>(1.0 / std::pow(static_cast<double>(theta), 4.0 * k / D));
 }
 
-void rope2d_axial_angles(const float* tx_t, const float* ty_t, int T, int D, float theta,
-                         float* angle_tp) {
+void rope2d_axial_angles(const float* tx_t, const float* ty_t, int T, int D, float theta, float* angle_tp)
+{
     check_rope2d(T, D, "rope2d_axial_angles");
     check_theta(theta, "rope2d_axial_angles");
     if (T == 0) return;
@@ -214,10 +218,10 @@ void rope2d_axial_angles(const float* tx_t, const float* ty_t, int T, int D, flo
     }
 }
 
-void rope2d_mixed_init(int D, int H, float theta, std::uint64_t seed, bool random_phase,
-                       float* fx_hp, float* fy_hp) {
+void rope2d_mixed_init(int D, int H, float theta, std::uint64_t seed, bool random_phase, float* fx_hp, float* fy_hp)
+{
     check_dim4(D, "rope2d_mixed_init", "the head dimension D");
-    require(H >= 1, "rope2d_mixed_init: the number of heads must be >= 1, got " + std::to_string(H));
+    require(H >= 1, "rope2d_mixed_init: the number of heads must be >= 1, got ", H);
     check_theta(theta, "rope2d_mixed_init");
     check_ptr(fx_hp, "rope2d_mixed_init", "fx");
     check_ptr(fy_hp, "rope2d_mixed_init", "fy");
@@ -230,16 +234,17 @@ void rope2d_mixed_init(int D, int H, float theta, std::uint64_t seed, bool rando
         float* fy = fy_hp + static_cast<std::size_t>(h) * P;
         for (int k = 0; k < Q; ++k) {
             const double mag = 1.0 / std::pow(static_cast<double>(theta), 4.0 * k / D);
-            fx[k] = static_cast<float>(mag * std::cos(phi));                // mag·cos φ
-            fx[Q + k] = static_cast<float>(mag * std::cos(k_pi / 2 + phi)); // mag·cos(φ + π/2)
-            fy[k] = static_cast<float>(mag * std::sin(phi));                // mag·sin φ
-            fy[Q + k] = static_cast<float>(mag * std::sin(k_pi / 2 + phi)); // mag·sin(φ + π/2)
+            fx[k] = static_cast<float>(mag * std::cos(phi));                 // mag·cos φ
+            fx[Q + k] = static_cast<float>(mag * std::cos(k_pi / 2 + phi));  // mag·cos(φ + π/2)
+            fy[k] = static_cast<float>(mag * std::sin(phi));                 // mag·sin φ
+            fy[Q + k] = static_cast<float>(mag * std::sin(k_pi / 2 + phi));  // mag·sin(φ + π/2)
         }
     }
 }
 
-void rope2d_mixed_angles(const float* fx_p, const float* fy_p, const float* tx_t,
-                         const float* ty_t, int T, int D, float* angle_tp) {
+void rope2d_mixed_angles(const float* fx_p, const float* fy_p, const float* tx_t, const float* ty_t, int T, int D,
+                         float* angle_tp)
+{
     check_rope2d(T, D, "rope2d_mixed_angles");
     if (T == 0) return;
     check_ptr(fx_p, "rope2d_mixed_angles", "fx");
@@ -251,13 +256,13 @@ void rope2d_mixed_angles(const float* fx_p, const float* fy_p, const float* tx_t
     for (int t = 0; t < T; ++t) {
         float* a = angle_tp + static_cast<std::size_t>(t) * P;
         const double x = tx_t[t], y = ty_t[t];
-        for (int p = 0; p < P; ++p)
-            a[p] = static_cast<float>(x * fx_p[p] + y * fy_p[p]);  // t_x f^x_p + t_y f^y_p
+        for (int p = 0; p < P; ++p) a[p] = static_cast<float>(x * fx_p[p] + y * fy_p[p]);  // t_x f^x_p + t_y f^y_p
     }
 }
 
-void rope2d_mixed_angles_backward(const float* dangle_tp, const float* tx_t, const float* ty_t,
-                                  int T, int D, float* dfx_p, float* dfy_p) {
+void rope2d_mixed_angles_backward(const float* dangle_tp, const float* tx_t, const float* ty_t, int T, int D,
+                                  float* dfx_p, float* dfy_p)
+{
     check_rope2d(T, D, "rope2d_mixed_angles_backward");
     if (T == 0) return;
     check_ptr(dangle_tp, "rope2d_mixed_angles_backward", "dangle");
@@ -279,9 +284,9 @@ void rope2d_mixed_angles_backward(const float* dangle_tp, const float* tx_t, con
     }
 }
 
-void rope2d_cos_sin(const float* angle_tp, int T, int P, float* cos_tp, float* sin_tp) {
-    require(T >= 0 && P >= 0, "rope2d_cos_sin: sizes must be >= 0, got T=" + std::to_string(T) +
-                                  ", P=" + std::to_string(P));
+void rope2d_cos_sin(const float* angle_tp, int T, int P, float* cos_tp, float* sin_tp)
+{
+    require(T >= 0 && P >= 0, "rope2d_cos_sin: sizes must be >= 0, got T=", T, ", P=", P);
     const std::size_t n = static_cast<std::size_t>(T) * P;
     if (n == 0) return;
     check_ptr(angle_tp, "rope2d_cos_sin", "angle");
@@ -294,12 +299,13 @@ void rope2d_cos_sin(const float* angle_tp, int T, int P, float* cos_tp, float* s
     }
 }
 
-void rope2d_dangle_interleaved(const float* y_td, const float* dy_td, int T, int D,
-                               int rotary_dim, float* dangle_tp) {
-    require(T >= 0, "rope2d_dangle_interleaved: T must be >= 0, got " + std::to_string(T));
+void rope2d_dangle_interleaved(const float* y_td, const float* dy_td, int T, int D, int rotary_dim, float* dangle_tp)
+{
+    require(T >= 0, "rope2d_dangle_interleaved: T must be >= 0, got ", T);
     require(D > 0 && rotary_dim > 0 && rotary_dim % 2 == 0 && rotary_dim <= D,
             "rope2d_dangle_interleaved: need an even rotary_dim with 0 < rotary_dim <= D, got "
-            "rotary_dim=" + std::to_string(rotary_dim) + ", D=" + std::to_string(D));
+            "rotary_dim=",
+            rotary_dim, ", D=", D);
     if (T == 0) return;
     check_ptr(y_td, "rope2d_dangle_interleaved", "y");
     check_ptr(dy_td, "rope2d_dangle_interleaved", "dy");
@@ -322,33 +328,23 @@ void rope2d_dangle_interleaved(const float* y_td, const float* dy_td, int T, int
 // M-RoPE axis assignment
 // ---------------------------------------------------------------------------
 
-void mrope_axis_assignment(const int* section3, int P, mrope_style style, int* axis_j) {
+void mrope_axis_assignment(const int* section3, int P, mrope_style style, int* axis_j)
+{
     check_ptr(section3, "mrope_axis_assignment", "section");
-    require(P >= 1, "mrope_axis_assignment: the number of frequencies P must be >= 1, got " +
-                        std::to_string(P));
+    require(P >= 1, "mrope_axis_assignment: the number of frequencies P must be >= 1, got ", P);
     check_ptr(axis_j, "mrope_axis_assignment", "axis");
     const int st = section3[0], sh = section3[1], sw = section3[2];
-    std::string sec = "[";  // built by appends (GCC 12 warns falsely on "lit" + string&&)
-    sec += std::to_string(st);
-    sec += ", ";
-    sec += std::to_string(sh);
-    sec += ", ";
-    sec += std::to_string(sw);
-    sec += "]";
-    require(st >= 0 && sh >= 0 && sw >= 0,
-            "mrope_axis_assignment: section sizes must be >= 0, got " + sec);
-    require(static_cast<long long>(st) + sh + sw == P,
-            "mrope_axis_assignment: mrope_section " + sec + " must sum to P = D/2 = " +
-                std::to_string(P));
+    require(st >= 0 && sh >= 0 && sw >= 0, "mrope_axis_assignment: section sizes must be >= 0, got [", st, ", ", sh,
+            ", ", sw, "]");
+    require(static_cast<long long>(st) + sh + sw == P, "mrope_axis_assignment: mrope_section [", st, ", ", sh, ", ", sw,
+            "] must sum to P = D/2 = ", P);
     if (style == MROPE_CONTIGUOUS) {
         // Qwen2-VL: split the frequency axis into [t | h | w] blocks
-        for (int j = 0; j < P; ++j)
-            axis_j[j] = j < st ? MROPE_AXIS_T : (j < st + sh ? MROPE_AXIS_H : MROPE_AXIS_W);
+        for (int j = 0; j < P; ++j) axis_j[j] = j < st ? MROPE_AXIS_T : (j < st + sh ? MROPE_AXIS_H : MROPE_AXIS_W);
         return;
     }
-    require(3LL * sh <= P && 3LL * sw <= P,
-            "mrope_axis_assignment: interleaved mrope_section " + sec +
-                " needs 3*s_h <= P and 3*s_w <= P (P = " + std::to_string(P) + ")");
+    require(3LL * sh <= P && 3LL * sw <= P, "mrope_axis_assignment: interleaved mrope_section [", st, ", ", sh, ", ",
+            sw, "] needs 3*s_h <= P and 3*s_w <= P (P = ", P, ")");
     // Qwen3-VL apply_interleaved_mrope: start from t everywhere, then overwrite
     // slice(1, 3·s_h, 3) with h and slice(2, 3·s_w, 3) with w.
     for (int j = 0; j < P; ++j) axis_j[j] = MROPE_AXIS_T;
@@ -356,24 +352,21 @@ void mrope_axis_assignment(const int* section3, int P, mrope_style style, int* a
     for (int j = 2; j < 3 * sw; j += 3) axis_j[j] = MROPE_AXIS_W;
 }
 
-void mrope_angles(const float* pos_t3, int T, const float* inv_freq, const int* axis_j, int P,
-                  float* angle_tp) {
-    require(T >= 0 && P >= 1, "mrope_angles: need T >= 0 and P >= 1, got T=" +
-                                  std::to_string(T) + ", P=" + std::to_string(P));
+void mrope_angles(const float* pos_t3, int T, const float* inv_freq, const int* axis_j, int P, float* angle_tp)
+{
+    require(T >= 0 && P >= 1, "mrope_angles: need T >= 0 and P >= 1, got T=", T, ", P=", P);
     if (T == 0) return;
     check_ptr(pos_t3, "mrope_angles", "pos");
     check_ptr(inv_freq, "mrope_angles", "inv_freq");
     check_ptr(axis_j, "mrope_angles", "axis");
     check_ptr(angle_tp, "mrope_angles", "angle");
     for (int j = 0; j < P; ++j)
-        require(axis_j[j] >= 0 && axis_j[j] <= 2,
-                "mrope_angles: axis[" + std::to_string(j) + "] = " + std::to_string(axis_j[j]) +
-                    " is not 0 (t), 1 (h) or 2 (w)");
+        require(axis_j[j] >= 0 && axis_j[j] <= 2, "mrope_angles: axis[", j, "] = ", axis_j[j],
+                " is not 0 (t), 1 (h) or 2 (w)");
     for (int t = 0; t < T; ++t) {
         const float* pos = pos_t3 + static_cast<std::size_t>(t) * 3;
         float* a = angle_tp + static_cast<std::size_t>(t) * P;
-        for (int j = 0; j < P; ++j)
-            a[j] = static_cast<float>(static_cast<double>(pos[axis_j[j]]) * inv_freq[j]);
+        for (int j = 0; j < P; ++j) a[j] = static_cast<float>(static_cast<double>(pos[axis_j[j]]) * inv_freq[j]);
     }
 }
 
@@ -382,17 +375,17 @@ void mrope_angles(const float* pos_t3, int T, const float* inv_freq, const int* 
 // ---------------------------------------------------------------------------
 
 namespace {
-void check_peg(int B, int gh, int gw, int C, const char* where) {
-    require(B >= 1, std::string(where) + ": the batch size B must be >= 1, got " +
-                        std::to_string(B));
+void check_peg(int B, int gh, int gw, int C, const char* where)
+{
+    require(B >= 1, where, ": the batch size B must be >= 1, got ", B);
     check_grid(gh, gw, where);
-    require(C >= 1, std::string(where) + ": the number of channels C must be >= 1, got " +
-                        std::to_string(C));
+    require(C >= 1, where, ": the number of channels C must be >= 1, got ", C);
 }
 }  // namespace
 
-void peg_forward(const float* x_btc, const float* kernel_c33, const float* bias_c, int B, int gh,
-                 int gw, int C, bool residual, float* y_btc) {
+void peg_forward(const float* x_btc, const float* kernel_c33, const float* bias_c, int B, int gh, int gw, int C,
+                 bool residual, float* y_btc)
+{
     check_peg(B, gh, gw, C, "peg_forward");
     check_ptr(x_btc, "peg_forward", "x");
     check_ptr(kernel_c33, "peg_forward", "kernel");
@@ -406,8 +399,7 @@ void peg_forward(const float* x_btc, const float* kernel_c33, const float* bias_
             for (int c = 0; c < gw; ++c) {
                 float* yo = y + (static_cast<std::size_t>(r) * gw + c) * C;
                 const float* xo = x + (static_cast<std::size_t>(r) * gw + c) * C;
-                for (int ch = 0; ch < C; ++ch)
-                    yo[ch] = (bias_c ? bias_c[ch] : 0.0f) + (residual ? xo[ch] : 0.0f);
+                for (int ch = 0; ch < C; ++ch) yo[ch] = (bias_c ? bias_c[ch] : 0.0f) + (residual ? xo[ch] : 0.0f);
                 // Σ_{i,j} K[ch, i+1, j+1] · X[r+i, c+j, ch], skipping the zero padding
                 for (int i = -1; i <= 1; ++i) {
                     if (r + i < 0 || r + i >= gh) continue;
@@ -423,9 +415,9 @@ void peg_forward(const float* x_btc, const float* kernel_c33, const float* bias_
     }
 }
 
-void peg_backward(const float* dy_btc, const float* x_btc, const float* kernel_c33, int B, int gh,
-                  int gw, int C, bool residual, float* dx_btc, float* dkernel_c33,
-                  float* dbias_c) {
+void peg_backward(const float* dy_btc, const float* x_btc, const float* kernel_c33, int B, int gh, int gw, int C,
+                  bool residual, float* dx_btc, float* dkernel_c33, float* dbias_c)
+{
     check_peg(B, gh, gw, C, "peg_backward");
     check_ptr(dy_btc, "peg_backward", "dy");
     check_ptr(x_btc, "peg_backward", "x");
@@ -470,9 +462,9 @@ void peg_backward(const float* dy_btc, const float* x_btc, const float* kernel_c
 // Cosine similarity of position vectors
 // ---------------------------------------------------------------------------
 
-void vit_cosine_similarity(const float* pe, int T, int C, float* sim) {
-    require(T >= 0 && C >= 1, "vit_cosine_similarity: need T >= 0 and C >= 1, got T=" +
-                                  std::to_string(T) + ", C=" + std::to_string(C));
+void vit_cosine_similarity(const float* pe, int T, int C, float* sim)
+{
+    require(T >= 0 && C >= 1, "vit_cosine_similarity: need T >= 0 and C >= 1, got T=", T, ", C=", C);
     if (T == 0) return;
     check_ptr(pe, "vit_cosine_similarity", "pe");
     check_ptr(sim, "vit_cosine_similarity", "sim");

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vision.h — position encodings for images: a ViT cuts an image into a
 // gh × gw grid of patches and reads them as a sequence of T = gh·gw tokens.
 // This file holds the 2-D encodings that know the grid is a grid.
@@ -17,8 +18,8 @@
 // D head dim, H heads, P = D/2 rotation pairs, and (gh, gw) for grids.
 // Backward functions ACCUMULATE (+=) into their d-buffers, as llm.c does, so
 // gradients from several uses add up; zero them first for a fresh gradient.
-// Reference sources: /work/shared/reference/DEFINITIONS.md §9 (MAE), §10 (2-D
-// RoPE, M-RoPE), §11 (PEG), §2 (RoPE layouts).
+// Reference definitions: docs/reference/definitions.md §9 (MAE), §10 (2-D RoPE,
+// M-RoPE), §11 (PEG), §2 (RoPE layouts).
 #pragma once
 
 #include "core/rope.h"
@@ -55,7 +56,7 @@ void vit_grid_coords(int gh, int gw,
 //              = COLUMN (x)         = ROW (y)
 // so within each half ω_j = 1/10000^(j/(C/4)), j = 0..C/4−1.
 //
-// MAE's naming trap (DEFINITIONS §9, §14.7): MAE builds
+// MAE's naming trap (docs/reference/definitions.md §9, §14.7): MAE builds
 // meshgrid(grid_w, grid_h) ("here w goes first") and hands grid[0] — the
 // column coordinate — to the variable it calls emb_h. The first half therefore
 // encodes the COLUMN even though the code calls it "h". We follow the numbers,
@@ -66,12 +67,12 @@ void vit_grid_coords(int gh, int gw,
 // out (T, E) = emb1d(pos[t]) for each t. E even, E >= 2.
 void mae_sincos_1d(const float* pos_t,  // (T)
                    int T, int E,
-                   float* out);          // (T, E)
+                   float* out);  // (T, E)
 
 // out (n_cls + gh·gw, C): with cls_token the first row is all zeros (MAE's
 // cls_token=True), then the gh·gw grid tokens. C % 4 == 0, gh, gw >= 1.
 void mae_sincos_2d(int gh, int gw, int C, bool cls_token,
-                   float* out);          // (cls_token + gh·gw, C)
+                   float* out);  // (cls_token + gh·gw, C)
 
 // Convenience: allocates (after require_elements) and returns the table.
 std::vector<float> mae_sincos_2d(int gh, int gw, int C, bool cls_token);
@@ -100,14 +101,14 @@ void rowcol_pe_init(int gh, int gw, int C, std::uint64_t seed,
 void rowcol_pe_forward(const float* row_table,  // (gh, C/2)
                        const float* col_table,  // (gw, C/2)
                        int gh, int gw, int C,
-                       float* pe);              // (gh·gw, C)
+                       float* pe);  // (gh·gw, C)
 
 // Backward of rowcol_pe_forward: every token that used a row (column) entry
 // sends its gradient back to it, so the tables receive scatter-adds:
 //     drow_table[row] += dpe[t, C/2 .. C−1]   for every t in that row
 //     dcol_table[col] += dpe[t, 0 .. C/2−1]   for every t in that column
 // (accumulates into drow_table, dcol_table).
-void rowcol_pe_backward(const float* dpe,    // (gh·gw, C)
+void rowcol_pe_backward(const float* dpe,  // (gh·gw, C)
                         int gh, int gw, int C,
                         float* drow_table,   // (gh, C/2)
                         float* dcol_table);  // (gw, C/2)
@@ -152,7 +153,7 @@ void rope2d_axial_freqs(int D, float theta,
 void rope2d_axial_angles(const float* tx_t,  // (T)
                          const float* ty_t,  // (T)
                          int T, int D, float theta,
-                         float* angle_tp);   // (T, D/2)
+                         float* angle_tp);  // (T, D/2)
 
 // rope-vit init_random_2d_freqs for H heads. With random_phase = false φ = 0
 // for every head (rope-vit rotate=False) and no random numbers are drawn.
@@ -167,7 +168,7 @@ void rope2d_mixed_angles(const float* fx_p,  // (D/2)
                          const float* tx_t,  // (T)
                          const float* ty_t,  // (T)
                          int T, int D,
-                         float* angle_tp);   // (T, D/2)
+                         float* angle_tp);  // (T, D/2)
 
 // Backward of rope2d_mixed_angles w.r.t. the learnable frequencies.
 // Forward line: angle[t, p] = tx[t]·fx[p] + ty[t]·fy[p], so
@@ -176,14 +177,14 @@ void rope2d_mixed_angles_backward(const float* dangle_tp,  // (T, D/2)
                                   const float* tx_t,       // (T)
                                   const float* ty_t,       // (T)
                                   int T, int D,
-                                  float* dfx_p,            // (D/2)
-                                  float* dfy_p);           // (D/2)
+                                  float* dfx_p,   // (D/2)
+                                  float* dfy_p);  // (D/2)
 
 // cos_tp = cos(angle), sin_tp = sin(angle), elementwise over (T, P).
 void rope2d_cos_sin(const float* angle_tp,  // (T, P)
                     int T, int P,
-                    float* cos_tp,          // (T, P)
-                    float* sin_tp);         // (T, P)
+                    float* cos_tp,   // (T, P)
+                    float* sin_tp);  // (T, P)
 
 // Gradient of the rotation w.r.t. its angle, interleaved layout, read from
 // the rotated output y and its gradient dy. Forward (rope.h), pair (u, v):
@@ -195,11 +196,12 @@ void rope2d_cos_sin(const float* angle_tp,  // (T, P)
 void rope2d_dangle_interleaved(const float* y_td,   // (T, D) rotated output
                                const float* dy_td,  // (T, D)
                                int T, int D, int rotary_dim,
-                               float* dangle_tp);   // (T, rotary_dim/2)
+                               float* dangle_tp);  // (T, rotary_dim/2)
 
 // ---------------------------------------------------------------------------
-// M-RoPE frequency-to-axis assignment (Qwen2-VL, Qwen3-VL; DEFINITIONS §10.3;
-// HF modeling_qwen2_vl.py apply_multimodal_rotary_pos_emb, modeling_qwen3_vl.py
+// M-RoPE frequency-to-axis assignment (Qwen2-VL, Qwen3-VL;
+// docs/reference/definitions.md §10.3; HF modeling_qwen2_vl.py
+// apply_multimodal_rotary_pos_emb, modeling_qwen3_vl.py
 // Qwen3VLTextRotaryEmbedding.apply_interleaved_mrope)
 // ---------------------------------------------------------------------------
 //
@@ -212,8 +214,8 @@ void rope2d_dangle_interleaved(const float* y_td,   // (T, D) rotated output
 //       j ≡ 1 (mod 3) and j < 3·s_h -> h,  j ≡ 2 (mod 3) and j < 3·s_w -> w,
 //       otherwise -> t.  This spreads every axis over high and low frequencies.
 // Text tokens use the same id on all three axes, so both reduce to 1-D RoPE.
-enum mrope_axis { MROPE_AXIS_T = 0, MROPE_AXIS_H = 1, MROPE_AXIS_W = 2 };
-enum mrope_style { MROPE_CONTIGUOUS, MROPE_INTERLEAVED };
+enum mrope_axis : int { MROPE_AXIS_T = 0, MROPE_AXIS_H = 1, MROPE_AXIS_W = 2 };
+enum mrope_style : int { MROPE_CONTIGUOUS, MROPE_INTERLEAVED };
 
 // axis_j (P) receives the mrope_axis of every frequency index. Requires
 // section[i] >= 0 and s_t + s_h + s_w == P; for MROPE_INTERLEAVED also
@@ -221,15 +223,15 @@ enum mrope_style { MROPE_CONTIGUOUS, MROPE_INTERLEAVED };
 // s_w indices (then t keeps P − s_h − s_w = s_t of them).
 void mrope_axis_assignment(const int* section3,  // (3) [s_t, s_h, s_w]
                            int P, mrope_style style,
-                           int* axis_j);         // (P)
+                           int* axis_j);  // (P)
 
 // angle[t, j] = pos_t3[t, axis_j[j]] · inv_freq[j].
-void mrope_angles(const float* pos_t3,    // (T, 3) ids (t, h, w) per token
+void mrope_angles(const float* pos_t3,  // (T, 3) ids (t, h, w) per token
                   int T,
                   const float* inv_freq,  // (P)
                   const int* axis_j,      // (P)
                   int P,
-                  float* angle_tp);       // (T, P)
+                  float* angle_tp);  // (T, P)
 
 // ---------------------------------------------------------------------------
 // 4. CPE / PEG  (Chu et al. 2021/2023, "Conditional Positional Encodings for
@@ -251,18 +253,18 @@ void mrope_angles(const float* pos_t3,    // (T, 3) ids (t, h, w) per token
 // part of the 3×3 window,
 //     corner 2·2 = 4,  edge (non-corner) 2·3 = 6,  interior 3·3 = 9,
 // and the residual adds X = 1:   Y = 5 / 7 / 10  (corner / edge / interior)
-// — the values DEFINITIONS §11 quotes. In general Y = 1 + n_rows·n_cols with
-// n_rows = number of rows r−1, r, r+1 inside [0, gh) (n_cols likewise), so a
-// 1-wide grid gives 1 + 1·2 = 3 at its ends. Deeper layers compound this
+// — the values docs/reference/definitions.md §11 quotes. In general
+// Y = 1 + n_rows·n_cols with n_rows = number of rows r−1, r, r+1 inside
+// [0, gh) (n_cols likewise), so a 1-wide grid gives 1 + 1·2 = 3 at its ends. Deeper layers compound this
 // into a full absolute-position signal; with translation-invariant inputs and
 // circular padding it would vanish.
 //
 // Batched over B images with the same kernel.
-void peg_forward(const float* x_btc,      // (B, T = gh·gw, C)
-                 const float* kernel_c33, // (C, 3, 3)
-                 const float* bias_c,     // (C), may be nullptr (= 0)
+void peg_forward(const float* x_btc,       // (B, T = gh·gw, C)
+                 const float* kernel_c33,  // (C, 3, 3)
+                 const float* bias_c,      // (C), may be nullptr (= 0)
                  int B, int gh, int gw, int C, bool residual,
-                 float* y_btc);           // (B, T, C), must not alias x
+                 float* y_btc);  // (B, T, C), must not alias x
 
 // Backward of peg_forward (accumulates into dx, dkernel, dbias; dbias may be
 // nullptr). Forward line
@@ -276,9 +278,9 @@ void peg_backward(const float* dy_btc,      // (B, T, C)
                   const float* x_btc,       // (B, T, C)
                   const float* kernel_c33,  // (C, 3, 3)
                   int B, int gh, int gw, int C, bool residual,
-                  float* dx_btc,            // (B, T, C)
-                  float* dkernel_c33,       // (C, 3, 3)
-                  float* dbias_c);          // (C), may be nullptr
+                  float* dx_btc,       // (B, T, C)
+                  float* dkernel_c33,  // (C, 3, 3)
+                  float* dbias_c);     // (C), may be nullptr
 
 // ---------------------------------------------------------------------------
 // Helpers for pictures of position tables
@@ -289,6 +291,6 @@ void peg_backward(const float* dy_btc,      // (B, T, C)
 // similarity 0 with everything (1 with itself by convention).
 void vit_cosine_similarity(const float* pe,  // (T, C)
                            int T, int C,
-                           float* sim);      // (T, T)
+                           float* sim);  // (T, T)
 
 }  // namespace poslab

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // block_parse.cpp — the `key: value` bodies of run and exercise blocks.
 #include "lessons/block_parse.h"
 
@@ -40,7 +41,10 @@ struct BlockContext {
 };
 
 // The same text in both languages (names, and details that come in one language).
-Text2 same(const QString& s) { return {s, s}; }
+Text2 same(const QString& s)
+{
+    return {s, s};
+}
 
 // Splits the body into entries; a value continues on following lines indented
 // by two spaces (blank lines inside such a value are kept as paragraph breaks).
@@ -83,7 +87,8 @@ QList<Entry> splitEntries(const QStringList& body, int firstLine, BlockContext& 
         }
         const auto m = keyRe.match(raw);
         if (!m.hasMatch()) {
-            ctx.diag(line, T2("expected 'key: value', got '%1'", "应写成“键: 值”，这里是“%1”").arg(raw.trimmed().left(60)));
+            ctx.diag(line,
+                     T2("expected 'key: value', got '%1'", "应写成“键: 值”，这里是“%1”").arg(raw.trimmed().left(60)));
             continue;
         }
         entries.append({m.captured(1).toLower(), m.captured(2).trimmed(), line});
@@ -100,7 +105,10 @@ bool parseDouble(const QString& s, double* v)
     return true;
 }
 
-QString formatNumber(double v) { return QString::number(v, 'g', 12); }
+QString formatNumber(double v)
+{
+    return QString::number(v, 'g', 12);
+}
 
 QStringList paramNames(const ModuleSpec& spec)
 {
@@ -163,9 +171,8 @@ bool validateEvery(const ModuleSpec& spec, const QStringList& assignments, int l
 
 // Validates module + params; returns the spec or nullptr (diagnostics given).
 // *paramsValid tells whether the parameters were accepted.
-const ModuleSpec* validateModule(const QString& moduleId, const QStringList& params, int line,
-                                 const Registry& registry, BlockContext& ctx,
-                                 poslab::modules::Params* validated)
+const ModuleSpec* validateModule(const QString& moduleId, const QStringList& params, int line, const Registry& registry,
+                                 BlockContext& ctx, poslab::modules::Params* validated)
 {
     if (moduleId.isEmpty()) {
         ctx.diag(line, T2("missing module id (e.g. ```run rope.decay head_dim=64)",
@@ -180,7 +187,8 @@ const ModuleSpec* validateModule(const QString& moduleId, const QStringList& par
         for (const QString& id : known)
             if (id.section(u'.', 1) == moduleId && !close.contains(id)) close << id;
         const Text2 m = T2("unknown module '%1' (`poslab list` shows the modules)",
-                           "没有名为“%1”的模块（`poslab list` 会列出所有模块）").arg(moduleId);
+                           "没有名为“%1”的模块（`poslab list` 会列出所有模块）")
+                            .arg(moduleId);
         const Text2 s = suggestionText(close.mid(0, 3));
         ctx.diag(line, {m.en + s.en, m.zh + s.zh});
         return nullptr;
@@ -190,9 +198,8 @@ const ModuleSpec* validateModule(const QString& moduleId, const QStringList& par
     return spec;
 }
 
-void parseVaryEntries(const QList<Entry>& entries, const ModuleSpec* spec,
-                      const poslab::modules::Params& validated, BlockContext& ctx,
-                      QList<VarySpec>* out)
+void parseVaryEntries(const QList<Entry>& entries, const ModuleSpec* spec, const poslab::modules::Params& validated,
+                      BlockContext& ctx, QList<VarySpec>* out)
 {
     QSet<QString> seen;
     for (const Entry& e : entries) {
@@ -268,17 +275,18 @@ void checkRunAnswer(const ExerciseRunSpec& run, const ModuleSpec& spec, int line
                                .arg(value, name, vary->choices.join(u'|')));
         double x = 0;
         if (vary->hasRange && parseDouble(value, &x) && (x < vary->min || x > vary->max))
-            ctx.diag(line, T2("answer: %1=%2 is outside its vary range %3..%4", "answer：%1=%2 超出了 vary 给的范围 %3..%4")
-                               .arg(name, value, formatNumber(vary->min), formatNumber(vary->max)));
+            ctx.diag(line,
+                     T2("answer: %1=%2 is outside its vary range %3..%4", "answer：%1=%2 超出了 vary 给的范围 %3..%4")
+                         .arg(name, value, formatNumber(vary->min), formatNumber(vary->max)));
     }
     if (usable)
         validateEvery(spec, overrideAssignments(run.params, run.answerParams), line,
-                      QStringLiteral("answer: module %1: ").arg(spec.id), QStringLiteral("answer：模块 %1：").arg(spec.id),
-                      ctx, nullptr);
+                      QStringLiteral("answer: module %1: ").arg(spec.id),
+                      QStringLiteral("answer：模块 %1：").arg(spec.id), ctx, nullptr);
 }
 
-void checkKeys(const QList<Entry>& entries, const QStringList& allowed, const QStringList& multi,
-               const Text2& what, BlockContext& ctx)
+void checkKeys(const QList<Entry>& entries, const QStringList& allowed, const QStringList& multi, const Text2& what,
+               BlockContext& ctx)
 {
     QHash<QString, int> seen;
     for (const Entry& e : entries) {
@@ -321,8 +329,8 @@ void recordKeyLines(const QList<Entry>& entries, KeyLines* lines)
     }
 }
 
-void parseRunBlock(const QStringList& tokens, const QList<Entry>& entries, int fenceLine,
-                   const Registry& registry, BlockContext& ctx)
+void parseRunBlock(const QStringList& tokens, const QList<Entry>& entries, int fenceLine, const Registry& registry,
+                   BlockContext& ctx)
 {
     Block& blk = *ctx.block;
     blk.kind = Block::Kind::Run;
@@ -339,16 +347,24 @@ void parseRunBlock(const QStringList& tokens, const QList<Entry>& entries, int f
     for (const Entry& e : entries) {
         if (e.key == QLatin1String("chart")) {
             const QString v = e.value.toLower();
-            if (v == QLatin1String("auto")) run.chart = ChartKind::Auto;
-            else if (v == QLatin1String("line")) run.chart = ChartKind::Line;
-            else if (v == QLatin1String("heatmap")) run.chart = ChartKind::Heatmap;
-            else if (v == QLatin1String("bar")) run.chart = ChartKind::Bar;
-            else if (v == QLatin1String("table")) run.chart = ChartKind::Table;
-            else ctx.diag(e.line, withSuggestion(T2("chart: '%1' is not a chart kind (line, heatmap, bar, table, auto)",
-                                                    "chart：“%1”不是图表类型（可用 line、heatmap、bar、table、auto）")
-                                                     .arg(e.value),
-                                                 v, {QStringLiteral("line"), QStringLiteral("heatmap"), QStringLiteral("bar"),
-                                                    QStringLiteral("table"), QStringLiteral("auto")}));
+            if (v == QLatin1String("auto"))
+                run.chart = ChartKind::Auto;
+            else if (v == QLatin1String("line"))
+                run.chart = ChartKind::Line;
+            else if (v == QLatin1String("heatmap"))
+                run.chart = ChartKind::Heatmap;
+            else if (v == QLatin1String("bar"))
+                run.chart = ChartKind::Bar;
+            else if (v == QLatin1String("table"))
+                run.chart = ChartKind::Table;
+            else
+                ctx.diag(e.line,
+                         withSuggestion(T2("chart: '%1' is not a chart kind (line, heatmap, bar, table, auto)",
+                                           "chart：“%1”不是图表类型（可用 line、heatmap、bar、table、auto）")
+                                            .arg(e.value),
+                                        v,
+                                        {QStringLiteral("line"), QStringLiteral("heatmap"), QStringLiteral("bar"),
+                                         QStringLiteral("table"), QStringLiteral("auto")}));
         } else if (e.key == QLatin1String("output")) {
             for (const QString& o : e.value.split(u',', Qt::SkipEmptyParts)) {
                 static const QRegularExpression nameRe(QStringLiteral("^[a-z][a-z0-9_]*$"));
@@ -368,13 +384,18 @@ void parseRunBlock(const QStringList& tokens, const QList<Entry>& entries, int f
         } else if (e.key == QLatin1String("log")) {
             for (const QString& a : e.value.split(u',', Qt::SkipEmptyParts)) {
                 const QString t = a.trimmed().toLower();
-                if (t == QLatin1String("x")) run.logX = true;
-                else if (t == QLatin1String("y")) run.logY = true;
-                else ctx.diag(e.line, T2("log: '%1' is not an axis (x, y or x,y)", "log：“%1”不是坐标轴（应为 x、y 或 x,y）")
-                                          .arg(a.trimmed()));
+                if (t == QLatin1String("x"))
+                    run.logX = true;
+                else if (t == QLatin1String("y"))
+                    run.logY = true;
+                else
+                    ctx.diag(e.line,
+                             T2("log: '%1' is not an axis (x, y or x,y)", "log：“%1”不是坐标轴（应为 x、y 或 x,y）")
+                                 .arg(a.trimmed()));
             }
         } else if (e.key == QLatin1String("label")) {
-            static const QRegularExpression labelRe(QStringLiteral("^([a-z][a-z0-9_]*(?:\\.[A-Za-z0-9_]+)?)\\s+(\\S.*)$"));
+            static const QRegularExpression labelRe(
+                QStringLiteral("^([a-z][a-z0-9_]*(?:\\.[A-Za-z0-9_]+)?)\\s+(\\S.*)$"));
             const auto m = labelRe.match(e.value.trimmed());
             if (!m.hasMatch()) {
                 ctx.diag(e.line, T2("label: expected 'OUTPUT text' or 'TABLE.COLUMN text', got '%1'",
@@ -383,8 +404,11 @@ void parseRunBlock(const QStringList& tokens, const QList<Entry>& entries, int f
             } else {
                 bool dup = false;
                 for (const auto& l : run.labels) dup |= l.first == m.captured(1);
-                if (dup) ctx.diag(e.line, T2("label: '%1' is labelled twice", "label：“%1”的标签写了两次").arg(m.captured(1)));
-                else run.labels.append({m.captured(1), m.captured(2).trimmed()});
+                if (dup)
+                    ctx.diag(e.line,
+                             T2("label: '%1' is labelled twice", "label：“%1”的标签写了两次").arg(m.captured(1)));
+                else
+                    run.labels.append({m.captured(1), m.captured(2).trimmed()});
             }
         } else if (e.key == QLatin1String("height")) {
             bool ok = false;
@@ -407,7 +431,7 @@ void checkConditionSyntax(const QString& condition, int line, BlockContext& ctx)
     bool habit = false;
     for (const auto& [op, word] : {std::pair{"&&", "and"}, std::pair{"||", "or"}}) {
         // "&&" as written, or a single "&" (the same habit, one character short).
-        const QString written = condition.contains(QLatin1String(op)) ? QString::fromLatin1(op)
+        const QString written = condition.contains(QLatin1String(op))    ? QString::fromLatin1(op)
                                 : condition.contains(QLatin1Char(op[0])) ? QString(QLatin1Char(op[0]))
                                                                          : QString();
         if (written.isEmpty()) continue;
@@ -436,8 +460,8 @@ struct ExerciseKeys {
 };
 
 // The keys every kind shares and the keys of its kind, into the exercise.
-void readExerciseEntries(const QList<Entry>& entries, const QStringList& specific, ExerciseBlock& ex,
-                         ExerciseKeys& k, BlockContext& ctx)
+void readExerciseEntries(const QList<Entry>& entries, const QStringList& specific, ExerciseBlock& ex, ExerciseKeys& k,
+                         BlockContext& ctx)
 {
     for (const Entry& e : entries) {
         const QString& key = e.key;
@@ -478,14 +502,18 @@ void readExerciseEntries(const QList<Entry>& entries, const QStringList& specifi
                 const QString flags = m.captured(2);
                 r.caseInsensitive = flags.contains(u'i');
                 if (!flags.isEmpty() && flags != QLatin1String("i"))
-                    ctx.diag(e.line, T2("accept: unknown regex flags '%1' (only 'i')", "accept：不认识的正则标志“%1”（只支持 i）").arg(flags));
+                    ctx.diag(e.line, T2("accept: unknown regex flags '%1' (only 'i')",
+                                        "accept：不认识的正则标志“%1”（只支持 i）")
+                                         .arg(flags));
                 QString why;
                 if (!compileAcceptRegex(r.pattern, r.caseInsensitive, &why).isValid())
-                    ctx.diag(e.line, T2("accept: invalid regular expression /%1/: %2", "accept：正则表达式 /%1/ 无效：%2")
-                                         .arg(r.pattern, why));
+                    ctx.diag(e.line,
+                             T2("accept: invalid regular expression /%1/: %2", "accept：正则表达式 /%1/ 无效：%2")
+                                 .arg(r.pattern, why));
             } else {
                 r.pattern = e.value;
-                if (normalizeAnswerText(r.pattern).isEmpty()) ctx.diag(e.line, T2("accept: empty answer", "accept：答案是空的"));
+                if (normalizeAnswerText(r.pattern).isEmpty())
+                    ctx.diag(e.line, T2("accept: empty answer", "accept：答案是空的"));
             }
             ex.accept.append(r);
         } else if (key == QLatin1String("module")) {
@@ -506,57 +534,61 @@ void checkExerciseKind(const QList<Entry>& entries, const QString& kindText, int
 {
     ExerciseBlock& ex = ctx.block->exercise;
     switch (ex.kind) {
-    case ExerciseKind::Number:
-        if (!k.haveAnswer) ctx.diag(fenceLine, T2("number exercise '%1' has no 'answer:'", "数值题“%1”缺少 answer:").arg(ex.id));
-        break;
-    case ExerciseKind::Choice:
-    case ExerciseKind::Multiple: {
-        int correct = 0;
-        for (const ExerciseOption& o : ex.options) correct += o.correct ? 1 : 0;
-        if (ex.options.size() < 2)
-            ctx.diag(fenceLine, T2("%1 exercise '%2' needs at least two 'option:' lines", "%1 题“%2”至少要有两行 option:")
-                                    .arg(kindText, ex.id));
-        if (ex.kind == ExerciseKind::Choice && correct != 1)
-            ctx.diag(fenceLine, T2("choice exercise '%1' needs exactly one correct option ('option*:'), found %2",
-                                   "单选题“%1”必须恰好有一个正确选项（option*:），现在有 %2 个")
-                                    .arg(ex.id)
-                                    .arg(correct));
-        if (ex.kind == ExerciseKind::Multiple && correct < 1)
-            ctx.diag(fenceLine, T2("multiple exercise '%1' needs at least one correct option ('option*:')",
-                                   "多选题“%1”至少要有一个正确选项（option*:）")
-                                    .arg(ex.id));
-        break;
-    }
-    case ExerciseKind::Text:
-        if (ex.accept.isEmpty())
-            ctx.diag(fenceLine, T2("text exercise '%1' has no 'accept:' rule", "文本题“%1”没有 accept: 规则").arg(ex.id));
-        break;
-    case ExerciseKind::Run: {
-        ex.run.moduleId = k.moduleId;
-        ex.run.params = k.params;
-        if (k.moduleId.isEmpty())
-            ctx.diag(fenceLine, T2("run exercise '%1' has no 'module:'", "运行题“%1”缺少 module:").arg(ex.id));
-        poslab::modules::Params validated;
-        const ModuleSpec* spec = k.moduleId.isEmpty()
-                                     ? nullptr
+        case ExerciseKind::Number:
+            if (!k.haveAnswer)
+                ctx.diag(fenceLine, T2("number exercise '%1' has no 'answer:'", "数值题“%1”缺少 answer:").arg(ex.id));
+            break;
+        case ExerciseKind::Choice:
+        case ExerciseKind::Multiple: {
+            int correct = 0;
+            for (const ExerciseOption& o : ex.options) correct += o.correct ? 1 : 0;
+            if (ex.options.size() < 2)
+                ctx.diag(fenceLine,
+                         T2("%1 exercise '%2' needs at least two 'option:' lines", "%1 题“%2”至少要有两行 option:")
+                             .arg(kindText, ex.id));
+            if (ex.kind == ExerciseKind::Choice && correct != 1)
+                ctx.diag(fenceLine, T2("choice exercise '%1' needs exactly one correct option ('option*:'), found %2",
+                                       "单选题“%1”必须恰好有一个正确选项（option*:），现在有 %2 个")
+                                        .arg(ex.id)
+                                        .arg(correct));
+            if (ex.kind == ExerciseKind::Multiple && correct < 1)
+                ctx.diag(fenceLine, T2("multiple exercise '%1' needs at least one correct option ('option*:')",
+                                       "多选题“%1”至少要有一个正确选项（option*:）")
+                                        .arg(ex.id));
+            break;
+        }
+        case ExerciseKind::Text:
+            if (ex.accept.isEmpty())
+                ctx.diag(fenceLine,
+                         T2("text exercise '%1' has no 'accept:' rule", "文本题“%1”没有 accept: 规则").arg(ex.id));
+            break;
+        case ExerciseKind::Run: {
+            ex.run.moduleId = k.moduleId;
+            ex.run.params = k.params;
+            if (k.moduleId.isEmpty())
+                ctx.diag(fenceLine, T2("run exercise '%1' has no 'module:'", "运行题“%1”缺少 module:").arg(ex.id));
+            poslab::modules::Params validated;
+            const ModuleSpec* spec =
+                k.moduleId.isEmpty() ? nullptr
                                      : validateModule(k.moduleId, k.params, k.moduleLine, registry, ctx, &validated);
-        parseVaryEntries(entries, spec, validated, ctx, &ex.run.vary);
-        if (ex.run.vary.isEmpty() && spec)
-            ctx.diag(fenceLine, T2("run exercise '%1' has no 'vary:' (what the learner may set)",
-                                   "运行题“%1”缺少 vary:（学生可以调整的参数）")
-                                    .arg(ex.id));
-        if (k.haveAnswer && spec) checkRunAnswer(ex.run, *spec, k.answerLine, ctx);
-        if (ex.run.condition.trimmed().isEmpty())
-            ctx.diag(fenceLine, T2("run exercise '%1' has no 'condition:'", "运行题“%1”缺少 condition:").arg(ex.id));
-        else
-            checkConditionSyntax(ex.run.condition, k.conditionLine, ctx);
-        break;
-    }
+            parseVaryEntries(entries, spec, validated, ctx, &ex.run.vary);
+            if (ex.run.vary.isEmpty() && spec)
+                ctx.diag(fenceLine, T2("run exercise '%1' has no 'vary:' (what the learner may set)",
+                                       "运行题“%1”缺少 vary:（学生可以调整的参数）")
+                                        .arg(ex.id));
+            if (k.haveAnswer && spec) checkRunAnswer(ex.run, *spec, k.answerLine, ctx);
+            if (ex.run.condition.trimmed().isEmpty())
+                ctx.diag(fenceLine,
+                         T2("run exercise '%1' has no 'condition:'", "运行题“%1”缺少 condition:").arg(ex.id));
+            else
+                checkConditionSyntax(ex.run.condition, k.conditionLine, ctx);
+            break;
+        }
     }
 }
 
-void parseExerciseBlock(const QStringList& tokens, const QList<Entry>& entries, int fenceLine,
-                        const Registry& registry, BlockContext& ctx)
+void parseExerciseBlock(const QStringList& tokens, const QList<Entry>& entries, int fenceLine, const Registry& registry,
+                        BlockContext& ctx)
 {
     Block& blk = *ctx.block;
     blk.kind = Block::Kind::Exercise;
@@ -564,11 +596,14 @@ void parseExerciseBlock(const QStringList& tokens, const QList<Entry>& entries, 
     static const QRegularExpression idRe(QStringLiteral("^[a-z0-9-]+$"));
     ex.id = tokens.value(1);
     if (ex.id.isEmpty())
-        ctx.diag(fenceLine, T2("exercise without an id (write ```exercise my-id)", "练习题没有 id（请写 ```exercise my-id）"));
+        ctx.diag(fenceLine,
+                 T2("exercise without an id (write ```exercise my-id)", "练习题没有 id（请写 ```exercise my-id）"));
     else if (!idRe.match(ex.id).hasMatch())
-        ctx.diag(fenceLine, T2("exercise id '%1' must match [a-z0-9-]+", "练习题 id“%1”只能由小写字母、数字和 - 组成").arg(ex.id));
+        ctx.diag(fenceLine,
+                 T2("exercise id '%1' must match [a-z0-9-]+", "练习题 id“%1”只能由小写字母、数字和 - 组成").arg(ex.id));
     if (tokens.size() > 2)
-        ctx.diag(fenceLine, T2("unexpected '%1' after the exercise id", "练习题 id 后面多了“%1”").arg(tokens.mid(2).join(u' ')));
+        ctx.diag(fenceLine,
+                 T2("unexpected '%1' after the exercise id", "练习题 id 后面多了“%1”").arg(tokens.mid(2).join(u' ')));
 
     const QStringList common = {QStringLiteral("kind"), QStringLiteral("question"), QStringLiteral("hint"),
                                 QStringLiteral("solution")};
@@ -593,8 +628,8 @@ void parseExerciseBlock(const QStringList& tokens, const QList<Entry>& entries, 
         specific = {QStringLiteral("accept")};
     } else if (kindText == QLatin1String("run")) {
         ex.kind = ExerciseKind::Run;
-        specific = {QStringLiteral("module"), QStringLiteral("params"), QStringLiteral("vary"), QStringLiteral("condition"),
-                    QStringLiteral("answer")};
+        specific = {QStringLiteral("module"), QStringLiteral("params"), QStringLiteral("vary"),
+                    QStringLiteral("condition"), QStringLiteral("answer")};
     } else if (kindText.isEmpty()) {
         ctx.diag(fenceLine, T2("exercise '%1' has no 'kind:' (number, choice, multiple, text, run)",
                                "练习题“%1”缺少 kind:（number、choice、multiple、text、run）")
@@ -616,7 +651,8 @@ void parseExerciseBlock(const QStringList& tokens, const QList<Entry>& entries, 
     k.moduleLine = k.conditionLine = k.answerLine = fenceLine;
     readExerciseEntries(entries, specific, ex, k, ctx);
     if (!k.haveQuestion)
-        ctx.diag(fenceLine, T2("exercise '%1' has no question ('question:')", "练习题“%1”没有题目（question:）").arg(ex.id));
+        ctx.diag(fenceLine,
+                 T2("exercise '%1' has no question ('question:')", "练习题“%1”没有题目（question:）").arg(ex.id));
     checkExerciseKind(entries, kindText, fenceLine, k, registry, ctx);
 }
 
@@ -629,9 +665,10 @@ Text2 parseVaryText(const QString& value, const ModuleSpec& spec, VarySpec* out)
     out->name = tok[0];
     const ParamSpec* p = findParam(spec, out->name);
     if (!p)
-        return withSuggestion(T2("vary: '%1' is not a parameter of %2 (parameters: %3)", "vary：“%1”不是 %2 的参数（参数有：%3）")
-                                  .arg(out->name, spec.id, paramNames(spec).join(QLatin1String(", "))),
-                              out->name, paramNames(spec));
+        return withSuggestion(
+            T2("vary: '%1' is not a parameter of %2 (parameters: %3)", "vary：“%1”不是 %2 的参数（参数有：%3）")
+                .arg(out->name, spec.id, paramNames(spec).join(QLatin1String(", "))),
+            out->name, paramNames(spec));
     const bool numeric = p->type == ParamType::Int || p->type == ParamType::Float;
     const QString type = paramTypeName(p->type);
     if (p->type == ParamType::IntList || p->type == ParamType::FloatList)
@@ -653,7 +690,8 @@ Text2 parseVaryText(const QString& value, const ModuleSpec& spec, VarySpec* out)
             if (i + 1 >= tok.size() || !parseDouble(tok[i + 1], &out->step) || out->step <= 0)
                 return T2("vary: 'step' needs a positive number after it", "vary：step 后面要跟一个正数");
             if (p->type == ParamType::Int && out->step != std::floor(out->step))
-                return T2("vary: the step of int parameter '%1' must be a whole number", "vary：整数参数“%1”的步长必须是整数")
+                return T2("vary: the step of int parameter '%1' must be a whole number",
+                          "vary：整数参数“%1”的步长必须是整数")
                     .arg(out->name);
             ++i;
         } else if (p->type == ParamType::Choice && out->choices.isEmpty() && !m.hasMatch()) {
@@ -661,9 +699,10 @@ Text2 parseVaryText(const QString& value, const ModuleSpec& spec, VarySpec* out)
             QStringList offered = t.split(u'|', Qt::SkipEmptyParts);
             for (const QString& c : offered)
                 if (!p->choices.contains(c))
-                    return withSuggestion(T2("vary: '%1' is not a value of '%2' (values: %3)", "vary：“%1”不是“%2”的取值（取值有：%3）")
-                                              .arg(c, out->name, p->choices.join(QLatin1String(", "))),
-                                          c, p->choices);
+                    return withSuggestion(
+                        T2("vary: '%1' is not a value of '%2' (values: %3)", "vary：“%1”不是“%2”的取值（取值有：%3）")
+                            .arg(c, out->name, p->choices.join(QLatin1String(", "))),
+                        c, p->choices);
             if (offered.size() < 2 || offered.removeDuplicates() > 0)
                 return T2("vary: offer two or more different values of '%1', separated by '|'",
                           "vary：请给“%1”列出两个或更多不同的取值，用 | 分隔")
@@ -671,11 +710,13 @@ Text2 parseVaryText(const QString& value, const ModuleSpec& spec, VarySpec* out)
             out->choices = offered;
         } else if (m.hasMatch()) {
             if (!numeric)
-                return T2("vary: '%1' is a %2 parameter; it takes no range", "vary：“%1”是 %2 参数，不能给范围").arg(out->name, type);
+                return T2("vary: '%1' is a %2 parameter; it takes no range", "vary：“%1”是 %2 参数，不能给范围")
+                    .arg(out->name, type);
             if (!parseDouble(m.captured(1), &out->min) || !parseDouble(m.captured(2), &out->max))
                 return T2("vary: '%1' is not a range MIN..MAX", "vary：“%1”不是 MIN..MAX 形式的范围").arg(t);
             if (out->min >= out->max)
-                return T2("vary: range %1 of '%2' is empty (MIN must be below MAX)", "vary：“%2”的范围 %1 是空的（MIN 必须小于 MAX）")
+                return T2("vary: range %1 of '%2' is empty (MIN must be below MAX)",
+                          "vary：“%2”的范围 %1 是空的（MIN 必须小于 MAX）")
                     .arg(t, out->name);
             if (out->min < p->min || out->max > p->max)
                 return T2("vary: range %1 of '%2' lies outside the module's range [%3, %4]",
@@ -683,19 +724,19 @@ Text2 parseVaryText(const QString& value, const ModuleSpec& spec, VarySpec* out)
                     .arg(t, out->name, formatNumber(p->min), formatNumber(p->max));
             out->hasRange = true;
         } else {
-            return p->type == ParamType::Choice
-                       ? T2("vary: unexpected '%1' (expected the values offered, as a|b|c)",
-                            "vary：多了“%1”（这里应写提供的取值，如 a|b|c）")
-                             .arg(t)
-                       : T2("vary: unexpected '%1' (expected MIN..MAX, log or step S)",
-                            "vary：多了“%1”（这里应写 MIN..MAX、log 或 step S）")
-                             .arg(t);
+            return p->type == ParamType::Choice ? T2("vary: unexpected '%1' (expected the values offered, as a|b|c)",
+                                                     "vary：多了“%1”（这里应写提供的取值，如 a|b|c）")
+                                                      .arg(t)
+                                                : T2("vary: unexpected '%1' (expected MIN..MAX, log or step S)",
+                                                     "vary：多了“%1”（这里应写 MIN..MAX、log 或 step S）")
+                                                      .arg(t);
         }
     }
     if (out->log) {
         const double lo = out->hasRange ? out->min : p->min;
         if (lo <= 0)
-            return T2("vary: a log scale needs a positive range for '%1'", "vary：对数刻度要求“%1”的范围大于 0").arg(out->name);
+            return T2("vary: a log scale needs a positive range for '%1'", "vary：对数刻度要求“%1”的范围大于 0")
+                .arg(out->name);
     }
     return {};
 }
@@ -709,17 +750,18 @@ Text2 invisibleCharacterText(const QString& text, const Text2& where)
 {
     for (const QChar c : text) {
         const char16_t u = c.unicode();
-        const bool invisible = (u >= 0x200B && u <= 0x200F)    // zero-width space/joiners, LRM, RLM
+        const bool invisible = (u >= 0x200B && u <= 0x200F)     // zero-width space/joiners, LRM, RLM
                                || (u >= 0x202A && u <= 0x202E)  // bidi embeddings and overrides
                                || (u >= 0x2060 && u <= 0x2069)  // word joiner, invisible operators, isolates
                                || u == 0x061C || u == 0xFEFF || u == 0x00AD;  // Arabic letter mark, BOM, soft hyphen
         if (invisible) {
             const QString code = QString::number(u, 16).toUpper().rightJustified(4, u'0');
-            return {QStringLiteral("%1 contains the invisible or direction-changing character U+%2; "
-                                   "it makes the text read differently from what it is: remove it")
-                        .arg(where.en, code),
-                    QStringLiteral("%1含有看不见的或会改变文字方向的字符 U+%2，它会让文字看起来和实际内容不一样：请删掉它")
-                        .arg(where.zh, code)};
+            return {
+                QStringLiteral("%1 contains the invisible or direction-changing character U+%2; "
+                               "it makes the text read differently from what it is: remove it")
+                    .arg(where.en, code),
+                QStringLiteral("%1含有看不见的或会改变文字方向的字符 U+%2，它会让文字看起来和实际内容不一样：请删掉它")
+                    .arg(where.zh, code)};
         }
     }
     return {};
@@ -730,8 +772,8 @@ QString invisibleCharacterProblem(const QString& text, const QString& where)
     return invisibleCharacterText(text, same(where)).en;
 }
 
-Block parseSpecialBlock(const QString& info, const QStringList& body, const QString& file,
-                        int fenceLine, const Registry& registry, QList<Diagnostic>* diagnostics)
+Block parseSpecialBlock(const QString& info, const QStringList& body, const QString& file, int fenceLine,
+                        const Registry& registry, QList<Diagnostic>* diagnostics)
 {
     Block blk;
     blk.location = {file, fenceLine};
@@ -739,13 +781,15 @@ Block parseSpecialBlock(const QString& info, const QStringList& body, const QStr
     // Ids, module and parameter names are in the header and the naming keys.
     if (const Text2 problem = invisibleCharacterText(info, T2("the block header", "块的首行")); !problem.isEmpty())
         ctx.diag(fenceLine, problem);
-    static const QStringList namingKeys = {QStringLiteral("module"), QStringLiteral("params"), QStringLiteral("vary"),
-                                           QStringLiteral("output"), QStringLiteral("label"), QStringLiteral("answer"),
-                                           QStringLiteral("condition"), QStringLiteral("kind"), QStringLiteral("chart")};
+    static const QStringList namingKeys = {
+        QStringLiteral("module"),    QStringLiteral("params"), QStringLiteral("vary"),
+        QStringLiteral("output"),    QStringLiteral("label"),  QStringLiteral("answer"),
+        QStringLiteral("condition"), QStringLiteral("kind"),   QStringLiteral("chart")};
     for (int i = 0; i < body.size(); ++i) {
         const QString key = body[i].section(u':', 0, 0).trimmed();
         if (!body[i].contains(u':') || !namingKeys.contains(key)) continue;
-        if (const Text2 problem = invisibleCharacterText(body[i], same(QStringLiteral("'%1:'").arg(key))); !problem.isEmpty())
+        if (const Text2 problem = invisibleCharacterText(body[i], same(QStringLiteral("'%1:'").arg(key)));
+            !problem.isEmpty())
             ctx.diag(fenceLine + 1 + i, problem);
     }
     const QStringList tokens = info.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // block_parse.h — internal: parses the bodies of ```run and ```exercise blocks
 // (our `key: value` format) and validates them against the module registry.
 // Used by the chapter loader; not part of the public API.
@@ -8,7 +9,7 @@
 namespace poslab::modules {
 class Registry;
 struct ModuleSpec;
-}
+}  // namespace poslab::modules
 
 namespace poslab::lessons {
 
@@ -17,9 +18,8 @@ namespace poslab::lessons {
 // line of the opening fence. Problems are appended to *diagnostics (every
 // problem of the block, each in both languages) and the first one is also
 // stored in Block::error; Block::keyLines records where each key is.
-Block parseSpecialBlock(const QString& info, const QStringList& body, const QString& file,
-                        int fenceLine, const poslab::modules::Registry& registry,
-                        QList<Diagnostic>* diagnostics);
+Block parseSpecialBlock(const QString& info, const QStringList& body, const QString& file, int fenceLine,
+                        const poslab::modules::Registry& registry, QList<Diagnostic>* diagnostics);
 
 // Parses a `vary:` value ("base 100..1000000 log step 10") for `spec`; returns
 // an empty text on success, else the message in both languages

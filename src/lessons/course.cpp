@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // course.cpp — small helpers of the course model.
 #include "lessons/course.h"
 
@@ -19,7 +20,10 @@ QString Diagnostic::messageIn(const QString& lang) const
     return lang == QLatin1String("zh") && !messageZh.isEmpty() ? messageZh : message;
 }
 
-QString Diagnostic::toString() const { return toString(QStringLiteral("en")); }
+QString Diagnostic::toString() const
+{
+    return toString(QStringLiteral("en"));
+}
 
 QString Diagnostic::toString(const QString& lang) const
 {
@@ -33,11 +37,11 @@ QString Diagnostic::toString(const QString& lang) const
 QString chartKindName(ChartKind kind)
 {
     switch (kind) {
-    case ChartKind::Auto: return QStringLiteral("auto");
-    case ChartKind::Line: return QStringLiteral("line");
-    case ChartKind::Heatmap: return QStringLiteral("heatmap");
-    case ChartKind::Bar: return QStringLiteral("bar");
-    case ChartKind::Table: return QStringLiteral("table");
+        case ChartKind::Auto: return QStringLiteral("auto");
+        case ChartKind::Line: return QStringLiteral("line");
+        case ChartKind::Heatmap: return QStringLiteral("heatmap");
+        case ChartKind::Bar: return QStringLiteral("bar");
+        case ChartKind::Table: return QStringLiteral("table");
     }
     return QStringLiteral("auto");
 }
@@ -45,11 +49,11 @@ QString chartKindName(ChartKind kind)
 QString exerciseKindName(ExerciseKind kind)
 {
     switch (kind) {
-    case ExerciseKind::Number: return QStringLiteral("number");
-    case ExerciseKind::Choice: return QStringLiteral("choice");
-    case ExerciseKind::Multiple: return QStringLiteral("multiple");
-    case ExerciseKind::Text: return QStringLiteral("text");
-    case ExerciseKind::Run: return QStringLiteral("run");
+        case ExerciseKind::Number: return QStringLiteral("number");
+        case ExerciseKind::Choice: return QStringLiteral("choice");
+        case ExerciseKind::Multiple: return QStringLiteral("multiple");
+        case ExerciseKind::Text: return QStringLiteral("text");
+        case ExerciseKind::Run: return QStringLiteral("run");
     }
     return QStringLiteral("number");
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // course.h — the object model of a PosLab course, as read from lesson files.
 //
 // A course is a folder with en/ and zh/ subfolders of chapter files
@@ -33,7 +34,7 @@ struct SourceLocation {
 struct Diagnostic {
     enum class Severity { Error, Warning };
     QString file;
-    int line = 0;  // 0 when the problem concerns the whole file
+    int line = 0;       // 0 when the problem concerns the whole file
     QString message;    // in English (logs and tests read this one)
     QString messageZh;  // the same in Chinese; empty = shown in English
     Severity severity = Severity::Error;
@@ -58,13 +59,13 @@ QString chartKindName(ChartKind kind);  // "auto", "line", "heatmap", "bar", "ta
 
 // A parameter the reader (or the learner, in a run exercise) may change.
 struct VarySpec {
-    QString name;          // a parameter of the module
+    QString name;           // a parameter of the module
     bool hasRange = false;  // MIN..MAX given (numbers only)
     double min = 0;
     double max = 0;
-    bool log = false;      // slider on a log scale
-    double step = 0;       // 0 = not given (UI default)
-    QStringList choices;   // choice parameters: the values offered (empty = all of the module's)
+    bool log = false;     // slider on a log scale
+    double step = 0;      // 0 = not given (UI default)
+    QStringList choices;  // choice parameters: the values offered (empty = all of the module's)
     SourceLocation location;
 };
 
@@ -108,17 +109,17 @@ struct ExerciseOption {
 
 // One `accept:` line of a text exercise.
 struct AcceptRule {
-    QString pattern;             // the literal, or the regex without slashes
-    bool isRegex = false;        // written /regex/ or /regex/i
+    QString pattern;              // the literal, or the regex without slashes
+    bool isRegex = false;         // written /regex/ or /regex/i
     bool caseInsensitive = true;  // literals always; regexes only with /i
 };
 
 // What a "run" exercise runs, and the condition that decides the answer.
 struct ExerciseRunSpec {
     QString moduleId;
-    QStringList params;  // start values, "name=value"
+    QStringList params;    // start values, "name=value"
     QList<VarySpec> vary;  // what the learner may set
-    QString condition;    // e.g. "max(wavelength) > 8192" (grammar: exercise_check.h)
+    QString condition;     // e.g. "max(wavelength) > 8192" (grammar: exercise_check.h)
     // A worked answer, "name=value" for names in `vary` (optional `answer:` key):
     // params overridden by these values meet the condition. Shown with the solution.
     QStringList answerParams;
@@ -172,13 +173,13 @@ struct Step {
 };
 
 struct Chapter {
-    QString id;       // [a-z0-9-]+, same in both languages
+    QString id;  // [a-z0-9-]+, same in both languages
     QString title;
     QString summary;
     int minutes = 0;
-    int number = 0;   // NN from the file name
-    QString lang;     // "en" or "zh"
-    QString file;     // absolute path of the chapter file
+    int number = 0;           // NN from the file name
+    QString lang;             // "en" or "zh"
+    QString file;             // absolute path of the chapter file
     SourceLocation location;  // the file, line 1
     QList<Step> steps;
     // The line of a fence that is never closed (0 = none): from there on the
@@ -188,8 +189,8 @@ struct Chapter {
 };
 
 struct Course {
-    QString dir;   // the course folder (holding en/ and zh/), canonical absolute path
-    QString lang;  // the language loaded
+    QString dir;              // the course folder (holding en/ and zh/), canonical absolute path
+    QString lang;             // the language loaded
     QList<Chapter> chapters;  // in file order (NN)
 
     const Chapter* findChapter(const QString& id) const;

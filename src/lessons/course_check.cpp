@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // course_check.cpp — `poslab check`: both languages, what they run, and
 // cross-language consistency.
 #include "lessons/course_check.h"
@@ -40,7 +41,10 @@ QList<const Block*> specialBlocks(const Step& s)
     return out;
 }
 
-QString number(double v) { return QString::number(v, 'g', QLocale::FloatingPointShortest); }
+QString number(double v)
+{
+    return QString::number(v, 'g', QLocale::FloatingPointShortest);
+}
 
 QString valueText(const QVariant& v)
 {
@@ -115,7 +119,10 @@ QString correctPositions(const ExerciseBlock& e)
     return positions.join(QStringLiteral(", "));
 }
 
-QString conditionKey(const QString& c) { return QString(c).remove(QRegularExpression(QStringLiteral("\\s+"))); }
+QString conditionKey(const QString& c)
+{
+    return QString(c).remove(QRegularExpression(QStringLiteral("\\s+")));
+}
 
 // Compares the run blocks and exercises of one step pair that have the same
 // signature, detail by detail; each difference is reported at the zh line.
@@ -127,7 +134,8 @@ struct BlockComparison {
 
     void differs(const QString& key, const Text2& what, const QString& here, const QString& inEn)
     {
-        const QString where = QStringLiteral("en/%1:%2").arg(QFileInfo(en.location.file).fileName()).arg(en.lineOf(key));
+        const QString where =
+            QStringLiteral("en/%1:%2").arg(QFileInfo(en.location.file).fileName()).arg(en.lineOf(key));
         const Text2 none = T2("(none)", "（无）");
         out->append(Diagnostic::of(
             zh.location.file, zh.lineOf(key),
@@ -168,8 +176,8 @@ struct BlockComparison {
             differs(QStringLiteral("output"), T2("the outputs shown (output:)", "显示的输出（output:）"),
                     b.outputs.join(QStringLiteral(", ")), a.outputs.join(QStringLiteral(", ")));
         if (a.chart != b.chart)
-            differs(QStringLiteral("chart"), T2("the chart kind (chart:)", "图表类型（chart:）"), chartKindName(b.chart),
-                    chartKindName(a.chart));
+            differs(QStringLiteral("chart"), T2("the chart kind (chart:)", "图表类型（chart:）"),
+                    chartKindName(b.chart), chartKindName(a.chart));
         compareVary(a.vary, b.vary);
     }
 
@@ -178,34 +186,34 @@ struct BlockComparison {
         const ExerciseBlock& a = en.exercise;
         const ExerciseBlock& b = zh.exercise;
         switch (a.kind) {
-        case ExerciseKind::Number:
-            if (a.answer != b.answer)
-                differs(QStringLiteral("answer"), T2("the answer (answer:)", "答案（answer:）"), b.answerText, a.answerText);
-            if (a.tolerance.relative != b.tolerance.relative || a.tolerance.value != b.tolerance.value)
-                differs(QStringLiteral("tolerance"), T2("the tolerance (tolerance:)", "容差（tolerance:）"),
-                        toleranceText(b.tolerance), toleranceText(a.tolerance));
-            break;
-        case ExerciseKind::Choice:
-        case ExerciseKind::Multiple:
-            if (a.options.size() != b.options.size())
-                differs(QStringLiteral("option"), T2("the number of options", "选项的个数"), QString::number(b.options.size()),
-                        QString::number(a.options.size()));
-            else if (correctPositions(a) != correctPositions(b))
-                differs(QStringLiteral("option"), T2("the correct options (option*:, by position)", "正确选项（option*:，按位置）"),
-                        correctPositions(b), correctPositions(a));
-            break;
-        case ExerciseKind::Text:
-            if (acceptSet(a.accept) != acceptSet(b.accept)) {
-                QStringList ta, tb;
-                for (const AcceptRule& r : a.accept) ta << acceptText(r);
-                for (const AcceptRule& r : b.accept) tb << acceptText(r);
-                differs(QStringLiteral("accept"), T2("the accepted answers (accept:)", "可接受的答案（accept:）"),
-                        tb.join(QStringLiteral(", ")), ta.join(QStringLiteral(", ")));
-            }
-            break;
-        case ExerciseKind::Run:
-            compareRunExercises();
-            break;
+            case ExerciseKind::Number:
+                if (a.answer != b.answer)
+                    differs(QStringLiteral("answer"), T2("the answer (answer:)", "答案（answer:）"), b.answerText,
+                            a.answerText);
+                if (a.tolerance.relative != b.tolerance.relative || a.tolerance.value != b.tolerance.value)
+                    differs(QStringLiteral("tolerance"), T2("the tolerance (tolerance:)", "容差（tolerance:）"),
+                            toleranceText(b.tolerance), toleranceText(a.tolerance));
+                break;
+            case ExerciseKind::Choice:
+            case ExerciseKind::Multiple:
+                if (a.options.size() != b.options.size())
+                    differs(QStringLiteral("option"), T2("the number of options", "选项的个数"),
+                            QString::number(b.options.size()), QString::number(a.options.size()));
+                else if (correctPositions(a) != correctPositions(b))
+                    differs(QStringLiteral("option"),
+                            T2("the correct options (option*:, by position)", "正确选项（option*:，按位置）"),
+                            correctPositions(b), correctPositions(a));
+                break;
+            case ExerciseKind::Text:
+                if (acceptSet(a.accept) != acceptSet(b.accept)) {
+                    QStringList ta, tb;
+                    for (const AcceptRule& r : a.accept) ta << acceptText(r);
+                    for (const AcceptRule& r : b.accept) tb << acceptText(r);
+                    differs(QStringLiteral("accept"), T2("the accepted answers (accept:)", "可接受的答案（accept:）"),
+                            tb.join(QStringLiteral(", ")), ta.join(QStringLiteral(", ")));
+                }
+                break;
+            case ExerciseKind::Run: compareRunExercises(); break;
         }
     }
 
@@ -221,8 +229,8 @@ struct BlockComparison {
                       T2("the start value of '%1' (params:)", "%1 的初始值（params:）"));
         compareVary(a.vary, b.vary);
         if (conditionKey(a.condition) != conditionKey(b.condition))
-            differs(QStringLiteral("condition"), T2("the condition (condition:)", "条件（condition:）"), b.condition.trimmed(),
-                    a.condition.trimmed());
+            differs(QStringLiteral("condition"), T2("the condition (condition:)", "条件（condition:）"),
+                    b.condition.trimmed(), a.condition.trimmed());
         // The answers, as the values they set (validated: 2.2e4 is 22000).
         const auto pa = comparableParams(registry, a.moduleId, overrideAssignments(a.params, a.answerParams));
         const auto pb = comparableParams(registry, b.moduleId, overrideAssignments(b.params, b.answerParams));
@@ -233,8 +241,9 @@ struct BlockComparison {
         for (const QString& n : names) {
             const auto x = pa->find(n), y = pb->find(n);
             if (x != pa->end() && y != pb->end() && x->second != y->second)
-                differs(QStringLiteral("answer"), T2("the answer's value of '%1' (answer:)", "答案中 %1 的值（answer:）").arg(n),
-                        y->second, x->second);
+                differs(QStringLiteral("answer"),
+                        T2("the answer's value of '%1' (answer:)", "答案中 %1 的值（answer:）").arg(n), y->second,
+                        x->second);
         }
     }
 };
@@ -242,9 +251,10 @@ struct BlockComparison {
 void compareChapters(const Registry& registry, const Chapter& en, const Chapter& zh, QList<Diagnostic>* out)
 {
     if (!en.id.isEmpty() && !zh.id.isEmpty() && en.id != zh.id)
-        out->append(Diagnostic::of(zh.file, 2, T2("chapter id '%1' differs from the en chapter's id '%2'",
-                                                  "章节 id“%1”和英文版的 id“%2”不一样")
-                                                   .arg(zh.id, en.id)));
+        out->append(Diagnostic::of(
+            zh.file, 2,
+            T2("chapter id '%1' differs from the en chapter's id '%2'", "章节 id“%1”和英文版的 id“%2”不一样")
+                .arg(zh.id, en.id)));
     // After a fence that is never closed, the rest of a file was not read as
     // written; that one problem is reported, not the differences it causes.
     if (en.unclosedFenceLine > 0 || zh.unclosedFenceLine > 0) return;
@@ -265,22 +275,26 @@ void compareChapters(const Registry& registry, const Chapter& en, const Chapter&
             const QString sb = j < b.size() ? blockSignature(*b[j]) : QString();
             if (sa == sb) {
                 BlockComparison c{registry, *a[j], *b[j], out};
-                if (a[j]->kind == Block::Kind::Run) c.compareRunBlocks();
-                else c.compareExercises();
+                if (a[j]->kind == Block::Kind::Run)
+                    c.compareRunBlocks();
+                else
+                    c.compareExercises();
                 continue;
             }
             const int line = j < b.size() ? b[j]->location.line : zh.steps[i].location.line;
-            const QString enWhere = j < a.size() ? QStringLiteral("%1:%2").arg(en.file).arg(a[j]->location.line)
-                                                 : en.file;
+            const QString enWhere =
+                j < a.size() ? QStringLiteral("%1:%2").arg(en.file).arg(a[j]->location.line) : en.file;
             out->append(Diagnostic::of(
                 zh.file, line,
-                {QStringLiteral("step %1, block %2: '%3' here but '%4' in en (%5); both languages need the same run blocks "
-                                "and exercises in the same order")
+                {QStringLiteral(
+                     "step %1, block %2: '%3' here but '%4' in en (%5); both languages need the same run blocks "
+                     "and exercises in the same order")
                      .arg(i + 1)
                      .arg(j + 1)
                      .arg(sb.isEmpty() ? QStringLiteral("nothing") : sb, sa.isEmpty() ? QStringLiteral("nothing") : sa,
                           enWhere),
-                 QStringLiteral("第 %1 步第 %2 个块：这里是“%3”，英文版（%5）是“%4”；两种语言要有同样的 run 块和练习题，顺序也要相同")
+                 QStringLiteral(
+                     "第 %1 步第 %2 个块：这里是“%3”，英文版（%5）是“%4”；两种语言要有同样的 run 块和练习题，顺序也要相同")
                      .arg(i + 1)
                      .arg(j + 1)
                      .arg(sb.isEmpty() ? QStringLiteral("（无）") : sb, sa.isEmpty() ? QStringLiteral("（无）") : sa,
@@ -292,7 +306,10 @@ void compareChapters(const Registry& registry, const Chapter& en, const Chapter&
 
 }  // namespace
 
-QList<Diagnostic> checkCourse(const QString& dir) { return checkCourse(dir, Registry::builtin()); }
+QList<Diagnostic> checkCourse(const QString& dir)
+{
+    return checkCourse(dir, Registry::builtin());
+}
 
 QList<Diagnostic> checkCourse(const QString& dir, const Registry& registry)
 {
@@ -303,7 +320,8 @@ QList<Diagnostic> checkCourse(const QString& dir, const Registry& registry, cons
 {
     QList<Diagnostic> out;
     if (!QFileInfo(dir).isDir()) {
-        out.append(Diagnostic::of(QFileInfo(dir).absoluteFilePath(), 0, T2("course folder not found", "找不到课程文件夹")));
+        out.append(
+            Diagnostic::of(QFileInfo(dir).absoluteFilePath(), 0, T2("course folder not found", "找不到课程文件夹")));
         return out;
     }
     const CourseLoadResult en = loadCourse(dir, QStringLiteral("en"), registry);
@@ -321,13 +339,15 @@ QList<Diagnostic> checkCourse(const QString& dir, const Registry& registry, cons
     for (const Chapter& c : zh.course.chapters) zhByName.insert(QFileInfo(c.file).fileName(), &c);
     for (auto it = enByName.cbegin(); it != enByName.cend(); ++it)
         if (!zhByName.contains(it.key()))
-            out.append(Diagnostic::of(it.value()->file, 0,
-                                      T2("chapter only in en: zh/%1 is missing", "只有英文版有这一章：缺少 zh/%1").arg(it.key())));
+            out.append(Diagnostic::of(
+                it.value()->file, 0,
+                T2("chapter only in en: zh/%1 is missing", "只有英文版有这一章：缺少 zh/%1").arg(it.key())));
     for (auto it = zhByName.cbegin(); it != zhByName.cend(); ++it) {
         const auto e = enByName.constFind(it.key());
         if (e == enByName.cend())
-            out.append(Diagnostic::of(it.value()->file, 0,
-                                      T2("chapter only in zh: en/%1 is missing", "只有中文版有这一章：缺少 en/%1").arg(it.key())));
+            out.append(Diagnostic::of(
+                it.value()->file, 0,
+                T2("chapter only in zh: en/%1 is missing", "只有中文版有这一章：缺少 en/%1").arg(it.key())));
         else
             compareChapters(registry, **e, *it.value(), &out);
     }

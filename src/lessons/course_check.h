@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // course_check.h — `poslab check`: validates a whole course folder.
 //
 // Parses every chapter of both languages (course_loader.h), runs what the

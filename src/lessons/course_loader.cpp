@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // course_loader.cpp — parses chapter files (front matter + md4c) into the model.
 //
 // md4c finds the structure (top-level headings, fenced blocks, images) and
@@ -40,13 +41,13 @@ constexpr unsigned kMaxTableColumns = 64;
 
 struct Marker {
     enum Kind { Heading, Fence } kind = Heading;
-    int level = 0;        // heading level
-    int startLine = 0;    // 1-based, inclusive
-    int endLine = 0;      // 1-based, inclusive
+    int level = 0;      // heading level
+    int startLine = 0;  // 1-based, inclusive
+    int endLine = 0;    // 1-based, inclusive
     bool topLevel = true;
-    QString info;         // fence info string
-    bool closed = true;   // fence has its closing line
-    int searchFrom = 0;   // empty heading: search its line from here
+    QString info;        // fence info string
+    bool closed = true;  // fence has its closing line
+    int searchFrom = 0;  // empty heading: search its line from here
 };
 
 // An image source or a link target, with its line.
@@ -72,7 +73,7 @@ struct Md4cScan {
     std::vector<PathReference> images;
     std::vector<PathReference> links;  // href of every link
     std::vector<PendingProblem> problems;
-    int containerDepth = 0;       // lists, items and quotes open around the current block
+    int containerDepth = 0;  // lists, items and quotes open around the current block
     bool tooDeepReported = false;
     // current heading
     bool inHeading = false;
@@ -115,7 +116,10 @@ int enterBlock(MD_BLOCKTYPE type, void* detail, void* userdata)
             s->problems.push_back({T2("table of %1 rows and %2 columns; at most %3 rows and %4 columns "
                                       "(split it, or compute it with a run block)",
                                       "表格有 %1 行 %2 列，最多只能有 %3 行 %4 列（请拆开，或改用 run 块计算）")
-                                       .arg(rows).arg(d->col_count).arg(kMaxTableRows).arg(kMaxTableColumns)});
+                                       .arg(rows)
+                                       .arg(d->col_count)
+                                       .arg(kMaxTableRows)
+                                       .arg(kMaxTableColumns)});
     }
     if (type == MD_BLOCK_H) {
         s->inHeading = true;
@@ -183,7 +187,10 @@ int enterSpan(MD_SPANTYPE type, void* detail, void* userdata)
     return 0;
 }
 
-int leaveSpan(MD_SPANTYPE, void*, void*) { return 0; }
+int leaveSpan(MD_SPANTYPE, void*, void*)
+{
+    return 0;
+}
 
 int onText(MD_TEXTTYPE, const MD_CHAR* text, MD_SIZE size, void* userdata)
 {
@@ -309,7 +316,8 @@ bool parseFrontMatter(ChapterParser& p, const QStringList& lines, int* bodyStart
         return false;
     }
     if (lines[0].trimmed() != QLatin1String("---")) {
-        p.diag(1, T2("missing front matter: the file must start with a '---' line", "缺少文件头：文件的第一行必须是 '---'"));
+        p.diag(1, T2("missing front matter: the file must start with a '---' line",
+                     "缺少文件头：文件的第一行必须是 '---'"));
         return false;
     }
     int end = -1;
@@ -332,17 +340,20 @@ bool parseFrontMatter(ChapterParser& p, const QStringList& lines, int* bodyStart
         if (raw.trimmed().isEmpty() || raw.trimmed().startsWith(u'#')) continue;
         const auto m = keyValue.match(raw.trimmed());
         if (!m.hasMatch()) {
-            p.diag(lineNo, T2("front matter: expected 'key: value', got '%1'", "文件头：应写成“键: 值”，这里是“%1”").arg(raw.trimmed().left(80)));
+            p.diag(lineNo, T2("front matter: expected 'key: value', got '%1'", "文件头：应写成“键: 值”，这里是“%1”")
+                               .arg(raw.trimmed().left(80)));
             continue;
         }
         const QString key = m.captured(1);
         QString value = m.captured(2).trimmed();
-        if (value.size() >= 2 && ((value.startsWith(u'"') && value.endsWith(u'"')) ||
-                                  (value.startsWith(u'\'') && value.endsWith(u'\''))))
+        if (value.size() >= 2 &&
+            ((value.startsWith(u'"') && value.endsWith(u'"')) || (value.startsWith(u'\'') && value.endsWith(u'\''))))
             value = value.mid(1, value.size() - 2);
         if (seen.contains(key)) {
-            p.diag(lineNo, T2("front matter: '%1' is given twice (first on line %2)", "文件头：“%1”写了两次（第一次在第 %2 行）")
-                               .arg(key).arg(seen[key]));
+            p.diag(lineNo, T2("front matter: '%1' is given twice (first on line %2)",
+                              "文件头：“%1”写了两次（第一次在第 %2 行）")
+                               .arg(key)
+                               .arg(seen[key]));
             continue;
         }
         seen.insert(key, lineNo);
@@ -351,7 +362,9 @@ bool parseFrontMatter(ChapterParser& p, const QStringList& lines, int* bodyStart
             p.diag(lineNo, problem);
         if (key == QLatin1String("id")) {
             if (!idRe.match(value).hasMatch())
-                p.diag(lineNo, T2("front matter: id '%1' must match [a-z0-9-]+", "文件头：id“%1”只能由小写字母、数字和 - 组成").arg(value));
+                p.diag(lineNo,
+                       T2("front matter: id '%1' must match [a-z0-9-]+", "文件头：id“%1”只能由小写字母、数字和 - 组成")
+                           .arg(value));
             ch.id = value;
         } else if (key == QLatin1String("title")) {
             if (value.isEmpty()) p.diag(lineNo, T2("front matter: title is empty", "文件头：title 是空的"));
@@ -363,13 +376,15 @@ bool parseFrontMatter(ChapterParser& p, const QStringList& lines, int* bodyStart
             bool ok = false;
             const int v = value.toInt(&ok);
             if (!ok || v <= 0 || v > 1000)
-                p.diag(lineNo, T2("front matter: minutes must be a positive integer, got '%1'", "文件头：minutes 必须是正整数，这里是“%1”")
+                p.diag(lineNo, T2("front matter: minutes must be a positive integer, got '%1'",
+                                  "文件头：minutes 必须是正整数，这里是“%1”")
                                    .arg(value));
             else
                 ch.minutes = v;
         } else {
             p.diag(lineNo, withSuggestion(T2("front matter: unknown key '%1' (expected id, title, summary, minutes)",
-                                             "文件头：没有“%1”这个键（可用 id、title、summary、minutes）").arg(key),
+                                             "文件头：没有“%1”这个键（可用 id、title、summary、minutes）")
+                                              .arg(key),
                                           key, kFrontMatterKeys));
         }
     }
@@ -379,8 +394,8 @@ bool parseFrontMatter(ChapterParser& p, const QStringList& lines, int* bodyStart
     return true;
 }
 
-QString resolveInside(const QString& courseDir, const QString& chapterFile, const QString& reference,
-                      const Text2& what, bool mustExist, Text2* error);
+QString resolveInside(const QString& courseDir, const QString& chapterFile, const QString& reference, const Text2& what,
+                      bool mustExist, Text2* error);
 
 void checkImage(ChapterParser& p, const PathReference& img)
 {
@@ -403,9 +418,11 @@ void checkLink(ChapterParser& p, const PathReference& link)
         return;
     }
     if (!scheme.isEmpty() || href.startsWith(u'/') || href.startsWith(u'\\') || QDir::isAbsolutePath(href)) {
-        p.diag(link.line, T2("link '%1' is not allowed: links go to http(s) addresses or to files inside the course (relative paths)",
-                             "不允许链接“%1”：链接只能指向 http(s) 网址，或课程文件夹里的文件（相对路径）")
-                              .arg(href));
+        p.diag(
+            link.line,
+            T2("link '%1' is not allowed: links go to http(s) addresses or to files inside the course (relative paths)",
+               "不允许链接“%1”：链接只能指向 http(s) 网址，或课程文件夹里的文件（相对路径）")
+                .arg(href));
         return;
     }
     Text2 error;
@@ -416,9 +433,8 @@ void checkLink(ChapterParser& p, const PathReference& link)
 }  // namespace
 
 namespace {
-ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QString& file,
-                                            const QString& courseDir, const QString& lang,
-                                            const Registry& registry)
+ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QString& file, const QString& courseDir,
+                                            const QString& lang, const Registry& registry)
 {
     ChapterParser p{file, courseDir, registry, {}};
     Chapter& ch = p.result.chapter;
@@ -430,7 +446,9 @@ ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QStri
     if (nm.hasMatch()) ch.number = nm.captured(1).toInt();
 
     if (input.size() > kMaxFileBytes) {
-        p.diag(0, T2("file is too large (%1 bytes; at most %2)", "文件太大（%1 字节，最多 %2 字节）").arg(input.size()).arg(kMaxFileBytes));
+        p.diag(0, T2("file is too large (%1 bytes; at most %2)", "文件太大（%1 字节，最多 %2 字节）")
+                      .arg(input.size())
+                      .arg(kMaxFileBytes));
         return p.result;
     }
     QByteArray bytes = input;
@@ -453,7 +471,8 @@ ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QStri
                 if (d2.hasError()) break;
                 ++line;
             }
-            p.diag(line, T2("not valid UTF-8 text (chapters must be UTF-8)", "不是有效的 UTF-8 文本（章节文件必须用 UTF-8 编码）"));
+            p.diag(line, T2("not valid UTF-8 text (chapters must be UTF-8)",
+                            "不是有效的 UTF-8 文本（章节文件必须用 UTF-8 编码）"));
             return p.result;
         }
     }
@@ -523,7 +542,9 @@ ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QStri
             if (ours && !m.topLevel) {
                 // (Its closing fence carries the quote/list prefix, so no
                 // unterminated-fence check here.)
-                p.diag(m.startLine, T2("a ```%1 block must not be inside a list or quote", "```%1 块不能放在列表或引用里").arg(word));
+                p.diag(
+                    m.startLine,
+                    T2("a ```%1 block must not be inside a list or quote", "```%1 块不能放在列表或引用里").arg(word));
                 continue;
             }
             if (m.topLevel && unclosed.line == 0) {
@@ -549,18 +570,22 @@ ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QStri
             // ones can be told apart as ATX or setext from their line.
             const bool atx = !m.topLevel || atxRe.match(lines[m.startLine - 1]).hasMatch();
             if (m.level == 1 && atx)
-                p.diag(m.startLine, T2("'#' (level-1) heading in the body: the chapter title comes from the front matter; use '##' for steps",
-                                       "正文里有 '#'（一级）标题：章节标题来自文件头；每一步请用 '##'"));
+                p.diag(
+                    m.startLine,
+                    T2("'#' (level-1) heading in the body: the chapter title comes from the front matter; use '##' for steps",
+                       "正文里有 '#'（一级）标题：章节标题来自文件头；每一步请用 '##'"));
             else if (m.level <= 2 && !atx)
                 // A line of '=' or '-' right under a paragraph turns it into a
                 // heading (setext); in a formula this silently breaks the text.
-                p.diag(m.endLine + 1, T2("this line of '%1' turns the text above it (line %2) into a level-%3 heading (Markdown setext heading); "
-                                         "leave a blank line before it, or keep '=' inside the $$...$$ formula line",
-                                         "这一行 '%1' 会把上面的文字（第 %2 行）变成 %3 级标题（Markdown 的 setext 标题）；"
-                                         "请在它前面空一行，或把 '=' 留在 $$...$$ 公式那一行里")
-                                          .arg(m.level == 1 ? QStringLiteral("=") : QStringLiteral("-"))
-                                          .arg(m.startLine)
-                                          .arg(m.level));
+                p.diag(
+                    m.endLine + 1,
+                    T2("this line of '%1' turns the text above it (line %2) into a level-%3 heading (Markdown setext heading); "
+                       "leave a blank line before it, or keep '=' inside the $$...$$ formula line",
+                       "这一行 '%1' 会把上面的文字（第 %2 行）变成 %3 级标题（Markdown 的 setext 标题）；"
+                       "请在它前面空一行，或把 '=' 留在 $$...$$ 公式那一行里")
+                        .arg(m.level == 1 ? QStringLiteral("=") : QStringLiteral("-"))
+                        .arg(m.startLine)
+                        .arg(m.level));
             if (m.level != 2 || !m.topLevel) continue;
         }
         markers.push_back(m);
@@ -609,7 +634,8 @@ ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QStri
             if (!QRegularExpression(QStringLiteral("^\\s{0,3}#")).match(lines[m.startLine - 1]).hasMatch() &&
                 endLine < lines.size())
                 ++endLine;
-            if (title.isEmpty()) p.diag(m.startLine, T2("step heading '##' has no title", "步骤标题 '##' 后面没有文字"));
+            if (title.isEmpty())
+                p.diag(m.startLine, T2("step heading '##' has no title", "步骤标题 '##' 后面没有文字"));
             current.title = title;
             current.location = {file, m.startLine};
             haveStep = true;
@@ -631,16 +657,19 @@ ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QStri
     }
     flushText(cursor, int(lines.size()));
     flushStep();
-    if (unclosed.line > 0) reportUnclosedFence(p, unclosed.line, unclosed.text);
-    else if (ch.steps.isEmpty()) p.diag(bodyStart + 1 <= lines.size() ? bodyStart + 1 : int(lines.size()), T2("chapter has no content (no introduction and no '##' steps)", "这一章没有内容（既没有引言，也没有 '##' 步骤）"));
+    if (unclosed.line > 0)
+        reportUnclosedFence(p, unclosed.line, unclosed.text);
+    else if (ch.steps.isEmpty())
+        p.diag(bodyStart + 1 <= lines.size() ? bodyStart + 1 : int(lines.size()),
+               T2("chapter has no content (no introduction and no '##' steps)",
+                  "这一章没有内容（既没有引言，也没有 '##' 步骤）"));
     return p.result;
 }
 
 }  // namespace
 
-ChapterParseResult parseChapterText(const QByteArray& input, const QString& file,
-                                    const QString& courseDir, const QString& lang,
-                                    const Registry& registry)
+ChapterParseResult parseChapterText(const QByteArray& input, const QString& file, const QString& courseDir,
+                                    const QString& lang, const Registry& registry)
 {
     ChapterParseResult r = parseChapterTextUnsorted(input, file, courseDir, lang, registry);
     std::stable_sort(r.diagnostics.begin(), r.diagnostics.end(),
@@ -648,15 +677,16 @@ ChapterParseResult parseChapterText(const QByteArray& input, const QString& file
     return r;
 }
 
-ChapterParseResult parseChapterFile(const QString& file, const QString& courseDir,
-                                    const QString& lang, const Registry& registry)
+ChapterParseResult parseChapterFile(const QString& file, const QString& courseDir, const QString& lang,
+                                    const Registry& registry)
 {
     QFile f(file);
     if (!f.open(QIODevice::ReadOnly)) {
         ChapterParseResult r;
         r.chapter.file = file;
         r.chapter.lang = lang;
-        r.diagnostics.append(Diagnostic::of(file, 0, T2("cannot read the file: %1", "无法读取文件：%1").arg(f.errorString())));
+        r.diagnostics.append(
+            Diagnostic::of(file, 0, T2("cannot read the file: %1", "无法读取文件：%1").arg(f.errorString())));
         return r;
     }
     // Read at most a little more than the limit, so a huge file is reported,
@@ -669,8 +699,8 @@ ChapterParseResult parseChapterFile(const QString& file, const QString& courseDi
 namespace {
 
 // resolveInsideCourse, with its message in both languages.
-QString resolveInside(const QString& courseDir, const QString& chapterFile, const QString& reference,
-                      const Text2& what, bool mustExist, Text2* error)
+QString resolveInside(const QString& courseDir, const QString& chapterFile, const QString& reference, const Text2& what,
+                      bool mustExist, Text2* error)
 {
     auto fail = [&](const Text2& msg) {
         if (error) *error = msg;
@@ -679,17 +709,18 @@ QString resolveInside(const QString& courseDir, const QString& chapterFile, cons
     if (error) *error = {};
     const QString ref = QUrl::fromPercentEncoding(reference.trimmed().toUtf8());
     if (ref.isEmpty()) return fail(argIn(T2("%1 with an empty path", "%1的路径是空的"), what));
-    if (ref.contains(QLatin1String("://")) || ref.startsWith(QLatin1String("data:")) ||
-        ref.startsWith(u'/') || ref.startsWith(u'\\') || QDir::isAbsolutePath(ref))
-        return fail(argIn(T2("%1 '%2' must be a relative path inside the course folder",
-                             "%1“%2”必须是课程文件夹里的相对路径"),
-                          what)
-                        .arg(reference));
+    if (ref.contains(QLatin1String("://")) || ref.startsWith(QLatin1String("data:")) || ref.startsWith(u'/') ||
+        ref.startsWith(u'\\') || QDir::isAbsolutePath(ref))
+        return fail(
+            argIn(T2("%1 '%2' must be a relative path inside the course folder", "%1“%2”必须是课程文件夹里的相对路径"),
+                  what)
+                .arg(reference));
     const QString root = QFileInfo(courseDir).canonicalFilePath();
     if (root.isEmpty()) return fail(T2("course folder '%1' does not exist", "课程文件夹“%1”不存在").arg(courseDir));
     const QString chapterDir = QFileInfo(chapterFile).absolutePath();
     const QString canonicalChapterDir = QFileInfo(chapterDir).canonicalFilePath();
-    const QString lexical = QDir::cleanPath(QDir(canonicalChapterDir.isEmpty() ? chapterDir : canonicalChapterDir).filePath(ref));
+    const QString lexical =
+        QDir::cleanPath(QDir(canonicalChapterDir.isEmpty() ? chapterDir : canonicalChapterDir).filePath(ref));
     // Only after this test is anything about the path asked of the file system.
     if (!lexical.startsWith(root + u'/'))
         return fail(argIn(T2("%1 '%2' is outside the course folder", "%1“%2”在课程文件夹之外"), what).arg(reference));
@@ -715,7 +746,8 @@ QString resolveInside(const QString& courseDir, const QString& chapterFile, cons
                              "%1“%2”（通过符号链接）指向了课程文件夹之外"),
                           what)
                         .arg(reference));
-    if (mustExist && !fi.isFile()) return fail(argIn(T2("%1 '%2' is not a file", "%1“%2”不是文件"), what).arg(reference));
+    if (mustExist && !fi.isFile())
+        return fail(argIn(T2("%1 '%2' is not a file", "%1“%2”不是文件"), what).arg(reference));
     return canonical;
 }
 
@@ -737,8 +769,8 @@ QString resolveInsideCourse(const QString& courseDir, const QString& chapterFile
     return path;
 }
 
-QString resolveCourseImage(const QString& courseDir, const QString& chapterFile,
-                           const QString& reference, QString* error)
+QString resolveCourseImage(const QString& courseDir, const QString& chapterFile, const QString& reference,
+                           QString* error)
 {
     return resolveInsideCourse(courseDir, chapterFile, reference, QStringLiteral("image"), true, error);
 }
@@ -756,11 +788,13 @@ CourseLoadResult loadCourse(const QString& dir, const QString& lang, const Regis
     r.course.lang = lang;
     const QString langDir = QDir(r.course.dir).filePath(lang);
     if (root.isEmpty()) {
-        r.diagnostics.append(Diagnostic::of(QFileInfo(dir).absoluteFilePath(), 0, T2("course folder not found", "找不到课程文件夹")));
+        r.diagnostics.append(
+            Diagnostic::of(QFileInfo(dir).absoluteFilePath(), 0, T2("course folder not found", "找不到课程文件夹")));
         return r;
     }
     if (!QFileInfo(langDir).isDir()) {
-        r.diagnostics.append(Diagnostic::of(langDir, 0, T2("no '%1' folder in the course", "课程里没有“%1”文件夹").arg(lang)));
+        r.diagnostics.append(
+            Diagnostic::of(langDir, 0, T2("no '%1' folder in the course", "课程里没有“%1”文件夹").arg(lang)));
         return r;
     }
     // Nothing outside the course folder is read: a language folder or chapter
@@ -769,10 +803,12 @@ CourseLoadResult loadCourse(const QString& dir, const QString& lang, const Regis
         return !QFileInfo(path).canonicalFilePath().startsWith(r.course.dir + u'/');
     };
     if (leadsOutside(langDir)) {
-        r.diagnostics.append(Diagnostic::of(langDir, 0, T2("the '%1' folder leads outside the course folder (through a symbolic link); "
-                                                           "PosLab reads only files inside the course",
-                                                           "“%1”文件夹（通过符号链接）指向了课程文件夹之外；PosLab 只读取课程里的文件")
-                                                            .arg(lang)));
+        r.diagnostics.append(
+            Diagnostic::of(langDir, 0,
+                           T2("the '%1' folder leads outside the course folder (through a symbolic link); "
+                              "PosLab reads only files inside the course",
+                              "“%1”文件夹（通过符号链接）指向了课程文件夹之外；PosLab 只读取课程里的文件")
+                               .arg(lang)));
         return r;
     }
     static const QRegularExpression nameRe(QStringLiteral("^\\d\\d-[a-z0-9-]+\\.md$"));
@@ -783,14 +819,18 @@ CourseLoadResult loadCourse(const QString& dir, const QString& lang, const Regis
         const QString path = QDir(langDir).filePath(name);
         if (!nameRe.match(name).hasMatch()) {
             if (name.compare(QLatin1String("README.md"), Qt::CaseInsensitive) != 0)
-                r.diagnostics.append(Diagnostic::of(path, 0, T2("chapter file names must look like NN-slug.md (two digits, lowercase slug)",
-                                                                "章节文件名必须形如 NN-slug.md（两位数字，加小写的名字）")));
+                r.diagnostics.append(
+                    Diagnostic::of(path, 0,
+                                   T2("chapter file names must look like NN-slug.md (two digits, lowercase slug)",
+                                      "章节文件名必须形如 NN-slug.md（两位数字，加小写的名字）")));
             continue;
         }
         if (leadsOutside(path)) {
-            r.diagnostics.append(Diagnostic::of(path, 0, T2("the chapter leads outside the course folder (through a symbolic link); "
-                                                            "PosLab reads only files inside the course",
-                                                            "这一章（通过符号链接）指向了课程文件夹之外；PosLab 只读取课程里的文件")));
+            r.diagnostics.append(
+                Diagnostic::of(path, 0,
+                               T2("the chapter leads outside the course folder (through a symbolic link); "
+                                  "PosLab reads only files inside the course",
+                                  "这一章（通过符号链接）指向了课程文件夹之外；PosLab 只读取课程里的文件")));
             continue;
         }
         ChapterParseResult cr = parseChapterFile(path, r.course.dir, lang, registry);
@@ -798,8 +838,10 @@ CourseLoadResult loadCourse(const QString& dir, const QString& lang, const Regis
         if (!cr.chapter.id.isEmpty()) {
             if (chapterIds.contains(cr.chapter.id)) {
                 const SourceLocation& first = chapterIds[cr.chapter.id];
-                r.diagnostics.append(Diagnostic::of(path, 2, T2("duplicate chapter id '%1' (also in %2)", "章节 id“%1”重复了（%2 也用了它）")
-                                                                 .arg(cr.chapter.id, first.file)));
+                r.diagnostics.append(
+                    Diagnostic::of(path, 2,
+                                   T2("duplicate chapter id '%1' (also in %2)", "章节 id“%1”重复了（%2 也用了它）")
+                                       .arg(cr.chapter.id, first.file)));
             } else {
                 chapterIds.insert(cr.chapter.id, {path, 1});
             }
@@ -809,11 +851,11 @@ CourseLoadResult loadCourse(const QString& dir, const QString& lang, const Regis
                 if (b.kind != Block::Kind::Exercise || b.exercise.id.isEmpty()) continue;
                 if (exerciseIds.contains(b.exercise.id)) {
                     const SourceLocation& first = exerciseIds[b.exercise.id];
-                    r.diagnostics.append(Diagnostic::of(b.location.file, b.location.line,
-                                                        T2("duplicate exercise id '%1' (first at %2:%3)",
-                                                           "练习题 id“%1”重复了（第一次出现在 %2:%3）")
-                                                            .arg(b.exercise.id, first.file)
-                                                            .arg(first.line)));
+                    r.diagnostics.append(Diagnostic::of(
+                        b.location.file, b.location.line,
+                        T2("duplicate exercise id '%1' (first at %2:%3)", "练习题 id“%1”重复了（第一次出现在 %2:%3）")
+                            .arg(b.exercise.id, first.file)
+                            .arg(first.line)));
                 } else {
                     exerciseIds.insert(b.exercise.id, b.location);
                 }
@@ -834,6 +876,9 @@ QString defaultCourseDir()
 #endif
 }
 
-QStringList courseLanguages() { return {QStringLiteral("en"), QStringLiteral("zh")}; }
+QStringList courseLanguages()
+{
+    return {QStringLiteral("en"), QStringLiteral("zh")};
+}
 
 }  // namespace poslab::lessons

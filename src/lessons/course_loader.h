@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // course_loader.h — reads a course folder (one language) into the model of
 // course.h, and locates the course shipped with PosLab.
 //
@@ -24,8 +25,7 @@ struct CourseLoadResult {
 // Loads every NN-slug.md chapter of DIR/LANG (LANG = "en" or "zh").
 // Modules and parameters are validated against `registry` (builtin by default).
 CourseLoadResult loadCourse(const QString& dir, const QString& lang);
-CourseLoadResult loadCourse(const QString& dir, const QString& lang,
-                            const poslab::modules::Registry& registry);
+CourseLoadResult loadCourse(const QString& dir, const QString& lang, const poslab::modules::Registry& registry);
 
 struct ChapterParseResult {
     Chapter chapter;
@@ -34,20 +34,18 @@ struct ChapterParseResult {
 
 // Parses one chapter file. `courseDir` bounds image references; `lang` is
 // stored in the chapter. The file name gives Chapter::number.
-ChapterParseResult parseChapterFile(const QString& file, const QString& courseDir,
-                                    const QString& lang,
+ChapterParseResult parseChapterFile(const QString& file, const QString& courseDir, const QString& lang,
                                     const poslab::modules::Registry& registry);
 // Same for text already in memory (`file` is only used for locations and images).
-ChapterParseResult parseChapterText(const QByteArray& text, const QString& file,
-                                    const QString& courseDir, const QString& lang,
-                                    const poslab::modules::Registry& registry);
+ChapterParseResult parseChapterText(const QByteArray& text, const QString& file, const QString& courseDir,
+                                    const QString& lang, const poslab::modules::Registry& registry);
 
 // Resolves an image reference written in `chapterFile` (relative to that
 // file). Returns the canonical absolute path, or an empty string with *error
 // set when the image is missing, absolute, a URL, or outside `courseDir`
 // (symlinks are resolved before the check).
-QString resolveCourseImage(const QString& courseDir, const QString& chapterFile,
-                           const QString& reference, QString* error = nullptr);
+QString resolveCourseImage(const QString& courseDir, const QString& chapterFile, const QString& reference,
+                           QString* error = nullptr);
 
 // The same containment for any reference (`what` names it in messages: "image",
 // "link"). The path is tested as written (after ".." is resolved) before the

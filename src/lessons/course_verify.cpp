@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // course_verify.cpp — `poslab check` runs the modules a chapter runs and
 // grades each exercise's own answer.
 #include "lessons/course_verify.h"
@@ -34,7 +35,10 @@ namespace {
 // notice its cancel flag; then it is left behind (it owns copies of all it uses).
 constexpr int kCancelGraceMs = 2000;
 
-Text2 same(const QString& s) { return {s, s}; }
+Text2 same(const QString& s)
+{
+    return {s, s};
+}
 
 QString valueText(const QVariant& v)
 {
@@ -70,7 +74,8 @@ CheckRunner::Outcome execute(const ModuleSpec& spec, const Params& params, const
     } catch (const ParamError& e) {
         o.error = e.messages();
     } catch (const poslab::budget_error& e) {
-        o.error = T2("%1; choose smaller sizes", "所需内存超出预算，请把尺寸调小（%1）").arg(QString::fromUtf8(e.what()));
+        o.error =
+            T2("%1; choose smaller sizes", "所需内存超出预算，请把尺寸调小（%1）").arg(QString::fromUtf8(e.what()));
     } catch (const std::exception& e) {
         o.error = same(QString::fromUtf8(e.what()));
     } catch (...) {
@@ -124,10 +129,11 @@ CheckRunner::OutcomePtr CheckRunner::run(const ModuleSpec& spec, const Params& p
         worker.detach();
     if (!inTime) {
         out->timedOut = true;
-        out->error = T2("it did not finish within %1 s and was stopped (a lesson's run should take well under a second; "
-                        "choose smaller sizes)",
-                        "它在 %1 秒内没有运行完，已被停止（课程里的一次运行应当远少于一秒；请把尺寸调小）")
-                         .arg(QString::number(limitMs / 1000.0, 'g', 3));
+        out->error =
+            T2("it did not finish within %1 s and was stopped (a lesson's run should take well under a second; "
+               "choose smaller sizes)",
+               "它在 %1 秒内没有运行完，已被停止（课程里的一次运行应当远少于一秒；请把尺寸调小）")
+                .arg(QString::number(limitMs / 1000.0, 'g', 3));
     }
     m_cache.insert(key, out);
     return out;
@@ -152,11 +158,11 @@ const Output* findOutput(const std::vector<Output>& outputs, const QString& name
 Text2 kindText(OutputKind k)
 {
     switch (k) {
-    case OutputKind::Series: return T2("a series", "序列");
-    case OutputKind::Matrix: return T2("a matrix", "矩阵");
-    case OutputKind::Table: return T2("a table", "表格");
-    case OutputKind::Scalar: return T2("a scalar", "标量");
-    case OutputKind::Text: return T2("a text", "文本");
+        case OutputKind::Series: return T2("a series", "序列");
+        case OutputKind::Matrix: return T2("a matrix", "矩阵");
+        case OutputKind::Table: return T2("a table", "表格");
+        case OutputKind::Scalar: return T2("a scalar", "标量");
+        case OutputKind::Text: return T2("a text", "文本");
     }
     return {};
 }
@@ -164,11 +170,11 @@ Text2 kindText(OutputKind k)
 Text2 chartText(ChartKind k)
 {
     switch (k) {
-    case ChartKind::Line: return T2("a line chart", "折线图");
-    case ChartKind::Heatmap: return T2("a heatmap", "热力图");
-    case ChartKind::Bar: return T2("a bar chart", "柱状图");
-    case ChartKind::Table: return T2("a table", "表格");
-    case ChartKind::Auto: break;
+        case ChartKind::Line: return T2("a line chart", "折线图");
+        case ChartKind::Heatmap: return T2("a heatmap", "热力图");
+        case ChartKind::Bar: return T2("a bar chart", "柱状图");
+        case ChartKind::Table: return T2("a table", "表格");
+        case ChartKind::Auto: break;
     }
     return T2("a chart", "图表");
 }
@@ -176,23 +182,25 @@ Text2 chartText(ChartKind k)
 Text2 chartNeeds(ChartKind k)
 {
     switch (k) {
-    case ChartKind::Line: return T2("a line chart needs a series", "折线图需要序列");
-    case ChartKind::Heatmap: return T2("a heatmap needs a matrix", "热力图需要矩阵");
-    case ChartKind::Bar: return T2("a bar chart needs a series or a table with a numeric column", "柱状图需要序列，或含数值列的表格");
-    default: return {};
+        case ChartKind::Line: return T2("a line chart needs a series", "折线图需要序列");
+        case ChartKind::Heatmap: return T2("a heatmap needs a matrix", "热力图需要矩阵");
+        case ChartKind::Bar:
+            return T2("a bar chart needs a series or a table with a numeric column",
+                      "柱状图需要序列，或含数值列的表格");
+        default: return {};
     }
 }
 
 bool isNumber(const QVariant& v)
 {
     switch (v.typeId()) {
-    case QMetaType::Double:
-    case QMetaType::Float:
-    case QMetaType::Int:
-    case QMetaType::LongLong:
-    case QMetaType::UInt:
-    case QMetaType::ULongLong: return true;
-    default: return false;
+        case QMetaType::Double:
+        case QMetaType::Float:
+        case QMetaType::Int:
+        case QMetaType::LongLong:
+        case QMetaType::UInt:
+        case QMetaType::ULongLong: return true;
+        default: return false;
     }
 }
 
@@ -200,19 +208,19 @@ bool isNumber(const QVariant& v)
 bool canShow(ChartKind kind, const Output& o)
 {
     switch (kind) {
-    case ChartKind::Auto:
-    case ChartKind::Table: return true;
-    case ChartKind::Line: return o.kind == OutputKind::Series;
-    case ChartKind::Heatmap: return o.kind == OutputKind::Matrix;
-    case ChartKind::Bar:
-        if (o.kind == OutputKind::Series) return true;
-        if (o.kind != OutputKind::Table || o.tableRows.empty()) return false;
-        for (int c = 0; c < o.columns.size(); ++c) {
-            bool numeric = true;
-            for (const QVariantList& row : o.tableRows) numeric = numeric && c < row.size() && isNumber(row[c]);
-            if (numeric) return true;
-        }
-        return false;
+        case ChartKind::Auto:
+        case ChartKind::Table: return true;
+        case ChartKind::Line: return o.kind == OutputKind::Series;
+        case ChartKind::Heatmap: return o.kind == OutputKind::Matrix;
+        case ChartKind::Bar:
+            if (o.kind == OutputKind::Series) return true;
+            if (o.kind != OutputKind::Table || o.tableRows.empty()) return false;
+            for (int c = 0; c < o.columns.size(); ++c) {
+                bool numeric = true;
+                for (const QVariantList& row : o.tableRows) numeric = numeric && c < row.size() && isNumber(row[c]);
+                if (numeric) return true;
+            }
+            return false;
     }
     return false;
 }
@@ -220,16 +228,19 @@ bool canShow(ChartKind kind, const Output& o)
 bool isEmptyOutput(const Output& o)
 {
     switch (o.kind) {
-    case OutputKind::Series: return o.y.empty();
-    case OutputKind::Matrix: return o.rows == 0 || o.cols == 0;
-    case OutputKind::Table: return o.tableRows.empty();
-    case OutputKind::Scalar:
-    case OutputKind::Text: return false;
+        case OutputKind::Series: return o.y.empty();
+        case OutputKind::Matrix: return o.rows == 0 || o.cols == 0;
+        case OutputKind::Table: return o.tableRows.empty();
+        case OutputKind::Scalar:
+        case OutputKind::Text: return false;
     }
     return false;
 }
 
-QString numberText(double v) { return QString::number(v, 'g', 6); }
+QString numberText(double v)
+{
+    return QString::number(v, 'g', 6);
+}
 
 // "max(wavelengths) = 47117.2, min(wavelengths) = 6.28319" for a condition's terms.
 QString termValues(const Condition& c, const std::vector<Output>& outputs)
@@ -272,8 +283,9 @@ struct ChapterVerifier {
         if (!r->ok) {
             const QString en = key.isEmpty() ? QString() : key + QStringLiteral(": ");
             const QString zh = key.isEmpty() ? QString() : key + QStringLiteral("：");
-            error(line, {en + QStringLiteral("module %1 did not run with these parameters: %2").arg(spec.id, r->error.en),
-                         zh + QStringLiteral("模块 %1 用这些参数没有运行成功：%2").arg(spec.id, r->error.zh)});
+            error(line,
+                  {en + QStringLiteral("module %1 did not run with these parameters: %2").arg(spec.id, r->error.en),
+                   zh + QStringLiteral("模块 %1 用这些参数没有运行成功：%2").arg(spec.id, r->error.zh)});
         }
         return r;
     }
@@ -295,7 +307,10 @@ struct ChapterVerifier {
 // it does not run them and judges nothing that depends on their outputs:
 // their blocks and exercises are checked as written (module, parameters,
 // ranges, condition syntax), not run.
-bool readsStoredRuns(const QString& moduleId) { return moduleId.startsWith(QLatin1String("lab.")); }
+bool readsStoredRuns(const QString& moduleId)
+{
+    return moduleId.startsWith(QLatin1String("lab."));
+}
 
 void ChapterVerifier::verifyRunBlock(const Block& b)
 {
@@ -339,10 +354,12 @@ void ChapterVerifier::checkShownOutputs(const Block& b, const ModuleSpec& spec, 
                                     .arg(name));
     }
     if (!run.outputs.isEmpty() || outputs.empty()) return;
-    const bool any = std::any_of(outputs.begin(), outputs.end(), [&](const Output& o) { return canShow(run.chart, o); });
+    const bool any =
+        std::any_of(outputs.begin(), outputs.end(), [&](const Output& o) { return canShow(run.chart, o); });
     if (!any) {
         QStringList described;
-        for (const Output& o : outputs) described << QStringLiteral("%1 (%2)").arg(o.name, poslab::modules::outputKindName(o.kind));
+        for (const Output& o : outputs)
+            described << QStringLiteral("%1 (%2)").arg(o.name, poslab::modules::outputKindName(o.kind));
         error(chartLine, argIn(argIn(T2("chart: no output of %1 can be shown as %2 (%3; its outputs: %4)",
                                         "chart：%1 的输出都不能画成%2（%3；它的输出有：%4）")
                                          .arg(spec.id),
@@ -399,11 +416,11 @@ void ChapterVerifier::checkLabels(const Block& b, const ModuleSpec& spec, const 
 void ChapterVerifier::verifyExercise(const Block& b)
 {
     switch (b.exercise.kind) {
-    case ExerciseKind::Number: verifyNumber(b); break;
-    case ExerciseKind::Choice:
-    case ExerciseKind::Multiple: verifyOptions(b); break;
-    case ExerciseKind::Text: verifyText(b); break;
-    case ExerciseKind::Run: verifyRunExercise(b); break;
+        case ExerciseKind::Number: verifyNumber(b); break;
+        case ExerciseKind::Choice:
+        case ExerciseKind::Multiple: verifyOptions(b); break;
+        case ExerciseKind::Text: verifyText(b); break;
+        case ExerciseKind::Run: verifyRunExercise(b); break;
     }
 }
 
@@ -418,15 +435,17 @@ void ChapterVerifier::verifyNumber(const Block& b)
                                                     : numberText(ex.tolerance.value);
     const CheckResult own = checkNumber(ex, ex.answerText);
     if (!own.correct) {
-        error(b.lineOf(QStringLiteral("answer")),
-              T2("answer: %1 does not pass the exercise's own check (tolerance %2): a learner who gives it is marked wrong",
-                 "answer：%1 通不过这道题自己的判分（容差 %2）：学生照这个答案填写会被判错")
-                  .arg(ex.answerText, tolerance));
+        error(
+            b.lineOf(QStringLiteral("answer")),
+            T2("answer: %1 does not pass the exercise's own check (tolerance %2): a learner who gives it is marked wrong",
+               "answer：%1 通不过这道题自己的判分（容差 %2）：学生照这个答案填写会被判错")
+                .arg(ex.answerText, tolerance));
         return;
     }
     if (ex.answer != 0 && checkNumber(ex, QStringLiteral("0")).correct)
         warning(b.lineOf(QStringLiteral("tolerance")),
-                T2("tolerance: %1 is so wide that 0 also counts as right", "tolerance：容差 %1 太宽，连 0 也会被判对").arg(tolerance));
+                T2("tolerance: %1 is so wide that 0 also counts as right", "tolerance：容差 %1 太宽，连 0 也会被判对")
+                    .arg(tolerance));
 }
 
 void ChapterVerifier::verifyOptions(const Block& b)
@@ -436,8 +455,9 @@ void ChapterVerifier::verifyOptions(const Block& b)
     for (int i = 0; i < ex.options.size(); ++i)
         if (ex.options[i].correct) correct << i;
     if (correct.isEmpty() || ex.options.size() < 2) return;  // reported by the loader
-    const bool accepted = ex.kind == ExerciseKind::Choice ? correct.size() == 1 && checkChoice(ex, correct.first()).correct
-                                                          : checkMultiple(ex, correct).correct;
+    const bool accepted = ex.kind == ExerciseKind::Choice
+                              ? correct.size() == 1 && checkChoice(ex, correct.first()).correct
+                              : checkMultiple(ex, correct).correct;
     if (ex.kind == ExerciseKind::Choice && correct.size() != 1) return;  // reported by the loader
     if (!accepted)
         error(b.lineOf(QStringLiteral("option %1").arg(correct.first() + 1)),
@@ -458,12 +478,14 @@ void ChapterVerifier::verifyText(const Block& b)
         ++literals;
         if (!checkText(ex, r.pattern).correct)
             error(b.lineOf(QStringLiteral("accept %1").arg(i + 1)),
-                  T2("accept: '%1' is not accepted by the exercise's own rules", "accept：“%1”通不过这道题自己的规则").arg(r.pattern));
+                  T2("accept: '%1' is not accepted by the exercise's own rules", "accept：“%1”通不过这道题自己的规则")
+                      .arg(r.pattern));
     }
     if (literals == 0 && !ex.accept.isEmpty())
-        warning(b.lineOf(QStringLiteral("accept")),
-                T2("accept: only regular expressions, so no answer can be shown to the learner; add one plain 'accept:' answer",
-                   "accept：只有正则表达式，没有可以展示给学生的答案；请再加一行普通的 accept: 答案"));
+        warning(
+            b.lineOf(QStringLiteral("accept")),
+            T2("accept: only regular expressions, so no answer can be shown to the learner; add one plain 'accept:' answer",
+               "accept：只有正则表达式，没有可以展示给学生的答案；请再加一行普通的 accept: 答案"));
 }
 
 bool ChapterVerifier::conditionNamesExist(const Block& b, const Condition& c, const ModuleSpec& spec,
@@ -486,7 +508,8 @@ bool ChapterVerifier::conditionNamesExist(const Block& b, const Condition& c, co
         const bool table = o->kind == OutputKind::Table;
         Text2 problem;
         if (o->kind == OutputKind::Text) {
-            problem = T2("condition: output '%1' is text; conditions need numbers", "condition：输出“%1”是文本，条件里只能用数值")
+            problem = T2("condition: output '%1' is text; conditions need numbers",
+                         "condition：输出“%1”是文本，条件里只能用数值")
                           .arg(r.output);
         } else if (r.aggregate.isEmpty() && o->kind != OutputKind::Scalar) {
             problem = argIn(T2("condition: output '%1' is %2, not a scalar; use an aggregate such as max(%1)",
@@ -550,14 +573,16 @@ void ChapterVerifier::verifyRunExercise(const Block& b)
     if (!solved->ok) return;
     const CheckResult r = checkRun(ex, solved->outputs);
     if (!r.problem.isEmpty())
-        error(answerLine, {QStringLiteral("answer: with %1 the condition cannot be evaluated: %2")
-                               .arg(ex.run.answerParams.join(u' '), r.problem),
-                           QStringLiteral("answer：用 %1 时无法判断条件：%2").arg(ex.run.answerParams.join(u' '), r.problem)});
+        error(answerLine,
+              {QStringLiteral("answer: with %1 the condition cannot be evaluated: %2")
+                   .arg(ex.run.answerParams.join(u' '), r.problem),
+               QStringLiteral("answer：用 %1 时无法判断条件：%2").arg(ex.run.answerParams.join(u' '), r.problem)});
     else if (!r.correct)
-        error(answerLine, T2("answer: with %1 the condition is not met (%2; the condition is %3), "
-                             "so a learner who enters the answer is marked wrong",
-                             "answer：用 %1 时条件不成立（%2；条件是 %3），学生照这个答案填写会被判错")
-                              .arg(ex.run.answerParams.join(u' '), termValues(condition, solved->outputs), ex.run.condition));
+        error(answerLine,
+              T2("answer: with %1 the condition is not met (%2; the condition is %3), "
+                 "so a learner who enters the answer is marked wrong",
+                 "answer：用 %1 时条件不成立（%2；条件是 %3），学生照这个答案填写会被判错")
+                  .arg(ex.run.answerParams.join(u' '), termValues(condition, solved->outputs), ex.run.condition));
 }
 
 }  // namespace
@@ -568,8 +593,10 @@ QList<Diagnostic> verifyChapter(const Chapter& chapter, CheckRunner& runner)
     for (const Step& s : chapter.steps)
         for (const Block& b : s.blocks) {
             if (chapter.unclosedFenceLine > 0 && b.location.line >= chapter.unclosedFenceLine) continue;
-            if (b.kind == Block::Kind::Run) v.verifyRunBlock(b);
-            else if (b.kind == Block::Kind::Exercise) v.verifyExercise(b);
+            if (b.kind == Block::Kind::Run)
+                v.verifyRunBlock(b);
+            else if (b.kind == Block::Kind::Exercise)
+                v.verifyExercise(b);
         }
     return v.out;
 }

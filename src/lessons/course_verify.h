@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // course_verify.h — the part of `poslab check` that runs what it checks.
 //
 // Every run block and every run exercise runs once with its start values, and

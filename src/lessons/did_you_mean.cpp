@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // did_you_mean.cpp — close names for "did you mean …".
 #include "lessons/did_you_mean.h"
 
@@ -44,7 +45,10 @@ QStringList closeNames(const QString& name, const QStringList& known)
     return out;
 }
 
-Text2 didYouMean(const QString& name, const QStringList& known) { return suggestionText(closeNames(name, known)); }
+Text2 didYouMean(const QString& name, const QStringList& known)
+{
+    return suggestionText(closeNames(name, known));
+}
 
 Text2 suggestionText(const QStringList& close)
 {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // did_you_mean.h — "did you mean …" for a name that does not exist: the known
 // names closest to it by edit distance, worded in both languages for
 // `poslab check` (modules, parameters, outputs, table columns, keys, images).

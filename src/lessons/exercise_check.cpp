@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // exercise_check.cpp — answer checking and the condition language of run exercises.
 #include "lessons/exercise_check.h"
 
@@ -19,7 +20,10 @@ using poslab::modules::Text2;
 
 namespace {
 // QString::arg with an argument worded in both languages.
-Text2 argIn(const Text2& text, const Text2& value) { return {text.en.arg(value.en), text.zh.arg(value.zh)}; }
+Text2 argIn(const Text2& text, const Text2& value)
+{
+    return {text.en.arg(value.en), text.zh.arg(value.zh)};
+}
 }  // namespace
 
 QString normalizeAnswerText(const QString& text)
@@ -168,8 +172,8 @@ bool hasBacktrackingVerb(const QString& p)
 
 QRegularExpression compileAcceptRegex(const QString& pattern, bool caseInsensitive, QString* error)
 {
-    const auto options = caseInsensitive ? QRegularExpression::CaseInsensitiveOption
-                                         : QRegularExpression::NoPatternOption;
+    const auto options =
+        caseInsensitive ? QRegularExpression::CaseInsensitiveOption : QRegularExpression::NoPatternOption;
     auto refuse = [&](const QString& why) {
         if (error) *error = why;
         return QRegularExpression(QStringLiteral("("));  // invalid: matches nothing
@@ -222,11 +226,11 @@ CheckResult checkText(const ExerciseBlock& ex, const QString& answer)
 struct Condition::Node {
     enum Type { Or, And, Compare, Number, Scalar, Aggregate } type = Number;
     std::shared_ptr<const Node> a, b;
-    QString op;       // comparison operator
+    QString op;  // comparison operator
     double number = 0;
-    QString name;     // output
-    QString column;   // table column
-    QString agg;      // aggregate function
+    QString name;    // output
+    QString column;  // table column
+    QString agg;     // aggregate function
 };
 
 namespace {
@@ -297,10 +301,11 @@ std::vector<Token> tokenize(const QString& s)
             }
             if (t.text == QLatin1String("=") || t.text == QLatin1String("!"))
                 throw ParseFailure{T2("'%1' is not an operator (use ==, !=, <, <=, >, >=)",
-                                       "“%1”不是比较运算符（可用 ==、!=、<、<=、>、>=）").arg(t.text), t.column};
+                                      "“%1”不是比较运算符（可用 ==、!=、<、<=、>、>=）")
+                                       .arg(t.text),
+                                   t.column};
         } else if (c == u'-' && i + 1 < s.size() &&
-                   (isAsciiDigit(s[i + 1]) ||
-                    (s[i + 1] == u'.' && i + 2 < s.size() && isAsciiDigit(s[i + 2])))) {
+                   (isAsciiDigit(s[i + 1]) || (s[i + 1] == u'.' && i + 2 < s.size() && isAsciiDigit(s[i + 2])))) {
             const auto m = numRe.match(s, i + 1);
             t.type = Token::Num;
             t.text = QStringLiteral("-") + m.captured(0);
@@ -320,8 +325,8 @@ std::vector<Token> tokenize(const QString& s)
 
 const QStringList& aggregates()
 {
-    static const QStringList a = {QStringLiteral("min"), QStringLiteral("max"), QStringLiteral("mean"),
-                                  QStringLiteral("sum"), QStringLiteral("first"), QStringLiteral("last"),
+    static const QStringList a = {QStringLiteral("min"),  QStringLiteral("max"),   QStringLiteral("mean"),
+                                  QStringLiteral("sum"),  QStringLiteral("first"), QStringLiteral("last"),
                                   QStringLiteral("count")};
     return a;
 }
@@ -335,7 +340,8 @@ struct Parser {
     [[noreturn]] void fail(const Text2& msg) const { throw ParseFailure{msg, peek().column}; }
     Text2 shown(const Token& t) const
     {
-        return t.type == Token::End ? T2("the end", "末尾") : Text2{QStringLiteral("'%1'").arg(t.text), QStringLiteral("“%1”").arg(t.text)};
+        return t.type == Token::End ? T2("the end", "末尾")
+                                    : Text2{QStringLiteral("'%1'").arg(t.text), QStringLiteral("“%1”").arg(t.text)};
     }
 
     NodePtr parseOr()
@@ -370,7 +376,8 @@ struct Parser {
             // "(" could open a group or (rarely) nothing else: terms never start with "(".
             next();
             NodePtr inner = parseOr();
-            if (peek().type != Token::RParen) fail(argIn(T2("expected ')' but found %1", "这里应是“)”，却是%1"), shown(peek())));
+            if (peek().type != Token::RParen)
+                fail(argIn(T2("expected ')' but found %1", "这里应是“)”，却是%1"), shown(peek())));
             next();
             return inner;
         }
@@ -381,8 +388,8 @@ struct Parser {
         NodePtr left = parseTerm();
         if (peek().type != Token::Op)
             fail(argIn(T2("expected a comparison (<, <=, >, >=, ==, !=) but found %1",
-                           "这里应是比较运算符（<、<=、>、>=、==、!=），却是%1"),
-                        shown(peek())));
+                          "这里应是比较运算符（<、<=、>、>=、==、!=），却是%1"),
+                       shown(peek())));
         const QString op = next().text;
         NodePtr right = parseTerm();
         auto n = std::make_shared<Condition::Node>();
@@ -404,8 +411,8 @@ struct Parser {
         }
         if (t.type != Token::Ident || t.text == QLatin1String("and") || t.text == QLatin1String("or"))
             fail(argIn(T2("expected a number, an output name or AGG(output) but found %1",
-                           "这里应是数、输出名或 AGG(输出名)，却是%1"),
-                        shown(t)));
+                          "这里应是数、输出名或 AGG(输出名)，却是%1"),
+                       shown(t)));
         next();
         if (peek().type == Token::LParen) {
             if (!aggregates().contains(t.text))
@@ -413,20 +420,26 @@ struct Parser {
                                        .arg(t.text, aggregates().join(QLatin1String(", "))),
                                    t.column};
             next();
-            if (peek().type != Token::Ident) fail(T2("expected an output name inside %1(...)", "%1(...) 的括号里应写输出名").arg(t.text));
+            if (peek().type != Token::Ident)
+                fail(T2("expected an output name inside %1(...)", "%1(...) 的括号里应写输出名").arg(t.text));
             n->type = Condition::Node::Aggregate;
             n->agg = t.text;
             n->name = next().text;
             if (peek().type == Token::Dot) {
                 next();
-                if (peek().type != Token::Ident) fail(T2("expected a column name after '%1.'", "“%1.”后面应写列名").arg(n->name));
+                if (peek().type != Token::Ident)
+                    fail(T2("expected a column name after '%1.'", "“%1.”后面应写列名").arg(n->name));
                 n->column = next().text;
             }
-            if (peek().type != Token::RParen) fail(argIn(T2("expected ')' but found %1", "这里应是“)”，却是%1"), shown(peek())));
+            if (peek().type != Token::RParen)
+                fail(argIn(T2("expected ')' but found %1", "这里应是“)”，却是%1"), shown(peek())));
             next();
             return n;
         }
-        if (peek().type == Token::Dot) fail(T2("a table column needs an aggregate, e.g. max(%1.column)", "表格的列要放在聚合函数里，例如 max(%1.column)").arg(t.text));
+        if (peek().type == Token::Dot)
+            fail(T2("a table column needs an aggregate, e.g. max(%1.column)",
+                    "表格的列要放在聚合函数里，例如 max(%1.column)")
+                     .arg(t.text));
         n->type = Condition::Node::Scalar;
         n->name = t.text;
         return n;
@@ -471,30 +484,30 @@ bool valueOf(const Condition::Node& n, const std::vector<Output>& outputs, doubl
     }
     std::vector<double> values;
     switch (o->kind) {
-    case OutputKind::Series: values = o->y; break;
-    case OutputKind::Matrix: values = o->data; break;
-    case OutputKind::Scalar: values = {o->value}; break;
-    case OutputKind::Table: {
-        if (n.column.isEmpty()) {
-            *error = QStringLiteral("output '%1' is a table; name a column: %2(%1.column)").arg(n.name, n.agg);
+        case OutputKind::Series: values = o->y; break;
+        case OutputKind::Matrix: values = o->data; break;
+        case OutputKind::Scalar: values = {o->value}; break;
+        case OutputKind::Table: {
+            if (n.column.isEmpty()) {
+                *error = QStringLiteral("output '%1' is a table; name a column: %2(%1.column)").arg(n.name, n.agg);
+                return false;
+            }
+            const qsizetype col = o->columns.indexOf(n.column);
+            if (col < 0) {
+                *error = QStringLiteral("table '%1' has no column '%2' (columns: %3)")
+                             .arg(n.name, n.column, o->columns.join(QLatin1String(", ")));
+                return false;
+            }
+            for (const QVariantList& row : o->tableRows) {
+                bool ok = false;
+                const double d = row.value(col).toDouble(&ok);
+                if (ok) values.push_back(d);
+            }
+            break;
+        }
+        case OutputKind::Text:
+            *error = QStringLiteral("output '%1' is text; conditions need numbers").arg(n.name);
             return false;
-        }
-        const qsizetype col = o->columns.indexOf(n.column);
-        if (col < 0) {
-            *error = QStringLiteral("table '%1' has no column '%2' (columns: %3)")
-                         .arg(n.name, n.column, o->columns.join(QLatin1String(", ")));
-            return false;
-        }
-        for (const QVariantList& row : o->tableRows) {
-            bool ok = false;
-            const double d = row.value(col).toDouble(&ok);
-            if (ok) values.push_back(d);
-        }
-        break;
-    }
-    case OutputKind::Text:
-        *error = QStringLiteral("output '%1' is text; conditions need numbers").arg(n.name);
-        return false;
     }
     if (!n.column.isEmpty() && o->kind != OutputKind::Table) {
         *error = QStringLiteral("output '%1' is not a table; '%1.%2' has no meaning").arg(n.name, n.column);
@@ -508,10 +521,14 @@ bool valueOf(const Condition::Node& n, const std::vector<Output>& outputs, doubl
         *error = QStringLiteral("%1(%2) of an empty output").arg(n.agg, n.name);
         return false;
     }
-    if (n.agg == QLatin1String("min")) *v = *std::min_element(values.begin(), values.end());
-    else if (n.agg == QLatin1String("max")) *v = *std::max_element(values.begin(), values.end());
-    else if (n.agg == QLatin1String("first")) *v = values.front();
-    else if (n.agg == QLatin1String("last")) *v = values.back();
+    if (n.agg == QLatin1String("min"))
+        *v = *std::min_element(values.begin(), values.end());
+    else if (n.agg == QLatin1String("max"))
+        *v = *std::max_element(values.begin(), values.end());
+    else if (n.agg == QLatin1String("first"))
+        *v = values.front();
+    else if (n.agg == QLatin1String("last"))
+        *v = values.back();
     else {
         double s = 0;
         for (double d : values) s += d;
@@ -534,12 +551,18 @@ bool evalNode(const Condition::Node& n, const std::vector<Output>& outputs, bool
     }
     double x = 0, y = 0;
     if (!valueOf(*n.a, outputs, &x, error) || !valueOf(*n.b, outputs, &y, error)) return false;
-    if (n.op == QLatin1String("<")) *out = x < y;
-    else if (n.op == QLatin1String("<=")) *out = x <= y;
-    else if (n.op == QLatin1String(">")) *out = x > y;
-    else if (n.op == QLatin1String(">=")) *out = x >= y;
-    else if (n.op == QLatin1String("==")) *out = std::fabs(x - y) <= 1e-9 * std::max(1.0, std::max(std::fabs(x), std::fabs(y)));
-    else *out = !(std::fabs(x - y) <= 1e-9 * std::max(1.0, std::max(std::fabs(x), std::fabs(y))));
+    if (n.op == QLatin1String("<"))
+        *out = x < y;
+    else if (n.op == QLatin1String("<="))
+        *out = x <= y;
+    else if (n.op == QLatin1String(">"))
+        *out = x > y;
+    else if (n.op == QLatin1String(">="))
+        *out = x >= y;
+    else if (n.op == QLatin1String("=="))
+        *out = std::fabs(x - y) <= 1e-9 * std::max(1.0, std::max(std::fabs(x), std::fabs(y)));
+    else
+        *out = !(std::fabs(x - y) <= 1e-9 * std::max(1.0, std::max(std::fabs(x), std::fabs(y))));
     return true;
 }
 
@@ -670,11 +693,11 @@ CheckResult checkRun(const ExerciseBlock& ex, const std::vector<Output>& outputs
 CheckResult checkAnswer(const ExerciseBlock& ex, const Answer& answer)
 {
     switch (ex.kind) {
-    case ExerciseKind::Number: return checkNumber(ex, answer.text);
-    case ExerciseKind::Choice: return checkChoice(ex, answer.selected.isEmpty() ? -1 : answer.selected.first());
-    case ExerciseKind::Multiple: return checkMultiple(ex, answer.selected);
-    case ExerciseKind::Text: return checkText(ex, answer.text);
-    case ExerciseKind::Run: return checkRun(ex, answer.outputs);
+        case ExerciseKind::Number: return checkNumber(ex, answer.text);
+        case ExerciseKind::Choice: return checkChoice(ex, answer.selected.isEmpty() ? -1 : answer.selected.first());
+        case ExerciseKind::Multiple: return checkMultiple(ex, answer.selected);
+        case ExerciseKind::Text: return checkText(ex, answer.text);
+        case ExerciseKind::Run: return checkRun(ex, answer.outputs);
     }
     return {};
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // exercise_check.h — decides whether a learner's answer to an exercise is right.
 //
 // Pure, deterministic functions over the exercise (course.h) and the answer:
@@ -6,7 +7,7 @@
 // /regex/ rules, and "run" exercises whose condition is evaluated on the
 // outputs of the module run with the learner's parameters.
 //
-// Condition grammar (lesson-format.md):
+// Condition grammar (for authors: lessons/README.md, "Conditions"):
 //   expr   := and ("or" and)*
 //   and    := unary ("and" unary)*
 //   unary  := "(" expr ")" | cmp
@@ -36,8 +37,8 @@ struct CheckResult {
 
 // What the learner gave. Only the fields of the exercise's kind are used.
 struct Answer {
-    QString text;           // number, text
-    QList<int> selected;    // choice (one index) / multiple (indices into options)
+    QString text;                                  // number, text
+    QList<int> selected;                           // choice (one index) / multiple (indices into options)
     std::vector<poslab::modules::Output> outputs;  // run: outputs of the learner's run
 };
 
@@ -47,8 +48,7 @@ CheckResult checkNumber(const ExerciseBlock& exercise, const QString& answer);
 CheckResult checkChoice(const ExerciseBlock& exercise, int selected);
 CheckResult checkMultiple(const ExerciseBlock& exercise, const QList<int>& selected);
 CheckResult checkText(const ExerciseBlock& exercise, const QString& answer);
-CheckResult checkRun(const ExerciseBlock& exercise,
-                     const std::vector<poslab::modules::Output>& outputs);
+CheckResult checkRun(const ExerciseBlock& exercise, const std::vector<poslab::modules::Output>& outputs);
 
 // Parses a number as a learner types it: full-width digits, spaces and
 // thousands separators ("62 832", "62,832", "６２８３２"), 1e4, 6.28E+4.
@@ -64,8 +64,7 @@ QString normalizeAnswerText(const QString& text);
 // `\A(?:a)|(b)\z`, which matches anything starting with "a"), or a
 // backtracking verb such as (*ACCEPT) that ends the match early. The checker
 // and `poslab check` both use it, so a rule check refuses never runs.
-QRegularExpression compileAcceptRegex(const QString& pattern, bool caseInsensitive,
-                                      QString* error = nullptr);
+QRegularExpression compileAcceptRegex(const QString& pattern, bool caseInsensitive, QString* error = nullptr);
 
 // Parses a tolerance as written in a lesson: "0.01" (absolute) or "1%" (relative).
 bool parseTolerance(const QString& text, Tolerance* tolerance);
@@ -95,21 +94,20 @@ public:
     // `max(pairs.wavelength)`.
     struct Reference {
         QString output;
-        QString column;     // a table's column, or empty
-        QString aggregate;  // min, max, ..., or empty for a scalar
+        QString column;        // a table's column, or empty
+        QString aggregate;     // min, max, ..., or empty for a scalar
         QString text() const;  // as written: "max(pairs.wavelength)"
     };
     // Every term that reads an output, once each, in the order written.
     QList<Reference> references() const;
     // The value of one term on run outputs, computed as evaluate() computes
     // it; false with *error set when it cannot be (missing output, ...).
-    static bool termValue(const Reference& term, const std::vector<poslab::modules::Output>& outputs,
-                          double* value, QString* error = nullptr);
+    static bool termValue(const Reference& term, const std::vector<poslab::modules::Output>& outputs, double* value,
+                          QString* error = nullptr);
 
     // Evaluates on run outputs. Returns false with *error set when an output is
     // missing or of the wrong kind, or an aggregate is empty.
-    bool evaluate(const std::vector<poslab::modules::Output>& outputs, bool* value,
-                  QString* error) const;
+    bool evaluate(const std::vector<poslab::modules::Output>& outputs, bool* value, QString* error) const;
 
 private:
     std::shared_ptr<const Node> m_root;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // progress_store.cpp — the learner's progress as an atomically written JSON file.
 #include "lessons/progress_store.h"
 
@@ -53,15 +54,14 @@ ExerciseProgress fromJson(const QJsonObject& o)
 
 bool ExerciseProgress::operator==(const ExerciseProgress& o) const
 {
-    return answer == o.answer && selected == o.selected && runParams == o.runParams &&
-           attempts == o.attempts && hintsRevealed == o.hintsRevealed && solved == o.solved &&
-           solutionShown == o.solutionShown && lastCheckCorrect == o.lastCheckCorrect;
+    return answer == o.answer && selected == o.selected && runParams == o.runParams && attempts == o.attempts &&
+           hintsRevealed == o.hintsRevealed && solved == o.solved && solutionShown == o.solutionShown &&
+           lastCheckCorrect == o.lastCheckCorrect;
 }
 
 ProgressStore::ProgressStore(const QString& filePath, QObject* parent)
     : QObject(parent), m_path(filePath.isEmpty() ? defaultFilePath() : filePath)
-{
-}
+{}
 
 QString ProgressStore::defaultFilePath()
 {
@@ -99,7 +99,8 @@ bool ProgressStore::load()
             else if (!doc.isObject())
                 problem = QStringLiteral("the top level is not a JSON object");
             else if (doc.object().value(QStringLiteral("version")).toInt() != kFormatVersion)
-                problem = QStringLiteral("unknown format version %1").arg(doc.object().value(QStringLiteral("version")).toInt());
+                problem = QStringLiteral("unknown format version %1")
+                              .arg(doc.object().value(QStringLiteral("version")).toInt());
         }
         if (problem.isEmpty()) {
             const QJsonObject root = doc.object();
@@ -116,11 +117,15 @@ bool ProgressStore::load()
         const QString stamp = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"));
         m_corruptBackup = m_path + QStringLiteral(".corrupt-") + stamp;
         if (!QFile::rename(m_path, m_corruptBackup)) {
-            if (QFile::copy(m_path, m_corruptBackup)) QFile::remove(m_path);
-            else m_corruptBackup.clear();
+            if (QFile::copy(m_path, m_corruptBackup))
+                QFile::remove(m_path);
+            else
+                m_corruptBackup.clear();
         }
-        m_lastError = QStringLiteral("saved progress in %1 is damaged (%2); it was moved to %3 and progress starts empty")
-                          .arg(m_path, problem, m_corruptBackup.isEmpty() ? QStringLiteral("(could not move it)") : m_corruptBackup);
+        m_lastError =
+            QStringLiteral("saved progress in %1 is damaged (%2); it was moved to %3 and progress starts empty")
+                .arg(m_path, problem,
+                     m_corruptBackup.isEmpty() ? QStringLiteral("(could not move it)") : m_corruptBackup);
         corruptMessage = m_lastError;
     }
     emit corruptFileFound(corruptMessage);
@@ -154,26 +159,24 @@ QStringList ProgressStore::exerciseIds() const
 }
 
 // Applies `change` to the progress of `id`, then saves and notifies.
-#define POSLAB_UPDATE(id, body)                                  \
-    do {                                                         \
-        QString err;                                             \
-        bool ok;                                                 \
-        {                                                        \
-            QMutexLocker lock(&m_mutex);                         \
-            ExerciseProgress& p = m_exercises[id];               \
-            body;                                                \
-            ok = saveLocked(&err);                               \
-        }                                                        \
-        if (!ok) emit saveFailed(err);                           \
-        emit changed();                                          \
+#define POSLAB_UPDATE(id, body)                    \
+    do {                                           \
+        QString err;                               \
+        bool ok;                                   \
+        {                                          \
+            QMutexLocker lock(&m_mutex);           \
+            ExerciseProgress& p = m_exercises[id]; \
+            body;                                  \
+            ok = saveLocked(&err);                 \
+        }                                          \
+        if (!ok) emit saveFailed(err);             \
+        emit changed();                            \
     } while (0)
 
-void ProgressStore::setExercise(const QString& id, const ExerciseProgress& progress)
+void ProgressStore::setAnswer(const QString& id, const QString& answer)
 {
-    POSLAB_UPDATE(id, p = progress);
+    POSLAB_UPDATE(id, p.answer = answer);
 }
-
-void ProgressStore::setAnswer(const QString& id, const QString& answer) { POSLAB_UPDATE(id, p.answer = answer); }
 
 void ProgressStore::setSelected(const QString& id, const QList<int>& selected)
 {
@@ -194,11 +197,20 @@ void ProgressStore::recordAttempt(const QString& id, bool correct)
     });
 }
 
-void ProgressStore::revealHint(const QString& id) { POSLAB_UPDATE(id, ++p.hintsRevealed); }
+void ProgressStore::revealHint(const QString& id)
+{
+    POSLAB_UPDATE(id, ++p.hintsRevealed);
+}
 
-void ProgressStore::showSolution(const QString& id) { POSLAB_UPDATE(id, p.solutionShown = true); }
+void ProgressStore::showSolution(const QString& id)
+{
+    POSLAB_UPDATE(id, p.solutionShown = true);
+}
 
-void ProgressStore::resetExercise(const QString& id) { POSLAB_UPDATE(id, p = ExerciseProgress()); }
+void ProgressStore::resetExercise(const QString& id)
+{
+    POSLAB_UPDATE(id, p = ExerciseProgress());
+}
 
 #undef POSLAB_UPDATE
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // progress_store.h — the learner's saved state: answers, attempts, revealed
 // hints, solved flags, and the last chapter and step.
 //
@@ -17,10 +18,10 @@
 namespace poslab::lessons {
 
 struct ExerciseProgress {
-    QString answer;          // number / text answers, as typed
-    QList<int> selected;     // choice / multiple: selected option indices
-    QStringList runParams;   // run exercises: the learner's "name=value" settings
-    int attempts = 0;        // times "check" was pressed
+    QString answer;         // number / text answers, as typed
+    QList<int> selected;    // choice / multiple: selected option indices
+    QStringList runParams;  // run exercises: the learner's "name=value" settings
+    int attempts = 0;       // times "check" was pressed
     int hintsRevealed = 0;
     bool solved = false;
     bool solutionShown = false;  // gave up / "show solution"
@@ -46,7 +47,6 @@ public:
 
     ExerciseProgress exercise(const QString& id) const;
     QStringList exerciseIds() const;
-    void setExercise(const QString& id, const ExerciseProgress& progress);
     void setAnswer(const QString& id, const QString& answer);
     void setSelected(const QString& id, const QList<int>& selected);
     void setRunParams(const QString& id, const QStringList& params);
@@ -70,7 +70,6 @@ signals:
 
 private:
     bool saveLocked(QString* error);
-    void changedLocked();
 
     QString m_path;
     mutable QMutex m_mutex;  // the store may be updated from several threads

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // run_engine.cpp — asynchronous, cached, cancellable module runs.
 #include "lessons/run_engine.h"
 
@@ -14,8 +15,8 @@ namespace poslab::lessons {
 
 using poslab::modules::ModuleSpec;
 using poslab::modules::Output;
-using poslab::modules::Params;
 using poslab::modules::ParamError;
+using poslab::modules::Params;
 using poslab::modules::Registry;
 using poslab::modules::T2;
 using poslab::modules::Text2;
@@ -96,8 +97,7 @@ const Output* RunResult::output(const QString& name) const
 
 RunEngine::RunEngine(QObject* parent) : RunEngine(Registry::builtin(), parent) {}
 
-RunEngine::RunEngine(const Registry& registry, QObject* parent)
-    : QObject(parent), m_registry(registry)
+RunEngine::RunEngine(const Registry& registry, QObject* parent) : QObject(parent), m_registry(registry)
 {
     (void)kTypesRegistered;
     // Two workers: enough to keep a chapter's blocks moving on this kind of
@@ -170,9 +170,8 @@ RunResultPtr RunEngine::execute(const Prepared& p, const std::atomic<bool>* canc
     } catch (const poslab::budget_error& e) {
         // A size the reader chose: say what to do; the core's detail (English) follows.
         const QString detail = QString::fromUtf8(e.what());
-        setError(*r, T2("%1: %2; choose smaller sizes",
-                        "%1：所需内存超出预算，请把尺寸调小（%2）")
-                         .arg(p.spec->id, detail));
+        setError(
+            *r, T2("%1: %2; choose smaller sizes", "%1：所需内存超出预算，请把尺寸调小（%2）").arg(p.spec->id, detail));
     } catch (const std::exception& e) {
         setError(*r, T2("%1 failed: %2", "%1 运行失败：%2").arg(p.spec->id, QString::fromUtf8(e.what())));
     } catch (...) {
@@ -209,7 +208,8 @@ quint64 RunEngine::start(Prepared p)
     if (p.immediate) {
         // Delivered from the event loop so callers can connect after submit().
         RunResultPtr r = p.immediate;
-        QMetaObject::invokeMethod(this, [this, id, r] { deliver(id, r); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, id, r] { deliver(id, r); }, Qt::QueuedConnection);
         return id;
     }
     auto flag = std::make_shared<std::atomic<bool>>(false);
@@ -226,13 +226,16 @@ quint64 RunEngine::start(Prepared p)
             r->params = canonicalParams(p.params);
             setError(*r, cancelledMessage(p.spec->id));
             r->cancelled = true;
-            QMetaObject::invokeMethod(this, [this, id, r] { deliver(id, r); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this, id, r] { deliver(id, r); }, Qt::QueuedConnection);
             return;
         }
-        QMetaObject::invokeMethod(this, [this, id] { emit started(id); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, id] { emit started(id); }, Qt::QueuedConnection);
         RunResultPtr r = execute(p, flag.get());
         // The engine waits for the pool in its destructor, so `this` is alive here.
-        QMetaObject::invokeMethod(this, [this, id, r] { deliver(id, r); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, id, r] { deliver(id, r); }, Qt::QueuedConnection);
     });
     return id;
 }
@@ -288,8 +291,14 @@ void RunEngine::setMaxCacheEntries(int n)
     while (m_cacheOrder.size() > m_maxCache) m_cache.remove(m_cacheOrder.takeFirst());
 }
 
-void RunEngine::setMaxThreads(int n) { m_pool.setMaxThreadCount(std::max(1, n)); }
+void RunEngine::setMaxThreads(int n)
+{
+    m_pool.setMaxThreadCount(std::max(1, n));
+}
 
-bool RunEngine::waitForIdle(int msecs) { return m_pool.waitForDone(msecs); }
+bool RunEngine::waitForIdle(int msecs)
+{
+    return m_pool.waitForDone(msecs);
+}
 
 }  // namespace poslab::lessons

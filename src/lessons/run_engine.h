@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // run_engine.h — runs modules for lessons asynchronously, with a cache.
 //
 // Each submit() validates the parameters at once (in the caller's thread),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // checkpoint.cpp — see checkpoint.h.
 #include "lm/checkpoint.h"
 
@@ -7,39 +8,45 @@
 #include <cmath>
 #include <cstring>
 #include <set>
+#include <string_view>
 #include <system_error>
 
 namespace poslab {
 
 namespace {
 
-std::string double_text(double x) {
+std::string double_text(double x)
+{
     char buf[64];
     auto r = std::to_chars(buf, buf + sizeof buf, x);  // shortest exact round trip
     return std::string(buf, r.ptr);
 }
 
-std::string float_text(float x) {
+std::string float_text(float x)
+{
     char buf[64];
     auto r = std::to_chars(buf, buf + sizeof buf, x);
     return std::string(buf, r.ptr);
 }
 
-const std::string* find_meta(const std::vector<std::pair<std::string, std::string>>& md, const std::string& key) {
+const std::string* find_meta(const std::vector<std::pair<std::string, std::string>>& md, const std::string& key)
+{
     for (const auto& kv : md)
         if (kv.first == key) return &kv.second;
     return nullptr;
 }
 
 const std::string& need_meta(const std::vector<std::pair<std::string, std::string>>& md, const std::string& key,
-                             const std::string& where) {
+                             const std::string& where)
+{
     const std::string* v = find_meta(md, key);
     if (!v) throw core_error(where + ": the field '" + key + "' is missing (not a PosLab language model checkpoint?)");
     return *v;
 }
 
 template <class Int>
-Int parse_int(const std::string& text, const std::string& key, const std::string& where) {
+Int parse_int(const std::string& text, const std::string& key, const std::string& where)
+{
     Int value{};
     const char* end = text.data() + text.size();
     auto r = std::from_chars(text.data(), end, value);
@@ -50,7 +57,8 @@ Int parse_int(const std::string& text, const std::string& key, const std::string
 }
 
 template <class Real>
-Real parse_real(const std::string& text, const std::string& key, const std::string& where) {
+Real parse_real(const std::string& text, const std::string& key, const std::string& where)
+{
     Real value{};
     const char* end = text.data() + text.size();
     auto r = std::from_chars(text.data(), end, value);
@@ -60,12 +68,14 @@ Real parse_real(const std::string& text, const std::string& key, const std::stri
     return value;
 }
 
-bool reserved_key(const std::string& key) {
+bool reserved_key(const std::string& key)
+{
     return key == "format" || key == "lm.version" || key == "vocabulary" || key.rfind("config.", 0) == 0 ||
            key.rfind("adamw.", 0) == 0 || key.rfind("schedule.", 0) == 0;
 }
 
-std::string shape_text(const std::vector<std::uint64_t>& s) {
+std::string shape_text(const std::vector<std::uint64_t>& s)
+{
     std::string out = "{";
     for (std::size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
     return out + "}";
@@ -73,7 +83,8 @@ std::string shape_text(const std::vector<std::uint64_t>& s) {
 
 }  // namespace
 
-std::vector<std::pair<std::string, std::string>> lm_config_to_metadata(const lm_config& c) {
+std::vector<std::pair<std::string, std::string>> lm_config_to_metadata(const lm_config& c)
+{
     return {
         {"config.vocab_size", std::to_string(c.vocab_size)},
         {"config.d_model", std::to_string(c.d_model)},
@@ -90,8 +101,8 @@ std::vector<std::pair<std::string, std::string>> lm_config_to_metadata(const lm_
     };
 }
 
-lm_config lm_config_from_metadata(const std::vector<std::pair<std::string, std::string>>& md,
-                                  const std::string& where) {
+lm_config lm_config_from_metadata(const std::vector<std::pair<std::string, std::string>>& md, const std::string& where)
+{
     lm_config c;
     c.vocab_size = parse_int<int>(need_meta(md, "config.vocab_size", where), "config.vocab_size", where);
     c.d_model = parse_int<int>(need_meta(md, "config.d_model", where), "config.d_model", where);
@@ -104,8 +115,7 @@ lm_config lm_config_from_metadata(const std::vector<std::pair<std::string, std::
                          "' (expected none, sinusoidal, learned, t5_bias, alibi or rope)");
     c.rope_theta = parse_real<double>(need_meta(md, "config.rope_theta", where), "config.rope_theta", where);
     c.t5_num_buckets = parse_int<int>(need_meta(md, "config.t5_num_buckets", where), "config.t5_num_buckets", where);
-    c.t5_max_distance =
-        parse_int<int>(need_meta(md, "config.t5_max_distance", where), "config.t5_max_distance", where);
+    c.t5_max_distance = parse_int<int>(need_meta(md, "config.t5_max_distance", where), "config.t5_max_distance", where);
     c.sinusoidal_scale =
         parse_real<float>(need_meta(md, "config.sinusoidal_scale", where), "config.sinusoidal_scale", where);
     c.seed = parse_int<std::uint64_t>(need_meta(md, "config.seed", where), "config.seed", where);
@@ -121,9 +131,9 @@ lm_config lm_config_from_metadata(const std::vector<std::pair<std::string, std::
 }
 
 void save_lm_checkpoint(const std::string& path, const lm_model& model, const vocabulary* vocab,
-                        const adamw_state* optimizer,
-                        const std::vector<std::pair<std::string, std::string>>& extra,
-                        const lm_training_state* training) {
+                        const adamw_state* optimizer, const std::vector<std::pair<std::string, std::string>>& extra,
+                        const lm_training_state* training)
+{
     const lm_config& c = model.config();
     const std::size_t P = model.num_parameters();
     std::vector<std::pair<std::string, std::string>> md;
@@ -131,22 +141,21 @@ void save_lm_checkpoint(const std::string& path, const lm_model& model, const vo
     md.emplace_back("lm.version", std::to_string(lm_checkpoint_version));
     for (auto& kv : lm_config_to_metadata(c)) md.push_back(std::move(kv));
     if (vocab) {
-        require(vocab->size() == (std::size_t)c.vocab_size,
-                "save_lm_checkpoint: the vocabulary has " + std::to_string(vocab->size()) +
-                    " ids but the model's vocab_size is " + std::to_string(c.vocab_size));
+        require(vocab->size() == (std::size_t)c.vocab_size, "save_lm_checkpoint: the vocabulary has ", vocab->size(),
+                " ids but the model's vocab_size is ", c.vocab_size);
         md.emplace_back("vocabulary", serialize_vocabulary(*vocab));
     }
     if (optimizer) {
         require(optimizer->m.size() == P && optimizer->v.size() == P && optimizer->step >= 0,
-                "save_lm_checkpoint: the optimizer state does not match the model (" +
-                    std::to_string(optimizer->m.size()) + " moments for " + std::to_string(P) + " parameters)");
+                "save_lm_checkpoint: the optimizer state does not match the model (", optimizer->m.size(),
+                " moments for ", P, " parameters)");
         md.emplace_back("adamw.step", std::to_string(optimizer->step));
     }
     if (training) {
         lr_schedule_validate(training->schedule);
         require(training->step >= 0 && training->step <= training->schedule.total_steps,
-                "save_lm_checkpoint: schedule step " + std::to_string(training->step) + " is outside 0 .. " +
-                    std::to_string(training->schedule.total_steps));
+                "save_lm_checkpoint: schedule step ", training->step, " is outside 0 .. ",
+                training->schedule.total_steps);
         require(training->batch_size >= 1, "save_lm_checkpoint: the training batch size must be >= 1");
         md.emplace_back("schedule.max_lr", float_text(training->schedule.max_lr));
         md.emplace_back("schedule.min_lr", float_text(training->schedule.min_lr));
@@ -157,8 +166,8 @@ void save_lm_checkpoint(const std::string& path, const lm_model& model, const vo
         md.emplace_back("schedule.data_seed", std::to_string(training->data_seed));
     }
     for (const auto& kv : extra) {
-        require(!reserved_key(kv.first), "save_lm_checkpoint: the metadata key '" + kv.first.substr(0, 40) +
-                                             "' is reserved for the checkpoint itself");
+        require(!reserved_key(kv.first), "save_lm_checkpoint: the metadata key '",
+                std::string_view(kv.first).substr(0, 40), "' is reserved for the checkpoint itself");
         md.push_back(kv);
     }
     std::vector<tensor_view> tensors;
@@ -176,20 +185,20 @@ void save_lm_checkpoint(const std::string& path, const lm_model& model, const vo
     write_tensor_file(path, md, tensors);
 }
 
-lm_checkpoint load_lm_checkpoint(const std::string& path, int num_threads) {
+lm_checkpoint load_lm_checkpoint(const std::string& path, int num_threads)
+{
     const std::string where = "checkpoint " + path;
     tensor_file f = read_tensor_file(path);
 
     const std::string* fmt = f.meta("format");
     if (!fmt || *fmt != lm_checkpoint_format)
         throw core_error(where + ": not a PosLab language model checkpoint (format is '" +
-                         (fmt ? fmt->substr(0, 40) : std::string("missing")) + "', expected '" +
-                         lm_checkpoint_format + "')");
+                         (fmt ? fmt->substr(0, 40) : std::string("missing")) + "', expected '" + lm_checkpoint_format +
+                         "')");
     const int version = parse_int<int>(need_meta(f.metadata, "lm.version", where), "lm.version", where);
     if (version != lm_checkpoint_version)
         throw core_error(where + ": language model version " + std::to_string(version) +
-                         " is not supported (this build reads version " +
-                         std::to_string(lm_checkpoint_version) + ")");
+                         " is not supported (this build reads version " + std::to_string(lm_checkpoint_version) + ")");
 
     lm_config config = lm_config_from_metadata(f.metadata, where);
     if (num_threads > 0) config.num_threads = num_threads;
@@ -233,7 +242,8 @@ lm_checkpoint load_lm_checkpoint(const std::string& path, int num_threads) {
     const std::string* step = f.meta("adamw.step");
     if (m || v || step) {
         if (!m || !v || !step)
-            throw core_error(where + ": the optimizer state is incomplete (adamw.m, adamw.v and adamw.step go together)");
+            throw core_error(where +
+                             ": the optimizer state is incomplete (adamw.m, adamw.v and adamw.step go together)");
         const std::vector<std::uint64_t> want{(std::uint64_t)P};
         if (m->shape != want || v->shape != want)
             throw core_error(where + ": the optimizer moments have shapes " + shape_text(m->shape) + " and " +
@@ -248,16 +258,19 @@ lm_checkpoint load_lm_checkpoint(const std::string& path, int num_threads) {
     }
     if (f.meta("schedule.step")) {
         lm_training_state& t = out.training;
-        t.schedule.max_lr = parse_real<float>(need_meta(f.metadata, "schedule.max_lr", where), "schedule.max_lr", where);
-        t.schedule.min_lr = parse_real<float>(need_meta(f.metadata, "schedule.min_lr", where), "schedule.min_lr", where);
+        t.schedule.max_lr =
+            parse_real<float>(need_meta(f.metadata, "schedule.max_lr", where), "schedule.max_lr", where);
+        t.schedule.min_lr =
+            parse_real<float>(need_meta(f.metadata, "schedule.min_lr", where), "schedule.min_lr", where);
         t.schedule.warmup_steps =
             parse_int<int>(need_meta(f.metadata, "schedule.warmup_steps", where), "schedule.warmup_steps", where);
         t.schedule.total_steps =
             parse_int<int>(need_meta(f.metadata, "schedule.total_steps", where), "schedule.total_steps", where);
         t.step = parse_int<long long>(need_meta(f.metadata, "schedule.step", where), "schedule.step", where);
-        t.batch_size = parse_int<int>(need_meta(f.metadata, "schedule.batch_size", where), "schedule.batch_size", where);
-        t.data_seed = parse_int<std::uint64_t>(need_meta(f.metadata, "schedule.data_seed", where), "schedule.data_seed",
-                                               where);
+        t.batch_size =
+            parse_int<int>(need_meta(f.metadata, "schedule.batch_size", where), "schedule.batch_size", where);
+        t.data_seed =
+            parse_int<std::uint64_t>(need_meta(f.metadata, "schedule.data_seed", where), "schedule.data_seed", where);
         try {
             lr_schedule_validate(t.schedule);
         } catch (const core_error& e) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // checkpoint.h — saving and loading a language model (lm/model.h) with its
 // configuration, its character vocabulary and, optionally, its AdamW state,
 // in one tensor_file (tensor_file.h: versioned header, FNV-1a checksum,
@@ -71,10 +72,10 @@ inline constexpr int lm_checkpoint_version = 1;
 
 // Where a training run stands (see the top).
 struct lm_training_state {
-    lr_schedule schedule;          // max/min lr, warm-up and total steps
-    long long step = 0;            // schedule steps done; the next one is `step`
-    int batch_size = 1;            // B windows per step so far
-    std::uint64_t data_seed = 1;   // the batches' rng seed
+    lr_schedule schedule;         // max/min lr, warm-up and total steps
+    long long step = 0;           // schedule steps done; the next one is `step`
+    int batch_size = 1;           // B windows per step so far
+    std::uint64_t data_seed = 1;  // the batches' rng seed
 };
 
 // Saves atomically. `vocab` (may be null) must have config.vocab_size ids;

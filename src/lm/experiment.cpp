@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // experiment.cpp — see experiment.h.
 #include "lm/experiment.h"
 
@@ -18,24 +19,30 @@ namespace {
 
 using clock_type = std::chrono::steady_clock;
 
-double seconds_since(clock_type::time_point t0) {
+double seconds_since(clock_type::time_point t0)
+{
     return std::chrono::duration<double>(clock_type::now() - t0).count();
 }
 
-bool is_cancelled(const std::atomic<bool>* cancel) { return cancel && cancel->load(std::memory_order_relaxed); }
+bool is_cancelled(const std::atomic<bool>* cancel)
+{
+    return cancel && cancel->load(std::memory_order_relaxed);
+}
 
 }  // namespace
 
 namespace {
 
-std::string number_text(double v) {
+std::string number_text(double v)
+{
     char buf[48];
     std::snprintf(buf, sizeof buf, "%.10g", v);
     return buf;
 }
 
 lab_option_problem problem(lab_option_rule rule, std::string field, double value, double lo, double hi,
-                           std::string message) {
+                           std::string message)
+{
     lab_option_problem p;
     p.rule = rule;
     p.field = std::move(field);
@@ -47,17 +54,20 @@ lab_option_problem problem(lab_option_rule rule, std::string field, double value
 }
 
 // what = "train steps =": "train steps = 0 is not allowed; expected 1 .. 10000000"
-lab_option_problem out_of_range(const char* field, double value, double lo, double hi, const std::string& what) {
-    return problem(LAB_OPTION_RANGE, field, value, lo, hi,
-                   what + " " + number_text(value) + " is not allowed; expected " + number_text(lo) + " .. " +
-                       number_text(hi));
+lab_option_problem out_of_range(const char* field, double value, double lo, double hi, const std::string& what)
+{
+    return problem(
+        LAB_OPTION_RANGE, field, value, lo, hi,
+        what + " " + number_text(value) + " is not allowed; expected " + number_text(lo) + " .. " + number_text(hi));
 }
 
-lab_option_problem below(const char* field, double value, double lo, const std::string& message) {
+lab_option_problem below(const char* field, double value, double lo, const std::string& message)
+{
     return problem(LAB_OPTION_AT_LEAST, field, value, lo, 0, message);
 }
 
-lab_option_problem named(lab_option_rule rule, std::string name, std::string message) {
+lab_option_problem named(lab_option_rule rule, std::string name, std::string message)
+{
     lab_option_problem p;
     p.rule = rule;
     p.name = std::move(name);
@@ -65,27 +75,29 @@ lab_option_problem named(lab_option_rule rule, std::string name, std::string mes
     return p;
 }
 
-void throw_if_refused(lab_option_problem p) {
+void throw_if_refused(lab_option_problem p)
+{
     if (!p.ok()) throw lab_option_error(std::move(p));
 }
 
 }  // namespace
 
-lab_option_problem check_train_options(const train_options& o) {
+lab_option_problem check_train_options(const train_options& o)
+{
     if (o.steps < 1 || o.steps > 10'000'000) return out_of_range("steps", o.steps, 1, 10'000'000, "train steps =");
     if (o.batch_size < 1 || o.batch_size > 4096)
         return out_of_range("batch_size", o.batch_size, 1, 4096, "train batch_size =");
     if (!(std::isfinite(o.max_lr) && o.max_lr > 0.0f && o.max_lr <= 1.0f)) {
-        lab_option_problem p = problem(LAB_OPTION_RANGE, "max_lr", o.max_lr, 0, 1,
-                                       "train max_lr = " + std::to_string(o.max_lr) +
-                                           " is not allowed; expected 0 < max_lr <= 1");
+        lab_option_problem p =
+            problem(LAB_OPTION_RANGE, "max_lr", o.max_lr, 0, 1,
+                    "train max_lr = " + std::to_string(o.max_lr) + " is not allowed; expected 0 < max_lr <= 1");
         p.lo_open = true;
         return p;
     }
     if (!(std::isfinite(o.min_lr) && o.min_lr >= 0.0f && o.min_lr <= o.max_lr))
-        return problem(LAB_OPTION_MIN_LR_ABOVE_MAX, "min_lr", o.min_lr, 0, o.max_lr,
-                       "train min_lr = " + std::to_string(o.min_lr) +
-                           " is not allowed; expected 0 <= min_lr <= max_lr");
+        return problem(
+            LAB_OPTION_MIN_LR_ABOVE_MAX, "min_lr", o.min_lr, 0, o.max_lr,
+            "train min_lr = " + std::to_string(o.min_lr) + " is not allowed; expected 0 <= min_lr <= max_lr");
     if (o.warmup_steps < 0)
         return below("warmup_steps", o.warmup_steps, 0,
                      "train warmup_steps = " + std::to_string(o.warmup_steps) + " must be >= 0");
@@ -108,20 +120,22 @@ lab_option_problem check_train_options(const train_options& o) {
     return {};
 }
 
-lab_option_problem check_model_options(const lm_config& c) {
+lab_option_problem check_model_options(const lm_config& c)
+{
     if (c.context < 1)
-        return below("context", c.context, 1, "context = " + std::to_string(c.context) + " is not allowed; expected >= 1");
+        return below("context", c.context, 1,
+                     "context = " + std::to_string(c.context) + " is not allowed; expected >= 1");
     if (c.d_model < 1)
-        return below("d_model", c.d_model, 1, "d_model = " + std::to_string(c.d_model) + " is not allowed; expected >= 1");
+        return below("d_model", c.d_model, 1,
+                     "d_model = " + std::to_string(c.d_model) + " is not allowed; expected >= 1");
     if (c.n_layers < 1)
         return below("n_layers", c.n_layers, 1,
                      "n_layers = " + std::to_string(c.n_layers) + " is not allowed; expected >= 1");
-    if (c.n_heads < 1 || c.n_heads > c.d_model)
-        return out_of_range("n_heads", c.n_heads, 1, c.d_model, "n_heads =");
+    if (c.n_heads < 1 || c.n_heads > c.d_model) return out_of_range("n_heads", c.n_heads, 1, c.d_model, "n_heads =");
     if (c.d_model % c.n_heads != 0)
-        return problem(LAB_OPTION_HEADS_DIVIDE, "d_model", c.d_model, c.n_heads, 0,
-                       "d_model = " + std::to_string(c.d_model) + " must be a multiple of n_heads = " +
-                           std::to_string(c.n_heads));
+        return problem(
+            LAB_OPTION_HEADS_DIVIDE, "d_model", c.d_model, c.n_heads, 0,
+            "d_model = " + std::to_string(c.d_model) + " must be a multiple of n_heads = " + std::to_string(c.n_heads));
     if (c.position == LM_POSITION_ROPE && (c.d_model / c.n_heads) % 2 != 0)
         return problem(LAB_OPTION_ROPE_HEAD_ODD, "d_model", c.d_model / c.n_heads, c.d_model, c.n_heads,
                        "RoPE rotates pairs of channels: the head dimension d_model / n_heads = " +
@@ -137,15 +151,18 @@ lab_option_problem check_model_options(const lm_config& c) {
     return {};
 }
 
-void validate_train_options(const train_options& o) { throw_if_refused(check_train_options(o)); }
+void validate_train_options(const train_options& o)
+{
+    throw_if_refused(check_train_options(o));
+}
 
 train_report train_model(lm_model& model, const std::vector<std::int32_t>& train_stream, const train_options& o,
-                         const train_progress_fn& progress, const std::atomic<bool>* cancel, adamw_state* state) {
+                         const train_progress_fn& progress, const std::atomic<bool>* cancel, adamw_state* state)
+{
     validate_train_options(o);
     const int B = o.batch_size, T = model.config().context;
-    require(train_stream.size() >= (std::size_t)T + 1,
-            "the training text has " + std::to_string(train_stream.size()) + " characters, fewer than context + 1 = " +
-                std::to_string(T + 1));
+    require(train_stream.size() >= (std::size_t)T + 1, "the training text has ", train_stream.size(),
+            " characters, fewer than context + 1 = ", T + 1);
     require_elements({(std::size_t)B, (std::size_t)T, 2}, sizeof(std::int32_t), "training batch");
 
     adamw_state local;
@@ -213,7 +230,8 @@ train_report train_model(lm_model& model, const std::vector<std::int32_t>& train
 
 trained_model train_model(const lm_config& config, const std::vector<std::int32_t>& train_stream,
                           const train_options& options, const train_progress_fn& progress,
-                          const std::atomic<bool>* cancel) {
+                          const std::atomic<bool>* cancel)
+{
     trained_model out;
     out.model = std::make_unique<lm_model>(config);
     out.report = train_model(*out.model, train_stream, options, progress, cancel, &out.optimizer);
@@ -222,9 +240,13 @@ trained_model train_model(const lm_config& config, const std::vector<std::int32_
 
 // ------------------------------------------------------------ synthetic tasks
 
-bool is_synthetic_corpus(const std::string& name) { return name == "copy" || name == "reverse" || name == "recall"; }
+bool is_synthetic_corpus(const std::string& name)
+{
+    return name == "copy" || name == "reverse" || name == "recall";
+}
 
-synthetic_task_config synthetic_corpus_config(synthetic_task_kind kind) {
+synthetic_task_config synthetic_corpus_config(synthetic_task_kind kind)
+{
     synthetic_task_config c;
     c.kind = kind;
     if (kind == synthetic_recall) {
@@ -239,7 +261,8 @@ synthetic_task_config synthetic_corpus_config(synthetic_task_kind kind) {
     return c;
 }
 
-text_corpus synthetic_corpus(synthetic_task_kind kind, std::size_t examples, std::uint64_t seed) {
+text_corpus synthetic_corpus(synthetic_task_kind kind, std::size_t examples, std::uint64_t seed)
+{
     const synthetic_task_config c = synthetic_corpus_config(kind);
     validate(c);
     require(examples >= 20, "a synthetic corpus needs at least 20 examples (a train / held-out split)");
@@ -252,15 +275,15 @@ text_corpus synthetic_corpus(synthetic_task_kind kind, std::size_t examples, std
         const std::size_t n = c.min_length + (std::size_t)uniform_index(gen, span);
         const synthetic_example ex = make_synthetic_example(c, n, gen);
         std::u32string line;
-        for (std::int32_t t : ex.tokens)
-            line += t == synthetic_sep_token(c) ? U'|' : (char32_t)(U'a' + t);
+        for (std::int32_t t : ex.tokens) line += t == synthetic_sep_token(c) ? U'|' : (char32_t)(U'a' + t);
         entries.push_back(std::move(line));
     }
     return make_corpus(synthetic_task_name(kind), std::move(entries), U"\n");
 }
 
 std::vector<answer_span> synthetic_answer_spans(synthetic_task_kind kind, const std::vector<std::int32_t>& stream,
-                                                const vocabulary& vocab) {
+                                                const vocabulary& vocab)
+{
     const std::int32_t sep = vocab.id(U'|'), nl = vocab.id(U'\n');
     require(sep != vocabulary::unk_id && nl != vocabulary::unk_id,
             "synthetic_answer_spans: the vocabulary has no '|' or no line break (not a synthetic corpus)");
@@ -284,9 +307,9 @@ std::vector<answer_span> synthetic_answer_spans(synthetic_task_kind kind, const 
     return out;
 }
 
-void score_window_answers(const float* logits, int L, int V, const std::vector<std::int32_t>& stream,
-                          std::size_t start, const std::vector<answer_span>& spans, std::size_t* answers,
-                          std::size_t* correct) {
+void score_window_answers(const float* logits, int L, int V, const std::vector<std::int32_t>& stream, std::size_t start,
+                          const std::vector<answer_span>& spans, std::size_t* answers, std::size_t* correct)
+{
     auto it = std::lower_bound(spans.begin(), spans.end(), start,
                                [](const answer_span& a, std::size_t s) { return a.example < s; });
     for (; it != spans.end() && it->end <= start + (std::size_t)L + 1; ++it) {
@@ -309,11 +332,12 @@ void score_window_answers(const float* logits, int L, int V, const std::vector<s
 std::vector<length_eval> evaluate_lengths(lm_model& model, const std::vector<std::int32_t>& held_out,
                                           const std::vector<int>& lengths, std::size_t max_tokens,
                                           std::size_t eval_tokens_per_batch, const std::vector<answer_span>* answers,
-                                          const std::atomic<bool>* stop) {
+                                          const std::atomic<bool>* stop)
+{
     const lm_config& c = model.config();
     std::vector<length_eval> out;
     for (int L : lengths) {
-        require(L >= 1, "evaluation length " + std::to_string(L) + " is not allowed; expected >= 1");
+        require(L >= 1, "evaluation length ", L, " is not allowed; expected >= 1");
         length_eval e;
         e.length = L;
         const auto t0 = clock_type::now();
@@ -370,7 +394,8 @@ std::vector<length_eval> evaluate_lengths(lm_model& model, const std::vector<std
 }
 
 std::size_t lm_memory_estimate(const lm_config& c, int train_batch, std::size_t eval_tokens_per_batch,
-                               int max_eval_length) {
+                               int max_eval_length)
+{
     const double C = c.d_model, L = c.n_layers, V = c.vocab_size, H = c.n_heads;
     const bool has_bias = c.position == LM_POSITION_T5_BIAS || c.position == LM_POSITION_ALIBI;
     const double P = (double)lm_parameter_count(c);
@@ -383,12 +408,14 @@ std::size_t lm_memory_estimate(const lm_config& c, int train_batch, std::size_t 
     return (std::size_t)(16.0 * P + 4.0 * std::max(train, eval));
 }
 
-lab_option_problem check_length_experiment(const length_experiment_options& o, int vocab_size) {
+lab_option_problem check_length_experiment(const length_experiment_options& o, int vocab_size)
+{
     if (o.schemes.empty()) return named(LAB_OPTION_NO_SCHEMES, "", "the experiment needs at least one position scheme");
     std::set<int> seen;
     for (lm_position p : o.schemes) {
         if (p < LM_POSITION_NONE || p > LM_POSITION_ROPE) {
-            lab_option_problem u = named(LAB_OPTION_SCHEME_UNKNOWN, "", "unknown position scheme " + std::to_string((int)p));
+            lab_option_problem u =
+                named(LAB_OPTION_SCHEME_UNKNOWN, "", "unknown position scheme " + std::to_string((int)p));
             u.value = (int)p;
             return u;
         }
@@ -396,7 +423,8 @@ lab_option_problem check_length_experiment(const length_experiment_options& o, i
             return named(LAB_OPTION_SCHEME_TWICE, lm_position_name(p),
                          std::string("the scheme ") + lm_position_name(p) + " is listed twice");
     }
-    if (o.eval_lengths.empty()) return named(LAB_OPTION_NO_EVAL_LENGTHS, "", "the experiment needs at least one evaluation length");
+    if (o.eval_lengths.empty())
+        return named(LAB_OPTION_NO_EVAL_LENGTHS, "", "the experiment needs at least one evaluation length");
     for (int L : o.eval_lengths)
         if (L < 1 || L > 1'000'000) return out_of_range("eval_length", L, 1, 1'000'000, "evaluation length");
     for (rope_scaling_type s : o.rope_scalings)
@@ -421,11 +449,13 @@ lab_option_problem check_length_experiment(const length_experiment_options& o, i
     return {};
 }
 
-void validate_length_experiment(const length_experiment_options& o, int vocab_size) {
+void validate_length_experiment(const length_experiment_options& o, int vocab_size)
+{
     throw_if_refused(check_length_experiment(o, vocab_size));
 }
 
-length_experiment_options length_experiment_preset(bool quick) {
+length_experiment_options length_experiment_preset(bool quick)
+{
     length_experiment_options x;
     x.model.d_model = quick ? 64 : 128;
     x.model.n_heads = 4;
@@ -442,7 +472,8 @@ length_experiment_options length_experiment_preset(bool quick) {
     return x;
 }
 
-void derive_length_experiment_schedule(length_experiment_options& o) {
+void derive_length_experiment_schedule(length_experiment_options& o)
+{
     o.train.min_lr = o.train.max_lr / 10.0f;
     o.train.warmup_steps = std::min(o.train.steps / 10, 100);
     o.train.data_seed = o.model.seed;
@@ -451,10 +482,10 @@ void derive_length_experiment_schedule(length_experiment_options& o) {
 length_experiment_result run_length_experiment(const length_experiment_options& o,
                                                const std::vector<std::int32_t>& train_stream,
                                                const std::vector<std::int32_t>& held_out, int vocab_size,
-                                               const experiment_progress_fn& progress,
-                                               const std::atomic<bool>* cancel,
+                                               const experiment_progress_fn& progress, const std::atomic<bool>* cancel,
                                                const std::vector<answer_span>* held_out_answers,
-                                               const std::atomic<bool>* stop) {
+                                               const std::atomic<bool>* stop)
+{
     validate_length_experiment(o, vocab_size);
     const auto t0 = clock_type::now();
     length_experiment_result res;
@@ -537,9 +568,8 @@ length_experiment_result run_length_experiment(const length_experiment_options& 
                     p.max_position_embeddings = c.context;
                     p.original_max_position_embeddings = c.context;
                     tm.model->set_rope_scaling(p);
-                    std::vector<length_eval> e =
-                        evaluate_lengths(*tm.model, held_out, {L}, o.eval_max_tokens, eval_batch_tokens,
-                                         held_out_answers, stop);
+                    std::vector<length_eval> e = evaluate_lengths(*tm.model, held_out, {L}, o.eval_max_tokens,
+                                                                  eval_batch_tokens, held_out_answers, stop);
                     if (e.empty()) break;  // stopped
                     q.evals.push_back(e.front());
                 }

@@ -1,7 +1,8 @@
-// experiment.h — training one language model on a token stream, measuring
-// it at several evaluation lengths, and the "train short, test long"
-// experiment (issue 5 §3): the same data and budget for every position
-// scheme, then held-out bits per character at the training length and beyond.
+// SPDX-License-Identifier: Apache-2.0
+// experiment.h — training one language model on a token stream, measuring it at
+// several evaluation lengths, and the "train short, test long" experiment
+// behind the training lab: the same data and budget for every position scheme,
+// then held-out bits per character at the training length and beyond.
 //
 // Training (train_model): `steps` AdamW steps (lm/optimizer.h) on batches of
 // B random windows of T = config.context tokens (sample_training_batch, from
@@ -37,9 +38,9 @@
 // of course differ).
 #pragma once
 
+#include "core/rope_scaling.h"
 #include "lm/model.h"
 #include "lm/optimizer.h"
-#include "core/rope_scaling.h"
 #include "lm/synthetic_tasks.h"
 #include "lm/text_corpus.h"
 
@@ -55,20 +56,20 @@
 namespace poslab {
 
 struct train_options {
-    int steps = 200;             // AdamW steps (the budget)
-    int batch_size = 16;         // B windows of config.context tokens per step
+    int steps = 200;      // AdamW steps (the budget)
+    int batch_size = 16;  // B windows of config.context tokens per step
     float max_lr = 3e-3f;
     float min_lr = 3e-4f;
-    int warmup_steps = 20;       // clamped to steps − 1
-    adamw_config adamw;          // β, eps, weight decay 0.1, clipping 1.0
-    std::uint64_t data_seed = 1; // batch sampling
+    int warmup_steps = 20;        // clamped to steps − 1
+    adamw_config adamw;           // β, eps, weight decay 0.1, clipping 1.0
+    std::uint64_t data_seed = 1;  // batch sampling
     // Continuing a schedule (lm/checkpoint.h): this call runs `steps` steps
     // as steps start_step .. start_step + steps − 1 of a warm-up + cosine
     // schedule of total_steps (0: start_step + steps). The batches of the
     // first start_step steps are drawn from rng(data_seed) and skipped, so
     // the data order continues too.
     long long start_step = 0;
-    long long total_steps = 0;   // 0 or >= start_step + steps
+    long long total_steps = 0;  // 0 or >= start_step + steps
 };
 
 // ------------------------------------------------ refused options, as data
@@ -79,7 +80,7 @@ struct train_options {
 // name the option as the reader knows it (--train-ctx on the command line,
 // "Training context" in the window). `message` is the English sentence, the
 // one the validate_* functions throw (in a lab_option_error).
-enum lab_option_rule {
+enum lab_option_rule : int {
     LAB_OPTION_OK,                 // nothing refused
     LAB_OPTION_RANGE,              // `field` = value outside [lo, hi] ((lo, hi] when lo_open)
     LAB_OPTION_AT_LEAST,           // `field` = value below lo (no upper bound)
@@ -128,9 +129,9 @@ lab_option_problem check_model_options(const lm_config& c);
 void validate_train_options(const train_options& o);
 
 struct train_progress {
-    int step = 0;              // steps finished (1-based count)
+    int step = 0;  // steps finished (1-based count)
     int total_steps = 0;
-    double loss = 0.0;         // this step's batch loss (nats)
+    double loss = 0.0;           // this step's batch loss (nats)
     double smoothed_loss = 0.0;  // exponential moving average, factor 0.9 (bias-corrected)
     float lr = 0.0f;
     double tokens_per_second = 0.0;  // B·T·step / elapsed
@@ -143,19 +144,19 @@ struct train_report {
     int steps_requested = 0;
     int steps_done = 0;
     bool cancelled = false;
-    std::vector<double> losses;   // one per finished step
+    std::vector<double> losses;  // one per finished step
     double wall_seconds = 0.0;
     double tokens_per_second = 0.0;  // training tokens (B·T per step) per second
-    double final_loss = 0.0;      // mean of the last min(10, steps_done) losses; NaN if none
-    lr_schedule schedule;         // the schedule these steps followed
-    long long schedule_step = 0;  // schedule steps done after this call (start_step + steps_done)
+    double final_loss = 0.0;         // mean of the last min(10, steps_done) losses; NaN if none
+    lr_schedule schedule;            // the schedule these steps followed
+    long long schedule_step = 0;     // schedule steps done after this call (start_step + steps_done)
 };
 
 // Trains `model` in place on `train_stream` (ids in [0, V)). `state` (may be
 // null: a fresh one is used) carries AdamW across calls. `cancel` may be null.
-train_report train_model(lm_model& model, const std::vector<std::int32_t>& train_stream,
-                         const train_options& options, const train_progress_fn& progress = {},
-                         const std::atomic<bool>* cancel = nullptr, adamw_state* state = nullptr);
+train_report train_model(lm_model& model, const std::vector<std::int32_t>& train_stream, const train_options& options,
+                         const train_progress_fn& progress = {}, const std::atomic<bool>* cancel = nullptr,
+                         adamw_state* state = nullptr);
 
 // Builds a model from `config` (seeded by config.seed) and trains it.
 struct trained_model {
@@ -207,21 +208,20 @@ std::vector<answer_span> synthetic_answer_spans(synthetic_task_kind kind, const 
 // position the largest logit (ties: the lowest id, as greedy decoding) is the
 // true token — exactly when greedy decoding from the question would write the
 // whole answer. Adds to *answers and *correct.
-void score_window_answers(const float* logits, int L, int V, const std::vector<std::int32_t>& stream,
-                          std::size_t start, const std::vector<answer_span>& spans, std::size_t* answers,
-                          std::size_t* correct);
+void score_window_answers(const float* logits, int L, int V, const std::vector<std::int32_t>& stream, std::size_t start,
+                          const std::vector<answer_span>& spans, std::size_t* answers, std::size_t* correct);
 
 // ---------------------------------------------------------- evaluation
 
 struct length_eval {
-    int length = 0;             // L
-    bool refused = false;       // not evaluated; `note` says why
+    int length = 0;        // L
+    bool refused = false;  // not evaluated; `note` says why
     std::string note;
     std::size_t windows = 0;
-    std::size_t tokens = 0;     // characters predicted
-    double nats = 0.0;          // mean NLL per character
-    double bpc = 0.0;           // nats / ln 2
-    double perplexity = 0.0;    // e^nats
+    std::size_t tokens = 0;   // characters predicted
+    double nats = 0.0;        // mean NLL per character
+    double bpc = 0.0;         // nats / ln 2
+    double perplexity = 0.0;  // e^nats
     double seconds = 0.0;
     // Synthetic tasks only (answer spans given): answers wholly inside a
     // window, and the fraction of them right (score_window_answers); NaN
@@ -245,7 +245,7 @@ std::vector<length_eval> evaluate_lengths(lm_model& model, const std::vector<std
 // ---------------------------------------------------------- the experiment
 
 struct length_experiment_options {
-    lm_config model;             // sizes, context, seed, threads; vocab_size and position are set per run
+    lm_config model;  // sizes, context, seed, threads; vocab_size and position are set per run
     train_options train;
     std::vector<lm_position> schemes = lm_all_positions();
     std::vector<int> eval_lengths{64, 128, 256, 512};
@@ -297,16 +297,16 @@ length_experiment_options length_experiment_preset(bool quick);
 void derive_length_experiment_schedule(length_experiment_options& o);
 
 struct scheme_result {
-    std::string name;            // "rope", or "rope+yarn" for an inference-time scaling
+    std::string name;  // "rope", or "rope+yarn" for an inference-time scaling
     lm_position position = LM_POSITION_NONE;
-    bool scaled = false;         // an inference-time RoPE scaling of the rope model
+    bool scaled = false;  // an inference-time RoPE scaling of the rope model
     rope_scaling_type scaling = ROPE_SCALING_DEFAULT;
     std::size_t parameters = 0;
-    train_report train;          // for a scaling: the rope model's
-    std::vector<length_eval> evals;  // one per eval length
+    train_report train;                 // for a scaling: the rope model's
+    std::vector<length_eval> evals;     // one per eval length
     std::size_t peak_memory_bytes = 0;  // estimate (see the top)
-    double wall_seconds = 0.0;   // training + evaluation (a scaling: its evaluation only)
-    std::vector<std::int32_t> sample;  // generated ids after the prompt (none for a scaling)
+    double wall_seconds = 0.0;          // training + evaluation (a scaling: its evaluation only)
+    std::vector<std::int32_t> sample;   // generated ids after the prompt (none for a scaling)
 };
 
 struct length_experiment_result {
@@ -314,11 +314,11 @@ struct length_experiment_result {
     int vocab_size = 0;
     std::size_t train_tokens = 0;
     std::size_t held_out_tokens = 0;
-    double uniform_bpc = 0.0;    // log2(V)
-    bool cancelled = false;      // schemes after the cancel are missing
+    double uniform_bpc = 0.0;         // log2(V)
+    bool cancelled = false;           // schemes after the cancel are missing
     bool evaluation_stopped = false;  // `stop` was set: the scheme it caught is missing too
     double wall_seconds = 0.0;
-    std::vector<scheme_result> rows;  // trained schemes in order; scalings right after rope
+    std::vector<scheme_result> rows;          // trained schemes in order; scalings right after rope
     std::vector<std::int32_t> sample_prompt;  // the held-out ids every sample continues
 };
 

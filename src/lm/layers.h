@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // layers.h — the layers of a GPT-2-style language model, each forward next
 // to its hand-written backward (karpathy/llm.c train_gpt2.c: encoder_forward,
 // layernorm_forward, gelu_forward, crossentropy_forward and their _backward).
@@ -30,13 +31,13 @@ namespace poslab {
 void embedding_forward(const int* tokens,  // (B, T)
                        const float* wte,   // (V, C)
                        int B, int T, int C, int V,
-                       float* out);        // (B, T, C)
+                       float* out);  // (B, T, C)
 
 // dwte[tokens[b, t], :] += dout[b, t, :]   (a scatter-add: repeated tokens sum)
 void embedding_backward(const float* dout,  // (B, T, C)
                         const int* tokens,  // (B, T)
                         int B, int T, int C, int V,
-                        float* dwte);       // (V, C) accumulated
+                        float* dwte);  // (V, C) accumulated
 
 // ------------------------------------------------------------ LayerNorm
 
@@ -50,9 +51,9 @@ void layernorm_forward(const float* inp,     // (N, C)
                        const float* weight,  // (C)
                        const float* bias,    // (C)
                        int N, int C,
-                       float* out,           // (N, C)
-                       float* mean,          // (N)
-                       float* rstd);         // (N)
+                       float* out,    // (N, C)
+                       float* mean,   // (N)
+                       float* rstd);  // (N)
 
 // With n = (x − mean) · rstd and dn = dout · weight:
 //     dx = rstd · (dn − mean(dn) − n · mean(dn · n))
@@ -63,9 +64,9 @@ void layernorm_backward(const float* dout,    // (N, C)
                         const float* mean,    // (N)
                         const float* rstd,    // (N)
                         int N, int C,
-                        float* dinp,          // (N, C) accumulated
-                        float* dweight,       // (C) accumulated
-                        float* dbias,         // (C) accumulated
+                        float* dinp,                 // (N, C) accumulated
+                        float* dweight,              // (C) accumulated
+                        float* dbias,                // (C) accumulated
                         float* dinp_sum = nullptr);  // (C) or null: += Σ_n dinp[n, :] (after the update)
 // dinp_sum: in the language model dinp is the residual stream's gradient,
 // and its column sums are the bias gradient of the linear layer whose output
@@ -80,14 +81,14 @@ void layernorm_backward(const float* dout,    // (N, C)
 // computed as x · σ(2u), the same function with one exp (see lm/layers.cpp).
 void gelu_forward(const float* inp,  // (N)
                   std::size_t N,
-                  float* out);       // (N)
+                  float* out);  // (N)
 
 // dx += dout · gelu'(x), with u = √(2/π)(x + 0.044715 x³):
 //     gelu'(x) = ½ (1 + tanh u) + ½ x (1 − tanh² u) · √(2/π)(1 + 3·0.044715 x²)
 void gelu_backward(const float* dout,  // (N)
                    const float* inp,   // (N)
                    std::size_t N,
-                   float* dinp);       // (N) accumulated
+                   float* dinp);  // (N) accumulated
 
 // dinp = dout · gelu'(x): the same gradient, overwriting dinp instead of
 // adding to it (no need to zero it first). dinp may equal dout, so the
@@ -95,7 +96,7 @@ void gelu_backward(const float* dout,  // (N)
 void gelu_backward_overwrite(const float* dout,  // (N)
                              const float* inp,   // (N)
                              std::size_t N,
-                             float* dinp);       // (N), may be dout
+                             float* dinp);  // (N), may be dout
 
 // The training forward pass of "linear with bias, then GELU", when the
 // linear layer's product was written without its bias: for each row,
@@ -110,14 +111,14 @@ void gelu_backward_overwrite(const float* dout,  // (N)
 void bias_gelu_forward_keep_grad(float* pre,         // (rows, cols) in: x − bias; out: gelu'(x)
                                  const float* bias,  // (cols), or null
                                  std::size_t rows, int cols,
-                                 float* out);        // (rows, cols)
+                                 float* out);  // (rows, cols)
 
 // dinp = dout · grad, grad from bias_gelu_forward_keep_grad; overwrites dinp
 // (which may equal dout). The same values as gelu_backward_overwrite.
 void gelu_backward_stored(const float* dout,  // (N)
                           const float* grad,  // (N)
                           std::size_t N,
-                          float* dinp);       // (N), may be dout
+                          float* dinp);  // (N), may be dout
 
 // ------------------------------------------------------------ softmax + cross-entropy
 
@@ -127,14 +128,14 @@ void gelu_backward_stored(const float* dout,  // (N)
 double crossentropy_forward(const float* logits,  // (N, V)
                             const int* targets,   // (N)
                             int N, int V,
-                            float* probs,         // (N, V)
-                            float* losses);       // (N)
+                            float* probs,    // (N, V)
+                            float* losses);  // (N)
 
 // Backward of the mean: dlogits[n, v] += dloss · (probs[n, v] − [v = target]) / N.
-void crossentropy_backward(const float* probs,   // (N, V)
-                           const int* targets,   // (N)
+void crossentropy_backward(const float* probs,  // (N, V)
+                           const int* targets,  // (N)
                            int N, int V, float dloss,
-                           float* dlogits);      // (N, V) accumulated
+                           float* dlogits);  // (N, V) accumulated
 
 // ------------------------------------------------------------ attention block
 
@@ -181,11 +182,9 @@ void attention_block_forward(const float* inp,     // (B, T, C)
                              const float* b_qkv,   // (3C)
                              const float* w_proj,  // (C, C)
                              const float* b_proj,  // (C)
-                             int B, int T, int C, int H,
-                             const attention_position& pos, int num_threads,
-                             attention_block_cache& cache,
-                             attention_block_scratch& scratch,
-                             float* out,           // (B, T, C)
+                             int B, int T, int C, int H, const attention_position& pos, int num_threads,
+                             attention_block_cache& cache, attention_block_scratch& scratch,
+                             float* out,                        // (B, T, C)
                              const float* residual = nullptr);  // (B, T, C): out = residual + block
 
 // Backward; accumulates into dinp, the weight gradients and, if not null,
@@ -195,10 +194,8 @@ void attention_block_backward(const float* dout,    // (B, T, C)
                               const float* inp,     // (B, T, C)
                               const float* w_qkv,   // (3C, C)
                               const float* w_proj,  // (C, C)
-                              int B, int T, int C, int H,
-                              const attention_position& pos, int num_threads,
-                              const attention_block_cache& cache,
-                              attention_block_scratch& scratch,
+                              int B, int T, int C, int H, const attention_position& pos, int num_threads,
+                              const attention_block_cache& cache, attention_block_scratch& scratch,
                               float* dinp,     // (B, T, C) accumulated
                               float* dw_qkv,   // (3C, C) accumulated
                               float* db_qkv,   // (3C) accumulated

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // model.h — a tiny decoder-only character-level Transformer in the style of
 // GPT-2 (Radford et al. 2019; karpathy/llm.c train_gpt2.c, nanoGPT model.py),
 // with a choice of position scheme, trained on the CPU with OpenBLAS.
@@ -9,7 +10,7 @@
 //     logits = LN_f(x) · wteᵀ                                          (B, T, V)
 //     loss   = mean over the B·T positions of −log softmax(logits)[target]
 //
-// Position schemes (lm_position; DEFINITIONS.md for each sign convention):
+// Position schemes (lm_position; docs/reference/definitions.md for each sign convention):
 //   none        NoPE: nothing is added; the causal mask alone lets the model
 //               infer positions (Kazemnejad et al. 2023, Haviv et al. 2022).
 //   sinusoidal  Vaswani's table (interleaved layout, base 10000), times
@@ -59,9 +60,9 @@
 #pragma once
 
 #include "core/common.h"
+#include "core/rope_scaling.h"
 #include "lm/layers.h"
 #include "lm/optimizer.h"
-#include "core/rope_scaling.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -90,14 +91,14 @@ std::vector<lm_position> lm_all_positions();
 bool lm_position_extrapolates(lm_position p);
 
 struct lm_config {
-    int vocab_size = 0;     // V, >= 2
-    int d_model = 128;      // C
-    int n_heads = 4;        // H; C % H == 0
-    int n_layers = 2;       // L
-    int context = 64;       // T used for training; the size of wpe for learned
+    int vocab_size = 0;  // V, >= 2
+    int d_model = 128;   // C
+    int n_heads = 4;     // H; C % H == 0
+    int n_layers = 2;    // L
+    int context = 64;    // T used for training; the size of wpe for learned
     lm_position position = LM_POSITION_ROPE;
-    double rope_theta = 10000.0;    // RoPE base b (> 1)
-    int t5_num_buckets = 32;        // T5 defaults (HF T5Config)
+    double rope_theta = 10000.0;  // RoPE base b (> 1)
+    int t5_num_buckets = 32;      // T5 defaults (HF T5Config)
     int t5_max_distance = 128;
     // PE is added times this. The table's entries have RMS 1/√2; token
     // embeddings start at N(0, 0.02). 0.028 = 0.02·√2 gives both the same
@@ -106,8 +107,8 @@ struct lm_config {
     // --quick experiment 4.4 bits/char at the training length (3.66 scaled,
     // 3.69 without any encoding), and far worse beyond it.
     float sinusoidal_scale = 0.028f;
-    std::uint64_t seed = 1337;      // parameter initialisation
-    int num_threads = 1;            // threads for row ranges and attention (b, h); see above
+    std::uint64_t seed = 1337;  // parameter initialisation
+    int num_threads = 1;        // threads for row ranges and attention (b, h); see above
 };
 
 // Throws core_error naming the field, its value and what is allowed; throws
@@ -168,8 +169,6 @@ public:
 
     // Logits of the last forward call, (B, T, V).
     const float* logits() const { return logits_.data(); }
-    int last_B() const { return B_; }
-    int last_T() const { return T_; }
 
     // Convenience for evaluation: logits (B, T_eval, V) into out.
     void evaluate_logits(const int* tokens, int B, int T_eval, std::vector<float>& out);
@@ -185,7 +184,6 @@ public:
     void set_rope_scaling(const rope_scaling_params& p);
     // Back to plain RoPE (inv_freq_j = theta^(−2j/D)).
     void clear_rope_scaling();
-    bool has_rope_scaling() const { return has_rope_scaling_; }
 
     void zero_grad();
     // Accumulates (+=) d(loss)/d(params) into grads() for the last forward
@@ -195,8 +193,8 @@ public:
     // zero_grad, forward, backward, global-norm clipping (opt.grad_clip), one
     // AdamW update with the decay mask above. `state` is initialised (zeros)
     // if it does not match the model's size yet.
-    lm_train_result train_step(const int* tokens, const int* targets, int B, int T, float lr,
-                               const adamw_config& opt, adamw_state& state);
+    lm_train_result train_step(const int* tokens, const int* targets, int B, int T, float lr, const adamw_config& opt,
+                               adamw_state& state);
 
     // Sets up AdamW state for this model.
     void init_optimizer(adamw_state& state) const { adamw_init(state, num_parameters()); }
@@ -218,7 +216,7 @@ private:
     int B_ = 0, T_ = 0;
     bool have_targets_ = false;
     std::vector<int> tokens_, targets_;
-    std::vector<float> encoded_;           // (B, T, C)
+    std::vector<float> encoded_;  // (B, T, C)
     std::vector<std::unique_ptr<layer_acts>> layers_;
     std::vector<float> lnf_, lnf_mean_, lnf_rstd_;  // (B, T, C), (B, T), (B, T)
     std::vector<float> logits_, probs_, losses_;    // (B, T, V), (B, T, V), (B, T)
@@ -227,10 +225,10 @@ private:
     int pos_T_ = -1;
     bool has_rope_scaling_ = false;
     rope_scaling_params rope_scaling_;
-    std::vector<int> buckets_;                 // (T, T) T5
-    std::vector<float> bias_;                  // (H, T, T) T5, ALiBi
-    std::vector<float> rope_cos_, rope_sin_;   // (T, D/2)
-    std::vector<float> pe_;                    // (T, C) sinusoidal
+    std::vector<int> buckets_;                // (T, T) T5
+    std::vector<float> bias_;                 // (H, T, T) T5, ALiBi
+    std::vector<float> rope_cos_, rope_sin_;  // (T, D/2)
+    std::vector<float> pe_;                   // (T, C) sinusoidal
 
     // backward scratch
     std::vector<float> dres_, dln_, dfch_, dlogits_, dbias_;
@@ -248,7 +246,7 @@ int lm_sample_token(const float* logits, int V, float temperature, int top_k, rn
 // Continues `prompt` (non-empty) by n_new tokens. Each step runs the model on
 // the last min(len, context) tokens and samples from the last position's
 // logits with lm_sample_token and rng(seed). Returns prompt + new tokens.
-std::vector<int> lm_generate(lm_model& model, const std::vector<int>& prompt, int n_new,
-                             float temperature, int top_k, std::uint64_t seed);
+std::vector<int> lm_generate(lm_model& model, const std::vector<int>& prompt, int n_new, float temperature, int top_k,
+                             std::uint64_t seed);
 
 }  // namespace poslab

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // optimizer.cpp — see optimizer.h.
 #include "lm/optimizer.h"
 
@@ -10,19 +11,18 @@
 
 namespace poslab {
 
-void adamw_validate(const adamw_config& c) {
-    require(c.beta1 >= 0.0f && c.beta1 < 1.0f,
-            "adamw: beta1 must be in [0, 1), got " + std::to_string(c.beta1));
-    require(c.beta2 >= 0.0f && c.beta2 < 1.0f,
-            "adamw: beta2 must be in [0, 1), got " + std::to_string(c.beta2));
-    require(c.eps > 0.0f && std::isfinite(c.eps),
-            "adamw: eps must be positive, got " + std::to_string(c.eps));
-    require(c.weight_decay >= 0.0f && std::isfinite(c.weight_decay),
-            "adamw: weight_decay must be >= 0, got " + std::to_string(c.weight_decay));
+void adamw_validate(const adamw_config& c)
+{
+    require(c.beta1 >= 0.0f && c.beta1 < 1.0f, "adamw: beta1 must be in [0, 1), got ", c.beta1);
+    require(c.beta2 >= 0.0f && c.beta2 < 1.0f, "adamw: beta2 must be in [0, 1), got ", c.beta2);
+    require(c.eps > 0.0f && std::isfinite(c.eps), "adamw: eps must be positive, got ", c.eps);
+    require(c.weight_decay >= 0.0f && std::isfinite(c.weight_decay), "adamw: weight_decay must be >= 0, got ",
+            c.weight_decay);
     require(std::isfinite(c.grad_clip), "adamw: grad_clip must be finite");
 }
 
-void adamw_init(adamw_state& state, std::size_t P) {
+void adamw_init(adamw_state& state, std::size_t P)
+{
     require_elements({P, 2}, sizeof(float), "AdamW moments");
     state.m.assign(P, 0.0f);
     state.v.assign(P, 0.0f);
@@ -40,9 +40,9 @@ struct adamw_step {
 
 // Entries [i0, i1), one at a time. The formulas, operation by operation, are
 // the ones the AVX2 loop below does on eight lanes.
-void adamw_update_scalar(float* params, const float* grads, const std::uint8_t* decay,
-                         std::size_t i0, std::size_t i1, const adamw_step& k, float* ms,
-                         float* vs) {
+void adamw_update_scalar(float* params, const float* grads, const std::uint8_t* decay, std::size_t i0, std::size_t i1,
+                         const adamw_step& k, float* ms, float* vs)
+{
     for (std::size_t i = i0; i < i1; i++) {
         const float g = grads[i];
         const float m = k.beta1 * ms[i] + k.one_minus_beta1 * g;
@@ -68,9 +68,9 @@ void adamw_update_scalar(float* params, const float* grads, const std::uint8_t* 
 #if defined(POSLAB_HAVE_SIMD_EXP_AVX2)
 #define POSLAB_OPTIMIZER_HAVE_AVX2 1
 __attribute__((target("avx2"))) std::size_t adamw_update_avx2(float* params, const float* grads,
-                                                             const std::uint8_t* decay,
-                                                             std::size_t P, const adamw_step& k,
-                                                             float* ms, float* vs) {
+                                                              const std::uint8_t* decay, std::size_t P,
+                                                              const adamw_step& k, float* ms, float* vs)
+{
     const __m256 b1 = _mm256_set1_ps(k.beta1), omb1 = _mm256_set1_ps(k.one_minus_beta1);
     const __m256 b2 = _mm256_set1_ps(k.beta2), omb2 = _mm256_set1_ps(k.one_minus_beta2);
     const __m256 bc1 = _mm256_set1_ps(k.bc1), bc2 = _mm256_set1_ps(k.bc2);
@@ -80,8 +80,8 @@ __attribute__((target("avx2"))) std::size_t adamw_update_avx2(float* params, con
     for (; i + 8 <= P; i += 8) {
         const __m256 g = _mm256_loadu_ps(grads + i);
         const __m256 m = _mm256_add_ps(_mm256_mul_ps(b1, _mm256_loadu_ps(ms + i)), _mm256_mul_ps(omb1, g));
-        const __m256 v = _mm256_add_ps(_mm256_mul_ps(b2, _mm256_loadu_ps(vs + i)),
-                                       _mm256_mul_ps(_mm256_mul_ps(omb2, g), g));
+        const __m256 v =
+            _mm256_add_ps(_mm256_mul_ps(b2, _mm256_loadu_ps(vs + i)), _mm256_mul_ps(_mm256_mul_ps(omb2, g), g));
         _mm256_storeu_ps(ms + i, m);
         _mm256_storeu_ps(vs + i, v);
         const __m256 mhat = _mm256_div_ps(m, bc1);
@@ -93,8 +93,8 @@ __attribute__((target("avx2"))) std::size_t adamw_update_avx2(float* params, con
             wd = _mm256_andnot_ps(_mm256_castsi256_ps(off), wd_all);
         }
         const __m256 p = _mm256_loadu_ps(params + i);
-        const __m256 step = _mm256_add_ps(_mm256_div_ps(mhat, _mm256_add_ps(_mm256_sqrt_ps(vhat), eps)),
-                                          _mm256_mul_ps(wd, p));
+        const __m256 step =
+            _mm256_add_ps(_mm256_div_ps(mhat, _mm256_add_ps(_mm256_sqrt_ps(vhat), eps)), _mm256_mul_ps(wd, p));
         _mm256_storeu_ps(params + i, _mm256_sub_ps(p, _mm256_mul_ps(lr, step)));
     }
     return i;
@@ -103,8 +103,8 @@ __attribute__((target("avx2"))) std::size_t adamw_update_avx2(float* params, con
 // Σ g² in double: four lanes of partial sums, each product exact in double
 // (a float has 24 significant bits), added in another order than one running
 // sum; the two differ only by double rounding.
-__attribute__((target("avx2,fma"))) double sum_of_squares_avx2(const float* g, std::size_t P,
-                                                             std::size_t* done) {
+__attribute__((target("avx2,fma"))) double sum_of_squares_avx2(const float* g, std::size_t P, std::size_t* done)
+{
     __m256d a0 = _mm256_setzero_pd(), a1 = _mm256_setzero_pd();
     std::size_t i = 0;
     for (; i + 8 <= P; i += 8) {
@@ -123,11 +123,11 @@ __attribute__((target("avx2,fma"))) double sum_of_squares_avx2(const float* g, s
 
 }  // namespace
 
-void adamw_update(float* params, const float* grads, const std::uint8_t* decay, std::size_t P,
-                  float lr, const adamw_config& c, adamw_state& state) {
-    require(state.m.size() == P && state.v.size() == P,
-            "adamw_update: state has " + std::to_string(state.m.size()) +
-                " entries but there are " + std::to_string(P) + " parameters");
+void adamw_update(float* params, const float* grads, const std::uint8_t* decay, std::size_t P, float lr,
+                  const adamw_config& c, adamw_state& state)
+{
+    require(state.m.size() == P && state.v.size() == P, "adamw_update: state has ", state.m.size(),
+            " entries but there are ", P, " parameters");
     require(std::isfinite(lr) && lr >= 0.0f, "adamw_update: lr must be finite and >= 0");
     state.step++;
     const double t = (double)state.step;
@@ -149,7 +149,8 @@ void adamw_update(float* params, const float* grads, const std::uint8_t* decay, 
     adamw_update_scalar(params, grads, decay, done, P, k, state.m.data(), state.v.data());
 }
 
-double grad_global_norm(const float* grads, std::size_t P) {
+double grad_global_norm(const float* grads, std::size_t P)
+{
     double s = 0.0;
     std::size_t done = 0;
 #ifdef POSLAB_OPTIMIZER_HAVE_AVX2
@@ -159,7 +160,8 @@ double grad_global_norm(const float* grads, std::size_t P) {
     return std::sqrt(s);
 }
 
-double clip_grad_global_norm(float* grads, std::size_t P, float max_norm) {
+double clip_grad_global_norm(float* grads, std::size_t P, float max_norm)
+{
     const double norm = grad_global_norm(grads, P);
     if (max_norm > 0.0f && norm > max_norm) {
         const float s = (float)(max_norm / norm);
@@ -168,19 +170,18 @@ double clip_grad_global_norm(float* grads, std::size_t P, float max_norm) {
     return norm;
 }
 
-void lr_schedule_validate(const lr_schedule& s) {
-    require(std::isfinite(s.max_lr) && s.max_lr > 0.0f,
-            "lr schedule: max_lr must be positive, got " + std::to_string(s.max_lr));
+void lr_schedule_validate(const lr_schedule& s)
+{
+    require(std::isfinite(s.max_lr) && s.max_lr > 0.0f, "lr schedule: max_lr must be positive, got ", s.max_lr);
     require(std::isfinite(s.min_lr) && s.min_lr >= 0.0f && s.min_lr <= s.max_lr,
-            "lr schedule: min_lr must be in [0, max_lr], got " + std::to_string(s.min_lr));
-    require(s.total_steps >= 1,
-            "lr schedule: total_steps must be >= 1, got " + std::to_string(s.total_steps));
+            "lr schedule: min_lr must be in [0, max_lr], got ", s.min_lr);
+    require(s.total_steps >= 1, "lr schedule: total_steps must be >= 1, got ", s.total_steps);
     require(s.warmup_steps >= 0 && s.warmup_steps <= s.total_steps,
-            "lr schedule: warmup_steps must be in [0, total_steps], got " +
-                std::to_string(s.warmup_steps));
+            "lr schedule: warmup_steps must be in [0, total_steps], got ", s.warmup_steps);
 }
 
-float lr_at(const lr_schedule& s, long long step) {
+float lr_at(const lr_schedule& s, long long step)
+{
     if (step < 0) step = 0;
     if (step < s.warmup_steps) return s.max_lr * (float)(step + 1) / (float)s.warmup_steps;
     const double span = std::max(1, s.total_steps - 1 - s.warmup_steps);

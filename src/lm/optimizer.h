@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // optimizer.h — AdamW with decoupled weight decay, global-norm gradient
 // clipping and a warm-up + cosine learning-rate schedule, over flat float
 // buffers (the model keeps all its parameters in one buffer, lm/model.h).
@@ -29,7 +30,7 @@ namespace poslab {
 
 struct adamw_config {
     float beta1 = 0.9f;
-    float beta2 = 0.95f;   // GPT-3 / nanoGPT
+    float beta2 = 0.95f;  // GPT-3 / nanoGPT
     float eps = 1e-8f;
     float weight_decay = 0.1f;
     float grad_clip = 1.0f;  // max global norm; <= 0 disables clipping
@@ -51,8 +52,8 @@ void adamw_init(adamw_state& state, std::size_t P);
 // One AdamW update of params (P) from grads (P). decay (P) holds 1 where
 // weight decay applies and 0 elsewhere (null: decay everywhere). Increments
 // state.step before using it (so the first update uses t = 1).
-void adamw_update(float* params, const float* grads, const std::uint8_t* decay, std::size_t P,
-                  float lr, const adamw_config& config, adamw_state& state);
+void adamw_update(float* params, const float* grads, const std::uint8_t* decay, std::size_t P, float lr,
+                  const adamw_config& config, adamw_state& state);
 
 // Global L2 norm of grads, summed in double.
 double grad_global_norm(const float* grads, std::size_t P);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "lm/synthetic_tasks.h"
 
 #include "lm/text_corpus.h"  // uniform_index
@@ -6,44 +7,49 @@
 
 namespace poslab {
 
-const char* synthetic_task_name(synthetic_task_kind kind) {
+const char* synthetic_task_name(synthetic_task_kind kind)
+{
     switch (kind) {
-    case synthetic_copy: return "copy";
-    case synthetic_reverse: return "reverse";
-    case synthetic_recall: return "recall";
+        case synthetic_copy: return "copy";
+        case synthetic_reverse: return "reverse";
+        case synthetic_recall: return "recall";
     }
     return "?";
 }
 
-synthetic_task_kind parse_synthetic_task(const std::string& name) {
+synthetic_task_kind parse_synthetic_task(const std::string& name)
+{
     for (auto k : {synthetic_copy, synthetic_reverse, synthetic_recall})
         if (name == synthetic_task_name(k)) return k;
     throw core_error("unknown synthetic task '" + name + "' (tasks: copy, reverse, recall)");
 }
 
-void validate(const synthetic_task_config& c) {
-    const std::string task = synthetic_task_name(c.kind);
-    require(c.alphabet >= 2, task + ": the alphabet needs at least 2 symbols");
-    require(c.alphabet <= (std::size_t(1) << 30), task + ": the alphabet is too large");
-    require(c.min_length >= 1 && c.min_length <= c.max_length,
-            task + ": lengths need 1 <= min_length <= max_length (got " + std::to_string(c.min_length) + ".." +
-                std::to_string(c.max_length) + ")");
-    require(c.max_length <= (std::size_t(1) << 24), task + ": max_length is too large");
+void validate(const synthetic_task_config& c)
+{
+    const char* task = synthetic_task_name(c.kind);
+    require(c.alphabet >= 2, task, ": the alphabet needs at least 2 symbols");
+    require(c.alphabet <= (std::size_t(1) << 30), task, ": the alphabet is too large");
+    require(c.min_length >= 1 && c.min_length <= c.max_length, task,
+            ": lengths need 1 <= min_length <= max_length (got ", c.min_length, "..", c.max_length, ")");
+    require(c.max_length <= (std::size_t(1) << 24), task, ": max_length is too large");
     if (c.kind == synthetic_recall)
-        require(c.max_length <= c.alphabet / 2,
-                "recall: " + std::to_string(c.max_length) + " distinct keys need an alphabet of at least " +
-                    std::to_string(2 * c.max_length) + " (keys use its lower half, values its upper half)");
+        require(c.max_length <= c.alphabet / 2, "recall: ", c.max_length,
+                " distinct keys need an alphabet of at least ", 2 * c.max_length,
+                " (keys use its lower half, values its upper half)");
 }
 
-std::size_t synthetic_example_length(synthetic_task_kind kind, std::size_t n) {
+std::size_t synthetic_example_length(synthetic_task_kind kind, std::size_t n)
+{
     return kind == synthetic_recall ? 2 * n + 3 : 2 * n + 1;
 }
 
-std::size_t synthetic_context_length(const synthetic_task_config& c) {
+std::size_t synthetic_context_length(const synthetic_task_config& c)
+{
     return synthetic_example_length(c.kind, c.max_length) - 1;
 }
 
-synthetic_example make_synthetic_example(const synthetic_task_config& c, std::size_t n, rng& gen) {
+synthetic_example make_synthetic_example(const synthetic_task_config& c, std::size_t n, rng& gen)
+{
     validate(c);
     require(n >= 1, "a synthetic example needs n >= 1");
     if (c.kind == synthetic_recall) require(n <= c.alphabet / 2, "recall: n is larger than alphabet / 2");
@@ -82,17 +88,19 @@ synthetic_example make_synthetic_example(const synthetic_task_config& c, std::si
     return ex;
 }
 
-void synthetic_batch(const synthetic_task_config& c, std::size_t B, std::size_t T, rng& gen,
-                     std::int32_t* inputs_bt, std::int32_t* targets_bt, float* mask_bt) {
+void synthetic_batch(const synthetic_task_config& c, std::size_t B, std::size_t T, rng& gen, std::int32_t* inputs_bt,
+                     std::int32_t* targets_bt, float* mask_bt)
+{
     validate(c);
     require(B > 0, "synthetic batch needs B > 0");
     const std::size_t need = synthetic_context_length(c);
-    require(T >= need, std::string(synthetic_task_name(c.kind)) + " with max_length " + std::to_string(c.max_length) +
-                           " needs T >= " + std::to_string(need) + " (got " + std::to_string(T) + ")");
+    require(T >= need, synthetic_task_name(c.kind), " with max_length ", c.max_length, " needs T >= ", need, " (got ",
+            T, ")");
     require_elements({B, T}, sizeof(std::int32_t), "synthetic batch");
     const auto pad = synthetic_pad_token(c);
     for (std::size_t b = 0; b < B; ++b) {
-        const std::size_t n = c.min_length + static_cast<std::size_t>(uniform_index(gen, c.max_length - c.min_length + 1));
+        const std::size_t n =
+            c.min_length + static_cast<std::size_t>(uniform_index(gen, c.max_length - c.min_length + 1));
         const synthetic_example ex = make_synthetic_example(c, n, gen);
         const std::size_t len = ex.tokens.size();
         std::int32_t* in = inputs_bt + b * T;
@@ -108,7 +116,8 @@ void synthetic_batch(const synthetic_task_config& c, std::size_t B, std::size_t 
 }
 
 synthetic_score score_synthetic(const std::int32_t* predictions_bt, const std::int32_t* targets_bt,
-                                const float* mask_bt, std::size_t B, std::size_t T) {
+                                const float* mask_bt, std::size_t B, std::size_t T)
+{
     synthetic_score s;
     std::size_t correct = 0, rows_correct = 0;
     for (std::size_t b = 0; b < B; ++b) {
@@ -132,7 +141,8 @@ synthetic_score score_synthetic(const std::int32_t* predictions_bt, const std::i
     return s;
 }
 
-std::string synthetic_to_text(const synthetic_task_config& c, const std::int32_t* tokens, std::size_t n) {
+std::string synthetic_to_text(const synthetic_task_config& c, const std::int32_t* tokens, std::size_t n)
+{
     std::string s;
     const bool letters = c.alphabet <= 26;
     for (std::size_t i = 0; i < n; ++i) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "lm/tensor_file.h"
 
 #include "core/common.h"
@@ -17,7 +18,8 @@ namespace poslab {
 
 static_assert(sizeof(float) == 4, "checkpoints store IEEE-754 binary32");
 
-std::uint64_t fnv1a64(const void* data, std::size_t size, std::uint64_t hash) {
+std::uint64_t fnv1a64(const void* data, std::size_t size, std::uint64_t hash)
+{
     const auto* p = static_cast<const unsigned char*>(data);
     for (std::size_t i = 0; i < size; ++i) {
         hash ^= p[i];
@@ -26,19 +28,22 @@ std::uint64_t fnv1a64(const void* data, std::size_t size, std::uint64_t hash) {
     return hash;
 }
 
-const named_tensor* tensor_file::find(std::string_view name) const {
+const named_tensor* tensor_file::find(std::string_view name) const
+{
     for (const auto& t : tensors)
         if (t.name == name) return &t;
     return nullptr;
 }
 
-const std::string* tensor_file::meta(std::string_view key) const {
+const std::string* tensor_file::meta(std::string_view key) const
+{
     for (const auto& kv : metadata)
         if (kv.first == key) return &kv.second;
     return nullptr;
 }
 
-std::uint64_t tensor_element_count(const std::vector<std::uint64_t>& shape) {
+std::uint64_t tensor_element_count(const std::vector<std::uint64_t>& shape)
+{
     std::uint64_t n = 1;
     for (std::uint64_t d : shape) {
         if (d != 0 && n > UINT64_MAX / d) throw core_error("tensor shape overflows 64 bits");
@@ -49,9 +54,13 @@ std::uint64_t tensor_element_count(const std::vector<std::uint64_t>& shape) {
 
 namespace {
 
-std::string errno_text() { return std::strerror(errno); }
+std::string errno_text()
+{
+    return std::strerror(errno);
+}
 
-std::string shape_text(const std::vector<std::uint64_t>& shape) {
+std::string shape_text(const std::vector<std::uint64_t>& shape)
+{
     std::string s = "[";
     for (std::size_t i = 0; i < shape.size(); ++i) {
         if (i) s += ", ";
@@ -67,25 +76,30 @@ class hashing_writer {
 public:
     hashing_writer(int fd, const std::string& path) : fd_(fd), path_(path) { buf_.reserve(1 << 20); }
 
-    void bytes(const void* data, std::size_t n) {
+    void bytes(const void* data, std::size_t n)
+    {
         hash_ = fnv1a64(data, n, hash_);
         raw(data, n);
     }
-    void u32(std::uint32_t v) {
+    void u32(std::uint32_t v)
+    {
         unsigned char b[4];
         for (int i = 0; i < 4; ++i) b[i] = static_cast<unsigned char>(v >> (8 * i));
         bytes(b, 4);
     }
-    void u64(std::uint64_t v) {
+    void u64(std::uint64_t v)
+    {
         unsigned char b[8];
         for (int i = 0; i < 8; ++i) b[i] = static_cast<unsigned char>(v >> (8 * i));
         bytes(b, 8);
     }
-    void str(const std::string& s) {
+    void str(const std::string& s)
+    {
         u32(static_cast<std::uint32_t>(s.size()));
         bytes(s.data(), s.size());
     }
-    void floats(const float* x, std::uint64_t n) {
+    void floats(const float* x, std::uint64_t n)
+    {
         if constexpr (std::endian::native == std::endian::little) {
             bytes(x, static_cast<std::size_t>(n) * 4);
         } else {
@@ -93,7 +107,8 @@ public:
         }
     }
     // The checksum itself is written unhashed.
-    void finish() {
+    void finish()
+    {
         const std::uint64_t h = hash_;
         unsigned char b[8];
         for (int i = 0; i < 8; ++i) b[i] = static_cast<unsigned char>(h >> (8 * i));
@@ -102,7 +117,8 @@ public:
     }
 
 private:
-    void raw(const void* data, std::size_t n) {
+    void raw(const void* data, std::size_t n)
+    {
         const auto* p = static_cast<const char*>(data);
         if (buf_.size() + n > buf_.capacity()) flush();
         if (n >= buf_.capacity()) {
@@ -111,11 +127,13 @@ private:
             buf_.insert(buf_.end(), p, p + n);
         }
     }
-    void flush() {
+    void flush()
+    {
         write_all(buf_.data(), buf_.size());
         buf_.clear();
     }
-    void write_all(const char* p, std::size_t n) {
+    void write_all(const char* p, std::size_t n)
+    {
         while (n > 0) {
             const ssize_t w = ::write(fd_, p, std::min<std::size_t>(n, std::size_t(1) << 30));
             if (w < 0) {
@@ -133,14 +151,16 @@ private:
     std::uint64_t hash_ = fnv1a64_basis;
 };
 
-void check_name(const std::string& name, const char* what, const std::string& path) {
+void check_name(const std::string& name, const char* what, const std::string& path)
+{
     if (name.empty()) throw core_error("checkpoint " + path + ": a " + what + " is empty");
     if (name.size() > tensor_file_max_name_bytes)
-        throw core_error("checkpoint " + path + ": " + what + " '" + name.substr(0, 40) +
-                         "...' is longer than " + std::to_string(tensor_file_max_name_bytes) + " bytes");
+        throw core_error("checkpoint " + path + ": " + what + " '" + name.substr(0, 40) + "...' is longer than " +
+                         std::to_string(tensor_file_max_name_bytes) + " bytes");
 }
 
-std::string parent_dir(const std::string& path) {
+std::string parent_dir(const std::string& path)
+{
     const auto slash = path.find_last_of('/');
     if (slash == std::string::npos) return ".";
     if (slash == 0) return "/";
@@ -151,56 +171,61 @@ std::string parent_dir(const std::string& path) {
 
 class hashing_reader {
 public:
-    hashing_reader(int fd, std::uint64_t content_end, const std::string& path)
-        : fd_(fd), end_(content_end), path_(path) {}
+    hashing_reader(int fd, std::uint64_t content_end, const std::string& path) : fd_(fd), end_(content_end), path_(path)
+    {}
 
-    std::uint64_t offset() const { return offset_; }
     std::uint64_t remaining() const { return end_ - offset_; }
     std::uint64_t hash() const { return hash_; }
 
-    [[noreturn]] void fail(const std::string& problem) const {
+    [[noreturn]] void fail(const std::string& problem) const
+    {
         throw core_error("checkpoint " + path_ + ": " + problem);
     }
 
-    void need(std::uint64_t n, const std::string& what) const {
+    void need(std::uint64_t n, const std::string& what) const
+    {
         if (n > remaining())
             fail("truncated or corrupt: " + what + " at byte " + std::to_string(offset_) + " needs " +
-                 std::to_string(n) + " bytes, but only " + std::to_string(remaining()) +
-                 " remain before the checksum");
+                 std::to_string(n) + " bytes, but only " + std::to_string(remaining()) + " remain before the checksum");
     }
 
-    void bytes(void* dst, std::uint64_t n, const std::string& what) {
+    void bytes(void* dst, std::uint64_t n, const std::string& what)
+    {
         need(n, what);
         read_exact(static_cast<char*>(dst), static_cast<std::size_t>(n));
         hash_ = fnv1a64(dst, static_cast<std::size_t>(n), hash_);
         offset_ += n;
     }
-    std::uint32_t u32(const std::string& what) {
+    std::uint32_t u32(const std::string& what)
+    {
         unsigned char b[4];
         bytes(b, 4, what);
         std::uint32_t v = 0;
         for (int i = 0; i < 4; ++i) v |= std::uint32_t(b[i]) << (8 * i);
         return v;
     }
-    std::uint64_t u64(const std::string& what) {
+    std::uint64_t u64(const std::string& what)
+    {
         unsigned char b[8];
         bytes(b, 8, what);
         std::uint64_t v = 0;
         for (int i = 0; i < 8; ++i) v |= std::uint64_t(b[i]) << (8 * i);
         return v;
     }
-    std::string str(std::uint32_t max_bytes, const std::string& what) {
+    std::string str(std::uint32_t max_bytes, const std::string& what)
+    {
         const std::uint32_t n = u32("the length of " + what);
         if (n > max_bytes)
-            fail(what + " claims " + std::to_string(n) + " bytes, more than the limit of " +
-                 std::to_string(max_bytes) + " (corrupt file)");
+            fail(what + " claims " + std::to_string(n) + " bytes, more than the limit of " + std::to_string(max_bytes) +
+                 " (corrupt file)");
         need(n, what);
         std::string s(n, '\0');
         bytes(s.data(), n, what);
         return s;
     }
     // The stored checksum, read past the content end without hashing.
-    std::uint64_t trailer() {
+    std::uint64_t trailer()
+    {
         unsigned char b[8];
         read_exact(reinterpret_cast<char*>(b), 8);
         std::uint64_t v = 0;
@@ -209,7 +234,8 @@ public:
     }
 
 private:
-    void read_exact(char* dst, std::size_t n) {
+    void read_exact(char* dst, std::size_t n)
+    {
         while (n > 0) {
             const ssize_t r = ::read(fd_, dst, std::min<std::size_t>(n, std::size_t(1) << 30));
             if (r < 0) {
@@ -231,20 +257,21 @@ private:
 
 struct fd_closer {
     int fd;
-    ~fd_closer() {
+    ~fd_closer()
+    {
         if (fd >= 0) ::close(fd);
     }
 };
 
 }  // namespace
 
-void write_tensor_file(const std::string& path,
-                       const std::vector<std::pair<std::string, std::string>>& metadata,
-                       const std::vector<tensor_view>& tensors) {
+void write_tensor_file(const std::string& path, const std::vector<std::pair<std::string, std::string>>& metadata,
+                       const std::vector<tensor_view>& tensors)
+{
     // Validate everything first, so that bad input never touches the disk.
     require(!path.empty(), "checkpoint path is empty");
-    require(metadata.size() <= tensor_file_max_entries && tensors.size() <= tensor_file_max_entries,
-            "checkpoint " + path + ": too many metadata entries or tensors");
+    require(metadata.size() <= tensor_file_max_entries && tensors.size() <= tensor_file_max_entries, "checkpoint ",
+            path, ": too many metadata entries or tensors");
     std::set<std::string> seen;
     for (const auto& [key, value] : metadata) {
         check_name(key, "metadata key", path);
@@ -261,8 +288,7 @@ void write_tensor_file(const std::string& path,
             throw core_error("checkpoint " + path + ": tensor name '" + t.name + "' appears twice");
         if (t.shape.size() > tensor_file_max_rank)
             throw core_error("checkpoint " + path + ": tensor '" + t.name + "' has rank " +
-                             std::to_string(t.shape.size()) + ", more than " +
-                             std::to_string(tensor_file_max_rank));
+                             std::to_string(t.shape.size()) + ", more than " + std::to_string(tensor_file_max_rank));
         const std::uint64_t n = tensor_element_count(t.shape);
         if (n > 0 && t.data == nullptr)
             throw core_error("checkpoint " + path + ": tensor '" + t.name + "' has no data");
@@ -310,7 +336,8 @@ void write_tensor_file(const std::string& path,
             write_content(unnamed, path);
             const std::string proc = "/proc/self/fd/" + std::to_string(unnamed);
             for (int attempt = 0; attempt < 100 && tmp.empty(); ++attempt) {
-                const std::string candidate = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(attempt);
+                const std::string candidate =
+                    path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(attempt);
                 if (::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, candidate.c_str(), AT_SYMLINK_FOLLOW) == 0)
                     tmp = candidate;
                 else if (errno != EEXIST)
@@ -343,7 +370,8 @@ void write_tensor_file(const std::string& path,
     }
 }
 
-void write_tensor_file(const std::string& path, const tensor_file& file) {
+void write_tensor_file(const std::string& path, const tensor_file& file)
+{
     std::vector<tensor_view> views;
     views.reserve(file.tensors.size());
     for (const auto& t : file.tensors) {
@@ -356,7 +384,8 @@ void write_tensor_file(const std::string& path, const tensor_file& file) {
     write_tensor_file(path, file.metadata, views);
 }
 
-tensor_file read_tensor_file(const std::string& path) {
+tensor_file read_tensor_file(const std::string& path)
+{
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw core_error("cannot open checkpoint " + path + ": " + errno_text());
     fd_closer closer{fd};
@@ -374,12 +403,14 @@ tensor_file read_tensor_file(const std::string& path) {
         while (got < want) {
             const ssize_t r = ::read(fd, head + got, want - got);
             if (r < 0 && errno == EINTR) continue;
-            if (r <= 0) throw core_error("cannot read checkpoint " + path + ": " + (r < 0 ? errno_text() : "ended early"));
+            if (r <= 0)
+                throw core_error("cannot read checkpoint " + path + ": " + (r < 0 ? errno_text() : "ended early"));
             got += static_cast<std::size_t>(r);
         }
         const std::size_t m = std::min<std::size_t>(want, 8);
         if (std::memcmp(head, tensor_file_magic, m) != 0)
-            throw core_error("checkpoint " + path + ": not a PosLab checkpoint (the file does not begin with PSLBCKPT)");
+            throw core_error("checkpoint " + path +
+                             ": not a PosLab checkpoint (the file does not begin with PSLBCKPT)");
         if (size < min_size)
             throw core_error("checkpoint " + path + ": truncated: " + std::to_string(size) +
                              " bytes, but even an empty checkpoint has " + std::to_string(min_size));
@@ -433,10 +464,10 @@ tensor_file read_tensor_file(const std::string& path) {
         long double bytes = 4.0L;
         for (std::uint64_t d : t.shape) bytes *= static_cast<long double>(d);
         if (bytes > static_cast<long double>(r.remaining()))
-            r.fail("truncated or corrupt: tensor '" + t.name + "' of shape " + shape_text(t.shape) + " needs " +
-                   (bytes < 1.8e19L ? std::to_string(static_cast<std::uint64_t>(bytes)) : std::string("more than 2^64")) +
-                   " bytes of data, but only " +
-                   std::to_string(r.remaining()) + " remain before the checksum");
+            r.fail(
+                "truncated or corrupt: tensor '" + t.name + "' of shape " + shape_text(t.shape) + " needs " +
+                (bytes < 1.8e19L ? std::to_string(static_cast<std::uint64_t>(bytes)) : std::string("more than 2^64")) +
+                " bytes of data, but only " + std::to_string(r.remaining()) + " remain before the checksum");
         const std::uint64_t n = tensor_element_count(t.shape);
         const std::string what = "checkpoint tensor '" + t.name + "' " + shape_text(t.shape);
         try {
@@ -453,7 +484,8 @@ tensor_file read_tensor_file(const std::string& path) {
     }
 
     if (r.remaining() != 0)
-        r.fail(std::to_string(r.remaining()) + " unexpected bytes after the last tensor (corrupt or not written by PosLab)");
+        r.fail(std::to_string(r.remaining()) +
+               " unexpected bytes after the last tensor (corrupt or not written by PosLab)");
     const std::uint64_t computed = r.hash();
     const std::uint64_t stored = r.trailer();
     if (computed != stored) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tensor_file.h — the checkpoint container: named float tensors plus a small
 // key=value metadata block, in one versioned, checksummed binary file.
 //
@@ -51,8 +52,8 @@ namespace poslab {
 inline constexpr char tensor_file_magic[8] = {'P', 'S', 'L', 'B', 'C', 'K', 'P', 'T'};
 inline constexpr std::uint32_t tensor_file_version = 1;
 inline constexpr std::uint32_t tensor_file_max_rank = 8;
-inline constexpr std::uint32_t tensor_file_max_entries = 1u << 20;   // metadata or tensors
-inline constexpr std::uint32_t tensor_file_max_name_bytes = 4096;    // keys and tensor names
+inline constexpr std::uint32_t tensor_file_max_entries = 1u << 20;      // metadata or tensors
+inline constexpr std::uint32_t tensor_file_max_name_bytes = 4096;       // keys and tensor names
 inline constexpr std::uint32_t tensor_file_max_value_bytes = 1u << 24;  // one metadata value
 
 // FNV-1a 64 of `size` bytes, continuing from `hash` (start with the basis).
@@ -88,8 +89,7 @@ std::uint64_t tensor_element_count(const std::vector<std::uint64_t>& shape);
 // duplicate names/keys, too long strings, rank > 8, null data, shape/data size
 // mismatch) before touching the file system, and on any I/O error (the
 // temporary file is removed, the previous file at `path` stays as it was).
-void write_tensor_file(const std::string& path,
-                       const std::vector<std::pair<std::string, std::string>>& metadata,
+void write_tensor_file(const std::string& path, const std::vector<std::pair<std::string, std::string>>& metadata,
                        const std::vector<tensor_view>& tensors);
 void write_tensor_file(const std::string& path, const tensor_file& file);
 

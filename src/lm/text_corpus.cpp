@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "lm/text_corpus.h"
 
 #include <algorithm>
@@ -13,7 +14,8 @@ namespace poslab {
 
 // ------------------------------------------------------------------ UTF-8
 
-std::u32string utf8_decode(std::string_view bytes, utf8_mode mode, utf8_report* report, bool drop_bom) {
+std::u32string utf8_decode(std::string_view bytes, utf8_mode mode, utf8_report* report, bool drop_bom)
+{
     utf8_report rep;
     rep.bytes = bytes.size();
     // At most one code point per byte: write into a sized buffer, trim at the end.
@@ -92,7 +94,8 @@ std::u32string utf8_decode(std::string_view bytes, utf8_mode mode, utf8_report* 
     return out;
 }
 
-std::string utf8_encode(char32_t cp) {
+std::string utf8_encode(char32_t cp)
+{
     if ((cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF) cp = replacement_character;
     std::string s;
     if (cp < 0x80) {
@@ -113,17 +116,18 @@ std::string utf8_encode(char32_t cp) {
     return s;
 }
 
-std::string utf8_encode(std::u32string_view text) {
+std::string utf8_encode(std::u32string_view text)
+{
     std::string s;
     s.reserve(text.size());
     for (char32_t cp : text) s += utf8_encode(cp);
     return s;
 }
 
-std::u32string read_utf8_file(const std::string& path, utf8_mode mode, utf8_report* report) {
+std::u32string read_utf8_file(const std::string& path, utf8_mode mode, utf8_report* report)
+{
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec))
-        throw core_error("cannot read " + path + ": not a readable file");
+    if (!std::filesystem::is_regular_file(path, ec)) throw core_error("cannot read " + path + ": not a readable file");
     const auto size = std::filesystem::file_size(path, ec);
     if (ec) throw core_error("cannot read " + path + ": " + ec.message());
     // The bytes, then up to one code point (4 bytes) per byte.
@@ -142,7 +146,8 @@ std::u32string read_utf8_file(const std::string& path, utf8_mode mode, utf8_repo
 
 // ------------------------------------------------------------ cleaning, entries
 
-std::u32string clean_terminal_controls(std::u32string_view text, clean_report* report) {
+std::u32string clean_terminal_controls(std::u32string_view text, clean_report* report)
+{
     clean_report rep;
     std::u32string out(text.size(), U'\0');  // never longer than the input
     std::size_t len = 0;
@@ -184,7 +189,8 @@ std::u32string clean_terminal_controls(std::u32string_view text, clean_report* r
 
 namespace {
 
-std::vector<std::u32string_view> split_lines(std::u32string_view text) {
+std::vector<std::u32string_view> split_lines(std::u32string_view text)
+{
     std::vector<std::u32string_view> lines;
     std::size_t begin = 0;
     while (begin <= text.size()) {
@@ -199,18 +205,25 @@ std::vector<std::u32string_view> split_lines(std::u32string_view text) {
     return lines;
 }
 
-bool is_space(char32_t c) {
-    return c == U' ' || c == U'\t' || c == U'\r' || c == U'\n' || c == 0x3000 /* ideographic space */ ||
-           c == 0xA0;
+bool is_space(char32_t c)
+{
+    return c == U' ' || c == U'\t' || c == U'\r' || c == U'\n' || c == 0x3000 /* ideographic space */ || c == 0xA0;
 }
 
-bool is_blank(std::u32string_view s) { return std::all_of(s.begin(), s.end(), is_space); }
+bool is_blank(std::u32string_view s)
+{
+    return std::all_of(s.begin(), s.end(), is_space);
+}
 
-bool is_percent_line(std::u32string_view line) { return line == U"%" || line == U"%\r"; }
+bool is_percent_line(std::u32string_view line)
+{
+    return line == U"%" || line == U"%\r";
+}
 
 // Joins lines with '\n', dropping leading blank lines and trailing whitespace.
 void flush_entry(const std::vector<std::u32string_view>& lines, std::size_t begin, std::size_t end,
-                 std::vector<std::u32string>& out) {
+                 std::vector<std::u32string>& out)
+{
     while (begin < end && is_blank(lines[begin])) ++begin;
     std::u32string e;
     for (std::size_t i = begin; i < end; ++i) {
@@ -223,13 +236,15 @@ void flush_entry(const std::vector<std::u32string_view>& lines, std::size_t begi
 
 }  // namespace
 
-bool looks_like_fortune_file(std::u32string_view text) {
+bool looks_like_fortune_file(std::u32string_view text)
+{
     for (auto line : split_lines(text))
         if (is_percent_line(line)) return true;
     return false;
 }
 
-std::vector<std::u32string> parse_fortune_entries(std::u32string_view text) {
+std::vector<std::u32string> parse_fortune_entries(std::u32string_view text)
+{
     const auto lines = split_lines(text);
     std::vector<std::u32string> out;
     std::size_t begin = 0;
@@ -243,7 +258,8 @@ std::vector<std::u32string> parse_fortune_entries(std::u32string_view text) {
     return out;
 }
 
-std::vector<std::u32string> split_paragraphs(std::u32string_view text, std::size_t min_entries) {
+std::vector<std::u32string> split_paragraphs(std::u32string_view text, std::size_t min_entries)
+{
     const auto lines = split_lines(text);
     std::vector<std::u32string> out;
     std::size_t begin = 0;
@@ -275,9 +291,10 @@ std::vector<std::u32string> split_paragraphs(std::u32string_view text, std::size
 namespace {
 // Not English prose: fortunes-zh's three files, and ascii-art (pictures).
 const char* const not_english_prose[] = {"tang300", "song100", "chinese", "ascii-art"};
-}
+}  // namespace
 
-std::string find_fortune_directory() {
+std::string find_fortune_directory()
+{
     std::vector<std::string> candidates;
     if (const char* env = std::getenv("POSLAB_FORTUNES_DIR"); env && *env) candidates.emplace_back(env);
     candidates.insert(candidates.end(),
@@ -288,16 +305,21 @@ std::string find_fortune_directory() {
     return {};
 }
 
-bool is_named_corpus(const std::string& name) { return name == "fortunes" || name == "poems"; }
+bool is_named_corpus(const std::string& name)
+{
+    return name == "fortunes" || name == "poems";
+}
 
-std::vector<std::string> find_corpus_files(const std::string& name) {
+std::vector<std::string> find_corpus_files(const std::string& name)
+{
     if (!is_named_corpus(name))
         throw core_error("unknown corpus '" + name + "' (named corpora: fortunes, poems; or give a file path)");
     const char* package = name == "fortunes" ? "fortunes" : "fortunes-zh";
     const std::string dir = find_fortune_directory();
     if (dir.empty())
-        throw core_error("corpus '" + name + "': no fortune folder (/usr/share/games/fortunes); install the Debian package " +
-                         package + " (scripts/bootstrap.sh does) or set POSLAB_FORTUNES_DIR");
+        throw core_error("corpus '" + name +
+                         "': no fortune folder (/usr/share/games/fortunes); install the Debian package " + package +
+                         " (scripts/bootstrap.sh does) or set POSLAB_FORTUNES_DIR");
     std::vector<std::string> files;
     std::error_code ec;
     if (name == "poems") {
@@ -309,7 +331,7 @@ std::vector<std::string> find_corpus_files(const std::string& name) {
         for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
             if (!e.is_regular_file(ec) || e.is_symlink(ec)) continue;  // off/, other languages, .u8 links
             const std::string fname = e.path().filename().string();
-            if (fname.find('.') != std::string::npos) continue;       // .dat, .u8, anything with an extension
+            if (fname.find('.') != std::string::npos) continue;  // .dat, .u8, anything with an extension
             if (std::find(std::begin(not_english_prose), std::end(not_english_prose), fname) !=
                 std::end(not_english_prose))
                 continue;
@@ -323,7 +345,8 @@ std::vector<std::string> find_corpus_files(const std::string& name) {
     return files;
 }
 
-text_corpus make_corpus(std::string name, std::vector<std::u32string> entries, std::u32string separator) {
+text_corpus make_corpus(std::string name, std::vector<std::u32string> entries, std::u32string separator)
+{
     text_corpus c;
     c.name = std::move(name);
     c.entries = std::move(entries);
@@ -331,7 +354,8 @@ text_corpus make_corpus(std::string name, std::vector<std::u32string> entries, s
     return c;
 }
 
-text_corpus load_corpus(const std::string& name_or_path) {
+text_corpus load_corpus(const std::string& name_or_path)
+{
     text_corpus c;
     c.name = name_or_path;
     const bool named = is_named_corpus(name_or_path);
@@ -372,7 +396,8 @@ text_corpus load_corpus(const std::string& name_or_path) {
 
 // -------------------------------------------------------- split, vocabulary
 
-corpus_split split_entries(std::size_t entry_count, std::size_t held_out_every) {
+corpus_split split_entries(std::size_t entry_count, std::size_t held_out_every)
+{
     require(held_out_every >= 2, "held_out_every must be at least 2 (every k-th entry is held out)");
     corpus_split s;
     for (std::size_t i = 0; i < entry_count; ++i)
@@ -380,29 +405,34 @@ corpus_split split_entries(std::size_t entry_count, std::size_t held_out_every) 
     return s;
 }
 
-vocabulary::vocabulary(std::vector<char32_t> sorted_unique_code_points) : symbols_(std::move(sorted_unique_code_points)) {
+vocabulary::vocabulary(std::vector<char32_t> sorted_unique_code_points) : symbols_(std::move(sorted_unique_code_points))
+{
     for (std::size_t i = 1; i < symbols_.size(); ++i)
         require(symbols_[i - 1] < symbols_[i], "vocabulary code points must be sorted and unique");
 }
 
-std::int32_t vocabulary::id(char32_t cp) const {
+std::int32_t vocabulary::id(char32_t cp) const
+{
     const auto it = std::lower_bound(symbols_.begin(), symbols_.end(), cp);
     if (it == symbols_.end() || *it != cp) return unk_id;
     return static_cast<std::int32_t>(it - symbols_.begin()) + 1;
 }
 
-char32_t vocabulary::code_point(std::int32_t id) const {
+char32_t vocabulary::code_point(std::int32_t id) const
+{
     if (id == unk_id) return replacement_character;
-    require(id > 0 && static_cast<std::size_t>(id) <= symbols_.size(),
-            "token id " + std::to_string(id) + " is outside the vocabulary of " + std::to_string(size()));
+    require(id > 0 && static_cast<std::size_t>(id) <= symbols_.size(), "token id ", id,
+            " is outside the vocabulary of ", size());
     return symbols_[static_cast<std::size_t>(id) - 1];
 }
 
-std::string serialize_vocabulary(const vocabulary& vocab) {
+std::string serialize_vocabulary(const vocabulary& vocab)
+{
     return utf8_encode(std::u32string_view(vocab.symbols().data(), vocab.symbols().size()));
 }
 
-vocabulary parse_vocabulary(std::string_view utf8) {
+vocabulary parse_vocabulary(std::string_view utf8)
+{
     std::u32string cps;
     try {
         cps = utf8_decode(utf8, utf8_strict, nullptr, false);
@@ -410,13 +440,13 @@ vocabulary parse_vocabulary(std::string_view utf8) {
         throw core_error(std::string("stored vocabulary: ") + e.what());
     }
     for (std::size_t i = 1; i < cps.size(); ++i)
-        require(cps[i - 1] < cps[i], "stored vocabulary: code points are not sorted and unique (at position " +
-                                         std::to_string(i) + ")");
+        require(cps[i - 1] < cps[i], "stored vocabulary: code points are not sorted and unique (at position ", i, ")");
     return vocabulary(std::vector<char32_t>(cps.begin(), cps.end()));
 }
 
 vocabulary build_vocabulary(const std::vector<std::u32string>& entries, const std::vector<std::size_t>& indices,
-                            std::u32string_view separator) {
+                            std::u32string_view separator)
+{
     // One bit per possible code point (0x110000 bits = 136 KiB): the sorted
     // vocabulary is then a scan, independent of the order characters appear in.
     std::vector<std::uint64_t> seen(0x110000 / 64, 0);
@@ -438,7 +468,8 @@ vocabulary build_vocabulary(const std::vector<std::u32string>& entries, const st
     return vocabulary(std::move(symbols));
 }
 
-std::size_t encode_text(const vocabulary& vocab, std::u32string_view text, std::vector<std::int32_t>& out) {
+std::size_t encode_text(const vocabulary& vocab, std::u32string_view text, std::vector<std::int32_t>& out)
+{
     std::size_t unknown = 0;
     // Most characters are ASCII: look those up once.
     std::int32_t ascii[128];
@@ -455,18 +486,19 @@ std::size_t encode_text(const vocabulary& vocab, std::u32string_view text, std::
     return unknown;
 }
 
-std::u32string decode_ids(const vocabulary& vocab, const std::int32_t* ids, std::size_t n) {
+std::u32string decode_ids(const vocabulary& vocab, const std::int32_t* ids, std::size_t n)
+{
     std::u32string s;
     s.reserve(n);
     for (std::size_t i = 0; i < n; ++i) s.push_back(vocab.code_point(ids[i]));
     return s;
 }
 
-encoded_corpus encode_corpus(const text_corpus& corpus, std::size_t held_out_every) {
+encoded_corpus encode_corpus(const text_corpus& corpus, std::size_t held_out_every)
+{
     const corpus_split split = split_entries(corpus.entries.size(), held_out_every);
-    require(!split.train.empty() && !split.held_out.empty(),
-            "corpus '" + corpus.name + "' has too few entries (" + std::to_string(corpus.entries.size()) +
-                ") for a train / held-out split with every " + std::to_string(held_out_every) + "th entry held out");
+    require(!split.train.empty() && !split.held_out.empty(), "corpus '", corpus.name, "' has too few entries (",
+            corpus.entries.size(), ") for a train / held-out split with every ", held_out_every, "th entry held out");
     encoded_corpus e;
     e.name = corpus.name;
     e.vocab = build_vocabulary(corpus.entries, split.train, corpus.separator);
@@ -490,7 +522,8 @@ encoded_corpus encode_corpus(const text_corpus& corpus, std::size_t held_out_eve
     return e;
 }
 
-std::string describe(const text_corpus& corpus, const encoded_corpus& encoded) {
+std::string describe(const text_corpus& corpus, const encoded_corpus& encoded)
+{
     std::string s = "corpus " + corpus.name + ": " + std::to_string(corpus.files.size()) + " file(s), " +
                     std::to_string(corpus.bytes_read) + " bytes, " + std::to_string(corpus.entries.size()) +
                     " entries\n";
@@ -512,7 +545,8 @@ std::string describe(const text_corpus& corpus, const encoded_corpus& encoded) {
 
 // ------------------------------------------------------------------ batches
 
-std::uint64_t uniform_index(rng& gen, std::uint64_t n) {
+std::uint64_t uniform_index(rng& gen, std::uint64_t n)
+{
     require(n > 0, "uniform_index needs n > 0");
     // Values below 2^64 mod n are rejected so that the rest is a whole number
     // of copies of [0, n) (Lemire 2019, "Fast random integer generation in an interval").
@@ -524,10 +558,11 @@ std::uint64_t uniform_index(rng& gen, std::uint64_t n) {
 }
 
 void sample_training_batch(const std::vector<std::int32_t>& stream, std::size_t B, std::size_t T, rng& gen,
-                           std::int32_t* inputs_bt, std::int32_t* targets_bt) {
+                           std::int32_t* inputs_bt, std::int32_t* targets_bt)
+{
     require(B > 0 && T > 0, "training batch needs B > 0 and T > 0");
-    require(stream.size() >= T + 1, "the training stream has " + std::to_string(stream.size()) +
-                                        " tokens, fewer than one window of T + 1 = " + std::to_string(T + 1));
+    require(stream.size() >= T + 1, "the training stream has ", stream.size(),
+            " tokens, fewer than one window of T + 1 = ", T + 1);
     const std::uint64_t starts = stream.size() - T;  // s in [0, N - T - 1]
     for (std::size_t b = 0; b < B; ++b) {
         const std::size_t s = static_cast<std::size_t>(uniform_index(gen, starts));
@@ -536,7 +571,8 @@ void sample_training_batch(const std::vector<std::int32_t>& stream, std::size_t 
     }
 }
 
-eval_windows plan_eval_windows(std::size_t stream_tokens, std::size_t length, std::size_t max_tokens) {
+eval_windows plan_eval_windows(std::size_t stream_tokens, std::size_t length, std::size_t max_tokens)
+{
     require(length > 0, "evaluation window length must be positive");
     eval_windows w;
     w.length = length;
@@ -548,11 +584,11 @@ eval_windows plan_eval_windows(std::size_t stream_tokens, std::size_t length, st
 }
 
 void gather_eval_batch(const std::vector<std::int32_t>& stream, const eval_windows& windows, std::size_t first,
-                       std::size_t B, std::int32_t* inputs_bl, std::int32_t* targets_bl) {
+                       std::size_t B, std::int32_t* inputs_bl, std::int32_t* targets_bl)
+{
     const std::size_t L = windows.length;
-    require(L > 0 && first + B <= windows.count, "evaluation windows " + std::to_string(first) + ".." +
-                                                      std::to_string(first + B) + " are outside the " +
-                                                      std::to_string(windows.count) + " planned");
+    require(L > 0 && first + B <= windows.count, "evaluation windows ", first, "..", first + B, " are outside the ",
+            windows.count, " planned");
     require(windows.count * L + 1 <= stream.size(), "evaluation windows do not fit the stream");
     for (std::size_t b = 0; b < B; ++b) {
         const std::size_t s = windows.start(first + b);

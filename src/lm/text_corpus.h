@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // text_corpus.h — real text for the training lab, as Unicode code points.
 //
 // The pipeline, each step a plain function so that each can be tested:
@@ -53,15 +54,15 @@ namespace poslab {
 
 // What utf8_decode did with ill-formed input.
 struct utf8_report {
-    std::size_t bytes = 0;                 // bytes read
-    std::size_t code_points = 0;           // code points produced (incl. U+FFFD)
-    std::size_t replaced_bytes = 0;        // bytes that were not part of a well-formed sequence
-    std::size_t replacements = 0;          // U+FFFD emitted for them
+    std::size_t bytes = 0;                      // bytes read
+    std::size_t code_points = 0;                // code points produced (incl. U+FFFD)
+    std::size_t replaced_bytes = 0;             // bytes that were not part of a well-formed sequence
+    std::size_t replacements = 0;               // U+FFFD emitted for them
     std::size_t first_error_offset = SIZE_MAX;  // byte offset of the first problem
-    bool bom_removed = false;              // a leading U+FEFF was dropped
+    bool bom_removed = false;                   // a leading U+FEFF was dropped
 };
 
-enum utf8_mode {
+enum utf8_mode : int {
     utf8_repair,  // replace ill-formed input by U+FFFD and report it
     utf8_strict,  // throw core_error at the first ill-formed byte
 };
@@ -76,8 +77,8 @@ inline constexpr char32_t replacement_character = 0xFFFD;
 // Subparts", the practice of the WHATWG Encoding Standard): e.g. E2 82 41 →
 // U+FFFD 'A' (E2 82 is a valid start cut short), C0 AF → U+FFFD U+FFFD.
 // A leading byte-order mark is removed when `drop_bom`. `report` may be null.
-std::u32string utf8_decode(std::string_view bytes, utf8_mode mode = utf8_repair,
-                           utf8_report* report = nullptr, bool drop_bom = true);
+std::u32string utf8_decode(std::string_view bytes, utf8_mode mode = utf8_repair, utf8_report* report = nullptr,
+                           bool drop_bom = true);
 
 // Encodes code points as UTF-8; surrogates and values above U+10FFFF become
 // U+FFFD (they cannot be encoded).
@@ -86,8 +87,7 @@ std::string utf8_encode(char32_t cp);
 
 // Reads a whole file (binary) and decodes it; throws core_error if the file
 // cannot be read or is larger than the memory budget allows.
-std::u32string read_utf8_file(const std::string& path, utf8_mode mode = utf8_repair,
-                              utf8_report* report = nullptr);
+std::u32string read_utf8_file(const std::string& path, utf8_mode mode = utf8_repair, utf8_report* report = nullptr);
 
 // ------------------------------------------------------------ cleaning, entries
 
@@ -122,13 +122,13 @@ std::vector<std::u32string> split_paragraphs(std::u32string_view text, std::size
 // ------------------------------------------------------------------ corpora
 
 struct text_corpus {
-    std::string name;                    // "fortunes", "poems" or the path given
-    std::vector<std::string> files;      // files read, in order
-    std::vector<std::u32string> entries; // all entries, in file order
-    std::u32string separator;            // appended after each entry in a stream
+    std::string name;                     // "fortunes", "poems" or the path given
+    std::vector<std::string> files;       // files read, in order
+    std::vector<std::u32string> entries;  // all entries, in file order
+    std::u32string separator;             // appended after each entry in a stream
     std::size_t bytes_read = 0;
-    utf8_report utf8;                    // summed over files (first_error_offset of the first file with one)
-    clean_report cleaned;                // summed over files
+    utf8_report utf8;      // summed over files (first_error_offset of the first file with one)
+    clean_report cleaned;  // summed over files
 };
 
 // The fortune folder found as described above; empty string if none exists.
@@ -149,8 +149,7 @@ bool is_named_corpus(const std::string& name);
 text_corpus load_corpus(const std::string& name_or_path);
 
 // Builds a corpus from entries already in memory (tests, synthetic text).
-text_corpus make_corpus(std::string name, std::vector<std::u32string> entries,
-                        std::u32string separator = U"\n");
+text_corpus make_corpus(std::string name, std::vector<std::u32string> entries, std::u32string separator = U"\n");
 
 // -------------------------------------------------------- split, vocabulary
 
@@ -211,7 +210,7 @@ struct encoded_corpus {
     std::vector<std::int32_t> held_out;  // held-out entries, each + separator
     std::size_t train_entries = 0;
     std::size_t held_out_entries = 0;
-    std::size_t held_out_unknown = 0;    // held-out code points mapped to <unk>
+    std::size_t held_out_unknown = 0;  // held-out code points mapped to <unk>
 };
 encoded_corpus encode_corpus(const text_corpus& corpus, std::size_t held_out_every = 10);
 

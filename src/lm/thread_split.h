@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // thread_split.h — the language model's way of using n threads for work
 // that splits into independent ranges (rows of a LayerNorm, output rows of a
 // linear layer, elements of GELU): split_range cuts [0, total) into n
@@ -11,7 +12,7 @@
 // shared with other work costs more than starting two threads. Callers pass
 // a `grain` (the smallest range worth a thread).
 //
-// Internal to src/core (lm/layers.cpp, lm/model.cpp); not part of the API.
+// Internal to src/lm (layers.cpp, model.cpp); not part of the API.
 #pragma once
 
 #include "core/matmul.h"
@@ -28,7 +29,8 @@ namespace poslab::detail {
 // total / grain) of them (at least 1). An exception in any range is rethrown
 // (the first by thread order) after every thread has finished.
 template <class F>
-void split_range(int num_threads, std::size_t total, std::size_t grain, F&& f) {
+void split_range(int num_threads, std::size_t total, std::size_t grain, F&& f)
+{
     const std::size_t most = std::max<std::size_t>(1, total / std::max<std::size_t>(1, grain));
     const int nt = (int)std::min<std::size_t>((std::size_t)std::max(1, num_threads), most);
     if (nt <= 1) {
@@ -77,9 +79,9 @@ constexpr double linear_split_min_work = 1 << 20;
 // (matmul_forward_residual). Where the BLAS has small-matrix kernels the
 // weight is transposed once here and each thread multiplies its rows by it
 // (matmul_forward_wt).
-inline void linear_forward_mt(int num_threads, const float* inp, const float* weight,
-                              const float* bias, int N, int C, int OC, float* out,
-                              const float* residual = nullptr) {
+inline void linear_forward_mt(int num_threads, const float* inp, const float* weight, const float* bias, int N, int C,
+                              int OC, float* out, const float* residual = nullptr)
+{
     auto one_call = [&](const float* in, int rows, const float* res, float* o) {
         if (res)
             matmul_forward_residual(in, weight, bias, res, rows, C, OC, o);
@@ -92,8 +94,7 @@ inline void linear_forward_mt(int num_threads, const float* inp, const float* we
     }
     blas_threads_scope one(1);
     const int nt = std::max(1, std::min(num_threads, N / 16));
-    const float* wt =
-        matmul_rows_block(N / nt, OC, C) < N / nt ? transposed_weight_scratch(weight, OC, C) : nullptr;
+    const float* wt = matmul_rows_block(N / nt, OC, C) < N / nt ? transposed_weight_scratch(weight, OC, C) : nullptr;
     split_range(num_threads, (std::size_t)N, 16, [&](int, std::size_t r0, std::size_t r1) {
         const int rows = (int)(r1 - r0);
         const float* res = residual ? residual + r0 * OC : nullptr;
@@ -108,9 +109,9 @@ inline void linear_forward_mt(int num_threads, const float* inp, const float* we
 //     dinp (N, C) = dinp_beta · dinp + dout · weight    (dinp may be null)
 //     dweight (OC, C) += doutᵀ · inp,  dbias (OC) += Σ_n dout[n, :]
 // dinp_beta = 0 overwrites dinp (no need to zero it first), 1 accumulates.
-inline void linear_backward_mt(int num_threads, const float* dout, const float* inp,
-                               const float* weight, int N, int C, int OC, float* dinp,
-                               float dinp_beta, float* dweight, float* dbias) {
+inline void linear_backward_mt(int num_threads, const float* dout, const float* inp, const float* weight, int N, int C,
+                               int OC, float* dinp, float dinp_beta, float* dweight, float* dbias)
+{
     if (num_threads <= 1 || (double)N * C * OC < linear_split_min_work) {
         if (dinp) matmul_rows_nn(N, C, OC, 1.0f, dout, OC, weight, C, dinp_beta, dinp, C);
         matmul_backward(dout, inp, weight, N, C, OC, nullptr, dweight, dbias);
@@ -122,8 +123,8 @@ inline void linear_backward_mt(int num_threads, const float* dout, const float* 
         const int r0 = (int)((long long)N * t / nt), r1 = (int)((long long)N * (t + 1) / nt);
         const int o0 = (int)((long long)OC * t / nt), o1 = (int)((long long)OC * (t + 1) / nt);
         if (dinp && r1 > r0)
-            matmul_rows_nn(r1 - r0, C, OC, 1.0f, dout + (std::size_t)r0 * OC, OC, weight, C,
-                           dinp_beta, dinp + (std::size_t)r0 * C, C);
+            matmul_rows_nn(r1 - r0, C, OC, 1.0f, dout + (std::size_t)r0 * OC, OC, weight, C, dinp_beta,
+                           dinp + (std::size_t)r0 * C, C);
         if (o1 <= o0) return;
         // dweight[o0:o1] += dout[:, o0:o1]ᵀ · inp
         if (dweight)

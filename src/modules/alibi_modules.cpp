@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // alibi_modules.cpp — runnable modules of the ALiBi family (alibi.slopes,
 // alibi.bias) and of its opposite, no position encoding at all
 // (nope.causal_signal: how a causal mask alone reveals position).
@@ -17,7 +18,8 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-ModuleSpec slopesModule() {
+ModuleSpec slopesModule()
+{
     ModuleSpec s;
     s.id = u"alibi.slopes"_s;
     s.title = {u"ALiBi head slopes"_s, u"ALiBi 各头的斜率"_s};
@@ -51,7 +53,8 @@ ModuleSpec slopesModule() {
     return s;
 }
 
-ModuleSpec biasModule() {
+ModuleSpec biasModule()
+{
     ModuleSpec s;
     s.id = u"alibi.bias"_s;
     s.version = 2;  // v2: + recency, mean_distance
@@ -136,26 +139,28 @@ ModuleSpec biasModule() {
 // at every position (1/T in both), no trace of position.
 // Random numbers: per sample one fill_normal of T·dim values, row-major
 // (position, channel), from rng(seed), samples in order.
-ModuleSpec nopeModule() {
+ModuleSpec nopeModule()
+{
     ModuleSpec s;
     s.id = u"nope.causal_signal"_s;
     s.title = T2("NoPE: position from the causal mask", "NoPE：因果掩码带来的位置信息");
-    s.description = T2(
-        "No position encoding at all: one attention layer with equal scores (uniform attention) over random "
-        "token vectors. With a causal mask token t averages the t + 1 tokens it can see, so its output shrinks: "
-        "the mean squared length per channel is 1/(t + 1), and a start-token marker channel reads exactly "
-        "1/(t + 1), from which the position can be read back. Without the mask (bidirectional) every token "
-        "averages the same T tokens and all positions get the same output (1/T). Compares the measured "
-        "averages over many random sequences with the closed form.",
-        "完全没有位置编码：一层注意力，所有得分相等（均匀注意力），输入是随机词向量。有因果掩码时，"
-        "第 t 个词元对它能看到的 t + 1 个词元取平均，输出随之变小：每个通道的平均平方长度是 1/(t + 1)；"
-        "起始词元的标记通道恰好等于 1/(t + 1)，由它可以反推出位置。没有掩码（双向）时，每个词元平均的"
-        "都是同样的 T 个词元，所有位置的输出完全相同（1/T）。模块把多条随机序列上的实测平均值与闭式公式对比。");
+    s.description =
+        T2("No position encoding at all: one attention layer with equal scores (uniform attention) over random "
+           "token vectors. With a causal mask token t averages the t + 1 tokens it can see, so its output shrinks: "
+           "the mean squared length per channel is 1/(t + 1), and a start-token marker channel reads exactly "
+           "1/(t + 1), from which the position can be read back. Without the mask (bidirectional) every token "
+           "averages the same T tokens and all positions get the same output (1/T). Compares the measured "
+           "averages over many random sequences with the closed form.",
+           "完全没有位置编码：一层注意力，所有得分相等（均匀注意力），输入是随机词向量。有因果掩码时，"
+           "第 t 个词元对它能看到的 t + 1 个词元取平均，输出随之变小：每个通道的平均平方长度是 1/(t + 1)；"
+           "起始词元的标记通道恰好等于 1/(t + 1)，由它可以反推出位置。没有掩码（双向）时，每个词元平均的"
+           "都是同样的 T 个词元，所有位置的输出完全相同（1/T）。模块把多条随机序列上的实测平均值与闭式公式对比。");
     s.params = {
         intParam(u"length"_s, 32, 2, 512, T2("sequence length T", "序列长度 T")),
         intParam(u"dim"_s, 64, 1, 512, T2("channels of the random token vectors", "随机词向量的通道数")),
         intParam(u"samples"_s, 256, 1, 2000, T2("random sequences averaged", "参与平均的随机序列条数")),
-        boolParam(u"causal"_s, true, T2("causal mask: token t sees tokens 0..t only", "因果掩码：第 t 个词元只能看到 0..t")),
+        boolParam(u"causal"_s, true,
+                  T2("causal mask: token t sees tokens 0..t only", "因果掩码：第 t 个词元只能看到 0..t")),
         intParam(u"seed"_s, 1, 0, 1000000000, T2("seed of the random token vectors", "随机词向量的种子")),
     };
     s.run = [](const Params& p, const RunContext& ctx) {
@@ -205,8 +210,8 @@ ModuleSpec nopeModule() {
             Output::series(u"bos_signal"_s, rangeDoubles(T), bos),
             Output::series(u"recovered_position"_s, rangeDoubles(T), recovered),
             Output::table(u"positions"_s,
-                          {u"position"_s, u"tokens_seen"_s, u"bos_signal"_s, u"recovered_position"_s,
-                           u"mean_sq_norm"_s, u"closed_form"_s},
+                          {u"position"_s, u"tokens_seen"_s, u"bos_signal"_s, u"recovered_position"_s, u"mean_sq_norm"_s,
+                           u"closed_form"_s},
                           rows),
             Output::scalar(u"max_rel_error"_s, maxRel),
             Output::scalar(u"first_to_last"_s, firstToLast),
@@ -217,7 +222,8 @@ ModuleSpec nopeModule() {
 
 }  // namespace
 
-void registerAlibiModules(Registry& r) {
+void registerAlibiModules(Registry& r)
+{
     r.add(slopesModule());
     r.add(biasModule());
     r.add(nopeModule());

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // attention_modules.cpp — runnable modules of the attention family:
 //   attention.map          attention weights of a toy one-layer model over a
 //                          sentence, for every position encoding;
@@ -41,7 +42,10 @@ namespace poslab::modules {
 
 namespace {
 
-QString S(const char* s) { return QString::fromUtf8(s); }
+QString S(const char* s)
+{
+    return QString::fromUtf8(s);
+}
 
 struct SentencePreset {
     const char* id;
@@ -58,40 +62,49 @@ const SentencePreset kSentences[] = {
     {"fox", "The quick brown fox jumps over the lazy dog", {0, 1, 2, 8, 4, 5, 6, 7, 3}},  // ... brown dog ... lazy fox
     {"cat", "the cat sat on the mat", {0, 5, 2, 3, 4, 1}},                                // the mat sat on the cat
     {"man_bites_dog", "man bites dog", {2, 1, 0}},                                        // dog bites man
-    {"zh_fox", "敏捷的棕色狐狸跳过了懒狗", {0, 1, 2, 3, 4, 11, 7, 8, 9, 10, 5, 6}},          // 敏捷的棕色狗跳过了懒狐狸
-    {"zh_position", "位置编码告诉模型每个字在哪里", {6, 7, 4, 5, 0, 1, 2, 3, 8, 9, 10, 11, 12, 13}},  // 模型告诉位置编码…
-    {"zh_cat", "猫坐在垫子上", {3, 4, 1, 2, 0, 5}},                                         // 垫子坐在猫上
-    {"cat_mouse", "the cat chases the mouse", {0, 4, 2, 3, 1}},                           // the mouse chases the cat
-    {"zh_love", "我爱中国", {2, 3, 1, 0}},                                                  // 中国爱我
-    {"zh_palindrome", "上海自来水来自海上", {7, 8, 2, 3, 4, 5, 6, 0, 1}},                      // 海上自来水来自上海
+    {"zh_fox", "敏捷的棕色狐狸跳过了懒狗", {0, 1, 2, 3, 4, 11, 7, 8, 9, 10, 5, 6}},  // 敏捷的棕色狗跳过了懒狐狸
+    {"zh_position",
+     "位置编码告诉模型每个字在哪里",
+     {6, 7, 4, 5, 0, 1, 2, 3, 8, 9, 10, 11, 12, 13}},                      // 模型告诉位置编码…
+    {"zh_cat", "猫坐在垫子上", {3, 4, 1, 2, 0, 5}},                        // 垫子坐在猫上
+    {"cat_mouse", "the cat chases the mouse", {0, 4, 2, 3, 1}},            // the mouse chases the cat
+    {"zh_love", "我爱中国", {2, 3, 1, 0}},                                 // 中国爱我
+    {"zh_palindrome", "上海自来水来自海上", {7, 8, 2, 3, 4, 5, 6, 0, 1}},  // 海上自来水来自上海
     // One word repeated 16 times: every token has the same embedding, so the
     // map shows the position encoding alone (none: uniform 1/16).
     {"la", "la la la la la la la la la la la la la la la la", {15, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0}},
     {"zh_la", "啦啦啦啦啦啦啦啦啦啦啦啦啦啦啦啦", {15, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0}},
 };
 
-const SentencePreset& sentencePreset(const QString& id) {
+const SentencePreset& sentencePreset(const QString& id)
+{
     for (const auto& s : kSentences)
         if (id == QLatin1String(s.id)) return s;
     return kSentences[0];
 }
 
-QStringList sentenceIds() {
+QStringList sentenceIds()
+{
     QStringList ids;
     for (const auto& s : kSentences) ids << QString::fromLatin1(s.id);
     return ids;
 }
 
-QString sentenceText(const QString& id) { return S(sentencePreset(id).text); }
+QString sentenceText(const QString& id)
+{
+    return S(sentencePreset(id).text);
+}
 
-bool isCjk(QChar c) {
+bool isCjk(QChar c)
+{
     const ushort u = c.unicode();
     return (u >= 0x4E00 && u <= 0x9FFF) || (u >= 0x3400 && u <= 0x4DBF) || (u >= 0x3000 && u <= 0x303F) ||
            (u >= 0xFF00 && u <= 0xFFEF);
 }
 
 // Words for alphabetic text; one token per character when the text has CJK.
-QStringList tokenize(const QString& text) {
+QStringList tokenize(const QString& text)
+{
     if (std::any_of(text.begin(), text.end(), isCjk)) {
         QStringList out;
         for (QChar c : text)
@@ -103,7 +116,8 @@ QStringList tokenize(const QString& text) {
 
 // Seed of a token's embedding: FNV-1a of its lower-cased UTF-8 text, mixed
 // with the run's seed. "The" and "the" share an embedding.
-std::uint64_t tokenSeed(const QString& token, std::uint64_t seed) {
+std::uint64_t tokenSeed(const QString& token, std::uint64_t seed)
+{
     std::uint64_t h = 1469598103934665603ull;
     for (char c : token.toLower().toUtf8()) {
         h ^= (unsigned char)c;
@@ -121,14 +135,14 @@ constexpr int kT5MaxDistance = 128;
 // q, k, v of the toy model and the attention config that carries the encoding.
 struct ToyAttention {
     int T = 0, H = 0, D = 0;
-    std::vector<float> q, k, v;           // (1, H, T, D)
-    std::vector<float> bias;              // (H, T, T) for alibi / t5
-    std::vector<float> cos_tp, sin_tp;    // (T, D/2) for rope
+    std::vector<float> q, k, v;         // (1, H, T, D)
+    std::vector<float> bias;            // (H, T, T) for alibi / t5
+    std::vector<float> cos_tp, sin_tp;  // (T, D/2) for rope
     attention_config cfg;
 };
 
-ToyAttention buildToy(const QStringList& tokens, const QString& encoding, int H, int D, bool causal,
-                      std::uint64_t seed) {
+ToyAttention buildToy(const QStringList& tokens, const QString& encoding, int H, int D, bool causal, std::uint64_t seed)
+{
     ToyAttention a;
     const int T = int(tokens.size());
     const int C = H * D;
@@ -195,7 +209,8 @@ ToyAttention buildToy(const QStringList& tokens, const QString& encoding, int H,
 }
 
 // Runs the toy attention; returns out (1, H, T, D), and the weights if asked.
-std::vector<float> runToy(const ToyAttention& a, std::vector<float>* weights) {
+std::vector<float> runToy(const ToyAttention& a, std::vector<float>* weights)
+{
     std::vector<float> out(a.q.size());
     attention_workspace ws;
     if (weights) weights->assign(attention_weights_elements(1, a.H, a.T), 0.0f);
@@ -206,7 +221,8 @@ std::vector<float> runToy(const ToyAttention& a, std::vector<float>* weights) {
 
 // ---- shared parameters -------------------------------------------------------
 
-ParamSpec sentenceParam() {
+ParamSpec sentenceParam()
+{
     // Each language of a course shows its own readers a sentence they can read.
     return perLanguage(choiceParam(
         QStringLiteral("sentence"), QStringLiteral("fox"), sentenceIds(),
@@ -221,27 +237,35 @@ ParamSpec sentenceParam() {
            "zh_palindrome = 上海自来水来自海上，la = “la” 重复 16 次，zh_la = “啦”重复 16 次（同一个词元重复：热力图只反映"
            "位置编码本身）（英文按词切分，中文按字切分）")));
 }
-ParamSpec headsParam() {
+ParamSpec headsParam()
+{
     return intParam(QStringLiteral("heads"), 4, 1, 16, T2("number of heads H", "注意力头数 H"));
 }
-ParamSpec headDimParam() {
-    return intParam(QStringLiteral("head_dim"), 16, 2, 128, T2("head dimension D (even, for RoPE)", "每个头的维度 D（偶数，RoPE 需要）"),
-                    2);
+ParamSpec headDimParam()
+{
+    return intParam(QStringLiteral("head_dim"), 16, 2, 128,
+                    T2("head dimension D (even, for RoPE)", "每个头的维度 D（偶数，RoPE 需要）"), 2);
 }
-ParamSpec causalParam(bool def) {
+ParamSpec causalParam(bool def)
+{
     return boolParam(QStringLiteral("causal"), def,
                      T2("causal mask: token t sees tokens 0..t only", "因果掩码：第 t 个词元只能看到 0..t"));
 }
-ParamSpec seedParam() {
+ParamSpec seedParam()
+{
     return intParam(QStringLiteral("seed"), 1, 0, 1000000000,
                     T2("seed of the random embeddings and projections", "随机词向量与投影矩阵的种子"));
 }
 
-std::vector<double> toDoubleVec(const float* p, std::size_t n) { return std::vector<double>(p, p + n); }
+std::vector<double> toDoubleVec(const float* p, std::size_t n)
+{
+    return std::vector<double>(p, p + n);
+}
 
 // ---- attention.map -----------------------------------------------------------
 
-std::vector<Output> runMap(const Params& p, const RunContext& ctx) {
+std::vector<Output> runMap(const Params& p, const RunContext& ctx)
+{
     const QString text = sentenceText(p.getChoice(QStringLiteral("sentence")));
     const QStringList tokens = tokenize(text);
     const QString encoding = p.getChoice(QStringLiteral("encoding"));
@@ -271,11 +295,12 @@ std::vector<Output> runMap(const Params& p, const RunContext& ctx) {
 
 // ---- attention.permutation -----------------------------------------------------
 
-const QStringList kReorders = {QStringLiteral("reverse"), QStringLiteral("shift"), QStringLiteral("swap_ends"),
+const QStringList kReorders = {QStringLiteral("reverse"), QStringLiteral("shift"),  QStringLiteral("swap_ends"),
                                QStringLiteral("shuffle"), QStringLiteral("custom"), QStringLiteral("swap_roles")};
 
 // perm[t] = which original token sits in slot t after reordering.
-std::vector<int> makePermutation(const Params& p, int T) {
+std::vector<int> makePermutation(const Params& p, int T)
+{
     const QString how = p.getChoice(QStringLiteral("reorder"));
     std::vector<int> perm(T);
     std::iota(perm.begin(), perm.end(), 0);
@@ -298,7 +323,8 @@ std::vector<int> makePermutation(const Params& p, int T) {
     return perm;
 }
 
-void checkPermutation(const Params& p) {
+void checkPermutation(const Params& p)
+{
     const int T = int(tokenize(sentenceText(p.getChoice(QStringLiteral("sentence")))).size());
     const auto order = p.getIntList(QStringLiteral("order"));
     if (p.getChoice(QStringLiteral("reorder")) != QLatin1String("custom")) return;
@@ -314,7 +340,8 @@ void checkPermutation(const Params& p) {
                           QStringLiteral("0..%1 的一个排列（这句话有 %2 个词元）").arg(T - 1).arg(T)});
 }
 
-std::vector<Output> runPermutation(const Params& p, const RunContext& ctx) {
+std::vector<Output> runPermutation(const Params& p, const RunContext& ctx)
+{
     const QStringList tokens = tokenize(sentenceText(p.getChoice(QStringLiteral("sentence"))));
     const int T = int(tokens.size());
     const int H = int(p.getInt(QStringLiteral("heads")));
@@ -365,7 +392,8 @@ std::vector<Output> runPermutation(const Params& p, const RunContext& ctx) {
 
 }  // namespace
 
-void registerAttentionModules(Registry& r) {
+void registerAttentionModules(Registry& r)
+{
     {
         ModuleSpec s;
         s.id = QStringLiteral("attention.map");
@@ -388,7 +416,8 @@ void registerAttentionModules(Registry& r) {
                            "位置编码：none（无）、sinusoidal（正弦）、learned（可学习）、rope、alibi、t5")),
             headsParam(),
             headDimParam(),
-            intParam(QStringLiteral("head"), 0, 0, 15, T2("head shown in 'weights' (< heads)", "“weights”中显示的头（小于 heads）")),
+            intParam(QStringLiteral("head"), 0, 0, 15,
+                     T2("head shown in 'weights' (< heads)", "“weights”中显示的头（小于 heads）")),
             causalParam(false),
             seedParam(),
         };
@@ -421,13 +450,14 @@ void registerAttentionModules(Registry& r) {
             "所以在倒序下 ALiBi 仍然保持等变。");
         s.params = {
             sentenceParam(),
-            choiceParam(QStringLiteral("reorder"), QStringLiteral("shuffle"), kReorders,
-                        T2("reordering: reverse, shift (rotate left by one), swap_ends, shuffle (seeded), custom (order), "
-                           "swap_roles (swap the two actors: \"the cat chases the mouse\" -> \"the mouse chases the cat\", "
-                           "我爱中国 -> 中国爱我)",
-                           "重排方式：reverse（倒序）、shift（循环左移一位）、swap_ends（交换首尾）、shuffle（按种子随机）、"
-                           "custom（使用 order）、swap_roles（交换句中的两个角色：“the cat chases the mouse” → "
-                           "“the mouse chases the cat”，我爱中国 → 中国爱我）")),
+            choiceParam(
+                QStringLiteral("reorder"), QStringLiteral("shuffle"), kReorders,
+                T2("reordering: reverse, shift (rotate left by one), swap_ends, shuffle (seeded), custom (order), "
+                   "swap_roles (swap the two actors: \"the cat chases the mouse\" -> \"the mouse chases the cat\", "
+                   "我爱中国 -> 中国爱我)",
+                   "重排方式：reverse（倒序）、shift（循环左移一位）、swap_ends（交换首尾）、shuffle（按种子随机）、"
+                   "custom（使用 order）、swap_roles（交换句中的两个角色：“the cat chases the mouse” → "
+                   "“the mouse chases the cat”，我爱中国 → 中国爱我）")),
             intListParam(QStringLiteral("order"), {}, 0, 63, 64,
                          T2("custom order: slot t gets token order[t] (a permutation of 0..T-1)",
                             "自定义顺序：第 t 个位置放原来的第 order[t] 个词元（须为 0..T-1 的一个排列）")),

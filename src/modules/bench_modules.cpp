@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench_modules.cpp — runnable modules of the bench family:
 //   bench.pe_cost  what each position encoding adds to one attention forward.
 //
@@ -38,15 +39,20 @@ namespace poslab::modules {
 
 namespace {
 
-QString S(const char* s) { return QString::fromUtf8(s); }
+QString S(const char* s)
+{
+    return QString::fromUtf8(s);
+}
 
 using Clock = std::chrono::steady_clock;
 
-double msSince(Clock::time_point t0) {
+double msSince(Clock::time_point t0)
+{
     return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
-double median(std::vector<double> v) {
+double median(std::vector<double> v)
+{
     std::sort(v.begin(), v.end());
     const std::size_t n = v.size();
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
@@ -54,14 +60,15 @@ double median(std::vector<double> v) {
 
 struct Candidate {
     QString name;
-    QString work;                    // what the encoding adds per forward
+    QString work;  // what the encoding adds per forward
     double setup_ms = 0.0;
-    std::function<void()> forward;   // one full forward with this encoding
-    int calls = 1;                   // calls per sample (~2 ms)
-    std::vector<double> samples;     // ms per call
+    std::function<void()> forward;  // one full forward with this encoding
+    int calls = 1;                  // calls per sample (~2 ms)
+    std::vector<double> samples;    // ms per call
 };
 
-std::vector<Output> runPeCost(const Params& p, const RunContext& ctx) {
+std::vector<Output> runPeCost(const Params& p, const RunContext& ctx)
+{
     const int T = int(p.getInt(QStringLiteral("seq_len")));
     const int D = int(p.getInt(QStringLiteral("head_dim")));
     const int H = int(p.getInt(QStringLiteral("heads")));
@@ -107,17 +114,17 @@ std::vector<Output> runPeCost(const Params& p, const RunContext& ctx) {
         auto t0 = Clock::now();
         sinusoidal_table(T, C, 10000.0, sinusoidal_layout_interleaved, 0.0, pe.data());
         add("sinusoidal", "x += PE over (T, C)", msSince(t0), [&] {
-                             sinusoidal_add(pe.data(), 1.0f, 1, T, C, x.data());
-                             attend(base);
-                         });
+            sinusoidal_add(pe.data(), 1.0f, 1, T, C, x.data());
+            attend(base);
+        });
     }
     {
         auto t0 = Clock::now();
         learned_init(T, C, 7, learned.data());
         add("learned", "x += P[t] over (T, C)", msSince(t0), [&] {
-                             learned_forward(x.data(), learned.data(), 1, T, C, T, x.data());
-                             attend(base);
-                         });
+            learned_forward(x.data(), learned.data(), 1, T, C, T, x.data());
+            attend(base);
+        });
     }
     {
         auto t0 = Clock::now();
@@ -125,8 +132,7 @@ std::vector<Output> runPeCost(const Params& p, const RunContext& ctx) {
         std::vector<float> inv_f(inv.begin(), inv.end()), pos(T);
         std::iota(pos.begin(), pos.end(), 0.0f);
         rope_build_cos_sin(inv_f.data(), D / 2, pos.data(), T, 1.0f, cos_tp.data(), sin_tp.data());
-        add("rope", "rotate q, k (H, T, D) inside attention", msSince(t0),
-                         [&] { attend(with_rope); });
+        add("rope", "rotate q, k (H, T, D) inside attention", msSince(t0), [&] { attend(with_rope); });
     }
     std::vector<float> alibi((std::size_t)H * T * T), t5((std::size_t)H * T * T);
     attention_config with_alibi = base, with_t5 = base;
@@ -137,8 +143,7 @@ std::vector<Output> runPeCost(const Params& p, const RunContext& ctx) {
         std::vector<float> slopes(H);
         alibi_slopes(H, slopes.data());
         alibi_bias(slopes.data(), H, T, T, 0, causal ? alibi_causal : alibi_symmetric, alibi.data());
-        add("alibi", "read bias (H, T, T) in the softmax", msSince(t0),
-                         [&] { attend(with_alibi); });
+        add("alibi", "read bias (H, T, T) in the softmax", msSince(t0), [&] { attend(with_alibi); });
     }
     std::vector<int> buckets((std::size_t)T * T);
     std::vector<float> t5_table((std::size_t)32 * H);
@@ -146,11 +151,10 @@ std::vector<Output> runPeCost(const Params& p, const RunContext& ctx) {
     {
         auto t0 = Clock::now();
         t5_bucket_matrix(T, T, !causal, 32, 128, 0, buckets.data());
-        add("t5", "gather bias (H, T, T) from the table, then read it", msSince(t0),
-                         [&] {
-                             t5_bias_forward(buckets.data(), t5_table.data(), T, T, H, 32, t5.data());
-                             attend(with_t5);
-                         });
+        add("t5", "gather bias (H, T, T) from the table, then read it", msSince(t0), [&] {
+            t5_bias_forward(buckets.data(), t5_table.data(), T, T, H, 32, t5.data());
+            attend(with_t5);
+        });
     }
 
     // Warm up (page faults, caches), then size the samples: time the calls
@@ -194,11 +198,12 @@ std::vector<Output> runPeCost(const Params& p, const RunContext& ctx) {
         relative_min.push_back(*lo / baseline_min);
     }
     std::vector<Output> outv;
-    outv.push_back(Output::table(QStringLiteral("cost"),
-                                 {QStringLiteral("encoding"), QStringLiteral("forward_ms"), QStringLiteral("overhead_ms"),
-                                  QStringLiteral("overhead_pct"), QStringLiteral("min_ms"), QStringLiteral("max_ms"),
-                                  QStringLiteral("setup_ms"), QStringLiteral("extra_work")},
-                                 rows));
+    outv.push_back(
+        Output::table(QStringLiteral("cost"),
+                      {QStringLiteral("encoding"), QStringLiteral("forward_ms"), QStringLiteral("overhead_ms"),
+                       QStringLiteral("overhead_pct"), QStringLiteral("min_ms"), QStringLiteral("max_ms"),
+                       QStringLiteral("setup_ms"), QStringLiteral("extra_work")},
+                      rows));
     outv.push_back(Output::series(QStringLiteral("overhead_pct"), xs, overhead_pct, names));
     outv.push_back(Output::series(QStringLiteral("relative_min"), xs, relative_min, names));
     outv.push_back(Output::scalar(QStringLiteral("baseline_ms"), baseline));
@@ -217,24 +222,25 @@ std::vector<Output> runPeCost(const Params& p, const RunContext& ctx) {
 
 }  // namespace
 
-void registerBenchModules(Registry& r) {
+void registerBenchModules(Registry& r)
+{
     ModuleSpec s;
     s.id = QStringLiteral("bench.pe_cost");
     s.version = 2;  // v2: adds the relative_min series
     s.title = T2("What each position encoding costs", "每种位置编码的计算开销");
-    s.description = T2(
-        "Times one multi-head attention forward (B = 1) with each position encoding and reports the time it adds "
-        "over plain attention. Additive encodings (sinusoidal, learned) cost one pass over the embeddings; RoPE "
-        "rotates q and k, O(T·D) per head; ALiBi and T5 read an (H, T, T) bias inside the softmax, O(T²) like "
-        "attention itself, and T5 also gathers that bias from its table every step. Median of interleaved "
-        "samples; numbers vary with the machine and its load, so compare the ratios. relative_min divides each "
-        "encoding's fastest sample by that of plain attention (1 = no extra cost); load only slows samples down, "
-        "so this ratio is the steadier one on a busy machine.",
-        "测量一次多头注意力前向（B = 1）在每种位置编码下的耗时，并给出相对于不加位置编码时多出的时间。加性编码"
-        "（正弦、可学习）只需在词向量上多走一遍；RoPE 旋转 q 和 k，每个头 O(T·D)；ALiBi 和 T5 在 softmax 中读取 "
-        "(H, T, T) 的偏置，与注意力本身同为 O(T²)，T5 每一步还要从表中重新取出这个偏置。结果取交替采样的中位数；"
-        "数值随机器和负载变化，请主要比较比例。relative_min 是每种编码最快一次采样与不加编码时最快一次采样之比"
-        "（1 表示没有额外开销）；负载只会让采样变慢，所以机器繁忙时这个比值更稳定。");
+    s.description =
+        T2("Times one multi-head attention forward (B = 1) with each position encoding and reports the time it adds "
+           "over plain attention. Additive encodings (sinusoidal, learned) cost one pass over the embeddings; RoPE "
+           "rotates q and k, O(T·D) per head; ALiBi and T5 read an (H, T, T) bias inside the softmax, O(T²) like "
+           "attention itself, and T5 also gathers that bias from its table every step. Median of interleaved "
+           "samples; numbers vary with the machine and its load, so compare the ratios. relative_min divides each "
+           "encoding's fastest sample by that of plain attention (1 = no extra cost); load only slows samples down, "
+           "so this ratio is the steadier one on a busy machine.",
+           "测量一次多头注意力前向（B = 1）在每种位置编码下的耗时，并给出相对于不加位置编码时多出的时间。加性编码"
+           "（正弦、可学习）只需在词向量上多走一遍；RoPE 旋转 q 和 k，每个头 O(T·D)；ALiBi 和 T5 在 softmax 中读取 "
+           "(H, T, T) 的偏置，与注意力本身同为 O(T²)，T5 每一步还要从表中重新取出这个偏置。结果取交替采样的中位数；"
+           "数值随机器和负载变化，请主要比较比例。relative_min 是每种编码最快一次采样与不加编码时最快一次采样之比"
+           "（1 表示没有额外开销）；负载只会让采样变慢，所以机器繁忙时这个比值更稳定。");
     s.params = {
         intParam(QStringLiteral("seq_len"), 512, 16, 2048, T2("sequence length T", "序列长度 T")),
         intParam(QStringLiteral("head_dim"), 64, 8, 128, T2("head dimension D (even)", "每个头的维度 D（偶数）"), 2),

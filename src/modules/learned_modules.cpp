@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // learned_modules.cpp — runnable modules of the learned-absolute family:
 // learned.extend (interpolate a table to a new length, or copy its rows
 // over and over as Longformer did, or keep it and append fresh untrained rows).
@@ -16,7 +17,8 @@ using namespace Qt::StringLiterals;
 namespace {
 
 // cos(W[t], W[t+1]) for t = 0 .. L-2: how much a row resembles the next one.
-std::vector<double> neighbourSimilarity(const std::vector<float>& w, std::size_t L, std::size_t C) {
+std::vector<double> neighbourSimilarity(const std::vector<float>& w, std::size_t L, std::size_t C)
+{
     std::vector<double> out;
     for (std::size_t t = 0; t + 1 < L; ++t) {
         double ab = 0, aa = 0, bb = 0;
@@ -31,7 +33,8 @@ std::vector<double> neighbourSimilarity(const std::vector<float>& w, std::size_t
     return out;
 }
 
-double cosineRows(const std::vector<float>& w, std::size_t C, std::size_t a, std::size_t b) {
+double cosineRows(const std::vector<float>& w, std::size_t C, std::size_t a, std::size_t b)
+{
     double ab = 0, aa = 0, bb = 0;
     for (std::size_t c = 0; c < C; ++c) {
         const double x = w[a * C + c], y = w[b * C + c];
@@ -45,7 +48,8 @@ double cosineRows(const std::vector<float>& w, std::size_t C, std::size_t a, std
 // Mean over t of cos(W[t], W[t+k]) for k = 0 .. min(L/2, 128): how similar two
 // rows k apart are on average (1 at k = 0 unless a row is zero). Stopping at
 // L/2 keeps at least L/2 pairs in every average, so the tail is not one noisy pair.
-std::vector<double> similarityByDistance(const std::vector<float>& w, std::size_t L, std::size_t C) {
+std::vector<double> similarityByDistance(const std::vector<float>& w, std::size_t L, std::size_t C)
+{
     const std::size_t K = std::min<std::size_t>(L / 2, 128);
     std::vector<double> out;
     for (std::size_t k = 0; k <= K; ++k) {
@@ -56,7 +60,8 @@ std::vector<double> similarityByDistance(const std::vector<float>& w, std::size_
     return out;
 }
 
-std::vector<double> rowNorms(const std::vector<float>& w, std::size_t L, std::size_t C) {
+std::vector<double> rowNorms(const std::vector<float>& w, std::size_t L, std::size_t C)
+{
     std::vector<double> out(L);
     for (std::size_t t = 0; t < L; ++t) {
         double s = 0;
@@ -66,14 +71,16 @@ std::vector<double> rowNorms(const std::vector<float>& w, std::size_t L, std::si
     return out;
 }
 
-std::vector<double> cosineMatrix(const std::vector<float>& w, std::size_t L, std::size_t C) {
+std::vector<double> cosineMatrix(const std::vector<float>& w, std::size_t L, std::size_t C)
+{
     std::vector<double> m(L * L);
     for (std::size_t a = 0; a < L; ++a)
         for (std::size_t b = a; b < L; ++b) m[a * L + b] = m[b * L + a] = cosineRows(w, C, a, b);
     return m;
 }
 
-ModuleSpec extendModule() {
+ModuleSpec extendModule()
+{
     ModuleSpec s;
     s.id = u"learned.extend"_s;
     s.version = 2;  // v2: + method, matrix, similarity_by_distance_*, row_norm_*, std_before, parameters_*
@@ -151,8 +158,7 @@ ModuleSpec extendModule() {
             // N(0, 0.02) rows from their own stream (seed + 1).
             const std::size_t keep = std::min(L, L2);
             std::copy(before.begin(), before.begin() + std::ptrdiff_t(keep * C), after.begin());
-            if (L2 > L)
-                learned_init(L2 - L, C, std::uint64_t(p.getInt(u"seed"_s)) + 1, after.data() + L * C);
+            if (L2 > L) learned_init(L2 - L, C, std::uint64_t(p.getInt(u"seed"_s)) + 1, after.data() + L * C);
             for (std::size_t i = 0; i < L2; ++i) source[i] = i < L ? double(i) : -1.0;
         } else {
             learned_interpolate(before.data(), L, C, L2, after.data());
@@ -201,6 +207,9 @@ ModuleSpec extendModule() {
 
 }  // namespace
 
-void registerLearnedModules(Registry& r) { r.add(extendModule()); }
+void registerLearnedModules(Registry& r)
+{
+    r.add(extendModule());
+}
 
 }  // namespace poslab::modules

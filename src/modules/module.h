@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // module.h — runnable modules: typed parameters in, typed outputs out.
 //
 // A module is a small, registered piece of real work on the numeric core
@@ -33,7 +34,8 @@ struct Text2 {
     bool isEmpty() const { return en.isEmpty() && zh.isEmpty(); }
     // QString::arg on both texts: T2("%1 heads", "%1 个头").arg(n).
     template <typename... Args>
-    Text2 arg(const Args&... args) const {
+    Text2 arg(const Args&... args) const
+    {
         return {en.arg(args...), zh.arg(args...)};
     }
 };
@@ -45,19 +47,19 @@ enum class ParamType { Int, Float, Bool, Choice, IntList, FloatList };
 QString paramTypeName(ParamType t);  // "int", "float", "bool", "choice", "int list", "float list"
 
 struct ParamSpec {
-    QString name;        // snake_case
+    QString name;  // snake_case
     ParamType type = ParamType::Int;
-    Text2 help;          // one line, both languages
+    Text2 help;  // one line, both languages
     // Bounds for numbers and for every element of a list (inclusive).
     double min = 0;
     double max = 0;
     // Default: int/float/bool as a number or bool; choice as a string;
     // lists as QVariantList of numbers.
     QVariant defaultValue;
-    QStringList choices;       // for Choice
-    int maxListLength = 64;    // for lists
-    int minListLength = 0;     // for lists
-    int multipleOf = 0;        // for Int: value must be a multiple (e.g. 2 for even dims); 0 = any
+    QStringList choices;     // for Choice
+    int maxListLength = 64;  // for lists
+    int minListLength = 0;   // for lists
+    int multipleOf = 0;      // for Int: value must be a multiple (e.g. 2 for even dims); 0 = any
     // The value picks text in one language (a sentence, the language of the
     // descriptions): a course's English and Chinese chapters may each choose
     // their own. `poslab check` requires every other parameter to agree.
@@ -136,7 +138,8 @@ struct Cancelled : std::runtime_error {
 struct RunContext {
     const std::atomic<bool>* cancelFlag = nullptr;
     bool isCancelled() const { return cancelFlag && cancelFlag->load(std::memory_order_relaxed); }
-    void throwIfCancelled() const {
+    void throwIfCancelled() const
+    {
         if (isCancelled()) throw Cancelled();
     }
 };
@@ -169,18 +172,18 @@ struct Output {
     static Output series(QString name, std::vector<double> x, std::vector<double> y);
     // Throws std::logic_error when xLabels is non-empty and its size differs from x.
     static Output series(QString name, std::vector<double> x, std::vector<double> y, QStringList xLabels);
-    static Output matrix(QString name, int rows, int cols, std::vector<double> data,
-                         QStringList rowLabels = {}, QStringList colLabels = {});
+    static Output matrix(QString name, int rows, int cols, std::vector<double> data, QStringList rowLabels = {},
+                         QStringList colLabels = {});
     static Output table(QString name, QStringList columns, std::vector<QVariantList> rows);
     static Output scalar(QString name, double value);
     static Output textOutput(QString name, QString text);
 };
 
 struct ModuleSpec {
-    QString id;               // "family.name", e.g. "rope.inv_freq"
-    int version = 1;          // bump when outputs change for the same params (cache key)
+    QString id;       // "family.name", e.g. "rope.inv_freq"
+    int version = 1;  // bump when outputs change for the same params (cache key)
     Text2 title;
-    Text2 description;        // one paragraph
+    Text2 description;  // one paragraph
     std::vector<ParamSpec> params;
     // Checks that involve several parameters; throws ParamError. Optional.
     std::function<void(const Params&)> check;
@@ -195,15 +198,14 @@ struct ModuleSpec {
 };
 
 // Small helpers for declaring parameters tersely in module files.
-ParamSpec intParam(QString name, long long def, long long min, long long max, Text2 help,
-                   int multipleOf = 0);
+ParamSpec intParam(QString name, long long def, long long min, long long max, Text2 help, int multipleOf = 0);
 ParamSpec floatParam(QString name, double def, double min, double max, Text2 help);
 ParamSpec boolParam(QString name, bool def, Text2 help);
 ParamSpec choiceParam(QString name, QString def, QStringList choices, Text2 help);
-ParamSpec intListParam(QString name, std::vector<long long> def, long long min, long long max,
-                       int maxLength, Text2 help, int minLength = 0);
-ParamSpec floatListParam(QString name, std::vector<double> def, double min, double max,
-                         int maxLength, Text2 help, int minLength = 0);
+ParamSpec intListParam(QString name, std::vector<long long> def, long long min, long long max, int maxLength,
+                       Text2 help, int minLength = 0);
+ParamSpec floatListParam(QString name, std::vector<double> def, double min, double max, int maxLength, Text2 help,
+                         int minLength = 0);
 
 // What several modules allow for a length drawn as a matrix: "at most 512 when matrix=true".
 Text2 atMost512WithMatrix();

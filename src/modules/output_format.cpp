@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "modules/output_format.h"
 
 #include "util/number_format.h"
@@ -10,24 +11,25 @@ namespace poslab::modules {
 
 // ---------------------------------------------------------------- JSON
 
-void appendJsonString(std::string& out, const QString& s) {
+void appendJsonString(std::string& out, const QString& s)
+{
     const QByteArray utf8 = s.toUtf8();
     out += '"';
     for (unsigned char c : utf8) {
         switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        default:
-            if (c < 0x20) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\u%04x", c);
-                out += buf;
-            } else {
-                out += static_cast<char>(c);
-            }
+            case '"': out += "\\\""; break;
+            case '\\': out += "\\\\"; break;
+            case '\n': out += "\\n"; break;
+            case '\r': out += "\\r"; break;
+            case '\t': out += "\\t"; break;
+            default:
+                if (c < 0x20) {
+                    char buf[8];
+                    std::snprintf(buf, sizeof buf, "\\u%04x", c);
+                    out += buf;
+                } else {
+                    out += static_cast<char>(c);
+                }
         }
     }
     out += '"';
@@ -35,7 +37,8 @@ void appendJsonString(std::string& out, const QString& s) {
 
 namespace {
 
-void appendJsonNumber(std::string& out, double v) {
+void appendJsonNumber(std::string& out, double v)
+{
     if (!std::isfinite(v)) {
         out += "null";  // JSON has no NaN or infinity
         return;
@@ -43,7 +46,8 @@ void appendJsonNumber(std::string& out, double v) {
     util::appendNumber(out, v);
 }
 
-void appendJsonNumbers(std::string& out, const std::vector<double>& v) {
+void appendJsonNumbers(std::string& out, const std::vector<double>& v)
+{
     out += '[';
     for (std::size_t i = 0; i < v.size(); ++i) {
         if (i) out += ',';
@@ -52,7 +56,8 @@ void appendJsonNumbers(std::string& out, const std::vector<double>& v) {
     out += ']';
 }
 
-void appendJsonStrings(std::string& out, const QStringList& list) {
+void appendJsonStrings(std::string& out, const QStringList& list)
+{
     out += '[';
     for (qsizetype i = 0; i < list.size(); ++i) {
         if (i) out += ',';
@@ -61,81 +66,84 @@ void appendJsonStrings(std::string& out, const QStringList& list) {
     out += ']';
 }
 
-void appendJsonVariant(std::string& out, const QVariant& v) {
+void appendJsonVariant(std::string& out, const QVariant& v)
+{
     switch (v.typeId()) {
-    case QMetaType::Bool: out += v.toBool() ? "true" : "false"; break;
-    case QMetaType::Int:
-    case QMetaType::UInt:
-    case QMetaType::LongLong:
-    case QMetaType::ULongLong: out += std::to_string(v.toLongLong()); break;
-    case QMetaType::Double:
-    case QMetaType::Float: appendJsonNumber(out, v.toDouble()); break;
-    case QMetaType::QVariantList: {
-        out += '[';
-        const QVariantList list = v.toList();
-        for (qsizetype i = 0; i < list.size(); ++i) {
-            if (i) out += ',';
-            appendJsonVariant(out, list[i]);
+        case QMetaType::Bool: out += v.toBool() ? "true" : "false"; break;
+        case QMetaType::Int:
+        case QMetaType::UInt:
+        case QMetaType::LongLong:
+        case QMetaType::ULongLong: out += std::to_string(v.toLongLong()); break;
+        case QMetaType::Double:
+        case QMetaType::Float: appendJsonNumber(out, v.toDouble()); break;
+        case QMetaType::QVariantList: {
+            out += '[';
+            const QVariantList list = v.toList();
+            for (qsizetype i = 0; i < list.size(); ++i) {
+                if (i) out += ',';
+                appendJsonVariant(out, list[i]);
+            }
+            out += ']';
+            break;
         }
-        out += ']';
-        break;
-    }
-    default: appendJsonString(out, v.toString());
+        default: appendJsonString(out, v.toString());
     }
 }
 
-void appendJsonOutput(std::string& out, const Output& o) {
+void appendJsonOutput(std::string& out, const Output& o)
+{
     out += "{\"kind\": ";
     appendJsonString(out, outputKindName(o.kind));
     out += ", \"name\": ";
     appendJsonString(out, o.name);
     switch (o.kind) {
-    case OutputKind::Series:
-        out += ", \"x\": ";
-        appendJsonNumbers(out, o.x);
-        out += ", \"y\": ";
-        appendJsonNumbers(out, o.y);
-        if (!o.xLabels.isEmpty()) {
-            out += ", \"x_labels\": ";
-            appendJsonStrings(out, o.xLabels);
-        }
-        break;
-    case OutputKind::Matrix:
-        out += ", \"rows\": " + std::to_string(o.rows) + ", \"cols\": " + std::to_string(o.cols);
-        out += ", \"data\": ";
-        appendJsonNumbers(out, o.data);
-        if (!o.rowLabels.isEmpty()) {
-            out += ", \"row_labels\": ";
-            appendJsonStrings(out, o.rowLabels);
-        }
-        if (!o.colLabels.isEmpty()) {
-            out += ", \"col_labels\": ";
-            appendJsonStrings(out, o.colLabels);
-        }
-        break;
-    case OutputKind::Table:
-        out += ", \"columns\": ";
-        appendJsonStrings(out, o.columns);
-        out += ", \"rows\": [";
-        for (std::size_t r = 0; r < o.tableRows.size(); ++r) {
-            if (r) out += ", ";
-            appendJsonVariant(out, o.tableRows[r]);
-        }
-        out += ']';
-        break;
-    case OutputKind::Scalar:
-        out += ", \"value\": ";
-        appendJsonNumber(out, o.value);
-        break;
-    case OutputKind::Text:
-        out += ", \"value\": ";
-        appendJsonString(out, o.text);
-        break;
+        case OutputKind::Series:
+            out += ", \"x\": ";
+            appendJsonNumbers(out, o.x);
+            out += ", \"y\": ";
+            appendJsonNumbers(out, o.y);
+            if (!o.xLabels.isEmpty()) {
+                out += ", \"x_labels\": ";
+                appendJsonStrings(out, o.xLabels);
+            }
+            break;
+        case OutputKind::Matrix:
+            out += ", \"rows\": " + std::to_string(o.rows) + ", \"cols\": " + std::to_string(o.cols);
+            out += ", \"data\": ";
+            appendJsonNumbers(out, o.data);
+            if (!o.rowLabels.isEmpty()) {
+                out += ", \"row_labels\": ";
+                appendJsonStrings(out, o.rowLabels);
+            }
+            if (!o.colLabels.isEmpty()) {
+                out += ", \"col_labels\": ";
+                appendJsonStrings(out, o.colLabels);
+            }
+            break;
+        case OutputKind::Table:
+            out += ", \"columns\": ";
+            appendJsonStrings(out, o.columns);
+            out += ", \"rows\": [";
+            for (std::size_t r = 0; r < o.tableRows.size(); ++r) {
+                if (r) out += ", ";
+                appendJsonVariant(out, o.tableRows[r]);
+            }
+            out += ']';
+            break;
+        case OutputKind::Scalar:
+            out += ", \"value\": ";
+            appendJsonNumber(out, o.value);
+            break;
+        case OutputKind::Text:
+            out += ", \"value\": ";
+            appendJsonString(out, o.text);
+            break;
     }
     out += '}';
 }
 
-void appendJsonParams(std::string& out, const Params& params) {
+void appendJsonParams(std::string& out, const Params& params)
+{
     out += '{';
     bool first = true;
     for (const auto& [name, value] : params.values()) {
@@ -150,7 +158,8 @@ void appendJsonParams(std::string& out, const Params& params) {
 
 }  // namespace
 
-std::string runToJson(const ModuleSpec& spec, const Params& params, const std::vector<Output>& outputs) {
+std::string runToJson(const ModuleSpec& spec, const Params& params, const std::vector<Output>& outputs)
+{
     std::string out;
     out += "{\"module\": ";
     appendJsonString(out, spec.id);
@@ -170,23 +179,25 @@ std::string runToJson(const ModuleSpec& spec, const Params& params, const std::v
 
 namespace {
 
-QString cellText(const QVariant& v) {
+QString cellText(const QVariant& v)
+{
     switch (v.typeId()) {
-    case QMetaType::Double:
-    case QMetaType::Float: {
-        const double d = v.toDouble();
-        // Readable: 6 significant digits (CSV and JSON keep every digit).
-        if (std::isfinite(d)) return QString::number(d, 'g', 6);
-        return util::formatNumber(d);
-    }
-    case QMetaType::Bool: return v.toBool() ? QStringLiteral("yes") : QStringLiteral("no");
-    case QMetaType::QVariantList: return util::formatVariantList(v.toList());
-    default: return v.toString();
+        case QMetaType::Double:
+        case QMetaType::Float: {
+            const double d = v.toDouble();
+            // Readable: 6 significant digits (CSV and JSON keep every digit).
+            if (std::isfinite(d)) return QString::number(d, 'g', 6);
+            return util::formatNumber(d);
+        }
+        case QMetaType::Bool: return v.toBool() ? QStringLiteral("yes") : QStringLiteral("no");
+        case QMetaType::QVariantList: return util::formatVariantList(v.toList());
+        default: return v.toString();
     }
 }
 
 // Display width: CJK characters take two columns in a terminal.
-int displayWidth(const QString& s) {
+int displayWidth(const QString& s)
+{
     int w = 0;
     for (QChar c : s) {
         const ushort u = c.unicode();
@@ -199,12 +210,14 @@ int displayWidth(const QString& s) {
     return w;
 }
 
-QString padded(const QString& s, int width, bool right) {
+QString padded(const QString& s, int width, bool right)
+{
     const QString pad(std::max(0, width - displayWidth(s)), u' ');
     return right ? pad + s : s + pad;
 }
 
-void appendAligned(std::string& out, const QStringList& header, const std::vector<QStringList>& rows) {
+void appendAligned(std::string& out, const QStringList& header, const std::vector<QStringList>& rows)
+{
     std::vector<int> widths(header.size(), 0);
     for (qsizetype c = 0; c < header.size(); ++c) widths[c] = displayWidth(header[c]);
     for (const auto& r : rows)
@@ -228,81 +241,82 @@ void appendAligned(std::string& out, const QStringList& header, const std::vecto
 
 constexpr int kTextMaxRows = 40;
 
-void appendTextOutput(std::string& out, const Output& o) {
+void appendTextOutput(std::string& out, const Output& o)
+{
     out += "\n" + outputKindName(o.kind).toStdString() + " " + o.name.toStdString();
     switch (o.kind) {
-    case OutputKind::Series: {
-        out += " (" + std::to_string(o.x.size()) + " points)\n";
-        // Labelled series read "x  label  y": the name sits next to the
-        // number it stands for.
-        const bool labelled = !o.xLabels.isEmpty();
-        std::vector<QStringList> rows;
-        const std::size_t n = o.x.size();
-        for (std::size_t i = 0; i < n; ++i) {
-            if (n > kTextMaxRows && i == kTextMaxRows / 2) {
-                rows.push_back(labelled ? QStringList{QStringLiteral("..."), QStringLiteral("..."), QStringLiteral("...")}
-                                        : QStringList{QStringLiteral("..."), QStringLiteral("...")});
-                i = n - kTextMaxRows / 2;
+        case OutputKind::Series: {
+            out += " (" + std::to_string(o.x.size()) + " points)\n";
+            // Labelled series read "x  label  y": the name sits next to the
+            // number it stands for.
+            const bool labelled = !o.xLabels.isEmpty();
+            std::vector<QStringList> rows;
+            const std::size_t n = o.x.size();
+            for (std::size_t i = 0; i < n; ++i) {
+                if (n > kTextMaxRows && i == kTextMaxRows / 2) {
+                    rows.push_back(
+                        labelled ? QStringList{QStringLiteral("..."), QStringLiteral("..."), QStringLiteral("...")}
+                                 : QStringList{QStringLiteral("..."), QStringLiteral("...")});
+                    i = n - kTextMaxRows / 2;
+                }
+                if (labelled)
+                    rows.push_back({cellText(o.x[i]), o.xLabels.value(qsizetype(i)), cellText(o.y[i])});
+                else
+                    rows.push_back({cellText(o.x[i]), cellText(o.y[i])});
             }
-            if (labelled) rows.push_back({cellText(o.x[i]), o.xLabels.value(qsizetype(i)), cellText(o.y[i])});
-            else rows.push_back({cellText(o.x[i]), cellText(o.y[i])});
+            appendAligned(out,
+                          labelled ? QStringList{QStringLiteral("x"), QStringLiteral("label"), QStringLiteral("y")}
+                                   : QStringList{QStringLiteral("x"), QStringLiteral("y")},
+                          rows);
+            break;
         }
-        appendAligned(out,
-                      labelled ? QStringList{QStringLiteral("x"), QStringLiteral("label"), QStringLiteral("y")}
-                               : QStringList{QStringLiteral("x"), QStringLiteral("y")},
-                      rows);
-        break;
-    }
-    case OutputKind::Matrix: {
-        out += " (" + std::to_string(o.rows) + " x " + std::to_string(o.cols) + ")";
-        if (!o.data.empty()) {
-            auto [mn, mx] = std::minmax_element(o.data.begin(), o.data.end());
-            out += ", min " + cellText(*mn).toStdString() + ", max " + cellText(*mx).toStdString();
+        case OutputKind::Matrix: {
+            out += " (" + std::to_string(o.rows) + " x " + std::to_string(o.cols) + ")";
+            if (!o.data.empty()) {
+                auto [mn, mx] = std::minmax_element(o.data.begin(), o.data.end());
+                out += ", min " + cellText(*mn).toStdString() + ", max " + cellText(*mx).toStdString();
+            }
+            out += "\n";
+            const int showRows = std::min(o.rows, 12), showCols = std::min(o.cols, 10);
+            QStringList header{QString()};
+            for (int c = 0; c < showCols; ++c) header << (o.colLabels.isEmpty() ? QString::number(c) : o.colLabels[c]);
+            if (showCols < o.cols) header << QStringLiteral("...");
+            std::vector<QStringList> rows;
+            for (int r = 0; r < showRows; ++r) {
+                QStringList row{o.rowLabels.isEmpty() ? QString::number(r) : o.rowLabels[r]};
+                for (int c = 0; c < showCols; ++c) row << cellText(o.data[std::size_t(r) * o.cols + c]);
+                rows.push_back(row);
+            }
+            if (showRows < o.rows) rows.push_back({QStringLiteral("...")});
+            appendAligned(out, header, rows);
+            if (showRows < o.rows || showCols < o.cols)
+                out += "  (corner shown; --format csv or json prints every value)\n";
+            break;
         }
-        out += "\n";
-        const int showRows = std::min(o.rows, 12), showCols = std::min(o.cols, 10);
-        QStringList header{QString()};
-        for (int c = 0; c < showCols; ++c) header << (o.colLabels.isEmpty() ? QString::number(c) : o.colLabels[c]);
-        if (showCols < o.cols) header << QStringLiteral("...");
-        std::vector<QStringList> rows;
-        for (int r = 0; r < showRows; ++r) {
-            QStringList row{o.rowLabels.isEmpty() ? QString::number(r) : o.rowLabels[r]};
-            for (int c = 0; c < showCols; ++c) row << cellText(o.data[std::size_t(r) * o.cols + c]);
-            rows.push_back(row);
+        case OutputKind::Table: {
+            out += "\n";
+            std::vector<QStringList> rows;
+            for (const auto& r : o.tableRows) {
+                QStringList cells;
+                for (const QVariant& v : r) cells << cellText(v);
+                rows.push_back(cells);
+            }
+            appendAligned(out, o.columns, rows);
+            break;
         }
-        if (showRows < o.rows) rows.push_back({QStringLiteral("...")});
-        appendAligned(out, header, rows);
-        if (showRows < o.rows || showCols < o.cols)
-            out += "  (corner shown; --format csv or json prints every value)\n";
-        break;
-    }
-    case OutputKind::Table: {
-        out += "\n";
-        std::vector<QStringList> rows;
-        for (const auto& r : o.tableRows) {
-            QStringList cells;
-            for (const QVariant& v : r) cells << cellText(v);
-            rows.push_back(cells);
-        }
-        appendAligned(out, o.columns, rows);
-        break;
-    }
-    case OutputKind::Scalar:
-        out += " = " + util::formatNumber(o.value).toStdString() + "\n";
-        break;
-    case OutputKind::Text:
-        out += "\n" + o.text.toStdString() + "\n";
-        break;
+        case OutputKind::Scalar: out += " = " + util::formatNumber(o.value).toStdString() + "\n"; break;
+        case OutputKind::Text: out += "\n" + o.text.toStdString() + "\n"; break;
     }
 }
 
 }  // namespace
 
 std::string runToText(const ModuleSpec& spec, const Params& params, const std::vector<Output>& outputs,
-                      const QString& lang) {
+                      const QString& lang)
+{
     std::string out;
-    out += spec.id.toStdString() + " (v" + std::to_string(spec.version) + ") — " +
-           spec.title.in(lang).toStdString() + "\n";
+    out += spec.id.toStdString() + " (v" + std::to_string(spec.version) + ") — " + spec.title.in(lang).toStdString() +
+           "\n";
     QStringList ps;
     for (const auto& [name, value] : params.values()) ps << name + QLatin1Char('=') + cellText(value);
     if (!ps.isEmpty()) out += (lang == u"zh" ? "参数: " : "params: ") + ps.join(u' ').toStdString() + "\n";
@@ -314,7 +328,8 @@ std::string runToText(const ModuleSpec& spec, const Params& params, const std::v
 
 namespace {
 
-void appendCsvField(std::string& out, const QString& s) {
+void appendCsvField(std::string& out, const QString& s)
+{
     if (s.contains(u',') || s.contains(u'"') || s.contains(u'\n') || s.contains(u'\r')) {
         QString q = s;
         q.replace(u'"', QStringLiteral("\"\""));
@@ -324,81 +339,84 @@ void appendCsvField(std::string& out, const QString& s) {
     }
 }
 
-void appendCsvVariant(std::string& out, const QVariant& v) {
+void appendCsvVariant(std::string& out, const QVariant& v)
+{
     switch (v.typeId()) {
-    case QMetaType::Double:
-    case QMetaType::Float: util::appendNumber(out, v.toDouble()); break;
-    case QMetaType::Bool: out += v.toBool() ? "true" : "false"; break;
-    case QMetaType::QVariantList: appendCsvField(out, util::formatVariantList(v.toList())); break;
-    default: appendCsvField(out, v.toString());
+        case QMetaType::Double:
+        case QMetaType::Float: util::appendNumber(out, v.toDouble()); break;
+        case QMetaType::Bool: out += v.toBool() ? "true" : "false"; break;
+        case QMetaType::QVariantList: appendCsvField(out, util::formatVariantList(v.toList())); break;
+        default: appendCsvField(out, v.toString());
     }
 }
 
 }  // namespace
 
-std::string outputToCsv(const Output& o) {
+std::string outputToCsv(const Output& o)
+{
     std::string out;
     switch (o.kind) {
-    case OutputKind::Series:
-        // The label goes last so readers that take the first two columns as
-        // x,y keep working.
-        out += o.xLabels.isEmpty() ? "x,y\n" : "x,y,label\n";
-        for (std::size_t i = 0; i < o.x.size(); ++i) {
-            util::appendNumber(out, o.x[i]);
-            out += ',';
-            util::appendNumber(out, o.y[i]);
-            if (!o.xLabels.isEmpty()) {
+        case OutputKind::Series:
+            // The label goes last so readers that take the first two columns as
+            // x,y keep working.
+            out += o.xLabels.isEmpty() ? "x,y\n" : "x,y,label\n";
+            for (std::size_t i = 0; i < o.x.size(); ++i) {
+                util::appendNumber(out, o.x[i]);
                 out += ',';
-                appendCsvField(out, o.xLabels.value(qsizetype(i)));
+                util::appendNumber(out, o.y[i]);
+                if (!o.xLabels.isEmpty()) {
+                    out += ',';
+                    appendCsvField(out, o.xLabels.value(qsizetype(i)));
+                }
+                out += '\n';
             }
-            out += '\n';
-        }
-        break;
-    case OutputKind::Matrix:
-        out += "row";
-        for (int c = 0; c < o.cols; ++c) {
-            out += ',';
-            appendCsvField(out, o.colLabels.isEmpty() ? QString::number(c) : o.colLabels[c]);
-        }
-        out += '\n';
-        for (int r = 0; r < o.rows; ++r) {
-            appendCsvField(out, o.rowLabels.isEmpty() ? QString::number(r) : o.rowLabels[r]);
+            break;
+        case OutputKind::Matrix:
+            out += "row";
             for (int c = 0; c < o.cols; ++c) {
                 out += ',';
-                util::appendNumber(out, o.data[std::size_t(r) * o.cols + c]);
+                appendCsvField(out, o.colLabels.isEmpty() ? QString::number(c) : o.colLabels[c]);
             }
             out += '\n';
-        }
-        break;
-    case OutputKind::Table:
-        for (qsizetype c = 0; c < o.columns.size(); ++c) {
-            if (c) out += ',';
-            appendCsvField(out, o.columns[c]);
-        }
-        out += '\n';
-        for (const auto& row : o.tableRows) {
-            for (qsizetype c = 0; c < row.size(); ++c) {
+            for (int r = 0; r < o.rows; ++r) {
+                appendCsvField(out, o.rowLabels.isEmpty() ? QString::number(r) : o.rowLabels[r]);
+                for (int c = 0; c < o.cols; ++c) {
+                    out += ',';
+                    util::appendNumber(out, o.data[std::size_t(r) * o.cols + c]);
+                }
+                out += '\n';
+            }
+            break;
+        case OutputKind::Table:
+            for (qsizetype c = 0; c < o.columns.size(); ++c) {
                 if (c) out += ',';
-                appendCsvVariant(out, row[c]);
+                appendCsvField(out, o.columns[c]);
             }
             out += '\n';
-        }
-        break;
-    case OutputKind::Scalar:
-        out += "value\n";
-        util::appendNumber(out, o.value);
-        out += '\n';
-        break;
-    case OutputKind::Text:
-        out += "value\n";
-        appendCsvField(out, o.text);
-        out += '\n';
-        break;
+            for (const auto& row : o.tableRows) {
+                for (qsizetype c = 0; c < row.size(); ++c) {
+                    if (c) out += ',';
+                    appendCsvVariant(out, row[c]);
+                }
+                out += '\n';
+            }
+            break;
+        case OutputKind::Scalar:
+            out += "value\n";
+            util::appendNumber(out, o.value);
+            out += '\n';
+            break;
+        case OutputKind::Text:
+            out += "value\n";
+            appendCsvField(out, o.text);
+            out += '\n';
+            break;
     }
     return out;
 }
 
-std::string runToCsv(const std::vector<Output>& outputs) {
+std::string runToCsv(const std::vector<Output>& outputs)
+{
     std::string out;
     for (std::size_t i = 0; i < outputs.size(); ++i) {
         if (i) out += '\n';
@@ -412,7 +430,8 @@ std::string runToCsv(const std::vector<Output>& outputs) {
 
 namespace {
 
-QString defaultText(const ParamSpec& p) {
+QString defaultText(const ParamSpec& p)
+{
     if (p.type == ParamType::IntList || p.type == ParamType::FloatList)
         return util::formatVariantList(p.defaultValue.toList());
     if (p.type == ParamType::Bool) return p.defaultValue.toBool() ? QStringLiteral("true") : QStringLiteral("false");
@@ -420,30 +439,34 @@ QString defaultText(const ParamSpec& p) {
     return p.defaultValue.toString();
 }
 
-QString allowedShort(const ParamSpec& p) {
+QString allowedShort(const ParamSpec& p)
+{
     switch (p.type) {
-    case ParamType::Int:
-    case ParamType::Float: {
-        QString s = QStringLiteral("%1..%2").arg(util::formatNumber(p.min), util::formatNumber(p.max));
-        if (p.multipleOf == 2) s += QStringLiteral(", even");
-        else if (p.multipleOf > 1) s += QStringLiteral(", ×%1").arg(p.multipleOf);
-        return s;
-    }
-    case ParamType::Bool: return QStringLiteral("true|false");
-    case ParamType::Choice: return p.choices.join(u'|');
-    case ParamType::IntList:
-    case ParamType::FloatList:
-        return QStringLiteral("%1–%2 items in %3..%4")
-            .arg(p.minListLength)
-            .arg(p.maxListLength)
-            .arg(util::formatNumber(p.min), util::formatNumber(p.max));
+        case ParamType::Int:
+        case ParamType::Float: {
+            QString s = QStringLiteral("%1..%2").arg(util::formatNumber(p.min), util::formatNumber(p.max));
+            if (p.multipleOf == 2)
+                s += QStringLiteral(", even");
+            else if (p.multipleOf > 1)
+                s += QStringLiteral(", ×%1").arg(p.multipleOf);
+            return s;
+        }
+        case ParamType::Bool: return QStringLiteral("true|false");
+        case ParamType::Choice: return p.choices.join(u'|');
+        case ParamType::IntList:
+        case ParamType::FloatList:
+            return QStringLiteral("%1–%2 items in %3..%4")
+                .arg(p.minListLength)
+                .arg(p.maxListLength)
+                .arg(util::formatNumber(p.min), util::formatNumber(p.max));
     }
     return {};
 }
 
 }  // namespace
 
-std::string moduleHelpText(const ModuleSpec& spec, const QString& lang) {
+std::string moduleHelpText(const ModuleSpec& spec, const QString& lang)
+{
     std::string out;
     out += spec.id.toStdString() + " — " + spec.title.in(lang).toStdString() + "\n\n";
     out += spec.description.in(lang).toStdString() + "\n\n";
@@ -454,11 +477,11 @@ std::string moduleHelpText(const ModuleSpec& spec, const QString& lang) {
     std::vector<QStringList> rows;
     for (const auto& p : spec.params)
         rows.push_back({p.name, paramTypeName(p.type), defaultText(p), allowedShort(p), p.help.in(lang)});
-    const QStringList header = lang == u"zh"
-                                   ? QStringList{QStringLiteral("参数"), QStringLiteral("类型"), QStringLiteral("默认"),
-                                                 QStringLiteral("允许"), QStringLiteral("说明")}
-                                   : QStringList{QStringLiteral("param"), QStringLiteral("type"), QStringLiteral("default"),
-                                                 QStringLiteral("allowed"), QStringLiteral("help")};
+    const QStringList header =
+        lang == u"zh" ? QStringList{QStringLiteral("参数"), QStringLiteral("类型"), QStringLiteral("默认"),
+                                    QStringLiteral("允许"), QStringLiteral("说明")}
+                      : QStringList{QStringLiteral("param"), QStringLiteral("type"), QStringLiteral("default"),
+                                    QStringLiteral("allowed"), QStringLiteral("help")};
     // Left-align every column here: names and help text read better that way.
     std::vector<int> widths(header.size(), 0);
     for (qsizetype c = 0; c < header.size(); ++c) widths[c] = displayWidth(header[c]);
@@ -477,7 +500,8 @@ std::string moduleHelpText(const ModuleSpec& spec, const QString& lang) {
     return out;
 }
 
-std::string listToText(const Registry& registry, const QString& lang) {
+std::string listToText(const Registry& registry, const QString& lang)
+{
     std::string out;
     std::vector<QStringList> rows;
     for (const auto& m : registry.modules()) {
@@ -499,7 +523,8 @@ std::string listToText(const Registry& registry, const QString& lang) {
     return out;
 }
 
-std::string listToJson(const Registry& registry) {
+std::string listToJson(const Registry& registry)
+{
     std::string out = "{\"modules\": [";
     bool firstModule = true;
     for (const auto& m : registry.modules()) {
@@ -535,7 +560,8 @@ std::string listToJson(const Registry& registry) {
                 out += ", \"max\": ";
                 appendJsonNumber(out, p.max);
             }
-            if (p.type == ParamType::Int && p.multipleOf > 1) out += ", \"multiple_of\": " + std::to_string(p.multipleOf);
+            if (p.type == ParamType::Int && p.multipleOf > 1)
+                out += ", \"multiple_of\": " + std::to_string(p.multipleOf);
             if (p.type == ParamType::IntList || p.type == ParamType::FloatList)
                 out += ", \"min_length\": " + std::to_string(p.minListLength) +
                        ", \"max_length\": " + std::to_string(p.maxListLength);

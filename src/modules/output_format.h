@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 // output_format.h — a module run (or the module list) as JSON, readable text
-// or CSV, exactly as the command line prints it (DESIGN.md fixes the JSON).
+// or CSV, exactly as the command line prints it (README.md, "JSON output",
+// documents the shape; tests and tools rely on it).
 //
 // JSON: one object {"module", "version", "params", "outputs": [...]}; numbers
 // are printed in their shortest round-trip form, non-finite numbers as null.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "modules/registry.h"
 
 #include "util/number_format.h"
@@ -10,7 +11,8 @@ namespace poslab::modules {
 // modules/lab/length_results_module.cpp: modules that read the training lab's stored runs.
 void registerLabModules(Registry& r);
 
-const Registry& Registry::builtin() {
+const Registry& Registry::builtin()
+{
     static const Registry registry = [] {
         Registry r;
         registerSinusoidalModules(r);
@@ -27,7 +29,8 @@ const Registry& Registry::builtin() {
     return registry;
 }
 
-void Registry::add(ModuleSpec spec) {
+void Registry::add(ModuleSpec spec)
+{
     if (find(spec.id)) throw std::logic_error("module registered twice: " + spec.id.toStdString());
     if (!spec.run) throw std::logic_error("module without run function: " + spec.id.toStdString());
     std::set<QString> names;
@@ -38,13 +41,15 @@ void Registry::add(ModuleSpec spec) {
     m_modules.push_back(std::move(spec));
 }
 
-const ModuleSpec* Registry::find(const QString& id) const {
+const ModuleSpec* Registry::find(const QString& id) const
+{
     for (const auto& m : m_modules)
         if (m.id == id) return &m;
     return nullptr;
 }
 
-QStringList Registry::ids() const {
+QStringList Registry::ids() const
+{
     QStringList out;
     for (const auto& m : m_modules) out << m.id;
     return out;
@@ -54,87 +59,93 @@ namespace {
 
 // Shown in messages; a pasted megabyte of text is cut to something readable.
 // An empty value stays empty: ParamError names it in the reader's language.
-QString shown(const QString& value) {
+QString shown(const QString& value)
+{
     if (value.size() <= 60) return value;
     return value.left(57) + QStringLiteral("...");
 }
 
-QString rangeText(const ParamSpec& p) {
+QString rangeText(const ParamSpec& p)
+{
     return QStringLiteral("[%1, %2]").arg(util::formatNumber(p.min), util::formatNumber(p.max));
 }
 
 // What a parameter accepts, from its declaration, in both languages.
-Text2 allowedText(const ParamSpec& p) {
+Text2 allowedText(const ParamSpec& p)
+{
     const QString range = rangeText(p);
     switch (p.type) {
-    case ParamType::Int:
-        if (p.multipleOf == 2)
-            return {QStringLiteral("expected an even int in ") + range, QStringLiteral("%1 内的偶数").arg(range)};
-        if (p.multipleOf > 1)
-            return {QStringLiteral("expected an int in %1 that is a multiple of %2").arg(range).arg(p.multipleOf),
-                    QStringLiteral("%1 内 %2 的整数倍").arg(range).arg(p.multipleOf)};
-        return {QStringLiteral("expected an int in ") + range, QStringLiteral("%1 内的整数").arg(range)};
-    case ParamType::Float:
-        return {QStringLiteral("expected a finite number in ") + range, QStringLiteral("%1 内的有限数值").arg(range)};
-    case ParamType::Bool:
-        return {QStringLiteral("expected true or false"), QStringLiteral("true 或 false")};
-    case ParamType::Choice:
-        return {QStringLiteral("expected one of: ") + p.choices.join(QStringLiteral(", ")),
-                QStringLiteral("以下之一：") + p.choices.join(QStringLiteral("、"))};
-    case ParamType::IntList:
-    case ParamType::FloatList: {
-        const bool ints = p.type == ParamType::IntList;
-        const bool fixed = p.minListLength == p.maxListLength;
-        const QString countEn = fixed ? QString::number(p.maxListLength)
-                                      : QStringLiteral("%1 to %2").arg(p.minListLength).arg(p.maxListLength);
-        const QString countZh = fixed ? QString::number(p.maxListLength)
-                                      : QStringLiteral("%1 到 %2").arg(p.minListLength).arg(p.maxListLength);
-        return {QStringLiteral("expected a comma-separated list of %1 %2 in %3")
-                    .arg(countEn, ints ? QStringLiteral("ints") : QStringLiteral("numbers"), range),
-                QStringLiteral("用逗号分隔的 %1 个%2，每个都在 %3 内")
-                    .arg(countZh, ints ? QStringLiteral("整数") : QStringLiteral("数值"), range)};
-    }
+        case ParamType::Int:
+            if (p.multipleOf == 2)
+                return {QStringLiteral("expected an even int in ") + range, QStringLiteral("%1 内的偶数").arg(range)};
+            if (p.multipleOf > 1)
+                return {QStringLiteral("expected an int in %1 that is a multiple of %2").arg(range).arg(p.multipleOf),
+                        QStringLiteral("%1 内 %2 的整数倍").arg(range).arg(p.multipleOf)};
+            return {QStringLiteral("expected an int in ") + range, QStringLiteral("%1 内的整数").arg(range)};
+        case ParamType::Float:
+            return {QStringLiteral("expected a finite number in ") + range,
+                    QStringLiteral("%1 内的有限数值").arg(range)};
+        case ParamType::Bool: return {QStringLiteral("expected true or false"), QStringLiteral("true 或 false")};
+        case ParamType::Choice:
+            return {QStringLiteral("expected one of: ") + p.choices.join(QStringLiteral(", ")),
+                    QStringLiteral("以下之一：") + p.choices.join(QStringLiteral("、"))};
+        case ParamType::IntList:
+        case ParamType::FloatList: {
+            const bool ints = p.type == ParamType::IntList;
+            const bool fixed = p.minListLength == p.maxListLength;
+            const QString countEn = fixed ? QString::number(p.maxListLength)
+                                          : QStringLiteral("%1 to %2").arg(p.minListLength).arg(p.maxListLength);
+            const QString countZh = fixed ? QString::number(p.maxListLength)
+                                          : QStringLiteral("%1 到 %2").arg(p.minListLength).arg(p.maxListLength);
+            return {QStringLiteral("expected a comma-separated list of %1 %2 in %3")
+                        .arg(countEn, ints ? QStringLiteral("ints") : QStringLiteral("numbers"), range),
+                    QStringLiteral("用逗号分隔的 %1 个%2，每个都在 %3 内")
+                        .arg(countZh, ints ? QStringLiteral("整数") : QStringLiteral("数值"), range)};
+        }
     }
     return {};
 }
 
-[[noreturn]] void fail(const ParamSpec& p, const QString& value) {
+[[noreturn]] void fail(const ParamSpec& p, const QString& value)
+{
     throw ParamError(p.name, shown(value), allowedText(p));
 }
 
-bool parseIntText(const QString& text, long long& out) {
+bool parseIntText(const QString& text, long long& out)
+{
     bool ok = false;
     out = text.trimmed().toLongLong(&ok, 10);
     return ok;
 }
 
-bool parseFloatText(const QString& text, double& out) {
+bool parseFloatText(const QString& text, double& out)
+{
     bool ok = false;
     out = text.trimmed().toDouble(&ok);  // C locale: '.' decimal point; "nan"/"inf" are caught below
     return ok && std::isfinite(out);
 }
 
 // A QVariant holding a number (not a string) -> double; false if not numeric.
-bool numericVariant(const QVariant& v, double& out) {
+bool numericVariant(const QVariant& v, double& out)
+{
     switch (v.typeId()) {
-    case QMetaType::Int:
-    case QMetaType::UInt:
-    case QMetaType::LongLong:
-    case QMetaType::ULongLong:
-    case QMetaType::Double:
-    case QMetaType::Float:
-        out = v.toDouble();
-        return true;
-    default:
-        return false;
+        case QMetaType::Int:
+        case QMetaType::UInt:
+        case QMetaType::LongLong:
+        case QMetaType::ULongLong:
+        case QMetaType::Double:
+        case QMetaType::Float: out = v.toDouble(); return true;
+        default: return false;
     }
 }
 
-void checkRange(const ParamSpec& p, double v, const QString& shownValue) {
+void checkRange(const ParamSpec& p, double v, const QString& shownValue)
+{
     if (!std::isfinite(v) || v < p.min || v > p.max) fail(p, shownValue);
 }
 
-long long toInt(const ParamSpec& p, const QVariant& v, const QString& shownValue) {
+long long toInt(const ParamSpec& p, const QVariant& v, const QString& shownValue)
+{
     long long i = 0;
     double d = 0;
     if (v.typeId() == QMetaType::QString) {
@@ -150,7 +161,8 @@ long long toInt(const ParamSpec& p, const QVariant& v, const QString& shownValue
     return i;
 }
 
-double toFloat(const ParamSpec& p, const QVariant& v, const QString& shownValue) {
+double toFloat(const ParamSpec& p, const QVariant& v, const QString& shownValue)
+{
     double d = 0;
     if (v.typeId() == QMetaType::QString) {
         if (!parseFloatText(v.toString(), d)) fail(p, shownValue);
@@ -161,61 +173,60 @@ double toFloat(const ParamSpec& p, const QVariant& v, const QString& shownValue)
     return d;
 }
 
-QVariant convert(const ParamSpec& p, const QVariant& given) {
+QVariant convert(const ParamSpec& p, const QVariant& given)
+{
     const QString shownValue = given.typeId() == QMetaType::QVariantList
                                    ? shown(util::formatVariantList(given.toList()))
                                    : shown(given.toString());
     switch (p.type) {
-    case ParamType::Int:
-        return QVariant::fromValue(toInt(p, given, shownValue));
-    case ParamType::Float:
-        return toFloat(p, given, shownValue);
-    case ParamType::Bool: {
-        if (given.typeId() == QMetaType::Bool) return given.toBool();
-        const QString s = given.toString().trimmed().toLower();
-        if (s == u"true" || s == u"1" || s == u"yes" || s == u"on") return true;
-        if (s == u"false" || s == u"0" || s == u"no" || s == u"off") return false;
-        fail(p, shownValue);
-    }
-    case ParamType::Choice: {
-        if (given.typeId() != QMetaType::QString) fail(p, shownValue);
-        const QString s = given.toString().trimmed();
-        if (!p.choices.contains(s)) fail(p, shownValue);
-        return s;
-    }
-    case ParamType::IntList:
-    case ParamType::FloatList: {
-        QVariantList items;
-        if (given.typeId() == QMetaType::QVariantList) {
-            items = given.toList();
-        } else if (given.typeId() == QMetaType::QString) {
-            QString s = given.toString().trimmed();
-            if (s.startsWith(u'[') && s.endsWith(u']')) s = s.mid(1, s.size() - 2).trimmed();
-            if (!s.isEmpty()) {
-                // Count before splitting so a huge pasted list is refused cheaply.
-                if (s.count(u',') + 1 > p.maxListLength) fail(p, shownValue);
-                for (const QString& part : s.split(u','))
-                    items.append(part.trimmed());
-            }
-        } else {
+        case ParamType::Int: return QVariant::fromValue(toInt(p, given, shownValue));
+        case ParamType::Float: return toFloat(p, given, shownValue);
+        case ParamType::Bool: {
+            if (given.typeId() == QMetaType::Bool) return given.toBool();
+            const QString s = given.toString().trimmed().toLower();
+            if (s == u"true" || s == u"1" || s == u"yes" || s == u"on") return true;
+            if (s == u"false" || s == u"0" || s == u"no" || s == u"off") return false;
             fail(p, shownValue);
         }
-        if (items.size() < p.minListLength || items.size() > p.maxListLength) fail(p, shownValue);
-        QVariantList out;
-        for (const QVariant& item : items) {
-            if (p.type == ParamType::IntList)
-                out.append(QVariant::fromValue(toInt(p, item, shownValue)));
-            else
-                out.append(toFloat(p, item, shownValue));
+        case ParamType::Choice: {
+            if (given.typeId() != QMetaType::QString) fail(p, shownValue);
+            const QString s = given.toString().trimmed();
+            if (!p.choices.contains(s)) fail(p, shownValue);
+            return s;
         }
-        return out;
-    }
+        case ParamType::IntList:
+        case ParamType::FloatList: {
+            QVariantList items;
+            if (given.typeId() == QMetaType::QVariantList) {
+                items = given.toList();
+            } else if (given.typeId() == QMetaType::QString) {
+                QString s = given.toString().trimmed();
+                if (s.startsWith(u'[') && s.endsWith(u']')) s = s.mid(1, s.size() - 2).trimmed();
+                if (!s.isEmpty()) {
+                    // Count before splitting so a huge pasted list is refused cheaply.
+                    if (s.count(u',') + 1 > p.maxListLength) fail(p, shownValue);
+                    for (const QString& part : s.split(u',')) items.append(part.trimmed());
+                }
+            } else {
+                fail(p, shownValue);
+            }
+            if (items.size() < p.minListLength || items.size() > p.maxListLength) fail(p, shownValue);
+            QVariantList out;
+            for (const QVariant& item : items) {
+                if (p.type == ParamType::IntList)
+                    out.append(QVariant::fromValue(toInt(p, item, shownValue)));
+                else
+                    out.append(toFloat(p, item, shownValue));
+            }
+            return out;
+        }
     }
     fail(p, shownValue);
 }
 
 // The parameters a module takes, for a refused name, in both languages.
-Text2 knownNames(const ModuleSpec& spec) {
+Text2 knownNames(const ModuleSpec& spec)
+{
     QStringList names;
     for (const auto& p : spec.params) names << p.name;
     if (names.isEmpty())
@@ -227,12 +238,12 @@ Text2 knownNames(const ModuleSpec& spec) {
 
 }  // namespace
 
-Params validateParams(const ModuleSpec& spec, const std::map<QString, QVariant>& given) {
+Params validateParams(const ModuleSpec& spec, const std::map<QString, QVariant>& given)
+{
     for (const auto& [name, value] : given) {
         bool known = false;
         for (const auto& p : spec.params) known = known || p.name == name;
-        if (!known)
-            throw ParamError(ParamError::Kind::Unknown, shown(name), shown(value.toString()), knownNames(spec));
+        if (!known) throw ParamError(ParamError::Kind::Unknown, shown(name), shown(value.toString()), knownNames(spec));
     }
     std::map<QString, QVariant> values;
     for (const auto& p : spec.params) {
@@ -244,7 +255,8 @@ Params validateParams(const ModuleSpec& spec, const std::map<QString, QVariant>&
     return params;
 }
 
-Params parseParams(const ModuleSpec& spec, const QStringList& assignments) {
+Params parseParams(const ModuleSpec& spec, const QStringList& assignments)
+{
     std::map<QString, QVariant> given;
     for (const QString& a : assignments) {
         const qsizetype eq = a.indexOf(u'=');
@@ -258,7 +270,8 @@ Params parseParams(const ModuleSpec& spec, const QStringList& assignments) {
     return validateParams(spec, given);
 }
 
-std::vector<Output> runModule(const ModuleSpec& spec, const Params& params, const RunContext& ctx) {
+std::vector<Output> runModule(const ModuleSpec& spec, const Params& params, const RunContext& ctx)
+{
     ctx.throwIfCancelled();
     return spec.run(params, ctx);
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // registry.h — the list of all runnable modules, lookup by id, and the
 // validation of parameters given as text (command line, lesson files) or as
 // typed values.
@@ -32,8 +33,7 @@ Params parseParams(const ModuleSpec& spec, const QStringList& assignments);
 Params validateParams(const ModuleSpec& spec, const std::map<QString, QVariant>& given);
 
 // Validates and runs. Throws ParamError, Cancelled, or the core's errors.
-std::vector<Output> runModule(const ModuleSpec& spec, const Params& params,
-                              const RunContext& ctx = {});
+std::vector<Output> runModule(const ModuleSpec& spec, const Params& params, const RunContext& ctx = {});
 
 // Each family file defines one of these; registry.cpp calls them all.
 void registerSinusoidalModules(Registry& r);

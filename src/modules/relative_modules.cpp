@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // relative_modules.cpp — runnable modules of the relative family:
 // relative.shaw, relative.t5_bucket, relative.swin_index.
 #include "modules/registry.h"
@@ -13,15 +14,20 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-QStringList indexLabels(std::size_t n, const QString& prefix) {
+QStringList indexLabels(std::size_t n, const QString& prefix)
+{
     QStringList l;
     for (std::size_t i = 0; i < n; ++i) l << prefix + QString::number(i);
     return l;
 }
 
-std::vector<double> intsToDoubles(const std::vector<int>& v) { return std::vector<double>(v.begin(), v.end()); }
+std::vector<double> intsToDoubles(const std::vector<int>& v)
+{
+    return std::vector<double>(v.begin(), v.end());
+}
 
-ModuleSpec shawModule() {
+ModuleSpec shawModule()
+{
     ModuleSpec s;
     s.id = u"relative.shaw"_s;
     s.title = {u"Shaw et al.: clipped relative positions"_s, u"Shaw 等人的截断相对位置"_s};
@@ -64,7 +70,8 @@ ModuleSpec shawModule() {
     return s;
 }
 
-ModuleSpec t5Module() {
+ModuleSpec t5Module()
+{
     ModuleSpec s;
     s.id = u"relative.t5_bucket"_s;
     s.title = {u"T5 relative position buckets"_s, u"T5 的相对位置分桶"_s};
@@ -83,14 +90,15 @@ ModuleSpec t5Module() {
         u"把所有未来的键都放进 0 号桶。计算与 Hugging Face 的 _relative_position_bucket 完全一致。"_s};
     s.params = {
         intParam(u"length"_s, 64, 1, 512, {u"sequence length T of the bucket matrix"_s, u"桶矩阵的序列长度 T"_s}),
-        intParam(u"num_buckets"_s, 32, 2, 256, {u"number of buckets (>= 4 when bidirectional)"_s,
-                                                 u"桶的个数（双向时至少 4）"_s}),
+        intParam(u"num_buckets"_s, 32, 2, 256,
+                 {u"number of buckets (>= 4 when bidirectional)"_s, u"桶的个数（双向时至少 4）"_s}),
         intParam(u"max_distance"_s, 128, 2, 8192,
                  {u"scale of the logarithmic buckets: every distance from it on shares the last bucket "
-                    u"(must exceed the exact buckets)"_s,
+                  u"(must exceed the exact buckets)"_s,
                   u"对数分桶的尺度：从这个距离起全部落进最后一个桶（须大于精确桶的个数）"_s}),
-        boolParam(u"bidirectional"_s, true, {u"true = encoder (both sides), false = causal decoder"_s,
-                                             u"true 为编码器（双向），false 为因果解码器"_s}),
+        boolParam(
+            u"bidirectional"_s, true,
+            {u"true = encoder (both sides), false = causal decoder"_s, u"true 为编码器（双向），false 为因果解码器"_s}),
         intParam(u"max_relative"_s, 300, 1, 10000,
                  {u"the series covers key − query in [−max_relative, max_relative]"_s,
                   u"曲线覆盖的相对位置范围 [−max_relative, max_relative]"_s}),
@@ -99,15 +107,17 @@ ModuleSpec t5Module() {
         const bool bi = p.getBool(u"bidirectional"_s);
         const long long nb = p.getInt(u"num_buckets"_s);
         if (bi && nb < 4)
-            throw ParamError(u"num_buckets"_s, QString::number(nb),
-                             {u"an int in [4, 256] when bidirectional=true"_s, u"bidirectional=true 时为 [4, 256] 内的整数"_s});
+            throw ParamError(
+                u"num_buckets"_s, QString::number(nb),
+                {u"an int in [4, 256] when bidirectional=true"_s, u"bidirectional=true 时为 [4, 256] 内的整数"_s});
         const long long exact = (bi ? nb / 2 : nb) / 2;
         if (p.getInt(u"max_distance"_s) <= exact)
-            throw ParamError(u"max_distance"_s, QString::number(p.getInt(u"max_distance"_s)),
-                             {u"an int greater than %1 (the exact buckets for num_buckets=%2%3)"_s.arg(exact).arg(nb).arg(
-                                  bi ? u", bidirectional"_s : u", causal"_s),
-                              u"大于 %1 的整数（num_buckets=%2、%3时精确桶的个数）"_s.arg(exact).arg(nb).arg(
-                                  bi ? u"双向"_s : u"因果"_s)});
+            throw ParamError(
+                u"max_distance"_s, QString::number(p.getInt(u"max_distance"_s)),
+                {u"an int greater than %1 (the exact buckets for num_buckets=%2%3)"_s.arg(exact).arg(nb).arg(
+                     bi ? u", bidirectional"_s : u", causal"_s),
+                 u"大于 %1 的整数（num_buckets=%2、%3时精确桶的个数）"_s.arg(exact).arg(nb).arg(bi ? u"双向"_s
+                                                                                                   : u"因果"_s)});
     };
     s.run = [](const Params& p, const RunContext&) {
         const std::size_t T = std::size_t(p.getInt(u"length"_s));
@@ -123,7 +133,8 @@ ModuleSpec t5Module() {
             x.push_back(double(rel));
             y.push_back(double(bucket));
             auto it = range.find(bucket);
-            if (it == range.end()) range[bucket] = {rel, rel};
+            if (it == range.end())
+                range[bucket] = {rel, rel};
             else {
                 it->second.first = std::min(it->second.first, rel);
                 it->second.second = std::max(it->second.second, rel);
@@ -144,7 +155,8 @@ ModuleSpec t5Module() {
     return s;
 }
 
-ModuleSpec swinModule() {
+ModuleSpec swinModule()
+{
     ModuleSpec s;
     s.id = u"relative.swin_index"_s;
     s.title = {u"Swin: 2-D relative position index"_s, u"Swin 的二维相对位置索引"_s};
@@ -182,7 +194,8 @@ ModuleSpec swinModule() {
 
 }  // namespace
 
-void registerRelativeModules(Registry& r) {
+void registerRelativeModules(Registry& r)
+{
     r.add(shawModule());
     r.add(t5Module());
     r.add(swinModule());

@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: Apache-2.0
 // rope_modules.cpp — runnable modules of the RoPE family: frequencies of every
 // HF scaling, the rotation in both layouts, the relative-position property,
 // RoFormer's long-term decay, behaviour beyond the trained length, and the
 // precision of angles in fp32/fp16/bf16. All numerics live in src/core
 // (rope.h, rope_scaling.h, precision.h); this file declares parameters and
 // shapes the outputs.
-#include "util/number_format.h"
 #include "modules/registry.h"
+#include "util/number_format.h"
 
 #include "core/common.h"
 #include "core/precision.h"
@@ -22,39 +23,49 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-QString num(double v) { return QString::number(v, 'g', 10); }
+QString num(double v)
+{
+    return QString::number(v, 'g', 10);
+}
 
 const QStringList kScalings = {QStringLiteral("default"), QStringLiteral("linear"), QStringLiteral("dynamic"),
                                QStringLiteral("ntk"),     QStringLiteral("yarn"),   QStringLiteral("longrope"),
                                QStringLiteral("llama3")};
 const QStringList kLayouts = {QStringLiteral("half_split"), QStringLiteral("interleaved")};
 
-rope_layout layoutOf(const Params& p) {
+rope_layout layoutOf(const Params& p)
+{
     return p.getChoice(QStringLiteral("layout")) == QLatin1String("interleaved") ? ROPE_LAYOUT_INTERLEAVED
-                                                                                  : ROPE_LAYOUT_HALF_SPLIT;
+                                                                                 : ROPE_LAYOUT_HALF_SPLIT;
 }
 
 // ---- shared parameter declarations -------------------------------------------
 
-ParamSpec headDimParam(long long def, long long max) {
+ParamSpec headDimParam(long long def, long long max)
+{
     return intParam(QStringLiteral("head_dim"), def, 2, max,
                     T2("head dimension D (even)", "每个注意力头的维度 D（偶数）"), 2);
 }
-ParamSpec thetaParam() {
+ParamSpec thetaParam()
+{
     return floatParam(QStringLiteral("rope_theta"), 10000, 2, 1e9,
                       T2("RoPE base b (HF rope_theta)", "RoPE 的底数 b（HF 中的 rope_theta）"));
 }
-ParamSpec layoutParam() {
-    return choiceParam(QStringLiteral("layout"), QStringLiteral("half_split"), kLayouts,
-                       T2("pair layout: half_split (HF/GPT-NeoX) or interleaved (Meta/GPT-J/RoFormer)",
-                          "配对方式：half_split（HF/GPT-NeoX 前后两半）或 interleaved（Meta/GPT-J/RoFormer 相邻两维）"));
+ParamSpec layoutParam()
+{
+    return choiceParam(
+        QStringLiteral("layout"), QStringLiteral("half_split"), kLayouts,
+        T2("pair layout: half_split (HF/GPT-NeoX) or interleaved (Meta/GPT-J/RoFormer)",
+           "配对方式：half_split（HF/GPT-NeoX 前后两半）或 interleaved（Meta/GPT-J/RoFormer 相邻两维）"));
 }
-ParamSpec seedParam() {
+ParamSpec seedParam()
+{
     return intParam(QStringLiteral("seed"), 1, 0, 1000000000, T2("random seed", "随机种子"));
 }
 
 // The HF scaling parameters, shared by rope.inv_freq (all of them).
-std::vector<ParamSpec> scalingParams() {
+std::vector<ParamSpec> scalingParams()
+{
     return {
         choiceParam(QStringLiteral("scaling"), QStringLiteral("default"), kScalings,
                     T2("RoPE scaling (HF rope_type; ntk = static NTK-aware)",
@@ -87,9 +98,9 @@ std::vector<ParamSpec> scalingParams() {
         floatParam(QStringLiteral("mscale"), 0, 0, 100,
                    T2("yarn (DeepSeek): numerator mscale, used with mscale_all_dim (0 = unset)",
                       "yarn（DeepSeek）：分子的 mscale，与 mscale_all_dim 同时设置才生效（0 表示未设置）")),
-        floatParam(QStringLiteral("mscale_all_dim"), 0, 0, 100,
-                   T2("yarn (DeepSeek): denominator mscale (0 = unset)",
-                      "yarn（DeepSeek）：分母的 mscale（0 表示未设置）")),
+        floatParam(
+            QStringLiteral("mscale_all_dim"), 0, 0, 100,
+            T2("yarn (DeepSeek): denominator mscale (0 = unset)", "yarn（DeepSeek）：分母的 mscale（0 表示未设置）")),
         floatParam(QStringLiteral("attention_factor"), 0, 0, 100,
                    T2("yarn/longrope: explicit factor on cos and sin (0 = computed)",
                       "yarn/longrope：直接指定乘在 cos、sin 上的系数（0 表示按公式计算）")),
@@ -108,18 +119,21 @@ std::vector<ParamSpec> scalingParams() {
         floatParam(QStringLiteral("high_freq_factor"), 4, 0.001, 1000,
                    T2("llama3: wavelengths below L0/high_freq_factor are kept",
                       "llama3：波长小于 L0/high_freq_factor 的频率保持不变")),
-        boolParam(QStringLiteral("compare"), false,
-                  T2("also output inv_freq_<scaling> and wavelengths wl_<scaling> of every scaling with these parameters",
-                     "同时输出所有缩放方式在这些参数下的 inv_freq_<缩放方式> 与波长 wl_<缩放方式>，便于对比")),
+        boolParam(
+            QStringLiteral("compare"), false,
+            T2("also output inv_freq_<scaling> and wavelengths wl_<scaling> of every scaling with these parameters",
+               "同时输出所有缩放方式在这些参数下的 inv_freq_<缩放方式> 与波长 wl_<缩放方式>，便于对比")),
     };
 }
 
-int rotaryDim(const Params& p) {
+int rotaryDim(const Params& p)
+{
     return int(double(p.getInt(QStringLiteral("head_dim"))) * p.getFloat(QStringLiteral("partial_rotary_factor")));
 }
 
 // Builds the core parameters for one scaling from the module parameters.
-rope_scaling_params scalingFrom(const Params& p, rope_scaling_type type) {
+rope_scaling_params scalingFrom(const Params& p, rope_scaling_type type)
+{
     rope_scaling_params s;
     s.rope_type = type;
     s.dim = rotaryDim(p);
@@ -148,14 +162,16 @@ rope_scaling_params scalingFrom(const Params& p, rope_scaling_type type) {
     return s;
 }
 
-rope_scaling_type scalingType(const Params& p) {
+rope_scaling_type scalingType(const Params& p)
+{
     rope_scaling_type t = ROPE_SCALING_DEFAULT;
     rope_scaling_from_name(p.getChoice(QStringLiteral("scaling")).toStdString(), &t);
     return t;
 }
 
 // yarn's `beta_fast or 32` must stay above `beta_slow or 1` (HF's defaults for 0).
-void checkBetas(const Params& p) {
+void checkBetas(const Params& p)
+{
     const double bf = p.getFloat(QStringLiteral("beta_fast")), bs = p.getFloat(QStringLiteral("beta_slow"));
     if ((bf != 0 ? bf : 32) <= (bs != 0 ? bs : 1))
         throw ParamError(QStringLiteral("beta_fast"), num(bf),
@@ -166,7 +182,8 @@ void checkBetas(const Params& p) {
 // the same rules) are checked here first, so the refusal names the parameter
 // and is worded in the reader's language. Whatever the core still refuses is
 // reported with the core's own (English) words.
-void checkScaling(const Params& p) {
+void checkScaling(const Params& p)
+{
     const int dim = rotaryDim(p);
     const double prf = p.getFloat(QStringLiteral("partial_rotary_factor"));
     if (dim < 2 || dim % 2 != 0)
@@ -181,10 +198,11 @@ void checkScaling(const Params& p) {
         if (len != 0 && len != n) {
             QString given = util::formatVariantList(p.values().at(name).toList());
             if (given.size() > 60) given = given.left(57) + QStringLiteral("...");
-            throw ParamError(name, given,
-                             T2("empty or exactly dim/2 = %1 values (%2 given)", "留空，或恰好 dim/2 = %1 个数值（给出了 %2 个）")
-                                 .arg(n)
-                                 .arg(len));
+            throw ParamError(
+                name, given,
+                T2("empty or exactly dim/2 = %1 values (%2 given)", "留空，或恰好 dim/2 = %1 个数值（给出了 %2 个）")
+                    .arg(n)
+                    .arg(len));
         }
     }
     const rope_scaling_type type = scalingType(p);
@@ -201,9 +219,9 @@ void checkScaling(const Params& p) {
                             "不小于 1 的数（scaling=%1 必须给出倍数，0 表示未设置）")
                              .arg(typeName));
     if (type != ROPE_SCALING_DEFAULT && factor > 0 && factor < 1)
-        throw ParamError(QStringLiteral("factor"), num(factor),
-                         T2("a number >= 1 for scaling=%1 (0 = unset)", "scaling=%1 时须不小于 1（0 表示未设置）")
-                             .arg(typeName));
+        throw ParamError(
+            QStringLiteral("factor"), num(factor),
+            T2("a number >= 1 for scaling=%1 (0 = unset)", "scaling=%1 时须不小于 1（0 表示未设置）").arg(typeName));
     if ((type == ROPE_SCALING_YARN || type == ROPE_SCALING_LONGROPE) && factor == 0 && maxPos < original)
         throw ParamError(QStringLiteral("factor"), num(factor),
                          T2("a number >= 1; left unset (0), it is max_position_embeddings / "
@@ -244,7 +262,8 @@ void checkScaling(const Params& p) {
         }
         if (param == QLatin1String("dim")) param = QStringLiteral("head_dim");
         const QVariant v = p.has(param) ? p.values().at(param) : QVariant(typeName);
-        throw ParamError(param, v.toString(), {msg, QStringLiteral("RoPE 缩放（%1）不接受这组参数：%2").arg(typeName, msg)},
+        throw ParamError(param, v.toString(),
+                         {msg, QStringLiteral("RoPE 缩放（%1）不接受这组参数：%2").arg(typeName, msg)},
                          {QStringLiteral("parameter '%1': %2").arg(param, msg),
                           QStringLiteral("参数 %1：RoPE 缩放（%2）不接受这组参数：%3").arg(param, typeName, msg)});
     }
@@ -252,7 +271,8 @@ void checkScaling(const Params& p) {
 
 // ---- rope.inv_freq ------------------------------------------------------------
 
-std::vector<Output> runInvFreq(const Params& p, const RunContext& ctx) {
+std::vector<Output> runInvFreq(const Params& p, const RunContext& ctx)
+{
     const rope_scaling_type type = scalingType(p);
     const rope_scaling_params sp = scalingFrom(p, type);
     const rope_frequencies f = rope_compute_frequencies(sp);
@@ -272,8 +292,8 @@ std::vector<Output> runInvFreq(const Params& p, const RunContext& ctx) {
     out.push_back(Output::series(QStringLiteral("ratio_to_default"), rangeDoubles(n), ratio));
 
     if (type == ROPE_SCALING_YARN) {
-        const double L0 = sp.original_max_position_embeddings > 0 ? sp.original_max_position_embeddings
-                                                                  : sp.max_position_embeddings;
+        const double L0 =
+            sp.original_max_position_embeddings > 0 ? sp.original_max_position_embeddings : sp.max_position_embeddings;
         const double bf = sp.beta_fast != 0 ? sp.beta_fast : 32.0, bs = sp.beta_slow != 0 ? sp.beta_slow : 1.0;
         const rope_yarn_range r = rope_yarn_correction_range(bf, bs, sp.dim, sp.rope_theta, L0, sp.truncate);
         out.push_back(Output::scalar(QStringLiteral("correction_dim_low"),
@@ -285,22 +305,23 @@ std::vector<Output> runInvFreq(const Params& p, const RunContext& ctx) {
         out.push_back(Output::series(QStringLiteral("ramp"), rangeDoubles(n), rope_yarn_ramp(r.low, r.high, int(n))));
     }
     if (type == ROPE_SCALING_NTK)
-        out.push_back(Output::scalar(QStringLiteral("effective_base"), rope_ntk_base(sp.rope_theta, *sp.factor, sp.dim)));
+        out.push_back(
+            Output::scalar(QStringLiteral("effective_base"), rope_ntk_base(sp.rope_theta, *sp.factor, sp.dim)));
     if (type == ROPE_SCALING_DYNAMIC)
-        out.push_back(Output::scalar(QStringLiteral("effective_base"),
-                                     rope_dynamic_base(sp.rope_theta, *sp.factor, sp.seq_len,
-                                                       sp.max_position_embeddings, sp.dim)));
+        out.push_back(Output::scalar(
+            QStringLiteral("effective_base"),
+            rope_dynamic_base(sp.rope_theta, *sp.factor, sp.seq_len, sp.max_position_embeddings, sp.dim)));
 
     std::vector<QVariantList> rows;
-    const double L0 = sp.original_max_position_embeddings > 0 ? sp.original_max_position_embeddings
-                                                              : sp.max_position_embeddings;
+    const double L0 =
+        sp.original_max_position_embeddings > 0 ? sp.original_max_position_embeddings : sp.max_position_embeddings;
     for (std::size_t j = 0; j < n; ++j)
         rows.push_back({qlonglong(j), f.inv_freq[j], wl[j], def[j], ratio[j], L0 / wl[j]});
-    out.push_back(Output::table(QStringLiteral("pairs"),
-                                {QStringLiteral("pair"), QStringLiteral("inv_freq"), QStringLiteral("wavelength"),
-                                 QStringLiteral("default_inv_freq"), QStringLiteral("ratio_to_default"),
-                                 QStringLiteral("rotations_in_L0")},
-                                std::move(rows)));
+    out.push_back(Output::table(
+        QStringLiteral("pairs"),
+        {QStringLiteral("pair"), QStringLiteral("inv_freq"), QStringLiteral("wavelength"),
+         QStringLiteral("default_inv_freq"), QStringLiteral("ratio_to_default"), QStringLiteral("rotations_in_L0")},
+        std::move(rows)));
 
     if (p.getBool(QStringLiteral("compare"))) {
         // inv_freq_<scaling> for every scaling first, then wl_<scaling> (the
@@ -314,8 +335,8 @@ std::vector<Output> runInvFreq(const Params& p, const RunContext& ctx) {
                 const rope_frequencies g = rope_compute_frequencies(other);
                 const QString name = QString::fromLatin1(rope_scaling_name(rope_scaling_type(t)));
                 out.push_back(Output::series(QStringLiteral("inv_freq_") + name, rangeDoubles(n), g.inv_freq));
-                wavelengths.push_back(Output::series(QStringLiteral("wl_") + name, rangeDoubles(n),
-                                                     rope_wavelengths(g.inv_freq)));
+                wavelengths.push_back(
+                    Output::series(QStringLiteral("wl_") + name, rangeDoubles(n), rope_wavelengths(g.inv_freq)));
             } catch (const core_error&) {
                 // A scaling these parameters do not fit (e.g. factor < 1) is left out.
             }
@@ -327,7 +348,8 @@ std::vector<Output> runInvFreq(const Params& p, const RunContext& ctx) {
 
 // ---- rope.rotate ------------------------------------------------------------------
 
-std::vector<Output> runRotate(const Params& p, const RunContext&) {
+std::vector<Output> runRotate(const Params& p, const RunContext&)
+{
     const int D = int(p.getInt(QStringLiteral("head_dim")));
     const int R = int(p.getInt(QStringLiteral("rotary_dim")));
     const float pos = float(p.getFloat(QStringLiteral("position")));
@@ -335,9 +357,12 @@ std::vector<Output> runRotate(const Params& p, const RunContext&) {
     const QString pattern = p.getChoice(QStringLiteral("pattern"));
 
     std::vector<float> x(static_cast<std::size_t>(D), 0.0f);
-    if (pattern == QLatin1String("ramp")) for (int c = 0; c < D; ++c) x[c] = float(c + 1);
-    else if (pattern == QLatin1String("ones")) std::fill(x.begin(), x.end(), 1.0f);
-    else if (pattern == QLatin1String("unit0")) x[0] = 1.0f;
+    if (pattern == QLatin1String("ramp"))
+        for (int c = 0; c < D; ++c) x[c] = float(c + 1);
+    else if (pattern == QLatin1String("ones"))
+        std::fill(x.begin(), x.end(), 1.0f);
+    else if (pattern == QLatin1String("unit0"))
+        x[0] = 1.0f;
     else {
         rng g(std::uint64_t(p.getInt(QStringLiteral("seed"))));
         fill_normal(x.data(), x.size(), 0.0f, 1.0f, g);
@@ -394,24 +419,29 @@ std::vector<Output> runRotate(const Params& p, const RunContext&) {
                                  QStringLiteral("rotated_half_split"), QStringLiteral("interleaved_pair"),
                                  QStringLiteral("rotated_interleaved"), QStringLiteral("perm")},
                                 std::move(rows)));
-    out.push_back(Output::matrix(QStringLiteral("rotation_half_split"), D, D, matrixOf(ROPE_LAYOUT_HALF_SPLIT), labels, labels));
-    out.push_back(Output::matrix(QStringLiteral("rotation_interleaved"), D, D, matrixOf(ROPE_LAYOUT_INTERLEAVED), labels, labels));
+    out.push_back(
+        Output::matrix(QStringLiteral("rotation_half_split"), D, D, matrixOf(ROPE_LAYOUT_HALF_SPLIT), labels, labels));
+    out.push_back(Output::matrix(QStringLiteral("rotation_interleaved"), D, D, matrixOf(ROPE_LAYOUT_INTERLEAVED),
+                                 labels, labels));
     out.push_back(Output::matrix(QStringLiteral("permutation"), D, D, std::move(P), labels, labels));
     out.push_back(Output::series(QStringLiteral("x"), rangeDoubles(static_cast<std::size_t>(D)), toDoubles(x)));
-    out.push_back(Output::series(QStringLiteral("rotated_half_split"), rangeDoubles(static_cast<std::size_t>(D)), toDoubles(yh)));
-    out.push_back(Output::series(QStringLiteral("rotated_interleaved"), rangeDoubles(static_cast<std::size_t>(D)), toDoubles(yi)));
+    out.push_back(
+        Output::series(QStringLiteral("rotated_half_split"), rangeDoubles(static_cast<std::size_t>(D)), toDoubles(yh)));
+    out.push_back(Output::series(QStringLiteral("rotated_interleaved"), rangeDoubles(static_cast<std::size_t>(D)),
+                                 toDoubles(yi)));
     out.push_back(Output::scalar(QStringLiteral("max_abs_diff_after_permutation"), maxdiff));
     QStringList permText;
     for (int k : perm) permText << QString::number(k);
-    out.push_back(Output::textOutput(
-        QStringLiteral("permutation_text"),
-        QStringLiteral("half_split channel c = interleaved channel perm[c]; perm = [%1]").arg(permText.join(QStringLiteral(", ")))));
+    out.push_back(Output::textOutput(QStringLiteral("permutation_text"),
+                                     QStringLiteral("half_split channel c = interleaved channel perm[c]; perm = [%1]")
+                                         .arg(permText.join(QStringLiteral(", ")))));
     return out;
 }
 
 // ---- rope.relative_check ---------------------------------------------------------
 
-std::vector<Output> runRelativeCheck(const Params& p, const RunContext& ctx) {
+std::vector<Output> runRelativeCheck(const Params& p, const RunContext& ctx)
+{
     const int D = int(p.getInt(QStringLiteral("head_dim")));
     const double base = p.getFloat(QStringLiteral("rope_theta"));
     const long long offset = p.getInt(QStringLiteral("offset"));
@@ -429,8 +459,10 @@ std::vector<Output> runRelativeCheck(const Params& p, const RunContext& ctx) {
 
     auto rot = [&](const std::vector<float>& v, float pos) {
         std::vector<float> c(static_cast<std::size_t>(D / 2)), s(static_cast<std::size_t>(D / 2)), y = v;
-        if (f32) rope_build_cos_sin_f32(inv.data(), D / 2, &pos, 1, 1.0f, c.data(), s.data());
-        else rope_build_cos_sin(inv.data(), D / 2, &pos, 1, 1.0f, c.data(), s.data());
+        if (f32)
+            rope_build_cos_sin_f32(inv.data(), D / 2, &pos, 1, 1.0f, c.data(), s.data());
+        else
+            rope_build_cos_sin(inv.data(), D / 2, &pos, 1, 1.0f, c.data(), s.data());
         rope_rotate_pairs(y.data(), 1, D, D, c.data(), s.data(), layout, false);
         return y;
     };
@@ -473,7 +505,8 @@ std::vector<Output> runRelativeCheck(const Params& p, const RunContext& ctx) {
 
 // ---- rope.decay ---------------------------------------------------------------------
 
-std::vector<Output> runDecay(const Params& p, const RunContext& ctx) {
+std::vector<Output> runDecay(const Params& p, const RunContext& ctx)
+{
     const int D = int(p.getInt(QStringLiteral("head_dim")));
     const double base = p.getFloat(QStringLiteral("rope_theta"));
     const int maxR = int(p.getInt(QStringLiteral("max_distance")));
@@ -501,7 +534,8 @@ std::vector<Output> runDecay(const Params& p, const RunContext& ctx) {
 
 // ---- rope.extrapolation ------------------------------------------------------------
 
-std::vector<Output> runExtrapolation(const Params& p, const RunContext& ctx) {
+std::vector<Output> runExtrapolation(const Params& p, const RunContext& ctx)
+{
     const int D = int(p.getInt(QStringLiteral("head_dim")));
     const double base = p.getFloat(QStringLiteral("rope_theta"));
     const int L = int(p.getInt(QStringLiteral("train_length")));
@@ -584,19 +618,20 @@ std::vector<Output> runExtrapolation(const Params& p, const RunContext& ctx) {
         out.push_back(Output::series(QStringLiteral("score_") + m.name, std::move(xs), std::move(ys)));
         rows.push_back({m.name, f.attention_factor, maxIn, maxOut, minIn, minOut, qlonglong(unseen)});
     }
-    out.push_back(Output::table(QStringLiteral("summary"),
-                                {QStringLiteral("method"), QStringLiteral("attention_factor"),
-                                 QStringLiteral("max_abs_score_within"), QStringLiteral("max_abs_score_beyond"),
-                                 QStringLiteral("min_score_within"), QStringLiteral("min_score_beyond"),
-                                 QStringLiteral("pairs_with_unseen_angles")},
-                                std::move(rows)));
+    out.push_back(Output::table(
+        QStringLiteral("summary"),
+        {QStringLiteral("method"), QStringLiteral("attention_factor"), QStringLiteral("max_abs_score_within"),
+         QStringLiteral("max_abs_score_beyond"), QStringLiteral("min_score_within"), QStringLiteral("min_score_beyond"),
+         QStringLiteral("pairs_with_unseen_angles")},
+        std::move(rows)));
     out.push_back(Output::scalar(QStringLiteral("train_length"), L));
     return out;
 }
 
 // ---- rope.precision ---------------------------------------------------------------
 
-std::vector<Output> runPrecision(const Params& p, const RunContext& ctx) {
+std::vector<Output> runPrecision(const Params& p, const RunContext& ctx)
+{
     const int D = int(p.getInt(QStringLiteral("head_dim")));
     const double base = p.getFloat(QStringLiteral("rope_theta"));
     const int pair = int(p.getInt(QStringLiteral("pair")));
@@ -649,23 +684,26 @@ std::vector<Output> runPrecision(const Params& p, const RunContext& ctx) {
         QVariantList row{qlonglong(m)};
         for (int f = 0; f < 3; ++f) {
             double a, c;
-            if (compute(formats[f], m, a, c)) row << a;
-            else row << QStringLiteral("overflow");
+            if (compute(formats[f], m, a, c))
+                row << a;
+            else
+                row << QStringLiteral("overflow");
         }
         rows.push_back(row);
         if (m > maxPos / 10) break;
     }
-    out.push_back(Output::table(QStringLiteral("angle_error_by_position"),
-                                {QStringLiteral("position"), QStringLiteral("fp32"), QStringLiteral("fp16"),
-                                 QStringLiteral("bf16")},
-                                std::move(rows)));
+    out.push_back(Output::table(
+        QStringLiteral("angle_error_by_position"),
+        {QStringLiteral("position"), QStringLiteral("fp32"), QStringLiteral("fp16"), QStringLiteral("bf16")},
+        std::move(rows)));
     out.push_back(Output::scalar(QStringLiteral("theta"), theta));
     return out;
 }
 
 }  // namespace
 
-void registerRopeModules(Registry& r) {
+void registerRopeModules(Registry& r)
+{
     {
         ModuleSpec s;
         s.id = QStringLiteral("rope.inv_freq");
@@ -704,13 +742,15 @@ void registerRopeModules(Registry& r) {
             headDimParam(8, 64),
             intParam(QStringLiteral("rotary_dim"), 8, 2, 64,
                      T2("rotated channels R (even, <= head_dim); the rest pass through",
-                        "参与旋转的通道数 R（偶数，不超过 head_dim），其余通道原样通过"), 2),
+                        "参与旋转的通道数 R（偶数，不超过 head_dim），其余通道原样通过"),
+                     2),
             floatParam(QStringLiteral("position"), 1, -1e6, 1e6, T2("token position m", "词元位置 m")),
             thetaParam(),
-            choiceParam(QStringLiteral("pattern"), QStringLiteral("ramp"),
-                        {QStringLiteral("ramp"), QStringLiteral("ones"), QStringLiteral("unit0"), QStringLiteral("random")},
-                        T2("input vector: ramp 1..D, ones, unit0 = e_0, or random",
-                           "输入向量：ramp 为 1..D，ones 全 1，unit0 为 e_0，random 为随机")),
+            choiceParam(
+                QStringLiteral("pattern"), QStringLiteral("ramp"),
+                {QStringLiteral("ramp"), QStringLiteral("ones"), QStringLiteral("unit0"), QStringLiteral("random")},
+                T2("input vector: ramp 1..D, ones, unit0 = e_0, or random",
+                   "输入向量：ramp 为 1..D，ones 全 1，unit0 为 e_0，random 为随机")),
             seedParam(),
         };
         s.check = [](const Params& p) {
@@ -765,7 +805,8 @@ void registerRopeModules(Registry& r) {
         s.params = {
             headDimParam(128, 1024),
             thetaParam(),
-            intParam(QStringLiteral("max_distance"), 250, 1, 100000, T2("largest relative distance r", "最大相对距离 r")),
+            intParam(QStringLiteral("max_distance"), 250, 1, 100000,
+                     T2("largest relative distance r", "最大相对距离 r")),
         };
         s.run = runDecay;
         r.add(std::move(s));
@@ -786,11 +827,16 @@ void registerRopeModules(Registry& r) {
             intParam(QStringLiteral("head_dim"), 64, 4, 512,
                      T2("head dimension D (even, >= 4)", "每个注意力头的维度 D（偶数，至少 4）"), 2),
             thetaParam(),
-            intParam(QStringLiteral("train_length"), 512, 16, 65536, T2("trained context length L", "训练时的上下文长度 L")),
-            floatParam(QStringLiteral("factor"), 4, 1, 64, T2("extension factor s (target length s·L)", "扩展倍数 s（目标长度 s·L）")),
-            floatParam(QStringLiteral("beta_fast"), 32, 0, 10000, T2("yarn beta_fast (0 = 32)", "yarn 的 beta_fast（0 表示 32）")),
-            floatParam(QStringLiteral("beta_slow"), 1, 0, 10000, T2("yarn beta_slow (0 = 1)", "yarn 的 beta_slow（0 表示 1）")),
-            choiceParam(QStringLiteral("qk"), QStringLiteral("ones"), {QStringLiteral("ones"), QStringLiteral("random")},
+            intParam(QStringLiteral("train_length"), 512, 16, 65536,
+                     T2("trained context length L", "训练时的上下文长度 L")),
+            floatParam(QStringLiteral("factor"), 4, 1, 64,
+                       T2("extension factor s (target length s·L)", "扩展倍数 s（目标长度 s·L）")),
+            floatParam(QStringLiteral("beta_fast"), 32, 0, 10000,
+                       T2("yarn beta_fast (0 = 32)", "yarn 的 beta_fast（0 表示 32）")),
+            floatParam(QStringLiteral("beta_slow"), 1, 0, 10000,
+                       T2("yarn beta_slow (0 = 1)", "yarn 的 beta_slow（0 表示 1）")),
+            choiceParam(QStringLiteral("qk"), QStringLiteral("ones"),
+                        {QStringLiteral("ones"), QStringLiteral("random")},
                         T2("q and k: all ones (RoFormer's curve) or random (seeded)",
                            "q 和 k：全 1（RoFormer 中的曲线）或随机（固定种子）")),
             intParam(QStringLiteral("points"), 1024, 16, 8192, T2("number of distances sampled", "采样的距离点数")),
@@ -819,13 +865,15 @@ void registerRopeModules(Registry& r) {
                      T2("pair index j (0 = highest frequency; its θ = 1 makes integer angles exact)",
                         "维度对编号 j（0 为最高频；其 θ = 1，整数位置的角度恰好精确）")),
             intParam(QStringLiteral("max_position"), 100000, 16, 100000000, T2("largest position", "最大位置")),
-            intParam(QStringLiteral("points"), 200, 8, 2000, T2("number of positions (geometric grid)", "位置点数（几何分布）")),
+            intParam(QStringLiteral("points"), 200, 8, 2000,
+                     T2("number of positions (geometric grid)", "位置点数（几何分布）")),
         };
         s.check = [](const Params& p) {
             const long long D = p.getInt(QStringLiteral("head_dim")), j = p.getInt(QStringLiteral("pair"));
             if (j >= D / 2)
-                throw ParamError(QStringLiteral("pair"), QString::number(j),
-                                 T2("an int in [0, head_dim/2 - 1 = %1]", "[0, head_dim/2 - 1 = %1] 内的整数").arg(D / 2 - 1));
+                throw ParamError(
+                    QStringLiteral("pair"), QString::number(j),
+                    T2("an int in [0, head_dim/2 - 1 = %1]", "[0, head_dim/2 - 1 = %1] 内的整数").arg(D / 2 - 1));
         };
         s.run = runPrecision;
         r.add(std::move(s));

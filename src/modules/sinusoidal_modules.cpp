@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sinusoidal_modules.cpp — runnable modules of the sinusoidal family:
 // sinusoidal.matrix, sinusoidal.similarity, sinusoidal.linear_shift.
 #include "modules/registry.h"
@@ -13,32 +14,35 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-ParamSpec dimParam(long long def, long long max) {
+ParamSpec dimParam(long long def, long long max)
+{
     return intParam(u"dim"_s, def, 2, max,
                     {u"number of channels C of the encoding (even)"_s, u"编码的通道数 C（偶数）"_s}, 2);
 }
-ParamSpec baseParam() {
+ParamSpec baseParam()
+{
     return floatParam(u"base"_s, 10000, 2, 1e9,
-                      {u"base b of the frequencies (the paper uses 10000)"_s,
-                       u"频率的底数 b（论文取 10000）"_s});
+                      {u"base b of the frequencies (the paper uses 10000)"_s, u"频率的底数 b（论文取 10000）"_s});
 }
-ParamSpec layoutParam() {
-    return choiceParam(u"layout"_s, u"interleaved"_s,
-                       {u"interleaved"_s, u"concat"_s, u"concat_t2t"_s},
+ParamSpec layoutParam()
+{
+    return choiceParam(u"layout"_s, u"interleaved"_s, {u"interleaved"_s, u"concat"_s, u"concat_t2t"_s},
                        {u"interleaved = paper (sin, cos per pair, ω=b^(-2j/C)); concat = [sin|cos] with the "
                         u"paper's ω (MAE); concat_t2t = [sin|cos] with ω=b^(-j/(C/2-1)) (tensor2tensor, fairseq)"_s,
                         u"interleaved：论文的交错排列，ω=b^(-2j/C)；concat：论文频率、正弦余弦前后拼接（MAE）；"
                         u"concat_t2t：tensor2tensor / fairseq 的拼接写法，ω=b^(-j/(C/2-1))"_s});
 }
 
-sinusoidal_layout layoutOf(const Params& p) {
+sinusoidal_layout layoutOf(const Params& p)
+{
     const QString l = p.getChoice(u"layout"_s);
     if (l == u"concat") return sinusoidal_layout_concat;
     if (l == u"concat_t2t") return sinusoidal_layout_concat_t2t;
     return sinusoidal_layout_interleaved;
 }
 
-void checkT2tDim(const Params& p) {
+void checkT2tDim(const Params& p)
+{
     if (layoutOf(p) == sinusoidal_layout_concat_t2t && p.getInt(u"dim"_s) < 4)
         throw ParamError(u"dim"_s, QString::number(p.getInt(u"dim"_s)),
                          {u"an even int >= 4 when layout=concat_t2t (it divides by dim/2 - 1)"_s,
@@ -46,7 +50,8 @@ void checkT2tDim(const Params& p) {
 }
 
 // "sin ω0", "cos ω0", ... in the channel order of the layout.
-QStringList channelLabels(std::size_t C, sinusoidal_layout layout) {
+QStringList channelLabels(std::size_t C, sinusoidal_layout layout)
+{
     QStringList labels;
     for (std::size_t c = 0; c < C; ++c) labels << QString();
     for (std::size_t j = 0; j < C / 2; ++j) {
@@ -58,7 +63,8 @@ QStringList channelLabels(std::size_t C, sinusoidal_layout layout) {
     return labels;
 }
 
-ModuleSpec matrixModule() {
+ModuleSpec matrixModule()
+{
     ModuleSpec s;
     s.id = u"sinusoidal.matrix"_s;
     s.title = {u"Sinusoidal position encoding table"_s, u"正弦位置编码表"_s};
@@ -107,7 +113,8 @@ ModuleSpec matrixModule() {
     return s;
 }
 
-ModuleSpec similarityModule() {
+ModuleSpec similarityModule()
+{
     ModuleSpec s;
     s.id = u"sinusoidal.similarity"_s;
     s.title = {u"How similar are two positions' encodings?"_s, u"两个位置的编码有多相似？"_s};
@@ -140,7 +147,8 @@ ModuleSpec similarityModule() {
             throw ParamError(u"reference"_s, QString::number(p.getInt(u"reference"_s)),
                              {u"an int in [0, %1] (less than positions)"_s.arg(T - 1),
                               u"[0, %1] 内的整数（须小于 positions）"_s.arg(T - 1)});
-        if (p.getBool(u"matrix"_s) && T > 512) throw ParamError(u"positions"_s, QString::number(T), atMost512WithMatrix());
+        if (p.getBool(u"matrix"_s) && T > 512)
+            throw ParamError(u"positions"_s, QString::number(T), atMost512WithMatrix());
     };
     s.run = [](const Params& p, const RunContext& ctx) {
         const std::size_t T = std::size_t(p.getInt(u"positions"_s)), C = std::size_t(p.getInt(u"dim"_s));
@@ -183,7 +191,8 @@ ModuleSpec similarityModule() {
     return s;
 }
 
-ModuleSpec linearShiftModule() {
+ModuleSpec linearShiftModule()
+{
     ModuleSpec s;
     s.id = u"sinusoidal.linear_shift"_s;
     s.title = {u"A shift is a rotation: PE(p + k) = M_k PE(p)"_s, u"平移就是旋转：PE(p + k) = M_k PE(p)"_s};
@@ -244,7 +253,8 @@ ModuleSpec linearShiftModule() {
 
 }  // namespace
 
-void registerSinusoidalModules(Registry& r) {
+void registerSinusoidalModules(Registry& r)
+{
     r.add(matrixModule());
     r.add(similarityModule());
     r.add(linearShiftModule());

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vit_modules.cpp — runnable modules of the vit family: 2-D position
 // encodings for Vision Transformers (core: src/core/vision.h).
 //
@@ -20,13 +21,15 @@ namespace poslab::modules {
 
 namespace {
 
-QStringList gridLabels(const char* prefix, int n) {
+QStringList gridLabels(const char* prefix, int n)
+{
     QStringList out;
     for (int i = 0; i < n; ++i) out << QStringLiteral("%1%2").arg(QLatin1String(prefix)).arg(i);
     return out;
 }
 
-QStringList tokenLabels(int gh, int gw, bool cls) {
+QStringList tokenLabels(int gh, int gw, bool cls)
+{
     QStringList out;
     if (cls) out << QStringLiteral("cls");
     for (int r = 0; r < gh; ++r)
@@ -35,44 +38,45 @@ QStringList tokenLabels(int gh, int gw, bool cls) {
 }
 
 // ParamError when `index` is outside [0, n): names the parameter and the range.
-void requireIndex(const Params& p, const QString& name, const QString& sizeName) {
+void requireIndex(const Params& p, const QString& name, const QString& sizeName)
+{
     const long long v = p.getInt(name), n = p.getInt(sizeName);
     if (v >= n)
-        throw ParamError(name, QString::number(v),
-                         {QStringLiteral("expected an int in [0, %1] (%2 - 1 = %3)").arg(n - 1).arg(sizeName).arg(n - 1),
-                          QStringLiteral("[0, %1] 内的整数（%2 - 1 = %3）").arg(n - 1).arg(sizeName).arg(n - 1)});
+        throw ParamError(
+            name, QString::number(v),
+            {QStringLiteral("expected an int in [0, %1] (%2 - 1 = %3)").arg(n - 1).arg(sizeName).arg(n - 1),
+             QStringLiteral("[0, %1] 内的整数（%2 - 1 = %3）").arg(n - 1).arg(sizeName).arg(n - 1)});
 }
 
-Text2 gridHHelp() {
-    return {QStringLiteral("patch grid height gh (rows of patches)"),
-            QStringLiteral("图块网格的高 gh（图块的行数）")};
+Text2 gridHHelp()
+{
+    return {QStringLiteral("patch grid height gh (rows of patches)"), QStringLiteral("图块网格的高 gh（图块的行数）")};
 }
-Text2 gridWHelp() {
+Text2 gridWHelp()
+{
     return {QStringLiteral("patch grid width gw (columns of patches); token t = row·gw + col"),
             QStringLiteral("图块网格的宽 gw（图块的列数）；第 t 个词元 = 行·gw + 列")};
 }
 
 // ---------------------------------------------------------------- vit.sincos2d
 
-ModuleSpec sincos2dSpec() {
+ModuleSpec sincos2dSpec()
+{
     ModuleSpec s;
     s.id = QStringLiteral("vit.sincos2d");
-    s.title = {QStringLiteral("MAE 2-D sin-cos position table"),
-               QStringLiteral("MAE 二维正余弦位置编码表")};
+    s.title = {QStringLiteral("MAE 2-D sin-cos position table"), QStringLiteral("MAE 二维正余弦位置编码表")};
     s.description = {
-        QStringLiteral(
-            "Builds the fixed 2-D sin-cos table of MAE (facebookresearch/mae, get_2d_sincos_pos_embed) "
-            "for a gh × gw grid of patches: each token's vector is [1-D encoding of its column | 1-D "
-            "encoding of its row], each half in the [sin | cos] layout with frequencies "
-            "1/10000^(j/(C/4)). Careful: MAE calls the first half emb_h, but it encodes the column "
-            "(x). The second output shows one channel as an image: channels in the first half make "
-            "vertical stripes (they change along a row), channels in the second half horizontal ones."),
-        QStringLiteral(
-            "为 gh × gw 的图块网格生成 MAE 的固定二维正余弦位置编码（facebookresearch/mae 中的 "
-            "get_2d_sincos_pos_embed）：每个词元的向量是 [列坐标的一维编码 | 行坐标的一维编码]，"
-            "每一半都按 [sin | cos] 排列，频率为 1/10000^(j/(C/4))。注意：MAE 代码把前一半叫作 "
-            "emb_h，但它编码的其实是列（x 方向）。第二个输出把某一个通道画成图像：前一半的通道呈竖条纹"
-            "（沿一行变化），后一半的通道呈横条纹。")};
+        QStringLiteral("Builds the fixed 2-D sin-cos table of MAE (facebookresearch/mae, get_2d_sincos_pos_embed) "
+                       "for a gh × gw grid of patches: each token's vector is [1-D encoding of its column | 1-D "
+                       "encoding of its row], each half in the [sin | cos] layout with frequencies "
+                       "1/10000^(j/(C/4)). Careful: MAE calls the first half emb_h, but it encodes the column "
+                       "(x). The second output shows one channel as an image: channels in the first half make "
+                       "vertical stripes (they change along a row), channels in the second half horizontal ones."),
+        QStringLiteral("为 gh × gw 的图块网格生成 MAE 的固定二维正余弦位置编码（facebookresearch/mae 中的 "
+                       "get_2d_sincos_pos_embed）：每个词元的向量是 [列坐标的一维编码 | 行坐标的一维编码]，"
+                       "每一半都按 [sin | cos] 排列，频率为 1/10000^(j/(C/4))。注意：MAE 代码把前一半叫作 "
+                       "emb_h，但它编码的其实是列（x 方向）。第二个输出把某一个通道画成图像：前一半的通道呈竖条纹"
+                       "（沿一行变化），后一半的通道呈横条纹。")};
     s.params = {
         intParam(QStringLiteral("grid_h"), 7, 1, 24, gridHHelp()),
         intParam(QStringLiteral("grid_w"), 7, 1, 24, gridWHelp()),
@@ -101,9 +105,8 @@ ModuleSpec sincos2dSpec() {
 
         const int q = C / 4;
         auto block = [&](int b, const char* axis, const char* fn) {
-            return QVariantList{QStringLiteral("%1..%2").arg(b * q).arg((b + 1) * q - 1),
-                                QString::fromLatin1(axis), QString::fromLatin1(fn),
-                                QStringLiteral("1/10000^(j/%1), j = 0..%2").arg(q).arg(q - 1)};
+            return QVariantList{QStringLiteral("%1..%2").arg(b * q).arg((b + 1) * q - 1), QString::fromLatin1(axis),
+                                QString::fromLatin1(fn), QStringLiteral("1/10000^(j/%1), j = 0..%2").arg(q).arg(q - 1)};
         };
         std::vector<QVariantList> layout = {block(0, "column (x)", "sin"), block(1, "column (x)", "cos"),
                                             block(2, "row (y)", "sin"), block(3, "row (y)", "cos")};
@@ -132,11 +135,11 @@ ModuleSpec sincos2dSpec() {
 // ---------------------------------------------------------------- vit.similarity
 
 // (T, C) position vectors of the chosen encoding.
-std::vector<float> positionTable(const QString& enc, int gh, int gw, int C, std::uint64_t seed) {
+std::vector<float> positionTable(const QString& enc, int gh, int gw, int C, std::uint64_t seed)
+{
     const int T = gh * gw;
     if (enc == QLatin1String("sincos2d")) return mae_sincos_2d(gh, gw, C, false);
-    require_elements({static_cast<std::size_t>(T), static_cast<std::size_t>(C)}, sizeof(float),
-                     "position table");
+    require_elements({static_cast<std::size_t>(T), static_cast<std::size_t>(C)}, sizeof(float), "position table");
     std::vector<float> pe(static_cast<std::size_t>(T) * C);
     if (enc == QLatin1String("learned_rowcol")) {
         std::vector<float> row(static_cast<std::size_t>(gh) * (C / 2)), col(static_cast<std::size_t>(gw) * (C / 2));
@@ -150,36 +153,34 @@ std::vector<float> positionTable(const QString& enc, int gh, int gw, int C, std:
     return pe;
 }
 
-ModuleSpec similaritySpec() {
+ModuleSpec similaritySpec()
+{
     ModuleSpec s;
     s.id = QStringLiteral("vit.similarity");
-    s.title = {QStringLiteral("Similarity of patch position embeddings"),
-               QStringLiteral("图块位置编码的相似度")};
+    s.title = {QStringLiteral("Similarity of patch position embeddings"), QStringLiteral("图块位置编码的相似度")};
     s.description = {
-        QStringLiteral(
-            "Reproduces the kind of picture in the ViT paper (Dosovitskiy et al. 2021, Fig. 7): the "
-            "cosine similarity between the position vector of one patch and those of all patches. "
-            "The big heatmap tiles all gh × gw small maps: tile (r, c) is the map of reference patch "
-            "(r, c). sincos2d is MAE's fixed 2-D table (similar rows and columns light up as a cross); "
-            "learned_rowcol is a row table plus a column table at their random N(0, 0.02) "
-            "initialisation, so apart from the shared row or column it is mostly noise — the ViT "
-            "paper's structure appears only after training; sincos1d flattens the grid into one "
-            "sequence, so neighbours above and below are far apart (layout does not matter: cosine "
-            "similarity ignores the channel order)."),
-        QStringLiteral(
-            "重现 ViT 论文（Dosovitskiy 等，2021，图 7）中的那类图：某个图块的位置向量与所有图块位置向量的"
-            "余弦相似度。大热力图把 gh × gw 张小图拼在一起：第 (r, c) 块是以图块 (r, c) 为参照的小图。"
-            "sincos2d 是 MAE 的固定二维表（同行、同列的图块更相似，呈十字形）；learned_rowcol 是行表加"
-            "列表，取随机初始化 N(0, 0.02) 的值，因此除了共享同一行或同一列之外基本是噪声——ViT 论文里的"
-            "结构要训练之后才会出现；sincos1d 把网格展平成一条序列，上下相邻的图块在序列里相距很远（排列"
-            "方式不影响结果：余弦相似度与通道顺序无关）。")};
+        QStringLiteral("Reproduces the kind of picture in the ViT paper (Dosovitskiy et al. 2021, Fig. 7): the "
+                       "cosine similarity between the position vector of one patch and those of all patches. "
+                       "The big heatmap tiles all gh × gw small maps: tile (r, c) is the map of reference patch "
+                       "(r, c). sincos2d is MAE's fixed 2-D table (similar rows and columns light up as a cross); "
+                       "learned_rowcol is a row table plus a column table at their random N(0, 0.02) "
+                       "initialisation, so apart from the shared row or column it is mostly noise — the ViT "
+                       "paper's structure appears only after training; sincos1d flattens the grid into one "
+                       "sequence, so neighbours above and below are far apart (layout does not matter: cosine "
+                       "similarity ignores the channel order)."),
+        QStringLiteral("重现 ViT 论文（Dosovitskiy 等，2021，图 7）中的那类图：某个图块的位置向量与所有图块位置向量的"
+                       "余弦相似度。大热力图把 gh × gw 张小图拼在一起：第 (r, c) 块是以图块 (r, c) 为参照的小图。"
+                       "sincos2d 是 MAE 的固定二维表（同行、同列的图块更相似，呈十字形）；learned_rowcol 是行表加"
+                       "列表，取随机初始化 N(0, 0.02) 的值，因此除了共享同一行或同一列之外基本是噪声——ViT 论文里的"
+                       "结构要训练之后才会出现；sincos1d 把网格展平成一条序列，上下相邻的图块在序列里相距很远（排列"
+                       "方式不影响结果：余弦相似度与通道顺序无关）。")};
     s.params = {
         intParam(QStringLiteral("grid_h"), 7, 1, 16, gridHHelp()),
         intParam(QStringLiteral("grid_w"), 7, 1, 16, gridWHelp()),
-        intParam(QStringLiteral("dim"), 64, 4, 1024,
-                 {QStringLiteral("embedding dimension C (a multiple of 4)"),
-                  QStringLiteral("嵌入维度 C（须为 4 的倍数）")},
-                 4),
+        intParam(
+            QStringLiteral("dim"), 64, 4, 1024,
+            {QStringLiteral("embedding dimension C (a multiple of 4)"), QStringLiteral("嵌入维度 C（须为 4 的倍数）")},
+            4),
         choiceParam(QStringLiteral("encoding"), QStringLiteral("sincos2d"),
                     {QStringLiteral("sincos2d"), QStringLiteral("learned_rowcol"), QStringLiteral("sincos1d")},
                     {QStringLiteral("sincos2d (MAE), learned_rowcol (random init), sincos1d (flattened grid)"),
@@ -234,8 +235,8 @@ ModuleSpec similaritySpec() {
             }
         std::vector<Output> out{
             Output::matrix(QStringLiteral("tiled_similarity"), gh * gh, gw * gw, std::move(tiled)),
-            Output::matrix(QStringLiteral("reference_similarity"), gh, gw, std::move(single),
-                           gridLabels("r", gh), gridLabels("c", gw)),
+            Output::matrix(QStringLiteral("reference_similarity"), gh, gw, std::move(single), gridLabels("r", gh),
+                           gridLabels("c", gw)),
             Output::scalar(QStringLiteral("mean_neighbour_similarity"), nn ? nsum / double(nn) : 0.0),
             Output::scalar(QStringLiteral("mean_other_similarity"), on ? osum / double(on) : 0.0),
         };
@@ -252,28 +253,27 @@ ModuleSpec similaritySpec() {
 
 // ---------------------------------------------------------------- vit.rope2d
 
-ModuleSpec rope2dSpec() {
+ModuleSpec rope2dSpec()
+{
     ModuleSpec s;
     s.id = QStringLiteral("vit.rope2d");
     s.title = {QStringLiteral("2-D RoPE for images: axial vs mixed"),
                QStringLiteral("图像的二维 RoPE：轴向与混合频率")};
     s.description = {
-        QStringLiteral(
-            "Rotary position embedding on a patch grid (Heo et al. 2024, naver-ai/rope-vit). Axial: "
-            "the first half of the rotation pairs turns with the column, the second half with the row "
-            "(frequencies 1/θ^(4k/D), θ = 100 in rope-vit). Mixed: every pair turns with t_x·f^x + "
-            "t_y·f^y, learnable frequencies initialised with a random direction per head (θ = 10 in "
-            "rope-vit), so diagonal offsets get frequencies of their own. The heatmap is the score "
-            "<R(p0) q, R(p) k> of the query patch p0 against every key patch p; it depends only on "
-            "p − p0. With q = k = ones the axial map is a sum of a row pattern and a column pattern "
-            "(a cross); the mixed map is not."),
-        QStringLiteral(
-            "在图块网格上使用旋转位置编码（Heo 等，2024，naver-ai/rope-vit）。轴向（axial）："
-            "前一半旋转对随列坐标转动，后一半随行坐标转动（频率 1/θ^(4k/D)，rope-vit 取 θ = 100）。"
-            "混合（mixed）：每一对都按 t_x·f^x + t_y·f^y 转动，频率可学习，初始化时每个注意力头取一个"
-            "随机方向（rope-vit 取 θ = 10），因此对角方向的位移也有自己的频率。热力图是查询图块 p0 与每个"
-            "键图块 p 的得分 <R(p0) q, R(p) k>，它只取决于 p − p0。取 q = k = 全 1 时，轴向的图是"
-            "行图案与列图案之和（呈十字形），混合的则不是。")};
+        QStringLiteral("Rotary position embedding on a patch grid (Heo et al. 2024, naver-ai/rope-vit). Axial: "
+                       "the first half of the rotation pairs turns with the column, the second half with the row "
+                       "(frequencies 1/θ^(4k/D), θ = 100 in rope-vit). Mixed: every pair turns with t_x·f^x + "
+                       "t_y·f^y, learnable frequencies initialised with a random direction per head (θ = 10 in "
+                       "rope-vit), so diagonal offsets get frequencies of their own. The heatmap is the score "
+                       "<R(p0) q, R(p) k> of the query patch p0 against every key patch p; it depends only on "
+                       "p − p0. With q = k = ones the axial map is a sum of a row pattern and a column pattern "
+                       "(a cross); the mixed map is not."),
+        QStringLiteral("在图块网格上使用旋转位置编码（Heo 等，2024，naver-ai/rope-vit）。轴向（axial）："
+                       "前一半旋转对随列坐标转动，后一半随行坐标转动（频率 1/θ^(4k/D)，rope-vit 取 θ = 100）。"
+                       "混合（mixed）：每一对都按 t_x·f^x + t_y·f^y 转动，频率可学习，初始化时每个注意力头取一个"
+                       "随机方向（rope-vit 取 θ = 10），因此对角方向的位移也有自己的频率。热力图是查询图块 p0 与每个"
+                       "键图块 p 的得分 <R(p0) q, R(p) k>，它只取决于 p − p0。取 q = k = 全 1 时，轴向的图是"
+                       "行图案与列图案之和（呈十字形），混合的则不是。")};
     s.params = {
         intParam(QStringLiteral("grid_h"), 9, 1, 32, gridHHelp()),
         intParam(QStringLiteral("grid_w"), 9, 1, 32, gridWHelp()),
@@ -363,8 +363,7 @@ ModuleSpec rope2dSpec() {
             freqRows.push_back({static_cast<long long>(j), double(fx[j]), double(fy[j]), mag, dir});
         }
         return std::vector<Output>{
-            Output::matrix(QStringLiteral("score"), gh, gw, std::move(score), gridLabels("r", gh),
-                           gridLabels("c", gw)),
+            Output::matrix(QStringLiteral("score"), gh, gw, std::move(score), gridLabels("r", gh), gridLabels("c", gw)),
             Output::scalar(QStringLiteral("score_at_query"), qk),
             Output::table(QStringLiteral("frequencies"),
                           {QStringLiteral("pair"), QStringLiteral("f_x"), QStringLiteral("f_y"),
@@ -377,32 +376,29 @@ ModuleSpec rope2dSpec() {
 
 // ---------------------------------------------------------------- vit.peg
 
-ModuleSpec pegSpec() {
+ModuleSpec pegSpec()
+{
     ModuleSpec s;
     s.id = QStringLiteral("vit.peg");
-    s.title = {QStringLiteral("PEG: position from zero padding"),
-               QStringLiteral("PEG：零填充泄露的位置信息")};
+    s.title = {QStringLiteral("PEG: position from zero padding"), QStringLiteral("PEG：零填充泄露的位置信息")};
     s.description = {
-        QStringLiteral(
-            "The position encoding generator of CPVT (Chu et al., arXiv 2102.10882; Twins PosCNN) "
-            "adds a depthwise 3×3 convolution of the tokens, laid out on their grid, to the tokens: "
-            "Y = X + DWConv(X), zero padding 1. The input here is constant, so it holds no position at "
-            "all — yet the output does: a border token sees zeros from the padding. With an all-ones "
-            "kernel and X = 1 the conv sums the in-grid part of each 3×3 window (4 at a corner, 6 on "
-            "an edge, 9 inside) and the residual adds 1: 5 / 7 / 10. A random kernel gives each "
-            "border position its own value."),
-        QStringLiteral(
-            "CPVT 的位置编码生成器 PEG（Chu 等，arXiv 2102.10882；Twins 中的 PosCNN）把词元按网格排好，"
-            "做一次逐通道 3×3 卷积后再加回词元本身：Y = X + DWConv(X)，零填充 1。这里的输入是常数，本身"
-            "不含任何位置信息——但输出含有：边界上的词元从填充处看到的是 0。卷积核全为 1、X = 1 时，"
-            "卷积得到每个 3×3 窗口落在网格内部分的和（角上 4，边上 6，内部 9），残差再加 1，结果为 "
-            "5 / 7 / 10。换成随机卷积核时，每个边界位置都有各自的值。")};
+        QStringLiteral("The position encoding generator of CPVT (Chu et al., arXiv 2102.10882; Twins PosCNN) "
+                       "adds a depthwise 3×3 convolution of the tokens, laid out on their grid, to the tokens: "
+                       "Y = X + DWConv(X), zero padding 1. The input here is constant, so it holds no position at "
+                       "all — yet the output does: a border token sees zeros from the padding. With an all-ones "
+                       "kernel and X = 1 the conv sums the in-grid part of each 3×3 window (4 at a corner, 6 on "
+                       "an edge, 9 inside) and the residual adds 1: 5 / 7 / 10. A random kernel gives each "
+                       "border position its own value."),
+        QStringLiteral("CPVT 的位置编码生成器 PEG（Chu 等，arXiv 2102.10882；Twins 中的 PosCNN）把词元按网格排好，"
+                       "做一次逐通道 3×3 卷积后再加回词元本身：Y = X + DWConv(X)，零填充 1。这里的输入是常数，本身"
+                       "不含任何位置信息——但输出含有：边界上的词元从填充处看到的是 0。卷积核全为 1、X = 1 时，"
+                       "卷积得到每个 3×3 窗口落在网格内部分的和（角上 4，边上 6，内部 9），残差再加 1，结果为 "
+                       "5 / 7 / 10。换成随机卷积核时，每个边界位置都有各自的值。")};
     s.params = {
         intParam(QStringLiteral("grid_h"), 6, 1, 64, gridHHelp()),
         intParam(QStringLiteral("grid_w"), 6, 1, 64, gridWHelp()),
         floatParam(QStringLiteral("input_value"), 1.0, -100.0, 100.0,
-                   {QStringLiteral("the constant value of every input token"),
-                    QStringLiteral("每个输入词元的常数值")}),
+                   {QStringLiteral("the constant value of every input token"), QStringLiteral("每个输入词元的常数值")}),
         choiceParam(QStringLiteral("kernel"), QStringLiteral("ones"),
                     {QStringLiteral("ones"), QStringLiteral("random")},
                     {QStringLiteral("3×3 kernel: all ones, or seeded N(0, 1)"),
@@ -429,7 +425,12 @@ ModuleSpec pegSpec() {
 
         // classify each token by how many cells of its 3×3 window lie inside the grid
         auto span = [](int i, int n) { return (i > 0 ? 1 : 0) + 1 + (i < n - 1 ? 1 : 0); };
-        struct Cls { int cells; QString name; int count = 0; int row = -1, col = -1; };
+        struct Cls {
+            int cells;
+            QString name;
+            int count = 0;
+            int row = -1, col = -1;
+        };
         std::vector<Cls> classes = {{4, QStringLiteral("corner")},
                                     {6, QStringLiteral("edge")},
                                     {9, QStringLiteral("interior")},
@@ -443,7 +444,8 @@ ModuleSpec pegSpec() {
         std::vector<QVariantList> rows;
         for (const Cls& cl : classes) {
             if (cl.count == 0) continue;
-            rows.push_back({cl.name, static_cast<long long>(cl.count), QStringLiteral("(%1, %2)").arg(cl.row).arg(cl.col), static_cast<long long>(cl.cells),
+            rows.push_back({cl.name, static_cast<long long>(cl.count),
+                            QStringLiteral("(%1, %2)").arg(cl.row).arg(cl.col), static_cast<long long>(cl.cells),
                             double(y[cl.row * gw + cl.col])});
         }
         std::vector<double> distinct;
@@ -478,7 +480,8 @@ struct MropeToken {
 // Text: ids st, st+1, ... on all three axes. Vision: (f, r, c) + st for frame
 // f, row r, column c, in the order f, then r, then c. The next text starts at
 // max(all ids so far) + 1.
-std::vector<MropeToken> mropeSequence(int textBefore, int frames, int gh, int gw, int textAfter) {
+std::vector<MropeToken> mropeSequence(int textBefore, int frames, int gh, int gw, int textAfter)
+{
     std::vector<MropeToken> seq;
     long long next = 0;
     for (int i = 0; i < textBefore; ++i, ++next)
@@ -499,34 +502,33 @@ std::vector<MropeToken> mropeSequence(int textBefore, int frames, int gh, int gw
     return seq;
 }
 
-ModuleSpec mropeSpec() {
+ModuleSpec mropeSpec()
+{
     ModuleSpec s;
     s.id = QStringLiteral("vit.mrope");
     s.title = {QStringLiteral("M-RoPE: rotary pairs for time, height and width"),
                QStringLiteral("M-RoPE：把旋转维度分给时间、高度和宽度")};
     s.description = {
-        QStringLiteral(
-            "Multimodal RoPE of Qwen2-VL (HF modeling_qwen2_vl.py, apply_multimodal_rotary_pos_emb and "
-            "get_rope_index) and its interleaved form in Qwen3-VL (apply_interleaved_mrope). Every token "
-            "carries three position ids (t, h, w); each of the head_dim/2 rotary frequencies "
-            "inv_freq_j = θ^(−2j/head_dim) is driven by one of them. contiguous (Qwen2-VL, "
-            "mrope_section [16, 24, 24]): the fastest 16 frequencies follow t, the next 24 h, the slowest "
-            "24 w. interleaved (Qwen3-VL, [24, 20, 20]): t, h, w take turns j mod 3, so every axis gets "
-            "fast and slow frequencies. head_dim = 2·(section_t + section_h + section_w). The example "
-            "sequence is text, one image (or video) of grid_h × grid_w tokens (after the 2×2 merge), "
-            "text: text tokens have the same id on all three axes, so for them M-RoPE is 1-D RoPE; the "
-            "image starts at the next id, its tokens get (start + frame, start + row, start + col), and "
-            "the text after it continues from the largest id + 1."),
-        QStringLiteral(
-            "Qwen2-VL 的多模态旋转位置编码（HF modeling_qwen2_vl.py 中的 apply_multimodal_rotary_pos_emb "
-            "与 get_rope_index），以及 Qwen3-VL 的交错形式（apply_interleaved_mrope）。每个词元带三个位置"
-            "编号 (t, h, w)；head_dim/2 个旋转频率 inv_freq_j = θ^(−2j/head_dim) 中的每一个只由其中一个"
-            "编号驱动。contiguous（Qwen2-VL，mrope_section [16, 24, 24]）：最快的 16 个频率跟随 t，"
-            "接下来 24 个跟随 h，最慢的 24 个跟随 w。interleaved（Qwen3-VL，[24, 20, 20]）：t、h、w 按 "
-            "j mod 3 轮流分配，因此每个轴都既有快频率又有慢频率。head_dim = 2·(section_t + section_h + "
-            "section_w)。示例序列为：文本、一张 grid_h × grid_w 个词元的图像（或视频，已做 2×2 合并）、"
-            "文本。文本词元的三个编号相同，所以对文本而言 M-RoPE 就是一维 RoPE；图像从下一个编号开始，"
-            "其词元的编号为 (起点 + 帧, 起点 + 行, 起点 + 列)，图像之后的文本从最大编号 + 1 继续。")};
+        QStringLiteral("Multimodal RoPE of Qwen2-VL (HF modeling_qwen2_vl.py, apply_multimodal_rotary_pos_emb and "
+                       "get_rope_index) and its interleaved form in Qwen3-VL (apply_interleaved_mrope). Every token "
+                       "carries three position ids (t, h, w); each of the head_dim/2 rotary frequencies "
+                       "inv_freq_j = θ^(−2j/head_dim) is driven by one of them. contiguous (Qwen2-VL, "
+                       "mrope_section [16, 24, 24]): the fastest 16 frequencies follow t, the next 24 h, the slowest "
+                       "24 w. interleaved (Qwen3-VL, [24, 20, 20]): t, h, w take turns j mod 3, so every axis gets "
+                       "fast and slow frequencies. head_dim = 2·(section_t + section_h + section_w). The example "
+                       "sequence is text, one image (or video) of grid_h × grid_w tokens (after the 2×2 merge), "
+                       "text: text tokens have the same id on all three axes, so for them M-RoPE is 1-D RoPE; the "
+                       "image starts at the next id, its tokens get (start + frame, start + row, start + col), and "
+                       "the text after it continues from the largest id + 1."),
+        QStringLiteral("Qwen2-VL 的多模态旋转位置编码（HF modeling_qwen2_vl.py 中的 apply_multimodal_rotary_pos_emb "
+                       "与 get_rope_index），以及 Qwen3-VL 的交错形式（apply_interleaved_mrope）。每个词元带三个位置"
+                       "编号 (t, h, w)；head_dim/2 个旋转频率 inv_freq_j = θ^(−2j/head_dim) 中的每一个只由其中一个"
+                       "编号驱动。contiguous（Qwen2-VL，mrope_section [16, 24, 24]）：最快的 16 个频率跟随 t，"
+                       "接下来 24 个跟随 h，最慢的 24 个跟随 w。interleaved（Qwen3-VL，[24, 20, 20]）：t、h、w 按 "
+                       "j mod 3 轮流分配，因此每个轴都既有快频率又有慢频率。head_dim = 2·(section_t + section_h + "
+                       "section_w)。示例序列为：文本、一张 grid_h × grid_w 个词元的图像（或视频，已做 2×2 合并）、"
+                       "文本。文本词元的三个编号相同，所以对文本而言 M-RoPE 就是一维 RoPE；图像从下一个编号开始，"
+                       "其词元的编号为 (起点 + 帧, 起点 + 行, 起点 + 列)，图像之后的文本从最大编号 + 1 继续。")};
     s.params = {
         choiceParam(QStringLiteral("style"), QStringLiteral("contiguous"),
                     {QStringLiteral("contiguous"), QStringLiteral("interleaved")},
@@ -540,8 +542,7 @@ ModuleSpec mropeSpec() {
                  T2("rotary pairs driven by the width id w", "由宽度编号 w 驱动的旋转对个数")),
         floatParam(QStringLiteral("rope_theta"), 1.0e6, 100.0, 1.0e7,
                    T2("RoPE base θ (Qwen2-VL: 1000000)", "RoPE 底数 θ（Qwen2-VL 取 1000000）")),
-        intParam(QStringLiteral("text_before"), 3, 0, 16,
-                 T2("text tokens before the image", "图像之前的文本词元数")),
+        intParam(QStringLiteral("text_before"), 3, 0, 16, T2("text tokens before the image", "图像之前的文本词元数")),
         intParam(QStringLiteral("frames"), 1, 1, 4,
                  T2("temporal patches (1 = an image, more = a video)", "时间方向的块数（1 为图像，更多为视频）")),
         intParam(QStringLiteral("grid_h"), 3, 1, 16,
@@ -550,8 +551,7 @@ ModuleSpec mropeSpec() {
         intParam(QStringLiteral("grid_w"), 4, 1, 16,
                  T2("image tokens per row (columns of the grid after the 2×2 merge)",
                     "图像词元的列数（2×2 合并之后的网格宽）")),
-        intParam(QStringLiteral("text_after"), 3, 0, 16,
-                 T2("text tokens after the image", "图像之后的文本词元数")),
+        intParam(QStringLiteral("text_after"), 3, 0, 16, T2("text tokens after the image", "图像之后的文本词元数")),
     };
     s.check = [](const Params& p) {
         const long long st = p.getInt(QStringLiteral("section_t")), sh = p.getInt(QStringLiteral("section_h")),
@@ -576,7 +576,8 @@ ModuleSpec mropeSpec() {
                                     "below 3·section_h = %1, which must not exceed head_dim/2 = %2",
                                     "interleaved 方式：h 占用 3·section_h = %1 以内每隔两个的维度对 j = 1, 4, 7, …，"
                                     "这个上限不能超过 head_dim/2 = %2")
-                                     .arg(3 * sh).arg(P));
+                                     .arg(3 * sh)
+                                     .arg(P));
             if (3 * sw > P)
                 throw ParamError(QStringLiteral("section_w"), QString::number(sw),
                                  T2("3·section_w <= head_dim/2 = %1", "3·section_w <= head_dim/2 = %1").arg(P),
@@ -584,7 +585,8 @@ ModuleSpec mropeSpec() {
                                     "below 3·section_w = %1, which must not exceed head_dim/2 = %2",
                                     "interleaved 方式：w 占用 3·section_w = %1 以内每隔两个的维度对 j = 2, 5, 8, …，"
                                     "这个上限不能超过 head_dim/2 = %2")
-                                     .arg(3 * sw).arg(P));
+                                     .arg(3 * sw)
+                                     .arg(P));
         }
     };
     s.run = [](const Params& p, const RunContext& ctx) {
@@ -593,10 +595,10 @@ ModuleSpec mropeSpec() {
         const int P = sec[0] + sec[1] + sec[2], D = 2 * P;
         const bool inter = p.getChoice(QStringLiteral("style")) == QLatin1String("interleaved");
         const double theta = p.getFloat(QStringLiteral("rope_theta"));
-        const std::vector<MropeToken> seq = mropeSequence(
-            int(p.getInt(QStringLiteral("text_before"))), int(p.getInt(QStringLiteral("frames"))),
-            int(p.getInt(QStringLiteral("grid_h"))), int(p.getInt(QStringLiteral("grid_w"))),
-            int(p.getInt(QStringLiteral("text_after"))));
+        const std::vector<MropeToken> seq =
+            mropeSequence(int(p.getInt(QStringLiteral("text_before"))), int(p.getInt(QStringLiteral("frames"))),
+                          int(p.getInt(QStringLiteral("grid_h"))), int(p.getInt(QStringLiteral("grid_w"))),
+                          int(p.getInt(QStringLiteral("text_after"))));
         const int T = int(seq.size());
 
         std::vector<int> axis(P);
@@ -706,7 +708,8 @@ ModuleSpec mropeSpec() {
 
 }  // namespace
 
-void registerVitModules(Registry& r) {
+void registerVitModules(Registry& r)
+{
     r.add(sincos2dSpec());
     r.add(similaritySpec());
     r.add(rope2dSpec());

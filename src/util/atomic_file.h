@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // atomic_file.h — writing a whole file so that it is either the old file or
 // the complete new one, never a part: answers, progress, stored training
 // runs, formula caches and PDFs all go through writeFileAtomically().

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "util/number_format.h"
 
 #include <charconv>
@@ -6,7 +7,8 @@
 
 namespace poslab::util {
 
-void appendNumber(std::string& out, double v) {
+void appendNumber(std::string& out, double v)
+{
     if (std::isnan(v)) {
         out += "nan";
         return;
@@ -27,17 +29,19 @@ void appendNumber(std::string& out, double v) {
     out.append(buf, res.ptr);
 }
 
-QString formatNumber(double v) {
+QString formatNumber(double v)
+{
     std::string s;
     appendNumber(s, v);
     return QString::fromStdString(s);
 }
 
-QString formatVariantList(const QVariantList& list) {
+QString formatVariantList(const QVariantList& list)
+{
     QStringList parts;
     for (const QVariant& v : list) {
-        bool isNumber = v.typeId() == QMetaType::Double || v.typeId() == QMetaType::Int ||
-                        v.typeId() == QMetaType::LongLong;
+        bool isNumber =
+            v.typeId() == QMetaType::Double || v.typeId() == QMetaType::Int || v.typeId() == QMetaType::LongLong;
         parts << (isNumber ? formatNumber(v.toDouble()) : v.toString());
     }
     return parts.join(u',');

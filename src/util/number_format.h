@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // number_format.h — numbers as text that reads back to the same value.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_check_cli — `poslab check` as a teacher runs it: problems in the
 // teacher's language (--lang, else the environment's), warnings that fail
 // only with --strict, and the exit statuses (0 clean or warnings only, 2
@@ -41,14 +42,16 @@ private slots:
     {
         QTemporaryDir tmp;
         QVERIFY(writeCourse(tmp.path(), kWarningOnly));
-        const PoslabRun plain = runPoslab({QStringLiteral("check"), tmp.path(), QStringLiteral("--lang"), QStringLiteral("en")});
+        const PoslabRun plain =
+            runPoslab({QStringLiteral("check"), tmp.path(), QStringLiteral("--lang"), QStringLiteral("en")});
         QCOMPARE(plain.exitCode, 0);
         QVERIFY2(plain.err.contains("01-one.md:8: warning: every option is marked correct"), plain.err.constData());
         QVERIFY2(plain.out.contains("no errors, 2 warning(s)"), plain.out.constData());
 
         const PoslabRun strict = runPoslab({QStringLiteral("check"), QStringLiteral("--strict"), tmp.path()});
         QCOMPARE(strict.exitCode, 2);
-        QVERIFY2(strict.err.contains("0 error(s) and 2 warning(s)") && strict.err.contains("--strict"), strict.err.constData());
+        QVERIFY2(strict.err.contains("0 error(s) and 2 warning(s)") && strict.err.contains("--strict"),
+                 strict.err.constData());
     }
 
     void teachersLanguage()
@@ -57,13 +60,16 @@ private slots:
         QVERIFY(writeCourse(tmp.path(), kError));
         const PoslabRun en = runPoslab({QStringLiteral("check"), tmp.path(), QStringLiteral("--lang=en")});
         QCOMPARE(en.exitCode, 2);
-        QVERIFY2(en.err.contains("01-one.md:14: condition: 'wavelengths' is not an output of rope.inv_freq"), en.err.constData());
+        QVERIFY2(en.err.contains("01-one.md:14: condition: 'wavelengths' is not an output of rope.inv_freq"),
+                 en.err.constData());
         QVERIFY2(en.err.contains("did you mean 'wavelength'?"), en.err.constData());
 
-        const PoslabRun zh = runPoslab({QStringLiteral("check"), tmp.path(), QStringLiteral("--lang"), QStringLiteral("zh")});
+        const PoslabRun zh =
+            runPoslab({QStringLiteral("check"), tmp.path(), QStringLiteral("--lang"), QStringLiteral("zh")});
         QCOMPARE(zh.exitCode, 2);
         const QString err = QString::fromUtf8(zh.err);
-        QVERIFY2(err.contains(QStringLiteral("01-one.md:14: condition：rope.inv_freq 没有名为“wavelengths”的输出")), zh.err.constData());
+        QVERIFY2(err.contains(QStringLiteral("01-one.md:14: condition：rope.inv_freq 没有名为“wavelengths”的输出")),
+                 zh.err.constData());
         QVERIFY2(err.contains(QStringLiteral("是不是想写“wavelength”？")), zh.err.constData());
         QVERIFY2(err.contains(QStringLiteral("个错误")), zh.err.constData());
 
@@ -75,7 +81,8 @@ private slots:
         env.insert(QStringLiteral("LANG"), QStringLiteral("C.UTF-8"));
         const PoslabRun fromEnv = runPoslabWith({QStringLiteral("check"), tmp.path()}, env);
         QCOMPARE(fromEnv.exitCode, 2);
-        QVERIFY2(QString::fromUtf8(fromEnv.err).contains(QStringLiteral("没有名为“wavelengths”的输出")), fromEnv.err.constData());
+        QVERIFY2(QString::fromUtf8(fromEnv.err).contains(QStringLiteral("没有名为“wavelengths”的输出")),
+                 fromEnv.err.constData());
     }
 
     void cleanCourse()

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_classroom_cli — `poslab assignment ...` and `poslab grade ...` as a
 // teacher and students meet them (the real executable, POSLAB_EXECUTABLE).
 //
@@ -72,7 +73,8 @@ bool checksumHolds(const QJsonObject& o)
     QJsonObject content = o;
     content.remove(QStringLiteral("checksum"));
     const QByteArray sum = "sha256:" + QCryptographicHash::hash(QJsonDocument(content).toJson(QJsonDocument::Compact),
-                                                                QCryptographicHash::Sha256).toHex();
+                                                                QCryptographicHash::Sha256)
+                                           .toHex();
     return o.value(QStringLiteral("checksum")).toString().toLatin1() == sum;
 }
 
@@ -80,7 +82,8 @@ bool checksumHolds(const QJsonObject& o)
 QStringList drafts(const QString& home)
 {
     QStringList out;
-    QDirIterator it(home + QStringLiteral("/.local/share/PosLab/PosLab/assignments"), {QStringLiteral("*.poslab-answers")}, QDir::Files);
+    QDirIterator it(home + QStringLiteral("/.local/share/PosLab/PosLab/assignments"),
+                    {QStringLiteral("*.poslab-answers")}, QDir::Files);
     while (it.hasNext()) out << it.next();
     return out;
 }
@@ -89,14 +92,16 @@ int pdfPages(const QString& pdf)
 {
     QProcess p;
     p.start(QStringLiteral("pdfinfo"), {pdf});
-    if (!p.waitForFinished(60000)) return -1;
+    if (!p.waitForFinished(poslab::testing::scaledMs(60000))) return -1;
     for (const QByteArray& line : p.readAllStandardOutput().split('\n'))
         if (line.startsWith("Pages:")) return line.mid(6).trimmed().toInt();
     return -1;
 }
 
-
-QString fmt(double v) { return QString::number(v, 'f', 4); }
+QString fmt(double v)
+{
+    return QString::number(v, 'f', 4);
+}
 
 }  // namespace
 
@@ -131,12 +136,14 @@ void TestClassroomCli::initTestCase()
 {
     QVERIFY(m_dir.isValid());
     m_assignment = m_dir.filePath(QStringLiteral("week3.poslab-assignment"));
-    const ChildRun r = run({QStringLiteral("assignment"), QStringLiteral("create"), QStringLiteral("--chapters"), QStringLiteral("2,5"),
-                            QStringLiteral("--title"), QStringLiteral("Week 3: sinusoids and RoPE"), QStringLiteral("--due"),
-                            QStringLiteral("2026-12-08T17:00"), QStringLiteral("-o"), m_assignment});
+    const ChildRun r =
+        run({QStringLiteral("assignment"), QStringLiteral("create"), QStringLiteral("--chapters"),
+             QStringLiteral("2,5"), QStringLiteral("--title"), QStringLiteral("Week 3: sinusoids and RoPE"),
+             QStringLiteral("--due"), QStringLiteral("2026-12-08T17:00"), QStringLiteral("-o"), m_assignment});
     QVERIFY2(r.finished && r.exitCode == 0, r.err.constData());
     QVERIFY(r.out.contains("week3.poslab-assignment"));
-    const ChildRun show = run({QStringLiteral("assignment"), QStringLiteral("show"), m_assignment, QStringLiteral("--format"), QStringLiteral("json")});
+    const ChildRun show = run({QStringLiteral("assignment"), QStringLiteral("show"), m_assignment,
+                               QStringLiteral("--format"), QStringLiteral("json")});
     QCOMPARE(show.exitCode, 0);
     const QJsonObject o = QJsonDocument::fromJson(show.out).object();
     QVERIFY(o[QStringLiteral("valid")].toBool());
@@ -157,16 +164,21 @@ void TestClassroomCli::teacherThreeStudentsAndACorruptFile()
         double score;
     };
     const QList<Student> students{
-        {QStringLiteral("ann"), QStringLiteral("Ann Li"),
+        {QStringLiteral("ann"),
+         QStringLiteral("Ann Li"),
          {{QStringLiteral("sin-longest-wavelength=60000"), QStringLiteral("sin-dot-direction=A")},
-          {QStringLiteral("sin-longest-wavelength=") + QString::number(std::round(wavelength)), QStringLiteral("sin-dot-direction=C"),
-           QStringLiteral("sin-buffer-name=register_buffer"), QStringLiteral("rope-pair-cos=") + fmt(cosine)}},
+          {QStringLiteral("sin-longest-wavelength=") + QString::number(std::round(wavelength)),
+           QStringLiteral("sin-dot-direction=C"), QStringLiteral("sin-buffer-name=register_buffer"),
+           QStringLiteral("rope-pair-cos=") + fmt(cosine)}},
          4},
-        {QStringLiteral("bob"), QStringLiteral("Bob"),
-         {{QStringLiteral("sin-longest-wavelength=6283"), QStringLiteral("sin-dot-direction=A"), QStringLiteral("sin-buffer-name=register_buffer")}},
+        {QStringLiteral("bob"),
+         QStringLiteral("Bob"),
+         {{QStringLiteral("sin-longest-wavelength=6283"), QStringLiteral("sin-dot-direction=A"),
+           QStringLiteral("sin-buffer-name=register_buffer")}},
          1},
         // The run exercise: a base of 500000 gives 2π·500000^(62/64) ≈ 2.1e6 > 100000 positions.
-        {QStringLiteral("cyd"), QStringLiteral("陈 Cyd"),
+        {QStringLiteral("cyd"),
+         QStringLiteral("陈 Cyd"),
          {{QStringLiteral("sin-base-for-long-wavelength=base=500000"), QStringLiteral("rope-pair-cos=0.5")}},
          1},
     };
@@ -174,18 +186,23 @@ void TestClassroomCli::teacherThreeStudentsAndACorruptFile()
     QStringList files;
     for (const Student& s : students) {
         for (const QStringList& answers : s.calls) {
-            const ChildRun r = run(QStringList{QStringLiteral("assignment"), QStringLiteral("answer"), m_assignment, QStringLiteral("--student"), s.name} + answers, s.user);
+            const ChildRun r = run(QStringList{QStringLiteral("assignment"), QStringLiteral("answer"), m_assignment,
+                                               QStringLiteral("--student"), s.name} +
+                                       answers,
+                                   s.user);
             QVERIFY2(r.finished && r.exitCode == 0, r.err.constData());
         }
         QCOMPARE(drafts(m_dir.filePath(s.user)).size(), 1);  // each user has their own draft
         files << m_dir.filePath(s.user + QStringLiteral(".poslab-answers"));
-        const ChildRun r = run({QStringLiteral("assignment"), QStringLiteral("submit"), m_assignment, QStringLiteral("--student"), s.name,
-                                QStringLiteral("-o"), files.last()}, s.user);
+        const ChildRun r = run({QStringLiteral("assignment"), QStringLiteral("submit"), m_assignment,
+                                QStringLiteral("--student"), s.name, QStringLiteral("-o"), files.last()},
+                               s.user);
         QVERIFY2(r.finished && r.exitCode == 0, r.err.constData());
         QVERIFY(r.out.contains(files.last().toUtf8()));
     }
     // Without -o the file lands in the current folder, under a suggested name.
-    const ChildRun again = run({QStringLiteral("assignment"), QStringLiteral("submit"), m_assignment, QStringLiteral("--student"), QStringLiteral("Bob")},
+    const ChildRun again = run({QStringLiteral("assignment"), QStringLiteral("submit"), m_assignment,
+                                QStringLiteral("--student"), QStringLiteral("Bob")},
                                QStringLiteral("bob"));
     QCOMPARE(again.exitCode, 0);
     QVERIFY(QFile::exists(m_dir.filePath(QStringLiteral("Week-3-sinusoids-and-RoPE-Bob.poslab-answers"))));
@@ -208,7 +225,8 @@ void TestClassroomCli::teacherThreeStudentsAndACorruptFile()
     const QJsonArray graded = o[QStringLiteral("students")].toArray();
     QCOMPARE(graded.size(), 3);
     QHash<QString, double> scores;
-    for (const QJsonValue& v : graded) scores.insert(v[QStringLiteral("name")].toString(), v[QStringLiteral("score")].toDouble());
+    for (const QJsonValue& v : graded)
+        scores.insert(v[QStringLiteral("name")].toString(), v[QStringLiteral("score")].toDouble());
     for (const Student& s : students) QCOMPARE(scores.value(s.name, -1), s.score);
     const QJsonArray issues = o[QStringLiteral("issues")].toArray();
     QCOMPARE(issues.size(), 1);
@@ -241,7 +259,8 @@ void TestClassroomCli::teacherThreeStudentsAndACorruptFile()
     // The class report and one report per student.
     const QString pdf = m_dir.filePath(QStringLiteral("class-report.pdf"));
     const QString reports = m_dir.filePath(QStringLiteral("reports"));
-    const ChildRun withPdf = run(gradeArgs + QStringList{QStringLiteral("-o"), pdf, QStringLiteral("--student-reports"), reports});
+    const ChildRun withPdf =
+        run(gradeArgs + QStringList{QStringLiteral("-o"), pdf, QStringLiteral("--student-reports"), reports});
     QVERIFY2(withPdf.finished && withPdf.exitCode == 0, withPdf.err.constData());
     QVERIFY(pdfPages(pdf) > 0);
     const QStringList perStudent = QDir(reports).entryList({QStringLiteral("*.pdf")}, QDir::Files);
@@ -254,40 +273,52 @@ void TestClassroomCli::killedWhileSavingKeepsTheDraft()
     const QString home = m_dir.filePath(QStringLiteral("kim"));
     QDir().mkpath(home);
     auto answer = [&](int i) {
-        return poslabCommand(QStringList{QStringLiteral("assignment"), QStringLiteral("answer"), m_assignment, QStringLiteral("--student"),
-                                  QStringLiteral("Kim"), QStringLiteral("sin-longest-wavelength=%1").arg(1000 + i),
-                                  QStringLiteral("sin-buffer-name=attempt %1").arg(i)},
-                      home, m_dir.path());
+        return poslabCommand(QStringList{QStringLiteral("assignment"), QStringLiteral("answer"), m_assignment,
+                                         QStringLiteral("--student"), QStringLiteral("Kim"),
+                                         QStringLiteral("sin-longest-wavelength=%1").arg(1000 + i),
+                                         QStringLiteral("sin-buffer-name=attempt %1").arg(i)},
+                             home, m_dir.path());
     };
     const ChildRun first = poslab::testing::runChild(answer(0));
     QCOMPARE(first.exitCode, 0);
-    const qint64 full = std::max<qint64>(first.elapsedMs, 20);
+    // Kill points: ms of the child's CPU time (its progress, whatever the machine's load), over its whole run.
+    const qint64 full = std::max<qint64>(first.cpuMs, 20);
     const quint32 seed = 20261201;
     int killed = 0;
     int lastSaved = 0;  // the value of the last run known to have finished
-    const QList<int> delays = poslab::testing::killDelays(seed, 12, 1, int(full * 1.2) + 1);
-    for (int round = 0; round < delays.size(); ++round) {
-        const ChildRun r = poslab::testing::killAfter(answer(round + 1), delays[round]);
-        if (r.killed) ++killed;
-        else if (r.finished && r.exitCode == 0) lastSaved = round + 1;
+    const QList<qint64> points = poslab::testing::killPoints(seed, 12, 1, full * 6 / 5 + 1);
+    for (int round = 0; round < points.size(); ++round) {
+        const ChildRun r = poslab::testing::killAtWork(answer(round + 1), points[round]);
+        if (r.killed)
+            ++killed;
+        else if (r.finished && r.exitCode == 0)
+            lastSaved = round + 1;
         const QStringList files = drafts(home);
-        QVERIFY2(files.size() == 1, qPrintable(QStringLiteral("seed %1 round %2 delay %3").arg(seed).arg(round).arg(delays[round])));
+        QVERIFY2(files.size() == 1,
+                 qPrintable(
+                     QStringLiteral("seed %1 round %2 kill at %3 ms of CPU").arg(seed).arg(round).arg(points[round])));
         QJsonParseError error{};
         const QJsonObject o = QJsonDocument::fromJson(readAll(files.first()), &error).object();
-        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(QStringLiteral("round %1 delay %2: %3").arg(round).arg(delays[round]).arg(error.errorString())));
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(QStringLiteral("round %1 kill at %2 ms of CPU: %3")
+                                                                         .arg(round)
+                                                                         .arg(points[round])
+                                                                         .arg(error.errorString())));
         QVERIFY(checksumHolds(o));
         QCOMPARE(o[QStringLiteral("student")].toString(), QStringLiteral("Kim"));
         // The draft holds the last finished run's answer or a later one, never an older one.
         int value = 0;
         for (const QJsonValue& a : o[QStringLiteral("answers")].toArray())
-            if (a[QStringLiteral("exercise")].toString() == u"sin-longest-wavelength") value = a[QStringLiteral("text")].toString().toInt() - 1000;
-        QVERIFY2(value >= lastSaved && value <= round + 1, qPrintable(QStringLiteral("round %1: value %2, last saved %3").arg(round).arg(value).arg(lastSaved)));
+            if (a[QStringLiteral("exercise")].toString() == u"sin-longest-wavelength")
+                value = a[QStringLiteral("text")].toString().toInt() - 1000;
+        QVERIFY2(value >= lastSaved && value <= round + 1,
+                 qPrintable(QStringLiteral("round %1: value %2, last saved %3").arg(round).arg(value).arg(lastSaved)));
     }
-    QVERIFY2(killed > 0, "no run was killed: the delays are too long for this machine");
+    QVERIFY2(killed > 0, "no run was killed: every kill point came after the run's end");
     // And it still hands in.
-    const ChildRun submit = poslab::testing::runChild(poslabCommand({QStringLiteral("assignment"), QStringLiteral("submit"), m_assignment, QStringLiteral("--student"),
-                                                              QStringLiteral("Kim"), QStringLiteral("-o"), m_dir.filePath(QStringLiteral("kim.poslab-answers"))},
-                                                             home, m_dir.path()));
+    const ChildRun submit = poslab::testing::runChild(poslabCommand(
+        {QStringLiteral("assignment"), QStringLiteral("submit"), m_assignment, QStringLiteral("--student"),
+         QStringLiteral("Kim"), QStringLiteral("-o"), m_dir.filePath(QStringLiteral("kim.poslab-answers"))},
+        home, m_dir.path()));
     QCOMPARE(submit.exitCode, 0);
 }
 
@@ -295,9 +326,10 @@ void TestClassroomCli::fullDiskKeepsThePreviousDraft()
 {
     const QString home = m_dir.filePath(QStringLiteral("lou"));
     QDir().mkpath(home);
-    ChildCommand c = poslabCommand({QStringLiteral("assignment"), QStringLiteral("answer"), m_assignment, QStringLiteral("--student"), QStringLiteral("Lou"),
-                             QStringLiteral("sin-buffer-name=register_buffer")},
-                            home, m_dir.path());
+    ChildCommand c = poslabCommand(
+        {QStringLiteral("assignment"), QStringLiteral("answer"), m_assignment, QStringLiteral("--student"),
+         QStringLiteral("Lou"), QStringLiteral("sin-buffer-name=register_buffer")},
+        home, m_dir.path());
     QCOMPARE(poslab::testing::runChild(c).exitCode, 0);
     const QString draft = drafts(home).value(0);
     const QByteArray before = readAll(draft);
@@ -313,29 +345,39 @@ void TestClassroomCli::fullDiskKeepsThePreviousDraft()
 
 void TestClassroomCli::draftOfSomeoneElseOrDamaged()
 {
-    const QStringList answer{QStringLiteral("assignment"), QStringLiteral("answer"), m_assignment, QStringLiteral("--student")};
-    QCOMPARE(run(answer + QStringList{QStringLiteral("Mia"), QStringLiteral("sin-dot-direction=B")}, QStringLiteral("mia")).exitCode, 0);
+    const QStringList answer{QStringLiteral("assignment"), QStringLiteral("answer"), m_assignment,
+                             QStringLiteral("--student")};
+    QCOMPARE(
+        run(answer + QStringList{QStringLiteral("Mia"), QStringLiteral("sin-dot-direction=B")}, QStringLiteral("mia"))
+            .exitCode,
+        0);
     const QString draft = drafts(m_dir.filePath(QStringLiteral("mia"))).value(0);
     const QByteArray before = readAll(draft);
     // Another name on the same account: refused (exit 2), the draft untouched.
-    ChildRun r = run(answer + QStringList{QStringLiteral("Noa"), QStringLiteral("sin-dot-direction=C")}, QStringLiteral("mia"));
+    ChildRun r =
+        run(answer + QStringList{QStringLiteral("Noa"), QStringLiteral("sin-dot-direction=C")}, QStringLiteral("mia"));
     QCOMPARE(r.exitCode, 2);
     QVERIFY(r.err.contains("Mia"));
     QCOMPARE(readAll(draft), before);
     // The same name with other spaces and case is the same student.
-    QCOMPARE(run(answer + QStringList{QStringLiteral(" mia "), QStringLiteral("sin-dot-direction=C")}, QStringLiteral("mia")).exitCode, 0);
+    QCOMPARE(
+        run(answer + QStringList{QStringLiteral(" mia "), QStringLiteral("sin-dot-direction=C")}, QStringLiteral("mia"))
+            .exitCode,
+        0);
     // A damaged draft is kept aside, with a warning, and a new one started.
     {
         QFile f(draft);
         QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
         f.write("{\"format\": \"poslab-answers\", \"vers");
     }
-    r = run(answer + QStringList{QStringLiteral("Mia"), QStringLiteral("sin-buffer-name=register_buffer")}, QStringLiteral("mia"));
+    r = run(answer + QStringList{QStringLiteral("Mia"), QStringLiteral("sin-buffer-name=register_buffer")},
+            QStringLiteral("mia"));
     QCOMPARE(r.exitCode, 0);
     QVERIFY(r.err.contains("damaged"));
     const QStringList aside = QDir(QFileInfo(draft).path()).entryList({QStringLiteral("*.damaged-*")}, QDir::Files);
     QCOMPARE(aside.size(), 1);
-    QCOMPARE(readAll(QFileInfo(draft).path() + u'/' + aside.first()), QByteArray("{\"format\": \"poslab-answers\", \"vers"));
+    QCOMPARE(readAll(QFileInfo(draft).path() + u'/' + aside.first()),
+             QByteArray("{\"format\": \"poslab-answers\", \"vers"));
     QVERIFY(checksumHolds(QJsonDocument::fromJson(readAll(draft)).object()));
 }
 
@@ -344,25 +386,45 @@ void TestClassroomCli::usageErrors_data()
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("named");
     const QString a = QStringLiteral("week3.poslab-assignment");  // relative to the working folder
-    QTest::newRow("create without chapters") << QStringList{"assignment", "create", "--title", "T", "-o", "x.poslab-assignment"} << QStringLiteral("--chapters");
-    QTest::newRow("create without title") << QStringList{"assignment", "create", "--chapters", "2", "-o", "x.poslab-assignment"} << QStringLiteral("--title");
-    QTest::newRow("create without -o") << QStringList{"assignment", "create", "--chapters", "2", "--title", "T"} << QStringLiteral("-o");
-    QTest::newRow("bad chapters") << QStringList{"assignment", "create", "--chapters", "2,x", "--title", "T", "-o", "x"} << QStringLiteral("--chapters");
-    QTest::newRow("bad due") << QStringList{"assignment", "create", "--chapters", "2", "--title", "T", "--due", "next friday", "-o", "x"} << QStringLiteral("--due");
-    QTest::newRow("unknown exercise") << QStringList{"assignment", "create", "--chapters", "2", "--exercises", "no-such", "--title", "T", "-o", "x"} << QStringLiteral("no-such");
+    QTest::newRow("create without chapters")
+        << QStringList{"assignment", "create", "--title", "T", "-o", "x.poslab-assignment"}
+        << QStringLiteral("--chapters");
+    QTest::newRow("create without title")
+        << QStringList{"assignment", "create", "--chapters", "2", "-o", "x.poslab-assignment"}
+        << QStringLiteral("--title");
+    QTest::newRow("create without -o") << QStringList{"assignment", "create", "--chapters", "2", "--title", "T"}
+                                       << QStringLiteral("-o");
+    QTest::newRow("bad chapters") << QStringList{"assignment", "create", "--chapters", "2,x", "--title", "T", "-o", "x"}
+                                  << QStringLiteral("--chapters");
+    QTest::newRow("bad due") << QStringList{"assignment", "create", "--chapters",  "2",  "--title",
+                                            "T",          "--due",  "next friday", "-o", "x"}
+                             << QStringLiteral("--due");
+    QTest::newRow("unknown exercise") << QStringList{"assignment", "create",  "--chapters", "2",  "--exercises",
+                                                     "no-such",    "--title", "T",          "-o", "x"}
+                                      << QStringLiteral("no-such");
     QTest::newRow("unknown option") << QStringList{"assignment", "create", "--bogus", "1"} << QStringLiteral("--bogus");
-    QTest::newRow("option without value") << QStringList{"assignment", "create", "--title"} << QStringLiteral("--title");
+    QTest::newRow("option without value")
+        << QStringList{"assignment", "create", "--title"} << QStringLiteral("--title");
     QTest::newRow("unknown subcommand") << QStringList{"assignment", "frobnicate"} << QStringLiteral("frobnicate");
-    QTest::newRow("answer without student") << QStringList{"assignment", "answer", a, "sin-dot-direction=A"} << QStringLiteral("--student");
-    QTest::newRow("answer to no exercise") << QStringList{"assignment", "answer", a, "--student", "X", "nosuch=1"} << QStringLiteral("nosuch");
-    QTest::newRow("answer not an option") << QStringList{"assignment", "answer", a, "--student", "X", "sin-dot-direction=Z"} << QStringLiteral("Z");
-    QTest::newRow("answer a fixed parameter") << QStringList{"assignment", "answer", a, "--student", "X", "sin-base-for-long-wavelength=dim=8"} << QStringLiteral("dim=8");
+    QTest::newRow("answer without student")
+        << QStringList{"assignment", "answer", a, "sin-dot-direction=A"} << QStringLiteral("--student");
+    QTest::newRow("answer to no exercise")
+        << QStringList{"assignment", "answer", a, "--student", "X", "nosuch=1"} << QStringLiteral("nosuch");
+    QTest::newRow("answer not an option")
+        << QStringList{"assignment", "answer", a, "--student", "X", "sin-dot-direction=Z"} << QStringLiteral("Z");
+    QTest::newRow("answer a fixed parameter")
+        << QStringList{"assignment", "answer", a, "--student", "X", "sin-base-for-long-wavelength=dim=8"}
+        << QStringLiteral("dim=8");
     QTest::newRow("submit without student") << QStringList{"assignment", "submit", a} << QStringLiteral("--student");
     QTest::newRow("grade without answers") << QStringList{"grade", a} << QStringLiteral("answer");
-    QTest::newRow("grade bad format") << QStringList{"grade", a, "x.poslab-answers", "--format", "xml"} << QStringLiteral("--format");
-    QTest::newRow("grade bad time limit") << QStringList{"grade", a, "x.poslab-answers", "--time-limit", "0"} << QStringLiteral("--time-limit");
-    QTest::newRow("grade bad lang") << QStringList{"grade", a, "x.poslab-answers", "--lang", "fr"} << QStringLiteral("--lang");
-    QTest::newRow("show bad format") << QStringList{"assignment", "show", a, "--format", "csv"} << QStringLiteral("--format");
+    QTest::newRow("grade bad format") << QStringList{"grade", a, "x.poslab-answers", "--format", "xml"}
+                                      << QStringLiteral("--format");
+    QTest::newRow("grade bad time limit")
+        << QStringList{"grade", a, "x.poslab-answers", "--time-limit", "0"} << QStringLiteral("--time-limit");
+    QTest::newRow("grade bad lang") << QStringList{"grade", a, "x.poslab-answers", "--lang", "fr"}
+                                    << QStringLiteral("--lang");
+    QTest::newRow("show bad format") << QStringList{"assignment", "show", a, "--format", "csv"}
+                                     << QStringLiteral("--format");
 }
 
 void TestClassroomCli::usageErrors()
@@ -379,7 +441,8 @@ void TestClassroomCli::usageErrors()
 void TestClassroomCli::badAssignmentFiles()
 {
     // Missing: exit 1 (not a usage error), the file named.
-    ChildRun r = run({QStringLiteral("grade"), m_dir.filePath(QStringLiteral("none.poslab-assignment")), QStringLiteral("x.poslab-answers")});
+    ChildRun r = run({QStringLiteral("grade"), m_dir.filePath(QStringLiteral("none.poslab-assignment")),
+                      QStringLiteral("x.poslab-answers")});
     QCOMPARE(r.exitCode, 1);
     QVERIFY(r.err.contains("none.poslab-assignment"));
     // Hand-edited: `show` says so, in JSON too.
@@ -391,13 +454,15 @@ void TestClassroomCli::badAssignmentFiles()
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(bytes);
     }
-    r = run({QStringLiteral("assignment"), QStringLiteral("show"), edited, QStringLiteral("--format"), QStringLiteral("json")});
+    r = run({QStringLiteral("assignment"), QStringLiteral("show"), edited, QStringLiteral("--format"),
+             QStringLiteral("json")});
     QCOMPARE(r.exitCode, 1);
     const QJsonObject o = QJsonDocument::fromJson(r.out).object();
     QCOMPARE(o[QStringLiteral("valid")].toBool(true), false);
     QCOMPARE(o[QStringLiteral("problem")].toString(), QStringLiteral("tampered"));
-    r = run({QStringLiteral("assignment"), QStringLiteral("answer"), edited, QStringLiteral("--student"), QStringLiteral("X"),
-             QStringLiteral("sin-dot-direction=A"), QStringLiteral("--lang"), QStringLiteral("zh")});
+    r = run({QStringLiteral("assignment"), QStringLiteral("answer"), edited, QStringLiteral("--student"),
+             QStringLiteral("X"), QStringLiteral("sin-dot-direction=A"), QStringLiteral("--lang"),
+             QStringLiteral("zh")});
     QCOMPARE(r.exitCode, 1);
     QVERIFY(QString::fromUtf8(r.err).contains(QStringLiteral("校验和")));
 }
@@ -424,7 +489,8 @@ void TestClassroomCli::helpInBothLanguages()
 
 void TestClassroomCli::openWithoutDisplayPrintsTheExercises()
 {
-    const ChildRun r = run({QStringLiteral("assignment"), QStringLiteral("open"), m_assignment, QStringLiteral("--student"), QStringLiteral("Ann")});
+    const ChildRun r = run({QStringLiteral("assignment"), QStringLiteral("open"), m_assignment,
+                            QStringLiteral("--student"), QStringLiteral("Ann")});
     QVERIFY2(r.finished && r.exitCode == 0, r.err.constData());
     QVERIFY(r.out.contains("[sin-dot-direction]"));
     QVERIFY(r.out.contains("poslab assignment answer"));
@@ -435,11 +501,12 @@ void TestClassroomCli::typedNamesAreShownSafely()
 {
     // A right-to-left override, a zero-width space and a terminal escape in a name.
     const QString name = QStringLiteral("Eve\u202Efdp.exe\u200B\x1b[2J");
-    ChildRun r = run({QStringLiteral("assignment"), QStringLiteral("answer"), m_assignment, QStringLiteral("--student"), name,
-                      QStringLiteral("sin-dot-direction=C")},
+    ChildRun r = run({QStringLiteral("assignment"), QStringLiteral("answer"), m_assignment, QStringLiteral("--student"),
+                      name, QStringLiteral("sin-dot-direction=C")},
                      QStringLiteral("eve"));
     QCOMPARE(r.exitCode, 0);
-    r = run({QStringLiteral("assignment"), QStringLiteral("submit"), m_assignment, QStringLiteral("--student"), name}, QStringLiteral("eve"));
+    r = run({QStringLiteral("assignment"), QStringLiteral("submit"), m_assignment, QStringLiteral("--student"), name},
+            QStringLiteral("eve"));
     QCOMPARE(r.exitCode, 0);
     const QStringList written = QDir(m_dir.path()).entryList({QStringLiteral("*Eve*.poslab-answers")}, QDir::Files);
     QCOMPARE(written, QStringList{QStringLiteral("Week-3-sinusoids-and-RoPE-Evefdp.exe-2J.poslab-answers")});

@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_cli — the poslab command line as a user or a script meets it: the
-// commands DESIGN.md fixes, their exit statuses, and that no input makes it
+// commands README.md documents, their exit statuses, and that no input makes it
 // crash or hang.
 #include "modules/registry.h"
 
@@ -7,8 +8,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
-#include "run_poslab.h"
 #include "../shared/temporary_lab_run.h"
+#include "run_poslab.h"
 
 #include <QtTest>
 
@@ -18,7 +19,8 @@ namespace {
 
 using Result = PoslabRun;
 
-QJsonObject parseJson(const QByteArray& bytes) {
+QJsonObject parseJson(const QByteArray& bytes)
+{
     QJsonParseError err;
     const QJsonDocument doc = QJsonDocument::fromJson(bytes, &err);
     if (err.error != QJsonParseError::NoError) return {};
@@ -31,7 +33,8 @@ class TestCli : public QObject {
     Q_OBJECT
 
 private slots:
-    void helpAndVersion() {
+    void helpAndVersion()
+    {
         Result r = runPoslab({QStringLiteral("--help")});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.contains("poslab run MODULE"));
@@ -40,30 +43,40 @@ private slots:
         QVERIFY(r.out.startsWith("poslab "));
     }
 
-    void listText() {
+    void listText()
+    {
         const Result r = runPoslab({QStringLiteral("list")});
         QCOMPARE(r.exitCode, 0);
-        for (const QString& id : poslab::modules::Registry::builtin().ids()) QVERIFY2(r.out.contains(id.toUtf8()), qPrintable(id));
+        for (const QString& id : poslab::modules::Registry::builtin().ids())
+            QVERIFY2(r.out.contains(id.toUtf8()), qPrintable(id));
         const Result zh = runPoslab({QStringLiteral("list"), QStringLiteral("--lang"), QStringLiteral("zh")});
         QCOMPARE(zh.exitCode, 0);
         QVERIFY(zh.out != r.out);  // titles in Chinese
     }
 
-    void listJson() {
+    void listJson()
+    {
         const Result r = runPoslab({QStringLiteral("list"), QStringLiteral("--format=json")});
         QCOMPARE(r.exitCode, 0);
         const QJsonArray modules = parseJson(r.out).value(QStringLiteral("modules")).toArray();
         QCOMPARE(modules.size(), qsizetype(poslab::modules::Registry::builtin().modules().size()));
         for (const QJsonValue& m : modules) {
-            QVERIFY(!m.toObject().value(QStringLiteral("title")).toObject().value(QStringLiteral("zh")).toString().isEmpty());
+            QVERIFY(!m.toObject()
+                         .value(QStringLiteral("title"))
+                         .toObject()
+                         .value(QStringLiteral("zh"))
+                         .toString()
+                         .isEmpty());
         }
     }
 
     // The command the issue names, checked against values derived from YaRN's
     // formula by hand: attention_factor = 0.1·ln(4) + 1 (HF's get_mscale).
-    void ropeInvFreqYarnJson() {
-        const Result r = runPoslab({QStringLiteral("run"), QStringLiteral("rope.inv_freq"), QStringLiteral("scaling=yarn"),
-                                    QStringLiteral("factor=4"), QStringLiteral("--format"), QStringLiteral("json")});
+    void ropeInvFreqYarnJson()
+    {
+        const Result r =
+            runPoslab({QStringLiteral("run"), QStringLiteral("rope.inv_freq"), QStringLiteral("scaling=yarn"),
+                       QStringLiteral("factor=4"), QStringLiteral("--format"), QStringLiteral("json")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonObject o = parseJson(r.out);
         QCOMPARE(o.value(QStringLiteral("module")).toString(), QStringLiteral("rope.inv_freq"));
@@ -96,8 +109,10 @@ private slots:
         QVERIFY(sawInvFreq);
     }
 
-    void csvAndTextFormats() {
-        Result r = runPoslab({QStringLiteral("run"), QStringLiteral("alibi.slopes"), QStringLiteral("--format"), QStringLiteral("csv")});
+    void csvAndTextFormats()
+    {
+        Result r = runPoslab(
+            {QStringLiteral("run"), QStringLiteral("alibi.slopes"), QStringLiteral("--format"), QStringLiteral("csv")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY(r.out.startsWith("# "));
         // Heads are categories: a trailing label column after x,y (slope of head 1 of 8 is 2^-1).
@@ -105,17 +120,20 @@ private slots:
         r = runPoslab({QStringLiteral("run"), QStringLiteral("alibi.slopes")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY(r.out.startsWith("alibi.slopes"));
-        r = runPoslab({QStringLiteral("run"), QStringLiteral("alibi.slopes"), QStringLiteral("--help"), QStringLiteral("--lang=zh")});
+        r = runPoslab({QStringLiteral("run"), QStringLiteral("alibi.slopes"), QStringLiteral("--help"),
+                       QStringLiteral("--lang=zh")});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.contains("参数"));
     }
 
     // Every module, from the command line, with defaults, as JSON that parses.
-    void everyModuleRunsAsJson_data() {
+    void everyModuleRunsAsJson_data()
+    {
         QTest::addColumn<QString>("id");
         for (const QString& id : poslab::modules::Registry::builtin().ids()) QTest::newRow(qPrintable(id)) << id;
     }
-    void everyModuleRunsAsJson() {
+    void everyModuleRunsAsJson()
+    {
         QFETCH(QString, id);
         // lab.length_results reads the latest stored training run. The child
         // inherits the temporary XDG_DATA_HOME; with the application's names
@@ -132,7 +150,8 @@ private slots:
     }
 
     // Bad input: status 2 and a message naming what was wrong, never a crash.
-    void usageErrors_data() {
+    void usageErrors_data()
+    {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("mention");  // must appear in stderr
         QTest::newRow("unknown command") << QStringList{"frobnicate"} << "unknown command";
@@ -146,13 +165,16 @@ private slots:
         QTest::newRow("unknown param") << QStringList{"run", "alibi.slopes", "zzz=1"} << "zzz";
         QTest::newRow("not an assignment") << QStringList{"run", "alibi.slopes", "oops"} << "name=value";
         QTest::newRow("empty arg") << QStringList{"run", "alibi.slopes", ""} << "name=value";
-        QTest::newRow("huge arg") << QStringList{"run", "alibi.slopes", QString(100000, u'x') + "=1"} << "unknown parameter";
+        QTest::newRow("huge arg") << QStringList{"run", "alibi.slopes", QString(100000, u'x') + "=1"}
+                                  << "unknown parameter";
         QTest::newRow("unicode module") << QStringList{"run", "旋转.位置"} << "unknown module";
-        QTest::newRow("yarn nan factor") << QStringList{"run", "rope.inv_freq", "scaling=yarn", "factor=nan"} << "factor";
+        QTest::newRow("yarn nan factor") << QStringList{"run", "rope.inv_freq", "scaling=yarn", "factor=nan"}
+                                         << "factor";
         QTest::newRow("yarn inf factor") << QStringList{"run", "rope.inv_freq", "factor=inf"} << "inf";
         QTest::newRow("bad choice") << QStringList{"run", "rope.inv_freq", "scaling=magic"} << "magic";
     }
-    void usageErrors() {
+    void usageErrors()
+    {
         QFETCH(QStringList, args);
         QFETCH(QString, mention);
         const Result r = runPoslab(args);
@@ -164,16 +186,19 @@ private slots:
 
     // For each module's numeric parameters: below min, above max, not a number
     // and NaN give status 2 and name the parameter and the value.
-    void outOfRangeForEveryParameter() {
+    void outOfRangeForEveryParameter()
+    {
         for (const auto& m : poslab::modules::Registry::builtin().modules()) {
             for (const auto& p : m.params) {
                 using poslab::modules::ParamType;
                 if (p.type != ParamType::Int && p.type != ParamType::Float) continue;
-                const QStringList bad = {QString::number(p.max * 2 + 10, 'g', 17), QString::number(p.min - 1e6, 'g', 17),
-                                         QStringLiteral("twelve"), QStringLiteral("nan")};
+                const QStringList bad = {QString::number(p.max * 2 + 10, 'g', 17),
+                                         QString::number(p.min - 1e6, 'g', 17), QStringLiteral("twelve"),
+                                         QStringLiteral("nan")};
                 for (const QString& value : bad) {
                     const Result r = runPoslab({QStringLiteral("run"), m.id, p.name + u'=' + value});
-                    const QString where = m.id + u' ' + p.name + u'=' + value + QStringLiteral(": ") + QString::fromUtf8(r.err);
+                    const QString where =
+                        m.id + u' ' + p.name + u'=' + value + QStringLiteral(": ") + QString::fromUtf8(r.err);
                     QVERIFY2(!r.crashed && r.exitCode == 2, qPrintable(where));
                     QVERIFY2(QString::fromUtf8(r.err).contains(u'\'' + p.name + u'\''), qPrintable(where));
                 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_cli_messages — the command line's refusals in the reader's language:
 // `poslab run` (a refused module parameter), `poslab experiment` and
 // `poslab train` (a refused option, a refused combination of sizes), with
@@ -25,7 +26,8 @@ struct Run {
 // Runs the real poslab with LANG = `locale` (LANGUAGE and LC_* cleared, so
 // LANG alone decides when --lang is not given); results are stored under a
 // temporary data folder, never the user's.
-Run runInLocale(const QStringList& args, const QString& locale, const QString& dataHome) {
+Run runInLocale(const QStringList& args, const QString& locale, const QString& dataHome)
+{
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     for (const char* name : {"LANGUAGE", "LC_ALL", "LC_MESSAGES"}) env.remove(QString::fromLatin1(name));
     env.insert(QStringLiteral("LANG"), locale);
@@ -39,16 +41,21 @@ Run runInLocale(const QStringList& args, const QString& locale, const QString& d
     return r;
 }
 
-QString firstLine(const QString& s) { return s.section(u'\n', 0, 0); }
+QString firstLine(const QString& s)
+{
+    return s.section(u'\n', 0, 0);
+}
 
-bool hasHan(const QString& s) {
+bool hasHan(const QString& s)
+{
     for (QChar c : s)
         if (c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF) return true;
     return false;
 }
 
 // ASCII words of `line` that are not among `identifiers`.
-QStringList englishWords(const QString& line, const QStringList& identifiers) {
+QStringList englishWords(const QString& line, const QStringList& identifiers)
+{
     static const QRegularExpression word(QStringLiteral("[A-Za-z][A-Za-z0-9_]*[A-Za-z0-9]"));
     QStringList out;
     for (auto it = word.globalMatch(line); it.hasNext();) {
@@ -68,16 +75,36 @@ private slots:
 
     // Each row: the command, the locale, and what the first line of stderr
     // must contain; `identifiers` are the ASCII words a Chinese line may hold.
-    void refusals_data() {
+    void refusals_data()
+    {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("locale");
         QTest::addColumn<QStringList>("expected");
         QTest::addColumn<QStringList>("identifiers");
-        const QStringList runIds{"poslab", "run", "rope", "inv_freq", "scaling", "head_dim", "partial_rotary_factor",
-                                 "rope_theta", "factor", "max_position_embeddings", "original_max_position_embeddings",
-                                 "seq_len", "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "attention_factor",
-                                 "truncate", "short_factor", "long_factor", "low_freq_factor", "high_freq_factor",
-                                 "compare", "base"};
+        const QStringList runIds{"poslab",
+                                 "run",
+                                 "rope",
+                                 "inv_freq",
+                                 "scaling",
+                                 "head_dim",
+                                 "partial_rotary_factor",
+                                 "rope_theta",
+                                 "factor",
+                                 "max_position_embeddings",
+                                 "original_max_position_embeddings",
+                                 "seq_len",
+                                 "beta_fast",
+                                 "beta_slow",
+                                 "mscale",
+                                 "mscale_all_dim",
+                                 "attention_factor",
+                                 "truncate",
+                                 "short_factor",
+                                 "long_factor",
+                                 "low_freq_factor",
+                                 "high_freq_factor",
+                                 "compare",
+                                 "base"};
         QTest::newRow("run: unknown parameter, zh")
             << QStringList{"run", "rope.inv_freq", "base=-1", "--lang", "zh"} << "C.UTF-8"
             << QStringList{"没有名为 base 的参数", "-1", "模块 rope.inv_freq 的参数有：", "rope_theta"} << runIds;
@@ -109,12 +136,13 @@ private slots:
             << QStringList{"experiment", "length", "--train-ctx=0"} << "zh_CN.UTF-8"
             << QStringList{"--train-ctx 不能取“0”"} << experimentIds;
         QTest::newRow("experiment: heads do not divide, zh")
-            << QStringList{"experiment", "length", "--corpus", "copy", "--d-model", "30", "--heads", "4", "--no-store",
-                           "--lang", "zh"}
+            << QStringList{"experiment", "length", "--corpus",   "copy",   "--d-model", "30",
+                           "--heads",    "4",      "--no-store", "--lang", "zh"}
             << "C.UTF-8" << QStringList{"--d-model = 30 须是头数（4）的整数倍"} << experimentIds;
         QTest::newRow("experiment: heads do not divide, en")
             << QStringList{"experiment", "length", "--corpus", "copy", "--d-model", "30", "--heads", "4", "--no-store"}
-            << "C.UTF-8" << QStringList{"--d-model = 30 must be a multiple of the number of heads (4)"} << QStringList{};
+            << "C.UTF-8" << QStringList{"--d-model = 30 must be a multiple of the number of heads (4)"}
+            << QStringList{};
         QTest::newRow("experiment: unknown scheme, zh")
             << QStringList{"experiment", "length", "--schemes", "rope,fire", "--lang", "zh"} << "C.UTF-8"
             << QStringList{"没有“fire”这种位置编码"}
@@ -127,12 +155,13 @@ private slots:
             << QStringList{"train", "--steps", "0", "--lang", "zh"} << "C.UTF-8"
             << QStringList{"poslab train: --steps 不能取“0”：应为 1 到 10000000 之间的整数"} << trainIds;
         QTest::newRow("train: RoPE odd head, zh")
-            << QStringList{"train", "--corpus", "copy", "--position", "rope", "--d-model", "12", "--heads", "4",
-                           "--lang", "zh"}
+            << QStringList{"train", "--corpus", "copy", "--position", "rope", "--d-model",
+                           "12",    "--heads",  "4",    "--lang",     "zh"}
             << "C.UTF-8" << QStringList{"RoPE 按通道成对旋转", "--d-model 12 ÷ 4 个头 = 3"}
             << (trainIds + QStringList{"RoPE"});
     }
-    void refusals() {
+    void refusals()
+    {
         QFETCH(QStringList, args);
         QFETCH(QString, locale);
         QFETCH(QStringList, expected);
@@ -142,7 +171,8 @@ private slots:
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.out.isEmpty());
         const QString line = firstLine(r.err);
-        for (const QString& part : expected) QVERIFY2(line.contains(part), qPrintable(line + QStringLiteral("  lacks  ") + part));
+        for (const QString& part : expected)
+            QVERIFY2(line.contains(part), qPrintable(line + QStringLiteral("  lacks  ") + part));
         if (!identifiers.isEmpty()) {
             QVERIFY2(hasHan(line), qPrintable(line));
             const QStringList english = englishWords(line, identifiers);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_help_version — `poslab --help` and `poslab --version` in both languages,
 // run on the real executable: the language comes from --lang, else from the
 // environment the way gettext reads it; both helps document the same commands
@@ -23,7 +24,8 @@ struct Run {
 
 // Runs the build's poslab with exactly these locale variables (the others
 // removed), so the user's own locale cannot leak into the test.
-Run runWith(const QStringList& args, const QMap<QString, QString>& locale = {{QStringLiteral("LANG"), QStringLiteral("C.UTF-8")}},
+Run runWith(const QStringList& args,
+            const QMap<QString, QString>& locale = {{QStringLiteral("LANG"), QStringLiteral("C.UTF-8")}},
             const QMap<QString, QString>& extra = {})
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -82,10 +84,11 @@ private slots:
         QVERIFY(zh.out.contains(u"用法："));
         QVERIFY(zh.out.contains(u"退出状态"));
         // Every command the program accepts, in both, and nothing else.
-        const QSet<QString> expected{QStringLiteral("list"), QStringLiteral("run"), QStringLiteral("export"),
-                                     QStringLiteral("check"), QStringLiteral("train"), QStringLiteral("experiment"),
-                                     QStringLiteral("assignment"), QStringLiteral("grade"),
-                                     QStringLiteral("--version"), QStringLiteral("--help"), QStringLiteral("[--course")};
+        const QSet<QString> expected{
+            QStringLiteral("list"),       QStringLiteral("run"),      QStringLiteral("export"),
+            QStringLiteral("check"),      QStringLiteral("train"),    QStringLiteral("experiment"),
+            QStringLiteral("assignment"), QStringLiteral("grade"),    QStringLiteral("--version"),
+            QStringLiteral("--help"),     QStringLiteral("[--course")};
         QCOMPARE(commandsIn(en.out), expected);
         QCOMPARE(commandsIn(zh.out), expected);
         // ...and each of those words is a command the program knows.
@@ -107,8 +110,7 @@ private slots:
         QCOMPARE(runWith({QStringLiteral("help"), QStringLiteral("--lang"), QStringLiteral("zh")}).out, zh.out);
         // No line of either is wider than a wide terminal (the long synopses
         // are the only lines allowed past 80 columns).
-        for (const QString& line : en.out.split(u'\n'))
-            QVERIFY2(line.size() <= 120, qPrintable(line));
+        for (const QString& line : en.out.split(u'\n')) QVERIFY2(line.size() <= 120, qPrintable(line));
     }
 
     // The language of --help and --version without --lang: table of the
@@ -120,20 +122,76 @@ private slots:
         QTest::addColumn<QString>("lcMessages");
         QTest::addColumn<QString>("lang");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("nothing set") << "" << "" << "" << "" << "en";
-        QTest::newRow("C.UTF-8") << "" << "" << "" << "C.UTF-8" << "en";
-        QTest::newRow("LANG zh_CN") << "" << "" << "" << "zh_CN.UTF-8" << "zh";
-        QTest::newRow("LANG zh_TW") << "" << "" << "" << "zh_TW.UTF-8" << "zh";
-        QTest::newRow("LANG en_US") << "" << "" << "" << "en_US.UTF-8" << "en";
-        QTest::newRow("LANG de_DE") << "" << "" << "" << "de_DE.UTF-8" << "en";
-        QTest::newRow("LC_ALL beats LANG") << "" << "C" << "" << "zh_CN.UTF-8" << "en";
-        QTest::newRow("LC_ALL zh beats LANG en") << "" << "zh_CN.UTF-8" << "" << "en_US.UTF-8" << "zh";
-        QTest::newRow("LC_MESSAGES beats LANG") << "" << "" << "zh_CN.UTF-8" << "en_US.UTF-8" << "zh";
-        QTest::newRow("LC_ALL beats LC_MESSAGES") << "" << "en_GB.UTF-8" << "zh_CN.UTF-8" << "" << "en";
-        QTest::newRow("LANGUAGE first") << "zh_CN:en" << "" << "" << "en_US.UTF-8" << "zh";
-        QTest::newRow("LANGUAGE skips what we lack") << "fr:de:zh" << "" << "" << "en_US.UTF-8" << "zh";
-        QTest::newRow("LANGUAGE en over LANG zh") << "en_GB:zh_CN" << "" << "" << "zh_CN.UTF-8" << "en";
-        QTest::newRow("LANGUAGE with nothing we have") << "fr:de" << "" << "" << "zh_CN.UTF-8" << "zh";
+        QTest::newRow("nothing set") << ""
+                                     << ""
+                                     << ""
+                                     << ""
+                                     << "en";
+        QTest::newRow("C.UTF-8") << ""
+                                 << ""
+                                 << ""
+                                 << "C.UTF-8"
+                                 << "en";
+        QTest::newRow("LANG zh_CN") << ""
+                                    << ""
+                                    << ""
+                                    << "zh_CN.UTF-8"
+                                    << "zh";
+        QTest::newRow("LANG zh_TW") << ""
+                                    << ""
+                                    << ""
+                                    << "zh_TW.UTF-8"
+                                    << "zh";
+        QTest::newRow("LANG en_US") << ""
+                                    << ""
+                                    << ""
+                                    << "en_US.UTF-8"
+                                    << "en";
+        QTest::newRow("LANG de_DE") << ""
+                                    << ""
+                                    << ""
+                                    << "de_DE.UTF-8"
+                                    << "en";
+        QTest::newRow("LC_ALL beats LANG") << ""
+                                           << "C"
+                                           << ""
+                                           << "zh_CN.UTF-8"
+                                           << "en";
+        QTest::newRow("LC_ALL zh beats LANG en") << ""
+                                                 << "zh_CN.UTF-8"
+                                                 << ""
+                                                 << "en_US.UTF-8"
+                                                 << "zh";
+        QTest::newRow("LC_MESSAGES beats LANG") << ""
+                                                << ""
+                                                << "zh_CN.UTF-8"
+                                                << "en_US.UTF-8"
+                                                << "zh";
+        QTest::newRow("LC_ALL beats LC_MESSAGES") << ""
+                                                  << "en_GB.UTF-8"
+                                                  << "zh_CN.UTF-8"
+                                                  << ""
+                                                  << "en";
+        QTest::newRow("LANGUAGE first") << "zh_CN:en"
+                                        << ""
+                                        << ""
+                                        << "en_US.UTF-8"
+                                        << "zh";
+        QTest::newRow("LANGUAGE skips what we lack") << "fr:de:zh"
+                                                     << ""
+                                                     << ""
+                                                     << "en_US.UTF-8"
+                                                     << "zh";
+        QTest::newRow("LANGUAGE en over LANG zh") << "en_GB:zh_CN"
+                                                  << ""
+                                                  << ""
+                                                  << "zh_CN.UTF-8"
+                                                  << "en";
+        QTest::newRow("LANGUAGE with nothing we have") << "fr:de"
+                                                       << ""
+                                                       << ""
+                                                       << "zh_CN.UTF-8"
+                                                       << "zh";
     }
 
     void languageFromEnvironment()
@@ -179,7 +237,8 @@ private slots:
             // The configuration words after the version (kernel, MAX_THREADS...).
             QVERIFY2(r.out.contains(blas.section(u' ', 2).simplified()), qPrintable(r.out));
             QVERIFY(QRegularExpression(QStringLiteral("(Release|Debug|RelWithDebInfo|MinSizeRel|none)"))
-                        .match(r.out).hasMatch());
+                        .match(r.out)
+                        .hasMatch());
             // The build-tree executable uses the source tree's course.
             const QString course = QFileInfo(QStringLiteral(POSLAB_SOURCE_COURSE_DIR)).canonicalFilePath();
             QVERIFY2(r.out.contains(course), qPrintable(r.out));

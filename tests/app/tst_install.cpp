@@ -1,13 +1,18 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_install — PosLab installed like any desktop program (issue 6 §3):
 // `cmake --install` into a scratch prefix puts the binary, the course, the menu
-// entry and the icons where Freedesktop expects them; the installed binary,
-// also after its prefix is moved, finds its course relative to itself and
-// exports a chapter headless; and the .deb CPack builds carries the same files,
-// depends on the packages that provide the libraries the binary links, and runs
-// from a scratch root it is unpacked into.
+// entry, the AppStream metadata and the icons where Freedesktop expects them,
+// and the licences (Apache-2.0 for the code, CC BY-SA 4.0 for the course) with
+// Debian's machine-readable copyright file in share/doc/poslab; the installed
+// binary, also after its prefix is moved, finds its course relative to itself
+// and exports a chapter headless; and the .deb CPack builds carries the same
+// files, depends on the packages that provide the libraries the binary links,
+// has no lintian error, and runs from a scratch root it is unpacked into.
 //
 // Each run uses a fresh HOME and XDG folders in a temporary directory, so the
 // tester's own settings and data are neither read nor touched.
+#include "../shared/test_timing.h"
+
 #include <QCryptographicHash>
 #include <QDirIterator>
 #include <QElapsedTimer>
@@ -17,8 +22,10 @@
 #include <QProcessEnvironment>
 #include <QRegularExpression>
 #include <QSet>
+#include <QStandardPaths>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
+#include <QXmlStreamReader>
 #include <QtTest>
 
 namespace {
@@ -37,14 +44,14 @@ Run runProgram(const QString& program, const QStringList& args, const QProcessEn
     p.setProcessEnvironment(env);
     p.start();
     Run r;
-    if (!p.waitForStarted(10000)) {
+    if (!p.waitForStarted(poslab::testing::scaledMs(10000))) {
         r.crashed = true;
         r.err = QStringLiteral("could not start %1: %2").arg(program, p.errorString());
         return r;
     }
-    if (!p.waitForFinished(timeoutMs)) {
+    if (!p.waitForFinished(poslab::testing::scaledMs(timeoutMs))) {
         p.kill();
-        p.waitForFinished();
+        p.waitForFinished(poslab::testing::scaledMs(30000));
         r.crashed = true;
         r.err = QStringLiteral("%1 timed out").arg(program);
         return r;
@@ -56,7 +63,10 @@ Run runProgram(const QString& program, const QStringList& args, const QProcessEn
     return r;
 }
 
-QString describe(const Run& r) { return QStringLiteral("exit %1\nstdout:\n%2\nstderr:\n%3").arg(r.exitCode).arg(r.out, r.err); }
+QString describe(const Run& r)
+{
+    return QStringLiteral("exit %1\nstdout:\n%2\nstderr:\n%3").arg(r.exitCode).arg(r.out, r.err);
+}
 
 // Every file under `root`, as paths relative to it, with a hash of its bytes.
 QMap<QString, QByteArray> filesUnder(const QString& root)
@@ -103,6 +113,42 @@ QMap<QString, QString> desktopEntry(const QString& file)
     return out;
 }
 
+QByteArray readBytes(const QString& file)
+{
+    QFile f(file);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// The paragraphs of a Debian control-style file (debian/copyright in DEP-5
+// form): each a map of field -> value, continuation lines joined with '\n'
+// after dropping their leading space, " ." read as an empty line.
+QList<QMap<QString, QString>> deb822Paragraphs(const QString& text)
+{
+    QList<QMap<QString, QString>> out;
+    QMap<QString, QString> current;
+    QString last;
+    for (const QString& line : text.split(u'\n')) {
+        if (line.trimmed().isEmpty()) {
+            if (!current.isEmpty()) out << current;
+            current.clear();
+            last.clear();
+        } else if (line.startsWith(u' ') || line.startsWith(u'\t')) {
+            if (!last.isEmpty()) current[last] += u'\n' + (line == u" ." ? QString() : line.mid(1));
+        } else if (const qsizetype colon = line.indexOf(u':'); colon > 0) {
+            last = line.left(colon);
+            current.insert(last, line.mid(colon + 1).trimmed());
+        }
+    }
+    if (!current.isEmpty()) out << current;
+    return out;
+}
+
+// The program's path, or an empty string when it is not installed.
+QString tool(const char* name)
+{
+    return QStandardPaths::findExecutable(QString::fromLatin1(name));
+}
+
 bool hasHan(const QString& s)
 {
     for (QChar c : s)
@@ -115,7 +161,7 @@ QString pdfText(const QString& pdf)
 {
     QProcess p;
     p.start(QStringLiteral("pdftotext"), {QStringLiteral("-enc"), QStringLiteral("UTF-8"), pdf, QStringLiteral("-")});
-    if (!p.waitForFinished(60000)) return {};
+    if (!p.waitForFinished(poslab::testing::scaledMs(60000))) return {};
     return QString::fromUtf8(p.readAllStandardOutput()).simplified();
 }
 
@@ -124,7 +170,7 @@ QString gunzip(const QString& file)
 {
     QProcess p;
     p.start(QStringLiteral("gzip"), {QStringLiteral("-dc"), file});
-    if (!p.waitForFinished(30000) || p.exitCode() != 0) return {};
+    if (!p.waitForFinished(poslab::testing::scaledMs(30000)) || p.exitCode() != 0) return {};
     return QString::fromUtf8(p.readAllStandardOutput());
 }
 
@@ -172,9 +218,11 @@ private slots:
         const QString home = m_tmp.filePath(QStringLiteral("home"));
         for (const char* sub : {"", "/.config", "/.local/share", "/.cache", "/run"})
             QVERIFY(QDir().mkpath(home + QString::fromLatin1(sub)));
-        QFile::setPermissions(home + QStringLiteral("/run"), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        QFile::setPermissions(home + QStringLiteral("/run"),
+                              QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
         m_env = QProcessEnvironment::systemEnvironment();
-        for (const char* name : {"LANGUAGE", "LC_ALL", "LC_MESSAGES", "POSLAB_COURSE_DIR", "DISPLAY", "WAYLAND_DISPLAY"})
+        for (const char* name :
+             {"LANGUAGE", "LC_ALL", "LC_MESSAGES", "POSLAB_COURSE_DIR", "DISPLAY", "WAYLAND_DISPLAY"})
             m_env.remove(QString::fromLatin1(name));
         m_env.insert(QStringLiteral("LANG"), QStringLiteral("C.UTF-8"));
         m_env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
@@ -185,10 +233,10 @@ private slots:
         m_env.insert(QStringLiteral("XDG_RUNTIME_DIR"), home + QStringLiteral("/run"));
 
         m_prefix = m_tmp.filePath(QStringLiteral("prefix"));
-        const Run install = runProgram(QStringLiteral(POSLAB_CMAKE_COMMAND),
-                                       {QStringLiteral("--install"), QStringLiteral(POSLAB_BUILD_DIR),
-                                        QStringLiteral("--prefix"), m_prefix},
-                                       QProcessEnvironment::systemEnvironment());
+        const Run install = runProgram(
+            QStringLiteral(POSLAB_CMAKE_COMMAND),
+            {QStringLiteral("--install"), QStringLiteral(POSLAB_BUILD_DIR), QStringLiteral("--prefix"), m_prefix},
+            QProcessEnvironment::systemEnvironment());
         QVERIFY2(!install.crashed && install.exitCode == 0, qPrintable(describe(install)));
     }
 
@@ -196,10 +244,12 @@ private slots:
     {
         const QFileInfo bin(m_prefix + QStringLiteral("/bin/poslab"));
         QVERIFY(bin.isFile() && bin.isExecutable());
-        QVERIFY(QFileInfo(m_prefix + QStringLiteral("/share/applications/poslab.desktop")).isFile());
+        QVERIFY(QFileInfo(m_prefix + QStringLiteral("/share/applications/org.poslab.poslab.desktop")).isFile());
+        QVERIFY(QFileInfo(m_prefix + QStringLiteral("/share/metainfo/org.poslab.poslab.metainfo.xml")).isFile());
         QVERIFY(QFileInfo(m_prefix + QStringLiteral("/share/icons/hicolor/scalable/apps/poslab.svg")).isFile());
         for (int size : {48, 128, 256})
-            QVERIFY(QFileInfo(m_prefix + QStringLiteral("/share/icons/hicolor/%1x%1/apps/poslab.png").arg(size)).isFile());
+            QVERIFY(
+                QFileInfo(m_prefix + QStringLiteral("/share/icons/hicolor/%1x%1/apps/poslab.png").arg(size)).isFile());
         QVERIFY(QFileInfo(m_prefix + QStringLiteral("/share/doc/poslab/README.md")).isFile());
         // The course: every file of the source tree's lessons/, byte for byte.
         const QMap<QString, QByteArray> source = filesUnder(sourceCourse());
@@ -211,13 +261,15 @@ private slots:
 
     void desktopEntryIsValid()
     {
-        const QString file = m_prefix + QStringLiteral("/share/applications/poslab.desktop");
+        const QString file = m_prefix + QStringLiteral("/share/applications/org.poslab.poslab.desktop");
         const QMap<QString, QString> e = desktopEntry(file);
         QCOMPARE(e.value(QStringLiteral("Type")), QStringLiteral("Application"));
         QCOMPARE(e.value(QStringLiteral("Terminal")), QStringLiteral("false"));
         // Exec names the installed binary and Icon the installed icon's name.
         QCOMPARE(e.value(QStringLiteral("Exec")).section(u' ', 0, 0), QStringLiteral("poslab"));
-        QCOMPARE(e.value(QStringLiteral("Icon")), QFileInfo(m_prefix + QStringLiteral("/share/icons/hicolor/scalable/apps/poslab.svg")).completeBaseName());
+        QCOMPARE(
+            e.value(QStringLiteral("Icon")),
+            QFileInfo(m_prefix + QStringLiteral("/share/icons/hicolor/scalable/apps/poslab.svg")).completeBaseName());
         const QStringList categories = e.value(QStringLiteral("Categories")).split(u';', Qt::SkipEmptyParts);
         QVERIFY(categories.contains(QStringLiteral("Education")));
         QVERIFY(categories.contains(QStringLiteral("Science")));
@@ -231,6 +283,124 @@ private slots:
         const Run v = runProgram(QStringLiteral("desktop-file-validate"), {file}, m_env);
         QVERIFY2(!v.crashed, "desktop-file-validate is missing: run scripts/bootstrap.sh (desktop-file-utils)");
         QVERIFY2(v.exitCode == 0 && !v.out.contains(u"error:") && !v.err.contains(u"error:"), qPrintable(describe(v)));
+    }
+
+    // The AppStream metadata software centres read: accepted by the reference
+    // validator (appstream, from scripts/bootstrap.sh test), naming the menu
+    // entry installed beside it, the binary, both licences and this version.
+    void metainfoIsValid()
+    {
+        const QString file = m_prefix + QStringLiteral("/share/metainfo/org.poslab.poslab.metainfo.xml");
+        const QString appstreamcli = tool("appstreamcli");
+        QVERIFY2(!appstreamcli.isEmpty(), "appstreamcli is missing: run scripts/bootstrap.sh test (package appstream)");
+        const Run v = runProgram(appstreamcli, {QStringLiteral("validate"), QStringLiteral("--no-net"), file}, m_env);
+        QVERIFY2(!v.crashed && v.exitCode == 0, qPrintable(describe(v)));
+        // The whole prefix: this also finds the launchable's desktop file.
+        const Run tree =
+            runProgram(appstreamcli, {QStringLiteral("validate-tree"), QStringLiteral("--no-net"), m_prefix}, m_env);
+        QVERIFY2(!tree.crashed && tree.exitCode == 0, qPrintable(describe(tree)));
+
+        QString id, launchable, binary, metadataLicense, projectLicense, release;
+        QMap<QString, QString> names, summaries;  // xml:lang ("" for English) -> text
+        QStringList categories;
+        bool rated = false;
+        QStringList path;
+        QXmlStreamReader xml(readBytes(file));
+        while (!xml.atEnd()) {
+            xml.readNext();
+            if (xml.isEndElement()) path.removeLast();
+            if (!xml.isStartElement()) continue;
+            path << xml.name().toString();
+            const QString at = path.join(u'/');
+            const QString lang = xml.attributes().value(QStringLiteral("xml:lang")).toString();
+            if (at == u"component/releases/release")
+                release = xml.attributes().value(QStringLiteral("version")).toString();
+            if (at == u"component/content_rating")
+                rated = xml.attributes().value(QStringLiteral("type")).startsWith(u"oars-");
+            QString* text = nullptr;
+            if (at == u"component/id")
+                text = &id;
+            else if (at == u"component/launchable")
+                text = &launchable;
+            else if (at == u"component/provides/binary")
+                text = &binary;
+            else if (at == u"component/metadata_license")
+                text = &metadataLicense;
+            else if (at == u"component/project_license")
+                text = &projectLicense;
+            else if (at == u"component/name")
+                text = &names[lang];
+            else if (at == u"component/summary")
+                text = &summaries[lang];
+            else if (at == u"component/categories/category")
+                text = &categories.emplace_back();
+            if (text) {
+                *text = xml.readElementText().trimmed();  // consumes the end element
+                path.removeLast();
+            }
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QCOMPARE(id, QStringLiteral("org.poslab.poslab"));
+        // The menu entry is named after the id, and it is the launchable.
+        QCOMPARE(launchable, id + QStringLiteral(".desktop"));
+        QVERIFY(QFileInfo(m_prefix + QStringLiteral("/share/applications/") + launchable).isFile());
+        QCOMPARE(binary, QStringLiteral("poslab"));
+        QVERIFY(QFileInfo(m_prefix + QStringLiteral("/bin/") + binary).isExecutable());
+        QVERIFY2(metadataLicense == u"CC0-1.0" || metadataLicense == u"FSFAP", qPrintable(metadataLicense));
+        QCOMPARE(projectLicense, QStringLiteral("Apache-2.0 AND CC-BY-SA-4.0"));
+        QCOMPARE(release, QStringLiteral(POSLAB_VERSION));
+        for (const QMap<QString, QString>& m : {names, summaries}) {
+            QVERIFY(!m.value(QString()).isEmpty() && !hasHan(m.value(QString())));
+            QVERIFY(hasHan(m.value(QStringLiteral("zh-CN"))));
+        }
+        QVERIFY(categories.contains(QStringLiteral("Education")));
+        QVERIFY(rated);
+    }
+
+    // The licences: the code is Apache-2.0 (LICENSE), the course CC BY-SA 4.0
+    // (lessons/LICENSE), both installed in share/doc/poslab with the copyright
+    // file in Debian's machine-readable form (DEP-5) that says which is which.
+    void licencesAreInstalled()
+    {
+        const QString doc = m_prefix + QStringLiteral("/share/doc/poslab/");
+        const QByteArray apache = readBytes(QFileInfo(sourceCourse()).absolutePath() + QStringLiteral("/LICENSE"));
+        const QByteArray ccBySa = readBytes(sourceCourse() + QStringLiteral("/LICENSE"));
+        // The full texts, not notices.
+        QVERIFY(apache.contains("Version 2.0, January 2004") && apache.contains("END OF TERMS AND CONDITIONS"));
+        QVERIFY(ccBySa.startsWith("Attribution-ShareAlike 4.0 International") &&
+                ccBySa.contains("Section 8 -- Interpretation.") &&
+                ccBySa.contains("Creative Commons may be contacted at creativecommons.org."));
+        if (const QByteArray debian = readBytes(QStringLiteral("/usr/share/common-licenses/Apache-2.0"));
+            !debian.isEmpty())
+            QVERIFY2(apache == debian, "LICENSE differs from Debian's /usr/share/common-licenses/Apache-2.0");
+        QVERIFY(readBytes(doc + QStringLiteral("LICENSE")) == apache);
+        QVERIFY(readBytes(doc + QStringLiteral("LICENSE.lessons")) == ccBySa);
+
+        const QList<QMap<QString, QString>> paragraphs =
+            deb822Paragraphs(QString::fromUtf8(readBytes(doc + QStringLiteral("copyright"))));
+        QVERIFY(paragraphs.size() >= 4);
+        QCOMPARE(paragraphs.first().value(QStringLiteral("Format")),
+                 QStringLiteral("https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"));
+        QCOMPARE(paragraphs.at(1).value(QStringLiteral("Files")), QStringLiteral("*"));
+        QMap<QString, QString> licenceOf, texts;  // Files -> short name; short name -> text
+        for (const QMap<QString, QString>& p : paragraphs.mid(1)) {
+            const QString licence = p.value(QStringLiteral("License"));
+            if (p.contains(QStringLiteral("Files"))) {
+                QVERIFY2(p.value(QStringLiteral("Copyright")).contains(QRegularExpression(QStringLiteral("\\d{4}"))),
+                         qPrintable(p.value(QStringLiteral("Files"))));
+                licenceOf.insert(p.value(QStringLiteral("Files")), licence.section(u'\n', 0, 0));
+            } else {
+                texts.insert(licence.section(u'\n', 0, 0), licence.section(u'\n', 1));
+            }
+        }
+        QCOMPARE(licenceOf.value(QStringLiteral("*")), QStringLiteral("Apache-2.0"));
+        QCOMPARE(licenceOf.value(QStringLiteral("lessons/*")), QStringLiteral("CC-BY-SA-4.0"));
+        for (const QString& licence : licenceOf)
+            QVERIFY2(!texts.value(licence).isEmpty(), qPrintable(licence + QStringLiteral(": no License paragraph")));
+        // Apache-2.0 by Debian's reference, as policy allows; CC BY-SA 4.0 in
+        // full, the very text of lessons/LICENSE.
+        QVERIFY(texts.value(QStringLiteral("Apache-2.0")).contains(u"/usr/share/common-licenses/Apache-2.0"));
+        QCOMPARE(texts.value(QStringLiteral("CC-BY-SA-4.0")), QString::fromUtf8(ccBySa).trimmed());
     }
 
     // `man poslab` in both languages says what `poslab --help` says, at least.
@@ -248,11 +418,14 @@ private slots:
             const Run help = runProgram(bin, {QStringLiteral("--help"), QStringLiteral("--lang"), lang}, m_env);
             QCOMPARE(help.exitCode, 0);
             const QSet<QString> missing = optionsIn(help.out) - optionsIn(man);
-            QVERIFY2(missing.isEmpty(), qPrintable(lang + QStringLiteral(": not in the manual page: ") + QStringList(missing.begin(), missing.end()).join(u' ')));
+            QVERIFY2(missing.isEmpty(), qPrintable(lang + QStringLiteral(": not in the manual page: ") +
+                                                   QStringList(missing.begin(), missing.end()).join(u' ')));
             // Each command has its entry, in bold (".B list", ".BI \"run ", "\fBcheck").
-            for (const char* command : {"list", "run", "export", "check", "train", "experiment length", "assignment", "grade"}) {
-                const QRegularExpression entry(QStringLiteral("^(\\.B[IR]? \"?|\\\\fB)%1").arg(QString::fromLatin1(command)),
-                                               QRegularExpression::MultilineOption);
+            for (const char* command :
+                 {"list", "run", "export", "check", "train", "experiment length", "assignment", "grade"}) {
+                const QRegularExpression entry(
+                    QStringLiteral("^(\\.B[IR]? \"?|\\\\fB)%1").arg(QString::fromLatin1(command)),
+                    QRegularExpression::MultilineOption);
                 QVERIFY2(entry.match(man).hasMatch(), command);
             }
         }
@@ -305,7 +478,8 @@ private slots:
         QCOMPARE(v.out.section(u'\n', 0, 0), QStringLiteral("poslab " POSLAB_VERSION));
         QVERIFY2(v.out.contains(QStringLiteral("course: ") + course + u'\n'), qPrintable(v.out));
         QVERIFY2(v.out.contains(m_env.value(QStringLiteral("XDG_DATA_HOME"))), qPrintable(v.out));
-        const Run zh = runProgram(bin, {QStringLiteral("--version"), QStringLiteral("--lang"), QStringLiteral("zh")}, m_env);
+        const Run zh =
+            runProgram(bin, {QStringLiteral("--version"), QStringLiteral("--lang"), QStringLiteral("zh")}, m_env);
         QCOMPARE(zh.exitCode, 0);
         QVERIFY2(zh.out.contains(QStringLiteral("课程：") + course + u'\n'), qPrintable(zh.out));
         const Run help = runProgram(bin, {QStringLiteral("--help")}, m_env);
@@ -334,7 +508,8 @@ private slots:
         QVERIFY(QDir().mkpath(QFileInfo(moved).path()));
         const Run cp = runProgram(QStringLiteral("cp"), {QStringLiteral("-a"), m_prefix, moved}, m_env);
         QVERIFY2(cp.exitCode == 0, qPrintable(describe(cp)));
-        const QStringList chapters = QDir(moved + QStringLiteral("/share/poslab/lessons/zh")).entryList({QStringLiteral("01-*.md")});
+        const QStringList chapters =
+            QDir(moved + QStringLiteral("/share/poslab/lessons/zh")).entryList({QStringLiteral("01-*.md")});
         QCOMPARE(chapters.size(), 1);
         const QString chapter = moved + QStringLiteral("/share/poslab/lessons/zh/") + chapters.first();
         const QString title = chapterTitle(chapter);
@@ -374,7 +549,8 @@ private slots:
         qInfo("cpack -G DEB: %lld ms", clock.elapsed());
         QVERIFY2(!cpack.crashed && cpack.exitCode == 0, qPrintable(describe(cpack)));
         const Run arch = runProgram(QStringLiteral("dpkg"), {QStringLiteral("--print-architecture")}, m_env);
-        const QString deb = out + QStringLiteral("/poslab_" POSLAB_VERSION "_") + arch.out.trimmed() + QStringLiteral(".deb");
+        const QString deb =
+            out + QStringLiteral("/poslab_" POSLAB_VERSION "_") + arch.out.trimmed() + QStringLiteral(".deb");
         QVERIFY2(QFileInfo(deb).isFile(), qPrintable(deb + u'\n' + cpack.out));
 
         // The control fields, continuation lines (" ...") joined to their field.
@@ -396,9 +572,12 @@ private slots:
         QCOMPARE(field(QStringLiteral("Package")), QStringLiteral("poslab"));
         QCOMPARE(field(QStringLiteral("Version")), QStringLiteral(POSLAB_VERSION));
         QCOMPARE(field(QStringLiteral("Architecture")), arch.out.trimmed());
-        QVERIFY(QRegularExpression(QStringLiteral("^.+ <[^@ ]+@[^> ]+>$")).match(field(QStringLiteral("Maintainer"))).hasMatch());
+        QVERIFY(QRegularExpression(QStringLiteral("^.+ <[^@ ]+@[^> ]+>$"))
+                    .match(field(QStringLiteral("Maintainer")))
+                    .hasMatch());
         const QString description = field(QStringLiteral("Description"));
-        QVERIFY2(description.contains(u"positional encoding") && description.count(u'\n') >= 3, qPrintable(description));
+        QVERIFY2(description.contains(u"positional encoding") && description.count(u'\n') >= 3,
+                 qPrintable(description));
 
         // Depends: one group per "a | b" alternative list.
         QList<QStringList> depends;
@@ -425,8 +604,8 @@ private slots:
         QStringList needed;
         static const QRegularExpression neededRe(QStringLiteral("\\(NEEDED\\)\\s+Shared library: \\[([^\\]]+)\\]"));
         for (auto it = neededRe.globalMatch(readelf.out); it.hasNext();) needed << it.next().captured(1);
-        for (const char* lib : {"libQt6Core.so.6", "libQt6Widgets.so.6", "libQt6Charts.so.6", "libQt6Svg.so.6", "libQt6Qml.so.6",
-                                "libopenblas.so.0", "libmd4c.so.0"})
+        for (const char* lib : {"libQt6Core.so.6", "libQt6Widgets.so.6", "libQt6Charts.so.6", "libQt6Svg.so.6",
+                                "libQt6Qml.so.6", "libopenblas.so.0", "libmd4c.so.0"})
             QVERIFY2(needed.contains(QString::fromLatin1(lib)), lib);
         const Run ldd = runProgram(QStringLiteral("ldd"), {built}, m_env);
         // soname -> the paths dpkg may know its file by: /lib and /usr/lib are
@@ -438,14 +617,16 @@ private slots:
             const QRegularExpression where(QStringLiteral("^\\s*%1 => (\\S+)").arg(QRegularExpression::escape(soname)),
                                            QRegularExpression::MultilineOption);
             // The dynamic loader itself is listed by its path alone.
-            const QRegularExpression loader(QStringLiteral("^\\s*(/\\S*/%1)\\s").arg(QRegularExpression::escape(soname)),
-                                            QRegularExpression::MultilineOption);
+            const QRegularExpression loader(
+                QStringLiteral("^\\s*(/\\S*/%1)\\s").arg(QRegularExpression::escape(soname)),
+                QRegularExpression::MultilineOption);
             QString path = where.match(ldd.out).captured(1);
             if (path.isEmpty()) path = loader.match(ldd.out).captured(1);
             QVERIFY2(!path.isEmpty(), qPrintable(soname + u'\n' + ldd.out));
             const QString real = QFileInfo(path).canonicalFilePath();
             QStringList c{path, real};
-            for (const QString& p : QStringList{path, real}) c << (p.startsWith(u"/usr/") ? p.mid(4) : QStringLiteral("/usr") + p);
+            for (const QString& p : QStringList{path, real})
+                c << (p.startsWith(u"/usr/") ? p.mid(4) : QStringLiteral("/usr") + p);
             c.removeDuplicates();
             candidates.insert(soname, c);
             allCandidates << c;
@@ -464,12 +645,14 @@ private slots:
             QString package;
             for (const QString& c : candidates.value(soname))
                 if (package.isEmpty()) package = ownerOf.value(c);
-            QVERIFY2(!package.isEmpty(), qPrintable(soname + QStringLiteral(": no package owns ") +
-                                                    candidates.value(soname).join(QStringLiteral(", ")) + u'\n' + owners.err));
+            QVERIFY2(!package.isEmpty(),
+                     qPrintable(soname + QStringLiteral(": no package owns ") +
+                                candidates.value(soname).join(QStringLiteral(", ")) + u'\n' + owners.err));
             // The shlibs entry is what dpkg-shlibdeps uses; it may name a
             // package that stands for several builds (libopenblas0 for the
             // pthread, openmp and serial ones).
-            const Run shlibs = runProgram(QStringLiteral("dpkg-query"), {QStringLiteral("--control-show"), package, QStringLiteral("shlibs")}, m_env);
+            const Run shlibs = runProgram(QStringLiteral("dpkg-query"),
+                                          {QStringLiteral("--control-show"), package, QStringLiteral("shlibs")}, m_env);
             QStringList acceptable{package};
             const QString base = soname.section(QStringLiteral(".so"), 0, 0);
             const QRegularExpression line(QStringLiteral("^%1 \\S+ (\\S+)").arg(QRegularExpression::escape(base)),
@@ -477,15 +660,17 @@ private slots:
             if (const QString named = line.match(shlibs.out).captured(1); !named.isEmpty()) acceptable << named;
             bool found = false;
             for (const QString& p : acceptable) found = found || dependsOn(p);
-            QVERIFY2(found, qPrintable(QStringLiteral("%1 (package %2) is not in Depends: %3")
-                                           .arg(soname, acceptable.join(u'/'), fields.value(QStringLiteral("Depends")))));
+            QVERIFY2(found,
+                     qPrintable(QStringLiteral("%1 (package %2) is not in Depends: %3")
+                                    .arg(soname, acceptable.join(u'/'), fields.value(QStringLiteral("Depends")))));
         }
         // Every dependency can be met on this machine, where the binary runs:
         // each group has an alternative that is installed.
         QStringList named;
         for (const QStringList& g : depends) named << g;
-        const Run status = runProgram(QStringLiteral("dpkg-query"),
-                                      QStringList{QStringLiteral("-W"), QStringLiteral("-f=${Package} ${Status}\\n")} + named, m_env);
+        const Run status =
+            runProgram(QStringLiteral("dpkg-query"),
+                       QStringList{QStringLiteral("-W"), QStringLiteral("-f=${Package} ${Status}\\n")} + named, m_env);
         QSet<QString> installed;
         for (const QString& line : status.out.split(u'\n', Qt::SkipEmptyParts))
             if (line.endsWith(u" install ok installed")) installed.insert(line.section(u' ', 0, 0));
@@ -498,18 +683,39 @@ private slots:
         // The contents: what `cmake --install` put in the prefix, under /usr.
         const Run contents = runProgram(QStringLiteral("dpkg-deb"), {QStringLiteral("-c"), deb}, m_env);
         QCOMPARE(contents.exitCode, 0);
-        for (const char* path : {"./usr/bin/poslab", "./usr/share/applications/poslab.desktop",
-                                 "./usr/share/icons/hicolor/scalable/apps/poslab.svg",
-                                 "./usr/share/icons/hicolor/48x48/apps/poslab.png",
-                                 "./usr/share/icons/hicolor/128x128/apps/poslab.png",
-                                 "./usr/share/icons/hicolor/256x256/apps/poslab.png",
-                                 "./usr/share/man/man1/poslab.1.gz", "./usr/share/man/zh_CN/man1/poslab.1.gz",
-                                 "./usr/share/doc/poslab/changelog.gz", "./usr/share/doc/poslab/README.md"})
+        for (const char* path :
+             {"./usr/bin/poslab", "./usr/share/applications/org.poslab.poslab.desktop",
+              "./usr/share/metainfo/org.poslab.poslab.metainfo.xml", "./usr/share/doc/poslab/copyright",
+              "./usr/share/doc/poslab/LICENSE", "./usr/share/doc/poslab/LICENSE.lessons",
+              "./usr/share/icons/hicolor/scalable/apps/poslab.svg", "./usr/share/icons/hicolor/48x48/apps/poslab.png",
+              "./usr/share/icons/hicolor/128x128/apps/poslab.png", "./usr/share/icons/hicolor/256x256/apps/poslab.png",
+              "./usr/share/man/man1/poslab.1.gz", "./usr/share/man/zh_CN/man1/poslab.1.gz",
+              "./usr/share/doc/poslab/changelog.gz", "./usr/share/doc/poslab/README.md"})
             QVERIFY2(contents.out.contains(QString::fromLatin1(path)), path);
         for (const QString& file : filesUnder(sourceCourse()).keys())
             QVERIFY2(contents.out.contains(QStringLiteral("./usr/share/poslab/lessons/") + file), qPrintable(file));
         // Nothing owned by root is left writable by others.
-        QVERIFY(!QRegularExpression(QStringLiteral("^\\S{8}w"), QRegularExpression::MultilineOption).match(contents.out).hasMatch());
+        QVERIFY(!QRegularExpression(QStringLiteral("^\\S{8}w"), QRegularExpression::MultilineOption)
+                     .match(contents.out)
+                     .hasMatch());
+
+        // Debian's own checks: lintian (scripts/bootstrap.sh test installs it)
+        // reports no error. Warnings and infos are printed, not failed on.
+        const QString lintian = tool("lintian");
+        QVERIFY2(!lintian.isEmpty(), "lintian is missing: run scripts/bootstrap.sh test (package lintian)");
+        clock.restart();
+        const Run lint = runProgram(lintian,
+                                    {QStringLiteral("--fail-on"), QStringLiteral("error"),
+                                     QStringLiteral("--tag-display-limit"), QStringLiteral("0"), deb},
+                                    m_env, 300000);
+        qInfo("lintian: %lld ms", clock.elapsed());
+        for (const QString& line : lint.out.split(u'\n', Qt::SkipEmptyParts))
+            if (line.startsWith(u"W: ")) qInfo("lintian: %s", qPrintable(line));
+        QVERIFY2(!lint.crashed && lint.exitCode == 0 &&
+                     !QRegularExpression(QStringLiteral("^E: "), QRegularExpression::MultilineOption)
+                          .match(lint.out)
+                          .hasMatch(),
+                 qPrintable(describe(lint)));
 
         // Unpacked into a scratch root, it runs and finds the course in that
         // root's usr/share, relative to itself.
@@ -520,7 +726,8 @@ private slots:
         const QString course = QDir(root + QStringLiteral("/usr/share/poslab/lessons")).canonicalPath();
         QVERIFY(!course.isEmpty());
         const Run v = runProgram(bin, {QStringLiteral("--version")}, m_env);
-        QVERIFY2(v.exitCode == 0 && v.out.contains(QStringLiteral("course: ") + course + u'\n'), qPrintable(describe(v)));
+        QVERIFY2(v.exitCode == 0 && v.out.contains(QStringLiteral("course: ") + course + u'\n'),
+                 qPrintable(describe(v)));
         const QStringList chapters = QDir(course + QStringLiteral("/zh")).entryList({QStringLiteral("01-*.md")});
         QCOMPARE(chapters.size(), 1);
         const QString title = chapterTitle(course + QStringLiteral("/zh/") + chapters.first());

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_train_cli — `poslab train` and `poslab experiment length` as a user or a
 // script meets them (the real executable, POSLAB_EXECUTABLE): bad options exit
 // 2 with a message; a tiny training run saves a checkpoint that loads (read
@@ -23,12 +24,13 @@
 #include "lm/checkpoint.h"
 #include "modules/lab/run_store.h"
 
+#include <QDateTime>
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QDirIterator>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QDateTime>
-#include <QDir>
-#include <QDirIterator>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -36,6 +38,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <csignal>
 #include <cstring>
 
@@ -44,7 +47,8 @@ namespace {
 using Result = PoslabRun;
 
 // A small plain-text corpus: 120 paragraphs of simple sentences (about 15 KB).
-QString writeCorpus(const QTemporaryDir& dir) {
+QString writeCorpus(const QTemporaryDir& dir)
+{
     const QString path = dir.filePath(QStringLiteral("tiny.txt"));
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly)) return {};
@@ -64,17 +68,26 @@ QString writeCorpus(const QTemporaryDir& dir) {
 
 const QStringList kTinyModel{"--d-model", "16", "--layers", "1", "--heads", "2", "--batch", "4", "--threads", "1"};
 
-// Waits (up to `waitMs`) until the child prints its first training step on
-// stderr, collecting what it printed into *err, then sends it SIGINT as Ctrl+C
-// would. False if training never started.
-bool interruptAfterFirstStep(QProcess& p, QByteArray* err, int waitMs) {
-    QElapsedTimer t;
-    t.start();
-    while (!err->contains("step 1/") && t.elapsed() < waitMs) {
-        p.waitForReadyRead(200);
+// Waits until stderr (collected into *err) holds `text` — the child's own
+// report of an event; false when it does not come within the scaled limit or
+// the child ends first.
+bool waitForStderr(QProcess& p, QByteArray* err, const char* text, int limitMs)
+{
+    const QDeadlineTimer deadline(poslab::testing::scaledMs(limitMs));
+    *err += p.readAllStandardError();
+    while (!err->contains(text) && !deadline.hasExpired() && p.state() == QProcess::Running) {
+        p.waitForReadyRead(int(std::clamp<qint64>(deadline.remainingTime(), 1, 1000)));
         *err += p.readAllStandardError();
     }
-    if (!err->contains("step 1/")) return false;
+    return err->contains(text);
+}
+
+// Waits (up to `waitMs`, scaled) until the child prints its first training
+// step on stderr, collecting what it printed into *err, then sends it SIGINT
+// as Ctrl+C would. False if training never started.
+bool interruptAfterFirstStep(QProcess& p, QByteArray* err, int waitMs)
+{
+    if (!waitForStderr(p, err, "step 1/", waitMs)) return false;
     ::kill((pid_t)p.processId(), SIGINT);
     return true;
 }
@@ -89,13 +102,15 @@ class TestTrainCli : public QObject {
     QString dataHome_;
 
     // A fresh data folder for the child processes (XDG_DATA_HOME is inherited).
-    void useDataHome(const QString& name) {
+    void useDataHome(const QString& name)
+    {
         dataHome_ = dir_.filePath(QStringLiteral("data-") + name);
         QDir().mkpath(dataHome_);
         qputenv("XDG_DATA_HOME", dataHome_.toUtf8());
     }
     // The stored runs in the current data folder.
-    QStringList storedFiles() const {
+    QStringList storedFiles() const
+    {
         QStringList out;
         QDirIterator it(dataHome_, {QStringLiteral("*.json")}, QDir::Files, QDirIterator::Subdirectories);
         while (it.hasNext()) out << it.next();
@@ -103,21 +118,25 @@ class TestTrainCli : public QObject {
         return out;
     }
     // The file named by "stored: PATH" on stderr.
-    static QString storedPath(const QByteArray& err) {
+    static QString storedPath(const QByteArray& err)
+    {
         const qsizetype at = err.lastIndexOf("stored: ");
         if (at < 0) return {};
         const qsizetype end = err.indexOf('\n', at);
         return QString::fromUtf8(err.mid(at + 8, end - at - 8));
     }
-    static QString pdfText(const QString& pdf) {
+    static QString pdfText(const QString& pdf)
+    {
         QProcess p;
-        p.start(QStringLiteral("pdftotext"), {QStringLiteral("-enc"), QStringLiteral("UTF-8"), pdf, QStringLiteral("-")});
-        if (!p.waitForFinished(60000)) return QStringLiteral("(pdftotext did not finish)");
+        p.start(QStringLiteral("pdftotext"),
+                {QStringLiteral("-enc"), QStringLiteral("UTF-8"), pdf, QStringLiteral("-")});
+        if (!p.waitForFinished(poslab::testing::scaledMs(60000))) return QStringLiteral("(pdftotext did not finish)");
         return QString::fromUtf8(p.readAllStandardOutput());
     }
 
 private slots:
-    void initTestCase() {
+    void initTestCase()
+    {
         QVERIFY(dir_.isValid());
         corpus_ = writeCorpus(dir_);
         QVERIFY(!corpus_.isEmpty());
@@ -127,26 +146,35 @@ private slots:
         QVERIFY2(!QStandardPaths::findExecutable(QStringLiteral("pdftotext")).isEmpty(), "pdftotext is needed");
     }
 
-    void badOptionsExitTwo_data() {
+    void badOptionsExitTwo_data()
+    {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("needle");
-        QTest::newRow("train unknown option") << QStringList{"train", "--frobnicate"} << "unknown option '--frobnicate'";
-        QTest::newRow("train bad position") << QStringList{"train", "--position", "xpos"} << "position 'xpos' is not allowed";
+        QTest::newRow("train unknown option")
+            << QStringList{"train", "--frobnicate"} << "unknown option '--frobnicate'";
+        QTest::newRow("train bad position")
+            << QStringList{"train", "--position", "xpos"} << "position 'xpos' is not allowed";
         QTest::newRow("train steps zero") << QStringList{"train", "--steps", "0"} << "--steps '0' is not allowed";
         QTest::newRow("train steps text") << QStringList{"train", "--steps=ten"} << "--steps 'ten' is not allowed";
         QTest::newRow("train missing value") << QStringList{"train", "--steps"} << "option --steps needs a value";
         QTest::newRow("train heads") << QStringList{"train", "--d-model", "10", "--heads", "3", "--corpus", "@CORPUS@"}
                                      << "--d-model = 10 must be a multiple of the number of heads (3)";
-        QTest::newRow("train missing corpus") << QStringList{"train", "--corpus", "/nonexistent/x.txt"} << "/nonexistent/x.txt";
+        QTest::newRow("train missing corpus")
+            << QStringList{"train", "--corpus", "/nonexistent/x.txt"} << "/nonexistent/x.txt";
         QTest::newRow("experiment no name") << QStringList{"experiment"} << "which experiment";
         QTest::newRow("experiment unknown") << QStringList{"experiment", "width"} << "unknown experiment 'width'";
-        QTest::newRow("experiment format") << QStringList{"experiment", "length", "--format", "csv"} << "--format 'csv'";
-        QTest::newRow("experiment lengths") << QStringList{"experiment", "length", "--eval-lengths", "64,abc"} << "--eval-lengths";
-        QTest::newRow("experiment schemes") << QStringList{"experiment", "length", "--schemes", "rope,fire"} << "'fire'";
-        QTest::newRow("experiment quick value") << QStringList{"experiment", "length", "--quick=yes"} << "takes no value";
+        QTest::newRow("experiment format")
+            << QStringList{"experiment", "length", "--format", "csv"} << "--format 'csv'";
+        QTest::newRow("experiment lengths")
+            << QStringList{"experiment", "length", "--eval-lengths", "64,abc"} << "--eval-lengths";
+        QTest::newRow("experiment schemes")
+            << QStringList{"experiment", "length", "--schemes", "rope,fire"} << "'fire'";
+        QTest::newRow("experiment quick value")
+            << QStringList{"experiment", "length", "--quick=yes"} << "takes no value";
     }
 
-    void badOptionsExitTwo() {
+    void badOptionsExitTwo()
+    {
         QFETCH(QStringList, args);
         QFETCH(QString, needle);
         args.replaceInStrings(QStringLiteral("@CORPUS@"), corpus_);
@@ -157,7 +185,8 @@ private slots:
         QVERIFY(r.out.isEmpty());
     }
 
-    void helpExitsZero() {
+    void helpExitsZero()
+    {
         for (const char* c : {"train", "experiment"}) {
             const Result r = runPoslab({QString::fromLatin1(c), QStringLiteral("--help")});
             QCOMPARE(r.exitCode, 0);
@@ -167,10 +196,11 @@ private slots:
         QVERIFY(r.out.contains("poslab experiment length"));
     }
 
-    void trainSavesCheckpointThatLoads() {
+    void trainSavesCheckpointThatLoads()
+    {
         const QString ckpt = dir_.filePath(QStringLiteral("model.ckpt"));
-        QStringList args{"train", "--corpus", corpus_, "--position", "alibi", "--context", "16", "--steps", "5",
-                         "--seed", "3", "--save", ckpt, "--sample", "20"};
+        QStringList args{"train", "--corpus", corpus_, "--position", "alibi", "--context", "16", "--steps",
+                         "5",     "--seed",   "3",     "--save",     ckpt,    "--sample",  "20"};
         args << kTinyModel;
         const Result r = runPoslab(args);
         QVERIFY2(r.exitCode == 0, r.err.constData());
@@ -203,7 +233,8 @@ private slots:
         QVERIFY(loaded.out.contains("sample (temperature 0.80):\nthe "));
         // --load with --steps continues training (AdamW step count goes on).
         const QString ckpt2 = dir_.filePath(QStringLiteral("model2.ckpt"));
-        const Result cont = runPoslab({"train", "--load", ckpt, "--steps", "3", "--batch", "4", "--threads", "1", "--save", ckpt2});
+        const Result cont =
+            runPoslab({"train", "--load", ckpt, "--steps", "3", "--batch", "4", "--threads", "1", "--save", ckpt2});
         QVERIFY2(cont.exitCode == 0, cont.err.constData());
         QCOMPARE(poslab::load_lm_checkpoint(ckpt2.toStdString()).optimizer.step, 8LL);
         // The checkpoint fixes the model; a damaged checkpoint is refused.
@@ -222,9 +253,10 @@ private slots:
         QVERIFY2(bad.err.contains("checksum"), bad.err.constData());
     }
 
-    void experimentTableHasEveryScheme() {
-        QStringList args{"experiment", "length", "--corpus", corpus_, "--train-ctx", "16", "--eval-lengths", "16,32,64",
-                         "--steps", "4", "--eval-tokens", "640"};
+    void experimentTableHasEveryScheme()
+    {
+        QStringList args{"experiment",     "length",   "--corpus", corpus_, "--train-ctx",   "16",
+                         "--eval-lengths", "16,32,64", "--steps",  "4",     "--eval-tokens", "640"};
         args << kTinyModel;
         const Result r = runPoslab(args);
         QVERIFY2(r.exitCode == 0, r.err.constData());
@@ -238,7 +270,8 @@ private slots:
         QVERIFY(r.out.contains("loss versus evaluation length"));
         QVERIFY(r.err.contains("[6/6] training rope"));
 
-        args << "--format" << "json";
+        args << "--format"
+             << "json";
         const Result j = runPoslab(args);
         QCOMPARE(j.exitCode, 0);
         const QJsonObject root = QJsonDocument::fromJson(j.out).object();
@@ -254,17 +287,18 @@ private slots:
         QVERIFY(rows[2].toObject().value("evals").toArray()[1].toObject().value("refused").toBool());
     }
 
-    void sigintStopsCleanly() {
+    void sigintStopsCleanly()
+    {
         QProcess p;
         p.setProgram(QStringLiteral(POSLAB_EXECUTABLE));
         QStringList args{"train", "--corpus", corpus_, "--context", "16", "--steps", "10000000", "--seed", "1"};
         args << kTinyModel;
         p.setArguments(args);
         p.start();
-        QVERIFY(p.waitForStarted());
+        QVERIFY(p.waitForStarted(poslab::testing::scaledMs(30000)));
         QByteArray err;
         QVERIFY2(interruptAfterFirstStep(p, &err, 20000), err.constData());
-        QVERIFY(p.waitForFinished(20000));
+        QVERIFY(p.waitForFinished(poslab::testing::scaledMs(20000)));
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
         QCOMPARE(p.exitCode(), 130);
         const QByteArray out = p.readAllStandardOutput();
@@ -274,10 +308,12 @@ private slots:
 
     // ---- stored runs, synthetic tasks, schedules, export (issue 5)
 
-    void experimentStoresEveryRun() {
+    void experimentStoresEveryRun()
+    {
         useDataHome(QStringLiteral("store"));
-        QStringList args{"experiment", "length", "--corpus", corpus_, "--train-ctx", "16", "--eval-lengths", "16,32",
-                         "--steps", "4", "--eval-tokens", "320", "--schemes", "alibi,rope", "--sample-length", "30"};
+        QStringList args{"experiment",     "length",     "--corpus",        corpus_, "--train-ctx",   "16",
+                         "--eval-lengths", "16,32",      "--steps",         "4",     "--eval-tokens", "320",
+                         "--schemes",      "alibi,rope", "--sample-length", "30"};
         args << kTinyModel;
         const Result r = runPoslab(args);
         QVERIFY2(r.exitCode == 0, r.err.constData());
@@ -305,14 +341,17 @@ private slots:
             QCOMPARE(run->result.rows[i].train.losses.size(), std::size_t(4));
         }
         // The text output states when and where, and shows the samples.
-        QVERIFY(r.out.contains("run: finished " + p.finishedUtc.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")).toUtf8() + " UTC on "));
+        QVERIFY(r.out.contains("run: finished " +
+                               p.finishedUtc.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")).toUtf8() + " UTC on "));
         QVERIFY(r.out.contains("samples (temperature 0.8, seed 7"));
         QVERIFY(r.out.contains("\nprompt        "));
         QVERIFY(r.out.contains("rope+dynamic: each evaluation window is one forward pass"));
 
         // JSON: the same numbers (same seed) plus the date and machine; --no-store writes nothing.
         QStringList jargs = args;
-        jargs << "--format" << "json" << "--no-store";
+        jargs << "--format"
+              << "json"
+              << "--no-store";
         const QStringList before = storedFiles();
         const Result j = runPoslab(jargs);
         QVERIFY2(j.exitCode == 0, j.err.constData());
@@ -327,7 +366,8 @@ private slots:
         for (qsizetype i = 0; i < rows.size(); ++i) {
             const QJsonArray evals = rows[i].toObject().value("evals").toArray();
             for (qsizetype k = 0; k < evals.size(); ++k)
-                QCOMPARE(evals[k].toObject().value("bpc").toDouble(), run->result.rows[(std::size_t)i].evals[(std::size_t)k].bpc);
+                QCOMPARE(evals[k].toObject().value("bpc").toDouble(),
+                         run->result.rows[(std::size_t)i].evals[(std::size_t)k].bpc);
             QCOMPARE(rows[i].toObject().value("sample").toString(), run->samples[(std::size_t)i]);
         }
         // A folder that cannot be made: the results are still printed, the error is clear, the status 1.
@@ -341,19 +381,21 @@ private slots:
         QVERIFY2(blocked.err.contains("cannot store the training run"), blocked.err.constData());
     }
 
-    void stoppedExperimentIsStoredAsCancelled() {
+    void stoppedExperimentIsStoredAsCancelled()
+    {
         useDataHome(QStringLiteral("stopped"));
         QProcess p;
         p.setProgram(QStringLiteral(POSLAB_EXECUTABLE));
-        QStringList args{"experiment", "length", "--corpus", corpus_, "--train-ctx", "16", "--eval-lengths", "16,32",
-                         "--steps", "10000000", "--eval-tokens", "320", "--schemes", "alibi,rope"};
+        QStringList args{"experiment",     "length",    "--corpus", corpus_,    "--train-ctx",   "16",
+                         "--eval-lengths", "16,32",     "--steps",  "10000000", "--eval-tokens", "320",
+                         "--schemes",      "alibi,rope"};
         args << kTinyModel;
         p.setArguments(args);
         p.start();
-        QVERIFY(p.waitForStarted());
+        QVERIFY(p.waitForStarted(poslab::testing::scaledMs(30000)));
         QByteArray err;
         QVERIFY2(interruptAfterFirstStep(p, &err, 20000), err.constData());
-        QVERIFY(p.waitForFinished(30000));
+        QVERIFY(p.waitForFinished(poslab::testing::scaledMs(30000)));
         err += p.readAllStandardError();
         QCOMPARE(p.exitCode(), 130);
         QString error;
@@ -370,24 +412,43 @@ private slots:
     // A second Ctrl+C skips the evaluation of the model in training. Here
     // that evaluation would take about 20 s (all of the fortunes' 262 000
     // held-out characters at four lengths, then RoPE's four scalings), and
-    // the second SIGINT comes 0.3 s after the first: the run must end with
-    // exit 130, say so, and show and store nothing (RoPE was the only scheme,
-    // and it is left out).
-    void secondCtrlCSkipsTheEvaluation() {
+    // the second SIGINT comes 0.3 s of the child's CPU time after the first:
+    // the run must end with exit 130, say so, and show and store nothing
+    // (RoPE was the only scheme, and it is left out).
+    void secondCtrlCSkipsTheEvaluation()
+    {
         useDataHome(QStringLiteral("stopped-twice"));
         QProcess p;
         p.setProgram(QStringLiteral(POSLAB_EXECUTABLE));
-        QStringList args{"experiment", "length", "--corpus", "fortunes", "--train-ctx", "16", "--eval-lengths",
-                         "16,32,64,128", "--steps", "10000000", "--eval-tokens", "0", "--schemes", "rope",
-                         "--d-model", "64", "--layers", "2", "--heads", "2", "--batch", "4", "--threads", "1"};
+        QStringList args{"experiment",  "length",   "--corpus",       "fortunes",
+                         "--train-ctx", "16",       "--eval-lengths", "16,32,64,128",
+                         "--steps",     "10000000", "--eval-tokens",  "0",
+                         "--schemes",   "rope",     "--d-model",      "64",
+                         "--layers",    "2",        "--heads",        "2",
+                         "--batch",     "4",        "--threads",      "1"};
         p.setArguments(args);
         p.start();
-        QVERIFY(p.waitForStarted());
+        QVERIFY(p.waitForStarted(poslab::testing::scaledMs(30000)));
         QByteArray err;
         QVERIFY2(interruptAfterFirstStep(p, &err, 30000), err.constData());
-        QTest::qWait(300);
-        ::kill((pid_t)p.processId(), SIGINT);
-        QVERIFY(p.waitForFinished(30000));
+        // The second Ctrl+C once the first has been handled (the handler says
+        // so; two SIGINTs sent before the first is delivered would merge into
+        // one), and once the child has worked 0.3 s more, by its CPU clock: the
+        // step in progress is long done and the evaluation is under way, at
+        // the same point of the work however slow the build or busy the machine.
+        QVERIFY2(waitForStderr(p, &err, "Ctrl+C again to skip the evaluation", 30000), err.constData());
+        const qint64 pid = p.processId();
+        const qint64 cpuAtFirst = poslab::testing::processCpuMs(pid);
+        QVERIFY(cpuAtFirst >= 0);
+        const QDeadlineTimer deadline(poslab::testing::scaledMs(60000));
+        while (poslab::testing::processCpuMs(pid) < cpuAtFirst + 300 && !deadline.hasExpired() &&
+               !p.waitForFinished(1)) {}
+        QVERIFY2(p.state() == QProcess::Running,
+                 "the run ended after the first Ctrl+C: there was no evaluation to skip");
+        QVERIFY2(poslab::testing::processCpuMs(pid) >= cpuAtFirst + 300,
+                 "the child did no work after the first Ctrl+C");
+        ::kill((pid_t)pid, SIGINT);
+        QVERIFY(p.waitForFinished(poslab::testing::scaledMs(30000)));
         err += p.readAllStandardError();
         const QByteArray out = p.readAllStandardOutput();
         QCOMPARE(p.exitCode(), 130);
@@ -400,17 +461,20 @@ private slots:
         QVERIFY(QDir(dataHome_ + QStringLiteral("/PosLab/PosLab/lab")).entryList(QDir::Files).isEmpty());
     }
 
-    void syntheticTasks() {
+    void syntheticTasks()
+    {
         useDataHome(QStringLiteral("synthetic"));
-        QStringList args{"experiment", "length", "--corpus", "recall", "--train-ctx", "32", "--eval-lengths", "32,64",
-                         "--steps", "3", "--eval-tokens", "640", "--schemes", "none,learned", "--no-store"};
+        QStringList args{"experiment",     "length",       "--corpus",  "recall", "--train-ctx",   "32",
+                         "--eval-lengths", "32,64",        "--steps",   "3",      "--eval-tokens", "640",
+                         "--schemes",      "none,learned", "--no-store"};
         args << kTinyModel;
         const Result r = runPoslab(args);
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY(r.err.contains("corpus recall: a synthetic task"));
         QVERIFY(r.out.contains("exact-match answer accuracy"));
         QVERIFY(r.out.contains("acc@64"));
-        args << "--format" << "json";
+        args << "--format"
+             << "json";
         const Result j = runPoslab(args);
         QCOMPARE(j.exitCode, 0);
         const QJsonArray rows = QJsonDocument::fromJson(j.out).object().value("rows").toArray();
@@ -428,12 +492,15 @@ private slots:
         QCOMPARE(bad.exitCode, 2);
     }
 
-    void loadFinishesAndExtendsTheSchedule() {
+    void loadFinishesAndExtendsTheSchedule()
+    {
         // 8 steps at once = 4 steps of the 8-step schedule, --save, --load (same data order).
         QStringList common{"--corpus", corpus_, "--position", "rope", "--context", "16", "--seed", "5"};
         common << kTinyModel;
-        const QString full = dir_.filePath(QStringLiteral("full.ckpt")), half = dir_.filePath(QStringLiteral("half.ckpt")),
-                      done = dir_.filePath(QStringLiteral("done.ckpt")), more = dir_.filePath(QStringLiteral("more.ckpt"));
+        const QString full = dir_.filePath(QStringLiteral("full.ckpt")),
+                      half = dir_.filePath(QStringLiteral("half.ckpt")),
+                      done = dir_.filePath(QStringLiteral("done.ckpt")),
+                      more = dir_.filePath(QStringLiteral("more.ckpt"));
         Result r = runPoslab(QStringList{"train", "--steps", "8", "--save", full} + common);
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY(r.out.contains("schedule     step 8 of 8"));
@@ -473,12 +540,14 @@ private slots:
         QVERIFY(help.out.contains("finishes the recorded schedule"));
     }
 
-    void exportTrainsWhenNothingIsStored() {
+    void exportTrainsWhenNothingIsStored()
+    {
         useDataHome(QStringLiteral("export"));
         const QString pdf = dir_.filePath(QStringLiteral("report.pdf"));
         const QString tiny = QStringLiteral("--quick --corpus ") + corpus_ +
-                             QStringLiteral(" --d-model 16 --layers 1 --heads 2 --batch 4 --steps 3 --train-ctx 16 "
-                                            "--eval-tokens 320 --threads 1 --sample-length 10");
+                             QStringLiteral(
+                                 " --d-model 16 --layers 1 --heads 2 --batch 4 --steps 3 --train-ctx 16 "
+                                 "--eval-tokens 320 --threads 1 --sample-length 10");
         const QStringList base{"export", "--chapters", "11", "--lang", "en", "-o", pdf};
         Result r = runPoslab(base + QStringList{"--train", tiny}, 240000);
         QVERIFY2(r.exitCode == 0, r.err.constData());
@@ -514,13 +583,15 @@ private slots:
         QVERIFY(!r.err.contains("training none"));
         QVERIFY(storedFiles().isEmpty());
         text = pdfText(pdf).simplified();
-        QVERIFY2(text.contains(QStringLiteral("exported with --no-train and no training run was stored")), qPrintable(text.right(2000)));
+        QVERIFY2(text.contains(QStringLiteral("exported with --no-train and no training run was stored")),
+                 qPrintable(text.right(2000)));
         QVERIFY(text.contains(QStringLiteral("poslab experiment length --quick")));
         r = runPoslab(base + QStringList{"--no-train", "--train", tiny});
         QCOMPARE(r.exitCode, 2);
     }
 
-    void exportCtrlCLeavesEverythingAsItWas() {
+    void exportCtrlCLeavesEverythingAsItWas()
+    {
         useDataHome(QStringLiteral("export-stop"));
         const QString pdf = dir_.filePath(QStringLiteral("previous.pdf"));
         QFile old(pdf);
@@ -529,14 +600,16 @@ private slots:
         old.close();
         QProcess p;
         p.setProgram(QStringLiteral(POSLAB_EXECUTABLE));
-        p.setArguments({"export", "--chapters", "11", "-o", pdf, "--train",
-                        QStringLiteral("--quick --corpus ") + corpus_ +
-                            QStringLiteral(" --d-model 16 --layers 1 --heads 2 --batch 4 --steps 10000000 --train-ctx 16 --threads 1")});
+        p.setArguments(
+            {"export", "--chapters", "11", "-o", pdf, "--train",
+             QStringLiteral("--quick --corpus ") + corpus_ +
+                 QStringLiteral(
+                     " --d-model 16 --layers 1 --heads 2 --batch 4 --steps 10000000 --train-ctx 16 --threads 1")});
         p.start();
-        QVERIFY(p.waitForStarted());
+        QVERIFY(p.waitForStarted(poslab::testing::scaledMs(30000)));
         QByteArray err;
         QVERIFY2(interruptAfterFirstStep(p, &err, 30000), err.constData());
-        QVERIFY(p.waitForFinished(30000));
+        QVERIFY(p.waitForFinished(poslab::testing::scaledMs(30000)));
         err += p.readAllStandardError();
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
         QCOMPARE(p.exitCode(), 130);

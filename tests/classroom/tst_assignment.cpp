@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_assignment.cpp — assignment and answer files: creation from a course
 // (the small test course and the shipped one), the round trip, every kind of
 // file problem, atomic writes, and that the stored exercise blocks parse back
@@ -21,7 +22,10 @@ using namespace poslab::lessons;
 
 namespace {
 
-QString testCourse() { return QStringLiteral(POSLAB_TEST_DATA_DIR "/valid"); }
+QString testCourse()
+{
+    return QStringLiteral(POSLAB_TEST_DATA_DIR "/valid");
+}
 
 QByteArray readAll(const QString& path)
 {
@@ -58,10 +62,12 @@ QString differences(const ExerciseBlock& a, const ExerciseBlock& b)
     if (a.kind != b.kind) d << QStringLiteral("kind");
     if (a.question != b.question) d << QStringLiteral("question");
     if (a.answer != b.answer || a.answerText != b.answerText) d << QStringLiteral("answer");
-    if (a.tolerance.relative != b.tolerance.relative || a.tolerance.value != b.tolerance.value) d << QStringLiteral("tolerance");
+    if (a.tolerance.relative != b.tolerance.relative || a.tolerance.value != b.tolerance.value)
+        d << QStringLiteral("tolerance");
     if (a.options.size() != b.options.size()) d << QStringLiteral("options");
     for (int i = 0; i < std::min(a.options.size(), b.options.size()); ++i)
-        if (a.options[i].text != b.options[i].text || a.options[i].correct != b.options[i].correct) d << QStringLiteral("option %1").arg(i);
+        if (a.options[i].text != b.options[i].text || a.options[i].correct != b.options[i].correct)
+            d << QStringLiteral("option %1").arg(i);
     if (a.accept.size() != b.accept.size()) d << QStringLiteral("accept");
     for (int i = 0; i < std::min(a.accept.size(), b.accept.size()); ++i)
         if (a.accept[i].pattern != b.accept[i].pattern || a.accept[i].isRegex != b.accept[i].isRegex ||
@@ -178,8 +184,8 @@ void TestAssignment::createRefusesBadRequests_data()
     QTest::newRow("no title") << QList<int>{2} << QStringList() << QStringLiteral("  ") << QStringLiteral("title");
     QTest::newRow("no chapter") << QList<int>{} << QStringList() << QStringLiteral("T") << QStringLiteral("chapter");
     QTest::newRow("missing chapter") << QList<int>{7} << QStringList() << QStringLiteral("T") << QStringLiteral("7");
-    QTest::newRow("exercise elsewhere") << QList<int>{2} << QStringList{QStringLiteral("pick-one")} << QStringLiteral("T")
-                                        << QStringLiteral("pick-one");
+    QTest::newRow("exercise elsewhere") << QList<int>{2} << QStringList{QStringLiteral("pick-one")}
+                                        << QStringLiteral("T") << QStringLiteral("pick-one");
     QTest::newRow("unknown exercise") << QList<int>{2} << QStringList{QStringLiteral("nope")} << QStringLiteral("T")
                                       << QStringLiteral("nope");
 }
@@ -309,8 +315,9 @@ void TestAssignment::checksumIsOverCanonicalContent()
     const QByteArray bytes = assignmentToJson(&a);
     QJsonObject o = QJsonDocument::fromJson(bytes).object();
     o.remove(QStringLiteral("checksum"));
-    const QByteArray expected = "sha256:" + QCryptographicHash::hash(QJsonDocument(o).toJson(QJsonDocument::Compact),
-                                                                     QCryptographicHash::Sha256).toHex();
+    const QByteArray expected =
+        "sha256:" +
+        QCryptographicHash::hash(QJsonDocument(o).toJson(QJsonDocument::Compact), QCryptographicHash::Sha256).toHex();
     QCOMPARE(a.checksum.toLatin1(), expected);
     // Formatting does not matter: the compact form of the same content reads.
     QJsonObject full = QJsonDocument::fromJson(bytes).object();
@@ -337,10 +344,10 @@ void TestAssignment::problems_data()
     QTest::newRow("assignment as answers") << good << true << int(K::Foreign);
     QTest::newRow("newer version") << rewritten(good, [](QJsonObject& o) { o[QStringLiteral("version")] = 2; }) << false
                                    << int(K::NewerVersion);
-    QTest::newRow("newer answers") << rewritten(answers, [](QJsonObject& o) { o[QStringLiteral("version")] = 7; }) << true
-                                   << int(K::NewerVersion);
-    QTest::newRow("no checksum") << rewritten(good, [](QJsonObject&) {}).replace("\"checksum\"", "\"checksun\"") << false
-                                 << int(K::Malformed);
+    QTest::newRow("newer answers") << rewritten(answers, [](QJsonObject& o) { o[QStringLiteral("version")] = 7; })
+                                   << true << int(K::NewerVersion);
+    QTest::newRow("no checksum") << rewritten(good, [](QJsonObject&) {}).replace("\"checksum\"", "\"checksun\"")
+                                 << false << int(K::Malformed);
     QTest::newRow("no title") << rewritten(good, [](QJsonObject& o) { o.remove(QStringLiteral("title")); }) << false
                               << int(K::Malformed);
     QTest::newRow("bad block") << rewritten(good, [](QJsonObject& o) {
@@ -356,13 +363,15 @@ void TestAssignment::problems_data()
         QJsonArray ex = o[QStringLiteral("exercises")].toArray();
         QJsonObject e = ex[2].toObject();
         QJsonObject src = e[QStringLiteral("source")].toObject();
-        src[QStringLiteral("en")] = src[QStringLiteral("en")].toString().replace(QStringLiteral("rope.inv_freq"), QStringLiteral("rope.nothing"));
+        src[QStringLiteral("en")] = src[QStringLiteral("en")].toString().replace(QStringLiteral("rope.inv_freq"),
+                                                                                 QStringLiteral("rope.nothing"));
         e[QStringLiteral("source")] = src;
         ex[2] = e;
         o[QStringLiteral("exercises")] = ex;
     }) << false << int(K::Malformed);
-    QTest::newRow("answers without student") << rewritten(answers, [](QJsonObject& o) { o[QStringLiteral("student")] = QStringLiteral("  "); })
-                                             << true << int(K::Malformed);
+    QTest::newRow("answers without student")
+        << rewritten(answers, [](QJsonObject& o) { o[QStringLiteral("student")] = QStringLiteral("  "); }) << true
+        << int(K::Malformed);
 }
 
 void TestAssignment::problems()
@@ -440,8 +449,9 @@ void TestAssignment::truncatedAtManyOffsets()
                 AnswerFile g;
                 p = readAnswerFile(path, &g);
             }
-            QVERIFY2(p.kind == FileProblem::Kind::Truncated,
-                     qPrintable(QStringLiteral("cut at %1: %2").arg(cut).arg(describeProblem(p, QStringLiteral("en")))));
+            QVERIFY2(
+                p.kind == FileProblem::Kind::Truncated,
+                qPrintable(QStringLiteral("cut at %1: %2").arg(cut).arg(describeProblem(p, QStringLiteral("en")))));
             ++tested;
         }
         QVERIFY(tested > 90);
@@ -512,7 +522,8 @@ void TestAssignment::atomicWriteLeavesNothingOnFailure()
     // A good write replaces a previous file in one step.
     const QString good = tmp.filePath(QStringLiteral("a.poslab-answers"));
     QVERIFY(writeAnswerFile(good, &f).ok());
-    f.answers.append(StudentAnswer{QStringLiteral("name-it"), QStringLiteral("RoPE"), {}, {}, QDateTime::currentDateTimeUtc(), 1});
+    f.answers.append(
+        StudentAnswer{QStringLiteral("name-it"), QStringLiteral("RoPE"), {}, {}, QDateTime::currentDateTimeUtc(), 1});
     QVERIFY(writeAnswerFile(good, &f).ok());
     AnswerFile back;
     QVERIFY(readAnswerFile(good, &back).ok());
@@ -536,10 +547,14 @@ void TestAssignment::suggestedFileNameIsSafe()
 {
     Assignment a;
     a.title = QStringLiteral("Week 3: RoPE / ALiBi");
-    QCOMPARE(suggestedAnswersFileName(a, QStringLiteral("李雷")), QStringLiteral("Week-3-RoPE-ALiBi-李雷.poslab-answers"));
-    QCOMPARE(suggestedAnswersFileName(a, QStringLiteral("../../etc/passwd")), QStringLiteral("Week-3-RoPE-ALiBi-etc-passwd.poslab-answers"));
-    QCOMPARE(suggestedAnswersFileName(a, QStringLiteral("\u202Emoc.exe")), QStringLiteral("Week-3-RoPE-ALiBi-moc.exe.poslab-answers"));
-    QCOMPARE(suggestedAnswersFileName(a, QStringLiteral("   ")), QStringLiteral("Week-3-RoPE-ALiBi-student.poslab-answers"));
+    QCOMPARE(suggestedAnswersFileName(a, QStringLiteral("李雷")),
+             QStringLiteral("Week-3-RoPE-ALiBi-李雷.poslab-answers"));
+    QCOMPARE(suggestedAnswersFileName(a, QStringLiteral("../../etc/passwd")),
+             QStringLiteral("Week-3-RoPE-ALiBi-etc-passwd.poslab-answers"));
+    QCOMPARE(suggestedAnswersFileName(a, QStringLiteral("\u202Emoc.exe")),
+             QStringLiteral("Week-3-RoPE-ALiBi-moc.exe.poslab-answers"));
+    QCOMPARE(suggestedAnswersFileName(a, QStringLiteral("   ")),
+             QStringLiteral("Week-3-RoPE-ALiBi-student.poslab-answers"));
 }
 
 void TestAssignment::draftPathIsPerAssignment()

@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_alibi — ALiBi slopes and biases.
 //
-// Golden values: (1) hand-derived exponent lists (DEFINITIONS.md §5: n = 8 ->
+// Golden values: (1) hand-derived exponent lists (docs/reference/definitions.md §5: n = 8 ->
 // 2^-1..2^-8; n = 12 -> those then 2^-0.5, 2^-1.5, 2^-2.5, 2^-3.5; n = 6 ->
 // 2^-2, -4, -6, -8, -1, -3; the rest worked out the same way below); (2) a
 // separate transcription of ofirpress get_slopes in this file, written with
@@ -20,7 +21,8 @@
 using namespace poslab;
 
 namespace {
-std::vector<double> ref_get_slopes(int n) {
+std::vector<double> ref_get_slopes(int n)
+{
     auto power_of_2 = [](int m) {
         const double start = std::pow(2.0, -std::pow(2.0, -(std::log2(double(m)) - 3)));
         const double ratio = start;
@@ -52,7 +54,8 @@ private slots:
     void rejectsBadArguments();
 };
 
-void TestAlibi::slopesHand_data() {
+void TestAlibi::slopesHand_data()
+{
     QTest::addColumn<int>("n");
     QTest::addColumn<QList<double>>("exponents");  // slope_h = 2^exponent_h
     QTest::newRow("8") << 8 << QList<double>{-1, -2, -3, -4, -5, -6, -7, -8};
@@ -71,7 +74,8 @@ void TestAlibi::slopesHand_data() {
     QTest::newRow("32") << 32 << e32;
 }
 
-void TestAlibi::slopesHand() {
+void TestAlibi::slopesHand()
+{
     QFETCH(int, n);
     QFETCH(QList<double>, exponents);
     QCOMPARE(int(exponents.size()), n);
@@ -81,12 +85,14 @@ void TestAlibi::slopesHand() {
     for (int h = 0; h < n; ++h) {
         const double want = std::exp2(exponents[h]);
         // double: 1e-12 relative; float storage: 1e-7 relative (rounding 6e-8).
-        QVERIFY2(std::fabs(d[h] / want - 1) < 1e-12, qPrintable(QString("head %1: %2 vs %3").arg(h).arg(d[h]).arg(want)));
+        QVERIFY2(std::fabs(d[h] / want - 1) < 1e-12,
+                 qPrintable(QString("head %1: %2 vs %3").arg(h).arg(d[h]).arg(want)));
         QVERIFY2(std::fabs(f[h] / want - 1) < 1e-7, qPrintable(QString("head %1 float").arg(h)));
     }
 }
 
-void TestAlibi::slopesAgainstTranscription() {
+void TestAlibi::slopesAgainstTranscription()
+{
     for (int n = 1; n <= 80; ++n) {
         const std::vector<double> mine = alibi_slopes_double(n), ref = ref_get_slopes(n);
         QCOMPARE(mine.size(), ref.size());
@@ -99,7 +105,8 @@ void TestAlibi::slopesAgainstTranscription() {
     QCOMPARE(alibi_slopes_double(8)[7], 1.0 / 256);
 }
 
-void TestAlibi::biasCausal() {
+void TestAlibi::biasCausal()
+{
     const std::size_t H = 2, T = 4;
     const float slopes[2] = {0.5f, 0.25f};
     std::vector<float> lin(H * T * T), masked(H * T * T);
@@ -118,12 +125,15 @@ void TestAlibi::biasCausal() {
         for (std::size_t i = 0; i < T; ++i)
             for (std::size_t j = 0; j < T; ++j) {
                 const float v = masked[(h * T + i) * T + j];
-                if (j > i) QVERIFY(std::isinf(v) && v < 0);
-                else QCOMPARE(v, lin[(h * T + i) * T + j]);
+                if (j > i)
+                    QVERIFY(std::isinf(v) && v < 0);
+                else
+                    QCOMPARE(v, lin[(h * T + i) * T + j]);
             }
 }
 
-void TestAlibi::biasSymmetric() {
+void TestAlibi::biasSymmetric()
+{
     const std::size_t H = 3, T = 6;
     const std::vector<double> s = alibi_slopes_double(3);
     std::vector<float> slopes(H);
@@ -141,7 +151,8 @@ void TestAlibi::biasSymmetric() {
     QCOMPARE(b[(0 * T + 0) * T + 5], -5.0f / 16);
 }
 
-void TestAlibi::biasQueryOffset() {
+void TestAlibi::biasQueryOffset()
+{
     // One new query at position 4 against keys 0..4 (decoding with a cache).
     const float m = 0.125f;
     std::vector<float> b(5);
@@ -155,7 +166,8 @@ void TestAlibi::biasQueryOffset() {
 // range. Hand values with slope 1/2: query at LLONG_MIN (−2^63), keys 0 and 1:
 // distance −2^63 and −2^63 − 1 (= −2^63 in double), bias +2^62 for both; query
 // at LLONG_MAX (≈ 2^63) and LLONG_MAX + 1: bias −2^62.
-void TestAlibi::biasExtremeQueryOffset() {
+void TestAlibi::biasExtremeQueryOffset()
+{
     const float m = 0.5f;
     const float big = std::ldexp(1.0f, 62);
     float out[2];
@@ -167,7 +179,8 @@ void TestAlibi::biasExtremeQueryOffset() {
     QCOMPARE(out[1], -big);
 }
 
-void TestAlibi::rowshiftSoftmaxEquivalent() {
+void TestAlibi::rowshiftSoftmaxEquivalent()
+{
     // The reference adds +m·j; per row that is −m(i − j) + m·i, so after the
     // causal mask the softmax over j <= i is the same.
     const int n = 12;
@@ -188,22 +201,23 @@ void TestAlibi::rowshiftSoftmaxEquivalent() {
                 const double pa = std::exp(double(paper[(h * T + i) * T + j])) / za;
                 const double pb = std::exp(double(ref[(h * T + i) * T + j])) / zb;
                 worst = std::max(worst, std::fabs(pa - pb));
-                differ = std::max(differ, std::fabs(double(paper[(h * T + i) * T + j]) -
-                                                    ref[(h * T + i) * T + j]));
+                differ = std::max(differ, std::fabs(double(paper[(h * T + i) * T + j]) - ref[(h * T + i) * T + j]));
             }
         }
     QVERIFY2(worst < 1e-6, qPrintable(QString("softmax differs by %1").arg(worst)));
     QVERIFY(differ > 0.5);  // the raw biases do differ: the check is not vacuous
 }
 
-void TestAlibi::rejectsBadArguments() {
+void TestAlibi::rejectsBadArguments()
+{
     QVERIFY_THROWS_EXCEPTION(core_error, alibi_slopes_double(0));
     QVERIFY_THROWS_EXCEPTION(core_error, alibi_slopes_double(-3));
     QVERIFY_THROWS_EXCEPTION(core_error, alibi_slopes_double(65537));
     const float m = 0.5f;
     float out[1];
     QVERIFY_THROWS_EXCEPTION(core_error, alibi_bias(&m, 0, 1, 1, 0, alibi_causal, out));
-    QVERIFY_THROWS_EXCEPTION(budget_error, alibi_bias(&m, 1, std::size_t(1) << 32, std::size_t(1) << 32, 0, alibi_causal, out));
+    QVERIFY_THROWS_EXCEPTION(budget_error,
+                             alibi_bias(&m, 1, std::size_t(1) << 32, std::size_t(1) << 32, 0, alibi_causal, out));
 }
 
 QTEST_APPLESS_MAIN(TestAlibi)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_attention — multi-head attention (core/attention.h) checked three ways:
 //   1. the BLAS/blocked kernel against the plain-loop reference over many
 //      settings (sizes, causal, bias, padding, RoPE layouts, blocks, threads);
@@ -33,9 +34,10 @@ struct problem {
     std::vector<float> cos_tp, sin_tp;  // (T, R/2) or empty
     attention_config cfg;
 
-    problem(int B_, int H_, int T_, int D_, bool causal, bool with_bias, bool with_padding,
-            int rope, int rotary, std::uint64_t seed)
-        : B(B_), H(H_), T(T_), D(D_) {
+    problem(int B_, int H_, int T_, int D_, bool causal, bool with_bias, bool with_padding, int rope, int rotary,
+            std::uint64_t seed)
+        : B(B_), H(H_), T(T_), D(D_)
+    {
         rng gen(seed);
         const std::size_t n = (std::size_t)B * H * T * D;
         for (auto* x : {&q, &k, &v, &dout}) {
@@ -74,7 +76,8 @@ struct problem {
 
 // max |a − b| / max |b|: the error relative to the size of the reference
 // tensor (normwise ∞), which stays meaningful where single entries are ~0.
-double normwise_rel(const std::vector<float>& a, const std::vector<float>& b) {
+double normwise_rel(const std::vector<float>& a, const std::vector<float>& b)
+{
     double diff = 0.0, mag = 0.0;
     for (std::size_t i = 0; i < a.size(); i++) {
         diff = std::max(diff, (double)std::fabs(a[i] - b[i]));
@@ -83,23 +86,26 @@ double normwise_rel(const std::vector<float>& a, const std::vector<float>& b) {
     return diff / std::max(mag, 1e-30);
 }
 
-double max_abs_diff(const std::vector<float>& a, const std::vector<float>& b) {
+double max_abs_diff(const std::vector<float>& a, const std::vector<float>& b)
+{
     double d = 0.0;
     for (std::size_t i = 0; i < a.size(); i++) d = std::max(d, (double)std::fabs(a[i] - b[i]));
     return d;
 }
 
-bool all_finite(const std::vector<float>& x) {
+bool all_finite(const std::vector<float>& x)
+{
     return std::all_of(x.begin(), x.end(), [](float f) { return std::isfinite(f); });
 }
 
 // Σ_i g_i · out_i computed entirely in double, straight from the definition in
-// attention.h, with RoPE written out as in DEFINITIONS.md §2:
+// attention.h, with RoPE written out as in docs/reference/definitions.md §2:
 // (u, v) -> (u cos − v sin, v cos + u sin), pair j = (j, j+R/2) half-split or
 // (2j, 2j+1) interleaved. Uses the float cos/sin tables of the problem so the
 // check is about attention's gradient, not the tables' rounding.
 double loss_double(const problem& P, const std::vector<double>& q, const std::vector<double>& k,
-                   const std::vector<double>& v, const std::vector<double>& bias) {
+                   const std::vector<double>& v, const std::vector<double>& bias)
+{
     const int B = P.B, H = P.H, T = P.T, D = P.D;
     const double scale = P.cfg.scale != 0.0f ? P.cfg.scale : 1.0 / std::sqrt((double)D);
     const bool rope = P.cfg.rope_cos != nullptr;
@@ -152,11 +158,13 @@ double loss_double(const problem& P, const std::vector<double>& q, const std::ve
 }
 
 // Applies perm to the token axis of a (B, H, T, D) buffer: out[t] = x[perm[t]].
-std::vector<float> permute_tokens(const std::vector<float>& x, int BH, int T, int D, const std::vector<int>& perm) {
+std::vector<float> permute_tokens(const std::vector<float>& x, int BH, int T, int D, const std::vector<int>& perm)
+{
     std::vector<float> out(x.size());
     for (int bh = 0; bh < BH; bh++)
         for (int t = 0; t < T; t++)
-            std::copy_n(x.begin() + ((std::size_t)bh * T + perm[t]) * D, D, out.begin() + ((std::size_t)bh * T + t) * D);
+            std::copy_n(x.begin() + ((std::size_t)bh * T + perm[t]) * D, D,
+                        out.begin() + ((std::size_t)bh * T + t) * D);
     return out;
 }
 
@@ -168,32 +176,34 @@ struct packed_qkv {
     std::size_t row;
     std::vector<float> data;
     packed_qkv(int B_, int H_, int T_, int D_, std::size_t extra, float fill)
-        : B(B_), H(H_), T(T_), D(D_), row(3 * (std::size_t)H_ * D_ + extra),
-          data((std::size_t)B_ * T_ * row, fill) {}
+        : B(B_), H(H_), T(T_), D(D_), row(3 * (std::size_t)H_ * D_ + extra), data((std::size_t)B_ * T_ * row, fill)
+    {}
     attention_strides strides() const { return {(std::size_t)T * row, (std::size_t)D, row}; }
     float* part(int s) { return data.data() + (std::size_t)s * H * D; }  // s = 0 q, 1 k, 2 v
-    std::size_t at(int s, int b, int h, int t, int d) const {
+    std::size_t at(int s, int b, int h, int t, int d) const
+    {
         return ((std::size_t)b * T + t) * row + ((std::size_t)s * H + h) * D + d;
     }
-    void put(int s, const std::vector<float>& x) {  // x (B, H, T, D)
+    void put(int s, const std::vector<float>& x)
+    {  // x (B, H, T, D)
         for (int b = 0; b < B; b++)
             for (int h = 0; h < H; h++)
                 for (int t = 0; t < T; t++)
-                    for (int d = 0; d < D; d++)
-                        data[at(s, b, h, t, d)] = x[(((std::size_t)b * H + h) * T + t) * D + d];
+                    for (int d = 0; d < D; d++) data[at(s, b, h, t, d)] = x[(((std::size_t)b * H + h) * T + t) * D + d];
     }
-    std::vector<float> get(int s) const {
+    std::vector<float> get(int s) const
+    {
         std::vector<float> x((std::size_t)B * H * T * D);
         for (int b = 0; b < B; b++)
             for (int h = 0; h < H; h++)
                 for (int t = 0; t < T; t++)
-                    for (int d = 0; d < D; d++)
-                        x[(((std::size_t)b * H + h) * T + t) * D + d] = data[at(s, b, h, t, d)];
+                    for (int d = 0; d < D; d++) x[(((std::size_t)b * H + h) * T + t) * D + d] = data[at(s, b, h, t, d)];
         return x;
     }
 };
 
-void add_rows(bool backward_too) {
+void add_rows(bool backward_too)
+{
     QTest::addColumn<int>("B");
     QTest::addColumn<int>("H");
     QTest::addColumn<int>("T");
@@ -207,32 +217,43 @@ void add_rows(bool backward_too) {
     QTest::addColumn<int>("block");
     QTest::addColumn<int>("threads");
     //                                     B   H    T   D  causal bias  pad   rope              R  scale  qb thr
-    QTest::newRow("single token")       << 1 << 1 << 1 << 2 << false << false << false << 0 << 0 << 0.f << 0 << 1;
-    QTest::newRow("plain")              << 2 << 3 << 17 << 8 << false << false << false << 0 << 0 << 0.f << 0 << 1;
-    QTest::newRow("odd D")              << 1 << 2 << 9 << 3 << false << false << false << 0 << 0 << 0.f << 0 << 1;
-    QTest::newRow("causal")             << 2 << 2 << 33 << 16 << true << false << false << 0 << 0 << 0.f << 0 << 1;
+    QTest::newRow("single token") << 1 << 1 << 1 << 2 << false << false << false << 0 << 0 << 0.f << 0 << 1;
+    QTest::newRow("plain") << 2 << 3 << 17 << 8 << false << false << false << 0 << 0 << 0.f << 0 << 1;
+    QTest::newRow("odd D") << 1 << 2 << 9 << 3 << false << false << false << 0 << 0 << 0.f << 0 << 1;
+    QTest::newRow("causal") << 2 << 2 << 33 << 16 << true << false << false << 0 << 0 << 0.f << 0 << 1;
     QTest::newRow("causal blocks of 8") << 1 << 2 << 37 << 16 << true << false << false << 0 << 0 << 0.f << 8 << 1;
-    QTest::newRow("bias (T5 scale 1)")  << 1 << 4 << 40 << 8 << false << true << false << 0 << 0 << 1.f << 0 << 1;
-    QTest::newRow("padding")            << 2 << 2 << 20 << 8 << false << false << true << 0 << 0 << 0.f << 0 << 1;
-    QTest::newRow("causal+bias+pad")    << 3 << 2 << 25 << 8 << true << true << true << 0 << 0 << 0.f << 7 << 1;
-    QTest::newRow("rope half-split")    << 1 << 2 << 24 << 16 << false << false << false << 1 << 0 << 0.f << 0 << 1;
-    QTest::newRow("rope interleaved")   << 2 << 1 << 24 << 16 << true << false << false << 2 << 0 << 0.f << 0 << 1;
-    QTest::newRow("rope partial R=8")   << 1 << 2 << 19 << 16 << false << false << false << 1 << 8 << 0.f << 0 << 1;
-    QTest::newRow("T=130 > block")      << 1 << 2 << 130 << 32 << true << false << false << 0 << 0 << 0.f << 0 << 1;
-    QTest::newRow("non-causal blocks")  << 1 << 2 << 29 << 8 << false << false << true << 0 << 0 << 0.f << 8 << 1;
-    QTest::newRow("2 threads")          << 2 << 3 << 45 << 16 << true << true << true << 1 << 0 << 0.f << 16 << 2;
-    QTest::newRow("3 threads, H=1")     << 1 << 1 << 30 << 8 << false << true << false << 2 << 4 << 0.f << 0 << 3;
+    QTest::newRow("bias (T5 scale 1)") << 1 << 4 << 40 << 8 << false << true << false << 0 << 0 << 1.f << 0 << 1;
+    QTest::newRow("padding") << 2 << 2 << 20 << 8 << false << false << true << 0 << 0 << 0.f << 0 << 1;
+    QTest::newRow("causal+bias+pad") << 3 << 2 << 25 << 8 << true << true << true << 0 << 0 << 0.f << 7 << 1;
+    QTest::newRow("rope half-split") << 1 << 2 << 24 << 16 << false << false << false << 1 << 0 << 0.f << 0 << 1;
+    QTest::newRow("rope interleaved") << 2 << 1 << 24 << 16 << true << false << false << 2 << 0 << 0.f << 0 << 1;
+    QTest::newRow("rope partial R=8") << 1 << 2 << 19 << 16 << false << false << false << 1 << 8 << 0.f << 0 << 1;
+    QTest::newRow("T=130 > block") << 1 << 2 << 130 << 32 << true << false << false << 0 << 0 << 0.f << 0 << 1;
+    QTest::newRow("non-causal blocks") << 1 << 2 << 29 << 8 << false << false << true << 0 << 0 << 0.f << 8 << 1;
+    QTest::newRow("2 threads") << 2 << 3 << 45 << 16 << true << true << true << 1 << 0 << 0.f << 16 << 2;
+    QTest::newRow("3 threads, H=1") << 1 << 1 << 30 << 8 << false << true << false << 2 << 4 << 0.f << 0 << 3;
     if (backward_too) return;
-    QTest::newRow("everything, T=200")  << 2 << 3 << 200 << 32 << true << true << true << 2 << 0 << 0.f << 0 << 2;
-    QTest::newRow("long non-causal")    << 1 << 1 << 300 << 64 << false << false << false << 0 << 0 << 0.f << 0 << 1;
+    QTest::newRow("everything, T=200") << 2 << 3 << 200 << 32 << true << true << true << 2 << 0 << 0.f << 0 << 2;
+    QTest::newRow("long non-causal") << 1 << 1 << 300 << 64 << false << false << false << 0 << 0 << 0.f << 0 << 1;
 }
 
-#define FETCH_ROW()                                                                             \
-    QFETCH(int, B); QFETCH(int, H); QFETCH(int, T); QFETCH(int, D); QFETCH(bool, causal);      \
-    QFETCH(bool, bias); QFETCH(bool, padding); QFETCH(int, rope); QFETCH(int, rotary);         \
-    QFETCH(float, scale); QFETCH(int, block); QFETCH(int, threads);                            \
-    problem P(B, H, T, D, causal, bias, padding, rope, rotary, 1000 + B * 7 + T * 13 + D);     \
-    P.cfg.scale = scale; P.cfg.query_block = block; P.cfg.num_threads = threads;
+#define FETCH_ROW()                                                                        \
+    QFETCH(int, B);                                                                        \
+    QFETCH(int, H);                                                                        \
+    QFETCH(int, T);                                                                        \
+    QFETCH(int, D);                                                                        \
+    QFETCH(bool, causal);                                                                  \
+    QFETCH(bool, bias);                                                                    \
+    QFETCH(bool, padding);                                                                 \
+    QFETCH(int, rope);                                                                     \
+    QFETCH(int, rotary);                                                                   \
+    QFETCH(float, scale);                                                                  \
+    QFETCH(int, block);                                                                    \
+    QFETCH(int, threads);                                                                  \
+    problem P(B, H, T, D, causal, bias, padding, rope, rotary, 1000 + B * 7 + T * 13 + D); \
+    P.cfg.scale = scale;                                                                   \
+    P.cfg.query_block = block;                                                             \
+    P.cfg.num_threads = threads;
 
 }  // namespace
 
@@ -244,7 +265,8 @@ private slots:
     // v = (1, 5). Query 0: logits (0, 0) -> p = (1/2, 1/2) -> out = 3.
     // Query 1: logits (0, ln 3) -> p = (1/4, 3/4) -> out = 1/4 + 15/4 = 4.
     // Causal: query 0 sees only key 0 -> out = 1; query 1 unchanged.
-    void handComputed() {
+    void handComputed()
+    {
         const float q[] = {0.0f, 1.0f}, k[] = {0.0f, std::log(3.0f)}, v[] = {1.0f, 5.0f};
         float out[2], w[4];
         attention_config cfg;
@@ -266,7 +288,8 @@ private slots:
     // lie in [0, 1]): float32 rounding of a D-term dot product, an exp of
     // ~1 ulp and a T-term weighted sum gives a few 1e-7; the worst seen is printed.
     void forwardVsNaive_data() { add_rows(false); }
-    void forwardVsNaive() {
+    void forwardVsNaive()
+    {
         FETCH_ROW();
         std::vector<float> out(P.n()), out_ref(P.n());
         std::vector<float> w(attention_weights_elements(B, H, T)), w_ref(w.size());
@@ -294,7 +317,8 @@ private slots:
     // start at the same non-zero values (llm.c's += convention). Tolerance
     // 1e-5 normwise relative per gradient (float32 sums of T·D products).
     void backwardVsNaive_data() { add_rows(true); }
-    void backwardVsNaive() {
+    void backwardVsNaive()
+    {
         FETCH_ROW();
         rng gen(77);
         std::vector<float> init(P.n());
@@ -302,10 +326,10 @@ private slots:
         std::vector<float> dq = init, dk = init, dv = init, dq_r = init, dk_r = init, dv_r = init;
         std::vector<float> dbias(bias ? (std::size_t)H * T * T : 0, 0.5f), dbias_r = dbias;
         attention_workspace ws;
-        attention_backward(P.dout.data(), P.q.data(), P.k.data(), P.v.data(), B, H, T, D, P.cfg, ws,
-                           dq.data(), dk.data(), dv.data(), bias ? dbias.data() : nullptr);
-        attention_backward_naive(P.dout.data(), P.q.data(), P.k.data(), P.v.data(), B, H, T, D, P.cfg,
-                                 dq_r.data(), dk_r.data(), dv_r.data(), bias ? dbias_r.data() : nullptr);
+        attention_backward(P.dout.data(), P.q.data(), P.k.data(), P.v.data(), B, H, T, D, P.cfg, ws, dq.data(),
+                           dk.data(), dv.data(), bias ? dbias.data() : nullptr);
+        attention_backward_naive(P.dout.data(), P.q.data(), P.k.data(), P.v.data(), B, H, T, D, P.cfg, dq_r.data(),
+                                 dk_r.data(), dv_r.data(), bias ? dbias_r.data() : nullptr);
         // Compare the increments (subtract the common starting value).
         auto inc = [&](std::vector<float> x, const std::vector<float>& start) {
             for (std::size_t i = 0; i < x.size(); i++) x[i] -= start[i];
@@ -329,7 +353,8 @@ private slots:
     // as above. The output uses a (B, T, H·D + 3) layout, so in and out
     // strides differ.
     void stridedVsNaive_data() { add_rows(true); }
-    void stridedVsNaive() {
+    void stridedVsNaive()
+    {
         FETCH_ROW();
         packed_qkv in(B, H, T, D, 5, -7.0f);
         in.put(0, P.q);
@@ -359,10 +384,9 @@ private slots:
         attention_workspace ws;
         std::vector<float> out((std::size_t)B * T * out_row, -3.0f), out_ref(P.n());
         std::vector<float> stats((std::size_t)B * H * T * 2);
-        attention_forward_strided(in.part(0), in.part(1), in.part(2), in.strides(), B, H, T, D,
-                                  P.cfg, ws, out.data(), out_st, stats.data());
-        attention_forward_naive(P.q.data(), P.k.data(), P.v.data(), B, H, T, D, P.cfg,
-                                out_ref.data(), nullptr);
+        attention_forward_strided(in.part(0), in.part(1), in.part(2), in.strides(), B, H, T, D, P.cfg, ws, out.data(),
+                                  out_st, stats.data());
+        attention_forward_naive(P.q.data(), P.k.data(), P.v.data(), B, H, T, D, P.cfg, out_ref.data(), nullptr);
         const double e_out = normwise_rel(unpack_out(out), out_ref);
         bool out_gaps_kept = true;
         for (std::size_t r = 0; r < (std::size_t)B * T; r++)
@@ -371,21 +395,19 @@ private slots:
 
         std::vector<float> dq_r(P.n(), 0.0f), dk_r(P.n(), 0.0f), dv_r(P.n(), 0.0f);
         std::vector<float> dbias(bias ? (std::size_t)H * T * T : 0, 0.0f), dbias_r = dbias;
-        attention_backward_naive(P.dout.data(), P.q.data(), P.k.data(), P.v.data(), B, H, T, D,
-                                 P.cfg, dq_r.data(), dk_r.data(), dv_r.data(),
-                                 bias ? dbias_r.data() : nullptr);
+        attention_backward_naive(P.dout.data(), P.q.data(), P.k.data(), P.v.data(), B, H, T, D, P.cfg, dq_r.data(),
+                                 dk_r.data(), dv_r.data(), bias ? dbias_r.data() : nullptr);
         // 1: overwrite, p from the row statistics.
         packed_qkv g(B, H, T, D, 5, std::numeric_limits<float>::quiet_NaN());
         for (std::size_t r = 0; r < (std::size_t)B * T; r++)
             for (std::size_t c = 3 * (std::size_t)H * D; c < g.row; c++) g.data[r * g.row + c] = 11.0f;
-        attention_backward_strided(dout_packed.data(), out_st, in.part(0), in.part(1), in.part(2),
-                                   in.strides(), B, H, T, D, P.cfg, ws, stats.data(), g.part(0),
-                                   g.part(1), g.part(2), false, bias ? dbias.data() : nullptr);
+        attention_backward_strided(dout_packed.data(), out_st, in.part(0), in.part(1), in.part(2), in.strides(), B, H,
+                                   T, D, P.cfg, ws, stats.data(), g.part(0), g.part(1), g.part(2), false,
+                                   bias ? dbias.data() : nullptr);
         // 2: accumulate onto the result of 1, p recomputed: twice the gradient.
         packed_qkv g2 = g;
-        attention_backward_strided(dout_packed.data(), out_st, in.part(0), in.part(1), in.part(2),
-                                   in.strides(), B, H, T, D, P.cfg, ws, nullptr, g2.part(0),
-                                   g2.part(1), g2.part(2), true, nullptr);
+        attention_backward_strided(dout_packed.data(), out_st, in.part(0), in.part(1), in.part(2), in.strides(), B, H,
+                                   T, D, P.cfg, ws, nullptr, g2.part(0), g2.part(1), g2.part(2), true, nullptr);
         auto twice = [](std::vector<float> x) {
             for (float& e : x) e *= 2.0f;
             return x;
@@ -393,15 +415,16 @@ private slots:
         const double eq = normwise_rel(g.get(0), dq_r), ek = normwise_rel(g.get(1), dk_r),
                      ev = normwise_rel(g.get(2), dv_r);
         const double eb = bias ? normwise_rel(dbias, dbias_r) : 0.0;
-        const double e2 = std::max({normwise_rel(g2.get(0), twice(dq_r)),
-                                    normwise_rel(g2.get(1), twice(dk_r)),
+        const double e2 = std::max({normwise_rel(g2.get(0), twice(dq_r)), normwise_rel(g2.get(1), twice(dk_r)),
                                     normwise_rel(g2.get(2), twice(dv_r))});
         bool grad_gaps_kept = true;
         for (std::size_t r = 0; r < (std::size_t)B * T; r++)
             for (std::size_t c = 3 * (std::size_t)H * D; c < g.row; c++)
                 grad_gaps_kept = grad_gaps_kept && g2.data[r * g.row + c] == 11.0f;
-        qInfo("worst error: out %.3g, dq %.3g dk %.3g dv %.3g dbias %.3g, accumulated %.3g "
-              "(tolerance 1e-5)", e_out, eq, ek, ev, eb, e2);
+        qInfo(
+            "worst error: out %.3g, dq %.3g dk %.3g dv %.3g dbias %.3g, accumulated %.3g "
+            "(tolerance 1e-5)",
+            e_out, eq, ek, ev, eb, e2);
         QVERIFY(e_out <= 1e-5);
         QVERIFY(eq <= 1e-5 && ek <= 1e-5 && ev <= 1e-5 && eb <= 1e-5);
         QVERIFY(e2 <= 1e-5);
@@ -411,16 +434,15 @@ private slots:
     }
 
     // A row stride shorter than a head is refused with a message.
-    void stridedRejectsShortRows() {
+    void stridedRejectsShortRows()
+    {
         problem P(1, 2, 4, 8, true, false, false, NO_ROPE, 0, 5);
         attention_workspace ws;
         std::vector<float> out(P.n());
         const attention_strides bad{(std::size_t)4 * 8, 8, 7};
         const attention_strides ok{(std::size_t)2 * 4 * 8, (std::size_t)4 * 8, 8};
-        QVERIFY_THROWS_EXCEPTION(core_error,
-                                 attention_forward_strided(P.q.data(), P.k.data(), P.v.data(), bad,
-                                                           1, 2, 4, 8, P.cfg, ws, out.data(), ok,
-                                                           nullptr));
+        QVERIFY_THROWS_EXCEPTION(core_error, attention_forward_strided(P.q.data(), P.k.data(), P.v.data(), bad, 1, 2, 4,
+                                                                       8, P.cfg, ws, out.data(), ok, nullptr));
     }
 
     // Analytic gradients (BLAS and naive) vs central finite differences of
@@ -430,7 +452,8 @@ private slots:
     // gradients are float32: tolerance 1e-4 normwise relative, two orders
     // above their rounding (~1e-6) and far below what a wrong or missing term
     // would give (O(1)). Every element of q, k, v and bias is perturbed.
-    void gradientsVsFiniteDifferences_data() {
+    void gradientsVsFiniteDifferences_data()
+    {
         QTest::addColumn<bool>("causal");
         QTest::addColumn<bool>("bias");
         QTest::addColumn<bool>("padding");
@@ -444,7 +467,8 @@ private slots:
         QTest::newRow("rope interleaved causal") << true << false << false << 2 << 0.f;
         QTest::newRow("everything") << true << true << true << 1 << 0.f;
     }
-    void gradientsVsFiniteDifferences() {
+    void gradientsVsFiniteDifferences()
+    {
         QFETCH(bool, causal);
         QFETCH(bool, bias);
         QFETCH(bool, padding);
@@ -454,8 +478,8 @@ private slots:
         problem P(B, H, T, D, causal, bias, padding, rope, 0, 4242);
         P.cfg.scale = scale;
         P.cfg.query_block = 2;  // several blocks even at T = 5
-        std::vector<double> q(P.q.begin(), P.q.end()), k(P.k.begin(), P.k.end()),
-            v(P.v.begin(), P.v.end()), bb(P.bias.begin(), P.bias.end());
+        std::vector<double> q(P.q.begin(), P.q.end()), k(P.k.begin(), P.k.end()), v(P.v.begin(), P.v.end()),
+            bb(P.bias.begin(), P.bias.end());
         const double h = 1e-4;
         auto fd = [&](std::vector<double>& x) {
             std::vector<float> g(x.size());
@@ -476,11 +500,11 @@ private slots:
             std::vector<float> dq(P.n(), 0.f), dk(P.n(), 0.f), dv(P.n(), 0.f), db(P.bias.size(), 0.f);
             attention_workspace ws;
             if (impl == 0)
-                attention_backward(P.dout.data(), P.q.data(), P.k.data(), P.v.data(), B, H, T, D, P.cfg, ws,
-                                   dq.data(), dk.data(), dv.data(), bias ? db.data() : nullptr);
+                attention_backward(P.dout.data(), P.q.data(), P.k.data(), P.v.data(), B, H, T, D, P.cfg, ws, dq.data(),
+                                   dk.data(), dv.data(), bias ? db.data() : nullptr);
             else
-                attention_backward_naive(P.dout.data(), P.q.data(), P.k.data(), P.v.data(), B, H, T, D,
-                                         P.cfg, dq.data(), dk.data(), dv.data(), bias ? db.data() : nullptr);
+                attention_backward_naive(P.dout.data(), P.q.data(), P.k.data(), P.v.data(), B, H, T, D, P.cfg,
+                                         dq.data(), dk.data(), dv.data(), bias ? db.data() : nullptr);
             const double eq = normwise_rel(dq, gq), ek = normwise_rel(dk, gk), ev = normwise_rel(dv, gv);
             const double eb = bias ? normwise_rel(db, gb) : 0.0;
             qInfo("%s vs finite differences: dq %.3g dk %.3g dv %.3g dbias %.3g (tolerance 1e-4)",
@@ -495,7 +519,8 @@ private slots:
     // A position bias (an ALiBi-like −m_h·|t − j| built here, m_h = 2^-h) or
     // RoPE ties scores to slots, so the output changes beyond 1e-3; so does
     // the causal mask (token t sees a different set of keys).
-    void permutationEquivariance_data() {
+    void permutationEquivariance_data()
+    {
         QTest::addColumn<QString>("encoding");
         QTest::addColumn<bool>("equivariant");
         QTest::newRow("none") << "none" << true;
@@ -503,7 +528,8 @@ private slots:
         QTest::newRow("rope") << "rope" << false;
         QTest::newRow("causal mask") << "causal" << false;
     }
-    void permutationEquivariance() {
+    void permutationEquivariance()
+    {
         QFETCH(QString, encoding);
         QFETCH(bool, equivariant);
         const int B = 1, H = 2, T = 9, D = 8;
@@ -534,7 +560,8 @@ private slots:
     // Causal: the output at t depends on tokens 0..t only. Changing q, k, v of
     // every token after t0 leaves rows 0..t0 exactly as they were (the masked
     // weights are exact zeros, so not even rounding differs).
-    void causalIgnoresFuture_data() {
+    void causalIgnoresFuture_data()
+    {
         QTest::addColumn<int>("t0");
         QTest::addColumn<int>("block");
         QTest::newRow("t0=0") << 0 << 0;
@@ -542,7 +569,8 @@ private slots:
         QTest::newRow("t0=63 block edge") << 63 << 64;
         QTest::newRow("t0=10 small blocks") << 10 << 4;
     }
-    void causalIgnoresFuture() {
+    void causalIgnoresFuture()
+    {
         QFETCH(int, t0);
         QFETCH(int, block);
         const int B = 1, H = 2, T = 100, D = 16;
@@ -571,7 +599,8 @@ private slots:
 
     // Padded keys get weight exactly 0, and the output equals attention over
     // the kept keys alone (computed by removing them from k and v).
-    void paddedKeysGetZeroWeight() {
+    void paddedKeysGetZeroWeight()
+    {
         const int B = 1, H = 2, T = 12, D = 8;
         problem P(B, H, T, D, false, false, false, NO_ROPE, 0, 11);
         std::vector<std::uint8_t> keep = {1, 0, 1, 1, 0, 0, 1, 1, 1, 0, 1, 1};
@@ -596,7 +625,8 @@ private slots:
                 for (int a = 0; a < Tk; a++) {
                     double dot = 0.0;
                     for (int d = 0; d < D; d++)
-                        dot += (double)P.q[((std::size_t)h * T + t) * D + d] * P.k[((std::size_t)h * T + kept[a]) * D + d];
+                        dot +=
+                            (double)P.q[((std::size_t)h * T + t) * D + d] * P.k[((std::size_t)h * T + kept[a]) * D + d];
                     s[a] = dot / std::sqrt((double)D);
                     mx = std::max(mx, s[a]);
                 }
@@ -615,7 +645,8 @@ private slots:
     // causal row 0 whose only key is padded) has no softmax. Its weights and
     // output are zeros, not NaN, and the backward stays finite with zero
     // gradient flowing out of that row.
-    void fullyMaskedRowGivesZeros() {
+    void fullyMaskedRowGivesZeros()
+    {
         const int B = 2, H = 2, T = 6, D = 4;
         for (bool causal : {false, true}) {
             problem P(B, H, T, D, causal, true, false, ROPE_HALF, 0, 21);
@@ -636,8 +667,8 @@ private slots:
             }
             QVERIFY(normwise_rel(out, ref) <= 1e-5);
             std::vector<float> dq(P.n(), 0.f), dk(P.n(), 0.f), dv(P.n(), 0.f), db((std::size_t)H * T * T, 0.f);
-            attention_backward(P.dout.data(), P.q.data(), P.k.data(), P.v.data(), B, H, T, D, P.cfg, ws,
-                               dq.data(), dk.data(), dv.data(), db.data());
+            attention_backward(P.dout.data(), P.q.data(), P.k.data(), P.v.data(), B, H, T, D, P.cfg, ws, dq.data(),
+                               dk.data(), dv.data(), db.data());
             QVERIFY(all_finite(dq) && all_finite(dk) && all_finite(dv) && all_finite(db));
             for (int h = 0; h < H; h++)
                 for (int i = 0; i < T * D; i++) {
@@ -651,11 +682,12 @@ private slots:
 
     // A bias of −∞ masks a key exactly like padding (how a caller passes an
     // arbitrary mask); a row of −∞ everywhere is a fully masked row.
-    void minusInfinityBiasMasks() {
+    void minusInfinityBiasMasks()
+    {
         const int B = 1, H = 1, T = 4, D = 2;
         problem P(B, H, T, D, false, true, false, NO_ROPE, 0, 31);
         for (int j = 0; j < T; j++) P.bias[(std::size_t)2 * T + j] = -INFINITY;  // query 2: all masked
-        P.bias[1] = -INFINITY;                                                     // query 0: key 1 masked
+        P.bias[1] = -INFINITY;                                                   // query 0: key 1 masked
         std::vector<float> out(P.n()), w(T * T);
         attention_workspace ws;
         attention_forward(P.q.data(), P.k.data(), P.v.data(), B, H, T, D, P.cfg, ws, out.data(), w.data());
@@ -667,7 +699,8 @@ private slots:
 
     // Threads split (b, h) pairs; results match the single-threaded run, and
     // the workspace is reused (no reallocation on the second call).
-    void threadsAndWorkspaceReuse() {
+    void threadsAndWorkspaceReuse()
+    {
         const int B = 2, H = 5, T = 70, D = 16;
         problem P(B, H, T, D, true, true, true, ROPE_HALF, 0, 41);
         std::vector<float> o1(P.n()), o2(P.n());
@@ -690,7 +723,8 @@ private slots:
 
     // Memory guard: sizes over the budget are refused with budget_error
     // before anything is allocated or any input is read.
-    void memoryGuard() {
+    void memoryGuard()
+    {
         const std::size_t saved = memory_budget_bytes();
         set_memory_budget_bytes(std::size_t(64) << 20);  // 64 MiB
         attention_config cfg;
@@ -705,8 +739,8 @@ private slots:
         float tiny[4] = {};
         QVERIFY_THROWS_EXCEPTION(budget_error,
                                  attention_forward(tiny, tiny, tiny, 1, 8, 100000, 2, cfg, ws, tiny, tiny));
-        QVERIFY_THROWS_EXCEPTION(budget_error,
-                                 attention_backward(tiny, tiny, tiny, tiny, 1, 1, 1 << 24, 2, cfg, ws, tiny, tiny, tiny, nullptr));
+        QVERIFY_THROWS_EXCEPTION(budget_error, attention_backward(tiny, tiny, tiny, tiny, 1, 1, 1 << 24, 2, cfg, ws,
+                                                                  tiny, tiny, tiny, nullptr));
         QCOMPARE(ws.data.capacity(), std::size_t(0));
         // The naive reference holds (T, T) doubles: refused too.
         QVERIFY_THROWS_EXCEPTION(budget_error,
@@ -714,7 +748,8 @@ private slots:
         set_memory_budget_bytes(saved);
     }
 
-    void badArguments() {
+    void badArguments()
+    {
         float x[64] = {};
         attention_workspace ws;
         attention_config cfg;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_common — the core's shared pieces: the memory budget guard and the
 // seeded random generator.
 #include "core/common.h"
@@ -13,9 +14,10 @@ class TestCommon : public QObject {
     Q_OBJECT
 
 private slots:
-    void budgetRefusesBeforeAllocating() {
+    void budgetRefusesBeforeAllocating()
+    {
         const std::size_t saved = memory_budget_bytes();
-        set_memory_budget_bytes(std::size_t(1) << 20);  // 1 MiB
+        set_memory_budget_bytes(std::size_t(1) << 20);                          // 1 MiB
         require_elements({512, 512}, sizeof(float), "a 512x512 float matrix");  // exactly 1 MiB: allowed
         QVERIFY_THROWS_EXCEPTION(budget_error, require_elements({513, 512}, sizeof(float), "a matrix"));
         // A product that overflows 64 bits must still be refused, not wrap to a small number.
@@ -33,12 +35,14 @@ private slots:
         set_memory_budget_bytes(saved);
     }
 
-    void requireThrowsCoreError() {
+    void requireThrowsCoreError()
+    {
         QVERIFY_THROWS_EXCEPTION(core_error, require(false, "head_dim must be even"));
         require(true, "never thrown");
     }
 
-    void rngIsDeterministicBySeed() {
+    void rngIsDeterministicBySeed()
+    {
         rng a(42), b(42), c(43);
         bool anyDiffers = false;
         for (int i = 0; i < 1000; ++i) {
@@ -53,7 +57,8 @@ private slots:
     // same numbers everywhere): checked against a second transcription of the
     // published algorithms (Vigna's splitmix64.c and xoshiro256starstar.c)
     // written here, plus the first output pinned below.
-    void rngMatchesPublishedAlgorithm() {
+    void rngMatchesPublishedAlgorithm()
+    {
         auto splitmix = [](std::uint64_t& x) {
             std::uint64_t z = (x += 0x9e3779b97f4a7c15ull);
             z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -77,7 +82,12 @@ private slots:
         for (int i = 0; i < 100; ++i) {
             const std::uint64_t expected = rotl(s[1] * 5, 7) * 9;
             const std::uint64_t t = s[1] << 17;
-            s[2] ^= s[0]; s[3] ^= s[1]; s[1] ^= s[2]; s[0] ^= s[3]; s[2] ^= t; s[3] = rotl(s[3], 45);
+            s[2] ^= s[0];
+            s[3] ^= s[1];
+            s[1] ^= s[2];
+            s[0] ^= s[3];
+            s[2] ^= t;
+            s[3] = rotl(s[3], 45);
             QCOMPARE(g.next_u64(), expected);
         }
     }
@@ -85,7 +95,8 @@ private slots:
     // N(0.5, 0.02): for n = 200000 samples the sample mean has standard error
     // 0.02/sqrt(n) ≈ 4.5e-5 and the sample std about 0.02/sqrt(2n) ≈ 3.2e-5;
     // the tolerances below are > 6 standard errors.
-    void normalStatistics() {
+    void normalStatistics()
+    {
         rng g(7);
         const int n = 200000;
         double sum = 0, sq = 0;
@@ -103,7 +114,8 @@ private slots:
         QVERIFY(std::fabs(double(within1) / n - std::erf(1 / std::sqrt(2.0))) < 0.006);
     }
 
-    void uniformRange() {
+    void uniformRange()
+    {
         rng g(1);
         float lo = 1, hi = 0;
         for (int i = 0; i < 100000; ++i) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_learned — learned absolute table: initial statistics, determinism by
 // seed, forward add and its length limit, backward against central finite
 // differences, and endpoint-aligned linear interpolation against values
@@ -27,7 +28,8 @@ private slots:
     void interpolateIsLinearOnLinearTables();
 };
 
-void TestLearned::initStatistics_data() {
+void TestLearned::initStatistics_data()
+{
     QTest::addColumn<int>("L");
     QTest::addColumn<int>("C");
     QTest::addColumn<qulonglong>("seed");
@@ -36,7 +38,8 @@ void TestLearned::initStatistics_data() {
     QTest::newRow("2048x512 seed 7") << 2048 << 512 << 7ull;
 }
 
-void TestLearned::initStatistics() {
+void TestLearned::initStatistics()
+{
     QFETCH(int, L);
     QFETCH(int, C);
     QFETCH(qulonglong, seed);
@@ -62,7 +65,8 @@ void TestLearned::initStatistics() {
     QVERIFY2(std::fabs(frac1 - 0.6827) < 0.005, qPrintable(QString("within 1 sigma %1").arg(frac1)));
 }
 
-void TestLearned::initSeeds() {
+void TestLearned::initSeeds()
+{
     const std::size_t L = 64, C = 32;
     std::vector<float> a(L * C), b(L * C), c(L * C);
     learned_init(L, C, 123, a.data());
@@ -74,7 +78,8 @@ void TestLearned::initSeeds() {
     QVERIFY2(differ > a.size() * 99 / 100, qPrintable(QString("only %1 differ").arg(differ)));
 }
 
-void TestLearned::forwardAddsRows() {
+void TestLearned::forwardAddsRows()
+{
     const std::size_t B = 2, T = 3, C = 4, L = 5;
     std::vector<float> table(L * C), x(B * T * C), out(B * T * C);
     for (std::size_t i = 0; i < table.size(); ++i) table[i] = 100.0f * float(i / C) + float(i % C);
@@ -89,7 +94,8 @@ void TestLearned::forwardAddsRows() {
     QVERIFY(x == out);
 }
 
-void TestLearned::forwardRefusesLongSequences() {
+void TestLearned::forwardRefusesLongSequences()
+{
     const std::size_t C = 4, L = 8;
     std::vector<float> table(L * C), x(9 * C), out(9 * C);
     learned_forward(x.data(), table.data(), 1, 8, C, L, out.data());  // T == max_len is fine
@@ -97,7 +103,8 @@ void TestLearned::forwardRefusesLongSequences() {
     QVERIFY_THROWS_EXCEPTION(core_error, learned_backward(x.data(), 1, 9, C, L, table.data(), nullptr));
 }
 
-void TestLearned::backwardFiniteDifferences() {
+void TestLearned::backwardFiniteDifferences()
+{
     // Loss = Σ g[b,t,c] · tanh(out[b,t,c]) so that dout = g (1 - tanh²) is not
     // constant. Compare dtable and dx with central differences, step h = 1e-2,
     // loss in double; tolerance 1e-3 absolute + 1e-2 relative (float forward,
@@ -143,7 +150,8 @@ void TestLearned::backwardFiniteDifferences() {
         for (std::size_t c = 0; c < C; ++c) QCOMPARE(dtable[t * C + c], 0.0f);
 }
 
-void TestLearned::interpolate_data() {
+void TestLearned::interpolate_data()
+{
     QTest::addColumn<int>("L_old");
     QTest::addColumn<int>("L_new");
     QTest::newRow("4 -> 7") << 4 << 7;
@@ -157,7 +165,8 @@ void TestLearned::interpolate_data() {
     QTest::newRow("2 -> 1000") << 2 << 1000;
 }
 
-void TestLearned::interpolate() {
+void TestLearned::interpolate()
+{
     QFETCH(int, L_old);
     QFETCH(int, L_new);
     const std::size_t C = 6;
@@ -186,7 +195,8 @@ void TestLearned::interpolate() {
     if (L_new == L_old) QVERIFY(out == old);
 }
 
-void TestLearned::interpolateDoublingHandValues() {
+void TestLearned::interpolateDoublingHandValues()
+{
     // Hand-derived: L_new = 2 (L_old - 1) + 1 puts every even new row on an
     // old row and every odd one half-way between two old rows.
     const std::size_t L_old = 3, C = 2, L_new = 5;
@@ -197,7 +207,8 @@ void TestLearned::interpolateDoublingHandValues() {
     for (std::size_t i = 0; i < out.size(); ++i) QCOMPARE(out[i], expect[i]);
 }
 
-void TestLearned::interpolateIsLinearOnLinearTables() {
+void TestLearned::interpolateIsLinearOnLinearTables()
+{
     // A table linear in position, W[l] = a + l b, must come out as
     // W'[i] = a + s_i b (linear interpolation reproduces lines).
     const std::size_t L_old = 33, C = 3, L_new = 100;
@@ -209,8 +220,7 @@ void TestLearned::interpolateIsLinearOnLinearTables() {
     double worst = 0.0;
     for (std::size_t i = 0; i < L_new; ++i) {
         const double s = double(i) * (L_old - 1) / (L_new - 1);
-        for (std::size_t c = 0; c < C; ++c)
-            worst = std::max(worst, std::fabs(out[i * C + c] - (a[c] + s * b[c])));
+        for (std::size_t c = 0; c < C; ++c) worst = std::max(worst, std::fabs(out[i * C + c] - (a[c] + s * b[c])));
     }
     QVERIFY2(worst < 1e-5, qPrintable(QString("worst %1").arg(worst)));
 }

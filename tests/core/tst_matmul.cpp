@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_matmul — the BLAS wrappers of core/matmul.h against hand-computed
 // products and against the plain-loop references beside them.
 #include <QtTest>
@@ -17,7 +18,8 @@ Q_DECLARE_METATYPE(poslab::matmul_op)
 
 namespace {
 
-std::vector<float> random_vec(std::size_t n, std::uint64_t seed) {
+std::vector<float> random_vec(std::size_t n, std::uint64_t seed)
+{
     rng gen(seed);
     std::vector<float> v(n);
     fill_normal(v.data(), n, 0.0f, 1.0f, gen);
@@ -33,7 +35,8 @@ private slots:
     // A 2×2 product worked by hand:
     //   [1 2; 3 4] · [5 6; 7 8] = [1·5+2·7, 1·6+2·8; 3·5+4·7, 3·6+4·8] = [19 22; 43 50]
     // and the same with the operands stored transposed.
-    void handComputed() {
+    void handComputed()
+    {
         const float a[] = {1, 2, 3, 4};
         const float b[] = {5, 6, 7, 8};
         const float at[] = {1, 3, 2, 4};  // aᵀ stored
@@ -57,7 +60,8 @@ private slots:
     // (u = 2^-24); we require |Δ| ≤ 1e-5 · Σ_p |a_ip b_pj| + 1e-6·|beta·c|,
     // which holds up to K ≈ 160 in the worst case and far beyond in practice
     // (rounding errors grow like √K·u); the worst seen is printed.
-    void sgemmVsNaive_data() {
+    void sgemmVsNaive_data()
+    {
         QTest::addColumn<matmul_op>("op_a");
         QTest::addColumn<matmul_op>("op_b");
         QTest::addColumn<int>("M");
@@ -77,7 +81,8 @@ private slots:
         QTest::newRow("NN K=0 (beta·c only)") << MATMUL_N << MATMUL_N << 4 << 4 << 0 << 0 << 1.0f << 2.0f;
         QTest::newRow("NN M=0") << MATMUL_N << MATMUL_N << 0 << 4 << 4 << 0 << 1.0f << 0.0f;
     }
-    void sgemmVsNaive() {
+    void sgemmVsNaive()
+    {
         QFETCH(matmul_op, op_a);
         QFETCH(matmul_op, op_b);
         QFETCH(int, M);
@@ -94,8 +99,7 @@ private slots:
         auto c0 = random_vec((std::size_t)std::max(1, M) * ldc, 3);
         auto c_blas = c0, c_naive = c0;
         matmul_sgemm(op_a, op_b, M, N, K, alpha, a.data(), lda, b.data(), ldb, beta, c_blas.data(), ldc);
-        matmul_sgemm_naive(op_a, op_b, M, N, K, alpha, a.data(), lda, b.data(), ldb, beta,
-                           c_naive.data(), ldc);
+        matmul_sgemm_naive(op_a, op_b, M, N, K, alpha, a.data(), lda, b.data(), ldb, beta, c_naive.data(), ldc);
         double worst = 0.0;
         for (int i = 0; i < M; i++) {
             for (int j = 0; j < N; j++) {
@@ -106,7 +110,8 @@ private slots:
                     mag += std::fabs((double)alpha * aip * bpj);
                 }
                 mag += std::fabs((double)beta * c0[(std::size_t)i * ldc + j]) + 1e-30;
-                const double d = std::fabs((double)c_blas[(std::size_t)i * ldc + j] - c_naive[(std::size_t)i * ldc + j]);
+                const double d =
+                    std::fabs((double)c_blas[(std::size_t)i * ldc + j] - c_naive[(std::size_t)i * ldc + j]);
                 worst = std::max(worst, d / mag);
             }
             // Padding between rows is never written.
@@ -117,7 +122,8 @@ private slots:
     }
 
     // beta = 0 overwrites c without reading it: NaN already in c is gone.
-    void betaZeroIgnoresGarbage() {
+    void betaZeroIgnoresGarbage()
+    {
         const float a[] = {1, 2}, b[] = {3, 4};
         float c[] = {std::numeric_limits<float>::quiet_NaN()};
         matmul_sgemm(MATMUL_N, MATMUL_T, 1, 1, 2, 1.0f, a, 2, b, 2, 0.0f, c, 1);
@@ -129,7 +135,8 @@ private slots:
 
     // The linear layer (llm.c matmul_forward/backward) vs its naive twin;
     // the backward accumulates into buffers that start non-zero.
-    void linearForwardBackward() {
+    void linearForwardBackward()
+    {
         const int N = 13, C = 24, OC = 10;
         auto inp = random_vec((std::size_t)N * C, 4);
         auto w = random_vec((std::size_t)OC * C, 5);
@@ -157,7 +164,8 @@ private slots:
     // residual; the bias gradient against sums in double, and split into two
     // column ranges (as two threads do) against one call, bit for bit.
     // OC = 77: two groups of 32 columns, one of 8 and a scalar tail of 5.
-    void residualForwardAndBiasGradient() {
+    void residualForwardAndBiasGradient()
+    {
         const int N = 19, C = 24, OC = 77;
         const auto inp = random_vec((std::size_t)N * C, 11), w = random_vec((std::size_t)OC * C, 12);
         const auto bias = random_vec(OC, 13), res = random_vec((std::size_t)N * OC, 14);
@@ -169,7 +177,8 @@ private slots:
         // out may be the residual itself; without a bias it is only the product added
         matmul_forward_residual(inp.data(), w.data(), nullptr, in_place.data(), N, C, OC, in_place.data());
         matmul_forward_naive(inp.data(), w.data(), nullptr, N, C, OC, ref.data());
-        for (int i = 0; i < N * OC; i++) worst = std::max(worst, std::fabs((double)in_place[i] - ((double)ref[i] + res[i])));
+        for (int i = 0; i < N * OC; i++)
+            worst = std::max(worst, std::fabs((double)in_place[i] - ((double)ref[i] + res[i])));
         qInfo("residual linear worst |blas - naive| = %.3g (tolerance 1e-4)", worst);
         QVERIFY(worst <= 1e-4);
 
@@ -181,22 +190,23 @@ private slots:
         for (int o = 0; o < OC; o++) {
             double sum = 0.5;
             for (int n = 0; n < N; n++) sum += dout[(std::size_t)n * OC + o];
-            QVERIFY2(std::fabs(db[o] - sum) <= 1e-5, qPrintable(QString("column %1: %2 vs %3").arg(o).arg(db[o]).arg(sum)));
+            QVERIFY2(std::fabs(db[o] - sum) <= 1e-5,
+                     qPrintable(QString("column %1: %2 vs %3").arg(o).arg(db[o]).arg(sum)));
             QVERIFY(std::memcmp(&db[o], &db_split[o], sizeof(float)) == 0);
         }
     }
 
     // transpose_weight against the definition, on sizes with and without
     // whole 8 × 8 tiles and ragged edges on both sides
-    void transposeWeight() {
-        for (auto [OC, C] : {std::pair{16, 24}, std::pair{13, 21}, std::pair{8, 3}, std::pair{3, 8},
-                             std::pair{77, 130}}) {
+    void transposeWeight()
+    {
+        for (auto [OC, C] :
+             {std::pair{16, 24}, std::pair{13, 21}, std::pair{8, 3}, std::pair{3, 8}, std::pair{77, 130}}) {
             const auto w = random_vec((std::size_t)OC * C, 20);
             std::vector<float> wt((std::size_t)OC * C, -1.0f);
             transpose_weight(w.data(), OC, C, wt.data());
             for (int o = 0; o < OC; o++)
-                for (int c = 0; c < C; c++)
-                    QCOMPARE(wt[(std::size_t)c * OC + o], w[(std::size_t)o * C + c]);
+                for (int c = 0; c < C; c++) QCOMPARE(wt[(std::size_t)c * OC + o], w[(std::size_t)o * C + c]);
         }
     }
 
@@ -205,7 +215,8 @@ private slots:
     // layer, with every combination of bias and residual, for row counts that
     // do and do not fill the last block (2 000 rows of (128, 128): blocks of
     // 60 rows where the path applies).
-    void forwardThroughTransposedWeight() {
+    void forwardThroughTransposedWeight()
+    {
         const int N = 2000, C = 128, OC = 128;
         const auto inp = random_vec((std::size_t)N * C, 21), w = random_vec((std::size_t)OC * C, 22);
         const auto bias = random_vec(OC, 23), res = random_vec((std::size_t)N * OC, 24);
@@ -217,14 +228,17 @@ private slots:
             const float* r = variant & 2 ? res.data() : nullptr;
             std::vector<float> out(N * OC), via_forward(N * OC);
             matmul_forward_wt(inp.data(), wt.data(), b, r, N, C, OC, out.data());
-            if (r) matmul_forward_residual(inp.data(), w.data(), b, r, N, C, OC, via_forward.data());
-            else matmul_forward(inp.data(), w.data(), b, N, C, OC, via_forward.data());
+            if (r)
+                matmul_forward_residual(inp.data(), w.data(), b, r, N, C, OC, via_forward.data());
+            else
+                matmul_forward(inp.data(), w.data(), b, N, C, OC, via_forward.data());
             double worst = 0;
             for (int i = 0; i < N * OC; i++) {
                 const double want = (double)ref[i] + (b ? b[i % OC] : 0.0) + (r ? r[i] : 0.0);
                 worst = std::max({worst, std::fabs(out[i] - want), std::fabs(via_forward[i] - want)});
             }
-            qInfo("bias %d residual %d: worst |blocked - naive| = %.3g (tolerance 1e-4)", b != nullptr, r != nullptr, worst);
+            qInfo("bias %d residual %d: worst |blocked - naive| = %.3g (tolerance 1e-4)", b != nullptr, r != nullptr,
+                  worst);
             QVERIFY(worst <= 1e-4);
             if (!r) continue;
             // in place: out is the residual itself (matmul.h allows it)
@@ -234,7 +248,8 @@ private slots:
             double worst_in_place = 0;
             for (int i = 0; i < N * OC; i++) {
                 const double want = (double)ref[i] + (b ? b[i % OC] : 0.0) + res[i];
-                worst_in_place = std::max({worst_in_place, std::fabs(in_place[i] - want), std::fabs(in_place_wt[i] - want)});
+                worst_in_place =
+                    std::max({worst_in_place, std::fabs(in_place[i] - want), std::fabs(in_place_wt[i] - want)});
             }
             QVERIFY2(worst_in_place <= 1e-4, qPrintable(QString::number(worst_in_place)));
         }
@@ -249,7 +264,8 @@ private slots:
         QCOMPARE(matmul_rows_block(10, OC, C), 10);  // small enough for one call
     }
 
-    void badArguments() {
+    void badArguments()
+    {
         float x[4] = {};
         QVERIFY_THROWS_EXCEPTION(core_error, matmul_sgemm(MATMUL_N, MATMUL_N, -1, 2, 2, 1, x, 2, x, 2, 0, x, 2));
         // lda shorter than a row of a (K = 2)
@@ -257,7 +273,8 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(core_error, blas_set_num_threads(0));
     }
 
-    void threadScopeRestores() {
+    void threadScopeRestores()
+    {
         const int before = blas_num_threads();
         {
             blas_threads_scope one(1);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_precision.cpp — fp16/bf16 round-to-nearest-even (src/core/precision.h).
 //
 // Two kinds of evidence:
@@ -25,35 +26,47 @@ namespace {
 
 // Rounds finite x to a binary format with p significand bits (incl. the
 // implicit one), smallest normal exponent emin, largest finite max_finite.
-double ref_round(double x, int p, int emin, double max_finite) {
+double ref_round(double x, int p, int emin, double max_finite)
+{
     if (x == 0 || std::isnan(x) || std::isinf(x)) return x;
     int e;
-    std::frexp(x, &e);                         // |x| = f·2^e, f in [0.5, 1): leading bit 2^(e−1)
-    const int lead = std::max(e - 1, emin);    // subnormals share the ulp of the smallest normal
+    std::frexp(x, &e);                       // |x| = f·2^e, f in [0.5, 1): leading bit 2^(e−1)
+    const int lead = std::max(e - 1, emin);  // subnormals share the ulp of the smallest normal
     const double ulp = std::ldexp(1.0, lead - (p - 1));
     const double r = std::nearbyint(x / ulp) * ulp;
     if (std::fabs(r) > max_finite) return std::copysign(std::numeric_limits<double>::infinity(), x);
     return r;
 }
 
-const double kFp16Max = 65504.0;                                  // (2 − 2^-10)·2^15
+const double kFp16Max = 65504.0;                                     // (2 − 2^-10)·2^15
 const double kBf16Max = std::ldexp(2.0 - std::ldexp(1.0, -7), 127);  // (2 − 2^-7)·2^127
 
-double ref_fp16(float x) { return ref_round(x, 11, -14, kFp16Max); }
-double ref_bf16(float x) { return ref_round(x, 8, -126, kBf16Max); }
+double ref_fp16(float x)
+{
+    return ref_round(x, 11, -14, kFp16Max);
+}
+double ref_bf16(float x)
+{
+    return ref_round(x, 8, -126, kBf16Max);
+}
 
 // Independent decoder of binary16 bits: value = (1024 + m)·2^(e − 25) for
 // normals, m·2^-24 for subnormals.
-double ref_decode_fp16(std::uint16_t h) {
+double ref_decode_fp16(std::uint16_t h)
+{
     const int s = h >> 15, e = (h >> 10) & 31, m = h & 1023;
     double v;
-    if (e == 31) v = m ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
-    else if (e == 0) v = std::ldexp(double(m), -24);
-    else v = std::ldexp(double(1024 + m), e - 25);
+    if (e == 31)
+        v = m ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
+    else if (e == 0)
+        v = std::ldexp(double(m), -24);
+    else
+        v = std::ldexp(double(1024 + m), e - 25);
     return s ? -v : v;
 }
 
-bool same(float got, double expected) {
+bool same(float got, double expected)
+{
     if (std::isnan(expected)) return std::isnan(got);
     // bit-exact, including the sign of zero
     return float_to_bits(got) == float_to_bits(float(expected));
@@ -76,7 +89,8 @@ private slots:
     void positionsLoseExactness();
 };
 
-void TestPrecision::fp16HandValues_data() {
+void TestPrecision::fp16HandValues_data()
+{
     QTest::addColumn<float>("x");
     QTest::addColumn<uint>("bits");
     QTest::addColumn<double>("value");
@@ -85,11 +99,11 @@ void TestPrecision::fp16HandValues_data() {
     // 1 + 2^-11 is halfway between 1 and 1 + 2^-10: ties to even mantissa 0 -> 1.
     QTest::newRow("1+2^-11 tie -> 1") << float(1 + std::ldexp(1.0, -11)) << 0x3c00u << 1.0;
     // 1 + 3·2^-11 is halfway between 1+2^-10 (mantissa 1, odd) and 1+2^-9 (2, even) -> up.
-    QTest::newRow("1+3*2^-11 tie -> 1+2^-9") << float(1 + 3 * std::ldexp(1.0, -11)) << 0x3c02u
-                                              << 1 + std::ldexp(1.0, -9);
+    QTest::newRow("1+3*2^-11 tie -> 1+2^-9")
+        << float(1 + 3 * std::ldexp(1.0, -11)) << 0x3c02u << 1 + std::ldexp(1.0, -9);
     // Just above the tie rounds up.
-    QTest::newRow("1+2^-11+2^-20 -> 1+2^-10") << float(1 + std::ldexp(1.0, -11) + std::ldexp(1.0, -20))
-                                              << 0x3c01u << 1 + std::ldexp(1.0, -10);
+    QTest::newRow("1+2^-11+2^-20 -> 1+2^-10")
+        << float(1 + std::ldexp(1.0, -11) + std::ldexp(1.0, -20)) << 0x3c01u << 1 + std::ldexp(1.0, -10);
     // 0.1 = 1.6·2^-4: exp 11 (0x2C00), mantissa round(0.6·1024 = 614.4) = 614 = 0x266.
     QTest::newRow("0.1") << 0.1f << 0x2e66u << 0.0999755859375;
     // Largest finite 65504 = 0x7BFF; 65519 < 65520 rounds down to it.
@@ -103,15 +117,15 @@ void TestPrecision::fp16HandValues_data() {
     // Smallest subnormal 2^-24 = 0x0001; 2^-25 is the tie between 0 and 2^-24 -> 0 (even).
     QTest::newRow("2^-24 subnormal") << float(std::ldexp(1.0, -24)) << 0x0001u << std::ldexp(1.0, -24);
     QTest::newRow("2^-25 tie -> 0") << float(std::ldexp(1.0, -25)) << 0x0000u << 0.0;
-    QTest::newRow("2^-25+2^-35 -> 2^-24") << float(std::ldexp(1.0, -25) + std::ldexp(1.0, -35)) << 0x0001u
-                                          << std::ldexp(1.0, -24);
+    QTest::newRow("2^-25+2^-35 -> 2^-24")
+        << float(std::ldexp(1.0, -25) + std::ldexp(1.0, -35)) << 0x0001u << std::ldexp(1.0, -24);
     // 1.5·2^-24: tie between 1 and 2 units -> 2 (even).
     QTest::newRow("1.5*2^-24 -> 2^-23") << float(1.5 * std::ldexp(1.0, -24)) << 0x0002u << std::ldexp(1.0, -23);
     // Smallest normal 2^-14 = 0x0400; 2^-14 − 2^-25 is the tie between the largest
     // subnormal 1023·2^-24 and 1024·2^-24 -> even (1024) = the smallest normal.
     QTest::newRow("2^-14") << float(std::ldexp(1.0, -14)) << 0x0400u << std::ldexp(1.0, -14);
-    QTest::newRow("2^-14-2^-25 -> 2^-14") << float(std::ldexp(1.0, -14) - std::ldexp(1.0, -25)) << 0x0400u
-                                          << std::ldexp(1.0, -14);
+    QTest::newRow("2^-14-2^-25 -> 2^-14")
+        << float(std::ldexp(1.0, -14) - std::ldexp(1.0, -25)) << 0x0400u << std::ldexp(1.0, -14);
     QTest::newRow("largest subnormal") << float(1023 * std::ldexp(1.0, -24)) << 0x03ffu << 1023 * std::ldexp(1.0, -24);
     // Float subnormals are far below 2^-25: zero, sign kept.
     QTest::newRow("-1e-40 -> -0") << -1e-40f << 0x8000u << -0.0;
@@ -121,7 +135,8 @@ void TestPrecision::fp16HandValues_data() {
     QTest::newRow("2051 -> 2052") << 2051.0f << 0x6802u << 2052.0;
 }
 
-void TestPrecision::fp16HandValues() {
+void TestPrecision::fp16HandValues()
+{
     QFETCH(float, x);
     QFETCH(uint, bits);
     QFETCH(double, value);
@@ -130,7 +145,8 @@ void TestPrecision::fp16HandValues() {
     QVERIFY(same(round_to_format(x, FLOAT_FORMAT_FP16), value));
 }
 
-void TestPrecision::bf16HandValues_data() {
+void TestPrecision::bf16HandValues_data()
+{
     QTest::addColumn<float>("x");
     QTest::addColumn<uint>("bits");
     QTest::addColumn<double>("value");
@@ -139,8 +155,8 @@ void TestPrecision::bf16HandValues_data() {
     QTest::newRow("1+2^-8 tie -> 1") << float(1 + std::ldexp(1.0, -8)) << 0x3f80u << 1.0;
     // 1 + 3·2^-8: between 1+2^-7 (odd) and 1+2^-6 (even) -> up.
     QTest::newRow("1+3*2^-8 tie -> 1+2^-6") << float(1 + 3 * std::ldexp(1.0, -8)) << 0x3f82u << 1 + std::ldexp(1.0, -6);
-    QTest::newRow("1+2^-8+2^-20 -> 1+2^-7") << float(1 + std::ldexp(1.0, -8) + std::ldexp(1.0, -20)) << 0x3f81u
-                                            << 1 + std::ldexp(1.0, -7);
+    QTest::newRow("1+2^-8+2^-20 -> 1+2^-7")
+        << float(1 + std::ldexp(1.0, -8) + std::ldexp(1.0, -20)) << 0x3f81u << 1 + std::ldexp(1.0, -7);
     // Positions: integers exact to 256; 257 ties between 256 and 258 -> 256;
     // 259 ties between 258 (odd mantissa) and 260 -> 260.
     QTest::newRow("257 -> 256") << 257.0f << 0x4380u << 256.0;
@@ -159,7 +175,8 @@ void TestPrecision::bf16HandValues_data() {
     QTest::newRow("0.1") << 0.1f << 0x3dcdu << double(bits_to_float(0x3dcd0000u));
 }
 
-void TestPrecision::bf16HandValues() {
+void TestPrecision::bf16HandValues()
+{
     QFETCH(float, x);
     QFETCH(uint, bits);
     QFETCH(double, value);
@@ -171,7 +188,8 @@ void TestPrecision::bf16HandValues() {
 // NaN (quiet or signalling, any payload, either sign) stays NaN in both
 // formats, including the signalling NaN whose payload sits only in the low
 // bits, which plain truncation would turn into inf.
-void TestPrecision::nanStaysNan() {
+void TestPrecision::nanStaysNan()
+{
     for (std::uint32_t b : {0x7fc00000u, 0xffc00000u, 0x7f800001u, 0x7f800fffu, 0xff800001u, 0x7fffffffu}) {
         const float x = bits_to_float(b);
         QVERIFY(std::isnan(round_to_fp16(x)));
@@ -184,14 +202,16 @@ void TestPrecision::nanStaysNan() {
 }
 
 // fp16_bits_to_float against the independent decoder for all 65536 patterns.
-void TestPrecision::fp16DecodeAllPatterns() {
+void TestPrecision::fp16DecodeAllPatterns()
+{
     for (std::uint32_t h = 0; h < 65536; ++h)
         if (!same(fp16_bits_to_float(std::uint16_t(h)), ref_decode_fp16(std::uint16_t(h))))
             QFAIL(qPrintable(QString("fp16 0x%1 decodes wrong").arg(h, 4, 16, QChar('0'))));
 }
 
 // Every representable value rounds to itself (non-NaN patterns, both formats).
-void TestPrecision::roundTripAllPatterns() {
+void TestPrecision::roundTripAllPatterns()
+{
     for (std::uint32_t h = 0; h < 65536; ++h) {
         const std::uint16_t b = std::uint16_t(h);
         const float f16 = fp16_bits_to_float(b), b16 = bf16_bits_to_float(b);
@@ -204,11 +224,12 @@ void TestPrecision::roundTripAllPatterns() {
 // rounding boundaries of both formats (bf16 drops 16 bits, fp16 normals 13),
 // plus 4M random patterns. Every non-NaN result must be bit-identical to the
 // arithmetic reference.
-void TestPrecision::sweepAgainstArithmeticReference() {
+void TestPrecision::sweepAgainstArithmeticReference()
+{
     QCOMPARE(std::fegetround(), FE_TONEAREST);
-    const std::uint32_t lows[] = {0x0000, 0x0001, 0x0fff, 0x1000, 0x1001, 0x1fff, 0x2000, 0x2fff, 0x3000,
-                                  0x3001, 0x7fff, 0x8000, 0x8001, 0x9000, 0xafff, 0xb000, 0xb001, 0xefff,
-                                  0xf000, 0xf001, 0xffff, 0x5555, 0xaaaa, 0x4000};
+    const std::uint32_t lows[] = {0x0000, 0x0001, 0x0fff, 0x1000, 0x1001, 0x1fff, 0x2000, 0x2fff,
+                                  0x3000, 0x3001, 0x7fff, 0x8000, 0x8001, 0x9000, 0xafff, 0xb000,
+                                  0xb001, 0xefff, 0xf000, 0xf001, 0xffff, 0x5555, 0xaaaa, 0x4000};
     std::size_t checked = 0, mismatches = 0;
     auto check = [&](std::uint32_t bits) {
         const float x = bits_to_float(bits);
@@ -231,7 +252,8 @@ void TestPrecision::sweepAgainstArithmeticReference() {
 // What the RoPE lesson shows: integer positions are exact in fp16 up to 2048
 // and in bf16 up to 256; after that the step doubles each octave; fp16 ends at
 // 65504. Checked against the format definition: ulp(m) = 2^(floor(log2 m) − p + 1).
-void TestPrecision::positionsLoseExactness() {
+void TestPrecision::positionsLoseExactness()
+{
     for (int m = 0; m <= 2048; ++m) QCOMPARE(round_to_fp16(float(m)), float(m));
     for (int m = 0; m <= 256; ++m) QCOMPARE(round_to_bf16(float(m)), float(m));
     QVERIFY(round_to_fp16(2049.0f) != 2049.0f);

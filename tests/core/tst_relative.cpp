@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_relative — Shaw clipped indices and bias terms, T5 buckets, Swin's 2-D
 // index, and the bias gathers with their backward passes.
 //
@@ -25,7 +26,8 @@ namespace {
 
 // HF transformers models/t5/modeling_t5.py _relative_position_bucket, one
 // element at a time, transcribed separately from the core (no snapping).
-long hf_t5_bucket(long relative_position, bool bidirectional, int num_buckets, int max_distance) {
+long hf_t5_bucket(long relative_position, bool bidirectional, int num_buckets, int max_distance)
+{
     long relative_buckets = 0;
     if (bidirectional) {
         num_buckets /= 2;  // num_buckets //= 2
@@ -40,8 +42,7 @@ long hf_t5_bucket(long relative_position, bool bidirectional, int num_buckets, i
     if (!is_small) {
         // torch.log(rel.float() / max_exact) / math.log(max_distance / max_exact) * (num_buckets - max_exact), .to(long)
         const double v = std::log(double(relative_position) / double(max_exact)) /
-                         std::log(double(max_distance) / double(max_exact)) *
-                         double(num_buckets - max_exact);
+                         std::log(double(max_distance) / double(max_exact)) * double(num_buckets - max_exact);
         if_large = max_exact + long(v);
     }
     if_large = std::min(if_large, long(num_buckets - 1));
@@ -51,8 +52,9 @@ long hf_t5_bucket(long relative_position, bool bidirectional, int num_buckets, i
 
 // Central differences of a scalar loss with respect to each entry of `param`,
 // compared with `analytic`. Returns the worst |fd - analytic| / (atol + rtol |fd|).
-double fd_check(std::vector<float>& param, const std::vector<float>& analytic,
-                const std::function<double()>& loss, float h, double atol, double rtol) {
+double fd_check(std::vector<float>& param, const std::vector<float>& analytic, const std::function<double()>& loss,
+                float h, double atol, double rtol)
+{
     double worst = 0.0;
     for (std::size_t i = 0; i < param.size(); ++i) {
         const float saved = param[i];
@@ -67,7 +69,8 @@ double fd_check(std::vector<float>& param, const std::vector<float>& analytic,
     return worst;
 }
 
-std::vector<float> randn(std::size_t n, std::uint64_t seed, float sd = 1.0f) {
+std::vector<float> randn(std::size_t n, std::uint64_t seed, float sd = 1.0f)
+{
     rng gen(seed);
     std::vector<float> v(n);
     fill_normal(v.data(), n, 0.0f, sd, gen);
@@ -105,12 +108,10 @@ private slots:
 
 // ------------------------------------------------------------------ Shaw
 
-void TestRelative::shawIndexHand() {
+void TestRelative::shawIndexHand()
+{
     // T = 4, k = 2: idx = clip(j - i, -2, 2) + 2, key − query.
-    const int expect[16] = {2, 3, 4, 4,
-                            1, 2, 3, 4,
-                            0, 1, 2, 3,
-                            0, 0, 1, 2};
+    const int expect[16] = {2, 3, 4, 4, 1, 2, 3, 4, 0, 1, 2, 3, 0, 0, 1, 2};
     std::vector<int> idx(16);
     shaw_index_matrix(4, 4, 2, idx.data());
     for (int i = 0; i < 16; ++i) QCOMPARE(idx[i], expect[i]);
@@ -119,7 +120,8 @@ void TestRelative::shawIndexHand() {
     for (int v : idx) QCOMPARE(v, 0);
 }
 
-void TestRelative::shawIndex_data() {
+void TestRelative::shawIndex_data()
+{
     QTest::addColumn<int>("Tq");
     QTest::addColumn<int>("Tk");
     QTest::addColumn<int>("k");
@@ -129,7 +131,8 @@ void TestRelative::shawIndex_data() {
     QTest::newRow("10x10 k20 (no clipping)") << 10 << 10 << 20;
 }
 
-void TestRelative::shawIndex() {
+void TestRelative::shawIndex()
+{
     QFETCH(int, Tq);
     QFETCH(int, Tk);
     QFETCH(int, k);
@@ -141,13 +144,17 @@ void TestRelative::shawIndex() {
             QVERIFY(v >= 0 && v <= 2 * k);
             // Toeplitz: constant along diagonals; beyond k it saturates.
             const int rel = j - i;
-            if (rel >= k) QCOMPARE(v, 2 * k);
-            else if (rel <= -k) QCOMPARE(v, 0);
-            else QCOMPARE(v, rel + k);
+            if (rel >= k)
+                QCOMPARE(v, 2 * k);
+            else if (rel <= -k)
+                QCOMPARE(v, 0);
+            else
+                QCOMPARE(v, rel + k);
         }
 }
 
-void TestRelative::shawKeyBias() {
+void TestRelative::shawKeyBias()
+{
     const std::size_t T = 9, D = 5;
     const int k = 3;
     const float scale = 1.0f / std::sqrt(float(D));
@@ -166,7 +173,8 @@ void TestRelative::shawKeyBias() {
     QVERIFY2(worst < 1e-6, qPrintable(QString("worst %1").arg(worst)));
 }
 
-void TestRelative::shawKeyBiasBackward_data() {
+void TestRelative::shawKeyBiasBackward_data()
+{
     QTest::addColumn<int>("T");
     QTest::addColumn<int>("D");
     QTest::addColumn<int>("k");
@@ -176,7 +184,8 @@ void TestRelative::shawKeyBiasBackward_data() {
     QTest::newRow("T4 D2 k0") << 4 << 2 << 0;
 }
 
-void TestRelative::shawKeyBiasBackward() {
+void TestRelative::shawKeyBiasBackward()
+{
     // Loss = Σ g_ij tanh(bias_ij); dbias = g (1 - tanh²). Central differences
     // with h = 1e-2 in a double loss over a float forward; tolerance
     // 2e-3 absolute + 1e-2 relative (float rounding / 2h plus O(h²)).
@@ -207,7 +216,8 @@ void TestRelative::shawKeyBiasBackward() {
     QVERIFY2(wa <= 1.0, qPrintable(QString("daK worst error/tol %1").arg(wa)));
 }
 
-void TestRelative::shawValue() {
+void TestRelative::shawValue()
+{
     const std::size_t T = 7, D = 3;
     const int k = 2;
     auto p = randn(T * T, 21), aV = randn((2 * k + 1) * D, 22);
@@ -226,7 +236,8 @@ void TestRelative::shawValue() {
     QVERIFY2(worst < 1e-5, qPrintable(QString("worst %1").arg(worst)));
 }
 
-void TestRelative::shawValueBackward() {
+void TestRelative::shawValueBackward()
+{
     // Same loss form and tolerance as shawKeyBiasBackward.
     const std::size_t T = 6, D = 4;
     const int k = 2;
@@ -256,50 +267,55 @@ void TestRelative::shawValueBackward() {
 
 // ------------------------------------------------------------------ T5
 
-void TestRelative::t5BucketsAgainstTranscription_data() {
+void TestRelative::t5BucketsAgainstTranscription_data()
+{
     QTest::addColumn<int>("num_buckets");
     QTest::addColumn<int>("max_distance");
     QTest::addColumn<bool>("bidirectional");
-    const int rows[][2] = {{32, 128}, {16, 64}, {64, 256}, {128, 1024}, {8, 16},
-                           {32, 64},  {33, 100}, {4, 3},   {2, 2},      {48, 500}};
+    const int rows[][2] = {{32, 128}, {16, 64},  {64, 256}, {128, 1024}, {8, 16},
+                           {32, 64},  {33, 100}, {4, 3},    {2, 2},      {48, 500}};
     for (auto& r : rows)
         for (bool bi : {true, false}) {
             if (bi && r[0] < 4) continue;
-            const QByteArray name = QByteArray::number(r[0]) + "/" + QByteArray::number(r[1]) +
-                                    (bi ? " bidirectional" : " causal");
+            const QByteArray name =
+                QByteArray::number(r[0]) + "/" + QByteArray::number(r[1]) + (bi ? " bidirectional" : " causal");
             QTest::newRow(name.constData()) << r[0] << r[1] << bi;
         }
 }
 
-void TestRelative::t5BucketsAgainstTranscription() {
+void TestRelative::t5BucketsAgainstTranscription()
+{
     QFETCH(int, num_buckets);
     QFETCH(int, max_distance);
     QFETCH(bool, bidirectional);
     for (long rel = -300; rel <= 300; ++rel) {
         const int got = t5_relative_position_bucket(rel, bidirectional, num_buckets, max_distance);
         const long want = hf_t5_bucket(rel, bidirectional, num_buckets, max_distance);
-        if (got != want)
-            QFAIL(qPrintable(QString("rel %1: got %2, HF transcription %3").arg(rel).arg(got).arg(want)));
+        if (got != want) QFAIL(qPrintable(QString("rel %1: got %2, HF transcription %3").arg(rel).arg(got).arg(want)));
         QVERIFY(got >= 0 && got < num_buckets);
     }
 }
 
-void TestRelative::t5BucketsHand() {
+void TestRelative::t5BucketsHand()
+{
     // Bidirectional 32/128: 16 buckets per side, 8 exact; keys after the query
     // (rel > 0) are offset by 16. ln(r/8)/ln(16)·8: r = 16, 32, 64 -> 2, 4, 6.
-    struct Row { long rel; int bucket; };
-    const Row bi[] = {{0, 0},   {-1, 1},   {1, 17},   {-7, 7},   {7, 23},  {-8, 8},
-                      {-16, 10}, {16, 26}, {-32, 12}, {32, 28}, {-64, 14}, {64, 30},
-                      {-127, 15}, {-128, 15}, {-100000, 15}, {100000, 31}};
+    struct Row {
+        long rel;
+        int bucket;
+    };
+    const Row bi[] = {{0, 0},    {-1, 1},  {1, 17},   {-7, 7},  {7, 23},    {-8, 8},    {-16, 10},     {16, 26},
+                      {-32, 12}, {32, 28}, {-64, 14}, {64, 30}, {-127, 15}, {-128, 15}, {-100000, 15}, {100000, 31}};
     for (auto r : bi) QCOMPARE(t5_relative_position_bucket(r.rel, true, 32, 128), r.bucket);
     // Causal 32/128: every future key -> 0; 16 exact; ln(r/16)/ln(8)·16:
     // r = 32 -> 5.33 -> 21; r = 64 -> 10.67 -> 26; r = 128 -> 16 -> clamp 31.
-    const Row causal[] = {{5, 0},    {1, 0},    {0, 0},     {-1, 1},   {-15, 15},
+    const Row causal[] = {{5, 0},    {1, 0},    {0, 0},    {-1, 1},    {-15, 15},
                           {-16, 16}, {-32, 21}, {-64, 26}, {-128, 31}, {-5000, 31}};
     for (auto r : causal) QCOMPARE(t5_relative_position_bucket(r.rel, false, 32, 128), r.bucket);
 }
 
-void TestRelative::t5BucketMatrix() {
+void TestRelative::t5BucketMatrix()
+{
     const std::size_t Tq = 5, Tk = 12;
     const long long offset = 7;  // the last 5 of 12 positions
     std::vector<int> b(Tq * Tk);
@@ -309,7 +325,8 @@ void TestRelative::t5BucketMatrix() {
             QCOMPARE(long(b[i * Tk + j]), hf_t5_bucket(long(j) - long(i + offset), true, 32, 128));
 }
 
-void TestRelative::t5BiasAndBackward() {
+void TestRelative::t5BiasAndBackward()
+{
     const std::size_t Tq = 6, Tk = 8, H = 3;
     const int nb = 8, md = 10;
     std::vector<int> bucket(Tq * Tk);
@@ -344,10 +361,11 @@ void TestRelative::t5BiasAndBackward() {
     QVERIFY_THROWS_EXCEPTION(core_error, t5_bias_forward(bucket.data(), table.data(), Tq, Tk, H, nb, bias.data()));
 }
 
-void TestRelative::t5RejectsBadArguments() {
+void TestRelative::t5RejectsBadArguments()
+{
     QVERIFY_THROWS_EXCEPTION(core_error, t5_relative_position_bucket(1, true, 3, 128));
     QVERIFY_THROWS_EXCEPTION(core_error, t5_relative_position_bucket(1, false, 1, 128));
-    QVERIFY_THROWS_EXCEPTION(core_error, t5_relative_position_bucket(1, true, 32, 8));   // max_distance <= 8 exact
+    QVERIFY_THROWS_EXCEPTION(core_error, t5_relative_position_bucket(1, true, 32, 8));  // max_distance <= 8 exact
     QVERIFY_THROWS_EXCEPTION(core_error, t5_relative_position_bucket(1, false, 32, 16));
     t5_relative_position_bucket(1, false, 32, 17);  // just allowed
 }
@@ -359,7 +377,8 @@ void TestRelative::t5RejectsBadArguments() {
 // offset, so the answers are the saturated ones, derived by hand:
 //   T5 32/128 bidirectional: far before -> 15, far after -> 31; causal far before -> 31.
 //   Shaw k = 3: key far after the query -> 2k = 6, far before -> 0.
-void TestRelative::extremeOffsetsDoNotOverflow() {
+void TestRelative::extremeOffsetsDoNotOverflow()
+{
     QCOMPARE(t5_relative_position_bucket(LLONG_MIN, true, 32, 128), 15);
     QCOMPARE(t5_relative_position_bucket(LLONG_MIN, false, 32, 128), 31);
     QCOMPARE(t5_relative_position_bucket(LLONG_MAX, true, 32, 128), 31);
@@ -382,7 +401,8 @@ void TestRelative::extremeOffsetsDoNotOverflow() {
 
 // ------------------------------------------------------------------ Swin
 
-void TestRelative::swinHand() {
+void TestRelative::swinHand()
+{
     // 3x3 window: every diagonal entry is the centre of the 5x5 table, 12.
     std::vector<int> idx(81);
     swin_relative_position_index(3, 3, idx.data());
@@ -390,16 +410,14 @@ void TestRelative::swinHand() {
     // 2x2 window, tokens (0,0) (0,1) (1,0) (1,1): query − key per axis.
     // index(0, 3): dy = -1, dx = -1 -> (0)·3 + 0 = 0; index(3, 0): dy = dx = 1 -> 2·3 + 2 = 8;
     // index(1, 2): dy = -1, dx = +1 -> 0·3 + 2 = 2.
-    const int expect[16] = {4, 3, 1, 0,
-                            5, 4, 2, 1,
-                            7, 6, 4, 3,
-                            8, 7, 5, 4};
+    const int expect[16] = {4, 3, 1, 0, 5, 4, 2, 1, 7, 6, 4, 3, 8, 7, 5, 4};
     std::vector<int> i2(16);
     swin_relative_position_index(2, 2, i2.data());
     for (int i = 0; i < 16; ++i) QCOMPARE(i2[i], expect[i]);
 }
 
-void TestRelative::swinIndex_data() {
+void TestRelative::swinIndex_data()
+{
     QTest::addColumn<int>("h");
     QTest::addColumn<int>("w");
     QTest::newRow("3x3") << 3 << 3;
@@ -411,7 +429,8 @@ void TestRelative::swinIndex_data() {
     QTest::newRow("12x12") << 12 << 12;
 }
 
-void TestRelative::swinIndex() {
+void TestRelative::swinIndex()
+{
     QFETCH(int, h);
     QFETCH(int, w);
     const int N = h * w;
@@ -445,7 +464,8 @@ void TestRelative::swinIndex() {
     QCOMPARE(int(distinct.size()), R);
 }
 
-void TestRelative::swinBiasAndBackward() {
+void TestRelative::swinBiasAndBackward()
+{
     const std::size_t h = 3, w = 2, H = 2, N = h * w;
     const std::size_t R = swin_table_rows(h, w);
     std::vector<int> idx(N * N);
@@ -455,8 +475,7 @@ void TestRelative::swinBiasAndBackward() {
     swin_bias_forward(idx.data(), table.data(), h, w, H, bias.data());
     for (std::size_t hh = 0; hh < H; ++hh)
         for (std::size_t q = 0; q < N; ++q)
-            for (std::size_t k = 0; k < N; ++k)
-                QCOMPARE(bias[(hh * N + q) * N + k], table[idx[q * N + k] * H + hh]);
+            for (std::size_t k = 0; k < N; ++k) QCOMPARE(bias[(hh * N + q) * N + k], table[idx[q * N + k] * H + hh]);
     // Backward vs central differences (loss Σ g tanh(bias), h = 1e-2,
     // tolerance 2e-3 absolute + 1e-2 relative).
     auto loss = [&]() {
@@ -480,15 +499,15 @@ void TestRelative::swinBiasAndBackward() {
 // (2Wh − 1)(2Ww − 1) wrapped around for huge sides (Wh = 2^63 gave
 // SIZE_MAX rows), so swin_bias_forward would accept any index. Sides are now
 // limited to 4096 like swin_relative_position_index.
-void TestRelative::swinTableRowsRefusesHugeWindows() {
+void TestRelative::swinTableRowsRefusesHugeWindows()
+{
     QCOMPARE(swin_table_rows(4096, 4096), std::size_t(8191) * 8191);
     QVERIFY_THROWS_EXCEPTION(core_error, swin_table_rows(SIZE_MAX / 2 + 1, 1));
     QVERIFY_THROWS_EXCEPTION(core_error, swin_table_rows(1, 4097));
     const int idx[1] = {0};
     const float table[1] = {1.0f};
     float bias[1];
-    QVERIFY_THROWS_EXCEPTION(core_error,
-                             swin_bias_forward(idx, table, SIZE_MAX / 2 + 1, 2, 1, bias));
+    QVERIFY_THROWS_EXCEPTION(core_error, swin_bias_forward(idx, table, SIZE_MAX / 2 + 1, 2, 1, bias));
 }
 
 QTEST_APPLESS_MAIN(TestRelative)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_rope.cpp — RoPE application (src/core/rope.h): the relative-position
 // property, the two layouts, inverse, partial rotary, norms, backward.
 //
@@ -24,32 +25,41 @@ namespace {
 
 constexpr double kEps32 = 5.9604644775390625e-08;  // 2^-24, float32 unit roundoff
 
-double dot(const float* a, const float* b, int n) {
+double dot(const float* a, const float* b, int n)
+{
     double s = 0;
     for (int i = 0; i < n; ++i) s += double(a[i]) * double(b[i]);
     return s;
 }
 
-double norm(const float* a, int n) { return std::sqrt(dot(a, a, n)); }
+double norm(const float* a, int n)
+{
+    return std::sqrt(dot(a, a, n));
+}
 
 // Rotates one vector x (D) at a single position with the given table builder.
-std::vector<float> rotated(const std::vector<float>& x, int D, int R, const std::vector<float>& inv,
-                           float pos, rope_layout layout, bool f32_angles, float af = 1.0f) {
+std::vector<float> rotated(const std::vector<float>& x, int D, int R, const std::vector<float>& inv, float pos,
+                           rope_layout layout, bool f32_angles, float af = 1.0f)
+{
     std::vector<float> c(std::size_t(R / 2)), s(std::size_t(R / 2));
-    if (f32_angles) rope_build_cos_sin_f32(inv.data(), R / 2, &pos, 1, af, c.data(), s.data());
-    else rope_build_cos_sin(inv.data(), R / 2, &pos, 1, af, c.data(), s.data());
+    if (f32_angles)
+        rope_build_cos_sin_f32(inv.data(), R / 2, &pos, 1, af, c.data(), s.data());
+    else
+        rope_build_cos_sin(inv.data(), R / 2, &pos, 1, af, c.data(), s.data());
     std::vector<float> y = x;
     rope_rotate_pairs(y.data(), 1, D, R, c.data(), s.data(), layout, false);
     return y;
 }
 
-std::vector<float> random_vec(std::size_t n, rng& g) {
+std::vector<float> random_vec(std::size_t n, rng& g)
+{
     std::vector<float> v(n);
     fill_normal(v.data(), n, 0.0f, 1.0f, g);
     return v;
 }
 
-std::vector<float> default_inv_freq_f32(int R, double base = 10000.0) {
+std::vector<float> default_inv_freq_f32(int R, double base = 10000.0)
+{
     const std::vector<double> d = rope_default_inv_freq(R, base);
     return std::vector<float>(d.begin(), d.end());
 }
@@ -96,7 +106,8 @@ private slots:
 // 2^-24 · |pos| (f ≤ 1). The score of pair j moves by at most |q_j||k_j|·Δφ, so
 //     |lhs − rhs| <= (2^-24 (|m| + |n| + |m − n|) + 48 · 2^-24) · |q| |k|
 // which grows linearly with position: ~0.012·|q||k| at m = n = 100k.
-void TestRope::relativeProperty_data() {
+void TestRope::relativeProperty_data()
+{
     QTest::addColumn<rope_layout>("layout");
     QTest::addColumn<int>("D");
     QTest::addColumn<int>("R");
@@ -115,7 +126,8 @@ void TestRope::relativeProperty_data() {
     }
 }
 
-void TestRope::relativeProperty() {
+void TestRope::relativeProperty()
+{
     QFETCH(rope_layout, layout);
     QFETCH(int, D);
     QFETCH(int, R);
@@ -140,8 +152,8 @@ void TestRope::relativeProperty() {
         worst_err = std::max(worst_err, err);
         worst_ratio = std::max(worst_ratio, err / tol);
         if (err > tol)
-            QFAIL(qPrintable(QString("m=%1 n=%2: |<R_m q,R_n k> - <R_{m-n} q,k>| = %3 > tol %4")
-                                 .arg(m).arg(n).arg(err).arg(tol)));
+            QFAIL(qPrintable(
+                QString("m=%1 n=%2: |<R_m q,R_n k> - <R_{m-n} q,k>| = %3 > tol %4").arg(m).arg(n).arg(err).arg(tol)));
     }
     qInfo("worst |lhs-rhs| = %.3g, worst err/tol = %.3g", worst_err, worst_ratio);
 }
@@ -149,7 +161,8 @@ void TestRope::relativeProperty() {
 // The reason HF-style float32 angles matter: at m ≈ 1e5 the float32 angle of
 // the fastest pair (f = 1) has an ulp of 2^-7 ≈ 0.0078 rad, so the relative
 // property visibly degrades, while double angles keep it at ~1e-6.
-void TestRope::f32AnglesLosePrecisionWithPosition() {
+void TestRope::f32AnglesLosePrecisionWithPosition()
+{
     const int D = 64;
     const std::vector<float> inv = default_inv_freq_f32(D);
     rng g(77);
@@ -162,8 +175,7 @@ void TestRope::f32AnglesLosePrecisionWithPosition() {
         for (bool f32 : {false, true}) {
             const double lhs = dot(rotated(q, D, D, inv, m, ROPE_LAYOUT_HALF_SPLIT, f32).data(),
                                    rotated(k, D, D, inv, n, ROPE_LAYOUT_HALF_SPLIT, f32).data(), D);
-            const double rhs =
-                dot(rotated(q, D, D, inv, m - n, ROPE_LAYOUT_HALF_SPLIT, f32).data(), k.data(), D);
+            const double rhs = dot(rotated(q, D, D, inv, m - n, ROPE_LAYOUT_HALF_SPLIT, f32).data(), k.data(), D);
             (f32 ? worst32 : worst64) = std::max(f32 ? worst32 : worst64, std::fabs(lhs - rhs) / qk);
         }
     }
@@ -175,7 +187,8 @@ void TestRope::f32AnglesLosePrecisionWithPosition() {
 // Rotating in interleaved layout then permuting equals permuting then rotating
 // in half-split layout — bit for bit, since the same float operations happen
 // on the same numbers. Scores agree when q and k are permuted alike.
-void TestRope::layoutsAgreeUpToPermutation_data() {
+void TestRope::layoutsAgreeUpToPermutation_data()
+{
     QTest::addColumn<int>("D");
     QTest::addColumn<int>("R");
     QTest::addColumn<int>("T");
@@ -187,7 +200,8 @@ void TestRope::layoutsAgreeUpToPermutation_data() {
     QTest::newRow("D=2") << 2 << 2 << 3;
 }
 
-void TestRope::layoutsAgreeUpToPermutation() {
+void TestRope::layoutsAgreeUpToPermutation()
+{
     QFETCH(int, D);
     QFETCH(int, R);
     QFETCH(int, T);
@@ -217,7 +231,7 @@ void TestRope::layoutsAgreeUpToPermutation() {
         QVERIFY(std::fabs(a - b) <= 1e-12 * (1 + std::fabs(a)));  // same products, reordered sum
     }
     // Without the permutation the layouts give different numbers (the trap of
-    // DEFINITIONS §14.1) — unless there is a single pair.
+    // docs/reference/definitions.md §14.1) — unless there is a single pair.
     if (R > 2) {
         std::vector<float> wrong = x_int;
         rope_rotate_pairs(wrong.data(), T, D, R, c.data(), s.data(), ROPE_LAYOUT_HALF_SPLIT, false);
@@ -227,9 +241,10 @@ void TestRope::layoutsAgreeUpToPermutation() {
     }
 }
 
-// The index map written out by hand (DEFINITIONS §2): half-split order =
+// The index map written out by hand (docs/reference/definitions.md §2): half-split order =
 // interleaved channels [0, 2, 4, …, 1, 3, 5, …], tail unchanged.
-void TestRope::permutationIndexMap() {
+void TestRope::permutationIndexMap()
+{
     QCOMPARE(rope_interleaved_to_half_split(8, 8), (std::vector<int>{0, 2, 4, 6, 1, 3, 5, 7}));
     QCOMPARE(rope_interleaved_to_half_split(6, 4), (std::vector<int>{0, 2, 1, 3, 4, 5}));
     QCOMPARE(rope_interleaved_to_half_split(2, 2), (std::vector<int>{0, 1}));
@@ -250,7 +265,8 @@ void TestRope::permutationIndexMap() {
 // Forward then inverse returns x to within a few float32 roundings of the
 // pair's length: each of the 2 rotations costs ≲ 3·2^-24 relative, plus cos²+sin²
 // rounded away from 1 by ≲ 2·2^-24: bound 16·2^-24 · |pair| (×2 margin).
-void TestRope::inverseUndoesForward_data() {
+void TestRope::inverseUndoesForward_data()
+{
     QTest::addColumn<rope_layout>("layout");
     QTest::addColumn<int>("D");
     QTest::addColumn<int>("R");
@@ -263,7 +279,8 @@ void TestRope::inverseUndoesForward_data() {
     }
 }
 
-void TestRope::inverseUndoesForward() {
+void TestRope::inverseUndoesForward()
+{
     QFETCH(rope_layout, layout);
     QFETCH(int, D);
     QFETCH(int, R);
@@ -301,7 +318,8 @@ void TestRope::inverseUndoesForward() {
 
 // Only the first R channels rotate: the tail must be bit-identical, and the
 // rotary part must actually change (positions > 0).
-void TestRope::partialRotaryLeavesTailUntouched_data() {
+void TestRope::partialRotaryLeavesTailUntouched_data()
+{
     QTest::addColumn<rope_layout>("layout");
     QTest::addColumn<int>("D");
     QTest::addColumn<int>("R");
@@ -314,7 +332,8 @@ void TestRope::partialRotaryLeavesTailUntouched_data() {
     }
 }
 
-void TestRope::partialRotaryLeavesTailUntouched() {
+void TestRope::partialRotaryLeavesTailUntouched()
+{
     QFETCH(rope_layout, layout);
     QFETCH(int, D);
     QFETCH(int, R);
@@ -338,7 +357,8 @@ void TestRope::partialRotaryLeavesTailUntouched() {
 
 // A rotation keeps every pair's length; attention_factor a scales it by a.
 // Tolerance: 4·2^-24 relative (two roundings in cos/sin, two in the arithmetic).
-void TestRope::rotationPreservesNorms_data() {
+void TestRope::rotationPreservesNorms_data()
+{
     QTest::addColumn<rope_layout>("layout");
     QTest::addColumn<float>("af");
     for (rope_layout l : {ROPE_LAYOUT_HALF_SPLIT, ROPE_LAYOUT_INTERLEAVED}) {
@@ -347,7 +367,8 @@ void TestRope::rotationPreservesNorms_data() {
     }
 }
 
-void TestRope::rotationPreservesNorms() {
+void TestRope::rotationPreservesNorms()
+{
     QFETCH(rope_layout, layout);
     QFETCH(float, af);
     const int D = 128, T = 64;
@@ -378,7 +399,8 @@ void TestRope::rotationPreservesNorms() {
 // float outputs summed in double, that is ≲ 50·4·2^-24 / (2h) ≈ 6e-4 for
 // h = 1e-2; tolerance 2e-3. attention_factor ≠ 1 makes sure we test the
 // transpose and not the inverse.
-void TestRope::backwardIsTranspose_data() {
+void TestRope::backwardIsTranspose_data()
+{
     QTest::addColumn<rope_layout>("layout");
     QTest::addColumn<int>("R");
     QTest::addColumn<float>("af");
@@ -389,7 +411,8 @@ void TestRope::backwardIsTranspose_data() {
     }
 }
 
-void TestRope::backwardIsTranspose() {
+void TestRope::backwardIsTranspose()
+{
     QFETCH(rope_layout, layout);
     QFETCH(int, R);
     QFETCH(float, af);
@@ -441,7 +464,8 @@ void TestRope::backwardIsTranspose() {
 }
 
 // cos/sin tables against std::cos/std::sin in double, with attention_factor.
-void TestRope::cosSinTableValues() {
+void TestRope::cosSinTableValues()
+{
     const float inv[3] = {1.0f, 0.5f, 1e-4f};
     const float pos[4] = {0.0f, 1.0f, 2.5f, 100000.0f};
     float c[12], s[12];
@@ -478,7 +502,8 @@ void TestRope::cosSinTableValues() {
 // pair 0 turns by 90°, pair 1 by 180°.
 //   half-split pairs (0,2), (1,3):  x = (1,2,3,4) -> (−3, −2, 1, −4)
 //   interleaved pairs (0,1), (2,3): x = (1,2,3,4) -> (−2, 1, −3, −4)
-void TestRope::knownRotation() {
+void TestRope::knownRotation()
+{
     const float inv[2] = {float(M_PI / 2), float(M_PI)};
     const float pos = 1.0f;
     float c[2], s[2];
@@ -493,11 +518,12 @@ void TestRope::knownRotation() {
     }
 }
 
-// RoFormer §3.4.3 values quoted in DEFINITIONS §13 (d = 128, b = 1e4), given
-// there to 2 decimals, so the tolerance is half a unit of the last digit. At
-// r = 200 DEFINITIONS says 7.25 but a float64 recomputation (python) gives
-// 7.24477…, on the rounding edge, so the row uses 7.245. r = 0: every S_j = j.
-void TestRope::relativeUpperBound_data() {
+// RoFormer §3.4.3 values quoted in docs/reference/definitions.md §13 (d = 128,
+// b = 1e4), given there to 2 decimals, so the tolerance is half a unit of the
+// last digit. At r = 200 the quoted 7.25 is on the rounding edge (a float64
+// recomputation gives 7.24477…), so the row uses 7.245. r = 0: every S_j = j.
+void TestRope::relativeUpperBound_data()
+{
     QTest::addColumn<double>("r");
     QTest::addColumn<double>("expected");
     QTest::newRow("r=5") << 5.0 << 20.85;
@@ -510,7 +536,8 @@ void TestRope::relativeUpperBound_data() {
     QTest::newRow("r=0: all phasors 1, mean of 1..64") << 0.0 << 32.5;
 }
 
-void TestRope::relativeUpperBound() {
+void TestRope::relativeUpperBound()
+{
     QFETCH(double, r);
     QFETCH(double, expected);
     const std::vector<double> inv = rope_default_inv_freq(128, 1e4);
@@ -518,7 +545,8 @@ void TestRope::relativeUpperBound() {
     QVERIFY2(std::fabs(got - expected) <= 0.0051, qPrintable(QString("got %1").arg(got, 0, 'g', 10)));
 }
 
-void TestRope::badArguments() {
+void TestRope::badArguments()
+{
     float x[8] = {}, c[4] = {}, s[4] = {};
     const float inv[1] = {1.0f}, pos[1] = {0.0f};
     QVERIFY_THROWS_EXCEPTION(core_error, rope_rotate_pairs(x, 1, 8, 3, c, s, ROPE_LAYOUT_HALF_SPLIT, false));
@@ -550,7 +578,8 @@ void TestRope::badArguments() {
 // products, one sum): |error| <= 3 · 2^-24 · (|u cos| + |v sin|) for out_u
 // (|v cos| + |u sin| for out_v), checked with 4 · 2^-24. Channels past rotary_dim, the vectors after n_vecs (v) and
 // the columns past them must come out bit for bit unchanged.
-void TestRope::rotateHeadsMatchesFormula_data() {
+void TestRope::rotateHeadsMatchesFormula_data()
+{
     QTest::addColumn<rope_layout>("layout");
     QTest::addColumn<int>("D");
     QTest::addColumn<int>("R");
@@ -565,7 +594,8 @@ void TestRope::rotateHeadsMatchesFormula_data() {
     QTest::newRow("interleaved partial R=4") << ROPE_LAYOUT_INTERLEAVED << 8 << 4 << 1 << true;
 }
 
-void TestRope::rotateHeadsMatchesFormula() {
+void TestRope::rotateHeadsMatchesFormula()
+{
     QFETCH(rope_layout, layout);
     QFETCH(int, D);
     QFETCH(int, R);
@@ -603,18 +633,16 @@ void TestRope::rotateHeadsMatchesFormula() {
                 }
                 for (int ch = R; ch < D; ++ch) untouched = untouched && y[v0 + ch] == x[v0 + ch];
             }
-            for (std::size_t i = r0 + 2 * std::size_t(H) * D; i < r0 + row; ++i)
-                untouched = untouched && y[i] == x[i];
+            for (std::size_t i = r0 + 2 * std::size_t(H) * D; i < r0 + row; ++i) untouched = untouched && y[i] == x[i];
         }
     qInfo("worst error / allowed: %.3g", worst);
     QVERIFY(worst <= 1.0);
     QVERIFY(untouched);
     // The arguments are checked before anything is touched.
-    QVERIFY_THROWS_EXCEPTION(core_error, rope_rotate_heads(y.data(), B, T, 2 * std::size_t(H) * D - 1,
-                                                           2 * H, D, R, c.data(), s.data(), layout,
-                                                           inverse));
-    QVERIFY_THROWS_EXCEPTION(core_error, rope_rotate_heads(y.data(), B, T, row, 2 * H, D, R + 1,
+    QVERIFY_THROWS_EXCEPTION(core_error, rope_rotate_heads(y.data(), B, T, 2 * std::size_t(H) * D - 1, 2 * H, D, R,
                                                            c.data(), s.data(), layout, inverse));
+    QVERIFY_THROWS_EXCEPTION(
+        core_error, rope_rotate_heads(y.data(), B, T, row, 2 * H, D, R + 1, c.data(), s.data(), layout, inverse));
 }
 
 QTEST_APPLESS_MAIN(TestRope)

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_rope_scaling.cpp — inverse frequencies and attention factors of every
 // RoPE scaling (src/core/rope_scaling.h) against values derived independently.
 //
 // Expected values are written out here in double from the formulas of
-// DEFINITIONS.md §3/§12 (each row says how), or are exact facts of the
+// docs/reference/definitions.md §3/§12 (each row says how), or are exact facts of the
 // formula (powers of ten, exact ratios like ln 32 / ln 4096 = 5/12). Values are
-// compared with rtol = 1e-6 as DEFINITIONS §0 explains (HF computes in float32;
+// compared with rtol = 1e-6 as its §0 explains (HF computes in float32;
 // a float32 and a float64 derivation differ by ~1e-7 relative).
 #include <QtTest>
 
@@ -22,15 +23,20 @@ namespace {
 constexpr double kRtol = 1e-6;
 constexpr double kPi = 3.14159265358979323846;
 
-bool close(double a, double b, double rtol = kRtol) {
+bool close(double a, double b, double rtol = kRtol)
+{
     return std::fabs(a - b) <= rtol * std::max(std::fabs(a), std::fabs(b));
 }
 
 // Test-side default frequencies: 10^(−log10(b)·2j/dim) written another way
 // (exp/log instead of the core's pow) so the two are not the same code.
-double ref_default(int j, int dim, double base) { return std::exp(-std::log(base) * 2.0 * j / dim); }
+double ref_default(int j, int dim, double base)
+{
+    return std::exp(-std::log(base) * 2.0 * j / dim);
+}
 
-rope_scaling_params make(rope_scaling_type t, int dim = 128, double base = 10000, double factor = 1) {
+rope_scaling_params make(rope_scaling_type t, int dim = 128, double base = 10000, double factor = 1)
+{
     rope_scaling_params p;
     p.rope_type = t;
     p.dim = dim;
@@ -39,9 +45,11 @@ rope_scaling_params make(rope_scaling_type t, int dim = 128, double base = 10000
     return p;
 }
 
-#define QVERIFY_CLOSE(a, b)                                                                     \
-    QVERIFY2(close((a), (b)), qPrintable(QString("%1 = %2, expected %3 (rtol 1e-6)")             \
-                                             .arg(#a).arg(double(a), 0, 'g', 17).arg(double(b), 0, 'g', 17)))
+#define QVERIFY_CLOSE(a, b)                                                          \
+    QVERIFY2(close((a), (b)), qPrintable(QString("%1 = %2, expected %3 (rtol 1e-6)") \
+                                             .arg(#a)                                \
+                                             .arg(double(a), 0, 'g', 17)             \
+                                             .arg(double(b), 0, 'g', 17)))
 
 }  // namespace
 
@@ -73,7 +81,8 @@ private slots:
     void validation();
 };
 
-void TestRopeScaling::names() {
+void TestRopeScaling::names()
+{
     for (int i = 0; i < ROPE_SCALING_COUNT; ++i) {
         rope_scaling_type t;
         QVERIFY(rope_scaling_from_name(rope_scaling_name(rope_scaling_type(i)), &t));
@@ -85,7 +94,8 @@ void TestRopeScaling::names() {
 // default_j = b^(−2j/d). Rows: exact powers of ten for b = 1e4, d = 128:
 // j = 0 -> 1; j = 1 -> 10^(−1/16) = 0.8659643233600653; j = 32 -> 10^(−2) = 0.01;
 // j = 63 -> 10^(−3.9375) = 1.1547819846894582e-4. b = 5e5 uses ref_default.
-void TestRopeScaling::defaultInvFreq_data() {
+void TestRopeScaling::defaultInvFreq_data()
+{
     QTest::addColumn<int>("dim");
     QTest::addColumn<double>("base");
     QTest::addColumn<int>("j");
@@ -99,7 +109,8 @@ void TestRopeScaling::defaultInvFreq_data() {
     QTest::newRow("d=2") << 2 << 1e4 << 0 << 1.0;
 }
 
-void TestRopeScaling::defaultInvFreq() {
+void TestRopeScaling::defaultInvFreq()
+{
     QFETCH(int, dim);
     QFETCH(double, base);
     QFETCH(int, j);
@@ -112,7 +123,8 @@ void TestRopeScaling::defaultInvFreq() {
 }
 
 // linear: inv_freq = default / factor, attention 1 (PI: positions m/s).
-void TestRopeScaling::linearIsDefaultOverFactor_data() {
+void TestRopeScaling::linearIsDefaultOverFactor_data()
+{
     QTest::addColumn<double>("factor");
     QTest::newRow("s=1") << 1.0;
     QTest::newRow("s=2") << 2.0;
@@ -120,17 +132,20 @@ void TestRopeScaling::linearIsDefaultOverFactor_data() {
     QTest::newRow("s=8.5") << 8.5;
 }
 
-void TestRopeScaling::linearIsDefaultOverFactor() {
+void TestRopeScaling::linearIsDefaultOverFactor()
+{
     QFETCH(double, factor);
     const rope_frequencies f = rope_compute_frequencies(make(ROPE_SCALING_LINEAR, 128, 1e4, factor));
     for (int j = 0; j < 64; ++j) QVERIFY_CLOSE(f.inv_freq[j], ref_default(j, 128, 1e4) / factor);
     QCOMPARE(f.attention_factor, 1.0);
 }
 
-// Static NTK-aware: b' = b·s^(d/(d−2)). d = 128, b = 1e4 (DEFINITIONS §12):
-// s = 4 -> 40889.94243248622, s = 8 -> 82684.62264056221 (python math, float64).
-// The exponent makes the lowest pair exactly default/s and keeps pair 0 at 1.
-void TestRopeScaling::ntkBase_data() {
+// Static NTK-aware: b' = b·s^(d/(d−2)). d = 128, b = 1e4
+// (docs/reference/definitions.md §12): s = 4 -> 40889.94243248622,
+// s = 8 -> 82684.62264056221 (python math, float64). The exponent makes the
+// lowest pair exactly default/s and keeps pair 0 at 1.
+void TestRopeScaling::ntkBase_data()
+{
     QTest::addColumn<double>("factor");
     QTest::addColumn<double>("expected_base");
     QTest::newRow("s=4") << 4.0 << 40889.94243248622;
@@ -138,7 +153,8 @@ void TestRopeScaling::ntkBase_data() {
     QTest::newRow("s=1") << 1.0 << 10000.0;
 }
 
-void TestRopeScaling::ntkBase() {
+void TestRopeScaling::ntkBase()
+{
     QFETCH(double, factor);
     QFETCH(double, expected_base);
     QVERIFY_CLOSE(rope_ntk_base(1e4, factor, 128), expected_base);
@@ -152,7 +168,8 @@ void TestRopeScaling::ntkBase() {
 // dynamic: b' = b·(s·L/Lmax − (s−1))^(d/(d−2)), L = max(seq_len, Lmax).
 // seq_len <= Lmax (or None = 0) gives exactly the default; seq_len = 2·Lmax with
 // s = 2 gives ratio 3: b' = 1e4·3^(128/126) = 30527.7367488067 (python).
-void TestRopeScaling::dynamicNtk_data() {
+void TestRopeScaling::dynamicNtk_data()
+{
     QTest::addColumn<double>("factor");
     QTest::addColumn<long long>("seq_len");
     QTest::addColumn<double>("expected_base");
@@ -163,7 +180,8 @@ void TestRopeScaling::dynamicNtk_data() {
     QTest::newRow("s=4 seq_len=2max") << 4.0 << 4096LL << 1e4 * std::pow(5.0, 128.0 / 126.0);
 }
 
-void TestRopeScaling::dynamicNtk() {
+void TestRopeScaling::dynamicNtk()
+{
     QFETCH(double, factor);
     QFETCH(long long, seq_len);
     QFETCH(double, expected_base);
@@ -175,10 +193,11 @@ void TestRopeScaling::dynamicNtk() {
     QCOMPARE(f.attention_factor, 1.0);
 }
 
-// YaRN correction dims, d = 128, b = 1e4, L0 = 4096 (DEFINITIONS §3.5):
+// YaRN correction dims, d = 128, b = 1e4, L0 = 4096 (docs/reference/definitions.md §3.5):
 // cdim(r) = d·ln(L0/(2πr))/(2 ln b): r = 32 -> 20.94448162063605, r = 1 ->
 // 45.02688127375455 (python math); truncated range [20, 46].
-void TestRopeScaling::yarnCorrectionRange() {
+void TestRopeScaling::yarnCorrectionRange()
+{
     QVERIFY_CLOSE(rope_yarn_correction_dim(32, 128, 1e4, 4096), 20.94448162063605);
     QVERIFY_CLOSE(rope_yarn_correction_dim(1, 128, 1e4, 4096), 45.02688127375455);
     rope_yarn_range r = rope_yarn_correction_range(32, 1, 128, 1e4, 4096, true);
@@ -203,7 +222,8 @@ void TestRopeScaling::yarnCorrectionRange() {
 // default/s, between a linear blend in j: ramp = (j−20)/26,
 // inv = default·(ramp/s + 1 − ramp). E.g. j = 33: ramp = 1/2 -> default·(1/8 + 1/2).
 // truncate = false uses the fractional range [20.944…, 45.026…].
-void TestRopeScaling::yarnInvFreq_data() {
+void TestRopeScaling::yarnInvFreq_data()
+{
     QTest::addColumn<bool>("truncate");
     QTest::addColumn<double>("factor");
     QTest::newRow("s=4 truncate") << true << 4.0;
@@ -211,7 +231,8 @@ void TestRopeScaling::yarnInvFreq_data() {
     QTest::newRow("s=4 no truncate") << false << 4.0;
 }
 
-void TestRopeScaling::yarnInvFreq() {
+void TestRopeScaling::yarnInvFreq()
+{
     QFETCH(bool, truncate);
     QFETCH(double, factor);
     rope_scaling_params p = make(ROPE_SCALING_YARN, 128, 1e4, factor);
@@ -236,7 +257,8 @@ void TestRopeScaling::yarnInvFreq() {
 // Attention factor: 0.1·ln s + 1; s = 4 -> 1.138629436111989 (python), s = 1 -> 1;
 // DeepSeek mscale/mscale_all_dim ratio; a given value wins; factor missing ->
 // max/original (16384/4096 = 4).
-void TestRopeScaling::yarnAttentionFactor_data() {
+void TestRopeScaling::yarnAttentionFactor_data()
+{
     QTest::addColumn<double>("factor");  // 0 = not given
     QTest::addColumn<double>("mscale");
     QTest::addColumn<double>("mscale_all_dim");
@@ -247,22 +269,24 @@ void TestRopeScaling::yarnAttentionFactor_data() {
     QTest::newRow("s=40 ln") << 40.0 << 0.0 << 0.0 << -1.0 << 0.1 * std::log(40.0) + 1;
     QTest::newRow("mscale only (ignored)") << 4.0 << 0.707 << 0.0 << -1.0 << 1.138629436111989;
     QTest::newRow("mscale = all_dim -> 1") << 40.0 << 1.0 << 1.0 << -1.0 << 1.0;
-    QTest::newRow("DeepSeek 0.707/1")
-        << 40.0 << 0.707 << 1.0 << -1.0
-        << (0.1 * 0.707 * std::log(40.0) + 1) / (0.1 * std::log(40.0) + 1);
+    QTest::newRow("DeepSeek 0.707/1") << 40.0 << 0.707 << 1.0 << -1.0
+                                      << (0.1 * 0.707 * std::log(40.0) + 1) / (0.1 * std::log(40.0) + 1);
     QTest::newRow("given") << 4.0 << 0.0 << 0.0 << 0.5 << 0.5;
     QTest::newRow("factor from lengths") << 0.0 << 0.0 << 0.0 << -1.0 << 1.138629436111989;
 }
 
-void TestRopeScaling::yarnAttentionFactor() {
+void TestRopeScaling::yarnAttentionFactor()
+{
     QFETCH(double, factor);
     QFETCH(double, mscale);
     QFETCH(double, mscale_all_dim);
     QFETCH(double, given);
     QFETCH(double, expected);
     rope_scaling_params p = make(ROPE_SCALING_YARN);
-    if (factor > 0) p.factor = factor;
-    else p.factor.reset();
+    if (factor > 0)
+        p.factor = factor;
+    else
+        p.factor.reset();
     p.original_max_position_embeddings = 4096;
     p.max_position_embeddings = 16384;
     p.mscale = mscale;
@@ -282,7 +306,8 @@ void TestRopeScaling::yarnAttentionFactor() {
 // longrope: short_factor when seq_len <= L0 (or None), long_factor beyond.
 // Attention factor sqrt(1 + ln s / ln L0): Phi-3 style s = 131072/4096 = 32,
 // L0 = 4096: ln 32 / ln 4096 = 5/12 exactly, so sqrt(17/12) = 1.1902380714238083.
-void TestRopeScaling::longrope_data() {
+void TestRopeScaling::longrope_data()
+{
     QTest::addColumn<long long>("seq_len");
     QTest::addColumn<bool>("uses_long");
     QTest::addColumn<bool>("explicit_factor");
@@ -292,7 +317,8 @@ void TestRopeScaling::longrope_data() {
     QTest::newRow("seq_len 100k, factor from lengths") << 100000LL << true << false;
 }
 
-void TestRopeScaling::longrope() {
+void TestRopeScaling::longrope()
+{
     QFETCH(long long, seq_len);
     QFETCH(bool, uses_long);
     QFETCH(bool, explicit_factor);
@@ -322,8 +348,9 @@ void TestRopeScaling::longrope() {
 // llama3 bands, d = 128, L0 = 8192, lf = 1, hf = 4: keep λ < 2048, divide
 // λ > 8192. λ_j = 2π b^(j/64): with b = 1e4, λ < 2048 iff j < 64·log(2048/2π)/log(1e4)
 // = 40.22 -> 41 kept; λ > 8192 iff j > 49.83 -> 14 divided; 9 smoothed.
-// With b = 5e5 (Llama 3.1): 29 / 6 / 29 (DEFINITIONS §3.7).
-void TestRopeScaling::llama3Bands_data() {
+// With b = 5e5 (Llama 3.1): 29 / 6 / 29 (docs/reference/definitions.md §3.7).
+void TestRopeScaling::llama3Bands_data()
+{
     QTest::addColumn<double>("base");
     QTest::addColumn<int>("kept");
     QTest::addColumn<int>("smoothed");
@@ -332,7 +359,8 @@ void TestRopeScaling::llama3Bands_data() {
     QTest::newRow("b=5e5") << 5e5 << 29 << 6 << 29;
 }
 
-void TestRopeScaling::llama3Bands() {
+void TestRopeScaling::llama3Bands()
+{
     QFETCH(double, base);
     QFETCH(int, kept);
     QFETCH(int, smoothed);
@@ -368,7 +396,8 @@ void TestRopeScaling::llama3Bands() {
 
 // Smoothed values: g = (L0/λ − lf)/(hf − lf), inv = (1 − g)·default/s + g·default.
 // b = 1e4, j = 45: λ = 2π·10^(45/16) = 4125.…, g = (8192/λ − 1)/3.
-void TestRopeScaling::llama3Values() {
+void TestRopeScaling::llama3Values()
+{
     rope_scaling_params p = make(ROPE_SCALING_LLAMA3, 128, 1e4, 8.0);
     p.original_max_position_embeddings = 8192;
     const rope_frequencies f = rope_compute_frequencies(p);
@@ -381,7 +410,8 @@ void TestRopeScaling::llama3Values() {
     }
 }
 
-void TestRopeScaling::wavelengths() {
+void TestRopeScaling::wavelengths()
+{
     const std::vector<double> w = rope_wavelengths({1.0, 0.01, 2 * kPi / 8192});
     QVERIFY_CLOSE(w[0], 2 * kPi);
     QVERIFY_CLOSE(w[1], 200 * kPi);
@@ -389,7 +419,8 @@ void TestRopeScaling::wavelengths() {
 }
 
 // Every invalid parameter throws core_error whose message names the field.
-void TestRopeScaling::validation_data() {
+void TestRopeScaling::validation_data()
+{
     QTest::addColumn<int>("which");
     QTest::addColumn<QString>("field");
     QTest::newRow("odd dim") << 0 << "dim";
@@ -408,7 +439,8 @@ void TestRopeScaling::validation_data() {
     QTest::newRow("yarn negative mscale") << 13 << "mscale";
 }
 
-void TestRopeScaling::validation() {
+void TestRopeScaling::validation()
+{
     QFETCH(int, which);
     QFETCH(QString, field);
     rope_scaling_params p;
@@ -416,9 +448,19 @@ void TestRopeScaling::validation() {
         case 0: p.dim = 7; break;
         case 1: p.rope_theta = 1.0; break;
         case 2: p = make(ROPE_SCALING_LINEAR, 128, 1e4, 0.5); break;
-        case 3: p = make(ROPE_SCALING_LINEAR); p.factor.reset(); break;
-        case 4: p = make(ROPE_SCALING_YARN, 128, 1e4, 4); p.beta_fast = 1; p.beta_slow = 2; break;
-        case 5: p = make(ROPE_SCALING_YARN, 128, 1e4, 4); p.attention_factor = -1; break;
+        case 3:
+            p = make(ROPE_SCALING_LINEAR);
+            p.factor.reset();
+            break;
+        case 4:
+            p = make(ROPE_SCALING_YARN, 128, 1e4, 4);
+            p.beta_fast = 1;
+            p.beta_slow = 2;
+            break;
+        case 5:
+            p = make(ROPE_SCALING_YARN, 128, 1e4, 4);
+            p.attention_factor = -1;
+            break;
         case 6:
             p = make(ROPE_SCALING_LONGROPE, 8, 1e4, 4);
             p.short_factor = {1, 1, 1};
@@ -429,7 +471,11 @@ void TestRopeScaling::validation() {
             p.short_factor = {1, 1, 1, 1};
             p.long_factor = {1, 0, 1, 1};
             break;
-        case 8: p = make(ROPE_SCALING_LLAMA3, 128, 1e4, 8); p.low_freq_factor = 4; p.high_freq_factor = 4; break;
+        case 8:
+            p = make(ROPE_SCALING_LLAMA3, 128, 1e4, 8);
+            p.low_freq_factor = 4;
+            p.high_freq_factor = 4;
+            break;
         case 9: p = make(ROPE_SCALING_DYNAMIC, 2, 1e4, 2); break;
         case 10:
             p = make(ROPE_SCALING_YARN);
@@ -439,7 +485,10 @@ void TestRopeScaling::validation() {
             break;
         case 11: p.max_position_embeddings = 0; break;
         case 12: p = make(ROPE_SCALING_YARN, 128, 1e4, NAN); break;
-        case 13: p = make(ROPE_SCALING_YARN, 128, 1e4, 4); p.mscale = -1; break;
+        case 13:
+            p = make(ROPE_SCALING_YARN, 128, 1e4, 4);
+            p.mscale = -1;
+            break;
     }
     try {
         rope_compute_frequencies(p);

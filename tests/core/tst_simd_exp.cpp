@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_simd_exp — the e^x polynomial shared by the softmax and GELU loops
 // (src/core/simd_exp.h), scalar and AVX2 + FMA, against std::exp in double.
 //
@@ -26,7 +27,8 @@ namespace {
 constexpr double rel_bound = 2.5e-7;
 
 // The inputs: the dense grid, then the reduction boundaries ±1e-5.
-std::vector<float> domain_points() {
+std::vector<float> domain_points()
+{
     std::vector<float> xs;
     for (double x = exp_poly_min; x <= exp_poly_max; x += 1.0 / 4096.0) xs.push_back((float)x);
     const double ln2 = std::log(2.0);
@@ -41,7 +43,8 @@ std::vector<float> domain_points() {
     return xs;
 }
 
-double rel_error(float got, float x) {
+double rel_error(float got, float x)
+{
     const double want = std::exp((double)x);
     return std::fabs((double)got - want) / want;
 }
@@ -52,7 +55,8 @@ class TestSimdExp : public QObject {
     Q_OBJECT
 
 private slots:
-    void scalarWithinBound() {
+    void scalarWithinBound()
+    {
         double worst = 0.0;
         float at = 0.0f;
         for (float x : domain_points()) {
@@ -67,7 +71,8 @@ private slots:
         QCOMPARE(exp_poly(0.0f), 1.0f);  // n = 0, r = 0: the polynomial is exactly 1
     }
 
-    void avx2WithinBound() {
+    void avx2WithinBound()
+    {
 #ifdef POSLAB_HAVE_SIMD_EXP_AVX2
         if (!cpu_has_avx2_fma()) QSKIP("this CPU has no AVX2 + FMA: the vector path is never used here");
         std::vector<float> xs = domain_points();
@@ -85,8 +90,7 @@ private slots:
             const float s = exp_poly(xs[i]);
             worst_vs_scalar = std::max(worst_vs_scalar, std::fabs((double)got[i] - s) / s);
         }
-        qInfo("AVX2 exp_poly_avx2: worst relative error %.3g at x = %.9g; vs scalar %.3g", worst,
-              at, worst_vs_scalar);
+        qInfo("AVX2 exp_poly_avx2: worst relative error %.3g at x = %.9g; vs scalar %.3g", worst, at, worst_vs_scalar);
         QVERIFY2(worst <= rel_bound, qPrintable(QString("worst %1 at x = %2").arg(worst).arg(at)));
         // Same algorithm; only the fused multiply-adds round differently.
         QVERIFY(worst_vs_scalar <= 2 * rel_bound);
@@ -97,7 +101,8 @@ private slots:
 
 private:
 #ifdef POSLAB_HAVE_SIMD_EXP_AVX2
-    __attribute__((target("avx2,fma"))) static void run8(const float* x, float* out) {
+    __attribute__((target("avx2,fma"))) static void run8(const float* x, float* out)
+    {
         _mm256_storeu_ps(out, exp_poly_avx2(_mm256_loadu_ps(x)));
     }
 #endif

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_sinusoidal — the sinusoidal tables against closed forms evaluated in
 // double precision inside this test (std::pow, not the core's exp/log), the
 // shift property PE(p+k) = M_k PE(p), and the dot-product identity.
@@ -14,8 +15,9 @@ using namespace poslab;
 Q_DECLARE_METATYPE(poslab::sinusoidal_layout)
 
 namespace {
-// Independent golden: the formulas of DEFINITIONS.md §1 written with std::pow.
-double golden_pe(double p, std::size_t c, std::size_t C, double base, sinusoidal_layout layout) {
+// Independent golden: the formulas of docs/reference/definitions.md §1 written with std::pow.
+double golden_pe(double p, std::size_t c, std::size_t C, double base, sinusoidal_layout layout)
+{
     const std::size_t half = C / 2;
     std::size_t j;
     bool is_sin;
@@ -26,9 +28,8 @@ double golden_pe(double p, std::size_t c, std::size_t C, double base, sinusoidal
         j = c < half ? c : c - half;
         is_sin = c < half;
     }
-    const double omega = layout == sinusoidal_layout_concat_t2t
-                             ? std::pow(base, -double(j) / double(half - 1))
-                             : std::pow(base, -2.0 * double(j) / double(C));
+    const double omega = layout == sinusoidal_layout_concat_t2t ? std::pow(base, -double(j) / double(half - 1))
+                                                                : std::pow(base, -2.0 * double(j) / double(C));
     return is_sin ? std::sin(p * omega) : std::cos(p * omega);
 }
 }  // namespace
@@ -48,7 +49,8 @@ private slots:
     void rejectsBadArguments();
 };
 
-void TestSinusoidal::closedForm_data() {
+void TestSinusoidal::closedForm_data()
+{
     QTest::addColumn<sinusoidal_layout>("layout");
     QTest::addColumn<int>("C");
     QTest::addColumn<double>("base");
@@ -62,8 +64,7 @@ void TestSinusoidal::closedForm_data() {
             for (double base : {100.0, 10000.0, 1e6}) {
                 for (double start : {0.0, 1000.0, 99990.0}) {
                     const QByteArray name = QByteArray(ln) + " C=" + QByteArray::number(C) +
-                                            " b=" + QByteArray::number(base) +
-                                            " p0=" + QByteArray::number(start);
+                                            " b=" + QByteArray::number(base) + " p0=" + QByteArray::number(start);
                     QTest::newRow(name.constData()) << layout << C << base << start << 11;
                 }
             }
@@ -71,7 +72,8 @@ void TestSinusoidal::closedForm_data() {
     }
 }
 
-void TestSinusoidal::closedForm() {
+void TestSinusoidal::closedForm()
+{
     QFETCH(sinusoidal_layout, layout);
     QFETCH(int, C);
     QFETCH(double, base);
@@ -86,19 +88,21 @@ void TestSinusoidal::closedForm() {
     double worst = 0.0;
     for (int t = 0; t < T; ++t)
         for (int c = 0; c < C; ++c)
-            worst = std::max(worst, std::fabs(double(pe[std::size_t(t) * C + c]) -
-                                              golden_pe(start + t, c, C, base, layout)));
+            worst = std::max(worst,
+                             std::fabs(double(pe[std::size_t(t) * C + c]) - golden_pe(start + t, c, C, base, layout)));
     QVERIFY2(worst <= tol, qPrintable(QString("worst |error| %1 > tol %2").arg(worst).arg(tol)));
 }
 
-void TestSinusoidal::rowZeroPattern_data() {
+void TestSinusoidal::rowZeroPattern_data()
+{
     QTest::addColumn<sinusoidal_layout>("layout");
     QTest::newRow("interleaved") << sinusoidal_layout_interleaved;
     QTest::newRow("concat") << sinusoidal_layout_concat;
     QTest::newRow("concat_t2t") << sinusoidal_layout_concat_t2t;
 }
 
-void TestSinusoidal::rowZeroPattern() {
+void TestSinusoidal::rowZeroPattern()
+{
     // Hand-derived: at p = 0 every sine is 0 and every cosine 1.
     QFETCH(sinusoidal_layout, layout);
     const int C = 8;
@@ -119,7 +123,8 @@ void TestSinusoidal::rowZeroPattern() {
     }
 }
 
-void TestSinusoidal::frequencyEndpoints() {
+void TestSinusoidal::frequencyEndpoints()
+{
     // t2t: the slowest frequency is exactly 1/b; the paper's is b^(-(C-2)/C).
     for (int C : {4, 64, 512}) {
         const auto t2t = sinusoidal_frequencies(C, 10000.0, sinusoidal_layout_concat_t2t);
@@ -132,7 +137,8 @@ void TestSinusoidal::frequencyEndpoints() {
     }
 }
 
-void TestSinusoidal::shiftProperty_data() {
+void TestSinusoidal::shiftProperty_data()
+{
     QTest::addColumn<sinusoidal_layout>("layout");
     QTest::addColumn<int>("C");
     QTest::addColumn<double>("base");
@@ -142,14 +148,15 @@ void TestSinusoidal::shiftProperty_data() {
     for (auto layout : layouts)
         for (int C : {4, 32, 128})
             for (double k : {1.0, 7.0, -5.0, 100.0, 2500.0}) {
-                const QByteArray name = QByteArray(sinusoidal_layout_name(layout)) +
-                                        " C=" + QByteArray::number(C) + " k=" + QByteArray::number(k);
+                const QByteArray name = QByteArray(sinusoidal_layout_name(layout)) + " C=" + QByteArray::number(C) +
+                                        " k=" + QByteArray::number(k);
                 QTest::newRow(name.constData()) << layout << C << 10000.0 << k;
             }
     QTest::newRow("interleaved base 100 k=3") << sinusoidal_layout_interleaved << 16 << 100.0 << 3.0;
 }
 
-void TestSinusoidal::shiftProperty() {
+void TestSinusoidal::shiftProperty()
+{
     QFETCH(sinusoidal_layout, layout);
     QFETCH(int, C);
     QFETCH(double, base);
@@ -179,8 +186,8 @@ void TestSinusoidal::shiftProperty() {
             double s = 0.0;
             for (int c = 0; c < C; ++c) s += double(m[a * C + c]) * pe[std::size_t(t) * C + c];
             worst = std::max(worst, std::fabs(s - shifted[std::size_t(t) * C + a]));
-            worst_apply = std::max(worst_apply, std::fabs(double(applied[std::size_t(t) * C + a]) -
-                                                          shifted[std::size_t(t) * C + a]));
+            worst_apply = std::max(
+                worst_apply, std::fabs(double(applied[std::size_t(t) * C + a]) - shifted[std::size_t(t) * C + a]));
         }
     QVERIFY2(worst < 1e-6, qPrintable(QString("worst |M PE(p) - PE(p+k)| = %1").arg(worst)));
     QVERIFY2(worst_apply < 1e-6, qPrintable(QString("shift_apply worst %1").arg(worst_apply)));
@@ -192,7 +199,8 @@ void TestSinusoidal::shiftProperty() {
     QVERIFY(diff > 1e-3);
 }
 
-void TestSinusoidal::dotDependsOnOffsetOnly() {
+void TestSinusoidal::dotDependsOnOffsetOnly()
+{
     // PE(p)·PE(q) = Σ_j cos((p - q) ω_j), the same for every p at a fixed offset.
     const int C = 64, T = 300;
     std::vector<float> pe(std::size_t(T) * C);
@@ -202,30 +210,34 @@ void TestSinusoidal::dotDependsOnOffsetOnly() {
         for (int p = 0; p + off < T; p += 13) {
             double s = 0.0;
             for (int c = 0; c < C; ++c) s += double(pe[p * C + c]) * pe[(p + off) * C + c];
-            worst = std::max(worst, std::fabs(s - sinusoidal_dot_closed_form(
-                                                      C, 10000.0, sinusoidal_layout_interleaved, off)));
+            worst = std::max(worst,
+                             std::fabs(s - sinusoidal_dot_closed_form(C, 10000.0, sinusoidal_layout_interleaved, off)));
         }
     QVERIFY2(worst < 1e-5, qPrintable(QString("worst %1").arg(worst)));
     QCOMPARE(sinusoidal_dot_closed_form(C, 10000.0, sinusoidal_layout_interleaved, 0.0), C / 2.0);
 }
 
-void TestSinusoidal::addHelper() {
+void TestSinusoidal::addHelper()
+{
     const std::size_t B = 3, T = 5, C = 8;
     std::vector<float> pe(T * C), x(B * T * C);
     sinusoidal_table(T, C, 10000.0, sinusoidal_layout_interleaved, 0.0, pe.data());
     for (std::size_t i = 0; i < x.size(); ++i) x[i] = float(i) * 0.01f;
     sinusoidal_add(pe.data(), 2.0f, B, T, C, x.data());
     for (std::size_t b = 0; b < B; ++b)
-        for (std::size_t i = 0; i < T * C; ++i)
-            QCOMPARE(x[b * T * C + i], float(b * T * C + i) * 0.01f + 2.0f * pe[i]);
+        for (std::size_t i = 0; i < T * C; ++i) QCOMPARE(x[b * T * C + i], float(b * T * C + i) * 0.01f + 2.0f * pe[i]);
 }
 
-void TestSinusoidal::rejectsBadArguments() {
+void TestSinusoidal::rejectsBadArguments()
+{
     std::vector<float> buf(64);
-    QVERIFY_THROWS_EXCEPTION(core_error, sinusoidal_table(1, 7, 10000.0, sinusoidal_layout_interleaved, 0.0, buf.data()));
+    QVERIFY_THROWS_EXCEPTION(core_error,
+                             sinusoidal_table(1, 7, 10000.0, sinusoidal_layout_interleaved, 0.0, buf.data()));
     QVERIFY_THROWS_EXCEPTION(core_error, sinusoidal_table(1, 8, 1.0, sinusoidal_layout_interleaved, 0.0, buf.data()));
-    QVERIFY_THROWS_EXCEPTION(core_error, sinusoidal_table(1, 2, 10000.0, sinusoidal_layout_concat_t2t, 0.0, buf.data()));
-    QVERIFY_THROWS_EXCEPTION(core_error, sinusoidal_table(1, 8, 10000.0, sinusoidal_layout_interleaved, NAN, buf.data()));
+    QVERIFY_THROWS_EXCEPTION(core_error,
+                             sinusoidal_table(1, 2, 10000.0, sinusoidal_layout_concat_t2t, 0.0, buf.data()));
+    QVERIFY_THROWS_EXCEPTION(core_error,
+                             sinusoidal_table(1, 8, 10000.0, sinusoidal_layout_interleaved, NAN, buf.data()));
     // A table far beyond the budget is refused before any allocation.
     QVERIFY_THROWS_EXCEPTION(budget_error, sinusoidal_table(std::size_t(1) << 40, 1024, 10000.0,
                                                             sinusoidal_layout_interleaved, 0.0, buf.data()));

@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_vision.cpp — tests of src/core/vision.h (2-D position encodings).
 //
-// Three kinds of evidence (STYLE §7): values derived independently in double
-// precision here in the test (closed forms, a naive padded convolution),
+// Three kinds of evidence: values derived independently in double precision
+// here in the test (closed forms, a naive padded convolution),
 // finite-difference gradient checks against a double-precision forward written
 // here, and sweeps over sizes through _data() rows. Each check reports its
 // worst error next to the tolerance.
@@ -18,22 +19,25 @@ using namespace poslab;
 
 namespace {
 
-QByteArray worst(const char* what, double err, double tol) {
-    return QByteArray(what) + ": worst error " + QByteArray::number(err, 'g', 4) +
-           ", tolerance " + QByteArray::number(tol, 'g', 4);
+QByteArray worst(const char* what, double err, double tol)
+{
+    return QByteArray(what) + ": worst error " + QByteArray::number(err, 'g', 4) + ", tolerance " +
+           QByteArray::number(tol, 'g', 4);
 }
 
-std::vector<float> random_vec(std::size_t n, std::uint64_t seed, float scale = 1.0f) {
+std::vector<float> random_vec(std::size_t n, std::uint64_t seed, float scale = 1.0f)
+{
     rng g(seed);
     std::vector<float> v(n);
     for (auto& x : v) x = g.normal(0.0f, scale);
     return v;
 }
 
-// ---- independent transcription of MAE 2-D sin-cos (DEFINITIONS §9) ----
+// ---- independent transcription of MAE 2-D sin-cos (docs/reference/definitions.md §9) ----
 // Channel c of token t: which axis, sin or cos, and which frequency, read off
 // the layout [ sin(col ω) | cos(col ω) | sin(row ω) | cos(row ω) ], each block C/4 wide.
-double mae_reference(int t, int c, int gw, int C) {
+double mae_reference(int t, int c, int gw, int C)
+{
     const int row = t / gw, col = t % gw;
     const int quarter = C / 4;
     const int block = c / quarter;  // 0: sin col, 1: cos col, 2: sin row, 3: cos row
@@ -44,7 +48,8 @@ double mae_reference(int t, int c, int gw, int C) {
 }
 
 // ---- double-precision interleaved rotation, independent of rope.cpp ----
-void rotate_double(const double* x, int D, const double* angle, double* y) {
+void rotate_double(const double* x, int D, const double* angle, double* y)
+{
     for (int p = 0; p < D / 2; ++p) {
         const double u = x[2 * p], v = x[2 * p + 1], c = std::cos(angle[p]), s = std::sin(angle[p]);
         y[2 * p] = u * c - v * s;
@@ -53,8 +58,9 @@ void rotate_double(const double* x, int D, const double* angle, double* y) {
 }
 
 // rope angles of one token at (x, y) with the library's functions
-std::vector<float> angles_at(bool mixed, float x, float y, int D, float theta,
-                             const std::vector<float>& fx, const std::vector<float>& fy) {
+std::vector<float> angles_at(bool mixed, float x, float y, int D, float theta, const std::vector<float>& fx,
+                             const std::vector<float>& fy)
+{
     std::vector<float> a(D / 2);
     if (mixed)
         rope2d_mixed_angles(fx.data(), fy.data(), &x, &y, 1, D, a.data());
@@ -64,7 +70,8 @@ std::vector<float> angles_at(bool mixed, float x, float y, int D, float theta,
 }
 
 // rotate one row vector with the RoPE engineer's rope_rotate_pairs (interleaved)
-std::vector<float> rotate_lib(const std::vector<float>& v, const std::vector<float>& angle) {
+std::vector<float> rotate_lib(const std::vector<float>& v, const std::vector<float>& angle)
+{
     const int D = static_cast<int>(v.size()), P = D / 2;
     std::vector<float> out = v, c(P), s(P);
     rope2d_cos_sin(angle.data(), 1, P, c.data(), s.data());
@@ -75,8 +82,8 @@ std::vector<float> rotate_lib(const std::vector<float>& v, const std::vector<flo
 // ---- naive depthwise 3x3 conv on an explicitly zero-padded image, in double ----
 // x (B, gh*gw, C), kernel (C, 3, 3), bias (C)
 std::vector<double> peg_reference(const std::vector<double>& x, const std::vector<double>& k,
-                                  const std::vector<double>& bias, int B, int gh, int gw, int C,
-                                  bool residual) {
+                                  const std::vector<double>& bias, int B, int gh, int gw, int C, bool residual)
+{
     const int ph = gh + 2, pw = gw + 2;
     std::vector<double> y(static_cast<std::size_t>(B) * gh * gw * C);
     for (int b = 0; b < B; ++b) {
@@ -89,8 +96,7 @@ std::vector<double> peg_reference(const std::vector<double>& x, const std::vecto
                 for (int c = 0; c < gw; ++c) {
                     double s = bias[ch];
                     for (int ki = 0; ki < 3; ++ki)
-                        for (int kj = 0; kj < 3; ++kj)
-                            s += k[ch * 9 + ki * 3 + kj] * pad[(r + ki) * pw + (c + kj)];
+                        for (int kj = 0; kj < 3; ++kj) s += k[ch * 9 + ki * 3 + kj] * pad[(r + ki) * pw + (c + kj)];
                     const std::size_t o = ((std::size_t)b * gh * gw + r * gw + c) * C + ch;
                     y[o] = s + (residual ? x[o] : 0.0);
                 }
@@ -100,7 +106,10 @@ std::vector<double> peg_reference(const std::vector<double>& x, const std::vecto
     return y;
 }
 
-std::vector<double> to_double(const std::vector<float>& v) { return {v.begin(), v.end()}; }
+std::vector<double> to_double(const std::vector<float>& v)
+{
+    return {v.begin(), v.end()};
+}
 
 }  // namespace
 
@@ -135,7 +144,8 @@ private slots:
 
 // ---------------------------------------------------------------- MAE 2-D
 
-void TestVision::mae2d_closed_form_data() {
+void TestVision::mae2d_closed_form_data()
+{
     QTest::addColumn<int>("gh");
     QTest::addColumn<int>("gw");
     QTest::addColumn<int>("C");
@@ -149,9 +159,11 @@ void TestVision::mae2d_closed_form_data() {
 }
 
 // Expected values: mae_reference() above, a double-precision transcription of
-// DEFINITIONS §9 with ω written as exp(−j ln 10000 / (C/4)). Tolerance 1e-6
-// (float rounding of values in [−1, 1] is ≤ 6e-8; §0 allows rtol 1e-6).
-void TestVision::mae2d_closed_form() {
+// docs/reference/definitions.md §9 with ω written as exp(−j ln 10000 / (C/4)).
+// Tolerance 1e-6 (float rounding of values in [−1, 1] is ≤ 6e-8; §0 allows
+// rtol 1e-6).
+void TestVision::mae2d_closed_form()
+{
     QFETCH(int, gh);
     QFETCH(int, gw);
     QFETCH(int, C);
@@ -163,14 +175,14 @@ void TestVision::mae2d_closed_form() {
         for (int c = 0; c < C; ++c) QCOMPARE(pe[c], 0.0f);
     double err = 0;
     for (int t = 0; t < gh * gw; ++t)
-        for (int c = 0; c < C; ++c)
-            err = std::max(err, std::abs(pe[(t + off) * C + c] - mae_reference(t, c, gw, C)));
+        for (int c = 0; c < C; ++c) err = std::max(err, std::abs(pe[(t + off) * C + c] - mae_reference(t, c, gw, C)));
     const double tol = 1e-6;
     QVERIFY2(err <= tol, worst("MAE 2-D vs closed form", err, tol).constData());
 }
 
 // Hand-derived spot values that pin the layout: first C/2 channels = column.
-void TestVision::mae2d_which_half_is_column() {
+void TestVision::mae2d_which_half_is_column()
+{
     const int gh = 3, gw = 4, C = 8;  // quarter = 2, ω = (1, 1/100)
     const std::vector<float> pe = mae_sincos_2d(gh, gw, C, false);
     auto at = [&](int row, int col, int c) { return pe[(row * gw + col) * C + c]; };
@@ -200,13 +212,20 @@ void TestVision::mae2d_which_half_is_column() {
 // N(0, 0.02) over 2·64·128 = 16384 draws: the sample mean has std 0.02/128 ≈
 // 1.6e-4, so |mean| < 1e-3 (6σ); the sample std is within 3% of 0.02 (the
 // relative std of a sample std is ≈ 1/√(2N) ≈ 0.55%).
-void TestVision::rowcol_init_stats_and_seed() {
+void TestVision::rowcol_init_stats_and_seed()
+{
     const int gh = 64, gw = 64, C = 256, half = C / 2;
     std::vector<float> row(gh * half), col(gw * half);
     rowcol_pe_init(gh, gw, C, 1234, row.data(), col.data());
     double s = 0, s2 = 0;
-    for (float v : row) { s += v; s2 += double(v) * v; }
-    for (float v : col) { s += v; s2 += double(v) * v; }
+    for (float v : row) {
+        s += v;
+        s2 += double(v) * v;
+    }
+    for (float v : col) {
+        s += v;
+        s2 += double(v) * v;
+    }
     const double n = row.size() + col.size();
     const double mean = s / n, sd = std::sqrt(s2 / n - mean * mean);
     QVERIFY2(std::abs(mean) < 1e-3, qPrintable(QString("mean %1").arg(mean)));
@@ -221,7 +240,8 @@ void TestVision::rowcol_init_stats_and_seed() {
     QVERIFY(row != col);
 }
 
-void TestVision::rowcol_forward_backward_data() {
+void TestVision::rowcol_forward_backward_data()
+{
     QTest::addColumn<int>("gh");
     QTest::addColumn<int>("gw");
     QTest::addColumn<int>("C");
@@ -235,7 +255,8 @@ void TestVision::rowcol_forward_backward_data() {
 // Backward: L = Σ w ⊙ PE (w random); the gradient of every table entry is
 // compared with a central difference of L computed in double (L is linear in
 // the tables, so the difference quotient is exact up to rounding: tol 1e-9).
-void TestVision::rowcol_forward_backward() {
+void TestVision::rowcol_forward_backward()
+{
     QFETCH(int, gh);
     QFETCH(int, gw);
     QFETCH(int, C);
@@ -266,15 +287,19 @@ void TestVision::rowcol_forward_backward() {
     double err = 0;
     for (std::size_t i = 0; i < r.size(); ++i) {
         const double keep = r[i];
-        r[i] = keep + h; const double lp = loss(r, c);
-        r[i] = keep - h; const double lm = loss(r, c);
+        r[i] = keep + h;
+        const double lp = loss(r, c);
+        r[i] = keep - h;
+        const double lm = loss(r, c);
         r[i] = keep;
         err = std::max(err, std::abs((lp - lm) / (2 * h) - drow[i]));
     }
     for (std::size_t i = 0; i < c.size(); ++i) {
         const double keep = c[i];
-        c[i] = keep + h; const double lp = loss(r, c);
-        c[i] = keep - h; const double lm = loss(r, c);
+        c[i] = keep + h;
+        const double lp = loss(r, c);
+        c[i] = keep - h;
+        const double lm = loss(r, c);
         c[i] = keep;
         err = std::max(err, std::abs((lp - lm) / (2 * h) - dcol[i]));
     }
@@ -285,7 +310,8 @@ void TestVision::rowcol_forward_backward() {
 
 // ---------------------------------------------------------------- 2-D RoPE
 
-void TestVision::axial_angles_formula_data() {
+void TestVision::axial_angles_formula_data()
+{
     QTest::addColumn<int>("gh");
     QTest::addColumn<int>("gw");
     QTest::addColumn<int>("D");
@@ -297,10 +323,12 @@ void TestVision::axial_angles_formula_data() {
     QTest::newRow("4x4 D=12 θ=10") << 4 << 4 << 12 << 10.0f;
 }
 
-// Expected: DEFINITIONS §10.1 transcribed in double, f_k = exp(−(4k/D) ln θ);
-// pair p < D/4 uses the column t mod gw, p >= D/4 the row t / gw. Relative
-// tolerance 1e-6 (float rounding of the frequency and the product).
-void TestVision::axial_angles_formula() {
+// Expected: docs/reference/definitions.md §10.1 transcribed in double,
+// f_k = exp(−(4k/D) ln θ); pair p < D/4 uses the column t mod gw, p >= D/4 the
+// row t / gw. Relative tolerance 1e-6 (float rounding of the frequency and the
+// product).
+void TestVision::axial_angles_formula()
+{
     QFETCH(int, gh);
     QFETCH(int, gw);
     QFETCH(int, D);
@@ -325,7 +353,8 @@ void TestVision::axial_angles_formula() {
 // rope-vit's init: per head, pair k and pair k + D/4 have the same magnitude
 // mag_k = θ^(−4k/D) and perpendicular directions (φ and φ + π/2); with
 // random_phase = false the mixed angles are exactly the axial ones.
-void TestVision::mixed_init_properties() {
+void TestVision::mixed_init_properties()
+{
     const int D = 16, H = 4, P = D / 2, Q = D / 4;
     const float theta = 10.0f;
     std::vector<float> fx(H * P), fy(H * P);
@@ -337,7 +366,7 @@ void TestVision::mixed_init_properties() {
             const double ax = fx[h * P + k], ay = fy[h * P + k], bx = fx[h * P + Q + k], by = fy[h * P + Q + k];
             err = std::max(err, std::abs(std::hypot(ax, ay) - mag));
             err = std::max(err, std::abs(std::hypot(bx, by) - mag));
-            err = std::max(err, std::abs(ax * bx + ay * by));  // perpendicular
+            err = std::max(err, std::abs(ax * bx + ay * by));              // perpendicular
             err = std::max(err, std::abs(ax * by - ay * bx - mag * mag));  // +90°, counter-clockwise
         }
     QVERIFY2(err <= 1e-6, worst("mixed init magnitudes/directions", err, 1e-6).constData());
@@ -359,7 +388,8 @@ void TestVision::mixed_init_properties() {
     QVERIFY2(e2 <= 1e-6, worst("mixed(φ=0) vs axial", e2, 1e-6).constData());
 }
 
-void TestVision::rotation_preserves_norm_data() {
+void TestVision::rotation_preserves_norm_data()
+{
     QTest::addColumn<bool>("mixed");
     QTest::addColumn<int>("D");
     QTest::newRow("axial D=8") << false << 8;
@@ -370,7 +400,8 @@ void TestVision::rotation_preserves_norm_data() {
 
 // |R(p) x| = |x| for every token of a 7x9 grid: rotations are orthogonal.
 // Relative tolerance 1e-5 (float arithmetic over D channels).
-void TestVision::rotation_preserves_norm() {
+void TestVision::rotation_preserves_norm()
+{
     QFETCH(bool, mixed);
     QFETCH(int, D);
     const int gh = 7, gw = 9, T = gh * gw, P = D / 2;
@@ -402,7 +433,8 @@ void TestVision::rotation_preserves_norm() {
     QVERIFY2(err <= 1e-5, worst("norm preservation", err, 1e-5).constData());
 }
 
-void TestVision::relative_2d_data() {
+void TestVision::relative_2d_data()
+{
     QTest::addColumn<bool>("mixed");
     QTest::addColumn<int>("D");
     QTest::addColumn<float>("theta");
@@ -419,7 +451,8 @@ void TestVision::relative_2d_data() {
 // same offset reached from many absolute positions must give the same value.
 // We also check the score is not constant (a different offset changes it).
 // Tolerance: 1e-4 absolute for |q|, |k| ~ √D, angles up to ~40 rad in float.
-void TestVision::relative_2d() {
+void TestVision::relative_2d()
+{
     QFETCH(bool, mixed);
     QFETCH(int, D);
     QFETCH(float, theta);
@@ -458,7 +491,8 @@ void TestVision::relative_2d() {
     QVERIFY2(spread > 1e-2, "the score did not depend on the offset at all");
 }
 
-void TestVision::mixed_freq_backward_data() {
+void TestVision::mixed_freq_backward_data()
+{
     QTest::addColumn<int>("gh");
     QTest::addColumn<int>("gw");
     QTest::addColumn<int>("D");
@@ -472,7 +506,8 @@ void TestVision::mixed_freq_backward_data() {
 // rope2d_mixed_angles_backward. Reference: central differences (h = 1e-5) of
 // L evaluated entirely in double with rotate_double. Tolerance 1e-3 relative
 // to the largest gradient (the analytic path runs in float).
-void TestVision::mixed_freq_backward() {
+void TestVision::mixed_freq_backward()
+{
     QFETCH(int, gh);
     QFETCH(int, gw);
     QFETCH(int, D);
@@ -509,8 +544,10 @@ void TestVision::mixed_freq_backward() {
         const std::vector<float>& an = which == 0 ? dfx : dfy;
         for (int p = 0; p < P; ++p) {
             const double keep = f[p];
-            f[p] = keep + h; const double lp = loss(gx, gy);
-            f[p] = keep - h; const double lm = loss(gx, gy);
+            f[p] = keep + h;
+            const double lp = loss(gx, gy);
+            f[p] = keep - h;
+            const double lm = loss(gx, gy);
             f[p] = keep;
             const double fd = (lp - lm) / (2 * h);
             err = std::max(err, std::abs(fd - an[p]));
@@ -521,11 +558,12 @@ void TestVision::mixed_freq_backward() {
     QVERIFY2(err <= tol, worst("mixed-frequency backward vs finite differences", err, tol).constData());
 }
 
-// Section assignments derived by hand from DEFINITIONS §10.3:
+// Section assignments derived by hand from docs/reference/definitions.md §10.3:
 //   Qwen2-VL [16, 24, 24]: j < 16 → t, 16 ≤ j < 40 → h, j ≥ 40 → w.
 //   Qwen3-VL [24, 20, 20]: j%3 == 1, j < 60 → h; j%3 == 2, j < 60 → w; else t,
 //   so j = 0, 3, …, 57 and 60..63 are t (20 + 4 = 24 of them).
-void TestVision::mrope_sections() {
+void TestVision::mrope_sections()
+{
     const int P = 64;
     std::vector<int> ax(P);
     const int s2[3] = {16, 24, 24};
@@ -571,7 +609,8 @@ void TestVision::mrope_sections() {
 
 // ---------------------------------------------------------------- PEG
 
-void TestVision::peg_forward_naive_data() {
+void TestVision::peg_forward_naive_data()
+{
     QTest::addColumn<int>("B");
     QTest::addColumn<int>("gh");
     QTest::addColumn<int>("gw");
@@ -586,7 +625,8 @@ void TestVision::peg_forward_naive_data() {
 
 // Expected: peg_reference(), a direct convolution over an explicitly zero-
 // padded (gh+2, gw+2) image in double. Tolerance 1e-5 (float sums of 10 terms).
-void TestVision::peg_forward_naive() {
+void TestVision::peg_forward_naive()
+{
     QFETCH(int, B);
     QFETCH(int, gh);
     QFETCH(int, gw);
@@ -602,7 +642,8 @@ void TestVision::peg_forward_naive() {
     QVERIFY2(err <= 1e-5, worst("PEG forward vs naive conv", err, 1e-5).constData());
 }
 
-void TestVision::peg_position_leak_data() {
+void TestVision::peg_position_leak_data()
+{
     QTest::addColumn<int>("gh");
     QTest::addColumn<int>("gw");
     QTest::addColumn<int>("row");
@@ -625,7 +666,8 @@ void TestVision::peg_position_leak_data() {
     QTest::newRow("1x1 alone 1+1·1") << 1 << 1 << 0 << 0 << true << 2.0f;
 }
 
-void TestVision::peg_position_leak() {
+void TestVision::peg_position_leak()
+{
     QFETCH(int, gh);
     QFETCH(int, gw);
     QFETCH(int, row);
@@ -638,7 +680,8 @@ void TestVision::peg_position_leak() {
     for (int ch = 0; ch < C; ++ch) QCOMPARE(y[(row * gw + col) * C + ch], expected);
 }
 
-void TestVision::peg_backward_fd_data() {
+void TestVision::peg_backward_fd_data()
+{
     QTest::addColumn<int>("B");
     QTest::addColumn<int>("gh");
     QTest::addColumn<int>("gw");
@@ -654,7 +697,8 @@ void TestVision::peg_backward_fd_data() {
 // central difference (h = 1e-3) of L evaluated with the double-precision
 // peg_reference; L is bilinear, so the difference quotient is exact up to
 // rounding. Tolerance 1e-4 (float accumulation in the analytic pass).
-void TestVision::peg_backward_fd() {
+void TestVision::peg_backward_fd()
+{
     QFETCH(int, B);
     QFETCH(int, gh);
     QFETCH(int, gw);
@@ -678,8 +722,10 @@ void TestVision::peg_backward_fd() {
     auto check = [&](std::vector<double>& v, const std::vector<float>& grad) {
         for (std::size_t i = 0; i < v.size(); ++i) {
             const double keep = v[i];
-            v[i] = keep + h; const double lp = loss();
-            v[i] = keep - h; const double lm = loss();
+            v[i] = keep + h;
+            const double lp = loss();
+            v[i] = keep - h;
+            const double lm = loss();
             v[i] = keep;
             err = std::max(err, std::abs((lp - lm) / (2 * h) - grad[i]));
         }
@@ -700,7 +746,8 @@ void TestVision::peg_backward_fd() {
 // cos∠ is symmetric, 1 on the diagonal, and for MAE 2-D the two tokens that
 // share a row share the whole row half: for C = 4 (one frequency per half,
 // ω = 1) cos∠(t(0,0), t(0,1)) = (|row half|² + col part)/2 = (1 + cos 1)/2.
-void TestVision::cosine_similarity() {
+void TestVision::cosine_similarity()
+{
     const int gh = 3, gw = 3, C = 4, T = gh * gw;
     const std::vector<float> pe = mae_sincos_2d(gh, gw, C, false);
     std::vector<float> sim(T * T);
@@ -719,12 +766,13 @@ void TestVision::cosine_similarity() {
 
 // ---------------------------------------------------------------- errors
 
-void TestVision::bad_sizes() {
+void TestVision::bad_sizes()
+{
     std::vector<float> buf(4096), buf2(4096);
-    QVERIFY_THROWS_EXCEPTION(core_error, mae_sincos_2d(4, 4, 6, false));   // C % 4 != 0
-    QVERIFY_THROWS_EXCEPTION(core_error, mae_sincos_2d(4, 4, 2, false));   // C too small
+    QVERIFY_THROWS_EXCEPTION(core_error, mae_sincos_2d(4, 4, 6, false));  // C % 4 != 0
+    QVERIFY_THROWS_EXCEPTION(core_error, mae_sincos_2d(4, 4, 2, false));  // C too small
     QVERIFY_THROWS_EXCEPTION(core_error, mae_sincos_2d(4, 4, 0, false));
-    QVERIFY_THROWS_EXCEPTION(core_error, mae_sincos_2d(0, 4, 8, false));   // zero grid
+    QVERIFY_THROWS_EXCEPTION(core_error, mae_sincos_2d(0, 4, 8, false));  // zero grid
     QVERIFY_THROWS_EXCEPTION(core_error, mae_sincos_2d(4, 0, 8, true));
     QVERIFY_THROWS_EXCEPTION(core_error, mae_sincos_2d(-1, 4, 8, false));
     QVERIFY_THROWS_EXCEPTION(core_error, mae_sincos_2d(4, 4, 10, false, buf.data()));
@@ -749,12 +797,12 @@ void TestVision::bad_sizes() {
     QVERIFY_THROWS_EXCEPTION(core_error, peg_forward(buf.data(), buf.data(), nullptr, 0, 3, 3, 2, true, buf2.data()));
     QVERIFY_THROWS_EXCEPTION(core_error, peg_forward(buf.data(), buf2.data(), nullptr, 1, 3, 3, 0, true, buf2.data()));
     QVERIFY_THROWS_EXCEPTION(core_error, peg_forward(buf.data(), buf2.data(), nullptr, 1, 3, 3, 2, true, buf.data()));
-    QVERIFY_THROWS_EXCEPTION(core_error, peg_backward(buf.data(), buf.data(), buf.data(), 1, 3, 0, 2, true,
-                                                      buf2.data(), buf2.data(), nullptr));
+    QVERIFY_THROWS_EXCEPTION(core_error, peg_backward(buf.data(), buf.data(), buf.data(), 1, 3, 0, 2, true, buf2.data(),
+                                                      buf2.data(), nullptr));
     {  // dx accumulates while dy is read: aliasing them is refused
         std::vector<float> dy(18, 1.0f), x(18, 1.0f), kern(18, 1.0f), dk(18, 0.0f);
-        QVERIFY_THROWS_EXCEPTION(core_error, peg_backward(dy.data(), x.data(), kern.data(), 1, 3, 3, 2, true,
-                                                          dy.data(), dk.data(), nullptr));
+        QVERIFY_THROWS_EXCEPTION(core_error, peg_backward(dy.data(), x.data(), kern.data(), 1, 3, 3, 2, true, dy.data(),
+                                                          dk.data(), nullptr));
     }
     QVERIFY_THROWS_EXCEPTION(core_error, vit_cosine_similarity(buf.data(), 2, 0, buf2.data()));
     QVERIFY_THROWS_EXCEPTION(core_error, mae_sincos_2d(100000, 100000, 8, false));  // T = 1e10 > INT_MAX

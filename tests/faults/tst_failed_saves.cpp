@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_failed_saves.cpp — saves that cannot succeed: a full disk, a folder the
 // user may not write to, and a destination that is a folder. For the PDF
 // (`poslab export -o`), the checkpoint (`poslab train --save`) and the
@@ -27,13 +28,11 @@ using namespace poslab::testing;
 
 namespace {
 
-
 QByteArray readFile(const QString& path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
-
 
 // What each case needs: a folder for the destination, the file name in it,
 // and the command that saves there.
@@ -43,9 +42,9 @@ enum class Target { Pdf, Checkpoint, Progress };
 const char* faultName(Fault f)
 {
     switch (f) {
-    case Fault::FullDisk: return "full disk";
-    case Fault::UnwritableFolder: return "unwritable folder";
-    case Fault::PathIsFolder: return "path is a folder";
+        case Fault::FullDisk: return "full disk";
+        case Fault::UnwritableFolder: return "unwritable folder";
+        case Fault::PathIsFolder: return "path is a folder";
     }
     return "";
 }
@@ -81,7 +80,7 @@ void TestFailedSaves::failedSave()
     QVERIFY(tmp.isValid());
     const QString dir = tmp.filePath(QStringLiteral("dest"));
     QVERIFY(QDir().mkpath(dir));
-    const QString name = target == Target::Pdf ? QStringLiteral("report.pdf")
+    const QString name = target == Target::Pdf          ? QStringLiteral("report.pdf")
                          : target == Target::Checkpoint ? QStringLiteral("model.ckpt")
                                                         : QStringLiteral("progress.json");
     const QString path = QDir(dir).filePath(name);
@@ -97,13 +96,22 @@ void TestFailedSaves::failedSave()
     cmd.environment = env;
     if (target == Target::Pdf) {
         cmd.program = QStringLiteral(POSLAB_EXECUTABLE);
-        cmd.arguments = {QStringLiteral("export"), QStringLiteral("--no-train"), QStringLiteral("--lang"), QStringLiteral("zh"),
-                         QStringLiteral("--chapters"), QStringLiteral("1"), QStringLiteral("-o"), path};
+        cmd.arguments = {
+            QStringLiteral("export"),     QStringLiteral("--no-train"), QStringLiteral("--lang"), QStringLiteral("zh"),
+            QStringLiteral("--chapters"), QStringLiteral("1"),          QStringLiteral("-o"),     path};
     } else if (target == Target::Checkpoint) {
         cmd.program = QStringLiteral(POSLAB_EXECUTABLE);
-        cmd.arguments = {QStringLiteral("train"), QStringLiteral("--corpus"), QStringLiteral("copy"), QStringLiteral("--d-model"),
-                         QStringLiteral("32"), QStringLiteral("--layers"), QStringLiteral("1"), QStringLiteral("--steps"),
-                         QStringLiteral("1"), QStringLiteral("--save"), path};
+        cmd.arguments = {QStringLiteral("train"),
+                         QStringLiteral("--corpus"),
+                         QStringLiteral("copy"),
+                         QStringLiteral("--d-model"),
+                         QStringLiteral("32"),
+                         QStringLiteral("--layers"),
+                         QStringLiteral("1"),
+                         QStringLiteral("--steps"),
+                         QStringLiteral("1"),
+                         QStringLiteral("--save"),
+                         path};
     } else {
         // This executable in child mode (main below): one ProgressStore save.
         cmd.program = QCoreApplication::applicationFilePath();
@@ -125,19 +133,19 @@ void TestFailedSaves::failedSave()
         if (locked) setFolderWritable(dir, true);
     });
     switch (fault) {
-    case Fault::FullDisk:
-        cmd.fileSizeLimit = 16 * 1024;  // every one of these files is larger
-        QVERIFY(previous.size() > cmd.fileSizeLimit);
-        break;
-    case Fault::UnwritableFolder:
-        QVERIFY(setFolderWritable(dir, false));
-        locked = true;
-        QVERIFY2(!canCreateFileIn(dir), "the folder still takes new files");
-        break;
-    case Fault::PathIsFolder:
-        QVERIFY(QDir().mkpath(QDir(path).filePath(QStringLiteral("inside"))));
-        before = QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDir::Name);
-        break;
+        case Fault::FullDisk:
+            cmd.fileSizeLimit = 16 * 1024;  // every one of these files is larger
+            QVERIFY(previous.size() > cmd.fileSizeLimit);
+            break;
+        case Fault::UnwritableFolder:
+            QVERIFY(setFolderWritable(dir, false));
+            locked = true;
+            QVERIFY2(!canCreateFileIn(dir), "the folder still takes new files");
+            break;
+        case Fault::PathIsFolder:
+            QVERIFY(QDir().mkpath(QDir(path).filePath(QStringLiteral("inside"))));
+            before = QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDir::Name);
+            break;
     }
 
     const ChildRun r = runChild(cmd);

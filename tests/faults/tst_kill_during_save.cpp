@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_kill_during_save.cpp — the real poslab killed with SIGKILL at seeded
-// random moments while it writes a PDF over an existing one (`poslab export`)
+// points of its work while it writes a PDF over an existing one (`poslab export`)
 // and while it saves a checkpoint over an existing one (`poslab train --load
 // CKPT --save CKPT`). After every kill the previous file is still there, whole:
 // byte for byte the old one, or (when the kill came after the rename) a whole
@@ -9,8 +10,11 @@
 // the classroom tests. Helpers: tests/shared/kill_during.h.
 //
 // The seed is fixed (POSLAB_FAULT_SEED overrides it) and printed with every
-// delay, so a failing schedule can be replayed. Delays are drawn from the
-// whole run, weighted to its end where the save happens (see killWindow).
+// kill point, so a failing schedule can be replayed. A point is an amount of
+// the child's work — its CPU time, or the bytes of the file being written —
+// never a time, so the same seed kills at the same point of the run however
+// slow the build or busy the machine. Points are drawn from the whole run,
+// weighted to its end where the save happens (see killWindow).
 #include "../shared/kill_during.h"
 
 #include <QFile>
@@ -68,14 +72,15 @@ QString pdfProblem(const QByteArray& pdf)
     return {};
 }
 
-// Kill delays for a run that takes `fullMs` to the end: half of them anywhere
-// in the run, half in its last quarter, where the file is written.
-QList<int> killWindow(quint32 seed, int rounds, qint64 fullMs)
+// Kill points (ms of the child's CPU time) for a run that uses `fullMs` of CPU
+// to its end: half of them anywhere in the run, half in its last quarter,
+// where the file is written.
+QList<qint64> killWindow(quint32 seed, int rounds, qint64 fullMs)
 {
-    const int full = int(std::max<qint64>(fullMs, 50));
-    QList<int> delays = killDelays(seed, rounds / 2, full / 20, full);
-    delays += killDelays(seed + 1, rounds - rounds / 2, full * 3 / 4, full + full / 10);
-    return delays;
+    const qint64 full = std::max<qint64>(fullMs, 50);
+    QList<qint64> points = killPoints(seed, rounds / 2, full / 20, full);
+    points += killPoints(seed + 1, rounds - rounds / 2, full * 3 / 4, full + full / 10);
+    return points;
 }
 
 }  // namespace
@@ -95,12 +100,13 @@ void TestKillDuringSave::exportOverExistingPdf()
     QVERIFY(QDir().mkpath(tmp.filePath(QStringLiteral("out"))));
     ChildCommand cmd;
     cmd.program = QStringLiteral(POSLAB_EXECUTABLE);
-    cmd.arguments = {QStringLiteral("export"), QStringLiteral("--no-train"), QStringLiteral("--lang"), QStringLiteral("en"),
-                     QStringLiteral("--chapters"), QStringLiteral("1"), QStringLiteral("-o"), out};
+    cmd.arguments = {
+        QStringLiteral("export"),     QStringLiteral("--no-train"), QStringLiteral("--lang"), QStringLiteral("en"),
+        QStringLiteral("--chapters"), QStringLiteral("1"),          QStringLiteral("-o"),     out};
     cmd.environment = isolatedEnvironment(tmp.path());
 
     // A first export to the end: the file every later kill must leave intact,
-    // and the time a whole export takes here.
+    // and the work (CPU time) a whole export takes.
     const ChildRun first = runChild(cmd);
     QVERIFY2(first.finished && first.exitCode == 0, first.err.constData());
     QByteArray previous = readFile(out);
@@ -108,40 +114,45 @@ void TestKillDuringSave::exportOverExistingPdf()
 
     const quint32 seed = faultSeed();
     int killedRounds = 0, wholeLeftovers = 0;
-    for (int delay : killWindow(seed, 6, first.elapsedMs)) {
-        const ChildRun r = killAfter(cmd, delay);
-        qInfo("seed %u: export killed after %d ms of ~%lld: %s", seed, delay, first.elapsedMs,
+    QVERIFY(first.cpuMs > 0);
+    for (qint64 work : killWindow(seed, 6, first.cpuMs)) {
+        const ChildRun r = killAtWork(cmd, work);
+        qInfo("seed %u: export killed at %lld ms of CPU of ~%lld: %s", seed, work, first.cpuMs,
               r.killed ? "killed" : "had finished");
         QVERIFY2(!r.crashed, r.err.constData());
         if (!r.killed) QVERIFY2(r.exitCode == 0, r.err.constData());
         killedRounds += r.killed ? 1 : 0;
         const QByteArray now = readFile(out);
-        if (r.killed && now != previous)
-            qInfo("  the kill came after the rename: a whole new PDF");
-        QVERIFY2(pdfProblem(now).isEmpty(), qPrintable(QStringLiteral("after a kill at %1 ms the PDF %2").arg(delay).arg(pdfProblem(now))));
+        if (r.killed && now != previous) qInfo("  the kill came after the rename: a whole new PDF");
+        QVERIFY2(pdfProblem(now).isEmpty(),
+                 qPrintable(QStringLiteral("after a kill at %1 ms of CPU the PDF %2").arg(work).arg(pdfProblem(now))));
         // QSaveFile writes an unnamed file (O_TMPFILE) and names it only at
         // commit: a kill leaves nothing beside the PDF but, in the instant
         // between naming and renaming, the whole new PDF.
-        const QString left = leftoverProblem(QFileInfo(out).absolutePath(), {QStringLiteral("report.pdf")},
-                                             pdfProblem, &wholeLeftovers);
+        const QString left =
+            leftoverProblem(QFileInfo(out).absolutePath(), {QStringLiteral("report.pdf")}, pdfProblem, &wholeLeftovers);
         QVERIFY2(left.isEmpty(), qPrintable(left));
         previous = now;
     }
     QVERIFY2(killedRounds > 0, "no round was killed before it finished: the schedule never hit a write");
 
-    // Then kills aimed at the write itself: once the unnamed file holds data.
+    // Then kills aimed at the write itself: once the unnamed file holds a
+    // seeded number of bytes of the PDF's size.
     int midWrite = 0;
-    for (int extra : killDelays(seed + 3, 3, 0, 4)) {
-        const ChildRun r = killWhileWriting(cmd, QFileInfo(out).absolutePath(), 1, extra);
-        qInfo("seed %u: export killed %d ms into writing the PDF: %s", seed, extra,
-              r.killedWhileWriting ? "killed mid-write" : r.killed ? "killed" : "had finished");
+    const qint64 pdfSize = previous.size();
+    for (qint64 bytes : killPoints(seed + 3, 3, 1, std::max<qint64>(2, pdfSize * 3 / 4))) {
+        const ChildRun r = killWhileWriting(cmd, QFileInfo(out).absolutePath(), bytes);
+        qInfo("seed %u: export killed once the PDF being written held %lld of ~%lld bytes: %s", seed, bytes, pdfSize,
+              r.killedWhileWriting ? "killed mid-write"
+              : r.killed           ? "killed"
+                                   : "had finished");
         QVERIFY2(!r.crashed, r.err.constData());
         midWrite += r.killedWhileWriting ? 1 : 0;
         const QByteArray now = readFile(out);
         QVERIFY2(pdfProblem(now).isEmpty(), qPrintable(pdfProblem(now)));
         if (r.killedWhileWriting) QVERIFY(now == previous);
-        const QString left = leftoverProblem(QFileInfo(out).absolutePath(), {QStringLiteral("report.pdf")},
-                                             pdfProblem, &wholeLeftovers);
+        const QString left =
+            leftoverProblem(QFileInfo(out).absolutePath(), {QStringLiteral("report.pdf")}, pdfProblem, &wholeLeftovers);
         QVERIFY2(left.isEmpty(), qPrintable(left));
         previous = now;
     }
@@ -160,10 +171,11 @@ void TestKillDuringSave::checkpointOverExistingCheckpoint()
     // 5 MB file) that writing it takes a noticeable part of the run.
     ChildCommand make;
     make.program = QStringLiteral(POSLAB_EXECUTABLE);
-    make.arguments = {QStringLiteral("train"), QStringLiteral("--corpus"), QStringLiteral("copy"),
-                      QStringLiteral("--d-model"), QStringLiteral("128"), QStringLiteral("--layers"), QStringLiteral("2"),
-                      QStringLiteral("--context"), QStringLiteral("32"), QStringLiteral("--batch"), QStringLiteral("4"),
-                      QStringLiteral("--steps"), QStringLiteral("2"), QStringLiteral("--save"), ckpt};
+    make.arguments = {QStringLiteral("train"),     QStringLiteral("--corpus"),  QStringLiteral("copy"),
+                      QStringLiteral("--d-model"), QStringLiteral("128"),       QStringLiteral("--layers"),
+                      QStringLiteral("2"),         QStringLiteral("--context"), QStringLiteral("32"),
+                      QStringLiteral("--batch"),   QStringLiteral("4"),         QStringLiteral("--steps"),
+                      QStringLiteral("2"),         QStringLiteral("--save"),    ckpt};
     make.environment = env;
     const ChildRun made = runChild(make);
     QVERIFY2(made.finished && made.exitCode == 0, made.err.constData());
@@ -199,13 +211,14 @@ void TestKillDuringSave::checkpointOverExistingCheckpoint()
         load.environment = env;
         const ChildRun r = runChild(load);
         QFile::remove(copy);
-        return r.finished && r.exitCode == 0 ? QString() : QStringLiteral("not a whole checkpoint: ") + QString::fromUtf8(r.err);
+        return r.finished && r.exitCode == 0 ? QString()
+                                             : QStringLiteral("not a whole checkpoint: ") + QString::fromUtf8(r.err);
     };
 
     // Each round continues the saved model by one step and saves over it.
     ChildCommand more = make;
     more.arguments = {QStringLiteral("train"), QStringLiteral("--load"), ckpt, QStringLiteral("--steps"),
-                      QStringLiteral("1"), QStringLiteral("--save"), ckpt};
+                      QStringLiteral("1"),     QStringLiteral("--save"), ckpt};
     const ChildRun calibrate = runChild(more);
     QVERIFY2(calibrate.finished && calibrate.exitCode == 0, calibrate.err.constData());
     steps = stepsIn();
@@ -213,10 +226,11 @@ void TestKillDuringSave::checkpointOverExistingCheckpoint()
 
     const quint32 seed = faultSeed();
     int killedRounds = 0;
-    for (int delay : killWindow(seed + 7, 6, calibrate.elapsedMs)) {
+    QVERIFY(calibrate.cpuMs > 0);
+    for (qint64 work : killWindow(seed + 7, 6, calibrate.cpuMs)) {
         const QByteArray before = readFile(ckpt);
-        const ChildRun r = killAfter(more, delay);
-        qInfo("seed %u: train --save killed after %d ms of ~%lld: %s", seed, delay, calibrate.elapsedMs,
+        const ChildRun r = killAtWork(more, work);
+        qInfo("seed %u: train --save killed at %lld ms of CPU of ~%lld: %s", seed, work, calibrate.cpuMs,
               r.killed ? "killed" : "had finished");
         QVERIFY2(!r.crashed, r.err.constData());
         if (!r.killed) QVERIFY2(r.exitCode == 0, r.err.constData());
@@ -237,14 +251,18 @@ void TestKillDuringSave::checkpointOverExistingCheckpoint()
     }
     QVERIFY2(killedRounds > 0, "no round was killed before it finished: the schedule never hit a write");
 
-    // Then kills aimed at the save itself: once the unnamed file holds 64 KiB
-    // of the 5 MB, and a few milliseconds later.
+    // Then kills aimed at the save itself: once the unnamed file holds a
+    // seeded number of bytes between 64 KiB and three quarters of the 5 MB.
     int midWrite = 0;
-    for (int extra : killDelays(seed + 5, 3, 0, 6)) {
+    const qint64 ckptSize = readFile(ckpt).size();
+    for (qint64 bytes : killPoints(seed + 5, 3, 64 * 1024, std::max<qint64>(64 * 1024 + 1, ckptSize * 3 / 4))) {
         const QByteArray before = readFile(ckpt);
-        const ChildRun r = killWhileWriting(more, QFileInfo(ckpt).absolutePath(), 64 * 1024, extra);
-        qInfo("seed %u: train --save killed %d ms into writing the checkpoint: %s", seed, extra,
-              r.killedWhileWriting ? "killed mid-write" : r.killed ? "killed" : "had finished");
+        const ChildRun r = killWhileWriting(more, QFileInfo(ckpt).absolutePath(), bytes);
+        qInfo("seed %u: train --save killed once the checkpoint being written held %lld of ~%lld bytes: %s", seed,
+              bytes, ckptSize,
+              r.killedWhileWriting ? "killed mid-write"
+              : r.killed           ? "killed"
+                                   : "had finished");
         QVERIFY2(!r.crashed, r.err.constData());
         midWrite += r.killedWhileWriting ? 1 : 0;
         const int now = stepsIn();
@@ -258,8 +276,10 @@ void TestKillDuringSave::checkpointOverExistingCheckpoint()
                                              wholeCheckpoint, &wholeLeftovers);
         QVERIFY2(left.isEmpty(), qPrintable(left));
     }
-    qInfo("%d of 3 aimed kills caught the checkpoint mid-write; %d kill(s) left the whole new checkpoint under a "
-          "temporary name", midWrite, wholeLeftovers);
+    qInfo(
+        "%d of 3 aimed kills caught the checkpoint mid-write; %d kill(s) left the whole new checkpoint under a "
+        "temporary name",
+        midWrite, wholeLeftovers);
     QVERIFY2(midWrite > 0, "no aimed kill caught the checkpoint being written");
 }
 

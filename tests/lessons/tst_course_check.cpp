@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_course_check.cpp — `poslab check` over a corpus of malformed chapters
 // (tests/lessons/data/bad, xlang): each must give its own file:line: message,
 // none may crash; the valid example course and the real course pass
@@ -18,8 +19,8 @@
 
 #include <QDir>
 #include <QElapsedTimer>
-#include <QRandomGenerator>
 #include <QFileInfo>
+#include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -92,12 +93,16 @@ void TestCourseCheck::badCorpus_data()
     QTest::newRow("unknown module") << "06-unknown-module.md" << 8 << "unknown module 'nosuch.module'";
     QTest::newRow("bad param") << "07-bad-param.md" << 8 << "head_dim";
     QTest::newRow("param out of range") << "08-param-out-of-range.md" << 8 << "100000";
-    QTest::newRow("vary unknown param") << "09-vary-unknown-param.md" << 9 << "'nosuch' is not a parameter of sinusoidal.matrix";
-    QTest::newRow("vary range outside") << "10-vary-range-outside.md" << 9 << "range 1..100000 of 'positions' lies outside the module's range [1, 4096]";
+    QTest::newRow("vary unknown param") << "09-vary-unknown-param.md" << 9
+                                        << "'nosuch' is not a parameter of sinusoidal.matrix";
+    QTest::newRow("vary range outside") << "10-vary-range-outside.md" << 9
+                                        << "range 1..100000 of 'positions' lies outside the module's range [1, 4096]";
     QTest::newRow("exercise without question") << "11-exercise-no-question.md" << 8 << "has no question";
     QTest::newRow("choice without correct") << "12-choice-no-correct.md" << 8 << "exactly one correct option";
     QTest::newRow("bad tolerance") << "13-bad-tolerance.md" << 12 << "tolerance: 'abc'";
-    QTest::newRow("bad condition") << "14-bad-condition.md" << 13 << "condition: expected a number, an output name or AGG(output) but found '>' at column 18";
+    QTest::newRow("bad condition")
+        << "14-bad-condition.md" << 13
+        << "condition: expected a number, an output name or AGG(output) but found '>' at column 18";
     QTest::newRow("image missing") << "15-image-missing.md" << 10 << "image not found: '../images/nope.png'";
     QTest::newRow("image escaping") << "16-image-escape.md" << 8 << "outside the course folder";
     QTest::newRow("h1 heading") << "17-h1-heading.md" << 8 << "'#' (level-1) heading";
@@ -109,14 +114,16 @@ void TestCourseCheck::badCorpus_data()
     QTest::newRow("BOM is skipped") << "23-bom.md" << 3 << "unknown key 'level'";
     QTest::newRow("unknown run key") << "24-unknown-run-key.md" << 9 << "unknown key 'colour:'";
     QTest::newRow("unterminated run") << "25-unterminated-run.md" << 10 << "unterminated ```run block";
-    QTest::newRow("vary start outside") << "26-vary-start-outside.md" << 9 << "start value 64 of 'positions' lies outside the range 100..200";
+    QTest::newRow("vary start outside") << "26-vary-start-outside.md" << 9
+                                        << "start value 64 of 'positions' lies outside the range 100..200";
     QTest::newRow("symlink escape") << "27-image-symlink-escape.md" << 8 << "symbolic link";
     QTest::newRow("bad kind") << "28-bad-kind.md" << 9 << "'essay' is not an exercise kind";
     QTest::newRow("multiple without correct") << "29-multiple-no-correct.md" << 8 << "at least one correct option";
     QTest::newRow("bad regex") << "30-bad-regex.md" << 11 << "invalid regular expression";
     QTest::newRow("run exercise without module") << "31-run-exercise-no-module.md" << 8 << "has no 'module:'";
     QTest::newRow("bad chart") << "32-bad-chart.md" << 9 << "'pie' is not a chart kind";
-    QTest::newRow("key not for kind") << "33-key-not-for-kind.md" << 12 << "unknown key 'option*:' in a number exercise";
+    QTest::newRow("key not for kind") << "33-key-not-for-kind.md" << 12
+                                      << "unknown key 'option*:' in a number exercise";
 }
 
 void TestCourseCheck::badCorpus()
@@ -125,8 +132,9 @@ void TestCourseCheck::badCorpus()
     QFETCH(int, line);
     QFETCH(QString, message);
     static const QList<Diagnostic> all = checkCourse(data(QStringLiteral("bad")));
-    QVERIFY2(has(all, file, line, message), qPrintable(QStringLiteral("expected %1:%2: ...%3...\ngot:\n%4")
-                                                         .arg(file).arg(line).arg(message, dump(all))));
+    QVERIFY2(
+        has(all, file, line, message),
+        qPrintable(QStringLiteral("expected %1:%2: ...%3...\ngot:\n%4").arg(file).arg(line).arg(message, dump(all))));
 }
 
 void TestCourseCheck::everyBadFileReported()
@@ -170,9 +178,11 @@ QList<Diagnostic> ownDiagnostics(const QList<Diagnostic>& all, const QString& la
 void compareExactly(const QList<Diagnostic>& got, const QList<Expected>& expected)
 {
     QStringList shown;
-    for (const Diagnostic& d : got) shown << d.toString() + QStringLiteral("\n    zh: ") + d.toString(QStringLiteral("zh"));
+    for (const Diagnostic& d : got)
+        shown << d.toString() + QStringLiteral("\n    zh: ") + d.toString(QStringLiteral("zh"));
     const QString info = QStringLiteral("got:\n%1").arg(shown.join(u'\n'));
-    QVERIFY2(got.size() == expected.size(), qPrintable(QStringLiteral("expected %1 diagnostics; %2").arg(expected.size()).arg(info)));
+    QVERIFY2(got.size() == expected.size(),
+             qPrintable(QStringLiteral("expected %1 diagnostics; %2").arg(expected.size()).arg(info)));
     QList<bool> used(got.size(), false);
     for (const Expected& e : expected) {
         bool found = false;
@@ -189,11 +199,17 @@ void compareExactly(const QList<Diagnostic>& got, const QList<Expected>& expecte
 }
 
 // max(wavelength) of rope.inv_freq for head_dim=64: 2π·θ^(62/64), as check prints it (6 digits).
-QString longestWavelength(double theta) { return QString::number(2 * M_PI * std::pow(theta, 62.0 / 64.0), 'g', 6); }
+QString longestWavelength(double theta)
+{
+    return QString::number(2 * M_PI * std::pow(theta, 62.0 / 64.0), 'g', 6);
+}
 
-const QString kRopeOutputs = QStringLiteral("inv_freq, wavelength, attention_factor, logit_scale, ratio_to_default, pairs");
-const QString kRopeOutputsZh = QStringLiteral("inv_freq、wavelength、attention_factor、logit_scale、ratio_to_default、pairs");
-const QString kPairColumns = QStringLiteral("pair, inv_freq, wavelength, default_inv_freq, ratio_to_default, rotations_in_L0");
+const QString kRopeOutputs =
+    QStringLiteral("inv_freq, wavelength, attention_factor, logit_scale, ratio_to_default, pairs");
+const QString kRopeOutputsZh =
+    QStringLiteral("inv_freq、wavelength、attention_factor、logit_scale、ratio_to_default、pairs");
+const QString kPairColumns =
+    QStringLiteral("pair, inv_freq, wavelength, default_inv_freq, ratio_to_default, rotations_in_L0");
 
 }  // namespace
 
@@ -203,71 +219,132 @@ void TestCourseCheck::runsWhatItChecks_data()
     QTest::addColumn<QList<Expected>>("expected");
     // Lines: front matter 1-6, a blank line 7; a run exercise of make_corpus.py's
     // run_ex() has its fence on 8, params on 12, condition on 14, answer on 15.
-    QTest::newRow("answer fails its condition") << "34-answer-fails-condition.md" << QList<Expected>{
-        {15, QStringLiteral("answer: with rope_theta=15000 the condition is not met (max(wavelength) = %1; the condition is "
-                            "max(wavelength) > 100000), so a learner who enters the answer is marked wrong")
-                 .arg(longestWavelength(15000)),
-         QStringLiteral("answer：用 rope_theta=15000 时条件不成立（max(wavelength) = %1；条件是 max(wavelength) > 100000），"
-                        "学生照这个答案填写会被判错")
-             .arg(longestWavelength(15000))}};
-    QTest::newRow("start values meet the condition") << "35-start-meets-condition.md" << QList<Expected>{
-        {12, QStringLiteral("params: the start values already meet the condition (max(wavelength) = %1; the condition is "
-                            "max(wavelength) > 100000), so a learner who changes nothing is marked right")
-                 .arg(longestWavelength(500000)),
-         QStringLiteral("params：初始值已经满足条件（max(wavelength) = %1；条件是 max(wavelength) > 100000），学生什么都不改也会被判对")
-             .arg(longestWavelength(500000))}};
-    QTest::newRow("condition names a missing output") << "36-condition-unknown-output.md" << QList<Expected>{
-        {14, QStringLiteral("condition: 'wavelengths' is not an output of rope.inv_freq (its outputs: %1); did you mean 'wavelength'?")
-                 .arg(kRopeOutputs),
-         QStringLiteral("condition：rope.inv_freq 没有名为“wavelengths”的输出（它的输出有：%1）；是不是想写“wavelength”？")
-             .arg(kRopeOutputsZh)}};
-    QTest::newRow("misspelt table column") << "37-condition-misspelt-column.md" << QList<Expected>{
-        {14, QStringLiteral("condition: table 'pairs' has no column 'wavelenght' (its columns: %1); did you mean 'wavelength'?")
-                 .arg(kPairColumns),
-         QStringLiteral("condition：表格“pairs”没有名为“wavelenght”的列")}};
-    QTest::newRow("label for a missing output") << "38-label-unknown-output.md" << QList<Expected>{
-        {11, QStringLiteral("label: 'wavelengths' is not an output of rope.inv_freq (its outputs: %1); did you mean 'wavelength'?")
-                 .arg(kRopeOutputs),
-         QStringLiteral("label：rope.inv_freq 没有名为“wavelengths”的输出")}};
-    QTest::newRow("unclosed run block: one error, at its fence") << "39-unclosed-run.md" << QList<Expected>{
-        {10, QStringLiteral("unterminated ```run block: line 17 starts another block (```exercise after-unclosed) before this "
-                            "one is closed (end this block with a line of ``` before line 17)"),
-         QStringLiteral("```run 块没有结束：第 17 行在它结束之前又开始了新的块（```exercise after-unclosed）")}};
-    QTest::newRow("unclosed code block: one error, at its fence") << "40-unclosed-code.md" << QList<Expected>{
-        {10, QStringLiteral("unterminated ```python block: line 15 starts another block (```run nosuch.module)"), QString()}};
-    QTest::newRow("&& in a condition") << "41-and-and.md" << QList<Expected>{
-        {14, QStringLiteral("condition: '&&' is not part of the condition language; write 'and'"),
-         QStringLiteral("condition：条件里不能用“&&”，请写 and")}};
-    QTest::newRow("one-space continuation") << "42-one-space-continuation.md" << QList<Expected>{
-        {11, QStringLiteral("this line is indented by one space: continuation lines of a value need two spaces"),
-         QStringLiteral("这一行只缩进了一个空格：接续上一行的内容要缩进两个空格")}};
-    QTest::newRow("every problem of a block") << "43-two-problems.md" << QList<Expected>{
-        {8, QStringLiteral("module rope.inv_freq: parameter 'head_dim': 7 is not allowed"), QStringLiteral("参数 head_dim 不能取 7")},
-        {8, QStringLiteral("module rope.inv_freq: parameter 'rope_theta': 1 is not allowed"), QStringLiteral("参数 rope_theta 不能取 1")},
-        {9, QStringLiteral("unknown key 'colour:' in a run block"), QStringLiteral("run 块里没有“colour:”这个键")}};
-    QTest::newRow("every name of a condition") << "44-two-names.md" << QList<Expected>{
-        {14, QStringLiteral("condition: 'wavelengths' is not an output of rope.inv_freq"), QString()},
-        {14, QStringLiteral("condition: table 'pairs' has no column 'wavelenght'"), QString()}};
-    QTest::newRow("module: did you mean") << "45-module-typo.md" << QList<Expected>{
-        {8, QStringLiteral("unknown module 'rope.inv_frq' (`poslab list` shows the modules); did you mean 'rope.inv_freq'?"),
-         QStringLiteral("没有名为“rope.inv_frq”的模块（`poslab list` 会列出所有模块）；是不是想写“rope.inv_freq”？")}};
-    QTest::newRow("parameter: did you mean") << "46-param-typo.md" << QList<Expected>{
-        {8, QStringLiteral("unknown parameter 'rope_thetta' (given 500)"), QStringLiteral("是不是想写“rope_theta”？")}};
-    QTest::newRow("image: did you mean") << "47-image-typo.md" << QList<Expected>{
-        {8, QStringLiteral("image not found: '../images/okk.png'; did you mean '../images/ok.png'?"),
-         QStringLiteral("找不到图片：“../images/okk.png”；是不是想写“../images/ok.png”？")}};
-    QTest::newRow("output: did you mean") << "48-output-unknown.md" << QList<Expected>{
-        {9, QStringLiteral("output: 'wavelengths' is not an output of rope.inv_freq (its outputs: %1); did you mean 'wavelength'?")
-                .arg(kRopeOutputs),
-         QString()}};
-    QTest::newRow("chart kind that cannot draw the output") << "49-chart-mismatch.md" << QList<Expected>{
-        {9, QStringLiteral("chart: a line chart cannot show output 'pe', which is a matrix (a line chart needs a series)"),
-         QStringLiteral("chart：折线图画不了输出“pe”，它是矩阵（折线图需要序列）")}};
-    QTest::newRow("warnings") << "50-warnings.md" << QList<Expected>{
-        {8, QStringLiteral("every option is marked correct: selecting all of them is always right"), QString(), true},
-        {18, QStringLiteral("accept: only regular expressions, so no answer can be shown to the learner"), QString(), true},
-        {25, QStringLiteral("tolerance: 5 is so wide that 0 also counts as right"), QStringLiteral("连 0 也会被判对"), true},
-        {30, QStringLiteral("label: output 'pairs' is not shown by this block (output: wavelength)"), QString(), true}};
+    QTest::newRow("answer fails its condition")
+        << "34-answer-fails-condition.md"
+        << QList<Expected>{
+               {15,
+                QStringLiteral(
+                    "answer: with rope_theta=15000 the condition is not met (max(wavelength) = %1; the condition is "
+                    "max(wavelength) > 100000), so a learner who enters the answer is marked wrong")
+                    .arg(longestWavelength(15000)),
+                QStringLiteral(
+                    "answer：用 rope_theta=15000 时条件不成立（max(wavelength) = %1；条件是 max(wavelength) > 100000），"
+                    "学生照这个答案填写会被判错")
+                    .arg(longestWavelength(15000))}};
+    QTest::newRow("start values meet the condition")
+        << "35-start-meets-condition.md"
+        << QList<Expected>{
+               {12,
+                QStringLiteral(
+                    "params: the start values already meet the condition (max(wavelength) = %1; the condition is "
+                    "max(wavelength) > 100000), so a learner who changes nothing is marked right")
+                    .arg(longestWavelength(500000)),
+                QStringLiteral(
+                    "params：初始值已经满足条件（max(wavelength) = %1；条件是 max(wavelength) > 100000），学生什么都不改也会被判对")
+                    .arg(longestWavelength(500000))}};
+    QTest::newRow("condition names a missing output")
+        << "36-condition-unknown-output.md"
+        << QList<Expected>{
+               {14,
+                QStringLiteral(
+                    "condition: 'wavelengths' is not an output of rope.inv_freq (its outputs: %1); did you mean 'wavelength'?")
+                    .arg(kRopeOutputs),
+                QStringLiteral(
+                    "condition：rope.inv_freq 没有名为“wavelengths”的输出（它的输出有：%1）；是不是想写“wavelength”？")
+                    .arg(kRopeOutputsZh)}};
+    QTest::newRow("misspelt table column")
+        << "37-condition-misspelt-column.md"
+        << QList<Expected>{
+               {14,
+                QStringLiteral(
+                    "condition: table 'pairs' has no column 'wavelenght' (its columns: %1); did you mean 'wavelength'?")
+                    .arg(kPairColumns),
+                QStringLiteral("condition：表格“pairs”没有名为“wavelenght”的列")}};
+    QTest::newRow("label for a missing output")
+        << "38-label-unknown-output.md"
+        << QList<Expected>{
+               {11,
+                QStringLiteral(
+                    "label: 'wavelengths' is not an output of rope.inv_freq (its outputs: %1); did you mean 'wavelength'?")
+                    .arg(kRopeOutputs),
+                QStringLiteral("label：rope.inv_freq 没有名为“wavelengths”的输出")}};
+    QTest::newRow("unclosed run block: one error, at its fence")
+        << "39-unclosed-run.md"
+        << QList<Expected>{
+               {10,
+                QStringLiteral(
+                    "unterminated ```run block: line 17 starts another block (```exercise after-unclosed) before this "
+                    "one is closed (end this block with a line of ``` before line 17)"),
+                QStringLiteral("```run 块没有结束：第 17 行在它结束之前又开始了新的块（```exercise after-unclosed）")}};
+    QTest::newRow("unclosed code block: one error, at its fence")
+        << "40-unclosed-code.md"
+        << QList<Expected>{
+               {10, QStringLiteral("unterminated ```python block: line 15 starts another block (```run nosuch.module)"),
+                QString()}};
+    QTest::newRow("&& in a condition")
+        << "41-and-and.md"
+        << QList<Expected>{{14, QStringLiteral("condition: '&&' is not part of the condition language; write 'and'"),
+                            QStringLiteral("condition：条件里不能用“&&”，请写 and")}};
+    QTest::newRow("one-space continuation")
+        << "42-one-space-continuation.md"
+        << QList<Expected>{
+               {11, QStringLiteral("this line is indented by one space: continuation lines of a value need two spaces"),
+                QStringLiteral("这一行只缩进了一个空格：接续上一行的内容要缩进两个空格")}};
+    QTest::newRow("every problem of a block")
+        << "43-two-problems.md"
+        << QList<Expected>{{8, QStringLiteral("module rope.inv_freq: parameter 'head_dim': 7 is not allowed"),
+                            QStringLiteral("参数 head_dim 不能取 7")},
+                           {8, QStringLiteral("module rope.inv_freq: parameter 'rope_theta': 1 is not allowed"),
+                            QStringLiteral("参数 rope_theta 不能取 1")},
+                           {9, QStringLiteral("unknown key 'colour:' in a run block"),
+                            QStringLiteral("run 块里没有“colour:”这个键")}};
+    QTest::newRow("every name of a condition")
+        << "44-two-names.md"
+        << QList<Expected>{
+               {14, QStringLiteral("condition: 'wavelengths' is not an output of rope.inv_freq"), QString()},
+               {14, QStringLiteral("condition: table 'pairs' has no column 'wavelenght'"), QString()}};
+    QTest::newRow("module: did you mean")
+        << "45-module-typo.md"
+        << QList<Expected>{
+               {8,
+                QStringLiteral(
+                    "unknown module 'rope.inv_frq' (`poslab list` shows the modules); did you mean 'rope.inv_freq'?"),
+                QStringLiteral(
+                    "没有名为“rope.inv_frq”的模块（`poslab list` 会列出所有模块）；是不是想写“rope.inv_freq”？")}};
+    QTest::newRow("parameter: did you mean")
+        << "46-param-typo.md"
+        << QList<Expected>{{8, QStringLiteral("unknown parameter 'rope_thetta' (given 500)"),
+                            QStringLiteral("是不是想写“rope_theta”？")}};
+    QTest::newRow("image: did you mean")
+        << "47-image-typo.md"
+        << QList<Expected>{{8, QStringLiteral("image not found: '../images/okk.png'; did you mean '../images/ok.png'?"),
+                            QStringLiteral("找不到图片：“../images/okk.png”；是不是想写“../images/ok.png”？")}};
+    QTest::newRow("output: did you mean")
+        << "48-output-unknown.md"
+        << QList<Expected>{
+               {9,
+                QStringLiteral(
+                    "output: 'wavelengths' is not an output of rope.inv_freq (its outputs: %1); did you mean 'wavelength'?")
+                    .arg(kRopeOutputs),
+                QString()}};
+    QTest::newRow("chart kind that cannot draw the output")
+        << "49-chart-mismatch.md"
+        << QList<Expected>{
+               {9,
+                QStringLiteral(
+                    "chart: a line chart cannot show output 'pe', which is a matrix (a line chart needs a series)"),
+                QStringLiteral("chart：折线图画不了输出“pe”，它是矩阵（折线图需要序列）")}};
+    QTest::newRow("warnings")
+        << "50-warnings.md"
+        << QList<Expected>{
+               {8, QStringLiteral("every option is marked correct: selecting all of them is always right"), QString(),
+                true},
+               {18, QStringLiteral("accept: only regular expressions, so no answer can be shown to the learner"),
+                QString(), true},
+               {25, QStringLiteral("tolerance: 5 is so wide that 0 also counts as right"),
+                QStringLiteral("连 0 也会被判对"), true},
+               {30, QStringLiteral("label: output 'pairs' is not shown by this block (output: wavelength)"), QString(),
+                true}};
 }
 
 void TestCourseCheck::runsWhatItChecks()
@@ -283,25 +360,45 @@ void TestCourseCheck::languagesAgree_data()
     QTest::addColumn<QString>("file");
     QTest::addColumn<QList<Expected>>("expected");
     // zh lines: front matter 1-6, "## A" on 8, the block's fence on 10.
-    QTest::newRow("number answer and tolerance") << "08-diff-answer.md" << QList<Expected>{
-        {13, QStringLiteral("the answer (answer:): 47000 here but 47117 in en (en/08-diff-answer.md:13); both languages must agree"),
-         QStringLiteral("答案（answer:）：这里是 47000，英文版（en/08-diff-answer.md:13）是 47117；两种语言必须一致")},
-        {14, QStringLiteral("the tolerance (tolerance:): 1% here but 0.5% in en (en/08-diff-answer.md:14)"),
-         QStringLiteral("容差（tolerance:）：这里是 1%，英文版（en/08-diff-answer.md:14）是 0.5%")}};
-    QTest::newRow("correct option") << "09-diff-option.md" << QList<Expected>{
-        {13, QStringLiteral("the correct options (option*:, by position): 1 here but 2 in en (en/09-diff-option.md:13)"),
-         QStringLiteral("正确选项（option*:，按位置）：这里是 1，英文版（en/09-diff-option.md:13）是 2")}};
-    QTest::newRow("accept list") << "10-diff-accept.md" << QList<Expected>{
-        {13, QStringLiteral("the accepted answers (accept:): '余弦', 'cos' here but 'cosine', '余弦' in en (en/10-diff-accept.md:13)"),
-         QString()}};
-    QTest::newRow("condition") << "11-diff-condition.md" << QList<Expected>{
-        {16, QStringLiteral("the condition (condition:): max(wavelength) > 200000 here but max(wavelength) > 100000 in en "
-                            "(en/11-diff-condition.md:16)"),
-         QStringLiteral("条件（condition:）：这里是 max(wavelength) > 200000，英文版（en/11-diff-condition.md:16）是 max(wavelength) > 100000")}};
+    QTest::newRow("number answer and tolerance")
+        << "08-diff-answer.md"
+        << QList<Expected>{
+               {13,
+                QStringLiteral(
+                    "the answer (answer:): 47000 here but 47117 in en (en/08-diff-answer.md:13); both languages must agree"),
+                QStringLiteral(
+                    "答案（answer:）：这里是 47000，英文版（en/08-diff-answer.md:13）是 47117；两种语言必须一致")},
+               {14, QStringLiteral("the tolerance (tolerance:): 1% here but 0.5% in en (en/08-diff-answer.md:14)"),
+                QStringLiteral("容差（tolerance:）：这里是 1%，英文版（en/08-diff-answer.md:14）是 0.5%")}};
+    QTest::newRow("correct option")
+        << "09-diff-option.md"
+        << QList<Expected>{
+               {13,
+                QStringLiteral(
+                    "the correct options (option*:, by position): 1 here but 2 in en (en/09-diff-option.md:13)"),
+                QStringLiteral("正确选项（option*:，按位置）：这里是 1，英文版（en/09-diff-option.md:13）是 2")}};
+    QTest::newRow("accept list")
+        << "10-diff-accept.md"
+        << QList<Expected>{
+               {13,
+                QStringLiteral(
+                    "the accepted answers (accept:): '余弦', 'cos' here but 'cosine', '余弦' in en (en/10-diff-accept.md:13)"),
+                QString()}};
+    QTest::newRow("condition")
+        << "11-diff-condition.md"
+        << QList<Expected>{
+               {16,
+                QStringLiteral(
+                    "the condition (condition:): max(wavelength) > 200000 here but max(wavelength) > 100000 in en "
+                    "(en/11-diff-condition.md:16)"),
+                QStringLiteral(
+                    "条件（condition:）：这里是 max(wavelength) > 200000，英文版（en/11-diff-condition.md:16）是 max(wavelength) > 100000")}};
     // rope_theta=1e4 is 10000; the sentence each language shows its readers may differ.
-    QTest::newRow("run block parameter") << "12-diff-params.md" << QList<Expected>{
-        {10, QStringLiteral("parameter 'partial_rotary_factor': 0.5 here but 1 in en (en/12-diff-params.md:10)"),
-         QStringLiteral("参数 partial_rotary_factor：这里是 0.5，英文版（en/12-diff-params.md:10）是 1")}};
+    QTest::newRow("run block parameter")
+        << "12-diff-params.md"
+        << QList<Expected>{
+               {10, QStringLiteral("parameter 'partial_rotary_factor': 0.5 here but 1 in en (en/12-diff-params.md:10)"),
+                QStringLiteral("参数 partial_rotary_factor：这里是 0.5，英文版（en/12-diff-params.md:10）是 1")}};
 }
 
 void TestCourseCheck::languagesAgree()
@@ -317,14 +414,26 @@ void TestCourseCheck::crossLanguage()
 {
     const QList<Diagnostic> all = checkCourse(data(QStringLiteral("xlang")));
     const QString info = dump(all);
-    QVERIFY2(has(all, QStringLiteral("01-only-en.md"), 0, QStringLiteral("chapter only in en: zh/01-only-en.md is missing")), qPrintable(info));
-    QVERIFY2(has(all, QStringLiteral("05-only-zh.md"), 0, QStringLiteral("chapter only in zh: en/05-only-zh.md is missing")), qPrintable(info));
+    QVERIFY2(
+        has(all, QStringLiteral("01-only-en.md"), 0, QStringLiteral("chapter only in en: zh/01-only-en.md is missing")),
+        qPrintable(info));
+    QVERIFY2(
+        has(all, QStringLiteral("05-only-zh.md"), 0, QStringLiteral("chapter only in zh: en/05-only-zh.md is missing")),
+        qPrintable(info));
     // zh/02-steps.md: step C starts on line 16.
     QVERIFY2(has(all, QStringLiteral("02-steps.md"), 16, QStringLiteral("3 steps here but 2 in")), qPrintable(info));
-    QVERIFY2(has(all, QStringLiteral("03-blocks.md"), 10, QStringLiteral("'run sinusoidal.matrix' here but 'run rope.inv_freq' in en")), qPrintable(info));
-    QVERIFY2(has(all, QStringLiteral("04-exercise-ids.md"), 10, QStringLiteral("'exercise other-id (number)' here but 'exercise first-id (number)'")), qPrintable(info));
-    QVERIFY2(has(all, QStringLiteral("06-chapter-id.md"), 2, QStringLiteral("chapter id 'chapter-b' differs from the en chapter's id 'chapter-a'")), qPrintable(info));
-    QVERIFY2(has(all, QStringLiteral("07-dup-across.md"), 10, QStringLiteral("duplicate exercise id 'first-id' (first at ")), qPrintable(info));
+    QVERIFY2(has(all, QStringLiteral("03-blocks.md"), 10,
+                 QStringLiteral("'run sinusoidal.matrix' here but 'run rope.inv_freq' in en")),
+             qPrintable(info));
+    QVERIFY2(has(all, QStringLiteral("04-exercise-ids.md"), 10,
+                 QStringLiteral("'exercise other-id (number)' here but 'exercise first-id (number)'")),
+             qPrintable(info));
+    QVERIFY2(has(all, QStringLiteral("06-chapter-id.md"), 2,
+                 QStringLiteral("chapter id 'chapter-b' differs from the en chapter's id 'chapter-a'")),
+             qPrintable(info));
+    QVERIFY2(
+        has(all, QStringLiteral("07-dup-across.md"), 10, QStringLiteral("duplicate exercise id 'first-id' (first at ")),
+        qPrintable(info));
     // Diagnostics point into the right language folder.
     for (const Diagnostic& d : all)
         if (d.message.contains(QLatin1String("steps here"))) QVERIFY(d.file.contains(QLatin1String("/zh/")));
@@ -364,8 +473,8 @@ void TestCourseCheck::identicalRunsRunOnce()
     const auto* spec = registry.find(QStringLiteral("rope.inv_freq"));
     QVERIFY(spec);
     // The same validated parameters, written three ways: one run.
-    for (const QStringList& params : {QStringList{QStringLiteral("rope_theta=10000")}, QStringList{QStringLiteral("rope_theta=1e4")},
-                                      QStringList{}}) {
+    for (const QStringList& params : {QStringList{QStringLiteral("rope_theta=10000")},
+                                      QStringList{QStringLiteral("rope_theta=1e4")}, QStringList{}}) {
         const auto r = runner.run(*spec, poslab::modules::parseParams(*spec, params));
         QVERIFY(r->ok);
         QVERIFY(!r->outputs.empty());
@@ -402,9 +511,11 @@ void TestCourseCheck::slowModuleIsStopped()
     QCOMPARE(all.size(), 2);
     for (const Diagnostic& d : all) {
         QCOMPARE(d.line, 8);
-        QVERIFY2(d.message.contains(QLatin1String("module slow.spin did not run with these parameters: it did not finish within 0.3 s")),
+        QVERIFY2(d.message.contains(QLatin1String(
+                     "module slow.spin did not run with these parameters: it did not finish within 0.3 s")),
                  qPrintable(d.toString()));
-        QVERIFY2(d.messageIn(QStringLiteral("zh")).contains(QStringLiteral("在 0.3 秒内没有运行完")), qPrintable(d.toString(QStringLiteral("zh"))));
+        QVERIFY2(d.messageIn(QStringLiteral("zh")).contains(QStringLiteral("在 0.3 秒内没有运行完")),
+                 qPrintable(d.toString(QStringLiteral("zh"))));
     }
 }
 
@@ -424,33 +535,40 @@ void TestCourseCheck::trainingLabModulesAreNotRun()
         registry.add(m);
     }
     QTemporaryDir tmp;
-    QVERIFY(writeCourse(tmp.path(), "```run lab.fake\noutput: nosuch\n```\n\n"
-                                    "```exercise fake-ex\nkind: run\nquestion: Q?\nmodule: lab.fake\ncondition: nosuch > 1\n```\n"));
+    QVERIFY(
+        writeCourse(tmp.path(),
+                    "```run lab.fake\noutput: nosuch\n```\n\n"
+                    "```exercise fake-ex\nkind: run\nquestion: Q?\nmodule: lab.fake\ncondition: nosuch > 1\n```\n"));
     QList<Diagnostic> all = checkCourse(tmp.path(), registry);
     QCOMPARE(runs.load(), 0);
     // Only what is found without running: the exercise lets the learner vary nothing.
     QCOMPARE(all.size(), 2);
     for (const Diagnostic& d : all)
-        QVERIFY2(d.message == QLatin1String("run exercise 'fake-ex' has no 'vary:' (what the learner may set)"), qPrintable(d.toString()));
+        QVERIFY2(d.message == QLatin1String("run exercise 'fake-ex' has no 'vary:' (what the learner may set)"),
+                 qPrintable(d.toString()));
     // The same block of another module runs, and its wrong name is found.
     QVERIFY(writeCourse(tmp.path(), "```run other.fake\noutput: nosuch\n```\n"));
     all = checkCourse(tmp.path(), registry);
     QCOMPARE(runs.load(), 1);
     QCOMPARE(all.size(), 2);
-    QVERIFY2(all[0].message.contains(QLatin1String("output: 'nosuch' is not an output of other.fake (its outputs: value)")),
-             qPrintable(all[0].toString()));
+    QVERIFY2(
+        all[0].message.contains(QLatin1String("output: 'nosuch' is not an output of other.fake (its outputs: value)")),
+        qPrintable(all[0].toString()));
 }
 
 void TestCourseCheck::didYouMean()
 {
     const QStringList known = {QStringLiteral("wavelength"), QStringLiteral("inv_freq"), QStringLiteral("pairs")};
-    QCOMPARE(closeNames(QStringLiteral("wavelenght"), known), QStringList{QStringLiteral("wavelength")});  // transposition
+    QCOMPARE(closeNames(QStringLiteral("wavelenght"), known),
+             QStringList{QStringLiteral("wavelength")});  // transposition
     QCOMPARE(closeNames(QStringLiteral("wavelengths"), known), QStringList{QStringLiteral("wavelength")});
     QCOMPARE(closeNames(QStringLiteral("Pairs"), known), QStringList{QStringLiteral("pairs")});
     QVERIFY(closeNames(QStringLiteral("theta"), known).isEmpty());  // nothing close: no guess
     QVERIFY(closeNames(QStringLiteral("pe"), {QStringLiteral("x")}).isEmpty());
-    QCOMPARE(poslab::lessons::didYouMean(QStringLiteral("inv_frq"), known).en, QStringLiteral("; did you mean 'inv_freq'?"));
-    QCOMPARE(poslab::lessons::didYouMean(QStringLiteral("inv_frq"), known).zh, QStringLiteral("；是不是想写“inv_freq”？"));
+    QCOMPARE(poslab::lessons::didYouMean(QStringLiteral("inv_frq"), known).en,
+             QStringLiteral("; did you mean 'inv_freq'?"));
+    QCOMPARE(poslab::lessons::didYouMean(QStringLiteral("inv_frq"), known).zh,
+             QStringLiteral("；是不是想写“inv_freq”？"));
     QVERIFY(poslab::lessons::didYouMean(QStringLiteral("zzz"), known).isEmpty());
 }
 
@@ -458,8 +576,9 @@ void TestCourseCheck::realCourse()
 {
     // The course shipped with PosLab must always pass `poslab check`.
     const QString dir = QStringLiteral(POSLAB_SOURCE_COURSE_DIR);
-    const bool hasChapters = !QDir(dir + QStringLiteral("/en")).entryList({QStringLiteral("*.md")}, QDir::Files).isEmpty() ||
-                             !QDir(dir + QStringLiteral("/zh")).entryList({QStringLiteral("*.md")}, QDir::Files).isEmpty();
+    const bool hasChapters =
+        !QDir(dir + QStringLiteral("/en")).entryList({QStringLiteral("*.md")}, QDir::Files).isEmpty() ||
+        !QDir(dir + QStringLiteral("/zh")).entryList({QStringLiteral("*.md")}, QDir::Files).isEmpty();
     const QList<Diagnostic> all = checkCourse(dir);
     if (!hasChapters) {
         // Until chapters are written, the checker must say the course is empty.
@@ -493,7 +612,8 @@ void TestCourseCheck::mutatedChaptersNeverCrash()
     QRandomGenerator rng(20261129);
     const auto& reg = poslab::modules::Registry::builtin();
     const QString dir = data(QStringLiteral("valid"));
-    const QStringList sources = {data(QStringLiteral("valid/en/01-basics.md")), data(QStringLiteral("valid/en/02-rope.md"))};
+    const QStringList sources = {data(QStringLiteral("valid/en/01-basics.md")),
+                                 data(QStringLiteral("valid/en/02-rope.md"))};
     int withDiagnostics = 0;
     for (int iter = 0; iter < 400; ++iter) {
         QFile f(sources[iter % sources.size()]);
@@ -503,19 +623,20 @@ void TestCourseCheck::mutatedChaptersNeverCrash()
         for (int e = 0; e < edits && !text.isEmpty(); ++e) {
             const int pos = int(rng.bounded(int(text.size())));
             switch (rng.bounded(6)) {
-            case 0: text.remove(pos, 1 + int(rng.bounded(40))); break;
-            case 1: text.insert(pos, char(rng.bounded(256))); break;
-            case 2: text.insert(pos, "\n```"); break;
-            case 3: text.insert(pos, "\n## "); break;
-            case 4: text[pos] = char(rng.bounded(32, 127)); break;
-            case 5: {
-                const int len = int(rng.bounded(80));
-                text.insert(int(rng.bounded(int(text.size()))), text.mid(pos, len));
-                break;
-            }
+                case 0: text.remove(pos, 1 + int(rng.bounded(40))); break;
+                case 1: text.insert(pos, char(rng.bounded(256))); break;
+                case 2: text.insert(pos, "\n```"); break;
+                case 3: text.insert(pos, "\n## "); break;
+                case 4: text[pos] = char(rng.bounded(32, 127)); break;
+                case 5: {
+                    const int len = int(rng.bounded(80));
+                    text.insert(int(rng.bounded(int(text.size()))), text.mid(pos, len));
+                    break;
+                }
             }
         }
-        const ChapterParseResult r = parseChapterText(text, sources[iter % sources.size()], dir, QStringLiteral("en"), reg);
+        const ChapterParseResult r =
+            parseChapterText(text, sources[iter % sources.size()], dir, QStringLiteral("en"), reg);
         const int lines = int(text.count('\n')) + 2;
         for (const Diagnostic& d : r.diagnostics) {
             QVERIFY2(d.line >= 0 && d.line <= lines, qPrintable(d.toString()));

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_course_parser.cpp — the chapter parser on valid input: front matter,
 // steps, blocks with their source lines, run and exercise fields, CRLF/BOM
 // equivalence, images, and the default course locator.
@@ -110,8 +111,7 @@ void TestCourseParser::validChapterStructure()
     QCOMPARE(s1.blocks.size(), 3);
     QCOMPARE(s1.blocks[0].kind, Block::Kind::Markdown);
     QCOMPARE(s1.blocks[0].location.line, 14);
-    QCOMPARE(s1.blocks[0].markdown,
-             QStringLiteral("Some text with a table:\n\n| a | b |\n|:--|--:|\n| 1 | 2 |"));
+    QCOMPARE(s1.blocks[0].markdown, QStringLiteral("Some text with a table:\n\n| a | b |\n|:--|--:|\n| 1 | 2 |"));
     QCOMPARE(s1.blocks[1].kind, Block::Kind::Run);
     QCOMPARE(s1.blocks[1].location.line, 20);
     QCOMPARE(s1.blocks[2].kind, Block::Kind::Markdown);
@@ -125,8 +125,7 @@ void TestCourseParser::validChapterStructure()
     // An ordinary fenced code block (even with '#' lines inside) stays Markdown.
     QCOMPARE(s2.blocks[0].kind, Block::Kind::Markdown);
     QCOMPARE(s2.blocks[0].location.line, 38);
-    QCOMPARE(s2.blocks[0].markdown,
-             QStringLiteral("```python\n# not a heading\n## not a step either\nprint(1)\n```"));
+    QCOMPARE(s2.blocks[0].markdown, QStringLiteral("```python\n# not a heading\n## not a step either\nprint(1)\n```"));
     QCOMPARE(s2.blocks[1].kind, Block::Kind::Exercise);
     QCOMPARE(s2.blocks[1].location.line, 44);
 }
@@ -272,8 +271,9 @@ void TestCourseParser::fencesInsideQuotesAndCode()
         "~~~run sinusoidal.matrix positions=8\n"               // 16
         "chart: table\n"                                       // 17
         "~~~\n";                                               // 18
-    const ChapterParseResult r = parseChapterText(text, QStringLiteral("/nowhere/en/01-t.md"), QStringLiteral("/nowhere"),
-                                                  QStringLiteral("en"), poslab::modules::Registry::builtin());
+    const ChapterParseResult r =
+        parseChapterText(text, QStringLiteral("/nowhere/en/01-t.md"), QStringLiteral("/nowhere"), QStringLiteral("en"),
+                         poslab::modules::Registry::builtin());
     QCOMPARE(r.diagnostics.size(), 1);
     QCOMPARE(r.diagnostics[0].line, 13);
     QVERIFY(r.diagnostics[0].message.contains(QLatin1String("must not be inside a list or quote")));
@@ -305,7 +305,8 @@ void TestCourseParser::images()
     QVERIFY(err.contains(QLatin1String("not found")));
     // Through a symbolic link that points out of the course folder.
     QVERIFY(resolveCourseImage(data(QStringLiteral("bad")), data(QStringLiteral("bad/en/x.md")),
-                               QStringLiteral("../images/escape.png"), &err).isEmpty());
+                               QStringLiteral("../images/escape.png"), &err)
+                .isEmpty());
     QVERIFY(err.contains(QLatin1String("symbolic link")));
 }
 
@@ -339,9 +340,11 @@ void TestCourseParser::teacherReadmeExample()
         QVERIFY(!lines.isEmpty());
         lines.removeLast();
         const QString lang = readme.contains(QLatin1String(".zh.")) ? QStringLiteral("zh") : QStringLiteral("en");
-        const QString file = QDir(QStringLiteral(POSLAB_SOURCE_COURSE_DIR)).filePath(lang + QStringLiteral("/03-example.md"));
-        const ChapterParseResult r = parseChapterText(lines.join(u'\n').toUtf8(), file, QStringLiteral(POSLAB_SOURCE_COURSE_DIR),
-                                                      lang, poslab::modules::Registry::builtin());
+        const QString file =
+            QDir(QStringLiteral(POSLAB_SOURCE_COURSE_DIR)).filePath(lang + QStringLiteral("/03-example.md"));
+        const ChapterParseResult r =
+            parseChapterText(lines.join(u'\n').toUtf8(), file, QStringLiteral(POSLAB_SOURCE_COURSE_DIR), lang,
+                             poslab::modules::Registry::builtin());
         QVERIFY2(r.diagnostics.isEmpty(), qPrintable(r.diagnostics.value(0).toString()));
         QCOMPARE(r.chapter.id, QStringLiteral("example-frequencies"));
         QCOMPARE(r.chapter.steps.size(), 4);
@@ -367,7 +370,8 @@ void TestCourseParser::teacherReadmeExample()
         const ExerciseBlock& ex = last.blocks.last().exercise;
         const auto* spec = poslab::modules::Registry::builtin().find(ex.run.moduleId);
         QVERIFY(spec);
-        for (const auto& [base, right] : {std::pair{QStringLiteral("22000"), true}, std::pair{QStringLiteral("10000"), false}}) {
+        for (const auto& [base, right] :
+             {std::pair{QStringLiteral("22000"), true}, std::pair{QStringLiteral("10000"), false}}) {
             QStringList params = ex.run.params;
             params.replaceInStrings(QRegularExpression(QStringLiteral("^base=.*")), QStringLiteral("base=") + base);
             const auto outputs = poslab::modules::runModule(*spec, poslab::modules::parseParams(*spec, params));
@@ -399,8 +403,9 @@ void TestCourseParser::headingPitfalls()
         "\n"                                                   // 19
         "## Last ##\n"                                         // 20
         "End.\n";                                              // 21
-    const ChapterParseResult r = parseChapterText(text, QStringLiteral("/nowhere/en/01-t.md"), QStringLiteral("/nowhere"),
-                                                  QStringLiteral("en"), poslab::modules::Registry::builtin());
+    const ChapterParseResult r =
+        parseChapterText(text, QStringLiteral("/nowhere/en/01-t.md"), QStringLiteral("/nowhere"), QStringLiteral("en"),
+                         poslab::modules::Registry::builtin());
     QStringList got;
     for (const Diagnostic& d : r.diagnostics) got << d.toString();
     QCOMPARE(r.diagnostics.size(), 3);
@@ -422,15 +427,16 @@ void TestCourseParser::headingPitfalls()
 void TestCourseParser::runExerciseAnswer()
 {
     const auto parse = [](const QByteArray& answerLine) {
-        return parseSnippet("```exercise t-run\n"                         // 7
-                            "kind: run\n"                                 // 8
-                            "question: Q\n"                               // 9
-                            "module: sinusoidal.matrix\n"                 // 10
-                            "params: positions=8 dim=64 base=10000\n"     // 11
-                            "vary: base 100..1000000 log\n"               // 12
-                            "condition: max(wavelengths) > 100000\n"      // 13
-                            + answerLine +                                // 14
-                            "```\n");
+        return parseSnippet(
+            "```exercise t-run\n"                      // 7
+            "kind: run\n"                              // 8
+            "question: Q\n"                            // 9
+            "module: sinusoidal.matrix\n"              // 10
+            "params: positions=8 dim=64 base=10000\n"  // 11
+            "vary: base 100..1000000 log\n"            // 12
+            "condition: max(wavelengths) > 100000\n"   // 13
+            + answerLine +                             // 14
+            "```\n");
     };
     {
         const ChapterParseResult r = parse("answer: base=22000\n");
@@ -470,7 +476,7 @@ void TestCourseParser::varyOffersSomeChoices()
 {
     const auto parse = [](const QByteArray& vary) {
         return parseSnippet("```run attention.permutation sentence=cat_mouse reorder=swap_roles\n"  // 7
-                            + vary +                                                                  // 8
+                            + vary +                                                                // 8
                             "```\n");
     };
     {
@@ -478,7 +484,8 @@ void TestCourseParser::varyOffersSomeChoices()
         QVERIFY2(r.diagnostics.isEmpty(), qPrintable(r.diagnostics.value(0).toString()));
         const RunBlock& b = r.chapter.steps.first().blocks.first().run;
         QCOMPARE(b.vary.size(), 1);
-        QCOMPARE(b.vary[0].choices, (QStringList{QStringLiteral("reverse"), QStringLiteral("swap_roles"), QStringLiteral("shuffle")}));
+        QCOMPARE(b.vary[0].choices,
+                 (QStringList{QStringLiteral("reverse"), QStringLiteral("swap_roles"), QStringLiteral("shuffle")}));
     }
     {
         const ChapterParseResult r = parse("vary: reorder\n");  // all values
@@ -492,7 +499,8 @@ void TestCourseParser::varyOffersSomeChoices()
         {"vary: reorder reverse|sideways\n", QStringLiteral("'sideways' is not a value of 'reorder'")},
         {"vary: reorder reverse\n", QStringLiteral("offer two or more different values")},
         {"vary: reorder reverse|reverse\n", QStringLiteral("offer two or more different values")},
-        {"vary: reorder reverse|shuffle\n", QStringLiteral("start value 'swap_roles' of 'reorder' is not among the values offered")},
+        {"vary: reorder reverse|shuffle\n",
+         QStringLiteral("start value 'swap_roles' of 'reorder' is not among the values offered")},
         {"vary: reorder reverse|shuffle 1..2\n", QStringLiteral("takes no range")},
     };
     for (const auto& b : bad) {
@@ -505,21 +513,24 @@ void TestCourseParser::varyOffersSomeChoices()
 
 void TestCourseParser::runBlockLabels()
 {
-    const ChapterParseResult r = parseSnippet("```run rope.extrapolation\n"                          // 7
-                                              "label: score_plain 原始 RoPE（不缩放）\n"             // 8
-                                              "label: summary.max_abs_score_beyond 超出后的最大分数\n"  // 9
-                                              "label: score_plain again\n"                          // 10 twice
-                                              "label: Score text\n"                                 // 11 not a name
-                                              "label: score_linear\n"                               // 12 no text
-                                              "```\n");
+    const ChapterParseResult r = parseSnippet(
+        "```run rope.extrapolation\n"                             // 7
+        "label: score_plain 原始 RoPE（不缩放）\n"                // 8
+        "label: summary.max_abs_score_beyond 超出后的最大分数\n"  // 9
+        "label: score_plain again\n"                              // 10 twice
+        "label: Score text\n"                                     // 11 not a name
+        "label: score_linear\n"                                   // 12 no text
+        "```\n");
     const RunBlock& b = r.chapter.steps.first().blocks.first().run;
     QCOMPARE(b.labels.size(), 2);
     QCOMPARE(b.labels[0].first, QStringLiteral("score_plain"));
     QCOMPARE(b.labels[0].second, QStringLiteral("原始 RoPE（不缩放）"));
     QCOMPARE(b.labels[1].first, QStringLiteral("summary.max_abs_score_beyond"));
     QCOMPARE(r.diagnostics.size(), 3);
-    QVERIFY2(r.diagnostics[0].line == 10 && r.diagnostics[0].message.contains(QLatin1String("labelled twice")), qPrintable(diagnosticsText(r)));
-    QVERIFY2(r.diagnostics[1].line == 11 && r.diagnostics[1].message.contains(QLatin1String("expected 'OUTPUT text'")), qPrintable(diagnosticsText(r)));
+    QVERIFY2(r.diagnostics[0].line == 10 && r.diagnostics[0].message.contains(QLatin1String("labelled twice")),
+             qPrintable(diagnosticsText(r)));
+    QVERIFY2(r.diagnostics[1].line == 11 && r.diagnostics[1].message.contains(QLatin1String("expected 'OUTPUT text'")),
+             qPrintable(diagnosticsText(r)));
     QCOMPARE(r.diagnostics[2].line, 12);
 }
 

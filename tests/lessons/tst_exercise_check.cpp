@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_exercise_check.cpp — answer checking for every exercise kind, the
 // condition grammar (parse errors and evaluation), and run conditions on real
 // module outputs.
@@ -104,24 +105,39 @@ void TestExerciseCheck::numbers_data()
     QTest::addColumn<bool>("correct");
     QTest::addColumn<bool>("problem");
     // 0.5% of 62832 is 314.16, so [62517.84, 63146.16] is right.
-    QTest::newRow("exact") << 62832.0 << "0.5%" << "62832" << true << false;
-    QTest::newRow("inside relative") << 62832.0 << "0.5%" << "63100" << true << false;
-    QTest::newRow("outside relative") << 62832.0 << "0.5%" << "63200" << false << false;
-    QTest::newRow("below relative") << 62832.0 << "0.5%" << "62500" << false << false;
-    QTest::newRow("thousands commas") << 62832.0 << "0.5%" << "62,832" << true << false;
+    QTest::newRow("exact") << 62832.0 << "0.5%"
+                           << "62832" << true << false;
+    QTest::newRow("inside relative") << 62832.0 << "0.5%"
+                                     << "63100" << true << false;
+    QTest::newRow("outside relative") << 62832.0 << "0.5%"
+                                      << "63200" << false << false;
+    QTest::newRow("below relative") << 62832.0 << "0.5%"
+                                    << "62500" << false << false;
+    QTest::newRow("thousands commas") << 62832.0 << "0.5%"
+                                      << "62,832" << true << false;
     QTest::newRow("thin space") << 62832.0 << "0.5%" << QString::fromUtf8("62\u2009832") << true << false;
     QTest::newRow("full-width digits") << 62832.0 << "0.5%" << QString::fromUtf8("６２８３２") << true << false;
-    QTest::newRow("exponent") << 62832.0 << "0.5%" << "6.28e4" << true << false;
-    QTest::newRow("bad commas") << 62832.0 << "0.5%" << "6,28,32" << false << true;
-    QTest::newRow("not a number") << 62832.0 << "0.5%" << "about 60000" << false << true;
-    QTest::newRow("empty") << 62832.0 << "0.5%" << "  " << false << true;
-    QTest::newRow("absolute inside") << 1.5 << "0.01" << "1.509" << true << false;
-    QTest::newRow("absolute edge") << 1.5 << "0.01" << "1.51" << true << false;
-    QTest::newRow("absolute outside") << 1.5 << "0.01" << "1.52" << false << false;
-    QTest::newRow("default exact") << 0.3 << "" << "0.3" << true << false;
-    QTest::newRow("default tiny relative") << 0.3 << "" << "0.30000001" << false << false;
+    QTest::newRow("exponent") << 62832.0 << "0.5%"
+                              << "6.28e4" << true << false;
+    QTest::newRow("bad commas") << 62832.0 << "0.5%"
+                                << "6,28,32" << false << true;
+    QTest::newRow("not a number") << 62832.0 << "0.5%"
+                                  << "about 60000" << false << true;
+    QTest::newRow("empty") << 62832.0 << "0.5%"
+                           << "  " << false << true;
+    QTest::newRow("absolute inside") << 1.5 << "0.01"
+                                     << "1.509" << true << false;
+    QTest::newRow("absolute edge") << 1.5 << "0.01"
+                                   << "1.51" << true << false;
+    QTest::newRow("absolute outside") << 1.5 << "0.01"
+                                      << "1.52" << false << false;
+    QTest::newRow("default exact") << 0.3 << ""
+                                   << "0.3" << true << false;
+    QTest::newRow("default tiny relative") << 0.3 << ""
+                                           << "0.30000001" << false << false;
     QTest::newRow("unicode minus") << -2.0 << "" << QString::fromUtf8("\u22122") << true << false;
-    QTest::newRow("nan rejected") << 1.0 << "1%" << "nan" << false << true;
+    QTest::newRow("nan rejected") << 1.0 << "1%"
+                                  << "nan" << false << true;
 }
 
 void TestExerciseCheck::numbers()
@@ -153,8 +169,8 @@ void TestExerciseCheck::multiple()
     const ExerciseBlock ex = optionsExercise(ExerciseKind::Multiple, {true, false, true, false});
     QVERIFY(checkMultiple(ex, {0, 2}).correct);
     QVERIFY(checkMultiple(ex, {2, 0}).correct);
-    QVERIFY(checkMultiple(ex, {2, 0, 2}).correct);  // a repeated index counts once
-    QVERIFY(!checkMultiple(ex, {0}).correct);       // missing one
+    QVERIFY(checkMultiple(ex, {2, 0, 2}).correct);   // a repeated index counts once
+    QVERIFY(!checkMultiple(ex, {0}).correct);        // missing one
     QVERIFY(!checkMultiple(ex, {0, 1, 2}).correct);  // one too many
     QVERIFY(!checkMultiple(ex, {1, 3}).correct);
     QVERIFY(!checkMultiple(ex, {}).problem.isEmpty());
@@ -166,8 +182,7 @@ void TestExerciseCheck::text_data()
     QTest::addColumn<QStringList>("accept");
     QTest::addColumn<QString>("given");
     QTest::addColumn<bool>("correct");
-    const QStringList rope = {QStringLiteral("RoPE"),
-                              QStringLiteral("/rotary( position)? (embedding|encoding)s?/i")};
+    const QStringList rope = {QStringLiteral("RoPE"), QStringLiteral("/rotary( position)? (embedding|encoding)s?/i")};
     QTest::newRow("literal same") << rope << "RoPE" << true;
     QTest::newRow("literal case and spaces") << rope << "  rope  " << true;
     QTest::newRow("literal full-width") << rope << QString::fromUtf8("ＲｏＰＥ") << true;
@@ -310,7 +325,8 @@ void TestExerciseCheck::conditionRuntimeErrors()
         bool v = false;
         QString err;
         QVERIFY2(!cond.evaluate(outs, &v, &err), c.text);
-        QVERIFY2(err.contains(QString::fromUtf8(c.message)), qPrintable(QStringLiteral("%1 -> %2").arg(QString::fromUtf8(c.text), err)));
+        QVERIFY2(err.contains(QString::fromUtf8(c.message)),
+                 qPrintable(QStringLiteral("%1 -> %2").arg(QString::fromUtf8(c.text), err)));
     }
     QVERIFY(Condition::parse(QStringLiteral("count(empty) == 0")).evaluate(outs, nullptr, nullptr));
     QCOMPARE(Condition::parse(QStringLiteral("max(a) > 1 and b < count(c.d) or e == 2")).outputNames(),
@@ -327,13 +343,15 @@ void TestExerciseCheck::runOnRealModule()
     ex.run.moduleId = QStringLiteral("rope.inv_freq");
     ex.run.condition = QStringLiteral("max(wavelength) > 8192 and count(inv_freq) == 32");
 
-    const auto low = runReal(QStringLiteral("rope.inv_freq"), {QStringLiteral("head_dim=64"), QStringLiteral("rope_theta=100")});
+    const auto low =
+        runReal(QStringLiteral("rope.inv_freq"), {QStringLiteral("head_dim=64"), QStringLiteral("rope_theta=100")});
     QVERIFY(!low.empty());
     CheckResult r = checkRun(ex, low);
     QVERIFY(r.problem.isEmpty());
     QVERIFY(!r.correct);
 
-    const auto high = runReal(QStringLiteral("rope.inv_freq"), {QStringLiteral("head_dim=64"), QStringLiteral("rope_theta=10000")});
+    const auto high =
+        runReal(QStringLiteral("rope.inv_freq"), {QStringLiteral("head_dim=64"), QStringLiteral("rope_theta=10000")});
     r = checkRun(ex, high);
     QVERIFY2(r.problem.isEmpty(), qPrintable(r.problem));
     QVERIFY(r.correct);

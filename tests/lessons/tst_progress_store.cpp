@@ -1,23 +1,34 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_progress_store.cpp — the learner's saved progress: round trip, atomic
 // writes (a crash leaves a temp file or a truncated file), corrupt files kept
 // aside, unwritable folders, and many rapid saves from several threads.
 #include "lessons/progress_store.h"
 
+#include "../shared/test_timing.h"
+
 #include <QCoreApplication>
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QProcessEnvironment>
-#include <QJsonObject>
+#include <QRandomGenerator>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
 
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <vector>
 
+#include <unistd.h>
+
 using namespace poslab::lessons;
+using poslab::testing::scaledMs;
 
 class TestProgressStore : public QObject {
     Q_OBJECT
@@ -119,8 +130,12 @@ void TestProgressStore::everyChangeIsSaved()
     s.setAnswer(QStringLiteral("a"), QStringLiteral("1"));
     QCOMPARE(changed.size(), 1);
     const QJsonObject root = QJsonDocument::fromJson(readAll(path)).object();
-    QCOMPARE(root.value(QStringLiteral("exercises")).toObject().value(QStringLiteral("a")).toObject()
-                 .value(QStringLiteral("answer")).toString(),
+    QCOMPARE(root.value(QStringLiteral("exercises"))
+                 .toObject()
+                 .value(QStringLiteral("a"))
+                 .toObject()
+                 .value(QStringLiteral("answer"))
+                 .toString(),
              QStringLiteral("1"));
     s.setAnswer(QStringLiteral("a"), QStringLiteral("12"));
     ProgressStore other(path);
@@ -254,44 +269,78 @@ void TestProgressStore::defaultPath()
 
 void TestProgressStore::killedWhileSaving()
 {
-    // A child process (this executable, see main) saves as fast as it can;
-    // we SIGKILL it at a random moment. The file must always load as a good
-    // state: one of the values the child wrote, never a torn file.
+    // A child process (this executable, see main) saves as fast as it can and
+    // reports each save it finished on stdout; we SIGKILL it after its k-th
+    // report (k seeded, a different moment of a save each round). The file
+    // must always load as a good state — one of the values the child wrote,
+    // never a torn file — holding at least the last value the child reported
+    // saved (a finished save is never lost).
     QTemporaryDir tmp;
     const QString path = tmp.filePath(QStringLiteral("progress.json"));
+    bool seedOk = false;
+    quint32 seed = qEnvironmentVariable("POSLAB_FAULT_SEED").toUInt(&seedOk);
+    if (!seedOk) seed = 20261201u;
+    QRandomGenerator rng(seed);
     int lastSeen = -1;
     for (int round = 0; round < 4; ++round) {
+        const int k = 1 + int(rng.bounded(40u + 60u * quint32(round)));
         QProcess child;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("POSLAB_PROGRESS_CHILD"), path);
         child.setProcessEnvironment(env);
         child.start(QCoreApplication::applicationFilePath(), QStringList{});
-        QVERIFY(child.waitForStarted(10000));
-        // Let it write for a while (it resumes from the last value each round).
-        QTest::qWait(150 + 70 * round);
+        QVERIFY(child.waitForStarted(scaledMs(10000)));
+        // Let it save k times (it resumes from the last value each round).
+        int reports = 0, lastReported = -1;
+        QByteArray out;
+        const QDeadlineTimer deadline(scaledMs(60000));
+        while (reports < k && !deadline.hasExpired() && child.state() == QProcess::Running) {
+            child.waitForReadyRead(int(std::clamp<qint64>(deadline.remainingTime(), 1, 1000)));
+            out += child.readAllStandardOutput();
+            for (qsizetype nl = out.indexOf('\n'); nl >= 0 && reports < k; nl = out.indexOf('\n')) {
+                lastReported = out.left(nl).toInt();
+                ++reports;
+                out.remove(0, nl + 1);
+            }
+        }
         child.kill();  // SIGKILL: no cleanup
-        QVERIFY(child.waitForFinished(10000));
+        QVERIFY(child.waitForFinished(scaledMs(10000)));
+        qInfo("seed %u round %d: killed after %d reported saves (last %d)", seed, round, reports, lastReported);
+        QVERIFY2(reports == k, qPrintable(QStringLiteral("the child reported %1 saves of %2: %3")
+                                              .arg(reports)
+                                              .arg(k)
+                                              .arg(QString::fromLocal8Bit(child.readAllStandardError()))));
         ProgressStore s(path);
         QVERIFY2(s.load(), qPrintable(s.lastError()));
         QVERIFY(corruptFiles(tmp.path()).isEmpty());
         bool ok = false;
         const int value = s.exercise(QStringLiteral("typing")).answer.toInt(&ok);
         QVERIFY(ok);
-        QVERIFY(value >= lastSeen);  // progress never goes backwards
+        QVERIFY(value >= lastSeen);      // progress never goes backwards
+        QVERIFY(value >= lastReported);  // a save the child finished is kept
         lastSeen = value;
     }
     QVERIFY(lastSeen > 0);
 }
 
-// Child mode for killedWhileSaving(): save forever until killed.
+// Child mode for killedWhileSaving(): save forever until killed, reporting
+// each value once its save has finished.
 static int runChild(const QString& path)
 {
     ProgressStore s(path);
     s.load();
+    QObject::connect(&s, &ProgressStore::saveFailed, [](const QString& why) {
+        std::fprintf(stderr, "save failed: %s\n", qPrintable(why));
+        std::_Exit(3);
+    });
     bool ok = false;
     int i = s.exercise(QStringLiteral("typing")).answer.toInt(&ok);
     if (!ok) i = 0;
-    for (;;) s.setAnswer(QStringLiteral("typing"), QString::number(++i));
+    for (;;) {
+        s.setAnswer(QStringLiteral("typing"), QString::number(++i));
+        const QByteArray line = QByteArray::number(i) + '\n';
+        if (::write(1, line.constData(), size_t(line.size())) != line.size()) return 4;
+    }
 }
 
 int main(int argc, char** argv)

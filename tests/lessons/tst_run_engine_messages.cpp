@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_run_engine_messages — a failed run says what went wrong in both course
 // languages (RunResult::errorIn): unknown module, refused parameter (from the
 // registry and from a module's own check), memory budget, an error of the
@@ -6,14 +7,15 @@
 #include "lessons/run_engine.h"
 #include "modules/registry.h"
 
-#include <QElapsedTimer>
+#include "../shared/test_timing.h"
+
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTest>
-#include <QThread>
 
 using namespace poslab::lessons;
 using namespace poslab::modules;
+using poslab::testing::scaledMs;
 
 namespace {
 
@@ -39,13 +41,12 @@ const Registry& testRegistry()
 
         ModuleSpec slow;
         slow.id = QStringLiteral("test.slow");
+        // Waits for its cancel flag: only the cancel ends it (after the
+        // guard, far beyond the test's waits, it would end uncancelled and
+        // the test fail).
         slow.run = [](const Params&, const RunContext& ctx) {
-            QElapsedTimer t;
-            t.start();
-            while (t.elapsed() < 20000) {
-                ctx.throwIfCancelled();
-                QThread::msleep(2);
-            }
+            poslab::testing::pollUntil([&] { return ctx.isCancelled(); }, 120000, 1000);
+            ctx.throwIfCancelled();
             return std::vector<Output>{};
         };
         r.add(slow);
@@ -81,11 +82,11 @@ private slots:
         QTest::newRow("module check") << "test.sizes" << QStringList{"n=3", "m=5"}
                                       << "test.sizes: parameter 'm': 5 is not allowed; at most n = 3"
                                       << "test.sizes：参数 m 不能取 5；允许的取值：不超过 n = 3";
-        QTest::newRow("unknown parameter") << "test.sizes" << QStringList{"k=1"}
-                                           << "test.sizes: unknown parameter 'k' (given 1); module test.sizes takes: n, m"
-                                           << "test.sizes：没有名为 k 的参数（给出的值是 1）；模块 test.sizes 的参数有：n、m";
-        QTest::newRow("memory budget") << "test.sizes" << QStringList{"n=99"}
-                                       << "test.sizes: the test table would need"
+        QTest::newRow("unknown parameter")
+            << "test.sizes" << QStringList{"k=1"}
+            << "test.sizes: unknown parameter 'k' (given 1); module test.sizes takes: n, m"
+            << "test.sizes：没有名为 k 的参数（给出的值是 1）；模块 test.sizes 的参数有：n、m";
+        QTest::newRow("memory budget") << "test.sizes" << QStringList{"n=99"} << "test.sizes: the test table would need"
                                        << "test.sizes：所需内存超出预算，请把尺寸调小（the test table would need";
         QTest::newRow("core error") << "test.sizes" << QStringList{"n=98"}
                                     << "test.sizes failed: boom: the core refused"
@@ -103,7 +104,7 @@ private slots:
         const RunResultPtr now = engine.runNow(id, params);
         QVERIFY(now && !now->ok);
         const quint64 request = engine.submit(id, params);
-        QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, scaledMs(10000));
         QCOMPARE(failed.at(0).at(0).value<quint64>(), request);
         for (const QString& shown : {now->errorIn(QStringLiteral("en")), failed.at(0).at(1).toString()})
             QVERIFY2(shown.startsWith(english), qPrintable(shown));
@@ -120,9 +121,9 @@ private slots:
         QSignalSpy started(&engine, &RunEngine::started);
         QSignalSpy finished(&engine, &RunEngine::finished);
         const quint64 id = engine.submit(QStringLiteral("test.slow"), QStringList{});
-        QTRY_COMPARE_WITH_TIMEOUT(started.size(), 1, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(started.size(), 1, scaledMs(10000));
         engine.cancel(id);
-        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, scaledMs(10000));
         const RunResultPtr r = finished.at(0).at(1).value<RunResultPtr>();
         QVERIFY(r && r->cancelled);
         QCOMPARE(r->errorIn(QStringLiteral("en")), QStringLiteral("test.slow: cancelled"));

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_shipped_course.cpp — the course shipped with PosLab (lessons/), as a
 // learner meets it: both languages teach the same chapters with the same steps,
 // run blocks and exercises; every run block runs with its lesson parameters and
 // has the outputs it names; every exercise accepts its own worked answer and
 // rejects a plainly wrong one; every chapter meets the course's requirements
-// (issue 4: at least three run blocks and three exercises, a run exercise, key
-// points and references at the end).
+// (at least three run blocks and three exercises, a run exercise, key points
+// and references at the end).
 //
 // Nothing here is a golden number: the expected answers are the lesson's own
 // (`answer:`, `option*:`, `accept:`), and the checks are the checkers the
@@ -41,9 +42,15 @@ Q_DECLARE_METATYPE(poslab::lessons::Block)
 
 namespace {
 
-QString courseDir() { return QStringLiteral(POSLAB_SOURCE_COURSE_DIR); }
+QString courseDir()
+{
+    return QStringLiteral(POSLAB_SOURCE_COURSE_DIR);
+}
 
-QString where(const Block& b) { return QStringLiteral("%1:%2").arg(b.location.file).arg(b.location.line); }
+QString where(const Block& b)
+{
+    return QStringLiteral("%1:%2").arg(b.location.file).arg(b.location.line);
+}
 
 // Parameters as compared across languages: numbers and yes/no must be equal;
 // other choices may differ (a chapter shows an English sentence in English
@@ -67,40 +74,38 @@ QStringList comparable(const QStringList& params)
 QString structuralKey(const Block& b)
 {
     switch (b.kind) {
-    case Block::Kind::Markdown:
-        return {};
-    case Block::Kind::Run:
-        return QStringLiteral("run %1 [%2] outputs=%3 chart=%4")
-            .arg(b.run.moduleId, comparable(b.run.params).join(u' '), b.run.outputs.join(u','), chartKindName(b.run.chart));
-    case Block::Kind::Exercise:
-        break;
+        case Block::Kind::Markdown: return {};
+        case Block::Kind::Run:
+            return QStringLiteral("run %1 [%2] outputs=%3 chart=%4")
+                .arg(b.run.moduleId, comparable(b.run.params).join(u' '), b.run.outputs.join(u','),
+                     chartKindName(b.run.chart));
+        case Block::Kind::Exercise: break;
     }
     const ExerciseBlock& e = b.exercise;
     QString key = QStringLiteral("exercise %1 %2").arg(e.id, exerciseKindName(e.kind));
     switch (e.kind) {
-    case ExerciseKind::Number:
-        key += QStringLiteral(" answer=%1 tol=%2%3")
-                   .arg(e.answer, 0, 'g', 12)
-                   .arg(e.tolerance.value, 0, 'g', 12)
-                   .arg(e.tolerance.relative ? QStringLiteral("rel") : QStringLiteral("abs"));
-        break;
-    case ExerciseKind::Choice:
-    case ExerciseKind::Multiple: {
-        QStringList marks;
-        for (const ExerciseOption& o : e.options) marks << (o.correct ? QStringLiteral("*") : QStringLiteral("-"));
-        key += u' ' + marks.join(QString());
-        break;
-    }
-    case ExerciseKind::Text:
-        break;  // accepted words differ by language
-    case ExerciseKind::Run: {
-        QStringList vary;
-        for (const VarySpec& v : e.run.vary) vary << v.name;
-        key += QStringLiteral(" %1 [%2] vary=%3 if %4 answer=[%5]")
-                   .arg(e.run.moduleId, comparable(e.run.params).join(u' '), vary.join(u','), e.run.condition,
-                        comparable(e.run.answerParams).join(u' '));
-        break;
-    }
+        case ExerciseKind::Number:
+            key += QStringLiteral(" answer=%1 tol=%2%3")
+                       .arg(e.answer, 0, 'g', 12)
+                       .arg(e.tolerance.value, 0, 'g', 12)
+                       .arg(e.tolerance.relative ? QStringLiteral("rel") : QStringLiteral("abs"));
+            break;
+        case ExerciseKind::Choice:
+        case ExerciseKind::Multiple: {
+            QStringList marks;
+            for (const ExerciseOption& o : e.options) marks << (o.correct ? QStringLiteral("*") : QStringLiteral("-"));
+            key += u' ' + marks.join(QString());
+            break;
+        }
+        case ExerciseKind::Text: break;  // accepted words differ by language
+        case ExerciseKind::Run: {
+            QStringList vary;
+            for (const VarySpec& v : e.run.vary) vary << v.name;
+            key += QStringLiteral(" %1 [%2] vary=%3 if %4 answer=[%5]")
+                       .arg(e.run.moduleId, comparable(e.run.params).join(u' '), vary.join(u','), e.run.condition,
+                            comparable(e.run.answerParams).join(u' '));
+            break;
+        }
     }
     return key;
 }
@@ -222,11 +227,11 @@ void TestShippedCourse::languagesMatch()
                 if (const QString k = structuralKey(x); !k.isEmpty()) ka << k;
             for (const Block& x : b.steps[s].blocks)
                 if (const QString k = structuralKey(x); !k.isEmpty()) kb << k;
-            QVERIFY2(ka == kb, qPrintable(QStringLiteral("%1 step %2 ('%3' / '%4'):\nen: %5\nzh: %6")
-                                              .arg(a.id)
-                                              .arg(s + 1)
-                                              .arg(a.steps[s].title, b.steps[s].title, ka.join(u'\n'),
-                                                   kb.join(u'\n'))));
+            QVERIFY2(ka == kb,
+                     qPrintable(QStringLiteral("%1 step %2 ('%3' / '%4'):\nen: %5\nzh: %6")
+                                    .arg(a.id)
+                                    .arg(s + 1)
+                                    .arg(a.steps[s].title, b.steps[s].title, ka.join(u'\n'), kb.join(u'\n'))));
         }
     }
 }
@@ -261,7 +266,8 @@ void TestShippedCourse::chapterRequirements()
     QVERIFY2(hasRun && hasNumber && hasChoice,
              qPrintable(QStringLiteral("%1: needs number, choice/multiple and run exercises").arg(c.file)));
     // Every run block has a caption: what the chart shows, in the chapter's language.
-    for (const Block* b : runs) QVERIFY2(!b->run.caption.trimmed().isEmpty(), qPrintable(where(*b) + QStringLiteral(": no caption")));
+    for (const Block* b : runs)
+        QVERIFY2(!b->run.caption.trimmed().isEmpty(), qPrintable(where(*b) + QStringLiteral(": no caption")));
     // The last step sums up and cites.
     const Step& last = c.steps.last();
     QString text;
@@ -293,12 +299,13 @@ void TestShippedCourse::runBlocksRun_data()
     for (const QString& lang : courseLanguages())
         for (const Chapter& c : m_courses[lang].chapters)
             for (const Block* b : blocksOf(c, Block::Kind::Run)) {
-                const QString key = b->run.moduleId + u'|' + b->run.params.join(u' ') + u'|' + b->run.outputs.join(u',') +
-                                    u'|' + labelledNames(*b).join(u',');
+                const QString key = b->run.moduleId + u'|' + b->run.params.join(u' ') + u'|' +
+                                    b->run.outputs.join(u',') + u'|' + labelledNames(*b).join(u',');
                 if (seen.contains(key)) continue;
                 seen.insert(key);
-                QTest::addRow("%s %s", qPrintable(lang),
-                              qPrintable(QFileInfo(b->location.file).fileName() + u':' + QString::number(b->location.line)))
+                QTest::addRow(
+                    "%s %s", qPrintable(lang),
+                    qPrintable(QFileInfo(b->location.file).fileName() + u':' + QString::number(b->location.line)))
                     << b->run.moduleId << b->run.params << b->run.outputs << labelledNames(*b);
             }
 }
@@ -317,10 +324,10 @@ void TestShippedCourse::runBlocksRun()
         QVERIFY2(o, qPrintable(QStringLiteral("no output '%1'").arg(name)));
         // A chart of nothing teaches nothing.
         switch (o->kind) {
-        case poslab::modules::OutputKind::Series: QVERIFY(!o->y.empty()); break;
-        case poslab::modules::OutputKind::Matrix: QVERIFY(o->rows > 0 && o->cols > 0); break;
-        case poslab::modules::OutputKind::Table: QVERIFY(!o->tableRows.empty()); break;
-        default: break;
+            case poslab::modules::OutputKind::Series: QVERIFY(!o->y.empty()); break;
+            case poslab::modules::OutputKind::Matrix: QVERIFY(o->rows > 0 && o->cols > 0); break;
+            case poslab::modules::OutputKind::Table: QVERIFY(!o->tableRows.empty()); break;
+            default: break;
         }
     }
     // Every `label:` names an output of this run (or a column of a table output).
@@ -328,7 +335,9 @@ void TestShippedCourse::runBlocksRun()
         const qsizetype dot = name.indexOf(u'.');
         const poslab::modules::Output* o = res->output(dot < 0 ? name : name.left(dot));
         QVERIFY2(o, qPrintable(QStringLiteral("label: no output '%1'").arg(name)));
-        if (dot >= 0) QVERIFY2(o->columns.contains(name.mid(dot + 1)), qPrintable(QStringLiteral("label: no column '%1'").arg(name)));
+        if (dot >= 0)
+            QVERIFY2(o->columns.contains(name.mid(dot + 1)),
+                     qPrintable(QStringLiteral("label: no column '%1'").arg(name)));
     }
 }
 
@@ -349,69 +358,68 @@ void TestShippedCourse::exercisesJudgeTheirOwnAnswers()
     const ExerciseBlock* e = m_courses[lang].findExercise(id);
     QVERIFY(e);
     switch (e->kind) {
-    case ExerciseKind::Number: {
-        const CheckResult right = checkNumber(*e, e->answerText);
-        QVERIFY2(right.correct, qPrintable(e->answerText + u' ' + right.problem));
-        // Far outside any tolerance a lesson uses, on both sides.
-        const double a = e->answer;
-        for (double wrong : {a * 3 + 7, a - std::abs(a) * 0.5 - 1}) {
-            const CheckResult r = checkNumber(*e, QString::number(wrong, 'g', 12));
-            QVERIFY2(!r.correct && r.problem.isEmpty(), qPrintable(QString::number(wrong, 'g', 12)));
-        }
-        break;
-    }
-    case ExerciseKind::Choice: {
-        for (int i = 0; i < e->options.size(); ++i)
-            QCOMPARE(checkChoice(*e, i).correct, e->options[i].correct);
-        break;
-    }
-    case ExerciseKind::Multiple: {
-        QList<int> right;
-        for (int i = 0; i < e->options.size(); ++i)
-            if (e->options[i].correct) right << i;
-        QVERIFY(checkMultiple(*e, right).correct);
-        // Dropping a right option or adding a wrong one is wrong.
-        QList<int> missing = right;
-        missing.removeLast();
-        QVERIFY(!checkMultiple(*e, missing).correct);
-        for (int i = 0; i < e->options.size(); ++i)
-            if (!e->options[i].correct) QVERIFY(!checkMultiple(*e, QList<int>(right) << i).correct);
-        QVERIFY2(right.size() < e->options.size(), "a multiple-choice question where every option is right");
-        break;
-    }
-    case ExerciseKind::Text: {
-        // Every literal answer the lesson accepts is accepted, in any case.
-        int literals = 0;
-        for (const AcceptRule& r : e->accept)
-            if (!r.isRegex) {
-                ++literals;
-                QVERIFY2(checkText(*e, r.pattern).correct, qPrintable(r.pattern));
-                QVERIFY2(checkText(*e, r.pattern.toUpper()).correct, qPrintable(r.pattern));
+        case ExerciseKind::Number: {
+            const CheckResult right = checkNumber(*e, e->answerText);
+            QVERIFY2(right.correct, qPrintable(e->answerText + u' ' + right.problem));
+            // Far outside any tolerance a lesson uses, on both sides.
+            const double a = e->answer;
+            for (double wrong : {a * 3 + 7, a - std::abs(a) * 0.5 - 1}) {
+                const CheckResult r = checkNumber(*e, QString::number(wrong, 'g', 12));
+                QVERIFY2(!r.correct && r.problem.isEmpty(), qPrintable(QString::number(wrong, 'g', 12)));
             }
-        QVERIFY2(literals > 0, "a text exercise needs one literal answer the learner can be shown");
-        QVERIFY(!checkText(*e, QStringLiteral("no idea")).correct);
-        QVERIFY(!checkText(*e, QStringLiteral("42")).correct);
-        break;
-    }
-    case ExerciseKind::Run: {
-        QVERIFY2(!e->run.answerParams.isEmpty(), "a run exercise needs `answer:` values that meet its condition");
-        // The start values must not already meet the condition: the learner has to change something.
-        const RunResultPtr start = m_engine.runNow(e->run.moduleId, e->run.params);
-        QVERIFY2(start->ok, qPrintable(start->error));
-        const CheckResult atStart = checkRun(*e, start->outputs);
-        QVERIFY2(atStart.problem.isEmpty(), qPrintable(atStart.problem));
-        QVERIFY2(!atStart.correct, "the start parameters already meet the condition");
-        const QStringList answer = overrideAssignments(e->run.params, e->run.answerParams);
-        const RunResultPtr solved = m_engine.runNow(e->run.moduleId, answer);
-        QVERIFY2(solved->ok, qPrintable(solved->error));
-        const CheckResult r = checkRun(*e, solved->outputs);
-        QVERIFY2(r.correct, qPrintable(answer.join(u' ') + u' ' + r.problem));
-        break;
-    }
+            break;
+        }
+        case ExerciseKind::Choice: {
+            for (int i = 0; i < e->options.size(); ++i) QCOMPARE(checkChoice(*e, i).correct, e->options[i].correct);
+            break;
+        }
+        case ExerciseKind::Multiple: {
+            QList<int> right;
+            for (int i = 0; i < e->options.size(); ++i)
+                if (e->options[i].correct) right << i;
+            QVERIFY(checkMultiple(*e, right).correct);
+            // Dropping a right option or adding a wrong one is wrong.
+            QList<int> missing = right;
+            missing.removeLast();
+            QVERIFY(!checkMultiple(*e, missing).correct);
+            for (int i = 0; i < e->options.size(); ++i)
+                if (!e->options[i].correct) QVERIFY(!checkMultiple(*e, QList<int>(right) << i).correct);
+            QVERIFY2(right.size() < e->options.size(), "a multiple-choice question where every option is right");
+            break;
+        }
+        case ExerciseKind::Text: {
+            // Every literal answer the lesson accepts is accepted, in any case.
+            int literals = 0;
+            for (const AcceptRule& r : e->accept)
+                if (!r.isRegex) {
+                    ++literals;
+                    QVERIFY2(checkText(*e, r.pattern).correct, qPrintable(r.pattern));
+                    QVERIFY2(checkText(*e, r.pattern.toUpper()).correct, qPrintable(r.pattern));
+                }
+            QVERIFY2(literals > 0, "a text exercise needs one literal answer the learner can be shown");
+            QVERIFY(!checkText(*e, QStringLiteral("no idea")).correct);
+            QVERIFY(!checkText(*e, QStringLiteral("42")).correct);
+            break;
+        }
+        case ExerciseKind::Run: {
+            QVERIFY2(!e->run.answerParams.isEmpty(), "a run exercise needs `answer:` values that meet its condition");
+            // The start values must not already meet the condition: the learner has to change something.
+            const RunResultPtr start = m_engine.runNow(e->run.moduleId, e->run.params);
+            QVERIFY2(start->ok, qPrintable(start->error));
+            const CheckResult atStart = checkRun(*e, start->outputs);
+            QVERIFY2(atStart.problem.isEmpty(), qPrintable(atStart.problem));
+            QVERIFY2(!atStart.correct, "the start parameters already meet the condition");
+            const QStringList answer = overrideAssignments(e->run.params, e->run.answerParams);
+            const RunResultPtr solved = m_engine.runNow(e->run.moduleId, answer);
+            QVERIFY2(solved->ok, qPrintable(solved->error));
+            const CheckResult r = checkRun(*e, solved->outputs);
+            QVERIFY2(r.correct, qPrintable(answer.join(u' ') + u' ' + r.problem));
+            break;
+        }
     }
 }
 
-// The Experiments chapter (issue 5 §4): exercises on reading the results in
+// The Experiments chapter: exercises on reading the training lab's results in
 // both languages, every block reads the stored run, the literature it must
 // discuss is cited, and after a newer run is stored the same block shows the
 // newer run (the engine's cache follows the stored files, never a stale result).

@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 // lm_reference.h — test helper for tst_lm_layers and tst_lm_model: the
 // language model's layers and the whole model re-implemented from their
-// formulas in plain double loops (no code shared with src/core/lm_*), used as
+// formulas in plain double loops (no code shared with src/lm), used as
 // golden values and as the function that central finite differences
 // differentiate. Everything is written for clarity, not speed.
 #pragma once
@@ -20,8 +21,8 @@ namespace lmref {
 using dvec = std::vector<double>;
 
 // out = (x − mean)/√(var + 1e-5) · w + b, row by row.  x, out (N, C)
-inline void layernorm_ref(const double* x, const double* w, const double* b, int N, int C,
-                          double* out) {
+inline void layernorm_ref(const double* x, const double* w, const double* b, int N, int C, double* out)
+{
     for (int n = 0; n < N; n++) {
         const double* xr = x + (std::size_t)n * C;
         double m = 0, v = 0;
@@ -33,18 +34,20 @@ inline void layernorm_ref(const double* x, const double* w, const double* b, int
         for (int c = 0; c < C; c++) out[(std::size_t)n * C + c] = (xr[c] - m) * s * w[c] + b[c];
     }
 }
-inline void layernorm_ref(const dvec& x, const dvec& w, const dvec& b, int N, int C, dvec& out) {
+inline void layernorm_ref(const dvec& x, const dvec& w, const dvec& b, int N, int C, dvec& out)
+{
     out.assign((std::size_t)N * C, 0.0);
     layernorm_ref(x.data(), w.data(), b.data(), N, C, out.data());
 }
 
-inline double gelu_ref(double x) {
+inline double gelu_ref(double x)
+{
     return 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / std::numbers::pi) * (x + 0.044715 * x * x * x)));
 }
 
 // out (N, OC) = x (N, C) · wᵀ + b, w (OC, C), b may be null
-inline void linear_ref(const double* x, const double* w, const double* b, int N, int C, int OC,
-                       double* out) {
+inline void linear_ref(const double* x, const double* w, const double* b, int N, int C, int OC, double* out)
+{
     for (int n = 0; n < N; n++)
         for (int o = 0; o < OC; o++) {
             double s = b ? b[o] : 0.0;
@@ -52,13 +55,15 @@ inline void linear_ref(const double* x, const double* w, const double* b, int N,
             out[(std::size_t)n * OC + o] = s;
         }
 }
-inline void linear_ref(const dvec& x, const dvec& w, const dvec* b, int N, int C, int OC, dvec& out) {
+inline void linear_ref(const dvec& x, const dvec& w, const dvec* b, int N, int C, int OC, dvec& out)
+{
     out.assign((std::size_t)N * OC, 0.0);
     linear_ref(x.data(), w.data(), b ? b->data() : nullptr, N, C, OC, out.data());
 }
 
 // mean over rows of −log softmax(logits[n])[y[n]]
-inline double crossentropy_ref(const double* logits, const int* y, int N, int V) {
+inline double crossentropy_ref(const double* logits, const int* y, int N, int V)
+{
     double total = 0;
     for (int n = 0; n < N; n++) {
         const double* l = logits + (std::size_t)n * V;
@@ -70,7 +75,8 @@ inline double crossentropy_ref(const double* logits, const int* y, int N, int V)
     }
     return total / N;
 }
-inline double crossentropy_ref(const dvec& logits, const std::vector<int>& y, int N, int V) {
+inline double crossentropy_ref(const dvec& logits, const std::vector<int>& y, int N, int V)
+{
     return crossentropy_ref(logits.data(), y.data(), N, V);
 }
 
@@ -78,10 +84,10 @@ inline double crossentropy_ref(const dvec& logits, const std::vector<int>& y, in
 // optional RoPE (half-split pairs (j, j + D/2), angle t · theta^(−2j/D)),
 // scores q·k/√D + bias[h, t, j] for j <= t, softmax, weighted sum of v,
 // merge heads, output linear.  x, out (B, T, C); bias (H, T, T) or null.
-inline void attention_block_ref(const double* x, const double* wqkv, const double* bqkv,
-                                const double* wp, const double* bp, int B, int T, int C, int H,
-                                const double* bias, bool rope, double theta, double* out,
-                                double rope_pos_scale = 1.0) {
+inline void attention_block_ref(const double* x, const double* wqkv, const double* bqkv, const double* wp,
+                                const double* bp, int B, int T, int C, int H, const double* bias, bool rope,
+                                double theta, double* out, double rope_pos_scale = 1.0)
+{
     const int D = C / H, N = B * T;
     dvec qkv((std::size_t)N * 3 * C), y((std::size_t)N * C, 0.0);
     dvec q((std::size_t)T * D), k((std::size_t)T * D), v((std::size_t)T * D), s(T);
@@ -116,15 +122,14 @@ inline void attention_block_ref(const double* x, const double* wqkv, const doubl
                 double z = 0;
                 for (int j = 0; j <= t; j++) z += (s[j] = std::exp(s[j] - mx));
                 for (int j = 0; j <= t; j++)
-                    for (int c = 0; c < D; c++)
-                        y[((std::size_t)b * T + t) * C + h * D + c] += s[j] / z * v[j * D + c];
+                    for (int c = 0; c < D; c++) y[((std::size_t)b * T + t) * C + h * D + c] += s[j] / z * v[j * D + c];
             }
         }
     linear_ref(y.data(), wp, bp, N, C, C, out);
 }
-inline void attention_block_ref(const dvec& x, const dvec& wqkv, const dvec& bqkv, const dvec& wp,
-                                const dvec& bp, int B, int T, int C, int H, const dvec* bias,
-                                bool rope, double theta, dvec& out) {
+inline void attention_block_ref(const dvec& x, const dvec& wqkv, const dvec& bqkv, const dvec& wp, const dvec& bp,
+                                int B, int T, int C, int H, const dvec* bias, bool rope, double theta, dvec& out)
+{
     out.assign(x.size(), 0.0);
     attention_block_ref(x.data(), wqkv.data(), bqkv.data(), wp.data(), bp.data(), B, T, C, H,
                         bias ? bias->data() : nullptr, rope, theta, out.data());
@@ -133,7 +138,8 @@ inline void attention_block_ref(const dvec& x, const dvec& wqkv, const dvec& bqk
 // T5's causal bucket of r = query − key >= 0 (HF _relative_position_bucket
 // with bidirectional = False): r < E = N/2 exact, then logarithmic up to
 // max_distance, capped at N − 1.
-inline int t5_bucket_ref(int r, int N, int max_distance) {
+inline int t5_bucket_ref(int r, int N, int max_distance)
+{
     const int E = N / 2;
     if (r < E) return r;
     const int b = E + (int)(std::log((double)r / E) / std::log((double)max_distance / E) * (N - E) + 1e-9);
@@ -143,9 +149,10 @@ inline int t5_bucket_ref(int r, int N, int max_distance) {
 // The whole model of lm/model.h in double: returns the mean cross-entropy if
 // targets is not null (and fills logits (B, T, V) if asked). rope_pos_scale
 // multiplies RoPE's positions (0.5: position interpolation by a factor 2).
-inline double model_ref(const poslab::lm_config& c, const std::vector<poslab::lm_param_info>& layout,
-                        const dvec& p, const int* tokens, const int* targets, int B, int T,
-                        dvec* logits_out = nullptr, double rope_pos_scale = 1.0) {
+inline double model_ref(const poslab::lm_config& c, const std::vector<poslab::lm_param_info>& layout, const dvec& p,
+                        const int* tokens, const int* targets, int B, int T, dvec* logits_out = nullptr,
+                        double rope_pos_scale = 1.0)
+{
     auto P = [&](const std::string& name) -> const double* {
         for (const auto& info : layout)
             if (info.name == name) return p.data() + info.offset;
@@ -192,9 +199,8 @@ inline double model_ref(const poslab::lm_config& c, const std::vector<poslab::lm
     for (int l = 0; l < c.n_layers; l++) {
         const std::string h = "h." + std::to_string(l) + ".";
         layernorm_ref(x.data(), P(h + "ln_1.weight"), P(h + "ln_1.bias"), N, C, ln.data());
-        attention_block_ref(ln.data(), P(h + "attn.qkv.weight"), P(h + "attn.qkv.bias"),
-                            P(h + "attn.proj.weight"), P(h + "attn.proj.bias"), B, T, C, H, biasp,
-                            rope, c.rope_theta, att.data(), rope_pos_scale);
+        attention_block_ref(ln.data(), P(h + "attn.qkv.weight"), P(h + "attn.qkv.bias"), P(h + "attn.proj.weight"),
+                            P(h + "attn.proj.bias"), B, T, C, H, biasp, rope, c.rope_theta, att.data(), rope_pos_scale);
         for (std::size_t i = 0; i < x.size(); i++) x[i] += att[i];
         layernorm_ref(x.data(), P(h + "ln_2.weight"), P(h + "ln_2.bias"), N, C, ln.data());
         linear_ref(ln.data(), P(h + "mlp.fc.weight"), P(h + "mlp.fc.bias"), N, C, 4 * C, fch.data());

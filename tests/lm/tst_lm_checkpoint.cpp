@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_lm_checkpoint — saving and loading a language model (lm/checkpoint.h).
 //
 // Golden values: the model itself before saving. A loaded model must give
@@ -40,7 +41,8 @@ using namespace poslab;
 
 namespace {
 
-lm_config tiny(lm_position pos) {
+lm_config tiny(lm_position pos)
+{
     lm_config c;
     c.vocab_size = 7;
     c.d_model = 8;
@@ -58,30 +60,35 @@ lm_config tiny(lm_position pos) {
 
 // Moves every parameter away from its initialisation so that LayerNorm
 // weights, biases and position tables all matter.
-void perturb(lm_model& m, std::uint64_t seed) {
+void perturb(lm_model& m, std::uint64_t seed)
+{
     rng g(seed);
     for (std::size_t i = 0; i < m.num_parameters(); ++i) m.params()[i] += g.normal(0.0f, 0.1f);
 }
 
-std::vector<int> tokens(int B, int T, int V, std::uint64_t seed) {
+std::vector<int> tokens(int B, int T, int V, std::uint64_t seed)
+{
     rng g(seed);
     std::vector<int> t((std::size_t)B * T);
     for (int& x : t) x = (int)(g.next_u64() % (std::uint64_t)V);
     return t;
 }
 
-std::string read_bytes(const std::string& path) {
+std::string read_bytes(const std::string& path)
+{
     std::ifstream in(path, std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-void write_bytes(const std::string& path, const std::string& bytes) {
+void write_bytes(const std::string& path, const std::string& bytes)
+{
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(bytes.data(), (std::streamsize)bytes.size());
 }
 
 // Expects load_lm_checkpoint(path) to throw core_error containing `needle`.
-bool refused(const std::string& path, const std::string& needle, std::string* message = nullptr) {
+bool refused(const std::string& path, const std::string& needle, std::string* message = nullptr)
+{
     try {
         load_lm_checkpoint(path);
     } catch (const core_error& e) {
@@ -100,14 +107,16 @@ bool refused(const std::string& path, const std::string& needle, std::string* me
 }
 
 // The parts of a valid file for tiny(rope), to be spoiled one at a time.
-tensor_file valid_file(const std::string& dir) {
+tensor_file valid_file(const std::string& dir)
+{
     lm_model m(tiny(LM_POSITION_ROPE));
     const std::string p = dir + "/valid.ckpt";
     save_lm_checkpoint(p, m);
     return read_tensor_file(p);
 }
 
-void set_meta(tensor_file& f, const std::string& key, const std::string& value) {
+void set_meta(tensor_file& f, const std::string& key, const std::string& value)
+{
     for (auto& kv : f.metadata)
         if (kv.first == key) {
             kv.second = value;
@@ -125,7 +134,8 @@ class TestLmCheckpoint : public QObject {
     std::string path(const char* name) const { return (dir_.path() + "/" + name).toStdString(); }
 
 private slots:
-    void roundTripEverySchemeBitIdentical() {
+    void roundTripEverySchemeBitIdentical()
+    {
         QVERIFY(dir_.isValid());
         for (lm_position pos : lm_all_positions()) {
             lm_model m(tiny(pos));
@@ -155,13 +165,13 @@ private slots:
                 m.evaluate_logits(tok.data(), 2, T, l1);
                 c.model->evaluate_logits(tok.data(), 2, T, l2);
                 QCOMPARE(l2.size(), l1.size());
-                QVERIFY2(std::memcmp(l1.data(), l2.data(), l1.size() * sizeof(float)) == 0,
-                         lm_position_name(pos));
+                QVERIFY2(std::memcmp(l1.data(), l2.data(), l1.size() * sizeof(float)) == 0, lm_position_name(pos));
             }
         }
     }
 
-    void vocabularyAndOptimizerRoundTrip() {
+    void vocabularyAndOptimizerRoundTrip()
+    {
         vocabulary vocab(std::vector<char32_t>{U'\n', U'a', U'b', U'z', U'月', U'🙂'});  // 7 ids with <unk>
         lm_config cfg = tiny(LM_POSITION_ALIBI);
         lm_model m(cfg);
@@ -188,17 +198,20 @@ private slots:
         QCOMPARE(c2.model->config().num_threads, 2);
     }
 
-    void saveRefusesInconsistentInput() {
+    void saveRefusesInconsistentInput()
+    {
         lm_model m(tiny(LM_POSITION_NONE));
         vocabulary small(std::vector<char32_t>{U'a', U'b'});
         QVERIFY_THROWS_EXCEPTION(core_error, save_lm_checkpoint(path("x.ckpt"), m, &small));
         adamw_state st;
         adamw_init(st, 3);
         QVERIFY_THROWS_EXCEPTION(core_error, save_lm_checkpoint(path("x.ckpt"), m, nullptr, &st));
-        QVERIFY_THROWS_EXCEPTION(core_error, save_lm_checkpoint(path("x.ckpt"), m, nullptr, nullptr, {{"config.d_model", "9"}}));
+        QVERIFY_THROWS_EXCEPTION(core_error,
+                                 save_lm_checkpoint(path("x.ckpt"), m, nullptr, nullptr, {{"config.d_model", "9"}}));
     }
 
-    void truncatedAndCorruptedFilesRefused() {
+    void truncatedAndCorruptedFilesRefused()
+    {
         lm_model m(tiny(LM_POSITION_T5_BIAS));
         const std::string p = path("good.ckpt");
         save_lm_checkpoint(p, m);
@@ -229,7 +242,8 @@ private slots:
         QVERIFY(refused(path("does-not-exist.ckpt"), "cannot open"));
     }
 
-    void continuingFinishesTheScheduleBitExactly() {
+    void continuingFinishesTheScheduleBitExactly()
+    {
         // A periodic text with V 7 (ids 1..6), long enough for random windows.
         std::vector<std::int32_t> stream;
         for (int i = 0; i < 3000; ++i) stream.push_back(1 + (i * 7 + i / 5) % 6);
@@ -297,7 +311,8 @@ private slots:
         QVERIFY(r3.losses != r2.losses);
     }
 
-    void extendingContinuesTheCosine() {
+    void extendingContinuesTheCosine()
+    {
         std::vector<std::int32_t> stream;
         for (int i = 0; i < 2000; ++i) stream.push_back(1 + (i * 5 + i / 3) % 6);
         train_options o;
@@ -317,11 +332,12 @@ private slots:
             const int step = 4 + k;
             // lm/optimizer.h: min + ½(max − min)(1 + cos(π (step − warmup) / (total − 1 − warmup)))
             const double expected = 8e-4 + 0.5 * (8e-3 - 8e-4) * (1.0 + std::cos(M_PI * (step - 2) / (8.0 - 1 - 2)));
-            QVERIFY2(std::fabs(lrs[(std::size_t)k] - expected) < 1e-6 * expected,
-                     qPrintable(QString("step %1: lr %2, expected %3").arg(step).arg(lrs[(std::size_t)k]).arg(expected)));
+            QVERIFY2(
+                std::fabs(lrs[(std::size_t)k] - expected) < 1e-6 * expected,
+                qPrintable(QString("step %1: lr %2, expected %3").arg(step).arg(lrs[(std::size_t)k]).arg(expected)));
         }
         QVERIFY(lrs.front() < 8e-3f * 0.9f);  // no second warm-up back to the peak
-        QCOMPARE(lrs.back(), 8e-4f);           // the new end reaches min_lr
+        QCOMPARE(lrs.back(), 8e-4f);          // the new end reaches min_lr
         // Inconsistent continuations are refused.
         o.total_steps = 7;  // shorter than start + steps
         QVERIFY_THROWS_EXCEPTION(core_error, train_model(m, stream, o));
@@ -330,7 +346,8 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(core_error, train_model(m, stream, o));
     }
 
-    void inconsistentTrainingStateRefused() {
+    void inconsistentTrainingStateRefused()
+    {
         lm_model m(tiny(LM_POSITION_NONE));
         lm_training_state ts;
         ts.schedule.total_steps = 10;
@@ -355,10 +372,11 @@ private slots:
                                  save_lm_checkpoint(path("x.ckpt"), m, nullptr, nullptr, {{"schedule.step", "1"}}));
     }
 
-    void mismatchedFilesRefused() {
+    void mismatchedFilesRefused()
+    {
         const std::string dir = dir_.path().toStdString();
         const std::string bad = path("mismatch.ckpt");
-        {   // a tensor with the wrong shape
+        {  // a tensor with the wrong shape
             tensor_file f = valid_file(dir);
             named_tensor* t = nullptr;
             for (auto& x : f.tensors)
@@ -368,25 +386,25 @@ private slots:
             write_tensor_file(bad, f);
             QVERIFY(refused(bad, "'wte' has shape {8, 7} but the stored configuration needs {7, 8}"));
         }
-        {   // config says more layers than the tensors hold
+        {  // config says more layers than the tensors hold
             tensor_file f = valid_file(dir);
             set_meta(f, "config.n_layers", "3");
             write_tensor_file(bad, f);
             QVERIFY(refused(bad, "is missing"));
         }
-        {   // config says d_model 16: every shape mismatches
+        {  // config says d_model 16: every shape mismatches
             tensor_file f = valid_file(dir);
             set_meta(f, "config.d_model", "16");
             write_tensor_file(bad, f);
             QVERIFY(refused(bad, "has shape"));
         }
-        {   // an extra tensor
+        {  // an extra tensor
             tensor_file f = valid_file(dir);
             f.tensors.push_back({"h.9.attn.qkv.weight", {2}, {0.0f, 0.0f}});
             write_tensor_file(bad, f);
             QVERIFY(refused(bad, "unexpected tensor 'h.9.attn.qkv.weight'"));
         }
-        {   // malformed and invalid config fields
+        {  // malformed and invalid config fields
             tensor_file f = valid_file(dir);
             set_meta(f, "config.d_model", "8x");
             write_tensor_file(bad, f);
@@ -404,19 +422,19 @@ private slots:
             write_tensor_file(bad, f);
             QVERIFY(refused(bad, "config.rope_theta"));
         }
-        {   // a missing field
+        {  // a missing field
             tensor_file f = valid_file(dir);
             std::erase_if(f.metadata, [](auto& kv) { return kv.first == "config.context"; });
             write_tensor_file(bad, f);
             QVERIFY(refused(bad, "'config.context' is missing"));
         }
-        {   // a vocabulary of the wrong size
+        {  // a vocabulary of the wrong size
             tensor_file f = valid_file(dir);
             set_meta(f, "vocabulary", "abc");
             write_tensor_file(bad, f);
             QVERIFY(refused(bad, "the vocabulary has 4 ids but config.vocab_size is 7"));
         }
-        {   // another kind of tensor file, and a newer model version
+        {  // another kind of tensor file, and a newer model version
             tensor_file f = valid_file(dir);
             set_meta(f, "format", "poslab-vit");
             write_tensor_file(bad, f);
@@ -426,13 +444,13 @@ private slots:
             write_tensor_file(bad, f);
             QVERIFY(refused(bad, "version 2 is not supported"));
         }
-        {   // a non-finite parameter
+        {  // a non-finite parameter
             tensor_file f = valid_file(dir);
             f.tensors[0].data[3] = std::numeric_limits<float>::infinity();
             write_tensor_file(bad, f);
             QVERIFY(refused(bad, "non-finite"));
         }
-        {   // half of the optimizer state
+        {  // half of the optimizer state
             tensor_file f = valid_file(dir);
             set_meta(f, "adamw.step", "4");
             write_tensor_file(bad, f);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_lm_experiment — training, evaluation at several lengths and the
 // length-generalisation experiment (lm/experiment.h), on tiny configurations.
 //
@@ -57,7 +58,8 @@ using namespace poslab;
 namespace {
 
 // "the cat sat " repeated: 9 distinct characters + <unk> = V 10 (ids 1..9 used).
-std::vector<std::int32_t> periodic_stream(std::size_t n, std::size_t phase = 0) {
+std::vector<std::int32_t> periodic_stream(std::size_t n, std::size_t phase = 0)
+{
     const std::string s = "the cat sat ";
     std::vector<std::int32_t> out;
     for (std::size_t i = 0; i < n; ++i) {
@@ -69,7 +71,8 @@ std::vector<std::int32_t> periodic_stream(std::size_t n, std::size_t phase = 0) 
 }
 constexpr int V = 10;
 
-lm_config tiny(lm_position pos) {
+lm_config tiny(lm_position pos)
+{
     lm_config c;
     c.vocab_size = V;
     c.d_model = 16;
@@ -81,7 +84,8 @@ lm_config tiny(lm_position pos) {
     return c;
 }
 
-train_options quick_train(int steps) {
+train_options quick_train(int steps)
+{
     train_options o;
     o.steps = steps;
     o.batch_size = 8;
@@ -98,7 +102,8 @@ class TestLmExperiment : public QObject {
     Q_OBJECT
 
 private slots:
-    void untrainedModelIsNearUniform() {
+    void untrainedModelIsNearUniform()
+    {
         const std::vector<std::int32_t> held = periodic_stream(2000, 3);
         for (lm_position pos : lm_all_positions()) {
             lm_model m(tiny(pos));
@@ -111,7 +116,8 @@ private slots:
         }
     }
 
-    void evaluationMatchesHandComputation() {
+    void evaluationMatchesHandComputation()
+    {
         const std::vector<std::int32_t> held = periodic_stream(203, 1);
         lm_model m(tiny(LM_POSITION_ALIBI));
         rng g(3);
@@ -146,7 +152,8 @@ private slots:
         QCOMPARE(lim[0].tokens, std::size_t(40));
     }
 
-    void refusals() {
+    void refusals()
+    {
         lm_model learned(tiny(LM_POSITION_LEARNED));
         const std::vector<std::int32_t> held = periodic_stream(100);
         const std::vector<length_eval> e = evaluate_lengths(learned, held, {16, 32, 200});
@@ -164,7 +171,8 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(core_error, train_model(rope, periodic_stream(10), quick_train(2)));
     }
 
-    void trainingBeatsUniformAndIsDeterministic() {
+    void trainingBeatsUniformAndIsDeterministic()
+    {
         const std::vector<std::int32_t> train = periodic_stream(5000), held = periodic_stream(1000, 5);
         trained_model a = train_model(tiny(LM_POSITION_ROPE), train, quick_train(150));
         trained_model b = train_model(tiny(LM_POSITION_ROPE), train, quick_train(150));
@@ -180,7 +188,8 @@ private slots:
         QVERIFY(a.report.final_loss < a.report.losses.front());
     }
 
-    void cancelIsHonoured() {
+    void cancelIsHonoured()
+    {
         const std::vector<std::int32_t> train = periodic_stream(3000);
         std::atomic<bool> cancel{false};
         int calls = 0;
@@ -219,7 +228,8 @@ private slots:
         QVERIFY(!r.rows[1].evals[0].refused);
     }
 
-    void stopLeavesOutTheSchemeInProgress() {
+    void stopLeavesOutTheSchemeInProgress()
+    {
         const std::vector<std::int32_t> train = periodic_stream(3000), held = periodic_stream(500, 2);
         length_experiment_options o;
         o.model = tiny(LM_POSITION_NONE);
@@ -236,14 +246,14 @@ private slots:
                 }
             };
         };
-        const length_experiment_result kept = run_length_experiment(o, train, held, V, at_rope_step2(false), &cancel,
-                                                                    nullptr, &stop);
+        const length_experiment_result kept =
+            run_length_experiment(o, train, held, V, at_rope_step2(false), &cancel, nullptr, &stop);
         QVERIFY(kept.cancelled && !kept.evaluation_stopped);
         QCOMPARE(kept.rows.size(), std::size_t(2 + o.rope_scalings.size()));
         // cancel and stop: only "none", complete
         cancel = false;
-        const length_experiment_result r = run_length_experiment(o, train, held, V, at_rope_step2(true), &cancel,
-                                                                 nullptr, &stop);
+        const length_experiment_result r =
+            run_length_experiment(o, train, held, V, at_rope_step2(true), &cancel, nullptr, &stop);
         QVERIFY(r.cancelled && r.evaluation_stopped);
         QCOMPARE(r.rows.size(), std::size_t(1));
         QCOMPARE(r.rows[0].name, std::string("none"));
@@ -259,7 +269,8 @@ private slots:
         QCOMPARE(evaluate_lengths(m, held, {16, 32}, 0, 4096, nullptr, &stop).size(), std::size_t(2));
     }
 
-    void experimentCoversEverySchemeDeterministically() {
+    void experimentCoversEverySchemeDeterministically()
+    {
         const std::vector<std::int32_t> train = periodic_stream(4000), held = periodic_stream(700, 7);
         length_experiment_options o;
         o.model = tiny(LM_POSITION_NONE);
@@ -267,8 +278,8 @@ private slots:
         o.eval_lengths = {16, 32, 64};
         const length_experiment_result r1 = run_length_experiment(o, train, held, V);
         const length_experiment_result r2 = run_length_experiment(o, train, held, V);
-        const std::vector<std::string> names{"none", "sinusoidal", "learned", "t5_bias", "alibi", "rope",
-                                             "rope+linear", "rope+ntk", "rope+dynamic", "rope+yarn"};
+        const std::vector<std::string> names{"none", "sinusoidal",  "learned",  "t5_bias",      "alibi",
+                                             "rope", "rope+linear", "rope+ntk", "rope+dynamic", "rope+yarn"};
         QCOMPARE(r1.rows.size(), names.size());
         QVERIFY(!r1.cancelled);
         QCOMPARE(r1.uniform_bpc, std::log2(10.0));
@@ -306,7 +317,8 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(core_error, run_length_experiment(o, train, held, V));
     }
 
-    void samplesAreDeterministicAndMatchDirectGeneration() {
+    void samplesAreDeterministicAndMatchDirectGeneration()
+    {
         const std::vector<std::int32_t> train = periodic_stream(3000), held = periodic_stream(400, 5);
         length_experiment_options o;
         o.model = tiny(LM_POSITION_NONE);
@@ -332,8 +344,8 @@ private slots:
             c.vocab_size = V;
             c.position = row.position;
             trained_model tm = train_model(c, train, o.train);
-            const std::vector<int> seq = lm_generate(*tm.model, std::vector<int>(held.begin(), held.begin() + 6), 40,
-                                                     0.8f, 0, 3);
+            const std::vector<int> seq =
+                lm_generate(*tm.model, std::vector<int>(held.begin(), held.begin() + 6), 40, 0.8f, 0, 3);
             QCOMPARE(row.sample, std::vector<std::int32_t>(seq.begin() + 6, seq.end()));
         }
         const length_experiment_result again = run_length_experiment(o, train, held, V);
@@ -357,7 +369,8 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(core_error, run_length_experiment(other, train, held, V));
     }
 
-    void syntheticCorpusIsTheTask() {
+    void syntheticCorpusIsTheTask()
+    {
         // Every line must be an example of its task, read back independently of the generator.
         for (synthetic_task_kind kind : {synthetic_copy, synthetic_reverse, synthetic_recall}) {
             const text_corpus c = synthetic_corpus(kind, 300, 5);
@@ -391,7 +404,8 @@ private slots:
         }
     }
 
-    void answerSpansByHand() {
+    void answerSpansByHand()
+    {
         // "ab|ab\ncd|dc\nabcd|bd\nxy" with the vocabulary of those characters.
         const vocabulary vocab(std::vector<char32_t>{U'\n', U'a', U'b', U'c', U'd', U'x', U'y', U'|'});
         std::vector<std::int32_t> s;
@@ -412,7 +426,8 @@ private slots:
         QCOMPARE(recall[2].end, std::size_t(19));
     }
 
-    void answerAccuracyOfForcedAndRandomPredictions() {
+    void answerAccuracyOfForcedAndRandomPredictions()
+    {
         // Forced: logits that put the true next token first everywhere score 1.0;
         // random logits score about the chance of guessing every answer token:
         // recall (one token) 1/V, copy E[V^−n] over its answers (computed from the spans).
@@ -449,13 +464,17 @@ private slots:
             QCOMPARE(nr, nf);
             const double p = expected / (double)nr, acc = (double)cr / (double)nr;
             const double sigma = std::sqrt(p * (1 - p) / (double)nr);
-            QVERIFY2(std::fabs(acc - p) < 4 * sigma + 1e-12,
-                     qPrintable(QString("%1: accuracy %2, chance %3 ± %4").arg(synthetic_task_name(kind)).arg(acc).arg(p).arg(sigma)));
+            QVERIFY2(std::fabs(acc - p) < 4 * sigma + 1e-12, qPrintable(QString("%1: accuracy %2, chance %3 ± %4")
+                                                                            .arg(synthetic_task_name(kind))
+                                                                            .arg(acc)
+                                                                            .arg(p)
+                                                                            .arg(sigma)));
             if (kind == synthetic_recall) QVERIFY(std::fabs(p - 1.0 / V) < 1e-12);
         }
     }
 
-    void experimentReportsAnswerAccuracy() {
+    void experimentReportsAnswerAccuracy()
+    {
         const encoded_corpus e = encode_corpus(synthetic_corpus(synthetic_recall, 3000, 2));
         const std::vector<answer_span> spans = synthetic_answer_spans(synthetic_recall, e.held_out, e.vocab);
         length_experiment_options o;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_lm_layers — the language model's layers (lm/layers.h) and optimizer
 // (lm/optimizer.h).
 //
@@ -24,11 +25,11 @@
 
 #include "core/alibi.h"
 #include "core/common.h"
-#include "lm/layers.h"
-#include "lm/optimizer.h"
 #include "core/matmul.h"
 #include "core/relative.h"
 #include "core/rope.h"
+#include "lm/layers.h"
+#include "lm/optimizer.h"
 
 #include "lm_reference.h"
 
@@ -43,16 +44,21 @@ using namespace lmref;
 
 namespace {
 
-std::vector<float> randn(std::size_t n, float stddev, std::uint64_t seed) {
+std::vector<float> randn(std::size_t n, float stddev, std::uint64_t seed)
+{
     std::vector<float> v(n);
     rng gen(seed);
     fill_normal(v.data(), n, 0.0f, stddev, gen);
     return v;
 }
 
-dvec to_d(const std::vector<float>& v) { return dvec(v.begin(), v.end()); }
+dvec to_d(const std::vector<float>& v)
+{
+    return dvec(v.begin(), v.end());
+}
 
-double dot(const dvec& a, const std::vector<float>& w) {
+double dot(const dvec& a, const std::vector<float>& w)
+{
     double s = 0.0;
     for (std::size_t i = 0; i < a.size(); i++) s += a[i] * (double)w[i];
     return s;
@@ -61,8 +67,8 @@ double dot(const dvec& a, const std::vector<float>& w) {
 // Central differences of f with respect to every entry of p (double), compared
 // with the analytic float gradient g. Returns the worst |g − fd| divided by
 // max(max |fd|, 1e-6).
-double fd_check(const char* what, dvec& p, const float* g, const std::function<double()>& f,
-                double h = 1e-6) {
+double fd_check(const char* what, dvec& p, const float* g, const std::function<double()>& f, double h = 1e-6)
+{
     double worst = 0.0, scale = 1e-6;
     dvec fd(p.size());
     for (std::size_t i = 0; i < p.size(); i++) {
@@ -77,8 +83,7 @@ double fd_check(const char* what, dvec& p, const float* g, const std::function<d
     }
     for (std::size_t i = 0; i < p.size(); i++) worst = std::max(worst, std::fabs(g[i] - fd[i]));
     const double rel = worst / scale;
-    qInfo("%-14s worst |analytic - fd| = %.3g, relative to max |grad| %.3g: %.3g", what, worst,
-          scale, rel);
+    qInfo("%-14s worst |analytic - fd| = %.3g, relative to max |grad| %.3g: %.3g", what, worst, scale, rel);
     return rel;
 }
 
@@ -109,14 +114,16 @@ private slots:
 
 // C = 7 runs only the scalar loops; 20 and 64 also the eight-channel AVX2
 // loops of the backward pass (with a tail of 4 for 20) where the CPU has them.
-void TestLmLayers::layernorm_data() {
+void TestLmLayers::layernorm_data()
+{
     QTest::addColumn<int>("C");
     QTest::newRow("C=7") << 7;
     QTest::newRow("C=20") << 20;
     QTest::newRow("C=64") << 64;
 }
 
-void TestLmLayers::layernorm() {
+void TestLmLayers::layernorm()
+{
     QFETCH(int, C);
     const int N = 4;
     auto x = randn(N * C, 1.5f, 1), w = randn(C, 1.0f, 2), b = randn(C, 1.0f, 3);
@@ -129,8 +136,7 @@ void TestLmLayers::layernorm() {
     for (int i = 0; i < N * C; i++) QVERIFY(std::fabs(out[i] - ref[i]) < 1e-5);
     // backward accumulates: start from 0.25 and subtract it afterwards
     std::vector<float> dx(N * C, 0.25f), dw(C, 0.25f), db(C, 0.25f);
-    layernorm_backward(gw.data(), x.data(), w.data(), mean.data(), rstd.data(), N, C, dx.data(),
-                       dw.data(), db.data());
+    layernorm_backward(gw.data(), x.data(), w.data(), mean.data(), rstd.data(), N, C, dx.data(), dw.data(), db.data());
     for (auto* v : {&dx, &dw, &db})
         for (float& e : *v) e -= 0.25f;
     auto f = [&] {
@@ -143,7 +149,8 @@ void TestLmLayers::layernorm() {
     QVERIFY(fd_check("layernorm db", bd, db.data(), f) < fd_tol);
 }
 
-void TestLmLayers::gelu() {
+void TestLmLayers::gelu()
+{
     const int N = 81;
     std::vector<float> x(N);
     for (int i = 0; i < N; i++) x[i] = -6.0f + 0.15f * i;
@@ -181,7 +188,8 @@ void TestLmLayers::gelu() {
 // in a scalar tail of five, where the flat loops used vector code (the two
 // paths differ in the last bits: fused multiply-adds), so there it is 4 ulp.
 // With and without a bias.
-void TestLmLayers::biasGeluKeepsGradient() {
+void TestLmLayers::biasGeluKeepsGradient()
+{
     for (int cols : {40, 37}) {
         const int rows = 5, n = rows * cols;
         const bool exact = cols % 8 == 0;
@@ -205,8 +213,7 @@ void TestLmLayers::biasGeluKeepsGradient() {
             gelu_forward(x.data(), n, want_out.data());
             gelu_backward_overwrite(ones.data(), x.data(), n, want_grad.data());
             std::vector<float> pre = pre0, out(n);
-            bias_gelu_forward_keep_grad(pre.data(), with_bias ? bias.data() : nullptr, rows, cols,
-                                        out.data());
+            bias_gelu_forward_keep_grad(pre.data(), with_bias ? bias.data() : nullptr, rows, cols, out.data());
             QVERIFY(same(out, want_out));
             QVERIFY(same(pre, want_grad));
             // backward from the stored derivative = gelu_backward_overwrite, also in place
@@ -219,7 +226,8 @@ void TestLmLayers::biasGeluKeepsGradient() {
     }
 }
 
-void TestLmLayers::linear() {
+void TestLmLayers::linear()
+{
     const int N = 5, C = 6, OC = 4;
     auto x = randn(N * C, 1.0f, 6), w = randn(OC * C, 1.0f, 7), b = randn(OC, 1.0f, 8);
     const auto gw = randn(N * OC, 1.0f, 9);
@@ -237,7 +245,8 @@ void TestLmLayers::linear() {
     QVERIFY(fd_check("linear db", bd, db.data(), f) < fd_tol);
 }
 
-void TestLmLayers::embedding() {
+void TestLmLayers::embedding()
+{
     const int B = 2, T = 4, C = 3, V = 5;
     const std::vector<int> tok = {0, 3, 3, 1, 4, 4, 4, 2};  // repeats sum into one row
     auto wte = randn(V * C, 1.0f, 10);
@@ -256,20 +265,21 @@ void TestLmLayers::embedding() {
     };
     QVERIFY(fd_check("embedding dwte", wd, dwte.data(), f) < fd_tol);
     const std::vector<int> bad = {0, 5};
-    QVERIFY_THROWS_EXCEPTION(core_error,
-                             embedding_forward(bad.data(), wte.data(), 1, 2, C, V, out.data()));
+    QVERIFY_THROWS_EXCEPTION(core_error, embedding_forward(bad.data(), wte.data(), 1, 2, C, V, out.data()));
 }
 
 // V = 7 runs the scalar loop only; 21 and 96 also the eight-wide AVX2 loop
 // (where the CPU has it), with and without a tail.
-void TestLmLayers::crossEntropy_data() {
+void TestLmLayers::crossEntropy_data()
+{
     QTest::addColumn<int>("V");
     QTest::newRow("V=7") << 7;
     QTest::newRow("V=21") << 21;
     QTest::newRow("V=96") << 96;
 }
 
-void TestLmLayers::crossEntropy() {
+void TestLmLayers::crossEntropy()
+{
     QFETCH(int, V);
     const int N = 6;
     auto logits = randn(N * V, 2.0f, 12);
@@ -287,11 +297,12 @@ void TestLmLayers::crossEntropy() {
     crossentropy_backward(probs.data(), y.data(), N, V, 1.0f, dl.data());
     QVERIFY(fd_check("xent dlogits", ld, dl.data(), [&] { return crossentropy_ref(ld, y, N, V); }) < fd_tol);
     const std::vector<int> bad = {0, V, 0, 0, 0, 0};
-    QVERIFY_THROWS_EXCEPTION(core_error, crossentropy_forward(logits.data(), bad.data(), N, V,
-                                                              probs.data(), losses.data()));
+    QVERIFY_THROWS_EXCEPTION(core_error,
+                             crossentropy_forward(logits.data(), bad.data(), N, V, probs.data(), losses.data()));
 }
 
-void TestLmLayers::attentionBlock_data() {
+void TestLmLayers::attentionBlock_data()
+{
     QTest::addColumn<QString>("scheme");
     QTest::newRow("none") << "none";
     QTest::newRow("alibi") << "alibi";
@@ -299,12 +310,13 @@ void TestLmLayers::attentionBlock_data() {
     QTest::newRow("rope") << "rope";
 }
 
-void TestLmLayers::attentionBlock() {
+void TestLmLayers::attentionBlock()
+{
     QFETCH(QString, scheme);
     const int B = 2, T = 5, C = 8, H = 2, D = C / H, NB = 6, MD = 8;
     const double theta = 10000.0;
-    auto x = randn(B * T * C, 1.0f, 20), wqkv = randn(3 * C * C, 0.5f, 21),
-         bqkv = randn(3 * C, 0.3f, 22), wp = randn(C * C, 0.5f, 23), bp = randn(C, 0.3f, 24);
+    auto x = randn(B * T * C, 1.0f, 20), wqkv = randn(3 * C * C, 0.5f, 21), bqkv = randn(3 * C, 0.3f, 22),
+         wp = randn(C * C, 0.5f, 23), bp = randn(C, 0.3f, 24);
     auto table = randn(NB * H, 1.0f, 25);  // T5 (buckets, H)
     const auto gw = randn(B * T * C, 1.0f, 26);
     const bool rope = scheme == "rope", t5 = scheme == "t5", alibi = scheme == "alibi";
@@ -340,17 +352,15 @@ void TestLmLayers::attentionBlock() {
     attention_block_cache cache;
     attention_block_scratch scratch;
     std::vector<float> out(B * T * C);
-    attention_block_forward(x.data(), wqkv.data(), bqkv.data(), wp.data(), bp.data(), B, T, C, H,
-                            pos, 1, cache, scratch, out.data());
-    std::vector<float> dx(B * T * C, 0.0f), dwqkv(3 * C * C, 0.0f), dbqkv(3 * C, 0.0f),
-        dwp(C * C, 0.0f), dbp(C, 0.0f), dbias(H * T * T, 0.0f), dtable(NB * H, 0.0f);
-    attention_block_backward(gw.data(), x.data(), wqkv.data(), wp.data(), B, T, C, H, pos, 1,
-                             cache, scratch, dx.data(), dwqkv.data(), dbqkv.data(), dwp.data(),
-                             dbp.data(), t5 ? dbias.data() : nullptr);
+    attention_block_forward(x.data(), wqkv.data(), bqkv.data(), wp.data(), bp.data(), B, T, C, H, pos, 1, cache,
+                            scratch, out.data());
+    std::vector<float> dx(B * T * C, 0.0f), dwqkv(3 * C * C, 0.0f), dbqkv(3 * C, 0.0f), dwp(C * C, 0.0f), dbp(C, 0.0f),
+        dbias(H * T * T, 0.0f), dtable(NB * H, 0.0f);
+    attention_block_backward(gw.data(), x.data(), wqkv.data(), wp.data(), B, T, C, H, pos, 1, cache, scratch, dx.data(),
+                             dwqkv.data(), dbqkv.data(), dwp.data(), dbp.data(), t5 ? dbias.data() : nullptr);
     if (t5) t5_bias_backward(dbias.data(), buckets.data(), T, T, H, NB, dtable.data());
 
-    dvec xd = to_d(x), wqkvd = to_d(wqkv), bqkvd = to_d(bqkv), wpd = to_d(wp), bpd = to_d(bp),
-         tabled = to_d(table);
+    dvec xd = to_d(x), wqkvd = to_d(wqkv), bqkvd = to_d(bqkv), wpd = to_d(wp), bpd = to_d(bp), tabled = to_d(table);
     auto run = [&](dvec& o) {
         dvec bd;
         if (alibi) bd = to_d(bias);
@@ -359,8 +369,7 @@ void TestLmLayers::attentionBlock() {
             for (int h = 0; h < H; h++)
                 for (int i = 0; i < T * T; i++) bd[h * T * T + i] = tabled[buckets[i] * H + h];
         }
-        attention_block_ref(xd, wqkvd, bqkvd, wpd, bpd, B, T, C, H, bd.empty() ? nullptr : &bd,
-                            rope, theta, o);
+        attention_block_ref(xd, wqkvd, bqkvd, wpd, bpd, B, T, C, H, bd.empty() ? nullptr : &bd, rope, theta, o);
     };
     dvec ref;
     run(ref);
@@ -384,7 +393,8 @@ void TestLmLayers::attentionBlock() {
     if (t5) QVERIFY(fd_check("t5 dtable", tabled, dtable.data(), f) < fd_tol);
 }
 
-void TestLmLayers::adamwHandSteps() {
+void TestLmLayers::adamwHandSteps()
+{
     // Two parameters, one decayed; lr 0.1, β1 0.9, β2 0.99, eps 1e-8, wd 0.5.
     adamw_config c;
     c.beta1 = 0.9f;
@@ -418,7 +428,8 @@ void TestLmLayers::adamwHandSteps() {
 // (no fused multiply-adds: the test is built with -ffp-contract=off, as C++20
 // without GNU extensions is). The library's vector loop must give the same
 // bits, whichever path this CPU takes.
-void TestLmLayers::adamwMatchesItsFormulaBitForBit() {
+void TestLmLayers::adamwMatchesItsFormulaBitForBit()
+{
     const std::size_t P = 1003;  // 125 vectors of eight and a tail of three
     adamw_config c;
     c.beta1 = 0.9f;
@@ -452,13 +463,16 @@ void TestLmLayers::adamwMatchesItsFormulaBitForBit() {
         }
         for (std::size_t i = 0; i < P; i++) {
             if (std::memcmp(&params[i], &mine[i], sizeof(float)) != 0 ||
-                std::memcmp(&s.m[i], &m[i], sizeof(float)) != 0 ||
-                std::memcmp(&s.v[i], &v[i], sizeof(float)) != 0)
+                std::memcmp(&s.m[i], &m[i], sizeof(float)) != 0 || std::memcmp(&s.v[i], &v[i], sizeof(float)) != 0)
                 QFAIL(qPrintable(QString("step %1, entry %2: param %3 (formula %4), m %5 (%6), v %7 (%8)")
-                                     .arg(step).arg(i)
-                                     .arg(params[i], 0, 'g', 9).arg(mine[i], 0, 'g', 9)
-                                     .arg(s.m[i], 0, 'g', 9).arg(m[i], 0, 'g', 9)
-                                     .arg(s.v[i], 0, 'g', 9).arg(v[i], 0, 'g', 9)));
+                                     .arg(step)
+                                     .arg(i)
+                                     .arg(params[i], 0, 'g', 9)
+                                     .arg(mine[i], 0, 'g', 9)
+                                     .arg(s.m[i], 0, 'g', 9)
+                                     .arg(m[i], 0, 'g', 9)
+                                     .arg(s.v[i], 0, 'g', 9)
+                                     .arg(v[i], 0, 'g', 9)));
         }
     }
     // without a decay mask every entry decays
@@ -473,7 +487,8 @@ void TestLmLayers::adamwMatchesItsFormulaBitForBit() {
     QVERIFY(std::memcmp(a.data(), b.data(), P * sizeof(float)) == 0);
 }
 
-void TestLmLayers::globalNormManyEntries() {
+void TestLmLayers::globalNormManyEntries()
+{
     const std::size_t P = 100003;
     auto g = randn(P, 1.0f, 50);
     g[7] = 3e4f;  // one large entry
@@ -481,14 +496,16 @@ void TestLmLayers::globalNormManyEntries() {
     for (float x : g) s += (long double)x * x;
     const double ref = (double)std::sqrt(s);
     const double got = grad_global_norm(g.data(), P);
-    QVERIFY2(std::fabs(got - ref) <= 1e-13 * ref, qPrintable(QString("%1 vs %2").arg(got, 0, 'g', 17).arg(ref, 0, 'g', 17)));
+    QVERIFY2(std::fabs(got - ref) <= 1e-13 * ref,
+             qPrintable(QString("%1 vs %2").arg(got, 0, 'g', 17).arg(ref, 0, 'g', 17)));
     // clipping to half the norm halves every entry (up to one rounding)
     std::vector<float> h = g;
     QCOMPARE(clip_grad_global_norm(h.data(), P, (float)(ref / 2)), got);
     for (std::size_t i = 0; i < P; i += 997) QVERIFY(std::fabs(h[i] - 0.5f * g[i]) <= 1e-6f * std::fabs(g[i]));
 }
 
-void TestLmLayers::clipping() {
+void TestLmLayers::clipping()
+{
     std::vector<float> g = {3.0f, 4.0f};  // norm 5
     QCOMPARE(clip_grad_global_norm(g.data(), 2, 10.0f), 5.0);
     QCOMPARE(g[0], 3.0f);
@@ -497,15 +514,16 @@ void TestLmLayers::clipping() {
     QVERIFY(std::fabs(grad_global_norm(g.data(), 2) - 1.0) < 1e-6);
 }
 
-void TestLmLayers::schedule() {
+void TestLmLayers::schedule()
+{
     lr_schedule s;
     s.max_lr = 1.0f;
     s.min_lr = 0.1f;
     s.warmup_steps = 10;
     s.total_steps = 111;
-    QCOMPARE(lr_at(s, 0), 0.1f);       // (0 + 1) / 10
+    QCOMPARE(lr_at(s, 0), 0.1f);  // (0 + 1) / 10
     QCOMPARE(lr_at(s, 4), 0.5f);
-    QCOMPARE(lr_at(s, 10), 1.0f);      // peak: cos 0
+    QCOMPARE(lr_at(s, 10), 1.0f);                     // peak: cos 0
     QVERIFY(std::fabs(lr_at(s, 60) - 0.55f) < 1e-6);  // midpoint: ½ (max + min)
     QVERIFY(std::fabs(lr_at(s, 110) - 0.1f) < 1e-6);  // end: min
     QVERIFY(std::fabs(lr_at(s, 500) - 0.1f) < 1e-6);  // after the end: min
@@ -514,7 +532,8 @@ void TestLmLayers::schedule() {
     QVERIFY_THROWS_EXCEPTION(core_error, lr_schedule_validate(s));
 }
 
-void TestLmLayers::badArguments() {
+void TestLmLayers::badArguments()
+{
     adamw_config c;
     c.beta2 = 1.0f;
     QVERIFY_THROWS_EXCEPTION(core_error, adamw_validate(c));

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_lm_model — the whole language model (lm/model.h) with every position
 // scheme.
 //
@@ -43,7 +44,8 @@ constexpr bool fd_every_entry = true;
 constexpr bool fd_every_entry = false;
 #endif
 
-lm_config tiny(lm_position pos) {
+lm_config tiny(lm_position pos)
+{
     lm_config c;
     c.vocab_size = 7;
     c.d_model = 8;
@@ -57,7 +59,8 @@ lm_config tiny(lm_position pos) {
     return c;
 }
 
-std::vector<int> random_tokens(int n, int V, std::uint64_t seed) {
+std::vector<int> random_tokens(int n, int V, std::uint64_t seed)
+{
     rng gen(seed);
     std::vector<int> t(n);
     for (int& x : t) x = (int)(gen.next_u64() % (std::uint64_t)V);
@@ -67,12 +70,14 @@ std::vector<int> random_tokens(int n, int V, std::uint64_t seed) {
 // Moves the parameters away from the GPT-2 initialisation (all LayerNorm
 // weights 1, biases 0, tiny weights) so that every term of the gradient is
 // exercised.
-void perturb(lm_model& m, float stddev, std::uint64_t seed) {
+void perturb(lm_model& m, float stddev, std::uint64_t seed)
+{
     rng gen(seed);
     for (std::size_t i = 0; i < m.num_parameters(); i++) m.params()[i] += gen.normal(0.0f, stddev);
 }
 
-void add_position_rows() {
+void add_position_rows()
+{
     QTest::addColumn<int>("pos");
     for (lm_position p : lm_all_positions()) QTest::newRow(lm_position_name(p)) << (int)p;
 }
@@ -102,7 +107,8 @@ private slots:
     void memoryBudget();
 };
 
-void TestLmModel::layoutAndInit() {
+void TestLmModel::layoutAndInit()
+{
     lm_config c = tiny(LM_POSITION_LEARNED);
     c.n_layers = 3;
     c.d_model = 16;
@@ -139,13 +145,13 @@ void TestLmModel::layoutAndInit() {
     QVERIFY(std::fabs(stats("h.0.mlp.proj.weight").second - 0.02 / std::sqrt(6.0)) < 0.001);
     // decay: matrices and wte yes; biases, LayerNorm and wpe no
     QVERIFY(m.param("wte").decay && m.param("h.0.attn.proj.weight").decay);
-    QVERIFY(!m.param("wpe").decay && !m.param("h.0.ln_2.weight").decay &&
-            !m.param("h.0.mlp.fc.bias").decay);
+    QVERIFY(!m.param("wpe").decay && !m.param("h.0.ln_2.weight").decay && !m.param("h.0.mlp.fc.bias").decay);
     QCOMPARE((int)m.decay_mask()[m.param("wpe").offset], 0);
     QCOMPARE((int)m.decay_mask()[m.param("wte").offset], 1);
 }
 
-void TestLmModel::forwardMatchesReference() {
+void TestLmModel::forwardMatchesReference()
+{
     QFETCH(int, pos);
     lm_model m(tiny((lm_position)pos));
     perturb(m, 0.3f, 11);
@@ -162,7 +168,8 @@ void TestLmModel::forwardMatchesReference() {
     QVERIFY(worst < 1e-5);
 }
 
-void TestLmModel::gradientFiniteDifferences() {
+void TestLmModel::gradientFiniteDifferences()
+{
     QFETCH(int, pos);
     lm_model m(tiny((lm_position)pos));
     perturb(m, 0.3f, 12);
@@ -198,15 +205,18 @@ void TestLmModel::gradientFiniteDifferences() {
         const double rel = worst / scale;
         overall = std::max(overall, rel);
         if (rel > 1e-5)
-            qWarning("%s: worst |analytic - fd| %.3g, max |grad| %.3g, relative %.3g",
-                     info.name.c_str(), worst, scale, rel);
+            qWarning("%s: worst |analytic - fd| %.3g, max |grad| %.3g, relative %.3g", info.name.c_str(), worst, scale,
+                     rel);
     }
-    qInfo("%zu of %zu parameters checked: worst error relative to each tensor's max |grad| %.3g "
-          "(tolerance 1e-5)", checked, m.num_parameters(), overall);
+    qInfo(
+        "%zu of %zu parameters checked: worst error relative to each tensor's max |grad| %.3g "
+        "(tolerance 1e-5)",
+        checked, m.num_parameters(), overall);
     QVERIFY(overall < 1e-5);
 }
 
-void TestLmModel::evaluateBeyondContext() {
+void TestLmModel::evaluateBeyondContext()
+{
     QFETCH(int, pos);
     lm_model m(tiny((lm_position)pos));
     perturb(m, 0.3f, 13);
@@ -240,7 +250,8 @@ void TestLmModel::evaluateBeyondContext() {
     for (int i = 0; i < T * 7; i++) QVERIFY(std::fabs(long_logits[i] - short_logits[i]) < 1e-5);
 }
 
-void TestLmModel::ropeScalingAtEvaluation() {
+void TestLmModel::ropeScalingAtEvaluation()
+{
     lm_model m(tiny(LM_POSITION_ROPE));
     perturb(m, 0.3f, 14);
     const int T = 5, T2 = 10, V = 7;
@@ -303,7 +314,8 @@ void TestLmModel::ropeScalingAtEvaluation() {
     QVERIFY_THROWS_EXCEPTION(core_error, a.set_rope_scaling(rope_scaling_params{}));
 }
 
-void TestLmModel::overfitOneBatch() {
+void TestLmModel::overfitOneBatch()
+{
     QFETCH(int, pos);
     lm_config c;
     c.vocab_size = 11;
@@ -344,13 +356,15 @@ void TestLmModel::overfitOneBatch() {
     QVERIFY(last < 0.05);
 }
 
-void TestLmModel::deterministic_data() {
+void TestLmModel::deterministic_data()
+{
     QTest::addColumn<int>("threads");
     QTest::newRow("1 thread") << 1;
     QTest::newRow("2 threads") << 2;
 }
 
-void TestLmModel::deterministic() {
+void TestLmModel::deterministic()
+{
     QFETCH(int, threads);
     auto run = [&](std::vector<double>& losses, std::vector<float>& params) {
         lm_config c;
@@ -386,7 +400,8 @@ void TestLmModel::deterministic() {
     for (double l : l1) QVERIFY(std::isfinite(l));
 }
 
-void TestLmModel::greedyGenerationReproducesMemorisedText() {
+void TestLmModel::greedyGenerationReproducesMemorisedText()
+{
     lm_config c;
     c.vocab_size = 6;
     c.d_model = 32;
@@ -412,7 +427,8 @@ void TestLmModel::greedyGenerationReproducesMemorisedText() {
     QCOMPARE(lm_generate(m, {text[0]}, T, 1.0f, 1, 12345), text);
 }
 
-void TestLmModel::sampling() {
+void TestLmModel::sampling()
+{
     const float logits[5] = {1.0f, 3.0f, 2.0f, 3.0f, -1.0f};
     rng gen(1);
     // greedy: the first of the tied maxima
@@ -439,7 +455,8 @@ void TestLmModel::sampling() {
         QCOMPARE(lm_sample_token(logits, 5, 1.5f, 3, a), lm_sample_token(logits, 5, 1.5f, 3, b));
 }
 
-void TestLmModel::badConfigs() {
+void TestLmModel::badConfigs()
+{
     auto expect_error = [](lm_config c, const char* word) {
         try {
             lm_model m(c);
@@ -495,7 +512,8 @@ void TestLmModel::badConfigs() {
     QVERIFY(!lm_position_from_name("t5", &p));
 }
 
-void TestLmModel::badInputs() {
+void TestLmModel::badInputs()
+{
     lm_model m(tiny(LM_POSITION_ALIBI));
     const std::vector<int> tok = {0, 1, 2, 7, 1}, ok = {0, 1, 2, 3, 4}, bad_tgt = {0, -1, 0, 0, 0};
     QVERIFY_THROWS_EXCEPTION(core_error, m.forward(tok.data(), ok.data(), 1, 5));
@@ -515,7 +533,8 @@ void TestLmModel::badInputs() {
 // training pass that also keeps gelu'; with 4C a multiple of 8 both run the
 // same vector code on the same values, so the loss and the logits must be
 // the same bits, in every scheme.
-void TestLmModel::evaluationForwardMatchesTrainingForward() {
+void TestLmModel::evaluationForwardMatchesTrainingForward()
+{
     for (lm_position pos : lm_all_positions()) {
         lm_model m(tiny(pos));
         rng gen(9);
@@ -534,7 +553,8 @@ void TestLmModel::evaluationForwardMatchesTrainingForward() {
     }
 }
 
-void TestLmModel::memoryBudget() {
+void TestLmModel::memoryBudget()
+{
     const std::size_t saved = memory_budget_bytes();
     set_memory_budget_bytes(1 << 20);  // 1 MiB
     lm_config c = tiny(LM_POSITION_ROPE);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_lm_threads — the fast paths of the language model's element-wise
 // layers: GELU's vector path (AVX2 + FMA when the CPU has it) over the whole
 // float range, and the row-split element-wise work that lm_model runs on
@@ -37,21 +38,24 @@ namespace {
 // identities ½ (1 + tanh u) = σ(2u) = 1/(1 + e^(−2u)) and
 // 1 − tanh² u = 4 σ(2u) σ(−2u), with σ(−2u) = e^(−2u)/(1 + e^(−2u)), which
 // keep full relative accuracy in both tails.
-double gelu_stable_ref(double x) {
+double gelu_stable_ref(double x)
+{
     const double u = std::sqrt(2.0 / std::numbers::pi) * (x + 0.044715 * x * x * x);
     return x / (1.0 + std::exp(-2.0 * u));
 }
 
-double gelu_grad_ref(double x) {
+double gelu_grad_ref(double x)
+{
     const double k = std::sqrt(2.0 / std::numbers::pi);
     const double u = k * (x + 0.044715 * x * x * x);
     const double e = std::exp(-2.0 * u);
-    const double s = std::isinf(e) ? 0.0 : 1.0 / (1.0 + e);   // σ(2u)
-    const double s_neg = std::isinf(e) ? 1.0 : e / (1.0 + e); // σ(−2u) = 1 − σ(2u)
+    const double s = std::isinf(e) ? 0.0 : 1.0 / (1.0 + e);    // σ(2u)
+    const double s_neg = std::isinf(e) ? 1.0 : e / (1.0 + e);  // σ(−2u) = 1 − σ(2u)
     return s + 0.5 * x * (4.0 * s * s_neg) * k * (1.0 + 3.0 * 0.044715 * x * x);
 }
 
-std::vector<int> random_tokens(int n, int V, std::uint64_t seed) {
+std::vector<int> random_tokens(int n, int V, std::uint64_t seed)
+{
     rng gen(seed);
     std::vector<int> t(n);
     for (int& x : t) x = (int)(gen.next_u64() % (std::uint64_t)V);
@@ -60,7 +64,8 @@ std::vector<int> random_tokens(int n, int V, std::uint64_t seed) {
 
 // Above the row-split thresholds of lm/model.cpp: N = B·T = 640 rows
 // (>= 2 × 256), 4C·N = 81 920 GELU values (>= 2 × 32 768).
-lm_config threaded_config(lm_position pos, int threads) {
+lm_config threaded_config(lm_position pos, int threads)
+{
     lm_config c;
     c.vocab_size = 11;
     c.d_model = 32;
@@ -86,7 +91,8 @@ private slots:
     void threads_deterministic();
 };
 
-void TestLmThreads::gelu_wide_range() {
+void TestLmThreads::gelu_wide_range()
+{
     const int N = 2003;  // not a multiple of 8: the scalar tail runs too
     std::vector<float> x(N), out(N), dout(N), dx(N, 0.0f);
     for (int i = 0; i < N; i++) x[i] = -120.0f + 240.0f * (float)i / (float)(N - 1);
@@ -112,28 +118,28 @@ void TestLmThreads::gelu_wide_range() {
         const double u = std::sqrt(2.0 / std::numbers::pi) * (x[i] + 0.044715 * x[i] * x[i] * x[i]);
         const double cond = 1.0 + std::fabs(2.0 * u);
         const double ef = std::fabs(out[i] - rf) / (std::fabs(rf) * 1e-6 * cond + 1e-36);
-        const double eb = std::fabs(dx[i] - rb) /
-                          (std::fabs(rb) * 1e-5 * cond + 1e-6 * std::fabs(dout[i]) + 1e-36);
+        const double eb = std::fabs(dx[i] - rb) / (std::fabs(rb) * 1e-5 * cond + 1e-6 * std::fabs(dout[i]) + 1e-36);
         const double fef = std::fabs(fused_out[i] - rf) / (std::fabs(rf) * 1e-6 * cond + 1e-36);
-        const double feb = std::fabs(fused_dx[i] - rb) /
-                           (std::fabs(rb) * 1e-5 * cond + 1e-6 * std::fabs(dout[i]) + 1e-36);
+        const double feb =
+            std::fabs(fused_dx[i] - rb) / (std::fabs(rb) * 1e-5 * cond + 1e-6 * std::fabs(dout[i]) + 1e-36);
         worst_f = std::max({worst_f, ef, fef});
         worst_b = std::max({worst_b, eb, feb});
         if (ef > 1.0 || eb > 1.0 || fef > 1.0 || feb > 1.0)
-            qWarning("x = %.9g: gelu %.9g / fused %.9g (ref %.9g), dx %.9g / fused %.9g (ref %.9g)",
-                     x[i], out[i], fused_out[i], rf, dx[i], fused_dx[i], rb);
+            qWarning("x = %.9g: gelu %.9g / fused %.9g (ref %.9g), dx %.9g / fused %.9g (ref %.9g)", x[i], out[i],
+                     fused_out[i], rf, dx[i], fused_dx[i], rb);
     }
     qInfo("worst error / tolerance: forward %.3f, backward %.3f", worst_f, worst_b);
     QVERIFY(worst_f <= 1.0);
     QVERIFY(worst_b <= 1.0);
 }
 
-void TestLmThreads::gelu_special_values() {
+void TestLmThreads::gelu_special_values()
+{
     const float nan = std::numeric_limits<float>::quiet_NaN();
     const float inf = std::numeric_limits<float>::infinity();
     // 16 values: two full vectors, each special value at least once in each
-    std::vector<float> x = {0.0f, -0.0f, nan, inf, 1e-20f, -1e-20f, 30.0f, -30.0f,
-                            nan, inf, 0.0f, -0.0f, 200.0f, -200.0f, 1e-30f, -1e-30f};
+    std::vector<float> x = {0.0f, -0.0f, nan,  inf,   1e-20f, -1e-20f, 30.0f,  -30.0f,
+                            nan,  inf,   0.0f, -0.0f, 200.0f, -200.0f, 1e-30f, -1e-30f};
     std::vector<float> out(x.size()), dx(x.size(), 0.0f), dout(x.size(), 1.0f);
     gelu_forward(x.data(), x.size(), out.data());
     gelu_backward(dout.data(), x.data(), x.size(), dx.data());
@@ -167,12 +173,14 @@ void TestLmThreads::gelu_special_values() {
     }
 }
 
-void TestLmThreads::threads_match_one_thread_data() {
+void TestLmThreads::threads_match_one_thread_data()
+{
     QTest::addColumn<int>("pos");
     for (lm_position p : lm_all_positions()) QTest::newRow(lm_position_name(p)) << (int)p;
 }
 
-void TestLmThreads::threads_match_one_thread() {
+void TestLmThreads::threads_match_one_thread()
+{
     QFETCH(int, pos);
     const auto data = random_tokens(kB * kT + 1, 11, 17);
     std::vector<double> loss(2);
@@ -201,7 +209,8 @@ void TestLmThreads::threads_match_one_thread() {
     }
 }
 
-void TestLmThreads::threads_deterministic() {
+void TestLmThreads::threads_deterministic()
+{
     const auto data = random_tokens(kB * kT + 1, 11, 29);
     auto run = [&](std::vector<double>& losses, std::vector<float>& params) {
         lm_model m(threaded_config(LM_POSITION_ROPE, 2));

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_synthetic_tasks — copy, reverse and associative recall.
 //
 // Golden values are the task definitions themselves, checked structurally:
@@ -21,13 +22,15 @@ class TestSyntheticTasks : public QObject {
     Q_OBJECT
 
 private slots:
-    void names() {
+    void names()
+    {
         for (auto k : {synthetic_copy, synthetic_reverse, synthetic_recall})
             QCOMPARE(parse_synthetic_task(synthetic_task_name(k)), k);
         QVERIFY_THROWS_EXCEPTION(core_error, parse_synthetic_task("sort"));
     }
 
-    void copyAndReverseExamples() {
+    void copyAndReverseExamples()
+    {
         rng gen(1);
         for (auto kind : {synthetic_copy, synthetic_reverse}) {
             synthetic_task_config c{kind, 10, 1, 40};
@@ -46,7 +49,8 @@ private slots:
         }
     }
 
-    void recallExamples() {
+    void recallExamples()
+    {
         rng gen(2);
         synthetic_task_config c{synthetic_recall, 20, 1, 10};
         for (std::size_t n = 1; n <= 10; ++n) {
@@ -79,7 +83,8 @@ private slots:
     //   input    x1  x2  x3  S   x3  x2  x1  P
     //   target   x2  x3  S   x3  x2  x1  P   P
     //   mask     0   0   0   1   1   1   0   0
-    void batchLayoutByHand() {
+    void batchLayoutByHand()
+    {
         synthetic_task_config c{synthetic_reverse, 5, 3, 3};
         QCOMPARE(synthetic_context_length(c), std::size_t(6));
         const std::size_t T = 8;
@@ -96,7 +101,8 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(core_error, synthetic_batch(c, 1, 5, gen, in.data(), tg.data(), m.data()));
     }
 
-    void batchesDeterministicAndMasked_data() {
+    void batchesDeterministicAndMasked_data()
+    {
         QTest::addColumn<int>("kind");
         QTest::addColumn<int>("min_length");
         QTest::addColumn<int>("max_length");
@@ -105,7 +111,8 @@ private slots:
         QTest::newRow("reverse 1..16") << int(synthetic_reverse) << 1 << 16;
         QTest::newRow("recall 2..8") << int(synthetic_recall) << 2 << 8;
     }
-    void batchesDeterministicAndMasked() {
+    void batchesDeterministicAndMasked()
+    {
         QFETCH(int, kind);
         QFETCH(int, min_length);
         QFETCH(int, max_length);
@@ -158,7 +165,8 @@ private slots:
         QCOMPARE(s.token_accuracy, double(s.tokens - 1) / double(s.tokens));
     }
 
-    void invalidConfigurations() {
+    void invalidConfigurations()
+    {
         QVERIFY_THROWS_EXCEPTION(core_error, validate({synthetic_copy, 1, 1, 4}));
         QVERIFY_THROWS_EXCEPTION(core_error, validate({synthetic_copy, 8, 0, 4}));
         QVERIFY_THROWS_EXCEPTION(core_error, validate({synthetic_copy, 8, 5, 4}));

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_tensor_file — the checkpoint container.
 //
 // Golden values and how they are derived:
@@ -19,6 +20,8 @@
 #include "core/common.h"
 #include "lm/tensor_file.h"
 
+#include "../shared/test_timing.h"
+
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -39,12 +42,14 @@ namespace {
 
 using bytes_t = std::vector<unsigned char>;
 
-bytes_t read_all(const std::string& path) {
+bytes_t read_all(const std::string& path)
+{
     std::ifstream f(path, std::ios::binary);
     return bytes_t((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
 }
 
-void write_all(const std::string& path, const bytes_t& b) {
+void write_all(const std::string& path, const bytes_t& b)
+{
     // Unlink first: ext4 flushes a file truncated and rewritten in place
     // (auto_da_alloc), which would make the byte-by-byte loops slow.
     ::unlink(path.c_str());
@@ -54,7 +59,8 @@ void write_all(const std::string& path, const bytes_t& b) {
 
 // Independent transcription of FNV-1a 64 (offset basis and prime from the
 // FNV reference page).
-std::uint64_t naive_fnv(const bytes_t& b, std::size_t n) {
+std::uint64_t naive_fnv(const bytes_t& b, std::size_t n)
+{
     std::uint64_t h = 14695981039346656037ull;
     for (std::size_t i = 0; i < n; ++i) {
         h = h ^ b[i];
@@ -63,20 +69,30 @@ std::uint64_t naive_fnv(const bytes_t& b, std::size_t n) {
     return h;
 }
 
-void put_u32(bytes_t& b, std::uint32_t v) {
+void put_u32(bytes_t& b, std::uint32_t v)
+{
     for (int i = 0; i < 4; ++i) b.push_back(static_cast<unsigned char>((v >> (8 * i)) & 0xff));
 }
-void put_u64(bytes_t& b, std::uint64_t v) {
+void put_u64(bytes_t& b, std::uint64_t v)
+{
     for (int i = 0; i < 8; ++i) b.push_back(static_cast<unsigned char>((v >> (8 * i)) & 0xff));
 }
-void put_str(bytes_t& b, const std::string& s) {
+void put_str(bytes_t& b, const std::string& s)
+{
     put_u32(b, static_cast<std::uint32_t>(s.size()));
     b.insert(b.end(), s.begin(), s.end());
 }
-void put_f32(bytes_t& b, float x) { put_u32(b, std::bit_cast<std::uint32_t>(x)); }
-void seal(bytes_t& b) { put_u64(b, naive_fnv(b, b.size())); }
+void put_f32(bytes_t& b, float x)
+{
+    put_u32(b, std::bit_cast<std::uint32_t>(x));
+}
+void seal(bytes_t& b)
+{
+    put_u64(b, naive_fnv(b, b.size()));
+}
 
-std::string what_of(const std::string& path) {
+std::string what_of(const std::string& path)
+{
     try {
         read_tensor_file(path);
     } catch (const core_error& e) {
@@ -85,7 +101,8 @@ std::string what_of(const std::string& path) {
     return {};
 }
 
-std::vector<std::string> list_dir(const std::string& dir) {
+std::vector<std::string> list_dir(const std::string& dir)
+{
     std::vector<std::string> names;
     if (DIR* d = opendir(dir.c_str())) {
         while (dirent* e = readdir(d)) {
@@ -98,7 +115,8 @@ std::vector<std::string> list_dir(const std::string& dir) {
     return names;
 }
 
-tensor_file small_file() {
+tensor_file small_file()
+{
     tensor_file f;
     f.metadata = {{"model", "gpt"}, {"note", "位置 ✓"}, {"empty", ""}};
     f.tensors.push_back({"wte", {2, 3}, {1.0f, -2.5f, 0.0f, -0.0f, 3.25f, 1e-3f}});
@@ -119,7 +137,8 @@ private:
 private slots:
     void initTestCase() { QVERIFY(dir_.isValid()); }
 
-    void fnvPublishedVectors() {
+    void fnvPublishedVectors()
+    {
         QCOMPARE(fnv1a64("", 0), 0xcbf29ce484222325ull);
         QCOMPARE(fnv1a64("a", 1), 0xaf63dc4c8601ec8cull);
         QCOMPARE(fnv1a64("foobar", 6), 0x85944171f73967e8ull);
@@ -128,7 +147,8 @@ private slots:
     }
 
     // The file matches a byte-by-byte construction from the documented layout.
-    void layoutMatchesHandBuiltBytes() {
+    void layoutMatchesHandBuiltBytes()
+    {
         bytes_t want;
         const char magic[] = "PSLBCKPT";
         want.insert(want.end(), magic, magic + 8);
@@ -166,14 +186,19 @@ private slots:
         QCOMPARE(*back.meta("steps"), std::string("100"));
     }
 
-    void roundTripBitExact() {
+    void roundTripBitExact()
+    {
         tensor_file f = small_file();
-        std::vector<float> special = {
-            0.0f, -0.0f, std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
-            std::bit_cast<float>(0x7fc00001u),  // quiet NaN with a payload
-            std::bit_cast<float>(0xff800123u),  // negative signalling-pattern NaN
-            std::numeric_limits<float>::denorm_min(), -std::numeric_limits<float>::min(),
-            std::numeric_limits<float>::max(), 1.0f / 3.0f};
+        std::vector<float> special = {0.0f,
+                                      -0.0f,
+                                      std::numeric_limits<float>::infinity(),
+                                      -std::numeric_limits<float>::infinity(),
+                                      std::bit_cast<float>(0x7fc00001u),  // quiet NaN with a payload
+                                      std::bit_cast<float>(0xff800123u),  // negative signalling-pattern NaN
+                                      std::numeric_limits<float>::denorm_min(),
+                                      -std::numeric_limits<float>::min(),
+                                      std::numeric_limits<float>::max(),
+                                      1.0f / 3.0f};
         f.tensors.push_back({"special", {2, 5}, special});
         rng gen(5);
         std::vector<float> big(3 * 4 * 5 * 7);
@@ -189,9 +214,8 @@ private slots:
             QCOMPARE(g.tensors[i].name, f.tensors[i].name);
             QVERIFY(g.tensors[i].shape == f.tensors[i].shape);
             QCOMPARE(g.tensors[i].data.size(), f.tensors[i].data.size());
-            QVERIFY2(f.tensors[i].data.empty() ||
-                         std::memcmp(g.tensors[i].data.data(), f.tensors[i].data.data(),
-                                     f.tensors[i].data.size() * sizeof(float)) == 0,
+            QVERIFY2(f.tensors[i].data.empty() || std::memcmp(g.tensors[i].data.data(), f.tensors[i].data.data(),
+                                                              f.tensors[i].data.size() * sizeof(float)) == 0,
                      f.tensors[i].name.c_str());
         }
         QVERIFY(g.find("scalar") && g.find("scalar")->data[0] == 42.0f);
@@ -205,7 +229,8 @@ private slots:
     }
 
     // Tensor views are written without copies and read back identically.
-    void viewsAndEmptyFile() {
+    void viewsAndEmptyFile()
+    {
         const std::string p = path("empty.ckpt");
         write_tensor_file(p, {}, {});
         QCOMPARE(read_all(p).size(), std::size_t(28));
@@ -217,7 +242,8 @@ private slots:
         QVERIFY(read_tensor_file(p).find("x")->data == x);
     }
 
-    void truncationAtEveryByteIsRefused() {
+    void truncationAtEveryByteIsRefused()
+    {
         const std::string p = path("trunc_src.ckpt");
         write_tensor_file(p, small_file());
         const bytes_t full = read_all(p);
@@ -235,7 +261,8 @@ private slots:
         QVERIFY(what_of(q).empty());
     }
 
-    void everySingleByteFlipIsDetected() {
+    void everySingleByteFlipIsDetected()
+    {
         const std::string p = path("flip_src.ckpt");
         write_tensor_file(p, small_file());
         const bytes_t full = read_all(p);
@@ -247,7 +274,8 @@ private slots:
                 b[i] ^= mask;
                 write_all(q, b);
                 const std::string msg = what_of(q);
-                QVERIFY2(!msg.empty(), qPrintable(QStringLiteral("flip of byte %1 by %2 was accepted").arg(i).arg(mask)));
+                QVERIFY2(!msg.empty(),
+                         qPrintable(QStringLiteral("flip of byte %1 by %2 was accepted").arg(i).arg(mask)));
                 ++refused;
             }
         }
@@ -260,7 +288,8 @@ private slots:
         QVERIFY(!what_of(q).empty());
     }
 
-    void headerProblemsNamed() {
+    void headerProblemsNamed()
+    {
         const std::string q = path("header.ckpt");
         // Wrong magic.
         bytes_t b;
@@ -304,7 +333,8 @@ private slots:
     }
 
     // Absurd sizes with a valid checksum: refused before allocating.
-    void absurdSizesRefused_data() {
+    void absurdSizesRefused_data()
+    {
         QTest::addColumn<int>("which");
         QTest::newRow("dims 2^62 x 2^62 (overflow)") << 0;
         QTest::newRow("one dim 2^40") << 1;
@@ -314,7 +344,8 @@ private slots:
         QTest::newRow("name length 2^31") << 5;
         QTest::newRow("duplicate tensor") << 6;
     }
-    void absurdSizesRefused() {
+    void absurdSizesRefused()
+    {
         QFETCH(int, which);
         bytes_t b(tensor_file_magic, tensor_file_magic + 8);
         put_u32(b, 1);
@@ -354,7 +385,8 @@ private slots:
         qInfo("%s", msg.c_str());
     }
 
-    void memoryBudgetGuardsTensors() {
+    void memoryBudgetGuardsTensors()
+    {
         const std::string p = path("budget.ckpt");
         std::vector<float> x(1024, 1.0f);
         write_tensor_file(p, {}, {{"x", {1024}, x.data()}});
@@ -373,7 +405,8 @@ private slots:
     }
 
     // Invalid input is refused before the disk is touched: the old file stays.
-    void invalidWritesLeavePreviousFile() {
+    void invalidWritesLeavePreviousFile()
+    {
         const std::string p = path("keep.ckpt");
         write_tensor_file(p, small_file());
         const bytes_t before = read_all(p);
@@ -400,7 +433,8 @@ private slots:
 
     // A writer killed with SIGKILL in the middle of writing a large file leaves
     // the previous checkpoint readable and unchanged.
-    void killMidWriteKeepsPreviousFile() {
+    void killMidWriteKeepsPreviousFile()
+    {
         const std::string p = path("killed.ckpt");
         write_tensor_file(p, small_file());
         const bytes_t before = read_all(p);
@@ -415,18 +449,17 @@ private slots:
                 std::vector<float> big(std::size_t(12) << 20, 0.5f);
                 try {
                     write_tensor_file(p, {{"who", "child"}}, {{"big", {big.size()}, big.data()}});
-                } catch (...) {
-                }
+                } catch (...) {}
                 ::_exit(0);
             }
             // Wait until the file being written (unnamed, O_TMPFILE, or the
             // mkstemp fallback's "killed.ckpt.tmp.*") holds some bytes, then
-            // kill. The child's open descriptors show it either way.
-            QElapsedTimer timer;
-            timer.start();
+            // kill. The child's open descriptors show it either way (polled:
+            // a condition, with a limit that only ends a child that never writes).
+            const QDeadlineTimer deadline(poslab::testing::scaledMs(20000));
             std::string tmp;
             const std::string fds = "/proc/" + std::to_string(child) + "/fd";
-            while (timer.elapsed() < 20000) {
+            while (!deadline.hasExpired()) {
                 for (const auto& n : list_dir(fds)) {
                     char target[4096];
                     const ssize_t len = ::readlink((fds + "/" + n).c_str(), target, sizeof target - 1);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_text_corpus — UTF-8 decoding, cleaning, fortune parsing, the fixed
 // held-out split, the vocabulary, encoding and the two kinds of batches.
 //
@@ -30,13 +31,15 @@ using namespace poslab;
 
 namespace {
 
-std::string bytes_of(std::initializer_list<int> b) {
+std::string bytes_of(std::initializer_list<int> b)
+{
     std::string s;
     for (int x : b) s.push_back(static_cast<char>(x));
     return s;
 }
 
-QString show(const std::u32string& s) {
+QString show(const std::u32string& s)
+{
     QStringList parts;
     for (char32_t c : s) parts << QStringLiteral("U+%1").arg(static_cast<uint>(c), 4, 16, QLatin1Char('0')).toUpper();
     return parts.join(QLatin1Char(' '));
@@ -48,7 +51,8 @@ class TestTextCorpus : public QObject {
     Q_OBJECT
 
 private slots:
-    void utf8Decode_data() {
+    void utf8Decode_data()
+    {
         QTest::addColumn<QByteArray>("input");
         QTest::addColumn<QList<uint>>("expected");
         QTest::addColumn<int>("replaced_bytes");
@@ -90,14 +94,15 @@ private slots:
             bytes_of({0x61, 0xF1, 0x80, 0x80, 0xE1, 0x80, 0xC2, 0x62, 0x80, 0x63, 0x80, 0xBF, 0x64}),
             {0x61, 0xFFFD, 0xFFFD, 0xFFFD, 0x62, 0xFFFD, 0x63, 0xFFFD, 0xFFFD, 0x64}, 9, 6);
     }
-    void utf8Decode() {
+    void utf8Decode()
+    {
         QFETCH(QByteArray, input);
         QFETCH(QList<uint>, expected);
         QFETCH(int, replaced_bytes);
         QFETCH(int, replacements);
         utf8_report rep;
-        const std::u32string got = utf8_decode(std::string_view(input.constData(), std::size_t(input.size())),
-                                               utf8_repair, &rep);
+        const std::u32string got =
+            utf8_decode(std::string_view(input.constData(), std::size_t(input.size())), utf8_repair, &rep);
         std::u32string want;
         for (uint c : expected) want.push_back(static_cast<char32_t>(c));
         QVERIFY2(got == want, qPrintable(show(got) + QStringLiteral(" != ") + show(want)));
@@ -117,7 +122,8 @@ private slots:
         }
     }
 
-    void utf8StrictNamesTheOffset() {
+    void utf8StrictNamesTheOffset()
+    {
         try {
             utf8_decode(bytes_of({'a', 'b', 0xC0, 0xAF}), utf8_strict);
             QFAIL("accepted");
@@ -127,7 +133,8 @@ private slots:
         }
     }
 
-    void utf8BomAndEncoder() {
+    void utf8BomAndEncoder()
+    {
         utf8_report rep;
         QVERIFY(utf8_decode(bytes_of({0xEF, 0xBB, 0xBF, 'a'}), utf8_repair, &rep) == U"a");
         QVERIFY(rep.bom_removed);
@@ -144,7 +151,8 @@ private slots:
         }
     }
 
-    void cleanTerminalControls() {
+    void cleanTerminalControls()
+    {
         clean_report rep;
         // fortunes-zh colours titles: ESC[32m 《感遇》 ESC[m
         QVERIFY(clean_terminal_controls(U"\x1b[32m《感遇》\x1b[m\n\x1b[33m作者\x1b[m", &rep) == U"《感遇》\n作者");
@@ -162,7 +170,8 @@ private slots:
         QVERIFY(clean_terminal_controls(U"x\x1b[3\ny", &rep) == U"x\ny");
     }
 
-    void fortuneSampleFile() {
+    void fortuneSampleFile()
+    {
         const QString path = QStringLiteral(POSLAB_TESTS_DIR "/lm/data/fortune_sample");
         QVERIFY2(QFileInfo::exists(path), qPrintable(path));
         utf8_report rep;
@@ -192,7 +201,8 @@ private slots:
         QCOMPARE(c.files.size(), std::size_t(1));
     }
 
-    void fortuneEdgeCases() {
+    void fortuneEdgeCases()
+    {
         QVERIFY(parse_fortune_entries(U"").empty());
         QVERIFY(parse_fortune_entries(U"%\n%\n%").empty());
         // "%" must be alone on its line; "%%" and " %" are text. CRLF files work.
@@ -203,7 +213,8 @@ private slots:
         QVERIFY(!looks_like_fortune_file(U"100%\n"));
     }
 
-    void paragraphs() {
+    void paragraphs()
+    {
         std::u32string text;
         for (int i = 0; i < 25; ++i) {
             text += U"para ";
@@ -228,7 +239,8 @@ private slots:
         QCOMPARE(split_paragraphs(U"x\ny\nz").size(), std::size_t(3));
     }
 
-    void splitIsFixedAndDisjoint() {
+    void splitIsFixedAndDisjoint()
+    {
         const corpus_split s = split_entries(25, 10);
         QVERIFY(s.held_out == std::vector<std::size_t>({9, 19}));
         QCOMPARE(s.train.size(), std::size_t(23));
@@ -240,7 +252,8 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(core_error, split_entries(10, 1));
     }
 
-    void vocabularyAndEncoding() {
+    void vocabularyAndEncoding()
+    {
         // 10 entries: entry 9 is held out and holds 'Q' and '月', unseen in training.
         std::vector<std::u32string> entries = {U"ba", U"ab", U"c", U"a", U"b", U"ca", U"ac", U"b", U"é", U"aQ月"};
         const text_corpus c = make_corpus("toy", entries, U"\n");
@@ -280,7 +293,8 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(core_error, encode_corpus(make_corpus("tiny", {U"a", U"b"}), 10));
     }
 
-    void uniformIndexIsUnbiasedAndInRange() {
+    void uniformIndexIsUnbiasedAndInRange()
+    {
         rng gen(3);
         QCOMPARE(uniform_index(gen, 1), std::uint64_t(0));
         const std::uint64_t big = (std::uint64_t(1) << 63) + 1;  // half of all draws rejected
@@ -292,7 +306,8 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(core_error, uniform_index(gen, 0));
     }
 
-    void trainingBatches() {
+    void trainingBatches()
+    {
         std::vector<std::int32_t> stream(50);
         for (int i = 0; i < 50; ++i) stream[std::size_t(i)] = i;
         const std::size_t B = 8, T = 10;
@@ -329,20 +344,22 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(core_error, sample_training_batch(short_stream, 1, T, d, in.data(), tg.data()));
     }
 
-    void evalWindows_data() {
+    void evalWindows_data()
+    {
         QTest::addColumn<int>("N");
         QTest::addColumn<int>("L");
         QTest::addColumn<int>("max_tokens");
         QTest::addColumn<int>("count");
         QTest::addColumn<int>("tail");
-        QTest::newRow("23 tokens, L 5") << 23 << 5 << 0 << 4 << 2;   // 22 targets = 4·5 + 2
+        QTest::newRow("23 tokens, L 5") << 23 << 5 << 0 << 4 << 2;  // 22 targets = 4·5 + 2
         QTest::newRow("21 tokens, L 5 exact") << 21 << 5 << 0 << 4 << 0;
         QTest::newRow("L longer than stream") << 5 << 8 << 0 << 0 << 4;
         QTest::newRow("capped at 12 tokens") << 100 << 5 << 12 << 2 << 89;
         QTest::newRow("L 1") << 7 << 1 << 0 << 6 << 0;
         QTest::newRow("empty stream") << 0 << 4 << 0 << 0 << 0;
     }
-    void evalWindows() {
+    void evalWindows()
+    {
         QFETCH(int, N);
         QFETCH(int, L);
         QFETCH(int, max_tokens);
@@ -361,7 +378,7 @@ private slots:
         for (std::size_t k = 0; k < w.count; ++k)
             for (std::size_t t = 0; t < w.length; ++t) {
                 const std::size_t i = k * w.length + t;
-                QCOMPARE(tg[i], in[i] + 1);          // next-token targets
+                QCOMPARE(tg[i], in[i] + 1);  // next-token targets
                 QCOMPARE(in[k * w.length], int(w.start(k)));
                 ++hits[std::size_t(tg[i])];
             }
@@ -375,7 +392,8 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(core_error, gather_eval_batch(stream, w, w.count, 1, in.data(), tg.data()));
     }
 
-    void namedCorporaAndErrors() {
+    void namedCorporaAndErrors()
+    {
         QVERIFY(is_named_corpus("fortunes") && is_named_corpus("poems") && !is_named_corpus("poem"));
         QVERIFY_THROWS_EXCEPTION(core_error, find_corpus_files("nonsense"));
         try {
@@ -398,7 +416,8 @@ private slots:
         auto touch = [&](const QString& name) {
             std::ofstream((empty.path() + QLatin1Char('/') + name).toStdString()) << "x\n%\ny\n";
         };
-        for (const char* n : {"zippy", "art", "art.dat", "art.u8", "ascii-art", "tang300", "song100", "chinese", "tang300.dat"})
+        for (const char* n :
+             {"zippy", "art", "art.dat", "art.u8", "ascii-art", "tang300", "song100", "chinese", "tang300.dat"})
             touch(QString::fromLatin1(n));
         QVERIFY(QDir(empty.path()).mkdir(QStringLiteral("off")));
         touch(QStringLiteral("off/racism"));
@@ -415,7 +434,8 @@ private slots:
 
     // The Debian corpora (scripts/bootstrap.sh installs them; the training
     // lab needs them, so their absence is a failure, not a skip).
-    void realCorpora() {
+    void realCorpora()
+    {
         const std::string dir = find_fortune_directory();
         QVERIFY2(!dir.empty() && QFile::exists(QString::fromStdString(dir + "/tang300")) &&
                      QFile::exists(QString::fromStdString(dir + "/fortunes")),
@@ -438,7 +458,8 @@ private slots:
             QVERIFY(c.entries.size() + 50 >= percent_lines);
             QCOMPARE(c.utf8.replaced_bytes, std::size_t(0));
             for (const auto& entry : c.entries)
-                QVERIFY(entry.find(char32_t(0x1B)) == std::u32string::npos && entry.find(char32_t(8)) == std::u32string::npos);
+                QVERIFY(entry.find(char32_t(0x1B)) == std::u32string::npos &&
+                        entry.find(char32_t(8)) == std::u32string::npos);
             QVERIFY(c.separator == U"\n%\n");
             QVERIFY(e.held_out_entries * 10 <= c.entries.size() && e.held_out_entries * 10 + 10 > c.entries.size());
             QVERIFY(e.held_out.size() > 1000);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_alibi_modules — what chapter 6 (ALiBi and NoPE) adds to the ALiBi module
 // file: the recency output of alibi.bias and the nope.causal_signal module.
 // Golden values come from closed forms, not from the code under test:
@@ -22,19 +23,24 @@ Q_DECLARE_METATYPE(ParamMap)
 
 namespace {
 
-std::vector<Output> run(const QString& id, const ParamMap& given = {}) {
+std::vector<Output> run(const QString& id, const ParamMap& given = {})
+{
     const ModuleSpec* s = Registry::builtin().find(id);
     if (!s) throw std::runtime_error("module not registered: " + id.toStdString());
     return runModule(*s, validateParams(*s, given));
 }
 
-const Output& out(const std::vector<Output>& outs, const QString& name) {
+const Output& out(const std::vector<Output>& outs, const QString& name)
+{
     for (const auto& o : outs)
         if (o.name == name) return o;
     throw std::runtime_error("no output named " + name.toStdString());
 }
 
-bool close(double a, double b, double rel) { return std::fabs(a - b) <= rel * std::fabs(b); }
+bool close(double a, double b, double rel)
+{
+    return std::fabs(a - b) <= rel * std::fabs(b);
+}
 
 }  // namespace
 
@@ -54,7 +60,8 @@ private slots:
     void nopeBadParameters();
 };
 
-void TestAlibiModules::recencyClosedForm() {
+void TestAlibiModules::recencyClosedForm()
+{
     // Head 1 of 8: m = 1/2. w_k = e^(−k/2) / (1 + e^(−1/2) + e^(−1) + e^(−3/2)).
     const auto outs = run(u"alibi.bias"_s, {{u"length"_s, 4}});
     const Output& r = out(outs, u"recency"_s);
@@ -67,7 +74,8 @@ void TestAlibiModules::recencyClosedForm() {
     QVERIFY(close(out(outs, u"mean_distance"_s).value, 0.9154235115381357, 1e-12));
 }
 
-void TestAlibiModules::recencySlowHead() {
+void TestAlibiModules::recencySlowHead()
+{
     // Head 8 of 8: m = 1/256, T = 512: nearly flat, mean distance 175.36 (Python).
     const auto outs = run(u"alibi.bias"_s, {{u"head"_s, 8}, {u"length"_s, 512}});
     const Output& r = out(outs, u"recency"_s);
@@ -79,7 +87,8 @@ void TestAlibiModules::recencySlowHead() {
     QVERIFY(std::fabs(sum - 1.0) < 1e-12);
 }
 
-void TestAlibiModules::recencySameInBothModes() {
+void TestAlibiModules::recencySameInBothModes()
+{
     // The last query sees the same distances 0..T−1 in the causal and the symmetric form.
     const auto a = run(u"alibi.bias"_s, {{u"length"_s, 10}, {u"head"_s, 3}});
     const auto b = run(u"alibi.bias"_s, {{u"length"_s, 10}, {u"head"_s, 3}, {u"mode"_s, u"symmetric"_s}});
@@ -90,9 +99,10 @@ void TestAlibiModules::recencySameInBothModes() {
     QCOMPARE(out(one, u"mean_distance"_s).value, 0.0);
 }
 
-void TestAlibiModules::nopeOutputsAndShapes() {
+void TestAlibiModules::nopeOutputsAndShapes()
+{
     const auto outs = run(u"nope.causal_signal"_s);  // defaults: T = 32, causal
-    for (const QString name : {u"mean_sq_norm"_s, u"closed_form"_s, u"bos_signal"_s, u"recovered_position"_s}) {
+    for (const QString& name : {u"mean_sq_norm"_s, u"closed_form"_s, u"bos_signal"_s, u"recovered_position"_s}) {
         const Output& o = out(outs, name);
         QCOMPARE(o.kind, OutputKind::Series);
         QCOMPARE(int(o.x.size()), 32);
@@ -108,7 +118,8 @@ void TestAlibiModules::nopeOutputsAndShapes() {
     QCOMPARE(out(outs, u"first_to_last"_s).kind, OutputKind::Scalar);
 }
 
-void TestAlibiModules::nopeStartChannelIsExact() {
+void TestAlibiModules::nopeStartChannelIsExact()
+{
     const auto outs = run(u"nope.causal_signal"_s, {{u"length"_s, 512}, {u"samples"_s, 1}, {u"dim"_s, 1}});
     const Output& bos = out(outs, u"bos_signal"_s);
     const Output& rec = out(outs, u"recovered_position"_s);
@@ -122,7 +133,8 @@ void TestAlibiModules::nopeStartChannelIsExact() {
     QCOMPARE(rec.y[0], 0.0);
 }
 
-void TestAlibiModules::nopeMeanSquareFollowsClosedForm() {
+void TestAlibiModules::nopeMeanSquareFollowsClosedForm()
+{
     // (t+1)·||y_t||²/dim is chi²_dim/dim: relative standard deviation sqrt(2/dim);
     // averaged over S samples, sqrt(2/(dim·S)) = sqrt(2/128000) ≈ 0.004 here.
     // 0.02 is five standard errors.
@@ -142,7 +154,8 @@ void TestAlibiModules::nopeMeanSquareFollowsClosedForm() {
     QCOMPARE(ratio, ms.y.front() / ms.y.back());
 }
 
-void TestAlibiModules::nopeBidirectionalIsConstant() {
+void TestAlibiModules::nopeBidirectionalIsConstant()
+{
     const ParamMap base{{u"length"_s, 20}, {u"dim"_s, 32}, {u"samples"_s, 500}, {u"seed"_s, 7}};
     ParamMap bidir = base;
     bidir[u"causal"_s] = false;
@@ -151,7 +164,7 @@ void TestAlibiModules::nopeBidirectionalIsConstant() {
     const Output& ms = out(b, u"mean_sq_norm"_s);
     const Output& bos = out(b, u"bos_signal"_s);
     for (int t = 0; t < 20; ++t) {
-        QCOMPARE(ms.y[t], ms.y[0]);                         // one and the same output everywhere
+        QCOMPARE(ms.y[t], ms.y[0]);  // one and the same output everywhere
         QVERIFY(close(bos.y[t], 1.0 / 20, 1e-7));
         QCOMPARE(out(b, u"closed_form"_s).y[t], 1.0 / 20);
         QCOMPARE(out(b, u"positions"_s).tableRows[t][1].toLongLong(), 20LL);
@@ -163,7 +176,8 @@ void TestAlibiModules::nopeBidirectionalIsConstant() {
     QVERIFY2(close(ms.y[0], 0.05, 0.06), qPrintable(QString::number(ms.y[0])));
 }
 
-void TestAlibiModules::nopeHandComputedTinyCase() {
+void TestAlibiModules::nopeHandComputedTinyCase()
+{
     // Recompute the statistic independently for T = 3, dim = 2, two samples,
     // from the documented random stream: per sample one fill_normal of T·dim
     // values (position-major) from rng(seed).
@@ -199,17 +213,14 @@ void TestAlibiModules::nopeHandComputedTinyCase() {
     }
 }
 
-void TestAlibiModules::nopeRangesRun() {
+void TestAlibiModules::nopeRangesRun()
+{
     // The extremes of every numeric parameter run and give finite outputs.
     const std::vector<ParamMap> cases = {
-        {{u"length"_s, 2}},
-        {{u"length"_s, 512}, {u"samples"_s, 4}},
-        {{u"dim"_s, 1}},
-        {{u"dim"_s, 512}, {u"samples"_s, 4}},
-        {{u"samples"_s, 1}},
-        {{u"samples"_s, 2000}, {u"length"_s, 8}, {u"dim"_s, 8}},
-        {{u"seed"_s, 0}},
-        {{u"seed"_s, 1000000000}},
+        {{u"length"_s, 2}},  {{u"length"_s, 512}, {u"samples"_s, 4}},
+        {{u"dim"_s, 1}},     {{u"dim"_s, 512}, {u"samples"_s, 4}},
+        {{u"samples"_s, 1}}, {{u"samples"_s, 2000}, {u"length"_s, 8}, {u"dim"_s, 8}},
+        {{u"seed"_s, 0}},    {{u"seed"_s, 1000000000}},
     };
     for (const auto& params : cases) {
         const auto outs = run(u"nope.causal_signal"_s, params);
@@ -218,7 +229,8 @@ void TestAlibiModules::nopeRangesRun() {
     }
 }
 
-void TestAlibiModules::nopeBadParameters_data() {
+void TestAlibiModules::nopeBadParameters_data()
+{
     QTest::addColumn<ParamMap>("params");
     QTest::addColumn<QString>("param");
     QTest::newRow("length 1") << ParamMap{{u"length"_s, 1}} << u"length"_s;
@@ -229,7 +241,8 @@ void TestAlibiModules::nopeBadParameters_data() {
     QTest::newRow("unknown") << ParamMap{{u"encoding"_s, u"none"_s}} << u"encoding"_s;
 }
 
-void TestAlibiModules::nopeBadParameters() {
+void TestAlibiModules::nopeBadParameters()
+{
     QFETCH(ParamMap, params);
     QFETCH(QString, param);
     try {

@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_attention_modules — attention.map, attention.permutation and
 // bench.pe_cost run with defaults and extreme parameters; shapes, labels and
 // the expected permutation behaviour.
-#include "modules/registry.h"
 #include "core/common.h"
+#include "modules/registry.h"
 
 #include <QtTest>
 
@@ -12,19 +13,22 @@ using namespace poslab::modules;
 
 namespace {
 
-std::vector<Output> run(const QString& id, const QStringList& args) {
+std::vector<Output> run(const QString& id, const QStringList& args)
+{
     const ModuleSpec* spec = Registry::builtin().find(id);
     if (!spec) throw std::runtime_error("module not registered: " + id.toStdString());
     return runModule(*spec, parseParams(*spec, args));
 }
 
-const Output* find(const std::vector<Output>& outs, const QString& name) {
+const Output* find(const std::vector<Output>& outs, const QString& name)
+{
     for (const auto& o : outs)
         if (o.name == name) return &o;
     return nullptr;
 }
 
-bool finite(const std::vector<double>& v) {
+bool finite(const std::vector<double>& v)
+{
     for (double x : v)
         if (!std::isfinite(x)) return false;
     return true;
@@ -36,7 +40,8 @@ class TestAttentionModules : public QObject {
     Q_OBJECT
 
 private slots:
-    void registeredWithBothLanguages() {
+    void registeredWithBothLanguages()
+    {
         for (const char* id : {"attention.map", "attention.permutation", "bench.pe_cost"}) {
             const ModuleSpec* s = Registry::builtin().find(QString::fromLatin1(id));
             QVERIFY2(s, id);
@@ -51,18 +56,22 @@ private slots:
 
     // The weights matrix is T × T with the tokens as labels; each row is a
     // distribution (sums to 1), upper triangle zero when causal.
-    void mapShapes_data() {
+    void mapShapes_data()
+    {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<int>("tokens");  // expected T: words (en) or characters (zh)
         QTest::newRow("defaults") << QStringList{} << 9;
         for (const char* e : {"sinusoidal", "learned", "rope", "alibi", "t5"})
             QTest::newRow(e) << QStringList{QStringLiteral("encoding=") + QLatin1String(e)} << 9;
         QTest::newRow("zh per character") << QStringList{"sentence=zh_fox", "encoding=rope"} << 12;
-        QTest::newRow("3 words, causal alibi") << QStringList{"sentence=man_bites_dog", "encoding=alibi", "causal=true"} << 3;
+        QTest::newRow("3 words, causal alibi")
+            << QStringList{"sentence=man_bites_dog", "encoding=alibi", "causal=true"} << 3;
         QTest::newRow("min sizes") << QStringList{"heads=1", "head_dim=2", "encoding=t5"} << 9;
-        QTest::newRow("max sizes, last head") << QStringList{"heads=16", "head_dim=128", "head=15", "encoding=rope", "causal=true"} << 9;
+        QTest::newRow("max sizes, last head")
+            << QStringList{"heads=16", "head_dim=128", "head=15", "encoding=rope", "causal=true"} << 9;
     }
-    void mapShapes() {
+    void mapShapes()
+    {
         QFETCH(QStringList, args);
         QFETCH(int, tokens);
         const auto outs = run(QStringLiteral("attention.map"), args);
@@ -83,13 +92,15 @@ private slots:
             }
             QVERIFY(std::fabs(sum - 1.0) < 1e-5);
         }
-        const bool biased = args.join(' ').contains(QStringLiteral("alibi")) || args.join(' ').contains(QStringLiteral("t5"));
+        const bool biased =
+            args.join(' ').contains(QStringLiteral("alibi")) || args.join(' ').contains(QStringLiteral("t5"));
         QCOMPARE(find(outs, QStringLiteral("position_bias")) != nullptr, biased);
     }
 
     // No encoding: the two "the"s of the fox sentence have the same embedding,
     // so their columns of the weights are identical (positions 0 and 6).
-    void mapWithoutPositionsCannotTellRepeatsApart() {
+    void mapWithoutPositionsCannotTellRepeatsApart()
+    {
         const auto outs = run(QStringLiteral("attention.map"), {});
         const Output* w = find(outs, QStringLiteral("weights"));
         QCOMPARE(w->rowLabels[0], QStringLiteral("The"));
@@ -102,7 +113,8 @@ private slots:
         QVERIFY(diff > 1e-3);
     }
 
-    void mapRejectsHeadOutOfRange() {
+    void mapRejectsHeadOutOfRange()
+    {
         QVERIFY_THROWS_EXCEPTION(ParamError, run(QStringLiteral("attention.map"), {"heads=2", "head=2"}));
     }
 
@@ -110,18 +122,22 @@ private slots:
     // except bidirectional ALiBi under a reversal: −m·|i − j| only sees
     // distances, and reversing (i -> T−1−i) keeps every distance, so it
     // stays equivariant (≤ 1e-5). That row is checked as such.
-    void permutationTable_data() {
+    void permutationTable_data()
+    {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<bool>("alibiKeeps");
         QTest::newRow("defaults (shuffle)") << QStringList{} << false;
         QTest::newRow("reverse: ALiBi symmetric") << QStringList{"reorder=reverse"} << true;
         QTest::newRow("reverse, causal ALiBi breaks") << QStringList{"reorder=reverse", "causal=true"} << false;
         QTest::newRow("shift, zh") << QStringList{"sentence=zh_position", "reorder=shift"} << false;
-        QTest::newRow("shuffle, big heads") << QStringList{"reorder=shuffle", "heads=16", "head_dim=128", "seed=9"} << false;
-        QTest::newRow("custom order, tiny heads") << QStringList{"sentence=man_bites_dog", "reorder=custom", "order=1,2,0", "heads=2", "head_dim=2"} << false;
+        QTest::newRow("shuffle, big heads")
+            << QStringList{"reorder=shuffle", "heads=16", "head_dim=128", "seed=9"} << false;
+        QTest::newRow("custom order, tiny heads")
+            << QStringList{"sentence=man_bites_dog", "reorder=custom", "order=1,2,0", "heads=2", "head_dim=2"} << false;
         QTest::newRow("swap ends") << QStringList{"sentence=cat", "reorder=swap_ends"} << false;
     }
-    void permutationTable() {
+    void permutationTable()
+    {
         QFETCH(QStringList, args);
         QFETCH(bool, alibiKeeps);
         const bool causal = args.contains(QStringLiteral("causal=true"));
@@ -151,31 +167,41 @@ private slots:
     // tables); without an encoding the outputs must be the same vectors up to
     // that reordering (≤ 1e-5), and every encoding must break it — except
     // ALiBi where the swap is a mirror image (man bites dog -> dog bites man).
-    void swapRoles_data() {
+    void swapRoles_data()
+    {
         QTest::addColumn<QString>("sentence");
         QTest::addColumn<QString>("tokens");
         QTest::addColumn<QString>("swapped");
         QTest::addColumn<bool>("alibiKeeps");
-        QTest::newRow("cat_mouse") << "cat_mouse" << "the | cat | chases | the | mouse"
+        QTest::newRow("cat_mouse") << "cat_mouse"
+                                   << "the | cat | chases | the | mouse"
                                    << "the | mouse | chases | the | cat" << false;
         QTest::newRow("zh_love") << "zh_love" << QString::fromUtf8("我 | 爱 | 中 | 国")
                                  << QString::fromUtf8("中 | 国 | 爱 | 我") << false;
-        QTest::newRow("zh_palindrome") << "zh_palindrome" << QString::fromUtf8("上 | 海 | 自 | 来 | 水 | 来 | 自 | 海 | 上")
+        QTest::newRow("zh_palindrome") << "zh_palindrome"
+                                       << QString::fromUtf8("上 | 海 | 自 | 来 | 水 | 来 | 自 | 海 | 上")
                                        << QString::fromUtf8("海 | 上 | 自 | 来 | 水 | 来 | 自 | 上 | 海") << false;
-        QTest::newRow("fox") << "fox" << "The | quick | brown | fox | jumps | over | the | lazy | dog"
+        QTest::newRow("fox") << "fox"
+                             << "The | quick | brown | fox | jumps | over | the | lazy | dog"
                              << "The | quick | brown | dog | jumps | over | the | lazy | fox" << false;
-        QTest::newRow("cat") << "cat" << "the | cat | sat | on | the | mat" << "the | mat | sat | on | the | cat" << false;
-        QTest::newRow("man_bites_dog") << "man_bites_dog" << "man | bites | dog" << "dog | bites | man" << true;
-        QTest::newRow("zh_fox") << "zh_fox" << QString::fromUtf8("敏 | 捷 | 的 | 棕 | 色 | 狐 | 狸 | 跳 | 过 | 了 | 懒 | 狗")
-                                << QString::fromUtf8("敏 | 捷 | 的 | 棕 | 色 | 狗 | 跳 | 过 | 了 | 懒 | 狐 | 狸") << false;
-        QTest::newRow("zh_position") << "zh_position"
-                                     << QString::fromUtf8("位 | 置 | 编 | 码 | 告 | 诉 | 模 | 型 | 每 | 个 | 字 | 在 | 哪 | 里")
-                                     << QString::fromUtf8("模 | 型 | 告 | 诉 | 位 | 置 | 编 | 码 | 每 | 个 | 字 | 在 | 哪 | 里")
-                                     << false;
+        QTest::newRow("cat") << "cat"
+                             << "the | cat | sat | on | the | mat"
+                             << "the | mat | sat | on | the | cat" << false;
+        QTest::newRow("man_bites_dog") << "man_bites_dog"
+                                       << "man | bites | dog"
+                                       << "dog | bites | man" << true;
+        QTest::newRow("zh_fox") << "zh_fox"
+                                << QString::fromUtf8("敏 | 捷 | 的 | 棕 | 色 | 狐 | 狸 | 跳 | 过 | 了 | 懒 | 狗")
+                                << QString::fromUtf8("敏 | 捷 | 的 | 棕 | 色 | 狗 | 跳 | 过 | 了 | 懒 | 狐 | 狸")
+                                << false;
+        QTest::newRow("zh_position")
+            << "zh_position" << QString::fromUtf8("位 | 置 | 编 | 码 | 告 | 诉 | 模 | 型 | 每 | 个 | 字 | 在 | 哪 | 里")
+            << QString::fromUtf8("模 | 型 | 告 | 诉 | 位 | 置 | 编 | 码 | 每 | 个 | 字 | 在 | 哪 | 里") << false;
         QTest::newRow("zh_cat") << "zh_cat" << QString::fromUtf8("猫 | 坐 | 在 | 垫 | 子 | 上")
                                 << QString::fromUtf8("垫 | 子 | 坐 | 在 | 猫 | 上") << false;
     }
-    void swapRoles() {
+    void swapRoles()
+    {
         QFETCH(QString, sentence);
         QFETCH(QString, tokens);
         QFETCH(QString, swapped);
@@ -197,8 +223,8 @@ private slots:
         }
         // The same reordering written as reorder=custom gives the same table.
         const QString order = find(outs, QStringLiteral("order"))->text;
-        const auto custom = run(QStringLiteral("attention.permutation"),
-                                {"sentence=" + sentence, "reorder=custom", "order=" + order});
+        const auto custom =
+            run(QStringLiteral("attention.permutation"), {"sentence=" + sentence, "reorder=custom", "order=" + order});
         QCOMPARE(find(custom, QStringLiteral("permuted"))->text, swapped);
         const Output* tc = find(custom, QStringLiteral("delta"));
         for (std::size_t r = 0; r < t->tableRows.size(); r++)
@@ -207,7 +233,8 @@ private slots:
 
     // Every sentence preset has a swap_roles entry that is a permutation of
     // all its tokens (a forgotten preset would read zeros and be rejected).
-    void swapRolesCoversEveryPreset() {
+    void swapRolesCoversEveryPreset()
+    {
         const ModuleSpec* s = Registry::builtin().find(QStringLiteral("attention.permutation"));
         QStringList sentences;
         for (const auto& p : s->params)
@@ -234,7 +261,8 @@ private slots:
     // attention.map on the new presets: the two "the"s of cat_mouse (0, 3)
     // and the mirrored characters of the palindrome (上 0/8, 海 1/7, 自 2/6,
     // 来 3/5) have identical columns without an encoding.
-    void mapNewPresetsRepeats() {
+    void mapNewPresetsRepeats()
+    {
         const auto cm = run(QStringLiteral("attention.map"), {"sentence=cat_mouse"});
         const Output* w = find(cm, QStringLiteral("weights"));
         QCOMPARE(w->rows, 5);
@@ -253,12 +281,14 @@ private slots:
     // numbers). With ALiBi the bias is −m·|i − j|, m = 2^(−8/H·(h+1)) =
     // 1/4 for head 0 of 4 (Press et al.'s geometric slopes), checked cell by
     // cell; the two "la" presets differ only in the token's text.
-    void mapRepeatedToken_data() {
+    void mapRepeatedToken_data()
+    {
         QTest::addColumn<QString>("sentence");
         QTest::newRow("la") << "la";
         QTest::newRow("zh_la") << "zh_la";
     }
-    void mapRepeatedToken() {
+    void mapRepeatedToken()
+    {
         QFETCH(QString, sentence);
         const auto none = run(QStringLiteral("attention.map"), {"sentence=" + sentence});
         const Output* w = find(none, QStringLiteral("weights"));
@@ -272,19 +302,22 @@ private slots:
     }
 
     // A causal mask alone breaks equivariance too (documented in the module).
-    void permutationCausalBreaksNone() {
+    void permutationCausalBreaksNone()
+    {
         const auto outs = run(QStringLiteral("attention.permutation"), {"causal=true"});
         const Output* t = find(outs, QStringLiteral("delta"));
         QVERIFY(t->tableRows[0][1].toDouble() > 1e-3);
     }
 
-    void permutationRejectsBadOrder_data() {
+    void permutationRejectsBadOrder_data()
+    {
         QTest::addColumn<QString>("order");
         QTest::newRow("too short") << "0,1";
         QTest::newRow("repeat") << "0,0,1";
         QTest::newRow("out of range") << "0,1,3";
     }
-    void permutationRejectsBadOrder() {
+    void permutationRejectsBadOrder()
+    {
         QFETCH(QString, order);
         QVERIFY_THROWS_EXCEPTION(ParamError, run(QStringLiteral("attention.permutation"),
                                                  {"sentence=man_bites_dog", "reorder=custom", "order=" + order}));
@@ -293,13 +326,15 @@ private slots:
     // bench.pe_cost: one row per encoding, positive finite times, the
     // baseline row has zero overhead. Small sizes keep the test fast; the
     // maximum size runs once with a single repeat.
-    void peCost_data() {
+    void peCost_data()
+    {
         QTest::addColumn<QStringList>("args");
         QTest::newRow("small") << QStringList{"seq_len=16", "head_dim=8", "heads=1", "repeats=1"};
         QTest::newRow("default-ish, 2 threads") << QStringList{"seq_len=256", "repeats=2", "threads=2"};
         QTest::newRow("max") << QStringList{"seq_len=2048", "head_dim=128", "heads=16", "repeats=1", "causal=false"};
     }
-    void peCost() {
+    void peCost()
+    {
         QFETCH(QStringList, args);
         const auto outs = run(QStringLiteral("bench.pe_cost"), args);
         const Output* t = find(outs, QStringLiteral("cost"));
@@ -315,7 +350,8 @@ private slots:
         QVERIFY(find(outs, QStringLiteral("baseline_ms"))->value > 0);
     }
 
-    void peCostOutOfRange() {
+    void peCostOutOfRange()
+    {
         const ModuleSpec* s = Registry::builtin().find(QStringLiteral("bench.pe_cost"));
         QVERIFY_THROWS_EXCEPTION(ParamError, parseParams(*s, {"seq_len=4096"}));
         QVERIFY_THROWS_EXCEPTION(ParamError, parseParams(*s, {"head_dim=7"}));

@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_bench_modules — bench.pe_cost's relative_min series (added in v2):
 // one bar per encoding, in the table's order, equal to the table's min_ms
 // divided by the min_ms of plain attention. Timings themselves are not
 // asserted (they depend on the machine); the golden relation is recomputed
 // here from the table the module returns, an independent path through the
 // same samples.
-#include "modules/registry.h"
 #include "core/common.h"
+#include "modules/registry.h"
 
 #include <QtTest>
 
@@ -15,13 +16,15 @@ using namespace poslab::modules;
 
 namespace {
 
-std::vector<Output> run(const QString& id, const QStringList& args) {
+std::vector<Output> run(const QString& id, const QStringList& args)
+{
     const ModuleSpec* spec = Registry::builtin().find(id);
     if (!spec) throw std::runtime_error("module not registered: " + id.toStdString());
     return runModule(*spec, parseParams(*spec, args));
 }
 
-const Output* find(const std::vector<Output>& outs, const QString& name) {
+const Output* find(const std::vector<Output>& outs, const QString& name)
+{
     for (const auto& o : outs)
         if (o.name == name) return &o;
     return nullptr;
@@ -33,7 +36,8 @@ class TestBenchModules : public QObject {
     Q_OBJECT
 
 private slots:
-    void versionBumped() {
+    void versionBumped()
+    {
         const ModuleSpec* s = Registry::builtin().find(QStringLiteral("bench.pe_cost"));
         QVERIFY(s);
         QCOMPARE(s->version, 2);
@@ -41,13 +45,15 @@ private slots:
         QVERIFY(s->description.zh.contains(QStringLiteral("relative_min")));
     }
 
-    void relativeMin_data() {
+    void relativeMin_data()
+    {
         QTest::addColumn<QStringList>("args");
         QTest::newRow("tiny") << QStringList{"seq_len=16", "head_dim=8", "heads=1", "repeats=1"};
         QTest::newRow("lesson 10") << QStringList{"seq_len=256", "head_dim=64", "heads=4", "repeats=3"};
         QTest::newRow("bidirectional") << QStringList{"seq_len=64", "heads=2", "repeats=2", "causal=false"};
     }
-    void relativeMin() {
+    void relativeMin()
+    {
         QFETCH(QStringList, args);
         const auto outs = run(QStringLiteral("bench.pe_cost"), args);
         const Output* t = find(outs, QStringLiteral("cost"));

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_encoding_modules — the sinusoidal, learned, relative and ALiBi modules:
 // each runs with its defaults and with the min and max of every numeric
 // parameter (other parameters adjusted only where a documented cross-parameter
@@ -18,22 +19,25 @@ Q_DECLARE_METATYPE(ParamMap)
 
 namespace {
 
-const QStringList kIds = {u"sinusoidal.matrix"_s, u"sinusoidal.similarity"_s, u"sinusoidal.linear_shift"_s,
-                          u"learned.extend"_s,    u"relative.shaw"_s,         u"relative.t5_bucket"_s,
-                          u"relative.swin_index"_s, u"alibi.slopes"_s,        u"alibi.bias"_s};
+const QStringList kIds = {u"sinusoidal.matrix"_s,   u"sinusoidal.similarity"_s, u"sinusoidal.linear_shift"_s,
+                          u"learned.extend"_s,      u"relative.shaw"_s,         u"relative.t5_bucket"_s,
+                          u"relative.swin_index"_s, u"alibi.slopes"_s,          u"alibi.bias"_s};
 
-const ModuleSpec& spec(const QString& id) {
+const ModuleSpec& spec(const QString& id)
+{
     const ModuleSpec* s = Registry::builtin().find(id);
     if (!s) throw std::runtime_error("module not registered: " + id.toStdString());
     return *s;
 }
 
-std::vector<Output> run(const QString& id, const ParamMap& given = {}) {
+std::vector<Output> run(const QString& id, const ParamMap& given = {})
+{
     const ModuleSpec& s = spec(id);
     return runModule(s, validateParams(s, given));
 }
 
-const Output& out(const std::vector<Output>& outs, const QString& name) {
+const Output& out(const std::vector<Output>& outs, const QString& name)
+{
     for (const auto& o : outs)
         if (o.name == name) return o;
     throw std::runtime_error("no output named " + name.toStdString());
@@ -41,7 +45,8 @@ const Output& out(const std::vector<Output>& outs, const QString& name) {
 
 // Companion values a documented cross-parameter rule needs when `param` is
 // set to `value` (e.g. positions × dim is bounded).
-ParamMap companions(const QString& id, const QString& param, double value) {
+ParamMap companions(const QString& id, const QString& param, double value)
+{
     if (id == u"sinusoidal.matrix") {
         if (param == u"positions" && value >= 4096) return {{u"dim"_s, 128}};
         if (param == u"dim" && value >= 1024) return {{u"positions"_s, 512}};
@@ -56,12 +61,14 @@ ParamMap companions(const QString& id, const QString& param, double value) {
     return {};
 }
 
-bool isSnakeCase(const QString& s) {
+bool isSnakeCase(const QString& s)
+{
     static const QRegularExpression re(u"^[a-z][a-z0-9]*(_[a-z0-9]+)*$"_s);
     return re.match(s).hasMatch();
 }
 
-void checkShapes(const std::vector<Output>& outs) {
+void checkShapes(const std::vector<Output>& outs)
+{
     QVERIFY(!outs.empty());
     QSet<QString> names;
     for (const auto& o : outs) {
@@ -102,12 +109,14 @@ private slots:
     void badParameters();
 };
 
-void TestEncodingModules::specsAreComplete_data() {
+void TestEncodingModules::specsAreComplete_data()
+{
     QTest::addColumn<QString>("id");
     for (const QString& id : kIds) QTest::newRow(qPrintable(id)) << id;
 }
 
-void TestEncodingModules::specsAreComplete() {
+void TestEncodingModules::specsAreComplete()
+{
     QFETCH(QString, id);
     const ModuleSpec& s = spec(id);
     QVERIFY(!s.title.en.isEmpty() && !s.title.zh.isEmpty());
@@ -122,9 +131,13 @@ void TestEncodingModules::specsAreComplete() {
     }
 }
 
-void TestEncodingModules::defaultsRun_data() { specsAreComplete_data(); }
+void TestEncodingModules::defaultsRun_data()
+{
+    specsAreComplete_data();
+}
 
-void TestEncodingModules::defaultsRun() {
+void TestEncodingModules::defaultsRun()
+{
     QFETCH(QString, id);
     try {
         checkShapes(run(id));
@@ -133,7 +146,8 @@ void TestEncodingModules::defaultsRun() {
     }
 }
 
-void TestEncodingModules::extremesRun_data() {
+void TestEncodingModules::extremesRun_data()
+{
     QTest::addColumn<QString>("id");
     QTest::addColumn<ParamMap>("params");
     for (const QString& id : kIds) {
@@ -172,7 +186,8 @@ void TestEncodingModules::extremesRun_data() {
         << u"alibi.bias"_s << ParamMap{{u"heads"_s, 256}, {u"head"_s, 256}, {u"length"_s, 512}};
 }
 
-void TestEncodingModules::extremesRun() {
+void TestEncodingModules::extremesRun()
+{
     QFETCH(QString, id);
     QFETCH(ParamMap, params);
     try {
@@ -182,7 +197,8 @@ void TestEncodingModules::extremesRun() {
     }
 }
 
-void TestEncodingModules::sinusoidalMatrixRowZero() {
+void TestEncodingModules::sinusoidalMatrixRowZero()
+{
     auto outs = run(u"sinusoidal.matrix"_s, {{u"positions"_s, 5}, {u"dim"_s, 8}});
     const Output& pe = out(outs, u"pe"_s);
     QCOMPARE(pe.rows, 5);
@@ -199,8 +215,10 @@ void TestEncodingModules::sinusoidalMatrixRowZero() {
     QVERIFY(std::fabs(out(outs, u"frequencies"_s).y.back() - 1e-4) < 1e-16);
 }
 
-void TestEncodingModules::sinusoidalSimilarity() {
-    auto outs = run(u"sinusoidal.similarity"_s, {{u"positions"_s, 64}, {u"dim"_s, 32}, {u"reference"_s, 10}, {u"matrix"_s, true}});
+void TestEncodingModules::sinusoidalSimilarity()
+{
+    auto outs = run(u"sinusoidal.similarity"_s,
+                    {{u"positions"_s, 64}, {u"dim"_s, 32}, {u"reference"_s, 10}, {u"matrix"_s, true}});
     const Output& sim = out(outs, u"similarity"_s);
     const Output& closed = out(outs, u"closed_form"_s);
     QCOMPARE(int(sim.y.size()), 64);
@@ -221,7 +239,8 @@ void TestEncodingModules::sinusoidalSimilarity() {
     QVERIFY(!hasMatrix);
 }
 
-void TestEncodingModules::sinusoidalLinearShift() {
+void TestEncodingModules::sinusoidalLinearShift()
+{
     for (const QString& layout : {u"interleaved"_s, u"concat"_s, u"concat_t2t"_s}) {
         auto outs = run(u"sinusoidal.linear_shift"_s, {{u"dim"_s, 16}, {u"shift"_s, 37}, {u"layout"_s, layout}});
         QVERIFY2(out(outs, u"max_error"_s).value < 1e-5, qPrintable(layout));
@@ -234,7 +253,8 @@ void TestEncodingModules::sinusoidalLinearShift() {
     }
 }
 
-void TestEncodingModules::learnedExtend() {
+void TestEncodingModules::learnedExtend()
+{
     auto outs = run(u"learned.extend"_s, {{u"length"_s, 10}, {u"new_length"_s, 19}, {u"dim"_s, 64}});
     const Output& before = out(outs, u"table_before"_s);
     const Output& after = out(outs, u"table_after"_s);
@@ -255,7 +275,8 @@ void TestEncodingModules::learnedExtend() {
     QCOMPARE(int(out(outs, u"neighbour_similarity_after"_s).y.size()), 18);
 }
 
-void TestEncodingModules::shawIndex() {
+void TestEncodingModules::shawIndex()
+{
     auto outs = run(u"relative.shaw"_s);  // T = 12, k = 3
     const Output& m = out(outs, u"index"_s);
     QCOMPARE(m.rows, 12);
@@ -267,7 +288,8 @@ void TestEncodingModules::shawIndex() {
     QCOMPARE(int(out(outs, u"rows"_s).tableRows.size()), 7);
 }
 
-void TestEncodingModules::t5Buckets() {
+void TestEncodingModules::t5Buckets()
+{
     auto outs = run(u"relative.t5_bucket"_s);  // 32 / 128, bidirectional
     const Output& s = out(outs, u"bucket_by_distance"_s);
     QCOMPARE(int(s.x.size()), 601);
@@ -290,7 +312,8 @@ void TestEncodingModules::t5Buckets() {
     QCOMPARE(c.y[300 - 32], 21.0);
 }
 
-void TestEncodingModules::swinIndex() {
+void TestEncodingModules::swinIndex()
+{
     auto outs = run(u"relative.swin_index"_s);  // 3 × 3
     const Output& m = out(outs, u"index"_s);
     QCOMPARE(m.rows, 9);
@@ -302,7 +325,8 @@ void TestEncodingModules::swinIndex() {
     QCOMPARE(out(outs, u"table_rows"_s).value, 27.0);  // 3 × 9
 }
 
-void TestEncodingModules::alibiSlopes() {
+void TestEncodingModules::alibiSlopes()
+{
     auto outs = run(u"alibi.slopes"_s);
     const Output& s = out(outs, u"slopes"_s);
     QCOMPARE(int(s.y.size()), 8);
@@ -315,7 +339,8 @@ void TestEncodingModules::alibiSlopes() {
     QCOMPARE(int(out(outs, u"slopes_table"_s).tableRows.size()), 12);
 }
 
-void TestEncodingModules::alibiBias() {
+void TestEncodingModules::alibiBias()
+{
     auto outs = run(u"alibi.bias"_s, {{u"length"_s, 6}});  // head 1 of 8: m = 1/2, causal, masked
     const Output& b = out(outs, u"bias"_s);
     QCOMPARE(b.rows, 6);
@@ -334,31 +359,42 @@ void TestEncodingModules::alibiBias() {
         }
 }
 
-void TestEncodingModules::badParameters_data() {
+void TestEncodingModules::badParameters_data()
+{
     QTest::addColumn<QString>("id");
     QTest::addColumn<ParamMap>("params");
     QTest::addColumn<QString>("param");
     QTest::newRow("odd dim") << u"sinusoidal.matrix"_s << ParamMap{{u"dim"_s, 7}} << u"dim"_s;
-    QTest::newRow("t2t dim 2") << u"sinusoidal.matrix"_s << ParamMap{{u"dim"_s, 2}, {u"layout"_s, u"concat_t2t"_s}} << u"dim"_s;
-    QTest::newRow("table too big") << u"sinusoidal.matrix"_s << ParamMap{{u"dim"_s, 1024}, {u"positions"_s, 4096}} << u"positions"_s;
+    QTest::newRow("t2t dim 2") << u"sinusoidal.matrix"_s << ParamMap{{u"dim"_s, 2}, {u"layout"_s, u"concat_t2t"_s}}
+                               << u"dim"_s;
+    QTest::newRow("table too big") << u"sinusoidal.matrix"_s << ParamMap{{u"dim"_s, 1024}, {u"positions"_s, 4096}}
+                                   << u"positions"_s;
     QTest::newRow("base 1") << u"sinusoidal.matrix"_s << ParamMap{{u"base"_s, 1.0}} << u"base"_s;
     QTest::newRow("bad layout") << u"sinusoidal.matrix"_s << ParamMap{{u"layout"_s, u"half"_s}} << u"layout"_s;
-    QTest::newRow("reference beyond positions") << u"sinusoidal.similarity"_s << ParamMap{{u"reference"_s, 128}} << u"reference"_s;
-    QTest::newRow("similarity matrix too big") << u"sinusoidal.similarity"_s << ParamMap{{u"positions"_s, 1000}, {u"matrix"_s, true}} << u"positions"_s;
+    QTest::newRow("reference beyond positions")
+        << u"sinusoidal.similarity"_s << ParamMap{{u"reference"_s, 128}} << u"reference"_s;
+    QTest::newRow("similarity matrix too big")
+        << u"sinusoidal.similarity"_s << ParamMap{{u"positions"_s, 1000}, {u"matrix"_s, true}} << u"positions"_s;
     QTest::newRow("shift too far") << u"sinusoidal.linear_shift"_s << ParamMap{{u"shift"_s, 10001}} << u"shift"_s;
-    QTest::newRow("extend too big") << u"learned.extend"_s << ParamMap{{u"new_length"_s, 8192}, {u"dim"_s, 512}} << u"new_length"_s;
+    QTest::newRow("extend too big") << u"learned.extend"_s << ParamMap{{u"new_length"_s, 8192}, {u"dim"_s, 512}}
+                                    << u"new_length"_s;
     QTest::newRow("extend length 1") << u"learned.extend"_s << ParamMap{{u"length"_s, 1}} << u"length"_s;
     QTest::newRow("shaw k negative") << u"relative.shaw"_s << ParamMap{{u"k"_s, -1}} << u"k"_s;
-    QTest::newRow("t5 bidirectional 2 buckets") << u"relative.t5_bucket"_s << ParamMap{{u"num_buckets"_s, 2}} << u"num_buckets"_s;
-    QTest::newRow("t5 max_distance within exact") << u"relative.t5_bucket"_s << ParamMap{{u"max_distance"_s, 8}} << u"max_distance"_s;
-    QTest::newRow("t5 causal max_distance 16") << u"relative.t5_bucket"_s << ParamMap{{u"bidirectional"_s, false}, {u"max_distance"_s, 16}} << u"max_distance"_s;
+    QTest::newRow("t5 bidirectional 2 buckets")
+        << u"relative.t5_bucket"_s << ParamMap{{u"num_buckets"_s, 2}} << u"num_buckets"_s;
+    QTest::newRow("t5 max_distance within exact")
+        << u"relative.t5_bucket"_s << ParamMap{{u"max_distance"_s, 8}} << u"max_distance"_s;
+    QTest::newRow("t5 causal max_distance 16")
+        << u"relative.t5_bucket"_s << ParamMap{{u"bidirectional"_s, false}, {u"max_distance"_s, 16}}
+        << u"max_distance"_s;
     QTest::newRow("swin 17") << u"relative.swin_index"_s << ParamMap{{u"window_width"_s, 17}} << u"window_width"_s;
     QTest::newRow("alibi 0 heads") << u"alibi.slopes"_s << ParamMap{{u"heads"_s, 0}} << u"heads"_s;
     QTest::newRow("alibi head > heads") << u"alibi.bias"_s << ParamMap{{u"heads"_s, 8}, {u"head"_s, 9}} << u"head"_s;
     QTest::newRow("unknown parameter") << u"alibi.bias"_s << ParamMap{{u"slope"_s, 1}} << u"slope"_s;
 }
 
-void TestEncodingModules::badParameters() {
+void TestEncodingModules::badParameters()
+{
     QFETCH(QString, id);
     QFETCH(ParamMap, params);
     QFETCH(QString, param);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_learned_modules — learned.extend's comparison methods (copy, fresh) and
 // its diagnostic outputs (similarity by distance, row norms, std, parameter
 // counts, optional similarity matrices). Golden values are derived by hand or
@@ -21,19 +22,22 @@ using ParamMap = std::map<QString, QVariant>;
 
 namespace {
 
-std::vector<Output> run(const ParamMap& given) {
+std::vector<Output> run(const ParamMap& given)
+{
     const ModuleSpec* s = Registry::builtin().find(u"learned.extend"_s);
     if (!s) throw std::runtime_error("learned.extend not registered");
     return runModule(*s, validateParams(*s, given));
 }
 
-const Output& out(const std::vector<Output>& outs, const QString& name) {
+const Output& out(const std::vector<Output>& outs, const QString& name)
+{
     for (const auto& o : outs)
         if (o.name == name) return o;
     throw std::runtime_error("no output named " + name.toStdString());
 }
 
-bool has(const std::vector<Output>& outs, const QString& name) {
+bool has(const std::vector<Output>& outs, const QString& name)
+{
     for (const auto& o : outs)
         if (o.name == name) return true;
     return false;
@@ -55,7 +59,8 @@ private slots:
     void matrixTooBig();
 };
 
-void TestLearnedModules::defaultIsInterpolation() {
+void TestLearnedModules::defaultIsInterpolation()
+{
     // Same check as before the method parameter existed: 10 -> 19 puts old
     // row i at new row 2i.
     auto outs = run({{u"length"_s, 10}, {u"new_length"_s, 19}, {u"dim"_s, 8}});
@@ -66,7 +71,8 @@ void TestLearnedModules::defaultIsInterpolation() {
     QVERIFY(!has(outs, u"similarity_before"_s));
 }
 
-void TestLearnedModules::copyRepeatsRows() {
+void TestLearnedModules::copyRepeatsRows()
+{
     auto outs = run({{u"length"_s, 5}, {u"new_length"_s, 12}, {u"dim"_s, 6}, {u"method"_s, u"copy"_s}});
     const Output& before = out(outs, u"table_before"_s);
     const Output& after = out(outs, u"table_after"_s);
@@ -83,7 +89,8 @@ void TestLearnedModules::copyRepeatsRows() {
     QVERIFY(std::fabs(dist.y[5] - 1.0) < 1e-9);
 }
 
-void TestLearnedModules::freshAppendsUnrelatedRows() {
+void TestLearnedModules::freshAppendsUnrelatedRows()
+{
     auto outs = run({{u"length"_s, 4}, {u"new_length"_s, 9}, {u"dim"_s, 256}, {u"method"_s, u"fresh"_s}});
     const Output& before = out(outs, u"table_before"_s);
     const Output& after = out(outs, u"table_after"_s);
@@ -95,8 +102,8 @@ void TestLearnedModules::freshAppendsUnrelatedRows() {
     // A new row is not a copy of any old row: with C = 256 independent
     // N(0, 0.02) entries the cosine of two rows is ~N(0, 1/256), |cos| < 0.4.
     const Output& ns = out(outs, u"neighbour_similarity_after"_s);
-    QVERIFY(std::fabs(ns.y[3]) < 0.4);   // old row 3 vs new row 4
-    QVERIFY(std::fabs(ns.y[4]) < 0.4);   // new row 4 vs new row 5
+    QVERIFY(std::fabs(ns.y[3]) < 0.4);  // old row 3 vs new row 4
+    QVERIFY(std::fabs(ns.y[4]) < 0.4);  // new row 4 vs new row 5
     bool differs = false;
     for (int c = 0; c < 256; ++c) differs = differs || after.data[4 * 256 + c] != before.data[0 * 256 + c];
     QVERIFY(differs);
@@ -105,7 +112,8 @@ void TestLearnedModules::freshAppendsUnrelatedRows() {
     QCOMPARE(out(shrink, u"table_after"_s).data[2 * 4 + 1], out(shrink, u"table_before"_s).data[2 * 4 + 1]);
 }
 
-void TestLearnedModules::smoothSimilarityByDistance() {
+void TestLearnedModules::smoothSimilarityByDistance()
+{
     const int C = 32;
     auto outs = run({{u"length"_s, 40}, {u"new_length"_s, 40}, {u"dim"_s, C}, {u"init"_s, u"smooth"_s}});
     const Output& dist = out(outs, u"similarity_by_distance_before"_s);
@@ -120,7 +128,8 @@ void TestLearnedModules::smoothSimilarityByDistance() {
     for (double n : out(outs, u"row_norm_before"_s).y) QVERIFY(std::fabs(n - 4.0) < 1e-5);
 }
 
-void TestLearnedModules::randomInitStd() {
+void TestLearnedModules::randomInitStd()
+{
     auto outs = run({{u"length"_s, 512}, {u"new_length"_s, 2}, {u"dim"_s, 64}});
     const double sd = out(outs, u"std_before"_s).value;
     QVERIFY2(std::fabs(sd - 0.02) < 0.0004, qPrintable(QString::number(sd)));
@@ -131,7 +140,8 @@ void TestLearnedModules::randomInitStd() {
     for (std::size_t k = 1; k < dist.y.size(); ++k) QVERIFY(std::fabs(dist.y[k]) < 0.05);
 }
 
-void TestLearnedModules::interpolatedMidpointsAreShorter() {
+void TestLearnedModules::interpolatedMidpointsAreShorter()
+{
     // The midpoint of two independent random rows has about 1/sqrt(2) of their
     // length: |a+b|²/4 ≈ (|a|² + |b|²)/4. With C = 512 the ratio is within ±0.1.
     auto outs = run({{u"length"_s, 20}, {u"new_length"_s, 39}, {u"dim"_s, 512}});
@@ -140,20 +150,22 @@ void TestLearnedModules::interpolatedMidpointsAreShorter() {
     QCOMPARE(int(na.y.size()), 39);
     for (int i = 0; i < 19; ++i) {
         QVERIFY(std::fabs(na.y[std::size_t(2 * i)] - nb.y[std::size_t(i)]) < 1e-6);
-        const double ref = std::sqrt(0.5 * (nb.y[std::size_t(i)] * nb.y[std::size_t(i)] +
-                                            nb.y[std::size_t(i + 1)] * nb.y[std::size_t(i + 1)]));
+        const double ref = std::sqrt(
+            0.5 * (nb.y[std::size_t(i)] * nb.y[std::size_t(i)] + nb.y[std::size_t(i + 1)] * nb.y[std::size_t(i + 1)]));
         const double ratio = na.y[std::size_t(2 * i + 1)] / ref;
         QVERIFY2(std::fabs(ratio - std::sqrt(0.5)) < 0.1, qPrintable(QString::number(ratio)));
     }
 }
 
-void TestLearnedModules::parameterCounts() {
+void TestLearnedModules::parameterCounts()
+{
     auto outs = run({{u"length"_s, 512}, {u"new_length"_s, 1024}, {u"dim"_s, 512}});
     QCOMPARE(out(outs, u"parameters_before"_s).value, 262144.0);
     QCOMPARE(out(outs, u"parameters_after"_s).value, 524288.0);
 }
 
-void TestLearnedModules::similarityMatrices() {
+void TestLearnedModules::similarityMatrices()
+{
     auto outs = run({{u"length"_s, 6}, {u"new_length"_s, 11}, {u"dim"_s, 16}, {u"matrix"_s, true}});
     const Output& mb = out(outs, u"similarity_before"_s);
     const Output& ma = out(outs, u"similarity_after"_s);
@@ -166,10 +178,12 @@ void TestLearnedModules::similarityMatrices() {
     }
     // The neighbour series is the first off-diagonal of the matrix.
     const Output& ns = out(outs, u"neighbour_similarity_after"_s);
-    for (int i = 0; i < 10; ++i) QVERIFY(std::fabs(ma.data[std::size_t(i * 11 + i + 1)] - ns.y[std::size_t(i)]) < 1e-12);
+    for (int i = 0; i < 10; ++i)
+        QVERIFY(std::fabs(ma.data[std::size_t(i * 11 + i + 1)] - ns.y[std::size_t(i)]) < 1e-12);
 }
 
-void TestLearnedModules::matrixTooBig() {
+void TestLearnedModules::matrixTooBig()
+{
     for (const auto& [params, name] :
          {std::pair{ParamMap{{u"new_length"_s, 513}, {u"matrix"_s, true}}, u"new_length"_s},
           std::pair{ParamMap{{u"length"_s, 600}, {u"matrix"_s, true}}, u"length"_s}}) {

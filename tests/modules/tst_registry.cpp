@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_registry — parameter validation, the built-in module list, and the JSON,
 // text and CSV forms of a run.
 #include "../shared/temporary_lab_run.h"
-#include "util/number_format.h"
+#include "core/common.h"
 #include "modules/output_format.h"
 #include "modules/registry.h"
-#include "core/common.h"
+#include "util/number_format.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -22,7 +23,8 @@ using namespace poslab::modules;
 namespace {
 
 // A module with one parameter of every type, for validation tests.
-ModuleSpec makeFakeSpec() {
+ModuleSpec makeFakeSpec()
+{
     ModuleSpec s;
     s.id = QStringLiteral("test.fake");
     s.title = {QStringLiteral("Fake"), QStringLiteral("假模块")};
@@ -31,9 +33,11 @@ ModuleSpec makeFakeSpec() {
         intParam(QStringLiteral("dim"), 64, 2, 1024, {QStringLiteral("dimension"), QStringLiteral("维度")}, 2),
         floatParam(QStringLiteral("base"), 10000, 2, 1e9, {QStringLiteral("base"), QStringLiteral("底数")}),
         boolParam(QStringLiteral("causal"), true, {QStringLiteral("causal"), QStringLiteral("因果")}),
-        choiceParam(QStringLiteral("layout"), QStringLiteral("half"), {QStringLiteral("half"), QStringLiteral("interleaved")},
+        choiceParam(QStringLiteral("layout"), QStringLiteral("half"),
+                    {QStringLiteral("half"), QStringLiteral("interleaved")},
                     {QStringLiteral("layout"), QStringLiteral("布局")}),
-        intListParam(QStringLiteral("lengths"), {64, 128}, 1, 4096, 4, {QStringLiteral("lengths"), QStringLiteral("长度")}, 1),
+        intListParam(QStringLiteral("lengths"), {64, 128}, 1, 4096, 4,
+                     {QStringLiteral("lengths"), QStringLiteral("长度")}, 1),
         floatListParam(QStringLiteral("factors"), {}, 0.5, 8, 3, {QStringLiteral("factors"), QStringLiteral("因子")}),
     };
     s.check = [](const Params& p) {
@@ -53,7 +57,8 @@ class TestRegistry : public QObject {
     Q_OBJECT
 
 private slots:
-    void defaultsAreFilled() {
+    void defaultsAreFilled()
+    {
         const ModuleSpec spec = makeFakeSpec();
         const Params p = parseParams(spec, {});
         QCOMPARE(p.getInt(QStringLiteral("dim")), 64LL);
@@ -64,66 +69,144 @@ private slots:
         QVERIFY(p.getFloatList(QStringLiteral("factors")).empty());
     }
 
-    void goodValues_data() {
+    void goodValues_data()
+    {
         QTest::addColumn<QString>("assignment");
         QTest::addColumn<QString>("param");
         QTest::addColumn<QString>("expected");  // formatted back by formatVariantList/formatNumber
-        QTest::newRow("int") << "dim=128" << "dim" << "128";
-        QTest::newRow("int spaces") << "dim= 32 " << "dim" << "32";
-        QTest::newRow("float exp") << "base=5e5" << "base" << "500000";
-        QTest::newRow("float frac") << "base=2.5" << "base" << "2.5";
-        QTest::newRow("bool false") << "causal=false" << "causal" << "false";
-        QTest::newRow("bool 0") << "causal=0" << "causal" << "false";
-        QTest::newRow("bool yes") << "causal=yes" << "causal" << "true";
-        QTest::newRow("choice") << "layout=interleaved" << "layout" << "interleaved";
-        QTest::newRow("int list") << "lengths=1,2,3" << "lengths" << "1,2,3";
-        QTest::newRow("int list brackets") << "lengths=[7, 8]" << "lengths" << "7,8";
-        QTest::newRow("float list") << "factors=0.5,1.5,8" << "factors" << "0.5,1.5,8";
-        QTest::newRow("float list empty") << "factors=" << "factors" << "";
+        QTest::newRow("int") << "dim=128"
+                             << "dim"
+                             << "128";
+        QTest::newRow("int spaces") << "dim= 32 "
+                                    << "dim"
+                                    << "32";
+        QTest::newRow("float exp") << "base=5e5"
+                                   << "base"
+                                   << "500000";
+        QTest::newRow("float frac") << "base=2.5"
+                                    << "base"
+                                    << "2.5";
+        QTest::newRow("bool false") << "causal=false"
+                                    << "causal"
+                                    << "false";
+        QTest::newRow("bool 0") << "causal=0"
+                                << "causal"
+                                << "false";
+        QTest::newRow("bool yes") << "causal=yes"
+                                  << "causal"
+                                  << "true";
+        QTest::newRow("choice") << "layout=interleaved"
+                                << "layout"
+                                << "interleaved";
+        QTest::newRow("int list") << "lengths=1,2,3"
+                                  << "lengths"
+                                  << "1,2,3";
+        QTest::newRow("int list brackets") << "lengths=[7, 8]"
+                                           << "lengths"
+                                           << "7,8";
+        QTest::newRow("float list") << "factors=0.5,1.5,8"
+                                    << "factors"
+                                    << "0.5,1.5,8";
+        QTest::newRow("float list empty") << "factors="
+                                          << "factors"
+                                          << "";
     }
-    void goodValues() {
+    void goodValues()
+    {
         QFETCH(QString, assignment);
         QFETCH(QString, param);
         QFETCH(QString, expected);
         const Params p = parseParams(makeFakeSpec(), {assignment});
         const QVariant v = p.values().at(param);
         QString got;
-        if (v.typeId() == QMetaType::QVariantList) got = poslab::util::formatVariantList(v.toList());
-        else if (v.typeId() == QMetaType::Bool) got = v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-        else if (v.typeId() == QMetaType::QString) got = v.toString();
-        else got = poslab::util::formatNumber(v.toDouble());
+        if (v.typeId() == QMetaType::QVariantList)
+            got = poslab::util::formatVariantList(v.toList());
+        else if (v.typeId() == QMetaType::Bool)
+            got = v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+        else if (v.typeId() == QMetaType::QString)
+            got = v.toString();
+        else
+            got = poslab::util::formatNumber(v.toDouble());
         QCOMPARE(got, expected);
     }
 
-    void badValues_data() {
+    void badValues_data()
+    {
         QTest::addColumn<QString>("assignment");
-        QTest::addColumn<QString>("param");         // must be named in the message
-        QTest::addColumn<QString>("allowedPart");   // a piece of "what is allowed"
-        QTest::newRow("int not a number") << "dim=abc" << "dim" << "even int in [2, 1024]";
-        QTest::newRow("int fraction") << "dim=3.5" << "dim" << "even int";
-        QTest::newRow("int odd") << "dim=63" << "dim" << "even int";
-        QTest::newRow("int below") << "dim=0" << "dim" << "[2, 1024]";
-        QTest::newRow("int above") << "dim=2048" << "dim" << "[2, 1024]";
-        QTest::newRow("int huge") << "dim=99999999999999999999999" << "dim" << "[2, 1024]";
-        QTest::newRow("float nan") << "base=nan" << "base" << "finite number";
-        QTest::newRow("float inf") << "base=inf" << "base" << "finite number";
-        QTest::newRow("float -inf") << "base=-inf" << "base" << "finite number";
-        QTest::newRow("float above") << "base=1e300" << "base" << "[2, 1000000000]";
-        QTest::newRow("float garbage") << "base=1.2.3" << "base" << "finite number";
-        QTest::newRow("float empty") << "base=" << "base" << "finite number";
-        QTest::newRow("bool garbage") << "causal=maybe" << "causal" << "true or false";
-        QTest::newRow("choice unknown") << "layout=diagonal" << "layout" << "half, interleaved";
-        QTest::newRow("choice case") << "layout=HALF" << "layout" << "half, interleaved";
-        QTest::newRow("list too long") << "lengths=1,2,3,4,5" << "lengths" << "1 to 4 ints";
-        QTest::newRow("list too short") << "lengths=" << "lengths" << "1 to 4 ints";
-        QTest::newRow("list element out of range") << "lengths=1,5000" << "lengths" << "[1, 4096]";
-        QTest::newRow("list element garbage") << "lengths=1,x" << "lengths" << "ints";
-        QTest::newRow("float list nan") << "factors=1,nan" << "factors" << "numbers in [0.5, 8]";
-        QTest::newRow("unknown parameter") << "heads=8" << "heads" << "module test.fake takes: dim, base";
-        QTest::newRow("no equals sign") << "dim" << "dim" << "expected name=value";
-        QTest::newRow("empty name") << "=3" << "=3" << "expected name=value";
+        QTest::addColumn<QString>("param");        // must be named in the message
+        QTest::addColumn<QString>("allowedPart");  // a piece of "what is allowed"
+        QTest::newRow("int not a number") << "dim=abc"
+                                          << "dim"
+                                          << "even int in [2, 1024]";
+        QTest::newRow("int fraction") << "dim=3.5"
+                                      << "dim"
+                                      << "even int";
+        QTest::newRow("int odd") << "dim=63"
+                                 << "dim"
+                                 << "even int";
+        QTest::newRow("int below") << "dim=0"
+                                   << "dim"
+                                   << "[2, 1024]";
+        QTest::newRow("int above") << "dim=2048"
+                                   << "dim"
+                                   << "[2, 1024]";
+        QTest::newRow("int huge") << "dim=99999999999999999999999"
+                                  << "dim"
+                                  << "[2, 1024]";
+        QTest::newRow("float nan") << "base=nan"
+                                   << "base"
+                                   << "finite number";
+        QTest::newRow("float inf") << "base=inf"
+                                   << "base"
+                                   << "finite number";
+        QTest::newRow("float -inf") << "base=-inf"
+                                    << "base"
+                                    << "finite number";
+        QTest::newRow("float above") << "base=1e300"
+                                     << "base"
+                                     << "[2, 1000000000]";
+        QTest::newRow("float garbage") << "base=1.2.3"
+                                       << "base"
+                                       << "finite number";
+        QTest::newRow("float empty") << "base="
+                                     << "base"
+                                     << "finite number";
+        QTest::newRow("bool garbage") << "causal=maybe"
+                                      << "causal"
+                                      << "true or false";
+        QTest::newRow("choice unknown") << "layout=diagonal"
+                                        << "layout"
+                                        << "half, interleaved";
+        QTest::newRow("choice case") << "layout=HALF"
+                                     << "layout"
+                                     << "half, interleaved";
+        QTest::newRow("list too long") << "lengths=1,2,3,4,5"
+                                       << "lengths"
+                                       << "1 to 4 ints";
+        QTest::newRow("list too short") << "lengths="
+                                        << "lengths"
+                                        << "1 to 4 ints";
+        QTest::newRow("list element out of range") << "lengths=1,5000"
+                                                   << "lengths"
+                                                   << "[1, 4096]";
+        QTest::newRow("list element garbage") << "lengths=1,x"
+                                              << "lengths"
+                                              << "ints";
+        QTest::newRow("float list nan") << "factors=1,nan"
+                                        << "factors"
+                                        << "numbers in [0.5, 8]";
+        QTest::newRow("unknown parameter") << "heads=8"
+                                           << "heads"
+                                           << "module test.fake takes: dim, base";
+        QTest::newRow("no equals sign") << "dim"
+                                        << "dim"
+                                        << "expected name=value";
+        QTest::newRow("empty name") << "=3"
+                                    << "=3"
+                                    << "expected name=value";
     }
-    void badValues() {
+    void badValues()
+    {
         QFETCH(QString, assignment);
         QFETCH(QString, param);
         QFETCH(QString, allowedPart);
@@ -136,11 +219,14 @@ private slots:
         }
     }
 
-    void duplicateAssignmentIsRefused() {
-        QVERIFY_THROWS_EXCEPTION(ParamError, parseParams(makeFakeSpec(), {QStringLiteral("dim=4"), QStringLiteral("dim=8")}));
+    void duplicateAssignmentIsRefused()
+    {
+        QVERIFY_THROWS_EXCEPTION(ParamError,
+                                 parseParams(makeFakeSpec(), {QStringLiteral("dim=4"), QStringLiteral("dim=8")}));
     }
 
-    void longValueIsShortenedInMessage() {
+    void longValueIsShortenedInMessage()
+    {
         const QString huge(1 << 20, u'9');
         try {
             parseParams(makeFakeSpec(), {QStringLiteral("dim=") + huge});
@@ -154,27 +240,32 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(ParamError, parseParams(makeFakeSpec(), {list}));
     }
 
-    void typedValues() {
+    void typedValues()
+    {
         const ModuleSpec spec = makeFakeSpec();
         // Integral doubles are accepted for ints (JSON numbers arrive as doubles).
-        Params p = validateParams(spec, {{QStringLiteral("dim"), 16.0}, {QStringLiteral("lengths"), QVariantList{1.0, 2}}});
+        Params p =
+            validateParams(spec, {{QStringLiteral("dim"), 16.0}, {QStringLiteral("lengths"), QVariantList{1.0, 2}}});
         QCOMPARE(p.getInt(QStringLiteral("dim")), 16LL);
         QCOMPARE(p.getIntList(QStringLiteral("lengths")), (std::vector<long long>{1, 2}));
         QVERIFY_THROWS_EXCEPTION(ParamError, validateParams(spec, {{QStringLiteral("dim"), 16.5}}));
         QVERIFY_THROWS_EXCEPTION(ParamError, validateParams(spec, {{QStringLiteral("base"), std::nan("")}}));
-        QVERIFY_THROWS_EXCEPTION(ParamError,
-                                 validateParams(spec, {{QStringLiteral("base"), std::numeric_limits<double>::infinity()}}));
+        QVERIFY_THROWS_EXCEPTION(
+            ParamError, validateParams(spec, {{QStringLiteral("base"), std::numeric_limits<double>::infinity()}}));
         QVERIFY_THROWS_EXCEPTION(ParamError, validateParams(spec, {{QStringLiteral("layout"), 3}}));
         QVERIFY_THROWS_EXCEPTION(ParamError, validateParams(spec, {{QStringLiteral("lengths"), QVariantList{}}}));
     }
 
-    void crossParameterCheck() {
+    void crossParameterCheck()
+    {
         const ModuleSpec spec = makeFakeSpec();
-        QVERIFY_THROWS_EXCEPTION(ParamError, parseParams(spec, {QStringLiteral("dim=1024"), QStringLiteral("causal=false")}));
+        QVERIFY_THROWS_EXCEPTION(ParamError,
+                                 parseParams(spec, {QStringLiteral("dim=1024"), QStringLiteral("causal=false")}));
         QCOMPARE(parseParams(spec, {QStringLiteral("dim=1024")}).getInt(QStringLiteral("dim")), 1024LL);
     }
 
-    void cancelledBeforeRun() {
+    void cancelledBeforeRun()
+    {
         const ModuleSpec spec = makeFakeSpec();
         std::atomic<bool> flag{true};
         RunContext ctx;
@@ -183,22 +274,42 @@ private slots:
     }
 
     // DESIGN.md fixes these ids; lessons and tests use them.
-    void builtinHasDesignIds_data() {
+    void builtinHasDesignIds_data()
+    {
         QTest::addColumn<QString>("id");
-        for (const char* id :
-             {"attention.permutation", "attention.map", "sinusoidal.matrix", "sinusoidal.similarity",
-              "sinusoidal.linear_shift", "learned.extend", "relative.shaw", "relative.t5_bucket", "relative.swin_index",
-              "rope.inv_freq", "rope.rotate", "rope.relative_check", "rope.decay", "rope.extrapolation", "rope.precision",
-              "alibi.slopes", "alibi.bias", "vit.sincos2d", "vit.similarity", "vit.rope2d", "vit.peg", "bench.pe_cost"})
+        for (const char* id : {"attention.permutation",
+                               "attention.map",
+                               "sinusoidal.matrix",
+                               "sinusoidal.similarity",
+                               "sinusoidal.linear_shift",
+                               "learned.extend",
+                               "relative.shaw",
+                               "relative.t5_bucket",
+                               "relative.swin_index",
+                               "rope.inv_freq",
+                               "rope.rotate",
+                               "rope.relative_check",
+                               "rope.decay",
+                               "rope.extrapolation",
+                               "rope.precision",
+                               "alibi.slopes",
+                               "alibi.bias",
+                               "vit.sincos2d",
+                               "vit.similarity",
+                               "vit.rope2d",
+                               "vit.peg",
+                               "bench.pe_cost"})
             QTest::newRow(id) << QString::fromLatin1(id);
     }
-    void builtinHasDesignIds() {
+    void builtinHasDesignIds()
+    {
         QFETCH(QString, id);
         QVERIFY2(Registry::builtin().find(id), qPrintable(id));
     }
 
     // Every module describes itself fully in both languages, with sane defaults.
-    void builtinModulesAreWellFormed() {
+    void builtinModulesAreWellFormed()
+    {
         const auto& modules = Registry::builtin().modules();
         QVERIFY(!modules.empty());
         const QRegularExpression idRe(QStringLiteral("^[a-z0-9]+\\.[a-z0-9_]+$"));
@@ -211,9 +322,9 @@ private slots:
                 const QString where = m.id + u' ' + p.name;
                 QVERIFY2(nameRe.match(p.name).hasMatch(), qPrintable(where));
                 QVERIFY2(!p.help.en.isEmpty() && !p.help.zh.isEmpty(), qPrintable(where));
-                if (p.type == ParamType::Int || p.type == ParamType::Float)
-                    QVERIFY2(p.min <= p.max, qPrintable(where));
-                if (p.type == ParamType::Choice) QVERIFY2(p.choices.contains(p.defaultValue.toString()), qPrintable(where));
+                if (p.type == ParamType::Int || p.type == ParamType::Float) QVERIFY2(p.min <= p.max, qPrintable(where));
+                if (p.type == ParamType::Choice)
+                    QVERIFY2(p.choices.contains(p.defaultValue.toString()), qPrintable(where));
             }
             try {
                 validateParams(m, {});
@@ -226,7 +337,8 @@ private slots:
     // Every module runs with its defaults and with each numeric parameter at
     // its documented minimum and maximum (one at a time); outputs are well formed.
     // Combinations a module's own check refuses (ParamError) are skipped.
-    void everyModuleRunsAtExtremes() {
+    void everyModuleRunsAtExtremes()
+    {
         // lab.length_results reads the latest stored training run.
         const TemporaryLabRun stored(QStringLiteral("tst_registry"));
         QVERIFY2(stored.ok(), qPrintable(stored.error()));
@@ -234,8 +346,10 @@ private slots:
             std::vector<std::map<QString, QVariant>> settings{{}};
             for (const auto& p : m.params) {
                 if (p.type == ParamType::Int || p.type == ParamType::Float) {
-                    settings.push_back({{p.name, p.type == ParamType::Int ? QVariant(qlonglong(p.min)) : QVariant(p.min)}});
-                    settings.push_back({{p.name, p.type == ParamType::Int ? QVariant(qlonglong(p.max)) : QVariant(p.max)}});
+                    settings.push_back(
+                        {{p.name, p.type == ParamType::Int ? QVariant(qlonglong(p.min)) : QVariant(p.min)}});
+                    settings.push_back(
+                        {{p.name, p.type == ParamType::Int ? QVariant(qlonglong(p.max)) : QVariant(p.max)}});
                 } else if (p.type == ParamType::Choice) {
                     for (const QString& c : p.choices) settings.push_back({{p.name, c}});
                 } else if (p.type == ParamType::Bool) {
@@ -264,20 +378,24 @@ private slots:
                 QVERIFY2(!outs.empty(), qPrintable(where));
                 std::set<QString> names;
                 for (const Output& o : outs) {
-                    QVERIFY2(names.insert(o.name).second, qPrintable(where + QStringLiteral(": duplicate output ") + o.name));
+                    QVERIFY2(names.insert(o.name).second,
+                             qPrintable(where + QStringLiteral(": duplicate output ") + o.name));
                     QVERIFY2(!o.name.isEmpty(), qPrintable(where));
-                    if (o.kind == OutputKind::Series) QVERIFY2(o.x.size() == o.y.size() && !o.x.empty(), qPrintable(where + u' ' + o.name));
+                    if (o.kind == OutputKind::Series)
+                        QVERIFY2(o.x.size() == o.y.size() && !o.x.empty(), qPrintable(where + u' ' + o.name));
                     if (o.kind == OutputKind::Series && !o.xLabels.isEmpty())
                         QVERIFY2(std::size_t(o.xLabels.size()) == o.x.size(), qPrintable(where + u' ' + o.name));
                     if (o.kind == OutputKind::Matrix)
-                        QVERIFY2(o.rows > 0 && o.cols > 0 && o.data.size() == std::size_t(o.rows) * o.cols, qPrintable(where + u' ' + o.name));
+                        QVERIFY2(o.rows > 0 && o.cols > 0 && o.data.size() == std::size_t(o.rows) * o.cols,
+                                 qPrintable(where + u' ' + o.name));
                     if (o.kind == OutputKind::Table) QVERIFY2(!o.columns.isEmpty(), qPrintable(where + u' ' + o.name));
                 }
             }
         }
     }
 
-    void jsonShape() {
+    void jsonShape()
+    {
         const ModuleSpec spec = makeFakeSpec();
         const Params params = parseParams(spec, {QStringLiteral("dim=8")});
         const double third = 1.0 / 3.0;
@@ -308,7 +426,7 @@ private slots:
         // Shortest round-trip printing: the double comes back bit for bit.
         QCOMPARE(s.value(QStringLiteral("y")).toArray()[0].toDouble(), third);
         QVERIFY(s.value(QStringLiteral("y")).toArray()[1].isNull());  // NaN -> null
-        QVERIFY(!s.contains(QStringLiteral("x_labels")));  // only labelled series carry it
+        QVERIFY(!s.contains(QStringLiteral("x_labels")));             // only labelled series carry it
         const QJsonObject m = outs[1].toObject();
         QCOMPARE(m.value(QStringLiteral("rows")).toInt(), 2);
         QCOMPARE(m.value(QStringLiteral("data")).toArray().size(), 4);
@@ -331,12 +449,13 @@ private slots:
     // A series whose x are categories carries one label per point: JSON adds
     // "x_labels", CSV a trailing label column (x,y stay the first two), text
     // a label column; a wrong number of labels is a programming error.
-    void labelledSeries() {
+    void labelledSeries()
+    {
         const ModuleSpec spec = makeFakeSpec();
         const Params params = parseParams(spec, {});
-        const std::vector<Output> outputs{Output::series(QStringLiteral("delta"), {0, 1, 2}, {0.0, 0.5, 2.0},
-                                                         {QStringLiteral("none"), QStringLiteral("sinusoidal"),
-                                                          QStringLiteral("a,b")})};
+        const std::vector<Output> outputs{
+            Output::series(QStringLiteral("delta"), {0, 1, 2}, {0.0, 0.5, 2.0},
+                           {QStringLiteral("none"), QStringLiteral("sinusoidal"), QStringLiteral("a,b")})};
         QCOMPARE(outputs[0].xLabels.size(), 3);
 
         QJsonParseError err;
@@ -352,8 +471,7 @@ private slots:
         QCOMPARE(labels[2].toString(), QStringLiteral("a,b"));
 
         const std::string csv = outputToCsv(outputs[0]);
-        QCOMPARE(QString::fromStdString(csv),
-                 QStringLiteral("x,y,label\n0,0,none\n1,0.5,sinusoidal\n2,2,\"a,b\"\n"));
+        QCOMPARE(QString::fromStdString(csv), QStringLiteral("x,y,label\n0,0,none\n1,0.5,sinusoidal\n2,2,\"a,b\"\n"));
 
         const QString text = QString::fromStdString(runToText(spec, params, outputs, QStringLiteral("en")));
         QVERIFY2(text.contains(QStringLiteral("label")), qPrintable(text));
@@ -363,14 +481,15 @@ private slots:
             if (line.simplified() == QStringLiteral("1 sinusoidal 0.5")) found = true;
         QVERIFY2(found, qPrintable(text));
 
-        QVERIFY_THROWS_EXCEPTION(std::logic_error, Output::series(QStringLiteral("bad"), {0, 1}, {1, 2},
-                                                                  {QStringLiteral("only one")}));
+        QVERIFY_THROWS_EXCEPTION(std::logic_error,
+                                 Output::series(QStringLiteral("bad"), {0, 1}, {1, 2}, {QStringLiteral("only one")}));
         // Empty labels = a plain numeric series.
         QVERIFY(Output::series(QStringLiteral("plain"), {0, 1}, {1, 2}, QStringList{}).xLabels.isEmpty());
     }
 
     // The modules whose x are categories name them.
-    void categoricalSeriesAreLabelled() {
+    void categoricalSeriesAreLabelled()
+    {
         const Registry& reg = Registry::builtin();
         auto seriesOf = [&](const QString& id, const QStringList& args, const QString& name) {
             const ModuleSpec* m = reg.find(id);
@@ -384,13 +503,15 @@ private slots:
         QCOMPARE(std::size_t(perm.xLabels.size()), perm.x.size());
         QVERIFY(perm.xLabels.contains(QStringLiteral("none")));
         QVERIFY(perm.xLabels.contains(QStringLiteral("sinusoidal")));
-        const Output slopes = seriesOf(QStringLiteral("alibi.slopes"), {QStringLiteral("heads=4")}, QStringLiteral("slopes"));
-        QCOMPARE(slopes.xLabels, (QStringList{QStringLiteral("h1"), QStringLiteral("h2"), QStringLiteral("h3"),
-                                              QStringLiteral("h4")}));
+        const Output slopes =
+            seriesOf(QStringLiteral("alibi.slopes"), {QStringLiteral("heads=4")}, QStringLiteral("slopes"));
+        QCOMPARE(slopes.xLabels,
+                 (QStringList{QStringLiteral("h1"), QStringLiteral("h2"), QStringLiteral("h3"), QStringLiteral("h4")}));
         QCOMPARE(slopes.x.front(), 1.0);  // x stays the head number
     }
 
-    void numbersRoundTrip() {
+    void numbersRoundTrip()
+    {
         poslab::rng gen(7);
         for (int i = 0; i < 10000; ++i) {
             const double v = std::ldexp(double(gen.normal()), int(gen.uniform() * 200) - 100);
@@ -402,12 +523,14 @@ private slots:
         QCOMPARE(poslab::util::formatNumber(std::numeric_limits<double>::infinity()), QStringLiteral("inf"));
     }
 
-    void listFormats() {
+    void listFormats()
+    {
         const std::string json = listToJson(Registry::builtin());
         QJsonParseError err;
         const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(json), &err);
         QVERIFY2(err.error == QJsonParseError::NoError, qPrintable(err.errorString()));
-        QCOMPARE(doc.object().value(QStringLiteral("modules")).toArray().size(), qsizetype(Registry::builtin().modules().size()));
+        QCOMPARE(doc.object().value(QStringLiteral("modules")).toArray().size(),
+                 qsizetype(Registry::builtin().modules().size()));
         const std::string text = listToText(Registry::builtin(), QStringLiteral("zh"));
         for (const auto& m : Registry::builtin().modules()) QVERIFY(text.find(m.id.toStdString()) != std::string::npos);
     }

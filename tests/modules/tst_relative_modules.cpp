@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_relative_modules — facts the "Relative position" chapter states about the
 // relative.* modules. Golden values come from an independent Python
 // re-implementation of Hugging Face's T5Attention._relative_position_bucket,
@@ -13,20 +14,23 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-std::vector<Output> run(const QString& id, const std::map<QString, QVariant>& given = {}) {
+std::vector<Output> run(const QString& id, const std::map<QString, QVariant>& given = {})
+{
     const ModuleSpec* s = Registry::builtin().find(id);
     if (!s) throw std::runtime_error("module not registered: " + id.toStdString());
     return runModule(*s, validateParams(*s, given));
 }
 
-const Output& out(const std::vector<Output>& outs, const QString& name) {
+const Output& out(const std::vector<Output>& outs, const QString& name)
+{
     for (const auto& o : outs)
         if (o.name == name) return o;
     throw std::runtime_error("no output named " + name.toStdString());
 }
 
 // bucket -> (min_relative, max_relative) from the bucket_ranges table.
-std::map<int, std::pair<long long, long long>> ranges(const std::vector<Output>& outs) {
+std::map<int, std::pair<long long, long long>> ranges(const std::vector<Output>& outs)
+{
     std::map<int, std::pair<long long, long long>> r;
     for (const auto& row : out(outs, u"bucket_ranges"_s).tableRows)
         r[row.at(0).toInt()] = {row.at(1).toLongLong(), row.at(2).toLongLong()};
@@ -47,7 +51,8 @@ private slots:
     void swinSevenBySeven();
 };
 
-void TestRelativeModules::t5LastBucketBeginsBeforeMaxDistance_data() {
+void TestRelativeModules::t5LastBucketBeginsBeforeMaxDistance_data()
+{
     QTest::addColumn<int>("maxDistance");
     QTest::addColumn<int>("lastStart");
     // 32 buckets, bidirectional: 16 per side, 8 exact; bucket 31 begins at the
@@ -56,26 +61,29 @@ void TestRelativeModules::t5LastBucketBeginsBeforeMaxDistance_data() {
     QTest::newRow("400") << 400 << 246;
 }
 
-void TestRelativeModules::t5LastBucketBeginsBeforeMaxDistance() {
+void TestRelativeModules::t5LastBucketBeginsBeforeMaxDistance()
+{
     QFETCH(int, maxDistance);
     QFETCH(int, lastStart);
     const auto r = ranges(run(u"relative.t5_bucket"_s, {{u"max_distance"_s, maxDistance}}));
     QCOMPARE(r.at(31).first, (long long)lastStart);
-    QCOMPARE(r.at(31).second, 300LL);    // max_relative
+    QCOMPARE(r.at(31).second, 300LL);                  // max_relative
     QCOMPARE(r.at(15).second, -(long long)lastStart);  // mirror image on the left
     QCOMPARE(r.at(15).first, -300LL);
 }
 
-void TestRelativeModules::t5CausalLastBucket() {
+void TestRelativeModules::t5CausalLastBucket()
+{
     const auto r = ranges(run(u"relative.t5_bucket"_s, {{u"bidirectional"_s, false}}));
     // 32 buckets, 16 exact: bucket 31 holds distances 113.. (keys 113+ before the query).
     QCOMPARE(r.at(31).first, -300LL);
     QCOMPARE(r.at(31).second, -113LL);
-    QCOMPARE(r.at(0).first, 0LL);        // every future key shares bucket 0
+    QCOMPARE(r.at(0).first, 0LL);  // every future key shares bucket 0
     QCOMPARE(r.at(0).second, 300LL);
 }
 
-void TestRelativeModules::t5BidirectionalNeverUsesBucketHalf() {
+void TestRelativeModules::t5BidirectionalNeverUsesBucketHalf()
+{
     // rel > 0 adds 16 and then |rel| >= 1, so bucket 16 is never produced.
     const auto r = ranges(run(u"relative.t5_bucket"_s));
     QVERIFY(!r.count(16));
@@ -83,30 +91,33 @@ void TestRelativeModules::t5BidirectionalNeverUsesBucketHalf() {
     QCOMPARE(r.at(17).first, 1LL);
 }
 
-void TestRelativeModules::t5MaxDistanceHelpDoesNotClaimLastBucketStart() {
+void TestRelativeModules::t5MaxDistanceHelpDoesNotClaimLastBucketStart()
+{
     const ModuleSpec* s = Registry::builtin().find(u"relative.t5_bucket"_s);
     QVERIFY(s);
     for (const auto& p : s->params)
         if (p.name == u"max_distance") QVERIFY(!p.help.en.contains(u"last bucket begins"_s));
 }
 
-void TestRelativeModules::shawNoClippingFromKEqualsLengthMinusOne() {
+void TestRelativeModules::shawNoClippingFromKEqualsLengthMinusOne()
+{
     auto outs = run(u"relative.shaw"_s, {{u"length"_s, 12}, {u"k"_s, 10}});
     QCOMPARE(out(outs, u"distinct_indices"_s).value, 21.0);  // offsets ±11 clipped to ±10
     outs = run(u"relative.shaw"_s, {{u"length"_s, 12}, {u"k"_s, 11}});
     QCOMPARE(out(outs, u"distinct_indices"_s).value, 23.0);  // all 2·12 − 1 offsets
 }
 
-void TestRelativeModules::swinSevenBySeven() {
+void TestRelativeModules::swinSevenBySeven()
+{
     const auto outs = run(u"relative.swin_index"_s, {{u"window_height"_s, 7}, {u"window_width"_s, 7}});
     QCOMPARE(out(outs, u"table_rows"_s).value, 169.0);
     QCOMPARE(out(outs, u"diagonal_index"_s).value, 84.0);
     const Output& m = out(outs, u"index"_s);
     QCOMPARE(m.rows, 49);
-    const int q = 3 * 7 + 3, k = 0;                // query (3,3), key (0,0)
-    QCOMPARE(m.data[q * 49 + k], 126.0);           // (3+6)·13 + (3+6)
-    QCOMPARE(m.data[k * 49 + q], 42.0);            // swapped: 168 − 126
-    QCOMPARE(m.data[0 * 49 + 48], 0.0);            // query (0,0), key (6,6)
+    const int q = 3 * 7 + 3, k = 0;       // query (3,3), key (0,0)
+    QCOMPARE(m.data[q * 49 + k], 126.0);  // (3+6)·13 + (3+6)
+    QCOMPARE(m.data[k * 49 + q], 42.0);   // swapped: 168 − 126
+    QCOMPARE(m.data[0 * 49 + 48], 0.0);   // query (0,0), key (6,6)
     QCOMPARE(m.data[48 * 49 + 0], 168.0);
 }
 

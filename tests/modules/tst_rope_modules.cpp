@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_rope_modules.cpp — the rope.* modules run with defaults and documented
 // extremes, give outputs of the right shapes and real properties, and turn bad
 // parameters into ParamError.
@@ -12,33 +13,41 @@ using namespace poslab::modules;
 
 namespace {
 
-const ModuleSpec& spec(const char* id) {
+const ModuleSpec& spec(const char* id)
+{
     const ModuleSpec* s = Registry::builtin().find(QString::fromLatin1(id));
     if (!s) throw std::runtime_error(std::string("module not registered: ") + id);
     return *s;
 }
 
-std::vector<Output> run(const char* id, const QStringList& args = {}) {
+std::vector<Output> run(const char* id, const QStringList& args = {})
+{
     const ModuleSpec& s = spec(id);
     return runModule(s, parseParams(s, args));
 }
 
-const Output* find(const std::vector<Output>& outs, const char* name) {
+const Output* find(const std::vector<Output>& outs, const char* name)
+{
     for (const Output& o : outs)
         if (o.name == QLatin1String(name)) return &o;
     return nullptr;
 }
 
-const Output& get(const std::vector<Output>& outs, const char* name) {
+const Output& get(const std::vector<Output>& outs, const char* name)
+{
     const Output* o = find(outs, name);
     if (!o) throw std::runtime_error(std::string("missing output ") + name);
     return *o;
 }
 
-bool allFinite(const Output& o) {
-    for (double v : o.x) if (!std::isfinite(v)) return false;
-    for (double v : o.y) if (!std::isfinite(v)) return false;
-    for (double v : o.data) if (!std::isfinite(v)) return false;
+bool allFinite(const Output& o)
+{
+    for (double v : o.x)
+        if (!std::isfinite(v)) return false;
+    for (double v : o.y)
+        if (!std::isfinite(v)) return false;
+    for (double v : o.data)
+        if (!std::isfinite(v)) return false;
     return std::isfinite(o.value);
 }
 
@@ -63,7 +72,8 @@ private slots:
     void badParameters();
 };
 
-void TestRopeModules::registeredWithTexts() {
+void TestRopeModules::registeredWithTexts()
+{
     for (const char* id : {"rope.inv_freq", "rope.rotate", "rope.relative_check", "rope.decay", "rope.extrapolation",
                            "rope.precision"}) {
         const ModuleSpec& s = spec(id);
@@ -78,45 +88,50 @@ void TestRopeModules::registeredWithTexts() {
 
 // Every module with defaults and with documented extremes: all outputs finite
 // (except where noted) and non-empty.
-void TestRopeModules::runsWithParams_data() {
+void TestRopeModules::runsWithParams_data()
+{
     QTest::addColumn<QString>("id");
     QTest::addColumn<QStringList>("args");
     const QStringList none;
-    for (const char* id : {"rope.inv_freq", "rope.rotate", "rope.relative_check", "rope.decay", "rope.extrapolation",
-                           "rope.precision"})
+    for (const char* id :
+         {"rope.inv_freq", "rope.rotate", "rope.relative_check", "rope.decay", "rope.extrapolation", "rope.precision"})
         QTest::addRow("%s defaults", id) << QString::fromLatin1(id) << none;
-    for (const QString& sc : {QStringLiteral("default"), QStringLiteral("linear"), QStringLiteral("dynamic"),
-                              QStringLiteral("ntk"), QStringLiteral("yarn"), QStringLiteral("longrope"),
-                              QStringLiteral("llama3")})
+    for (const QString& sc :
+         {QStringLiteral("default"), QStringLiteral("linear"), QStringLiteral("dynamic"), QStringLiteral("ntk"),
+          QStringLiteral("yarn"), QStringLiteral("longrope"), QStringLiteral("llama3")})
         QTest::addRow("inv_freq %s compare", qPrintable(sc))
             << QStringLiteral("rope.inv_freq") << QStringList{"scaling=" + sc, QStringLiteral("compare=true")};
     QTest::newRow("inv_freq dim 1024 factor 1024 yarn")
         << QStringLiteral("rope.inv_freq")
-        << QStringList{"scaling=yarn", "head_dim=1024", "factor=1024", "rope_theta=1e9", "original_max_position_embeddings=1"};
-    QTest::newRow("inv_freq dim 2 linear") << QStringLiteral("rope.inv_freq") << QStringList{"scaling=linear", "head_dim=2"};
+        << QStringList{"scaling=yarn", "head_dim=1024", "factor=1024", "rope_theta=1e9",
+                       "original_max_position_embeddings=1"};
+    QTest::newRow("inv_freq dim 2 linear")
+        << QStringLiteral("rope.inv_freq") << QStringList{"scaling=linear", "head_dim=2"};
     QTest::newRow("inv_freq partial rotary dynamic long seq")
         << QStringLiteral("rope.inv_freq")
         << QStringList{"scaling=dynamic", "head_dim=64", "partial_rotary_factor=0.25", "seq_len=1000000000"};
     QTest::newRow("inv_freq longrope long")
         << QStringLiteral("rope.inv_freq") << QStringList{"scaling=longrope", "seq_len=100000", "factor=0"};
     QTest::newRow("rotate 64 interleaved tail")
-        << QStringLiteral("rope.rotate") << QStringList{"head_dim=64", "rotary_dim=2", "position=-1000000", "pattern=random"};
-    QTest::newRow("relative f32 far")
-        << QStringLiteral("rope.relative_check")
-        << QStringList{"angles=float32", "max_position=10000000", "count=256", "offset=-100000", "head_dim=1024"};
+        << QStringLiteral("rope.rotate")
+        << QStringList{"head_dim=64", "rotary_dim=2", "position=-1000000", "pattern=random"};
+    QTest::newRow("relative f32 far") << QStringLiteral("rope.relative_check")
+                                      << QStringList{"angles=float32", "max_position=10000000", "count=256",
+                                                     "offset=-100000", "head_dim=1024"};
     QTest::newRow("decay long") << QStringLiteral("rope.decay") << QStringList{"max_distance=100000", "head_dim=2"};
     QTest::newRow("extrapolation extremes")
         << QStringLiteral("rope.extrapolation")
         << QStringList{"head_dim=4", "train_length=16", "factor=64", "points=16", "qk=random"};
-    QTest::newRow("extrapolation big")
-        << QStringLiteral("rope.extrapolation") << QStringList{"head_dim=512", "train_length=65536", "points=8192"};
+    QTest::newRow("extrapolation big") << QStringLiteral("rope.extrapolation")
+                                       << QStringList{"head_dim=512", "train_length=65536", "points=8192"};
     QTest::newRow("precision 1e8") << QStringLiteral("rope.precision")
                                    << QStringList{"max_position=100000000", "points=2000", "pair=63"};
     QTest::newRow("precision small") << QStringLiteral("rope.precision")
                                      << QStringList{"max_position=16", "points=8", "head_dim=2", "pair=0"};
 }
 
-void TestRopeModules::runsWithParams() {
+void TestRopeModules::runsWithParams()
+{
     QFETCH(QString, id);
     QFETCH(QStringList, args);
     const std::vector<Output> outs = run(qPrintable(id), args);
@@ -129,7 +144,8 @@ void TestRopeModules::runsWithParams() {
 
 // scaling=yarn factor=4 (defaults L0 = 4096, d = 128): the module returns the
 // core's inv_freq and the attention factor 0.1 ln 4 + 1 = 1.138629436111989.
-void TestRopeModules::invFreqYarnMatchesCore() {
+void TestRopeModules::invFreqYarnMatchesCore()
+{
     const std::vector<Output> outs = run("rope.inv_freq", {"scaling=yarn", "factor=4"});
     poslab::rope_scaling_params p;
     p.rope_type = poslab::ROPE_SCALING_YARN;
@@ -150,7 +166,8 @@ void TestRopeModules::invFreqYarnMatchesCore() {
     for (std::size_t j = 0; j < 64; ++j) QVERIFY(std::fabs(wl.y[j] * inv.y[j] - 2 * M_PI) < 1e-9);
 }
 
-void TestRopeModules::invFreqShapesAndCompare() {
+void TestRopeModules::invFreqShapesAndCompare()
+{
     const std::vector<Output> outs =
         run("rope.inv_freq", {"scaling=llama3", "head_dim=96", "partial_rotary_factor=0.5", "factor=8",
                               "original_max_position_embeddings=8192", "compare=true"});
@@ -175,13 +192,13 @@ void TestRopeModules::invFreqShapesAndCompare() {
 
 // compare=true also gives wl_<scaling> = 2π / inv_freq_<scaling>. Golden
 // values for a Llama-3-shaped head (d 128, b 500000, s 8, L0 8192) from an
-// independent float64 Python restatement of HF's formulas (DEFINITIONS §3):
+// independent float64 Python restatement of HF's formulas (docs/reference/definitions.md §3):
 // default λ_j = 2π·b^(2j/d); linear ×8; ntk base b·8^(128/126) = 4134231.13;
 // yarn range [18, 35]; llama3 keeps λ < 2048, divides λ > 8192.
-void TestRopeModules::invFreqCompareWavelengths() {
-    const std::vector<Output> outs =
-        run("rope.inv_freq", {"head_dim=128", "rope_theta=500000", "factor=8", "original_max_position_embeddings=8192",
-                              "compare=true"});
+void TestRopeModules::invFreqCompareWavelengths()
+{
+    const std::vector<Output> outs = run("rope.inv_freq", {"head_dim=128", "rope_theta=500000", "factor=8",
+                                                           "original_max_position_embeddings=8192", "compare=true"});
     // Without compare there are no per-scaling series.
     QVERIFY(!find(run("rope.inv_freq"), "wl_default"));
     struct Golden {
@@ -205,8 +222,10 @@ void TestRopeModules::invFreqCompareWavelengths() {
         const double want[] = {g.j0, g.j20, g.j30, g.j63};
         const std::size_t at[] = {0, 20, 30, 63};
         for (int i = 0; i < 4; ++i)
-            QVERIFY2(std::fabs(w.y[at[i]] / want[i] - 1) < 1e-7,
-                     qPrintable(QStringLiteral("%1[%2] = %3").arg(QString::fromLatin1(wn)).arg(at[i]).arg(w.y[at[i]], 0, 'g', 12)));
+            QVERIFY2(
+                std::fabs(w.y[at[i]] / want[i] - 1) < 1e-7,
+                qPrintable(
+                    QStringLiteral("%1[%2] = %3").arg(QString::fromLatin1(wn)).arg(at[i]).arg(w.y[at[i]], 0, 'g', 12)));
     }
     // All seven scalings are present, the inv_freq_* block first (existing order).
     int firstWavelength = -1, lastInvFreq = -1, count = 0;
@@ -231,7 +250,8 @@ void TestRopeModules::invFreqCompareWavelengths() {
 }
 
 // The two layouts' results differ, and permuting makes them agree exactly.
-void TestRopeModules::rotateLayoutsArePermutation() {
+void TestRopeModules::rotateLayoutsArePermutation()
+{
     const std::vector<Output> outs = run("rope.rotate", {"head_dim=8", "rotary_dim=8", "position=3"});
     QCOMPARE(get(outs, "max_abs_diff_after_permutation").value, 0.0);
     const Output& rh = get(outs, "rotation_half_split");
@@ -255,7 +275,8 @@ void TestRopeModules::rotateLayoutsArePermutation() {
 
 // Double angles: the deviation is float32 rounding (|q||k| ~ 64 here, so
 // deviations ~1e-5 absolute; relative < 1e-5). Float32 angles at 1e7: large.
-void TestRopeModules::relativeCheckSmallDeviation() {
+void TestRopeModules::relativeCheckSmallDeviation()
+{
     const std::vector<Output> outs = run("rope.relative_check");
     QCOMPARE(get(outs, "pairs").tableRows.size(), std::size_t(8));
     for (const QVariantList& row : get(outs, "pairs").tableRows) QCOMPARE(row[2].toLongLong(), 5LL);
@@ -265,8 +286,10 @@ void TestRopeModules::relativeCheckSmallDeviation() {
     QVERIFY(get(f32, "relative_max_deviation").value > 100 * get(outs, "relative_max_deviation").value);
 }
 
-// DEFINITIONS §13: 20.85 (r=5), 17.95 (10), 6.55 (250); 113 rising steps of 250.
-void TestRopeModules::decayValues() {
+// docs/reference/definitions.md §13: 20.85 (r=5), 17.95 (10), 6.55 (250);
+// 113 rising steps of 250.
+void TestRopeModules::decayValues()
+{
     const std::vector<Output> outs = run("rope.decay");
     const Output& s = get(outs, "relative_upper_bound");
     QCOMPARE(s.x.size(), std::size_t(251));
@@ -279,7 +302,8 @@ void TestRopeModules::decayValues() {
 // With q = k = ones the score at r = 0 is 2·(d/2)·a² = d·a² for every method.
 // Linear interpolation sees no unseen angles; plain extrapolation does; YaRN
 // carries attention factor 0.1 ln 4 + 1.
-void TestRopeModules::extrapolationSummary() {
+void TestRopeModules::extrapolationSummary()
+{
     const std::vector<Output> outs = run("rope.extrapolation");
     const Output& table = get(outs, "summary");
     QCOMPARE(table.tableRows.size(), std::size_t(4));
@@ -300,7 +324,8 @@ void TestRopeModules::extrapolationSummary() {
 
 // Errors grow with position, and fp16 < fp32 < … ordering holds at a large
 // position; fp16 series stops at its overflow (65504).
-void TestRopeModules::precisionErrorsGrow() {
+void TestRopeModules::precisionErrorsGrow()
+{
     const std::vector<Output> outs = run("rope.precision", {"max_position=100000"});
     const Output& e32 = get(outs, "angle_error_fp32");
     const Output& e16 = get(outs, "angle_error_fp16");
@@ -320,35 +345,42 @@ void TestRopeModules::precisionErrorsGrow() {
     QCOMPARE(table.tableRows.back()[2].toString(), QStringLiteral("overflow"));
 }
 
-void TestRopeModules::badParameters_data() {
+void TestRopeModules::badParameters_data()
+{
     QTest::addColumn<QString>("id");
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("param");
     QTest::newRow("odd head_dim") << "rope.inv_freq" << QStringList{"head_dim=7"} << "head_dim";
     QTest::newRow("unknown scaling") << "rope.inv_freq" << QStringList{"scaling=su"} << "scaling";
     QTest::newRow("linear factor < 1") << "rope.inv_freq" << QStringList{"scaling=linear", "factor=0.5"} << "factor";
-    QTest::newRow("yarn beta") << "rope.inv_freq" << QStringList{"scaling=yarn", "beta_fast=1", "beta_slow=2"} << "beta_fast";
-    QTest::newRow("llama3 high <= low")
-        << "rope.inv_freq" << QStringList{"scaling=llama3", "low_freq_factor=4", "high_freq_factor=2"} << "high_freq_factor";
+    QTest::newRow("yarn beta") << "rope.inv_freq" << QStringList{"scaling=yarn", "beta_fast=1", "beta_slow=2"}
+                               << "beta_fast";
+    QTest::newRow("llama3 high <= low") << "rope.inv_freq"
+                                        << QStringList{"scaling=llama3", "low_freq_factor=4", "high_freq_factor=2"}
+                                        << "high_freq_factor";
     QTest::newRow("longrope list length")
         << "rope.inv_freq" << QStringList{"scaling=longrope", "short_factor=1,2,3"} << "short_factor";
-    QTest::newRow("partial rotary odd")
-        << "rope.inv_freq" << QStringList{"head_dim=10", "partial_rotary_factor=0.5"} << "partial_rotary_factor";
+    QTest::newRow("partial rotary odd") << "rope.inv_freq" << QStringList{"head_dim=10", "partial_rotary_factor=0.5"}
+                                        << "partial_rotary_factor";
     QTest::newRow("ntk dim 2") << "rope.inv_freq" << QStringList{"scaling=ntk", "head_dim=2"} << "head_dim";
     QTest::newRow("yarn factor from lengths < 1")
         << "rope.inv_freq"
-        << QStringList{"scaling=yarn", "factor=0", "max_position_embeddings=1024", "original_max_position_embeddings=4096"}
+        << QStringList{"scaling=yarn", "factor=0", "max_position_embeddings=1024",
+                       "original_max_position_embeddings=4096"}
         << "factor";
-    QTest::newRow("rotary_dim > head_dim") << "rope.rotate" << QStringList{"head_dim=4", "rotary_dim=8"} << "rotary_dim";
+    QTest::newRow("rotary_dim > head_dim")
+        << "rope.rotate" << QStringList{"head_dim=4", "rotary_dim=8"} << "rotary_dim";
     QTest::newRow("rotate NaN position") << "rope.rotate" << QStringList{"position=nan"} << "position";
     QTest::newRow("relative count 1") << "rope.relative_check" << QStringList{"count=1"} << "count";
     QTest::newRow("decay distance 0") << "rope.decay" << QStringList{"max_distance=0"} << "max_distance";
-    QTest::newRow("extrapolation beta") << "rope.extrapolation" << QStringList{"beta_fast=1", "beta_slow=1"} << "beta_fast";
+    QTest::newRow("extrapolation beta") << "rope.extrapolation" << QStringList{"beta_fast=1", "beta_slow=1"}
+                                        << "beta_fast";
     QTest::newRow("extrapolation head_dim 2") << "rope.extrapolation" << QStringList{"head_dim=2"} << "head_dim";
     QTest::newRow("precision pair out of range") << "rope.precision" << QStringList{"head_dim=8", "pair=4"} << "pair";
 }
 
-void TestRopeModules::badParameters() {
+void TestRopeModules::badParameters()
+{
     QFETCH(QString, id);
     QFETCH(QStringList, args);
     QFETCH(QString, param);

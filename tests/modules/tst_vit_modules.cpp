@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_vit_modules — the vit.* modules: they run with defaults and at the
 // documented extremes, their outputs have the stated shapes, they show the
 // properties the lessons talk about, and bad parameters raise ParamError.
@@ -11,25 +12,31 @@ using namespace poslab::modules;
 
 namespace {
 
-const ModuleSpec& spec(const QString& id) {
+const ModuleSpec& spec(const QString& id)
+{
     const ModuleSpec* s = Registry::builtin().find(id);
     if (!s) qFatal("module %s is not registered", qPrintable(id));
     return *s;
 }
 
-std::vector<Output> run(const QString& id, const QStringList& assignments = {}) {
+std::vector<Output> run(const QString& id, const QStringList& assignments = {})
+{
     const ModuleSpec& s = spec(id);
     return runModule(s, parseParams(s, assignments));
 }
 
-const Output& find(const std::vector<Output>& outs, const QString& name) {
+const Output& find(const std::vector<Output>& outs, const QString& name)
+{
     for (const Output& o : outs)
         if (o.name == name) return o;
     qFatal("output %s missing", qPrintable(name));
     return outs.front();
 }
 
-double at(const Output& m, int r, int c) { return m.data[static_cast<std::size_t>(r) * m.cols + c]; }
+double at(const Output& m, int r, int c)
+{
+    return m.data[static_cast<std::size_t>(r) * m.cols + c];
+}
 
 }  // namespace
 
@@ -56,7 +63,8 @@ private slots:
 
 // Every module has both languages for title, description and every param,
 // and every numeric param declares a range containing its default.
-void TestVitModules::registeredAndDocumented() {
+void TestVitModules::registeredAndDocumented()
+{
     for (const char* id : {"vit.sincos2d", "vit.similarity", "vit.rope2d", "vit.peg", "vit.mrope"}) {
         const ModuleSpec& s = spec(QString::fromLatin1(id));
         QVERIFY(!s.title.en.isEmpty() && !s.title.zh.isEmpty());
@@ -72,7 +80,8 @@ void TestVitModules::registeredAndDocumented() {
     }
 }
 
-void TestVitModules::runs_data() {
+void TestVitModules::runs_data()
+{
     QTest::addColumn<QString>("id");
     QTest::addColumn<QStringList>("params");
     QTest::addColumn<int>("outputs");
@@ -90,30 +99,34 @@ void TestVitModules::runs_data() {
     QTest::newRow("similarity sincos1d") << "vit.similarity" << QStringList{"encoding=sincos1d"} << 4;
     QTest::newRow("rope2d defaults") << "vit.rope2d" << QStringList{} << 3;
     QTest::newRow("rope2d 1x1 D=4") << "vit.rope2d"
-                                    << QStringList{"grid_h=1", "grid_w=1", "head_dim=4", "query_row=0", "query_col=0"} << 3;
+                                    << QStringList{"grid_h=1", "grid_w=1", "head_dim=4", "query_row=0", "query_col=0"}
+                                    << 3;
     QTest::newRow("rope2d 32x32 D=256 mixed random")
-        << "vit.rope2d"
-        << QStringList{"grid_h=32", "grid_w=32", "head_dim=256", "variant=mixed", "vectors=random", "theta=1000000",
-                       "query_row=31", "query_col=31"}
+        << "vit.rope2d" << QStringList{"grid_h=32",      "grid_w=32",     "head_dim=256", "variant=mixed",
+                                       "vectors=random", "theta=1000000", "query_row=31", "query_col=31"}
         << 3;
     QTest::newRow("peg defaults") << "vit.peg" << QStringList{} << 3;
     QTest::newRow("peg 1x1") << "vit.peg" << QStringList{"grid_h=1", "grid_w=1"} << 3;
-    QTest::newRow("peg 64x64 random -100") << "vit.peg"
-                                           << QStringList{"grid_h=64", "grid_w=64", "kernel=random", "input_value=-100"} << 3;
+    QTest::newRow("peg 64x64 random -100")
+        << "vit.peg" << QStringList{"grid_h=64", "grid_w=64", "kernel=random", "input_value=-100"} << 3;
     QTest::newRow("mrope defaults") << "vit.mrope" << QStringList{} << 22;
     QTest::newRow("mrope one pair, one token")
-        << "vit.mrope" << QStringList{"section_t=1", "section_h=0", "section_w=0", "text_before=0", "text_after=0",
-                                      "grid_h=1", "grid_w=1"} << 22;
-    QTest::newRow("mrope largest")
-        << "vit.mrope" << QStringList{"section_t=0", "section_h=64", "section_w=64", "text_before=16", "text_after=16",
-                                      "frames=4", "grid_h=16", "grid_w=16", "rope_theta=10000000"} << 22;
+        << "vit.mrope" << QStringList{"section_t=1",  "section_h=0", "section_w=0", "text_before=0",
+                                      "text_after=0", "grid_h=1",    "grid_w=1"}
+        << 22;
+    QTest::newRow("mrope largest") << "vit.mrope"
+                                   << QStringList{"section_t=0",    "section_h=64",  "section_w=64",
+                                                  "text_before=16", "text_after=16", "frames=4",
+                                                  "grid_h=16",      "grid_w=16",     "rope_theta=10000000"}
+                                   << 22;
     QTest::newRow("mrope interleaved Qwen3-VL")
-        << "vit.mrope" << QStringList{"style=interleaved", "section_t=24", "section_h=20", "section_w=20",
-                                      "rope_theta=100"} << 22;
+        << "vit.mrope"
+        << QStringList{"style=interleaved", "section_t=24", "section_h=20", "section_w=20", "rope_theta=100"} << 22;
 }
 
 // Runs, the number of outputs, unique names, finite numbers everywhere.
-void TestVitModules::runs() {
+void TestVitModules::runs()
+{
     QFETCH(QString, id);
     QFETCH(QStringList, params);
     QFETCH(int, outputs);
@@ -130,7 +143,8 @@ void TestVitModules::runs() {
 
 // pe is (gh·gw [+1], dim); a first-half channel depends only on the column
 // (the MAE naming trap), a second-half channel only on the row.
-void TestVitModules::sincos2dShapesAndStripes() {
+void TestVitModules::sincos2dShapesAndStripes()
+{
     const auto outs = run("vit.sincos2d", {"grid_h=5", "grid_w=6", "dim=16", "cls_token=true", "channel=1"});
     const Output& pe = find(outs, "pe");
     QCOMPARE(pe.rows, 31);
@@ -142,8 +156,8 @@ void TestVitModules::sincos2dShapesAndStripes() {
     QCOMPARE(img.cols, 6);
     for (int r = 0; r < 5; ++r)
         for (int c = 0; c < 6; ++c) {
-            QCOMPARE(at(img, r, c), at(img, 0, c));                     // constant down a column
-            QCOMPARE(at(img, r, c), at(pe, 1 + r * 6 + c, 1));          // = channel 1 of the table
+            QCOMPARE(at(img, r, c), at(img, 0, c));             // constant down a column
+            QCOMPARE(at(img, r, c), at(pe, 1 + r * 6 + c, 1));  // = channel 1 of the table
         }
     QVERIFY(at(img, 0, 1) != at(img, 0, 2));
     QCOMPARE(at(img, 0, 1), double(float(std::sin(1.0 / std::pow(10000.0, 1.0 / 4)))));  // sin(col·ω_1)
@@ -154,7 +168,8 @@ void TestVitModules::sincos2dShapesAndStripes() {
     QCOMPARE(find(outs2, "layout").tableRows.size(), std::size_t(4));
 }
 
-void TestVitModules::similarityDiagonalAndStructure_data() {
+void TestVitModules::similarityDiagonalAndStructure_data()
+{
     QTest::addColumn<QString>("encoding");
     QTest::addColumn<int>("gh");
     QTest::addColumn<int>("gw");
@@ -168,7 +183,8 @@ void TestVitModules::similarityDiagonalAndStructure_data() {
 // its own cell (r·gh + r, c·gw + c) is cos∠(v, v) = 1; the matrix of a
 // symmetric similarity satisfies tiled[r·gh+i, c·gw+j] = tiled[i·gh+r, j·gw+c].
 // For the fixed encodings 4-neighbours are more similar than the average pair.
-void TestVitModules::similarityDiagonalAndStructure() {
+void TestVitModules::similarityDiagonalAndStructure()
+{
     QFETCH(QString, encoding);
     QFETCH(int, gh);
     QFETCH(int, gw);
@@ -192,16 +208,22 @@ void TestVitModules::similarityDiagonalAndStructure() {
         for (int j = 0; j < gw; ++j) QCOMPARE(at(single, i, j), at(t, 1 * gh + i, 2 * gw + j));
     const double nb = find(outs, "mean_neighbour_similarity").value;
     const double other = find(outs, "mean_other_similarity").value;
-    if (encoding != QLatin1String("learned_rowcol")) QVERIFY2(nb > other, qPrintable(QStringLiteral("%1 vs %2").arg(nb).arg(other)));
+    if (encoding != QLatin1String("learned_rowcol"))
+        QVERIFY2(nb > other, qPrintable(QStringLiteral("%1 vs %2").arg(nb).arg(other)));
 }
 
-void TestVitModules::rope2dRelativeAndAxialCross_data() {
+void TestVitModules::rope2dRelativeAndAxialCross_data()
+{
     QTest::addColumn<QString>("variant");
     QTest::addColumn<QString>("vectors");
-    QTest::newRow("axial ones") << "axial" << "ones";
-    QTest::newRow("axial random") << "axial" << "random";
-    QTest::newRow("mixed ones") << "mixed" << "ones";
-    QTest::newRow("mixed random") << "mixed" << "random";
+    QTest::newRow("axial ones") << "axial"
+                                << "ones";
+    QTest::newRow("axial random") << "axial"
+                                  << "random";
+    QTest::newRow("mixed ones") << "mixed"
+                                << "ones";
+    QTest::newRow("mixed random") << "mixed"
+                                  << "random";
 }
 
 // (1) score is (gh, gw) and equals <q, k> (= D for ones) at the query patch;
@@ -209,11 +231,13 @@ void TestVitModules::rope2dRelativeAndAxialCross_data() {
 // (3) axial with q = k = ones: pairs split into x-only and y-only, so
 //     S(dr, dc) = A(dc) + B(dr) and the mixed second difference
 //     S(dr,dc) − S(dr,0) − S(0,dc) + S(0,0) vanishes; mixed breaks this.
-void TestVitModules::rope2dRelativeAndAxialCross() {
+void TestVitModules::rope2dRelativeAndAxialCross()
+{
     QFETCH(QString, variant);
     QFETCH(QString, vectors);
-    const QStringList common{"grid_h=9", "grid_w=9", "head_dim=16", "variant=" + variant, "vectors=" + vectors,
-                             variant == QLatin1String("mixed") ? "theta=10" : "theta=100"};
+    const QStringList common{"grid_h=9",           "grid_w=9",
+                             "head_dim=16",        "variant=" + variant,
+                             "vectors=" + vectors, variant == QLatin1String("mixed") ? "theta=10" : "theta=100"};
     const auto a = run("vit.rope2d", common + QStringList{"query_row=3", "query_col=3"});
     const auto b = run("vit.rope2d", common + QStringList{"query_row=4", "query_col=4"});
     const Output& sa = find(a, "score");
@@ -241,7 +265,8 @@ void TestVitModules::rope2dRelativeAndAxialCross() {
     }
 }
 
-void TestVitModules::pegValues_data() {
+void TestVitModules::pegValues_data()
+{
     QTest::addColumn<QStringList>("params");
     QTest::addColumn<int>("gh");
     QTest::addColumn<int>("gw");
@@ -255,7 +280,8 @@ void TestVitModules::pegValues_data() {
     QTest::newRow("3x5: 5/7/10") << QStringList{"grid_h=3", "grid_w=5"} << 3 << 5 << 5.0 << 7.0 << 10.0;
 }
 
-void TestVitModules::pegValues() {
+void TestVitModules::pegValues()
+{
     QFETCH(QStringList, params);
     QFETCH(int, gh);
     QFETCH(int, gw);
@@ -292,7 +318,8 @@ void TestVitModules::pegValues() {
 // A random kernel tells apart every position class by side: on a 6x6 grid
 // the window-in-grid shapes are 4 corners, 4 edge sides and the interior, so
 // there are 9 distinct values (ties have probability 0).
-void TestVitModules::pegRandomKernel() {
+void TestVitModules::pegRandomKernel()
+{
     const auto outs = run("vit.peg", {"kernel=random", "seed=3"});
     QCOMPARE(find(outs, "distinct_values").value, 9.0);
     const Output& y = find(outs, "output");
@@ -304,7 +331,8 @@ void TestVitModules::pegRandomKernel() {
 // splits cat(freqs, freqs) by [16, 24, 24, 16, 24, 24] and takes chunk i from
 // axis i mod 3). Golden wavelengths 2π·θ^(2j/128) computed here in double;
 // the module rounds inv_freq to float, hence the 1e-6 relative tolerance.
-void TestVitModules::mropeQwen2Sections() {
+void TestVitModules::mropeQwen2Sections()
+{
     const auto outs = run("vit.mrope");
     QCOMPARE(find(outs, "head_dim").value, 128.0);
     QCOMPARE(find(outs, "pairs_t").value, 16.0);
@@ -320,7 +348,7 @@ void TestVitModules::mropeQwen2Sections() {
     const double twoPi = 2.0 * 3.14159265358979323846;
     auto wl = [&](int j) { return twoPi * std::pow(1.0e6, 2.0 * j / 128.0); };
     auto close = [](double a, double b) { return std::abs(a - b) <= 1e-6 * std::abs(b); };
-    QVERIFY(close(find(outs, "min_wavelength_t").value, wl(0)));   // 2π
+    QVERIFY(close(find(outs, "min_wavelength_t").value, wl(0)));  // 2π
     QVERIFY(close(find(outs, "max_wavelength_t").value, wl(15)));
     QVERIFY(close(find(outs, "min_wavelength_h").value, wl(16)));  // 2π·√(√1e6)·… = 198.7
     QVERIFY(close(find(outs, "min_wavelength_h").value, 198.691765));
@@ -341,7 +369,8 @@ void TestVitModules::mropeQwen2Sections() {
 // (modeling_qwen2_vl.py): a video of 3 temporal × 2 × 2 tokens followed by 5
 // text tokens gives vision t [0,0,0,0,1,1,1,1,2,2,2,2], h [0,0,1,1,…],
 // w [0,1,0,1,…] and text ids 3..7 on all three axes.
-void TestVitModules::mropePositionIds() {
+void TestVitModules::mropePositionIds()
+{
     const auto outs = run("vit.mrope", {"text_before=0", "frames=3", "grid_h=2", "grid_w=2", "text_after=5"});
     const std::vector<double> t{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 4, 5, 6, 7};
     const std::vector<double> h{0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 3, 4, 5, 6, 7};
@@ -385,7 +414,8 @@ void TestVitModules::mropePositionIds() {
 // j ≡ 2 (mod 3), j < 60 -> w; all other j (0, 3, …, 57 and 60..63) -> t.
 // Every axis now reaches the fast frequencies: w's shortest wavelength is
 // that of pair 2, 2π·θ^(4/128).
-void TestVitModules::mropeInterleaved() {
+void TestVitModules::mropeInterleaved()
+{
     const auto outs = run("vit.mrope", {"style=interleaved", "section_t=24", "section_h=20", "section_w=20"});
     const Output& ax = find(outs, "axis_of_pair");
     for (int j = 0; j < 64; ++j) {
@@ -403,7 +433,8 @@ void TestVitModules::mropeInterleaved() {
     QCOMPARE(sec.tableRows[0][2].toString(), QStringLiteral("0, 3, 6, …, 63"));
 }
 
-void TestVitModules::badParams_data() {
+void TestVitModules::badParams_data()
+{
     QTest::addColumn<QString>("id");
     QTest::addColumn<QStringList>("params");
     QTest::addColumn<QString>("param");
@@ -413,7 +444,8 @@ void TestVitModules::badParams_data() {
     QTest::newRow("sincos2d grid 25") << "vit.sincos2d" << QStringList{"grid_w=25"} << "grid_w";
     QTest::newRow("sincos2d channel >= dim") << "vit.sincos2d" << QStringList{"dim=16", "channel=16"} << "channel";
     QTest::newRow("similarity ref_row >= grid_h") << "vit.similarity" << QStringList{"grid_h=3"} << "ref_row";
-    QTest::newRow("similarity ref_col >= grid_w") << "vit.similarity" << QStringList{"grid_w=2", "ref_col=2"} << "ref_col";
+    QTest::newRow("similarity ref_col >= grid_w")
+        << "vit.similarity" << QStringList{"grid_w=2", "ref_col=2"} << "ref_col";
     QTest::newRow("similarity encoding") << "vit.similarity" << QStringList{"encoding=learned"} << "encoding";
     QTest::newRow("similarity grid 17") << "vit.similarity" << QStringList{"grid_h=17"} << "grid_h";
     QTest::newRow("rope2d head_dim 30") << "vit.rope2d" << QStringList{"head_dim=30"} << "head_dim";
@@ -430,14 +462,17 @@ void TestVitModules::badParams_data() {
                                      << "section_w";
     QTest::newRow("mrope section 129") << "vit.mrope" << QStringList{"section_t=129"} << "section_t";
     QTest::newRow("mrope interleaved h too wide")
-        << "vit.mrope" << QStringList{"style=interleaved", "section_t=4", "section_h=30", "section_w=30"} << "section_h";
+        << "vit.mrope" << QStringList{"style=interleaved", "section_t=4", "section_h=30", "section_w=30"}
+        << "section_h";
     QTest::newRow("mrope interleaved w too wide")
-        << "vit.mrope" << QStringList{"style=interleaved", "section_t=20", "section_h=20", "section_w=24"} << "section_w";
+        << "vit.mrope" << QStringList{"style=interleaved", "section_t=20", "section_h=20", "section_w=24"}
+        << "section_w";
     QTest::newRow("mrope style") << "vit.mrope" << QStringList{"style=chunked"} << "style";
     QTest::newRow("mrope frames 5") << "vit.mrope" << QStringList{"frames=5"} << "frames";
 }
 
-void TestVitModules::badParams() {
+void TestVitModules::badParams()
+{
     QFETCH(QString, id);
     QFETCH(QStringList, params);
     QFETCH(QString, param);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // csv_reader.h — an RFC 4180 reader written for the tests (quoted fields,
 // doubled quotes, CRLF row ends), independent of the CSV writers it checks
 // (`poslab grade --format csv`, gradesToCsv).
@@ -18,9 +19,12 @@ inline QList<QStringList> parseCsv(const QString& s)
     for (qsizetype i = 0; i < s.size(); ++i) {
         const QChar c = s[i];
         if (quoted) {
-            if (c == u'"' && i + 1 < s.size() && s[i + 1] == u'"') field += s[++i];
-            else if (c == u'"') quoted = false;
-            else field += c;
+            if (c == u'"' && i + 1 < s.size() && s[i + 1] == u'"')
+                field += s[++i];
+            else if (c == u'"')
+                quoted = false;
+            else
+                field += c;
         } else if (c == u'"') {
             quoted = true;
         } else if (c == u',') {

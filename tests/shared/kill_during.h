@@ -1,17 +1,24 @@
+// SPDX-License-Identifier: Apache-2.0
 // kill_during.h — fault injection for the tests of PosLab's save paths
 // (tests/faults, and any test that saves through a child process): a child
-// killed with SIGKILL at seeded random moments, and a child whose writes fail
-// as on a full disk.
+// killed with SIGKILL at seeded moments of its work, and a child whose writes
+// fail as on a full disk.
 //
 //   ChildCommand cmd{program, args};
-//   ChildRun done = runChild(cmd);                      // to the end (calibrates)
-//   for (int delay : killDelays(seed, rounds, from, to)) {
-//       ChildRun r = killAfter(cmd, delay);             // SIGKILL after `delay` ms
+//   ChildRun done = runChild(cmd);                      // to the end (calibrates: done.cpuMs)
+//   for (int work : killPoints(seed, rounds, from, to)) {
+//       ChildRun r = killAtWork(cmd, work);             // SIGKILL once it has used `work` ms of CPU
 //       ... the previous saved state must still load ...
 //   }
-//   r = killWhileWriting(cmd, folder, 4096, 3);         // SIGKILL mid-write: the file
-//                                                       // in `folder` holds 4 KiB, then 3 ms
+//   r = killWhileWriting(cmd, folder, 4096);            // SIGKILL mid-write: once a file it
+//                                                       // holds open in `folder` has 4 KiB
 //   cmd.fileSizeLimit = 4096;                           // writes past 4 KiB fail (EFBIG)
+//
+// A kill comes at a point of the child's progress, never after a time: the
+// child's CPU clock (how much work it has done), or what it has written. The
+// same seed kills at the same point of the work however slow the build
+// (sanitizers) or busy the machine; the polling between looks is the only
+// sleep, and every limit is scaled (test_timing.h).
 //
 // The full disk is RLIMIT_FSIZE set in the child between fork and exec, with
 // SIGXFSZ ignored (an ignored signal stays ignored across exec), so a write
@@ -20,8 +27,10 @@
 // through the same error paths (a failed write(), a failed commit()).
 #pragma once
 
+#include "test_timing.h"
+
+#include <QDeadlineTimer>
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
@@ -29,10 +38,10 @@
 #include <QRandomGenerator>
 #include <QStringList>
 
-#include <csignal>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <csignal>
 
 namespace poslab::testing {
 
@@ -52,7 +61,7 @@ struct ChildRun {
     bool crashed = false;   // ended by a signal we did not send (or hung past the limit)
     int exitCode = -1;
     bool killedWhileWriting = false;  // killWhileWriting: a file in the folder was open at the kill
-    qint64 elapsedMs = 0;   // from start to the end (or to the kill)
+    qint64 cpuMs = -1;                // CPU time it used (runChild: to its end; killAtWork: at the kill)
     QByteArray out, err;
 };
 
@@ -79,63 +88,94 @@ inline void collectEnd(QProcess& process, ChildRun& run)
     run.err = process.readAllStandardError();
 }
 
-// Starts `command` in `process` and starts `clock`; false (with run.crashed
-// and run.err set) when it cannot be started.
-inline bool startChild(QProcess& process, const ChildCommand& command, QElapsedTimer& clock, ChildRun& run)
+inline void collectExit(QProcess& process, ChildRun& run)
+{
+    run.finished = process.exitStatus() == QProcess::NormalExit;
+    run.crashed = !run.finished;
+    run.exitCode = process.exitCode();
+}
+
+// Starts `command` in `process`; false (with run.crashed and run.err set) when
+// it cannot be started.
+inline bool startChild(QProcess& process, const ChildCommand& command, ChildRun& run)
 {
     prepareChild(process, command);
-    clock.start();
     process.start();
-    if (process.waitForStarted(30000)) return true;
+    if (process.waitForStarted(scaledMs(30000))) return true;
     run.crashed = true;
     run.err = "could not start " + command.program.toUtf8() + ": " + process.errorString().toUtf8();
     return false;
 }
 
-// Runs the child to its end (killed and reported as crashed after timeoutMs).
+// CPU time of the children the test has waited for so far, in ms.
+inline qint64 waitedChildrenCpuMs()
+{
+    rusage u{};
+    ::getrusage(RUSAGE_CHILDREN, &u);
+    return (qint64(u.ru_utime.tv_sec) + u.ru_stime.tv_sec) * 1000 + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1000;
+}
+
+// Ends a child that outlived its limit: killed, reported as a hang.
+inline void endHungChild(QProcess& process, ChildRun& run, int limitMs)
+{
+    process.kill();
+    process.waitForFinished(scaledMs(30000));
+    run.crashed = true;
+    collectEnd(process, run);
+    run.err += "\n(did not end within " + QByteArray::number(limitMs) + " ms: a hang)";
+}
+
+// Runs the child to its end (killed and reported as crashed after the scaled
+// timeoutMs). run.cpuMs: the CPU time it used, the measure of its whole run
+// that killAtWork's points are drawn from.
 inline ChildRun runChild(const ChildCommand& command, int timeoutMs = 300000)
 {
     QProcess process;
     ChildRun run;
-    QElapsedTimer clock;
-    if (!startChild(process, command, clock, run)) return run;
-    if (!process.waitForFinished(timeoutMs)) {
-        process.kill();
-        process.waitForFinished(30000);
-        run.crashed = true;
-        run.elapsedMs = clock.elapsed();
-        collectEnd(process, run);
-        run.err += "\n(timed out after " + QByteArray::number(timeoutMs) + " ms: a hang)";
+    const qint64 cpuBefore = waitedChildrenCpuMs();
+    if (!startChild(process, command, run)) return run;
+    if (!process.waitForFinished(scaledMs(timeoutMs))) {
+        endHungChild(process, run, scaledMs(timeoutMs));
         return run;
     }
-    run.elapsedMs = clock.elapsed();
-    run.finished = process.exitStatus() == QProcess::NormalExit;
-    run.crashed = !run.finished;
-    run.exitCode = process.exitCode();
+    run.cpuMs = waitedChildrenCpuMs() - cpuBefore;
+    collectExit(process, run);
     collectEnd(process, run);
     return run;
 }
 
-// Starts the child and sends SIGKILL after delayMs, unless it ended first.
-inline ChildRun killAfter(const ChildCommand& command, int delayMs)
+// Starts the child and sends SIGKILL once it has used `workMs` of CPU time
+// (all its threads: how far its work has got, whatever the machine's load),
+// unless it ended first. Reported as a hang if neither happens within the
+// scaled timeoutMs.
+inline ChildRun killAtWork(const ChildCommand& command, qint64 workMs, int timeoutMs = 300000)
 {
     QProcess process;
     ChildRun run;
-    QElapsedTimer clock;
-    if (!startChild(process, command, clock, run)) return run;
-    if (process.waitForFinished(delayMs)) {
-        run.elapsedMs = clock.elapsed();
-        run.finished = process.exitStatus() == QProcess::NormalExit;
-        run.crashed = !run.finished;
-        run.exitCode = process.exitCode();
-    } else {
-        process.kill();  // SIGKILL: no handler, no cleanup, no atexit
-        process.waitForFinished(30000);
-        run.elapsedMs = clock.elapsed();
-        run.killed = true;
+    if (!startChild(process, command, run)) return run;
+    const qint64 pid = process.processId();
+    const QDeadlineTimer deadline(scaledMs(timeoutMs));
+    for (;;) {
+        if (process.waitForFinished(0) || process.state() == QProcess::NotRunning) {
+            collectExit(process, run);
+            collectEnd(process, run);
+            return run;
+        }
+        const qint64 cpu = processCpuMs(pid);
+        if (cpu >= workMs) {
+            process.kill();  // SIGKILL: no handler, no cleanup, no atexit
+            process.waitForFinished(scaledMs(30000));
+            run.killed = true;
+            run.cpuMs = cpu;
+            collectEnd(process, run);
+            return run;
+        }
+        if (deadline.hasExpired()) {
+            endHungChild(process, run, scaledMs(timeoutMs));
+            return run;
+        }
+        ::usleep(200);
     }
-    collectEnd(process, run);
-    return run;
 }
 
 // The files the running process `pid` has open inside `folder` (an unnamed
@@ -155,49 +195,50 @@ inline QList<QPair<QString, qint64>> openFilesIn(qint64 pid, const QString& fold
 }
 
 // Starts the child and sends SIGKILL while it is writing into `folder`: as
-// soon as it holds a file there with at least minBytes, plus extraDelayMs.
-// run.killedWhileWriting says whether the file was still open at the kill (a
-// child that finishes first is reported as finished).
-inline ChildRun killWhileWriting(const ChildCommand& command, const QString& folder, qint64 minBytes, int extraDelayMs,
+// soon as it holds a file there with at least `bytes` written (polled, so at
+// that size or a little past it). run.killedWhileWriting says whether the file
+// was still open at the kill (a child that finishes first is reported as
+// finished).
+inline ChildRun killWhileWriting(const ChildCommand& command, const QString& folder, qint64 bytes,
                                  int timeoutMs = 300000)
 {
     QProcess process;
     ChildRun run;
-    QElapsedTimer clock;
-    if (!startChild(process, command, clock, run)) return run;
+    if (!startChild(process, command, run)) return run;
     const qint64 pid = process.processId();
+    const QDeadlineTimer deadline(scaledMs(timeoutMs));
     bool seen = false;
-    while (!seen && clock.elapsed() < timeoutMs && !process.waitForFinished(0)) {
+    while (!seen && !deadline.hasExpired() && !process.waitForFinished(0)) {
         for (const auto& [file, size] : openFilesIn(pid, folder))
-            if (size >= minBytes) seen = true;
-        if (!seen) ::usleep(500);
+            if (size >= bytes) seen = true;
+        if (!seen) ::usleep(200);
     }
-    if (seen && extraDelayMs > 0) process.waitForFinished(extraDelayMs);
     if (process.state() == QProcess::NotRunning) {
-        run.elapsedMs = clock.elapsed();
-        run.finished = process.exitStatus() == QProcess::NormalExit;
-        run.crashed = !run.finished;
-        run.exitCode = process.exitCode();
+        collectExit(process, run);
+    } else if (!seen) {
+        endHungChild(process, run, scaledMs(timeoutMs));
+        return run;
     } else {
         run.killedWhileWriting = !openFilesIn(pid, folder).isEmpty();
+        run.cpuMs = processCpuMs(pid);
         process.kill();
-        process.waitForFinished(30000);
-        run.elapsedMs = clock.elapsed();
+        process.waitForFinished(scaledMs(30000));
         run.killed = true;
     }
     collectEnd(process, run);
     return run;
 }
 
-// `rounds` kill delays drawn uniformly from [fromMs, toMs) by a generator
-// seeded with `seed`: the same seed gives the same schedule, so a failure
-// can be replayed (the tests print the seed and each delay).
-inline QList<int> killDelays(quint32 seed, int rounds, int fromMs, int toMs)
+// `rounds` kill points drawn uniformly from [from, to) by a generator seeded
+// with `seed` (ms of the child's CPU time for killAtWork, bytes for
+// killWhileWriting): the same seed gives the same schedule, so a failure can
+// be replayed (the tests print the seed and each point).
+inline QList<qint64> killPoints(quint32 seed, int rounds, qint64 from, qint64 to)
 {
     QRandomGenerator rng(seed);
-    QList<int> delays;
-    for (int i = 0; i < rounds; ++i) delays.append(fromMs + int(rng.bounded(quint32(std::max(1, toMs - fromMs)))));
-    return delays;
+    QList<qint64> points;
+    for (int i = 0; i < rounds; ++i) points.append(from + qint64(rng.bounded(quint64(std::max<qint64>(1, to - from)))));
+    return points;
 }
 
 // The files in `dir` other than `expected` (names only): what a save left behind.

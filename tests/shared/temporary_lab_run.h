@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // temporary_lab_run.h — for tests that run every module or every run block of
 // the course: lab.length_results (the Experiments chapter) reads the latest
 // stored training run and, by design, fails with instructions when there is
@@ -21,7 +22,9 @@
 
 class TemporaryLabRun {
 public:
-    explicit TemporaryLabRun(const QString& command) : m_oldHome(qgetenv("XDG_DATA_HOME")), m_hadHome(qEnvironmentVariableIsSet("XDG_DATA_HOME")) {
+    explicit TemporaryLabRun(const QString& command)
+        : m_oldHome(qgetenv("XDG_DATA_HOME")), m_hadHome(qEnvironmentVariableIsSet("XDG_DATA_HOME"))
+    {
         if (!m_dir.isValid()) {
             m_error = QStringLiteral("cannot create a temporary XDG_DATA_HOME");
             return;
@@ -48,9 +51,12 @@ public:
         pv.machine = poslab::lab::currentMachine(1);
         m_path = poslab::lab::saveRun(r, std::vector<QString>(r.rows.size()), pv, &m_error);
     }
-    ~TemporaryLabRun() {
-        if (m_hadHome) qputenv("XDG_DATA_HOME", m_oldHome);
-        else qunsetenv("XDG_DATA_HOME");
+    ~TemporaryLabRun()
+    {
+        if (m_hadHome)
+            qputenv("XDG_DATA_HOME", m_oldHome);
+        else
+            qunsetenv("XDG_DATA_HOME");
     }
     TemporaryLabRun(const TemporaryLabRun&) = delete;
     TemporaryLabRun& operator=(const TemporaryLabRun&) = delete;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // unwritable_folder.h — makes a folder refuse new files the way a user meets
 // it, for tests of failed saves: read-only permissions for a normal user; for
 // root, who ignores permissions, the immutable attribute (chattr +i). Running
@@ -17,7 +18,8 @@
 inline bool setFolderWritable(const QString& dir, bool writable)
 {
     if (::geteuid() != 0) return ::chmod(QFile::encodeName(dir).constData(), writable ? 0755 : 0555) == 0;
-    return QProcess::execute(QStringLiteral("chattr"), {writable ? QStringLiteral("-i") : QStringLiteral("+i"), dir}) == 0;
+    return QProcess::execute(QStringLiteral("chattr"), {writable ? QStringLiteral("-i") : QStringLiteral("+i"), dir}) ==
+           0;
 }
 
 // Whether a new file can be created in `dir` (leaves nothing behind).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_assignment_mode.cpp — the window's assignment mode (issue 6 §1, "from
 // the window"), offscreen, on the shipped course.
 //
@@ -13,6 +14,7 @@
 // each other, of the machine's load and of copies running in parallel.
 //
 // Set POSLAB_SCREENSHOT_DIR to keep PNGs of the window in both languages.
+#include "../shared/test_timing.h"
 #include "../shared/unwritable_folder.h"
 #include "classroom/assignment.h"
 #include "lessons/course_loader.h"
@@ -22,8 +24,8 @@
 #include "ui/classroom/assignment_session.h"
 #include "ui/notebook/exercise_widget.h"
 #include "ui/notebook/lesson_view.h"
-#include "ui/window/main_window.h"
 #include "ui/notebook/toc_panel.h"
+#include "ui/window/main_window.h"
 #include "ui/window/window_entry.h"
 
 #include <QAbstractButton>
@@ -43,8 +45,8 @@
 #include <QMessageBox>
 #include <QPointer>
 #include <QProcess>
-#include <QScopeGuard>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -52,6 +54,7 @@
 #include <QTimer>
 #include <QTreeWidget>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -64,7 +67,7 @@ using namespace poslab::ui;
 
 namespace {
 
-const QString kLeftOut = QStringLiteral("sin-rotation-cos");         // in chapter 2, not in the assignment
+const QString kLeftOut = QStringLiteral("sin-rotation-cos");               // in chapter 2, not in the assignment
 const QString kNumberExercise = QStringLiteral("sin-longest-wavelength");  // a number exercise of chapter 2
 const QString kChoiceExercise = QStringLiteral("sin-dot-direction");       // a choice exercise of chapter 2
 
@@ -266,7 +269,7 @@ private:
         auto w = std::make_unique<MainWindow>(options(lang, courseDir));
         w->resize(1300, 860);
         w->show();
-        if (!QTest::qWaitForWindowExposed(w.get())) qWarning("window not exposed");
+        if (!QTest::qWaitForWindowExposed(w.get(), poslab::testing::scaledMs(5000))) qWarning("window not exposed");
         return w;
     }
 
@@ -275,7 +278,14 @@ private:
         const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR");
         if (dir.isEmpty()) return;
         QDir().mkpath(dir);
-        QTest::qWait(300);
+        // The page has settled: every run block has its result, and what was queued (layouts) has been handled.
+        const auto settled = [w] {
+            const QList<RunBlockCard*> cards = w->findChildren<RunBlockCard*>();
+            return std::none_of(cards.cbegin(), cards.cend(), [](const RunBlockCard* c) { return c->isBusy(); });
+        };
+        if (!QTest::qWaitFor(settled, poslab::testing::scaledMs(20000)))
+            qWarning("%s: a run block is still busy", qPrintable(name));
+        poslab::testing::flushPostedEvents();
         w->grab().save(QDir(dir).filePath(name + QStringLiteral(".png")));
     }
 
@@ -342,8 +352,10 @@ private slots:
         // Contents: chapters 2 and 3 only, under their own numbers.
         QTreeWidget* tree = w->tocPanel()->tree();
         QCOMPARE(tree->topLevelItemCount(), 2);
-        QVERIFY2(tree->topLevelItem(0)->text(0).startsWith(QStringLiteral("2. ")), qPrintable(tree->topLevelItem(0)->text(0)));
-        QVERIFY2(tree->topLevelItem(1)->text(0).startsWith(QStringLiteral("3. ")), qPrintable(tree->topLevelItem(1)->text(0)));
+        QVERIFY2(tree->topLevelItem(0)->text(0).startsWith(QStringLiteral("2. ")),
+                 qPrintable(tree->topLevelItem(0)->text(0)));
+        QVERIFY2(tree->topLevelItem(1)->text(0).startsWith(QStringLiteral("3. ")),
+                 qPrintable(tree->topLevelItem(1)->text(0)));
         QCOMPARE(w->chapterIndex(), 0);
 
         // Each of the assignment's exercises once, the one left out nowhere.
@@ -376,7 +388,9 @@ private slots:
         QVERIFY(ex->solutionButton()->isHidden());
         QVERIFY(!ex->exercise().solution.isEmpty());
         if (ExerciseWidget* choice = showExercise(w.get(), kChoiceExercise)) {
-            QTest::qWait(200);  // laid out first, so the card has its place
+            // Laid out first, so the card has its place.
+            poslab::testing::flushPostedEvents();
+            QTRY_VERIFY_WITH_TIMEOUT(choice->isVisible() && choice->height() > 0, poslab::testing::scaledMs(5000));
             w->lessonView()->ensureWidgetVisible(choice);
             screenshot(w.get(), QStringLiteral("assignment-%1").arg(lang));
         }
@@ -563,13 +577,14 @@ private slots:
         QTest::keyClicks(number->answerField(), QStringLiteral("60611"));
         number->check();
 
-        const QString out = m_tmp->filePath(
-            lessons::suggestedAnswersFileName(m_assignment, w->assignmentSession()->studentName()));
+        const QString out =
+            m_tmp->filePath(lessons::suggestedAnswersFileName(m_assignment, w->assignmentSession()->studentName()));
         const QDateTime before = QDateTime::currentDateTimeUtc().addSecs(-1);
         QVERIFY(w->submitAssignmentTo(out));
         QMessageBox* box = visibleMessageBox(w.get());
         QVERIFY(box);
-        QVERIFY2(box->text().contains(QDir::toNativeSeparators(QFileInfo(out).absoluteFilePath())), qPrintable(box->text()));
+        QVERIFY2(box->text().contains(QDir::toNativeSeparators(QFileInfo(out).absoluteFilePath())),
+                 qPrintable(box->text()));
         QVERIFY2(box->text().contains(lang == u"en" ? QStringLiteral("Hand this file to your teacher")
                                                     : QStringLiteral("把这个文件交给老师")),
                  qPrintable(box->text()));
@@ -601,9 +616,9 @@ private slots:
         QVERIFY(!QFileInfo::exists(nowhere));
         box = visibleMessageBox(w.get());
         QVERIFY(box);
-        QVERIFY2(box->text().contains(lang == u"en" ? QStringLiteral("could not be submitted")
-                                                    : QStringLiteral("无法提交")),
-                 qPrintable(box->text()));
+        QVERIFY2(
+            box->text().contains(lang == u"en" ? QStringLiteral("could not be submitted") : QStringLiteral("无法提交")),
+            qPrintable(box->text()));
         closeMessageBoxes(w.get());
     }
 
@@ -639,7 +654,8 @@ private slots:
         });
 
         w->submitAssignment();
-        QCOMPARE(QFileInfo(suggested).fileName(), lessons::suggestedAnswersFileName(m_assignment, QStringLiteral("Ada")));
+        QCOMPARE(QFileInfo(suggested).fileName(),
+                 lessons::suggestedAnswersFileName(m_assignment, QStringLiteral("Ada")));
         QCOMPARE(chosen, QStringList{out});
         QVERIFY(!questions.isEmpty());
         const int unanswered = int(m_assignment.exercises.size()) - 1;
@@ -648,7 +664,8 @@ private slots:
         lessons::AnswerFile first;
         QVERIFY(lessons::readAnswerFile(out, &first).ok());
         QCOMPARE(first.find(kNumberExercise)->text, QStringLiteral("60611"));
-        QTRY_VERIFY(!visibleMessageBox(w.get()));  // the confirmation was answered and closed
+        QTRY_VERIFY_WITH_TIMEOUT(!visibleMessageBox(w.get()),
+                                 poslab::testing::scaledMs(5000));  // the confirmation was answered and closed
 
         // Again, declining: the file handed in stays as it was.
         ExerciseWidget* choice = showExercise(w.get(), kChoiceExercise);
@@ -701,8 +718,9 @@ private slots:
         lessons::Assignment ignored;
         const QString why = lessons::describeProblem(lessons::readAssignment(path, &ignored), lang);
         QVERIFY2(texts.first().contains(why), qPrintable(texts.first()));
-        QVERIFY2(texts.first().contains(lang == u"en" ? QStringLiteral("cannot be opened") : QStringLiteral("无法打开")),
-                 qPrintable(texts.first()));
+        QVERIFY2(
+            texts.first().contains(lang == u"en" ? QStringLiteral("cannot be opened") : QStringLiteral("无法打开")),
+            qPrintable(texts.first()));
         for (QWidget* top : QApplication::topLevelWidgets()) QVERIFY(!qobject_cast<MainWindow*>(top));
     }
 
@@ -870,7 +888,8 @@ private slots:
         for (ExerciseWidget* ex : w->lessonView()->exercises())
             if (ex->exerciseId() == kNumberExercise) zh = ex;
         QVERIFY(zh);
-        QCOMPARE(zh->exercise().question, m_assignment.findExercise(kNumberExercise)->inLanguage(QStringLiteral("zh"))->question);
+        QCOMPARE(zh->exercise().question,
+                 m_assignment.findExercise(kNumberExercise)->inLanguage(QStringLiteral("zh"))->question);
         QCOMPARE(zh->answerField()->text(), QStringLiteral("60611"));
         QVERIFY2(w->assignmentBanner()->titleText().startsWith(QStringLiteral("作业：")),
                  qPrintable(w->assignmentBanner()->titleText()));

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_charts.cpp — the chart layer on real module outputs (offscreen).
 //
 // Golden values are derived by hand from the definitions, not read back from
@@ -11,6 +12,8 @@
 #include "ui/charts/chart_view.h"
 #include "ui/charts/color_map.h"
 #include "ui/charts/heatmap_chart.h"
+
+#include "../shared/test_timing.h"
 
 #include <QApplication>
 #include <QBarCategoryAxis>
@@ -45,47 +48,55 @@ using modules::Output;
 
 namespace {
 
-std::vector<Output> run(const QString& id, const QStringList& params = {}) {
+std::vector<Output> run(const QString& id, const QStringList& params = {})
+{
     const modules::ModuleSpec* spec = modules::Registry::builtin().find(id);
     if (!spec) qFatal("no module %s", qPrintable(id));
     return modules::runModule(*spec, modules::parseParams(*spec, params));
 }
 
-const Output& named(const std::vector<Output>& outs, const QString& name) {
+const Output& named(const std::vector<Output>& outs, const QString& name)
+{
     for (const Output& o : outs)
         if (o.name == name) return o;
     qFatal("no output %s", qPrintable(name));
 }
 
-ChartSpec specOf(ChartKind kind, QStringList outputs = {}) {
+ChartSpec specOf(ChartKind kind, QStringList outputs = {})
+{
     ChartSpec s;
     s.kind = kind;
     s.outputs = std::move(outputs);
     return s;
 }
 
-QString shotDir() {
-    const QString dir = qEnvironmentVariable("POSLAB_CHART_SHOTS", QDir::temp().filePath(QStringLiteral("poslab-chart-shots")));
+QString shotDir()
+{
+    const QString dir =
+        qEnvironmentVariable("POSLAB_CHART_SHOTS", QDir::temp().filePath(QStringLiteral("poslab-chart-shots")));
     QDir().mkpath(dir);
     return dir;
 }
 
 // Shows a panel at a fixed size and lets the charts lay themselves out.
-void showPanel(ChartPanel& panel, int width = 680) {
+void showPanel(ChartPanel& panel, int width = 680)
+{
     panel.resize(width, panel.sizeHint().height());
     panel.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QVERIFY(QTest::qWaitForWindowExposed(&panel, poslab::testing::scaledMs(5000)));
     QApplication::processEvents();
 }
 
-int distinctColours(const QImage& img) {
+int distinctColours(const QImage& img)
+{
     std::set<QRgb> colours;
     for (int y = 0; y < img.height(); y += 3)
         for (int x = 0; x < img.width(); x += 3) colours.insert(img.pixel(x, y));
     return int(colours.size());
 }
 
-QList<QLineSeries*> lineSeries(QChart* chart) {
+QList<QLineSeries*> lineSeries(QChart* chart)
+{
     QList<QLineSeries*> out;
     for (QAbstractSeries* s : chart->series())
         if (auto* l = qobject_cast<QLineSeries*>(s)) out << l;
@@ -97,13 +108,15 @@ QList<QLineSeries*> lineSeries(QChart* chart) {
 class TestCharts : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase() {
+    void initTestCase()
+    {
         QFont f(QStringLiteral("DejaVu Sans"));
         f.setPointSize(9);
         QApplication::setFont(f);
     }
 
-    void kindNames() {
+    void kindNames()
+    {
         for (ChartKind k : {ChartKind::Auto, ChartKind::Line, ChartKind::Heatmap, ChartKind::Bar, ChartKind::Table}) {
             bool ok = false;
             QCOMPARE(chartKindFromName(QStringLiteral(" ") + chartKindName(k).toUpper(), &ok), k);
@@ -114,7 +127,8 @@ private slots:
         QVERIFY(!ok);
     }
 
-    void colourMapEnds() {
+    void colourMapEnds()
+    {
         // matplotlib viridis(0) = #440154, viridis(1) = #fde725.
         QCOMPARE(ColorMap::viridis().at(0).rgb(), QColor(0x44, 0x01, 0x54).rgb());
         QCOMPARE(ColorMap::viridis().at(1).rgb(), QColor(0xfd, 0xe7, 0x25).rgb());
@@ -133,7 +147,8 @@ private slots:
         QCOMPARE(s.color(3.5).rgb(), QColor(0x21, 0x90, 0x8d).rgb());
     }
 
-    void divergingCentredAtZero() {
+    void divergingCentredAtZero()
+    {
         // min -2 < 0 < max 1: symmetric range [-2, 2], 0 white-ish (#f7f7f7),
         // -2 the first (#2166ac), 1 at t = 0.75 = the 7th RdBu point (#f4a582).
         const HeatmapScale s = HeatmapScale::fromData({-2.0, 0.5, 1.0}, Qt::gray);
@@ -147,7 +162,8 @@ private slots:
         QVERIFY(!HeatmapScale::fromData({0.0, 1.0}, Qt::gray).diverging);
     }
 
-    void heatmapImageOrientation() {
+    void heatmapImageOrientation()
+    {
         // Row 0 is the top image row; NaN cell gets the NaN colour.
         const Output m = Output::matrix(QStringLiteral("m"), 2, 3, {0, 1, 2, 3, 4, NAN});
         const HeatmapScale s = HeatmapScale::fromData(m.data, QColor(9, 9, 9));
@@ -158,7 +174,8 @@ private slots:
         QCOMPARE(QColor(img.pixel(2, 1)).rgb(), QColor(9, 9, 9).rgb());
     }
 
-    void niceTickValues() {
+    void niceTickValues()
+    {
         const std::vector<double> t = niceTicks(0, 63, 6);
         QCOMPARE(t.front(), 0.0);
         QCOMPARE(t.back(), 60.0);
@@ -166,8 +183,10 @@ private slots:
         QCOMPARE(niceStep(1.0, 4), 0.25);
     }
 
-    void selectionAndPlan() {
-        const auto outs = run(QStringLiteral("sinusoidal.matrix"), {QStringLiteral("positions=16"), QStringLiteral("dim=8")});
+    void selectionAndPlan()
+    {
+        const auto outs =
+            run(QStringLiteral("sinusoidal.matrix"), {QStringLiteral("positions=16"), QStringLiteral("dim=8")});
         std::vector<Output> shown;
         // Auto: heatmap of pe, then both series on one line chart.
         QVERIFY(selectOutputs(specOf(ChartKind::Auto), outs, &shown).isEmpty());
@@ -202,8 +221,10 @@ private slots:
         QCOMPARE(keyValue, 1);
     }
 
-    void lineChartSeries() {
-        const auto outs = run(QStringLiteral("sinusoidal.matrix"), {QStringLiteral("positions=16"), QStringLiteral("dim=16")});
+    void lineChartSeries()
+    {
+        const auto outs =
+            run(QStringLiteral("sinusoidal.matrix"), {QStringLiteral("positions=16"), QStringLiteral("dim=16")});
         ChartSpec spec = specOf(ChartKind::Line);
         spec.xTitle = QStringLiteral("pair index");
         ChartPanel panel(spec, outs);
@@ -221,12 +242,14 @@ private slots:
         QCOMPARE(ax->titleText(), QStringLiteral("pair index"));
     }
 
-    void labelsRenameSeriesAndColumns() {
+    void labelsRenameSeriesAndColumns()
+    {
         // A lesson's `label:` lines: a series' legend name and a table column's
         // header change; selection still uses the module's own names.
-        std::vector<Output> outs{Output::series(QStringLiteral("score_plain"), {0, 1}, {1, 2}),
-                                 Output::table(QStringLiteral("summary"), {QStringLiteral("method"), QStringLiteral("max_abs")},
-                                               {QVariantList{QStringLiteral("plain"), 1.0}})};
+        std::vector<Output> outs{
+            Output::series(QStringLiteral("score_plain"), {0, 1}, {1, 2}),
+            Output::table(QStringLiteral("summary"), {QStringLiteral("method"), QStringLiteral("max_abs")},
+                          {QVariantList{QStringLiteral("plain"), 1.0}})};
         ChartSpec spec = specOf(ChartKind::Auto, {QStringLiteral("score_plain"), QStringLiteral("summary")});
         spec.labels.insert(QStringLiteral("score_plain"), QStringLiteral("原始 RoPE"));
         spec.labels.insert(QStringLiteral("summary.max_abs"), QStringLiteral("最大绝对值"));
@@ -242,16 +265,18 @@ private slots:
         QCOMPARE(lineSeries(view->chart()).value(0)->name(), QStringLiteral("原始 RoPE"));
     }
 
-    void printedTableHeadersWrap() {
+    void printedTableHeadersWrap()
+    {
         // Column names with spaces wrap onto two lines at a space, keeping
         // their words apart ("pairs with / unseen angles"), and are not cut.
         // Seven long names do not fit side by side in 640 px: they wrap.
-        std::vector<Output> outs{Output::table(
-            QStringLiteral("t"),
-            {QStringLiteral("method"), QStringLiteral("pairs with unseen angles"), QStringLiteral("max_abs_score_within"),
-             QStringLiteral("max_abs_score_beyond"), QStringLiteral("min_score_within"), QStringLiteral("min_score_beyond"),
-             QStringLiteral("attention_factor")},
-            {QVariantList{QStringLiteral("plain"), 16LL, 64.0, 26.4966, 5.11629, -6.58975, 1.0}})};
+        std::vector<Output> outs{
+            Output::table(QStringLiteral("t"),
+                          {QStringLiteral("method"), QStringLiteral("pairs with unseen angles"),
+                           QStringLiteral("max_abs_score_within"), QStringLiteral("max_abs_score_beyond"),
+                           QStringLiteral("min_score_within"), QStringLiteral("min_score_beyond"),
+                           QStringLiteral("attention_factor")},
+                          {QVariantList{QStringLiteral("plain"), 16LL, 64.0, 26.4966, 5.11629, -6.58975, 1.0}})};
         ChartSpec spec = specOf(ChartKind::Table);
         QTemporaryDir dir;
         QString error;
@@ -266,7 +291,8 @@ private slots:
         QVERIFY(svg.contains(QLatin1String(">max_abs_<")));
         QVERIFY(svg.contains(QLatin1String(">score_within<")));
         // Two short columns fit on one line: their names are not wrapped.
-        std::vector<Output> narrow{Output::table(QStringLiteral("t"), {QStringLiteral("method"), QStringLiteral("pairs with unseen angles")},
+        std::vector<Output> narrow{Output::table(QStringLiteral("t"),
+                                                 {QStringLiteral("method"), QStringLiteral("pairs with unseen angles")},
                                                  {QVariantList{QStringLiteral("plain"), 16LL}})};
         ChartPanel panel2(spec, narrow);
         QVERIFY2(panel2.saveSvg(dir.filePath(QStringLiteral("t2.svg")), &error), qPrintable(error));
@@ -275,7 +301,8 @@ private slots:
         QVERIFY(QString::fromUtf8(f2.readAll()).contains(QLatin1String(">pairs with unseen angles<")));
     }
 
-    void valueAxisLabelsZeroExactly() {
+    void valueAxisLabelsZeroExactly()
+    {
         // y from -0.55 to 0.35: nice bounds -0.6..0.4 with step 0.2. Ticks
         // computed as -0.6 + 3 * 0.2 would print "-2.77556e-17" for zero; the
         // labels are read back from the SVG the chart saves.
@@ -315,9 +342,11 @@ private slots:
         for (const char* label : {">3<", ">13<", ">2.5<"}) QVERIFY2(!svg3.contains(QLatin1String(label)), label);
     }
 
-    void logAxisDropsNonPositive() {
+    void logAxisDropsNonPositive()
+    {
         // frequencies have x = 0..7: x = 0 cannot be on a log x axis.
-        const auto outs = run(QStringLiteral("sinusoidal.matrix"), {QStringLiteral("positions=16"), QStringLiteral("dim=16")});
+        const auto outs =
+            run(QStringLiteral("sinusoidal.matrix"), {QStringLiteral("positions=16"), QStringLiteral("dim=16")});
         ChartSpec spec = specOf(ChartKind::Line, {QStringLiteral("frequencies")});
         spec.logX = true;
         spec.logY = true;
@@ -346,7 +375,8 @@ private slots:
         QVERIFY(std::abs(yAxis->max() - 16.0) < 1e-5 && yAxis->max() >= 16.0);
     }
 
-    void logAxisRange_data() {
+    void logAxisRange_data()
+    {
         QTest::addColumn<double>("lo");
         QTest::addColumn<double>("hi");
         QTest::addColumn<double>("base");
@@ -359,7 +389,8 @@ private slots:
         QTest::newRow("10 octaves: decades") << 1.0 << 1024.0 << 10.0 << 1.0 << 10000.0;
         QTest::newRow("below 1: decades") << 0.02 << 0.5 << 10.0 << 0.01 << 1.0;
     }
-    void logAxisRange() {
+    void logAxisRange()
+    {
         QFETCH(double, lo);
         QFETCH(double, hi);
         QFETCH(double, base);
@@ -377,7 +408,8 @@ private slots:
         QVERIFY2(std::abs(axis->max() / axisMax - 1) < 1e-6, qPrintable(QString::number(axis->max())));
     }
 
-    void lineHoverZoomReset() {
+    void lineHoverZoomReset()
+    {
         const auto outs = run(QStringLiteral("alibi.slopes"));
         ChartPanel panel(specOf(ChartKind::Line, {QStringLiteral("slopes")}), outs);
         showPanel(panel);
@@ -445,7 +477,8 @@ private slots:
         QCOMPARE(ax->max(), max0);
     }
 
-    void heatmapLabelsAndHover() {
+    void heatmapLabelsAndHover()
+    {
         const auto outs = run(QStringLiteral("attention.map"));
         const Output& w = named(outs, QStringLiteral("weights"));
         QCOMPARE(w.rows, 9);
@@ -489,7 +522,8 @@ private slots:
         QVERIFY(!heat->scale().diverging);  // softmax weights are positive
     }
 
-    void heatmapCrowdedLabelsStandUp() {
+    void heatmapCrowdedLabelsStandUp()
+    {
         // 16 labels "sin ω0" … "cos ω7" (~45 px each) cannot sit side by side
         // in a 680 px panel (≈ 500 px plot): they turn upright; in a 1600 px
         // panel they fit and stay horizontal.
@@ -505,24 +539,27 @@ private slots:
         QCOMPARE(ax->labelsAngle(), -90);
         panel.resize(1600, panel.height());
         QApplication::processEvents();
-        QTRY_COMPARE(ax->labelsAngle(), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(ax->labelsAngle(), 0, poslab::testing::scaledMs(5000));
         panel.resize(680, panel.height());
-        QTRY_COMPARE(ax->labelsAngle(), -90);
-        QTest::qWait(50);
+        QTRY_COMPARE_WITH_TIMEOUT(ax->labelsAngle(), -90, poslab::testing::scaledMs(5000));
+        poslab::testing::flushPostedEvents();  // the chart's relayout at the new size, before the picture
         panel.grab().save(QDir(shotDir()).filePath(QStringLiteral("heatmap-crowded.png")));
         // Print path (no event loop): the same decision at 640 px.
         QImage print(QSize(640, 320), QImage::Format_RGB32);
         print.fill(Qt::white);
         {
             QPainter p(&print);
-            renderChart(&p, QRectF(0, 0, 640, 320), specOf(ChartKind::Heatmap), outs, ChartStyle::forPrint(QFont(QStringLiteral("DejaVu Sans"))));
+            renderChart(&p, QRectF(0, 0, 640, 320), specOf(ChartKind::Heatmap), outs,
+                        ChartStyle::forPrint(QFont(QStringLiteral("DejaVu Sans"))));
         }
         print.save(QDir(shotDir()).filePath(QStringLiteral("heatmap-crowded-print.png")));
     }
 
-    void heatmapNumericAxesAndDiverging() {
+    void heatmapNumericAxesAndDiverging()
+    {
         // 64 positions: too many labels → numeric axes; sin/cos → diverging.
-        const auto outs = run(QStringLiteral("sinusoidal.matrix"), {QStringLiteral("positions=64"), QStringLiteral("dim=32")});
+        const auto outs =
+            run(QStringLiteral("sinusoidal.matrix"), {QStringLiteral("positions=64"), QStringLiteral("dim=32")});
         ChartPanel panel(specOf(ChartKind::Heatmap), outs);
         showPanel(panel);
         auto* heat = qobject_cast<HeatmapChart*>(qobject_cast<QChartView*>(panel.partWidget(0))->chart());
@@ -539,7 +576,8 @@ private slots:
         QCOMPARE(cell->col, 0);
     }
 
-    void barCharts() {
+    void barCharts()
+    {
         const auto outs = run(QStringLiteral("alibi.slopes"));
         // A series: its x labels (alibi.slopes names heads h1..h8) as categories.
         ChartPanel panel(specOf(ChartKind::Bar, {QStringLiteral("slopes")}), outs);
@@ -572,11 +610,12 @@ private slots:
     // attention.permutation gives one value per encoding: the bars are named
     // after the encodings (the module's own list, in its order), the table
     // view and the CSV export carry the names, and so does the printed chart.
-    void labelledCategories() {
+    void labelledCategories()
+    {
         const auto outs = run(QStringLiteral("attention.permutation"),
                               {QStringLiteral("sentence=man_bites_dog"), QStringLiteral("reorder=reverse")});
         const QStringList encodings{QStringLiteral("none"), QStringLiteral("sinusoidal"), QStringLiteral("learned"),
-                                    QStringLiteral("rope"), QStringLiteral("alibi"), QStringLiteral("t5")};
+                                    QStringLiteral("rope"), QStringLiteral("alibi"),      QStringLiteral("t5")};
         ChartSpec bar = specOf(ChartKind::Bar, {QStringLiteral("max_abs_delta")});
         bar.xTitle = QStringLiteral("encoding");
         ChartPanel panel(bar, outs);
@@ -611,8 +650,9 @@ private slots:
         QVERIFY(csv.open(QIODevice::ReadOnly));
         const QStringList lines = QString::fromUtf8(csv.readAll()).split(u'\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.value(0), QStringLiteral("x,y,label"));
-        QVERIFY2(lines.value(2).startsWith(QStringLiteral("1,")) && lines.value(2).endsWith(QStringLiteral(",sinusoidal")),
-                 qPrintable(lines.value(2)));
+        QVERIFY2(
+            lines.value(2).startsWith(QStringLiteral("1,")) && lines.value(2).endsWith(QStringLiteral(",sinusoidal")),
+            qPrintable(lines.value(2)));
 
         // Print: the category names are drawn as text in the PDF.
         const QString pdfPath = dir.filePath(QStringLiteral("bar.pdf"));
@@ -640,7 +680,8 @@ private slots:
 #endif
     }
 
-    void tableSortAndFormat() {
+    void tableSortAndFormat()
+    {
         const auto outs = run(QStringLiteral("alibi.slopes"));
         ChartPanel panel(specOf(ChartKind::Table, {QStringLiteral("slopes_table")}), outs);
         auto* table = qobject_cast<CopyableTableView*>(panel.partWidget(0));
@@ -661,7 +702,8 @@ private slots:
         QCOMPARE(table->selectionAsText(), QStringLiteral("1\t0.5\n2\t0.25\n"));
 
         // 6 significant digits: pe[1][0] = sin(1) = 0.8414709848 → "0.841471".
-        const auto pe = run(QStringLiteral("sinusoidal.matrix"), {QStringLiteral("positions=4"), QStringLiteral("dim=4")});
+        const auto pe =
+            run(QStringLiteral("sinusoidal.matrix"), {QStringLiteral("positions=4"), QStringLiteral("dim=4")});
         ChartPanel p2(specOf(ChartKind::Table, {QStringLiteral("pe")}), pe);
         auto* t2 = qobject_cast<QTableView*>(p2.partWidget(0));
         QCOMPARE(t2->model()->index(1, 1).data().toString(), QStringLiteral("0.841471"));
@@ -669,7 +711,8 @@ private slots:
         QCOMPARE(t2->model()->columnCount(), 5);  // label column + 4 channels
     }
 
-    void saveFiles() {
+    void saveFiles()
+    {
         QTemporaryDir dir;
         const auto outs = run(QStringLiteral("rope.inv_freq"));
         ChartSpec spec = specOf(ChartKind::Line, {QStringLiteral("inv_freq")});
@@ -698,8 +741,8 @@ private slots:
         QVERIFY(all.saveCsv(dir.filePath("two.csv")));
         QFile two(dir.filePath("two.csv"));
         QVERIFY(two.open(QIODevice::ReadOnly));
-        QCOMPARE(two.readAll().toStdString(),
-                 modules::runToCsv({named(outs, QStringLiteral("inv_freq")), named(outs, QStringLiteral("wavelength"))}));
+        QCOMPARE(two.readAll().toStdString(), modules::runToCsv({named(outs, QStringLiteral("inv_freq")),
+                                                                 named(outs, QStringLiteral("wavelength"))}));
         // Unwritable path: false, a message, no file.
         QString error;
         QVERIFY(!panel.savePng(QStringLiteral("/nonexistent-dir/x.png"), &error));
@@ -711,7 +754,8 @@ private slots:
         QVERIFY(QSvgRenderer(dir.filePath("h.svg")).isValid());
     }
 
-    void renderToPdf() {
+    void renderToPdf()
+    {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("charts.pdf"));
         ChartSpec line = specOf(ChartKind::Line, {QStringLiteral("inv_freq")});
@@ -729,7 +773,7 @@ private slots:
             pdf.setPageSize(QPageSize(QPageSize::A4));
             QPainter p(&pdf);
             // As the window engineer's fonts.cpp chooses: Latin first, then WenQuanYi
-            // (Noto CJK extracts as Kangxi radicals, TECH-NOTES).
+            // (Noto CJK extracts as Kangxi radicals, docs/qt-notes.md).
             QFont font;
             font.setFamilies({QStringLiteral("DejaVu Sans"), QStringLiteral("WenQuanYi Micro Hei")});
             const double w = pdf.width() * 0.9;
@@ -751,8 +795,10 @@ private slots:
         QVERIFY(doc);
         std::unique_ptr<Poppler::Page> page(doc->page(0));
         const QString text = page->text(QRectF());
-        for (const char* want : {"维度对", "pair index", "inverse frequency", "key token", "query token", "quick", "lazy"})
-            QVERIFY2(text.contains(QString::fromUtf8(want)), qPrintable(QStringLiteral("missing '%1' in: %2").arg(QString::fromUtf8(want), text.left(400))));
+        for (const char* want :
+             {"维度对", "pair index", "inverse frequency", "key token", "query token", "quick", "lazy"})
+            QVERIFY2(text.contains(QString::fromUtf8(want)),
+                     qPrintable(QStringLiteral("missing '%1' in: %2").arg(QString::fromUtf8(want), text.left(400))));
         // Fonts embedded (as subsets).
         for (const Poppler::FontInfo& fi : doc->fonts()) QVERIFY2(fi.isEmbedded(), qPrintable(fi.name()));
         // Page rendered: the heatmap area is colourful, i.e. the image is there.
@@ -764,7 +810,8 @@ private slots:
 #endif
     }
 
-    void screenshots() {
+    void screenshots()
+    {
         // Each kind grabbed for a person to look at (and: not blank).
         struct Case {
             const char* file;
@@ -779,12 +826,19 @@ private slots:
         ChartSpec lines = specOf(ChartKind::Line);
         lines.logY = true;
         lines.xTitle = QStringLiteral("pair index");
-        ChartSpec freq = specOf(ChartKind::Auto, {QStringLiteral("inv_freq"), QStringLiteral("attention_factor"), QStringLiteral("logit_scale")});
+        ChartSpec freq = specOf(ChartKind::Auto, {QStringLiteral("inv_freq"), QStringLiteral("attention_factor"),
+                                                  QStringLiteral("logit_scale")});
         freq.logY = true;
         const std::vector<Case> cases{
-            {"heatmap-pe", QStringLiteral("sinusoidal.matrix"), {QStringLiteral("positions=64"), QStringLiteral("dim=32")}, pe},
+            {"heatmap-pe",
+             QStringLiteral("sinusoidal.matrix"),
+             {QStringLiteral("positions=64"), QStringLiteral("dim=32")},
+             pe},
             {"heatmap-attention", QStringLiteral("attention.map"), {}, att},
-            {"line-log", QStringLiteral("sinusoidal.matrix"), {QStringLiteral("positions=16"), QStringLiteral("dim=64")}, lines},
+            {"line-log",
+             QStringLiteral("sinusoidal.matrix"),
+             {QStringLiteral("positions=16"), QStringLiteral("dim=64")},
+             lines},
             {"line-keyvalue", QStringLiteral("rope.inv_freq"), {}, freq},
             {"bar", QStringLiteral("alibi.slopes"), {}, specOf(ChartKind::Bar, {QStringLiteral("slopes")})},
             {"table", QStringLiteral("alibi.slopes"), {}, specOf(ChartKind::Auto, {QStringLiteral("slopes_table")})},
@@ -803,7 +857,8 @@ private slots:
         dark.setColor(QPalette::Base, QColor(0x18, 0x18, 0x1c));
         dark.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
         dark.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
-        ChartPanel panel(lines, run(QStringLiteral("sinusoidal.matrix"), {QStringLiteral("positions=16"), QStringLiteral("dim=64")}));
+        ChartPanel panel(lines, run(QStringLiteral("sinusoidal.matrix"),
+                                    {QStringLiteral("positions=16"), QStringLiteral("dim=64")}));
         panel.setPalette(dark);
         showPanel(panel);
         auto* view = qobject_cast<QChartView*>(panel.partWidget(0));
@@ -815,15 +870,20 @@ private slots:
         {
             QPainter p(&print);
             p.scale(2, 2);
-            renderChart(&p, QRectF(0, 0, 640, 320), pe, run(QStringLiteral("sinusoidal.matrix"), {QStringLiteral("positions=64"), QStringLiteral("dim=32")}), ChartStyle::forPrint(QFont(QStringLiteral("DejaVu Sans"))));
-            renderChart(&p, QRectF(0, 330, 640, 320), freq, run(QStringLiteral("rope.inv_freq")), ChartStyle::forPrint(QFont(QStringLiteral("DejaVu Sans"))));
+            renderChart(
+                &p, QRectF(0, 0, 640, 320), pe,
+                run(QStringLiteral("sinusoidal.matrix"), {QStringLiteral("positions=64"), QStringLiteral("dim=32")}),
+                ChartStyle::forPrint(QFont(QStringLiteral("DejaVu Sans"))));
+            renderChart(&p, QRectF(0, 330, 640, 320), freq, run(QStringLiteral("rope.inv_freq")),
+                        ChartStyle::forPrint(QFont(QStringLiteral("DejaVu Sans"))));
         }
         print.save(QDir(shotDir()).filePath(QStringLiteral("print.png")));
         // The widget-free PNG (devicePixelRatio 2) at its preferred size.
         QString error;
         const auto attention = run(QStringLiteral("attention.map"));
         QVERIFY2(saveChartPng(QDir(shotDir()).filePath(QStringLiteral("saved-attention.png")), att, attention,
-                              ChartStyle::forPrint(QFont(QStringLiteral("DejaVu Sans"))), 560, &error), qPrintable(error));
+                              ChartStyle::forPrint(QFont(QStringLiteral("DejaVu Sans"))), 560, &error),
+                 qPrintable(error));
         const QImage saved(QDir(shotDir()).filePath(QStringLiteral("saved-attention.png")));
         QCOMPARE(saved.size(), *preferredSize(att, attention, 560) * 2);
         qInfo("screenshots in %s", qPrintable(shotDir()));

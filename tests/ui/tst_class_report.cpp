@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_class_report — the grading reports (class report and student report),
 // read back from the PDF with poppler-qt6 the way a teacher's reader would:
 // pages, text (Chinese extracted as Chinese), fonts, images (pdfimages -list).
@@ -7,6 +8,7 @@
 // three students — one of them with a hostile name and a 5000-character
 // answer —, a file that could not be read and a duplicate. The expected text
 // is the fixture's own data, so every check follows from the input alone.
+#include "../shared/test_timing.h"
 #include "classroom/grading.h"
 #include "ui/classroom/class_report.h"
 
@@ -73,32 +75,39 @@ Assignment makeAssignment()
     a.due = QDateTime(QDate(2026, 11, 30), QTime(23, 59), Qt::UTC);
     a.chapters = {2, 5};
 
-    ExerciseBlock dimsEn = block(QStringLiteral("count-dims"), ExerciseKind::Number,
-                                 QStringLiteral("How many sine channels does $PE_{(pos,2i)} = \\sin(pos/10000^{2i/d})$ fill when d = 16?"),
-                                 QStringLiteral("Half of the channels are sines: $d/2 = 8$ sinusoid channels."));
-    ExerciseBlock dimsZh = block(QStringLiteral("count-dims"), ExerciseKind::Number,
-                                 QStringLiteral("当 d = 16 时，$PE_{(pos,2i)} = \\sin(pos/10000^{2i/d})$ 占用多少个正弦通道？"),
-                                 QStringLiteral("一半的通道是正弦：$d/2 = 8$ 个正弦通道。"));
-    ExerciseBlock pickEn = block(QStringLiteral("rope-pick"), ExerciseKind::Choice,
-                                 QStringLiteral("What does RoPE rotate?"), QStringLiteral("RoPE rotates queries and keys."));
-    pickEn.options = {{QStringLiteral("the values"), false}, {QStringLiteral("queries and keys"), true},
+    ExerciseBlock dimsEn =
+        block(QStringLiteral("count-dims"), ExerciseKind::Number,
+              QStringLiteral("How many sine channels does $PE_{(pos,2i)} = \\sin(pos/10000^{2i/d})$ fill when d = 16?"),
+              QStringLiteral("Half of the channels are sines: $d/2 = 8$ sinusoid channels."));
+    ExerciseBlock dimsZh =
+        block(QStringLiteral("count-dims"), ExerciseKind::Number,
+              QStringLiteral("当 d = 16 时，$PE_{(pos,2i)} = \\sin(pos/10000^{2i/d})$ 占用多少个正弦通道？"),
+              QStringLiteral("一半的通道是正弦：$d/2 = 8$ 个正弦通道。"));
+    ExerciseBlock pickEn =
+        block(QStringLiteral("rope-pick"), ExerciseKind::Choice, QStringLiteral("What does RoPE rotate?"),
+              QStringLiteral("RoPE rotates queries and keys."));
+    pickEn.options = {{QStringLiteral("the values"), false},
+                      {QStringLiteral("queries and keys"), true},
                       {QStringLiteral("the output"), false}};
     ExerciseBlock pickZh = block(QStringLiteral("rope-pick"), ExerciseKind::Choice,
                                  QStringLiteral("RoPE 旋转的是什么？"), QStringLiteral("RoPE 旋转查询和键。"));
-    pickZh.options = {{QStringLiteral("值向量"), false}, {QStringLiteral("查询和键"), true}, {QStringLiteral("输出"), false}};
+    pickZh.options = {
+        {QStringLiteral("值向量"), false}, {QStringLiteral("查询和键"), true}, {QStringLiteral("输出"), false}};
     ExerciseBlock nameEn = block(QStringLiteral("name-it"), ExerciseKind::Text,
                                  QStringLiteral("Name the encoding that adds a linear bias to attention scores."),
                                  QStringLiteral("ALiBi adds a head-specific linear penalty."));
-    ExerciseBlock nameZh = block(QStringLiteral("name-it"), ExerciseKind::Text,
-                                 QStringLiteral("哪种编码给注意力分数加上线性偏置？"), QStringLiteral("ALiBi 为每个头加上线性惩罚。"));
+    ExerciseBlock nameZh =
+        block(QStringLiteral("name-it"), ExerciseKind::Text, QStringLiteral("哪种编码给注意力分数加上线性偏置？"),
+              QStringLiteral("ALiBi 为每个头加上线性惩罚。"));
     ExerciseBlock waveEn = block(QStringLiteral("long-wave"), ExerciseKind::Run,
                                  QStringLiteral("Choose a base so the longest wavelength exceeds 8192."),
                                  QStringLiteral("A larger base stretches the wavelengths."));
     waveEn.run.moduleId = QStringLiteral("rope.inv_freq");
     waveEn.run.condition = QStringLiteral("max(wavelength) > 8192");
     waveEn.run.answerParams = {QStringLiteral("base=20000")};
-    ExerciseBlock waveZh = block(QStringLiteral("long-wave"), ExerciseKind::Run,
-                                 QStringLiteral("选一个 base，使最长波长超过 8192。"), QStringLiteral("base 越大，波长越长。"));
+    ExerciseBlock waveZh =
+        block(QStringLiteral("long-wave"), ExerciseKind::Run, QStringLiteral("选一个 base，使最长波长超过 8192。"),
+              QStringLiteral("base 越大，波长越长。"));
     waveZh.run = waveEn.run;
     a.exercises = {exercise(QStringLiteral("count-dims"), 2, dimsEn, dimsZh),
                    exercise(QStringLiteral("rope-pick"), 5, pickEn, pickZh),
@@ -147,7 +156,8 @@ ClassGrades makeGrades(const QString& lang)
     ClassGrades g;
     g.lang = lang;
     g.assignment = makeAssignment();
-    const QString timedOut = zh ? QStringLiteral("运行超过时间限制") : QStringLiteral("the run took longer than the time limit");
+    const QString timedOut =
+        zh ? QStringLiteral("运行超过时间限制") : QStringLiteral("the run took longer than the time limit");
     g.students = {
         student(QStringLiteral("Ada Lovelace"), QStringLiteral("/class/ada.poslab-answers"),
                 {answer("count-dims", S::Right, "8", kExpected[0]), answer("rope-pick", S::Right, "B", kExpected[1]),
@@ -204,7 +214,10 @@ ClassGrades makeGrades(const QString& lang)
 }
 
 #ifdef POSLAB_HAVE_POPPLER
-QString pageText(Poppler::Page* page) { return page->text(QRectF()); }
+QString pageText(Poppler::Page* page)
+{
+    return page->text(QRectF());
+}
 
 QString allText(Poppler::Document* doc)
 {
@@ -218,7 +231,7 @@ int imageCount(const QString& pdf)
 {
     QProcess p;
     p.start(QStandardPaths::findExecutable(QStringLiteral("pdfimages")), {QStringLiteral("-list"), pdf});
-    if (!p.waitForFinished(60000) || p.exitCode() != 0) return -1;
+    if (!p.waitForFinished(poslab::testing::scaledMs(60000)) || p.exitCode() != 0) return -1;
     const QStringList lines = QString::fromUtf8(p.readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts);
     return int(lines.size()) - 2;
 }
@@ -249,7 +262,10 @@ private slots:
 #endif
 
 private:
-    QString classPdf(const QString& lang) const { return m_dir.filePath(QStringLiteral("class-%1.pdf").arg(lang)); }
+    QString classPdf(const QString& lang) const
+    {
+        return m_dir.filePath(QStringLiteral("class-%1.pdf").arg(lang));
+    }
     QString studentPdf(const QString& lang, int i) const
     {
         return m_dir.filePath(QStringLiteral("student-%1-%2.pdf").arg(lang).arg(i));
@@ -281,7 +297,8 @@ void TestClassReport::unwritablePathLeavesNoFile()
 {
     const ClassGrades g = makeGrades(QStringLiteral("zh"));
     // /proc refuses new files even for root; the other is a folder that does not exist.
-    for (const QString& path : {QStringLiteral("/proc/poslab-class.pdf"), m_dir.filePath(QStringLiteral("no/such/dir/c.pdf"))}) {
+    for (const QString& path :
+         {QStringLiteral("/proc/poslab-class.pdf"), m_dir.filePath(QStringLiteral("no/such/dir/c.pdf"))}) {
         const ReportResult c = writeClassReport(g, path);
         QVERIFY(!c.ok);
         QVERIFY2(c.message.contains(path) && c.message.contains(QStringLiteral("无法写入")), qPrintable(c.message));
@@ -292,7 +309,8 @@ void TestClassReport::unwritablePathLeavesNoFile()
         QVERIFY(!QFile::exists(path));
     }
     // No QSaveFile leftovers next to the reports written before.
-    for (const QString& name : QDir(m_dir.path()).entryList(QDir::Files)) QVERIFY2(name.endsWith(u".pdf"), qPrintable(name));
+    for (const QString& name : QDir(m_dir.path()).entryList(QDir::Files))
+        QVERIFY2(name.endsWith(u".pdf"), qPrintable(name));
 }
 
 void TestClassReport::badStudentIndex()
@@ -324,12 +342,18 @@ void TestClassReport::classReport_data()
     QTest::addColumn<QStringList>("words");       // must be in the report
     QTest::addColumn<QStringList>("otherWords");  // the other language's: must not be
     QTest::newRow("en") << "en"
-                        << QStringList{"Class report", "Summary", "How many sine channels", "What does RoPE rotate?",
-                                       "queries and keys", "Most common wrong answers", "Duplicates", "late"}
+                        << QStringList{"Class report",
+                                       "Summary",
+                                       "How many sine channels",
+                                       "What does RoPE rotate?",
+                                       "queries and keys",
+                                       "Most common wrong answers",
+                                       "Duplicates",
+                                       "late"}
                         << QStringList{"占用多少个正弦通道", "成绩总表", "查询和键"};
     QTest::newRow("zh") << "zh"
-                        << QStringList{"班级成绩报告", "成绩总表", "占用多少个正弦通道", "RoPE 旋转的是什么？", "查询和键",
-                                       "最常见的错误答案", "重复提交", "迟交"}
+                        << QStringList{"班级成绩报告", "成绩总表",         "占用多少个正弦通道", "RoPE 旋转的是什么？",
+                                       "查询和键",     "最常见的错误答案", "重复提交",           "迟交"}
                         << QStringList{"How many sine channels", "Summary", "queries and keys"};
 }
 
@@ -357,12 +381,14 @@ void TestClassReport::classReport()
     for (const QString& s : {QStringLiteral("AdaLovelace"), QStringLiteral("BoLi李博"), QStringLiteral("4/4"),
                              QStringLiteral("1/4"), QStringLiteral("0/4")})
         QVERIFY2(summary.contains(s), qPrintable(s));
-    for (const QString& mark : {QStringLiteral("\u2713"), QStringLiteral("\u2717"), QStringLiteral("\u2013"), QStringLiteral("?")})
+    for (const QString& mark :
+         {QStringLiteral("\u2713"), QStringLiteral("\u2717"), QStringLiteral("\u2013"), QStringLiteral("?")})
         QVERIFY2(summary.contains(mark), qPrintable(mark));
 
     // Files: the problem in the report's language, the duplicate.
     const ClassGrades g = makeGrades(lang);
-    QVERIFY2(text.contains(noSpace(describeProblem(g.issues[1].problem, lang))), qPrintable(describeProblem(g.issues[1].problem, lang)));
+    QVERIFY2(text.contains(noSpace(describeProblem(g.issues[1].problem, lang))),
+             qPrintable(describeProblem(g.issues[1].problem, lang)));
     QVERIFY(text.contains(QStringLiteral("ada-copy.poslab-answers")));
 
     // Each question: its expected answer; the wrong answers with their counts.
@@ -391,7 +417,8 @@ void TestClassReport::fontsEmbedded()
     bool cjk = false;
     for (const Poppler::FontInfo& f : fonts) {
         QVERIFY2(f.isEmbedded(), qPrintable(f.name()));
-        if (f.name().contains(u"WenQuanYi", Qt::CaseInsensitive) || f.name().contains(u"wqy", Qt::CaseInsensitive)) cjk = true;
+        if (f.name().contains(u"WenQuanYi", Qt::CaseInsensitive) || f.name().contains(u"wqy", Qt::CaseInsensitive))
+            cjk = true;
     }
     QCOMPARE(cjk, chinese);
 }
@@ -401,8 +428,10 @@ void TestClassReport::oneVectorChartPerQuestion_data()
     QTest::addColumn<QString>("lang");
     QTest::addColumn<QString>("axisTitle");
     QTest::addColumn<QStringList>("categories");
-    QTest::newRow("en") << "en" << "Students" << QStringList{"right", "wrong", "unanswered", "not judged"};
-    QTest::newRow("zh") << "zh" << "学生人数" << QStringList{"正确", "错误", "未作答", "无法判定"};
+    QTest::newRow("en") << "en"
+                        << "Students" << QStringList{"right", "wrong", "unanswered", "not judged"};
+    QTest::newRow("zh") << "zh"
+                        << "学生人数" << QStringList{"正确", "错误", "未作答", "无法判定"};
 }
 
 void TestClassReport::oneVectorChartPerQuestion()
@@ -412,7 +441,8 @@ void TestClassReport::oneVectorChartPerQuestion()
     QFETCH(QStringList, categories);
     // Vector: the chart's axis title and bar labels are text in the PDF, and
     // the file holds no image at all (charts and formulas are paths and text).
-    QVERIFY2(!QStandardPaths::findExecutable(QStringLiteral("pdfimages")).isEmpty(), "pdfimages (poppler-utils) is needed");
+    QVERIFY2(!QStandardPaths::findExecutable(QStringLiteral("pdfimages")).isEmpty(),
+             "pdfimages (poppler-utils) is needed");
     QCOMPARE(imageCount(classPdf(lang)), 0);
     std::unique_ptr<Poppler::Document> doc = Poppler::Document::load(classPdf(lang));
     QVERIFY(doc);
@@ -423,12 +453,14 @@ void TestClassReport::oneVectorChartPerQuestion()
         // alone also appear elsewhere: the summary's legend, a table header).
         const QString page = noSpace(pageText(doc->page(i).get()));
         if (!page.contains(noSpace(axisTitle))) continue;
-        if (!std::all_of(categories.begin(), categories.end(), [&](const QString& c) { return page.contains(noSpace(c)); }))
+        if (!std::all_of(categories.begin(), categories.end(),
+                         [&](const QString& c) { return page.contains(noSpace(c)); }))
             continue;
         ++chartPages;
         QVERIFY(chartPages <= int(g.questions.size()));
         // The chart sits in its question's section.
-        QVERIFY2(page.contains(g.questions[chartPages - 1].exerciseId), qPrintable(g.questions[chartPages - 1].exerciseId));
+        QVERIFY2(page.contains(g.questions[chartPages - 1].exerciseId),
+                 qPrintable(g.questions[chartPages - 1].exerciseId));
     }
     QCOMPARE(chartPages, int(g.questions.size()));
 }
@@ -439,14 +471,31 @@ void TestClassReport::studentReport_data()
     QTest::addColumn<QStringList>("words");
     QTest::addColumn<QStringList>("otherWords");
     QTest::newRow("en") << "en"
-                        << QStringList{"Bo Li 李博", "1 / 4", "Your answer", "base=1e30", "16",
-                                       "the run took longer than the time limit", "Worked solution",
-                                       "Half of the channels are sines", "RoPE rotates queries and keys", "base=20000",
-                                       "(no answer)", "wrong", "right"}
+                        << QStringList{"Bo Li 李博",
+                                       "1 / 4",
+                                       "Your answer",
+                                       "base=1e30",
+                                       "16",
+                                       "the run took longer than the time limit",
+                                       "Worked solution",
+                                       "Half of the channels are sines",
+                                       "RoPE rotates queries and keys",
+                                       "base=20000",
+                                       "(no answer)",
+                                       "wrong",
+                                       "right"}
                         << QStringList{"一半的通道是正弦", "你的答案"};
-    QTest::newRow("zh") << "zh"
-                        << QStringList{"Bo Li 李博", "1 / 4", "你的答案", "base=1e30", "运行超过时间限制", "解答过程",
-                                       "一半的通道是正弦", "RoPE 旋转查询和键", "（未作答）", "错误", "正确"}
+    QTest::newRow("zh") << "zh" << QStringList{"Bo Li 李博",
+                                               "1 / 4",
+                                               "你的答案",
+                                               "base=1e30",
+                                               "运行超过时间限制",
+                                               "解答过程",
+                                               "一半的通道是正弦",
+                                               "RoPE 旋转查询和键",
+                                               "（未作答）",
+                                               "错误",
+                                               "正确"}
                         << QStringList{"Half of the channels are sines", "Your answer"};
 }
 
@@ -495,12 +544,15 @@ void TestClassReport::hostileTextShownNotInterpreted()
     } else {
         name = text;
     }
-    QVERIFY2(name.contains(QStringLiteral("Eve[U+202E]<b>bold</b>**star**$x$[U+200B]end[U+0001][U+000A]line")), qPrintable(name));
+    QVERIFY2(name.contains(QStringLiteral("Eve[U+202E]<b>bold</b>**star**$x$[U+200B]end[U+0001][U+000A]line")),
+             qPrintable(name));
     for (const QChar c : {QChar(0x202E), QChar(0x200B), QChar(0x0001)}) QVERIFY(!raw.contains(c));
     // The 5000-character answer is cut, and says by how much; the report stays short.
     QVERIFY(!text.contains(QString(1000, u'9')));
-    if (file.contains(u"-en")) QVERIFY(text.contains(QStringLiteral("morecharacters")));
-    else QVERIFY(text.contains(QStringLiteral("个字符")));
+    if (file.contains(u"-en"))
+        QVERIFY(text.contains(QStringLiteral("morecharacters")));
+    else
+        QVERIFY(text.contains(QStringLiteral("个字符")));
     QVERIFY(doc->numPages() <= 12);
 }
 
@@ -556,7 +608,8 @@ void TestClassReport::largeClass()
     QVERIFY(doc);
     const QString text = noSpace(allText(doc.get()));
     for (const StudentGrade& s : g.students) QCOMPARE(text.count(s.studentName), 3);
-    for (const QuestionSummary& q : g.questions) QVERIFY2(text.contains(noSpace(q.questionText)), qPrintable(q.questionText));
+    for (const QuestionSummary& q : g.questions)
+        QVERIFY2(text.contains(noSpace(q.questionText)), qPrintable(q.questionText));
     QCOMPARE(text.count(QStringLiteral("23/23")), 3 * students);
 }
 

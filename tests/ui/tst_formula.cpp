@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Formulas: MathJax SVG through the QtSvg rewrite, the three caches, the
 // QTextDocument object (baseline alignment) and vector output in a PDF.
 //
@@ -6,6 +7,7 @@
 // big operators, stretched delimiters span the matrix, the baseline of an
 // inline formula coincides with the baseline of the surrounding text.
 // PNGs and a PDF are left in $POSLAB_FORMULA_OUT (default: a temp folder) to look at.
+#include "../shared/test_timing.h"
 #include "ui/formula/formula_renderer.h"
 
 #include <QAbstractTextDocumentLayout>
@@ -36,11 +38,11 @@ using namespace poslab::ui;
 
 namespace {
 
-QString outDir() {
+QString outDir()
+{
     static const QString dir = [] {
         QString d = qEnvironmentVariable("POSLAB_FORMULA_OUT");
-        if (d.isEmpty())
-            d = QDir::temp().filePath(QStringLiteral("poslab-formula-out"));
+        if (d.isEmpty()) d = QDir::temp().filePath(QStringLiteral("poslab-formula-out"));
         QDir().mkpath(d);
         return d;
     }();
@@ -48,7 +50,8 @@ QString outDir() {
 }
 
 // The formula drawn at `scale` device pixels per reference pixel, black on white.
-QImage draw(const Formula& f, qreal scale, const QColor& color = Qt::black) {
+QImage draw(const Formula& f, qreal scale, const QColor& color = Qt::black)
+{
     const QSize size = (f.sizePx * scale).toSize() + QSize(2, 2);
     QImage img(size, QImage::Format_ARGB32);
     img.fill(Qt::white);
@@ -59,24 +62,30 @@ QImage draw(const Formula& f, qreal scale, const QColor& color = Qt::black) {
     return img;
 }
 
-bool dark(QRgb c) { return qGray(c) < 128; }
-bool reddish(QRgb c) { return qRed(c) > 150 && qGreen(c) < 100 && qBlue(c) < 100; }
+bool dark(QRgb c)
+{
+    return qGray(c) < 128;
+}
+bool reddish(QRgb c)
+{
+    return qRed(c) > 150 && qGreen(c) < 100 && qBlue(c) < 100;
+}
 
-int darkPixels(const QImage& img, const QRect& r) {
+int darkPixels(const QImage& img, const QRect& r)
+{
     int n = 0;
     for (int y = r.top(); y <= r.bottom(); ++y)
-        for (int x = r.left(); x <= r.right(); ++x)
-            n += dark(img.pixel(x, y));
+        for (int x = r.left(); x <= r.right(); ++x) n += dark(img.pixel(x, y));
     return n;
 }
 
 // Longest run of consecutive rows of r with a dark pixel (a drawn delimiter has no gaps).
-int longestDarkRun(const QImage& img, const QRect& r) {
+int longestDarkRun(const QImage& img, const QRect& r)
+{
     int best = 0, run = 0;
     for (int y = r.top(); y <= r.bottom(); ++y) {
         bool any = false;
-        for (int x = r.left(); x <= r.right() && !any; ++x)
-            any = dark(img.pixel(x, y));
+        for (int x = r.left(); x <= r.right() && !any; ++x) any = dark(img.pixel(x, y));
         run = any ? run + 1 : 0;
         best = std::max(best, run);
     }
@@ -84,35 +93,33 @@ int longestDarkRun(const QImage& img, const QRect& r) {
 }
 
 // Lowest row with a dark pixel within columns [x0, x1], -1 if none.
-int lowestDarkRow(const QImage& img, int x0, int x1) {
+int lowestDarkRow(const QImage& img, int x0, int x1)
+{
     for (int y = img.height() - 1; y >= 0; --y)
         for (int x = std::max(0, x0); x <= std::min(img.width() - 1, x1); ++x)
-            if (dark(img.pixel(x, y)))
-                return y;
+            if (dark(img.pixel(x, y))) return y;
     return -1;
 }
 
 // Inline formulas of the shipped chapters (same rules as prerender.js, simplified:
 // single-line $...$ outside code spans, not $$).
-QStringList shippedInlineFormulas() {
+QStringList shippedInlineFormulas()
+{
     QStringList out;
     QDirIterator it(QStringLiteral(POSLAB_SOURCE_COURSE_DIR), {QStringLiteral("[0-9][0-9]-*.md")}, QDir::Files,
                     QDirIterator::Subdirectories);
     static const QRegularExpression re(QStringLiteral(R"((?<![\\$`])\$([^$`\s][^$`\n]*?[^$`\s\\]|[^$`\s\\])\$(?!\$))"));
     while (it.hasNext()) {
         QFile f(it.next());
-        if (!f.open(QIODevice::ReadOnly))
-            continue;
+        if (!f.open(QIODevice::ReadOnly)) continue;
         bool inFence = false;
         for (const QString& line : QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'))) {
             if (line.trimmed().startsWith(QLatin1String("```"))) {
                 inFence = !inFence;
                 continue;
             }
-            if (inFence || line.contains(QLatin1String("$$")))
-                continue;
-            for (auto m = re.globalMatch(line); m.hasNext();)
-                out << m.next().captured(1);
+            if (inFence || line.contains(QLatin1String("$$"))) continue;
+            for (auto m = re.globalMatch(line); m.hasNext();) out << m.next().captured(1);
         }
     }
     return out;
@@ -123,7 +130,9 @@ class RecordingFormulaObject : public FormulaTextObject {
 public:
     using FormulaTextObject::FormulaTextObject;
     QList<QRectF> rects;
-    void drawObject(QPainter* painter, const QRectF& rect, QTextDocument* doc, int pos, const QTextFormat& format) override {
+    void drawObject(QPainter* painter, const QRectF& rect, QTextDocument* doc, int pos,
+                    const QTextFormat& format) override
+    {
         rects << rect;
         FormulaTextObject::drawObject(painter, rect, doc, pos, format);
     }
@@ -139,7 +148,8 @@ const char* kPmatrix =
 class TstFormula : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase() {
+    void initTestCase()
+    {
         m_cache.reset(new QTemporaryDir);
         QVERIFY(m_cache->isValid());
         FormulaRenderer::instance().setDiskCacheDir(m_cache->path());
@@ -147,7 +157,8 @@ private slots:
     }
 
     // Must run first: nothing may have started the JavaScript engine yet.
-    void shippedCourseIsPrerendered() {
+    void shippedCourseIsPrerendered()
+    {
         auto& r = FormulaRenderer::instance();
         QVERIFY2(r.prerenderedCount() > 0, "the build embeds no pre-rendered formulas");
         const QStringList shipped = shippedInlineFormulas();
@@ -168,7 +179,8 @@ private slots:
         }
         const qint64 ms = t.elapsed();
         // Every single-line inline formula of the course was found by the build-time scan.
-        QVERIFY2(misses.isEmpty(), qPrintable(QStringLiteral("not pre-rendered: ") + misses.join(QStringLiteral(" | "))));
+        QVERIFY2(misses.isEmpty(),
+                 qPrintable(QStringLiteral("not pre-rendered: ") + misses.join(QStringLiteral(" | "))));
         QCOMPARE(hits, shipped.size());
         const Formula f = r.render(shipped.first(), false);
         QVERIFY2(f.ok, qPrintable(f.error));
@@ -179,22 +191,26 @@ private slots:
         qInfo("%lld inline formulas of the course from the resource in %lld ms, no JS engine", qint64(hits), ms);
     }
 
-    void renders_data() {
+    void renders_data()
+    {
         QTest::addColumn<QString>("tex");
         QTest::addColumn<bool>("display");
         QTest::newRow("fraction") << QStringLiteral("\\frac{pos}{10000^{2i/d}}") << false;
         QTest::newRow("scripts") << QStringLiteral("x_i^2 + PE_{(pos,2i+1)}") << false;
         QTest::newRow("root") << QStringLiteral("\\sqrt{d_k} + \\sqrt[3]{x}") << false;
         QTest::newRow("greek") << QStringLiteral("\\alpha\\beta\\gamma\\theta_i\\lambda\\Theta\\Omega") << false;
-        QTest::newRow("mathrm") << QStringLiteral("\\mathrm{softmax}\\left(\\frac{QK^\\top}{\\sqrt{d_k}}\\right)V") << true;
+        QTest::newRow("mathrm") << QStringLiteral("\\mathrm{softmax}\\left(\\frac{QK^\\top}{\\sqrt{d_k}}\\right)V")
+                                << true;
         QTest::newRow("pmatrix") << QString::fromLatin1(kPmatrix) << true;
         QTest::newRow("aligned")
-            << QStringLiteral("\\begin{aligned} q_m &= R_m W_q x_m \\\\ \\langle q_m, k_n\\rangle &= g(x_m, x_n, m-n) \\end{aligned}")
+            << QStringLiteral(
+                   "\\begin{aligned} q_m &= R_m W_q x_m \\\\ \\langle q_m, k_n\\rangle &= g(x_m, x_n, m-n) \\end{aligned}")
             << true;
         QTest::newRow("cjk-text") << QStringLiteral("\\text{位置 } \\theta_i = 10000^{-2i/d}") << false;
     }
 
-    void renders() {
+    void renders()
+    {
         QFETCH(QString, tex);
         QFETCH(bool, display);
         QElapsedTimer t;
@@ -221,20 +237,20 @@ private slots:
         img.save(outDir() + QStringLiteral("/formula-%1@2x.png").arg(QString::fromLatin1(QTest::currentDataTag())));
     }
 
-    void sizesFollowTex() {
+    void sizesFollowTex()
+    {
         auto& r = FormulaRenderer::instance();
         const Formula x = r.render(QStringLiteral("x"), false);
         const Formula frac = r.render(QStringLiteral("\\frac{a}{b}"), false);
         const Formula sumInline = r.render(QStringLiteral("\\sum_{i=1}^{n} x_i"), false);
         const Formula sumDisplay = r.render(QStringLiteral("\\sum_{i=1}^{n} x_i"), true);
-        for (const Formula* f : {&x, &frac, &sumInline, &sumDisplay})
-            QVERIFY2(f->ok, qPrintable(f->error));
+        for (const Formula* f : {&x, &frac, &sumInline, &sumDisplay}) QVERIFY2(f->ok, qPrintable(f->error));
         // MathJax's x is 442 units high (+11 depth) per 1000-unit em: ~7 px at 16 px.
         QVERIFY(x.sizePx.height() > 6.5 && x.sizePx.height() < 8.5);
         QVERIFY(x.baselinePx > 6.5 && x.baselinePx < 7.5);
         QVERIFY(frac.sizePx.height() > 1.8 * x.sizePx.height());
-        QVERIFY(frac.baselinePx > x.baselinePx);                          // numerator above the x-height
-        QVERIFY(frac.sizePx.height() - frac.baselinePx > 2);              // denominator below the baseline
+        QVERIFY(frac.baselinePx > x.baselinePx);                                // numerator above the x-height
+        QVERIFY(frac.sizePx.height() - frac.baselinePx > 2);                    // denominator below the baseline
         QVERIFY(sumDisplay.sizePx.height() > sumInline.sizePx.height() * 1.4);  // limits above and below
         QVERIFY(sumDisplay.baselinePx > sumInline.baselinePx);
         // Geometry scales with the em.
@@ -242,12 +258,15 @@ private slots:
         QCOMPARE(frac.baselineForEm(8), frac.baselinePx / 2);
     }
 
-    void pmatrixBracketsSpanTheMatrix() {
+    void pmatrixBracketsSpanTheMatrix()
+    {
         const Formula f = FormulaRenderer::instance().render(QString::fromLatin1(kPmatrix), true);
         QVERIFY2(f.ok, qPrintable(f.error));
         // Draw only the matrix: its brackets then sit at the image's edges.
         const Formula m = FormulaRenderer::instance().render(
-            QStringLiteral("\\begin{pmatrix} a & \\cdots & b \\\\ \\vdots & \\ddots & \\vdots \\\\ c & \\cdots & d \\\\ e & f & g \\end{pmatrix}"), true);
+            QStringLiteral(
+                "\\begin{pmatrix} a & \\cdots & b \\\\ \\vdots & \\ddots & \\vdots \\\\ c & \\cdots & d \\\\ e & f & g \\end{pmatrix}"),
+            true);
         QVERIFY2(m.ok, qPrintable(m.error));
         const QImage img = draw(m, 2.0);
         img.save(outDir() + QStringLiteral("/pmatrix-only@2x.png"));
@@ -267,16 +286,20 @@ private slots:
         QVERIFY(darkPixels(big, QRect(big.width() / 2, 0, big.width() / 2, big.height())) > 200);
     }
 
-    void badTexGivesAMessage_data() {
+    void badTexGivesAMessage_data()
+    {
         QTest::addColumn<QString>("tex");
         QTest::addColumn<QString>("message");
-        QTest::newRow("undefined macro") << QStringLiteral("\\frac{1}{\\undefinedmacro}") << QStringLiteral("Undefined control sequence");
+        QTest::newRow("undefined macro") << QStringLiteral("\\frac{1}{\\undefinedmacro}")
+                                         << QStringLiteral("Undefined control sequence");
         QTest::newRow("open brace") << QStringLiteral("\\frac{1}{2") << QStringLiteral("brace");
         QTest::newRow("close brace") << QStringLiteral("x}") << QStringLiteral("brace");
-        QTest::newRow("bad environment") << QStringLiteral("\\begin{pmatrix} a \\end{bmatrix}") << QStringLiteral("pmatrix");
+        QTest::newRow("bad environment") << QStringLiteral("\\begin{pmatrix} a \\end{bmatrix}")
+                                         << QStringLiteral("pmatrix");
     }
 
-    void badTexGivesAMessage() {
+    void badTexGivesAMessage()
+    {
         QFETCH(QString, tex);
         QFETCH(QString, message);
         const Formula f = FormulaRenderer::instance().render(tex, false);
@@ -288,21 +311,24 @@ private slots:
         const QImage img = draw(f, 2.0);
         int red = 0;
         for (int y = 0; y < img.height(); ++y)
-            for (int x = 0; x < img.width(); ++x)
-                red += reddish(img.pixel(x, y));
+            for (int x = 0; x < img.width(); ++x) red += reddish(img.pixel(x, y));
         QVERIFY2(red > 30, "the error is not drawn in red");
-        img.save(outDir() + QStringLiteral("/error-%1@2x.png").arg(QString::fromLatin1(QTest::currentDataTag()).replace(' ', '-')));
+        img.save(
+            outDir() +
+            QStringLiteral("/error-%1@2x.png").arg(QString::fromLatin1(QTest::currentDataTag()).replace(' ', '-')));
         // An error never blocks the next formula.
         QVERIFY(FormulaRenderer::instance().render(QStringLiteral("a+b"), false).ok);
     }
 
-    void emptyFormulaIsAnError() {
+    void emptyFormulaIsAnError()
+    {
         const Formula f = FormulaRenderer::instance().render(QStringLiteral("   "), false);
         QVERIFY(!f.ok);
         QVERIFY(!f.error.isEmpty());
     }
 
-    void engineMatchesBuildTimeRendering() {
+    void engineMatchesBuildTimeRendering()
+    {
         // The same bundle runs in Node at build time and in QJSEngine here:
         // the SVGs agree up to MathJax's per-document id counter.
         auto& r = FormulaRenderer::instance();
@@ -328,7 +354,8 @@ private slots:
         qInfo("JS engine: bundle loaded in %lld ms", s.engineStartMs);
     }
 
-    void diskCacheRoundTrip() {
+    void diskCacheRoundTrip()
+    {
         auto& r = FormulaRenderer::instance();
         QTemporaryDir dir;
         r.setDiskCacheDir(dir.path());
@@ -353,7 +380,8 @@ private slots:
         r.setDiskCacheDir(m_cache->path());
     }
 
-    void prefetchInBackground() {
+    void prefetchInBackground()
+    {
         auto& r = FormulaRenderer::instance();
         const QStringList list{QStringLiteral("a_1 + b_1"), QStringLiteral("\\hat{y} = W x + b"),
                                QStringLiteral("\\|x\\|_2")};
@@ -364,11 +392,10 @@ private slots:
         // (formulaReady also reports formulas rendered earlier in this process)
         const auto readyCount = [&] {
             int n = 0;
-            for (const auto& args : ready)
-                n += list.contains(args.at(0).toString()) && !args.at(1).toBool();
+            for (const auto& args : ready) n += list.contains(args.at(0).toString()) && !args.at(1).toBool();
             return n;
         };
-        QTRY_COMPARE_WITH_TIMEOUT(readyCount(), list.size(), 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(readyCount(), list.size(), poslab::testing::scaledMs(30000));
         for (const QString& tex : list) {
             Formula f;
             QVERIFY(r.lookup(tex, false, &f));
@@ -376,31 +403,33 @@ private slots:
         }
     }
 
-    void concurrentRendersShareOneJob() {
+    void concurrentRendersShareOneJob()
+    {
         auto& r = FormulaRenderer::instance();
         const QString tex = QStringLiteral("\\binom{n}{k} = \\frac{n!}{k!(n-k)!}");
         const int before = r.stats().engineRenders;
         std::atomic<int> ok{0};
         std::vector<std::thread> threads;
-        for (int i = 0; i < 4; ++i)
-            threads.emplace_back([&] { ok += r.render(tex, true).ok ? 1 : 0; });
-        for (auto& th : threads)
-            th.join();
+        for (int i = 0; i < 4; ++i) threads.emplace_back([&] { ok += r.render(tex, true).ok ? 1 : 0; });
+        for (auto& th : threads) th.join();
         QCOMPARE(ok.load(), 4);
         QCOMPARE(r.stats().engineRenders, before + 1);
     }
 
-    void normalisation() {
+    void normalisation()
+    {
         QCOMPARE(FormulaRenderer::normalizeTex(QStringLiteral("  a +\n  b\t")), QStringLiteral("a + b"));
     }
 
-    void inlineFormulaSitsOnTheBaseline_data() {
+    void inlineFormulaSitsOnTheBaseline_data()
+    {
         QTest::addColumn<int>("lineHeightPercent");
         QTest::newRow("single") << 100;
         QTest::newRow("1.6 lines") << 160;
     }
 
-    void inlineFormulaSitsOnTheBaseline() {
+    void inlineFormulaSitsOnTheBaseline()
+    {
         QFETCH(int, lineHeightPercent);
         // Text "x" and the formula "x" side by side: both letters rest on the
         // baseline, so their lowest ink rows agree (MathJax's x has 11/1000 em depth).
@@ -437,8 +466,9 @@ private slots:
         // The formula x: its ink columns are inside its object rect.
         const int textBottom = lowestDarkRow(img, 0, int(fx.left()) - 16);
         const int formulaBottom = lowestDarkRow(img, int(fx.left()), int(fx.right()));
-        qInfo("text x bottom %d, formula x bottom %d, line baseline %.1f rect top %.1f h %.1f asc %.1f desc %.1f", textBottom, formulaBottom,
-              doc.documentMargin() + line.y() + line.ascent(), fx.top(), fx.height(), line.ascent(), line.descent());
+        qInfo("text x bottom %d, formula x bottom %d, line baseline %.1f rect top %.1f h %.1f asc %.1f desc %.1f",
+              textBottom, formulaBottom, doc.documentMargin() + line.y() + line.ascent(), fx.top(), fx.height(),
+              line.ascent(), line.descent());
         QVERIFY(textBottom > 0 && formulaBottom > 0);
         QVERIFY(std::abs(textBottom - formulaBottom) <= 2);
         // The fraction's denominator hangs below the baseline and the line grew to hold it.
@@ -449,7 +479,8 @@ private slots:
         QVERIFY(ffrac.height() > fx.height() * 1.5);
     }
 
-    void displayFormulaIsCentred() {
+    void displayFormulaIsCentred()
+    {
         QTextDocument doc;
         QFont font(QStringLiteral("DejaVu Serif"));
         font.setPixelSize(20);
@@ -483,7 +514,8 @@ private slots:
         QVERIFY2(std::abs(centre - img.width() / 2.0) < 8, qPrintable(QString::number(centre)));
     }
 
-    void placeholderModeNeverBlocks() {
+    void placeholderModeNeverBlocks()
+    {
         // The lesson pane's mode: a formula no cache has shows as grey TeX at
         // once, and the document is laid out again when the engine delivers it.
         QTextDocument doc;
@@ -491,7 +523,8 @@ private slots:
         font.setPixelSize(20);
         doc.setDefaultFont(font);
         FormulaTextObject::registerOn(&doc, FormulaTextObject::Mode::Placeholder);
-        const QString tex = QStringLiteral("\\frac{\\partial L}{\\partial w_{%1}}").arg(QDateTime::currentMSecsSinceEpoch());
+        const QString tex =
+            QStringLiteral("\\frac{\\partial L}{\\partial w_{%1}}").arg(QDateTime::currentMSecsSinceEpoch());
         QTextCursor c(&doc);
         c.insertText(QStringLiteral("gradient "));
         FormulaTextObject::insertInline(c, tex);
@@ -499,13 +532,14 @@ private slots:
         const qreal before = doc.idealWidth();
         Formula f;
         QVERIFY2(!FormulaRenderer::instance().lookup(tex, false, &f), "the layout waited for the JS engine");
-        QTRY_VERIFY_WITH_TIMEOUT(FormulaRenderer::instance().lookup(tex, false, &f), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(FormulaRenderer::instance().lookup(tex, false, &f), poslab::testing::scaledMs(30000));
         QVERIFY(f.ok);
         // The typeset fraction is far narrower than its TeX source: the re-layout shrank the line.
-        QTRY_VERIFY_WITH_TIMEOUT(doc.idealWidth() < before - 100, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(doc.idealWidth() < before - 100, poslab::testing::scaledMs(5000));
     }
 
-    void pdfKeepsFormulasVector() {
+    void pdfKeepsFormulasVector()
+    {
         QTextDocument doc;
         QFont font(QStringLiteral("DejaVu Serif"));
         font.setPointSize(11);
@@ -539,8 +573,9 @@ private slots:
         // pdfimages agrees (independent reader), when installed.
         QProcess pdfimages;
         pdfimages.start(QStringLiteral("pdfimages"), {QStringLiteral("-list"), pdf});
-        if (pdfimages.waitForFinished(20000) && pdfimages.exitCode() == 0) {
-            const QStringList lines = QString::fromUtf8(pdfimages.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
+        if (pdfimages.waitForFinished(poslab::testing::scaledMs(20000)) && pdfimages.exitCode() == 0) {
+            const QStringList lines =
+                QString::fromUtf8(pdfimages.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
             QCOMPARE(lines.size(), 2);  // the two header lines, no image rows
         }
 #ifdef POSLAB_HAVE_POPPLER
@@ -553,7 +588,8 @@ private slots:
         QVERIFY(text.contains(QStringLiteral("for every position")));
         // Known limit: CJK inside \text{} is drawn (WenQuanYi glyphs via QtSvg) but as
         // paths, so it does not extract; lessons keep Chinese outside formulas.
-        qInfo() << "CJK inside \\text{} extracts as" << text.mid(text.indexOf(QStringLiteral("position")) + 8).trimmed();
+        qInfo() << "CJK inside \\text{} extracts as"
+                << text.mid(text.indexOf(QStringLiteral("position")) + 8).trimmed();
         // The formulas are there as ink: the display matrix between the paragraphs.
         const QImage shot = page->renderToImage(100, 100);
         shot.save(outDir() + QStringLiteral("/formulas-pdf-100dpi.png"));

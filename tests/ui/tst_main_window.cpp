@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_main_window.cpp — the notebook window on a small test course
 // (tests/ui/window-data: two chapters in en and zh, a run block with vary:
 // params, a number, a choice and a run exercise), offscreen.
@@ -10,18 +11,19 @@
 //
 // Set POSLAB_SCREENSHOT_DIR to keep PNGs of every step in both languages.
 #include "../shared/temporary_lab_run.h"
+#include "../shared/test_timing.h"
 #include "lessons/course_loader.h"
 #include "lessons/progress_store.h"
 #include "lessons/run_engine.h"
 #include "ui/charts/chart_view.h"
+#include "ui/lab/training_lab_page.h"
 #include "ui/notebook/exercise_widget.h"
 #include "ui/notebook/lesson_view.h"
-#include "ui/window/main_window.h"
 #include "ui/notebook/param_panel.h"
-#include "ui/report/pdf_export.h"
 #include "ui/notebook/search_panel.h"
 #include "ui/notebook/toc_panel.h"
-#include "ui/lab/training_lab_page.h"
+#include "ui/report/pdf_export.h"
+#include "ui/window/main_window.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -32,17 +34,18 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStandardPaths>
-#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolBar>
 #include <QTreeWidget>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <memory>
 
 #ifdef POSLAB_HAVE_POPPLER
@@ -51,6 +54,8 @@
 
 using namespace poslab;
 using namespace poslab::ui;
+using poslab::testing::flushPostedEvents;
+using poslab::testing::scaledMs;
 
 namespace {
 
@@ -88,7 +93,7 @@ private:
         auto w = std::make_unique<MainWindow>(options(lang));
         w->resize(1200, 820);
         w->show();
-        if (!QTest::qWaitForWindowExposed(w.get())) qWarning("window not exposed");
+        if (!QTest::qWaitForWindowExposed(w.get(), poslab::testing::scaledMs(5000))) qWarning("window not exposed");
         QApplication::setActiveWindow(w.get());
         return w;
     }
@@ -97,7 +102,7 @@ private:
     {
         RunBlockCard* c = w->lessonView()->runCards().value(card);
         if (!c) return nullptr;
-        const bool done = QTest::qWaitFor([c] { return c->chart() != nullptr && !c->isBusy(); }, 20000);
+        const bool done = QTest::qWaitFor([c] { return c->chart() != nullptr && !c->isBusy(); }, scaledMs(20000));
         return done ? c : nullptr;
     }
 
@@ -138,7 +143,8 @@ private slots:
         // Tooltips name the shortcuts.
         QVERIFY2(w->nextAction()->toolTip().contains(QKeySequence(Qt::Key_PageDown).toString(QKeySequence::NativeText)),
                  qPrintable(w->nextAction()->toolTip()));
-        QVERIFY(w->searchAction()->toolTip().contains(QKeySequence(QKeySequence::Find).toString(QKeySequence::NativeText)));
+        QVERIFY(
+            w->searchAction()->toolTip().contains(QKeySequence(QKeySequence::Find).toString(QKeySequence::NativeText)));
     }
 
     void keysStepForwardAndBack()
@@ -237,8 +243,8 @@ private slots:
         QSignalSpy finished(w->runEngine(), &lessons::RunEngine::finished);
         const int executedBefore = w->runEngine()->executedRuns();
         spin->setValue(32);
-        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 20000);
-        QTRY_COMPARE_WITH_TIMEOUT(firstY(card->chart()), 8.5, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), scaledMs(20000));
+        QTRY_COMPARE_WITH_TIMEOUT(firstY(card->chart()), 8.5, scaledMs(20000));
         QCOMPARE(w->runEngine()->executedRuns(), executedBefore + 1);
 
         // Quick changes are debounced into one run of the last value.
@@ -247,15 +253,15 @@ private slots:
         spin->setValue(40);
         spin->setValue(48);
         QVERIFY(card->paramPanel()->assignments().contains(QStringLiteral("head_dim=48")));
-        QTRY_COMPARE_WITH_TIMEOUT(firstY(card->chart()), 12.5, 20000);
-        QVERIFY(w->runEngine()->waitForIdle(20000));
+        QTRY_COMPARE_WITH_TIMEOUT(firstY(card->chart()), 12.5, scaledMs(20000));
+        QVERIFY(w->runEngine()->waitForIdle(scaledMs(20000)));
         QCOMPARE(w->runEngine()->executedRuns(), executedMid + 1);
 
         // Reset brings back the lesson's values (from the cache: no new run).
         const int executedReset = w->runEngine()->executedRuns();
         card->paramPanel()->resetButton()->click();
         QCOMPARE(spin->value(), 64);
-        QTRY_COMPARE_WITH_TIMEOUT(firstY(card->chart()), 16.5, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(firstY(card->chart()), 16.5, scaledMs(20000));
         QCOMPARE(w->runEngine()->executedRuns(), executedReset);
         QVERIFY(card->errorText().isEmpty());
     }
@@ -279,12 +285,12 @@ private slots:
 
         auto turn = [](QWidget* target) {
             const QPointF mid(target->width() / 2.0, target->height() / 2.0);
-            QWheelEvent wheel(mid, target->mapToGlobal(mid), QPoint(), QPoint(0, 120), Qt::NoButton,
-                              Qt::NoModifier, Qt::NoScrollPhase, false);
+            QWheelEvent wheel(mid, target->mapToGlobal(mid), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+                              Qt::NoScrollPhase, false);
             QApplication::sendEvent(target, &wheel);
         };
         w->lessonView()->setFocus();
-        QTRY_VERIFY(w->lessonView()->hasFocus());
+        QTRY_VERIFY_WITH_TIMEOUT(w->lessonView()->hasFocus(), scaledMs(5000));
         turn(slider);
         turn(spin);
         QCOMPARE(spin->value(), 64);
@@ -294,7 +300,7 @@ private slots:
 
         // Focused (clicked or tabbed into), the spin box steps with the wheel as usual.
         spin->setFocus(Qt::TabFocusReason);
-        QTRY_VERIFY(spin->hasFocus());
+        QTRY_VERIFY_WITH_TIMEOUT(spin->hasFocus(), scaledMs(5000));
         turn(spin);
         QCOMPARE(spin->value(), 66);  // one step of the lesson's `step 2`
     }
@@ -339,9 +345,10 @@ private slots:
         QVERIFY2(ex->feedbackText().contains(QStringLiteral("Correct")), qPrintable(ex->feedbackText()));
         QVERIFY(ex->solutionVisible());
         // A correct answer shows the solution, so "Show solution" has nothing left to do
-        // (QA saw it stay enabled next to the visible solution).
+        // (it once stayed enabled next to the visible solution).
         QVERIFY(!ex->solutionButton()->isEnabled());
-        QVERIFY2(w->tocPanel()->stepMark(0, 2).startsWith(QStringLiteral("\u270e1/1")), qPrintable(w->tocPanel()->stepMark(0, 2)));
+        QVERIFY2(w->tocPanel()->stepMark(0, 2).startsWith(QStringLiteral("\u270e1/1")),
+                 qPrintable(w->tocPanel()->stepMark(0, 2)));
 
         // Already on disk (saved as typed), read by an independent store.
         lessons::ProgressStore disk(m_tmp->filePath(QStringLiteral("progress.json")));
@@ -416,12 +423,12 @@ private slots:
         QCOMPARE(ex->paramPanel()->value(QStringLiteral("rope_theta")).toDouble(), 100.0);
         QSignalSpy checked(ex, &ExerciseWidget::checked);
         ex->checkButton()->click();
-        QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 1, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 1, scaledMs(20000));
         QCOMPARE(checked[0][0].toBool(), false);
         QCOMPARE(ex->feedback(), ExerciseWidget::Feedback::Wrong);
         QVERIFY(ex->paramPanel()->setValue(QStringLiteral("rope_theta"), QStringLiteral("10000")));
         ex->checkButton()->click();
-        QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 2, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 2, scaledMs(20000));
         QCOMPARE(checked[1][0].toBool(), true);
         QCOMPARE(ex->feedback(), ExerciseWidget::Feedback::Correct);
     }
@@ -438,7 +445,7 @@ private slots:
             w->lessonView()->exercises().value(0)->optionButtons()[2]->click();  // chosen, not checked
             QVERIFY(w->goTo(1, 2));
             w->lessonView()->exercises().value(0)->paramPanel()->setValue(QStringLiteral("rope_theta"),
-                                                                         QStringLiteral("5000"));
+                                                                          QStringLiteral("5000"));
             w->setLanguage(QStringLiteral("zh"));
             QVERIFY(w->goTo(1, 1));
         }  // destroyed: nothing saved on close that was not saved before
@@ -491,8 +498,7 @@ private slots:
         auto w = openWindow();
         QVERIFY(w->goTo(0, 0));
         QSignalSpy shown(w.get(), &MainWindow::stepShown);
-        emit w->lessonView()->courseLinkActivated(QUrl(QStringLiteral("02-more.md#2")),
-                                                   w->course().chapters[0].file);
+        emit w->lessonView()->courseLinkActivated(QUrl(QStringLiteral("02-more.md#2")), w->course().chapters[0].file);
         QCOMPARE(w->chapterIndex(), 1);
         QCOMPARE(w->stepIndex(), 1);
     }
@@ -507,7 +513,7 @@ private slots:
         o.chapters = {w->course().chapters[0].number};
         o.outputPath = m_tmp->filePath(QStringLiteral("chapter.pdf"));
         w->startExport(o);
-        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, scaledMs(60000));
         QVERIFY2(finished[0][0].toBool(), qPrintable(finished[0][1].toString()));
         QFile pdf(o.outputPath);
         QVERIFY(pdf.open(QIODevice::ReadOnly));
@@ -523,7 +529,7 @@ private slots:
         // An unwritable path fails cleanly, leaving no file.
         o.outputPath = m_tmp->filePath(QStringLiteral("no/such/dir/x.pdf"));
         w->startExport(o);
-        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, scaledMs(60000));
         QVERIFY(!finished[1][0].toBool());
         QVERIFY(!QFileInfo::exists(o.outputPath));
     }
@@ -541,8 +547,10 @@ private slots:
         const bool hadHome = qEnvironmentVariableIsSet("XDG_DATA_HOME");
         qputenv("XDG_DATA_HOME", emptyData.path().toUtf8());
         const auto restore = qScopeGuard([&] {
-            if (hadHome) qputenv("XDG_DATA_HOME", oldHome);
-            else qunsetenv("XDG_DATA_HOME");
+            if (hadHome)
+                qputenv("XDG_DATA_HOME", oldHome);
+            else
+                qunsetenv("XDG_DATA_HOME");
             QStandardPaths::setTestModeEnabled(true);
         });
         QVERIFY(poslab::lab::resultsDirectory().startsWith(emptyData.path()));
@@ -552,7 +560,7 @@ private slots:
         MainWindow w(o);
         w.resize(1200, 820);
         w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(QTest::qWaitForWindowExposed(&w, poslab::testing::scaledMs(5000)));
         int chapter = -1, step = -1;
         for (int c = 0; c < w.course().chapters.size() && chapter < 0; ++c) {
             const lessons::Chapter& ch = w.course().chapters[c];
@@ -569,7 +577,8 @@ private slots:
             return nullptr;
         };
         QVERIFY(labCard());
-        QVERIFY(QTest::qWaitFor([&] { return labCard() && !labCard()->isBusy() && !labCard()->errorText().isEmpty(); }, 20000));
+        QVERIFY(QTest::qWaitFor([&] { return labCard() && !labCard()->isBusy() && !labCard()->errorText().isEmpty(); },
+                                scaledMs(20000)));
 
         w.showTrainingLab(true);
         QVERIFY(w.isTrainingLabShown());
@@ -581,8 +590,10 @@ private slots:
             QVERIFY(!w.isTrainingLabShown());
             QCOMPARE(w.chapterIndex(), chapter);
             QCOMPARE(w.stepIndex(), step);
-            QVERIFY2(QTest::qWaitFor([&] { return labCard() && !labCard()->isBusy() && labCard()->errorText().isEmpty(); }, 20000),
-                     qPrintable(labCard() ? labCard()->errorText() : QStringLiteral("no lab card")));
+            QVERIFY2(
+                QTest::qWaitFor([&] { return labCard() && !labCard()->isBusy() && labCard()->errorText().isEmpty(); },
+                                scaledMs(20000)),
+                qPrintable(labCard() ? labCard()->errorText() : QStringLiteral("no lab card")));
         }
     }
 
@@ -591,7 +602,8 @@ private slots:
         const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR");
         // POSLAB_SCREENSHOT_COURSE: look at another course (e.g. the shipped lessons/) the same way.
         MainWindowOptions o = options();
-        if (qEnvironmentVariableIsSet("POSLAB_SCREENSHOT_COURSE")) o.courseDir = qEnvironmentVariable("POSLAB_SCREENSHOT_COURSE");
+        if (qEnvironmentVariableIsSet("POSLAB_SCREENSHOT_COURSE"))
+            o.courseDir = qEnvironmentVariable("POSLAB_SCREENSHOT_COURSE");
         // POSLAB_SCREENSHOT_DARK: the same under a dark palette (colours must follow it).
         const QPalette lightPalette = QApplication::palette();
         if (qEnvironmentVariableIsSet("POSLAB_SCREENSHOT_DARK")) {
@@ -612,24 +624,37 @@ private slots:
         auto w = std::make_unique<MainWindow>(o);
         w->resize(1280, 860);
         w->show();
-        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        QVERIFY(QTest::qWaitForWindowExposed(w.get(), poslab::testing::scaledMs(5000)));
         for (const QString& lang : {QStringLiteral("en"), QStringLiteral("zh")}) {
             w->setLanguage(lang);
             for (int c = 0; c < w->course().chapters.size(); ++c) {
                 for (int s = 0; s < w->course().chapters[c].steps.size(); ++s) {
                     QVERIFY(w->goTo(c, s));
                     for (int i = 0; i < w->lessonView()->runCards().size(); ++i) QVERIFY(waitForChart(w.get(), i));
-                    QTest::qWait(50);
+                    // Laid out: every text block has grown to its text (formulas
+                    // arriving re-lay out their documents) before the grab.
+                    const auto textFits = [&] {
+                        const QList<MarkdownBrowser*> blocks = w->lessonView()->textBlocks();
+                        return std::all_of(blocks.cbegin(), blocks.cend(), [](MarkdownBrowser* b) {
+                            return b->height() >= int(b->document()->size().height());
+                        });
+                    };
+                    flushPostedEvents();
+                    QTRY_VERIFY_WITH_TIMEOUT(textFits(), scaledMs(5000));
                     // The whole step, not just the visible part: the page widget of the scroll area.
-                    const QImage img = dir.isEmpty() ? w->grab().toImage() : w->lessonView()->widget()->grab().toImage();
-                    if (!dir.isEmpty()) w->grab().save(QDir(dir).filePath(QStringLiteral("win-%1-%2-%3.png").arg(lang).arg(c + 1).arg(s + 1)));
+                    const QImage img =
+                        dir.isEmpty() ? w->grab().toImage() : w->lessonView()->widget()->grab().toImage();
+                    if (!dir.isEmpty())
+                        w->grab().save(
+                            QDir(dir).filePath(QStringLiteral("win-%1-%2-%3.png").arg(lang).arg(c + 1).arg(s + 1)));
                     QVERIFY(!img.isNull());
                     // Every text block is tall enough for its text (no clipped lines).
                     for (MarkdownBrowser* b : w->lessonView()->textBlocks())
                         QVERIFY2(b->height() >= int(b->document()->size().height()),
                                  qPrintable(b->toPlainText().left(60)));
                     if (!dir.isEmpty())
-                        img.save(QDir(dir).filePath(QStringLiteral("page-%1-%2-%3.png").arg(lang).arg(c + 1).arg(s + 1)));
+                        img.save(
+                            QDir(dir).filePath(QStringLiteral("page-%1-%2-%3.png").arg(lang).arg(c + 1).arg(s + 1)));
                 }
             }
         }

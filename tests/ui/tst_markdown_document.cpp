@@ -1,20 +1,21 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_markdown_document — lesson Markdown -> QTextDocument structure (md4c),
 // the CJK soft-break rule, the course-folder rules for images and links,
 // formulas as text objects, and the code highlighter's tokens.
 #include "ui/document/code_highlighter.h"
 #include "ui/document/fonts.h"
-#include "ui/formula/formula_renderer.h"
 #include "ui/document/markdown_document.h"
+#include "ui/formula/formula_renderer.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QApplication>
 #include <QFontInfo>
 #include <QTemporaryDir>
 #include <QTextBlock>
-#include <QTextLayout>
-#include <QAbstractTextDocumentLayout>
 #include <QTextCursor>
 #include <QTextDocument>
 #include <QTextFrame>
+#include <QTextLayout>
 #include <QTextList>
 #include <QTextTable>
 #include <QtTest>
@@ -143,13 +144,20 @@ void TestMarkdownDocument::cjkSoftBreak_data()
 {
     QTest::addColumn<QString>("markdown");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("two CJK: no space") << "中文\n换行" << "中文换行";
-    QTest::newRow("latin: space") << "word\nbreak" << "word break";
-    QTest::newRow("CJK then latin: space") << "中文\nword" << "中文 word";
-    QTest::newRow("latin then CJK: space") << "word\n中文" << "word 中文";
-    QTest::newRow("CJK punctuation") << "句子。\n下一句" << "句子。下一句";
-    QTest::newRow("full-width comma") << "甲，\n乙" << "甲，乙";
-    QTest::newRow("into emphasis") << "中文\n**强调**" << "中文强调";
+    QTest::newRow("two CJK: no space") << "中文\n换行"
+                                       << "中文换行";
+    QTest::newRow("latin: space") << "word\nbreak"
+                                  << "word break";
+    QTest::newRow("CJK then latin: space") << "中文\nword"
+                                           << "中文 word";
+    QTest::newRow("latin then CJK: space") << "word\n中文"
+                                           << "word 中文";
+    QTest::newRow("CJK punctuation") << "句子。\n下一句"
+                                     << "句子。下一句";
+    QTest::newRow("full-width comma") << "甲，\n乙"
+                                      << "甲，乙";
+    QTest::newRow("into emphasis") << "中文\n**强调**"
+                                   << "中文强调";
     QTest::newRow("hard break kept") << "中文\\\n换行" << QString("中文") + QChar(QChar::LineSeparator) + "换行";
 }
 
@@ -167,7 +175,10 @@ void TestMarkdownDocument::table()
 {
     QTextDocument doc;
     MarkdownDocument md(courseContext());
-    md.render(&doc, QStringLiteral("Before.\n\n| Name | Mid | Num |\n|:--|:-:|--:|\n| a | b | 1 |\n| cc | dd | 22 |\n| e | f | 333 |\n\nAfter.\n"));
+    md.render(
+        &doc,
+        QStringLiteral(
+            "Before.\n\n| Name | Mid | Num |\n|:--|:-:|--:|\n| a | b | 1 |\n| cc | dd | 22 |\n| e | f | 333 |\n\nAfter.\n"));
     const QList<QTextTable*> ts = tables(doc);
     QCOMPARE(ts.size(), 1);
     QTextTable* t = ts.first();
@@ -178,13 +189,18 @@ void TestMarkdownDocument::table()
     QCOMPARE(t->cellAt(0, 0).firstCursorPosition().block().text(), QStringLiteral("Name"));
     QCOMPARE(t->cellAt(3, 2).firstCursorPosition().block().text(), QStringLiteral("333"));
     // Header bold, body not.
-    QCOMPARE(t->cellAt(0, 1).firstCursorPosition().block().begin().fragment().charFormat().fontWeight(), int(QFont::Bold));
-    QVERIFY(t->cellAt(1, 1).firstCursorPosition().block().begin().fragment().charFormat().fontWeight() != int(QFont::Bold));
+    QCOMPARE(t->cellAt(0, 1).firstCursorPosition().block().begin().fragment().charFormat().fontWeight(),
+             int(QFont::Bold));
+    QVERIFY(t->cellAt(1, 1).firstCursorPosition().block().begin().fragment().charFormat().fontWeight() !=
+            int(QFont::Bold));
     // Column alignment from the delimiter row, in every row.
     for (int r = 0; r < 4; ++r) {
-        QCOMPARE(t->cellAt(r, 0).firstCursorPosition().blockFormat().alignment() & Qt::AlignHorizontal_Mask, Qt::AlignLeft);
-        QCOMPARE(t->cellAt(r, 1).firstCursorPosition().blockFormat().alignment() & Qt::AlignHorizontal_Mask, Qt::AlignHCenter);
-        QCOMPARE(t->cellAt(r, 2).firstCursorPosition().blockFormat().alignment() & Qt::AlignHorizontal_Mask, Qt::AlignRight);
+        QCOMPARE(t->cellAt(r, 0).firstCursorPosition().blockFormat().alignment() & Qt::AlignHorizontal_Mask,
+                 Qt::AlignLeft);
+        QCOMPARE(t->cellAt(r, 1).firstCursorPosition().blockFormat().alignment() & Qt::AlignHorizontal_Mask,
+                 Qt::AlignHCenter);
+        QCOMPARE(t->cellAt(r, 2).firstCursorPosition().blockFormat().alignment() & Qt::AlignHorizontal_Mask,
+                 Qt::AlignRight);
     }
     // Text around the table stays outside it, in order.
     const QString text = doc.toPlainText();
@@ -211,7 +227,7 @@ void TestMarkdownDocument::lists()
     QCOMPARE(inner->count(), 2);
     QCOMPARE(outer->format().style(), QTextListFormat::ListDisc);
     QCOMPARE(outer->format().indent(), 1);
-    QCOMPARE(inner->format().indent(), 2);  // nested
+    QCOMPARE(inner->format().indent(), 2);                                                            // nested
     QVERIFY(inner->format().style() < 0 && inner->format().style() <= QTextListFormat::ListDecimal);  // numbered
     QCOMPARE(ordered->format().style(), QTextListFormat::ListDecimal);
     QCOMPARE(ordered->itemNumber(byText.value(QStringLiteral("second"))), 1);
@@ -246,7 +262,8 @@ void TestMarkdownDocument::codeBlock()
         lines << b.text();
         for (auto f = b.begin(); !f.atEnd(); ++f) formats.insert(f.fragment().text(), f.fragment().charFormat());
     }
-    QCOMPARE(lines, (QStringList{QStringLiteral("// comment"), QStringLiteral("int x = 42;"), QStringLiteral("return \"s\";")}));
+    QCOMPARE(lines, (QStringList{QStringLiteral("// comment"), QStringLiteral("int x = 42;"),
+                                 QStringLiteral("return \"s\";")}));
     // Monospace, by family and by metrics.
     for (const QTextCharFormat& f : formats) {
         QCOMPARE(f.fontFamilies().toStringList().first(), poslab::ui::fonts::monospaceFamily());
@@ -255,8 +272,10 @@ void TestMarkdownDocument::codeBlock()
     // Highlighted: comment italic, keyword bold, number and string coloured apart from plain text.
     QVERIFY(formats.value(QStringLiteral("// comment")).fontItalic());
     QCOMPARE(formats.value(QStringLiteral("return")).fontWeight(), int(QFont::Bold));
-    QVERIFY(formats.value(QStringLiteral("42")).foreground().color() != formats.value(QStringLiteral(" x = ")).foreground().color());
-    QVERIFY(formats.value(QStringLiteral("\"s\"")).foreground().color() != formats.value(QStringLiteral(" x = ")).foreground().color());
+    QVERIFY(formats.value(QStringLiteral("42")).foreground().color() !=
+            formats.value(QStringLiteral(" x = ")).foreground().color());
+    QVERIFY(formats.value(QStringLiteral("\"s\"")).foreground().color() !=
+            formats.value(QStringLiteral(" x = ")).foreground().color());
     QVERIFY(doc.toPlainText().trimmed().endsWith(QStringLiteral("More.")));
 }
 
@@ -371,7 +390,9 @@ void TestMarkdownDocument::punctuationStaysWithFormula()
 {
     QTextDocument doc;
     MarkdownDocument md(courseContext());
-    md.render(&doc, QStringLiteral("位置编码把每个位置 $p$ 变成一个向量 $\\mathrm{PE}(p)$。它的长度是 $\\sqrt{d/2}$，与 $p$ 无关。"));
+    md.render(&doc,
+              QStringLiteral(
+                  "位置编码把每个位置 $p$ 变成一个向量 $\\mathrm{PE}(p)$。它的长度是 $\\sqrt{d/2}$，与 $p$ 无关。"));
     // The punctuation after a formula belongs to the formula object, which draws it.
     QStringList trailing;
     for (const auto& f : fragments(doc))
@@ -400,7 +421,8 @@ void TestMarkdownDocument::math()
 {
     QTextDocument doc;
     MarkdownDocument md(courseContext());
-    md.render(&doc, QStringLiteral("Angle $p\\omega_j$ per pair.\n\n$$\n\\begin{pmatrix} a & b \\\\ c & d \\end{pmatrix}\n$$\n"));
+    md.render(&doc, QStringLiteral(
+                        "Angle $p\\omega_j$ per pair.\n\n$$\n\\begin{pmatrix} a & b \\\\ c & d \\end{pmatrix}\n$$\n"));
     QStringList inlineTex, displayTex;
     for (const auto& f : fragments(doc)) {
         if (f.second.objectType() != poslab::ui::FormulaTextObject::kObjectType) continue;
@@ -420,7 +442,8 @@ void TestMarkdownDocument::math()
     QCOMPARE(blocks[1].text(), QString(QChar::ObjectReplacementCharacter));
     QCOMPARE(blocks[1].blockFormat().alignment() & Qt::AlignHorizontal_Mask, Qt::AlignHCenter);
     // Spaces around the inline formula are kept.
-    QCOMPARE(blocks[0].text(), QStringLiteral("Angle ") + QChar(QChar::ObjectReplacementCharacter) + QStringLiteral(" per pair."));
+    QCOMPARE(blocks[0].text(),
+             QStringLiteral("Angle ") + QChar(QChar::ObjectReplacementCharacter) + QStringLiteral(" per pair."));
 
     // The placeholder inserter marks its text with the TeX.
     QTextDocument doc2;
@@ -430,7 +453,9 @@ void TestMarkdownDocument::math()
     QCOMPARE(doc2.toPlainText(), QStringLiteral("x a^2 y"));
     bool marked = false;
     for (const auto& f : fragments(doc2))
-        if (f.first == u"a^2") marked = f.second.property(MarkdownDocument::FormulaTexProperty).toString() == u"a^2" && f.second.fontItalic();
+        if (f.first == u"a^2")
+            marked =
+                f.second.property(MarkdownDocument::FormulaTexProperty).toString() == u"a^2" && f.second.fontItalic();
     QVERIFY(marked);
 }
 
@@ -481,22 +506,24 @@ void TestMarkdownDocument::inlineMode()
     c.insertText(QStringLiteral("Figure 1: "));
     md.insertInline(c, QStringLiteral("the *first* table\nof $p$"));
     QCOMPARE(doc.blockCount(), 1);
-    QCOMPARE(doc.toPlainText(), QStringLiteral("Figure 1: the first table of ") + QChar(QChar::ObjectReplacementCharacter));
+    QCOMPARE(doc.toPlainText(),
+             QStringLiteral("Figure 1: the first table of ") + QChar(QChar::ObjectReplacementCharacter));
 }
 
 void TestMarkdownDocument::fontsAreExplicit()
 {
     using namespace poslab::ui::fonts;
-    for (const QString lang : {QStringLiteral("en"), QStringLiteral("zh")}) {
+    for (const QString& lang : {QStringLiteral("en"), QStringLiteral("zh")}) {
         for (Role r : {Role::Body, Role::Heading, Role::Code, Role::Ui}) {
             const QStringList f = families(r, lang);
             QCOMPARE(f.size(), 2);
-            QVERIFY(f[0] != cjkFamily());     // a Latin family first (PDF text extraction)
+            QVERIFY(f[0] != cjkFamily());  // a Latin family first (PDF text extraction)
             QCOMPARE(f[1], cjkFamily());
             QVERIFY(hasFamily(f[0]));
         }
     }
-    QCOMPARE(cjkFamily(), QStringLiteral("WenQuanYi Micro Hei"));  // installed on PosLab's machines (fonts-wqy-microhei)
+    QCOMPARE(cjkFamily(),
+             QStringLiteral("WenQuanYi Micro Hei"));  // installed on PosLab's machines (fonts-wqy-microhei)
     QCOMPARE(monospaceFamily(), QStringLiteral("DejaVu Sans Mono"));
     QVERIFY(font(Role::Heading, QStringLiteral("en")).bold());
     QVERIFY(QFontInfo(font(Role::Code, QStringLiteral("en"))).fixedPitch());
@@ -511,18 +538,26 @@ void TestMarkdownDocument::highlighter_data()
     QTest::addColumn<QString>("code");
     QTest::addColumn<QStringList>("texts");
     QTest::addColumn<QList<int>>("kinds");
-    QTest::newRow("cpp") << "cpp" << "#include <x>\nconst float y = 1.5e-3f; // c\n"
+    QTest::newRow("cpp") << "cpp"
+                         << "#include <x>\nconst float y = 1.5e-3f; // c\n"
                          << QStringList{"#include <x>", "const", "float", "1.5e-3f", "// c"}
-                         << QList<int>{int(K::Preprocessor), int(K::Keyword), int(K::Type), int(K::Number), int(K::Comment)};
-    QTest::newRow("cpp block comment and string") << "c++" << "/* a\nb */ x = \"q\\\"\";"
-                                                  << QStringList{"/* a\nb */", "\"q\\\"\""}
-                                                  << QList<int>{int(K::Comment), int(K::String)};
-    QTest::newRow("python") << "python" << "@torch.no_grad()\ndef f(x2):\n    return x2 ** 0.5  # root\n"
+                         << QList<int>{int(K::Preprocessor), int(K::Keyword), int(K::Type), int(K::Number),
+                                       int(K::Comment)};
+    QTest::newRow("cpp block comment and string")
+        << "c++"
+        << "/* a\nb */ x = \"q\\\"\";" << QStringList{"/* a\nb */", "\"q\\\"\""}
+        << QList<int>{int(K::Comment), int(K::String)};
+    QTest::newRow("python") << "python"
+                            << "@torch.no_grad()\ndef f(x2):\n    return x2 ** 0.5  # root\n"
                             << QStringList{"@torch.no_grad", "def", "return", "0.5", "# root"}
-                            << QList<int>{int(K::Decorator), int(K::Keyword), int(K::Keyword), int(K::Number), int(K::Comment)};
-    QTest::newRow("python triple string") << "py" << "s = \"\"\"a\n# not a comment\"\"\"\n"
-                                          << QStringList{"\"\"\"a\n# not a comment\"\"\""} << QList<int>{int(K::String)};
-    QTest::newRow("unknown language") << "text" << "int x = 1; // no" << QStringList{} << QList<int>{};
+                            << QList<int>{int(K::Decorator), int(K::Keyword), int(K::Keyword), int(K::Number),
+                                          int(K::Comment)};
+    QTest::newRow("python triple string")
+        << "py"
+        << "s = \"\"\"a\n# not a comment\"\"\"\n"
+        << QStringList{"\"\"\"a\n# not a comment\"\"\""} << QList<int>{int(K::String)};
+    QTest::newRow("unknown language") << "text"
+                                      << "int x = 1; // no" << QStringList{} << QList<int>{};
 }
 
 void TestMarkdownDocument::highlighter()

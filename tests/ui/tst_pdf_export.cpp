@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_pdf_export — the PDF report, read back from the file with poppler-qt6.
 //
 // The small course in tests/ui/data/course (two chapters in en and zh: text, a
@@ -7,9 +8,10 @@
 // reader would: text per page with positions (poppler), fonts, images
 // (pdfimages -list from poppler-utils).
 #include "../shared/temporary_lab_run.h"
+#include "../shared/test_timing.h"
+#include "lessons/course_loader.h"
 #include "lessons/progress_store.h"
 #include "ui/report/pdf_export.h"
-#include "lessons/course_loader.h"
 
 #include <QApplication>
 #include <QDir>
@@ -28,8 +30,8 @@
 #include <memory>
 
 using poslab::ui::ExportOptions;
-using poslab::ui::ExportResult;
 using poslab::ui::exportPdf;
+using poslab::ui::ExportResult;
 using poslab::ui::parseChapterList;
 
 namespace {
@@ -125,7 +127,10 @@ private slots:
 #endif
 
 private:
-    QString pdfFor(const QString& lang) const { return m_dir.filePath(QStringLiteral("report-%1.pdf").arg(lang)); }
+    QString pdfFor(const QString& lang) const
+    {
+        return m_dir.filePath(QStringLiteral("report-%1.pdf").arg(lang));
+    }
     QTemporaryDir m_dir;
     QString m_answers;
     QHash<QString, ExportResult> m_results;
@@ -210,9 +215,15 @@ void TestPdfExport::usageErrors()
     };
     const QList<Case> cases{
         {"unknown language", [](ExportOptions& o) { o.lang = QStringLiteral("fr"); }, "fr"},
-        {"unknown chapter", [](ExportOptions& o) { o.chapters = {1, 7}; }, "7"},
-        {"missing course", [](ExportOptions& o) { o.courseDir = QStringLiteral("/nonexistent/course"); }, "/nonexistent/course"},
-        {"missing answers", [](ExportOptions& o) { o.answersFile = QStringLiteral("/nonexistent/answers.json"); }, "answers"},
+        {"unknown chapter",
+         [](ExportOptions& o) {
+             o.chapters = {1, 7};
+         },
+         "7"},
+        {"missing course", [](ExportOptions& o) { o.courseDir = QStringLiteral("/nonexistent/course"); },
+         "/nonexistent/course"},
+        {"missing answers", [](ExportOptions& o) { o.answersFile = QStringLiteral("/nonexistent/answers.json"); },
+         "answers"},
         {"no output", [](ExportOptions& o) { o.outputPath.clear(); }, "-o"},
     };
     for (const Case& c : cases) {
@@ -247,7 +258,8 @@ void TestPdfExport::usageErrors()
 void TestPdfExport::unwritablePathLeavesNoFile()
 {
     // /proc refuses new files even for root; the other is a folder that does not exist.
-    for (const QString& path : {QStringLiteral("/proc/poslab-report.pdf"), m_dir.filePath(QStringLiteral("no/such/dir/r.pdf"))}) {
+    for (const QString& path :
+         {QStringLiteral("/proc/poslab-report.pdf"), m_dir.filePath(QStringLiteral("no/such/dir/r.pdf"))}) {
         ExportOptions o;
         o.courseDir = kCourse;
         o.outputPath = path;
@@ -344,7 +356,8 @@ void TestPdfExport::contentsMatchHeadings()
             printed = parts.last().toInt(&ok);
             if (!ok) printed = -1;
         }
-        QVERIFY2(printed >= 3, qPrintable(QStringLiteral("no page number for '%1' in %2").arg(e.title, tocLines.join(u'|'))));
+        QVERIFY2(printed >= 3,
+                 qPrintable(QStringLiteral("no page number for '%1' in %2").arg(e.title, tocLines.join(u'|'))));
         QCOMPARE(printed, e.page);
         // The heading itself is on that page, as printed in the contents
         // (steps "1.2  Title"), and not in the running header.
@@ -367,10 +380,11 @@ void TestPdfExport::chineseExtractsExactly()
     for (int i = 0; i < doc->numPages(); ++i) all += doc->page(i)->text(QRectF()) + u'\n';
     const QString flat = noSpace(all);
     // Headings and body text, character for character.
-    for (const QString& s : {QStringLiteral("顺序很重要"), QStringLiteral("注意力忽略顺序"), QStringLiteral("位置的相似度"),
-                            QStringLiteral("正弦波"), QStringLiteral("把表画成图"), QStringLiteral("一张长表"),
-                            QStringLiteral("目录"), QStringLiteral("下面的行在分页时绝不能被切成两半。"),
-                            QStringLiteral("每一对是一个正弦和一个余弦。"), QStringLiteral("第1章·顺序很重要")})
+    for (const QString& s :
+         {QStringLiteral("顺序很重要"), QStringLiteral("注意力忽略顺序"), QStringLiteral("位置的相似度"),
+          QStringLiteral("正弦波"), QStringLiteral("把表画成图"), QStringLiteral("一张长表"), QStringLiteral("目录"),
+          QStringLiteral("下面的行在分页时绝不能被切成两半。"), QStringLiteral("每一对是一个正弦和一个余弦。"),
+          QStringLiteral("第1章·顺序很重要")})
         QVERIFY2(flat.contains(s), qPrintable(s));
     // No Kangxi / CJK radicals (what Noto CJK turns 用 小 长 into).
     for (QChar c : all) {
@@ -396,7 +410,8 @@ void TestPdfExport::fontsEmbedded()
     bool cjk = false;
     for (const Poppler::FontInfo& f : fonts) {
         QVERIFY2(f.isEmbedded(), qPrintable(f.name()));
-        if (f.name().contains(u"WenQuanYi", Qt::CaseInsensitive) || f.name().contains(u"wqy", Qt::CaseInsensitive)) cjk = true;
+        if (f.name().contains(u"WenQuanYi", Qt::CaseInsensitive) || f.name().contains(u"wqy", Qt::CaseInsensitive))
+            cjk = true;
         QVERIFY2(!f.name().contains(u"Noto Sans CJK JP", Qt::CaseInsensitive), qPrintable(f.name()));
     }
     if (lang == u"zh") QVERIFY(cjk);
@@ -407,8 +422,12 @@ void TestPdfExport::chartsPresent_data()
     QTest::addColumn<QString>("lang");
     QTest::addColumn<QString>("axisTitle");
     QTest::addColumn<QString>("heatmapAxis");
-    QTest::newRow("en") << "en" << "Position offset" << "Channel";
-    QTest::newRow("zh") << "zh" << "位置偏移" << "通道";
+    QTest::newRow("en") << "en"
+                        << "Position offset"
+                        << "Channel";
+    QTest::newRow("zh") << "zh"
+                        << "位置偏移"
+                        << "通道";
 }
 
 void TestPdfExport::chartsPresent()
@@ -428,7 +447,7 @@ void TestPdfExport::chartsPresent()
     QVERIFY2(!pdfimages.isEmpty(), "pdfimages (poppler-utils) is needed to list the images");
     QProcess p;
     p.start(pdfimages, {QStringLiteral("-list"), pdfFor(lang)});
-    QVERIFY(p.waitForFinished(30000));
+    QVERIFY(p.waitForFinished(poslab::testing::scaledMs(30000)));
     const QStringList rows = QString::fromUtf8(p.readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts).mid(2);
     bool heatmap = false;
     for (const QString& row : rows) {
@@ -469,8 +488,10 @@ void TestPdfExport::headersAndFooters()
             }
         }
         if (chapter > 0 && !starts && i + 1 < r.toc.last().page) {
-            const QString expected = lang == u"en" ? QStringLiteral("Chapter%1·").arg(chapter) : QStringLiteral("第%1章·").arg(chapter);
-            QVERIFY2(header.startsWith(expected), qPrintable(QStringLiteral("page %1 header '%2'").arg(i + 1).arg(header)));
+            const QString expected =
+                lang == u"en" ? QStringLiteral("Chapter%1·").arg(chapter) : QStringLiteral("第%1章·").arg(chapter);
+            QVERIFY2(header.startsWith(expected),
+                     qPrintable(QStringLiteral("page %1 header '%2'").arg(i + 1).arg(header)));
             ++withHeader;
         }
     }
@@ -498,9 +519,12 @@ void TestPdfExport::tableRowsNotCut()
     for (int k = 1; k <= 40; ++k) {
         const QString a = QStringLiteral("alpha%1").arg(k), o = QStringLiteral("omega%1").arg(k);
         QVERIFY2(pageOf.contains(a) && pageOf.contains(o), qPrintable(a));
-        QVERIFY2(pageOf[a] == pageOf[o], qPrintable(QStringLiteral("row %1 cut: pages %2 and %3").arg(k).arg(pageOf[a] + 1).arg(pageOf[o] + 1)));
+        QVERIFY2(
+            pageOf[a] == pageOf[o],
+            qPrintable(QStringLiteral("row %1 cut: pages %2 and %3").arg(k).arg(pageOf[a] + 1).arg(pageOf[o] + 1)));
     }
-    QVERIFY2(pageOf[QStringLiteral("alpha1")] < pageOf[QStringLiteral("alpha40")], "the long table should cross a page");
+    QVERIFY2(pageOf[QStringLiteral("alpha1")] < pageOf[QStringLiteral("alpha40")],
+             "the long table should cross a page");
 }
 
 void TestPdfExport::exercisesShowAnswers()
@@ -598,7 +622,8 @@ void TestPdfExport::realCourseExports()
     for (const Poppler::FontInfo& f : doc->fonts()) QVERIFY2(f.isEmbedded(), qPrintable(f.name()));
     // Every chapter title is extractable text (a reader can search and copy it),
     // in the contents and on the chapter's own page; every run block ran.
-    const poslab::lessons::CourseLoadResult course = poslab::lessons::loadCourse(poslab::lessons::defaultCourseDir(), lang);
+    const poslab::lessons::CourseLoadResult course =
+        poslab::lessons::loadCourse(poslab::lessons::defaultCourseDir(), lang);
     QVERIFY(course.ok());
     QVERIFY(!course.course.chapters.isEmpty());
     int runBlocks = 0;
@@ -610,7 +635,8 @@ void TestPdfExport::realCourseExports()
         // The contents page, the chapter's first page and its running headers.
         QVERIFY2(pages >= 2, qPrintable(QStringLiteral("'%1' found on %2 page(s)").arg(c.title).arg(pages)));
         for (const poslab::lessons::Step& s : c.steps)
-            for (const poslab::lessons::Block& b : s.blocks) runBlocks += b.kind == poslab::lessons::Block::Kind::Run ? 1 : 0;
+            for (const poslab::lessons::Block& b : s.blocks)
+                runBlocks += b.kind == poslab::lessons::Block::Kind::Run ? 1 : 0;
     }
     QCOMPARE(r.runCount, runBlocks);
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_translations.cpp — the Chinese UI translation is complete and current.
 //
 // Reads translations/poslab_zh_CN.ts: no unfinished, vanished or obsolete
@@ -6,9 +7,10 @@
 // over src/ui into a temporary file: every tr() string of the UI must be in
 // the committed file. Loads the compiled :/i18n/poslab_zh_CN.qm and looks
 // every message up, so the resource is built from the current .ts.
+#include "../shared/test_timing.h"
 #include "modules/registry.h"
-#include "ui/window/main_window.h"
 #include "ui/notebook/param_panel.h"
+#include "ui/window/main_window.h"
 
 #include <QAction>
 #include <QApplication>
@@ -40,7 +42,7 @@ struct Message {
     QString source;
     QString comment;
     bool numerus = false;
-    QString translationType;  // "", "unfinished", "vanished", "obsolete"
+    QString translationType;   // "", "unfinished", "vanished", "obsolete"
     QStringList translations;  // the text, or each numerus form
 };
 
@@ -147,16 +149,18 @@ private slots:
     void everyUiStringIsInTheTsFile()
     {
         const QString lupdate = QLibraryInfo::path(QLibraryInfo::BinariesPath) + QStringLiteral("/lupdate");
-        QVERIFY2(QFileInfo(lupdate).isExecutable(), qPrintable(lupdate + QStringLiteral(" (qt6-l10n-tools) is missing")));
+        QVERIFY2(QFileInfo(lupdate).isExecutable(),
+                 qPrintable(lupdate + QStringLiteral(" (qt6-l10n-tools) is missing")));
         QTemporaryDir tmp;
         QVERIFY(tmp.isValid());
         const QString fresh = tmp.filePath(QStringLiteral("fresh_zh_CN.ts"));
         QProcess p;
         p.setProcessChannelMode(QProcess::MergedChannels);
-        p.start(lupdate, {QStringLiteral("-I"), repoRoot() + QStringLiteral("/src"), repoRoot() + QStringLiteral("/src/ui"),
-                          QStringLiteral("-ts"), fresh, QStringLiteral("-locations"), QStringLiteral("none"),
-                          QStringLiteral("-target-language"), QStringLiteral("zh_CN")});
-        QVERIFY(p.waitForFinished(120000));
+        p.start(lupdate,
+                {QStringLiteral("-I"), repoRoot() + QStringLiteral("/src"), repoRoot() + QStringLiteral("/src/ui"),
+                 QStringLiteral("-ts"), fresh, QStringLiteral("-locations"), QStringLiteral("none"),
+                 QStringLiteral("-target-language"), QStringLiteral("zh_CN")});
+        QVERIFY(p.waitForFinished(poslab::testing::scaledMs(120000)));
         QVERIFY2(p.exitCode() == 0, p.readAll().constData());
 
         QString error;
@@ -184,8 +188,8 @@ private slots:
         const QList<Message> messages = readTs(tsPath(), &error);
         for (const Message& m : messages) {
             const QByteArray ctx = m.context.toUtf8(), src = m.source.toUtf8(), cmt = m.comment.toUtf8();
-            const QString got = t.translate(ctx.constData(), src.constData(), m.comment.isEmpty() ? nullptr : cmt.constData(),
-                                            m.numerus ? 2 : -1);
+            const QString got = t.translate(ctx.constData(), src.constData(),
+                                            m.comment.isEmpty() ? nullptr : cmt.constData(), m.numerus ? 2 : -1);
             QVERIFY2(!got.isEmpty(), qPrintable(m.context + QStringLiteral(": ") + m.source));
         }
     }
@@ -193,7 +197,8 @@ private slots:
     void installSwitchesLiveWidgets()
     {
         // A live widget retranslates itself on the LanguageChange sent by the switch.
-        const poslab::modules::ModuleSpec* spec = poslab::modules::Registry::builtin().find(QStringLiteral("alibi.slopes"));
+        const poslab::modules::ModuleSpec* spec =
+            poslab::modules::Registry::builtin().find(QStringLiteral("alibi.slopes"));
         QVERIFY(spec);
         poslab::lessons::VarySpec vary;
         vary.name = QStringLiteral("heads");

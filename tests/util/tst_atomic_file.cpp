@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_atomic_file — writeFileAtomically leaves either the old file or the
 // whole new one: a full disk (simulated with RLIMIT_FSIZE, as the fault tests
 // do for whole processes), a path that is a folder and an unwritable folder
@@ -10,9 +11,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <csignal>
 #include <sys/resource.h>
 #include <unistd.h>
+#include <csignal>
 
 using poslab::util::writeFileAtomically;
 
@@ -51,7 +52,7 @@ private slots:
     void fullDiskKeepsThePreviousFile_data()
     {
         QTest::addColumn<int>("size");
-        QTest::newRow("small file") << 2000;          // fits a buffer: the short write happens at flush
+        QTest::newRow("small file") << 2000;         // fits a buffer: the short write happens at flush
         QTest::newRow("large file") << 1024 * 1024;  // written straight through
     }
     void fullDiskKeepsThePreviousFile()

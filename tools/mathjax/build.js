@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // node build.js MODULES_DIR OUT_DIR
 // Bundles src/qjs-entry.js with esbuild into OUT_DIR/mathjax-qjs.js (one
 // self-contained script for QJSEngine) and writes OUT_DIR/version.txt (a hash

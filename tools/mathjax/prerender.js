@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // node prerender.js BUNDLE LESSONS_DIR OUT_JSON
 // Renders every formula of the shipped course (lessons/**/*.md) with the very
 // bundle QJSEngine would load (run in a Node vm, so the output is identical)

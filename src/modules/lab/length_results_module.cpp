@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // length_results_module.cpp — runnable modules of the lab family:
 //   lab.length_results  the latest stored "train short, test long" run
 //                       (modules/lab/run_store.h), as tables and charts for the
@@ -21,6 +22,7 @@
 #include "modules/registry.h"
 
 #include "lm/model.h"
+#include "util/duration_format.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -39,44 +41,38 @@ namespace {
 
 // The rows a reader can pick one by one: the six trained schemes and RoPE with
 // each inference-time scaling, named as lm_experiment names them.
-const QStringList kSchemeNames{u"none"_s,        u"sinusoidal"_s,  u"learned"_s,      u"t5_bias"_s,
-                               u"alibi"_s,       u"rope"_s,        u"rope+linear"_s,  u"rope+ntk"_s,
-                               u"rope+dynamic"_s, u"rope+yarn"_s};
+const QStringList kSchemeNames{u"none"_s, u"sinusoidal"_s,  u"learned"_s,  u"t5_bias"_s,      u"alibi"_s,
+                               u"rope"_s, u"rope+linear"_s, u"rope+ntk"_s, u"rope+dynamic"_s, u"rope+yarn"_s};
 
 struct Lang {
     bool zh = false;
-    QString operator()(const char* en, const char* zhText) const {
-        return QString::fromUtf8(zh ? zhText : en);
-    }
+    QString operator()(const char* en, const char* zhText) const { return QString::fromUtf8(zh ? zhText : en); }
 };
 
 // An output name for a row: "rope+yarn" -> "rope_yarn" (output names are
 // snake_case so conditions and `label:` lines can name them).
-QString seriesName(const std::string& rowName) {
+QString seriesName(const std::string& rowName)
+{
     QString n = QString::fromStdString(rowName);
     n.replace(u'+', u'_');
     return n;
 }
 
-QString number(double v, int decimals) { return QString::number(v, 'f', decimals); }
-
-QString duration(double seconds, const Lang& tr) {
-    if (!(seconds >= 0)) return tr("unknown", "未知");
-    if (seconds < 60) return tr("%1 s", "%1 秒").arg(number(seconds, 1));
-    const int s = int(std::lround(seconds));
-    if (s < 3600) return tr("%1 min %2 s", "%1 分 %2 秒").arg(s / 60).arg(s % 60);
-    return tr("%1 h %2 min", "%1 小时 %2 分").arg(s / 3600).arg((s % 3600) / 60);
+QString number(double v, int decimals)
+{
+    return QString::number(v, 'f', decimals);
 }
 
-QString noRunMessage(const Lang& tr, const QStringList& warnings) {
-    QString m = tr(
-        "No training run is stored yet: open the Training Lab (menu Go ▸ Training Lab, or Ctrl+T) and start a run, or "
-        "run `poslab experiment length --quick` (under a minute on two cores); `poslab export` runs it for you "
-        "unless --no-train is given. Stored runs are read from %1.",
-        "还没有保存任何训练结果：请打开“训练实验室”（菜单“前往 ▸ 训练实验室”，或按 Ctrl+T）开始一次训练，"
-        "或者运行 `poslab experiment length --quick`（双核机器上不到一分钟）；`poslab export` 在没有结果时会先替你运行它，"
-        "除非加上 --no-train。结果从 %1 读取。")
-                    .arg(QDir::toNativeSeparators(lab::resultsDirectory()));
+QString noRunMessage(const Lang& tr, const QStringList& warnings)
+{
+    QString m =
+        tr("No training run is stored yet: open the Training Lab (menu Go ▸ Training Lab, or Ctrl+T) and start a run, or "
+           "run `poslab experiment length --quick` (under a minute on two cores); `poslab export` runs it for you "
+           "unless --no-train is given. Stored runs are read from %1.",
+           "还没有保存任何训练结果：请打开“训练实验室”（菜单“前往 ▸ 训练实验室”，或按 Ctrl+T）开始一次训练，"
+           "或者运行 `poslab experiment length --quick`（双核机器上不到一分钟）；`poslab export` 在没有结果时会先替你运行它，"
+           "除非加上 --no-train。结果从 %1 读取。")
+            .arg(QDir::toNativeSeparators(lab::resultsDirectory()));
     if (!warnings.isEmpty())
         m += u' ' + tr("Files that could not be read: %1", "无法读取的文件：%1").arg(warnings.join(u"; "_s));
     return m;
@@ -84,7 +80,8 @@ QString noRunMessage(const Lang& tr, const QStringList& warnings) {
 
 // Changes whenever a result file is added, removed or rewritten: latestRun()
 // picks by the time stored inside the files, so every file counts.
-QString storedRunsStamp() {
+QString storedRunsStamp()
+{
     const QDir dir(lab::resultsDirectory());
     if (!dir.exists()) return u"none"_s;
     QCryptographicHash hash(QCryptographicHash::Sha1);
@@ -99,12 +96,14 @@ QString storedRunsStamp() {
 }
 
 // The value a table cell and a chart point show for one evaluation.
-double metricOf(const length_eval& e, bool perplexity) {
+double metricOf(const length_eval& e, bool perplexity)
+{
     return perplexity ? std::exp(e.nats) : e.nats / std::log(2.0);
 }
 
 // Training loss curve as the progress reports show it: EMA 0.9, bias-corrected.
-std::vector<double> smoothed(const std::vector<double>& losses) {
+std::vector<double> smoothed(const std::vector<double>& losses)
+{
     std::vector<double> out;
     out.reserve(losses.size());
     double ema = 0.0;
@@ -115,7 +114,8 @@ std::vector<double> smoothed(const std::vector<double>& losses) {
     return out;
 }
 
-std::vector<Output> runLengthResults(const Params& p, const RunContext& ctx) {
+std::vector<Output> runLengthResults(const Params& p, const RunContext& ctx)
+{
     const Lang tr{p.getChoice(u"lang"_s) == u"zh"_s};
     const bool perplexity = p.getChoice(u"metric"_s) == u"perplexity"_s;
     const QString rowsWanted = p.getChoice(u"rows"_s);
@@ -136,19 +136,19 @@ std::vector<Output> runLengthResults(const Params& p, const RunContext& ctx) {
     for (std::size_t i = 0; i < res.rows.size(); ++i) {
         const scheme_result& r = res.rows[i];
         const QString name = QString::fromStdString(r.name);
-        const bool take = rowsWanted == u"all"_s                                        ? true
-                          : rowsWanted == u"trained"_s                                  ? !r.scaled
-                          : rowsWanted == u"scalings"_s                                 ? r.position == LM_POSITION_ROPE
-                                                                                        : name == rowsWanted;
+        const bool take = rowsWanted == u"all"_s        ? true
+                          : rowsWanted == u"trained"_s  ? !r.scaled
+                          : rowsWanted == u"scalings"_s ? r.position == LM_POSITION_ROPE
+                                                        : name == rowsWanted;
         if (take) shown.push_back(i);
     }
     if (shown.empty()) {
         QStringList names;
         for (const scheme_result& r : res.rows) names << QString::fromStdString(r.name);
-        throw ParamError(u"rows"_s, rowsWanted, T2("one of the stored run's rows", "已保存结果中的某一行"),
-                         T2("the stored run (%1) has no row '%2'; it has: %3",
-                            "已保存的结果（%1）中没有“%2”这一行；现有：%3")
-                             .arg(QFileInfo(run.path).fileName(), rowsWanted, names.join(u", "_s)));
+        throw ParamError(
+            u"rows"_s, rowsWanted, T2("one of the stored run's rows", "已保存结果中的某一行"),
+            T2("the stored run (%1) has no row '%2'; it has: %3", "已保存的结果（%1）中没有“%2”这一行；现有：%3")
+                .arg(QFileInfo(run.path).fileName(), rowsWanted, names.join(u", "_s)));
     }
 
     // Change from the training length: that length if it was evaluated, else the shortest.
@@ -202,7 +202,8 @@ std::vector<Output> runLengthResults(const Params& p, const RunContext& ctx) {
             }
         }
         for (const auto& [why, lengths] : reasons)
-            notes << tr("%1 at %2: %3", "%1 在长度 %2：%3").arg(QString::fromStdString(r.name), lengths.join(u", "_s), why);
+            notes << tr("%1 at %2: %3", "%1 在长度 %2：%3")
+                         .arg(QString::fromStdString(r.name), lengths.join(u", "_s), why);
         // Speed and memory are rough by nature (load, an estimate): whole characters/s, 0.1 MiB.
         cells << qlonglong(std::llround(r.train.tokens_per_second))
               << std::round(double(r.peak_memory_bytes) / (1024.0 * 1024.0) * 10.0) / 10.0
@@ -229,8 +230,7 @@ std::vector<Output> runLengthResults(const Params& p, const RunContext& ctx) {
                                 "its training curve",
                                 "“%1”是 RoPE 模型在推理时的缩放，没有单独训练：要看训练曲线请选 rope")
                                  .arg(rowsWanted));
-        if (longest > 0)
-            series.push_back(Output::series(u"uniform"_s, {1.0, double(longest)}, {uniform, uniform}));
+        if (longest > 0) series.push_back(Output::series(u"uniform"_s, {1.0, double(longest)}, {uniform, uniform}));
     }
 
     // ---- the run's facts
@@ -258,9 +258,8 @@ std::vector<Output> runLengthResults(const Params& p, const RunContext& ctx) {
         {tr("budget", "预算"), pv.quick ? tr("--quick (small model, short training)", "--quick（小模型、短训练）")
                                         : tr("as given (not --quick)", "按给定设置（非 --quick）")},
         {tr("status", "状态"), status},
-        {tr("corpus", "语料"),
-         tr("%1: %2 training characters, %3 held out", "%1：训练字符 %2 个，留出 %3 个")
-             .arg(pv.corpus, count(res.train_tokens), count(res.held_out_tokens))},
+        {tr("corpus", "语料"), tr("%1: %2 training characters, %3 held out", "%1：训练字符 %2 个，留出 %3 个")
+                                   .arg(pv.corpus, count(res.train_tokens), count(res.held_out_tokens))},
         {tr("vocabulary", "词表"),
          tr("V = %1 characters; uniform guess log₂ V = %2 bits/char", "V = %1 个字符；均匀猜测 log₂ V = %2 比特/字符")
              .arg(res.vocab_size)
@@ -291,14 +290,14 @@ std::vector<Output> runLengthResults(const Params& p, const RunContext& ctx) {
              .arg(lengths.join(u", "_s))
              .arg(opt.eval_max_tokens ? tr("the first %1", "前 %1 个").arg(count(opt.eval_max_tokens))
                                       : tr("all", "全部"))},  // zh reads "每个长度评估前 16,384 个留出字符"
-        {tr("machine", "机器"),
-         tr("%1; %2 logical cores, %3 threads used", "%1；%2 个逻辑核，使用 %3 个线程")
-             .arg(m.cpu)
-             .arg(m.cores)
-             .arg(m.threads)},
+        {tr("machine", "机器"), tr("%1; %2 logical cores, %3 threads used", "%1；%2 个逻辑核，使用 %3 个线程")
+                                    .arg(m.cpu)
+                                    .arg(m.cores)
+                                    .arg(m.threads)},
         {tr("system", "系统"), m.os},
         {tr("software", "软件"), tr("PosLab %1, %2", "PosLab %1，%2").arg(m.poslabVersion, m.blas)},
-        {tr("total time", "总用时"), duration(res.wall_seconds, tr)},
+        {tr("total time", "总用时"),
+         util::formatDuration(res.wall_seconds, util::DurationStyle::Words, tr.zh ? u"zh"_s : u"en"_s)},
         {tr("stored in", "保存文件"), QFileInfo(run.path).fileName()},
     };
 
@@ -342,7 +341,8 @@ std::vector<Output> runLengthResults(const Params& p, const RunContext& ctx) {
     out.push_back(Output::table(u"run"_s, {u"field"_s, u"value"_s}, std::move(facts)));
     out.push_back(Output::table(u"samples"_s, {u"scheme"_s, u"sample"_s}, std::move(samples)));
     // Always present, so a chapter can show it whatever the run refused.
-    if (notes.isEmpty()) notes << tr("Every shown scheme was evaluated at every length.", "所显示的方案在每个长度上都完成了评估。");
+    if (notes.isEmpty())
+        notes << tr("Every shown scheme was evaluated at every length.", "所显示的方案在每个长度上都完成了评估。");
     out.push_back(Output::textOutput(u"notes"_s, notes.join(u'\n')));
     out.push_back(Output::scalar(u"uniform_bpc"_s, res.uniform_bpc));
     out.push_back(Output::scalar(u"train_context"_s, double(context)));
@@ -353,32 +353,34 @@ std::vector<Output> runLengthResults(const Params& p, const RunContext& ctx) {
 
 }  // namespace
 
-void registerLabModules(Registry& r) {
+void registerLabModules(Registry& r)
+{
     ModuleSpec s;
     s.id = u"lab.length_results"_s;
     s.title = T2("Stored training run: train short, test long", "已保存的训练结果：短训练，长测试");
-    s.description = T2(
-        "Reads the latest stored run of the length experiment (poslab experiment length, the Training Lab window or "
-        "poslab export) and shows it: held-out bits per character (nats / ln 2) or perplexity (e^nats) of every "
-        "scheme at every evaluation length, optionally as the change from the training length; the smoothed "
-        "training-loss curves in the same unit; when, where and how the run was made; and a text sample from each "
-        "trained model. It never trains: with no stored run it says how to make one. Lengths a scheme cannot "
-        "evaluate (a learned table beyond its rows) are shown as — and explained in `notes`.",
-        "读取长度实验最近一次保存的结果（poslab experiment length、训练实验室窗口或 poslab export），"
-        "并展示：每种方案在每个评估长度上的留出集每字符比特数（nats / ln 2）或困惑度（e^nats），"
-        "也可以显示相对训练长度的变化；同一单位下平滑后的训练损失曲线；这次训练在何时、何地、如何完成；"
-        "以及每个训练好的模型生成的一段文本。它自己从不训练：没有保存的结果时，会说明如何得到一个。"
-        "某方案无法评估的长度（可学习位置表超出其行数）显示为 —，原因见 `notes`。");
+    s.description =
+        T2("Reads the latest stored run of the length experiment (poslab experiment length, the Training Lab window or "
+           "poslab export) and shows it: held-out bits per character (nats / ln 2) or perplexity (e^nats) of every "
+           "scheme at every evaluation length, optionally as the change from the training length; the smoothed "
+           "training-loss curves in the same unit; when, where and how the run was made; and a text sample from each "
+           "trained model. It never trains: with no stored run it says how to make one. Lengths a scheme cannot "
+           "evaluate (a learned table beyond its rows) are shown as — and explained in `notes`.",
+           "读取长度实验最近一次保存的结果（poslab experiment length、训练实验室窗口或 poslab export），"
+           "并展示：每种方案在每个评估长度上的留出集每字符比特数（nats / ln 2）或困惑度（e^nats），"
+           "也可以显示相对训练长度的变化；同一单位下平滑后的训练损失曲线；这次训练在何时、何地、如何完成；"
+           "以及每个训练好的模型生成的一段文本。它自己从不训练：没有保存的结果时，会说明如何得到一个。"
+           "某方案无法评估的长度（可学习位置表超出其行数）显示为 —，原因见 `notes`。");
     QStringList rowChoices{u"all"_s, u"trained"_s, u"scalings"_s};
     rowChoices << kSchemeNames;
     s.params = {
         choiceParam(u"metric"_s, u"bpc"_s, {u"bpc"_s, u"perplexity"_s},
                     T2("bits per character (nats / ln 2) or perplexity (e^nats)",
                        "每字符比特数（nats / ln 2）或困惑度（e^nats）")),
-        choiceParam(u"rows"_s, u"all"_s, rowChoices,
-                    T2("rows shown: all, trained (the trained schemes), scalings (RoPE and its inference-time "
-                       "scalings), or one scheme by name",
-                       "显示哪些行：all（全部）、trained（训练过的方案）、scalings（RoPE 及其推理时缩放）或某一个方案")),
+        choiceParam(
+            u"rows"_s, u"all"_s, rowChoices,
+            T2("rows shown: all, trained (the trained schemes), scalings (RoPE and its inference-time "
+               "scalings), or one scheme by name",
+               "显示哪些行：all（全部）、trained（训练过的方案）、scalings（RoPE 及其推理时缩放）或某一个方案")),
         boolParam(u"relative"_s, false,
                   T2("show the change from the training length (bits/char: difference; perplexity: ratio)",
                      "显示相对训练长度的变化（比特/字符：差值；困惑度：比值）")),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // option_messages.h — the training lab's refused options, worded in both
 // course languages.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // run_store.cpp — writing and reading the training lab's stored runs
 // (modules/lab/run_store.h).
 //
@@ -40,29 +41,36 @@ constexpr qint64 kMaxFileBytes = 64LL * 1024 * 1024;
 
 // ------------------------------------------------------------ writing values
 
-QJsonValue num(double x) { return std::isfinite(x) ? QJsonValue(x) : QJsonValue(); }
+QJsonValue num(double x)
+{
+    return std::isfinite(x) ? QJsonValue(x) : QJsonValue();
+}
 
 // The shortest decimal that reads back as the same float.
-QJsonValue floatNum(float f) {
+QJsonValue floatNum(float f)
+{
     if (!std::isfinite(f)) return QJsonValue();
     char buf[32];
     const auto res = std::to_chars(buf, buf + sizeof buf, f);
     return QJsonValue(QByteArray(buf, int(res.ptr - buf)).toDouble());
 }
 
-QJsonValue bigCount(std::uint64_t n) {
+QJsonValue bigCount(std::uint64_t n)
+{
     // Exact as a JSON number up to 2^53; beyond that a string keeps every digit.
     if (n <= (std::uint64_t(1) << 53)) return QJsonValue(double(n));
     return QJsonValue(QString::number(n));
 }
 
-QJsonArray intArray(const std::vector<int>& v) {
+QJsonArray intArray(const std::vector<int>& v)
+{
     QJsonArray a;
     for (int x : v) a.append(x);
     return a;
 }
 
-QJsonObject evalJson(const length_eval& e) {
+QJsonObject evalJson(const length_eval& e)
+{
     QJsonObject j;
     j["length"] = e.length;
     j["refused"] = e.refused;
@@ -83,7 +91,8 @@ QJsonObject evalJson(const length_eval& e) {
     return j;
 }
 
-QJsonObject configJson(const length_experiment_options& o) {
+QJsonObject configJson(const length_experiment_options& o)
+{
     QJsonObject cfg;
     // The fields `poslab experiment length --format json` has always printed.
     cfg["d_model"] = o.model.d_model;
@@ -125,7 +134,8 @@ QJsonObject configJson(const length_experiment_options& o) {
     return cfg;
 }
 
-QJsonObject machineJson(const MachineInfo& m) {
+QJsonObject machineJson(const MachineInfo& m)
+{
     QJsonObject j;
     j["cpu"] = m.cpu;
     j["cores"] = m.cores;
@@ -136,7 +146,8 @@ QJsonObject machineJson(const MachineInfo& m) {
     return j;
 }
 
-QString fileStamp(const QDateTime& utc) {
+QString fileStamp(const QDateTime& utc)
+{
     return utc.toUTC().toString(QStringLiteral("yyyyMMdd'T'HHmmsszzz")) + QLatin1Char('Z');
 }
 
@@ -147,15 +158,18 @@ QString fileStamp(const QDateTime& utc) {
 struct Reader {
     QString problem;
 
-    void fail(const QString& what) {
+    void fail(const QString& what)
+    {
         if (problem.isEmpty()) problem = what;
     }
-    QJsonValue need(const QJsonObject& o, const char* key, const QString& where) {
+    QJsonValue need(const QJsonObject& o, const char* key, const QString& where)
+    {
         const QJsonValue v = o.value(QLatin1String(key));
         if (v.isUndefined()) fail(QStringLiteral("%1 lacks the field \"%2\"").arg(where, QLatin1String(key)));
         return v;
     }
-    double real(const QJsonObject& o, const char* key, const QString& where, bool required = true) {
+    double real(const QJsonObject& o, const char* key, const QString& where, bool required = true)
+    {
         const QJsonValue v = required ? need(o, key, where) : o.value(QLatin1String(key));
         if (v.isNull()) return std::numeric_limits<double>::quiet_NaN();
         if (v.isUndefined()) return 0.0;
@@ -165,12 +179,14 @@ struct Reader {
         }
         return v.toDouble();
     }
-    float real32(const QJsonObject& o, const char* key, const QString& where, float fallback) {
+    float real32(const QJsonObject& o, const char* key, const QString& where, float fallback)
+    {
         if (!o.contains(QLatin1String(key))) return fallback;
         return float(real(o, key, where));
     }
     long long integer(const QJsonObject& o, const char* key, const QString& where, long long lo, long long hi,
-                      bool required = true, long long fallback = 0) {
+                      bool required = true, long long fallback = 0)
+    {
         if (!required && !o.contains(QLatin1String(key))) return fallback;
         const QJsonValue v = need(o, key, where);
         if (v.isUndefined()) return fallback;
@@ -186,13 +202,17 @@ struct Reader {
             if (ok) return n;
         }
         if (!ok || d < double(lo) || d > double(hi)) {
-            fail(QStringLiteral("%1: \"%2\" is not an integer from %3 to %4").arg(where, QLatin1String(key)).arg(lo).arg(hi));
+            fail(QStringLiteral("%1: \"%2\" is not an integer from %3 to %4")
+                     .arg(where, QLatin1String(key))
+                     .arg(lo)
+                     .arg(hi));
             return fallback;
         }
         return (long long)d;
     }
     std::uint64_t seed(const QJsonObject& o, const char* key, const QString& where, bool required,
-                       std::uint64_t fallback) {
+                       std::uint64_t fallback)
+    {
         if (!required && !o.contains(QLatin1String(key))) return fallback;
         const QJsonValue v = need(o, key, where);
         bool ok = false;
@@ -203,25 +223,29 @@ struct Reader {
         }
         return n;
     }
-    bool flag(const QJsonObject& o, const char* key, const QString& where, bool required = true) {
+    bool flag(const QJsonObject& o, const char* key, const QString& where, bool required = true)
+    {
         const QJsonValue v = required ? need(o, key, where) : o.value(QLatin1String(key));
         if (v.isUndefined()) return false;
         if (!v.isBool()) fail(QStringLiteral("%1: \"%2\" is not true or false").arg(where, QLatin1String(key)));
         return v.toBool();
     }
-    QString text(const QJsonObject& o, const char* key, const QString& where, bool required = true) {
+    QString text(const QJsonObject& o, const char* key, const QString& where, bool required = true)
+    {
         const QJsonValue v = required ? need(o, key, where) : o.value(QLatin1String(key));
         if (v.isUndefined() || v.isNull()) return {};
         if (!v.isString()) fail(QStringLiteral("%1: \"%2\" is not text").arg(where, QLatin1String(key)));
         return v.toString();
     }
-    QJsonObject object(const QJsonObject& o, const char* key, const QString& where, bool required = true) {
+    QJsonObject object(const QJsonObject& o, const char* key, const QString& where, bool required = true)
+    {
         const QJsonValue v = required ? need(o, key, where) : o.value(QLatin1String(key));
         if (v.isUndefined()) return {};
         if (!v.isObject()) fail(QStringLiteral("%1: \"%2\" is not an object").arg(where, QLatin1String(key)));
         return v.toObject();
     }
-    QJsonArray array(const QJsonObject& o, const char* key, const QString& where, bool required = true) {
+    QJsonArray array(const QJsonObject& o, const char* key, const QString& where, bool required = true)
+    {
         const QJsonValue v = required ? need(o, key, where) : o.value(QLatin1String(key));
         if (v.isUndefined()) return {};
         if (!v.isArray()) fail(QStringLiteral("%1: \"%2\" is not a list").arg(where, QLatin1String(key)));
@@ -229,7 +253,8 @@ struct Reader {
     }
 };
 
-length_eval readEval(Reader& r, const QJsonValue& v, const QString& where) {
+length_eval readEval(Reader& r, const QJsonValue& v, const QString& where)
+{
     length_eval e;
     if (!v.isObject()) {
         r.fail(where + QStringLiteral(" is not an object"));
@@ -253,7 +278,8 @@ length_eval readEval(Reader& r, const QJsonValue& v, const QString& where) {
     return e;
 }
 
-std::vector<int> readInts(Reader& r, const QJsonArray& a, const QString& where, int lo) {
+std::vector<int> readInts(Reader& r, const QJsonArray& a, const QString& where, int lo)
+{
     std::vector<int> out;
     for (const QJsonValue& v : a) {
         const double d = v.toDouble(std::numeric_limits<double>::quiet_NaN());
@@ -266,7 +292,8 @@ std::vector<int> readInts(Reader& r, const QJsonArray& a, const QString& where, 
     return out;
 }
 
-void readConfig(Reader& r, const QJsonObject& cfg, length_experiment_options& o) {
+void readConfig(Reader& r, const QJsonObject& cfg, length_experiment_options& o)
+{
     const QString w = QStringLiteral("config");
     const int maxInt = std::numeric_limits<int>::max();
     o.model.d_model = (int)r.integer(cfg, "d_model", w, 1, maxInt);
@@ -280,8 +307,8 @@ void readConfig(Reader& r, const QJsonObject& cfg, length_experiment_options& o)
     o.train.warmup_steps = (int)r.integer(cfg, "warmup_steps", w, 0, maxInt, false, o.train.warmup_steps);
     o.model.seed = r.seed(cfg, "seed", w, true, o.model.seed);
     o.model.num_threads = (int)r.integer(cfg, "threads", w, 1, maxInt, false, 1);
-    o.eval_max_tokens = (std::size_t)r.integer(cfg, "eval_max_characters", w, 0,
-                                               std::numeric_limits<long long>::max(), false, 0);
+    o.eval_max_tokens =
+        (std::size_t)r.integer(cfg, "eval_max_characters", w, 0, std::numeric_limits<long long>::max(), false, 0);
     o.eval_lengths = readInts(r, r.array(cfg, "eval_lengths", w), QStringLiteral("config.eval_lengths"), 1);
     o.train.data_seed = r.seed(cfg, "data_seed", w, false, o.model.seed);
     if (cfg.contains(QLatin1String("rope_theta"))) o.model.rope_theta = r.real(cfg, "rope_theta", w);
@@ -323,8 +350,8 @@ void readConfig(Reader& r, const QJsonObject& cfg, length_experiment_options& o)
     o.sample_seed = r.seed(cfg, "sample_seed", w, false, o.sample_seed);
 }
 
-scheme_result readRow(Reader& r, const QJsonValue& v, const QString& where, std::size_t nLengths,
-                      QString* sample) {
+scheme_result readRow(Reader& r, const QJsonValue& v, const QString& where, std::size_t nLengths, QString* sample)
+{
     scheme_result row;
     if (!v.isObject()) {
         r.fail(where + QStringLiteral(" is not an object"));
@@ -334,7 +361,8 @@ scheme_result readRow(Reader& r, const QJsonValue& v, const QString& where, std:
     row.name = r.text(j, "scheme", where).toStdString();
     const QString pos = r.text(j, "position", where);
     lm_position p = LM_POSITION_NONE;
-    if (!lm_position_from_name(pos.toStdString(), &p)) r.fail(where + QStringLiteral(": unknown position \"%1\"").arg(pos.left(40)));
+    if (!lm_position_from_name(pos.toStdString(), &p))
+        r.fail(where + QStringLiteral(": unknown position \"%1\"").arg(pos.left(40)));
     row.position = p;
     const QString scaling = r.text(j, "scaling", where, false);
     row.scaled = !scaling.isEmpty();
@@ -360,7 +388,8 @@ scheme_result readRow(Reader& r, const QJsonValue& v, const QString& where, std:
         row.train.losses.push_back(l.isNull() ? std::numeric_limits<double>::quiet_NaN() : l.toDouble());
     }
     if (!row.train.losses.empty() && row.train.losses.size() != (std::size_t)row.train.steps_done)
-        r.fail(where + QStringLiteral(": %1 losses for %2 steps").arg(row.train.losses.size()).arg(row.train.steps_done));
+        r.fail(where +
+               QStringLiteral(": %1 losses for %2 steps").arg(row.train.losses.size()).arg(row.train.steps_done));
     const QJsonArray evals = r.array(j, "evals", where);
     for (qsizetype i = 0; i < evals.size(); ++i)
         row.evals.push_back(readEval(r, evals[i], where + QStringLiteral(".evals[%1]").arg(i)));
@@ -382,7 +411,8 @@ scheme_result readRow(Reader& r, const QJsonValue& v, const QString& where, std:
 
 // ------------------------------------------------------------ public
 
-MachineInfo currentMachine(int threads) {
+MachineInfo currentMachine(int threads)
+{
     MachineInfo m;
     QFile cpuinfo(QStringLiteral("/proc/cpuinfo"));
     if (cpuinfo.open(QIODevice::ReadOnly)) {
@@ -404,12 +434,14 @@ MachineInfo currentMachine(int threads) {
     return m;
 }
 
-QString resultsDirectory() {
+QString resultsDirectory()
+{
     return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/lab");
 }
 
 QByteArray runToJson(const length_experiment_result& r, const std::vector<QString>& samples,
-                     const RunProvenance* provenance) {
+                     const RunProvenance* provenance)
+{
     QJsonObject root;
     root["experiment"] = "length";
     root["vocab_size"] = r.vocab_size;
@@ -468,7 +500,8 @@ QByteArray runToJson(const length_experiment_result& r, const std::vector<QStrin
 }
 
 QString saveRun(const length_experiment_result& result, const std::vector<QString>& samples,
-                const RunProvenance& provenance, QString* error, const QString& directory) {
+                const RunProvenance& provenance, QString* error, const QString& directory)
+{
     const QString dirPath = directory.isEmpty() ? resultsDirectory() : directory;
     auto failWith = [&](const QString& why) {
         if (error) *error = why;
@@ -494,7 +527,8 @@ QString saveRun(const length_experiment_result& result, const std::vector<QStrin
     return path;
 }
 
-std::optional<StoredRun> readRun(const QString& path, QString* error) {
+std::optional<StoredRun> readRun(const QString& path, QString* error)
+{
     const QString shown = QDir::toNativeSeparators(path);
     auto failWith = [&](const QString& why) -> std::optional<StoredRun> {
         if (error) *error = QStringLiteral("%1: %2").arg(shown, why);
@@ -513,7 +547,8 @@ std::optional<StoredRun> readRun(const QString& path, QString* error) {
     if (!doc.isObject()) return failWith(QStringLiteral("is not a PosLab training run"));
     const QJsonObject root = doc.object();
     if (root.value(QLatin1String("format")).toString() != QLatin1String(kFormat))
-        return failWith(QStringLiteral("is not a PosLab training run (no \"format\": \"%1\")").arg(QLatin1String(kFormat)));
+        return failWith(
+            QStringLiteral("is not a PosLab training run (no \"format\": \"%1\")").arg(QLatin1String(kFormat)));
     const QJsonValue version = root.value(QLatin1String("version"));
     if (!version.isDouble() || version.toDouble() != kVersion)
         return failWith(QStringLiteral("is a training run of format version %1; this PosLab reads version %2")
@@ -566,7 +601,8 @@ std::optional<StoredRun> readRun(const QString& path, QString* error) {
     const QJsonArray rows = r.array(root, "rows", top);
     for (qsizetype i = 0; i < rows.size() && r.problem.isEmpty(); ++i) {
         QString sample;
-        res.rows.push_back(readRow(r, rows[i], QStringLiteral("rows[%1]").arg(i), res.options.eval_lengths.size(), &sample));
+        res.rows.push_back(
+            readRow(r, rows[i], QStringLiteral("rows[%1]").arg(i), res.options.eval_lengths.size(), &sample));
         run.samples.push_back(sample);
     }
     if (!r.problem.isEmpty()) return failWith(r.problem);
@@ -574,7 +610,8 @@ std::optional<StoredRun> readRun(const QString& path, QString* error) {
     return run;
 }
 
-std::optional<StoredRun> latestRun(QStringList* warnings, const QString& directory) {
+std::optional<StoredRun> latestRun(QStringList* warnings, const QString& directory)
+{
     const QDir dir(directory.isEmpty() ? resultsDirectory() : directory);
     if (!dir.exists()) return std::nullopt;
     std::optional<StoredRun> best;
@@ -585,7 +622,8 @@ std::optional<StoredRun> latestRun(QStringList* warnings, const QString& directo
         std::optional<StoredRun> run = readRun(fi.absoluteFilePath(), &error);
         if (!run) {
             if (warnings)
-                *warnings << QStringLiteral("skipped the stored training run %1 (the file is left as it is)").arg(error);
+                *warnings
+                    << QStringLiteral("skipped the stored training run %1 (the file is left as it is)").arg(error);
             continue;
         }
         if (!best || run->provenance.finishedUtc >= best->provenance.finishedUtc) best = std::move(run);

@@ -1,4 +1,6 @@
-// run_store.h — the training lab's stored runs (issue 5 §4).
+// SPDX-License-Identifier: Apache-2.0
+// run_store.h — the training lab's stored runs (the experiments whose results
+// the lab chapters and `lab.` modules show).
 //
 // Every finished (or cancelled) "train short, test long" experiment — from
 // `poslab experiment length`, from the Training Lab window, or run by
@@ -66,16 +68,16 @@ struct RunProvenance {
     bool quick = false;
     QDateTime finishedUtc;  // when the run ended (UTC)
     MachineInfo machine;
-    QString samplePrompt;   // the held-out text every sample continues (result.sample_prompt decoded)
+    QString samplePrompt;  // the held-out text every sample continues (result.sample_prompt decoded)
 };
 
 // One stored run, as read back.
 struct StoredRun {
-    QString path;                       // the file
+    QString path;  // the file
     RunProvenance provenance;
     poslab::length_experiment_result result;  // options, sizes, every row with its evals and losses
-    std::vector<QString> samples;       // one per result.rows entry: the generated text after the prompt
-                                        // (result.rows[i].sample decoded; empty string if none)
+    std::vector<QString> samples;             // one per result.rows entry: the generated text after the prompt
+                                              // (result.rows[i].sample decoded; empty string if none)
 };
 
 // <AppDataLocation>/lab (created on first save). Tests point it elsewhere

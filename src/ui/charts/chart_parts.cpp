@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // chart_parts.cpp — line/bar charts, table model and view, chart interactions.
 #include "ui/charts/chart_parts.h"
 
@@ -32,17 +33,18 @@ namespace poslab::ui {
 using modules::Output;
 using modules::OutputKind;
 
-QFont chartFont(const ChartStyle& style, int delta, bool bold) {
+QFont chartFont(const ChartStyle& style, int delta, bool bold)
+{
     QFont f = style.font;
     f.setPixelSize(std::max(6, style.pixelSize + delta));
     f.setBold(bold);
     return f;
 }
 
-QFont axisTitleFont(const ChartStyle& style, const QString& title) {
+QFont axisTitleFont(const ChartStyle& style, const QString& title)
+{
     QFont f = chartFont(style, 1, true);
-    const bool han = std::any_of(title.begin(), title.end(),
-                                 [](QChar c) { return c.script() == QChar::Script_Han; });
+    const bool han = std::any_of(title.begin(), title.end(), [](QChar c) { return c.script() == QChar::Script_Han; });
     if (han) {
         QStringList fams = f.families();
         if (fams.isEmpty()) fams << f.family();
@@ -55,7 +57,8 @@ QFont axisTitleFont(const ChartStyle& style, const QString& title) {
 
 namespace {
 
-void styleChart(QChart* chart, const ChartStyle& style) {
+void styleChart(QChart* chart, const ChartStyle& style)
+{
     chart->setBackgroundBrush(style.background);
     chart->setBackgroundPen(Qt::NoPen);
     chart->setBackgroundRoundness(0);
@@ -63,7 +66,7 @@ void styleChart(QChart* chart, const ChartStyle& style) {
     if (chart->layout()) chart->layout()->setContentsMargins(0, 0, 0, 0);
     chart->setPlotAreaBackgroundBrush(style.plotBackground);
     chart->setPlotAreaBackgroundVisible(true);
-    // Room on the right so the last x label is not cut (TECH-NOTES).
+    // Room on the right so the last x label is not cut (docs/qt-notes.md, Charts).
     chart->setMargins(QMargins(4, 4, 18, 4));
     chart->setTitleFont(chartFont(style, 0, false));
     chart->setTitleBrush(style.text);
@@ -74,7 +77,8 @@ void styleChart(QChart* chart, const ChartStyle& style) {
     chart->setAnimationOptions(QChart::NoAnimation);
 }
 
-void styleAxis(QAbstractAxis* a, const ChartStyle& style, const QString& title) {
+void styleAxis(QAbstractAxis* a, const ChartStyle& style, const QString& title)
+{
     a->setLabelsFont(chartFont(style));
     a->setLabelsColor(style.text);
     a->setTitleFont(axisTitleFont(style, title));
@@ -129,7 +133,8 @@ static void labelNiceTicks(QCategoryAxis* axis, double lo, double hi, bool integ
 // A value axis with nice ticks. `exact`: keep the data range (x axes: no
 // empty stretch after the last position) and put ticks at nice multiples
 // inside it; otherwise widen the range to nice bounds (y axes).
-QAbstractAxis* valueAxis(double lo, double hi, bool exact, bool integers) {
+QAbstractAxis* valueAxis(double lo, double hi, bool exact, bool integers)
+{
     auto* axis = new QCategoryAxis;
     if (!(lo <= hi)) lo = 0, hi = 1;
     if (lo == hi) {
@@ -157,7 +162,8 @@ QAbstractAxis* valueAxis(double lo, double hi, bool exact, bool integers) {
 // above 1 (evaluation lengths 64..512, losses 3..5) get base 2, so the axis
 // spans 64..512 with a label per doubling instead of the empty 10..1000 that
 // whole decades would give; wider or smaller data keep decades.
-QAbstractAxis* logAxis(double lo, double hi) {
+QAbstractAxis* logAxis(double lo, double hi)
+{
     auto* axis = new QLogValueAxis;
     if (!(lo > 0 && hi > 0)) lo = 1, hi = 10;
     const bool octaves = lo >= 1 && hi / lo <= 512;
@@ -176,21 +182,23 @@ QAbstractAxis* logAxis(double lo, double hi) {
     return axis;
 }
 
-bool isNumber(const QVariant& v) {
+bool isNumber(const QVariant& v)
+{
     switch (v.typeId()) {
-    case QMetaType::Double:
-    case QMetaType::Float:
-    case QMetaType::Int:
-    case QMetaType::LongLong:
-    case QMetaType::UInt:
-    case QMetaType::ULongLong: return true;
-    default: return false;
+        case QMetaType::Double:
+        case QMetaType::Float:
+        case QMetaType::Int:
+        case QMetaType::LongLong:
+        case QMetaType::UInt:
+        case QMetaType::ULongLong: return true;
+        default: return false;
     }
 }
 
 }  // namespace
 
-void keepLabelsApart(QChart* chart, QAbstractAxis* axis, const QStringList& labels, const QFont& font) {
+void keepLabelsApart(QChart* chart, QAbstractAxis* axis, const QStringList& labels, const QFont& font)
+{
     const QFontMetricsF fm(font);
     double widest = 0;
     for (const QString& l : labels) widest = std::max(widest, fm.horizontalAdvance(l));
@@ -210,7 +218,8 @@ void keepLabelsApart(QChart* chart, QAbstractAxis* axis, const QStringList& labe
 }
 
 QChart* buildLineChart(const ChartSpec& spec, const std::vector<const Output*>& series, const ChartStyle& style,
-                       QString* note) {
+                       QString* note)
+{
     auto* chart = new QChart;
     styleChart(chart, style);
     int nonFinite = 0, nonPositive = 0;
@@ -266,15 +275,15 @@ QChart* buildLineChart(const ChartSpec& spec, const std::vector<const Output*>& 
     }
     chart->legend()->setVisible(series.size() > 1);
     QStringList notes;
-    if (nonPositive)
-        notes << ChartPanel::tr("%1 value(s) ≤ 0 not shown on the log axis").arg(nonPositive);
+    if (nonPositive) notes << ChartPanel::tr("%1 value(s) ≤ 0 not shown on the log axis").arg(nonPositive);
     if (nonFinite) notes << ChartPanel::tr("%1 NaN/∞ value(s) not shown").arg(nonFinite);
     if (!notes.isEmpty()) chart->setTitle(notes.join(QStringLiteral("; ")));
     if (note) *note = notes.join(QStringLiteral("; "));
     return chart;
 }
 
-std::vector<int> numericColumns(const Output& t) {
+std::vector<int> numericColumns(const Output& t)
+{
     std::vector<int> cols;
     for (int c = 0; c < t.columns.size(); ++c) {
         bool numeric = !t.tableRows.empty();
@@ -286,7 +295,8 @@ std::vector<int> numericColumns(const Output& t) {
 }
 
 QChart* buildBarChart(const ChartSpec& spec, const std::vector<const Output*>& outputs, const ChartStyle& style,
-                      QString* note) {
+                      QString* note)
+{
     auto* chart = new QChart;
     styleChart(chart, style);
     auto* bars = new QBarSeries;
@@ -306,8 +316,10 @@ QChart* buildBarChart(const ChartSpec& spec, const std::vector<const Output*>& o
         bars->append(set);
         QObject::connect(set, &QBarSet::hovered, set, [set](bool on, int i) {
             if (on)
-                QToolTip::showText(QCursor::pos(), QStringLiteral("%1\n%2: %3").arg(
-                    set->label(), set->property("cat" + QByteArray::number(i)).toString(), formatNumber(set->at(i))));
+                QToolTip::showText(QCursor::pos(),
+                                   QStringLiteral("%1\n%2: %3")
+                                       .arg(set->label(), set->property("cat" + QByteArray::number(i)).toString(),
+                                            formatNumber(set->at(i))));
             else
                 QToolTip::hideText();
         });
@@ -332,8 +344,10 @@ QChart* buildBarChart(const ChartSpec& spec, const std::vector<const Output*>& o
         if (nums.size() == 1 && nums.front() == 0 && t.columns.size() == 1) catCol = -1;  // index categories
         for (std::size_t r = 0; r < t.tableRows.size(); ++r) {
             const QVariantList& row = t.tableRows[r];
-            if (catCol < 0) categories << QString::number(r + 1);
-            else categories << (isNumber(row.value(catCol)) ? formatNumber(row.value(catCol).toDouble())
+            if (catCol < 0)
+                categories << QString::number(r + 1);
+            else
+                categories << (isNumber(row.value(catCol)) ? formatNumber(row.value(catCol).toDouble())
                                                            : row.value(catCol).toString());
         }
         if (xTitle.isEmpty() && catCol >= 0) xTitle = t.columns.value(catCol);
@@ -371,89 +385,104 @@ QChart* buildBarChart(const ChartSpec& spec, const std::vector<const Output*>& o
 // ---------------------------------------------------------------- table model
 
 OutputTableModel::OutputTableModel(std::vector<Output> outputs, bool keyValue, QObject* parent)
-    : QAbstractTableModel(parent) {
+    : QAbstractTableModel(parent)
+{
     if (keyValue) {
         m_columns = {tr("name"), tr("value")};
         for (const Output& o : outputs) {
-            if (o.kind == OutputKind::Scalar) m_rows.push_back({o.name, o.value});
-            else if (o.kind == OutputKind::Text) m_rows.push_back({o.name, o.text});
+            if (o.kind == OutputKind::Scalar)
+                m_rows.push_back({o.name, o.value});
+            else if (o.kind == OutputKind::Text)
+                m_rows.push_back({o.name, o.text});
         }
         return;
     }
     if (outputs.empty()) return;
     const Output& o = outputs.front();
     switch (o.kind) {
-    case OutputKind::Table:
-        m_columns = o.columns;
-        m_rows = o.tableRows;
-        break;
-    case OutputKind::Series:
-        if (o.xLabels.isEmpty()) {
-            m_columns = {QStringLiteral("x"), o.name};
-            for (std::size_t k = 0; k < o.y.size(); ++k)
-                m_rows.push_back({k < o.x.size() ? o.x[k] : double(k), o.y[k]});
-        } else {
-            // Same order as the CSV export: x, value, label.
-            m_columns = {QStringLiteral("x"), o.name, tr("label")};
-            for (std::size_t k = 0; k < o.y.size(); ++k)
-                m_rows.push_back({k < o.x.size() ? o.x[k] : double(k), o.y[k], o.xLabels.value(qsizetype(k))});
-        }
-        break;
-    case OutputKind::Matrix:
-        m_columns << QString();
-        for (int c = 0; c < o.cols; ++c) m_columns << (c < o.colLabels.size() ? o.colLabels[c] : QString::number(c));
-        for (int r = 0; r < o.rows; ++r) {
-            QVariantList row;
-            row << (r < o.rowLabels.size() ? QVariant(o.rowLabels[r]) : QVariant(qlonglong(r)));
-            for (int c = 0; c < o.cols; ++c) {
-                const std::size_t k = std::size_t(r) * o.cols + c;
-                row << (k < o.data.size() ? o.data[k] : double(NAN));
+        case OutputKind::Table:
+            m_columns = o.columns;
+            m_rows = o.tableRows;
+            break;
+        case OutputKind::Series:
+            if (o.xLabels.isEmpty()) {
+                m_columns = {QStringLiteral("x"), o.name};
+                for (std::size_t k = 0; k < o.y.size(); ++k)
+                    m_rows.push_back({k < o.x.size() ? o.x[k] : double(k), o.y[k]});
+            } else {
+                // Same order as the CSV export: x, value, label.
+                m_columns = {QStringLiteral("x"), o.name, tr("label")};
+                for (std::size_t k = 0; k < o.y.size(); ++k)
+                    m_rows.push_back({k < o.x.size() ? o.x[k] : double(k), o.y[k], o.xLabels.value(qsizetype(k))});
             }
-            m_rows.push_back(row);
-        }
-        break;
-    case OutputKind::Scalar:
-        m_columns = {tr("name"), tr("value")};
-        m_rows.push_back({o.name, o.value});
-        break;
-    case OutputKind::Text:
-        m_columns = {tr("name"), tr("value")};
-        m_rows.push_back({o.name, o.text});
-        break;
+            break;
+        case OutputKind::Matrix:
+            m_columns << QString();
+            for (int c = 0; c < o.cols; ++c)
+                m_columns << (c < o.colLabels.size() ? o.colLabels[c] : QString::number(c));
+            for (int r = 0; r < o.rows; ++r) {
+                QVariantList row;
+                row << (r < o.rowLabels.size() ? QVariant(o.rowLabels[r]) : QVariant(qlonglong(r)));
+                for (int c = 0; c < o.cols; ++c) {
+                    const std::size_t k = std::size_t(r) * o.cols + c;
+                    row << (k < o.data.size() ? o.data[k] : double(NAN));
+                }
+                m_rows.push_back(row);
+            }
+            break;
+        case OutputKind::Scalar:
+            m_columns = {tr("name"), tr("value")};
+            m_rows.push_back({o.name, o.value});
+            break;
+        case OutputKind::Text:
+            m_columns = {tr("name"), tr("value")};
+            m_rows.push_back({o.name, o.text});
+            break;
     }
 }
 
-int OutputTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
-int OutputTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_columns.size()); }
+int OutputTableModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+int OutputTableModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_columns.size());
+}
 
-QVariant OutputTableModel::rawValue(int row, int col) const {
+QVariant OutputTableModel::rawValue(int row, int col) const
+{
     if (row < 0 || row >= int(m_rows.size())) return {};
     return m_rows[std::size_t(row)].value(col);
 }
 
-QVariant OutputTableModel::data(const QModelIndex& index, int role) const {
+QVariant OutputTableModel::data(const QModelIndex& index, int role) const
+{
     if (!index.isValid()) return {};
     const QVariant v = rawValue(index.row(), index.column());
     switch (role) {
-    case Qt::DisplayRole:
-    case Qt::ToolTipRole:
-        if (v.typeId() == QMetaType::Double || v.typeId() == QMetaType::Float) return formatNumber(v.toDouble());
-        if (v.typeId() == QMetaType::Bool) return v.toBool() ? tr("yes") : tr("no");
-        return v.toString();
-    case Qt::TextAlignmentRole:
-        return QVariant::fromValue(isNumber(v) ? (Qt::AlignRight | Qt::AlignVCenter) : (Qt::AlignLeft | Qt::AlignVCenter));
-    case Qt::UserRole: return v;
-    default: return {};
+        case Qt::DisplayRole:
+        case Qt::ToolTipRole:
+            if (v.typeId() == QMetaType::Double || v.typeId() == QMetaType::Float) return formatNumber(v.toDouble());
+            if (v.typeId() == QMetaType::Bool) return v.toBool() ? tr("yes") : tr("no");
+            return v.toString();
+        case Qt::TextAlignmentRole:
+            return QVariant::fromValue(isNumber(v) ? (Qt::AlignRight | Qt::AlignVCenter)
+                                                   : (Qt::AlignLeft | Qt::AlignVCenter));
+        case Qt::UserRole: return v;
+        default: return {};
     }
 }
 
-QVariant OutputTableModel::headerData(int section, Qt::Orientation o, int role) const {
+QVariant OutputTableModel::headerData(int section, Qt::Orientation o, int role) const
+{
     if (role != Qt::DisplayRole) return {};
     if (o == Qt::Horizontal) return m_columns.value(section);
     return section + 1;
 }
 
-bool NumericSortProxy::lessThan(const QModelIndex& a, const QModelIndex& b) const {
+bool NumericSortProxy::lessThan(const QModelIndex& a, const QModelIndex& b) const
+{
     const QVariant va = sourceModel()->data(a, Qt::UserRole);
     const QVariant vb = sourceModel()->data(b, Qt::UserRole);
     if (isNumber(va) && isNumber(vb)) {
@@ -465,7 +494,8 @@ bool NumericSortProxy::lessThan(const QModelIndex& a, const QModelIndex& b) cons
     return QString::localeAwareCompare(va.toString(), vb.toString()) < 0;
 }
 
-CopyableTableView::CopyableTableView(QWidget* parent) : QTableView(parent) {
+CopyableTableView::CopyableTableView(QWidget* parent) : QTableView(parent)
+{
     setSortingEnabled(true);
     setSelectionMode(QAbstractItemView::ExtendedSelection);
     setSelectionBehavior(QAbstractItemView::SelectItems);
@@ -476,7 +506,8 @@ CopyableTableView::CopyableTableView(QWidget* parent) : QTableView(parent) {
     setAccessibleName(tr("Data table"));
 }
 
-QString CopyableTableView::selectionAsText() const {
+QString CopyableTableView::selectionAsText() const
+{
     QModelIndexList sel = selectionModel() ? selectionModel()->selectedIndexes() : QModelIndexList();
     if (sel.isEmpty()) return {};
     std::sort(sel.begin(), sel.end(), [](const QModelIndex& a, const QModelIndex& b) {
@@ -498,11 +529,13 @@ QString CopyableTableView::selectionAsText() const {
     return out + QLatin1Char('\n');
 }
 
-void CopyableTableView::copySelection() const {
+void CopyableTableView::copySelection() const
+{
     if (QClipboard* cb = QGuiApplication::clipboard()) cb->setText(selectionAsText());
 }
 
-void CopyableTableView::keyPressEvent(QKeyEvent* event) {
+void CopyableTableView::keyPressEvent(QKeyEvent* event)
+{
     if (event->matches(QKeySequence::Copy)) {
         copySelection();
         event->accept();
@@ -517,7 +550,8 @@ void CopyableTableView::keyPressEvent(QKeyEvent* event) {
 // wrap at '_' and spaces rather than being cut.
 constexpr int kHeaderLines = 2;
 
-int tableHeight(int rows, const ChartStyle& style) {
+int tableHeight(int rows, const ChartStyle& style)
+{
     const QFontMetricsF fm(chartFont(style));
     const int rowH = int(std::ceil(fm.height() + 6));
     return (rows + kHeaderLines) * rowH + 2;
@@ -526,7 +560,8 @@ int tableHeight(int rows, const ChartStyle& style) {
 namespace {
 
 // The pieces of a column name, each with the '_', '-' or space that ends it.
-QStringList headerPieces(const QString& text) {
+QStringList headerPieces(const QString& text)
+{
     QStringList parts;
     QString cur;
     for (QChar ch : text) {
@@ -539,7 +574,8 @@ QStringList headerPieces(const QString& text) {
 
 // Splits a column name into lines no wider than `width`, breaking after '_',
 // '-' or at spaces; a single part wider than `width` stays whole (elided later).
-QStringList wrapHeader(const QString& text, const QFontMetricsF& fm, double width) {
+QStringList wrapHeader(const QString& text, const QFontMetricsF& fm, double width)
+{
     const QStringList parts = headerPieces(text);
     QStringList lines;
     QString line;
@@ -556,7 +592,8 @@ QStringList wrapHeader(const QString& text, const QFontMetricsF& fm, double widt
 
 // The narrowest width at which a column name fits on two lines: the best
 // place to break it between its pieces.
-double twoLineHeaderWidth(const QString& text, const QFontMetricsF& fm) {
+double twoLineHeaderWidth(const QString& text, const QFontMetricsF& fm)
+{
     const QStringList parts = headerPieces(text);
     double best = fm.horizontalAdvance(text);
     for (int k = 1; k < parts.size(); ++k) {
@@ -573,7 +610,8 @@ double twoLineHeaderWidth(const QString& text, const QFontMetricsF& fm) {
 // before they may widen a column. When the table is still wider than the
 // page, the font shrinks (down to 75%), and only then are the widest columns
 // narrowed and their text elided, so narrow numeric columns stay readable.
-double paintTable(QPainter* p, const QRectF& rect, const QAbstractItemModel* model, const ChartStyle& style) {
+double paintTable(QPainter* p, const QRectF& rect, const QAbstractItemModel* model, const ChartStyle& style)
+{
     if (!model) return 0;
     const int cols = model->columnCount(), rows = model->rowCount();
     if (cols == 0) return 0;
@@ -594,7 +632,8 @@ double paintTable(QPainter* p, const QRectF& rect, const QAbstractItemModel* mod
         for (int c = 0; c < cols; ++c) {
             const QString head = model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
             double data = 0;
-            for (int r = 0; r < shown; ++r) data = std::max(data, fm.horizontalAdvance(model->index(r, c).data().toString()));
+            for (int r = 0; r < shown; ++r)
+                data = std::max(data, fm.horizontalAdvance(model->index(r, c).data().toString()));
             const double head1 = fmb.horizontalAdvance(head) + 0.5;
             double w = std::max(data, wrap ? twoLineHeaderWidth(head, fmb) + 0.5 : head1) + pad;
             // A header that fits on one line without widening the column stays on one.
@@ -667,7 +706,9 @@ double paintTable(QPainter* p, const QRectF& rect, const QAbstractItemModel* mod
     p->drawLine(QPointF(rect.left(), y), QPointF(rect.left() + width, y));
     p->setFont(font);
     for (int r = 0; r < shown; ++r) {
-        if (r % 2 == 1) p->fillRect(QRectF(rect.left(), y, width, rowH), style.grid.lighter(style.background.lightnessF() < 0.5 ? 60 : 115));
+        if (r % 2 == 1)
+            p->fillRect(QRectF(rect.left(), y, width, rowH),
+                        style.grid.lighter(style.background.lightnessF() < 0.5 ? 60 : 115));
         p->setPen(style.text);
         x = rect.left();
         for (int c = 0; c < cols; ++c) {
@@ -692,7 +733,8 @@ double paintTable(QPainter* p, const QRectF& rect, const QAbstractItemModel* mod
 
 // ---------------------------------------------------------------- interaction
 
-std::optional<PointHit> nearestPoint(const QChart* chart, const QPointF& chartPos, double maxDistance) {
+std::optional<PointHit> nearestPoint(const QChart* chart, const QPointF& chartPos, double maxDistance)
+{
     if (!chart || qobject_cast<const HeatmapChart*>(chart)) return std::nullopt;
     if (!chart->plotArea().adjusted(-4, -4, 4, 4).contains(chartPos)) return std::nullopt;
     std::optional<PointHit> best;
@@ -716,7 +758,8 @@ std::optional<PointHit> nearestPoint(const QChart* chart, const QPointF& chartPo
     return best;
 }
 
-InteractiveChartView::InteractiveChartView(QChart* chart, QWidget* parent) : QChartView(chart, parent) {
+InteractiveChartView::InteractiveChartView(QChart* chart, QWidget* parent) : QChartView(chart, parent)
+{
     setRenderHint(QPainter::Antialiasing);
     setRubberBand(QChartView::RectangleRubberBand);
     setMouseTracking(true);
@@ -724,7 +767,8 @@ InteractiveChartView::InteractiveChartView(QChart* chart, QWidget* parent) : QCh
     setFrameShape(QFrame::NoFrame);
 }
 
-QString InteractiveChartView::hoverText(const QPointF& viewPos) const {
+QString InteractiveChartView::hoverText(const QPointF& viewPos) const
+{
     QChart* c = chart();
     if (!c) return {};
     const QPointF pos = c->mapFromScene(mapToScene(viewPos.toPoint()));
@@ -742,11 +786,13 @@ QString InteractiveChartView::hoverText(const QPointF& viewPos) const {
     return {};
 }
 
-void InteractiveChartView::resetZoom() {
+void InteractiveChartView::resetZoom()
+{
     if (chart()) chart()->zoomReset();
 }
 
-void InteractiveChartView::mouseMoveEvent(QMouseEvent* e) {
+void InteractiveChartView::mouseMoveEvent(QMouseEvent* e)
+{
     if (m_panning && chart()) {
         const QPoint d = e->pos() - m_lastPan;
         m_lastPan = e->pos();
@@ -757,8 +803,10 @@ void InteractiveChartView::mouseMoveEvent(QMouseEvent* e) {
     QChartView::mouseMoveEvent(e);
     if (e->buttons() != Qt::NoButton) return;
     const QString text = hoverText(e->position());
-    if (text.isEmpty()) QToolTip::hideText();
-    else QToolTip::showText(e->globalPosition().toPoint(), text, this);
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(e->globalPosition().toPoint(), text, this);
     std::optional<QPointF> at;
     if (chart() && !text.isEmpty())
         if (auto hit = nearestPoint(chart(), chart()->mapFromScene(mapToScene(e->position().toPoint()))))
@@ -766,7 +814,8 @@ void InteractiveChartView::mouseMoveEvent(QMouseEvent* e) {
     showMarker(at);
 }
 
-void InteractiveChartView::showMarker(const std::optional<QPointF>& chartPos) {
+void InteractiveChartView::showMarker(const std::optional<QPointF>& chartPos)
+{
     if (!chart()) return;
     if (!chartPos) {
         if (m_marker) m_marker->hide();
@@ -783,12 +832,14 @@ void InteractiveChartView::showMarker(const std::optional<QPointF>& chartPos) {
     m_marker->show();
 }
 
-void InteractiveChartView::leaveEvent(QEvent* e) {
+void InteractiveChartView::leaveEvent(QEvent* e)
+{
     showMarker(std::nullopt);
     QChartView::leaveEvent(e);
 }
 
-void InteractiveChartView::mousePressEvent(QMouseEvent* e) {
+void InteractiveChartView::mousePressEvent(QMouseEvent* e)
+{
     if (e->button() == Qt::MiddleButton) {
         m_panning = true;
         m_lastPan = e->pos();
@@ -803,7 +854,8 @@ void InteractiveChartView::mousePressEvent(QMouseEvent* e) {
     QChartView::mousePressEvent(e);
 }
 
-void InteractiveChartView::mouseReleaseEvent(QMouseEvent* e) {
+void InteractiveChartView::mouseReleaseEvent(QMouseEvent* e)
+{
     if (e->button() == Qt::MiddleButton) {
         m_panning = false;
         unsetCursor();
@@ -817,12 +869,14 @@ void InteractiveChartView::mouseReleaseEvent(QMouseEvent* e) {
     QChartView::mouseReleaseEvent(e);
 }
 
-void InteractiveChartView::mouseDoubleClickEvent(QMouseEvent* e) {
+void InteractiveChartView::mouseDoubleClickEvent(QMouseEvent* e)
+{
     resetZoom();
     e->accept();
 }
 
-void InteractiveChartView::wheelEvent(QWheelEvent* e) {
+void InteractiveChartView::wheelEvent(QWheelEvent* e)
+{
     QChart* c = chart();
     // Plain wheel scrolls the lesson (the event goes on to the scroll area);
     // Ctrl+wheel zooms, so reading never zooms a chart by accident.
@@ -839,26 +893,29 @@ void InteractiveChartView::wheelEvent(QWheelEvent* e) {
     e->accept();
 }
 
-bool InteractiveChartView::claimsKey(const QKeyEvent* e) const {
+bool InteractiveChartView::claimsKey(const QKeyEvent* e) const
+{
     // Arrows, Esc and 0 belong to the window (step navigation) unless the
     // chart is zoomed, when they pan / reset it; +/- always zoom.
     const bool zoomed = chart() && chart()->isZoomed();
     switch (e->key()) {
-    case Qt::Key_Plus:
-    case Qt::Key_Equal:
-    case Qt::Key_Minus: return e->modifiers() == Qt::NoModifier || e->modifiers() == Qt::ShiftModifier ||
-                               e->modifiers() == Qt::KeypadModifier;
-    case Qt::Key_Left:
-    case Qt::Key_Right:
-    case Qt::Key_Up:
-    case Qt::Key_Down:
-    case Qt::Key_Escape:
-    case Qt::Key_0: return zoomed && (e->modifiers() & ~Qt::KeypadModifier) == Qt::NoModifier;
-    default: return false;
+        case Qt::Key_Plus:
+        case Qt::Key_Equal:
+        case Qt::Key_Minus:
+            return e->modifiers() == Qt::NoModifier || e->modifiers() == Qt::ShiftModifier ||
+                   e->modifiers() == Qt::KeypadModifier;
+        case Qt::Key_Left:
+        case Qt::Key_Right:
+        case Qt::Key_Up:
+        case Qt::Key_Down:
+        case Qt::Key_Escape:
+        case Qt::Key_0: return zoomed && (e->modifiers() & ~Qt::KeypadModifier) == Qt::NoModifier;
+        default: return false;
     }
 }
 
-bool InteractiveChartView::event(QEvent* e) {
+bool InteractiveChartView::event(QEvent* e)
+{
     if (e->type() == QEvent::ShortcutOverride && claimsKey(static_cast<QKeyEvent*>(e))) {
         e->accept();  // the key comes to keyPressEvent, not to a window shortcut
         return true;
@@ -866,7 +923,8 @@ bool InteractiveChartView::event(QEvent* e) {
     return QChartView::event(e);
 }
 
-void InteractiveChartView::keyPressEvent(QKeyEvent* e) {
+void InteractiveChartView::keyPressEvent(QKeyEvent* e)
+{
     QChart* c = chart();
     if (!c || !claimsKey(e)) {
         e->ignore();  // let the window have it
@@ -874,19 +932,20 @@ void InteractiveChartView::keyPressEvent(QKeyEvent* e) {
     }
     const QRectF r = c->plotArea();
     switch (e->key()) {
-    case Qt::Key_Plus:
-    case Qt::Key_Equal: c->zoom(1.25); break;
-    case Qt::Key_Minus: c->zoom(0.8); break;
-    case Qt::Key_Left: c->scroll(-r.width() / 10, 0); break;
-    case Qt::Key_Right: c->scroll(r.width() / 10, 0); break;
-    case Qt::Key_Up: c->scroll(0, r.height() / 10); break;
-    case Qt::Key_Down: c->scroll(0, -r.height() / 10); break;
-    default: resetZoom(); break;  // Esc, 0
+        case Qt::Key_Plus:
+        case Qt::Key_Equal: c->zoom(1.25); break;
+        case Qt::Key_Minus: c->zoom(0.8); break;
+        case Qt::Key_Left: c->scroll(-r.width() / 10, 0); break;
+        case Qt::Key_Right: c->scroll(r.width() / 10, 0); break;
+        case Qt::Key_Up: c->scroll(0, r.height() / 10); break;
+        case Qt::Key_Down: c->scroll(0, -r.height() / 10); break;
+        default: resetZoom(); break;  // Esc, 0
     }
     e->accept();
 }
 
-void InteractiveChartView::contextMenuEvent(QContextMenuEvent* e) {
+void InteractiveChartView::contextMenuEvent(QContextMenuEvent* e)
+{
     emit contextMenuWanted(e->globalPos());
     e->accept();
 }

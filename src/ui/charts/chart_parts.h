@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // chart_parts.h — the pieces a ChartPanel is made of: line and bar charts,
 // the table model, the interactive chart view (hover, zoom, pan, reset) and
 // a painter-drawn table for print. Internal to src/ui/charts (and its test).
@@ -18,8 +19,8 @@
 
 namespace poslab::ui {
 
-// A chart font in pixels (TECH-NOTES: point sizes are ~3x too large on the
-// PDF painter).
+// A chart font in pixels: point sizes are ~3x too large on the PDF painter
+// (docs/qt-notes.md, PDF fonts).
 QFont chartFont(const ChartStyle& style, int delta = 0, bool bold = false);
 // The font for an axis title. Qt Charts sizes the title's space with the
 // metrics of the font's first family but draws Chinese through the fallback

@@ -1,9 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
 // chart_spec.cpp — kind names and the screen/print chart styles.
 #include "ui/charts/chart_spec.h"
 
 namespace poslab::ui {
 
-ChartSpec chartSpecFor(const lessons::RunBlock& block) {
+ChartSpec chartSpecFor(const lessons::RunBlock& block)
+{
     ChartSpec spec;
     spec.kind = block.chart;
     spec.outputs = block.outputs;
@@ -17,10 +19,10 @@ ChartSpec chartSpecFor(const lessons::RunBlock& block) {
     return spec;
 }
 
-ChartKind chartKindFromName(const QString& name, bool* ok) {
+ChartKind chartKindFromName(const QString& name, bool* ok)
+{
     const QString n = name.trimmed().toLower();
-    const ChartKind kinds[] = {ChartKind::Auto, ChartKind::Line, ChartKind::Heatmap, ChartKind::Bar,
-                               ChartKind::Table};
+    const ChartKind kinds[] = {ChartKind::Auto, ChartKind::Line, ChartKind::Heatmap, ChartKind::Bar, ChartKind::Table};
     for (ChartKind k : kinds) {
         if (chartKindName(k) == n) {
             if (ok) *ok = true;
@@ -35,25 +37,27 @@ namespace {
 
 // Okabe–Ito colours: distinguishable for colour-blind readers, on light and
 // dark backgrounds alike (black replaced by grey-blue).
-QList<QColor> lightSeries() {
-    return {QColor(0x00, 0x72, 0xB2), QColor(0xD5, 0x5E, 0x00), QColor(0x00, 0x9E, 0x73),
-            QColor(0xCC, 0x79, 0xA7), QColor(0xE6, 0x9F, 0x00), QColor(0x56, 0xB4, 0xE9),
-            QColor(0x99, 0x88, 0x22), QColor(0x55, 0x55, 0x77)};
+QList<QColor> lightSeries()
+{
+    return {QColor(0x00, 0x72, 0xB2), QColor(0xD5, 0x5E, 0x00), QColor(0x00, 0x9E, 0x73), QColor(0xCC, 0x79, 0xA7),
+            QColor(0xE6, 0x9F, 0x00), QColor(0x56, 0xB4, 0xE9), QColor(0x99, 0x88, 0x22), QColor(0x55, 0x55, 0x77)};
 }
-QList<QColor> darkSeries() {
-    return {QColor(0x56, 0xB4, 0xE9), QColor(0xE6, 0x9F, 0x00), QColor(0x2E, 0xC4, 0x9A),
-            QColor(0xE0, 0x8E, 0xBF), QColor(0xF0, 0xE4, 0x42), QColor(0xFF, 0x7F, 0x50),
-            QColor(0xB0, 0xB0, 0xFF), QColor(0xC0, 0xC0, 0xC0)};
+QList<QColor> darkSeries()
+{
+    return {QColor(0x56, 0xB4, 0xE9), QColor(0xE6, 0x9F, 0x00), QColor(0x2E, 0xC4, 0x9A), QColor(0xE0, 0x8E, 0xBF),
+            QColor(0xF0, 0xE4, 0x42), QColor(0xFF, 0x7F, 0x50), QColor(0xB0, 0xB0, 0xFF), QColor(0xC0, 0xC0, 0xC0)};
 }
 
-QColor mix(const QColor& a, const QColor& b, double t) {
+QColor mix(const QColor& a, const QColor& b, double t)
+{
     return QColor::fromRgbF(float(a.redF() * (1 - t) + b.redF() * t), float(a.greenF() * (1 - t) + b.greenF() * t),
                             float(a.blueF() * (1 - t) + b.blueF() * t));
 }
 
 }  // namespace
 
-ChartStyle ChartStyle::fromPalette(const QPalette& palette, const QFont& font) {
+ChartStyle ChartStyle::fromPalette(const QPalette& palette, const QFont& font)
+{
     ChartStyle s;
     s.font = font;
     // Widget fonts are usually in points; charts want px for the same look on
@@ -74,7 +78,8 @@ ChartStyle ChartStyle::fromPalette(const QPalette& palette, const QFont& font) {
     return s;
 }
 
-ChartStyle ChartStyle::forPrint(const QFont& font, int pixelSize) {
+ChartStyle ChartStyle::forPrint(const QFont& font, int pixelSize)
+{
     ChartStyle s;
     s.font = font;
     s.pixelSize = pixelSize;

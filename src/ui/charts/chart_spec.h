@@ -1,10 +1,12 @@
+// SPDX-License-Identifier: Apache-2.0
 // chart_spec.h — what a run block asks the chart layer to show, and how it
 // should look (screen palette or print).
 //
-// A ChartSpec is the chart half of a run block (lesson-format.md: chart:,
-// output:, caption:, x:, y:, log:, height:). The chart layer takes only a
-// ChartSpec and module outputs, so it can be tested and used on its own;
-// chartSpecFor() makes one from a lesson's run block (window and PDF alike).
+// A ChartSpec is the chart half of a run block (lessons/README.md, "Run
+// blocks": chart:, output:, caption:, x:, y:, log:, height:). The chart layer
+// takes only a ChartSpec and module outputs, so it can be tested and used on
+// its own; chartSpecFor() makes one from a lesson's run block (window and PDF
+// alike).
 #pragma once
 
 #include "lessons/course.h"
@@ -23,7 +25,8 @@ namespace poslab::ui {
 // chartKindName gives "auto", "line", "heatmap", "bar", "table".
 using ChartKind = lessons::ChartKind;
 using lessons::chartKindName;
-// Parses a lesson-format name (case-insensitive, trimmed); ok=false if unknown.
+// Parses a chart kind as a lesson's chart: line names it (case-insensitive,
+// trimmed); ok=false if unknown.
 ChartKind chartKindFromName(const QString& name, bool* ok = nullptr);
 
 struct ChartSpec {
@@ -50,18 +53,18 @@ ChartSpec chartSpecFor(const lessons::RunBlock& block);
 // Colours and font of a chart. On screen it follows the widget's palette and
 // font (light/dark, CJK families set by the window); for the PDF painter it is
 // a fixed light theme with pixel-size fonts (point sizes come out ~3x too large
-// there, TECH-NOTES).
+// there: docs/qt-notes.md, PDF fonts).
 struct ChartStyle {
-    QFont font;               // families are taken from here; size from pixelSize
-    int pixelSize = 12;       // base text size in px (titles are a bit larger)
-    QColor background;        // chart background
-    QColor plotBackground;    // inside the axes
-    QColor text;              // labels, titles, legend
-    QColor grid;              // grid lines
-    QColor axisLine;          // axis lines and ticks
-    QColor nanColor;          // heatmap cells that are NaN/inf
+    QFont font;                  // families are taken from here; size from pixelSize
+    int pixelSize = 12;          // base text size in px (titles are a bit larger)
+    QColor background;           // chart background
+    QColor plotBackground;       // inside the axes
+    QColor text;                 // labels, titles, legend
+    QColor grid;                 // grid lines
+    QColor axisLine;             // axis lines and ticks
+    QColor nanColor;             // heatmap cells that are NaN/inf
     QList<QColor> seriesColors;  // cycled for line/bar series
-    bool print = false;       // true: drawn for paper (no hover items, light theme)
+    bool print = false;          // true: drawn for paper (no hover items, light theme)
 
     // Screen style derived from a palette (dark palettes give dark charts).
     static ChartStyle fromPalette(const QPalette& palette, const QFont& font);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // chart_view.cpp — ChartPanel, print rendering and "save as".
 #include "ui/charts/chart_view.h"
 
@@ -17,8 +18,8 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
-#include <QPainter>
 #include <QPaintDevice>
+#include <QPainter>
 #include <QSaveFile>
 #include <QSvgGenerator>
 #include <QToolButton>
@@ -34,40 +35,44 @@ using modules::OutputKind;
 
 namespace {
 
-QString kindName(OutputKind k) {
+QString kindName(OutputKind k)
+{
     switch (k) {
-    case OutputKind::Series: return ChartPanel::tr("series");
-    case OutputKind::Matrix: return ChartPanel::tr("matrix");
-    case OutputKind::Table: return ChartPanel::tr("table");
-    case OutputKind::Scalar: return ChartPanel::tr("scalar");
-    case OutputKind::Text: return ChartPanel::tr("text");
+        case OutputKind::Series: return ChartPanel::tr("series");
+        case OutputKind::Matrix: return ChartPanel::tr("matrix");
+        case OutputKind::Table: return ChartPanel::tr("table");
+        case OutputKind::Scalar: return ChartPanel::tr("scalar");
+        case OutputKind::Text: return ChartPanel::tr("text");
     }
     return {};
 }
 
 // Whether a chart kind can draw an output.
-bool canShow(ChartKind kind, const Output& o) {
+bool canShow(ChartKind kind, const Output& o)
+{
     switch (kind) {
-    case ChartKind::Auto:
-    case ChartKind::Table: return true;
-    case ChartKind::Line: return o.kind == OutputKind::Series;
-    case ChartKind::Heatmap: return o.kind == OutputKind::Matrix;
-    case ChartKind::Bar:
-        return o.kind == OutputKind::Series || (o.kind == OutputKind::Table && !numericColumns(o).empty());
+        case ChartKind::Auto:
+        case ChartKind::Table: return true;
+        case ChartKind::Line: return o.kind == OutputKind::Series;
+        case ChartKind::Heatmap: return o.kind == OutputKind::Matrix;
+        case ChartKind::Bar:
+            return o.kind == OutputKind::Series || (o.kind == OutputKind::Table && !numericColumns(o).empty());
     }
     return false;
 }
 
-QString needs(ChartKind kind) {
+QString needs(ChartKind kind)
+{
     switch (kind) {
-    case ChartKind::Line: return ChartPanel::tr("a line chart needs a series");
-    case ChartKind::Heatmap: return ChartPanel::tr("a heatmap needs a matrix");
-    case ChartKind::Bar: return ChartPanel::tr("a bar chart needs a series or a table with a numeric column");
-    default: return {};
+        case ChartKind::Line: return ChartPanel::tr("a line chart needs a series");
+        case ChartKind::Heatmap: return ChartPanel::tr("a heatmap needs a matrix");
+        case ChartKind::Bar: return ChartPanel::tr("a bar chart needs a series or a table with a numeric column");
+        default: return {};
     }
 }
 
-bool writeAtomically(const QString& path, const QByteArray& bytes, QString* error) {
+bool writeAtomically(const QString& path, const QByteArray& bytes, QString* error)
+{
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
         if (error) *error = ChartPanel::tr("cannot write %1: %2").arg(path, f.errorString());
@@ -84,14 +89,15 @@ struct BuiltPart {
     int height = 0;
 };
 
-std::vector<const Output*> pointers(const std::vector<Output>& shown, const ChartPart& part) {
+std::vector<const Output*> pointers(const std::vector<Output>& shown, const ChartPart& part)
+{
     std::vector<const Output*> v;
     for (int i : part.outputs) v.push_back(&shown[std::size_t(i)]);
     return v;
 }
 
-int partHeight(const ChartSpec& spec, const std::vector<Output>& shown, const ChartPart& part,
-               const ChartStyle& style) {
+int partHeight(const ChartSpec& spec, const std::vector<Output>& shown, const ChartPart& part, const ChartStyle& style)
+{
     const int h = std::max(120, spec.height);
     if (part.kind != ChartKind::Table) return h;
     OutputTableModel model(part.keyValue ? shown : std::vector<Output>{shown[std::size_t(part.outputs.front())]},
@@ -100,22 +106,23 @@ int partHeight(const ChartSpec& spec, const std::vector<Output>& shown, const Ch
 }
 
 BuiltPart buildPart(const ChartSpec& spec, const std::vector<Output>& shown, const ChartPart& part,
-                    const ChartStyle& style) {
+                    const ChartStyle& style)
+{
     BuiltPart b;
     b.part = part;
     b.height = partHeight(spec, shown, part, style);
     const auto outs = pointers(shown, part);
     switch (part.kind) {
-    case ChartKind::Line: b.chart.reset(buildLineChart(spec, outs, style)); break;
-    case ChartKind::Bar: b.chart.reset(buildBarChart(spec, outs, style)); break;
-    case ChartKind::Heatmap: b.chart.reset(new HeatmapChart(*outs.front(), spec, style)); break;
-    case ChartKind::Table:
-    case ChartKind::Auto: {
-        std::vector<Output> v;
-        for (const Output* o : outs) v.push_back(*o);
-        b.model = std::make_unique<OutputTableModel>(std::move(v), part.keyValue);
-        break;
-    }
+        case ChartKind::Line: b.chart.reset(buildLineChart(spec, outs, style)); break;
+        case ChartKind::Bar: b.chart.reset(buildBarChart(spec, outs, style)); break;
+        case ChartKind::Heatmap: b.chart.reset(new HeatmapChart(*outs.front(), spec, style)); break;
+        case ChartKind::Table:
+        case ChartKind::Auto: {
+            std::vector<Output> v;
+            for (const Output* o : outs) v.push_back(*o);
+            b.model = std::make_unique<OutputTableModel>(std::move(v), part.keyValue);
+            break;
+        }
     }
     return b;
 }
@@ -123,7 +130,8 @@ BuiltPart buildPart(const ChartSpec& spec, const std::vector<Output>& shown, con
 // Logical (96 dpi) pixels per painter unit: the chart is laid out at the
 // physical size of the target, so fonts come out at style.pixelSize/96 inch on
 // screen, in PNGs and in PDFs alike.
-double logicalPixelsPerUnit(QPainter* p) {
+double logicalPixelsPerUnit(QPainter* p)
+{
     const QPaintDevice* dev = p->device();
     const double dpi = dev && dev->logicalDpiX() > 0 ? dev->logicalDpiX() : 96.0;
     const double devPerUnit = std::hypot(p->deviceTransform().m11(), p->deviceTransform().m12());
@@ -134,7 +142,8 @@ double logicalPixelsPerUnit(QPainter* p) {
 }
 
 // Lays a chart out in its own scene at `size` and draws it into `target`.
-void drawChart(QPainter* p, const QRectF& target, QChart* chart, const QSizeF& size) {
+void drawChart(QPainter* p, const QRectF& target, QChart* chart, const QSizeF& size)
+{
     QGraphicsScene scene;
     scene.addItem(chart);
     chart->setGeometry(QRectF(QPointF(0, 0), size));
@@ -150,7 +159,8 @@ void drawChart(QPainter* p, const QRectF& target, QChart* chart, const QSizeF& s
     scene.removeItem(chart);
 }
 
-void drawMessage(QPainter* p, const QRectF& target, const QString& text, const ChartStyle& style) {
+void drawMessage(QPainter* p, const QRectF& target, const QString& text, const ChartStyle& style)
+{
     p->save();
     p->setPen(style.text);
     p->setFont(chartFont(style));
@@ -160,7 +170,8 @@ void drawMessage(QPainter* p, const QRectF& target, const QString& text, const C
 
 // Draws fresh parts at `k` logical px per unit.
 void renderParts(QPainter* painter, const QRectF& target, const ChartSpec& spec, const std::vector<Output>& shown,
-                 const std::vector<ChartPart>& plan, const ChartStyle& style) {
+                 const std::vector<ChartPart>& plan, const ChartStyle& style)
+{
     const double k = logicalPixelsPerUnit(painter);
     std::vector<int> heights;
     int total = 0;
@@ -186,7 +197,8 @@ void renderParts(QPainter* painter, const QRectF& target, const ChartSpec& spec,
 
 }  // namespace
 
-QString selectOutputs(const ChartSpec& spec, const std::vector<Output>& all, std::vector<Output>* selected) {
+QString selectOutputs(const ChartSpec& spec, const std::vector<Output>& all, std::vector<Output>* selected)
+{
     std::vector<Output> out;
     if (spec.outputs.isEmpty()) {
         for (const Output& o : all)
@@ -202,7 +214,8 @@ QString selectOutputs(const ChartSpec& spec, const std::vector<Output>& all, std
             if (it == all.end()) {
                 QStringList names;
                 for (const Output& o : all) names << o.name;
-                return ChartPanel::tr("unknown output '%1' (this run has: %2)").arg(name, names.join(QStringLiteral(", ")));
+                return ChartPanel::tr("unknown output '%1' (this run has: %2)")
+                    .arg(name, names.join(QStringLiteral(", ")));
             }
             if (!canShow(spec.kind, *it))
                 return ChartPanel::tr("output '%1' is a %2: %3").arg(name, kindName(it->kind), needs(spec.kind));
@@ -219,7 +232,8 @@ QString selectOutputs(const ChartSpec& spec, const std::vector<Output>& all, std
     return {};
 }
 
-std::vector<ChartPart> planChart(const ChartSpec& spec, const std::vector<Output>& selected) {
+std::vector<ChartPart> planChart(const ChartSpec& spec, const std::vector<Output>& selected)
+{
     std::vector<ChartPart> parts;
     int seriesPart = -1, keyValuePart = -1;
     for (int i = 0; i < int(selected.size()); ++i) {
@@ -235,7 +249,7 @@ std::vector<ChartPart> planChart(const ChartSpec& spec, const std::vector<Output
         }
         ChartKind kind = spec.kind;
         if (kind == ChartKind::Auto)
-            kind = o.kind == OutputKind::Series ? ChartKind::Line
+            kind = o.kind == OutputKind::Series   ? ChartKind::Line
                    : o.kind == OutputKind::Matrix ? ChartKind::Heatmap
                                                   : ChartKind::Table;
         const bool sharesChart = o.kind == OutputKind::Series && (kind == ChartKind::Line || kind == ChartKind::Bar);
@@ -271,7 +285,8 @@ public:
 };
 
 ChartPanel::ChartPanel(const ChartSpec& spec, const std::vector<Output>& outputs, QWidget* parent)
-    : QWidget(parent), d(new ChartPanelPrivate) {
+    : QWidget(parent), d(new ChartPanelPrivate)
+{
     d->spec = spec;
     setAccessibleName(tr("Chart"));
     setAccessibleDescription(spec.caption);
@@ -297,13 +312,20 @@ ChartPanel::ChartPanel(const ChartSpec& spec, const std::vector<Output>& outputs
         QString error;
         if (!(this->*save)(file, &error)) QMessageBox::warning(this, title, error);
     };
-    menu->addAction(tr("Save as PNG…"), this, [ask] { ask(tr("Save as PNG"), tr("PNG image (*.png)"), QStringLiteral(".png"), &ChartPanel::savePng); });
-    menu->addAction(tr("Save as SVG…"), this, [ask] { ask(tr("Save as SVG"), tr("SVG image (*.svg)"), QStringLiteral(".svg"), &ChartPanel::saveSvg); });
-    menu->addAction(tr("Save data as CSV…"), this, [ask] { ask(tr("Save data as CSV"), tr("CSV file (*.csv)"), QStringLiteral(".csv"), &ChartPanel::saveCsv); });
+    menu->addAction(tr("Save as PNG…"), this, [ask] {
+        ask(tr("Save as PNG"), tr("PNG image (*.png)"), QStringLiteral(".png"), &ChartPanel::savePng);
+    });
+    menu->addAction(tr("Save as SVG…"), this, [ask] {
+        ask(tr("Save as SVG"), tr("SVG image (*.svg)"), QStringLiteral(".svg"), &ChartPanel::saveSvg);
+    });
+    menu->addAction(tr("Save data as CSV…"), this, [ask] {
+        ask(tr("Save data as CSV"), tr("CSV file (*.csv)"), QStringLiteral(".csv"), &ChartPanel::saveCsv);
+    });
     d->saveButton->setMenu(menu);
     d->resetButton = new QToolButton(this);
     d->resetButton->setText(tr("Reset view"));
-    d->resetButton->setToolTip(tr("Undo zoom and pan (Esc, double-click). Drag a rectangle or Ctrl+wheel to zoom, middle-drag or arrow keys to pan."));
+    d->resetButton->setToolTip(tr(
+        "Undo zoom and pan (Esc, double-click). Drag a rectangle or Ctrl+wheel to zoom, middle-drag or arrow keys to pan."));
     d->resetButton->setAccessibleName(tr("Reset chart view"));
     d->resetButton->setAutoRaise(true);
     connect(d->resetButton, &QToolButton::clicked, this, &ChartPanel::resetView);
@@ -324,9 +346,13 @@ ChartPanel::ChartPanel(const ChartSpec& spec, const std::vector<Output>& outputs
     setOutputs(outputs);
 }
 
-ChartPanel::~ChartPanel() { delete d; }
+ChartPanel::~ChartPanel()
+{
+    delete d;
+}
 
-void ChartPanel::setOutputs(const std::vector<Output>& outputs) {
+void ChartPanel::setOutputs(const std::vector<Output>& outputs)
+{
     d->all = outputs;
     d->shown.clear();
     d->error = selectOutputs(d->spec, outputs, &d->shown);
@@ -350,7 +376,7 @@ void ChartPanel::setOutputs(const std::vector<Output>& outputs) {
         if (b.chart) {
             auto* view = new InteractiveChartView(b.chart.release(), this);
             const QString what = part.kind == ChartKind::Heatmap ? tr("Heatmap: %1")
-                                 : part.kind == ChartKind::Bar  ? tr("Bar chart: %1")
+                                 : part.kind == ChartKind::Bar   ? tr("Bar chart: %1")
                                                                  : tr("Line chart: %1");
             view->setAccessibleName(what.arg(names.join(QStringLiteral(", "))));
             view->setAccessibleDescription(d->spec.caption);
@@ -386,8 +412,8 @@ void ChartPanel::setOutputs(const std::vector<Output>& outputs) {
                 m.exec(table->viewport()->mapToGlobal(at));
             });
             const int rows = proxy->rowCount();
-            const int need = table->horizontalHeader()->sizeHint().height() + rows * (fm.height() + 8) +
-                             2 * table->frameWidth() + 2;
+            const int need =
+                table->horizontalHeader()->sizeHint().height() + rows * (fm.height() + 8) + 2 * table->frameWidth() + 2;
             table->setFixedHeight(std::min(std::max(120, d->spec.height), need));
             w = table;
         }
@@ -395,26 +421,41 @@ void ChartPanel::setOutputs(const std::vector<Output>& outputs) {
         d->partWidgets.push_back(w);
         d->partHeights.push_back(b.height);
     }
-    d->resetButton->setVisible(std::any_of(d->plan.begin(), d->plan.end(),
-                                           [](const ChartPart& p) { return p.kind != ChartKind::Table; }));
+    d->resetButton->setVisible(
+        std::any_of(d->plan.begin(), d->plan.end(), [](const ChartPart& p) { return p.kind != ChartKind::Table; }));
     d->saveButton->setEnabled(d->error.isEmpty());
     d->building = false;
 }
 
-const ChartSpec& ChartPanel::spec() const { return d->spec; }
-const std::vector<Output>& ChartPanel::shownOutputs() const { return d->shown; }
-QString ChartPanel::errorText() const { return d->error; }
-std::vector<ChartPart> ChartPanel::parts() const { return d->plan; }
-QWidget* ChartPanel::partWidget(int i) const {
+const ChartSpec& ChartPanel::spec() const
+{
+    return d->spec;
+}
+const std::vector<Output>& ChartPanel::shownOutputs() const
+{
+    return d->shown;
+}
+QString ChartPanel::errorText() const
+{
+    return d->error;
+}
+std::vector<ChartPart> ChartPanel::parts() const
+{
+    return d->plan;
+}
+QWidget* ChartPanel::partWidget(int i) const
+{
     return i >= 0 && i < int(d->partWidgets.size()) ? d->partWidgets[std::size_t(i)] : nullptr;
 }
 
-void ChartPanel::resetView() {
+void ChartPanel::resetView()
+{
     for (QWidget* w : d->partWidgets)
         if (auto* v = qobject_cast<InteractiveChartView*>(w)) v->resetZoom();
 }
 
-void ChartPanel::changeEvent(QEvent* event) {
+void ChartPanel::changeEvent(QEvent* event)
+{
     QWidget::changeEvent(event);
     if ((event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange) && d && d->partsLayout &&
         !d->building)
@@ -425,17 +466,21 @@ namespace {
 
 // The parts as they are on screen (current zoom), stacked, at their widget
 // sizes. Tables are drawn with paintTable in their current sort order.
-QSize liveSize(const std::vector<QWidget*>& widgets, int width, const ChartStyle& style) {
+QSize liveSize(const std::vector<QWidget*>& widgets, int width, const ChartStyle& style)
+{
     int h = 0;
     for (QWidget* w : widgets) {
-        if (auto* t = qobject_cast<QTableView*>(w)) h += tableHeight(t->model()->rowCount(), style);
-        else h += w->height();
+        if (auto* t = qobject_cast<QTableView*>(w))
+            h += tableHeight(t->model()->rowCount(), style);
+        else
+            h += w->height();
         h += 6;
     }
     return QSize(width, std::max(1, h - 6));
 }
 
-void renderLive(QPainter* p, const std::vector<QWidget*>& widgets, int width, const ChartStyle& style) {
+void renderLive(QPainter* p, const std::vector<QWidget*>& widgets, int width, const ChartStyle& style)
+{
     int y = 0;
     for (QWidget* w : widgets) {
         if (auto* v = qobject_cast<QChartView*>(w)) {
@@ -451,8 +496,8 @@ void renderLive(QPainter* p, const std::vector<QWidget*>& widgets, int width, co
     }
 }
 
-bool pngBytes(const QSize& size, const QColor& background, const std::function<void(QPainter*)>& draw,
-              QByteArray* out) {
+bool pngBytes(const QSize& size, const QColor& background, const std::function<void(QPainter*)>& draw, QByteArray* out)
+{
     QImage img(size * 2, QImage::Format_ARGB32_Premultiplied);
     img.setDevicePixelRatio(2);
     img.fill(background);
@@ -468,7 +513,8 @@ bool pngBytes(const QSize& size, const QColor& background, const std::function<v
 }
 
 QByteArray svgBytes(const QSize& size, const QString& title, const QString& description,
-                    const std::function<void(QPainter*)>& draw) {
+                    const std::function<void(QPainter*)>& draw)
+{
     QByteArray bytes;
     QBuffer buf(&bytes);
     buf.open(QIODevice::WriteOnly);
@@ -486,38 +532,40 @@ QByteArray svgBytes(const QSize& size, const QString& title, const QString& desc
     return bytes;
 }
 
-QByteArray csvBytes(const std::vector<Output>& shown) {
+QByteArray csvBytes(const std::vector<Output>& shown)
+{
     const std::string s = shown.size() == 1 ? modules::outputToCsv(shown.front()) : modules::runToCsv(shown);
     return QByteArray::fromStdString(s);
 }
 
 }  // namespace
 
-bool ChartPanel::savePng(const QString& path, QString* error) const {
+bool ChartPanel::savePng(const QString& path, QString* error) const
+{
     if (!d->error.isEmpty()) {
         if (error) *error = d->error;
         return false;
     }
     const ChartStyle style = ChartStyle::fromPalette(palette(), font());
-    if (!isVisible())
-        return saveChartPng(path, d->spec, d->all, style, std::max(320, width()), error);
+    if (!isVisible()) return saveChartPng(path, d->spec, d->all, style, std::max(320, width()), error);
     const QSize size = liveSize(d->partWidgets, width(), style);
     QByteArray bytes;
-    if (!pngBytes(size, style.background, [&](QPainter* p) { renderLive(p, d->partWidgets, width(), style); }, &bytes)) {
+    if (!pngBytes(
+            size, style.background, [&](QPainter* p) { renderLive(p, d->partWidgets, width(), style); }, &bytes)) {
         if (error) *error = tr("cannot encode the PNG image");
         return false;
     }
     return writeAtomically(path, bytes, error);
 }
 
-bool ChartPanel::saveSvg(const QString& path, QString* error) const {
+bool ChartPanel::saveSvg(const QString& path, QString* error) const
+{
     if (!d->error.isEmpty()) {
         if (error) *error = d->error;
         return false;
     }
     const ChartStyle style = ChartStyle::fromPalette(palette(), font());
-    if (!isVisible())
-        return saveChartSvg(path, d->spec, d->all, style, std::max(320, width()), error);
+    if (!isVisible()) return saveChartSvg(path, d->spec, d->all, style, std::max(320, width()), error);
     const QSize size = liveSize(d->partWidgets, width(), style);
     const QByteArray bytes = svgBytes(size, d->spec.caption, accessibleName(), [&](QPainter* p) {
         p->fillRect(QRect(QPoint(0, 0), size), style.background);
@@ -526,7 +574,8 @@ bool ChartPanel::saveSvg(const QString& path, QString* error) const {
     return writeAtomically(path, bytes, error);
 }
 
-bool ChartPanel::saveCsv(const QString& path, QString* error) const {
+bool ChartPanel::saveCsv(const QString& path, QString* error) const
+{
     if (!d->error.isEmpty()) {
         if (error) *error = d->error;
         return false;
@@ -534,16 +583,19 @@ bool ChartPanel::saveCsv(const QString& path, QString* error) const {
     return writeAtomically(path, csvBytes(d->shown), error);
 }
 
-QWidget* createChartWidget(const ChartSpec& spec, const std::vector<Output>& outputs, QWidget* parent) {
+QWidget* createChartWidget(const ChartSpec& spec, const std::vector<Output>& outputs, QWidget* parent)
+{
     return new ChartPanel(spec, outputs, parent);
 }
 
-std::optional<QSize> preferredSize(const ChartSpec& spec, const std::vector<Output>& outputs, int width) {
+std::optional<QSize> preferredSize(const ChartSpec& spec, const std::vector<Output>& outputs, int width)
+{
     return preferredSize(spec, outputs, width, ChartStyle::forPrint(QFont()));
 }
 
 std::optional<QSize> preferredSize(const ChartSpec& spec, const std::vector<Output>& outputs, int width,
-                                   const ChartStyle& style) {
+                                   const ChartStyle& style)
+{
     std::vector<Output> shown;
     if (!selectOutputs(spec, outputs, &shown).isEmpty()) return std::nullopt;
     const std::vector<ChartPart> plan = planChart(spec, shown);
@@ -554,18 +606,22 @@ std::optional<QSize> preferredSize(const ChartSpec& spec, const std::vector<Outp
 }
 
 void renderChart(QPainter* painter, const QRectF& target, const ChartSpec& spec, const std::vector<Output>& outputs,
-                 const ChartStyle& style) {
+                 const ChartStyle& style)
+{
     if (!painter || target.isEmpty()) return;
     std::vector<Output> shown;
     const QString error = selectOutputs(spec, outputs, &shown);
     painter->save();
-    if (!error.isEmpty()) drawMessage(painter, target, error, style);
-    else renderParts(painter, target, spec, shown, planChart(spec, shown), style);
+    if (!error.isEmpty())
+        drawMessage(painter, target, error, style);
+    else
+        renderParts(painter, target, spec, shown, planChart(spec, shown), style);
     painter->restore();
 }
 
 bool saveChartPng(const QString& path, const ChartSpec& spec, const std::vector<Output>& outputs,
-                  const ChartStyle& style, int width, QString* error) {
+                  const ChartStyle& style, int width, QString* error)
+{
     const auto size = preferredSize(spec, outputs, width, style);
     if (!size) {
         std::vector<Output> ignored;
@@ -573,8 +629,9 @@ bool saveChartPng(const QString& path, const ChartSpec& spec, const std::vector<
         return false;
     }
     QByteArray bytes;
-    if (!pngBytes(*size, style.background,
-                  [&](QPainter* p) { renderChart(p, QRectF(QPointF(0, 0), *size), spec, outputs, style); }, &bytes)) {
+    if (!pngBytes(
+            *size, style.background,
+            [&](QPainter* p) { renderChart(p, QRectF(QPointF(0, 0), *size), spec, outputs, style); }, &bytes)) {
         if (error) *error = ChartPanel::tr("cannot encode the PNG image");
         return false;
     }
@@ -582,7 +639,8 @@ bool saveChartPng(const QString& path, const ChartSpec& spec, const std::vector<
 }
 
 bool saveChartSvg(const QString& path, const ChartSpec& spec, const std::vector<Output>& outputs,
-                  const ChartStyle& style, int width, QString* error) {
+                  const ChartStyle& style, int width, QString* error)
+{
     const auto size = preferredSize(spec, outputs, width, style);
     if (!size) {
         std::vector<Output> ignored;
@@ -596,7 +654,8 @@ bool saveChartSvg(const QString& path, const ChartSpec& spec, const std::vector<
     return writeAtomically(path, bytes, error);
 }
 
-bool saveChartCsv(const QString& path, const ChartSpec& spec, const std::vector<Output>& outputs, QString* error) {
+bool saveChartCsv(const QString& path, const ChartSpec& spec, const std::vector<Output>& outputs, QString* error)
+{
     std::vector<Output> shown;
     const QString e = selectOutputs(spec, outputs, &shown);
     if (!e.isEmpty()) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // chart_view.h — the chart layer's public API: a widget that shows the
 // outputs of one module run, the same drawing onto any QPainter (PDF export),
 // and "save as" PNG / SVG / CSV.
@@ -28,7 +29,7 @@ namespace poslab::ui {
 struct ChartPart {
     ChartKind kind = ChartKind::Line;  // never Auto; scalars/texts use Table
     std::vector<int> outputs;
-    bool keyValue = false;             // the scalars/texts summary table
+    bool keyValue = false;  // the scalars/texts summary table
 };
 
 // The outputs named by spec.outputs, in that order (all outputs if empty).
@@ -53,8 +54,7 @@ class ChartPanel : public QWidget {
 public:
     // `outputs` is the whole run; the spec selects from it. On a selection
     // error the panel shows the message instead of a chart (see errorText()).
-    ChartPanel(const ChartSpec& spec, const std::vector<modules::Output>& outputs,
-               QWidget* parent = nullptr);
+    ChartPanel(const ChartSpec& spec, const std::vector<modules::Output>& outputs, QWidget* parent = nullptr);
     ~ChartPanel() override;
 
     // New results for the same spec (after a parameter change); keeps the
@@ -94,11 +94,10 @@ QWidget* createChartWidget(const ChartSpec& spec, const std::vector<modules::Out
 // Size to lay the chart out at (px) for a given width: the parts' heights
 // stacked. nullopt if the spec does not fit the outputs (selectOutputs error)
 // or nothing is to be shown.
-std::optional<QSize> preferredSize(const ChartSpec& spec, const std::vector<modules::Output>& outputs,
-                                   int width = 640);
+std::optional<QSize> preferredSize(const ChartSpec& spec, const std::vector<modules::Output>& outputs, int width = 640);
 // The same for the style it will be drawn with (table rows take the style's font).
-std::optional<QSize> preferredSize(const ChartSpec& spec, const std::vector<modules::Output>& outputs,
-                                   int width, const ChartStyle& style);
+std::optional<QSize> preferredSize(const ChartSpec& spec, const std::vector<modules::Output>& outputs, int width,
+                                   const ChartStyle& style);
 
 // Draws the chart(s) into `target` on any painter (QPdfWriter: vector lines
 // and text, heatmaps as lossless images). `target` is in the painter's

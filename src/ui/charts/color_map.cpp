@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // color_map.cpp — viridis / diverging maps and heatmap scaling.
 #include "ui/charts/color_map.h"
 
@@ -10,7 +11,8 @@ namespace poslab::ui {
 
 ColorMap::ColorMap(std::vector<QColor> points) : m_points(std::move(points)) {}
 
-const ColorMap& ColorMap::viridis() {
+const ColorMap& ColorMap::viridis()
+{
     // matplotlib's viridis sampled at 9 equally spaced points.
     static const ColorMap map({QColor(0x44, 0x01, 0x54), QColor(0x47, 0x2c, 0x7a), QColor(0x3b, 0x51, 0x8b),
                                QColor(0x2c, 0x71, 0x8e), QColor(0x21, 0x90, 0x8d), QColor(0x27, 0xad, 0x81),
@@ -18,7 +20,8 @@ const ColorMap& ColorMap::viridis() {
     return map;
 }
 
-const ColorMap& ColorMap::diverging() {
+const ColorMap& ColorMap::diverging()
+{
     // ColorBrewer RdBu (reversed so that negative = blue), white centre.
     static const ColorMap map({QColor(0x21, 0x66, 0xac), QColor(0x43, 0x93, 0xc3), QColor(0x92, 0xc5, 0xde),
                                QColor(0xd1, 0xe5, 0xf0), QColor(0xf7, 0xf7, 0xf7), QColor(0xfd, 0xdb, 0xc7),
@@ -26,7 +29,8 @@ const ColorMap& ColorMap::diverging() {
     return map;
 }
 
-QRgb ColorMap::rgbAt(double t) const {
+QRgb ColorMap::rgbAt(double t) const
+{
     if (!(t >= 0)) t = 0;  // also NaN
     if (t > 1) t = 1;
     const double pos = t * double(m_points.size() - 1);
@@ -38,7 +42,8 @@ QRgb ColorMap::rgbAt(double t) const {
     return qRgb(lerp(a.red(), b.red()), lerp(a.green(), b.green()), lerp(a.blue(), b.blue()));
 }
 
-HeatmapScale HeatmapScale::fromData(const std::vector<double>& values, const QColor& nanColor) {
+HeatmapScale HeatmapScale::fromData(const std::vector<double>& values, const QColor& nanColor)
+{
     HeatmapScale s;
     s.nanColor = nanColor;
     double mn = INFINITY, mx = -INFINITY;
@@ -61,17 +66,20 @@ HeatmapScale HeatmapScale::fromData(const std::vector<double>& values, const QCo
     return s;
 }
 
-double HeatmapScale::position(double v) const {
+double HeatmapScale::position(double v) const
+{
     if (hi <= lo) return 0.5;
     return std::clamp((v - lo) / (hi - lo), 0.0, 1.0);
 }
 
-QColor HeatmapScale::color(double v) const {
+QColor HeatmapScale::color(double v) const
+{
     if (!std::isfinite(v)) return nanColor;
     return map().at(position(v));
 }
 
-QImage heatmapImage(const modules::Output& m, const HeatmapScale& scale) {
+QImage heatmapImage(const modules::Output& m, const HeatmapScale& scale)
+{
     QImage img(std::max(1, m.cols), std::max(1, m.rows), QImage::Format_RGB32);
     img.fill(scale.nanColor);
     const ColorMap& map = scale.map();
@@ -87,21 +95,27 @@ QImage heatmapImage(const modules::Output& m, const HeatmapScale& scale) {
     return img;
 }
 
-double niceStep(double span, int target) {
+double niceStep(double span, int target)
+{
     if (!(span > 0) || !std::isfinite(span)) return 1;
     const double raw = span / std::max(1, target);
     const double mag = std::pow(10.0, std::floor(std::log10(raw)));
     const double f = raw / mag;
     // Round to the nearest nice value, so the tick count stays near target.
     double nice = 10;
-    if (f < 1.5) nice = 1;
-    else if (f < 2.25) nice = 2;
-    else if (f < 3.5) nice = 2.5;
-    else if (f < 7.5) nice = 5;
+    if (f < 1.5)
+        nice = 1;
+    else if (f < 2.25)
+        nice = 2;
+    else if (f < 3.5)
+        nice = 2.5;
+    else if (f < 7.5)
+        nice = 5;
     return nice * mag;
 }
 
-std::vector<double> niceTicks(double lo, double hi, int target) {
+std::vector<double> niceTicks(double lo, double hi, int target)
+{
     std::vector<double> t;
     if (!std::isfinite(lo) || !std::isfinite(hi)) return t;
     if (hi < lo) std::swap(lo, hi);
@@ -113,7 +127,8 @@ std::vector<double> niceTicks(double lo, double hi, int target) {
     return t;
 }
 
-QString formatNumber(double v) {
+QString formatNumber(double v)
+{
     if (std::isnan(v)) return QStringLiteral("NaN");
     if (std::isinf(v)) return v > 0 ? QStringLiteral("∞") : QStringLiteral("−∞");
     return QString::number(v, 'g', 6);

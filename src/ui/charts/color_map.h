@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // color_map.h — colour maps for heatmaps and the value → colour scale.
 //
 // Sequential data uses viridis (perceptually uniform, readable in grey and by
@@ -36,10 +37,10 @@ private:
 
 // Value → position on the map → colour.
 struct HeatmapScale {
-    double lo = 0;            // value drawn with the first colour
-    double hi = 1;            // value drawn with the last colour
-    bool diverging = false;   // lo = -hi, 0 in the middle
-    bool empty = true;        // no finite value at all
+    double lo = 0;           // value drawn with the first colour
+    double hi = 1;           // value drawn with the last colour
+    bool diverging = false;  // lo = -hi, 0 in the middle
+    bool empty = true;       // no finite value at all
     QColor nanColor = QColor(0xB0, 0xB0, 0xB0);
 
     // viridis over [min, max] of the finite values; if min < 0 < max, the

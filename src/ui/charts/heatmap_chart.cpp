@@ -1,4 +1,5 @@
-// heatmap_chart.cpp — image + colour-bar items on a QChart (TECH-NOTES recipe).
+// SPDX-License-Identifier: Apache-2.0
+// heatmap_chart.cpp — image + colour-bar items on a QChart (docs/qt-notes.md, Charts).
 #include "ui/charts/heatmap_chart.h"
 
 #include "ui/charts/chart_parts.h"
@@ -20,7 +21,8 @@ namespace {
 // Up to this many labels per axis are written out; beyond it, numeric ticks.
 constexpr int kMaxLabels = 40;
 
-QFont pxFont(const ChartStyle& style, int delta = 0, bool bold = false) {
+QFont pxFont(const ChartStyle& style, int delta = 0, bool bold = false)
+{
     QFont f = style.font;
     f.setPixelSize(std::max(6, style.pixelSize + delta));
     f.setBold(bold);
@@ -33,7 +35,8 @@ class HeatmapImageItem : public QGraphicsItem {
 public:
     explicit HeatmapImageItem(HeatmapChart* chart) : QGraphicsItem(chart), m_chart(chart) {}
     QRectF boundingRect() const override { return m_chart->plotArea(); }
-    void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override {
+    void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override
+    {
         const QRectF plot = m_chart->plotArea();
         const QRectF grid = m_chart->gridRect();
         if (plot.isEmpty() || grid.isEmpty()) return;
@@ -57,7 +60,8 @@ public:
         }
         p->restore();
     }
-    void refresh() {
+    void refresh()
+    {
         prepareGeometryChange();
         update();
     }
@@ -70,16 +74,19 @@ private:
 class ColorBarItem : public QGraphicsItem {
 public:
     explicit ColorBarItem(HeatmapChart* chart) : QGraphicsItem(chart), m_chart(chart) {}
-    QRectF barRect() const {
+    QRectF barRect() const
+    {
         const QRectF plot = m_chart->plotArea();
         const double w = std::max(10, m_chart->style().pixelSize);
         return QRectF(plot.right() + 16, plot.top(), w, plot.height());
     }
-    QRectF boundingRect() const override {
+    QRectF boundingRect() const override
+    {
         const QRectF b = barRect();
         return QRectF(b.left(), b.top() - 20, m_chart->colorBarWidth(), b.height() + 40);
     }
-    void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override {
+    void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override
+    {
         const HeatmapScale& s = m_chart->scale();
         const ChartStyle& st = m_chart->style();
         const QRectF bar = barRect();
@@ -102,9 +109,9 @@ public:
         p->setFont(f);
         const QFontMetricsF fm(f);
         if (!s.empty) {
-            const std::vector<double> ticks =
-                s.hi > s.lo ? niceTicks(s.lo, s.hi, std::clamp(int(bar.height() / 40), 2, 8))
-                            : std::vector<double>{s.lo};
+            const std::vector<double> ticks = s.hi > s.lo
+                                                  ? niceTicks(s.lo, s.hi, std::clamp(int(bar.height() / 40), 2, 8))
+                                                  : std::vector<double>{s.lo};
             for (double t : ticks) {
                 const double y = bar.bottom() - s.position(t) * bar.height();
                 p->setPen(QPen(st.axisLine, 0));
@@ -116,7 +123,8 @@ public:
         }
         p->restore();
     }
-    void refresh() {
+    void refresh()
+    {
         prepareGeometryChange();
         update();
     }
@@ -126,7 +134,8 @@ private:
 };
 
 // Category axis with one label at each cell centre (labels from the matrix).
-QCategoryAxis* labelAxis(const QStringList& labels, const ChartStyle& style) {
+QCategoryAxis* labelAxis(const QStringList& labels, const ChartStyle& style)
+{
     auto* axis = new QCategoryAxis;
     axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     axis->setStartValue(0);
@@ -142,7 +151,8 @@ QCategoryAxis* labelAxis(const QStringList& labels, const ChartStyle& style) {
     return axis;
 }
 
-QValueAxis* indexAxis(int n) {
+QValueAxis* indexAxis(int n)
+{
     auto* axis = new QValueAxis;
     axis->setRange(0, n);
     axis->setLabelFormat(QStringLiteral("%.0f"));
@@ -156,7 +166,8 @@ QValueAxis* indexAxis(int n) {
 
 HeatmapChart::HeatmapChart(const modules::Output& matrix, const ChartSpec& spec, const ChartStyle& style,
                            QGraphicsItem* parent)
-    : QChart(parent), m_matrix(matrix), m_style(style) {
+    : QChart(parent), m_matrix(matrix), m_style(style)
+{
     m_scale = HeatmapScale::fromData(m_matrix.data, style.nanColor);
     m_image = heatmapImage(m_matrix, m_scale);
 
@@ -177,16 +188,20 @@ HeatmapChart::HeatmapChart(const modules::Output& matrix, const ChartSpec& spec,
     m_anchor->setBorderColor(Qt::transparent);
     addSeries(m_anchor);
 
-    const bool colNames = !m_matrix.colLabels.isEmpty() && m_matrix.colLabels.size() == m_matrix.cols &&
-                          m_matrix.cols <= kMaxLabels;
-    const bool rowNames = !m_matrix.rowLabels.isEmpty() && m_matrix.rowLabels.size() == m_matrix.rows &&
-                          m_matrix.rows <= kMaxLabels;
+    const bool colNames =
+        !m_matrix.colLabels.isEmpty() && m_matrix.colLabels.size() == m_matrix.cols && m_matrix.cols <= kMaxLabels;
+    const bool rowNames =
+        !m_matrix.rowLabels.isEmpty() && m_matrix.rowLabels.size() == m_matrix.rows && m_matrix.rows <= kMaxLabels;
     QAbstractAxis* ax = colNames ? static_cast<QAbstractAxis*>(labelAxis(m_matrix.colLabels, style))
                                  : indexAxis(std::max(1, m_matrix.cols));
     QAbstractAxis* ay = rowNames ? static_cast<QAbstractAxis*>(labelAxis(m_matrix.rowLabels, style))
                                  : indexAxis(std::max(1, m_matrix.rows));
     ay->setReverse(true);  // row 0 on top, as the matrix is printed
-    const QFont labels = [&] { QFont f = style.font; f.setPixelSize(style.pixelSize); return f; }();
+    const QFont labels = [&] {
+        QFont f = style.font;
+        f.setPixelSize(style.pixelSize);
+        return f;
+    }();
     ax->setTitleText(spec.xTitle.isEmpty() ? tr("column") : spec.xTitle);
     ay->setTitleText(spec.yTitle.isEmpty() ? tr("row") : spec.yTitle);
     for (QAbstractAxis* a : {ax, ay}) {
@@ -208,7 +223,11 @@ HeatmapChart::HeatmapChart(const modules::Output& matrix, const ChartSpec& spec,
 
     // Right margin for the colour bar: gap + bar + tick + widest label.
     {
-        const QFontMetricsF fm([&] { QFont f = style.font; f.setPixelSize(std::max(6, style.pixelSize - 1)); return f; }());
+        const QFontMetricsF fm([&] {
+            QFont f = style.font;
+            f.setPixelSize(std::max(6, style.pixelSize - 1));
+            return f;
+        }());
         double widest = fm.horizontalAdvance(QStringLiteral("0.0000"));
         if (!m_scale.empty)
             for (double t : niceTicks(m_scale.lo, m_scale.hi, 8))
@@ -227,13 +246,16 @@ HeatmapChart::HeatmapChart(const modules::Output& matrix, const ChartSpec& spec,
     });
 }
 
-QRectF HeatmapChart::gridRect() const {
+QRectF HeatmapChart::gridRect() const
+{
     const QPointF a = const_cast<HeatmapChart*>(this)->mapToPosition(QPointF(0, 0), m_anchor);
-    const QPointF b = const_cast<HeatmapChart*>(this)->mapToPosition(QPointF(std::max(1, m_matrix.cols), std::max(1, m_matrix.rows)), m_anchor);
+    const QPointF b = const_cast<HeatmapChart*>(this)->mapToPosition(
+        QPointF(std::max(1, m_matrix.cols), std::max(1, m_matrix.rows)), m_anchor);
     return QRectF(a, b).normalized();
 }
 
-std::optional<HeatmapCell> HeatmapChart::cellAt(const QPointF& chartPos) const {
+std::optional<HeatmapCell> HeatmapChart::cellAt(const QPointF& chartPos) const
+{
     if (!plotArea().contains(chartPos) || m_matrix.rows <= 0 || m_matrix.cols <= 0) return std::nullopt;
     const QPointF v = const_cast<HeatmapChart*>(this)->mapToValue(chartPos, m_anchor);
     const int col = int(std::floor(v.x()));
@@ -249,11 +271,12 @@ std::optional<HeatmapCell> HeatmapChart::cellAt(const QPointF& chartPos) const {
     return cell;
 }
 
-QString HeatmapChart::describeCell(const HeatmapCell& cell) const {
-    const QString row = cell.rowLabel.isEmpty() ? tr("row %1").arg(cell.row)
-                                                : tr("row %1 (%2)").arg(cell.row).arg(cell.rowLabel);
-    const QString col = cell.colLabel.isEmpty() ? tr("column %1").arg(cell.col)
-                                                : tr("column %1 (%2)").arg(cell.col).arg(cell.colLabel);
+QString HeatmapChart::describeCell(const HeatmapCell& cell) const
+{
+    const QString row =
+        cell.rowLabel.isEmpty() ? tr("row %1").arg(cell.row) : tr("row %1 (%2)").arg(cell.row).arg(cell.rowLabel);
+    const QString col =
+        cell.colLabel.isEmpty() ? tr("column %1").arg(cell.col) : tr("column %1 (%2)").arg(cell.col).arg(cell.colLabel);
     return tr("%1, %2: %3").arg(row, col, formatNumber(cell.value));
 }
 

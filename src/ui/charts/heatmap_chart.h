@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: Apache-2.0
 // heatmap_chart.h — a matrix as a heatmap on Qt Charts.
 //
 // Qt Charts 6.4 has no heatmap series and its series cannot be subclassed, so
-// (TECH-NOTES) an invisible scatter series binds two value axes (y reversed:
-// row 0 on top), an image item paints the colour-mapped matrix between the
-// mapToPosition() corners of the cell grid, clipped to the plot area, and a
-// colour-bar item with ticks sits in the chart's right margin. Both items
-// follow plotAreaChanged, so zoom, resizing and print layout just work.
+// (docs/qt-notes.md, Charts) an invisible scatter series binds two value axes
+// (y reversed: row 0 on top), an image item paints the colour-mapped matrix
+// between the mapToPosition() corners of the cell grid, clipped to the plot
+// area, and a colour-bar item with ticks sits in the chart's right margin. Both
+// items follow plotAreaChanged, so zoom, resizing and print layout just work.
 #pragma once
 
 #include "modules/module.h"

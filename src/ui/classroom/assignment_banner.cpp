@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/classroom/assignment_banner.h"
 
 #include "ui/classroom/assignment_session.h"
@@ -112,10 +113,22 @@ void AssignmentBanner::refresh()
     setAccessibleName(tr("Assignment"));
 }
 
-QString AssignmentBanner::titleText() const { return m_title->text(); }
-QString AssignmentBanner::detailsText() const { return m_details->text(); }
-QString AssignmentBanner::warningText() const { return m_warning->isHidden() ? QString() : m_warning->text(); }
-QString AssignmentBanner::noteText() const { return m_noteLabel->isHidden() ? QString() : m_noteLabel->text(); }
+QString AssignmentBanner::titleText() const
+{
+    return m_title->text();
+}
+QString AssignmentBanner::detailsText() const
+{
+    return m_details->text();
+}
+QString AssignmentBanner::warningText() const
+{
+    return m_warning->isHidden() ? QString() : m_warning->text();
+}
+QString AssignmentBanner::noteText() const
+{
+    return m_noteLabel->isHidden() ? QString() : m_noteLabel->text();
+}
 
 void AssignmentBanner::changeEvent(QEvent* event)
 {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // assignment_banner.h — the strip above the lesson pane in assignment mode:
 // the assignment's title, the student, the due date ("overdue" once past),
 // "3 of 7 answered", the Submit… and Leave buttons, and a warning line when

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/classroom/assignment_dialog.h"
 
 #include "ui/notebook/exercise_widget.h"
@@ -31,8 +32,10 @@ QString fileNameFor(const QString& title)
 {
     QString name;
     for (QChar c : title.trimmed()) {
-        if (c.isLetterOrNumber()) name += c;
-        else if (!name.isEmpty() && !name.endsWith(u'-')) name += u'-';
+        if (c.isLetterOrNumber())
+            name += c;
+        else if (!name.isEmpty() && !name.endsWith(u'-'))
+            name += u'-';
     }
     while (name.endsWith(u'-')) name.chop(1);
     if (name.isEmpty()) name = QStringLiteral("assignment");
@@ -161,7 +164,8 @@ void AssignmentDialog::rebuildExercises()
                 if (b.kind != lessons::Block::Kind::Exercise) continue;
                 const QString question = plainTextOf(b.exercise.question);
                 auto* item = new QListWidgetItem(
-                    tr("%1 \u2014 %2").arg(b.exercise.id, question.size() > 60 ? question.left(59) + u'\u2026' : question),
+                    tr("%1 \u2014 %2")
+                        .arg(b.exercise.id, question.size() > 60 ? question.left(59) + u'\u2026' : question),
                     m_exercises);
                 item->setToolTip(question);
                 item->setData(kExerciseIdRole, b.exercise.id);
@@ -190,9 +194,9 @@ void AssignmentDialog::onTitleEdited(const QString& title)
 
 void AssignmentDialog::browse()
 {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Save Assignment"), chosenPath(),
-        tr("PosLab assignments (*%1)").arg(QLatin1String(lessons::kAssignmentSuffix)));
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Save Assignment"), chosenPath(),
+                                     tr("PosLab assignments (*%1)").arg(QLatin1String(lessons::kAssignmentSuffix)));
     if (path.isEmpty()) return;
     m_path->setText(QDir::toNativeSeparators(path));
     m_pathEdited = true;

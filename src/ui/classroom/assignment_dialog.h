@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // assignment_dialog.h — File ▸ New Assignment…: a teacher makes an
 // assignment from the course.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/classroom/assignment_session.h"
 
 #include <QDir>
@@ -30,10 +31,11 @@ lessons::Block exerciseBlock(const lessons::ExerciseBlock& exercise, const lesso
 
 AssignmentSession::AssignmentSession(const lessons::Assignment& assignment, const QString& assignmentFile,
                                      const QString& draftPath, QObject* parent)
-    : QObject(parent), m_assignment(assignment), m_assignmentFile(assignmentFile),
+    : QObject(parent),
+      m_assignment(assignment),
+      m_assignmentFile(assignmentFile),
       m_draftPath(draftPath.isEmpty() ? lessons::draftAnswersPath(assignment) : draftPath)
-{
-}
+{}
 
 lessons::FileProblem AssignmentSession::restoreDraft()
 {
@@ -235,8 +237,8 @@ lessons::Course AssignmentSession::assignmentCourse(const lessons::Course& local
             chapter.number = number;
             chapter.lang = lang;
             chapter.title = tr("Chapter %1 (not in the course on this computer)").arg(number);
-            chapter.file = QDir(local.dir).filePath(lang + QStringLiteral("/%1-assignment.md").arg(number, 2, 10,
-                                                                                                  QLatin1Char('0')));
+            chapter.file = QDir(local.dir).filePath(
+                lang + QStringLiteral("/%1-assignment.md").arg(number, 2, 10, QLatin1Char('0')));
         }
 
         // Exercises the local chapter does not have (or no local chapter at all): a step of their own.
@@ -244,8 +246,9 @@ lessons::Course AssignmentSession::assignmentCourse(const lessons::Course& local
         rest.title = found ? tr("More exercises of this assignment") : tr("Exercises");
         if (!found) {
             lessons::Block note;
-            note.markdown = tr("This chapter is not in the course installed here, so its exercises are shown "
-                               "without the lesson around them.");
+            note.markdown =
+                tr("This chapter is not in the course installed here, so its exercises are shown "
+                   "without the lesson around them.");
             rest.blocks << note;
         }
         for (const lessons::AssignmentExercise* e : own) {
@@ -255,9 +258,9 @@ lessons::Course AssignmentSession::assignmentCourse(const lessons::Course& local
                 placed.insert(e->id);
             }
         }
-        const bool restHasExercises = std::any_of(rest.blocks.cbegin(), rest.blocks.cend(), [](const lessons::Block& b) {
-            return b.kind == lessons::Block::Kind::Exercise;
-        });
+        const bool restHasExercises =
+            std::any_of(rest.blocks.cbegin(), rest.blocks.cend(),
+                        [](const lessons::Block& b) { return b.kind == lessons::Block::Kind::Exercise; });
         if (restHasExercises) chapter.steps << rest;
         if (!chapter.steps.isEmpty()) out.chapters << chapter;
     }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // assignment_session.h — a student working through an assignment in the
 // window: the assignment, their draft answers and how the lessons are shown.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/classroom/class_report.h"
 
 #include "ui/document/markdown_document.h"
@@ -47,20 +48,19 @@ const QColor kNotJudged(0x9a, 0x6a, 0x16);
 bool isInvisibleOrControl(char32_t c)
 {
     switch (QChar::category(c)) {
-    case QChar::Other_Control:      // C0, C1, DEL
-    case QChar::Other_Format:       // bidi embeddings/overrides/isolates, zero-width joiners, BOM, ...
-    case QChar::Other_Surrogate:    // a lone half of a surrogate pair
-    case QChar::Other_NotAssigned:  // nothing to draw
-    case QChar::Separator_Line:     // U+2028
-    case QChar::Separator_Paragraph:  // U+2029
-        return true;
-    default:
-        break;
+        case QChar::Other_Control:        // C0, C1, DEL
+        case QChar::Other_Format:         // bidi embeddings/overrides/isolates, zero-width joiners, BOM, ...
+        case QChar::Other_Surrogate:      // a lone half of a surrogate pair
+        case QChar::Other_NotAssigned:    // nothing to draw
+        case QChar::Separator_Line:       // U+2028
+        case QChar::Separator_Paragraph:  // U+2029
+            return true;
+        default: break;
     }
     // Spaces a reader cannot tell apart from a normal space, and fillers that
     // draw nothing (Hangul fillers, braille blank are letters/symbols by category).
-    return c == 0x00A0 || c == 0x115F || c == 0x1160 || c == 0x3164 || c == 0xFFA0 || c == 0x2800
-           || (c >= 0x2000 && c <= 0x200A) || c == 0x202F || c == 0x205F || c == 0x3000 || c == 0x180E;
+    return c == 0x00A0 || c == 0x115F || c == 0x1160 || c == 0x3164 || c == 0xFFA0 || c == 0x2800 ||
+           (c >= 0x2000 && c <= 0x200A) || c == 0x202F || c == 0x205F || c == 0x3000 || c == 0x180E;
 }
 
 // Student-typed text (a name, an answer) as printed: every control, format
@@ -85,23 +85,22 @@ QString visibleStudentText(const QString& raw, int maxChars, const Words& words)
             out += QString::fromUcs4(&c, 1);
         }
     }
-    if (total > shown)
-        out += words.t(" … (%1 more characters)", " ……（另有 %1 个字符）").arg(total - shown);
+    if (total > shown) out += words.t(" … (%1 more characters)", " ……（另有 %1 个字符）").arg(total - shown);
     return out;
 }
 
 constexpr GradedAnswer::Status kStatuses[] = {GradedAnswer::Status::Right, GradedAnswer::Status::Wrong,
-                                               GradedAnswer::Status::Unanswered, GradedAnswer::Status::NotJudged,
-                                               GradedAnswer::Status::TimedOut};
+                                              GradedAnswer::Status::Unanswered, GradedAnswer::Status::NotJudged,
+                                              GradedAnswer::Status::TimedOut};
 
 QString statusMark(GradedAnswer::Status s)
 {
     switch (s) {
-    case GradedAnswer::Status::Right: return QStringLiteral("\u2713");  // ✓
-    case GradedAnswer::Status::Wrong: return QStringLiteral("\u2717");  // ✗
-    case GradedAnswer::Status::Unanswered: return QStringLiteral("\u2013");  // –
-    case GradedAnswer::Status::NotJudged:
-    case GradedAnswer::Status::TimedOut: return QStringLiteral("?");
+        case GradedAnswer::Status::Right: return QStringLiteral("\u2713");       // ✓
+        case GradedAnswer::Status::Wrong: return QStringLiteral("\u2717");       // ✗
+        case GradedAnswer::Status::Unanswered: return QStringLiteral("\u2013");  // –
+        case GradedAnswer::Status::NotJudged:
+        case GradedAnswer::Status::TimedOut: return QStringLiteral("?");
     }
     return QStringLiteral("?");
 }
@@ -109,11 +108,11 @@ QString statusMark(GradedAnswer::Status s)
 QColor statusColor(GradedAnswer::Status s)
 {
     switch (s) {
-    case GradedAnswer::Status::Right: return kRight;
-    case GradedAnswer::Status::Wrong: return kWrong;
-    case GradedAnswer::Status::Unanswered: return kMuted;
-    case GradedAnswer::Status::NotJudged:
-    case GradedAnswer::Status::TimedOut: return kNotJudged;
+        case GradedAnswer::Status::Right: return kRight;
+        case GradedAnswer::Status::Wrong: return kWrong;
+        case GradedAnswer::Status::Unanswered: return kMuted;
+        case GradedAnswer::Status::NotJudged:
+        case GradedAnswer::Status::TimedOut: return kNotJudged;
     }
     return kMuted;
 }
@@ -121,29 +120,42 @@ QColor statusColor(GradedAnswer::Status s)
 QString statusWord(GradedAnswer::Status s, const Words& w)
 {
     switch (s) {
-    case GradedAnswer::Status::Right: return w.t("right", "正确");
-    case GradedAnswer::Status::Wrong: return w.t("wrong", "错误");
-    case GradedAnswer::Status::Unanswered: return w.t("not answered", "未作答");
-    case GradedAnswer::Status::NotJudged: return w.t("not judged", "无法判定");
-    case GradedAnswer::Status::TimedOut: return w.t("not judged (the check ran out of time)", "无法判定（判定超时）");
+        case GradedAnswer::Status::Right: return w.t("right", "正确");
+        case GradedAnswer::Status::Wrong: return w.t("wrong", "错误");
+        case GradedAnswer::Status::Unanswered: return w.t("not answered", "未作答");
+        case GradedAnswer::Status::NotJudged: return w.t("not judged", "无法判定");
+        case GradedAnswer::Status::TimedOut:
+            return w.t("not judged (the check ran out of time)", "无法判定（判定超时）");
     }
     return {};
 }
 
-QString formatPoints(double v) { return QString::number(v, 'g', 4); }
+QString formatPoints(double v)
+{
+    return QString::number(v, 'g', 4);
+}
 
-QString formatUtc(const QDateTime& t) { return t.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")) + QStringLiteral(" UTC"); }
+QString formatUtc(const QDateTime& t)
+{
+    return t.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")) + QStringLiteral(" UTC");
+}
 
-QString optionLetter(int i) { return i < 26 ? QString(QChar(u'A' + i)) : QString::number(i + 1); }
+QString optionLetter(int i)
+{
+    return i < 26 ? QString(QChar(u'A' + i)) : QString::number(i + 1);
+}
 
 // Lays out one grading report (class or student) in a PagedDocument.
 class GradingReportBuilder {
 public:
     GradingReportBuilder(const ClassGrades& grades, const QString& lang, QPaintDevice* device)
-        : m_grades(grades), m_lang(lang), m_words(lang), m_md(markdownContext()), m_pages(device, m_md, lang),
+        : m_grades(grades),
+          m_lang(lang),
+          m_words(lang),
+          m_md(markdownContext()),
+          m_pages(device, m_md, lang),
           m_cur(&m_pages.document())
-    {
-    }
+    {}
 
     PagedDocument& pages() { return m_pages; }
     const Words& words() const { return m_words; }
@@ -163,19 +175,25 @@ public:
     void buildStudentReport(const StudentGrade& student)
     {
         m_cur.setBlockFormat(plainBlock(0, 2));
-        m_cur.insertText(m_words.t("PosLab · assignment feedback", "PosLab · 作业反馈"), uiFormat(m_lang, 11, true, kAccent));
+        m_cur.insertText(m_words.t("PosLab · assignment feedback", "PosLab · 作业反馈"),
+                         uiFormat(m_lang, 11, true, kAccent));
         m_cur.insertBlock(plainBlock(4, 4, 120), uiFormat(m_lang, 22, true, kTitleInk));
-        m_cur.insertText(visibleStudentText(student.studentName, kMaxShownChars, m_words), uiFormat(m_lang, 22, true, kTitleInk));
+        m_cur.insertText(visibleStudentText(student.studentName, kMaxShownChars, m_words),
+                         uiFormat(m_lang, 22, true, kTitleInk));
         m_cur.insertBlock(plainBlock(0, 14, 130), uiFormat(m_lang, 13, false, kMuted));
-        m_cur.insertText(visibleStudentText(m_grades.assignment.title, kMaxShownChars, m_words), uiFormat(m_lang, 13, false, kMuted));
+        m_cur.insertText(visibleStudentText(m_grades.assignment.title, kMaxShownChars, m_words),
+                         uiFormat(m_lang, 13, false, kMuted));
 
         factLine(m_words.t("Score", "得分"), scoreText(student), true);
         factLine(m_words.t("Submitted", "提交时间"),
-                 student.submitted.isValid() ? formatUtc(student.submitted)
-                                             : m_words.t("not submitted (a draft was handed in)", "未提交（交上来的是草稿）"));
+                 student.submitted.isValid()
+                     ? formatUtc(student.submitted)
+                     : m_words.t("not submitted (a draft was handed in)", "未提交（交上来的是草稿）"));
         if (student.late) factLine(m_words.t("Late", "迟交"), m_words.t("yes, after the due time", "是，晚于截止时间"));
-        if (m_grades.assignment.due.isValid()) factLine(m_words.t("Due", "截止时间"), formatUtc(m_grades.assignment.due));
-        factLine(m_words.t("Answer file", "答案文件"), visibleStudentText(QFileInfo(student.file).fileName(), kMaxShownChars, m_words));
+        if (m_grades.assignment.due.isValid())
+            factLine(m_words.t("Due", "截止时间"), formatUtc(m_grades.assignment.due));
+        factLine(m_words.t("Answer file", "答案文件"),
+                 visibleStudentText(QFileInfo(student.file).fileName(), kMaxShownChars, m_words));
 
         for (int i = 0; i < student.answers.size(); ++i) studentQuestion(student.answers[i], i);
     }
@@ -203,14 +221,16 @@ private:
     QString scoreText(const StudentGrade& s) const
     {
         const double percent = s.maxScore > 0 ? 100.0 * s.score / s.maxScore : 0.0;
-        return QStringLiteral("%1 / %2 (%3%)").arg(formatPoints(s.score), formatPoints(s.maxScore), QString::number(percent, 'f', 0));
+        return QStringLiteral("%1 / %2 (%3%)")
+            .arg(formatPoints(s.score), formatPoints(s.maxScore), QString::number(percent, 'f', 0));
     }
 
     // "Label: value" on a line of its own.
     void factLine(const QString& label, const QString& value, bool strong = false)
     {
         m_cur.insertBlock(plainBlock(0, 5, 140), uiFormat(m_lang, 11));
-        m_cur.insertText(label + (m_words.zh() ? QStringLiteral("：") : QStringLiteral(": ")), uiFormat(m_lang, 11, false, kMuted));
+        m_cur.insertText(label + (m_words.zh() ? QStringLiteral("：") : QStringLiteral(": ")),
+                         uiFormat(m_lang, 11, false, kMuted));
         m_cur.insertText(value, uiFormat(m_lang, 11, strong, kInk));
     }
 
@@ -276,12 +296,14 @@ private:
         m_cur.setBlockFormat(spacer);
         m_cur.insertText(m_words.t("PosLab class report", "PosLab 班级成绩报告"), uiFormat(m_lang, 12, true, kAccent));
         m_cur.insertBlock(plainBlock(10, 30, 120), uiFormat(m_lang, 26, true, kTitleInk));
-        m_cur.insertText(visibleStudentText(m_grades.assignment.title, kMaxShownChars, m_words), uiFormat(m_lang, 26, true, kTitleInk));
+        m_cur.insertText(visibleStudentText(m_grades.assignment.title, kMaxShownChars, m_words),
+                         uiFormat(m_lang, 26, true, kTitleInk));
 
         int problems = 0, duplicates = 0;
         for (const FileIssue& i : m_grades.issues) (i.duplicate ? duplicates : problems) += 1;
-        factLine(m_words.t("Due", "截止时间"), m_grades.assignment.due.isValid() ? formatUtc(m_grades.assignment.due)
-                                                                              : m_words.t("no due date", "未设截止时间"));
+        factLine(m_words.t("Due", "截止时间"), m_grades.assignment.due.isValid()
+                                                   ? formatUtc(m_grades.assignment.due)
+                                                   : m_words.t("no due date", "未设截止时间"));
         factLine(m_words.t("Graded", "评分时间"), formatUtc(QDateTime::currentDateTimeUtc()));
         factLine(m_words.t("Students graded", "已评分学生"), QString::number(m_grades.students.size()), true);
         factLine(m_words.t("Files with problems", "有问题的文件"), QString::number(problems), true);
@@ -290,8 +312,10 @@ private:
         if (!m_grades.students.isEmpty()) {
             double maxScore = 0;
             for (const StudentGrade& s : m_grades.students) maxScore = std::max(maxScore, s.maxScore);
-            factLine(m_words.t("Mean score", "平均分"),
-                     QStringLiteral("%1 / %2").arg(QString::number(m_grades.meanScore(), 'f', 2), formatPoints(maxScore)), true);
+            factLine(
+                m_words.t("Mean score", "平均分"),
+                QStringLiteral("%1 / %2").arg(QString::number(m_grades.meanScore(), 'f', 2), formatPoints(maxScore)),
+                true);
         }
         QStringList chapters;
         for (int n : m_grades.assignment.chapters) chapters << QString::number(n);
@@ -330,8 +354,9 @@ private:
             const QuestionSummary& qs = m_grades.questions[q];
             m_cur.insertBlock(plainBlock(0, 1), legend);
             const QString chapter = chapterLabel(qs.chapterNumber);
-            m_cur.insertText(QStringLiteral("%1  %2").arg(q + 1).arg(visibleStudentText(qs.exerciseId, kMaxShownCharsInTable, m_words))
-                                 + (chapter.isEmpty() ? QString() : QStringLiteral("  ·  ") + chapter),
+            m_cur.insertText(QStringLiteral("%1  %2").arg(q + 1).arg(
+                                 visibleStudentText(qs.exerciseId, kMaxShownCharsInTable, m_words)) +
+                                 (chapter.isEmpty() ? QString() : QStringLiteral("  ·  ") + chapter),
                              legend);
         }
     }
@@ -352,12 +377,14 @@ private:
         for (GradedAnswer::Status st : kStatuses) marks.insert(st, markFormat(st, 9));
         setTableCell(t, 0, 0, m_words.t("Student", "学生"), head);
         setTableCell(t, 0, 1, m_words.t("Score", "得分"), head, Qt::AlignRight);
-        for (int q = first; q < end; ++q) setTableCell(t, 0, 2 + q - first, QString::number(q + 1), head, Qt::AlignHCenter);
+        for (int q = first; q < end; ++q)
+            setTableCell(t, 0, 2 + q - first, QString::number(q + 1), head, Qt::AlignHCenter);
         setTableCell(t, 0, 2 + columns, m_words.t("Late", "迟交"), head, Qt::AlignHCenter);
         for (int r = 0; r < m_grades.students.size(); ++r) {
             const StudentGrade& s = m_grades.students[r];
             setTableCell(t, r + 1, 0, visibleStudentText(s.studentName, kMaxShownCharsInTable, m_words), cell);
-            setTableCell(t, r + 1, 1, QStringLiteral("%1 / %2").arg(formatPoints(s.score), formatPoints(s.maxScore)), cell, Qt::AlignRight);
+            setTableCell(t, r + 1, 1, QStringLiteral("%1 / %2").arg(formatPoints(s.score), formatPoints(s.maxScore)),
+                         cell, Qt::AlignRight);
             for (int q = first; q < end; ++q) {
                 const GradedAnswer* a = answerTo(s, m_grades.questions[q].exerciseId);
                 const GradedAnswer::Status st = a ? a->status : GradedAnswer::Status::Unanswered;
@@ -381,8 +408,13 @@ private:
             setTableCell(t, 0, 0, m_words.t("File", "文件"), head);
             setTableCell(t, 0, 1, m_words.t("Problem", "问题"), head);
             for (int r = 0; r < problems.size(); ++r) {
-                setTableCell(t, r + 1, 0, visibleStudentText(QFileInfo(problems[r]->file).fileName(), kMaxShownCharsInTable, m_words), cell);
-                setTableCell(t, r + 1, 1, visibleStudentText(lessons::describeProblem(problems[r]->problem, m_lang), kMaxShownChars, m_words), cell);
+                setTableCell(
+                    t, r + 1, 0,
+                    visibleStudentText(QFileInfo(problems[r]->file).fileName(), kMaxShownCharsInTable, m_words), cell);
+                setTableCell(
+                    t, r + 1, 1,
+                    visibleStudentText(lessons::describeProblem(problems[r]->problem, m_lang), kMaxShownChars, m_words),
+                    cell);
             }
         }
         heading(2, m_words.t("Duplicates", "重复提交"), false);
@@ -390,25 +422,36 @@ private:
             paragraph(m_words.t("No student handed in twice.", "没有学生重复提交。"), uiFormat(m_lang, 10.5));
             return;
         }
-        paragraph(m_words.t("The same student (same name, or the same file content) was graded once, from the file named in "
-                            "the second column.",
-                            "同一名学生（姓名相同或文件内容相同）只评分一次，采用第二列中的文件。"),
-                  uiFormat(m_lang, 10));
+        paragraph(
+            m_words.t("The same student (same name, or the same file content) was graded once, from the file named in "
+                      "the second column.",
+                      "同一名学生（姓名相同或文件内容相同）只评分一次，采用第二列中的文件。"),
+            uiFormat(m_lang, 10));
         QTextTable* t = insertTable(int(duplicates.size()) + 1, {36, 36, 28});
         setTableCell(t, 0, 0, m_words.t("File", "文件"), head);
         setTableCell(t, 0, 1, m_words.t("Graded instead", "实际评分的文件"), head);
         setTableCell(t, 0, 2, m_words.t("Student", "学生"), head);
         for (int r = 0; r < duplicates.size(); ++r) {
-            setTableCell(t, r + 1, 0, visibleStudentText(QFileInfo(duplicates[r]->file).fileName(), kMaxShownCharsInTable, m_words), cell);
-            setTableCell(t, r + 1, 1, visibleStudentText(QFileInfo(duplicates[r]->duplicateOf).fileName(), kMaxShownCharsInTable, m_words), cell);
-            setTableCell(t, r + 1, 2, visibleStudentText(duplicates[r]->studentName, kMaxShownCharsInTable, m_words), cell);
+            setTableCell(t, r + 1, 0,
+                         visibleStudentText(QFileInfo(duplicates[r]->file).fileName(), kMaxShownCharsInTable, m_words),
+                         cell);
+            setTableCell(
+                t, r + 1, 1,
+                visibleStudentText(QFileInfo(duplicates[r]->duplicateOf).fileName(), kMaxShownCharsInTable, m_words),
+                cell);
+            setTableCell(t, r + 1, 2, visibleStudentText(duplicates[r]->studentName, kMaxShownCharsInTable, m_words),
+                         cell);
         }
     }
 
     void questionSection(int q)
     {
         const QuestionSummary& qs = m_grades.questions[q];
-        heading(1, m_words.t("Question %1 · %2", "第 %1 题 · %2").arg(q + 1).arg(visibleStudentText(qs.exerciseId, kMaxShownCharsInTable, m_words)), true);
+        heading(1,
+                m_words.t("Question %1 · %2", "第 %1 题 · %2")
+                    .arg(q + 1)
+                    .arg(visibleStudentText(qs.exerciseId, kMaxShownCharsInTable, m_words)),
+                true);
         if (!chapterLabel(qs.chapterNumber).isEmpty()) {
             m_cur.insertBlock(plainBlock(0, 6), uiFormat(m_lang, 9.5, false, kMuted));
             m_cur.insertText(chapterLabel(qs.chapterNumber), uiFormat(m_lang, 9.5, false, kMuted));
@@ -428,7 +471,8 @@ private:
         spec.height = 210;
         spec.caption = m_words.t("Answers to question %1", "第 %1 题的作答情况").arg(q + 1);
         const std::vector<modules::Output> outputs{modules::Output::series(
-            series, {0, 1, 2, 3}, {double(qs.right), double(qs.wrong), double(qs.unanswered), double(qs.notJudged)}, categories)};
+            series, {0, 1, 2, 3}, {double(qs.right), double(qs.wrong), double(qs.unanswered), double(qs.notJudged)},
+            categories)};
         QString error;
         if (const std::optional<QTextCharFormat> obj = m_pages.chartObject(spec, outputs, &error, 0.4)) {
             QTextBlockFormat bf;
@@ -441,13 +485,14 @@ private:
             QTextBlockFormat cap = plainBlock(0, 10);
             cap.setAlignment(Qt::AlignHCenter);
             m_cur.insertBlock(cap, uiFormat(m_lang, 9.5, false, kMuted));
-            m_cur.insertText(spec.caption + QStringLiteral(": ")
-                                 + m_words.t("%1 right, %2 wrong, %3 unanswered, %4 not judged",
-                                             "正确 %1，错误 %2，未作答 %3，无法判定 %4")
-                                       .arg(qs.right)
-                                       .arg(qs.wrong)
-                                       .arg(qs.unanswered)
-                                       .arg(qs.notJudged),
+            m_cur.insertText(spec.caption + QStringLiteral(": ") +
+                                 m_words
+                                     .t("%1 right, %2 wrong, %3 unanswered, %4 not judged",
+                                        "正确 %1，错误 %2，未作答 %3，无法判定 %4")
+                                     .arg(qs.right)
+                                     .arg(qs.wrong)
+                                     .arg(qs.unanswered)
+                                     .arg(qs.notJudged),
                              uiFormat(m_lang, 9.5, false, kMuted));
         } else {
             paragraph(error, uiFormat(m_lang, 10, false, kWrong));
@@ -464,7 +509,8 @@ private:
         setTableCell(t, 0, 0, m_words.t("Answer", "答案"), head);
         setTableCell(t, 0, 1, m_words.t("Students", "人数"), head, Qt::AlignRight);
         for (int r = 0; r < qs.commonWrong.size(); ++r) {
-            setTableCell(t, r + 1, 0, visibleStudentText(qs.commonWrong[r].first, kMaxShownCharsInTable, m_words), cell);
+            setTableCell(t, r + 1, 0, visibleStudentText(qs.commonWrong[r].first, kMaxShownCharsInTable, m_words),
+                         cell);
             setTableCell(t, r + 1, 1, QString::number(qs.commonWrong[r].second), cell, Qt::AlignRight);
         }
     }
@@ -476,22 +522,25 @@ private:
         const AssignmentExercise* ex = m_grades.assignment.findExercise(a.exerciseId);
         const QuestionSummary* qs = summaryOf(a.exerciseId);
         heading(2,
-                m_words.t("Question %1 · %2", "第 %1 题 · %2").arg(index + 1).arg(visibleStudentText(a.exerciseId, kMaxShownCharsInTable, m_words))
-                    + (a.maxPoints == 1 ? m_words.t("  (%1 of %2 point)", "（%1 / %2 分）")
-                                        : m_words.t("  (%1 of %2 points)", "（%1 / %2 分）"))
-                          .arg(formatPoints(a.points), formatPoints(a.maxPoints)),
+                m_words.t("Question %1 · %2", "第 %1 题 · %2")
+                        .arg(index + 1)
+                        .arg(visibleStudentText(a.exerciseId, kMaxShownCharsInTable, m_words)) +
+                    (a.maxPoints == 1 ? m_words.t("  (%1 of %2 point)", "（%1 / %2 分）")
+                                      : m_words.t("  (%1 of %2 points)", "（%1 / %2 分）"))
+                        .arg(formatPoints(a.points), formatPoints(a.maxPoints)),
                 false);
         questionText(a.exerciseId, qs ? qs->questionText : QString());
 
         const QString given = a.given.trimmed().isEmpty() ? m_words.t("(no answer)", "（未作答）")
-                                                           : visibleStudentText(a.given, kMaxShownChars, m_words);
+                                                          : visibleStudentText(a.given, kMaxShownChars, m_words);
         labelled(m_words.t("Your answer", "你的答案"), given);
         // The verdict, with the checker's feedback.
         m_cur.insertBlock(plainBlock(2, 3), uiFormat(m_lang, 10.5));
         m_cur.insertText(statusMark(a.status) + QStringLiteral(" "), markFormat(a.status, 10.5));
         m_cur.insertText(statusWord(a.status, m_words), uiFormat(m_lang, 10.5, true, statusColor(a.status)));
         if (!a.feedback.isEmpty())
-            m_cur.insertText(QStringLiteral(" — ") + visibleStudentText(a.feedback, kMaxShownChars, m_words), uiFormat(m_lang, 10, false, kInk));
+            m_cur.insertText(QStringLiteral(" — ") + visibleStudentText(a.feedback, kMaxShownChars, m_words),
+                             uiFormat(m_lang, 10, false, kInk));
         labelled(m_words.t("Expected answer", "参考答案"), visibleStudentText(a.expected, kMaxShownChars, m_words));
 
         const ExerciseBlock* block = ex ? ex->inLanguage(m_lang) : nullptr;
@@ -499,8 +548,9 @@ private:
             heading(3, m_words.t("Worked solution", "解答过程"), false);
             QString solution = block->solution;
             if (!block->run.answerParams.isEmpty())
-                solution += QStringLiteral("\n\n") + m_words.t("Values that meet the condition: %1", "满足条件的一组参数：%1")
-                                                          .arg(u'`' + block->run.answerParams.join(QStringLiteral("`, `")) + u'`');
+                solution += QStringLiteral("\n\n") +
+                            m_words.t("Values that meet the condition: %1", "满足条件的一组参数：%1")
+                                .arg(u'`' + block->run.answerParams.join(QStringLiteral("`, `")) + u'`');
             markdown(solution);
         }
     }
@@ -532,11 +582,13 @@ private:
         } else if (block->kind == ExerciseKind::Run) {
             QStringList vary;
             for (const auto& v : block->run.vary) vary << v.name;
-            paragraph(vary.isEmpty() ? m_words.t("Module %1; right when %2.", "模块 %1；判定条件：%2。")
-                                           .arg(block->run.moduleId, block->run.condition)
-                                     : m_words.t("Module %1; the student sets %2; right when %3.",
-                                                 "模块 %1；学生可调参数：%2；判定条件：%3。")
-                                           .arg(block->run.moduleId, vary.join(QStringLiteral(", ")), block->run.condition),
+            paragraph(vary.isEmpty()
+                          ? m_words.t("Module %1; right when %2.", "模块 %1；判定条件：%2。")
+                                .arg(block->run.moduleId, block->run.condition)
+                          : m_words
+                                .t("Module %1; the student sets %2; right when %3.",
+                                   "模块 %1；学生可调参数：%2；判定条件：%3。")
+                                .arg(block->run.moduleId, vary.join(QStringLiteral(", ")), block->run.condition),
                       uiFormat(m_lang, 9.5, false, kMuted));
         }
     }
@@ -545,7 +597,8 @@ private:
     void labelled(const QString& label, const QString& value)
     {
         m_cur.insertBlock(plainBlock(4, 2), m_md.bodyCharFormat());
-        m_cur.insertText(label + (m_words.zh() ? QStringLiteral("：") : QStringLiteral(": ")), uiFormat(m_lang, 10.5, true, kInk));
+        m_cur.insertText(label + (m_words.zh() ? QStringLiteral("：") : QStringLiteral(": ")),
+                         uiFormat(m_lang, 10.5, true, kInk));
         m_cur.insertText(value, uiFormat(m_lang, 10.5, false, kInk));
     }
 
@@ -594,32 +647,34 @@ ReportResult writeGradingReport(const ClassGrades& grades, const QString& pdfPat
         result.message = words.t("no output file given", "没有指定输出文件");
         return result;
     }
-    const PdfStatus written = writePdfAtomically(pdfPath, PdfFileOptions{300, pdfTitle}, [&](QPdfWriter& writer) -> PdfStatus {
-        GradingReportBuilder builder(grades, lang, &writer);
-        QString header;
-        builder.pages().layOutOnceAfter([&] { header = build(builder); });
-        builder.pages().paginate();
-        const PdfStatus painted = paintPages(builder.pages(), writer, lang, [&](int) { return header; });
-        result.pageCount = builder.pages().document().pageCount();
-        return painted;
-    });
+    const PdfStatus written =
+        writePdfAtomically(pdfPath, PdfFileOptions{300, pdfTitle}, [&](QPdfWriter& writer) -> PdfStatus {
+            GradingReportBuilder builder(grades, lang, &writer);
+            QString header;
+            builder.pages().layOutOnceAfter([&] { header = build(builder); });
+            builder.pages().paginate();
+            const PdfStatus painted = paintPages(builder.pages(), writer, lang, [&](int) { return header; });
+            result.pageCount = builder.pages().document().pageCount();
+            return painted;
+        });
     const QString shownPath = visibleStudentText(pdfPath, kMaxShownChars, words);
     switch (written.stage) {
-    case PdfStatus::Stage::Ok:
-        result.ok = true;
-        result.message = words.t("wrote %1 (%2 pages)", "已写入 %1（共 %2 页）").arg(shownPath).arg(result.pageCount);
-        return result;
-    case PdfStatus::Stage::Open:
-    case PdfStatus::Stage::Commit:
-        result.message = words.t("cannot write '%1': %2", "无法写入“%1”：%2").arg(shownPath, written.detail);
-        break;
-    case PdfStatus::Stage::Begin:
-        result.message = words.t("cannot start the PDF writer for '%1'", "无法为“%1”启动 PDF 输出").arg(shownPath);
-        break;
-    case PdfStatus::Stage::Content:
-    case PdfStatus::Stage::End:
-        result.message = words.t("writing the PDF '%1' failed", "写入 PDF“%1”失败").arg(shownPath);
-        break;
+        case PdfStatus::Stage::Ok:
+            result.ok = true;
+            result.message =
+                words.t("wrote %1 (%2 pages)", "已写入 %1（共 %2 页）").arg(shownPath).arg(result.pageCount);
+            return result;
+        case PdfStatus::Stage::Open:
+        case PdfStatus::Stage::Commit:
+            result.message = words.t("cannot write '%1': %2", "无法写入“%1”：%2").arg(shownPath, written.detail);
+            break;
+        case PdfStatus::Stage::Begin:
+            result.message = words.t("cannot start the PDF writer for '%1'", "无法为“%1”启动 PDF 输出").arg(shownPath);
+            break;
+        case PdfStatus::Stage::Content:
+        case PdfStatus::Stage::End:
+            result.message = words.t("writing the PDF '%1' failed", "写入 PDF“%1”失败").arg(shownPath);
+            break;
     }
     result.pageCount = 0;
     return result;
@@ -630,11 +685,12 @@ ReportResult writeGradingReport(const ClassGrades& grades, const QString& pdfPat
 ReportResult writeClassReport(const ClassGrades& grades, const QString& pdfPath)
 {
     const Words words(reportLanguage(grades));
-    return writeGradingReport(grades, pdfPath, words.t("PosLab class report", "PosLab 班级成绩报告"), [&](GradingReportBuilder& b) {
-        b.buildClassReport();
-        return visibleStudentText(grades.assignment.title, kMaxShownCharsInTable, b.words()) + QStringLiteral(" · ")
-               + b.words().t("Class report", "班级成绩报告");
-    });
+    return writeGradingReport(grades, pdfPath, words.t("PosLab class report", "PosLab 班级成绩报告"),
+                              [&](GradingReportBuilder& b) {
+                                  b.buildClassReport();
+                                  return visibleStudentText(grades.assignment.title, kMaxShownCharsInTable, b.words()) +
+                                         QStringLiteral(" · ") + b.words().t("Class report", "班级成绩报告");
+                              });
 }
 
 ReportResult writeStudentReport(const ClassGrades& grades, int studentIndex, const QString& pdfPath)
@@ -642,17 +698,20 @@ ReportResult writeStudentReport(const ClassGrades& grades, int studentIndex, con
     const Words words(reportLanguage(grades));
     if (studentIndex < 0 || studentIndex >= grades.students.size()) {
         ReportResult r;
-        r.message = words.t("student index %1 is out of range: the class has %2 students", "学生序号 %1 超出范围：全班共 %2 名学生")
+        r.message = words
+                        .t("student index %1 is out of range: the class has %2 students",
+                           "学生序号 %1 超出范围：全班共 %2 名学生")
                         .arg(studentIndex)
                         .arg(grades.students.size());
         return r;
     }
     const StudentGrade& student = grades.students[studentIndex];
-    return writeGradingReport(grades, pdfPath, words.t("PosLab student report", "PosLab 学生作业反馈"), [&](GradingReportBuilder& b) {
-        b.buildStudentReport(student);
-        return visibleStudentText(student.studentName, kMaxShownCharsInTable, b.words()) + QStringLiteral(" · ")
-               + visibleStudentText(grades.assignment.title, kMaxShownCharsInTable, b.words());
-    });
+    return writeGradingReport(
+        grades, pdfPath, words.t("PosLab student report", "PosLab 学生作业反馈"), [&](GradingReportBuilder& b) {
+            b.buildStudentReport(student);
+            return visibleStudentText(student.studentName, kMaxShownCharsInTable, b.words()) + QStringLiteral(" · ") +
+                   visibleStudentText(grades.assignment.title, kMaxShownCharsInTable, b.words());
+        });
 }
 
 }  // namespace poslab::ui

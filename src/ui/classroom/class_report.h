@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // class_report.h — the PDF reports of grading (`poslab grade -o FILE.pdf`,
 // `poslab grade --student-reports DIR`, and the window's grading dialog).
 //
@@ -34,14 +35,13 @@ namespace poslab::ui {
 
 struct ReportResult {
     bool ok = false;
-    QString message;   // the error, or "wrote FILE (N pages)"
+    QString message;  // the error, or "wrote FILE (N pages)"
     int pageCount = 0;
 };
 
 ReportResult writeClassReport(const poslab::lessons::ClassGrades& grades, const QString& pdfPath);
 
 // One student of `grades` (grades.students[index]).
-ReportResult writeStudentReport(const poslab::lessons::ClassGrades& grades, int studentIndex,
-                                const QString& pdfPath);
+ReportResult writeStudentReport(const poslab::lessons::ClassGrades& grades, int studentIndex, const QString& pdfPath);
 
 }  // namespace poslab::ui

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // code_highlighter.h — a small syntax highlighter for the code blocks of a
 // lesson (```cpp, ```python, plus c/c++/py/sh/json/text aliases).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/document/fonts.h"
 
 #include <QFontDatabase>
@@ -16,8 +17,7 @@ QSet<QString> installedFamilies()
     static bool filled = false;
     QMutexLocker lock(&mutex);
     if (!filled) {
-        for (const QString& f : QFontDatabase::families())
-            cache.insert(f.toLower());
+        for (const QString& f : QFontDatabase::families()) cache.insert(f.toLower());
         filled = true;
     }
     return cache;
@@ -29,8 +29,7 @@ QString firstInstalled(const QStringList& candidates)
 {
     const QSet<QString> installed = installedFamilies();
     for (const QString& c : candidates)
-        if (installed.contains(c.toLower()))
-            return c;
+        if (installed.contains(c.toLower())) return c;
     return candidates.first();
 }
 
@@ -43,9 +42,9 @@ bool hasFamily(const QString& family)
 
 QString latinSerifFamily()
 {
-    static const QString f = firstInstalled({QStringLiteral("DejaVu Serif"), QStringLiteral("Liberation Serif"),
-                                             QStringLiteral("Noto Serif"), QStringLiteral("FreeSerif"),
-                                             QStringLiteral("DejaVu Sans")});
+    static const QString f =
+        firstInstalled({QStringLiteral("DejaVu Serif"), QStringLiteral("Liberation Serif"),
+                        QStringLiteral("Noto Serif"), QStringLiteral("FreeSerif"), QStringLiteral("DejaVu Sans")});
     return f;
 }
 
@@ -66,8 +65,8 @@ QString monospaceFamily()
 QString cjkFamily()
 {
     // WenQuanYi first: Noto CJK extracts as Kangxi radicals from Qt's PDFs
-    // (TECH-NOTES). Noto SC (not JP) is the fallback so at least the glyph
-    // shapes are the simplified Chinese ones.
+    // (docs/qt-notes.md, PDF fonts). Noto SC (not JP) is the fallback so at
+    // least the glyph shapes are the simplified Chinese ones.
     static const QString f = firstInstalled({QStringLiteral("WenQuanYi Micro Hei"), QStringLiteral("WenQuanYi Zen Hei"),
                                              QStringLiteral("Noto Sans CJK SC"), QStringLiteral("Source Han Sans SC"),
                                              QStringLiteral("Droid Sans Fallback")});
@@ -78,18 +77,14 @@ QStringList families(Role role, const QString& lang)
 {
     QString latin;
     switch (role) {
-    case Role::Body:
-        // A serif reads like a book in English; Chinese running text is set in
-        // a Hei (sans) face, so its Latin companion is the sans to match.
-        latin = lang == QLatin1String("zh") ? latinSansFamily() : latinSerifFamily();
-        break;
-    case Role::Heading:
-    case Role::Ui:
-        latin = latinSansFamily();
-        break;
-    case Role::Code:
-        latin = monospaceFamily();
-        break;
+        case Role::Body:
+            // A serif reads like a book in English; Chinese running text is set in
+            // a Hei (sans) face, so its Latin companion is the sans to match.
+            latin = lang == QLatin1String("zh") ? latinSansFamily() : latinSerifFamily();
+            break;
+        case Role::Heading:
+        case Role::Ui: latin = latinSansFamily(); break;
+        case Role::Code: latin = monospaceFamily(); break;
     }
     QStringList list{latin, cjkFamily()};
     list.removeDuplicates();
@@ -103,15 +98,14 @@ QFont font(Role role, const QString& lang, qreal pointSize)
     qreal size = pointSize;
     if (size <= 0) {
         switch (role) {
-        case Role::Body: size = 11; break;
-        case Role::Heading: size = 11; break;
-        case Role::Code: size = 9.5; break;
-        case Role::Ui: size = 9; break;
+            case Role::Body: size = 11; break;
+            case Role::Heading: size = 11; break;
+            case Role::Code: size = 9.5; break;
+            case Role::Ui: size = 9; break;
         }
     }
     f.setPointSizeF(size);
-    if (role == Role::Heading)
-        f.setWeight(QFont::Bold);
+    if (role == Role::Heading) f.setWeight(QFont::Bold);
     if (role == Role::Code) {
         f.setStyleHint(QFont::Monospace);
         f.setFixedPitch(true);

@@ -1,12 +1,14 @@
+// SPDX-License-Identifier: Apache-2.0
 // fonts.h — the font families PosLab uses for lesson text, named explicitly.
 //
 // Why explicit: under the C locale fontconfig picks the Japanese Noto CJK for
 // Chinese, and Qt's PDF text map turns some Noto CJK glyphs into Kangxi
 // radicals (用 -> ⽤) when the text is extracted back. WenQuanYi Micro Hei does
 // not have that problem, and putting a Latin family first keeps Latin digits
-// and letters in the Latin font (TECH-NOTES "PDF"). So every font here is a
-// family list: a Latin family first, then a CJK family, each checked with
-// QFontDatabase and replaced by the next candidate when it is not installed.
+// and letters in the Latin font (docs/qt-notes.md, PDF fonts). So every font
+// here is a family list: a Latin family first, then a CJK family, each checked
+// with QFontDatabase and replaced by the next candidate when it is not
+// installed.
 //
 // Needs a QGuiApplication (QFontDatabase).
 #pragma once

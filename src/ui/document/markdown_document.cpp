@@ -1,14 +1,22 @@
+// SPDX-License-Identifier: Apache-2.0
+// markdown_document.cpp — MarkdownDocument's formats and entry points, and
+// MarkdownRenderer: md4c's callbacks, one function per kind of block, what
+// each block and span of a lesson becomes. MarkdownWriter
+// (markdown_writer.h) writes it at the cursor; tables are MarkdownTable
+// (markdown_table.h).
 #include "ui/document/markdown_document.h"
 
 #include "ui/document/code_highlighter.h"
 #include "ui/document/fonts.h"
+#include "ui/document/markdown_references.h"
+#include "ui/document/markdown_table.h"
+#include "ui/document/markdown_writer.h"
 #include "ui/formula/formula_renderer.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QDir>
 #include <QFileInfo>
 #include <QImage>
-#include <QImageReader>
 #include <QTextBlock>
 #include <QTextCursor>
 #include <QTextDocument>
@@ -19,7 +27,6 @@
 
 #include <md4c.h>
 
-#include <climits>
 #include <optional>
 
 namespace poslab::ui {
@@ -27,14 +34,26 @@ namespace poslab::ui {
 namespace {
 
 // Colours for paper / light palettes and for dark palettes.
-QColor linkColor(bool dark) { return dark ? QColor(0x8a, 0xb4, 0xf8) : QColor(0x1a, 0x5f, 0xb4); }
-QColor codeBackground(bool dark) { return dark ? QColor(0x2b, 0x2d, 0x31) : QColor(0xf4, 0xf5, 0xf7); }
-QColor codeBorder(bool dark) { return dark ? QColor(0x45, 0x48, 0x4e) : QColor(0xd9, 0xdc, 0xe1); }
-QColor quoteBackground(bool dark) { return dark ? QColor(0x26, 0x2a, 0x33) : QColor(0xf3, 0xf6, 0xfa); }
-QColor quoteBorder(bool dark) { return dark ? QColor(0x4a, 0x55, 0x68) : QColor(0xc4, 0xd0, 0xdf); }
-QColor tableBorder(bool dark) { return dark ? QColor(0x55, 0x58, 0x5e) : QColor(0xc8, 0xcc, 0xd2); }
-QColor tableHeaderBackground(bool dark) { return dark ? QColor(0x30, 0x33, 0x38) : QColor(0xe9, 0xec, 0xf0); }
-QColor noteColor(bool dark) { return dark ? QColor(0xff, 0x8a, 0x80) : QColor(0xb0, 0x2a, 0x1e); }
+QColor linkColor(bool dark)
+{
+    return dark ? QColor(0x8a, 0xb4, 0xf8) : QColor(0x1a, 0x5f, 0xb4);
+}
+QColor codeBackground(bool dark)
+{
+    return dark ? QColor(0x2b, 0x2d, 0x31) : QColor(0xf4, 0xf5, 0xf7);
+}
+QColor codeBorder(bool dark)
+{
+    return dark ? QColor(0x45, 0x48, 0x4e) : QColor(0xd9, 0xdc, 0xe1);
+}
+QColor quoteBackground(bool dark)
+{
+    return dark ? QColor(0x26, 0x2a, 0x33) : QColor(0xf3, 0xf6, 0xfa);
+}
+QColor quoteBorder(bool dark)
+{
+    return dark ? QColor(0x4a, 0x55, 0x68) : QColor(0xc4, 0xd0, 0xdf);
+}
 
 QString attributeText(const MD_ATTRIBUTE& a)
 {
@@ -48,70 +67,130 @@ QString decodeEntity(const QString& e)
     if (e.startsWith(QLatin1String("&#"))) {
         bool ok = false;
         const QString body = e.mid(2, e.size() - 3);
-        uint code = (body.startsWith(u'x') || body.startsWith(u'X')) ? body.mid(1).toUInt(&ok, 16) : body.toUInt(&ok, 10);
+        uint code =
+            (body.startsWith(u'x') || body.startsWith(u'X')) ? body.mid(1).toUInt(&ok, 16) : body.toUInt(&ok, 10);
         if (!ok || code == 0 || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return QString(QChar(0xFFFD));
         const char32_t c = code;
         return QString::fromUcs4(&c, 1);
     }
     static const QHash<QString, QString> named{
-        {"&amp;", "&"},       {"&lt;", "<"},         {"&gt;", ">"},          {"&quot;", "\""},
-        {"&apos;", "'"},      {"&nbsp;", "\u00a0"},  {"&copy;", "\u00a9"},   {"&mdash;", "\u2014"},
-        {"&ndash;", "\u2013"}, {"&hellip;", "\u2026"}, {"&times;", "\u00d7"}, {"&middot;", "\u00b7"},
-        {"&larr;", "\u2190"}, {"&rarr;", "\u2192"},  {"&le;", "\u2264"},     {"&ge;", "\u2265"},
-        {"&ne;", "\u2260"},   {"&deg;", "\u00b0"},   {"&plusmn;", "\u00b1"}, {"&laquo;", "\u00ab"},
-        {"&raquo;", "\u00bb"}, {"&ldquo;", "\u201c"}, {"&rdquo;", "\u201d"}, {"&lsquo;", "\u2018"},
+        {"&amp;", "&"},        {"&lt;", "<"},          {"&gt;", ">"},          {"&quot;", "\""},
+        {"&apos;", "'"},       {"&nbsp;", "\u00a0"},   {"&copy;", "\u00a9"},   {"&mdash;", "\u2014"},
+        {"&ndash;", "\u2013"}, {"&hellip;", "\u2026"}, {"&times;", "\u00d7"},  {"&middot;", "\u00b7"},
+        {"&larr;", "\u2190"},  {"&rarr;", "\u2192"},   {"&le;", "\u2264"},     {"&ge;", "\u2265"},
+        {"&ne;", "\u2260"},    {"&deg;", "\u00b0"},    {"&plusmn;", "\u00b1"}, {"&laquo;", "\u00ab"},
+        {"&raquo;", "\u00bb"}, {"&ldquo;", "\u201c"},  {"&rdquo;", "\u201d"},  {"&lsquo;", "\u2018"},
         {"&rsquo;", "\u2019"}, {"&shy;", "\u00ad"}};
     return named.value(e, e);
 }
 
 // Lesson files are data, and nothing in them may make the page or the PDF
 // unusable: lists and quotes nested deeper than this are laid out flat (Qt's
-// layout recurses frame in frame), tables are cut after so many rows and
-// columns (with a note). `poslab check` refuses both (course_loader.cpp).
+// layout recurses frame in frame). `poslab check` refuses them
+// (course_loader.cpp). Tables are cut too (markdown_table.h), and so are
+// formatted spans (markdown_writer.h).
 constexpr int kMaxNesting = 32;
-constexpr int kMaxTableRows = 1000;
-constexpr int kMaxTableColumns = 64;
-// Qt lays out a line in time that grows with its length times its format
-// changes (10 000 *emphasis* spans in one paragraph took a minute): past this
-// many spans (emphasis, code, links, formulas) in one paragraph the text is
-// kept and its formatting dropped, with a note.
-constexpr int kMaxSpansPerBlock = 500;
 
-char32_t firstChar(const QString& s)
+QTextFrameFormat quoteFrameFormat(bool dark)
 {
-    if (s.isEmpty()) return 0;
-    if (s[0].isHighSurrogate() && s.size() > 1 && s[1].isLowSurrogate())
-        return QChar::surrogateToUcs4(s[0], s[1]);
-    return s[0].unicode();
+    QTextFrameFormat ff;
+    ff.setBackground(quoteBackground(dark));
+    ff.setBorder(0.75);
+    ff.setBorderBrush(quoteBorder(dark));
+    ff.setBorderStyle(QTextFrameFormat::BorderStyle_Solid);
+    ff.setPadding(8);
+    ff.setLeftMargin(12);
+    ff.setTopMargin(4);
+    ff.setBottomMargin(10);
+    return ff;
 }
 
-char32_t lastChar(const QString& s)
+// The list of a (nested) list: bullets or numbers by level; a task list and
+// a list that starts at another number than 1 have none (the text says).
+QTextListFormat listFormat(int level, bool ordered, unsigned start, bool task)
 {
-    if (s.isEmpty()) return 0;
-    const int n = s.size();
-    if (n > 1 && s[n - 1].isLowSurrogate() && s[n - 2].isHighSurrogate())
-        return QChar::surrogateToUcs4(s[n - 2], s[n - 1]);
-    return s[n - 1].unicode();
+    QTextListFormat lf;
+    lf.setIndent(level);
+    if (task) {
+        lf.setStyle(QTextListFormat::ListStyleUndefined);
+    } else if (ordered && start == 1) {
+        lf.setStyle(level % 3 == 2 ? QTextListFormat::ListLowerAlpha
+                                   : (level % 3 == 0 ? QTextListFormat::ListLowerRoman : QTextListFormat::ListDecimal));
+    } else if (ordered) {
+        // QTextList numbers from 1 (Qt 6.4 has no start); write numbers ourselves.
+        lf.setStyle(QTextListFormat::ListStyleUndefined);
+    } else {
+        lf.setStyle(level % 3 == 1 ? QTextListFormat::ListDisc
+                                   : (level % 3 == 2 ? QTextListFormat::ListCircle : QTextListFormat::ListSquare));
+    }
+    return lf;
+}
+
+// The light frame of a fenced code block (indented like the list item it is in).
+QTextFrameFormat codeFrameFormat(bool dark, int leftMargin, const QString& language)
+{
+    QTextFrameFormat ff;
+    ff.setBackground(codeBackground(dark));
+    ff.setBorder(0.75);
+    ff.setBorderBrush(codeBorder(dark));
+    ff.setBorderStyle(QTextFrameFormat::BorderStyle_Solid);
+    ff.setPadding(8);
+    ff.setTopMargin(4);
+    ff.setBottomMargin(12);
+    if (leftMargin > 0) ff.setLeftMargin(leftMargin);
+    ff.setProperty(MarkdownDocument::CodeLanguageProperty, language);
+    return ff;
+}
+
+// The lines of a code block, highlighted, into the (empty) code frame at `cursor`.
+void insertHighlightedCode(QTextCursor& cursor, const QString& code, const QString& language,
+                           const MarkdownDocument& owner, const CodeHighlighter& highlighter)
+{
+    QTextBlockFormat bf;
+    bf.setLineHeight(125, QTextBlockFormat::ProportionalHeight);
+    bf.setAlignment(Qt::AlignLeft);
+    QTextCharFormat base;
+    base.setFont(owner.codeFont());
+    base.setForeground(owner.context().dark ? QColor(0xe6, 0xe6, 0xe6) : QColor(0x1f, 0x23, 0x28));
+    cursor.setBlockFormat(bf);
+    cursor.setBlockCharFormat(base);
+    const auto lang = CodeHighlighter::languageFromName(language);
+    const auto tokens = CodeHighlighter::tokenize(code, lang);
+    int pos = 0;
+    auto put = [&](const QString& piece, const QTextCharFormat& f) {
+        // insertText turns '\n' into new blocks with the cursor's block format.
+        const QStringList lines = piece.split(u'\n');
+        for (int i = 0; i < lines.size(); ++i) {
+            if (i > 0) cursor.insertBlock(bf, base);
+            if (!lines[i].isEmpty()) cursor.insertText(lines[i], f);
+        }
+    };
+    for (const auto& t : tokens) {
+        if (t.start > pos) put(code.mid(pos, t.start - pos), base);
+        QTextCharFormat f = base;
+        f.merge(highlighter.format(t.kind));
+        put(code.mid(t.start, t.length), f);
+        pos = t.start + t.length;
+    }
+    if (pos < code.size()) put(code.mid(pos), base);
 }
 
 }  // namespace
 
-// The md4c callbacks drive one of these; it holds the cursor and the state of
-// the blocks and spans that are open.
+// The md4c callbacks drive one of these: it follows the blocks and spans
+// that are open (lists, items, quotes, a table, code, math, an image, links)
+// and decides what each becomes; MarkdownWriter (markdown_writer.h) writes
+// it at the cursor.
 class MarkdownRenderer {
 public:
     MarkdownRenderer(MarkdownDocument& owner, QTextCursor& cursor, bool inlineMode, const QTextCharFormat& base)
-        : m_owner(owner), m_ctx(owner.m_context), m_cur(cursor), m_inline(inlineMode), m_highlighter(owner.m_context.dark)
-    {
-        QTextCharFormat start = owner.bodyCharFormat();
-        start.merge(base);
-        m_charStack.append(start);
-        m_fresh = m_cur.block().length() <= 1;
-        if (m_inline) {
-            // Continue after what the block already holds.
-            m_lastChar = lastChar(m_cur.block().text());
-        }
-    }
+        : m_owner(owner),
+          m_ctx(owner.m_context),
+          m_cur(cursor),
+          m_out(owner, owner.m_notes, cursor, inlineMode, base),
+          m_inline(inlineMode),
+          m_highlighter(owner.m_context.dark)
+    {}
 
     int run(const QString& markdown)
     {
@@ -119,10 +198,18 @@ public:
         MD_PARSER parser{};
         parser.abi_version = 0;
         parser.flags = MD_DIALECT_GITHUB | MD_FLAG_LATEXMATHSPANS | MD_FLAG_NOHTML;
-        parser.enter_block = [](MD_BLOCKTYPE t, void* d, void* u) { return static_cast<MarkdownRenderer*>(u)->enterBlock(t, d); };
-        parser.leave_block = [](MD_BLOCKTYPE t, void* d, void* u) { return static_cast<MarkdownRenderer*>(u)->leaveBlock(t, d); };
-        parser.enter_span = [](MD_SPANTYPE t, void* d, void* u) { return static_cast<MarkdownRenderer*>(u)->enterSpan(t, d); };
-        parser.leave_span = [](MD_SPANTYPE t, void* d, void* u) { return static_cast<MarkdownRenderer*>(u)->leaveSpan(t, d); };
+        parser.enter_block = [](MD_BLOCKTYPE t, void* d, void* u) {
+            return static_cast<MarkdownRenderer*>(u)->enterBlock(t, d);
+        };
+        parser.leave_block = [](MD_BLOCKTYPE t, void* d, void* u) {
+            return static_cast<MarkdownRenderer*>(u)->leaveBlock(t, d);
+        };
+        parser.enter_span = [](MD_SPANTYPE t, void* d, void* u) {
+            return static_cast<MarkdownRenderer*>(u)->enterSpan(t, d);
+        };
+        parser.leave_span = [](MD_SPANTYPE t, void* d, void* u) {
+            return static_cast<MarkdownRenderer*>(u)->leaveSpan(t, d);
+        };
         parser.text = [](MD_TEXTTYPE t, const MD_CHAR* s, MD_SIZE n, void* u) {
             return static_cast<MarkdownRenderer*>(u)->text(t, QString::fromUtf8(s, int(n)));
         };
@@ -146,501 +233,265 @@ private:
         bool checked = false;
         int level = 1;
     };
-    struct TableCtx {
-        QTextTable* table = nullptr;
-        int row = -1;
-        int col = 0;
-        bool header = false;
-    };
 
-    QTextCharFormat currentCharFormat() const { return m_charStack.last(); }
-
-    // A note's text in the document's language (the two strings side by side).
-    QString inLanguage(const QString& en, const QString& zh) const
+    static bool isContainer(MD_BLOCKTYPE type)
     {
-        return m_ctx.lang == QLatin1String("zh") ? zh : en;
+        return type == MD_BLOCK_QUOTE || type == MD_BLOCK_UL || type == MD_BLOCK_OL || type == MD_BLOCK_LI;
     }
 
-    void pushChar(const std::function<void(QTextCharFormat&)>& change)
-    {
-        QTextCharFormat f = m_charStack.last();
-        if (spanAllowed()) change(f);
-        m_charStack.append(f);
-    }
-
-    // Counts a span of the current paragraph; false past kMaxSpansPerBlock.
-    bool spanAllowed()
-    {
-        if (++m_spansInBlock <= kMaxSpansPerBlock) return true;
-        if (!m_spansNoted) {
-            m_spansNoted = true;
-            m_owner.m_notes.append(inLanguage(QStringLiteral("more than %1 formatted pieces in one paragraph: the rest is plain text"),
-                                              QStringLiteral("一个段落里有超过 %1 处格式：其余部分以纯文本显示"))
-                                       .arg(kMaxSpansPerBlock));
-        }
-        return false;
-    }
-    void popChar()
-    {
-        if (m_charStack.size() > 1) m_charStack.removeLast();
-    }
-
-    // Leaves the cursor in an empty block that belongs to whatever block is
-    // being started, with format bf. Reuses the current block when it is empty.
+    // A block starts: in a list item a further paragraph is indented like
+    // the item's text; a table cell holds inline content only.
     void beginBlock(QTextBlockFormat bf, const QTextCharFormat& cf, bool keepListMembership = false)
     {
         if (m_table) return;  // table cells hold inline content only
-        m_spansInBlock = 0;
         if (!m_items.isEmpty() && !keepListMembership) {
             // A further paragraph of a list item: indented like the item's text.
             bf.setIndent(m_items.last().level);
         }
-        if (m_fresh) {
-            if (!keepListMembership) {
-                if (QTextList* l = m_cur.currentList()) l->remove(m_cur.block());
-                // An item's own block keeps its list; other reused blocks do not.
-                if (!m_items.isEmpty() && m_itemBlockOpen) {
-                    keepListMembership = true;
-                }
-            }
-            if (keepListMembership) {
-                QTextBlockFormat merged = m_cur.blockFormat();
-                const int indent = merged.indent();
-                merged.merge(bf);
-                merged.setIndent(indent);
-                m_cur.setBlockFormat(merged);
-            } else {
-                m_cur.setBlockFormat(bf);
-            }
-            m_cur.setBlockCharFormat(cf);
-            m_cur.setCharFormat(cf);
-        } else {
-            m_cur.insertBlock(bf, cf);
-        }
-        m_fresh = true;
-        m_lastChar = 0;
-        m_pendingSoftBreak = false;
-        m_afterDisplayMath = false;
-        m_paragraphFormat = bf;
+        m_out.beginBlock(bf, cf, keepListMembership, !m_items.isEmpty() && m_itemBlockOpen);
     }
 
-    // Makes sure the cursor sits in an empty block of its own (before a frame or table).
-    void ensureFreshBlock()
-    {
-        if (!m_fresh) {
-            QTextBlockFormat bf;
-            m_cur.insertBlock(bf, m_owner.bodyCharFormat());
-            m_fresh = true;
-        } else if (QTextList* l = m_cur.currentList(); l && !m_itemBlockOpen) {
-            l->remove(m_cur.block());
-        }
-    }
-
-    // After a frame (code, quote) or a table: continue in the block after it.
-    void leaveFrame(QTextFrame* frame)
-    {
-        m_cur = frame->lastCursorPosition();
-        m_cur.movePosition(QTextCursor::NextBlock);
-        m_fresh = m_cur.block().length() <= 1;
-        if (!m_fresh) {
-            // Content follows the frame already (inserting in the middle of a
-            // document): open a new block before it.
-            m_cur.insertBlock(QTextBlockFormat(), m_owner.bodyCharFormat());
-            m_cur.movePosition(QTextCursor::PreviousBlock);
-            m_fresh = true;
-        }
-        m_lastChar = 0;
-        m_pendingSoftBreak = false;
-    }
-
-    // Inserts text, resolving a pending soft break first (the CJK rule).
-    void insertText(const QString& s, const QTextCharFormat& f)
-    {
-        if (s.isEmpty()) return;
-        if (m_afterDisplayMath) {
-            // Text after a display formula in the same paragraph starts a new block.
-            bool blank = true;
-            for (QChar c : s)
-                if (!c.isSpace()) blank = false;
-            if (blank) return;
-            m_afterDisplayMath = false;
-            QTextBlockFormat bf = m_paragraphFormat;
-            bf.setAlignment(Qt::AlignLeft);
-            m_cur.insertBlock(bf, f);
-            m_lastChar = 0;
-            m_pendingSoftBreak = false;
-        }
-        resolveSoftBreak(firstChar(s));
-        // Qt always allows a line break after an inline object, which could
-        // leave the "。" or ")" after a formula alone at the start of a line:
-        // such punctuation is handed to the formula, which draws it.
-        QString rest = s;
-        // characterAt, not block().text(): copying the block for every piece
-        // of text made a paragraph of many spans quadratic (20 000 code spans
-        // took minutes).
-        const int pos = m_cur.position() - m_cur.block().position();
-        if (pos > 0 && m_cur.document()->characterAt(m_cur.position() - 1) == QChar::ObjectReplacementCharacter) {
-            QTextCursor obj(m_cur);
-            obj.clearSelection();
-            QTextCharFormat of = obj.charFormat();  // of the character before the cursor: the object
-            obj.movePosition(QTextCursor::PreviousCharacter, QTextCursor::KeepAnchor);
-            if (of.objectType() == FormulaTextObject::kObjectType && !of.boolProperty(FormulaTextObject::kDisplayProperty)) {
-                qsizetype n = 0;
-                while (n < rest.size() && n < 3 && isClosingPunctuation(rest.at(n))) ++n;
-                if (n > 0) {
-                    of.setProperty(FormulaTextObject::kTrailingProperty,
-                                   of.stringProperty(FormulaTextObject::kTrailingProperty) + rest.left(n));
-                    obj.setCharFormat(of);
-                    rest = rest.mid(n);
-                    if (rest.isEmpty()) {
-                        m_lastChar = lastChar(s);
-                        m_fresh = false;
-                        return;
-                    }
-                }
-            }
-        }
-        m_cur.insertText(rest, f);
-        m_lastChar = lastChar(s);
-        m_fresh = false;
-    }
-
-    // True when the block holds only white space. Looks at short blocks only
-    // (a long one is not blank in practice), so many formulas in one paragraph
-    // stay linear.
-    static bool blockIsBlank(const QTextBlock& block)
-    {
-        return block.length() <= 64 && block.text().trimmed().isEmpty();
-    }
-
-    static bool isClosingPunctuation(QChar c)
-    {
-        static const QString closing = QStringLiteral("。，、；：？！）」』】》〉”’.,;:!?)]}%");
-        return closing.contains(c);
-    }
-
-    void resolveSoftBreak(char32_t next)
-    {
-        if (!m_pendingSoftBreak) return;
-        m_pendingSoftBreak = false;
-        if (m_lastChar == 0) return;
-        if (MarkdownDocument::isCjk(m_lastChar) && MarkdownDocument::isCjk(next)) return;
-        m_cur.insertText(QStringLiteral(" "), currentCharFormat());
-        m_lastChar = u' ';
-    }
-
-    void addNote(const QString& text)
-    {
-        m_owner.m_notes.append(text);
-        QTextCharFormat f = currentCharFormat();
-        f.setForeground(noteColor(m_ctx.dark));
-        f.setFontItalic(true);
-        f.setProperty(MarkdownDocument::NoteProperty, true);
-        f.setAnchor(false);
-        insertText(QStringLiteral("[%1]").arg(text), f);
-    }
+    void ensureFreshBlock() { m_out.ensureFreshBlock(m_itemBlockOpen); }
 
     // ---- blocks -------------------------------------------------------------
 
     int enterBlock(MD_BLOCKTYPE type, void* detail)
     {
         if (m_inline) {
-            // Inline mode flattens: a new paragraph becomes a space.
-            if ((type == MD_BLOCK_P || type == MD_BLOCK_H || type == MD_BLOCK_LI) && m_inlineBlocks++ > 0)
-                m_pendingSoftBreak = true;
-            if (type == MD_BLOCK_CODE) {
-                m_inCode = true;
-                m_codeText.clear();
-            }
+            enterInlineBlock(type);
             return 0;
         }
-        if (type == MD_BLOCK_QUOTE || type == MD_BLOCK_UL || type == MD_BLOCK_OL || type == MD_BLOCK_LI) {
-            const bool flat = m_containers.size() >= kMaxNesting;
-            m_containers.append(flat);
-            if (flat) {
-                if (!m_nestingNoted) {
-                    m_nestingNoted = true;
-                    m_owner.m_notes.append(inLanguage(QStringLiteral("nested more than %1 levels deep: shown flat"),
-                                                      QStringLiteral("嵌套超过 %1 层：以下内容平铺显示"))
-                                               .arg(kMaxNesting));
-                }
-                // Each item still starts a block of its own.
-                if (type == MD_BLOCK_LI) beginBlock(m_owner.bodyBlockFormat(), m_owner.bodyCharFormat());
-                return 0;
-            }
-        }
+        if (isContainer(type) && enterFlatContainer(type)) return 0;
         switch (type) {
-        case MD_BLOCK_DOC:
-            break;
-        case MD_BLOCK_P: {
-            QTextBlockFormat bf = m_owner.bodyBlockFormat();
-            if (!m_lists.isEmpty() && m_lists.last().tight) {
-                bf.setTopMargin(0);
-                bf.setBottomMargin(3);
-            }
-            if (m_quoteDepth > 0) bf.setBottomMargin(4);
-            beginBlock(bf, m_owner.bodyCharFormat(), m_itemBlockOpen);
-            m_itemBlockOpen = false;
-            break;
-        }
-        case MD_BLOCK_H: {
-            const int level = int(static_cast<MD_BLOCK_H_DETAIL*>(detail)->level);
-            beginBlock(m_owner.headingBlockFormat(level), m_owner.headingCharFormat(level), m_itemBlockOpen);
-            m_itemBlockOpen = false;
-            m_charStack.append(m_owner.headingCharFormat(level));
-            break;
-        }
-        case MD_BLOCK_QUOTE: {
-            ensureFreshBlock();
-            QTextFrameFormat ff;
-            ff.setBackground(quoteBackground(m_ctx.dark));
-            ff.setBorder(0.75);
-            ff.setBorderBrush(quoteBorder(m_ctx.dark));
-            ff.setBorderStyle(QTextFrameFormat::BorderStyle_Solid);
-            ff.setPadding(8);
-            ff.setLeftMargin(12);
-            ff.setTopMargin(4);
-            ff.setBottomMargin(10);
-            QTextFrame* frame = m_cur.insertFrame(ff);
-            m_frames.append(frame);
-            m_fresh = true;
-            ++m_quoteDepth;
-            m_itemBlockOpen = false;
-            break;
-        }
-        case MD_BLOCK_UL:
-        case MD_BLOCK_OL: {
-            ListCtx l;
-            l.ordered = type == MD_BLOCK_OL;
-            if (l.ordered) {
-                auto* d = static_cast<MD_BLOCK_OL_DETAIL*>(detail);
-                l.start = d->start;
-                l.tight = d->is_tight != 0;
-            } else {
-                l.tight = static_cast<MD_BLOCK_UL_DETAIL*>(detail)->is_tight != 0;
-            }
-            l.level = m_lists.size() + 1;
-            m_lists.append(l);
-            break;
-        }
-        case MD_BLOCK_LI: {
-            auto* d = static_cast<MD_BLOCK_LI_DETAIL*>(detail);
-            ListCtx& l = m_lists.last();
-            ItemCtx item;
-            item.task = d->is_task != 0;
-            item.checked = item.task && (d->task_mark == 'x' || d->task_mark == 'X');
-            item.level = l.level;
-            QTextBlockFormat bf = m_owner.bodyBlockFormat();
-            bf.setTopMargin(0);
-            bf.setBottomMargin(l.tight ? 3 : bf.bottomMargin());
-            // Not yet in m_items: the item's block takes the list's indent, not a paragraph indent.
-            beginBlock(bf, m_owner.bodyCharFormat());
-            if (!l.list) {
-                QTextListFormat lf;
-                lf.setIndent(l.level);
-                if (item.task) {
-                    lf.setStyle(QTextListFormat::ListStyleUndefined);
-                } else if (l.ordered && l.start == 1) {
-                    lf.setStyle(l.level % 3 == 2 ? QTextListFormat::ListLowerAlpha
-                                                 : (l.level % 3 == 0 ? QTextListFormat::ListLowerRoman
-                                                                     : QTextListFormat::ListDecimal));
-                } else if (l.ordered) {
-                    // QTextList numbers from 1 (Qt 6.4 has no start); write numbers ourselves.
-                    lf.setStyle(QTextListFormat::ListStyleUndefined);
-                } else {
-                    lf.setStyle(l.level % 3 == 1 ? QTextListFormat::ListDisc
-                                                 : (l.level % 3 == 2 ? QTextListFormat::ListCircle
-                                                                     : QTextListFormat::ListSquare));
-                }
-                l.list = m_cur.createList(lf);
-            } else {
-                l.list->add(m_cur.block());
-            }
-            ++l.itemCount;
-            m_items.append(item);
-            m_itemBlockOpen = true;
-            if (item.task) {
-                insertText(item.checked ? QStringLiteral("\u2611 ") : QStringLiteral("\u2610 "), currentCharFormat());
-                m_fresh = false;
-                m_itemBlockOpen = false;
-            } else if (l.ordered && l.start != 1) {
-                insertText(QStringLiteral("%1. ").arg(l.start + l.itemCount - 1), currentCharFormat());
-                m_fresh = false;
-                m_itemBlockOpen = false;
-            }
-            break;
-        }
-        case MD_BLOCK_HR: {
-            QTextBlockFormat bf;
-            bf.setTopMargin(6);
-            bf.setBottomMargin(6);
-            bf.setProperty(QTextFormat::BlockTrailingHorizontalRulerWidth,
-                           QTextLength(QTextLength::PercentageLength, 100));
-            beginBlock(bf, m_owner.bodyCharFormat());
-            // The rule is drawn on this (empty) block: the next block must not reuse it.
-            m_fresh = false;
-            break;
-        }
-        case MD_BLOCK_CODE: {
-            auto* d = static_cast<MD_BLOCK_CODE_DETAIL*>(detail);
-            m_inCode = true;
-            m_codeText.clear();
-            m_codeLang = attributeText(d->lang);
-            break;
-        }
-        case MD_BLOCK_HTML:
-            break;  // MD_FLAG_NOHTML: never sent
-        case MD_BLOCK_TABLE: {
-            auto* d = static_cast<MD_BLOCK_TABLE_DETAIL*>(detail);
-            ensureFreshBlock();
-            const int allRows = int(std::min<unsigned>(d->head_row_count + d->body_row_count, INT_MAX));
-            const int allCols = int(std::min<unsigned>(std::max(1u, d->col_count), INT_MAX));
-            const int rows = std::min(allRows, kMaxTableRows);
-            const int cols = std::min(allCols, kMaxTableColumns);
-            m_tableCut = rows < allRows || cols < allCols
-                             ? inLanguage(QStringLiteral("table cut: %1 of %2 rows and %3 of %4 columns shown"),
-                                          QStringLiteral("表格过大：只显示了 %2 行中的 %1 行、%4 列中的 %3 列"))
-                                   .arg(rows).arg(allRows).arg(cols).arg(allCols)
-                             : QString();
-            QTextTableFormat tf;
-            tf.setBorder(0.75);
-            tf.setBorderBrush(tableBorder(m_ctx.dark));
-            tf.setBorderStyle(QTextFrameFormat::BorderStyle_Solid);
-            // Not collapsed: with collapse Qt 6.4 draws only cell-format borders (none by default).
-            tf.setCellPadding(5);
-            tf.setCellSpacing(0);
-            tf.setTopMargin(4);
-            tf.setBottomMargin(12);
-            tf.setHeaderRowCount(int(d->head_row_count));
-            tf.setAlignment(Qt::AlignLeft);
-            m_table = m_cur.insertTable(std::max(1, rows), cols, tf);
-            m_tableCtx = TableCtx{m_table, -1, 0, false};
-            break;
-        }
-        case MD_BLOCK_THEAD:
-            m_tableCtx.header = true;
-            break;
-        case MD_BLOCK_TBODY:
-            m_tableCtx.header = false;
-            break;
-        case MD_BLOCK_TR:
-            ++m_tableCtx.row;
-            m_tableCtx.col = 0;
-            break;
-        case MD_BLOCK_TH:
-        case MD_BLOCK_TD: {
-            if (!m_table) break;
-            auto* d = static_cast<MD_BLOCK_TD_DETAIL*>(detail);
-            // Cells past the cut are read and dropped.
-            m_skipCell = m_tableCtx.row >= m_table->rows() || m_tableCtx.col >= m_table->columns();
-            if (m_skipCell) {
-                m_charStack.append(m_charStack.last());
+            case MD_BLOCK_DOC: break;
+            case MD_BLOCK_P: enterParagraph(); break;
+            case MD_BLOCK_H: enterHeading(int(static_cast<MD_BLOCK_H_DETAIL*>(detail)->level)); break;
+            case MD_BLOCK_QUOTE: enterQuote(); break;
+            case MD_BLOCK_UL:
+            case MD_BLOCK_OL: enterList(type, detail); break;
+            case MD_BLOCK_LI: enterListItem(*static_cast<MD_BLOCK_LI_DETAIL*>(detail)); break;
+            case MD_BLOCK_HR: enterRule(); break;
+            case MD_BLOCK_CODE:
+                m_inCode = true;
+                m_codeText.clear();
+                m_codeLang = attributeText(static_cast<MD_BLOCK_CODE_DETAIL*>(detail)->lang);
                 break;
-            }
-            const int row = std::min(m_tableCtx.row, m_table->rows() - 1);
-            const int col = std::min(m_tableCtx.col, m_table->columns() - 1);
-            QTextTableCell cell = m_table->cellAt(std::max(0, row), col);
-            m_cur = cell.firstCursorPosition();
-            QTextBlockFormat bf;
-            bf.setLineHeight(130, QTextBlockFormat::ProportionalHeight);
-            switch (d->align) {
-            case MD_ALIGN_CENTER: bf.setAlignment(Qt::AlignHCenter); break;
-            case MD_ALIGN_RIGHT: bf.setAlignment(Qt::AlignRight); break;
-            default: bf.setAlignment(Qt::AlignLeft); break;
-            }
-            m_cur.setBlockFormat(bf);
-            QTextCharFormat cf = m_owner.bodyCharFormat();
-            if (type == MD_BLOCK_TH) {
-                cf.setFontWeight(QFont::Bold);
-                QTextTableCellFormat cellFormat = cell.format().toTableCellFormat();
-                cellFormat.setBackground(tableHeaderBackground(m_ctx.dark));
-                cell.setFormat(cellFormat);
-            }
-            m_cur.setBlockCharFormat(cf);
-            m_cur.setCharFormat(cf);
-            m_charStack.append(cf);
-            m_spansInBlock = 0;
-            m_lastChar = 0;
-            m_pendingSoftBreak = false;
-            m_fresh = true;
-            break;
-        }
+            case MD_BLOCK_HTML: break;  // MD_FLAG_NOHTML: never sent
+            case MD_BLOCK_TABLE:
+                ensureFreshBlock();
+                m_table.emplace(m_cur, *static_cast<MD_BLOCK_TABLE_DETAIL*>(detail), m_ctx);
+                break;
+            case MD_BLOCK_THEAD:
+            case MD_BLOCK_TBODY: break;  // a header cell comes as MD_BLOCK_TH
+            case MD_BLOCK_TR:
+                if (m_table) m_table->nextRow();
+                break;
+            case MD_BLOCK_TH:
+            case MD_BLOCK_TD: enterCell(type == MD_BLOCK_TH, *static_cast<MD_BLOCK_TD_DETAIL*>(detail)); break;
         }
         return 0;
     }
 
+    // Inline mode flattens: a new paragraph becomes a space; code is collected.
+    void enterInlineBlock(MD_BLOCKTYPE type)
+    {
+        if ((type == MD_BLOCK_P || type == MD_BLOCK_H || type == MD_BLOCK_LI) && m_inlineBlocks++ > 0)
+            m_out.softBreak();
+        if (type == MD_BLOCK_CODE) {
+            m_inCode = true;
+            m_codeText.clear();
+        }
+    }
+
+    // A list, item or quote nested deeper than kMaxNesting is laid out flat
+    // (true); an item still starts a block of its own.
+    bool enterFlatContainer(MD_BLOCKTYPE type)
+    {
+        const bool flat = m_containers.size() >= kMaxNesting;
+        m_containers.append(flat);
+        if (!flat) return false;
+        if (!m_nestingNoted) {
+            m_nestingNoted = true;
+            m_owner.m_notes.append(m_out
+                                       .inLanguage(QStringLiteral("nested more than %1 levels deep: shown flat"),
+                                                   QStringLiteral("嵌套超过 %1 层：以下内容平铺显示"))
+                                       .arg(kMaxNesting));
+        }
+        // Each item still starts a block of its own.
+        if (type == MD_BLOCK_LI) beginBlock(m_owner.bodyBlockFormat(), m_owner.bodyCharFormat());
+        return true;
+    }
+
+    void enterParagraph()
+    {
+        QTextBlockFormat bf = m_owner.bodyBlockFormat();
+        if (!m_lists.isEmpty() && m_lists.last().tight) {
+            bf.setTopMargin(0);
+            bf.setBottomMargin(3);
+        }
+        if (m_quoteDepth > 0) bf.setBottomMargin(4);
+        beginBlock(bf, m_owner.bodyCharFormat(), m_itemBlockOpen);
+        m_itemBlockOpen = false;
+    }
+
+    void enterHeading(int level)
+    {
+        beginBlock(m_owner.headingBlockFormat(level), m_owner.headingCharFormat(level), m_itemBlockOpen);
+        m_itemBlockOpen = false;
+        m_out.pushFormat(m_owner.headingCharFormat(level));
+    }
+
+    void enterQuote()
+    {
+        ensureFreshBlock();
+        m_frames.append(m_out.openFrame(quoteFrameFormat(m_ctx.dark)));
+        ++m_quoteDepth;
+        m_itemBlockOpen = false;
+    }
+
+    void enterList(MD_BLOCKTYPE type, void* detail)
+    {
+        ListCtx l;
+        l.ordered = type == MD_BLOCK_OL;
+        if (l.ordered) {
+            auto* d = static_cast<MD_BLOCK_OL_DETAIL*>(detail);
+            l.start = d->start;
+            l.tight = d->is_tight != 0;
+        } else {
+            l.tight = static_cast<MD_BLOCK_UL_DETAIL*>(detail)->is_tight != 0;
+        }
+        l.level = m_lists.size() + 1;
+        m_lists.append(l);
+    }
+
+    void enterListItem(const MD_BLOCK_LI_DETAIL& d)
+    {
+        ListCtx& l = m_lists.last();
+        ItemCtx item;
+        item.task = d.is_task != 0;
+        item.checked = item.task && (d.task_mark == 'x' || d.task_mark == 'X');
+        item.level = l.level;
+        QTextBlockFormat bf = m_owner.bodyBlockFormat();
+        bf.setTopMargin(0);
+        bf.setBottomMargin(l.tight ? 3 : bf.bottomMargin());
+        // Not yet in m_items: the item's block takes the list's indent, not a paragraph indent.
+        beginBlock(bf, m_owner.bodyCharFormat());
+        if (!l.list) {
+            l.list = m_cur.createList(listFormat(l.level, l.ordered, l.start, item.task));
+        } else {
+            l.list->add(m_cur.block());
+        }
+        ++l.itemCount;
+        m_items.append(item);
+        m_itemBlockOpen = true;
+        if (item.task) {
+            m_out.insertText(item.checked ? QStringLiteral("\u2611 ") : QStringLiteral("\u2610 "),
+                             m_out.currentCharFormat());
+            m_itemBlockOpen = false;
+        } else if (l.ordered && l.start != 1) {
+            m_out.insertText(QStringLiteral("%1. ").arg(l.start + l.itemCount - 1), m_out.currentCharFormat());
+            m_itemBlockOpen = false;
+        }
+    }
+
+    void enterRule()
+    {
+        QTextBlockFormat bf;
+        bf.setTopMargin(6);
+        bf.setBottomMargin(6);
+        bf.setProperty(QTextFormat::BlockTrailingHorizontalRulerWidth, QTextLength(QTextLength::PercentageLength, 100));
+        beginBlock(bf, m_owner.bodyCharFormat());
+        // The rule is drawn on this (empty) block: the next block must not reuse it.
+        m_out.keepBlock();
+    }
+
+    void enterCell(bool header, const MD_BLOCK_TD_DETAIL& d)
+    {
+        if (!m_table) return;
+        const std::optional<QTextCharFormat> cf = m_table->enterCell(m_cur, d.align, header, m_owner.bodyCharFormat());
+        // Cells past the cut are read and dropped.
+        m_skipCell = !cf;
+        if (m_skipCell)
+            m_out.pushFormat(m_out.currentCharFormat());
+        else
+            m_out.startCell(*cf);
+    }
+
     int leaveBlock(MD_BLOCKTYPE type, void* detail)
     {
+        Q_UNUSED(detail);
         if (m_inline) {
             if (type == MD_BLOCK_CODE) {
                 m_inCode = false;
-                QTextCharFormat f = m_owner.codeCharFormat();
-                insertText(m_codeText.trimmed(), f);
+                m_out.insertText(m_codeText.trimmed(), m_owner.codeCharFormat());
             }
             return 0;
         }
-        if (type == MD_BLOCK_QUOTE || type == MD_BLOCK_UL || type == MD_BLOCK_OL || type == MD_BLOCK_LI) {
+        if (isContainer(type)) {
             const bool flat = !m_containers.isEmpty() && m_containers.takeLast();
             if (flat) return 0;
         }
         switch (type) {
-        case MD_BLOCK_P:
-            // A paragraph that is only an image (or only a display formula) is centred.
-            if (m_paragraphImageOnly && m_cur.block().text() == QString(QChar::ObjectReplacementCharacter)) {
-                QTextBlockFormat bf = m_cur.blockFormat();
-                bf.setAlignment(Qt::AlignHCenter);
-                m_cur.setBlockFormat(bf);
-                insertFigureCaption();
-            }
-            m_paragraphImageOnly = false;
-            m_afterDisplayMath = false;
-            m_pendingSoftBreak = false;
-            break;
-        case MD_BLOCK_H:
-            popChar();
-            m_pendingSoftBreak = false;
-            break;
-        case MD_BLOCK_QUOTE:
-            --m_quoteDepth;
-            if (!m_frames.isEmpty()) leaveFrame(m_frames.takeLast());
-            break;
-        case MD_BLOCK_UL:
-        case MD_BLOCK_OL:
-            if (!m_lists.isEmpty()) m_lists.removeLast();
-            break;
-        case MD_BLOCK_LI:
-            if (!m_items.isEmpty()) m_items.removeLast();
-            m_itemBlockOpen = false;
-            m_pendingSoftBreak = false;
-            break;
-        case MD_BLOCK_CODE:
-            m_inCode = false;
-            insertCodeBlock();
-            break;
-        case MD_BLOCK_TABLE:
-            if (m_table) {
-                QTextTable* t = m_table;
-                m_table = nullptr;
+            case MD_BLOCK_P: leaveParagraph(); break;
+            case MD_BLOCK_H:
+                m_out.popFormat();
+                m_out.dropSoftBreak();
+                break;
+            case MD_BLOCK_QUOTE:
+                --m_quoteDepth;
+                if (!m_frames.isEmpty()) m_out.leaveFrame(m_frames.takeLast());
+                break;
+            case MD_BLOCK_UL:
+            case MD_BLOCK_OL:
+                if (!m_lists.isEmpty()) m_lists.removeLast();
+                break;
+            case MD_BLOCK_LI:
+                if (!m_items.isEmpty()) m_items.removeLast();
+                m_itemBlockOpen = false;
+                m_out.dropSoftBreak();
+                break;
+            case MD_BLOCK_CODE:
+                m_inCode = false;
+                insertCodeBlock();
+                break;
+            case MD_BLOCK_TABLE: leaveTable(); break;
+            case MD_BLOCK_TH:
+            case MD_BLOCK_TD:
+                if (m_table) m_table->leaveCell();
                 m_skipCell = false;
-                leaveFrame(t);
-                if (!m_tableCut.isEmpty()) {
-                    beginBlock(m_owner.bodyBlockFormat(), m_owner.bodyCharFormat());
-                    addNote(m_tableCut);
-                    m_tableCut.clear();
-                }
-            }
-            break;
-        case MD_BLOCK_TH:
-        case MD_BLOCK_TD:
-            ++m_tableCtx.col;
-            m_skipCell = false;
-            popChar();
-            break;
-        default:
-            break;
+                m_out.popFormat();
+                break;
+            default: break;
         }
-        Q_UNUSED(detail);
         return 0;
+    }
+
+    void leaveParagraph()
+    {
+        // A paragraph that is only an image (or only a display formula) is centred.
+        if (m_paragraphImageOnly && m_cur.block().text() == QString(QChar::ObjectReplacementCharacter)) {
+            QTextBlockFormat bf = m_cur.blockFormat();
+            bf.setAlignment(Qt::AlignHCenter);
+            m_cur.setBlockFormat(bf);
+            insertFigureCaption();
+        }
+        m_paragraphImageOnly = false;
+        m_out.endParagraph();
+    }
+
+    // The table is done: continue after it, with the note when it was cut.
+    void leaveTable()
+    {
+        if (!m_table) return;
+        QTextTable* t = m_table->table();
+        const QString cut = m_table->cutNote();
+        m_table.reset();
+        m_skipCell = false;
+        m_out.leaveFrame(t);
+        if (!cut.isEmpty()) {
+            beginBlock(m_owner.bodyBlockFormat(), m_owner.bodyCharFormat());
+            m_out.addNote(cut);
+        }
     }
 
     void insertCodeBlock()
@@ -648,45 +499,10 @@ private:
         QString code = m_codeText;
         if (code.endsWith(u'\n')) code.chop(1);
         ensureFreshBlock();
-        QTextFrameFormat ff;
-        ff.setBackground(codeBackground(m_ctx.dark));
-        ff.setBorder(0.75);
-        ff.setBorderBrush(codeBorder(m_ctx.dark));
-        ff.setBorderStyle(QTextFrameFormat::BorderStyle_Solid);
-        ff.setPadding(8);
-        ff.setTopMargin(4);
-        ff.setBottomMargin(12);
-        if (!m_items.isEmpty()) ff.setLeftMargin(24 * m_items.last().level);
-        ff.setProperty(MarkdownDocument::CodeLanguageProperty, m_codeLang);
-        QTextFrame* frame = m_cur.insertFrame(ff);
-        QTextBlockFormat bf;
-        bf.setLineHeight(125, QTextBlockFormat::ProportionalHeight);
-        bf.setAlignment(Qt::AlignLeft);
-        QTextCharFormat base;
-        base.setFont(m_owner.codeFont());
-        base.setForeground(m_ctx.dark ? QColor(0xe6, 0xe6, 0xe6) : QColor(0x1f, 0x23, 0x28));
-        m_cur.setBlockFormat(bf);
-        m_cur.setBlockCharFormat(base);
-        const auto lang = CodeHighlighter::languageFromName(m_codeLang);
-        const auto tokens = CodeHighlighter::tokenize(code, lang);
-        int pos = 0;
-        auto put = [&](const QString& piece, const QTextCharFormat& f) {
-            // insertText turns '\n' into new blocks with the cursor's block format.
-            const QStringList lines = piece.split(u'\n');
-            for (int i = 0; i < lines.size(); ++i) {
-                if (i > 0) m_cur.insertBlock(bf, base);
-                if (!lines[i].isEmpty()) m_cur.insertText(lines[i], f);
-            }
-        };
-        for (const auto& t : tokens) {
-            if (t.start > pos) put(code.mid(pos, t.start - pos), base);
-            QTextCharFormat f = base;
-            f.merge(m_highlighter.format(t.kind));
-            put(code.mid(t.start, t.length), f);
-            pos = t.start + t.length;
-        }
-        if (pos < code.size()) put(code.mid(pos), base);
-        leaveFrame(frame);
+        const int leftMargin = m_items.isEmpty() ? 0 : 24 * m_items.last().level;
+        QTextFrame* frame = m_cur.insertFrame(codeFrameFormat(m_ctx.dark, leftMargin, m_codeLang));
+        insertHighlightedCode(m_cur, code, m_codeLang, m_owner, m_highlighter);
+        m_out.leaveFrame(frame);
     }
 
     // ---- spans --------------------------------------------------------------
@@ -700,65 +516,56 @@ private:
             return 0;
         }
         switch (type) {
-        case MD_SPAN_EM:
-            pushChar([](QTextCharFormat& f) { f.setFontItalic(true); });
-            break;
-        case MD_SPAN_STRONG:
-            pushChar([](QTextCharFormat& f) { f.setFontWeight(QFont::Bold); });
-            break;
-        case MD_SPAN_DEL:
-            pushChar([](QTextCharFormat& f) { f.setFontStrikeOut(true); });
-            break;
-        case MD_SPAN_U:
-            pushChar([](QTextCharFormat& f) { f.setFontUnderline(true); });
-            break;
-        case MD_SPAN_CODE: {
-            const QTextCharFormat code = m_owner.codeCharFormat();
-            pushChar([&](QTextCharFormat& f) {
-                f.setFontFamilies(code.fontFamilies().toStringList());
-                f.setFontPointSize(code.fontPointSize());
-                f.setFontFixedPitch(true);
-                f.setBackground(codeBackground(m_ctx.dark));
-            });
-            break;
-        }
-        case MD_SPAN_A: {
-            auto* d = static_cast<MD_SPAN_A_DETAIL*>(detail);
-            const QString href = attributeText(d->href);
-            const QString title = attributeText(d->title);
-            const bool allowed = linkAllowed(href);
-            m_linkAllowed.append(allowed);
-            pushChar([&](QTextCharFormat& f) {
-                if (!allowed) return;
-                f.setAnchor(true);
-                f.setAnchorHref(href);
-                f.setForeground(linkColor(m_ctx.dark));
-                f.setFontUnderline(true);
-                if (!title.isEmpty()) f.setToolTip(title);
-            });
-            if (!allowed)
-                m_owner.m_notes.append(MarkdownDocument::tr("link not allowed: %1").arg(href));
-            break;
-        }
-        case MD_SPAN_IMG: {
-            auto* d = static_cast<MD_SPAN_IMG_DETAIL*>(detail);
-            m_imageDepth = 1;
-            m_imageSrc = attributeText(d->src);
-            m_imageTitle = attributeText(d->title);
-            m_imageAlt.clear();
-            break;
-        }
-        case MD_SPAN_LATEXMATH:
-        case MD_SPAN_LATEXMATH_DISPLAY:
-            m_inMath = true;
-            m_mathDisplay = type == MD_SPAN_LATEXMATH_DISPLAY;
-            m_tex.clear();
-            break;
-        case MD_SPAN_WIKILINK:
-            pushChar([](QTextCharFormat&) {});
-            break;
+            case MD_SPAN_EM: m_out.pushSpan([](QTextCharFormat& f) { f.setFontItalic(true); }); break;
+            case MD_SPAN_STRONG: m_out.pushSpan([](QTextCharFormat& f) { f.setFontWeight(QFont::Bold); }); break;
+            case MD_SPAN_DEL: m_out.pushSpan([](QTextCharFormat& f) { f.setFontStrikeOut(true); }); break;
+            case MD_SPAN_U: m_out.pushSpan([](QTextCharFormat& f) { f.setFontUnderline(true); }); break;
+            case MD_SPAN_CODE: {
+                const QTextCharFormat code = m_owner.codeCharFormat();
+                m_out.pushSpan([&](QTextCharFormat& f) {
+                    f.setFontFamilies(code.fontFamilies().toStringList());
+                    f.setFontPointSize(code.fontPointSize());
+                    f.setFontFixedPitch(true);
+                    f.setBackground(codeBackground(m_ctx.dark));
+                });
+                break;
+            }
+            case MD_SPAN_A: enterLink(*static_cast<MD_SPAN_A_DETAIL*>(detail)); break;
+            case MD_SPAN_IMG: {
+                auto* d = static_cast<MD_SPAN_IMG_DETAIL*>(detail);
+                m_imageDepth = 1;
+                m_imageSrc = attributeText(d->src);
+                m_imageTitle = attributeText(d->title);
+                m_imageAlt.clear();
+                break;
+            }
+            case MD_SPAN_LATEXMATH:
+            case MD_SPAN_LATEXMATH_DISPLAY:
+                m_inMath = true;
+                m_mathDisplay = type == MD_SPAN_LATEXMATH_DISPLAY;
+                m_tex.clear();
+                break;
+            case MD_SPAN_WIKILINK: m_out.pushSpan([](QTextCharFormat&) {}); break;
         }
         return 0;
+    }
+
+    // A live link, or (not allowed) plain text and a note.
+    void enterLink(const MD_SPAN_A_DETAIL& d)
+    {
+        const QString href = attributeText(d.href);
+        const QString title = attributeText(d.title);
+        const bool allowed = lessonLinkAllowed(m_owner, href);
+        m_linkAllowed.append(allowed);
+        m_out.pushSpan([&](QTextCharFormat& f) {
+            if (!allowed) return;
+            f.setAnchor(true);
+            f.setAnchorHref(href);
+            f.setForeground(linkColor(m_ctx.dark));
+            f.setFontUnderline(true);
+            if (!title.isEmpty()) f.setToolTip(title);
+        });
+        if (!allowed) m_owner.m_notes.append(MarkdownDocument::tr("link not allowed: %1").arg(href));
     }
 
     int leaveSpan(MD_SPANTYPE type, void* detail)
@@ -769,121 +576,43 @@ private:
             return 0;
         }
         switch (type) {
-        case MD_SPAN_EM:
-        case MD_SPAN_STRONG:
-        case MD_SPAN_DEL:
-        case MD_SPAN_U:
-        case MD_SPAN_CODE:
-        case MD_SPAN_WIKILINK:
-            popChar();
-            break;
-        case MD_SPAN_A:
-            popChar();
-            if (!m_linkAllowed.isEmpty()) m_linkAllowed.removeLast();
-            break;
-        case MD_SPAN_IMG:
-            break;
-        case MD_SPAN_LATEXMATH:
-        case MD_SPAN_LATEXMATH_DISPLAY:
-            m_inMath = false;
-            insertFormula(m_tex, m_mathDisplay);
-            break;
+            case MD_SPAN_EM:
+            case MD_SPAN_STRONG:
+            case MD_SPAN_DEL:
+            case MD_SPAN_U:
+            case MD_SPAN_CODE:
+            case MD_SPAN_WIKILINK: m_out.popFormat(); break;
+            case MD_SPAN_A:
+                m_out.popFormat();
+                if (!m_linkAllowed.isEmpty()) m_linkAllowed.removeLast();
+                break;
+            case MD_SPAN_IMG: break;
+            case MD_SPAN_LATEXMATH:
+            case MD_SPAN_LATEXMATH_DISPLAY:
+                m_inMath = false;
+                if (!m_skipCell)
+                    m_out.insertFormula(m_tex, m_mathDisplay, m_inline || m_table, m_owner.m_formulaInserter);
+                break;
         }
         return 0;
-    }
-
-    void insertFormula(const QString& tex, bool display)
-    {
-        if (m_skipCell) return;
-        if (!spanAllowed()) {
-            insertText(tex, currentCharFormat());
-            return;
-        }
-        const FormulaInserter& inserter = m_owner.m_formulaInserter;
-        auto doInsert = [&](QTextCursor& c, bool disp) {
-            if (inserter)
-                inserter(c, tex, disp, currentCharFormat());
-            else
-                MarkdownDocument::insertFormulaObject(c, tex, disp, currentCharFormat());
-        };
-        if (!display || m_inline || m_table) {
-            resolveSoftBreak(u'x');
-            doInsert(m_cur, display && !m_inline && !m_table);
-            m_lastChar = u'x';  // a formula counts as a non-CJK character for the soft-break rule
-            m_fresh = false;
-            m_afterDisplayMath = false;
-            return;
-        }
-        // Display math: a centred block of its own inside the paragraph.
-        m_pendingSoftBreak = false;
-        QTextBlockFormat bf = m_paragraphFormat;
-        bf.setAlignment(Qt::AlignHCenter);
-        bf.setTopMargin(4);
-        bf.setBottomMargin(8);
-        if (blockIsBlank(m_cur.block()) && !m_afterDisplayMath) {
-            QTextBlockFormat cur = m_cur.blockFormat();
-            cur.setAlignment(Qt::AlignHCenter);
-            m_cur.setBlockFormat(cur);
-        } else {
-            m_cur.insertBlock(bf, currentCharFormat());
-        }
-        doInsert(m_cur, true);
-        m_lastChar = 0;
-        m_fresh = false;
-        m_afterDisplayMath = true;
-    }
-
-    bool linkAllowed(const QString& href) const
-    {
-        // (A relative link must also stay inside through symbolic links.)
-        if (href.startsWith(u'#')) return true;
-        const QUrl url(href);
-        const QString scheme = url.scheme().toLower();
-        if (scheme == u"http" || scheme == u"https") return url.isValid() && !url.host().isEmpty();
-        if (!scheme.isEmpty()) return false;  // javascript:, file:, mailto:, data: ...
-        const QString path = url.path();
-        if (path.isEmpty()) return true;
-        const QString resolved = m_owner.resolveInsideCourse(path);
-        if (resolved.isEmpty()) return false;
-        const QFileInfo target(resolved);
-        if (!target.exists()) return true;  // a missing chapter: harmless, the window reports it
-        const QString course = QFileInfo(m_ctx.courseDir).canonicalFilePath();
-        return !course.isEmpty() && target.canonicalFilePath().startsWith(course + u'/');
     }
 
     void insertImage()
     {
         if (m_skipCell) return;
         const QString src = m_imageSrc;
-        const QString resolved = m_owner.resolveInsideCourse(QUrl(src).path());
-        if (resolved.isEmpty() || !QUrl(src).scheme().isEmpty()) {
-            addNote(MarkdownDocument::tr("image not allowed: %1").arg(src));
-            return;
-        }
-        QFileInfo info(resolved);
-        // The canonical path (symlinks resolved) must stay inside the course too.
-        const QString canonical = info.canonicalFilePath();
-        if (!info.exists() || canonical.isEmpty()) {
-            addNote(MarkdownDocument::tr("image missing: %1").arg(src));
-            return;
-        }
-        const QString courseCanonical = QFileInfo(m_ctx.courseDir).canonicalFilePath();
-        if (courseCanonical.isEmpty() || !canonical.startsWith(courseCanonical + u'/')) {
-            addNote(MarkdownDocument::tr("image not allowed: %1").arg(src));
-            return;
-        }
-        QImageReader reader(canonical);
-        reader.setAutoTransform(true);
-        const QImage image = reader.read();
-        if (image.isNull()) {
-            addNote(MarkdownDocument::tr("image unreadable: %1").arg(src));
+        QImage image;
+        QString canonical;
+        const QString note = loadLessonImage(m_owner, src, &image, &canonical);
+        if (!note.isEmpty()) {
+            m_out.addNote(note);
             return;
         }
         QTextDocument* doc = m_cur.document();
         const QUrl name = QUrl::fromLocalFile(canonical);
         doc->addResource(QTextDocument::ImageResource, name, image);
         QTextImageFormat f;
-        f.merge(currentCharFormat());
+        f.merge(m_out.currentCharFormat());
         f.setName(name.toString());
         // Image pixels count as logical pixels (96 dpi), scaled down to the text width.
         qreal w = image.width() / image.devicePixelRatio();
@@ -897,12 +626,7 @@ private:
         const QString alt = m_imageAlt.trimmed();
         if (!m_imageTitle.isEmpty() || !alt.isEmpty()) f.setToolTip(m_imageTitle.isEmpty() ? alt : m_imageTitle);
         m_lastImageAlt = alt;
-        resolveSoftBreak(u'x');
-        const bool onlyThing = m_cur.block().length() <= 1;
-        m_cur.insertImage(f);
-        m_paragraphImageOnly = onlyThing;
-        m_lastChar = u'x';
-        m_fresh = false;
+        m_paragraphImageOnly = m_out.insertImage(f);
     }
 
     // A picture standing alone in its paragraph is a figure: its description
@@ -938,38 +662,34 @@ private:
             return 0;
         }
         if (m_imageDepth > 0) {
-            if (type == MD_TEXT_SOFTBR || type == MD_TEXT_BR) m_imageAlt += u' ';
-            else if (type == MD_TEXT_ENTITY) m_imageAlt += decodeEntity(s);
-            else m_imageAlt += s;
+            if (type == MD_TEXT_SOFTBR || type == MD_TEXT_BR)
+                m_imageAlt += u' ';
+            else if (type == MD_TEXT_ENTITY)
+                m_imageAlt += decodeEntity(s);
+            else
+                m_imageAlt += s;
             return 0;
         }
         switch (type) {
-        case MD_TEXT_SOFTBR:
-            m_pendingSoftBreak = true;
-            break;
-        case MD_TEXT_BR:
-            if (m_inline || m_table) {
-                m_pendingSoftBreak = true;
-            } else {
-                m_pendingSoftBreak = false;
-                m_cur.insertText(QString(QChar::LineSeparator), currentCharFormat());
-                m_lastChar = 0;
-            }
-            break;
-        case MD_TEXT_ENTITY:
-            m_paragraphImageOnly = false;
-            insertText(decodeEntity(s), currentCharFormat());
-            break;
-        case MD_TEXT_NULLCHAR:
-            insertText(QString(QChar(0xFFFD)), currentCharFormat());
-            break;
-        case MD_TEXT_CODE:  // inline code span
-        case MD_TEXT_NORMAL:
-        case MD_TEXT_HTML:
-        case MD_TEXT_LATEXMATH:
-            if (!s.trimmed().isEmpty()) m_paragraphImageOnly = false;
-            insertText(s, currentCharFormat());
-            break;
+            case MD_TEXT_SOFTBR: m_out.softBreak(); break;
+            case MD_TEXT_BR:
+                if (m_inline || m_table)
+                    m_out.softBreak();
+                else
+                    m_out.lineBreak();
+                break;
+            case MD_TEXT_ENTITY:
+                m_paragraphImageOnly = false;
+                m_out.insertText(decodeEntity(s), m_out.currentCharFormat());
+                break;
+            case MD_TEXT_NULLCHAR: m_out.insertText(QString(QChar(0xFFFD)), m_out.currentCharFormat()); break;
+            case MD_TEXT_CODE:  // inline code span
+            case MD_TEXT_NORMAL:
+            case MD_TEXT_HTML:
+            case MD_TEXT_LATEXMATH:
+                if (!s.trimmed().isEmpty()) m_paragraphImageOnly = false;
+                m_out.insertText(s, m_out.currentCharFormat());
+                break;
         }
         return 0;
     }
@@ -977,30 +697,21 @@ private:
     MarkdownDocument& m_owner;
     const MarkdownContext& m_ctx;
     QTextCursor& m_cur;
+    MarkdownWriter m_out;
     bool m_inline = false;
     int m_inlineBlocks = 0;
     CodeHighlighter m_highlighter;
 
-    QList<QTextCharFormat> m_charStack;
-    QTextBlockFormat m_paragraphFormat;
-    bool m_fresh = false;              // the cursor's block is empty and may be reused
-    bool m_itemBlockOpen = false;      // a list item's block is open and still empty
-    char32_t m_lastChar = 0;           // last character written in this block (0 = none)
-    bool m_pendingSoftBreak = false;
-    bool m_afterDisplayMath = false;
+    bool m_itemBlockOpen = false;  // a list item's block is open and still empty
     bool m_paragraphImageOnly = false;
 
     QList<ListCtx> m_lists;
     QList<ItemCtx> m_items;
     QList<QTextFrame*> m_frames;
     int m_quoteDepth = 0;
-    QTextTable* m_table = nullptr;
-    TableCtx m_tableCtx;
+    std::optional<MarkdownTable> m_table;
     bool m_skipCell = false;   // in a cell past the table's cut
-    QString m_tableCut;        // the note under a cut table
     QList<bool> m_containers;  // open lists, items and quotes; true = laid out flat (too deep)
-    int m_spansInBlock = 0;    // spans and formulas in the current paragraph or cell
-    bool m_spansNoted = false;
     bool m_nestingNoted = false;
 
     bool m_inCode = false;
@@ -1125,8 +836,7 @@ void MarkdownDocument::insertFormulaObject(QTextCursor& cursor, const QString& t
                                            const QTextCharFormat& format)
 {
     QTextDocument* doc = cursor.document();
-    if (!doc->documentLayout()->handlerForObject(FormulaTextObject::kObjectType))
-        FormulaTextObject::registerOn(doc);
+    if (!doc->documentLayout()->handlerForObject(FormulaTextObject::kObjectType)) FormulaTextObject::registerOn(doc);
     QTextCharFormat f = FormulaTextObject::format(tex, display, format);
     f.setProperty(FormulaTexProperty, tex);
     f.setProperty(FormulaDisplayProperty, display);
@@ -1147,25 +857,24 @@ void MarkdownDocument::insertFormulaPlaceholder(QTextCursor& cursor, const QStri
 
 bool MarkdownDocument::isCjk(char32_t c)
 {
-    return (c >= 0x2E80 && c <= 0x2FDF)      // CJK radicals, Kangxi radicals
-           || (c >= 0x3000 && c <= 0x303F)   // CJK symbols and punctuation (，。、「」)
-           || (c >= 0x3040 && c <= 0x30FF)   // hiragana, katakana
-           || (c >= 0x3100 && c <= 0x312F)   // bopomofo
-           || (c >= 0x31C0 && c <= 0x31FF)   // CJK strokes, katakana extensions
-           || (c >= 0x3200 && c <= 0x33FF)   // enclosed CJK, compatibility
-           || (c >= 0x3400 && c <= 0x4DBF)   // extension A
-           || (c >= 0x4E00 && c <= 0x9FFF)   // unified ideographs
-           || (c >= 0xF900 && c <= 0xFAFF)   // compatibility ideographs
-           || (c >= 0xFE30 && c <= 0xFE4F)   // compatibility forms
-           || (c >= 0xFF00 && c <= 0xFFEF)   // full-width forms (，！？：；（）)
+    return (c >= 0x2E80 && c <= 0x2FDF)        // CJK radicals, Kangxi radicals
+           || (c >= 0x3000 && c <= 0x303F)     // CJK symbols and punctuation (，。、「」)
+           || (c >= 0x3040 && c <= 0x30FF)     // hiragana, katakana
+           || (c >= 0x3100 && c <= 0x312F)     // bopomofo
+           || (c >= 0x31C0 && c <= 0x31FF)     // CJK strokes, katakana extensions
+           || (c >= 0x3200 && c <= 0x33FF)     // enclosed CJK, compatibility
+           || (c >= 0x3400 && c <= 0x4DBF)     // extension A
+           || (c >= 0x4E00 && c <= 0x9FFF)     // unified ideographs
+           || (c >= 0xF900 && c <= 0xFAFF)     // compatibility ideographs
+           || (c >= 0xFE30 && c <= 0xFE4F)     // compatibility forms
+           || (c >= 0xFF00 && c <= 0xFFEF)     // full-width forms (，！？：；（）)
            || (c >= 0x20000 && c <= 0x3134F);  // extensions B..G
 }
 
 QString MarkdownDocument::resolveInsideCourse(const QString& reference) const
 {
     if (reference.isEmpty() || m_context.courseDir.isEmpty()) return {};
-    if (QDir::isAbsolutePath(reference) || reference.startsWith(u'\\') || reference.contains(u':'))
-        return {};
+    if (QDir::isAbsolutePath(reference) || reference.startsWith(u'\\') || reference.contains(u':')) return {};
     // Canonical paths where they exist, so a symlinked course folder compares equal.
     auto anchor = [](const QString& dir) {
         const QString c = QFileInfo(dir).canonicalFilePath();

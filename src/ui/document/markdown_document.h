@@ -1,13 +1,14 @@
+// SPDX-License-Identifier: Apache-2.0
 // markdown_document.h — a lesson's Markdown (one text block of a step, a
 // caption, an exercise question) rendered into a QTextDocument with md4c.
 //
 // Why not QTextDocument::setMarkdown: it turns `\\` into `\` (breaks TeX
-// matrices), drops custom fences and loses table alignment (TECH-NOTES). Here
-// md4c (GitHub dialect + LaTeX math spans, no raw HTML) drives a QTextCursor:
-// headings, paragraphs, emphasis/strong/strikethrough, inline and fenced code
-// (monospace, highlighted, in a light frame), nested lists, task lists (☐/☑),
-// tables (QTextTable, bold header row, column alignment), links, images,
-// block quotes, rules and $..$ / $$..$$ math.
+// matrices), drops custom fences and loses table alignment (docs/qt-notes.md,
+// Markdown). Here md4c (GitHub dialect + LaTeX math spans, no raw HTML) drives
+// a QTextCursor: headings, paragraphs, emphasis/strong/strikethrough, inline
+// and fenced code (monospace, highlighted, in a light frame), nested lists,
+// task lists (☐/☑), tables (QTextTable, bold header row, column alignment),
+// links, images, block quotes, rules and $..$ / $$..$$ math.
 //
 // Lesson files are data: links are live only for http(s) and for relative
 // paths that stay inside the course folder; images load only from inside the
@@ -40,11 +41,11 @@ namespace poslab::ui {
 // Where a fragment comes from and how it should look.
 struct MarkdownContext {
     QString lang = QStringLiteral("en");  // "en" or "zh": fonts and the text of notes
-    QString courseDir;  // the course folder; images and relative links must stay inside it
-    QString baseDir;    // the chapter file's folder; relative paths resolve from here
-    qreal bodyPointSize = 11;  // body text; headings and code scale from it
-    bool dark = false;         // dark palette: darker code frames, lighter code colours
-    qreal maxImageWidth = 640;  // logical px; wider images are scaled down
+    QString courseDir;                    // the course folder; images and relative links must stay inside it
+    QString baseDir;                      // the chapter file's folder; relative paths resolve from here
+    qreal bodyPointSize = 11;             // body text; headings and code scale from it
+    bool dark = false;                    // dark palette: darker code frames, lighter code colours
+    qreal maxImageWidth = 640;            // logical px; wider images are scaled down
 };
 
 // Inserts one formula at the cursor (inline on the baseline, or display; a
@@ -61,10 +62,10 @@ public:
     // Custom format properties, so views and tests can find what was made.
     enum Property {
         FormulaTexProperty = QTextFormat::UserProperty + 0x5001,  // QString TeX on a formula (object or placeholder)
-        FormulaDisplayProperty,                                    // bool: display formula
-        NoteProperty,                                              // bool: a "not allowed"/"missing" note
-        CodeLanguageProperty,                                      // QString on a code block's frame
-        HeadingLevelProperty                                       // int on a heading block
+        FormulaDisplayProperty,                                   // bool: display formula
+        NoteProperty,                                             // bool: a "not allowed"/"missing" note
+        CodeLanguageProperty,                                     // QString on a code block's frame
+        HeadingLevelProperty                                      // int on a heading block
     };
 
     explicit MarkdownDocument(MarkdownContext context = {});

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/formula/formula_engine.h"
 
 #include <QElapsedTimer>
@@ -18,9 +19,9 @@ namespace {
 // category only, keeping whatever filter the application installed.
 QLoggingCategory::CategoryFilter g_previousFilter = nullptr;
 
-void quietQmlCompiler(QLoggingCategory* category) {
-    if (g_previousFilter)
-        g_previousFilter(category);
+void quietQmlCompiler(QLoggingCategory* category)
+{
+    if (g_previousFilter) g_previousFilter(category);
     if (qstrcmp(category->categoryName(), "qt.qml.compiler") == 0) {
         category->setEnabled(QtDebugMsg, false);
         category->setEnabled(QtInfoMsg, false);
@@ -30,14 +31,19 @@ void quietQmlCompiler(QLoggingCategory* category) {
 
 }  // namespace
 
-FormulaEngine::FormulaEngine(QString bundlePath) : m_bundlePath(std::move(bundlePath)) {
+FormulaEngine::FormulaEngine(QString bundlePath) : m_bundlePath(std::move(bundlePath))
+{
     setObjectName(QStringLiteral("poslab-mathjax"));
     setStackSize(32 * 1024 * 1024);  // MathJax recurses deeply on nested TeX
 }
 
-FormulaEngine::~FormulaEngine() { stop(); }
+FormulaEngine::~FormulaEngine()
+{
+    stop();
+}
 
-std::shared_future<Formula> FormulaEngine::submit(const QString& tex, bool display, Finish finish) {
+std::shared_future<Formula> FormulaEngine::submit(const QString& tex, bool display, Finish finish)
+{
     QMutexLocker lock(&m_mutex);
     Job job;
     job.tex = tex;
@@ -49,13 +55,13 @@ std::shared_future<Formula> FormulaEngine::submit(const QString& tex, bool displ
         return future;
     }
     m_jobs.push_back(std::move(job));
-    if (!isRunning())
-        start(QThread::LowPriority);
+    if (!isRunning()) start(QThread::LowPriority);
     m_wake.wakeOne();
     return future;
 }
 
-void FormulaEngine::stop() {
+void FormulaEngine::stop()
+{
     {
         QMutexLocker lock(&m_mutex);
         m_stopping = true;
@@ -63,17 +69,18 @@ void FormulaEngine::stop() {
     }
     wait();
     QMutexLocker lock(&m_mutex);
-    for (Job& job : m_jobs)
-        job.promise.set_value(Formula::failure(job.tex, QStringLiteral("formula engine stopped")));
+    for (Job& job : m_jobs) job.promise.set_value(Formula::failure(job.tex, QStringLiteral("formula engine stopped")));
     m_jobs.clear();
 }
 
-std::pair<int, qint64> FormulaEngine::startInfo() const {
+std::pair<int, qint64> FormulaEngine::startInfo() const
+{
     QMutexLocker lock(&m_mutex);
     return {m_starts, m_startMs};
 }
 
-void FormulaEngine::run() {
+void FormulaEngine::run()
+{
     std::unique_ptr<QJSEngine> engine;
     QJSValue tex2svg;
     QString loadError;
@@ -81,10 +88,8 @@ void FormulaEngine::run() {
         Job job;
         {
             QMutexLocker lock(&m_mutex);
-            while (m_jobs.empty() && !m_stopping)
-                m_wake.wait(&m_mutex);
-            if (m_stopping)
-                return;
+            while (m_jobs.empty() && !m_stopping) m_wake.wait(&m_mutex);
+            if (m_stopping) return;
             job = std::move(m_jobs.front());
             m_jobs.pop_front();
         }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The MathJax bundle running in a QJSEngine on a worker thread of its own.
 // Only used for formulas that no cache has (a teacher's own course): loading
@@ -20,8 +21,8 @@
 namespace poslab::ui {
 
 struct FormulaEngineResult {
-    QByteArray svg;        // MathJax's rewritten SVG (may carry data-error for bad TeX)
-    QString engineError;   // the engine could not run (bundle missing, JS exception)
+    QByteArray svg;       // MathJax's rewritten SVG (may carry data-error for bad TeX)
+    QString engineError;  // the engine could not run (bundle missing, JS exception)
     int engineStarts = 0;
     qint64 engineStartMs = -1;
 };

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Typeset TeX formulas for the lesson pane and the PDF report.
 //
@@ -35,11 +36,11 @@ namespace poslab::ui {
 struct Formula {
     static constexpr qreal kReferenceEmPx = 16.0;
 
-    QByteArray svg;          // QtSvg-ready SVG (px units at the reference em)
-    QSizeF sizePx;           // at the reference em
-    qreal baselinePx = 0;    // distance from the top to the baseline, at the reference em
-    bool ok = false;         // false: TeX error (svg then draws the message in red) or no SVG
-    QString error;           // the TeX or engine error message when !ok
+    QByteArray svg;        // QtSvg-ready SVG (px units at the reference em)
+    QSizeF sizePx;         // at the reference em
+    qreal baselinePx = 0;  // distance from the top to the baseline, at the reference em
+    bool ok = false;       // false: TeX error (svg then draws the message in red) or no SVG
+    QString error;         // the TeX or engine error message when !ok
 
     bool isNull() const { return svg.isEmpty(); }
     QSizeF sizeForEm(qreal emPx) const { return sizePx * (emPx / kReferenceEmPx); }
@@ -57,9 +58,9 @@ struct FormulaStats {
     int memoryHits = 0;
     int prerenderedHits = 0;
     int diskHits = 0;
-    int engineRenders = 0;     // formulas rendered by the JavaScript engine
-    int engineStarts = 0;      // times the bundle was loaded into a QJSEngine (0 or 1)
-    qint64 engineStartMs = -1; // time to load the bundle, -1 if never started
+    int engineRenders = 0;      // formulas rendered by the JavaScript engine
+    int engineStarts = 0;       // times the bundle was loaded into a QJSEngine (0 or 1)
+    qint64 engineStartMs = -1;  // time to load the bundle, -1 if never started
 };
 
 class FormulaRendererPrivate;

@@ -1,121 +1,42 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/lab/training_lab_page.h"
 
-#include "lm/text_corpus.h"
 #include "modules/lab/run_store.h"
-#include "ui/charts/chart_view.h"
+#include "ui/lab/lab_form.h"
+#include "ui/lab/lab_progress_view.h"
+#include "ui/lab/lab_results_view.h"
+#include "ui/lab/lab_run_banner.h"
+#include "ui/lab/lab_text.h"
 
-#include <QApplication>
-#include <QChartView>
-#include <QCheckBox>
-#include <QComboBox>
-#include <QDesktopServices>
-#include <QDir>
-#include <QDoubleSpinBox>
 #include <QEvent>
-#include <QFileDialog>
 #include <QFileInfo>
-#include <QFormLayout>
-#include <QGridLayout>
-#include <QGroupBox>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
-#include <QLineEdit>
-#include <QLineSeries>
-#include <QLocale>
-#include <QProgressBar>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QScrollArea>
-#include <QScrollBar>
-#include <QSpinBox>
-#include <QStandardPaths>
-#include <QTabWidget>
-#include <QTableWidget>
-#include <QTextBrowser>
 #include <QTimer>
-#include <QToolButton>
-#include <QUrl>
-#include <QValueAxis>
 #include <QVBoxLayout>
-
-#include <algorithm>
-#include <cmath>
 
 namespace poslab::ui {
 
 namespace {
 
-constexpr double kLn2 = 0.69314718055994530942;
-
-// The scalings offered, in the order the core evaluates them by default.
-const poslab::rope_scaling_type kScalings[] = {poslab::ROPE_SCALING_LINEAR, poslab::ROPE_SCALING_NTK,
-                                               poslab::ROPE_SCALING_DYNAMIC, poslab::ROPE_SCALING_YARN};
-
-// The training loss as the live curve shows it: the core's bias-corrected
-// moving average (factor 0.9, lm/experiment.cpp), in bits per character, so
-// a stored run's curve is drawn exactly like a live one.
-std::vector<QPointF> smoothedCurve(const std::vector<double>& lossesNats)
+LabRunBanner::Provenance provenanceOf(const lab::RunProvenance& prov, const QString& path, bool cancelled,
+                                      bool fromThisPage)
 {
-    std::vector<QPointF> out;
-    out.reserve(lossesNats.size());
-    double ema = 0.0;
-    for (std::size_t i = 0; i < lossesNats.size(); ++i) {
-        ema = 0.9 * ema + 0.1 * lossesNats[i];
-        out.emplace_back(double(i + 1), ema / (1.0 - std::pow(0.9, double(i + 1))) / kLn2);
-    }
-    return out;
-}
-
-QString durationText(double s)
-{
-    if (!std::isfinite(s) || s < 0) s = 0;
-    const long long t = std::llround(s);
-    if (t >= 3600)
-        return QStringLiteral("%1:%2:%3")
-            .arg(t / 3600)
-            .arg((t / 60) % 60, 2, 10, QLatin1Char('0'))
-            .arg(t % 60, 2, 10, QLatin1Char('0'));
-    return QStringLiteral("%1:%2").arg(t / 60).arg(t % 60, 2, 10, QLatin1Char('0'));
-}
-
-QString countText(double n)
-{
-    const QLocale loc;
-    if (n >= 1e6) return loc.toString(n / 1e6, 'f', 2) + QStringLiteral("M");
-    if (n >= 1e4) return loc.toString(n / 1e3, 'f', 1) + QStringLiteral("k");
-    return loc.toString(n, 'f', 0);
-}
-
-QString bytesText(double b)
-{
-    const QLocale loc;
-    if (b >= 1024.0 * 1024 * 1024) return loc.toString(b / (1024.0 * 1024 * 1024), 'f', 2) + QStringLiteral(" GiB");
-    if (b >= 1024.0 * 1024) return loc.toString(b / (1024.0 * 1024), 'f', 1) + QStringLiteral(" MiB");
-    return loc.toString(b / 1024.0, 'f', 0) + QStringLiteral(" KiB");
-}
-
-bool isDark(const QPalette& p) { return p.color(QPalette::Window).lightnessF() < 0.5; }
-
-QString lengthsText(const std::vector<int>& lengths)
-{
-    QStringList l;
-    for (int L : lengths) l << QString::number(L);
-    return l.join(QStringLiteral(", "));
-}
-
-// "64, 128 256;512" -> {64, 128, 256, 512}; nullopt if anything is not a number.
-std::optional<std::vector<int>> parseLengths(const QString& text)
-{
-    std::vector<int> out;
-    static const QRegularExpression sep(QStringLiteral("[,;\\s\u3001\uff0c]+"));
-    for (const QString& part : text.split(sep, Qt::SkipEmptyParts)) {
-        bool ok = false;
-        const int v = part.toInt(&ok);
-        if (!ok) return std::nullopt;
-        out.push_back(v);
-    }
-    return out;
+    LabRunBanner::Provenance p;
+    p.source = prov.source;
+    p.command = prov.command;
+    p.corpus = prov.corpus;
+    p.path = path;
+    p.cpu = prov.machine.cpu;
+    p.os = prov.machine.os;
+    p.threads = prov.machine.threads;
+    p.cores = prov.machine.cores;
+    p.finishedUtc = prov.finishedUtc;
+    p.cancelled = cancelled;
+    p.fromThisPage = fromThisPage;
+    return p;
 }
 
 }  // namespace
@@ -133,172 +54,28 @@ TrainingLabPage::TrainingLabPage(QWidget* parent, const QString& resultsDirector
     // callback never waits on the GUI.
     m_poll->setInterval(100);
     connect(m_poll, &QTimer::timeout, this, &TrainingLabPage::pollProgress);
-    buildUi();
+    auto* top = new QHBoxLayout(this);
+    top->setContentsMargins(0, 0, 0, 0);
+    top->setSpacing(0);
+    top->addWidget(buildLeft());
+    top->addWidget(buildRight(), 1);
     setSettings(LabSettings::quickPreset());
     retranslateUi();
     showLatestStoredRun();
 }
 
-TrainingLabPage::~TrainingLabPage() { shutdown(); }
-
-void TrainingLabPage::buildUi()
+TrainingLabPage::~TrainingLabPage()
 {
-    // ----- the form, in a scroll area so it fits a small window
-    auto* form = new QWidget;
-    form->setObjectName(QStringLiteral("trainingLabForm"));
-    auto* fl = new QVBoxLayout(form);
-    fl->setContentsMargins(10, 10, 10, 10);
-    fl->setSpacing(8);
+    shutdown();
+}
 
-    m_title = new QLabel(form);
-    QFont tf = m_title->font();
-    tf.setPointSizeF(tf.pointSizeF() * 1.35);
-    tf.setBold(true);
-    m_title->setFont(tf);
-    fl->addWidget(m_title);
-    m_intro = new QLabel(form);
-    m_intro->setWordWrap(true);
-    fl->addWidget(m_intro);
-
-    auto* presetRow = new QHBoxLayout;
-    m_presetLabel = new QLabel(form);
-    m_preset = new QComboBox(form);
-    m_preset->setObjectName(QStringLiteral("preset"));
-    // Long item texts must not widen the form beyond its column.
-    m_preset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_preset->setMinimumContentsLength(10);
-    m_preset->addItems({QString(), QString(), QString()});
-    m_presetLabel->setBuddy(m_preset);
-    presetRow->addWidget(m_presetLabel);
-    presetRow->addWidget(m_preset, 1);
-    fl->addLayout(presetRow);
-    connect(m_preset, &QComboBox::activated, this, &TrainingLabPage::applyPreset);
-
-    // Data
-    m_dataBox = new QGroupBox(form);
-    auto* dl = new QVBoxLayout(m_dataBox);
-    m_corpus = new QComboBox(m_dataBox);
-    m_corpus->setObjectName(QStringLiteral("corpus"));
-    m_corpus->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_corpus->setMinimumContentsLength(10);
-    m_corpus->addItem(QString(), QStringLiteral("fortunes"));
-    m_corpus->addItem(QString(), QStringLiteral("poems"));
-    m_corpus->addItem(QString(), QStringLiteral("copy"));
-    m_corpus->addItem(QString(), QStringLiteral("reverse"));
-    m_corpus->addItem(QString(), QStringLiteral("recall"));
-    m_corpus->addItem(QString(), QStringLiteral("file"));
-    dl->addWidget(m_corpus);
-    auto* fileRow = new QHBoxLayout;
-    m_file = new QLineEdit(m_dataBox);
-    m_file->setReadOnly(true);
-    m_browse = new QToolButton(m_dataBox);
-    fileRow->addWidget(m_file, 1);
-    fileRow->addWidget(m_browse);
-    dl->addLayout(fileRow);
-    fl->addWidget(m_dataBox);
-    connect(m_corpus, &QComboBox::activated, this, [this] {
-        if (m_corpus->currentData().toString() == u"file" && m_filePath.isEmpty()) chooseFile();
-        onCorpusChanged();
-    });
-    connect(m_browse, &QToolButton::clicked, this, &TrainingLabPage::chooseFile);
-
-    // Schemes
-    m_schemeBox = new QGroupBox(form);
-    auto* sg = new QGridLayout(m_schemeBox);
-    const std::vector<poslab::lm_position> all = poslab::lm_all_positions();
-    for (std::size_t i = 0; i < all.size(); ++i) {
-        auto* c = new QCheckBox(m_schemeBox);
-        c->setObjectName(QStringLiteral("scheme_") + schemeId(all[i]));
-        sg->addWidget(c, int(i / 2), int(i % 2));
-        m_schemeChecks.push_back(c);
-        connect(c, &QCheckBox::toggled, this, [this] {
-            updateEnabled();
-            updatePresetCombo();
-        });
-    }
-    m_scalingLabel = new QLabel(m_schemeBox);
-    m_scalingLabel->setWordWrap(true);
-    sg->addWidget(m_scalingLabel, 3, 0, 1, 2);
-    for (std::size_t i = 0; i < std::size(kScalings); ++i) {
-        auto* c = new QCheckBox(m_schemeBox);
-        c->setObjectName(QStringLiteral("scaling_") + QString::fromLatin1(poslab::rope_scaling_name(kScalings[i])));
-        sg->addWidget(c, 4 + int(i / 2), int(i % 2));
-        m_scalingChecks.push_back(c);
-        connect(c, &QCheckBox::toggled, this, &TrainingLabPage::updatePresetCombo);
-    }
-    fl->addWidget(m_schemeBox);
-
-    auto spin = [this](QWidget* parent, int lo, int hi, const char* name) {
-        auto* s = new QSpinBox(parent);
-        s->setRange(lo, hi);
-        s->setObjectName(QString::fromLatin1(name));
-        s->setAccelerated(true);
-        connect(s, &QSpinBox::valueChanged, this, &TrainingLabPage::updatePresetCombo);
-        return s;
-    };
-
-    // Model
-    m_modelBox = new QGroupBox(form);
-    auto* ml = new QFormLayout(m_modelBox);
-    m_dModel = spin(m_modelBox, 1, 1024, "dModel");
-    m_heads = spin(m_modelBox, 1, 64, "heads");
-    m_layers = spin(m_modelBox, 1, 12, "layers");
-    m_context = spin(m_modelBox, 2, 1024, "context");
-    m_dModelLabel = new QLabel(m_modelBox);
-    m_headsLabel = new QLabel(m_modelBox);
-    m_layersLabel = new QLabel(m_modelBox);
-    m_contextLabel = new QLabel(m_modelBox);
-    ml->addRow(m_dModelLabel, m_dModel);
-    ml->addRow(m_headsLabel, m_heads);
-    ml->addRow(m_layersLabel, m_layers);
-    ml->addRow(m_contextLabel, m_context);
-    fl->addWidget(m_modelBox);
-    connect(m_context, &QSpinBox::valueChanged, this, &TrainingLabPage::onContextChanged);
-    m_context->setProperty("previous", 64);
-
-    // Budget
-    m_budgetBox = new QGroupBox(form);
-    auto* bl = new QFormLayout(m_budgetBox);
-    m_steps = spin(m_budgetBox, 1, 1000000, "steps");
-    m_batch = spin(m_budgetBox, 1, 1024, "batch");
-    m_lengths = new QLineEdit(m_budgetBox);
-    m_lengths->setObjectName(QStringLiteral("evalLengths"));
-    connect(m_lengths, &QLineEdit::textEdited, this, &TrainingLabPage::updatePresetCombo);
-    m_evalChars = spin(m_budgetBox, 0, 100000000, "evalCharacters");
-    m_evalChars->setSingleStep(4096);
-    m_lr = new QDoubleSpinBox(m_budgetBox);
-    m_lr->setObjectName(QStringLiteral("learningRate"));
-    m_lr->setDecimals(5);
-    m_lr->setRange(0.00001, 1.0);
-    m_lr->setSingleStep(0.0005);
-    connect(m_lr, &QDoubleSpinBox::valueChanged, this, &TrainingLabPage::updatePresetCombo);
-    m_seed = spin(m_budgetBox, 0, 2147483647, "seed");
-    m_threads = spin(m_budgetBox, 1, 64, "threads");
-    m_stepsLabel = new QLabel(m_budgetBox);
-    m_batchLabel = new QLabel(m_budgetBox);
-    m_lengthsLabel = new QLabel(m_budgetBox);
-    m_evalCharsLabel = new QLabel(m_budgetBox);
-    m_lrLabel = new QLabel(m_budgetBox);
-    m_seedLabel = new QLabel(m_budgetBox);
-    m_threadsLabel = new QLabel(m_budgetBox);
-    bl->addRow(m_stepsLabel, m_steps);
-    bl->addRow(m_batchLabel, m_batch);
-    bl->addRow(m_lengthsLabel, m_lengths);
-    bl->addRow(m_evalCharsLabel, m_evalChars);
-    bl->addRow(m_lrLabel, m_lr);
-    bl->addRow(m_seedLabel, m_seed);
-    bl->addRow(m_threadsLabel, m_threads);
-    fl->addWidget(m_budgetBox);
-
-    m_estimate = new QLabel(form);
-    m_estimate->setWordWrap(true);
-    fl->addWidget(m_estimate);
-
-    fl->addStretch(1);
-
+QWidget* TrainingLabPage::buildLeft()
+{
+    // The form, in a scroll area so it fits a small window.
+    m_form = new LabForm;
     auto* scroll = new QScrollArea;
     scroll->setObjectName(QStringLiteral("trainingLabSettings"));
-    scroll->setWidget(form);
+    scroll->setWidget(m_form);
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setFrameShape(QFrame::NoFrame);
@@ -338,266 +115,63 @@ void TrainingLabPage::buildUi()
     backRow->addWidget(m_back);
     backRow->addStretch(1);
     ll->addLayout(backRow);
+    return left;
+}
 
-    // ----- the results side
+QWidget* TrainingLabPage::buildRight()
+{
     auto* right = new QWidget(this);
     auto* rl = new QVBoxLayout(right);
     rl->setContentsMargins(6, 10, 10, 6);
-    auto* bannerRow = new QHBoxLayout;
-    m_banner = new QLabel(right);
-    m_banner->setObjectName(QStringLiteral("storedRunBanner"));
-    m_banner->setWordWrap(true);
-    m_banner->setTextFormat(Qt::RichText);
-    m_banner->setTextInteractionFlags(Qt::TextBrowserInteraction);
-    m_banner->setOpenExternalLinks(false);
-    connect(m_banner, &QLabel::linkActivated, this, [](const QString& link) { QDesktopServices::openUrl(QUrl(link)); });
-    m_useSettings = new QPushButton(right);
-    m_useSettings->setObjectName(QStringLiteral("useStoredSettings"));
-    connect(m_useSettings, &QPushButton::clicked, this, [this] {
-        if (!m_shown || !m_provenance) return;
-        QString corpus = m_provenance->corpus;
-        // A file run keeps only the file's name: keep the chosen file if it is the same one.
-        if (!isBuiltInCorpus(corpus))
-            corpus = QFileInfo(m_filePath).fileName() == corpus ? m_filePath : settings().corpus;
-        LabSettings s = LabSettings::fromOptions(m_shown->options, corpus);
-        if (s.threads < 1) s.threads = m_provenance->threads > 0 ? m_provenance->threads : LabSettings::defaultThreads();
-        setSettings(s);
-    });
-    bannerRow->addWidget(m_banner, 1);
-    bannerRow->addWidget(m_useSettings, 0, Qt::AlignTop);
-    rl->addLayout(bannerRow);
-
-    m_progress = new QProgressBar(right);
-    m_progress->setObjectName(QStringLiteral("trainingProgress"));
-    m_progress->setRange(0, 1);
-    m_progress->setValue(0);
-    m_progress->setTextVisible(true);
-    rl->addWidget(m_progress);
-    m_status = new QLabel(right);
-    m_status->setObjectName(QStringLiteral("trainingStatus"));
-    m_status->setWordWrap(true);
-    rl->addWidget(m_status);
-
-    m_tabs = new QTabWidget(right);
-    m_tabs->setObjectName(QStringLiteral("trainingLabTabs"));
-    m_tabs->setDocumentMode(true);
-
-    // Results: the table above the loss-versus-length chart.
-    // Results: the table (as tall as its rows, up to about half the tab), its
-    // notes, and the loss-versus-length chart in the rest.
-    m_resultsSplit = new QWidget(m_tabs);
-    auto* tl = new QVBoxLayout(m_resultsSplit);
-    tl->setContentsMargins(0, 4, 0, 0);
-    tl->setSpacing(4);
-    m_table = new QTableWidget(m_resultsSplit);
-    m_table->setObjectName(QStringLiteral("resultsTable"));
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setStretchLastSection(false);
-    m_table->setWordWrap(false);
-    tl->addWidget(m_table);
-    m_tableNotes = new QLabel(m_resultsSplit);
-    m_tableNotes->setWordWrap(true);
-    m_tableNotes->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    tl->addWidget(m_tableNotes);
-    m_lengthHost = new QWidget(m_resultsSplit);
-    m_lengthHost->setMinimumHeight(180);
-    tl->addWidget(m_lengthHost, 1);
-    m_tabs->addTab(m_resultsSplit, QString());
-
-    m_lossHost = new QWidget(m_tabs);
-    m_lossLayout = new QVBoxLayout(m_lossHost);
-    m_lossLayout->setContentsMargins(0, 4, 0, 0);
-    m_lossEmpty = new QLabel(m_lossHost);
-    m_lossEmpty->setAlignment(Qt::AlignCenter);
-    m_lossEmpty->setWordWrap(true);
-    m_lossLayout->addWidget(m_lossEmpty);
-    m_tabs->addTab(m_lossHost, QString());
-
-    m_samplesView = new QTextBrowser(m_tabs);
-    m_samplesView->setObjectName(QStringLiteral("samples"));
-    m_samplesView->setOpenLinks(false);
-    m_tabs->addTab(m_samplesView, QString());
-    rl->addWidget(m_tabs, 1);
-
-    m_resizeTimer = new QTimer(this);
-    m_resizeTimer->setSingleShot(true);
-    m_resizeTimer->setInterval(120);
-    connect(m_resizeTimer, &QTimer::timeout, this, [this] {
-        fitTable();
-        if (std::abs(m_lossHost->height() - m_builtLossHeight) > 24 ||
-            std::abs(m_lengthHost->height() - m_builtLengthHeight) > 24)
-            rebuildCharts();
-    });
-    m_lossHost->installEventFilter(this);
-    m_lengthHost->installEventFilter(this);
-    m_resultsSplit->installEventFilter(this);
-
-    auto* top = new QHBoxLayout(this);
-    top->setContentsMargins(0, 0, 0, 0);
-    top->setSpacing(0);
-    top->addWidget(left);
-    top->addWidget(right, 1);
+    m_banner = new LabRunBanner(right);
+    connect(m_banner, &LabRunBanner::useSettingsClicked, this, &TrainingLabPage::useShownSettings);
+    rl->addWidget(m_banner);
+    m_progressView = new LabProgressView(right);
+    rl->addWidget(m_progressView);
+    m_results = new LabResultsView(right);
+    rl->addWidget(m_results, 1);
+    return right;
 }
 
-// ---------------------------------------------------------------- the form
+// ---------------------------------------------------------------- the form and the buttons
 
 LabSettings TrainingLabPage::settings() const
 {
-    LabSettings s;
-    const QString kind = m_corpus->currentData().toString();
-    s.corpus = kind == u"file" ? m_filePath : kind;
-    s.schemes.clear();
-    const std::vector<poslab::lm_position> all = poslab::lm_all_positions();
-    for (std::size_t i = 0; i < all.size(); ++i)
-        if (m_schemeChecks[i]->isChecked()) s.schemes.push_back(all[i]);
-    s.ropeScalings.clear();
-    for (std::size_t i = 0; i < std::size(kScalings); ++i)
-        if (m_scalingChecks[i]->isChecked()) s.ropeScalings.push_back(kScalings[i]);
-    s.dModel = m_dModel->value();
-    s.heads = m_heads->value();
-    s.layers = m_layers->value();
-    s.context = m_context->value();
-    s.batch = m_batch->value();
-    s.steps = m_steps->value();
-    // Unparsable text gives no lengths, which validation refuses with a message.
-    s.evalLengths = parseLengths(m_lengths->text()).value_or(std::vector<int>{});
-    s.evalCharacters = m_evalChars->value();
-    // The spin box rounds to its decimals; the float the core uses is what matters.
-    s.learningRate = QString::number(float(m_lr->value()), 'g', 7).toDouble();
-    s.seed = quint64(m_seed->value());
-    s.threads = m_threads->value();
-    return s;
+    return m_form->settings();
+}
+void TrainingLabPage::setSettings(const LabSettings& settings)
+{
+    m_form->setSettings(settings);
 }
 
-void TrainingLabPage::setSettings(const LabSettings& s)
+void TrainingLabPage::useShownSettings()
 {
-    m_updatingForm = true;
-    const bool named = isBuiltInCorpus(s.corpus);
-    if (!named) m_filePath = s.corpus;
-    m_corpus->setCurrentIndex(std::max(0, m_corpus->findData(named ? s.corpus : QStringLiteral("file"))));
-    const std::vector<poslab::lm_position> all = poslab::lm_all_positions();
-    for (std::size_t i = 0; i < all.size(); ++i)
-        m_schemeChecks[i]->setChecked(std::find(s.schemes.begin(), s.schemes.end(), all[i]) != s.schemes.end());
-    for (std::size_t i = 0; i < std::size(kScalings); ++i)
-        m_scalingChecks[i]->setChecked(std::find(s.ropeScalings.begin(), s.ropeScalings.end(), kScalings[i]) !=
-                                       s.ropeScalings.end());
-    m_dModel->setValue(s.dModel);
-    m_heads->setValue(s.heads);
-    m_layers->setValue(s.layers);
-    m_context->setValue(s.context);
-    m_context->setProperty("previous", s.context);
-    m_batch->setValue(s.batch);
-    m_steps->setValue(s.steps);
-    m_lengths->setText(lengthsText(s.evalLengths));
-    m_evalChars->setValue(int(std::min<qint64>(s.evalCharacters, m_evalChars->maximum())));
-    m_lr->setValue(s.learningRate);
-    m_seed->setValue(int(std::min<quint64>(s.seed, quint64(m_seed->maximum()))));
-    m_threads->setValue(s.threads);
-    m_updatingForm = false;
-    onCorpusChanged();
-    updateEnabled();
-    updatePresetCombo();
-}
-
-void TrainingLabPage::applyPreset(int index)
-{
-    if (index == 2) return;  // "Custom": nothing to apply
-    LabSettings s = index == 0 ? LabSettings::quickPreset() : LabSettings::defaultPreset();
-    s.corpus = settings().corpus;  // a preset is a budget, not a corpus
-    if (s.corpus.isEmpty()) s.corpus = QStringLiteral("fortunes");
+    const std::optional<poslab::length_experiment_result>& shown = m_results->shownResult();
+    const std::optional<LabRunBanner::Provenance>& provenance = m_banner->provenance();
+    if (!shown || !provenance) return;
+    QString corpus = provenance->corpus;
+    // A file run keeps only the file's name: keep the chosen file if it is the same one.
+    if (!isBuiltInCorpus(corpus))
+        corpus = QFileInfo(m_form->filePath()).fileName() == corpus ? m_form->filePath() : settings().corpus;
+    LabSettings s = LabSettings::fromOptions(shown->options, corpus);
+    if (s.threads < 1) s.threads = provenance->threads > 0 ? provenance->threads : LabSettings::defaultThreads();
     setSettings(s);
-}
-
-void TrainingLabPage::updatePresetCombo()
-{
-    if (m_updatingForm) return;
-    const LabSettings s = settings();
-    LabSettings q = LabSettings::quickPreset(), d = LabSettings::defaultPreset();
-    q.corpus = d.corpus = s.corpus;
-    m_preset->setCurrentIndex(s == q ? 0 : s == d ? 1 : 2);
-
-    // What one model of these sizes costs (the vocabulary is the corpus's,
-    // unknown until it is loaded: 100 characters stand for it, which moves
-    // the count by a few thousand at most).
-    poslab::lm_config c;
-    c.vocab_size = 100;
-    c.d_model = s.dModel;
-    c.n_heads = s.heads;
-    c.n_layers = s.layers;
-    c.context = s.context;
-    c.position = poslab::LM_POSITION_ROPE;
-    QString text;
-    try {
-        poslab::lm_validate_config(c);
-        const std::size_t params = poslab::lm_parameter_count(c);
-        const int maxLen = s.evalLengths.empty() ? s.context : s.evalLengths.back();
-        const std::size_t bytes = poslab::lm_memory_estimate(c, s.batch, 4096, maxLen);
-        const double tokens = double(s.steps) * s.batch * s.context;
-        text = tr("About %1 parameters per model, about %2 of memory; %3 training characters per scheme.")
-                   .arg(countText(double(params)), bytesText(double(bytes)), countText(tokens));
-    } catch (const std::exception&) {
-        text.clear();  // the reason is given when Start is pressed
-    }
-    m_estimate->setText(text);
 }
 
 void TrainingLabPage::updateEnabled()
 {
     const bool running = isRunning();
-    const bool rope = m_schemeChecks[std::size_t(poslab::LM_POSITION_ROPE)]->isChecked();
-    for (QCheckBox* c : m_scalingChecks) c->setEnabled(!running && rope);
-    m_scalingLabel->setEnabled(!running && rope);
-    for (QWidget* w : std::initializer_list<QWidget*>{m_preset, m_dataBox, m_modelBox, m_budgetBox})
-        w->setEnabled(!running);
-    for (QCheckBox* c : m_schemeChecks) c->setEnabled(!running);
+    m_form->setRunning(running);
     m_start->setEnabled(!running);
     // Cancel, then (while the scheme in training is evaluated) Stop Now
     const LabSnapshot snap = running ? m_run->snapshot() : LabSnapshot{};
     m_cancel->setEnabled(running && !snap.stopRequested);
     const bool second = running && snap.cancelRequested;
     m_cancel->setText(second ? tr("Stop now") : tr("Cancel"));
-    m_cancel->setToolTip(second ? tr("Skips the evaluation of the scheme in training; the schemes that finished are kept")
-                                : tr("Stops after the current step and keeps what finished"));
-    m_useSettings->setEnabled(!running);
-    m_progress->setVisible(running || m_finished.has_value());
-    const bool file = m_corpus->currentData().toString() == u"file";
-    m_file->setVisible(file);
-    m_browse->setVisible(file);
-}
-
-void TrainingLabPage::chooseFile()
-{
-    const QString start = m_filePath.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)
-                                               : QFileInfo(m_filePath).absolutePath();
-    const QString path = QFileDialog::getOpenFileName(this, tr("Train on a text file"), start,
-                                                      tr("Text files (*.txt *.md *.text);;All files (*)"));
-    if (!path.isEmpty()) m_filePath = path;
-    if (m_filePath.isEmpty()) m_corpus->setCurrentIndex(0);  // nothing chosen: back to a corpus that exists
-    onCorpusChanged();
-}
-
-void TrainingLabPage::onCorpusChanged()
-{
-    m_file->setText(QDir::toNativeSeparators(m_filePath));
-    m_file->setToolTip(QDir::toNativeSeparators(m_filePath));
-    updateEnabled();
-    updatePresetCombo();
-}
-
-void TrainingLabPage::onContextChanged(int context)
-{
-    // The command line evaluates at 1, 2, 4 and 8 times the training context;
-    // follow the context while the lengths are still that default.
-    const int previous = m_context->property("previous").toInt();
-    m_context->setProperty("previous", context);
-    if (m_updatingForm || previous < 1) return;
-    const auto lengths = parseLengths(m_lengths->text());
-    if (lengths && *lengths == std::vector<int>{previous, 2 * previous, 4 * previous, 8 * previous})
-        m_lengths->setText(lengthsText({context, 2 * context, 4 * context, 8 * context}));
-    updatePresetCombo();
+    m_cancel->setToolTip(second
+                             ? tr("Skips the evaluation of the scheme in training; the schemes that finished are kept")
+                             : tr("Stops after the current step and keeps what finished"));
+    m_progressView->setRunning(running);
 }
 
 void TrainingLabPage::showMessage(const QString& text, bool error)
@@ -613,21 +187,44 @@ void TrainingLabPage::showMessage(const QString& text, bool error)
     m_messageLabel->setPalette(p);
 }
 
-QString TrainingLabPage::messageText() const { return m_message; }
-QString TrainingLabPage::storedRunText() const { return m_banner->text(); }
-QString TrainingLabPage::progressText() const { return m_status->text(); }
-bool TrainingLabPage::isRunning() const { return m_run->isRunning(); }
+QString TrainingLabPage::messageText() const
+{
+    return m_message;
+}
+QString TrainingLabPage::storedRunText() const
+{
+    return m_banner->text();
+}
+QTableWidget* TrainingLabPage::resultsTable() const
+{
+    return m_results->resultsTable();
+}
+ChartPanel* TrainingLabPage::lossChart() const
+{
+    return m_results->lossChart();
+}
+ChartPanel* TrainingLabPage::lengthChart() const
+{
+    return m_results->lengthChart();
+}
+const std::optional<poslab::length_experiment_result>& TrainingLabPage::shownResult() const
+{
+    return m_results->shownResult();
+}
+QString TrainingLabPage::progressText() const
+{
+    return m_progressView->statusText();
+}
+QProgressBar* TrainingLabPage::progressBar() const
+{
+    return m_progressView->progressBar();
+}
+bool TrainingLabPage::isRunning() const
+{
+    return m_run->isRunning();
+}
 
 // ---------------------------------------------------------------- running
-
-void TrainingLabPage::updateFinishedStatus()
-{
-    if (isRunning() || !m_finished) return;
-    const QString after = durationText(m_finished->seconds);
-    m_status->setText(m_finished->nothingKept ? tr("Stopped after %1, before any scheme was evaluated.").arg(after)
-                      : m_finished->cancelled ? tr("Cancelled after %1. The schemes that finished are shown below.").arg(after)
-                                              : tr("Finished in %1.").arg(after));
-}
 
 bool TrainingLabPage::startRun()
 {
@@ -640,26 +237,15 @@ bool TrainingLabPage::startRun()
         return false;
     }
     showMessage(QString(), false);
-    m_finished.reset();
     m_savedPath.clear();
-    m_saveError.clear();
-    m_curves.clear();
-    m_curveSchemes.clear();
-    m_liveCurvePoints = -1;
     // The results side is this run's from now on.
-    m_shown.reset();
-    m_provenance.reset();
-    m_samples.clear();
-    m_samplePrompt.clear();
-    m_storeWarnings.clear();
-    fillTable();
-    fillSamples();
-    rebuildCharts();
-    m_progress->setRange(0, std::max(1, int(s.schemes.size()) * s.steps));
-    m_progress->setValue(0);
-    m_tabs->setCurrentWidget(m_lossHost);
+    m_banner->setSaveError(QString());
+    m_banner->showRun(std::nullopt, {}, {});
+    m_banner->setTraining(s);
+    m_results->clear();
+    m_progressView->start(int(s.schemes.size()) * s.steps);
+    m_results->showLossTab();
     updateEnabled();
-    updateBanner();
     pollProgress();
     m_poll->start();
     emit runStarted();
@@ -692,156 +278,17 @@ void TrainingLabPage::pollProgress()
 {
     if (!isRunning()) return;
     const LabSnapshot snap = m_run->snapshot();
-    const LabSettings& s = m_run->settings();
-    const QLocale loc;
-    QString text;
-    switch (snap.phase) {
-    case LabSnapshot::Idle:
-    case LabSnapshot::Loading: text = tr("Loading the corpus\u2026"); break;
-    case LabSnapshot::Training:
-        if (snap.schemeIndex < 0) {
-            text = tr("Preparing the first model\u2026");
-            break;
-        }
-        text = tr("Training %1 (%2 of %3): step %4 of %5, loss %6 bits/char, %7 characters/s, about %8 left")
-                   .arg(schemeName(snap.scheme))
-                   .arg(snap.schemeIndex + 1)
-                   .arg(snap.schemeCount)
-                   .arg(snap.train.step)
-                   .arg(snap.train.total_steps)
-                   .arg(loc.toString(snap.train.smoothed_loss / kLn2, 'f', 3), countText(snap.train.tokens_per_second),
-                        durationText(snap.etaSeconds));
-        break;
-    case LabSnapshot::Evaluating:
-        text = tr("Evaluating %1 at every length and writing its sample\u2026").arg(schemeName(snap.scheme));
-        break;
-    case LabSnapshot::Finished: text = tr("Finishing\u2026"); break;
-    }
-    if (snap.stopRequested)
-        text = tr("Stopping now; the schemes that finished are kept\u2026");
-    else if (snap.cancelRequested)
-        text = tr("Stopping after the current step; the scheme in training is still evaluated and everything "
-                  "finished is kept (Stop Now skips that evaluation)\u2026");
-    if (snap.vocabulary > 0)
-        text += QStringLiteral("\n") + tr("Corpus: %1 training characters, %2 held-out, %3 distinct characters.")
-                                           .arg(loc.toString(snap.trainCharacters), loc.toString(snap.heldOutCharacters))
-                                           .arg(snap.vocabulary);
-    m_status->setText(text);
-    const int done = std::max(0, snap.schemeIndex) * s.steps + snap.train.step;
-    m_progress->setValue(std::min(done, m_progress->maximum()));
-    m_progress->setFormat(snap.schemeIndex >= 0 ? QStringLiteral("%1 \u00b7 %p%").arg(schemeName(snap.scheme))
-                                                : QStringLiteral("%p%"));
-    updateLiveChart(snap);
-}
-
-namespace {
-
-// The line series of a ChartPanel's first part (a line chart), in legend order.
-QList<QLineSeries*> lineSeriesOf(ChartPanel* panel, QChartView** viewOut)
-{
-    QList<QLineSeries*> lines;
-    auto* view = panel ? qobject_cast<QChartView*>(panel->partWidget(0)) : nullptr;
-    if (view)
-        for (QAbstractSeries* s : view->chart()->series())
-            if (auto* l = qobject_cast<QLineSeries*>(s)) lines << l;
-    *viewOut = view;
-    return lines;
-}
-
-// Sets [lo, hi] widened to multiples of a 1-2-5 step with about five
-// intervals (Qt's applyNiceNumbers widens 600 steps to 0..1000).
-void setNiceRange(QValueAxis* axis, double lo, double hi)
-{
-    if (!(hi > lo)) hi = lo + 1;
-    const double raw = (hi - lo) / 5.0;
-    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-    double step = mag;
-    for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
-        if (m * mag >= raw) {
-            step = m * mag;
-            break;
-        }
-    const double a = std::floor(lo / step + 1e-9) * step, b = std::ceil(hi / step - 1e-9) * step;
-    axis->setRange(a, b);
-    axis->setTickCount(int(std::lround((b - a) / step)) + 1);
-}
-
-}  // namespace
-
-void TrainingLabPage::styleSchemeSeries(ChartPanel* panel, const QStringList& ids) const
-{
-    // One colour per scheme, the same in both charts and from run to run;
-    // RoPE's inference-time scalings are dashed: the same trained model.
-    QChartView* view = nullptr;
-    const QList<QLineSeries*> lines = lineSeriesOf(panel, &view);
-    if (!view || lines.size() != ids.size()) return;
-    const ChartStyle style = ChartStyle::fromPalette(panel->palette(), panel->font());
-    const bool dark = isDark(panel->palette());
-    QList<QColor> colors = style.seriesColors;
-    // Two more for ten lines (Paul Tol's wine and teal, lighter on dark backgrounds).
-    colors << (dark ? QColor(0xFF, 0x9D, 0xA7) : QColor(0x88, 0x22, 0x55))
-           << (dark ? QColor(0x9C, 0xDE, 0x9C) : QColor(0x44, 0xAA, 0x99));
-    static const QStringList order{QStringLiteral("none"),        QStringLiteral("sinusoidal"),
-                                   QStringLiteral("learned"),     QStringLiteral("t5_bias"),
-                                   QStringLiteral("alibi"),       QStringLiteral("rope"),
-                                   QStringLiteral("rope+linear"), QStringLiteral("rope+ntk"),
-                                   QStringLiteral("rope+dynamic"), QStringLiteral("rope+yarn")};
-    for (qsizetype i = 0; i < lines.size(); ++i) {
-        const qsizetype k = order.indexOf(ids[i]);
-        QPen pen = lines[i]->pen();
-        pen.setColor(colors.value(k < 0 ? i % colors.size() : k % colors.size()));
-        if (ids[i].contains(u'+')) pen.setStyle(Qt::DashLine);
-        lines[i]->setPen(pen);
-    }
-}
-
-void TrainingLabPage::updateLiveChart(const LabSnapshot& snap)
-{
-    qint64 points = 0;
-    for (const auto& c : snap.curves) points += qint64(c.size());
-    if (points == m_liveCurvePoints) return;  // nothing new since the last look
-    m_liveCurvePoints = points;
-    m_curves = snap.curves;
-    m_curveSchemes = snap.curveSchemes;
-    if (m_curves.empty()) return;
-
-    // A new scheme (or the first) builds the chart anew; between those the
-    // points are replaced in place: rebuilding ten times a second would flicker.
-    QChartView* view = nullptr;
-    QList<QLineSeries*> lines = lineSeriesOf(m_lossChart, &view);
-    if (!view || lines.size() != qsizetype(m_curves.size())) {
-        rebuildCharts();
-        lines = lineSeriesOf(m_lossChart, &view);
-        if (!view || lines.size() != qsizetype(m_curves.size())) return;
-    }
-    double lo = INFINITY, hi = -INFINITY;
-    for (std::size_t i = 0; i < m_curves.size(); ++i) {
-        lines[qsizetype(i)]->replace(QList<QPointF>(m_curves[i].begin(), m_curves[i].end()));
-        lines[qsizetype(i)]->setPointsVisible(false);
-        for (const QPointF& p : m_curves[i])
-            if (std::isfinite(p.y())) lo = std::min(lo, p.y()), hi = std::max(hi, p.y());
-    }
-    // The x axis spans the whole run from the start, so the curves grow across it.
-    const QList<QAbstractAxis*> xs = view->chart()->axes(Qt::Horizontal);
-    const QList<QAbstractAxis*> ys = view->chart()->axes(Qt::Vertical);
-    if (auto* ax = xs.isEmpty() ? nullptr : qobject_cast<QValueAxis*>(xs.first())) {
-        setNiceRange(ax, 0, std::max(1, snap.train.total_steps));
-    }
-    if (auto* ay = ys.isEmpty() ? nullptr : qobject_cast<QValueAxis*>(ys.first()); ay && lo <= hi) {
-        setNiceRange(ay, lo, hi);
-    }
+    m_progressView->showProgress(snap, m_run->settings().steps);
+    m_results->showLiveCurves(snap);
 }
 
 void TrainingLabPage::onRunFinished()
 {
     m_poll->stop();
+    m_banner->setTraining(std::nullopt);
     const LabOutcome& out = m_run->outcome();
-    const LabSettings& s = m_run->settings();
-    m_progress->setFormat(QStringLiteral("%p%"));
     if (!out.ok) {
-        m_finished.reset();
-        m_status->setText(QString());
-        m_progress->setValue(0);
+        m_progressView->showFailed();
         showMessage(tr("The run could not start: %1").arg(out.error), true);
         updateEnabled();
         showLatestStoredRun();
@@ -849,46 +296,9 @@ void TrainingLabPage::onRunFinished()
         return;
     }
     const poslab::length_experiment_result& r = out.result;
-    m_progress->setValue(r.cancelled ? m_progress->value() : m_progress->maximum());
-    m_finished = FinishedStatus{r.cancelled, r.wall_seconds, r.rows.empty() && r.evaluation_stopped};
-    updateFinishedStatus();
-
-    // Store it (a cancelled run too, marked as such), then show it.
+    m_progressView->showFinished(r.cancelled, r.wall_seconds, r.rows.empty() && r.evaluation_stopped);
     if (!r.rows.empty()) {
-        lab::RunProvenance prov;
-        prov.source = QStringLiteral("window");
-        prov.command = s.commandLine();
-        prov.corpus = s.corpusLabel();
-        prov.quick = s.isQuick();
-        prov.finishedUtc = QDateTime::currentDateTimeUtc();
-        prov.machine = lab::currentMachine(s.threads);
-        prov.samplePrompt = out.samplePrompt;
-        QString error;
-        const QString path = lab::saveRun(r, out.samples, prov, &error, m_resultsDir);
-        if (path.isEmpty()) {
-            m_saveError = error;
-            showMessage(tr("The results could not be stored: %1").arg(error), true);
-        } else {
-            m_savedPath = path;
-        }
-        Provenance p;
-        p.source = prov.source;
-        p.command = prov.command;
-        p.corpus = prov.corpus;
-        p.path = path;
-        p.cpu = prov.machine.cpu;
-        p.os = prov.machine.os;
-        p.threads = prov.machine.threads;
-        p.cores = prov.machine.cores;
-        p.finishedUtc = prov.finishedUtc;
-        p.cancelled = r.cancelled;
-        p.fromThisPage = true;
-        m_provenance = p;
-        m_storeWarnings.clear();
-        m_samplePrompt = out.samplePrompt;
-        showResult(r, out.samples);
-        m_tabs->setCurrentWidget(m_resultsSplit);
-        fitTable();
+        storeAndShow(out);
     } else {
         showMessage(r.evaluation_stopped ? tr("Stopped before any scheme was evaluated; nothing was stored.")
                                          : tr("Cancelled before any scheme finished a step; nothing was stored."),
@@ -897,18 +307,44 @@ void TrainingLabPage::onRunFinished()
         showLatestStoredRun();
     }
     updateEnabled();
-    updateBanner();
     emit runFinished(r.cancelled);
 }
 
-// ---------------------------------------------------------------- showing results
+void TrainingLabPage::storeAndShow(const LabOutcome& out)
+{
+    // Store it (a cancelled run too, marked as such), then show it.
+    const LabSettings& s = m_run->settings();
+    const poslab::length_experiment_result& r = out.result;
+    lab::RunProvenance prov;
+    prov.source = QStringLiteral("window");
+    prov.command = s.commandLine();
+    prov.corpus = s.corpusLabel();
+    prov.quick = s.isQuick();
+    prov.finishedUtc = QDateTime::currentDateTimeUtc();
+    prov.machine = lab::currentMachine(s.threads);
+    prov.samplePrompt = out.samplePrompt;
+    QString error;
+    const QString path = lab::saveRun(r, out.samples, prov, &error, m_resultsDir);
+    if (path.isEmpty()) {
+        m_banner->setSaveError(error);
+        showMessage(tr("The results could not be stored: %1").arg(error), true);
+    } else {
+        m_savedPath = path;
+    }
+    m_results->showResult(r, out.samples, out.samplePrompt);
+    m_banner->showRun(provenanceOf(prov, path, r.cancelled, true), r.options, {});
+    m_results->showResultsTab();
+}
+
+// ---------------------------------------------------------------- stored runs
 
 void TrainingLabPage::refreshFromStore()
 {
     if (isRunning()) return;
     const std::optional<lab::StoredRun> run = lab::latestRun(nullptr, m_resultsDir);
-    if (run && m_provenance && QFileInfo(run->path) == QFileInfo(m_provenance->path)) return;
-    if (!run && !m_provenance) return;
+    const std::optional<LabRunBanner::Provenance>& shown = m_banner->provenance();
+    if (run && shown && QFileInfo(run->path) == QFileInfo(shown->path)) return;
+    if (!run && !shown) return;
     showLatestStoredRun();
 }
 
@@ -916,481 +352,23 @@ void TrainingLabPage::showLatestStoredRun()
 {
     QStringList warnings;
     const std::optional<lab::StoredRun> run = lab::latestRun(&warnings, m_resultsDir);
-    m_storeWarnings = warnings;
     if (!run) {
-        m_provenance.reset();
-        m_shown.reset();
-        m_samples.clear();
-        m_curves.clear();
-        m_curveSchemes.clear();
-        fillTable();
-        fillSamples();
-        rebuildCharts();
-        updateBanner();
+        m_results->clear();
+        m_banner->showRun(std::nullopt, {}, warnings);
         return;
     }
-    Provenance p;
-    p.source = run->provenance.source;
-    p.command = run->provenance.command;
-    p.corpus = run->provenance.corpus;
-    p.path = run->path;
-    p.cpu = run->provenance.machine.cpu;
-    p.os = run->provenance.machine.os;
-    p.threads = run->provenance.machine.threads;
-    p.cores = run->provenance.machine.cores;
-    p.finishedUtc = run->provenance.finishedUtc;
-    p.cancelled = run->result.cancelled;
-    m_provenance = p;
-    m_samplePrompt = run->provenance.samplePrompt;
-    showResult(run->result, run->samples);
+    m_results->showResult(run->result, run->samples, run->provenance.samplePrompt);
+    m_banner->showRun(provenanceOf(run->provenance, run->path, run->result.cancelled, false), run->result.options,
+                      warnings);
 }
 
-void TrainingLabPage::showResult(const poslab::length_experiment_result& result, const std::vector<QString>& samples)
-{
-    m_shown = result;
-    m_samples = samples;
-    m_samples.resize(result.rows.size());
-    // The loss curves from the stored per-step losses (the scalings share rope's).
-    m_curves.clear();
-    m_curveSchemes.clear();
-    for (const poslab::scheme_result& row : result.rows) {
-        if (row.scaled) continue;
-        m_curves.push_back(smoothedCurve(row.train.losses));
-        m_curveSchemes << QString::fromStdString(row.name);
-    }
-    fillTable();
-    fillSamples();
-    rebuildCharts();
-    updateBanner();
-}
-
-QString TrainingLabPage::schemeName(const QString& id) const
-{
-    if (id == u"none") return tr("No position (NoPE)");
-    if (id == u"sinusoidal") return tr("Sinusoidal");
-    if (id == u"learned") return tr("Learned absolute");
-    if (id == u"t5_bias") return tr("T5 relative bias");
-    if (id == u"alibi") return QStringLiteral("ALiBi");
-    if (id == u"rope") return QStringLiteral("RoPE");
-    if (id == u"rope+linear") return tr("RoPE + PI (linear)");
-    if (id == u"rope+ntk") return tr("RoPE + NTK-aware");
-    if (id == u"rope+dynamic") return tr("RoPE + dynamic NTK");
-    if (id == u"rope+yarn") return QStringLiteral("RoPE + YaRN");
-    return id;
-}
-
-QString TrainingLabPage::shortSchemeName(const QString& id) const
-{
-    // For chart legends, where ten full names do not fit in one row.
-    if (id == u"none") return QStringLiteral("NoPE");
-    if (id == u"sinusoidal") return tr("Sinusoidal");
-    if (id == u"learned") return tr("Learned");
-    if (id == u"t5_bias") return tr("T5 bias");
-    if (id == u"rope+linear") return tr("RoPE+PI");
-    if (id == u"rope+ntk") return QStringLiteral("RoPE+NTK");
-    if (id == u"rope+dynamic") return tr("RoPE+dyn. NTK");
-    if (id == u"rope+yarn") return QStringLiteral("RoPE+YaRN");
-    return schemeName(id);
-}
-
-QString TrainingLabPage::settingsSummary(const poslab::length_experiment_options& o, const QString& corpus) const
-{
-    QStringList schemes;
-    for (poslab::lm_position p : o.schemes) schemes << schemeName(schemeId(p));
-    const QString evalChars = QLocale().toString(qulonglong(o.eval_max_tokens));
-    return tr("Corpus %1; model width %2, %3 heads, %4 layers, trained at context %5; %6 steps \u00d7 batch %7, "
-              "learning rate %8, seed %9.")
-               .arg(corpus.toHtmlEscaped())
-               .arg(o.model.d_model)
-               .arg(o.model.n_heads)
-               .arg(o.model.n_layers)
-               .arg(o.model.context)
-               .arg(o.train.steps)
-               .arg(o.train.batch_size)
-               .arg(QString::number(o.train.max_lr, 'g', 7))
-               .arg(o.model.seed) +
-           u' ' +
-           (o.eval_max_tokens ? tr("Evaluated at lengths %1 on %2 held-out characters each. Schemes: %3.")
-                                    .arg(lengthsText(o.eval_lengths), evalChars, schemes.join(QStringLiteral(", ")))
-                              : tr("Evaluated at lengths %1 on all the held-out text. Schemes: %2.")
-                                    .arg(lengthsText(o.eval_lengths), schemes.join(QStringLiteral(", "))));
-}
-
-void TrainingLabPage::updateBanner()
-{
-    QString html;
-    if (isRunning()) {
-        const LabSettings& s = m_run->settings();
-        html = tr("<b>Training now.</b>") + u' ' + settingsSummary(s.toOptions(), s.corpusLabel()) +
-               QStringLiteral("<br>") + tr("Command: <code>%1</code>").arg(s.commandLine().toHtmlEscaped());
-        m_useSettings->hide();
-    } else if (!m_provenance || !m_shown) {
-        html = tr("<b>No stored run yet.</b> Choose the settings on the left (Quick takes about a minute) and press "
-                  "Start. Runs of <code>poslab experiment length</code> on the command line appear here too.");
-        m_useSettings->hide();
-    } else {
-        const Provenance& p = *m_provenance;
-        const QString when = p.finishedUtc.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")) + QStringLiteral(" UTC");
-        const QString source = p.source == u"window"   ? tr("the Training Lab")
-                               : p.source == u"cli"    ? tr("the command line")
-                               : p.source == u"export" ? tr("the PDF export")
-                                                       : p.source.toHtmlEscaped();
-        const QString machine = tr("%1, %2 of %3 cores").arg(p.cpu.toHtmlEscaped()).arg(p.threads).arg(p.cores);
-        const QString head = p.fromThisPage ? tr("<b>This run</b> finished %1 on %2.").arg(when, machine)
-                                            : tr("<b>Latest stored run:</b> %1, from %2, on %3.").arg(when, source, machine);
-        html = head;
-        if (p.cancelled) html += u' ' + tr("It was cancelled: the last scheme shown may be partly trained.");
-        html += QStringLiteral("<br>") + settingsSummary(m_shown->options, p.corpus);
-        if (!p.command.isEmpty()) html += QStringLiteral("<br>") + tr("Command: <code>%1</code>").arg(p.command.toHtmlEscaped());
-        if (!p.path.isEmpty()) {
-            const QUrl folder = QUrl::fromLocalFile(QFileInfo(p.path).absolutePath());
-            html += QStringLiteral("<br>") + (p.fromThisPage ? tr("Stored in <a href=\"%1\">%2</a>.")
-                                                             : tr("Read from <a href=\"%1\">%2</a>."))
-                                                 .arg(folder.toString(QUrl::FullyEncoded),
-                                                      QDir::toNativeSeparators(p.path).toHtmlEscaped());
-        }
-        m_useSettings->show();
-    }
-    if (!m_saveError.isEmpty())
-        html += QStringLiteral("<br>") + tr("Not stored: %1").arg(m_saveError.toHtmlEscaped());
-    for (const QString& w : m_storeWarnings)
-        html += QStringLiteral("<br><small>") + tr("Skipped a stored file: %1").arg(w.toHtmlEscaped()) +
-                QStringLiteral("</small>");
-    m_banner->setText(html);
-}
-
-void TrainingLabPage::fillTable()
-{
-    m_table->clear();
-    m_table->setRowCount(0);
-    m_table->setColumnCount(0);
-    m_tableNotes->clear();
-    m_table->setVisible(m_shown.has_value());
-    m_lengthHost->setVisible(m_shown.has_value());
-    m_tableNotes->setAlignment(m_shown ? Qt::AlignLeft | Qt::AlignTop : Qt::AlignCenter);
-    m_tableNotes->setSizePolicy(QSizePolicy::Preferred, m_shown ? QSizePolicy::Maximum : QSizePolicy::Expanding);
-    if (!m_shown) {
-        m_tableNotes->setText(tr("The results of a run appear here: held-out bits per character at each evaluation "
-                                 "length (lower is better)."));
-        return;
-    }
-    const poslab::length_experiment_result& r = *m_shown;
-    const auto& lengths = r.options.eval_lengths;
-    const int ctx = r.options.model.context;
-    QStringList headers{tr("Scheme"), tr("Parameters")};
-    for (int L : lengths) {
-        QString h = tr("bits/char\nat %1").arg(L);
-        if (ctx > 0 && L % ctx == 0 && L / ctx > 1) h = tr("bits/char\nat %1 (%2\u00d7)").arg(L).arg(L / ctx);
-        headers << h;
-    }
-    // Synthetic tasks: what the task defines is the answer, scored by exact match.
-    bool synthetic = false;
-    for (const poslab::scheme_result& row : r.rows)
-        for (const poslab::length_eval& e : row.evals)
-            if (e.answers > 0) synthetic = true;
-    if (synthetic)
-        for (int L : lengths) headers << tr("answers right\nat %1").arg(L);
-    headers << tr("Training\ncharacters/s") << tr("Memory\n(estimate)") << tr("Time");
-    m_table->setColumnCount(int(headers.size()));
-    m_table->setHorizontalHeaderLabels(headers);
-    m_table->setRowCount(int(r.rows.size()));
-
-    // The best (lowest) bits/char of each length is set in bold.
-    std::vector<double> best(lengths.size(), INFINITY);
-    for (const poslab::scheme_result& row : r.rows)
-        for (std::size_t k = 0; k < row.evals.size() && k < best.size(); ++k)
-            if (!row.evals[k].refused && std::isfinite(row.evals[k].bpc)) best[k] = std::min(best[k], row.evals[k].bpc);
-
-    const QLocale loc;
-    const QColor muted = palette().color(QPalette::Disabled, QPalette::Text);
-    auto item = [](const QString& text, Qt::Alignment align = Qt::AlignRight | Qt::AlignVCenter) {
-        auto* it = new QTableWidgetItem(text);
-        it->setTextAlignment(align);
-        return it;
-    };
-    bool anyRefused = false;
-    for (int i = 0; i < int(r.rows.size()); ++i) {
-        const poslab::scheme_result& row = r.rows[std::size_t(i)];
-        QString name = schemeName(QString::fromStdString(row.name));
-        if (row.train.cancelled && !row.scaled)
-            name = tr("%1 (stopped at step %2 of %3)").arg(name).arg(row.train.steps_done).arg(row.train.steps_requested);
-        auto* nameItem = item(name, Qt::AlignLeft | Qt::AlignVCenter);
-        if (row.scaled)
-            nameItem->setToolTip(tr("The RoPE model above, evaluated with this inference-time scaling (factor = "
-                                    "length / %1), without retraining.")
-                                     .arg(ctx));
-        m_table->setItem(i, 0, nameItem);
-        auto* params = item(loc.toString(qulonglong(row.parameters)));
-        if (row.scaled) params->setForeground(muted);
-        m_table->setItem(i, 1, params);
-        for (std::size_t k = 0; k < lengths.size(); ++k) {
-            QTableWidgetItem* cell = nullptr;
-            if (k >= row.evals.size()) {
-                cell = item(QStringLiteral("\u2013"));
-            } else if (row.evals[k].refused) {
-                anyRefused = true;
-                cell = item(tr("refused"));
-                cell->setForeground(muted);
-                cell->setToolTip(QString::fromStdString(row.evals[k].note));
-            } else {
-                const poslab::length_eval& e = row.evals[k];
-                cell = item(loc.toString(e.bpc, 'f', 3));
-                cell->setToolTip(tr("%1 bits per character, perplexity %2, over %3 characters in %4 windows")
-                                     .arg(loc.toString(e.bpc, 'f', 4), loc.toString(e.perplexity, 'f', 2),
-                                          loc.toString(qulonglong(e.tokens)), loc.toString(qulonglong(e.windows))));
-                if (e.bpc == best[k]) {
-                    QFont f = cell->font();
-                    f.setBold(true);
-                    cell->setFont(f);
-                }
-            }
-            m_table->setItem(i, int(2 + k), cell);
-        }
-        int c0 = int(2 + lengths.size());
-        if (synthetic) {
-            for (std::size_t k = 0; k < lengths.size(); ++k) {
-                QTableWidgetItem* cell = nullptr;
-                if (k >= row.evals.size() || row.evals[k].refused || row.evals[k].answers == 0 ||
-                    !std::isfinite(row.evals[k].answer_accuracy)) {
-                    cell = item(QStringLiteral("\u2013"));
-                    cell->setForeground(muted);
-                } else {
-                    const poslab::length_eval& e = row.evals[k];
-                    cell = item(loc.toString(100.0 * e.answer_accuracy, 'f', 1) + QStringLiteral("%"));
-                    cell->setToolTip(tr("%1 of %2 answers exactly right (greedy), counting the examples wholly inside "
-                                        "a window of %3")
-                                         .arg(std::llround(e.answer_accuracy * double(e.answers)))
-                                         .arg(e.answers)
-                                         .arg(e.length));
-                }
-                m_table->setItem(i, c0 + int(k), cell);
-            }
-            c0 += int(lengths.size());
-        }
-        auto* speed = item(countText(row.train.tokens_per_second));
-        if (row.scaled) speed->setForeground(muted);
-        m_table->setItem(i, c0, speed);
-        m_table->setItem(i, c0 + 1, item(bytesText(double(row.peak_memory_bytes))));
-        m_table->setItem(i, c0 + 2, item(durationText(row.wall_seconds)));
-    }
-    m_table->resizeColumnsToContents();
-    m_table->resizeRowsToContents();
-    // Names on the left take what the numbers leave.
-    m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-
-    QStringList notes;
-    notes << tr("Held-out bits per character (lower is better; a uniform guess over the %1 characters costs %2). "
-                "Bold: the best at each length. Trained at context %3; longer lengths test extrapolation.")
-                 .arg(r.vocab_size)
-                 .arg(loc.toString(r.uniform_bpc, 'f', 2))
-                 .arg(ctx);
-    if (std::any_of(r.rows.begin(), r.rows.end(), [](const poslab::scheme_result& x) { return x.scaled; }))
-        notes << tr("RoPE + \u2026 rows: the trained RoPE model with an inference-time scaling, no retraining "
-                    "(greyed columns are the RoPE model's).");
-    if (anyRefused)
-        notes << tr("Refused: a learned position table has no rows beyond its training context (hover for the "
-                    "reason).");
-    if (synthetic)
-        notes << tr("Answers right: exact match of the answer part, decoded greedily; the question part is random, "
-                    "which is why bits per character stay high even when the answers are right.");
-    notes << tr("Memory is an estimate from the activation formulas, not a measurement.");
-    m_tableNotes->setText(notes.join(u' '));
-    fitTable();
-}
-
-void TrainingLabPage::fitTable()
-{
-    if (!m_shown) return;
-    int need = m_table->horizontalHeader()->sizeHint().height() + 2 * m_table->frameWidth() + 2;
-    for (int r = 0; r < m_table->rowCount(); ++r) need += m_table->rowHeight(r);
-    if (m_table->horizontalHeader()->length() > m_table->viewport()->width())
-        need += m_table->horizontalScrollBar()->sizeHint().height();
-    const int cap = std::max(120, m_resultsSplit->height() / 2);
-    m_table->setFixedHeight(std::min(need, cap));
-}
-
-void TrainingLabPage::fillSamples()
-{
-    if (!m_shown) {
-        m_samplesView->setHtml(QStringLiteral("<p>%1</p>").arg(tr("Each trained model's sample appears here.")));
-        return;
-    }
-    const poslab::length_experiment_result& r = *m_shown;
-    // Grey between the text and its background: readable, yet clearly not the model's.
-    const QColor t = palette().color(QPalette::Text), b = palette().color(QPalette::Base);
-    const QString prompt = QColor((t.red() + b.red()) / 2, (t.green() + b.green()) / 2, (t.blue() + b.blue()) / 2).name();
-    auto html4 = [](const QString& text) {
-        QString h = text.toHtmlEscaped();
-        h.replace(u'\n', QStringLiteral("<br>"));
-        return h;
-    };
-    QString html = QStringLiteral("<p>%1</p>")
-                       .arg(m_samplePrompt.isEmpty()
-                                ? tr("Each trained model continues the same held-out text, one character at a time "
-                                     "(temperature %1). The same settings give the same text.")
-                                      .arg(QLocale().toString(r.options.sample_temperature, 'g', 3))
-                                : tr("In grey, the held-out text every model is given; after it, what the model wrote, "
-                                     "one character at a time (temperature %1). The same settings give the same text.")
-                                      .arg(QLocale().toString(r.options.sample_temperature, 'g', 3)));
-    bool any = false;
-    for (std::size_t i = 0; i < r.rows.size(); ++i) {
-        const poslab::scheme_result& row = r.rows[i];
-        if (row.scaled) continue;
-        const QString text = i < m_samples.size() ? m_samples[i] : QString();
-        html += QStringLiteral("<h3>%1</h3>").arg(schemeName(QString::fromStdString(row.name)).toHtmlEscaped());
-        if (text.isEmpty()) {
-            html += QStringLiteral("<p style=\"color:%1\">%2</p>").arg(prompt, tr("No sample stored for this model."));
-            continue;
-        }
-        any = true;
-        html += QStringLiteral("<p style=\"white-space:pre-wrap\"><span style=\"color:%1\">%2</span>%3</p>")
-                    .arg(prompt, html4(m_samplePrompt), html4(text));
-    }
-    if (!any && r.rows.empty()) html += QStringLiteral("<p>%1</p>").arg(tr("No model finished."));
-    m_samplesView->setHtml(html);
-}
-
-void TrainingLabPage::rebuildCharts()
-{
-    // Charts are rebuilt whole (language, palette, new results): their axis
-    // titles and legend names are part of the spec.
-    delete m_lossChart;
-    m_lossChart = nullptr;
-    delete m_lengthChart;
-    m_lengthChart = nullptr;
-
-    ChartSpec lossSpec;
-    lossSpec.kind = ChartKind::Line;
-    lossSpec.xTitle = tr("training step");
-    lossSpec.yTitle = tr("training loss (bits/char, smoothed)");
-    lossSpec.caption = tr("Training loss of each scheme");
-    // The charts fill their tab (ChartPanel parts have a fixed height; the
-    // tool row above a chart takes about 34 px).
-    lossSpec.height = std::max(220, m_lossHost->height() - 34);
-    m_builtLossHeight = m_lossHost->height();
-    std::vector<modules::Output> lossOuts;
-    for (std::size_t i = 0; i < m_curves.size(); ++i) {
-        std::vector<double> x, y;
-        for (const QPointF& p : m_curves[i]) x.push_back(p.x()), y.push_back(p.y());
-        lossOuts.push_back(
-            modules::Output::series(shortSchemeName(m_curveSchemes.value(int(i))), std::move(x), std::move(y)));
-    }
-    m_lossEmpty->setVisible(lossOuts.empty());
-    m_lossEmpty->setText(tr("The training loss of each scheme is drawn here while it trains."));
-    if (!lossOuts.empty()) {
-        // Placed by hand, not by a layout: a chart's fixed height must not stop
-        // its tab from getting smaller (it is rebuilt to the new size instead).
-        m_lossChart = new ChartPanel(lossSpec, lossOuts, m_lossHost);
-        m_lossChart->setObjectName(QStringLiteral("lossChart"));
-        m_lossChart->setGeometry(m_lossHost->rect());
-        m_lossChart->show();
-        styleSchemeSeries(m_lossChart, m_curveSchemes.mid(0, qsizetype(m_curves.size())));
-    }
-
-    if (m_shown) {
-        const poslab::length_experiment_result& r = *m_shown;
-        ChartSpec spec;
-        spec.kind = ChartKind::Line;
-        spec.xTitle = tr("evaluation length (characters; trained at %1)").arg(r.options.model.context);
-        spec.yTitle = tr("held-out bits/char");
-        spec.caption = tr("Loss versus evaluation length");
-        spec.logX = true;
-        spec.height = std::max(140, m_lengthHost->height() - 34);
-        m_builtLengthHeight = m_lengthHost->height();
-        std::vector<modules::Output> outs;
-        QStringList ids;
-        for (const poslab::scheme_result& row : r.rows) {
-            std::vector<double> x, y;
-            for (const poslab::length_eval& e : row.evals)
-                if (!e.refused && std::isfinite(e.bpc)) x.push_back(e.length), y.push_back(e.bpc);
-            ids << QString::fromStdString(row.name);
-            outs.push_back(modules::Output::series(shortSchemeName(ids.back()), std::move(x), std::move(y)));
-        }
-        m_lengthChart = new ChartPanel(spec, outs, m_lengthHost);
-        m_lengthChart->setObjectName(QStringLiteral("lengthChart"));
-        m_lengthChart->setGeometry(m_lengthHost->rect());
-        m_lengthChart->show();
-        styleSchemeSeries(m_lengthChart, ids);
-    }
-}
-
-// ---------------------------------------------------------------- language
+// ---------------------------------------------------------------- language, palette
 
 void TrainingLabPage::retranslateUi()
 {
-    m_title->setText(tr("Training Lab"));
-    m_intro->setText(tr("Train one small character-level Transformer per position scheme on the same text and budget, "
-                        "then measure each beyond the length it was trained at: train short, test long."));
-    m_presetLabel->setText(tr("&Preset:"));
-    m_preset->setItemText(0, tr("Quick (as experiment length --quick)"));
-    m_preset->setItemText(1, tr("Default (as experiment length)"));
-    m_preset->setItemText(2, tr("Custom"));
-    m_preset->setToolTip(tr("The command line's budgets: the same settings give the same numbers as "
-                            "poslab experiment length with the same thread count."));
-    m_dataBox->setTitle(tr("Text"));
-    m_corpus->setItemText(0, tr("English fortunes"));
-    m_corpus->setItemText(1, tr("Chinese classical poems"));
-    m_corpus->setItemText(2, tr("Synthetic task: copy"));
-    m_corpus->setItemText(3, tr("Synthetic task: reverse"));
-    m_corpus->setItemText(4, tr("Synthetic task: associative recall"));
-    m_corpus->setItemText(5, tr("A UTF-8 text file\u2026"));
-    m_corpus->setItemData(2, tr("Lines like “dbca|dbca”: write the symbols before ‘|’ again"), Qt::ToolTipRole);
-    m_corpus->setItemData(3, tr("Lines like “dbca|acbd”: write them in reverse order"), Qt::ToolTipRole);
-    m_corpus->setItemData(4, tr("Lines like “anbocp|bo”: key–value pairs, then the value of the key asked for"),
-                          Qt::ToolTipRole);
-    m_corpus->setAccessibleName(tr("Corpus"));
-    m_corpus->setToolTip(tr("Fortunes and poems come from the Debian packages fortunes and fortunes-zh; the synthetic "
-                            "tasks are generated by PosLab (answers also scored by exact match); any UTF-8 text file "
-                            "works too. Every tenth entry is held out for evaluation."));
-    m_file->setPlaceholderText(tr("no file chosen"));
-    m_file->setAccessibleName(tr("Text file"));
-    m_browse->setText(tr("Browse\u2026"));
-    m_schemeBox->setTitle(tr("Position schemes to train"));
-    const std::vector<poslab::lm_position> all = poslab::lm_all_positions();
-    for (std::size_t i = 0; i < all.size(); ++i) m_schemeChecks[i]->setText(schemeName(schemeId(all[i])));
-    m_scalingLabel->setText(tr("RoPE at longer lengths without retraining:"));
-    const QStringList scalingNames{tr("PI (linear)"), tr("NTK-aware"), tr("Dynamic NTK"), QStringLiteral("YaRN")};
-    for (std::size_t i = 0; i < m_scalingChecks.size(); ++i) m_scalingChecks[i]->setText(scalingNames[int(i)]);
-    m_modelBox->setTitle(tr("Model"));
-    m_dModelLabel->setText(tr("&Width (d_model):"));
-    m_headsLabel->setText(tr("&Heads:"));
-    m_layersLabel->setText(tr("La&yers:"));
-    m_contextLabel->setText(tr("Training &context:"));
-    m_context->setToolTip(tr("The length the models see in training, in characters"));
-    for (auto [label, w] : {std::pair<QLabel*, QWidget*>{m_dModelLabel, m_dModel}, {m_headsLabel, m_heads},
-                            {m_layersLabel, m_layers}, {m_contextLabel, m_context}, {m_stepsLabel, m_steps},
-                            {m_batchLabel, m_batch}, {m_lengthsLabel, m_lengths}, {m_evalCharsLabel, m_evalChars},
-                            {m_lrLabel, m_lr}, {m_seedLabel, m_seed}, {m_threadsLabel, m_threads}})
-        label->setBuddy(w);
-    m_budgetBox->setTitle(tr("Budget"));
-    m_stepsLabel->setText(tr("&Steps per scheme:"));
-    m_batchLabel->setText(tr("&Batch:"));
-    m_lengthsLabel->setText(tr("&Evaluation lengths:"));
-    m_lengths->setToolTip(tr("Comma-separated, increasing, e.g. 64, 128, 256, 512"));
-    m_evalCharsLabel->setText(tr("Held-out c&haracters:"));
-    m_evalChars->setSpecialValueText(tr("all"));
-    m_evalChars->setToolTip(tr("Held-out characters scored at each length (0: all of them)"));
-    m_lrLabel->setText(tr("Learning &rate:"));
-    m_lr->setToolTip(tr("Peak learning rate; it warms up over a tenth of the steps and decays to a tenth"));
-    m_seedLabel->setText(tr("See&d:"));
-    m_threadsLabel->setText(tr("&Threads:"));
-    m_threads->setToolTip(tr("Results are reproducible for the same seed and thread count"));
     m_start->setText(tr("Start training"));
     updateEnabled();  // the Cancel / Stop Now button's words
     m_back->setText(tr("\u2190 Back to the lessons"));
-    m_useSettings->setText(tr("Use these settings"));
-    m_useSettings->setToolTip(tr("Fill the form with the settings of the run shown"));
-    m_tabs->setTabText(m_tabs->indexOf(m_resultsSplit), tr("Results"));
-    m_tabs->setTabText(m_tabs->indexOf(m_lossHost), tr("Training loss"));
-    m_tabs->setTabText(m_tabs->indexOf(m_samplesView), tr("Samples"));
-    m_table->setAccessibleName(tr("Results table"));
-    m_progress->setAccessibleName(tr("Training progress"));
-    updateFinishedStatus();
-    updatePresetCombo();
-    fillTable();
-    fillSamples();
-    rebuildCharts();
-    updateBanner();
     if (isRunning()) pollProgress();
     // A refusal is said again in the new language (other messages quote the core, in English).
     if (m_refusalShown && !isRunning()) {
@@ -1400,23 +378,11 @@ void TrainingLabPage::retranslateUi()
     }
 }
 
-bool TrainingLabPage::eventFilter(QObject* watched, QEvent* event)
-{
-    if (event->type() == QEvent::Resize && (watched == m_lossHost || watched == m_lengthHost || watched == m_resultsSplit)) {
-        if (watched == m_lossHost && m_lossChart) m_lossChart->setGeometry(m_lossHost->rect());
-        if (watched == m_lengthHost && m_lengthChart) m_lengthChart->setGeometry(m_lengthHost->rect());
-        m_resizeTimer->start();
-    }
-    return QWidget::eventFilter(watched, event);
-}
-
 void TrainingLabPage::changeEvent(QEvent* event)
 {
-    if (event->type() == QEvent::LanguageChange && m_title) retranslateUi();
-    if (event->type() == QEvent::PaletteChange && m_title) {
-        rebuildCharts();  // the scheme colours suit light or dark backgrounds
-        fillTable();      // muted colours come from the palette
-        fillSamples();
+    if (event->type() == QEvent::LanguageChange && m_start) retranslateUi();
+    if (event->type() == QEvent::PaletteChange && m_start) {
+        // The error colour suits light or dark backgrounds (the parts follow their own palettes).
         const bool refusal = m_refusalShown;
         showMessage(m_message, m_messageIsError);
         m_refusalShown = refusal;

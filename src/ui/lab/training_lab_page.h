@@ -1,4 +1,5 @@
-// training_lab_page.h — the Training Lab page of the main window (issue 5 §4).
+// SPDX-License-Identifier: Apache-2.0
+// training_lab_page.h — the Training Lab page of the main window.
 //
 // A learner chooses the corpus, the position schemes (and RoPE's
 // inference-time scalings), the model's size and the training budget — or
@@ -10,38 +11,32 @@
 // loss-versus-evaluation-length chart and each model's sample, and stores the
 // run (lab::saveRun, source "window"), saying where. On opening it shows the
 // latest stored run with its date, machine and settings.
+//
+// The page puts its parts together and wires them to the run: LabForm (the
+// settings, on the left, with the message, Start, Cancel / Stop now and the
+// way back below it), LabRunBanner (which run is on show), LabProgressView
+// (the progress bar and status line) and LabResultsView (the results tabs).
 #pragma once
 
 #include "ui/lab/training_lab_run.h"
 
-#include <QDateTime>
 #include <QWidget>
 
 #include <optional>
 
-class QCheckBox;
-class QComboBox;
-class QDoubleSpinBox;
-class QGroupBox;
 class QLabel;
-class QLineEdit;
 class QProgressBar;
 class QPushButton;
-class QSpinBox;
-class QTabWidget;
 class QTableWidget;
-class QTextBrowser;
 class QTimer;
-class QToolButton;
-class QVBoxLayout;
-
-namespace poslab::lab {
-struct StoredRun;
-}
 
 namespace poslab::ui {
 
 class ChartPanel;
+class LabForm;
+class LabProgressView;
+class LabResultsView;
+class LabRunBanner;
 
 class TrainingLabPage : public QWidget {
     Q_OBJECT
@@ -65,19 +60,19 @@ public:
     // latest stored run is already on show (e.g. one finished from the command line meanwhile).
     void refreshFromStore();
 
-    // For tests and the window.
-    QString messageText() const;    // the refusal / error / status line under the buttons
-    QString storedRunText() const;  // the banner about the run shown (date, machine, settings, file)
+    // For tests and the window (most forward to the page's parts).
+    QString messageText() const;                       // the refusal / error / status line under the buttons
+    QString storedRunText() const;                     // the banner about the run shown (date, machine, settings, file)
     QString savedPath() const { return m_savedPath; }  // file of the last run stored by this page
-    QTableWidget* resultsTable() const { return m_table; }
-    ChartPanel* lossChart() const { return m_lossChart; }
-    ChartPanel* lengthChart() const { return m_lengthChart; }
+    QTableWidget* resultsTable() const;
+    ChartPanel* lossChart() const;
+    ChartPanel* lengthChart() const;
     QPushButton* startButton() const { return m_start; }
     QPushButton* cancelButton() const { return m_cancel; }
-    QProgressBar* progressBar() const { return m_progress; }
+    QProgressBar* progressBar() const;
     QString progressText() const;
     // The results on show (the last run, or the stored run read on opening).
-    const std::optional<poslab::length_experiment_result>& shownResult() const { return m_shown; }
+    const std::optional<poslab::length_experiment_result>& shownResult() const;
 
 public slots:
     // Validates the form and starts; returns false (and shows why) if refused.
@@ -91,129 +86,37 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
-    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    void buildUi();
+    QWidget* buildLeft();
+    QWidget* buildRight();
     void retranslateUi();
-    void applyPreset(int index);
-    void updatePresetCombo();
     void updateEnabled();
-    void chooseFile();
-    void onCorpusChanged();
-    void onContextChanged(int context);
     void pollProgress();
     void onRunFinished();
+    void storeAndShow(const LabOutcome& outcome);
+    void useShownSettings();
     void showMessage(const QString& text, bool error);
-    void showResult(const poslab::length_experiment_result& result, const std::vector<QString>& samples);
-    void rebuildCharts();
-    void fillTable();
-    void fitTable();
-    void fillSamples();
-    void updateBanner();
-    void updateLiveChart(const LabSnapshot& snap);
-    void updateFinishedStatus();
-    QString schemeName(const QString& id) const;
-    QString shortSchemeName(const QString& id) const;
-    void styleSchemeSeries(ChartPanel* panel, const QStringList& ids) const;
-    QString settingsSummary(const poslab::length_experiment_options& options, const QString& corpus) const;
 
     QString m_resultsDir;
     LabRun* m_run = nullptr;
     QTimer* m_poll = nullptr;
-    QTimer* m_resizeTimer = nullptr;  // charts follow their tab's height, once the resizing settles
-    int m_builtLossHeight = 0;
-    int m_builtLengthHeight = 0;
-    bool m_updatingForm = false;
-    QString m_filePath;  // the chosen text file
-
-    // What is shown on the right.
-    std::optional<poslab::length_experiment_result> m_shown;
-    std::vector<QString> m_samples;
-    QString m_samplePrompt;
-    std::vector<std::vector<QPointF>> m_curves;  // (step, smoothed bits/char) per trained scheme
-    QStringList m_curveSchemes;
-    struct Provenance {
-        QString source, command, corpus, path, cpu, os;
-        QDateTime finishedUtc;
-        int threads = 0, cores = 0;
-        bool cancelled = false;
-        bool fromThisPage = false;
-    };
-    std::optional<Provenance> m_provenance;
-    QStringList m_storeWarnings;
     QString m_savedPath;
-    QString m_saveError;
     QString m_message;
     bool m_messageIsError = false;
     bool m_refusalShown = false;  // the message is a refusal of the form's settings
-    qint64 m_liveCurvePoints = -1;
-    struct FinishedStatus {
-        bool cancelled = false;
-        double seconds = 0;
-        bool nothingKept = false;  // stopped before any scheme was evaluated
-    };
-    std::optional<FinishedStatus> m_finished;  // how the page's last run ended
 
-    // Form.
-    QLabel* m_title = nullptr;
-    QLabel* m_intro = nullptr;
-    QLabel* m_presetLabel = nullptr;
-    QComboBox* m_preset = nullptr;
-    QGroupBox* m_dataBox = nullptr;
-    QComboBox* m_corpus = nullptr;
-    QLineEdit* m_file = nullptr;
-    QToolButton* m_browse = nullptr;
-    QGroupBox* m_schemeBox = nullptr;
-    std::vector<QCheckBox*> m_schemeChecks;   // lm_all_positions() order
-    QLabel* m_scalingLabel = nullptr;
-    std::vector<QCheckBox*> m_scalingChecks;  // PI, NTK, dynamic, YaRN
-    QGroupBox* m_modelBox = nullptr;
-    QLabel* m_dModelLabel = nullptr;
-    QLabel* m_headsLabel = nullptr;
-    QLabel* m_layersLabel = nullptr;
-    QLabel* m_contextLabel = nullptr;
-    QSpinBox* m_dModel = nullptr;
-    QSpinBox* m_heads = nullptr;
-    QSpinBox* m_layers = nullptr;
-    QSpinBox* m_context = nullptr;
-    QGroupBox* m_budgetBox = nullptr;
-    QLabel* m_stepsLabel = nullptr;
-    QLabel* m_batchLabel = nullptr;
-    QLabel* m_lengthsLabel = nullptr;
-    QLabel* m_evalCharsLabel = nullptr;
-    QLabel* m_lrLabel = nullptr;
-    QLabel* m_seedLabel = nullptr;
-    QLabel* m_threadsLabel = nullptr;
-    QSpinBox* m_steps = nullptr;
-    QSpinBox* m_batch = nullptr;
-    QLineEdit* m_lengths = nullptr;
-    QSpinBox* m_evalChars = nullptr;
-    QDoubleSpinBox* m_lr = nullptr;
-    QSpinBox* m_seed = nullptr;
-    QSpinBox* m_threads = nullptr;
-    QLabel* m_estimate = nullptr;
+    // Left: the form, and below it the message and the buttons.
+    LabForm* m_form = nullptr;
     QLabel* m_messageLabel = nullptr;
     QPushButton* m_start = nullptr;
     QPushButton* m_cancel = nullptr;
     QPushButton* m_back = nullptr;
 
-    // Results side.
-    QLabel* m_banner = nullptr;
-    QPushButton* m_useSettings = nullptr;
-    QProgressBar* m_progress = nullptr;
-    QLabel* m_status = nullptr;
-    QTabWidget* m_tabs = nullptr;
-    QWidget* m_lossHost = nullptr;
-    QVBoxLayout* m_lossLayout = nullptr;
-    ChartPanel* m_lossChart = nullptr;
-    QLabel* m_lossEmpty = nullptr;
-    QWidget* m_resultsSplit = nullptr;  // the Results tab
-    QTableWidget* m_table = nullptr;
-    QLabel* m_tableNotes = nullptr;
-    QWidget* m_lengthHost = nullptr;
-    ChartPanel* m_lengthChart = nullptr;
-    QTextBrowser* m_samplesView = nullptr;
+    // Right: the run on show, the progress, the results.
+    LabRunBanner* m_banner = nullptr;
+    LabProgressView* m_progressView = nullptr;
+    LabResultsView* m_results = nullptr;
 };
 
 }  // namespace poslab::ui

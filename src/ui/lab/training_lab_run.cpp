@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/lab/training_lab_run.h"
 
 #include "core/common.h"
@@ -25,7 +26,10 @@ bool isBuiltInCorpus(const QString& name)
     return poslab::is_named_corpus(n) || poslab::is_synthetic_corpus(n);
 }
 
-int LabSettings::defaultThreads() { return std::clamp(QThread::idealThreadCount(), 1, 8); }
+int LabSettings::defaultThreads()
+{
+    return std::clamp(QThread::idealThreadCount(), 1, 8);
+}
 
 LabSettings LabSettings::quickPreset()
 {
@@ -83,7 +87,10 @@ LabSettings LabSettings::fromOptions(const poslab::length_experiment_options& o,
     return s;
 }
 
-QString schemeId(poslab::lm_position p) { return QString::fromLatin1(poslab::lm_position_name(p)); }
+QString schemeId(poslab::lm_position p)
+{
+    return QString::fromLatin1(poslab::lm_position_name(p));
+}
 
 QString LabSettings::corpusLabel() const
 {
@@ -148,17 +155,79 @@ QString LabSettings::commandLine() const
 
 // ---------------------------------------------------------------- the run
 
+namespace {
+
+// A corpus as the command line loads it (lab_command_common.cpp load_data): a
+// synthetic task is generated with its fixed seed and its held-out answers
+// are also scored by exact match.
+struct LabData {
+    poslab::encoded_corpus data;
+    bool synthetic = false;
+    std::vector<poslab::answer_span> answers;  // synthetic tasks only
+};
+
+LabData loadLabData(const std::string& corpus)
+{
+    LabData d;
+    d.synthetic = poslab::is_synthetic_corpus(corpus);
+    const poslab::text_corpus text =
+        d.synthetic ? poslab::synthetic_corpus(poslab::parse_synthetic_task(corpus)) : poslab::load_corpus(corpus);
+    d.data = poslab::encode_corpus(text);
+    if (d.synthetic)
+        d.answers = poslab::synthetic_answer_spans(poslab::parse_synthetic_task(corpus), d.data.held_out, d.data.vocab);
+    return d;
+}
+
+// One progress report of the core, into the snapshot the GUI reads.
+void recordProgress(LabSnapshot& s, const poslab::experiment_progress& p)
+{
+    constexpr double kLn2 = 0.69314718055994530942;
+    if (p.scheme_index >= int(s.curves.size())) {
+        s.curves.resize(std::size_t(p.scheme_index) + 1);
+        s.curveSchemes.resize(p.scheme_index + 1);
+        s.curves.back().reserve(std::size_t(p.train.total_steps));
+    }
+    s.curveSchemes[p.scheme_index] = QString::fromStdString(p.scheme);
+    s.curves[std::size_t(p.scheme_index)].push_back(QPointF(p.train.step, p.train.smoothed_loss / kLn2));
+    s.schemeIndex = p.scheme_index;
+    s.schemeCount = p.scheme_count;
+    s.scheme = QString::fromStdString(p.scheme);
+    s.train = p.train;
+    // The command line's estimate: this scheme's rest plus as long again per
+    // scheme still to come.
+    const double perScheme = p.train.step > 0 ? p.train.elapsed_seconds / p.train.step * p.train.total_steps : 0.0;
+    s.etaSeconds = p.train.eta_seconds + perScheme * (p.scheme_count - p.scheme_index - 1);
+    s.phase = p.train.step >= p.train.total_steps ? LabSnapshot::Evaluating : LabSnapshot::Training;
+}
+
+// Each trained model's continuation of the held-out prompt, and the prompt, as text.
+void decodeSamples(LabOutcome& out, const poslab::vocabulary& vocab)
+{
+    out.samples.reserve(out.result.rows.size());
+    for (const poslab::scheme_result& row : out.result.rows) {
+        const std::u32string t = poslab::decode_ids(vocab, row.sample.data(), row.sample.size());
+        out.samples.push_back(QString::fromStdU32String(t));
+    }
+    const auto& prompt = out.result.sample_prompt;
+    out.samplePrompt = QString::fromStdU32String(poslab::decode_ids(vocab, prompt.data(), prompt.size()));
+}
+
+}  // namespace
+
 struct LabRun::Shared {
     std::atomic<bool> cancel{false};
     std::atomic<bool> stop{false};
     mutable QMutex mutex;
-    LabSnapshot snap;     // under mutex
-    LabOutcome outcome;   // written by the worker before it ends
+    LabSnapshot snap;    // under mutex
+    LabOutcome outcome;  // written by the worker before it ends
 };
 
 LabRun::LabRun(QObject* parent) : QObject(parent) {}
 
-LabRun::~LabRun() { stopAndWait(); }
+LabRun::~LabRun()
+{
+    stopAndWait();
+}
 
 namespace {
 
@@ -211,7 +280,8 @@ QString LabRun::validate(const LabSettings& s)
     const bool sinusoidal =
         std::find(s.schemes.begin(), s.schemes.end(), poslab::LM_POSITION_SINUSOIDAL) != s.schemes.end();
     if (sinusoidal && s.dModel % 2 != 0)
-        return tr("The sinusoidal table pairs a sine with a cosine, so the model width (%1) must be even.").arg(s.dModel);
+        return tr("The sinusoidal table pairs a sine with a cosine, so the model width (%1) must be even.")
+            .arg(s.dModel);
     if (s.evalLengths.empty()) return tr("Give at least one evaluation length, e.g. 64,128,256,512.");
     for (std::size_t i = 0; i < s.evalLengths.size(); ++i) {
         if (s.evalLengths[i] < 1 || s.evalLengths[i] > 65536)
@@ -226,12 +296,15 @@ QString LabRun::validate(const LabSettings& s)
     if (refused.ok()) return {};
     // The core's refusal is worded in the language tr() gave the sentence around it.
     const QString sentence = tr("These settings cannot be trained: %1");
-    const QString lang = sentence == QLatin1String("These settings cannot be trained: %1") ? QStringLiteral("en")
-                                                                                          : QStringLiteral("zh");
+    const QString lang =
+        sentence == QLatin1String("These settings cannot be trained: %1") ? QStringLiteral("en") : QStringLiteral("zh");
     return sentence.arg(poslab::modules::labOptionMessage(refused, labFormNames).in(lang));
 }
 
-bool LabRun::isRunning() const { return m_thread != nullptr; }
+bool LabRun::isRunning() const
+{
+    return m_thread != nullptr;
+}
 
 void LabRun::cancel()
 {
@@ -281,66 +354,30 @@ bool LabRun::start(const LabSettings& settings, QString* error)
     m_thread = QThread::create([shared, options, corpus, threads] {
         LabOutcome out;
         try {
-            // As the command line loads it (train_cli.cpp load_data): a synthetic
-            // task is generated with its fixed seed and its held-out answers are
-            // also scored by exact match.
-            const bool synthetic = poslab::is_synthetic_corpus(corpus);
-            const poslab::text_corpus text = synthetic
-                                                 ? poslab::synthetic_corpus(poslab::parse_synthetic_task(corpus))
-                                                 : poslab::load_corpus(corpus);
-            const poslab::encoded_corpus data = poslab::encode_corpus(text);
-            std::vector<poslab::answer_span> answers;
-            if (synthetic)
-                answers = poslab::synthetic_answer_spans(poslab::parse_synthetic_task(corpus), data.held_out, data.vocab);
-            const int V = int(data.vocab.size());
+            const LabData d = loadLabData(corpus);
+            const int V = int(d.data.vocab.size());
             {
                 QMutexLocker lock(&shared->mutex);
-                shared->snap.trainCharacters = qint64(data.train.size());
-                shared->snap.heldOutCharacters = qint64(data.held_out.size());
+                shared->snap.trainCharacters = qint64(d.data.train.size());
+                shared->snap.heldOutCharacters = qint64(d.data.held_out.size());
                 shared->snap.vocabulary = V;
                 shared->snap.phase = LabSnapshot::Training;
                 shared->snap.schemeCount = int(options.schemes.size());
             }
             poslab::validate_length_experiment(options, V);
-            if (data.train.size() < std::size_t(options.model.context) + 1)
-                throw poslab::core_error("the training text has " + std::to_string(data.train.size()) +
+            if (d.data.train.size() < std::size_t(options.model.context) + 1)
+                throw poslab::core_error("the training text has " + std::to_string(d.data.train.size()) +
                                          " characters, fewer than the training context + 1");
             // BLAS's own threads are process-wide; the command line sets them the same way.
             poslab::blas_set_num_threads(threads);
-            constexpr double kLn2 = 0.69314718055994530942;
             out.result = poslab::run_length_experiment(
-                options, data.train, data.held_out, V,
+                options, d.data.train, d.data.held_out, V,
                 [&](const poslab::experiment_progress& p) {
                     QMutexLocker lock(&shared->mutex);
-                    LabSnapshot& s = shared->snap;
-                    if (p.scheme_index >= int(s.curves.size())) {
-                        s.curves.resize(std::size_t(p.scheme_index) + 1);
-                        s.curveSchemes.resize(p.scheme_index + 1);
-                        s.curves.back().reserve(std::size_t(p.train.total_steps));
-                    }
-                    s.curveSchemes[p.scheme_index] = QString::fromStdString(p.scheme);
-                    s.curves[std::size_t(p.scheme_index)].push_back(
-                        QPointF(p.train.step, p.train.smoothed_loss / kLn2));
-                    s.schemeIndex = p.scheme_index;
-                    s.schemeCount = p.scheme_count;
-                    s.scheme = QString::fromStdString(p.scheme);
-                    s.train = p.train;
-                    // The command line's estimate: this scheme's rest plus as
-                    // long again per scheme still to come.
-                    const double perScheme =
-                        p.train.step > 0 ? p.train.elapsed_seconds / p.train.step * p.train.total_steps : 0.0;
-                    s.etaSeconds = p.train.eta_seconds + perScheme * (p.scheme_count - p.scheme_index - 1);
-                    s.phase = p.train.step >= p.train.total_steps ? LabSnapshot::Evaluating : LabSnapshot::Training;
+                    recordProgress(shared->snap, p);
                 },
-                &shared->cancel, synthetic ? &answers : nullptr, &shared->stop);
-            // Each trained model's continuation of the held-out prompt, as text.
-            out.samples.reserve(out.result.rows.size());
-            for (const poslab::scheme_result& row : out.result.rows) {
-                const std::u32string t = poslab::decode_ids(data.vocab, row.sample.data(), row.sample.size());
-                out.samples.push_back(QString::fromStdU32String(t));
-            }
-            const auto& prompt = out.result.sample_prompt;
-            out.samplePrompt = QString::fromStdU32String(poslab::decode_ids(data.vocab, prompt.data(), prompt.size()));
+                &shared->cancel, d.synthetic ? &d.answers : nullptr, &shared->stop);
+            decodeSamples(out, d.data.vocab);
             out.ok = true;
         } catch (const std::exception& e) {
             out.ok = false;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // training_lab_run.h — the Training Lab's settings and its background run.
 //
 // LabSettings is what the Training Lab page's form holds: corpus, schemes,
@@ -7,21 +8,20 @@
 // give the same numbers in the window and on the command line; quickPreset()
 // and defaultPreset() are that command's --quick budget and its defaults.
 //
-// LabRun trains on a worker thread (issue 5 §4: the window never blocks).
-// The GUI reads the worker's progress by polling snapshot() — a copy taken
-// under a mutex — from a timer, so updates are naturally limited to the
-// timer's rate however fast the steps are. cancel() sets the core's cancel
-// flag (read before every training step); the scheme in training is still
-// evaluated and what finished is kept. stopNow() also sets the core's stop
-// flag (read before every training step and evaluation batch): the run ends
-// within one batch, without the scheme in progress. The destructor stops and
-// joins the thread, so closing the window during a run neither crashes nor
-// hangs.
+// LabRun trains on a worker thread, so the window never blocks. The GUI reads
+// the worker's progress by polling snapshot() — a copy taken under a mutex —
+// from a timer, so updates are naturally limited to the timer's rate however
+// fast the steps are. cancel() sets the core's cancel flag (read before every
+// training step); the scheme in training is still evaluated and what finished
+// is kept. stopNow() also sets the core's stop flag (read before every training
+// step and evaluation batch): the run ends within one batch, without the scheme
+// in progress. The destructor stops and joins the thread, so closing the window
+// during a run neither crashes nor hangs.
 #pragma once
 
+#include "core/rope_scaling.h"
 #include "lm/experiment.h"
 #include "lm/model.h"
-#include "core/rope_scaling.h"
 
 #include <QObject>
 #include <QPointF>
@@ -67,7 +67,7 @@ struct LabSettings {
     // The command line's default thread count: the ideal count clamped to 1..8.
     static int defaultThreads();
 
-    // The core's options, derived the way train_cli.cpp derives them.
+    // The core's options, derived the way experiment_command.cpp derives them.
     poslab::length_experiment_options toOptions() const;
     // The settings a stored run was made with (corpus given separately: the
     // store keeps only a file's name, not its folder).
@@ -93,9 +93,9 @@ struct LabSnapshot {
     Phase phase = Idle;
     bool cancelRequested = false;
     bool stopRequested = false;  // stopNow(): the evaluation in progress is skipped too
-    int schemeIndex = -1;  // among the trained schemes
+    int schemeIndex = -1;        // among the trained schemes
     int schemeCount = 0;
-    QString scheme;        // id of the scheme in training
+    QString scheme;  // id of the scheme in training
     poslab::train_progress train;
     double etaSeconds = 0;  // whole run (training part), as the command line estimates it
     // One curve per scheme started so far: (step, smoothed loss in bits/char).
@@ -109,8 +109,8 @@ struct LabSnapshot {
 
 // The outcome of a run (valid after LabRun::finished).
 struct LabOutcome {
-    bool ok = false;               // false: error says why nothing was trained
-    QString error;                 // the core's message (English, as the command line prints it)
+    bool ok = false;  // false: error says why nothing was trained
+    QString error;    // the core's message (English, as the command line prints it)
     poslab::length_experiment_result result;
     std::vector<QString> samples;  // one per result row: the model's continuation ("" if none)
     QString samplePrompt;          // the held-out text every sample continues

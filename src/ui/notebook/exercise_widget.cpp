@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/notebook/exercise_widget.h"
 
 #include "lessons/exercise_check.h"
@@ -64,11 +65,9 @@ QString plainTextOf(const QString& markdown)
     return s.simplified();
 }
 
-ExerciseWidget::ExerciseWidget(const lessons::ExerciseBlock& exercise, const QString& chapterFile,
-                               const QString& lang, ExerciseAnswerStore* store, lessons::RunEngine* engine,
-                               QWidget* parent)
-    : QWidget(parent), m_exercise(exercise), m_chapterFile(chapterFile), m_lang(lang), m_store(store),
-      m_engine(engine)
+ExerciseWidget::ExerciseWidget(const lessons::ExerciseBlock& exercise, const QString& chapterFile, const QString& lang,
+                               ExerciseAnswerStore* store, lessons::RunEngine* engine, QWidget* parent)
+    : QWidget(parent), m_exercise(exercise), m_chapterFile(chapterFile), m_lang(lang), m_store(store), m_engine(engine)
 {
     qRegisterMetaType<lessons::RunResultPtr>();
     // The card look comes from the palette through the style (no colours of our own).
@@ -135,8 +134,9 @@ ExerciseWidget::ExerciseWidget(const lessons::ExerciseBlock& exercise, const QSt
     m_solution = new MarkdownBrowser(frame);
     QString solution = exercise.solution;
     if (!exercise.run.answerParams.isEmpty() && !solution.trimmed().isEmpty())
-        solution += QStringLiteral("\n\n") + tr("Values that meet the condition: %1")
-                                                   .arg(u'`' + exercise.run.answerParams.join(QStringLiteral("`, `")) + u'`');
+        solution +=
+            QStringLiteral("\n\n") + tr("Values that meet the condition: %1")
+                                         .arg(u'`' + exercise.run.answerParams.join(QStringLiteral("`, `")) + u'`');
     m_solution->setMarkdown(solution, lang, courseDir, chapterFile);
     m_solution->hide();
     layout->addWidget(m_solution);
@@ -161,67 +161,67 @@ void ExerciseWidget::buildAnswerArea(QVBoxLayout* layout)
     QWidget* host = layout->parentWidget();
     const QString courseDir = courseDirOf(m_chapterFile);
     switch (m_exercise.kind) {
-    case lessons::ExerciseKind::Number:
-    case lessons::ExerciseKind::Text: {
-        m_answer = new QLineEdit(host);
-        m_answer->setClearButtonEnabled(true);
-        m_answer->setMaximumWidth(420);
-        connect(m_answer, &QLineEdit::textEdited, this, [this](const QString& text) {
-            // Saved as typed (atomic write in the store), so a killed process keeps it.
-            if (m_store) m_store->setAnswer(m_exercise.id, text);
-            if (m_feedback == Feedback::Wrong || m_feedback == Feedback::Problem) setFeedback(Feedback::None);
-        });
-        connect(m_answer, &QLineEdit::returnPressed, this, &ExerciseWidget::check);
-        layout->addWidget(m_answer);
-        break;
-    }
-    case lessons::ExerciseKind::Choice:
-    case lessons::ExerciseKind::Multiple: {
-        const bool single = m_exercise.kind == lessons::ExerciseKind::Choice;
-        m_group = new QButtonGroup(this);
-        m_group->setExclusive(single);
-        auto* grid = new QGridLayout;
-        grid->setColumnStretch(1, 1);
-        grid->setVerticalSpacing(2);
-        for (int i = 0; i < m_exercise.options.size(); ++i) {
-            QAbstractButton* button = single ? static_cast<QAbstractButton*>(new QRadioButton(host))
-                                             : static_cast<QAbstractButton*>(new QCheckBox(host));
-            // Letters, as graded reports and `poslab assignment answer ID=B` name the options.
-            if (i < 26) button->setText(QString(QChar(u'A' + i)));
-            button->setAccessibleName(plainTextOf(m_exercise.options[i].text));
-            m_group->addButton(button, i);
-            auto* text = new MarkdownBrowser(host);
-            text->setMarkdown(m_exercise.options[i].text, m_lang, courseDir, m_chapterFile, true);
-            text->setFocusPolicy(Qt::NoFocus);
-            text->viewport()->installEventFilter(new OptionClickFilter(button, text));
-            text->viewport()->setCursor(Qt::PointingHandCursor);
-            grid->addWidget(button, i, 0, Qt::AlignTop);
-            grid->addWidget(text, i, 1);
-            m_optionButtons << button;
-            m_optionTexts << text;
+        case lessons::ExerciseKind::Number:
+        case lessons::ExerciseKind::Text: {
+            m_answer = new QLineEdit(host);
+            m_answer->setClearButtonEnabled(true);
+            m_answer->setMaximumWidth(420);
+            connect(m_answer, &QLineEdit::textEdited, this, [this](const QString& text) {
+                // Saved as typed (atomic write in the store), so a killed process keeps it.
+                if (m_store) m_store->setAnswer(m_exercise.id, text);
+                if (m_feedback == Feedback::Wrong || m_feedback == Feedback::Problem) setFeedback(Feedback::None);
+            });
+            connect(m_answer, &QLineEdit::returnPressed, this, &ExerciseWidget::check);
+            layout->addWidget(m_answer);
+            break;
         }
-        connect(m_group, &QButtonGroup::idToggled, this, [this](int, bool) {
-            if (!m_restoring) saveSelection();
-        });
-        layout->addLayout(grid);
-        break;
-    }
-    case lessons::ExerciseKind::Run: {
-        const modules::ModuleSpec* spec = modules::Registry::builtin().find(m_exercise.run.moduleId);
-        m_params = new ParamPanel(spec, m_exercise.run.params, m_exercise.run.vary, m_lang, host);
-        connect(m_params, &ParamPanel::valuesChanged, this, [this] {
-            if (m_restoring) return;
-            if (m_store) m_store->setRunParams(m_exercise.id, m_params->assignments());
-            if (m_feedback == Feedback::Wrong || m_feedback == Feedback::Problem) setFeedback(Feedback::None);
-        });
-        layout->addWidget(m_params);
-        m_runResultHost = new QWidget(host);
-        auto* hostLayout = new QVBoxLayout(m_runResultHost);
-        hostLayout->setContentsMargins(0, 0, 0, 0);
-        m_runResultHost->hide();
-        layout->addWidget(m_runResultHost);
-        break;
-    }
+        case lessons::ExerciseKind::Choice:
+        case lessons::ExerciseKind::Multiple: {
+            const bool single = m_exercise.kind == lessons::ExerciseKind::Choice;
+            m_group = new QButtonGroup(this);
+            m_group->setExclusive(single);
+            auto* grid = new QGridLayout;
+            grid->setColumnStretch(1, 1);
+            grid->setVerticalSpacing(2);
+            for (int i = 0; i < m_exercise.options.size(); ++i) {
+                QAbstractButton* button = single ? static_cast<QAbstractButton*>(new QRadioButton(host))
+                                                 : static_cast<QAbstractButton*>(new QCheckBox(host));
+                // Letters, as graded reports and `poslab assignment answer ID=B` name the options.
+                if (i < 26) button->setText(QString(QChar(u'A' + i)));
+                button->setAccessibleName(plainTextOf(m_exercise.options[i].text));
+                m_group->addButton(button, i);
+                auto* text = new MarkdownBrowser(host);
+                text->setMarkdown(m_exercise.options[i].text, m_lang, courseDir, m_chapterFile, true);
+                text->setFocusPolicy(Qt::NoFocus);
+                text->viewport()->installEventFilter(new OptionClickFilter(button, text));
+                text->viewport()->setCursor(Qt::PointingHandCursor);
+                grid->addWidget(button, i, 0, Qt::AlignTop);
+                grid->addWidget(text, i, 1);
+                m_optionButtons << button;
+                m_optionTexts << text;
+            }
+            connect(m_group, &QButtonGroup::idToggled, this, [this](int, bool) {
+                if (!m_restoring) saveSelection();
+            });
+            layout->addLayout(grid);
+            break;
+        }
+        case lessons::ExerciseKind::Run: {
+            const modules::ModuleSpec* spec = modules::Registry::builtin().find(m_exercise.run.moduleId);
+            m_params = new ParamPanel(spec, m_exercise.run.params, m_exercise.run.vary, m_lang, host);
+            connect(m_params, &ParamPanel::valuesChanged, this, [this] {
+                if (m_restoring) return;
+                if (m_store) m_store->setRunParams(m_exercise.id, m_params->assignments());
+                if (m_feedback == Feedback::Wrong || m_feedback == Feedback::Problem) setFeedback(Feedback::None);
+            });
+            layout->addWidget(m_params);
+            m_runResultHost = new QWidget(host);
+            auto* hostLayout = new QVBoxLayout(m_runResultHost);
+            hostLayout->setContentsMargins(0, 0, 0, 0);
+            m_runResultHost->hide();
+            layout->addWidget(m_runResultHost);
+            break;
+        }
     }
 }
 
@@ -280,30 +280,28 @@ void ExerciseWidget::check()
 {
     lessons::Answer answer;
     switch (m_exercise.kind) {
-    case lessons::ExerciseKind::Number:
-    case lessons::ExerciseKind::Text:
-        answer.text = m_answer->text();
-        break;
-    case lessons::ExerciseKind::Choice:
-    case lessons::ExerciseKind::Multiple:
-        for (int i = 0; i < m_optionButtons.size(); ++i)
-            if (m_optionButtons[i]->isChecked()) answer.selected << i;
-        if (answer.selected.isEmpty()) {
-            setFeedback(Feedback::Problem, tr("Choose an answer first."));
-            return;
-        }
-        break;
-    case lessons::ExerciseKind::Run:
-        if (!m_engine) {
-            setFeedback(Feedback::Problem, tr("Modules cannot run here."));
-            return;
-        }
-        if (m_runRequest) m_engine->cancel(m_runRequest);
-        if (m_store) m_store->setRunParams(m_exercise.id, m_params->assignments());
-        setFeedback(Feedback::Running);
-        m_busy->show();
-        m_runRequest = m_engine->submit(m_exercise.run.moduleId, m_params->assignments());
-        return;  // judged in onRunFinished
+        case lessons::ExerciseKind::Number:
+        case lessons::ExerciseKind::Text: answer.text = m_answer->text(); break;
+        case lessons::ExerciseKind::Choice:
+        case lessons::ExerciseKind::Multiple:
+            for (int i = 0; i < m_optionButtons.size(); ++i)
+                if (m_optionButtons[i]->isChecked()) answer.selected << i;
+            if (answer.selected.isEmpty()) {
+                setFeedback(Feedback::Problem, tr("Choose an answer first."));
+                return;
+            }
+            break;
+        case lessons::ExerciseKind::Run:
+            if (!m_engine) {
+                setFeedback(Feedback::Problem, tr("Modules cannot run here."));
+                return;
+            }
+            if (m_runRequest) m_engine->cancel(m_runRequest);
+            if (m_store) m_store->setRunParams(m_exercise.id, m_params->assignments());
+            setFeedback(Feedback::Running);
+            m_busy->show();
+            m_runRequest = m_engine->submit(m_exercise.run.moduleId, m_params->assignments());
+            return;  // judged in onRunFinished
     }
     const lessons::CheckResult r = lessons::checkAnswer(m_exercise, answer);
     if (!r.problem.isEmpty()) {
@@ -412,11 +410,11 @@ void ExerciseWidget::setFeedback(Feedback f, const QString& detail)
     m_feedbackDetail = detail;
     QString text;
     switch (f) {
-    case Feedback::None: break;
-    case Feedback::Correct: text = tr("\u2713 Correct!"); break;
-    case Feedback::Wrong: text = tr("\u2717 Not quite. Try again, or take a hint."); break;
-    case Feedback::Problem: text = detail; break;
-    case Feedback::Running: text = tr("Running the module\u2026"); break;
+        case Feedback::None: break;
+        case Feedback::Correct: text = tr("\u2713 Correct!"); break;
+        case Feedback::Wrong: text = tr("\u2717 Not quite. Try again, or take a hint."); break;
+        case Feedback::Problem: text = detail; break;
+        case Feedback::Running: text = tr("Running the module\u2026"); break;
     }
     if (f == Feedback::Wrong && !detail.isEmpty()) text += QLatin1Char(' ') + detail;
     m_feedbackLabel->setText(text);

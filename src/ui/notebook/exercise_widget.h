@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // exercise_widget.h — one exercise as a card in the lesson pane.
 //
 // The question (Markdown), the answer field (number, text), radio buttons
@@ -78,9 +79,8 @@ public:
 
     // store and engine may be null (nothing saved / run exercises cannot run).
     // chapterFile resolves images in the Markdown; lang selects help texts.
-    ExerciseWidget(const lessons::ExerciseBlock& exercise, const QString& chapterFile,
-                   const QString& lang, ExerciseAnswerStore* store, lessons::RunEngine* engine,
-                   QWidget* parent = nullptr);
+    ExerciseWidget(const lessons::ExerciseBlock& exercise, const QString& chapterFile, const QString& lang,
+                   ExerciseAnswerStore* store, lessons::RunEngine* engine, QWidget* parent = nullptr);
     ~ExerciseWidget() override;
 
     const lessons::ExerciseBlock& exercise() const { return m_exercise; }

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/notebook/lesson_view.h"
 
 #include "modules/registry.h"
 #include "ui/charts/chart_view.h"
-#include "ui/notebook/exercise_widget.h"
 #include "ui/document/fonts.h"
 #include "ui/document/markdown_document.h"
+#include "ui/notebook/exercise_widget.h"
 #include "ui/notebook/param_panel.h"
 
 #include <QAbstractTextDocumentLayout>
@@ -180,9 +181,9 @@ int MarkdownBrowser::highlight(const QString& text)
 
 // ---------------------------------------------------------------- RunBlockCard
 
-RunBlockCard::RunBlockCard(const lessons::RunBlock& block, const lessons::SourceLocation& location,
-                           const QString& lang, const QString& courseDir, const QString& chapterFile,
-                           lessons::RunEngine* engine, QWidget* parent)
+RunBlockCard::RunBlockCard(const lessons::RunBlock& block, const lessons::SourceLocation& location, const QString& lang,
+                           const QString& courseDir, const QString& chapterFile, lessons::RunEngine* engine,
+                           QWidget* parent)
     : QFrame(parent), m_block(block), m_location(location), m_lang(lang), m_engine(engine)
 {
     qRegisterMetaType<lessons::RunResultPtr>();
@@ -319,7 +320,6 @@ void RunBlockCard::onFinished(quint64 id, lessons::RunResultPtr result)
     m_busy->hide();
     m_busyLabel->hide();
     if (result->cancelled) return;
-    m_result = result;
     if (!result->ok) {
         showError(result->errorIn(m_lang));
         emit runFinished(false);
@@ -509,22 +509,20 @@ void LessonView::showStep(const lessons::Course& course, int chapter, int step)
             continue;
         }
         switch (b.kind) {
-        case lessons::Block::Kind::Markdown:
-            addMarkdown(b.markdown, lang, course.dir, ch.file);
-            break;
-        case lessons::Block::Kind::Run: {
-            auto* card = new RunBlockCard(b.run, b.location, lang, course.dir, ch.file, m_engine, m_page);
-            m_runCards << card;
-            m_column->addWidget(card);
-            break;
-        }
-        case lessons::Block::Kind::Exercise: {
-            auto* ex = new ExerciseWidget(b.exercise, ch.file, lang, m_answers, m_engine, m_page);
-            connect(ex, &ExerciseWidget::solvedChanged, this, &LessonView::exerciseSolvedChanged);
-            m_exercises << ex;
-            m_column->addWidget(ex);
-            break;
-        }
+            case lessons::Block::Kind::Markdown: addMarkdown(b.markdown, lang, course.dir, ch.file); break;
+            case lessons::Block::Kind::Run: {
+                auto* card = new RunBlockCard(b.run, b.location, lang, course.dir, ch.file, m_engine, m_page);
+                m_runCards << card;
+                m_column->addWidget(card);
+                break;
+            }
+            case lessons::Block::Kind::Exercise: {
+                auto* ex = new ExerciseWidget(b.exercise, ch.file, lang, m_answers, m_engine, m_page);
+                connect(ex, &ExerciseWidget::solvedChanged, this, &LessonView::exerciseSolvedChanged);
+                m_exercises << ex;
+                m_column->addWidget(ex);
+                break;
+            }
         }
     }
     m_column->addStretch(1);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lesson_view.h — the lesson pane: one step of a chapter at a time.
 //
 // A scrollable column of the step's blocks: Markdown text in auto-height,
@@ -47,9 +48,8 @@ public:
 
     // Renders block Markdown (inline = true: one paragraph of inline Markdown,
     // e.g. a caption). courseDir/chapterFile bound images and links.
-    void setMarkdown(const QString& markdown, const QString& lang, const QString& courseDir,
-                     const QString& chapterFile, bool inlineOnly = false);
-    QString markdownSource() const { return m_source; }
+    void setMarkdown(const QString& markdown, const QString& lang, const QString& courseDir, const QString& chapterFile,
+                     bool inlineOnly = false);
 
     // Marks every occurrence of text (case-insensitive) with the palette's
     // highlight; returns the number of matches. Empty text clears.
@@ -87,9 +87,9 @@ private:
 class RunBlockCard : public QFrame {
     Q_OBJECT
 public:
-    RunBlockCard(const lessons::RunBlock& block, const lessons::SourceLocation& location,
-                 const QString& lang, const QString& courseDir, const QString& chapterFile,
-                 lessons::RunEngine* engine, QWidget* parent = nullptr);
+    RunBlockCard(const lessons::RunBlock& block, const lessons::SourceLocation& location, const QString& lang,
+                 const QString& courseDir, const QString& chapterFile, lessons::RunEngine* engine,
+                 QWidget* parent = nullptr);
     ~RunBlockCard() override;
 
     const lessons::RunBlock& block() const { return m_block; }
@@ -98,7 +98,6 @@ public:
     MarkdownBrowser* caption() const { return m_caption; }
     bool isBusy() const { return m_request != 0; }
     QString errorText() const;  // empty when the chart is shown
-    lessons::RunResultPtr lastResult() const { return m_result; }
     QStringList currentAssignments() const;
     // Runs with the panel's current values now (no debounce).
     void runNow();
@@ -132,7 +131,6 @@ private:
     ParamPanel* m_params = nullptr;
     QTimer* m_debounce = nullptr;
     quint64 m_request = 0;
-    lessons::RunResultPtr m_result;
     QString m_error;
 };
 
@@ -146,7 +144,6 @@ public:
     // Where the exercise cards of the steps shown from now on keep answers:
     // `answers` (an assignment's draft), or the progress store when null.
     void setAnswerStore(ExerciseAnswerStore* answers);
-    ExerciseAnswerStore* answerStore() const { return m_answers; }
 
     // Shows one step (rebuilds the page; scrolls to the top).
     void showStep(const lessons::Course& course, int chapter, int step);
@@ -181,7 +178,7 @@ private:
 
     QPointer<lessons::RunEngine> m_engine;
     std::unique_ptr<ProgressStoreAnswers> m_progressAnswers;  // null without a progress store
-    ExerciseAnswerStore* m_answers = nullptr;                // what exercise cards save to
+    ExerciseAnswerStore* m_answers = nullptr;                 // what exercise cards save to
     QWidget* m_page = nullptr;
     QVBoxLayout* m_column = nullptr;
     QLabel* m_title = nullptr;

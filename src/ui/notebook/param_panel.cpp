@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/notebook/param_panel.h"
 
 #include "modules/registry.h"
@@ -27,22 +28,18 @@ using modules::ParamType;
 QString variantText(const modules::ParamSpec& p, const QVariant& v)
 {
     switch (p.type) {
-    case ParamType::Int:
-        return QString::number(v.toLongLong());
-    case ParamType::Float:
-        return QString::number(v.toDouble(), 'g', 12);
-    case ParamType::Bool:
-        return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-    case ParamType::Choice:
-        return v.toString();
-    case ParamType::IntList:
-    case ParamType::FloatList: {
-        QStringList parts;
-        for (const QVariant& item : v.toList())
-            parts << (p.type == ParamType::IntList ? QString::number(item.toLongLong())
-                                                   : QString::number(item.toDouble(), 'g', 12));
-        return parts.join(QLatin1Char(','));
-    }
+        case ParamType::Int: return QString::number(v.toLongLong());
+        case ParamType::Float: return QString::number(v.toDouble(), 'g', 12);
+        case ParamType::Bool: return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+        case ParamType::Choice: return v.toString();
+        case ParamType::IntList:
+        case ParamType::FloatList: {
+            QStringList parts;
+            for (const QVariant& item : v.toList())
+                parts << (p.type == ParamType::IntList ? QString::number(item.toLongLong())
+                                                       : QString::number(item.toDouble(), 'g', 12));
+            return parts.join(QLatin1Char(','));
+        }
     }
     return v.toString();
 }
@@ -259,8 +256,7 @@ void ParamPanel::addRow(const modules::ParamSpec& p, const lessons::VarySpec& v,
             connect(row->ispin, &QSpinBox::valueChanged, this, [this, row](int value) {
                 if (row->spec.multipleOf > 1 && value % row->spec.multipleOf != 0) {
                     // Typed values snap to the module's multiple (e.g. even dimensions).
-                    row->ispin->setValue(int(std::round(double(value) / row->spec.multipleOf)) *
-                                         row->spec.multipleOf);
+                    row->ispin->setValue(int(std::round(double(value) / row->spec.multipleOf)) * row->spec.multipleOf);
                     return;
                 }
                 row->syncSlider();
@@ -273,7 +269,8 @@ void ParamPanel::addRow(const modules::ParamSpec& p, const lessons::VarySpec& v,
             if (row->step > 0)
                 row->dspin->setSingleStep(row->step);
             else
-                row->dspin->setSingleStep(std::max((row->hi - row->lo) / 100.0, std::pow(10.0, -row->dspin->decimals())));
+                row->dspin->setSingleStep(
+                    std::max((row->hi - row->lo) / 100.0, std::pow(10.0, -row->dspin->decimals())));
             connect(row->dspin, &QDoubleSpinBox::valueChanged, this, [this, row](double) {
                 row->syncSlider();
                 emitChanged();
@@ -292,8 +289,7 @@ void ParamPanel::addRow(const modules::ParamSpec& p, const lessons::VarySpec& v,
 
         row->slider = new QSlider(Qt::Horizontal, this);
         const double span = row->step > 0 ? (row->hi - row->lo) / row->step : 0;
-        row->exactSlider = !row->log && row->step > 0 && span <= 2000 &&
-                           std::abs(span - std::round(span)) < 1e-9;
+        row->exactSlider = !row->log && row->step > 0 && span <= 2000 && std::abs(span - std::round(span)) < 1e-9;
         row->slider->setRange(0, row->exactSlider ? int(std::round(span)) : kSliderSteps);
         row->slider->setPageStep(row->exactSlider ? std::max(1, int(span / 10)) : kSliderSteps / 10);
         connect(row->slider, &QSlider::valueChanged, this, [row](int pos) {
@@ -371,13 +367,6 @@ QString ParamPanel::value(const QString& name) const
     for (const Row* row : m_rows)
         if (row->spec.name == name) return row->text();
     return {};
-}
-
-QStringList ParamPanel::variedNames() const
-{
-    QStringList out;
-    for (const Row* row : m_rows) out << row->spec.name;
-    return out;
 }
 
 QWidget* ParamPanel::editor(const QString& name) const

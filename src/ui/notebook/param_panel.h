@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // param_panel.h — the controls under a run block (or in a "run" exercise) for
 // the parameters the lesson lets the reader change (`vary:` lines).
 //
@@ -28,8 +29,8 @@ public:
     // spec may be null (unknown module): the panel is then empty.
     // lessonParams: "name=value" as written in the lesson (start values);
     // vary: what may change; lang: "en"/"zh" for the parameters' help texts.
-    ParamPanel(const modules::ModuleSpec* spec, const QStringList& lessonParams,
-               const QList<lessons::VarySpec>& vary, const QString& lang, QWidget* parent = nullptr);
+    ParamPanel(const modules::ModuleSpec* spec, const QStringList& lessonParams, const QList<lessons::VarySpec>& vary,
+               const QString& lang, QWidget* parent = nullptr);
     ~ParamPanel() override;
 
     // The lesson's assignments with the current values of the varied ones,
@@ -42,7 +43,6 @@ public:
     void setValues(const QMap<QString, QString>& values);
     QString value(const QString& name) const;
     bool setValue(const QString& name, const QString& value);
-    QStringList variedNames() const;
     // The editing widget (spin box, combo box, check box, line edit) of a parameter.
     QWidget* editor(const QString& name) const;
     QPushButton* resetButton() const { return m_reset; }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/notebook/search_index.h"
 
 #include <QRegularExpression>
@@ -16,7 +17,8 @@ QString SearchIndex::plainText(const QString& markdown)
     static const QRegularExpression link(QStringLiteral(R"(!?\[([^\]]*)\]\([^)]*\))"));
     s.replace(link, QStringLiteral("\\1"));
     // Line-leading markers: headings, quotes, list bullets, table rules.
-    static const QRegularExpression lead(QStringLiteral(R"((?m)^[ \t]*(#{1,6}[ \t]+|>[ \t]?|[-*+][ \t]+(\[[ xX]\][ \t]+)?|\d+[.)][ \t]+))"));
+    static const QRegularExpression lead(
+        QStringLiteral(R"((?m)^[ \t]*(#{1,6}[ \t]+|>[ \t]?|[-*+][ \t]+(\[[ xX]\][ \t]+)?|\d+[.)][ \t]+))"));
     s.replace(lead, QString());
     static const QRegularExpression rule(QStringLiteral(R"((?m)^[ \t|:-]*-{3,}[ \t|:-]*$)"));
     s.replace(rule, QString());
@@ -34,8 +36,10 @@ QString SearchIndex::fold(const QString& text)
     out.reserve(text.size());
     for (QChar c : text) {
         char16_t u = c.unicode();
-        if (u >= 0xFF01 && u <= 0xFF5E) u = char16_t(u - 0xFF01 + 0x21);  // full-width ASCII
-        else if (u == 0x3000) u = u' ';
+        if (u >= 0xFF01 && u <= 0xFF5E)
+            u = char16_t(u - 0xFF01 + 0x21);  // full-width ASCII
+        else if (u == 0x3000)
+            u = u' ';
         out.append(QChar(u).toCaseFolded());
     }
     return out;
@@ -53,17 +57,13 @@ void SearchIndex::setCourse(const lessons::Course& course)
             if (s == 0 && step.isIntroduction) parts << ch.summary;
             for (const lessons::Block& b : step.blocks) {
                 switch (b.kind) {
-                case lessons::Block::Kind::Markdown:
-                    parts << b.markdown;
-                    break;
-                case lessons::Block::Kind::Run:
-                    parts << b.run.caption;
-                    break;
-                case lessons::Block::Kind::Exercise:
-                    parts << b.exercise.question;
-                    for (const auto& o : b.exercise.options) parts << o.text;
-                    parts << b.exercise.hints << b.exercise.solution;
-                    break;
+                    case lessons::Block::Kind::Markdown: parts << b.markdown; break;
+                    case lessons::Block::Kind::Run: parts << b.run.caption; break;
+                    case lessons::Block::Kind::Exercise:
+                        parts << b.exercise.question;
+                        for (const auto& o : b.exercise.options) parts << o.text;
+                        parts << b.exercise.hints << b.exercise.solution;
+                        break;
                 }
             }
             Entry e{c, s, ch.title, step.title, {}, {}};
@@ -75,13 +75,6 @@ void SearchIndex::setCourse(const lessons::Course& course)
             m_entries << e;
         }
     }
-}
-
-QString SearchIndex::stepText(int chapter, int step) const
-{
-    for (const Entry& e : m_entries)
-        if (e.chapter == chapter && e.step == step) return e.text;
-    return {};
 }
 
 QList<SearchHit> SearchIndex::find(const QString& query, int maxHits) const

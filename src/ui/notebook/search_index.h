@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // search_index.h — finds text in a course (one language): step titles,
 // Markdown text, run captions, exercise questions, options, hints and
 // solutions. One hit per step, in course order, with a short snippet.
@@ -32,9 +33,6 @@ public:
 
     // Hits for `query` (trimmed; empty or one Latin letter gives none), at most maxHits.
     QList<SearchHit> find(const QString& query, int maxHits = 200) const;
-
-    // The searchable plain text of a step (for tests).
-    QString stepText(int chapter, int step) const;
 
     // Markdown source -> the plain text searched (drops emphasis marks, code
     // ticks, $ delimiters, link targets, heading/list/quote markers).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/notebook/search_panel.h"
 
 #include <QEvent>
@@ -76,7 +77,7 @@ void SearchPanel::search()
         item->setToolTip(tr("%n match(es) in this step", nullptr, h.count));
     }
     if (m_results->count() > 0) m_results->setCurrentRow(0);
-    m_status->setText(query().isEmpty() ? QString()
+    m_status->setText(query().isEmpty()  ? QString()
                       : m_hits.isEmpty() ? tr("No matches")
                                          : tr("%n step(s) found", nullptr, int(m_hits.size())));
 }

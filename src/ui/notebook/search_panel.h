@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // search_panel.h — the search field and its list of matches (Ctrl+F).
 //
 // Typing lists the steps that contain the text (SearchIndex, current

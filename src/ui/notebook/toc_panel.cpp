@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/notebook/toc_panel.h"
 
 #include <QEvent>
@@ -68,10 +69,9 @@ void TocPanel::rebuild()
         const lessons::Chapter& ch = m_course.chapters[c];
         auto* chapterItem = new QTreeWidgetItem(m_tree);
         chapterItem->setText(0, tr("%1. %2").arg(ch.number > 0 ? ch.number : c + 1).arg(ch.title));
-        chapterItem->setToolTip(0, ch.summary.isEmpty()
-                                       ? ch.title
-                                       : tr("%1\n%2\nAbout %n minute(s)", nullptr, ch.minutes)
-                                             .arg(ch.title, ch.summary));
+        chapterItem->setToolTip(
+            0, ch.summary.isEmpty() ? ch.title
+                                    : tr("%1\n%2\nAbout %n minute(s)", nullptr, ch.minutes).arg(ch.title, ch.summary));
         chapterItem->setData(0, kChapterRole, c);
         chapterItem->setData(0, kStepRole, -1);
         QFont f = chapterItem->font(0);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // toc_panel.h — the table of contents: chapters and their steps, with
 // progress marks (steps visited, exercises solved), the current step selected.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pdf_export.h — a course (or some chapters of it) as a printable PDF report.
 //
 // `poslab export` and the window's "Export PDF" both call exportPdf(). It
@@ -43,15 +44,15 @@ namespace poslab::ui {
 struct ExportOptions {
     enum class Solutions { WhenEarned, Always, Never };
 
-    QString courseDir;               // empty: the course shipped with PosLab (lessons::defaultCourseDir())
+    QString courseDir;                    // empty: the course shipped with PosLab (lessons::defaultCourseDir())
     QString lang = QStringLiteral("en");  // "en" or "zh"
-    QList<int> chapters;             // chapter numbers (NN of NN-slug.md), in the order wanted; empty = all
-    QString studentName;             // printed on the title page when not empty
-    QString answersFile;             // the progress store's JSON (ProgressStore); empty = no answers
-    QString outputPath;              // the PDF to write (atomically)
+    QList<int> chapters;                  // chapter numbers (NN of NN-slug.md), in the order wanted; empty = all
+    QString studentName;                  // printed on the title page when not empty
+    QString answersFile;                  // the progress store's JSON (ProgressStore); empty = no answers
+    QString outputPath;                   // the PDF to write (atomically)
     Solutions solutions = Solutions::WhenEarned;
-    int resolution = 300;            // dpi of the QPdfWriter
-    // Training lab (issue 5): the appendix names the stored training run that
+    int resolution = 300;  // dpi of the QPdfWriter
+    // Training lab: the appendix names the stored training run that
     // the chapters' `lab.` run blocks read (lab::latestRun(): date UTC,
     // source, command, machine), or says plainly that none is stored and how
     // to make one. `poslab export --no-train` sets this when it skipped making
@@ -61,9 +62,9 @@ struct ExportOptions {
 
 // One entry of the table of contents, as laid out (for callers and tests).
 struct TocEntry {
-    int level = 1;   // 1 chapter, 2 step, 0 front/back matter (appendix)
-    QString title;   // as printed in the contents
-    int page = 0;    // 1-based physical page (the title page is page 1)
+    int level = 1;  // 1 chapter, 2 step, 0 front/back matter (appendix)
+    QString title;  // as printed in the contents
+    int page = 0;   // 1-based physical page (the title page is page 1)
 };
 
 struct ExportResult {
@@ -72,10 +73,10 @@ struct ExportResult {
     // Failure: anything else (cannot write the file, ...) — exits 1.
     enum class Kind { Ok, UsageError, Failure };
     Kind kind = Kind::Failure;
-    QString message;        // the error; when Ok a one-line summary ("wrote FILE (N pages)")
-    QStringList warnings;   // blocks that failed to run, malformed blocks, image notes
+    QString message;       // the error; when Ok a one-line summary ("wrote FILE (N pages)")
+    QStringList warnings;  // blocks that failed to run, malformed blocks, image notes
     int pageCount = 0;
-    int runCount = 0;       // module runs listed in the appendix
+    int runCount = 0;  // module runs listed in the appendix
     QList<TocEntry> toc;
     qint64 elapsedMs = 0;
     bool ok() const { return kind == Kind::Ok; }

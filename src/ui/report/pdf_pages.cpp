@@ -1,14 +1,15 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/report/pdf_pages.h"
 
-#include "util/atomic_file.h"
 #include "ui/charts/chart_view.h"
 #include "ui/document/fonts.h"
 #include "ui/document/markdown_document.h"
+#include "util/atomic_file.h"
 
 #include <QAbstractTextDocumentLayout>
+#include <QBuffer>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QBuffer>
 #include <QSaveFile>
 #include <QTextBlock>
 #include <QTextDocumentFragment>
@@ -105,7 +106,7 @@ void ChartTextObject::drawObject(QPainter* painter, const QRectF& rect, QTextDoc
     const Entry* e = entry(format);
     if (!e) return;
     painter->save();
-    // Heatmap images would be JPEG-compressed in the PDF otherwise (TECH-NOTES).
+    // Heatmap images would be JPEG-compressed in the PDF otherwise (docs/qt-notes.md, PDF output).
     painter->setRenderHint(QPainter::LosslessImageRendering, true);
     painter->setRenderHint(QPainter::Antialiasing, true);
     painter->translate(rect.topLeft());
@@ -146,9 +147,15 @@ PagedDocument::PagedDocument(QPaintDevice* device, const MarkdownDocument& markd
     m_doc.documentLayout()->registerHandler(ChartTextObject::kObjectType, m_charts);
 }
 
-qreal PagedDocument::textWidthLogical() const { return mmToLogical(kPageWidthMm - kMarginLeftMm - kMarginRightMm); }
+qreal PagedDocument::textWidthLogical() const
+{
+    return mmToLogical(kPageWidthMm - kMarginLeftMm - kMarginRightMm);
+}
 
-qreal PagedDocument::bodyHeightLogical() const { return mmToLogical(kPageHeightMm - kMarginTopMm - kMarginBottomMm); }
+qreal PagedDocument::bodyHeightLogical() const
+{
+    return mmToLogical(kPageHeightMm - kMarginTopMm - kMarginBottomMm);
+}
 
 std::optional<QTextCharFormat> PagedDocument::chartObject(const ChartSpec& spec,
                                                           const std::vector<modules::Output>& outputs, QString* error,
@@ -228,8 +235,10 @@ int PagedDocument::paginate()
                 break;
             }
         }
-        const int framePosition = frameBreaks.isEmpty() ? std::numeric_limits<int>::max() : frameBreaks.first()->firstPosition();
-        const int blockPosition = breakBefore.isEmpty() ? std::numeric_limits<int>::max() : breakBefore.first().position();
+        const int framePosition =
+            frameBreaks.isEmpty() ? std::numeric_limits<int>::max() : frameBreaks.first()->firstPosition();
+        const int blockPosition =
+            breakBefore.isEmpty() ? std::numeric_limits<int>::max() : breakBefore.first().position();
         if (!splitTable && breakBefore.isEmpty() && frameBreaks.isEmpty()) break;
         // One change per pass, the first in the document: a break moves everything after it.
         if (splitTable && splitPosition < framePosition && splitPosition < blockPosition) {
@@ -325,7 +334,9 @@ QStringList PagedDocument::splitRows() const
         for (int r = 0; r < t->rows(); ++r) {
             const auto [top, bottom] = rowExtent(t, r);
             if (bottom > top && pageOf(top) != pageOf(bottom - 1))
-                out << QStringLiteral("a table row is split between pages %1 and %2").arg(pageOf(top) + 1).arg(pageOf(bottom - 1) + 1);
+                out << QStringLiteral("a table row is split between pages %1 and %2")
+                           .arg(pageOf(top) + 1)
+                           .arg(pageOf(bottom - 1) + 1);
         }
     return out;
 }
@@ -341,7 +352,8 @@ QTextFrame* PagedDocument::boxStartingWith(const QTextBlock& b) const
 
 bool PagedDocument::hasBreakBefore(const QTextBlock& b) const
 {
-    if (QTextFrame* f = boxStartingWith(b)) return f->frameFormat().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore;
+    if (QTextFrame* f = boxStartingWith(b))
+        return f->frameFormat().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore;
     return b.blockFormat().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore;
 }
 
@@ -359,7 +371,10 @@ void PagedDocument::setBreakBefore(const QTextBlock& b)
     c.setBlockFormat(f);
 }
 
-int PagedDocument::pageOf(qreal y) const { return std::max(0, int(std::floor(y / m_pageHeight))); }
+int PagedDocument::pageOf(qreal y) const
+{
+    return std::max(0, int(std::floor(y / m_pageHeight)));
+}
 
 qreal PagedDocument::firstLineTop(const QTextBlock& b) const
 {
@@ -387,7 +402,7 @@ PdfStatus paintPages(PagedDocument& pages, QPdfWriter& writer, const QString& la
     QFont footerFont(fonts::font(fonts::Role::Ui, lang, 9), &writer);
     const QColor grey(0x6a, 0x72, 0x7c);
 
-    // Images (lesson figures, heatmaps) stay lossless: JPEG otherwise (TECH-NOTES).
+    // Lesson figures and heatmaps stay lossless, not JPEG (docs/qt-notes.md, PDF output).
     painter.setRenderHint(QPainter::LosslessImageRendering, true);
     painter.setRenderHint(QPainter::Antialiasing, true);
     for (int page = 0; page < pageCount; ++page) {
@@ -417,7 +432,8 @@ PdfStatus paintPages(PagedDocument& pages, QPdfWriter& writer, const QString& la
             const QString elided = fm.elidedText(title, Qt::ElideRight, right - left);
             painter.drawText(QPointF(left, kHeaderBaselineMm * dpmm), elided);
             painter.setPen(QPen(QColor(0xc8, 0xcc, 0xd2), 0.25 * dpmm));
-            painter.drawLine(QPointF(left, (kHeaderBaselineMm + 2.5) * dpmm), QPointF(right, (kHeaderBaselineMm + 2.5) * dpmm));
+            painter.drawLine(QPointF(left, (kHeaderBaselineMm + 2.5) * dpmm),
+                             QPointF(right, (kHeaderBaselineMm + 2.5) * dpmm));
         }
         painter.setPen(grey);
         painter.setFont(footerFont);

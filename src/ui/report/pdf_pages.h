@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 // pdf_pages.h — what the PDF reports share: the course report (pdf_export.cpp)
-// and the grading reports (class_report.cpp). Internal to src/ui.
+// and the grading reports (ui/classroom/class_report.cpp). Internal to src/ui
+// (report and classroom).
 //
 //   · A4 page geometry (margins, header and footer baselines) and the
 //     report's own words in the report's language (Words::t("en", "中文")).
@@ -47,7 +49,10 @@ class MarkdownDocument;
 namespace pdf {
 
 constexpr qreal kLogicalDpi = 96.0;
-inline qreal mmToLogical(qreal mm) { return mm / 25.4 * kLogicalDpi; }
+inline qreal mmToLogical(qreal mm)
+{
+    return mm / 25.4 * kLogicalDpi;
+}
 
 // A4 page geometry, in millimetres.
 constexpr qreal kPageWidthMm = 210;
@@ -108,7 +113,6 @@ public:
 
     explicit ChartTextObject(ChartStyle style, QObject* parent = nullptr);
     int add(Entry e);
-    int count() const { return int(m_entries.size()); }
 
     QSizeF intrinsicSize(QTextDocument* doc, int, const QTextFormat& format) override;
     void drawObject(QPainter* painter, const QRectF& rect, QTextDocument*, int, const QTextFormat& format) override;
@@ -143,7 +147,6 @@ public:
     // there is nothing to show).
     std::optional<QTextCharFormat> chartObject(const ChartSpec& spec, const std::vector<modules::Output>& outputs,
                                                QString* error, qreal maxHeightFraction = 0.82);
-    int chartCount() const { return m_charts->count(); }
 
     // Runs `build` (which fills the document) without laying out after every
     // change, then lays out once. Qt relays out a whole table after each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/window/app_settings.h"
 
 #include <QCoreApplication>
@@ -18,12 +19,10 @@ const QString kState = QStringLiteral("window/state");
 AppSettings::AppSettings(const QString& filePath)
 {
     if (filePath.isEmpty()) {
-        const QString org = QCoreApplication::organizationName().isEmpty()
-                                ? QStringLiteral("PosLab")
-                                : QCoreApplication::organizationName();
-        const QString app = QCoreApplication::applicationName().isEmpty()
-                                ? QStringLiteral("PosLab")
-                                : QCoreApplication::applicationName();
+        const QString org = QCoreApplication::organizationName().isEmpty() ? QStringLiteral("PosLab")
+                                                                           : QCoreApplication::organizationName();
+        const QString app = QCoreApplication::applicationName().isEmpty() ? QStringLiteral("PosLab")
+                                                                          : QCoreApplication::applicationName();
         m_settings = std::make_unique<QSettings>(QSettings::IniFormat, QSettings::UserScope, org, app);
     } else {
         m_settings = std::make_unique<QSettings>(filePath, QSettings::IniFormat);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app_settings.h — what the window remembers between sessions: language,
 // window geometry and dock layout, the steps visited (progress marks in the
 // table of contents), and the last chapter and step as a fallback (the

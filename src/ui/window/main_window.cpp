@@ -1,19 +1,16 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/window/main_window.h"
 
 #include "lessons/course_loader.h"
 #include "lessons/progress_store.h"
 #include "lessons/run_engine.h"
-#include "ui/window/app_settings.h"
 #include "ui/classroom/assignment_banner.h"
-#include "ui/classroom/assignment_dialog.h"
 #include "ui/classroom/assignment_session.h"
-#include "ui/notebook/exercise_widget.h"
-#include "ui/document/fonts.h"
+#include "ui/lab/training_lab_page.h"
 #include "ui/notebook/lesson_view.h"
-#include "ui/report/pdf_export.h"
 #include "ui/notebook/search_panel.h"
 #include "ui/notebook/toc_panel.h"
-#include "ui/lab/training_lab_page.h"
+#include "ui/window/app_settings.h"
 
 #include <QAbstractItemView>
 #include <QAbstractSlider>
@@ -22,122 +19,43 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QDialog>
-#include <QDialogButtonBox>
-#include <QFileDialog>
-#include <QFormLayout>
-#include <QProcess>
-#include <QProgressDialog>
-#include <QPushButton>
-#include <QStandardPaths>
 #include <QComboBox>
-#include <QDir>
 #include <QDockWidget>
-#include <QFileInfo>
 #include <QGraphicsView>
-#include <QInputDialog>
 #include <QKeyEvent>
 #include <QLabel>
-#include <QLibraryInfo>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QRadioButton>
-#include <QRegularExpression>
 #include <QScreen>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTextEdit>
 #include <QToolBar>
-#include <QTranslator>
 #include <QUrl>
 #include <QVBoxLayout>
 
 namespace poslab::ui {
 
-// ---------------------------------------------------------------- translations
-
 namespace {
-QTranslator* g_appTranslator = nullptr;
-QTranslator* g_qtTranslator = nullptr;
-
 // "Next step (Right, PgDown)": every action's tooltip names its shortcuts.
 void setTip(QAction* action, const QString& text)
 {
     QStringList keys;
     for (const QKeySequence& k : action->shortcuts()) keys << k.toString(QKeySequence::NativeText);
-    action->setToolTip(keys.isEmpty() ? text : QCoreApplication::translate("poslab::ui::MainWindow", "%1 (%2)")
-                                                   .arg(text, keys.join(QStringLiteral(", "))));
+    action->setToolTip(keys.isEmpty() ? text
+                                      : QCoreApplication::translate("poslab::ui::MainWindow", "%1 (%2)")
+                                            .arg(text, keys.join(QStringLiteral(", "))));
     action->setStatusTip(text);
-}
-
-QString slugOf(const QString& title)
-{
-    QString s = title.toLower();
-    static const QRegularExpression nonWord(QStringLiteral(R"([^\w\s-])"));
-    s.remove(nonWord);
-    s = s.simplified();
-    s.replace(QLatin1Char(' '), QLatin1Char('-'));
-    return s;
 }
 }  // namespace
 
-bool installUiTranslator(const QString& lang)
-{
-    bool changed = false;
-    for (QTranslator** t : {&g_appTranslator, &g_qtTranslator}) {
-        if (*t) {
-            QCoreApplication::removeTranslator(*t);
-            delete *t;
-            *t = nullptr;
-            changed = true;
-        }
-    }
-    bool ok = true;
-    if (lang == u"zh") {
-        auto* qt = new QTranslator(qApp);
-        // Qt's own strings (standard buttons, file dialogs), if the package is installed.
-        if (qt->load(QStringLiteral("qtbase_zh_CN"), QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {
-            g_qtTranslator = qt;
-            QCoreApplication::installTranslator(qt);
-            changed = true;
-        } else {
-            delete qt;
-        }
-        auto* app = new QTranslator(qApp);
-        if (app->load(QStringLiteral(":/i18n/poslab_zh_CN.qm"))) {
-            g_appTranslator = app;
-            QCoreApplication::installTranslator(app);
-            changed = true;
-        } else {
-            delete app;
-            ok = false;
-        }
-    }
-    // QApplication posts LanguageChange to top-level widgets; deliver it now so
-    // the whole UI speaks the new language when this returns.
-    if (changed) QCoreApplication::sendPostedEvents(nullptr, QEvent::LanguageChange);
-    return ok;
-}
-
-QString defaultExportDir()
-{
-    // A fresh account often has no Documents folder; the file dialog would then
-    // open in the working directory (QA saw the source tree offered).
-    const QString docs = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-    if (!docs.isEmpty() && QFileInfo(docs).isDir()) return docs;
-    return QDir::homePath();
-}
-
-// ---------------------------------------------------------------- MainWindow
-
-MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
-    : QMainWindow(parent), m_options(options)
+MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMainWindow(parent), m_options(options)
 {
     setObjectName(QStringLiteral("PosLabMainWindow"));
-    m_courseDir = options.courseDir.isEmpty() ? lessons::defaultCourseDir() : options.courseDir;
     m_settings = std::make_unique<AppSettings>(options.settingsFile);
     m_store = new lessons::ProgressStore(options.progressFile, this);
     const bool progressLoaded = m_store->load();
@@ -149,12 +67,10 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     auto* centralColumn = new QVBoxLayout(central);
     centralColumn->setContentsMargins(0, 0, 0, 0);
     centralColumn->setSpacing(0);
-    m_pages = new QStackedWidget(central);
-    m_pages->addWidget(m_view);
-    centralColumn->addWidget(m_pages, 1);
+    auto* pages = new QStackedWidget(central);  // the lessons, the Training Lab
+    pages->addWidget(m_view);
+    centralColumn->addWidget(pages, 1);
     setCentralWidget(central);
-    connect(m_view, &LessonView::courseLinkActivated, this, &MainWindow::onCourseLink);
-    connect(m_view, &LessonView::exerciseSolvedChanged, this, [this] { updateProgressMarks(); });
 
     setupActions();
     // In assignment mode: the assignment's strip above the lesson pane.
@@ -162,6 +78,12 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     m_banner->hide();
     centralColumn->insertWidget(0, m_banner);
     setupDocks();
+    m_navigator = new CourseNavigator(options.courseDir.isEmpty() ? lessons::defaultCourseDir() : options.courseDir,
+                                      m_view, m_toc, m_search, m_store, m_settings.get(), this);
+    m_exporter = new ExportController(this, m_export, m_navigator, m_store, this);
+    m_assignments = new AssignmentController(this, m_navigator, m_view, m_banner, options.assignmentDraftDir, this);
+    m_labPage = new LabPageController(this, pages, m_view, m_dock, m_showLab, m_navigator, options.labResultsDir, this);
+    wireControllers();
     setupMenus();
     setupToolBar();
     statusBar();
@@ -170,25 +92,23 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
         statusBar()->showMessage(tr("Your answers could not be saved: %1").arg(message));
     });
     if (!progressLoaded && !m_store->lastError().isEmpty())
-        statusBar()->showMessage(tr("Saved progress could not be read (%1); starting afresh.").arg(m_store->lastError()));
+        statusBar()->showMessage(
+            tr("Saved progress could not be read (%1); starting afresh.").arg(m_store->lastError()));
 
     qApp->installEventFilter(this);
 
     // Language: --lang, then the saved one, then the system locale.
-    m_lang = m_settings->startLanguage(options.language);
-    installUiTranslator(m_lang);
-    QFont uiFont = QApplication::font();
-    uiFont.setFamilies(fonts::families(fonts::Role::Ui, m_lang));
-    setFont(uiFont);
-    loadCourse(m_lang);
+    const QString lang = m_settings->startLanguage(options.language);
+    installUiTranslator(lang);
+    setFont(uiFont(lang));
+    m_navigator->switchLanguage(lang);
     retranslateUi();
 
     if (options.restoreGeometry && !m_settings->geometry().isEmpty()) {
         restoreGeometry(m_settings->geometry());
     } else {
         QSize size(1280, 860);
-        if (QScreen* screen = QGuiApplication::primaryScreen())
-            size = size.boundedTo(screen->availableSize() * 0.92);
+        if (QScreen* screen = QGuiApplication::primaryScreen()) size = size.boundedTo(screen->availableSize() * 0.92);
         resize(size);
     }
     if (options.restoreGeometry && !m_settings->windowState().isEmpty()) restoreState(m_settings->windowState());
@@ -200,10 +120,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
         chapterId = m_settings->lastChapterId();
         step = m_settings->lastStep();
     }
-    int chapter = 0;
-    for (int i = 0; i < course().chapters.size(); ++i)
-        if (course().chapters[i].id == chapterId) chapter = i;
-    goTo(chapter, std::max(step, 0));
+    goTo(m_navigator->chapterIndexOf(chapterId), std::max(step, 0));
 }
 
 MainWindow::~MainWindow()
@@ -211,19 +128,11 @@ MainWindow::~MainWindow()
     qApp->removeEventFilter(this);
     // A run still going (the window was deleted without closing) stops and is
     // stored while the window is whole.
-    if (m_lab) m_lab->shutdown();
+    if (TrainingLabPage* lab = trainingLabPage()) lab->shutdown();
     saveWindowSettings();
     // Pages first: their cards cancel runs on the engine they hold.
     delete m_view;
     m_view = nullptr;
-}
-
-const lessons::Course& MainWindow::course() const
-{
-    static const lessons::Course empty;
-    if (m_session) return m_assignmentCourse;
-    auto it = m_courses.constFind(m_lang);
-    return it == m_courses.constEnd() ? empty : it.value();
 }
 
 void MainWindow::setupActions()
@@ -232,13 +141,11 @@ void MainWindow::setupActions()
     m_prev->setIcon(style()->standardIcon(QStyle::SP_ArrowBack, nullptr, this));
     m_prev->setShortcuts({QKeySequence(Qt::Key_Left), QKeySequence(Qt::Key_PageUp)});
     m_prev->setShortcutContext(Qt::WindowShortcut);
-    connect(m_prev, &QAction::triggered, this, &MainWindow::previousStep);
 
     m_next = new QAction(this);
     m_next->setIcon(style()->standardIcon(QStyle::SP_ArrowForward, nullptr, this));
     m_next->setShortcuts({QKeySequence(Qt::Key_Right), QKeySequence(Qt::Key_PageDown)});
     m_next->setShortcutContext(Qt::WindowShortcut);
-    connect(m_next, &QAction::triggered, this, &MainWindow::nextStep);
 
     m_switchLang = new QAction(this);
     m_switchLang->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
@@ -254,7 +161,6 @@ void MainWindow::setupActions()
     m_export = new QAction(this);
     m_export->setIcon(style()->standardIcon(QStyle::SP_DialogSaveButton, nullptr, this));
     m_export->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    connect(m_export, &QAction::triggered, this, &MainWindow::exportPdf);
 
     m_find = new QAction(this);
     m_find->setIcon(style()->standardIcon(QStyle::SP_FileDialogContentsView, nullptr, this));
@@ -276,32 +182,28 @@ void MainWindow::setupActions()
     m_showLab->setIcon(style()->standardIcon(QStyle::SP_ComputerIcon, nullptr, this));
     m_showLab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
     m_showLab->setShortcutContext(Qt::WindowShortcut);
-    connect(m_showLab, &QAction::triggered, this, &MainWindow::showTrainingLab);
 
     m_openAssignment = new QAction(this);
     m_openAssignment->setObjectName(QStringLiteral("openAssignment"));
     m_openAssignment->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton, nullptr, this));
     m_openAssignment->setShortcut(QKeySequence::Open);
-    connect(m_openAssignment, &QAction::triggered, this, &MainWindow::chooseAssignmentFile);
 
     m_newAssignment = new QAction(this);
     m_newAssignment->setObjectName(QStringLiteral("newAssignment"));
     m_newAssignment->setIcon(style()->standardIcon(QStyle::SP_FileDialogNewFolder, nullptr, this));
-    connect(m_newAssignment, &QAction::triggered, this, &MainWindow::newAssignment);
 
     m_submitAssignment = new QAction(this);
     m_submitAssignment->setObjectName(QStringLiteral("submitAssignment"));
     m_submitAssignment->setIcon(style()->standardIcon(QStyle::SP_DialogApplyButton, nullptr, this));
     m_submitAssignment->setEnabled(false);
-    connect(m_submitAssignment, &QAction::triggered, this, &MainWindow::submitAssignment);
 
     m_leaveAssignment = new QAction(this);
     m_leaveAssignment->setObjectName(QStringLiteral("leaveAssignment"));
     m_leaveAssignment->setIcon(style()->standardIcon(QStyle::SP_DialogCloseButton, nullptr, this));
     m_leaveAssignment->setEnabled(false);
-    connect(m_leaveAssignment, &QAction::triggered, this, &MainWindow::leaveAssignment);
 
-    for (QAction* a : {m_prev, m_next, m_switchLang, m_export, m_find, m_showLab, m_quit, m_openAssignment}) addAction(a);
+    for (QAction* a : {m_prev, m_next, m_switchLang, m_export, m_find, m_showLab, m_quit, m_openAssignment})
+        addAction(a);
 }
 
 void MainWindow::setupDocks()
@@ -333,6 +235,31 @@ void MainWindow::setupDocks()
 
     m_toggleToc = m_dock->toggleViewAction();
     m_toggleToc->setShortcut(QKeySequence(Qt::Key_F9));
+}
+
+void MainWindow::wireControllers()
+{
+    connect(m_prev, &QAction::triggered, m_navigator, &CourseNavigator::previousStep);
+    connect(m_next, &QAction::triggered, m_navigator, &CourseNavigator::nextStep);
+    connect(m_navigator, &CourseNavigator::positionChanged, this, &MainWindow::updateNavigation);
+    connect(m_navigator, &CourseNavigator::stepShown, this, &MainWindow::stepShown);
+    connect(m_view, &LessonView::courseLinkActivated, this, &MainWindow::onCourseLink);
+
+    connect(m_export, &QAction::triggered, m_exporter, &ExportController::exportPdf);
+    connect(m_exporter, &ExportController::finished, this, &MainWindow::exportFinished);
+
+    connect(m_openAssignment, &QAction::triggered, m_assignments, &AssignmentController::chooseFile);
+    connect(m_newAssignment, &QAction::triggered, m_assignments, &AssignmentController::newAssignment);
+    connect(m_submitAssignment, &QAction::triggered, m_assignments, &AssignmentController::submit);
+    connect(m_leaveAssignment, &QAction::triggered, m_assignments, &AssignmentController::leave);
+    connect(m_assignments, &AssignmentController::lessonsRequested, this, [this] { showTrainingLab(false); });
+
+    connect(m_showLab, &QAction::triggered, m_labPage, &LabPageController::show);
+    connect(m_labPage, &LabPageController::shownChanged, this, &MainWindow::updateNavigation);
+    connect(m_assignments, &AssignmentController::modeChanged, this, [this](bool on) {
+        updateAssignmentUi(on);
+        emit assignmentModeChanged(on);
+    });
 }
 
 void MainWindow::setupMenus()
@@ -397,10 +324,10 @@ void MainWindow::retranslateUi()
     m_next->setText(tr("Next"));
     setTip(m_next, tr("Next step"));
     // The switch names the other language in that language, so anyone can find it.
-    m_switchLang->setText(m_lang == u"zh" ? QStringLiteral("English") : QStringLiteral("中文"));
-    setTip(m_switchLang, m_lang == u"zh" ? tr("Switch to English") : tr("Switch to Chinese"));
-    m_langEn->setChecked(m_lang != u"zh");
-    m_langZh->setChecked(m_lang == u"zh");
+    m_switchLang->setText(language() == u"zh" ? QStringLiteral("English") : QStringLiteral("中文"));
+    setTip(m_switchLang, language() == u"zh" ? tr("Switch to English") : tr("Switch to Chinese"));
+    m_langEn->setChecked(language() != u"zh");
+    m_langZh->setChecked(language() == u"zh");
     m_langEn->setToolTip(tr("Show the course and the window in English"));
     m_langZh->setToolTip(tr("Show the course and the window in Chinese"));
     m_export->setText(tr("Export PDF\u2026"));
@@ -419,7 +346,8 @@ void MainWindow::retranslateUi()
     m_submitAssignment->setText(tr("Submit\u2026"));
     setTip(m_submitAssignment, tr("Save your answers to a file to hand in to your teacher"));
     m_leaveAssignment->setText(tr("Leave Assignment"));
-    setTip(m_leaveAssignment, tr("Go back to the course; your answers stay saved for when you open the assignment again"));
+    setTip(m_leaveAssignment,
+           tr("Go back to the course; your answers stay saved for when you open the assignment again"));
     m_toggleToc->setText(tr("Contents"));
     setTip(m_toggleToc, tr("Show or hide the table of contents"));
     m_dock->setWindowTitle(tr("Contents"));
@@ -442,92 +370,17 @@ void MainWindow::changeEvent(QEvent* event)
     QMainWindow::changeEvent(event);
 }
 
-void MainWindow::loadCourse(const QString& lang)
-{
-    if (!m_courses.contains(lang)) {
-        lessons::CourseLoadResult r = lessons::loadCourse(m_courseDir, lang);
-        if (r.course.lang.isEmpty()) r.course.lang = lang;
-        m_diagnostics = r.diagnostics;
-        m_courses.insert(lang, r.course);
-        for (const lessons::Diagnostic& d : r.diagnostics) qWarning().noquote() << d.toString();
-    }
-    if (m_session) m_assignmentCourse = m_session->assignmentCourse(m_courses.value(lang), lang);
-    m_toc->setCourse(course());
-    m_search->setCourse(course());
-    updateProgressMarks();
-}
-
-bool MainWindow::goTo(int chapter, int step)
-{
-    const lessons::Course& c = course();
-    if (c.chapters.isEmpty()) {
-        m_chapter = m_step = -1;
-        QStringList problems;
-        for (const lessons::Diagnostic& d : m_diagnostics) problems << d.toString();
-        m_view->showMessage(tr("No lessons found"),
-                            tr("PosLab found no chapters in %1 (language: %2).")
-                                    .arg(QDir::toNativeSeparators(m_courseDir), m_lang) +
-                                (problems.isEmpty() ? QString() : QStringLiteral("\n\n") + problems.join(u'\n')));
-        updateNavigation();
-        return false;
-    }
-    if (chapter < 0 || chapter >= c.chapters.size()) return false;
-    const lessons::Chapter& ch = c.chapters[chapter];
-    step = std::clamp(step, 0, std::max<int>(0, int(ch.steps.size()) - 1));
-    m_chapter = chapter;
-    m_step = step;
-    m_view->showStep(c, chapter, step);
-    m_toc->setCurrent(chapter, step);
-    if (m_session) {
-        // The course's own progress and position stay as the learner left them.
-        m_session->markVisited(ch.id, step);
-    } else {
-        m_store->setLastPosition(ch.id, step);
-        m_settings->setLastPosition(ch.id, step);
-        m_settings->markVisited(ch.id, step);
-    }
-    updateProgressMarks();
-    updateNavigation();
-    emit stepShown(chapter, step);
-    return true;
-}
-
-void MainWindow::nextStep()
-{
-    const lessons::Course& c = course();
-    if (m_chapter < 0) return;
-    if (m_step + 1 < c.chapters[m_chapter].steps.size())
-        goTo(m_chapter, m_step + 1);
-    else if (m_chapter + 1 < c.chapters.size())
-        goTo(m_chapter + 1, 0);
-}
-
-void MainWindow::previousStep()
-{
-    const lessons::Course& c = course();
-    if (m_chapter < 0) return;
-    if (m_step > 0)
-        goTo(m_chapter, m_step - 1);
-    else if (m_chapter > 0)
-        goTo(m_chapter - 1, int(c.chapters[m_chapter - 1].steps.size()) - 1);
-}
-
-QString MainWindow::stepCounterText() const
-{
-    if (m_chapter < 0 || m_chapter >= course().chapters.size()) return QStringLiteral("\u2013 / \u2013");
-    return QStringLiteral("%1 / %2").arg(m_step + 1).arg(course().chapters[m_chapter].steps.size());
-}
-
 void MainWindow::updateNavigation()
 {
     if (!m_counter) return;
     const lessons::Course& c = course();
-    const bool any = m_chapter >= 0 && m_chapter < c.chapters.size() && m_step >= 0;
+    const int chapter = chapterIndex(), step = stepIndex();
+    const bool any = chapter >= 0 && chapter < c.chapters.size() && step >= 0;
     // On the Training Lab page ←/→ would leave it unasked: stepping waits for the lessons.
     const bool lessons = !isTrainingLabShown();
-    m_prev->setEnabled(lessons && any && (m_step > 0 || m_chapter > 0));
+    m_prev->setEnabled(lessons && any && (step > 0 || chapter > 0));
     m_next->setEnabled(lessons && any &&
-                       (m_step + 1 < c.chapters[m_chapter].steps.size() || m_chapter + 1 < c.chapters.size()));
+                       (step + 1 < c.chapters[chapter].steps.size() || chapter + 1 < c.chapters.size()));
     m_counter->setText(stepCounterText());
     m_counter->setEnabled(lessons);
     if (!lessons) {
@@ -535,14 +388,14 @@ void MainWindow::updateNavigation()
         return;
     }
     if (any) {
-        const lessons::Chapter& ch = c.chapters[m_chapter];
+        const lessons::Chapter& ch = c.chapters[chapter];
         m_counter->setToolTip(tr("Step %1 of %2 in chapter %3, \u201c%4\u201d")
-                                  .arg(m_step + 1)
+                                  .arg(step + 1)
                                   .arg(ch.steps.size())
-                                  .arg(ch.number > 0 ? ch.number : m_chapter + 1)
+                                  .arg(ch.number > 0 ? ch.number : chapter + 1)
                                   .arg(ch.title));
-        if (m_session)
-            setWindowTitle(tr("%1 \u2014 %2 \u2014 PosLab").arg(ch.title, m_session->assignment().title));
+        if (isAssignmentMode())
+            setWindowTitle(tr("%1 \u2014 %2 \u2014 PosLab").arg(ch.title, assignmentSession()->assignment().title));
         else
             setWindowTitle(tr("%1 \u2014 PosLab").arg(ch.title));
     } else {
@@ -551,108 +404,40 @@ void MainWindow::updateNavigation()
     }
 }
 
-void MainWindow::updateProgressMarks()
+void MainWindow::updateAssignmentUi(bool on)
 {
-    TocProgress p;
-    if (m_session) {
-        p.visited = m_session->visitedSteps();
-        p.solvedExercises = m_session->answeredIds();
-        p.countsAnswered = true;
-        m_toc->setProgress(p);
-        return;
-    }
-    for (const lessons::Chapter& ch : course().chapters) {
-        const QList<int> visited = m_settings->visitedSteps(ch.id);
-        p.visited.insert(ch.id, QSet<int>(visited.begin(), visited.end()));
-    }
-    for (const QString& id : m_store->exerciseIds())
-        if (m_store->exercise(id).solved) p.solvedExercises.insert(id);
-    m_toc->setProgress(p);
+    m_banner->setVisible(on);
+    m_submitAssignment->setEnabled(on);
+    m_leaveAssignment->setEnabled(on);
+    // The PDF report is the course's; in an assignment the answers are handed in with Submit.
+    m_exporter->setAvailable(!on);
+    updateNavigation();
 }
 
 void MainWindow::setLanguage(const QString& lang)
 {
     const QString l = AppSettings::normalizeLanguage(lang);
     if (l.isEmpty()) return;
-    if (l == m_lang) {
+    if (l == language()) {
         retranslateUi();
         return;
     }
     // Same chapter (by id) and step in the other language.
-    const QString chapterId = m_chapter >= 0 ? course().chapters[m_chapter].id : QString();
-    const int step = m_step;
-    m_lang = l;
+    const int step = stepIndex();
     m_settings->setLanguage(l);
-    loadCourse(l);  // before the translator, so LanguageChange handlers see this language's course
-    int chapter = 0;
-    for (int i = 0; i < course().chapters.size(); ++i)
-        if (course().chapters[i].id == chapterId) chapter = i;
-    m_chapter = -1;  // the indexes belong to the other language's course until goTo
+    // The course before the translator, so LanguageChange handlers see this language's course.
+    const int chapter = m_navigator->switchLanguage(l);
     installUiTranslator(l);
-    QFont uiFont = QApplication::font();
-    uiFont.setFamilies(fonts::families(fonts::Role::Ui, l));
-    setFont(uiFont);
+    setFont(uiFont(l));
     goTo(chapter, std::max(step, 0));
     retranslateUi();
-    if (m_session) m_banner->showSession(m_session, m_lang);
+    m_assignments->updateBannerLanguage();
     emit languageChanged(l);
 }
 
 void MainWindow::toggleLanguage()
 {
-    setLanguage(m_lang == u"zh" ? QStringLiteral("en") : QStringLiteral("zh"));
-}
-
-bool MainWindow::isTrainingLabShown() const { return m_lab && m_pages->currentWidget() == m_lab; }
-
-void MainWindow::showTrainingLab(bool show)
-{
-    if (show && !m_lab) {
-        m_lab = new TrainingLabPage(m_pages, m_options.labResultsDir);
-        m_pages->addWidget(m_lab);
-        connect(m_lab, &TrainingLabPage::backToLessonsRequested, this, [this] { showTrainingLab(false); });
-        connect(m_lab, &TrainingLabPage::runFinished, this, [this](bool cancelled) {
-            if (!m_lab) return;
-            m_labResultsChanged = true;
-            const QString where = QDir::toNativeSeparators(m_lab->savedPath());
-            if (!where.isEmpty())
-                statusBar()->showMessage(cancelled ? tr("Training cancelled; what finished is stored in %1").arg(where)
-                                                   : tr("Training finished; stored in %1").arg(where),
-                                         10000);
-        });
-    } else if (show && m_lab) {
-        m_lab->refreshFromStore();
-    }
-    const bool wasShown = isTrainingLabShown();
-    if (m_lab) m_pages->setCurrentWidget(show ? static_cast<QWidget*>(m_lab) : m_view);
-    // The lab wants the width for its form and charts; the contents come back with the lessons.
-    if (show && !wasShown) {
-        m_contentsBeforeLab = m_dock->isVisible();
-        m_dock->hide();
-    } else if (!show && wasShown && m_contentsBeforeLab) {
-        m_dock->show();
-    }
-    m_showLab->setChecked(show);
-    if (show) m_lab->setFocus();
-    // Back on the lessons after a run: a step that reads the stored results
-    // (a `lab.` run block) is drawn again, so it shows the new run.
-    if (!show && wasShown && m_labResultsChanged) {
-        m_labResultsChanged = false;
-        if (currentStepReadsLabResults()) goTo(m_chapter, m_step);
-    }
-    updateNavigation();
-}
-
-bool MainWindow::currentStepReadsLabResults() const
-{
-    const lessons::Course& c = course();
-    if (m_chapter < 0 || m_chapter >= c.chapters.size()) return false;
-    const lessons::Chapter& ch = c.chapters[m_chapter];
-    if (m_step < 0 || m_step >= ch.steps.size()) return false;
-    for (const lessons::Block& b : ch.steps[m_step].blocks)
-        if (b.kind == lessons::Block::Kind::Run && b.run.moduleId.startsWith(QLatin1String("lab.")))
-            return true;
-    return false;
+    setLanguage(language() == u"zh" ? QStringLiteral("en") : QStringLiteral("zh"));
 }
 
 void MainWindow::focusSearch()
@@ -669,38 +454,11 @@ void MainWindow::onSearchHit(int chapter, int step, const QString& query)
     m_view->highlight(query);
 }
 
-void MainWindow::onCourseLink(const QUrl& url, const QString& chapterFile)
+void MainWindow::onCourseLink(const QUrl& url)
 {
-    const lessons::Course& c = course();
-    int chapter = m_chapter;
-    const QString path = url.path();
-    if (!path.isEmpty()) {
-        const QString name = QFileInfo(path).fileName();
-        chapter = -1;
-        for (int i = 0; i < c.chapters.size(); ++i)
-            if (QFileInfo(c.chapters[i].file).fileName() == name) chapter = i;
-        if (chapter < 0) {
-            statusBar()->showMessage(tr("The link %1 does not lead to a chapter of this course.").arg(url.toString()),
-                                     6000);
-            return;
-        }
-    }
-    if (chapter < 0) return;
-    int step = 0;
-    const QString fragment = url.fragment();
-    if (!fragment.isEmpty()) {
-        bool isNumber = false;
-        const int n = fragment.toInt(&isNumber);
-        if (isNumber) {
-            step = n - 1;
-        } else {
-            const auto& steps = c.chapters[chapter].steps;
-            for (int i = 0; i < steps.size(); ++i)
-                if (slugOf(steps[i].title) == fragment.toLower()) step = i;
-        }
-    }
-    Q_UNUSED(chapterFile);
-    goTo(chapter, step);
+    if (!m_navigator->followLink(url))
+        statusBar()->showMessage(tr("The link %1 does not lead to a chapter of this course.").arg(url.toString()),
+                                 6000);
 }
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event)
@@ -734,23 +492,23 @@ void MainWindow::saveWindowSettings()
 {
     if (!m_settings) return;
     // The lab hides the contents for its own width; the saved layout is the lessons'.
-    if (isTrainingLabShown() && m_contentsBeforeLab && m_dock && !m_dock->isVisible()) m_dock->show();
+    m_labPage->restoreContents();
     m_settings->setGeometry(saveGeometry());
     m_settings->setWindowState(saveState());
-    m_settings->setLanguage(m_lang);
+    m_settings->setLanguage(language());
     m_settings->sync();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    if (!confirmLeavingUnsavedDraft()) {
+    if (!m_assignments->confirmLeavingUnsavedDraft()) {
         event->ignore();
         return;
     }
     // A training run stops after its current step; what finished is stored.
-    if (m_lab && m_lab->isRunning()) {
+    if (TrainingLabPage* lab = trainingLabPage(); lab && lab->isRunning()) {
         statusBar()->showMessage(tr("Stopping the training run\u2026"));
-        m_lab->shutdown();
+        lab->shutdown();
     }
     saveWindowSettings();
     QMainWindow::closeEvent(event);
@@ -762,351 +520,6 @@ void MainWindow::showAbout()
                        tr("<h3>PosLab %1</h3><p>A notebook that teaches positional encoding in Transformers: "
                           "lessons in Chinese and English, live charts from C++ modules, exercises, PDF reports.</p>")
                            .arg(QCoreApplication::applicationVersion()));
-}
-
-void MainWindow::exportPdf()
-{
-    if (m_exportProcess || m_exportProgress) return;  // one export at a time
-    QDialog dialog(this);
-    dialog.setWindowTitle(tr("Export PDF"));
-    auto* form = new QFormLayout(&dialog);
-    auto* current = new QRadioButton(&dialog);
-    auto* whole = new QRadioButton(tr("The whole course"), &dialog);
-    const bool haveChapter = m_chapter >= 0;
-    if (haveChapter) {
-        const lessons::Chapter& ch = course().chapters[m_chapter];
-        current->setText(tr("Current chapter: %1. %2").arg(m_chapter + 1).arg(ch.title));
-    } else {
-        current->setText(tr("Current chapter"));
-        current->setEnabled(false);
-    }
-    (haveChapter ? current : whole)->setChecked(true);
-    auto* scope = new QVBoxLayout;
-    scope->addWidget(current);
-    scope->addWidget(whole);
-    form->addRow(tr("Export:"), scope);
-    auto* student = new QLineEdit(&dialog);
-    student->setPlaceholderText(tr("optional"));
-    student->setAccessibleName(tr("Student name"));
-    form->addRow(tr("&Student name:"), student);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
-    buttons->button(QDialogButtonBox::Ok)->setText(tr("Export…"));
-    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    form->addRow(buttons);
-    if (dialog.exec() != QDialog::Accepted) return;
-
-    const bool chapterOnly = current->isChecked() && haveChapter;
-    const QString base = chapterOnly ? course().chapters[m_chapter].id : QStringLiteral("course");
-    const QString dir = defaultExportDir();
-    const QString suggested = QDir(dir).filePath(QStringLiteral("poslab-%1-%2.pdf").arg(base, m_lang));
-    QString path = QFileDialog::getSaveFileName(this, tr("Export PDF"), suggested, tr("PDF documents (*.pdf)"));
-    if (path.isEmpty()) return;
-    if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".pdf");
-
-    ExportOptions options;
-    options.lang = m_lang;
-    options.outputPath = path;
-    options.studentName = student->text().trimmed();
-    if (chapterOnly) options.chapters = {course().chapters[m_chapter].number};
-    startExport(options);
-}
-
-void MainWindow::startExport(const ExportOptions& given)
-{
-    if (m_exportProcess || m_exportProgress) return;
-    ExportOptions options = given;
-    if (options.courseDir.isEmpty()) options.courseDir = m_courseDir;
-    if (options.lang.isEmpty()) options.lang = m_lang;
-    m_store->save();  // every change is saved already; this makes sure the file exists
-    if (options.answersFile.isEmpty() && QFileInfo::exists(m_store->filePath())) options.answersFile = m_store->filePath();
-    const QString path = options.outputPath;
-
-    m_exportProgress = new QProgressDialog(tr("Exporting %1…").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 0,
-                                           this);
-    m_exportProgress->setWindowTitle(tr("Export PDF"));
-    m_exportProgress->setMinimumDuration(0);
-    m_exportProgress->setWindowModality(Qt::WindowModal);
-    m_exportProgress->setAutoClose(false);
-    m_exportProgress->setAutoReset(false);
-    m_exportProgress->setAccessibleName(tr("Export progress"));
-    m_export->setEnabled(false);
-    statusBar()->showMessage(tr("Exporting %1…").arg(QDir::toNativeSeparators(path)));
-
-    // In the poslab executable: `poslab export` as a child process, so the
-    // window keeps painting and answering while the report is laid out.
-    const QString self = QCoreApplication::applicationFilePath();
-    if (QFileInfo(self).baseName() == u"poslab") {
-        QStringList args{QStringLiteral("export"), QStringLiteral("--course"), options.courseDir,
-                         QStringLiteral("--lang"), options.lang};
-        if (!options.chapters.isEmpty()) {
-            QStringList numbers;
-            for (int n : options.chapters) numbers << QString::number(n);
-            args << QStringLiteral("--chapters") << numbers.join(QLatin1Char(','));
-        }
-        if (!options.studentName.isEmpty()) args << QStringLiteral("--student") << options.studentName;
-        if (!options.answersFile.isEmpty()) args << QStringLiteral("--answers") << options.answersFile;
-        args << QStringLiteral("-o") << path;
-        auto* process = new QProcess(this);
-        m_exportProcess = process;
-        process->setProcessChannelMode(QProcess::MergedChannels);
-        connect(m_exportProgress, &QProgressDialog::canceled, process, [process] { process->kill(); });
-        connect(process, &QProcess::finished, this, [this, process, path](int code, QProcess::ExitStatus status) {
-            const QString output = QString::fromUtf8(process->readAll()).trimmed();
-            process->deleteLater();
-            if (status != QProcess::NormalExit)
-                finishExport(false, tr("The export was cancelled."), path);
-            else
-                finishExport(code == 0, output.isEmpty() ? tr("Exit status %1").arg(code) : output, path);
-        });
-        connect(process, &QProcess::errorOccurred, this, [this, process, path](QProcess::ProcessError e) {
-            if (e != QProcess::FailedToStart) return;
-            process->deleteLater();
-            finishExport(false, process->errorString(), path);
-        });
-        process->start(self, args);
-        return;
-    }
-
-    // Elsewhere (tests, other hosts): in-process; the exporter must run in the GUI thread.
-    m_exportProgress->setCancelButton(nullptr);
-    m_exportProgress->show();
-    QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
-    const ExportResult r = poslab::ui::exportPdf(options);
-    finishExport(r.ok(), r.message, path);
-}
-
-void MainWindow::finishExport(bool ok, const QString& message, const QString& path)
-{
-    if (m_exportProgress) {
-        m_exportProgress->close();
-        m_exportProgress->deleteLater();
-        m_exportProgress = nullptr;
-    }
-    m_exportProcess = nullptr;
-    m_export->setEnabled(!m_session);
-    if (ok) {
-        statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 10000);
-    } else {
-        statusBar()->showMessage(tr("Export failed: %1").arg(message), 10000);
-        showMessageBox(QMessageBox::Warning, tr("Export PDF"), tr("The PDF could not be written.\n\n%1").arg(message));
-    }
-    emit exportFinished(ok, message);
-}
-
-void MainWindow::showMessageBox(QMessageBox::Icon icon, const QString& title, const QString& text)
-{
-    auto* box = new QMessageBox(icon, title, text, QMessageBox::Ok, this);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    box->open();
-}
-
-// ---------------------------------------------------------------- assignments
-
-void MainWindow::chooseAssignmentFile()
-{
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open Assignment"), defaultExportDir(),
-        tr("PosLab assignments (*%1);;All files (*)").arg(QLatin1String(lessons::kAssignmentSuffix)));
-    if (!path.isEmpty()) openAssignmentFile(path);
-}
-
-bool MainWindow::openAssignmentFile(const QString& path, const QString& studentName)
-{
-    lessons::Assignment assignment;
-    const lessons::FileProblem problem = lessons::readAssignment(path, &assignment);
-    if (!problem.ok()) {
-        showMessageBox(QMessageBox::Warning, tr("Open Assignment"),
-                       tr("This assignment cannot be opened.\n\n%1").arg(lessons::describeProblem(problem, m_lang)));
-        return false;
-    }
-    return openAssignment(assignment, path, studentName);
-}
-
-QString MainWindow::askStudentName(const QString& assignmentTitle)
-{
-    QInputDialog dialog(this);
-    dialog.setObjectName(QStringLiteral("studentNameDialog"));
-    dialog.setWindowTitle(tr("Your Name"));
-    dialog.setLabelText(tr("Assignment \u201c%1\u201d.\nYour name, as your teacher should see it on your answers:")
-                            .arg(assignmentTitle));
-    dialog.setInputMode(QInputDialog::TextInput);
-    if (auto* field = dialog.findChild<QLineEdit*>()) field->setMaxLength(200);  // what an answer file holds
-    while (dialog.exec() == QDialog::Accepted) {
-        const QString name = dialog.textValue().trimmed();
-        if (!name.isEmpty()) return name;
-    }
-    return {};
-}
-
-bool MainWindow::openAssignment(const lessons::Assignment& assignment, const QString& sourcePath,
-                                const QString& studentName)
-{
-    QString draftPath;
-    if (!m_options.assignmentDraftDir.isEmpty())
-        draftPath = QDir(m_options.assignmentDraftDir).filePath(QFileInfo(lessons::draftAnswersPath(assignment)).fileName());
-    auto session = std::make_unique<AssignmentSession>(assignment, sourcePath, draftPath);
-    const lessons::FileProblem draftProblem = session->restoreDraft();
-    if (!session->hasStudent()) {
-        QString name = studentName.trimmed();
-        while (!session->startDraft(name)) {
-            name = askStudentName(assignment.title);
-            if (name.isEmpty()) return false;  // cancelled: nothing changes
-        }
-    }
-    if (m_session) {
-        leaveAssignment();
-        if (m_session) return false;  // the learner kept the unsaved one
-    } else if (m_chapter >= 0 && m_chapter < course().chapters.size()) {
-        m_courseChapterBefore = course().chapters[m_chapter].id;
-        m_courseStepBefore = m_step;
-    }
-
-    m_session = session.release();
-    m_session->setParent(this);
-    connect(m_session, &AssignmentSession::answersChanged, this, [this] {
-        m_banner->refresh();
-        updateProgressMarks();
-    });
-    connect(m_session, &AssignmentSession::saveStateChanged, this, [this] {
-        m_banner->refresh();
-        if (m_session && !m_session->saveProblem().ok())
-            statusBar()->showMessage(
-                tr("Your answers could not be saved: %1").arg(lessons::describeProblem(m_session->saveProblem(), m_lang)));
-        else
-            statusBar()->showMessage(tr("Your answers are saved again."), 6000);
-    });
-    m_view->setAnswerStore(m_session);
-    m_banner->showSession(m_session, m_lang);
-    QString note;
-    if (!draftProblem.ok() && draftProblem.kind != lessons::FileProblem::Kind::Missing) {
-        note = m_session->setAsidePath().isEmpty()
-                   ? tr("Your earlier answers to this assignment could not be used: %1.")
-                         .arg(lessons::describeProblem(draftProblem, m_lang))
-                   : tr("Your earlier answers to this assignment could not be used: %1. They were kept as %2; "
-                        "you start again here.")
-                         .arg(lessons::describeProblem(draftProblem, m_lang),
-                              QDir::toNativeSeparators(m_session->setAsidePath()));
-    }
-    m_banner->setNote(note);
-    showTrainingLab(false);
-    loadCourse(m_lang);  // builds the assignment's course, its contents and search
-    m_chapter = -1;
-    goTo(0, 0);
-    updateAssignmentUi();
-    statusBar()->showMessage(tr("Assignment \u201c%1\u201d opened; your answers are saved as you work.")
-                                 .arg(assignment.title),
-                             8000);
-    emit assignmentModeChanged(true);
-    return true;
-}
-
-void MainWindow::leaveAssignment()
-{
-    if (!m_session) return;
-    if (!confirmLeavingUnsavedDraft()) return;
-    m_view->setAnswerStore(nullptr);
-    m_view->clear();  // the cards that hold the session go first
-    m_banner->showSession(nullptr, m_lang);
-    m_banner->setNote(QString());
-    delete m_session;
-    m_session = nullptr;
-    m_assignmentCourse = lessons::Course();
-    loadCourse(m_lang);
-    int chapter = 0;
-    for (int i = 0; i < course().chapters.size(); ++i)
-        if (course().chapters[i].id == m_courseChapterBefore) chapter = i;
-    m_chapter = -1;
-    goTo(chapter, m_courseStepBefore);
-    updateAssignmentUi();
-    emit assignmentModeChanged(false);
-}
-
-void MainWindow::updateAssignmentUi()
-{
-    const bool on = m_session != nullptr;
-    m_banner->setVisible(on);
-    m_submitAssignment->setEnabled(on);
-    m_leaveAssignment->setEnabled(on);
-    // The PDF report is the course's; in an assignment the answers are handed in with Submit.
-    m_export->setEnabled(!on && !m_exportProcess && !m_exportProgress);
-    updateNavigation();
-}
-
-bool MainWindow::confirmLeavingUnsavedDraft()
-{
-    if (!m_session || m_session->saveDraft()) return true;
-    const auto answer = QMessageBox::warning(
-        this, tr("Answers Not Saved"),
-        tr("Your latest answers could not be saved:\n%1\n\nIf you leave now, what you changed since the last "
-           "successful save is lost. Leave anyway?")
-            .arg(lessons::describeProblem(m_session->saveProblem(), m_lang)),
-        QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel);
-    return answer == QMessageBox::Discard;
-}
-
-void MainWindow::submitAssignment()
-{
-    if (!m_session) return;
-    const lessons::Assignment& a = m_session->assignment();
-    const QString previous = m_session->lastSubmittedPath();
-    const QString dir = previous.isEmpty() ? defaultExportDir() : QFileInfo(previous).absolutePath();
-    const QString suggested = QDir(dir).filePath(lessons::suggestedAnswersFileName(a, m_session->studentName()));
-    QString path = QFileDialog::getSaveFileName(
-        this, tr("Submit Answers"), suggested,
-        tr("PosLab answers (*%1)").arg(QLatin1String(lessons::kAnswersSuffix)), nullptr,
-        QFileDialog::DontConfirmOverwrite);  // asked below, together with anything else worth knowing
-    if (path.isEmpty()) return;
-    if (!path.endsWith(QLatin1String(lessons::kAnswersSuffix))) path += QLatin1String(lessons::kAnswersSuffix);
-
-    QStringList concerns;
-    if (QFileInfo::exists(path))
-        concerns << (QFileInfo(path) == QFileInfo(previous)
-                         ? tr("You submitted to %1 before; submitting again replaces that file.")
-                         : tr("%1 exists already and will be replaced."))
-                        .arg(QDir::toNativeSeparators(path));
-    const int unanswered = m_session->exerciseCount() - m_session->answeredCount();
-    if (unanswered > 0) concerns << tr("%n exercise(s) have no answer yet.", nullptr, unanswered);
-    if (!concerns.isEmpty()) {
-        const auto answer = QMessageBox::question(this, tr("Submit Answers"),
-                                                  concerns.join(QStringLiteral("\n\n")) + QStringLiteral("\n\n") +
-                                                      tr("Submit anyway?"),
-                                                  QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
-        if (answer != QMessageBox::Yes) return;
-    }
-    submitAssignmentTo(path);
-}
-
-bool MainWindow::submitAssignmentTo(const QString& path)
-{
-    if (!m_session) return false;
-    const lessons::FileProblem problem = m_session->submitTo(path);
-    if (!problem.ok()) {
-        const QString why = lessons::describeProblem(problem, m_lang);
-        statusBar()->showMessage(tr("Your answers could not be submitted: %1").arg(why), 10000);
-        showMessageBox(QMessageBox::Warning, tr("Submit Answers"),
-                       tr("Your answers could not be submitted.\n\n%1\n\nThey are still saved in PosLab; try "
-                          "another folder.")
-                           .arg(why));
-        return false;
-    }
-    const QString where = QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath());
-    statusBar()->showMessage(tr("Answers submitted to %1").arg(where), 10000);
-    showMessageBox(QMessageBox::Information, tr("Submit Answers"),
-                   tr("Your answers (%1 of %2 exercises answered) are saved in\n%3\n\nHand this file to your "
-                      "teacher. You can keep working and submit again later.")
-                       .arg(m_session->answeredCount())
-                       .arg(m_session->exerciseCount())
-                       .arg(where));
-    return true;
-}
-
-void MainWindow::newAssignment()
-{
-    AssignmentDialog dialog(m_courses.value(m_lang), m_courseDir, m_lang, defaultExportDir(), this);
-    if (dialog.exec() != QDialog::Accepted) return;
-    statusBar()->showMessage(tr("Assignment saved to %1").arg(QDir::toNativeSeparators(dialog.savedPath())), 10000);
 }
 
 }  // namespace poslab::ui

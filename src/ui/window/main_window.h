@@ -1,4 +1,5 @@
-// main_window.h — the PosLab notebook window.
+// SPDX-License-Identifier: Apache-2.0
+// main_window.h — the PosLab notebook window: builds it and wires its parts.
 //
 // A table of contents and the search field on the left, the lesson pane (one
 // step at a time) in the middle, a toolbar with previous/next step (also ←/→
@@ -7,18 +8,17 @@
 // export and search (Ctrl+F). The Training Lab (Ctrl+T, Go menu and
 // toolbar) takes the lesson pane's place until the learner goes back to the
 // lessons (the same action, the page's own button, or any step chosen in the
-// contents or search). Remembers the last chapter and step (progress
-// store), the window geometry and the language (settings); the language
-// defaults to the system locale.
+// contents or search). Remembers the window geometry and the language
+// (settings); the language defaults to the system locale.
 //
-// Assignments (File menu): a teacher makes one from chapters and exercises of
-// the course (New Assignment…); a student opens one (Open Assignment…, or
-// `poslab assignment open FILE`). In assignment mode the contents hold only
-// the assignment's chapters, every exercise is the assignment's own, a banner
-// shows the title, due date and progress, answers go to the assignment's
-// draft (AssignmentSession) instead of the course progress, and Submit…
-// writes the answer file to hand in. Leave Assignment returns to the course
-// where the learner was.
+// The window builds the widgets, actions, menus and toolbar, switches the
+// language, and wires the controllers that do the rest: CourseNavigator
+// (which course and step are shown, and where the learner is),
+// LabPageController (the Training Lab page in the lesson pane's place),
+// ExportController (the PDF export) and AssignmentController (assignment
+// mode: open, leave, submit, New Assignment…). Its slots and accessors for
+// those forward to the controllers, so the entry point and the tests need
+// only the window.
 //
 // All paths come from MainWindowOptions so tests can keep everything inside a
 // temporary folder.
@@ -26,11 +26,14 @@
 
 #include "classroom/assignment.h"
 #include "lessons/course.h"
+#include "ui/window/app_language.h"  // installUiTranslator, for the window's users
+#include "ui/window/assignment_controller.h"
+#include "ui/window/course_navigator.h"
+#include "ui/window/export_controller.h"
+#include "ui/window/lab_page_controller.h"
+#include "ui/window/window_dialogs.h"  // defaultExportDir, for the window's users
 
-#include <QHash>
 #include <QMainWindow>
-#include <QMessageBox>
-#include <QPointer>
 
 #include <memory>
 
@@ -38,10 +41,6 @@ class QAction;
 class QActionGroup;
 class QDockWidget;
 class QLabel;
-class QTranslator;
-class QProcess;
-class QProgressDialog;
-class QStackedWidget;
 
 namespace poslab::lessons {
 class ProgressStore;
@@ -50,10 +49,8 @@ class RunEngine;
 
 namespace poslab::ui {
 
-struct ExportOptions;
 class AppSettings;
 class AssignmentBanner;
-class AssignmentSession;
 class LessonView;
 class SearchPanel;
 class TocPanel;
@@ -71,28 +68,18 @@ struct MainWindowOptions {
     QString assignmentDraftDir;
 };
 
-// Installs the UI translation for lang ("zh": :/i18n/poslab_zh_CN.qm plus
-// Qt's own qtbase_zh_CN when present; "en": none), replacing the previous
-// one. Widgets get a LanguageChange event and retranslate themselves.
-// Returns false if the Chinese translation could not be loaded.
-bool installUiTranslator(const QString& lang);
-
-// Where the export dialog starts: the user's Documents folder when it exists,
-// else the home folder (never the working directory).
-QString defaultExportDir();
-
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(const MainWindowOptions& options = {}, QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    QString language() const { return m_lang; }
-    const lessons::Course& course() const;
-    QList<lessons::Diagnostic> loadDiagnostics() const { return m_diagnostics; }
-    int chapterIndex() const { return m_chapter; }
-    int stepIndex() const { return m_step; }
-    QString stepCounterText() const;
+    QString language() const { return m_navigator->language(); }
+    const lessons::Course& course() const { return m_navigator->course(); }
+    QList<lessons::Diagnostic> loadDiagnostics() const { return m_navigator->loadDiagnostics(); }
+    int chapterIndex() const { return m_navigator->chapterIndex(); }
+    int stepIndex() const { return m_navigator->stepIndex(); }
+    QString stepCounterText() const { return m_navigator->stepCounterText(); }
 
     LessonView* lessonView() const { return m_view; }
     TocPanel* tocPanel() const { return m_toc; }
@@ -106,57 +93,46 @@ public:
     QAction* searchAction() const { return m_find; }
     QAction* trainingLabAction() const { return m_showLab; }
     // The Training Lab page; created the first time it is shown (nullptr before).
-    TrainingLabPage* trainingLabPage() const { return m_lab; }
-    bool isTrainingLabShown() const;
+    TrainingLabPage* trainingLabPage() const { return m_labPage->page(); }
+    bool isTrainingLabShown() const { return m_labPage->isShown(); }
 
-    // Assignment mode (see the top of this file).
-    bool isAssignmentMode() const { return m_session != nullptr; }
-    AssignmentSession* assignmentSession() const { return m_session; }
+    // Assignment mode (AssignmentController).
+    bool isAssignmentMode() const { return m_assignments->isActive(); }
+    AssignmentSession* assignmentSession() const { return m_assignments->session(); }
     AssignmentBanner* assignmentBanner() const { return m_banner; }
-    QAction* openAssignmentAction() const { return m_openAssignment; }
-    QAction* newAssignmentAction() const { return m_newAssignment; }
     QAction* submitAssignmentAction() const { return m_submitAssignment; }
     QAction* leaveAssignmentAction() const { return m_leaveAssignment; }
 
 public slots:
-    // Shows a step (indexes clamped); returns false if there is no such chapter.
-    bool goTo(int chapter, int step);
-    void nextStep();
-    void previousStep();
+    // Steps (CourseNavigator::goTo and the rest).
+    bool goTo(int chapter, int step) { return m_navigator->goTo(chapter, step); }
+    void nextStep() { m_navigator->nextStep(); }
+    void previousStep() { m_navigator->previousStep(); }
+    // The UI language and the course's, at the same chapter (by id) and step.
     void setLanguage(const QString& lang);
     void toggleLanguage();
-    // Asks what to export (current chapter / whole course, student name) and
-    // where, then exports without blocking the window (see startExport).
-    void exportPdf();
-    // Exports with these options (courseDir, answersFile: the window's when
-    // empty; lang: pass the language wanted, e.g. language()). In the poslab executable the export runs as a
-    // `poslab export` child process, so the window stays responsive and the
-    // export can be cancelled; elsewhere (tests) it runs in-process behind a
-    // progress dialog. Ends with exportFinished().
-    void startExport(const poslab::ui::ExportOptions& options);
+    // The PDF export (ExportController::exportPdf, startExport).
+    void exportPdf() { m_exporter->exportPdf(); }
+    void startExport(const poslab::ui::ExportOptions& options) { m_exporter->startExport(options); }
     void focusSearch();
-    // Shows the Training Lab page (true) or the lessons (false).
-    void showTrainingLab(bool show);
+    // Shows the Training Lab page (true) or the lessons (false) (LabPageController).
+    void showTrainingLab(bool show) { m_labPage->show(show); }
 
-    // File ▸ Open Assignment…: asks for a file, then openAssignmentFile().
-    void chooseAssignmentFile();
-    // Reads an assignment file and opens it. A file that cannot be used is
-    // explained in a message box (in the UI language) and nothing changes.
-    bool openAssignmentFile(const QString& path, const QString& studentName = {});
-    // Enters assignment mode on `assignment` (read from sourcePath). The
-    // student's name comes from the draft, else studentName, else a dialog;
-    // returns false, changing nothing, when that dialog is cancelled.
+    // Assignment mode (AssignmentController: chooseFile, openFile, open, leave, submit, submitTo, newAssignment).
+    void chooseAssignmentFile() { m_assignments->chooseFile(); }
+    bool openAssignmentFile(const QString& path, const QString& studentName = {})
+    {
+        return m_assignments->openFile(path, studentName);
+    }
     bool openAssignment(const poslab::lessons::Assignment& assignment, const QString& sourcePath,
-                        const QString& studentName = {});
-    // Back to the course, at the chapter and step the learner left it.
-    void leaveAssignment();
-    // Submit…: asks where (suggesting a file name), confirms replacing a file
-    // and handing in with unanswered exercises, then submitAssignmentTo().
-    void submitAssignment();
-    // Writes the answer file to `path` and says where it went (or why not).
-    bool submitAssignmentTo(const QString& path);
-    // File ▸ New Assignment…: the teacher's dialog (AssignmentDialog).
-    void newAssignment();
+                        const QString& studentName = {})
+    {
+        return m_assignments->open(assignment, sourcePath, studentName);
+    }
+    void leaveAssignment() { m_assignments->leave(); }
+    void submitAssignment() { m_assignments->submit(); }
+    bool submitAssignmentTo(const QString& path) { return m_assignments->submitTo(path); }
+    void newAssignment() { m_assignments->newAssignment(); }
 
 signals:
     void exportFinished(bool ok, const QString& message);
@@ -170,47 +146,36 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    bool currentStepReadsLabResults() const;
     void setupActions();
     void setupMenus();
     void setupToolBar();
     void setupDocks();
+    void wireControllers();
     void retranslateUi();
-    void loadCourse(const QString& lang);
+    // The step buttons, the counter and the window title, for the step shown.
     void updateNavigation();
-    void updateProgressMarks();
+    // The window's parts that assignment mode turns on or off.
+    void updateAssignmentUi(bool on);
     void saveWindowSettings();
-    void onCourseLink(const QUrl& url, const QString& chapterFile);
+    void onCourseLink(const QUrl& url);
     void onSearchHit(int chapter, int step, const QString& query);
     void showAbout();
-    void finishExport(bool ok, const QString& message, const QString& path);
-    // A message box that does not block (nothing waits on the learner to close it).
-    void showMessageBox(QMessageBox::Icon icon, const QString& title, const QString& text);
-    QString askStudentName(const QString& assignmentTitle);
-    // The draft could not be saved: true when the learner still wants to leave it.
-    bool confirmLeavingUnsavedDraft();
-    void updateAssignmentUi();
 
     MainWindowOptions m_options;
-    QString m_courseDir;
-    QString m_lang;
     std::unique_ptr<AppSettings> m_settings;
     lessons::ProgressStore* m_store = nullptr;
     lessons::RunEngine* m_engine = nullptr;
-    QHash<QString, lessons::Course> m_courses;  // per language, loaded on demand
-    QList<lessons::Diagnostic> m_diagnostics;
-    int m_chapter = -1;
-    int m_step = -1;
+    CourseNavigator* m_navigator = nullptr;
+    ExportController* m_exporter = nullptr;
+    AssignmentController* m_assignments = nullptr;
+    LabPageController* m_labPage = nullptr;
 
     LessonView* m_view = nullptr;
-    QStackedWidget* m_pages = nullptr;  // the lessons, the Training Lab
-    TrainingLabPage* m_lab = nullptr;
     QAction* m_showLab = nullptr;
-    bool m_contentsBeforeLab = true;  // the contents dock's visibility before the lab hid it
-    bool m_labResultsChanged = false;  // a lab run finished since the lessons were last shown
     TocPanel* m_toc = nullptr;
     SearchPanel* m_search = nullptr;
     QDockWidget* m_dock = nullptr;
+    AssignmentBanner* m_banner = nullptr;  // above the lesson pane in assignment mode
     QLabel* m_counter = nullptr;
     QMenu* m_fileMenu = nullptr;
     QMenu* m_goMenu = nullptr;
@@ -233,13 +198,6 @@ private:
     QAction* m_newAssignment = nullptr;
     QAction* m_submitAssignment = nullptr;
     QAction* m_leaveAssignment = nullptr;
-    AssignmentSession* m_session = nullptr;  // non-null in assignment mode
-    lessons::Course m_assignmentCourse;      // what course() shows in assignment mode
-    AssignmentBanner* m_banner = nullptr;
-    QString m_courseChapterBefore;  // where the course was when the assignment opened
-    int m_courseStepBefore = 0;
-    QPointer<QProcess> m_exportProcess;
-    QPointer<QProgressDialog> m_exportProgress;
 };
 
 }  // namespace poslab::ui

@@ -1,8 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/window/window_entry.h"
 
 #include "classroom/assignment.h"
-#include "ui/window/app_settings.h"
 #include "ui/notebook/lesson_view.h"
+#include "ui/window/app_language.h"
+#include "ui/window/app_settings.h"
 #include "ui/window/main_window.h"
 
 #include <QApplication>
@@ -11,8 +13,8 @@
 #include <QMessageBox>
 #include <QTimer>
 
-#include <cstdio>
 #include <unistd.h>
+#include <cstdio>
 
 namespace poslab::ui {
 
@@ -20,7 +22,8 @@ namespace {
 
 // Milliseconds since this process started, from /proc (so dynamic loading and
 // Qt's start-up count too); -1 where /proc is not available.
-double msSinceProcessStart() {
+double msSinceProcessStart()
+{
     QFile stat(QStringLiteral("/proc/self/stat")), uptime(QStringLiteral("/proc/uptime"));
     if (!stat.open(QIODevice::ReadOnly) || !uptime.open(QIODevice::ReadOnly)) return -1;
     const QByteArray s = stat.readAll();
@@ -38,7 +41,8 @@ double msSinceProcessStart() {
 class FirstPaintProbe : public QObject {
 public:
     using QObject::QObject;
-    bool eventFilter(QObject* watched, QEvent* event) override {
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
         if (event->type() == QEvent::Paint && !m_done) {
             m_done = true;
             std::fprintf(stderr, "first-paint-ms %.0f\n", msSinceProcessStart());
@@ -87,10 +91,10 @@ int runAssignmentWindow(QApplication& app, const QString& assignmentPath, const 
     if (!problem.ok()) {
         const QString lang = AppSettings().startLanguage(langOverride);
         installUiTranslator(lang);
-        QMessageBox::critical(nullptr, QCoreApplication::translate("poslab::ui::MainWindow", "Open Assignment"),
-                              QCoreApplication::translate("poslab::ui::MainWindow",
-                                                          "This assignment cannot be opened.\n\n%1")
-                                  .arg(lessons::describeProblem(problem, lang)));
+        QMessageBox::critical(
+            nullptr, QCoreApplication::translate("poslab::ui::MainWindow", "Open Assignment"),
+            QCoreApplication::translate("poslab::ui::MainWindow", "This assignment cannot be opened.\n\n%1")
+                .arg(lessons::describeProblem(problem, lang)));
         return 1;
     }
     MainWindow window(windowOptions(courseDir, langOverride));

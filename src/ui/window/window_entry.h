@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // window_entry.h — opens the notebook window (called by the poslab executable).
 #pragma once
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 # Regenerates the lesson test corpus (valid/, graded/, bad/, xlang/, outside/).
 # The files are committed; this script documents how the raw-byte cases
 # (binary, not UTF-8, CRLF, BOM, huge line) and the symlink were made.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_lab_modules.cpp — lab.length_results shows the latest stored training
 // run faithfully.
 //
@@ -34,7 +35,8 @@ using namespace poslab::modules;
 namespace {
 
 // A deterministic word stream: enough structure to learn from, no files needed.
-std::vector<std::int32_t> makeStream(std::size_t n, std::uint64_t seed) {
+std::vector<std::int32_t> makeStream(std::size_t n, std::uint64_t seed)
+{
     static const int words[][4] = {{1, 2, 3, 0}, {4, 5, 0, 0}, {6, 7, 8, 9}, {2, 10, 0, 0}, {11, 4, 3, 0}};
     std::vector<std::int32_t> out;
     std::uint64_t s = seed;
@@ -49,21 +51,29 @@ std::vector<std::int32_t> makeStream(std::size_t n, std::uint64_t seed) {
     return out;
 }
 
-const ModuleSpec& spec() {
+const ModuleSpec& spec()
+{
     const ModuleSpec* s = Registry::builtin().find(QStringLiteral("lab.length_results"));
     if (!s) qFatal("lab.length_results is not registered");
     return *s;
 }
 
-std::vector<Output> run(const QStringList& params) { return runModule(spec(), parseParams(spec(), params)); }
+std::vector<Output> run(const QStringList& params)
+{
+    return runModule(spec(), parseParams(spec(), params));
+}
 
-const Output* find(const std::vector<Output>& outs, const QString& name) {
+const Output* find(const std::vector<Output>& outs, const QString& name)
+{
     for (const Output& o : outs)
         if (o.name == name) return &o;
     return nullptr;
 }
 
-QString seriesNameOf(const std::string& row) { return QString::fromStdString(row).replace(u'+', u'_'); }
+QString seriesNameOf(const std::string& row)
+{
+    return QString::fromStdString(row).replace(u'+', u'_');
+}
 
 }  // namespace
 
@@ -87,7 +97,8 @@ private:
     QString m_path;
 };
 
-void TestLabModules::initTestCase() {
+void TestLabModules::initTestCase()
+{
     QVERIFY(m_home.isValid());
     // QStandardPaths reads XDG_DATA_HOME on every call: the stored runs go here, never to the real user folder.
     qputenv("XDG_DATA_HOME", m_home.path().toUtf8());
@@ -109,12 +120,14 @@ void TestLabModules::initTestCase() {
     });
     QCOMPARE(m_result.rows.size(), std::size_t(10));  // six schemes + four RoPE scalings
     for (const scheme_result& r : m_result.rows)
-        m_samples.push_back(r.scaled ? QString() : QStringLiteral("%1 says\nhello").arg(QString::fromStdString(r.name)));
+        m_samples.push_back(r.scaled ? QString()
+                                     : QStringLiteral("%1 says\nhello").arg(QString::fromStdString(r.name)));
     // One long sample: it must come back whole, cut into rows at spaces.
     m_samples[1] = QStringLiteral("Lorem   ipsum\tdolor sit amet, ").repeated(6) + QStringLiteral("end");
 }
 
-void TestLabModules::noStoredRunSaysWhatToDo() {
+void TestLabModules::noStoredRunSaysWhatToDo()
+{
     // Nothing stored yet in the fresh XDG_DATA_HOME.
     for (const QString& lang : {QStringLiteral("en"), QStringLiteral("zh")}) {
         try {
@@ -124,7 +137,8 @@ void TestLabModules::noStoredRunSaysWhatToDo() {
             const QString m = QString::fromUtf8(e.what());
             QVERIFY2(m.contains(QStringLiteral("poslab experiment length --quick")), qPrintable(m));
             QVERIFY2(m.contains(QStringLiteral("--no-train")), qPrintable(m));
-            QVERIFY2(m.contains(lang == u"zh" ? QStringLiteral("训练实验室") : QStringLiteral("Training Lab")), qPrintable(m));
+            QVERIFY2(m.contains(lang == u"zh" ? QStringLiteral("训练实验室") : QStringLiteral("Training Lab")),
+                     qPrintable(m));
         }
     }
     // Now store the run the other tests read.
@@ -141,15 +155,15 @@ void TestLabModules::noStoredRunSaysWhatToDo() {
     QVERIFY2(!m_path.isEmpty(), qPrintable(error));
 }
 
-void TestLabModules::resultsMatchTheStoredFile() {
+void TestLabModules::resultsMatchTheStoredFile()
+{
     QString error;
     const std::optional<lab::StoredRun> stored = lab::readRun(m_path, &error);
     QVERIFY2(stored, qPrintable(error));
     const std::vector<Output> outs = run({});
     const Output* table = find(outs, QStringLiteral("results"));
     QVERIFY(table);
-    QCOMPARE(table->columns.mid(0, 5),
-             (QStringList{"scheme", "parameters", "L=16", "L=32", "L=64"}));
+    QCOMPARE(table->columns.mid(0, 5), (QStringList{"scheme", "parameters", "L=16", "L=32", "L=64"}));
     QCOMPARE(table->tableRows.size(), stored->result.rows.size());
     int refused = 0;
     for (std::size_t i = 0; i < stored->result.rows.size(); ++i) {
@@ -184,7 +198,8 @@ void TestLabModules::resultsMatchTheStoredFile() {
         }
         QCOMPARE(series->x.size(), point);
         QCOMPARE(cells[int(2 + row.evals.size())].toLongLong(), (long long)std::llround(row.train.tokens_per_second));
-        QVERIFY(std::abs(cells[int(3 + row.evals.size())].toDouble() - double(mem.peak_memory_bytes) / 1048576.0) <= 0.05);
+        QVERIFY(std::abs(cells[int(3 + row.evals.size())].toDouble() - double(mem.peak_memory_bytes) / 1048576.0) <=
+                0.05);
         QCOMPARE(cells[int(4 + row.evals.size())].toLongLong(), (long long)mem.train.steps_done);
     }
     QCOMPARE(refused, 2);  // learned at 32 and 64
@@ -202,7 +217,8 @@ void TestLabModules::resultsMatchTheStoredFile() {
     QCOMPARE(seriesCount, 10);
 }
 
-void TestLabModules::perplexityAndRelative() {
+void TestLabModules::perplexityAndRelative()
+{
     const std::vector<Output> ppl = run({QStringLiteral("metric=perplexity")});
     const std::vector<Output> rel = run({QStringLiteral("relative=true")});
     const std::vector<Output> relPpl = run({QStringLiteral("relative=true"), QStringLiteral("metric=perplexity")});
@@ -224,7 +240,8 @@ void TestLabModules::perplexityAndRelative() {
     }
 }
 
-void TestLabModules::rowSelection() {
+void TestLabModules::rowSelection()
+{
     auto names = [](const std::vector<Output>& outs) {
         QStringList n;
         for (const QVariantList& row : find(outs, QStringLiteral("results"))->tableRows) n << row[0].toString();
@@ -240,7 +257,8 @@ void TestLabModules::rowSelection() {
     QVERIFY(!find(one, QStringLiteral("rope")));
     const std::vector<Output> alibi = run({QStringLiteral("rows=alibi")});
     QCOMPARE(find(alibi, QStringLiteral("refused"))->value, 0.0);
-    QCOMPARE(find(alibi, QStringLiteral("notes"))->text, QStringLiteral("Every shown scheme was evaluated at every length."));
+    QCOMPARE(find(alibi, QStringLiteral("notes"))->text,
+             QStringLiteral("Every shown scheme was evaluated at every length."));
     QCOMPARE(find(run({QStringLiteral("rows=learned")}), QStringLiteral("refused"))->value, 2.0);
     // At the training length every scaling has factor 1: the same number as plain RoPE.
     const std::vector<Output> scalings = run({QStringLiteral("rows=scalings")});
@@ -250,7 +268,8 @@ void TestLabModules::rowSelection() {
     QVERIFY_THROWS_EXCEPTION(ParamError, run({QStringLiteral("rows=rope+ntk"), QStringLiteral("curves=training")}));
 }
 
-void TestLabModules::trainingCurvesMatchTheCoreProgress() {
+void TestLabModules::trainingCurvesMatchTheCoreProgress()
+{
     const std::vector<Output> outs = run({QStringLiteral("curves=training")});
     int curves = 0;
     for (const scheme_result& row : m_result.rows) {
@@ -282,7 +301,8 @@ void TestLabModules::trainingCurvesMatchTheCoreProgress() {
     for (double y : find(ppl, QStringLiteral("uniform"))->y) QCOMPARE(y, 13.0);  // perplexity of a uniform guess: V
 }
 
-void TestLabModules::runFactsAndSamples() {
+void TestLabModules::runFactsAndSamples()
+{
     const std::vector<Output> en = run({});
     const std::vector<Output> zh = run({QStringLiteral("lang=zh")});
     const Output* facts = find(en, QStringLiteral("run"));
@@ -321,7 +341,8 @@ void TestLabModules::runFactsAndSamples() {
     QCOMPARE(find(zh, QStringLiteral("samples"))->tableRows[0][0].toString(), QStringLiteral("（提示）"));
 }
 
-void TestLabModules::newerRunIsReadAndStampChanges() {
+void TestLabModules::newerRunIsReadAndStampChanges()
+{
     const QString before = spec().inputStamp();
     QCOMPARE(spec().inputStamp(), before);  // stable while nothing changes
     length_experiment_result cancelled = m_result;

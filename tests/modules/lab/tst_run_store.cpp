@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tst_run_store — the training lab's stored runs (modules/lab/run_store.h).
 //
 // What is checked, and how the expected values are known:
@@ -39,18 +40,23 @@ using namespace poslab::lab;
 
 namespace {
 
-bool sameBits(double a, double b) {
+bool sameBits(double a, double b)
+{
     if (std::isnan(a) && std::isnan(b)) return true;
     return std::memcmp(&a, &b, sizeof a) == 0;
 }
-bool sameBits(float a, float b) {
+bool sameBits(float a, float b)
+{
     if (std::isnan(a) && std::isnan(b)) return true;
     return std::memcmp(&a, &b, sizeof a) == 0;
 }
 
-#define CHECK_BITS(a, b) QVERIFY2(sameBits((a), (b)), qPrintable(QStringLiteral(#a " = %1, read back %2").arg((a), 0, 'g', 17).arg((b), 0, 'g', 17)))
+#define CHECK_BITS(a, b)         \
+    QVERIFY2(sameBits((a), (b)), \
+             qPrintable(QStringLiteral(#a " = %1, read back %2").arg((a), 0, 'g', 17).arg((b), 0, 'g', 17)))
 
-length_experiment_result handMadeResult() {
+length_experiment_result handMadeResult()
+{
     length_experiment_result r;
     auto& o = r.options;
     o.model.d_model = 48;
@@ -133,7 +139,8 @@ length_experiment_result handMadeResult() {
     return r;
 }
 
-RunProvenance provenance(const QDateTime& when) {
+RunProvenance provenance(const QDateTime& when)
+{
     RunProvenance p;
     p.source = QStringLiteral("cli");
     p.command = QStringLiteral("poslab experiment length --quick --corpus poems");
@@ -145,7 +152,8 @@ RunProvenance provenance(const QDateTime& when) {
     return p;
 }
 
-void compareEval(const length_eval& a, const length_eval& b) {
+void compareEval(const length_eval& a, const length_eval& b)
+{
     QCOMPARE(b.length, a.length);
     QCOMPARE(b.refused, a.refused);
     QCOMPARE(b.note, a.note);
@@ -160,7 +168,8 @@ void compareEval(const length_eval& a, const length_eval& b) {
     CHECK_BITS(a.answer_accuracy, b.answer_accuracy);
 }
 
-void compareResults(const length_experiment_result& a, const length_experiment_result& b) {
+void compareResults(const length_experiment_result& a, const length_experiment_result& b)
+{
     const auto &x = a.options, &y = b.options;
     QCOMPARE(y.model.d_model, x.model.d_model);
     QCOMPARE(y.model.n_heads, x.model.n_heads);
@@ -223,7 +232,8 @@ void compareResults(const length_experiment_result& a, const length_experiment_r
     }
 }
 
-void compareProvenance(const RunProvenance& a, const RunProvenance& b) {
+void compareProvenance(const RunProvenance& a, const RunProvenance& b)
+{
     QCOMPARE(b.source, a.source);
     QCOMPARE(b.command, a.command);
     QCOMPARE(b.corpus, a.corpus);
@@ -239,13 +249,15 @@ void compareProvenance(const RunProvenance& a, const RunProvenance& b) {
     QCOMPARE(b.machine.blas, a.machine.blas);
 }
 
-QByteArray fileBytes(const QString& path) {
+QByteArray fileBytes(const QString& path)
+{
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) return {};
     return f.readAll();
 }
 
-bool writeBytes(const QString& path, const QByteArray& bytes) {
+bool writeBytes(const QString& path, const QByteArray& bytes)
+{
     QFile f(path);
     return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
 }
@@ -259,7 +271,8 @@ private:
     QTemporaryDir m_home;
 
 private slots:
-    void initTestCase() {
+    void initTestCase()
+    {
         QVERIFY(m_home.isValid());
         // Never the user's own folder: AppDataLocation is read from XDG_DATA_HOME on every call.
         qputenv("XDG_DATA_HOME", m_home.path().toUtf8());
@@ -267,22 +280,24 @@ private slots:
         QCoreApplication::setOrganizationName(QStringLiteral("PosLab"));
     }
 
-    void defaultDirectoryIsUnderDataHome() {
+    void defaultDirectoryIsUnderDataHome()
+    {
         QVERIFY2(resultsDirectory().startsWith(m_home.path() + QLatin1Char('/')), qPrintable(resultsDirectory()));
         QVERIFY(resultsDirectory().endsWith(QLatin1String("/lab")));
         QString error;
-        const QString path =
-            saveRun(handMadeResult(), {}, provenance(QDateTime::currentDateTimeUtc()), &error);
+        const QString path = saveRun(handMadeResult(), {}, provenance(QDateTime::currentDateTimeUtc()), &error);
         QVERIFY2(!path.isEmpty(), qPrintable(error));
         QCOMPARE(QFileInfo(path).absolutePath(), QFileInfo(resultsDirectory()).absoluteFilePath());
         QVERIFY(latestRun().has_value());
         QVERIFY(QFile::remove(path));
     }
 
-    void roundTripHandMade() {
+    void roundTripHandMade()
+    {
         QTemporaryDir dir;
         const length_experiment_result r = handMadeResult();
-        const std::vector<QString> samples{QStringLiteral("abc\n\"quoted\"\t"), QStringLiteral("明月光，疑是地上霜"), QString()};
+        const std::vector<QString> samples{QStringLiteral("abc\n\"quoted\"\t"), QStringLiteral("明月光，疑是地上霜"),
+                                           QString()};
         const RunProvenance p = provenance(QDateTime(QDate(2026, 11, 29), QTime(19, 5, 7, 123), Qt::UTC));
         QString error;
         const QString path = saveRun(r, samples, p, &error, dir.path());
@@ -299,7 +314,8 @@ private slots:
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QFileInfo(path).fileName()});
     }
 
-    void roundTripRealExperiment() {
+    void roundTripRealExperiment()
+    {
         // A real (tiny) experiment, so the values are what training produces.
         std::vector<std::int32_t> train, held;
         const std::string text = "the quick brown fox jumps over the lazy dog. ";
@@ -329,7 +345,8 @@ private slots:
         compareResults(r, back->result);
     }
 
-    void jsonKeepsTheCommandLineFields() {
+    void jsonKeepsTheCommandLineFields()
+    {
         const length_experiment_result r = handMadeResult();
         const QJsonObject root = QJsonDocument::fromJson(runToJson(r, {}, nullptr)).object();
         QVERIFY(!root.contains(QLatin1String("format")));  // no provenance asked for
@@ -357,7 +374,8 @@ private slots:
         QCOMPARE(stored["machine"].toObject()["cores"].toInt(), p.machine.cores);
     }
 
-    void latestPicksNewestFinish() {
+    void latestPicksNewestFinish()
+    {
         QTemporaryDir dir;
         const length_experiment_result r = handMadeResult();
         const QDateTime t0(QDate(2026, 3, 1), QTime(12, 0), Qt::UTC);
@@ -384,7 +402,8 @@ private slots:
         QVERIFY(QFile::exists(a) && QFile::exists(b));
     }
 
-    void emptyOrMissingFolderHasNoRun() {
+    void emptyOrMissingFolderHasNoRun()
+    {
         QTemporaryDir dir;
         QStringList warnings;
         QVERIFY(!latestRun(&warnings, dir.path()).has_value());
@@ -392,11 +411,13 @@ private slots:
         QVERIFY(warnings.isEmpty());
     }
 
-    void damagedFilesAreSkippedAndKept() {
+    void damagedFilesAreSkippedAndKept()
+    {
         QTemporaryDir dir;
         const length_experiment_result r = handMadeResult();
         QString error;
-        const QString good = saveRun(r, {}, provenance(QDateTime(QDate(2026, 1, 1), QTime(0, 0), Qt::UTC)), &error, dir.path());
+        const QString good =
+            saveRun(r, {}, provenance(QDateTime(QDate(2026, 1, 1), QTime(0, 0), Qt::UTC)), &error, dir.path());
         QVERIFY2(!good.isEmpty(), qPrintable(error));
         const QByteArray valid = fileBytes(good);
         QJsonObject obj = QJsonDocument::fromJson(valid).object();
@@ -438,7 +459,8 @@ private slots:
         }
         QVERIFY(warnings.filter(QStringLiteral("length-version2.json"))[0].contains(QLatin1String("version 2")));
         QVERIFY(warnings.filter(QStringLiteral("length-no-rows.json"))[0].contains(QLatin1String("\"rows\"")));
-        QVERIFY(warnings.filter(QStringLiteral("length-row-without-evals.json"))[0].contains(QLatin1String("\"evals\"")));
+        QVERIFY(
+            warnings.filter(QStringLiteral("length-row-without-evals.json"))[0].contains(QLatin1String("\"evals\"")));
 
         // readRun says the same thing for one file.
         QVERIFY(!readRun(dir.filePath(QStringLiteral("length-truncated.json")), &error).has_value());
@@ -452,7 +474,8 @@ private slots:
         QCOMPARE(warnings.size(), damaged.size());
     }
 
-    void unwritableFolderFailsCleanly() {
+    void unwritableFolderFailsCleanly()
+    {
         QTemporaryDir dir;
         const QString file = dir.filePath(QStringLiteral("a-file"));
         QVERIFY(writeBytes(file, "x"));
@@ -465,7 +488,8 @@ private slots:
 
         // A folder that exists but takes no new files (root included).
         error.clear();
-        const QStringList before = QDir(QStringLiteral("/proc/self")).entryList(QDir::AllEntries | QDir::NoDotAndDotDot);
+        const QStringList before =
+            QDir(QStringLiteral("/proc/self")).entryList(QDir::AllEntries | QDir::NoDotAndDotDot);
         QVERIFY(saveRun(handMadeResult(), {}, provenance(QDateTime::currentDateTimeUtc()), &error,
                         QStringLiteral("/proc/self"))
                     .isEmpty());

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Entry of the bundle loaded into QJSEngine (and into a Node vm by prerender.js):
 // exposes poslabTex2svg(tex, display) on the global object.
 'use strict';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Finds the TeX formulas of a lesson Markdown file, approximating md4c's rules
 // (MD_FLAG_LATEXMATHSPANS): $...$ inline, $$...$$ display, \$ is not math,
 // code spans and fenced code are not scanned, except the `run` and `exercise`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TeX -> SVG with MathJax 3, rewritten so that QtSvg 6.4 (SVG Tiny 1.2) draws
 // it exactly: no nested <svg>, no CSS, no ex units. Used twice with the same
 // code: bundled for QJSEngine (qjs-entry.js) and by prerender.js under Node.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // node test/scan-math.test.js — the scanner that decides which formulas of the
 // shipped course are pre-rendered at build time (run by CTest as mathjax_scan).
 // Expected values follow md4c's rules for MD_FLAG_LATEXMATHSPANS, by hand.

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: Apache-2.0
+// lab_command_common.h — what `poslab train` (train_command.h) and
+// `poslab experiment` (experiment_command.h) share: reading their numeric
+// options, loading a corpus, progress lines, number text, and Ctrl+C.
+//
+// Everything numeric lives in the core (lm/experiment.h, lm/checkpoint.h,
+// lm/text_corpus.h); these commands parse options, print progress and
+// tables, and turn Ctrl+C into the core's cancel flag.
+#pragma once
+
+#include "app/command_options.h"
+#include "lm/experiment.h"
+#include "lm/text_corpus.h"
+
+#include <QString>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <string>
+#include <vector>
+
+namespace poslab::app {
+
+constexpr int kExitInterrupted = 130;  // 128 + SIGINT, the shell convention
+
+// ------------------------------------------------------------ text
+
+// An error text from the core or the file system, which has no Chinese:
+// shown as it is after a Chinese lead-in.
+Text2 withDetail(const Text2& leadIn, const char* detail);
+
+std::string fmt(const char* format, double x);  // snprintf of one number
+std::string count_text(double n);               // 950, 12.5k, 1.25M
+std::string bytes_text(double b);               // KiB, MiB, GiB
+// `s` padded with spaces to `w` columns (ASCII), on the left when `right`.
+std::string pad(const std::string& s, std::size_t w, bool right = false);
+
+// ------------------------------------------------------------ options
+
+// An integer option in [lo, hi], a number in [lo, hi], comma-separated
+// lengths, a position scheme: each keeps `into` when the option is absent and
+// returns the refusal (empty when fine).
+Text2 intOption(const CommandOptions& o, const char* name, long long lo, long long hi, long long& into);
+template <class Int>
+Text2 intOpt(const CommandOptions& o, const char* name, long long lo, long long hi, Int& into)
+{
+    long long v = (long long)into;
+    Text2 e = intOption(o, name, lo, hi, v);
+    if (e.isEmpty()) into = (Int)v;
+    return e;
+}
+Text2 realOpt(const CommandOptions& o, const char* name, double lo, double hi, float& into);
+Text2 lengthsOpt(const CommandOptions& o, const char* name, std::vector<int>& into);
+Text2 positionOpt(const QString& text, lm_position& into);
+
+int default_threads();  // the ideal thread count, 1 to 8
+
+// ------------------------------------------------------------ corpus
+
+struct loaded_corpus {
+    encoded_corpus data;
+    std::string summary;               // what was loaded, for stderr
+    bool synthetic = false;            // copy, reverse or recall
+    std::vector<answer_span> answers;  // synthetic: the held-out answers
+};
+
+// A named corpus, a synthetic task or a UTF-8 file; throws what the core throws.
+loaded_corpus load_data(const std::string& name);
+
+// ------------------------------------------------------------ progress
+
+// Prints at most one line every `interval` seconds (and the first and last step).
+class progress_printer {
+public:
+    explicit progress_printer(double interval) : interval_(interval), t0_(std::chrono::steady_clock::now()) {}
+    void print(const std::string& prefix, const train_progress& p, double extra_eta = 0.0);
+
+private:
+    double interval_;
+    double last_ = -1e9;
+    std::chrono::steady_clock::time_point t0_;
+};
+
+// ------------------------------------------------------------ Ctrl+C
+
+// The first Ctrl+C stops training after the current step (the model in
+// training is still evaluated), the second skips that evaluation (the core's
+// stop flag: within one evaluation batch; what finished is kept and
+// printed), the third quits at once.
+extern std::atomic<bool> g_cancel;
+extern std::atomic<bool> g_stop;
+
+// Installs the handler (its messages in `lang`) for the lifetime of the
+// object, with both flags cleared, and restores the old one.
+class sigint_scope {
+public:
+    explicit sigint_scope(const QString& lang);
+    ~sigint_scope();
+    sigint_scope(const sigint_scope&) = delete;
+    sigint_scope& operator=(const sigint_scope&) = delete;
+
+private:
+    struct sigaction old_ {};
+};
+
+}  // namespace poslab::app

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: Apache-2.0
+// report_appendix.cpp — the course report's appendix: module runs, the
+// training run, software versions (report_appendix.h).
+#include "ui/report/report_appendix.h"
+
+#include "core/matmul.h"
+#include "modules/lab/run_store.h"
+#include "ui/document/fonts.h"
+#include "ui/formula/formula_renderer.h"
+#include "ui/report/report_chapter.h"
+#include "ui/report/report_document.h"
+#include "ui/report/report_front.h"
+
+#include <QFileInfo>
+#include <QSysInfo>
+#include <QTextBlock>
+#include <QTextCursor>
+#include <QTextTable>
+#include <QtGlobal>
+
+#include <algorithm>
+#include <optional>
+
+#ifndef POSLAB_VERSION
+#define POSLAB_VERSION "unknown"
+#endif
+
+namespace poslab::ui::report {
+
+using namespace pdf;
+
+namespace {
+
+// The appendix heading (in the contents) and what the run table is.
+void writeAppendixTitle(ReportDocument& doc, ReportContents& contents)
+{
+    QTextCursor& cur = doc.cursor();
+    const MarkdownDocument& md = doc.markdown();
+    QTextBlockFormat title = md.headingBlockFormat(1);
+    title.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+    title.setTopMargin(0);
+    title.setBottomMargin(8);
+    cur.insertBlock(title, md.headingCharFormat(1));
+    const QString appendixTitle = doc.words().t("Appendix: module runs and software", "附录：模块运行与软件版本");
+    cur.insertText(appendixTitle, md.headingCharFormat(1));
+    contents.add(0, QString(), appendixTitle, QTextCursor(cur.block()), appendixTitle);
+
+    QTextBlockFormat para = md.bodyBlockFormat();
+    cur.insertBlock(para, md.bodyCharFormat());
+    cur.insertText(
+        doc.words().t("Every figure and checked exercise in this report comes from one module run below. "
+                      "The command in the last column reproduces it exactly (add --format csv for the data).",
+                      "本报告中的每张图和每个判定过的练习都来自下表中的一次模块运行。"
+                      "最后一列的命令可以精确复现（加 --format csv 得到数据）。"),
+        md.bodyCharFormat());
+}
+
+// Every module run: figure, module (version), the command, the time.
+void writeRunTable(ReportDocument& doc, const std::vector<RunRecord>& runs)
+{
+    const Words& words = doc.words();
+    QTextTable* t =
+        insertRuledTable(doc.cursor(), doc.markdown().bodyCharFormat(), int(runs.size()) + 1, {13, 24, 53, 10}, 4, 14);
+    const QTextCharFormat headFormat = doc.uiFormat(9, true);
+    const QTextCharFormat cellFormat = doc.uiFormat(9);
+    QTextCharFormat code = doc.markdown().codeCharFormat();
+    code.setFontPointSize(8);
+    code.clearBackground();
+    setTableCell(t, 0, 0, words.t("Figure", "图"), headFormat);
+    setTableCell(t, 0, 1, words.t("Module (version)", "模块（版本）"), headFormat);
+    setTableCell(t, 0, 2, words.t("Command that reproduces it", "复现命令"), headFormat);
+    setTableCell(t, 0, 3, words.t("Time", "耗时"), headFormat, Qt::AlignRight);
+    for (size_t i = 0; i < runs.size(); ++i) {
+        const RunRecord& r = runs[i];
+        const int row = int(i) + 1;
+        setTableCell(t, row, 0, r.label, cellFormat);
+        setTableCell(t, row, 1, QStringLiteral("%1 (v%2)").arg(r.moduleId).arg(r.version), cellFormat);
+        QString command = QStringLiteral("poslab run %1").arg(r.moduleId);
+        if (!r.params.isEmpty()) command += u' ' + r.params.join(u' ');
+        setTableCell(t, row, 2, command, code);
+        if (!r.ok) {
+            QTextCursor c = t->cellAt(row, 2).lastCursorPosition();
+            c.insertText(QStringLiteral("\n") + words.t("failed: %1", "失败：%1").arg(r.error),
+                         doc.uiFormat(8.5, false, QColor(0x9a, 0x22, 0x16)));
+        }
+        setTableCell(t, row, 3, QStringLiteral("%1 ms").arg(r.elapsedMs), cellFormat, Qt::AlignRight);
+    }
+    doc.leaveNestedFrames();
+}
+
+// Plainly that no training run is stored, and how to make one.
+void writeNoTrainingRun(ReportDocument& doc)
+{
+    QTextCursor& cur = doc.cursor();
+    const Words& words = doc.words();
+    if (doc.options().noTrainingRun)
+        cur.insertText(words.t("This report was exported with --no-train and no training run was stored, ",
+                               "本报告以 --no-train 导出，且没有保存任何训练运行，"),
+                       doc.uiFormat(10));
+    else
+        cur.insertText(words.t("No training run was stored, ", "没有保存任何训练运行，"), doc.uiFormat(10));
+    cur.insertText(words.t("so the chapters that show training results have no measured numbers. To make a run, "
+                           "use the Training Lab in the window or run “poslab experiment length --quick” (under a "
+                           "minute on two cores), then export again; “poslab export” also makes the run "
+                           "itself when none is stored, unless --no-train is given.",
+                           "因此展示训练结果的章节没有实测数据。要生成一次运行，请在窗口中打开“训练实验室”，"
+                           "或运行 “poslab experiment length --quick”（双核机器上不到一分钟），然后重新导出；"
+                           "没有已保存的运行时，“poslab export” 也会自动先训练一次，除非指定了 --no-train。"),
+                   doc.uiFormat(10));
+}
+
+// Where the stored training run came from, then its command, corpus, machine and file.
+void writeStoredRun(ReportDocument& doc, const lab::StoredRun& run)
+{
+    QTextCursor& cur = doc.cursor();
+    const Words& words = doc.words();
+    const lab::RunProvenance& p = run.provenance;
+    const QString source =
+        p.source == QLatin1String("cli")      ? words.t("the command line", "命令行")
+        : p.source == QLatin1String("window") ? words.t("the Training Lab window", "“训练实验室”窗口")
+        : p.source == QLatin1String("export")
+            ? words.t("poslab export, because no run was stored", " poslab export（当时没有已保存的运行）")
+            : p.source;
+    cur.insertText(
+        words
+            .t("The training results in this report come from the run stored on %1 UTC, made by %2%3.",
+               "本报告中的训练结果来自 %1 UTC 保存的运行，由%2生成%3。")
+            .arg(p.finishedUtc.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")), source,
+                 run.result.cancelled ? words.t(" (stopped early: some schemes are missing or partly trained)",
+                                                "（提前停止：部分方案缺失或未训练完）")
+                                      : QString()),
+        doc.uiFormat(10));
+    auto fact = [&](const QString& name, const QString& value, bool code = false) {
+        QTextBlockFormat bf = doc.markdown().bodyBlockFormat();
+        bf.setBottomMargin(2);
+        cur.insertBlock(bf, doc.markdown().bodyCharFormat());
+        cur.insertText(name + (words.zh() ? QStringLiteral("：") : QStringLiteral(": ")), doc.uiFormat(10, true));
+        QTextCharFormat f = doc.uiFormat(10);
+        if (code) {
+            f = doc.markdown().codeCharFormat();
+            f.setFontPointSize(9);
+            f.clearBackground();
+        }
+        cur.insertText(value, f);
+    };
+    fact(words.t("Command", "命令"), p.command, true);
+    fact(words.t("Corpus", "语料"),
+         p.corpus + (p.quick ? words.t(" (--quick budget)", "（--quick 预算）") : QString()));
+    const lab::MachineInfo& m = p.machine;
+    fact(words.t("Machine", "机器"),
+         (m.threads == 1 ? words.t("%1, %2 logical cores, %3 thread used; %4; PosLab %5; %6",
+                                   "%1，%2 个逻辑核心，使用 %3 个线程；%4；PosLab %5；%6")
+                         : words.t("%1, %2 logical cores, %3 threads used; %4; PosLab %5; %6",
+                                   "%1，%2 个逻辑核心，使用 %3 个线程；%4；PosLab %5；%6"))
+             .arg(m.cpu)
+             .arg(m.cores)
+             .arg(m.threads)
+             .arg(m.os, m.poslabVersion, m.blas));
+    fact(words.t("File", "文件"), QFileInfo(run.path).fileName(),
+         true);  // the name only: no user folders in a shared report
+}
+
+// The stored training run the lab chapters read: which one, or
+// plainly that there is none. Only when a `lab.` module ran or the export
+// skipped training.
+void writeTrainingRun(ReportDocument& doc, const std::vector<RunRecord>& runs)
+{
+    const bool readsTrainingRun = std::any_of(
+        runs.begin(), runs.end(), [](const RunRecord& r) { return r.moduleId.startsWith(QLatin1String("lab.")); });
+    if (!readsTrainingRun && !doc.options().noTrainingRun) return;
+    QTextCursor& cur = doc.cursor();
+    const MarkdownDocument& md = doc.markdown();
+    QTextBlockFormat th = md.headingBlockFormat(3);
+    cur.insertBlock(th, md.headingCharFormat(3));
+    cur.insertText(doc.words().t("Training run", "训练运行"), md.headingCharFormat(3));
+    doc.pages().keepWithNext(QTextCursor(cur.block()));
+    cur.insertBlock(md.bodyBlockFormat(), md.bodyCharFormat());
+    const std::optional<lab::StoredRun> run = doc.options().noTrainingRun ? std::nullopt : lab::latestRun();
+    if (!run)
+        writeNoTrainingRun(doc);
+    else
+        writeStoredRun(doc, *run);
+}
+
+// The versions of what made the report.
+void writeSoftware(ReportDocument& doc)
+{
+    QTextCursor& cur = doc.cursor();
+    const Words& words = doc.words();
+    const MarkdownDocument& md = doc.markdown();
+    QTextBlockFormat h = md.headingBlockFormat(3);
+    cur.insertBlock(h, md.headingCharFormat(3));
+    cur.insertText(words.t("Software", "软件版本"), md.headingCharFormat(3));
+    doc.pages().keepWithNext(QTextCursor(cur.block()));
+    auto item = [&](const QString& name, const QString& value) {
+        QTextBlockFormat bf = md.bodyBlockFormat();
+        bf.setBottomMargin(2);
+        cur.insertBlock(bf, md.bodyCharFormat());
+        cur.insertText(name + (words.zh() ? QStringLiteral("：") : QStringLiteral(": ")), doc.uiFormat(10, true));
+        cur.insertText(value, doc.uiFormat(10));
+    };
+    item(QStringLiteral("PosLab"), QStringLiteral(POSLAB_VERSION));
+    item(QStringLiteral("Qt"), words.t("%1 (built with %2)", "%1（编译时 %2）")
+                                   .arg(QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR)));
+    const char* blas = poslab::blas_config();
+    item(QStringLiteral("OpenBLAS"), blas ? QString::fromLatin1(blas).trimmed() : words.t("unknown", "未知"));
+    const QString mj = FormulaRenderer::instance().bundleVersion();
+    if (!mj.isEmpty()) item(QStringLiteral("MathJax"), mj);
+    item(words.t("System", "系统"),
+         QStringLiteral("%1, %2").arg(QSysInfo::prettyProductName(), QSysInfo::currentCpuArchitecture()));
+    item(words.t("Fonts", "字体"),
+         QStringList{fonts::latinSerifFamily(), fonts::latinSansFamily(), fonts::monospaceFamily(), fonts::cjkFamily()}
+             .join(QStringLiteral(", ")));
+    item(words.t("Course", "课程"), doc.course().dir);
+}
+
+}  // namespace
+
+void writeAppendix(ReportDocument& doc, ReportContents& contents, const std::vector<RunRecord>& runs)
+{
+    writeAppendixTitle(doc, contents);
+    writeRunTable(doc, runs);
+    writeTrainingRun(doc, runs);
+    writeSoftware(doc);
+}
+
+}  // namespace poslab::ui::report

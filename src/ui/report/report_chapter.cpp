@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: Apache-2.0
+// report_chapter.cpp — the chapters of the course report: steps, blocks,
+// figures and exercises (report_chapter.h).
+#include "ui/report/report_chapter.h"
+
+#include "ui/charts/chart_spec.h"
+#include "ui/report/report_document.h"
+#include "ui/report/report_front.h"
+
+#include <QFileInfo>
+#include <QTextBlock>
+#include <QTextCursor>
+#include <QTextFrame>
+
+#include <optional>
+
+namespace poslab::ui::report {
+
+using lessons::Block;
+using lessons::Chapter;
+using lessons::ExerciseBlock;
+using lessons::ExerciseKind;
+using lessons::ExerciseProgress;
+using lessons::RunResultPtr;
+using lessons::Step;
+using namespace pdf;
+
+namespace {
+
+// The letter of an option: A, B, ... (numbers past Z).
+QString kindLetter(int i)
+{
+    return i < 26 ? QString(QChar(u'A' + i)) : QString::number(i + 1);
+}
+
+}  // namespace
+
+ChapterWriter::ChapterWriter(ReportDocument& doc, ReportContents& contents,
+                             const QHash<QString, ExerciseProgress>& progress, bool haveAnswers)
+    : m_doc(doc), m_contents(contents), m_progress(progress), m_haveAnswers(haveAnswers)
+{}
+
+// ---- chapters ---------------------------------------------------------------
+
+void ChapterWriter::write(const Chapter& chapter)
+{
+    m_figure = 0;
+    writeHeading(chapter);
+
+    QTextCursor& cur = m_doc.cursor();
+    const MarkdownDocument& md = m_doc.markdown();
+    int stepNo = 0;
+    for (const Step& step : chapter.steps) {
+        if (!step.isIntroduction) {
+            ++stepNo;
+            QTextBlockFormat h = md.headingBlockFormat(2);
+            h.setTopMargin(20);
+            cur.insertBlock(h, md.headingCharFormat(2));
+            const QString numbered = QStringLiteral("%1.%2  %3").arg(chapter.number).arg(stepNo).arg(step.title);
+            cur.insertText(numbered, md.headingCharFormat(2));
+            m_doc.pages().keepWithNext(QTextCursor(cur.block()));
+            m_contents.add(2, QString(), numbered, QTextCursor(cur.block()), QString());
+        }
+        for (const Block& block : step.blocks) writeBlock(chapter, block);
+    }
+}
+
+// Chapter label and title, on a new page, and the summary.
+void ChapterWriter::writeHeading(const Chapter& chapter)
+{
+    QTextCursor& cur = m_doc.cursor();
+    const MarkdownDocument& md = m_doc.markdown();
+    const Words& words = m_doc.words();
+    QTextBlockFormat label;
+    label.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+    label.setBottomMargin(2);
+    cur.insertBlock(label, m_doc.uiFormat(11, true, QColor(0x3a, 0x5f, 0x8f)));
+    cur.insertText(chapterLabel(words, chapter), m_doc.uiFormat(11, true, QColor(0x3a, 0x5f, 0x8f)));
+    QTextBlockFormat title = md.headingBlockFormat(1);
+    title.setTopMargin(2);
+    title.setBottomMargin(6);
+    cur.insertBlock(title, md.headingCharFormat(1));
+    cur.insertText(chapter.title, md.headingCharFormat(1));
+    const QTextCursor titleAt(cur.block());
+    m_contents.add(1, QString::number(chapter.number), chapter.title, titleAt,
+                   chapterLabel(words, chapter) + QStringLiteral(" · ") + chapter.title);
+    if (!chapter.summary.isEmpty() || chapter.minutes > 0) {
+        QTextBlockFormat sum;
+        sum.setBottomMargin(14);
+        sum.setLineHeight(140, QTextBlockFormat::ProportionalHeight);
+        QTextCharFormat f = m_doc.uiFormat(10.5, false, QColor(0x4a, 0x52, 0x5c));
+        f.setFontItalic(true);
+        cur.insertBlock(sum, f);
+        if (!chapter.summary.isEmpty()) m_doc.appendInline(chapter.summary, chapter.file, f);
+        if (chapter.minutes > 0) {
+            f.setFontItalic(false);
+            cur.insertText(QStringLiteral("  ·  ") + words.t("about %1 min", "约 %1 分钟").arg(chapter.minutes), f);
+        }
+    }
+}
+
+void ChapterWriter::writeBlock(const Chapter& chapter, const Block& block)
+{
+    if (!block.error.isEmpty()) {
+        m_doc.errorCell(m_doc.words()
+                            .t("This block could not be read (line %1): %2", "此块无法读取（第 %1 行）：%2")
+                            .arg(block.location.line)
+                            .arg(block.error));
+        m_doc.warnings().append(QStringLiteral("%1:%2: %3")
+                                    .arg(QFileInfo(block.location.file).fileName())
+                                    .arg(block.location.line)
+                                    .arg(block.error));
+        return;
+    }
+    switch (block.kind) {
+        case Block::Kind::Markdown: m_doc.appendMarkdown(block.markdown, chapter.file); break;
+        case Block::Kind::Run: appendRun(chapter, block); break;
+        case Block::Kind::Exercise: appendExercise(chapter, block.exercise); break;
+    }
+}
+
+// ---- figures ----------------------------------------------------------------
+
+RunResultPtr ChapterWriter::run(const QString& label, const QString& moduleId, const QStringList& params)
+{
+    RunResultPtr r = m_engine.runNow(moduleId, params);
+    RunRecord rec;
+    rec.label = label;
+    rec.moduleId = moduleId;
+    rec.version = r->moduleVersion;
+    rec.params = r->params.isEmpty() ? params : r->params;
+    rec.ok = r->ok;
+    rec.error = r->errorIn(m_doc.options().lang);
+    rec.elapsedMs = r->elapsedMs;
+    m_runs.push_back(rec);
+    return r;
+}
+
+void ChapterWriter::appendRun(const Chapter& chapter, const Block& block)
+{
+    QTextCursor& cur = m_doc.cursor();
+    const Words& words = m_doc.words();
+    const lessons::RunBlock& rb = block.run;
+    ++m_figure;
+    const QString label = words.zh() ? QStringLiteral("图 %1.%2").arg(chapter.number).arg(m_figure)
+                                     : QStringLiteral("Figure %1.%2").arg(chapter.number).arg(m_figure);
+    RunResultPtr r = run(label, rb.moduleId, rb.params);
+    if (!r->ok) {
+        m_doc.errorCell(words.t("%1 — module %2 failed: %3", "%1——模块 %2 运行失败：%3")
+                            .arg(label, rb.moduleId, r->errorIn(m_doc.options().lang)));
+        m_doc.warnings().append(
+            QStringLiteral("%1:%2: %3").arg(QFileInfo(chapter.file).fileName()).arg(block.location.line).arg(r->error));
+        return;
+    }
+    QString chartError;
+    const std::optional<QTextCharFormat> obj = m_doc.pages().chartObject(chartSpecFor(rb), r->outputs, &chartError);
+    if (!obj) {
+        m_doc.errorCell(QStringLiteral("%1 — %2").arg(
+            label, chartError.isEmpty() ? words.t("nothing to show", "没有可显示的输出") : chartError));
+        m_doc.warnings().append(QStringLiteral("%1:%2: %3")
+                                    .arg(QFileInfo(chapter.file).fileName())
+                                    .arg(block.location.line)
+                                    .arg(chartError));
+        return;
+    }
+
+    QTextBlockFormat bf;
+    bf.setAlignment(Qt::AlignHCenter);
+    bf.setTopMargin(6);
+    bf.setBottomMargin(2);
+    m_doc.newBlock(bf, m_doc.markdown().bodyCharFormat());
+    cur.insertText(QString(QChar::ObjectReplacementCharacter), *obj);
+    m_doc.pages().keepWithNext(QTextCursor(cur.block()));
+
+    // Caption: "Figure 1.2  text".
+    QTextBlockFormat cap;
+    cap.setAlignment(Qt::AlignHCenter);
+    cap.setBottomMargin(14);
+    cap.setLineHeight(135, QTextBlockFormat::ProportionalHeight);
+    cap.setLeftMargin(24);
+    cap.setRightMargin(24);
+    QTextCharFormat capFormat = m_doc.uiFormat(9.5, false, QColor(0x3c, 0x44, 0x4e));
+    cur.insertBlock(cap, capFormat);
+    cur.insertText(label + (rb.caption.isEmpty() ? QString() : QStringLiteral("  ")),
+                   m_doc.uiFormat(9.5, true, QColor(0x3c, 0x44, 0x4e)));
+    if (!rb.caption.isEmpty()) m_doc.appendInline(rb.caption, chapter.file, capFormat);
+}
+
+// ---- exercises --------------------------------------------------------------
+
+void ChapterWriter::appendExercise(const Chapter& chapter, const ExerciseBlock& ex)
+{
+    QTextCursor& cur = m_doc.cursor();
+    QTextFrame* frame = openExerciseBox(ex);
+    m_doc.appendMarkdown(ex.question, chapter.file);
+    // appendMarkdown leaves frames; come back into the exercise frame.
+    cur = frame->lastCursorPosition();
+
+    const ExerciseProgress progress = m_progress.value(ex.id);
+    RunResultPtr runResult;
+    const LearnerAnswer answer = learnerAnswer(ex, progress, &runResult);
+    lessons::CheckResult check;
+    if (answer.given) check = lessons::checkAnswer(ex, answer.answer);
+    const bool correct = answer.given && check.correct && check.problem.isEmpty();
+    const bool showSolution = solutionShown(progress, correct);
+
+    const QTextCharFormat body = m_doc.markdown().bodyCharFormat();
+    QTextBlockFormat line = m_doc.markdown().bodyBlockFormat();
+    line.setBottomMargin(3);
+    if (ex.kind == ExerciseKind::Choice || ex.kind == ExerciseKind::Multiple)
+        writeOptions(chapter, ex, answer, showSolution, line);
+    else if (ex.kind == ExerciseKind::Run)
+        writeRunSetup(ex, line);
+
+    // The learner's answer and the verdict.
+    QTextBlockFormat verdictLine = line;
+    verdictLine.setTopMargin(6);
+    writeVerdict(ex, answer, check, correct, progress, verdictLine);
+    if (runResult && !runResult->ok) {
+        cur.insertBlock(line, body);
+        cur.insertText(m_doc.words()
+                           .t("The run with these parameters failed: %1", "按这些参数运行失败：%1")
+                           .arg(runResult->errorIn(m_doc.options().lang)),
+                       m_doc.uiFormat(9.5, false, QColor(0x9a, 0x22, 0x16)));
+    }
+    writeHints(chapter, ex, line);
+    if (!ex.solution.isEmpty()) writeSolution(chapter, ex, showSolution, frame, verdictLine);
+    m_doc.setContainer(nullptr);
+    cur = frame->lastCursorPosition();
+    cur.movePosition(QTextCursor::NextBlock);
+}
+
+// The exercise's box, with its head line ("Exercise · id"); the box becomes
+// the container that text goes into.
+QTextFrame* ChapterWriter::openExerciseBox(const ExerciseBlock& ex)
+{
+    QTextCursor& cur = m_doc.cursor();
+    QTextFrameFormat ff;
+    ff.setBorder(0.75);
+    ff.setBorderBrush(QColor(0xb9, 0xc7, 0xd8));
+    ff.setBorderStyle(QTextFrameFormat::BorderStyle_Solid);
+    ff.setBackground(QColor(0xf7, 0xf9, 0xfc));
+    ff.setPadding(10);
+    ff.setTopMargin(6);
+    ff.setBottomMargin(14);
+    if (cur.block().length() > 1) cur.insertBlock(QTextBlockFormat(), m_doc.markdown().bodyCharFormat());
+    QTextFrame* frame = cur.insertFrame(ff);
+    m_doc.setContainer(frame);
+
+    QTextBlockFormat head;
+    head.setBottomMargin(4);
+    cur.setBlockFormat(head);
+    cur.insertText(m_doc.words().t("Exercise", "练习"), m_doc.uiFormat(10.5, true, QColor(0x3a, 0x5f, 0x8f)));
+    cur.insertText(QStringLiteral("  ·  ") + ex.id, m_doc.uiFormat(9, false, QColor(0x6a, 0x72, 0x7c)));
+    m_doc.pages().keepWithNext(QTextCursor(cur.block()));
+    return frame;
+}
+
+ChapterWriter::LearnerAnswer ChapterWriter::learnerAnswer(const ExerciseBlock& ex, const ExerciseProgress& p,
+                                                          RunResultPtr* runResult)
+{
+    LearnerAnswer a;
+    switch (ex.kind) {
+        case ExerciseKind::Number:
+        case ExerciseKind::Text:
+            a.given = !p.answer.trimmed().isEmpty();
+            a.answer.text = p.answer;
+            a.printable = p.answer.trimmed();
+            break;
+        case ExerciseKind::Choice:
+        case ExerciseKind::Multiple: {
+            a.given = !p.selected.isEmpty();
+            a.answer.selected = p.selected;
+            QStringList letters;
+            for (int i : p.selected) letters << kindLetter(i);
+            a.printable = letters.join(QStringLiteral(", "));
+            break;
+        }
+        case ExerciseKind::Run: {
+            a.given = !p.runParams.isEmpty() || p.attempts > 0;
+            if (!a.given) break;
+            // Start values, overridden by the learner's settings.
+            const QStringList params = lessons::overrideAssignments(ex.run.params, p.runParams);
+            *runResult = run(m_doc.words().t("Exercise %1", "练习 %1").arg(ex.id), ex.run.moduleId, params);
+            if ((*runResult)->ok) a.answer.outputs = (*runResult)->outputs;
+            a.printable = p.runParams.isEmpty() ? params.join(u' ') : p.runParams.join(u' ');
+            break;
+        }
+    }
+    return a;
+}
+
+// Whether the worked solution is printed (ExportOptions::Solutions).
+bool ChapterWriter::solutionShown(const ExerciseProgress& progress, bool correct) const
+{
+    switch (m_doc.options().solutions) {
+        case ExportOptions::Solutions::WhenEarned: return correct || progress.solved || progress.solutionShown;
+        case ExportOptions::Solutions::Always: return true;
+        case ExportOptions::Solutions::Never: return false;
+    }
+    return false;
+}
+
+// A choice exercise's options, the learner's ticked, the right ones marked
+// when the solution is shown.
+void ChapterWriter::writeOptions(const Chapter& chapter, const ExerciseBlock& ex, const LearnerAnswer& answer,
+                                 bool showSolution, const QTextBlockFormat& line)
+{
+    QTextCursor& cur = m_doc.cursor();
+    const QTextCharFormat body = m_doc.markdown().bodyCharFormat();
+    for (int i = 0; i < ex.options.size(); ++i) {
+        cur.insertBlock(line, body);
+        QTextBlockFormat ind = line;
+        ind.setLeftMargin(12);
+        cur.setBlockFormat(ind);
+        const bool picked = answer.answer.selected.contains(i);
+        cur.insertText(picked ? QStringLiteral("\u2611 ") : QStringLiteral("\u2610 "),
+                       pdf::symbolFormat(body, QColor(0x33, 0x33, 0x33)));
+        cur.insertText(QStringLiteral("(%1) ").arg(kindLetter(i)), body);
+        m_doc.appendInline(ex.options[i].text, chapter.file, body);
+        if (showSolution && ex.options[i].correct)
+            cur.insertText(QStringLiteral("  \u2713"), pdf::symbolFormat(body, QColor(0x1e, 0x7b, 0x34)));
+    }
+}
+
+// A run exercise's module, what the learner sets and when it is right.
+void ChapterWriter::writeRunSetup(const ExerciseBlock& ex, const QTextBlockFormat& line)
+{
+    QTextCursor& cur = m_doc.cursor();
+    cur.insertBlock(line, m_doc.markdown().bodyCharFormat());
+    QTextCharFormat meta = m_doc.uiFormat(9.5, false, QColor(0x4a, 0x52, 0x5c));
+    cur.insertText(m_doc.words()
+                       .t("Module %1; the learner sets %2; right when %3.", "模块 %1；可调参数：%2；判定条件：%3。")
+                       .arg(
+                           ex.run.moduleId,
+                           [&] {
+                               QStringList v;
+                               for (const auto& vs : ex.run.vary) v << vs.name;
+                               return v.join(QStringLiteral(", "));
+                           }(),
+                           ex.run.condition),
+                   meta);
+}
+
+// "Answer: ..." and whether it is right (and in how many attempts).
+void ChapterWriter::writeVerdict(const ExerciseBlock& ex, const LearnerAnswer& answer,
+                                 const lessons::CheckResult& check, bool correct, const ExerciseProgress& progress,
+                                 const QTextBlockFormat& line)
+{
+    QTextCursor& cur = m_doc.cursor();
+    const Words& words = m_doc.words();
+    const QTextCharFormat body = m_doc.markdown().bodyCharFormat();
+    cur.insertBlock(line, body);
+    QTextCharFormat label = m_doc.uiFormat(10, true, QColor(0x33, 0x3a, 0x42));
+    cur.insertText(words.t("Answer: ", "作答："), label);
+    if (!m_haveAnswers) {
+        cur.insertText(words.t("(no answers file given)", "（未提供答案文件）"),
+                       m_doc.uiFormat(10, false, QColor(0x77, 0x7f, 0x88)));
+        return;
+    }
+    if (!answer.given) {
+        cur.insertText(words.t("not answered", "未作答"), m_doc.uiFormat(10, false, QColor(0x77, 0x7f, 0x88)));
+        return;
+    }
+    QTextCharFormat code = m_doc.markdown().codeCharFormat();
+    cur.insertText(answer.printable, ex.kind == ExerciseKind::Run ? code : m_doc.uiFormat(10, false));
+    cur.insertText(QStringLiteral("   "), body);
+    if (!check.problem.isEmpty()) {
+        cur.insertText(words.t("could not be checked: %1", "无法判定：%1").arg(check.problem),
+                       m_doc.uiFormat(10, false, QColor(0x9a, 0x6a, 0x16)));
+    } else if (correct) {
+        cur.insertText(QStringLiteral("\u2713 "), pdf::symbolFormat(body, QColor(0x1e, 0x7b, 0x34)));
+        cur.insertText(words.t("correct", "正确"), m_doc.uiFormat(10, true, QColor(0x1e, 0x7b, 0x34)));
+    } else {
+        cur.insertText(QStringLiteral("\u2717 "), pdf::symbolFormat(body, QColor(0xb0, 0x2a, 0x1e)));
+        cur.insertText(words.t("not correct", "不正确"), m_doc.uiFormat(10, true, QColor(0xb0, 0x2a, 0x1e)));
+    }
+    if (progress.attempts > 0)
+        cur.insertText(words.t("  (%n attempt(s))", "（尝试 %n 次）")
+                           .replace(QStringLiteral("%n"), QString::number(progress.attempts))
+                           .replace(QStringLiteral("(s)"), progress.attempts == 1 ? QString() : QStringLiteral("s")),
+                       m_doc.uiFormat(9, false, QColor(0x77, 0x7f, 0x88)));
+}
+
+void ChapterWriter::writeHints(const Chapter& chapter, const ExerciseBlock& ex, const QTextBlockFormat& line)
+{
+    QTextCursor& cur = m_doc.cursor();
+    const QTextCharFormat body = m_doc.markdown().bodyCharFormat();
+    for (int i = 0; i < ex.hints.size(); ++i) {
+        cur.insertBlock(line, body);
+        cur.insertText(m_doc.words().t("Hint %1: ", "提示 %1：").arg(i + 1),
+                       m_doc.uiFormat(10, true, QColor(0x4a, 0x52, 0x5c)));
+        m_doc.appendInline(ex.hints[i], chapter.file, body);
+    }
+}
+
+// "Solution" and the worked solution, or when it will be shown.
+void ChapterWriter::writeSolution(const Chapter& chapter, const ExerciseBlock& ex, bool showSolution, QTextFrame* frame,
+                                  const QTextBlockFormat& line)
+{
+    QTextCursor& cur = m_doc.cursor();
+    const Words& words = m_doc.words();
+    cur.insertBlock(line, m_doc.markdown().bodyCharFormat());
+    cur.insertText(words.t("Solution", "参考解答"), m_doc.uiFormat(10, true, QColor(0x33, 0x3a, 0x42)));
+    if (showSolution) {
+        QString solution = ex.solution;
+        if (!ex.run.answerParams.isEmpty())
+            solution +=
+                QStringLiteral("\n\n") + words.t("Values that meet the condition: %1", "满足条件的一组参数：%1")
+                                             .arg(u'`' + ex.run.answerParams.join(QStringLiteral("`, `")) + u'`');
+        m_doc.appendMarkdown(solution, chapter.file);
+        cur = frame->lastCursorPosition();
+    } else {
+        cur.insertText(words.t(": shown once the exercise is solved.", "：答对后显示。"),
+                       m_doc.uiFormat(10, false, QColor(0x77, 0x7f, 0x88)));
+    }
+}
+
+}  // namespace poslab::ui::report

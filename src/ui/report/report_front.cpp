@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: Apache-2.0
+// report_front.cpp — the course report's title page and table of contents
+// (report_front.h).
+#include "ui/report/report_front.h"
+
+#include "lessons/course_loader.h"
+#include "ui/report/report_document.h"
+
+#include <QDate>
+#include <QFileInfo>
+#include <QTextBlock>
+#include <QTextTable>
+
+#ifndef POSLAB_VERSION
+#define POSLAB_VERSION "unknown"
+#endif
+
+namespace poslab::ui::report {
+
+using lessons::Chapter;
+using lessons::Step;
+using namespace pdf;
+
+QString chapterLabel(const Words& words, const Chapter& c)
+{
+    return words.zh() ? QStringLiteral("第 %1 章").arg(c.number) : QStringLiteral("Chapter %1").arg(c.number);
+}
+
+// ---- title page -------------------------------------------------------------
+
+namespace {
+
+QString courseTitle(const ReportDocument& doc)
+{
+    const QString shipped = QFileInfo(lessons::defaultCourseDir()).canonicalFilePath();
+    if (!shipped.isEmpty() && shipped == doc.course().dir)
+        return doc.words().t("Positional Encoding in Transformers", "Transformer 中的位置编码");
+    return QFileInfo(doc.course().dir).fileName();
+}
+
+QString courseSubtitle(const ReportDocument& doc, const QList<const Chapter*>& chapters)
+{
+    if (chapters.size() == 1)
+        return chapterLabel(doc.words(), *chapters.first()) + QStringLiteral(" · ") + chapters.first()->title;
+    return doc.words().t("%1 chapters", "共 %1 章").arg(chapters.size());
+}
+
+// When the report prints an exercise's worked solution.
+QString solutionsPolicy(const Words& words, ExportOptions::Solutions solutions)
+{
+    switch (solutions) {
+        case ExportOptions::Solutions::WhenEarned:
+            return words.t("shown for solved exercises and after giving up", "仅对已答对或已放弃的练习给出");
+        case ExportOptions::Solutions::Always: return words.t("all shown (teacher's copy)", "全部给出（教师版）");
+        case ExportOptions::Solutions::Never: return words.t("not shown", "不给出");
+    }
+    return QString();
+}
+
+// The label and the title of the course.
+void writeTitle(ReportDocument& doc, const QList<const Chapter*>& chapters)
+{
+    QTextCursor& cur = doc.cursor();
+    QTextBlockFormat spacer;
+    spacer.setTopMargin(mmToLogical(55));
+    spacer.setAlignment(Qt::AlignLeft);
+    cur.setBlockFormat(spacer);
+    cur.setBlockCharFormat(doc.uiFormat(12, false, QColor(0x3a, 0x5f, 0x8f)));
+    cur.insertText(doc.words().t("PosLab report", "PosLab 学习报告"), doc.uiFormat(12, true, QColor(0x3a, 0x5f, 0x8f)));
+
+    QTextBlockFormat title;
+    title.setTopMargin(10);
+    title.setBottomMargin(6);
+    title.setLineHeight(120, QTextBlockFormat::ProportionalHeight);
+    cur.insertBlock(title, doc.uiFormat(28, true, QColor(0x1c, 0x2a, 0x3a)));
+    cur.insertText(courseTitle(doc), doc.uiFormat(28, true, QColor(0x1c, 0x2a, 0x3a)));
+
+    QTextBlockFormat sub;
+    sub.setBottomMargin(36);
+    sub.setLineHeight(140, QTextBlockFormat::ProportionalHeight);
+    cur.insertBlock(sub, doc.uiFormat(13, false, QColor(0x44, 0x4c, 0x56)));
+    cur.insertText(courseSubtitle(doc, chapters), doc.uiFormat(13, false, QColor(0x44, 0x4c, 0x56)));
+}
+
+// "Label: value" lines: student, language, date, chapters, answers, solutions.
+void writeFacts(ReportDocument& doc, const QList<const Chapter*>& chapters, bool haveAnswers)
+{
+    QTextCursor& cur = doc.cursor();
+    const Words& words = doc.words();
+    const ExportOptions& opt = doc.options();
+    auto line = [&](const QString& label, const QString& value) {
+        QTextBlockFormat bf;
+        bf.setBottomMargin(6);
+        bf.setLineHeight(140, QTextBlockFormat::ProportionalHeight);
+        cur.insertBlock(bf, doc.uiFormat(11));
+        cur.insertText(label + (words.zh() ? QStringLiteral("：") : QStringLiteral(": ")),
+                       doc.uiFormat(11, false, QColor(0x55, 0x5d, 0x66)));
+        cur.insertText(value, doc.uiFormat(11, true));
+    };
+    if (!opt.studentName.trimmed().isEmpty()) line(words.t("Student", "学生"), opt.studentName.trimmed());
+    line(words.t("Language", "语言"), words.zh() ? QStringLiteral("中文") : QStringLiteral("English"));
+    line(words.t("Date", "日期"), QDate::currentDate().toString(Qt::ISODate));
+    QStringList numbers;
+    for (const Chapter* c : chapters) numbers << QString::number(c->number);
+    line(words.t("Chapters", "章节"), numbers.join(QStringLiteral(", ")));
+    if (haveAnswers) line(words.t("Answers", "答案"), QFileInfo(opt.answersFile).fileName());
+    line(words.t("Solutions", "参考解答"), solutionsPolicy(words, opt.solutions));
+}
+
+}  // namespace
+
+void writeTitlePage(ReportDocument& doc, const QList<const Chapter*>& chapters, bool haveAnswers)
+{
+    writeTitle(doc, chapters);
+    writeFacts(doc, chapters, haveAnswers);
+
+    QTextBlockFormat foot;
+    foot.setTopMargin(mmToLogical(40));
+    doc.cursor().insertBlock(foot, doc.uiFormat(9, false, QColor(0x77, 0x7f, 0x88)));
+    doc.cursor().insertText(doc.words()
+                                .t("Made with PosLab %1, a notebook on positional encoding in Transformers. "
+                                   "The appendix lists every module run so each figure can be reproduced.",
+                                   "由 PosLab %1 生成——一本讲解 Transformer 位置编码的笔记本。"
+                                   "附录列出了每一次模块运行，每张图都可以复现。")
+                                .arg(QStringLiteral(POSLAB_VERSION)),
+                            doc.uiFormat(9, false, QColor(0x77, 0x7f, 0x88)));
+}
+
+// ---- contents ---------------------------------------------------------------
+
+void ReportContents::write(const QList<const Chapter*>& chapters)
+{
+    QTextCursor& cur = m_doc.cursor();
+    const MarkdownDocument& md = m_doc.markdown();
+    m_doc.pageBreak();
+    m_contentsPage = 1;
+    cur.setBlockFormat([&] {
+        QTextBlockFormat f = md.headingBlockFormat(1);
+        f.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+        f.setTopMargin(0);
+        f.setBottomMargin(14);
+        return f;
+    }());
+    cur.insertText(m_doc.words().t("Contents", "目录"), md.headingCharFormat(1));
+
+    int rows = 0;
+    for (const Chapter* c : chapters) {
+        rows += 1;
+        for (const Step& s : c->steps) rows += s.isIntroduction ? 0 : 1;
+    }
+    rows += 1;  // appendix
+    QTextTableFormat tf;
+    tf.setBorder(0);
+    tf.setBorderStyle(QTextFrameFormat::BorderStyle_None);
+    tf.setCellPadding(2);
+    tf.setCellSpacing(0);
+    tf.setWidth(QTextLength(QTextLength::PercentageLength, 100));
+    tf.setColumnWidthConstraints({QTextLength(QTextLength::PercentageLength, 9),
+                                  QTextLength(QTextLength::PercentageLength, 81),
+                                  QTextLength(QTextLength::PercentageLength, 10)});
+    cur.insertBlock(QTextBlockFormat(), md.bodyCharFormat());
+    m_table = cur.insertTable(rows, 3, tf);
+    m_rows = 0;
+    m_doc.leaveNestedFrames();
+}
+
+void ReportContents::add(int level, const QString& number, const QString& title, const QTextCursor& at,
+                         const QString& headerTitle)
+{
+    Heading h;
+    h.level = level;
+    h.tocTitle = title;
+    h.headerTitle = headerTitle;
+    h.cursor = at;
+    if (m_table && m_rows < m_table->rows()) {
+        h.tocRow = m_rows++;
+        const bool major = level != 2;
+        QTextCharFormat f =
+            m_doc.uiFormat(major ? 11 : 10, major, major ? QColor(0x1c, 0x2a, 0x3a) : QColor(0x33, 0x3a, 0x42));
+        QTextBlockFormat bf;
+        bf.setTopMargin(major && h.tocRow > 0 ? 8 : 0);
+        bf.setLineHeight(125, QTextBlockFormat::ProportionalHeight);
+        auto setCell = [&](int col, const QString& text, Qt::Alignment align, int indent) {
+            QTextCursor c = m_table->cellAt(h.tocRow, col).firstCursorPosition();
+            QTextBlockFormat b = bf;
+            b.setAlignment(align);
+            b.setLeftMargin(indent);
+            c.setBlockFormat(b);
+            c.insertText(text, f);
+        };
+        setCell(0, number, Qt::AlignLeft, 0);
+        setCell(1, title, Qt::AlignLeft, level == 2 ? 14 : 0);
+        setCell(2, QStringLiteral("0"), Qt::AlignRight, 0);
+    }
+    m_headings.append(h);
+}
+
+QString ReportContents::writePageNumbers()
+{
+    for (int pass = 0; pass < 4; ++pass) {
+        bool changed = false;
+        for (Heading& h : m_headings) {
+            const int page = m_doc.pages().pageOfBlock(h.cursor.block()) + 1;
+            if (h.tocRow < 0 || !m_table) continue;
+            QTextTableCell cell = m_table->cellAt(h.tocRow, 2);
+            QTextCursor c = cell.firstCursorPosition();
+            c.setPosition(cell.lastCursorPosition().position(), QTextCursor::KeepAnchor);
+            const QString number = QString::number(page);
+            if (c.selectedText() != number) {
+                const QTextCharFormat f = c.charFormat();
+                c.insertText(number, f);
+                changed = true;
+            }
+        }
+        if (!changed) break;
+        if (pass == 3) return m_doc.words().t("the table of contents did not settle", "目录页码无法稳定");
+    }
+    return {};
+}
+
+QList<TocEntry> ReportContents::entries() const
+{
+    QList<TocEntry> out;
+    for (const Heading& h : m_headings)
+        out.append(TocEntry{h.level, h.tocTitle, m_doc.pages().pageOfBlock(h.cursor.block()) + 1});
+    return out;
+}
+
+QString ReportContents::runningHeader(int page) const
+{
+    QString title;
+    bool chapterStart = false;
+    for (const Heading& h : m_headings) {
+        if (h.headerTitle.isEmpty()) continue;
+        const int p = m_doc.pages().pageOfBlock(h.cursor.block());
+        if (p <= page) {
+            title = h.headerTitle;
+            chapterStart = p == page;
+        }
+    }
+    if (page >= m_contentsPage && page < firstChapterPage()) title = m_doc.words().t("Contents", "目录");
+    return chapterStart ? QString() : title;
+}
+
+int ReportContents::firstChapterPage() const
+{
+    for (const Heading& h : m_headings)
+        if (!h.headerTitle.isEmpty()) return m_doc.pages().pageOfBlock(h.cursor.block());
+    return m_doc.pages().document().pageCount();
+}
+
+}  // namespace poslab::ui::report

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: Apache-2.0
+// report_front.h — the front of the course report: the title page and the
+// table of contents.
+//
+// The title page names the course, the chapters, the student, the language,
+// the date, the answers file and when solutions are printed. The contents
+// are a borderless table with a row for every chapter, every step (not the
+// introductions) and the appendix; the chapters and the appendix fill in
+// their rows as they are written (add), and once the document is paginated
+// writePageNumbers() writes the page of every heading into the last column
+// and checks the numbers did not move the headings. The same headings give
+// the running header of each page (the chapter it belongs to).
+//
+// Internal to src/ui/report.
+#pragma once
+
+#include "lessons/course.h"
+#include "ui/report/pdf_export.h"
+
+#include <QList>
+#include <QString>
+#include <QTextCursor>
+
+class QTextTable;
+
+namespace poslab::ui::pdf {
+class Words;
+}
+
+namespace poslab::ui::report {
+
+class ReportDocument;
+
+// "Chapter 3" / "第 3 章".
+QString chapterLabel(const pdf::Words& words, const lessons::Chapter& chapter);
+
+// The title page, at the start of the document.
+void writeTitlePage(ReportDocument& doc, const QList<const lessons::Chapter*>& chapters, bool haveAnswers);
+
+class ReportContents {
+public:
+    explicit ReportContents(ReportDocument& doc) : m_doc(doc) {}
+
+    // On a new page: the heading and an empty table with a row for every
+    // chapter, step and the appendix of `chapters`.
+    void write(const QList<const lessons::Chapter*>& chapters);
+
+    // Fills the next contents row and remembers the heading it points at.
+    // level: 1 chapter, 2 step, 0 appendix. `at` is the heading's block;
+    // headerTitle, when not empty, is the running header from there on.
+    void add(int level, const QString& number, const QString& title, const QTextCursor& at, const QString& headerTitle);
+
+    // After pagination: writes the page numbers into the contents until they
+    // are stable. Returns an error when they do not settle.
+    QString writePageNumbers();
+
+    // The contents as laid out.
+    QList<TocEntry> entries() const;
+
+    // The running header of a page (0-based): the chapter (or appendix) it
+    // belongs to; none on the page where a chapter starts.
+    QString runningHeader(int page) const;
+
+private:
+    // A heading whose page the contents and the running header need.
+    struct Heading {
+        int level = 1;        // 1 chapter, 2 step, 0 appendix
+        QString tocTitle;     // as printed in the contents
+        QString headerTitle;  // as printed in the running header (chapters, appendix)
+        QTextCursor cursor;   // at the heading block (moves with edits)
+        int tocRow = -1;
+    };
+
+    int firstChapterPage() const;
+
+    ReportDocument& m_doc;
+    QTextTable* m_table = nullptr;
+    int m_rows = 0;
+    int m_contentsPage = 1;
+    QList<Heading> m_headings;
+};
+
+}  // namespace poslab::ui::report

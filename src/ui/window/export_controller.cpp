@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "ui/window/export_controller.h"
+
+#include "lessons/progress_store.h"
+#include "ui/report/pdf_export.h"
+#include "ui/window/course_navigator.h"
+#include "ui/window/window_dialogs.h"
+
+#include <QAction>
+#include <QCoreApplication>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QLineEdit>
+#include <QMainWindow>
+#include <QProcess>
+#include <QProgressDialog>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QStatusBar>
+#include <QVBoxLayout>
+
+namespace poslab::ui {
+
+ExportController::ExportController(QMainWindow* window, QAction* exportAction, const CourseNavigator* navigator,
+                                   lessons::ProgressStore* store, QObject* parent)
+    : QObject(parent), m_window(window), m_action(exportAction), m_navigator(navigator), m_store(store)
+{}
+
+bool ExportController::isRunning() const
+{
+    return m_process || m_progress;
+}
+
+void ExportController::setAvailable(bool available)
+{
+    m_available = available;
+    m_action->setEnabled(m_available && !isRunning());
+}
+
+void ExportController::exportPdf()
+{
+    if (isRunning()) return;  // one export at a time
+    QDialog dialog(m_window);
+    dialog.setWindowTitle(tr("Export PDF"));
+    auto* form = new QFormLayout(&dialog);
+    auto* current = new QRadioButton(&dialog);
+    auto* whole = new QRadioButton(tr("The whole course"), &dialog);
+    const bool haveChapter = m_navigator->chapterIndex() >= 0;
+    if (haveChapter) {
+        const int chapter = m_navigator->chapterIndex();
+        const lessons::Chapter& ch = m_navigator->course().chapters[chapter];
+        current->setText(tr("Current chapter: %1. %2").arg(chapter + 1).arg(ch.title));
+    } else {
+        current->setText(tr("Current chapter"));
+        current->setEnabled(false);
+    }
+    (haveChapter ? current : whole)->setChecked(true);
+    auto* scope = new QVBoxLayout;
+    scope->addWidget(current);
+    scope->addWidget(whole);
+    form->addRow(tr("Export:"), scope);
+    auto* student = new QLineEdit(&dialog);
+    student->setPlaceholderText(tr("optional"));
+    student->setAccessibleName(tr("Student name"));
+    form->addRow(tr("&Student name:"), student);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Export…"));
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    form->addRow(buttons);
+    if (dialog.exec() != QDialog::Accepted) return;
+
+    const QString lang = m_navigator->language();
+    const bool chapterOnly = current->isChecked() && haveChapter;
+    const QString base =
+        chapterOnly ? m_navigator->course().chapters[m_navigator->chapterIndex()].id : QStringLiteral("course");
+    const QString dir = defaultExportDir();
+    const QString suggested = QDir(dir).filePath(QStringLiteral("poslab-%1-%2.pdf").arg(base, lang));
+    QString path = QFileDialog::getSaveFileName(m_window, tr("Export PDF"), suggested, tr("PDF documents (*.pdf)"));
+    if (path.isEmpty()) return;
+    if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".pdf");
+
+    ExportOptions options;
+    options.lang = lang;
+    options.outputPath = path;
+    options.studentName = student->text().trimmed();
+    if (chapterOnly) options.chapters = {m_navigator->course().chapters[m_navigator->chapterIndex()].number};
+    startExport(options);
+}
+
+void ExportController::startExport(const ExportOptions& given)
+{
+    if (isRunning()) return;
+    ExportOptions options = given;
+    if (options.courseDir.isEmpty()) options.courseDir = m_navigator->courseDir();
+    if (options.lang.isEmpty()) options.lang = m_navigator->language();
+    m_store->save();  // every change is saved already; this makes sure the file exists
+    if (options.answersFile.isEmpty() && QFileInfo::exists(m_store->filePath()))
+        options.answersFile = m_store->filePath();
+    const QString path = options.outputPath;
+
+    m_progress = new QProgressDialog(tr("Exporting %1…").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 0, m_window);
+    m_progress->setWindowTitle(tr("Export PDF"));
+    m_progress->setMinimumDuration(0);
+    m_progress->setWindowModality(Qt::WindowModal);
+    m_progress->setAutoClose(false);
+    m_progress->setAutoReset(false);
+    m_progress->setAccessibleName(tr("Export progress"));
+    m_action->setEnabled(false);
+    m_window->statusBar()->showMessage(tr("Exporting %1…").arg(QDir::toNativeSeparators(path)));
+
+    // In the poslab executable: `poslab export` as a child process, so the
+    // window keeps painting and answering while the report is laid out.
+    const QString self = QCoreApplication::applicationFilePath();
+    if (QFileInfo(self).baseName() == u"poslab") {
+        startChildProcess(self, options);
+        return;
+    }
+
+    // Elsewhere (tests, other hosts): in-process; the exporter must run in the GUI thread.
+    m_progress->setCancelButton(nullptr);
+    m_progress->show();
+    QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
+    const ExportResult r = poslab::ui::exportPdf(options);
+    finish(r.ok(), r.message, path);
+}
+
+void ExportController::startChildProcess(const QString& program, const ExportOptions& options)
+{
+    const QString path = options.outputPath;
+    QStringList args{QStringLiteral("export"), QStringLiteral("--course"), options.courseDir, QStringLiteral("--lang"),
+                     options.lang};
+    if (!options.chapters.isEmpty()) {
+        QStringList numbers;
+        for (int n : options.chapters) numbers << QString::number(n);
+        args << QStringLiteral("--chapters") << numbers.join(QLatin1Char(','));
+    }
+    if (!options.studentName.isEmpty()) args << QStringLiteral("--student") << options.studentName;
+    if (!options.answersFile.isEmpty()) args << QStringLiteral("--answers") << options.answersFile;
+    args << QStringLiteral("-o") << path;
+    auto* process = new QProcess(this);
+    m_process = process;
+    process->setProcessChannelMode(QProcess::MergedChannels);
+    connect(m_progress, &QProgressDialog::canceled, process, [process] { process->kill(); });
+    connect(process, &QProcess::finished, this, [this, process, path](int code, QProcess::ExitStatus status) {
+        const QString output = QString::fromUtf8(process->readAll()).trimmed();
+        process->deleteLater();
+        if (status != QProcess::NormalExit)
+            finish(false, tr("The export was cancelled."), path);
+        else
+            finish(code == 0, output.isEmpty() ? tr("Exit status %1").arg(code) : output, path);
+    });
+    connect(process, &QProcess::errorOccurred, this, [this, process, path](QProcess::ProcessError e) {
+        if (e != QProcess::FailedToStart) return;
+        process->deleteLater();
+        finish(false, process->errorString(), path);
+    });
+    process->start(program, args);
+}
+
+void ExportController::finish(bool ok, const QString& message, const QString& path)
+{
+    if (m_progress) {
+        m_progress->close();
+        m_progress->deleteLater();
+        m_progress = nullptr;
+    }
+    m_process = nullptr;
+    m_action->setEnabled(m_available);
+    if (ok) {
+        m_window->statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 10000);
+    } else {
+        m_window->statusBar()->showMessage(tr("Export failed: %1").arg(message), 10000);
+        showMessageBox(m_window, QMessageBox::Warning, tr("Export PDF"),
+                       tr("The PDF could not be written.\n\n%1").arg(message));
+    }
+    emit finished(ok, message);
+}
+
+}  // namespace poslab::ui

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+// lab_page_controller.h — the Training Lab's place in the window: its page
+// takes the lesson pane's place until the learner goes back to the lessons
+// (the page is made the first time it is shown). While the lab is shown the
+// contents dock is hidden to give it the width, and comes back with the
+// lessons if it was open; the Training Lab action is checked. A finished run
+// is reported in the status bar, and back on the lessons a step that shows
+// the stored runs (a `lab.` run block) is drawn again with the new one.
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+class QAction;
+class QDockWidget;
+class QMainWindow;
+class QStackedWidget;
+class QWidget;
+
+namespace poslab::ui {
+
+class CourseNavigator;
+class TrainingLabPage;
+
+class LabPageController : public QObject {
+    Q_OBJECT
+public:
+    // pages: the window's stacked pages, holding lessons; contents: the
+    // contents dock; action: the Training Lab action (checked while shown);
+    // resultsDir: where the lab stores its runs (empty: lab::resultsDirectory()).
+    LabPageController(QMainWindow* window, QStackedWidget* pages, QWidget* lessons, QDockWidget* contents,
+                      QAction* action, CourseNavigator* navigator, const QString& resultsDir,
+                      QObject* parent = nullptr);
+
+    // The Training Lab page; nullptr until it is first shown.
+    TrainingLabPage* page() const { return m_lab; }
+    bool isShown() const;
+    // Shows the Training Lab page (true) or the lessons (false); ends with shownChanged().
+    void show(bool show);
+    // The contents dock back if only the lab hid it, so a saved layout is the lessons'.
+    void restoreContents();
+
+signals:
+    void shownChanged();
+
+private:
+    TrainingLabPage* createPage();
+
+    QMainWindow* m_window;
+    QStackedWidget* m_pages;
+    QWidget* m_lessons;
+    QDockWidget* m_contents;
+    QAction* m_action;
+    CourseNavigator* m_navigator;
+    QString m_resultsDir;
+    TrainingLabPage* m_lab = nullptr;
+    bool m_contentsBeforeLab = true;   // the contents dock's visibility before the lab hid it
+    bool m_labResultsChanged = false;  // a lab run finished since the lessons were last shown
+};
+
+}  // namespace poslab::ui
