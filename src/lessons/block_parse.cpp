@@ -150,7 +150,7 @@ bool validateEvery(const ModuleSpec& spec, const QStringList& assignments, int l
             ctx.diag(line, paramProblem(prefixEn, prefixZh, spec, e));
             reported << e.param;
         } catch (const std::exception& e) {
-            ctx.diag(line, same(prefixEn + QString::fromUtf8(e.what())));
+            ctx.diag(line, {prefixEn + QString::fromUtf8(e.what()), prefixZh + QString::fromUtf8(e.what())});
             reported << a;
         }
     }
@@ -164,7 +164,8 @@ bool validateEvery(const ModuleSpec& spec, const QStringList& assignments, int l
         if (reported.isEmpty() || (e.kind != ParamError::Kind::Custom && !reported.contains(e.param)))
             ctx.diag(line, paramProblem(prefixEn, prefixZh, spec, e));
     } catch (const std::exception& e) {
-        if (reported.isEmpty()) ctx.diag(line, same(prefixEn + QString::fromUtf8(e.what())));
+        if (reported.isEmpty())
+            ctx.diag(line, {prefixEn + QString::fromUtf8(e.what()), prefixZh + QString::fromUtf8(e.what())});
     }
     return false;
 }

@@ -5,6 +5,7 @@
 
 #include "lessons/course_loader.h"
 #include "lessons/exercise_check.h"
+#include "modules/lab/run_store.h"
 #include "modules/registry.h"
 
 #include <QDir>
@@ -304,6 +305,27 @@ void compareChapters(const Registry& registry, const Chapter& en, const Chapter&
     }
 }
 
+// The course's reference training run for the `lab.` modules
+// (CheckOptions::referenceRunDirectory), unless the caller chose one.
+void findReferenceRun(const QString& dir, CheckOptions* options, QList<Diagnostic>* out)
+{
+    if (!options->referenceRunDirectory.isEmpty()) return;
+    const QDir folder(referenceRunFolder(dir));
+    if (!folder.exists()) return;
+    bool found = false;
+    for (const QFileInfo& f : folder.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
+        QString error;
+        if (poslab::lab::readRun(f.absoluteFilePath(), &error))
+            found = true;
+        else
+            out->append(Diagnostic::of(
+                f.absoluteFilePath(), 0,
+                T2("the course's reference training run cannot be read: %1", "无法读取课程的参考训练结果：%1")
+                    .arg(error)));
+    }
+    if (found) options->referenceRunDirectory = folder.absolutePath();
+}
+
 }  // namespace
 
 QList<Diagnostic> checkCourse(const QString& dir)
@@ -330,7 +352,9 @@ QList<Diagnostic> checkCourse(const QString& dir, const Registry& registry, cons
     out += zh.diagnostics;
 
     // Run what the chapters run (one runner: a block both languages run runs once).
-    CheckRunner runner(registry, options);
+    CheckOptions runOptions = options;
+    findReferenceRun(dir, &runOptions, &out);
+    CheckRunner runner(registry, runOptions);
     for (const CourseLoadResult* r : {&en, &zh})
         for (const Chapter& c : r->course.chapters) out += verifyChapter(c, runner);
 

@@ -8,6 +8,7 @@
 #include "lessons/exercise_check.h"
 #include "modules/registry.h"
 
+#include <QDir>
 #include <QLocale>
 
 #include <algorithm>
@@ -61,11 +62,13 @@ QString cacheKey(const ModuleSpec& spec, const Params& params)
     return key;
 }
 
-CheckRunner::Outcome execute(const ModuleSpec& spec, const Params& params, const std::atomic<bool>& cancel)
+CheckRunner::Outcome execute(const ModuleSpec& spec, const Params& params, const QString& runsDirectory,
+                             const std::atomic<bool>& cancel)
 {
     CheckRunner::Outcome o;
     poslab::modules::RunContext context;
     context.cancelFlag = &cancel;
+    context.storedRunsDirectory = runsDirectory;
     try {
         o.outputs = poslab::modules::runModule(spec, params, context);
         o.ok = true;
@@ -94,6 +97,11 @@ struct RunTask {
 
 }  // namespace
 
+QString referenceRunFolder(const QString& courseDir)
+{
+    return QDir(courseDir).filePath(QStringLiteral("lab"));
+}
+
 CheckRunner::CheckRunner(const Registry& registry, CheckOptions options) : m_registry(registry), m_options(options) {}
 
 CheckRunner::OutcomePtr CheckRunner::run(const ModuleSpec& spec, const Params& params)
@@ -104,8 +112,8 @@ CheckRunner::OutcomePtr CheckRunner::run(const ModuleSpec& spec, const Params& p
     auto task = std::make_shared<RunTask>();
     // The worker owns copies of the module and its parameters, so a run left
     // behind after its time limit never reads freed memory.
-    std::thread worker([task, spec, params] {
-        CheckRunner::Outcome o = execute(spec, params, task->cancel);
+    std::thread worker([task, spec, params, runs = m_options.referenceRunDirectory] {
+        CheckRunner::Outcome o = execute(spec, params, runs, task->cancel);
         std::lock_guard<std::mutex> lock(task->mutex);
         task->outcome = std::move(o);
         task->finished = true;
@@ -253,10 +261,19 @@ QString termValues(const Condition& c, const std::vector<Output>& outputs)
     return parts.join(QStringLiteral(", "));
 }
 
+// Modules of the training lab (`lab.`) show stored training runs. `check`
+// runs them on the course's reference run only, never on the machine's own
+// runs, so it gives the same answer on every machine.
+bool readsStoredRuns(const QString& moduleId)
+{
+    return moduleId.startsWith(QLatin1String("lab."));
+}
+
 struct ChapterVerifier {
     const Chapter& chapter;
     CheckRunner& runner;
     QList<Diagnostic> out;
+    bool labNotRunReported = false;
 
     void error(int line, const Text2& text) { out.append(Diagnostic::of(chapter.file, line, text)); }
     void warning(int line, const Text2& text)
@@ -290,6 +307,24 @@ struct ChapterVerifier {
         return r;
     }
 
+    // False for a `lab.` module when the course has no reference run: then
+    // the block is checked as written only, and the chapter says so once.
+    bool canRun(const Block& b, const QString& moduleId)
+    {
+        if (!readsStoredRuns(moduleId) || !runner.options().referenceRunDirectory.isEmpty()) return true;
+        if (!labNotRunReported)
+            warning(
+                b.location.line,
+                T2("%1 shows stored training runs, but the course has no reference run (a run stored by "
+                   "`poslab experiment length`, copied into its lab/ folder), so its blocks and exercises "
+                   "were not run: their output names and answers are unchecked",
+                   "%1 展示的是保存下来的训练结果，但课程里没有参考训练结果（用 `poslab experiment length` "
+                   "保存的一次训练，复制到课程的 lab/ 文件夹里），所以没有运行这些块和练习题：其中的输出名和答案都未经检查")
+                    .arg(moduleId));
+        labNotRunReported = true;
+        return false;
+    }
+
     void verifyRunBlock(const Block& b);
     void checkShownOutputs(const Block& b, const ModuleSpec& spec, const std::vector<Output>& outputs);
     void checkLabels(const Block& b, const ModuleSpec& spec, const std::vector<Output>& outputs);
@@ -302,20 +337,10 @@ struct ChapterVerifier {
                              const std::vector<Output>& outputs);
 };
 
-// Modules of the training lab (`lab.`) show the stored training runs of the
-// machine they run on. `check` must give the same answer on every machine, so
-// it does not run them and judges nothing that depends on their outputs:
-// their blocks and exercises are checked as written (module, parameters,
-// ranges, condition syntax), not run.
-bool readsStoredRuns(const QString& moduleId)
-{
-    return moduleId.startsWith(QLatin1String("lab."));
-}
-
 void ChapterVerifier::verifyRunBlock(const Block& b)
 {
     const RunBlock& run = b.run;
-    if (readsStoredRuns(run.moduleId)) return;
+    if (!canRun(b, run.moduleId)) return;
     const ModuleSpec* spec = runner.registry().find(run.moduleId);
     const std::optional<Params> params = validated(spec, run.params);
     if (!params) return;
@@ -545,7 +570,7 @@ bool ChapterVerifier::conditionNamesExist(const Block& b, const Condition& c, co
 void ChapterVerifier::verifyRunExercise(const Block& b)
 {
     const ExerciseBlock& ex = b.exercise;
-    if (readsStoredRuns(ex.run.moduleId)) return;
+    if (!canRun(b, ex.run.moduleId)) return;
     const ModuleSpec* spec = runner.registry().find(ex.run.moduleId);
     const std::optional<Params> start = validated(spec, ex.run.params);
     const Condition condition = Condition::parse(ex.run.condition);

@@ -29,7 +29,17 @@ struct CheckOptions {
     // Each module run; one still going then is cancelled and reported. A
     // lesson's runs take milliseconds, so this only stops a runaway.
     int runTimeLimitMs = 20000;
+    // The folder of the reference training run the `lab.` modules read
+    // (never the machine's own stored runs, so `check` answers alike on every
+    // machine). checkCourse() sets it to the course's lab/ folder when that
+    // holds a run; empty: `lab.` blocks and exercises are not run.
+    QString referenceRunDirectory;
 };
+
+// The course's reference training run: DIR/lab, holding one run stored by
+// `poslab experiment length` (modules/lab/run_store.h), copied there by the
+// course's author.
+QString referenceRunFolder(const QString& courseDir);
 
 // Runs modules for `check`: cached by module, version and validated
 // parameters; each run on its own thread under the time limit.
@@ -61,6 +71,8 @@ private:
 
 // The problems of one chapter that only running shows (both languages call it
 // for their own chapters). Blocks after an unclosed fence are not judged.
+// Blocks of `lab.` modules run on the reference run only; without one, the
+// chapter gets one warning that they were not run.
 QList<Diagnostic> verifyChapter(const Chapter& chapter, CheckRunner& runner);
 
 }  // namespace poslab::lessons

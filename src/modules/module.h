@@ -137,6 +137,10 @@ struct Cancelled : std::runtime_error {
 // Passed to a running module; long loops call throwIfCancelled().
 struct RunContext {
     const std::atomic<bool>* cancelFlag = nullptr;
+    // Where modules that show stored training runs (`lab.`) read them; empty:
+    // the machine's own (lab::resultsDirectory()). `poslab check` points it
+    // at the reference run a course ships, so it answers alike everywhere.
+    QString storedRunsDirectory;
     bool isCancelled() const { return cancelFlag && cancelFlag->load(std::memory_order_relaxed); }
     void throwIfCancelled() const
     {

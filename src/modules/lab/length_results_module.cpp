@@ -63,7 +63,7 @@ QString number(double v, int decimals)
     return QString::number(v, 'f', decimals);
 }
 
-QString noRunMessage(const Lang& tr, const QStringList& warnings)
+QString noRunMessage(const Lang& tr, const QStringList& warnings, const QString& directory)
 {
     QString m =
         tr("No training run is stored yet: open the Training Lab (menu Go ▸ Training Lab, or Ctrl+T) and start a run, or "
@@ -72,7 +72,7 @@ QString noRunMessage(const Lang& tr, const QStringList& warnings)
            "还没有保存任何训练结果：请打开“训练实验室”（菜单“前往 ▸ 训练实验室”，或按 Ctrl+T）开始一次训练，"
            "或者运行 `poslab experiment length --quick`（双核机器上不到一分钟）；`poslab export` 在没有结果时会先替你运行它，"
            "除非加上 --no-train。结果从 %1 读取。")
-            .arg(QDir::toNativeSeparators(lab::resultsDirectory()));
+            .arg(QDir::toNativeSeparators(directory.isEmpty() ? lab::resultsDirectory() : directory));
     if (!warnings.isEmpty())
         m += u' ' + tr("Files that could not be read: %1", "无法读取的文件：%1").arg(warnings.join(u"; "_s));
     return m;
@@ -123,8 +123,8 @@ std::vector<Output> runLengthResults(const Params& p, const RunContext& ctx)
     const bool trainingCurves = p.getChoice(u"curves"_s) == u"training"_s;
 
     QStringList warnings;
-    const std::optional<lab::StoredRun> stored = lab::latestRun(&warnings);
-    if (!stored) throw NeedsAction(noRunMessage(tr, warnings).toStdString());
+    const std::optional<lab::StoredRun> stored = lab::latestRun(&warnings, ctx.storedRunsDirectory);
+    if (!stored) throw NeedsAction(noRunMessage(tr, warnings, ctx.storedRunsDirectory).toStdString());
     ctx.throwIfCancelled();
     const lab::StoredRun& run = *stored;
     const length_experiment_result& res = run.result;
