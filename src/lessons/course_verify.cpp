@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -57,9 +58,9 @@ QString cacheKey(const ModuleSpec& spec, const Params& params)
 {
     QStringList parts;
     for (const auto& [name, value] : params.values()) parts << name + u'=' + valueText(value);  // sorted by name
-    QString key = QStringLiteral("%1#%2|%3").arg(spec.id).arg(spec.version).arg(parts.join(u'\x1f'));
-    if (spec.inputStamp) key += u'\x1e' + spec.inputStamp();
-    return key;
+    // (Not spec.inputStamp: what a module reads does not change during one check,
+    // and for `lab.` modules it would look at the machine's own stored runs.)
+    return QStringLiteral("%1#%2|%3").arg(spec.id).arg(spec.version).arg(parts.join(u'\x1f'));
 }
 
 CheckRunner::Outcome execute(const ModuleSpec& spec, const Params& params, const QString& runsDirectory,
@@ -328,6 +329,7 @@ struct ChapterVerifier {
     void verifyRunBlock(const Block& b);
     void checkShownOutputs(const Block& b, const ModuleSpec& spec, const std::vector<Output>& outputs);
     void checkLabels(const Block& b, const ModuleSpec& spec, const std::vector<Output>& outputs);
+    void checkLogAxes(const Block& b, const std::vector<Output>& outputs);
     void verifyExercise(const Block& b);
     void verifyNumber(const Block& b);
     void verifyOptions(const Block& b);
@@ -348,6 +350,33 @@ void ChapterVerifier::verifyRunBlock(const Block& b)
     if (!r->ok) return;
     checkShownOutputs(b, *spec, r->outputs);
     checkLabels(b, *spec, r->outputs);
+    checkLogAxes(b, r->outputs);
+}
+
+// A logarithmic axis leaves out the points at or below zero (as the chart
+// does, chart_parts.cpp); a series without x values has x = 0, 1, 2, ...
+void ChapterVerifier::checkLogAxes(const Block& b, const std::vector<Output>& outputs)
+{
+    const RunBlock& run = b.run;
+    if (!run.logX && !run.logY) return;
+    if (run.chart != ChartKind::Auto && run.chart != ChartKind::Line) return;  // no log axes there
+    for (const Output& o : outputs) {
+        if (o.kind != OutputKind::Series || (!run.outputs.isEmpty() && !run.outputs.contains(o.name))) continue;
+        for (const bool yAxis : {false, true}) {
+            if (!(yAxis ? run.logY : run.logX)) continue;
+            double lowest = std::numeric_limits<double>::infinity();
+            for (std::size_t k = 0; k < o.y.size(); ++k) {
+                const double v = yAxis ? o.y[k] : k < o.x.size() ? o.x[k] : double(k);
+                if (std::isfinite(v)) lowest = std::min(lowest, v);
+            }
+            if (lowest <= 0)
+                warning(b.lineOf(QStringLiteral("log")),
+                        T2("log: output '%1' has %2 values down to %3; a logarithmic axis leaves out the points at "
+                           "or below 0",
+                           "log：输出“%1”的 %2 值小到 %3；对数坐标轴会略去小于或等于 0 的点")
+                            .arg(o.name, yAxis ? QStringLiteral("y") : QStringLiteral("x"), numberText(lowest)));
+        }
+    }
 }
 
 void ChapterVerifier::checkShownOutputs(const Block& b, const ModuleSpec& spec, const std::vector<Output>& outputs)

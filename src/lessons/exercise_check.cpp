@@ -2,6 +2,8 @@
 // exercise_check.cpp — answer checking and the condition language of run exercises.
 #include "lessons/exercise_check.h"
 
+#include "lessons/did_you_mean.h"
+
 #include <QLocale>
 #include <QRegularExpression>
 #include <QSet>
@@ -17,14 +19,6 @@ using poslab::modules::Output;
 using poslab::modules::OutputKind;
 using poslab::modules::T2;
 using poslab::modules::Text2;
-
-namespace {
-// QString::arg with an argument worded in both languages.
-Text2 argIn(const Text2& text, const Text2& value)
-{
-    return {text.en.arg(value.en), text.zh.arg(value.zh)};
-}
-}  // namespace
 
 QString normalizeAnswerText(const QString& text)
 {

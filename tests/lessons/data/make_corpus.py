@@ -312,6 +312,7 @@ output: wavelength
 label: pairs.wavelength wavelength
 ```
 """
+B['51-log-axis'] = fm("log-axis") + "\n```run rope.inv_freq head_dim=64\noutput: wavelength\nlog: x,y\n```\n"
 for name, text in B.items():
     open(f'bad/en/{name}.md', 'w', encoding='utf-8', newline='').write(text)
 # raw byte cases
