@@ -330,6 +330,29 @@ void recordKeyLines(const QList<Entry>& entries, KeyLines* lines)
     }
 }
 
+// `chart:` into run.chart; an unknown kind gets "did you mean".
+void parseChartKind(const Entry& e, RunBlock& run, BlockContext& ctx)
+{
+    static const QList<QPair<QString, ChartKind>> kinds = {{QStringLiteral("auto"), ChartKind::Auto},
+                                                           {QStringLiteral("line"), ChartKind::Line},
+                                                           {QStringLiteral("heatmap"), ChartKind::Heatmap},
+                                                           {QStringLiteral("bar"), ChartKind::Bar},
+                                                           {QStringLiteral("table"), ChartKind::Table}};
+    const QString v = e.value.toLower();
+    QStringList names;
+    for (const auto& [name, kind] : kinds) {
+        if (name == v) {
+            run.chart = kind;
+            return;
+        }
+        names << name;
+    }
+    ctx.diag(e.line, withSuggestion(T2("chart: '%1' is not a chart kind (line, heatmap, bar, table, auto)",
+                                       "chart：“%1”不是图表类型（可用 line、heatmap、bar、table、auto）")
+                                        .arg(e.value),
+                                    v, names));
+}
+
 void parseRunBlock(const QStringList& tokens, const QList<Entry>& entries, int fenceLine, const Registry& registry,
                    BlockContext& ctx)
 {
@@ -347,25 +370,7 @@ void parseRunBlock(const QStringList& tokens, const QList<Entry>& entries, int f
     const ModuleSpec* spec = validateModule(run.moduleId, run.params, fenceLine, registry, ctx, &validated);
     for (const Entry& e : entries) {
         if (e.key == QLatin1String("chart")) {
-            const QString v = e.value.toLower();
-            if (v == QLatin1String("auto"))
-                run.chart = ChartKind::Auto;
-            else if (v == QLatin1String("line"))
-                run.chart = ChartKind::Line;
-            else if (v == QLatin1String("heatmap"))
-                run.chart = ChartKind::Heatmap;
-            else if (v == QLatin1String("bar"))
-                run.chart = ChartKind::Bar;
-            else if (v == QLatin1String("table"))
-                run.chart = ChartKind::Table;
-            else
-                ctx.diag(e.line,
-                         withSuggestion(T2("chart: '%1' is not a chart kind (line, heatmap, bar, table, auto)",
-                                           "chart：“%1”不是图表类型（可用 line、heatmap、bar、table、auto）")
-                                            .arg(e.value),
-                                        v,
-                                        {QStringLiteral("line"), QStringLiteral("heatmap"), QStringLiteral("bar"),
-                                         QStringLiteral("table"), QStringLiteral("auto")}));
+            parseChartKind(e, run, ctx);
         } else if (e.key == QLatin1String("output")) {
             for (const QString& o : e.value.split(u',', Qt::SkipEmptyParts)) {
                 static const QRegularExpression nameRe(QStringLiteral("^[a-z][a-z0-9_]*$"));
@@ -657,6 +662,24 @@ void parseExerciseBlock(const QStringList& tokens, const QList<Entry>& entries, 
     checkExerciseKind(entries, kindText, fenceLine, k, registry, ctx);
 }
 
+// `vary: reorder reverse|shuffle|swap_roles`: offer only these values of a choice parameter.
+Text2 parseOfferedChoices(const QString& written, const ParamSpec& p, VarySpec* out)
+{
+    QStringList offered = written.split(u'|', Qt::SkipEmptyParts);
+    for (const QString& c : offered)
+        if (!p.choices.contains(c))
+            return withSuggestion(
+                T2("vary: '%1' is not a value of '%2' (values: %3)", "vary：“%1”不是“%2”的取值（取值有：%3）")
+                    .arg(c, out->name, p.choices.join(QLatin1String(", "))),
+                c, p.choices);
+    if (offered.size() < 2 || offered.removeDuplicates() > 0)
+        return T2("vary: offer two or more different values of '%1', separated by '|'",
+                  "vary：请给“%1”列出两个或更多不同的取值，用 | 分隔")
+            .arg(out->name);
+    out->choices = offered;
+    return {};
+}
+
 }  // namespace
 
 Text2 parseVaryText(const QString& value, const ModuleSpec& spec, VarySpec* out)
@@ -696,19 +719,7 @@ Text2 parseVaryText(const QString& value, const ModuleSpec& spec, VarySpec* out)
                     .arg(out->name);
             ++i;
         } else if (p->type == ParamType::Choice && out->choices.isEmpty() && !m.hasMatch()) {
-            // vary: reorder reverse|shuffle|swap_roles — offer only these values.
-            QStringList offered = t.split(u'|', Qt::SkipEmptyParts);
-            for (const QString& c : offered)
-                if (!p->choices.contains(c))
-                    return withSuggestion(
-                        T2("vary: '%1' is not a value of '%2' (values: %3)", "vary：“%1”不是“%2”的取值（取值有：%3）")
-                            .arg(c, out->name, p->choices.join(QLatin1String(", "))),
-                        c, p->choices);
-            if (offered.size() < 2 || offered.removeDuplicates() > 0)
-                return T2("vary: offer two or more different values of '%1', separated by '|'",
-                          "vary：请给“%1”列出两个或更多不同的取值，用 | 分隔")
-                    .arg(out->name);
-            out->choices = offered;
+            if (const Text2 e = parseOfferedChoices(t, *p, out); !e.isEmpty()) return e;
         } else if (m.hasMatch()) {
             if (!numeric)
                 return T2("vary: '%1' is a %2 parameter; it takes no range", "vary：“%1”是 %2 参数，不能给范围")

@@ -10,6 +10,7 @@
 
 #include "lessons/block_parse.h"
 #include "lessons/did_you_mean.h"
+#include "lessons/fences.h"
 #include "modules/registry.h"
 
 #include <md4c.h>
@@ -211,68 +212,6 @@ int onText(MD_TEXTTYPE, const MD_CHAR* text, MD_SIZE size, void* userdata)
     return 0;
 }
 
-QString fenceChars(const QString& line, int* indent)
-{
-    int i = 0;
-    while (i < line.size() && i < 4 && line[i] == u' ') ++i;
-    *indent = i;
-    if (i >= 4 || i >= line.size()) return {};
-    const QChar c = line[i];
-    if (c != u'`' && c != u'~') return {};
-    int j = i;
-    while (j < line.size() && line[j] == c) ++j;
-    if (j - i < 3) return {};
-    return line.mid(i, j - i);
-}
-
-// Finds the closing fence of the block opened at `openLine` (0-based index);
-// returns the 0-based index of the closing line or -1 when unterminated.
-int findClosingFence(const QStringList& lines, int openLine)
-{
-    int indent = 0;
-    const QString open = fenceChars(lines[openLine], &indent);
-    if (open.isEmpty()) return -1;
-    for (int i = openLine + 1; i < lines.size(); ++i) {
-        int ind = 0;
-        const QString f = fenceChars(lines[i], &ind);
-        if (f.isEmpty() || f[0] != open[0] || f.size() < open.size()) continue;
-        if (lines[i].mid(ind + f.size()).trimmed().isEmpty()) return i;
-    }
-    return -1;
-}
-
-// A fence that is never closed: the block opened at `open` (0-based) runs to
-// the end of the file (`close` < 0), or a line inside it starts a new block
-// (a fence with an info string, ```exercise id) before the line that closes
-// it, which then closes the wrong block. Returns the problem, or an empty text.
-Text2 unclosedFenceProblem(const QStringList& lines, int open, int close, const QString& word)
-{
-    int indent = 0;
-    const QString fence = fenceChars(lines[open], &indent);
-    if (fence.isEmpty()) return {};
-    const QString opener = fence + word;  // "```run", "```python", "```"
-    const int end = close >= 0 ? close : int(lines.size());
-    for (int i = open + 1; i < end; ++i) {
-        int ind = 0;
-        const QString f = fenceChars(lines[i], &ind);
-        if (f.isEmpty() || f[0] != fence[0] || f.size() < fence.size()) continue;
-        const QString info = lines[i].mid(ind + f.size()).trimmed();
-        if (info.isEmpty() || (f[0] == u'`' && info.contains(u'`'))) continue;  // not an opening fence
-        const QString inner = (f + info).left(60);
-        return T2("unterminated %1 block: line %2 starts another block (%3) before this one is closed "
-                  "(end this block with a line of %4 before line %2)",
-                  "%1 块没有结束：第 %2 行在它结束之前又开始了新的块（%3）；请在第 %2 行之前加一行 %4 把它结束")
-            .arg(opener)
-            .arg(i + 1)
-            .arg(inner, fence);
-    }
-    if (close >= 0) return {};
-    return T2("unterminated %1 block: no closing fence; everything after this line became part of it "
-              "(end the block with a line of %2)",
-              "%1 块没有结束：缺少结束它的 %2 行，这一行之后的内容都被当成了它的一部分")
-        .arg(opener, fence);
-}
-
 QString stripAtx(const QString& line)
 {
     static const QRegularExpression lead(QStringLiteral("^\\s{0,3}#{1,6}(\\s+|$)"));
@@ -307,9 +246,42 @@ void reportUnclosedFence(ChapterParser& p, int line, const Text2& text)
     p.result.chapter.unclosedFenceLine = line;
 }
 
+// One known front-matter key's value into the chapter (an unknown key gets "did you mean").
+void readFrontMatterValue(ChapterParser& p, const QString& key, const QString& value, int lineNo)
+{
+    static const QRegularExpression idRe(QStringLiteral("^[a-z0-9-]+$"));
+    Chapter& ch = p.result.chapter;
+    if (key == QLatin1String("id")) {
+        if (!idRe.match(value).hasMatch())
+            p.diag(lineNo,
+                   T2("front matter: id '%1' must match [a-z0-9-]+", "文件头：id“%1”只能由小写字母、数字和 - 组成")
+                       .arg(value));
+        ch.id = value;
+    } else if (key == QLatin1String("title")) {
+        if (value.isEmpty()) p.diag(lineNo, T2("front matter: title is empty", "文件头：title 是空的"));
+        ch.title = value;
+    } else if (key == QLatin1String("summary")) {
+        if (value.isEmpty()) p.diag(lineNo, T2("front matter: summary is empty", "文件头：summary 是空的"));
+        ch.summary = value;
+    } else if (key == QLatin1String("minutes")) {
+        bool ok = false;
+        const int v = value.toInt(&ok);
+        if (!ok || v <= 0 || v > 1000)
+            p.diag(lineNo, T2("front matter: minutes must be a positive integer, got '%1'",
+                              "文件头：minutes 必须是正整数，这里是“%1”")
+                               .arg(value));
+        else
+            ch.minutes = v;
+    } else {
+        p.diag(lineNo, withSuggestion(T2("front matter: unknown key '%1' (expected id, title, summary, minutes)",
+                                         "文件头：没有“%1”这个键（可用 id、title、summary、minutes）")
+                                          .arg(key),
+                                      key, kFrontMatterKeys));
+    }
+}
+
 bool parseFrontMatter(ChapterParser& p, const QStringList& lines, int* bodyStart)
 {
-    Chapter& ch = p.result.chapter;
     if (lines.isEmpty() || (lines.size() == 1 && lines[0].trimmed().isEmpty())) {
         p.diag(1, T2("empty file: a chapter starts with front matter ('---', id, title, summary, minutes, '---')",
                      "文件是空的：每章要以文件头开始（'---'、id、title、summary、minutes、'---'）"));
@@ -332,7 +304,6 @@ bool parseFrontMatter(ChapterParser& p, const QStringList& lines, int* bodyStart
         return false;
     }
     static const QRegularExpression keyValue(QStringLiteral("^([A-Za-z_][A-Za-z0-9_-]*)\\s*:\\s*(.*)$"));
-    static const QRegularExpression idRe(QStringLiteral("^[a-z0-9-]+$"));
     QHash<QString, int> seen;
     for (int i = 1; i < end; ++i) {
         const QString raw = lines[i];
@@ -360,33 +331,7 @@ bool parseFrontMatter(ChapterParser& p, const QStringList& lines, int* bodyStart
         if (const Text2 problem = invisibleCharacterText(value, T2("front matter: the %1", "文件头的 %1").arg(key));
             !problem.isEmpty())
             p.diag(lineNo, problem);
-        if (key == QLatin1String("id")) {
-            if (!idRe.match(value).hasMatch())
-                p.diag(lineNo,
-                       T2("front matter: id '%1' must match [a-z0-9-]+", "文件头：id“%1”只能由小写字母、数字和 - 组成")
-                           .arg(value));
-            ch.id = value;
-        } else if (key == QLatin1String("title")) {
-            if (value.isEmpty()) p.diag(lineNo, T2("front matter: title is empty", "文件头：title 是空的"));
-            ch.title = value;
-        } else if (key == QLatin1String("summary")) {
-            if (value.isEmpty()) p.diag(lineNo, T2("front matter: summary is empty", "文件头：summary 是空的"));
-            ch.summary = value;
-        } else if (key == QLatin1String("minutes")) {
-            bool ok = false;
-            const int v = value.toInt(&ok);
-            if (!ok || v <= 0 || v > 1000)
-                p.diag(lineNo, T2("front matter: minutes must be a positive integer, got '%1'",
-                                  "文件头：minutes 必须是正整数，这里是“%1”")
-                                   .arg(value));
-            else
-                ch.minutes = v;
-        } else {
-            p.diag(lineNo, withSuggestion(T2("front matter: unknown key '%1' (expected id, title, summary, minutes)",
-                                             "文件头：没有“%1”这个键（可用 id、title、summary、minutes）")
-                                              .arg(key),
-                                          key, kFrontMatterKeys));
-        }
+        readFrontMatterValue(p, key, value, lineNo);
     }
     for (const QString& k : kFrontMatterKeys)
         if (!seen.contains(k)) p.diag(1, T2("front matter: missing '%1'", "文件头：缺少 %1").arg(k));
@@ -433,6 +378,37 @@ void checkLink(ChapterParser& p, const PathReference& link)
 }  // namespace
 
 namespace {
+// The first top-level fence that is never closed (line 0: none).
+struct UnclosedFence {
+    int line = 0;
+    Text2 text;
+};
+
+// Finds where a fence closes (the CommonMark rule) and notes the first one
+// that is never closed. True for a run or exercise block to parse; false for
+// ordinary code, which stays in the Markdown text, and for a block refused here.
+bool resolveFence(ChapterParser& p, const QStringList& lines, Marker& m, UnclosedFence& unclosed)
+{
+    if (m.startLine <= 0) return false;
+    const int close = findClosingFence(lines, m.startLine - 1);
+    m.endLine = close >= 0 ? close + 1 : int(lines.size());
+    m.closed = close >= 0;
+    const QString word = m.info.section(u' ', 0, 0, QString::SectionSkipEmpty);
+    const bool ours = word == QLatin1String("run") || word == QLatin1String("exercise");
+    if (ours && !m.topLevel) {
+        // (Its closing fence carries the quote/list prefix, so no
+        // unterminated-fence check here.)
+        p.diag(m.startLine,
+               T2("a ```%1 block must not be inside a list or quote", "```%1 块不能放在列表或引用里").arg(word));
+        return false;
+    }
+    if (m.topLevel && unclosed.line == 0) {
+        unclosed.text = unclosedFenceProblem(lines, m.startLine - 1, close, word);
+        if (!unclosed.text.isEmpty()) unclosed.line = m.startLine;
+    }
+    return ours;
+}
+
 ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QString& file, const QString& courseDir,
                                             const QString& lang, const Registry& registry)
 {
@@ -527,31 +503,10 @@ ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QStri
 
     // Resolve fence extents with the CommonMark closing rule.
     std::vector<Marker> markers;
-    struct {
-        int line = 0;  // the first fence that is never closed
-        Text2 text;
-    } unclosed;
+    UnclosedFence unclosed;
     for (Marker m : scan.markers) {
         if (m.kind == Marker::Fence) {
-            if (m.startLine <= 0) continue;
-            const int close = findClosingFence(lines, m.startLine - 1);
-            m.endLine = close >= 0 ? close + 1 : int(lines.size());
-            m.closed = close >= 0;
-            const QString word = m.info.section(u' ', 0, 0, QString::SectionSkipEmpty);
-            const bool ours = word == QLatin1String("run") || word == QLatin1String("exercise");
-            if (ours && !m.topLevel) {
-                // (Its closing fence carries the quote/list prefix, so no
-                // unterminated-fence check here.)
-                p.diag(
-                    m.startLine,
-                    T2("a ```%1 block must not be inside a list or quote", "```%1 块不能放在列表或引用里").arg(word));
-                continue;
-            }
-            if (m.topLevel && unclosed.line == 0) {
-                unclosed.text = unclosedFenceProblem(lines, m.startLine - 1, close, word);
-                if (!unclosed.text.isEmpty()) unclosed.line = m.startLine;
-            }
-            if (!ours) continue;  // ordinary code stays in the Markdown text
+            if (!resolveFence(p, lines, m, unclosed)) continue;
         } else {
             if (m.startLine == 0) {
                 // An empty heading ("##") gives md4c no text to point into:
@@ -775,6 +730,34 @@ QString resolveCourseImage(const QString& courseDir, const QString& chapterFile,
     return resolveInsideCourse(courseDir, chapterFile, reference, QStringLiteral("image"), true, error);
 }
 
+namespace {
+
+// Chapter ids must be unique in a language, exercise ids in the course.
+void checkUniqueIds(const Chapter& chapter, QHash<QString, SourceLocation>* chapterIds,
+                    QHash<QString, SourceLocation>* exerciseIds, QList<Diagnostic>* out)
+{
+    if (const auto first = chapterIds->constFind(chapter.id); !chapter.id.isEmpty() && first != chapterIds->cend())
+        out->append(Diagnostic::of(chapter.file, 2,
+                                   T2("duplicate chapter id '%1' (also in %2)", "章节 id“%1”重复了（%2 也用了它）")
+                                       .arg(chapter.id, first->file)));
+    else if (!chapter.id.isEmpty())
+        chapterIds->insert(chapter.id, {chapter.file, 1});
+    for (const Step& s : chapter.steps)
+        for (const Block& b : s.blocks) {
+            if (b.kind != Block::Kind::Exercise || b.exercise.id.isEmpty()) continue;
+            if (const auto first = exerciseIds->constFind(b.exercise.id); first != exerciseIds->cend())
+                out->append(Diagnostic::of(
+                    b.location.file, b.location.line,
+                    T2("duplicate exercise id '%1' (first at %2:%3)", "练习题 id“%1”重复了（第一次出现在 %2:%3）")
+                        .arg(b.exercise.id, first->file)
+                        .arg(first->line)));
+            else
+                exerciseIds->insert(b.exercise.id, b.location);
+        }
+}
+
+}  // namespace
+
 CourseLoadResult loadCourse(const QString& dir, const QString& lang)
 {
     return loadCourse(dir, lang, Registry::builtin());
@@ -835,31 +818,7 @@ CourseLoadResult loadCourse(const QString& dir, const QString& lang, const Regis
         }
         ChapterParseResult cr = parseChapterFile(path, r.course.dir, lang, registry);
         r.diagnostics.append(cr.diagnostics);
-        if (!cr.chapter.id.isEmpty()) {
-            if (chapterIds.contains(cr.chapter.id)) {
-                const SourceLocation& first = chapterIds[cr.chapter.id];
-                r.diagnostics.append(
-                    Diagnostic::of(path, 2,
-                                   T2("duplicate chapter id '%1' (also in %2)", "章节 id“%1”重复了（%2 也用了它）")
-                                       .arg(cr.chapter.id, first.file)));
-            } else {
-                chapterIds.insert(cr.chapter.id, {path, 1});
-            }
-        }
-        for (const Step& s : cr.chapter.steps)
-            for (const Block& b : s.blocks) {
-                if (b.kind != Block::Kind::Exercise || b.exercise.id.isEmpty()) continue;
-                if (exerciseIds.contains(b.exercise.id)) {
-                    const SourceLocation& first = exerciseIds[b.exercise.id];
-                    r.diagnostics.append(Diagnostic::of(
-                        b.location.file, b.location.line,
-                        T2("duplicate exercise id '%1' (first at %2:%3)", "练习题 id“%1”重复了（第一次出现在 %2:%3）")
-                            .arg(b.exercise.id, first.file)
-                            .arg(first.line)));
-                } else {
-                    exerciseIds.insert(b.exercise.id, b.location);
-                }
-            }
+        checkUniqueIds(cr.chapter, &chapterIds, &exerciseIds, &r.diagnostics);
         r.course.chapters.append(cr.chapter);
     }
     return r;

@@ -28,7 +28,7 @@ namespace poslab::lessons {
 struct CheckOptions {
     // Each module run; one still going then is cancelled and reported. A
     // lesson's runs take milliseconds, so this only stops a runaway.
-    int runTimeLimitMs = 20000;
+    int runTimeLimitMs = 60000;
     // The folder of the reference training run the `lab.` modules read
     // (never the machine's own stored runs, so `check` answers alike on every
     // machine). checkCourse() sets it to the course's lab/ folder when that

@@ -85,6 +85,21 @@ private slots:
                  fromEnv.err.constData());
     }
 
+    void helpInBothLanguages()
+    {
+        const PoslabRun en = runPoslab(
+            {QStringLiteral("check"), QStringLiteral("--help"), QStringLiteral("--lang"), QStringLiteral("en")});
+        QCOMPARE(en.exitCode, 0);
+        QVERIFY2(en.out.startsWith("usage: poslab check [DIR] [--course DIR] [--lang en|zh] [--strict]"),
+                 en.out.constData());
+        QVERIFY2(en.out.contains("--strict   warnings count as errors"), en.out.constData());
+        const PoslabRun zh = runPoslab({QStringLiteral("check"), QStringLiteral("-h"), QStringLiteral("--lang=zh")});
+        QCOMPARE(zh.exitCode, 0);
+        const QString out = QString::fromUtf8(zh.out);
+        QVERIFY2(out.startsWith(QStringLiteral("用法：poslab check [目录]")), zh.out.constData());
+        QVERIFY2(out.contains(QStringLiteral("--strict   警告也按错误处理")), zh.out.constData());
+    }
+
     void cleanCourse()
     {
         QTemporaryDir tmp;
