@@ -75,6 +75,7 @@ private slots:
     void slowModuleIsStopped();
     void trainingLabModulesReadTheReferenceRun();
     void unreadableReferenceRun();
+    void labExerciseJudgedOnTheShippedReferenceRun();
     void didYouMean();
     void realCourse();
     void missingFolder();
@@ -615,6 +616,36 @@ void TestCourseCheck::unreadableReferenceRun()
     QCOMPARE(errors.size(), 1);
     QVERIFY2(errors[0].contains(QLatin1String("lab/run.json: the course's reference training run cannot be read")),
              qPrintable(errors[0]));
+}
+
+void TestCourseCheck::labExerciseJudgedOnTheShippedReferenceRun()
+{
+    // The shipped course's reference run, with lab.length_results itself: the
+    // learned table refuses the lengths beyond its training context, RoPE none,
+    // so an answer of rows=rope fails the exercise's own condition.
+    QTemporaryDir tmp;
+    QVERIFY(writeCourse(tmp.path(),
+                        "```exercise lab-wrong\nkind: run\nquestion: Q?\nmodule: lab.length_results\n"
+                        "params: rows=alibi lang=en\nvary: rows learned|alibi|rope\n"
+                        "condition: refused > 0\nanswer: rows=rope\n```\n"));
+    QVERIFY(QDir(tmp.path()).mkpath(QStringLiteral("lab")));
+    QVERIFY(QFile::copy(QStringLiteral(POSLAB_SOURCE_COURSE_DIR "/lab/reference-run.json"),
+                        QDir(tmp.path()).filePath(QStringLiteral("lab/reference-run.json"))));
+    const QList<Diagnostic> all = checkCourse(tmp.path());
+    QCOMPARE(all.size(), 2);  // en and zh
+    for (const Diagnostic& d : all) {
+        QCOMPARE(d.line, 15);
+        QVERIFY2(d.message.startsWith(QLatin1String("answer: with rows=rope the condition is not met (refused = 0; "
+                                                    "the condition is refused > 0)")),
+                 qPrintable(d.toString()));
+    }
+    // rows=learned is the right answer.
+    QVERIFY(writeCourse(tmp.path(),
+                        "```exercise lab-right\nkind: run\nquestion: Q?\nmodule: lab.length_results\n"
+                        "params: rows=alibi lang=en\nvary: rows learned|alibi|rope\n"
+                        "condition: refused > 0\nanswer: rows=learned\n```\n"));
+    const QList<Diagnostic> right = checkCourse(tmp.path());
+    QVERIFY2(right.isEmpty(), qPrintable(dump(right)));
 }
 
 void TestCourseCheck::didYouMean()
