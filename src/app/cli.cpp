@@ -309,14 +309,38 @@ int commandExport(const QStringList& args)
     return r.kind == poslab::ui::ExportResult::Kind::UsageError ? kExitUsage : kExitFailure;
 }
 
-// poslab check [DIR] [--course DIR]: every problem as file:line: message.
+Text2 checkUsage()
+{
+    return T2(
+        "usage: poslab check [DIR] [--course DIR] [--lang en|zh] [--strict]\n"
+        "  Checks a course folder (its en/ and zh/ chapters; default: the course shipped\n"
+        "  with PosLab) and prints each problem as file:line: message, in the --lang language.\n"
+        "  It runs every run block and run exercise once with its start values, checks the\n"
+        "  output and column names the chapters use, that every exercise grades its own\n"
+        "  answer right, and that en/ and zh/ agree on parameters, answers and conditions.\n"
+        "  --strict   warnings count as errors\n"
+        "Exit status: 0 no errors (warnings are listed); 2 errors, or warnings with --strict.\n",
+        "用法：poslab check [目录] [--course 目录] [--lang en|zh] [--strict]\n"
+        "  检查一个课程文件夹（en/ 和 zh/ 下的各章；默认检查随 PosLab 安装的课程），\n"
+        "  每个问题按“文件:行号: 说明”列出，使用 --lang 指定的语言。\n"
+        "  它会用初始值把每个 run 块和运行题各运行一次，核对各章用到的输出名和列名，\n"
+        "  确认每道练习题按自己的判分规则能判对自己的答案，并确认 en/ 和 zh/ 的参数、\n"
+        "  答案和条件一致。\n"
+        "  --strict   警告也按错误处理\n"
+        "退出状态：0 表示没有错误（警告照样列出）；2 表示有错误，或在 --strict 下有警告。\n");
+}
+
+// poslab check [DIR] [--course DIR] [--lang en|zh] [--strict]: every problem
+// as file:line: message, in the teacher's language. Errors make it exit 2;
+// warnings too with --strict.
 int commandCheck(const QStringList& args)
 {
     CommandOptions o(QStringLiteral("check"));
     o.option(QStringLiteral("--course"));
+    o.flag(QStringLiteral("--strict"));
     if (!o.parse(args)) return o.usageError();
     if (o.helpRequested()) {
-        writeOut("usage: poslab check [DIR]   (or --course DIR; default: the course shipped with PosLab)\n");
+        writeOut(checkUsage().in(o.lang()).toStdString());
         return kExitOk;
     }
     const QStringList& rest = o.positional();
@@ -329,12 +353,30 @@ int commandCheck(const QStringList& args)
                         : !course.isEmpty() ? course
                                             : poslab::lessons::defaultCourseDir();
     const QList<poslab::lessons::Diagnostic> problems = poslab::lessons::checkCourse(dir);
-    for (const auto& d : problems) writeErr(d.toString());
-    if (!problems.isEmpty()) {
-        writeErr(QStringLiteral("poslab check: %1 problem(s) in %2").arg(problems.size()).arg(dir));
-        return kExitUsage;
+    qsizetype warnings = 0;
+    for (const auto& d : problems) {
+        writeErr(d.toString(o.lang()));
+        warnings += d.isWarning() ? 1 : 0;
     }
-    writeOut(QStringLiteral("poslab check: %1: no problems\n").arg(dir).toStdString());
+    const qsizetype errors = problems.size() - warnings;
+    const bool strict = o.has(QStringLiteral("--strict"));
+    if (errors > 0 || (strict && warnings > 0)) {
+        const Text2 summary = errors > 0
+                                  ? T2("%1 error(s) and %2 warning(s) in %3", "%3 中有 %1 个错误、%2 个警告")
+                                  : T2("%1 error(s) and %2 warning(s) in %3 (--strict: warnings count as errors)",
+                                       "%3 中有 %1 个错误、%2 个警告（--strict：警告按错误处理）");
+        return o.fail(summary.arg(QString::number(errors), QString::number(warnings), dir), kExitUsage);
+    }
+    if (warnings > 0)
+        writeOut(T2("poslab check: %1: no errors, %2 warning(s)\n", "poslab check: %1：没有错误，有 %2 个警告\n")
+                     .arg(dir, QString::number(warnings))
+                     .in(o.lang())
+                     .toStdString());
+    else
+        writeOut(T2("poslab check: %1: no problems\n", "poslab check: %1：没有发现问题\n")
+                     .arg(dir)
+                     .in(o.lang())
+                     .toStdString());
     return kExitOk;
 }
 

@@ -2,6 +2,7 @@
 // block_parse.cpp — the `key: value` bodies of run and exercise blocks.
 #include "lessons/block_parse.h"
 
+#include "lessons/did_you_mean.h"
 #include "lessons/exercise_check.h"
 #include "modules/registry.h"
 
@@ -17,6 +18,8 @@ using poslab::modules::ParamError;
 using poslab::modules::ParamSpec;
 using poslab::modules::ParamType;
 using poslab::modules::Registry;
+using poslab::modules::T2;
+using poslab::modules::Text2;
 
 namespace {
 
@@ -30,12 +33,18 @@ struct BlockContext {
     QString file;
     Block* block = nullptr;
     QList<Diagnostic>* out = nullptr;
-    void diag(int line, const QString& msg)
+    void diag(int line, const Text2& msg)
     {
-        out->append({file, line, msg});
-        if (block->error.isEmpty()) block->error = msg;
+        out->append(Diagnostic::of(file, line, msg));
+        if (block->error.isEmpty()) block->error = msg.en;
     }
 };
+
+// The same text in both languages (names, and details that come in one language).
+Text2 same(const QString& s)
+{
+    return {s, s};
+}
 
 // Splits the body into entries; a value continues on following lines indented
 // by two spaces (blank lines inside such a value are kept as paragraph breaks).
@@ -53,7 +62,8 @@ QList<Entry> splitEntries(const QStringList& body, int firstLine, BlockContext& 
         }
         if (raw.startsWith(QLatin1String("  ")) || raw.startsWith(u'\t')) {
             if (entries.isEmpty()) {
-                ctx.diag(line, QStringLiteral("indented line without a key before it (expected 'key: value')"));
+                ctx.diag(line, T2("indented line without a key before it (expected 'key: value')",
+                                  "缩进的行前面没有键（应写成“键: 值”）"));
                 continue;
             }
             QString& v = entries.last().value;
@@ -63,9 +73,22 @@ QList<Entry> splitEntries(const QStringList& body, int firstLine, BlockContext& 
             continue;
         }
         pendingBlanks = 0;
+        if (raw.startsWith(u' ')) {
+            const auto key = keyRe.match(raw.trimmed());
+            if (key.hasMatch())  // " chart: line": a key, one space in
+                ctx.diag(line, T2("this line starts with a space: a key starts at the beginning of the line "
+                                  "(remove the space before '%1:')",
+                                  "这一行以空格开头：键要顶格写（请删掉“%1:”前面的空格）")
+                                   .arg(key.captured(1)));
+            else  // " to the nearest position?" under a question: meant as a continuation
+                ctx.diag(line, T2("this line is indented by one space: continuation lines of a value need two spaces",
+                                  "这一行只缩进了一个空格：接续上一行的内容要缩进两个空格"));
+            continue;
+        }
         const auto m = keyRe.match(raw);
         if (!m.hasMatch()) {
-            ctx.diag(line, QStringLiteral("expected 'key: value', got '%1'").arg(raw.trimmed().left(60)));
+            ctx.diag(line,
+                     T2("expected 'key: value', got '%1'", "应写成“键: 值”，这里是“%1”").arg(raw.trimmed().left(60)));
             continue;
         }
         entries.append({m.captured(1).toLower(), m.captured(2).trimmed(), line});
@@ -101,26 +124,78 @@ const ParamSpec* findParam(const ModuleSpec& spec, const QString& name)
     return nullptr;
 }
 
+// A refused parameter, worded in both languages; an unknown name gets "did you mean".
+Text2 paramProblem(const QString& prefixEn, const QString& prefixZh, const ModuleSpec& spec, const ParamError& e)
+{
+    Text2 m = e.messages();
+    m = {prefixEn + m.en, prefixZh + m.zh};
+    if (e.kind == ParamError::Kind::Unknown) m = withSuggestion(m, e.param, paramNames(spec));
+    return m;
+}
+
+// Validates the assignments for `spec` and reports every refused one, not
+// only the first: each assignment alone (against the declarations, without
+// the module's own checks of combinations, which would judge it with the
+// defaults of the others), then all together. Returns true when valid.
+bool validateEvery(const ModuleSpec& spec, const QStringList& assignments, int line, const QString& prefixEn,
+                   const QString& prefixZh, BlockContext& ctx, poslab::modules::Params* validated)
+{
+    ModuleSpec declarations = spec;
+    declarations.check = nullptr;
+    QStringList reported;
+    for (const QString& a : assignments) {
+        try {
+            (void)poslab::modules::parseParams(declarations, {a});
+        } catch (const ParamError& e) {
+            ctx.diag(line, paramProblem(prefixEn, prefixZh, spec, e));
+            reported << e.param;
+        } catch (const std::exception& e) {
+            ctx.diag(line, {prefixEn + QString::fromUtf8(e.what()), prefixZh + QString::fromUtf8(e.what())});
+            reported << a;
+        }
+    }
+    try {
+        const poslab::modules::Params all = poslab::modules::parseParams(spec, assignments);
+        if (reported.isEmpty()) {
+            if (validated) *validated = all;
+            return true;
+        }
+    } catch (const ParamError& e) {
+        if (reported.isEmpty() || (e.kind != ParamError::Kind::Custom && !reported.contains(e.param)))
+            ctx.diag(line, paramProblem(prefixEn, prefixZh, spec, e));
+    } catch (const std::exception& e) {
+        if (reported.isEmpty())
+            ctx.diag(line, {prefixEn + QString::fromUtf8(e.what()), prefixZh + QString::fromUtf8(e.what())});
+    }
+    return false;
+}
+
 // Validates module + params; returns the spec or nullptr (diagnostics given).
+// *paramsValid tells whether the parameters were accepted.
 const ModuleSpec* validateModule(const QString& moduleId, const QStringList& params, int line, const Registry& registry,
                                  BlockContext& ctx, poslab::modules::Params* validated)
 {
     if (moduleId.isEmpty()) {
-        ctx.diag(line, QStringLiteral("missing module id (e.g. ```run rope.decay head_dim=64)"));
+        ctx.diag(line, T2("missing module id (e.g. ```run rope.decay head_dim=64)",
+                          "缺少模块名（例如 ```run rope.decay head_dim=64）"));
         return nullptr;
     }
     const ModuleSpec* spec = registry.find(moduleId);
     if (!spec) {
-        ctx.diag(line, QStringLiteral("unknown module '%1' (`poslab list` shows the modules)").arg(moduleId));
+        // Also "rope.inv_freq" for "inv_freq": the family left out.
+        const QStringList known = registry.ids();
+        QStringList close = closeNames(moduleId, known);
+        for (const QString& id : known)
+            if (id.section(u'.', 1) == moduleId && !close.contains(id)) close << id;
+        const Text2 m = T2("unknown module '%1' (`poslab list` shows the modules)",
+                           "没有名为“%1”的模块（`poslab list` 会列出所有模块）")
+                            .arg(moduleId);
+        const Text2 s = suggestionText(close.mid(0, 3));
+        ctx.diag(line, {m.en + s.en, m.zh + s.zh});
         return nullptr;
     }
-    try {
-        *validated = poslab::modules::parseParams(*spec, params);
-    } catch (const ParamError& e) {
-        ctx.diag(line, QStringLiteral("module %1: %2").arg(moduleId, e.message()));
-    } catch (const std::exception& e) {
-        ctx.diag(line, QStringLiteral("module %1: %2").arg(moduleId, QString::fromUtf8(e.what())));
-    }
+    validateEvery(*spec, params, line, QStringLiteral("module %1: ").arg(moduleId),
+                  QStringLiteral("模块 %1：").arg(moduleId), ctx, validated);
     return spec;
 }
 
@@ -133,28 +208,29 @@ void parseVaryEntries(const QList<Entry>& entries, const ModuleSpec* spec, const
         VarySpec v;
         v.location = {ctx.file, e.line};
         if (!spec) continue;  // module unknown: already reported
-        const QString err = parseVary(e.value, *spec, &v);
+        const Text2 err = parseVaryText(e.value, *spec, &v);
         if (!err.isEmpty()) {
             ctx.diag(e.line, err);
             continue;
         }
         if (seen.contains(v.name)) {
-            ctx.diag(e.line, QStringLiteral("vary: '%1' is given twice").arg(v.name));
+            ctx.diag(e.line, T2("vary: '%1' is given twice", "vary：“%1”写了两次").arg(v.name));
             continue;
         }
         seen.insert(v.name);
         if (v.hasRange && validated.has(v.name)) {
             const double start = validated.values().at(v.name).toDouble();
             if (start < v.min || start > v.max)
-                ctx.diag(e.line, QStringLiteral("vary: the start value %1 of '%2' lies outside the range %3..%4")
+                ctx.diag(e.line, T2("vary: the start value %1 of '%2' lies outside the range %3..%4",
+                                    "vary：“%2”的初始值 %1 不在范围 %3..%4 之内")
                                      .arg(formatNumber(start), v.name, formatNumber(v.min), formatNumber(v.max)));
         }
         if (!v.choices.isEmpty() && validated.has(v.name)) {
             const QString start = validated.values().at(v.name).toString();
             if (!v.choices.contains(start))
-                ctx.diag(e.line,
-                         QStringLiteral("vary: the start value '%1' of '%2' is not among the values offered (%3)")
-                             .arg(start, v.name, v.choices.join(u'|')));
+                ctx.diag(e.line, T2("vary: the start value '%1' of '%2' is not among the values offered (%3)",
+                                    "vary：“%2”的初始值“%1”不在提供的取值（%3）之中")
+                                     .arg(start, v.name, v.choices.join(u'|')));
         }
         out->append(v);
     }
@@ -163,19 +239,23 @@ void parseVaryEntries(const QList<Entry>& entries, const ModuleSpec* spec, const
 // `answer:` of a run exercise: "name=value" for varied parameters only, each
 // inside its vary range, and the start values overridden by them must be
 // valid parameters for the module. Whether they meet the condition is known
-// only by running the module (the shipped course's tests do).
+// only by running the module: `poslab check` does that (course_verify.h).
 void checkRunAnswer(const ExerciseRunSpec& run, const ModuleSpec& spec, int line, BlockContext& ctx)
 {
     if (run.answerParams.isEmpty()) {
-        ctx.diag(line,
-                 QStringLiteral("answer: give the parameter values that meet the condition (e.g. answer: base=22000)"));
+        ctx.diag(line, T2("answer: give the parameter values that meet the condition (e.g. answer: base=22000)",
+                          "answer：请写出满足条件的参数值（例如 answer: base=22000）"));
         return;
     }
+    QStringList varied;
+    for (const VarySpec& v : run.vary) varied << v.name;
+    bool usable = true;
     for (const QString& a : run.answerParams) {
         const qsizetype eq = a.indexOf(u'=');
         if (eq <= 0) {
-            ctx.diag(line, QStringLiteral("answer: '%1' is not name=value").arg(a));
-            return;
+            ctx.diag(line, T2("answer: '%1' is not name=value", "answer：“%1”不是“参数名=值”的形式").arg(a));
+            usable = false;
+            continue;
         }
         const QString name = a.left(eq);
         const QString value = a.mid(eq + 1);
@@ -183,43 +263,94 @@ void checkRunAnswer(const ExerciseRunSpec& run, const ModuleSpec& spec, int line
         for (const VarySpec& v : run.vary)
             if (v.name == name) vary = &v;
         if (!vary) {
-            ctx.diag(line, QStringLiteral("answer: '%1' is not a parameter the learner may vary").arg(name));
+            ctx.diag(line, withSuggestion(T2("answer: '%1' is not a parameter the learner may vary (vary: %2)",
+                                             "answer：“%1”不是学生可以调整的参数（vary：%2）")
+                                              .arg(name, varied.join(QStringLiteral(", "))),
+                                          name, varied));
+            usable = false;
             continue;
         }
         if (!vary->choices.isEmpty() && !vary->choices.contains(value))
-            ctx.diag(line, QStringLiteral("answer: '%1' is not among the values offered for '%2' (%3)")
+            ctx.diag(line, T2("answer: '%1' is not among the values offered for '%2' (%3)",
+                              "answer：“%1”不在“%2”提供的取值（%3）之中")
                                .arg(value, name, vary->choices.join(u'|')));
         double x = 0;
         if (vary->hasRange && parseDouble(value, &x) && (x < vary->min || x > vary->max))
-            ctx.diag(line, QStringLiteral("answer: %1=%2 is outside its vary range %3..%4")
-                               .arg(name, value, formatNumber(vary->min), formatNumber(vary->max)));
+            ctx.diag(line,
+                     T2("answer: %1=%2 is outside its vary range %3..%4", "answer：%1=%2 超出了 vary 给的范围 %3..%4")
+                         .arg(name, value, formatNumber(vary->min), formatNumber(vary->max)));
     }
-    try {
-        (void)poslab::modules::parseParams(spec, overrideAssignments(run.params, run.answerParams));
-    } catch (const ParamError& e) {
-        ctx.diag(line, QStringLiteral("answer: module %1: %2").arg(spec.id, e.message()));
-    } catch (const std::exception& e) {
-        ctx.diag(line, QStringLiteral("answer: module %1: %2").arg(spec.id, QString::fromUtf8(e.what())));
-    }
+    if (usable)
+        validateEvery(spec, overrideAssignments(run.params, run.answerParams), line,
+                      QStringLiteral("answer: module %1: ").arg(spec.id),
+                      QStringLiteral("answer：模块 %1：").arg(spec.id), ctx, nullptr);
 }
 
-void checkKeys(const QList<Entry>& entries, const QStringList& allowed, const QStringList& multi, const QString& what,
+void checkKeys(const QList<Entry>& entries, const QStringList& allowed, const QStringList& multi, const Text2& what,
                BlockContext& ctx)
 {
     QHash<QString, int> seen;
     for (const Entry& e : entries) {
         if (!allowed.contains(e.key)) {
-            ctx.diag(e.line, QStringLiteral("unknown key '%1:' in %2 (expected one of: %3)")
-                                 .arg(e.key, what, allowed.join(QLatin1String(", "))));
+            ctx.diag(e.line, withSuggestion(argIn(T2("unknown key '%1:' in %2 (expected one of: %3)",
+                                                     "%2里没有“%1:”这个键（可用的键：%3）")
+                                                      .arg(e.key),
+                                                  what)
+                                                .arg(allowed.join(QLatin1String(", "))),
+                                            e.key, allowed));
             continue;
         }
         if (!multi.contains(e.key)) {
             if (seen.contains(e.key))
-                ctx.diag(e.line, QStringLiteral("'%1:' is given twice (first on line %2)").arg(e.key).arg(seen[e.key]));
+                ctx.diag(e.line, T2("'%1:' is given twice (first on line %2)", "“%1:”写了两次（第一次在第 %2 行）")
+                                     .arg(e.key)
+                                     .arg(seen[e.key]));
             else
                 seen.insert(e.key, e.line);
         }
     }
+}
+
+// Records the line of each key (the first of each; numbered for repeated ones).
+void recordKeyLines(const QList<Entry>& entries, KeyLines* lines)
+{
+    int options = 0, accepts = 0;
+    for (const Entry& e : entries) {
+        if (e.key == QLatin1String("option") || e.key == QLatin1String("option*")) {
+            lines->insert(QStringLiteral("option %1").arg(++options), e.line);
+            if (!lines->contains(QStringLiteral("option"))) lines->insert(QStringLiteral("option"), e.line);
+        } else if (e.key == QLatin1String("accept")) {
+            lines->insert(QStringLiteral("accept %1").arg(++accepts), e.line);
+            if (!lines->contains(e.key)) lines->insert(e.key, e.line);
+        } else if (e.key == QLatin1String("label")) {
+            lines->insert(QStringLiteral("label ") + e.value.section(u' ', 0, 0, QString::SectionSkipEmpty), e.line);
+        } else if (!lines->contains(e.key)) {
+            lines->insert(e.key, e.line);
+        }
+    }
+}
+
+// `chart:` into run.chart; an unknown kind gets "did you mean".
+void parseChartKind(const Entry& e, RunBlock& run, BlockContext& ctx)
+{
+    static const QList<QPair<QString, ChartKind>> kinds = {{QStringLiteral("auto"), ChartKind::Auto},
+                                                           {QStringLiteral("line"), ChartKind::Line},
+                                                           {QStringLiteral("heatmap"), ChartKind::Heatmap},
+                                                           {QStringLiteral("bar"), ChartKind::Bar},
+                                                           {QStringLiteral("table"), ChartKind::Table}};
+    const QString v = e.value.toLower();
+    QStringList names;
+    for (const auto& [name, kind] : kinds) {
+        if (name == v) {
+            run.chart = kind;
+            return;
+        }
+        names << name;
+    }
+    ctx.diag(e.line, withSuggestion(T2("chart: '%1' is not a chart kind (line, heatmap, bar, table, auto)",
+                                       "chart：“%1”不是图表类型（可用 line、heatmap、bar、table、auto）")
+                                        .arg(e.value),
+                                    v, names));
 }
 
 void parseRunBlock(const QStringList& tokens, const QList<Entry>& entries, int fenceLine, const Registry& registry,
@@ -234,36 +365,22 @@ void parseRunBlock(const QStringList& tokens, const QList<Entry>& entries, int f
               {QStringLiteral("chart"), QStringLiteral("output"), QStringLiteral("caption"), QStringLiteral("x"),
                QStringLiteral("y"), QStringLiteral("log"), QStringLiteral("vary"), QStringLiteral("height"),
                QStringLiteral("label")},
-              {QStringLiteral("vary"), QStringLiteral("label")}, QStringLiteral("a run block"), ctx);
+              {QStringLiteral("vary"), QStringLiteral("label")}, T2("a run block", "run 块"), ctx);
     poslab::modules::Params validated;
     const ModuleSpec* spec = validateModule(run.moduleId, run.params, fenceLine, registry, ctx, &validated);
     for (const Entry& e : entries) {
         if (e.key == QLatin1String("chart")) {
-            const QString v = e.value.toLower();
-            if (v == QLatin1String("auto"))
-                run.chart = ChartKind::Auto;
-            else if (v == QLatin1String("line"))
-                run.chart = ChartKind::Line;
-            else if (v == QLatin1String("heatmap"))
-                run.chart = ChartKind::Heatmap;
-            else if (v == QLatin1String("bar"))
-                run.chart = ChartKind::Bar;
-            else if (v == QLatin1String("table"))
-                run.chart = ChartKind::Table;
-            else
-                ctx.diag(
-                    e.line,
-                    QStringLiteral("chart: '%1' is not a chart kind (line, heatmap, bar, table, auto)").arg(e.value));
+            parseChartKind(e, run, ctx);
         } else if (e.key == QLatin1String("output")) {
             for (const QString& o : e.value.split(u',', Qt::SkipEmptyParts)) {
                 static const QRegularExpression nameRe(QStringLiteral("^[a-z][a-z0-9_]*$"));
                 const QString n = o.trimmed();
                 if (!nameRe.match(n).hasMatch())
-                    ctx.diag(e.line, QStringLiteral("output: '%1' is not an output name").arg(n));
+                    ctx.diag(e.line, T2("output: '%1' is not an output name", "output：“%1”不是输出名").arg(n));
                 else
                     run.outputs << n;
             }
-            if (run.outputs.isEmpty()) ctx.diag(e.line, QStringLiteral("output: no output names given"));
+            if (run.outputs.isEmpty()) ctx.diag(e.line, T2("output: no output names given", "output：没有写输出名"));
         } else if (e.key == QLatin1String("caption")) {
             run.caption = e.value;
         } else if (e.key == QLatin1String("x")) {
@@ -278,20 +395,24 @@ void parseRunBlock(const QStringList& tokens, const QList<Entry>& entries, int f
                 else if (t == QLatin1String("y"))
                     run.logY = true;
                 else
-                    ctx.diag(e.line, QStringLiteral("log: '%1' is not an axis (x, y or x,y)").arg(a.trimmed()));
+                    ctx.diag(e.line,
+                             T2("log: '%1' is not an axis (x, y or x,y)", "log：“%1”不是坐标轴（应为 x、y 或 x,y）")
+                                 .arg(a.trimmed()));
             }
         } else if (e.key == QLatin1String("label")) {
             static const QRegularExpression labelRe(
                 QStringLiteral("^([a-z][a-z0-9_]*(?:\\.[A-Za-z0-9_]+)?)\\s+(\\S.*)$"));
             const auto m = labelRe.match(e.value.trimmed());
             if (!m.hasMatch()) {
-                ctx.diag(e.line,
-                         QStringLiteral("label: expected 'OUTPUT text' or 'TABLE.COLUMN text', got '%1'").arg(e.value));
+                ctx.diag(e.line, T2("label: expected 'OUTPUT text' or 'TABLE.COLUMN text', got '%1'",
+                                    "label：应写成“输出名 文字”或“表名.列名 文字”，这里是“%1”")
+                                     .arg(e.value));
             } else {
                 bool dup = false;
                 for (const auto& l : run.labels) dup |= l.first == m.captured(1);
                 if (dup)
-                    ctx.diag(e.line, QStringLiteral("label: '%1' is labelled twice").arg(m.captured(1)));
+                    ctx.diag(e.line,
+                             T2("label: '%1' is labelled twice", "label：“%1”的标签写了两次").arg(m.captured(1)));
                 else
                     run.labels.append({m.captured(1), m.captured(2).trimmed()});
             }
@@ -299,13 +420,177 @@ void parseRunBlock(const QStringList& tokens, const QList<Entry>& entries, int f
             bool ok = false;
             const int h = e.value.toInt(&ok);
             if (!ok || h < 80 || h > 2000)
-                ctx.diag(e.line,
-                         QStringLiteral("height: '%1' must be a whole number of pixels in [80, 2000]").arg(e.value));
+                ctx.diag(e.line, T2("height: '%1' must be a whole number of pixels in [80, 2000]",
+                                    "height：“%1”必须是 80 到 2000 之间的整数（单位：像素）")
+                                     .arg(e.value));
             else
                 run.height = h;
         }
     }
     parseVaryEntries(entries, spec, validated, ctx, &run.vary);
+}
+
+// The condition of a run exercise: its syntax, and the habits of other
+// languages (&&, ||) named with what to write instead.
+void checkConditionSyntax(const QString& condition, int line, BlockContext& ctx)
+{
+    bool habit = false;
+    for (const auto& [op, word] : {std::pair{"&&", "and"}, std::pair{"||", "or"}}) {
+        // "&&" as written, or a single "&" (the same habit, one character short).
+        const QString written = condition.contains(QLatin1String(op))    ? QString::fromLatin1(op)
+                                : condition.contains(QLatin1Char(op[0])) ? QString(QLatin1Char(op[0]))
+                                                                         : QString();
+        if (written.isEmpty()) continue;
+        habit = true;
+        ctx.diag(line, T2("condition: '%1' is not part of the condition language; write '%2' "
+                          "(e.g. max(a) > 1 %2 min(a) < 5)",
+                          "condition：条件里不能用“%1”，请写 %2（例如 max(a) > 1 %2 min(a) < 5）")
+                           .arg(written, QLatin1String(word)));
+    }
+    if (habit) return;
+    const Condition c = Condition::parse(condition);
+    if (!c.isValid()) {
+        const Text2 why = c.errorText();
+        ctx.diag(line, {QStringLiteral("condition: %1").arg(why.en), QStringLiteral("condition：%1").arg(why.zh)});
+    }
+}
+
+struct ExerciseKeys {
+    QString moduleId;
+    int moduleLine = 0;
+    QStringList params;
+    int conditionLine = 0;
+    int answerLine = 0;
+    bool haveAnswer = false;
+    bool haveQuestion = false;
+};
+
+// The keys every kind shares and the keys of its kind, into the exercise.
+void readExerciseEntries(const QList<Entry>& entries, const QStringList& specific, ExerciseBlock& ex, ExerciseKeys& k,
+                         BlockContext& ctx)
+{
+    for (const Entry& e : entries) {
+        const QString& key = e.key;
+        if (key == QLatin1String("question")) {
+            ex.question = e.value;
+            k.haveQuestion = !e.value.trimmed().isEmpty();
+        } else if (key == QLatin1String("hint")) {
+            if (e.value.trimmed().isEmpty()) ctx.diag(e.line, T2("hint: empty hint", "hint：提示是空的"));
+            ex.hints << e.value;
+        } else if (key == QLatin1String("solution")) {
+            ex.solution = e.value;
+        } else if (!specific.contains(key)) {
+            continue;  // reported by checkKeys
+        } else if (key == QLatin1String("answer") && ex.kind == ExerciseKind::Run) {
+            k.haveAnswer = true;
+            k.answerLine = e.line;
+            ex.run.answerParams = e.value.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
+        } else if (key == QLatin1String("answer")) {
+            k.haveAnswer = true;
+            ex.answerText = e.value;
+            if (!parseDouble(e.value, &ex.answer))
+                ctx.diag(e.line, T2("answer: '%1' is not a number", "answer：“%1”不是一个数").arg(e.value));
+        } else if (key == QLatin1String("tolerance")) {
+            if (!parseTolerance(e.value, &ex.tolerance))
+                ctx.diag(e.line, T2("tolerance: '%1' is not a non-negative number or percentage (e.g. 0.01 or 1%)",
+                                    "tolerance：“%1”不是非负数或百分比（例如 0.01 或 1%）")
+                                     .arg(e.value));
+        } else if (key == QLatin1String("option") || key == QLatin1String("option*")) {
+            if (e.value.trimmed().isEmpty()) ctx.diag(e.line, T2("%1: empty option", "%1：选项是空的").arg(key));
+            ex.options.append({e.value, key == QLatin1String("option*")});
+        } else if (key == QLatin1String("accept")) {
+            AcceptRule r;
+            static const QRegularExpression rx(QStringLiteral("^/(.*)/([a-z]*)$"));
+            const auto m = rx.match(e.value);
+            if (m.hasMatch() && e.value.size() >= 2) {
+                r.isRegex = true;
+                r.pattern = m.captured(1);
+                const QString flags = m.captured(2);
+                r.caseInsensitive = flags.contains(u'i');
+                if (!flags.isEmpty() && flags != QLatin1String("i"))
+                    ctx.diag(e.line, T2("accept: unknown regex flags '%1' (only 'i')",
+                                        "accept：不认识的正则标志“%1”（只支持 i）")
+                                         .arg(flags));
+                QString why;
+                if (!compileAcceptRegex(r.pattern, r.caseInsensitive, &why).isValid())
+                    ctx.diag(e.line,
+                             T2("accept: invalid regular expression /%1/: %2", "accept：正则表达式 /%1/ 无效：%2")
+                                 .arg(r.pattern, why));
+            } else {
+                r.pattern = e.value;
+                if (normalizeAnswerText(r.pattern).isEmpty())
+                    ctx.diag(e.line, T2("accept: empty answer", "accept：答案是空的"));
+            }
+            ex.accept.append(r);
+        } else if (key == QLatin1String("module")) {
+            k.moduleId = e.value;
+            k.moduleLine = e.line;
+        } else if (key == QLatin1String("params")) {
+            k.params = e.value.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
+        } else if (key == QLatin1String("condition")) {
+            ex.run.condition = e.value;
+            k.conditionLine = e.line;
+        }
+    }
+}
+
+// What each kind needs once every key is read.
+void checkExerciseKind(const QList<Entry>& entries, const QString& kindText, int fenceLine, const ExerciseKeys& k,
+                       const Registry& registry, BlockContext& ctx)
+{
+    ExerciseBlock& ex = ctx.block->exercise;
+    switch (ex.kind) {
+        case ExerciseKind::Number:
+            if (!k.haveAnswer)
+                ctx.diag(fenceLine, T2("number exercise '%1' has no 'answer:'", "数值题“%1”缺少 answer:").arg(ex.id));
+            break;
+        case ExerciseKind::Choice:
+        case ExerciseKind::Multiple: {
+            int correct = 0;
+            for (const ExerciseOption& o : ex.options) correct += o.correct ? 1 : 0;
+            if (ex.options.size() < 2)
+                ctx.diag(fenceLine,
+                         T2("%1 exercise '%2' needs at least two 'option:' lines", "%1 题“%2”至少要有两行 option:")
+                             .arg(kindText, ex.id));
+            if (ex.kind == ExerciseKind::Choice && correct != 1)
+                ctx.diag(fenceLine, T2("choice exercise '%1' needs exactly one correct option ('option*:'), found %2",
+                                       "单选题“%1”必须恰好有一个正确选项（option*:），现在有 %2 个")
+                                        .arg(ex.id)
+                                        .arg(correct));
+            if (ex.kind == ExerciseKind::Multiple && correct < 1)
+                ctx.diag(fenceLine, T2("multiple exercise '%1' needs at least one correct option ('option*:')",
+                                       "多选题“%1”至少要有一个正确选项（option*:）")
+                                        .arg(ex.id));
+            break;
+        }
+        case ExerciseKind::Text:
+            if (ex.accept.isEmpty())
+                ctx.diag(fenceLine,
+                         T2("text exercise '%1' has no 'accept:' rule", "文本题“%1”没有 accept: 规则").arg(ex.id));
+            break;
+        case ExerciseKind::Run: {
+            ex.run.moduleId = k.moduleId;
+            ex.run.params = k.params;
+            if (k.moduleId.isEmpty())
+                ctx.diag(fenceLine, T2("run exercise '%1' has no 'module:'", "运行题“%1”缺少 module:").arg(ex.id));
+            poslab::modules::Params validated;
+            const ModuleSpec* spec =
+                k.moduleId.isEmpty() ? nullptr
+                                     : validateModule(k.moduleId, k.params, k.moduleLine, registry, ctx, &validated);
+            parseVaryEntries(entries, spec, validated, ctx, &ex.run.vary);
+            if (ex.run.vary.isEmpty() && spec)
+                ctx.diag(fenceLine, T2("run exercise '%1' has no 'vary:' (what the learner may set)",
+                                       "运行题“%1”缺少 vary:（学生可以调整的参数）")
+                                        .arg(ex.id));
+            if (k.haveAnswer && spec) checkRunAnswer(ex.run, *spec, k.answerLine, ctx);
+            if (ex.run.condition.trimmed().isEmpty())
+                ctx.diag(fenceLine,
+                         T2("run exercise '%1' has no 'condition:'", "运行题“%1”缺少 condition:").arg(ex.id));
+            else
+                checkConditionSyntax(ex.run.condition, k.conditionLine, ctx);
+            break;
+        }
+    }
 }
 
 void parseExerciseBlock(const QStringList& tokens, const QList<Entry>& entries, int fenceLine, const Registry& registry,
@@ -317,11 +602,14 @@ void parseExerciseBlock(const QStringList& tokens, const QList<Entry>& entries, 
     static const QRegularExpression idRe(QStringLiteral("^[a-z0-9-]+$"));
     ex.id = tokens.value(1);
     if (ex.id.isEmpty())
-        ctx.diag(fenceLine, QStringLiteral("exercise without an id (write ```exercise my-id)"));
+        ctx.diag(fenceLine,
+                 T2("exercise without an id (write ```exercise my-id)", "练习题没有 id（请写 ```exercise my-id）"));
     else if (!idRe.match(ex.id).hasMatch())
-        ctx.diag(fenceLine, QStringLiteral("exercise id '%1' must match [a-z0-9-]+").arg(ex.id));
+        ctx.diag(fenceLine,
+                 T2("exercise id '%1' must match [a-z0-9-]+", "练习题 id“%1”只能由小写字母、数字和 - 组成").arg(ex.id));
     if (tokens.size() > 2)
-        ctx.diag(fenceLine, QStringLiteral("unexpected '%1' after the exercise id").arg(tokens.mid(2).join(u' ')));
+        ctx.diag(fenceLine,
+                 T2("unexpected '%1' after the exercise id", "练习题 id 后面多了“%1”").arg(tokens.mid(2).join(u' ')));
 
     const QStringList common = {QStringLiteral("kind"), QStringLiteral("question"), QStringLiteral("hint"),
                                 QStringLiteral("solution")};
@@ -332,6 +620,8 @@ void parseExerciseBlock(const QStringList& tokens, const QList<Entry>& entries, 
             kindText = e.value.toLower();
             kindLine = e.line;
         }
+    const QStringList kinds = {QStringLiteral("number"), QStringLiteral("choice"), QStringLiteral("multiple"),
+                               QStringLiteral("text"), QStringLiteral("run")};
     QStringList specific;
     if (kindText == QLatin1String("number")) {
         ex.kind = ExerciseKind::Number;
@@ -347,205 +637,128 @@ void parseExerciseBlock(const QStringList& tokens, const QList<Entry>& entries, 
         specific = {QStringLiteral("module"), QStringLiteral("params"), QStringLiteral("vary"),
                     QStringLiteral("condition"), QStringLiteral("answer")};
     } else if (kindText.isEmpty()) {
-        ctx.diag(fenceLine,
-                 QStringLiteral("exercise '%1' has no 'kind:' (number, choice, multiple, text, run)").arg(ex.id));
+        ctx.diag(fenceLine, T2("exercise '%1' has no 'kind:' (number, choice, multiple, text, run)",
+                               "练习题“%1”缺少 kind:（number、choice、multiple、text、run）")
+                                .arg(ex.id));
         return;
     } else {
-        ctx.diag(
-            kindLine,
-            QStringLiteral("kind: '%1' is not an exercise kind (number, choice, multiple, text, run)").arg(kindText));
+        ctx.diag(kindLine, withSuggestion(T2("kind: '%1' is not an exercise kind (number, choice, multiple, text, run)",
+                                             "kind：“%1”不是练习题类型（可用 number、choice、multiple、text、run）")
+                                              .arg(kindText),
+                                          kindText, kinds));
         return;
     }
     checkKeys(entries, common + specific,
               {QStringLiteral("hint"), QStringLiteral("option"), QStringLiteral("option*"), QStringLiteral("accept"),
                QStringLiteral("vary")},
-              QStringLiteral("a %1 exercise").arg(kindText), ctx);
+              T2("a %1 exercise", "%1 题").arg(kindText), ctx);
 
-    bool haveQuestion = false;
-    QString moduleId;
-    int moduleLine = fenceLine;
-    QStringList params;
-    int conditionLine = fenceLine;
-    int answerLine = fenceLine;
-    bool haveAnswer = false;
-    for (const Entry& e : entries) {
-        const QString& k = e.key;
-        if (k == QLatin1String("question")) {
-            ex.question = e.value;
-            haveQuestion = !e.value.trimmed().isEmpty();
-        } else if (k == QLatin1String("hint")) {
-            if (e.value.trimmed().isEmpty()) ctx.diag(e.line, QStringLiteral("hint: empty hint"));
-            ex.hints << e.value;
-        } else if (k == QLatin1String("solution")) {
-            ex.solution = e.value;
-        } else if (!specific.contains(k)) {
-            continue;  // reported by checkKeys
-        } else if (k == QLatin1String("answer") && ex.kind == ExerciseKind::Run) {
-            haveAnswer = true;
-            answerLine = e.line;
-            ex.run.answerParams = e.value.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
-        } else if (k == QLatin1String("answer")) {
-            haveAnswer = true;
-            ex.answerText = e.value;
-            if (!parseDouble(e.value, &ex.answer))
-                ctx.diag(e.line, QStringLiteral("answer: '%1' is not a number").arg(e.value));
-        } else if (k == QLatin1String("tolerance")) {
-            if (!parseTolerance(e.value, &ex.tolerance))
-                ctx.diag(e.line,
-                         QStringLiteral("tolerance: '%1' is not a non-negative number or percentage (e.g. 0.01 or 1%)")
-                             .arg(e.value));
-        } else if (k == QLatin1String("option") || k == QLatin1String("option*")) {
-            if (e.value.trimmed().isEmpty()) ctx.diag(e.line, QStringLiteral("%1: empty option").arg(k));
-            ex.options.append({e.value, k == QLatin1String("option*")});
-        } else if (k == QLatin1String("accept")) {
-            AcceptRule r;
-            static const QRegularExpression rx(QStringLiteral("^/(.*)/([a-z]*)$"));
-            const auto m = rx.match(e.value);
-            if (m.hasMatch() && e.value.size() >= 2) {
-                r.isRegex = true;
-                r.pattern = m.captured(1);
-                const QString flags = m.captured(2);
-                r.caseInsensitive = flags.contains(u'i');
-                if (!flags.isEmpty() && flags != QLatin1String("i"))
-                    ctx.diag(e.line, QStringLiteral("accept: unknown regex flags '%1' (only 'i')").arg(flags));
-                QString why;
-                if (!compileAcceptRegex(r.pattern, r.caseInsensitive, &why).isValid())
-                    ctx.diag(e.line, QStringLiteral("accept: invalid regular expression /%1/: %2").arg(r.pattern, why));
-            } else {
-                r.pattern = e.value;
-                if (normalizeAnswerText(r.pattern).isEmpty()) ctx.diag(e.line, QStringLiteral("accept: empty answer"));
-            }
-            ex.accept.append(r);
-        } else if (k == QLatin1String("module")) {
-            moduleId = e.value;
-            moduleLine = e.line;
-        } else if (k == QLatin1String("params")) {
-            params = e.value.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
-        } else if (k == QLatin1String("condition")) {
-            ex.run.condition = e.value;
-            conditionLine = e.line;
-        }
-    }
-    if (!haveQuestion) ctx.diag(fenceLine, QStringLiteral("exercise '%1' has no question ('question:')").arg(ex.id));
+    ExerciseKeys k;
+    k.moduleLine = k.conditionLine = k.answerLine = fenceLine;
+    readExerciseEntries(entries, specific, ex, k, ctx);
+    if (!k.haveQuestion)
+        ctx.diag(fenceLine,
+                 T2("exercise '%1' has no question ('question:')", "练习题“%1”没有题目（question:）").arg(ex.id));
+    checkExerciseKind(entries, kindText, fenceLine, k, registry, ctx);
+}
 
-    switch (ex.kind) {
-        case ExerciseKind::Number:
-            if (!haveAnswer) ctx.diag(fenceLine, QStringLiteral("number exercise '%1' has no 'answer:'").arg(ex.id));
-            break;
-        case ExerciseKind::Choice:
-        case ExerciseKind::Multiple: {
-            int correct = 0;
-            for (const ExerciseOption& o : ex.options) correct += o.correct ? 1 : 0;
-            if (ex.options.size() < 2)
-                ctx.diag(fenceLine,
-                         QStringLiteral("%1 exercise '%2' needs at least two 'option:' lines").arg(kindText, ex.id));
-            if (ex.kind == ExerciseKind::Choice && correct != 1)
-                ctx.diag(fenceLine,
-                         QStringLiteral("choice exercise '%1' needs exactly one correct option ('option*:'), found %2")
-                             .arg(ex.id)
-                             .arg(correct));
-            if (ex.kind == ExerciseKind::Multiple && correct < 1)
-                ctx.diag(
-                    fenceLine,
-                    QStringLiteral("multiple exercise '%1' needs at least one correct option ('option*:')").arg(ex.id));
-            break;
-        }
-        case ExerciseKind::Text:
-            if (ex.accept.isEmpty())
-                ctx.diag(fenceLine, QStringLiteral("text exercise '%1' has no 'accept:' rule").arg(ex.id));
-            break;
-        case ExerciseKind::Run: {
-            ex.run.moduleId = moduleId;
-            ex.run.params = params;
-            if (moduleId.isEmpty()) {
-                ctx.diag(fenceLine, QStringLiteral("run exercise '%1' has no 'module:'").arg(ex.id));
-            }
-            poslab::modules::Params validated;
-            const ModuleSpec* spec =
-                moduleId.isEmpty() ? nullptr : validateModule(moduleId, params, moduleLine, registry, ctx, &validated);
-            parseVaryEntries(entries, spec, validated, ctx, &ex.run.vary);
-            if (ex.run.vary.isEmpty() && spec)
-                ctx.diag(fenceLine,
-                         QStringLiteral("run exercise '%1' has no 'vary:' (what the learner may set)").arg(ex.id));
-            if (haveAnswer && spec) checkRunAnswer(ex.run, *spec, answerLine, ctx);
-            if (ex.run.condition.trimmed().isEmpty()) {
-                ctx.diag(fenceLine, QStringLiteral("run exercise '%1' has no 'condition:'").arg(ex.id));
-            } else {
-                const Condition c = Condition::parse(ex.run.condition);
-                if (!c.isValid()) ctx.diag(conditionLine, QStringLiteral("condition: %1").arg(c.errorMessage()));
-            }
-            break;
-        }
-    }
+// `vary: reorder reverse|shuffle|swap_roles`: offer only these values of a choice parameter.
+Text2 parseOfferedChoices(const QString& written, const ParamSpec& p, VarySpec* out)
+{
+    QStringList offered = written.split(u'|', Qt::SkipEmptyParts);
+    for (const QString& c : offered)
+        if (!p.choices.contains(c))
+            return withSuggestion(
+                T2("vary: '%1' is not a value of '%2' (values: %3)", "vary：“%1”不是“%2”的取值（取值有：%3）")
+                    .arg(c, out->name, p.choices.join(QLatin1String(", "))),
+                c, p.choices);
+    if (offered.size() < 2 || offered.removeDuplicates() > 0)
+        return T2("vary: offer two or more different values of '%1', separated by '|'",
+                  "vary：请给“%1”列出两个或更多不同的取值，用 | 分隔")
+            .arg(out->name);
+    out->choices = offered;
+    return {};
 }
 
 }  // namespace
 
-QString parseVary(const QString& value, const ModuleSpec& spec, VarySpec* out)
+Text2 parseVaryText(const QString& value, const ModuleSpec& spec, VarySpec* out)
 {
     const QStringList tok = value.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
-    if (tok.isEmpty()) return QStringLiteral("vary: no parameter name given");
+    if (tok.isEmpty()) return T2("vary: no parameter name given", "vary：没有写参数名");
     out->name = tok[0];
     const ParamSpec* p = findParam(spec, out->name);
     if (!p)
-        return QStringLiteral("vary: '%1' is not a parameter of %2 (parameters: %3)")
-            .arg(out->name, spec.id, paramNames(spec).join(QLatin1String(", ")));
+        return withSuggestion(
+            T2("vary: '%1' is not a parameter of %2 (parameters: %3)", "vary：“%1”不是 %2 的参数（参数有：%3）")
+                .arg(out->name, spec.id, paramNames(spec).join(QLatin1String(", "))),
+            out->name, paramNames(spec));
     const bool numeric = p->type == ParamType::Int || p->type == ParamType::Float;
+    const QString type = paramTypeName(p->type);
     if (p->type == ParamType::IntList || p->type == ParamType::FloatList)
-        return QStringLiteral("vary: '%1' is a list parameter; lists cannot be varied in the panel").arg(out->name);
+        return T2("vary: '%1' is a list parameter; lists cannot be varied in the panel",
+                  "vary：“%1”是列表参数，列表不能在面板里调整")
+            .arg(out->name);
     static const QRegularExpression rangeRe(QStringLiteral("^(.+)\\.\\.(.+)$"));
     for (int i = 1; i < tok.size(); ++i) {
         const QString& t = tok[i];
         const auto m = rangeRe.match(t);
         if (t == QLatin1String("log")) {
             if (!numeric)
-                return QStringLiteral("vary: 'log' applies only to number parameters ('%1' is %2)")
-                    .arg(out->name, paramTypeName(p->type));
+                return T2("vary: 'log' applies only to number parameters ('%1' is %2)",
+                          "vary：log 只能用于数值参数（“%1”是 %2 参数）")
+                    .arg(out->name, type);
             out->log = true;
         } else if (t == QLatin1String("step")) {
-            if (!numeric) return QStringLiteral("vary: 'step' applies only to number parameters");
+            if (!numeric) return T2("vary: 'step' applies only to number parameters", "vary：step 只能用于数值参数");
             if (i + 1 >= tok.size() || !parseDouble(tok[i + 1], &out->step) || out->step <= 0)
-                return QStringLiteral("vary: 'step' needs a positive number after it");
+                return T2("vary: 'step' needs a positive number after it", "vary：step 后面要跟一个正数");
             if (p->type == ParamType::Int && out->step != std::floor(out->step))
-                return QStringLiteral("vary: the step of int parameter '%1' must be a whole number").arg(out->name);
+                return T2("vary: the step of int parameter '%1' must be a whole number",
+                          "vary：整数参数“%1”的步长必须是整数")
+                    .arg(out->name);
             ++i;
         } else if (p->type == ParamType::Choice && out->choices.isEmpty() && !m.hasMatch()) {
-            // vary: reorder reverse|shuffle|swap_roles — offer only these values.
-            QStringList offered = t.split(u'|', Qt::SkipEmptyParts);
-            for (const QString& c : offered)
-                if (!p->choices.contains(c))
-                    return QStringLiteral("vary: '%1' is not a value of '%2' (values: %3)")
-                        .arg(c, out->name, p->choices.join(QLatin1String(", ")));
-            if (offered.size() < 2 || offered.removeDuplicates() > 0)
-                return QStringLiteral("vary: offer two or more different values of '%1', separated by '|'")
-                    .arg(out->name);
-            out->choices = offered;
+            if (const Text2 e = parseOfferedChoices(t, *p, out); !e.isEmpty()) return e;
         } else if (m.hasMatch()) {
             if (!numeric)
-                return QStringLiteral("vary: '%1' is a %2 parameter; it takes no range")
-                    .arg(out->name, paramTypeName(p->type));
+                return T2("vary: '%1' is a %2 parameter; it takes no range", "vary：“%1”是 %2 参数，不能给范围")
+                    .arg(out->name, type);
             if (!parseDouble(m.captured(1), &out->min) || !parseDouble(m.captured(2), &out->max))
-                return QStringLiteral("vary: '%1' is not a range MIN..MAX").arg(t);
+                return T2("vary: '%1' is not a range MIN..MAX", "vary：“%1”不是 MIN..MAX 形式的范围").arg(t);
             if (out->min >= out->max)
-                return QStringLiteral("vary: range %1 of '%2' is empty (MIN must be below MAX)").arg(t, out->name);
+                return T2("vary: range %1 of '%2' is empty (MIN must be below MAX)",
+                          "vary：“%2”的范围 %1 是空的（MIN 必须小于 MAX）")
+                    .arg(t, out->name);
             if (out->min < p->min || out->max > p->max)
-                return QStringLiteral("vary: range %1 of '%2' lies outside the module's range [%3, %4]")
+                return T2("vary: range %1 of '%2' lies outside the module's range [%3, %4]",
+                          "vary：“%2”的范围 %1 超出了模块允许的范围 [%3, %4]")
                     .arg(t, out->name, formatNumber(p->min), formatNumber(p->max));
             out->hasRange = true;
         } else {
-            return p->type == ParamType::Choice
-                       ? QStringLiteral("vary: unexpected '%1' (expected the values offered, as a|b|c)").arg(t)
-                       : QStringLiteral("vary: unexpected '%1' (expected MIN..MAX, log or step S)").arg(t);
+            return p->type == ParamType::Choice ? T2("vary: unexpected '%1' (expected the values offered, as a|b|c)",
+                                                     "vary：多了“%1”（这里应写提供的取值，如 a|b|c）")
+                                                      .arg(t)
+                                                : T2("vary: unexpected '%1' (expected MIN..MAX, log or step S)",
+                                                     "vary：多了“%1”（这里应写 MIN..MAX、log 或 step S）")
+                                                      .arg(t);
         }
     }
     if (out->log) {
         const double lo = out->hasRange ? out->min : p->min;
-        if (lo <= 0) return QStringLiteral("vary: a log scale needs a positive range for '%1'").arg(out->name);
+        if (lo <= 0)
+            return T2("vary: a log scale needs a positive range for '%1'", "vary：对数刻度要求“%1”的范围大于 0")
+                .arg(out->name);
     }
     return {};
 }
 
-QString invisibleCharacterProblem(const QString& text, const QString& where)
+QString parseVary(const QString& value, const ModuleSpec& spec, VarySpec* out)
+{
+    return parseVaryText(value, spec, out).en;
+}
+
+Text2 invisibleCharacterText(const QString& text, const Text2& where)
 {
     for (const QChar c : text) {
         const char16_t u = c.unicode();
@@ -553,13 +766,22 @@ QString invisibleCharacterProblem(const QString& text, const QString& where)
                                || (u >= 0x202A && u <= 0x202E)  // bidi embeddings and overrides
                                || (u >= 0x2060 && u <= 0x2069)  // word joiner, invisible operators, isolates
                                || u == 0x061C || u == 0xFEFF || u == 0x00AD;  // Arabic letter mark, BOM, soft hyphen
-        if (invisible)
-            return QStringLiteral(
-                       "%1 contains the invisible or direction-changing character U+%2; "
-                       "it makes the text read differently from what it is: remove it")
-                .arg(where, QString::number(u, 16).toUpper().rightJustified(4, u'0'));
+        if (invisible) {
+            const QString code = QString::number(u, 16).toUpper().rightJustified(4, u'0');
+            return {
+                QStringLiteral("%1 contains the invisible or direction-changing character U+%2; "
+                               "it makes the text read differently from what it is: remove it")
+                    .arg(where.en, code),
+                QStringLiteral("%1含有看不见的或会改变文字方向的字符 U+%2，它会让文字看起来和实际内容不一样：请删掉它")
+                    .arg(where.zh, code)};
+        }
     }
     return {};
+}
+
+QString invisibleCharacterProblem(const QString& text, const QString& where)
+{
+    return invisibleCharacterText(text, same(where)).en;
 }
 
 Block parseSpecialBlock(const QString& info, const QStringList& body, const QString& file, int fenceLine,
@@ -569,7 +791,7 @@ Block parseSpecialBlock(const QString& info, const QStringList& body, const QStr
     blk.location = {file, fenceLine};
     BlockContext ctx{file, &blk, diagnostics};
     // Ids, module and parameter names are in the header and the naming keys.
-    if (const QString problem = invisibleCharacterProblem(info, QStringLiteral("the block header")); !problem.isEmpty())
+    if (const Text2 problem = invisibleCharacterText(info, T2("the block header", "块的首行")); !problem.isEmpty())
         ctx.diag(fenceLine, problem);
     static const QStringList namingKeys = {
         QStringLiteral("module"),    QStringLiteral("params"), QStringLiteral("vary"),
@@ -578,12 +800,13 @@ Block parseSpecialBlock(const QString& info, const QStringList& body, const QStr
     for (int i = 0; i < body.size(); ++i) {
         const QString key = body[i].section(u':', 0, 0).trimmed();
         if (!body[i].contains(u':') || !namingKeys.contains(key)) continue;
-        if (const QString problem = invisibleCharacterProblem(body[i], QStringLiteral("'%1:'").arg(key));
+        if (const Text2 problem = invisibleCharacterText(body[i], same(QStringLiteral("'%1:'").arg(key)));
             !problem.isEmpty())
             ctx.diag(fenceLine + 1 + i, problem);
     }
     const QStringList tokens = info.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
     const QList<Entry> entries = splitEntries(body, fenceLine + 1, ctx);
+    recordKeyLines(entries, &blk.keyLines);
     if (tokens.value(0) == QLatin1String("run"))
         parseRunBlock(tokens, entries, fenceLine, registry, ctx);
     else

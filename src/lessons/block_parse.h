@@ -15,13 +15,16 @@ namespace poslab::lessons {
 
 // Parses one fenced block. `info` is the whole info string ("run rope.decay
 // head_dim=64"), `body` the lines between the fences, `fenceLine` the 1-based
-// line of the opening fence. Problems are appended to *diagnostics and the
-// first one is also stored in Block::error.
+// line of the opening fence. Problems are appended to *diagnostics (every
+// problem of the block, each in both languages) and the first one is also
+// stored in Block::error; Block::keyLines records where each key is.
 Block parseSpecialBlock(const QString& info, const QStringList& body, const QString& file, int fenceLine,
                         const poslab::modules::Registry& registry, QList<Diagnostic>* diagnostics);
 
 // Parses a `vary:` value ("base 100..1000000 log step 10") for `spec`; returns
-// an empty string on success, else the message.
+// an empty text on success, else the message in both languages
+// (parseVary: the English one).
+poslab::modules::Text2 parseVaryText(const QString& value, const poslab::modules::ModuleSpec& spec, VarySpec* out);
 QString parseVary(const QString& value, const poslab::modules::ModuleSpec& spec, VarySpec* out);
 
 // Names, ids and titles must read as what they are: returns a message naming
@@ -29,5 +32,7 @@ QString parseVary(const QString& value, const poslab::modules::ModuleSpec& spec,
 // spaces and joiners, bidi embeddings, overrides and isolates, the BOM), or an
 // empty string. `where` says what the text is ("the title", "the block header").
 QString invisibleCharacterProblem(const QString& text, const QString& where);
+// The same in both languages (`where` too).
+poslab::modules::Text2 invisibleCharacterText(const QString& text, const poslab::modules::Text2& where);
 
 }  // namespace poslab::lessons

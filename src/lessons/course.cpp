@@ -4,10 +4,34 @@
 
 namespace poslab::lessons {
 
+Diagnostic Diagnostic::of(const QString& file, int line, const poslab::modules::Text2& text, Severity severity)
+{
+    Diagnostic d;
+    d.file = file;
+    d.line = line;
+    d.message = text.en;
+    d.messageZh = text.zh;
+    d.severity = severity;
+    return d;
+}
+
+QString Diagnostic::messageIn(const QString& lang) const
+{
+    return lang == QLatin1String("zh") && !messageZh.isEmpty() ? messageZh : message;
+}
+
 QString Diagnostic::toString() const
 {
-    if (line > 0) return QStringLiteral("%1:%2: %3").arg(file).arg(line).arg(message);
-    return QStringLiteral("%1: %2").arg(file, message);
+    return toString(QStringLiteral("en"));
+}
+
+QString Diagnostic::toString(const QString& lang) const
+{
+    const bool zh = lang == QLatin1String("zh");
+    QString text = messageIn(lang);
+    if (isWarning()) text.prepend(zh ? QStringLiteral("警告：") : QStringLiteral("warning: "));
+    if (line > 0) return QStringLiteral("%1:%2: %3").arg(file).arg(line).arg(text);
+    return QStringLiteral("%1: %2").arg(file, text);
 }
 
 QString chartKindName(ChartKind kind)

@@ -13,6 +13,9 @@
 // the PDF exporter and the checker can share it freely across threads.
 #pragma once
 
+#include "modules/module.h"
+
+#include <QHash>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -25,13 +28,30 @@ struct SourceLocation {
     int line = 0;
 };
 
-// One problem found in a course: printed by `poslab check` as "file:line: message".
+// One problem found in a course: printed by `poslab check` as "file:line: message",
+// in the teacher's language (`--lang`). An error makes `check` fail; a warning
+// only with `--strict`.
 struct Diagnostic {
+    enum class Severity { Error, Warning };
     QString file;
-    int line = 0;  // 0 when the problem concerns the whole file
-    QString message;
-    QString toString() const;  // "file:line: message" (or "file: message" when line is 0)
-    bool operator==(const Diagnostic& o) const { return file == o.file && line == o.line && message == o.message; }
+    int line = 0;       // 0 when the problem concerns the whole file
+    QString message;    // in English (logs and tests read this one)
+    QString messageZh;  // the same in Chinese; empty = shown in English
+    Severity severity = Severity::Error;
+
+    // A diagnostic worded in both languages.
+    static Diagnostic of(const QString& file, int line, const poslab::modules::Text2& text,
+                         Severity severity = Severity::Error);
+    bool isWarning() const { return severity == Severity::Warning; }
+    QString messageIn(const QString& lang) const;  // "zh" or "en"
+    // "file:line: message" (or "file: message" when line is 0); warnings read
+    // "file:line: warning: message" ("警告：" in Chinese).
+    QString toString() const;
+    QString toString(const QString& lang) const;
+    bool operator==(const Diagnostic& o) const
+    {
+        return file == o.file && line == o.line && message == o.message && severity == o.severity;
+    }
 };
 
 enum class ChartKind { Auto, Line, Heatmap, Bar, Table };
@@ -66,6 +86,12 @@ struct RunBlock {
     // entry) or a table column (`TABLE.COLUMN`), in the chapter's language.
     QList<QPair<QString, QString>> labels;
 };
+
+// The line of each `key:` in a run or exercise block's body, for messages
+// that point at the line a problem is on: "output", "chart", "params",
+// "condition", "answer", "tolerance" (the first of each); "label NAME" for each
+// label; "option N" and "accept N" (1-based) for each option and accept rule.
+using KeyLines = QHash<QString, int>;
 
 enum class ExerciseKind { Number, Choice, Multiple, Text, Run };
 QString exerciseKindName(ExerciseKind kind);  // "number", "choice", "multiple", "text", "run"
@@ -134,6 +160,9 @@ struct Block {
     // the loader keeps it so the UI can show an error cell in its place and the
     // rest of the chapter still renders. `poslab check` reports the same message.
     QString error;
+    KeyLines keyLines;  // Kind::Run, Kind::Exercise
+    // The line of `key` in the body, or the block's first line when it is not written.
+    int lineOf(const QString& key) const { return keyLines.value(key, location.line); }
 };
 
 struct Step {
@@ -153,6 +182,10 @@ struct Chapter {
     QString file;             // absolute path of the chapter file
     SourceLocation location;  // the file, line 1
     QList<Step> steps;
+    // The line of a fence that is never closed (0 = none): from there on the
+    // file was not read as the author meant it (the rest became the block's
+    // body or code), so `check` reports that one line and nothing after it.
+    int unclosedFenceLine = 0;
 };
 
 struct Course {

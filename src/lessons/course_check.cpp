@@ -1,18 +1,28 @@
 // SPDX-License-Identifier: Apache-2.0
-// course_check.cpp — `poslab check`: both languages plus cross-language consistency.
+// course_check.cpp — `poslab check`: both languages, what they run, and
+// cross-language consistency.
 #include "lessons/course_check.h"
 
 #include "lessons/course_loader.h"
+#include "lessons/exercise_check.h"
+#include "modules/lab/run_store.h"
 #include "modules/registry.h"
 
 #include <QDir>
 #include <QFileInfo>
+#include <QLocale>
+#include <QRegularExpression>
 
 #include <algorithm>
+#include <map>
+#include <optional>
 
 namespace poslab::lessons {
 
+using poslab::modules::ModuleSpec;
 using poslab::modules::Registry;
+using poslab::modules::T2;
+using poslab::modules::Text2;
 
 namespace {
 
@@ -32,15 +42,229 @@ QList<const Block*> specialBlocks(const Step& s)
     return out;
 }
 
-void compareChapters(const Chapter& en, const Chapter& zh, QList<Diagnostic>* out)
+QString number(double v)
+{
+    return QString::number(v, 'g', QLocale::FloatingPointShortest);
+}
+
+QString valueText(const QVariant& v)
+{
+    if (v.typeId() == QMetaType::QVariantList) {
+        QStringList parts;
+        for (const QVariant& e : v.toList()) parts << valueText(e);
+        return parts.join(u',');
+    }
+    if (v.typeId() == QMetaType::Double) return number(v.toDouble());
+    if (v.typeId() == QMetaType::Bool) return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    return v.toString();
+}
+
+// The parameters a block runs with, validated (defaults filled in, so
+// `base=1e4` and `base=10000` are the same), without the ones each language
+// may choose for itself; nothing when they are invalid (reported already).
+std::optional<std::map<QString, QString>> comparableParams(const Registry& registry, const QString& moduleId,
+                                                           const QStringList& params)
+{
+    const ModuleSpec* spec = registry.find(moduleId);
+    if (!spec) return std::nullopt;
+    std::map<QString, QString> out;
+    try {
+        const poslab::modules::Params p = poslab::modules::parseParams(*spec, params);
+        for (const auto& ps : spec->params)
+            if (!ps.perLanguage && p.has(ps.name)) out[ps.name] = valueText(p.values().at(ps.name));
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+    return out;
+}
+
+QString varyText(const VarySpec& v)
+{
+    QString t = v.name;
+    if (v.hasRange) t += QStringLiteral(" %1..%2").arg(number(v.min), number(v.max));
+    if (v.log) t += QStringLiteral(" log");
+    if (v.step > 0) t += QStringLiteral(" step %1").arg(number(v.step));
+    if (!v.choices.isEmpty()) t += u' ' + v.choices.join(u'|');
+    return t;
+}
+
+QString toleranceText(const Tolerance& t)
+{
+    return t.relative ? QStringLiteral("%1%").arg(number(t.value * 100)) : number(t.value);
+}
+
+QString acceptText(const AcceptRule& r)
+{
+    if (r.isRegex) return QStringLiteral("/%1/%2").arg(r.pattern, r.caseInsensitive ? QStringLiteral("i") : QString());
+    return QStringLiteral("'%1'").arg(r.pattern);
+}
+
+// The rules as the checker sees them: literals normalised, so 'Cosine' and
+// 'cosine' are one rule, and in no particular order.
+QStringList acceptSet(const QList<AcceptRule>& rules)
+{
+    QStringList out;
+    for (const AcceptRule& r : rules) {
+        const QString key = r.isRegex ? acceptText(r) : QStringLiteral("'%1'").arg(normalizeAnswerText(r.pattern));
+        if (!out.contains(key)) out << key;
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+QString correctPositions(const ExerciseBlock& e)
+{
+    QStringList positions;
+    for (int i = 0; i < e.options.size(); ++i)
+        if (e.options[i].correct) positions << QString::number(i + 1);
+    return positions.join(QStringLiteral(", "));
+}
+
+QString conditionKey(const QString& c)
+{
+    return QString(c).remove(QRegularExpression(QStringLiteral("\\s+")));
+}
+
+// Compares the run blocks and exercises of one step pair that have the same
+// signature, detail by detail; each difference is reported at the zh line.
+struct BlockComparison {
+    const Registry& registry;
+    const Block& en;
+    const Block& zh;
+    QList<Diagnostic>* out;
+
+    void differs(const QString& key, const Text2& what, const QString& here, const QString& inEn)
+    {
+        const QString where =
+            QStringLiteral("en/%1:%2").arg(QFileInfo(en.location.file).fileName()).arg(en.lineOf(key));
+        const Text2 none = T2("(none)", "（无）");
+        out->append(Diagnostic::of(
+            zh.location.file, zh.lineOf(key),
+            {QStringLiteral("%1: %2 here but %3 in en (%4); both languages must agree")
+                 .arg(what.en, here.isEmpty() ? none.en : here, inEn.isEmpty() ? none.en : inEn, where),
+             QStringLiteral("%1：这里是 %2，英文版（%4）是 %3；两种语言必须一致")
+                 .arg(what.zh, here.isEmpty() ? none.zh : here, inEn.isEmpty() ? none.zh : inEn, where)}));
+    }
+
+    void compareParams(const QString& key, const QString& moduleId, const QStringList& a, const QStringList& b,
+                       const Text2& label)
+    {
+        const auto pa = comparableParams(registry, moduleId, a);
+        const auto pb = comparableParams(registry, moduleId, b);
+        if (!pa || !pb) return;
+        for (const auto& [name, value] : *pa) {
+            const auto it = pb->find(name);
+            if (it != pb->end() && it->second != value) differs(key, label.arg(name), it->second, value);
+        }
+    }
+
+    void compareVary(const QList<VarySpec>& a, const QList<VarySpec>& b)
+    {
+        QStringList ta, tb;
+        for (const VarySpec& v : a) ta << varyText(v);
+        for (const VarySpec& v : b) tb << varyText(v);
+        if (ta != tb)
+            differs(QStringLiteral("vary"), T2("what the learner may vary (vary:)", "可以调整的参数（vary:）"),
+                    tb.join(QStringLiteral("; ")), ta.join(QStringLiteral("; ")));
+    }
+
+    void compareRunBlocks()
+    {
+        const RunBlock& a = en.run;
+        const RunBlock& b = zh.run;
+        compareParams(QStringLiteral("params"), a.moduleId, a.params, b.params, T2("parameter '%1'", "参数 %1"));
+        if (a.outputs != b.outputs)
+            differs(QStringLiteral("output"), T2("the outputs shown (output:)", "显示的输出（output:）"),
+                    b.outputs.join(QStringLiteral(", ")), a.outputs.join(QStringLiteral(", ")));
+        if (a.chart != b.chart)
+            differs(QStringLiteral("chart"), T2("the chart kind (chart:)", "图表类型（chart:）"),
+                    chartKindName(b.chart), chartKindName(a.chart));
+        compareVary(a.vary, b.vary);
+    }
+
+    void compareExercises()
+    {
+        const ExerciseBlock& a = en.exercise;
+        const ExerciseBlock& b = zh.exercise;
+        switch (a.kind) {
+            case ExerciseKind::Number:
+                if (a.answer != b.answer)
+                    differs(QStringLiteral("answer"), T2("the answer (answer:)", "答案（answer:）"), b.answerText,
+                            a.answerText);
+                if (a.tolerance.relative != b.tolerance.relative || a.tolerance.value != b.tolerance.value)
+                    differs(QStringLiteral("tolerance"), T2("the tolerance (tolerance:)", "容差（tolerance:）"),
+                            toleranceText(b.tolerance), toleranceText(a.tolerance));
+                break;
+            case ExerciseKind::Choice:
+            case ExerciseKind::Multiple:
+                if (a.options.size() != b.options.size())
+                    differs(QStringLiteral("option"), T2("the number of options", "选项的个数"),
+                            QString::number(b.options.size()), QString::number(a.options.size()));
+                else if (correctPositions(a) != correctPositions(b))
+                    differs(QStringLiteral("option"),
+                            T2("the correct options (option*:, by position)", "正确选项（option*:，按位置）"),
+                            correctPositions(b), correctPositions(a));
+                break;
+            case ExerciseKind::Text:
+                if (acceptSet(a.accept) != acceptSet(b.accept)) {
+                    QStringList ta, tb;
+                    for (const AcceptRule& r : a.accept) ta << acceptText(r);
+                    for (const AcceptRule& r : b.accept) tb << acceptText(r);
+                    differs(QStringLiteral("accept"), T2("the accepted answers (accept:)", "可接受的答案（accept:）"),
+                            tb.join(QStringLiteral(", ")), ta.join(QStringLiteral(", ")));
+                }
+                break;
+            case ExerciseKind::Run: compareRunExercises(); break;
+        }
+    }
+
+    void compareRunExercises()
+    {
+        const ExerciseRunSpec& a = en.exercise.run;
+        const ExerciseRunSpec& b = zh.exercise.run;
+        if (a.moduleId != b.moduleId) {
+            differs(QStringLiteral("module"), T2("the module (module:)", "模块（module:）"), b.moduleId, a.moduleId);
+            return;
+        }
+        compareParams(QStringLiteral("params"), a.moduleId, a.params, b.params,
+                      T2("the start value of '%1' (params:)", "%1 的初始值（params:）"));
+        compareVary(a.vary, b.vary);
+        if (conditionKey(a.condition) != conditionKey(b.condition))
+            differs(QStringLiteral("condition"), T2("the condition (condition:)", "条件（condition:）"),
+                    b.condition.trimmed(), a.condition.trimmed());
+        // The answers, as the values they set (validated: 2.2e4 is 22000).
+        const auto pa = comparableParams(registry, a.moduleId, overrideAssignments(a.params, a.answerParams));
+        const auto pb = comparableParams(registry, b.moduleId, overrideAssignments(b.params, b.answerParams));
+        if (!pa || !pb) return;
+        QStringList names;
+        for (const QString& p : a.answerParams + b.answerParams)
+            if (const QString n = p.section(u'=', 0, 0); !names.contains(n)) names << n;
+        for (const QString& n : names) {
+            const auto x = pa->find(n), y = pb->find(n);
+            if (x != pa->end() && y != pb->end() && x->second != y->second)
+                differs(QStringLiteral("answer"),
+                        T2("the answer's value of '%1' (answer:)", "答案中 %1 的值（answer:）").arg(n), y->second,
+                        x->second);
+        }
+    }
+};
+
+void compareChapters(const Registry& registry, const Chapter& en, const Chapter& zh, QList<Diagnostic>* out)
 {
     if (!en.id.isEmpty() && !zh.id.isEmpty() && en.id != zh.id)
-        out->append(
-            {zh.file, 2, QStringLiteral("chapter id '%1' differs from the en chapter's id '%2'").arg(zh.id, en.id)});
+        out->append(Diagnostic::of(
+            zh.file, 2,
+            T2("chapter id '%1' differs from the en chapter's id '%2'", "章节 id“%1”和英文版的 id“%2”不一样")
+                .arg(zh.id, en.id)));
+    // After a fence that is never closed, the rest of a file was not read as
+    // written; that one problem is reported, not the differences it causes.
+    if (en.unclosedFenceLine > 0 || zh.unclosedFenceLine > 0) return;
     if (en.steps.size() != zh.steps.size()) {
-        out->append(
-            {zh.file, zh.steps.isEmpty() ? 1 : zh.steps.last().location.line,
-             QStringLiteral("%1 steps here but %2 in %3").arg(zh.steps.size()).arg(en.steps.size()).arg(en.file)});
+        out->append(Diagnostic::of(zh.file, zh.steps.isEmpty() ? 1 : zh.steps.last().location.line,
+                                   T2("%1 steps here but %2 in %3", "这里有 %1 步，%3 有 %2 步")
+                                       .arg(zh.steps.size())
+                                       .arg(en.steps.size())
+                                       .arg(en.file)));
     }
     const int n = int(std::min(en.steps.size(), zh.steps.size()));
     for (int i = 0; i < n; ++i) {
@@ -50,21 +274,56 @@ void compareChapters(const Chapter& en, const Chapter& zh, QList<Diagnostic>* ou
         for (int j = 0; j < m; ++j) {
             const QString sa = j < a.size() ? blockSignature(*a[j]) : QString();
             const QString sb = j < b.size() ? blockSignature(*b[j]) : QString();
-            if (sa == sb) continue;
+            if (sa == sb) {
+                BlockComparison c{registry, *a[j], *b[j], out};
+                if (a[j]->kind == Block::Kind::Run)
+                    c.compareRunBlocks();
+                else
+                    c.compareExercises();
+                continue;
+            }
             const int line = j < b.size() ? b[j]->location.line : zh.steps[i].location.line;
             const QString enWhere =
                 j < a.size() ? QStringLiteral("%1:%2").arg(en.file).arg(a[j]->location.line) : en.file;
-            out->append(
-                {zh.file, line,
-                 QStringLiteral(
-                     "step %1, block %2: '%3' here but '%4' in en (%5); both languages need the same run blocks and exercises in the same order")
+            out->append(Diagnostic::of(
+                zh.file, line,
+                {QStringLiteral(
+                     "step %1, block %2: '%3' here but '%4' in en (%5); both languages need the same run blocks "
+                     "and exercises in the same order")
                      .arg(i + 1)
                      .arg(j + 1)
                      .arg(sb.isEmpty() ? QStringLiteral("nothing") : sb, sa.isEmpty() ? QStringLiteral("nothing") : sa,
-                          enWhere)});
+                          enWhere),
+                 QStringLiteral(
+                     "第 %1 步第 %2 个块：这里是“%3”，英文版（%5）是“%4”；两种语言要有同样的 run 块和练习题，顺序也要相同")
+                     .arg(i + 1)
+                     .arg(j + 1)
+                     .arg(sb.isEmpty() ? QStringLiteral("（无）") : sb, sa.isEmpty() ? QStringLiteral("（无）") : sa,
+                          enWhere)}));
             break;  // one report per step: later blocks are shifted anyway
         }
     }
+}
+
+// The course's reference training run for the `lab.` modules
+// (CheckOptions::referenceRunDirectory), unless the caller chose one.
+void findReferenceRun(const QString& dir, CheckOptions* options, QList<Diagnostic>* out)
+{
+    if (!options->referenceRunDirectory.isEmpty()) return;
+    const QDir folder(referenceRunFolder(dir));
+    if (!folder.exists()) return;
+    bool found = false;
+    for (const QFileInfo& f : folder.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
+        QString error;
+        if (poslab::lab::readRun(f.absoluteFilePath(), &error))
+            found = true;
+        else
+            out->append(Diagnostic::of(
+                f.absoluteFilePath(), 0,
+                T2("the course's reference training run cannot be read: %1", "无法读取课程的参考训练结果：%1")
+                    .arg(error)));
+    }
+    if (found) options->referenceRunDirectory = folder.absolutePath();
 }
 
 }  // namespace
@@ -76,9 +335,15 @@ QList<Diagnostic> checkCourse(const QString& dir)
 
 QList<Diagnostic> checkCourse(const QString& dir, const Registry& registry)
 {
+    return checkCourse(dir, registry, CheckOptions());
+}
+
+QList<Diagnostic> checkCourse(const QString& dir, const Registry& registry, const CheckOptions& options)
+{
     QList<Diagnostic> out;
     if (!QFileInfo(dir).isDir()) {
-        out.append({QFileInfo(dir).absoluteFilePath(), 0, QStringLiteral("course folder not found")});
+        out.append(
+            Diagnostic::of(QFileInfo(dir).absoluteFilePath(), 0, T2("course folder not found", "找不到课程文件夹")));
         return out;
     }
     const CourseLoadResult en = loadCourse(dir, QStringLiteral("en"), registry);
@@ -86,22 +351,34 @@ QList<Diagnostic> checkCourse(const QString& dir, const Registry& registry)
     out += en.diagnostics;
     out += zh.diagnostics;
 
+    // Run what the chapters run (one runner: a block both languages run runs once).
+    CheckOptions runOptions = options;
+    findReferenceRun(dir, &runOptions, &out);
+    CheckRunner runner(registry, runOptions);
+    for (const CourseLoadResult* r : {&en, &zh})
+        for (const Chapter& c : r->course.chapters) out += verifyChapter(c, runner);
+
     QHash<QString, const Chapter*> enByName, zhByName;
     for (const Chapter& c : en.course.chapters) enByName.insert(QFileInfo(c.file).fileName(), &c);
     for (const Chapter& c : zh.course.chapters) zhByName.insert(QFileInfo(c.file).fileName(), &c);
     for (auto it = enByName.cbegin(); it != enByName.cend(); ++it)
         if (!zhByName.contains(it.key()))
-            out.append({it.value()->file, 0, QStringLiteral("chapter only in en: zh/%1 is missing").arg(it.key())});
+            out.append(Diagnostic::of(
+                it.value()->file, 0,
+                T2("chapter only in en: zh/%1 is missing", "只有英文版有这一章：缺少 zh/%1").arg(it.key())));
     for (auto it = zhByName.cbegin(); it != zhByName.cend(); ++it) {
         const auto e = enByName.constFind(it.key());
         if (e == enByName.cend())
-            out.append({it.value()->file, 0, QStringLiteral("chapter only in zh: en/%1 is missing").arg(it.key())});
+            out.append(Diagnostic::of(
+                it.value()->file, 0,
+                T2("chapter only in zh: en/%1 is missing", "只有中文版有这一章：缺少 en/%1").arg(it.key())));
         else
-            compareChapters(**e, *it.value(), &out);
+            compareChapters(registry, **e, *it.value(), &out);
     }
     if (en.course.chapters.isEmpty() && zh.course.chapters.isEmpty() && out.isEmpty())
-        out.append({QFileInfo(dir).absoluteFilePath(), 0,
-                    QStringLiteral("the course has no chapters (expected en/NN-slug.md and zh/NN-slug.md)")});
+        out.append(Diagnostic::of(QFileInfo(dir).absoluteFilePath(), 0,
+                                  T2("the course has no chapters (expected en/NN-slug.md and zh/NN-slug.md)",
+                                     "课程里没有章节（应有 en/NN-slug.md 和 zh/NN-slug.md）")));
 
     std::stable_sort(out.begin(), out.end(), [](const Diagnostic& a, const Diagnostic& b) {
         if (a.file != b.file) return a.file < b.file;

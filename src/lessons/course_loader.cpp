@@ -9,6 +9,8 @@
 #include "lessons/course_loader.h"
 
 #include "lessons/block_parse.h"
+#include "lessons/did_you_mean.h"
+#include "lessons/fences.h"
 #include "modules/registry.h"
 
 #include <md4c.h>
@@ -24,6 +26,8 @@
 namespace poslab::lessons {
 
 using poslab::modules::Registry;
+using poslab::modules::T2;
+using poslab::modules::Text2;
 
 namespace {
 
@@ -55,7 +59,7 @@ struct PathReference {
 
 // Something md4c found that is refused, waiting for the line of its first text.
 struct PendingProblem {
-    QString message;
+    Text2 message;
     int line = 0;  // 0 until known
 };
 
@@ -102,16 +106,17 @@ int enterBlock(MD_BLOCKTYPE type, void* detail, void* userdata)
     auto* s = static_cast<Md4cScan*>(userdata);
     if (isContainer(type) && ++s->containerDepth > kMaxNesting && !s->tooDeepReported) {
         s->tooDeepReported = true;
-        s->problems.push_back({QStringLiteral("lists and quotes are nested more than %1 levels deep here; "
-                                              "flatten the structure")
+        s->problems.push_back({T2("lists and quotes are nested more than %1 levels deep here; flatten the structure",
+                                  "列表和引用在这里嵌套超过了 %1 层；请减少嵌套")
                                    .arg(kMaxNesting)});
     }
     if (type == MD_BLOCK_TABLE) {
         auto* d = static_cast<MD_BLOCK_TABLE_DETAIL*>(detail);
         const unsigned rows = d->head_row_count + d->body_row_count;
         if (rows > kMaxTableRows || d->col_count > kMaxTableColumns)
-            s->problems.push_back({QStringLiteral("table of %1 rows and %2 columns; at most %3 rows and %4 columns "
-                                                  "(split it, or compute it with a run block)")
+            s->problems.push_back({T2("table of %1 rows and %2 columns; at most %3 rows and %4 columns "
+                                      "(split it, or compute it with a run block)",
+                                      "表格有 %1 行 %2 列，最多只能有 %3 行 %4 列（请拆开，或改用 run 块计算）")
                                        .arg(rows)
                                        .arg(d->col_count)
                                        .arg(kMaxTableRows)
@@ -207,36 +212,6 @@ int onText(MD_TEXTTYPE, const MD_CHAR* text, MD_SIZE size, void* userdata)
     return 0;
 }
 
-QString fenceChars(const QString& line, int* indent)
-{
-    int i = 0;
-    while (i < line.size() && i < 4 && line[i] == u' ') ++i;
-    *indent = i;
-    if (i >= 4 || i >= line.size()) return {};
-    const QChar c = line[i];
-    if (c != u'`' && c != u'~') return {};
-    int j = i;
-    while (j < line.size() && line[j] == c) ++j;
-    if (j - i < 3) return {};
-    return line.mid(i, j - i);
-}
-
-// Finds the closing fence of the block opened at `openLine` (0-based index);
-// returns the 0-based index of the closing line or -1 when unterminated.
-int findClosingFence(const QStringList& lines, int openLine)
-{
-    int indent = 0;
-    const QString open = fenceChars(lines[openLine], &indent);
-    if (open.isEmpty()) return -1;
-    for (int i = openLine + 1; i < lines.size(); ++i) {
-        int ind = 0;
-        const QString f = fenceChars(lines[i], &ind);
-        if (f.isEmpty() || f[0] != open[0] || f.size() < open.size()) continue;
-        if (lines[i].mid(ind + f.size()).trimmed().isEmpty()) return i;
-    }
-    return -1;
-}
-
 QString stripAtx(const QString& line)
 {
     static const QRegularExpression lead(QStringLiteral("^\\s{0,3}#{1,6}(\\s+|$)"));
@@ -254,19 +229,67 @@ struct ChapterParser {
     const Registry& registry;
     ChapterParseResult result;
 
-    void diag(int line, const QString& message) { result.diagnostics.append({file, line, message}); }
+    void diag(int line, const Text2& message) { result.diagnostics.append(Diagnostic::of(file, line, message)); }
 };
+
+const QStringList kFrontMatterKeys = {QStringLiteral("id"), QStringLiteral("title"), QStringLiteral("summary"),
+                                      QStringLiteral("minutes")};
+
+// One problem: where the unclosed block opened. Whatever was found after it
+// was read out of place (the rest of the file swallowed, or the blocks after
+// it shifted by one fence), so it is left unsaid.
+void reportUnclosedFence(ChapterParser& p, int line, const Text2& text)
+{
+    QList<Diagnostic>& ds = p.result.diagnostics;
+    ds.erase(std::remove_if(ds.begin(), ds.end(), [&](const Diagnostic& d) { return d.line > line; }), ds.end());
+    p.diag(line, text);
+    p.result.chapter.unclosedFenceLine = line;
+}
+
+// One known front-matter key's value into the chapter (an unknown key gets "did you mean").
+void readFrontMatterValue(ChapterParser& p, const QString& key, const QString& value, int lineNo)
+{
+    static const QRegularExpression idRe(QStringLiteral("^[a-z0-9-]+$"));
+    Chapter& ch = p.result.chapter;
+    if (key == QLatin1String("id")) {
+        if (!idRe.match(value).hasMatch())
+            p.diag(lineNo,
+                   T2("front matter: id '%1' must match [a-z0-9-]+", "文件头：id“%1”只能由小写字母、数字和 - 组成")
+                       .arg(value));
+        ch.id = value;
+    } else if (key == QLatin1String("title")) {
+        if (value.isEmpty()) p.diag(lineNo, T2("front matter: title is empty", "文件头：title 是空的"));
+        ch.title = value;
+    } else if (key == QLatin1String("summary")) {
+        if (value.isEmpty()) p.diag(lineNo, T2("front matter: summary is empty", "文件头：summary 是空的"));
+        ch.summary = value;
+    } else if (key == QLatin1String("minutes")) {
+        bool ok = false;
+        const int v = value.toInt(&ok);
+        if (!ok || v <= 0 || v > 1000)
+            p.diag(lineNo, T2("front matter: minutes must be a positive integer, got '%1'",
+                              "文件头：minutes 必须是正整数，这里是“%1”")
+                               .arg(value));
+        else
+            ch.minutes = v;
+    } else {
+        p.diag(lineNo, withSuggestion(T2("front matter: unknown key '%1' (expected id, title, summary, minutes)",
+                                         "文件头：没有“%1”这个键（可用 id、title、summary、minutes）")
+                                          .arg(key),
+                                      key, kFrontMatterKeys));
+    }
+}
 
 bool parseFrontMatter(ChapterParser& p, const QStringList& lines, int* bodyStart)
 {
-    Chapter& ch = p.result.chapter;
     if (lines.isEmpty() || (lines.size() == 1 && lines[0].trimmed().isEmpty())) {
-        p.diag(1, QStringLiteral(
-                      "empty file: a chapter starts with front matter ('---', id, title, summary, minutes, '---')"));
+        p.diag(1, T2("empty file: a chapter starts with front matter ('---', id, title, summary, minutes, '---')",
+                     "文件是空的：每章要以文件头开始（'---'、id、title、summary、minutes、'---'）"));
         return false;
     }
     if (lines[0].trimmed() != QLatin1String("---")) {
-        p.diag(1, QStringLiteral("missing front matter: the file must start with a '---' line"));
+        p.diag(1, T2("missing front matter: the file must start with a '---' line",
+                     "缺少文件头：文件的第一行必须是 '---'"));
         return false;
     }
     int end = -1;
@@ -277,11 +300,10 @@ bool parseFrontMatter(ChapterParser& p, const QStringList& lines, int* bodyStart
         }
     }
     if (end < 0) {
-        p.diag(1, QStringLiteral("unterminated front matter: no closing '---' line"));
+        p.diag(1, T2("unterminated front matter: no closing '---' line", "文件头没有结束：缺少结尾的 '---' 行"));
         return false;
     }
     static const QRegularExpression keyValue(QStringLiteral("^([A-Za-z_][A-Za-z0-9_-]*)\\s*:\\s*(.*)$"));
-    static const QRegularExpression idRe(QStringLiteral("^[a-z0-9-]+$"));
     QHash<QString, int> seen;
     for (int i = 1; i < end; ++i) {
         const QString raw = lines[i];
@@ -289,7 +311,8 @@ bool parseFrontMatter(ChapterParser& p, const QStringList& lines, int* bodyStart
         if (raw.trimmed().isEmpty() || raw.trimmed().startsWith(u'#')) continue;
         const auto m = keyValue.match(raw.trimmed());
         if (!m.hasMatch()) {
-            p.diag(lineNo, QStringLiteral("front matter: expected 'key: value', got '%1'").arg(raw.trimmed().left(80)));
+            p.diag(lineNo, T2("front matter: expected 'key: value', got '%1'", "文件头：应写成“键: 值”，这里是“%1”")
+                               .arg(raw.trimmed().left(80)));
             continue;
         }
         const QString key = m.captured(1);
@@ -298,47 +321,31 @@ bool parseFrontMatter(ChapterParser& p, const QStringList& lines, int* bodyStart
             ((value.startsWith(u'"') && value.endsWith(u'"')) || (value.startsWith(u'\'') && value.endsWith(u'\''))))
             value = value.mid(1, value.size() - 2);
         if (seen.contains(key)) {
-            p.diag(lineNo,
-                   QStringLiteral("front matter: '%1' is given twice (first on line %2)").arg(key).arg(seen[key]));
+            p.diag(lineNo, T2("front matter: '%1' is given twice (first on line %2)",
+                              "文件头：“%1”写了两次（第一次在第 %2 行）")
+                               .arg(key)
+                               .arg(seen[key]));
             continue;
         }
         seen.insert(key, lineNo);
-        if (const QString problem = invisibleCharacterProblem(value, QStringLiteral("front matter: the %1").arg(key));
+        if (const Text2 problem = invisibleCharacterText(value, T2("front matter: the %1", "文件头的 %1").arg(key));
             !problem.isEmpty())
             p.diag(lineNo, problem);
-        if (key == QLatin1String("id")) {
-            if (!idRe.match(value).hasMatch())
-                p.diag(lineNo, QStringLiteral("front matter: id '%1' must match [a-z0-9-]+").arg(value));
-            ch.id = value;
-        } else if (key == QLatin1String("title")) {
-            if (value.isEmpty()) p.diag(lineNo, QStringLiteral("front matter: title is empty"));
-            ch.title = value;
-        } else if (key == QLatin1String("summary")) {
-            if (value.isEmpty()) p.diag(lineNo, QStringLiteral("front matter: summary is empty"));
-            ch.summary = value;
-        } else if (key == QLatin1String("minutes")) {
-            bool ok = false;
-            const int v = value.toInt(&ok);
-            if (!ok || v <= 0 || v > 1000)
-                p.diag(lineNo, QStringLiteral("front matter: minutes must be a positive integer, got '%1'").arg(value));
-            else
-                ch.minutes = v;
-        } else {
-            p.diag(lineNo,
-                   QStringLiteral("front matter: unknown key '%1' (expected id, title, summary, minutes)").arg(key));
-        }
+        readFrontMatterValue(p, key, value, lineNo);
     }
-    for (const char* k : {"id", "title", "summary", "minutes"})
-        if (!seen.contains(QLatin1String(k)))
-            p.diag(1, QStringLiteral("front matter: missing '%1'").arg(QLatin1String(k)));
+    for (const QString& k : kFrontMatterKeys)
+        if (!seen.contains(k)) p.diag(1, T2("front matter: missing '%1'", "文件头：缺少 %1").arg(k));
     *bodyStart = end + 1;
     return true;
 }
 
+QString resolveInside(const QString& courseDir, const QString& chapterFile, const QString& reference, const Text2& what,
+                      bool mustExist, Text2* error);
+
 void checkImage(ChapterParser& p, const PathReference& img)
 {
-    QString error;
-    resolveCourseImage(p.courseDir, p.file, img.src, &error);
+    Text2 error;
+    resolveInside(p.courseDir, p.file, img.src, T2("image", "图片"), true, &error);
     if (!error.isEmpty()) p.diag(img.line, error);
 }
 
@@ -352,25 +359,56 @@ void checkLink(ChapterParser& p, const PathReference& link)
     const QString scheme = url.scheme().toLower();
     if (scheme == QLatin1String("http") || scheme == QLatin1String("https")) {
         if (!url.isValid() || url.host().isEmpty())
-            p.diag(link.line, QStringLiteral("link '%1' is not a valid web address").arg(href));
+            p.diag(link.line, T2("link '%1' is not a valid web address", "链接“%1”不是有效的网址").arg(href));
         return;
     }
     if (!scheme.isEmpty() || href.startsWith(u'/') || href.startsWith(u'\\') || QDir::isAbsolutePath(href)) {
         p.diag(
             link.line,
-            QStringLiteral(
-                "link '%1' is not allowed: links go to http(s) addresses or to files inside the course (relative paths)")
+            T2("link '%1' is not allowed: links go to http(s) addresses or to files inside the course (relative paths)",
+               "不允许链接“%1”：链接只能指向 http(s) 网址，或课程文件夹里的文件（相对路径）")
                 .arg(href));
         return;
     }
-    QString error;
-    resolveInsideCourse(p.courseDir, p.file, url.path(QUrl::FullyDecoded), QStringLiteral("link"), false, &error);
+    Text2 error;
+    resolveInside(p.courseDir, p.file, url.path(QUrl::FullyDecoded), T2("link", "链接"), false, &error);
     if (!error.isEmpty()) p.diag(link.line, error);
 }
 
 }  // namespace
 
 namespace {
+// The first top-level fence that is never closed (line 0: none).
+struct UnclosedFence {
+    int line = 0;
+    Text2 text;
+};
+
+// Finds where a fence closes (the CommonMark rule) and notes the first one
+// that is never closed. True for a run or exercise block to parse; false for
+// ordinary code, which stays in the Markdown text, and for a block refused here.
+bool resolveFence(ChapterParser& p, const QStringList& lines, Marker& m, UnclosedFence& unclosed)
+{
+    if (m.startLine <= 0) return false;
+    const int close = findClosingFence(lines, m.startLine - 1);
+    m.endLine = close >= 0 ? close + 1 : int(lines.size());
+    m.closed = close >= 0;
+    const QString word = m.info.section(u' ', 0, 0, QString::SectionSkipEmpty);
+    const bool ours = word == QLatin1String("run") || word == QLatin1String("exercise");
+    if (ours && !m.topLevel) {
+        // (Its closing fence carries the quote/list prefix, so no
+        // unterminated-fence check here.)
+        p.diag(m.startLine,
+               T2("a ```%1 block must not be inside a list or quote", "```%1 块不能放在列表或引用里").arg(word));
+        return false;
+    }
+    if (m.topLevel && unclosed.line == 0) {
+        unclosed.text = unclosedFenceProblem(lines, m.startLine - 1, close, word);
+        if (!unclosed.text.isEmpty()) unclosed.line = m.startLine;
+    }
+    return ours;
+}
+
 ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QString& file, const QString& courseDir,
                                             const QString& lang, const Registry& registry)
 {
@@ -384,13 +422,15 @@ ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QStri
     if (nm.hasMatch()) ch.number = nm.captured(1).toInt();
 
     if (input.size() > kMaxFileBytes) {
-        p.diag(0, QStringLiteral("file is too large (%1 bytes; at most %2)").arg(input.size()).arg(kMaxFileBytes));
+        p.diag(0, T2("file is too large (%1 bytes; at most %2)", "文件太大（%1 字节，最多 %2 字节）")
+                      .arg(input.size())
+                      .arg(kMaxFileBytes));
         return p.result;
     }
     QByteArray bytes = input;
     if (bytes.startsWith("\xEF\xBB\xBF")) bytes.remove(0, 3);  // BOM: harmless, drop it
     if (bytes.contains('\0')) {
-        p.diag(0, QStringLiteral("not a text file (contains NUL bytes)"));
+        p.diag(0, T2("not a text file (contains NUL bytes)", "这不是文本文件（含有 NUL 字节）"));
         return p.result;
     }
     {
@@ -407,7 +447,8 @@ ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QStri
                 if (d2.hasError()) break;
                 ++line;
             }
-            p.diag(line, QStringLiteral("not valid UTF-8 text (chapters must be UTF-8)"));
+            p.diag(line, T2("not valid UTF-8 text (chapters must be UTF-8)",
+                            "不是有效的 UTF-8 文本（章节文件必须用 UTF-8 编码）"));
             return p.result;
         }
     }
@@ -420,9 +461,9 @@ ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QStri
     if (!lines.isEmpty() && lines.last().isEmpty() && lines.size() > 1) lines.removeLast();
     for (int i = 0; i < lines.size(); ++i) {
         if (lines[i].size() > kMaxLineChars) {
-            p.diag(
-                i + 1,
-                QStringLiteral("line is too long (%1 characters; at most %2)").arg(lines[i].size()).arg(kMaxLineChars));
+            p.diag(i + 1, T2("line is too long (%1 characters; at most %2)", "这一行太长（%1 个字符，最多 %2 个）")
+                              .arg(lines[i].size())
+                              .arg(kMaxLineChars));
             return p.result;
         }
     }
@@ -451,7 +492,7 @@ ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QStri
     parser.leave_span = leaveSpan;
     parser.text = onText;
     if (md_parse(bytes.constData() + bodyOffset, MD_SIZE(bytes.size() - bodyOffset), &parser, &scan) != 0) {
-        p.diag(bodyStart + 1, QStringLiteral("the Markdown parser failed on this chapter"));
+        p.diag(bodyStart + 1, T2("the Markdown parser failed on this chapter", "Markdown 解析器无法处理这一章"));
         return p.result;
     }
 
@@ -462,23 +503,10 @@ ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QStri
 
     // Resolve fence extents with the CommonMark closing rule.
     std::vector<Marker> markers;
+    UnclosedFence unclosed;
     for (Marker m : scan.markers) {
         if (m.kind == Marker::Fence) {
-            if (m.startLine <= 0) continue;
-            const int close = findClosingFence(lines, m.startLine - 1);
-            m.endLine = close >= 0 ? close + 1 : int(lines.size());
-            m.closed = close >= 0;
-            const QString word = m.info.section(u' ', 0, 0, QString::SectionSkipEmpty);
-            const bool ours = word == QLatin1String("run") || word == QLatin1String("exercise");
-            if (ours && !m.topLevel) {
-                // (Its closing fence carries the quote/list prefix, so no
-                // unterminated-fence check here.)
-                p.diag(m.startLine, QStringLiteral("a ```%1 block must not be inside a list or quote").arg(word));
-                continue;
-            }
-            if (ours && close < 0)
-                p.diag(m.startLine, QStringLiteral("unterminated ```%1 block: no closing fence").arg(word));
-            if (!ours) continue;  // ordinary code stays in the Markdown text
+            if (!resolveFence(p, lines, m, unclosed)) continue;
         } else {
             if (m.startLine == 0) {
                 // An empty heading ("##") gives md4c no text to point into:
@@ -499,16 +527,17 @@ ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QStri
             if (m.level == 1 && atx)
                 p.diag(
                     m.startLine,
-                    QStringLiteral(
-                        "'#' (level-1) heading in the body: the chapter title comes from the front matter; use '##' for steps"));
+                    T2("'#' (level-1) heading in the body: the chapter title comes from the front matter; use '##' for steps",
+                       "正文里有 '#'（一级）标题：章节标题来自文件头；每一步请用 '##'"));
             else if (m.level <= 2 && !atx)
                 // A line of '=' or '-' right under a paragraph turns it into a
                 // heading (setext); in a formula this silently breaks the text.
                 p.diag(
                     m.endLine + 1,
-                    QStringLiteral(
-                        "this line of '%1' turns the text above it (line %2) into a level-%3 heading (Markdown setext heading); "
-                        "leave a blank line before it, or keep '=' inside the $$...$$ formula line")
+                    T2("this line of '%1' turns the text above it (line %2) into a level-%3 heading (Markdown setext heading); "
+                       "leave a blank line before it, or keep '=' inside the $$...$$ formula line",
+                       "这一行 '%1' 会把上面的文字（第 %2 行）变成 %3 级标题（Markdown 的 setext 标题）；"
+                       "请在它前面空一行，或把 '=' 留在 $$...$$ 公式那一行里")
                         .arg(m.level == 1 ? QStringLiteral("=") : QStringLiteral("-"))
                         .arg(m.startLine)
                         .arg(m.level));
@@ -560,7 +589,8 @@ ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QStri
             if (!QRegularExpression(QStringLiteral("^\\s{0,3}#")).match(lines[m.startLine - 1]).hasMatch() &&
                 endLine < lines.size())
                 ++endLine;
-            if (title.isEmpty()) p.diag(m.startLine, QStringLiteral("step heading '##' has no title"));
+            if (title.isEmpty())
+                p.diag(m.startLine, T2("step heading '##' has no title", "步骤标题 '##' 后面没有文字"));
             current.title = title;
             current.location = {file, m.startLine};
             haveStep = true;
@@ -569,16 +599,25 @@ ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QStri
             // Body: the lines between the opening fence (line S) and the closing one.
             const int count = m.closed ? m.endLine - 1 - m.startLine : m.endLine - m.startLine;
             const QStringList body = lines.mid(m.startLine, std::max(0, count));
-            Block blk = parseSpecialBlock(m.info, body, file, m.startLine, registry, &p.result.diagnostics);
+            // An unclosed block's body is the rest of the file (or up to the
+            // next block's fence): its problems would only be follow-ons.
+            QList<Diagnostic> followOns;
+            const bool isUnclosed = m.startLine == unclosed.line;
+            Block blk = parseSpecialBlock(m.info, body, file, m.startLine, registry,
+                                          isUnclosed ? &followOns : &p.result.diagnostics);
+            if (isUnclosed) blk.error = unclosed.text.en;
             current.blocks.append(blk);
             cursor = m.endLine + 1;
         }
     }
     flushText(cursor, int(lines.size()));
     flushStep();
-    if (ch.steps.isEmpty())
+    if (unclosed.line > 0)
+        reportUnclosedFence(p, unclosed.line, unclosed.text);
+    else if (ch.steps.isEmpty())
         p.diag(bodyStart + 1 <= lines.size() ? bodyStart + 1 : int(lines.size()),
-               QStringLiteral("chapter has no content (no introduction and no '##' steps)"));
+               T2("chapter has no content (no introduction and no '##' steps)",
+                  "这一章没有内容（既没有引言，也没有 '##' 步骤）"));
     return p.result;
 }
 
@@ -601,7 +640,8 @@ ChapterParseResult parseChapterFile(const QString& file, const QString& courseDi
         ChapterParseResult r;
         r.chapter.file = file;
         r.chapter.lang = lang;
-        r.diagnostics.append({file, 0, QStringLiteral("cannot read the file: %1").arg(f.errorString())});
+        r.diagnostics.append(
+            Diagnostic::of(file, 0, T2("cannot read the file: %1", "无法读取文件：%1").arg(f.errorString())));
         return r;
     }
     // Read at most a little more than the limit, so a huge file is reported,
@@ -611,36 +651,77 @@ ChapterParseResult parseChapterFile(const QString& file, const QString& courseDi
     return parseChapterText(bytes, file, courseDir, lang, registry);
 }
 
-QString resolveInsideCourse(const QString& courseDir, const QString& chapterFile, const QString& reference,
-                            const QString& what, bool mustExist, QString* error)
+namespace {
+
+// resolveInsideCourse, with its message in both languages.
+QString resolveInside(const QString& courseDir, const QString& chapterFile, const QString& reference, const Text2& what,
+                      bool mustExist, Text2* error)
 {
-    auto fail = [&](const QString& msg) {
+    auto fail = [&](const Text2& msg) {
         if (error) *error = msg;
         return QString();
     };
-    if (error) error->clear();
+    if (error) *error = {};
     const QString ref = QUrl::fromPercentEncoding(reference.trimmed().toUtf8());
-    if (ref.isEmpty()) return fail(QStringLiteral("%1 with an empty path").arg(what));
+    if (ref.isEmpty()) return fail(argIn(T2("%1 with an empty path", "%1的路径是空的"), what));
     if (ref.contains(QLatin1String("://")) || ref.startsWith(QLatin1String("data:")) || ref.startsWith(u'/') ||
         ref.startsWith(u'\\') || QDir::isAbsolutePath(ref))
-        return fail(QStringLiteral("%1 '%2' must be a relative path inside the course folder").arg(what, reference));
+        return fail(
+            argIn(T2("%1 '%2' must be a relative path inside the course folder", "%1“%2”必须是课程文件夹里的相对路径"),
+                  what)
+                .arg(reference));
     const QString root = QFileInfo(courseDir).canonicalFilePath();
-    if (root.isEmpty()) return fail(QStringLiteral("course folder '%1' does not exist").arg(courseDir));
+    if (root.isEmpty()) return fail(T2("course folder '%1' does not exist", "课程文件夹“%1”不存在").arg(courseDir));
     const QString chapterDir = QFileInfo(chapterFile).absolutePath();
     const QString canonicalChapterDir = QFileInfo(chapterDir).canonicalFilePath();
     const QString lexical =
         QDir::cleanPath(QDir(canonicalChapterDir.isEmpty() ? chapterDir : canonicalChapterDir).filePath(ref));
     // Only after this test is anything about the path asked of the file system.
     if (!lexical.startsWith(root + u'/'))
-        return fail(QStringLiteral("%1 '%2' is outside the course folder").arg(what, reference));
+        return fail(argIn(T2("%1 '%2' is outside the course folder", "%1“%2”在课程文件夹之外"), what).arg(reference));
     const QFileInfo fi(lexical);
-    if (!fi.exists()) return mustExist ? fail(QStringLiteral("%1 not found: '%2'").arg(what, reference)) : lexical;
+    if (!fi.exists()) {
+        if (!mustExist) return lexical;
+        // "did you mean" among the files of the folder it points into (inside the course).
+        QStringList siblings;
+        const QString folder = fi.absolutePath();
+        if (QFileInfo(folder).canonicalFilePath().startsWith(root + u'/'))
+            siblings = QDir(folder).entryList(QDir::Files, QDir::Name);
+        const QString written = QFileInfo(ref).fileName();
+        QStringList close;
+        const QString prefix = ref.left(ref.size() - written.size());
+        for (const QString& c : closeNames(written, siblings)) close << prefix + c;
+        const Text2 m = argIn(T2("%1 not found: '%2'", "找不到%1：“%2”"), what).arg(reference);
+        const Text2 hint = suggestionText(close);
+        return fail({m.en + hint.en, m.zh + hint.zh});
+    }
     const QString canonical = fi.canonicalFilePath();
     if (!canonical.startsWith(root + u'/'))
-        return fail(
-            QStringLiteral("%1 '%2' leads outside the course folder (through a symbolic link)").arg(what, reference));
-    if (mustExist && !fi.isFile()) return fail(QStringLiteral("%1 '%2' is not a file").arg(what, reference));
+        return fail(argIn(T2("%1 '%2' leads outside the course folder (through a symbolic link)",
+                             "%1“%2”（通过符号链接）指向了课程文件夹之外"),
+                          what)
+                        .arg(reference));
+    if (mustExist && !fi.isFile())
+        return fail(argIn(T2("%1 '%2' is not a file", "%1“%2”不是文件"), what).arg(reference));
     return canonical;
+}
+
+Text2 whatText(const QString& what)
+{
+    if (what == QLatin1String("image")) return T2("image", "图片");
+    if (what == QLatin1String("link")) return T2("link", "链接");
+    return {what, what};
+}
+
+}  // namespace
+
+QString resolveInsideCourse(const QString& courseDir, const QString& chapterFile, const QString& reference,
+                            const QString& what, bool mustExist, QString* error)
+{
+    Text2 message;
+    const QString path = resolveInside(courseDir, chapterFile, reference, whatText(what), mustExist, &message);
+    if (error) *error = message.en;
+    return path;
 }
 
 QString resolveCourseImage(const QString& courseDir, const QString& chapterFile, const QString& reference,
@@ -648,6 +729,34 @@ QString resolveCourseImage(const QString& courseDir, const QString& chapterFile,
 {
     return resolveInsideCourse(courseDir, chapterFile, reference, QStringLiteral("image"), true, error);
 }
+
+namespace {
+
+// Chapter ids must be unique in a language, exercise ids in the course.
+void checkUniqueIds(const Chapter& chapter, QHash<QString, SourceLocation>* chapterIds,
+                    QHash<QString, SourceLocation>* exerciseIds, QList<Diagnostic>* out)
+{
+    if (const auto first = chapterIds->constFind(chapter.id); !chapter.id.isEmpty() && first != chapterIds->cend())
+        out->append(Diagnostic::of(chapter.file, 2,
+                                   T2("duplicate chapter id '%1' (also in %2)", "章节 id“%1”重复了（%2 也用了它）")
+                                       .arg(chapter.id, first->file)));
+    else if (!chapter.id.isEmpty())
+        chapterIds->insert(chapter.id, {chapter.file, 1});
+    for (const Step& s : chapter.steps)
+        for (const Block& b : s.blocks) {
+            if (b.kind != Block::Kind::Exercise || b.exercise.id.isEmpty()) continue;
+            if (const auto first = exerciseIds->constFind(b.exercise.id); first != exerciseIds->cend())
+                out->append(Diagnostic::of(
+                    b.location.file, b.location.line,
+                    T2("duplicate exercise id '%1' (first at %2:%3)", "练习题 id“%1”重复了（第一次出现在 %2:%3）")
+                        .arg(b.exercise.id, first->file)
+                        .arg(first->line)));
+            else
+                exerciseIds->insert(b.exercise.id, b.location);
+        }
+}
+
+}  // namespace
 
 CourseLoadResult loadCourse(const QString& dir, const QString& lang)
 {
@@ -662,11 +771,13 @@ CourseLoadResult loadCourse(const QString& dir, const QString& lang, const Regis
     r.course.lang = lang;
     const QString langDir = QDir(r.course.dir).filePath(lang);
     if (root.isEmpty()) {
-        r.diagnostics.append({QFileInfo(dir).absoluteFilePath(), 0, QStringLiteral("course folder not found")});
+        r.diagnostics.append(
+            Diagnostic::of(QFileInfo(dir).absoluteFilePath(), 0, T2("course folder not found", "找不到课程文件夹")));
         return r;
     }
     if (!QFileInfo(langDir).isDir()) {
-        r.diagnostics.append({langDir, 0, QStringLiteral("no '%1' folder in the course").arg(lang)});
+        r.diagnostics.append(
+            Diagnostic::of(langDir, 0, T2("no '%1' folder in the course", "课程里没有“%1”文件夹").arg(lang)));
         return r;
     }
     // Nothing outside the course folder is read: a language folder or chapter
@@ -676,10 +787,11 @@ CourseLoadResult loadCourse(const QString& dir, const QString& lang, const Regis
     };
     if (leadsOutside(langDir)) {
         r.diagnostics.append(
-            {langDir, 0,
-             QStringLiteral("the '%1' folder leads outside the course folder (through a symbolic link); "
-                            "PosLab reads only files inside the course")
-                 .arg(lang)});
+            Diagnostic::of(langDir, 0,
+                           T2("the '%1' folder leads outside the course folder (through a symbolic link); "
+                              "PosLab reads only files inside the course",
+                              "“%1”文件夹（通过符号链接）指向了课程文件夹之外；PosLab 只读取课程里的文件")
+                               .arg(lang)));
         return r;
     }
     static const QRegularExpression nameRe(QStringLiteral("^\\d\\d-[a-z0-9-]+\\.md$"));
@@ -691,41 +803,22 @@ CourseLoadResult loadCourse(const QString& dir, const QString& lang, const Regis
         if (!nameRe.match(name).hasMatch()) {
             if (name.compare(QLatin1String("README.md"), Qt::CaseInsensitive) != 0)
                 r.diagnostics.append(
-                    {path, 0,
-                     QStringLiteral("chapter file names must look like NN-slug.md (two digits, lowercase slug)")});
+                    Diagnostic::of(path, 0,
+                                   T2("chapter file names must look like NN-slug.md (two digits, lowercase slug)",
+                                      "章节文件名必须形如 NN-slug.md（两位数字，加小写的名字）")));
             continue;
         }
         if (leadsOutside(path)) {
             r.diagnostics.append(
-                {path, 0,
-                 QStringLiteral("the chapter leads outside the course folder (through a symbolic link); "
-                                "PosLab reads only files inside the course")});
+                Diagnostic::of(path, 0,
+                               T2("the chapter leads outside the course folder (through a symbolic link); "
+                                  "PosLab reads only files inside the course",
+                                  "这一章（通过符号链接）指向了课程文件夹之外；PosLab 只读取课程里的文件")));
             continue;
         }
         ChapterParseResult cr = parseChapterFile(path, r.course.dir, lang, registry);
         r.diagnostics.append(cr.diagnostics);
-        if (!cr.chapter.id.isEmpty()) {
-            if (chapterIds.contains(cr.chapter.id)) {
-                const SourceLocation& first = chapterIds[cr.chapter.id];
-                r.diagnostics.append(
-                    {path, 2, QStringLiteral("duplicate chapter id '%1' (also in %2)").arg(cr.chapter.id, first.file)});
-            } else {
-                chapterIds.insert(cr.chapter.id, {path, 1});
-            }
-        }
-        for (const Step& s : cr.chapter.steps)
-            for (const Block& b : s.blocks) {
-                if (b.kind != Block::Kind::Exercise || b.exercise.id.isEmpty()) continue;
-                if (exerciseIds.contains(b.exercise.id)) {
-                    const SourceLocation& first = exerciseIds[b.exercise.id];
-                    r.diagnostics.append({b.location.file, b.location.line,
-                                          QStringLiteral("duplicate exercise id '%1' (first at %2:%3)")
-                                              .arg(b.exercise.id, first.file)
-                                              .arg(first.line)});
-                } else {
-                    exerciseIds.insert(b.exercise.id, b.location);
-                }
-            }
+        checkUniqueIds(cr.chapter, &chapterIds, &exerciseIds, &r.diagnostics);
         r.course.chapters.append(cr.chapter);
     }
     return r;

@@ -2,17 +2,23 @@
 // exercise_check.cpp — answer checking and the condition language of run exercises.
 #include "lessons/exercise_check.h"
 
+#include "lessons/did_you_mean.h"
+
 #include <QLocale>
 #include <QRegularExpression>
 #include <QSet>
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 namespace poslab::lessons {
 
 using poslab::modules::Output;
 using poslab::modules::OutputKind;
+using poslab::modules::T2;
+using poslab::modules::Text2;
 
 QString normalizeAnswerText(const QString& text)
 {
@@ -233,7 +239,7 @@ struct Token {
 };
 
 struct ParseFailure {
-    QString message;
+    Text2 message;
     int column;
 };
 
@@ -288,7 +294,9 @@ std::vector<Token> tokenize(const QString& s)
                 ++i;
             }
             if (t.text == QLatin1String("=") || t.text == QLatin1String("!"))
-                throw ParseFailure{QStringLiteral("'%1' is not an operator (use ==, !=, <, <=, >, >=)").arg(t.text),
+                throw ParseFailure{T2("'%1' is not an operator (use ==, !=, <, <=, >, >=)",
+                                      "“%1”不是比较运算符（可用 ==、!=、<、<=、>、>=）")
+                                       .arg(t.text),
                                    t.column};
         } else if (c == u'-' && i + 1 < s.size() &&
                    (isAsciiDigit(s[i + 1]) || (s[i + 1] == u'.' && i + 2 < s.size() && isAsciiDigit(s[i + 2])))) {
@@ -298,7 +306,7 @@ std::vector<Token> tokenize(const QString& s)
             t.value = -QLocale::c().toDouble(m.captured(0));
             i += 1 + int(m.captured(0).size());
         } else {
-            throw ParseFailure{QStringLiteral("unexpected character '%1'").arg(c), t.column};
+            throw ParseFailure{T2("unexpected character '%1'", "条件里不能出现字符“%1”").arg(c), t.column};
         }
         out.push_back(t);
     }
@@ -323,10 +331,11 @@ struct Parser {
     const Token& peek() const { return toks[pos]; }
     Token next() { return toks[pos++]; }
     bool isWord(const char* w) const { return peek().type == Token::Ident && peek().text == QLatin1String(w); }
-    [[noreturn]] void fail(const QString& msg) const { throw ParseFailure{msg, peek().column}; }
-    QString shown(const Token& t) const
+    [[noreturn]] void fail(const Text2& msg) const { throw ParseFailure{msg, peek().column}; }
+    Text2 shown(const Token& t) const
     {
-        return t.type == Token::End ? QStringLiteral("the end") : QStringLiteral("'%1'").arg(t.text);
+        return t.type == Token::End ? T2("the end", "末尾")
+                                    : Text2{QStringLiteral("'%1'").arg(t.text), QStringLiteral("“%1”").arg(t.text)};
     }
 
     NodePtr parseOr()
@@ -361,7 +370,8 @@ struct Parser {
             // "(" could open a group or (rarely) nothing else: terms never start with "(".
             next();
             NodePtr inner = parseOr();
-            if (peek().type != Token::RParen) fail(QStringLiteral("expected ')' but found %1").arg(shown(peek())));
+            if (peek().type != Token::RParen)
+                fail(argIn(T2("expected ')' but found %1", "这里应是“)”，却是%1"), shown(peek())));
             next();
             return inner;
         }
@@ -371,7 +381,9 @@ struct Parser {
     {
         NodePtr left = parseTerm();
         if (peek().type != Token::Op)
-            fail(QStringLiteral("expected a comparison (<, <=, >, >=, ==, !=) but found %1").arg(shown(peek())));
+            fail(argIn(T2("expected a comparison (<, <=, >, >=, ==, !=) but found %1",
+                          "这里应是比较运算符（<、<=、>、>=、==、!=），却是%1"),
+                       shown(peek())));
         const QString op = next().text;
         NodePtr right = parseTerm();
         auto n = std::make_shared<Condition::Node>();
@@ -392,30 +404,36 @@ struct Parser {
             return n;
         }
         if (t.type != Token::Ident || t.text == QLatin1String("and") || t.text == QLatin1String("or"))
-            fail(QStringLiteral("expected a number, an output name or AGG(output) but found %1").arg(shown(t)));
+            fail(argIn(T2("expected a number, an output name or AGG(output) but found %1",
+                          "这里应是数、输出名或 AGG(输出名)，却是%1"),
+                       shown(t)));
         next();
         if (peek().type == Token::LParen) {
             if (!aggregates().contains(t.text))
-                throw ParseFailure{QStringLiteral("unknown function '%1' (use %2)")
+                throw ParseFailure{T2("unknown function '%1' (use %2)", "没有函数“%1”（可用 %2）")
                                        .arg(t.text, aggregates().join(QLatin1String(", "))),
                                    t.column};
             next();
-            if (peek().type != Token::Ident) fail(QStringLiteral("expected an output name inside %1(...)").arg(t.text));
+            if (peek().type != Token::Ident)
+                fail(T2("expected an output name inside %1(...)", "%1(...) 的括号里应写输出名").arg(t.text));
             n->type = Condition::Node::Aggregate;
             n->agg = t.text;
             n->name = next().text;
             if (peek().type == Token::Dot) {
                 next();
                 if (peek().type != Token::Ident)
-                    fail(QStringLiteral("expected a column name after '%1.'").arg(n->name));
+                    fail(T2("expected a column name after '%1.'", "“%1.”后面应写列名").arg(n->name));
                 n->column = next().text;
             }
-            if (peek().type != Token::RParen) fail(QStringLiteral("expected ')' but found %1").arg(shown(peek())));
+            if (peek().type != Token::RParen)
+                fail(argIn(T2("expected ')' but found %1", "这里应是“)”，却是%1"), shown(peek())));
             next();
             return n;
         }
         if (peek().type == Token::Dot)
-            fail(QStringLiteral("a table column needs an aggregate, e.g. max(%1.column)").arg(t.text));
+            fail(T2("a table column needs an aggregate, e.g. max(%1.column)",
+                    "表格的列要放在聚合函数里，例如 max(%1.column)")
+                     .arg(t.text));
         n->type = Condition::Node::Scalar;
         n->name = t.text;
         return n;
@@ -565,6 +583,7 @@ Condition Condition::parse(const QString& text)
     Condition c;
     if (text.trimmed().isEmpty()) {
         c.m_error = QStringLiteral("empty condition at column 1");
+        c.m_errorText = T2("empty condition at column 1", "条件是空的（第 1 列）");
         c.m_errorColumn = 1;
         return c;
     }
@@ -573,13 +592,57 @@ Condition Condition::parse(const QString& text)
         p.toks = tokenize(text);
         NodePtr root = p.parseOr();
         if (p.peek().type != Token::End)
-            p.fail(QStringLiteral("unexpected %1 after a complete condition").arg(p.shown(p.peek())));
+            p.fail(argIn(T2("unexpected %1 after a complete condition", "完整的条件后面多了%1"), p.shown(p.peek())));
         c.m_root = root;
     } catch (const ParseFailure& f) {
-        c.m_error = QStringLiteral("%1 at column %2").arg(f.message).arg(f.column);
+        c.m_errorText = {QStringLiteral("%1 at column %2").arg(f.message.en).arg(f.column),
+                         QStringLiteral("%1（第 %2 列）").arg(f.message.zh).arg(f.column)};
+        c.m_error = c.m_errorText.en;
         c.m_errorColumn = f.column;
     }
     return c;
+}
+
+QList<Condition::Reference> Condition::references() const
+{
+    QList<Reference> out;
+    std::function<void(const Node&)> walk = [&](const Node& n) {
+        if (n.type == Node::Scalar || n.type == Node::Aggregate) {
+            Reference r{n.name, n.column, n.agg};
+            const bool seen = std::any_of(out.cbegin(), out.cend(), [&](const Reference& o) {
+                return o.output == r.output && o.column == r.column && o.aggregate == r.aggregate;
+            });
+            if (!seen) out.append(r);
+            return;
+        }
+        if (n.a) walk(*n.a);
+        if (n.b) walk(*n.b);
+    };
+    if (m_root) walk(*m_root);
+    return out;
+}
+
+QString Condition::Reference::text() const
+{
+    const QString target = column.isEmpty() ? output : output + u'.' + column;
+    return aggregate.isEmpty() ? target : QStringLiteral("%1(%2)").arg(aggregate, target);
+}
+
+bool Condition::termValue(const Reference& term, const std::vector<Output>& outputs, double* value, QString* error)
+{
+    Node n;
+    n.type = term.aggregate.isEmpty() ? Node::Scalar : Node::Aggregate;
+    n.name = term.output;
+    n.column = term.column;
+    n.agg = term.aggregate;
+    QString err;
+    double v = 0;
+    if (!valueOf(n, outputs, &v, &err)) {
+        if (error) *error = err;
+        return false;
+    }
+    if (value) *value = v;
+    return true;
 }
 
 QStringList Condition::outputNames() const

@@ -83,10 +83,27 @@ public:
     static Condition parse(const QString& text);
     bool isValid() const { return m_root != nullptr; }
     QString errorMessage() const { return m_error; }
+    // The same in both languages (for `poslab check --lang`).
+    poslab::modules::Text2 errorText() const { return m_errorText; }
     int errorColumn() const { return m_errorColumn; }  // 1-based
 
     // Output names the condition reads (for table.column: the table name).
     QStringList outputNames() const;
+
+    // One term that reads an output: `wavelengths` (a scalar), `max(wavelengths)`,
+    // `max(pairs.wavelength)`.
+    struct Reference {
+        QString output;
+        QString column;        // a table's column, or empty
+        QString aggregate;     // min, max, ..., or empty for a scalar
+        QString text() const;  // as written: "max(pairs.wavelength)"
+    };
+    // Every term that reads an output, once each, in the order written.
+    QList<Reference> references() const;
+    // The value of one term on run outputs, computed as evaluate() computes
+    // it; false with *error set when it cannot be (missing output, ...).
+    static bool termValue(const Reference& term, const std::vector<poslab::modules::Output>& outputs, double* value,
+                          QString* error = nullptr);
 
     // Evaluates on run outputs. Returns false with *error set when an output is
     // missing or of the wrong kind, or an aggregate is empty.
@@ -95,6 +112,7 @@ public:
 private:
     std::shared_ptr<const Node> m_root;
     QString m_error;
+    poslab::modules::Text2 m_errorText;
     int m_errorColumn = 0;
 };
 

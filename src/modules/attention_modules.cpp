@@ -223,7 +223,8 @@ std::vector<float> runToy(const ToyAttention& a, std::vector<float>* weights)
 
 ParamSpec sentenceParam()
 {
-    return choiceParam(
+    // Each language of a course shows its own readers a sentence they can read.
+    return perLanguage(choiceParam(
         QStringLiteral("sentence"), QStringLiteral("fox"), sentenceIds(),
         T2("sentence: fox = \"The quick brown fox jumps over the lazy dog\", cat = \"the cat sat on the mat\", "
            "man_bites_dog = \"man bites dog\", zh_fox = 敏捷的棕色狐狸跳过了懒狗, zh_position = 位置编码告诉模型每个字在哪里, "
@@ -234,7 +235,7 @@ ParamSpec sentenceParam()
            "man_bites_dog = “man bites dog”，zh_fox = 敏捷的棕色狐狸跳过了懒狗，zh_position = 位置编码告诉模型每个字在哪里，"
            "zh_cat = 猫坐在垫子上，cat_mouse = “the cat chases the mouse”，zh_love = 我爱中国，"
            "zh_palindrome = 上海自来水来自海上，la = “la” 重复 16 次，zh_la = “啦”重复 16 次（同一个词元重复：热力图只反映"
-           "位置编码本身）（英文按词切分，中文按字切分）"));
+           "位置编码本身）（英文按词切分，中文按字切分）")));
 }
 ParamSpec headsParam()
 {

@@ -285,6 +285,12 @@ ParamSpec floatListParam(QString name, std::vector<double> def, double min, doub
     return p;
 }
 
+ParamSpec perLanguage(ParamSpec spec)
+{
+    spec.perLanguage = true;
+    return spec;
+}
+
 Text2 atMost512WithMatrix()
 {
     return T2("at most 512 when matrix=true", "matrix=true 时不超过 512");

@@ -50,7 +50,14 @@ struct ParamSpec {
     int maxListLength = 64;  // for lists
     int minListLength = 0;   // for lists
     int multipleOf = 0;      // for Int: value must be a multiple (e.g. 2 for even dims); 0 = any
+    // The value picks text in one language (a sentence, the language of the
+    // descriptions): a course's English and Chinese chapters may each choose
+    // their own. `poslab check` requires every other parameter to agree.
+    bool perLanguage = false;
 };
+
+// `spec` with perLanguage set: perLanguage(choiceParam("sentence", ...)).
+ParamSpec perLanguage(ParamSpec spec);
 
 // Parameter values after validation: every parameter of the module is present.
 class Params {
@@ -120,6 +127,10 @@ struct Cancelled : std::runtime_error {
 // Passed to a running module; long loops call throwIfCancelled().
 struct RunContext {
     const std::atomic<bool>* cancelFlag = nullptr;
+    // Where modules that show stored training runs (`lab.`) read them; empty:
+    // the machine's own (lab::resultsDirectory()). `poslab check` points it
+    // at the reference run a course ships, so it answers alike everywhere.
+    QString storedRunsDirectory;
     bool isCancelled() const { return cancelFlag && cancelFlag->load(std::memory_order_relaxed); }
     void throwIfCancelled() const
     {

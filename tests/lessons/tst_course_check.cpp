@@ -3,17 +3,44 @@
 // (tests/lessons/data/bad, xlang): each must give its own file:line: message,
 // none may crash; the valid example course and the real course pass
 // (tst_shipped_course runs the real course's blocks and exercises).
+//
+// Check runs what it checks: the chapters of bad/en numbered 34 and up hold
+// one mistake each that only running shows (an answer that fails its own
+// condition, a misspelt output or column, ...) or that used to be reported
+// badly (an unclosed fence, `&&`, a one-space continuation); each must give
+// exactly the expected diagnostics, worded in both languages. xlang/08-12
+// differ between en and zh in one thing each that grading depends on.
 #include "lessons/course_check.h"
 #include "lessons/course_loader.h"
+#include "lessons/course_verify.h"
+#include "lessons/did_you_mean.h"
 
+#include "modules/lab/run_store.h"
 #include "modules/registry.h"
 
+#include <QDateTime>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QRandomGenerator>
+#include <QTemporaryDir>
 #include <QTest>
 
+#include <atomic>
+#include <cmath>
+#include <thread>
+
 using namespace poslab::lessons;
+
+// One expected diagnostic: its line, and text its English and Chinese
+// messages contain (an empty zh: not checked); `warning` for warnings.
+struct Expected {
+    int line = 0;
+    QString en;
+    QString zh;
+    bool warning = false;
+};
+Q_DECLARE_METATYPE(QList<Expected>)
 
 class TestCourseCheck : public QObject {
     Q_OBJECT
@@ -38,8 +65,18 @@ private slots:
     void badCorpus_data();
     void badCorpus();
     void everyBadFileReported();
+    void runsWhatItChecks_data();
+    void runsWhatItChecks();
     void crossLanguage();
+    void languagesAgree_data();
+    void languagesAgree();
     void validCourse();
+    void identicalRunsRunOnce();
+    void slowModuleIsStopped();
+    void trainingLabModulesReadTheReferenceRun();
+    void unreadableReferenceRun();
+    void labExerciseJudgedOnTheShippedReferenceRun();
+    void didYouMean();
     void realCourse();
     void missingFolder();
     void mutatedChaptersNeverCrash();
@@ -110,7 +147,7 @@ void TestCourseCheck::everyBadFileReported()
     // (besides "only in en"), so no malformed input passes silently.
     const QList<Diagnostic> all = checkCourse(data(QStringLiteral("bad")));
     const QStringList files = QDir(data(QStringLiteral("bad/en"))).entryList({QStringLiteral("*.md")}, QDir::Files);
-    QCOMPARE(files.size(), 33);
+    QCOMPARE(files.size(), 51);
     for (const QString& f : files) {
         int own = 0;
         for (const Diagnostic& d : all)
@@ -125,6 +162,264 @@ void TestCourseCheck::everyBadFileReported()
     QCOMPARE(ch->steps[0].blocks.size(), 1);
     QCOMPARE(ch->steps[0].blocks[0].kind, Block::Kind::Run);
     QVERIFY(ch->steps[0].blocks[0].error.contains(QLatin1String("unknown module")));
+}
+
+namespace {
+
+// The diagnostics of one chapter file (in the language folder `lang`) that
+// are its own: not the course-level "chapter only in en".
+QList<Diagnostic> ownDiagnostics(const QList<Diagnostic>& all, const QString& lang, const QString& fileName)
+{
+    QList<Diagnostic> out;
+    for (const Diagnostic& d : all)
+        if (QFileInfo(d.file).fileName() == fileName && d.file.contains(u'/' + lang + u'/') &&
+            !d.message.startsWith(QLatin1String("chapter only in")))
+            out << d;
+    return out;
+}
+
+// Exactly the expected diagnostics, each once, in either order.
+void compareExactly(const QList<Diagnostic>& got, const QList<Expected>& expected)
+{
+    QStringList shown;
+    for (const Diagnostic& d : got)
+        shown << d.toString() + QStringLiteral("\n    zh: ") + d.toString(QStringLiteral("zh"));
+    const QString info = QStringLiteral("got:\n%1").arg(shown.join(u'\n'));
+    QVERIFY2(got.size() == expected.size(),
+             qPrintable(QStringLiteral("expected %1 diagnostics; %2").arg(expected.size()).arg(info)));
+    QList<bool> used(got.size(), false);
+    for (const Expected& e : expected) {
+        bool found = false;
+        for (int i = 0; i < got.size() && !found; ++i) {
+            const Diagnostic& d = got[i];
+            if (used[i] || d.line != e.line || !d.message.contains(e.en) || d.isWarning() != e.warning) continue;
+            if (!e.zh.isEmpty() && !d.messageIn(QStringLiteral("zh")).contains(e.zh)) continue;
+            used[i] = found = true;
+        }
+        QVERIFY2(found, qPrintable(QStringLiteral("expected line %1: %2%3 / %4\n%5")
+                                       .arg(e.line)
+                                       .arg(e.warning ? QStringLiteral("warning: ") : QString(), e.en, e.zh, info)));
+    }
+}
+
+// max(wavelength) of rope.inv_freq for head_dim=64: 2π·θ^(62/64), as check prints it (6 digits).
+QString longestWavelength(double theta)
+{
+    return QString::number(2 * M_PI * std::pow(theta, 62.0 / 64.0), 'g', 6);
+}
+
+const QString kRopeOutputs =
+    QStringLiteral("inv_freq, wavelength, attention_factor, logit_scale, ratio_to_default, pairs");
+const QString kRopeOutputsZh =
+    QStringLiteral("inv_freq、wavelength、attention_factor、logit_scale、ratio_to_default、pairs");
+const QString kPairColumns =
+    QStringLiteral("pair, inv_freq, wavelength, default_inv_freq, ratio_to_default, rotations_in_L0");
+
+}  // namespace
+
+void TestCourseCheck::runsWhatItChecks_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QList<Expected>>("expected");
+    // Lines: front matter 1-6, a blank line 7; a run exercise of make_corpus.py's
+    // run_ex() has its fence on 8, params on 12, condition on 14, answer on 15.
+    QTest::newRow("answer fails its condition")
+        << "34-answer-fails-condition.md"
+        << QList<Expected>{
+               {15,
+                QStringLiteral(
+                    "answer: with rope_theta=15000 the condition is not met (max(wavelength) = %1; the condition is "
+                    "max(wavelength) > 100000), so a learner who enters the answer is marked wrong")
+                    .arg(longestWavelength(15000)),
+                QStringLiteral(
+                    "answer：用 rope_theta=15000 时条件不成立（max(wavelength) = %1；条件是 max(wavelength) > 100000），"
+                    "学生照这个答案填写会被判错")
+                    .arg(longestWavelength(15000))}};
+    QTest::newRow("start values meet the condition")
+        << "35-start-meets-condition.md"
+        << QList<Expected>{
+               {12,
+                QStringLiteral(
+                    "params: the start values already meet the condition (max(wavelength) = %1; the condition is "
+                    "max(wavelength) > 100000), so a learner who changes nothing is marked right")
+                    .arg(longestWavelength(500000)),
+                QStringLiteral(
+                    "params：初始值已经满足条件（max(wavelength) = %1；条件是 max(wavelength) > 100000），学生什么都不改也会被判对")
+                    .arg(longestWavelength(500000))}};
+    QTest::newRow("condition names a missing output")
+        << "36-condition-unknown-output.md"
+        << QList<Expected>{
+               {14,
+                QStringLiteral(
+                    "condition: 'wavelengths' is not an output of rope.inv_freq (its outputs: %1); did you mean 'wavelength'?")
+                    .arg(kRopeOutputs),
+                QStringLiteral(
+                    "condition：rope.inv_freq 没有名为“wavelengths”的输出（它的输出有：%1）；是不是想写“wavelength”？")
+                    .arg(kRopeOutputsZh)}};
+    QTest::newRow("misspelt table column")
+        << "37-condition-misspelt-column.md"
+        << QList<Expected>{
+               {14,
+                QStringLiteral(
+                    "condition: table 'pairs' has no column 'wavelenght' (its columns: %1); did you mean 'wavelength'?")
+                    .arg(kPairColumns),
+                QStringLiteral("condition：表格“pairs”没有名为“wavelenght”的列")}};
+    QTest::newRow("label for a missing output")
+        << "38-label-unknown-output.md"
+        << QList<Expected>{
+               {11,
+                QStringLiteral(
+                    "label: 'wavelengths' is not an output of rope.inv_freq (its outputs: %1); did you mean 'wavelength'?")
+                    .arg(kRopeOutputs),
+                QStringLiteral("label：rope.inv_freq 没有名为“wavelengths”的输出")}};
+    QTest::newRow("unclosed run block: one error, at its fence")
+        << "39-unclosed-run.md"
+        << QList<Expected>{
+               {10,
+                QStringLiteral(
+                    "unterminated ```run block: line 17 starts another block (```exercise after-unclosed) before this "
+                    "one is closed (end this block with a line of ``` before line 17)"),
+                QStringLiteral("```run 块没有结束：第 17 行在它结束之前又开始了新的块（```exercise after-unclosed）")}};
+    QTest::newRow("unclosed code block: one error, at its fence")
+        << "40-unclosed-code.md"
+        << QList<Expected>{
+               {10, QStringLiteral("unterminated ```python block: line 15 starts another block (```run nosuch.module)"),
+                QString()}};
+    QTest::newRow("&& in a condition")
+        << "41-and-and.md"
+        << QList<Expected>{{14, QStringLiteral("condition: '&&' is not part of the condition language; write 'and'"),
+                            QStringLiteral("condition：条件里不能用“&&”，请写 and")}};
+    QTest::newRow("one-space continuation")
+        << "42-one-space-continuation.md"
+        << QList<Expected>{
+               {11, QStringLiteral("this line is indented by one space: continuation lines of a value need two spaces"),
+                QStringLiteral("这一行只缩进了一个空格：接续上一行的内容要缩进两个空格")}};
+    QTest::newRow("every problem of a block")
+        << "43-two-problems.md"
+        << QList<Expected>{{8, QStringLiteral("module rope.inv_freq: parameter 'head_dim': 7 is not allowed"),
+                            QStringLiteral("参数 head_dim 不能取 7")},
+                           {8, QStringLiteral("module rope.inv_freq: parameter 'rope_theta': 1 is not allowed"),
+                            QStringLiteral("参数 rope_theta 不能取 1")},
+                           {9, QStringLiteral("unknown key 'colour:' in a run block"),
+                            QStringLiteral("run 块里没有“colour:”这个键")}};
+    QTest::newRow("every name of a condition")
+        << "44-two-names.md"
+        << QList<Expected>{
+               {14, QStringLiteral("condition: 'wavelengths' is not an output of rope.inv_freq"), QString()},
+               {14, QStringLiteral("condition: table 'pairs' has no column 'wavelenght'"), QString()}};
+    QTest::newRow("module: did you mean")
+        << "45-module-typo.md"
+        << QList<Expected>{
+               {8,
+                QStringLiteral(
+                    "unknown module 'rope.inv_frq' (`poslab list` shows the modules); did you mean 'rope.inv_freq'?"),
+                QStringLiteral(
+                    "没有名为“rope.inv_frq”的模块（`poslab list` 会列出所有模块）；是不是想写“rope.inv_freq”？")}};
+    QTest::newRow("parameter: did you mean")
+        << "46-param-typo.md"
+        << QList<Expected>{{8, QStringLiteral("unknown parameter 'rope_thetta' (given 500)"),
+                            QStringLiteral("是不是想写“rope_theta”？")}};
+    QTest::newRow("image: did you mean")
+        << "47-image-typo.md"
+        << QList<Expected>{{8, QStringLiteral("image not found: '../images/okk.png'; did you mean '../images/ok.png'?"),
+                            QStringLiteral("找不到图片：“../images/okk.png”；是不是想写“../images/ok.png”？")}};
+    QTest::newRow("output: did you mean")
+        << "48-output-unknown.md"
+        << QList<Expected>{
+               {9,
+                QStringLiteral(
+                    "output: 'wavelengths' is not an output of rope.inv_freq (its outputs: %1); did you mean 'wavelength'?")
+                    .arg(kRopeOutputs),
+                QString()}};
+    QTest::newRow("chart kind that cannot draw the output")
+        << "49-chart-mismatch.md"
+        << QList<Expected>{
+               {9,
+                QStringLiteral(
+                    "chart: a line chart cannot show output 'pe', which is a matrix (a line chart needs a series)"),
+                QStringLiteral("chart：折线图画不了输出“pe”，它是矩阵（折线图需要序列）")}};
+    QTest::newRow("warnings")
+        << "50-warnings.md"
+        << QList<Expected>{
+               {8, QStringLiteral("every option is marked correct: selecting all of them is always right"), QString(),
+                true},
+               {18, QStringLiteral("accept: only regular expressions, so no answer can be shown to the learner"),
+                QString(), true},
+               {25, QStringLiteral("tolerance: 5 is so wide that 0 also counts as right"),
+                QStringLiteral("连 0 也会被判对"), true},
+               {30, QStringLiteral("label: output 'pairs' is not shown by this block (output: wavelength)"), QString(),
+                true}};
+    // The wavelength series has x = 0, 1, ..., 31 (the pair index) and positive wavelengths.
+    QTest::newRow("log axis with a point at 0")
+        << "51-log-axis.md"
+        << QList<Expected>{
+               {10,
+                QStringLiteral("log: output 'wavelength' has x values down to 0; a logarithmic axis leaves out the "
+                               "points at or below 0"),
+                QStringLiteral("log：输出“wavelength”的 x 值小到 0；对数坐标轴会略去小于或等于 0 的点"), true}};
+}
+
+void TestCourseCheck::runsWhatItChecks()
+{
+    QFETCH(QString, file);
+    QFETCH(QList<Expected>, expected);
+    static const QList<Diagnostic> all = checkCourse(data(QStringLiteral("bad")));
+    compareExactly(ownDiagnostics(all, QStringLiteral("en"), file), expected);
+}
+
+void TestCourseCheck::languagesAgree_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QList<Expected>>("expected");
+    // zh lines: front matter 1-6, "## A" on 8, the block's fence on 10.
+    QTest::newRow("number answer and tolerance")
+        << "08-diff-answer.md"
+        << QList<Expected>{
+               {13,
+                QStringLiteral(
+                    "the answer (answer:): 47000 here but 47117 in en (en/08-diff-answer.md:13); both languages must agree"),
+                QStringLiteral(
+                    "答案（answer:）：这里是 47000，英文版（en/08-diff-answer.md:13）是 47117；两种语言必须一致")},
+               {14, QStringLiteral("the tolerance (tolerance:): 1% here but 0.5% in en (en/08-diff-answer.md:14)"),
+                QStringLiteral("容差（tolerance:）：这里是 1%，英文版（en/08-diff-answer.md:14）是 0.5%")}};
+    QTest::newRow("correct option")
+        << "09-diff-option.md"
+        << QList<Expected>{
+               {13,
+                QStringLiteral(
+                    "the correct options (option*:, by position): 1 here but 2 in en (en/09-diff-option.md:13)"),
+                QStringLiteral("正确选项（option*:，按位置）：这里是 1，英文版（en/09-diff-option.md:13）是 2")}};
+    QTest::newRow("accept list")
+        << "10-diff-accept.md"
+        << QList<Expected>{
+               {13,
+                QStringLiteral(
+                    "the accepted answers (accept:): '余弦', 'cos' here but 'cosine', '余弦' in en (en/10-diff-accept.md:13)"),
+                QString()}};
+    QTest::newRow("condition")
+        << "11-diff-condition.md"
+        << QList<Expected>{
+               {16,
+                QStringLiteral(
+                    "the condition (condition:): max(wavelength) > 200000 here but max(wavelength) > 100000 in en "
+                    "(en/11-diff-condition.md:16)"),
+                QStringLiteral(
+                    "条件（condition:）：这里是 max(wavelength) > 200000，英文版（en/11-diff-condition.md:16）是 max(wavelength) > 100000")}};
+    // rope_theta=1e4 is 10000; the sentence each language shows its readers may differ.
+    QTest::newRow("run block parameter")
+        << "12-diff-params.md"
+        << QList<Expected>{
+               {10, QStringLiteral("parameter 'partial_rotary_factor': 0.5 here but 1 in en (en/12-diff-params.md:10)"),
+                QStringLiteral("参数 partial_rotary_factor：这里是 0.5，英文版（en/12-diff-params.md:10）是 1")}};
+}
+
+void TestCourseCheck::languagesAgree()
+{
+    QFETCH(QString, file);
+    QFETCH(QList<Expected>, expected);
+    static const QList<Diagnostic> all = checkCourse(data(QStringLiteral("xlang")));
+    compareExactly(ownDiagnostics(all, QStringLiteral("zh"), file), expected);
+    compareExactly(ownDiagnostics(all, QStringLiteral("en"), file), {});  // reported once, at the zh file
 }
 
 void TestCourseCheck::crossLanguage()
@@ -160,6 +455,213 @@ void TestCourseCheck::validCourse()
 {
     const QList<Diagnostic> all = checkCourse(data(QStringLiteral("valid")));
     QVERIFY2(all.isEmpty(), qPrintable(dump(all)));
+    // Everything check runs and grades, written right (answers that meet
+    // their conditions, table columns, labels, a sentence per language,
+    // accept lists in another order, 2.2e4 for 22000): not a word, not even a warning.
+    const QList<Diagnostic> graded = checkCourse(data(QStringLiteral("graded")));
+    QVERIFY2(graded.isEmpty(), qPrintable(dump(graded)));
+}
+
+namespace {
+
+// A course of one chapter (both languages) in `dir`, with `body` after the front matter.
+bool writeCourse(const QString& dir, const QByteArray& body)
+{
+    for (const char* lang : {"en", "zh"}) {
+        if (!QDir(dir).mkpath(QLatin1String(lang))) return false;
+        QFile f(QDir(dir).filePath(QStringLiteral("%1/01-one.md").arg(QLatin1String(lang))));
+        if (!f.open(QIODevice::WriteOnly)) return false;
+        f.write("---\nid: one\ntitle: " + QByteArray(lang) + "\nsummary: S\nminutes: 5\n---\n\n" + body);
+    }
+    return true;
+}
+
+}  // namespace
+
+void TestCourseCheck::identicalRunsRunOnce()
+{
+    const auto& registry = poslab::modules::Registry::builtin();
+    CheckRunner runner(registry);
+    const auto* spec = registry.find(QStringLiteral("rope.inv_freq"));
+    QVERIFY(spec);
+    // The same validated parameters, written three ways: one run.
+    for (const QStringList& params : {QStringList{QStringLiteral("rope_theta=10000")},
+                                      QStringList{QStringLiteral("rope_theta=1e4")}, QStringList{}}) {
+        const auto r = runner.run(*spec, poslab::modules::parseParams(*spec, params));
+        QVERIFY(r->ok);
+        QVERIFY(!r->outputs.empty());
+    }
+    QCOMPARE(runner.executedRuns(), 1);
+    QVERIFY(runner.run(*spec, poslab::modules::parseParams(*spec, {QStringLiteral("rope_theta=500")}))->ok);
+    QCOMPARE(runner.executedRuns(), 2);
+}
+
+void TestCourseCheck::slowModuleIsStopped()
+{
+    // A module that runs until it is cancelled: check stops it at the time limit and says so.
+    poslab::modules::Registry registry;
+    poslab::modules::ModuleSpec slow;
+    slow.id = QStringLiteral("slow.spin");
+    slow.params = {poslab::modules::intParam(QStringLiteral("n"), 1, 1, 10, poslab::modules::T2("n", "n"))};
+    slow.run = [](const poslab::modules::Params&, const poslab::modules::RunContext& ctx) {
+        for (;;) {
+            ctx.throwIfCancelled();
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        return std::vector<poslab::modules::Output>{};
+    };
+    registry.add(slow);
+    QTemporaryDir tmp;
+    QVERIFY(writeCourse(tmp.path(), "```run slow.spin n=2\n```\n"));
+    CheckOptions options;
+    options.runTimeLimitMs = 300;
+    const QList<Diagnostic> all = checkCourse(tmp.path(), registry, options);
+    // Both languages run the same block: one run, reported in each file.
+    QCOMPARE(all.size(), 2);
+    for (const Diagnostic& d : all) {
+        QCOMPARE(d.line, 8);
+        QVERIFY2(d.message.contains(QLatin1String(
+                     "module slow.spin did not run with these parameters: it did not finish within 0.3 s")),
+                 qPrintable(d.toString()));
+        QVERIFY2(d.messageIn(QStringLiteral("zh")).contains(QStringLiteral("在 0.3 秒内没有运行完")),
+                 qPrintable(d.toString(QStringLiteral("zh"))));
+    }
+}
+
+namespace {
+
+// A module of the training lab that records which stored runs it was pointed at.
+poslab::modules::Registry labRegistry(QStringList* runsRead)
+{
+    poslab::modules::Registry registry;
+    poslab::modules::ModuleSpec m;
+    m.id = QStringLiteral("lab.fake");
+    m.run = [runsRead](const poslab::modules::Params&, const poslab::modules::RunContext& ctx) {
+        *runsRead << ctx.storedRunsDirectory;
+        return std::vector<poslab::modules::Output>{poslab::modules::Output::scalar(QStringLiteral("value"), 1)};
+    };
+    registry.add(m);
+    return registry;
+}
+
+// A stored training run (empty, but readable) in `folder`, as `poslab experiment` stores one.
+bool storeRun(const QString& folder)
+{
+    poslab::lab::RunProvenance pv;
+    pv.source = QStringLiteral("cli");
+    pv.command = QStringLiteral("tst_course_check");
+    pv.corpus = QStringLiteral("copy");
+    pv.finishedUtc = QDateTime::currentDateTimeUtc();
+    pv.machine = poslab::lab::currentMachine(1);
+    QString error;
+    const QString file = poslab::lab::saveRun(poslab::length_experiment_result{}, {}, pv, &error, folder);
+    if (file.isEmpty()) qWarning("%s", qPrintable(error));
+    return !file.isEmpty();
+}
+
+}  // namespace
+
+void TestCourseCheck::trainingLabModulesReadTheReferenceRun()
+{
+    // lab. modules show stored training runs: check runs them on the run the
+    // course ships in its lab/ folder, never on the machine's own.
+    QStringList runsRead;
+    const poslab::modules::Registry registry = labRegistry(&runsRead);
+    QTemporaryDir tmp;
+    QVERIFY(writeCourse(tmp.path(), "```run lab.fake\noutput: nosuch\n```\n\n```run lab.fake\n```\n"));
+
+    // No reference run: nothing runs, and each chapter says so once, as a warning.
+    QList<Diagnostic> all = checkCourse(tmp.path(), registry);
+    QVERIFY(runsRead.isEmpty());
+    QCOMPARE(all.size(), 2);
+    for (const Diagnostic& d : all) {
+        QVERIFY(d.isWarning());
+        QCOMPARE(d.line, 8);
+        QVERIFY2(d.message.contains(QLatin1String("lab.fake shows stored training runs, but the course has no "
+                                                  "reference run")),
+                 qPrintable(d.toString()));
+        QVERIFY2(d.messageIn(QStringLiteral("zh")).contains(QStringLiteral("课程里没有参考训练结果")),
+                 qPrintable(d.toString(QStringLiteral("zh"))));
+    }
+
+    // With one: the module runs (once for the two languages' identical block),
+    // on that folder, and the wrong output name is found.
+    const QString lab = QDir(tmp.path()).filePath(QStringLiteral("lab"));
+    QVERIFY(storeRun(lab));
+    all = checkCourse(tmp.path(), registry);
+    QCOMPARE(runsRead, QStringList{QFileInfo(lab).absoluteFilePath()});
+    QCOMPARE(all.size(), 2);
+    for (const Diagnostic& d : all)
+        QVERIFY2(
+            d.message.contains(QLatin1String("output: 'nosuch' is not an output of lab.fake (its outputs: value)")),
+            qPrintable(d.toString()));
+}
+
+void TestCourseCheck::unreadableReferenceRun()
+{
+    QStringList runsRead;
+    const poslab::modules::Registry registry = labRegistry(&runsRead);
+    QTemporaryDir tmp;
+    QVERIFY(writeCourse(tmp.path(), "```run lab.fake\n```\n"));
+    QVERIFY(QDir(tmp.path()).mkpath(QStringLiteral("lab")));
+    QFile broken(QDir(tmp.path()).filePath(QStringLiteral("lab/run.json")));
+    QVERIFY(broken.open(QIODevice::WriteOnly));
+    broken.write("{\"format\": \"poslab-lab-run\"");
+    broken.close();
+    const QList<Diagnostic> all = checkCourse(tmp.path(), registry);
+    QVERIFY(runsRead.isEmpty());
+    QStringList errors;
+    for (const Diagnostic& d : all)
+        if (!d.isWarning()) errors << d.toString();
+    QCOMPARE(errors.size(), 1);
+    QVERIFY2(errors[0].contains(QLatin1String("lab/run.json: the course's reference training run cannot be read")),
+             qPrintable(errors[0]));
+}
+
+void TestCourseCheck::labExerciseJudgedOnTheShippedReferenceRun()
+{
+    // The shipped course's reference run, with lab.length_results itself: the
+    // learned table refuses the lengths beyond its training context, RoPE none,
+    // so an answer of rows=rope fails the exercise's own condition.
+    QTemporaryDir tmp;
+    QVERIFY(writeCourse(tmp.path(),
+                        "```exercise lab-wrong\nkind: run\nquestion: Q?\nmodule: lab.length_results\n"
+                        "params: rows=alibi lang=en\nvary: rows learned|alibi|rope\n"
+                        "condition: refused > 0\nanswer: rows=rope\n```\n"));
+    QVERIFY(QDir(tmp.path()).mkpath(QStringLiteral("lab")));
+    QVERIFY(QFile::copy(QStringLiteral(POSLAB_SOURCE_COURSE_DIR "/lab/reference-run.json"),
+                        QDir(tmp.path()).filePath(QStringLiteral("lab/reference-run.json"))));
+    const QList<Diagnostic> all = checkCourse(tmp.path());
+    QCOMPARE(all.size(), 2);  // en and zh
+    for (const Diagnostic& d : all) {
+        QCOMPARE(d.line, 15);
+        QVERIFY2(d.message.startsWith(QLatin1String("answer: with rows=rope the condition is not met (refused = 0; "
+                                                    "the condition is refused > 0)")),
+                 qPrintable(d.toString()));
+    }
+    // rows=learned is the right answer.
+    QVERIFY(writeCourse(tmp.path(),
+                        "```exercise lab-right\nkind: run\nquestion: Q?\nmodule: lab.length_results\n"
+                        "params: rows=alibi lang=en\nvary: rows learned|alibi|rope\n"
+                        "condition: refused > 0\nanswer: rows=learned\n```\n"));
+    const QList<Diagnostic> right = checkCourse(tmp.path());
+    QVERIFY2(right.isEmpty(), qPrintable(dump(right)));
+}
+
+void TestCourseCheck::didYouMean()
+{
+    const QStringList known = {QStringLiteral("wavelength"), QStringLiteral("inv_freq"), QStringLiteral("pairs")};
+    QCOMPARE(closeNames(QStringLiteral("wavelenght"), known),
+             QStringList{QStringLiteral("wavelength")});  // transposition
+    QCOMPARE(closeNames(QStringLiteral("wavelengths"), known), QStringList{QStringLiteral("wavelength")});
+    QCOMPARE(closeNames(QStringLiteral("Pairs"), known), QStringList{QStringLiteral("pairs")});
+    QVERIFY(closeNames(QStringLiteral("theta"), known).isEmpty());  // nothing close: no guess
+    QVERIFY(closeNames(QStringLiteral("pe"), {QStringLiteral("x")}).isEmpty());
+    QCOMPARE(poslab::lessons::didYouMean(QStringLiteral("inv_frq"), known).en,
+             QStringLiteral("; did you mean 'inv_freq'?"));
+    QCOMPARE(poslab::lessons::didYouMean(QStringLiteral("inv_frq"), known).zh,
+             QStringLiteral("；是不是想写“inv_freq”？"));
+    QVERIFY(poslab::lessons::didYouMean(QStringLiteral("zzz"), known).isEmpty());
 }
 
 void TestCourseCheck::realCourse()

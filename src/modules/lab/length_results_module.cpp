@@ -58,7 +58,7 @@ QString number(double v, int decimals)
     return QString::number(v, 'f', decimals);
 }
 
-QString noRunMessage(const QString& lang, const QList<Text2>& warnings)
+QString noRunMessage(const QString& lang, const QList<Text2>& warnings, const QString& directory)
 {
     QString m =
         T2("No training run is stored yet: open the Training Lab (menu Go ▸ Training Lab, or Ctrl+T) and start a run, or "
@@ -68,7 +68,7 @@ QString noRunMessage(const QString& lang, const QList<Text2>& warnings)
            "或者运行 `poslab experiment length --quick`（双核机器上不到一分钟）；`poslab export` 在没有结果时会先替你运行它，"
            "除非加上 --no-train。结果从 %1 读取。")
             .in(lang)
-            .arg(QDir::toNativeSeparators(lab::resultsDirectory()));
+            .arg(QDir::toNativeSeparators(directory.isEmpty() ? lab::resultsDirectory() : directory));
     QStringList unread;
     for (const Text2& w : warnings) unread << w.in(lang);
     if (!unread.isEmpty())
@@ -121,8 +121,8 @@ std::vector<Output> runLengthResults(const Params& p, const RunContext& ctx)
     const bool trainingCurves = p.getChoice(u"curves"_s) == u"training"_s;
 
     QList<Text2> warnings;
-    const std::optional<lab::StoredRun> stored = lab::latestRun(&warnings);
-    if (!stored) throw NeedsAction(noRunMessage(lang, warnings).toStdString());
+    const std::optional<lab::StoredRun> stored = lab::latestRun(&warnings, ctx.storedRunsDirectory);
+    if (!stored) throw NeedsAction(noRunMessage(lang, warnings, ctx.storedRunsDirectory).toStdString());
     ctx.throwIfCancelled();
     const lab::StoredRun& run = *stored;
     const length_experiment_result& res = run.result;
@@ -398,9 +398,9 @@ void registerLabModules(Registry& r)
         choiceParam(u"curves"_s, u"length"_s, {u"length"_s, u"training"_s},
                     T2("series: the metric against evaluation length, or the smoothed training loss against step",
                        "曲线：指标随评估长度的变化，或平滑后的训练损失随步数的变化")),
-        choiceParam(u"lang"_s, u"en"_s, {u"en"_s, u"zh"_s},
-                    T2("language of the descriptive texts (run facts, notes, messages)",
-                       "说明文字（训练信息、注释、提示）的语言")),
+        perLanguage(choiceParam(u"lang"_s, u"en"_s, {u"en"_s, u"zh"_s},
+                                T2("language of the descriptive texts (run facts, notes, messages)",
+                                   "说明文字（训练信息、注释、提示）的语言"))),
     };
     s.run = runLengthResults;
     s.inputStamp = storedRunsStamp;

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-# Regenerates the lesson test corpus (valid/, bad/, xlang/, outside/).
+# Regenerates the lesson test corpus (valid/, graded/, bad/, xlang/, outside/).
 # The files are committed; this script documents how the raw-byte cases
 # (binary, not UTF-8, CRLF, BOM, huge line) and the symlink were made.
 import os, zlib, struct
@@ -126,11 +126,75 @@ option: two
 option*: three
 ```
 """
-for lang, t1, t2 in (('en', valid_en_1, valid_en_2),
-                     ('zh', valid_zh_1, valid_en_2.replace("title: RoPE", "title: 旋转位置编码"))):
+# Everything check runs and grades, written right: it must stay silent.
+valid_en_3 = fm("graded", "Graded", "Answers that grade right.") + """
+## Runs
+
+```run rope.inv_freq head_dim=64 rope_theta=10000
+chart: table
+output: pairs
+label: pairs.wavelength wavelength (positions)
+label: pairs.inv_freq frequency
+```
+
+```run attention.permutation sentence=cat_mouse reorder=swap_roles
+caption: A sentence the reader can read.
+```
+
+```run sinusoidal.matrix positions=8 dim=64
+chart: line
+output: wavelengths
+label: wavelengths λ_j
+log: y
+```
+
+## Exercises
+
+```exercise graded-longer
+kind: run
+question: Make the longest wavelength exceed 100000 positions
+  (a continuation line, indented by two spaces).
+module: rope.inv_freq
+params: head_dim=64 rope_theta=10000
+vary: rope_theta 100..1000000 log
+condition: max(pairs.wavelength) > 100000 and (count(inv_freq) == 32 or logit_scale < 0)
+answer: rope_theta=2.2e4
+```
+
+```exercise graded-longest
+kind: number
+question: The longest wavelength for $b = 10000$, $d = 64$?
+answer: 47117
+tolerance: 0.5%
+```
+
+```exercise graded-grows
+kind: choice
+question: Does it grow with the base?
+option: No.
+option*: Yes.
+```
+
+```exercise graded-partner
+kind: text
+question: Which function is paired with the sine?
+accept: cosine
+accept: 余弦
+accept: /co-?sine?s?/i
+```
+"""
+valid_zh_3 = (valid_en_3.replace("title: Graded", "title: 判分").replace("## Runs", "## 运行").replace("## Exercises", "## 练习")
+              .replace("sentence=cat_mouse", "sentence=zh_love").replace("caption: A sentence the reader can read.", "caption: 读者读得懂的句子。")
+              .replace("accept: cosine\naccept: 余弦", "accept: 余弦\naccept: Cosine")
+              .replace("answer: rope_theta=2.2e4", "answer: rope_theta=22000"))
+for lang, t1, t2, t3 in (('en', valid_en_1, valid_en_2, valid_en_3),
+                         ('zh', valid_zh_1, valid_en_2.replace("title: RoPE", "title: 旋转位置编码"), valid_zh_3)):
     os.makedirs(f'valid/{lang}', exist_ok=True)
     open(f'valid/{lang}/01-basics.md', 'w', encoding='utf-8').write(t1)
     open(f'valid/{lang}/02-rope.md', 'w', encoding='utf-8').write(t2)
+    # A course of its own: valid/ is also the parser's two-chapter fixture.
+    os.makedirs(f'graded/{lang}', exist_ok=True)
+    open(f'graded/{lang}/01-graded.md', 'w', encoding='utf-8').write(t3)
 
 # ---------- malformed single chapters (bad/en) ----------
 os.makedirs('bad/en', exist_ok=True)
@@ -181,6 +245,74 @@ B['30-bad-regex'] = fm("bad-regex") + "\n```exercise bad-regex\nkind: text\nques
 B['31-run-exercise-no-module'] = fm("no-module") + "\n```exercise no-module\nkind: run\nquestion: Q?\ncondition: x > 1\n```\n"
 B['32-bad-chart'] = fm("bad-chart") + "\n```run sinusoidal.matrix\nchart: pie\n```\n"
 B['33-key-not-for-kind'] = fm("wrong-key") + "\n```exercise wrong-key\nkind: number\nquestion: Q?\nanswer: 1\noption*: a\n```\n"
+# What only running shows (poslab check runs every block and grades each answer).
+# rope.inv_freq, head_dim=64: max(wavelength) = 2*pi*theta^(62/64), > 100000 from theta ~ 21800.
+def run_ex(id, condition="max(wavelength) > 100000", params="head_dim=64 rope_theta=10000", answer="rope_theta=22000"):
+    # lines 8..15: fence, kind, question, module, params, vary, condition, answer
+    return (fm(id) + f"\n```exercise {id}\nkind: run\nquestion: Make the longest wavelength exceed 100000.\n"
+            f"module: rope.inv_freq\nparams: {params}\nvary: rope_theta 100..1000000 log\n"
+            f"condition: {condition}\nanswer: {answer}\n```\n")
+B['34-answer-fails-condition'] = run_ex("answer-fails", answer="rope_theta=15000")
+B['35-start-meets-condition'] = run_ex("start-meets", params="head_dim=64 rope_theta=500000", answer="rope_theta=600000")
+B['36-condition-unknown-output'] = run_ex("cond-output", condition="max(wavelengths) > 100000")
+B['37-condition-misspelt-column'] = run_ex("cond-column", condition="max(pairs.wavelenght) > 100000")
+B['38-label-unknown-output'] = fm("label-output") + "\n```run rope.inv_freq head_dim=64\nchart: line\noutput: wavelength\nlabel: wavelengths wavelength of pair j\n```\n"
+B['39-unclosed-run'] = fm("unclosed-run") + """
+Text.
+
+```run rope.inv_freq head_dim=64
+chart: line
+
+## Next step
+
+More text, with a stray key: value.
+
+```exercise after-unclosed
+kind: number
+question: Q?
+answer: 1
+```
+
+```run nosuch.module
+```
+"""
+B['40-unclosed-code'] = fm("unclosed-code") + "\nText.\n\n```python\nprint(1)\n\n## Step two\n\n```run nosuch.module\n```\n"
+B['41-and-and'] = run_ex("and-and", condition="max(wavelength) > 100000 && min(wavelength) < 10")
+B['42-one-space-continuation'] = fm("one-space") + "\n```exercise one-space\nkind: number\nquestion: With base 10000, what is the longest wavelength\n to the nearest position?\nanswer: 47117\ntolerance: 0.5%\n```\n"
+B['43-two-problems'] = fm("two-problems") + "\n```run rope.inv_freq head_dim=7 rope_theta=1\ncolour: red\n```\n"
+B['44-two-names'] = run_ex("two-names", condition="max(wavelengths) > 100000 and min(pairs.wavelenght) < 10")
+B['45-module-typo'] = fm("module-typo") + "\n```run rope.inv_frq head_dim=64\n```\n"
+B['46-param-typo'] = fm("param-typo") + "\n```run rope.inv_freq rope_thetta=500\n```\n"
+B['47-image-typo'] = fm("image-typo") + "\n![typo](../images/okk.png)\n"
+B['48-output-unknown'] = fm("output-unknown") + "\n```run rope.inv_freq head_dim=64\noutput: wavelengths\n```\n"
+B['49-chart-mismatch'] = fm("chart-mismatch") + "\n```run sinusoidal.matrix positions=8 dim=16\nchart: line\noutput: pe\n```\n"
+B['50-warnings'] = fm("warnings") + """
+```exercise every-option
+kind: multiple
+question: Q?
+option*: a
+option*: b
+```
+
+```exercise regex-only
+kind: text
+question: Q?
+accept: /co-?sine?/i
+```
+
+```exercise wide-tolerance
+kind: number
+question: Q?
+answer: 3
+tolerance: 5
+```
+
+```run rope.inv_freq head_dim=64
+output: wavelength
+label: pairs.wavelength wavelength
+```
+"""
+B['51-log-axis'] = fm("log-axis") + "\n```run rope.inv_freq head_dim=64\noutput: wavelength\nlog: x,y\n```\n"
 for name, text in B.items():
     open(f'bad/en/{name}.md', 'w', encoding='utf-8', newline='').write(text)
 # raw byte cases
@@ -201,6 +333,26 @@ ex = "\n## A\n\n```exercise {id}\nkind: number\nquestion: Q?\nanswer: 1\n```\n"
 both('04-exercise-ids', fm("ex-ids") + ex.format(id="first-id"), fm("ex-ids") + ex.format(id="other-id"))
 both('06-chapter-id', fm("chapter-a") + "Text.\n", fm("chapter-b") + "Text.\n")
 both('07-dup-across', fm("dup-across") + ex.format(id="first-id"))
+# en and zh must agree on everything check can compare (texts aside).
+num = "\n## A\n\n```exercise {id}\nkind: number\nquestion: {q}\nanswer: {answer}\ntolerance: {tol}\n```\n"
+both('08-diff-answer', fm("diff-answer") + num.format(id="diff-answer", q="Longest wavelength?", answer="47117", tol="0.5%"),
+     fm("diff-answer") + num.format(id="diff-answer", q="最长的波长？", answer="47000", tol="1%"))
+choice = "\n## A\n\n```exercise {id}\nkind: choice\nquestion: {q}\n{o1}: {a}\n{o2}: {b}\n```\n"
+both('09-diff-option', fm("diff-option") + choice.format(id="diff-option", q="Grows?", o1="option", a="no", o2="option*", b="yes"),
+     fm("diff-option") + choice.format(id="diff-option", q="会变长吗？", o1="option*", a="不会", o2="option", b="会"))
+text = "\n## A\n\n```exercise {id}\nkind: text\nquestion: {q}\n{accept}```\n"
+both('10-diff-accept', fm("diff-accept") + text.format(id="diff-accept", q="Partner of sine?", accept="accept: cosine\naccept: 余弦\n"),
+     fm("diff-accept") + text.format(id="diff-accept", q="和正弦配对的是？", accept="accept: 余弦\naccept: cos\n"))
+runx = ("\n## A\n\n```exercise {id}\nkind: run\nquestion: {q}\nmodule: rope.inv_freq\nparams: head_dim=64 rope_theta=10000\n"
+        "vary: rope_theta 100..1000000 log\ncondition: {cond}\nanswer: rope_theta=500000\n```\n")
+both('11-diff-condition', fm("diff-condition") + runx.format(id="diff-condition", q="Longer?", cond="max(wavelength) > 100000"),
+     fm("diff-condition") + runx.format(id="diff-condition", q="更长？", cond="max(wavelength) > 200000"))
+block = "\n## A\n\n```run {head}\ncaption: {c}\n```\n"
+both('12-diff-params',
+     fm("diff-params") + block.format(head="rope.inv_freq head_dim=64 rope_theta=10000", c="Pairs.")
+     + block.format(head="attention.permutation sentence=cat_mouse reorder=swap_roles", c="A sentence."),
+     fm("diff-params") + block.format(head="rope.inv_freq head_dim=64 rope_theta=1e4 partial_rotary_factor=0.5", c="维度对。")
+     + block.format(head="attention.permutation sentence=zh_love reorder=swap_roles", c="一句话。"))
 for (lang, name), text in X.items():
     os.makedirs(f'xlang/{lang}', exist_ok=True)
     open(f'xlang/{lang}/{name}.md', 'w', encoding='utf-8').write(text)

@@ -1,0 +1,658 @@
+// SPDX-License-Identifier: Apache-2.0
+// course_verify.cpp — `poslab check` runs the modules a chapter runs and
+// grades each exercise's own answer.
+#include "lessons/course_verify.h"
+
+#include "core/common.h"
+#include "lessons/did_you_mean.h"
+#include "lessons/exercise_check.h"
+#include "modules/registry.h"
+
+#include <QDir>
+#include <QLocale>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <limits>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+namespace poslab::lessons {
+
+using poslab::modules::ModuleSpec;
+using poslab::modules::Output;
+using poslab::modules::OutputKind;
+using poslab::modules::ParamError;
+using poslab::modules::Params;
+using poslab::modules::Registry;
+using poslab::modules::T2;
+using poslab::modules::Text2;
+
+namespace {
+
+// A run that did not stop within the time limit gets this much longer to
+// notice its cancel flag; then it is left behind (it owns copies of all it uses).
+constexpr int kCancelGraceMs = 2000;
+
+Text2 same(const QString& s)
+{
+    return {s, s};
+}
+
+QString valueText(const QVariant& v)
+{
+    if (v.typeId() == QMetaType::QVariantList) {
+        QStringList parts;
+        for (const QVariant& e : v.toList()) parts << valueText(e);
+        return parts.join(u',');
+    }
+    if (v.typeId() == QMetaType::Double) return QString::number(v.toDouble(), 'g', QLocale::FloatingPointShortest);
+    if (v.typeId() == QMetaType::Bool) return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    return v.toString();
+}
+
+QString cacheKey(const ModuleSpec& spec, const Params& params)
+{
+    QStringList parts;
+    for (const auto& [name, value] : params.values()) parts << name + u'=' + valueText(value);  // sorted by name
+    // (Not spec.inputStamp: what a module reads does not change during one check,
+    // and for `lab.` modules it would look at the machine's own stored runs.)
+    return QStringLiteral("%1#%2|%3").arg(spec.id).arg(spec.version).arg(parts.join(u'\x1f'));
+}
+
+CheckRunner::Outcome execute(const ModuleSpec& spec, const Params& params, const QString& runsDirectory,
+                             const std::atomic<bool>& cancel)
+{
+    CheckRunner::Outcome o;
+    poslab::modules::RunContext context;
+    context.cancelFlag = &cancel;
+    context.storedRunsDirectory = runsDirectory;
+    try {
+        o.outputs = poslab::modules::runModule(spec, params, context);
+        o.ok = true;
+    } catch (const poslab::modules::Cancelled&) {
+        o.error = T2("cancelled", "已取消");
+    } catch (const ParamError& e) {
+        o.error = e.messages();
+    } catch (const poslab::budget_error& e) {
+        o.error =
+            T2("%1; choose smaller sizes", "所需内存超出预算，请把尺寸调小（%1）").arg(QString::fromUtf8(e.what()));
+    } catch (const std::exception& e) {
+        o.error = same(QString::fromUtf8(e.what()));
+    } catch (...) {
+        o.error = T2("an unknown error", "原因不明的错误");
+    }
+    return o;
+}
+
+struct RunTask {
+    std::mutex mutex;
+    std::condition_variable done;
+    bool finished = false;
+    CheckRunner::Outcome outcome;
+    std::atomic<bool> cancel{false};
+};
+
+}  // namespace
+
+QString referenceRunFolder(const QString& courseDir)
+{
+    return QDir(courseDir).filePath(QStringLiteral("lab"));
+}
+
+CheckRunner::CheckRunner(const Registry& registry, CheckOptions options) : m_registry(registry), m_options(options) {}
+
+CheckRunner::OutcomePtr CheckRunner::run(const ModuleSpec& spec, const Params& params)
+{
+    const QString key = cacheKey(spec, params);
+    if (const auto it = m_cache.constFind(key); it != m_cache.constEnd()) return *it;
+    ++m_executed;
+    auto task = std::make_shared<RunTask>();
+    // The worker owns copies of the module and its parameters, so a run left
+    // behind after its time limit never reads freed memory.
+    std::thread worker([task, spec, params, runs = m_options.referenceRunDirectory] {
+        CheckRunner::Outcome o = execute(spec, params, runs, task->cancel);
+        std::lock_guard<std::mutex> lock(task->mutex);
+        task->outcome = std::move(o);
+        task->finished = true;
+        task->done.notify_all();
+    });
+    auto out = std::make_shared<Outcome>();
+    std::unique_lock<std::mutex> lock(task->mutex);
+    const auto isFinished = [&] { return task->finished; };
+    const int limitMs = std::max(1, m_options.runTimeLimitMs);
+    const bool inTime = task->done.wait_for(lock, std::chrono::milliseconds(limitMs), isFinished);
+    bool stopped = inTime;
+    if (!inTime) {
+        task->cancel.store(true);
+        stopped = task->done.wait_for(lock, std::chrono::milliseconds(kCancelGraceMs), isFinished);
+    }
+    if (inTime) *out = task->outcome;
+    lock.unlock();
+    if (stopped)
+        worker.join();
+    else
+        worker.detach();
+    if (!inTime) {
+        out->timedOut = true;
+        out->error =
+            T2("it did not finish within %1 s and was stopped (a lesson's run should take well under a second; "
+               "choose smaller sizes)",
+               "它在 %1 秒内没有运行完，已被停止（课程里的一次运行应当远少于一秒；请把尺寸调小）")
+                .arg(QString::number(limitMs / 1000.0, 'g', 3));
+    }
+    m_cache.insert(key, out);
+    return out;
+}
+
+namespace {
+
+QStringList namesOf(const std::vector<Output>& outputs)
+{
+    QStringList names;
+    for (const Output& o : outputs) names << o.name;
+    return names;
+}
+
+const Output* findOutput(const std::vector<Output>& outputs, const QString& name)
+{
+    for (const Output& o : outputs)
+        if (o.name == name) return &o;
+    return nullptr;
+}
+
+Text2 kindText(OutputKind k)
+{
+    switch (k) {
+        case OutputKind::Series: return T2("a series", "序列");
+        case OutputKind::Matrix: return T2("a matrix", "矩阵");
+        case OutputKind::Table: return T2("a table", "表格");
+        case OutputKind::Scalar: return T2("a scalar", "标量");
+        case OutputKind::Text: return T2("a text", "文本");
+    }
+    return {};
+}
+
+Text2 chartText(ChartKind k)
+{
+    switch (k) {
+        case ChartKind::Line: return T2("a line chart", "折线图");
+        case ChartKind::Heatmap: return T2("a heatmap", "热力图");
+        case ChartKind::Bar: return T2("a bar chart", "柱状图");
+        case ChartKind::Table: return T2("a table", "表格");
+        case ChartKind::Auto: break;
+    }
+    return T2("a chart", "图表");
+}
+
+Text2 chartNeeds(ChartKind k)
+{
+    switch (k) {
+        case ChartKind::Line: return T2("a line chart needs a series", "折线图需要序列");
+        case ChartKind::Heatmap: return T2("a heatmap needs a matrix", "热力图需要矩阵");
+        case ChartKind::Bar:
+            return T2("a bar chart needs a series or a table with a numeric column",
+                      "柱状图需要序列，或含数值列的表格");
+        default: return {};
+    }
+}
+
+bool isNumber(const QVariant& v)
+{
+    switch (v.typeId()) {
+        case QMetaType::Double:
+        case QMetaType::Float:
+        case QMetaType::Int:
+        case QMetaType::LongLong:
+        case QMetaType::UInt:
+        case QMetaType::ULongLong: return true;
+        default: return false;
+    }
+}
+
+// Whether a chart kind can draw an output (as the lesson view decides it).
+bool canShow(ChartKind kind, const Output& o)
+{
+    switch (kind) {
+        case ChartKind::Auto:
+        case ChartKind::Table: return true;
+        case ChartKind::Line: return o.kind == OutputKind::Series;
+        case ChartKind::Heatmap: return o.kind == OutputKind::Matrix;
+        case ChartKind::Bar:
+            if (o.kind == OutputKind::Series) return true;
+            if (o.kind != OutputKind::Table || o.tableRows.empty()) return false;
+            for (int c = 0; c < o.columns.size(); ++c) {
+                bool numeric = true;
+                for (const QVariantList& row : o.tableRows) numeric = numeric && c < row.size() && isNumber(row[c]);
+                if (numeric) return true;
+            }
+            return false;
+    }
+    return false;
+}
+
+bool isEmptyOutput(const Output& o)
+{
+    switch (o.kind) {
+        case OutputKind::Series: return o.y.empty();
+        case OutputKind::Matrix: return o.rows == 0 || o.cols == 0;
+        case OutputKind::Table: return o.tableRows.empty();
+        case OutputKind::Scalar:
+        case OutputKind::Text: return false;
+    }
+    return false;
+}
+
+QString numberText(double v)
+{
+    return QString::number(v, 'g', 6);
+}
+
+// "max(wavelengths) = 47117.2, min(wavelengths) = 6.28319" for a condition's terms.
+QString termValues(const Condition& c, const std::vector<Output>& outputs)
+{
+    QStringList parts;
+    for (const Condition::Reference& r : c.references()) {
+        double v = 0;
+        if (Condition::termValue(r, outputs, &v)) parts << QStringLiteral("%1 = %2").arg(r.text(), numberText(v));
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
+// Modules of the training lab (`lab.`) show stored training runs. `check`
+// runs them on the course's reference run only, never on the machine's own
+// runs, so it gives the same answer on every machine.
+bool readsStoredRuns(const QString& moduleId)
+{
+    return moduleId.startsWith(QLatin1String("lab."));
+}
+
+struct ChapterVerifier {
+    const Chapter& chapter;
+    CheckRunner& runner;
+    QList<Diagnostic> out;
+    bool labNotRunReported = false;
+
+    void error(int line, const Text2& text) { out.append(Diagnostic::of(chapter.file, line, text)); }
+    void warning(int line, const Text2& text)
+    {
+        out.append(Diagnostic::of(chapter.file, line, text, Diagnostic::Severity::Warning));
+    }
+
+    // The module and its validated parameters, or nothing when the loader
+    // already reported why not.
+    std::optional<Params> validated(const ModuleSpec* spec, const QStringList& params) const
+    {
+        if (!spec) return std::nullopt;
+        try {
+            return poslab::modules::parseParams(*spec, params);
+        } catch (const std::exception&) {
+            return std::nullopt;
+        }
+    }
+
+    // Runs the module; a run that fails is reported at `line` (prefix: the key, or empty).
+    CheckRunner::OutcomePtr runAt(const ModuleSpec& spec, const Params& params, int line, const QString& key)
+    {
+        CheckRunner::OutcomePtr r = runner.run(spec, params);
+        if (!r->ok) {
+            const QString en = key.isEmpty() ? QString() : key + QStringLiteral(": ");
+            const QString zh = key.isEmpty() ? QString() : key + QStringLiteral("：");
+            error(line,
+                  {en + QStringLiteral("module %1 did not run with these parameters: %2").arg(spec.id, r->error.en),
+                   zh + QStringLiteral("模块 %1 用这些参数没有运行成功：%2").arg(spec.id, r->error.zh)});
+        }
+        return r;
+    }
+
+    // False for a `lab.` module when the course has no reference run: then
+    // the block is checked as written only, and the chapter says so once.
+    bool canRun(const Block& b, const QString& moduleId)
+    {
+        if (!readsStoredRuns(moduleId) || !runner.options().referenceRunDirectory.isEmpty()) return true;
+        if (!labNotRunReported)
+            warning(
+                b.location.line,
+                T2("%1 shows stored training runs, but the course has no reference run (a run stored by "
+                   "`poslab experiment length`, copied into its lab/ folder), so its blocks and exercises "
+                   "were not run: their output names and answers are unchecked",
+                   "%1 展示的是保存下来的训练结果，但课程里没有参考训练结果（用 `poslab experiment length` "
+                   "保存的一次训练，复制到课程的 lab/ 文件夹里），所以没有运行这些块和练习题：其中的输出名和答案都未经检查")
+                    .arg(moduleId));
+        labNotRunReported = true;
+        return false;
+    }
+
+    void verifyRunBlock(const Block& b);
+    void checkShownOutputs(const Block& b, const ModuleSpec& spec, const std::vector<Output>& outputs);
+    void checkLabels(const Block& b, const ModuleSpec& spec, const std::vector<Output>& outputs);
+    void checkLogAxes(const Block& b, const std::vector<Output>& outputs);
+    void verifyExercise(const Block& b);
+    void verifyNumber(const Block& b);
+    void verifyOptions(const Block& b);
+    void verifyText(const Block& b);
+    void verifyRunExercise(const Block& b);
+    bool conditionNamesExist(const Block& b, const Condition& c, const ModuleSpec& spec,
+                             const std::vector<Output>& outputs);
+};
+
+void ChapterVerifier::verifyRunBlock(const Block& b)
+{
+    const RunBlock& run = b.run;
+    if (!canRun(b, run.moduleId)) return;
+    const ModuleSpec* spec = runner.registry().find(run.moduleId);
+    const std::optional<Params> params = validated(spec, run.params);
+    if (!params) return;
+    const CheckRunner::OutcomePtr r = runAt(*spec, *params, b.location.line, QString());
+    if (!r->ok) return;
+    checkShownOutputs(b, *spec, r->outputs);
+    checkLabels(b, *spec, r->outputs);
+    checkLogAxes(b, r->outputs);
+}
+
+// A logarithmic axis leaves out the points at or below zero (as the chart
+// does, chart_parts.cpp); a series without x values has x = 0, 1, 2, ...
+void ChapterVerifier::checkLogAxes(const Block& b, const std::vector<Output>& outputs)
+{
+    const RunBlock& run = b.run;
+    if (!run.logX && !run.logY) return;
+    if (run.chart != ChartKind::Auto && run.chart != ChartKind::Line) return;  // no log axes there
+    for (const Output& o : outputs) {
+        if (o.kind != OutputKind::Series || (!run.outputs.isEmpty() && !run.outputs.contains(o.name))) continue;
+        for (const bool yAxis : {false, true}) {
+            if (!(yAxis ? run.logY : run.logX)) continue;
+            double lowest = std::numeric_limits<double>::infinity();
+            for (std::size_t k = 0; k < o.y.size(); ++k) {
+                const double v = yAxis ? o.y[k] : k < o.x.size() ? o.x[k] : double(k);
+                if (std::isfinite(v)) lowest = std::min(lowest, v);
+            }
+            if (lowest <= 0)
+                warning(b.lineOf(QStringLiteral("log")),
+                        T2("log: output '%1' has %2 values down to %3; a logarithmic axis leaves out the points at "
+                           "or below 0",
+                           "log：输出“%1”的 %2 值小到 %3；对数坐标轴会略去小于或等于 0 的点")
+                            .arg(o.name, yAxis ? QStringLiteral("y") : QStringLiteral("x"), numberText(lowest)));
+        }
+    }
+}
+
+void ChapterVerifier::checkShownOutputs(const Block& b, const ModuleSpec& spec, const std::vector<Output>& outputs)
+{
+    const RunBlock& run = b.run;
+    const QStringList names = namesOf(outputs);
+    const int outputLine = b.lineOf(QStringLiteral("output"));
+    const int chartLine = b.lineOf(QStringLiteral("chart"));
+    for (const QString& name : run.outputs) {
+        const Output* o = findOutput(outputs, name);
+        if (!o) {
+            error(outputLine, withSuggestion(argIn(T2("output: '%1' is not an output of %2 (its outputs: %3)",
+                                                      "output：%2 没有名为“%1”的输出（它的输出有：%3）")
+                                                       .arg(name, spec.id),
+                                                   nameList(names)),
+                                             name, names));
+            continue;
+        }
+        if (!canShow(run.chart, *o))
+            error(chartLine, argIn(argIn(argIn(T2("chart: %1 cannot show output '%2', which is %3 (%4)",
+                                                  "chart：%1画不了输出“%2”，它是%3（%4）"),
+                                               chartText(run.chart))
+                                             .arg(name),
+                                         kindText(o->kind)),
+                                   chartNeeds(run.chart)));
+        else if (isEmptyOutput(*o))
+            warning(outputLine, T2("output '%1' is empty with these parameters: the chart shows nothing",
+                                   "在这些参数下输出“%1”是空的：图上什么也没有")
+                                    .arg(name));
+    }
+    if (!run.outputs.isEmpty() || outputs.empty()) return;
+    const bool any =
+        std::any_of(outputs.begin(), outputs.end(), [&](const Output& o) { return canShow(run.chart, o); });
+    if (!any) {
+        QStringList described;
+        for (const Output& o : outputs)
+            described << QStringLiteral("%1 (%2)").arg(o.name, poslab::modules::outputKindName(o.kind));
+        error(chartLine, argIn(argIn(T2("chart: no output of %1 can be shown as %2 (%3; its outputs: %4)",
+                                        "chart：%1 的输出都不能画成%2（%3；它的输出有：%4）")
+                                         .arg(spec.id),
+                                     chartText(run.chart)),
+                               chartNeeds(run.chart))
+                             .arg(described.join(QStringLiteral(", "))));
+    } else if (std::all_of(outputs.begin(), outputs.end(), isEmptyOutput)) {
+        warning(b.location.line, T2("every output of %1 is empty with these parameters: the chart shows nothing",
+                                    "在这些参数下 %1 的输出全是空的：图上什么也没有")
+                                     .arg(spec.id));
+    }
+}
+
+void ChapterVerifier::checkLabels(const Block& b, const ModuleSpec& spec, const std::vector<Output>& outputs)
+{
+    const RunBlock& run = b.run;
+    const QStringList names = namesOf(outputs);
+    for (const auto& [target, text] : run.labels) {
+        const int line = b.lineOf(QStringLiteral("label ") + target);
+        const QString outputName = target.section(u'.', 0, 0);
+        const QString column = target.contains(u'.') ? target.section(u'.', 1) : QString();
+        const Output* o = findOutput(outputs, outputName);
+        if (!o) {
+            error(line, withSuggestion(argIn(T2("label: '%1' is not an output of %2 (its outputs: %3)",
+                                                "label：%2 没有名为“%1”的输出（它的输出有：%3）")
+                                                 .arg(outputName, spec.id),
+                                             nameList(names)),
+                                       outputName, names));
+            continue;
+        }
+        if (!column.isEmpty() && o->kind != OutputKind::Table) {
+            error(line, argIn(T2("label: output '%1' is %2, not a table, so '%3' names no column",
+                                 "label：输出“%1”是%2，不是表格，“%3”不是任何一列")
+                                  .arg(outputName),
+                              kindText(o->kind))
+                            .arg(target));
+            continue;
+        }
+        if (!column.isEmpty() && !o->columns.contains(column)) {
+            error(line, withSuggestion(argIn(T2("label: table '%1' of %2 has no column '%3' (its columns: %4)",
+                                                "label：%2 的表格“%1”没有名为“%3”的列（它的列有：%4）")
+                                                 .arg(outputName, spec.id, column),
+                                             nameList(o->columns)),
+                                       column, o->columns));
+            continue;
+        }
+        if (!run.outputs.isEmpty() && !run.outputs.contains(outputName))
+            warning(line, T2("label: output '%1' is not shown by this block (output: %2), so the label is never seen",
+                             "label：这个块没有显示输出“%1”（output：%2），这个标签不会出现")
+                              .arg(outputName, run.outputs.join(QStringLiteral(", "))));
+    }
+}
+
+void ChapterVerifier::verifyExercise(const Block& b)
+{
+    switch (b.exercise.kind) {
+        case ExerciseKind::Number: verifyNumber(b); break;
+        case ExerciseKind::Choice:
+        case ExerciseKind::Multiple: verifyOptions(b); break;
+        case ExerciseKind::Text: verifyText(b); break;
+        case ExerciseKind::Run: verifyRunExercise(b); break;
+    }
+}
+
+void ChapterVerifier::verifyNumber(const Block& b)
+{
+    const ExerciseBlock& ex = b.exercise;
+    double written = 0;
+    bool ok = false;
+    written = QLocale::c().toDouble(ex.answerText.trimmed(), &ok);
+    if (!ok || !std::isfinite(written)) return;  // reported by the loader
+    const QString tolerance = ex.tolerance.relative ? QStringLiteral("%1%").arg(numberText(ex.tolerance.value * 100))
+                                                    : numberText(ex.tolerance.value);
+    const CheckResult own = checkNumber(ex, ex.answerText);
+    if (!own.correct) {
+        error(
+            b.lineOf(QStringLiteral("answer")),
+            T2("answer: %1 does not pass the exercise's own check (tolerance %2): a learner who gives it is marked wrong",
+               "answer：%1 通不过这道题自己的判分（容差 %2）：学生照这个答案填写会被判错")
+                .arg(ex.answerText, tolerance));
+        return;
+    }
+    if (ex.answer != 0 && checkNumber(ex, QStringLiteral("0")).correct)
+        warning(b.lineOf(QStringLiteral("tolerance")),
+                T2("tolerance: %1 is so wide that 0 also counts as right", "tolerance：容差 %1 太宽，连 0 也会被判对")
+                    .arg(tolerance));
+}
+
+void ChapterVerifier::verifyOptions(const Block& b)
+{
+    const ExerciseBlock& ex = b.exercise;
+    QList<int> correct;
+    for (int i = 0; i < ex.options.size(); ++i)
+        if (ex.options[i].correct) correct << i;
+    if (correct.isEmpty() || ex.options.size() < 2) return;  // reported by the loader
+    const bool accepted = ex.kind == ExerciseKind::Choice
+                              ? correct.size() == 1 && checkChoice(ex, correct.first()).correct
+                              : checkMultiple(ex, correct).correct;
+    if (ex.kind == ExerciseKind::Choice && correct.size() != 1) return;  // reported by the loader
+    if (!accepted)
+        error(b.lineOf(QStringLiteral("option %1").arg(correct.first() + 1)),
+              T2("the options marked correct are not accepted by the exercise's own check",
+                 "标为正确的选项通不过这道题自己的判分"));
+    if (ex.kind == ExerciseKind::Multiple && correct.size() == ex.options.size())
+        warning(b.location.line, T2("every option is marked correct: selecting all of them is always right",
+                                    "每个选项都标成了正确：全选永远是对的"));
+}
+
+void ChapterVerifier::verifyText(const Block& b)
+{
+    const ExerciseBlock& ex = b.exercise;
+    int literals = 0;
+    for (int i = 0; i < ex.accept.size(); ++i) {
+        const AcceptRule& r = ex.accept[i];
+        if (r.isRegex || normalizeAnswerText(r.pattern).isEmpty()) continue;
+        ++literals;
+        if (!checkText(ex, r.pattern).correct)
+            error(b.lineOf(QStringLiteral("accept %1").arg(i + 1)),
+                  T2("accept: '%1' is not accepted by the exercise's own rules", "accept：“%1”通不过这道题自己的规则")
+                      .arg(r.pattern));
+    }
+    if (literals == 0 && !ex.accept.isEmpty())
+        warning(
+            b.lineOf(QStringLiteral("accept")),
+            T2("accept: only regular expressions, so no answer can be shown to the learner; add one plain 'accept:' answer",
+               "accept：只有正则表达式，没有可以展示给学生的答案；请再加一行普通的 accept: 答案"));
+}
+
+bool ChapterVerifier::conditionNamesExist(const Block& b, const Condition& c, const ModuleSpec& spec,
+                                          const std::vector<Output>& outputs)
+{
+    const int line = b.lineOf(QStringLiteral("condition"));
+    const QStringList names = namesOf(outputs);
+    bool ok = true;
+    for (const Condition::Reference& r : c.references()) {
+        const Output* o = findOutput(outputs, r.output);
+        ok = ok && o;
+        if (!o) {
+            error(line, withSuggestion(argIn(T2("condition: '%1' is not an output of %2 (its outputs: %3)",
+                                                "condition：%2 没有名为“%1”的输出（它的输出有：%3）")
+                                                 .arg(r.output, spec.id),
+                                             nameList(names)),
+                                       r.output, names));
+            continue;
+        }
+        const bool table = o->kind == OutputKind::Table;
+        Text2 problem;
+        if (o->kind == OutputKind::Text) {
+            problem = T2("condition: output '%1' is text; conditions need numbers",
+                         "condition：输出“%1”是文本，条件里只能用数值")
+                          .arg(r.output);
+        } else if (r.aggregate.isEmpty() && o->kind != OutputKind::Scalar) {
+            problem = argIn(T2("condition: output '%1' is %2, not a scalar; use an aggregate such as max(%1)",
+                               "condition：输出“%1”是%2，不是标量；请用聚合函数，例如 max(%1)")
+                                .arg(r.output),
+                            kindText(o->kind));
+        } else if (!r.column.isEmpty() && !table) {
+            problem = argIn(T2("condition: output '%1' is %2, not a table, so '%1.%3' has no meaning",
+                               "condition：输出“%1”是%2，不是表格，“%1.%3”没有意义")
+                                .arg(r.output),
+                            kindText(o->kind))
+                          .arg(r.column);
+        } else if (table && r.column.isEmpty()) {
+            problem = argIn(T2("condition: output '%1' is a table; name a column: %2(%1.column) (its columns: %3)",
+                               "condition：输出“%1”是表格，请写出列名：%2(%1.列名)（它的列有：%3）")
+                                .arg(r.output, r.aggregate),
+                            nameList(o->columns));
+        } else if (table && !o->columns.contains(r.column)) {
+            problem = withSuggestion(argIn(T2("condition: table '%1' has no column '%2' (its columns: %3)",
+                                              "condition：表格“%1”没有名为“%2”的列（它的列有：%3）")
+                                               .arg(r.output, r.column),
+                                           nameList(o->columns)),
+                                     r.column, o->columns);
+        }
+        if (!problem.isEmpty()) {
+            error(line, problem);
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+void ChapterVerifier::verifyRunExercise(const Block& b)
+{
+    const ExerciseBlock& ex = b.exercise;
+    if (!canRun(b, ex.run.moduleId)) return;
+    const ModuleSpec* spec = runner.registry().find(ex.run.moduleId);
+    const std::optional<Params> start = validated(spec, ex.run.params);
+    const Condition condition = Condition::parse(ex.run.condition);
+    if (!start || !condition.isValid()) return;  // reported by the loader
+    const int paramsLine = b.lineOf(QStringLiteral("params"));
+    const CheckRunner::OutcomePtr atStart = runAt(*spec, *start, paramsLine, QStringLiteral("params"));
+    if (!atStart->ok || !conditionNamesExist(b, condition, *spec, atStart->outputs)) return;
+    const int conditionLine = b.lineOf(QStringLiteral("condition"));
+    const CheckResult startResult = checkRun(ex, atStart->outputs);
+    if (!startResult.problem.isEmpty()) {
+        error(conditionLine, {QStringLiteral("condition: %1").arg(startResult.problem),
+                              QStringLiteral("condition：%1").arg(startResult.problem)});
+        return;
+    }
+    if (startResult.correct)
+        error(paramsLine, T2("params: the start values already meet the condition (%1; the condition is %2), "
+                             "so a learner who changes nothing is marked right",
+                             "params：初始值已经满足条件（%1；条件是 %2），学生什么都不改也会被判对")
+                              .arg(termValues(condition, atStart->outputs), ex.run.condition));
+    if (ex.run.answerParams.isEmpty()) return;  // reported by the loader
+    const std::optional<Params> answer = validated(spec, overrideAssignments(ex.run.params, ex.run.answerParams));
+    if (!answer) return;  // reported by the loader
+    const int answerLine = b.lineOf(QStringLiteral("answer"));
+    const CheckRunner::OutcomePtr solved = runAt(*spec, *answer, answerLine, QStringLiteral("answer"));
+    if (!solved->ok) return;
+    const CheckResult r = checkRun(ex, solved->outputs);
+    if (!r.problem.isEmpty())
+        error(answerLine,
+              {QStringLiteral("answer: with %1 the condition cannot be evaluated: %2")
+                   .arg(ex.run.answerParams.join(u' '), r.problem),
+               QStringLiteral("answer：用 %1 时无法判断条件：%2").arg(ex.run.answerParams.join(u' '), r.problem)});
+    else if (!r.correct)
+        error(answerLine,
+              T2("answer: with %1 the condition is not met (%2; the condition is %3), "
+                 "so a learner who enters the answer is marked wrong",
+                 "answer：用 %1 时条件不成立（%2；条件是 %3），学生照这个答案填写会被判错")
+                  .arg(ex.run.answerParams.join(u' '), termValues(condition, solved->outputs), ex.run.condition));
+}
+
+}  // namespace
+
+QList<Diagnostic> verifyChapter(const Chapter& chapter, CheckRunner& runner)
+{
+    ChapterVerifier v{chapter, runner, {}};
+    for (const Step& s : chapter.steps)
+        for (const Block& b : s.blocks) {
+            if (chapter.unclosedFenceLine > 0 && b.location.line >= chapter.unclosedFenceLine) continue;
+            if (b.kind == Block::Kind::Run)
+                v.verifyRunBlock(b);
+            else if (b.kind == Block::Kind::Exercise)
+                v.verifyExercise(b);
+        }
+    return v.out;
+}
+
+}  // namespace poslab::lessons

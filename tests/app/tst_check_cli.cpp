@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: Apache-2.0
+// tst_check_cli — `poslab check` as a teacher runs it: problems in the
+// teacher's language (--lang, else the environment's), warnings that fail
+// only with --strict, and the exit statuses (0 clean or warnings only, 2
+// errors, or warnings under --strict).
+#include "run_poslab.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+// A course of one chapter in both languages, `body` after the front matter
+// (lines 1-6; a blank line 7, so the body starts on line 8).
+bool writeCourse(const QString& dir, const QByteArray& body)
+{
+    for (const char* lang : {"en", "zh"}) {
+        if (!QDir(dir).mkpath(QLatin1String(lang))) return false;
+        QFile f(QDir(dir).filePath(QStringLiteral("%1/01-one.md").arg(QLatin1String(lang))));
+        if (!f.open(QIODevice::WriteOnly)) return false;
+        f.write("---\nid: one\ntitle: " + QByteArray(lang) + "\nsummary: S\nminutes: 5\n---\n\n" + body);
+    }
+    return true;
+}
+
+// Only a warning: every option of a multiple-choice exercise is marked correct.
+const QByteArray kWarningOnly = "```exercise all-right\nkind: multiple\nquestion: Q?\noption*: a\noption*: b\n```\n";
+// An error: the condition names an output rope.inv_freq does not have.
+const QByteArray kError =
+    "```exercise wrong-name\nkind: run\nquestion: Q?\nmodule: rope.inv_freq\nparams: head_dim=64\n"
+    "vary: rope_theta 100..1000000 log\ncondition: max(wavelengths) > 100000\nanswer: rope_theta=22000\n```\n";
+
+}  // namespace
+
+class TestCheckCli : public QObject {
+    Q_OBJECT
+
+private slots:
+    void warningsFailOnlyWhenStrict()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(writeCourse(tmp.path(), kWarningOnly));
+        const PoslabRun plain =
+            runPoslab({QStringLiteral("check"), tmp.path(), QStringLiteral("--lang"), QStringLiteral("en")});
+        QCOMPARE(plain.exitCode, 0);
+        QVERIFY2(plain.err.contains("01-one.md:8: warning: every option is marked correct"), plain.err.constData());
+        QVERIFY2(plain.out.contains("no errors, 2 warning(s)"), plain.out.constData());
+
+        const PoslabRun strict = runPoslab({QStringLiteral("check"), QStringLiteral("--strict"), tmp.path()});
+        QCOMPARE(strict.exitCode, 2);
+        QVERIFY2(strict.err.contains("0 error(s) and 2 warning(s)") && strict.err.contains("--strict"),
+                 strict.err.constData());
+    }
+
+    void teachersLanguage()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(writeCourse(tmp.path(), kError));
+        const PoslabRun en = runPoslab({QStringLiteral("check"), tmp.path(), QStringLiteral("--lang=en")});
+        QCOMPARE(en.exitCode, 2);
+        QVERIFY2(en.err.contains("01-one.md:14: condition: 'wavelengths' is not an output of rope.inv_freq"),
+                 en.err.constData());
+        QVERIFY2(en.err.contains("did you mean 'wavelength'?"), en.err.constData());
+
+        const PoslabRun zh =
+            runPoslab({QStringLiteral("check"), tmp.path(), QStringLiteral("--lang"), QStringLiteral("zh")});
+        QCOMPARE(zh.exitCode, 2);
+        const QString err = QString::fromUtf8(zh.err);
+        QVERIFY2(err.contains(QStringLiteral("01-one.md:14: condition：rope.inv_freq 没有名为“wavelengths”的输出")),
+                 zh.err.constData());
+        QVERIFY2(err.contains(QStringLiteral("是不是想写“wavelength”？")), zh.err.constData());
+        QVERIFY2(err.contains(QStringLiteral("个错误")), zh.err.constData());
+
+        // Without --lang: the environment's language, as for every command.
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("LC_ALL"));
+        env.remove(QStringLiteral("LC_MESSAGES"));
+        env.insert(QStringLiteral("LANGUAGE"), QStringLiteral("zh_CN"));
+        env.insert(QStringLiteral("LANG"), QStringLiteral("C.UTF-8"));
+        const PoslabRun fromEnv = runPoslabWith({QStringLiteral("check"), tmp.path()}, env);
+        QCOMPARE(fromEnv.exitCode, 2);
+        QVERIFY2(QString::fromUtf8(fromEnv.err).contains(QStringLiteral("没有名为“wavelengths”的输出")),
+                 fromEnv.err.constData());
+    }
+
+    void helpInBothLanguages()
+    {
+        const PoslabRun en = runPoslab(
+            {QStringLiteral("check"), QStringLiteral("--help"), QStringLiteral("--lang"), QStringLiteral("en")});
+        QCOMPARE(en.exitCode, 0);
+        QVERIFY2(en.out.startsWith("usage: poslab check [DIR] [--course DIR] [--lang en|zh] [--strict]"),
+                 en.out.constData());
+        QVERIFY2(en.out.contains("--strict   warnings count as errors"), en.out.constData());
+        const PoslabRun zh = runPoslab({QStringLiteral("check"), QStringLiteral("-h"), QStringLiteral("--lang=zh")});
+        QCOMPARE(zh.exitCode, 0);
+        const QString out = QString::fromUtf8(zh.out);
+        QVERIFY2(out.startsWith(QStringLiteral("用法：poslab check [目录]")), zh.out.constData());
+        QVERIFY2(out.contains(QStringLiteral("--strict   警告也按错误处理")), zh.out.constData());
+    }
+
+    void cleanCourse()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(writeCourse(tmp.path(), "Text.\n"));
+        const PoslabRun r = runPoslab({QStringLiteral("check"), tmp.path(), QStringLiteral("--strict")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.isEmpty(), r.err.constData());
+        QVERIFY2(r.out.contains("no problems"), r.out.constData());
+        // Options still refused as before.
+        QCOMPARE(runPoslab({QStringLiteral("check"), tmp.path(), QStringLiteral("--stric")}).exitCode, 2);
+        QCOMPARE(runPoslab({QStringLiteral("check"), tmp.path(), QStringLiteral("--lang=fr")}).exitCode, 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCheckCli)
+#include "tst_check_cli.moc"
