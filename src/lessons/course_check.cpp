@@ -314,7 +314,7 @@ void findReferenceRun(const QString& dir, CheckOptions* options, QList<Diagnosti
     if (!folder.exists()) return;
     bool found = false;
     for (const QFileInfo& f : folder.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
-        QString error;
+        Text2 error;
         if (poslab::lab::readRun(f.absoluteFilePath(), &error))
             found = true;
         else

@@ -26,7 +26,7 @@ public:
         : m_oldHome(qgetenv("XDG_DATA_HOME")), m_hadHome(qEnvironmentVariableIsSet("XDG_DATA_HOME"))
     {
         if (!m_dir.isValid()) {
-            m_error = QStringLiteral("cannot create a temporary XDG_DATA_HOME");
+            m_error = poslab::util::Text2::same(QStringLiteral("cannot create a temporary XDG_DATA_HOME"));
             return;
         }
         qputenv("XDG_DATA_HOME", m_dir.path().toUtf8());
@@ -62,7 +62,7 @@ public:
     TemporaryLabRun& operator=(const TemporaryLabRun&) = delete;
 
     bool ok() const { return !m_path.isEmpty(); }
-    QString error() const { return m_error; }
+    QString error() const { return m_error.en; }
     QString path() const { return m_path; }  // the stored run's file
 
 private:
@@ -70,5 +70,5 @@ private:
     QByteArray m_oldHome;
     bool m_hadHome = false;
     QString m_path;
-    QString m_error;
+    poslab::util::Text2 m_error;
 };
