@@ -7,24 +7,17 @@
 
 #include "ui/charts/chart_view.h"
 #include "ui/charts/color_map.h"
-#include "ui/charts/heatmap_chart.h"
 #include "ui/document/fonts.h"
 
-#include <QApplication>
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
 #include <QCategoryAxis>
-#include <QClipboard>
 #include <QCursor>
 #include <QGraphicsLayout>
-#include <QHeaderView>
-#include <QKeyEvent>
 #include <QLegend>
 #include <QLineSeries>
 #include <QLogValueAxis>
-#include <QPainter>
-#include <QScatterSeries>
 #include <QToolTip>
 #include <QValueAxis>
 

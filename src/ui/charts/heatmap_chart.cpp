@@ -176,7 +176,7 @@ void styleHeatmapAxis(QAbstractAxis* a, const QFont& labels, const ChartStyle& s
 }
 
 // Right margin for the colour bar: gap + bar + tick + widest label.
-int colorBarWidth(const HeatmapScale& scale, const ChartStyle& style)
+int colorBarMargin(const HeatmapScale& scale, const ChartStyle& style)
 {
     QFont f = style.font;
     f.setPixelSize(std::max(6, style.pixelSize - 1));
@@ -238,7 +238,7 @@ HeatmapChart::HeatmapChart(const modules::Output& matrix, const ChartSpec& spec,
     m_anchor->attachAxis(ax);
     m_anchor->attachAxis(ay);
 
-    m_colorBarWidth = colorBarWidth(m_scale, style);
+    m_colorBarWidth = colorBarMargin(m_scale, style);
     setMargins(QMargins(4, 6, m_colorBarWidth, 4));
 
     auto* image = new HeatmapImageItem(this);
