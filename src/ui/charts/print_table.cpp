@@ -103,8 +103,8 @@ double measureColumns(const QAbstractItemModel* model, int shown, const QFont& f
 }
 
 // Headers wrap only when the table would not fit with them on one line.
-double measureColumnsToFit(const QAbstractItemModel* model, int shown, const QFont& f, const QFont& fb,
-                           double maxWidth, std::vector<double>& widths)
+double measureColumnsToFit(const QAbstractItemModel* model, int shown, const QFont& f, const QFont& fb, double maxWidth,
+                           std::vector<double>& widths)
 {
     const double oneLine = measureColumns(model, shown, f, fb, false, widths);
     return oneLine <= maxWidth ? oneLine : measureColumns(model, shown, f, fb, true, widths);
