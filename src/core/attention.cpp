@@ -435,6 +435,84 @@ void forward_head(const head_rows& in, int b, int h, int T, int D, const attenti
     }
 }
 
+// Overwriting without a pass of zeros where possible: the first block's
+// products write dk, dv rows [0, kend0) with beta = 0 and each block writes
+// its own dq rows once; only the dk, dv rows no first-block key reaches
+// (causal, T > one block) are zeroed first. With RoPE, dq and dk receive the
+// rotated-back gradients by additions: zeroed first.
+void zero_rows_not_overwritten(float* dq_bh, float* dk_bh, float* dv_bh, int ld, int T, int D, int kend0, bool rope)
+{
+    zero_rows(dv_bh + (std::size_t)kend0 * ld, ld, T - kend0, D);
+    if (rope) {
+        zero_rows(dq_bh, ld, T, D);
+        zero_rows(dk_bh, ld, T, D);
+    } else {
+        zero_rows(dk_bh + (std::size_t)kend0 * ld, ld, T - kend0, D);
+    }
+}
+
+// The q and k that meet in the dot product, and where the gradients w.r.t.
+// them go: the head's own rows, or with RoPE rotated copies in scratch
+// (q_rot, k_rot, dq_rot, dk_rot: (T, D) each, the gradients zeroed) whose
+// gradients rotate back at the end (rotate_gradients_back).
+struct qk_operands {
+    const float* q;
+    const float* k;
+    float* dq;
+    float* dk;
+    int ld;  // rows of q, k, dq, dk
+};
+
+qk_operands backward_operands(const head_rows& in, float* dq_bh, float* dk_bh, int T, int D, const attention_config& c,
+                              float* rot)
+{
+    if (!has_rope(c)) return {in.q, in.k, dq_bh, dk_bh, in.ld};
+    float* q_rot = rot;                           // (T, D)
+    float* k_rot = q_rot + (std::size_t)T * D;    // (T, D)
+    float* dq_rot = k_rot + (std::size_t)T * D;   // (T, D)
+    float* dk_rot = dq_rot + (std::size_t)T * D;  // (T, D)
+    rotated_copy(in.q, in.ld, T, D, c, q_rot);
+    rotated_copy(in.k, in.ld, T, D, c, k_rot);
+    std::memset(dq_rot, 0, sizeof(float) * 2 * T * D);
+    return {q_rot, k_rot, dq_rot, dk_rot, D};
+}
+
+// Query rows i0 .. i0+rows of p (rows, kend), holding scale · q kᵀ, become
+// the forward's probabilities softmax(s + bias), masked: from the forward's
+// (max, 1/sum) of each row when given (one pass), else from scratch.
+void softmax_block_rows(float* p, int i0, int rows, int kend, int T, bool causal, const float* bias_h,
+                        const std::uint8_t* keep_b, const float* stats_bh)
+{
+    for (int r = 0; r < rows; r++) {
+        const int t = i0 + r;
+        float* p_row = p + (std::size_t)r * kend;
+        const int n_valid = causal ? t + 1 : T;
+        const float* bias_row = bias_h ? bias_h + (std::size_t)t * T : nullptr;
+        if (stats_bh) {
+            softmax_row_from_stats(p_row, n_valid, kend, bias_row, keep_b, stats_bh[2 * (std::size_t)t],
+                                   stats_bh[2 * (std::size_t)t + 1]);
+        } else {
+            float row_max;
+            const float sum = softmax_row_unnormalized(p_row, n_valid, kend, bias_row, keep_b, &row_max);
+            scale_row(p_row, kend, sum > 0.0f ? 1.0f / sum : 0.0f);
+        }
+    }
+}
+
+// forward: q_rot = R(t) · q   (rope_rotate_pairs, a rotation per pair)
+// dq += R(t)ᵀ · dq_rot: the same rotation with the sine's sign flipped.
+void rotate_gradients_back(const qk_operands& rot, float* dq_bh, float* dk_bh, int ld, int T, int D,
+                           const attention_config& c)
+{
+    const int R = rotary_dim(c, D);
+    rope_rotate_pairs(rot.dq, T, D, R, c.rope_cos, c.rope_sin, c.rope_pairs, true);
+    rope_rotate_pairs(rot.dk, T, D, R, c.rope_cos, c.rope_sin, c.rope_pairs, true);
+    for (int t = 0; t < T; t++) {
+        add_row(rot.dq + (std::size_t)t * D, D, dq_bh + (std::size_t)t * ld);
+        add_row(rot.dk + (std::size_t)t * D, D, dk_bh + (std::size_t)t * ld);
+    }
+}
+
 // One (b, h) pair of the backward pass: recomputes p block by block, from
 // the forward's row statistics when given (one pass per row), else from
 // scratch. dq, dk, dv have the rows of `in` (same offsets and ld); they are
@@ -450,39 +528,10 @@ void backward_head(const float* dout_bh, int ld_dout,  // (T, D) rows at dout_bh
     float* dp_buf = ws + (std::size_t)qb * T;  // (qb, T)
     const int ld = in.ld;
     const bool rope = has_rope(c);
-    // Overwriting without a pass of zeros where possible: the first block's
-    // products write dk, dv rows [0, kend of block 0) with beta = 0 and each
-    // block writes its own dq rows once; only dk, dv rows no first-block key
-    // reaches (causal, T > one block) are zeroed first. With RoPE, dq and dk
-    // receive the rotated-back gradients by additions: zeroed first.
-    const int kend0 = c.causal ? std::min(qb, T) : T;
-    if (!accumulate) {
-        zero_rows(dv_bh + (std::size_t)kend0 * ld, ld, T - kend0, D);
-        if (rope) {
-            zero_rows(dq_bh, ld, T, D);
-            zero_rows(dk_bh, ld, T, D);
-        } else {
-            zero_rows(dk_bh + (std::size_t)kend0 * ld, ld, T - kend0, D);
-        }
-    }
+    const int kend0 = c.causal ? std::min(qb, T) : T;  // keys the first block reaches
+    if (!accumulate) zero_rows_not_overwritten(dq_bh, dk_bh, dv_bh, ld, T, D, kend0, rope);
     const float beta_dq = accumulate || rope ? 1.0f : 0.0f;
-    const float* qr = in.q;
-    const float* kr = in.k;
-    float* dqr = dq_bh;  // gradients w.r.t. the (rotated) q and k that met in the dot product
-    float* dkr = dk_bh;
-    int ldqk = ld;  // rows of qr, kr, dqr, dkr
-    if (rope) {
-        float* q_rot = dp_buf + (std::size_t)qb * T;  // (T, D)
-        float* k_rot = q_rot + (std::size_t)T * D;    // (T, D)
-        dqr = k_rot + (std::size_t)T * D;             // (T, D)
-        dkr = dqr + (std::size_t)T * D;               // (T, D)
-        rotated_copy(in.q, ld, T, D, c, q_rot);
-        rotated_copy(in.k, ld, T, D, c, k_rot);
-        std::memset(dqr, 0, sizeof(float) * 2 * T * D);
-        qr = q_rot;
-        kr = k_rot;
-        ldqk = D;
-    }
+    const qk_operands op = backward_operands(in, dq_bh, dk_bh, T, D, c, dp_buf + (std::size_t)qb * T);
     const float* bias_h = c.bias ? c.bias + (std::size_t)h * T * T : nullptr;
     const std::uint8_t* keep_b = c.key_padding_mask ? c.key_padding_mask + (std::size_t)b * T : nullptr;
 
@@ -492,22 +541,9 @@ void backward_head(const float* dout_bh, int ld_dout,  // (T, D) rows at dout_bh
         const float beta_kv = accumulate || i0 > 0 ? 1.0f : 0.0f;  // dk, dv rows [0, kend)
         const float* dout_blk = dout_bh + (std::size_t)i0 * ld_dout;
         // Recompute the forward: p = softmax(scale · q kᵀ + bias), masked.
-        matmul_sgemm(MATMUL_N, MATMUL_T, rows, kend, D, scale, qr + (std::size_t)i0 * ldqk, ldqk, kr, ldqk, 0.0f, p_buf,
-                     kend);
-        for (int r = 0; r < rows; r++) {
-            const int t = i0 + r;
-            float* p_row = p_buf + (std::size_t)r * kend;
-            const int n_valid = c.causal ? t + 1 : T;
-            const float* bias_row = bias_h ? bias_h + (std::size_t)t * T : nullptr;
-            if (stats_bh) {
-                softmax_row_from_stats(p_row, n_valid, kend, bias_row, keep_b, stats_bh[2 * (std::size_t)t],
-                                       stats_bh[2 * (std::size_t)t + 1]);
-            } else {
-                float row_max;
-                const float sum = softmax_row_unnormalized(p_row, n_valid, kend, bias_row, keep_b, &row_max);
-                scale_row(p_row, kend, sum > 0.0f ? 1.0f / sum : 0.0f);
-            }
-        }
+        matmul_sgemm(MATMUL_N, MATMUL_T, rows, kend, D, scale, op.q + (std::size_t)i0 * op.ld, op.ld, op.k, op.ld, 0.0f,
+                     p_buf, kend);
+        softmax_block_rows(p_buf, i0, rows, kend, T, c.causal, bias_h, keep_b, stats_bh);
         // forward: out = p · v
         // dv[0:kend] (kend, D) += pᵀ (kend, rows) · dout_blk (rows, D)
         matmul_sgemm(MATMUL_T, MATMUL_N, kend, D, rows, 1.0f, p_buf, kend, dout_blk, ld_dout, beta_kv, dv_bh, ld);
@@ -526,23 +562,13 @@ void backward_head(const float* dout_bh, int ld_dout,  // (T, D) rows at dout_bh
             for (int r = 0; r < rows; r++)
                 add_row(ds + (std::size_t)r * kend, kend, dbias_h + (std::size_t)(i0 + r) * T);
         // dq_blk (rows, D) += scale · ds (rows, kend) · k[0:kend] (kend, D)
-        matmul_sgemm(MATMUL_N, MATMUL_N, rows, D, kend, scale, ds, kend, kr, ldqk, beta_dq,
-                     dqr + (std::size_t)i0 * ldqk, ldqk);
+        matmul_sgemm(MATMUL_N, MATMUL_N, rows, D, kend, scale, ds, kend, op.k, op.ld, beta_dq,
+                     op.dq + (std::size_t)i0 * op.ld, op.ld);
         // dk[0:kend] (kend, D) += scale · dsᵀ (kend, rows) · q_blk (rows, D)
-        matmul_sgemm(MATMUL_T, MATMUL_N, kend, D, rows, scale, ds, kend, qr + (std::size_t)i0 * ldqk, ldqk,
-                     rope ? 1.0f : beta_kv, dkr, ldqk);
+        matmul_sgemm(MATMUL_T, MATMUL_N, kend, D, rows, scale, ds, kend, op.q + (std::size_t)i0 * op.ld, op.ld,
+                     rope ? 1.0f : beta_kv, op.dk, op.ld);
     }
-    if (rope) {
-        // forward: q_rot = R(t) · q   (rope_rotate_pairs, a rotation per pair)
-        // dq += R(t)ᵀ · dq_rot: the same rotation with the sine's sign flipped.
-        const int R = rotary_dim(c, D);
-        rope_rotate_pairs(dqr, T, D, R, c.rope_cos, c.rope_sin, c.rope_pairs, true);
-        rope_rotate_pairs(dkr, T, D, R, c.rope_cos, c.rope_sin, c.rope_pairs, true);
-        for (int t = 0; t < T; t++) {
-            add_row(dqr + (std::size_t)t * D, D, dq_bh + (std::size_t)t * ld);
-            add_row(dkr + (std::size_t)t * D, D, dk_bh + (std::size_t)t * ld);
-        }
-    }
+    if (rope) rotate_gradients_back(op, dq_bh, dk_bh, ld, T, D, c);
 }
 
 // Element (b, h, 0, 0) of a tensor with these strides.

@@ -221,11 +221,87 @@ void rope_validate_scaling(const rope_scaling_params& p)
 
 // ---- the variants ------------------------------------------------------------
 
+namespace {
+
+// YaRN: per pair, a blend of the original frequency (extrapolation) and the
+// frequency divided by s (interpolation), by the ramp over the correction
+// range; attention_factor from mscale.
+rope_frequencies yarn_frequencies(const rope_scaling_params& p, double s, double L0)
+{
+    const int dim = p.dim;
+    const int n = dim / 2;
+    const double b = p.rope_theta;
+    rope_frequencies out;
+    if (p.attention_factor)
+        out.attention_factor = *p.attention_factor;
+    else if (p.mscale != 0 && p.mscale_all_dim != 0)
+        // DeepSeek-V2/V3: the ratio cancels when mscale == mscale_all_dim.
+        out.attention_factor = rope_yarn_get_mscale(s, p.mscale) / rope_yarn_get_mscale(s, p.mscale_all_dim);
+    else
+        out.attention_factor = rope_yarn_get_mscale(s);  // 0.1 ln s + 1 (paper's sqrt(1/t))
+
+    const std::vector<double> extrapolation = rope_default_inv_freq(dim, b);
+    const rope_yarn_range r =
+        rope_yarn_correction_range(effective_beta_fast(p), effective_beta_slow(p), dim, b, L0, p.truncate);
+    const std::vector<double> ramp = rope_yarn_ramp(r.low, r.high, n);
+    out.inv_freq.resize(std::size_t(n));
+    for (int j = 0; j < n; ++j) {
+        // HF names: inv_freq_extrapolation_factor w = 1 − ramp.
+        const double w = 1.0 - ramp[j];
+        const double interpolation = extrapolation[j] / s;
+        out.inv_freq[j] = interpolation * (1.0 - w) + extrapolation[j] * w;
+    }
+    return out;
+}
+
+// LongRoPE: each pair's frequency divided by its own factor, from the short
+// or the long list depending on the length.
+rope_frequencies longrope_frequencies(const rope_scaling_params& p, double s, double L0)
+{
+    rope_frequencies out;
+    if (p.attention_factor)
+        out.attention_factor = *p.attention_factor;
+    else if (s <= 1.0)
+        out.attention_factor = 1.0;
+    else
+        out.attention_factor = std::sqrt(1.0 + std::log(s) / std::log(L0));
+    // HF: `if seq_len and seq_len > original_max_position_embeddings`.
+    const std::vector<double>& ext = (p.seq_len > 0 && double(p.seq_len) > L0) ? p.long_factor : p.short_factor;
+    out.inv_freq = rope_default_inv_freq(p.dim, p.rope_theta);
+    for (int j = 0; j < p.dim / 2; ++j) out.inv_freq[j] /= ext[j];
+    return out;
+}
+
+// Llama 3: long wavelengths divided by s, short ones kept, a smooth blend
+// between (rope_llama3_band_of).
+std::vector<double> llama3_inv_freq(const rope_scaling_params& p, double s, double L0)
+{
+    const int n = p.dim / 2;
+    const std::vector<double> inv = rope_default_inv_freq(p.dim, p.rope_theta);
+    const double lf = p.low_freq_factor, hf = p.high_freq_factor;
+    std::vector<double> out(static_cast<std::size_t>(n));
+    for (int j = 0; j < n; ++j) {
+        const double wavelen = 2.0 * kPi / inv[j];
+        switch (rope_llama3_band_of(wavelen, L0, lf, hf)) {
+            case ROPE_LLAMA3_KEEP: out[j] = inv[j]; break;
+            case ROPE_LLAMA3_DIVIDE: out[j] = inv[j] / s; break;
+            case ROPE_LLAMA3_SMOOTH: {
+                // g runs from 0 at λ = L0/lf to 1 at λ = L0/hf.
+                const double g = (L0 / wavelen - lf) / (hf - lf);
+                out[j] = (1.0 - g) * inv[j] / s + g * inv[j];
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
 rope_frequencies rope_compute_frequencies(const rope_scaling_params& p)
 {
     rope_validate_scaling(p);
     const int dim = p.dim;
-    const int n = dim / 2;
     const double b = p.rope_theta;
     const double s = effective_factor(p);
     const double L0 = effective_original(p);
@@ -248,62 +324,9 @@ rope_frequencies rope_compute_frequencies(const rope_scaling_params& p)
                 rope_default_inv_freq(dim, rope_dynamic_base(b, s, p.seq_len, p.max_position_embeddings, dim));
             break;
 
-        case ROPE_SCALING_YARN: {
-            if (p.attention_factor)
-                out.attention_factor = *p.attention_factor;
-            else if (p.mscale != 0 && p.mscale_all_dim != 0)
-                // DeepSeek-V2/V3: the ratio cancels when mscale == mscale_all_dim.
-                out.attention_factor = rope_yarn_get_mscale(s, p.mscale) / rope_yarn_get_mscale(s, p.mscale_all_dim);
-            else
-                out.attention_factor = rope_yarn_get_mscale(s);  // 0.1 ln s + 1 (paper's sqrt(1/t))
-
-            const std::vector<double> extrapolation = rope_default_inv_freq(dim, b);
-            const rope_yarn_range r =
-                rope_yarn_correction_range(effective_beta_fast(p), effective_beta_slow(p), dim, b, L0, p.truncate);
-            const std::vector<double> ramp = rope_yarn_ramp(r.low, r.high, n);
-            out.inv_freq.resize(std::size_t(n));
-            for (int j = 0; j < n; ++j) {
-                // HF names: inv_freq_extrapolation_factor w = 1 − ramp.
-                const double w = 1.0 - ramp[j];
-                const double interpolation = extrapolation[j] / s;
-                out.inv_freq[j] = interpolation * (1.0 - w) + extrapolation[j] * w;
-            }
-            break;
-        }
-
-        case ROPE_SCALING_LONGROPE: {
-            if (p.attention_factor)
-                out.attention_factor = *p.attention_factor;
-            else if (s <= 1.0)
-                out.attention_factor = 1.0;
-            else
-                out.attention_factor = std::sqrt(1.0 + std::log(s) / std::log(L0));
-            // HF: `if seq_len and seq_len > original_max_position_embeddings`.
-            const std::vector<double>& ext = (p.seq_len > 0 && double(p.seq_len) > L0) ? p.long_factor : p.short_factor;
-            out.inv_freq = rope_default_inv_freq(dim, b);
-            for (int j = 0; j < n; ++j) out.inv_freq[j] /= ext[j];
-            break;
-        }
-
-        case ROPE_SCALING_LLAMA3: {
-            const std::vector<double> inv = rope_default_inv_freq(dim, b);
-            const double lf = p.low_freq_factor, hf = p.high_freq_factor;
-            out.inv_freq.resize(std::size_t(n));
-            for (int j = 0; j < n; ++j) {
-                const double wavelen = 2.0 * kPi / inv[j];
-                switch (rope_llama3_band_of(wavelen, L0, lf, hf)) {
-                    case ROPE_LLAMA3_KEEP: out.inv_freq[j] = inv[j]; break;
-                    case ROPE_LLAMA3_DIVIDE: out.inv_freq[j] = inv[j] / s; break;
-                    case ROPE_LLAMA3_SMOOTH: {
-                        // g runs from 0 at λ = L0/lf to 1 at λ = L0/hf.
-                        const double g = (L0 / wavelen - lf) / (hf - lf);
-                        out.inv_freq[j] = (1.0 - g) * inv[j] / s + g * inv[j];
-                        break;
-                    }
-                }
-            }
-            break;
-        }
+        case ROPE_SCALING_YARN: out = yarn_frequencies(p, s, L0); break;
+        case ROPE_SCALING_LONGROPE: out = longrope_frequencies(p, s, L0); break;
+        case ROPE_SCALING_LLAMA3: out.inv_freq = llama3_inv_freq(p, s, L0); break;
     }
     return out;
 }

@@ -484,7 +484,20 @@ void lm_model::reserve_activations(int B, int T)
     sz(losses_, N);
 }
 
-double lm_model::forward(const int* tokens, const int* targets, int B, int T, bool for_backward)
+// What prepare_positions built, for attention: a bias (T5, ALiBi) or RoPE's
+// cos and sin tables.
+attention_position lm_model::positions() const
+{
+    attention_position pos;
+    if (!bias_.empty()) pos.bias = bias_.data();
+    if (!rope_cos_.empty()) {
+        pos.rope_cos = rope_cos_.data();
+        pos.rope_sin = rope_sin_.data();
+    }
+    return pos;
+}
+
+void lm_model::check_forward_inputs(const int* tokens, int B, int T) const
 {
     require(B >= 1 && T >= 1, "lm_model::forward: B and T must be >= 1, got B = ", B, ", T = ", T);
     require(tokens != nullptr, "lm_model::forward: tokens is null");
@@ -493,24 +506,25 @@ double lm_model::forward(const int* tokens, const int* targets, int B, int T, bo
                          " rows (the training context); " + "a sequence of length " + std::to_string(T) +
                          " has positions it never learned. Evaluate at T <= " + std::to_string(config_.context) +
                          " or extend the table first (not implemented yet)");
-    const int C = config_.d_model, H = config_.n_heads, V = config_.vocab_size;
-    const int L = config_.n_layers;
-    const int N = B * T;
     require((long long)B * T <= std::numeric_limits<int>::max() / 4, "lm_model::forward: B·T is too large");
-    have_targets_ = false;
-    B_ = 0;
-    T_ = 0;
-    reserve_activations(B, T);
-    prepare_positions(T);
-    tokens_.assign(tokens, tokens + N);
-    if (targets) {
-        targets_.assign(targets, targets + N);
-        for (int n = 0; n < N; n++)  // (the message is built only for a bad target)
-            if (targets[n] < 0 || targets[n] >= V)
-                throw core_error("lm_model::forward: target " + std::to_string(targets[n]) + " at index " +
-                                 std::to_string(n) + " is outside the vocabulary [0, " + std::to_string(V) + ")");
-    }
+}
 
+// targets_ = targets (N), each checked against the vocabulary.
+void lm_model::store_targets(const int* targets, int N)
+{
+    const int V = config_.vocab_size;
+    targets_.assign(targets, targets + N);
+    for (int n = 0; n < N; n++)  // (the message is built only for a bad target)
+        if (targets[n] < 0 || targets[n] >= V)
+            throw core_error("lm_model::forward: target " + std::to_string(targets[n]) + " at index " +
+                             std::to_string(n) + " is outside the vocabulary [0, " + std::to_string(V) + ")");
+}
+
+// encoded_ (B, T, C) = wte[tokens] (+ positions); for T5, bias_ (H, T, T)
+// from the table.
+void lm_model::encode_tokens(const int* tokens, int B, int T)
+{
+    const int C = config_.d_model, H = config_.n_heads, V = config_.vocab_size;
     const float* wte = params_.data() + param("wte").offset;
     // x = wte[tokens] (+ positions)
     embedding_forward(tokens, wte, B, T, C, V, encoded_.data());
@@ -523,38 +537,59 @@ double lm_model::forward(const int* tokens, const int* targets, int B, int T, bo
     if (config_.position == LM_POSITION_T5_BIAS)
         t5_bias_forward(buckets_.data(), params_.data() + param("t5.rel_bias").offset, T, T, H, config_.t5_num_buckets,
                         bias_.data());
-    attention_position pos;
-    if (!bias_.empty()) pos.bias = bias_.data();
-    if (!rope_cos_.empty()) {
-        pos.rope_cos = rope_cos_.data();
-        pos.rope_sin = rope_sin_.data();
-    }
+}
 
+// Transformer block l: res3 = res2 + MLP(LN2(res2)), res2 = x + attn(LN1(x)),
+// x the block below's res3 (or encoded_). keep_gelu_grad: leave gelu'(fch)
+// in fch for the backward pass.
+void lm_model::block_forward(int l, int B, int T, const attention_position& pos, bool keep_gelu_grad)
+{
+    const int C = config_.d_model, H = config_.n_heads;
+    const int N = B * T;
     const std::size_t NC = (std::size_t)N * C;
     const int nt = config_.num_threads;
-    for (int l = 0; l < L; l++) {
-        layer_params p = layer(l);
-        layer_acts& a = *layers_[l];
-        const float* x = l == 0 ? encoded_.data() : layers_[l - 1]->res3.data();
-        layernorm_forward_mt(nt, x, p.ln1_w, p.ln1_b, N, C, a.ln1.data(), a.ln1_mean.data(), a.ln1_rstd.data());
-        // res2 = x + attn(ln1)   (the block adds its output to x)
-        attention_block_forward(a.ln1.data(), p.qkv_w, p.qkv_b, p.proj_w, p.proj_b, B, T, C, H, pos,
-                                config_.num_threads, a.att, att_scratch_, a.res2.data(), x);
-        layernorm_forward_mt(nt, a.res2.data(), p.ln2_w, p.ln2_b, N, C, a.ln2.data(), a.ln2_mean.data(),
-                             a.ln2_rstd.data());
-        if (targets && for_backward) {
-            // fch = ln2 · W_fcᵀ, then + b_fc inside the GELU pass, which also
-            // keeps gelu'(fch) in fch's place for the backward pass
-            linear_forward_mt(nt, a.ln2.data(), p.fc_w, nullptr, N, C, 4 * C, a.fch.data());
-            bias_gelu_forward_keep_grad_mt(nt, a.fch.data(), p.fc_b, (std::size_t)N, 4 * C, a.fch_gelu.data());
-        } else {
-            linear_forward_mt(nt, a.ln2.data(), p.fc_w, p.fc_b, N, C, 4 * C, a.fch.data());
-            gelu_forward_mt(nt, a.fch.data(), NC * 4, a.fch_gelu.data());
-        }
-        // res3 = res2 + gelu(fch) · W_fcprojᵀ + b
-        linear_forward_mt(nt, a.fch_gelu.data(), p.fcproj_w, p.fcproj_b, N, 4 * C, C, a.res3.data(), a.res2.data());
+    layer_params p = layer(l);
+    layer_acts& a = *layers_[l];
+    const float* x = l == 0 ? encoded_.data() : layers_[l - 1]->res3.data();
+    layernorm_forward_mt(nt, x, p.ln1_w, p.ln1_b, N, C, a.ln1.data(), a.ln1_mean.data(), a.ln1_rstd.data());
+    // res2 = x + attn(ln1)   (the block adds its output to x)
+    attention_block_forward(a.ln1.data(), p.qkv_w, p.qkv_b, p.proj_w, p.proj_b, B, T, C, H, pos, config_.num_threads,
+                            a.att, att_scratch_, a.res2.data(), x);
+    layernorm_forward_mt(nt, a.res2.data(), p.ln2_w, p.ln2_b, N, C, a.ln2.data(), a.ln2_mean.data(), a.ln2_rstd.data());
+    if (keep_gelu_grad) {
+        // fch = ln2 · W_fcᵀ, then + b_fc inside the GELU pass, which also
+        // keeps gelu'(fch) in fch's place for the backward pass
+        linear_forward_mt(nt, a.ln2.data(), p.fc_w, nullptr, N, C, 4 * C, a.fch.data());
+        bias_gelu_forward_keep_grad_mt(nt, a.fch.data(), p.fc_b, (std::size_t)N, 4 * C, a.fch_gelu.data());
+    } else {
+        linear_forward_mt(nt, a.ln2.data(), p.fc_w, p.fc_b, N, C, 4 * C, a.fch.data());
+        gelu_forward_mt(nt, a.fch.data(), NC * 4, a.fch_gelu.data());
     }
+    // res3 = res2 + gelu(fch) · W_fcprojᵀ + b
+    linear_forward_mt(nt, a.fch_gelu.data(), p.fcproj_w, p.fcproj_b, N, 4 * C, C, a.res3.data(), a.res2.data());
+}
+
+double lm_model::forward(const int* tokens, const int* targets, int B, int T, bool for_backward)
+{
+    check_forward_inputs(tokens, B, T);
+    const int C = config_.d_model, V = config_.vocab_size;
+    const int L = config_.n_layers;
+    const int N = B * T;
+    have_targets_ = false;
+    B_ = 0;
+    T_ = 0;
+    reserve_activations(B, T);
+    prepare_positions(T);
+    tokens_.assign(tokens, tokens + N);
+    if (targets) store_targets(targets, N);
+
+    encode_tokens(tokens, B, T);
+    const attention_position pos = positions();
+    for (int l = 0; l < L; l++) block_forward(l, B, T, pos, targets && for_backward);
+
+    const int nt = config_.num_threads;
     const float* xl = layers_[L - 1]->res3.data();
+    const float* wte = params_.data() + param("wte").offset;
     const float* lnf_w = params_.data() + param("ln_f.weight").offset;
     const float* lnf_b = params_.data() + param("ln_f.bias").offset;
     layernorm_forward_mt(nt, xl, lnf_w, lnf_b, N, C, lnf_.data(), lnf_mean_.data(), lnf_rstd_.data());
@@ -579,15 +614,12 @@ void lm_model::zero_grad()
     std::fill(grads_.begin(), grads_.end(), 0.0f);
 }
 
-void lm_model::backward()
+// Sizes the backward pass's buffers; zeroes those it accumulates into.
+void lm_model::reserve_backward_scratch()
 {
-    require(have_targets_, "lm_model::backward: call forward() with targets (and for_backward) first");
-    const int B = B_, T = T_;
+    const int N = B_ * T_;
     const int C = config_.d_model, H = config_.n_heads, V = config_.vocab_size;
-    const int L = config_.n_layers;
-    const int N = B * T;
     const std::size_t NC = (std::size_t)N * C;
-    const int nt = config_.num_threads;
     // dres, dln (2C), dfch (4C), attention's gradients (4C), dlogits (V)
     require_elements({(std::size_t)N, 10 * (std::size_t)C + V}, sizeof(float),
                      "language model backward scratch (about (10·C + V)·B·T floats)");
@@ -602,15 +634,17 @@ void lm_model::backward()
     size_only(dln_, NC);
     size_only(dfch_, NC * 4);
     dlogits_.assign((std::size_t)N * V, 0.0f);
-    const bool t5 = config_.position == LM_POSITION_T5_BIAS;
-    if (t5) dbias_.assign((std::size_t)H * T * T, 0.0f);
-    attention_position pos;
-    if (!bias_.empty()) pos.bias = bias_.data();
-    if (!rope_cos_.empty()) {
-        pos.rope_cos = rope_cos_.data();
-        pos.rope_sin = rope_sin_.data();
-    }
+    if (config_.position == LM_POSITION_T5_BIAS) dbias_.assign((std::size_t)H * T_ * T_, 0.0f);
+}
 
+// The loss back through the tied LM head and LN_f: dres_ becomes d res3 of
+// the last block.
+void lm_model::head_backward()
+{
+    const int N = B_ * T_;
+    const int C = config_.d_model, V = config_.vocab_size;
+    const int L = config_.n_layers;
+    const int nt = config_.num_threads;
     const float* wte = params_.data() + param("wte").offset;
     float* dwte = grads_.data() + param("wte").offset;
     // loss = mean_n −log softmax(logits[n])[target[n]]
@@ -624,45 +658,71 @@ void lm_model::backward()
     layernorm_backward_mt(nt, dln_.data(), xl, params_.data() + param("ln_f.weight").offset, lnf_mean_.data(),
                           lnf_rstd_.data(), N, C, dres_.data(), grads_.data() + param("ln_f.weight").offset,
                           grads_.data() + param("ln_f.bias").offset, layer(L - 1).dfcproj_b);
+}
 
-    for (int l = L - 1; l >= 0; l--) {
-        layer_params p = layer(l);
-        layer_acts& a = *layers_[l];
-        const float* x = l == 0 ? encoded_.data() : layers_[l - 1]->res3.data();
-        // res3 = res2 + fcproj: both receive dres (dres_ keeps flowing as d res2)
-        // fcproj = gelu(fch) · W_fcprojᵀ + b
-        // (d gelu(fch) = dres · W_fcproj overwrites dfch_; the weight gradient
-        // accumulates; the bias gradient, Σ_n dres, was added by the
-        // LayerNorm backward pass that produced dres)
-        linear_backward_mt(nt, dres_.data(), a.fch_gelu.data(), p.fcproj_w, N, 4 * C, C, dfch_.data(), 0.0f,
-                           p.dfcproj_w, nullptr);
-        // fch_gelu = gelu(fch): d fch = d gelu(fch) · gelu'(fch), in place
-        // (the forward pass left gelu'(fch) in a.fch)
-        gelu_backward_stored_mt(nt, dfch_.data(), a.fch.data(), NC * 4, dfch_.data());
-        // fch = ln2 · W_fcᵀ + b
-        linear_backward_mt(nt, dfch_.data(), a.ln2.data(), p.fc_w, N, C, 4 * C, dln_.data(), 0.0f, p.dfc_w, p.dfc_b);
-        // ln2 = LN(res2); dres becomes d res2, whose row sum is the attention
-        // projection's bias gradient (summed in the same pass)
-        layernorm_backward_mt(nt, dln_.data(), a.res2.data(), p.ln2_w, a.ln2_mean.data(), a.ln2_rstd.data(), N, C,
-                              dres_.data(), p.dln2_w, p.dln2_b, p.dproj_b);
-        // res2 = x + attn(ln1): dres is now d res2, which both receive
-        std::fill(dln_.begin(), dln_.end(), 0.0f);
-        attention_block_backward(dres_.data(), a.ln1.data(), p.qkv_w, p.proj_w, B, T, C, H, pos, config_.num_threads,
-                                 a.att, att_scratch_, dln_.data(), p.dqkv_w, p.dqkv_b, p.dproj_w, nullptr,
-                                 t5 ? dbias_.data() : nullptr);
-        // ln1 = LN(x); dres becomes d x = d res3 of the layer below, whose row
-        // sum is that layer's fcproj bias gradient
-        layernorm_backward_mt(nt, dln_.data(), x, p.ln1_w, a.ln1_mean.data(), a.ln1_rstd.data(), N, C, dres_.data(),
-                              p.dln1_w, p.dln1_b, l > 0 ? layer(l - 1).dfcproj_b : nullptr);
-    }
-    // dres_ is now d encoded.  encoded = wte[tokens] (+ wpe[t])
-    embedding_backward(dres_.data(), tokens_.data(), B, T, C, V, dwte);
+// Transformer block l backward (block_forward read bottom-up): dres_ goes
+// in as d res3 and comes out as d x, the block below's d res3.
+void lm_model::block_backward(int l, const attention_position& pos)
+{
+    const int B = B_, T = T_;
+    const int C = config_.d_model, H = config_.n_heads;
+    const int N = B * T;
+    const std::size_t NC = (std::size_t)N * C;
+    const int nt = config_.num_threads;
+    const bool t5 = config_.position == LM_POSITION_T5_BIAS;
+    layer_params p = layer(l);
+    layer_acts& a = *layers_[l];
+    const float* x = l == 0 ? encoded_.data() : layers_[l - 1]->res3.data();
+    // res3 = res2 + fcproj: both receive dres (dres_ keeps flowing as d res2)
+    // fcproj = gelu(fch) · W_fcprojᵀ + b
+    // (d gelu(fch) = dres · W_fcproj overwrites dfch_; the weight gradient
+    // accumulates; the bias gradient, Σ_n dres, was added by the
+    // LayerNorm backward pass that produced dres)
+    linear_backward_mt(nt, dres_.data(), a.fch_gelu.data(), p.fcproj_w, N, 4 * C, C, dfch_.data(), 0.0f, p.dfcproj_w,
+                       nullptr);
+    // fch_gelu = gelu(fch): d fch = d gelu(fch) · gelu'(fch), in place
+    // (the forward pass left gelu'(fch) in a.fch)
+    gelu_backward_stored_mt(nt, dfch_.data(), a.fch.data(), NC * 4, dfch_.data());
+    // fch = ln2 · W_fcᵀ + b
+    linear_backward_mt(nt, dfch_.data(), a.ln2.data(), p.fc_w, N, C, 4 * C, dln_.data(), 0.0f, p.dfc_w, p.dfc_b);
+    // ln2 = LN(res2); dres becomes d res2, whose row sum is the attention
+    // projection's bias gradient (summed in the same pass)
+    layernorm_backward_mt(nt, dln_.data(), a.res2.data(), p.ln2_w, a.ln2_mean.data(), a.ln2_rstd.data(), N, C,
+                          dres_.data(), p.dln2_w, p.dln2_b, p.dproj_b);
+    // res2 = x + attn(ln1): dres is now d res2, which both receive
+    std::fill(dln_.begin(), dln_.end(), 0.0f);
+    attention_block_backward(dres_.data(), a.ln1.data(), p.qkv_w, p.proj_w, B, T, C, H, pos, config_.num_threads, a.att,
+                             att_scratch_, dln_.data(), p.dqkv_w, p.dqkv_b, p.dproj_w, nullptr,
+                             t5 ? dbias_.data() : nullptr);
+    // ln1 = LN(x); dres becomes d x = d res3 of the layer below, whose row
+    // sum is that layer's fcproj bias gradient
+    layernorm_backward_mt(nt, dln_.data(), x, p.ln1_w, a.ln1_mean.data(), a.ln1_rstd.data(), N, C, dres_.data(),
+                          p.dln1_w, p.dln1_b, l > 0 ? layer(l - 1).dfcproj_b : nullptr);
+}
+
+// dres_ (d encoded) into the token embedding and the position parameters.
+void lm_model::encoding_backward()
+{
+    const int B = B_, T = T_;
+    const int C = config_.d_model, H = config_.n_heads, V = config_.vocab_size;
+    // encoded = wte[tokens] (+ wpe[t])
+    embedding_backward(dres_.data(), tokens_.data(), B, T, C, V, grads_.data() + param("wte").offset);
     if (config_.position == LM_POSITION_LEARNED)
         learned_backward(dres_.data(), B, T, C, config_.context, grads_.data() + param("wpe").offset, nullptr);
     // bias[h, i, j] = table[bucket[i, j], h], shared by all layers
-    if (t5)
+    if (config_.position == LM_POSITION_T5_BIAS)
         t5_bias_backward(dbias_.data(), buckets_.data(), T, T, H, config_.t5_num_buckets,
                          grads_.data() + param("t5.rel_bias").offset);
+}
+
+void lm_model::backward()
+{
+    require(have_targets_, "lm_model::backward: call forward() with targets (and for_backward) first");
+    reserve_backward_scratch();
+    head_backward();
+    const attention_position pos = positions();
+    for (int l = config_.n_layers - 1; l >= 0; l--) block_backward(l, pos);
+    encoding_backward();
 }
 
 lm_train_result lm_model::train_step(const int* tokens, const int* targets, int B, int T, float lr,

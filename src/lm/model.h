@@ -205,6 +205,16 @@ private:
     layer_params layer(int l);
     void prepare_positions(int T);
     void reserve_activations(int B, int T);
+    attention_position positions() const;
+    // the steps of forward() and backward(), in order
+    void check_forward_inputs(const int* tokens, int B, int T) const;
+    void store_targets(const int* targets, int N);
+    void encode_tokens(const int* tokens, int B, int T);
+    void block_forward(int l, int B, int T, const attention_position& pos, bool keep_gelu_grad);
+    void reserve_backward_scratch();
+    void head_backward();
+    void block_backward(int l, const attention_position& pos);
+    void encoding_backward();
 
     lm_config config_;
     std::vector<lm_param_info> layout_;

@@ -67,33 +67,60 @@ struct Candidate {
     std::vector<double> samples;    // ms per call
 };
 
-std::vector<Output> runPeCost(const Params& p, const RunContext& ctx)
+// What the timed forwards read, built before any timing: random q, k, v and
+// x (B = 1), one workspace, and each encoding's tables and attention config.
+// The candidates' forward functions refer into it, so it stays in place
+// while they run.
+struct PeCostBench {
+    int T = 0, D = 0, H = 0;
+    std::vector<float> q, k, v, out;  // (H, T, D)
+    std::vector<float> x;             // (T, C), C = H·D
+    attention_config base, with_rope, with_alibi, with_t5;
+    attention_workspace ws;             // shared: every encoding has the same or a smaller need than rope
+    std::vector<float> cos_tp, sin_tp;  // (T, D/2) rope
+    std::vector<float> pe, learned;     // (T, C) sinusoidal, learned
+    std::vector<float> alibi, t5;       // (H, T, T) biases
+    std::vector<int> buckets;           // (T, T) T5
+    std::vector<float> t5_table;        // (32, H)
+
+    void attend(const attention_config& cfg)
+    {
+        attention_forward(q.data(), k.data(), v.data(), 1, H, T, D, cfg, ws, out.data(), nullptr);
+    }
+};
+
+// Allocates every buffer, fills q, k, v, x from gen, and points each config
+// at its tables (filled by peCostCandidates, which times their setup).
+void prepareBench(PeCostBench& b, rng& gen, bool causal, int threads)
 {
-    const int T = int(p.getInt(QStringLiteral("seq_len")));
-    const int D = int(p.getInt(QStringLiteral("head_dim")));
-    const int H = int(p.getInt(QStringLiteral("heads")));
-    const bool causal = p.getBool(QStringLiteral("causal"));
-    const int repeats = int(p.getInt(QStringLiteral("repeats")));
-    const int threads = int(p.getInt(QStringLiteral("threads")));
-    const int C = H * D;
+    const int T = b.T, D = b.D, H = b.H, C = H * D;
     const std::size_t n = (std::size_t)H * T * D;
-    // The largest buffers are the two (H, T, T) biases: check before allocating.
-    require_elements({2, (std::size_t)H, (std::size_t)T, (std::size_t)T}, sizeof(float), "bench.pe_cost biases");
+    b.q.resize(n), b.k.resize(n), b.v.resize(n), b.out.resize(n), b.x.resize((std::size_t)T * C);
+    for (auto* buf : {&b.q, &b.k, &b.v, &b.x}) fill_normal(buf->data(), buf->size(), 0.0f, 1.0f, gen);
+    b.base.causal = causal;
+    b.base.num_threads = threads;
+    b.with_rope = b.base;
+    b.cos_tp.resize((std::size_t)T * (D / 2));
+    b.sin_tp.resize(b.cos_tp.size());
+    b.with_rope.rope_cos = b.cos_tp.data();
+    b.with_rope.rope_sin = b.sin_tp.data();
+    attention_workspace_reserve(b.ws, 1, H, T, D, b.with_rope, false);
+    b.pe.resize((std::size_t)T * C);
+    b.learned.resize((std::size_t)T * C);
+    b.alibi.resize((std::size_t)H * T * T);
+    b.t5.resize((std::size_t)H * T * T);
+    b.with_alibi = b.base;
+    b.with_t5 = b.base;
+    b.with_alibi.bias = b.alibi.data();
+    b.with_t5.bias = b.t5.data();
+    b.buckets.resize((std::size_t)T * T);
+    b.t5_table.resize((std::size_t)32 * H);
+}
 
-    rng gen(2024);
-    std::vector<float> q(n), k(n), v(n), out(n), x((std::size_t)T * C);
-    for (auto* b : {&q, &k, &v, &x}) fill_normal(b->data(), b->size(), 0.0f, 1.0f, gen);
-
-    attention_config base;
-    base.causal = causal;
-    base.num_threads = threads;
-    attention_workspace ws;  // shared: every encoding has the same or a smaller need than rope
-    attention_config with_rope = base;
-    std::vector<float> cos_tp((std::size_t)T * (D / 2)), sin_tp(cos_tp.size());
-    with_rope.rope_cos = cos_tp.data();
-    with_rope.rope_sin = sin_tp.data();
-    attention_workspace_reserve(ws, 1, H, T, D, with_rope, false);
-
+// One candidate per encoding, its tables built (and that setup timed) here.
+std::vector<Candidate> peCostCandidates(PeCostBench& b, rng& gen, bool causal)
+{
+    const int T = b.T, D = b.D, H = b.H, C = H * D;
     std::vector<Candidate> cands;
     auto add = [&](const char* name, const char* work, double setup_ms, std::function<void()> forward) {
         Candidate c;
@@ -103,27 +130,22 @@ std::vector<Output> runPeCost(const Params& p, const RunContext& ctx)
         c.forward = std::move(forward);
         cands.push_back(std::move(c));
     };
-    auto attend = [&](const attention_config& cfg) {
-        attention_forward(q.data(), k.data(), v.data(), 1, H, T, D, cfg, ws, out.data(), nullptr);
-    };
 
-    add("none", "—", 0.0, [&] { attend(base); });
-
-    std::vector<float> pe((std::size_t)T * C), learned((std::size_t)T * C);
+    add("none", "—", 0.0, [&b] { b.attend(b.base); });
     {
         auto t0 = Clock::now();
-        sinusoidal_table(T, C, 10000.0, sinusoidal_layout_interleaved, 0.0, pe.data());
-        add("sinusoidal", "x += PE over (T, C)", msSince(t0), [&] {
-            sinusoidal_add(pe.data(), 1.0f, 1, T, C, x.data());
-            attend(base);
+        sinusoidal_table(T, C, 10000.0, sinusoidal_layout_interleaved, 0.0, b.pe.data());
+        add("sinusoidal", "x += PE over (T, C)", msSince(t0), [&b, T, C] {
+            sinusoidal_add(b.pe.data(), 1.0f, 1, T, C, b.x.data());
+            b.attend(b.base);
         });
     }
     {
         auto t0 = Clock::now();
-        learned_init(T, C, 7, learned.data());
-        add("learned", "x += P[t] over (T, C)", msSince(t0), [&] {
-            learned_forward(x.data(), learned.data(), 1, T, C, T, x.data());
-            attend(base);
+        learned_init(T, C, 7, b.learned.data());
+        add("learned", "x += P[t] over (T, C)", msSince(t0), [&b, T, C] {
+            learned_forward(b.x.data(), b.learned.data(), 1, T, C, T, b.x.data());
+            b.attend(b.base);
         });
     }
     {
@@ -131,34 +153,33 @@ std::vector<Output> runPeCost(const Params& p, const RunContext& ctx)
         const std::vector<double> inv = rope_default_inv_freq(D, 10000.0);
         std::vector<float> inv_f(inv.begin(), inv.end()), pos(T);
         std::iota(pos.begin(), pos.end(), 0.0f);
-        rope_build_cos_sin(inv_f.data(), D / 2, pos.data(), T, 1.0f, cos_tp.data(), sin_tp.data());
-        add("rope", "rotate q, k (H, T, D) inside attention", msSince(t0), [&] { attend(with_rope); });
+        rope_build_cos_sin(inv_f.data(), D / 2, pos.data(), T, 1.0f, b.cos_tp.data(), b.sin_tp.data());
+        add("rope", "rotate q, k (H, T, D) inside attention", msSince(t0), [&b] { b.attend(b.with_rope); });
     }
-    std::vector<float> alibi((std::size_t)H * T * T), t5((std::size_t)H * T * T);
-    attention_config with_alibi = base, with_t5 = base;
-    with_alibi.bias = alibi.data();
-    with_t5.bias = t5.data();
     {
         auto t0 = Clock::now();
         std::vector<float> slopes(H);
         alibi_slopes(H, slopes.data());
-        alibi_bias(slopes.data(), H, T, T, 0, causal ? alibi_causal : alibi_symmetric, alibi.data());
-        add("alibi", "read bias (H, T, T) in the softmax", msSince(t0), [&] { attend(with_alibi); });
+        alibi_bias(slopes.data(), H, T, T, 0, causal ? alibi_causal : alibi_symmetric, b.alibi.data());
+        add("alibi", "read bias (H, T, T) in the softmax", msSince(t0), [&b] { b.attend(b.with_alibi); });
     }
-    std::vector<int> buckets((std::size_t)T * T);
-    std::vector<float> t5_table((std::size_t)32 * H);
-    fill_normal(t5_table.data(), t5_table.size(), 0.0f, 1.0f, gen);
+    fill_normal(b.t5_table.data(), b.t5_table.size(), 0.0f, 1.0f, gen);
     {
         auto t0 = Clock::now();
-        t5_bucket_matrix(T, T, !causal, 32, 128, 0, buckets.data());
-        add("t5", "gather bias (H, T, T) from the table, then read it", msSince(t0), [&] {
-            t5_bias_forward(buckets.data(), t5_table.data(), T, T, H, 32, t5.data());
-            attend(with_t5);
+        t5_bucket_matrix(T, T, !causal, 32, 128, 0, b.buckets.data());
+        add("t5", "gather bias (H, T, T) from the table, then read it", msSince(t0), [&b, T, H] {
+            t5_bias_forward(b.buckets.data(), b.t5_table.data(), T, T, H, 32, b.t5.data());
+            b.attend(b.with_t5);
         });
     }
+    return cands;
+}
 
-    // Warm up (page faults, caches), then size the samples: time the calls
-    // that fit in 1 ms and take as many as last ~2 ms (at least 1, at most 1000).
+// Warm up (page faults, caches), then size the samples: time the calls
+// that fit in 1 ms and take as many as last ~2 ms (at least 1, at most 1000).
+// Then `repeats` rounds of one sample per candidate, interleaved.
+void timeCandidates(std::vector<Candidate>& cands, int repeats, const RunContext& ctx)
+{
     for (auto& c : cands) {
         ctx.throwIfCancelled();
         c.forward();
@@ -179,7 +200,11 @@ std::vector<Output> runPeCost(const Params& p, const RunContext& ctx)
             c.samples.push_back(msSince(t0) / c.calls);
         }
     }
+}
 
+// The cost table and series, each encoding against the first (none).
+std::vector<Output> peCostOutputs(const std::vector<Candidate>& cands, const Params& p)
+{
     const double baseline = median(cands[0].samples);
     std::vector<QVariantList> rows;
     std::vector<double> xs, overhead_pct, relative_min;
@@ -211,13 +236,30 @@ std::vector<Output> runPeCost(const Params& p, const RunContext& ctx)
         QStringLiteral("setup"),
         QStringLiteral("B=1 H=%1 T=%2 D=%3 causal=%4 threads=%5, median of %6 samples per encoding (interleaved), "
                        "each sample the mean of enough calls to last ~2 ms")
-            .arg(H)
-            .arg(T)
-            .arg(D)
-            .arg(causal ? QStringLiteral("true") : QStringLiteral("false"))
-            .arg(threads)
-            .arg(repeats)));
+            .arg(p.getInt(QStringLiteral("heads")))
+            .arg(p.getInt(QStringLiteral("seq_len")))
+            .arg(p.getInt(QStringLiteral("head_dim")))
+            .arg(p.getBool(QStringLiteral("causal")) ? QStringLiteral("true") : QStringLiteral("false"))
+            .arg(p.getInt(QStringLiteral("threads")))
+            .arg(p.getInt(QStringLiteral("repeats")))));
     return outv;
+}
+
+std::vector<Output> runPeCost(const Params& p, const RunContext& ctx)
+{
+    PeCostBench b;
+    b.T = int(p.getInt(QStringLiteral("seq_len")));
+    b.D = int(p.getInt(QStringLiteral("head_dim")));
+    b.H = int(p.getInt(QStringLiteral("heads")));
+    const bool causal = p.getBool(QStringLiteral("causal"));
+    // The largest buffers are the two (H, T, T) biases: check before allocating.
+    require_elements({2, (std::size_t)b.H, (std::size_t)b.T, (std::size_t)b.T}, sizeof(float), "bench.pe_cost biases");
+
+    rng gen(2024);
+    prepareBench(b, gen, causal, int(p.getInt(QStringLiteral("threads"))));
+    std::vector<Candidate> cands = peCostCandidates(b, gen, causal);
+    timeCandidates(cands, int(p.getInt(QStringLiteral("repeats"))), ctx);
+    return peCostOutputs(cands, p);
 }
 
 }  // namespace

@@ -79,6 +79,132 @@ std::vector<double> cosineMatrix(const std::vector<float>& w, std::size_t L, std
     return m;
 }
 
+std::vector<ParamSpec> extendParams()
+{
+    return {
+        intParam(u"length"_s, 32, 2, 2048, {u"rows L of the original table"_s, u"原表的行数 L"_s}),
+        intParam(u"new_length"_s, 64, 2, 8192, {u"rows L′ of the extended table"_s, u"扩展后表的行数 L′"_s}),
+        intParam(u"dim"_s, 32, 2, 512, {u"channels C of the table"_s, u"表的通道数 C"_s}, 2),
+        choiceParam(u"init"_s, u"random"_s, {u"random"_s, u"smooth"_s},
+                    {u"random = N(0, 0.02) as at initialisation; smooth = sinusoidal rows (like a trained table)"_s,
+                     u"random：按初始化时的 N(0, 0.02) 随机生成；smooth：用正弦行代替（类似训练后的平滑表）"_s}),
+        intParam(u"seed"_s, 0, 0, 2147483647, {u"random seed for init=random"_s, u"init=random 时的随机种子"_s}),
+        choiceParam(u"method"_s, u"interpolate"_s, {u"interpolate"_s, u"copy"_s, u"fresh"_s},
+                    {u"interpolate = linear resampling; copy = repeat the old rows (row i mod L, Longformer); "
+                     u"fresh = keep the old rows, append untrained N(0, 0.02) rows"_s,
+                     u"interpolate：线性重采样；copy：重复旧表的行（第 i mod L 行，Longformer）；"
+                     u"fresh：保留旧行，后面接未经训练的 N(0, 0.02) 新行"_s}),
+        boolParam(u"matrix"_s, false,
+                  {u"also output the cosine-similarity matrices of both tables (new_length <= 512)"_s,
+                   u"同时输出两张表各行之间的余弦相似度矩阵（new_length <= 512）"_s}),
+    };
+}
+
+// new_length × dim at most 2^20; with matrix=true both lengths at most 512.
+void checkExtend(const Params& p)
+{
+    const long long C = p.getInt(u"dim"_s);
+    const long long L2 = p.getInt(u"new_length"_s);
+    if (L2 * C > 1048576)
+        throw ParamError(u"new_length"_s, QString::number(L2),
+                         {u"new_length × dim at most 1048576 (here dim = %1)"_s.arg(C),
+                          u"new_length × dim 不超过 1048576（这里 dim = %1）"_s.arg(C)});
+    if (p.getBool(u"matrix"_s)) {
+        if (p.getInt(u"length"_s) > 512)
+            throw ParamError(u"length"_s, QString::number(p.getInt(u"length"_s)), atMost512WithMatrix());
+        if (L2 > 512) throw ParamError(u"new_length"_s, QString::number(L2), atMost512WithMatrix());
+    }
+}
+
+// after (L2, C) = the L-row table `before` extended by the "method"
+// parameter; returns each new row's source position (−1 for a fresh row).
+std::vector<double> extendTable(const Params& p, const std::vector<float>& before, std::size_t L, std::size_t L2,
+                                std::size_t C, std::vector<float>& after)
+{
+    const QString method = p.getChoice(u"method"_s);
+    std::vector<double> source(L2);
+    if (method == u"copy") {
+        // Longformer: the longer table starts as the old one repeated.
+        for (std::size_t i = 0; i < L2; ++i) {
+            const std::size_t src = i % L;
+            std::copy(before.begin() + std::ptrdiff_t(src * C), before.begin() + std::ptrdiff_t((src + 1) * C),
+                      after.begin() + std::ptrdiff_t(i * C));
+            source[i] = double(src);
+        }
+    } else if (method == u"fresh") {
+        // Keep rows 0 .. L-1 as they are; rows L .. L'-1 are new, untrained
+        // N(0, 0.02) rows from their own stream (seed + 1).
+        const std::size_t keep = std::min(L, L2);
+        std::copy(before.begin(), before.begin() + std::ptrdiff_t(keep * C), after.begin());
+        if (L2 > L) learned_init(L2 - L, C, std::uint64_t(p.getInt(u"seed"_s)) + 1, after.data() + L * C);
+        for (std::size_t i = 0; i < L2; ++i) source[i] = i < L ? double(i) : -1.0;
+    } else {
+        learned_interpolate(before.data(), L, C, L2, after.data());
+        for (std::size_t i = 0; i < L2; ++i) source[i] = learned_interpolate_source(i, L, L2);
+    }
+    return source;
+}
+
+// Mean of v, 0 when empty.
+double meanOf(const std::vector<double>& v)
+{
+    double s = 0;
+    for (double x : v) s += x;
+    return v.empty() ? 0.0 : s / double(v.size());
+}
+
+// Population standard deviation of every entry of w.
+double stdOf(const std::vector<float>& w)
+{
+    double sum = 0, sum2 = 0;
+    for (float v : w) {
+        sum += v;
+        sum2 += double(v) * v;
+    }
+    const double n = double(w.size());
+    return std::sqrt(std::max(0.0, sum2 / n - (sum / n) * (sum / n)));
+}
+
+std::vector<Output> runExtend(const Params& p, const RunContext&)
+{
+    const std::size_t L = std::size_t(p.getInt(u"length"_s)), L2 = std::size_t(p.getInt(u"new_length"_s));
+    const std::size_t C = std::size_t(p.getInt(u"dim"_s));
+    std::vector<float> before(L * C), after(L2 * C);
+    if (p.getChoice(u"init"_s) == u"smooth")
+        // A smooth stand-in for a trained table: sinusoidal rows, whose
+        // neighbours are similar (GPT-2's trained wpe is visibly smooth too).
+        sinusoidal_table(L, C, 10000.0, sinusoidal_layout_interleaved, 0.0, before.data());
+    else
+        learned_init(L, C, std::uint64_t(p.getInt(u"seed"_s)), before.data());
+    const std::vector<double> source = extendTable(p, before, L, L2, C, after);
+    const auto simBefore = neighbourSimilarity(before, L, C);
+    const auto simAfter = neighbourSimilarity(after, L2, C);
+    const double stdBefore = stdOf(before);
+    const auto byDistBefore = similarityByDistance(before, L, C);
+    const auto byDistAfter = similarityByDistance(after, L2, C);
+    std::vector<Output> out{
+        Output::matrix(u"table_before"_s, int(L), int(C), toDoubles(before)),
+        Output::matrix(u"table_after"_s, int(L2), int(C), toDoubles(after)),
+        Output::series(u"neighbour_similarity_before"_s, rangeDoubles(simBefore.size()), simBefore),
+        Output::series(u"neighbour_similarity_after"_s, rangeDoubles(simAfter.size()), simAfter),
+        Output::series(u"source_position"_s, rangeDoubles(L2), source),
+        Output::scalar(u"mean_neighbour_similarity_before"_s, meanOf(simBefore)),
+        Output::scalar(u"mean_neighbour_similarity_after"_s, meanOf(simAfter)),
+        Output::series(u"similarity_by_distance_before"_s, rangeDoubles(byDistBefore.size()), byDistBefore),
+        Output::series(u"similarity_by_distance_after"_s, rangeDoubles(byDistAfter.size()), byDistAfter),
+        Output::series(u"row_norm_before"_s, rangeDoubles(L), rowNorms(before, L, C)),
+        Output::series(u"row_norm_after"_s, rangeDoubles(L2), rowNorms(after, L2, C)),
+        Output::scalar(u"std_before"_s, stdBefore),
+        Output::scalar(u"parameters_before"_s, double(L * C)),
+        Output::scalar(u"parameters_after"_s, double(L2 * C)),
+    };
+    if (p.getBool(u"matrix"_s)) {
+        out.push_back(Output::matrix(u"similarity_before"_s, int(L), int(L), cosineMatrix(before, L, C)));
+        out.push_back(Output::matrix(u"similarity_after"_s, int(L2), int(L2), cosineMatrix(after, L2, C)));
+    }
+    return out;
+}
+
 ModuleSpec extendModule()
 {
     ModuleSpec s;
@@ -103,105 +229,9 @@ ModuleSpec extendModule()
         u"“相邻行相似度”两条曲线显示了这种差别。另有两种做法可供对比：copy 把旧表的行一遍遍重复"
         u"（新表第 i 行 = 旧表第 i mod L 行，Longformer 就是这样初始化更长的位置表的）；fresh 保留旧行，"
         u"在后面接上未经训练的 N(0, 0.02) 新行（只扩大嵌入表而不训练就是这样；这些行的 source_position 为 −1）。"_s};
-    s.params = {
-        intParam(u"length"_s, 32, 2, 2048, {u"rows L of the original table"_s, u"原表的行数 L"_s}),
-        intParam(u"new_length"_s, 64, 2, 8192, {u"rows L′ of the extended table"_s, u"扩展后表的行数 L′"_s}),
-        intParam(u"dim"_s, 32, 2, 512, {u"channels C of the table"_s, u"表的通道数 C"_s}, 2),
-        choiceParam(u"init"_s, u"random"_s, {u"random"_s, u"smooth"_s},
-                    {u"random = N(0, 0.02) as at initialisation; smooth = sinusoidal rows (like a trained table)"_s,
-                     u"random：按初始化时的 N(0, 0.02) 随机生成；smooth：用正弦行代替（类似训练后的平滑表）"_s}),
-        intParam(u"seed"_s, 0, 0, 2147483647, {u"random seed for init=random"_s, u"init=random 时的随机种子"_s}),
-        choiceParam(u"method"_s, u"interpolate"_s, {u"interpolate"_s, u"copy"_s, u"fresh"_s},
-                    {u"interpolate = linear resampling; copy = repeat the old rows (row i mod L, Longformer); "
-                     u"fresh = keep the old rows, append untrained N(0, 0.02) rows"_s,
-                     u"interpolate：线性重采样；copy：重复旧表的行（第 i mod L 行，Longformer）；"
-                     u"fresh：保留旧行，后面接未经训练的 N(0, 0.02) 新行"_s}),
-        boolParam(u"matrix"_s, false,
-                  {u"also output the cosine-similarity matrices of both tables (new_length <= 512)"_s,
-                   u"同时输出两张表各行之间的余弦相似度矩阵（new_length <= 512）"_s}),
-    };
-    s.check = [](const Params& p) {
-        const long long C = p.getInt(u"dim"_s);
-        const long long L2 = p.getInt(u"new_length"_s);
-        if (L2 * C > 1048576)
-            throw ParamError(u"new_length"_s, QString::number(L2),
-                             {u"new_length × dim at most 1048576 (here dim = %1)"_s.arg(C),
-                              u"new_length × dim 不超过 1048576（这里 dim = %1）"_s.arg(C)});
-        if (p.getBool(u"matrix"_s)) {
-            if (p.getInt(u"length"_s) > 512)
-                throw ParamError(u"length"_s, QString::number(p.getInt(u"length"_s)), atMost512WithMatrix());
-            if (L2 > 512) throw ParamError(u"new_length"_s, QString::number(L2), atMost512WithMatrix());
-        }
-    };
-    s.run = [](const Params& p, const RunContext&) {
-        const std::size_t L = std::size_t(p.getInt(u"length"_s)), L2 = std::size_t(p.getInt(u"new_length"_s));
-        const std::size_t C = std::size_t(p.getInt(u"dim"_s));
-        std::vector<float> before(L * C), after(L2 * C);
-        if (p.getChoice(u"init"_s) == u"smooth")
-            // A smooth stand-in for a trained table: sinusoidal rows, whose
-            // neighbours are similar (GPT-2's trained wpe is visibly smooth too).
-            sinusoidal_table(L, C, 10000.0, sinusoidal_layout_interleaved, 0.0, before.data());
-        else
-            learned_init(L, C, std::uint64_t(p.getInt(u"seed"_s)), before.data());
-        const QString method = p.getChoice(u"method"_s);
-        std::vector<double> source(L2);
-        if (method == u"copy") {
-            // Longformer: the longer table starts as the old one repeated.
-            for (std::size_t i = 0; i < L2; ++i) {
-                const std::size_t src = i % L;
-                std::copy(before.begin() + std::ptrdiff_t(src * C), before.begin() + std::ptrdiff_t((src + 1) * C),
-                          after.begin() + std::ptrdiff_t(i * C));
-                source[i] = double(src);
-            }
-        } else if (method == u"fresh") {
-            // Keep rows 0 .. L-1 as they are; rows L .. L'-1 are new, untrained
-            // N(0, 0.02) rows from their own stream (seed + 1).
-            const std::size_t keep = std::min(L, L2);
-            std::copy(before.begin(), before.begin() + std::ptrdiff_t(keep * C), after.begin());
-            if (L2 > L) learned_init(L2 - L, C, std::uint64_t(p.getInt(u"seed"_s)) + 1, after.data() + L * C);
-            for (std::size_t i = 0; i < L2; ++i) source[i] = i < L ? double(i) : -1.0;
-        } else {
-            learned_interpolate(before.data(), L, C, L2, after.data());
-            for (std::size_t i = 0; i < L2; ++i) source[i] = learned_interpolate_source(i, L, L2);
-        }
-        const auto simBefore = neighbourSimilarity(before, L, C);
-        const auto simAfter = neighbourSimilarity(after, L2, C);
-        auto mean = [](const std::vector<double>& v) {
-            double s = 0;
-            for (double x : v) s += x;
-            return v.empty() ? 0.0 : s / double(v.size());
-        };
-        double sum = 0, sum2 = 0;
-        for (float v : before) {
-            sum += v;
-            sum2 += double(v) * v;
-        }
-        const double n = double(before.size());
-        const double stdBefore = std::sqrt(std::max(0.0, sum2 / n - (sum / n) * (sum / n)));
-        const auto byDistBefore = similarityByDistance(before, L, C);
-        const auto byDistAfter = similarityByDistance(after, L2, C);
-        std::vector<Output> out{
-            Output::matrix(u"table_before"_s, int(L), int(C), toDoubles(before)),
-            Output::matrix(u"table_after"_s, int(L2), int(C), toDoubles(after)),
-            Output::series(u"neighbour_similarity_before"_s, rangeDoubles(simBefore.size()), simBefore),
-            Output::series(u"neighbour_similarity_after"_s, rangeDoubles(simAfter.size()), simAfter),
-            Output::series(u"source_position"_s, rangeDoubles(L2), source),
-            Output::scalar(u"mean_neighbour_similarity_before"_s, mean(simBefore)),
-            Output::scalar(u"mean_neighbour_similarity_after"_s, mean(simAfter)),
-            Output::series(u"similarity_by_distance_before"_s, rangeDoubles(byDistBefore.size()), byDistBefore),
-            Output::series(u"similarity_by_distance_after"_s, rangeDoubles(byDistAfter.size()), byDistAfter),
-            Output::series(u"row_norm_before"_s, rangeDoubles(L), rowNorms(before, L, C)),
-            Output::series(u"row_norm_after"_s, rangeDoubles(L2), rowNorms(after, L2, C)),
-            Output::scalar(u"std_before"_s, stdBefore),
-            Output::scalar(u"parameters_before"_s, double(L * C)),
-            Output::scalar(u"parameters_after"_s, double(L2 * C)),
-        };
-        if (p.getBool(u"matrix"_s)) {
-            out.push_back(Output::matrix(u"similarity_before"_s, int(L), int(L), cosineMatrix(before, L, C)));
-            out.push_back(Output::matrix(u"similarity_after"_s, int(L2), int(L2), cosineMatrix(after, L2, C)));
-        }
-        return out;
-    };
+    s.params = extendParams();
+    s.check = checkExtend;
+    s.run = runExtend;
     return s;
 }
 

@@ -70,6 +70,59 @@ ModuleSpec shawModule()
     return s;
 }
 
+// bidirectional needs num_buckets >= 4; max_distance must exceed the exact buckets.
+void checkT5Buckets(const Params& p)
+{
+    const bool bi = p.getBool(u"bidirectional"_s);
+    const long long nb = p.getInt(u"num_buckets"_s);
+    if (bi && nb < 4)
+        throw ParamError(
+            u"num_buckets"_s, QString::number(nb),
+            {u"an int in [4, 256] when bidirectional=true"_s, u"bidirectional=true 时为 [4, 256] 内的整数"_s});
+    const long long exact = (bi ? nb / 2 : nb) / 2;
+    if (p.getInt(u"max_distance"_s) <= exact)
+        throw ParamError(u"max_distance"_s, QString::number(p.getInt(u"max_distance"_s)),
+                         {u"an int greater than %1 (the exact buckets for num_buckets=%2%3)"_s.arg(exact).arg(nb).arg(
+                              bi ? u", bidirectional"_s : u", causal"_s),
+                          u"大于 %1 的整数（num_buckets=%2、%3时精确桶的个数）"_s.arg(exact).arg(nb).arg(
+                              bi ? u"双向"_s : u"因果"_s)});
+}
+
+std::vector<Output> runT5Buckets(const Params& p, const RunContext&)
+{
+    const std::size_t T = std::size_t(p.getInt(u"length"_s));
+    const int nb = int(p.getInt(u"num_buckets"_s)), md = int(p.getInt(u"max_distance"_s));
+    const bool bi = p.getBool(u"bidirectional"_s);
+    const long long R = p.getInt(u"max_relative"_s);
+    std::vector<int> b(T * T);
+    t5_bucket_matrix(T, T, bi, nb, md, 0, b.data());
+    std::vector<double> x, y;
+    std::map<int, std::pair<long long, long long>> range;  // bucket -> (min rel, max rel)
+    for (long long rel = -R; rel <= R; ++rel) {
+        const int bucket = t5_relative_position_bucket(rel, bi, nb, md);
+        x.push_back(double(rel));
+        y.push_back(double(bucket));
+        auto it = range.find(bucket);
+        if (it == range.end())
+            range[bucket] = {rel, rel};
+        else {
+            it->second.first = std::min(it->second.first, rel);
+            it->second.second = std::max(it->second.second, rel);
+        }
+    }
+    std::vector<QVariantList> rows;
+    for (const auto& [bucket, mm] : range)
+        rows.push_back({qlonglong(bucket), qlonglong(mm.first), qlonglong(mm.second)});
+    const std::set<int> distinct(b.begin(), b.end());
+    return std::vector<Output>{
+        Output::matrix(u"buckets"_s, int(T), int(T), intsToDoubles(b), indexLabels(T, u"q="_s),
+                       indexLabels(T, u"k="_s)),
+        Output::series(u"bucket_by_distance"_s, x, y),
+        Output::table(u"bucket_ranges"_s, {u"bucket"_s, u"min_relative"_s, u"max_relative"_s}, rows),
+        Output::scalar(u"distinct_buckets"_s, double(distinct.size())),
+    };
+}
+
 ModuleSpec t5Module()
 {
     ModuleSpec s;
@@ -103,55 +156,8 @@ ModuleSpec t5Module()
                  {u"the series covers key − query in [−max_relative, max_relative]"_s,
                   u"曲线覆盖的相对位置范围 [−max_relative, max_relative]"_s}),
     };
-    s.check = [](const Params& p) {
-        const bool bi = p.getBool(u"bidirectional"_s);
-        const long long nb = p.getInt(u"num_buckets"_s);
-        if (bi && nb < 4)
-            throw ParamError(
-                u"num_buckets"_s, QString::number(nb),
-                {u"an int in [4, 256] when bidirectional=true"_s, u"bidirectional=true 时为 [4, 256] 内的整数"_s});
-        const long long exact = (bi ? nb / 2 : nb) / 2;
-        if (p.getInt(u"max_distance"_s) <= exact)
-            throw ParamError(
-                u"max_distance"_s, QString::number(p.getInt(u"max_distance"_s)),
-                {u"an int greater than %1 (the exact buckets for num_buckets=%2%3)"_s.arg(exact).arg(nb).arg(
-                     bi ? u", bidirectional"_s : u", causal"_s),
-                 u"大于 %1 的整数（num_buckets=%2、%3时精确桶的个数）"_s.arg(exact).arg(nb).arg(bi ? u"双向"_s
-                                                                                                   : u"因果"_s)});
-    };
-    s.run = [](const Params& p, const RunContext&) {
-        const std::size_t T = std::size_t(p.getInt(u"length"_s));
-        const int nb = int(p.getInt(u"num_buckets"_s)), md = int(p.getInt(u"max_distance"_s));
-        const bool bi = p.getBool(u"bidirectional"_s);
-        const long long R = p.getInt(u"max_relative"_s);
-        std::vector<int> b(T * T);
-        t5_bucket_matrix(T, T, bi, nb, md, 0, b.data());
-        std::vector<double> x, y;
-        std::map<int, std::pair<long long, long long>> range;  // bucket -> (min rel, max rel)
-        for (long long rel = -R; rel <= R; ++rel) {
-            const int bucket = t5_relative_position_bucket(rel, bi, nb, md);
-            x.push_back(double(rel));
-            y.push_back(double(bucket));
-            auto it = range.find(bucket);
-            if (it == range.end())
-                range[bucket] = {rel, rel};
-            else {
-                it->second.first = std::min(it->second.first, rel);
-                it->second.second = std::max(it->second.second, rel);
-            }
-        }
-        std::vector<QVariantList> rows;
-        for (const auto& [bucket, mm] : range)
-            rows.push_back({qlonglong(bucket), qlonglong(mm.first), qlonglong(mm.second)});
-        const std::set<int> distinct(b.begin(), b.end());
-        return std::vector<Output>{
-            Output::matrix(u"buckets"_s, int(T), int(T), intsToDoubles(b), indexLabels(T, u"q="_s),
-                           indexLabels(T, u"k="_s)),
-            Output::series(u"bucket_by_distance"_s, x, y),
-            Output::table(u"bucket_ranges"_s, {u"bucket"_s, u"min_relative"_s, u"max_relative"_s}, rows),
-            Output::scalar(u"distinct_buckets"_s, double(distinct.size())),
-        };
-    };
+    s.check = checkT5Buckets;
+    s.run = runT5Buckets;
     return s;
 }
 

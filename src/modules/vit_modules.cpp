@@ -153,6 +153,58 @@ std::vector<float> positionTable(const QString& enc, int gh, int gw, int C, std:
     return pe;
 }
 
+std::vector<Output> runSimilarity(const Params& p, const RunContext& ctx)
+{
+    const int gh = int(p.getInt(QStringLiteral("grid_h"))), gw = int(p.getInt(QStringLiteral("grid_w")));
+    const int C = int(p.getInt(QStringLiteral("dim")));
+    const int rr = int(p.getInt(QStringLiteral("ref_row"))), rc = int(p.getInt(QStringLiteral("ref_col")));
+    const QString enc = p.getChoice(QStringLiteral("encoding"));
+    const int T = gh * gw;
+    const std::vector<float> pe =
+        positionTable(enc, gh, gw, C, static_cast<std::uint64_t>(p.getInt(QStringLiteral("seed"))));
+    ctx.throwIfCancelled();
+    std::vector<float> sim(static_cast<std::size_t>(T) * T);
+    vit_cosine_similarity(pe.data(), T, C, sim.data());
+    ctx.throwIfCancelled();
+
+    // tiled[r·gh + i, c·gw + j] = sim(patch (r, c), patch (i, j))
+    std::vector<double> tiled(static_cast<std::size_t>(T) * T);
+    for (int r = 0; r < gh; ++r)
+        for (int c = 0; c < gw; ++c)
+            for (int i = 0; i < gh; ++i)
+                for (int j = 0; j < gw; ++j)
+                    tiled[static_cast<std::size_t>(r * gh + i) * (gw * gw) + (c * gw + j)] =
+                        sim[static_cast<std::size_t>(r * gw + c) * T + (i * gw + j)];
+    const int ref = rr * gw + rc;
+    std::vector<double> single(T);
+    for (int t = 0; t < T; ++t) single[t] = sim[static_cast<std::size_t>(ref) * T + t];
+
+    // mean similarity of each token with its 4-neighbours vs with everyone else
+    double nsum = 0, osum = 0;
+    long long nn = 0, on = 0;
+    for (int a = 0; a < T; ++a)
+        for (int b = 0; b < T; ++b) {
+            if (a == b) continue;
+            const int d = std::abs(a / gw - b / gw) + std::abs(a % gw - b % gw);
+            (d == 1 ? nsum : osum) += sim[static_cast<std::size_t>(a) * T + b];
+            (d == 1 ? nn : on) += 1;
+        }
+    std::vector<Output> out{
+        Output::matrix(QStringLiteral("tiled_similarity"), gh * gh, gw * gw, std::move(tiled)),
+        Output::matrix(QStringLiteral("reference_similarity"), gh, gw, std::move(single), gridLabels("r", gh),
+                       gridLabels("c", gw)),
+        Output::scalar(QStringLiteral("mean_neighbour_similarity"), nn ? nsum / double(nn) : 0.0),
+        Output::scalar(QStringLiteral("mean_other_similarity"), on ? osum / double(on) : 0.0),
+    };
+    if (enc == QLatin1String("learned_rowcol"))
+        out.push_back(Output::textOutput(
+            QStringLiteral("note"),
+            QStringLiteral("learned_rowcol is shown at its random initialisation: patches that share a "
+                           "row (or a column) share half of their vector, so they score about 0.5; "
+                           "everything else is noise around 0 until the tables are trained.")));
+    return out;
+}
+
 ModuleSpec similaritySpec()
 {
     ModuleSpec s;
@@ -198,83 +250,15 @@ ModuleSpec similaritySpec()
         requireIndex(p, QStringLiteral("ref_row"), QStringLiteral("grid_h"));
         requireIndex(p, QStringLiteral("ref_col"), QStringLiteral("grid_w"));
     };
-    s.run = [](const Params& p, const RunContext& ctx) {
-        const int gh = int(p.getInt(QStringLiteral("grid_h"))), gw = int(p.getInt(QStringLiteral("grid_w")));
-        const int C = int(p.getInt(QStringLiteral("dim")));
-        const int rr = int(p.getInt(QStringLiteral("ref_row"))), rc = int(p.getInt(QStringLiteral("ref_col")));
-        const QString enc = p.getChoice(QStringLiteral("encoding"));
-        const int T = gh * gw;
-        const std::vector<float> pe =
-            positionTable(enc, gh, gw, C, static_cast<std::uint64_t>(p.getInt(QStringLiteral("seed"))));
-        ctx.throwIfCancelled();
-        std::vector<float> sim(static_cast<std::size_t>(T) * T);
-        vit_cosine_similarity(pe.data(), T, C, sim.data());
-        ctx.throwIfCancelled();
-
-        // tiled[r·gh + i, c·gw + j] = sim(patch (r, c), patch (i, j))
-        std::vector<double> tiled(static_cast<std::size_t>(T) * T);
-        for (int r = 0; r < gh; ++r)
-            for (int c = 0; c < gw; ++c)
-                for (int i = 0; i < gh; ++i)
-                    for (int j = 0; j < gw; ++j)
-                        tiled[static_cast<std::size_t>(r * gh + i) * (gw * gw) + (c * gw + j)] =
-                            sim[static_cast<std::size_t>(r * gw + c) * T + (i * gw + j)];
-        const int ref = rr * gw + rc;
-        std::vector<double> single(T);
-        for (int t = 0; t < T; ++t) single[t] = sim[static_cast<std::size_t>(ref) * T + t];
-
-        // mean similarity of each token with its 4-neighbours vs with everyone else
-        double nsum = 0, osum = 0;
-        long long nn = 0, on = 0;
-        for (int a = 0; a < T; ++a)
-            for (int b = 0; b < T; ++b) {
-                if (a == b) continue;
-                const int d = std::abs(a / gw - b / gw) + std::abs(a % gw - b % gw);
-                (d == 1 ? nsum : osum) += sim[static_cast<std::size_t>(a) * T + b];
-                (d == 1 ? nn : on) += 1;
-            }
-        std::vector<Output> out{
-            Output::matrix(QStringLiteral("tiled_similarity"), gh * gh, gw * gw, std::move(tiled)),
-            Output::matrix(QStringLiteral("reference_similarity"), gh, gw, std::move(single), gridLabels("r", gh),
-                           gridLabels("c", gw)),
-            Output::scalar(QStringLiteral("mean_neighbour_similarity"), nn ? nsum / double(nn) : 0.0),
-            Output::scalar(QStringLiteral("mean_other_similarity"), on ? osum / double(on) : 0.0),
-        };
-        if (enc == QLatin1String("learned_rowcol"))
-            out.push_back(Output::textOutput(
-                QStringLiteral("note"),
-                QStringLiteral("learned_rowcol is shown at its random initialisation: patches that share a "
-                               "row (or a column) share half of their vector, so they score about 0.5; "
-                               "everything else is noise around 0 until the tables are trained.")));
-        return out;
-    };
+    s.run = runSimilarity;
     return s;
 }
 
 // ---------------------------------------------------------------- vit.rope2d
 
-ModuleSpec rope2dSpec()
+std::vector<ParamSpec> rope2dParams()
 {
-    ModuleSpec s;
-    s.id = QStringLiteral("vit.rope2d");
-    s.title = {QStringLiteral("2-D RoPE for images: axial vs mixed"),
-               QStringLiteral("图像的二维 RoPE：轴向与混合频率")};
-    s.description = {
-        QStringLiteral("Rotary position embedding on a patch grid (Heo et al. 2024, naver-ai/rope-vit). Axial: "
-                       "the first half of the rotation pairs turns with the column, the second half with the row "
-                       "(frequencies 1/θ^(4k/D), θ = 100 in rope-vit). Mixed: every pair turns with t_x·f^x + "
-                       "t_y·f^y, learnable frequencies initialised with a random direction per head (θ = 10 in "
-                       "rope-vit), so diagonal offsets get frequencies of their own. The heatmap is the score "
-                       "<R(p0) q, R(p) k> of the query patch p0 against every key patch p; it depends only on "
-                       "p − p0. With q = k = ones the axial map is a sum of a row pattern and a column pattern "
-                       "(a cross); the mixed map is not."),
-        QStringLiteral("在图块网格上使用旋转位置编码（Heo 等，2024，naver-ai/rope-vit）。轴向（axial）："
-                       "前一半旋转对随列坐标转动，后一半随行坐标转动（频率 1/θ^(4k/D)，rope-vit 取 θ = 100）。"
-                       "混合（mixed）：每一对都按 t_x·f^x + t_y·f^y 转动，频率可学习，初始化时每个注意力头取一个"
-                       "随机方向（rope-vit 取 θ = 10），因此对角方向的位移也有自己的频率。热力图是查询图块 p0 与每个"
-                       "键图块 p 的得分 <R(p0) q, R(p) k>，它只取决于 p − p0。取 q = k = 全 1 时，轴向的图是"
-                       "行图案与列图案之和（呈十字形），混合的则不是。")};
-    s.params = {
+    return {
         intParam(QStringLiteral("grid_h"), 9, 1, 32, gridHHelp()),
         intParam(QStringLiteral("grid_w"), 9, 1, 32, gridWHelp()),
         intParam(QStringLiteral("head_dim"), 32, 4, 256,
@@ -302,79 +286,161 @@ ModuleSpec rope2dSpec()
                  {QStringLiteral("column of the query patch p0 (< grid_w)"),
                   QStringLiteral("查询图块 p0 所在列（须小于 grid_w）")}),
     };
+}
+
+std::vector<Output> runRope2d(const Params& p, const RunContext& ctx)
+{
+    const int gh = int(p.getInt(QStringLiteral("grid_h"))), gw = int(p.getInt(QStringLiteral("grid_w")));
+    const int D = int(p.getInt(QStringLiteral("head_dim"))), P = D / 2, T = gh * gw;
+    const float theta = static_cast<float>(p.getFloat(QStringLiteral("theta")));
+    const bool mixed = p.getChoice(QStringLiteral("variant")) == QLatin1String("mixed");
+    const std::uint64_t seed = static_cast<std::uint64_t>(p.getInt(QStringLiteral("seed")));
+    const int q0 = int(p.getInt(QStringLiteral("query_row")) * gw + p.getInt(QStringLiteral("query_col")));
+
+    // q, k: ones, or N(0, 1) from rng(seed) (q first, then k)
+    std::vector<float> q(D, 1.0f), k(D, 1.0f);
+    if (p.getChoice(QStringLiteral("vectors")) == QLatin1String("random")) {
+        rng g(seed);
+        fill_normal(q.data(), D, 0.0f, 1.0f, g);
+        fill_normal(k.data(), D, 0.0f, 1.0f, g);
+    }
+
+    std::vector<float> tx(T), ty(T), ang(static_cast<std::size_t>(T) * P), fx(P), fy(P);
+    vit_grid_coords(gh, gw, tx.data(), ty.data());
+    if (mixed) {
+        rope2d_mixed_init(D, 1, theta, seed ^ 0x9E3779B97F4A7C15ull, true, fx.data(), fy.data());
+        rope2d_mixed_angles(fx.data(), fy.data(), tx.data(), ty.data(), T, D, ang.data());
+    } else {
+        std::vector<float> f(D / 4);
+        rope2d_axial_freqs(D, theta, f.data());
+        for (int j = 0; j < D / 4; ++j) {  // axial as a special case of f^x, f^y
+            fx[j] = f[j], fy[j] = 0.0f;
+            fx[D / 4 + j] = 0.0f, fy[D / 4 + j] = f[j];
+        }
+        rope2d_axial_angles(tx.data(), ty.data(), T, D, theta, ang.data());
+    }
+    std::vector<float> c(static_cast<std::size_t>(T) * P), sn(static_cast<std::size_t>(T) * P);
+    rope2d_cos_sin(ang.data(), T, P, c.data(), sn.data());
+    ctx.throwIfCancelled();
+
+    // every key rotated to its own position; the query rotated to p0
+    std::vector<float> keys(static_cast<std::size_t>(T) * D);
+    for (int t = 0; t < T; ++t) std::copy(k.begin(), k.end(), keys.begin() + static_cast<std::size_t>(t) * D);
+    rope_rotate_pairs(keys.data(), T, D, D, c.data(), sn.data(), ROPE_LAYOUT_INTERLEAVED, false);
+    std::vector<float> qr = q;
+    rope_rotate_pairs(qr.data(), 1, D, D, c.data() + static_cast<std::size_t>(q0) * P,
+                      sn.data() + static_cast<std::size_t>(q0) * P, ROPE_LAYOUT_INTERLEAVED, false);
+    std::vector<double> score(T);
+    for (int t = 0; t < T; ++t) {
+        double sum = 0;
+        for (int d = 0; d < D; ++d) sum += double(qr[d]) * keys[static_cast<std::size_t>(t) * D + d];
+        score[t] = sum;
+    }
+    double qk = 0;  // unrotated <q, k> = score at p = p0
+    for (int d = 0; d < D; ++d) qk += double(q[d]) * k[d];
+
+    std::vector<QVariantList> freqRows;
+    for (int j = 0; j < P; ++j) {
+        const double mag = std::hypot(double(fx[j]), double(fy[j]));
+        const double dir = std::atan2(double(fy[j]), double(fx[j])) * 180.0 / 3.14159265358979323846;
+        freqRows.push_back({static_cast<long long>(j), double(fx[j]), double(fy[j]), mag, dir});
+    }
+    return std::vector<Output>{
+        Output::matrix(QStringLiteral("score"), gh, gw, std::move(score), gridLabels("r", gh), gridLabels("c", gw)),
+        Output::scalar(QStringLiteral("score_at_query"), qk),
+        Output::table(QStringLiteral("frequencies"),
+                      {QStringLiteral("pair"), QStringLiteral("f_x"), QStringLiteral("f_y"),
+                       QStringLiteral("magnitude"), QStringLiteral("direction_deg")},
+                      std::move(freqRows)),
+    };
+}
+
+ModuleSpec rope2dSpec()
+{
+    ModuleSpec s;
+    s.id = QStringLiteral("vit.rope2d");
+    s.title = {QStringLiteral("2-D RoPE for images: axial vs mixed"),
+               QStringLiteral("图像的二维 RoPE：轴向与混合频率")};
+    s.description = {
+        QStringLiteral("Rotary position embedding on a patch grid (Heo et al. 2024, naver-ai/rope-vit). Axial: "
+                       "the first half of the rotation pairs turns with the column, the second half with the row "
+                       "(frequencies 1/θ^(4k/D), θ = 100 in rope-vit). Mixed: every pair turns with t_x·f^x + "
+                       "t_y·f^y, learnable frequencies initialised with a random direction per head (θ = 10 in "
+                       "rope-vit), so diagonal offsets get frequencies of their own. The heatmap is the score "
+                       "<R(p0) q, R(p) k> of the query patch p0 against every key patch p; it depends only on "
+                       "p − p0. With q = k = ones the axial map is a sum of a row pattern and a column pattern "
+                       "(a cross); the mixed map is not."),
+        QStringLiteral("在图块网格上使用旋转位置编码（Heo 等，2024，naver-ai/rope-vit）。轴向（axial）："
+                       "前一半旋转对随列坐标转动，后一半随行坐标转动（频率 1/θ^(4k/D)，rope-vit 取 θ = 100）。"
+                       "混合（mixed）：每一对都按 t_x·f^x + t_y·f^y 转动，频率可学习，初始化时每个注意力头取一个"
+                       "随机方向（rope-vit 取 θ = 10），因此对角方向的位移也有自己的频率。热力图是查询图块 p0 与每个"
+                       "键图块 p 的得分 <R(p0) q, R(p) k>，它只取决于 p − p0。取 q = k = 全 1 时，轴向的图是"
+                       "行图案与列图案之和（呈十字形），混合的则不是。")};
+    s.params = rope2dParams();
     s.check = [](const Params& p) {
         requireIndex(p, QStringLiteral("query_row"), QStringLiteral("grid_h"));
         requireIndex(p, QStringLiteral("query_col"), QStringLiteral("grid_w"));
     };
-    s.run = [](const Params& p, const RunContext& ctx) {
-        const int gh = int(p.getInt(QStringLiteral("grid_h"))), gw = int(p.getInt(QStringLiteral("grid_w")));
-        const int D = int(p.getInt(QStringLiteral("head_dim"))), P = D / 2, T = gh * gw;
-        const float theta = static_cast<float>(p.getFloat(QStringLiteral("theta")));
-        const bool mixed = p.getChoice(QStringLiteral("variant")) == QLatin1String("mixed");
-        const std::uint64_t seed = static_cast<std::uint64_t>(p.getInt(QStringLiteral("seed")));
-        const int q0 = int(p.getInt(QStringLiteral("query_row")) * gw + p.getInt(QStringLiteral("query_col")));
-
-        // q, k: ones, or N(0, 1) from rng(seed) (q first, then k)
-        std::vector<float> q(D, 1.0f), k(D, 1.0f);
-        if (p.getChoice(QStringLiteral("vectors")) == QLatin1String("random")) {
-            rng g(seed);
-            fill_normal(q.data(), D, 0.0f, 1.0f, g);
-            fill_normal(k.data(), D, 0.0f, 1.0f, g);
-        }
-
-        std::vector<float> tx(T), ty(T), ang(static_cast<std::size_t>(T) * P), fx(P), fy(P);
-        vit_grid_coords(gh, gw, tx.data(), ty.data());
-        if (mixed) {
-            rope2d_mixed_init(D, 1, theta, seed ^ 0x9E3779B97F4A7C15ull, true, fx.data(), fy.data());
-            rope2d_mixed_angles(fx.data(), fy.data(), tx.data(), ty.data(), T, D, ang.data());
-        } else {
-            std::vector<float> f(D / 4);
-            rope2d_axial_freqs(D, theta, f.data());
-            for (int j = 0; j < D / 4; ++j) {  // axial as a special case of f^x, f^y
-                fx[j] = f[j], fy[j] = 0.0f;
-                fx[D / 4 + j] = 0.0f, fy[D / 4 + j] = f[j];
-            }
-            rope2d_axial_angles(tx.data(), ty.data(), T, D, theta, ang.data());
-        }
-        std::vector<float> c(static_cast<std::size_t>(T) * P), sn(static_cast<std::size_t>(T) * P);
-        rope2d_cos_sin(ang.data(), T, P, c.data(), sn.data());
-        ctx.throwIfCancelled();
-
-        // every key rotated to its own position; the query rotated to p0
-        std::vector<float> keys(static_cast<std::size_t>(T) * D);
-        for (int t = 0; t < T; ++t) std::copy(k.begin(), k.end(), keys.begin() + static_cast<std::size_t>(t) * D);
-        rope_rotate_pairs(keys.data(), T, D, D, c.data(), sn.data(), ROPE_LAYOUT_INTERLEAVED, false);
-        std::vector<float> qr = q;
-        rope_rotate_pairs(qr.data(), 1, D, D, c.data() + static_cast<std::size_t>(q0) * P,
-                          sn.data() + static_cast<std::size_t>(q0) * P, ROPE_LAYOUT_INTERLEAVED, false);
-        std::vector<double> score(T);
-        for (int t = 0; t < T; ++t) {
-            double sum = 0;
-            for (int d = 0; d < D; ++d) sum += double(qr[d]) * keys[static_cast<std::size_t>(t) * D + d];
-            score[t] = sum;
-        }
-        double qk = 0;  // unrotated <q, k> = score at p = p0
-        for (int d = 0; d < D; ++d) qk += double(q[d]) * k[d];
-
-        std::vector<QVariantList> freqRows;
-        for (int j = 0; j < P; ++j) {
-            const double mag = std::hypot(double(fx[j]), double(fy[j]));
-            const double dir = std::atan2(double(fy[j]), double(fx[j])) * 180.0 / 3.14159265358979323846;
-            freqRows.push_back({static_cast<long long>(j), double(fx[j]), double(fy[j]), mag, dir});
-        }
-        return std::vector<Output>{
-            Output::matrix(QStringLiteral("score"), gh, gw, std::move(score), gridLabels("r", gh), gridLabels("c", gw)),
-            Output::scalar(QStringLiteral("score_at_query"), qk),
-            Output::table(QStringLiteral("frequencies"),
-                          {QStringLiteral("pair"), QStringLiteral("f_x"), QStringLiteral("f_y"),
-                           QStringLiteral("magnitude"), QStringLiteral("direction_deg")},
-                          std::move(freqRows)),
-        };
-    };
+    s.run = runRope2d;
     return s;
 }
 
 // ---------------------------------------------------------------- vit.peg
+
+std::vector<Output> runPeg(const Params& p, const RunContext& ctx)
+{
+    const int gh = int(p.getInt(QStringLiteral("grid_h"))), gw = int(p.getInt(QStringLiteral("grid_w")));
+    const int T = gh * gw;
+    const float v = static_cast<float>(p.getFloat(QStringLiteral("input_value")));
+    const bool residual = p.getBool(QStringLiteral("residual"));
+    std::vector<float> kernel(9, 1.0f);
+    if (p.getChoice(QStringLiteral("kernel")) == QLatin1String("random")) {
+        rng g(static_cast<std::uint64_t>(p.getInt(QStringLiteral("seed"))));
+        fill_normal(kernel.data(), 9, 0.0f, 1.0f, g);
+    }
+    std::vector<float> x(T, v), y(T);
+    peg_forward(x.data(), kernel.data(), nullptr, 1, gh, gw, 1, residual, y.data());  // C = 1
+    ctx.throwIfCancelled();
+
+    // classify each token by how many cells of its 3×3 window lie inside the grid
+    auto span = [](int i, int n) { return (i > 0 ? 1 : 0) + 1 + (i < n - 1 ? 1 : 0); };
+    struct Cls {
+        int cells;
+        QString name;
+        int count = 0;
+        int row = -1, col = -1;
+    };
+    std::vector<Cls> classes = {{4, QStringLiteral("corner")},
+                                {6, QStringLiteral("edge")},
+                                {9, QStringLiteral("interior")},
+                                {1, QStringLiteral("single patch")},
+                                {2, QStringLiteral("end of a 1-wide strip")},
+                                {3, QStringLiteral("middle of a 1-wide strip")}};
+    for (int r = 0; r < gh; ++r)
+        for (int c = 0; c < gw; ++c)
+            for (Cls& cl : classes)
+                if (cl.cells == span(r, gh) * span(c, gw) && cl.count++ == 0) cl.row = r, cl.col = c;
+    std::vector<QVariantList> rows;
+    for (const Cls& cl : classes) {
+        if (cl.count == 0) continue;
+        rows.push_back({cl.name, static_cast<long long>(cl.count), QStringLiteral("(%1, %2)").arg(cl.row).arg(cl.col),
+                        static_cast<long long>(cl.cells), double(y[cl.row * gw + cl.col])});
+    }
+    std::vector<double> distinct;
+    for (float val : y) {
+        bool seen = false;
+        for (double d : distinct) seen = seen || d == double(val);
+        if (!seen) distinct.push_back(val);
+    }
+    return std::vector<Output>{
+        Output::matrix(QStringLiteral("output"), gh, gw, toDoubles(y), gridLabels("r", gh), gridLabels("c", gw)),
+        Output::table(QStringLiteral("position_classes"),
+                      {QStringLiteral("class"), QStringLiteral("count"), QStringLiteral("example (row, col)"),
+                       QStringLiteral("window cells in grid"), QStringLiteral("output")},
+                      std::move(rows)),
+        Output::scalar(QStringLiteral("distinct_values"), double(distinct.size())),
+    };
+}
 
 ModuleSpec pegSpec()
 {
@@ -409,60 +475,7 @@ ModuleSpec pegSpec()
                   {QStringLiteral("add the input back (Y = X + conv); off shows the conv alone"),
                    QStringLiteral("加回输入（Y = X + 卷积）；关闭时只显示卷积部分")}),
     };
-    s.run = [](const Params& p, const RunContext& ctx) {
-        const int gh = int(p.getInt(QStringLiteral("grid_h"))), gw = int(p.getInt(QStringLiteral("grid_w")));
-        const int T = gh * gw;
-        const float v = static_cast<float>(p.getFloat(QStringLiteral("input_value")));
-        const bool residual = p.getBool(QStringLiteral("residual"));
-        std::vector<float> kernel(9, 1.0f);
-        if (p.getChoice(QStringLiteral("kernel")) == QLatin1String("random")) {
-            rng g(static_cast<std::uint64_t>(p.getInt(QStringLiteral("seed"))));
-            fill_normal(kernel.data(), 9, 0.0f, 1.0f, g);
-        }
-        std::vector<float> x(T, v), y(T);
-        peg_forward(x.data(), kernel.data(), nullptr, 1, gh, gw, 1, residual, y.data());  // C = 1
-        ctx.throwIfCancelled();
-
-        // classify each token by how many cells of its 3×3 window lie inside the grid
-        auto span = [](int i, int n) { return (i > 0 ? 1 : 0) + 1 + (i < n - 1 ? 1 : 0); };
-        struct Cls {
-            int cells;
-            QString name;
-            int count = 0;
-            int row = -1, col = -1;
-        };
-        std::vector<Cls> classes = {{4, QStringLiteral("corner")},
-                                    {6, QStringLiteral("edge")},
-                                    {9, QStringLiteral("interior")},
-                                    {1, QStringLiteral("single patch")},
-                                    {2, QStringLiteral("end of a 1-wide strip")},
-                                    {3, QStringLiteral("middle of a 1-wide strip")}};
-        for (int r = 0; r < gh; ++r)
-            for (int c = 0; c < gw; ++c)
-                for (Cls& cl : classes)
-                    if (cl.cells == span(r, gh) * span(c, gw) && cl.count++ == 0) cl.row = r, cl.col = c;
-        std::vector<QVariantList> rows;
-        for (const Cls& cl : classes) {
-            if (cl.count == 0) continue;
-            rows.push_back({cl.name, static_cast<long long>(cl.count),
-                            QStringLiteral("(%1, %2)").arg(cl.row).arg(cl.col), static_cast<long long>(cl.cells),
-                            double(y[cl.row * gw + cl.col])});
-        }
-        std::vector<double> distinct;
-        for (float val : y) {
-            bool seen = false;
-            for (double d : distinct) seen = seen || d == double(val);
-            if (!seen) distinct.push_back(val);
-        }
-        return std::vector<Output>{
-            Output::matrix(QStringLiteral("output"), gh, gw, toDoubles(y), gridLabels("r", gh), gridLabels("c", gw)),
-            Output::table(QStringLiteral("position_classes"),
-                          {QStringLiteral("class"), QStringLiteral("count"), QStringLiteral("example (row, col)"),
-                           QStringLiteral("window cells in grid"), QStringLiteral("output")},
-                          std::move(rows)),
-            Output::scalar(QStringLiteral("distinct_values"), double(distinct.size())),
-        };
-    };
+    s.run = runPeg;
     return s;
 }
 
@@ -502,6 +515,231 @@ std::vector<MropeToken> mropeSequence(int textBefore, int frames, int gh, int gw
     return seq;
 }
 
+std::vector<ParamSpec> mropeParams()
+{
+    return {
+        choiceParam(QStringLiteral("style"), QStringLiteral("contiguous"),
+                    {QStringLiteral("contiguous"), QStringLiteral("interleaved")},
+                    T2("contiguous blocks [t | h | w] (Qwen2-VL) or interleaved t, h, w (Qwen3-VL)",
+                       "连续分块 [t | h | w]（Qwen2-VL），或 t、h、w 交错（Qwen3-VL）")),
+        intParam(QStringLiteral("section_t"), 16, 0, 128,
+                 T2("rotary pairs (frequencies) driven by the time id t", "由时间编号 t 驱动的旋转对（频率）个数")),
+        intParam(QStringLiteral("section_h"), 24, 0, 128,
+                 T2("rotary pairs driven by the height id h", "由高度编号 h 驱动的旋转对个数")),
+        intParam(QStringLiteral("section_w"), 24, 0, 128,
+                 T2("rotary pairs driven by the width id w", "由宽度编号 w 驱动的旋转对个数")),
+        floatParam(QStringLiteral("rope_theta"), 1.0e6, 100.0, 1.0e7,
+                   T2("RoPE base θ (Qwen2-VL: 1000000)", "RoPE 底数 θ（Qwen2-VL 取 1000000）")),
+        intParam(QStringLiteral("text_before"), 3, 0, 16, T2("text tokens before the image", "图像之前的文本词元数")),
+        intParam(QStringLiteral("frames"), 1, 1, 4,
+                 T2("temporal patches (1 = an image, more = a video)", "时间方向的块数（1 为图像，更多为视频）")),
+        intParam(QStringLiteral("grid_h"), 3, 1, 16,
+                 T2("image tokens per column (rows of the grid after the 2×2 merge)",
+                    "图像词元的行数（2×2 合并之后的网格高）")),
+        intParam(QStringLiteral("grid_w"), 4, 1, 16,
+                 T2("image tokens per row (columns of the grid after the 2×2 merge)",
+                    "图像词元的列数（2×2 合并之后的网格宽）")),
+        intParam(QStringLiteral("text_after"), 3, 0, 16, T2("text tokens after the image", "图像之后的文本词元数")),
+    };
+}
+
+// ParamError unless the sections give 1..128 pairs and, interleaved, h and w
+// fit their every-third pairs below head_dim/2.
+void checkMropeSections(const Params& p)
+{
+    const long long st = p.getInt(QStringLiteral("section_t")), sh = p.getInt(QStringLiteral("section_h")),
+                    sw = p.getInt(QStringLiteral("section_w")), P = st + sh + sw;
+    if (P < 1)
+        throw ParamError(QStringLiteral("section_t"), QString::number(st),
+                         T2("section_t + section_h + section_w >= 1", "section_t + section_h + section_w >= 1"),
+                         T2("section_t, section_h and section_w are all 0: there is no rotary pair to assign",
+                            "section_t、section_h、section_w 都是 0：没有可以分配的旋转维度对"));
+    if (P > 128)
+        throw ParamError(QStringLiteral("section_w"), QString::number(sw),
+                         T2("section_t + section_h + section_w <= 128 (head_dim <= 256)",
+                            "section_t + section_h + section_w <= 128（head_dim <= 256）"),
+                         T2("section_t + section_h + section_w = %1 is more than 128 pairs (head_dim <= 256)",
+                            "section_t + section_h + section_w = %1，超过了 128 个维度对（head_dim <= 256）")
+                             .arg(P));
+    if (p.getChoice(QStringLiteral("style")) == QLatin1String("interleaved")) {
+        if (3 * sh > P)
+            throw ParamError(QStringLiteral("section_h"), QString::number(sh),
+                             T2("3·section_h <= head_dim/2 = %1", "3·section_h <= head_dim/2 = %1").arg(P),
+                             T2("interleaved style: h takes every third pair j = 1, 4, 7, … "
+                                "below 3·section_h = %1, which must not exceed head_dim/2 = %2",
+                                "interleaved 方式：h 占用 3·section_h = %1 以内每隔两个的维度对 j = 1, 4, 7, …，"
+                                "这个上限不能超过 head_dim/2 = %2")
+                                 .arg(3 * sh)
+                                 .arg(P));
+        if (3 * sw > P)
+            throw ParamError(QStringLiteral("section_w"), QString::number(sw),
+                             T2("3·section_w <= head_dim/2 = %1", "3·section_w <= head_dim/2 = %1").arg(P),
+                             T2("interleaved style: w takes every third pair j = 2, 5, 8, … "
+                                "below 3·section_w = %1, which must not exceed head_dim/2 = %2",
+                                "interleaved 方式：w 占用 3·section_w = %1 以内每隔两个的维度对 j = 2, 5, 8, …，"
+                                "这个上限不能超过 head_dim/2 = %2")
+                                 .arg(3 * sw)
+                                 .arg(P));
+    }
+}
+
+const char* const kMropeAxisName[3] = {"t", "h", "w"};
+
+// Which axis drives each rotary pair, and per axis how many pairs and their
+// shortest and longest wavelength (0 for an axis without pairs).
+struct MropePairs {
+    std::vector<double> assign;      // (3, P) one-hot: assign[a·P + j] = 1 if axis a drives pair j
+    std::vector<double> wavelength;  // (P) 2π / inv_freq_j
+    int count[3] = {0, 0, 0};
+    double minWl[3] = {0.0, 0.0, 0.0};
+    double maxWl[3] = {0.0, 0.0, 0.0};
+};
+
+MropePairs mropePairs(const std::vector<int>& axis, const std::vector<float>& invFreq)
+{
+    const int P = int(axis.size());
+    MropePairs m;
+    m.assign.assign(static_cast<std::size_t>(3) * P, 0.0);
+    m.wavelength.resize(P);
+    for (int j = 0; j < P; ++j) {
+        const int a = axis[j];
+        m.assign[static_cast<std::size_t>(a) * P + j] = 1.0;
+        m.wavelength[j] = 2.0 * 3.14159265358979323846 / double(invFreq[j]);
+        if (m.count[a] == 0) m.minWl[a] = m.maxWl[a] = m.wavelength[j];
+        m.minWl[a] = std::min(m.minWl[a], m.wavelength[j]);
+        m.maxWl[a] = std::max(m.maxWl[a], m.wavelength[j]);
+        ++m.count[a];
+    }
+    return m;
+}
+
+// The pair indices js of one axis as short text: "0..15", "0, 3, 6, …, 63"
+// (strided, interleaved), a plain list, or "—" for none.
+QString pairIndicesText(const std::vector<int>& js)
+{
+    if (!js.empty() && js.back() - js.front() + 1 == int(js.size()))
+        return QStringLiteral("%1..%2").arg(js.front()).arg(js.back());
+    if (js.size() > 4)  // strided (interleaved): the first three and the last
+        return QStringLiteral("%1, %2, %3, …, %4").arg(js[0]).arg(js[1]).arg(js[2]).arg(js.back());
+    if (js.empty()) return QStringLiteral("—");
+    QStringList all;
+    for (int j : js) all << QString::number(j);
+    return all.join(QStringLiteral(", "));
+}
+
+// The "sections" table: one row per axis t, h, w.
+std::vector<QVariantList> mropeSectionRows(const std::vector<int>& axis, const MropePairs& m)
+{
+    std::vector<QVariantList> rows;
+    for (int a = 0; a < 3; ++a) {
+        std::vector<int> js;
+        for (int j = 0; j < int(axis.size()); ++j)
+            if (axis[j] == a) js.push_back(j);
+        rows.push_back({QString::fromLatin1(kMropeAxisName[a]), static_cast<long long>(m.count[a]), pairIndicesText(js),
+                        m.count[a] ? QVariant(m.minWl[a]) : QVariant(QStringLiteral("—")),
+                        m.count[a] ? QVariant(m.maxWl[a]) : QVariant(QStringLiteral("—"))});
+    }
+    return rows;
+}
+
+// Position ids per token, and the cosines of the angles (T × P).
+struct MropeIds {
+    QStringList labels;
+    std::vector<double> idT, idH, idW;
+    std::vector<QVariantList> rows;  // the "position_ids" table
+    std::vector<double> cosA;        // (T, P)
+    double textDiff = 0.0;           // text tokens: largest |angle − id·inv_freq| (1-D RoPE)
+    long long maxId = -1;
+};
+
+MropeIds mropeIds(const std::vector<MropeToken>& seq, const std::vector<float>& ang, const std::vector<float>& invFreq)
+{
+    const int T = int(seq.size()), P = int(invFreq.size());
+    MropeIds m;
+    m.idT.resize(T), m.idH.resize(T), m.idW.resize(T);
+    m.cosA.resize(static_cast<std::size_t>(T) * P);
+    for (int t = 0; t < T; ++t) {
+        const MropeToken& k = seq[t];
+        m.labels << k.label;
+        m.idT[t] = double(k.t), m.idH[t] = double(k.h), m.idW[t] = double(k.w);
+        m.maxId = std::max({m.maxId, k.t, k.h, k.w});
+        m.rows.push_back({static_cast<long long>(t), k.label, k.kind, k.t, k.h, k.w});
+        for (int j = 0; j < P; ++j) {
+            const float a = ang[static_cast<std::size_t>(t) * P + j];
+            m.cosA[static_cast<std::size_t>(t) * P + j] = std::cos(double(a));
+            if (k.kind == QLatin1String("text"))
+                m.textDiff = std::max(m.textDiff, std::abs(double(a) - double(float(double(k.t) * invFreq[j]))));
+        }
+    }
+    return m;
+}
+
+std::vector<Output> runMrope(const Params& p, const RunContext& ctx)
+{
+    const int sec[3] = {int(p.getInt(QStringLiteral("section_t"))), int(p.getInt(QStringLiteral("section_h"))),
+                        int(p.getInt(QStringLiteral("section_w")))};
+    const int P = sec[0] + sec[1] + sec[2], D = 2 * P;
+    const bool inter = p.getChoice(QStringLiteral("style")) == QLatin1String("interleaved");
+    const double theta = p.getFloat(QStringLiteral("rope_theta"));
+    const std::vector<MropeToken> seq =
+        mropeSequence(int(p.getInt(QStringLiteral("text_before"))), int(p.getInt(QStringLiteral("frames"))),
+                      int(p.getInt(QStringLiteral("grid_h"))), int(p.getInt(QStringLiteral("grid_w"))),
+                      int(p.getInt(QStringLiteral("text_after"))));
+    const int T = int(seq.size());
+
+    std::vector<int> axis(P);
+    mrope_axis_assignment(sec, P, inter ? MROPE_INTERLEAVED : MROPE_CONTIGUOUS, axis.data());
+    std::vector<float> invFreq(P);  // HF default: 1 / θ^(2j/D), stored as float
+    for (int j = 0; j < P; ++j) invFreq[j] = static_cast<float>(1.0 / std::pow(theta, 2.0 * j / D));
+    std::vector<float> pos(static_cast<std::size_t>(T) * 3);
+    for (int t = 0; t < T; ++t) {
+        pos[3 * t] = float(seq[t].t), pos[3 * t + 1] = float(seq[t].h), pos[3 * t + 2] = float(seq[t].w);
+    }
+    std::vector<float> ang(static_cast<std::size_t>(T) * P);
+    if (T > 0) mrope_angles(pos.data(), T, invFreq.data(), axis.data(), P, ang.data());
+    ctx.throwIfCancelled();
+
+    MropePairs pairs = mropePairs(axis, invFreq);
+    std::vector<QVariantList> secRows = mropeSectionRows(axis, pairs);
+    MropeIds ids = mropeIds(seq, ang, invFreq);
+    QStringList pairLabels;
+    for (int j = 0; j < P; ++j) pairLabels << QStringLiteral("%1%2").arg(QLatin1String(kMropeAxisName[axis[j]])).arg(j);
+    const std::vector<double> pairX = rangeDoubles(P), tokX = rangeDoubles(T);
+    const QStringList& labels = ids.labels;
+
+    return std::vector<Output>{
+        Output::matrix(QStringLiteral("axis_of_pair"), 3, P, std::move(pairs.assign),
+                       {QStringLiteral("t"), QStringLiteral("h"), QStringLiteral("w")}, pairLabels),
+        Output::table(QStringLiteral("sections"),
+                      {QStringLiteral("axis"), QStringLiteral("pairs"), QStringLiteral("pair indices j"),
+                       QStringLiteral("shortest wavelength"), QStringLiteral("longest wavelength")},
+                      std::move(secRows)),
+        Output::series(QStringLiteral("wavelength"), pairX, std::move(pairs.wavelength), pairLabels),
+        Output::series(QStringLiteral("t_id"), tokX, std::move(ids.idT), labels),
+        Output::series(QStringLiteral("h_id"), tokX, std::move(ids.idH), labels),
+        Output::series(QStringLiteral("w_id"), tokX, std::move(ids.idW), labels),
+        Output::table(QStringLiteral("position_ids"),
+                      {QStringLiteral("token"), QStringLiteral("label"), QStringLiteral("kind"), QStringLiteral("t"),
+                       QStringLiteral("h"), QStringLiteral("w")},
+                      std::move(ids.rows)),
+        Output::matrix(QStringLiteral("cos_angle"), T, P, std::move(ids.cosA), labels, pairLabels),
+        Output::scalar(QStringLiteral("head_dim"), double(D)),
+        Output::scalar(QStringLiteral("pairs_t"), double(pairs.count[0])),
+        Output::scalar(QStringLiteral("pairs_h"), double(pairs.count[1])),
+        Output::scalar(QStringLiteral("pairs_w"), double(pairs.count[2])),
+        Output::scalar(QStringLiteral("min_wavelength_t"), pairs.minWl[0]),
+        Output::scalar(QStringLiteral("min_wavelength_h"), pairs.minWl[1]),
+        Output::scalar(QStringLiteral("min_wavelength_w"), pairs.minWl[2]),
+        Output::scalar(QStringLiteral("max_wavelength_t"), pairs.maxWl[0]),
+        Output::scalar(QStringLiteral("max_wavelength_h"), pairs.maxWl[1]),
+        Output::scalar(QStringLiteral("max_wavelength_w"), pairs.maxWl[2]),
+        Output::scalar(QStringLiteral("tokens"), double(T)),
+        Output::scalar(QStringLiteral("last_position_id"), double(ids.maxId)),
+        Output::scalar(QStringLiteral("rope_delta"), double(ids.maxId + 1 - T)),
+        Output::scalar(QStringLiteral("text_max_diff_vs_1d"), ids.textDiff),
+    };
+}
+
 ModuleSpec mropeSpec()
 {
     ModuleSpec s;
@@ -529,180 +767,9 @@ ModuleSpec mropeSpec()
                        "section_w)。示例序列为：文本、一张 grid_h × grid_w 个词元的图像（或视频，已做 2×2 合并）、"
                        "文本。文本词元的三个编号相同，所以对文本而言 M-RoPE 就是一维 RoPE；图像从下一个编号开始，"
                        "其词元的编号为 (起点 + 帧, 起点 + 行, 起点 + 列)，图像之后的文本从最大编号 + 1 继续。")};
-    s.params = {
-        choiceParam(QStringLiteral("style"), QStringLiteral("contiguous"),
-                    {QStringLiteral("contiguous"), QStringLiteral("interleaved")},
-                    T2("contiguous blocks [t | h | w] (Qwen2-VL) or interleaved t, h, w (Qwen3-VL)",
-                       "连续分块 [t | h | w]（Qwen2-VL），或 t、h、w 交错（Qwen3-VL）")),
-        intParam(QStringLiteral("section_t"), 16, 0, 128,
-                 T2("rotary pairs (frequencies) driven by the time id t", "由时间编号 t 驱动的旋转对（频率）个数")),
-        intParam(QStringLiteral("section_h"), 24, 0, 128,
-                 T2("rotary pairs driven by the height id h", "由高度编号 h 驱动的旋转对个数")),
-        intParam(QStringLiteral("section_w"), 24, 0, 128,
-                 T2("rotary pairs driven by the width id w", "由宽度编号 w 驱动的旋转对个数")),
-        floatParam(QStringLiteral("rope_theta"), 1.0e6, 100.0, 1.0e7,
-                   T2("RoPE base θ (Qwen2-VL: 1000000)", "RoPE 底数 θ（Qwen2-VL 取 1000000）")),
-        intParam(QStringLiteral("text_before"), 3, 0, 16, T2("text tokens before the image", "图像之前的文本词元数")),
-        intParam(QStringLiteral("frames"), 1, 1, 4,
-                 T2("temporal patches (1 = an image, more = a video)", "时间方向的块数（1 为图像，更多为视频）")),
-        intParam(QStringLiteral("grid_h"), 3, 1, 16,
-                 T2("image tokens per column (rows of the grid after the 2×2 merge)",
-                    "图像词元的行数（2×2 合并之后的网格高）")),
-        intParam(QStringLiteral("grid_w"), 4, 1, 16,
-                 T2("image tokens per row (columns of the grid after the 2×2 merge)",
-                    "图像词元的列数（2×2 合并之后的网格宽）")),
-        intParam(QStringLiteral("text_after"), 3, 0, 16, T2("text tokens after the image", "图像之后的文本词元数")),
-    };
-    s.check = [](const Params& p) {
-        const long long st = p.getInt(QStringLiteral("section_t")), sh = p.getInt(QStringLiteral("section_h")),
-                        sw = p.getInt(QStringLiteral("section_w")), P = st + sh + sw;
-        if (P < 1)
-            throw ParamError(QStringLiteral("section_t"), QString::number(st),
-                             T2("section_t + section_h + section_w >= 1", "section_t + section_h + section_w >= 1"),
-                             T2("section_t, section_h and section_w are all 0: there is no rotary pair to assign",
-                                "section_t、section_h、section_w 都是 0：没有可以分配的旋转维度对"));
-        if (P > 128)
-            throw ParamError(QStringLiteral("section_w"), QString::number(sw),
-                             T2("section_t + section_h + section_w <= 128 (head_dim <= 256)",
-                                "section_t + section_h + section_w <= 128（head_dim <= 256）"),
-                             T2("section_t + section_h + section_w = %1 is more than 128 pairs (head_dim <= 256)",
-                                "section_t + section_h + section_w = %1，超过了 128 个维度对（head_dim <= 256）")
-                                 .arg(P));
-        if (p.getChoice(QStringLiteral("style")) == QLatin1String("interleaved")) {
-            if (3 * sh > P)
-                throw ParamError(QStringLiteral("section_h"), QString::number(sh),
-                                 T2("3·section_h <= head_dim/2 = %1", "3·section_h <= head_dim/2 = %1").arg(P),
-                                 T2("interleaved style: h takes every third pair j = 1, 4, 7, … "
-                                    "below 3·section_h = %1, which must not exceed head_dim/2 = %2",
-                                    "interleaved 方式：h 占用 3·section_h = %1 以内每隔两个的维度对 j = 1, 4, 7, …，"
-                                    "这个上限不能超过 head_dim/2 = %2")
-                                     .arg(3 * sh)
-                                     .arg(P));
-            if (3 * sw > P)
-                throw ParamError(QStringLiteral("section_w"), QString::number(sw),
-                                 T2("3·section_w <= head_dim/2 = %1", "3·section_w <= head_dim/2 = %1").arg(P),
-                                 T2("interleaved style: w takes every third pair j = 2, 5, 8, … "
-                                    "below 3·section_w = %1, which must not exceed head_dim/2 = %2",
-                                    "interleaved 方式：w 占用 3·section_w = %1 以内每隔两个的维度对 j = 2, 5, 8, …，"
-                                    "这个上限不能超过 head_dim/2 = %2")
-                                     .arg(3 * sw)
-                                     .arg(P));
-        }
-    };
-    s.run = [](const Params& p, const RunContext& ctx) {
-        const int sec[3] = {int(p.getInt(QStringLiteral("section_t"))), int(p.getInt(QStringLiteral("section_h"))),
-                            int(p.getInt(QStringLiteral("section_w")))};
-        const int P = sec[0] + sec[1] + sec[2], D = 2 * P;
-        const bool inter = p.getChoice(QStringLiteral("style")) == QLatin1String("interleaved");
-        const double theta = p.getFloat(QStringLiteral("rope_theta"));
-        const std::vector<MropeToken> seq =
-            mropeSequence(int(p.getInt(QStringLiteral("text_before"))), int(p.getInt(QStringLiteral("frames"))),
-                          int(p.getInt(QStringLiteral("grid_h"))), int(p.getInt(QStringLiteral("grid_w"))),
-                          int(p.getInt(QStringLiteral("text_after"))));
-        const int T = int(seq.size());
-
-        std::vector<int> axis(P);
-        mrope_axis_assignment(sec, P, inter ? MROPE_INTERLEAVED : MROPE_CONTIGUOUS, axis.data());
-        std::vector<float> invFreq(P);  // HF default: 1 / θ^(2j/D), stored as float
-        for (int j = 0; j < P; ++j) invFreq[j] = static_cast<float>(1.0 / std::pow(theta, 2.0 * j / D));
-        std::vector<float> pos(static_cast<std::size_t>(T) * 3);
-        for (int t = 0; t < T; ++t) {
-            pos[3 * t] = float(seq[t].t), pos[3 * t + 1] = float(seq[t].h), pos[3 * t + 2] = float(seq[t].w);
-        }
-        std::vector<float> ang(static_cast<std::size_t>(T) * P);
-        if (T > 0) mrope_angles(pos.data(), T, invFreq.data(), axis.data(), P, ang.data());
-        ctx.throwIfCancelled();
-
-        const char* axisName[3] = {"t", "h", "w"};
-        // which axis drives pair j: a 3 × P one-hot matrix
-        std::vector<double> assign(static_cast<std::size_t>(3) * P, 0.0);
-        std::vector<double> pairX = rangeDoubles(P), wavelength(P);
-        double minWl[3], maxWl[3];
-        int count[3] = {0, 0, 0};
-        for (int a = 0; a < 3; ++a) minWl[a] = 0.0, maxWl[a] = 0.0;
-        for (int j = 0; j < P; ++j) {
-            const int a = axis[j];
-            assign[static_cast<std::size_t>(a) * P + j] = 1.0;
-            wavelength[j] = 2.0 * 3.14159265358979323846 / double(invFreq[j]);
-            if (count[a] == 0) minWl[a] = maxWl[a] = wavelength[j];
-            minWl[a] = std::min(minWl[a], wavelength[j]);
-            maxWl[a] = std::max(maxWl[a], wavelength[j]);
-            ++count[a];
-        }
-        std::vector<QVariantList> secRows;
-        for (int a = 0; a < 3; ++a) {
-            QString where = QStringLiteral("—");
-            std::vector<int> js;
-            for (int j = 0; j < P; ++j)
-                if (axis[j] == a) js.push_back(j);
-            if (!js.empty() && js.back() - js.front() + 1 == int(js.size()))
-                where = QStringLiteral("%1..%2").arg(js.front()).arg(js.back());
-            else if (js.size() > 4)  // strided (interleaved): the first three and the last
-                where = QStringLiteral("%1, %2, %3, …, %4").arg(js[0]).arg(js[1]).arg(js[2]).arg(js.back());
-            else if (!js.empty()) {
-                QStringList all;
-                for (int j : js) all << QString::number(j);
-                where = all.join(QStringLiteral(", "));
-            }
-            secRows.push_back({QString::fromLatin1(axisName[a]), static_cast<long long>(count[a]), where,
-                               count[a] ? QVariant(minWl[a]) : QVariant(QStringLiteral("—")),
-                               count[a] ? QVariant(maxWl[a]) : QVariant(QStringLiteral("—"))});
-        }
-
-        // position ids per token, and the cosines of the angles (T × P)
-        QStringList labels, pairLabels;
-        std::vector<double> tokX = rangeDoubles(T), idT(T), idH(T), idW(T);
-        std::vector<QVariantList> idRows;
-        std::vector<double> cosA(static_cast<std::size_t>(T) * P);
-        double textDiff = 0.0;  // text tokens: largest |angle − id·inv_freq| (1-D RoPE)
-        long long maxId = -1;
-        for (int t = 0; t < T; ++t) {
-            const MropeToken& k = seq[t];
-            labels << k.label;
-            idT[t] = double(k.t), idH[t] = double(k.h), idW[t] = double(k.w);
-            maxId = std::max({maxId, k.t, k.h, k.w});
-            idRows.push_back({static_cast<long long>(t), k.label, k.kind, k.t, k.h, k.w});
-            for (int j = 0; j < P; ++j) {
-                const float a = ang[static_cast<std::size_t>(t) * P + j];
-                cosA[static_cast<std::size_t>(t) * P + j] = std::cos(double(a));
-                if (k.kind == QLatin1String("text"))
-                    textDiff = std::max(textDiff, std::abs(double(a) - double(float(double(k.t) * invFreq[j]))));
-            }
-        }
-        for (int j = 0; j < P; ++j) pairLabels << QStringLiteral("%1%2").arg(QLatin1String(axisName[axis[j]])).arg(j);
-
-        return std::vector<Output>{
-            Output::matrix(QStringLiteral("axis_of_pair"), 3, P, std::move(assign),
-                           {QStringLiteral("t"), QStringLiteral("h"), QStringLiteral("w")}, pairLabels),
-            Output::table(QStringLiteral("sections"),
-                          {QStringLiteral("axis"), QStringLiteral("pairs"), QStringLiteral("pair indices j"),
-                           QStringLiteral("shortest wavelength"), QStringLiteral("longest wavelength")},
-                          std::move(secRows)),
-            Output::series(QStringLiteral("wavelength"), pairX, std::move(wavelength), pairLabels),
-            Output::series(QStringLiteral("t_id"), tokX, std::move(idT), labels),
-            Output::series(QStringLiteral("h_id"), tokX, std::move(idH), labels),
-            Output::series(QStringLiteral("w_id"), tokX, std::move(idW), labels),
-            Output::table(QStringLiteral("position_ids"),
-                          {QStringLiteral("token"), QStringLiteral("label"), QStringLiteral("kind"),
-                           QStringLiteral("t"), QStringLiteral("h"), QStringLiteral("w")},
-                          std::move(idRows)),
-            Output::matrix(QStringLiteral("cos_angle"), T, P, std::move(cosA), labels, pairLabels),
-            Output::scalar(QStringLiteral("head_dim"), double(D)),
-            Output::scalar(QStringLiteral("pairs_t"), double(count[0])),
-            Output::scalar(QStringLiteral("pairs_h"), double(count[1])),
-            Output::scalar(QStringLiteral("pairs_w"), double(count[2])),
-            Output::scalar(QStringLiteral("min_wavelength_t"), minWl[0]),
-            Output::scalar(QStringLiteral("min_wavelength_h"), minWl[1]),
-            Output::scalar(QStringLiteral("min_wavelength_w"), minWl[2]),
-            Output::scalar(QStringLiteral("max_wavelength_t"), maxWl[0]),
-            Output::scalar(QStringLiteral("max_wavelength_h"), maxWl[1]),
-            Output::scalar(QStringLiteral("max_wavelength_w"), maxWl[2]),
-            Output::scalar(QStringLiteral("tokens"), double(T)),
-            Output::scalar(QStringLiteral("last_position_id"), double(maxId)),
-            Output::scalar(QStringLiteral("rope_delta"), double(maxId + 1 - T)),
-            Output::scalar(QStringLiteral("text_max_diff_vs_1d"), textDiff),
-        };
-    };
+    s.params = mropeParams();
+    s.check = checkMropeSections;
+    s.run = runMrope;
     return s;
 }
 

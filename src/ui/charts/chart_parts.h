@@ -2,6 +2,8 @@
 // chart_parts.h — the pieces a ChartPanel is made of: line and bar charts,
 // the table model, the interactive chart view (hover, zoom, pan, reset) and
 // a painter-drawn table for print. Internal to src/ui/charts (and its test).
+// Defined in chart_parts.cpp (charts), output_table.cpp, print_table.cpp and
+// interactive_chart_view.cpp.
 #pragma once
 
 #include "modules/module.h"
@@ -45,6 +47,9 @@ QChart* buildLineChart(const ChartSpec& spec, const std::vector<const modules::O
 // column as categories, one bar set per other numeric column).
 QChart* buildBarChart(const ChartSpec& spec, const std::vector<const modules::Output*>& outputs,
                       const ChartStyle& style, QString* note = nullptr);
+
+// Whether a cell holds a number (int or floating point of any width).
+bool isNumber(const QVariant& v);
 
 // Numeric columns of a table output (every non-empty cell a number), by index.
 std::vector<int> numericColumns(const modules::Output& table);

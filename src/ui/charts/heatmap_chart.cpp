@@ -162,6 +162,32 @@ QValueAxis* indexAxis(int n)
     return axis;
 }
 
+// Fonts, colours and no grid lines for an axis whose title is already set.
+void styleHeatmapAxis(QAbstractAxis* a, const QFont& labels, const ChartStyle& style)
+{
+    a->setLabelsFont(labels);
+    a->setTitleFont(axisTitleFont(style, a->titleText()));
+    a->setLabelsColor(style.text);
+    a->setTitleBrush(style.text);
+    a->setLinePenColor(style.axisLine);
+    a->setGridLineVisible(false);
+    a->setTruncateLabels(false);  // rotated token labels would become "..."
+    a->setMinorGridLineVisible(false);
+}
+
+// Right margin for the colour bar: gap + bar + tick + widest label.
+int colorBarMargin(const HeatmapScale& scale, const ChartStyle& style)
+{
+    QFont f = style.font;
+    f.setPixelSize(std::max(6, style.pixelSize - 1));
+    const QFontMetricsF fm(f);
+    double widest = fm.horizontalAdvance(QStringLiteral("0.0000"));
+    if (!scale.empty)
+        for (double t : niceTicks(scale.lo, scale.hi, 8))
+            widest = std::max(widest, fm.horizontalAdvance(formatNumber(t)));
+    return int(16 + std::max(10, style.pixelSize) + 6 + widest + 8);
+}
+
 }  // namespace
 
 HeatmapChart::HeatmapChart(const modules::Output& matrix, const ChartSpec& spec, const ChartStyle& style,
@@ -204,16 +230,7 @@ HeatmapChart::HeatmapChart(const modules::Output& matrix, const ChartSpec& spec,
     }();
     ax->setTitleText(spec.xTitle.isEmpty() ? tr("column") : spec.xTitle);
     ay->setTitleText(spec.yTitle.isEmpty() ? tr("row") : spec.yTitle);
-    for (QAbstractAxis* a : {ax, ay}) {
-        a->setLabelsFont(labels);
-        a->setTitleFont(axisTitleFont(style, a->titleText()));
-        a->setLabelsColor(style.text);
-        a->setTitleBrush(style.text);
-        a->setLinePenColor(style.axisLine);
-        a->setGridLineVisible(false);
-        a->setTruncateLabels(false);  // rotated token labels would become "..."
-        a->setMinorGridLineVisible(false);
-    }
+    for (QAbstractAxis* a : {ax, ay}) styleHeatmapAxis(a, labels, style);
     // Long column labels (tokens) stand upright when they would collide.
     if (colNames) keepLabelsApart(this, ax, m_matrix.colLabels, labels);
     addAxis(ax, Qt::AlignBottom);
@@ -221,19 +238,7 @@ HeatmapChart::HeatmapChart(const modules::Output& matrix, const ChartSpec& spec,
     m_anchor->attachAxis(ax);
     m_anchor->attachAxis(ay);
 
-    // Right margin for the colour bar: gap + bar + tick + widest label.
-    {
-        const QFontMetricsF fm([&] {
-            QFont f = style.font;
-            f.setPixelSize(std::max(6, style.pixelSize - 1));
-            return f;
-        }());
-        double widest = fm.horizontalAdvance(QStringLiteral("0.0000"));
-        if (!m_scale.empty)
-            for (double t : niceTicks(m_scale.lo, m_scale.hi, 8))
-                widest = std::max(widest, fm.horizontalAdvance(formatNumber(t)));
-        m_colorBarWidth = int(16 + std::max(10, style.pixelSize) + 6 + widest + 8);
-    }
+    m_colorBarWidth = colorBarMargin(m_scale, style);
     setMargins(QMargins(4, 6, m_colorBarWidth, 4));
 
     auto* image = new HeatmapImageItem(this);

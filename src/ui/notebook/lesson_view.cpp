@@ -181,6 +181,65 @@ int MarkdownBrowser::highlight(const QString& text)
 
 // ---------------------------------------------------------------- RunBlockCard
 
+// The area the chart goes into, holding a placeholder of the block's height
+// until the first result.
+QWidget* RunBlockCard::createChartArea()
+{
+    auto* chartArea = new QWidget(this);
+    m_chartHost = new QVBoxLayout(chartArea);
+    m_chartHost->setContentsMargins(0, 0, 0, 0);
+    m_placeholder = new QLabel(chartArea);
+    m_placeholder->setAlignment(Qt::AlignCenter);
+    m_placeholder->setMinimumHeight(std::clamp(m_block.height, 80, 2000));
+    m_placeholder->setForegroundRole(QPalette::PlaceholderText);
+    m_chartHost->addWidget(m_placeholder);
+    return chartArea;
+}
+
+// A warning icon and a selectable message, hidden until a run fails.
+QFrame* RunBlockCard::createErrorCell()
+{
+    m_errorCell = new QFrame(this);
+    m_errorCell->setFrameShape(QFrame::StyledPanel);
+    m_errorCell->setAutoFillBackground(true);
+    m_errorCell->setBackgroundRole(QPalette::AlternateBase);
+    auto* errorLayout = new QHBoxLayout(m_errorCell);
+    auto* icon = new QLabel(m_errorCell);
+    const int iconSize = style()->pixelMetric(QStyle::PM_MessageBoxIconSize, nullptr, this);
+    icon->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxWarning, nullptr, this).pixmap(iconSize / 2 + 8));
+    icon->setAlignment(Qt::AlignTop);
+    errorLayout->addWidget(icon);
+    m_errorText = new QLabel(m_errorCell);
+    m_errorText->setWordWrap(true);
+    m_errorText->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    m_errorText->setTextFormat(Qt::PlainText);
+    errorLayout->addWidget(m_errorText, 1);
+    m_errorCell->hide();
+    return m_errorCell;
+}
+
+// A label and a busy bar, hidden while idle.
+QLayout* RunBlockCard::createBusyRow()
+{
+    auto* busyRow = new QHBoxLayout;
+    m_busy = new QProgressBar(this);
+    m_busy->setRange(0, 0);
+    m_busy->setTextVisible(false);
+    m_busy->setMaximumHeight(6);
+    m_busyLabel = new QLabel(this);
+    m_busyLabel->setForegroundRole(QPalette::PlaceholderText);
+    busyRow->addWidget(m_busyLabel);
+    busyRow->addWidget(m_busy, 1);
+    // Keep the space while idle so the panel does not jump under the mouse.
+    for (QWidget* w : {static_cast<QWidget*>(m_busy), static_cast<QWidget*>(m_busyLabel)}) {
+        QSizePolicy sp = w->sizePolicy();
+        sp.setRetainSizeWhenHidden(true);
+        w->setSizePolicy(sp);
+        w->hide();
+    }
+    return busyRow;
+}
+
 RunBlockCard::RunBlockCard(const lessons::RunBlock& block, const lessons::SourceLocation& location, const QString& lang,
                            const QString& courseDir, const QString& chapterFile, lessons::RunEngine* engine,
                            QWidget* parent)
@@ -200,51 +259,11 @@ RunBlockCard::RunBlockCard(const lessons::RunBlock& block, const lessons::Source
         layout->addWidget(m_caption);
     }
 
-    auto* chartArea = new QWidget(this);
-    m_chartHost = new QVBoxLayout(chartArea);
-    m_chartHost->setContentsMargins(0, 0, 0, 0);
-    m_placeholder = new QLabel(chartArea);
-    m_placeholder->setAlignment(Qt::AlignCenter);
-    m_placeholder->setMinimumHeight(std::clamp(block.height, 80, 2000));
-    m_placeholder->setForegroundRole(QPalette::PlaceholderText);
-    m_chartHost->addWidget(m_placeholder);
-    layout->addWidget(chartArea);
+    layout->addWidget(createChartArea());
 
-    m_errorCell = new QFrame(this);
-    m_errorCell->setFrameShape(QFrame::StyledPanel);
-    m_errorCell->setAutoFillBackground(true);
-    m_errorCell->setBackgroundRole(QPalette::AlternateBase);
-    auto* errorLayout = new QHBoxLayout(m_errorCell);
-    auto* icon = new QLabel(m_errorCell);
-    const int iconSize = style()->pixelMetric(QStyle::PM_MessageBoxIconSize, nullptr, this);
-    icon->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxWarning, nullptr, this).pixmap(iconSize / 2 + 8));
-    icon->setAlignment(Qt::AlignTop);
-    errorLayout->addWidget(icon);
-    m_errorText = new QLabel(m_errorCell);
-    m_errorText->setWordWrap(true);
-    m_errorText->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
-    m_errorText->setTextFormat(Qt::PlainText);
-    errorLayout->addWidget(m_errorText, 1);
-    m_errorCell->hide();
-    layout->addWidget(m_errorCell);
+    layout->addWidget(createErrorCell());
 
-    auto* busyRow = new QHBoxLayout;
-    m_busy = new QProgressBar(this);
-    m_busy->setRange(0, 0);
-    m_busy->setTextVisible(false);
-    m_busy->setMaximumHeight(6);
-    m_busyLabel = new QLabel(this);
-    m_busyLabel->setForegroundRole(QPalette::PlaceholderText);
-    busyRow->addWidget(m_busyLabel);
-    busyRow->addWidget(m_busy, 1);
-    // Keep the space while idle so the panel does not jump under the mouse.
-    for (QWidget* w : {static_cast<QWidget*>(m_busy), static_cast<QWidget*>(m_busyLabel)}) {
-        QSizePolicy sp = w->sizePolicy();
-        sp.setRetainSizeWhenHidden(true);
-        w->setSizePolicy(sp);
-        w->hide();
-    }
-    layout->addLayout(busyRow);
+    layout->addLayout(createBusyRow());
 
     const modules::ModuleSpec* spec = modules::Registry::builtin().find(block.moduleId);
     if (!block.vary.isEmpty() && spec) {

@@ -23,6 +23,7 @@
 #include <memory>
 
 class QLabel;
+class QLayout;
 class QProgressBar;
 class QTimer;
 class QVBoxLayout;
@@ -110,6 +111,9 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    QWidget* createChartArea();
+    QFrame* createErrorCell();
+    QLayout* createBusyRow();
     void scheduleRun();
     void startRun();
     void onFinished(quint64 id, lessons::RunResultPtr result);

@@ -224,6 +224,89 @@ bool ParamPanel::isEmpty() const
     return m_rows.isEmpty();
 }
 
+// lo, hi, step and log from the module's range narrowed by the lesson's
+// `vary`; an int parameter gets whole (and multipleOf) bounds and a step of
+// at least 1.
+void ParamPanel::Row::setNumericRange()
+{
+    const modules::ParamSpec& p = spec;
+    const lessons::VarySpec& v = vary;
+    lo = v.hasRange ? std::max(v.min, p.min) : p.min;
+    hi = v.hasRange ? std::min(v.max, p.max) : p.max;
+    if (hi < lo) std::swap(lo, hi);
+    log = v.log && lo > 0;
+    step = v.step;
+    if (p.type == ParamType::Int) {
+        lo = std::max(std::ceil(lo), double(INT_MIN));
+        hi = std::min(std::floor(hi), double(INT_MAX));
+        if (p.multipleOf > 1) {
+            lo = std::ceil(lo / p.multipleOf) * p.multipleOf;
+            step = std::max(step, double(p.multipleOf));
+        }
+        if (step <= 0) step = 1;
+    }
+}
+
+// The spin box (QSpinBox for an int, else QDoubleSpinBox) over the range.
+QAbstractSpinBox* ParamPanel::Row::makeSpin(ParamPanel* panel)
+{
+    if (spec.type == ParamType::Int) {
+        ispin = new QSpinBox(panel);
+        ispin->setRange(int(lo), int(hi));
+        ispin->setSingleStep(int(step));
+        QObject::connect(ispin, &QSpinBox::valueChanged, panel, [panel, this](int value) {
+            if (spec.multipleOf > 1 && value % spec.multipleOf != 0) {
+                // Typed values snap to the module's multiple (e.g. even dimensions).
+                ispin->setValue(int(std::round(double(value) / spec.multipleOf)) * spec.multipleOf);
+                return;
+            }
+            syncSlider();
+            panel->emitChanged();
+        });
+    } else {
+        dspin = new QDoubleSpinBox(panel);
+        dspin->setDecimals(decimalsFor(lo, hi, step, log));
+        dspin->setRange(lo, hi);
+        if (step > 0)
+            dspin->setSingleStep(step);
+        else
+            dspin->setSingleStep(std::max((hi - lo) / 100.0, std::pow(10.0, -dspin->decimals())));
+        QObject::connect(dspin, &QDoubleSpinBox::valueChanged, panel, [panel, this](double) {
+            syncSlider();
+            panel->emitChanged();
+        });
+    }
+    QAbstractSpinBox* spin = ispin ? static_cast<QAbstractSpinBox*>(ispin) : dspin;
+    // Runs start when the typed number is complete (Enter / focus out), not per keystroke.
+    spin->setKeyboardTracking(false);
+    spin->setAlignment(Qt::AlignRight);
+    spin->setMinimumWidth(spin->fontMetrics().horizontalAdvance(QStringLiteral("0000000.000")) + 24);
+    if (log) {
+        // On a log scale the arrows step by a fraction of the value, not a fixed amount.
+        if (ispin) ispin->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+        if (dspin) dspin->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+    }
+    return spin;
+}
+
+// The slider beside the spin box: one position per step when the steps are
+// few and exact, else kSliderSteps positions (on a log scale when `log`).
+void ParamPanel::Row::makeSlider(ParamPanel* panel)
+{
+    slider = new QSlider(Qt::Horizontal, panel);
+    const double span = step > 0 ? (hi - lo) / step : 0;
+    exactSlider = !log && step > 0 && span <= 2000 && std::abs(span - std::round(span)) < 1e-9;
+    slider->setRange(0, exactSlider ? int(std::round(span)) : kSliderSteps);
+    slider->setPageStep(exactSlider ? std::max(1, int(span / 10)) : kSliderSteps / 10);
+    QObject::connect(slider, &QSlider::valueChanged, panel, [this](int pos) {
+        const double value = sliderToValue(pos);
+        if (ispin)
+            ispin->setValue(int(value));
+        else
+            dspin->setValue(value);
+    });
+}
+
 void ParamPanel::addRow(const modules::ParamSpec& p, const lessons::VarySpec& v, const QString& start)
 {
     auto* row = new Row;
@@ -237,68 +320,9 @@ void ParamPanel::addRow(const modules::ParamSpec& p, const lessons::VarySpec& v,
 
     const bool numeric = p.type == ParamType::Int || p.type == ParamType::Float;
     if (numeric) {
-        row->lo = v.hasRange ? std::max(v.min, p.min) : p.min;
-        row->hi = v.hasRange ? std::min(v.max, p.max) : p.max;
-        if (row->hi < row->lo) std::swap(row->lo, row->hi);
-        row->log = v.log && row->lo > 0;
-        row->step = v.step;
-        if (p.type == ParamType::Int) {
-            row->lo = std::max(std::ceil(row->lo), double(INT_MIN));
-            row->hi = std::min(std::floor(row->hi), double(INT_MAX));
-            if (p.multipleOf > 1) {
-                row->lo = std::ceil(row->lo / p.multipleOf) * p.multipleOf;
-                row->step = std::max(row->step, double(p.multipleOf));
-            }
-            if (row->step <= 0) row->step = 1;
-            row->ispin = new QSpinBox(this);
-            row->ispin->setRange(int(row->lo), int(row->hi));
-            row->ispin->setSingleStep(int(row->step));
-            connect(row->ispin, &QSpinBox::valueChanged, this, [this, row](int value) {
-                if (row->spec.multipleOf > 1 && value % row->spec.multipleOf != 0) {
-                    // Typed values snap to the module's multiple (e.g. even dimensions).
-                    row->ispin->setValue(int(std::round(double(value) / row->spec.multipleOf)) * row->spec.multipleOf);
-                    return;
-                }
-                row->syncSlider();
-                emitChanged();
-            });
-        } else {
-            row->dspin = new QDoubleSpinBox(this);
-            row->dspin->setDecimals(decimalsFor(row->lo, row->hi, row->step, row->log));
-            row->dspin->setRange(row->lo, row->hi);
-            if (row->step > 0)
-                row->dspin->setSingleStep(row->step);
-            else
-                row->dspin->setSingleStep(
-                    std::max((row->hi - row->lo) / 100.0, std::pow(10.0, -row->dspin->decimals())));
-            connect(row->dspin, &QDoubleSpinBox::valueChanged, this, [this, row](double) {
-                row->syncSlider();
-                emitChanged();
-            });
-        }
-        QAbstractSpinBox* spin = row->ispin ? static_cast<QAbstractSpinBox*>(row->ispin) : row->dspin;
-        // Runs start when the typed number is complete (Enter / focus out), not per keystroke.
-        spin->setKeyboardTracking(false);
-        spin->setAlignment(Qt::AlignRight);
-        spin->setMinimumWidth(spin->fontMetrics().horizontalAdvance(QStringLiteral("0000000.000")) + 24);
-        if (row->log) {
-            // On a log scale the arrows step by a fraction of the value, not a fixed amount.
-            if (row->ispin) row->ispin->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
-            if (row->dspin) row->dspin->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
-        }
-
-        row->slider = new QSlider(Qt::Horizontal, this);
-        const double span = row->step > 0 ? (row->hi - row->lo) / row->step : 0;
-        row->exactSlider = !row->log && row->step > 0 && span <= 2000 && std::abs(span - std::round(span)) < 1e-9;
-        row->slider->setRange(0, row->exactSlider ? int(std::round(span)) : kSliderSteps);
-        row->slider->setPageStep(row->exactSlider ? std::max(1, int(span / 10)) : kSliderSteps / 10);
-        connect(row->slider, &QSlider::valueChanged, this, [row](int pos) {
-            const double value = row->sliderToValue(pos);
-            if (row->ispin)
-                row->ispin->setValue(int(value));
-            else
-                row->dspin->setValue(value);
-        });
+        row->setNumericRange();
+        QAbstractSpinBox* spin = row->makeSpin(this);
+        row->makeSlider(this);
         m_grid->addWidget(row->slider, r, 1);
         m_grid->addWidget(spin, r, 2);
         row->label->setBuddy(spin);

@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: Apache-2.0
+// rope_scaling_modules.cpp — the RoPE family's modules about length scaling:
+// rope.inv_freq (frequencies and attention factor of every HF scaling) and
+// rope.extrapolation (scores beyond the trained length, plain vs scaled).
+// The numerics live in src/core/rope_scaling.h; rope_modules.cpp registers
+// these with the rest of the family.
+#include "modules/registry.h"
+#include "modules/rope_modules.h"
+#include "util/number_format.h"
+
+#include "core/common.h"
+#include "core/rope_scaling.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace poslab::modules {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+QString num(double v)
+{
+    return QString::number(v, 'g', 10);
+}
+
+const QStringList kScalings = {QStringLiteral("default"), QStringLiteral("linear"), QStringLiteral("dynamic"),
+                               QStringLiteral("ntk"),     QStringLiteral("yarn"),   QStringLiteral("longrope"),
+                               QStringLiteral("llama3")};
+
+// The HF scaling parameters, shared by rope.inv_freq (all of them).
+std::vector<ParamSpec> scalingParams()
+{
+    return {
+        choiceParam(QStringLiteral("scaling"), QStringLiteral("default"), kScalings,
+                    T2("RoPE scaling (HF rope_type; ntk = static NTK-aware)",
+                       "RoPE 缩放方式（HF 的 rope_type；ntk 为静态 NTK-aware）")),
+        ropeHeadDimParam(128, 1024),
+        floatParam(QStringLiteral("partial_rotary_factor"), 1.0, 0.0, 1.0,
+                   T2("fraction of head_dim that rotates: dim = int(head_dim * factor)",
+                      "参与旋转的维度比例：dim = int(head_dim × 该值)")),
+        ropeThetaParam(),
+        floatParam(QStringLiteral("factor"), 4.0, 0.0, 1024.0,
+                   T2("scale s (>= 1; 0 = unset: yarn/longrope use max_position_embeddings / "
+                      "original_max_position_embeddings)",
+                      "缩放倍数 s（>= 1；0 表示未设置：yarn/longrope 取 max_position_embeddings / "
+                      "original_max_position_embeddings）")),
+        intParam(QStringLiteral("max_position_embeddings"), 16384, 1, 100000000,
+                 T2("context length of the config (dynamic: its reference length)",
+                    "配置中的上下文长度（dynamic 以它为原长度）")),
+        intParam(QStringLiteral("original_max_position_embeddings"), 4096, 0, 100000000,
+                 T2("pre-training length L0 (yarn/longrope/llama3; 0 = max_position_embeddings)",
+                    "预训练长度 L0（yarn/longrope/llama3 使用；0 表示取 max_position_embeddings）")),
+        intParam(QStringLiteral("seq_len"), 0, 0, 1000000000,
+                 T2("current sequence length (dynamic, longrope; 0 = None)",
+                    "当前序列长度（dynamic、longrope 使用；0 表示未给出）")),
+        floatParam(QStringLiteral("beta_fast"), 32, 0, 10000,
+                   T2("yarn: rotations above which a pair keeps its frequency (0 = 32)",
+                      "yarn：转数高于此值的维度对保持原频率（0 表示默认 32）")),
+        floatParam(QStringLiteral("beta_slow"), 1, 0, 10000,
+                   T2("yarn: rotations below which a pair is fully interpolated (0 = 1)",
+                      "yarn：转数低于此值的维度对完全插值（0 表示默认 1）")),
+        floatParam(QStringLiteral("mscale"), 0, 0, 100,
+                   T2("yarn (DeepSeek): numerator mscale, used with mscale_all_dim (0 = unset)",
+                      "yarn（DeepSeek）：分子的 mscale，与 mscale_all_dim 同时设置才生效（0 表示未设置）")),
+        floatParam(
+            QStringLiteral("mscale_all_dim"), 0, 0, 100,
+            T2("yarn (DeepSeek): denominator mscale (0 = unset)", "yarn（DeepSeek）：分母的 mscale（0 表示未设置）")),
+        floatParam(QStringLiteral("attention_factor"), 0, 0, 100,
+                   T2("yarn/longrope: explicit factor on cos and sin (0 = computed)",
+                      "yarn/longrope：直接指定乘在 cos、sin 上的系数（0 表示按公式计算）")),
+        boolParam(QStringLiteral("truncate"), true,
+                  T2("yarn: round the correction range to whole pairs (floor/ceil)",
+                     "yarn：把修正区间取整到整数维度对（floor/ceil）")),
+        floatListParam(QStringLiteral("short_factor"), {}, 1e-6, 1e6, 512,
+                       T2("longrope: per-pair factors for seq_len <= L0 (dim/2 values; empty = all 1)",
+                          "longrope：seq_len <= L0 时每对维度的系数（dim/2 个；留空表示全为 1）")),
+        floatListParam(QStringLiteral("long_factor"), {}, 1e-6, 1e6, 512,
+                       T2("longrope: per-pair factors for seq_len > L0 (dim/2 values; empty = all factor)",
+                          "longrope：seq_len > L0 时每对维度的系数（dim/2 个；留空表示全为 factor）")),
+        floatParam(QStringLiteral("low_freq_factor"), 1, 0.001, 1000,
+                   T2("llama3: wavelengths above L0/low_freq_factor are divided by factor",
+                      "llama3：波长大于 L0/low_freq_factor 的频率除以 factor")),
+        floatParam(QStringLiteral("high_freq_factor"), 4, 0.001, 1000,
+                   T2("llama3: wavelengths below L0/high_freq_factor are kept",
+                      "llama3：波长小于 L0/high_freq_factor 的频率保持不变")),
+        boolParam(
+            QStringLiteral("compare"), false,
+            T2("also output inv_freq_<scaling> and wavelengths wl_<scaling> of every scaling with these parameters",
+               "同时输出所有缩放方式在这些参数下的 inv_freq_<缩放方式> 与波长 wl_<缩放方式>，便于对比")),
+    };
+}
+
+int rotaryDim(const Params& p)
+{
+    return int(double(p.getInt(QStringLiteral("head_dim"))) * p.getFloat(QStringLiteral("partial_rotary_factor")));
+}
+
+// Builds the core parameters for one scaling from the module parameters.
+rope_scaling_params scalingFrom(const Params& p, rope_scaling_type type)
+{
+    rope_scaling_params s;
+    s.rope_type = type;
+    s.dim = rotaryDim(p);
+    s.rope_theta = p.getFloat(QStringLiteral("rope_theta"));
+    const double factor = p.getFloat(QStringLiteral("factor"));
+    if (factor > 0) s.factor = factor;
+    s.max_position_embeddings = int(p.getInt(QStringLiteral("max_position_embeddings")));
+    s.original_max_position_embeddings = int(p.getInt(QStringLiteral("original_max_position_embeddings")));
+    s.seq_len = p.getInt(QStringLiteral("seq_len"));
+    s.beta_fast = p.getFloat(QStringLiteral("beta_fast"));
+    s.beta_slow = p.getFloat(QStringLiteral("beta_slow"));
+    s.mscale = p.getFloat(QStringLiteral("mscale"));
+    s.mscale_all_dim = p.getFloat(QStringLiteral("mscale_all_dim"));
+    const double af = p.getFloat(QStringLiteral("attention_factor"));
+    if (af > 0) s.attention_factor = af;
+    s.truncate = p.getBool(QStringLiteral("truncate"));
+    s.low_freq_factor = p.getFloat(QStringLiteral("low_freq_factor"));
+    s.high_freq_factor = p.getFloat(QStringLiteral("high_freq_factor"));
+    const std::size_t n = std::size_t(std::max(s.dim / 2, 0));
+    s.short_factor = p.getFloatList(QStringLiteral("short_factor"));
+    s.long_factor = p.getFloatList(QStringLiteral("long_factor"));
+    // Stand-ins when no lists are given (not Phi-3's searched values): short
+    // = 1 (plain RoPE inside L0), long = factor for every pair (like linear).
+    if (s.short_factor.empty()) s.short_factor.assign(n, 1.0);
+    if (s.long_factor.empty()) s.long_factor.assign(n, factor > 0 ? factor : 1.0);
+    return s;
+}
+
+rope_scaling_type scalingType(const Params& p)
+{
+    rope_scaling_type t = ROPE_SCALING_DEFAULT;
+    rope_scaling_from_name(p.getChoice(QStringLiteral("scaling")).toStdString(), &t);
+    return t;
+}
+
+// yarn's `beta_fast or 32` must stay above `beta_slow or 1` (HF's defaults for 0).
+void checkBetas(const Params& p)
+{
+    const double bf = p.getFloat(QStringLiteral("beta_fast")), bs = p.getFloat(QStringLiteral("beta_slow"));
+    if ((bf != 0 ? bf : 32) <= (bs != 0 ? bs : 1))
+        throw ParamError(QStringLiteral("beta_fast"), num(bf),
+                         T2("greater than beta_slow (%1)", "须大于 beta_slow（%1）").arg(num(bs)));
+}
+
+// int(head_dim · partial_rotary_factor), which must be an even number >= 2.
+int checkedRotaryDim(const Params& p)
+{
+    const int dim = rotaryDim(p);
+    const double prf = p.getFloat(QStringLiteral("partial_rotary_factor"));
+    if (dim < 2 || dim % 2 != 0)
+        throw ParamError(QStringLiteral("partial_rotary_factor"), num(prf),
+                         T2("int(head_dim * partial_rotary_factor) = %1 must be an even number >= 2",
+                            "head_dim × partial_rotary_factor 取整后为 %1，须为不小于 2 的偶数")
+                             .arg(dim));
+    return dim;
+}
+
+// short_factor and long_factor: empty, or exactly n = dim/2 values.
+void checkFactorLists(const Params& p, std::size_t n)
+{
+    for (const char* list : {"short_factor", "long_factor"}) {
+        const QString name = QString::fromLatin1(list);
+        const std::size_t len = p.getFloatList(name).size();
+        if (len != 0 && len != n) {
+            QString given = util::formatVariantList(p.values().at(name).toList());
+            if (given.size() > 60) given = given.left(57) + QStringLiteral("...");
+            throw ParamError(
+                name, given,
+                T2("empty or exactly dim/2 = %1 values (%2 given)", "留空，或恰好 dim/2 = %1 个数值（给出了 %2 个）")
+                    .arg(n)
+                    .arg(len));
+        }
+    }
+}
+
+// The rules of rope_validate_scaling for each scaling type, worded for the
+// reader and naming the parameter.
+void checkScalingRules(const Params& p, rope_scaling_type type, int dim)
+{
+    const QString typeName = p.getChoice(QStringLiteral("scaling"));
+    const double factor = p.getFloat(QStringLiteral("factor"));
+    const long long maxPos = p.getInt(QStringLiteral("max_position_embeddings"));
+    const long long original0 = p.getInt(QStringLiteral("original_max_position_embeddings"));
+    const long long original = original0 > 0 ? original0 : maxPos;
+    const bool needsFactor = type == ROPE_SCALING_LINEAR || type == ROPE_SCALING_DYNAMIC || type == ROPE_SCALING_NTK ||
+                             type == ROPE_SCALING_LLAMA3;
+    if (needsFactor && factor == 0)
+        throw ParamError(QStringLiteral("factor"), num(factor),
+                         T2("a number >= 1: scaling=%1 needs a factor (0 means unset)",
+                            "不小于 1 的数（scaling=%1 必须给出倍数，0 表示未设置）")
+                             .arg(typeName));
+    if (type != ROPE_SCALING_DEFAULT && factor > 0 && factor < 1)
+        throw ParamError(
+            QStringLiteral("factor"), num(factor),
+            T2("a number >= 1 for scaling=%1 (0 = unset)", "scaling=%1 时须不小于 1（0 表示未设置）").arg(typeName));
+    if ((type == ROPE_SCALING_YARN || type == ROPE_SCALING_LONGROPE) && factor == 0 && maxPos < original)
+        throw ParamError(QStringLiteral("factor"), num(factor),
+                         T2("a number >= 1; left unset (0), it is max_position_embeddings / "
+                            "original_max_position_embeddings = %1 / %2, less than 1",
+                            "不小于 1 的数；不设置（0）时取 max_position_embeddings / "
+                            "original_max_position_embeddings = %1 / %2，小于 1")
+                             .arg(maxPos)
+                             .arg(original));
+    if ((type == ROPE_SCALING_DYNAMIC || type == ROPE_SCALING_NTK) && dim <= 2)
+        throw ParamError(QStringLiteral("head_dim"), QString::number(p.getInt(QStringLiteral("head_dim"))),
+                         T2("a rotary dim greater than 2 for scaling=%1 (the base exponent is dim/(dim-2)); here "
+                            "dim = %2",
+                            "scaling=%1 时旋转维度须大于 2（底数的指数是 dim/(dim-2)）；这里 dim = %2")
+                             .arg(typeName)
+                             .arg(dim));
+    if (type == ROPE_SCALING_YARN) checkBetas(p);
+    if (type == ROPE_SCALING_LONGROPE && original < 2)
+        throw ParamError(QStringLiteral("original_max_position_embeddings"), QString::number(original0),
+                         T2("at least 2 for scaling=longrope (its logarithm divides)",
+                            "scaling=longrope 时至少为 2（公式中要除以它的对数）"));
+    if (type == ROPE_SCALING_LLAMA3) {
+        const double low = p.getFloat(QStringLiteral("low_freq_factor"));
+        const double high = p.getFloat(QStringLiteral("high_freq_factor"));
+        if (high <= low)
+            throw ParamError(QStringLiteral("high_freq_factor"), num(high),
+                             T2("greater than low_freq_factor (%1)", "须大于 low_freq_factor（%1）").arg(num(low)));
+    }
+}
+
+// A refusal by the core ("<rope_type>: <field> must ...") as a ParamError on
+// <field> when it is a parameter, else on scaling; the core's own (English)
+// words.
+ParamError coreRefusal(const Params& p, const core_error& e)
+{
+    const QString typeName = p.getChoice(QStringLiteral("scaling"));
+    const QString msg = QString::fromStdString(e.what());
+    // The core's messages read "<rope_type>: <field> must ...": take <field>.
+    QString param = QStringLiteral("scaling");
+    const qsizetype colon = msg.indexOf(QStringLiteral(": "));
+    if (colon >= 0) {
+        const QString field = msg.mid(colon + 2).section(u' ', 0, 0);
+        if (p.has(field) || field == QLatin1String("dim")) param = field;
+    }
+    if (param == QLatin1String("dim")) param = QStringLiteral("head_dim");
+    const QVariant v = p.has(param) ? p.values().at(param) : QVariant(typeName);
+    return ParamError(param, v.toString(),
+                      {msg, QStringLiteral("RoPE 缩放（%1）不接受这组参数：%2").arg(typeName, msg)},
+                      {QStringLiteral("parameter '%1': %2").arg(param, msg),
+                       QStringLiteral("参数 %1：RoPE 缩放（%2）不接受这组参数：%3").arg(param, typeName, msg)});
+}
+
+// The combinations of scaling parameters the core refuses (rope_validate_scaling,
+// the same rules) are checked here first, so the refusal names the parameter
+// and is worded in the reader's language. Whatever the core still refuses is
+// reported with the core's own (English) words.
+void checkScaling(const Params& p)
+{
+    const int dim = checkedRotaryDim(p);
+    checkFactorLists(p, static_cast<std::size_t>(dim / 2));
+    const rope_scaling_type type = scalingType(p);
+    checkScalingRules(p, type, dim);
+    try {
+        rope_validate_scaling(scalingFrom(p, type));
+    } catch (const core_error& e) {
+        throw coreRefusal(p, e);
+    }
+}
+
+// ---- rope.inv_freq ------------------------------------------------------------
+
+std::vector<Output> runInvFreq(const Params& p, const RunContext& ctx)
+{
+    const rope_scaling_type type = scalingType(p);
+    const rope_scaling_params sp = scalingFrom(p, type);
+    const rope_frequencies f = rope_compute_frequencies(sp);
+    const std::vector<double> def = rope_default_inv_freq(sp.dim, sp.rope_theta);
+    const std::vector<double> wl = rope_wavelengths(f.inv_freq);
+    const std::size_t n = f.inv_freq.size();
+
+    std::vector<Output> out;
+    out.push_back(Output::series(QStringLiteral("inv_freq"), rangeDoubles(n), f.inv_freq));
+    out.push_back(Output::series(QStringLiteral("wavelength"), rangeDoubles(n), wl));
+    out.push_back(Output::scalar(QStringLiteral("attention_factor"), f.attention_factor));
+    // logits scale by the square (cos and sin both carry the factor)
+    out.push_back(Output::scalar(QStringLiteral("logit_scale"), f.attention_factor * f.attention_factor));
+
+    std::vector<double> ratio(n);
+    for (std::size_t j = 0; j < n; ++j) ratio[j] = f.inv_freq[j] / def[j];
+    out.push_back(Output::series(QStringLiteral("ratio_to_default"), rangeDoubles(n), ratio));
+
+    if (type == ROPE_SCALING_YARN) {
+        const double L0 =
+            sp.original_max_position_embeddings > 0 ? sp.original_max_position_embeddings : sp.max_position_embeddings;
+        const double bf = sp.beta_fast != 0 ? sp.beta_fast : 32.0, bs = sp.beta_slow != 0 ? sp.beta_slow : 1.0;
+        const rope_yarn_range r = rope_yarn_correction_range(bf, bs, sp.dim, sp.rope_theta, L0, sp.truncate);
+        out.push_back(Output::scalar(QStringLiteral("correction_dim_low"),
+                                     rope_yarn_correction_dim(bf, sp.dim, sp.rope_theta, L0)));
+        out.push_back(Output::scalar(QStringLiteral("correction_dim_high"),
+                                     rope_yarn_correction_dim(bs, sp.dim, sp.rope_theta, L0)));
+        out.push_back(Output::scalar(QStringLiteral("ramp_low"), r.low));
+        out.push_back(Output::scalar(QStringLiteral("ramp_high"), r.high));
+        out.push_back(Output::series(QStringLiteral("ramp"), rangeDoubles(n), rope_yarn_ramp(r.low, r.high, int(n))));
+    }
+    if (type == ROPE_SCALING_NTK)
+        out.push_back(
+            Output::scalar(QStringLiteral("effective_base"), rope_ntk_base(sp.rope_theta, *sp.factor, sp.dim)));
+    if (type == ROPE_SCALING_DYNAMIC)
+        out.push_back(Output::scalar(
+            QStringLiteral("effective_base"),
+            rope_dynamic_base(sp.rope_theta, *sp.factor, sp.seq_len, sp.max_position_embeddings, sp.dim)));
+
+    std::vector<QVariantList> rows;
+    const double L0 =
+        sp.original_max_position_embeddings > 0 ? sp.original_max_position_embeddings : sp.max_position_embeddings;
+    for (std::size_t j = 0; j < n; ++j)
+        rows.push_back({qlonglong(j), f.inv_freq[j], wl[j], def[j], ratio[j], L0 / wl[j]});
+    out.push_back(Output::table(
+        QStringLiteral("pairs"),
+        {QStringLiteral("pair"), QStringLiteral("inv_freq"), QStringLiteral("wavelength"),
+         QStringLiteral("default_inv_freq"), QStringLiteral("ratio_to_default"), QStringLiteral("rotations_in_L0")},
+        std::move(rows)));
+
+    if (p.getBool(QStringLiteral("compare"))) {
+        // inv_freq_<scaling> for every scaling first, then wl_<scaling> (the
+        // wavelength 2π / inv_freq) in the same order, for one wavelength-per-pair
+        // chart; the short prefix keeps six names readable in a chart legend.
+        std::vector<Output> wavelengths;
+        for (int t = 0; t < ROPE_SCALING_COUNT; ++t) {
+            ctx.throwIfCancelled();
+            const rope_scaling_params other = scalingFrom(p, rope_scaling_type(t));
+            try {
+                const rope_frequencies g = rope_compute_frequencies(other);
+                const QString name = QString::fromLatin1(rope_scaling_name(rope_scaling_type(t)));
+                out.push_back(Output::series(QStringLiteral("inv_freq_") + name, rangeDoubles(n), g.inv_freq));
+                wavelengths.push_back(
+                    Output::series(QStringLiteral("wl_") + name, rangeDoubles(n), rope_wavelengths(g.inv_freq)));
+            } catch (const core_error&) {
+                // A scaling these parameters do not fit (e.g. factor < 1) is left out.
+            }
+        }
+        for (Output& w : wavelengths) out.push_back(std::move(w));
+    }
+    return out;
+}
+
+// ---- rope.extrapolation ------------------------------------------------------------
+
+// h_j = q̃_j conj(k̃_j) per pair as a complex number, so that
+// score(r) = a² Σ_j Re[h_j e^{i r θ_j}].
+struct PairProducts {
+    std::vector<double> re, im;  // (D/2)
+};
+
+PairProducts qkPairProducts(const Params& p, int D)
+{
+    const int n = D / 2;
+    PairProducts h{std::vector<double>(static_cast<std::size_t>(n)), std::vector<double>(static_cast<std::size_t>(n))};
+    if (p.getChoice(QStringLiteral("qk")) == QLatin1String("ones")) {
+        // q = k = (1, …, 1): h_j = (1 + i)(1 − i) = 2, score = 2 Σ cos(r θ_j).
+        std::fill(h.re.begin(), h.re.end(), 2.0);
+        std::fill(h.im.begin(), h.im.end(), 0.0);
+        return h;
+    }
+    rng g(std::uint64_t(p.getInt(QStringLiteral("seed"))));
+    std::vector<float> q(static_cast<std::size_t>(D)), k(static_cast<std::size_t>(D));
+    fill_normal(q.data(), q.size(), 0.0f, 1.0f, g);
+    fill_normal(k.data(), k.size(), 0.0f, 1.0f, g);
+    for (int j = 0; j < n; ++j) {
+        // half-split pairs (j, j + n); the layout does not change the curve.
+        const double qa = q[j], qb = q[j + n], ka = k[j], kb = k[j + n];
+        h.re[j] = qa * ka + qb * kb;  // Re[(qa + i qb)(ka − i kb)]
+        h.im[j] = qb * ka - qa * kb;  // Im
+    }
+    return h;
+}
+
+// score(r) at points + 1 distances r in [0, rMax], and its extremes within
+// the training length L and beyond it.
+struct ScoreCurve {
+    std::vector<double> xs, ys;
+    double maxIn = 0, maxOut = 0, minIn = 1e300, minOut = 1e300;
+};
+
+ScoreCurve scoreCurve(const PairProducts& h, const rope_frequencies& f, int L, double rMax, int points)
+{
+    const int n = int(h.re.size());
+    const double a2 = f.attention_factor * f.attention_factor;
+    ScoreCurve c;
+    c.xs.resize(static_cast<std::size_t>(points) + 1);
+    c.ys.resize(static_cast<std::size_t>(points) + 1);
+    for (int i = 0; i <= points; ++i) {
+        const double r = rMax * i / points;
+        double sc = 0;
+        for (int j = 0; j < n; ++j) {
+            const double phi = r * f.inv_freq[j];
+            sc += h.re[j] * std::cos(phi) - h.im[j] * std::sin(phi);
+        }
+        sc *= a2;
+        c.xs[i] = r;
+        c.ys[i] = sc;
+        if (r < L) {
+            c.maxIn = std::max(c.maxIn, std::fabs(sc));
+            c.minIn = std::min(c.minIn, sc);
+        } else {
+            c.maxOut = std::max(c.maxOut, std::fabs(sc));
+            c.minOut = std::min(c.minOut, sc);
+        }
+    }
+    return c;
+}
+
+std::vector<Output> runExtrapolation(const Params& p, const RunContext& ctx)
+{
+    const int D = int(p.getInt(QStringLiteral("head_dim")));
+    const double base = p.getFloat(QStringLiteral("rope_theta"));
+    const int L = int(p.getInt(QStringLiteral("train_length")));
+    const double s = p.getFloat(QStringLiteral("factor"));
+    const int points = int(p.getInt(QStringLiteral("points")));
+    const int n = D / 2;
+    const PairProducts h = qkPairProducts(p, D);
+
+    struct Method {
+        QString name;
+        rope_scaling_type type;
+    };
+    const Method methods[] = {{QStringLiteral("plain"), ROPE_SCALING_DEFAULT},
+                              {QStringLiteral("linear"), ROPE_SCALING_LINEAR},
+                              {QStringLiteral("ntk"), ROPE_SCALING_NTK},
+                              {QStringLiteral("yarn"), ROPE_SCALING_YARN}};
+    const std::vector<double> def = rope_default_inv_freq(D, base);
+    const double rMax = s * L;
+
+    std::vector<Output> out;
+    std::vector<QVariantList> rows;
+    for (const Method& m : methods) {
+        ctx.throwIfCancelled();
+        rope_scaling_params sp;
+        sp.rope_type = m.type;
+        sp.dim = D;
+        sp.rope_theta = base;
+        sp.factor = s;
+        sp.original_max_position_embeddings = L;
+        sp.max_position_embeddings = int(std::min(rMax, 1e9));
+        sp.beta_fast = p.getFloat(QStringLiteral("beta_fast"));
+        sp.beta_slow = p.getFloat(QStringLiteral("beta_slow"));
+        const rope_frequencies f = rope_compute_frequencies(sp);
+        ScoreCurve c = scoreCurve(h, f, L, rMax, points);
+        // A pair sees angles it never saw in training when its wavelength is
+        // longer than L (it never completed a turn) and s·L·θ'_j > L·θ_j.
+        int unseen = 0;
+        for (int j = 0; j < n; ++j)
+            if (2 * kPi / def[j] > L && rMax * f.inv_freq[j] > L * def[j] * (1 + 1e-9)) ++unseen;
+        out.push_back(Output::series(QStringLiteral("score_") + m.name, std::move(c.xs), std::move(c.ys)));
+        rows.push_back({m.name, f.attention_factor, c.maxIn, c.maxOut, c.minIn, c.minOut, qlonglong(unseen)});
+    }
+    out.push_back(Output::table(
+        QStringLiteral("summary"),
+        {QStringLiteral("method"), QStringLiteral("attention_factor"), QStringLiteral("max_abs_score_within"),
+         QStringLiteral("max_abs_score_beyond"), QStringLiteral("min_score_within"), QStringLiteral("min_score_beyond"),
+         QStringLiteral("pairs_with_unseen_angles")},
+        std::move(rows)));
+    out.push_back(Output::scalar(QStringLiteral("train_length"), L));
+    return out;
+}
+}  // namespace
+
+ModuleSpec ropeInvFreqSpec()
+{
+    ModuleSpec s;
+    s.id = QStringLiteral("rope.inv_freq");
+    s.title = T2("RoPE frequencies and scaling", "RoPE 频率与长度缩放");
+    s.description = T2(
+        "Inverse frequencies inv_freq_j (one per channel pair) and wavelengths 2π/inv_freq_j for every Hugging "
+        "Face RoPE scaling — default, linear (Position Interpolation), dynamic NTK, static NTK-aware, YaRN, "
+        "LongRoPE and Llama 3 — with HF's parameter names and newest semantics, plus the attention factor that "
+        "multiplies cos and sin (logits scale by its square). For YaRN it also shows the correction range and the "
+        "ramp that blends kept and interpolated pairs; compare=true adds the frequencies (inv_freq_<scaling>) and "
+        "wavelengths (wl_<scaling>) of every scaling for one chart.",
+        "计算每个维度对的逆频率 inv_freq_j 与波长 2π/inv_freq_j，覆盖 Hugging Face 的全部 RoPE 缩放方式："
+        "default、linear（位置插值）、dynamic NTK、静态 NTK-aware、YaRN、LongRoPE 和 Llama 3，参数名与语义与 HF "
+        "最新版本一致；同时给出乘在 cos、sin 上的注意力系数（logits 按其平方缩放）。对 YaRN 还会给出修正区间和在"
+        "“保持”与“插值”之间过渡的斜坡；compare=true 时输出所有缩放方式的频率（inv_freq_<缩放方式>）与波长（wl_<缩放方式>），便于画在同一张图上。");
+    s.params = scalingParams();
+    s.check = checkScaling;
+    s.run = runInvFreq;
+    return s;
+}
+
+ModuleSpec ropeExtrapolationSpec()
+{
+    ModuleSpec s;
+    s.id = QStringLiteral("rope.extrapolation");
+    s.title = T2("Beyond the trained length", "超出训练长度之后");
+    s.description = T2(
+        "Attention score ⟨R_r q, k⟩ against relative distance r from 0 to factor × train_length for plain RoPE "
+        "(extrapolation), linear Position Interpolation, static NTK-aware scaling and YaRN (including its "
+        "attention factor). The summary compares the scores within and beyond the trained length and counts the "
+        "pairs that meet rotation angles never seen in training.",
+        "比较相对距离 r 从 0 到 factor × train_length 时的注意力得分 ⟨R_r q, k⟩：原始 RoPE（直接外推）、线性位置插值、"
+        "静态 NTK-aware 缩放和 YaRN（含其注意力系数）。汇总表比较训练长度以内与以外的得分，并统计会遇到训练中从未"
+        "出现过的旋转角的维度对数量。");
+    s.params = {
+        intParam(QStringLiteral("head_dim"), 64, 4, 512,
+                 T2("head dimension D (even, >= 4)", "每个注意力头的维度 D（偶数，至少 4）"), 2),
+        ropeThetaParam(),
+        intParam(QStringLiteral("train_length"), 512, 16, 65536,
+                 T2("trained context length L", "训练时的上下文长度 L")),
+        floatParam(QStringLiteral("factor"), 4, 1, 64,
+                   T2("extension factor s (target length s·L)", "扩展倍数 s（目标长度 s·L）")),
+        floatParam(QStringLiteral("beta_fast"), 32, 0, 10000,
+                   T2("yarn beta_fast (0 = 32)", "yarn 的 beta_fast（0 表示 32）")),
+        floatParam(QStringLiteral("beta_slow"), 1, 0, 10000,
+                   T2("yarn beta_slow (0 = 1)", "yarn 的 beta_slow（0 表示 1）")),
+        choiceParam(QStringLiteral("qk"), QStringLiteral("ones"), {QStringLiteral("ones"), QStringLiteral("random")},
+                    T2("q and k: all ones (RoFormer's curve) or random (seeded)",
+                       "q 和 k：全 1（RoFormer 中的曲线）或随机（固定种子）")),
+        intParam(QStringLiteral("points"), 1024, 16, 8192, T2("number of distances sampled", "采样的距离点数")),
+        ropeSeedParam(),
+    };
+    s.check = checkBetas;
+    s.run = runExtrapolation;
+    return s;
+}
+
+}  // namespace poslab::modules
