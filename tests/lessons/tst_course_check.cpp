@@ -553,9 +553,9 @@ bool storeRun(const QString& folder)
     pv.corpus = QStringLiteral("copy");
     pv.finishedUtc = QDateTime::currentDateTimeUtc();
     pv.machine = poslab::lab::currentMachine(1);
-    QString error;
+    poslab::util::Text2 error;
     const QString file = poslab::lab::saveRun(poslab::length_experiment_result{}, {}, pv, &error, folder);
-    if (file.isEmpty()) qWarning("%s", qPrintable(error));
+    if (file.isEmpty()) qWarning("%s", qPrintable(error.en));
     return !file.isEmpty();
 }
 

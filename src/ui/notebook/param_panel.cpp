@@ -176,6 +176,11 @@ struct ParamPanel::Row {
         syncSlider();
         return text() != before;
     }
+
+    // addRow's steps for a number parameter (defined below).
+    void setNumericRange();
+    QAbstractSpinBox* makeSpin(ParamPanel* panel);
+    void makeSlider(ParamPanel* panel);
 };
 
 ParamPanel::ParamPanel(const modules::ModuleSpec* spec, const QStringList& lessonParams,
