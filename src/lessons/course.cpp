@@ -2,6 +2,8 @@
 // course.cpp — small helpers of the course model.
 #include "lessons/course.h"
 
+#include "modules/output_columns.h"
+
 namespace poslab::lessons {
 
 Diagnostic Diagnostic::of(const QString& file, int line, const poslab::modules::Text2& text, Severity severity)
@@ -44,6 +46,21 @@ QString chartKindName(ChartKind kind)
         case ChartKind::Table: return QStringLiteral("table");
     }
     return QStringLiteral("auto");
+}
+
+bool chartKindCanShow(ChartKind kind, const modules::Output& output)
+{
+    using modules::OutputKind;
+    switch (kind) {
+        case ChartKind::Auto:
+        case ChartKind::Table: return true;
+        case ChartKind::Line: return output.kind == OutputKind::Series;
+        case ChartKind::Heatmap: return output.kind == OutputKind::Matrix;
+        case ChartKind::Bar:
+            return output.kind == OutputKind::Series ||
+                   (output.kind == OutputKind::Table && !modules::numericColumns(output).empty());
+    }
+    return false;
 }
 
 QString exerciseKindName(ExerciseKind kind)

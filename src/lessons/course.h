@@ -56,6 +56,10 @@ struct Diagnostic {
 
 enum class ChartKind { Auto, Line, Heatmap, Bar, Table };
 QString chartKindName(ChartKind kind);  // "auto", "line", "heatmap", "bar", "table"
+// Whether a chart of `kind` can draw `output`: any output as a table (and
+// Auto picks), a series as a line, a matrix as a heatmap, a series or a table
+// with a numeric column as bars. The window, the PDF and `check` all ask this.
+bool chartKindCanShow(ChartKind kind, const modules::Output& output);
 
 // A parameter the reader (or the learner, in a run exercise) may change.
 struct VarySpec {

@@ -200,40 +200,6 @@ Text2 chartNeeds(ChartKind k)
     }
 }
 
-bool isNumber(const QVariant& v)
-{
-    switch (v.typeId()) {
-        case QMetaType::Double:
-        case QMetaType::Float:
-        case QMetaType::Int:
-        case QMetaType::LongLong:
-        case QMetaType::UInt:
-        case QMetaType::ULongLong: return true;
-        default: return false;
-    }
-}
-
-// Whether a chart kind can draw an output (as the lesson view decides it).
-bool canShow(ChartKind kind, const Output& o)
-{
-    switch (kind) {
-        case ChartKind::Auto:
-        case ChartKind::Table: return true;
-        case ChartKind::Line: return o.kind == OutputKind::Series;
-        case ChartKind::Heatmap: return o.kind == OutputKind::Matrix;
-        case ChartKind::Bar:
-            if (o.kind == OutputKind::Series) return true;
-            if (o.kind != OutputKind::Table || o.tableRows.empty()) return false;
-            for (int c = 0; c < o.columns.size(); ++c) {
-                bool numeric = true;
-                for (const QVariantList& row : o.tableRows) numeric = numeric && c < row.size() && isNumber(row[c]);
-                if (numeric) return true;
-            }
-            return false;
-    }
-    return false;
-}
-
 bool isEmptyOutput(const Output& o)
 {
     switch (o.kind) {
@@ -395,7 +361,7 @@ void ChapterVerifier::checkShownOutputs(const Block& b, const ModuleSpec& spec, 
                                              name, names));
             continue;
         }
-        if (!canShow(run.chart, *o))
+        if (!chartKindCanShow(run.chart, *o))
             error(chartLine, argIn(argIn(argIn(T2("chart: %1 cannot show output '%2', which is %3 (%4)",
                                                   "chart：%1画不了输出“%2”，它是%3（%4）"),
                                                chartText(run.chart))
@@ -409,7 +375,7 @@ void ChapterVerifier::checkShownOutputs(const Block& b, const ModuleSpec& spec, 
     }
     if (!run.outputs.isEmpty() || outputs.empty()) return;
     const bool any =
-        std::any_of(outputs.begin(), outputs.end(), [&](const Output& o) { return canShow(run.chart, o); });
+        std::any_of(outputs.begin(), outputs.end(), [&](const Output& o) { return chartKindCanShow(run.chart, o); });
     if (!any) {
         QStringList described;
         for (const Output& o : outputs)

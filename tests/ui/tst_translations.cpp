@@ -57,6 +57,7 @@ QList<Message> readTs(const QString& path, QString* error)
     }
     QXmlStreamReader xml(&f);
     QString context;
+    QString lastFile;
     Message m;
     bool inMessage = false;
     while (!xml.atEnd()) {
@@ -80,7 +81,11 @@ QList<Message> readTs(const QString& path, QString* error)
                 m.translationType = xml.attributes().value(QStringLiteral("type")).toString();
                 if (!m.numerus) m.translations << xml.readElementText();
             } else if (name == u"location" && inMessage) {
-                m.locations << xml.attributes().value(QStringLiteral("filename")).toString();
+                // -locations relative: a location without a file name is in the
+                // file of the location written before it (its line counts from there).
+                const QString file = xml.attributes().value(QStringLiteral("filename")).toString();
+                if (!file.isEmpty()) lastFile = file;
+                m.locations << lastFile;
             } else if (name == u"numerusform" && inMessage) {
                 m.translations << xml.readElementText();
             }

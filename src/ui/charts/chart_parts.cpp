@@ -180,19 +180,6 @@ QAbstractAxis* logAxis(double lo, double hi)
 
 }  // namespace
 
-bool isNumber(const QVariant& v)
-{
-    switch (v.typeId()) {
-        case QMetaType::Double:
-        case QMetaType::Float:
-        case QMetaType::Int:
-        case QMetaType::LongLong:
-        case QMetaType::UInt:
-        case QMetaType::ULongLong: return true;
-        default: return false;
-    }
-}
-
 void keepLabelsApart(QChart* chart, QAbstractAxis* axis, const QStringList& labels, const QFont& font)
 {
     const QFontMetricsF fm(font);
@@ -276,18 +263,6 @@ QChart* buildLineChart(const ChartSpec& spec, const std::vector<const Output*>& 
     if (!notes.isEmpty()) chart->setTitle(notes.join(QStringLiteral("; ")));
     if (note) *note = notes.join(QStringLiteral("; "));
     return chart;
-}
-
-std::vector<int> numericColumns(const Output& t)
-{
-    std::vector<int> cols;
-    for (int c = 0; c < t.columns.size(); ++c) {
-        bool numeric = !t.tableRows.empty();
-        for (const QVariantList& row : t.tableRows)
-            if (c < row.size() && !isNumber(row[c])) numeric = false;
-        if (numeric) cols.push_back(c);
-    }
-    return cols;
 }
 
 namespace {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "modules/module.h"
+#include "modules/output_columns.h"
 #include "ui/charts/chart_spec.h"
 
 #include <QAbstractTableModel>
@@ -48,11 +49,9 @@ QChart* buildLineChart(const ChartSpec& spec, const std::vector<const modules::O
 QChart* buildBarChart(const ChartSpec& spec, const std::vector<const modules::Output*>& outputs,
                       const ChartStyle& style, QString* note = nullptr);
 
-// Whether a cell holds a number (int or floating point of any width).
-bool isNumber(const QVariant& v);
-
-// Numeric columns of a table output (every non-empty cell a number), by index.
-std::vector<int> numericColumns(const modules::Output& table);
+// Which cells and columns of a table are numbers (modules/output_columns.h).
+using modules::isNumber;
+using modules::numericColumns;
 
 // An output as a table: Table as is; Series as (x, y), or (x, y, label) when
 // it has x labels; Matrix with a label

@@ -47,20 +47,6 @@ QString kindName(OutputKind k)
     return {};
 }
 
-// Whether a chart kind can draw an output.
-bool canShow(ChartKind kind, const Output& o)
-{
-    switch (kind) {
-        case ChartKind::Auto:
-        case ChartKind::Table: return true;
-        case ChartKind::Line: return o.kind == OutputKind::Series;
-        case ChartKind::Heatmap: return o.kind == OutputKind::Matrix;
-        case ChartKind::Bar:
-            return o.kind == OutputKind::Series || (o.kind == OutputKind::Table && !numericColumns(o).empty());
-    }
-    return false;
-}
-
 QString needs(ChartKind kind)
 {
     switch (kind) {
@@ -202,7 +188,7 @@ QString selectOutputs(const ChartSpec& spec, const std::vector<Output>& all, std
     std::vector<Output> out;
     if (spec.outputs.isEmpty()) {
         for (const Output& o : all)
-            if (canShow(spec.kind, o)) out.push_back(o);
+            if (lessons::chartKindCanShow(spec.kind, o)) out.push_back(o);
         if (out.empty()) {
             if (all.empty()) return ChartPanel::tr("the module gave no outputs");
             return ChartPanel::tr("no output of this run can be shown this way: %1").arg(needs(spec.kind));
@@ -217,7 +203,7 @@ QString selectOutputs(const ChartSpec& spec, const std::vector<Output>& all, std
                 return ChartPanel::tr("unknown output '%1' (this run has: %2)")
                     .arg(name, names.join(QStringLiteral(", ")));
             }
-            if (!canShow(spec.kind, *it))
+            if (!lessons::chartKindCanShow(spec.kind, *it))
                 return ChartPanel::tr("output '%1' is a %2: %3").arg(name, kindName(it->kind), needs(spec.kind));
             out.push_back(*it);
         }
