@@ -3,6 +3,7 @@
 // teacher's language (--lang, else the environment's), warnings that fail
 // only with --strict, and the exit statuses (0 clean or warnings only, 2
 // errors, or warnings under --strict).
+#include "../shared/one_chapter_course.h"
 #include "run_poslab.h"
 
 #include <QDir>
@@ -11,19 +12,6 @@
 #include <QtTest>
 
 namespace {
-
-// A course of one chapter in both languages, `body` after the front matter
-// (lines 1-6; a blank line 7, so the body starts on line 8).
-bool writeCourse(const QString& dir, const QByteArray& body)
-{
-    for (const char* lang : {"en", "zh"}) {
-        if (!QDir(dir).mkpath(QLatin1String(lang))) return false;
-        QFile f(QDir(dir).filePath(QStringLiteral("%1/01-one.md").arg(QLatin1String(lang))));
-        if (!f.open(QIODevice::WriteOnly)) return false;
-        f.write("---\nid: one\ntitle: " + QByteArray(lang) + "\nsummary: S\nminutes: 5\n---\n\n" + body);
-    }
-    return true;
-}
 
 // Only a warning: every option of a multiple-choice exercise is marked correct.
 const QByteArray kWarningOnly = "```exercise all-right\nkind: multiple\nquestion: Q?\noption*: a\noption*: b\n```\n";
@@ -41,7 +29,7 @@ private slots:
     void warningsFailOnlyWhenStrict()
     {
         QTemporaryDir tmp;
-        QVERIFY(writeCourse(tmp.path(), kWarningOnly));
+        QVERIFY(writeOneChapterCourse(tmp.path(), kWarningOnly));
         const PoslabRun plain =
             runPoslab({QStringLiteral("check"), tmp.path(), QStringLiteral("--lang"), QStringLiteral("en")});
         QCOMPARE(plain.exitCode, 0);
@@ -57,7 +45,7 @@ private slots:
     void teachersLanguage()
     {
         QTemporaryDir tmp;
-        QVERIFY(writeCourse(tmp.path(), kError));
+        QVERIFY(writeOneChapterCourse(tmp.path(), kError));
         const PoslabRun en = runPoslab({QStringLiteral("check"), tmp.path(), QStringLiteral("--lang=en")});
         QCOMPARE(en.exitCode, 2);
         QVERIFY2(en.err.contains("01-one.md:14: condition: 'wavelengths' is not an output of rope.inv_freq"),
@@ -103,7 +91,7 @@ private slots:
     void cleanCourse()
     {
         QTemporaryDir tmp;
-        QVERIFY(writeCourse(tmp.path(), "Text.\n"));
+        QVERIFY(writeOneChapterCourse(tmp.path(), "Text.\n"));
         const PoslabRun r = runPoslab({QStringLiteral("check"), tmp.path(), QStringLiteral("--strict")});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.err.isEmpty(), r.err.constData());

@@ -10,6 +10,7 @@
 // badly (an unclosed fence, `&&`, a one-space continuation); each must give
 // exactly the expected diagnostics, worded in both languages. xlang/08-12
 // differ between en and zh in one thing each that grading depends on.
+#include "../shared/one_chapter_course.h"
 #include "lessons/course_check.h"
 #include "lessons/course_loader.h"
 #include "lessons/course_verify.h"
@@ -462,22 +463,6 @@ void TestCourseCheck::validCourse()
     QVERIFY2(graded.isEmpty(), qPrintable(dump(graded)));
 }
 
-namespace {
-
-// A course of one chapter (both languages) in `dir`, with `body` after the front matter.
-bool writeCourse(const QString& dir, const QByteArray& body)
-{
-    for (const char* lang : {"en", "zh"}) {
-        if (!QDir(dir).mkpath(QLatin1String(lang))) return false;
-        QFile f(QDir(dir).filePath(QStringLiteral("%1/01-one.md").arg(QLatin1String(lang))));
-        if (!f.open(QIODevice::WriteOnly)) return false;
-        f.write("---\nid: one\ntitle: " + QByteArray(lang) + "\nsummary: S\nminutes: 5\n---\n\n" + body);
-    }
-    return true;
-}
-
-}  // namespace
-
 void TestCourseCheck::identicalRunsRunOnce()
 {
     const auto& registry = poslab::modules::Registry::builtin();
@@ -512,7 +497,7 @@ void TestCourseCheck::slowModuleIsStopped()
     };
     registry.add(slow);
     QTemporaryDir tmp;
-    QVERIFY(writeCourse(tmp.path(), "```run slow.spin n=2\n```\n"));
+    QVERIFY(writeOneChapterCourse(tmp.path(), "```run slow.spin n=2\n```\n"));
     CheckOptions options;
     options.runTimeLimitMs = 300;
     const QList<Diagnostic> all = checkCourse(tmp.path(), registry, options);
@@ -568,7 +553,7 @@ void TestCourseCheck::trainingLabModulesReadTheReferenceRun()
     QStringList runsRead;
     const poslab::modules::Registry registry = labRegistry(&runsRead);
     QTemporaryDir tmp;
-    QVERIFY(writeCourse(tmp.path(), "```run lab.fake\noutput: nosuch\n```\n\n```run lab.fake\n```\n"));
+    QVERIFY(writeOneChapterCourse(tmp.path(), "```run lab.fake\noutput: nosuch\n```\n\n```run lab.fake\n```\n"));
 
     // No reference run: nothing runs, and each chapter says so once, as a warning.
     QList<Diagnostic> all = checkCourse(tmp.path(), registry);
@@ -602,7 +587,7 @@ void TestCourseCheck::unreadableReferenceRun()
     QStringList runsRead;
     const poslab::modules::Registry registry = labRegistry(&runsRead);
     QTemporaryDir tmp;
-    QVERIFY(writeCourse(tmp.path(), "```run lab.fake\n```\n"));
+    QVERIFY(writeOneChapterCourse(tmp.path(), "```run lab.fake\n```\n"));
     QVERIFY(QDir(tmp.path()).mkpath(QStringLiteral("lab")));
     QFile broken(QDir(tmp.path()).filePath(QStringLiteral("lab/run.json")));
     QVERIFY(broken.open(QIODevice::WriteOnly));
@@ -624,10 +609,10 @@ void TestCourseCheck::labExerciseJudgedOnTheShippedReferenceRun()
     // learned table refuses the lengths beyond its training context, RoPE none,
     // so an answer of rows=rope fails the exercise's own condition.
     QTemporaryDir tmp;
-    QVERIFY(writeCourse(tmp.path(),
-                        "```exercise lab-wrong\nkind: run\nquestion: Q?\nmodule: lab.length_results\n"
-                        "params: rows=alibi lang=en\nvary: rows learned|alibi|rope\n"
-                        "condition: refused > 0\nanswer: rows=rope\n```\n"));
+    QVERIFY(writeOneChapterCourse(tmp.path(),
+                                  "```exercise lab-wrong\nkind: run\nquestion: Q?\nmodule: lab.length_results\n"
+                                  "params: rows=alibi lang=en\nvary: rows learned|alibi|rope\n"
+                                  "condition: refused > 0\nanswer: rows=rope\n```\n"));
     QVERIFY(QDir(tmp.path()).mkpath(QStringLiteral("lab")));
     QVERIFY(QFile::copy(QStringLiteral(POSLAB_SOURCE_COURSE_DIR "/lab/reference-run.json"),
                         QDir(tmp.path()).filePath(QStringLiteral("lab/reference-run.json"))));
@@ -640,10 +625,10 @@ void TestCourseCheck::labExerciseJudgedOnTheShippedReferenceRun()
                  qPrintable(d.toString()));
     }
     // rows=learned is the right answer.
-    QVERIFY(writeCourse(tmp.path(),
-                        "```exercise lab-right\nkind: run\nquestion: Q?\nmodule: lab.length_results\n"
-                        "params: rows=alibi lang=en\nvary: rows learned|alibi|rope\n"
-                        "condition: refused > 0\nanswer: rows=learned\n```\n"));
+    QVERIFY(writeOneChapterCourse(tmp.path(),
+                                  "```exercise lab-right\nkind: run\nquestion: Q?\nmodule: lab.length_results\n"
+                                  "params: rows=alibi lang=en\nvary: rows learned|alibi|rope\n"
+                                  "condition: refused > 0\nanswer: rows=learned\n```\n"));
     const QList<Diagnostic> right = checkCourse(tmp.path());
     QVERIFY2(right.isEmpty(), qPrintable(dump(right)));
 }

@@ -29,7 +29,6 @@
 
 #include "test_timing.h"
 
-#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -154,28 +153,31 @@ inline ChildRun killAtWork(const ChildCommand& command, qint64 workMs, int timeo
     ChildRun run;
     if (!startChild(process, command, run)) return run;
     const qint64 pid = process.processId();
-    const QDeadlineTimer deadline(scaledMs(timeoutMs));
-    for (;;) {
-        if (process.waitForFinished(0) || process.state() == QProcess::NotRunning) {
-            collectExit(process, run);
-            collectEnd(process, run);
-            return run;
-        }
-        const qint64 cpu = processCpuMs(pid);
-        if (cpu >= workMs) {
-            process.kill();  // SIGKILL: no handler, no cleanup, no atexit
-            process.waitForFinished(scaledMs(30000));
-            run.killed = true;
-            run.cpuMs = cpu;
-            collectEnd(process, run);
-            return run;
-        }
-        if (deadline.hasExpired()) {
-            endHungChild(process, run, scaledMs(timeoutMs));
-            return run;
-        }
-        ::usleep(200);
+    bool finished = false;
+    qint64 cpu = 0;
+    const bool stopped = pollUntil(
+        [&] {
+            finished = process.waitForFinished(0) || process.state() == QProcess::NotRunning;
+            if (finished) return true;
+            cpu = processCpuMs(pid);
+            return cpu >= workMs;
+        },
+        timeoutMs);
+    if (finished) {
+        collectExit(process, run);
+        collectEnd(process, run);
+        return run;
     }
+    if (!stopped) {
+        endHungChild(process, run, scaledMs(timeoutMs));
+        return run;
+    }
+    process.kill();  // SIGKILL: no handler, no cleanup, no atexit
+    process.waitForFinished(scaledMs(30000));
+    run.killed = true;
+    run.cpuMs = cpu;
+    collectEnd(process, run);
+    return run;
 }
 
 // The files the running process `pid` has open inside `folder` (an unnamed
@@ -206,13 +208,15 @@ inline ChildRun killWhileWriting(const ChildCommand& command, const QString& fol
     ChildRun run;
     if (!startChild(process, command, run)) return run;
     const qint64 pid = process.processId();
-    const QDeadlineTimer deadline(scaledMs(timeoutMs));
     bool seen = false;
-    while (!seen && !deadline.hasExpired() && !process.waitForFinished(0)) {
-        for (const auto& [file, size] : openFilesIn(pid, folder))
-            if (size >= bytes) seen = true;
-        if (!seen) ::usleep(200);
-    }
+    pollUntil(
+        [&] {
+            if (process.waitForFinished(0)) return true;
+            for (const auto& [file, size] : openFilesIn(pid, folder))
+                if (size >= bytes) seen = true;
+            return seen;
+        },
+        timeoutMs);
     if (process.state() == QProcess::NotRunning) {
         collectExit(process, run);
     } else if (!seen) {
