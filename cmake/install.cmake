@@ -139,15 +139,11 @@ if(TARGET tst_install)
   target_compile_definitions(tst_install PRIVATE
     POSLAB_BUILD_DIR="${CMAKE_BINARY_DIR}"
     POSLAB_CMAKE_COMMAND="${CMAKE_COMMAND}"
-    POSLAB_CPACK_COMMAND="${CMAKE_CPACK_COMMAND}"
-    POSLAB_SOURCE_COURSE_DIR="${CMAKE_SOURCE_DIR}/lessons")
+    POSLAB_CPACK_COMMAND="${CMAKE_CPACK_COMMAND}")
   target_link_libraries(tst_install PRIVATE Qt6::Gui Qt6::Svg)
   # Qt Gui defines QT_GUI_LIB, which the tests' QtCore-only precompiled header
   # was not made with (gcc would ignore it and warn).
   set_source_files_properties(${CMAKE_SOURCE_DIR}/tests/app/tst_install.cpp TARGET_DIRECTORY tst_install
                               PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
   add_dependencies(tst_install poslab_icons poslab_docs)
-endif()
-if(TARGET tst_help_version)
-  target_compile_definitions(tst_help_version PRIVATE POSLAB_SOURCE_COURSE_DIR="${CMAKE_SOURCE_DIR}/lessons")
 endif()

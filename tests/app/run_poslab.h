@@ -11,6 +11,7 @@
 #include <QStringList>
 
 #include "../shared/test_timing.h"
+#include "poslab_test_paths.h"
 
 struct PoslabRun {
     int exitCode = -1;

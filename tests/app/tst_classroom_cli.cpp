@@ -29,6 +29,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include "poslab_test_paths.h"
 
 using poslab::testing::ChildCommand;
 using poslab::testing::ChildRun;

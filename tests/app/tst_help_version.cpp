@@ -13,6 +13,7 @@
 #include <QSet>
 #include <QTemporaryDir>
 #include <QtTest>
+#include "poslab_test_paths.h"
 
 namespace {
 

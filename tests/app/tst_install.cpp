@@ -27,6 +27,7 @@
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <QtTest>
+#include "poslab_test_paths.h"
 
 namespace {
 

@@ -41,6 +41,7 @@
 #include <algorithm>
 #include <csignal>
 #include <cstring>
+#include "poslab_test_paths.h"
 
 namespace {
 

@@ -17,6 +17,7 @@
 #include <QTest>
 
 #include <sys/stat.h>
+#include "poslab_test_paths.h"
 
 using namespace poslab::lessons;
 

@@ -24,6 +24,7 @@
 #include <atomic>
 #include <chrono>
 #include <thread>
+#include "poslab_test_paths.h"
 
 using namespace poslab::lessons;
 using namespace poslab::modules;

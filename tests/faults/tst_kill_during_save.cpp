@@ -20,6 +20,7 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+#include "poslab_test_paths.h"
 
 #ifdef POSLAB_HAVE_POPPLER
 #include <poppler-qt6.h>

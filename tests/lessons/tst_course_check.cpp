@@ -30,6 +30,7 @@
 #include <atomic>
 #include <cmath>
 #include <thread>
+#include "poslab_test_paths.h"
 
 using namespace poslab::lessons;
 

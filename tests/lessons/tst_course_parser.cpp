@@ -14,6 +14,7 @@
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
+#include "poslab_test_paths.h"
 
 using namespace poslab::lessons;
 

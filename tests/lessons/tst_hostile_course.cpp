@@ -38,6 +38,7 @@
 
 #include <sys/inotify.h>
 #include <unistd.h>
+#include "poslab_test_paths.h"
 
 using namespace poslab::lessons;
 

@@ -35,6 +35,7 @@
 #include <QTest>
 
 #include <cmath>
+#include "poslab_test_paths.h"
 
 using namespace poslab::lessons;
 

@@ -26,6 +26,7 @@
 #include <set>
 #include <string>
 #include <vector>
+#include "poslab_test_paths.h"
 
 using namespace poslab;
 

@@ -21,6 +21,7 @@
 
 #include <optional>
 #include <set>
+#include "poslab_test_paths.h"
 
 using namespace poslab::modules;
 using poslab::coded_error;

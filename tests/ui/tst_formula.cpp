@@ -29,6 +29,7 @@
 #include <atomic>
 #include <thread>
 #include <vector>
+#include "poslab_test_paths.h"
 
 #ifdef POSLAB_HAVE_POPPLER
 #include <poppler-qt6.h>

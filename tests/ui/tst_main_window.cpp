@@ -47,6 +47,7 @@
 
 #include <algorithm>
 #include <memory>
+#include "poslab_test_paths.h"
 
 #ifdef POSLAB_HAVE_POPPLER
 #include <poppler-qt6.h>

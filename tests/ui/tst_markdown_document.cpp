@@ -19,6 +19,7 @@
 #include <QTextList>
 #include <QTextTable>
 #include <QtTest>
+#include "poslab_test_paths.h"
 
 using poslab::ui::CodeHighlighter;
 using poslab::ui::MarkdownContext;

@@ -22,6 +22,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
+#include "poslab_test_paths.h"
 
 #ifdef POSLAB_HAVE_POPPLER
 #include <poppler-qt6.h>

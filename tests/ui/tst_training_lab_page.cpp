@@ -44,6 +44,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include "poslab_test_paths.h"
 
 using namespace poslab;
 using namespace poslab::ui;

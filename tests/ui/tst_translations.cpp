@@ -26,6 +26,7 @@
 #include <QTest>
 #include <QTranslator>
 #include <QXmlStreamReader>
+#include "poslab_test_paths.h"
 
 namespace {
 
