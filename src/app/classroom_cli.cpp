@@ -117,10 +117,11 @@ int assignmentCreate(const QStringList& rest)
     if (o.title.trimmed().isEmpty()) return a.usageError(T2("--title is required", "需要 --title（作业标题）"));
     if (output.isEmpty())
         return a.usageError(T2("-o FILE is required (where to write the assignment)", "需要 -o 文件（作业写到哪里）"));
-    QString chapterError;
+    poslab::util::Text2 chapterError;
     if (!poslab::ui::parseChapterList(a.value("--chapters"), &o.chapters, &chapterError))
         return a.usageError(T2("--chapters '%1': %2", "--chapters“%1”有误：%2")
-                                .arg(safeDisplayText(a.value("--chapters").left(60)), chapterError));
+                                .arg(safeDisplayText(a.value("--chapters").left(60)))
+                                .arg(chapterError));
     for (const QString& ids : a.values("--exercises"))
         for (const QString& id : ids.split(u',', Qt::SkipEmptyParts)) o.exerciseIds << id.trimmed();
     if (a.has("--exercises") && o.exerciseIds.isEmpty())

@@ -16,6 +16,7 @@
 #include "modules/output_format.h"
 #include "modules/registry.h"
 #include "ui/report/pdf_export.h"
+#include "ui/window/app_language.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -189,8 +190,13 @@ bool chaptersReadTrainingRun(const QString& courseDir, const QString& lang, cons
 
 const char* kExportUsage =
     "usage: poslab export [--lang zh|en] [--chapters 1,3-5] [--student NAME] [--answers FILE]\n"
-    "                     [--course DIR] [--no-train | --train \"EXPERIMENT OPTIONS\"] -o FILE.pdf\n"
+    "                     [--course DIR] [--no-train | --train \"EXPERIMENT OPTIONS\"] [--strict] -o FILE.pdf\n"
     "  the course (or some chapters) as a PDF report.\n"
+    "  --answers: the window's progress file or an answer file from `poslab assignment submit`\n"
+    "  (.poslab-answers); the report shows each answer and whether it is right.\n"
+    "  Problems in the course (a block that cannot be read or run) are listed once each, with\n"
+    "  file and line, and shown in red boxes in the PDF; --strict makes them errors: exit\n"
+    "  status 2 and no PDF written (for a teacher's CI, like `poslab check --strict`).\n"
     "  Chapters that show training results (the Experiments chapter) read the latest stored\n"
     "  training run. If none is stored, export first runs `poslab experiment length --quick`\n"
     "  (under a minute on two cores; progress on stderr; stored like any run), then writes\n"
@@ -209,6 +215,7 @@ CommandOptions exportOptions()
         o.option(QString::fromLatin1(name));
     o.option(QStringLiteral("-o")).alias(QStringLiteral("--output"));
     o.flag(QStringLiteral("--no-train"));
+    o.flag(QStringLiteral("--strict"));
     return o;
 }
 
@@ -227,15 +234,16 @@ Stop readExportOptions(const QStringList& args, CommandOptions& o, poslab::ui::E
     opts.answersFile = o.value(QStringLiteral("--answers"));
     opts.courseDir = o.value(QStringLiteral("--course"));
     opts.outputPath = o.value(QStringLiteral("-o"));
+    opts.strict = o.has(QStringLiteral("--strict"));
     if (opts.outputPath.isEmpty())
         return o.usageError(T2("-o FILE.pdf is required (where to write the PDF)", "需要 -o 文件.pdf（PDF 写到哪里）"));
     const bool haveTrainOptions = o.has(QStringLiteral("--train"));
     if (o.has(QStringLiteral("--no-train")) && haveTrainOptions)
         return o.usageError(T2("give --no-train or --train, not both", "--no-train 和 --train 只能给一个"));
     if (const QString chapters = o.value(QStringLiteral("--chapters")); !chapters.isEmpty()) {
-        QString err;
+        Text2 err;
         if (!poslab::ui::parseChapterList(chapters, &opts.chapters, &err))
-            return o.usageError(T2("--chapters '%1': %2", "--chapters“%1”有误：%2").arg(chapters.left(60), err));
+            return o.usageError(T2("--chapters '%1': %2", "--chapters“%1”有误：%2").arg(chapters.left(60)).arg(err));
     }
     experimentArgs = QStringList{QStringLiteral("length")};
     experimentArgs << (haveTrainOptions ? QProcess::splitCommand(o.value(QStringLiteral("--train")))
@@ -252,16 +260,19 @@ Stop makeTrainingRun(const CommandOptions& o, const QStringList& experimentArgs,
 {
     QList<poslab::util::Text2> warnings;
     const std::optional<lab::StoredRun> latest = lab::latestRun(&warnings);
-    for (const poslab::util::Text2& w : warnings) writeErr(QStringLiteral("poslab export: warning: ") + w.in(o.lang()));
+    for (const poslab::util::Text2& w : warnings)
+        writeErr(QStringLiteral("poslab export: ") + T2("warning: %1", "警告：%1").arg(w).in(o.lang()));
     if (latest) return {};
     if (o.has(QStringLiteral("--no-train"))) {
         opts.noTrainingRun = true;
         return {};
     }
     const QString command = QStringLiteral("poslab experiment ") + experimentArgs.join(u' ');
-    writeErr(QStringLiteral("poslab export: no training run is stored yet; running `%1` first "
-                            "(--no-train skips it)")
-                 .arg(command));
+    writeErr(QStringLiteral("poslab export: ") + T2("no training run is stored yet; running `%1` first "
+                                                    "(--no-train skips it)",
+                                                    "还没有保存的训练运行；先运行 `%1`（--no-train 可跳过）")
+                                                     .arg(command)
+                                                     .in(o.lang()));
     ExperimentRun how;
     how.source = QStringLiteral("export");
     how.command = command;
@@ -270,21 +281,40 @@ Stop makeTrainingRun(const CommandOptions& o, const QStringList& experimentArgs,
     how.storeCancelled = false;
     const int status = runLengthExperiment(experimentArgs, how);
     if (status == 130) {
-        writeErr(QStringLiteral("poslab export: stopped by Ctrl+C during training: nothing stored, no PDF written"));
+        writeErr(QStringLiteral("poslab export: ") +
+                 T2("stopped by Ctrl+C during training: nothing stored, no PDF written",
+                    "训练时被 Ctrl+C 停止：没有保存任何东西，也没有写出 PDF")
+                     .in(o.lang()));
         return status;
     }
     if (status != kExitOk) {
         // The report is still written; it says plainly that no run is stored.
-        writeErr(
-            QStringLiteral("poslab export: warning: the training run failed (see above); the report says "
-                           "that no run is stored"));
+        writeErr(QStringLiteral("poslab export: ") +
+                 T2("warning: the training run failed (see above); the report says that no run is stored",
+                    "警告：训练运行失败（见上文）；报告中会说明没有保存的运行")
+                     .in(o.lang()));
         opts.noTrainingRun = !lab::latestRun().has_value();
     }
     return {};
 }
 
+// Each problem once, with its file and line ("file:line: warning: ..."), then
+// how many there were and where they show in the PDF.
+void printExportWarnings(const poslab::ui::ExportResult& r, const QString& lang)
+{
+    for (const poslab::lessons::Diagnostic& d : r.warnings)
+        writeErr(QStringLiteral("poslab export: ") + d.toString(lang));
+    if (r.warnings.isEmpty() || !r.ok()) return;
+    writeErr(QStringLiteral("poslab export: ") +
+             T2("%1 problem(s) in the course: the PDF shows them in red boxes (--strict makes them errors; "
+                "`poslab check` lists them too)",
+                "课程中有 %1 个问题：PDF 中以红框标出（加 --strict 则按错误处理；`poslab check` 也会列出）")
+                 .arg(r.warnings.size())
+                 .in(lang));
+}
+
 // poslab export [--lang zh|en] [--chapters 1,3-5] [--student NAME] [--answers FILE]
-//               [--course DIR] [--no-train | --train OPTIONS] -o FILE.pdf
+//               [--course DIR] [--no-train | --train OPTIONS] [--strict] -o FILE.pdf
 int commandExport(const QStringList& args)
 {
     CommandOptions o = exportOptions();
@@ -299,14 +329,17 @@ int commandExport(const QStringList& args)
         chaptersReadTrainingRun(courseDir, opts.lang, opts.chapters))
         if (const Stop s = makeTrainingRun(o, experimentArgs, opts)) return *s;
 
+    // The charts' own words (tr()) in the report's language, as the report's.
+    poslab::ui::installUiTranslator(opts.lang);
     const poslab::ui::ExportResult r = poslab::ui::exportPdf(opts);
-    for (const QString& w : r.warnings) writeErr(QStringLiteral("poslab export: warning: ") + w);
+    printExportWarnings(r, o.lang());
     if (r.ok()) {
         writeOut((r.message + u'\n').toStdString());
         return kExitOk;
     }
     writeErr(QStringLiteral("poslab export: ") + r.message);
-    return r.kind == poslab::ui::ExportResult::Kind::UsageError ? kExitUsage : kExitFailure;
+    using Kind = poslab::ui::ExportResult::Kind;
+    return r.kind == Kind::UsageError || r.kind == Kind::Problems ? kExitUsage : kExitFailure;
 }
 
 Text2 checkUsage()

@@ -291,6 +291,12 @@ void checkKeys(const QList<Entry>& entries, const QStringList& allowed, const QS
 {
     QHash<QString, int> seen;
     for (const Entry& e : entries) {
+        if (!allowed.contains(e.key) && e.key == u"module") {
+            ctx.diag(e.line, T2("the module id goes on the opening line, not in a 'module:' key: ```run %1",
+                                "模块 id 写在开头那一行，而不是写成“module:”键：```run %1")
+                                 .arg(e.value.trimmed().isEmpty() ? QStringLiteral("MODULE") : e.value.trimmed()));
+            continue;
+        }
         if (!allowed.contains(e.key)) {
             ctx.diag(e.line, withSuggestion(argIn(T2("unknown key '%1:' in %2 (expected one of: %3)",
                                                      "%2里没有“%1:”这个键（可用的键：%3）")

@@ -2,12 +2,15 @@
 // tst_check_cli — `poslab check` as a teacher runs it: problems in the
 // teacher's language (--lang, else the environment's), warnings that fail
 // only with --strict, and the exit statuses (0 clean or warnings only, 2
-// errors, or warnings under --strict).
+// errors, or warnings under --strict). And `poslab export` of a course with
+// problems: each listed once with its file and line, --strict refusing to
+// write the PDF.
 #include "../shared/one_chapter_course.h"
 #include "run_poslab.h"
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -19,6 +22,25 @@ const QByteArray kWarningOnly = "```exercise all-right\nkind: multiple\nquestion
 const QByteArray kError =
     "```exercise wrong-name\nkind: run\nquestion: Q?\nmodule: rope.inv_freq\nparams: head_dim=64\n"
     "vary: rope_theta 100..1000000 log\ncondition: max(wavelengths) > 100000\nanswer: rope_theta=22000\n```\n";
+
+// Three problems, on lines 8 (a module that does not exist), 12 (the module
+// id written as a key) and 15 (a block asking for an output the module does
+// not have).
+const QByteArray kThreeProblems =
+    "```run nosuch.module\n```\n\n"
+    "```run rope.decay\nmodule: rope.decay\n```\n\n"
+    "```run sinusoidal.matrix\noutput: nosuch\n```\n";
+const QByteArray kClean =
+    "## A step\n\nSome text.\n\n```run sinusoidal.matrix positions=16 dim=16\nchart: heatmap\n```\n";
+
+// The lines of `err` that name the chapter file.
+QStringList problemLines(const QByteArray& err)
+{
+    QStringList out;
+    for (const QString& line : QString::fromUtf8(err).split(u'\n'))
+        if (line.contains(QStringLiteral("01-one.md:"))) out << line;
+    return out;
+}
 
 }  // namespace
 
@@ -71,6 +93,64 @@ private slots:
         QCOMPARE(fromEnv.exitCode, 2);
         QVERIFY2(QString::fromUtf8(fromEnv.err).contains(QStringLiteral("没有名为“wavelengths”的输出")),
                  fromEnv.err.constData());
+    }
+
+    void exportListsEachProblemOnce()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(writeOneChapterCourse(tmp.path(), kThreeProblems));
+        const QString pdf = tmp.filePath(QStringLiteral("r.pdf"));
+        const QStringList args{QStringLiteral("export"), QStringLiteral("--course"), tmp.path(), QStringLiteral("-o"),
+                               pdf};
+        const PoslabRun en = runPoslab(args + QStringList{QStringLiteral("--lang"), QStringLiteral("en")});
+        QCOMPARE(en.exitCode, 0);
+        QVERIFY(QFileInfo(pdf).size() > 0);
+        const QStringList lines = problemLines(en.err);
+        QCOMPARE(lines.size(), 3);  // once each, in line order, with the whole path
+        const QString file = QDir(tmp.path()).filePath(QStringLiteral("en/01-one.md"));
+        QVERIFY2(lines[0].contains(file + QStringLiteral(":8: unknown module 'nosuch.module'")), en.err.constData());
+        QVERIFY2(lines[1].contains(file + QStringLiteral(":12: the module id goes on the opening line")),
+                 en.err.constData());
+        QVERIFY2(lines[2].contains(file + QStringLiteral(":15: warning: unknown output")) &&
+                     lines[2].contains(QStringLiteral("nosuch")),
+                 en.err.constData());
+        QVERIFY2(en.err.contains("3 problem(s) in the course: the PDF shows them in red boxes"), en.err.constData());
+
+        const PoslabRun zh = runPoslab(args + QStringList{QStringLiteral("--lang"), QStringLiteral("zh")});
+        QCOMPARE(zh.exitCode, 0);
+        QCOMPARE(problemLines(zh.err).size(), 3);
+        const QString zhErr = QString::fromUtf8(zh.err);
+        QVERIFY2(zhErr.contains(QStringLiteral("没有名为“nosuch.module”的模块")), zh.err.constData());
+        QVERIFY2(zhErr.contains(QStringLiteral("课程中有 3 个问题")) && !zhErr.contains(QStringLiteral("problem(s)")),
+                 zh.err.constData());
+    }
+
+    void exportStrictWritesNothing()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(writeOneChapterCourse(tmp.path(), kThreeProblems));
+        const QString pdf = tmp.filePath(QStringLiteral("r.pdf"));
+        {
+            QFile before(pdf);
+            QVERIFY(before.open(QIODevice::WriteOnly) && before.write("previous") == 8);
+        }
+        const PoslabRun strict = runPoslab({QStringLiteral("export"), QStringLiteral("--strict"),
+                                            QStringLiteral("--course"), tmp.path(), QStringLiteral("-o"), pdf});
+        QCOMPARE(strict.exitCode, 2);
+        QCOMPARE(problemLines(strict.err).size(), 3);
+        QVERIFY2(strict.err.contains("3 problem(s) (--strict: warnings count as errors); no PDF written"),
+                 strict.err.constData());
+        QFile after(pdf);
+        QVERIFY(after.open(QIODevice::ReadOnly));
+        QCOMPARE(after.readAll(), QByteArray("previous"));  // the file at -o is left as it was
+
+        QTemporaryDir clean;
+        QVERIFY(writeOneChapterCourse(clean.path(), kClean));
+        const PoslabRun ok = runPoslab({QStringLiteral("export"), QStringLiteral("--strict"),
+                                        QStringLiteral("--course"), clean.path(), QStringLiteral("-o"), pdf});
+        QVERIFY2(ok.exitCode == 0, ok.err.constData());
+        QVERIFY(problemLines(ok.err).isEmpty());
+        QVERIFY(QFileInfo(pdf).size() > 1000);
     }
 
     void helpInBothLanguages()

@@ -89,6 +89,15 @@ QStringList drafts(const QString& home)
     return out;
 }
 
+// The PDF's text layer (poppler-utils' pdftotext), one line per line.
+QString pdfText(const QString& pdf)
+{
+    QProcess p;
+    p.start(QStringLiteral("pdftotext"), {QStringLiteral("-layout"), pdf, QStringLiteral("-")});
+    if (!p.waitForFinished(poslab::testing::scaledMs(60000))) return {};
+    return QString::fromUtf8(p.readAllStandardOutput());
+}
+
 int pdfPages(const QString& pdf)
 {
     QProcess p;
@@ -122,6 +131,7 @@ private slots:
     void typedNamesAreShownSafely();
 
 private:
+    void exportAgreesWithGrade(const QJsonObject& graded, const QStringList& files);
     QTemporaryDir m_dir;
     QString m_assignment;  // chapters 2 and 5 of the shipped course
     QString teacher() const { return m_dir.filePath(QStringLiteral("teacher")); }
@@ -229,6 +239,13 @@ void TestClassroomCli::teacherThreeStudentsAndACorruptFile()
     for (const QJsonValue& v : graded)
         scores.insert(v[QStringLiteral("name")].toString(), v[QStringLiteral("score")].toDouble());
     for (const Student& s : students) QCOMPARE(scores.value(s.name, -1), s.score);
+    // `poslab export --answers` takes a submitted file and judges each answer
+    // as `grade` did: as many "correct" and "not answered" verdicts as grade's
+    // statuses (every exercise of chapters 2 and 5 is in the assignment).
+    for (const QJsonValue& v : graded) {
+        exportAgreesWithGrade(v.toObject(), files);
+        if (QTest::currentTestFailed()) return;
+    }
     const QJsonArray issues = o[QStringLiteral("issues")].toArray();
     QCOMPARE(issues.size(), 1);
     QCOMPARE(issues[0][QStringLiteral("problem")].toString(), QStringLiteral("truncated"));
@@ -267,6 +284,46 @@ void TestClassroomCli::teacherThreeStudentsAndACorruptFile()
     const QStringList perStudent = QDir(reports).entryList({QStringLiteral("*.pdf")}, QDir::Files);
     QCOMPARE(perStudent.size(), 3);
     for (const QString& f : perStudent) QVERIFY(pdfPages(QDir(reports).filePath(f)) > 0);
+}
+
+// The report of one student's submitted file against `graded`, that student's
+// entry in `grade --format json`.
+void TestClassroomCli::exportAgreesWithGrade(const QJsonObject& graded, const QStringList& files)
+{
+    const QString name = graded[QStringLiteral("name")].toString();
+    QString file;
+    for (const QString& f : files)
+        if (readAll(f).contains(name.toUtf8())) file = f;
+    QVERIFY2(!file.isEmpty(), qPrintable(name));
+    QHash<QString, int> statuses;
+    for (const QJsonValue& a : graded[QStringLiteral("answers")].toArray())
+        ++statuses[a[QStringLiteral("status")].toString()];
+    const QString pdf = file + QStringLiteral(".pdf");
+    const ChildRun r =
+        run({QStringLiteral("export"), QStringLiteral("--chapters"), QStringLiteral("2,5"), QStringLiteral("--answers"),
+             file, QStringLiteral("--no-train"), QStringLiteral("-o"), pdf});
+    QVERIFY2(r.finished && r.exitCode == 0, r.err.constData());
+    const QString text = pdfText(pdf);
+    QCOMPARE(text.count(QStringLiteral("\u2713 correct")), statuses.value(QStringLiteral("right")));
+    QCOMPARE(text.count(QStringLiteral("not answered")), statuses.value(QStringLiteral("unanswered")));
+    QCOMPARE(text.count(QStringLiteral("\u2717 not correct")), statuses.value(QStringLiteral("wrong")));
+    QVERIFY2(text.contains(name), qPrintable(name));  // the title page names the student from the file
+
+    // A file changed after it was submitted is refused, saying so.
+    const QString tampered = m_dir.filePath(QStringLiteral("tampered.poslab-answers"));
+    QFile::remove(tampered);
+    QVERIFY(QFile::copy(file, tampered));
+    QFile f(tampered);
+    QVERIFY(f.open(QIODevice::ReadWrite));
+    QByteArray bytes = f.readAll();
+    bytes.replace(name.toUtf8(), "Mallory");
+    QVERIFY(f.resize(0) && f.write(bytes) == bytes.size());
+    f.close();
+    const ChildRun bad = run({QStringLiteral("export"), QStringLiteral("--answers"), tampered,
+                              QStringLiteral("--no-train"), QStringLiteral("-o"), pdf + QStringLiteral(".bad.pdf")});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY2(bad.err.contains("checksum"), bad.err.constData());
+    QVERIFY(!QFile::exists(pdf + QStringLiteral(".bad.pdf")));
 }
 
 void TestClassroomCli::killedWhileSavingKeepsTheDraft()

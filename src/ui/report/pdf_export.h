@@ -33,6 +33,9 @@
 // `poslab export --lang zh` gives a Chinese report on any system.
 #pragma once
 
+#include "lessons/course.h"
+#include "util/text2.h"
+
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -40,7 +43,7 @@
 namespace poslab::ui {
 
 // Mirrors `poslab export [--lang zh|en] [--chapters 1,3-5] [--student NAME]
-// [--answers FILE] [--course DIR] -o FILE.pdf`.
+// [--answers FILE] [--course DIR] [--strict] -o FILE.pdf`.
 struct ExportOptions {
     enum class Solutions { WhenEarned, Always, Never };
 
@@ -48,8 +51,12 @@ struct ExportOptions {
     QString lang = QStringLiteral("en");  // "en" or "zh"
     QList<int> chapters;                  // chapter numbers (NN of NN-slug.md), in the order wanted; empty = all
     QString studentName;                  // printed on the title page when not empty
-    QString answersFile;                  // the progress store's JSON (ProgressStore); empty = no answers
-    QString outputPath;                   // the PDF to write (atomically)
+    // The learner's answers: the window's progress file (ProgressStore's
+    // JSON) or an answer file `poslab assignment submit` wrote
+    // (.poslab-answers, checksum verified; its student names the report when
+    // studentName is empty). Empty = no answers.
+    QString answersFile;
+    QString outputPath;  // the PDF to write (atomically)
     Solutions solutions = Solutions::WhenEarned;
     int resolution = 300;  // dpi of the QPdfWriter
     // Training lab: the appendix names the stored training run that
@@ -58,6 +65,10 @@ struct ExportOptions {
     // to make one. `poslab export --no-train` sets this when it skipped making
     // a run; the report then says so (and does not look for one).
     bool noTrainingRun = false;
+    // A teacher's CI: any warning (a block that cannot be read or run, a
+    // chart with nothing to show, ...) fails the export (Kind::Problems) and
+    // no PDF is written.
+    bool strict = false;
 };
 
 // One entry of the table of contents, as laid out (for callers and tests).
@@ -71,10 +82,15 @@ struct ExportResult {
     // UsageError: a bad option (unknown language or chapter, missing course or
     // answers file, no output path) — `poslab export` exits 2.
     // Failure: anything else (cannot write the file, ...) — exits 1.
-    enum class Kind { Ok, UsageError, Failure };
+    // Problems: options.strict and there were warnings; nothing written — exits 2.
+    enum class Kind { Ok, UsageError, Failure, Problems };
     Kind kind = Kind::Failure;
-    QString message;       // the error; when Ok a one-line summary ("wrote FILE (N pages)")
-    QStringList warnings;  // blocks that failed to run, malformed blocks, image notes
+    QString message;  // in options.lang: the error; when Ok a one-line summary ("wrote FILE (N pages)")
+    // Each problem once, with its chapter file and line (in both languages):
+    // what loading the course found, then blocks that failed to run or to
+    // draw, image and link notes, table rows split across pages (these name
+    // the PDF).
+    QList<lessons::Diagnostic> warnings;
     int pageCount = 0;
     int runCount = 0;  // module runs listed in the appendix
     QList<TocEntry> toc;
@@ -89,6 +105,6 @@ ExportResult exportPdf(const ExportOptions& options);
 // items; duplicates are dropped (first occurrence kept). Returns false with
 // *error set (naming the bad item) for an empty list, a non-number, a number
 // < 1, a reversed range ("5-3") or more than 999 chapters.
-bool parseChapterList(const QString& text, QList<int>* chapters, QString* error = nullptr);
+bool parseChapterList(const QString& text, QList<int>* chapters, util::Text2* error = nullptr);
 
 }  // namespace poslab::ui

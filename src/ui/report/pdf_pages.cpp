@@ -27,6 +27,8 @@
 
 namespace poslab::ui::pdf {
 
+using poslab::util::T2;
+
 QTextCharFormat uiFormat(const QString& lang, qreal pointSize, bool bold, QColor color)
 {
     QTextCharFormat f;
@@ -327,14 +329,14 @@ std::pair<qreal, qreal> PagedDocument::rowExtent(QTextTable* t, int row) const
     return {top, bottom};
 }
 
-QStringList PagedDocument::splitRows() const
+QList<util::Text2> PagedDocument::splitRows() const
 {
-    QStringList out;
+    QList<util::Text2> out;
     for (QTextTable* t : allTables())
         for (int r = 0; r < t->rows(); ++r) {
             const auto [top, bottom] = rowExtent(t, r);
             if (bottom > top && pageOf(top) != pageOf(bottom - 1))
-                out << QStringLiteral("a table row is split between pages %1 and %2")
+                out << T2("a table row is split between pages %1 and %2", "表格的一行被分在第 %1 页和第 %2 页")
                            .arg(pageOf(top) + 1)
                            .arg(pageOf(bottom - 1) + 1);
         }

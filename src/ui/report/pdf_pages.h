@@ -21,6 +21,7 @@
 
 #include "modules/module.h"
 #include "ui/charts/chart_spec.h"
+#include "util/text2.h"
 
 #include <QColor>
 #include <QList>
@@ -155,7 +156,7 @@ public:
     qreal firstLineTop(const QTextBlock& b) const;
     int pageOfBlock(const QTextBlock& b) const { return pageOf(firstLineTop(b)); }
     // Table rows that still cross a page (a row taller than a page), for warnings.
-    QStringList splitRows() const;
+    QList<util::Text2> splitRows() const;
 
 private:
     QList<QTextTable*> allTables() const;

@@ -109,14 +109,10 @@ void ChapterWriter::writeBlock(const Chapter& chapter, const Block& block)
                             .in(m_doc.lang())
                             .arg(block.location.line)
                             .arg(block.error));
-        m_doc.warnings().append(QStringLiteral("%1:%2: %3")
-                                    .arg(QFileInfo(block.location.file).fileName())
-                                    .arg(block.location.line)
-                                    .arg(block.error));
-        return;
+        return;  // Not a warning of its own: loading the course reported it (exportPdf lists those).
     }
     switch (block.kind) {
-        case Block::Kind::Markdown: m_doc.appendMarkdown(block.markdown, chapter.file); break;
+        case Block::Kind::Markdown: m_doc.appendMarkdown(block.markdown, chapter.file, block.location.line); break;
         case Block::Kind::Run: appendRun(chapter, block); break;
         case Block::Kind::Exercise: appendExercise(chapter, block.exercise); break;
     }
@@ -152,19 +148,18 @@ void ChapterWriter::appendRun(const Chapter& chapter, const Block& block)
         m_doc.errorCell(T2("%1 — module %2 failed: %3", "%1——模块 %2 运行失败：%3")
                             .in(lang)
                             .arg(label, rb.moduleId, r->errorIn(m_doc.options().lang)));
-        m_doc.warnings().append(
-            QStringLiteral("%1:%2: %3").arg(QFileInfo(chapter.file).fileName()).arg(block.location.line).arg(r->error));
+        m_doc.warn(chapter.file, block.location.line,
+                   util::Text2{r->errorIn(QStringLiteral("en")), r->errorIn(QStringLiteral("zh"))});
         return;
     }
     QString chartError;
     const std::optional<QTextCharFormat> obj = m_doc.pages().chartObject(chartSpecFor(rb), r->outputs, &chartError);
     if (!obj) {
-        m_doc.errorCell(QStringLiteral("%1 — %2").arg(
-            label, chartError.isEmpty() ? T2("nothing to show", "没有可显示的输出").in(lang) : chartError));
-        m_doc.warnings().append(QStringLiteral("%1:%2: %3")
-                                    .arg(QFileInfo(chapter.file).fileName())
-                                    .arg(block.location.line)
-                                    .arg(chartError));
+        // The chart's own words are in the window's language (tr()) already.
+        const util::Text2 why =
+            chartError.isEmpty() ? T2("nothing to show", "没有可显示的输出") : util::Text2::same(chartError);
+        m_doc.errorCell(QStringLiteral("%1 — %2").arg(label, why.in(lang)));
+        m_doc.warn(chapter.file, block.location.line, why);
         return;
     }
 

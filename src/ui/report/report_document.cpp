@@ -50,15 +50,21 @@ void ReportDocument::newBlock(const QTextBlockFormat& bf, const QTextCharFormat&
     }
 }
 
-void ReportDocument::appendMarkdown(const QString& markdown, const QString& chapterFile)
+void ReportDocument::warn(const QString& file, int line, const util::Text2& text)
+{
+    const lessons::Diagnostic d = lessons::Diagnostic::of(file, line, text, lessons::Diagnostic::Severity::Warning);
+    if (!m_warnings.contains(d)) m_warnings.append(d);
+}
+
+void ReportDocument::appendMarkdown(const QString& markdown, const QString& chapterFile, int line)
 {
     MarkdownDocument md(context(chapterFile));
     if (m_cur.block().length() > 1 || m_cur.currentList()) {
         m_cur.insertBlock(md.bodyBlockFormat(), md.bodyCharFormat());
     }
     md.insertMarkdown(m_cur, markdown);
-    for (const QString& n : md.notes())
-        m_warnings.append(QStringLiteral("%1: %2").arg(QFileInfo(chapterFile).fileName(), n));
+    // The notes are in the window's language already (tr()); both texts are that.
+    for (const QString& n : md.notes()) warn(chapterFile, line, util::Text2::same(n));
     leaveNestedFrames();
 }
 

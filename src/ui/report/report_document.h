@@ -47,8 +47,10 @@ public:
     const MarkdownDocument& markdown() const { return m_md; }
     // Where the next thing is written.
     QTextCursor& cursor() { return m_cur; }
-    QStringList& warnings() { return m_warnings; }
-    const QStringList& warnings() const { return m_warnings; }
+    // Problems met while writing: each names its chapter file and line, in
+    // both languages (`poslab export` prints them in its --lang).
+    const QList<lessons::Diagnostic>& warnings() const { return m_warnings; }
+    void warn(const QString& file, int line, const util::Text2& text);
 
     // Text in the report's UI font.
     QTextCharFormat uiFormat(qreal pointSize, bool bold = false, QColor color = QColor(0x22, 0x22, 0x22)) const;
@@ -56,8 +58,8 @@ public:
     // Starts a new block (reusing the cursor's block when it is still empty).
     void newBlock(const QTextBlockFormat& bf, const QTextCharFormat& cf);
     // Lesson Markdown from `chapterFile` (images and links resolve from its
-    // folder) in blocks of its own; its notes become warnings.
-    void appendMarkdown(const QString& markdown, const QString& chapterFile);
+    // folder) in blocks of its own; its notes become warnings at `line`.
+    void appendMarkdown(const QString& markdown, const QString& chapterFile, int line = 0);
     // Inline Markdown at the cursor, in the current block.
     void appendInline(const QString& markdown, const QString& chapterFile, const QTextCharFormat& base);
     // After Markdown that ended in a table or a frame the cursor is in the
@@ -79,7 +81,7 @@ private:
     pdf::PagedDocument m_pages;
     QTextCursor m_cur;
     QTextFrame* m_container = nullptr;
-    QStringList m_warnings;
+    QList<lessons::Diagnostic> m_warnings;
 };
 
 }  // namespace poslab::ui::report
