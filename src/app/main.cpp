@@ -31,22 +31,24 @@ bool hasDisplay()
 }
 
 // True when the arguments name no command: none, or window options first
-// (--course, --lang) and no --help or --version (help_text.h).
+// (--course, --lang, --watch) and no --help or --version (help_text.h).
 bool opensWindow(const QStringList& args)
 {
     if (args.isEmpty()) return true;
     const QString& a = args.first();
     const bool windowOption =
-        a == u"--course" || a.startsWith(u"--course=") || a == u"--lang" || a.startsWith(u"--lang=");
+        a == u"--course" || a.startsWith(u"--course=") || a == u"--lang" || a.startsWith(u"--lang=") || a == u"--watch";
     const poslab::app::InfoRequest info = poslab::app::parseInfoRequest(args);
     return windowOption && info.kind == poslab::app::InfoRequest::Kind::None && info.error.isEmpty();
 }
 
-// The window's options: --course DIR and --lang zh|en (command_options.h).
+// The window's options: --course DIR, --lang zh|en and --watch (live preview
+// of edited chapter files; command_options.h).
 poslab::app::CommandOptions windowOptions()
 {
     poslab::app::CommandOptions o{QString()};
     o.option(QStringLiteral("--course"));
+    o.flag(QStringLiteral("--watch"));
     return o;
 }
 
@@ -114,14 +116,16 @@ int main(int argc, char** argv)
     if (assignmentWindow) return poslab::app::openAssignmentWindow(app, args);
     if (window && display) {
         const QString lang = windowArgs.has(QStringLiteral("--lang")) ? windowArgs.lang() : QString();
-        return poslab::ui::runMainWindow(app, windowArgs.value(QStringLiteral("--course")), lang);
+        return poslab::ui::runMainWindow(app, windowArgs.value(QStringLiteral("--course")), lang,
+                                         windowArgs.has(QStringLiteral("--watch")));
     }
     if (window) {
         // No display: write the default course report next to the user instead.
         const QString out = QDir::current().absoluteFilePath(QStringLiteral("poslab-report.pdf"));
         std::fprintf(stderr, "poslab: no display, so the course report is exported instead of opening the window\n");
         QStringList exportArgs{QStringLiteral("export"), QStringLiteral("-o"), out};
-        exportArgs << args;
+        for (const QString& a : args)
+            if (a != u"--watch") exportArgs << a;  // nothing to watch in a report
         return poslab::app::runCommandLine(exportArgs);
     }
     return poslab::app::runCommandLine(args);

@@ -4,7 +4,8 @@
 // only with --strict, and the exit statuses (0 clean or warnings only, 2
 // errors, or warnings under --strict). And `poslab export` of a course with
 // problems: each listed once with its file and line, --strict refusing to
-// write the PDF.
+// write the PDF. And `poslab new`: skeletons that pass `check --strict` and
+// show each block kind once; nothing overwritten.
 #include "../shared/one_chapter_course.h"
 #include "run_poslab.h"
 
@@ -151,6 +152,51 @@ private slots:
         QVERIFY2(ok.exitCode == 0, ok.err.constData());
         QVERIFY(problemLines(ok.err).isEmpty());
         QVERIFY(QFileInfo(pdf).size() > 1000);
+    }
+
+    void newChapterPassesCheck()
+    {
+        QTemporaryDir tmp;
+        const QString course = tmp.filePath(QStringLiteral("my-course"));  // made by `new`
+        const PoslabRun made =
+            runPoslab({QStringLiteral("new"), QStringLiteral("04-rope-basics"), QStringLiteral("--course"), course});
+        QVERIFY2(made.exitCode == 0, made.err.constData());
+        for (const char* lang : {"en", "zh"}) {
+            QFile f(QDir(course).filePath(QStringLiteral("%1/04-rope-basics.md").arg(QLatin1String(lang))));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QString text = QString::fromUtf8(f.readAll());
+            QVERIFY2(text.startsWith(QStringLiteral("---\nid: rope-basics\ntitle: Rope basics\n")), qPrintable(text));
+            // One block of each kind: display math, a table, a run block, each exercise kind.
+            QCOMPARE(text.count(QStringLiteral("\n$$")), 1);
+            QCOMPARE(text.count(QStringLiteral("\n|:--|")), 1);
+            QCOMPARE(text.count(QStringLiteral("```run ")), 1);
+            for (const char* kind : {"number", "choice", "multiple", "text", "run"})
+                QCOMPARE(text.count(QStringLiteral("\nkind: %1\n").arg(QLatin1String(kind))), 1);
+        }
+        const PoslabRun check = runPoslab({QStringLiteral("check"), QStringLiteral("--strict"), course});
+        QVERIFY2(check.exitCode == 0 && check.err.isEmpty(), check.err.constData());
+        QVERIFY2(check.out.contains("no problems"), check.out.constData());
+
+        // Nothing is overwritten, and a number or id already in use is refused, in the teacher's language.
+        const QString en = QDir(course).filePath(QStringLiteral("en/04-rope-basics.md"));
+        QVERIFY(QFile::resize(en, 10));
+        const PoslabRun again =
+            runPoslab({QStringLiteral("new"), QStringLiteral("04-rope-basics"), QStringLiteral("--course"), course});
+        QCOMPARE(again.exitCode, 2);
+        QVERIFY2(again.err.contains("already exists; nothing written"), again.err.constData());
+        QCOMPARE(QFileInfo(en).size(), 10);
+        const PoslabRun sameNumber =
+            runPoslab({QStringLiteral("new"), QStringLiteral("04-other"), QStringLiteral("--course"), course,
+                       QStringLiteral("--lang"), QStringLiteral("zh")});
+        QCOMPARE(sameNumber.exitCode, 2);
+        QVERIFY2(QString::fromUtf8(sameNumber.err).contains(QStringLiteral("章节号 04 已被")),
+                 sameNumber.err.constData());
+        QVERIFY(!QFileInfo::exists(QDir(course).filePath(QStringLiteral("zh/04-other.md"))));
+        for (const char* bad : {"4-x", "04-Rope", "04_rope", "04-", "04-a--b"}) {
+            const PoslabRun r =
+                runPoslab({QStringLiteral("new"), QLatin1String(bad), QStringLiteral("--course"), course});
+            QVERIFY2(r.exitCode == 2 && r.err.contains("is not NN-slug"), bad);
+        }
     }
 
     void helpInBothLanguages()

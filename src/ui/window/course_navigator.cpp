@@ -9,6 +9,8 @@
 #include "ui/notebook/toc_panel.h"
 #include "ui/window/app_settings.h"
 
+#include <algorithm>
+
 #include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
@@ -71,6 +73,28 @@ void CourseNavigator::loadCourse()
     m_toc->setCourse(course());
     m_search->setCourse(course());
     updateProgressMarks();
+}
+
+void CourseNavigator::reloadCourse()
+{
+    if (m_chapter >= 0 && m_chapter < course().chapters.size()) {
+        m_reloadChapterId = course().chapters[m_chapter].id;
+        m_reloadStep = std::max(m_step, 0);
+    }
+    m_courses.clear();
+    loadCourse();
+    const int chapter = chapterIndexOf(m_reloadChapterId);
+    if (m_reloadChapterId.isEmpty() || course().chapters.value(chapter).id == m_reloadChapterId) {
+        goTo(chapter, m_reloadStep);
+        return;
+    }
+    // The chapter cannot be read as saved (its front matter, say): say so and
+    // come back to the same place once it can.
+    m_chapter = m_step = -1;
+    m_view->showMessage(tr("This chapter cannot be read as it is"),
+                        tr("The Problems panel says why. The chapter is shown again, at the same step, as soon as "
+                           "its file is fixed."));
+    emit positionChanged();
 }
 
 int CourseNavigator::switchLanguage(const QString& lang)

@@ -72,6 +72,10 @@ public:
     bool followLink(const QUrl& url);
     // The contents' marks from the progress store and settings, or the session.
     void updateProgressMarks();
+    // Reads the course's files again (a teacher is editing them: live
+    // preview) and shows the same chapter (by id; the first when it is gone)
+    // and step (clamped). Both languages are read afresh.
+    void reloadCourse();
 
 signals:
     // A step was shown, or none could be (the window's counter and title follow).
@@ -94,6 +98,9 @@ private:
     lessons::Course m_assignmentCourse;      // what course() shows in assignment mode
     int m_chapter = -1;
     int m_step = -1;
+    // Where reloadCourse() returns to, also after a save the chapter could not be read from.
+    QString m_reloadChapterId;
+    int m_reloadStep = 0;
 };
 
 }  // namespace poslab::ui

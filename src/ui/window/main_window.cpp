@@ -81,6 +81,8 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     m_navigator = new CourseNavigator(options.courseDir.isEmpty() ? lessons::defaultCourseDir() : options.courseDir,
                                       m_view, m_toc, m_search, m_store, m_settings.get(), this);
     m_exporter = new ExportController(this, m_export, m_navigator, m_store, this);
+    m_watch = new QAction(this);
+    m_livePreview = new LivePreview(this, m_navigator, m_view, m_watch, this);
     m_assignments = new AssignmentController(this, m_navigator, m_view, m_banner, options.assignmentDraftDir, this);
     m_labPage = new LabPageController(this, pages, m_view, m_dock, m_showLab, m_navigator, options.labResultsDir, this);
     wireControllers();
@@ -121,6 +123,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
         step = m_settings->lastStep();
     }
     goTo(m_navigator->chapterIndexOf(chapterId), std::max(step, 0));
+    if (options.watch) m_livePreview->setOn(true);
 }
 
 MainWindow::~MainWindow()
@@ -285,6 +288,8 @@ void MainWindow::setupMenus()
 
     m_viewMenu = menuBar()->addMenu(QString());
     m_viewMenu->addAction(m_toggleToc);
+    m_viewMenu->addAction(m_livePreview->problemsDock()->toggleViewAction());
+    m_viewMenu->addAction(m_watch);
     m_langMenu = m_viewMenu->addMenu(QString());
     m_langMenu->addAction(m_langEn);
     m_langMenu->addAction(m_langZh);
@@ -349,6 +354,7 @@ void MainWindow::retranslateUi()
     setTip(m_leaveAssignment,
            tr("Go back to the course; your answers stay saved for when you open the assignment again"));
     m_toggleToc->setText(tr("Contents"));
+    m_livePreview->retranslateUi();
     setTip(m_toggleToc, tr("Show or hide the table of contents"));
     m_dock->setWindowTitle(tr("Contents"));
     m_fileMenu->setTitle(tr("&File"));

@@ -31,6 +31,7 @@
 #include "ui/window/course_navigator.h"
 #include "ui/window/export_controller.h"
 #include "ui/window/lab_page_controller.h"
+#include "ui/window/live_preview.h"
 #include "ui/window/window_dialogs.h"  // defaultExportDir, for the window's users
 
 #include <QMainWindow>
@@ -66,6 +67,9 @@ struct MainWindowOptions {
     // Where assignment drafts are kept (<dir>/<assignment id>.poslab-answers);
     // empty: the folder of lessons::draftAnswersPath().
     QString assignmentDraftDir;
+    // Live preview from the start (`poslab --course DIR --watch`): the
+    // chapter shown is read again whenever its file is saved (live_preview.h).
+    bool watch = false;
 };
 
 class MainWindow : public QMainWindow {
@@ -82,6 +86,7 @@ public:
     QString stepCounterText() const { return m_navigator->stepCounterText(); }
 
     LessonView* lessonView() const { return m_view; }
+    LivePreview* livePreview() const { return m_livePreview; }
     TocPanel* tocPanel() const { return m_toc; }
     SearchPanel* searchPanel() const { return m_search; }
     lessons::RunEngine* runEngine() const { return m_engine; }
@@ -167,6 +172,7 @@ private:
     lessons::RunEngine* m_engine = nullptr;
     CourseNavigator* m_navigator = nullptr;
     ExportController* m_exporter = nullptr;
+    LivePreview* m_livePreview = nullptr;
     AssignmentController* m_assignments = nullptr;
     LabPageController* m_labPage = nullptr;
 
@@ -190,6 +196,7 @@ private:
     QAction* m_langZh = nullptr;
     QActionGroup* m_langGroup = nullptr;
     QAction* m_export = nullptr;
+    QAction* m_watch = nullptr;  // View > Live Preview
     QAction* m_find = nullptr;
     QAction* m_toggleToc = nullptr;
     QAction* m_quit = nullptr;

@@ -75,9 +75,11 @@ MainWindowOptions windowOptions(const QString& courseDir, const QString& langOve
 
 }  // namespace
 
-int runMainWindow(QApplication& app, const QString& courseDir, const QString& langOverride)
+int runMainWindow(QApplication& app, const QString& courseDir, const QString& langOverride, bool watch)
 {
-    MainWindow window(windowOptions(courseDir, langOverride));
+    MainWindowOptions options = windowOptions(courseDir, langOverride);
+    options.watch = watch;
+    MainWindow window(options);
     return runWindow(app, window);
 }
 

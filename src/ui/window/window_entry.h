@@ -11,7 +11,7 @@ namespace poslab::ui {
 // Shows the main window on the course in courseDir (empty: the shipped
 // course) in langOverride ("zh"/"en"; empty: saved setting, then the system
 // locale) and runs the event loop. Returns the exit code.
-int runMainWindow(QApplication& app, const QString& courseDir, const QString& langOverride);
+int runMainWindow(QApplication& app, const QString& courseDir, const QString& langOverride, bool watch = false);
 
 // `poslab assignment open FILE [--student NAME]` with a display: the main
 // window in assignment mode on that assignment (its exercises with the
