@@ -61,6 +61,8 @@ SKIP_PREFIXES = (
     ("tests/lm/data/", "test data"),
     ("tests/ui/data/", "test course: its chapters must begin with front matter"),
     ("tests/ui/window-data/", "test course: its chapters must begin with front matter"),
+    ("src/app/chapter_template/", "`poslab new`'s chapter skeletons: front matter must come first, and the "
+     "chapter a teacher makes from them is theirs to license"),
     ("fuzz/corpus/", "fuzz seed inputs"),
     ("fuzz/regressions/", "fuzz regression inputs (exact bytes)"),
 )

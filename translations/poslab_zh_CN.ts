@@ -345,7 +345,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::ChartPanel</name>
     <message>
-        <location filename="../src/ui/charts/chart_view.cpp" line="+291"/>
+        <location filename="../src/ui/charts/chart_view.cpp" line="+277"/>
         <source>Chart</source>
         <translation>图表</translation>
     </message>
@@ -457,7 +457,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>无法编码 PNG 图像</translation>
     </message>
     <message>
-        <location filename="../src/ui/charts/chart_parts.cpp" line="+278"/>
+        <location filename="../src/ui/charts/chart_parts.cpp" line="+261"/>
         <source>%1 value(s) ≤ 0 not shown on the log axis</source>
         <translation>%1 个 ≤ 0 的值未在对数坐标轴上显示</translation>
     </message>
@@ -467,17 +467,17 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>%1 个 NaN/∞ 值未显示</translation>
     </message>
     <message>
-        <location line="+100"/>
+        <location line="+123"/>
         <source>bar charts use linear axes</source>
         <translation>柱状图使用线性坐标轴</translation>
     </message>
     <message>
-        <location line="+348"/>
+        <location filename="../src/ui/charts/print_table.cpp" line="+227"/>
         <source>… %1 more rows</source>
         <translation>… 另有 %1 行</translation>
     </message>
     <message>
-        <location filename="../src/ui/charts/chart_view.cpp" line="-594"/>
+        <location filename="../src/ui/charts/chart_view.cpp" line="-580"/>
         <source>series</source>
         <translation>序列</translation>
     </message>
@@ -502,7 +502,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>文本</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+8"/>
         <source>a line chart needs a series</source>
         <translation>折线图需要一个序列</translation>
     </message>
@@ -550,7 +550,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::CopyableTableView</name>
     <message>
-        <location filename="../src/ui/charts/chart_parts.cpp" line="-221"/>
+        <location filename="../src/ui/charts/output_table.cpp" line="+140"/>
         <source>Data table</source>
         <translation>数据表</translation>
     </message>
@@ -558,7 +558,17 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::CourseNavigator</name>
     <message>
-        <location filename="../src/ui/window/course_navigator.cpp" line="+103"/>
+        <location filename="../src/ui/window/course_navigator.cpp" line="+94"/>
+        <source>This chapter cannot be read as it is</source>
+        <translation>这一章现在无法读取</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The Problems panel says why. The chapter is shown again, at the same step, as soon as its file is fixed.</source>
+        <translation>原因见“问题”面板。文件一修好，这一章就会重新显示，并回到同一步。</translation>
+    </message>
+    <message>
+        <location line="+32"/>
         <source>No lessons found</source>
         <translation>未找到课程</translation>
     </message>
@@ -809,7 +819,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::HeatmapChart</name>
     <message>
-        <location filename="../src/ui/charts/heatmap_chart.cpp" line="+205"/>
+        <location filename="../src/ui/charts/heatmap_chart.cpp" line="+231"/>
         <source>column</source>
         <translation>列</translation>
     </message>
@@ -819,7 +829,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>行</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+50"/>
         <source>row %1</source>
         <translation>第 %1 行</translation>
     </message>
@@ -1589,7 +1599,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::LessonView</name>
     <message>
-        <location filename="../src/ui/notebook/lesson_view.cpp" line="+462"/>
+        <location filename="../src/ui/notebook/lesson_view.cpp" line="+481"/>
         <source>Lesson text</source>
         <translation>课文</translation>
     </message>
@@ -1617,6 +1627,29 @@ characters/s</source>
     </message>
 </context>
 <context>
+    <name>poslab::ui::LivePreview</name>
+    <message>
+        <location filename="../src/ui/window/live_preview.cpp" line="+87"/>
+        <source>&amp;Live Preview of Edited Files</source>
+        <translation>实时预览编辑中的文件(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show a chapter again each time its file is saved, with check&apos;s problems beside it</source>
+        <translation>每次保存章节文件时重新显示这一章，并在旁边列出 check 找到的问题</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Problems in This Chapter</source>
+        <translation>本章的问题</translation>
+    </message>
+    <message>
+        <location line="+111"/>
+        <source>No problems: this chapter passes check.</source>
+        <translation>没有问题：这一章通过了 check。</translation>
+    </message>
+</context>
+<context>
     <name>poslab::ui::MainWindow</name>
     <message>
         <location filename="../src/ui/window/main_window.cpp" line="+50"/>
@@ -1624,7 +1657,7 @@ characters/s</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+44"/>
         <source>Your answers could not be saved: %1</source>
         <translation>无法保存你的答案：%1</translation>
     </message>
@@ -1634,7 +1667,7 @@ characters/s</source>
         <translation>无法读取已保存的进度（%1），将从头开始。</translation>
     </message>
     <message>
-        <location line="+226"/>
+        <location line="+229"/>
         <source>Previous</source>
         <translation>上一步</translation>
     </message>
@@ -1710,7 +1743,7 @@ characters/s</source>
     </message>
     <message>
         <location line="+12"/>
-        <location line="+2"/>
+        <location line="+3"/>
         <location line="+10"/>
         <source>Contents</source>
         <translation>目录</translation>
@@ -1787,7 +1820,7 @@ characters/s</source>
         <translation>&lt;h3&gt;PosLab %1&lt;/h3&gt;&lt;p&gt;讲解 Transformer 位置编码的交互式笔记本：中英文课程、由 C++ 模块实时生成的图表、练习以及 PDF 报告。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="-180"/>
+        <location line="-181"/>
         <source>Training Lab</source>
         <translation>训练实验室</translation>
     </message>
@@ -1797,7 +1830,7 @@ characters/s</source>
         <translation>用每种位置编码训练小模型，或返回课程</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+47"/>
         <source>Training Lab — PosLab</source>
         <translation>训练实验室 — PosLab</translation>
     </message>
@@ -1807,7 +1840,7 @@ characters/s</source>
         <translation>正在停止训练…</translation>
     </message>
     <message>
-        <location line="-168"/>
+        <location line="-169"/>
         <source>Open Assignment…</source>
         <translation>打开作业…</translation>
     </message>
@@ -1847,12 +1880,12 @@ characters/s</source>
         <translation>返回课程；你的答案已经保存，下次打开这份作业时还在</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+49"/>
         <source>%1 — %2 — PosLab</source>
         <translation>%1 — %2 — PosLab</translation>
     </message>
     <message>
-        <location filename="../src/ui/window/window_entry.cpp" line="+95"/>
+        <location filename="../src/ui/window/window_entry.cpp" line="+97"/>
         <source>Open Assignment</source>
         <translation>打开作业</translation>
     </message>
@@ -1893,7 +1926,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::OutputTableModel</name>
     <message>
-        <location filename="../src/ui/charts/chart_parts.cpp" line="-115"/>
+        <location filename="../src/ui/charts/output_table.cpp" line="-115"/>
         <location line="+43"/>
         <location line="+4"/>
         <source>name</source>
@@ -1925,7 +1958,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::ParamPanel</name>
     <message>
-        <location filename="../src/ui/notebook/param_panel.cpp" line="+415"/>
+        <location filename="../src/ui/notebook/param_panel.cpp" line="+444"/>
         <source>Reset</source>
         <translation>重置</translation>
     </message>
@@ -1948,12 +1981,12 @@ characters/s</source>
 <context>
     <name>poslab::ui::RunBlockCard</name>
     <message>
-        <location filename="../src/ui/notebook/lesson_view.cpp" line="-383"/>
+        <location filename="../src/ui/notebook/lesson_view.cpp" line="-343"/>
         <source>Figure caption</source>
         <translation>图注</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location line="+27"/>
         <source>Modules cannot run here.</source>
         <translation>此处无法运行模块。</translation>
     </message>
