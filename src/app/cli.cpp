@@ -6,6 +6,7 @@
 #include "app/experiment_command.h"
 #include "app/help_text.h"
 #include "app/new_command.h"
+#include "app/preview_command.h"
 #include "app/train_command.h"
 
 #include "classroom/assignment.h"
@@ -456,6 +457,7 @@ int runCommandLine(const QStringList& args)
         if (command == u"assignment") return commandAssignment(rest);
         if (command == u"grade") return commandGrade(rest);
         if (command == u"new") return commandNew(rest);
+        if (command == u"preview") return commandPreview(rest);
         return reportUsageError(
             QString(),
             T2("unknown command '%1'", "没有“%1”这个命令").arg(poslab::lessons::safeDisplayText(command.left(60))),

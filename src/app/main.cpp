@@ -95,7 +95,7 @@ int main(int argc, char** argv)
     // prints the exercises as text); `grade -o` draws PDF reports.
     const bool assignmentWindow = poslab::app::isAssignmentOpen(args) && hasDisplay();
     const bool draws = window || assignmentWindow || poslab::app::gradeWritesPdf(args) ||
-                       (!args.isEmpty() && args.first() == u"export");
+                       (!args.isEmpty() && (args.first() == u"export" || args.first() == u"preview"));
     if (!draws) {
         QCoreApplication app(argc, argv);
         setIdentity();

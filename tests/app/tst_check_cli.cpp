@@ -5,7 +5,8 @@
 // errors, or warnings under --strict). And `poslab export` of a course with
 // problems: each listed once with its file and line, --strict refusing to
 // write the PDF. And `poslab new`: skeletons that pass `check --strict` and
-// show each block kind once; nothing overwritten.
+// show each block kind once; nothing overwritten. And `poslab preview`: one
+// step as a PNG image of the asked width.
 #include "../shared/one_chapter_course.h"
 #include "run_poslab.h"
 
@@ -197,6 +198,40 @@ private slots:
                 runPoslab({QStringLiteral("new"), QLatin1String(bad), QStringLiteral("--course"), course});
             QVERIFY2(r.exitCode == 2 && r.err.contains("is not NN-slug"), bad);
         }
+    }
+
+    void previewDrawsOneStep()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(runPoslab({QStringLiteral("new"), QStringLiteral("02-look"), QStringLiteral("--course"), tmp.path()})
+                    .exitCode == 0);
+        const QString chapter = QDir(tmp.path()).filePath(QStringLiteral("zh/02-look.md"));
+        const QString png = tmp.filePath(QStringLiteral("step.png"));
+        const PoslabRun r = runPoslab({QStringLiteral("preview"), chapter, QStringLiteral("--step"),
+                                       QStringLiteral("2"), QStringLiteral("--width"), QStringLiteral("700"),
+                                       QStringLiteral("-o"), png, QStringLiteral("--lang"), QStringLiteral("zh")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(QString::fromUtf8(r.out).contains(QStringLiteral("第 2 步，共 4 步")), r.out.constData());
+        // The PNG's own header (signature, then IHDR's big-endian width and height).
+        QFile f(png);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray head = f.read(24);
+        QCOMPARE(head.left(8), QByteArray("\x89PNG\r\n\x1a\n", 8));
+        auto be32 = [&](int at) {
+            return (quint32(quint8(head[at])) << 24) | (quint32(quint8(head[at + 1])) << 16) |
+                   (quint32(quint8(head[at + 2])) << 8) | quint32(quint8(head[at + 3]));
+        };
+        QCOMPARE(be32(16), 700u);
+        QVERIFY2(be32(20) > 400, qPrintable(QString::number(be32(20))));  // text, a chart and its panel
+
+        const PoslabRun tooFar = runPoslab({QStringLiteral("preview"), chapter, QStringLiteral("--step"),
+                                            QStringLiteral("9"), QStringLiteral("-o"), png});
+        QCOMPARE(tooFar.exitCode, 2);
+        QVERIFY2(tooFar.err.contains("--step 9: the chapter has 4 step(s)"), tooFar.err.constData());
+        const PoslabRun notChapter =
+            runPoslab({QStringLiteral("preview"), png, QStringLiteral("-o"), tmp.filePath(QStringLiteral("x.png"))});
+        QCOMPARE(notChapter.exitCode, 2);
+        QVERIFY2(notChapter.err.contains("is not a chapter file of a course"), notChapter.err.constData());
     }
 
     void helpInBothLanguages()
