@@ -169,6 +169,62 @@ ModuleSpec alibiBiasModule()
 // at every position (1/T in both), no trace of position.
 // Random numbers: per sample one fill_normal of T·dim values, row-major
 // (position, channel), from rng(seed), samples in order.
+std::vector<Output> runNopeCausalSignal(const Params& p, const RunContext& ctx)
+{
+    const std::size_t T = std::size_t(p.getInt(u"length"_s));
+    const std::size_t C = std::size_t(p.getInt(u"dim"_s));
+    const std::size_t S = std::size_t(p.getInt(u"samples"_s));
+    const bool causal = p.getBool(u"causal"_s);
+    rng gen(std::uint64_t(p.getInt(u"seed"_s)));
+    std::vector<float> x(T * C);
+    std::vector<double> prefix((T + 1) * C);  // prefix[t][c] = sum of x[0..t-1][c]
+    std::vector<double> meanSq(T, 0.0);
+    for (std::size_t sample = 0; sample < S; ++sample) {
+        ctx.throwIfCancelled();
+        fill_normal(x.data(), T * C, 0.0f, 1.0f, gen);
+        for (std::size_t t = 0; t < T; ++t)
+            for (std::size_t c = 0; c < C; ++c) prefix[(t + 1) * C + c] = prefix[t * C + c] + x[t * C + c];
+        for (std::size_t t = 0; t < T; ++t) {
+            const std::size_t seen = causal ? t + 1 : T;  // keys this query averages
+            double sq = 0.0;
+            for (std::size_t c = 0; c < C; ++c) {
+                const double y = prefix[seen * C + c] / double(seen);
+                sq += y * y;
+            }
+            meanSq[t] += sq / double(C);
+        }
+    }
+    std::vector<double> closed(T), bos(T), recovered(T);
+    double maxRel = 0.0;
+    std::vector<QVariantList> rows;
+    for (std::size_t t = 0; t < T; ++t) {
+        meanSq[t] /= double(S);
+        const std::size_t seen = causal ? t + 1 : T;
+        closed[t] = 1.0 / double(seen);
+        // The start-token channel, averaged like any other channel, in float
+        // as a model would: one 1 among `seen` values.
+        float sum = 0.0f;
+        for (std::size_t j = 0; j < seen; ++j) sum += (j == 0) ? 1.0f : 0.0f;
+        bos[t] = double(sum / float(seen));
+        recovered[t] = 1.0 / bos[t] - 1.0;
+        maxRel = std::max(maxRel, std::fabs(meanSq[t] - closed[t]) / closed[t]);
+        rows.push_back({qlonglong(t), qlonglong(seen), bos[t], recovered[t], meanSq[t], closed[t]});
+    }
+    const double firstToLast = meanSq.front() / meanSq.back();
+    return std::vector<Output>{
+        Output::series(u"mean_sq_norm"_s, rangeDoubles(T), meanSq),
+        Output::series(u"closed_form"_s, rangeDoubles(T), closed),
+        Output::series(u"bos_signal"_s, rangeDoubles(T), bos),
+        Output::series(u"recovered_position"_s, rangeDoubles(T), recovered),
+        Output::table(u"positions"_s,
+                      {u"position"_s, u"tokens_seen"_s, u"bos_signal"_s, u"recovered_position"_s, u"mean_sq_norm"_s,
+                       u"closed_form"_s},
+                      rows),
+        Output::scalar(u"max_rel_error"_s, maxRel),
+        Output::scalar(u"first_to_last"_s, firstToLast),
+    };
+}
+
 std::vector<OutputSpec> nopeCausalSignalOutputs()
 {
     const Text2 byPosition = T2("x: position t", "x：位置 t");
@@ -225,60 +281,7 @@ ModuleSpec nopeCausalSignalModule()
         intParam(u"seed"_s, 1, 0, 1000000000, T2("seed of the random token vectors", "随机词向量的种子")),
     };
     s.outputs = nopeCausalSignalOutputs();
-    s.run = [](const Params& p, const RunContext& ctx) {
-        const std::size_t T = std::size_t(p.getInt(u"length"_s));
-        const std::size_t C = std::size_t(p.getInt(u"dim"_s));
-        const std::size_t S = std::size_t(p.getInt(u"samples"_s));
-        const bool causal = p.getBool(u"causal"_s);
-        rng gen(std::uint64_t(p.getInt(u"seed"_s)));
-        std::vector<float> x(T * C);
-        std::vector<double> prefix((T + 1) * C);  // prefix[t][c] = sum of x[0..t-1][c]
-        std::vector<double> meanSq(T, 0.0);
-        for (std::size_t sample = 0; sample < S; ++sample) {
-            ctx.throwIfCancelled();
-            fill_normal(x.data(), T * C, 0.0f, 1.0f, gen);
-            for (std::size_t t = 0; t < T; ++t)
-                for (std::size_t c = 0; c < C; ++c) prefix[(t + 1) * C + c] = prefix[t * C + c] + x[t * C + c];
-            for (std::size_t t = 0; t < T; ++t) {
-                const std::size_t seen = causal ? t + 1 : T;  // keys this query averages
-                double sq = 0.0;
-                for (std::size_t c = 0; c < C; ++c) {
-                    const double y = prefix[seen * C + c] / double(seen);
-                    sq += y * y;
-                }
-                meanSq[t] += sq / double(C);
-            }
-        }
-        std::vector<double> closed(T), bos(T), recovered(T);
-        double maxRel = 0.0;
-        std::vector<QVariantList> rows;
-        for (std::size_t t = 0; t < T; ++t) {
-            meanSq[t] /= double(S);
-            const std::size_t seen = causal ? t + 1 : T;
-            closed[t] = 1.0 / double(seen);
-            // The start-token channel, averaged like any other channel, in float
-            // as a model would: one 1 among `seen` values.
-            float sum = 0.0f;
-            for (std::size_t j = 0; j < seen; ++j) sum += (j == 0) ? 1.0f : 0.0f;
-            bos[t] = double(sum / float(seen));
-            recovered[t] = 1.0 / bos[t] - 1.0;
-            maxRel = std::max(maxRel, std::fabs(meanSq[t] - closed[t]) / closed[t]);
-            rows.push_back({qlonglong(t), qlonglong(seen), bos[t], recovered[t], meanSq[t], closed[t]});
-        }
-        const double firstToLast = meanSq.front() / meanSq.back();
-        return std::vector<Output>{
-            Output::series(u"mean_sq_norm"_s, rangeDoubles(T), meanSq),
-            Output::series(u"closed_form"_s, rangeDoubles(T), closed),
-            Output::series(u"bos_signal"_s, rangeDoubles(T), bos),
-            Output::series(u"recovered_position"_s, rangeDoubles(T), recovered),
-            Output::table(u"positions"_s,
-                          {u"position"_s, u"tokens_seen"_s, u"bos_signal"_s, u"recovered_position"_s, u"mean_sq_norm"_s,
-                           u"closed_form"_s},
-                          rows),
-            Output::scalar(u"max_rel_error"_s, maxRel),
-            Output::scalar(u"first_to_last"_s, firstToLast),
-        };
-    };
+    s.run = runNopeCausalSignal;
     return s;
 }
 
