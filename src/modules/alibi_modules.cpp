@@ -18,7 +18,18 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-ModuleSpec slopesModule()
+std::vector<OutputSpec> alibiSlopesOutputs()
+{
+    return {
+        seriesOutput(u"slopes"_s, T2("the slope m_h of each head", "每个头的斜率 m_h"),
+                     T2("x: head h, labelled h1, h2, …; y: m_h", "x：第 h 个头，标为 h1、h2、…；y：m_h")),
+        tableOutput(u"slopes_table"_s, {u"head"_s, u"slope"_s, u"log2_slope"_s, u"distance_to_minus_1"_s},
+                    T2("each head's slope, its log₂, and 1/m_h: the distance at which the penalty reaches −1",
+                       "每个头的斜率及其 log₂，以及 1/m_h：惩罚达到 −1 时的距离")),
+    };
+}
+
+ModuleSpec alibiSlopesModule()
 {
     ModuleSpec s;
     s.id = u"alibi.slopes"_s;
@@ -36,6 +47,7 @@ ModuleSpec slopesModule()
     s.params = {
         intParam(u"heads"_s, 8, 1, 256, {u"number of heads n"_s, u"注意力头数 n"_s}),
     };
+    s.outputs = alibiSlopesOutputs();
     s.run = [](const Params& p, const RunContext&) {
         const int n = int(p.getInt(u"heads"_s));
         const std::vector<double> slopes = alibi_slopes_double(n);
@@ -53,7 +65,24 @@ ModuleSpec slopesModule()
     return s;
 }
 
-ModuleSpec biasModule()
+std::vector<OutputSpec> alibiBiasOutputs()
+{
+    return {
+        matrixOutput(u"bias"_s,
+                     T2("the bias the head adds to each attention logit (empty where the mask removes the key)",
+                        "该头加在每个注意力分数上的偏置（被掩码去掉的键留空）"),
+                     T2("rows: query i; columns: key j", "行：查询 i；列：键 j")),
+        scalarOutput(u"slope"_s, T2("the head's slope m", "该头的斜率 m")),
+        seriesOutput(u"recency"_s,
+                     T2("the attention the last query gives to the key k places back when all content scores are equal",
+                        "内容得分全部相同时，最后一个查询分给往前第 k 个键的注意力"),
+                     T2("x: distance k; y: attention weight", "x：距离 k；y：注意力权重")),
+        scalarOutput(u"mean_distance"_s, T2("how far back that attention looks on average, Σ k·recency(k)",
+                                            "这份注意力平均往前看多远，即 Σ k·recency(k)")),
+    };
+}
+
+ModuleSpec alibiBiasModule()
 {
     ModuleSpec s;
     s.id = u"alibi.bias"_s;
@@ -88,6 +117,7 @@ ModuleSpec biasModule()
                              {u"an int in [1, %1] (at most heads)"_s.arg(p.getInt(u"heads"_s)),
                               u"[1, %1] 内的整数（不能超过头数 heads）"_s.arg(p.getInt(u"heads"_s))});
     };
+    s.outputs = alibiBiasOutputs();
     s.run = [](const Params& p, const RunContext&) {
         const int n = int(p.getInt(u"heads"_s));
         const int head = int(p.getInt(u"head"_s));
@@ -139,7 +169,94 @@ ModuleSpec biasModule()
 // at every position (1/T in both), no trace of position.
 // Random numbers: per sample one fill_normal of T·dim values, row-major
 // (position, channel), from rng(seed), samples in order.
-ModuleSpec nopeModule()
+std::vector<Output> runNopeCausalSignal(const Params& p, const RunContext& ctx)
+{
+    const std::size_t T = std::size_t(p.getInt(u"length"_s));
+    const std::size_t C = std::size_t(p.getInt(u"dim"_s));
+    const std::size_t S = std::size_t(p.getInt(u"samples"_s));
+    const bool causal = p.getBool(u"causal"_s);
+    rng gen(std::uint64_t(p.getInt(u"seed"_s)));
+    std::vector<float> x(T * C);
+    std::vector<double> prefix((T + 1) * C);  // prefix[t][c] = sum of x[0..t-1][c]
+    std::vector<double> meanSq(T, 0.0);
+    for (std::size_t sample = 0; sample < S; ++sample) {
+        ctx.throwIfCancelled();
+        fill_normal(x.data(), T * C, 0.0f, 1.0f, gen);
+        for (std::size_t t = 0; t < T; ++t)
+            for (std::size_t c = 0; c < C; ++c) prefix[(t + 1) * C + c] = prefix[t * C + c] + x[t * C + c];
+        for (std::size_t t = 0; t < T; ++t) {
+            const std::size_t seen = causal ? t + 1 : T;  // keys this query averages
+            double sq = 0.0;
+            for (std::size_t c = 0; c < C; ++c) {
+                const double y = prefix[seen * C + c] / double(seen);
+                sq += y * y;
+            }
+            meanSq[t] += sq / double(C);
+        }
+    }
+    std::vector<double> closed(T), bos(T), recovered(T);
+    double maxRel = 0.0;
+    std::vector<QVariantList> rows;
+    for (std::size_t t = 0; t < T; ++t) {
+        meanSq[t] /= double(S);
+        const std::size_t seen = causal ? t + 1 : T;
+        closed[t] = 1.0 / double(seen);
+        // The start-token channel, averaged like any other channel, in float
+        // as a model would: one 1 among `seen` values.
+        float sum = 0.0f;
+        for (std::size_t j = 0; j < seen; ++j) sum += (j == 0) ? 1.0f : 0.0f;
+        bos[t] = double(sum / float(seen));
+        recovered[t] = 1.0 / bos[t] - 1.0;
+        maxRel = std::max(maxRel, std::fabs(meanSq[t] - closed[t]) / closed[t]);
+        rows.push_back({qlonglong(t), qlonglong(seen), bos[t], recovered[t], meanSq[t], closed[t]});
+    }
+    const double firstToLast = meanSq.front() / meanSq.back();
+    return std::vector<Output>{
+        Output::series(u"mean_sq_norm"_s, rangeDoubles(T), meanSq),
+        Output::series(u"closed_form"_s, rangeDoubles(T), closed),
+        Output::series(u"bos_signal"_s, rangeDoubles(T), bos),
+        Output::series(u"recovered_position"_s, rangeDoubles(T), recovered),
+        Output::table(u"positions"_s,
+                      {u"position"_s, u"tokens_seen"_s, u"bos_signal"_s, u"recovered_position"_s, u"mean_sq_norm"_s,
+                       u"closed_form"_s},
+                      rows),
+        Output::scalar(u"max_rel_error"_s, maxRel),
+        Output::scalar(u"first_to_last"_s, firstToLast),
+    };
+}
+
+std::vector<OutputSpec> nopeCausalSignalOutputs()
+{
+    const Text2 byPosition = T2("x: position t", "x：位置 t");
+    return {
+        seriesOutput(u"mean_sq_norm"_s,
+                     T2("the measured mean square of the output per channel at each position",
+                        "实测的每个位置输出在每个通道上的平均平方值"),
+                     byPosition),
+        seriesOutput(u"closed_form"_s,
+                     T2("what it should be: 1/(t + 1) with the mask, 1/T without",
+                        "理论值：有掩码时为 1/(t + 1)，无掩码时为 1/T"),
+                     byPosition),
+        seriesOutput(u"bos_signal"_s,
+                     T2("the start-token channel of the output at each position", "每个位置输出中起始词元标记通道的值"),
+                     byPosition),
+        seriesOutput(
+            u"recovered_position"_s,
+            T2("the position read back from that channel, 1/bos_signal − 1", "由该通道反推出的位置 1/bos_signal − 1"),
+            byPosition),
+        tableOutput(u"positions"_s,
+                    {u"position"_s, u"tokens_seen"_s, u"bos_signal"_s, u"recovered_position"_s, u"mean_sq_norm"_s,
+                     u"closed_form"_s},
+                    T2("the series side by side, with how many tokens each position averages",
+                       "上面几条曲线并列成表，另加每个位置平均了几个词元")),
+        scalarOutput(u"max_rel_error"_s, T2("the largest relative gap between measurement and closed form",
+                                            "实测值与理论值之间最大的相对误差")),
+        scalarOutput(u"first_to_last"_s, T2("mean_sq_norm at the first position divided by that at the last",
+                                            "第一个位置的 mean_sq_norm 除以最后一个位置的")),
+    };
+}
+
+ModuleSpec nopeCausalSignalModule()
 {
     ModuleSpec s;
     s.id = u"nope.causal_signal"_s;
@@ -163,60 +280,8 @@ ModuleSpec nopeModule()
                   T2("causal mask: token t sees tokens 0..t only", "因果掩码：第 t 个词元只能看到 0..t")),
         intParam(u"seed"_s, 1, 0, 1000000000, T2("seed of the random token vectors", "随机词向量的种子")),
     };
-    s.run = [](const Params& p, const RunContext& ctx) {
-        const std::size_t T = std::size_t(p.getInt(u"length"_s));
-        const std::size_t C = std::size_t(p.getInt(u"dim"_s));
-        const std::size_t S = std::size_t(p.getInt(u"samples"_s));
-        const bool causal = p.getBool(u"causal"_s);
-        rng gen(std::uint64_t(p.getInt(u"seed"_s)));
-        std::vector<float> x(T * C);
-        std::vector<double> prefix((T + 1) * C);  // prefix[t][c] = sum of x[0..t-1][c]
-        std::vector<double> meanSq(T, 0.0);
-        for (std::size_t sample = 0; sample < S; ++sample) {
-            ctx.throwIfCancelled();
-            fill_normal(x.data(), T * C, 0.0f, 1.0f, gen);
-            for (std::size_t t = 0; t < T; ++t)
-                for (std::size_t c = 0; c < C; ++c) prefix[(t + 1) * C + c] = prefix[t * C + c] + x[t * C + c];
-            for (std::size_t t = 0; t < T; ++t) {
-                const std::size_t seen = causal ? t + 1 : T;  // keys this query averages
-                double sq = 0.0;
-                for (std::size_t c = 0; c < C; ++c) {
-                    const double y = prefix[seen * C + c] / double(seen);
-                    sq += y * y;
-                }
-                meanSq[t] += sq / double(C);
-            }
-        }
-        std::vector<double> closed(T), bos(T), recovered(T);
-        double maxRel = 0.0;
-        std::vector<QVariantList> rows;
-        for (std::size_t t = 0; t < T; ++t) {
-            meanSq[t] /= double(S);
-            const std::size_t seen = causal ? t + 1 : T;
-            closed[t] = 1.0 / double(seen);
-            // The start-token channel, averaged like any other channel, in float
-            // as a model would: one 1 among `seen` values.
-            float sum = 0.0f;
-            for (std::size_t j = 0; j < seen; ++j) sum += (j == 0) ? 1.0f : 0.0f;
-            bos[t] = double(sum / float(seen));
-            recovered[t] = 1.0 / bos[t] - 1.0;
-            maxRel = std::max(maxRel, std::fabs(meanSq[t] - closed[t]) / closed[t]);
-            rows.push_back({qlonglong(t), qlonglong(seen), bos[t], recovered[t], meanSq[t], closed[t]});
-        }
-        const double firstToLast = meanSq.front() / meanSq.back();
-        return std::vector<Output>{
-            Output::series(u"mean_sq_norm"_s, rangeDoubles(T), meanSq),
-            Output::series(u"closed_form"_s, rangeDoubles(T), closed),
-            Output::series(u"bos_signal"_s, rangeDoubles(T), bos),
-            Output::series(u"recovered_position"_s, rangeDoubles(T), recovered),
-            Output::table(u"positions"_s,
-                          {u"position"_s, u"tokens_seen"_s, u"bos_signal"_s, u"recovered_position"_s, u"mean_sq_norm"_s,
-                           u"closed_form"_s},
-                          rows),
-            Output::scalar(u"max_rel_error"_s, maxRel),
-            Output::scalar(u"first_to_last"_s, firstToLast),
-        };
-    };
+    s.outputs = nopeCausalSignalOutputs();
+    s.run = runNopeCausalSignal;
     return s;
 }
 
@@ -224,9 +289,9 @@ ModuleSpec nopeModule()
 
 void registerAlibiModules(Registry& r)
 {
-    r.add(slopesModule());
-    r.add(biasModule());
-    r.add(nopeModule());
+    r.add(alibiSlopesModule());
+    r.add(alibiBiasModule());
+    r.add(nopeCausalSignalModule());
 }
 
 }  // namespace poslab::modules

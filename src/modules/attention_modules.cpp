@@ -390,86 +390,136 @@ std::vector<Output> runPermutation(const Params& p, const RunContext& ctx)
     return out;
 }
 
+// ---- declarations --------------------------------------------------------------
+
+std::vector<OutputSpec> attentionMapOutputs()
+{
+    const Text2 tokens = T2("rows: query token; columns: key token", "行：查询词元；列：键词元");
+    return {
+        matrixOutput(QStringLiteral("weights"),
+                     T2("the attention weights of the chosen head", "所选注意力头的注意力权重"), tokens),
+        matrixOutput(QStringLiteral("weights_mean"),
+                     T2("the attention weights averaged over all heads", "所有注意力头的注意力权重的平均"), tokens),
+        onlyWhen(matrixOutput(QStringLiteral("position_bias"),
+                              T2("the bias the encoding adds to the chosen head's logits",
+                                 "位置编码加到所选头的注意力分数上的偏置"),
+                              tokens),
+                 T2("only with encoding=alibi or encoding=t5", "仅在 encoding=alibi 或 encoding=t5 时输出")),
+        textOutput(QStringLiteral("tokens"),
+                   T2("the sentence's tokens, separated by |", "句子切分出的词元，以 | 分隔")),
+    };
+}
+
+std::vector<OutputSpec> attentionPermutationOutputs()
+{
+    return {
+        tableOutput(
+            QStringLiteral("delta"),
+            {QStringLiteral("encoding"), QStringLiteral("max_abs_delta"), QStringLiteral("mean_abs_delta"),
+             QStringLiteral("equivariant")},
+            T2("per encoding: the largest and mean difference after un-permuting, and whether it is rounding only",
+               "每种编码一行：恢复原顺序后的最大和平均差异，以及是否只有舍入误差")),
+        seriesOutput(QStringLiteral("max_abs_delta"),
+                     T2("the largest difference after un-permuting, per encoding", "恢复原顺序后每种编码的最大差异"),
+                     T2("x: encoding, labelled by name; y: difference", "x：编码（以名称标注）；y：差异")),
+        textOutput(QStringLiteral("tokens"),
+                   T2("the sentence's tokens, separated by |", "句子切分出的词元，以 | 分隔")),
+        textOutput(QStringLiteral("permuted"), T2("the tokens in their new order", "重排之后的词元")),
+        textOutput(QStringLiteral("order"), T2("the permutation: slot t holds the original token order[t]",
+                                               "所用的排列：第 t 个位置放的是原来的第 order[t] 个词元")),
+    };
+}
+
+// ---- the modules ------------------------------------------------------------------
+
+ModuleSpec attentionMapModule()
+{
+    ModuleSpec s;
+    s.id = QStringLiteral("attention.map");
+    s.title = T2("Attention map of a sentence", "一句话的注意力热力图");
+    s.description = T2(
+        "Attention weights (softmax(q·kᵀ/√D + bias)) of a one-layer toy model over a sentence, with tokens as "
+        "row (query) and column (key) labels. Embeddings are random but fixed per word (per character for "
+        "Chinese), projections are random and untrained, so the map shows what each position encoding alone "
+        "adds: with none, repeated words (\"the\" … \"the\") get identical columns and the map ignores order; "
+        "sinusoidal and learned encodings change the embeddings; RoPE rotates q and k; ALiBi adds a distance "
+        "penalty that favours nearby tokens; T5 adds an (untrained) bias per relative-distance bucket.",
+        "一个单层玩具模型在一句话上的注意力权重（softmax(q·kᵀ/√D + bias)），行（查询）和列（键）标注为词元。"
+        "词向量随机但对同一个词（中文为同一个字）固定，投影矩阵随机且未经训练，所以热力图展示的是位置编码本身带来的"
+        "变化：不加位置编码时，重复出现的词（“the”……“the”）列完全相同，注意力与词序无关；正弦和可学习编码改变词向量；"
+        "RoPE 旋转 q 和 k；ALiBi 按距离施加惩罚，偏向邻近的词；T5 为每个相对距离桶加一个（未训练的）偏置。");
+    s.params = {
+        sentenceParam(),
+        choiceParam(QStringLiteral("encoding"), QStringLiteral("none"), kEncodings,
+                    T2("position encoding: none, sinusoidal, learned, rope, alibi, t5",
+                       "位置编码：none（无）、sinusoidal（正弦）、learned（可学习）、rope、alibi、t5")),
+        headsParam(),
+        headDimParam(),
+        intParam(QStringLiteral("head"), 0, 0, 15,
+                 T2("head shown in 'weights' (< heads)", "“weights”中显示的头（小于 heads）")),
+        causalParam(false),
+        seedParam(),
+    };
+    s.check = [](const Params& p) {
+        const long long head = p.getInt(QStringLiteral("head")), H = p.getInt(QStringLiteral("heads"));
+        if (head >= H)
+            throw ParamError(QStringLiteral("head"), QString::number(head),
+                             {QStringLiteral("an int in [0, heads-1=%1]").arg(H - 1),
+                              QStringLiteral("[0, heads-1=%1] 内的整数").arg(H - 1)});
+    };
+    s.outputs = attentionMapOutputs();
+    s.run = runMap;
+    return s;
+}
+
+ModuleSpec attentionPermutationModule()
+{
+    ModuleSpec s;
+    s.id = QStringLiteral("attention.permutation");
+    s.title = T2("Attention without positions ignores word order", "没有位置编码的注意力不关心词序");
+    s.description = T2(
+        "Reorders the tokens of a sentence and runs the same toy attention on both orders. Without a position "
+        "encoding (and without a causal mask) attention is permutation-equivariant: the outputs are the same "
+        "vectors, just reordered, so after un-permuting the difference is float rounding (~1e-7). Every "
+        "encoding breaks this: the table gives, per encoding, the largest and mean absolute difference after "
+        "un-permuting. A causal mask alone also breaks it, because each token then sees a different set of "
+        "tokens. One exception worth finding: bidirectional ALiBi, −m·|i − j|, depends on distance only, so "
+        "reversing the sentence (a mirror image) keeps every distance and ALiBi stays equivariant under it.",
+        "把一句话的词元重新排列，在两种顺序上运行同一个玩具注意力。不加位置编码（且不用因果掩码）时，注意力对排列是"
+        "等变的：输出还是那些向量，只是换了顺序，恢复原顺序后差别只有浮点舍入（约 1e-7）。每种位置编码都会打破这一点："
+        "表格按编码列出恢复原顺序后的最大和平均绝对差。单独使用因果掩码也会打破它，因为每个词元能看到的词元集合变了。"
+        "有一个值得发现的例外：双向 ALiBi 的偏置 −m·|i − j| 只依赖距离，把句子整个倒过来（镜像）不改变任何距离，"
+        "所以在倒序下 ALiBi 仍然保持等变。");
+    s.params = {
+        sentenceParam(),
+        choiceParam(
+            QStringLiteral("reorder"), QStringLiteral("shuffle"), kReorders,
+            T2("reordering: reverse, shift (rotate left by one), swap_ends, shuffle (seeded), custom (order), "
+               "swap_roles (swap the two actors: \"the cat chases the mouse\" -> \"the mouse chases the cat\", "
+               "我爱中国 -> 中国爱我)",
+               "重排方式：reverse（倒序）、shift（循环左移一位）、swap_ends（交换首尾）、shuffle（按种子随机）、"
+               "custom（使用 order）、swap_roles（交换句中的两个角色：“the cat chases the mouse” → "
+               "“the mouse chases the cat”，我爱中国 → 中国爱我）")),
+        intListParam(QStringLiteral("order"), {}, 0, 63, 64,
+                     T2("custom order: slot t gets token order[t] (a permutation of 0..T-1)",
+                        "自定义顺序：第 t 个位置放原来的第 order[t] 个词元（须为 0..T-1 的一个排列）")),
+        headsParam(),
+        headDimParam(),
+        causalParam(false),
+        seedParam(),
+    };
+    s.check = checkPermutation;
+    s.outputs = attentionPermutationOutputs();
+    s.run = runPermutation;
+    return s;
+}
+
 }  // namespace
 
 void registerAttentionModules(Registry& r)
 {
-    {
-        ModuleSpec s;
-        s.id = QStringLiteral("attention.map");
-        s.title = T2("Attention map of a sentence", "一句话的注意力热力图");
-        s.description = T2(
-            "Attention weights (softmax(q·kᵀ/√D + bias)) of a one-layer toy model over a sentence, with tokens as "
-            "row (query) and column (key) labels. Embeddings are random but fixed per word (per character for "
-            "Chinese), projections are random and untrained, so the map shows what each position encoding alone "
-            "adds: with none, repeated words (\"the\" … \"the\") get identical columns and the map ignores order; "
-            "sinusoidal and learned encodings change the embeddings; RoPE rotates q and k; ALiBi adds a distance "
-            "penalty that favours nearby tokens; T5 adds an (untrained) bias per relative-distance bucket.",
-            "一个单层玩具模型在一句话上的注意力权重（softmax(q·kᵀ/√D + bias)），行（查询）和列（键）标注为词元。"
-            "词向量随机但对同一个词（中文为同一个字）固定，投影矩阵随机且未经训练，所以热力图展示的是位置编码本身带来的"
-            "变化：不加位置编码时，重复出现的词（“the”……“the”）列完全相同，注意力与词序无关；正弦和可学习编码改变词向量；"
-            "RoPE 旋转 q 和 k；ALiBi 按距离施加惩罚，偏向邻近的词；T5 为每个相对距离桶加一个（未训练的）偏置。");
-        s.params = {
-            sentenceParam(),
-            choiceParam(QStringLiteral("encoding"), QStringLiteral("none"), kEncodings,
-                        T2("position encoding: none, sinusoidal, learned, rope, alibi, t5",
-                           "位置编码：none（无）、sinusoidal（正弦）、learned（可学习）、rope、alibi、t5")),
-            headsParam(),
-            headDimParam(),
-            intParam(QStringLiteral("head"), 0, 0, 15,
-                     T2("head shown in 'weights' (< heads)", "“weights”中显示的头（小于 heads）")),
-            causalParam(false),
-            seedParam(),
-        };
-        s.check = [](const Params& p) {
-            const long long head = p.getInt(QStringLiteral("head")), H = p.getInt(QStringLiteral("heads"));
-            if (head >= H)
-                throw ParamError(QStringLiteral("head"), QString::number(head),
-                                 {QStringLiteral("an int in [0, heads-1=%1]").arg(H - 1),
-                                  QStringLiteral("[0, heads-1=%1] 内的整数").arg(H - 1)});
-        };
-        s.run = runMap;
-        r.add(std::move(s));
-    }
-    {
-        ModuleSpec s;
-        s.id = QStringLiteral("attention.permutation");
-        s.title = T2("Attention without positions ignores word order", "没有位置编码的注意力不关心词序");
-        s.description = T2(
-            "Reorders the tokens of a sentence and runs the same toy attention on both orders. Without a position "
-            "encoding (and without a causal mask) attention is permutation-equivariant: the outputs are the same "
-            "vectors, just reordered, so after un-permuting the difference is float rounding (~1e-7). Every "
-            "encoding breaks this: the table gives, per encoding, the largest and mean absolute difference after "
-            "un-permuting. A causal mask alone also breaks it, because each token then sees a different set of "
-            "tokens. One exception worth finding: bidirectional ALiBi, −m·|i − j|, depends on distance only, so "
-            "reversing the sentence (a mirror image) keeps every distance and ALiBi stays equivariant under it.",
-            "把一句话的词元重新排列，在两种顺序上运行同一个玩具注意力。不加位置编码（且不用因果掩码）时，注意力对排列是"
-            "等变的：输出还是那些向量，只是换了顺序，恢复原顺序后差别只有浮点舍入（约 1e-7）。每种位置编码都会打破这一点："
-            "表格按编码列出恢复原顺序后的最大和平均绝对差。单独使用因果掩码也会打破它，因为每个词元能看到的词元集合变了。"
-            "有一个值得发现的例外：双向 ALiBi 的偏置 −m·|i − j| 只依赖距离，把句子整个倒过来（镜像）不改变任何距离，"
-            "所以在倒序下 ALiBi 仍然保持等变。");
-        s.params = {
-            sentenceParam(),
-            choiceParam(
-                QStringLiteral("reorder"), QStringLiteral("shuffle"), kReorders,
-                T2("reordering: reverse, shift (rotate left by one), swap_ends, shuffle (seeded), custom (order), "
-                   "swap_roles (swap the two actors: \"the cat chases the mouse\" -> \"the mouse chases the cat\", "
-                   "我爱中国 -> 中国爱我)",
-                   "重排方式：reverse（倒序）、shift（循环左移一位）、swap_ends（交换首尾）、shuffle（按种子随机）、"
-                   "custom（使用 order）、swap_roles（交换句中的两个角色：“the cat chases the mouse” → "
-                   "“the mouse chases the cat”，我爱中国 → 中国爱我）")),
-            intListParam(QStringLiteral("order"), {}, 0, 63, 64,
-                         T2("custom order: slot t gets token order[t] (a permutation of 0..T-1)",
-                            "自定义顺序：第 t 个位置放原来的第 order[t] 个词元（须为 0..T-1 的一个排列）")),
-            headsParam(),
-            headDimParam(),
-            causalParam(false),
-            seedParam(),
-        };
-        s.check = checkPermutation;
-        s.run = runPermutation;
-        r.add(std::move(s));
-    }
+    r.add(attentionMapModule());
+    r.add(attentionPermutationModule());
 }
 
 }  // namespace poslab::modules

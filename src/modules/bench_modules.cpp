@@ -262,9 +262,34 @@ std::vector<Output> runPeCost(const Params& p, const RunContext& ctx)
     return peCostOutputs(cands, p);
 }
 
-}  // namespace
+std::vector<OutputSpec> benchPeCostOutputs()
+{
+    const Text2 byEncoding = T2("x: encoding, labelled by name", "x：编码（以名称标注）");
+    return {
+        tableOutput(QStringLiteral("cost"),
+                    {QStringLiteral("encoding"), QStringLiteral("forward_ms"), QStringLiteral("overhead_ms"),
+                     QStringLiteral("overhead_pct"), QStringLiteral("min_ms"), QStringLiteral("max_ms"),
+                     QStringLiteral("setup_ms"), QStringLiteral("extra_work")},
+                    T2("per encoding: median time of one forward, what it adds over none, the fastest and slowest "
+                       "sample, the one-off setup and the extra work done",
+                       "每种编码一行：一次前向的中位耗时、比不加编码多出的时间、最快与最慢的采样、一次性准备的耗时，"
+                       "以及多做了哪些工作")),
+        seriesOutput(QStringLiteral("overhead_pct"),
+                     T2("the time each encoding adds, in percent of plain attention",
+                        "每种编码多出的时间，占不加编码时的百分比"),
+                     byEncoding),
+        seriesOutput(QStringLiteral("relative_min"),
+                     T2("each encoding's fastest sample over plain attention's fastest (1 = no extra cost)",
+                        "每种编码最快一次采样与不加编码时最快一次采样之比（1 表示没有额外开销）"),
+                     byEncoding),
+        scalarOutput(QStringLiteral("baseline_ms"),
+                     T2("the median time of plain attention, in ms", "不加位置编码时注意力的中位耗时（毫秒）")),
+        textOutput(QStringLiteral("setup"),
+                   T2("the sizes, threads and sampling behind the numbers", "测量所用的尺寸、线程数和采样方式")),
+    };
+}
 
-void registerBenchModules(Registry& r)
+ModuleSpec benchPeCostModule()
 {
     ModuleSpec s;
     s.id = QStringLiteral("bench.pe_cost");
@@ -294,8 +319,16 @@ void registerBenchModules(Registry& r)
         intParam(QStringLiteral("threads"), 1, 1, 8,
                  T2("threads over heads inside attention", "注意力内部按头并行的线程数")),
     };
+    s.outputs = benchPeCostOutputs();
     s.run = runPeCost;
-    r.add(std::move(s));
+    return s;
+}
+
+}  // namespace
+
+void registerBenchModules(Registry& r)
+{
+    r.add(benchPeCostModule());
 }
 
 }  // namespace poslab::modules

@@ -205,7 +205,65 @@ std::vector<Output> runExtend(const Params& p, const RunContext&)
     return out;
 }
 
-ModuleSpec extendModule()
+// The outputs come in pairs: the table before (L rows) and after (L′ rows) stretching.
+std::vector<OutputSpec> learnedExtendOutputs()
+{
+    const Text2 byRow = T2("x: row; y: value", "x：行号；y：数值");
+    const Text2 byDistance = T2("x: distance d in rows; y: mean cosine", "x：相隔的行数 d；y：平均余弦相似度");
+    return {
+        matrixOutput(u"table_before"_s, T2("the original table", "原来的位置表"),
+                     T2("rows: positions 0..L−1; columns: channels", "行：位置 0..L−1；列：通道")),
+        matrixOutput(u"table_after"_s, T2("the stretched table", "拉长后的位置表"),
+                     T2("rows: positions 0..L′−1; columns: channels", "行：位置 0..L′−1；列：通道")),
+        seriesOutput(u"neighbour_similarity_before"_s,
+                     T2("cosine similarity of each row of the original table with the next row",
+                        "原表每一行与下一行的余弦相似度"),
+                     byRow),
+        seriesOutput(u"neighbour_similarity_after"_s,
+                     T2("cosine similarity of each row of the stretched table with the next row",
+                        "拉长后的表每一行与下一行的余弦相似度"),
+                     byRow),
+        seriesOutput(u"source_position"_s,
+                     T2("the old position each new row is taken from (−1: a fresh row)",
+                        "新表的每一行取自旧表的哪个位置（−1 表示新加的行）"),
+                     T2("x: new row; y: old position", "x：新表的行号；y：旧表中的位置")),
+        scalarOutput(u"mean_neighbour_similarity_before"_s,
+                     T2("mean of neighbour_similarity_before", "neighbour_similarity_before 的平均值")),
+        scalarOutput(u"mean_neighbour_similarity_after"_s,
+                     T2("mean of neighbour_similarity_after", "neighbour_similarity_after 的平均值")),
+        seriesOutput(u"similarity_by_distance_before"_s,
+                     T2("how alike two rows of the original table are, by how far apart they are",
+                        "原表中两行的相似程度随相隔距离的变化"),
+                     byDistance),
+        seriesOutput(u"similarity_by_distance_after"_s,
+                     T2("how alike two rows of the stretched table are, by how far apart they are",
+                        "拉长后的表中两行的相似程度随相隔距离的变化"),
+                     byDistance),
+        seriesOutput(u"row_norm_before"_s,
+                     T2("the length (L2 norm) of each row of the original table", "原表每一行的长度（L2 范数）"),
+                     byRow),
+        seriesOutput(u"row_norm_after"_s,
+                     T2("the length (L2 norm) of each row of the stretched table", "拉长后的表每一行的长度（L2 范数）"),
+                     byRow),
+        scalarOutput(u"std_before"_s,
+                     T2("standard deviation of all entries of the original table", "原表全部元素的标准差")),
+        scalarOutput(u"parameters_before"_s, T2("numbers in the original table, L × C", "原表的参数个数 L × C")),
+        scalarOutput(u"parameters_after"_s,
+                     T2("numbers in the stretched table, L′ × C", "拉长后的表的参数个数 L′ × C")),
+        onlyWhen(matrixOutput(u"similarity_before"_s,
+                              T2("cosine similarity of every pair of rows of the original table",
+                                 "原表任意两行之间的余弦相似度"),
+                              T2("rows and columns: positions", "行与列：位置")),
+                 T2("only with matrix=true", "仅在 matrix=true 时输出")),
+        onlyWhen(matrixOutput(u"similarity_after"_s,
+                              T2("cosine similarity of every pair of rows of the stretched table",
+                                 "拉长后的表任意两行之间的余弦相似度"),
+                              T2("rows and columns: positions", "行与列：位置")),
+                 T2("only with matrix=true", "仅在 matrix=true 时输出")),
+    };
+}
+
+ModuleSpec learnedExtendModule()
 {
     ModuleSpec s;
     s.id = u"learned.extend"_s;
@@ -231,6 +289,7 @@ ModuleSpec extendModule()
         u"在后面接上未经训练的 N(0, 0.02) 新行（只扩大嵌入表而不训练就是这样；这些行的 source_position 为 −1）。"_s};
     s.params = extendParams();
     s.check = checkExtend;
+    s.outputs = learnedExtendOutputs();
     s.run = runExtend;
     return s;
 }
@@ -239,7 +298,7 @@ ModuleSpec extendModule()
 
 void registerLearnedModules(Registry& r)
 {
-    r.add(extendModule());
+    r.add(learnedExtendModule());
 }
 
 }  // namespace poslab::modules

@@ -173,12 +173,48 @@ struct Output {
     static Output textOutput(QString name, QString text);
 };
 
+// What a module promises about one of its outputs. A chapter's author reads
+// these (`poslab run MODULE --help`, `poslab list --format json`) to find an
+// output's name without running the module; tst_registry runs every module
+// and holds it to them (modules/output_declarations.h).
+struct OutputSpec {
+    // As in Output::name. It may hold one "{placeholder}" for a family of
+    // outputs, one per value in `variants` ("angle_error_{format}": fp32, ...).
+    QString name;
+    OutputKind kind = OutputKind::Text;
+    Text2 meaning;  // one line, both languages: what the output is
+    // Series: what x and y are; matrix: what rows and columns are. Optional.
+    Text2 axes;
+    // Table: the column names in order. A column holding "{placeholder}"
+    // stands for zero or more columns of that shape ("L={length}").
+    QStringList columns;
+    // Empty: in every run. Otherwise the runs that have it, as a note for the
+    // reader ("only with compare=true").
+    Text2 when;
+    QStringList variants;  // the values of the name's {placeholder}
+
+    bool always() const { return when.isEmpty(); }
+};
+
+// Helpers for declaring outputs tersely in module files, like intParam & co.
+OutputSpec seriesOutput(QString name, Text2 meaning, Text2 axes = {});
+OutputSpec matrixOutput(QString name, Text2 meaning, Text2 axes = {});
+OutputSpec tableOutput(QString name, QStringList columns, Text2 meaning);
+OutputSpec scalarOutput(QString name, Text2 meaning);
+OutputSpec textOutput(QString name, Text2 meaning);
+// `spec`, present only in some runs: onlyWhen(seriesOutput(...), T2("only with matrix=true", ...)).
+OutputSpec onlyWhen(OutputSpec spec, Text2 when);
+// `spec`, whose name holds a {placeholder}, once for each of `values`.
+OutputSpec oneFor(QStringList values, OutputSpec spec);
+
 struct ModuleSpec {
     QString id;       // "family.name", e.g. "rope.inv_freq"
     int version = 1;  // bump when outputs change for the same params (cache key)
     Text2 title;
     Text2 description;  // one paragraph
     std::vector<ParamSpec> params;
+    // Every output a run can produce (names unique), in the order runs give them.
+    std::vector<OutputSpec> outputs;
     // Checks that involve several parameters; throws ParamError. Optional.
     std::function<void(const Params&)> check;
     std::function<std::vector<Output>(const Params&, const RunContext&)> run;

@@ -463,31 +463,23 @@ QString allowedShort(const ParamSpec& p)
     return {};
 }
 
-}  // namespace
-
-std::string moduleHelpText(const ModuleSpec& spec, const QString& lang)
+// Rows of cells as a left-aligned table (names and help text read better that
+// way); the last column is not padded. A row of one cell is a detail line
+// under the previous row, indented to the last column.
+void appendAlignedRows(std::string& out, const QStringList& header, const std::vector<QStringList>& rows)
 {
-    std::string out;
-    out += spec.id.toStdString() + " — " + spec.title.in(lang).toStdString() + "\n\n";
-    out += spec.description.in(lang).toStdString() + "\n\n";
-    if (spec.params.empty()) {
-        out += lang == u"zh" ? "无参数。\n" : "No parameters.\n";
-        return out;
-    }
-    std::vector<QStringList> rows;
-    for (const auto& p : spec.params)
-        rows.push_back({p.name, paramTypeName(p.type), defaultText(p), allowedShort(p), p.help.in(lang)});
-    const QStringList header =
-        lang == u"zh" ? QStringList{QStringLiteral("参数"), QStringLiteral("类型"), QStringLiteral("默认"),
-                                    QStringLiteral("允许"), QStringLiteral("说明")}
-                      : QStringList{QStringLiteral("param"), QStringLiteral("type"), QStringLiteral("default"),
-                                    QStringLiteral("allowed"), QStringLiteral("help")};
-    // Left-align every column here: names and help text read better that way.
     std::vector<int> widths(header.size(), 0);
     for (qsizetype c = 0; c < header.size(); ++c) widths[c] = displayWidth(header[c]);
     for (const auto& r : rows)
-        for (qsizetype c = 0; c < r.size(); ++c) widths[c] = std::max(widths[c], displayWidth(r[c]));
+        if (r.size() == header.size())
+            for (qsizetype c = 0; c < r.size(); ++c) widths[c] = std::max(widths[c], displayWidth(r[c]));
+    int lastColumn = 2;
+    for (qsizetype c = 0; c + 1 < header.size(); ++c) lastColumn += widths[c] + 2;
     auto line = [&](const QStringList& cells) {
+        if (cells.size() == 1) {
+            out += (QString(lastColumn, u' ') + cells[0]).toStdString() + "\n";
+            return;
+        }
         QString s = QStringLiteral("  ");
         for (qsizetype c = 0; c < cells.size(); ++c) {
             if (c) s += QStringLiteral("  ");
@@ -497,6 +489,74 @@ std::string moduleHelpText(const ModuleSpec& spec, const QString& lang)
     };
     line(header);
     for (const auto& r : rows) line(r);
+}
+
+// "{format}" of "angle_error_{format}".
+QString placeholderOf(const QString& name)
+{
+    const qsizetype open = name.indexOf(u'{'), close = name.indexOf(u'}', open + 1);
+    return open >= 0 && close > open ? name.mid(open, close - open + 1) : QString();
+}
+
+// One output: its row, then a detail line each for its axes, columns, the
+// values of its placeholder and when it is present.
+void appendOutputRows(std::vector<QStringList>& rows, const OutputSpec& o, const QString& lang)
+{
+    const bool zh = util::isChinese(lang);
+    rows.push_back({o.name, outputKindName(o.kind), o.meaning.in(lang)});
+    if (!o.axes.isEmpty()) rows.push_back({o.axes.in(lang)});
+    if (!o.columns.isEmpty())
+        rows.push_back(
+            {(zh ? QStringLiteral("列：") : QStringLiteral("columns: ")) + o.columns.join(QStringLiteral(", "))});
+    if (!o.variants.isEmpty())
+        rows.push_back({T2("one for each %1: %2", "%1 取以下各值，每个一项：%2")
+                            .arg(Text2::same(placeholderOf(o.name)),
+                                 {o.variants.join(QStringLiteral(", ")), o.variants.join(QStringLiteral("、"))})
+                            .in(lang)});
+    if (!o.always()) rows.push_back({o.when.in(lang)});
+}
+
+void appendParamsHelp(std::string& out, const ModuleSpec& spec, const QString& lang)
+{
+    const bool zh = util::isChinese(lang);
+    if (spec.params.empty()) {
+        out += zh ? "无参数。\n" : "No parameters.\n";
+        return;
+    }
+    std::vector<QStringList> rows;
+    for (const auto& p : spec.params)
+        rows.push_back({p.name, paramTypeName(p.type), defaultText(p), allowedShort(p), p.help.in(lang)});
+    appendAlignedRows(out,
+                      zh ? QStringList{QStringLiteral("参数"), QStringLiteral("类型"), QStringLiteral("默认"),
+                                       QStringLiteral("允许"), QStringLiteral("说明")}
+                         : QStringList{QStringLiteral("param"), QStringLiteral("type"), QStringLiteral("default"),
+                                       QStringLiteral("allowed"), QStringLiteral("help")},
+                      rows);
+}
+
+void appendOutputsHelp(std::string& out, const ModuleSpec& spec, const QString& lang)
+{
+    const bool zh = util::isChinese(lang);
+    std::vector<QStringList> rows;
+    for (const OutputSpec& o : spec.outputs) appendOutputRows(rows, o, lang);
+    appendAlignedRows(out,
+                      zh ? QStringList{QStringLiteral("输出"), QStringLiteral("类型"), QStringLiteral("含义")}
+                         : QStringList{QStringLiteral("output"), QStringLiteral("kind"), QStringLiteral("meaning")},
+                      rows);
+}
+
+}  // namespace
+
+std::string moduleHelpText(const ModuleSpec& spec, const QString& lang)
+{
+    std::string out;
+    out += spec.id.toStdString() + " — " + spec.title.in(lang).toStdString() + "\n\n";
+    out += spec.description.in(lang).toStdString() + "\n\n";
+    appendParamsHelp(out, spec, lang);
+    if (!spec.outputs.empty()) {
+        out += "\n";
+        appendOutputsHelp(out, spec, lang);
+    }
     return out;
 }
 
@@ -518,10 +578,52 @@ std::string listToText(const Registry& registry, const QString& lang)
         out += (padded(r[0], w0, false) + QStringLiteral("  ") + padded(r[1], w1, false) + QStringLiteral("  ") + r[2])
                    .toStdString() +
                "\n";
-    out += lang == u"zh" ? "\n`poslab run 模块 --help` 列出该模块的参数。\n"
-                         : "\n`poslab run MODULE --help` lists a module's parameters.\n";
+    out += lang == u"zh" ? "\n`poslab run 模块 --help` 列出该模块的参数和输出。\n"
+                         : "\n`poslab run MODULE --help` lists a module's parameters and outputs.\n";
     return out;
 }
+
+namespace {
+
+// {"en": ..., "zh": ...}
+void appendJsonText2(std::string& out, const Text2& text)
+{
+    out += "{\"en\": ";
+    appendJsonString(out, text.en);
+    out += ", \"zh\": ";
+    appendJsonString(out, text.zh);
+    out += '}';
+}
+
+// One declared output, in the shape of a parameter: name, kind, then what the
+// kind has ("columns" for a table), "meaning" in both languages, and only
+// where declared "axes", "variants" and "when" ("always" says which).
+void appendJsonOutputSpec(std::string& out, const OutputSpec& o)
+{
+    out += "{\"name\": ";
+    appendJsonString(out, o.name);
+    out += ", \"kind\": ";
+    appendJsonString(out, outputKindName(o.kind));
+    if (o.kind == OutputKind::Table) {
+        out += ", \"columns\": ";
+        appendJsonStrings(out, o.columns);
+    }
+    if (!o.variants.isEmpty()) {
+        out += ", \"variants\": ";
+        appendJsonStrings(out, o.variants);
+    }
+    out += ", \"meaning\": ";
+    appendJsonText2(out, o.meaning);
+    if (!o.axes.isEmpty()) {
+        out += ", \"axes\": ";
+        appendJsonText2(out, o.axes);
+    }
+    out += o.always() ? ", \"always\": true" : ", \"always\": false, \"when\": ";
+    if (!o.always()) appendJsonText2(out, o.when);
+    out += '}';
+}
+
+}  // namespace
 
 std::string listToJson(const Registry& registry)
 {
@@ -533,15 +635,11 @@ std::string listToJson(const Registry& registry)
         out += "{\"id\": ";
         appendJsonString(out, m.id);
         out += ", \"version\": " + std::to_string(m.version);
-        out += ", \"title\": {\"en\": ";
-        appendJsonString(out, m.title.en);
-        out += ", \"zh\": ";
-        appendJsonString(out, m.title.zh);
-        out += "}, \"description\": {\"en\": ";
-        appendJsonString(out, m.description.en);
-        out += ", \"zh\": ";
-        appendJsonString(out, m.description.zh);
-        out += "}, \"params\": [";
+        out += ", \"title\": ";
+        appendJsonText2(out, m.title);
+        out += ", \"description\": ";
+        appendJsonText2(out, m.description);
+        out += ", \"params\": [";
         for (std::size_t i = 0; i < m.params.size(); ++i) {
             const auto& p = m.params[i];
             if (i) out += ", ";
@@ -565,11 +663,14 @@ std::string listToJson(const Registry& registry)
             if (p.type == ParamType::IntList || p.type == ParamType::FloatList)
                 out += ", \"min_length\": " + std::to_string(p.minListLength) +
                        ", \"max_length\": " + std::to_string(p.maxListLength);
-            out += ", \"help\": {\"en\": ";
-            appendJsonString(out, p.help.en);
-            out += ", \"zh\": ";
-            appendJsonString(out, p.help.zh);
-            out += "}}";
+            out += ", \"help\": ";
+            appendJsonText2(out, p.help);
+            out += '}';
+        }
+        out += "], \"outputs\": [";
+        for (std::size_t i = 0; i < m.outputs.size(); ++i) {
+            if (i) out += ", ";
+            appendJsonOutputSpec(out, m.outputs[i]);
         }
         out += "]}";
     }

@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "modules/registry.h"
 
+#include "modules/output_declarations.h"
 #include "util/number_format.h"
 
 #include <cmath>
 #include <set>
 
 namespace poslab::modules {
-
-// modules/lab/length_results_module.cpp: modules that read the training lab's stored runs.
-void registerLabModules(Registry& r);
 
 const Registry& Registry::builtin()
 {
@@ -38,6 +36,8 @@ void Registry::add(ModuleSpec spec)
         if (!names.insert(p.name).second)
             throw std::logic_error("parameter declared twice in " + spec.id.toStdString() + ": " +
                                    p.name.toStdString());
+    const QStringList outputProblems = outputDeclarationProblems(spec);
+    if (!outputProblems.isEmpty()) throw std::logic_error(outputProblems.join(u'\n').toStdString());
     m_modules.push_back(std::move(spec));
 }
 

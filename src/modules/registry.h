@@ -15,7 +15,10 @@ public:
     // The registry of every module shipped with PosLab (built once, thread-safe).
     static const Registry& builtin();
 
-    void add(ModuleSpec spec);  // ids must be unique
+    // Ids must be unique, and so must each module's parameter and output
+    // names; an ill-formed output declaration is refused too
+    // (outputDeclarationProblems). Throws std::logic_error.
+    void add(ModuleSpec spec);
     const ModuleSpec* find(const QString& id) const;
     const std::vector<ModuleSpec>& modules() const { return m_modules; }
     QStringList ids() const;
@@ -35,7 +38,9 @@ Params validateParams(const ModuleSpec& spec, const std::map<QString, QVariant>&
 // Validates and runs. Throws ParamError, Cancelled, or the core's errors.
 std::vector<Output> runModule(const ModuleSpec& spec, const Params& params, const RunContext& ctx = {});
 
-// Each family file defines one of these; registry.cpp calls them all.
+// Each family file defines one of these; registry.cpp calls them all. A
+// module is declared by one function named after its id, "rope.inv_freq" by
+// ModuleSpec ropeInvFreqModule(), and registered by r.add(ropeInvFreqModule()).
 void registerSinusoidalModules(Registry& r);
 void registerLearnedModules(Registry& r);
 void registerRelativeModules(Registry& r);
@@ -44,5 +49,6 @@ void registerAlibiModules(Registry& r);
 void registerVitModules(Registry& r);
 void registerAttentionModules(Registry& r);
 void registerBenchModules(Registry& r);
+void registerLabModules(Registry& r);  // modules/lab: modules that read stored training runs
 
 }  // namespace poslab::modules

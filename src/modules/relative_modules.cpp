@@ -26,7 +26,21 @@ std::vector<double> intsToDoubles(const std::vector<int>& v)
     return std::vector<double>(v.begin(), v.end());
 }
 
-ModuleSpec shawModule()
+std::vector<OutputSpec> relativeShawOutputs()
+{
+    return {
+        matrixOutput(u"index"_s,
+                     T2("the table row clip(j − i, −k, k) + k that query i reads for key j",
+                        "查询 i 对键 j 读取的表行号 clip(j − i, −k, k) + k"),
+                     T2("rows: query i; columns: key j", "行：查询 i；列：键 j")),
+        tableOutput(u"rows"_s, {u"index"_s, u"offset_j_minus_i"_s},
+                    T2("the offset j − i each table row stands for; the two end rows also take every farther one",
+                       "表中每一行代表的偏移 j − i；首尾两行还包揽了所有更远的偏移")),
+        scalarOutput(u"distinct_indices"_s, T2("how many table rows the matrix uses", "矩阵用到了表中的几行")),
+    };
+}
+
+ModuleSpec relativeShawModule()
 {
     ModuleSpec s;
     s.id = u"relative.shaw"_s;
@@ -45,6 +59,7 @@ ModuleSpec shawModule()
         intParam(u"length"_s, 12, 1, 256, {u"sequence length T"_s, u"序列长度 T"_s}),
         intParam(u"k"_s, 3, 0, 128, {u"clipping distance k"_s, u"截断距离 k"_s}),
     };
+    s.outputs = relativeShawOutputs();
     s.run = [](const Params& p, const RunContext&) {
         const std::size_t T = std::size_t(p.getInt(u"length"_s));
         const int k = int(p.getInt(u"k"_s));
@@ -123,7 +138,23 @@ std::vector<Output> runT5Buckets(const Params& p, const RunContext&)
     };
 }
 
-ModuleSpec t5Module()
+std::vector<OutputSpec> relativeT5BucketOutputs()
+{
+    return {
+        matrixOutput(u"buckets"_s, T2("the bucket of every query–key pair", "每个查询-键对所在的桶"),
+                     T2("rows: query q; columns: key k", "行：查询 q；列：键 k")),
+        seriesOutput(u"bucket_by_distance"_s,
+                     T2("the bucket of each relative position key − query", "每个相对位置（键减查询）所在的桶"),
+                     T2("x: key − query, from −max_relative to max_relative; y: bucket",
+                        "x：键减查询，从 −max_relative 到 max_relative；y：桶号")),
+        tableOutput(u"bucket_ranges"_s, {u"bucket"_s, u"min_relative"_s, u"max_relative"_s},
+                    T2("the relative positions each bucket covers, within ±max_relative",
+                       "每个桶覆盖的相对位置范围（限 ±max_relative 之内）")),
+        scalarOutput(u"distinct_buckets"_s, T2("how many buckets the matrix uses", "矩阵用到了几个桶")),
+    };
+}
+
+ModuleSpec relativeT5BucketModule()
 {
     ModuleSpec s;
     s.id = u"relative.t5_bucket"_s;
@@ -157,11 +188,26 @@ ModuleSpec t5Module()
                   u"曲线覆盖的相对位置范围 [−max_relative, max_relative]"_s}),
     };
     s.check = checkT5Buckets;
+    s.outputs = relativeT5BucketOutputs();
     s.run = runT5Buckets;
     return s;
 }
 
-ModuleSpec swinModule()
+std::vector<OutputSpec> relativeSwinIndexOutputs()
+{
+    return {
+        matrixOutput(
+            u"index"_s,
+            T2("the bias-table index every query–key pair of the window reads", "窗口内每个查询-键对读取的偏置表索引"),
+            T2("rows: query (row, col); columns: key (row, col)", "行：查询（行, 列）；列：键（行, 列）")),
+        scalarOutput(u"distinct_indices"_s, T2("how many different indices the matrix holds", "矩阵中不同索引的个数")),
+        scalarOutput(u"table_rows"_s, T2("rows of the bias table, (2h − 1)(2w − 1)", "偏置表的行数 (2h − 1)(2w − 1)")),
+        scalarOutput(u"diagonal_index"_s,
+                     T2("the index of zero offset: the centre of the table", "零偏移的索引，也就是表的中心")),
+    };
+}
+
+ModuleSpec relativeSwinIndexModule()
 {
     ModuleSpec s;
     s.id = u"relative.swin_index"_s;
@@ -180,6 +226,7 @@ ModuleSpec swinModule()
         intParam(u"window_height"_s, 3, 1, 16, {u"window height h"_s, u"窗口高度 h"_s}),
         intParam(u"window_width"_s, 3, 1, 16, {u"window width w"_s, u"窗口宽度 w"_s}),
     };
+    s.outputs = relativeSwinIndexOutputs();
     s.run = [](const Params& p, const RunContext&) {
         const std::size_t h = std::size_t(p.getInt(u"window_height"_s)), w = std::size_t(p.getInt(u"window_width"_s));
         const std::size_t N = h * w;
@@ -202,9 +249,9 @@ ModuleSpec swinModule()
 
 void registerRelativeModules(Registry& r)
 {
-    r.add(shawModule());
-    r.add(t5Module());
-    r.add(swinModule());
+    r.add(relativeShawModule());
+    r.add(relativeT5BucketModule());
+    r.add(relativeSwinIndexModule());
 }
 
 }  // namespace poslab::modules

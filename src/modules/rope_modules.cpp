@@ -21,6 +21,8 @@
 
 namespace poslab::modules {
 
+using namespace Qt::StringLiterals;
+
 // ---- parameters the RoPE modules share ------------------------------------------
 
 ParamSpec ropeHeadDimParam(long long def, long long max)
@@ -160,7 +162,37 @@ std::vector<Output> runRotate(const Params& p, const RunContext&)
                                          .arg(permText.join(QStringLiteral(", ")))));
     return out;
 }
-ModuleSpec rotateSpec()
+std::vector<OutputSpec> ropeRotateOutputs()
+{
+    const Text2 byChannel = T2("x: channel; y: value", "x：通道；y：数值");
+    const Text2 channels = T2("rows and columns: channels", "行与列：通道");
+    return {
+        tableOutput(u"channels"_s,
+                    {u"channel"_s, u"x"_s, u"half_split_pair"_s, u"rotated_half_split"_s, u"interleaved_pair"_s,
+                     u"rotated_interleaved"_s, u"perm"_s},
+                    T2("per channel: the input, its pair and rotated value in each layout, and the permutation",
+                       "每个通道一行：输入值、在两种布局下所属的对和旋转后的值，以及通道置换")),
+        matrixOutput(u"rotation_half_split"_s,
+                     T2("the rotation matrix of the half_split layout", "half_split 布局的旋转矩阵"), channels),
+        matrixOutput(u"rotation_interleaved"_s,
+                     T2("the rotation matrix of the interleaved layout", "interleaved 布局的旋转矩阵"), channels),
+        matrixOutput(u"permutation"_s,
+                     T2("the permutation matrix that turns interleaved channels into half_split ones",
+                        "把 interleaved 通道排成 half_split 通道的置换矩阵"),
+                     channels),
+        seriesOutput(u"x"_s, T2("the input vector", "输入向量"), byChannel),
+        seriesOutput(u"rotated_half_split"_s,
+                     T2("the vector rotated in the half_split layout", "按 half_split 布局旋转后的向量"), byChannel),
+        seriesOutput(u"rotated_interleaved"_s,
+                     T2("the vector rotated in the interleaved layout", "按 interleaved 布局旋转后的向量"), byChannel),
+        scalarOutput(u"max_abs_diff_after_permutation"_s,
+                     T2("how far the two layouts differ once their channels are permuted alike (float rounding)",
+                        "把通道按同一置换对齐后，两种布局结果的最大差异（只有浮点舍入误差）")),
+        textOutput(u"permutation_text"_s, T2("the permutation written out as a list", "以列表写出的通道置换")),
+    };
+}
+
+ModuleSpec ropeRotateModule()
 {
     ModuleSpec s;
     s.id = QStringLiteral("rope.rotate");
@@ -195,6 +227,7 @@ ModuleSpec rotateSpec()
             throw ParamError(QStringLiteral("rotary_dim"), QString::number(R),
                              T2("an even int in [2, head_dim=%1]", "[2, head_dim=%1] 内的偶数").arg(D));
     };
+    s.outputs = ropeRotateOutputs();
     s.run = runRotate;
     return s;
 }
@@ -263,7 +296,24 @@ std::vector<Output> runRelativeCheck(const Params& p, const RunContext& ctx)
     out.push_back(Output::scalar(QStringLiteral("relative_max_deviation"), maxDev / (qn * kn)));
     return out;
 }
-ModuleSpec relativeCheckSpec()
+std::vector<OutputSpec> ropeRelativeCheckOutputs()
+{
+    return {
+        tableOutput(
+            u"pairs"_s, {u"m"_s, u"n"_s, u"m_minus_n"_s, u"score"_s, u"deviation"_s},
+            T2("each position pair (m, n) with the same offset, its score and how far that is from the reference",
+               "偏移相同的每个位置对 (m, n)、它的得分以及与参考得分的差")),
+        seriesOutput(u"score_vs_m"_s, T2("the score at each query position m", "每个查询位置 m 上的得分"),
+                     T2("x: query position m; y: score", "x：查询位置 m；y：得分")),
+        scalarOutput(u"reference_score"_s, T2("the score with the key at 0 and the query at the offset",
+                                              "键在位置 0、查询在偏移处时的参考得分")),
+        scalarOutput(u"max_deviation"_s, T2("the largest deviation of any pair's score from the reference",
+                                            "各位置对得分与参考得分的最大偏差")),
+        scalarOutput(u"relative_max_deviation"_s, T2("that deviation divided by |q|·|k|", "该最大偏差除以 |q|·|k|")),
+    };
+}
+
+ModuleSpec ropeRelativeCheckModule()
 {
     ModuleSpec s;
     s.id = QStringLiteral("rope.relative_check");
@@ -289,6 +339,7 @@ ModuleSpec relativeCheckSpec()
                        "角度 m·θ 用 float64（PosLab）还是 float32（Hugging Face）计算")),
         ropeSeedParam(),
     };
+    s.outputs = ropeRelativeCheckOutputs();
     s.run = runRelativeCheck;
     return s;
 }
@@ -321,7 +372,21 @@ std::vector<Output> runDecay(const Params& p, const RunContext& ctx)
     out.push_back(Output::scalar(QStringLiteral("rising_steps"), rises));
     return out;
 }
-ModuleSpec decaySpec()
+std::vector<OutputSpec> ropeDecayOutputs()
+{
+    return {
+        seriesOutput(u"relative_upper_bound"_s,
+                     T2("RoFormer's relative upper bound at each distance r", "RoFormer 的相对上界随距离 r 的变化"),
+                     T2("x: relative distance r; y: bound", "x：相对距离 r；y：上界")),
+        tableOutput(u"values"_s, {u"r"_s, u"relative_upper_bound"_s},
+                    T2("the bound at a few round distances up to max_distance",
+                       "不超过 max_distance 的几个整数距离上的上界值")),
+        scalarOutput(u"rising_steps"_s, T2("on how many steps r → r + 1 the bound rises: it is not monotonic",
+                                           "上界在多少个 r → r + 1 的步长上回升：它并不单调")),
+    };
+}
+
+ModuleSpec ropeDecayModule()
 {
     ModuleSpec s;
     s.id = QStringLiteral("rope.decay");
@@ -338,6 +403,7 @@ ModuleSpec decaySpec()
         ropeThetaParam(),
         intParam(QStringLiteral("max_distance"), 250, 1, 100000, T2("largest relative distance r", "最大相对距离 r")),
     };
+    s.outputs = ropeDecayOutputs();
     s.run = runDecay;
     return s;
 }
@@ -414,7 +480,28 @@ std::vector<Output> runPrecision(const Params& p, const RunContext& ctx)
     return out;
 }
 
-ModuleSpec precisionSpec()
+std::vector<OutputSpec> ropePrecisionOutputs()
+{
+    const QStringList formats{u"fp32"_s, u"fp16"_s, u"bf16"_s};
+    const Text2 byPosition =
+        T2("x: position m; y: absolute error (fp16 stops at 65504)", "x：位置 m；y：绝对误差（fp16 到 65504 为止）");
+    return {
+        oneFor(formats, seriesOutput(u"angle_error_{format}"_s,
+                                     T2("the error of the angle m·θ computed in each format: fp32, fp16, bf16",
+                                        "按各格式（fp32、fp16、bf16）计算的角度 m·θ 的误差"),
+                                     byPosition)),
+        oneFor(formats,
+               seriesOutput(u"cos_error_{format}"_s,
+                            T2("the error of cos(m·θ) computed in each format", "按各格式计算的 cos(m·θ) 的误差"),
+                            byPosition)),
+        tableOutput(u"angle_error_by_position"_s, {u"position"_s, u"fp32"_s, u"fp16"_s, u"bf16"_s},
+                    T2("the angle error at positions 1, 10, 100, … in each format (overflow: fp16 cannot hold it)",
+                       "位置 1、10、100…… 上各格式的角度误差（overflow 表示 fp16 存不下该位置）")),
+        scalarOutput(u"theta"_s, T2("the frequency θ_j of the chosen pair", "所选维度对的频率 θ_j")),
+    };
+}
+
+ModuleSpec ropePrecisionModule()
 {
     ModuleSpec s;
     s.id = QStringLiteral("rope.precision");
@@ -444,6 +531,7 @@ ModuleSpec precisionSpec()
                 QStringLiteral("pair"), QString::number(j),
                 T2("an int in [0, head_dim/2 - 1 = %1]", "[0, head_dim/2 - 1 = %1] 内的整数").arg(D / 2 - 1));
     };
+    s.outputs = ropePrecisionOutputs();
     s.run = runPrecision;
     return s;
 }
@@ -452,12 +540,12 @@ ModuleSpec precisionSpec()
 
 void registerRopeModules(Registry& r)
 {
-    r.add(ropeInvFreqSpec());
-    r.add(rotateSpec());
-    r.add(relativeCheckSpec());
-    r.add(decaySpec());
-    r.add(ropeExtrapolationSpec());
-    r.add(precisionSpec());
+    r.add(ropeInvFreqModule());
+    r.add(ropeRotateModule());
+    r.add(ropeRelativeCheckModule());
+    r.add(ropeDecayModule());
+    r.add(ropeExtrapolationModule());
+    r.add(ropePrecisionModule());
 }
 
 }  // namespace poslab::modules

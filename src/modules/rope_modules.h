@@ -15,7 +15,7 @@ ParamSpec ropeThetaParam();                                // rope_theta, the ba
 ParamSpec ropeSeedParam();                                 // seed of random vectors
 
 // Defined in rope_scaling_modules.cpp.
-ModuleSpec ropeInvFreqSpec();        // rope.inv_freq
-ModuleSpec ropeExtrapolationSpec();  // rope.extrapolation
+ModuleSpec ropeInvFreqModule();        // rope.inv_freq
+ModuleSpec ropeExtrapolationModule();  // rope.extrapolation
 
 }  // namespace poslab::modules

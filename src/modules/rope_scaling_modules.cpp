@@ -459,9 +459,108 @@ std::vector<Output> runExtrapolation(const Params& p, const RunContext& ctx)
     out.push_back(Output::scalar(QStringLiteral("train_length"), L));
     return out;
 }
+// The names of every scaling, as compare=true names its series.
+QStringList scalingNames()
+{
+    QStringList names;
+    for (int t = 0; t < ROPE_SCALING_COUNT; ++t) names << QString::fromLatin1(rope_scaling_name(rope_scaling_type(t)));
+    return names;
+}
+
+std::vector<OutputSpec> yarnOutputs()
+{
+    const Text2 yarnOnly = T2("only with scaling=yarn", "仅在 scaling=yarn 时输出");
+    return {
+        onlyWhen(scalarOutput(QStringLiteral("correction_dim_low"),
+                              T2("the (fractional) pair that turns beta_fast times within the original length",
+                                 "在原始长度内恰好转 beta_fast 圈的维度对编号（可为小数）")),
+                 yarnOnly),
+        onlyWhen(scalarOutput(QStringLiteral("correction_dim_high"),
+                              T2("the (fractional) pair that turns beta_slow times within the original length",
+                                 "在原始长度内恰好转 beta_slow 圈的维度对编号（可为小数）")),
+                 yarnOnly),
+        onlyWhen(scalarOutput(QStringLiteral("ramp_low"), T2("the first pair of the ramp", "斜坡起点的维度对")),
+                 yarnOnly),
+        onlyWhen(scalarOutput(QStringLiteral("ramp_high"), T2("the last pair of the ramp", "斜坡终点的维度对")),
+                 yarnOnly),
+        onlyWhen(seriesOutput(QStringLiteral("ramp"),
+                              T2("YaRN's blend per pair: 0 keeps the frequency, 1 divides it by the factor",
+                                 "YaRN 对每个维度对的混合比例：0 保持原频率，1 把频率除以倍数"),
+                              T2("x: pair j; y: ramp", "x：维度对 j；y：斜坡值")),
+                 yarnOnly),
+    };
+}
+
+std::vector<OutputSpec> ropeInvFreqOutputs()
+{
+    const Text2 byPair = T2("x: pair j", "x：维度对 j");
+    const Text2 compared = T2("only with compare=true; a scaling these parameters do not fit is left out",
+                              "仅在 compare=true 时输出；与当前参数不相容的缩放方式会被略去");
+    std::vector<OutputSpec> out{
+        seriesOutput(QStringLiteral("inv_freq"),
+                     T2("the inverse frequency θ_j of each rotary pair, scaled", "缩放后每个旋转维度对的逆频率 θ_j"),
+                     byPair),
+        seriesOutput(QStringLiteral("wavelength"),
+                     T2("the wavelength 2π/θ_j of each pair, in positions", "每个维度对的波长 2π/θ_j（单位：位置）"),
+                     byPair),
+        scalarOutput(QStringLiteral("attention_factor"),
+                     T2("the factor that multiplies cos and sin", "乘在 cos 和 sin 上的注意力系数")),
+        scalarOutput(QStringLiteral("logit_scale"), T2("attention_factor squared: what the logits are multiplied by",
+                                                       "attention_factor 的平方，也就是 logits 被乘上的倍数")),
+        seriesOutput(QStringLiteral("ratio_to_default"),
+                     T2("each pair's scaled frequency divided by its unscaled one", "每个维度对缩放后与缩放前频率之比"),
+                     byPair),
+    };
+    for (OutputSpec& o : yarnOutputs()) out.push_back(std::move(o));
+    out.push_back(
+        onlyWhen(scalarOutput(QStringLiteral("effective_base"),
+                              T2("the enlarged base the NTK scalings compute the frequencies with",
+                                 "NTK 类缩放用来计算频率的放大后的底数")),
+                 T2("only with scaling=ntk or scaling=dynamic", "仅在 scaling=ntk 或 scaling=dynamic 时输出")));
+    out.push_back(tableOutput(
+        QStringLiteral("pairs"),
+        {QStringLiteral("pair"), QStringLiteral("inv_freq"), QStringLiteral("wavelength"),
+         QStringLiteral("default_inv_freq"), QStringLiteral("ratio_to_default"), QStringLiteral("rotations_in_L0")},
+        T2("one row per pair: scaled and default frequency, their ratio, and its turns within the original length",
+           "每个维度对一行：缩放后与默认的频率、二者之比，以及在原始长度内转过的圈数")));
+    out.push_back(
+        onlyWhen(oneFor(scalingNames(), seriesOutput(QStringLiteral("inv_freq_{scaling}"),
+                                                     T2("the inverse frequencies under each scaling, for one chart",
+                                                        "每种缩放方式下的逆频率，便于画在同一张图上"),
+                                                     byPair)),
+                 compared));
+    out.push_back(onlyWhen(oneFor(scalingNames(), seriesOutput(QStringLiteral("wl_{scaling}"),
+                                                               T2("the wavelengths under each scaling, for one chart",
+                                                                  "每种缩放方式下的波长，便于画在同一张图上"),
+                                                               byPair)),
+                           compared));
+    return out;
+}
+
+std::vector<OutputSpec> ropeExtrapolationOutputs()
+{
+    return {
+        oneFor({QStringLiteral("plain"), QStringLiteral("linear"), QStringLiteral("ntk"), QStringLiteral("yarn")},
+               seriesOutput(QStringLiteral("score_{method}"),
+                            T2("the score ⟨R_r q, k⟩ against distance r for each method: plain, linear, ntk, yarn",
+                               "各方法（plain、linear、ntk、yarn）下得分 ⟨R_r q, k⟩ 随距离 r 的变化"),
+                            T2("x: distance r, up to factor × train_length; y: score",
+                               "x：距离 r，最远到 factor × train_length；y：得分"))),
+        tableOutput(
+            QStringLiteral("summary"),
+            {QStringLiteral("method"), QStringLiteral("attention_factor"), QStringLiteral("max_abs_score_within"),
+             QStringLiteral("max_abs_score_beyond"), QStringLiteral("min_score_within"),
+             QStringLiteral("min_score_beyond"), QStringLiteral("pairs_with_unseen_angles")},
+            T2("per method: the score's extremes within and beyond the trained length, and how many pairs "
+               "meet angles never seen in training",
+               "每种方法一行：训练长度以内与以外得分的极值，以及有几个维度对会遇到训练中没见过的角度")),
+        scalarOutput(QStringLiteral("train_length"), T2("the trained length L", "训练长度 L")),
+    };
+}
+
 }  // namespace
 
-ModuleSpec ropeInvFreqSpec()
+ModuleSpec ropeInvFreqModule()
 {
     ModuleSpec s;
     s.id = QStringLiteral("rope.inv_freq");
@@ -479,11 +578,12 @@ ModuleSpec ropeInvFreqSpec()
         "“保持”与“插值”之间过渡的斜坡；compare=true 时输出所有缩放方式的频率（inv_freq_<缩放方式>）与波长（wl_<缩放方式>），便于画在同一张图上。");
     s.params = scalingParams();
     s.check = checkScaling;
+    s.outputs = ropeInvFreqOutputs();
     s.run = runInvFreq;
     return s;
 }
 
-ModuleSpec ropeExtrapolationSpec()
+ModuleSpec ropeExtrapolationModule()
 {
     ModuleSpec s;
     s.id = QStringLiteral("rope.extrapolation");
@@ -515,6 +615,7 @@ ModuleSpec ropeExtrapolationSpec()
         ropeSeedParam(),
     };
     s.check = checkBetas;
+    s.outputs = ropeExtrapolationOutputs();
     s.run = runExtrapolation;
     return s;
 }

@@ -63,7 +63,21 @@ QStringList channelLabels(std::size_t C, sinusoidal_layout layout)
     return labels;
 }
 
-ModuleSpec matrixModule()
+std::vector<OutputSpec> sinusoidalMatrixOutputs()
+{
+    return {
+        matrixOutput(u"pe"_s, T2("the encoding table PE", "位置编码表 PE"),
+                     T2("rows: positions from start; columns: channels, named sin ωj / cos ωj",
+                        "行：从 start 起的位置；列：通道，标为 sin ωj / cos ωj")),
+        seriesOutput(u"frequencies"_s, T2("the frequency ω_j of each sin/cos pair", "每对正弦、余弦通道的频率 ω_j"),
+                     T2("x: pair j; y: ω_j", "x：通道对 j；y：ω_j")),
+        seriesOutput(u"wavelengths"_s,
+                     T2("the wavelength 2π/ω_j of each pair, in positions", "每对通道的波长 2π/ω_j（单位：位置）"),
+                     T2("x: pair j; y: wavelength", "x：通道对 j；y：波长")),
+    };
+}
+
+ModuleSpec sinusoidalMatrixModule()
 {
     ModuleSpec s;
     s.id = u"sinusoidal.matrix"_s;
@@ -92,6 +106,7 @@ ModuleSpec matrixModule()
                              {u"positions × dim at most 524288 (here dim = %1)"_s.arg(p.getInt(u"dim"_s)),
                               u"positions × dim 不超过 524288（这里 dim = %1）"_s.arg(p.getInt(u"dim"_s))});
     };
+    s.outputs = sinusoidalMatrixOutputs();
     s.run = [](const Params& p, const RunContext&) {
         const std::size_t T = std::size_t(p.getInt(u"positions"_s)), C = std::size_t(p.getInt(u"dim"_s));
         const double base = p.getFloat(u"base"_s);
@@ -113,7 +128,25 @@ ModuleSpec matrixModule()
     return s;
 }
 
-ModuleSpec similarityModule()
+std::vector<OutputSpec> sinusoidalSimilarityOutputs()
+{
+    return {
+        seriesOutput(u"similarity"_s,
+                     T2("how similar each position's encoding is to the reference position's",
+                        "每个位置的编码与参考位置编码的相似度"),
+                     T2("x: position; y: dot product or cosine", "x：位置；y：点积或余弦相似度")),
+        seriesOutput(u"closed_form"_s,
+                     T2("the same curve from the closed form Σ_j cos((p − q)·ω_j)",
+                        "由闭式公式 Σ_j cos((p − q)·ω_j) 算出的同一条曲线"),
+                     T2("x: position; y: similarity", "x：位置；y：相似度")),
+        onlyWhen(matrixOutput(u"similarity_matrix"_s,
+                              T2("the similarity of every pair of positions", "所有位置两两之间的相似度"),
+                              T2("rows and columns: positions", "行与列：位置")),
+                 T2("only with matrix=true", "仅在 matrix=true 时输出")),
+    };
+}
+
+ModuleSpec sinusoidalSimilarityModule()
 {
     ModuleSpec s;
     s.id = u"sinusoidal.similarity"_s;
@@ -150,6 +183,7 @@ ModuleSpec similarityModule()
         if (p.getBool(u"matrix"_s) && T > 512)
             throw ParamError(u"positions"_s, QString::number(T), atMost512WithMatrix());
     };
+    s.outputs = sinusoidalSimilarityOutputs();
     s.run = [](const Params& p, const RunContext& ctx) {
         const std::size_t T = std::size_t(p.getInt(u"positions"_s)), C = std::size_t(p.getInt(u"dim"_s));
         const double base = p.getFloat(u"base"_s);
@@ -191,7 +225,25 @@ ModuleSpec similarityModule()
     return s;
 }
 
-ModuleSpec linearShiftModule()
+std::vector<OutputSpec> sinusoidalLinearShiftOutputs()
+{
+    return {
+        matrixOutput(u"shift_matrix"_s,
+                     T2("the block-rotation matrix M_k that moves every encoding k positions on",
+                        "把每个编码向后平移 k 个位置的分块旋转矩阵 M_k"),
+                     T2("rows and columns: channels", "行与列：通道")),
+        seriesOutput(u"max_error_by_position"_s,
+                     T2("the largest channel error of M_k PE(p) against PE(p + k)",
+                        "M_k PE(p) 与 PE(p + k) 在各通道上的最大误差"),
+                     T2("x: position p; y: error", "x：位置 p；y：误差")),
+        scalarOutput(u"max_error"_s, T2("the largest of those errors over every position", "所有位置上误差的最大值")),
+        tableOutput(u"blocks"_s, {u"pair"_s, u"omega"_s, u"angle"_s, u"cos"_s, u"sin"_s},
+                    T2("one 2×2 rotation block per pair: its frequency, its angle k·ω and that angle's cos and sin",
+                       "每对通道一个 2×2 旋转块：频率、转角 k·ω 以及该角的余弦和正弦")),
+    };
+}
+
+ModuleSpec sinusoidalLinearShiftModule()
 {
     ModuleSpec s;
     s.id = u"sinusoidal.linear_shift"_s;
@@ -214,6 +266,7 @@ ModuleSpec linearShiftModule()
                  {u"positions p = 0 .. positions-1 checked"_s, u"检查的位置 p = 0 .. positions-1"_s}),
     };
     s.check = checkT2tDim;
+    s.outputs = sinusoidalLinearShiftOutputs();
     s.run = [](const Params& p, const RunContext&) {
         const std::size_t C = std::size_t(p.getInt(u"dim"_s)), T = std::size_t(p.getInt(u"positions"_s));
         const double base = p.getFloat(u"base"_s);
@@ -255,9 +308,9 @@ ModuleSpec linearShiftModule()
 
 void registerSinusoidalModules(Registry& r)
 {
-    r.add(matrixModule());
-    r.add(similarityModule());
-    r.add(linearShiftModule());
+    r.add(sinusoidalMatrixModule());
+    r.add(sinusoidalSimilarityModule());
+    r.add(sinusoidalLinearShiftModule());
 }
 
 }  // namespace poslab::modules

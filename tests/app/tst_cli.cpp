@@ -27,6 +27,50 @@ QJsonObject parseJson(const QByteArray& bytes)
     return doc.object();
 }
 
+// The module `id` of `poslab list --format json`.
+QJsonObject listedModule(const QString& id)
+{
+    const PoslabRun r = runPoslab({QStringLiteral("list"), QStringLiteral("--format"), QStringLiteral("json")});
+    for (const QJsonValue& m : parseJson(r.out).value(QStringLiteral("modules")).toArray())
+        if (m.toObject().value(QStringLiteral("id")).toString() == id) return m.toObject();
+    return {};
+}
+
+// The entry of a listed module's "outputs" that declares the output `name`:
+// the same name, or a name with one {placeholder} that one of its "variants" fills.
+QJsonObject declarationOf(const QJsonObject& module, const QString& name)
+{
+    for (const QJsonValue& v : module.value(QStringLiteral("outputs")).toArray()) {
+        const QJsonObject d = v.toObject();
+        const QString declared = d.value(QStringLiteral("name")).toString();
+        if (declared == name) return d;
+        const qsizetype open = declared.indexOf(u'{'), close = declared.indexOf(u'}');
+        if (open < 0 || close < open) continue;
+        for (const QJsonValue& variant : d.value(QStringLiteral("variants")).toArray())
+            if (declared.left(open) + variant.toString() + declared.mid(close + 1) == name) return d;
+    }
+    return {};
+}
+
+// The outputs `poslab run` gives for `args` (module id and assignments), as JSON objects.
+QJsonArray runOutputs(QStringList args)
+{
+    args.prepend(QStringLiteral("run"));
+    args << QStringLiteral("--format") << QStringLiteral("json");
+    return parseJson(runPoslab(args).out).value(QStringLiteral("outputs")).toArray();
+}
+
+// rope.inv_freq's outputs at its defaults and with the conditional ones
+// switched on (YaRN's correction range, every scaling for comparison).
+QJsonArray ropeInvFreqOutputs()
+{
+    QJsonArray all = runOutputs({QStringLiteral("rope.inv_freq")});
+    for (const QJsonValue& v : runOutputs({QStringLiteral("rope.inv_freq"), QStringLiteral("scaling=yarn"),
+                                           QStringLiteral("factor=4"), QStringLiteral("compare=true")}))
+        all.append(v);
+    return all;
+}
+
 }  // namespace
 
 class TestCli : public QObject {
@@ -67,6 +111,84 @@ private slots:
                          .value(QStringLiteral("zh"))
                          .toString()
                          .isEmpty());
+        }
+    }
+
+    // `list --format json` declares every output a run gives, with its kind,
+    // a table's columns and its meaning in both languages.
+    void listJsonDeclaresOutputs()
+    {
+        const QJsonObject module = listedModule(QStringLiteral("rope.inv_freq"));
+        QVERIFY(!module.isEmpty());
+        const QJsonArray outputs = ropeInvFreqOutputs();
+        QVERIFY(outputs.size() > 20);  // the defaults' outputs, YaRN's and the comparison series
+        bool sawConditional = false;
+        for (const QJsonValue& v : outputs) {
+            const QJsonObject out = v.toObject();
+            const QString name = out.value(QStringLiteral("name")).toString();
+            const QJsonObject d = declarationOf(module, name);
+            QVERIFY2(!d.isEmpty(), qPrintable(name));
+            QCOMPARE(d.value(QStringLiteral("kind")).toString(), out.value(QStringLiteral("kind")).toString());
+            if (out.value(QStringLiteral("kind")).toString() == u"table")
+                QCOMPARE(d.value(QStringLiteral("columns")).toArray(), out.value(QStringLiteral("columns")).toArray());
+            const QJsonObject meaning = d.value(QStringLiteral("meaning")).toObject();
+            QVERIFY2(!meaning.value(QStringLiteral("en")).toString().isEmpty(), qPrintable(name));
+            QVERIFY2(!meaning.value(QStringLiteral("zh")).toString().isEmpty(), qPrintable(name));
+            if (!d.value(QStringLiteral("always")).toBool()) {
+                sawConditional = true;
+                QVERIFY2(!d.value(QStringLiteral("when")).toObject().value(QStringLiteral("zh")).toString().isEmpty(),
+                         qPrintable(name));
+            }
+        }
+        QVERIFY(sawConditional);  // ramp, effective_base, inv_freq_{scaling}, ... say when they appear
+    }
+
+    // `run MODULE --help` lists the outputs after the parameters, with their
+    // meaning and columns, in the language asked for.
+    void runHelpListsOutputs_data()
+    {
+        QTest::addColumn<QString>("lang");
+        QTest::addColumn<QString>("otherLang");
+        QTest::addColumn<QString>("paramsHeader");
+        QTest::addColumn<QString>("outputsHeader");
+        QTest::newRow("en") << "en"
+                            << "zh"
+                            << "param"
+                            << "output";
+        QTest::newRow("zh") << "zh"
+                            << "en"
+                            << "参数"
+                            << "输出";
+    }
+    void runHelpListsOutputs()
+    {
+        QFETCH(QString, lang);
+        QFETCH(QString, otherLang);
+        QFETCH(QString, paramsHeader);
+        QFETCH(QString, outputsHeader);
+        const Result r = runPoslab({QStringLiteral("run"), QStringLiteral("rope.inv_freq"), QStringLiteral("--help"),
+                                    QStringLiteral("--lang"), lang});
+        QCOMPARE(r.exitCode, 0);
+        const QString help = QString::fromUtf8(r.out);
+        const qsizetype params = help.indexOf(QStringLiteral("\n  ") + paramsHeader + u' ');
+        const qsizetype outputsAt = help.indexOf(QStringLiteral("\n  ") + outputsHeader + u' ');
+        QVERIFY2(params > 0 && outputsAt > params, qPrintable(help));
+        const QString outputsPart = help.mid(outputsAt);
+        const QJsonObject module = listedModule(QStringLiteral("rope.inv_freq"));
+        for (const QJsonValue& v : ropeInvFreqOutputs()) {
+            const QString name = v.toObject().value(QStringLiteral("name")).toString();
+            const QJsonObject d = declarationOf(module, name);
+            const QString declared = d.value(QStringLiteral("name")).toString();
+            QVERIFY2(outputsPart.contains(QStringLiteral("\n  ") + declared + u' '),
+                     qPrintable(declared + u'\n' + help));
+            const QString meaning = d.value(QStringLiteral("meaning")).toObject().value(lang).toString();
+            const QString other = d.value(QStringLiteral("meaning")).toObject().value(otherLang).toString();
+            QVERIFY2(outputsPart.contains(meaning), qPrintable(meaning));
+            QVERIFY2(!outputsPart.contains(other), qPrintable(other));
+            for (const QJsonValue& c : d.value(QStringLiteral("columns")).toArray())
+                QVERIFY2(outputsPart.contains(c.toString()), qPrintable(c.toString()));
+            const QString when = d.value(QStringLiteral("when")).toObject().value(lang).toString();
+            if (!when.isEmpty()) QVERIFY2(outputsPart.contains(when), qPrintable(when));
         }
     }
 

@@ -3,6 +3,7 @@
 // text and CSV forms of a run.
 #include "../shared/temporary_lab_run.h"
 #include "core/common.h"
+#include "modules/output_declarations.h"
 #include "modules/output_format.h"
 #include "modules/registry.h"
 #include "util/number_format.h"
@@ -45,10 +46,55 @@ ModuleSpec makeFakeSpec()
             throw ParamError(QStringLiteral("dim"), QString::number(p.getInt(QStringLiteral("dim"))),
                              T2("at most 512 when causal=false", "causal=false 时不超过 512"));
     };
+    s.outputs = {scalarOutput(QStringLiteral("dim"), T2("the dimension", "维度"))};
     s.run = [](const Params& p, const RunContext&) {
         return std::vector<Output>{Output::scalar(QStringLiteral("dim"), double(p.getInt(QStringLiteral("dim"))))};
     };
     return s;
+}
+
+// A module that produces one output of every shape the declarations describe:
+// a plain series, a table whose middle columns repeat ("L={length}"), a
+// family of scalars ("score_{method}") and, when `extra` is set, a text.
+ModuleSpec makeDeclaredSpec()
+{
+    ModuleSpec s = makeFakeSpec();
+    s.id = QStringLiteral("test.declared");
+    s.params = {boolParam(QStringLiteral("extra"), false, T2("add the note", "加上说明"))};
+    s.check = nullptr;
+    s.outputs = {
+        seriesOutput(QStringLiteral("curve"), T2("a curve", "一条曲线")),
+        tableOutput(QStringLiteral("results"),
+                    {QStringLiteral("scheme"), QStringLiteral("L={length}"), QStringLiteral("steps")},
+                    T2("results", "结果")),
+        oneFor({QStringLiteral("plain"), QStringLiteral("yarn")},
+               scalarOutput(QStringLiteral("score_{method}"), T2("a score per method", "每种方法的得分"))),
+        onlyWhen(textOutput(QStringLiteral("note"), T2("a note", "说明")),
+                 T2("only with extra=true", "仅当 extra=true")),
+    };
+    s.run = [](const Params& p, const RunContext&) {
+        std::vector<Output> out{
+            Output::series(QStringLiteral("curve"), {0, 1}, {1, 2}),
+            Output::table(
+                QStringLiteral("results"),
+                {QStringLiteral("scheme"), QStringLiteral("L=64"), QStringLiteral("L=128"), QStringLiteral("steps")},
+                {}),
+            Output::scalar(QStringLiteral("score_plain"), 1),
+            Output::scalar(QStringLiteral("score_yarn"), 2),
+        };
+        if (p.getBool(QStringLiteral("extra"))) out.push_back(Output::textOutput(QStringLiteral("note"), {}));
+        return out;
+    };
+    return s;
+}
+
+// The problems of one run of `spec` with `outputs` edited by `edit`.
+template <typename Edit>
+QStringList problemsAfter(const ModuleSpec& spec, Edit edit)
+{
+    std::vector<Output> outs = runModule(spec, parseParams(spec, {QStringLiteral("extra=true")}));
+    edit(outs);
+    return conformanceProblems(spec, outs);
 }
 
 }  // namespace
@@ -326,6 +372,11 @@ private slots:
                 if (p.type == ParamType::Choice)
                     QVERIFY2(p.choices.contains(p.defaultValue.toString()), qPrintable(where));
             }
+            // Outputs are declared, named in snake_case (a family by one {placeholder}).
+            QVERIFY2(!m.outputs.empty(), qPrintable(m.id));
+            const QRegularExpression outputRe(QStringLiteral("^([a-z0-9_]|\\{[a-z_]+\\})+$"));
+            for (const auto& o : m.outputs)
+                QVERIFY2(outputRe.match(o.name).hasMatch(), qPrintable(m.id + u' ' + o.name));
             try {
                 validateParams(m, {});
             } catch (const ParamError& e) {
@@ -357,6 +408,7 @@ private slots:
         {
             const ModuleSpec& m = *found;
             std::vector<std::map<QString, QVariant>> settings{{}};
+            std::set<QString> produced;  // every output name of every run below
             for (const auto& p : m.params) {
                 if (p.type == ParamType::Int || p.type == ParamType::Float) {
                     settings.push_back(
@@ -402,9 +454,95 @@ private slots:
                         QVERIFY2(o.rows > 0 && o.cols > 0 && o.data.size() == std::size_t(o.rows) * o.cols,
                                  qPrintable(where + u' ' + o.name));
                     if (o.kind == OutputKind::Table) QVERIFY2(!o.columns.isEmpty(), qPrintable(where + u' ' + o.name));
+                    produced.insert(o.name);
                 }
+                // What the run produced is what the module declares (name, kind, columns).
+                const QStringList problems = conformanceProblems(m, outs);
+                QVERIFY2(problems.isEmpty(), qPrintable(where + QStringLiteral(":\n") + problems.join(u'\n')));
+            }
+            // No stale declaration: every declared output (an output that only
+            // some parameters give, too) appeared in one of the runs above.
+            for (const OutputSpec& d : m.outputs) {
+                bool seen = false;
+                for (const QString& name : produced) seen = seen || declaresName(d, name);
+                QVERIFY2(seen, qPrintable(m.id + QStringLiteral(": declared output ") + d.name +
+                                          QStringLiteral(" appeared in no run")));
             }
         }
+    }
+
+    // The check above can fail: every kind of disagreement is named.
+    void conformanceFindsEveryDisagreement()
+    {
+        const ModuleSpec spec = makeDeclaredSpec();
+        const QStringList none = problemsAfter(spec, [](std::vector<Output>&) {});
+        QVERIFY2(none.isEmpty(), qPrintable(none.join(u'\n')));
+        // The conditional note may be missing; the rest may not.
+        QVERIFY(conformanceProblems(spec, runModule(spec, parseParams(spec, {}))).isEmpty());
+
+        auto has = [](const QStringList& problems, const char* name, const char* what) {
+            for (const QString& p : problems)
+                if (p.contains(QLatin1String(name)) && p.contains(QLatin1String(what))) return true;
+            return false;
+        };
+        // A misspelt name: undeclared, and the declared one missing.
+        QStringList p = problemsAfter(spec, [](std::vector<Output>& o) { o[0].name = QStringLiteral("curv"); });
+        QVERIFY2(has(p, "curv", "not declared"), qPrintable(p.join(u'\n')));
+        QVERIFY2(has(p, "curve", "always present but not produced"), qPrintable(p.join(u'\n')));
+        // Another kind.
+        p = problemsAfter(spec, [](std::vector<Output>& o) { o[0].kind = OutputKind::Scalar; });
+        QVERIFY2(has(p, "curve", "declared as a series"), qPrintable(p.join(u'\n')));
+        // Other columns: a fixed one renamed, or one not of the repeated shape.
+        p = problemsAfter(spec, [](std::vector<Output>& o) { o[1].columns.last() = QStringLiteral("step"); });
+        QVERIFY2(has(p, "results", "columns"), qPrintable(p.join(u'\n')));
+        p = problemsAfter(spec, [](std::vector<Output>& o) { o[1].columns[1] = QStringLiteral("M=64"); });
+        QVERIFY2(has(p, "results", "columns"), qPrintable(p.join(u'\n')));
+        // The repeated columns may be absent altogether.
+        p = problemsAfter(spec, [](std::vector<Output>& o) {
+            o[1].columns = {QStringLiteral("scheme"), QStringLiteral("steps")};
+        });
+        QVERIFY2(p.isEmpty(), qPrintable(p.join(u'\n')));
+        // A family: a name outside its variants, and a variant missing.
+        p = problemsAfter(spec, [](std::vector<Output>& o) { o[3].name = QStringLiteral("score_ntk"); });
+        QVERIFY2(has(p, "score_ntk", "not declared"), qPrintable(p.join(u'\n')));
+        QVERIFY2(has(p, "score_yarn", "always present but not produced"), qPrintable(p.join(u'\n')));
+        // The same check on a misspelt declaration of a built-in module.
+        ModuleSpec invFreq = *Registry::builtin().find(QStringLiteral("rope.inv_freq"));
+        invFreq.outputs[0].name = QStringLiteral("inv_frequency");
+        p = conformanceProblems(invFreq, runModule(invFreq, parseParams(invFreq, {})));
+        QVERIFY2(has(p, "inv_freq", "not declared"), qPrintable(p.join(u'\n')));
+        QVERIFY2(has(p, "inv_frequency", "always present"), qPrintable(p.join(u'\n')));
+    }
+
+    // Registry::add refuses a declaration that cannot be right.
+    void registryRefusesBadDeclarations_data()
+    {
+        QTest::addColumn<int>("mistake");
+        QTest::newRow("name twice") << 0;
+        QTest::newRow("name inside another's family") << 1;
+        QTest::newRow("placeholder without variants") << 2;
+        QTest::newRow("meaning missing in Chinese") << 3;
+        QTest::newRow("table without columns") << 4;
+        QTest::newRow("columns on a series") << 5;
+    }
+    void registryRefusesBadDeclarations()
+    {
+        QFETCH(int, mistake);
+        ModuleSpec spec = makeDeclaredSpec();
+        Registry good;
+        good.add(spec);  // the declaration as it stands is fine
+        auto& outs = spec.outputs;
+        switch (mistake) {
+            case 0: outs.push_back(seriesOutput(QStringLiteral("curve"), T2("again", "又一次"))); break;
+            case 1: outs.push_back(scalarOutput(QStringLiteral("score_yarn"), T2("yarn", "yarn"))); break;
+            case 2: outs[2].variants.clear(); break;
+            case 3: outs[0].meaning.zh.clear(); break;
+            case 4: outs[1].columns.clear(); break;
+            case 5: outs[0].columns = {QStringLiteral("x")}; break;
+        }
+        Registry r;
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, r.add(spec));
+        QVERIFY(r.modules().empty());
     }
 
     void jsonShape()

@@ -362,9 +362,49 @@ std::vector<Output> runLengthResults(const Params& p, const RunContext& ctx)
     return out;
 }
 
-}  // namespace
+std::vector<OutputSpec> labLengthResultsOutputs()
+{
+    QStringList schemes;
+    for (const QString& name : kSchemeNames) schemes << seriesName(name.toStdString());
+    return {
+        tableOutput(u"results"_s,
+                    {u"scheme"_s, u"parameters"_s, u"L={length}"_s, u"tokens_per_s"_s, u"memory_mib"_s, u"steps"_s},
+                    T2("per scheme: its parameters, the metric at each evaluation length L=… (— where it could not be "
+                       "evaluated), training speed, peak memory in MiB and steps trained",
+                       "每种方案一行：参数量、各评估长度 L=… 上的指标（无法评估处为 —）、训练速度、内存峰值（MiB）"
+                       "和训练步数")),
+        onlyWhen(oneFor(schemes, seriesOutput(u"{scheme}"_s,
+                                              T2("one curve per scheme: the metric by evaluation length, or with "
+                                                 "curves=training the smoothed training loss by step",
+                                                 "每种方案一条曲线：指标随评估长度的变化；curves=training 时为平滑后的"
+                                                 "训练损失随步数的变化"),
+                                              T2("x: length or step; y: the metric", "x：长度或步数；y：指标"))),
+                 T2("for each shown scheme with something to draw (curves=training: the trained ones)",
+                    "每个显示出来且有数值可画的方案各一条（curves=training 时只有训练过的方案）")),
+        onlyWhen(seriesOutput(u"uniform"_s,
+                              T2("the uniform guess, where training starts from", "均匀猜测的水平，也是训练的起点"),
+                              T2("x: step; y: the metric", "x：步数；y：指标")),
+                 T2("only with curves=training", "仅在 curves=training 时输出")),
+        tableOutput(
+            u"run"_s, {u"field"_s, u"value"_s},
+            T2("when, where and how the run was made, one fact per row", "这次训练在何时、何地、如何完成，每行一项")),
+        tableOutput(u"samples"_s, {u"scheme"_s, u"sample"_s},
+                    T2("the shared prompt and how each trained model continued it",
+                       "共同的提示文本，以及每个训练好的模型的续写")),
+        textOutput(u"notes"_s,
+                   T2("which lengths a scheme could not evaluate, and why", "哪些方案在哪些长度上无法评估，以及原因")),
+        scalarOutput(u"uniform_bpc"_s,
+                     T2("bits per character of a uniform guess, log₂ V", "均匀猜测的每字符比特数 log₂ V")),
+        scalarOutput(u"train_context"_s,
+                     T2("the context length the models were trained with", "模型训练时的上下文长度")),
+        scalarOutput(u"baseline_length"_s,
+                     T2("the length that relative=true compares with", "relative=true 时用作比较基准的长度")),
+        scalarOutput(u"refused"_s,
+                     T2("how many (scheme, length) cells could not be evaluated", "无法评估的（方案, 长度）格子个数")),
+    };
+}
 
-void registerLabModules(Registry& r)
+ModuleSpec labLengthResultsModule()
 {
     ModuleSpec s;
     s.id = u"lab.length_results"_s;
@@ -402,9 +442,17 @@ void registerLabModules(Registry& r)
                                 T2("language of the descriptive texts (run facts, notes, messages)",
                                    "说明文字（训练信息、注释、提示）的语言"))),
     };
+    s.outputs = labLengthResultsOutputs();
     s.run = runLengthResults;
     s.inputStamp = storedRunsStamp;
-    r.add(std::move(s));
+    return s;
+}
+
+}  // namespace
+
+void registerLabModules(Registry& r)
+{
+    r.add(labLengthResultsModule());
 }
 
 }  // namespace poslab::modules
