@@ -7,6 +7,7 @@
 #include "util/tex_to_unicode.h"
 
 #include <QHash>
+#include <QRegularExpression>
 #include <QSet>
 #include <QStringView>
 
@@ -22,171 +23,52 @@ constexpr int kMaxDepth = 64;
 
 const QChar kThinSpace(0x2009);
 
-// Commands that stand for one symbol (no spacing of their own).
+// A table written as "name value name value ...": one command and what it
+// stands for, separated by white space.
+QHash<QString, QString> pairTable(const QString& pairs)
+{
+    QHash<QString, QString> table;
+    const QStringList words = pairs.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
+    for (qsizetype i = 0; i + 1 < words.size(); i += 2) table.insert(words[i], words[i + 1]);
+    return table;
+}
+
+// Commands that stand for one symbol (no spacing of their own). TeX's \phi
+// is the closed ϕ and \varphi the open φ; likewise \epsilon ϵ, \varepsilon ε.
 const QHash<QString, QString>& symbols()
 {
-    static const QHash<QString, QString> table{
-        // Greek, lower case (TeX's \phi is the closed ϕ, \varphi the open φ; likewise ϵ/ε).
-        {"alpha", "α"},
-        {"beta", "β"},
-        {"gamma", "γ"},
-        {"delta", "δ"},
-        {"epsilon", "ϵ"},
-        {"varepsilon", "ε"},
-        {"zeta", "ζ"},
-        {"eta", "η"},
-        {"theta", "θ"},
-        {"vartheta", "ϑ"},
-        {"iota", "ι"},
-        {"kappa", "κ"},
-        {"lambda", "λ"},
-        {"mu", "μ"},
-        {"nu", "ν"},
-        {"xi", "ξ"},
-        {"omicron", "ο"},
-        {"pi", "π"},
-        {"varpi", "ϖ"},
-        {"rho", "ρ"},
-        {"varrho", "ϱ"},
-        {"sigma", "σ"},
-        {"varsigma", "ς"},
-        {"tau", "τ"},
-        {"upsilon", "υ"},
-        {"phi", "ϕ"},
-        {"varphi", "φ"},
-        {"chi", "χ"},
-        {"psi", "ψ"},
-        {"omega", "ω"},
-        // Greek, upper case (those that differ from Latin letters).
-        {"Gamma", "Γ"},
-        {"Delta", "Δ"},
-        {"Theta", "Θ"},
-        {"Lambda", "Λ"},
-        {"Xi", "Ξ"},
-        {"Pi", "Π"},
-        {"Sigma", "Σ"},
-        {"Upsilon", "Υ"},
-        {"Phi", "Φ"},
-        {"Psi", "Ψ"},
-        {"Omega", "Ω"},
-        // Large operators, dots, letters, delimiters.
-        {"sum", "∑"},
-        {"prod", "∏"},
-        {"int", "∫"},
-        {"partial", "∂"},
-        {"nabla", "∇"},
-        {"infty", "∞"},
-        {"ldots", "…"},
-        {"dots", "…"},
-        {"cdots", "⋯"},
-        {"vdots", "⋮"},
-        {"ddots", "⋱"},
-        {"ell", "ℓ"},
-        {"hbar", "ℏ"},
-        {"forall", "∀"},
-        {"exists", "∃"},
-        {"emptyset", "∅"},
-        {"neg", "¬"},
-        {"prime", "′"},
-        {"top", "⊤"},
-        {"perp", "⊥"},
-        {"langle", "⟨"},
-        {"rangle", "⟩"},
-        {"lfloor", "⌊"},
-        {"rfloor", "⌋"},
-        {"lceil", "⌈"},
-        {"rceil", "⌉"},
-        {"vert", "|"},
-        {"Vert", "‖"},
-        {"lvert", "|"},
-        {"rvert", "|"},
-        {"lVert", "‖"},
-        {"rVert", "‖"},
-        {"lbrace", "{"},
-        {"rbrace", "}"},
-        {"backslash", "\\"},
-        {"degree", "°"},
-        {"circ", "∘"},
-        {"bullet", "•"},
-        {"star", "⋆"},
-        {"dagger", "†"},
-        // Spacing and what only changes size or style.
-        {"quad", " "},
-        {"qquad", " "},
-        {"left", ""},
-        {"right", ""},
-        {"middle", ""},
-        {"big", ""},
-        {"Big", ""},
-        {"bigg", ""},
-        {"Bigg", ""},
-        {"bigl", ""},
-        {"bigr", ""},
-        {"Bigl", ""},
-        {"Bigr", ""},
-        {"biggl", ""},
-        {"biggr", ""},
-        {"Biggl", ""},
-        {"Biggr", ""},
-        {"displaystyle", ""},
-        {"textstyle", ""},
-        {"scriptstyle", ""},
-        {"limits", ""},
-        {"nolimits", ""},
-        {"hline", ""},
-        {"nonumber", ""},
-        {"notag", ""}};
+    static const QHash<QString, QString> table = pairTable(
+        QStringLiteral("alpha α beta β gamma γ delta δ epsilon ϵ varepsilon ε zeta ζ eta η theta θ vartheta ϑ "
+                       "iota ι kappa κ lambda λ mu μ nu ν xi ξ omicron ο pi π varpi ϖ rho ρ varrho ϱ sigma σ "
+                       "varsigma ς tau τ upsilon υ phi ϕ varphi φ chi χ psi ψ omega ω "
+                       "Gamma Γ Delta Δ Theta Θ Lambda Λ Xi Ξ Pi Π Sigma Σ Upsilon Υ Phi Φ Psi Ψ Omega Ω "
+                       "sum ∑ prod ∏ int ∫ partial ∂ nabla ∇ infty ∞ ldots … dots … cdots ⋯ vdots ⋮ ddots ⋱ "
+                       "ell ℓ hbar ℏ forall ∀ exists ∃ emptyset ∅ neg ¬ prime ′ top ⊤ perp ⊥ "
+                       "langle ⟨ rangle ⟩ lfloor ⌊ rfloor ⌋ lceil ⌈ rceil ⌉ vert | Vert ‖ lvert | rvert | "
+                       "lVert ‖ rVert ‖ lbrace { rbrace } backslash \\ degree ° circ ∘ bullet • star ⋆ dagger †"));
     return table;
+}
+
+// Commands that only change size, style or spacing: they show nothing.
+bool isInvisibleCommand(const QString& name)
+{
+    static const QStringList names =
+        QStringLiteral(
+            "left right middle big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr Biggl Biggr displaystyle "
+            "textstyle scriptstyle limits nolimits hline nonumber notag")
+            .split(u' ');
+    return names.contains(name);
 }
 
 // Binary operators, relations and arrows: written with a space on each side.
 const QHash<QString, QString>& operators()
 {
-    static const QHash<QString, QString> table{{"cdot", "·"},
-                                               {"times", "×"},
-                                               {"div", "÷"},
-                                               {"pm", "±"},
-                                               {"mp", "∓"},
-                                               {"le", "≤"},
-                                               {"leq", "≤"},
-                                               {"ge", "≥"},
-                                               {"geq", "≥"},
-                                               {"ne", "≠"},
-                                               {"neq", "≠"},
-                                               {"approx", "≈"},
-                                               {"sim", "∼"},
-                                               {"simeq", "≃"},
-                                               {"equiv", "≡"},
-                                               {"propto", "∝"},
-                                               {"ll", "≪"},
-                                               {"gg", "≫"},
-                                               {"in", "∈"},
-                                               {"notin", "∉"},
-                                               {"subset", "⊂"},
-                                               {"subseteq", "⊆"},
-                                               {"cup", "∪"},
-                                               {"cap", "∩"},
-                                               {"odot", "⊙"},
-                                               {"otimes", "⊗"},
-                                               {"oplus", "⊕"},
-                                               {"to", "→"},
-                                               {"rightarrow", "→"},
-                                               {"leftarrow", "←"},
-                                               {"gets", "←"},
-                                               {"Rightarrow", "⇒"},
-                                               {"Leftarrow", "⇐"},
-                                               {"iff", "⇔"},
-                                               {"Leftrightarrow", "⇔"},
-                                               {"leftrightarrow", "↔"},
-                                               {"mapsto", "↦"},
-                                               {"implies", "⇒"},
-                                               {"land", "∧"},
-                                               {"lor", "∨"},
-                                               {"wedge", "∧"},
-                                               {"vee", "∨"},
-                                               {"mid", "|"},
-                                               {"setminus", "∖"},
-                                               {"colon", ":"}};
+    static const QHash<QString, QString> table = pairTable(
+        QStringLiteral("cdot · times × div ÷ pm ± mp ∓ le ≤ leq ≤ ge ≥ geq ≥ ne ≠ neq ≠ approx ≈ sim ∼ simeq ≃ "
+                       "equiv ≡ propto ∝ ll ≪ gg ≫ in ∈ notin ∉ subset ⊂ subseteq ⊆ cup ∪ cap ∩ odot ⊙ otimes ⊗ "
+                       "oplus ⊕ to → rightarrow → leftarrow ← gets ← Rightarrow ⇒ Leftarrow ⇐ iff ⇔ "
+                       "Leftrightarrow ⇔ leftrightarrow ↔ mapsto ↦ implies ⇒ land ∧ lor ∨ wedge ∧ vee ∨ mid | "
+                       "setminus ∖ colon :"));
     return table;
 }
 
@@ -449,10 +331,12 @@ private:
 
     QString controlWord(const QString& name)
     {
-        if (const auto it = symbols().constFind(name); it != symbols().constEnd()) {
+        if (const auto it = symbols().constFind(name); it != symbols().constEnd()) return *it;
+        if (isInvisibleCommand(name)) {
             if (name == QLatin1String("left") || name == QLatin1String("right")) skipNullDelimiter();
-            return *it;
+            return {};
         }
+        if (name == QLatin1String("quad") || name == QLatin1String("qquad")) return QStringLiteral(" ");
         if (const auto it = operators().constFind(name); it != operators().constEnd()) return u' ' + *it + u' ';
         if (isFunctionName(name)) return name;
         if (isStyleCommand(name)) return argument();
