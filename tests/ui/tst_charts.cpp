@@ -242,6 +242,41 @@ private slots:
         QCOMPARE(ax->titleText(), QStringLiteral("pair index"));
     }
 
+    void mathInTitlesAndLabelsIsUnicode()
+    {
+        // Qt Charts draws plain text: a lesson's $math$ in an axis title, a
+        // legend entry or a column header is written in Unicode. U+03B8 θ,
+        // U+03C9 ω, U+03BB λ, U+2C7C subscript j, U+2076 superscript 6.
+        const auto outs =
+            run(QStringLiteral("sinusoidal.matrix"), {QStringLiteral("positions=16"), QStringLiteral("dim=16")});
+        ChartSpec spec = specOf(ChartKind::Line, {QStringLiteral("frequencies")});
+        spec.xTitle = QStringLiteral("pair $j$ of $d/2$");
+        spec.yTitle = QStringLiteral("$\\theta_j$ at $10^{6}$");
+        spec.labels.insert(QStringLiteral("frequencies"), QStringLiteral("$\\omega_j$"));
+        ChartPanel panel(spec, outs);
+        auto* view = qobject_cast<QChartView*>(panel.partWidget(0));
+        QVERIFY(view);
+        const QString theta = QStringLiteral("\u03b8\u2c7c at 10\u2076");
+        QCOMPARE(view->chart()->axes(Qt::Horizontal).value(0)->titleText(), QStringLiteral("pair j of d/2"));
+        QCOMPARE(view->chart()->axes(Qt::Vertical).value(0)->titleText(), theta);
+        QCOMPARE(lineSeries(view->chart()).value(0)->name(), QStringLiteral("\u03c9\u2c7c"));
+
+        // A heatmap's axis titles, and a table's column header.
+        ChartSpec heat = specOf(ChartKind::Heatmap, {QStringLiteral("pe")});
+        heat.yTitle = QStringLiteral("position $m$, angle $\\theta_j$");
+        ChartPanel heatPanel(heat, outs);
+        auto* heatView = qobject_cast<QChartView*>(heatPanel.partWidget(0));
+        QVERIFY(heatView);
+        QCOMPARE(heatView->chart()->axes(Qt::Vertical).value(0)->titleText(),
+                 QStringLiteral("position m, angle \u03b8\u2c7c"));
+        std::vector<Output> table{Output::table(QStringLiteral("t"), {QStringLiteral("lambda")}, {QVariantList{1.0}})};
+        ChartSpec tableSpec = specOf(ChartKind::Table);
+        tableSpec.labels.insert(QStringLiteral("t.lambda"), QStringLiteral("$\\lambda_j$ (positions)"));
+        std::vector<Output> shown;
+        QVERIFY(selectOutputs(tableSpec, table, &shown).isEmpty());
+        QCOMPARE(shown.at(0).columns.value(0), QStringLiteral("\u03bb\u2c7c (positions)"));
+    }
+
     void labelsRenameSeriesAndColumns()
     {
         // A lesson's `label:` lines: a series' legend name and a table column's

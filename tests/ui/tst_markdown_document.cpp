@@ -93,6 +93,7 @@ private slots:
     void inlineCode();
     void links_data();
     void links();
+    void mathInTableHeaderAndAltText();
     void images_data();
     void images();
     void math();
@@ -327,6 +328,53 @@ void TestMarkdownDocument::links()
     QCOMPARE(linkFormat.isAnchor(), live);
     if (live) QCOMPARE(linkFormat.anchorHref(), href);
     QCOMPARE(md.notes().isEmpty(), live);
+}
+
+// A table header and an image's alt text hold formulas like a paragraph:
+// typeset objects, never the `$` or the TeX as text; the image's tooltip is
+// plain text, its formula in Unicode.
+void TestMarkdownDocument::mathInTableHeaderAndAltText()
+{
+    QTextDocument doc;
+    MarkdownDocument md(courseContext());
+    QVERIFY(md.render(&doc, QStringLiteral("| pair $j$ | $\\theta_j$ |\n|:--|--:|\n| 0 | 1 |\n\n"
+                                           "![angle $\\omega_j$ of *m*](../images/two-colours.png)\n")));
+    const QList<QTextTable*> ts = tables(doc);
+    QCOMPARE(ts.size(), 1);
+    auto cellFormulas = [](const QTextTableCell& cell, QString* text) {
+        QStringList tex;
+        for (auto it = cell.begin(); !it.atEnd(); ++it) {
+            const QTextBlock b = it.currentBlock();
+            for (auto f = b.begin(); !f.atEnd(); ++f) {
+                const QTextCharFormat cf = f.fragment().charFormat();
+                if (cf.objectType() == poslab::ui::FormulaTextObject::kObjectType)
+                    tex << cf.stringProperty(MarkdownDocument::FormulaTexProperty);
+                else
+                    *text += f.fragment().text();
+            }
+        }
+        return tex;
+    };
+    QString header;
+    QCOMPARE(cellFormulas(ts[0]->cellAt(0, 0), &header), QStringList{QStringLiteral("j")});
+    QCOMPARE(cellFormulas(ts[0]->cellAt(0, 1), &header), QStringList{QStringLiteral("\\theta_j")});
+    QCOMPARE(header.trimmed(), QStringLiteral("pair"));
+
+    // The figure caption under the image: text, a formula, text.
+    QStringList captionTex;
+    QString caption, tooltip;
+    for (const auto& f : fragments(doc)) {
+        if (f.second.isImageFormat()) tooltip = f.second.toolTip();
+        if (f.second.fontItalic() && f.second.objectType() == poslab::ui::FormulaTextObject::kObjectType)
+            captionTex << f.second.stringProperty(MarkdownDocument::FormulaTexProperty);
+        else if (f.second.fontItalic())
+            caption += f.first;
+    }
+    QCOMPARE(captionTex, QStringList{QStringLiteral("\\omega_j")});
+    QCOMPARE(caption, QStringLiteral("angle  of m"));
+    // U+03C9 GREEK SMALL LETTER OMEGA, U+2C7C LATIN SUBSCRIPT SMALL LETTER J
+    QCOMPARE(tooltip, QStringLiteral("angle \u03c9\u2c7c of m"));
+    QVERIFY2(!doc.toPlainText().contains(u'$') && !doc.toPlainText().contains(u'\\'), qPrintable(doc.toPlainText()));
 }
 
 void TestMarkdownDocument::images_data()

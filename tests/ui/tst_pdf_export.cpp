@@ -7,6 +7,7 @@
 // student name and an answers file; the tests then read the PDFs the way a
 // reader would: text per page with positions (poppler), fonts, images
 // (pdfimages -list from poppler-utils).
+#include "../shared/one_chapter_course.h"
 #include "../shared/temporary_lab_run.h"
 #include "../shared/test_timing.h"
 #include "lessons/course_loader.h"
@@ -17,6 +18,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QImage>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -133,6 +135,7 @@ private slots:
     void exercisesShowAnswers();
     void appendixListsRuns();
     void chapterSelection();
+    void mathReadsAsText();
     void realCourseExports_data();
     void realCourseExports();
 #endif
@@ -569,6 +572,42 @@ void TestPdfExport::exercisesShowAnswers()
     for (int i = 0; i < teacher->numPages(); ++i) t += teacher->page(i)->text(QRectF());
     QVERIFY(noSpace(t).contains(u"Thepaperinterleaves"));
     QVERIFY(noSpace(t).contains(u"(nofilegiven)") || noSpace(t).contains(u"(noanswersfilegiven)"));
+}
+
+// Math in a table header, an image's alt text, a step title and a chart's
+// axis titles: typeset (or, on the chart, Unicode), and the text a reader
+// copies or extracts from the PDF reads θⱼ — never the `$` or the TeX.
+void TestPdfExport::mathReadsAsText()
+{
+    const QString course = m_dir.filePath(QStringLiteral("math-course"));
+    QVERIFY(writeOneChapterCourse(course,
+                                  "Intro.\n\n## Angles $\\theta_j$\n\n"
+                                  "| pair $j$ | angle $\\theta_j$ |\n|:--|--:|\n| 0 | 1 |\n\n"
+                                  "![the angle $\\omega_j$ grows](../images/dot.png)\n\n"
+                                  "```run sinusoidal.matrix positions=8 dim=8\nchart: line\n"
+                                  "output: wavelengths\nx: pair $j$\ny: $\\lambda_j$ (positions)\n```\n"));
+    QVERIFY(QDir(course).mkpath(QStringLiteral("images")));
+    QImage dot(24, 16, QImage::Format_RGB32);
+    dot.fill(Qt::darkBlue);
+    QVERIFY(dot.save(course + QStringLiteral("/images/dot.png")));
+    ExportOptions o;
+    o.courseDir = course;
+    o.outputPath = m_dir.filePath(QStringLiteral("math.pdf"));
+    const ExportResult r = exportPdf(o);
+    QVERIFY2(r.ok(), qPrintable(r.message));
+    std::unique_ptr<Poppler::Document> doc = Poppler::Document::load(o.outputPath);
+    QVERIFY(doc);
+    QString chapter;  // the pages after the front matter
+    for (int i = r.toc.first().page - 1; i < doc->numPages(); ++i) chapter += doc->page(i)->text(QRectF()) + u'\n';
+    const QString flat = noSpace(chapter);
+    QVERIFY2(!flat.contains(u'$') && !flat.contains(QStringLiteral("\\theta")), qPrintable(chapter));
+    // U+03B8 θ, U+2C7C subscript j: the header, the step title; U+03C9 ω: the caption.
+    QVERIFY2(flat.contains(QStringLiteral("pairjangle\u03b8\u2c7c")), qPrintable(chapter));
+    QVERIFY2(flat.contains(QStringLiteral("Angles\u03b8\u2c7c")), qPrintable(chapter));
+    QVERIFY2(flat.contains(QStringLiteral("theangle\u03c9\u2c7cgrows")), qPrintable(chapter));
+    // The chart's axis title (U+03BB λ), drawn by Qt Charts as text.
+    QVERIFY2(flat.contains(QStringLiteral("\u03bb\u2c7c(positions)")), qPrintable(chapter));
+    QVERIFY2(r.toc.size() > 1 && r.toc[1].title.contains(QStringLiteral("\u03b8\u2c7c")), qPrintable(r.toc[1].title));
 }
 
 void TestPdfExport::appendixListsRuns()

@@ -8,6 +8,7 @@
 #include "ui/charts/chart_view.h"
 #include "ui/charts/color_map.h"
 #include "ui/document/fonts.h"
+#include "util/tex_to_unicode.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -73,8 +74,10 @@ void styleChart(QChart* chart, const ChartStyle& style)
     chart->setAnimationOptions(QChart::NoAnimation);
 }
 
-void styleAxis(QAbstractAxis* a, const ChartStyle& style, const QString& title)
+void styleAxis(QAbstractAxis* a, const ChartStyle& style, const QString& lessonTitle)
 {
+    // Qt Charts draws plain text: a lesson's $math$ as Unicode (θⱼ, 10⁶).
+    const QString title = util::texToUnicode(lessonTitle);
     a->setLabelsFont(chartFont(style));
     a->setLabelsColor(style.text);
     a->setTitleFont(axisTitleFont(style, title));

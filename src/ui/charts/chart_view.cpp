@@ -6,6 +6,7 @@
 #include "ui/charts/chart_parts.h"
 #include "ui/charts/color_map.h"
 #include "ui/charts/heatmap_chart.h"
+#include "util/tex_to_unicode.h"
 
 #include <QBuffer>
 #include <QCoreApplication>
@@ -208,11 +209,13 @@ QString selectOutputs(const ChartSpec& spec, const std::vector<Output>& all, std
             out.push_back(*it);
         }
     }
-    // Display names last: selection above uses the outputs' own names.
+    // Display names last: selection above uses the outputs' own names. A
+    // lesson's label may hold $math$: legends, table headers and CSV headers
+    // are plain text, so it is written in Unicode (util/tex_to_unicode.h).
     for (Output& o : out) {
         if (o.kind == modules::OutputKind::Table)
-            for (QString& c : o.columns) c = spec.labels.value(o.name + u'.' + c, c);
-        o.name = spec.labels.value(o.name, o.name);
+            for (QString& c : o.columns) c = util::texToUnicode(spec.labels.value(o.name + u'.' + c, c));
+        o.name = util::texToUnicode(spec.labels.value(o.name, o.name));
     }
     if (selected) *selected = std::move(out);
     return {};
@@ -275,7 +278,7 @@ ChartPanel::ChartPanel(const ChartSpec& spec, const std::vector<Output>& outputs
 {
     d->spec = spec;
     setAccessibleName(tr("Chart"));
-    setAccessibleDescription(spec.caption);
+    setAccessibleDescription(util::texToUnicode(spec.caption));
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     outer->setSpacing(2);
@@ -365,7 +368,7 @@ void ChartPanel::setOutputs(const std::vector<Output>& outputs)
                                  : part.kind == ChartKind::Bar   ? tr("Bar chart: %1")
                                                                  : tr("Line chart: %1");
             view->setAccessibleName(what.arg(names.join(QStringLiteral(", "))));
-            view->setAccessibleDescription(d->spec.caption);
+            view->setAccessibleDescription(util::texToUnicode(d->spec.caption));
             view->setToolTip(QString());
             connect(view, &InteractiveChartView::contextMenuWanted, this, [this](const QPoint& at) {
                 QMenu m(this);
@@ -385,7 +388,7 @@ void ChartPanel::setOutputs(const std::vector<Output>& outputs)
             table->setModel(proxy);
             table->sortByColumn(-1, Qt::AscendingOrder);  // keep the module's order until a header is clicked
             table->setAccessibleName(tr("Table: %1").arg(names.join(QStringLiteral(", "))));
-            table->setAccessibleDescription(d->spec.caption);
+            table->setAccessibleDescription(util::texToUnicode(d->spec.caption));
             const QFontMetrics fm(font());
             table->verticalHeader()->setDefaultSectionSize(fm.height() + 8);
             table->resizeColumnsToContents();
@@ -509,7 +512,7 @@ QByteArray svgBytes(const QSize& size, const QString& title, const QString& desc
     gen.setSize(size);
     gen.setViewBox(QRect(QPoint(0, 0), size));
     gen.setResolution(96);
-    gen.setTitle(title);
+    gen.setTitle(util::texToUnicode(title));  // a lesson's caption may hold $math$
     gen.setDescription(description);
     {
         QPainter p(&gen);

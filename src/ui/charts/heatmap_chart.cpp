@@ -3,6 +3,7 @@
 #include "ui/charts/heatmap_chart.h"
 
 #include "ui/charts/chart_parts.h"
+#include "util/tex_to_unicode.h"
 
 #include <QCategoryAxis>
 #include <QFontMetricsF>
@@ -228,8 +229,8 @@ HeatmapChart::HeatmapChart(const modules::Output& matrix, const ChartSpec& spec,
         f.setPixelSize(style.pixelSize);
         return f;
     }();
-    ax->setTitleText(spec.xTitle.isEmpty() ? tr("column") : spec.xTitle);
-    ay->setTitleText(spec.yTitle.isEmpty() ? tr("row") : spec.yTitle);
+    ax->setTitleText(spec.xTitle.isEmpty() ? tr("column") : util::texToUnicode(spec.xTitle));
+    ay->setTitleText(spec.yTitle.isEmpty() ? tr("row") : util::texToUnicode(spec.yTitle));
     for (QAbstractAxis* a : {ax, ay}) styleHeatmapAxis(a, labels, style);
     // Long column labels (tokens) stand upright when they would collide.
     if (colNames) keepLabelsApart(this, ax, m_matrix.colLabels, labels);

@@ -12,6 +12,7 @@
 #include "ui/document/markdown_table.h"
 #include "ui/document/markdown_writer.h"
 #include "ui/formula/formula_renderer.h"
+#include "util/tex_to_unicode.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QDir>
@@ -509,12 +510,13 @@ private:
 
     int enterSpan(MD_SPANTYPE type, void* detail)
     {
-        if (type != MD_SPAN_IMG) m_paragraphImageOnly = false;
         if (m_imageDepth > 0) {
-            // Inside an image only its alt text is collected.
+            // Inside an image only its alt text is collected, formulas apart.
             if (type == MD_SPAN_IMG) ++m_imageDepth;
+            if (type == MD_SPAN_LATEXMATH || type == MD_SPAN_LATEXMATH_DISPLAY) m_imageAlt.append(TextPiece{{}, true});
             return 0;
         }
+        if (type != MD_SPAN_IMG) m_paragraphImageOnly = false;
         switch (type) {
             case MD_SPAN_EM: m_out.pushSpan([](QTextCharFormat& f) { f.setFontItalic(true); }); break;
             case MD_SPAN_STRONG: m_out.pushSpan([](QTextCharFormat& f) { f.setFontWeight(QFont::Bold); }); break;
@@ -573,6 +575,7 @@ private:
         Q_UNUSED(detail);
         if (m_imageDepth > 0) {
             if (type == MD_SPAN_IMG && --m_imageDepth == 0) insertImage();
+            if (type == MD_SPAN_LATEXMATH || type == MD_SPAN_LATEXMATH_DISPLAY) m_imageAlt.append(TextPiece{});
             return 0;
         }
         switch (type) {
@@ -623,9 +626,11 @@ private:
         }
         f.setWidth(w);
         f.setHeight(h);
-        const QString alt = m_imageAlt.trimmed();
-        if (!m_imageTitle.isEmpty() || !alt.isEmpty()) f.setToolTip(m_imageTitle.isEmpty() ? alt : m_imageTitle);
-        m_lastImageAlt = alt;
+        // A tooltip is plain text: its formulas in Unicode (util/tex_to_unicode.h).
+        const QString alt = piecesPlainText(m_imageAlt);
+        if (!m_imageTitle.isEmpty() || !alt.isEmpty())
+            f.setToolTip(m_imageTitle.isEmpty() ? alt : util::texToUnicode(m_imageTitle));
+        m_lastImageAlt = alt.isEmpty() ? QList<TextPiece>{} : m_imageAlt;
         m_paragraphImageOnly = m_out.insertImage(f);
     }
 
@@ -634,7 +639,7 @@ private:
     // of the page and of the PDF see what the lesson says about it.
     void insertFigureCaption()
     {
-        const QString alt = m_lastImageAlt;
+        const QList<TextPiece> alt = m_lastImageAlt;
         m_lastImageAlt.clear();
         if (alt.isEmpty()) return;
         QTextBlockFormat bf = m_cur.blockFormat();
@@ -645,7 +650,8 @@ private:
         cf.setForeground(QColor(0x55, 0x5d, 0x66));
         if (cf.fontPointSize() > 0) cf.setFontPointSize(cf.fontPointSize() * 0.9);
         m_cur.insertBlock(bf, cf);
-        m_cur.insertText(alt, cf);
+        // Its formulas typeset like the paragraph's, on the caption's baseline.
+        m_out.insertPieces(alt, cf, m_owner.m_formulaInserter);
     }
 
     // ---- text ---------------------------------------------------------------
@@ -662,12 +668,14 @@ private:
             return 0;
         }
         if (m_imageDepth > 0) {
+            if (m_imageAlt.isEmpty()) m_imageAlt.append(TextPiece{});
+            QString& alt = m_imageAlt.last().text;
             if (type == MD_TEXT_SOFTBR || type == MD_TEXT_BR)
-                m_imageAlt += u' ';
+                alt += u' ';
             else if (type == MD_TEXT_ENTITY)
-                m_imageAlt += decodeEntity(s);
+                alt += decodeEntity(s);
             else
-                m_imageAlt += s;
+                alt += s;
             return 0;
         }
         switch (type) {
@@ -723,8 +731,9 @@ private:
     QString m_tex;
 
     int m_imageDepth = 0;
-    QString m_imageSrc, m_imageTitle, m_imageAlt;
-    QString m_lastImageAlt;  // alt text of the image just inserted (a figure caption)
+    QString m_imageSrc, m_imageTitle;
+    QList<TextPiece> m_imageAlt;
+    QList<TextPiece> m_lastImageAlt;  // alt text of the image just inserted (a figure caption)
 
     QList<bool> m_linkAllowed;
 };

@@ -4,6 +4,7 @@
 #include "ui/document/markdown_writer.h"
 
 #include "ui/formula/formula_renderer.h"
+#include "util/tex_to_unicode.h"
 
 #include <QTextBlock>
 #include <QTextCursor>
@@ -309,6 +310,38 @@ void MarkdownWriter::insertFormula(const QString& tex, bool display, bool inline
     m_lastChar = 0;
     m_fresh = false;
     m_afterDisplayMath = true;
+}
+
+QString piecesPlainText(const QList<TextPiece>& pieces)
+{
+    QString out;
+    for (const TextPiece& piece : pieces) out += piece.math ? util::mathToUnicode(piece.text) : piece.text;
+    return out.trimmed();
+}
+
+void MarkdownWriter::insertPieces(const QList<TextPiece>& pieces, const QTextCharFormat& format,
+                                  const FormulaInserter& inserter)
+{
+    for (qsizetype i = 0; i < pieces.size(); ++i) {
+        const TextPiece& piece = pieces[i];
+        if (piece.math) {
+            if (piece.text.trimmed().isEmpty()) continue;
+            if (inserter)
+                inserter(m_cur, piece.text, false, format);
+            else
+                MarkdownDocument::insertFormulaObject(m_cur, piece.text, false, format);
+            continue;
+        }
+        QString text = piece.text;
+        qsizetype from = 0, to = text.size();
+        if (i == 0)
+            while (from < to && text[from].isSpace()) ++from;
+        if (i == pieces.size() - 1)
+            while (to > from && text[to - 1].isSpace()) --to;
+        if (to > from) m_cur.insertText(text.mid(from, to - from), format);
+    }
+    m_lastChar = u'x';
+    m_fresh = false;
 }
 
 bool MarkdownWriter::insertImage(const QTextImageFormat& format)

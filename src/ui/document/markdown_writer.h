@@ -37,6 +37,15 @@ class QTextImageFormat;
 
 namespace poslab::ui {
 
+// Text and formulas in turn (an image's alt text).
+struct TextPiece {
+    QString text;  // text, or a formula's TeX
+    bool math = false;
+};
+// The pieces as plain text (a tooltip), formulas in Unicode
+// (util/tex_to_unicode.h), trimmed.
+QString piecesPlainText(const QList<TextPiece>& pieces);
+
 class MarkdownWriter {
 public:
     // Writes at `cursor` in the formats of `owner`, starting with body text
@@ -93,6 +102,9 @@ public:
     // A formula: inline (always when inlineOnly: inline text, a table cell),
     // or display in a centred block of its own inside the paragraph.
     void insertFormula(const QString& tex, bool display, bool inlineOnly, const FormulaInserter& inserter);
+    // Text and inline formulas at the cursor in `format`, the ends trimmed
+    // (a figure's caption); the soft-break and span rules do not apply.
+    void insertPieces(const QList<TextPiece>& pieces, const QTextCharFormat& format, const FormulaInserter& inserter);
     // An image at the cursor; true when it is the only thing in its block.
     bool insertImage(const QTextImageFormat& format);
 

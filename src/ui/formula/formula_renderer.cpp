@@ -2,6 +2,7 @@
 #include "ui/formula/formula_renderer.h"
 
 #include "util/atomic_file.h"
+#include "util/tex_to_unicode.h"
 
 #include "ui/formula/formula_engine.h"
 
@@ -17,6 +18,7 @@
 #include <QJsonObject>
 #include <QMutex>
 #include <QMutexLocker>
+#include <QPaintEngine>
 #include <QPainter>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -530,6 +532,29 @@ QFont trailingFont(QTextDocument* doc, const QTextFormat& fmt)
     return font;
 }
 
+// A typeset formula is paths (MathJax's glyphs), which a PDF reader cannot
+// read. On a PDF, the formula in Unicode (θⱼ, 10⁶: util/tex_to_unicode.h) is
+// written under it as invisible text, stretched to the formula's width, so
+// that copying, searching and pdftotext give readable text. (Qt's PDF engine
+// has no /ActualText or invisible text mode; a fully transparent pen keeps
+// the text in the page's text layer and off the paper.)
+void drawTextLayer(QPainter* painter, const QRectF& target, qreal baseline, QTextDocument* doc, const QTextFormat& fmt)
+{
+    if (!painter->paintEngine() || painter->paintEngine()->type() != QPaintEngine::Pdf) return;
+    const QString text = util::mathToUnicode(fmt.stringProperty(FormulaTextObject::kTexProperty));
+    if (text.isEmpty() || target.width() <= 0) return;
+    const QFont font = trailingFont(doc, fmt);
+    const qreal width = QFontMetricsF(font, painter->device()).horizontalAdvance(text);
+    if (width <= 0) return;
+    painter->save();
+    painter->setFont(font);
+    painter->setPen(QColor(0, 0, 0, 0));
+    painter->translate(target.left(), baseline);
+    painter->scale(target.width() / width, 1.0);
+    painter->drawText(QPointF(0, 0), text);
+    painter->restore();
+}
+
 qreal trailingWidth(QTextDocument* doc, const QTextFormat& fmt)
 {
     const QString trailing = fmt.stringProperty(FormulaTextObject::kTrailingProperty);
@@ -561,6 +586,7 @@ void FormulaTextObject::drawObject(QPainter* painter, const QRectF& rect, QTextD
     const QTextCharFormat cf = fmt.toCharFormat();
     const QColor color = cf.foreground().style() != Qt::NoBrush ? cf.foreground().color() : painter->pen().color();
     FormulaRenderer::paint(painter, target, f, color);
+    drawTextLayer(painter, target, baseline, doc, fmt);
     const QString trailing = fmt.stringProperty(kTrailingProperty);
     if (!trailing.isEmpty()) {
         painter->save();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/notebook/search_index.h"
 
+#include "util/tex_to_unicode.h"
+
 #include <QRegularExpression>
 
 namespace poslab::ui {
@@ -12,7 +14,9 @@ SearchIndex::SearchIndex(const lessons::Course& course)
 
 QString SearchIndex::plainText(const QString& markdown)
 {
-    QString s = markdown;
+    // Formulas as they read (θⱼ, 10⁶), so "θ" finds $\theta_j$ and a
+    // snippet shows no TeX (util/tex_to_unicode.h).
+    QString s = util::texToUnicode(markdown);
     // Links and images: keep the visible text, drop the target.
     static const QRegularExpression link(QStringLiteral(R"(!?\[([^\]]*)\]\([^)]*\))"));
     s.replace(link, QStringLiteral("\\1"));
@@ -81,8 +85,9 @@ QList<SearchHit> SearchIndex::find(const QString& query, int maxHits) const
 {
     QList<SearchHit> hits;
     const QString q = fold(query.simplified());
-    // A single Latin letter matches nearly every step; one CJK character is a word.
-    if (q.isEmpty() || (q.size() == 1 && q[0].unicode() < 0x2E80)) return hits;
+    // A single ASCII letter or digit matches nearly every step; one CJK
+    // character is a word, and one Greek letter (θ) names a quantity.
+    if (q.isEmpty() || (q.size() == 1 && q[0].unicode() < 0x80)) return hits;
     for (const Entry& e : m_entries) {
         qsizetype at = e.folded.indexOf(q);
         if (at < 0) continue;

@@ -35,7 +35,8 @@ public:
     QList<SearchHit> find(const QString& query, int maxHits = 200) const;
 
     // Markdown source -> the plain text searched (drops emphasis marks, code
-    // ticks, $ delimiters, link targets, heading/list/quote markers).
+    // ticks, link targets, heading/list/quote markers; formulas are written
+    // in Unicode, $\theta_j$ -> θⱼ, util/tex_to_unicode.h).
     static QString plainText(const QString& markdown);
     // Case- and width-folded text used for matching (same length as plainText's output).
     static QString fold(const QString& text);

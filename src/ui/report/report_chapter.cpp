@@ -6,6 +6,7 @@
 #include "ui/charts/chart_spec.h"
 #include "ui/report/report_document.h"
 #include "ui/report/report_front.h"
+#include "util/tex_to_unicode.h"
 
 #include <QFileInfo>
 #include <QTextBlock>
@@ -59,10 +60,16 @@ void ChapterWriter::write(const Chapter& chapter)
             QTextBlockFormat h = md.headingBlockFormat(2);
             h.setTopMargin(20);
             cur.insertBlock(h, md.headingCharFormat(2));
-            const QString numbered = QStringLiteral("%1.%2  %3").arg(chapter.number).arg(stepNo).arg(step.title);
-            cur.insertText(numbered, md.headingCharFormat(2));
+            const QString number = QStringLiteral("%1.%2  ").arg(chapter.number).arg(stepNo);
+            // A title with $math$ is typeset; the contents list it in Unicode (θⱼ).
+            if (step.title.contains(u'$')) {
+                cur.insertText(number, md.headingCharFormat(2));
+                m_doc.appendInline(step.title, chapter.file, md.headingCharFormat(2));
+            } else {
+                cur.insertText(number + step.title, md.headingCharFormat(2));
+            }
             m_doc.pages().keepWithNext(QTextCursor(cur.block()));
-            m_contents.add(2, QString(), numbered, QTextCursor(cur.block()), QString());
+            m_contents.add(2, QString(), number + util::texToUnicode(step.title), QTextCursor(cur.block()), QString());
         }
         for (const Block& block : step.blocks) writeBlock(chapter, block);
     }
@@ -83,10 +90,12 @@ void ChapterWriter::writeHeading(const Chapter& chapter)
     title.setTopMargin(2);
     title.setBottomMargin(6);
     cur.insertBlock(title, md.headingCharFormat(1));
-    cur.insertText(chapter.title, md.headingCharFormat(1));
+    // The title is plain text everywhere (window, contents, page headers): $math$ in Unicode.
+    const QString chapterTitle = util::texToUnicode(chapter.title);
+    cur.insertText(chapterTitle, md.headingCharFormat(1));
     const QTextCursor titleAt(cur.block());
-    m_contents.add(1, QString::number(chapter.number), chapter.title, titleAt,
-                   chapterLabel(lang, chapter) + QStringLiteral(" · ") + chapter.title);
+    m_contents.add(1, QString::number(chapter.number), chapterTitle, titleAt,
+                   chapterLabel(lang, chapter) + QStringLiteral(" · ") + chapterTitle);
     if (!chapter.summary.isEmpty() || chapter.minutes > 0) {
         QTextBlockFormat sum;
         sum.setBottomMargin(14);
