@@ -27,6 +27,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace poslab::app {
 
@@ -415,7 +416,40 @@ int commandCheck(const QStringList& args)
     return kExitOk;
 }
 
+// Every command: its word and what runs it.
+struct Command {
+    const char* name;
+    int (*run)(const QStringList&);
+};
+
+const std::vector<Command>& commands()
+{
+    static const std::vector<Command> all{
+        {"list", commandList},
+        {"run", commandRun},
+        {"check", commandCheck},
+        {"export", commandExport},
+        {"train", commandTrain},
+        {"experiment", commandExperiment},
+        {"assignment", commandAssignment},
+        {"grade", commandGrade},
+        {"new", commandNew},
+        {"preview", commandPreview},
+    };
+    return all;
+}
+
 }  // namespace
+
+QStringList withCommandFirst(const QStringList& args)
+{
+    const int langWords = args.value(0) == u"--lang" ? 2 : args.value(0).startsWith(u"--lang=") ? 1 : 0;
+    if (langWords == 0 || args.size() <= langWords) return args;
+    const QString word = args[langWords];
+    for (const Command& c : commands())
+        if (word == QLatin1String(c.name)) return args.mid(langWords) + args.mid(0, langWords);
+    return args;
+}
 
 void writeStdout(std::string_view s)
 {
@@ -447,17 +481,8 @@ int runCommandLine(const QStringList& args)
             return kExitOk;
         }
         const QString command = args.first();
-        const QStringList rest = args.mid(1);
-        if (command == u"list") return commandList(rest);
-        if (command == u"run") return commandRun(rest);
-        if (command == u"check") return commandCheck(rest);
-        if (command == u"export") return commandExport(rest);
-        if (command == u"train") return commandTrain(rest);
-        if (command == u"experiment") return commandExperiment(rest);
-        if (command == u"assignment") return commandAssignment(rest);
-        if (command == u"grade") return commandGrade(rest);
-        if (command == u"new") return commandNew(rest);
-        if (command == u"preview") return commandPreview(rest);
+        for (const Command& c : commands())
+            if (command == QLatin1String(c.name)) return c.run(args.mid(1));
         return reportUsageError(
             QString(),
             T2("unknown command '%1'", "没有“%1”这个命令").arg(poslab::lessons::safeDisplayText(command.left(60))),

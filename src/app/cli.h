@@ -24,6 +24,11 @@ constexpr int kExitUsage = 2;
 // stdout/stderr and returns the exit status; never throws.
 int runCommandLine(const QStringList& args);
 
+// `--lang zh|en` given before a command word belongs to the command:
+// `poslab --lang zh run X --help` is `poslab run X --help --lang zh`. Other
+// arguments come back as they are.
+QStringList withCommandFirst(const QStringList& args);
+
 // Writes bytes to stdout / stderr unbuffered (flushed at once), so progress
 // and results interleave in the order written.
 void writeStdout(std::string_view s);

@@ -83,6 +83,7 @@ int main(int argc, char** argv)
 {
     QStringList args;
     for (int i = 1; i < argc; ++i) args << QString::fromLocal8Bit(argv[i]);
+    args = poslab::app::withCommandFirst(args);
 
     const bool window = opensWindow(args);
     poslab::app::CommandOptions windowArgs = windowOptions();

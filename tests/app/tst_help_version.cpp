@@ -277,6 +277,25 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.startsWith(u"usage: poslab run MODULE"), qPrintable(r.out));
     }
+
+    void languageBeforeTheCommand()
+    {
+        // --lang before a command word is the command's: the same output as after it.
+        const Run after = runWith({QStringLiteral("run"), QStringLiteral("alibi.bias"), QStringLiteral("--help"),
+                                   QStringLiteral("--lang"), QStringLiteral("zh")});
+        QCOMPARE(after.exitCode, 0);
+        QVERIFY2(after.out.contains(u"单个头的 ALiBi 偏置"), qPrintable(after.out));
+        for (const QStringList& lang :
+             {QStringList{QStringLiteral("--lang"), QStringLiteral("zh")}, QStringList{QStringLiteral("--lang=zh")}}) {
+            const Run before = runWith(
+                lang + QStringList{QStringLiteral("run"), QStringLiteral("alibi.bias"), QStringLiteral("--help")});
+            QCOMPARE(before.exitCode, 0);
+            QCOMPARE(before.out, after.out);
+        }
+        const Run list = runWith({QStringLiteral("--lang=en"), QStringLiteral("list")});
+        QCOMPARE(list.exitCode, 0);
+        QVERIFY2(list.out.contains(u"alibi.bias"), qPrintable(list.out));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestHelpVersion)

@@ -7,6 +7,7 @@
 #include "ui/document/markdown_document.h"
 #include "ui/notebook/exercise_widget.h"
 #include "ui/notebook/param_panel.h"
+#include "util/tex_to_unicode.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QDesktopServices>
@@ -501,9 +502,9 @@ void LessonView::showStep(const lessons::Course& course, int chapter, int step)
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.7);
     titleFont.setBold(true);
     m_title->setFont(titleFont);
-    m_title->setText(st.title);
+    m_title->setText(util::texToUnicode(st.title));  // a label draws plain text
     m_title->setAccessibleName(tr("Step title"));
-    m_chapterTitle = ch.title;
+    m_chapterTitle = util::texToUnicode(ch.title);
     m_chapterNumber = ch.number > 0 ? ch.number : chapter + 1;
     m_stepCount = int(ch.steps.size());
     m_chapterLabel->setFont(fonts::font(fonts::Role::Ui, lang, QFont().pointSizeF()));

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/notebook/toc_panel.h"
 
+#include "util/tex_to_unicode.h"
+
 #include <QEvent>
 #include <QHeaderView>
 #include <QSignalBlocker>
@@ -67,11 +69,13 @@ void TocPanel::rebuild()
     m_tree->clear();
     for (int c = 0; c < m_course.chapters.size(); ++c) {
         const lessons::Chapter& ch = m_course.chapters[c];
+        const QString title = util::texToUnicode(ch.title);  // tree items draw plain text
         auto* chapterItem = new QTreeWidgetItem(m_tree);
-        chapterItem->setText(0, tr("%1. %2").arg(ch.number > 0 ? ch.number : c + 1).arg(ch.title));
+        chapterItem->setText(0, tr("%1. %2").arg(ch.number > 0 ? ch.number : c + 1).arg(title));
         chapterItem->setToolTip(
-            0, ch.summary.isEmpty() ? ch.title
-                                    : tr("%1\n%2\nAbout %n minute(s)", nullptr, ch.minutes).arg(ch.title, ch.summary));
+            0, ch.summary.isEmpty()
+                   ? title
+                   : tr("%1\n%2\nAbout %n minute(s)", nullptr, ch.minutes).arg(title, util::texToUnicode(ch.summary)));
         chapterItem->setData(0, kChapterRole, c);
         chapterItem->setData(0, kStepRole, -1);
         QFont f = chapterItem->font(0);
@@ -79,8 +83,8 @@ void TocPanel::rebuild()
         chapterItem->setFont(0, f);
         for (int s = 0; s < ch.steps.size(); ++s) {
             auto* stepItem = new QTreeWidgetItem(chapterItem);
-            stepItem->setText(0, ch.steps[s].title);
-            stepItem->setToolTip(0, ch.steps[s].title);
+            stepItem->setText(0, util::texToUnicode(ch.steps[s].title));
+            stepItem->setToolTip(0, stepItem->text(0));
             stepItem->setData(0, kChapterRole, c);
             stepItem->setData(0, kStepRole, s);
         }

@@ -11,6 +11,7 @@
 #include "ui/notebook/search_panel.h"
 #include "ui/notebook/toc_panel.h"
 #include "ui/window/app_settings.h"
+#include "util/tex_to_unicode.h"
 
 #include <QAbstractItemView>
 #include <QAbstractSlider>
@@ -401,9 +402,10 @@ void MainWindow::updateNavigation()
                                   .arg(ch.number > 0 ? ch.number : chapter + 1)
                                   .arg(ch.title));
         if (isAssignmentMode())
-            setWindowTitle(tr("%1 \u2014 %2 \u2014 PosLab").arg(ch.title, assignmentSession()->assignment().title));
+            setWindowTitle(tr("%1 \u2014 %2 \u2014 PosLab")
+                               .arg(util::texToUnicode(ch.title), assignmentSession()->assignment().title));
         else
-            setWindowTitle(tr("%1 \u2014 PosLab").arg(ch.title));
+            setWindowTitle(tr("%1 \u2014 PosLab").arg(util::texToUnicode(ch.title)));
     } else {
         m_counter->setToolTip(QString());
         setWindowTitle(QStringLiteral("PosLab"));
