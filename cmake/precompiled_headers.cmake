@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # Precompiled Qt headers. Parsing Qt's headers is most of the compile time of a
 # PosLab file (a test that includes <QtTest> parses the whole of QtCore), so
-# each Qt library target precompiles the Qt headers it uses once, and the
-# tests share two precompiled headers (tests/CMakeLists.txt). The headers
+# a Qt library target of many files precompiles the Qt headers it uses once,
+# and the tests share two precompiled headers (tests/CMakeLists.txt). A target
+# that the unity build (POSLAB_UNITY_BUILD) turns into one or two files gets
+# none: precompiling would cost more than the parses it saves. The headers
 # only speed the build up: a file still includes what it uses, and
 # -DPOSLAB_PRECOMPILED_HEADERS=OFF builds without them.
 option(POSLAB_PRECOMPILED_HEADERS "Precompile Qt's headers for a faster build" ON)
