@@ -26,6 +26,13 @@ SearchPanel::SearchPanel(QWidget* parent) : QWidget(parent)
     m_results->setWordWrap(true);
     m_results->setTextElideMode(Qt::ElideNone);
     m_results->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+    // Wrapped results are measured at the list's width: a scroll bar that
+    // appeared after they were measured (or a resized dock) would leave the
+    // last line of a long result cut off. So the bar is always there, and a
+    // new width measures them again.
+    m_results->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
+    m_results->setResizeMode(QListView::Adjust);
+    m_results->setSpacing(2);
     m_results->hide();
     layout->addWidget(m_results, 1);
 
