@@ -12,6 +12,7 @@
 #include "lm/checkpoint.h"
 #include "lm/model.h"
 #include "modules/lab/option_messages.h"
+#include "modules/lab/run_store.h"
 #include "util/duration_format.h"
 
 #include <algorithm>
@@ -310,7 +311,7 @@ std::string evaluationLines(const train_job& j)
                                                          j.data.synthetic ? &j.data.answers : nullptr, &g_stop);
     if (ev.empty()) return g_stop.load() ? "held-out     not evaluated: stopped by Ctrl+C\n" : "";
     const length_eval& e = ev[0];
-    if (e.refused) return "held-out     not evaluated: " + e.note + "\n";
+    if (e.refused) return "held-out     not evaluated: " + lab::refusalReason(e).in(j.o.lang()).toStdString() + "\n";
     std::string s = "held-out     " + fmt("%.4f", e.bpc) + " bits/char, perplexity " + fmt("%.3f", e.perplexity) +
                     " at length " + std::to_string(cfg.context) + " (" + std::to_string(e.tokens) +
                     " characters; uniform would be " + fmt("%.3f", std::log2((double)cfg.vocab_size)) + ")\n";

@@ -12,6 +12,11 @@ const std::vector<error_text>& error_texts()
     static const std::vector<error_text> texts = {
         // core
         {"memory.budget", "%1 would need %2, more than the memory budget of %3"},
+        // lm/experiment: why a length was not evaluated (length_eval::note_id)
+        {"eval.beyond_learned_table",
+         "the learned position table has %1 rows (the training context); positions beyond it do not exist"},
+        {"eval.held_out_too_short", "the held-out text (%1 characters) is too short for one window of %2"},
+        {"eval.over_budget", "not evaluated: %1 would need %2, more than the memory budget of %3"},
         // lm/tensor_file: reading
         {"checkpoint.missing", "cannot open checkpoint %1: %2"},
         {"checkpoint.cannot_open", "cannot open checkpoint %1: %2"},

@@ -329,6 +329,17 @@ void score_window_answers(const float* logits, int L, int V, const std::vector<s
 
 // ------------------------------------------------------------ evaluation
 
+namespace {
+// Marks `e` as not evaluated, for the reason `id` (core/error_texts.cpp).
+void refuse(length_eval& e, const char* id, std::vector<std::string> args)
+{
+    e.refused = true;
+    e.note_id = id;
+    e.note = english_error_text(id, args);
+    e.note_args = std::move(args);
+}
+}  // namespace
+
 std::vector<length_eval> evaluate_lengths(lm_model& model, const std::vector<std::int32_t>& held_out,
                                           const std::vector<int>& lengths, std::size_t max_tokens,
                                           std::size_t eval_tokens_per_batch, const std::vector<answer_span>* answers,
@@ -342,17 +353,13 @@ std::vector<length_eval> evaluate_lengths(lm_model& model, const std::vector<std
         e.length = L;
         const auto t0 = clock_type::now();
         if (c.position == LM_POSITION_LEARNED && L > c.context) {
-            e.refused = true;
-            e.note = "the learned position table has " + std::to_string(c.context) +
-                     " rows (the training context); positions beyond it do not exist";
+            refuse(e, "eval.beyond_learned_table", {std::to_string(c.context)});
             out.push_back(e);
             continue;
         }
         const eval_windows w = plan_eval_windows(held_out.size(), (std::size_t)L, max_tokens);
         if (w.count == 0) {
-            e.refused = true;
-            e.note = "the held-out text (" + std::to_string(held_out.size()) +
-                     " characters) is too short for one window of " + std::to_string(L);
+            refuse(e, "eval.held_out_too_short", {std::to_string(held_out.size()), std::to_string(L)});
             out.push_back(e);
             continue;
         }
@@ -375,8 +382,7 @@ std::vector<length_eval> evaluate_lengths(lm_model& model, const std::vector<std
                                              c.vocab_size, held_out, w.start(k + i), *answers, &nAnswers, &nCorrect);
             }
         } catch (const budget_error& err) {
-            e.refused = true;
-            e.note = std::string("not evaluated: ") + err.what();
+            refuse(e, "eval.over_budget", err.args);
             out.push_back(e);
             continue;
         }

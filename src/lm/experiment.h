@@ -216,6 +216,10 @@ void score_window_answers(const float* logits, int L, int V, const std::vector<s
 struct length_eval {
     int length = 0;        // L
     bool refused = false;  // not evaluated; `note` says why
+    // Why, as an error id and its arguments (core/error_texts.cpp; the
+    // modules' error catalog words it in Chinese too), and in English.
+    std::string note_id;
+    std::vector<std::string> note_args;
     std::string note;
     std::size_t windows = 0;
     std::size_t tokens = 0;   // characters predicted

@@ -16,6 +16,9 @@ const std::vector<std::pair<const char*, const char*>>& chineseTexts()
 {
     static const std::vector<std::pair<const char*, const char*>> texts = {
         {"memory.budget", "所需内存 %2 超出了 %3 的内存预算"},
+        {"eval.beyond_learned_table", "可学习的位置表只有 %1 行（即训练上下文），更靠后的位置没有向量"},
+        {"eval.held_out_too_short", "留出的评估文本只有 %1 个字符，不够一个长度为 %2 的窗口"},
+        {"eval.over_budget", "未评估：所需内存 %2 超出了 %3 的内存预算"},
         {"checkpoint.missing", "找不到检查点文件 %1"},
         {"checkpoint.cannot_open", "无法打开检查点文件 %1（%2）"},
         {"checkpoint.not_regular", "%1 不是普通文件，不能当作检查点读取"},

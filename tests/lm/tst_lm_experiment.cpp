@@ -160,11 +160,17 @@ private slots:
         QVERIFY(!e[0].refused);
         QVERIFY(e[1].refused);
         QVERIFY(e[1].note.find("learned position table has 16 rows") != std::string::npos);
+        // The reason also as an id and its arguments, for the reader's language.
+        QCOMPARE(e[1].note_id, std::string("eval.beyond_learned_table"));
+        QCOMPARE(e[1].note_args, std::vector<std::string>{"16"});
+        QCOMPARE(e[1].note, english_error_text(e[1].note_id, e[1].note_args));
         QVERIFY(e[2].refused);
         lm_model rope(tiny(LM_POSITION_ROPE));
         const std::vector<length_eval> r = evaluate_lengths(rope, held, {200});
         QVERIFY(r[0].refused);
         QVERIFY(r[0].note.find("too short") != std::string::npos);
+        QCOMPARE(r[0].note_id, std::string("eval.held_out_too_short"));
+        QCOMPARE(r[0].note_args, (std::vector<std::string>{"100", "200"}));
         QVERIFY_THROWS_EXCEPTION(core_error, evaluate_lengths(rope, held, {0}));
         train_options bad = quick_train(0);
         QVERIFY_THROWS_EXCEPTION(core_error, train_model(rope, held, bad));

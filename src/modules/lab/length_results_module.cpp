@@ -186,7 +186,7 @@ std::vector<Output> runLengthResults(const Params& p, const RunContext& ctx)
                                              "它的位置表只有 %1 行（即训练上下文），之后的位置没有向量")
                                               .in(lang)
                                               .arg(context)
-                                        : QString::fromStdString(e.note);
+                                        : lab::refusalReason(e).in(lang);
                 auto it = std::find_if(reasons.begin(), reasons.end(), [&](const auto& x) { return x.first == why; });
                 if (it == reasons.end()) it = reasons.insert(reasons.end(), {why, {}});
                 it->second << QString::number(e.length);

@@ -10,6 +10,8 @@
 // and read back as NaN.
 #include "modules/lab/run_store.h"
 
+#include "modules/error_messages.h"
+
 #include "util/atomic_file.h"
 
 #include "core/matmul.h"
@@ -76,6 +78,12 @@ QJsonObject evalJson(const length_eval& e)
     j["refused"] = e.refused;
     if (e.refused) {
         j["note"] = QString::fromStdString(e.note);
+        if (!e.note_id.empty()) {
+            j["note_id"] = QString::fromStdString(e.note_id);
+            QJsonArray args;
+            for (const std::string& a : e.note_args) args.append(QString::fromStdString(a));
+            j["note_args"] = args;
+        }
     } else {
         j["bpc"] = num(e.bpc);
         j["perplexity"] = num(e.perplexity);
@@ -265,6 +273,12 @@ length_eval readEval(Reader& r, const QJsonValue& v, const QString& where)
     e.refused = r.flag(j, "refused", where);
     if (e.refused) {
         e.note = r.text(j, "note", where, false).toStdString();
+        // The reason as an id and its arguments (runs stored before it was kept have only the English note).
+        e.note_id = r.text(j, "note_id", where, false).toStdString();
+        for (const QJsonValue& a : r.array(j, "note_args", where, false)) {
+            if (!a.isString()) r.fail(where + QStringLiteral(": \"note_args\" holds something that is not text"));
+            e.note_args.push_back(a.toString().toStdString());
+        }
     } else {
         e.bpc = r.real(j, "bpc", where);
         e.perplexity = r.real(j, "perplexity", where);
@@ -651,6 +665,12 @@ std::optional<StoredRun> latestRun(QList<util::Text2>* warnings, const QString& 
         if (!best || run->provenance.finishedUtc >= best->provenance.finishedUtc) best = std::move(run);
     }
     return best;
+}
+
+util::Text2 refusalReason(const poslab::length_eval& e)
+{
+    if (!e.note_id.empty()) return modules::errorMessage(e.note_id, e.note_args);
+    return util::Text2::same(QString::fromStdString(e.note));
 }
 
 }  // namespace poslab::lab

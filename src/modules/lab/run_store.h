@@ -85,6 +85,11 @@ struct StoredRun {
 // with QStandardPaths::setTestModeEnabled or XDG_DATA_HOME.
 QString resultsDirectory();
 
+// Why a length was not evaluated (length_eval::refused), in both languages:
+// through the error catalog when the run kept the reason's id, else the
+// English note of a run stored before ids were kept.
+util::Text2 refusalReason(const poslab::length_eval& e);
+
 // Writes the run atomically into resultsDirectory() (or `directory` if not
 // empty). Returns the file's path; on failure returns an empty string and
 // sets *error to a sentence in both languages naming the path and the reason

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/lab/lab_results_view.h"
 
+#include "modules/lab/run_store.h"
 #include "ui/charts/chart_view.h"
 #include "ui/lab/lab_text.h"
+#include "ui/lab/training_lab_run.h"
 #include "util/duration_format.h"
 
 #include <QChartView>
@@ -357,7 +359,7 @@ QTableWidgetItem* LabResultsView::lossItem(const poslab::scheme_result& row, std
     if (e.refused) {
         QTableWidgetItem* cell = cellItem(tr("refused"));
         cell->setForeground(palette().color(QPalette::Disabled, QPalette::Text));
-        cell->setToolTip(QString::fromStdString(e.note));
+        cell->setToolTip(lab::refusalReason(e).in(LabRun::windowLanguage()));
         return cell;
     }
     const QLocale loc;

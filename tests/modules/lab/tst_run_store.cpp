@@ -20,6 +20,7 @@
 //     (/proc/self: not even root can create files there) gives an error
 //     naming the path and leaves no file behind;
 //   * with no directory given, runs go to <XDG_DATA_HOME>/PosLab/lab.
+#include "modules/error_messages.h"
 #include "modules/lab/run_store.h"
 
 #include "lm/experiment.h"
@@ -129,7 +130,9 @@ length_experiment_result handMadeResult()
     withAnswers.answer_accuracy = 3.0 / 7.0;
     refused.length = 64;
     refused.refused = true;
-    refused.note = "the learned table has 32 rows; 64 is beyond it";
+    refused.note_id = "eval.beyond_learned_table";
+    refused.note_args = {"32"};
+    refused.note = english_error_text(refused.note_id, refused.note_args);
     learned.evals = {a, refused};
     learned.peak_memory_bytes = 5'000'000'000ULL;
     learned.wall_seconds = 0.3;
@@ -172,6 +175,8 @@ void compareEval(const length_eval& a, const length_eval& b)
     QCOMPARE(b.length, a.length);
     QCOMPARE(b.refused, a.refused);
     QCOMPARE(b.note, a.note);
+    QCOMPARE(b.note_id, a.note_id);
+    QCOMPARE(b.note_args, a.note_args);
     if (a.refused) return;
     QCOMPARE(b.windows, a.windows);
     QCOMPARE(b.tokens, a.tokens);
@@ -325,6 +330,17 @@ private slots:
         compareResults(r, back->result);
         compareProvenance(p, back->provenance);
         QCOMPARE(back->samples, samples);
+        // The refused length's reason in Chinese, from the catalog and the stored argument.
+        const length_eval& refused = back->result.rows[0].evals[1];
+        QVERIFY(refused.refused);
+        QCOMPARE(refusalReason(refused).zh, poslab::modules::chineseErrorText("eval.beyond_learned_table")
+                                                .replace(QStringLiteral("%1"), QStringLiteral("32")));
+        QCOMPARE(refusalReason(refused).en, QString::fromStdString(refused.note));
+        // A run stored before reasons had ids: its English note, in both languages.
+        length_eval old;
+        old.refused = true;
+        old.note = "some reason";
+        QCOMPARE(refusalReason(old).zh, QStringLiteral("some reason"));
         // Only the finished file is left: QSaveFile's temporary is gone.
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QFileInfo(path).fileName()});
     }
