@@ -198,12 +198,12 @@ Hand this file to your teacher. You can keep working and submit again later.</so
     <name>poslab::ui::AssignmentDialog</name>
     <message>
         <location filename="../src/ui/classroom/assignment_dialog.cpp" line="+52"/>
-        <location line="+210"/>
+        <location line="+235"/>
         <source>New Assignment</source>
         <translation>新建作业</translation>
     </message>
     <message>
-        <location line="-204"/>
+        <location line="-219"/>
         <source>e.g. Week 3: RoPE</source>
         <translation>例如：第 3 周：RoPE</translation>
     </message>
@@ -233,23 +233,23 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>截止时间：</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+6"/>
         <source>Chapters</source>
         <translation>章节</translation>
     </message>
     <message>
         <location line="+5"/>
-        <location line="+74"/>
+        <location line="+85"/>
         <source>%1. %2</source>
         <translation>%1. %2</translation>
     </message>
     <message>
-        <location line="-72"/>
+        <location line="-83"/>
         <source>This chapter has no exercises.</source>
         <translation>这一章没有练习。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+11"/>
         <source>Exercises of the checked chapters:</source>
         <translation>所选章节的练习：</translation>
     </message>
@@ -259,7 +259,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>练习</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+11"/>
         <source>Save to</source>
         <translation>保存到</translation>
     </message>
@@ -274,12 +274,12 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>保存到(&amp;S)：</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+18"/>
         <source>Create</source>
         <translation>创建</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+43"/>
         <source>%1 — %2</source>
         <translation>%1 —— %2</translation>
     </message>
@@ -345,7 +345,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::ChartPanel</name>
     <message>
-        <location filename="../src/ui/charts/chart_view.cpp" line="+277"/>
+        <location filename="../src/ui/charts/chart_view.cpp" line="+280"/>
         <source>Chart</source>
         <translation>图表</translation>
     </message>
@@ -457,7 +457,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>无法编码 PNG 图像</translation>
     </message>
     <message>
-        <location filename="../src/ui/charts/chart_parts.cpp" line="+261"/>
+        <location filename="../src/ui/charts/chart_parts.cpp" line="+264"/>
         <source>%1 value(s) ≤ 0 not shown on the log axis</source>
         <translation>%1 个 ≤ 0 的值未在对数坐标轴上显示</translation>
     </message>
@@ -477,7 +477,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>… 另有 %1 行</translation>
     </message>
     <message>
-        <location filename="../src/ui/charts/chart_view.cpp" line="-580"/>
+        <location filename="../src/ui/charts/chart_view.cpp" line="-582"/>
         <source>series</source>
         <translation>序列</translation>
     </message>
@@ -542,7 +542,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>输出“%1”是%2：%3</translation>
     </message>
     <message>
-        <location line="+106"/>
+        <location line="+108"/>
         <source>Undo zoom and pan (Esc, double-click). Drag a rectangle or Ctrl+wheel to zoom, middle-drag or arrow keys to pan.</source>
         <translation>撤销缩放和平移（Esc，双击）。拖出矩形或按住 Ctrl 滚动滚轮可缩放，按住中键拖动或用方向键可平移。</translation>
     </message>
@@ -579,19 +579,42 @@ Hand this file to your teacher. You can keep working and submit again later.</so
     </message>
 </context>
 <context>
-    <name>poslab::ui::ExerciseWidget</name>
+    <name>poslab::ui::ExerciseInput</name>
     <message>
-        <location filename="../src/ui/notebook/exercise_widget.cpp" line="+290"/>
+        <location filename="../src/ui/notebook/exercise_inputs.cpp" line="+70"/>
+        <source>Your answer (a number)</source>
+        <translation>你的答案（一个数）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Your answer</source>
+        <translation>你的答案</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Answer</source>
+        <translation>答案</translation>
+    </message>
+    <message>
+        <location line="+58"/>
         <source>Choose an answer first.</source>
         <translation>请先选择一个答案。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+45"/>
+        <source>Your parameters</source>
+        <translation>你的参数</translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::ExerciseWidget</name>
+    <message>
+        <location filename="../src/ui/notebook/exercise_widget.cpp" line="+238"/>
         <source>Modules cannot run here.</source>
         <translation>此处无法运行模块。</translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location line="+64"/>
         <source>**Hint %1.** </source>
         <translation>**提示 %1：**</translation>
     </message>
@@ -631,7 +654,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>提示</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+24"/>
         <source>Exercise</source>
         <translation>练习</translation>
     </message>
@@ -682,27 +705,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>解答</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Your answer (a number)</source>
-        <translation>你的答案（一个数）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Your answer</source>
-        <translation>你的答案</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Answer</source>
-        <translation>答案</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Your parameters</source>
-        <translation>你的参数</translation>
-    </message>
-    <message>
-        <location line="-339"/>
+        <location line="-269"/>
         <source>Values that meet the condition: %1</source>
         <translation>满足条件的一组参数：%1</translation>
     </message>
@@ -811,7 +814,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::FormulaRenderer</name>
     <message>
-        <location filename="../src/ui/formula/formula_renderer.cpp" line="+240"/>
+        <location filename="../src/ui/formula/formula_renderer.cpp" line="+242"/>
         <source>Empty formula</source>
         <translation>空公式</translation>
     </message>
@@ -819,7 +822,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::HeatmapChart</name>
     <message>
-        <location filename="../src/ui/charts/heatmap_chart.cpp" line="+231"/>
+        <location filename="../src/ui/charts/heatmap_chart.cpp" line="+232"/>
         <source>column</source>
         <translation>列</translation>
     </message>
@@ -1902,7 +1905,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::MarkdownDocument</name>
     <message>
-        <location filename="../src/ui/document/markdown_document.cpp" line="+568"/>
+        <location filename="../src/ui/document/markdown_document.cpp" line="+570"/>
         <source>link not allowed: %1</source>
         <translation>不允许的链接：%1</translation>
     </message>

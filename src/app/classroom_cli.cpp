@@ -31,13 +31,6 @@ using namespace poslab::lessons;
 
 namespace {
 
-// Words of this command line in the chosen language.
-struct Words {
-    QString lang;
-    bool zh() const { return lang == QLatin1String("zh"); }
-    QString t(const char* en, const char* chinese) const { return QString::fromUtf8(zh() ? chinese : en); }
-};
-
 void out(const QString& s)
 {
     writeStdout((s.endsWith(u'\n') || s.isEmpty() ? s : s + u'\n').toStdString());
@@ -105,7 +98,7 @@ int assignmentCreate(const QStringList& rest)
     a.repeated(QStringLiteral("--exercises"));  // --exercises a,b --exercises c: all three
     a.option(QStringLiteral("-o")).alias(QStringLiteral("--output"));
     if (const int stop = startCommand(a, rest, assignmentUsageText); stop >= 0) return stop;
-    const Words w{a.lang()};
+    const QString lang = a.lang();
     if (!a.positional().isEmpty()) return a.usageError(unexpectedArgument(a.positional().first()));
     AssignmentCreateOptions o;
     o.courseDir = a.value("--course");
@@ -138,7 +131,8 @@ int assignmentCreate(const QStringList& rest)
     if (!p.ok()) return a.fail(describeProblem(p, a.lang()), kExitFailure);
     QStringList chapters;
     for (int c : assignment.chapters) chapters << QString::number(c);
-    out(w.t("wrote %1: \"%2\", %3 exercises from chapter(s) %4", "已写入 %1：《%2》，共 %3 道练习，来自第 %4 章")
+    out(T2("wrote %1: \"%2\", %3 exercises from chapter(s) %4", "已写入 %1：《%2》，共 %3 道练习，来自第 %4 章")
+            .in(lang)
             .arg(safeDisplayText(QFileInfo(output).absoluteFilePath()), safeDisplayText(assignment.title))
             .arg(assignment.exercises.size())
             .arg(chapters.join(QStringLiteral(", "))));
@@ -149,46 +143,32 @@ int assignmentCreate(const QStringList& rest)
 
 QString exerciseSummary(const AssignmentExercise& e, const QString& lang, bool withHowTo)
 {
-    const Words w{lang};
     const ExerciseBlock* ex = e.inLanguage(lang);
     if (!ex) return {};
-    QString kind = exerciseKindName(ex->kind);
-    if (w.zh()) {
-        static const QHash<QString, QString> zhKinds{{QStringLiteral("number"), QStringLiteral("数值")},
-                                                     {QStringLiteral("choice"), QStringLiteral("单选")},
-                                                     {QStringLiteral("multiple"), QStringLiteral("多选")},
-                                                     {QStringLiteral("text"), QStringLiteral("文字")},
-                                                     {QStringLiteral("run"), QStringLiteral("运行")}};
-        kind = zhKinds.value(kind, kind);
-    }
-    QString s = w.t("[%1] chapter %2, %3 exercise\n", "[%1] 第 %2 章，%3题\n").arg(e.id).arg(e.chapterNumber).arg(kind);
+    const ExerciseKindSpec& kind = exerciseKindSpec(ex->kind);
+    QString s = T2("[%1] chapter %2, %3 exercise\n", "[%1] 第 %2 章，%3题\n")
+                    .in(lang)
+                    .arg(e.id)
+                    .arg(e.chapterNumber)
+                    .arg(kind.title.in(lang));
     s += QStringLiteral("    ") + ex->question.simplified() + u'\n';
     for (int i = 0; i < ex->options.size(); ++i)
         s += QStringLiteral("    %1. %2\n").arg(QChar(u'A' + std::min(i, 25)), ex->options[i].text.simplified());
-    if (ex->kind == ExerciseKind::Run) {
-        s += w.t("    module %1 with %2; condition: %3\n", "    模块 %1，起始参数 %2；条件：%3\n")
+    if (kind.runsModule) {
+        s += T2("    module %1 with %2; condition: %3\n", "    模块 %1，起始参数 %2；条件：%3\n")
+                 .in(lang)
                  .arg(ex->run.moduleId, ex->run.params.join(u' '), ex->run.condition);
         for (const VarySpec& v : ex->run.vary) {
             QString range;
             if (v.hasRange)
                 range = QStringLiteral(" %1..%2").arg(QString::number(v.min, 'g', 12), QString::number(v.max, 'g', 12));
             if (!v.choices.isEmpty()) range = u' ' + v.choices.join(u'|');
-            s += w.t("    you may set %1%2\n", "    可以设置 %1%2\n").arg(v.name, range);
+            s += T2("    you may set %1%2\n", "    可以设置 %1%2\n").in(lang).arg(v.name, range);
         }
     }
     if (!withHowTo) return s;
-    QString example;
-    switch (ex->kind) {
-        case ExerciseKind::Number: example = e.id + QStringLiteral("=42"); break;
-        case ExerciseKind::Text: example = e.id + w.t("=\"your words\"", "=\"你的答案\""); break;
-        case ExerciseKind::Choice: example = e.id + QStringLiteral("=B"); break;
-        case ExerciseKind::Multiple: example = e.id + QStringLiteral("=A,C"); break;
-        case ExerciseKind::Run:
-            example = e.id + u'=' + (ex->run.vary.isEmpty() ? QStringLiteral("name") : ex->run.vary.first().name) +
-                      QStringLiteral("=VALUE");
-            break;
-    }
-    s += w.t("    answer: %1\n", "    作答：%1\n").arg(example);
+    const QString example = e.id + u'=' + kind.typedExample(*ex).in(lang);
+    s += T2("    answer: %1\n", "    作答：%1\n").in(lang).arg(example);
     return s;
 }
 
@@ -197,7 +177,7 @@ int assignmentShow(const QStringList& rest)
     CommandOptions a(QStringLiteral("assignment show"));
     a.option(QStringLiteral("--format")).choices({QStringLiteral("text"), QStringLiteral("json")});
     if (const int stop = startCommand(a, rest, assignmentUsageText); stop >= 0) return stop;
-    const Words w{a.lang()};
+    const QString lang = a.lang();
     const QString format = a.value(QStringLiteral("--format"), QStringLiteral("text"));
     if (a.positional().size() != 1) return a.usageError(T2("give one assignment file", "请给出一个作业文件"));
     const QString path = a.positional().first();
@@ -236,15 +216,18 @@ int assignmentShow(const QStringList& rest)
         return p.ok() ? kExitOk : kExitFailure;
     }
     if (!p.ok()) return a.fail(describeProblem(p, a.lang()), kExitFailure);
-    QString s = w.t("%1: a valid assignment (checksum %2)\n", "%1：有效的作业文件（校验和 %2）\n")
+    QString s = T2("%1: a valid assignment (checksum %2)\n", "%1：有效的作业文件（校验和 %2）\n")
+                    .in(lang)
                     .arg(safeDisplayText(path), as.checksum);
-    s += w.t("  title: %1\n", "  标题：%1\n").arg(safeDisplayText(as.title));
-    s += w.t("  id: %1\n", "  编号：%1\n").arg(as.id);
+    s += T2("  title: %1\n", "  标题：%1\n").in(lang).arg(safeDisplayText(as.title));
+    s += T2("  id: %1\n", "  编号：%1\n").in(lang).arg(as.id);
     if (as.due.isValid())
-        s += w.t("  due: %1\n", "  截止：%1\n").arg(as.due.toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")));
-    s += w.t("  created: %1 with %2\n", "  创建：%1，%2\n")
+        s += T2("  due: %1\n", "  截止：%1\n").in(lang).arg(as.due.toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")));
+    s += T2("  created: %1 with %2\n", "  创建：%1，%2\n")
+             .in(lang)
              .arg(as.created.toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")), safeDisplayText(as.createdWith));
-    s += w.t("  %1 exercises, %2 points\n\n", "  共 %1 道练习，%2 分\n\n")
+    s += T2("  %1 exercises, %2 points\n\n", "  共 %1 道练习，%2 分\n\n")
+             .in(lang)
              .arg(as.exercises.size())
              .arg(as.totalPoints());
     for (const AssignmentExercise& e : as.exercises) s += exerciseSummary(e, a.lang(), false);
@@ -260,7 +243,6 @@ bool loadDraft(const Assignment& assignment, const QString& student, const Comma
                int* status)
 {
     const QString lang = a.lang();
-    const Words w{lang};
     const QString path = draftAnswersPath(assignment);
     FileProblem p = readAnswerFile(path, draft);
     if (p.ok()) p = matchAnswersToAssignment(*draft, assignment);
@@ -276,8 +258,9 @@ bool loadDraft(const Assignment& assignment, const QString& student, const Comma
         const QString aside = path + QStringLiteral(".damaged-") +
                               QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"));
         QFile::rename(path, aside);
-        err(w.t("poslab %1: warning: %2; it was moved to %3 and a new draft started",
-                "poslab %1：警告：%2；已把它移到 %3，重新开始一份草稿")
+        err(T2("poslab %1: warning: %2; it was moved to %3 and a new draft started",
+               "poslab %1：警告：%2；已把它移到 %3，重新开始一份草稿")
+                .in(lang)
                 .arg(a.command(), describeProblem(p, lang), safeDisplayText(aside)));
         *draft = newAnswerFile(assignment, student);
         return true;
@@ -300,42 +283,12 @@ Text2 readAnswerValue(const ExerciseBlock& ex, const QString& value, StudentAnsw
     answer->selected.clear();
     answer->runParams.clear();
     if (value.trimmed().isEmpty()) return {};  // clears the answer
-    switch (ex.kind) {
-        case ExerciseKind::Number:
-        case ExerciseKind::Text: answer->text = value; return {};
-        case ExerciseKind::Choice:
-        case ExerciseKind::Multiple: {
-            const QStringList letters = value.split(u',', Qt::SkipEmptyParts);
-            for (const QString& raw : letters) {
-                const QString l = raw.trimmed().toUpper();
-                const int index = l.size() == 1 ? l[0].unicode() - u'A' : -1;
-                if (index < 0 || index >= ex.options.size())
-                    return T2("%1: '%2' is not an option; the options are A to %3", "%1：“%2”不是选项；选项是 A 到 %3")
-                        .arg(ex.id, safeDisplayText(raw.left(20)),
-                             QString(QChar(char16_t(u'A' + ex.options.size() - 1))));
-                if (!answer->selected.contains(index)) answer->selected << index;
-            }
-            if (ex.kind == ExerciseKind::Choice && answer->selected.size() > 1)
-                return T2("%1: choose one option", "%1：只能选一个选项").arg(ex.id);
-            std::sort(answer->selected.begin(), answer->selected.end());
-            return {};
-        }
-        case ExerciseKind::Run:
-            for (const QString& part : value.split(u';', Qt::SkipEmptyParts)) {
-                const QString name = part.section(u'=', 0, 0).trimmed();
-                const bool allowed = std::any_of(ex.run.vary.begin(), ex.run.vary.end(),
-                                                 [&](const VarySpec& v) { return v.name == name; });
-                if (!part.contains(u'=') || !allowed) {
-                    QStringList names;
-                    for (const VarySpec& v : ex.run.vary) names << v.name;
-                    return T2("%1: '%2' is not name=value for a parameter you may set (%3)",
-                              "%1：“%2”不是可设置参数（%3）的 名称=值")
-                        .arg(ex.id, safeDisplayText(part.left(60)), names.join(QStringLiteral(", ")));
-                }
-                answer->runParams << name + u'=' + part.section(u'=', 1).trimmed();
-            }
-            return {};
-    }
+    GivenAnswer given;
+    const Text2 problem = exerciseKindSpec(ex.kind).readTyped(ex, value, &given);
+    if (!problem.en.isEmpty()) return problem;
+    answer->text = given.text;
+    answer->selected = given.selected;
+    answer->runParams = given.runParams;
     return {};
 }
 
@@ -377,7 +330,7 @@ int assignmentAnswer(const QStringList& rest)
     CommandOptions a(QStringLiteral("assignment answer"));
     a.option(QStringLiteral("--student"));
     if (const int stop = startCommand(a, rest, assignmentUsageText); stop >= 0) return stop;
-    const Words w{a.lang()};
+    const QString lang = a.lang();
     Assignment assignment;
     int status = kExitOk;
     if (!prepareStudentCommand(a, &assignment, &status)) return status;
@@ -413,8 +366,9 @@ int assignmentAnswer(const QStringList& rest)
     }
     const FileProblem p = writeAnswerFile(draftAnswersPath(assignment), &draft);
     if (!p.ok()) return a.fail(describeProblem(p, a.lang()), kExitFailure);
-    out(w.t("saved to %1 (%2 of %3 exercises answered); `poslab assignment submit` hands them in",
-            "已保存到 %1（已答 %2 / %3 题）；用 `poslab assignment submit` 提交")
+    out(T2("saved to %1 (%2 of %3 exercises answered); `poslab assignment submit` hands them in",
+           "已保存到 %1（已答 %2 / %3 题）；用 `poslab assignment submit` 提交")
+            .in(lang)
             .arg(safeDisplayText(draftAnswersPath(assignment)))
             .arg(answeredCount(assignment, draft))
             .arg(assignment.exercises.size()));
@@ -426,7 +380,7 @@ int assignmentSubmit(const QStringList& rest)
     CommandOptions a(QStringLiteral("assignment submit"));
     a.option(QStringLiteral("--student")).option(QStringLiteral("-o")).alias(QStringLiteral("--output"));
     if (const int stop = startCommand(a, rest, assignmentUsageText); stop >= 0) return stop;
-    const Words w{a.lang()};
+    const QString lang = a.lang();
     Assignment assignment;
     int status = kExitOk;
     if (!prepareStudentCommand(a, &assignment, &status)) return status;
@@ -440,12 +394,14 @@ int assignmentSubmit(const QStringList& rest)
     if (!p.ok()) return a.fail(describeProblem(p, a.lang()), kExitFailure);
     const int answered = answeredCount(assignment, answers);
     if (answered < assignment.exercises.size())
-        err(w.t("poslab %1: note: %2 of %3 exercises are unanswered", "poslab %1：提示：%3 道题中有 %2 道没有作答")
+        err(T2("poslab %1: note: %2 of %3 exercises are unanswered", "poslab %1：提示：%3 道题中有 %2 道没有作答")
+                .in(lang)
                 .arg(a.command())
                 .arg(assignment.exercises.size() - answered)
                 .arg(assignment.exercises.size()));
-    out(w.t("wrote %1: the answers of %2 to \"%3\" (%4 of %5 answered); hand this file to your teacher",
-            "已写入 %1：%2 对《%3》的答卷（已答 %4 / %5 题）；把这个文件交给老师")
+    out(T2("wrote %1: the answers of %2 to \"%3\" (%4 of %5 answered); hand this file to your teacher",
+           "已写入 %1：%2 对《%3》的答卷（已答 %4 / %5 题）；把这个文件交给老师")
+            .in(lang)
             .arg(safeDisplayText(QFileInfo(output).absoluteFilePath()), safeDisplayText(answers.studentName),
                  safeDisplayText(assignment.title))
             .arg(answered)
@@ -457,22 +413,24 @@ int assignmentOpenAsText(const QStringList& rest)
 {
     CommandOptions a = openOptions();
     if (const int stop = startCommand(a, rest, assignmentUsageText); stop >= 0) return stop;
-    const Words w{a.lang()};
+    const QString lang = a.lang();
     if (a.positional().size() != 1) return a.usageError(T2("give one assignment file", "请给出一个作业文件"));
     Assignment assignment;
     const FileProblem p = readAssignment(a.positional().first(), &assignment);
     if (!p.ok()) return a.fail(describeProblem(p, a.lang()), kExitFailure);
-    const QString student = a.value("--student").trimmed().isEmpty() ? w.t("NAME", "姓名")
+    const QString student = a.value("--student").trimmed().isEmpty() ? T2("NAME", "姓名").in(lang)
                                                                      : safeDisplayText(a.value("--student").trimmed());
-    QString s = w.t("No display, so here are the exercises of \"%1\" as text.\n\n",
-                    "没有显示器，下面以文字列出《%1》的练习。\n\n")
+    QString s = T2("No display, so here are the exercises of \"%1\" as text.\n\n",
+                   "没有显示器，下面以文字列出《%1》的练习。\n\n")
+                    .in(lang)
                     .arg(safeDisplayText(assignment.title));
     for (const AssignmentExercise& e : assignment.exercises) s += exerciseSummary(e, a.lang(), true) + u'\n';
-    s += w.t("Answer (as often as you like; each answer is saved at once):\n",
-             "作答（可以多次作答，每次都会立即保存）：\n");
+    s += T2("Answer (as often as you like; each answer is saved at once):\n",
+            "作答（可以多次作答，每次都会立即保存）：\n")
+             .in(lang);
     s += QStringLiteral("  poslab assignment answer %1 --student \"%2\" ID=VALUE ...\n")
              .arg(safeDisplayText(a.positional().first()), student);
-    s += w.t("Hand in:\n", "提交：\n");
+    s += T2("Hand in:\n", "提交：\n").in(lang);
     s += QStringLiteral("  poslab assignment submit %1 --student \"%2\"\n")
              .arg(safeDisplayText(a.positional().first()), student);
     out(s);
@@ -482,10 +440,11 @@ int assignmentOpenAsText(const QStringList& rest)
 // ---- grade ------------------------------------------------------------------
 
 // A PDF per student in `dir`, named after the student.
-bool writeStudentReports(const ClassGrades& grades, const QString& dir, const Words& w)
+bool writeStudentReports(const ClassGrades& grades, const QString& dir, const QString& lang)
 {
     if (!QDir().mkpath(dir)) {
-        err(w.t("poslab grade: cannot create the folder %1", "poslab grade：无法创建文件夹 %1")
+        err(T2("poslab grade: cannot create the folder %1", "poslab grade：无法创建文件夹 %1")
+                .in(lang)
                 .arg(safeDisplayText(dir)));
         return false;
     }
@@ -535,7 +494,7 @@ int commandGrade(const QStringList& args)
 {
     CommandOptions a = gradeOptions();
     if (const int stop = startCommand(a, args, gradeUsageText); stop >= 0) return stop;
-    const Words w{a.lang()};
+    const QString lang = a.lang();
     const QString format = a.value(QStringLiteral("--format"), QStringLiteral("text"));
     GradeOptions options;
     options.lang = a.lang();
@@ -557,7 +516,7 @@ int commandGrade(const QStringList& args)
 
     const ClassGrades grades = gradeFiles(assignment, a.positional().mid(1), options);
     for (const FileIssue& issue : grades.issues)
-        err(QStringLiteral("poslab grade: ") + w.t("warning: ", "警告：") + describeIssue(issue, a.lang()));
+        err(QStringLiteral("poslab grade: ") + T2("warning: ", "警告：").in(lang) + describeIssue(issue, a.lang()));
     if (format == u"json")
         outBytes(gradesToJson(grades));
     else if (format == u"csv")
@@ -572,7 +531,7 @@ int commandGrade(const QStringList& args)
         err(QStringLiteral("poslab grade: ") + r.message);
         if (!r.ok) status = kExitFailure;
     }
-    if (a.has("--student-reports") && !writeStudentReports(grades, a.value("--student-reports"), w))
+    if (a.has("--student-reports") && !writeStudentReports(grades, a.value("--student-reports"), lang))
         status = kExitFailure;
     // A check that ignored its cancel flag still runs on a detached thread:
     // leave now, without running static destructors under it.

@@ -13,6 +13,7 @@
 #include "core/common.h"
 #include "lessons/course_check.h"
 #include "lessons/course_loader.h"
+#include "lessons/exercise_kinds.h"
 #include "modules/error_messages.h"
 #include "modules/lab/run_store.h"
 #include "modules/output_format.h"
@@ -183,7 +184,7 @@ bool chaptersReadTrainingRun(const QString& courseDir, const QString& lang, cons
             for (const poslab::lessons::Block& b : s.blocks) {
                 if (b.kind == poslab::lessons::Block::Kind::Run && b.run.moduleId.startsWith(u"lab.")) return true;
                 if (b.kind == poslab::lessons::Block::Kind::Exercise &&
-                    b.exercise.kind == poslab::lessons::ExerciseKind::Run &&
+                    poslab::lessons::exerciseKindSpec(b.exercise.kind).runsModule &&
                     b.exercise.run.moduleId.startsWith(u"lab."))
                     return true;
             }

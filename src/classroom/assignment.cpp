@@ -472,22 +472,6 @@ QString describeProblem(const FileProblem& p, const QString& lang)
     return s;
 }
 
-QString safeDisplayText(const QString& text)
-{
-    QString out;
-    out.reserve(text.size());
-    for (QChar c : text) {
-        const QChar::Category cat = c.category();
-        if (cat == QChar::Other_Format) continue;  // bidi controls, zero-width characters, BOM
-        if (cat == QChar::Other_Control || cat == QChar::Separator_Line || cat == QChar::Separator_Paragraph) {
-            out += QChar(0xFFFD);
-            continue;
-        }
-        out += c;
-    }
-    return out;
-}
-
 bool parseExerciseSource(const QString& source, const Registry& registry, ExerciseBlock* out, QString* error)
 {
     QStringList lines = source.split(u'\n');

@@ -20,6 +20,7 @@
 #pragma once
 
 #include "lessons/course.h"
+#include "lessons/exercise_kinds.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -70,12 +71,7 @@ struct FileProblem {
 QString describeProblem(const FileProblem& problem, const QString& lang);
 QString problemKindName(FileProblem::Kind kind);  // "missing", "truncated", "tampered", ... (JSON/CSV output)
 
-// Text a student typed (a name, an answer) or a file name, made safe to show
-// in a terminal, a table or a PDF: bidi overrides and isolates, zero-width
-// and other invisible format characters are removed; control characters
-// (newlines, tabs, escape sequences) and line/paragraph separators become
-// U+FFFD, so nothing can reorder, hide or recolour the text around it.
-QString safeDisplayText(const QString& text);
+// safeDisplayText(), text a student typed made safe to show: lessons/exercise_kinds.h.
 
 // Parses the fenced source of one exercise block (as stored in an assignment)
 // with the lessons' own block parser. Returns false with *error set when it is

@@ -30,6 +30,7 @@ using poslab::modules::Output;
 using poslab::modules::ParamError;
 using poslab::modules::Params;
 using poslab::modules::Registry;
+using poslab::util::T2;
 using Status = GradedAnswer::Status;
 
 namespace {
@@ -41,13 +42,6 @@ std::atomic<int> g_abandonedChecks{0};
 constexpr int kCancelGraceMs = 300;
 // Longest answer text shown in reports (the file keeps all of it).
 constexpr int kMaxShownChars = 200;
-
-// Words of the reports in the chosen language.
-struct Words {
-    bool zh = false;
-    explicit Words(const QString& lang) : zh(lang == QLatin1String("zh")) {}
-    QString t(const char* en, const char* chinese) const { return QString::fromUtf8(zh ? chinese : en); }
-};
 
 QString shown(const QString& typed)
 {
@@ -61,80 +55,10 @@ QString number(double v)
     return QString::number(v, 'g', 12);
 }
 
-// "A", "B", ... as the window labels options (then "27", "28", ... past Z).
-QString optionLetter(int index)
+// What the student gave, in the form the exercise kinds read.
+GivenAnswer givenOf(const StudentAnswer& a)
 {
-    return index >= 0 && index < 26 ? QString(QChar(u'A' + index)) : QString::number(index + 1);
-}
-
-QString optionLetters(const QList<int>& indices)
-{
-    QStringList parts;
-    for (int i : indices) parts << optionLetter(i);
-    return parts.join(QStringLiteral(", "));
-}
-
-QList<int> correctOptions(const ExerciseBlock& ex)
-{
-    QList<int> out;
-    for (int i = 0; i < ex.options.size(); ++i)
-        if (ex.options[i].correct) out << i;
-    return out;
-}
-
-bool isUnanswered(const ExerciseBlock& ex, const StudentAnswer* a)
-{
-    if (!a) return true;
-    switch (ex.kind) {
-        case ExerciseKind::Number:
-        case ExerciseKind::Text: return a->text.trimmed().isEmpty();
-        case ExerciseKind::Choice:
-        case ExerciseKind::Multiple: return a->selected.isEmpty();
-        case ExerciseKind::Run: return a->runParams.isEmpty();
-    }
-    return true;
-}
-
-QString givenText(const ExerciseBlock& ex, const StudentAnswer* a)
-{
-    if (!a) return {};
-    switch (ex.kind) {
-        case ExerciseKind::Number:
-        case ExerciseKind::Text: return shown(a->text);
-        case ExerciseKind::Choice:
-        case ExerciseKind::Multiple: {
-            QList<int> sorted = a->selected;
-            std::sort(sorted.begin(), sorted.end());
-            return optionLetters(sorted);
-        }
-        case ExerciseKind::Run: return shown(a->runParams.join(QStringLiteral(", ")));
-    }
-    return {};
-}
-
-QString expectedText(const ExerciseBlock& ex, const Words& w)
-{
-    switch (ex.kind) {
-        case ExerciseKind::Number: {
-            const QString answer = ex.answerText.isEmpty() ? number(ex.answer) : ex.answerText;
-            // No tolerance written: the lessons' default is a rounding slack, not worth showing.
-            if (ex.tolerance.value <= 0 || (ex.tolerance.relative && ex.tolerance.value <= 1e-6)) return answer;
-            return ex.tolerance.relative ? QStringLiteral("%1 ± %2%").arg(answer, number(ex.tolerance.value * 100))
-                                         : QStringLiteral("%1 ± %2").arg(answer, number(ex.tolerance.value));
-        }
-        case ExerciseKind::Choice:
-        case ExerciseKind::Multiple: return optionLetters(correctOptions(ex));
-        case ExerciseKind::Text: {
-            for (const AcceptRule& r : ex.accept)
-                if (!r.isRegex) return r.pattern;
-            return ex.accept.isEmpty() ? QString() : QStringLiteral("/%1/").arg(ex.accept.first().pattern);
-        }
-        case ExerciseKind::Run:
-            if (ex.run.answerParams.isEmpty()) return ex.run.condition;
-            return ex.run.condition + w.t(" (for example ", "（例如 ") +
-                   ex.run.answerParams.join(QStringLiteral(", ")) + w.t(")", "）");
-    }
-    return {};
+    return {a.text, a.selected, a.runParams};
 }
 
 // ---- checks under a time limit ------------------------------------------------
@@ -196,7 +120,7 @@ bool runWithTimeLimit(CheckWork work, int limitMs, CheckOutcome* outcome)
 
 // The parameters a student set, checked against what the exercise lets them
 // change. Returns the feedback when they cannot be used.
-QString checkRunParams(const ExerciseBlock& ex, const QStringList& given, const Words& w)
+QString checkRunParams(const ExerciseBlock& ex, const QStringList& given, const QString& lang)
 {
     for (const QString& assignment : given) {
         const QString name = assignment.section(u'=', 0, 0).trimmed();
@@ -204,124 +128,137 @@ QString checkRunParams(const ExerciseBlock& ex, const QStringList& given, const 
         const auto vary =
             std::find_if(ex.run.vary.begin(), ex.run.vary.end(), [&](const VarySpec& v) { return v.name == name; });
         if (vary == ex.run.vary.end())
-            return w.t("'%1' is not one of the parameters this exercise lets you change", "这道题不允许改动参数“%1”")
+            return T2("'%1' is not one of the parameters this exercise lets you change", "这道题不允许改动参数“%1”")
+                .in(lang)
                 .arg(shown(name));
         if (vary->hasRange) {
             double v = 0;
             bool ok = false;
             v = QLocale::c().toDouble(value, &ok);
             if (!ok || v < vary->min || v > vary->max)
-                return w.t("%1=%2 is outside the allowed range %3..%4", "%1=%2 超出了允许的范围 %3..%4")
+                return T2("%1=%2 is outside the allowed range %3..%4", "%1=%2 超出了允许的范围 %3..%4")
+                    .in(lang)
                     .arg(name, shown(value), number(vary->min), number(vary->max));
         }
         if (!vary->choices.isEmpty() && !vary->choices.contains(value))
-            return w.t("%1=%2 is not one of the offered values (%3)", "%1=%2 不在可选的值（%3）之中")
+            return T2("%1=%2 is not one of the offered values (%3)", "%1=%2 不在可选的值（%3）之中")
+                .in(lang)
                 .arg(name, shown(value), vary->choices.join(QStringLiteral(", ")));
     }
     return {};
 }
 
-QString checkerProblemText(const ExerciseBlock& ex, const StudentAnswer& a, const QString& problem, const Words& w)
+// The check of a run exercise: the module run with the student's settings,
+// then the condition on its outputs. Returns an empty work and sets *refused
+// when the settings cannot be used.
+CheckWork runCheckWork(const ExerciseBlock& ex, const StudentAnswer& answer, const GradeOptions& options,
+                       QString* refused)
 {
-    switch (ex.kind) {
-        case ExerciseKind::Number: return w.t("'%1' is not a number", "“%1”不是一个数").arg(shown(a.text));
-        case ExerciseKind::Choice:
-        case ExerciseKind::Multiple: return w.t("an option that does not exist was chosen", "选了一个不存在的选项");
-        case ExerciseKind::Run: return w.t("the condition could not be evaluated: %1", "无法判断条件：%1").arg(problem);
-        case ExerciseKind::Text: break;
+    const QString& lang = options.lang;
+    const Registry& registry = options.registry ? *options.registry : Registry::builtin();
+    const ModuleSpec* spec = registry.find(ex.run.moduleId);
+    *refused = spec ? checkRunParams(ex, answer.runParams, lang)
+                    : T2("the module %1 does not exist in this PosLab", "这个版本的 PosLab 没有模块 %1")
+                          .in(lang)
+                          .arg(ex.run.moduleId);
+    if (!refused->isEmpty()) return {};
+    Params params;
+    try {
+        params = poslab::modules::parseParams(*spec, overrideAssignments(ex.run.params, answer.runParams));
+    } catch (const ParamError& e) {
+        *refused = T2("the parameters were refused: %1", "参数不被接受：%1").in(lang).arg(shown(e.message(lang)));
+        return {};
     }
-    return problem;
+    // The worker owns copies of the module and the exercise, so a check
+    // abandoned after its time limit never reads freed memory.
+    return [module = *spec, params, ex, lang](const std::atomic<bool>& cancel) {
+        CheckOutcome o;
+        poslab::modules::RunContext context;
+        context.cancelFlag = &cancel;
+        Answer given;
+        try {
+            given.outputs = poslab::modules::runModule(module, params, context);
+        } catch (const ParamError& e) {
+            o.runError = e.message(lang);
+            return o;
+        } catch (const std::exception& e) {
+            o.runError = QString::fromUtf8(e.what());
+            return o;
+        }
+        o.result = checkAnswer(ex, given);
+        return o;
+    };
+}
+
+// The check of an answer the checker reads as given (typed text, chosen options).
+CheckWork givenCheckWork(const ExerciseBlock& ex, const StudentAnswer& answer)
+{
+    Answer given;
+    given.text = answer.text;
+    given.selected = answer.selected;
+    return [ex, given](const std::atomic<bool>&) {
+        CheckOutcome o;
+        o.result = checkAnswer(ex, given);
+        return o;
+    };
+}
+
+// The verdict, points and feedback from a finished check.
+void judge(const CheckOutcome& outcome, const ExerciseKindSpec& kind, const AssignmentExercise& item,
+           const QString& lang, GradedAnswer* g)
+{
+    if (!outcome.runError.isEmpty()) {
+        g->status = Status::NotJudged;
+        g->feedback = T2("the module did not run: %1", "模块没有运行成功：%1").in(lang).arg(shown(outcome.runError));
+    } else if (!outcome.result.problem.isEmpty()) {
+        g->status = Status::NotJudged;
+        g->feedback = kind.unjudgedText(g->given, outcome.result.problem).in(lang);
+    } else {
+        g->status = outcome.result.correct ? Status::Right : Status::Wrong;
+        g->points = outcome.result.correct ? item.points : 0;
+    }
 }
 
 GradedAnswer gradeOne(const AssignmentExercise& item, const StudentAnswer* answer, const GradeOptions& options)
 {
-    const Words w(options.lang);
+    const QString& lang = options.lang;
     GradedAnswer g;
     g.exerciseId = item.id;
     g.maxPoints = item.points;
-    const ExerciseBlock* exercise = item.inLanguage(options.lang);
+    const ExerciseBlock* exercise = item.inLanguage(lang);
     if (!exercise) {
         g.status = Status::NotJudged;
-        g.feedback = w.t("the exercise could not be read", "无法读取这道题");
+        g.feedback = T2("the exercise could not be read", "无法读取这道题").in(lang);
         return g;
     }
     const ExerciseBlock& ex = *exercise;
-    g.expected = expectedText(ex, w);
-    g.given = givenText(ex, answer);
-    if (answer) g.saved = answer->saved;
-    if (isUnanswered(ex, answer)) {
+    const ExerciseKindSpec& kind = exerciseKindSpec(ex.kind);
+    g.expected = kind.expectedText(ex).in(lang);
+    if (answer) {
+        g.given = shown(kind.givenText(givenOf(*answer)));
+        g.saved = answer->saved;
+    }
+    if (!answer || kind.isUnanswered(givenOf(*answer))) {
         g.status = Status::Unanswered;
         return g;
     }
 
-    CheckWork work;
-    if (ex.kind == ExerciseKind::Run) {
-        const Registry& registry = options.registry ? *options.registry : Registry::builtin();
-        const ModuleSpec* spec = registry.find(ex.run.moduleId);
-        QString refused = spec ? checkRunParams(ex, answer->runParams, w)
-                               : w.t("the module %1 does not exist in this PosLab", "这个版本的 PosLab 没有模块 %1")
-                                     .arg(ex.run.moduleId);
-        Params params;
-        if (refused.isEmpty()) {
-            try {
-                params = poslab::modules::parseParams(*spec, overrideAssignments(ex.run.params, answer->runParams));
-            } catch (const ParamError& e) {
-                refused =
-                    w.t("the parameters were refused: %1", "参数不被接受：%1").arg(shown(e.message(options.lang)));
-            }
-        }
-        if (!refused.isEmpty()) {
-            g.status = Status::NotJudged;
-            g.feedback = refused;
-            return g;
-        }
-        // The worker owns copies of the module and the exercise, so a check
-        // abandoned after its time limit never reads freed memory.
-        work = [module = *spec, params, ex, lang = options.lang](const std::atomic<bool>& cancel) {
-            CheckOutcome o;
-            poslab::modules::RunContext context;
-            context.cancelFlag = &cancel;
-            std::vector<Output> outputs;
-            try {
-                outputs = poslab::modules::runModule(module, params, context);
-            } catch (const ParamError& e) {
-                o.runError = e.message(lang);
-                return o;
-            } catch (const std::exception& e) {
-                o.runError = QString::fromUtf8(e.what());
-                return o;
-            }
-            o.result = checkRun(ex, outputs);
-            return o;
-        };
-    } else {
-        Answer given;
-        given.text = answer->text;
-        given.selected = answer->selected;
-        work = [ex, given](const std::atomic<bool>&) {
-            CheckOutcome o;
-            o.result = checkAnswer(ex, given);
-            return o;
-        };
+    QString refused;
+    CheckWork work = kind.runsModule ? runCheckWork(ex, *answer, options, &refused) : givenCheckWork(ex, *answer);
+    if (!refused.isEmpty()) {
+        g.status = Status::NotJudged;
+        g.feedback = refused;
+        return g;
     }
-
     CheckOutcome outcome;
     if (!runWithTimeLimit(std::move(work), options.checkTimeLimitMs, &outcome)) {
         g.status = Status::TimedOut;
-        g.feedback = w.t("the check took longer than %1 s and was stopped", "检查超过了 %1 秒，已被停止")
+        g.feedback = T2("the check took longer than %1 s and was stopped", "检查超过了 %1 秒，已被停止")
+                         .in(lang)
                          .arg(number(options.checkTimeLimitMs / 1000.0));
         return g;
     }
-    if (!outcome.runError.isEmpty()) {
-        g.status = Status::NotJudged;
-        g.feedback = w.t("the module did not run: %1", "模块没有运行成功：%1").arg(shown(outcome.runError));
-    } else if (!outcome.result.problem.isEmpty()) {
-        g.status = Status::NotJudged;
-        g.feedback = checkerProblemText(ex, *answer, outcome.result.problem, w);
-    } else {
-        g.status = outcome.result.correct ? Status::Right : Status::Wrong;
-        g.points = outcome.result.correct ? item.points : 0;
-    }
+    judge(outcome, kind, item, lang, &g);
     return g;
 }
 
@@ -338,20 +275,13 @@ QString plainQuestion(const QString& markdown)
     return s;
 }
 
-// The form under which wrong answers are counted together: a number answer
-// by its value, a text answer as the checker compares it, anything else as given.
+// The form under which wrong answers are counted together (exercise_kinds.h).
 QString wrongAnswerKey(const ExerciseBlock* exercise, const QString& given)
 {
-    if (exercise && exercise->kind == ExerciseKind::Number) {
-        double v = 0;
-        if (parseLearnerNumber(given, &v)) return QStringLiteral("n:") + QString::number(v, 'g', 15);
-    }
-    if (exercise && exercise->kind == ExerciseKind::Text) return QStringLiteral("t:") + normalizeAnswerText(given);
-    return QStringLiteral("s:") + given;
+    return exercise ? exerciseKindSpec(exercise->kind).sameAnswerKey(given) : QStringLiteral("s:") + given;
 }
 
-QList<QuestionSummary> summarize(const Assignment& assignment, const QList<StudentGrade>& students, const Words& w,
-                                 const QString& lang)
+QList<QuestionSummary> summarize(const Assignment& assignment, const QList<StudentGrade>& students, const QString& lang)
 {
     QList<QuestionSummary> out;
     for (int q = 0; q < assignment.exercises.size(); ++q) {
@@ -362,7 +292,7 @@ QList<QuestionSummary> summarize(const Assignment& assignment, const QList<Stude
         s.chapterNumber = item.chapterNumber;
         if (const ExerciseBlock* ex = item.inLanguage(lang)) {
             s.questionText = plainQuestion(ex->question);
-            s.expected = expectedText(*ex, w);
+            s.expected = exerciseKindSpec(ex->kind).expectedText(*ex).in(lang);
         }
         // Wrong answers that mean the same (62832, "62 832" and full-width
         // digits; text differing in case, width or spaces) are counted together
@@ -534,90 +464,95 @@ ClassGrades gradeFiles(const Assignment& assignment, const QStringList& answerFi
     std::sort(grades.issues.begin(), grades.issues.end(), [](const FileIssue& a, const FileIssue& b) {
         return a.file != b.file ? a.file < b.file : a.duplicate < b.duplicate;
     });
-    grades.questions = summarize(assignment, grades.students, Words(options.lang), options.lang);
+    grades.questions = summarize(assignment, grades.students, options.lang);
     return grades;
 }
 
 QString gradeStatusText(GradedAnswer::Status status, const QString& lang)
 {
-    const Words w(lang);
     switch (status) {
-        case Status::Right: return w.t("right", "正确");
-        case Status::Wrong: return w.t("wrong", "错误");
-        case Status::Unanswered: return w.t("unanswered", "未作答");
-        case Status::NotJudged: return w.t("not judged", "无法判定");
-        case Status::TimedOut: return w.t("timed out", "超时");
+        case Status::Right: return T2("right", "正确").in(lang);
+        case Status::Wrong: return T2("wrong", "错误").in(lang);
+        case Status::Unanswered: return T2("unanswered", "未作答").in(lang);
+        case Status::NotJudged: return T2("not judged", "无法判定").in(lang);
+        case Status::TimedOut: return T2("timed out", "超时").in(lang);
     }
     return {};
 }
 
 QString describeIssue(const FileIssue& issue, const QString& lang)
 {
-    const Words w(lang);
     if (!issue.duplicate) return describeProblem(issue.problem, lang);
     if (issue.file == issue.duplicateOf)
-        return w.t("%1: the same file was given twice; it was graded once", "%1：同一个文件给了两次；只批改了一次")
+        return T2("%1: the same file was given twice; it was graded once", "%1：同一个文件给了两次；只批改了一次")
+            .in(lang)
             .arg(shown(issue.file));
-    return w
-        .t("%1: the answers of %2 again; %3 was graded instead (the latest submission)",
-           "%1：又一份 %2 的答卷；批改的是 %3（最后提交的那份）")
+    return T2("%1: the answers of %2 again; %3 was graded instead (the latest submission)",
+              "%1：又一份 %2 的答卷；批改的是 %3（最后提交的那份）")
+        .in(lang)
         .arg(shown(issue.file), issue.studentName, shown(issue.duplicateOf));
 }
 
 QString gradesToText(const ClassGrades& grades)
 {
-    const Words w(grades.lang);
+    const QString lang = grades.lang;
     const Assignment& a = grades.assignment;
     QString s;
-    s += w.t("Assignment: %1\n", "作业：%1\n").arg(shown(a.title));
-    s += w.t("  %1 exercises, %2 points", "  共 %1 题，%2 分").arg(a.exercises.size()).arg(number(a.totalPoints()));
-    if (a.due.isValid()) s += w.t(", due %1", "，截止 %1").arg(dateShown(a.due));
+    s += T2("Assignment: %1\n", "作业：%1\n").in(lang).arg(shown(a.title));
+    s += T2("  %1 exercises, %2 points", "  共 %1 题，%2 分")
+             .in(lang)
+             .arg(a.exercises.size())
+             .arg(number(a.totalPoints()));
+    if (a.due.isValid()) s += T2(", due %1", "，截止 %1").in(lang).arg(dateShown(a.due));
     s += u'\n';
-    s += w.t("  students graded: %1; files not graded (problems, duplicates): %2; mean score %3\n",
-             "  已评分学生 %1 人，未评分的文件（有问题或重复）%2 个；平均分 %3\n")
+    s += T2("  students graded: %1; files not graded (problems, duplicates): %2; mean score %3\n",
+            "  已评分学生 %1 人，未评分的文件（有问题或重复）%2 个；平均分 %3\n")
+             .in(lang)
              .arg(grades.students.size())
              .arg(grades.issues.size())
              .arg(QString::number(grades.meanScore(), 'f', 2));
 
-    s += w.t("\nStudents\n", "\n学生\n");
+    s += T2("\nStudents\n", "\n学生\n").in(lang);
     for (const StudentGrade& st : grades.students) {
         s += QStringLiteral("  %1  %2/%3").arg(st.studentName, number(st.score), number(st.maxScore));
         if (!st.submitted.isValid())
-            s += w.t("  (draft, not submitted)", "  （草稿，未提交）");
+            s += T2("  (draft, not submitted)", "  （草稿，未提交）").in(lang);
         else if (st.late)
-            s += w.t("  (late: %1)", "  （迟交：%1）").arg(dateShown(st.submitted));
+            s += T2("  (late: %1)", "  （迟交：%1）").in(lang).arg(dateShown(st.submitted));
         s += QStringLiteral("  [%1]\n").arg(shown(st.file));
         for (const GradedAnswer& g : st.answers) {
             s += QStringLiteral("    %1: %2").arg(g.exerciseId, gradeStatusText(g.status, grades.lang));
-            if (g.status != Status::Unanswered) s += w.t("; answer: %1", "；答案：%1").arg(g.given);
-            if (g.status != Status::Right) s += w.t("; expected: %1", "；正确答案：%1").arg(g.expected);
-            if (!g.feedback.isEmpty()) s += w.t(" (%1)", "（%1）").arg(g.feedback);
+            if (g.status != Status::Unanswered) s += T2("; answer: %1", "；答案：%1").in(lang).arg(g.given);
+            if (g.status != Status::Right) s += T2("; expected: %1", "；正确答案：%1").in(lang).arg(g.expected);
+            if (!g.feedback.isEmpty()) s += T2(" (%1)", "（%1）").in(lang).arg(g.feedback);
             s += u'\n';
         }
     }
 
-    s += w.t("\nQuestions\n", "\n各题情况\n");
+    s += T2("\nQuestions\n", "\n各题情况\n").in(lang);
     for (const QuestionSummary& q : grades.questions) {
-        s +=
-            w.t("  %1 (chapter %2): %3 right, %4 wrong, %5 unanswered", "  %1（第 %2 章）：正确 %3，错误 %4，未作答 %5")
-                .arg(q.exerciseId)
-                .arg(q.chapterNumber)
-                .arg(q.right)
-                .arg(q.wrong)
-                .arg(q.unanswered);
-        if (q.notJudged) s += w.t(", %1 not judged", "，无法判定 %1").arg(q.notJudged);
-        if (q.timedOut) s += w.t(", %1 timed out", "，超时 %1").arg(q.timedOut);
+        s += T2("  %1 (chapter %2): %3 right, %4 wrong, %5 unanswered", "  %1（第 %2 章）：正确 %3，错误 %4，未作答 %5")
+                 .in(lang)
+                 .arg(q.exerciseId)
+                 .arg(q.chapterNumber)
+                 .arg(q.right)
+                 .arg(q.wrong)
+                 .arg(q.unanswered);
+        if (q.notJudged) s += T2(", %1 not judged", "，无法判定 %1").in(lang).arg(q.notJudged);
+        if (q.timedOut) s += T2(", %1 timed out", "，超时 %1").in(lang).arg(q.timedOut);
         s += u'\n';
-        s += w.t("    expected: %1\n", "    正确答案：%1\n").arg(q.expected);
+        s += T2("    expected: %1\n", "    正确答案：%1\n").in(lang).arg(q.expected);
         if (!q.commonWrong.isEmpty()) {
             QStringList parts;
             for (const auto& [answer, count] : q.commonWrong) parts << QStringLiteral("%1 ×%2").arg(answer).arg(count);
-            s += w.t("    common wrong answers: %1\n", "    常见错误答案：%1\n").arg(parts.join(QStringLiteral("; ")));
+            s += T2("    common wrong answers: %1\n", "    常见错误答案：%1\n")
+                     .in(lang)
+                     .arg(parts.join(QStringLiteral("; ")));
         }
     }
 
     if (!grades.issues.isEmpty()) {
-        s += w.t("\nFiles not graded\n", "\n未评分的文件\n");
+        s += T2("\nFiles not graded\n", "\n未评分的文件\n").in(lang);
         for (const FileIssue& i : grades.issues) {
             s += QStringLiteral("  %1\n").arg(describeIssue(i, grades.lang));
         }

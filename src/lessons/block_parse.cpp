@@ -4,6 +4,7 @@
 
 #include "lessons/did_you_mean.h"
 #include "lessons/exercise_check.h"
+#include "lessons/exercise_kinds.h"
 #include "modules/registry.h"
 
 #include <QLocale>
@@ -487,7 +488,7 @@ void readExerciseEntries(const QList<Entry>& entries, const QStringList& specifi
             ex.solution = e.value;
         } else if (!specific.contains(key)) {
             continue;  // reported by checkKeys
-        } else if (key == QLatin1String("answer") && ex.kind == ExerciseKind::Run) {
+        } else if (key == QLatin1String("answer") && exerciseKindSpec(ex.kind).runsModule) {
             k.haveAnswer = true;
             k.answerLine = e.line;
             ex.run.answerParams = e.value.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
@@ -540,63 +541,29 @@ void readExerciseEntries(const QList<Entry>& entries, const QStringList& specifi
     }
 }
 
-// What each kind needs once every key is read.
-void checkExerciseKind(const QList<Entry>& entries, const QString& kindText, int fenceLine, const ExerciseKeys& k,
-                       const Registry& registry, BlockContext& ctx)
+// What a run exercise needs once every key is read: its module, what the
+// learner may vary, a worked answer that fits, and a condition.
+void checkRunExercise(const QList<Entry>& entries, int fenceLine, const ExerciseKeys& k, const Registry& registry,
+                      BlockContext& ctx)
 {
     ExerciseBlock& ex = ctx.block->exercise;
-    switch (ex.kind) {
-        case ExerciseKind::Number:
-            if (!k.haveAnswer)
-                ctx.diag(fenceLine, T2("number exercise '%1' has no 'answer:'", "数值题“%1”缺少 answer:").arg(ex.id));
-            break;
-        case ExerciseKind::Choice:
-        case ExerciseKind::Multiple: {
-            int correct = 0;
-            for (const ExerciseOption& o : ex.options) correct += o.correct ? 1 : 0;
-            if (ex.options.size() < 2)
-                ctx.diag(fenceLine,
-                         T2("%1 exercise '%2' needs at least two 'option:' lines", "%1 题“%2”至少要有两行 option:")
-                             .arg(kindText, ex.id));
-            if (ex.kind == ExerciseKind::Choice && correct != 1)
-                ctx.diag(fenceLine, T2("choice exercise '%1' needs exactly one correct option ('option*:'), found %2",
-                                       "单选题“%1”必须恰好有一个正确选项（option*:），现在有 %2 个")
-                                        .arg(ex.id)
-                                        .arg(correct));
-            if (ex.kind == ExerciseKind::Multiple && correct < 1)
-                ctx.diag(fenceLine, T2("multiple exercise '%1' needs at least one correct option ('option*:')",
-                                       "多选题“%1”至少要有一个正确选项（option*:）")
-                                        .arg(ex.id));
-            break;
-        }
-        case ExerciseKind::Text:
-            if (ex.accept.isEmpty())
-                ctx.diag(fenceLine,
-                         T2("text exercise '%1' has no 'accept:' rule", "文本题“%1”没有 accept: 规则").arg(ex.id));
-            break;
-        case ExerciseKind::Run: {
-            ex.run.moduleId = k.moduleId;
-            ex.run.params = k.params;
-            if (k.moduleId.isEmpty())
-                ctx.diag(fenceLine, T2("run exercise '%1' has no 'module:'", "运行题“%1”缺少 module:").arg(ex.id));
-            poslab::modules::Params validated;
-            const ModuleSpec* spec =
-                k.moduleId.isEmpty() ? nullptr
-                                     : validateModule(k.moduleId, k.params, k.moduleLine, registry, ctx, &validated);
-            parseVaryEntries(entries, spec, validated, ctx, &ex.run.vary);
-            if (ex.run.vary.isEmpty() && spec)
-                ctx.diag(fenceLine, T2("run exercise '%1' has no 'vary:' (what the learner may set)",
-                                       "运行题“%1”缺少 vary:（学生可以调整的参数）")
-                                        .arg(ex.id));
-            if (k.haveAnswer && spec) checkRunAnswer(ex.run, *spec, k.answerLine, ctx);
-            if (ex.run.condition.trimmed().isEmpty())
-                ctx.diag(fenceLine,
-                         T2("run exercise '%1' has no 'condition:'", "运行题“%1”缺少 condition:").arg(ex.id));
-            else
-                checkConditionSyntax(ex.run.condition, k.conditionLine, ctx);
-            break;
-        }
-    }
+    ex.run.moduleId = k.moduleId;
+    ex.run.params = k.params;
+    if (k.moduleId.isEmpty())
+        ctx.diag(fenceLine, T2("run exercise '%1' has no 'module:'", "运行题“%1”缺少 module:").arg(ex.id));
+    poslab::modules::Params validated;
+    const ModuleSpec* spec =
+        k.moduleId.isEmpty() ? nullptr : validateModule(k.moduleId, k.params, k.moduleLine, registry, ctx, &validated);
+    parseVaryEntries(entries, spec, validated, ctx, &ex.run.vary);
+    if (ex.run.vary.isEmpty() && spec)
+        ctx.diag(fenceLine, T2("run exercise '%1' has no 'vary:' (what the learner may set)",
+                               "运行题“%1”缺少 vary:（学生可以调整的参数）")
+                                .arg(ex.id));
+    if (k.haveAnswer && spec) checkRunAnswer(ex.run, *spec, k.answerLine, ctx);
+    if (ex.run.condition.trimmed().isEmpty())
+        ctx.diag(fenceLine, T2("run exercise '%1' has no 'condition:'", "运行题“%1”缺少 condition:").arg(ex.id));
+    else
+        checkConditionSyntax(ex.run.condition, k.conditionLine, ctx);
 }
 
 void parseExerciseBlock(const QStringList& tokens, const QList<Entry>& entries, int fenceLine, const Registry& registry,
@@ -626,34 +593,23 @@ void parseExerciseBlock(const QStringList& tokens, const QList<Entry>& entries, 
             kindText = e.value.toLower();
             kindLine = e.line;
         }
-    const QStringList kinds = {QStringLiteral("number"), QStringLiteral("choice"), QStringLiteral("multiple"),
-                               QStringLiteral("text"), QStringLiteral("run")};
-    QStringList specific;
-    if (kindText == QLatin1String("number")) {
-        ex.kind = ExerciseKind::Number;
-        specific = {QStringLiteral("answer"), QStringLiteral("tolerance")};
-    } else if (kindText == QLatin1String("choice") || kindText == QLatin1String("multiple")) {
-        ex.kind = kindText == QLatin1String("choice") ? ExerciseKind::Choice : ExerciseKind::Multiple;
-        specific = {QStringLiteral("option"), QStringLiteral("option*")};
-    } else if (kindText == QLatin1String("text")) {
-        ex.kind = ExerciseKind::Text;
-        specific = {QStringLiteral("accept")};
-    } else if (kindText == QLatin1String("run")) {
-        ex.kind = ExerciseKind::Run;
-        specific = {QStringLiteral("module"), QStringLiteral("params"), QStringLiteral("vary"),
-                    QStringLiteral("condition"), QStringLiteral("answer")};
-    } else if (kindText.isEmpty()) {
-        ctx.diag(fenceLine, T2("exercise '%1' has no 'kind:' (number, choice, multiple, text, run)",
-                               "练习题“%1”缺少 kind:（number、choice、multiple、text、run）")
-                                .arg(ex.id));
-        return;
-    } else {
-        ctx.diag(kindLine, withSuggestion(T2("kind: '%1' is not an exercise kind (number, choice, multiple, text, run)",
-                                             "kind：“%1”不是练习题类型（可用 number、choice、multiple、text、run）")
-                                              .arg(kindText),
-                                          kindText, kinds));
+    const QStringList kinds = exerciseKindNames();
+    const Text2 listed{kinds.join(QStringLiteral(", ")), kinds.join(QStringLiteral("、"))};
+    const ExerciseKindSpec* kind = findExerciseKind(kindText);
+    if (kindText.isEmpty()) {
+        ctx.diag(fenceLine,
+                 T2("exercise '%1' has no 'kind:' (%2)", "练习题“%1”缺少 kind:（%2）").arg(same(ex.id), listed));
         return;
     }
+    if (!kind) {
+        ctx.diag(kindLine,
+                 withSuggestion(T2("kind: '%1' is not an exercise kind (%2)", "kind：“%1”不是练习题类型（可用 %2）")
+                                    .arg(same(kindText), listed),
+                                kindText, kinds));
+        return;
+    }
+    ex.kind = kind->kind;
+    const QStringList& specific = kind->keys;
     checkKeys(entries, common + specific,
               {QStringLiteral("hint"), QStringLiteral("option"), QStringLiteral("option*"), QStringLiteral("accept"),
                QStringLiteral("vary")},
@@ -665,7 +621,8 @@ void parseExerciseBlock(const QStringList& tokens, const QList<Entry>& entries, 
     if (!k.haveQuestion)
         ctx.diag(fenceLine,
                  T2("exercise '%1' has no question ('question:')", "练习题“%1”没有题目（question:）").arg(ex.id));
-    checkExerciseKind(entries, kindText, fenceLine, k, registry, ctx);
+    if (kind->runsModule) checkRunExercise(entries, fenceLine, k, registry, ctx);
+    for (const Text2& lacking : kind->incomplete(ex, blk.keyLines)) ctx.diag(fenceLine, lacking);
 }
 
 // `vary: reorder reverse|shuffle|swap_roles`: offer only these values of a choice parameter.

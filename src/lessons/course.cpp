@@ -63,18 +63,6 @@ bool chartKindCanShow(ChartKind kind, const modules::Output& output)
     return false;
 }
 
-QString exerciseKindName(ExerciseKind kind)
-{
-    switch (kind) {
-        case ExerciseKind::Number: return QStringLiteral("number");
-        case ExerciseKind::Choice: return QStringLiteral("choice");
-        case ExerciseKind::Multiple: return QStringLiteral("multiple");
-        case ExerciseKind::Text: return QStringLiteral("text");
-        case ExerciseKind::Run: return QStringLiteral("run");
-    }
-    return QStringLiteral("number");
-}
-
 QStringList overrideAssignments(const QStringList& start, const QStringList& overrides)
 {
     QStringList merged = start;

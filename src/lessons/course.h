@@ -98,7 +98,8 @@ struct RunBlock {
 using KeyLines = QHash<QString, int>;
 
 enum class ExerciseKind { Number, Choice, Multiple, Text, Run };
-QString exerciseKindName(ExerciseKind kind);  // "number", "choice", "multiple", "text", "run"
+// Each kind is described once, in exercise_kinds.h (its name, keys, checker, texts).
+QString exerciseKindName(ExerciseKind kind);  // "number", "choice", ...: exercise_kinds.cpp
 
 // Tolerance of a number answer: absolute ("0.01") or relative ("1%").
 struct Tolerance {

@@ -5,6 +5,7 @@
 
 #include "lessons/course_loader.h"
 #include "lessons/exercise_check.h"
+#include "lessons/exercise_kinds.h"
 #include "modules/lab/run_store.h"
 #include "modules/registry.h"
 
@@ -88,38 +89,6 @@ QString varyText(const VarySpec& v)
     return t;
 }
 
-QString toleranceText(const Tolerance& t)
-{
-    return t.relative ? QStringLiteral("%1%").arg(number(t.value * 100)) : number(t.value);
-}
-
-QString acceptText(const AcceptRule& r)
-{
-    if (r.isRegex) return QStringLiteral("/%1/%2").arg(r.pattern, r.caseInsensitive ? QStringLiteral("i") : QString());
-    return QStringLiteral("'%1'").arg(r.pattern);
-}
-
-// The rules as the checker sees them: literals normalised, so 'Cosine' and
-// 'cosine' are one rule, and in no particular order.
-QStringList acceptSet(const QList<AcceptRule>& rules)
-{
-    QStringList out;
-    for (const AcceptRule& r : rules) {
-        const QString key = r.isRegex ? acceptText(r) : QStringLiteral("'%1'").arg(normalizeAnswerText(r.pattern));
-        if (!out.contains(key)) out << key;
-    }
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
-QString correctPositions(const ExerciseBlock& e)
-{
-    QStringList positions;
-    for (int i = 0; i < e.options.size(); ++i)
-        if (e.options[i].correct) positions << QString::number(i + 1);
-    return positions.join(QStringLiteral(", "));
-}
-
 QString conditionKey(const QString& c)
 {
     return QString(c).remove(QRegularExpression(QStringLiteral("\\s+")));
@@ -186,36 +155,9 @@ struct BlockComparison {
     {
         const ExerciseBlock& a = en.exercise;
         const ExerciseBlock& b = zh.exercise;
-        switch (a.kind) {
-            case ExerciseKind::Number:
-                if (a.answer != b.answer)
-                    differs(QStringLiteral("answer"), T2("the answer (answer:)", "答案（answer:）"), b.answerText,
-                            a.answerText);
-                if (a.tolerance.relative != b.tolerance.relative || a.tolerance.value != b.tolerance.value)
-                    differs(QStringLiteral("tolerance"), T2("the tolerance (tolerance:)", "容差（tolerance:）"),
-                            toleranceText(b.tolerance), toleranceText(a.tolerance));
-                break;
-            case ExerciseKind::Choice:
-            case ExerciseKind::Multiple:
-                if (a.options.size() != b.options.size())
-                    differs(QStringLiteral("option"), T2("the number of options", "选项的个数"),
-                            QString::number(b.options.size()), QString::number(a.options.size()));
-                else if (correctPositions(a) != correctPositions(b))
-                    differs(QStringLiteral("option"),
-                            T2("the correct options (option*:, by position)", "正确选项（option*:，按位置）"),
-                            correctPositions(b), correctPositions(a));
-                break;
-            case ExerciseKind::Text:
-                if (acceptSet(a.accept) != acceptSet(b.accept)) {
-                    QStringList ta, tb;
-                    for (const AcceptRule& r : a.accept) ta << acceptText(r);
-                    for (const AcceptRule& r : b.accept) tb << acceptText(r);
-                    differs(QStringLiteral("accept"), T2("the accepted answers (accept:)", "可接受的答案（accept:）"),
-                            tb.join(QStringLiteral(", ")), ta.join(QStringLiteral(", ")));
-                }
-                break;
-            case ExerciseKind::Run: compareRunExercises(); break;
-        }
+        const ExerciseKindSpec& kind = exerciseKindSpec(a.kind);
+        for (const ExerciseDifference& d : kind.differences(a, b)) differs(d.key, d.what, d.zh, d.en);
+        if (kind.runsModule) compareRunExercises();
     }
 
     void compareRunExercises()

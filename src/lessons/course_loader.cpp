@@ -409,29 +409,23 @@ bool resolveFence(ChapterParser& p, const QStringList& lines, Marker& m, Unclose
     return ours;
 }
 
-ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QString& file, const QString& courseDir,
-                                            const QString& lang, const Registry& registry)
+// The chapter's bytes as lines of text (BOM dropped, line endings made LF),
+// into *bytes and *lines; false, with the problem reported, when the file is
+// too large, not UTF-8 text, or has a line too long to be prose.
+bool readChapterLines(ChapterParser& p, const QByteArray& input, QByteArray* bytesOut, QStringList* linesOut)
 {
-    ChapterParser p{file, courseDir, registry, {}};
-    Chapter& ch = p.result.chapter;
-    ch.file = file;
-    ch.lang = lang;
-    ch.location = {file, 1};
-    static const QRegularExpression nameRe(QStringLiteral("^(\\d\\d)-[a-z0-9-]+\\.md$"));
-    const auto nm = nameRe.match(QFileInfo(file).fileName());
-    if (nm.hasMatch()) ch.number = nm.captured(1).toInt();
-
     if (input.size() > kMaxFileBytes) {
         p.diag(0, T2("file is too large (%1 bytes; at most %2)", "文件太大（%1 字节，最多 %2 字节）")
                       .arg(input.size())
                       .arg(kMaxFileBytes));
-        return p.result;
+        return false;
     }
-    QByteArray bytes = input;
+    QByteArray& bytes = *bytesOut;
+    bytes = input;
     if (bytes.startsWith("\xEF\xBB\xBF")) bytes.remove(0, 3);  // BOM: harmless, drop it
     if (bytes.contains('\0')) {
         p.diag(0, T2("not a text file (contains NUL bytes)", "这不是文本文件（含有 NUL 字节）"));
-        return p.result;
+        return false;
     }
     {
         QStringDecoder dec(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
@@ -449,7 +443,7 @@ ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QStri
             }
             p.diag(line, T2("not valid UTF-8 text (chapters must be UTF-8)",
                             "不是有效的 UTF-8 文本（章节文件必须用 UTF-8 编码）"));
-            return p.result;
+            return false;
         }
     }
     // Line endings: CRLF and lone CR become LF (line numbers unchanged).
@@ -457,20 +451,25 @@ ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QStri
     bytes.replace('\r', '\n');
 
     const QString text = QString::fromUtf8(bytes);
-    QStringList lines = text.split(u'\n');
+    QStringList& lines = *linesOut;
+    lines = text.split(u'\n');
     if (!lines.isEmpty() && lines.last().isEmpty() && lines.size() > 1) lines.removeLast();
     for (int i = 0; i < lines.size(); ++i) {
         if (lines[i].size() > kMaxLineChars) {
             p.diag(i + 1, T2("line is too long (%1 characters; at most %2)", "这一行太长（%1 个字符，最多 %2 个）")
                               .arg(lines[i].size())
                               .arg(kMaxLineChars));
-            return p.result;
+            return false;
         }
     }
 
-    int bodyStart = 0;  // 0-based index of the first body line
-    if (!parseFrontMatter(p, lines, &bodyStart)) return p.result;
+    return true;
+}
 
+// Runs md4c over the body (from line index bodyStart) into *scan; false, with
+// the problem reported, when it fails.
+bool scanMarkdownBody(ChapterParser& p, const QByteArray& bytes, int bodyStart, Md4cScan* scanOut)
+{
     // Byte offsets of every line start (for md4c pointers).
     std::vector<qsizetype> lineStarts;
     lineStarts.push_back(0);
@@ -478,7 +477,7 @@ ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QStri
         if (bytes[i] == '\n') lineStarts.push_back(i + 1);
     const qsizetype bodyOffset = bodyStart < int(lineStarts.size()) ? lineStarts[size_t(bodyStart)] : bytes.size();
 
-    Md4cScan scan;
+    Md4cScan& scan = *scanOut;
     scan.base = bytes.constData();
     scan.size = bytes.size();
     scan.lineStarts = &lineStarts;
@@ -493,62 +492,75 @@ ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QStri
     parser.text = onText;
     if (md_parse(bytes.constData() + bodyOffset, MD_SIZE(bytes.size() - bodyOffset), &parser, &scan) != 0) {
         p.diag(bodyStart + 1, T2("the Markdown parser failed on this chapter", "Markdown 解析器无法处理这一章"));
-        return p.result;
+        return false;
     }
 
-    for (const PathReference& img : scan.images) checkImage(p, img);
-    for (const PathReference& link : scan.links) checkLink(p, link);
-    for (const PendingProblem& problem : scan.problems)
-        p.diag(problem.line > 0 ? problem.line : bodyStart + 1, problem.message);
+    scan.lineStarts = nullptr;  // points into this function
+    return true;
+}
 
-    // Resolve fence extents with the CommonMark closing rule.
-    std::vector<Marker> markers;
-    UnclosedFence unclosed;
-    for (Marker m : scan.markers) {
-        if (m.kind == Marker::Fence) {
-            if (!resolveFence(p, lines, m, unclosed)) continue;
-        } else {
-            if (m.startLine == 0) {
-                // An empty heading ("##") gives md4c no text to point into:
-                // find its line, the next empty ATX heading of that level.
-                const QRegularExpression emptyAtx(QStringLiteral("^\\s{0,3}#{%1}(\\s+#*)?\\s*$").arg(m.level));
-                for (int i = std::max(m.searchFrom, bodyStart + 1); i <= lines.size(); ++i)
-                    if (emptyAtx.match(lines[i - 1]).hasMatch()) {
-                        m.startLine = m.endLine = i;
-                        break;
-                    }
-                if (m.startLine == 0) continue;
+// Gives a heading marker its line and reports headings a step cannot start
+// with; false when the heading is not found or does not start a step.
+bool placeHeading(ChapterParser& p, const QStringList& lines, int bodyStart, Marker& m)
+{
+    if (m.startLine == 0) {
+        // An empty heading ("##") gives md4c no text to point into:
+        // find its line, the next empty ATX heading of that level.
+        const QRegularExpression emptyAtx(QStringLiteral("^\\s{0,3}#{%1}(\\s+#*)?\\s*$").arg(m.level));
+        for (int i = std::max(m.searchFrom, bodyStart + 1); i <= lines.size(); ++i)
+            if (emptyAtx.match(lines[i - 1]).hasMatch()) {
+                m.startLine = m.endLine = i;
+                break;
             }
-            if (m.startLine < 1 || m.startLine > lines.size()) continue;
-            static const QRegularExpression atxRe(QStringLiteral("^\\s{0,3}#"));
-            // Nested headings (in lists, quotes) carry a prefix; only top-level
-            // ones can be told apart as ATX or setext from their line.
-            const bool atx = !m.topLevel || atxRe.match(lines[m.startLine - 1]).hasMatch();
-            if (m.level == 1 && atx)
-                p.diag(
-                    m.startLine,
-                    T2("'#' (level-1) heading in the body: the chapter title comes from the front matter; use '##' for steps",
-                       "正文里有 '#'（一级）标题：章节标题来自文件头；每一步请用 '##'"));
-            else if (m.level <= 2 && !atx)
-                // A line of '=' or '-' right under a paragraph turns it into a
-                // heading (setext); in a formula this silently breaks the text.
-                p.diag(
-                    m.endLine + 1,
-                    T2("this line of '%1' turns the text above it (line %2) into a level-%3 heading (Markdown setext heading); "
-                       "leave a blank line before it, or keep '=' inside the $$...$$ formula line",
-                       "这一行 '%1' 会把上面的文字（第 %2 行）变成 %3 级标题（Markdown 的 setext 标题）；"
-                       "请在它前面空一行，或把 '=' 留在 $$...$$ 公式那一行里")
-                        .arg(m.level == 1 ? QStringLiteral("=") : QStringLiteral("-"))
-                        .arg(m.startLine)
-                        .arg(m.level));
-            if (m.level != 2 || !m.topLevel) continue;
-        }
-        markers.push_back(m);
+        if (m.startLine == 0) return false;
+    }
+    if (m.startLine < 1 || m.startLine > lines.size()) return false;
+    static const QRegularExpression atxRe(QStringLiteral("^\\s{0,3}#"));
+    // Nested headings (in lists, quotes) carry a prefix; only top-level
+    // ones can be told apart as ATX or setext from their line.
+    const bool atx = !m.topLevel || atxRe.match(lines[m.startLine - 1]).hasMatch();
+    if (m.level == 1 && atx)
+        p.diag(
+            m.startLine,
+            T2("'#' (level-1) heading in the body: the chapter title comes from the front matter; use '##' for steps",
+               "正文里有 '#'（一级）标题：章节标题来自文件头；每一步请用 '##'"));
+    else if (m.level <= 2 && !atx)
+        // A line of '=' or '-' right under a paragraph turns it into a
+        // heading (setext); in a formula this silently breaks the text.
+        p.diag(
+            m.endLine + 1,
+            T2("this line of '%1' turns the text above it (line %2) into a level-%3 heading (Markdown setext heading); "
+               "leave a blank line before it, or keep '=' inside the $$...$$ formula line",
+               "这一行 '%1' 会把上面的文字（第 %2 行）变成 %3 级标题（Markdown 的 setext 标题）；"
+               "请在它前面空一行，或把 '=' 留在 $$...$$ 公式那一行里")
+                .arg(m.level == 1 ? QStringLiteral("=") : QStringLiteral("-"))
+                .arg(m.startLine)
+                .arg(m.level));
+    return m.level == 2 && m.topLevel;
+}
+
+// The headings and fences that split the body, in line order.
+std::vector<Marker> bodyMarkers(ChapterParser& p, const QStringList& lines, int bodyStart, const Md4cScan& scan,
+                                UnclosedFence& unclosed)
+{
+    std::vector<Marker> markers;
+    for (Marker m : scan.markers) {
+        const bool keep =
+            m.kind == Marker::Fence ? resolveFence(p, lines, m, unclosed) : placeHeading(p, lines, bodyStart, m);
+        if (keep) markers.push_back(m);
     }
     std::sort(markers.begin(), markers.end(),
               [](const Marker& a, const Marker& b) { return a.startLine < b.startLine; });
+    return markers;
+}
 
-    // Walk the body: text between markers becomes Markdown blocks.
+// Walks the body: headings start steps, fences become run and exercise
+// blocks, the text between them Markdown blocks.
+void buildSteps(ChapterParser& p, const QStringList& lines, int bodyStart, const std::vector<Marker>& markers,
+                const UnclosedFence& unclosed)
+{
+    Chapter& ch = p.result.chapter;
+    const QString& file = ch.file;
     Step current;
     current.title = ch.title;
     current.isIntroduction = true;
@@ -603,7 +615,7 @@ ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QStri
             // next block's fence): its problems would only be follow-ons.
             QList<Diagnostic> followOns;
             const bool isUnclosed = m.startLine == unclosed.line;
-            Block blk = parseSpecialBlock(m.info, body, file, m.startLine, registry,
+            Block blk = parseSpecialBlock(m.info, body, file, m.startLine, p.registry,
                                           isUnclosed ? &followOns : &p.result.diagnostics);
             if (isUnclosed) blk.error = unclosed.text.en;
             current.blocks.append(blk);
@@ -612,6 +624,37 @@ ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QStri
     }
     flushText(cursor, int(lines.size()));
     flushStep();
+}
+
+ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QString& file, const QString& courseDir,
+                                            const QString& lang, const Registry& registry)
+{
+    ChapterParser p{file, courseDir, registry, {}};
+    Chapter& ch = p.result.chapter;
+    ch.file = file;
+    ch.lang = lang;
+    ch.location = {file, 1};
+    static const QRegularExpression nameRe(QStringLiteral("^(\\d\\d)-[a-z0-9-]+\\.md$"));
+    const auto nm = nameRe.match(QFileInfo(file).fileName());
+    if (nm.hasMatch()) ch.number = nm.captured(1).toInt();
+
+    QByteArray bytes;
+    QStringList lines;
+    if (!readChapterLines(p, input, &bytes, &lines)) return p.result;
+    int bodyStart = 0;  // 0-based index of the first body line
+    if (!parseFrontMatter(p, lines, &bodyStart)) return p.result;
+    Md4cScan scan;
+    if (!scanMarkdownBody(p, bytes, bodyStart, &scan)) return p.result;
+
+    for (const PathReference& img : scan.images) checkImage(p, img);
+    for (const PathReference& link : scan.links) checkLink(p, link);
+    for (const PendingProblem& problem : scan.problems)
+        p.diag(problem.line > 0 ? problem.line : bodyStart + 1, problem.message);
+
+    // Fence extents follow the CommonMark closing rule.
+    UnclosedFence unclosed;
+    const std::vector<Marker> markers = bodyMarkers(p, lines, bodyStart, scan, unclosed);
+    buildSteps(p, lines, bodyStart, markers, unclosed);
     if (unclosed.line > 0)
         reportUnclosedFence(p, unclosed.line, unclosed.text);
     else if (ch.steps.isEmpty())

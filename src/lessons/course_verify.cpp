@@ -6,6 +6,7 @@
 #include "core/common.h"
 #include "lessons/did_you_mean.h"
 #include "lessons/exercise_check.h"
+#include "lessons/exercise_kinds.h"
 #include "modules/registry.h"
 
 #include <QDir>
@@ -297,9 +298,6 @@ struct ChapterVerifier {
     void checkLabels(const Block& b, const ModuleSpec& spec, const std::vector<Output>& outputs);
     void checkLogAxes(const Block& b, const std::vector<Output>& outputs);
     void verifyExercise(const Block& b);
-    void verifyNumber(const Block& b);
-    void verifyOptions(const Block& b);
-    void verifyText(const Block& b);
     void verifyRunExercise(const Block& b);
     bool conditionNamesExist(const Block& b, const Condition& c, const ModuleSpec& spec,
                              const std::vector<Output>& outputs);
@@ -435,77 +433,15 @@ void ChapterVerifier::checkLabels(const Block& b, const ModuleSpec& spec, const 
 
 void ChapterVerifier::verifyExercise(const Block& b)
 {
-    switch (b.exercise.kind) {
-        case ExerciseKind::Number: verifyNumber(b); break;
-        case ExerciseKind::Choice:
-        case ExerciseKind::Multiple: verifyOptions(b); break;
-        case ExerciseKind::Text: verifyText(b); break;
-        case ExerciseKind::Run: verifyRunExercise(b); break;
+    const ExerciseKindSpec& kind = exerciseKindSpec(b.exercise.kind);
+    for (const ExerciseFinding& f : kind.selfCheck(b.exercise)) {
+        const int line = f.key.isEmpty() ? b.location.line : b.lineOf(f.key);
+        if (f.severity == Diagnostic::Severity::Warning)
+            warning(line, f.text);
+        else
+            error(line, f.text);
     }
-}
-
-void ChapterVerifier::verifyNumber(const Block& b)
-{
-    const ExerciseBlock& ex = b.exercise;
-    double written = 0;
-    bool ok = false;
-    written = QLocale::c().toDouble(ex.answerText.trimmed(), &ok);
-    if (!ok || !std::isfinite(written)) return;  // reported by the loader
-    const QString tolerance = ex.tolerance.relative ? QStringLiteral("%1%").arg(numberText(ex.tolerance.value * 100))
-                                                    : numberText(ex.tolerance.value);
-    const CheckResult own = checkNumber(ex, ex.answerText);
-    if (!own.correct) {
-        error(
-            b.lineOf(QStringLiteral("answer")),
-            T2("answer: %1 does not pass the exercise's own check (tolerance %2): a learner who gives it is marked wrong",
-               "answer：%1 通不过这道题自己的判分（容差 %2）：学生照这个答案填写会被判错")
-                .arg(ex.answerText, tolerance));
-        return;
-    }
-    if (ex.answer != 0 && checkNumber(ex, QStringLiteral("0")).correct)
-        warning(b.lineOf(QStringLiteral("tolerance")),
-                T2("tolerance: %1 is so wide that 0 also counts as right", "tolerance：容差 %1 太宽，连 0 也会被判对")
-                    .arg(tolerance));
-}
-
-void ChapterVerifier::verifyOptions(const Block& b)
-{
-    const ExerciseBlock& ex = b.exercise;
-    QList<int> correct;
-    for (int i = 0; i < ex.options.size(); ++i)
-        if (ex.options[i].correct) correct << i;
-    if (correct.isEmpty() || ex.options.size() < 2) return;  // reported by the loader
-    const bool accepted = ex.kind == ExerciseKind::Choice
-                              ? correct.size() == 1 && checkChoice(ex, correct.first()).correct
-                              : checkMultiple(ex, correct).correct;
-    if (ex.kind == ExerciseKind::Choice && correct.size() != 1) return;  // reported by the loader
-    if (!accepted)
-        error(b.lineOf(QStringLiteral("option %1").arg(correct.first() + 1)),
-              T2("the options marked correct are not accepted by the exercise's own check",
-                 "标为正确的选项通不过这道题自己的判分"));
-    if (ex.kind == ExerciseKind::Multiple && correct.size() == ex.options.size())
-        warning(b.location.line, T2("every option is marked correct: selecting all of them is always right",
-                                    "每个选项都标成了正确：全选永远是对的"));
-}
-
-void ChapterVerifier::verifyText(const Block& b)
-{
-    const ExerciseBlock& ex = b.exercise;
-    int literals = 0;
-    for (int i = 0; i < ex.accept.size(); ++i) {
-        const AcceptRule& r = ex.accept[i];
-        if (r.isRegex || normalizeAnswerText(r.pattern).isEmpty()) continue;
-        ++literals;
-        if (!checkText(ex, r.pattern).correct)
-            error(b.lineOf(QStringLiteral("accept %1").arg(i + 1)),
-                  T2("accept: '%1' is not accepted by the exercise's own rules", "accept：“%1”通不过这道题自己的规则")
-                      .arg(r.pattern));
-    }
-    if (literals == 0 && !ex.accept.isEmpty())
-        warning(
-            b.lineOf(QStringLiteral("accept")),
-            T2("accept: only regular expressions, so no answer can be shown to the learner; add one plain 'accept:' answer",
-               "accept：只有正则表达式，没有可以展示给学生的答案；请再加一行普通的 accept: 答案"));
+    if (kind.runsModule) verifyRunExercise(b);
 }
 
 bool ChapterVerifier::conditionNamesExist(const Block& b, const Condition& c, const ModuleSpec& spec,

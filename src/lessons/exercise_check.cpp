@@ -3,6 +3,7 @@
 #include "lessons/exercise_check.h"
 
 #include "lessons/did_you_mean.h"
+#include "lessons/exercise_kinds.h"
 
 #include <QLocale>
 #include <QRegularExpression>
@@ -686,14 +687,7 @@ CheckResult checkRun(const ExerciseBlock& ex, const std::vector<Output>& outputs
 
 CheckResult checkAnswer(const ExerciseBlock& ex, const Answer& answer)
 {
-    switch (ex.kind) {
-        case ExerciseKind::Number: return checkNumber(ex, answer.text);
-        case ExerciseKind::Choice: return checkChoice(ex, answer.selected.isEmpty() ? -1 : answer.selected.first());
-        case ExerciseKind::Multiple: return checkMultiple(ex, answer.selected);
-        case ExerciseKind::Text: return checkText(ex, answer.text);
-        case ExerciseKind::Run: return checkRun(ex, answer.outputs);
-    }
-    return {};
+    return exerciseKindSpec(ex.kind).check(ex, answer);
 }
 
 }  // namespace poslab::lessons

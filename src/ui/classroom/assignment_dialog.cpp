@@ -53,7 +53,17 @@ AssignmentDialog::AssignmentDialog(const lessons::Course& course, const QString&
     auto* layout = new QVBoxLayout(this);
     auto* form = new QFormLayout;
     layout->addLayout(form);
+    addTitleAndDueRows(form);
+    addChapterBox(layout);
+    addExerciseList(layout);
+    addSaveRow(layout);
+    addErrorAndButtons(layout);
+    resize(640, 680);
+}
 
+// The title, and the due date (off until checked).
+void AssignmentDialog::addTitleAndDueRows(QFormLayout* form)
+{
     m_title = new QLineEdit(this);
     m_title->setPlaceholderText(tr("e.g. Week 3: RoPE"));
     m_title->setAccessibleName(tr("Title"));
@@ -74,7 +84,11 @@ AssignmentDialog::AssignmentDialog(const lessons::Course& course, const QString&
     dueRow->addWidget(m_due);
     dueRow->addStretch(1);
     form->addRow(tr("Due date:"), dueRow);
+}
 
+// A check box per chapter, in two columns; chapters without exercises are disabled.
+void AssignmentDialog::addChapterBox(QVBoxLayout* layout)
+{
     auto* chapterBox = new QGroupBox(tr("Chapters"), this);
     auto* chapterGrid = new QGridLayout(chapterBox);
     const int rows = int((m_course.chapters.size() + 1) / 2);
@@ -88,14 +102,22 @@ AssignmentDialog::AssignmentDialog(const lessons::Course& course, const QString&
         m_chapters << check;
     }
     layout->addWidget(chapterBox);
+}
 
+// The exercises of the checked chapters, each with a check box.
+void AssignmentDialog::addExerciseList(QVBoxLayout* layout)
+{
     layout->addWidget(new QLabel(tr("Exercises of the checked chapters:"), this));
     m_exercises = new QListWidget(this);
     m_exercises->setAccessibleName(tr("Exercises"));
     m_exercises->setMinimumHeight(180);
     connect(m_exercises, &QListWidget::itemChanged, this, &AssignmentDialog::onExerciseToggled);
     layout->addWidget(m_exercises, 1);
+}
 
+// Where the assignment is saved, with a Browse button.
+void AssignmentDialog::addSaveRow(QVBoxLayout* layout)
+{
     auto* pathRow = new QHBoxLayout;
     m_path = new QLineEdit(this);
     m_path->setAccessibleName(tr("Save to"));
@@ -108,7 +130,11 @@ AssignmentDialog::AssignmentDialog(const lessons::Course& course, const QString&
     auto* pathForm = new QFormLayout;
     pathForm->addRow(tr("&Save to:"), pathRow);
     layout->addLayout(pathForm);
+}
 
+// The line that says why Create was refused, and Create / Cancel.
+void AssignmentDialog::addErrorAndButtons(QVBoxLayout* layout)
+{
     m_error = new QLabel(this);
     m_error->setWordWrap(true);
     m_error->setTextFormat(Qt::PlainText);
@@ -124,7 +150,6 @@ AssignmentDialog::AssignmentDialog(const lessons::Course& course, const QString&
     connect(buttons, &QDialogButtonBox::accepted, this, &AssignmentDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
-    resize(640, 680);
 }
 
 QList<int> AssignmentDialog::checkedChapters() const

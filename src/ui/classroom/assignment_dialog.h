@@ -19,10 +19,12 @@
 
 class QCheckBox;
 class QDateTimeEdit;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QListWidget;
 class QListWidgetItem;
+class QVBoxLayout;
 
 namespace poslab::ui {
 
@@ -55,6 +57,11 @@ public:
     void accept() override;
 
 private:
+    void addTitleAndDueRows(QFormLayout* form);
+    void addChapterBox(QVBoxLayout* layout);
+    void addExerciseList(QVBoxLayout* layout);
+    void addSaveRow(QVBoxLayout* layout);
+    void addErrorAndButtons(QVBoxLayout* layout);
     void rebuildExercises();
     void onExerciseToggled(QListWidgetItem* item);
     void onTitleEdited(const QString& title);

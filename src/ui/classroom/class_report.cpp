@@ -26,9 +26,9 @@ using namespace pdf;
 using lessons::AssignmentExercise;
 using lessons::ClassGrades;
 using lessons::ExerciseBlock;
-using lessons::ExerciseKind;
 using lessons::FileIssue;
 using lessons::GradedAnswer;
+using lessons::optionLetter;
 using lessons::QuestionSummary;
 using lessons::StudentGrade;
 
@@ -141,11 +141,6 @@ QString formatPoints(double v)
 QString formatUtc(const QDateTime& t)
 {
     return t.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")) + QStringLiteral(" UTC");
-}
-
-QString optionLetter(int i)
-{
-    return i < 26 ? QString(QChar(u'A' + i)) : QString::number(i + 1);
 }
 
 // Lays out one grading report (class or student) in a PagedDocument.
@@ -577,7 +572,7 @@ private:
             return;
         }
         markdown(block->question);
-        if (block->kind == ExerciseKind::Choice || block->kind == ExerciseKind::Multiple) {
+        if (!block->options.isEmpty()) {
             MarkdownDocument md(markdownContext());
             for (int i = 0; i < block->options.size(); ++i) {
                 QTextBlockFormat bf = m_md.bodyBlockFormat();
@@ -587,7 +582,7 @@ private:
                 m_cur.insertText(QStringLiteral("(%1) ").arg(optionLetter(i)), m_md.bodyCharFormat());
                 md.insertInline(m_cur, block->options[i].text, m_md.bodyCharFormat());
             }
-        } else if (block->kind == ExerciseKind::Run) {
+        } else if (lessons::exerciseKindSpec(block->kind).runsModule) {
             QStringList vary;
             for (const auto& v : block->run.vary) vary << v.name;
             paragraph(

@@ -4,6 +4,7 @@
 #include "lessons/exercise_check.h"
 #include "modules/registry.h"
 #include "ui/charts/chart_view.h"
+#include "ui/notebook/exercise_inputs.h"
 #include "ui/notebook/lesson_view.h"
 #include "ui/notebook/param_panel.h"
 
@@ -34,26 +35,6 @@ QString courseDirOf(const QString& chapterFile)
     return d.absolutePath();
 }
 
-// Clicking the Markdown text of an option toggles its button, as a label would.
-class OptionClickFilter : public QObject {
-public:
-    OptionClickFilter(QAbstractButton* button, QObject* parent) : QObject(parent), m_button(button) {}
-    bool eventFilter(QObject*, QEvent* e) override
-    {
-        if (e->type() == QEvent::MouseButtonRelease && m_button->isEnabled()) {
-            if (auto* r = qobject_cast<QRadioButton*>(m_button))
-                r->setChecked(true);
-            else
-                m_button->toggle();
-            m_button->setFocus(Qt::MouseFocusReason);
-        }
-        return false;
-    }
-
-private:
-    QAbstractButton* m_button;
-};
-
 }  // namespace
 
 QString plainTextOf(const QString& markdown)
@@ -82,64 +63,18 @@ ExerciseWidget::ExerciseWidget(const lessons::ExerciseBlock& exercise, const QSt
     auto* layout = new QVBoxLayout(frame);
     layout->setContentsMargins(14, 10, 14, 12);
     layout->setSpacing(8);
-    const QString courseDir = courseDirOf(chapterFile);
-
     m_title = new QLabel(frame);
-    QFont tf = m_title->font();
-    tf.setBold(true);
-    m_title->setFont(tf);
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    m_title->setFont(bold);
     layout->addWidget(m_title);
-
     m_question = new MarkdownBrowser(frame);
-    m_question->setMarkdown(exercise.question, lang, courseDir, chapterFile);
+    m_question->setMarkdown(exercise.question, lang, courseDirOf(chapterFile), chapterFile);
     layout->addWidget(m_question);
 
     buildAnswerArea(layout);
-
-    auto* buttons = new QHBoxLayout;
-    m_check = new QPushButton(frame);
-    m_check->setDefault(false);
-    m_hint = new QPushButton(frame);
-    m_solutionButton = new QPushButton(frame);
-    buttons->addWidget(m_check);
-    buttons->addWidget(m_hint);
-    buttons->addWidget(m_solutionButton);
-    buttons->addStretch(1);
-    m_busy = new QProgressBar(frame);
-    m_busy->setRange(0, 0);
-    m_busy->setTextVisible(false);
-    m_busy->setMaximumWidth(120);
-    m_busy->setMaximumHeight(6);
-    QSizePolicy sp = m_busy->sizePolicy();
-    sp.setRetainSizeWhenHidden(true);
-    m_busy->setSizePolicy(sp);
-    m_busy->hide();
-    buttons->addWidget(m_busy);
-    layout->addLayout(buttons);
-
-    m_feedbackLabel = new QLabel(frame);
-    m_feedbackLabel->setWordWrap(true);
-    m_feedbackLabel->setTextFormat(Qt::PlainText);
-    m_feedbackLabel->hide();
-    layout->addWidget(m_feedbackLabel);
-
-    m_hintsLayout = new QVBoxLayout;
-    m_hintsLayout->setSpacing(4);
-    layout->addLayout(m_hintsLayout);
-
-    m_solutionTitle = new QLabel(frame);
-    m_solutionTitle->setFont(tf);
-    m_solutionTitle->hide();
-    layout->addWidget(m_solutionTitle);
-    m_solution = new MarkdownBrowser(frame);
-    QString solution = exercise.solution;
-    if (!exercise.run.answerParams.isEmpty() && !solution.trimmed().isEmpty())
-        solution +=
-            QStringLiteral("\n\n") + tr("Values that meet the condition: %1")
-                                         .arg(u'`' + exercise.run.answerParams.join(QStringLiteral("`, `")) + u'`');
-    m_solution->setMarkdown(solution, lang, courseDir, chapterFile);
-    m_solution->hide();
-    layout->addWidget(m_solution);
+    buildButtons(layout);
+    buildFeedbackArea(layout, bold);
 
     connect(m_check, &QPushButton::clicked, this, &ExerciseWidget::check);
     connect(m_hint, &QPushButton::clicked, this, &ExerciseWidget::revealHint);
@@ -151,88 +86,98 @@ ExerciseWidget::ExerciseWidget(const lessons::ExerciseBlock& exercise, const QSt
     restore();
 }
 
+// Check, Hint, Show solution, and the busy bar of a run.
+void ExerciseWidget::buildButtons(QVBoxLayout* layout)
+{
+    QWidget* host = layout->parentWidget();
+    auto* buttons = new QHBoxLayout;
+    m_check = new QPushButton(host);
+    m_check->setDefault(false);
+    m_hint = new QPushButton(host);
+    m_solutionButton = new QPushButton(host);
+    buttons->addWidget(m_check);
+    buttons->addWidget(m_hint);
+    buttons->addWidget(m_solutionButton);
+    buttons->addStretch(1);
+    m_busy = new QProgressBar(host);
+    m_busy->setRange(0, 0);
+    m_busy->setTextVisible(false);
+    m_busy->setMaximumWidth(120);
+    m_busy->setMaximumHeight(6);
+    QSizePolicy sp = m_busy->sizePolicy();
+    sp.setRetainSizeWhenHidden(true);
+    m_busy->setSizePolicy(sp);
+    m_busy->hide();
+    buttons->addWidget(m_busy);
+    layout->addLayout(buttons);
+}
+
+// The verdict, the hints revealed so far and the solution (hidden until asked for).
+void ExerciseWidget::buildFeedbackArea(QVBoxLayout* layout, const QFont& titleFont)
+{
+    QWidget* host = layout->parentWidget();
+    m_feedbackLabel = new QLabel(host);
+    m_feedbackLabel->setWordWrap(true);
+    m_feedbackLabel->setTextFormat(Qt::PlainText);
+    m_feedbackLabel->hide();
+    layout->addWidget(m_feedbackLabel);
+
+    m_hintsLayout = new QVBoxLayout;
+    m_hintsLayout->setSpacing(4);
+    layout->addLayout(m_hintsLayout);
+
+    m_solutionTitle = new QLabel(host);
+    m_solutionTitle->setFont(titleFont);
+    m_solutionTitle->hide();
+    layout->addWidget(m_solutionTitle);
+    m_solution = new MarkdownBrowser(host);
+    QString solution = m_exercise.solution;
+    if (!m_exercise.run.answerParams.isEmpty() && !solution.trimmed().isEmpty())
+        solution +=
+            QStringLiteral("\n\n") + tr("Values that meet the condition: %1")
+                                         .arg(u'`' + m_exercise.run.answerParams.join(QStringLiteral("`, `")) + u'`');
+    m_solution->setMarkdown(solution, m_lang, courseDirOf(m_chapterFile), m_chapterFile);
+    m_solution->hide();
+    layout->addWidget(m_solution);
+}
+
 ExerciseWidget::~ExerciseWidget()
 {
     if (m_engine && m_runRequest) m_engine->cancel(m_runRequest);
 }
 
-void ExerciseWidget::buildAnswerArea(QVBoxLayout* layout)
+QLineEdit* ExerciseWidget::answerField() const
 {
-    QWidget* host = layout->parentWidget();
-    const QString courseDir = courseDirOf(m_chapterFile);
-    switch (m_exercise.kind) {
-        case lessons::ExerciseKind::Number:
-        case lessons::ExerciseKind::Text: {
-            m_answer = new QLineEdit(host);
-            m_answer->setClearButtonEnabled(true);
-            m_answer->setMaximumWidth(420);
-            connect(m_answer, &QLineEdit::textEdited, this, [this](const QString& text) {
-                // Saved as typed (atomic write in the store), so a killed process keeps it.
-                if (m_store) m_store->setAnswer(m_exercise.id, text);
-                if (m_feedback == Feedback::Wrong || m_feedback == Feedback::Problem) setFeedback(Feedback::None);
-            });
-            connect(m_answer, &QLineEdit::returnPressed, this, &ExerciseWidget::check);
-            layout->addWidget(m_answer);
-            break;
-        }
-        case lessons::ExerciseKind::Choice:
-        case lessons::ExerciseKind::Multiple: {
-            const bool single = m_exercise.kind == lessons::ExerciseKind::Choice;
-            m_group = new QButtonGroup(this);
-            m_group->setExclusive(single);
-            auto* grid = new QGridLayout;
-            grid->setColumnStretch(1, 1);
-            grid->setVerticalSpacing(2);
-            for (int i = 0; i < m_exercise.options.size(); ++i) {
-                QAbstractButton* button = single ? static_cast<QAbstractButton*>(new QRadioButton(host))
-                                                 : static_cast<QAbstractButton*>(new QCheckBox(host));
-                // Letters, as graded reports and `poslab assignment answer ID=B` name the options.
-                if (i < 26) button->setText(QString(QChar(u'A' + i)));
-                button->setAccessibleName(plainTextOf(m_exercise.options[i].text));
-                m_group->addButton(button, i);
-                auto* text = new MarkdownBrowser(host);
-                text->setMarkdown(m_exercise.options[i].text, m_lang, courseDir, m_chapterFile, true);
-                text->setFocusPolicy(Qt::NoFocus);
-                text->viewport()->installEventFilter(new OptionClickFilter(button, text));
-                text->viewport()->setCursor(Qt::PointingHandCursor);
-                grid->addWidget(button, i, 0, Qt::AlignTop);
-                grid->addWidget(text, i, 1);
-                m_optionButtons << button;
-                m_optionTexts << text;
-            }
-            connect(m_group, &QButtonGroup::idToggled, this, [this](int, bool) {
-                if (!m_restoring) saveSelection();
-            });
-            layout->addLayout(grid);
-            break;
-        }
-        case lessons::ExerciseKind::Run: {
-            const modules::ModuleSpec* spec = modules::Registry::builtin().find(m_exercise.run.moduleId);
-            m_params = new ParamPanel(spec, m_exercise.run.params, m_exercise.run.vary, m_lang, host);
-            connect(m_params, &ParamPanel::valuesChanged, this, [this] {
-                if (m_restoring) return;
-                if (m_store) m_store->setRunParams(m_exercise.id, m_params->assignments());
-                if (m_feedback == Feedback::Wrong || m_feedback == Feedback::Problem) setFeedback(Feedback::None);
-            });
-            layout->addWidget(m_params);
-            m_runResultHost = new QWidget(host);
-            auto* hostLayout = new QVBoxLayout(m_runResultHost);
-            hostLayout->setContentsMargins(0, 0, 0, 0);
-            m_runResultHost->hide();
-            layout->addWidget(m_runResultHost);
-            break;
-        }
-    }
+    return m_input->answerField();
 }
 
-void ExerciseWidget::saveSelection()
+QList<QAbstractButton*> ExerciseWidget::optionButtons() const
 {
-    if (!m_store || !m_group) return;
-    QList<int> selected;
-    for (int i = 0; i < m_optionButtons.size(); ++i)
-        if (m_optionButtons[i]->isChecked()) selected << i;
-    m_store->setSelected(m_exercise.id, selected);
-    if (m_feedback == Feedback::Wrong || m_feedback == Feedback::Problem) setFeedback(Feedback::None);
+    return m_input->optionButtons();
+}
+
+ParamPanel* ExerciseWidget::paramPanel() const
+{
+    return m_input->paramPanel();
+}
+
+// The input of the exercise's kind (exercise_inputs.h), and for a kind that
+// runs a module the place its run's chart appears.
+void ExerciseWidget::buildAnswerArea(QVBoxLayout* layout)
+{
+    m_input = makeExerciseInput(m_exercise, {m_chapterFile, courseDirOf(m_chapterFile), m_lang}, layout, this);
+    connect(m_input, &ExerciseInput::edited, this, [this] {
+        if (m_restoring) return;
+        if (m_store) m_input->save(*m_store, m_exercise.id);
+        if (m_feedback == Feedback::Wrong || m_feedback == Feedback::Problem) setFeedback(Feedback::None);
+    });
+    connect(m_input, &ExerciseInput::submitted, this, &ExerciseWidget::check);
+    if (!lessons::exerciseKindSpec(m_exercise.kind).runsModule) return;
+    m_runResultHost = new QWidget(layout->parentWidget());
+    auto* hostLayout = new QVBoxLayout(m_runResultHost);
+    hostLayout->setContentsMargins(0, 0, 0, 0);
+    m_runResultHost->hide();
+    layout->addWidget(m_runResultHost);
 }
 
 void ExerciseWidget::restore()
@@ -240,19 +185,7 @@ void ExerciseWidget::restore()
     if (!m_store) return;
     const lessons::ExerciseProgress p = m_store->exercise(m_exercise.id);
     m_restoring = true;
-    if (m_answer) m_answer->setText(p.answer);
-    if (m_group) {
-        for (int i : p.selected)
-            if (i >= 0 && i < m_optionButtons.size()) m_optionButtons[i]->setChecked(true);
-    }
-    if (m_params && !p.runParams.isEmpty()) {
-        QMap<QString, QString> values;
-        for (const QString& a : p.runParams) {
-            const qsizetype eq = a.indexOf(QLatin1Char('='));
-            if (eq > 0) values.insert(a.left(eq).trimmed(), a.mid(eq + 1).trimmed());
-        }
-        m_params->setValues(values);
-    }
+    m_input->restore(p);
     m_restoring = false;
     for (int i = 0; i < p.hintsRevealed && m_hintsShown < m_exercise.hints.size(); ++i) revealHint();
     if (p.attempts > 0 || p.solved) {
@@ -262,7 +195,7 @@ void ExerciseWidget::restore()
         // show it again only where re-checking the restored answer agrees.
         bool correct = p.lastCheckCorrect || p.solved;
         bool show = true;
-        if (m_exercise.kind != lessons::ExerciseKind::Run) {
+        if (!lessons::exerciseKindSpec(m_exercise.kind).runsModule) {
             lessons::Answer restored;
             restored.text = p.answer;
             restored.selected = p.selected;
@@ -278,37 +211,38 @@ void ExerciseWidget::restore()
 
 void ExerciseWidget::check()
 {
-    lessons::Answer answer;
-    switch (m_exercise.kind) {
-        case lessons::ExerciseKind::Number:
-        case lessons::ExerciseKind::Text: answer.text = m_answer->text(); break;
-        case lessons::ExerciseKind::Choice:
-        case lessons::ExerciseKind::Multiple:
-            for (int i = 0; i < m_optionButtons.size(); ++i)
-                if (m_optionButtons[i]->isChecked()) answer.selected << i;
-            if (answer.selected.isEmpty()) {
-                setFeedback(Feedback::Problem, tr("Choose an answer first."));
-                return;
-            }
-            break;
-        case lessons::ExerciseKind::Run:
-            if (!m_engine) {
-                setFeedback(Feedback::Problem, tr("Modules cannot run here."));
-                return;
-            }
-            if (m_runRequest) m_engine->cancel(m_runRequest);
-            if (m_store) m_store->setRunParams(m_exercise.id, m_params->assignments());
-            setFeedback(Feedback::Running);
-            m_busy->show();
-            m_runRequest = m_engine->submit(m_exercise.run.moduleId, m_params->assignments());
-            return;  // judged in onRunFinished
+    if (const QString notReady = m_input->notReadyText(); !notReady.isEmpty()) {
+        setFeedback(Feedback::Problem, notReady);
+        return;
     }
+    const lessons::GivenAnswer given = m_input->given();
+    if (lessons::exerciseKindSpec(m_exercise.kind).runsModule) {
+        startRun(given.runParams);
+        return;  // judged in onRunFinished
+    }
+    lessons::Answer answer;
+    answer.text = given.text;
+    answer.selected = given.selected;
     const lessons::CheckResult r = lessons::checkAnswer(m_exercise, answer);
     if (!r.problem.isEmpty()) {
         setFeedback(Feedback::Problem, r.problem);
         return;
     }
     finishCheck(r.correct, {});
+}
+
+// Runs the exercise's module with the learner's settings.
+void ExerciseWidget::startRun(const QStringList& settings)
+{
+    if (!m_engine) {
+        setFeedback(Feedback::Problem, tr("Modules cannot run here."));
+        return;
+    }
+    if (m_runRequest) m_engine->cancel(m_runRequest);
+    if (m_store) m_store->setRunParams(m_exercise.id, settings);
+    setFeedback(Feedback::Running);
+    m_busy->show();
+    m_runRequest = m_engine->submit(m_exercise.run.moduleId, settings);
 }
 
 void ExerciseWidget::onRunFinished(quint64 id, lessons::RunResultPtr result)
@@ -337,7 +271,9 @@ void ExerciseWidget::onRunFinished(quint64 id, lessons::RunResultPtr result)
         m_runChart->setOutputs(result->outputs);
     }
     m_runResultHost->show();
-    const lessons::CheckResult r = lessons::checkRun(m_exercise, result->outputs);
+    lessons::Answer ran;
+    ran.outputs = result->outputs;
+    const lessons::CheckResult r = lessons::checkAnswer(m_exercise, ran);
     if (!r.problem.isEmpty()) {
         setFeedback(Feedback::Problem, r.problem);
         return;
@@ -441,8 +377,7 @@ QWidget* ExerciseWidget::highlight(const QString& text)
 {
     QWidget* first = nullptr;
     if (m_question->highlight(text) > 0) first = m_question;
-    for (MarkdownBrowser* b : m_optionTexts)
-        if (b->highlight(text) > 0 && !first) first = b;
+    if (QWidget* option = m_input->highlight(text); option && !first) first = option;
     for (MarkdownBrowser* b : m_hintViews)
         if (b->highlight(text) > 0 && !first) first = b;
     if (m_solution->highlight(text) > 0 && !first && solutionVisible()) first = m_solution;
@@ -461,7 +396,7 @@ void ExerciseWidget::retranslateUi()
     setAccessibleName(tr("Exercise %1").arg(m_exercise.id));
     m_question->setAccessibleName(tr("Question"));
     m_check->setText(tr("Check"));
-    m_check->setToolTip(m_exercise.kind == lessons::ExerciseKind::Run
+    m_check->setToolTip(lessons::exerciseKindSpec(m_exercise.kind).runsModule
                             ? tr("Run the module with these values and check the condition")
                             : tr("Check the answer (Enter in the answer field)"));
     m_hint->setToolTip(tr("Reveal the next hint"));
@@ -469,12 +404,7 @@ void ExerciseWidget::retranslateUi()
     m_solutionButton->setToolTip(tr("Show the worked solution"));
     m_solutionTitle->setText(tr("Solution"));
     m_solution->setAccessibleName(tr("Solution"));
-    if (m_answer) {
-        m_answer->setPlaceholderText(m_exercise.kind == lessons::ExerciseKind::Number ? tr("Your answer (a number)")
-                                                                                      : tr("Your answer"));
-        m_answer->setAccessibleName(tr("Answer"));
-    }
-    if (m_params) m_params->setAccessibleName(tr("Your parameters"));
+    m_input->retranslate();
     setFeedback(m_feedback, m_feedbackDetail);
     updateHintButton();
 }

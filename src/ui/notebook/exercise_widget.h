@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // exercise_widget.h — one exercise as a card in the lesson pane.
 //
-// The question (Markdown), the answer field (number, text), radio buttons
-// (choice) or check boxes (multiple), or a parameter panel (run: the learner
-// sets module parameters and "Check" runs the module and evaluates the
-// lesson's condition on its outputs). "Check" gives feedback, "Hint" reveals
+// The question (Markdown), the answer input of the exercise's kind
+// (exercise_inputs.h: a number or text field, radio buttons, check boxes, or
+// a parameter panel for a run exercise, where "Check" runs the module and
+// evaluates the lesson's condition on its outputs). "Check" gives feedback, "Hint" reveals
 // the hints one at a time, "Show solution" reveals the worked solution (also
 // shown after a right answer). Every change of the answer is saved at once to
 // the card's ExerciseAnswerStore (the course progress, or an assignment's
@@ -19,11 +19,11 @@
 #include <QWidget>
 
 class QAbstractButton;
-class QButtonGroup;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
+class QFont;
 class QVBoxLayout;
 
 namespace poslab::ui {
@@ -68,9 +68,10 @@ private:
     lessons::ProgressStore* m_store;
 };
 
+class ChartPanel;
+class ExerciseInput;
 class MarkdownBrowser;
 class ParamPanel;
-class ChartPanel;
 
 class ExerciseWidget : public QWidget {
     Q_OBJECT
@@ -87,9 +88,9 @@ public:
     QString exerciseId() const { return m_exercise.id; }
 
     // Widgets, for tests and keyboard focus.
-    QLineEdit* answerField() const { return m_answer; }
-    QList<QAbstractButton*> optionButtons() const { return m_optionButtons; }
-    ParamPanel* paramPanel() const { return m_params; }
+    QLineEdit* answerField() const;
+    QList<QAbstractButton*> optionButtons() const;
+    ParamPanel* paramPanel() const;
     QPushButton* checkButton() const { return m_check; }
     QPushButton* hintButton() const { return m_hint; }
     QPushButton* solutionButton() const { return m_solutionButton; }
@@ -118,8 +119,10 @@ protected:
 
 private:
     void buildAnswerArea(QVBoxLayout* layout);
+    void buildButtons(QVBoxLayout* layout);
+    void buildFeedbackArea(QVBoxLayout* layout, const QFont& titleFont);
+    void startRun(const QStringList& settings);
     void restore();
-    void saveSelection();
     void setFeedback(Feedback f, const QString& detail = {});
     void finishCheck(bool correct, const QString& problem);
     void onRunFinished(quint64 id, lessons::RunResultPtr result);
@@ -136,11 +139,7 @@ private:
 
     QLabel* m_title = nullptr;
     MarkdownBrowser* m_question = nullptr;
-    QLineEdit* m_answer = nullptr;
-    QButtonGroup* m_group = nullptr;
-    QList<QAbstractButton*> m_optionButtons;
-    QList<MarkdownBrowser*> m_optionTexts;
-    ParamPanel* m_params = nullptr;
+    ExerciseInput* m_input = nullptr;  // the answer part of the exercise's kind
     QWidget* m_runResultHost = nullptr;
     ChartPanel* m_runChart = nullptr;
     QProgressBar* m_busy = nullptr;

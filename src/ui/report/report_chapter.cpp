@@ -23,21 +23,10 @@ using poslab::util::T2;
 using lessons::Block;
 using lessons::Chapter;
 using lessons::ExerciseBlock;
-using lessons::ExerciseKind;
 using lessons::ExerciseProgress;
 using lessons::RunResultPtr;
 using lessons::Step;
 using namespace pdf;
-
-namespace {
-
-// The letter of an option: A, B, ... (numbers past Z).
-QString kindLetter(int i)
-{
-    return i < 26 ? QString(QChar(u'A' + i)) : QString::number(i + 1);
-}
-
-}  // namespace
 
 ChapterWriter::ChapterWriter(ReportDocument& doc, ReportContents& contents,
                              const QHash<QString, ExerciseProgress>& progress, bool haveAnswers)
@@ -215,9 +204,9 @@ void ChapterWriter::appendExercise(const Chapter& chapter, const ExerciseBlock& 
     const QTextCharFormat body = m_doc.markdown().bodyCharFormat();
     QTextBlockFormat line = m_doc.markdown().bodyBlockFormat();
     line.setBottomMargin(3);
-    if (ex.kind == ExerciseKind::Choice || ex.kind == ExerciseKind::Multiple)
+    if (!ex.options.isEmpty())
         writeOptions(chapter, ex, answer, showSolution, line);
-    else if (ex.kind == ExerciseKind::Run)
+    else if (lessons::exerciseKindSpec(ex.kind).runsModule)
         writeRunSetup(ex, line);
 
     // The learner's answer and the verdict.
@@ -268,33 +257,22 @@ ChapterWriter::LearnerAnswer ChapterWriter::learnerAnswer(const ExerciseBlock& e
                                                           RunResultPtr* runResult)
 {
     LearnerAnswer a;
-    switch (ex.kind) {
-        case ExerciseKind::Number:
-        case ExerciseKind::Text:
-            a.given = !p.answer.trimmed().isEmpty();
-            a.answer.text = p.answer;
-            a.printable = p.answer.trimmed();
-            break;
-        case ExerciseKind::Choice:
-        case ExerciseKind::Multiple: {
-            a.given = !p.selected.isEmpty();
-            a.answer.selected = p.selected;
-            QStringList letters;
-            for (int i : p.selected) letters << kindLetter(i);
-            a.printable = letters.join(QStringLiteral(", "));
-            break;
-        }
-        case ExerciseKind::Run: {
-            a.given = !p.runParams.isEmpty() || p.attempts > 0;
-            if (!a.given) break;
-            // Start values, overridden by the learner's settings.
-            const QStringList params = lessons::overrideAssignments(ex.run.params, p.runParams);
-            *runResult = run(T2("Exercise %1", "练习 %1").in(m_doc.lang()).arg(ex.id), ex.run.moduleId, params);
-            if ((*runResult)->ok) a.answer.outputs = (*runResult)->outputs;
-            a.printable = p.runParams.isEmpty() ? params.join(u' ') : p.runParams.join(u' ');
-            break;
-        }
+    const lessons::ExerciseKindSpec& kind = lessons::exerciseKindSpec(ex.kind);
+    if (!kind.runsModule) {
+        const lessons::GivenAnswer given{p.answer, p.selected, p.runParams};
+        a.given = !kind.isUnanswered(given);
+        a.answer.text = p.answer;
+        a.answer.selected = p.selected;
+        a.printable = kind.givenText(given).trimmed();
+        return a;
     }
+    a.given = !p.runParams.isEmpty() || p.attempts > 0;
+    if (!a.given) return a;
+    // Start values, overridden by the learner's settings.
+    const QStringList params = lessons::overrideAssignments(ex.run.params, p.runParams);
+    *runResult = run(T2("Exercise %1", "练习 %1").in(m_doc.lang()).arg(ex.id), ex.run.moduleId, params);
+    if ((*runResult)->ok) a.answer.outputs = (*runResult)->outputs;
+    a.printable = p.runParams.isEmpty() ? params.join(u' ') : p.runParams.join(u' ');
     return a;
 }
 
@@ -324,7 +302,7 @@ void ChapterWriter::writeOptions(const Chapter& chapter, const ExerciseBlock& ex
         const bool picked = answer.answer.selected.contains(i);
         cur.insertText(picked ? QStringLiteral("\u2611 ") : QStringLiteral("\u2610 "),
                        pdf::symbolFormat(body, QColor(0x33, 0x33, 0x33)));
-        cur.insertText(QStringLiteral("(%1) ").arg(kindLetter(i)), body);
+        cur.insertText(QStringLiteral("(%1) ").arg(lessons::optionLetter(i)), body);
         m_doc.appendInline(ex.options[i].text, chapter.file, body);
         if (showSolution && ex.options[i].correct)
             cur.insertText(QStringLiteral("  \u2713"), pdf::symbolFormat(body, QColor(0x1e, 0x7b, 0x34)));
@@ -371,7 +349,7 @@ void ChapterWriter::writeVerdict(const ExerciseBlock& ex, const LearnerAnswer& a
         return;
     }
     QTextCharFormat code = m_doc.markdown().codeCharFormat();
-    cur.insertText(answer.printable, ex.kind == ExerciseKind::Run ? code : m_doc.uiFormat(10, false));
+    cur.insertText(answer.printable, lessons::exerciseKindSpec(ex.kind).runsModule ? code : m_doc.uiFormat(10, false));
     cur.insertText(QStringLiteral("   "), body);
     if (!check.problem.isEmpty()) {
         cur.insertText(T2("could not be checked: %1", "无法判定：%1").in(lang).arg(check.problem),

@@ -17,6 +17,7 @@
 
 #include "lessons/course.h"
 #include "lessons/exercise_check.h"
+#include "lessons/exercise_kinds.h"
 #include "lessons/progress_store.h"
 #include "lessons/run_engine.h"
 
