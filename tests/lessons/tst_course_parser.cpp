@@ -2,17 +2,12 @@
 // tst_course_parser.cpp — the chapter parser on valid input: front matter,
 // steps, blocks with their source lines, run and exercise fields, CRLF/BOM
 // equivalence, images, and the default course locator.
-#include "lessons/course_check.h"
 #include "lessons/course_loader.h"
-#include "lessons/exercise_check.h"
 #include "modules/registry.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QRegularExpression>
-#include <QSet>
-#include <QTemporaryDir>
 #include <QTest>
 #include "poslab_test_paths.h"
 
@@ -71,7 +66,6 @@ private slots:
     void fencesInsideQuotesAndCode();
     void images();
     void defaultCourseDir();
-    void teacherReadmeExample();
     void headingPitfalls();
     void runExerciseAnswer();
     void varyOffersSomeChoices();
@@ -318,71 +312,6 @@ void TestCourseParser::defaultCourseDir()
     qputenv("POSLAB_COURSE_DIR", "/tmp/some-course");
     QCOMPARE(poslab::lessons::defaultCourseDir(), QStringLiteral("/tmp/some-course"));
     qunsetenv("POSLAB_COURSE_DIR");
-}
-
-void TestCourseParser::teacherReadmeExample()
-{
-    // The complete example chapter in lessons/README.md (and README.zh.md)
-    // must parse without a single diagnostic, use every exercise kind, and its
-    // run exercise must be solvable as its solution says.
-    QTemporaryDir tmp;
-    for (const QString& readme : {QStringLiteral("README.md"), QStringLiteral("README.zh.md")}) {
-        const QString path = QDir(QStringLiteral(POSLAB_SOURCE_COURSE_DIR)).filePath(readme);
-        const QString text = QString::fromUtf8(readAll(path));
-        const qsizetype begin = text.indexOf(QLatin1String("<!-- example-begin -->"));
-        const qsizetype end = text.indexOf(QLatin1String("<!-- example-end -->"));
-        QVERIFY2(begin >= 0 && end > begin, qPrintable(path));
-        QStringList lines = text.mid(begin, end - begin).split(u'\n');
-        // Drop the marker line and the outer `````markdown fence.
-        while (!lines.isEmpty() && !lines.first().startsWith(QLatin1String("`````"))) lines.removeFirst();
-        QVERIFY(!lines.isEmpty());
-        lines.removeFirst();
-        while (!lines.isEmpty() && !lines.last().startsWith(QLatin1String("`````"))) lines.removeLast();
-        QVERIFY(!lines.isEmpty());
-        lines.removeLast();
-        const QString lang = readme.contains(QLatin1String(".zh.")) ? QStringLiteral("zh") : QStringLiteral("en");
-        const QString file =
-            QDir(QStringLiteral(POSLAB_SOURCE_COURSE_DIR)).filePath(lang + QStringLiteral("/03-example.md"));
-        const ChapterParseResult r =
-            parseChapterText(lines.join(u'\n').toUtf8(), file, QStringLiteral(POSLAB_SOURCE_COURSE_DIR), lang,
-                             poslab::modules::Registry::builtin());
-        QVERIFY2(r.diagnostics.isEmpty(), qPrintable(r.diagnostics.value(0).toString()));
-        QCOMPARE(r.chapter.id, QStringLiteral("example-frequencies"));
-        QCOMPARE(r.chapter.steps.size(), 4);
-        QSet<int> kinds;
-        int runs = 0;
-        for (const Step& st : r.chapter.steps)
-            for (const Block& b : st.blocks) {
-                if (b.kind == Block::Kind::Run) ++runs;
-                if (b.kind == Block::Kind::Exercise) kinds.insert(int(b.exercise.kind));
-            }
-        QCOMPARE(runs, 2);
-        QCOMPARE(kinds.size(), 5);
-        // Written into a scratch course, so the cross-language check sees both.
-        QVERIFY(QDir(tmp.path()).mkpath(lang));
-        QFile out(QDir(tmp.path()).filePath(lang + QStringLiteral("/03-example.md")));
-        QVERIFY(out.open(QIODevice::WriteOnly));
-        out.write(lines.join(u'\n').toUtf8());
-        out.close();
-
-        // The run exercise: b = 22000 solves it (as its solution says), 10000 does not.
-        const Step& last = r.chapter.steps.last();
-        QCOMPARE(last.blocks.last().kind, Block::Kind::Exercise);
-        const ExerciseBlock& ex = last.blocks.last().exercise;
-        const auto* spec = poslab::modules::Registry::builtin().find(ex.run.moduleId);
-        QVERIFY(spec);
-        for (const auto& [base, right] :
-             {std::pair{QStringLiteral("22000"), true}, std::pair{QStringLiteral("10000"), false}}) {
-            QStringList params = ex.run.params;
-            params.replaceInStrings(QRegularExpression(QStringLiteral("^base=.*")), QStringLiteral("base=") + base);
-            const auto outputs = poslab::modules::runModule(*spec, poslab::modules::parseParams(*spec, params));
-            const CheckResult c = checkRun(ex, outputs);
-            QVERIFY2(c.problem.isEmpty(), qPrintable(c.problem));
-            QCOMPARE(c.correct, right);
-        }
-    }
-    const QList<Diagnostic> all = checkCourse(tmp.path());
-    QVERIFY2(all.isEmpty(), qPrintable(all.value(0).toString()));
 }
 
 void TestCourseParser::headingPitfalls()
