@@ -93,8 +93,8 @@ int commandPreview(const QStringList& args)
     }
     if (o.positional().size() != 1)
         return o.usageError(
-            T2("give one chapter file, e.g. poslab preview course/en/03-example.md --step 2 -o step.png",
-               "请给出一个章节文件，例如 poslab preview course/en/03-example.md --step 2 -o step.png"));
+            T2("give one chapter file, e.g. poslab preview mycourse/en/12-my-topic.md --step 2 -o step.png",
+               "请给出一个章节文件，例如 poslab preview mycourse/en/12-my-topic.md --step 2 -o step.png"));
     const QString output = o.value(QStringLiteral("-o"));
     if (output.isEmpty()) return o.usageError(T2("-o FILE.png is required", "需要 -o 文件.png"));
     bool ok = true;
