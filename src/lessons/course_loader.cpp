@@ -775,10 +775,19 @@ QString resolveCourseImage(const QString& courseDir, const QString& chapterFile,
 
 namespace {
 
-// Chapter ids must be unique in a language, exercise ids in the course.
-void checkUniqueIds(const Chapter& chapter, QHash<QString, SourceLocation>* chapterIds,
+// Chapter ids and numbers must be unique in a language, exercise ids in the course.
+void checkUniqueIds(const Chapter& chapter, QHash<QString, SourceLocation>* chapterIds, QHash<int, QString>* numbers,
                     QHash<QString, SourceLocation>* exerciseIds, QList<Diagnostic>* out)
 {
+    if (const auto first = numbers->constFind(chapter.number); chapter.number > 0 && first != numbers->cend())
+        out->append(Diagnostic::of(chapter.file, 0,
+                                   T2("chapter number %1 is also %2's: the number sets the order, so each chapter "
+                                      "needs its own",
+                                      "章节号 %1 与 %2 重复：章节号决定顺序，每一章都要有自己的号")
+                                       .arg(chapter.number, 2, 10, QLatin1Char('0'))
+                                       .arg(QFileInfo(*first).fileName())));
+    else if (chapter.number > 0)
+        numbers->insert(chapter.number, chapter.file);
     if (const auto first = chapterIds->constFind(chapter.id); !chapter.id.isEmpty() && first != chapterIds->cend())
         out->append(Diagnostic::of(chapter.file, 2,
                                    T2("duplicate chapter id '%1' (also in %2)", "章节 id“%1”重复了（%2 也用了它）")
@@ -841,6 +850,7 @@ CourseLoadResult loadCourse(const QString& dir, const QString& lang, const Regis
     const QStringList files = QDir(langDir).entryList({QStringLiteral("*.md")}, QDir::Files, QDir::Name);
     QHash<QString, SourceLocation> exerciseIds;
     QHash<QString, SourceLocation> chapterIds;
+    QHash<int, QString> numbers;
     for (const QString& name : files) {
         const QString path = QDir(langDir).filePath(name);
         if (!nameRe.match(name).hasMatch()) {
@@ -861,7 +871,7 @@ CourseLoadResult loadCourse(const QString& dir, const QString& lang, const Regis
         }
         ChapterParseResult cr = parseChapterFile(path, r.course.dir, lang, registry);
         r.diagnostics.append(cr.diagnostics);
-        checkUniqueIds(cr.chapter, &chapterIds, &exerciseIds, &r.diagnostics);
+        checkUniqueIds(cr.chapter, &chapterIds, &numbers, &exerciseIds, &r.diagnostics);
         r.course.chapters.append(cr.chapter);
     }
     return r;

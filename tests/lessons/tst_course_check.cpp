@@ -81,6 +81,7 @@ private slots:
     void didYouMean();
     void realCourse();
     void missingFolder();
+    void duplicateChapterNumber();
     void mutatedChaptersNeverCrash();
 };
 
@@ -670,6 +671,28 @@ void TestCourseCheck::realCourse()
         QVERIFY(r.ok());
         QVERIFY(!r.course.chapters.isEmpty());
         for (const Chapter& c : r.course.chapters) QVERIFY2(!c.steps.isEmpty(), qPrintable(c.file));
+    }
+}
+
+// Two chapters numbered 03 in each language: the order is ambiguous, so the
+// second one (in file-name order) is named, in both languages.
+void TestCourseCheck::duplicateChapterNumber()
+{
+    QTemporaryDir tmp;
+    for (const char* lang : {"en", "zh"})
+        for (const char* slug : {"a", "b"}) {
+            QVERIFY(QDir(tmp.path()).mkpath(QLatin1String(lang)));
+            QFile f(
+                QDir(tmp.path()).filePath(QStringLiteral("%1/03-%2.md").arg(QLatin1String(lang), QLatin1String(slug))));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("---\nid: chapter-" + QByteArray(slug) + "\ntitle: T\nsummary: S\nminutes: 5\n---\n\nText.\n");
+        }
+    const QList<Diagnostic> all = checkCourse(tmp.path());
+    QCOMPARE(all.size(), 2);  // once per language
+    for (const Diagnostic& d : all) {
+        QVERIFY2(d.file.endsWith(QLatin1String("/03-b.md")), qPrintable(dump(all)));
+        QVERIFY2(d.message.startsWith(QLatin1String("chapter number 03 is also 03-a.md's")), qPrintable(dump(all)));
+        QVERIFY2(d.messageZh.contains(QStringLiteral("章节号 03 与 03-a.md 重复")), qPrintable(d.messageZh));
     }
 }
 
