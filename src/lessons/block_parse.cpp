@@ -426,9 +426,9 @@ void parseRunBlock(const QStringList& tokens, const QList<Entry>& entries, int f
         } else if (e.key == QLatin1String("height")) {
             bool ok = false;
             const int h = e.value.toInt(&ok);
-            if (!ok || h < 80 || h > 2000)
-                ctx.diag(e.line, T2("height: '%1' must be a whole number of pixels in [80, 2000]",
-                                    "height：“%1”必须是 80 到 2000 之间的整数（单位：像素）")
+            if (!ok || h < 120 || h > 2000)
+                ctx.diag(e.line, T2("height: '%1' must be a whole number of pixels in [120, 2000]",
+                                    "height：“%1”必须是 120 到 2000 之间的整数（单位：像素）")
                                      .arg(e.value));
             else
                 run.height = h;

@@ -297,6 +297,7 @@ struct ChapterVerifier {
     void checkShownOutputs(const Block& b, const ModuleSpec& spec, const std::vector<Output>& outputs);
     void checkLabels(const Block& b, const ModuleSpec& spec, const std::vector<Output>& outputs);
     void checkLogAxes(const Block& b, const std::vector<Output>& outputs);
+    void checkIgnoredOptions(const Block& b, const std::vector<Output>& outputs);
     void verifyExercise(const Block& b);
     void verifyRunExercise(const Block& b);
     bool conditionNamesExist(const Block& b, const Condition& c, const ModuleSpec& spec,
@@ -315,6 +316,44 @@ void ChapterVerifier::verifyRunBlock(const Block& b)
     checkShownOutputs(b, *spec, r->outputs);
     checkLabels(b, *spec, r->outputs);
     checkLogAxes(b, r->outputs);
+    checkIgnoredOptions(b, r->outputs);
+}
+
+// The chart each shown output is drawn as: the block's kind, or what `auto`
+// picks for the output (series: line, matrix: heatmap, the rest: a table).
+ChartKind drawnAs(ChartKind chart, const Output& o)
+{
+    if (chart != ChartKind::Auto) return chart;
+    switch (o.kind) {
+        case OutputKind::Series: return ChartKind::Line;
+        case OutputKind::Matrix: return ChartKind::Heatmap;
+        default: return ChartKind::Table;
+    }
+}
+
+// Options the charts drawn would ignore: said, so a teacher does not wait
+// for a logarithmic axis or an axis title that never appears.
+void ChapterVerifier::checkIgnoredOptions(const Block& b, const std::vector<Output>& outputs)
+{
+    const RunBlock& run = b.run;
+    bool anyLine = false, anyAxes = false;
+    ChartKind other = ChartKind::Auto;
+    for (const Output& o : outputs) {
+        if (!run.outputs.isEmpty() && !run.outputs.contains(o.name)) continue;
+        if (!chartKindCanShow(run.chart, o)) continue;
+        const ChartKind k = drawnAs(run.chart, o);
+        anyLine = anyLine || k == ChartKind::Line;
+        anyAxes = anyAxes || k != ChartKind::Table;
+        if (k != ChartKind::Line) other = k;
+    }
+    if ((run.logX || run.logY) && !anyLine)
+        warning(b.lineOf(QStringLiteral("log")), T2("log: only line charts have logarithmic axes; %1 ignores it",
+                                                    "log：只有折线图有对数坐标轴；这里的%1会忽略它")
+                                                     .arg(chartText(other)));
+    if ((!run.xTitle.isEmpty() || !run.yTitle.isEmpty()) && !anyAxes)
+        warning(
+            b.lineOf(run.xTitle.isEmpty() ? QStringLiteral("y") : QStringLiteral("x")),
+            T2("x:/y: a table has no axes; its titles are shown nowhere", "x:/y:：表格没有坐标轴，这些标题不会显示"));
 }
 
 // A logarithmic axis leaves out the points at or below zero (as the chart
@@ -521,7 +560,15 @@ void ChapterVerifier::verifyRunExercise(const Block& b)
                              "so a learner who changes nothing is marked right",
                              "params：初始值已经满足条件（%1；条件是 %2），学生什么都不改也会被判对")
                               .arg(termValues(condition, atStart->outputs), ex.run.condition));
-    if (ex.run.answerParams.isEmpty()) return;  // reported by the loader
+    if (ex.run.answerParams.isEmpty()) {
+        warning(b.location.line,
+                T2("no answer: — check cannot prove that a learner can meet the condition; add values that meet "
+                   "it, e.g. answer: %1",
+                   "没有 answer:——check 无法证明学生能满足条件；请给出满足条件的取值，例如 answer: %1")
+                    .arg(ex.run.vary.isEmpty() ? QStringLiteral("name=value")
+                                               : ex.run.vary.first().name + QStringLiteral("=…")));
+        return;
+    }
     const std::optional<Params> answer = validated(spec, overrideAssignments(ex.run.params, ex.run.answerParams));
     if (!answer) return;  // reported by the loader
     const int answerLine = b.lineOf(QStringLiteral("answer"));

@@ -329,6 +329,24 @@ void score_window_answers(const float* logits, int L, int V, const std::vector<s
 
 // ------------------------------------------------------------ evaluation
 
+std::string experiment_row_name(lm_position position, rope_scaling_type scaling)
+{
+    const std::string name = lm_position_name(position);
+    return scaling == ROPE_SCALING_DEFAULT ? name : name + "+" + rope_scaling_name(scaling);
+}
+
+std::vector<std::string> experiment_row_names()
+{
+    std::vector<std::string> out;
+    for (lm_position p : lm_all_positions()) {
+        out.push_back(experiment_row_name(p));
+        if (p == LM_POSITION_ROPE)
+            for (rope_scaling_type s : length_experiment_options{}.rope_scalings)
+                out.push_back(experiment_row_name(p, s));
+    }
+    return out;
+}
+
 namespace {
 // Marks `e` as not evaluated, for the reason `id` (core/error_texts.cpp).
 void refuse(length_eval& e, const char* id, std::vector<std::string> args)
@@ -560,7 +578,7 @@ length_experiment_result run_length_experiment(const length_experiment_options& 
             for (rope_scaling_type s : o.rope_scalings) {
                 const auto tsc = clock_type::now();
                 scheme_result q;
-                q.name = std::string("rope+") + rope_scaling_name(s);
+                q.name = experiment_row_name(pos, s);
                 q.position = pos;
                 q.scaled = true;
                 q.scaling = s;

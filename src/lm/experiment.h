@@ -326,6 +326,15 @@ struct length_experiment_result {
     std::vector<std::int32_t> sample_prompt;  // the held-out ids every sample continues
 };
 
+// The name of a row of the results: a position scheme ("rope"), or RoPE with
+// an inference-time scaling ("rope+yarn"; ROPE_SCALING_DEFAULT: none).
+std::string experiment_row_name(lm_position position, rope_scaling_type scaling = ROPE_SCALING_DEFAULT);
+// Every row an experiment can have, in the order it reports them: each
+// position scheme (lm_all_positions), RoPE's scalings right after rope (the
+// one list of names the results, the Experiments chapter and the Training
+// Lab's colours go by).
+std::vector<std::string> experiment_row_names();
+
 // Progress of the whole experiment: which scheme (0-based among the schemes
 // to train) and its training progress.
 struct experiment_progress {

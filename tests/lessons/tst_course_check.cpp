@@ -82,6 +82,7 @@ private slots:
     void realCourse();
     void missingFolder();
     void duplicateChapterNumber();
+    void ignoredOptionsAreSaid();
     void mutatedChaptersNeverCrash();
 };
 
@@ -694,6 +695,34 @@ void TestCourseCheck::duplicateChapterNumber()
         QVERIFY2(d.message.startsWith(QLatin1String("chapter number 03 is also 03-a.md's")), qPrintable(dump(all)));
         QVERIFY2(d.messageZh.contains(QStringLiteral("章节号 03 与 03-a.md 重复")), qPrintable(d.messageZh));
     }
+}
+
+// Options the chart drawn would ignore are warnings (a teacher would wait for
+// an axis that never comes); a run exercise without an answer too. The same
+// options where they work say nothing. Body from line 8 (one_chapter_course.h).
+void TestCourseCheck::ignoredOptionsAreSaid()
+{
+    QTemporaryDir tmp;
+    QVERIFY(
+        writeOneChapterCourse(tmp.path(),
+                              "```run sinusoidal.matrix positions=8 dim=8\nchart: heatmap\noutput: pe\nlog: y\n```\n\n"
+                              "```run alibi.slopes\nchart: table\nx: head\n```\n\n"
+                              "```run sinusoidal.matrix positions=8 dim=8\nchart: line\noutput: wavelengths\nlog: y\n"
+                              "x: pair\n```\n\n"
+                              "```exercise no-answer\nkind: run\nquestion: Q?\nmodule: sinusoidal.matrix\n"
+                              "params: positions=8 dim=64 base=10000\nvary: base 100..1000000 log\n"
+                              "condition: max(wavelengths) > 200000\n```\n"));
+    const QList<Diagnostic> all = checkCourse(tmp.path());
+    const QString info = dump(all);
+    QVERIFY2(has(all, QStringLiteral("01-one.md"), 11,
+                 QStringLiteral("log: only line charts have logarithmic axes; a heatmap ignores it")),
+             qPrintable(info));
+    QVERIFY2(has(all, QStringLiteral("01-one.md"), 16, QStringLiteral("x:/y: a table has no axes")), qPrintable(info));
+    QVERIFY2(has(all, QStringLiteral("01-one.md"), 26, QStringLiteral("no answer: — check cannot prove")),
+             qPrintable(info));
+    for (const Diagnostic& d : all)  // the line chart (lines 19 to 24) uses both options: nothing said
+        QVERIFY2(d.isWarning() && (d.line < 19 || d.line > 24), qPrintable(info));
+    QCOMPARE(all.size(), 2 * 3);  // each in en and zh
 }
 
 void TestCourseCheck::missingFolder()

@@ -287,6 +287,7 @@ private slots:
         const std::vector<std::string> names{"none", "sinusoidal",  "learned",  "t5_bias",      "alibi",
                                              "rope", "rope+linear", "rope+ntk", "rope+dynamic", "rope+yarn"};
         QCOMPARE(r1.rows.size(), names.size());
+        QCOMPARE(experiment_row_names(), names);  // the one list the lab module and the window go by
         QVERIFY(!r1.cancelled);
         QCOMPARE(r1.uniform_bpc, std::log2(10.0));
         for (std::size_t i = 0; i < names.size(); ++i) {

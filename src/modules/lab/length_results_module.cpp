@@ -40,9 +40,13 @@ using namespace Qt::StringLiterals;
 namespace {
 
 // The rows a reader can pick one by one: the six trained schemes and RoPE with
-// each inference-time scaling, named as lm_experiment names them.
-const QStringList kSchemeNames{u"none"_s, u"sinusoidal"_s,  u"learned"_s,  u"t5_bias"_s,      u"alibi"_s,
-                               u"rope"_s, u"rope+linear"_s, u"rope+ntk"_s, u"rope+dynamic"_s, u"rope+yarn"_s};
+// each inference-time scaling, as the experiment names them.
+QStringList schemeNames()
+{
+    QStringList out;
+    for (const std::string& n : experiment_row_names()) out << QString::fromStdString(n);
+    return out;
+}
 
 // An output name for a row: "rope+yarn" -> "rope_yarn" (output names are
 // snake_case so conditions and `label:` lines can name them).
@@ -365,7 +369,7 @@ std::vector<Output> runLengthResults(const Params& p, const RunContext& ctx)
 std::vector<OutputSpec> labLengthResultsOutputs()
 {
     QStringList schemes;
-    for (const QString& name : kSchemeNames) schemes << seriesName(name.toStdString());
+    for (const QString& name : schemeNames()) schemes << seriesName(name.toStdString());
     return {
         tableOutput(u"results"_s,
                     {u"scheme"_s, u"parameters"_s, u"L={length}"_s, u"tokens_per_s"_s, u"memory_mib"_s, u"steps"_s},
@@ -422,7 +426,7 @@ ModuleSpec labLengthResultsModule()
            "以及每个训练好的模型生成的一段文本。它自己从不训练：没有保存的结果时，会说明如何得到一个。"
            "某方案无法评估的长度（可学习位置表超出其行数）显示为 —，原因见 `notes`。");
     QStringList rowChoices{u"all"_s, u"trained"_s, u"scalings"_s};
-    rowChoices << kSchemeNames;
+    rowChoices << schemeNames();
     s.params = {
         choiceParam(u"metric"_s, u"bpc"_s, {u"bpc"_s, u"perplexity"_s},
                     T2("bits per character (nats / ln 2) or perplexity (e^nats)",

@@ -92,13 +92,11 @@ void styleSchemeSeries(ChartPanel* panel, const QStringList& ids)
     // Two more for ten lines (Paul Tol's wine and teal, lighter on dark backgrounds).
     colors << (dark ? QColor(0xFF, 0x9D, 0xA7) : QColor(0x88, 0x22, 0x55))
            << (dark ? QColor(0x9C, 0xDE, 0x9C) : QColor(0x44, 0xAA, 0x99));
-    static const QStringList order{QStringLiteral("none"),         QStringLiteral("sinusoidal"),
-                                   QStringLiteral("learned"),      QStringLiteral("t5_bias"),
-                                   QStringLiteral("alibi"),        QStringLiteral("rope"),
-                                   QStringLiteral("rope+linear"),  QStringLiteral("rope+ntk"),
-                                   QStringLiteral("rope+dynamic"), QStringLiteral("rope+yarn")};
+    // A row's colour follows its place among every row an experiment can have.
+    const std::vector<std::string> order = poslab::experiment_row_names();
     for (qsizetype i = 0; i < lines.size(); ++i) {
-        const qsizetype k = order.indexOf(ids[i]);
+        const auto at = std::find(order.begin(), order.end(), ids[i].toStdString());
+        const qsizetype k = at == order.end() ? -1 : qsizetype(at - order.begin());
         QPen pen = lines[i]->pen();
         pen.setColor(colors.value(k < 0 ? i % colors.size() : k % colors.size()));
         if (ids[i].contains(u'+')) pen.setStyle(Qt::DashLine);

@@ -49,7 +49,6 @@ caption: The table.
   Second caption line.
 x: channel
 y: position
-log: y
 vary: positions 8..256
 vary: base 100..1000000 log
 vary: layout
@@ -114,6 +113,7 @@ module: rope.inv_freq
 params: head_dim=64 rope_theta=100
 vary: rope_theta 2..1000000 log
 condition: max(wavelength) > 8192 and count(inv_freq) == 32
+answer: rope_theta=2000
 hint: Larger bases give longer wavelengths.
 solution: Any base above about 1400.
 ```
