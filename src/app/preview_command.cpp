@@ -112,12 +112,13 @@ int commandPreview(const QStringList& args)
                                "%1 不是课程中的章节文件（应为 目录/en/NN-slug.md 或 目录/zh/NN-slug.md）")
                                 .arg(file.filePath()));
     lessons::CourseLoadResult loaded = lessons::loadCourse(courseDir, lang);
+    const QString path = file.canonicalFilePath();
+    auto isThisFile = [&path](const QString& other) { return QFileInfo(other).canonicalFilePath() == path; };
     for (const lessons::Diagnostic& d : loaded.diagnostics)
-        if (QFileInfo(d.file).canonicalFilePath() == file.canonicalFilePath())
-            writeStderr((d.toString(o.lang()) + u'\n').toStdString());
+        if (isThisFile(d.file)) writeStderr((d.toString(o.lang()) + u'\n').toStdString());
     int chapter = -1;
     for (int i = 0; i < loaded.course.chapters.size(); ++i)
-        if (QFileInfo(loaded.course.chapters[i].file).canonicalFilePath() == file.canonicalFilePath()) chapter = i;
+        if (isThisFile(loaded.course.chapters[i].file)) chapter = i;
     if (chapter < 0)
         return o.usageError(
             T2("%1 could not be read as a chapter (see above)", "%1 无法作为章节读取（见上文）").arg(file.filePath()));

@@ -42,8 +42,10 @@ LivePreview::LivePreview(QMainWindow* window, CourseNavigator* navigator, Lesson
     m_settle->setSingleShot(true);
     m_settle->setInterval(kSettleMs);
     connect(m_settle, &QTimer::timeout, this, &LivePreview::reload);
+    // Another step or chapter: the last check's problems for it (the files
+    // did not change; a check still running lists them when it ends).
     connect(m_navigator, &CourseNavigator::stepShown, this, [this] {
-        if (isOn()) requestCheck();  // another chapter, or the same read again: its problems
+        if (isOn() && m_checked && !m_check) showProblems();
     });
     retranslateUi();
 }
@@ -70,6 +72,7 @@ void LivePreview::setOn(bool on)
     if (!on) {
         delete m_watcher;
         m_watcher = nullptr;
+        m_checked = false;  // the files may change unwatched
         m_settle->stop();
         m_dock->hide();
         return;
@@ -119,17 +122,15 @@ void LivePreview::reload()
 {
     if (!isOn()) return;
     watchCourseFiles();
+    requestCheck();  // of the files as saved; it lists the problems of the step shown below
     const QList<QMap<QString, QString>> parameters = currentParameters();
-    const int checksBefore = m_checksRequested;
-    m_navigator->reloadCourse();  // shows the step: stepShown asks for the check
+    m_navigator->reloadCourse();
     restoreParameters(parameters);
     emit reloaded();
-    if (m_checksRequested == checksBefore) requestCheck();  // no step could be shown
 }
 
 void LivePreview::requestCheck()
 {
-    ++m_checksRequested;
     if (m_check)
         m_checkAgain = true;  // once it ends, with the files as they are then
     else
@@ -170,13 +171,15 @@ void LivePreview::startCheck()
             startCheck();
             return;
         }
-        showProblems(*result);
+        m_problems = *result;
+        m_checked = true;
+        showProblems();
     });
     m_check->start();
 }
 
-// The problems of the chapter shown, in either language's file of it.
-void LivePreview::showProblems(const QList<lessons::Diagnostic>& problems)
+// The last check's problems of the chapter shown, in either language's file of it.
+void LivePreview::showProblems()
 {
     m_list->clear();
     const int chapter = m_navigator->chapterIndex();
@@ -185,7 +188,7 @@ void LivePreview::showProblems(const QList<lessons::Diagnostic>& problems)
                                  ? QFileInfo(course.chapters[chapter].file).fileName()
                                  : QString();
     const QString lang = m_navigator->language();
-    for (const lessons::Diagnostic& d : problems) {
+    for (const lessons::Diagnostic& d : m_problems) {
         if (!fileName.isEmpty() && QFileInfo(d.file).fileName() != fileName) continue;
         const QString where = QDir(m_navigator->courseDir()).relativeFilePath(d.file);
         const QStyle::StandardPixmap icon =

@@ -62,7 +62,7 @@ private:
     void reload();
     void requestCheck();
     void startCheck();
-    void showProblems(const QList<lessons::Diagnostic>& problems);
+    void showProblems();
     // The varied parameters of each run block of the step shown, in order.
     QList<QMap<QString, QString>> currentParameters() const;
     void restoreParameters(const QList<QMap<QString, QString>>& values);
@@ -75,9 +75,10 @@ private:
     QListWidget* m_list = nullptr;
     QFileSystemWatcher* m_watcher = nullptr;  // null while off
     QTimer* m_settle = nullptr;
-    QThread* m_check = nullptr;  // the check running, if any
-    bool m_checkAgain = false;   // asked for again while it ran
-    int m_checksRequested = 0;
+    QThread* m_check = nullptr;             // the check running, if any
+    bool m_checkAgain = false;              // asked for again while it ran
+    QList<lessons::Diagnostic> m_problems;  // the last check's, of the whole course
+    bool m_checked = false;                 // m_problems are of the files as they are
 };
 
 }  // namespace poslab::ui
