@@ -2,6 +2,8 @@
 // matmul.cpp — the only file that includes <cblas.h> (see matmul.h).
 #include "core/matmul.h"
 
+#include "core/blas_kernel_choice.h"
+
 #include "core/common.h"
 #include "core/simd_exp.h"  // detail::cpu_has_avx2_fma
 
@@ -410,5 +412,23 @@ const char* blas_config()
 {
     return openblas_get_config();
 }
+
+const char* blas_core_name()
+{
+    return openblas_get_corename();
+}
+
+namespace {
+
+// Runs when the program loads, after OpenBLAS has chosen its kernels and
+// before main(): PosLab may start the program again with better ones
+// (blas_kernel_choice.h). Placed here, in the file every BLAS user links, so
+// that every program of PosLab does it.
+[[gnu::constructor]] void choose_blas_kernel_before_main()
+{
+    choose_blas_kernel_at_load();
+}
+
+}  // namespace
 
 }  // namespace poslab

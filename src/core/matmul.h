@@ -129,5 +129,8 @@ private:
 
 // "OpenBLAS 0.3.21 ... Haswell MAX_THREADS=64" — for benchmark reports.
 const char* blas_config();
+// The CPU kernels OpenBLAS loaded: "Haswell", "SkylakeX", "Prescott", …
+// (blas_kernel_choice.h says how they were chosen).
+const char* blas_core_name();
 
 }  // namespace poslab
