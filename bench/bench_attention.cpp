@@ -19,6 +19,7 @@
 //                 cos/sin tables for RoPE); attention is compute-bound, so
 //                 this "GB/s" is low by nature; for RoPE it is the real limit.
 #include "core/attention.h"
+#include "core/blas_kernel_choice.h"
 #include "core/common.h"
 #include "core/matmul.h"
 #include "core/rope.h"
@@ -163,4 +164,15 @@ BENCHMARK(BM_attention_causal_rope)->Apply(attention_args);
 BENCHMARK(BM_attention_causal)->Name("BM_attention_causal_block")->Apply(block_args);
 BENCHMARK(BM_rope_apply)->ArgName("T")->Arg(128)->Arg(512)->Arg(2048)->Unit(benchmark::kMicrosecond)->UseRealTime();
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv)
+{
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    // the OpenBLAS kernels and how they were chosen (core/blas_kernel_choice.h)
+    benchmark::AddCustomContext("blas", blas_config());
+    benchmark::AddCustomContext("blas_kernel", blas_kernel_english(blas_kernel_in_use()));
+    benchmark::AddCustomContext("blas_kernel_core", blas_kernel_in_use().core);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

@@ -37,6 +37,7 @@
 //                one for the weight gradient). Element-wise work (LayerNorm,
 //                GELU, softmax, AdamW) is not counted.
 //   sgemm_flops  2·n³ per call of BM_sgemm_peak (cblas_sgemm, n = 2048).
+#include "core/blas_kernel_choice.h"
 #include "core/common.h"
 #include "core/matmul.h"
 #include "lm/model.h"
@@ -290,6 +291,10 @@ int main(int argc, char** argv)
     // which OpenBLAS kernels ran (the small-matrix path depends on the core;
     // matmul.h), in the report's context
     benchmark::AddCustomContext("blas", blas_config());
+    // and how they were chosen (core/blas_kernel_choice.h)
+    benchmark::AddCustomContext("blas_kernel", blas_kernel_english(blas_kernel_in_use()));
+    benchmark::AddCustomContext("blas_kernel_core", blas_kernel_in_use().core);
+    benchmark::AddCustomContext("blas_kernel_openblas", blas_kernel_in_use().openblas_choice);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     return 0;

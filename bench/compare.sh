@@ -11,7 +11,9 @@
 # with torch.set_num_threads(n), and glibc malloc tuned so big buffers are not
 # re-mapped every call (MALLOC_MMAP_MAX_=0, MALLOC_TRIM_THRESHOLD_=64 GiB);
 # with 2 threads it is also run with OPENBLAS_NUM_THREADS=2 and the faster of
-# the two is kept. OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE are left as they are.
+# the two is kept. The peer runs on the OpenBLAS kernels PosLab runs on
+# (OPENBLAS_CORETYPE set to PosLab's, which may be PosLab's own choice:
+# src/core/blas_kernel_choice.h); OPENBLAS_L2_SIZE is left as it is.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build}
@@ -26,7 +28,10 @@ bin=$build/bench/bench_attention
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-peer_env="MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=68719476736"
+ours_core=$("$bin" --benchmark_filter='^BM_attention_causal/T:128/mode:0' --benchmark_min_time=0.01 \
+    --benchmark_format=json 2>/dev/null | /usr/bin/python3 -c \
+    'import json,sys; print(json.load(sys.stdin)["context"]["blas_kernel_core"])')
+peer_env="MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=68719476736 OPENBLAS_CORETYPE=$ours_core"
 r=1
 while [ "$r" -le "$rounds" ]; do
     echo "round $r/$rounds ..." >&2
@@ -61,9 +66,11 @@ cpu = "?"
 for l in subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines():
     if l.startswith("Model name"):
         cpu = l.split(":", 1)[1].strip()
+context = json.load(open(sorted(glob.glob(os.path.join(out, "ours.*.json")))[0])).get("context", {})
 print("date %s, CPU %s, %d cores, OPENBLAS_CORETYPE=%s OPENBLAS_L2_SIZE=%s" % (
     datetime.date.today(), cpu, os.cpu_count(), os.environ.get("OPENBLAS_CORETYPE", "-"),
     os.environ.get("OPENBLAS_L2_SIZE", "-")))
+print("kernels: PosLab %s; torch the same" % context.get("blas_kernel", "?"))
 print("causal attention forward, B=1 H=8 D=64, best time in ms (lower is better); ratio = torch / PosLab\n")
 hdr = "| T | PosLab 1t | torch 1t | ratio 1t | PosLab 2t (heads) | PosLab 2t (BLAS) | torch 2t (best) | ratio 2t | torch 2t config |"
 print(hdr)

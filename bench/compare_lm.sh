@@ -17,8 +17,11 @@
 # torch.set_num_threads(n), and with 2 threads also OPENBLAS_NUM_THREADS=2;
 # AdamW with and without foreach. The fastest configuration is kept and named
 # in the table. The sgemm peak (cblas_sgemm, n = 2048) is measured in the same
-# rounds at each thread count. OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE are left
-# as they are (both sides use the same OpenBLAS). A second table compares
+# rounds at each thread count. Kernels: PosLab may choose OpenBLAS's kernels
+# itself (src/core/blas_kernel_choice.h); the peer runs with the same kernels
+# (OPENBLAS_CORETYPE set to PosLab's, the fair comparison) and, where that is
+# not what torch gets by itself, also as the environment leaves it (what a
+# PyTorch user gets), in a table of its own. A second table compares
 # process CPU time per token (all threads), which other load on a shared
 # machine disturbs less than wall time.
 set -eu
@@ -46,10 +49,24 @@ for p in $positions; do filter="$filter|pos:$(pos_id "$p")/"; done
 filter="(${filter#|})|BM_sgemm_peak"
 
 peer_env="MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=68719476736"
-peer() {  # peer OPENBLAS_THREADS TORCH_THREADS FOREACH POSITION
-    env $peer_env OPENBLAS_NUM_THREADS=$1 /usr/bin/python3 "$here/peer_torch_lm.py" \
-        --threads "$2" --foreach "$3" --position "$4" --min-time 0.5 --reps 3 >>"$out/torch.jsonl"
+peer() {  # peer OPENBLAS_THREADS TORCH_THREADS FOREACH POSITION [VAR=VALUE ...]
+    o=$1 t=$2 fe=$3 p=$4
+    shift 4
+    env $peer_env "$@" OPENBLAS_NUM_THREADS=$o /usr/bin/python3 "$here/peer_torch_lm.py" \
+        --threads "$t" --foreach "$fe" --position "$p" --min-time 0.5 --reps 3 >>"$out/torch.jsonl"
 }
+# The kernels PosLab runs on and OpenBLAS's own choice (bench_lm_train's
+# context, from a short run).
+kernels=$("$bin" --benchmark_filter='BM_sgemm_peak/n:2048/threads:1' --benchmark_min_time=0.01 \
+    --benchmark_format=json 2>/dev/null | /usr/bin/python3 -c \
+    'import json,sys; c=json.load(sys.stdin)["context"]; print(c["blas_kernel_core"], c["blas_kernel_openblas"])')
+ours_core=${kernels% *}
+openblas_own=${kernels#* }
+# The peer's settings: the same kernels; and the environment as it is when
+# PosLab chose other kernels than OpenBLAS alone would.
+settings="OPENBLAS_CORETYPE=$ours_core"
+[ "$ours_core" != "$openblas_own" ] && settings="$settings AS_IS=1"
+echo "PosLab runs on $ours_core (OpenBLAS alone: $openblas_own); peer settings: $settings" >&2
 echo "load before: $(uptime)" >&2
 r=1
 while [ "$r" -le "$rounds" ]; do
@@ -58,9 +75,11 @@ while [ "$r" -le "$rounds" ]; do
         --benchmark_format=json >"$out/ours.$r.json" 2>/dev/null
     for p in $positions; do
         for fe in 0 1; do
-            peer 1 1 $fe "$p"
-            peer 1 2 $fe "$p"
-            peer 2 2 $fe "$p"
+            for s in $settings; do
+                peer 1 1 $fe "$p" $s
+                peer 1 2 $fe "$p" $s
+                peer 2 2 $fe "$p" $s
+            done
         done
     done
     r=$((r + 1))
@@ -90,11 +109,24 @@ for f in glob.glob(os.path.join(out, "ours.*.json")):
         if m:
             t = int(m.group(1))
             peak[t] = max(peak.get(t, 0.0), b["sgemm_flops"] / 1e9)
-torch = {}  # (case, pos, threads) -> (min ms, config)
+blas = "?"
+context = {}
+for f in sorted(glob.glob(os.path.join(out, "ours.*.json")))[:1]:
+    context = json.load(open(f)).get("context", {})
+    blas = context.get("blas", "?")
+ours_core = context.get("blas_kernel_core", "?")
+torch = {}  # (case, pos, threads) -> (min ms, config), torch on PosLab's kernels
 torch_cpu = {}  # (case, pos, threads) -> (min process CPU ms, config)
+torch_own = {}  # the same, torch on the kernels it gets by itself (when those differ)
+own_core = None
 for line in open(os.path.join(out, "torch.jsonl")):
     j = json.loads(line)
     key = (j["case"], j["position"], j["torch_threads"])
+    if j.get("blas_core", ours_core).lower() != ours_core.lower():
+        own_core = j["blas_core"]
+        if key not in torch_own or j["ms_min"] < torch_own[key]:
+            torch_own[key] = j["ms_min"]
+        continue
     cfg = "torch %d + OpenBLAS %s" % (j["torch_threads"], j["openblas_threads"])
     if j["case"] == "train":
         cfg += ", foreach" if j["foreach"] else ", for-loop AdamW"
@@ -113,10 +145,9 @@ for l in subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitl
 print("date %s, CPU %s, %d cores, OPENBLAS_CORETYPE=%s" % (
     datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC"), cpu, os.cpu_count(),
     os.environ.get("OPENBLAS_CORETYPE", "-")))
-blas = "?"
-for f in sorted(glob.glob(os.path.join(out, "ours.*.json")))[:1]:
-    blas = json.load(open(f)).get("context", {}).get("blas", "?")
 print("BLAS: %s" % blas)
+print("PosLab's kernels: %s; torch runs on the same (OPENBLAS_CORETYPE=%s)" % (
+    context.get("blas_kernel", "?"), ours_core))
 print("sgemm peak (n = 2048): " + ", ".join("%d thread(s) %.1f GFLOP/s" % (t, peak[t]) for t in sorted(peak)))
 print("V=%d C=%d H=4 L=%d; train B=32 T=64 (2048 tokens/step); eval B=8 T=512 (4096 tokens)" % (V, C, L))
 print("wall clock: tokens/s (higher is better); ratio = PosLab / torch\n")
@@ -150,4 +181,18 @@ for case in ("train", "eval"):
             tm, cfg = torch_cpu.get((case, pos, t), (float("nan"), "-"))
             p = tokens / (tm / 1e3)
             print("| %s | %s | %d | %.0f | %.0f | %.2f | %s |" % (case, pos, t, o, p, o / p, cfg))
+if torch_own:
+    print("\nwhat a PyTorch user gets: torch on the kernels OpenBLAS picks by itself (%s)," % own_core)
+    print("PosLab on its own choice (%s); wall clock, tokens/s\n" % ours_core)
+    print("| case | scheme | threads | PosLab tok/s | torch tok/s | ratio |")
+    print("|---|---|---:|---:|---:|---:|")
+    for case in ("train", "eval"):
+        tokens = 2048 if case == "train" else 4096
+        for pos in ("rope", "learned", "sinusoidal", "alibi"):
+            for t in (1, 2):
+                if (case, pos, t) not in ours or (case, pos, t) not in torch_own:
+                    continue
+                o = tokens / (ours[(case, pos, t)] / 1e3)
+                p = tokens / (torch_own[(case, pos, t)] / 1e3)
+                print("| %s | %s | %d | %.0f | %.0f | %.2f |" % (case, pos, t, o, p, o / p))
 PY

@@ -224,6 +224,18 @@ def verify(a):
     return 0 if worst < 1e-4 else 1
 
 
+def openblas_core():
+    """The OpenBLAS kernels torch runs on: Debian's torch links the system
+    libopenblas.so.0, and loading it again returns the same library."""
+    import ctypes
+    try:
+        lib = ctypes.CDLL("libopenblas.so.0")
+        lib.openblas_get_corename.restype = ctypes.c_char_p
+        return lib.openblas_get_corename().decode()
+    except OSError:
+        return "?"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--threads", type=int, default=1, help="torch.set_num_threads")
@@ -246,6 +258,7 @@ def main():
     if a.verify:
         return verify(a)
     common = {"impl": "torch", "position": a.position, "torch_threads": torch.get_num_threads(),
+              "blas_core": openblas_core(),
               "openblas_threads": os.environ.get("OPENBLAS_NUM_THREADS", "default"),
               "malloc_tuned": "MALLOC_MMAP_MAX_" in os.environ, "reps": a.reps}
     if a.case in ("train", "both"):
