@@ -11,6 +11,7 @@
 #include "lessons/block_parse.h"
 #include "lessons/did_you_mean.h"
 #include "lessons/fences.h"
+#include "lessons/image_format.h"
 #include "modules/registry.h"
 
 #include <md4c.h>
@@ -345,8 +346,16 @@ QString resolveInside(const QString& courseDir, const QString& chapterFile, cons
 void checkImage(ChapterParser& p, const PathReference& img)
 {
     Text2 error;
-    resolveInside(p.courseDir, p.file, img.src, T2("image", "图片"), true, &error);
-    if (!error.isEmpty()) p.diag(img.line, error);
+    const QString path = resolveInside(p.courseDir, p.file, img.src, T2("image", "图片"), true, &error);
+    if (!error.isEmpty()) {
+        p.diag(img.line, error);
+        return;
+    }
+    const ImageFormatProblem problem = imageFileProblem(path, img.src);
+    if (!problem.message.isEmpty())
+        p.result.diagnostics.append(
+            Diagnostic::of(p.file, img.line, problem.message,
+                           problem.isError ? Diagnostic::Severity::Error : Diagnostic::Severity::Warning));
 }
 
 // Links may go to the web (http, https), to a place in the page (#...), or to

@@ -298,6 +298,7 @@ struct ChapterVerifier {
     void checkLabels(const Block& b, const ModuleSpec& spec, const std::vector<Output>& outputs);
     void checkLogAxes(const Block& b, const std::vector<Output>& outputs);
     void checkIgnoredOptions(const Block& b, const std::vector<Output>& outputs);
+    void checkHeatmapLabels(const Block& b, const std::vector<Output>& outputs);
     void verifyExercise(const Block& b);
     void verifyRunExercise(const Block& b);
     bool conditionNamesExist(const Block& b, const Condition& c, const ModuleSpec& spec,
@@ -354,6 +355,25 @@ void ChapterVerifier::checkIgnoredOptions(const Block& b, const std::vector<Outp
         warning(
             b.lineOf(run.xTitle.isEmpty() ? QStringLiteral("y") : QStringLiteral("x")),
             T2("x:/y: a table has no axes; its titles are shown nowhere", "x:/y:：表格没有坐标轴，这些标题不会显示"));
+    checkHeatmapLabels(b, outputs);
+}
+
+// A heatmap shows no output name (no legend, no title of its own): a label
+// for it reaches only screen readers.
+void ChapterVerifier::checkHeatmapLabels(const Block& b, const std::vector<Output>& outputs)
+{
+    const RunBlock& run = b.run;
+    for (const auto& [target, text] : run.labels) {
+        if (target.contains(u'.')) continue;
+        const Output* o = findOutput(outputs, target);
+        if (!o || !chartKindCanShow(run.chart, *o) || drawnAs(run.chart, *o) != ChartKind::Heatmap) continue;
+        warning(b.lineOf(QStringLiteral("label ") + target),
+                T2("label: a heatmap shows no output name, so '%1' is seen nowhere (only screen readers read it); "
+                   "say what the map shows with caption: or x:/y:",
+                   "label：热力图不显示输出名称，“%1”在图上看不到（只有读屏软件会读出）；"
+                   "请用 caption: 或 x:/y: 说明图中内容")
+                    .arg(target));
+    }
 }
 
 // A logarithmic axis leaves out the points at or below zero (as the chart

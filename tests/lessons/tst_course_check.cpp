@@ -151,7 +151,7 @@ void TestCourseCheck::everyBadFileReported()
     // (besides "only in en"), so no malformed input passes silently.
     const QList<Diagnostic> all = checkCourse(data(QStringLiteral("bad")));
     const QStringList files = QDir(data(QStringLiteral("bad/en"))).entryList({QStringLiteral("*.md")}, QDir::Files);
-    QCOMPARE(files.size(), 51);
+    QCOMPARE(files.size(), 53);
     for (const QString& f : files) {
         int own = 0;
         for (const Diagnostic& d : all)
@@ -361,6 +361,21 @@ void TestCourseCheck::runsWhatItChecks_data()
                 QStringLiteral("log: output 'wavelength' has x values down to 0; a logarithmic axis leaves out the "
                                "points at or below 0"),
                 QStringLiteral("log：输出“wavelength”的 x 值小到 0；对数坐标轴会略去小于或等于 0 的点"), true}};
+    QTest::newRow("label on a heatmap")
+        << "52-heatmap-label.md"
+        << QList<Expected>{{10, QStringLiteral("label: a heatmap shows no output name, so 'pe' is seen nowhere"),
+                            QStringLiteral("热力图不显示输出名称"), true}};
+    // Told from the files' bytes (make_corpus.py writes a WebP header and a
+    // PNG without its IEND chunk).
+    QTest::newRow("image formats")
+        << "53-image-format.md"
+        << QList<Expected>{
+               {8,
+                QStringLiteral("image '../images/photo.webp' is a WebP file: use PNG, JPEG or SVG (GIF and BMP work "
+                               "too)"),
+                QStringLiteral("图片“../images/photo.webp”是 WebP 格式，PosLab 无法显示"), false},
+               {10, QStringLiteral("image '../images/cut.png' looks cut short: the PNG file has no end marker"),
+                QStringLiteral("似乎不完整"), true}};
 }
 
 void TestCourseCheck::runsWhatItChecks()

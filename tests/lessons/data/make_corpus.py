@@ -313,8 +313,18 @@ label: pairs.wavelength wavelength
 ```
 """
 B['51-log-axis'] = fm("log-axis") + "\n```run rope.inv_freq head_dim=64\noutput: wavelength\nlog: x,y\n```\n"
+B['52-heatmap-label'] = (fm("heatmap-label") + "\n```run sinusoidal.matrix positions=8 dim=16\noutput: pe\n"
+                         "label: pe position code\n```\n")
+B['53-image-format'] = (fm("image-format") + "\n![saved from a browser](../images/photo.webp)\n\n"
+                        "![cut short](../images/cut.png)\n")
 for name, text in B.items():
     open(f'bad/en/{name}.md', 'w', encoding='utf-8', newline='').write(text)
+# An image in a format the window cannot show (a WebP header and a little
+# data), and a PNG cut before its end (no IEND chunk).
+open('bad/images/photo.webp', 'wb').write(b'RIFF\x24\x00\x00\x00WEBPVP8 \x18\x00\x00\x00' + bytes(24))
+png('bad/images/cut.png')
+full = open('bad/images/cut.png', 'rb').read()
+open('bad/images/cut.png', 'wb').write(full[:-12])
 # raw byte cases
 open('bad/en/18-binary.md', 'wb').write(bytes(range(256)) * 8)
 open('bad/en/19-not-utf8.md', 'wb').write(b"---\nid: latin\n\xff\xfe title: bad\n---\n")
