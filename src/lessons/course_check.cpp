@@ -115,6 +115,28 @@ struct BlockComparison {
                  .arg(what.zh, here.isEmpty() ? none.zh : here, inEn.isEmpty() ? none.zh : inEn, where)}));
     }
 
+    // A difference in how a chart looks: learners of the two languages
+    // would see different pictures, but grading does not depend on it.
+    void looksDifferent(const QString& key, const Text2& what, const QString& here, const QString& inEn)
+    {
+        const QString where =
+            QStringLiteral("en/%1:%2").arg(QFileInfo(en.location.file).fileName()).arg(en.lineOf(key));
+        out->append(Diagnostic::of(zh.location.file, zh.lineOf(key),
+                                   T2("%1: %2 here but %3 in en (%4); the two languages show different charts",
+                                      "%1：这里是 %2，英文版（%4）是 %3；两种语言显示的图表会不一样")
+                                       .arg(what)
+                                       .arg(here, inEn, where),
+                                   Diagnostic::Severity::Warning));
+    }
+
+    static QString logText(const RunBlock& r)
+    {
+        QStringList axes;
+        if (r.logX) axes << QStringLiteral("x");
+        if (r.logY) axes << QStringLiteral("y");
+        return axes.isEmpty() ? QStringLiteral("-") : axes.join(u',');
+    }
+
     void compareParams(const QString& key, const QString& moduleId, const QStringList& a, const QStringList& b,
                        const Text2& label)
     {
@@ -149,6 +171,12 @@ struct BlockComparison {
             differs(QStringLiteral("chart"), T2("the chart kind (chart:)", "图表类型（chart:）"),
                     chartKindName(b.chart), chartKindName(a.chart));
         compareVary(a.vary, b.vary);
+        if (logText(a) != logText(b))
+            looksDifferent(QStringLiteral("log"), T2("the logarithmic axes (log:)", "对数坐标轴（log:）"), logText(b),
+                           logText(a));
+        if (a.height != b.height)
+            looksDifferent(QStringLiteral("height"), T2("the chart height (height:)", "图表高度（height:）"),
+                           QString::number(b.height), QString::number(a.height));
     }
 
     void compareExercises()
@@ -201,6 +229,14 @@ void compareChapters(const Registry& registry, const Chapter& en, const Chapter&
     // After a fence that is never closed, the rest of a file was not read as
     // written; that one problem is reported, not the differences it causes.
     if (en.unclosedFenceLine > 0 || zh.unclosedFenceLine > 0) return;
+    if (en.minutes > 0 && zh.minutes > 0 && en.minutes != zh.minutes)
+        out->append(Diagnostic::of(zh.file, 0,
+                                   T2("minutes: %1 here but %2 in en; the course's time estimates differ between the "
+                                      "languages",
+                                      "minutes：这里是 %1，英文版是 %2；两种语言的课程用时估计不一致")
+                                       .arg(zh.minutes)
+                                       .arg(en.minutes),
+                                   Diagnostic::Severity::Warning));
     if (en.steps.size() != zh.steps.size()) {
         out->append(Diagnostic::of(zh.file, zh.steps.isEmpty() ? 1 : zh.steps.last().location.line,
                                    T2("%1 steps here but %2 in %3", "这里有 %1 步，%3 有 %2 步")

@@ -430,6 +430,17 @@ void TestCourseCheck::languagesAgree_data()
         << QList<Expected>{
                {10, QStringLiteral("parameter 'partial_rotary_factor': 0.5 here but 1 in en (en/12-diff-params.md:10)"),
                 QStringLiteral("参数 partial_rotary_factor：这里是 0.5，英文版（en/12-diff-params.md:10）是 1")}};
+    // Only warnings: the charts and the time estimate differ, grading does not.
+    QTest::newRow("how the chart looks")
+        << "13-diff-looks.md"
+        << QList<Expected>{
+               {0, QStringLiteral("minutes: 8 here but 5 in en"), QStringLiteral("两种语言的课程用时估计不一致"), true},
+               {10,
+                QStringLiteral("the logarithmic axes (log:): - here but y in en (en/13-diff-looks.md:12); the two "
+                               "languages show different charts"),
+                QStringLiteral("对数坐标轴（log:）：这里是 -，英文版（en/13-diff-looks.md:12）是 y"), true},
+               {12, QStringLiteral("the chart height (height:): 400 here but 300 in en (en/13-diff-looks.md:13)"),
+                QStringLiteral("图表高度（height:）：这里是 400"), true}};
 }
 
 void TestCourseCheck::languagesAgree()

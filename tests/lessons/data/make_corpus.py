@@ -363,6 +363,11 @@ both('12-diff-params',
      + block.format(head="attention.permutation sentence=cat_mouse reorder=swap_roles", c="A sentence."),
      fm("diff-params") + block.format(head="rope.inv_freq head_dim=64 rope_theta=1e4 partial_rotary_factor=0.5", c="维度对。")
      + block.format(head="attention.permutation sentence=zh_love reorder=swap_roles", c="一句话。"))
+# How a chart looks (log:, height:) and the time estimate (minutes:) may
+# differ only with a warning: grading does not depend on them.
+looks = "\n## A\n\n```run rope.inv_freq head_dim=64\noutput: wavelength\n{opts}```\n"
+both('13-diff-looks', fm("diff-looks") + looks.format(opts="log: y\nheight: 300\n"),
+     fm("diff-looks").replace("minutes: 5", "minutes: 8") + looks.format(opts="height: 400\n"))
 for (lang, name), text in X.items():
     os.makedirs(f'xlang/{lang}', exist_ok=True)
     open(f'xlang/{lang}/{name}.md', 'w', encoding='utf-8').write(text)
