@@ -73,7 +73,8 @@ struct Md4cScan {
     int lastLine = 1;
     std::vector<Marker> markers;
     std::vector<PathReference> images;
-    std::vector<PathReference> links;  // href of every link
+    std::vector<PathReference> links;    // href of every link
+    std::vector<PathReference> rawHtml;  // HTML tags in running text, shown as typed
     std::vector<PendingProblem> problems;
     int containerDepth = 0;  // lists, items and quotes open around the current block
     bool tooDeepReported = false;
@@ -194,12 +195,35 @@ int leaveSpan(MD_SPANTYPE, void*, void*)
     return 0;
 }
 
-int onText(MD_TEXTTYPE, const MD_CHAR* text, MD_SIZE size, void* userdata)
+// An HTML tag or comment as a teacher might type one: a known element name
+// alone or with name="value" attributes, a closing tag, or "<!--". Chapters
+// are read without HTML (md4c's MD_FLAG_NOHTML), so it shows as typed; a
+// bare "<" in "a < b" never matches.
+const QRegularExpression& htmlTagPattern()
+{
+    static const QRegularExpression pattern(
+        QStringLiteral(
+            "<!--|</?(?:a|b|i|u|p|br|hr|em|strong|small|sub|sup|span|div|img|font|center|table|tr|td|th|ul|ol|li|"
+            "h[1-6]|pre|code|kbd|details|summary|iframe|script|style|video|audio|figure|figcaption)"
+            "(?:\\s+[A-Za-z-]+\\s*=\\s*(?:\"[^\"]*\"|'[^']*'|[^\\s>]+))*\\s*/?>"),
+        QRegularExpression::CaseInsensitiveOption);
+    return pattern;
+}
+
+void noteRawHtml(Md4cScan* s, const MD_CHAR* text, MD_SIZE size, int line)
+{
+    const QString chunk = QString::fromUtf8(text, qsizetype(size));
+    const QRegularExpressionMatch m = htmlTagPattern().match(chunk);
+    if (m.hasMatch()) s->rawHtml.push_back({m.captured(0), line});
+}
+
+int onText(MD_TEXTTYPE type, const MD_CHAR* text, MD_SIZE size, void* userdata)
 {
     auto* s = static_cast<Md4cScan*>(userdata);
     if (!s->inside(text) || size == 0) return 0;
     const int line = s->lineOf(text);
     s->lastLine = line;
+    if (type == MD_TEXT_NORMAL && !s->inFence) noteRawHtml(s, text, size, line);
     for (PendingProblem& p : s->problems)
         if (p.line == 0) p.line = line;
     if (s->inHeading) {
@@ -657,6 +681,14 @@ ChapterParseResult parseChapterTextUnsorted(const QByteArray& input, const QStri
 
     for (const PathReference& img : scan.images) checkImage(p, img);
     for (const PathReference& link : scan.links) checkLink(p, link);
+    for (const PathReference& html : scan.rawHtml)
+        p.result.diagnostics.append(Diagnostic::of(
+            p.file, html.line,
+            T2("'%1' is HTML, which lessons show as typed: write Markdown instead (lessons/README.md, "
+               "\"Markdown\")",
+               "“%1”是 HTML，课程会把它按原样显示成文字：请改用 Markdown（见 lessons/README.zh.md 的“Markdown”一节）")
+                .arg(html.src),
+            Diagnostic::Severity::Warning));
     for (const PendingProblem& problem : scan.problems)
         p.diag(problem.line > 0 ? problem.line : bodyStart + 1, problem.message);
 

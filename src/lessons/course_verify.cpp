@@ -8,6 +8,7 @@
 #include "lessons/exercise_check.h"
 #include "lessons/exercise_kinds.h"
 #include "modules/registry.h"
+#include "util/tex_to_unicode.h"
 
 #include <QDir>
 #include <QLocale>
@@ -299,6 +300,7 @@ struct ChapterVerifier {
     void checkLogAxes(const Block& b, const std::vector<Output>& outputs);
     void checkIgnoredOptions(const Block& b, const std::vector<Output>& outputs);
     void checkHeatmapLabels(const Block& b, const std::vector<Output>& outputs);
+    void checkPlainTextMath(const Block& b);
     void verifyExercise(const Block& b);
     void verifyRunExercise(const Block& b);
     bool conditionNamesExist(const Block& b, const Condition& c, const ModuleSpec& spec,
@@ -356,6 +358,28 @@ void ChapterVerifier::checkIgnoredOptions(const Block& b, const std::vector<Outp
             b.lineOf(run.xTitle.isEmpty() ? QStringLiteral("y") : QStringLiteral("x")),
             T2("x:/y: a table has no axes; its titles are shown nowhere", "x:/y:：表格没有坐标轴，这些标题不会显示"));
     checkHeatmapLabels(b, outputs);
+    checkPlainTextMath(b);
+}
+
+// Axis titles and labels are drawn as plain text, their math converted to
+// Unicode (util/tex_to_unicode.h); a command the conversion does not know
+// would show as typed.
+void ChapterVerifier::checkPlainTextMath(const Block& b)
+{
+    const RunBlock& run = b.run;
+    auto check = [&](const QString& text, const QString& key) {
+        const QStringList unknown = util::unknownTexCommands(text);
+        if (unknown.isEmpty()) return;
+        warning(b.lineOf(key),
+                T2("%1: %2 cannot be drawn here and would show as typed: chart axis titles and labels are plain text, "
+                   "where only the math lessons/README.md lists is converted",
+                   "%1：%2 在这里画不出来，会按原样显示：图表的坐标轴标题和标签是纯文本，只有 lessons/README.zh.md "
+                   "列出的数学写法会被转换")
+                    .arg(key.section(u' ', 0, 0), unknown.join(QStringLiteral(", "))));
+    };
+    check(run.xTitle, QStringLiteral("x"));
+    check(run.yTitle, QStringLiteral("y"));
+    for (const auto& [target, text] : run.labels) check(text, QStringLiteral("label ") + target);
 }
 
 // A heatmap shows no output name (no legend, no title of its own): a label

@@ -191,7 +191,8 @@ QString tidy(const QString& s)
 
 class TexReader {
 public:
-    explicit TexReader(QStringView tex) : m_s(tex) {}
+    // unknown, when given, collects the commands the reader does not know.
+    explicit TexReader(QStringView tex, QStringList* unknown = nullptr) : m_s(tex), m_unknown(unknown) {}
 
     QString read() { return tidy(sequence(false)); }
 
@@ -261,7 +262,7 @@ private:
         if (atEnd() || m_s[m_i] != u'[') return {};
         const qsizetype close = m_s.indexOf(u']', m_i);
         if (close < 0) return {};
-        const QString inside = TexReader(m_s.mid(m_i + 1, close - m_i - 1)).read();
+        const QString inside = TexReader(m_s.mid(m_i + 1, close - m_i - 1), m_unknown).read();
         m_i = close + 1;
         return inside;
     }
@@ -350,6 +351,7 @@ private:
         if (const QString mark = accentMark(name); !mark.isEmpty()) return argument() + mark;
         if (name == QLatin1String("begin") || name == QLatin1String("end")) return environment(name == "begin");
         // Unknown: kept as written, apart from what follows it.
+        if (m_unknown && !m_unknown->contains(u'\\' + name)) m_unknown->append(u'\\' + name);
         return u'\\' + name + u' ';
     }
 
@@ -387,6 +389,7 @@ private:
     }
 
     QStringView m_s;
+    QStringList* m_unknown = nullptr;
     qsizetype m_i = 0;
     int m_depth = 0;
 };
@@ -414,12 +417,9 @@ qsizetype closingDollar(const QString& text, qsizetype from, bool display)
 
 }  // namespace
 
-QString mathToUnicode(const QString& tex)
-{
-    return TexReader(tex).read();
-}
+namespace {
 
-QString texToUnicode(const QString& text)
+QString convertText(const QString& text, QStringList* unknown)
 {
     if (!text.contains(u'$')) return text;
     QString out;
@@ -437,7 +437,7 @@ QString texToUnicode(const QString& text)
             const qsizetype open = display ? 2 : 1;
             const qsizetype close = closingDollar(text, i + open, display);
             if (close >= 0) {
-                out += mathToUnicode(text.mid(i + open, close - i - open));
+                out += TexReader(QStringView(text).mid(i + open, close - i - open), unknown).read();
                 i = close + open;
                 continue;
             }
@@ -446,6 +446,25 @@ QString texToUnicode(const QString& text)
         ++i;
     }
     return out;
+}
+
+}  // namespace
+
+QString mathToUnicode(const QString& tex)
+{
+    return TexReader(tex).read();
+}
+
+QString texToUnicode(const QString& text)
+{
+    return convertText(text, nullptr);
+}
+
+QStringList unknownTexCommands(const QString& text)
+{
+    QStringList unknown;
+    convertText(text, &unknown);
+    return unknown;
 }
 
 }  // namespace poslab::util

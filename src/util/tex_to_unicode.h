@@ -27,6 +27,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 
 namespace poslab::util {
 
@@ -37,5 +38,10 @@ QString mathToUnicode(const QString& tex);
 // around it kept, `\$` outside math read as a dollar. A `$` that opens no
 // closed formula stays a dollar. Text without `$` is returned unchanged.
 QString texToUnicode(const QString& text);
+
+// The commands in the formulas of `text` that texToUnicode does not know
+// ("\foo"), each once, in order: `check` warns about them where a chart
+// draws plain text (axis titles, labels), since they would show as typed.
+QStringList unknownTexCommands(const QString& text);
 
 }  // namespace poslab::util

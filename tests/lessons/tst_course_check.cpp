@@ -151,7 +151,7 @@ void TestCourseCheck::everyBadFileReported()
     // (besides "only in en"), so no malformed input passes silently.
     const QList<Diagnostic> all = checkCourse(data(QStringLiteral("bad")));
     const QStringList files = QDir(data(QStringLiteral("bad/en"))).entryList({QStringLiteral("*.md")}, QDir::Files);
-    QCOMPARE(files.size(), 53);
+    QCOMPARE(files.size(), 55);
     for (const QString& f : files) {
         int own = 0;
         for (const Diagnostic& d : all)
@@ -376,6 +376,17 @@ void TestCourseCheck::runsWhatItChecks_data()
                 QStringLiteral("图片“../images/photo.webp”是 WebP 格式，PosLab 无法显示"), false},
                {10, QStringLiteral("image '../images/cut.png' looks cut short: the PNG file has no end marker"),
                 QStringLiteral("似乎不完整"), true}};
+    // Tags and comments are shown as typed; "a < b and c > d" and code are not HTML.
+    QTest::newRow("raw HTML") << "54-raw-html.md"
+                              << QList<Expected>{
+                                     {8, QStringLiteral("'<br>' is HTML, which lessons show as typed"),
+                                      QStringLiteral("“<br>”是 HTML"), true},
+                                     {10, QStringLiteral("'<!--' is HTML"), QStringLiteral("请改用 Markdown"), true}};
+    // \lambda is converted (λ); \binom is not and would show as typed.
+    QTest::newRow("unknown TeX in an axis title")
+        << "55-unknown-tex.md"
+        << QList<Expected>{{10, QStringLiteral("x: \\binom cannot be drawn here and would show as typed"),
+                            QStringLiteral("x：\\binom 在这里画不出来"), true}};
 }
 
 void TestCourseCheck::runsWhatItChecks()

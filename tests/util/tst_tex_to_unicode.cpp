@@ -24,6 +24,7 @@ private slots:
     void textWithMath();
     void deepNestingStaysReadable();
     void everyDigitRaisesAndLowers();
+    void unknownCommandsAreListed();
 };
 
 void TestTexToUnicode::formulas_data()
@@ -173,6 +174,19 @@ void TestTexToUnicode::everyDigitRaisesAndLowers()
         QCOMPARE(mathToUnicode(QStringLiteral("x^%1").arg(d)), u'x' + QString(QChar(super[d])));
         QCOMPARE(mathToUnicode(QStringLiteral("x_%1").arg(d)), u'x' + QString(QChar(char16_t(0x2080 + d))));
     }
+}
+
+void TestTexToUnicode::unknownCommandsAreListed()
+{
+    using poslab::util::unknownTexCommands;
+    // Known commands, text outside math and an escaped dollar: nothing.
+    QCOMPARE(unknownTexCommands(QStringLiteral("wavelength $\\lambda_j = 2\\pi/\\theta_j$ and \\$5")), QStringList());
+    QCOMPARE(unknownTexCommands(QStringLiteral("\\foo outside math")), QStringList());
+    // Each unknown command once, in order, also inside groups and scripts;
+    // the text drawn keeps them as typed (what check warns about).
+    QCOMPARE(unknownTexCommands(QStringLiteral("$\\foo{x} + \\bar y^{\\baz} + \\foo$ and $\\qux{L}$")),
+             (QStringList{QStringLiteral("\\foo"), QStringLiteral("\\baz"), QStringLiteral("\\qux")}));
+    QVERIFY(texToUnicode(QStringLiteral("$\\baz x$")).contains(QStringLiteral("\\baz")));
 }
 
 QTEST_APPLESS_MAIN(TestTexToUnicode)

@@ -317,6 +317,10 @@ B['52-heatmap-label'] = (fm("heatmap-label") + "\n```run sinusoidal.matrix posit
                          "label: pe position code\n```\n")
 B['53-image-format'] = (fm("image-format") + "\n![saved from a browser](../images/photo.webp)\n\n"
                         "![cut short](../images/cut.png)\n")
+B['54-raw-html'] = (fm("raw-html") + "\nLine one<br>line two, and x<sub>i</sub>.\n\n"
+                    "<!-- a note to myself -->\n\nA comparison a < b and c > d is text, and `<br>` is code.\n")
+B['55-unknown-tex'] = (fm("unknown-tex") + "\n```run rope.inv_freq head_dim=64\noutput: wavelength\n"
+                       "x: pair $\\binom{n}{2}$\ny: wavelength $\\lambda$\n```\n")
 for name, text in B.items():
     open(f'bad/en/{name}.md', 'w', encoding='utf-8', newline='').write(text)
 # An image in a format the window cannot show (a WebP header and a little
