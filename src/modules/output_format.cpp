@@ -524,8 +524,13 @@ void appendParamsHelp(std::string& out, const ModuleSpec& spec, const QString& l
         return;
     }
     std::vector<QStringList> rows;
-    for (const auto& p : spec.params)
-        rows.push_back({p.name, paramTypeName(p.type), defaultText(p), allowedShort(p), p.help.in(lang)});
+    for (const auto& p : spec.params) {
+        QString help = p.help.in(lang);
+        // A chapter may set it differently in each language (check compares the others).
+        if (p.perLanguage)
+            help += T2(" Each language's chapter may choose its own value.", "中英文章节可以各自取不同的值。").in(lang);
+        rows.push_back({p.name, paramTypeName(p.type), defaultText(p), allowedShort(p), help});
+    }
     appendAlignedRows(out,
                       zh ? QStringList{QStringLiteral("参数"), QStringLiteral("类型"), QStringLiteral("默认"),
                                        QStringLiteral("允许"), QStringLiteral("说明")}
@@ -663,6 +668,7 @@ std::string listToJson(const Registry& registry)
             if (p.type == ParamType::IntList || p.type == ParamType::FloatList)
                 out += ", \"min_length\": " + std::to_string(p.minListLength) +
                        ", \"max_length\": " + std::to_string(p.maxListLength);
+            if (p.perLanguage) out += ", \"per_language\": true";
             out += ", \"help\": ";
             appendJsonText2(out, p.help);
             out += '}';
