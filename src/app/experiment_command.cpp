@@ -31,23 +31,42 @@ namespace poslab::app {
 
 namespace {
 
-const char* kExperimentUsage =
-    "usage: poslab experiment length [--corpus fortunes|poems|copy|reverse|recall|FILE] [--train-ctx 64]\n"
-    "                                [--eval-lengths 64,128,256,512] [--steps N] [--seed S]\n"
-    "                                [--threads N] [--quick] [--format text|json] [--no-store]\n"
-    "                                [--d-model N] [--layers N] [--heads N] [--batch N] [--lr X]\n"
-    "                                [--eval-tokens N] [--schemes none,sinusoidal,learned,t5_bias,alibi,rope]\n"
-    "                                [--sample-length 200] [--lang en|zh]\n"
-    "  train short, test long: one model per position scheme on the same data and budget,\n"
-    "  then held-out bits per character at each evaluation length (plus RoPE with PI, NTK,\n"
-    "  dynamic NTK and YaRN at factor = length / train-ctx). --quick: a small model and budget\n"
-    "  that finish in under a minute on two cores.\n"
-    "  copy, reverse, recall: synthetic tasks (one example per line, e.g. \"dbca|dbca\"); besides\n"
-    "  bits per character they report exact-match answer accuracy (greedy).\n"
-    "  Every trained model continues the first 40 held-out characters by --sample-length\n"
-    "  characters (temperature 0.8, seed 7; 0: no samples).\n"
-    "  Every run, also a stopped one, is stored for the Experiments chapter, the Training Lab\n"
-    "  and `poslab export` (\"stored: FILE\" on stderr); --no-store skips that.\n";
+// `poslab experiment --help`, in the command's language.
+Text2 experimentUsage()
+{
+    return T2(
+        "usage: poslab experiment length [--corpus fortunes|poems|copy|reverse|recall|FILE] [--train-ctx 64]\n"
+        "                                [--eval-lengths 64,128,256,512] [--steps N] [--seed S]\n"
+        "                                [--threads N] [--quick] [--format text|json] [--no-store]\n"
+        "                                [--d-model N] [--layers N] [--heads N] [--batch N] [--lr X]\n"
+        "                                [--eval-tokens N] [--schemes none,sinusoidal,learned,t5_bias,alibi,rope]\n"
+        "                                [--sample-length 200] [--lang en|zh]\n"
+        "  train short, test long: one model per position scheme on the same data and budget,\n"
+        "  then held-out bits per character at each evaluation length (plus RoPE with PI, NTK,\n"
+        "  dynamic NTK and YaRN at factor = length / train-ctx). --quick: a small model and budget\n"
+        "  that finish in under a minute on two cores.\n"
+        "  copy, reverse, recall: synthetic tasks (one example per line, e.g. \"dbca|dbca\"); besides\n"
+        "  bits per character they report exact-match answer accuracy (greedy).\n"
+        "  Every trained model continues the first 40 held-out characters by --sample-length\n"
+        "  characters (temperature 0.8, seed 7; 0: no samples).\n"
+        "  Every run, also a stopped one, is stored for the Experiments chapter, the Training Lab\n"
+        "  and `poslab export` (\"stored: FILE\" on stderr); --no-store skips that.\n",
+        "用法：poslab experiment length [--corpus fortunes|poems|copy|reverse|recall|文件] [--train-ctx 64]\n"
+        "                               [--eval-lengths 64,128,256,512] [--steps 步数] [--seed 种子]\n"
+        "                               [--threads 线程数] [--quick] [--format text|json] [--no-store]\n"
+        "                               [--d-model N] [--layers N] [--heads N] [--batch N] [--lr X]\n"
+        "                               [--eval-tokens N] [--schemes none,sinusoidal,learned,t5_bias,alibi,rope]\n"
+        "                               [--sample-length 200] [--lang en|zh]\n"
+        "  短训练，长测试：每种位置编码各训练一个模型，数据和训练预算完全相同，然后在每个评估\n"
+        "  长度上计算留出集的每字符比特数（另有 RoPE 加上 PI、NTK、动态 NTK 和 YaRN 缩放的结果，\n"
+        "  因子 = 长度 / train-ctx）。--quick：小模型、小预算，双核机器上不到一分钟就能跑完。\n"
+        "  copy、reverse、recall：合成任务（每行一个例子，例如 \"dbca|dbca\"）；除了每字符比特数，\n"
+        "  还报告答案完全正确的比例（贪心）。\n"
+        "  每个训练好的模型都会接着前 40 个留出字符再写 --sample-length 个字符\n"
+        "  （温度 0.8，种子 7；0 表示不生成）。\n"
+        "  每次运行（包括中途停止的）都会保存下来，供“实验”一章、训练实验室和 `poslab export`\n"
+        "  使用（stderr 上显示“已保存：文件”）；--no-store 则不保存。\n");
+}
 
 // ------------------------------------------------------------ the results as text
 //
@@ -421,7 +440,7 @@ Stop readOptions(const QStringList& args, experiment_job& j)
     CommandOptions& o = j.o;
     if (!o.parse(args)) return o.usageError();
     if (o.helpRequested()) {
-        writeStdout(kExperimentUsage);
+        writeStdout(textIn(experimentUsage(), o.lang()));
         return kExitOk;
     }
     const QStringList& words = o.positional();

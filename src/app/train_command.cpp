@@ -25,29 +25,53 @@ namespace poslab::app {
 
 namespace {
 
-const char* kTrainUsage =
-    "usage: poslab train [--corpus fortunes|poems|copy|reverse|recall|FILE]\n"
-    "                    [--position none|sinusoidal|learned|t5_bias|alibi|rope]\n"
-    "                    [--d-model 128] [--layers 2] [--heads 4] [--context 64] [--batch 16]\n"
-    "                    [--steps 500] [--lr 0.003] [--seed 1337] [--threads N] [--stop-after N]\n"
-    "                    [--save FILE] [--sample N] [--prompt TEXT] [--temperature 0.8] [--lang en|zh]\n"
-    "       poslab train --load FILE [--steps N] [--corpus ...] [--save FILE] [--sample N] ...\n"
-    "  trains one character-level model; progress on stderr; Ctrl+C stops and keeps what finished.\n"
-    "  The learning rate warms up over min(steps/10, 100) steps to --lr, then follows a cosine\n"
-    "  down to lr/10 at the last step. --stop-after N stops after N steps of that schedule (as\n"
-    "  Ctrl+C would); --save keeps where it stopped.\n"
-    "  --load continues a checkpoint: its model, vocabulary, optimizer state, learning-rate\n"
-    "  schedule and data order.\n"
-    "    without --steps: finishes the recorded schedule with the same data order (--steps 2N\n"
-    "      gives bit for bit the model of --steps 2N --stop-after N --save F, then --load F);\n"
-    "      a finished schedule trains nothing, the model is only evaluated and sampled.\n"
-    "    with --steps N: N more steps on the cosine of the longer total (steps done + N), from\n"
-    "      the step reached on: no second warm-up; after a finished schedule the rate goes back\n"
-    "      up to that longer cosine's value at this step and decays to lr/10 at the new end.\n"
-    "    The schedule's rates come from the checkpoint (--lr is refused); --batch and --seed\n"
-    "    change the data order. Checkpoints saved before schedules were recorded restart one.\n"
-    "  copy, reverse, recall: synthetic tasks (one example per line, e.g. \"dbca|dbca\"); the\n"
-    "  held-out answers are also scored by exact match (greedy).\n";
+// `poslab train --help`, in the command's language.
+Text2 trainUsage()
+{
+    return T2(
+        "usage: poslab train [--corpus fortunes|poems|copy|reverse|recall|FILE]\n"
+        "                    [--position none|sinusoidal|learned|t5_bias|alibi|rope]\n"
+        "                    [--d-model 128] [--layers 2] [--heads 4] [--context 64] [--batch 16]\n"
+        "                    [--steps 500] [--lr 0.003] [--seed 1337] [--threads N] [--stop-after N]\n"
+        "                    [--save FILE] [--sample N] [--prompt TEXT] [--temperature 0.8] [--lang en|zh]\n"
+        "       poslab train --load FILE [--steps N] [--corpus ...] [--save FILE] [--sample N] ...\n"
+        "  trains one character-level model; progress on stderr; Ctrl+C stops and keeps what finished.\n"
+        "  The learning rate warms up over min(steps/10, 100) steps to --lr, then follows a cosine\n"
+        "  down to lr/10 at the last step. --stop-after N stops after N steps of that schedule (as\n"
+        "  Ctrl+C would); --save keeps where it stopped.\n"
+        "  --load continues a checkpoint: its model, vocabulary, optimizer state, learning-rate\n"
+        "  schedule and data order.\n"
+        "    without --steps: finishes the recorded schedule with the same data order (--steps 2N\n"
+        "      gives bit for bit the model of --steps 2N --stop-after N --save F, then --load F);\n"
+        "      a finished schedule trains nothing, the model is only evaluated and sampled.\n"
+        "    with --steps N: N more steps on the cosine of the longer total (steps done + N), from\n"
+        "      the step reached on: no second warm-up; after a finished schedule the rate goes back\n"
+        "      up to that longer cosine's value at this step and decays to lr/10 at the new end.\n"
+        "    The schedule's rates come from the checkpoint (--lr is refused); --batch and --seed\n"
+        "    change the data order. Checkpoints saved before schedules were recorded restart one.\n"
+        "  copy, reverse, recall: synthetic tasks (one example per line, e.g. \"dbca|dbca\"); the\n"
+        "  held-out answers are also scored by exact match (greedy).\n",
+        "用法：poslab train [--corpus fortunes|poems|copy|reverse|recall|文件]\n"
+        "                   [--position none|sinusoidal|learned|t5_bias|alibi|rope]\n"
+        "                   [--d-model 128] [--layers 2] [--heads 4] [--context 64] [--batch 16]\n"
+        "                   [--steps 500] [--lr 0.003] [--seed 1337] [--threads N] [--stop-after N]\n"
+        "                   [--save 文件] [--sample N] [--prompt 文本] [--temperature 0.8] [--lang en|zh]\n"
+        "      poslab train --load 文件 [--steps N] [--corpus ...] [--save 文件] [--sample N] ...\n"
+        "  训练一个字符级模型；进度显示在 stderr 上；按 Ctrl+C 停止，已完成的部分保留。\n"
+        "  学习率先在 min(steps/10, 100) 步内预热到 --lr，然后按余弦曲线在最后一步降到 lr/10。\n"
+        "  --stop-after N 在这个计划的第 N 步后停止（与按 Ctrl+C 一样）；--save 保存停下时的状态。\n"
+        "  --load 继续训练一个检查点：它的模型、词表、优化器状态、学习率计划和数据顺序。\n"
+        "    不给 --steps：按同样的数据顺序把记录的计划训练完（--steps 2N 与先 --steps 2N\n"
+        "      --stop-after N --save F、再 --load F 得到逐位相同的模型）；计划已经完成时不再训练，\n"
+        "      只评估模型并生成样例。\n"
+        "    给出 --steps N：从已到达的步数起，沿着更长总步数（已完成步数 + N）的余弦曲线再训练\n"
+        "      N 步，不再预热；若原计划已经完成，学习率会回升到这条更长余弦在当前步的值，\n"
+        "      并在新的终点降到 lr/10。\n"
+        "    学习率来自检查点（不能再给 --lr）；--batch 和 --seed 会改变数据顺序。\n"
+        "    在记录学习率计划之前保存的检查点会重新开始一个计划。\n"
+        "  copy、reverse、recall：合成任务（每行一个例子，例如 \"dbca|dbca\"）；\n"
+        "  留出集的答案还会按完全匹配评分（贪心）。\n");
+}
 
 // A status to exit with, or nothing: go on with the next step.
 using Stop = std::optional<int>;
@@ -122,7 +146,7 @@ Stop readOptions(const QStringList& args, train_job& j)
     CommandOptions& o = j.o;
     if (!o.parse(args)) return o.usageError();
     if (o.helpRequested()) {
-        writeStdout(kTrainUsage);
+        writeStdout(textIn(trainUsage(), o.lang()));
         return kExitOk;
     }
     if (!o.positional().isEmpty()) return o.usageError(unexpectedArgument(o.positional().first()));

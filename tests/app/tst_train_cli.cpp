@@ -649,6 +649,10 @@ private slots:
 
     void trainInChinese()
     {
+        const Result help = runPoslab({"train", "--help", "--lang", "zh"});
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY2(help.out.startsWith("用法：poslab train [--corpus ") && help.out.contains("--load 继续训练一个检查点"),
+                 help.out.constData());
         const QString ckpt = dir_.filePath(QStringLiteral("zh.ckpt"));
         QStringList args{"train", "--corpus", corpus_, "--position", "alibi", "--context",
                          "16",    "--steps",  "5",     "--seed",     "3",     "--save",
@@ -680,6 +684,11 @@ private slots:
 
     void experimentInChinese()
     {
+        const Result help = runPoslab({"experiment", "--help", "--lang", "zh"});
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY2(
+            help.out.startsWith("用法：poslab experiment length [--corpus ") && help.out.contains("短训练，长测试"),
+            help.out.constData());
         useDataHome(QStringLiteral("zh"));
         QStringList args{
             "experiment",      "length",  "--corpus",   corpus_,         "--train-ctx", "16",        "--eval-lengths",
