@@ -13,6 +13,7 @@
 #include "core/matmul.h"
 #include "modules/lab/option_messages.h"
 #include "modules/lab/run_store.h"
+#include "util/display_width.h"
 #include "util/duration_format.h"
 
 #include <QDateTime>
@@ -30,35 +31,47 @@ namespace poslab::app {
 
 namespace {
 
-const char* kExperimentUsage =
-    "usage: poslab experiment length [--corpus fortunes|poems|copy|reverse|recall|FILE] [--train-ctx 64]\n"
-    "                                [--eval-lengths 64,128,256,512] [--steps N] [--seed S]\n"
-    "                                [--threads N] [--quick] [--format text|json] [--no-store]\n"
-    "                                [--d-model N] [--layers N] [--heads N] [--batch N] [--lr X]\n"
-    "                                [--eval-tokens N] [--schemes none,sinusoidal,learned,t5_bias,alibi,rope]\n"
-    "                                [--sample-length 200] [--lang en|zh]\n"
-    "  train short, test long: one model per position scheme on the same data and budget,\n"
-    "  then held-out bits per character at each evaluation length (plus RoPE with PI, NTK,\n"
-    "  dynamic NTK and YaRN at factor = length / train-ctx). --quick: a small model and budget\n"
-    "  that finish in under a minute on two cores.\n"
-    "  copy, reverse, recall: synthetic tasks (one example per line, e.g. \"dbca|dbca\"); besides\n"
-    "  bits per character they report exact-match answer accuracy (greedy).\n"
-    "  Every trained model continues the first 40 held-out characters by --sample-length\n"
-    "  characters (temperature 0.8, seed 7; 0: no samples).\n"
-    "  Every run, also a stopped one, is stored for the Experiments chapter, the Training Lab\n"
-    "  and `poslab export` (\"stored: FILE\" on stderr); --no-store skips that.\n";
+// `poslab experiment --help`, in the command's language.
+Text2 experimentUsage()
+{
+    return T2(
+        "usage: poslab experiment length [--corpus fortunes|poems|copy|reverse|recall|FILE] [--train-ctx 64]\n"
+        "                                [--eval-lengths 64,128,256,512] [--steps N] [--seed S]\n"
+        "                                [--threads N] [--quick] [--format text|json] [--no-store]\n"
+        "                                [--d-model N] [--layers N] [--heads N] [--batch N] [--lr X]\n"
+        "                                [--eval-tokens N] [--schemes none,sinusoidal,learned,t5_bias,alibi,rope]\n"
+        "                                [--sample-length 200] [--lang en|zh]\n"
+        "  train short, test long: one model per position scheme on the same data and budget,\n"
+        "  then held-out bits per character at each evaluation length (plus RoPE with PI, NTK,\n"
+        "  dynamic NTK and YaRN at factor = length / train-ctx). --quick: a small model and budget\n"
+        "  that finish in under a minute on two cores.\n"
+        "  copy, reverse, recall: synthetic tasks (one example per line, e.g. \"dbca|dbca\"); besides\n"
+        "  bits per character they report exact-match answer accuracy (greedy).\n"
+        "  Every trained model continues the first 40 held-out characters by --sample-length\n"
+        "  characters (temperature 0.8, seed 7; 0: no samples).\n"
+        "  Every run, also a stopped one, is stored for the Experiments chapter, the Training Lab\n"
+        "  and `poslab export` (\"stored: FILE\" on stderr); --no-store skips that.\n",
+        "用法：poslab experiment length [--corpus fortunes|poems|copy|reverse|recall|文件] [--train-ctx 64]\n"
+        "                               [--eval-lengths 64,128,256,512] [--steps 步数] [--seed 种子]\n"
+        "                               [--threads 线程数] [--quick] [--format text|json] [--no-store]\n"
+        "                               [--d-model N] [--layers N] [--heads N] [--batch N] [--lr X]\n"
+        "                               [--eval-tokens N] [--schemes none,sinusoidal,learned,t5_bias,alibi,rope]\n"
+        "                               [--sample-length 200] [--lang en|zh]\n"
+        "  短训练，长测试：每种位置编码各训练一个模型，数据和训练预算完全相同，然后在每个评估\n"
+        "  长度上计算留出集的每字符比特数（另有 RoPE 加上 PI、NTK、动态 NTK 和 YaRN 缩放的结果，\n"
+        "  因子 = 长度 / train-ctx）。--quick：小模型、小预算，双核机器上不到一分钟就能跑完。\n"
+        "  copy、reverse、recall：合成任务（每行一个例子，例如 \"dbca|dbca\"）；除了每字符比特数，\n"
+        "  还报告答案完全正确的比例（贪心）。\n"
+        "  每个训练好的模型都会接着前 40 个留出字符再写 --sample-length 个字符\n"
+        "  （温度 0.8，种子 7；0 表示不生成）。\n"
+        "  每次运行（包括中途停止的）都会保存下来，供“实验”一章、训练实验室和 `poslab export`\n"
+        "  使用（stderr 上显示“已保存：文件”）；--no-store 则不保存。\n");
+}
 
 // ------------------------------------------------------------ the results as text
-
-// Terminal columns of a code point: East Asian wide characters take two.
-int columns(char32_t c)
-{
-    return (c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0xA4CF) || (c >= 0xAC00 && c <= 0xD7A3) ||
-                   (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFE30 && c <= 0xFE4F) || (c >= 0xFF00 && c <= 0xFF60) ||
-                   (c >= 0xFFE0 && c <= 0xFFE6) || (c >= 0x20000 && c <= 0x3FFFD)
-               ? 2
-               : 1;
-}
+//
+// Every line is in the run's --lang; columns are padded by terminal columns
+// (pad, util/display_width.h), so a Chinese heading lines up with its numbers.
 
 // One line of at most `width` columns: line breaks shown as ⏎, tabs as spaces,
 // other control characters dropped, "…" when cut.
@@ -75,7 +88,7 @@ std::string one_line(const QString& text, int width)
             c = U' ';
         else if (c < 0x20 || c == 0x7F)
             continue;
-        const int w = columns(c);
+        const int w = util::displayWidth(c);
         if (used + w > width - (i + 1 < in.size() ? 1 : 0)) {
             out += U'…';
             break;
@@ -86,72 +99,118 @@ std::string one_line(const QString& text, int width)
     return utf8_encode(out);
 }
 
-std::string run_facts(const lab::RunProvenance& p)
+// A dashed line as wide as `heading` (its terminal columns, without the line break).
+std::string rule_under(const std::string& heading)
+{
+    const QString h = QString::fromStdString(heading).chopped(heading.ends_with('\n') ? 1 : 0);
+    return std::string(std::size_t(util::displayWidth(h)), '-');
+}
+
+std::string run_facts(const lab::RunProvenance& p, const QString& lang)
 {
     const lab::MachineInfo& m = p.machine;
-    return "run: finished " + p.finishedUtc.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")).toStdString() +
-           " UTC on " + m.cpu.toStdString() + " (" + std::to_string(m.cores) + " logical cores, " +
-           std::to_string(m.threads) + " thread(s) used), " + m.os.toStdString() + "; PosLab " +
-           m.poslabVersion.toStdString() + ", " + m.blas.toStdString() + "\n";
+    return textIn(T2("run: finished %1 UTC on %2 (%3 logical cores, %4 thread(s) used), %5; PosLab %6, %7\n",
+                     "运行：%1（UTC）完成，机器 %2（%3 个逻辑核，使用 %4 个线程），%5；PosLab %6，%7\n")
+                      .arg(p.finishedUtc.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")), m.cpu,
+                           argText(m.cores), argText(m.threads), m.os, m.poslabVersion, m.blas),
+                  lang);
+}
+
+// Which held-out characters each length is scored on.
+Text2 evaluation_line(const length_experiment_options& o)
+{
+    const Text2 which =
+        o.eval_max_tokens
+            ? T2("the first %1 held-out characters", "前 %1 个留出字符").arg(argText((long long)o.eval_max_tokens))
+            : T2("all the held-out characters", "全部留出字符");
+    return T2("evaluation: non-overlapping windows, each from a fresh start, on %1 at each length\n",
+              "评估：每个长度上用%1，切成互不重叠的窗口，每个窗口都从头开始\n")
+        .arg(which);
 }
 
 // The title, the run's facts, the corpus, the model, the evaluation.
-std::string results_header(const length_experiment_result& r, const lab::RunProvenance& prov, const std::string& setup)
+std::string results_header(const length_experiment_result& r, const lab::RunProvenance& prov, const std::string& setup,
+                           const QString& lang)
 {
     const auto& o = r.options;
     const int ctx = o.model.context;
-    std::string s = "Length generalisation: train at " + std::to_string(ctx) +
-                    ", evaluate longer (held-out bits per character, lower is better)\n";
-    s += run_facts(prov);
+    std::string s = textIn(T2("Length generalisation: train at %1, evaluate longer (held-out bits per character, "
+                              "lower is better)\n",
+                              "长度泛化：在长度 %1 上训练，在更长的长度上评估（留出集每字符比特数，越低越好）\n")
+                               .arg(argText(ctx)),
+                           lang);
+    s += run_facts(prov, lang);
     s += setup;
-    s += "corpus " + prov.corpus.toStdString() + ": " + std::to_string(r.train_tokens) + " training characters, " +
-         std::to_string(r.held_out_tokens) + " held-out, vocabulary " + std::to_string(r.vocab_size) +
-         " (uniform guess = " + fmt("%.3f", r.uniform_bpc) + " bits/char)\n";
-    s += "model: d_model " + std::to_string(o.model.d_model) + ", " + std::to_string(o.model.n_heads) + " heads, " +
-         std::to_string(o.model.n_layers) + " layers; training: " + std::to_string(o.train.steps) + " steps × batch " +
-         std::to_string(o.train.batch_size) + " × context " + std::to_string(ctx) + ", lr " +
-         fmt("%g", o.train.max_lr) + ", seed " + std::to_string(o.model.seed) + ", " +
-         std::to_string(o.model.num_threads) + " thread(s)\n";
-    s += "evaluation: non-overlapping windows, each from a fresh start, on " +
-         (o.eval_max_tokens ? "the first " + std::to_string(o.eval_max_tokens) + " held-out characters"
-                            : std::string("all the held-out characters")) +
-         " at each length\n";
+    s += textIn(T2("corpus %1: %2 training characters, %3 held-out, vocabulary %4 (uniform guess = %5 bits/char)\n",
+                   "语料 %1：训练字符 %2 个，留出 %3 个，词表 %4（均匀猜测 = %5 比特/字符）\n")
+                    .arg(prov.corpus, argText((long long)r.train_tokens), argText((long long)r.held_out_tokens),
+                         argText(r.vocab_size), argText(fmt("%.3f", r.uniform_bpc))),
+                lang);
+    s += textIn(
+        T2("model: d_model %1, %2 heads, %3 layers; training: %4 steps × batch %5 × context %6, lr %7, "
+           "seed %8, %9 thread(s)\n",
+           "模型：d_model %1，%2 个头，%3 层；训练：%4 步 × 批大小 %5 × 上下文 %6，学习率 %7，种子 %8，"
+           "%9 个线程\n")
+            .arg(argText(o.model.d_model), argText(o.model.n_heads), argText(o.model.n_layers), argText(o.train.steps),
+                 argText(o.train.batch_size), argText(ctx), argText(fmt("%g", o.train.max_lr)),
+                 argText(std::to_string(o.model.seed)), argText(o.model.num_threads)),
+        lang);
+    s += textIn(evaluation_line(o), lang);
     for (int L : o.eval_lengths)
         if (o.eval_max_tokens && o.eval_max_tokens % (std::size_t)L != 0) {
-            s += "note: " + std::to_string(o.eval_max_tokens) +
-                 " is not a multiple of every length, so the lengths score slightly different amounts of text\n";
+            s += textIn(T2("note: %1 is not a multiple of every length, so the lengths score slightly different "
+                           "amounts of text\n",
+                           "注意：%1 不是每个长度的整数倍，所以各长度评估的文本量略有不同\n")
+                            .arg(argText((long long)o.eval_max_tokens)),
+                        lang);
             break;
         }
     return s + "\n";
 }
 
-// One row per scheme: parameters, bits per character at each length, speed, memory, time.
-std::string results_table(const length_experiment_result& r)
+// The results table's heading: scheme, parameters, bits per character at each length, speed, memory, time.
+std::string results_heading(const length_experiment_options& o, const QString& lang)
 {
-    const auto& o = r.options;
     const int ctx = o.model.context;
-    std::string h = pad("scheme", 14) + pad("params", 9, true);
+    std::string h = pad(textIn(T2("scheme", "方案"), lang), 14) + pad(textIn(T2("params", "参数量"), lang), 9, true);
     for (int L : o.eval_lengths) {
         std::string lab = "bpc@" + std::to_string(L);
-        if (L % ctx == 0 && L / ctx > 1) lab += fmt("(%.0fx)", (double)(L / ctx));
+        if (L % ctx == 0 && L / ctx > 1) lab += textIn(T2("(%1x)", "(%1倍)").arg(argText(L / ctx)), lang);
         h += pad(lab, 14, true);
     }
-    h += pad("train tok/s", 13, true) + pad("peak mem", 11, true) + pad("time", 8, true) + "\n";
-    std::string s = h + std::string(h.size() - 1, '-') + "\n";
+    h += pad(textIn(T2("train tok/s", "训练字符/秒"), lang), 13, true) +
+         pad(textIn(T2("peak mem", "内存峰值"), lang), 11, true) + pad(textIn(T2("time", "用时"), lang), 8, true);
+    return h + "\n";
+}
+
+// One row per scheme: parameters, bits per character at each length, speed, memory, time.
+std::string results_table(const length_experiment_result& r, const QString& lang)
+{
+    const std::string h = results_heading(r.options, lang);
+    const std::string refused = textIn(T2("refused", "无法评估"), lang);
+    std::string s = h + rule_under(h) + "\n";
     for (const scheme_result& row : r.rows) {
         std::string line = pad(row.name, 14) + pad(row.scaled ? "=" : std::to_string(row.parameters), 9, true);
-        for (const length_eval& e : row.evals) line += pad(e.refused ? "refused" : fmt("%.3f", e.bpc), 14, true);
+        for (const length_eval& e : row.evals) line += pad(e.refused ? refused : fmt("%.3f", e.bpc), 14, true);
         line += pad(row.scaled ? "=" : count_text(row.train.tokens_per_second), 13, true);
         line += pad(bytes_text((double)row.peak_memory_bytes), 11, true);
         line += pad(util::formatDuration(row.wall_seconds).toStdString(), 8, true);
-        if (row.train.cancelled) line += "  (stopped at step " + std::to_string(row.train.steps_done) + ")";
+        if (row.train.cancelled)
+            line +=
+                textIn(T2("  (stopped at step %1)", "  （在第 %1 步停止）").arg(argText(row.train.steps_done)), lang);
         s += line + "\n";
     }
     return s;
 }
 
+// Why `e` was refused: the core's English note as it gave it; in Chinese through the error catalog.
+Text2 refusal_text(const length_eval& e)
+{
+    return {QString::fromStdString(e.note), lab::refusalReason(e).zh};
+}
+
 // What '=', rope+dynamic, peak mem and each refused length mean.
-std::string results_notes(const length_experiment_result& r)
+std::string results_notes(const length_experiment_result& r, const QString& lang)
 {
     const bool anyScaled = std::any_of(r.rows.begin(), r.rows.end(), [](const scheme_result& x) { return x.scaled; });
     const bool anyDynamic = std::any_of(r.rows.begin(), r.rows.end(), [](const scheme_result& x) {
@@ -159,57 +218,84 @@ std::string results_notes(const length_experiment_result& r)
     });
     std::string s = "\n";
     if (anyScaled)
-        s += "'=' : the rope model above, with an inference-time scaling (no retraining, factor = length / " +
-             std::to_string(r.options.model.context) + ").\n";
+        s += textIn(T2("'=' : the rope model above, with an inference-time scaling (no retraining, factor = length / "
+                       "%1).\n",
+                       "“=”：即上面的 rope 模型，只在推理时加上缩放（不重新训练，因子 = 长度 / %1）。\n")
+                        .arg(argText(r.options.model.context)),
+                    lang);
     if (anyDynamic)
-        s += "rope+dynamic: each evaluation window is one forward pass, so every position of a window of length L\n"
-             "uses the factor for L (as Hugging Face's dynamic NTK does for a prompt of L tokens processed at once);\n"
-             "decoding token by token would instead grow the factor position by position.\n";
-    s += "peak mem: an estimate from the activation formulas (parameters, gradients, AdamW moments, activations),\n"
-         "not a measurement of the process.\n";
+        s += textIn(T2("rope+dynamic: each evaluation window is one forward pass, so every position of a window of "
+                       "length L\n"
+                       "uses the factor for L (as Hugging Face's dynamic NTK does for a prompt of L tokens processed "
+                       "at once);\n"
+                       "decoding token by token would instead grow the factor position by position.\n",
+                       "rope+dynamic：每个评估窗口是一次前向计算，所以长度为 L 的窗口中每个位置都用 L 对应的因子\n"
+                       "（与 Hugging Face 的动态 NTK 一次处理 L 个词元的提示时相同）；\n"
+                       "若逐个词元解码，因子则会随位置逐步增大。\n"),
+                    lang);
+    s += textIn(T2("peak mem: an estimate from the activation formulas (parameters, gradients, AdamW moments, "
+                   "activations),\n"
+                   "not a measurement of the process.\n",
+                   "内存峰值：按激活值公式估算（参数、梯度、AdamW 的两个矩、激活值），\n"
+                   "不是对进程的实际测量。\n"),
+                lang);
     for (const scheme_result& row : r.rows)
         for (const length_eval& e : row.evals)
             if (e.refused) {
-                s += "refused: " + row.name + " at " + std::to_string(e.length) + ": " + e.note + "\n";
+                s += textIn(T2("refused: %1 at %2: %3\n", "无法评估：%1 在长度 %2：%3\n")
+                                .arg(Text2::same(QString::fromStdString(row.name)), Text2::same(argText(e.length)))
+                                .arg(refusal_text(e)),
+                            lang);
                 break;
             }
     return s;
 }
 
 // Synthetic tasks: the answer is what the task defines.
-std::string accuracy_table(const length_experiment_result& r)
+std::string accuracy_table(const length_experiment_result& r, const QString& lang)
 {
-    std::string s =
-        "\nexact-match answer accuracy (greedy: every answer character the most likely one; examples wholly inside\n"
-        "a window; the random question part is why bits per character stay high even when answers are right)\n";
-    std::string ah = pad("scheme", 14);
-    for (int L : r.options.eval_lengths) ah += pad("acc@" + std::to_string(L), 16, true);
-    s += ah + "\n" + std::string(ah.size(), '-') + "\n";
+    std::string s = textIn(
+        T2("\nexact-match answer accuracy (greedy: every answer character the most likely one; examples wholly "
+           "inside\n"
+           "a window; the random question part is why bits per character stay high even when answers are right)\n",
+           "\n答案完全正确的比例（贪心：答案的每个字符都取最可能的那个；只计完全落在一个窗口内的例子；\n"
+           "题目部分是随机的，所以即使答案都对，每字符比特数也仍然偏高）\n"),
+        lang);
+    std::string ah = pad(textIn(T2("scheme", "方案"), lang), 14);
+    for (int L : r.options.eval_lengths) ah += pad(textIn(T2("acc@%1", "准确率@%1").arg(argText(L)), lang), 16, true);
+    s += ah + "\n" + rule_under(ah) + "\n";
+    const std::string refused = textIn(T2("refused", "无法评估"), lang);
     for (const scheme_result& row : r.rows) {
         std::string line = pad(row.name, 14);
         for (const length_eval& e : row.evals)
-            line +=
-                pad(e.refused        ? "refused"
-                    : e.answers == 0 ? "-"
-                                     : fmt("%.1f%%", 100.0 * e.answer_accuracy) + " of " + std::to_string(e.answers),
-                    16, true);
+            line += pad(e.refused        ? refused
+                        : e.answers == 0 ? "-"
+                                         : textIn(T2("%1 of %2", "%2 个中 %1")
+                                                      .arg(argText(fmt("%.1f%%", 100.0 * e.answer_accuracy)),
+                                                           argText((long long)e.answers)),
+                                                  lang),
+                        16, true);
         s += line + "\n";
     }
     return s;
 }
 
 // Loss versus evaluation length, one row per scheme.
-std::string loss_lines(const length_experiment_result& r)
+std::string loss_lines(const length_experiment_result& r, const QString& lang)
 {
-    std::string s = "\nloss versus evaluation length (bits/char, perplexity in parentheses; Δ = change from length " +
-                    std::to_string(r.options.eval_lengths.front()) + ")\n";
+    std::string s = textIn(T2("\nloss versus evaluation length (bits/char, perplexity in parentheses; Δ = change "
+                              "from length %1)\n",
+                              "\n损失随评估长度的变化（比特/字符，括号内为困惑度；Δ = 相对长度 %1 的变化）\n")
+                               .arg(argText(r.options.eval_lengths.front())),
+                           lang);
+    const std::string refused = textIn(T2("refused", "无法评估"), lang);
     for (const scheme_result& row : r.rows) {
         std::string line = pad(row.name, 14);
         double first = NAN;
         for (const length_eval& e : row.evals) {
             line += "  " + std::to_string(e.length) + ": ";
             if (e.refused) {
-                line += "refused";
+                line += refused;
                 continue;
             }
             if (std::isnan(first)) first = e.bpc;
@@ -225,31 +311,38 @@ std::string loss_lines(const length_experiment_result& r)
 
 // A short look at what each model writes (the JSON output and the stored run hold them whole).
 std::string sample_lines(const length_experiment_result& r, const lab::RunProvenance& prov,
-                         const std::vector<QString>& samples)
+                         const std::vector<QString>& samples, const QString& lang)
 {
     bool anySample = false;
     for (std::size_t i = 0; i < r.rows.size() && i < samples.size(); ++i) anySample |= !samples[i].isEmpty();
     if (!anySample) return {};
     const auto& o = r.options;
-    std::string s = "\nsamples (temperature " + fmt("%g", o.sample_temperature) + ", seed " +
-                    std::to_string(o.sample_seed) + "; each model continues the first " +
-                    std::to_string(r.sample_prompt.size()) +
-                    " held-out characters; ⏎ = line break, first 90 columns shown)\n";
-    s += pad("prompt", 14) + one_line(prov.samplePrompt, 90) + "\n";
+    std::string s = textIn(T2("\nsamples (temperature %1, seed %2; each model continues the first %3 held-out "
+                              "characters; ⏎ = line break, first 90 columns shown)\n",
+                              "\n生成样例（温度 %1，种子 %2；每个模型接着前 %3 个留出字符往下写；⏎ 表示换行，"
+                              "只显示前 90 列）\n")
+                               .arg(argText(fmt("%g", o.sample_temperature)), argText(std::to_string(o.sample_seed)),
+                                    argText((long long)r.sample_prompt.size())),
+                           lang);
+    s += pad(textIn(T2("prompt", "提示"), lang), 14) + one_line(prov.samplePrompt, 90) + "\n";
     for (std::size_t i = 0; i < r.rows.size() && i < samples.size(); ++i)
         if (!samples[i].isEmpty()) s += pad(r.rows[i].name, 14) + one_line(samples[i], 90) + "\n";
     return s;
 }
 
 std::string results_text(const length_experiment_result& r, const lab::RunProvenance& prov,
-                         const std::vector<QString>& samples, const std::string& setup, bool synthetic)
+                         const std::vector<QString>& samples, const std::string& setup, bool synthetic,
+                         const QString& lang)
 {
-    std::string s = results_header(r, prov, setup) + results_table(r) + results_notes(r);
-    if (synthetic) s += accuracy_table(r);
-    s += loss_lines(r) + sample_lines(r, prov, samples);
+    std::string s = results_header(r, prov, setup, lang) + results_table(r, lang) + results_notes(r, lang);
+    if (synthetic) s += accuracy_table(r, lang);
+    s += loss_lines(r, lang) + sample_lines(r, prov, samples, lang);
     if (r.cancelled)
-        s += "\nstopped by Ctrl+C: the schemes above are what finished (the last one possibly partly trained).\n";
-    return s + "\ntotal time " + util::formatDuration(r.wall_seconds).toStdString() + "\n";
+        s += textIn(T2("\nstopped by Ctrl+C: the schemes above are what finished (the last one possibly partly "
+                       "trained).\n",
+                       "\n已被 Ctrl+C 停止：上面只有已完成的方案（最后一个可能只训练了一部分）。\n"),
+                    lang);
+    return s + textIn(T2("\ntotal time %1\n", "\n总用时 %1\n").arg(util::formatDuration(r.wall_seconds)), lang);
 }
 
 // ------------------------------------------------------------ the run
@@ -347,7 +440,7 @@ Stop readOptions(const QStringList& args, experiment_job& j)
     CommandOptions& o = j.o;
     if (!o.parse(args)) return o.usageError();
     if (o.helpRequested()) {
-        writeStdout(kExperimentUsage);
+        writeStdout(textIn(experimentUsage(), o.lang()));
         return kExitOk;
     }
     const QStringList& words = o.positional();
@@ -385,30 +478,35 @@ Stop loadCorpus(experiment_job& j)
 }
 
 // What --quick stands for, printed above the results.
-std::string quickSetupLine()
+std::string quickSetupLine(const QString& lang)
 {
     const length_experiment_options q = length_experiment_preset(true);
-    return "--quick: d_model " + std::to_string(q.model.d_model) + ", " + std::to_string(q.model.n_layers) +
-           " layers, " + std::to_string(q.model.n_heads) + " heads, context " + std::to_string(q.model.context) +
-           ", batch " + std::to_string(q.train.batch_size) + ", " + std::to_string(q.train.steps) +
-           " steps per scheme, " + std::to_string(q.eval_max_tokens) +
-           " held-out characters per length (options given explicitly override these); a quick look, not a "
-           "converged comparison\n";
+    return textIn(T2("--quick: d_model %1, %2 layers, %3 heads, context %4, batch %5, %6 steps per scheme, %7 held-out "
+                     "characters per length (options given explicitly override these); a quick look, not a "
+                     "converged comparison\n",
+                     "--quick：d_model %1，%2 层，%3 个头，上下文 %4，批大小 %5，每个方案 %6 步，每个长度 %7 "
+                     "个留出字符（明确给出的选项优先于这些）；只是快速看一眼，不是收敛后的比较\n")
+                      .arg(argText(q.model.d_model), argText(q.model.n_layers), argText(q.model.n_heads),
+                           argText(q.model.context), argText(q.train.batch_size), argText(q.train.steps),
+                           argText((long long)q.eval_max_tokens)),
+                  lang);
 }
 
 // Trains and evaluates every scheme, with progress on stderr.
 length_experiment_result runSchemes(const experiment_job& j)
 {
     const loaded_corpus& d = j.data;
-    writeStderr(d.summary + (d.summary.empty() || d.summary.back() == '\n' ? "" : "\n"));
-    progress_printer pp(j.quick ? 5.0 : 2.0);
+    const QString lang = j.o.lang();
+    const std::string summary = textIn(d.summary, lang);
+    writeStderr(summary + (summary.empty() || summary.back() == '\n' ? "" : "\n"));
+    progress_printer pp(j.quick ? 5.0 : 2.0, lang);
     int lastScheme = -1;
     const auto progress = [&](const experiment_progress& p) {
         if (p.scheme_index != lastScheme) {
             lastScheme = p.scheme_index;
-            char head[64];
-            std::snprintf(head, sizeof head, "[%d/%d] training ", p.scheme_index + 1, p.scheme_count);
-            writeStderr(head + p.scheme + "\n");
+            writeStderr(textIn(T2("[%1/%2] training %3\n", "[%1/%2] 训练 %3\n")
+                                   .arg(argText(p.scheme_index + 1), argText(p.scheme_count), argText(p.scheme)),
+                               lang));
         }
         const double perScheme = p.train.step > 0 ? p.train.elapsed_seconds / p.train.step * p.train.total_steps : 0.0;
         pp.print("  " + p.scheme + ": ", p.train, perScheme * (p.scheme_count - p.scheme_index - 1));
@@ -446,7 +544,7 @@ int storeRun(const experiment_job& j, const ExperimentRun& how, const length_exp
         j.o.fail(error, kExitFailure);
         return status == kExitOk ? kExitFailure : status;
     }
-    writeStderr("stored: " + QDir::toNativeSeparators(path).toStdString() + "\n");
+    writeStderr(textIn(T2("stored: %1\n", "已保存：%1\n").arg(QDir::toNativeSeparators(path)), j.o.lang()));
     if (how.storedPath) *how.storedPath = path;
     return status;
 }
@@ -475,7 +573,8 @@ int runLengthExperiment(const QStringList& args, const ExperimentRun& how)
     if (how.printResults)
         writeStdout(j.o.value("--format") == u"json"
                         ? lab::runToJson(r, samples, &prov).toStdString()
-                        : results_text(r, prov, samples, j.quick ? quickSetupLine() : std::string(), j.data.synthetic));
+                        : results_text(r, prov, samples, j.quick ? quickSetupLine(j.o.lang()) : std::string(),
+                                       j.data.synthetic, j.o.lang()));
     return storeRun(j, how, r, samples, prov, status);
 }
 

@@ -37,8 +37,14 @@ Text2 withDetail(const std::exception& error, const Text2& leadIn, const Text2& 
 std::string fmt(const char* format, double x);  // snprintf of one number
 std::string count_text(double n);               // 950, 12.5k, 1.25M
 std::string bytes_text(double b);               // KiB, MiB, GiB
-// `s` padded with spaces to `w` columns (ASCII), on the left when `right`.
+// `s` (UTF-8) padded with spaces to `w` terminal columns, on the left when
+// `right`; a Chinese character takes two columns (util/display_width.h).
 std::string pad(const std::string& s, std::size_t w, bool right = false);
+// `text` in `lang` as UTF-8, for the lines these commands print.
+std::string textIn(const Text2& text, const QString& lang);
+// A number or a UTF-8 string as an argument of Text2::arg.
+QString argText(long long n);
+QString argText(const std::string& s);
 
 // ------------------------------------------------------------ options
 
@@ -64,7 +70,7 @@ int default_threads();  // the ideal thread count, 1 to 8
 
 struct loaded_corpus {
     encoded_corpus data;
-    std::string summary;               // what was loaded, for stderr
+    Text2 summary;                     // what was loaded, for stderr
     bool synthetic = false;            // copy, reverse or recall
     std::vector<answer_span> answers;  // synthetic: the held-out answers
 };
@@ -75,13 +81,17 @@ loaded_corpus load_data(const std::string& name);
 // ------------------------------------------------------------ progress
 
 // Prints at most one line every `interval` seconds (and the first and last step).
+// The line is in `lang` ("step 5/500  loss ...", "第 5/500 步  损失 ...").
 class progress_printer {
 public:
-    explicit progress_printer(double interval) : interval_(interval), t0_(std::chrono::steady_clock::now()) {}
+    progress_printer(double interval, const QString& lang)
+        : interval_(interval), lang_(lang), t0_(std::chrono::steady_clock::now())
+    {}
     void print(const std::string& prefix, const train_progress& p, double extra_eta = 0.0);
 
 private:
     double interval_;
+    QString lang_;
     double last_ = -1e9;
     std::chrono::steady_clock::time_point t0_;
 };

@@ -25,29 +25,53 @@ namespace poslab::app {
 
 namespace {
 
-const char* kTrainUsage =
-    "usage: poslab train [--corpus fortunes|poems|copy|reverse|recall|FILE]\n"
-    "                    [--position none|sinusoidal|learned|t5_bias|alibi|rope]\n"
-    "                    [--d-model 128] [--layers 2] [--heads 4] [--context 64] [--batch 16]\n"
-    "                    [--steps 500] [--lr 0.003] [--seed 1337] [--threads N] [--stop-after N]\n"
-    "                    [--save FILE] [--sample N] [--prompt TEXT] [--temperature 0.8] [--lang en|zh]\n"
-    "       poslab train --load FILE [--steps N] [--corpus ...] [--save FILE] [--sample N] ...\n"
-    "  trains one character-level model; progress on stderr; Ctrl+C stops and keeps what finished.\n"
-    "  The learning rate warms up over min(steps/10, 100) steps to --lr, then follows a cosine\n"
-    "  down to lr/10 at the last step. --stop-after N stops after N steps of that schedule (as\n"
-    "  Ctrl+C would); --save keeps where it stopped.\n"
-    "  --load continues a checkpoint: its model, vocabulary, optimizer state, learning-rate\n"
-    "  schedule and data order.\n"
-    "    without --steps: finishes the recorded schedule with the same data order (--steps 2N\n"
-    "      gives bit for bit the model of --steps 2N --stop-after N --save F, then --load F);\n"
-    "      a finished schedule trains nothing, the model is only evaluated and sampled.\n"
-    "    with --steps N: N more steps on the cosine of the longer total (steps done + N), from\n"
-    "      the step reached on: no second warm-up; after a finished schedule the rate goes back\n"
-    "      up to that longer cosine's value at this step and decays to lr/10 at the new end.\n"
-    "    The schedule's rates come from the checkpoint (--lr is refused); --batch and --seed\n"
-    "    change the data order. Checkpoints saved before schedules were recorded restart one.\n"
-    "  copy, reverse, recall: synthetic tasks (one example per line, e.g. \"dbca|dbca\"); the\n"
-    "  held-out answers are also scored by exact match (greedy).\n";
+// `poslab train --help`, in the command's language.
+Text2 trainUsage()
+{
+    return T2(
+        "usage: poslab train [--corpus fortunes|poems|copy|reverse|recall|FILE]\n"
+        "                    [--position none|sinusoidal|learned|t5_bias|alibi|rope]\n"
+        "                    [--d-model 128] [--layers 2] [--heads 4] [--context 64] [--batch 16]\n"
+        "                    [--steps 500] [--lr 0.003] [--seed 1337] [--threads N] [--stop-after N]\n"
+        "                    [--save FILE] [--sample N] [--prompt TEXT] [--temperature 0.8] [--lang en|zh]\n"
+        "       poslab train --load FILE [--steps N] [--corpus ...] [--save FILE] [--sample N] ...\n"
+        "  trains one character-level model; progress on stderr; Ctrl+C stops and keeps what finished.\n"
+        "  The learning rate warms up over min(steps/10, 100) steps to --lr, then follows a cosine\n"
+        "  down to lr/10 at the last step. --stop-after N stops after N steps of that schedule (as\n"
+        "  Ctrl+C would); --save keeps where it stopped.\n"
+        "  --load continues a checkpoint: its model, vocabulary, optimizer state, learning-rate\n"
+        "  schedule and data order.\n"
+        "    without --steps: finishes the recorded schedule with the same data order (--steps 2N\n"
+        "      gives bit for bit the model of --steps 2N --stop-after N --save F, then --load F);\n"
+        "      a finished schedule trains nothing, the model is only evaluated and sampled.\n"
+        "    with --steps N: N more steps on the cosine of the longer total (steps done + N), from\n"
+        "      the step reached on: no second warm-up; after a finished schedule the rate goes back\n"
+        "      up to that longer cosine's value at this step and decays to lr/10 at the new end.\n"
+        "    The schedule's rates come from the checkpoint (--lr is refused); --batch and --seed\n"
+        "    change the data order. Checkpoints saved before schedules were recorded restart one.\n"
+        "  copy, reverse, recall: synthetic tasks (one example per line, e.g. \"dbca|dbca\"); the\n"
+        "  held-out answers are also scored by exact match (greedy).\n",
+        "用法：poslab train [--corpus fortunes|poems|copy|reverse|recall|文件]\n"
+        "                   [--position none|sinusoidal|learned|t5_bias|alibi|rope]\n"
+        "                   [--d-model 128] [--layers 2] [--heads 4] [--context 64] [--batch 16]\n"
+        "                   [--steps 500] [--lr 0.003] [--seed 1337] [--threads N] [--stop-after N]\n"
+        "                   [--save 文件] [--sample N] [--prompt 文本] [--temperature 0.8] [--lang en|zh]\n"
+        "      poslab train --load 文件 [--steps N] [--corpus ...] [--save 文件] [--sample N] ...\n"
+        "  训练一个字符级模型；进度显示在 stderr 上；按 Ctrl+C 停止，已完成的部分保留。\n"
+        "  学习率先在 min(steps/10, 100) 步内预热到 --lr，然后按余弦曲线在最后一步降到 lr/10。\n"
+        "  --stop-after N 在这个计划的第 N 步后停止（与按 Ctrl+C 一样）；--save 保存停下时的状态。\n"
+        "  --load 继续训练一个检查点：它的模型、词表、优化器状态、学习率计划和数据顺序。\n"
+        "    不给 --steps：按同样的数据顺序把记录的计划训练完（--steps 2N 与先 --steps 2N\n"
+        "      --stop-after N --save F、再 --load F 得到逐位相同的模型）；计划已经完成时不再训练，\n"
+        "      只评估模型并生成样例。\n"
+        "    给出 --steps N：从已到达的步数起，沿着更长总步数（已完成步数 + N）的余弦曲线再训练\n"
+        "      N 步，不再预热；若原计划已经完成，学习率会回升到这条更长余弦在当前步的值，\n"
+        "      并在新的终点降到 lr/10。\n"
+        "    学习率来自检查点（不能再给 --lr）；--batch 和 --seed 会改变数据顺序。\n"
+        "    在记录学习率计划之前保存的检查点会重新开始一个计划。\n"
+        "  copy、reverse、recall：合成任务（每行一个例子，例如 \"dbca|dbca\"）；\n"
+        "  留出集的答案还会按完全匹配评分（贪心）。\n");
+}
 
 // A status to exit with, or nothing: go on with the next step.
 using Stop = std::optional<int>;
@@ -122,7 +146,7 @@ Stop readOptions(const QStringList& args, train_job& j)
     CommandOptions& o = j.o;
     if (!o.parse(args)) return o.usageError();
     if (o.helpRequested()) {
-        writeStdout(kTrainUsage);
+        writeStdout(textIn(trainUsage(), o.lang()));
         return kExitOk;
     }
     if (!o.positional().isEmpty()) return o.usageError(unexpectedArgument(o.positional().first()));
@@ -243,23 +267,37 @@ Stop loadCorpus(train_job& j)
     return {};
 }
 
+// The line above the progress: the model, the batch and which steps of the schedule run.
+std::string trainingStartLine(const train_job& j)
+{
+    const lm_config& cfg = j.cfg;
+    const train_options& t = j.topt;
+    const long long total = t.total_steps > 0 ? t.total_steps : t.start_step + t.steps;
+    const Text2 line =
+        j.load ? T2("continuing %1: %2 parameters, d_model %3, %4 layers, %5 heads, context %6, batch %7, %8 steps "
+                    "(schedule steps %9..%10 of %11), %12 thread(s)\n",
+                    "继续训练 %1：%2 个参数，d_model %3，%4 层，%5 个头，上下文 %6，批大小 %7，%8 步"
+                    "（学习率计划的第 %9..%10 步，共 %11 步），%12 个线程\n")
+               : T2("training %1: %2 parameters, d_model %3, %4 layers, %5 heads, context %6, batch %7, %8 steps "
+                    "(schedule steps %9..%10 of %11), %12 thread(s)\n",
+                    "训练 %1：%2 个参数，d_model %3，%4 层，%5 个头，上下文 %6，批大小 %7，%8 步"
+                    "（学习率计划的第 %9..%10 步，共 %11 步），%12 个线程\n");
+    return textIn(line.arg(argText(lm_position_name(cfg.position)), argText((long long)j.model->num_parameters()),
+                           argText(cfg.d_model), argText(cfg.n_layers), argText(cfg.n_heads), argText(cfg.context),
+                           argText(t.batch_size), argText(t.steps), argText(t.start_step + 1),
+                           argText(t.start_step + t.steps), argText(total), argText(j.threads)),
+                  j.o.lang());
+}
+
 // Trains (progress on stderr) and notes where the schedule stands.
 void runTraining(train_job& j)
 {
     j.after = j.loadedState;
     j.haveAfter = j.haveSchedule;
     if (!j.train) return;
-    const lm_config& cfg = j.cfg;
     const train_options& t = j.topt;
-    const long long total = t.total_steps > 0 ? t.total_steps : t.start_step + t.steps;
-    writeStderr(std::string(j.load ? "continuing " : "training ") + lm_position_name(cfg.position) + ": " +
-                std::to_string(j.model->num_parameters()) + " parameters, d_model " + std::to_string(cfg.d_model) +
-                ", " + std::to_string(cfg.n_layers) + " layers, " + std::to_string(cfg.n_heads) + " heads, context " +
-                std::to_string(cfg.context) + ", batch " + std::to_string(t.batch_size) + ", " +
-                std::to_string(t.steps) + " steps (schedule steps " + std::to_string(t.start_step + 1) + ".." +
-                std::to_string(t.start_step + t.steps) + " of " + std::to_string(total) + "), " +
-                std::to_string(j.threads) + " thread(s)\n");
-    progress_printer pp(2.0);
+    writeStderr(trainingStartLine(j));
+    progress_printer pp(2.0, j.o.lang());
     j.rep = train_model(
         *j.model, j.data.data.train, t, [&](const train_progress& p) { pp.print("", p); }, &g_cancel, &j.state);
     j.after.schedule = j.rep.schedule;
@@ -269,59 +307,108 @@ void runTraining(train_job& j)
     j.haveAfter = true;
 }
 
+// One line of the results: its label padded to 13 columns, then the value, both in `lang`.
+std::string resultLine(const Text2& label, const Text2& value, const QString& lang)
+{
+    return pad(textIn(label, lang), 13) + textIn(value, lang) + "\n";
+}
+
+// Where the learning-rate schedule stands after this run.
+Text2 scheduleText(const lm_training_state& after)
+{
+    const lr_schedule& sc = after.schedule;
+    const Text2 next = after.step < sc.total_steps
+                           ? T2("; --load finishes it", "；用 --load 可以把它训练完")
+                           : T2("; finished (--load --steps N goes on)", "；已完成（--load --steps N 可以接着训练）");
+    return T2("step %1 of %2 (lr %3 after %4 warm-up steps, cosine to %5)%6",
+              "第 %1 步，共 %2 步（预热 %4 步后学习率为 %3，按余弦降到 %5）%6")
+        .arg(Text2::same(argText(after.step)), Text2::same(argText(sc.total_steps)))
+        .arg(Text2::same(argText(fmt("%g", sc.max_lr))), Text2::same(argText(sc.warmup_steps)))
+        .arg(Text2::same(argText(fmt("%g", sc.min_lr))), next);
+}
+
 // The lines on the model, the corpus, the steps trained and the schedule.
 std::string trainingLines(const train_job& j)
 {
     const lm_config& cfg = j.cfg;
-    std::string s = std::string("model        ") + lm_position_name(cfg.position) + ", " +
-                    std::to_string(j.model->num_parameters()) + " parameters (d_model " + std::to_string(cfg.d_model) +
-                    ", " + std::to_string(cfg.n_layers) + " layers, " + std::to_string(cfg.n_heads) +
-                    " heads, context " + std::to_string(cfg.context) + ")\n";
+    const QString lang = j.o.lang();
+    std::string s =
+        resultLine(T2("model", "模型"),
+                   T2("%1, %2 parameters (d_model %3, %4 layers, %5 heads, context %6)",
+                      "%1，%2 个参数（d_model %3，%4 层，%5 个头，上下文 %6）")
+                       .arg(argText(lm_position_name(cfg.position)), argText((long long)j.model->num_parameters()),
+                            argText(cfg.d_model), argText(cfg.n_layers), argText(cfg.n_heads), argText(cfg.context)),
+                   lang);
     if (j.load)
-        s += "loaded       " + j.o.value("--load").toStdString() + " (" + std::to_string(j.state.step) +
-             " AdamW steps so far)\n";
-    s += "corpus       " + j.corpusName + ": " + std::to_string(j.data.data.train.size()) +
-         " training characters, vocabulary " + std::to_string(cfg.vocab_size) + "\n";
+        s += resultLine(T2("loaded", "已加载"),
+                        T2("%1 (%2 AdamW steps so far)", "%1（此前已训练 %2 步 AdamW）")
+                            .arg(j.o.value("--load"), argText(j.state.step)),
+                        lang);
+    s += resultLine(
+        T2("corpus", "语料"),
+        T2("%1: %2 training characters, vocabulary %3", "%1：训练字符 %2 个，词表 %3")
+            .arg(argText(j.corpusName), argText((long long)j.data.data.train.size()), argText(cfg.vocab_size)),
+        lang);
     const train_report& rep = j.rep;
     if (j.train) {
-        s += "steps        " + std::to_string(rep.steps_done) + " of " + std::to_string(rep.steps_requested) +
-             (rep.cancelled ? " (stopped by Ctrl+C)" : "") + "\n";
+        const Text2 stopped = rep.cancelled ? T2(" (stopped by Ctrl+C)", "（被 Ctrl+C 停止）") : Text2{};
+        s += resultLine(T2("steps", "步数"),
+                        T2("%1 of %2%3", "完成 %1 步，共 %2 步%3")
+                            .arg(Text2::same(argText(rep.steps_done)), Text2::same(argText(rep.steps_requested)))
+                            .arg(stopped),
+                        lang);
         if (rep.steps_done > 0) {
-            s += "train loss   " + fmt("%.4f", rep.final_loss) + " nats (mean of the last steps)\n";
-            s += "speed        " + count_text(rep.tokens_per_second) + " tokens/s, " +
-                 util::formatDuration(rep.wall_seconds).toStdString() + "\n";
+            s += resultLine(T2("train loss", "训练损失"),
+                            T2("%1 nats (mean of the last steps)", "%1 奈特（最后若干步的平均）")
+                                .arg(argText(fmt("%.4f", rep.final_loss))),
+                            lang);
+            s +=
+                resultLine(T2("speed", "速度"),
+                           T2("%1 tokens/s, %2", "每秒 %1 个字符，用时 %2")
+                               .arg(argText(count_text(rep.tokens_per_second)), util::formatDuration(rep.wall_seconds)),
+                           lang);
         }
     }
-    if (j.haveAfter) {
-        const lr_schedule& sc = j.after.schedule;
-        s += "schedule     step " + std::to_string(j.after.step) + " of " + std::to_string(sc.total_steps) + " (lr " +
-             fmt("%g", sc.max_lr) + " after " + std::to_string(sc.warmup_steps) + " warm-up steps, cosine to " +
-             fmt("%g", sc.min_lr) + ")" +
-             (j.after.step < sc.total_steps ? "; --load finishes it" : "; finished (--load --steps N goes on)") + "\n";
-    }
+    if (j.haveAfter) s += resultLine(T2("schedule", "学习率计划"), scheduleText(j.after), lang);
     return s;
 }
 
 // The held-out evaluation at the training context (and, for a synthetic task, the answers).
 std::string evaluationLines(const train_job& j)
 {
-    if (!j.sameVocab) return "held-out     not evaluated: the corpus has another vocabulary than the checkpoint\n";
+    const QString lang = j.o.lang();
+    const Text2 label = T2("held-out", "留出集");
+    if (!j.sameVocab)
+        return resultLine(label,
+                          T2("not evaluated: the corpus has another vocabulary than the checkpoint",
+                             "未评估：语料的词表与检查点不同"),
+                          lang);
     const lm_config& cfg = j.cfg;
     const std::vector<length_eval> ev = evaluate_lengths(*j.model, j.data.data.held_out, {cfg.context}, 65536, 4096,
                                                          j.data.synthetic ? &j.data.answers : nullptr, &g_stop);
-    if (ev.empty()) return g_stop.load() ? "held-out     not evaluated: stopped by Ctrl+C\n" : "";
+    if (ev.empty())
+        return g_stop.load() ? resultLine(label, T2("not evaluated: stopped by Ctrl+C", "未评估：被 Ctrl+C 停止"), lang)
+                             : "";
     const length_eval& e = ev[0];
-    if (e.refused) return "held-out     not evaluated: " + lab::refusalReason(e).in(j.o.lang()).toStdString() + "\n";
-    std::string s = "held-out     " + fmt("%.4f", e.bpc) + " bits/char, perplexity " + fmt("%.3f", e.perplexity) +
-                    " at length " + std::to_string(cfg.context) + " (" + std::to_string(e.tokens) +
-                    " characters; uniform would be " + fmt("%.3f", std::log2((double)cfg.vocab_size)) + ")\n";
+    if (e.refused)
+        return resultLine(label, T2("not evaluated: %1", "未评估：%1").arg(lab::refusalReason(e).in(lang)), lang);
+    std::string s =
+        resultLine(label,
+                   T2("%1 bits/char, perplexity %2 at length %3 (%4 characters; uniform would be %5)",
+                      "长度 %3 上 %1 比特/字符，困惑度 %2（%4 个字符；均匀猜测为 %5）")
+                       .arg(argText(fmt("%.4f", e.bpc)), argText(fmt("%.3f", e.perplexity)), argText(cfg.context),
+                            argText((long long)e.tokens), argText(fmt("%.3f", std::log2((double)cfg.vocab_size)))),
+                   lang);
     if (j.data.synthetic)
-        s += "answers      " +
-             (e.answers
-                  ? fmt("%.1f", 100.0 * e.answer_accuracy) + "% exactly right (greedy) of " +
-                        std::to_string(e.answers) + " answers wholly inside windows of " + std::to_string(cfg.context)
-                  : std::string("none: no example fits in a window of ") + std::to_string(cfg.context)) +
-             "\n";
+        s +=
+            resultLine(T2("answers", "答案"),
+                       e.answers ? T2("%1% exactly right (greedy) of %2 answers wholly inside windows of %3",
+                                      "完全落在长度 %3 的窗口内的 %2 个答案中，%1% 完全正确（贪心）")
+                                       .arg(argText(fmt("%.1f", 100.0 * e.answer_accuracy)),
+                                            argText((long long)e.answers), argText(cfg.context))
+                                 : T2("none: no example fits in a window of %1", "无：没有一个例子能放进长度 %1 的窗口")
+                                       .arg(argText(cfg.context)),
+                       lang);
     return s;
 }
 
@@ -336,7 +423,7 @@ Stop saveCheckpoint(const train_job& j)
                             {"train.steps_done", std::to_string(j.rep.steps_done)},
                             {"train.steps_requested", std::to_string(j.rep.steps_requested)}},
                            j.haveAfter ? &j.after : nullptr);
-        writeStdout("saved        " + j.savePath + "\n");
+        writeStdout(resultLine(T2("saved", "已保存"), Text2::same(argText(j.savePath)), j.o.lang()));
     } catch (const std::exception& ex) {
         return j.o.fail(
             withDetail(ex, T2("could not save: %1", "无法保存：%1"), T2("could not save: %1", "无法保存：%1")),
@@ -357,8 +444,10 @@ void writeSample(const train_job& j)
     const std::vector<int> gen = lm_generate(*j.model, std::vector<int>(prompt.begin(), prompt.end()), (int)j.sample,
                                              j.temperature, 0, j.cfg.seed);
     const std::vector<std::int32_t> ids(gen.begin(), gen.end());
-    writeStdout("sample (temperature " + fmt("%.2f", j.temperature) + "):\n" +
-                utf8_encode(decode_ids(vocab, ids.data(), ids.size())) + "\n");
+    writeStdout(
+        textIn(T2("sample (temperature %1):\n", "生成样例（温度 %1）：\n").arg(argText(fmt("%.2f", j.temperature))),
+               j.o.lang()) +
+        utf8_encode(decode_ids(vocab, ids.data(), ids.size())) + "\n");
 }
 
 }  // namespace
@@ -372,7 +461,7 @@ int commandTrain(const QStringList& args)
 
     blas_set_num_threads(j.threads);
     sigint_scope sigint(j.o.lang());
-    const std::string& summary = j.data.summary;
+    const std::string summary = textIn(j.data.summary, j.o.lang());
     writeStderr(summary + (summary.empty() || summary.back() == '\n' ? "" : "\n"));
     if (!j.model) j.model = std::make_unique<lm_model>(j.cfg);
     runTraining(j);

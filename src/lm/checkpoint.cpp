@@ -188,11 +188,11 @@ void save_lm_checkpoint(const std::string& path, const lm_model& model, const vo
     write_tensor_file(path, md, tensors);
 }
 
-lm_checkpoint load_lm_checkpoint(const std::string& path, int num_threads)
-{
-    const std::string where = "checkpoint " + path;
-    tensor_file f = read_tensor_file(path);
+namespace {
 
+// The file is an lm checkpoint of the version this build reads.
+void check_lm_format(const tensor_file& f, const std::string& path, const std::string& where)
+{
     const std::string* fmt = f.meta("format");
     if (!fmt || *fmt != lm_checkpoint_format)
         throw coded_error("lm_checkpoint.not_lm",
@@ -201,27 +201,29 @@ lm_checkpoint load_lm_checkpoint(const std::string& path, int num_threads)
     if (version != lm_checkpoint_version)
         throw coded_error("lm_checkpoint.version",
                           {path, std::to_string(version), std::to_string(lm_checkpoint_version)});
+}
 
-    lm_config config = lm_config_from_metadata(f.metadata, where);
-    if (num_threads > 0) config.num_threads = num_threads;
-
-    lm_checkpoint out;
-    if (const std::string* v = f.meta("vocabulary")) {
-        try {
-            out.vocab = parse_vocabulary(*v);
-        } catch (const core_error& e) {
-            throw coded_error("lm_checkpoint.vocabulary_invalid", {path, e.what()});
-        }
-        if (out.vocab.size() != (std::size_t)config.vocab_size)
-            throw coded_error("lm_checkpoint.vocabulary_size",
-                              {path, std::to_string(out.vocab.size()), std::to_string(config.vocab_size)});
-        out.has_vocabulary = true;
+// The stored vocabulary, if any, which must have one id per row of the model's vocabulary.
+void read_vocabulary(const tensor_file& f, const std::string& path, const lm_config& config, lm_checkpoint& out)
+{
+    const std::string* v = f.meta("vocabulary");
+    if (!v) return;
+    try {
+        out.vocab = parse_vocabulary(*v);
+    } catch (const core_error& e) {
+        throw coded_error("lm_checkpoint.vocabulary_invalid", {path, e.what()});
     }
+    if (out.vocab.size() != (std::size_t)config.vocab_size)
+        throw coded_error("lm_checkpoint.vocabulary_size",
+                          {path, std::to_string(out.vocab.size()), std::to_string(config.vocab_size)});
+    out.has_vocabulary = true;
+}
 
-    auto model = std::make_unique<lm_model>(config);
-    const std::size_t P = model->num_parameters();
-    std::set<std::string> known;
-    for (const lm_param_info& p : model->layout()) {
+// Every parameter tensor of the model, present, of its shape and finite, copied
+// into the model; their names are added to `known`.
+void read_model_parameters(const tensor_file& f, const std::string& path, lm_model& model, std::set<std::string>& known)
+{
+    for (const lm_param_info& p : model.layout()) {
         known.insert(p.name);
         const named_tensor* t = f.find(p.name);
         std::vector<std::uint64_t> want;
@@ -233,58 +235,89 @@ lm_checkpoint load_lm_checkpoint(const std::string& path, int num_threads)
         for (std::size_t i = 0; i < p.size; ++i)
             if (!std::isfinite(t->data[i]))
                 throw coded_error("lm_checkpoint.tensor_not_finite", {path, p.name, std::to_string(i)});
-        std::memcpy(model->params() + p.offset, t->data.data(), p.size * sizeof(float));
+        std::memcpy(model.params() + p.offset, t->data.data(), p.size * sizeof(float));
     }
+}
 
+// The AdamW state, if stored: both moments (one value per parameter, P in all)
+// and the step, all or none; the moments' names are added to `known`.
+void read_optimizer_state(const tensor_file& f, const std::string& path, const std::string& where, std::size_t P,
+                          lm_checkpoint& out, std::set<std::string>& known)
+{
     const named_tensor* m = f.find("adamw.m");
     const named_tensor* v = f.find("adamw.v");
     const std::string* step = f.meta("adamw.step");
-    if (m || v || step) {
-        if (!m || !v || !step)
-            inconsistent(path, "the optimizer state is incomplete (adamw.m, adamw.v and adamw.step go together)");
-        const std::vector<std::uint64_t> want{(std::uint64_t)P};
-        if (m->shape != want || v->shape != want)
-            inconsistent(path, "the optimizer moments have shapes " + tensor_shape_text(m->shape) + " and " +
-                                   tensor_shape_text(v->shape) + " but the model has " + std::to_string(P) +
-                                   " parameters");
-        out.optimizer.step = parse_int<long long>(*step, "adamw.step", where);
-        if (out.optimizer.step < 0) inconsistent(path, "adamw.step is negative");
-        out.optimizer.m = m->data;
-        out.optimizer.v = v->data;
-        out.has_optimizer = true;
-        known.insert("adamw.m");
-        known.insert("adamw.v");
+    if (!m && !v && !step) return;
+    if (!m || !v || !step)
+        inconsistent(path, "the optimizer state is incomplete (adamw.m, adamw.v and adamw.step go together)");
+    const std::vector<std::uint64_t> want{(std::uint64_t)P};
+    if (m->shape != want || v->shape != want)
+        inconsistent(path, "the optimizer moments have shapes " + tensor_shape_text(m->shape) + " and " +
+                               tensor_shape_text(v->shape) + " but the model has " + std::to_string(P) + " parameters");
+    out.optimizer.step = parse_int<long long>(*step, "adamw.step", where);
+    if (out.optimizer.step < 0) inconsistent(path, "adamw.step is negative");
+    out.optimizer.m = m->data;
+    out.optimizer.v = v->data;
+    out.has_optimizer = true;
+    known.insert("adamw.m");
+    known.insert("adamw.v");
+}
+
+// The learning-rate schedule and where training stood, if stored (schedule.step says so).
+void read_training_state(const tensor_file& f, const std::string& path, const std::string& where, lm_checkpoint& out)
+{
+    if (!f.meta("schedule.step")) return;
+    lm_training_state& t = out.training;
+    t.schedule.max_lr = parse_real<float>(need_meta(f.metadata, "schedule.max_lr", where), "schedule.max_lr", where);
+    t.schedule.min_lr = parse_real<float>(need_meta(f.metadata, "schedule.min_lr", where), "schedule.min_lr", where);
+    t.schedule.warmup_steps =
+        parse_int<int>(need_meta(f.metadata, "schedule.warmup_steps", where), "schedule.warmup_steps", where);
+    t.schedule.total_steps =
+        parse_int<int>(need_meta(f.metadata, "schedule.total_steps", where), "schedule.total_steps", where);
+    t.step = parse_int<long long>(need_meta(f.metadata, "schedule.step", where), "schedule.step", where);
+    t.batch_size = parse_int<int>(need_meta(f.metadata, "schedule.batch_size", where), "schedule.batch_size", where);
+    t.data_seed =
+        parse_int<std::uint64_t>(need_meta(f.metadata, "schedule.data_seed", where), "schedule.data_seed", where);
+    try {
+        lr_schedule_validate(t.schedule);
+    } catch (const core_error& e) {
+        inconsistent(path, std::string("the stored learning-rate schedule is invalid: ") + e.what());
     }
-    if (f.meta("schedule.step")) {
-        lm_training_state& t = out.training;
-        t.schedule.max_lr =
-            parse_real<float>(need_meta(f.metadata, "schedule.max_lr", where), "schedule.max_lr", where);
-        t.schedule.min_lr =
-            parse_real<float>(need_meta(f.metadata, "schedule.min_lr", where), "schedule.min_lr", where);
-        t.schedule.warmup_steps =
-            parse_int<int>(need_meta(f.metadata, "schedule.warmup_steps", where), "schedule.warmup_steps", where);
-        t.schedule.total_steps =
-            parse_int<int>(need_meta(f.metadata, "schedule.total_steps", where), "schedule.total_steps", where);
-        t.step = parse_int<long long>(need_meta(f.metadata, "schedule.step", where), "schedule.step", where);
-        t.batch_size =
-            parse_int<int>(need_meta(f.metadata, "schedule.batch_size", where), "schedule.batch_size", where);
-        t.data_seed =
-            parse_int<std::uint64_t>(need_meta(f.metadata, "schedule.data_seed", where), "schedule.data_seed", where);
-        try {
-            lr_schedule_validate(t.schedule);
-        } catch (const core_error& e) {
-            inconsistent(path, std::string("the stored learning-rate schedule is invalid: ") + e.what());
-        }
-        if (t.step < 0 || t.step > t.schedule.total_steps || t.batch_size < 1)
-            inconsistent(path, "the stored training state is inconsistent (step " + std::to_string(t.step) + " of " +
-                                   std::to_string(t.schedule.total_steps) + ", batch " + std::to_string(t.batch_size) +
-                                   ")");
-        out.has_training = true;
-    }
+    if (t.step < 0 || t.step > t.schedule.total_steps || t.batch_size < 1)
+        inconsistent(path, "the stored training state is inconsistent (step " + std::to_string(t.step) + " of " +
+                               std::to_string(t.schedule.total_steps) + ", batch " + std::to_string(t.batch_size) +
+                               ")");
+    out.has_training = true;
+}
+
+// Every tensor in the file was read as a parameter or an optimizer moment.
+void check_no_unknown_tensors(const tensor_file& f, const std::string& path, const std::set<std::string>& known)
+{
     for (const named_tensor& t : f.tensors)
         if (!known.count(t.name))
             inconsistent(path, "unexpected tensor '" + t.name.substr(0, 60) +
                                    "' (not part of a model with the stored configuration)");
+}
+
+}  // namespace
+
+lm_checkpoint load_lm_checkpoint(const std::string& path, int num_threads)
+{
+    const std::string where = "checkpoint " + path;
+    tensor_file f = read_tensor_file(path);
+    check_lm_format(f, path, where);
+
+    lm_config config = lm_config_from_metadata(f.metadata, where);
+    if (num_threads > 0) config.num_threads = num_threads;
+
+    lm_checkpoint out;
+    read_vocabulary(f, path, config, out);
+    auto model = std::make_unique<lm_model>(config);
+    std::set<std::string> known;
+    read_model_parameters(f, path, *model, known);
+    read_optimizer_state(f, path, where, model->num_parameters(), out, known);
+    read_training_state(f, path, where, out);
+    check_no_unknown_tensors(f, path, known);
     for (const auto& kv : f.metadata)
         if (!reserved_key(kv.first)) out.extra.push_back(kv);
     out.model = std::move(model);

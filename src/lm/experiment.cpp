@@ -503,6 +503,154 @@ void derive_length_experiment_schedule(length_experiment_options& o)
     o.train.data_seed = o.model.seed;
 }
 
+namespace {
+
+constexpr std::size_t eval_batch_tokens = 4096;
+
+// What every scheme of one experiment is trained and evaluated on.
+struct experiment_inputs {
+    const std::vector<std::int32_t>& train_stream;
+    const std::vector<std::int32_t>& held_out;
+    int vocab_size;
+    const experiment_progress_fn& progress;
+    const std::atomic<bool>* cancel;
+    const std::vector<answer_span>* held_out_answers;
+    const std::atomic<bool>* stop;
+};
+
+// The result before any scheme: the options, the data's sizes, the uniform
+// guess and the sample prompt (the start of the held-out text).
+length_experiment_result empty_result(const length_experiment_options& o, const experiment_inputs& in)
+{
+    length_experiment_result res;
+    res.options = o;
+    res.vocab_size = in.vocab_size;
+    res.train_tokens = in.train_stream.size();
+    res.held_out_tokens = in.held_out.size();
+    res.uniform_bpc = std::log2((double)in.vocab_size);
+    if (o.sample_length > 0)
+        res.sample_prompt.assign(in.held_out.begin(),
+                                 in.held_out.begin() + (std::ptrdiff_t)std::min<std::size_t>(
+                                                           in.held_out.size(), (std::size_t)o.sample_prompt_length));
+    return res;
+}
+
+// True once `stop` is set, marking the result as stopped during evaluation.
+bool evaluation_stopped(const std::atomic<bool>* stop, length_experiment_result& res)
+{
+    if (!is_cancelled(stop)) return false;
+    res.cancelled = true;
+    res.evaluation_stopped = true;
+    return true;
+}
+
+// Training progress of scheme i of n, reported as the experiment's progress.
+train_progress_fn scheme_progress(const experiment_progress_fn& progress, int i, int n, lm_position pos)
+{
+    if (!progress) return {};
+    return [&progress, i, n, pos](const train_progress& p) {
+        experiment_progress e;
+        e.scheme_index = i;
+        e.scheme_count = n;
+        e.scheme = lm_position_name(pos);
+        e.train = p;
+        progress(e);
+    };
+}
+
+// What the model writes after the sample prompt (also for a cancelled
+// scheme: the sample shows what it learned so far).
+std::vector<std::int32_t> sample_after_prompt(lm_model& model, const length_experiment_options& o,
+                                              const std::vector<std::int32_t>& sample_prompt)
+{
+    const std::vector<int> prompt(sample_prompt.begin(), sample_prompt.end());
+    const std::vector<int> seq = lm_generate(model, prompt, o.sample_length, o.sample_temperature, 0, o.sample_seed);
+    return std::vector<std::int32_t>(seq.begin() + (std::ptrdiff_t)prompt.size(), seq.end());
+}
+
+// The trained RoPE model (`c` its configuration, `r` its row) evaluated with the
+// inference-time scaling `s`, each length L with the factor L / context (at
+// least 1). Stops early, with fewer evaluations, when `stop` is set.
+scheme_result scaled_row(lm_model& model, const lm_config& c, const scheme_result& r, rope_scaling_type s,
+                         const length_experiment_options& o, const experiment_inputs& in)
+{
+    scheme_result q;
+    q.name = experiment_row_name(r.position, s);
+    q.position = r.position;
+    q.scaled = true;
+    q.scaling = s;
+    q.parameters = r.parameters;
+    q.train = r.train;
+    q.peak_memory_bytes = r.peak_memory_bytes;
+    for (int L : o.eval_lengths) {
+        rope_scaling_params p;
+        p.rope_type = s;
+        p.factor = std::max(1.0, (double)L / (double)c.context);
+        p.max_position_embeddings = c.context;
+        p.original_max_position_embeddings = c.context;
+        model.set_rope_scaling(p);
+        std::vector<length_eval> e = evaluate_lengths(model, in.held_out, {L}, o.eval_max_tokens, eval_batch_tokens,
+                                                      in.held_out_answers, in.stop);
+        if (e.empty()) break;  // stopped
+        q.evals.push_back(e.front());
+    }
+    model.clear_rope_scaling();
+    return q;
+}
+
+// One row per RoPE scaling of the experiment, until `stop` is set.
+std::vector<scheme_result> scaled_rows(lm_model& model, const lm_config& c, const scheme_result& r,
+                                       const length_experiment_options& o, const experiment_inputs& in,
+                                       length_experiment_result& res)
+{
+    std::vector<scheme_result> scaled;
+    for (rope_scaling_type s : o.rope_scalings) {
+        const auto tsc = clock_type::now();
+        scheme_result q = scaled_row(model, c, r, s, o, in);
+        if (evaluation_stopped(in.stop, res)) break;
+        q.wall_seconds = seconds_since(tsc);
+        scaled.push_back(q);
+    }
+    return scaled;
+}
+
+// Scheme i of the experiment: trained, evaluated at every length, sampled,
+// and for RoPE evaluated with each scaling; its rows join `res` together,
+// complete. False when the experiment ends here (cancelled or stopped).
+bool run_scheme(int i, const length_experiment_options& o, const experiment_inputs& in, length_experiment_result& res)
+{
+    const int n = (int)o.schemes.size();
+    const int max_len = *std::max_element(o.eval_lengths.begin(), o.eval_lengths.end());
+    const lm_position pos = o.schemes[(std::size_t)i];
+    const auto ts = clock_type::now();
+    lm_config c = o.model;
+    c.vocab_size = in.vocab_size;
+    c.position = pos;
+    trained_model tm = train_model(c, in.train_stream, o.train, scheme_progress(in.progress, i, n, pos), in.cancel);
+    scheme_result r;
+    r.name = lm_position_name(pos);
+    r.position = pos;
+    r.parameters = tm.model->num_parameters();
+    r.train = tm.report;
+    if (evaluation_stopped(in.stop, res)) return false;
+    r.evals = evaluate_lengths(*tm.model, in.held_out, o.eval_lengths, o.eval_max_tokens, eval_batch_tokens,
+                               in.held_out_answers, in.stop);
+    if (evaluation_stopped(in.stop, res)) return false;
+    if (!res.sample_prompt.empty()) r.sample = sample_after_prompt(*tm.model, o, res.sample_prompt);
+    r.peak_memory_bytes = lm_memory_estimate(c, o.train.batch_size, eval_batch_tokens, max_len);
+    r.wall_seconds = seconds_since(ts);
+    if (tm.report.cancelled) res.cancelled = true;
+
+    std::vector<scheme_result> scaled;
+    if (pos == LM_POSITION_ROPE) scaled = scaled_rows(*tm.model, c, r, o, in, res);
+    if (res.evaluation_stopped) return false;
+    res.rows.push_back(r);
+    for (scheme_result& q : scaled) res.rows.push_back(std::move(q));
+    return !res.cancelled;
+}
+
+}  // namespace
+
 length_experiment_result run_length_experiment(const length_experiment_options& o,
                                                const std::vector<std::int32_t>& train_stream,
                                                const std::vector<std::int32_t>& held_out, int vocab_size,
@@ -512,102 +660,14 @@ length_experiment_result run_length_experiment(const length_experiment_options& 
 {
     validate_length_experiment(o, vocab_size);
     const auto t0 = clock_type::now();
-    length_experiment_result res;
-    res.options = o;
-    res.vocab_size = vocab_size;
-    res.train_tokens = train_stream.size();
-    res.held_out_tokens = held_out.size();
-    res.uniform_bpc = std::log2((double)vocab_size);
-    const int max_len = *std::max_element(o.eval_lengths.begin(), o.eval_lengths.end());
-    constexpr std::size_t eval_batch_tokens = 4096;
-    if (o.sample_length > 0)
-        res.sample_prompt.assign(held_out.begin(),
-                                 held_out.begin() + (std::ptrdiff_t)std::min<std::size_t>(
-                                                        held_out.size(), (std::size_t)o.sample_prompt_length));
-
-    const int n = (int)o.schemes.size();
-    auto stopped = [&] {
-        if (!is_cancelled(stop)) return false;
-        res.cancelled = true;
-        res.evaluation_stopped = true;
-        return true;
-    };
-    for (int i = 0; i < n; ++i) {
+    const experiment_inputs in{train_stream, held_out, vocab_size, progress, cancel, held_out_answers, stop};
+    length_experiment_result res = empty_result(o, in);
+    for (int i = 0; i < (int)o.schemes.size(); ++i) {
         if (is_cancelled(cancel) || is_cancelled(stop)) {
             res.cancelled = true;
             break;
         }
-        const lm_position pos = o.schemes[(std::size_t)i];
-        const auto ts = clock_type::now();
-        lm_config c = o.model;
-        c.vocab_size = vocab_size;
-        c.position = pos;
-        train_progress_fn cb;
-        if (progress)
-            cb = [&](const train_progress& p) {
-                experiment_progress e;
-                e.scheme_index = i;
-                e.scheme_count = n;
-                e.scheme = lm_position_name(pos);
-                e.train = p;
-                progress(e);
-            };
-        trained_model tm = train_model(c, train_stream, o.train, cb, cancel);
-        scheme_result r;
-        r.name = lm_position_name(pos);
-        r.position = pos;
-        r.parameters = tm.model->num_parameters();
-        r.train = tm.report;
-        if (stopped()) break;
-        r.evals = evaluate_lengths(*tm.model, held_out, o.eval_lengths, o.eval_max_tokens, eval_batch_tokens,
-                                   held_out_answers, stop);
-        if (stopped()) break;
-        if (!res.sample_prompt.empty()) {
-            // Also for a cancelled scheme: the sample shows what it learned so far.
-            const std::vector<int> prompt(res.sample_prompt.begin(), res.sample_prompt.end());
-            const std::vector<int> seq =
-                lm_generate(*tm.model, prompt, o.sample_length, o.sample_temperature, 0, o.sample_seed);
-            r.sample.assign(seq.begin() + (std::ptrdiff_t)prompt.size(), seq.end());
-        }
-        r.peak_memory_bytes = lm_memory_estimate(c, o.train.batch_size, eval_batch_tokens, max_len);
-        r.wall_seconds = seconds_since(ts);
-        if (tm.report.cancelled) res.cancelled = true;
-
-        std::vector<scheme_result> scaled;
-        if (pos == LM_POSITION_ROPE) {
-            for (rope_scaling_type s : o.rope_scalings) {
-                const auto tsc = clock_type::now();
-                scheme_result q;
-                q.name = experiment_row_name(pos, s);
-                q.position = pos;
-                q.scaled = true;
-                q.scaling = s;
-                q.parameters = r.parameters;
-                q.train = r.train;
-                q.peak_memory_bytes = r.peak_memory_bytes;
-                for (int L : o.eval_lengths) {
-                    rope_scaling_params p;
-                    p.rope_type = s;
-                    p.factor = std::max(1.0, (double)L / (double)c.context);
-                    p.max_position_embeddings = c.context;
-                    p.original_max_position_embeddings = c.context;
-                    tm.model->set_rope_scaling(p);
-                    std::vector<length_eval> e = evaluate_lengths(*tm.model, held_out, {L}, o.eval_max_tokens,
-                                                                  eval_batch_tokens, held_out_answers, stop);
-                    if (e.empty()) break;  // stopped
-                    q.evals.push_back(e.front());
-                }
-                tm.model->clear_rope_scaling();
-                if (stopped()) break;
-                q.wall_seconds = seconds_since(tsc);
-                scaled.push_back(q);
-            }
-        }
-        // The scheme and its scalings join the result together, complete.
-        if (res.evaluation_stopped) break;
-        res.rows.push_back(r);
-        for (scheme_result& q : scaled) res.rows.push_back(std::move(q));
-        if (res.cancelled) break;
+        if (!run_scheme(i, o, in, res)) break;
     }
     res.wall_seconds = seconds_since(t0);
     return res;

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <set>
 
 #include <fcntl.h>
@@ -269,13 +270,13 @@ struct fd_closer {
 
 }  // namespace
 
-void write_tensor_file(const std::string& path, const std::vector<std::pair<std::string, std::string>>& metadata,
-                       const std::vector<tensor_view>& tensors)
+namespace {
+
+using tensor_metadata = std::vector<std::pair<std::string, std::string>>;
+
+// Keys named, not too long, values not too long, no key twice.
+void check_metadata(const std::string& path, const tensor_metadata& metadata)
 {
-    // Validate everything first, so that bad input never touches the disk.
-    require(!path.empty(), "checkpoint path is empty");
-    require(metadata.size() <= tensor_file_max_entries && tensors.size() <= tensor_file_max_entries, "checkpoint ",
-            path, ": too many metadata entries or tensors");
     std::set<std::string> seen;
     for (const auto& [key, value] : metadata) {
         check_name(key, "metadata key", path);
@@ -285,7 +286,12 @@ void write_tensor_file(const std::string& path, const std::vector<std::pair<std:
         if (!seen.insert(key).second)
             throw core_error("checkpoint " + path + ": metadata key '" + key + "' appears twice");
     }
-    seen.clear();
+}
+
+// Names named and unique, ranks within the limit, data present, sizes that fit.
+void check_tensors(const std::string& path, const std::vector<tensor_view>& tensors)
+{
+    std::set<std::string> seen;
     for (const auto& t : tensors) {
         check_name(t.name, "tensor name", path);
         if (!seen.insert(t.name).second)
@@ -298,66 +304,88 @@ void write_tensor_file(const std::string& path, const std::vector<std::pair<std:
             throw core_error("checkpoint " + path + ": tensor '" + t.name + "' has no data");
         if (n > (UINT64_MAX >> 3)) throw core_error("checkpoint " + path + ": tensor '" + t.name + "' is too large");
     }
+}
 
-    // The file is written in full, flushed to disk, then renamed over `path`:
-    // readers see the old checkpoint or the new one, never a part. It is first
-    // written as an unnamed file in the same folder (O_TMPFILE), so a process
-    // killed while writing leaves nothing behind; it gets a name beside `path`
-    // ("<path>.tmp.<pid>.<n>") only for the instant between linkat() and
-    // rename(). File systems without O_TMPFILE (or no /proc) fall back to
-    // mkstemp's "<path>.tmp.XXXXXX", which a kill can leave lying there.
-    auto write_content = [&](int fd, const std::string& name) {
-        ::fchmod(fd, 0644);  // mkstemp creates 0600; a checkpoint is an ordinary file
-        hashing_writer w(fd, name);
-        w.bytes(tensor_file_magic, 8);
-        w.u32(tensor_file_version);
-        w.u32(static_cast<std::uint32_t>(metadata.size()));
-        for (const auto& [key, value] : metadata) {
-            w.str(key);
-            w.str(value);
-        }
-        w.u32(static_cast<std::uint32_t>(tensors.size()));
-        for (const auto& t : tensors) {
-            w.str(t.name);
-            w.u32(static_cast<std::uint32_t>(t.shape.size()));
-            for (std::uint64_t d : t.shape) w.u64(d);
-            w.floats(t.data, tensor_element_count(t.shape));
-        }
-        w.finish();
-        // Data on disk before the rename makes it visible (ext4 and others
-        // may otherwise reorder them and leave an empty file after a crash).
-        while (::fsync(fd) != 0) {
-            if (errno != EINTR) throw coded_error("checkpoint.write_failed", {name, errno_text()});
-        }
-    };
+// The whole file into `fd` (`name` words write errors), checksum last, then
+// flushed to disk.
+void write_content(int fd, const std::string& name, const tensor_metadata& metadata,
+                   const std::vector<tensor_view>& tensors)
+{
+    ::fchmod(fd, 0644);  // mkstemp creates 0600; a checkpoint is an ordinary file
+    hashing_writer w(fd, name);
+    w.bytes(tensor_file_magic, 8);
+    w.u32(tensor_file_version);
+    w.u32(static_cast<std::uint32_t>(metadata.size()));
+    for (const auto& [key, value] : metadata) {
+        w.str(key);
+        w.str(value);
+    }
+    w.u32(static_cast<std::uint32_t>(tensors.size()));
+    for (const auto& t : tensors) {
+        w.str(t.name);
+        w.u32(static_cast<std::uint32_t>(t.shape.size()));
+        for (std::uint64_t d : t.shape) w.u64(d);
+        w.floats(t.data, tensor_element_count(t.shape));
+    }
+    w.finish();
+    // Data on disk before the rename makes it visible (ext4 and others
+    // may otherwise reorder them and leave an empty file after a crash).
+    while (::fsync(fd) != 0) {
+        if (errno != EINTR) throw coded_error("checkpoint.write_failed", {name, errno_text()});
+    }
+}
 
+using content_writer = std::function<void(int fd, const std::string& name)>;
+
+// Writes the content as an unnamed file in the folder of `path` (O_TMPFILE)
+// and links it as "<path>.tmp.<pid>.<n>"; that name, or "" when the file
+// system or a missing /proc does not allow it.
+std::string write_unnamed_then_link(const std::string& path, const content_writer& write)
+{
+    std::string tmp;
+    const int unnamed = ::open(parent_dir(path).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+    if (unnamed < 0) return tmp;
+    fd_closer closer{unnamed};
+    write(unnamed, path);
+    const std::string proc = "/proc/self/fd/" + std::to_string(unnamed);
+    for (int attempt = 0; attempt < 100 && tmp.empty(); ++attempt) {
+        const std::string candidate = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(attempt);
+        if (::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, candidate.c_str(), AT_SYMLINK_FOLLOW) == 0)
+            tmp = candidate;
+        else if (errno != EEXIST)
+            break;  // no /proc, or the file system refuses: write it again the classic way
+    }
+    return tmp;
+}
+
+// The classic way: mkstemp's "<path>.tmp.XXXXXX", named in `tmp` as soon as it
+// exists (so that a failure can remove it), written and closed.
+void write_named_temp(const std::string& path, std::string& tmp, const content_writer& write)
+{
+    std::string tmpl = path + ".tmp.XXXXXX";
+    const int fd = ::mkstemp(tmpl.data());
+    if (fd < 0) throw coded_error("checkpoint.temp_failed", {path, errno_text()});
+    tmp = tmpl;
+    fd_closer closer{fd};
+    write(fd, tmp);
+    closer.fd = -1;
+    if (::close(fd) != 0) throw coded_error("checkpoint.write_failed", {tmp, errno_text()});
+}
+
+// The file is written in full, flushed to disk, then renamed over `path`:
+// readers see the old checkpoint or the new one, never a part. It is first
+// written as an unnamed file in the same folder (O_TMPFILE), so a process
+// killed while writing leaves nothing behind; it gets a name beside `path`
+// ("<path>.tmp.<pid>.<n>") only for the instant between linkat() and
+// rename(). File systems without O_TMPFILE (or no /proc) fall back to
+// mkstemp's "<path>.tmp.XXXXXX", which a kill can leave lying there.
+void replace_file(const std::string& path, const content_writer& write)
+{
     std::string tmp;
     bool renamed = false;
     try {
-        const int unnamed = ::open(parent_dir(path).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
-        if (unnamed >= 0) {
-            fd_closer closer{unnamed};
-            write_content(unnamed, path);
-            const std::string proc = "/proc/self/fd/" + std::to_string(unnamed);
-            for (int attempt = 0; attempt < 100 && tmp.empty(); ++attempt) {
-                const std::string candidate =
-                    path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(attempt);
-                if (::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, candidate.c_str(), AT_SYMLINK_FOLLOW) == 0)
-                    tmp = candidate;
-                else if (errno != EEXIST)
-                    break;  // no /proc, or the file system refuses: write it again the classic way
-            }
-        }
-        if (tmp.empty()) {
-            std::string tmpl = path + ".tmp.XXXXXX";
-            const int fd = ::mkstemp(tmpl.data());
-            if (fd < 0) throw coded_error("checkpoint.temp_failed", {path, errno_text()});
-            tmp = tmpl;
-            fd_closer closer{fd};
-            write_content(fd, tmp);
-            closer.fd = -1;
-            if (::close(fd) != 0) throw coded_error("checkpoint.write_failed", {tmp, errno_text()});
-        }
+        tmp = write_unnamed_then_link(path, write);
+        if (tmp.empty()) write_named_temp(path, tmp, write);
         if (::rename(tmp.c_str(), path.c_str()) != 0)
             throw coded_error("checkpoint.rename_failed", {tmp, path, errno_text()});
         renamed = true;
@@ -365,13 +393,32 @@ void write_tensor_file(const std::string& path, const std::vector<std::pair<std:
         if (!renamed && !tmp.empty()) ::unlink(tmp.c_str());
         throw;
     }
-    // Make the rename durable; a folder that refuses fsync (some network file
-    // systems) does not make the checkpoint invalid, so errors are ignored.
+}
+
+// Make the rename durable; a folder that refuses fsync (some network file
+// systems) does not make the checkpoint invalid, so errors are ignored.
+void sync_folder_of(const std::string& path)
+{
     const int dfd = ::open(parent_dir(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd >= 0) {
         ::fsync(dfd);
         ::close(dfd);
     }
+}
+
+}  // namespace
+
+void write_tensor_file(const std::string& path, const std::vector<std::pair<std::string, std::string>>& metadata,
+                       const std::vector<tensor_view>& tensors)
+{
+    // Validate everything first, so that bad input never touches the disk.
+    require(!path.empty(), "checkpoint path is empty");
+    require(metadata.size() <= tensor_file_max_entries && tensors.size() <= tensor_file_max_entries, "checkpoint ",
+            path, ": too many metadata entries or tensors");
+    check_metadata(path, metadata);
+    check_tensors(path, tensors);
+    replace_file(path, [&](int fd, const std::string& name) { write_content(fd, name, metadata, tensors); });
+    sync_folder_of(path);
 }
 
 void write_tensor_file(const std::string& path, const tensor_file& file)
@@ -389,52 +436,57 @@ void write_tensor_file(const std::string& path, const tensor_file& file)
     write_tensor_file(path, file.metadata, views);
 }
 
-tensor_file read_tensor_file(const std::string& path)
+namespace {
+
+// The file's size, once it is known to be a regular file.
+std::uint64_t regular_file_size(int fd, const std::string& path)
 {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        throw coded_error(errno == ENOENT ? "checkpoint.missing" : "checkpoint.cannot_open", {path, errno_text()});
-    fd_closer closer{fd};
     struct stat st {};
     if (::fstat(fd, &st) != 0) throw coded_error("checkpoint.read_failed", {path, errno_text()});
     if (!S_ISREG(st.st_mode)) throw coded_error("checkpoint.not_regular", {path});
-    const auto size = static_cast<std::uint64_t>(st.st_size);
+    return static_cast<std::uint64_t>(st.st_size);
+}
 
+// The magic, the size and the format version, from the first 12 bytes, before
+// anything else is read; then back to the start.
+void check_head(int fd, std::uint64_t size, const std::string& path)
+{
     // Smallest valid file: magic, version, two zero counts, checksum.
     constexpr std::uint64_t min_size = 8 + 4 + 4 + 4 + 8;
-    {
-        char head[12] = {};
-        const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(size, 12));
-        std::size_t got = 0;
-        while (got < want) {
-            const ssize_t r = ::read(fd, head + got, want - got);
-            if (r < 0 && errno == EINTR) continue;
-            if (r <= 0) throw coded_error("checkpoint.read_failed", {path, r < 0 ? errno_text() : "ended early"});
-            got += static_cast<std::size_t>(r);
-        }
-        const std::size_t m = std::min<std::size_t>(want, 8);
-        if (std::memcmp(head, tensor_file_magic, m) != 0) throw coded_error("checkpoint.bad_magic", {path});
-        if (size < min_size)
-            throw coded_error("checkpoint.too_short", {path, std::to_string(size), std::to_string(min_size)});
-        std::uint32_t version = 0;
-        for (int i = 0; i < 4; ++i) version |= std::uint32_t(static_cast<unsigned char>(head[8 + i])) << (8 * i);
-        if (version != tensor_file_version)
-            throw coded_error("checkpoint.version",
-                              {path, std::to_string(version), std::to_string(tensor_file_version)});
-        if (::lseek(fd, 0, SEEK_SET) != 0) throw coded_error("checkpoint.read_failed", {path, errno_text()});
+    char head[12] = {};
+    const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(size, 12));
+    std::size_t got = 0;
+    while (got < want) {
+        const ssize_t r = ::read(fd, head + got, want - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) throw coded_error("checkpoint.read_failed", {path, r < 0 ? errno_text() : "ended early"});
+        got += static_cast<std::size_t>(r);
     }
+    const std::size_t m = std::min<std::size_t>(want, 8);
+    if (std::memcmp(head, tensor_file_magic, m) != 0) throw coded_error("checkpoint.bad_magic", {path});
+    if (size < min_size)
+        throw coded_error("checkpoint.too_short", {path, std::to_string(size), std::to_string(min_size)});
+    std::uint32_t version = 0;
+    for (int i = 0; i < 4; ++i) version |= std::uint32_t(static_cast<unsigned char>(head[8 + i])) << (8 * i);
+    if (version != tensor_file_version)
+        throw coded_error("checkpoint.version", {path, std::to_string(version), std::to_string(tensor_file_version)});
+    if (::lseek(fd, 0, SEEK_SET) != 0) throw coded_error("checkpoint.read_failed", {path, errno_text()});
+}
 
-    hashing_reader r(fd, size - 8, path);
-    char magic[8];
-    r.bytes(magic, 8, "the magic");
-    r.u32("the format version");
-
-    tensor_file out;
-    const std::uint32_t n_meta = r.u32("the metadata count");
-    if (n_meta > tensor_file_max_entries || std::uint64_t(n_meta) * 8 > r.remaining())
-        r.fail("truncated or corrupt: metadata count " + std::to_string(n_meta) + " cannot fit in the " +
+// A count of entries (`what`: "metadata", "tensor"), each at least 8 bytes long.
+std::uint32_t read_count(hashing_reader& r, const std::string& what)
+{
+    const std::uint32_t n = r.u32("the " + what + " count");
+    if (n > tensor_file_max_entries || std::uint64_t(n) * 8 > r.remaining())
+        r.fail("truncated or corrupt: " + what + " count " + std::to_string(n) + " cannot fit in the " +
                    std::to_string(r.remaining()) + " bytes that remain before the checksum",
                "checkpoint.truncated");
+    return n;
+}
+
+void read_metadata(hashing_reader& r, tensor_file& out)
+{
+    const std::uint32_t n_meta = read_count(r, "metadata");
     out.metadata.reserve(n_meta);
     for (std::uint32_t i = 0; i < n_meta; ++i) {
         const std::string label = "metadata entry " + std::to_string(i);
@@ -444,49 +496,63 @@ tensor_file read_tensor_file(const std::string& path)
         if (out.meta(key)) r.fail("metadata key '" + key + "' appears twice (corrupt)");
         out.metadata.emplace_back(std::move(key), std::move(value));
     }
+}
 
-    const std::uint32_t n_tensors = r.u32("the tensor count");
-    if (n_tensors > tensor_file_max_entries || std::uint64_t(n_tensors) * 8 > r.remaining())
-        r.fail("truncated or corrupt: tensor count " + std::to_string(n_tensors) + " cannot fit in the " +
-                   std::to_string(r.remaining()) + " bytes that remain before the checksum",
-               "checkpoint.truncated");
+// Tensor i's name (present, not seen before in `out`), rank and shape.
+void read_tensor_header(hashing_reader& r, std::uint32_t i, const tensor_file& out, named_tensor& t)
+{
+    t.name = r.str(tensor_file_max_name_bytes, "the name of tensor " + std::to_string(i));
+    if (t.name.empty()) r.fail("tensor " + std::to_string(i) + " has an empty name (corrupt)");
+    if (out.find(t.name)) r.fail("tensor name '" + t.name + "' appears twice (corrupt)");
+    const std::uint32_t rank = r.u32("the rank of '" + t.name + "'");
+    if (rank > tensor_file_max_rank)
+        r.fail("tensor '" + t.name + "' claims rank " + std::to_string(rank) + ", more than " +
+               std::to_string(tensor_file_max_rank) + " (corrupt)");
+    t.shape.resize(rank);
+    for (auto& d : t.shape) d = r.u64("the shape of '" + t.name + "'");
+}
+
+// Sizes are checked against the bytes left in the file and against the
+// memory budget before anything is allocated; then the values are read.
+void read_tensor_data(hashing_reader& r, const std::string& path, named_tensor& t)
+{
+    long double bytes = 4.0L;
+    for (std::uint64_t d : t.shape) bytes *= static_cast<long double>(d);
+    if (bytes > static_cast<long double>(r.remaining()))
+        r.fail(
+            "truncated or corrupt: tensor '" + t.name + "' of shape " + tensor_shape_text(t.shape) + " needs " +
+                (bytes < 1.8e19L ? std::to_string(static_cast<std::uint64_t>(bytes)) : std::string("more than 2^64")) +
+                " bytes of data, but only " + std::to_string(r.remaining()) + " remain before the checksum",
+            "checkpoint.truncated");
+    const std::uint64_t n = tensor_element_count(t.shape);
+    const std::string what = "checkpoint tensor '" + t.name + "' " + tensor_shape_text(t.shape);
+    try {
+        require_memory(static_cast<std::size_t>(n), sizeof(float), what.c_str());
+    } catch (const budget_error& e) {
+        throw budget_error("checkpoint " + path + ": " + e.args.at(0), e.args.at(1), e.args.at(2));
+    }
+    t.data.resize(static_cast<std::size_t>(n));
+    r.bytes(t.data.data(), n * 4, "the data of '" + t.name + "'");
+    if constexpr (std::endian::native == std::endian::big) {
+        for (float& x : t.data) x = std::bit_cast<float>(__builtin_bswap32(std::bit_cast<std::uint32_t>(x)));
+    }
+}
+
+void read_tensors(hashing_reader& r, const std::string& path, tensor_file& out)
+{
+    const std::uint32_t n_tensors = read_count(r, "tensor");
     out.tensors.reserve(n_tensors);
     for (std::uint32_t i = 0; i < n_tensors; ++i) {
         named_tensor t;
-        t.name = r.str(tensor_file_max_name_bytes, "the name of tensor " + std::to_string(i));
-        if (t.name.empty()) r.fail("tensor " + std::to_string(i) + " has an empty name (corrupt)");
-        if (out.find(t.name)) r.fail("tensor name '" + t.name + "' appears twice (corrupt)");
-        const std::uint32_t rank = r.u32("the rank of '" + t.name + "'");
-        if (rank > tensor_file_max_rank)
-            r.fail("tensor '" + t.name + "' claims rank " + std::to_string(rank) + ", more than " +
-                   std::to_string(tensor_file_max_rank) + " (corrupt)");
-        t.shape.resize(rank);
-        for (auto& d : t.shape) d = r.u64("the shape of '" + t.name + "'");
-        // Sizes are checked against the bytes left in the file and against the
-        // memory budget before anything is allocated.
-        long double bytes = 4.0L;
-        for (std::uint64_t d : t.shape) bytes *= static_cast<long double>(d);
-        if (bytes > static_cast<long double>(r.remaining()))
-            r.fail("truncated or corrupt: tensor '" + t.name + "' of shape " + tensor_shape_text(t.shape) + " needs " +
-                       (bytes < 1.8e19L ? std::to_string(static_cast<std::uint64_t>(bytes))
-                                        : std::string("more than 2^64")) +
-                       " bytes of data, but only " + std::to_string(r.remaining()) + " remain before the checksum",
-                   "checkpoint.truncated");
-        const std::uint64_t n = tensor_element_count(t.shape);
-        const std::string what = "checkpoint tensor '" + t.name + "' " + tensor_shape_text(t.shape);
-        try {
-            require_memory(static_cast<std::size_t>(n), sizeof(float), what.c_str());
-        } catch (const budget_error& e) {
-            throw budget_error("checkpoint " + path + ": " + e.args.at(0), e.args.at(1), e.args.at(2));
-        }
-        t.data.resize(static_cast<std::size_t>(n));
-        r.bytes(t.data.data(), n * 4, "the data of '" + t.name + "'");
-        if constexpr (std::endian::native == std::endian::big) {
-            for (float& x : t.data) x = std::bit_cast<float>(__builtin_bswap32(std::bit_cast<std::uint32_t>(x)));
-        }
+        read_tensor_header(r, i, out, t);
+        read_tensor_data(r, path, t);
         out.tensors.push_back(std::move(t));
     }
+}
 
+// Nothing after the last tensor, and the stored checksum is the one computed.
+void check_end_and_checksum(hashing_reader& r, const std::string& path)
+{
     if (r.remaining() != 0)
         r.fail(std::to_string(r.remaining()) +
                " unexpected bytes after the last tensor (corrupt or not written by PosLab)");
@@ -498,6 +564,27 @@ tensor_file read_tensor_file(const std::string& path)
         std::snprintf(hex_computed, sizeof hex_computed, "%016llx", static_cast<unsigned long long>(computed));
         throw coded_error("checkpoint.checksum", {path, hex_stored, hex_computed});
     }
+}
+
+}  // namespace
+
+tensor_file read_tensor_file(const std::string& path)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        throw coded_error(errno == ENOENT ? "checkpoint.missing" : "checkpoint.cannot_open", {path, errno_text()});
+    fd_closer closer{fd};
+    const std::uint64_t size = regular_file_size(fd, path);
+    check_head(fd, size, path);
+
+    hashing_reader r(fd, size - 8, path);
+    char magic[8];
+    r.bytes(magic, 8, "the magic");
+    r.u32("the format version");
+    tensor_file out;
+    read_metadata(r, out);
+    read_tensors(r, path, out);
+    check_end_and_checksum(r, path);
     return out;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "modules/output_format.h"
 
+#include "util/display_width.h"
 #include "util/number_format.h"
 
 #include <algorithm>
@@ -196,19 +197,7 @@ QString cellText(const QVariant& v)
 }
 
 // Display width: CJK characters take two columns in a terminal.
-int displayWidth(const QString& s)
-{
-    int w = 0;
-    for (QChar c : s) {
-        const ushort u = c.unicode();
-        w += (u >= 0x1100 && (u <= 0x115f || (u >= 0x2e80 && u <= 0xa4cf) || (u >= 0xac00 && u <= 0xd7a3) ||
-                              (u >= 0xf900 && u <= 0xfaff) || (u >= 0xfe30 && u <= 0xfe4f) ||
-                              (u >= 0xff00 && u <= 0xff60) || (u >= 0xffe0 && u <= 0xffe6)))
-                 ? 2
-                 : 1;
-    }
-    return w;
-}
+using util::displayWidth;
 
 QString padded(const QString& s, int width, bool right)
 {

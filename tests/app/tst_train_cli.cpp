@@ -23,6 +23,7 @@
 // touched. The experiment inside export uses --train with tiny sizes.
 #include "lm/checkpoint.h"
 #include "modules/lab/run_store.h"
+#include "util/display_width.h"
 
 #include <QDateTime>
 #include <QDeadlineTimer>
@@ -32,6 +33,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include "run_poslab.h"
@@ -68,6 +70,29 @@ QString writeCorpus(const QTemporaryDir& dir)
 }
 
 const QStringList kTinyModel{"--d-model", "16", "--layers", "1", "--heads", "2", "--batch", "4", "--threads", "1"};
+
+// The terminal columns (a Chinese character takes two) at which each run of
+// non-spaces in `line` ends: where right-aligned cells end.
+QList<int> cellEnds(const QString& line)
+{
+    QList<int> ends;
+    int column = 0;
+    const std::u32string text = line.toStdU32String();
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        column += poslab::util::displayWidth(text[i]);
+        if (text[i] != U' ' && (i + 1 == text.size() || text[i + 1] == U' ')) ends << column;
+    }
+    return ends;
+}
+
+// The terminal column at which the value of a "label   value" line starts.
+int valueColumn(const QString& line)
+{
+    const qsizetype gap = line.indexOf(u' ');
+    qsizetype value = gap;
+    while (value >= 0 && value < line.size() && line[value] == u' ') ++value;
+    return value < 0 ? -1 : poslab::util::displayWidth(line.left(value));
+}
 
 // Waits until stderr (collected into *err) holds `text` — the child's own
 // report of an event; false when it does not come within the scaled limit or
@@ -618,6 +643,96 @@ private slots:
         QVERIFY(storedFiles().isEmpty());
         QVERIFY(old.open(QIODevice::ReadOnly));
         QCOMPARE(old.readAll(), QByteArray("the previous report"));
+    }
+
+    // ---- --lang zh: the tables and progress lines in Chinese, columns lined up (issue 13)
+
+    void trainInChinese()
+    {
+        const Result help = runPoslab({"train", "--help", "--lang", "zh"});
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY2(help.out.startsWith("用法：poslab train [--corpus ") && help.out.contains("--load 继续训练一个检查点"),
+                 help.out.constData());
+        const QString ckpt = dir_.filePath(QStringLiteral("zh.ckpt"));
+        QStringList args{"train", "--corpus", corpus_, "--position", "alibi", "--context",
+                         "16",    "--steps",  "5",     "--seed",     "3",     "--save",
+                         ckpt,    "--sample", "20",    "--lang",     "zh"};
+        args << kTinyModel;
+        const Result r = runPoslab(args);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QString out = QString::fromUtf8(r.out), err = QString::fromUtf8(r.err);
+        for (const char* text : {"模型", "语料", "完成 5 步，共 5 步", "训练损失", "奈特", "留出集", "比特/字符",
+                                 "困惑度", "学习率计划", "已保存", "生成样例（温度 0.80）："})
+            QVERIFY2(out.contains(QString::fromUtf8(text)), qPrintable(out));
+        for (const char* text : {"steps        ", "held-out", "schedule", "saved", "sample (temperature"})
+            QVERIFY2(!out.contains(QString::fromLatin1(text)), qPrintable(out));
+        for (const char* text : {"语料 ", "划分：训练", "训练 alibi：", "第 5/5 步", "损失", "字符/秒", "剩余"})
+            QVERIFY2(err.contains(QString::fromUtf8(text)), qPrintable(err));
+        QVERIFY2(!err.contains(QStringLiteral("tok/s")), qPrintable(err));
+        // Every result line's value starts at column 13, whatever its label's characters.
+        const QStringList lines = out.left(out.indexOf(QStringLiteral("生成样例"))).split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 8);  // model, corpus, steps, loss, speed, schedule, held-out, saved
+        for (const QString& line : lines) QVERIFY2(valueColumn(line) == 13, qPrintable(line));
+        // The same run in English prints the same numbers under English labels.
+        args.replace(args.indexOf(QStringLiteral("zh")), QStringLiteral("en"));
+        const Result en = runPoslab(args);
+        QCOMPARE(en.exitCode, 0);
+        QVERIFY(en.out.contains("steps        5 of 5"));
+        const QByteArray loss = en.out.mid(en.out.indexOf("train loss") + 13, 6);
+        QVERIFY2(r.out.contains("训练损失     " + loss + " 奈特"), r.out.constData());
+    }
+
+    void experimentInChinese()
+    {
+        const Result help = runPoslab({"experiment", "--help", "--lang", "zh"});
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY2(
+            help.out.startsWith("用法：poslab experiment length [--corpus ") && help.out.contains("短训练，长测试"),
+            help.out.constData());
+        useDataHome(QStringLiteral("zh"));
+        QStringList args{
+            "experiment",      "length",  "--corpus",   corpus_,         "--train-ctx", "16",        "--eval-lengths",
+            "16,32",           "--steps", "4",          "--eval-tokens", "320",         "--schemes", "learned,rope",
+            "--sample-length", "20",      "--no-store", "--lang",        "zh"};
+        args << kTinyModel;
+        const Result r = runPoslab(args);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QString out = QString::fromUtf8(r.out), err = QString::fromUtf8(r.err);
+        for (const char* text : {"长度泛化：在长度 16 上训练", "运行：", "语料 tiny.txt：", "模型：d_model 16",
+                                 "评估：每个长度上用前 320 个留出字符", "bpc@32(2倍)", "训练字符/秒", "内存峰值",
+                                 "“=”：即上面的 rope 模型", "rope+dynamic：", "无法评估：learned 在长度 32：",
+                                 "损失随评估长度的变化", "生成样例（温度 0.8，种子 7", "\n提示", "总用时"})
+            QVERIFY2(out.contains(QString::fromUtf8(text)), qPrintable(out));
+        for (const char* text : {"[1/2] 训练 learned", "[2/2] 训练 rope", "  rope: 第 4/4 步", "划分：训练"})
+            QVERIFY2(err.contains(QString::fromUtf8(text)), qPrintable(err));
+        QVERIFY2(!out.contains(QStringLiteral("refused")) && !out.contains(QStringLiteral("loss versus")),
+                 qPrintable(out));
+
+        // The table: the heading in Chinese, a rule as wide, and every right-aligned
+        // cell of every row ending at the column where its heading ends.
+        const QStringList lines = out.split(u'\n');
+        const qsizetype at = lines.indexOf(QRegularExpression(QStringLiteral("^方案 +参数量 +bpc@16 .*用时$")));
+        QVERIFY2(at >= 0, qPrintable(out));
+        const QString heading = lines[at];
+        QCOMPARE(lines[at + 1], QString(poslab::util::displayWidth(heading), u'-'));
+        const QList<int> headingEnds = cellEnds(heading).mid(1);  // the scheme column is left-aligned
+        QCOMPARE(headingEnds.size(), 6);                          // params, bpc@16, bpc@32(2倍), speed, memory, time
+        int rows = 0;
+        for (qsizetype i = at + 2; i < lines.size() && !lines[i].isEmpty(); ++i, ++rows) {
+            const QList<int> ends = cellEnds(lines[i]);
+            for (int end : headingEnds) QVERIFY2(ends.contains(end), qPrintable(heading + u'\n' + lines[i]));
+        }
+        QCOMPARE(rows, 6);  // learned, rope and its four scalings
+        QVERIFY(out.contains(QStringLiteral("无法评估")));
+
+        // Machine-readable output does not change with the language.
+        args << "--format"
+             << "json";
+        const Result j = runPoslab(args);
+        QCOMPARE(j.exitCode, 0);
+        const QJsonObject root = QJsonDocument::fromJson(j.out).object();
+        QCOMPARE(root.value("rows").toArray().size(), qsizetype(6));
+        QVERIFY(!j.out.contains("无法评估"));
     }
 };
 
