@@ -41,6 +41,10 @@ private slots:
         QCOMPARE(displayWidth(U'，'), 2);
         QCOMPARE(displayWidth(U'\u1100'), 2);  // the first wide code point
         QCOMPARE(displayWidth(U'\u10FF'), 1);
+        // Emoji are wide in terminals (Unicode's East Asian Width: W).
+        QCOMPARE(displayWidth(U'\U0001F600'), 2);
+        QCOMPARE(displayWidth(U'\U0001F914'), 2);
+        QCOMPARE(displayWidth(U'\U00020BB7'), 2);  // 𠮷, outside the BMP
     }
 
     void pad()
