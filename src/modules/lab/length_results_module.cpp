@@ -314,6 +314,8 @@ std::vector<Output> runLengthResults(const Params& p, const RunContext& ctx)
         {T2("total time", "总用时").in(lang), util::formatDuration(res.wall_seconds, util::DurationStyle::Words, lang)},
         {T2("stored in", "保存文件").in(lang), QFileInfo(run.path).fileName()},
     };
+    if (const util::Text2 kernels = lab::recordedBlasKernel(m); !kernels.isEmpty())  // not in runs stored before
+        facts.insert(facts.end() - 2, {T2("BLAS kernels", "BLAS 内核").in(lang), kernels.in(lang)});
 
     // ---- samples: the shared prompt first, then what each trained model wrote after it.
     // A table cell does not wrap, in the window or the PDF: each text is shown on

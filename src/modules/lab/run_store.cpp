@@ -454,7 +454,9 @@ MachineInfo currentMachine(int threads)
     const blas_kernel_status& kernel = blas_kernel_in_use();
     m.blasCore = QString::fromStdString(kernel.core);
     m.blasSource = QString::fromLatin1(blas_kernel_source_id(kernel.source));
-    m.blasOpenblasChoice = QString::fromStdString(kernel.openblas_choice);
+    // Under the user's OPENBLAS_CORETYPE, OpenBLAS's own choice is not known.
+    if (kernel.source != blas_kernel_source::user)
+        m.blasOpenblasChoice = QString::fromStdString(kernel.openblas_choice);
     m.blasRejected = QString::fromStdString(kernel.rejected);
     return m;
 }

@@ -24,7 +24,8 @@
 //                  "blas_core": the BLAS kernels in use ("Cooperlake"),
 //                  "blas_kernel_source": how they were chosen
 //                    (blas_kernel_source_id: "openblas", "poslab", …),
-//                  "blas_openblas_choice": what OpenBLAS picks by itself,
+//                  "blas_openblas_choice": what OpenBLAS picks by itself
+//                    ("" when OPENBLAS_CORETYPE was set: not known),
 //                  "blas_rejected": PosLab's choice that failed its
 //                    self-check, or "" } (the four blas_ keys are optional:
 //                    runs stored before PosLab recorded them lack them),
@@ -68,7 +69,7 @@ struct MachineInfo {
     // were recorded.
     QString blasCore;            // "Cooperlake"
     QString blasSource;          // blas_kernel_source_id: "openblas", "poslab", "poslab_rejected", "user", "auto_off"
-    QString blasOpenblasChoice;  // what OpenBLAS picks by itself ("Prescott")
+    QString blasOpenblasChoice;  // what OpenBLAS picks by itself ("Prescott"); empty under the user's OPENBLAS_CORETYPE
     QString blasRejected;        // PosLab's choice that failed its self-check, or empty
 };
 

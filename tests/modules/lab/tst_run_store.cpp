@@ -328,7 +328,8 @@ private slots:
         QVERIFY(!m.blasCore.isEmpty());
         QCOMPARE(m.blasCore, QString::fromStdString(k.core));
         QCOMPARE(m.blasSource, QString::fromLatin1(blas_kernel_source_id(k.source)));
-        QCOMPARE(m.blasOpenblasChoice, QString::fromStdString(k.openblas_choice));
+        QCOMPARE(m.blasOpenblasChoice,
+                 k.source == blas_kernel_source::user ? QString() : QString::fromStdString(k.openblas_choice));
         QCOMPARE(m.blasRejected, QString::fromStdString(k.rejected));
         QCOMPARE(recordedBlasKernel(m).en, poslab::modules::blasKernelText(k).en);
         QCOMPARE(recordedBlasKernel(m).zh, poslab::modules::blasKernelText(k).zh);
