@@ -860,7 +860,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::LabForm</name>
     <message>
-        <location filename="../src/ui/lab/lab_form.cpp" line="+309"/>
+        <location filename="../src/ui/lab/lab_form.cpp" line="+318"/>
         <source>About %1 parameters per model, about %2 of memory; %3 training characters per scheme.</source>
         <translation>每个模型约 %1 个参数，约需 %2 内存；每种方案训练 %3 个字符。</translation>
     </message>
@@ -1103,6 +1103,16 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <location line="+1"/>
         <source>Results are reproducible for the same seed and thread count</source>
         <translation>种子和线程数相同，结果就可以完全复现</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>BLAS kernels:</source>
+        <translation>BLAS 内核：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The OpenBLAS CPU kernels the matrix products run on, and how they were chosen; &quot;poslab doctor&quot; shows more about this machine</source>
+        <translation>矩阵乘法所用的 OpenBLAS CPU 内核，以及它们是怎样选出来的；“poslab doctor”会列出这台机器的更多信息</translation>
     </message>
 </context>
 <context>
@@ -1442,19 +1452,19 @@ characters/s</source>
 <context>
     <name>poslab::ui::LabRunBanner</name>
     <message>
-        <location filename="../src/ui/lab/lab_run_banner.cpp" line="+34"/>
-        <location line="+106"/>
+        <location filename="../src/ui/lab/lab_run_banner.cpp" line="+36"/>
+        <location line="+114"/>
         <source>Use these settings</source>
         <translation>采用这组设置</translation>
     </message>
     <message>
-        <location line="-105"/>
-        <location line="+106"/>
+        <location line="-113"/>
+        <location line="+114"/>
         <source>Fill the form with the settings of the run shown</source>
         <translation>把当前显示的这次运行的设置填入左侧表单</translation>
     </message>
     <message>
-        <location line="-70"/>
+        <location line="-78"/>
         <source>Corpus %1; model width %2, %3 heads, %4 layers, trained at context %5; %6 steps × batch %7, learning rate %8, seed %9.</source>
         <translation>语料 %1；模型宽度 %2，%3 个头，%4 层，训练上下文 %5；%6 步 × 批量 %7，学习率 %8，种子 %9。</translation>
     </message>
@@ -1475,9 +1485,15 @@ characters/s</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+32"/>
+        <location line="+40"/>
         <source>Command: &lt;code&gt;%1&lt;/code&gt;</source>
         <translation>等价命令：&lt;code&gt;%1&lt;/code&gt;</translation>
+    </message>
+    <message>
+        <location line="-38"/>
+        <location line="+35"/>
+        <source>BLAS kernels: %1</source>
+        <translation>BLAS 内核：%1</translation>
     </message>
     <message>
         <location line="-28"/>
@@ -1530,7 +1546,7 @@ characters/s</source>
         <translation>这次运行中途取消了：表中最后一个方案可能只训练了一部分。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+10"/>
         <source>Stored in &lt;a href=&quot;%1&quot;&gt;%2&lt;/a&gt;.</source>
         <translation>已保存到 &lt;a href=&quot;%1&quot;&gt;%2&lt;/a&gt;。</translation>
     </message>
@@ -1602,7 +1618,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::LessonView</name>
     <message>
-        <location filename="../src/ui/notebook/lesson_view.cpp" line="+481"/>
+        <location filename="../src/ui/notebook/lesson_view.cpp" line="+482"/>
         <source>Lesson text</source>
         <translation>课文</translation>
     </message>
@@ -1632,7 +1648,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::LivePreview</name>
     <message>
-        <location filename="../src/ui/window/live_preview.cpp" line="+87"/>
+        <location filename="../src/ui/window/live_preview.cpp" line="+90"/>
         <source>&amp;Live Preview of Edited Files</source>
         <translation>实时预览编辑中的文件(&amp;L)</translation>
     </message>
@@ -1655,7 +1671,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::MainWindow</name>
     <message>
-        <location filename="../src/ui/window/main_window.cpp" line="+50"/>
+        <location filename="../src/ui/window/main_window.cpp" line="+51"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
@@ -1803,7 +1819,7 @@ characters/s</source>
         <translation>第 %3 章“%4”的第 %1 步，共 %2 步</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>%1 — PosLab</source>
         <translation>%1 — PosLab</translation>
     </message>
@@ -1823,7 +1839,7 @@ characters/s</source>
         <translation>&lt;h3&gt;PosLab %1&lt;/h3&gt;&lt;p&gt;讲解 Transformer 位置编码的交互式笔记本：中英文课程、由 C++ 模块实时生成的图表、练习以及 PDF 报告。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="-181"/>
+        <location line="-182"/>
         <source>Training Lab</source>
         <translation>训练实验室</translation>
     </message>
@@ -1838,12 +1854,12 @@ characters/s</source>
         <translation>训练实验室 — PosLab</translation>
     </message>
     <message>
-        <location line="+123"/>
+        <location line="+124"/>
         <source>Stopping the training run…</source>
         <translation>正在停止训练…</translation>
     </message>
     <message>
-        <location line="-169"/>
+        <location line="-170"/>
         <source>Open Assignment…</source>
         <translation>打开作业…</translation>
     </message>
@@ -2034,7 +2050,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::SearchPanel</name>
     <message>
-        <location filename="../src/ui/notebook/search_panel.cpp" line="+76"/>
+        <location filename="../src/ui/notebook/search_panel.cpp" line="+83"/>
         <source>%1 › %2
 %3</source>
         <translation>%1 › %2
@@ -2083,12 +2099,12 @@ characters/s</source>
 <context>
     <name>poslab::ui::TocPanel</name>
     <message>
-        <location filename="../src/ui/notebook/toc_panel.cpp" line="+71"/>
+        <location filename="../src/ui/notebook/toc_panel.cpp" line="+74"/>
         <source>%1. %2</source>
         <translation>%1. %2</translation>
     </message>
     <message numerus="yes">
-        <location line="+3"/>
+        <location line="+4"/>
         <source>%1
 %2
 About %n minute(s)</source>
@@ -2142,7 +2158,7 @@ About %n minute(s)</source>
 <context>
     <name>poslab::ui::TrainingLabPage</name>
     <message>
-        <location filename="../src/ui/lab/training_lab_page.cpp" line="+235"/>
+        <location filename="../src/ui/lab/training_lab_page.cpp" line="+236"/>
         <location line="+144"/>
         <source>Not started: %1</source>
         <translation>未开始：%1</translation>

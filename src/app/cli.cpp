@@ -3,6 +3,7 @@
 
 #include "app/classroom_cli.h"
 #include "app/command_options.h"
+#include "app/doctor_command.h"
 #include "app/experiment_command.h"
 #include "app/help_text.h"
 #include "app/new_command.h"
@@ -436,6 +437,7 @@ const std::vector<Command>& commands()
         {"grade", commandGrade},
         {"new", commandNew},
         {"preview", commandPreview},
+        {"doctor", commandDoctor},
     };
     return all;
 }

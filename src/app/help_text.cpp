@@ -4,8 +4,10 @@
 #include "app/command_options.h"
 #include "classroom/assignment.h"
 
+#include "core/blas_kernel_choice.h"
 #include "core/matmul.h"
 #include "lessons/course_loader.h"
+#include "modules/blas_kernel_text.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -102,8 +104,11 @@ const char* kUsageEn =
     "      hand the answers in; `poslab assignment --help` explains each step.\n"
     "  poslab grade ASSIGNMENT ANSWERS... [--format text|json|csv] [-o CLASS.pdf]\n"
     "      Grade answer files; `poslab grade --help` lists every option.\n"
+    "  poslab doctor [--lang en|zh] [--format text|json]\n"
+    "      What to paste into a bug report: the processor, the BLAS kernels and\n"
+    "      their speed, fonts, MathJax and PosLab's folders.\n"
     "  poslab --version [--lang zh|en]\n"
-    "      Print the version, with the Qt and OpenBLAS it runs on.\n"
+    "      Print the version, with the Qt, OpenBLAS and BLAS kernels it runs on.\n"
     "  poslab --help [--lang zh|en]\n"
     "      Print this help.\n"
     "\n"
@@ -156,8 +161,11 @@ const char* kUsageZh =
     "      每一步的说明见 `poslab assignment --help`。\n"
     "  poslab grade 作业 答卷... [--format text|json|csv] [-o 班级报告.pdf]\n"
     "      批改答卷；全部选项见 `poslab grade --help`。\n"
+    "  poslab doctor [--lang en|zh] [--format text|json]\n"
+    "      提交问题报告时要附上的信息：处理器、BLAS 内核及其速度、字体、MathJax\n"
+    "      和 PosLab 的各个文件夹。\n"
     "  poslab --version [--lang zh|en]\n"
-    "      显示版本号，以及所用的 Qt 和 OpenBLAS。\n"
+    "      显示版本号，以及所用的 Qt、OpenBLAS 和 BLAS 内核。\n"
     "  poslab --help [--lang zh|en]\n"
     "      显示这份帮助。\n"
     "\n"
@@ -320,6 +328,12 @@ QString usageText(const QString& lang)
     return QString::fromUtf8(isZh(lang) ? kUsageZh : kUsageEn).arg(QStringLiteral(POSLAB_VERSION));
 }
 
+QString buildText()
+{
+    return QStringLiteral("%1, %2, %3")
+        .arg(QStringLiteral(POSLAB_BUILD_TYPE), compilerText(), QSysInfo::buildCpuArchitecture());
+}
+
 QString versionText(const QString& lang)
 {
     const bool zh = isZh(lang);
@@ -332,6 +346,7 @@ QString versionText(const QString& lang)
     const QString data = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
     const QString qtRun = QString::fromLatin1(qVersion());
     const QString qtBuilt = QStringLiteral(QT_VERSION_STR);
+    const modules::Text2 kernels = modules::blasKernelText(poslab::blas_kernel_in_use());
 
     QString s = QStringLiteral("poslab %1\n").arg(QStringLiteral(POSLAB_VERSION));
     if (zh) {
@@ -339,6 +354,7 @@ QString versionText(const QString& lang)
         s += blasVersion.isEmpty()
                  ? QStringLiteral("  OpenBLAS：%1，%2 个线程\n").arg(blasConfig).arg(threads)
                  : QStringLiteral("  OpenBLAS：%1（%2），%3 个线程\n").arg(blasVersion, blasConfig).arg(threads);
+        s += QStringLiteral("  BLAS 内核：%1\n").arg(kernels.zh);
         s += QStringLiteral("  构建：%1，%2，%3\n")
                  .arg(QStringLiteral(POSLAB_BUILD_TYPE), compilerText(), QSysInfo::buildCpuArchitecture());
         s += courseFound ? QStringLiteral("  课程：%1\n").arg(course)
@@ -350,6 +366,7 @@ QString versionText(const QString& lang)
         s += blasVersion.isEmpty()
                  ? QStringLiteral("  OpenBLAS: %1, %2\n").arg(blasConfig, threadsEn)
                  : QStringLiteral("  OpenBLAS: %1 (%2), %3\n").arg(blasVersion, blasConfig, threadsEn);
+        s += QStringLiteral("  BLAS kernels: %1\n").arg(kernels.en);
         s += QStringLiteral("  build: %1, %2, %3\n")
                  .arg(QStringLiteral(POSLAB_BUILD_TYPE), compilerText(), QSysInfo::buildCpuArchitecture());
         s += courseFound ? QStringLiteral("  course: %1\n").arg(course)

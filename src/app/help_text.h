@@ -26,10 +26,13 @@ QString assignmentUsageText(const QString& lang);
 QString gradeUsageText(const QString& lang);
 
 // The version and the build's facts: PosLab's version, the Qt it runs on and
-// was built with, OpenBLAS's version, configuration and threads, build type and
+// was built with, OpenBLAS's version, configuration and threads, the BLAS
+// kernels in use and how they were chosen (modules/blas_kernel_text.h), build type and
 // compiler, and where the course and the user's data are. The first line is
 // always "poslab VERSION", whatever the language, for scripts.
 QString versionText(const QString& lang);
+// How this executable was built: "Release, GCC 12.2.0, x86_64" (--version, doctor).
+QString buildText();
 
 // A request for help or the version at the top level: arguments made only of
 // --help|-h|help or --version and, optionally, --lang zh|en (in any order).

@@ -93,10 +93,12 @@ int main(int argc, char** argv)
             return windowArgs.usageError(poslab::app::unexpectedArgument(windowArgs.positional().first()));
     }
     // `assignment open` opens the window when there is a display (else it
-    // prints the exercises as text); `grade -o` draws PDF reports.
+    // prints the exercises as text); `grade -o` draws PDF reports; `doctor`
+    // lists the fonts it finds (QFontDatabase needs a QGuiApplication).
     const bool assignmentWindow = poslab::app::isAssignmentOpen(args) && hasDisplay();
-    const bool draws = window || assignmentWindow || poslab::app::gradeWritesPdf(args) ||
-                       (!args.isEmpty() && (args.first() == u"export" || args.first() == u"preview"));
+    const bool draws =
+        window || assignmentWindow || poslab::app::gradeWritesPdf(args) ||
+        (!args.isEmpty() && (args.first() == u"export" || args.first() == u"preview" || args.first() == u"doctor"));
     if (!draws) {
         QCoreApplication app(argc, argv);
         setIdentity();

@@ -2,7 +2,10 @@
 // tst_help_version — `poslab --help` and `poslab --version` in both languages,
 // run on the real executable: the language comes from --lang, else from the
 // environment the way gettext reads it; both helps document the same commands
-// and options; --version reports the Qt, OpenBLAS and course actually in use.
+// and options; --version reports the Qt, OpenBLAS, BLAS kernels and course
+// actually in use.
+#include "core/blas_kernel_choice.h"
+#include "core/cpu_features.h"
 #include "core/matmul.h"
 
 #include "run_poslab.h"
@@ -25,13 +28,15 @@ struct Run {
 
 // Runs the build's poslab with exactly these locale variables (the others
 // removed), so the user's own locale cannot leak into the test.
+// `removed`: more variables to take out (OPENBLAS_CORETYPE).
 Run runWith(const QStringList& args,
             const QMap<QString, QString>& locale = {{QStringLiteral("LANG"), QStringLiteral("C.UTF-8")}},
-            const QMap<QString, QString>& extra = {})
+            const QMap<QString, QString>& extra = {}, const QStringList& removed = {})
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     for (const char* name : {"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG", "POSLAB_COURSE_DIR"})
         env.remove(QString::fromLatin1(name));
+    for (const QString& name : removed) env.remove(name);
     for (auto it = locale.begin(); it != locale.end(); ++it) env.insert(it.key(), it.value());
     for (auto it = extra.begin(); it != extra.end(); ++it) env.insert(it.key(), it.value());
     const PoslabRun run = runPoslabWith(args, env, 60000);
@@ -86,11 +91,11 @@ private slots:
         QVERIFY(zh.out.contains(u"退出状态"));
         // Every command the program accepts, in both, and nothing else.
         const QSet<QString> expected{
-            QStringLiteral("list"),       QStringLiteral("run"),       QStringLiteral("export"),
-            QStringLiteral("check"),      QStringLiteral("train"),     QStringLiteral("experiment"),
-            QStringLiteral("assignment"), QStringLiteral("grade"),     QStringLiteral("new"),
-            QStringLiteral("preview"),    QStringLiteral("--version"), QStringLiteral("--help"),
-            QStringLiteral("[--course")};
+            QStringLiteral("list"),       QStringLiteral("run"),      QStringLiteral("export"),
+            QStringLiteral("check"),      QStringLiteral("train"),    QStringLiteral("experiment"),
+            QStringLiteral("assignment"), QStringLiteral("grade"),    QStringLiteral("new"),
+            QStringLiteral("preview"),    QStringLiteral("doctor"),   QStringLiteral("--version"),
+            QStringLiteral("--help"),     QStringLiteral("[--course")};
         QCOMPARE(commandsIn(en.out), expected);
         QCOMPARE(commandsIn(zh.out), expected);
         // ...and each of those words is a command the program knows.
@@ -257,6 +262,59 @@ private slots:
                                  {{QStringLiteral("POSLAB_COURSE_DIR"), missing}});
         QCOMPARE(gone.exitCode, 0);
         QVERIFY2(gone.out.contains(missing + QStringLiteral(" (this folder is missing)")), qPrintable(gone.out));
+    }
+
+    // The kernel line, in both languages, for each way the kernels are chosen.
+    void versionSaysWhichBlasKernels()
+    {
+        const Run en = runWith({QStringLiteral("--version"), QStringLiteral("--lang"), QStringLiteral("en")});
+        const Run zh = runWith({QStringLiteral("--version"), QStringLiteral("--lang"), QStringLiteral("zh")});
+        QCOMPARE(en.exitCode, 0);
+        QCOMPARE(zh.exitCode, 0);
+        // The child inherits this process's environment, so it is in the
+        // same case as this process (which linked the same OpenBLAS).
+        const QString core = QString::fromStdString(poslab::blas_kernel_in_use().core);
+        QVERIFY2(en.out.contains(QStringLiteral("\n  BLAS kernels: %1 — ").arg(core)), qPrintable(en.out));
+        QVERIFY2(zh.out.contains(QStringLiteral("\n  BLAS 内核：%1——").arg(core)), qPrintable(zh.out));
+        QVERIFY2(!hasHan(en.out), qPrintable(en.out));
+
+        // OPENBLAS_CORETYPE set by the user: left alone, and said so.
+        const QStringList clean{QStringLiteral("OPENBLAS_CORETYPE"), QStringLiteral("POSLAB_BLAS_KERNEL"),
+                                QStringLiteral("POSLAB_BLAS_AUTO"), QStringLiteral("POSLAB_BLAS_ASSUME_OPENBLAS")};
+        const QMap<QString, QString> c{{QStringLiteral("LANG"), QStringLiteral("C.UTF-8")}};
+        const Run user = runWith({QStringLiteral("--version")}, c,
+                                 {{QStringLiteral("OPENBLAS_CORETYPE"), QStringLiteral("Sandybridge")}}, clean);
+        QCOMPARE(user.exitCode, 0);
+        QVERIFY2(user.out.contains(u"  BLAS kernels: Sandybridge — set by OPENBLAS_CORETYPE\n"), qPrintable(user.out));
+        const Run userZh = runWith({QStringLiteral("--version"), QStringLiteral("--lang=zh")}, c,
+                                   {{QStringLiteral("OPENBLAS_CORETYPE"), QStringLiteral("Sandybridge")}}, clean);
+        QVERIFY2(userZh.out.contains(u"  BLAS 内核：Sandybridge——由环境变量 OPENBLAS_CORETYPE 指定\n"),
+                 qPrintable(userZh.out));
+
+        // OpenBLAS's own choice stood for by a generic one: PosLab chooses
+        // when this CPU and OS offer more (the pure function says what).
+        const std::string best = poslab::best_blas_kernel_for(poslab::read_cpu_features());
+        const QMap<QString, QString> assume{
+            {QStringLiteral("POSLAB_BLAS_ASSUME_OPENBLAS"), QStringLiteral("Prescott")}};
+        const Run chosen = runWith({QStringLiteral("--version")}, c, assume, clean);
+        QCOMPARE(chosen.exitCode, 0);
+        const Run chosenZh =
+            runWith({QStringLiteral("--version"), QStringLiteral("--lang"), QStringLiteral("zh")}, c, assume, clean);
+        if (!best.empty()) {
+            const QString k = QString::fromStdString(best);
+            QVERIFY2(
+                chosen.out.contains(
+                    QStringLiteral("  BLAS kernels: %1 — chosen by PosLab for this CPU (OpenBLAS alone: Prescott)\n")
+                        .arg(k)),
+                qPrintable(chosen.out));
+            QVERIFY2(
+                chosenZh.out.contains(
+                    QStringLiteral("  BLAS 内核：%1——由 PosLab 为此 CPU 选择（OpenBLAS 自己会选 Prescott）\n").arg(k)),
+                qPrintable(chosenZh.out));
+        } else {
+            QVERIFY2(chosen.out.contains(u" — detected by OpenBLAS\n"), qPrintable(chosen.out));
+            QVERIFY2(chosenZh.out.contains(u"——由 OpenBLAS 自行检测\n"), qPrintable(chosenZh.out));
+        }
     }
 
     void badLanguageIsAUsageError()

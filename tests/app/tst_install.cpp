@@ -423,7 +423,7 @@ private slots:
                                                    QStringList(missing.begin(), missing.end()).join(u' ')));
             // Each command has its entry, in bold (".B list", ".BI \"run ", "\fBcheck").
             for (const char* command :
-                 {"list", "run", "export", "check", "train", "experiment length", "assignment", "grade"}) {
+                 {"list", "run", "export", "check", "train", "experiment length", "assignment", "grade", "doctor"}) {
                 const QRegularExpression entry(
                     QStringLiteral("^(\\.B[IR]? \"?|\\\\fB)%1").arg(QString::fromLatin1(command)),
                     QRegularExpression::MultilineOption);

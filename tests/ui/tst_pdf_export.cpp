@@ -10,6 +10,7 @@
 #include "../shared/one_chapter_course.h"
 #include "../shared/temporary_lab_run.h"
 #include "../shared/test_timing.h"
+#include "core/blas_kernel_choice.h"
 #include "lessons/course_loader.h"
 #include "lessons/progress_store.h"
 #include "ui/report/pdf_export.h"
@@ -627,6 +628,9 @@ void TestPdfExport::appendixListsRuns()
     QVERIFY(flat.contains(QStringLiteral("PosLab:%1").arg(QStringLiteral(POSLAB_VERSION))));
     QVERIFY(flat.contains(QStringLiteral("Qt:%1").arg(QString::fromLatin1(qVersion()))));
     QVERIFY(flat.contains(u"OpenBLAS:"));
+    // The kernels in use and why.
+    const QString core = QString::fromStdString(poslab::blas_kernel_in_use().core);
+    QVERIFY2(flat.contains(QStringLiteral("BLASkernels:%1—").arg(core)), qPrintable(flat));
 }
 
 void TestPdfExport::chapterSelection()
@@ -690,6 +694,12 @@ void TestPdfExport::realCourseExports()
                 runBlocks += b.kind == poslab::lessons::Block::Kind::Run ? 1 : 0;
     }
     QCOMPARE(r.runCount, runBlocks);
+    // The kernels twice in the appendix: those in use (Software) and those the
+    // stored training run recorded (Training run).
+    QString appendix;
+    for (int i = r.toc.last().page - 1; i < doc->numPages(); ++i) appendix += doc->page(i)->text(QRectF()) + u' ';
+    const QString kernels = lang == u"zh" ? QStringLiteral("BLAS内核：") : QStringLiteral("BLASkernels:");
+    QVERIFY2(noSpace(appendix).count(kernels) >= 2, qPrintable(appendix));
 }
 
 #endif  // POSLAB_HAVE_POPPLER

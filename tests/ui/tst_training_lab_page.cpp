@@ -10,10 +10,12 @@
 // directly with the same thread count. The core is deterministic for the same
 // options and threads, so the page's bits per character must be identical,
 // not merely close.
+#include "core/blas_kernel_choice.h"
 #include "core/matmul.h"
 #include "lm/experiment.h"
 #include "lm/synthetic_tasks.h"
 #include "lm/text_corpus.h"
+#include "modules/blas_kernel_text.h"
 #include "modules/lab/run_store.h"
 #include "ui/charts/chart_view.h"
 #include "ui/lab/training_lab_page.h"
@@ -568,6 +570,12 @@ private slots:
         QVERIFY(banner.contains(QFileInfo(path).fileName()));
         QVERIFY(banner.contains(prov.machine.cpu.toHtmlEscaped()));
         QVERIFY(banner.contains(QStringLiteral("context 16")));
+        // The kernels the run recorded, and those in use beside the threads.
+        const QString kernels = poslab::modules::blasKernelText(poslab::blas_kernel_in_use()).en;
+        QVERIFY2(banner.contains(QStringLiteral("BLAS kernels: ") + kernels.toHtmlEscaped()), qPrintable(banner));
+        auto* inUse = page.findChild<QLabel*>(QStringLiteral("blasKernels"));
+        QVERIFY(inUse);
+        QCOMPARE(inUse->text(), kernels);
         QCOMPARE(page.resultsTable()->rowCount(), 2);
         QCOMPARE(page.resultsTable()->item(1, 3)->text(), QLocale().toString(r.rows[1].evals[1].bpc, 'f', 3));
         QCOMPARE(page.lossChart()->shownOutputs().size(), std::size_t(2));

@@ -10,10 +10,12 @@
 // and read back as NaN.
 #include "modules/lab/run_store.h"
 
+#include "modules/blas_kernel_text.h"
 #include "modules/error_messages.h"
 
 #include "util/atomic_file.h"
 
+#include "core/blas_kernel_choice.h"
 #include "core/matmul.h"
 
 #include <QDir>
@@ -151,6 +153,10 @@ QJsonObject machineJson(const MachineInfo& m)
     j["os"] = m.os;
     j["poslab_version"] = m.poslabVersion;
     j["blas"] = m.blas;
+    j["blas_core"] = m.blasCore;
+    j["blas_kernel_source"] = m.blasSource;
+    j["blas_openblas_choice"] = m.blasOpenblasChoice;
+    j["blas_rejected"] = m.blasRejected;
     return j;
 }
 
@@ -445,7 +451,20 @@ MachineInfo currentMachine(int threads)
     m.os = QSysInfo::prettyProductName();
     m.poslabVersion = QStringLiteral(POSLAB_VERSION);
     m.blas = QString::fromUtf8(blas_config()).simplified();
+    const blas_kernel_status& kernel = blas_kernel_in_use();
+    m.blasCore = QString::fromStdString(kernel.core);
+    m.blasSource = QString::fromLatin1(blas_kernel_source_id(kernel.source));
+    // Under the user's OPENBLAS_CORETYPE, OpenBLAS's own choice is not known.
+    if (kernel.source != blas_kernel_source::user)
+        m.blasOpenblasChoice = QString::fromStdString(kernel.openblas_choice);
+    m.blasRejected = QString::fromStdString(kernel.rejected);
     return m;
+}
+
+util::Text2 recordedBlasKernel(const MachineInfo& m)
+{
+    if (m.blasCore.isEmpty()) return {};
+    return modules::blasKernelText(m.blasCore, m.blasSource, m.blasOpenblasChoice, m.blasRejected);
 }
 
 QString resultsDirectory()
@@ -614,6 +633,10 @@ std::optional<StoredRun> readRun(const QString& path, util::Text2* error)
     p.machine.os = r.text(m, "os", wm, false);
     p.machine.poslabVersion = r.text(m, "poslab_version", wm, false);
     p.machine.blas = r.text(m, "blas", wm, false);
+    p.machine.blasCore = r.text(m, "blas_core", wm, false);
+    p.machine.blasSource = r.text(m, "blas_kernel_source", wm, false);
+    p.machine.blasOpenblasChoice = r.text(m, "blas_openblas_choice", wm, false);
+    p.machine.blasRejected = r.text(m, "blas_rejected", wm, false);
 
     length_experiment_result& res = run.result;
     res.vocab_size = (int)r.integer(root, "vocab_size", top, 0, std::numeric_limits<int>::max());

@@ -20,7 +20,15 @@
 //     "command": the command line or a description of the window's settings,
 //     "quick": bool, "corpus": name or file name (no directory),
 //     "machine": { "cpu": ..., "cores": N, "threads": N, "os": ...,
-//                  "poslab_version": ..., "blas": ... },
+//                  "poslab_version": ..., "blas": ...,
+//                  "blas_core": the BLAS kernels in use ("Cooperlake"),
+//                  "blas_kernel_source": how they were chosen
+//                    (blas_kernel_source_id: "openblas", "poslab", …),
+//                  "blas_openblas_choice": what OpenBLAS picks by itself
+//                    ("" when OPENBLAS_CORETYPE was set: not known),
+//                  "blas_rejected": PosLab's choice that failed its
+//                    self-check, or "" } (the four blas_ keys are optional:
+//                    runs stored before PosLab recorded them lack them),
 //     "config": {...} (every option: sizes, budget, schedule, AdamW, seeds as
 //                decimal strings, schemes, RoPE scalings, sample settings),
 //     "sample_prompt": the held-out text the samples continue,
@@ -56,7 +64,19 @@ struct MachineInfo {
     QString os;             // QSysInfo::prettyProductName()
     QString poslabVersion;  // POSLAB_VERSION
     QString blas;           // e.g. "OpenBLAS 0.3.21"
+    // The BLAS kernels the run used and how they were chosen
+    // (core/blas_kernel_choice.h); all empty in a run stored before they
+    // were recorded.
+    QString blasCore;            // "Cooperlake"
+    QString blasSource;          // blas_kernel_source_id: "openblas", "poslab", "poslab_rejected", "user", "auto_off"
+    QString blasOpenblasChoice;  // what OpenBLAS picks by itself ("Prescott"); empty under the user's OPENBLAS_CORETYPE
+    QString blasRejected;        // PosLab's choice that failed its self-check, or empty
 };
+
+// The recorded kernels worded in both languages ("Cooperlake — chosen by
+// PosLab for this CPU (OpenBLAS alone: Prescott)", modules/blas_kernel_text.h),
+// or an empty Text2 for a run stored before they were recorded.
+util::Text2 recordedBlasKernel(const MachineInfo& machine);
 
 // The machine this process runs on; `threads` is the run's thread count.
 MachineInfo currentMachine(int threads);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/lab/lab_form.h"
 
+#include "core/blas_kernel_choice.h"
 #include "lm/model.h"
+#include "modules/blas_kernel_text.h"
 #include "ui/lab/lab_text.h"
 
 #include <QCheckBox>
@@ -203,6 +205,13 @@ void LabForm::buildBudget(QVBoxLayout* fl)
     bl->addRow(m_lrLabel, m_lr);
     bl->addRow(m_seedLabel, m_seed);
     bl->addRow(m_threadsLabel, m_threads);
+    // What the threads run on: the kernels are fixed when the program starts.
+    m_blasKernelLabel = new QLabel(m_budgetBox);
+    m_blasKernel = new QLabel(m_budgetBox);
+    m_blasKernel->setObjectName(QStringLiteral("blasKernels"));
+    m_blasKernel->setWordWrap(true);
+    m_blasKernel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    bl->addRow(m_blasKernelLabel, m_blasKernel);
     fl->addWidget(m_budgetBox);
 }
 
@@ -430,7 +439,17 @@ void LabForm::retranslateUi()
     m_seedLabel->setText(tr("See&d:"));
     m_threadsLabel->setText(tr("&Threads:"));
     m_threads->setToolTip(tr("Results are reproducible for the same seed and thread count"));
+    updateBlasKernelText();
     updatePresetCombo();
+}
+
+void LabForm::updateBlasKernelText()
+{
+    m_blasKernelLabel->setText(tr("BLAS kernels:"));
+    m_blasKernel->setText(poslab::modules::blasKernelText(poslab::blas_kernel_in_use()).in(LabRun::windowLanguage()));
+    m_blasKernel->setToolTip(
+        tr("The OpenBLAS CPU kernels the matrix products run on, and how they were chosen; "
+           "\"poslab doctor\" shows more about this machine"));
 }
 
 void LabForm::changeEvent(QEvent* event)

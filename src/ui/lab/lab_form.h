@@ -48,6 +48,7 @@ private:
     void buildBudget(QVBoxLayout* layout);
     QSpinBox* spinBox(QWidget* parent, int lo, int hi, const char* name);
     void retranslateUi();
+    void updateBlasKernelText();
     void applyPreset(int index);
     void updatePresetCombo();
     void updateEnabled();
@@ -95,6 +96,8 @@ private:
     QDoubleSpinBox* m_lr = nullptr;
     QSpinBox* m_seed = nullptr;
     QSpinBox* m_threads = nullptr;
+    QLabel* m_blasKernelLabel = nullptr;
+    QLabel* m_blasKernel = nullptr;  // the BLAS kernels in use and why (modules/blas_kernel_text.h)
     QLabel* m_estimate = nullptr;
 };
 

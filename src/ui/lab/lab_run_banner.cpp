@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/lab/lab_run_banner.h"
 
+#include "core/blas_kernel_choice.h"
+#include "modules/blas_kernel_text.h"
 #include "ui/lab/lab_text.h"
 
 #include <QDesktopServices>
@@ -92,7 +94,12 @@ void LabRunBanner::updateText()
     if (m_training) {
         const LabSettings& s = *m_training;
         html = tr("<b>Training now.</b>") + u' ' + settingsSummary(s.toOptions(), s.corpusLabel()) +
-               QStringLiteral("<br>") + tr("Command: <code>%1</code>").arg(s.commandLine().toHtmlEscaped());
+               QStringLiteral("<br>") + tr("Command: <code>%1</code>").arg(s.commandLine().toHtmlEscaped()) +
+               QStringLiteral("<br>") +
+               tr("BLAS kernels: %1")
+                   .arg(poslab::modules::blasKernelText(poslab::blas_kernel_in_use())
+                            .in(LabRun::windowLanguage())
+                            .toHtmlEscaped());
         m_useSettings->hide();
     } else if (!m_provenance) {
         html =
@@ -122,6 +129,9 @@ QString LabRunBanner::runText() const
     QString html = p.fromThisPage ? tr("<b>This run</b> finished %1 on %2.").arg(when, machine)
                                   : tr("<b>Latest stored run:</b> %1, from %2, on %3.").arg(when, source, machine);
     if (p.cancelled) html += u' ' + tr("It was cancelled: the last scheme shown may be partly trained.");
+    if (!p.blasKernel.isEmpty())
+        html += QStringLiteral("<br>") +
+                tr("BLAS kernels: %1").arg(p.blasKernel.in(LabRun::windowLanguage()).toHtmlEscaped());
     html += QStringLiteral("<br>") + settingsSummary(m_options, p.corpus);
     if (!p.command.isEmpty())
         html += QStringLiteral("<br>") + tr("Command: <code>%1</code>").arg(p.command.toHtmlEscaped());

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "ui/lab/training_lab_run.h"
+#include "util/text2.h"
 
 #include <QDateTime>
 #include <QWidget>
@@ -29,6 +30,9 @@ public:
         int threads = 0, cores = 0;
         bool cancelled = false;
         bool fromThisPage = false;
+        // The BLAS kernels the run used and why; empty for a run stored
+        // before they were recorded.
+        poslab::util::Text2 blasKernel;
     };
 
     explicit LabRunBanner(QWidget* parent = nullptr);

@@ -36,6 +36,7 @@ LabRunBanner::Provenance provenanceOf(const lab::RunProvenance& prov, const QStr
     p.finishedUtc = prov.finishedUtc;
     p.cancelled = cancelled;
     p.fromThisPage = fromThisPage;
+    p.blasKernel = lab::recordedBlasKernel(prov.machine);
     return p;
 }
 

@@ -15,6 +15,7 @@
 //   - refused lengths against the configuration (a learned table stops at the
 //     training context).
 // With no stored run the module fails with the instructions the chapter needs.
+#include "core/blas_kernel_choice.h"
 #include "modules/lab/run_store.h"
 #include "modules/registry.h"
 
@@ -315,6 +316,10 @@ void TestLabModules::runFactsAndSamples()
     QVERIFY2(all.contains(QStringLiteral("status=complete")), qPrintable(all));
     QVERIFY2(all.contains(QFileInfo(m_path).fileName()), qPrintable(all));
     QVERIFY2(all.contains(QStringLiteral("1 threads used")), qPrintable(all));
+    // The kernels the run recorded (this process's, core/blas_kernel_choice.h).
+    QVERIFY2(all.contains(QStringLiteral("BLAS kernels=") + QString::fromStdString(poslab::blas_kernel_in_use().core) +
+                          QStringLiteral(" — ")),
+             qPrintable(all));
     // The Chinese facts have the same values under Chinese names.
     const Output* zhFacts = find(zh, QStringLiteral("run"));
     QCOMPARE(zhFacts->tableRows.size(), facts->tableRows.size());

@@ -19,7 +19,12 @@
 //   * a folder that cannot be created (its parent is a file) or written
 //     (/proc/self: not even root can create files there) gives an error
 //     naming the path and leaves no file behind;
-//   * with no directory given, runs go to <XDG_DATA_HOME>/PosLab/lab.
+//   * with no directory given, runs go to <XDG_DATA_HOME>/PosLab/lab;
+//   * the machine records the BLAS kernels in use (this process's
+//     blas_kernel_in_use()), and a run stored before they were recorded
+//     still loads, with them empty.
+#include "core/blas_kernel_choice.h"
+#include "modules/blas_kernel_text.h"
 #include "modules/error_messages.h"
 #include "modules/lab/run_store.h"
 
@@ -267,6 +272,10 @@ void compareProvenance(const RunProvenance& a, const RunProvenance& b)
     QCOMPARE(b.machine.os, a.machine.os);
     QCOMPARE(b.machine.poslabVersion, a.machine.poslabVersion);
     QCOMPARE(b.machine.blas, a.machine.blas);
+    QCOMPARE(b.machine.blasCore, a.machine.blasCore);
+    QCOMPARE(b.machine.blasSource, a.machine.blasSource);
+    QCOMPARE(b.machine.blasOpenblasChoice, a.machine.blasOpenblasChoice);
+    QCOMPARE(b.machine.blasRejected, a.machine.blasRejected);
 }
 
 QByteArray fileBytes(const QString& path)
@@ -312,13 +321,33 @@ private slots:
         QVERIFY(QFile::remove(path));
     }
 
+    void machineRecordsTheKernelsInUse()
+    {
+        const blas_kernel_status& k = blas_kernel_in_use();
+        const MachineInfo m = currentMachine(1);
+        QVERIFY(!m.blasCore.isEmpty());
+        QCOMPARE(m.blasCore, QString::fromStdString(k.core));
+        QCOMPARE(m.blasSource, QString::fromLatin1(blas_kernel_source_id(k.source)));
+        QCOMPARE(m.blasOpenblasChoice,
+                 k.source == blas_kernel_source::user ? QString() : QString::fromStdString(k.openblas_choice));
+        QCOMPARE(m.blasRejected, QString::fromStdString(k.rejected));
+        QCOMPARE(recordedBlasKernel(m).en, poslab::modules::blasKernelText(k).en);
+        QCOMPARE(recordedBlasKernel(m).zh, poslab::modules::blasKernelText(k).zh);
+        QVERIFY(recordedBlasKernel(MachineInfo{}).isEmpty());
+    }
+
     void roundTripHandMade()
     {
         QTemporaryDir dir;
         const length_experiment_result r = handMadeResult();
         const std::vector<QString> samples{QStringLiteral("abc\n\"quoted\"\t"), QStringLiteral("明月光，疑是地上霜"),
                                            QString()};
-        const RunProvenance p = provenance(QDateTime(QDate(2026, 11, 29), QTime(19, 5, 7, 123), Qt::UTC));
+        RunProvenance p = provenance(QDateTime(QDate(2026, 11, 29), QTime(19, 5, 7, 123), Qt::UTC));
+        // Every kernel field, whatever this machine has: a choice that failed its check.
+        p.machine.blasCore = QStringLiteral("Prescott");
+        p.machine.blasSource = QStringLiteral("poslab_rejected");
+        p.machine.blasOpenblasChoice = QStringLiteral("Prescott");
+        p.machine.blasRejected = QStringLiteral("Cooperlake");
         Text2 error;
         const QString path = saveRun(r, samples, p, &error, dir.path());
         QVERIFY2(!path.isEmpty(), qPrintable(error.en));
@@ -374,6 +403,31 @@ private slots:
         const std::optional<StoredRun> back = readRun(path, &error);
         QVERIFY2(back.has_value(), qPrintable(error.en));
         compareResults(r, back->result);
+    }
+
+    void runWithoutKernelFieldsStillLoads()
+    {
+        // A run stored before PosLab recorded the BLAS kernels.
+        QTemporaryDir dir;
+        Text2 error;
+        const QString path = saveRun(
+            handMadeResult(), {}, provenance(QDateTime(QDate(2026, 2, 3), QTime(4, 5), Qt::UTC)), &error, dir.path());
+        QVERIFY2(!path.isEmpty(), qPrintable(error.en));
+        QJsonObject root = QJsonDocument::fromJson(fileBytes(path)).object();
+        QJsonObject machine = root["machine"].toObject();
+        for (const char* key : {"blas_core", "blas_kernel_source", "blas_openblas_choice", "blas_rejected"}) {
+            QVERIFY2(machine.contains(QLatin1String(key)), key);
+            machine.remove(QLatin1String(key));
+        }
+        root["machine"] = machine;
+        QVERIFY(writeBytes(path, QJsonDocument(root).toJson()));
+        const std::optional<StoredRun> back = readRun(path, &error);
+        QVERIFY2(back.has_value(), qPrintable(error.en));
+        QVERIFY(back->provenance.machine.blasCore.isEmpty());
+        QVERIFY(back->provenance.machine.blasSource.isEmpty());
+        QVERIFY(recordedBlasKernel(back->provenance.machine).isEmpty());
+        QCOMPARE(back->provenance.machine.blas, provenance({}).machine.blas);
+        QVERIFY(latestRun(nullptr, dir.path()).has_value());
     }
 
     void jsonKeepsTheCommandLineFields()
