@@ -106,6 +106,14 @@ std::string rule_under(const std::string& heading)
     return std::string(std::size_t(util::displayWidth(h)), '-');
 }
 
+// "BLAS kernels: Cooperlake — chosen by PosLab for this CPU (…)", as stored with the run.
+std::string kernel_line(const lab::MachineInfo& m, const QString& lang)
+{
+    const Text2 kernels = lab::recordedBlasKernel(m);
+    if (kernels.isEmpty()) return {};
+    return textIn(T2("BLAS kernels: %1\n", "BLAS 内核：%1\n").arg(kernels), lang);
+}
+
 std::string run_facts(const lab::RunProvenance& p, const QString& lang)
 {
     const lab::MachineInfo& m = p.machine;
@@ -113,7 +121,8 @@ std::string run_facts(const lab::RunProvenance& p, const QString& lang)
                      "运行：%1（UTC）完成，机器 %2（%3 个逻辑核，使用 %4 个线程），%5；PosLab %6，%7\n")
                       .arg(p.finishedUtc.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")), m.cpu,
                            argText(m.cores), argText(m.threads), m.os, m.poslabVersion, m.blas),
-                  lang);
+                  lang) +
+           kernel_line(m, lang);
 }
 
 // Which held-out characters each length is scored on.
