@@ -109,7 +109,14 @@ int commandList(const QStringList& args)
     o.option(QStringLiteral("--format")).choices({QStringLiteral("text"), QStringLiteral("json")});
     if (!o.parse(args)) return o.usageError();
     if (o.helpRequested()) {
-        writeOut("usage: poslab list [--format text|json] [--lang en|zh]\n");
+        writeOut(T2("usage: poslab list [--format text|json] [--lang en|zh]\n"
+                    "  Lists the runnable modules: id, title and parameters. --format json adds each\n"
+                    "  parameter's type, default and range, and the outputs (for editors).\n",
+                    "用法：poslab list [--format text|json] [--lang en|zh]\n"
+                    "  列出可运行的模块：编号、标题和参数。--format json 还给出每个参数的类型、\n"
+                    "  默认值和取值范围，以及模块的输出（供编辑器自动补全）。\n")
+                     .in(o.lang())
+                     .toStdString());
         return kExitOk;
     }
     if (!o.positional().isEmpty()) return o.usageError(unexpectedArgument(o.positional().first()));
@@ -158,7 +165,14 @@ int commandRun(const QStringList& args)
     QStringList rest = o.positional();
     if (rest.isEmpty()) {
         if (o.helpRequested()) {
-            writeOut("usage: poslab run MODULE [name=value ...] [--format text|json|csv] [--lang en|zh]\n");
+            writeOut(T2("usage: poslab run MODULE [name=value ...] [--format text|json|csv] [--lang en|zh]\n"
+                        "  Runs one module and prints its outputs. `poslab run MODULE --help` explains\n"
+                        "  the module's parameters and outputs; `poslab list` shows every module.\n",
+                        "用法：poslab run 模块 [名称=值 ...] [--format text|json|csv] [--lang en|zh]\n"
+                        "  运行一个模块并打印它的输出。`poslab run 模块 --help` 说明该模块的参数和\n"
+                        "  输出；`poslab list` 列出全部模块。\n")
+                         .in(o.lang())
+                         .toStdString());
             return kExitOk;
         }
         return o.usageError(
@@ -193,22 +207,40 @@ bool chaptersReadTrainingRun(const QString& courseDir, const QString& lang, cons
     return false;
 }
 
-const char* kExportUsage =
-    "usage: poslab export [--lang zh|en] [--chapters 1,3-5] [--student NAME] [--answers FILE]\n"
-    "                     [--course DIR] [--no-train | --train \"EXPERIMENT OPTIONS\"] [--strict] -o FILE.pdf\n"
-    "  the course (or some chapters) as a PDF report.\n"
-    "  --answers: the window's progress file or an answer file from `poslab assignment submit`\n"
-    "  (.poslab-answers); the report shows each answer and whether it is right.\n"
-    "  Problems in the course (a block that cannot be read or run) are listed once each, with\n"
-    "  file and line, and shown in red boxes in the PDF; --strict makes them errors: exit\n"
-    "  status 2 and no PDF written (for a teacher's CI, like `poslab check --strict`).\n"
-    "  Chapters that show training results (the Experiments chapter) read the latest stored\n"
-    "  training run. If none is stored, export first runs `poslab experiment length --quick`\n"
-    "  (under a minute on two cores; progress on stderr; stored like any run), then writes\n"
-    "  the PDF; the appendix names the run used. --train replaces \"--quick\" by other options\n"
-    "  of `poslab experiment length` (e.g. --train \"--quick --corpus poems\"). --no-train skips\n"
-    "  the training: the report then says that no run was stored and how to make one.\n"
-    "  Ctrl+C during that training stops without writing the PDF (exit status 130).\n";
+Text2 exportUsage()
+{
+    return T2(
+        "usage: poslab export [--lang zh|en] [--chapters 1,3-5] [--student NAME] [--answers FILE]\n"
+        "                     [--course DIR] [--no-train | --train \"EXPERIMENT OPTIONS\"] [--strict] -o FILE.pdf\n"
+        "  the course (or some chapters) as a PDF report.\n"
+        "  --answers: the window's progress file or an answer file from `poslab assignment submit`\n"
+        "  (.poslab-answers); the report shows each answer and whether it is right.\n"
+        "  Problems in the course (a block that cannot be read or run) are listed once each, with\n"
+        "  file and line, and shown in red boxes in the PDF; --strict makes them errors: exit\n"
+        "  status 2 and no PDF written (for a teacher's CI, like `poslab check --strict`).\n"
+        "  Chapters that show training results (the Experiments chapter) read the latest stored\n"
+        "  training run. If none is stored, export first runs `poslab experiment length --quick`\n"
+        "  (under a minute on two cores; progress on stderr; stored like any run), then writes\n"
+        "  the PDF; the appendix names the run used. --train replaces \"--quick\" by other options\n"
+        "  of `poslab experiment length` (e.g. --train \"--quick --corpus poems\"). --no-train skips\n"
+        "  the training: the report then says that no run was stored and how to make one.\n"
+        "  Ctrl+C during that training stops without writing the PDF (exit status 130).\n",
+        "用法：poslab export [--lang zh|en] [--chapters 1,3-5] [--student 姓名] [--answers 文件]\n"
+        "                    [--course 目录] [--no-train | --train \"实验选项\"] [--strict] -o 文件.pdf\n"
+        "  把课程（或其中几章）导出为 PDF 报告。\n"
+        "  --answers：窗口保存的进度文件，或 `poslab assignment submit` 生成的答卷\n"
+        "  （.poslab-answers）；报告会列出每个答案以及是否正确。\n"
+        "  课程里的问题（读不出或运行不了的块）每个只列一次，附文件和行号，并在 PDF 里用\n"
+        "  红框标出；加 --strict 时它们算作错误：退出状态为 2，不写 PDF（供老师的持续集成\n"
+        "  使用，和 `poslab check --strict` 一样）。\n"
+        "  展示训练结果的章节（“实验”一章）读取最近保存的一次训练。如果还没有保存过，\n"
+        "  export 会先运行 `poslab experiment length --quick`（双核电脑上不到一分钟；进度\n"
+        "  输出到 stderr；和其他运行一样保存），再写 PDF；附录会注明用的是哪次运行。\n"
+        "  --train 用 `poslab experiment length` 的其他选项代替 \"--quick\"（例如\n"
+        "  --train \"--quick --corpus poems\"）。--no-train 跳过训练：报告会说明没有保存的\n"
+        "  运行，以及怎样生成一次。\n"
+        "  训练期间按 Ctrl+C 会停止，且不写 PDF（退出状态 130）。\n");
+}
 
 // A status to exit with, or nothing: go on with the next step.
 using Stop = std::optional<int>;
@@ -230,7 +262,7 @@ Stop readExportOptions(const QStringList& args, CommandOptions& o, poslab::ui::E
 {
     if (!o.parse(args)) return o.usageError();
     if (o.helpRequested()) {
-        writeOut(kExportUsage);
+        writeOut(exportUsage().in(o.lang()).toStdString());
         return kExitOk;
     }
     if (!o.positional().isEmpty()) return o.usageError(unexpectedArgument(o.positional().first()));

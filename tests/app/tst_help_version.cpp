@@ -336,6 +336,23 @@ private slots:
         QVERIFY2(r.out.startsWith(u"usage: poslab run MODULE"), qPrintable(r.out));
     }
 
+    // Every command's own --help is written in the language asked for.
+    void everyCommandHelpInBothLanguages()
+    {
+        const QStringList commands{"list",    "run",    "export",     "check", "grade",     "new",
+                                   "preview", "doctor", "assignment", "train", "experiment"};
+        for (const QString& c : commands) {
+            const Run zh = runWith({c, QStringLiteral("--help"), QStringLiteral("--lang"), QStringLiteral("zh")});
+            QVERIFY2(zh.exitCode == 0, qPrintable(c + QStringLiteral(": ") + zh.err));
+            QVERIFY2(hasHan(zh.out) && zh.out.contains(QStringLiteral("poslab ") + c),
+                     qPrintable(c + QStringLiteral(":\n") + zh.out));
+            const Run en = runWith({c, QStringLiteral("--help"), QStringLiteral("--lang"), QStringLiteral("en")});
+            QVERIFY2(en.exitCode == 0, qPrintable(c + QStringLiteral(": ") + en.err));
+            QVERIFY2(!hasHan(en.out) && en.out.contains(QStringLiteral("poslab ") + c),
+                     qPrintable(c + QStringLiteral(":\n") + en.out));
+        }
+    }
+
     void languageBeforeTheCommand()
     {
         // --lang before a command word is the command's: the same output as after it.
