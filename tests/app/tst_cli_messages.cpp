@@ -8,6 +8,7 @@
 // exits with status 2, says what was refused and what is allowed, and the
 // Chinese line has no English words but identifiers (command, module, option
 // and parameter names).
+#include "../shared/han_text.h"
 #include "run_poslab.h"
 
 #include <QFile>
@@ -47,13 +48,6 @@ Run runInLocale(const QStringList& args, const QString& locale, const QString& d
 QString firstLine(const QString& s)
 {
     return s.section(u'\n', 0, 0);
-}
-
-bool hasHan(const QString& s)
-{
-    for (QChar c : s)
-        if (c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF) return true;
-    return false;
 }
 
 // ASCII words of `line` that are not among `identifiers`.

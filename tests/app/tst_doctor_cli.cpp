@@ -5,6 +5,7 @@
 // both); the instruction sets are those read_cpu_features() finds in this
 // process (the same CPU); the measured speeds are positive (no timing
 // assertion beyond that).
+#include "../shared/han_text.h"
 #include "core/blas_kernel_choice.h"
 #include "core/cpu_features.h"
 
@@ -44,13 +45,6 @@ Run runDoctor(const QStringList& args, const QString& home, const QMap<QString, 
     r.out = QString::fromUtf8(run.out);
     r.err = QString::fromUtf8(run.err);
     return r;
-}
-
-bool hasHan(const QString& s)
-{
-    for (QChar c : s)
-        if (c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF) return true;
-    return false;
 }
 
 // The kernel name on --version's "BLAS kernels:" line.

@@ -4,6 +4,7 @@
 // environment the way gettext reads it; both helps document the same commands
 // and options; --version reports the Qt, OpenBLAS, BLAS kernels and course
 // actually in use.
+#include "../shared/han_text.h"
 #include "core/blas_kernel_choice.h"
 #include "core/cpu_features.h"
 #include "core/matmul.h"
@@ -46,13 +47,6 @@ Run runWith(const QStringList& args,
     r.out = QString::fromUtf8(run.out);
     r.err = QString::fromUtf8(run.err);
     return r;
-}
-
-bool hasHan(const QString& s)
-{
-    for (QChar c : s)
-        if (c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF) return true;
-    return false;
 }
 
 // The commands a help text documents: "poslab WORD" at the start of a usage line.

@@ -11,6 +11,7 @@
 //
 // Each run uses a fresh HOME and XDG folders in a temporary directory, so the
 // tester's own settings and data are neither read nor touched.
+#include "../shared/han_text.h"
 #include "../shared/test_timing.h"
 
 #include <QCryptographicHash>
@@ -148,13 +149,6 @@ QList<QMap<QString, QString>> deb822Paragraphs(const QString& text)
 QString tool(const char* name)
 {
     return QStandardPaths::findExecutable(QString::fromLatin1(name));
-}
-
-bool hasHan(const QString& s)
-{
-    for (QChar c : s)
-        if (c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF) return true;
-    return false;
 }
 
 // pdftotext collapses nothing we rely on except line breaks inside a heading.

@@ -3,6 +3,7 @@
 // languages (RunResult::errorIn): unknown module, refused parameter (from the
 // registry and from a module's own check), memory budget, a coded error of
 // lm (worded by modules/error_messages.h), an error of the core, cancellation. `error` (and the failed() signal) stay English.
+#include "../shared/han_text.h"
 #include "core/common.h"
 #include "lessons/run_engine.h"
 #include "lm/text_corpus.h"
@@ -55,13 +56,6 @@ const Registry& testRegistry()
         return r;
     }();
     return reg;
-}
-
-bool hasHan(const QString& s)
-{
-    for (QChar c : s)
-        if (c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF) return true;
-    return false;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 // failures — a truncated checkpoint, a wrong magic, a checksum mismatch, a
 // missing corpus, the memory budget — reach a reader in both languages, their
 // English equal to what() (the sentence logs and older callers see).
+#include "../shared/han_text.h"
 #include "lm/tensor_file.h"
 #include "lm/text_corpus.h"
 #include "modules/error_messages.h"
@@ -36,13 +37,6 @@ QStringList placeholders(const QString& s)
     out.sort();
     out.removeDuplicates();
     return out;
-}
-
-bool hasHan(const QString& s)
-{
-    for (QChar c : s)
-        if (c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF) return true;
-    return false;
 }
 
 // The coded_error a call throws (fails the test when it throws nothing or something else).

@@ -5,6 +5,7 @@
 // English words in it (only identifiers: parameter names, choices, the
 // module id, the value itself). The same for the refusals of the shipped
 // modules' own checks, and for the training lab's refused options.
+#include "../shared/han_text.h"
 #include "modules/lab/option_messages.h"
 #include "modules/registry.h"
 
@@ -81,13 +82,6 @@ QStringList englishWordsIn(const QString& zh, const std::set<QString>& identifie
     for (const QString& w : asciiWords(zh))
         if (!identifiers.count(w)) out << w;
     return out;
-}
-
-bool hasHan(const QString& s)
-{
-    for (QChar c : s)
-        if (c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF) return true;
-    return false;
 }
 
 ParamError refusal(const ModuleSpec& spec, const QStringList& assignments)
