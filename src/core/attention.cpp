@@ -23,6 +23,7 @@
 #include "core/matmul.h"
 #include "core/rope.h"
 #include "core/simd_exp.h"
+#include "core/worker_threads.h"
 
 #include <algorithm>
 #include <atomic>
@@ -291,17 +292,7 @@ void parallel_for(int n_threads, int n_items, F&& f)
             if (!error) error = std::current_exception();
         }
     };
-    std::vector<std::thread> pool;
-    pool.reserve(n_threads - 1);
-    for (int t = 1; t < n_threads; t++) {
-        try {
-            pool.emplace_back(worker, t);
-        } catch (const std::system_error&) {
-            break;  // no more threads available: the ones we have share the items
-        }
-    }
-    worker(0);
-    for (auto& th : pool) th.join();
+    run_on_threads(n_threads, worker);
     if (error) std::rethrow_exception(error);
 }
 

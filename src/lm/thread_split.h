@@ -7,20 +7,20 @@
 // result does not depend on timing, and the same n always splits the same
 // way (determinism: same seed and thread count, same losses).
 //
-// Threads are started per call (tens of microseconds) rather than kept in a
-// pool: idle pools spin or yield between calls, which on a 2-core machine
-// shared with other work costs more than starting two threads. Callers pass
-// a `grain` (the smallest range worth a thread).
+// The threads are core's kept worker threads (core/worker_threads.h), which
+// sleep between calls instead of spinning, so a 2-core machine shared with
+// other work loses nothing to them. Callers pass a `grain` (the smallest
+// range worth a thread).
 //
 // Internal to src/lm (layers.cpp, model.cpp); not part of the API.
 #pragma once
 
 #include "core/matmul.h"
+#include "core/worker_threads.h"
 
 #include <algorithm>
 #include <cstddef>
 #include <exception>
-#include <thread>
 #include <vector>
 
 namespace poslab::detail {
@@ -45,17 +45,7 @@ void split_range(int num_threads, std::size_t total, std::size_t grain, F&& f)
             errors[t] = std::current_exception();
         }
     };
-    std::vector<std::thread> pool;
-    pool.reserve(nt - 1);
-    for (int t = 1; t < nt; t++) {
-        try {
-            pool.emplace_back(run, t);
-        } catch (...) {  // no thread available (std::system_error): do that range here
-            run(t);
-        }
-    }
-    run(0);
-    for (auto& th : pool) th.join();
+    run_on_threads(nt, run);
     for (auto& e : errors)
         if (e) std::rethrow_exception(e);
 }
