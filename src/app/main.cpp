@@ -18,6 +18,7 @@
 #include <QFileInfo>
 #include <QIcon>
 
+#include <unistd.h>
 #include <clocale>
 #include <cstdio>
 
@@ -69,6 +70,21 @@ void useInstalledCourse()
 #endif
 }
 
+// Without a display (a terminal, a CI job, root's shell) XDG_RUNTIME_DIR is
+// often unset and Qt says so on stderr ("XDG_RUNTIME_DIR not set, defaulting
+// to ...") in the middle of the command's own output. Qt's own fallback is
+// used quietly instead: /tmp/runtime-USER, created owner-only as Qt wants it.
+void quietRuntimeDir()
+{
+    if (!qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) return;
+    const QString user = qEnvironmentVariable("USER", QStringLiteral("user"));
+    const QString dir = QDir::tempPath() + QStringLiteral("/runtime-") + user;
+    QDir().mkpath(dir);
+    QFile::setPermissions(dir, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    const QFileInfo info(dir);
+    if (info.isDir() && info.ownerId() == ::getuid()) qputenv("XDG_RUNTIME_DIR", QFile::encodeName(dir));
+}
+
 void setIdentity()
 {
     QCoreApplication::setApplicationName(QStringLiteral("PosLab"));
@@ -107,7 +123,10 @@ int main(int argc, char** argv)
     }
 
     const bool display = hasDisplay();
-    if (!display) qputenv("QT_QPA_PLATFORM", "offscreen");  // fonts and painting without a screen
+    if (!display) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");  // fonts and painting without a screen
+        quietRuntimeDir();
+    }
     QApplication app(argc, argv);
     setIdentity();
     // The menu entry (packaging/org.poslab.poslab.desktop, named after the
