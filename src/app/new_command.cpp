@@ -22,7 +22,7 @@ using poslab::util::T2;
 Text2 newUsage()
 {
     return T2(
-        "usage: poslab new NN-slug [--course DIR] [--title TEXT] [--lang en|zh]\n"
+        "usage: poslab new NN-slug [--course DIR] [--title TEXT] [--title-zh TEXT] [--lang en|zh]\n"
         "  Writes a new chapter, DIR/en/NN-slug.md and DIR/zh/NN-slug.md (DIR: the current\n"
         "  folder), with one block of each kind: an introduction with math, a run block the\n"
         "  reader can vary, a table, and one exercise of each kind (number, choice, multiple,\n"
@@ -30,17 +30,19 @@ Text2 newUsage()
         "  time and run `poslab check DIR` after each change.\n"
         "  NN         the chapter number, two digits (the order in the course)\n"
         "  slug       the chapter id: lowercase letters, digits and '-'\n"
-        "  --title    the title in both files (default: made from the slug)\n"
+        "  --title    the English title (default: made from the slug)\n"
+        "  --title-zh the Chinese title (default: the English title, to translate)\n"
         "Nothing is overwritten: an existing file, or another chapter with the same number\n"
         "or id, stops it with exit status 2.\n",
-        "用法：poslab new NN-slug [--course 目录] [--title 标题] [--lang en|zh]\n"
+        "用法：poslab new NN-slug [--course 目录] [--title 标题] [--title-zh 中文标题] [--lang en|zh]\n"
         "  写出新的一章：目录/en/NN-slug.md 和 目录/zh/NN-slug.md（目录默认为当前文件夹），\n"
         "  每种块各有一个：带公式的引言、读者可以调整参数的 run 块、一个表格，以及每种题型\n"
         "  （number、choice、multiple、text、run）各一道练习。写出的章节原样就能通过\n"
         "  `poslab check --strict`；请一步一步修改，每改一处就运行一次 `poslab check 目录`。\n"
         "  NN         章节号，两位数字（决定它在课程中的顺序）\n"
         "  slug       章节 id：小写字母、数字和“-”\n"
-        "  --title    两个文件共用的标题（默认由 slug 生成）\n"
+        "  --title    英文标题（默认由 slug 生成）\n"
+        "  --title-zh 中文标题（默认与英文标题相同，请再译成中文）\n"
         "不会覆盖任何文件：文件已存在，或已有同号、同 id 的章节时，什么也不写，退出状态为 2。\n");
 }
 
@@ -88,12 +90,13 @@ bool writeFile(const QString& path, const QByteArray& bytes, QString* error)
 
 }  // namespace
 
-// poslab new NN-slug [--course DIR] [--title TEXT] [--lang en|zh]
+// poslab new NN-slug [--course DIR] [--title TEXT] [--title-zh TEXT] [--lang en|zh]
 int commandNew(const QStringList& args)
 {
     CommandOptions o(QStringLiteral("new"));
     o.option(QStringLiteral("--course"));
     o.option(QStringLiteral("--title"));
+    o.option(QStringLiteral("--title-zh"));
     if (!o.parse(args)) return o.usageError();
     if (o.helpRequested()) {
         writeStdout(newUsage().in(o.lang()).toStdString());
@@ -116,6 +119,8 @@ int commandNew(const QStringList& args)
     const QString dir = o.value(QStringLiteral("--course"), QStringLiteral("."));
     const QString title = o.value(QStringLiteral("--title"), titleFromSlug(id)).trimmed();
     if (title.isEmpty()) return o.usageError(T2("--title is empty", "--title 不能为空"));
+    const QString titleZh = o.value(QStringLiteral("--title-zh"), title).trimmed();
+    if (titleZh.isEmpty()) return o.usageError(T2("--title-zh is empty", "--title-zh 不能为空"));
     if (!QDir().mkpath(dir))
         return o.fail(T2("cannot make the folder '%1'", "无法创建文件夹“%1”").arg(dir), kExitFailure);
 
@@ -131,7 +136,7 @@ int commandNew(const QStringList& args)
     for (int i = 0; i < paths.size(); ++i) {
         const QString lang = i == 0 ? QStringLiteral("en") : QStringLiteral("zh");
         QString error;
-        if (!QDir(dir).mkpath(lang) || !writeFile(paths[i], skeleton(lang, id, title), &error)) {
+        if (!QDir(dir).mkpath(lang) || !writeFile(paths[i], skeleton(lang, id, i == 0 ? title : titleZh), &error)) {
             if (i == 1) QFile::remove(paths[0]);  // both or neither
             return o.fail(T2("cannot write %1: %2", "无法写入 %1：%2").arg(paths[i], error), kExitFailure);
         }

@@ -193,6 +193,18 @@ private slots:
         QVERIFY2(QString::fromUtf8(sameNumber.err).contains(QStringLiteral("章节号 04 已被")),
                  sameNumber.err.constData());
         QVERIFY(!QFileInfo::exists(QDir(course).filePath(QStringLiteral("zh/04-other.md"))));
+        // A title for each language.
+        const PoslabRun titled =
+            runPoslab({QStringLiteral("new"), QStringLiteral("05-titles"), QStringLiteral("--course"), course,
+                       QStringLiteral("--title"), QStringLiteral("Two titles"), QStringLiteral("--title-zh"),
+                       QStringLiteral("两个标题")});
+        QVERIFY2(titled.exitCode == 0, titled.err.constData());
+        for (const auto& [lang, title] : {std::pair{"en", "Two titles"}, std::pair{"zh", "两个标题"}}) {
+            QFile f(QDir(course).filePath(QStringLiteral("%1/05-titles.md").arg(QLatin1String(lang))));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QVERIFY(QString::fromUtf8(f.readAll())
+                        .contains(QStringLiteral("\ntitle: ") + QString::fromUtf8(title) + u'\n'));
+        }
         for (const char* bad : {"4-x", "04-Rope", "04_rope", "04-", "04-a--b"}) {
             const PoslabRun r =
                 runPoslab({QStringLiteral("new"), QLatin1String(bad), QStringLiteral("--course"), course});
