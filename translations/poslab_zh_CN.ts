@@ -1107,7 +1107,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
     <message>
         <location line="+7"/>
         <source>BLAS kernels:</source>
-        <translation>BLAS 内核：</translation>
+        <translation>BLAS 计算内核：</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -1493,7 +1493,7 @@ characters/s</source>
         <location line="-38"/>
         <location line="+35"/>
         <source>BLAS kernels: %1</source>
-        <translation>BLAS 内核：%1</translation>
+        <translation>BLAS 计算内核：%1</translation>
     </message>
     <message>
         <location line="-28"/>

@@ -52,7 +52,7 @@ Text2 doctorUsage()
         "  --format json   one JSON object with stable keys, for scripts\n",
         "用法：poslab doctor [--lang en|zh] [--format text|json]\n"
         "  列出提交问题报告时要附上的信息：PosLab 的版本和构建方式、Qt、操作系统、处理器\n"
-        "  及其可用的指令集、正在使用的 BLAS 内核及选择原因、单线程和全部线程的 sgemm 速度\n"
+        "  及其可用的指令集、正在使用的 BLAS 计算内核及选择原因、单线程和全部线程的 sgemm 速度\n"
         "  （约需一秒）、找到的字体和 MathJax，以及 PosLab 的各个文件夹。\n"
         "  --format json   输出一个键名固定的 JSON 对象，便于脚本处理\n");
 }
@@ -170,20 +170,20 @@ void appendMachineText(QString& s, const Facts& f, const QString& lang)
     const Text2 yes = T2("yes", "是"), no = T2("no", "否");
     const QString none = T2("(none)", "（无）").in(lang);
     s += T2("Processor\n", "处理器\n").in(lang);
-    line(T2("brand: ", "型号："), f.cpu.brand.empty() ? none : QString::fromStdString(f.cpu.brand));
+    line(T2("brand: ", "名称："), f.cpu.brand.empty() ? none : QString::fromStdString(f.cpu.brand));
     line(T2("vendor: ", "厂商："), f.cpu.vendor.empty() ? none : QString::fromStdString(f.cpu.vendor));
     line(T2("family / model / stepping: ", "家族 / 型号 / 步进："),
          QStringLiteral("%1 / %2 / %3").arg(hexDec(f.cpu.family), hexDec(f.cpu.model)).arg(f.cpu.stepping));
     QStringList sets;
     for (const std::string& n : f.cpu.names()) sets << QString::fromStdString(n);
     line(T2("instruction sets: ", "指令集："), sets.isEmpty() ? none : sets.join(u' '));
-    line(T2("OS enables AVX state: ", "操作系统启用 AVX 状态："), (f.cpu.os_saves_avx ? yes : no).in(lang));
-    line(T2("OS enables AVX-512 state: ", "操作系统启用 AVX-512 状态："), (f.cpu.os_saves_avx512 ? yes : no).in(lang));
+    line(T2("OS enables AVX state: ", "操作系统已启用 AVX："), (f.cpu.os_saves_avx ? yes : no).in(lang));
+    line(T2("OS enables AVX-512 state: ", "操作系统已启用 AVX-512："), (f.cpu.os_saves_avx512 ? yes : no).in(lang));
     s += QStringLiteral("BLAS\n");
     const char* config = poslab::blas_config();
     line(T2("library: ", "库："), config ? QString::fromLatin1(config).simplified() : T2("unknown", "未知").in(lang));
-    line(T2("kernels in use: ", "正在使用的内核："), modules::blasKernelText(f.kernels).in(lang));
-    line(T2("OpenBLAS alone: ", "OpenBLAS 自己会选："),
+    line(T2("kernels in use: ", "正在使用的计算内核："), modules::blasKernelText(f.kernels).in(lang));
+    line(T2("OpenBLAS's own pick: ", "若由 OpenBLAS 自行选择："),
          openblasChoiceKnown(f)
              ? QString::fromStdString(f.kernels.openblas_choice)
              : T2("not known while OPENBLAS_CORETYPE is set", "设置了 OPENBLAS_CORETYPE 时无法得知").in(lang));
@@ -219,7 +219,7 @@ QString factsText(const Facts& f, const QString& lang)
               QStringList{f.serif, f.sans, f.mono}.join(QStringLiteral(", ")));
     s += line(T2("Chinese: ", "中文："), f.cjk);
     s += QStringLiteral("MathJax\n");
-    s += line(T2("bundle: ", "程序包："),
+    s += line(T2("bundle: ", "资源包："),
               f.mathjaxVersion.isEmpty() ? T2("not found: formulas cannot be typeset", "未找到：无法排版公式").in(lang)
                                          : T2("%1, %2 formulas pre-rendered", "%1，预先渲染了 %2 个公式")
                                                .arg(f.mathjaxVersion, QString::number(f.prerendered))

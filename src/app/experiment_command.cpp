@@ -111,7 +111,7 @@ std::string kernel_line(const lab::MachineInfo& m, const QString& lang)
 {
     const Text2 kernels = lab::recordedBlasKernel(m);
     if (kernels.isEmpty()) return {};
-    return textIn(T2("BLAS kernels: %1\n", "BLAS 内核：%1\n").arg(kernels), lang);
+    return textIn(T2("BLAS kernels: %1\n", "BLAS 计算内核：%1\n").arg(kernels), lang);
 }
 
 std::string run_facts(const lab::RunProvenance& p, const QString& lang)

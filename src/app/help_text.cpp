@@ -162,10 +162,10 @@ const char* kUsageZh =
     "  poslab grade 作业 答卷... [--format text|json|csv] [-o 班级报告.pdf]\n"
     "      批改答卷；全部选项见 `poslab grade --help`。\n"
     "  poslab doctor [--lang en|zh] [--format text|json]\n"
-    "      提交问题报告时要附上的信息：处理器、BLAS 内核及其速度、字体、MathJax\n"
+    "      提交问题报告时要附上的信息：处理器、BLAS 计算内核及其速度、字体、MathJax\n"
     "      和 PosLab 的各个文件夹。\n"
     "  poslab --version [--lang zh|en]\n"
-    "      显示版本号，以及所用的 Qt、OpenBLAS 和 BLAS 内核。\n"
+    "      显示版本号，以及所用的 Qt、OpenBLAS 和 BLAS 计算内核。\n"
     "  poslab --help [--lang zh|en]\n"
     "      显示这份帮助。\n"
     "\n"
@@ -354,7 +354,7 @@ QString versionText(const QString& lang)
         s += blasVersion.isEmpty()
                  ? QStringLiteral("  OpenBLAS：%1，%2 个线程\n").arg(blasConfig).arg(threads)
                  : QStringLiteral("  OpenBLAS：%1（%2），%3 个线程\n").arg(blasVersion, blasConfig).arg(threads);
-        s += QStringLiteral("  BLAS 内核：%1\n").arg(kernels.zh);
+        s += QStringLiteral("  BLAS 计算内核：%1\n").arg(kernels.zh);
         s += QStringLiteral("  构建：%1，%2，%3\n")
                  .arg(QStringLiteral(POSLAB_BUILD_TYPE), compilerText(), QSysInfo::buildCpuArchitecture());
         s += courseFound ? QStringLiteral("  课程：%1\n").arg(course)

@@ -274,10 +274,10 @@ std::string blas_kernel_english(const blas_kernel_status& s)
     switch (s.source) {
         case blas_kernel_source::openblas: return s.core + ", detected by OpenBLAS";
         case blas_kernel_source::poslab:
-            return s.core + ", chosen by PosLab for this CPU (OpenBLAS alone: " + s.openblas_choice + ")";
+            return s.core + ", chosen by PosLab for this CPU (OpenBLAS's own pick: " + s.openblas_choice + ")";
         case blas_kernel_source::poslab_rejected:
             return s.core + ", detected by OpenBLAS (PosLab's choice " + s.rejected + " failed its self-check)";
-        case blas_kernel_source::user: return s.core + ", set by OPENBLAS_CORETYPE";
+        case blas_kernel_source::user: return s.core + ", set by the OPENBLAS_CORETYPE environment variable";
         case blas_kernel_source::auto_off: return s.core + ", detected by OpenBLAS (POSLAB_BLAS_AUTO=0)";
     }
     return s.core;

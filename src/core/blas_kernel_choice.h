@@ -106,7 +106,7 @@ const blas_kernel_status& blas_kernel_in_use();
 // reader's language (modules/blas_kernel_text.h).
 const char* blas_kernel_source_id(blas_kernel_source source);
 // The English sentence for the status: "Cooperlake, chosen by PosLab for this
-// CPU (OpenBLAS alone: Prescott)" — for logs and benchmark reports.
+// CPU (OpenBLAS's own pick: Prescott)" — for logs and benchmark reports.
 std::string blas_kernel_english(const blas_kernel_status& status);
 
 }  // namespace poslab

@@ -11,14 +11,15 @@ Text2 reasonFor(const QString& sourceId, const QString& openblasChoice, const QS
 {
     if (sourceId == u"openblas") return T2("detected by OpenBLAS", "由 OpenBLAS 自行检测");
     if (sourceId == u"poslab")
-        return T2("chosen by PosLab for this CPU (OpenBLAS alone: %1)",
-                  "由 PosLab 为此 CPU 选择（OpenBLAS 自己会选 %1）")
+        return T2("chosen by PosLab for this CPU (OpenBLAS's own pick: %1)",
+                  "由 PosLab 为此 CPU 选择（若由 OpenBLAS 自行选择则为 %1）")
             .arg(openblasChoice);
     if (sourceId == u"poslab_rejected")
         return T2("detected by OpenBLAS (PosLab's choice %1 failed its self-check)",
                   "由 OpenBLAS 自行检测（PosLab 选择的 %1 未通过自检）")
             .arg(rejected);
-    if (sourceId == u"user") return T2("set by OPENBLAS_CORETYPE", "由环境变量 OPENBLAS_CORETYPE 指定");
+    if (sourceId == u"user")
+        return T2("set by the OPENBLAS_CORETYPE environment variable", "由环境变量 OPENBLAS_CORETYPE 指定");
     if (sourceId == u"auto_off")
         return T2("detected by OpenBLAS (POSLAB_BLAS_AUTO=0)", "由 OpenBLAS 自行检测（POSLAB_BLAS_AUTO=0）");
     return Text2::same(sourceId);

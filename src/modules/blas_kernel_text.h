@@ -11,8 +11,8 @@ namespace poslab::modules {
 
 using util::Text2;
 
-// How they were chosen: "chosen by PosLab for this CPU (OpenBLAS alone:
-// Prescott)" / "由 PosLab 为此 CPU 选择（OpenBLAS 自己会选 Prescott）".
+// How they were chosen: "chosen by PosLab for this CPU (OpenBLAS's own pick:
+// Prescott)" / "由 PosLab 为此 CPU 选择（若由 OpenBLAS 自行选择则为 Prescott）".
 Text2 blasKernelReason(const blas_kernel_status& status);
 // The kernels and the reason: "Cooperlake — chosen by PosLab for this CPU …".
 Text2 blasKernelText(const blas_kernel_status& status);

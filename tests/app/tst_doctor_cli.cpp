@@ -76,15 +76,15 @@ private slots:
         const Run en = runDoctor({QStringLiteral("doctor")}, m_home.path());
         QVERIFY2(en.exitCode == 0, qPrintable(en.err));
         QVERIFY2(!hasHan(en.out.section(u'\n', 0, 0)), qPrintable(en.out));
-        for (const char* part :
-             {"PosLab: " POSLAB_VERSION, "Processor", "instruction sets: ", "OS enables AVX state: ",
-              "OS enables AVX-512 state: ", "kernels in use: ", "OpenBLAS alone: ", "threads: ", "GFLOP/s on 1 thread",
-              "Fonts", "MathJax", "course: ", "user data: ", "training lab runs: "})
+        for (const char* part : {"PosLab: " POSLAB_VERSION, "Processor",
+                                 "instruction sets: ", "OS enables AVX state: ", "OS enables AVX-512 state: ",
+                                 "kernels in use: ", "OpenBLAS's own pick: ", "threads: ", "GFLOP/s on 1 thread",
+                                 "Fonts", "MathJax", "course: ", "user data: ", "training lab runs: "})
             QVERIFY2(en.out.contains(QString::fromUtf8(part)), part);
         const Run zh =
             runDoctor({QStringLiteral("doctor"), QStringLiteral("--lang"), QStringLiteral("zh")}, m_home.path());
         QVERIFY2(zh.exitCode == 0, qPrintable(zh.err));
-        for (const char* part : {"处理器", "指令集：", "操作系统启用 AVX 状态：", "正在使用的内核：", "字体", "文件夹",
+        for (const char* part : {"处理器", "指令集：", "操作系统已启用 AVX：", "正在使用的计算内核：", "字体", "文件夹",
                                  "课程：", "用户数据："})
             QVERIFY2(zh.out.contains(QString::fromUtf8(part)), part);
         // The instruction sets of this CPU, as this process reads them.

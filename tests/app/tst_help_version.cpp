@@ -269,7 +269,7 @@ private slots:
         // same case as this process (which linked the same OpenBLAS).
         const QString core = QString::fromStdString(poslab::blas_kernel_in_use().core);
         QVERIFY2(en.out.contains(QStringLiteral("\n  BLAS kernels: %1 — ").arg(core)), qPrintable(en.out));
-        QVERIFY2(zh.out.contains(QStringLiteral("\n  BLAS 内核：%1——").arg(core)), qPrintable(zh.out));
+        QVERIFY2(zh.out.contains(QStringLiteral("\n  BLAS 计算内核：%1——").arg(core)), qPrintable(zh.out));
         QVERIFY2(!hasHan(en.out), qPrintable(en.out));
 
         // OPENBLAS_CORETYPE set by the user: left alone, and said so.
@@ -279,10 +279,12 @@ private slots:
         const Run user = runWith({QStringLiteral("--version")}, c,
                                  {{QStringLiteral("OPENBLAS_CORETYPE"), QStringLiteral("Sandybridge")}}, clean);
         QCOMPARE(user.exitCode, 0);
-        QVERIFY2(user.out.contains(u"  BLAS kernels: Sandybridge — set by OPENBLAS_CORETYPE\n"), qPrintable(user.out));
+        QVERIFY2(
+            user.out.contains(u"  BLAS kernels: Sandybridge — set by the OPENBLAS_CORETYPE environment variable\n"),
+            qPrintable(user.out));
         const Run userZh = runWith({QStringLiteral("--version"), QStringLiteral("--lang=zh")}, c,
                                    {{QStringLiteral("OPENBLAS_CORETYPE"), QStringLiteral("Sandybridge")}}, clean);
-        QVERIFY2(userZh.out.contains(u"  BLAS 内核：Sandybridge——由环境变量 OPENBLAS_CORETYPE 指定\n"),
+        QVERIFY2(userZh.out.contains(u"  BLAS 计算内核：Sandybridge——由环境变量 OPENBLAS_CORETYPE 指定\n"),
                  qPrintable(userZh.out));
 
         // OpenBLAS's own choice stood for by a generic one: PosLab chooses
@@ -296,15 +298,16 @@ private slots:
             runWith({QStringLiteral("--version"), QStringLiteral("--lang"), QStringLiteral("zh")}, c, assume, clean);
         if (!best.empty()) {
             const QString k = QString::fromStdString(best);
-            QVERIFY2(
-                chosen.out.contains(
-                    QStringLiteral("  BLAS kernels: %1 — chosen by PosLab for this CPU (OpenBLAS alone: Prescott)\n")
-                        .arg(k)),
-                qPrintable(chosen.out));
-            QVERIFY2(
-                chosenZh.out.contains(
-                    QStringLiteral("  BLAS 内核：%1——由 PosLab 为此 CPU 选择（OpenBLAS 自己会选 Prescott）\n").arg(k)),
-                qPrintable(chosenZh.out));
+            QVERIFY2(chosen.out.contains(
+                         QStringLiteral(
+                             "  BLAS kernels: %1 — chosen by PosLab for this CPU (OpenBLAS's own pick: Prescott)\n")
+                             .arg(k)),
+                     qPrintable(chosen.out));
+            QVERIFY2(chosenZh.out.contains(
+                         QStringLiteral(
+                             "  BLAS 计算内核：%1——由 PosLab 为此 CPU 选择（若由 OpenBLAS 自行选择则为 Prescott）\n")
+                             .arg(k)),
+                     qPrintable(chosenZh.out));
         } else {
             QVERIFY2(chosen.out.contains(u" — detected by OpenBLAS\n"), qPrintable(chosen.out));
             QVERIFY2(chosenZh.out.contains(u"——由 OpenBLAS 自行检测\n"), qPrintable(chosenZh.out));

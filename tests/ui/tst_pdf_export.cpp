@@ -698,7 +698,7 @@ void TestPdfExport::realCourseExports()
     // stored training run recorded (Training run).
     QString appendix;
     for (int i = r.toc.last().page - 1; i < doc->numPages(); ++i) appendix += doc->page(i)->text(QRectF()) + u' ';
-    const QString kernels = lang == u"zh" ? QStringLiteral("BLAS内核：") : QStringLiteral("BLASkernels:");
+    const QString kernels = lang == u"zh" ? QStringLiteral("BLAS计算内核：") : QStringLiteral("BLASkernels:");
     QVERIFY2(noSpace(appendix).count(kernels) >= 2, qPrintable(appendix));
 }
 

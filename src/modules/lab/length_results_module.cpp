@@ -397,7 +397,7 @@ void addMachineFacts(std::vector<QVariantList>& facts, const lab::StoredRun& run
     facts.push_back(
         {T2("software", "软件").in(lang), T2("PosLab %1, %2", "PosLab %1，%2").in(lang).arg(m.poslabVersion, m.blas)});
     if (const util::Text2 kernels = lab::recordedBlasKernel(m); !kernels.isEmpty())  // not in runs stored before
-        facts.push_back({T2("BLAS kernels", "BLAS 内核").in(lang), kernels.in(lang)});
+        facts.push_back({T2("BLAS kernels", "BLAS 计算内核").in(lang), kernels.in(lang)});
     facts.push_back({T2("total time", "总用时").in(lang),
                      util::formatDuration(run.result.wall_seconds, util::DurationStyle::Words, lang)});
     facts.push_back({T2("stored in", "保存文件").in(lang), QFileInfo(run.path).fileName()});

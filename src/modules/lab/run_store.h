@@ -74,7 +74,7 @@ struct MachineInfo {
 };
 
 // The recorded kernels worded in both languages ("Cooperlake — chosen by
-// PosLab for this CPU (OpenBLAS alone: Prescott)", modules/blas_kernel_text.h),
+// PosLab for this CPU (OpenBLAS's own pick: Prescott)", modules/blas_kernel_text.h),
 // or an empty Text2 for a run stored before they were recorded.
 util::Text2 recordedBlasKernel(const MachineInfo& machine);
 

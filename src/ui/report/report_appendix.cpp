@@ -167,7 +167,7 @@ void writeStoredRun(ReportDocument& doc, const lab::StoredRun& run)
              .arg(m.os, m.poslabVersion, m.blas));
     // A run stored before the kernels were recorded has none to show.
     if (const util::Text2 kernels = lab::recordedBlasKernel(m); !kernels.isEmpty())
-        fact(T2("BLAS kernels", "BLAS 内核").in(lang), kernels.in(lang));
+        fact(T2("BLAS kernels", "BLAS 计算内核").in(lang), kernels.in(lang));
     fact(T2("File", "文件").in(lang), QFileInfo(run.path).fileName(),
          true);  // the name only: no user folders in a shared report
 }
@@ -217,7 +217,7 @@ void writeSoftware(ReportDocument& doc)
                                    .arg(QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR)));
     const char* blas = poslab::blas_config();
     item(QStringLiteral("OpenBLAS"), blas ? QString::fromLatin1(blas).trimmed() : T2("unknown", "未知").in(lang));
-    item(T2("BLAS kernels", "BLAS 内核").in(lang), modules::blasKernelText(poslab::blas_kernel_in_use()).in(lang));
+    item(T2("BLAS kernels", "BLAS 计算内核").in(lang), modules::blasKernelText(poslab::blas_kernel_in_use()).in(lang));
     const QString mj = FormulaRenderer::instance().bundleVersion();
     if (!mj.isEmpty()) item(QStringLiteral("MathJax"), mj);
     item(T2("System", "系统").in(lang),
