@@ -1470,12 +1470,18 @@ characters/s</source>
     </message>
     <message>
         <location line="+12"/>
-        <source>Evaluated at lengths %1 on %2 held-out characters each. Schemes: %3.</source>
+        <source> Evaluated at lengths %1 on %2 held-out characters each. Schemes: %3.</source>
         <translation>在长度 %1 上评估，每个长度用 %2 个留出字符。方案：%3。</translation>
     </message>
     <message>
+        <location line="+1"/>
         <location line="+2"/>
-        <source>Evaluated at lengths %1 on all the held-out text. Schemes: %2.</source>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source> Evaluated at lengths %1 on all the held-out text. Schemes: %2.</source>
         <translation>在长度 %1 上评估，每个长度用全部留出文本。方案：%2。</translation>
     </message>
     <message>

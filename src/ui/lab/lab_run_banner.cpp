@@ -81,11 +81,11 @@ QString LabRunBanner::settingsSummary(const poslab::length_experiment_options& o
                .arg(o.train.batch_size)
                .arg(QString::number(o.train.max_lr, 'g', 7))
                .arg(o.model.seed) +
-           u' ' +
-           (o.eval_max_tokens ? tr("Evaluated at lengths %1 on %2 held-out characters each. Schemes: %3.")
-                                    .arg(lengthsText(o.eval_lengths), evalChars, schemes.join(QStringLiteral(", ")))
-                              : tr("Evaluated at lengths %1 on all the held-out text. Schemes: %2.")
-                                    .arg(lengthsText(o.eval_lengths), schemes.join(QStringLiteral(", "))));
+           // The second sentence brings its own leading space (none after "。").
+           (o.eval_max_tokens ? tr(" Evaluated at lengths %1 on %2 held-out characters each. Schemes: %3.")
+                                    .arg(lengthsText(o.eval_lengths), evalChars, schemes.join(tr(", ")))
+                              : tr(" Evaluated at lengths %1 on all the held-out text. Schemes: %2.")
+                                    .arg(lengthsText(o.eval_lengths), schemes.join(tr(", "))));
 }
 
 void LabRunBanner::updateText()
