@@ -1132,12 +1132,12 @@ Hand this file to your teacher. You can keep working and submit again later.</so
     <name>poslab::ui::LabProgressView</name>
     <message>
         <location filename="../src/ui/lab/lab_progress_view.cpp" line="+31"/>
-        <location line="+94"/>
+        <location line="+95"/>
         <source>Training progress</source>
         <translation>训练进度</translation>
     </message>
     <message>
-        <location line="-73"/>
+        <location line="-74"/>
         <source>Loading the corpus…</source>
         <translation>正在载入语料…</translation>
     </message>
@@ -1177,7 +1177,12 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>语料：训练集 %1 个字符，留出集 %2 个，共 %3 种不同字符。</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+7"/>
+        <source>%1 · %p% of the run</source>
+        <translation>%1 · 全程已完成 %p%</translation>
+    </message>
+    <message>
+        <location line="+29"/>
         <source>Stopped after %1, before any scheme was evaluated.</source>
         <translation>运行 %1 后停止，没有任何方案完成评估。</translation>
     </message>

@@ -84,7 +84,8 @@ void LabProgressView::showProgress(const LabSnapshot& snap, int stepsPerScheme)
     m_status->setText(text);
     const int done = std::max(0, snap.schemeIndex) * stepsPerScheme + snap.train.step;
     m_progress->setValue(std::min(done, m_progress->maximum()));
-    m_progress->setFormat(snap.schemeIndex >= 0 ? QStringLiteral("%1 \u00b7 %p%").arg(LabText::schemeName(snap.scheme))
+    // The bar is the whole run (every scheme); the label says so, beside the scheme in training.
+    m_progress->setFormat(snap.schemeIndex >= 0 ? tr("%1 \u00b7 %p% of the run").arg(LabText::schemeName(snap.scheme))
                                                 : QStringLiteral("%p%"));
 }
 
