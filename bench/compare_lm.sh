@@ -65,7 +65,8 @@ openblas_own=${kernels#* }
 # The peer's settings: the same kernels; and the environment as it is when
 # PosLab chose other kernels than OpenBLAS alone would.
 settings="OPENBLAS_CORETYPE=$ours_core"
-[ "$ours_core" != "$openblas_own" ] && settings="$settings AS_IS=1"
+# (OpenBLAS's own choice is empty, unknown, under the user's OPENBLAS_CORETYPE.)
+[ -n "$openblas_own" ] && [ "$ours_core" != "$openblas_own" ] && settings="$settings AS_IS=1"
 echo "PosLab runs on $ours_core (OpenBLAS alone: $openblas_own); peer settings: $settings" >&2
 echo "load before: $(uptime)" >&2
 r=1

@@ -150,10 +150,11 @@ QString hexDec(int v)
     return QStringLiteral("0x%1 (%2)").arg(v, 0, 16).arg(v);
 }
 
-// What OpenBLAS picks by itself is not known while OPENBLAS_CORETYPE overrides it.
+// What OpenBLAS picks by itself is not known while OPENBLAS_CORETYPE overrides it
+// (blas_kernel_status leaves it empty then).
 bool openblasChoiceKnown(const Facts& f)
 {
-    return f.kernels.source != poslab::blas_kernel_source::user;
+    return !f.kernels.openblas_choice.empty();
 }
 
 QString gflopsText(double g)

@@ -106,14 +106,6 @@ std::string rule_under(const std::string& heading)
     return std::string(std::size_t(util::displayWidth(h)), '-');
 }
 
-// "BLAS kernels: Cooperlake — chosen by PosLab for this CPU (…)", as stored with the run.
-std::string kernel_line(const lab::MachineInfo& m, const QString& lang)
-{
-    const Text2 kernels = lab::recordedBlasKernel(m);
-    if (kernels.isEmpty()) return {};
-    return textIn(T2("BLAS kernels: %1\n", "BLAS 计算内核：%1\n").arg(kernels), lang);
-}
-
 std::string run_facts(const lab::RunProvenance& p, const QString& lang)
 {
     const lab::MachineInfo& m = p.machine;
@@ -122,7 +114,7 @@ std::string run_facts(const lab::RunProvenance& p, const QString& lang)
                       .arg(p.finishedUtc.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")), m.cpu,
                            argText(m.cores), argText(m.threads), m.os, m.poslabVersion, m.blas),
                   lang) +
-           kernel_line(m, lang);
+           blasKernelsLine(lab::recordedBlasKernel(m), lang);  // the kernels stored with the run
 }
 
 // Which held-out characters each length is scored on.

@@ -59,6 +59,12 @@ std::string textIn(const Text2& text, const QString& lang)
     return text.in(lang).toStdString();
 }
 
+std::string blasKernelsLine(const Text2& kernels, const QString& lang)
+{
+    if (kernels.isEmpty()) return {};
+    return textIn(T2("BLAS kernels: %1\n", "BLAS 计算内核：%1\n").arg(kernels), lang);
+}
+
 QString argText(long long n)
 {
     return QString::number(n);

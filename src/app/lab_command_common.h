@@ -42,6 +42,9 @@ std::string bytes_text(double b);               // KiB, MiB, GiB
 std::string pad(const std::string& s, std::size_t w, bool right = false);
 // `text` in `lang` as UTF-8, for the lines these commands print.
 std::string textIn(const Text2& text, const QString& lang);
+// "BLAS kernels: Cooperlake — chosen by PosLab for this CPU (…)\n" in `lang`;
+// empty when `kernels` is (a run stored before kernels were recorded).
+std::string blasKernelsLine(const Text2& kernels, const QString& lang);
 // A number or a UTF-8 string as an argument of Text2::arg.
 QString argText(long long n);
 QString argText(const std::string& s);

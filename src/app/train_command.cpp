@@ -298,9 +298,7 @@ void runTraining(train_job& j)
     if (!j.train) return;
     const train_options& t = j.topt;
     writeStderr(trainingStartLine(j));
-    writeStderr(
-        textIn(T2("BLAS kernels: %1\n", "BLAS 计算内核：%1\n").arg(modules::blasKernelText(blas_kernel_in_use())),
-               j.o.lang()));
+    writeStderr(blasKernelsLine(modules::blasKernelText(blas_kernel_in_use()), j.o.lang()));
     progress_printer pp(2.0, j.o.lang());
     j.rep = train_model(
         *j.model, j.data.data.train, t, [&](const train_progress& p) { pp.print("", p); }, &g_cancel, &j.state);

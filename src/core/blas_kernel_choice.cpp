@@ -79,7 +79,8 @@ blas_startup_plan plan_with_coretype(const blas_startup_env& env, std::string_vi
         plan.status = status_of(loaded_core, m.openblas_choice, blas_kernel_source::poslab_rejected, m.kernel);
         return plan;
     }
-    plan.status = status_of(loaded_core, loaded_core, blas_kernel_source::user);
+    // OpenBLAS's own choice is not known while the variable overrides it.
+    plan.status = status_of(loaded_core, {}, blas_kernel_source::user);
     return plan;
 }
 
@@ -87,19 +88,12 @@ blas_startup_plan plan_with_coretype(const blas_startup_env& env, std::string_vi
 
 bool is_generic_blas_kernel(std::string_view core)
 {
-    // OpenBLAS 0.3.21's x86 kernel families (driver/others/dynamic.c,
-    // corename[]) that use at most SSE3/SSE4: everything before Sandybridge
-    // and Bulldozer.
-    static const char* const generic[] = {"Unknown", "Katmai",       "Coppermine", "Northwood",  "Prescott", "Banias",
-                                          "Atom",    "Core2",        "Penryn",     "Dunnington", "Nehalem",  "Athlon",
-                                          "Opteron", "Opteron_SSE3", "Barcelona",  "Nano",       "Bobcat"};
-    if (core.empty()) return true;
-    for (const char* name : generic)
-        if (same_name(core, name)) return true;
-    static const char* const known_modern[] = {"Sandybridge", "Bulldozer",     "Piledriver", "Steamroller",
-                                               "Excavator",   "Haswell",       "Zen",        "SkylakeX",
-                                               "Cooperlake",  "SapphireRapids"};
-    for (const char* name : known_modern)
+    // OpenBLAS 0.3.21's x86 kernel families with AVX or more (driver/others/
+    // dynamic.c, corename[]). Every other name (Prescott, Core2, Nehalem,
+    // Katmai, …, an empty or unknown one) uses at most SSE3/SSE4: generic.
+    static const char* const with_avx[] = {"Sandybridge", "Bulldozer", "Piledriver", "Steamroller", "Excavator",
+                                           "Haswell",     "Zen",       "SkylakeX",   "Cooperlake",  "SapphireRapids"};
+    for (const char* name : with_avx)
         if (same_name(core, name)) return false;
     return true;
 }

@@ -52,7 +52,7 @@ enum class blas_kernel_source {
 
 struct blas_kernel_status {
     std::string core;             // the kernels in use (openblas_get_corename)
-    std::string openblas_choice;  // what OpenBLAS picks by itself on this CPU
+    std::string openblas_choice;  // what OpenBLAS picks by itself on this CPU ("" for user: not known)
     std::string rejected;         // poslab_rejected: the kernel that failed the check
     blas_kernel_source source = blas_kernel_source::openblas;
 };

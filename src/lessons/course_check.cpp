@@ -102,10 +102,15 @@ struct BlockComparison {
     const Block& zh;
     QList<Diagnostic>* out;
 
+    // Where the en block says `key`: "en/FILE:LINE".
+    QString enWhere(const QString& key) const
+    {
+        return QStringLiteral("en/%1:%2").arg(QFileInfo(en.location.file).fileName()).arg(en.lineOf(key));
+    }
+
     void differs(const QString& key, const Text2& what, const QString& here, const QString& inEn)
     {
-        const QString where =
-            QStringLiteral("en/%1:%2").arg(QFileInfo(en.location.file).fileName()).arg(en.lineOf(key));
+        const QString where = enWhere(key);
         const Text2 none = T2("(none)", "（无）");
         out->append(Diagnostic::of(
             zh.location.file, zh.lineOf(key),
@@ -119,8 +124,7 @@ struct BlockComparison {
     // would see different pictures, but grading does not depend on it.
     void looksDifferent(const QString& key, const Text2& what, const QString& here, const QString& inEn)
     {
-        const QString where =
-            QStringLiteral("en/%1:%2").arg(QFileInfo(en.location.file).fileName()).arg(en.lineOf(key));
+        const QString where = enWhere(key);
         out->append(Diagnostic::of(zh.location.file, zh.lineOf(key),
                                    T2("%1: %2 here but %3 in en (%4); the two languages show different charts",
                                       "%1：这里是 %2，英文版（%4）是 %3；两种语言显示的图表会不一样")

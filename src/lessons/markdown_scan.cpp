@@ -5,6 +5,8 @@
 
 #include <QRegularExpression>
 
+#include <cstring>
+
 namespace poslab::lessons {
 
 using util::T2;
@@ -132,6 +134,7 @@ const QRegularExpression& htmlTagPattern()
 
 void noteRawHtml(Md4cScan* s, const MD_CHAR* text, MD_SIZE size, int line)
 {
+    if (!std::memchr(text, '<', size)) return;  // most text: nothing to convert or match
     const QString chunk = QString::fromUtf8(text, qsizetype(size));
     const QRegularExpressionMatch m = htmlTagPattern().match(chunk);
     if (m.hasMatch()) s->rawHtml.push_back({m.captured(0), line});

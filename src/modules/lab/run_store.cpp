@@ -454,9 +454,7 @@ MachineInfo currentMachine(int threads)
     const blas_kernel_status& kernel = blas_kernel_in_use();
     m.blasCore = QString::fromStdString(kernel.core);
     m.blasSource = QString::fromLatin1(blas_kernel_source_id(kernel.source));
-    // Under the user's OPENBLAS_CORETYPE, OpenBLAS's own choice is not known.
-    if (kernel.source != blas_kernel_source::user)
-        m.blasOpenblasChoice = QString::fromStdString(kernel.openblas_choice);
+    m.blasOpenblasChoice = QString::fromStdString(kernel.openblas_choice);  // empty when not known
     m.blasRejected = QString::fromStdString(kernel.rejected);
     return m;
 }
