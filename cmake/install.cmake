@@ -135,15 +135,16 @@ qt_add_resources(poslab "poslab_icon" PREFIX "/icons" BASE ${CMAKE_SOURCE_DIR}/p
 
 # The tests of all this (tests/app/tst_install.cpp, tst_help_version.cpp) run
 # `cmake --install` and `cpack` on this build, and compare with the source course.
-if(TARGET tst_install)
-  target_compile_definitions(tst_install PRIVATE
+if(TARGET poslab_tests_install)
+  target_compile_definitions(poslab_tests_install PRIVATE
     POSLAB_BUILD_DIR="${CMAKE_BINARY_DIR}"
     POSLAB_CMAKE_COMMAND="${CMAKE_COMMAND}"
     POSLAB_CPACK_COMMAND="${CMAKE_CPACK_COMMAND}")
-  target_link_libraries(tst_install PRIVATE Qt6::Gui Qt6::Svg)
+  target_link_libraries(poslab_tests_install PRIVATE Qt6::Gui Qt6::Svg)
   # Qt Gui defines QT_GUI_LIB, which the tests' QtCore-only precompiled header
   # was not made with (gcc would ignore it and warn).
-  set_source_files_properties(${CMAKE_SOURCE_DIR}/tests/app/tst_install.cpp TARGET_DIRECTORY tst_install
+  set_target_properties(poslab_tests_install PROPERTIES UNITY_BUILD OFF)
+  set_source_files_properties(${CMAKE_SOURCE_DIR}/tests/app/tst_install.cpp TARGET_DIRECTORY poslab_tests_install
                               PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
-  add_dependencies(tst_install poslab_icons poslab_docs)
+  add_dependencies(poslab_tests_install poslab_icons poslab_docs)
 endif()

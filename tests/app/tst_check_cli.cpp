@@ -8,6 +8,7 @@
 // show each block kind once; nothing overwritten. And `poslab preview`: one
 // step as a PNG image of the asked width.
 #include "../shared/one_chapter_course.h"
+#include "../shared/test_program.h"
 #include "run_poslab.h"
 
 #include <QDir>
@@ -275,5 +276,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCheckCli)
+POSLAB_TEST_GUILESS_MAIN(TestCheckCli)
 #include "tst_check_cli.moc"

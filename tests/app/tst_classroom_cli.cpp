@@ -16,6 +16,7 @@
 // byte. Usage errors exit 2 naming the option; --help in both languages.
 #include "../shared/csv_reader.h"
 #include "../shared/kill_during.h"
+#include "../shared/test_program.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -578,5 +579,5 @@ void TestClassroomCli::typedNamesAreShownSafely()
     QVERIFY(QFile::remove(m_dir.filePath(written.first())));
 }
 
-QTEST_GUILESS_MAIN(TestClassroomCli)
+POSLAB_TEST_GUILESS_MAIN(TestClassroomCli)
 #include "tst_classroom_cli.moc"

@@ -2,6 +2,7 @@
 // tst_cli — the poslab command line as a user or a script meets it: the
 // commands README.md documents, their exit statuses, and that no input makes it
 // crash or hang.
+#include "../shared/test_program.h"
 #include "modules/registry.h"
 
 #include <QJsonArray>
@@ -329,5 +330,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCli)
+POSLAB_TEST_GUILESS_MAIN(TestCli)
 #include "tst_cli.moc"

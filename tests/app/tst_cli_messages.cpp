@@ -9,6 +9,7 @@
 // Chinese line has no English words but identifiers (command, module, option
 // and parameter names).
 #include "../shared/han_text.h"
+#include "../shared/test_program.h"
 #include "run_poslab.h"
 
 #include <QFile>
@@ -20,7 +21,7 @@
 
 namespace {
 
-struct Run {
+struct LocaleRun {
     int exitCode = -1;
     bool crashed = false;
     QString err;
@@ -30,14 +31,14 @@ struct Run {
 // Runs the real poslab with LANG = `locale` (LANGUAGE and LC_* cleared, so
 // LANG alone decides when --lang is not given); results are stored under a
 // temporary data folder, never the user's.
-Run runInLocale(const QStringList& args, const QString& locale, const QString& dataHome)
+LocaleRun runInLocale(const QStringList& args, const QString& locale, const QString& dataHome)
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     for (const char* name : {"LANGUAGE", "LC_ALL", "LC_MESSAGES"}) env.remove(QString::fromLatin1(name));
     env.insert(QStringLiteral("LANG"), locale);
     env.insert(QStringLiteral("XDG_DATA_HOME"), dataHome);
     const PoslabRun run = runPoslabWith(args, env, 60000);
-    Run r;
+    LocaleRun r;
     r.crashed = run.crashed;
     r.exitCode = run.exitCode;
     r.err = QString::fromUtf8(run.err);
@@ -224,7 +225,7 @@ private slots:
         QFETCH(QString, locale);
         QFETCH(QStringList, expected);
         QFETCH(QStringList, identifiers);
-        const Run r = runInLocale(args, locale, m_data.path());
+        const LocaleRun r = runInLocale(args, locale, m_data.path());
         QVERIFY2(!r.crashed, "crashed or hung");
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.out.isEmpty());
@@ -245,5 +246,5 @@ private:
     QTemporaryDir m_data;
 };
 
-QTEST_APPLESS_MAIN(TestCliMessages)
+POSLAB_TEST_APPLESS_MAIN(TestCliMessages)
 #include "tst_cli_messages.moc"

@@ -5,6 +5,7 @@
 // en nor zh are refused by every command in the same words, in English or in
 // Chinese after --lang zh, with exit status 2, nothing on stdout, and the
 // line that names the command's --help.
+#include "../shared/test_program.h"
 #include "run_poslab.h"
 
 #include <QTemporaryDir>
@@ -58,9 +59,13 @@ private slots:
             const QString lead = QStringLiteral("poslab %1: ").arg(c.name);
             const QString en = QStringLiteral("Try 'poslab %1 --help'.").arg(c.help);
             const QString zh = QStringLiteral("用 `poslab %1 --help` 查看用法。").arg(c.help);
-            auto row = [&](const char* what, const QStringList& extra, const QString& message, const QString& hint) {
-                QTest::newRow(qPrintable(c.name + QStringLiteral(": ") + QLatin1String(what)))
-                    << c.words + extra << lead << message << hint;
+            // The lambda captures copies, not `c`: a type of this file's anonymous
+            // namespace may not be a member of the test class's lambda (gcc's
+            // -Wsubobject-linkage in a unity batch).
+            auto row = [&, name = c.name, words = c.words](const char* what, const QStringList& extra,
+                                                           const QString& message, const QString& hint) {
+                QTest::newRow(qPrintable(name + QStringLiteral(": ") + QLatin1String(what)))
+                    << words + extra << lead << message << hint;
             };
             row("unknown", {"--bogus"}, "unknown option '--bogus'", en);
             row("unknown, zh", {"--bogus", "--lang", "zh"}, "没有“--bogus”这个选项", zh);
@@ -140,5 +145,5 @@ private:
     QTemporaryDir m_runtime;
 };
 
-QTEST_GUILESS_MAIN(TestCommandOptions)
+POSLAB_TEST_GUILESS_MAIN(TestCommandOptions)
 #include "tst_command_options.moc"

@@ -6,6 +6,7 @@
 // process (the same CPU); the measured speeds are positive (no timing
 // assertion beyond that).
 #include "../shared/han_text.h"
+#include "../shared/test_program.h"
 #include "core/blas_kernel_choice.h"
 #include "core/cpu_features.h"
 
@@ -21,14 +22,14 @@
 
 namespace {
 
-struct Run {
+struct DoctorRun {
     int exitCode = -1;
     QString out, err;
 };
 
 // Runs poslab headless, with its data folders in `home`.
-Run runDoctor(const QStringList& args, const QString& home, const QMap<QString, QString>& extra = {},
-              const QStringList& removed = {})
+DoctorRun runDoctor(const QStringList& args, const QString& home, const QMap<QString, QString>& extra = {},
+                    const QStringList& removed = {})
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     for (const char* name : {"LANGUAGE", "LC_ALL", "LC_MESSAGES", "DISPLAY", "WAYLAND_DISPLAY", "POSLAB_COURSE_DIR"})
@@ -40,7 +41,7 @@ Run runDoctor(const QStringList& args, const QString& home, const QMap<QString, 
     for (const QString& name : removed) env.remove(name);
     for (auto it = extra.begin(); it != extra.end(); ++it) env.insert(it.key(), it.value());
     const PoslabRun run = runPoslabWith(args, env, 120000);
-    Run r;
+    DoctorRun r;
     r.exitCode = run.crashed ? -1 : run.exitCode;
     r.out = QString::fromUtf8(run.out);
     r.err = QString::fromUtf8(run.err);
@@ -73,7 +74,7 @@ private:
 private slots:
     void textInBothLanguages()
     {
-        const Run en = runDoctor({QStringLiteral("doctor")}, m_home.path());
+        const DoctorRun en = runDoctor({QStringLiteral("doctor")}, m_home.path());
         QVERIFY2(en.exitCode == 0, qPrintable(en.err));
         QVERIFY2(!hasHan(en.out.section(u'\n', 0, 0)), qPrintable(en.out));
         for (const char* part : {"PosLab: " POSLAB_VERSION, "Processor",
@@ -81,7 +82,7 @@ private slots:
                                  "kernels in use: ", "OpenBLAS's own pick: ", "threads: ", "GFLOP/s on 1 thread",
                                  "Fonts", "MathJax", "course: ", "user data: ", "training lab runs: "})
             QVERIFY2(en.out.contains(QString::fromUtf8(part)), part);
-        const Run zh =
+        const DoctorRun zh =
             runDoctor({QStringLiteral("doctor"), QStringLiteral("--lang"), QStringLiteral("zh")}, m_home.path());
         QVERIFY2(zh.exitCode == 0, qPrintable(zh.err));
         for (const char* part : {"处理器", "指令集：", "操作系统已启用 AVX：", "正在使用的计算内核：", "字体", "文件夹",
@@ -96,21 +97,21 @@ private slots:
         // The data folders are the ones the environment names.
         QVERIFY2(en.out.contains(m_home.path() + QStringLiteral("/data/PosLab/PosLab/lab")), qPrintable(en.out));
         // The help, in both languages.
-        const Run help = runDoctor({QStringLiteral("doctor"), QStringLiteral("--help")}, m_home.path());
+        const DoctorRun help = runDoctor({QStringLiteral("doctor"), QStringLiteral("--help")}, m_home.path());
         QCOMPARE(help.exitCode, 0);
         QVERIFY(help.out.startsWith(u"usage: poslab doctor"));
-        const Run helpZh =
+        const DoctorRun helpZh =
             runDoctor({QStringLiteral("doctor"), QStringLiteral("--help"), QStringLiteral("--lang=zh")}, m_home.path());
         QVERIFY(helpZh.out.startsWith(u"用法：poslab doctor"));
         // A bad format is a usage error.
-        const Run bad =
+        const DoctorRun bad =
             runDoctor({QStringLiteral("doctor"), QStringLiteral("--format"), QStringLiteral("xml")}, m_home.path());
         QCOMPARE(bad.exitCode, 2);
     }
 
     void jsonHasTheKeys()
     {
-        const Run r =
+        const DoctorRun r =
             runDoctor({QStringLiteral("doctor"), QStringLiteral("--format"), QStringLiteral("json")}, m_home.path());
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QJsonParseError error;
@@ -161,7 +162,7 @@ private slots:
         QVERIFY(root[QStringLiteral("folders")].toObject()[QStringLiteral("course_found")].toBool());
         // English reason by default, Chinese with --lang zh.
         QVERIFY(!hasHan(root[QStringLiteral("blas")].toObject()[QStringLiteral("reason")].toString()));
-        const Run zh = runDoctor(
+        const DoctorRun zh = runDoctor(
             {QStringLiteral("doctor"), QStringLiteral("--format=json"), QStringLiteral("--lang"), QStringLiteral("zh")},
             m_home.path());
         QVERIFY2(zh.exitCode == 0, qPrintable(zh.err));
@@ -197,12 +198,13 @@ private slots:
         QMap<QString, QString> extra;
         if (!coretype.isEmpty()) extra.insert(QStringLiteral("OPENBLAS_CORETYPE"), coretype);
         if (!assume.isEmpty()) extra.insert(QStringLiteral("POSLAB_BLAS_ASSUME_OPENBLAS"), assume);
-        const Run version = runDoctor({QStringLiteral("--version")}, m_home.path(), extra, removed);
+        const DoctorRun version = runDoctor({QStringLiteral("--version")}, m_home.path(), extra, removed);
         QCOMPARE(version.exitCode, 0);
         const QString kernel = versionKernel(version.out);
         QVERIFY2(!kernel.isEmpty(), qPrintable(version.out));
-        const Run doctor = runDoctor({QStringLiteral("doctor"), QStringLiteral("--format"), QStringLiteral("json")},
-                                     m_home.path(), extra, removed);
+        const DoctorRun doctor =
+            runDoctor({QStringLiteral("doctor"), QStringLiteral("--format"), QStringLiteral("json")}, m_home.path(),
+                      extra, removed);
         QVERIFY2(doctor.exitCode == 0, qPrintable(doctor.err));
         const QJsonObject blas =
             QJsonDocument::fromJson(doctor.out.toUtf8()).object()[QStringLiteral("blas")].toObject();
@@ -225,5 +227,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDoctorCli)
+POSLAB_TEST_GUILESS_MAIN(TestDoctorCli)
 #include "tst_doctor_cli.moc"

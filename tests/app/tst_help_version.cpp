@@ -5,6 +5,7 @@
 // and options; --version reports the Qt, OpenBLAS, BLAS kernels and course
 // actually in use.
 #include "../shared/han_text.h"
+#include "../shared/test_program.h"
 #include "core/blas_kernel_choice.h"
 #include "core/cpu_features.h"
 #include "core/matmul.h"
@@ -21,7 +22,7 @@
 
 namespace {
 
-struct Run {
+struct HelpRun {
     int exitCode = -1;
     bool crashed = false;
     QString out, err;
@@ -30,9 +31,9 @@ struct Run {
 // Runs the build's poslab with exactly these locale variables (the others
 // removed), so the user's own locale cannot leak into the test.
 // `removed`: more variables to take out (OPENBLAS_CORETYPE).
-Run runWith(const QStringList& args,
-            const QMap<QString, QString>& locale = {{QStringLiteral("LANG"), QStringLiteral("C.UTF-8")}},
-            const QMap<QString, QString>& extra = {}, const QStringList& removed = {})
+HelpRun runWith(const QStringList& args,
+                const QMap<QString, QString>& locale = {{QStringLiteral("LANG"), QStringLiteral("C.UTF-8")}},
+                const QMap<QString, QString>& extra = {}, const QStringList& removed = {})
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     for (const char* name : {"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG", "POSLAB_COURSE_DIR"})
@@ -41,7 +42,7 @@ Run runWith(const QStringList& args,
     for (auto it = locale.begin(); it != locale.end(); ++it) env.insert(it.key(), it.value());
     for (auto it = extra.begin(); it != extra.end(); ++it) env.insert(it.key(), it.value());
     const PoslabRun run = runPoslabWith(args, env, 60000);
-    Run r;
+    HelpRun r;
     r.crashed = run.crashed;
     r.exitCode = run.exitCode;
     r.out = QString::fromUtf8(run.out);
@@ -75,11 +76,11 @@ class TestHelpVersion : public QObject {
 private slots:
     void helpInBothLanguagesCoversTheSameGround()
     {
-        const Run en = runWith({QStringLiteral("--help")});
+        const HelpRun en = runWith({QStringLiteral("--help")});
         QCOMPARE(en.exitCode, 0);
         QVERIFY(en.out.contains(u"Usage:"));
         QVERIFY2(!hasHan(en.out), "the English help has Chinese in it");
-        const Run zh = runWith({QStringLiteral("--help"), QStringLiteral("--lang"), QStringLiteral("zh")});
+        const HelpRun zh = runWith({QStringLiteral("--help"), QStringLiteral("--lang"), QStringLiteral("zh")});
         QCOMPARE(zh.exitCode, 0);
         QVERIFY(zh.out.contains(u"用法："));
         QVERIFY(zh.out.contains(u"退出状态"));
@@ -98,7 +99,7 @@ private slots:
             const QStringList args = command == u"experiment"
                                          ? QStringList{command, QStringLiteral("length"), QStringLiteral("--help")}
                                          : QStringList{command, QStringLiteral("--help")};
-            const Run r = runWith(args);
+            const HelpRun r = runWith(args);
             QVERIFY2(r.exitCode == 0 && !r.out.isEmpty(), qPrintable(command + u'\n' + r.err));
         }
         // The same options and environment variables are explained in each.
@@ -207,15 +208,15 @@ private slots:
         if (!lcAll.isEmpty()) locale.insert(QStringLiteral("LC_ALL"), lcAll);
         if (!lcMessages.isEmpty()) locale.insert(QStringLiteral("LC_MESSAGES"), lcMessages);
         if (!lang.isEmpty()) locale.insert(QStringLiteral("LANG"), lang);
-        const Run help = runWith({QStringLiteral("--help")}, locale);
+        const HelpRun help = runWith({QStringLiteral("--help")}, locale);
         QCOMPARE(help.exitCode, 0);
         QCOMPARE(hasHan(help.out), expected == u"zh");
-        const Run version = runWith({QStringLiteral("--version")}, locale);
+        const HelpRun version = runWith({QStringLiteral("--version")}, locale);
         QCOMPARE(version.exitCode, 0);
         QCOMPARE(hasHan(version.out), expected == u"zh");
         // --lang always wins over the environment.
         const QString other = expected == u"zh" ? QStringLiteral("en") : QStringLiteral("zh");
-        const Run forced = runWith({QStringLiteral("--help"), QStringLiteral("--lang"), other}, locale);
+        const HelpRun forced = runWith({QStringLiteral("--help"), QStringLiteral("--lang"), other}, locale);
         QCOMPARE(forced.exitCode, 0);
         QCOMPARE(hasHan(forced.out), other == u"zh");
     }
@@ -228,7 +229,7 @@ private slots:
         QVERIFY(blas.startsWith(u"OpenBLAS "));
         const QString blasVersion = blas.section(u' ', 1, 1);
         for (const QString& lang : {QStringLiteral("en"), QStringLiteral("zh")}) {
-            const Run r = runWith({QStringLiteral("--version"), QStringLiteral("--lang"), lang});
+            const HelpRun r = runWith({QStringLiteral("--version"), QStringLiteral("--lang"), lang});
             QCOMPARE(r.exitCode, 0);
             const QStringList lines = r.out.split(u'\n', Qt::SkipEmptyParts);
             // The first line is the same in every language, for scripts.
@@ -244,16 +245,17 @@ private slots:
             const QString course = QFileInfo(QStringLiteral(POSLAB_SOURCE_COURSE_DIR)).canonicalFilePath();
             QVERIFY2(r.out.contains(course), qPrintable(r.out));
         }
-        const Run en = runWith({QStringLiteral("--version")});
+        const HelpRun en = runWith({QStringLiteral("--version")});
         QVERIFY(en.out.contains(u"Qt: ") && en.out.contains(u"course: ") && en.out.contains(u"user data: "));
-        const Run zh = runWith({QStringLiteral("--version"), QStringLiteral("--lang=zh")});
+        const HelpRun zh = runWith({QStringLiteral("--version"), QStringLiteral("--lang=zh")});
         QVERIFY(zh.out.contains(u"课程：") && zh.out.contains(u"用户数据："));
 
         // POSLAB_COURSE_DIR is honoured and a missing course is said plainly.
         QTemporaryDir tmp;
         const QString missing = tmp.path() + QStringLiteral("/no-such-course");
-        const Run gone = runWith({QStringLiteral("--version")}, {{QStringLiteral("LANG"), QStringLiteral("C.UTF-8")}},
-                                 {{QStringLiteral("POSLAB_COURSE_DIR"), missing}});
+        const HelpRun gone =
+            runWith({QStringLiteral("--version")}, {{QStringLiteral("LANG"), QStringLiteral("C.UTF-8")}},
+                    {{QStringLiteral("POSLAB_COURSE_DIR"), missing}});
         QCOMPARE(gone.exitCode, 0);
         QVERIFY2(gone.out.contains(missing + QStringLiteral(" (this folder is missing)")), qPrintable(gone.out));
     }
@@ -261,8 +263,8 @@ private slots:
     // The kernel line, in both languages, for each way the kernels are chosen.
     void versionSaysWhichBlasKernels()
     {
-        const Run en = runWith({QStringLiteral("--version"), QStringLiteral("--lang"), QStringLiteral("en")});
-        const Run zh = runWith({QStringLiteral("--version"), QStringLiteral("--lang"), QStringLiteral("zh")});
+        const HelpRun en = runWith({QStringLiteral("--version"), QStringLiteral("--lang"), QStringLiteral("en")});
+        const HelpRun zh = runWith({QStringLiteral("--version"), QStringLiteral("--lang"), QStringLiteral("zh")});
         QCOMPARE(en.exitCode, 0);
         QCOMPARE(zh.exitCode, 0);
         // The child inherits this process's environment, so it is in the
@@ -276,14 +278,14 @@ private slots:
         const QStringList clean{QStringLiteral("OPENBLAS_CORETYPE"), QStringLiteral("POSLAB_BLAS_KERNEL"),
                                 QStringLiteral("POSLAB_BLAS_AUTO"), QStringLiteral("POSLAB_BLAS_ASSUME_OPENBLAS")};
         const QMap<QString, QString> c{{QStringLiteral("LANG"), QStringLiteral("C.UTF-8")}};
-        const Run user = runWith({QStringLiteral("--version")}, c,
-                                 {{QStringLiteral("OPENBLAS_CORETYPE"), QStringLiteral("Sandybridge")}}, clean);
+        const HelpRun user = runWith({QStringLiteral("--version")}, c,
+                                     {{QStringLiteral("OPENBLAS_CORETYPE"), QStringLiteral("Sandybridge")}}, clean);
         QCOMPARE(user.exitCode, 0);
         QVERIFY2(
             user.out.contains(u"  BLAS kernels: Sandybridge — set by the OPENBLAS_CORETYPE environment variable\n"),
             qPrintable(user.out));
-        const Run userZh = runWith({QStringLiteral("--version"), QStringLiteral("--lang=zh")}, c,
-                                   {{QStringLiteral("OPENBLAS_CORETYPE"), QStringLiteral("Sandybridge")}}, clean);
+        const HelpRun userZh = runWith({QStringLiteral("--version"), QStringLiteral("--lang=zh")}, c,
+                                       {{QStringLiteral("OPENBLAS_CORETYPE"), QStringLiteral("Sandybridge")}}, clean);
         QVERIFY2(userZh.out.contains(u"  BLAS 计算内核：Sandybridge——由环境变量 OPENBLAS_CORETYPE 指定\n"),
                  qPrintable(userZh.out));
 
@@ -292,9 +294,9 @@ private slots:
         const std::string best = poslab::best_blas_kernel_for(poslab::read_cpu_features());
         const QMap<QString, QString> assume{
             {QStringLiteral("POSLAB_BLAS_ASSUME_OPENBLAS"), QStringLiteral("Prescott")}};
-        const Run chosen = runWith({QStringLiteral("--version")}, c, assume, clean);
+        const HelpRun chosen = runWith({QStringLiteral("--version")}, c, assume, clean);
         QCOMPARE(chosen.exitCode, 0);
-        const Run chosenZh =
+        const HelpRun chosenZh =
             runWith({QStringLiteral("--version"), QStringLiteral("--lang"), QStringLiteral("zh")}, c, assume, clean);
         if (!best.empty()) {
             const QString k = QString::fromStdString(best);
@@ -316,7 +318,7 @@ private slots:
 
     void badLanguageIsAUsageError()
     {
-        Run r = runWith({QStringLiteral("--help"), QStringLiteral("--lang"), QStringLiteral("fr")});
+        HelpRun r = runWith({QStringLiteral("--help"), QStringLiteral("--lang"), QStringLiteral("fr")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.out.isEmpty());
         QVERIFY2(r.err.contains(u"'fr'") && r.err.contains(u"en or zh"), qPrintable(r.err));
@@ -339,11 +341,11 @@ private slots:
         const QStringList commands{"list",    "run",    "export",     "check", "grade",     "new",
                                    "preview", "doctor", "assignment", "train", "experiment"};
         for (const QString& c : commands) {
-            const Run zh = runWith({c, QStringLiteral("--help"), QStringLiteral("--lang"), QStringLiteral("zh")});
+            const HelpRun zh = runWith({c, QStringLiteral("--help"), QStringLiteral("--lang"), QStringLiteral("zh")});
             QVERIFY2(zh.exitCode == 0, qPrintable(c + QStringLiteral(": ") + zh.err));
             QVERIFY2(hasHan(zh.out) && zh.out.contains(QStringLiteral("poslab ") + c),
                      qPrintable(c + QStringLiteral(":\n") + zh.out));
-            const Run en = runWith({c, QStringLiteral("--help"), QStringLiteral("--lang"), QStringLiteral("en")});
+            const HelpRun en = runWith({c, QStringLiteral("--help"), QStringLiteral("--lang"), QStringLiteral("en")});
             QVERIFY2(en.exitCode == 0, qPrintable(c + QStringLiteral(": ") + en.err));
             QVERIFY2(!hasHan(en.out) && en.out.contains(QStringLiteral("poslab ") + c),
                      qPrintable(c + QStringLiteral(":\n") + en.out));
@@ -353,22 +355,22 @@ private slots:
     void languageBeforeTheCommand()
     {
         // --lang before a command word is the command's: the same output as after it.
-        const Run after = runWith({QStringLiteral("run"), QStringLiteral("alibi.bias"), QStringLiteral("--help"),
-                                   QStringLiteral("--lang"), QStringLiteral("zh")});
+        const HelpRun after = runWith({QStringLiteral("run"), QStringLiteral("alibi.bias"), QStringLiteral("--help"),
+                                       QStringLiteral("--lang"), QStringLiteral("zh")});
         QCOMPARE(after.exitCode, 0);
         QVERIFY2(after.out.contains(u"单个头的 ALiBi 偏置"), qPrintable(after.out));
         for (const QStringList& lang :
              {QStringList{QStringLiteral("--lang"), QStringLiteral("zh")}, QStringList{QStringLiteral("--lang=zh")}}) {
-            const Run before = runWith(
+            const HelpRun before = runWith(
                 lang + QStringList{QStringLiteral("run"), QStringLiteral("alibi.bias"), QStringLiteral("--help")});
             QCOMPARE(before.exitCode, 0);
             QCOMPARE(before.out, after.out);
         }
-        const Run list = runWith({QStringLiteral("--lang=en"), QStringLiteral("list")});
+        const HelpRun list = runWith({QStringLiteral("--lang=en"), QStringLiteral("list")});
         QCOMPARE(list.exitCode, 0);
         QVERIFY2(list.out.contains(u"alibi.bias"), qPrintable(list.out));
     }
 };
 
-QTEST_GUILESS_MAIN(TestHelpVersion)
+POSLAB_TEST_GUILESS_MAIN(TestHelpVersion)
 #include "tst_help_version.moc"

@@ -12,6 +12,7 @@
 // Each run uses a fresh HOME and XDG folders in a temporary directory, so the
 // tester's own settings and data are neither read nor touched.
 #include "../shared/han_text.h"
+#include "../shared/test_program.h"
 #include "../shared/test_timing.h"
 
 #include <QCryptographicHash>
@@ -32,20 +33,21 @@
 
 namespace {
 
-struct Run {
+struct ProgramRun {
     int exitCode = -1;
     bool crashed = false;
     QString out, err;
 };
 
-Run runProgram(const QString& program, const QStringList& args, const QProcessEnvironment& env, int timeoutMs = 120000)
+ProgramRun runProgram(const QString& program, const QStringList& args, const QProcessEnvironment& env,
+                      int timeoutMs = 120000)
 {
     QProcess p;
     p.setProgram(program);
     p.setArguments(args);
     p.setProcessEnvironment(env);
     p.start();
-    Run r;
+    ProgramRun r;
     if (!p.waitForStarted(poslab::testing::scaledMs(10000))) {
         r.crashed = true;
         r.err = QStringLiteral("could not start %1: %2").arg(program, p.errorString());
@@ -65,7 +67,7 @@ Run runProgram(const QString& program, const QStringList& args, const QProcessEn
     return r;
 }
 
-QString describe(const Run& r)
+QString describe(const ProgramRun& r)
 {
     return QStringLiteral("exit %1\nstdout:\n%2\nstderr:\n%3").arg(r.exitCode).arg(r.out, r.err);
 }
@@ -193,10 +195,10 @@ class TestInstall : public QObject {
     // A headless export of chapter 1 in Chinese by `binary`; returns the PDF's text.
     QString exportChapterOne(const QString& binary, const QString& pdf)
     {
-        const Run r = runProgram(binary,
-                                 {QStringLiteral("export"), QStringLiteral("--lang"), QStringLiteral("zh"),
-                                  QStringLiteral("--chapters"), QStringLiteral("1"), QStringLiteral("-o"), pdf},
-                                 m_env, 180000);
+        const ProgramRun r = runProgram(binary,
+                                        {QStringLiteral("export"), QStringLiteral("--lang"), QStringLiteral("zh"),
+                                         QStringLiteral("--chapters"), QStringLiteral("1"), QStringLiteral("-o"), pdf},
+                                        m_env, 180000);
         if (r.crashed || r.exitCode != 0) {
             qWarning("%s", qPrintable(describe(r)));
             return {};
@@ -228,7 +230,7 @@ private slots:
         m_env.insert(QStringLiteral("XDG_RUNTIME_DIR"), home + QStringLiteral("/run"));
 
         m_prefix = m_tmp.filePath(QStringLiteral("prefix"));
-        const Run install = runProgram(
+        const ProgramRun install = runProgram(
             QStringLiteral(POSLAB_CMAKE_COMMAND),
             {QStringLiteral("--install"), QStringLiteral(POSLAB_BUILD_DIR), QStringLiteral("--prefix"), m_prefix},
             QProcessEnvironment::systemEnvironment());
@@ -275,7 +277,7 @@ private slots:
             QVERIFY2(hasHan(e.value(k + QStringLiteral("[zh_CN]"))), key);
         }
         // The reference validator (desktop-file-utils, from scripts/bootstrap.sh).
-        const Run v = runProgram(QStringLiteral("desktop-file-validate"), {file}, m_env);
+        const ProgramRun v = runProgram(QStringLiteral("desktop-file-validate"), {file}, m_env);
         QVERIFY2(!v.crashed, "desktop-file-validate is missing: run scripts/bootstrap.sh (desktop-file-utils)");
         QVERIFY2(v.exitCode == 0 && !v.out.contains(u"error:") && !v.err.contains(u"error:"), qPrintable(describe(v)));
     }
@@ -288,10 +290,11 @@ private slots:
         const QString file = m_prefix + QStringLiteral("/share/metainfo/org.poslab.poslab.metainfo.xml");
         const QString appstreamcli = tool("appstreamcli");
         QVERIFY2(!appstreamcli.isEmpty(), "appstreamcli is missing: run scripts/bootstrap.sh test (package appstream)");
-        const Run v = runProgram(appstreamcli, {QStringLiteral("validate"), QStringLiteral("--no-net"), file}, m_env);
+        const ProgramRun v =
+            runProgram(appstreamcli, {QStringLiteral("validate"), QStringLiteral("--no-net"), file}, m_env);
         QVERIFY2(!v.crashed && v.exitCode == 0, qPrintable(describe(v)));
         // The whole prefix: this also finds the launchable's desktop file.
-        const Run tree =
+        const ProgramRun tree =
             runProgram(appstreamcli, {QStringLiteral("validate-tree"), QStringLiteral("--no-net"), m_prefix}, m_env);
         QVERIFY2(!tree.crashed && tree.exitCode == 0, qPrintable(describe(tree)));
 
@@ -410,7 +413,7 @@ private slots:
             QVERIFY(man.contains(QStringLiteral(".TH POSLAB 1 ")));
             QVERIFY2(man.contains(QStringLiteral("\"PosLab " POSLAB_VERSION "\"")), "the version is filled in");
             QCOMPARE(hasHan(man), lang == u"zh");
-            const Run help = runProgram(bin, {QStringLiteral("--help"), QStringLiteral("--lang"), lang}, m_env);
+            const ProgramRun help = runProgram(bin, {QStringLiteral("--help"), QStringLiteral("--lang"), lang}, m_env);
             QCOMPARE(help.exitCode, 0);
             const QSet<QString> missing = optionsIn(help.out) - optionsIn(man);
             QVERIFY2(missing.isEmpty(), qPrintable(lang + QStringLiteral(": not in the manual page: ") +
@@ -468,28 +471,28 @@ private slots:
     {
         const QString bin = m_prefix + QStringLiteral("/bin/poslab");
         const QString course = QDir(m_prefix + QStringLiteral("/share/poslab/lessons")).canonicalPath();
-        const Run v = runProgram(bin, {QStringLiteral("--version")}, m_env);
+        const ProgramRun v = runProgram(bin, {QStringLiteral("--version")}, m_env);
         QCOMPARE(v.exitCode, 0);
         QCOMPARE(v.out.section(u'\n', 0, 0), QStringLiteral("poslab " POSLAB_VERSION));
         QVERIFY2(v.out.contains(QStringLiteral("course: ") + course + u'\n'), qPrintable(v.out));
         QVERIFY2(v.out.contains(m_env.value(QStringLiteral("XDG_DATA_HOME"))), qPrintable(v.out));
-        const Run zh =
+        const ProgramRun zh =
             runProgram(bin, {QStringLiteral("--version"), QStringLiteral("--lang"), QStringLiteral("zh")}, m_env);
         QCOMPARE(zh.exitCode, 0);
         QVERIFY2(zh.out.contains(QStringLiteral("课程：") + course + u'\n'), qPrintable(zh.out));
-        const Run help = runProgram(bin, {QStringLiteral("--help")}, m_env);
+        const ProgramRun help = runProgram(bin, {QStringLiteral("--help")}, m_env);
         QCOMPARE(help.exitCode, 0);
         QVERIFY(help.out.contains(u"Usage:"));
-        const Run helpZh = runProgram(bin, {QStringLiteral("--help"), QStringLiteral("--lang=zh")}, m_env);
+        const ProgramRun helpZh = runProgram(bin, {QStringLiteral("--help"), QStringLiteral("--lang=zh")}, m_env);
         QCOMPARE(helpZh.exitCode, 0);
         QVERIFY(helpZh.out.contains(u"用法："));
         // `check` without a folder checks the course it would open: the installed one.
-        const Run check = runProgram(bin, {QStringLiteral("check")}, m_env);
+        const ProgramRun check = runProgram(bin, {QStringLiteral("check")}, m_env);
         QVERIFY2(check.exitCode == 0 && check.out.contains(course), qPrintable(describe(check)));
         // The user's POSLAB_COURSE_DIR still wins over the installed course.
         QProcessEnvironment own = m_env;
         own.insert(QStringLiteral("POSLAB_COURSE_DIR"), sourceCourse());
-        const Run chosen = runProgram(bin, {QStringLiteral("--version")}, own);
+        const ProgramRun chosen = runProgram(bin, {QStringLiteral("--version")}, own);
         QVERIFY2(chosen.out.contains(QDir(sourceCourse()).canonicalPath()), qPrintable(chosen.out));
     }
 
@@ -501,7 +504,7 @@ private slots:
     {
         const QString moved = m_tmp.filePath(QStringLiteral("moved/elsewhere"));
         QVERIFY(QDir().mkpath(QFileInfo(moved).path()));
-        const Run cp = runProgram(QStringLiteral("cp"), {QStringLiteral("-a"), m_prefix, moved}, m_env);
+        const ProgramRun cp = runProgram(QStringLiteral("cp"), {QStringLiteral("-a"), m_prefix, moved}, m_env);
         QVERIFY2(cp.exitCode == 0, qPrintable(describe(cp)));
         const QStringList chapters =
             QDir(moved + QStringLiteral("/share/poslab/lessons/zh")).entryList({QStringLiteral("01-*.md")});
@@ -537,13 +540,14 @@ private slots:
         const QString out = m_tmp.filePath(QStringLiteral("deb"));
         QElapsedTimer clock;
         clock.start();
-        const Run cpack = runProgram(QStringLiteral(POSLAB_CPACK_COMMAND),
-                                     {QStringLiteral("-G"), QStringLiteral("DEB"), QStringLiteral("--config"),
-                                      QStringLiteral(POSLAB_BUILD_DIR "/CPackConfig.cmake"), QStringLiteral("-B"), out},
-                                     QProcessEnvironment::systemEnvironment(), 300000);
+        const ProgramRun cpack =
+            runProgram(QStringLiteral(POSLAB_CPACK_COMMAND),
+                       {QStringLiteral("-G"), QStringLiteral("DEB"), QStringLiteral("--config"),
+                        QStringLiteral(POSLAB_BUILD_DIR "/CPackConfig.cmake"), QStringLiteral("-B"), out},
+                       QProcessEnvironment::systemEnvironment(), 300000);
         qInfo("cpack -G DEB: %lld ms", clock.elapsed());
         QVERIFY2(!cpack.crashed && cpack.exitCode == 0, qPrintable(describe(cpack)));
-        const Run arch = runProgram(QStringLiteral("dpkg"), {QStringLiteral("--print-architecture")}, m_env);
+        const ProgramRun arch = runProgram(QStringLiteral("dpkg"), {QStringLiteral("--print-architecture")}, m_env);
         const QString deb =
             out + QStringLiteral("/poslab_" POSLAB_VERSION "_") + arch.out.trimmed() + QStringLiteral(".deb");
         QVERIFY2(QFileInfo(deb).isFile(), qPrintable(deb + u'\n' + cpack.out));
@@ -551,7 +555,7 @@ private slots:
         // The control fields, continuation lines (" ...") joined to their field.
         QMap<QString, QString> fields;
         {
-            const Run control = runProgram(QStringLiteral("dpkg-deb"), {QStringLiteral("-f"), deb}, m_env);
+            const ProgramRun control = runProgram(QStringLiteral("dpkg-deb"), {QStringLiteral("-f"), deb}, m_env);
             QCOMPARE(control.exitCode, 0);
             QString last;
             for (const QString& line : control.out.split(u'\n', Qt::SkipEmptyParts)) {
@@ -594,7 +598,7 @@ private slots:
         // that owns each (dpkg -S). Each of those packages, or the package its
         // shlibs file names for that library, must be in Depends.
         const QString built = QStringLiteral(POSLAB_BUILD_DIR "/poslab");
-        const Run readelf = runProgram(QStringLiteral("readelf"), {QStringLiteral("-d"), built}, m_env);
+        const ProgramRun readelf = runProgram(QStringLiteral("readelf"), {QStringLiteral("-d"), built}, m_env);
         QCOMPARE(readelf.exitCode, 0);
         QStringList needed;
         static const QRegularExpression neededRe(QStringLiteral("\\(NEEDED\\)\\s+Shared library: \\[([^\\]]+)\\]"));
@@ -602,7 +606,7 @@ private slots:
         for (const char* lib : {"libQt6Core.so.6", "libQt6Widgets.so.6", "libQt6Charts.so.6", "libQt6Svg.so.6",
                                 "libQt6Qml.so.6", "libopenblas.so.0", "libmd4c.so.0"})
             QVERIFY2(needed.contains(QString::fromLatin1(lib)), lib);
-        const Run ldd = runProgram(QStringLiteral("ldd"), {built}, m_env);
+        const ProgramRun ldd = runProgram(QStringLiteral("ldd"), {built}, m_env);
         // soname -> the paths dpkg may know its file by: /lib and /usr/lib are
         // one folder on a merged-/usr system, and the loader's path may be an
         // alternatives link (libopenblas.so.0) whose target is the packaged file.
@@ -629,7 +633,8 @@ private slots:
         // One dpkg -S for all of them (each call reads every package's file list).
         // It exits 1 when some candidate is unknown, which is expected here.
         QMap<QString, QString> ownerOf;  // path -> package
-        const Run owners = runProgram(QStringLiteral("dpkg"), QStringList{QStringLiteral("-S")} + allCandidates, m_env);
+        const ProgramRun owners =
+            runProgram(QStringLiteral("dpkg"), QStringList{QStringLiteral("-S")} + allCandidates, m_env);
         for (const QString& line : owners.out.split(u'\n', Qt::SkipEmptyParts)) {
             const qsizetype sep = line.indexOf(QStringLiteral(": "));
             if (sep <= 0) continue;
@@ -646,8 +651,9 @@ private slots:
             // The shlibs entry is what dpkg-shlibdeps uses; it may name a
             // package that stands for several builds (libopenblas0 for the
             // pthread, openmp and serial ones).
-            const Run shlibs = runProgram(QStringLiteral("dpkg-query"),
-                                          {QStringLiteral("--control-show"), package, QStringLiteral("shlibs")}, m_env);
+            const ProgramRun shlibs =
+                runProgram(QStringLiteral("dpkg-query"),
+                           {QStringLiteral("--control-show"), package, QStringLiteral("shlibs")}, m_env);
             QStringList acceptable{package};
             const QString base = soname.section(QStringLiteral(".so"), 0, 0);
             const QRegularExpression line(QStringLiteral("^%1 \\S+ (\\S+)").arg(QRegularExpression::escape(base)),
@@ -663,7 +669,7 @@ private slots:
         // each group has an alternative that is installed.
         QStringList named;
         for (const QStringList& g : depends) named << g;
-        const Run status =
+        const ProgramRun status =
             runProgram(QStringLiteral("dpkg-query"),
                        QStringList{QStringLiteral("-W"), QStringLiteral("-f=${Package} ${Status}\\n")} + named, m_env);
         QSet<QString> installed;
@@ -676,7 +682,7 @@ private slots:
         }
 
         // The contents: what `cmake --install` put in the prefix, under /usr.
-        const Run contents = runProgram(QStringLiteral("dpkg-deb"), {QStringLiteral("-c"), deb}, m_env);
+        const ProgramRun contents = runProgram(QStringLiteral("dpkg-deb"), {QStringLiteral("-c"), deb}, m_env);
         QCOMPARE(contents.exitCode, 0);
         for (const char* path :
              {"./usr/bin/poslab", "./usr/share/applications/org.poslab.poslab.desktop",
@@ -699,10 +705,10 @@ private slots:
         const QString lintian = tool("lintian");
         QVERIFY2(!lintian.isEmpty(), "lintian is missing: run scripts/bootstrap.sh test (package lintian)");
         clock.restart();
-        const Run lint = runProgram(lintian,
-                                    {QStringLiteral("--fail-on"), QStringLiteral("error"),
-                                     QStringLiteral("--tag-display-limit"), QStringLiteral("0"), deb},
-                                    m_env, 300000);
+        const ProgramRun lint = runProgram(lintian,
+                                           {QStringLiteral("--fail-on"), QStringLiteral("error"),
+                                            QStringLiteral("--tag-display-limit"), QStringLiteral("0"), deb},
+                                           m_env, 300000);
         qInfo("lintian: %lld ms", clock.elapsed());
         for (const QString& line : lint.out.split(u'\n', Qt::SkipEmptyParts))
             if (line.startsWith(u"W: ")) qInfo("lintian: %s", qPrintable(line));
@@ -715,12 +721,12 @@ private slots:
         // Unpacked into a scratch root, it runs and finds the course in that
         // root's usr/share, relative to itself.
         const QString root = m_tmp.filePath(QStringLiteral("root"));
-        const Run x = runProgram(QStringLiteral("dpkg"), {QStringLiteral("-x"), deb, root}, m_env);
+        const ProgramRun x = runProgram(QStringLiteral("dpkg"), {QStringLiteral("-x"), deb, root}, m_env);
         QVERIFY2(x.exitCode == 0, qPrintable(describe(x)));
         const QString bin = root + QStringLiteral("/usr/bin/poslab");
         const QString course = QDir(root + QStringLiteral("/usr/share/poslab/lessons")).canonicalPath();
         QVERIFY(!course.isEmpty());
-        const Run v = runProgram(bin, {QStringLiteral("--version")}, m_env);
+        const ProgramRun v = runProgram(bin, {QStringLiteral("--version")}, m_env);
         QVERIFY2(v.exitCode == 0 && v.out.contains(QStringLiteral("course: ") + course + u'\n'),
                  qPrintable(describe(v)));
         const QStringList chapters = QDir(course + QStringLiteral("/zh")).entryList({QStringLiteral("01-*.md")});
@@ -735,5 +741,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestInstall)
+POSLAB_TEST_MAIN(TestInstall)
 #include "tst_install.moc"

@@ -21,6 +21,7 @@
 // and the previous PDF intact. XDG_DATA_HOME points into a temporary folder
 // (inherited by the child processes), so the user's own runs are never
 // touched. The experiment inside export uses --train with tiny sizes.
+#include "../shared/test_program.h"
 #include "lm/checkpoint.h"
 #include "modules/lab/run_store.h"
 #include "util/display_width.h"
@@ -736,5 +737,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTrainCli)
+POSLAB_TEST_GUILESS_MAIN(TestTrainCli)
 #include "tst_train_cli.moc"

@@ -3,6 +3,7 @@
 // (the small test course and the shipped one), the round trip, every kind of
 // file problem, atomic writes, and that the stored exercise blocks parse back
 // exactly as the course's loader parsed them.
+#include "../shared/test_program.h"
 #include "classroom/assignment.h"
 
 #include "lessons/course_loader.h"
@@ -23,7 +24,7 @@ using namespace poslab::lessons;
 
 namespace {
 
-QString testCourse()
+QString assignmentCourse()
 {
     return QStringLiteral(POSLAB_TEST_DATA_DIR "/valid");
 }
@@ -91,7 +92,7 @@ QString differences(const ExerciseBlock& a, const ExerciseBlock& b)
 Assignment makeTestAssignment(const QList<int>& chapters = {2}, const QStringList& ids = {})
 {
     AssignmentCreateOptions o;
-    o.courseDir = testCourse();
+    o.courseDir = assignmentCourse();
     o.chapters = chapters;
     o.exerciseIds = ids;
     o.title = QStringLiteral("Week 3: RoPE");
@@ -148,7 +149,7 @@ void TestAssignment::createFromTestCourse()
     QVERIFY(a.created.isValid());
     QCOMPARE(a.chapters, QList<int>{2});
     for (const QString& lang : courseLanguages()) {
-        const QHash<QString, ExerciseBlock> course = courseExercises(testCourse(), lang, {2});
+        const QHash<QString, ExerciseBlock> course = courseExercises(assignmentCourse(), lang, {2});
         for (const AssignmentExercise& e : a.exercises) {
             QCOMPARE(e.chapterNumber, 2);
             QCOMPARE(e.chapterId, QStringLiteral("rope"));
@@ -160,7 +161,8 @@ void TestAssignment::createFromTestCourse()
     }
     // Each language's source is that language's chapter text, verbatim.
     for (const QString& lang : courseLanguages()) {
-        const QString chapter = QString::fromUtf8(readAll(testCourse() + u'/' + lang + QStringLiteral("/02-rope.md")));
+        const QString chapter =
+            QString::fromUtf8(readAll(assignmentCourse() + u'/' + lang + QStringLiteral("/02-rope.md")));
         for (const AssignmentExercise& e : a.exercises) QVERIFY(chapter.contains(e.source.value(lang)));
     }
 }
@@ -198,7 +200,7 @@ void TestAssignment::createRefusesBadRequests()
     QFETCH(QString, title);
     QFETCH(QString, named);
     AssignmentCreateOptions o;
-    o.courseDir = testCourse();
+    o.courseDir = assignmentCourse();
     o.chapters = chapters;
     o.exerciseIds = ids;
     o.title = title;
@@ -568,5 +570,5 @@ void TestAssignment::draftPathIsPerAssignment()
     QVERIFY(!draftAnswersPath(a).contains(QStringLiteral("..")));
 }
 
-QTEST_GUILESS_MAIN(TestAssignment)
+POSLAB_TEST_GUILESS_MAIN(TestAssignment)
 #include "tst_assignment.moc"

@@ -4,6 +4,7 @@
 // the time limit (a module that honours the cancel flag and one that ignores
 // it); duplicates; order independence; the most common wrong answers; and the
 // text, JSON and CSV outputs (CSV parsed back by an independent reader).
+#include "../shared/test_program.h"
 #include "classroom/grading.h"
 
 #include "modules/registry.h"
@@ -32,7 +33,7 @@ using Status = GradedAnswer::Status;
 
 namespace {
 
-QString testCourse()
+QString gradingCourse()
 {
     return QStringLiteral(POSLAB_TEST_DATA_DIR "/valid");
 }
@@ -44,7 +45,7 @@ QString testCourse()
 Assignment courseAssignment()
 {
     AssignmentCreateOptions o;
-    o.courseDir = testCourse();
+    o.courseDir = gradingCourse();
     o.chapters = {1, 2};
     o.title = QStringLiteral("Quiz");
     o.due = QDateTime(QDate(2026, 12, 8), QTime(12, 0), Qt::UTC);
@@ -653,5 +654,5 @@ void TestGrading::studentTextIsShownSafely()
     QCOMPARE(answerTo(g, QStringLiteral("name-it")).given, QStringLiteral("Ro\uFFFDPE"));
 }
 
-QTEST_GUILESS_MAIN(TestGrading)
+POSLAB_TEST_GUILESS_MAIN(TestGrading)
 #include "tst_grading.moc"

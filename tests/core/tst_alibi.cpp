@@ -10,6 +10,7 @@
 // entries and the softmax equivalence of the reference's +m·j form.
 #include <QtTest>
 
+#include "../shared/test_program.h"
 #include "core/alibi.h"
 #include "core/common.h"
 
@@ -220,5 +221,5 @@ void TestAlibi::rejectsBadArguments()
                              alibi_bias(&m, 1, std::size_t(1) << 32, std::size_t(1) << 32, 0, alibi_causal, out));
 }
 
-QTEST_APPLESS_MAIN(TestAlibi)
+POSLAB_TEST_APPLESS_MAIN(TestAlibi)
 #include "tst_alibi.moc"

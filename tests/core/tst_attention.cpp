@@ -9,6 +9,7 @@
 //      zeros for padded keys and fully masked rows, the memory guard.
 #include <QtTest>
 
+#include "../shared/test_program.h"
 #include "core/attention.h"
 #include "core/common.h"
 #include "core/rope.h"
@@ -769,5 +770,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestAttention)
+POSLAB_TEST_APPLESS_MAIN(TestAttention)
 #include "tst_attention.moc"

@@ -5,6 +5,7 @@
 // real thing: this test program started again without OPENBLAS_CORETYPE.
 #include <QtTest>
 
+#include "../shared/test_program.h"
 #include "core/blas_kernel_choice.h"
 #include "core/cpu_features.h"
 #include "core/matmul.h"
@@ -73,7 +74,7 @@ child_run run_self(const QMap<QString, QString>& changes)
     }
     QProcess p;
     p.setProcessEnvironment(env);
-    p.start(QCoreApplication::applicationFilePath(), {QStringLiteral("printKernelInUse")});
+    p.start(poslab::testing::selfProgram(), poslab::testing::selfArguments({QStringLiteral("printKernelInUse")}));
     child_run r;
     if (!p.waitForFinished(120000)) return r;
     r.exit_code = p.exitCode();
@@ -333,5 +334,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestBlasKernelChoice)
+POSLAB_TEST_GUILESS_MAIN(TestBlasKernelChoice)
 #include "tst_blas_kernel_choice.moc"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // tst_common — the core's shared pieces: the memory budget guard and the
 // seeded random generator.
+#include "../shared/test_program.h"
 #include "core/common.h"
 
 #include <QtTest>
@@ -128,5 +129,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestCommon)
+POSLAB_TEST_APPLESS_MAIN(TestCommon)
 #include "tst_common.moc"

@@ -5,6 +5,7 @@
 // derived by hand / recomputed from the stated mapping i (L_old-1)/(L_new-1).
 #include <QtTest>
 
+#include "../shared/test_program.h"
 #include "core/common.h"
 #include "core/learned.h"
 
@@ -225,5 +226,5 @@ void TestLearned::interpolateIsLinearOnLinearTables()
     QVERIFY2(worst < 1e-5, qPrintable(QString("worst %1").arg(worst)));
 }
 
-QTEST_APPLESS_MAIN(TestLearned)
+POSLAB_TEST_APPLESS_MAIN(TestLearned)
 #include "tst_learned.moc"

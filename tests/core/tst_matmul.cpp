@@ -3,6 +3,7 @@
 // products and against the plain-loop references beside them.
 #include <QtTest>
 
+#include "../shared/test_program.h"
 #include "core/common.h"
 #include "core/matmul.h"
 
@@ -285,5 +286,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestMatmul)
+POSLAB_TEST_APPLESS_MAIN(TestMatmul)
 #include "tst_matmul.moc"

@@ -12,6 +12,7 @@
 //    beyond the largest finite value to inf. The core works on bits instead.
 #include <QtTest>
 
+#include "../shared/test_program.h"
 #include "core/common.h"
 #include "core/precision.h"
 
@@ -271,5 +272,5 @@ void TestPrecision::positionsLoseExactness()
     QCOMPARE(QString(float_format_name(FLOAT_FORMAT_BF16)), QString("bf16"));
 }
 
-QTEST_APPLESS_MAIN(TestPrecision)
+POSLAB_TEST_APPLESS_MAIN(TestPrecision)
 #include "tst_precision.moc"

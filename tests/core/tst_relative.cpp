@@ -11,6 +11,7 @@
 // differences for every backward.
 #include <QtTest>
 
+#include "../shared/test_program.h"
 #include "core/common.h"
 #include "core/relative.h"
 
@@ -510,5 +511,5 @@ void TestRelative::swinTableRowsRefusesHugeWindows()
     QVERIFY_THROWS_EXCEPTION(core_error, swin_bias_forward(idx, table, SIZE_MAX / 2 + 1, 2, 1, bias));
 }
 
-QTEST_APPLESS_MAIN(TestRelative)
+POSLAB_TEST_APPLESS_MAIN(TestRelative)
 #include "tst_relative.moc"

@@ -10,6 +10,7 @@
 // float32 arithmetic is measured. Worst errors are printed with qInfo().
 #include <QtTest>
 
+#include "../shared/test_program.h"
 #include "core/common.h"
 #include "core/rope.h"
 #include "core/rope_scaling.h"
@@ -645,5 +646,5 @@ void TestRope::rotateHeadsMatchesFormula()
         core_error, rope_rotate_heads(y.data(), B, T, row, 2 * H, D, R + 1, c.data(), s.data(), layout, inverse));
 }
 
-QTEST_APPLESS_MAIN(TestRope)
+POSLAB_TEST_APPLESS_MAIN(TestRope)
 #include "tst_rope.moc"

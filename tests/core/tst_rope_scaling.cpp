@@ -9,6 +9,7 @@
 // a float32 and a float64 derivation differ by ~1e-7 relative).
 #include <QtTest>
 
+#include "../shared/test_program.h"
 #include "core/common.h"
 #include "core/rope_scaling.h"
 
@@ -499,5 +500,5 @@ void TestRopeScaling::validation()
     }
 }
 
-QTEST_APPLESS_MAIN(TestRopeScaling)
+POSLAB_TEST_APPLESS_MAIN(TestRopeScaling)
 #include "tst_rope_scaling.moc"

@@ -14,6 +14,7 @@
 // polynomial; the measured worst case is printed by each test.
 #include <QtTest>
 
+#include "../shared/test_program.h"
 #include "core/simd_exp.h"
 
 #include <algorithm>
@@ -108,5 +109,5 @@ private:
 #endif
 };
 
-QTEST_APPLESS_MAIN(TestSimdExp)
+POSLAB_TEST_APPLESS_MAIN(TestSimdExp)
 #include "tst_simd_exp.moc"

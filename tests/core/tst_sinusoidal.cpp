@@ -4,6 +4,7 @@
 // shift property PE(p+k) = M_k PE(p), and the dot-product identity.
 #include <QtTest>
 
+#include "../shared/test_program.h"
 #include "core/common.h"
 #include "core/sinusoidal.h"
 
@@ -243,5 +244,5 @@ void TestSinusoidal::rejectsBadArguments()
                                                             sinusoidal_layout_interleaved, 0.0, buf.data()));
 }
 
-QTEST_APPLESS_MAIN(TestSinusoidal)
+POSLAB_TEST_APPLESS_MAIN(TestSinusoidal)
 #include "tst_sinusoidal.moc"

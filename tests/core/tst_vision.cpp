@@ -8,6 +8,7 @@
 // worst error next to the tolerance.
 #include <QtTest>
 
+#include "../shared/test_program.h"
 #include "core/common.h"
 #include "core/rope.h"
 #include "core/vision.h"
@@ -813,5 +814,5 @@ void TestVision::bad_sizes()
     set_memory_budget_bytes(keep);
 }
 
-QTEST_APPLESS_MAIN(TestVision)
+POSLAB_TEST_APPLESS_MAIN(TestVision)
 #include "tst_vision.moc"

@@ -5,6 +5,7 @@
 // finish (they get threads of their own); the kept threads serve job after job.
 #include <QtTest>
 
+#include "../shared/test_program.h"
 #include "core/worker_threads.h"
 
 #include <atomic>
@@ -69,5 +70,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestWorkerThreads)
+POSLAB_TEST_GUILESS_MAIN(TestWorkerThreads)
 #include "tst_worker_threads.moc"

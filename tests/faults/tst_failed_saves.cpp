@@ -12,6 +12,8 @@
 // ENOSPC. The unwritable folder is read-only, or immutable when the tests run
 // as root (tests/shared/unwritable_folder.h).
 #include "../shared/kill_during.h"
+#include "../shared/read_file.h"
+#include "../shared/test_program.h"
 #include "../shared/unwritable_folder.h"
 
 #include "lessons/progress_store.h"
@@ -28,12 +30,6 @@
 using namespace poslab::testing;
 
 namespace {
-
-QByteArray readFile(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 
 // What each case needs: a folder for the destination, the file name in it,
 // and the command that saves there.
@@ -115,7 +111,8 @@ void TestFailedSaves::failedSave()
                          path};
     } else {
         // This executable in child mode (main below): one ProgressStore save.
-        cmd.program = QCoreApplication::applicationFilePath();
+        cmd.program = poslab::testing::selfProgram();
+        cmd.arguments = poslab::testing::selfArguments();
         cmd.environment.insert(QStringLiteral("POSLAB_FAULT_PROGRESS_CHILD"), path);
     }
 
@@ -176,7 +173,7 @@ static int progressChild(const QString& path)
     return 1;
 }
 
-int main(int argc, char** argv)
+static int runFailedSavesTests(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     const QString child = qEnvironmentVariable("POSLAB_FAULT_PROGRESS_CHILD");
@@ -185,4 +182,5 @@ int main(int argc, char** argv)
     QTEST_SET_MAIN_SOURCE_PATH
     return QTest::qExec(&tc, argc, argv);
 }
+POSLAB_TEST_FUNCTION(runFailedSavesTests)
 #include "tst_failed_saves.moc"

@@ -16,6 +16,8 @@
 // slow the build or busy the machine. Points are drawn from the whole run,
 // weighted to its end where the save happens (see killWindow).
 #include "../shared/kill_during.h"
+#include "../shared/read_file.h"
+#include "../shared/test_program.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -35,12 +37,6 @@ quint32 faultSeed()
     bool ok = false;
     const quint32 s = qEnvironmentVariable("POSLAB_FAULT_SEED").toUInt(&ok);
     return ok ? s : 20261201u;
-}
-
-QByteArray readFile(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 // A child environment that never touches the user's data: its own HOME and
@@ -284,5 +280,5 @@ void TestKillDuringSave::checkpointOverExistingCheckpoint()
     QVERIFY2(midWrite > 0, "no aimed kill caught the checkpoint being written");
 }
 
-QTEST_GUILESS_MAIN(TestKillDuringSave)
+POSLAB_TEST_GUILESS_MAIN(TestKillDuringSave)
 #include "tst_kill_during_save.moc"

@@ -11,6 +11,7 @@
 // exactly the expected diagnostics, worded in both languages. xlang/08-12
 // differ between en and zh in one thing each that grading depends on.
 #include "../shared/one_chapter_course.h"
+#include "../shared/test_program.h"
 #include "lessons/course_check.h"
 #include "lessons/course_loader.h"
 #include "lessons/course_verify.h"
@@ -816,5 +817,5 @@ void TestCourseCheck::mutatedChaptersNeverCrash()
     QVERIFY(withDiagnostics > 100);  // the damage was real
 }
 
-QTEST_GUILESS_MAIN(TestCourseCheck)
+POSLAB_TEST_GUILESS_MAIN(TestCourseCheck)
 #include "tst_course_check.moc"

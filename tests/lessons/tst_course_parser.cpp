@@ -2,6 +2,7 @@
 // tst_course_parser.cpp — the chapter parser on valid input: front matter,
 // steps, blocks with their source lines, run and exercise fields, CRLF/BOM
 // equivalence, images, and the default course locator.
+#include "../shared/test_program.h"
 #include "lessons/course_loader.h"
 #include "modules/registry.h"
 
@@ -465,5 +466,5 @@ void TestCourseParser::runBlockLabels()
     QCOMPARE(r.diagnostics[2].line, 12);
 }
 
-QTEST_GUILESS_MAIN(TestCourseParser)
+POSLAB_TEST_GUILESS_MAIN(TestCourseParser)
 #include "tst_course_parser.moc"

@@ -2,6 +2,7 @@
 // tst_exercise_check.cpp — answer checking for every exercise kind, the
 // condition grammar (parse errors and evaluation), and run conditions on real
 // module outputs.
+#include "../shared/test_program.h"
 #include "lessons/exercise_check.h"
 #include "modules/registry.h"
 
@@ -407,5 +408,5 @@ void TestExerciseCheck::dispatch()
     QVERIFY(checkAnswer(run, r).correct);
 }
 
-QTEST_GUILESS_MAIN(TestExerciseCheck)
+POSLAB_TEST_GUILESS_MAIN(TestExerciseCheck)
 #include "tst_exercise_check.moc"

@@ -2,6 +2,7 @@
 // tst_exercise_kinds.cpp — the table of exercise kinds (lessons/exercise_kinds.h):
 // every kind has a complete row in both languages, and the texts a row gives
 // agree with its checker (the expected answer, typed back, is right).
+#include "../shared/test_program.h"
 #include "lessons/exercise_kinds.h"
 
 #include <QSet>
@@ -124,5 +125,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestExerciseKinds)
+POSLAB_TEST_GUILESS_MAIN(TestExerciseKinds)
 #include "tst_exercise_kinds.moc"

@@ -11,6 +11,7 @@
 // example is valid, and the two guides hold the same examples, in the same
 // order, agreeing as the two languages of a course must. A problem is reported
 // at the guide's own file and line.
+#include "../shared/test_program.h"
 #include "lessons/course_check.h"
 #include "lessons/course_loader.h"
 #include "modules/registry.h"
@@ -308,5 +309,5 @@ void TestGuideExamples::aBrokenExampleIsNamed()
     QVERIFY2(named, qPrintable(where + QStringLiteral(" not in:\n") + problems.join(u'\n')));
 }
 
-QTEST_GUILESS_MAIN(TestGuideExamples)
+POSLAB_TEST_GUILESS_MAIN(TestGuideExamples)
 #include "tst_guide_examples.moc"

@@ -17,6 +17,7 @@
 // system's own files and writes nothing except its data folders and the PDF,
 // and starts no program; inotify on the folder beside the course (the canary)
 // sees no open at all, which also covers reads through symbolic links.
+#include "../shared/test_program.h"
 #include "lessons/course_loader.h"
 #include "lessons/exercise_check.h"
 #include "ui/notebook/lesson_view.h"
@@ -506,5 +507,5 @@ void TestHostileCourse::cleanupTestCase()
     if (m_inotify >= 0) ::close(m_inotify);
 }
 
-QTEST_MAIN(TestHostileCourse)
+POSLAB_TEST_MAIN(TestHostileCourse)
 #include "tst_hostile_course.moc"

@@ -2,6 +2,7 @@
 // tst_progress_store.cpp — the learner's saved progress: round trip, atomic
 // writes (a crash leaves a temp file or a truncated file), corrupt files kept
 // aside, unwritable folders, and many rapid saves from several threads.
+#include "../shared/test_program.h"
 #include "lessons/progress_store.h"
 
 #include "../shared/test_timing.h"
@@ -269,7 +270,7 @@ void TestProgressStore::defaultPath()
 
 void TestProgressStore::killedWhileSaving()
 {
-    // A child process (this executable, see main) saves as fast as it can and
+    // A child process (this test again, see runProgressStoreTests) saves as fast as it can and
     // reports each save it finished on stdout; we SIGKILL it after its k-th
     // report (k seeded, a different moment of a save each round). The file
     // must always load as a good state — one of the values the child wrote,
@@ -288,7 +289,7 @@ void TestProgressStore::killedWhileSaving()
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("POSLAB_PROGRESS_CHILD"), path);
         child.setProcessEnvironment(env);
-        child.start(QCoreApplication::applicationFilePath(), QStringList{});
+        child.start(poslab::testing::selfProgram(), poslab::testing::selfArguments());
         QVERIFY(child.waitForStarted(scaledMs(10000)));
         // Let it save k times (it resumes from the last value each round).
         int reports = 0, lastReported = -1;
@@ -343,7 +344,7 @@ static int runChild(const QString& path)
     }
 }
 
-int main(int argc, char** argv)
+static int runProgressStoreTests(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     const QString child = qEnvironmentVariable("POSLAB_PROGRESS_CHILD");
@@ -352,4 +353,5 @@ int main(int argc, char** argv)
     QTEST_SET_MAIN_SOURCE_PATH
     return QTest::qExec(&tc, argc, argv);
 }
+POSLAB_TEST_FUNCTION(runProgressStoreTests)
 #include "tst_progress_store.moc"

@@ -6,6 +6,7 @@
 // No clock: the test module that is cancelled waits for its cancel flag (or
 // for the test to release it), so a run that ends cancelled proves the
 // cancel, and every wait is for an event with a limit from test_timing.h.
+#include "../shared/test_program.h"
 #include "lessons/run_engine.h"
 #include "modules/registry.h"
 
@@ -75,7 +76,7 @@ int decayRunsStarted()
 }
 
 // A registry of test-only modules whose behaviour the test controls exactly.
-const Registry& testRegistry()
+const Registry& engineTestRegistry()
 {
     static const Registry reg = [] {
         Registry r;
@@ -186,7 +187,7 @@ void TestRunEngine::shortestCanonicalDoubles()
 {
     // Canonical doubles are the shortest text that reads back exactly:
     // 0.4 (the double nearest 0.4), not 0.40000000000000002.
-    RunEngine engine(testRegistry());
+    RunEngine engine(engineTestRegistry());
     const RunResultPtr rf =
         engine.runNow(QStringLiteral("test.count"), {QStringLiteral("x=1"), QStringLiteral("f=0.4")});
     QCOMPARE(rf->params, (QStringList{QStringLiteral("f=0.4"), QStringLiteral("x=1")}));
@@ -194,7 +195,7 @@ void TestRunEngine::shortestCanonicalDoubles()
 
 void TestRunEngine::runAndCacheHit()
 {
-    RunEngine engine(testRegistry());
+    RunEngine engine(engineTestRegistry());
     QSignalSpy finished(&engine, &RunEngine::finished);
     QSignalSpy started(&engine, &RunEngine::started);
     const quint64 a = engine.submit(QStringLiteral("test.count"), QStringList{QStringLiteral("x=21")});
@@ -240,7 +241,7 @@ void TestRunEngine::runAndCacheHit()
 void TestRunEngine::cacheKeyUsesValidatedParams()
 {
     // Defaults filled in, order and spelling normalised: all the same run.
-    RunEngine engine(testRegistry());
+    RunEngine engine(engineTestRegistry());
     const RunResultPtr a = engine.runNow(QStringLiteral("test.count"), {QStringLiteral("x=7")});
     const RunResultPtr b =
         engine.runNow(QStringLiteral("test.count"), {QStringLiteral("f=0.5"), QStringLiteral("x=7")});
@@ -263,7 +264,7 @@ void TestRunEngine::cacheKeyUsesValidatedParams()
 
 void TestRunEngine::cacheEviction()
 {
-    RunEngine engine(testRegistry());
+    RunEngine engine(engineTestRegistry());
     engine.setMaxCacheEntries(2);
     engine.runNow(QStringLiteral("test.count"), {QStringLiteral("x=1")});
     engine.runNow(QStringLiteral("test.count"), {QStringLiteral("x=2")});
@@ -277,7 +278,7 @@ void TestRunEngine::cacheEviction()
 
 void TestRunEngine::cancelRunning()
 {
-    RunEngine engine(testRegistry());
+    RunEngine engine(engineTestRegistry());
     QSignalSpy finished(&engine, &RunEngine::finished);
     QSignalSpy failed(&engine, &RunEngine::failed);
     QSignalSpy started(&engine, &RunEngine::started);
@@ -306,7 +307,7 @@ void TestRunEngine::cancelRunning()
 
 void TestRunEngine::cancelQueued()
 {
-    RunEngine engine(testRegistry());
+    RunEngine engine(engineTestRegistry());
     engine.setMaxThreads(1);
     QSignalSpy finished(&engine, &RunEngine::finished);
     QSignalSpy started(&engine, &RunEngine::started);
@@ -342,7 +343,7 @@ void TestRunEngine::cancelQueued()
 
 void TestRunEngine::failures()
 {
-    RunEngine engine(testRegistry());
+    RunEngine engine(engineTestRegistry());
     QSignalSpy finished(&engine, &RunEngine::finished);
     QSignalSpy failed(&engine, &RunEngine::failed);
 
@@ -403,7 +404,7 @@ void TestRunEngine::realModuleCancel()
     // reference: it stopped within the next 4096 distances, far short of its
     // end. A module that looked at the flag only before or after its loop
     // would do the whole of it, 2.5 times the reference.
-    RunEngine engine(testRegistry());
+    RunEngine engine(engineTestRegistry());
     {
         QMutexLocker lock(&g_decayMutex);
         g_decayRuns.clear();
@@ -442,7 +443,7 @@ void TestRunEngine::destroyWhileRunning()
     // Destroying the engine cancels and waits: test.wait ends only on its
     // cancel flag, so the destructor returning with the module cancelled
     // proves both; nothing is delivered afterwards.
-    auto engine = std::make_unique<RunEngine>(testRegistry());
+    auto engine = std::make_unique<RunEngine>(engineTestRegistry());
     engine->submit(QStringLiteral("test.wait"), QStringList{QStringLiteral("tag=1")});
     QTRY_COMPARE_WITH_TIMEOUT(g_slowStarted.load(), 1, scaledMs(10000));
     {
@@ -455,5 +456,5 @@ void TestRunEngine::destroyWhileRunning()
     poslab::testing::flushPostedEvents();
 }
 
-QTEST_GUILESS_MAIN(TestRunEngine)
+POSLAB_TEST_GUILESS_MAIN(TestRunEngine)
 #include "tst_run_engine.moc"

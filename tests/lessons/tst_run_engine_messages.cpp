@@ -4,6 +4,7 @@
 // registry and from a module's own check), memory budget, a coded error of
 // lm (worded by modules/error_messages.h), an error of the core, cancellation. `error` (and the failed() signal) stay English.
 #include "../shared/han_text.h"
+#include "../shared/test_program.h"
 #include "core/common.h"
 #include "lessons/run_engine.h"
 #include "lm/text_corpus.h"
@@ -21,7 +22,7 @@ using poslab::testing::scaledMs;
 
 namespace {
 
-const Registry& testRegistry()
+const Registry& messageTestRegistry()
 {
     static const Registry reg = [] {
         Registry r;
@@ -99,7 +100,7 @@ private slots:
         QFETCH(QStringList, params);
         QFETCH(QString, english);
         QFETCH(QString, chinese);
-        RunEngine engine(testRegistry());
+        RunEngine engine(messageTestRegistry());
         QSignalSpy failed(&engine, &RunEngine::failed);
         // Synchronously and through the worker pool: the same messages.
         const RunResultPtr now = engine.runNow(id, params);
@@ -118,7 +119,7 @@ private slots:
 
     void cancelledInBothLanguages()
     {
-        RunEngine engine(testRegistry());
+        RunEngine engine(messageTestRegistry());
         QSignalSpy started(&engine, &RunEngine::started);
         QSignalSpy finished(&engine, &RunEngine::finished);
         const quint64 id = engine.submit(QStringLiteral("test.slow"), QStringList{});
@@ -132,5 +133,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestRunEngineMessages)
+POSLAB_TEST_MAIN(TestRunEngineMessages)
 #include "tst_run_engine_messages.moc"

@@ -19,6 +19,7 @@
 // configuration over one of the course's own chapter texts (a few seconds) and
 // lab::saveRun stores it, so its blocks and run exercises are judged on a run
 // made the way the application makes one, never on pasted numbers.
+#include "../shared/test_program.h"
 #include "lessons/course_check.h"
 #include "lessons/course_loader.h"
 #include "lessons/exercise_check.h"
@@ -480,5 +481,5 @@ void TestShippedCourse::experimentsChapterReadsTheLatestRun()
     }
 }
 
-QTEST_GUILESS_MAIN(TestShippedCourse)
+POSLAB_TEST_GUILESS_MAIN(TestShippedCourse)
 #include "tst_shipped_course.moc"

@@ -22,6 +22,7 @@
 // with step > total is refused on save and on load.
 #include <QtTest>
 
+#include "../shared/test_program.h"
 #include "lm/experiment.h"
 
 #include "core/common.h"
@@ -41,7 +42,7 @@ using namespace poslab;
 
 namespace {
 
-lm_config tiny(lm_position pos)
+lm_config tiny_checkpoint_config(lm_position pos)
 {
     lm_config c;
     c.vocab_size = 7;
@@ -106,10 +107,10 @@ bool refused(const std::string& path, const std::string& needle, std::string* me
     return false;
 }
 
-// The parts of a valid file for tiny(rope), to be spoiled one at a time.
+// The parts of a valid file for tiny_checkpoint_config(rope), to be spoiled one at a time.
 tensor_file valid_file(const std::string& dir)
 {
-    lm_model m(tiny(LM_POSITION_ROPE));
+    lm_model m(tiny_checkpoint_config(LM_POSITION_ROPE));
     const std::string p = dir + "/valid.ckpt";
     save_lm_checkpoint(p, m);
     return read_tensor_file(p);
@@ -138,7 +139,7 @@ private slots:
     {
         QVERIFY(dir_.isValid());
         for (lm_position pos : lm_all_positions()) {
-            lm_model m(tiny(pos));
+            lm_model m(tiny_checkpoint_config(pos));
             perturb(m, 7 + pos);
             const std::string p = path("model.ckpt");
             save_lm_checkpoint(p, m, nullptr, nullptr, {{"note", "hello 你好"}});
@@ -173,7 +174,7 @@ private slots:
     void vocabularyAndOptimizerRoundTrip()
     {
         vocabulary vocab(std::vector<char32_t>{U'\n', U'a', U'b', U'z', U'月', U'🙂'});  // 7 ids with <unk>
-        lm_config cfg = tiny(LM_POSITION_ALIBI);
+        lm_config cfg = tiny_checkpoint_config(LM_POSITION_ALIBI);
         lm_model m(cfg);
         adamw_state st;
         adamw_config opt;
@@ -200,7 +201,7 @@ private slots:
 
     void saveRefusesInconsistentInput()
     {
-        lm_model m(tiny(LM_POSITION_NONE));
+        lm_model m(tiny_checkpoint_config(LM_POSITION_NONE));
         vocabulary small(std::vector<char32_t>{U'a', U'b'});
         QVERIFY_THROWS_EXCEPTION(core_error, save_lm_checkpoint(path("x.ckpt"), m, &small));
         adamw_state st;
@@ -212,7 +213,7 @@ private slots:
 
     void truncatedAndCorruptedFilesRefused()
     {
-        lm_model m(tiny(LM_POSITION_T5_BIAS));
+        lm_model m(tiny_checkpoint_config(LM_POSITION_T5_BIAS));
         const std::string p = path("good.ckpt");
         save_lm_checkpoint(p, m);
         const std::string bytes = read_bytes(p);
@@ -247,7 +248,7 @@ private slots:
         // A periodic text with V 7 (ids 1..6), long enough for random windows.
         std::vector<std::int32_t> stream;
         for (int i = 0; i < 3000; ++i) stream.push_back(1 + (i * 7 + i / 5) % 6);
-        lm_config c = tiny(LM_POSITION_ROPE);
+        lm_config c = tiny_checkpoint_config(LM_POSITION_ROPE);
         constexpr int N = 6;
         train_options o;
         o.steps = 2 * N;
@@ -325,7 +326,7 @@ private slots:
         o.start_step = 4;
         o.total_steps = 8;
         std::vector<float> lrs;
-        lm_model m(tiny(LM_POSITION_ALIBI));
+        lm_model m(tiny_checkpoint_config(LM_POSITION_ALIBI));
         train_model(m, stream, o, [&](const train_progress& p) { lrs.push_back(p.lr); });
         QCOMPARE(lrs.size(), std::size_t(4));
         for (int k = 0; k < 4; ++k) {
@@ -348,7 +349,7 @@ private slots:
 
     void inconsistentTrainingStateRefused()
     {
-        lm_model m(tiny(LM_POSITION_NONE));
+        lm_model m(tiny_checkpoint_config(LM_POSITION_NONE));
         lm_training_state ts;
         ts.schedule.total_steps = 10;
         ts.step = 11;
@@ -459,5 +460,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLmCheckpoint)
+POSLAB_TEST_GUILESS_MAIN(TestLmCheckpoint)
 #include "tst_lm_checkpoint.moc"

@@ -42,6 +42,7 @@
 //     exactly the examples wholly inside its windows (brute force).
 #include <QtTest>
 
+#include "../shared/test_program.h"
 #include "core/common.h"
 #include "lm/experiment.h"
 #include "lm/model.h"
@@ -71,7 +72,7 @@ std::vector<std::int32_t> periodic_stream(std::size_t n, std::size_t phase = 0)
 }
 constexpr int V = 10;
 
-lm_config tiny(lm_position pos)
+lm_config tiny_experiment_config(lm_position pos)
 {
     lm_config c;
     c.vocab_size = V;
@@ -106,7 +107,7 @@ private slots:
     {
         const std::vector<std::int32_t> held = periodic_stream(2000, 3);
         for (lm_position pos : lm_all_positions()) {
-            lm_model m(tiny(pos));
+            lm_model m(tiny_experiment_config(pos));
             const std::vector<length_eval> e = evaluate_lengths(m, held, {16});
             QCOMPARE(e.size(), std::size_t(1));
             QVERIFY(!e[0].refused);
@@ -119,7 +120,7 @@ private slots:
     void evaluationMatchesHandComputation()
     {
         const std::vector<std::int32_t> held = periodic_stream(203, 1);
-        lm_model m(tiny(LM_POSITION_ALIBI));
+        lm_model m(tiny_experiment_config(LM_POSITION_ALIBI));
         rng g(3);
         for (std::size_t i = 0; i < m.num_parameters(); ++i) m.params()[i] += g.normal(0.0f, 0.2f);
         for (int L : {7, 16, 40, 202}) {
@@ -154,7 +155,7 @@ private slots:
 
     void refusals()
     {
-        lm_model learned(tiny(LM_POSITION_LEARNED));
+        lm_model learned(tiny_experiment_config(LM_POSITION_LEARNED));
         const std::vector<std::int32_t> held = periodic_stream(100);
         const std::vector<length_eval> e = evaluate_lengths(learned, held, {16, 32, 200});
         QVERIFY(!e[0].refused);
@@ -165,7 +166,7 @@ private slots:
         QCOMPARE(e[1].note_args, std::vector<std::string>{"16"});
         QCOMPARE(e[1].note, english_error_text(e[1].note_id, e[1].note_args));
         QVERIFY(e[2].refused);
-        lm_model rope(tiny(LM_POSITION_ROPE));
+        lm_model rope(tiny_experiment_config(LM_POSITION_ROPE));
         const std::vector<length_eval> r = evaluate_lengths(rope, held, {200});
         QVERIFY(r[0].refused);
         QVERIFY(r[0].note.find("too short") != std::string::npos);
@@ -180,8 +181,8 @@ private slots:
     void trainingBeatsUniformAndIsDeterministic()
     {
         const std::vector<std::int32_t> train = periodic_stream(5000), held = periodic_stream(1000, 5);
-        trained_model a = train_model(tiny(LM_POSITION_ROPE), train, quick_train(150));
-        trained_model b = train_model(tiny(LM_POSITION_ROPE), train, quick_train(150));
+        trained_model a = train_model(tiny_experiment_config(LM_POSITION_ROPE), train, quick_train(150));
+        trained_model b = train_model(tiny_experiment_config(LM_POSITION_ROPE), train, quick_train(150));
         QCOMPARE(a.report.steps_done, 150);
         QVERIFY(!a.report.cancelled);
         QVERIFY(a.report.losses == b.report.losses);  // bit-identical
@@ -206,18 +207,18 @@ private slots:
             QVERIFY(p.eta_seconds >= 0);
             if (p.step == 3) cancel = true;
         };
-        trained_model t = train_model(tiny(LM_POSITION_NONE), train, quick_train(50), cb, &cancel);
+        trained_model t = train_model(tiny_experiment_config(LM_POSITION_NONE), train, quick_train(50), cb, &cancel);
         QVERIFY(t.report.cancelled);
         QCOMPARE(t.report.steps_done, 3);
         QCOMPARE(t.report.losses.size(), std::size_t(3));
         QCOMPARE(calls, 3);
         // Set before the start: nothing runs.
-        trained_model u = train_model(tiny(LM_POSITION_NONE), train, quick_train(50), {}, &cancel);
+        trained_model u = train_model(tiny_experiment_config(LM_POSITION_NONE), train, quick_train(50), {}, &cancel);
         QCOMPARE(u.report.steps_done, 0);
         QVERIFY(std::isnan(u.report.final_loss));
         // The experiment stops after the scheme that saw the cancel, and evaluates it.
         length_experiment_options o;
-        o.model = tiny(LM_POSITION_NONE);
+        o.model = tiny_experiment_config(LM_POSITION_NONE);
         o.train = quick_train(50);
         o.eval_lengths = {16, 32};
         std::atomic<bool> c2{false};
@@ -238,7 +239,7 @@ private slots:
     {
         const std::vector<std::int32_t> train = periodic_stream(3000), held = periodic_stream(500, 2);
         length_experiment_options o;
-        o.model = tiny(LM_POSITION_NONE);
+        o.model = tiny_experiment_config(LM_POSITION_NONE);
         o.train = quick_train(30);
         o.schemes = {LM_POSITION_NONE, LM_POSITION_ROPE};
         o.eval_lengths = {16, 32};
@@ -269,7 +270,7 @@ private slots:
         const length_experiment_result none = run_length_experiment(o, train, held, V, {}, nullptr, nullptr, &stop);
         QVERIFY(none.cancelled && none.rows.empty());
         // evaluate_lengths: stopped, it returns nothing; otherwise every length
-        lm_model m(tiny(LM_POSITION_NONE));
+        lm_model m(tiny_experiment_config(LM_POSITION_NONE));
         QVERIFY(evaluate_lengths(m, held, {16, 32}, 0, 4096, nullptr, &stop).empty());
         stop = false;
         QCOMPARE(evaluate_lengths(m, held, {16, 32}, 0, 4096, nullptr, &stop).size(), std::size_t(2));
@@ -279,7 +280,7 @@ private slots:
     {
         const std::vector<std::int32_t> train = periodic_stream(4000), held = periodic_stream(700, 7);
         length_experiment_options o;
-        o.model = tiny(LM_POSITION_NONE);
+        o.model = tiny_experiment_config(LM_POSITION_NONE);
         o.train = quick_train(20);
         o.eval_lengths = {16, 32, 64};
         const length_experiment_result r1 = run_length_experiment(o, train, held, V);
@@ -328,7 +329,7 @@ private slots:
     {
         const std::vector<std::int32_t> train = periodic_stream(3000), held = periodic_stream(400, 5);
         length_experiment_options o;
-        o.model = tiny(LM_POSITION_NONE);
+        o.model = tiny_experiment_config(LM_POSITION_NONE);
         o.train = quick_train(15);
         o.schemes = {LM_POSITION_ALIBI, LM_POSITION_ROPE};
         o.rope_scalings = {ROPE_SCALING_YARN};
@@ -485,7 +486,7 @@ private slots:
         const encoded_corpus e = encode_corpus(synthetic_corpus(synthetic_recall, 3000, 2));
         const std::vector<answer_span> spans = synthetic_answer_spans(synthetic_recall, e.held_out, e.vocab);
         length_experiment_options o;
-        o.model = tiny(LM_POSITION_NONE);
+        o.model = tiny_experiment_config(LM_POSITION_NONE);
         o.train = quick_train(5);
         o.schemes = {LM_POSITION_LEARNED, LM_POSITION_ALIBI};
         o.eval_lengths = {16, 32};
@@ -512,5 +513,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestLmExperiment)
+POSLAB_TEST_APPLESS_MAIN(TestLmExperiment)
 #include "tst_lm_experiment.moc"

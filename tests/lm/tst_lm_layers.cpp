@@ -23,6 +23,7 @@
 //     double.
 #include <QtTest>
 
+#include "../shared/test_program.h"
 #include "core/alibi.h"
 #include "core/common.h"
 #include "core/matmul.h"
@@ -543,5 +544,5 @@ void TestLmLayers::badArguments()
     QVERIFY_THROWS_EXCEPTION(core_error, adamw_update(p, g, nullptr, 2, 0.1f, adamw_config{}, s));
 }
 
-QTEST_APPLESS_MAIN(TestLmLayers)
+POSLAB_TEST_APPLESS_MAIN(TestLmLayers)
 #include "tst_lm_layers.moc"

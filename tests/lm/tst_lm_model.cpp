@@ -23,6 +23,8 @@
 //     core_error with a message naming the problem.
 #include <QtTest>
 
+#include "../shared/random_tokens.h"
+#include "../shared/test_program.h"
 #include "core/common.h"
 #include "lm/model.h"
 
@@ -33,6 +35,7 @@
 #include <cstring>
 #include <vector>
 
+using poslab::testing::random_tokens;
 using namespace poslab;
 using namespace lmref;
 
@@ -44,7 +47,7 @@ constexpr bool fd_every_entry = true;
 constexpr bool fd_every_entry = false;
 #endif
 
-lm_config tiny(lm_position pos)
+lm_config tiny_model_config(lm_position pos)
 {
     lm_config c;
     c.vocab_size = 7;
@@ -57,14 +60,6 @@ lm_config tiny(lm_position pos)
     c.t5_max_distance = 8;
     c.seed = 7;
     return c;
-}
-
-std::vector<int> random_tokens(int n, int V, std::uint64_t seed)
-{
-    rng gen(seed);
-    std::vector<int> t(n);
-    for (int& x : t) x = (int)(gen.next_u64() % (std::uint64_t)V);
-    return t;
 }
 
 // Moves the parameters away from the GPT-2 initialisation (all LayerNorm
@@ -109,7 +104,7 @@ private slots:
 
 void TestLmModel::layoutAndInit()
 {
-    lm_config c = tiny(LM_POSITION_LEARNED);
+    lm_config c = tiny_model_config(LM_POSITION_LEARNED);
     c.n_layers = 3;
     c.d_model = 16;
     lm_model m(c);
@@ -153,7 +148,7 @@ void TestLmModel::layoutAndInit()
 void TestLmModel::forwardMatchesReference()
 {
     QFETCH(int, pos);
-    lm_model m(tiny((lm_position)pos));
+    lm_model m(tiny_model_config((lm_position)pos));
     perturb(m, 0.3f, 11);
     const int B = 2, T = 5;
     const auto tok = random_tokens(B * T, 7, 1), tgt = random_tokens(B * T, 7, 2);
@@ -171,7 +166,7 @@ void TestLmModel::forwardMatchesReference()
 void TestLmModel::gradientFiniteDifferences()
 {
     QFETCH(int, pos);
-    lm_model m(tiny((lm_position)pos));
+    lm_model m(tiny_model_config((lm_position)pos));
     perturb(m, 0.3f, 12);
     const int B = 2, T = 5;
     const auto tok = random_tokens(B * T, 7, 3), tgt = random_tokens(B * T, 7, 4);
@@ -218,7 +213,7 @@ void TestLmModel::gradientFiniteDifferences()
 void TestLmModel::evaluateBeyondContext()
 {
     QFETCH(int, pos);
-    lm_model m(tiny((lm_position)pos));
+    lm_model m(tiny_model_config((lm_position)pos));
     perturb(m, 0.3f, 13);
     const int T = 5, T2 = 10;
     const auto tok = random_tokens(T2, 7, 5);
@@ -252,7 +247,7 @@ void TestLmModel::evaluateBeyondContext()
 
 void TestLmModel::ropeScalingAtEvaluation()
 {
-    lm_model m(tiny(LM_POSITION_ROPE));
+    lm_model m(tiny_model_config(LM_POSITION_ROPE));
     perturb(m, 0.3f, 14);
     const int T = 5, T2 = 10, V = 7;
     const auto tok = random_tokens(T2, V, 6);
@@ -310,7 +305,7 @@ void TestLmModel::ropeScalingAtEvaluation()
     p = rope_scaling_params{};
     p.rope_type = ROPE_SCALING_LINEAR;
     QVERIFY_THROWS_EXCEPTION(core_error, m.set_rope_scaling(p));
-    lm_model a(tiny(LM_POSITION_ALIBI));
+    lm_model a(tiny_model_config(LM_POSITION_ALIBI));
     QVERIFY_THROWS_EXCEPTION(core_error, a.set_rope_scaling(rope_scaling_params{}));
 }
 
@@ -465,7 +460,7 @@ void TestLmModel::badConfigs()
             QVERIFY2(QString(e.what()).contains(word), e.what());
         }
     };
-    lm_config ok = tiny(LM_POSITION_ROPE);
+    lm_config ok = tiny_model_config(LM_POSITION_ROPE);
     lm_config c = ok;
     c.vocab_size = 1;
     expect_error(c, "vocab_size");
@@ -494,13 +489,13 @@ void TestLmModel::badConfigs()
     c = ok;
     c.position = (lm_position)42;
     expect_error(c, "position");
-    c = tiny(LM_POSITION_T5_BIAS);
+    c = tiny_model_config(LM_POSITION_T5_BIAS);
     c.t5_num_buckets = 1;
     expect_error(c, "t5_num_buckets");
-    c = tiny(LM_POSITION_T5_BIAS);
+    c = tiny_model_config(LM_POSITION_T5_BIAS);
     c.t5_max_distance = 2;
     expect_error(c, "t5_max_distance");
-    c = tiny(LM_POSITION_SINUSOIDAL);
+    c = tiny_model_config(LM_POSITION_SINUSOIDAL);
     c.d_model = 9;
     c.n_heads = 3;
     expect_error(c, "even");
@@ -514,7 +509,7 @@ void TestLmModel::badConfigs()
 
 void TestLmModel::badInputs()
 {
-    lm_model m(tiny(LM_POSITION_ALIBI));
+    lm_model m(tiny_model_config(LM_POSITION_ALIBI));
     const std::vector<int> tok = {0, 1, 2, 7, 1}, ok = {0, 1, 2, 3, 4}, bad_tgt = {0, -1, 0, 0, 0};
     QVERIFY_THROWS_EXCEPTION(core_error, m.forward(tok.data(), ok.data(), 1, 5));
     QVERIFY_THROWS_EXCEPTION(core_error, m.forward(ok.data(), bad_tgt.data(), 1, 5));
@@ -536,7 +531,7 @@ void TestLmModel::badInputs()
 void TestLmModel::evaluationForwardMatchesTrainingForward()
 {
     for (lm_position pos : lm_all_positions()) {
-        lm_model m(tiny(pos));
+        lm_model m(tiny_model_config(pos));
         rng gen(9);
         for (std::size_t i = 0; i < m.num_parameters(); i++) m.params()[i] += gen.normal(0.0f, 0.05f);
         const int B = 3, T = m.config().context;
@@ -557,16 +552,16 @@ void TestLmModel::memoryBudget()
 {
     const std::size_t saved = memory_budget_bytes();
     set_memory_budget_bytes(1 << 20);  // 1 MiB
-    lm_config c = tiny(LM_POSITION_ROPE);
+    lm_config c = tiny_model_config(LM_POSITION_ROPE);
     c.d_model = 256;
     c.n_heads = 4;  // 12·256² floats per layer = 3 MiB: too big
     QVERIFY_THROWS_EXCEPTION(budget_error, lm_model{c});
-    lm_model m(tiny(LM_POSITION_ALIBI));
+    lm_model m(tiny_model_config(LM_POSITION_ALIBI));
     const auto tok = random_tokens(4096, 7, 9);
     // activations for B·T = 4096 at C = 8, L = 2 need ~ 4096 · 340 floats (5.5 MB): refused
     QVERIFY_THROWS_EXCEPTION(budget_error, m.forward(tok.data(), nullptr, 1, 4096));
     set_memory_budget_bytes(saved);
 }
 
-QTEST_APPLESS_MAIN(TestLmModel)
+POSLAB_TEST_APPLESS_MAIN(TestLmModel)
 #include "tst_lm_model.moc"

@@ -18,6 +18,8 @@
 //     for bit identical (the split depends on the thread count only).
 #include <QtTest>
 
+#include "../shared/random_tokens.h"
+#include "../shared/test_program.h"
 #include "core/common.h"
 #include "lm/layers.h"
 #include "lm/model.h"
@@ -28,6 +30,7 @@
 #include <numbers>
 #include <vector>
 
+using poslab::testing::random_tokens;
 using namespace poslab;
 
 namespace {
@@ -52,14 +55,6 @@ double gelu_grad_ref(double x)
     const double s = std::isinf(e) ? 0.0 : 1.0 / (1.0 + e);    // σ(2u)
     const double s_neg = std::isinf(e) ? 1.0 : e / (1.0 + e);  // σ(−2u) = 1 − σ(2u)
     return s + 0.5 * x * (4.0 * s * s_neg) * k * (1.0 + 3.0 * 0.044715 * x * x);
-}
-
-std::vector<int> random_tokens(int n, int V, std::uint64_t seed)
-{
-    rng gen(seed);
-    std::vector<int> t(n);
-    for (int& x : t) x = (int)(gen.next_u64() % (std::uint64_t)V);
-    return t;
 }
 
 // Above the row-split thresholds of lm/model.cpp: N = B·T = 640 rows
@@ -228,5 +223,5 @@ void TestLmThreads::threads_deterministic()
     QVERIFY(l1.back() < l1.front());  // it did train
 }
 
-QTEST_APPLESS_MAIN(TestLmThreads)
+POSLAB_TEST_APPLESS_MAIN(TestLmThreads)
 #include "tst_lm_threads.moc"

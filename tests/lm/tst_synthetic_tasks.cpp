@@ -10,6 +10,7 @@
 // determinism by seed.
 #include <QtTest>
 
+#include "../shared/test_program.h"
 #include "core/common.h"
 #include "lm/synthetic_tasks.h"
 
@@ -174,5 +175,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestSyntheticTasks)
+POSLAB_TEST_APPLESS_MAIN(TestSyntheticTasks)
 #include "tst_synthetic_tasks.moc"

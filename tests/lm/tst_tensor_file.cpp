@@ -17,6 +17,7 @@
 //     the previous file intact.
 #include <QtTest>
 
+#include "../shared/test_program.h"
 #include "core/common.h"
 #include "lm/tensor_file.h"
 
@@ -500,5 +501,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTensorFile)
+POSLAB_TEST_APPLESS_MAIN(TestTensorFile)
 #include "tst_tensor_file.moc"

@@ -18,6 +18,7 @@
 //     lines in the files bound the entry counts; no escape character survives.
 #include <QtTest>
 
+#include "../shared/test_program.h"
 #include "core/common.h"
 #include "lm/text_corpus.h"
 
@@ -472,5 +473,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTextCorpus)
+POSLAB_TEST_APPLESS_MAIN(TestTextCorpus)
 #include "tst_text_corpus.moc"

@@ -2,6 +2,8 @@
 // tst_attention_modules — attention.map, attention.permutation and
 // bench.pe_cost run with defaults and extreme parameters; shapes, labels and
 // the expected permutation behaviour.
+#include "../shared/module_runs.h"
+#include "../shared/test_program.h"
 #include "core/common.h"
 #include "modules/registry.h"
 
@@ -10,22 +12,9 @@
 #include <cmath>
 
 using namespace poslab::modules;
+using namespace poslab::testing;
 
 namespace {
-
-std::vector<Output> run(const QString& id, const QStringList& args)
-{
-    const ModuleSpec* spec = Registry::builtin().find(id);
-    if (!spec) throw std::runtime_error("module not registered: " + id.toStdString());
-    return runModule(*spec, parseParams(*spec, args));
-}
-
-const Output* find(const std::vector<Output>& outs, const QString& name)
-{
-    for (const auto& o : outs)
-        if (o.name == name) return &o;
-    return nullptr;
-}
 
 bool finite(const std::vector<double>& v)
 {
@@ -74,9 +63,9 @@ private slots:
     {
         QFETCH(QStringList, args);
         QFETCH(int, tokens);
-        const auto outs = run(QStringLiteral("attention.map"), args);
-        const Output* w = find(outs, QStringLiteral("weights"));
-        QVERIFY(w && find(outs, QStringLiteral("weights_mean")));
+        const auto outs = runModuleWithArgs(QStringLiteral("attention.map"), args);
+        const Output* w = findOutput(outs, QStringLiteral("weights"));
+        QVERIFY(w && findOutput(outs, QStringLiteral("weights_mean")));
         QCOMPARE(w->rows, tokens);
         QCOMPARE(w->cols, tokens);
         QCOMPARE(int(w->data.size()), tokens * tokens);
@@ -94,20 +83,20 @@ private slots:
         }
         const bool biased =
             args.join(' ').contains(QStringLiteral("alibi")) || args.join(' ').contains(QStringLiteral("t5"));
-        QCOMPARE(find(outs, QStringLiteral("position_bias")) != nullptr, biased);
+        QCOMPARE(findOutput(outs, QStringLiteral("position_bias")) != nullptr, biased);
     }
 
     // No encoding: the two "the"s of the fox sentence have the same embedding,
     // so their columns of the weights are identical (positions 0 and 6).
     void mapWithoutPositionsCannotTellRepeatsApart()
     {
-        const auto outs = run(QStringLiteral("attention.map"), {});
-        const Output* w = find(outs, QStringLiteral("weights"));
+        const auto outs = runModuleWithArgs(QStringLiteral("attention.map"), {});
+        const Output* w = findOutput(outs, QStringLiteral("weights"));
         QCOMPARE(w->rowLabels[0], QStringLiteral("The"));
         QCOMPARE(w->rowLabels[6], QStringLiteral("the"));
         for (int t = 0; t < 9; t++) QVERIFY(std::fabs(w->data[t * 9 + 0] - w->data[t * 9 + 6]) < 1e-6);
-        const auto rope = run(QStringLiteral("attention.map"), {"encoding=rope"});
-        const Output* wr = find(rope, QStringLiteral("weights"));
+        const auto rope = runModuleWithArgs(QStringLiteral("attention.map"), {"encoding=rope"});
+        const Output* wr = findOutput(rope, QStringLiteral("weights"));
         double diff = 0;
         for (int t = 0; t < 9; t++) diff = std::max(diff, std::fabs(wr->data[t * 9 + 0] - wr->data[t * 9 + 6]));
         QVERIFY(diff > 1e-3);
@@ -115,7 +104,7 @@ private slots:
 
     void mapRejectsHeadOutOfRange()
     {
-        QVERIFY_THROWS_EXCEPTION(ParamError, run(QStringLiteral("attention.map"), {"heads=2", "head=2"}));
+        QVERIFY_THROWS_EXCEPTION(ParamError, runModuleWithArgs(QStringLiteral("attention.map"), {"heads=2", "head=2"}));
     }
 
     // Table: none ≈ 0 (float rounding, ≤ 1e-5), every encoding > 1e-3 —
@@ -141,8 +130,8 @@ private slots:
         QFETCH(QStringList, args);
         QFETCH(bool, alibiKeeps);
         const bool causal = args.contains(QStringLiteral("causal=true"));
-        const auto outs = run(QStringLiteral("attention.permutation"), args);
-        const Output* t = find(outs, QStringLiteral("delta"));
+        const auto outs = runModuleWithArgs(QStringLiteral("attention.permutation"), args);
+        const Output* t = findOutput(outs, QStringLiteral("delta"));
         QVERIFY(t);
         QCOMPARE(t->columns.size(), 4);
         QCOMPARE(int(t->tableRows.size()), 6);
@@ -206,10 +195,11 @@ private slots:
         QFETCH(QString, tokens);
         QFETCH(QString, swapped);
         QFETCH(bool, alibiKeeps);
-        const auto outs = run(QStringLiteral("attention.permutation"), {"sentence=" + sentence, "reorder=swap_roles"});
-        QCOMPARE(find(outs, QStringLiteral("tokens"))->text, tokens);
-        QCOMPARE(find(outs, QStringLiteral("permuted"))->text, swapped);
-        const Output* t = find(outs, QStringLiteral("delta"));
+        const auto outs =
+            runModuleWithArgs(QStringLiteral("attention.permutation"), {"sentence=" + sentence, "reorder=swap_roles"});
+        QCOMPARE(findOutput(outs, QStringLiteral("tokens"))->text, tokens);
+        QCOMPARE(findOutput(outs, QStringLiteral("permuted"))->text, swapped);
+        const Output* t = findOutput(outs, QStringLiteral("delta"));
         QVERIFY(t);
         for (const auto& row : t->tableRows) {
             const QString enc = row[0].toString();
@@ -222,11 +212,11 @@ private slots:
             }
         }
         // The same reordering written as reorder=custom gives the same table.
-        const QString order = find(outs, QStringLiteral("order"))->text;
-        const auto custom =
-            run(QStringLiteral("attention.permutation"), {"sentence=" + sentence, "reorder=custom", "order=" + order});
-        QCOMPARE(find(custom, QStringLiteral("permuted"))->text, swapped);
-        const Output* tc = find(custom, QStringLiteral("delta"));
+        const QString order = findOutput(outs, QStringLiteral("order"))->text;
+        const auto custom = runModuleWithArgs(QStringLiteral("attention.permutation"),
+                                              {"sentence=" + sentence, "reorder=custom", "order=" + order});
+        QCOMPARE(findOutput(custom, QStringLiteral("permuted"))->text, swapped);
+        const Output* tc = findOutput(custom, QStringLiteral("delta"));
         for (std::size_t r = 0; r < t->tableRows.size(); r++)
             QCOMPARE(tc->tableRows[r][1].toDouble(), t->tableRows[r][1].toDouble());
     }
@@ -241,9 +231,10 @@ private slots:
             if (p.name == QLatin1String("sentence")) sentences = p.choices;
         QCOMPARE(sentences.size(), 11);
         for (const QString& id : sentences) {
-            const auto outs = run(QStringLiteral("attention.permutation"), {"sentence=" + id, "reorder=swap_roles"});
-            const QStringList order = find(outs, QStringLiteral("order"))->text.split(QLatin1Char(','));
-            const int T = int(find(outs, QStringLiteral("tokens"))->text.split(QStringLiteral(" | ")).size());
+            const auto outs =
+                runModuleWithArgs(QStringLiteral("attention.permutation"), {"sentence=" + id, "reorder=swap_roles"});
+            const QStringList order = findOutput(outs, QStringLiteral("order"))->text.split(QLatin1Char(','));
+            const int T = int(findOutput(outs, QStringLiteral("tokens"))->text.split(QStringLiteral(" | ")).size());
             QCOMPARE(order.size(), T);
             std::vector<int> seen(T, 0);
             bool identity = true;
@@ -263,14 +254,14 @@ private slots:
     // 来 3/5) have identical columns without an encoding.
     void mapNewPresetsRepeats()
     {
-        const auto cm = run(QStringLiteral("attention.map"), {"sentence=cat_mouse"});
-        const Output* w = find(cm, QStringLiteral("weights"));
+        const auto cm = runModuleWithArgs(QStringLiteral("attention.map"), {"sentence=cat_mouse"});
+        const Output* w = findOutput(cm, QStringLiteral("weights"));
         QCOMPARE(w->rows, 5);
         for (int t = 0; t < 5; t++) QVERIFY(std::fabs(w->data[t * 5 + 0] - w->data[t * 5 + 3]) < 1e-6);
-        const auto zl = run(QStringLiteral("attention.map"), {"sentence=zh_love"});
-        QCOMPARE(find(zl, QStringLiteral("weights"))->rows, 4);
-        const auto pal = run(QStringLiteral("attention.map"), {"sentence=zh_palindrome"});
-        const Output* wp = find(pal, QStringLiteral("weights"));
+        const auto zl = runModuleWithArgs(QStringLiteral("attention.map"), {"sentence=zh_love"});
+        QCOMPARE(findOutput(zl, QStringLiteral("weights"))->rows, 4);
+        const auto pal = runModuleWithArgs(QStringLiteral("attention.map"), {"sentence=zh_palindrome"});
+        const Output* wp = findOutput(pal, QStringLiteral("weights"));
         QCOMPARE(wp->rows, 9);
         for (int t = 0; t < 9; t++)
             for (int j = 0; j < 4; j++) QVERIFY(std::fabs(wp->data[t * 9 + j] - wp->data[t * 9 + 8 - j]) < 1e-6);
@@ -290,12 +281,13 @@ private slots:
     void mapRepeatedToken()
     {
         QFETCH(QString, sentence);
-        const auto none = run(QStringLiteral("attention.map"), {"sentence=" + sentence});
-        const Output* w = find(none, QStringLiteral("weights"));
+        const auto none = runModuleWithArgs(QStringLiteral("attention.map"), {"sentence=" + sentence});
+        const Output* w = findOutput(none, QStringLiteral("weights"));
         QCOMPARE(w->rows, 16);
         for (double x : w->data) QVERIFY(std::fabs(x - 1.0 / 16) < 1e-6);
-        const auto alibi = run(QStringLiteral("attention.map"), {"sentence=" + sentence, "encoding=alibi"});
-        const Output* b = find(alibi, QStringLiteral("position_bias"));
+        const auto alibi =
+            runModuleWithArgs(QStringLiteral("attention.map"), {"sentence=" + sentence, "encoding=alibi"});
+        const Output* b = findOutput(alibi, QStringLiteral("position_bias"));
         QVERIFY(b);
         for (int i = 0; i < 16; i++)
             for (int j = 0; j < 16; j++) QVERIFY(std::fabs(b->data[i * 16 + j] + 0.25 * std::abs(i - j)) < 1e-6);
@@ -304,8 +296,8 @@ private slots:
     // A causal mask alone breaks equivariance too (documented in the module).
     void permutationCausalBreaksNone()
     {
-        const auto outs = run(QStringLiteral("attention.permutation"), {"causal=true"});
-        const Output* t = find(outs, QStringLiteral("delta"));
+        const auto outs = runModuleWithArgs(QStringLiteral("attention.permutation"), {"causal=true"});
+        const Output* t = findOutput(outs, QStringLiteral("delta"));
         QVERIFY(t->tableRows[0][1].toDouble() > 1e-3);
     }
 
@@ -319,8 +311,9 @@ private slots:
     void permutationRejectsBadOrder()
     {
         QFETCH(QString, order);
-        QVERIFY_THROWS_EXCEPTION(ParamError, run(QStringLiteral("attention.permutation"),
-                                                 {"sentence=man_bites_dog", "reorder=custom", "order=" + order}));
+        QVERIFY_THROWS_EXCEPTION(ParamError,
+                                 runModuleWithArgs(QStringLiteral("attention.permutation"),
+                                                   {"sentence=man_bites_dog", "reorder=custom", "order=" + order}));
     }
 
     // bench.pe_cost: one row per encoding, positive finite times, the
@@ -336,8 +329,8 @@ private slots:
     void peCost()
     {
         QFETCH(QStringList, args);
-        const auto outs = run(QStringLiteral("bench.pe_cost"), args);
-        const Output* t = find(outs, QStringLiteral("cost"));
+        const auto outs = runModuleWithArgs(QStringLiteral("bench.pe_cost"), args);
+        const Output* t = findOutput(outs, QStringLiteral("cost"));
         QVERIFY(t);
         QCOMPARE(int(t->tableRows.size()), 6);
         QCOMPARE(t->tableRows[0][0].toString(), QStringLiteral("none"));
@@ -347,7 +340,7 @@ private slots:
             qInfo("%-10s %.4f ms  overhead %+.1f%%", qPrintable(row[0].toString()), ms, row[3].toDouble());
             QVERIFY(std::isfinite(ms) && ms > 0);
         }
-        QVERIFY(find(outs, QStringLiteral("baseline_ms"))->value > 0);
+        QVERIFY(findOutput(outs, QStringLiteral("baseline_ms"))->value > 0);
     }
 
     void peCostOutOfRange()
@@ -358,5 +351,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestAttentionModules)
+POSLAB_TEST_APPLESS_MAIN(TestAttentionModules)
 #include "tst_attention_modules.moc"

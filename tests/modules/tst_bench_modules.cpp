@@ -5,6 +5,8 @@
 // asserted (they depend on the machine); the golden relation is recomputed
 // here from the table the module returns, an independent path through the
 // same samples.
+#include "../shared/module_runs.h"
+#include "../shared/test_program.h"
 #include "core/common.h"
 #include "modules/registry.h"
 
@@ -13,24 +15,9 @@
 #include <cmath>
 
 using namespace poslab::modules;
+using namespace poslab::testing;
 
-namespace {
-
-std::vector<Output> run(const QString& id, const QStringList& args)
-{
-    const ModuleSpec* spec = Registry::builtin().find(id);
-    if (!spec) throw std::runtime_error("module not registered: " + id.toStdString());
-    return runModule(*spec, parseParams(*spec, args));
-}
-
-const Output* find(const std::vector<Output>& outs, const QString& name)
-{
-    for (const auto& o : outs)
-        if (o.name == name) return &o;
-    return nullptr;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 class TestBenchModules : public QObject {
     Q_OBJECT
@@ -55,9 +42,9 @@ private slots:
     void relativeMin()
     {
         QFETCH(QStringList, args);
-        const auto outs = run(QStringLiteral("bench.pe_cost"), args);
-        const Output* t = find(outs, QStringLiteral("cost"));
-        const Output* r = find(outs, QStringLiteral("relative_min"));
+        const auto outs = runModuleWithArgs(QStringLiteral("bench.pe_cost"), args);
+        const Output* t = findOutput(outs, QStringLiteral("cost"));
+        const Output* r = findOutput(outs, QStringLiteral("relative_min"));
         QVERIFY(t);
         QVERIFY(r);
         QCOMPARE(r->kind, OutputKind::Series);
@@ -82,11 +69,11 @@ private slots:
             QVERIFY(std::abs(r->y[i] - minMs / base) <= 1e-12 * std::max(1.0, minMs / base));
         }
         // Outputs that existed before v2 are still there.
-        QVERIFY(find(outs, QStringLiteral("overhead_pct")));
-        QVERIFY(find(outs, QStringLiteral("baseline_ms")));
-        QVERIFY(find(outs, QStringLiteral("setup")));
+        QVERIFY(findOutput(outs, QStringLiteral("overhead_pct")));
+        QVERIFY(findOutput(outs, QStringLiteral("baseline_ms")));
+        QVERIFY(findOutput(outs, QStringLiteral("setup")));
     }
 };
 
-QTEST_APPLESS_MAIN(TestBenchModules)
+POSLAB_TEST_APPLESS_MAIN(TestBenchModules)
 #include "tst_bench_modules.moc"

@@ -7,41 +7,21 @@
 // ParamError naming the parameter.
 #include <QtTest>
 
+#include "../shared/module_runs.h"
+#include "../shared/test_program.h"
 #include "modules/registry.h"
 
 #include <cmath>
 
 using namespace poslab::modules;
+using namespace poslab::testing;
 using namespace Qt::StringLiterals;
-
-using ParamMap = std::map<QString, QVariant>;
-Q_DECLARE_METATYPE(ParamMap)
 
 namespace {
 
 const QStringList kIds = {u"sinusoidal.matrix"_s,   u"sinusoidal.similarity"_s, u"sinusoidal.linear_shift"_s,
                           u"learned.extend"_s,      u"relative.shaw"_s,         u"relative.t5_bucket"_s,
                           u"relative.swin_index"_s, u"alibi.slopes"_s,          u"alibi.bias"_s};
-
-const ModuleSpec& spec(const QString& id)
-{
-    const ModuleSpec* s = Registry::builtin().find(id);
-    if (!s) throw std::runtime_error("module not registered: " + id.toStdString());
-    return *s;
-}
-
-std::vector<Output> run(const QString& id, const ParamMap& given = {})
-{
-    const ModuleSpec& s = spec(id);
-    return runModule(s, validateParams(s, given));
-}
-
-const Output& out(const std::vector<Output>& outs, const QString& name)
-{
-    for (const auto& o : outs)
-        if (o.name == name) return o;
-    throw std::runtime_error("no output named " + name.toStdString());
-}
 
 // Companion values a documented cross-parameter rule needs when `param` is
 // set to `value` (e.g. positions × dim is bounded).
@@ -118,7 +98,7 @@ void TestEncodingModules::specsAreComplete_data()
 void TestEncodingModules::specsAreComplete()
 {
     QFETCH(QString, id);
-    const ModuleSpec& s = spec(id);
+    const ModuleSpec& s = builtinModule(id);
     QVERIFY(!s.title.en.isEmpty() && !s.title.zh.isEmpty());
     QVERIFY(s.description.en.size() > 80 && s.description.zh.size() > 40);
     for (const auto& p : s.params) {
@@ -140,7 +120,7 @@ void TestEncodingModules::defaultsRun()
 {
     QFETCH(QString, id);
     try {
-        checkShapes(run(id));
+        checkShapes(runModuleWith(id));
     } catch (const std::exception& e) {
         QFAIL(e.what());
     }
@@ -151,7 +131,7 @@ void TestEncodingModules::extremesRun_data()
     QTest::addColumn<QString>("id");
     QTest::addColumn<ParamMap>("params");
     for (const QString& id : kIds) {
-        for (const auto& p : spec(id).params) {
+        for (const auto& p : builtinModule(id).params) {
             if (p.type == ParamType::Choice) {
                 for (const QString& c : p.choices)
                     QTest::newRow(qPrintable(id + u" "_s + p.name + u"="_s + c)) << id << ParamMap{{p.name, c}};
@@ -191,7 +171,7 @@ void TestEncodingModules::extremesRun()
     QFETCH(QString, id);
     QFETCH(ParamMap, params);
     try {
-        checkShapes(run(id, params));
+        checkShapes(runModuleWith(id, params));
     } catch (const std::exception& e) {
         QFAIL(e.what());
     }
@@ -199,28 +179,28 @@ void TestEncodingModules::extremesRun()
 
 void TestEncodingModules::sinusoidalMatrixRowZero()
 {
-    auto outs = run(u"sinusoidal.matrix"_s, {{u"positions"_s, 5}, {u"dim"_s, 8}});
-    const Output& pe = out(outs, u"pe"_s);
+    auto outs = runModuleWith(u"sinusoidal.matrix"_s, {{u"positions"_s, 5}, {u"dim"_s, 8}});
+    const Output& pe = outputNamed(outs, u"pe"_s);
     QCOMPARE(pe.rows, 5);
     QCOMPARE(pe.cols, 8);
     const double row0[8] = {0, 1, 0, 1, 0, 1, 0, 1};  // interleaved: sin 0, cos 0, ...
     for (int c = 0; c < 8; ++c) QCOMPARE(pe.data[c], row0[c]);
     QVERIFY(std::fabs(pe.data[8] - std::sin(1.0)) < 1e-7);  // p = 1, ω_0 = 1
     QCOMPARE(pe.colLabels.value(1), u"cos ω0"_s);
-    outs = run(u"sinusoidal.matrix"_s, {{u"positions"_s, 5}, {u"dim"_s, 8}, {u"layout"_s, u"concat"_s}});
+    outs = runModuleWith(u"sinusoidal.matrix"_s, {{u"positions"_s, 5}, {u"dim"_s, 8}, {u"layout"_s, u"concat"_s}});
     const double row0c[8] = {0, 0, 0, 0, 1, 1, 1, 1};
-    for (int c = 0; c < 8; ++c) QCOMPARE(out(outs, u"pe"_s).data[c], row0c[c]);
+    for (int c = 0; c < 8; ++c) QCOMPARE(outputNamed(outs, u"pe"_s).data[c], row0c[c]);
     // t2t: the last frequency is exactly 1/base.
-    outs = run(u"sinusoidal.matrix"_s, {{u"dim"_s, 8}, {u"layout"_s, u"concat_t2t"_s}});
-    QVERIFY(std::fabs(out(outs, u"frequencies"_s).y.back() - 1e-4) < 1e-16);
+    outs = runModuleWith(u"sinusoidal.matrix"_s, {{u"dim"_s, 8}, {u"layout"_s, u"concat_t2t"_s}});
+    QVERIFY(std::fabs(outputNamed(outs, u"frequencies"_s).y.back() - 1e-4) < 1e-16);
 }
 
 void TestEncodingModules::sinusoidalSimilarity()
 {
-    auto outs = run(u"sinusoidal.similarity"_s,
-                    {{u"positions"_s, 64}, {u"dim"_s, 32}, {u"reference"_s, 10}, {u"matrix"_s, true}});
-    const Output& sim = out(outs, u"similarity"_s);
-    const Output& closed = out(outs, u"closed_form"_s);
+    auto outs = runModuleWith(u"sinusoidal.similarity"_s,
+                              {{u"positions"_s, 64}, {u"dim"_s, 32}, {u"reference"_s, 10}, {u"matrix"_s, true}});
+    const Output& sim = outputNamed(outs, u"similarity"_s);
+    const Output& closed = outputNamed(outs, u"closed_form"_s);
     QCOMPARE(int(sim.y.size()), 64);
     // PE(p)·PE(p) = C/2 = 16 (sin² + cos² per pair), and the peak is at the reference.
     QVERIFY(std::fabs(sim.y[10] - 16.0) < 1e-5);
@@ -228,12 +208,12 @@ void TestEncodingModules::sinusoidalSimilarity()
         QVERIFY(sim.y[t] <= sim.y[10] + 1e-9);
         QVERIFY(std::fabs(sim.y[t] - closed.y[t]) < 1e-4);
     }
-    const Output& m = out(outs, u"similarity_matrix"_s);
+    const Output& m = outputNamed(outs, u"similarity_matrix"_s);
     QCOMPARE(m.rows, 64);
     QCOMPARE(m.cols, 64);
     QCOMPARE(m.data[3 * 64 + 40], m.data[40 * 64 + 3]);
-    outs = run(u"sinusoidal.similarity"_s, {{u"measure"_s, u"cosine"_s}});
-    QVERIFY(std::fabs(out(outs, u"similarity"_s).y[0] - 1.0) < 1e-6);
+    outs = runModuleWith(u"sinusoidal.similarity"_s, {{u"measure"_s, u"cosine"_s}});
+    QVERIFY(std::fabs(outputNamed(outs, u"similarity"_s).y[0] - 1.0) < 1e-6);
     bool hasMatrix = false;
     for (const auto& o : outs) hasMatrix = hasMatrix || o.name == u"similarity_matrix";
     QVERIFY(!hasMatrix);
@@ -242,12 +222,13 @@ void TestEncodingModules::sinusoidalSimilarity()
 void TestEncodingModules::sinusoidalLinearShift()
 {
     for (const QString& layout : {u"interleaved"_s, u"concat"_s, u"concat_t2t"_s}) {
-        auto outs = run(u"sinusoidal.linear_shift"_s, {{u"dim"_s, 16}, {u"shift"_s, 37}, {u"layout"_s, layout}});
-        QVERIFY2(out(outs, u"max_error"_s).value < 1e-5, qPrintable(layout));
-        const Output& m = out(outs, u"shift_matrix"_s);
+        auto outs =
+            runModuleWith(u"sinusoidal.linear_shift"_s, {{u"dim"_s, 16}, {u"shift"_s, 37}, {u"layout"_s, layout}});
+        QVERIFY2(outputNamed(outs, u"max_error"_s).value < 1e-5, qPrintable(layout));
+        const Output& m = outputNamed(outs, u"shift_matrix"_s);
         QCOMPARE(m.rows, 16);
-        QCOMPARE(int(out(outs, u"blocks"_s).tableRows.size()), 8);
-        QCOMPARE(int(out(outs, u"max_error_by_position"_s).y.size()), 1000);
+        QCOMPARE(int(outputNamed(outs, u"blocks"_s).tableRows.size()), 8);
+        QCOMPARE(int(outputNamed(outs, u"max_error_by_position"_s).y.size()), 1000);
         // Pair 0 has ω = 1: its block holds cos 37 on the diagonal.
         QVERIFY(std::fabs(m.data[0] - std::cos(37.0)) < 1e-6);
     }
@@ -255,9 +236,9 @@ void TestEncodingModules::sinusoidalLinearShift()
 
 void TestEncodingModules::learnedExtend()
 {
-    auto outs = run(u"learned.extend"_s, {{u"length"_s, 10}, {u"new_length"_s, 19}, {u"dim"_s, 64}});
-    const Output& before = out(outs, u"table_before"_s);
-    const Output& after = out(outs, u"table_after"_s);
+    auto outs = runModuleWith(u"learned.extend"_s, {{u"length"_s, 10}, {u"new_length"_s, 19}, {u"dim"_s, 64}});
+    const Output& before = outputNamed(outs, u"table_before"_s);
+    const Output& after = outputNamed(outs, u"table_after"_s);
     QCOMPARE(before.rows, 10);
     QCOMPARE(after.rows, 19);
     QCOMPARE(after.cols, 64);
@@ -268,30 +249,30 @@ void TestEncodingModules::learnedExtend()
         QCOMPARE(after.data[4 * 64 + c], before.data[2 * 64 + c]);
         QVERIFY(std::fabs(after.data[5 * 64 + c] - 0.5 * (before.data[2 * 64 + c] + before.data[3 * 64 + c])) < 1e-7);
     }
-    QCOMPARE(out(outs, u"source_position"_s).y.back(), 9.0);
+    QCOMPARE(outputNamed(outs, u"source_position"_s).y.back(), 9.0);
     // Random rows are nearly orthogonal; interpolated neighbours are ~cos 45° apart or closer.
-    QVERIFY(std::fabs(out(outs, u"mean_neighbour_similarity_before"_s).value) < 0.2);
-    QVERIFY(out(outs, u"mean_neighbour_similarity_after"_s).value > 0.6);
-    QCOMPARE(int(out(outs, u"neighbour_similarity_after"_s).y.size()), 18);
+    QVERIFY(std::fabs(outputNamed(outs, u"mean_neighbour_similarity_before"_s).value) < 0.2);
+    QVERIFY(outputNamed(outs, u"mean_neighbour_similarity_after"_s).value > 0.6);
+    QCOMPARE(int(outputNamed(outs, u"neighbour_similarity_after"_s).y.size()), 18);
 }
 
 void TestEncodingModules::shawIndex()
 {
-    auto outs = run(u"relative.shaw"_s);  // T = 12, k = 3
-    const Output& m = out(outs, u"index"_s);
+    auto outs = runModuleWith(u"relative.shaw"_s);  // T = 12, k = 3
+    const Output& m = outputNamed(outs, u"index"_s);
     QCOMPARE(m.rows, 12);
     QCOMPARE(m.data[0 * 12 + 11], 6.0);  // j − i = 11 clipped to 3, + 3
     QCOMPARE(m.data[11 * 12 + 0], 0.0);  // j − i = −11 clipped to −3
     QCOMPARE(m.data[5 * 12 + 5], 3.0);   // zero offset sits in the middle
     QCOMPARE(m.data[5 * 12 + 4], 2.0);
-    QCOMPARE(out(outs, u"distinct_indices"_s).value, 7.0);
-    QCOMPARE(int(out(outs, u"rows"_s).tableRows.size()), 7);
+    QCOMPARE(outputNamed(outs, u"distinct_indices"_s).value, 7.0);
+    QCOMPARE(int(outputNamed(outs, u"rows"_s).tableRows.size()), 7);
 }
 
 void TestEncodingModules::t5Buckets()
 {
-    auto outs = run(u"relative.t5_bucket"_s);  // 32 / 128, bidirectional
-    const Output& s = out(outs, u"bucket_by_distance"_s);
+    auto outs = runModuleWith(u"relative.t5_bucket"_s);  // 32 / 128, bidirectional
+    const Output& s = outputNamed(outs, u"bucket_by_distance"_s);
     QCOMPARE(int(s.x.size()), 601);
     auto at = [&](int rel) { return s.y[std::size_t(rel + 300)]; };
     QCOMPARE(at(0), 0.0);
@@ -300,58 +281,58 @@ void TestEncodingModules::t5Buckets()
     QCOMPARE(at(16), 26.0);
     QCOMPARE(at(-300), 15.0);
     QCOMPARE(at(300), 31.0);
-    const Output& m = out(outs, u"buckets"_s);
+    const Output& m = outputNamed(outs, u"buckets"_s);
     QCOMPARE(m.rows, 64);
     QCOMPARE(m.data[0 * 64 + 1], 17.0);  // query 0, key 1: rel +1
     // |rel| <= 63 in a 64 × 64 matrix: ln(63/8)/ln(16)·8 = 5.95, so each side
     // reaches bucket 8 + 5 = 13 of its 16: 14 before (0..13), 13 after (17..29).
-    QCOMPARE(out(outs, u"distinct_buckets"_s).value, 27.0);
-    outs = run(u"relative.t5_bucket"_s, {{u"bidirectional"_s, false}});
-    const Output& c = out(outs, u"bucket_by_distance"_s);
+    QCOMPARE(outputNamed(outs, u"distinct_buckets"_s).value, 27.0);
+    outs = runModuleWith(u"relative.t5_bucket"_s, {{u"bidirectional"_s, false}});
+    const Output& c = outputNamed(outs, u"bucket_by_distance"_s);
     for (int rel = 0; rel <= 300; ++rel) QCOMPARE(c.y[std::size_t(rel + 300)], 0.0);  // future -> 0
     QCOMPARE(c.y[300 - 32], 21.0);
 }
 
 void TestEncodingModules::swinIndex()
 {
-    auto outs = run(u"relative.swin_index"_s);  // 3 × 3
-    const Output& m = out(outs, u"index"_s);
+    auto outs = runModuleWith(u"relative.swin_index"_s);  // 3 × 3
+    const Output& m = outputNamed(outs, u"index"_s);
     QCOMPARE(m.rows, 9);
     for (int t = 0; t < 9; ++t) QCOMPARE(m.data[t * 9 + t], 12.0);
-    QCOMPARE(out(outs, u"distinct_indices"_s).value, 25.0);
-    QCOMPARE(out(outs, u"table_rows"_s).value, 25.0);
+    QCOMPARE(outputNamed(outs, u"distinct_indices"_s).value, 25.0);
+    QCOMPARE(outputNamed(outs, u"table_rows"_s).value, 25.0);
     QCOMPARE(m.rowLabels.value(5), u"(1,2)"_s);
-    outs = run(u"relative.swin_index"_s, {{u"window_height"_s, 2}, {u"window_width"_s, 5}});
-    QCOMPARE(out(outs, u"table_rows"_s).value, 27.0);  // 3 × 9
+    outs = runModuleWith(u"relative.swin_index"_s, {{u"window_height"_s, 2}, {u"window_width"_s, 5}});
+    QCOMPARE(outputNamed(outs, u"table_rows"_s).value, 27.0);  // 3 × 9
 }
 
 void TestEncodingModules::alibiSlopes()
 {
-    auto outs = run(u"alibi.slopes"_s);
-    const Output& s = out(outs, u"slopes"_s);
+    auto outs = runModuleWith(u"alibi.slopes"_s);
+    const Output& s = outputNamed(outs, u"slopes"_s);
     QCOMPARE(int(s.y.size()), 8);
     for (int h = 0; h < 8; ++h) {
         QCOMPARE(s.x[h], double(h + 1));
         QCOMPARE(s.y[h], std::ldexp(1.0, -(h + 1)));  // 1/2, 1/4, ..., 1/256
     }
-    outs = run(u"alibi.slopes"_s, {{u"heads"_s, 12}});
-    QVERIFY(std::fabs(out(outs, u"slopes"_s).y[8] - std::sqrt(0.5)) < 1e-15);  // not sorted
-    QCOMPARE(int(out(outs, u"slopes_table"_s).tableRows.size()), 12);
+    outs = runModuleWith(u"alibi.slopes"_s, {{u"heads"_s, 12}});
+    QVERIFY(std::fabs(outputNamed(outs, u"slopes"_s).y[8] - std::sqrt(0.5)) < 1e-15);  // not sorted
+    QCOMPARE(int(outputNamed(outs, u"slopes_table"_s).tableRows.size()), 12);
 }
 
 void TestEncodingModules::alibiBias()
 {
-    auto outs = run(u"alibi.bias"_s, {{u"length"_s, 6}});  // head 1 of 8: m = 1/2, causal, masked
-    const Output& b = out(outs, u"bias"_s);
+    auto outs = runModuleWith(u"alibi.bias"_s, {{u"length"_s, 6}});  // head 1 of 8: m = 1/2, causal, masked
+    const Output& b = outputNamed(outs, u"bias"_s);
     QCOMPARE(b.rows, 6);
-    QCOMPARE(out(outs, u"slope"_s).value, 0.5);
+    QCOMPARE(outputNamed(outs, u"slope"_s).value, 0.5);
     QCOMPARE(b.data[3 * 6 + 0], -1.5);
     QCOMPARE(b.data[3 * 6 + 3], 0.0);
     QVERIFY(std::isnan(b.data[0 * 6 + 2]));
-    outs = run(u"alibi.bias"_s, {{u"length"_s, 6}, {u"future"_s, u"linear"_s}, {u"head"_s, 2}});
-    QCOMPARE(out(outs, u"bias"_s).data[0 * 6 + 2], 0.5);  // +m (j − i) with m = 1/4
-    outs = run(u"alibi.bias"_s, {{u"length"_s, 6}, {u"mode"_s, u"symmetric"_s}});
-    const Output& s = out(outs, u"bias"_s);
+    outs = runModuleWith(u"alibi.bias"_s, {{u"length"_s, 6}, {u"future"_s, u"linear"_s}, {u"head"_s, 2}});
+    QCOMPARE(outputNamed(outs, u"bias"_s).data[0 * 6 + 2], 0.5);  // +m (j − i) with m = 1/4
+    outs = runModuleWith(u"alibi.bias"_s, {{u"length"_s, 6}, {u"mode"_s, u"symmetric"_s}});
+    const Output& s = outputNamed(outs, u"bias"_s);
     for (int i = 0; i < 6; ++i)
         for (int j = 0; j < 6; ++j) {
             QCOMPARE(s.data[i * 6 + j], -0.5 * std::abs(i - j));
@@ -399,7 +380,7 @@ void TestEncodingModules::badParameters()
     QFETCH(ParamMap, params);
     QFETCH(QString, param);
     try {
-        run(id, params);
+        runModuleWith(id, params);
         QFAIL("expected ParamError");
     } catch (const ParamError& e) {
         QCOMPARE(e.param, param);
@@ -407,5 +388,5 @@ void TestEncodingModules::badParameters()
     }
 }
 
-QTEST_APPLESS_MAIN(TestEncodingModules)
+POSLAB_TEST_APPLESS_MAIN(TestEncodingModules)
 #include "tst_encoding_modules.moc"

@@ -8,6 +8,7 @@
 // missing corpus, the memory budget — reach a reader in both languages, their
 // English equal to what() (the sentence logs and older callers see).
 #include "../shared/han_text.h"
+#include "../shared/test_program.h"
 #include "lm/tensor_file.h"
 #include "lm/text_corpus.h"
 #include "modules/error_messages.h"
@@ -259,5 +260,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestErrorMessages)
+POSLAB_TEST_APPLESS_MAIN(TestErrorMessages)
 #include "tst_error_messages.moc"

@@ -6,6 +6,7 @@
 // module id, the value itself). The same for the refusals of the shipped
 // modules' own checks, and for the training lab's refused options.
 #include "../shared/han_text.h"
+#include "../shared/test_program.h"
 #include "modules/lab/option_messages.h"
 #include "modules/registry.h"
 
@@ -437,5 +438,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestParamMessages)
+POSLAB_TEST_APPLESS_MAIN(TestParamMessages)
 #include "tst_param_messages.moc"

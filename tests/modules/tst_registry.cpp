@@ -2,6 +2,7 @@
 // tst_registry — parameter validation, the built-in module list, and the JSON,
 // text and CSV forms of a run.
 #include "../shared/temporary_lab_run.h"
+#include "../shared/test_program.h"
 #include "core/common.h"
 #include "modules/output_declarations.h"
 #include "modules/output_format.h"
@@ -709,5 +710,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestRegistry)
+POSLAB_TEST_APPLESS_MAIN(TestRegistry)
 #include "tst_registry.moc"

@@ -7,32 +7,21 @@
 // a Swin index mirrors when query and key swap.
 #include <QtTest>
 
+#include "../shared/module_runs.h"
+#include "../shared/test_program.h"
 #include "modules/registry.h"
 
 using namespace poslab::modules;
+using namespace poslab::testing;
 using namespace Qt::StringLiterals;
 
 namespace {
-
-std::vector<Output> run(const QString& id, const std::map<QString, QVariant>& given = {})
-{
-    const ModuleSpec* s = Registry::builtin().find(id);
-    if (!s) throw std::runtime_error("module not registered: " + id.toStdString());
-    return runModule(*s, validateParams(*s, given));
-}
-
-const Output& out(const std::vector<Output>& outs, const QString& name)
-{
-    for (const auto& o : outs)
-        if (o.name == name) return o;
-    throw std::runtime_error("no output named " + name.toStdString());
-}
 
 // bucket -> (min_relative, max_relative) from the bucket_ranges table.
 std::map<int, std::pair<long long, long long>> ranges(const std::vector<Output>& outs)
 {
     std::map<int, std::pair<long long, long long>> r;
-    for (const auto& row : out(outs, u"bucket_ranges"_s).tableRows)
+    for (const auto& row : outputNamed(outs, u"bucket_ranges"_s).tableRows)
         r[row.at(0).toInt()] = {row.at(1).toLongLong(), row.at(2).toLongLong()};
     return r;
 }
@@ -65,7 +54,7 @@ void TestRelativeModules::t5LastBucketBeginsBeforeMaxDistance()
 {
     QFETCH(int, maxDistance);
     QFETCH(int, lastStart);
-    const auto r = ranges(run(u"relative.t5_bucket"_s, {{u"max_distance"_s, maxDistance}}));
+    const auto r = ranges(runModuleWith(u"relative.t5_bucket"_s, {{u"max_distance"_s, maxDistance}}));
     QCOMPARE(r.at(31).first, (long long)lastStart);
     QCOMPARE(r.at(31).second, 300LL);                  // max_relative
     QCOMPARE(r.at(15).second, -(long long)lastStart);  // mirror image on the left
@@ -74,7 +63,7 @@ void TestRelativeModules::t5LastBucketBeginsBeforeMaxDistance()
 
 void TestRelativeModules::t5CausalLastBucket()
 {
-    const auto r = ranges(run(u"relative.t5_bucket"_s, {{u"bidirectional"_s, false}}));
+    const auto r = ranges(runModuleWith(u"relative.t5_bucket"_s, {{u"bidirectional"_s, false}}));
     // 32 buckets, 16 exact: bucket 31 holds distances 113.. (keys 113+ before the query).
     QCOMPARE(r.at(31).first, -300LL);
     QCOMPARE(r.at(31).second, -113LL);
@@ -85,7 +74,7 @@ void TestRelativeModules::t5CausalLastBucket()
 void TestRelativeModules::t5BidirectionalNeverUsesBucketHalf()
 {
     // rel > 0 adds 16 and then |rel| >= 1, so bucket 16 is never produced.
-    const auto r = ranges(run(u"relative.t5_bucket"_s));
+    const auto r = ranges(runModuleWith(u"relative.t5_bucket"_s));
     QVERIFY(!r.count(16));
     QCOMPARE(int(r.size()), 31);
     QCOMPARE(r.at(17).first, 1LL);
@@ -101,18 +90,18 @@ void TestRelativeModules::t5MaxDistanceHelpDoesNotClaimLastBucketStart()
 
 void TestRelativeModules::shawNoClippingFromKEqualsLengthMinusOne()
 {
-    auto outs = run(u"relative.shaw"_s, {{u"length"_s, 12}, {u"k"_s, 10}});
-    QCOMPARE(out(outs, u"distinct_indices"_s).value, 21.0);  // offsets ±11 clipped to ±10
-    outs = run(u"relative.shaw"_s, {{u"length"_s, 12}, {u"k"_s, 11}});
-    QCOMPARE(out(outs, u"distinct_indices"_s).value, 23.0);  // all 2·12 − 1 offsets
+    auto outs = runModuleWith(u"relative.shaw"_s, {{u"length"_s, 12}, {u"k"_s, 10}});
+    QCOMPARE(outputNamed(outs, u"distinct_indices"_s).value, 21.0);  // offsets ±11 clipped to ±10
+    outs = runModuleWith(u"relative.shaw"_s, {{u"length"_s, 12}, {u"k"_s, 11}});
+    QCOMPARE(outputNamed(outs, u"distinct_indices"_s).value, 23.0);  // all 2·12 − 1 offsets
 }
 
 void TestRelativeModules::swinSevenBySeven()
 {
-    const auto outs = run(u"relative.swin_index"_s, {{u"window_height"_s, 7}, {u"window_width"_s, 7}});
-    QCOMPARE(out(outs, u"table_rows"_s).value, 169.0);
-    QCOMPARE(out(outs, u"diagonal_index"_s).value, 84.0);
-    const Output& m = out(outs, u"index"_s);
+    const auto outs = runModuleWith(u"relative.swin_index"_s, {{u"window_height"_s, 7}, {u"window_width"_s, 7}});
+    QCOMPARE(outputNamed(outs, u"table_rows"_s).value, 169.0);
+    QCOMPARE(outputNamed(outs, u"diagonal_index"_s).value, 84.0);
+    const Output& m = outputNamed(outs, u"index"_s);
     QCOMPARE(m.rows, 49);
     const int q = 3 * 7 + 3, k = 0;       // query (3,3), key (0,0)
     QCOMPARE(m.data[q * 49 + k], 126.0);  // (3+6)·13 + (3+6)
@@ -121,5 +110,5 @@ void TestRelativeModules::swinSevenBySeven()
     QCOMPARE(m.data[48 * 49 + 0], 168.0);
 }
 
-QTEST_APPLESS_MAIN(TestRelativeModules)
+POSLAB_TEST_APPLESS_MAIN(TestRelativeModules)
 #include "tst_relative_modules.moc"

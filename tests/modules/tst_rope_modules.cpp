@@ -4,41 +4,17 @@
 // parameters into ParamError.
 #include <QtTest>
 
+#include "../shared/module_runs.h"
+#include "../shared/test_program.h"
 #include "core/rope_scaling.h"
 #include "modules/registry.h"
 
 #include <cmath>
 
 using namespace poslab::modules;
+using namespace poslab::testing;
 
 namespace {
-
-const ModuleSpec& spec(const char* id)
-{
-    const ModuleSpec* s = Registry::builtin().find(QString::fromLatin1(id));
-    if (!s) throw std::runtime_error(std::string("module not registered: ") + id);
-    return *s;
-}
-
-std::vector<Output> run(const char* id, const QStringList& args = {})
-{
-    const ModuleSpec& s = spec(id);
-    return runModule(s, parseParams(s, args));
-}
-
-const Output* find(const std::vector<Output>& outs, const char* name)
-{
-    for (const Output& o : outs)
-        if (o.name == QLatin1String(name)) return &o;
-    return nullptr;
-}
-
-const Output& get(const std::vector<Output>& outs, const char* name)
-{
-    const Output* o = find(outs, name);
-    if (!o) throw std::runtime_error(std::string("missing output ") + name);
-    return *o;
-}
 
 bool allFinite(const Output& o)
 {
@@ -76,7 +52,7 @@ void TestRopeModules::registeredWithTexts()
 {
     for (const char* id : {"rope.inv_freq", "rope.rotate", "rope.relative_check", "rope.decay", "rope.extrapolation",
                            "rope.precision"}) {
-        const ModuleSpec& s = spec(id);
+        const ModuleSpec& s = builtinModule(id);
         QVERIFY(!s.title.en.isEmpty() && !s.title.zh.isEmpty());
         QVERIFY(!s.description.en.isEmpty() && !s.description.zh.isEmpty());
         for (const ParamSpec& p : s.params) {
@@ -134,7 +110,7 @@ void TestRopeModules::runsWithParams()
 {
     QFETCH(QString, id);
     QFETCH(QStringList, args);
-    const std::vector<Output> outs = run(qPrintable(id), args);
+    const std::vector<Output> outs = runModuleWithArgs(qPrintable(id), args);
     QVERIFY(!outs.empty());
     for (const Output& o : outs) {
         QVERIFY2(allFinite(o), qPrintable(id + " " + o.name));
@@ -146,7 +122,7 @@ void TestRopeModules::runsWithParams()
 // core's inv_freq and the attention factor 0.1 ln 4 + 1 = 1.138629436111989.
 void TestRopeModules::invFreqYarnMatchesCore()
 {
-    const std::vector<Output> outs = run("rope.inv_freq", {"scaling=yarn", "factor=4"});
+    const std::vector<Output> outs = runModuleWithArgs("rope.inv_freq", {"scaling=yarn", "factor=4"});
     poslab::rope_scaling_params p;
     p.rope_type = poslab::ROPE_SCALING_YARN;
     p.dim = 128;
@@ -154,40 +130,40 @@ void TestRopeModules::invFreqYarnMatchesCore()
     p.original_max_position_embeddings = 4096;
     p.max_position_embeddings = 16384;
     const poslab::rope_frequencies f = poslab::rope_compute_frequencies(p);
-    const Output& inv = get(outs, "inv_freq");
+    const Output& inv = outputNamed(outs, "inv_freq");
     QCOMPARE(inv.y.size(), std::size_t(64));
     for (std::size_t j = 0; j < 64; ++j) QCOMPARE(inv.y[j], f.inv_freq[j]);
-    QVERIFY(std::fabs(get(outs, "attention_factor").value - 1.138629436111989) < 1e-12);
-    QVERIFY(std::fabs(get(outs, "logit_scale").value - 1.2964769927807063) < 1e-12);
-    QCOMPARE(get(outs, "ramp_low").value, 20.0);
-    QCOMPARE(get(outs, "ramp_high").value, 46.0);
+    QVERIFY(std::fabs(outputNamed(outs, "attention_factor").value - 1.138629436111989) < 1e-12);
+    QVERIFY(std::fabs(outputNamed(outs, "logit_scale").value - 1.2964769927807063) < 1e-12);
+    QCOMPARE(outputNamed(outs, "ramp_low").value, 20.0);
+    QCOMPARE(outputNamed(outs, "ramp_high").value, 46.0);
     // wavelength = 2π / inv_freq
-    const Output& wl = get(outs, "wavelength");
+    const Output& wl = outputNamed(outs, "wavelength");
     for (std::size_t j = 0; j < 64; ++j) QVERIFY(std::fabs(wl.y[j] * inv.y[j] - 2 * M_PI) < 1e-9);
 }
 
 void TestRopeModules::invFreqShapesAndCompare()
 {
     const std::vector<Output> outs =
-        run("rope.inv_freq", {"scaling=llama3", "head_dim=96", "partial_rotary_factor=0.5", "factor=8",
-                              "original_max_position_embeddings=8192", "compare=true"});
-    QCOMPARE(get(outs, "inv_freq").y.size(), std::size_t(24));
-    QCOMPARE(get(outs, "pairs").tableRows.size(), std::size_t(24));
+        runModuleWithArgs("rope.inv_freq", {"scaling=llama3", "head_dim=96", "partial_rotary_factor=0.5", "factor=8",
+                                            "original_max_position_embeddings=8192", "compare=true"});
+    QCOMPARE(outputNamed(outs, "inv_freq").y.size(), std::size_t(24));
+    QCOMPARE(outputNamed(outs, "pairs").tableRows.size(), std::size_t(24));
     int compared = 0;
     for (const char* n : {"inv_freq_default", "inv_freq_linear", "inv_freq_dynamic", "inv_freq_ntk", "inv_freq_yarn",
                           "inv_freq_longrope", "inv_freq_llama3"}) {
-        const Output* o = find(outs, n);
+        const Output* o = findOutput(outs, n);
         QVERIFY2(o, n);
         QCOMPARE(o->y.size(), std::size_t(24));
         ++compared;
     }
     QCOMPARE(compared, 7);
     // llama3 in the comparison is the main result; linear is default/8.
-    QCOMPARE(get(outs, "inv_freq_llama3").y, get(outs, "inv_freq").y);
-    const Output& def = get(outs, "inv_freq_default");
-    const Output& lin = get(outs, "inv_freq_linear");
+    QCOMPARE(outputNamed(outs, "inv_freq_llama3").y, outputNamed(outs, "inv_freq").y);
+    const Output& def = outputNamed(outs, "inv_freq_default");
+    const Output& lin = outputNamed(outs, "inv_freq_linear");
     for (std::size_t j = 0; j < 24; ++j) QVERIFY(std::fabs(lin.y[j] * 8 - def.y[j]) <= 1e-15 * def.y[j] * 8);
-    QCOMPARE(get(outs, "attention_factor").value, 1.0);
+    QCOMPARE(outputNamed(outs, "attention_factor").value, 1.0);
 }
 
 // compare=true also gives wl_<scaling> = 2π / inv_freq_<scaling>. Golden
@@ -197,10 +173,11 @@ void TestRopeModules::invFreqShapesAndCompare()
 // yarn range [18, 35]; llama3 keeps λ < 2048, divides λ > 8192.
 void TestRopeModules::invFreqCompareWavelengths()
 {
-    const std::vector<Output> outs = run("rope.inv_freq", {"head_dim=128", "rope_theta=500000", "factor=8",
-                                                           "original_max_position_embeddings=8192", "compare=true"});
+    const std::vector<Output> outs = runModuleWithArgs(
+        "rope.inv_freq",
+        {"head_dim=128", "rope_theta=500000", "factor=8", "original_max_position_embeddings=8192", "compare=true"});
     // Without compare there are no per-scaling series.
-    QVERIFY(!find(run("rope.inv_freq"), "wl_default"));
+    QVERIFY(!findOutput(runModuleWithArgs("rope.inv_freq"), "wl_default"));
     struct Golden {
         const char* name;
         double j0, j20, j30, j63;
@@ -214,8 +191,8 @@ void TestRopeModules::invFreqCompareWavelengths()
     };
     for (const Golden& g : golden) {
         const QByteArray wn = QByteArray("wl_") + g.name, fn = QByteArray("inv_freq_") + g.name;
-        const Output& w = get(outs, wn.constData());
-        const Output& f = get(outs, fn.constData());
+        const Output& w = outputNamed(outs, wn.constData());
+        const Output& f = outputNamed(outs, fn.constData());
         QCOMPARE(w.y.size(), std::size_t(64));
         QCOMPARE(w.x, f.x);
         for (std::size_t j = 0; j < 64; ++j) QVERIFY(std::fabs(w.y[j] * f.y[j] - 2 * M_PI) < 1e-9);
@@ -240,11 +217,11 @@ void TestRopeModules::invFreqCompareWavelengths()
     QVERIFY(lastInvFreq < firstWavelength);
     // Dynamic NTK at seq_len 15360 with max_position_embeddings 8192: the
     // bracket 8·15360/8192 − 7 is exactly 8, so its wavelengths are NTK-aware's.
-    const std::vector<Output> dyn =
-        run("rope.inv_freq", {"head_dim=128", "rope_theta=500000", "factor=8", "original_max_position_embeddings=8192",
-                              "max_position_embeddings=8192", "seq_len=15360", "compare=true"});
-    const Output& wd = get(dyn, "wl_dynamic");
-    const Output& wn = get(dyn, "wl_ntk");
+    const std::vector<Output> dyn = runModuleWithArgs(
+        "rope.inv_freq", {"head_dim=128", "rope_theta=500000", "factor=8", "original_max_position_embeddings=8192",
+                          "max_position_embeddings=8192", "seq_len=15360", "compare=true"});
+    const Output& wd = outputNamed(dyn, "wl_dynamic");
+    const Output& wn = outputNamed(dyn, "wl_ntk");
     for (std::size_t j = 0; j < 64; ++j) QVERIFY(std::fabs(wd.y[j] / wn.y[j] - 1) < 1e-12);
     QVERIFY(std::fabs(wd.y[63] / 20473564.139 - 1) < 1e-7);
 }
@@ -252,14 +229,14 @@ void TestRopeModules::invFreqCompareWavelengths()
 // The two layouts' results differ, and permuting makes them agree exactly.
 void TestRopeModules::rotateLayoutsArePermutation()
 {
-    const std::vector<Output> outs = run("rope.rotate", {"head_dim=8", "rotary_dim=8", "position=3"});
-    QCOMPARE(get(outs, "max_abs_diff_after_permutation").value, 0.0);
-    const Output& rh = get(outs, "rotation_half_split");
+    const std::vector<Output> outs = runModuleWithArgs("rope.rotate", {"head_dim=8", "rotary_dim=8", "position=3"});
+    QCOMPARE(outputNamed(outs, "max_abs_diff_after_permutation").value, 0.0);
+    const Output& rh = outputNamed(outs, "rotation_half_split");
     QCOMPARE(rh.rows, 8);
     QCOMPARE(rh.cols, 8);
-    QCOMPARE(get(outs, "permutation").data.size(), std::size_t(64));
-    QCOMPARE(get(outs, "channels").tableRows.size(), std::size_t(8));
-    QVERIFY(get(outs, "permutation_text").text.contains(QStringLiteral("[0, 2, 4, 6, 1, 3, 5, 7]")));
+    QCOMPARE(outputNamed(outs, "permutation").data.size(), std::size_t(64));
+    QCOMPARE(outputNamed(outs, "channels").tableRows.size(), std::size_t(8));
+    QVERIFY(outputNamed(outs, "permutation_text").text.contains(QStringLiteral("[0, 2, 4, 6, 1, 3, 5, 7]")));
     // Rotation matrices are orthogonal: columns have unit length.
     for (int c = 0; c < 8; ++c) {
         double s = 0;
@@ -267,9 +244,9 @@ void TestRopeModules::rotateLayoutsArePermutation()
         QVERIFY(std::fabs(s - 1) < 1e-6);
     }
     // Partial rotary: channels beyond rotary_dim are unchanged.
-    const std::vector<Output> part = run("rope.rotate", {"head_dim=8", "rotary_dim=4", "position=3"});
-    const Output& x = get(part, "x");
-    const Output& y = get(part, "rotated_interleaved");
+    const std::vector<Output> part = runModuleWithArgs("rope.rotate", {"head_dim=8", "rotary_dim=4", "position=3"});
+    const Output& x = outputNamed(part, "x");
+    const Output& y = outputNamed(part, "rotated_interleaved");
     for (int c = 4; c < 8; ++c) QCOMPARE(y.y[c], x.y[c]);
 }
 
@@ -277,26 +254,27 @@ void TestRopeModules::rotateLayoutsArePermutation()
 // deviations ~1e-5 absolute; relative < 1e-5). Float32 angles at 1e7: large.
 void TestRopeModules::relativeCheckSmallDeviation()
 {
-    const std::vector<Output> outs = run("rope.relative_check");
-    QCOMPARE(get(outs, "pairs").tableRows.size(), std::size_t(8));
-    for (const QVariantList& row : get(outs, "pairs").tableRows) QCOMPARE(row[2].toLongLong(), 5LL);
-    QVERIFY2(get(outs, "relative_max_deviation").value < 1e-5,
-             qPrintable(QString::number(get(outs, "relative_max_deviation").value)));
-    const std::vector<Output> f32 = run("rope.relative_check", {"angles=float32", "max_position=10000000"});
-    QVERIFY(get(f32, "relative_max_deviation").value > 100 * get(outs, "relative_max_deviation").value);
+    const std::vector<Output> outs = runModuleWithArgs("rope.relative_check");
+    QCOMPARE(outputNamed(outs, "pairs").tableRows.size(), std::size_t(8));
+    for (const QVariantList& row : outputNamed(outs, "pairs").tableRows) QCOMPARE(row[2].toLongLong(), 5LL);
+    QVERIFY2(outputNamed(outs, "relative_max_deviation").value < 1e-5,
+             qPrintable(QString::number(outputNamed(outs, "relative_max_deviation").value)));
+    const std::vector<Output> f32 =
+        runModuleWithArgs("rope.relative_check", {"angles=float32", "max_position=10000000"});
+    QVERIFY(outputNamed(f32, "relative_max_deviation").value > 100 * outputNamed(outs, "relative_max_deviation").value);
 }
 
 // docs/reference/definitions.md §13: 20.85 (r=5), 17.95 (10), 6.55 (250);
 // 113 rising steps of 250.
 void TestRopeModules::decayValues()
 {
-    const std::vector<Output> outs = run("rope.decay");
-    const Output& s = get(outs, "relative_upper_bound");
+    const std::vector<Output> outs = runModuleWithArgs("rope.decay");
+    const Output& s = outputNamed(outs, "relative_upper_bound");
     QCOMPARE(s.x.size(), std::size_t(251));
     QVERIFY(std::fabs(s.y[5] - 20.85) < 0.005);
     QVERIFY(std::fabs(s.y[10] - 17.95) < 0.005);
     QVERIFY(std::fabs(s.y[250] - 6.55) < 0.005);
-    QCOMPARE(get(outs, "rising_steps").value, 113.0);
+    QCOMPARE(outputNamed(outs, "rising_steps").value, 113.0);
 }
 
 // With q = k = ones the score at r = 0 is 2·(d/2)·a² = d·a² for every method.
@@ -304,14 +282,14 @@ void TestRopeModules::decayValues()
 // carries attention factor 0.1 ln 4 + 1.
 void TestRopeModules::extrapolationSummary()
 {
-    const std::vector<Output> outs = run("rope.extrapolation");
-    const Output& table = get(outs, "summary");
+    const std::vector<Output> outs = runModuleWithArgs("rope.extrapolation");
+    const Output& table = outputNamed(outs, "summary");
     QCOMPARE(table.tableRows.size(), std::size_t(4));
     for (const char* m : {"score_plain", "score_linear", "score_ntk", "score_yarn"})
-        QCOMPARE(get(outs, m).x.size(), std::size_t(1025));
-    QVERIFY(std::fabs(get(outs, "score_plain").y[0] - 64) < 1e-9);
+        QCOMPARE(outputNamed(outs, m).x.size(), std::size_t(1025));
+    QVERIFY(std::fabs(outputNamed(outs, "score_plain").y[0] - 64) < 1e-9);
     const double a = 0.1 * std::log(4.0) + 1;
-    QVERIFY(std::fabs(get(outs, "score_yarn").y[0] - 64 * a * a) < 1e-9);
+    QVERIFY(std::fabs(outputNamed(outs, "score_yarn").y[0] - 64 * a * a) < 1e-9);
     auto row = [&](const char* name) {
         for (const QVariantList& r : table.tableRows)
             if (r[0].toString() == QLatin1String(name)) return r;
@@ -326,10 +304,10 @@ void TestRopeModules::extrapolationSummary()
 // position; fp16 series stops at its overflow (65504).
 void TestRopeModules::precisionErrorsGrow()
 {
-    const std::vector<Output> outs = run("rope.precision", {"max_position=100000"});
-    const Output& e32 = get(outs, "angle_error_fp32");
-    const Output& e16 = get(outs, "angle_error_fp16");
-    const Output& eb = get(outs, "angle_error_bf16");
+    const std::vector<Output> outs = runModuleWithArgs("rope.precision", {"max_position=100000"});
+    const Output& e32 = outputNamed(outs, "angle_error_fp32");
+    const Output& e16 = outputNamed(outs, "angle_error_fp16");
+    const Output& eb = outputNamed(outs, "angle_error_bf16");
     QVERIFY(e16.x.back() <= 65504);
     QCOMPARE(e32.x.back(), 100000.0);
     // Default pair 1, θ = 10^(-1/16) ≈ 0.866. At m = 1e5 the fp32 angle error is
@@ -341,7 +319,7 @@ void TestRopeModules::precisionErrorsGrow()
     // bf16 position 1e5 has an ulp of 512 (and θ only 8 bits): errors of
     // hundreds of radians, i.e. the phase is meaningless.
     QVERIFY(eb.y.back() > 10);
-    const Output& table = get(outs, "angle_error_by_position");
+    const Output& table = outputNamed(outs, "angle_error_by_position");
     QCOMPARE(table.tableRows.back()[2].toString(), QStringLiteral("overflow"));
 }
 
@@ -385,7 +363,7 @@ void TestRopeModules::badParameters()
     QFETCH(QStringList, args);
     QFETCH(QString, param);
     try {
-        const ModuleSpec& s = spec(qPrintable(id));
+        const ModuleSpec& s = builtinModule(qPrintable(id));
         runModule(s, parseParams(s, args));
         QFAIL("expected ParamError");
     } catch (const ParamError& e) {
@@ -394,5 +372,5 @@ void TestRopeModules::badParameters()
     }
 }
 
-QTEST_APPLESS_MAIN(TestRopeModules)
+POSLAB_TEST_APPLESS_MAIN(TestRopeModules)
 #include "tst_rope_modules.moc"

@@ -2,6 +2,8 @@
 // tst_vit_modules — the vit.* modules: they run with defaults and at the
 // documented extremes, their outputs have the stated shapes, they show the
 // properties the lessons talk about, and bad parameters raise ParamError.
+#include "../shared/module_runs.h"
+#include "../shared/test_program.h"
 #include "modules/registry.h"
 
 #include <QtTest>
@@ -9,29 +11,9 @@
 #include <cmath>
 
 using namespace poslab::modules;
+using namespace poslab::testing;
 
 namespace {
-
-const ModuleSpec& spec(const QString& id)
-{
-    const ModuleSpec* s = Registry::builtin().find(id);
-    if (!s) qFatal("module %s is not registered", qPrintable(id));
-    return *s;
-}
-
-std::vector<Output> run(const QString& id, const QStringList& assignments = {})
-{
-    const ModuleSpec& s = spec(id);
-    return runModule(s, parseParams(s, assignments));
-}
-
-const Output& find(const std::vector<Output>& outs, const QString& name)
-{
-    for (const Output& o : outs)
-        if (o.name == name) return o;
-    qFatal("output %s missing", qPrintable(name));
-    return outs.front();
-}
 
 double at(const Output& m, int r, int c)
 {
@@ -66,7 +48,7 @@ private slots:
 void TestVitModules::registeredAndDocumented()
 {
     for (const char* id : {"vit.sincos2d", "vit.similarity", "vit.rope2d", "vit.peg", "vit.mrope"}) {
-        const ModuleSpec& s = spec(QString::fromLatin1(id));
+        const ModuleSpec& s = builtinModule(QString::fromLatin1(id));
         QVERIFY(!s.title.en.isEmpty() && !s.title.zh.isEmpty());
         QVERIFY(!s.description.en.isEmpty() && !s.description.zh.isEmpty());
         for (const ParamSpec& p : s.params) {
@@ -130,7 +112,7 @@ void TestVitModules::runs()
     QFETCH(QString, id);
     QFETCH(QStringList, params);
     QFETCH(int, outputs);
-    const std::vector<Output> outs = run(id, params);
+    const std::vector<Output> outs = runModuleWithArgs(id, params);
     QCOMPARE(int(outs.size()), outputs);
     QSet<QString> names;
     for (const Output& o : outs) {
@@ -145,13 +127,14 @@ void TestVitModules::runs()
 // (the MAE naming trap), a second-half channel only on the row.
 void TestVitModules::sincos2dShapesAndStripes()
 {
-    const auto outs = run("vit.sincos2d", {"grid_h=5", "grid_w=6", "dim=16", "cls_token=true", "channel=1"});
-    const Output& pe = find(outs, "pe");
+    const auto outs =
+        runModuleWithArgs("vit.sincos2d", {"grid_h=5", "grid_w=6", "dim=16", "cls_token=true", "channel=1"});
+    const Output& pe = outputNamed(outs, "pe");
     QCOMPARE(pe.rows, 31);
     QCOMPARE(pe.cols, 16);
     QCOMPARE(pe.rowLabels.size(), 31);
     for (int c = 0; c < 16; ++c) QCOMPARE(at(pe, 0, c), 0.0);  // cls row
-    const Output& img = find(outs, "channel_image");
+    const Output& img = outputNamed(outs, "channel_image");
     QCOMPARE(img.rows, 5);
     QCOMPARE(img.cols, 6);
     for (int r = 0; r < 5; ++r)
@@ -161,11 +144,11 @@ void TestVitModules::sincos2dShapesAndStripes()
         }
     QVERIFY(at(img, 0, 1) != at(img, 0, 2));
     QCOMPARE(at(img, 0, 1), double(float(std::sin(1.0 / std::pow(10000.0, 1.0 / 4)))));  // sin(col·ω_1)
-    const auto outs2 = run("vit.sincos2d", {"grid_h=5", "grid_w=6", "dim=16", "channel=9"});
-    const Output& img2 = find(outs2, "channel_image");
+    const auto outs2 = runModuleWithArgs("vit.sincos2d", {"grid_h=5", "grid_w=6", "dim=16", "channel=9"});
+    const Output& img2 = outputNamed(outs2, "channel_image");
     for (int r = 0; r < 5; ++r)
         for (int c = 0; c < 6; ++c) QCOMPARE(at(img2, r, c), at(img2, r, 0));  // constant along a row
-    QCOMPARE(find(outs2, "layout").tableRows.size(), std::size_t(4));
+    QCOMPARE(outputNamed(outs2, "layout").tableRows.size(), std::size_t(4));
 }
 
 void TestVitModules::similarityDiagonalAndStructure_data()
@@ -188,9 +171,10 @@ void TestVitModules::similarityDiagonalAndStructure()
     QFETCH(QString, encoding);
     QFETCH(int, gh);
     QFETCH(int, gw);
-    const auto outs = run("vit.similarity", {"encoding=" + encoding, QStringLiteral("grid_h=%1").arg(gh),
+    const auto outs =
+        runModuleWithArgs("vit.similarity", {"encoding=" + encoding, QStringLiteral("grid_h=%1").arg(gh),
                                              QStringLiteral("grid_w=%1").arg(gw), "ref_row=1", "ref_col=2"});
-    const Output& t = find(outs, "tiled_similarity");
+    const Output& t = outputNamed(outs, "tiled_similarity");
     QCOMPARE(t.rows, gh * gh);
     QCOMPARE(t.cols, gw * gw);
     for (int r = 0; r < gh; ++r)
@@ -200,14 +184,14 @@ void TestVitModules::similarityDiagonalAndStructure()
                 for (int j = 0; j < gw; ++j)
                     QVERIFY(std::abs(at(t, r * gh + i, c * gw + j) - at(t, i * gh + r, j * gw + c)) < 1e-6);
         }
-    const Output& single = find(outs, "reference_similarity");
+    const Output& single = outputNamed(outs, "reference_similarity");
     QCOMPARE(single.rows, gh);
     QCOMPARE(single.cols, gw);
     QVERIFY(std::abs(at(single, 1, 2) - 1.0) < 1e-6);
     for (int i = 0; i < gh; ++i)
         for (int j = 0; j < gw; ++j) QCOMPARE(at(single, i, j), at(t, 1 * gh + i, 2 * gw + j));
-    const double nb = find(outs, "mean_neighbour_similarity").value;
-    const double other = find(outs, "mean_other_similarity").value;
+    const double nb = outputNamed(outs, "mean_neighbour_similarity").value;
+    const double other = outputNamed(outs, "mean_other_similarity").value;
     if (encoding != QLatin1String("learned_rowcol"))
         QVERIFY2(nb > other, qPrintable(QStringLiteral("%1 vs %2").arg(nb).arg(other)));
 }
@@ -238,20 +222,20 @@ void TestVitModules::rope2dRelativeAndAxialCross()
     const QStringList common{"grid_h=9",           "grid_w=9",
                              "head_dim=16",        "variant=" + variant,
                              "vectors=" + vectors, variant == QLatin1String("mixed") ? "theta=10" : "theta=100"};
-    const auto a = run("vit.rope2d", common + QStringList{"query_row=3", "query_col=3"});
-    const auto b = run("vit.rope2d", common + QStringList{"query_row=4", "query_col=4"});
-    const Output& sa = find(a, "score");
-    const Output& sb = find(b, "score");
+    const auto a = runModuleWithArgs("vit.rope2d", common + QStringList{"query_row=3", "query_col=3"});
+    const auto b = runModuleWithArgs("vit.rope2d", common + QStringList{"query_row=4", "query_col=4"});
+    const Output& sa = outputNamed(a, "score");
+    const Output& sb = outputNamed(b, "score");
     QCOMPARE(sa.rows, 9);
     QCOMPARE(sa.cols, 9);
-    const double qk = find(a, "score_at_query").value;
+    const double qk = outputNamed(a, "score_at_query").value;
     QVERIFY(std::abs(at(sa, 3, 3) - qk) < 1e-4 * std::max(1.0, std::abs(qk)));
     if (vectors == QLatin1String("ones")) QCOMPARE(qk, 16.0);
     double err = 0;
     for (int r = 0; r < 8; ++r)
         for (int c = 0; c < 8; ++c) err = std::max(err, std::abs(at(sa, r, c) - at(sb, r + 1, c + 1)));
     QVERIFY2(err < 1e-4, qPrintable(QStringLiteral("shift error %1").arg(err)));
-    QCOMPARE(find(a, "frequencies").tableRows.size(), std::size_t(8));
+    QCOMPARE(outputNamed(a, "frequencies").tableRows.size(), std::size_t(8));
 
     if (vectors == QLatin1String("ones")) {
         double cross = 0;  // largest second difference around the query (3, 3)
@@ -288,8 +272,8 @@ void TestVitModules::pegValues()
     QFETCH(double, corner);
     QFETCH(double, edge);
     QFETCH(double, interior);
-    const auto outs = run("vit.peg", params);
-    const Output& y = find(outs, "output");
+    const auto outs = runModuleWithArgs("vit.peg", params);
+    const Output& y = outputNamed(outs, "output");
     QCOMPARE(y.rows, gh);
     QCOMPARE(y.cols, gw);
     QCOMPARE(at(y, 0, 0), corner);
@@ -297,7 +281,7 @@ void TestVitModules::pegValues()
     QCOMPARE(at(y, 0, 1), edge);
     QCOMPARE(at(y, gh - 1, 1), edge);
     QCOMPARE(at(y, 1, 1), interior);
-    const Output& table = find(outs, "position_classes");
+    const Output& table = outputNamed(outs, "position_classes");
     QCOMPARE(table.tableRows.size(), std::size_t(3));
     QCOMPARE(table.tableRows[0][0].toString(), QStringLiteral("corner"));
     QCOMPARE(table.tableRows[0][1].toLongLong(), 4LL);
@@ -306,11 +290,11 @@ void TestVitModules::pegValues()
     QCOMPARE(table.tableRows[1][1].toLongLong(), 2LL * (gh - 2) + 2LL * (gw - 2));
     QCOMPARE(table.tableRows[2][4].toDouble(), interior);
     QCOMPARE(table.tableRows[2][1].toLongLong(), (gh - 2LL) * (gw - 2LL));
-    QCOMPARE(find(outs, "distinct_values").value, 3.0);
+    QCOMPARE(outputNamed(outs, "distinct_values").value, 3.0);
 
     // a 1-wide strip: ends see 1·2 cells, the middle 1·3: 1 + 2 = 3 and 1 + 3 = 4
-    const auto strip = run("vit.peg", {"grid_h=1", "grid_w=5"});
-    const Output& ys = find(strip, "output");
+    const auto strip = runModuleWithArgs("vit.peg", {"grid_h=1", "grid_w=5"});
+    const Output& ys = outputNamed(strip, "output");
     QCOMPARE(at(ys, 0, 0), 3.0);
     QCOMPARE(at(ys, 0, 2), 4.0);
 }
@@ -320,9 +304,9 @@ void TestVitModules::pegValues()
 // there are 9 distinct values (ties have probability 0).
 void TestVitModules::pegRandomKernel()
 {
-    const auto outs = run("vit.peg", {"kernel=random", "seed=3"});
-    QCOMPARE(find(outs, "distinct_values").value, 9.0);
-    const Output& y = find(outs, "output");
+    const auto outs = runModuleWithArgs("vit.peg", {"kernel=random", "seed=3"});
+    QCOMPARE(outputNamed(outs, "distinct_values").value, 9.0);
+    const Output& y = outputNamed(outs, "output");
     QCOMPARE(at(y, 2, 2), at(y, 3, 3));  // interior tokens agree: no position information inside
 }
 
@@ -333,12 +317,12 @@ void TestVitModules::pegRandomKernel()
 // the module rounds inv_freq to float, hence the 1e-6 relative tolerance.
 void TestVitModules::mropeQwen2Sections()
 {
-    const auto outs = run("vit.mrope");
-    QCOMPARE(find(outs, "head_dim").value, 128.0);
-    QCOMPARE(find(outs, "pairs_t").value, 16.0);
-    QCOMPARE(find(outs, "pairs_h").value, 24.0);
-    QCOMPARE(find(outs, "pairs_w").value, 24.0);
-    const Output& ax = find(outs, "axis_of_pair");
+    const auto outs = runModuleWithArgs("vit.mrope");
+    QCOMPARE(outputNamed(outs, "head_dim").value, 128.0);
+    QCOMPARE(outputNamed(outs, "pairs_t").value, 16.0);
+    QCOMPARE(outputNamed(outs, "pairs_h").value, 24.0);
+    QCOMPARE(outputNamed(outs, "pairs_w").value, 24.0);
+    const Output& ax = outputNamed(outs, "axis_of_pair");
     QCOMPARE(ax.rows, 3);
     QCOMPARE(ax.cols, 64);
     for (int j = 0; j < 64; ++j) {
@@ -348,19 +332,19 @@ void TestVitModules::mropeQwen2Sections()
     const double twoPi = 2.0 * 3.14159265358979323846;
     auto wl = [&](int j) { return twoPi * std::pow(1.0e6, 2.0 * j / 128.0); };
     auto close = [](double a, double b) { return std::abs(a - b) <= 1e-6 * std::abs(b); };
-    QVERIFY(close(find(outs, "min_wavelength_t").value, wl(0)));  // 2π
-    QVERIFY(close(find(outs, "max_wavelength_t").value, wl(15)));
-    QVERIFY(close(find(outs, "min_wavelength_h").value, wl(16)));  // 2π·√(√1e6)·… = 198.7
-    QVERIFY(close(find(outs, "min_wavelength_h").value, 198.691765));
-    QVERIFY(close(find(outs, "max_wavelength_h").value, wl(39)));
-    QVERIFY(close(find(outs, "min_wavelength_w").value, wl(40)));
-    QVERIFY(close(find(outs, "max_wavelength_w").value, wl(63)));
-    const Output& w = find(outs, "wavelength");
+    QVERIFY(close(outputNamed(outs, "min_wavelength_t").value, wl(0)));  // 2π
+    QVERIFY(close(outputNamed(outs, "max_wavelength_t").value, wl(15)));
+    QVERIFY(close(outputNamed(outs, "min_wavelength_h").value, wl(16)));  // 2π·√(√1e6)·… = 198.7
+    QVERIFY(close(outputNamed(outs, "min_wavelength_h").value, 198.691765));
+    QVERIFY(close(outputNamed(outs, "max_wavelength_h").value, wl(39)));
+    QVERIFY(close(outputNamed(outs, "min_wavelength_w").value, wl(40)));
+    QVERIFY(close(outputNamed(outs, "max_wavelength_w").value, wl(63)));
+    const Output& w = outputNamed(outs, "wavelength");
     QCOMPARE(int(w.y.size()), 64);
     QCOMPARE(w.xLabels.at(0), QStringLiteral("t0"));
     QCOMPARE(w.xLabels.at(16), QStringLiteral("h16"));
     QCOMPARE(w.xLabels.at(63), QStringLiteral("w63"));
-    const Output& sec = find(outs, "sections");
+    const Output& sec = outputNamed(outs, "sections");
     QCOMPARE(sec.tableRows.size(), std::size_t(3));
     QCOMPARE(sec.tableRows[1][2].toString(), QStringLiteral("16..39"));
 }
@@ -371,22 +355,23 @@ void TestVitModules::mropeQwen2Sections()
 // w [0,1,0,1,…] and text ids 3..7 on all three axes.
 void TestVitModules::mropePositionIds()
 {
-    const auto outs = run("vit.mrope", {"text_before=0", "frames=3", "grid_h=2", "grid_w=2", "text_after=5"});
+    const auto outs =
+        runModuleWithArgs("vit.mrope", {"text_before=0", "frames=3", "grid_h=2", "grid_w=2", "text_after=5"});
     const std::vector<double> t{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 4, 5, 6, 7};
     const std::vector<double> h{0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 3, 4, 5, 6, 7};
     const std::vector<double> w{0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 3, 4, 5, 6, 7};
-    QCOMPARE(find(outs, "t_id").y, t);
-    QCOMPARE(find(outs, "h_id").y, h);
-    QCOMPARE(find(outs, "w_id").y, w);
-    QCOMPARE(find(outs, "tokens").value, 17.0);
-    QCOMPARE(find(outs, "last_position_id").value, 7.0);
-    QCOMPARE(find(outs, "rope_delta").value, 8.0 - 17.0);  // max + 1 − length, as HF's mrope_position_deltas
-    QCOMPARE(find(outs, "position_ids").tableRows.size(), std::size_t(17));
+    QCOMPARE(outputNamed(outs, "t_id").y, t);
+    QCOMPARE(outputNamed(outs, "h_id").y, h);
+    QCOMPARE(outputNamed(outs, "w_id").y, w);
+    QCOMPARE(outputNamed(outs, "tokens").value, 17.0);
+    QCOMPARE(outputNamed(outs, "last_position_id").value, 7.0);
+    QCOMPARE(outputNamed(outs, "rope_delta").value, 8.0 - 17.0);  // max + 1 − length, as HF's mrope_position_deltas
+    QCOMPARE(outputNamed(outs, "position_ids").tableRows.size(), std::size_t(17));
 
     // Defaults: 3 text, a 3 × 4 image, 3 text. Image ids start at 3:
     // (3, 3 + row, 3 + col); the text after it continues at max = 3 + 3 = 6, plus 1.
-    const auto d = run("vit.mrope");
-    const Output& ids = find(d, "position_ids");
+    const auto d = runModuleWithArgs("vit.mrope");
+    const Output& ids = outputNamed(d, "position_ids");
     QCOMPARE(ids.tableRows.size(), std::size_t(18));
     const QVariantList& last = ids.tableRows[3 + 11];  // image token r2c3
     QCOMPARE(last[1].toString(), QStringLiteral("r2c3"));
@@ -394,13 +379,13 @@ void TestVitModules::mropePositionIds()
     QCOMPARE(last[4].toLongLong(), 5LL);
     QCOMPARE(last[5].toLongLong(), 6LL);
     QCOMPARE(ids.tableRows[15][3].toLongLong(), 7LL);
-    QCOMPARE(find(d, "last_position_id").value, 9.0);
-    QCOMPARE(find(d, "rope_delta").value, -8.0);
-    QCOMPARE(find(d, "text_max_diff_vs_1d").value, 0.0);
+    QCOMPARE(outputNamed(d, "last_position_id").value, 9.0);
+    QCOMPARE(outputNamed(d, "rope_delta").value, -8.0);
+    QCOMPARE(outputNamed(d, "text_max_diff_vs_1d").value, 0.0);
 
     // cos_angle: image token r1c2 has ids (3, 4, 5); pair 0 follows t, pair 16
     // follows h, pair 40 follows w, with inv_freq_j = 1e6^(−2j/128).
-    const Output& c = find(d, "cos_angle");
+    const Output& c = outputNamed(d, "cos_angle");
     QCOMPARE(c.rows, 18);
     QCOMPARE(c.cols, 64);
     const int tok = 3 + 1 * 4 + 2;
@@ -416,19 +401,20 @@ void TestVitModules::mropePositionIds()
 // that of pair 2, 2π·θ^(4/128).
 void TestVitModules::mropeInterleaved()
 {
-    const auto outs = run("vit.mrope", {"style=interleaved", "section_t=24", "section_h=20", "section_w=20"});
-    const Output& ax = find(outs, "axis_of_pair");
+    const auto outs =
+        runModuleWithArgs("vit.mrope", {"style=interleaved", "section_t=24", "section_h=20", "section_w=20"});
+    const Output& ax = outputNamed(outs, "axis_of_pair");
     for (int j = 0; j < 64; ++j) {
         const int expected = (j < 60 && j % 3 == 1) ? 1 : ((j < 60 && j % 3 == 2) ? 2 : 0);
         QCOMPARE(at(ax, expected, j), 1.0);
     }
-    QCOMPARE(find(outs, "pairs_t").value, 24.0);
-    QCOMPARE(find(outs, "pairs_h").value, 20.0);
-    QCOMPARE(find(outs, "pairs_w").value, 20.0);
+    QCOMPARE(outputNamed(outs, "pairs_t").value, 24.0);
+    QCOMPARE(outputNamed(outs, "pairs_h").value, 20.0);
+    QCOMPARE(outputNamed(outs, "pairs_w").value, 20.0);
     const double wl2 = 2.0 * 3.14159265358979323846 * std::pow(1.0e6, 4.0 / 128.0);
-    QVERIFY(std::abs(find(outs, "min_wavelength_w").value - wl2) < 1e-6 * wl2);
-    QVERIFY(find(outs, "min_wavelength_w").value < 10.0);
-    const Output& sec = find(outs, "sections");
+    QVERIFY(std::abs(outputNamed(outs, "min_wavelength_w").value - wl2) < 1e-6 * wl2);
+    QVERIFY(outputNamed(outs, "min_wavelength_w").value < 10.0);
+    const Output& sec = outputNamed(outs, "sections");
     QCOMPARE(sec.tableRows[2][2].toString(), QStringLiteral("2, 5, 8, …, 59"));
     QCOMPARE(sec.tableRows[0][2].toString(), QStringLiteral("0, 3, 6, …, 63"));
 }
@@ -477,12 +463,12 @@ void TestVitModules::badParams()
     QFETCH(QStringList, params);
     QFETCH(QString, param);
     try {
-        (void)run(id, params);
+        (void)runModuleWithArgs(id, params);
         QFAIL("no ParamError");
     } catch (const ParamError& e) {
         QCOMPARE(e.param, param);
     }
 }
 
-QTEST_APPLESS_MAIN(TestVitModules)
+POSLAB_TEST_APPLESS_MAIN(TestVitModules)
 #include "tst_vit_modules.moc"

@@ -14,6 +14,7 @@
 // each other, of the machine's load and of copies running in parallel.
 //
 // Set POSLAB_SCREENSHOT_DIR to keep PNGs of the window in both languages.
+#include "../shared/test_program.h"
 #include "../shared/test_timing.h"
 #include "../shared/unwritable_folder.h"
 #include "classroom/assignment.h"
@@ -966,5 +967,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestAssignmentMode)
+POSLAB_TEST_MAIN(TestAssignmentMode)
 #include "tst_assignment_mode.moc"

@@ -6,6 +6,7 @@
 // control points, positions on the plot are computed from the plot-area
 // geometry, numeric sort orders are written out, 6-digit formatting of sin(1)
 // is 0.8414709848 → "0.841471".
+#include "../shared/test_program.h"
 #include "modules/output_format.h"
 #include "modules/registry.h"
 #include "ui/charts/chart_parts.h"
@@ -925,5 +926,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestCharts)
+POSLAB_TEST_MAIN(TestCharts)
 #include "tst_charts.moc"

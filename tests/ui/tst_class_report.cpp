@@ -8,6 +8,8 @@
 // three students — one of them with a hostile name and a 5000-character
 // answer —, a file that could not be read and a duplicate. The expected text
 // is the fixture's own data, so every check follows from the input alone.
+#include "../shared/no_space.h"
+#include "../shared/test_program.h"
 #include "../shared/test_timing.h"
 #include "classroom/grading.h"
 #include "ui/classroom/class_report.h"
@@ -28,6 +30,7 @@
 
 #include <memory>
 
+using poslab::testing::noSpace;
 using namespace poslab::lessons;
 using poslab::ui::ReportResult;
 using poslab::ui::writeClassReport;
@@ -39,12 +42,6 @@ namespace {
 // zero-width space, a control character and a line break in the name.
 const QString kHostileName = QStringLiteral("Eve \u202E<b>bold</b> **star** $x$\u200Bend\u0001\nline");
 const QString kLongAnswer = QString(5000, u'9');
-
-QString noSpace(QString s)
-{
-    s.remove(QRegularExpression(QStringLiteral("\\s+")));
-    return s;
-}
 
 ExerciseBlock block(const QString& id, ExerciseKind kind, const QString& question, const QString& solution)
 {
@@ -615,5 +612,5 @@ void TestClassReport::largeClass()
 
 #endif
 
-QTEST_MAIN(TestClassReport)
+POSLAB_TEST_MAIN(TestClassReport)
 #include "tst_class_report.moc"

@@ -7,6 +7,7 @@
 // big operators, stretched delimiters span the matrix, the baseline of an
 // inline formula coincides with the baseline of the surrounding text.
 // PNGs and a PDF are left in $POSLAB_FORMULA_OUT (default: a temp folder) to look at.
+#include "../shared/test_program.h"
 #include "../shared/test_timing.h"
 #include "ui/formula/formula_renderer.h"
 
@@ -602,5 +603,5 @@ private:
     std::unique_ptr<QTemporaryDir> m_cache;
 };
 
-QTEST_MAIN(TstFormula)
+POSLAB_TEST_MAIN(TstFormula)
 #include "tst_formula.moc"

@@ -6,6 +6,7 @@
 // chapter are listed beside the page; a broken chapter never closes the
 // window. Every wait is for an event (the watcher's reload, the check's list).
 #include "../shared/one_chapter_course.h"
+#include "../shared/test_program.h"
 #include "../shared/test_timing.h"
 #include "poslab_test_paths.h"
 
@@ -128,5 +129,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestLivePreview)
+POSLAB_TEST_MAIN(TestLivePreview)
 #include "tst_live_preview.moc"

@@ -11,6 +11,7 @@
 //
 // Set POSLAB_SCREENSHOT_DIR to keep PNGs of every step in both languages.
 #include "../shared/temporary_lab_run.h"
+#include "../shared/test_program.h"
 #include "../shared/test_timing.h"
 #include "lessons/course_loader.h"
 #include "lessons/progress_store.h"
@@ -663,5 +664,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestMainWindow)
+POSLAB_TEST_MAIN(TestMainWindow)
 #include "tst_main_window.moc"

@@ -2,6 +2,7 @@
 // tst_markdown_document — lesson Markdown -> QTextDocument structure (md4c),
 // the CJK soft-break rule, the course-folder rules for images and links,
 // formulas as text objects, and the code highlighter's tokens.
+#include "../shared/test_program.h"
 #include "ui/document/code_highlighter.h"
 #include "ui/document/fonts.h"
 #include "ui/document/markdown_document.h"
@@ -27,14 +28,14 @@ using poslab::ui::MarkdownDocument;
 
 namespace {
 
-const QString kCourse = QStringLiteral(POSLAB_TESTS_DIR "/ui/data/course");
+const QString kMarkdownCourse = QStringLiteral(POSLAB_TESTS_DIR "/ui/data/course");
 
 MarkdownContext courseContext(const QString& lang = QStringLiteral("en"))
 {
     MarkdownContext c;
     c.lang = lang;
-    c.courseDir = kCourse;
-    c.baseDir = kCourse + u'/' + lang;
+    c.courseDir = kMarkdownCourse;
+    c.baseDir = kMarkdownCourse + u'/' + lang;
     return c;
 }
 
@@ -656,12 +657,13 @@ void TestMarkdownDocument::hostileInputDoesNotCrash()
     QVERIFY(plain(QStringLiteral("<b>bold</b>")).contains(QStringLiteral("<b>bold</b>")));
 }
 
-int main(int argc, char** argv)
+static int runMarkdownDocumentTests(int argc, char** argv)
 {
     QApplication app(argc, argv);
     TestMarkdownDocument t;
     QTEST_SET_MAIN_SOURCE_PATH
     return QTest::qExec(&t, argc, argv);
 }
+POSLAB_TEST_FUNCTION(runMarkdownDocumentTests)
 
 #include "tst_markdown_document.moc"

@@ -7,8 +7,10 @@
 // student name and an answers file; the tests then read the PDFs the way a
 // reader would: text per page with positions (poppler), fonts, images
 // (pdfimages -list from poppler-utils).
+#include "../shared/no_space.h"
 #include "../shared/one_chapter_course.h"
 #include "../shared/temporary_lab_run.h"
+#include "../shared/test_program.h"
 #include "../shared/test_timing.h"
 #include "core/blas_kernel_choice.h"
 #include "lessons/course_loader.h"
@@ -33,6 +35,7 @@
 
 #include <memory>
 
+using poslab::testing::noSpace;
 using poslab::ui::ExportOptions;
 using poslab::ui::exportPdf;
 using poslab::ui::ExportResult;
@@ -54,12 +57,6 @@ namespace {
 const QString kCourse = QStringLiteral(POSLAB_TESTS_DIR "/ui/data/course");
 const QString kStudent = QStringLiteral("Ada Lovelace");
 const QString kStudentZh = QStringLiteral("李 小龙");
-
-QString noSpace(QString s)
-{
-    s.remove(QRegularExpression(QStringLiteral("\\s+")));
-    return s;
-}
 
 #ifdef POSLAB_HAVE_POPPLER
 struct Word {
@@ -704,7 +701,7 @@ void TestPdfExport::realCourseExports()
 
 #endif  // POSLAB_HAVE_POPPLER
 
-int main(int argc, char** argv)
+static int runPdfExportTests(int argc, char** argv)
 {
     // Charts are QGraphicsWidgets: the export needs a QApplication (offscreen is fine).
     QApplication app(argc, argv);
@@ -712,5 +709,6 @@ int main(int argc, char** argv)
     QTEST_SET_MAIN_SOURCE_PATH
     return QTest::qExec(&t, argc, argv);
 }
+POSLAB_TEST_FUNCTION(runPdfExportTests)
 
 #include "tst_pdf_export.moc"

@@ -2,6 +2,7 @@
 // tst_search_index — the window's search over a course's steps: what text a
 // step is searched by (Markdown marks dropped, formulas as they read) and the
 // snippet a hit shows.
+#include "../shared/test_program.h"
 #include "lessons/course.h"
 #include "ui/notebook/search_index.h"
 
@@ -75,5 +76,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestSearchIndex)
+POSLAB_TEST_APPLESS_MAIN(TestSearchIndex)
 #include "tst_search_index.moc"

@@ -10,6 +10,7 @@
 // directly with the same thread count. The core is deterministic for the same
 // options and threads, so the page's bits per character must be identical,
 // not merely close.
+#include "../shared/test_program.h"
 #include "core/blas_kernel_choice.h"
 #include "core/matmul.h"
 #include "lm/experiment.h"
@@ -706,5 +707,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestTrainingLabPage)
+POSLAB_TEST_MAIN(TestTrainingLabPage)
 #include "tst_training_lab_page.moc"

@@ -7,6 +7,7 @@
 // over src/ui into a temporary file: every tr() string of the UI must be in
 // the committed file. Loads the compiled :/i18n/poslab_zh_CN.qm and looks
 // every message up, so the resource is built from the current .ts.
+#include "../shared/test_program.h"
 #include "../shared/test_timing.h"
 #include "modules/registry.h"
 #include "ui/notebook/param_panel.h"
@@ -228,5 +229,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestTranslations)
+POSLAB_TEST_MAIN(TestTranslations)
 #include "tst_translations.moc"

@@ -4,6 +4,7 @@
 // do for whole processes), a path that is a folder and an unwritable folder
 // all fail with a reason and leave the previous file byte for byte and no
 // temporary file beside it.
+#include "../shared/test_program.h"
 #include "util/atomic_file.h"
 
 #include <QDir>
@@ -113,5 +114,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestAtomicFile)
+POSLAB_TEST_GUILESS_MAIN(TestAtomicFile)
 #include "tst_atomic_file.moc"

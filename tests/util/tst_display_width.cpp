@@ -2,6 +2,7 @@
 // tst_display_width — the terminal columns of text (util/display_width.h):
 // ASCII one column, CJK characters and full-width punctuation two, and
 // padding to a width on either side by those columns.
+#include "../shared/test_program.h"
 #include "util/display_width.h"
 
 #include <QTest>
@@ -63,5 +64,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestDisplayWidth)
+POSLAB_TEST_APPLESS_MAIN(TestDisplayWidth)
 #include "tst_display_width.moc"

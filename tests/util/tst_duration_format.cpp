@@ -3,6 +3,7 @@
 // the clock form of tables and progress lines, the words of sentences in
 // English and Chinese, rounding at the unit boundaries, and what a duration
 // that is not known (negative, NaN, infinite) reads.
+#include "../shared/test_program.h"
 #include "util/duration_format.h"
 
 #include <QTest>
@@ -75,5 +76,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestDurationFormat)
+POSLAB_TEST_APPLESS_MAIN(TestDurationFormat)
 #include "tst_duration_format.moc"

@@ -7,6 +7,7 @@
 // Modifier Letters 02B0, Latin Extended-C 2C60, Mathematical Operators 2200),
 // not with the glyphs the converter's tables hold, so a wrong entry in a
 // table cannot agree with itself here.
+#include "../shared/test_program.h"
 #include "util/tex_to_unicode.h"
 
 #include <QTest>
@@ -189,5 +190,5 @@ void TestTexToUnicode::unknownCommandsAreListed()
     QVERIFY(texToUnicode(QStringLiteral("$\\baz x$")).contains(QStringLiteral("\\baz")));
 }
 
-QTEST_APPLESS_MAIN(TestTexToUnicode)
+POSLAB_TEST_APPLESS_MAIN(TestTexToUnicode)
 #include "tst_tex_to_unicode.moc"

@@ -15,6 +15,8 @@
 //   - refused lengths against the configuration (a learned table stops at the
 //     training context).
 // With no stored run the module fails with the instructions the chapter needs.
+#include "../../shared/module_runs.h"
+#include "../../shared/test_program.h"
 #include "core/blas_kernel_choice.h"
 #include "modules/lab/run_store.h"
 #include "modules/registry.h"
@@ -32,6 +34,7 @@
 
 using namespace poslab;
 using namespace poslab::modules;
+using namespace poslab::testing;
 
 namespace {
 
@@ -59,16 +62,9 @@ const ModuleSpec& spec()
     return *s;
 }
 
-std::vector<Output> run(const QStringList& params)
+std::vector<Output> runLengthResults(const QStringList& params)
 {
     return runModule(spec(), parseParams(spec(), params));
-}
-
-const Output* find(const std::vector<Output>& outs, const QString& name)
-{
-    for (const Output& o : outs)
-        if (o.name == name) return &o;
-    return nullptr;
 }
 
 QString seriesNameOf(const std::string& row)
@@ -132,7 +128,7 @@ void TestLabModules::noStoredRunSaysWhatToDo()
     // Nothing stored yet in the fresh XDG_DATA_HOME.
     for (const QString& lang : {QStringLiteral("en"), QStringLiteral("zh")}) {
         try {
-            run({QStringLiteral("lang=") + lang});
+            runLengthResults({QStringLiteral("lang=") + lang});
             QFAIL("ran without a stored run");
         } catch (const NeedsAction& e) {
             const QString m = QString::fromUtf8(e.what());
@@ -161,8 +157,8 @@ void TestLabModules::resultsMatchTheStoredFile()
     poslab::util::Text2 error;
     const std::optional<lab::StoredRun> stored = lab::readRun(m_path, &error);
     QVERIFY2(stored, qPrintable(error.en));
-    const std::vector<Output> outs = run({});
-    const Output* table = find(outs, QStringLiteral("results"));
+    const std::vector<Output> outs = runLengthResults({});
+    const Output* table = findOutput(outs, QStringLiteral("results"));
     QVERIFY(table);
     QCOMPARE(table->columns.mid(0, 5), (QStringList{"scheme", "parameters", "L=16", "L=32", "L=64"}));
     QCOMPARE(table->tableRows.size(), stored->result.rows.size());
@@ -173,7 +169,7 @@ void TestLabModules::resultsMatchTheStoredFile()
         const QVariantList& cells = table->tableRows[i];
         QCOMPARE(cells[0].toString(), QString::fromStdString(row.name));
         QCOMPARE(cells[1].toLongLong(), (long long)mem.parameters);
-        const Output* series = find(outs, seriesNameOf(row.name));
+        const Output* series = findOutput(outs, seriesNameOf(row.name));
         QVERIFY2(series, row.name.c_str());
         std::size_t point = 0;
         for (std::size_t k = 0; k < row.evals.size(); ++k) {
@@ -204,11 +200,11 @@ void TestLabModules::resultsMatchTheStoredFile()
         QCOMPARE(cells[int(4 + row.evals.size())].toLongLong(), (long long)mem.train.steps_done);
     }
     QCOMPARE(refused, 2);  // learned at 32 and 64
-    QCOMPARE(find(outs, QStringLiteral("refused"))->value, 2.0);
-    QCOMPARE(find(outs, QStringLiteral("uniform_bpc"))->value, std::log2(13.0));
-    QCOMPARE(find(outs, QStringLiteral("train_context"))->value, 16.0);
-    QVERIFY(!find(outs, QStringLiteral("uniform")));  // only under the training curves
-    const Output* notes = find(outs, QStringLiteral("notes"));
+    QCOMPARE(findOutput(outs, QStringLiteral("refused"))->value, 2.0);
+    QCOMPARE(findOutput(outs, QStringLiteral("uniform_bpc"))->value, std::log2(13.0));
+    QCOMPARE(findOutput(outs, QStringLiteral("train_context"))->value, 16.0);
+    QVERIFY(!findOutput(outs, QStringLiteral("uniform")));  // only under the training curves
+    const Output* notes = findOutput(outs, QStringLiteral("notes"));
     QVERIFY(notes);
     QCOMPARE(notes->text, QStringLiteral("learned at 32, 64: its position table has 16 rows (the training context), "
                                          "and there is no vector for later positions"));
@@ -220,12 +216,13 @@ void TestLabModules::resultsMatchTheStoredFile()
 
 void TestLabModules::perplexityAndRelative()
 {
-    const std::vector<Output> ppl = run({QStringLiteral("metric=perplexity")});
-    const std::vector<Output> rel = run({QStringLiteral("relative=true")});
-    const std::vector<Output> relPpl = run({QStringLiteral("relative=true"), QStringLiteral("metric=perplexity")});
-    const Output* t = find(ppl, QStringLiteral("results"));
-    const Output* r = find(rel, QStringLiteral("results"));
-    const Output* rp = find(relPpl, QStringLiteral("results"));
+    const std::vector<Output> ppl = runLengthResults({QStringLiteral("metric=perplexity")});
+    const std::vector<Output> rel = runLengthResults({QStringLiteral("relative=true")});
+    const std::vector<Output> relPpl =
+        runLengthResults({QStringLiteral("relative=true"), QStringLiteral("metric=perplexity")});
+    const Output* t = findOutput(ppl, QStringLiteral("results"));
+    const Output* r = findOutput(rel, QStringLiteral("results"));
+    const Output* rp = findOutput(relPpl, QStringLiteral("results"));
     for (std::size_t i = 0; i < m_result.rows.size(); ++i) {
         const scheme_result& row = m_result.rows[i];
         const double base = row.evals[0].nats;  // L = 16 is the training length
@@ -245,36 +242,37 @@ void TestLabModules::rowSelection()
 {
     auto names = [](const std::vector<Output>& outs) {
         QStringList n;
-        for (const QVariantList& row : find(outs, QStringLiteral("results"))->tableRows) n << row[0].toString();
+        for (const QVariantList& row : findOutput(outs, QStringLiteral("results"))->tableRows) n << row[0].toString();
         return n;
     };
-    QCOMPARE(names(run({QStringLiteral("rows=trained")})),
+    QCOMPARE(names(runLengthResults({QStringLiteral("rows=trained")})),
              (QStringList{"none", "sinusoidal", "learned", "t5_bias", "alibi", "rope"}));
-    QCOMPARE(names(run({QStringLiteral("rows=scalings")})),
+    QCOMPARE(names(runLengthResults({QStringLiteral("rows=scalings")})),
              (QStringList{"rope", "rope+linear", "rope+ntk", "rope+dynamic", "rope+yarn"}));
-    const std::vector<Output> one = run({QStringLiteral("rows=rope+yarn")});
+    const std::vector<Output> one = runLengthResults({QStringLiteral("rows=rope+yarn")});
     QCOMPARE(names(one), QStringList{"rope+yarn"});
-    QVERIFY(find(one, QStringLiteral("rope_yarn")));
-    QVERIFY(!find(one, QStringLiteral("rope")));
-    const std::vector<Output> alibi = run({QStringLiteral("rows=alibi")});
-    QCOMPARE(find(alibi, QStringLiteral("refused"))->value, 0.0);
-    QCOMPARE(find(alibi, QStringLiteral("notes"))->text,
+    QVERIFY(findOutput(one, QStringLiteral("rope_yarn")));
+    QVERIFY(!findOutput(one, QStringLiteral("rope")));
+    const std::vector<Output> alibi = runLengthResults({QStringLiteral("rows=alibi")});
+    QCOMPARE(findOutput(alibi, QStringLiteral("refused"))->value, 0.0);
+    QCOMPARE(findOutput(alibi, QStringLiteral("notes"))->text,
              QStringLiteral("Every shown scheme was evaluated at every length."));
-    QCOMPARE(find(run({QStringLiteral("rows=learned")}), QStringLiteral("refused"))->value, 2.0);
+    QCOMPARE(findOutput(runLengthResults({QStringLiteral("rows=learned")}), QStringLiteral("refused"))->value, 2.0);
     // At the training length every scaling has factor 1: the same number as plain RoPE.
-    const std::vector<Output> scalings = run({QStringLiteral("rows=scalings")});
-    const Output* s = find(scalings, QStringLiteral("results"));
+    const std::vector<Output> scalings = runLengthResults({QStringLiteral("rows=scalings")});
+    const Output* s = findOutput(scalings, QStringLiteral("results"));
     for (const QVariantList& row : s->tableRows) QCOMPARE(row[2].toDouble(), s->tableRows[0][2].toDouble());
     // Training curves of a scaling alone: there is no separate model; say so.
-    QVERIFY_THROWS_EXCEPTION(ParamError, run({QStringLiteral("rows=rope+ntk"), QStringLiteral("curves=training")}));
+    QVERIFY_THROWS_EXCEPTION(ParamError,
+                             runLengthResults({QStringLiteral("rows=rope+ntk"), QStringLiteral("curves=training")}));
 }
 
 void TestLabModules::trainingCurvesMatchTheCoreProgress()
 {
-    const std::vector<Output> outs = run({QStringLiteral("curves=training")});
+    const std::vector<Output> outs = runLengthResults({QStringLiteral("curves=training")});
     int curves = 0;
     for (const scheme_result& row : m_result.rows) {
-        const Output* c = find(outs, seriesNameOf(row.name));
+        const Output* c = findOutput(outs, seriesNameOf(row.name));
         if (row.scaled) {
             QVERIFY2(!c, row.name.c_str());
             continue;
@@ -291,22 +289,24 @@ void TestLabModules::trainingCurvesMatchTheCoreProgress()
     }
     QCOMPARE(curves, 6);
     // The uniform guess under the curves: log2 V bits (V = 13) from the first to the last step.
-    const Output* uniform = find(outs, QStringLiteral("uniform"));
+    const Output* uniform = findOutput(outs, QStringLiteral("uniform"));
     QVERIFY(uniform);
     QCOMPARE(uniform->x, (std::vector<double>{1.0, 12.0}));
     for (double y : uniform->y) QCOMPARE(y, std::log2(13.0));
     // Perplexity curves are e^(smoothed nats).
-    const std::vector<Output> ppl = run({QStringLiteral("curves=training"), QStringLiteral("metric=perplexity")});
-    const Output* p = find(ppl, QStringLiteral("alibi"));
+    const std::vector<Output> ppl =
+        runLengthResults({QStringLiteral("curves=training"), QStringLiteral("metric=perplexity")});
+    const Output* p = findOutput(ppl, QStringLiteral("alibi"));
     QVERIFY(std::abs(p->y.back() - std::exp(m_smoothed.at("alibi").back())) <= 1e-9 * p->y.back());
-    for (double y : find(ppl, QStringLiteral("uniform"))->y) QCOMPARE(y, 13.0);  // perplexity of a uniform guess: V
+    for (double y : findOutput(ppl, QStringLiteral("uniform"))->y)
+        QCOMPARE(y, 13.0);  // perplexity of a uniform guess: V
 }
 
 void TestLabModules::runFactsAndSamples()
 {
-    const std::vector<Output> en = run({});
-    const std::vector<Output> zh = run({QStringLiteral("lang=zh")});
-    const Output* facts = find(en, QStringLiteral("run"));
+    const std::vector<Output> en = runLengthResults({});
+    const std::vector<Output> zh = runLengthResults({QStringLiteral("lang=zh")});
+    const Output* facts = findOutput(en, QStringLiteral("run"));
     QVERIFY(facts);
     QString all;
     for (const QVariantList& row : facts->tableRows) all += row[0].toString() + u'=' + row[1].toString() + u'\n';
@@ -321,13 +321,13 @@ void TestLabModules::runFactsAndSamples()
                           QStringLiteral(" — ")),
              qPrintable(all));
     // The Chinese facts have the same values under Chinese names.
-    const Output* zhFacts = find(zh, QStringLiteral("run"));
+    const Output* zhFacts = findOutput(zh, QStringLiteral("run"));
     QCOMPARE(zhFacts->tableRows.size(), facts->tableRows.size());
     QCOMPARE(zhFacts->tableRows[0][0].toString(), QStringLiteral("完成时间（UTC）"));
     QCOMPARE(zhFacts->tableRows[0][1], facts->tableRows[0][1]);
 
     // The prompt, then one sample per trained scheme (a scaling shares the rope model's).
-    const Output* samples = find(en, QStringLiteral("samples"));
+    const Output* samples = findOutput(en, QStringLiteral("samples"));
     QCOMPARE(samples->tableRows[0][0].toString(), QStringLiteral("(prompt)"));
     QCOMPARE(samples->tableRows[0][1].toString(), QStringLiteral("the prompt / of every sample"));
     // Rows of one scheme: the first names it, the others continue its text.
@@ -343,7 +343,7 @@ void TestLabModules::runFactsAndSamples()
     const QString expected = (QStringLiteral("Lorem ipsum dolor sit amet, ").repeated(6) + QStringLiteral("end"));
     QVERIFY(text[QStringLiteral("sinusoidal")].size() >= 3);
     QCOMPARE(text[QStringLiteral("sinusoidal")].join(u' '), expected);
-    QCOMPARE(find(zh, QStringLiteral("samples"))->tableRows[0][0].toString(), QStringLiteral("（提示）"));
+    QCOMPARE(findOutput(zh, QStringLiteral("samples"))->tableRows[0][0].toString(), QStringLiteral("（提示）"));
 }
 
 void TestLabModules::newerRunIsReadAndStampChanges()
@@ -363,8 +363,8 @@ void TestLabModules::newerRunIsReadAndStampChanges()
     QVERIFY2(!second.isEmpty(), qPrintable(error.en));
     QVERIFY(spec().inputStamp() != before);
     QString all;
-    const std::vector<Output> latest = run({});
-    for (const QVariantList& row : find(latest, QStringLiteral("run"))->tableRows)
+    const std::vector<Output> latest = runLengthResults({});
+    for (const QVariantList& row : findOutput(latest, QStringLiteral("run"))->tableRows)
         all += row[0].toString() + u'=' + row[1].toString() + u'\n';
     QVERIFY2(all.contains(QStringLiteral("command=Training Lab: second run")), qPrintable(all));
     QVERIFY2(all.contains(QStringLiteral("status=cancelled")), qPrintable(all));
@@ -374,5 +374,5 @@ void TestLabModules::newerRunIsReadAndStampChanges()
     QCOMPARE(spec().inputStamp(), before);
 }
 
-QTEST_GUILESS_MAIN(TestLabModules)
+POSLAB_TEST_GUILESS_MAIN(TestLabModules)
 #include "tst_lab_modules.moc"

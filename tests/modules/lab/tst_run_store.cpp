@@ -23,6 +23,7 @@
 //   * the machine records the BLAS kernels in use (this process's
 //     blas_kernel_in_use()), and a run stored before they were recorded
 //     still loads, with them empty.
+#include "../../shared/test_program.h"
 #include "core/blas_kernel_choice.h"
 #include "modules/blas_kernel_text.h"
 #include "modules/error_messages.h"
@@ -600,5 +601,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunStore)
+POSLAB_TEST_GUILESS_MAIN(TestRunStore)
 #include "tst_run_store.moc"
