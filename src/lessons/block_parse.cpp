@@ -42,11 +42,6 @@ struct BlockContext {
 };
 
 // The same text in both languages (names, and details that come in one language).
-Text2 same(const QString& s)
-{
-    return {s, s};
-}
-
 // Splits the body into entries; a value continues on following lines indented
 // by two spaces (blank lines inside such a value are kept as paragraph breaks).
 QList<Entry> splitEntries(const QStringList& body, int firstLine, BlockContext& ctx)
@@ -598,13 +593,13 @@ void parseExerciseBlock(const QStringList& tokens, const QList<Entry>& entries, 
     const ExerciseKindSpec* kind = findExerciseKind(kindText);
     if (kindText.isEmpty()) {
         ctx.diag(fenceLine,
-                 T2("exercise '%1' has no 'kind:' (%2)", "练习题“%1”缺少 kind:（%2）").arg(same(ex.id), listed));
+                 T2("exercise '%1' has no 'kind:' (%2)", "练习题“%1”缺少 kind:（%2）").arg(Text2::same(ex.id), listed));
         return;
     }
     if (!kind) {
         ctx.diag(kindLine,
                  withSuggestion(T2("kind: '%1' is not an exercise kind (%2)", "kind：“%1”不是练习题类型（可用 %2）")
-                                    .arg(same(kindText), listed),
+                                    .arg(Text2::same(kindText), listed),
                                 kindText, kinds));
         return;
     }
@@ -744,7 +739,7 @@ Text2 invisibleCharacterText(const QString& text, const Text2& where)
 
 QString invisibleCharacterProblem(const QString& text, const QString& where)
 {
-    return invisibleCharacterText(text, same(where)).en;
+    return invisibleCharacterText(text, Text2::same(where)).en;
 }
 
 Block parseSpecialBlock(const QString& info, const QStringList& body, const QString& file, int fenceLine,
@@ -763,7 +758,7 @@ Block parseSpecialBlock(const QString& info, const QStringList& body, const QStr
     for (int i = 0; i < body.size(); ++i) {
         const QString key = body[i].section(u':', 0, 0).trimmed();
         if (!body[i].contains(u':') || !namingKeys.contains(key)) continue;
-        if (const Text2 problem = invisibleCharacterText(body[i], same(QStringLiteral("'%1:'").arg(key)));
+        if (const Text2 problem = invisibleCharacterText(body[i], Text2::same(QStringLiteral("'%1:'").arg(key)));
             !problem.isEmpty())
             ctx.diag(fenceLine + 1 + i, problem);
     }

@@ -8,6 +8,7 @@
 #include "lessons/exercise_kinds.h"
 #include "modules/lab/run_store.h"
 #include "modules/registry.h"
+#include "util/number_format.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -43,21 +44,9 @@ QList<const Block*> specialBlocks(const Step& s)
     return out;
 }
 
-QString number(double v)
+QString shortestNumber(double v)
 {
     return QString::number(v, 'g', QLocale::FloatingPointShortest);
-}
-
-QString valueText(const QVariant& v)
-{
-    if (v.typeId() == QMetaType::QVariantList) {
-        QStringList parts;
-        for (const QVariant& e : v.toList()) parts << valueText(e);
-        return parts.join(u',');
-    }
-    if (v.typeId() == QMetaType::Double) return number(v.toDouble());
-    if (v.typeId() == QMetaType::Bool) return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-    return v.toString();
 }
 
 // The parameters a block runs with, validated (defaults filled in, so
@@ -72,7 +61,7 @@ std::optional<std::map<QString, QString>> comparableParams(const Registry& regis
     try {
         const poslab::modules::Params p = poslab::modules::parseParams(*spec, params);
         for (const auto& ps : spec->params)
-            if (!ps.perLanguage && p.has(ps.name)) out[ps.name] = valueText(p.values().at(ps.name));
+            if (!ps.perLanguage && p.has(ps.name)) out[ps.name] = util::formatParamValue(p.values().at(ps.name));
     } catch (const std::exception&) {
         return std::nullopt;
     }
@@ -82,9 +71,9 @@ std::optional<std::map<QString, QString>> comparableParams(const Registry& regis
 QString varyText(const VarySpec& v)
 {
     QString t = v.name;
-    if (v.hasRange) t += QStringLiteral(" %1..%2").arg(number(v.min), number(v.max));
+    if (v.hasRange) t += QStringLiteral(" %1..%2").arg(shortestNumber(v.min), shortestNumber(v.max));
     if (v.log) t += QStringLiteral(" log");
-    if (v.step > 0) t += QStringLiteral(" step %1").arg(number(v.step));
+    if (v.step > 0) t += QStringLiteral(" step %1").arg(shortestNumber(v.step));
     if (!v.choices.isEmpty()) t += u' ' + v.choices.join(u'|');
     return t;
 }

@@ -8,6 +8,7 @@
 #include "lessons/exercise_check.h"
 #include "lessons/exercise_kinds.h"
 #include "modules/registry.h"
+#include "util/number_format.h"
 #include "util/tex_to_unicode.h"
 
 #include <QDir>
@@ -39,27 +40,11 @@ namespace {
 // notice its cancel flag; then it is left behind (it owns copies of all it uses).
 constexpr int kCancelGraceMs = 2000;
 
-Text2 same(const QString& s)
-{
-    return {s, s};
-}
-
-QString valueText(const QVariant& v)
-{
-    if (v.typeId() == QMetaType::QVariantList) {
-        QStringList parts;
-        for (const QVariant& e : v.toList()) parts << valueText(e);
-        return parts.join(u',');
-    }
-    if (v.typeId() == QMetaType::Double) return QString::number(v.toDouble(), 'g', QLocale::FloatingPointShortest);
-    if (v.typeId() == QMetaType::Bool) return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-    return v.toString();
-}
-
 QString cacheKey(const ModuleSpec& spec, const Params& params)
 {
     QStringList parts;
-    for (const auto& [name, value] : params.values()) parts << name + u'=' + valueText(value);  // sorted by name
+    for (const auto& [name, value] : params.values())
+        parts << name + u'=' + util::formatParamValue(value);  // sorted by name
     // (Not spec.inputStamp: what a module reads does not change during one check,
     // and for `lab.` modules it would look at the machine's own stored runs.)
     return QStringLiteral("%1#%2|%3").arg(spec.id).arg(spec.version).arg(parts.join(u'\x1f'));
@@ -83,7 +68,7 @@ CheckRunner::Outcome execute(const ModuleSpec& spec, const Params& params, const
         o.error =
             T2("%1; choose smaller sizes", "所需内存超出预算，请把尺寸调小（%1）").arg(QString::fromUtf8(e.what()));
     } catch (const std::exception& e) {
-        o.error = same(QString::fromUtf8(e.what()));
+        o.error = Text2::same(QString::fromUtf8(e.what()));
     } catch (...) {
         o.error = T2("an unknown error", "原因不明的错误");
     }
@@ -157,13 +142,6 @@ QStringList namesOf(const std::vector<Output>& outputs)
     QStringList names;
     for (const Output& o : outputs) names << o.name;
     return names;
-}
-
-const Output* findOutput(const std::vector<Output>& outputs, const QString& name)
-{
-    for (const Output& o : outputs)
-        if (o.name == name) return &o;
-    return nullptr;
 }
 
 Text2 kindText(OutputKind k)

@@ -441,13 +441,6 @@ struct Parser {
     }
 };
 
-const Output* findOutput(const std::vector<Output>& outputs, const QString& name)
-{
-    for (const Output& o : outputs)
-        if (o.name == name) return &o;
-    return nullptr;
-}
-
 QString outputList(const std::vector<Output>& outputs)
 {
     QStringList names;

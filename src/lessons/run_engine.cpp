@@ -5,6 +5,7 @@
 #include "core/common.h"
 #include "modules/error_messages.h"
 #include "modules/registry.h"
+#include "util/number_format.h"
 
 #include <QElapsedTimer>
 #include <QLocale>
@@ -32,23 +33,11 @@ int registerTypes()
 }
 const int kTypesRegistered = registerTypes();
 
-QString valueText(const QVariant& v)
-{
-    if (v.typeId() == QMetaType::QVariantList) {
-        QStringList parts;
-        for (const QVariant& e : v.toList()) parts << valueText(e);
-        return parts.join(u',');
-    }
-    // Shortest text that reads back as the same double: 0.4, not 0.40000000000000002.
-    if (v.typeId() == QMetaType::Double) return QString::number(v.toDouble(), 'g', QLocale::FloatingPointShortest);
-    if (v.typeId() == QMetaType::Bool) return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-    return v.toString();
-}
-
 QStringList canonicalParams(const Params& p)
 {
     QStringList out;
-    for (const auto& [name, value] : p.values()) out << name + u'=' + valueText(value);  // std::map: sorted
+    for (const auto& [name, value] : p.values())
+        out << name + u'=' + util::formatParamValue(value);  // std::map: sorted
     return out;
 }
 
@@ -92,9 +81,7 @@ Text2 cancelledMessage(const QString& moduleId)
 
 const Output* RunResult::output(const QString& name) const
 {
-    for (const Output& o : outputs)
-        if (o.name == name) return &o;
-    return nullptr;
+    return findOutput(outputs, name);
 }
 
 RunEngine::RunEngine(QObject* parent) : RunEngine(Registry::builtin(), parent) {}

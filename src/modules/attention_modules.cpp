@@ -42,11 +42,6 @@ namespace poslab::modules {
 
 namespace {
 
-QString S(const char* s)
-{
-    return QString::fromUtf8(s);
-}
-
 struct SentencePreset {
     const char* id;
     const char* text;
@@ -92,7 +87,7 @@ QStringList sentenceIds()
 
 QString sentenceText(const QString& id)
 {
-    return S(sentencePreset(id).text);
+    return QString::fromUtf8(sentencePreset(id).text);
 }
 
 bool isCjk(QChar c)

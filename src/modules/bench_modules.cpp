@@ -39,11 +39,6 @@ namespace poslab::modules {
 
 namespace {
 
-QString S(const char* s)
-{
-    return QString::fromUtf8(s);
-}
-
 using Clock = std::chrono::steady_clock;
 
 double msSince(Clock::time_point t0)
@@ -125,7 +120,7 @@ std::vector<Candidate> peCostCandidates(PeCostBench& b, rng& gen, bool causal)
     auto add = [&](const char* name, const char* work, double setup_ms, std::function<void()> forward) {
         Candidate c;
         c.name = QString::fromLatin1(name);
-        c.work = S(work);
+        c.work = QString::fromUtf8(work);
         c.setup_ms = setup_ms;
         c.forward = std::move(forward);
         cands.push_back(std::move(c));

@@ -133,6 +133,13 @@ Text2 ParamError::messages() const
     return {message(QStringLiteral("en")), message(QStringLiteral("zh"))};
 }
 
+const Output* findOutput(const std::vector<Output>& outputs, const QString& name)
+{
+    for (const Output& o : outputs)
+        if (o.name == name) return &o;
+    return nullptr;
+}
+
 Output Output::series(QString name, std::vector<double> x, std::vector<double> y)
 {
     Output o;

@@ -173,6 +173,9 @@ struct Output {
     static Output textOutput(QString name, QString text);
 };
 
+// The output of a run called `name`, or nullptr.
+const Output* findOutput(const std::vector<Output>& outputs, const QString& name);
+
 // What a module promises about one of its outputs. A chapter's author reads
 // these (`poslab run MODULE --help`, `poslab list --format json`) to find an
 // output's name without running the module; tst_registry runs every module

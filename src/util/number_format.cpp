@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "util/number_format.h"
 
+#include <QLocale>
+#include <QStringList>
+
 #include <charconv>
 #include <cmath>
 #include <string>
@@ -45,6 +48,18 @@ QString formatVariantList(const QVariantList& list)
         parts << (isNumber ? formatNumber(v.toDouble()) : v.toString());
     }
     return parts.join(u',');
+}
+
+QString formatParamValue(const QVariant& v)
+{
+    if (v.typeId() == QMetaType::QVariantList) {
+        QStringList parts;
+        for (const QVariant& e : v.toList()) parts << formatParamValue(e);
+        return parts.join(u',');
+    }
+    if (v.typeId() == QMetaType::Double) return QString::number(v.toDouble(), 'g', QLocale::FloatingPointShortest);
+    if (v.typeId() == QMetaType::Bool) return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    return v.toString();
 }
 
 }  // namespace poslab::util

@@ -14,5 +14,9 @@ QString formatNumber(double v);
 void appendNumber(std::string& out, double v);
 // "1,2,3" for a list of numbers or strings.
 QString formatVariantList(const QVariantList& list);
+// A module parameter's value as a lesson writes it: a double in its shortest
+// form (0.4, not 0.40000000000000002), true/false, a list joined by commas
+// (each element the same way), anything else as QVariant::toString.
+QString formatParamValue(const QVariant& v);
 
 }  // namespace poslab::util

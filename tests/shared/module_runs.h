@@ -43,18 +43,12 @@ inline std::vector<modules::Output> runModuleWithArgs(const QString& id, const Q
     return modules::runModule(s, modules::parseParams(s, assignments));
 }
 
-// The output called `name`, or nullptr.
-inline const modules::Output* findOutput(const std::vector<modules::Output>& outs, const QString& name)
-{
-    for (const modules::Output& o : outs)
-        if (o.name == name) return &o;
-    return nullptr;
-}
+using modules::findOutput;  // the output called `name`, or nullptr
 
 // The output called `name`; throws std::runtime_error if there is none.
 inline const modules::Output& outputNamed(const std::vector<modules::Output>& outs, const QString& name)
 {
-    const modules::Output* o = findOutput(outs, name);
+    const modules::Output* o = modules::findOutput(outs, name);
     if (!o) throw std::runtime_error("no output named " + name.toStdString());
     return *o;
 }
