@@ -331,14 +331,20 @@ std::string sample_lines(const length_experiment_result& r, const lab::RunProven
     return s;
 }
 
+// `stoppedHere`: this process ran it (a cancel was Ctrl+C), not read back from the store.
 std::string results_text(const length_experiment_result& r, const lab::RunProvenance& prov,
                          const std::vector<QString>& samples, const std::string& setup, bool synthetic,
-                         const QString& lang)
+                         const QString& lang, bool stoppedHere = true)
 {
     std::string s = results_header(r, prov, setup, lang) + results_table(r, lang) + results_notes(r, lang);
     if (synthetic) s += accuracy_table(r, lang);
     s += loss_lines(r, lang) + sample_lines(r, prov, samples, lang);
-    if (r.cancelled)
+    if (r.cancelled && !stoppedHere)
+        s += textIn(T2("\nthis run was cancelled: the schemes above are what finished (the last one possibly partly "
+                       "trained).\n",
+                       "\n这次运行中途取消了：上面只有已完成的方案（最后一个可能只训练了一部分）。\n"),
+                    lang);
+    else if (r.cancelled)
         s += textIn(T2("\nstopped by Ctrl+C: the schemes above are what finished (the last one possibly partly "
                        "trained).\n",
                        "\n已被 Ctrl+C 停止：上面只有已完成的方案（最后一个可能只训练了一部分）。\n"),
@@ -540,7 +546,7 @@ int storeRun(const experiment_job& j, const ExperimentRun& how, const length_exp
 {
     if (!j.store || (r.cancelled && !how.storeCancelled)) return status;
     Text2 error;
-    const QString path = lab::saveRun(r, samples, prov, &error);
+    const QString path = lab::saveRun(r, samples, prov, &error, {}, &j.data.data.vocab);
     if (path.isEmpty()) {
         j.o.fail(error, kExitFailure);
         return status == kExitOk ? kExitFailure : status;
@@ -577,6 +583,12 @@ int runLengthExperiment(const QStringList& args, const ExperimentRun& how)
                         : results_text(r, prov, samples, j.quick ? quickSetupLine(j.o.lang()) : std::string(),
                                        j.data.synthetic, j.o.lang()));
     return storeRun(j, how, r, samples, prov, status);
+}
+
+std::string storedRunText(const lab::StoredRun& run, const QString& lang)
+{
+    return results_text(run.result, run.provenance, run.samples, std::string(),
+                        is_synthetic_corpus(run.provenance.corpus.toStdString()), lang, false);
 }
 
 int commandExperiment(const QStringList& args)

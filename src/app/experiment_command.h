@@ -21,6 +21,12 @@
 #include <QString>
 #include <QStringList>
 
+#include <string>
+
+namespace poslab::lab {
+struct StoredRun;
+}
+
 namespace poslab::app {
 
 // `args` without the command word itself.
@@ -38,5 +44,9 @@ struct ExperimentRun {
 // `poslab experiment ARGS` (ARGS starting with "length"), with progress on
 // stderr exactly as the command prints it; Ctrl+C stops it (exit status 130).
 int runLengthExperiment(const QStringList& args, const ExperimentRun& how);
+
+// A stored run's results as `poslab experiment length` prints them (header,
+// table, notes, losses, samples), in `lang`; for `poslab runs show`.
+std::string storedRunText(const lab::StoredRun& run, const QString& lang);
 
 }  // namespace poslab::app

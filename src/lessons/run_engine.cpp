@@ -100,6 +100,18 @@ RunEngine::~RunEngine()
     m_pool.waitForDone();
 }
 
+void RunEngine::setStoredRunId(const QString& id)
+{
+    QMutexLocker lock(&m_mutex);
+    m_storedRunId = id;
+}
+
+QString RunEngine::storedRunId() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_storedRunId;
+}
+
 RunEngine::Prepared RunEngine::prepare(const QString& moduleId, const QStringList* textParams,
                                        const std::map<QString, QVariant>* typedParams) const
 {
@@ -126,6 +138,11 @@ RunEngine::Prepared RunEngine::prepare(const QString& moduleId, const QStringLis
     // that state too: after a new run is stored the old entry no longer matches.
     if (p.spec->inputStamp) p.key += u'\x1e' + p.spec->inputStamp();
     QMutexLocker lock(&m_mutex);
+    // ... and by the stored run chosen to be shown.
+    if (p.spec->inputStamp) {
+        p.storedRunId = m_storedRunId;
+        p.key += u'\x1e' + m_storedRunId;
+    }
     const auto it = m_cache.constFind(p.key);
     if (it != m_cache.constEnd()) {
         p.immediate = *it;
@@ -146,6 +163,7 @@ RunResultPtr RunEngine::execute(const Prepared& p, const std::atomic<bool>* canc
     timer.start();
     poslab::modules::RunContext ctx;
     ctx.cancelFlag = cancelFlag;
+    ctx.storedRunId = p.storedRunId;
     try {
         m_executed.fetch_add(1);
         r->outputs = poslab::modules::runModule(*p.spec, p.params, ctx);

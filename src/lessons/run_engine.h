@@ -85,6 +85,11 @@ public:
     void clearCache();
     void setMaxCacheEntries(int n);  // default 256, least recently used dropped
     void setMaxThreads(int n);
+    // Which stored training run the modules that read stored runs show
+    // (RunContext::storedRunId; empty: the default run). Part of their cache
+    // key, so a run chosen in the window is shown at once.
+    void setStoredRunId(const QString& id);
+    QString storedRunId() const;
     // Waits until no run is active (for tests and shutdown). Returns false on timeout.
     bool waitForIdle(int msecs = -1);
 
@@ -98,6 +103,7 @@ private:
         const poslab::modules::ModuleSpec* spec = nullptr;
         poslab::modules::Params params;
         QString key;
+        QString storedRunId;     // for a module with an inputStamp
         RunResultPtr immediate;  // set when validation failed or the cache hit
     };
     Prepared prepare(const QString& moduleId, const QStringList* textParams,
@@ -109,7 +115,8 @@ private:
 
     const poslab::modules::Registry& m_registry;
     QThreadPool m_pool;
-    mutable QMutex m_mutex;  // guards m_cache, m_cacheOrder, m_pending
+    mutable QMutex m_mutex;  // guards m_cache, m_cacheOrder, m_pending, m_storedRunId
+    QString m_storedRunId;
     QHash<QString, RunResultPtr> m_cache;
     QStringList m_cacheOrder;  // least recently used first
     int m_maxCache = 256;

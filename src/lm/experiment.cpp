@@ -637,6 +637,8 @@ bool run_scheme(int i, const length_experiment_options& o, const experiment_inpu
                                in.held_out_answers, in.stop);
     if (evaluation_stopped(in.stop, res)) return false;
     if (!res.sample_prompt.empty()) r.sample = sample_after_prompt(*tm.model, o, res.sample_prompt);
+    r.weights =
+        std::make_shared<const std::vector<float>>(tm.model->params(), tm.model->params() + tm.model->num_parameters());
     r.peak_memory_bytes = lm_memory_estimate(c, o.train.batch_size, eval_batch_tokens, max_len);
     r.wall_seconds = seconds_since(ts);
     if (tm.report.cancelled) res.cancelled = true;

@@ -311,6 +311,12 @@ struct scheme_result {
     std::size_t peak_memory_bytes = 0;  // estimate (see the top)
     double wall_seconds = 0.0;          // training + evaluation (a scaling: its evaluation only)
     std::vector<std::int32_t> sample;   // generated ids after the prompt (none for a scaling)
+    // The trained parameters (lm_model::params(), layout order) of a trained
+    // row, as evaluated and sampled; null for a scaling (it is the rope
+    // row's model). With the row's config (options.model, vocab_size,
+    // position) they rebuild the model bit for bit; the lab stores them with
+    // the run (modules/lab/run_models.h).
+    std::shared_ptr<const std::vector<float>> weights;
 };
 
 struct length_experiment_result {

@@ -131,6 +131,10 @@ struct RunContext {
     // the machine's own (lab::resultsDirectory()). `poslab check` points it
     // at the reference run a course ships, so it answers alike everywhere.
     QString storedRunsDirectory;
+    // Which stored run they show (its id, lab::runId: "length-20261202T041800123Z");
+    // empty: the default, lab::pickRun's latest complete run. The window's
+    // run picker sets it (lessons::RunEngine::setStoredRunId).
+    QString storedRunId;
     bool isCancelled() const { return cancelFlag && cancelFlag->load(std::memory_order_relaxed); }
     void throwIfCancelled() const
     {

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // length_results_module.cpp — runnable modules of the lab family:
-//   lab.length_results  the latest stored "train short, test long" run
-//                       (modules/lab/run_store.h), as tables and charts for the
+//   lab.length_results  the stored "train short, test long" run to show
+//                       (modules/lab/run_list.h: the one chosen in the window,
+//                       else the latest complete one), as tables and charts for the
 //                       Experiments chapter and the PDF report.
 //
 // The module never trains anything: it reads what `poslab experiment length`,
-// the Training Lab window or `poslab export` stored, so a chapter shows the
+// the Training Lab window or `poslab export --train` stored, so a chapter shows the
 // reader's own run and says when, where and how it was made. Every number is
 // taken or recomputed from the stored file: bits per character = nats / ln 2
 // and perplexity = e^nats from the stored mean negative log-likelihood per
@@ -18,6 +19,7 @@
 // Descriptive texts (the run's facts, the notes on refused lengths, the error
 // when nothing is stored) come in the chapter's language (`lang`), because a
 // module's table cells cannot be relabelled by a lesson.
+#include "modules/lab/run_list.h"
 #include "modules/lab/run_store.h"
 #include "modules/registry.h"
 
@@ -66,11 +68,11 @@ QString noRunMessage(const QString& lang, const QList<Text2>& warnings, const QS
 {
     QString m =
         T2("No training run is stored yet: open the Training Lab (menu Go ▸ Training Lab, or Ctrl+T) and start a run, or "
-           "run `poslab experiment length --quick` (under a minute on two cores); `poslab export` runs it for you "
-           "unless --no-train is given. Stored runs are read from %1.",
+           "run `poslab experiment length --quick` (under a minute on two cores); `poslab export --train \"--quick\"` "
+           "makes one before writing the PDF. Stored runs are read from %1.",
            "还没有保存任何训练结果：请打开“训练实验室”（菜单“前往 ▸ 训练实验室”，或按 Ctrl+T）开始一次训练，"
-           "或者运行 `poslab experiment length --quick`（双核机器上不到一分钟）；`poslab export` 在没有结果时会先替你运行它，"
-           "除非加上 --no-train。结果从 %1 读取。")
+           "或者运行 `poslab experiment length --quick`（双核机器上不到一分钟）；`poslab export --train \"--quick\"` "
+           "会在写 PDF 之前先训练一次。结果从 %1 读取。")
             .in(lang)
             .arg(QDir::toNativeSeparators(directory.isEmpty() ? lab::resultsDirectory() : directory));
     QStringList unread;
@@ -80,8 +82,8 @@ QString noRunMessage(const QString& lang, const QList<Text2>& warnings, const QS
     return m;
 }
 
-// Changes whenever a result file is added, removed or rewritten: latestRun()
-// picks by the time stored inside the files, so every file counts.
+// Changes whenever a result file is added, removed or rewritten: pickRun()
+// picks by what is stored inside the files, so every file counts.
 QString storedRunsStamp()
 {
     const QDir dir(lab::resultsDirectory());
@@ -297,10 +299,10 @@ QString sourceText(const lab::RunProvenance& pv, const QString& lang)
 {
     return pv.source == u"cli"_s      ? T2("command line", "命令行").in(lang)
            : pv.source == u"window"_s ? T2("Training Lab window", "训练实验室窗口").in(lang)
-           : pv.source == u"export"_s ? T2("poslab export (no run was stored, so it trained first)",
-                                           "poslab export（当时没有保存的结果，所以先训练了一次）")
-                                            .in(lang)
-                                      : pv.source;
+           : pv.source == u"export"_s
+               ? T2("poslab export (it trained before writing the PDF)", "poslab export（写 PDF 之前先训练了一次）")
+                     .in(lang)
+               : pv.source;
 }
 
 QString statusText(const length_experiment_result& res, const QString& lang)
@@ -312,10 +314,20 @@ QString statusText(const length_experiment_result& res, const QString& lang)
                : T2("complete", "完整").in(lang);
 }
 
+// Which run this is and why it is the one shown.
+QString whichRunText(const lab::StoredRun& run, bool chosen, const QString& lang)
+{
+    const Text2 why = chosen           ? T2("chosen in the Training Lab", "在训练实验室中选定")
+                      : run.complete() ? T2("the latest complete run", "最近一次完整的运行")
+                                       : T2("cancelled: no complete run is stored", "已取消：没有保存完整的运行");
+    return T2("%1 (%2)", "%1（%2）").arg(Text2::same(run.id), why).in(lang);
+}
+
 // When, from where, with which command and budget, and whether it finished.
-void addProvenanceFacts(std::vector<QVariantList>& facts, const lab::StoredRun& run, const QString& lang)
+void addProvenanceFacts(std::vector<QVariantList>& facts, const lab::StoredRun& run, bool chosen, const QString& lang)
 {
     const lab::RunProvenance& pv = run.provenance;
+    facts.push_back({T2("run", "运行").in(lang), whichRunText(run, chosen, lang)});
     facts.push_back(
         {T2("finished (UTC)", "完成时间（UTC）").in(lang), pv.finishedUtc.toUTC().toString(u"yyyy-MM-dd HH:mm:ss"_s)});
     facts.push_back({T2("source", "来源").in(lang), sourceText(pv, lang)});
@@ -403,10 +415,10 @@ void addMachineFacts(std::vector<QVariantList>& facts, const lab::StoredRun& run
     facts.push_back({T2("stored in", "保存文件").in(lang), QFileInfo(run.path).fileName()});
 }
 
-std::vector<QVariantList> runFacts(const lab::StoredRun& run, const QString& lang)
+std::vector<QVariantList> runFacts(const lab::StoredRun& run, bool chosen, const QString& lang)
 {
     std::vector<QVariantList> facts;
-    addProvenanceFacts(facts, run, lang);
+    addProvenanceFacts(facts, run, chosen, lang);
     addDataAndModelFacts(facts, run, lang);
     addTrainingFacts(facts, run.result.options, lang);
     addMachineFacts(facts, run, lang);
@@ -460,7 +472,10 @@ std::vector<Output> runLengthResults(const Params& p, const RunContext& ctx)
 {
     const ResultsView view = resultsView(p);
     QList<Text2> warnings;
-    const std::optional<lab::StoredRun> stored = lab::latestRun(&warnings, ctx.storedRunsDirectory);
+    // The run chosen in the window, else (also when it has gone since) the default one.
+    std::optional<lab::StoredRun> stored = lab::pickRun(ctx.storedRunId, &warnings, ctx.storedRunsDirectory);
+    const bool chosen = stored.has_value() && !ctx.storedRunId.isEmpty();
+    if (!stored && !ctx.storedRunId.isEmpty()) stored = lab::pickRun({}, nullptr, ctx.storedRunsDirectory);
     if (!stored) throw NeedsAction(noRunMessage(view.lang, warnings, ctx.storedRunsDirectory).toStdString());
     ctx.throwIfCancelled();
     const lab::StoredRun& run = *stored;
@@ -476,7 +491,12 @@ std::vector<Output> runLengthResults(const Params& p, const RunContext& ctx)
     std::vector<Output> out;
     out.push_back(Output::table(u"results"_s, table.columns, std::move(table.rows)));
     for (Output& s : table.series) out.push_back(std::move(s));
-    out.push_back(Output::table(u"run"_s, {u"field"_s, u"value"_s}, runFacts(run, view.lang)));
+    out.push_back(Output::table(u"run"_s, {u"field"_s, u"value"_s}, runFacts(run, chosen, view.lang)));
+    if (!run.complete())
+        table.notes.prepend(T2("This run was cancelled: only the schemes that finished are shown, the last one "
+                               "possibly partly trained.",
+                               "这次运行中途取消了：只显示已完成的方案，最后一个可能只训练了一部分。")
+                                .in(view.lang));
     out.push_back(Output::table(u"samples"_s, {u"scheme"_s, u"sample"_s}, sampleRows(run, shown, view.lang)));
     // Always present, so a chapter can show it whatever the run refused.
     if (table.notes.isEmpty())
@@ -537,18 +557,20 @@ ModuleSpec labLengthResultsModule()
     ModuleSpec s;
     s.id = u"lab.length_results"_s;
     s.title = T2("Stored training run: train short, test long", "已保存的训练结果：短训练，长测试");
-    s.description =
-        T2("Reads the latest stored run of the length experiment (poslab experiment length, the Training Lab window or "
-           "poslab export) and shows it: held-out bits per character (nats / ln 2) or perplexity (e^nats) of every "
-           "scheme at every evaluation length, optionally as the change from the training length; the smoothed "
-           "training-loss curves in the same unit; when, where and how the run was made; and a text sample from each "
-           "trained model. It never trains: with no stored run it says how to make one. Lengths a scheme cannot "
-           "evaluate (a learned table beyond its rows) are shown as — and explained in `notes`.",
-           "读取长度实验最近一次保存的结果（poslab experiment length、训练实验室窗口或 poslab export），"
-           "并展示：每种方案在每个评估长度上的留出集每字符比特数（nats / ln 2）或困惑度（e^nats），"
-           "也可以显示相对训练长度的变化；同一单位下平滑后的训练损失曲线；这次训练在何时、何地、如何完成；"
-           "以及每个训练好的模型生成的一段文本。它自己从不训练：没有保存的结果时，会说明如何得到一个。"
-           "某方案无法评估的长度（可学习位置表超出其行数）显示为 —，原因见 `notes`。");
+    s.description = T2(
+        "Reads a stored run of the length experiment (poslab experiment length, the Training Lab window or "
+        "poslab export --train): the one chosen in the Training Lab, by default the latest complete run (a "
+        "cancelled run only when no complete one is stored, marked as such), and shows it: held-out bits per character (nats / ln 2) or perplexity (e^nats) of every "
+        "scheme at every evaluation length, optionally as the change from the training length; the smoothed "
+        "training-loss curves in the same unit; when, where and how the run was made; and a text sample from each "
+        "trained model. It never trains: with no stored run it says how to make one. Lengths a scheme cannot "
+        "evaluate (a learned table beyond its rows) are shown as — and explained in `notes`.",
+        "读取长度实验保存的一次结果（poslab experiment length、训练实验室窗口或 poslab export --train）："
+        "在训练实验室中选定的那次，默认是最近一次完整的运行（只有在没有完整运行时才用已取消的运行，并注明），"
+        "并展示：每种方案在每个评估长度上的留出集每字符比特数（nats / ln 2）或困惑度（e^nats），"
+        "也可以显示相对训练长度的变化；同一单位下平滑后的训练损失曲线；这次训练在何时、何地、如何完成；"
+        "以及每个训练好的模型生成的一段文本。它自己从不训练：没有保存的结果时，会说明如何得到一个。"
+        "某方案无法评估的长度（可学习位置表超出其行数）显示为 —，原因见 `notes`。");
     QStringList rowChoices{u"all"_s, u"trained"_s, u"scalings"_s};
     rowChoices << schemeNames();
     s.params = {

@@ -12,6 +12,7 @@
 
 #include "modules/blas_kernel_text.h"
 #include "modules/error_messages.h"
+#include "modules/lab/run_models.h"
 
 #include "util/atomic_file.h"
 
@@ -470,8 +471,10 @@ QString resultsDirectory()
     return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/lab");
 }
 
-QByteArray runToJson(const length_experiment_result& r, const std::vector<QString>& samples,
-                     const RunProvenance* provenance)
+namespace {
+
+QJsonObject runJson(const length_experiment_result& r, const std::vector<QString>& samples,
+                    const RunProvenance* provenance)
 {
     QJsonObject root;
     root["experiment"] = "length";
@@ -490,6 +493,7 @@ QByteArray runToJson(const length_experiment_result& r, const std::vector<QStrin
     if (provenance) {
         root["format"] = kFormat;
         root["version"] = kVersion;
+        root["status"] = r.cancelled ? "cancelled" : "complete";
         root["finished_utc"] = provenance->finishedUtc.toUTC().toString(Qt::ISODateWithMs);
         root["source"] = provenance->source;
         root["command"] = provenance->command;
@@ -527,11 +531,27 @@ QByteArray runToJson(const length_experiment_result& r, const std::vector<QStrin
         rows.append(j);
     }
     root["rows"] = rows;
-    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+    return root;
+}
+
+}  // namespace
+
+QByteArray runToJson(const length_experiment_result& r, const std::vector<QString>& samples,
+                     const RunProvenance* provenance)
+{
+    return QJsonDocument(runJson(r, samples, provenance)).toJson(QJsonDocument::Indented);
+}
+
+QString runId(const QString& path)
+{
+    QString name = QFileInfo(path).fileName();
+    if (name.endsWith(u".json")) name.chop(5);
+    return name;
 }
 
 QString saveRun(const length_experiment_result& result, const std::vector<QString>& samples,
-                const RunProvenance& provenance, util::Text2* error, const QString& directory)
+                const RunProvenance& provenance, util::Text2* error, const QString& directory,
+                const poslab::vocabulary* vocab)
 {
     const QString dirPath = directory.isEmpty() ? resultsDirectory() : directory;
     auto failWith = [&](const util::Text2& why) {
@@ -550,12 +570,24 @@ QString saveRun(const length_experiment_result& result, const std::vector<QStrin
 
     RunProvenance p = provenance;
     p.finishedUtc = when;
-    const QByteArray json = runToJson(result, samples, &p);
+    QJsonObject root = runJson(result, samples, &p);
+    // The models first, the run file last: a run file that names models was stored whole.
+    const QString modelsFolder = modelsFolderOf(path);
+    QJsonObject models;
+    util::Text2 modelError;
+    if (!writeRunModels(result, vocab, modelsFolder, &models, &modelError))
+        return failWith(util::T2("cannot store the training run's models in %1: %2 (nothing was written)",
+                                 "无法把训练得到的模型保存到 %1（%2），什么也没有写入")
+                            .arg(QDir::toNativeSeparators(modelsFolder))
+                            .arg(modelError));
+    if (!models.isEmpty()) root["models"] = models;
     QString why;
-    if (!util::writeFileAtomically(path, json, &why))
+    if (!util::writeFileAtomically(path, QJsonDocument(root).toJson(QJsonDocument::Indented), &why)) {
+        QDir(modelsFolder).removeRecursively();
         return failWith(util::T2("cannot store the training run in %1: %2 (nothing was written)",
                                  "无法把训练结果保存到 %1（%2），什么也没有写入")
                             .arg(QDir::toNativeSeparators(path), why));
+    }
     if (error) *error = {};
     return path;
 }
@@ -595,6 +627,48 @@ util::Text2 readRunRoot(const QString& path, QJsonObject* root)
     return {};
 }
 
+// "status" when the file has it; else (runs stored before it was written)
+// cancelled when the run or any row says so.
+void readStatus(Reader& r, const QJsonObject& root, length_experiment_result& res)
+{
+    const QString status = r.text(root, "status", QStringLiteral("the file"), false);
+    if (status == u"cancelled")
+        res.cancelled = true;
+    else if (status == u"complete")
+        res.cancelled = false;
+    else if (!status.isEmpty())
+        r.fail(QStringLiteral("\"status\" is neither \"complete\" nor \"cancelled\" (%1)").arg(status.left(40)));
+    else
+        for (const scheme_result& row : res.rows) res.cancelled = res.cancelled || row.train.cancelled;
+}
+
+// The "models" listing, with each file's path made absolute (the folder is
+// beside the run file; a name with a path in it is refused).
+std::vector<StoredModel> readModelList(Reader& r, const QJsonObject& root, const QString& runFolder)
+{
+    std::vector<StoredModel> out;
+    const QString where = QStringLiteral("models");
+    const QJsonObject models = r.object(root, "models", QStringLiteral("the file"), false);
+    if (models.isEmpty()) return out;
+    const QString folder = r.text(models, "folder", where);
+    auto plainName = [](const QString& n) {
+        return !n.isEmpty() && !n.contains(u'/') && !n.contains(u'\\') && n != u".." && n != u".";
+    };
+    if (!plainName(folder)) r.fail(QStringLiteral("models: \"folder\" is not a plain folder name"));
+    for (const QJsonValue& v : r.array(models, "files", where)) {
+        const QJsonObject f = v.toObject();
+        StoredModel m;
+        m.scheme = r.text(f, "scheme", QStringLiteral("models.files"));
+        const QString file = r.text(f, "file", QStringLiteral("models.files"));
+        if (!plainName(file)) r.fail(QStringLiteral("models.files: \"file\" is not a plain file name"));
+        m.bytes =
+            r.integer(f, "bytes", QStringLiteral("models.files"), 0, std::numeric_limits<long long>::max(), false, 0);
+        m.path = runFolder + u'/' + folder + u'/' + file;
+        out.push_back(m);
+    }
+    return out;
+}
+
 }  // namespace
 
 std::optional<StoredRun> readRun(const QString& path, util::Text2* error)
@@ -611,6 +685,7 @@ std::optional<StoredRun> readRun(const QString& path, util::Text2* error)
     Reader r;
     StoredRun run;
     run.path = path;
+    run.id = runId(path);
     const QString top = QStringLiteral("the file");
     RunProvenance& p = run.provenance;
     const QString finished = r.text(root, "finished_utc", top);
@@ -660,6 +735,8 @@ std::optional<StoredRun> readRun(const QString& path, util::Text2* error)
             readRow(r, rows[i], QStringLiteral("rows[%1]").arg(i), res.options.eval_lengths.size(), &sample));
         run.samples.push_back(sample);
     }
+    readStatus(r, root, res);
+    run.models = readModelList(r, root, QFileInfo(path).absolutePath());
     // Which field is broken matters to a developer (English); a reader learns the file is damaged.
     if (!r.problem.isEmpty()) return failWith({r.problem, QStringLiteral("训练结果文件已损坏或不完整，无法读取")});
     if (error) *error = {};

@@ -3,19 +3,35 @@
 // the lab chapters and `lab.` modules show).
 //
 // Every finished (or cancelled) "train short, test long" experiment — from
-// `poslab experiment length`, from the Training Lab window, or run by
-// `poslab export` when no run was stored — is written as one JSON file in
+// `poslab experiment length`, from the Training Lab window, or by
+// `poslab export --train` — is written as one JSON file in
 //   <QStandardPaths::AppDataLocation>/lab/length-<UTC yyyyMMddTHHmmsszzz>Z.json
 // (…Z-2.json, -3, … if two runs finish in the same millisecond; on Linux
 // AppDataLocation is $XDG_DATA_HOME/PosLab/PosLab, ~/.local/share/PosLab/PosLab)
 // (rewritten atomically with QSaveFile: a killed process leaves either the
-// whole file or none). The Experiments chapter (module lab.length_results)
-// and the PDF report read the latest one and state when, where and how it was
-// produced.
+// whole file or none), and each trained scheme's parameters beside it in
+//   length-<…>Z.models/<scheme>.poslab-lm
+// (lm/checkpoint.h: weights, configuration and vocabulary, no optimizer
+// state; modules/lab/run_models.h). The models are written first and the
+// JSON last, so a run file that names models was stored whole.
+//
+// A run's id is its file's base name ("length-20261202T041800123Z"): short,
+// stable, what `poslab runs` and `poslab export --run` take. Which run is
+// shown by default (the Experiments chapter, module lab.length_results; the
+// Training Lab; the PDF report) is decided by run_list.h: the latest
+// *complete* run; a cancelled run only when no complete one is stored, and
+// then marked as cancelled.
 //
 // File format (this comment is the specification; README.md, "The training
 // lab", describes it for users):
 //   { "format": "poslab-lab-run", "version": 1, "experiment": "length",
+//     "status": "complete" | "cancelled" (optional: runs stored before it
+//                was written are cancelled when "cancelled" or a row's
+//                "train_cancelled" is true),
+//     "models": { "folder": "length-<…>Z.models",
+//                 "files": [ { "scheme": "rope", "file": "rope.poslab-lm",
+//                              "bytes": N }, ... ] }
+//                (optional: runs stored before models were kept have none),
 //     "finished_utc": ISO 8601, "source": "cli" | "window" | "export",
 //     "command": the command line or a description of the window's settings,
 //     "quick": bool, "corpus": name or file name (no directory),
@@ -92,9 +108,21 @@ struct RunProvenance {
     QString samplePrompt;  // the held-out text every sample continues (result.sample_prompt decoded)
 };
 
+// One trained scheme's parameters stored with a run (run_models.h reads them).
+struct StoredModel {
+    QString scheme;  // the row's name ("rope")
+    QString path;    // absolute path of its .poslab-lm file
+    qint64 bytes = 0;
+};
+
 // One stored run, as read back.
 struct StoredRun {
-    QString path;  // the file
+    QString path;                     // the file
+    QString id;                       // its base name, "length-20261202T041800123Z" (runId)
+    std::vector<StoredModel> models;  // as the file lists them (the files may since have gone)
+    // Finished every scheme (result.cancelled is the opposite: the file's
+    // "status", else its "cancelled" flags).
+    bool complete() const { return !result.cancelled; }
     RunProvenance provenance;
     poslab::length_experiment_result result;  // options, sizes, every row with its evals and losses
     std::vector<QString> samples;             // one per result.rows entry: the generated text after the prompt
@@ -110,20 +138,28 @@ QString resultsDirectory();
 // English note of a run stored before ids were kept.
 util::Text2 refusalReason(const poslab::length_eval& e);
 
+// The id of the run stored in `path`: the file's base name.
+QString runId(const QString& path);
+
 // Writes the run atomically into resultsDirectory() (or `directory` if not
-// empty). Returns the file's path; on failure returns an empty string and
-// sets *error to a sentence in both languages naming the path and the reason
-// (unwritable folder, full disk): no partial file is left.
+// empty), with the weights of every row that has them (scheme_result::weights)
+// in the models folder; `vocab` (may be null) is stored in each model file.
+// Returns the file's path; on failure returns an empty string and sets *error
+// to a sentence in both languages naming the path and the reason (unwritable
+// folder, full disk): no partial file or folder is left.
 QString saveRun(const poslab::length_experiment_result& result, const std::vector<QString>& samples,
-                const RunProvenance& provenance, util::Text2* error, const QString& directory = {});
+                const RunProvenance& provenance, util::Text2* error, const QString& directory = {},
+                const poslab::vocabulary* vocab = nullptr);
 
 // Reads one file. On failure returns nullopt and sets *error (which file, what
 // is wrong, in both languages; the English names the broken field).
 std::optional<StoredRun> readRun(const QString& path, util::Text2* error);
 
 // The run with the latest finished_utc among the readable files in
-// resultsDirectory() (or `directory`); nullopt if none. Unreadable files are
-// skipped; each adds one sentence in both languages to *warnings (if given).
+// resultsDirectory() (or `directory`), complete or not; nullopt if none.
+// Unreadable files are skipped; each adds one sentence in both languages to
+// *warnings (if given). What to *show* is run_list.h's pickRun (the latest
+// complete run first).
 std::optional<StoredRun> latestRun(QList<util::Text2>* warnings = nullptr, const QString& directory = {});
 
 // The JSON text `poslab experiment length --format json` prints and the

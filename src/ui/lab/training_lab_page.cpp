@@ -325,7 +325,7 @@ void TrainingLabPage::storeAndShow(const LabOutcome& out)
     prov.machine = lab::currentMachine(s.threads);
     prov.samplePrompt = out.samplePrompt;
     poslab::util::Text2 saveError;
-    const QString path = lab::saveRun(r, out.samples, prov, &saveError, m_resultsDir);
+    const QString path = lab::saveRun(r, out.samples, prov, &saveError, m_resultsDir, &out.vocabulary);
     if (path.isEmpty()) {
         const QString error = saveError.in(LabRun::windowLanguage());
         m_banner->setSaveError(error);

@@ -385,6 +385,7 @@ bool LabRun::start(const LabSettings& settings, QString* error)
                 },
                 &shared->cancel, d.synthetic ? &d.answers : nullptr, &shared->stop);
             decodeSamples(out, d.data.vocab);
+            out.vocabulary = d.data.vocab;
             out.ok = true;
         } catch (const std::exception& e) {
             out.ok = false;

@@ -112,8 +112,9 @@ struct LabOutcome {
     bool ok = false;  // false: error says why nothing was trained
     QString error;    // the core's message (English, as the command line prints it)
     poslab::length_experiment_result result;
-    std::vector<QString> samples;  // one per result row: the model's continuation ("" if none)
-    QString samplePrompt;          // the held-out text every sample continues
+    std::vector<QString> samples;   // one per result row: the model's continuation ("" if none)
+    QString samplePrompt;           // the held-out text every sample continues
+    poslab::vocabulary vocabulary;  // the corpus's, stored with the run's models
 };
 
 class LabRun : public QObject {

@@ -59,11 +59,15 @@ struct ExportOptions {
     QString outputPath;  // the PDF to write (atomically)
     Solutions solutions = Solutions::WhenEarned;
     int resolution = 300;  // dpi of the QPdfWriter
-    // Training lab: the appendix names the stored training run that
-    // the chapters' `lab.` run blocks read (lab::latestRun(): date UTC,
-    // source, command, machine), or says plainly that none is stored and how
-    // to make one. `poslab export --no-train` sets this when it skipped making
-    // a run; the report then says so (and does not look for one).
+    // Training lab: the stored run the chapters' `lab.` run blocks read
+    // (modules/lab/run_list.h's pickRun: this id, or when empty the latest
+    // complete run, else the latest cancelled one, marked), named in the
+    // appendix (date UTC, source, command, machine, id), which says plainly
+    // when none is stored and how to make one. `poslab export --run ID`
+    // sets the id.
+    QString trainingRunId;
+    // Set when the caller knows no run is stored (`poslab export` found
+    // none): the report says so and does not look for one.
     bool noTrainingRun = false;
     // A teacher's CI: any warning (a block that cannot be read or run, a
     // chart with nothing to show, ...) fails the export (Kind::Problems) and

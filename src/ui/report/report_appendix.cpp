@@ -6,6 +6,7 @@
 #include "core/blas_kernel_choice.h"
 #include "core/matmul.h"
 #include "modules/blas_kernel_text.h"
+#include "modules/lab/run_list.h"
 #include "modules/lab/run_store.h"
 #include "ui/document/fonts.h"
 #include "ui/formula/formula_renderer.h"
@@ -98,20 +99,13 @@ void writeNoTrainingRun(ReportDocument& doc)
 {
     QTextCursor& cur = doc.cursor();
     const QString& lang = doc.lang();
-    if (doc.options().noTrainingRun)
-        cur.insertText(T2("This report was exported with --no-train and no training run was stored, ",
-                          "本报告以 --no-train 导出，且没有保存任何训练运行，")
-                           .in(lang),
-                       doc.uiFormat(10));
-    else
-        cur.insertText(T2("No training run was stored, ", "没有保存任何训练运行，").in(lang), doc.uiFormat(10));
-    cur.insertText(T2("so the chapters that show training results have no measured numbers. To make a run, "
-                      "use the Training Lab in the window or run “poslab experiment length --quick” (under a "
-                      "minute on two cores), then export again; “poslab export” also makes the run "
-                      "itself when none is stored, unless --no-train is given.",
-                      "因此展示训练结果的章节没有实测数据。要生成一次运行，请在窗口中打开“训练实验室”，"
-                      "或运行 “poslab experiment length --quick”（双核机器上不到一分钟），然后重新导出；"
-                      "没有已保存的运行时，“poslab export” 也会自动先训练一次，除非指定了 --no-train。")
+    cur.insertText(T2("No training run was stored, so the chapters that show training results have no measured "
+                      "numbers (this export trained nothing). To make a run, use the Training Lab in the window "
+                      "or run “poslab experiment length --quick” (under a minute on two cores), then export "
+                      "again; or export with --train \"--quick\", which makes the run first.",
+                      "没有保存任何训练运行，因此展示训练结果的章节没有实测数据（这次导出没有训练）。"
+                      "要生成一次运行，请在窗口中打开“训练实验室”，或运行 “poslab experiment length --quick”"
+                      "（双核机器上不到一分钟），然后重新导出；也可以用 --train \"--quick\" 导出，它会先训练一次。")
                        .in(lang),
                    doc.uiFormat(10));
 }
@@ -125,18 +119,22 @@ void writeStoredRun(ReportDocument& doc, const lab::StoredRun& run)
     const QString source =
         p.source == QLatin1String("cli")      ? T2("the command line", "命令行").in(lang)
         : p.source == QLatin1String("window") ? T2("the Training Lab window", "“训练实验室”窗口").in(lang)
-        : p.source == QLatin1String("export")
-            ? T2("poslab export, because no run was stored", " poslab export（当时没有已保存的运行）").in(lang)
-            : p.source;
+        : p.source == QLatin1String("export") ? T2("poslab export --train", " poslab export --train ").in(lang)
+                                              : p.source;
     cur.insertText(T2("The training results in this report come from the run stored on %1 UTC, made by %2%3.",
                       "本报告中的训练结果来自 %1 UTC 保存的运行，由%2生成%3。")
                        .in(lang)
                        .arg(p.finishedUtc.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")), source,
-                            run.result.cancelled ? T2(" (stopped early: some schemes are missing or partly trained)",
-                                                      "（提前停止：部分方案缺失或未训练完）")
+                            run.result.cancelled ? T2(" (cancelled: some schemes are missing or partly trained)",
+                                                      "（中途取消：部分方案缺失或未训练完）")
                                                        .in(lang)
                                                  : QString()),
                    doc.uiFormat(10));
+    if (run.result.cancelled && doc.options().trainingRunId.isEmpty())
+        cur.insertText(u' ' + T2("No complete run is stored; a complete run replaces it as soon as one is.",
+                                 "目前没有完整的运行；一旦保存了完整的运行，就会改用它。")
+                                  .in(lang),
+                       doc.uiFormat(10));
     auto fact = [&](const QString& name, const QString& value, bool code = false) {
         QTextBlockFormat bf = doc.markdown().bodyBlockFormat();
         bf.setBottomMargin(2);
@@ -168,6 +166,7 @@ void writeStoredRun(ReportDocument& doc, const lab::StoredRun& run)
     // A run stored before the kernels were recorded has none to show.
     if (const util::Text2 kernels = lab::recordedBlasKernel(m); !kernels.isEmpty())
         fact(T2("BLAS kernels", "BLAS 计算内核").in(lang), kernels.in(lang));
+    fact(T2("Run", "运行").in(lang), run.id, true);  // `poslab export --run ID` makes the report again with it
     fact(T2("File", "文件").in(lang), QFileInfo(run.path).fileName(),
          true);  // the name only: no user folders in a shared report
 }
@@ -187,7 +186,9 @@ void writeTrainingRun(ReportDocument& doc, const std::vector<RunRecord>& runs)
     cur.insertText(T2("Training run", "训练运行").in(doc.lang()), md.headingCharFormat(3));
     doc.pages().keepWithNext(QTextCursor(cur.block()));
     cur.insertBlock(md.bodyBlockFormat(), md.bodyCharFormat());
-    const std::optional<lab::StoredRun> run = doc.options().noTrainingRun ? std::nullopt : lab::latestRun();
+    const QString& chosen = doc.options().trainingRunId;
+    std::optional<lab::StoredRun> run = doc.options().noTrainingRun ? std::nullopt : lab::pickRun(chosen);
+    if (!run && !chosen.isEmpty() && !doc.options().noTrainingRun) run = lab::pickRun({});  // as the chapters do
     if (!run)
         writeNoTrainingRun(doc);
     else

@@ -31,7 +31,10 @@ using namespace pdf;
 ChapterWriter::ChapterWriter(ReportDocument& doc, ReportContents& contents,
                              const QHash<QString, ExerciseProgress>& progress, bool haveAnswers)
     : m_doc(doc), m_contents(contents), m_progress(progress), m_haveAnswers(haveAnswers)
-{}
+{
+    // The `lab.` modules show the run the report is made with.
+    m_engine.setStoredRunId(doc.options().trainingRunId);
+}
 
 // ---- chapters ---------------------------------------------------------------
 

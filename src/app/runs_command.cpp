@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: Apache-2.0
+// runs_command.cpp — `poslab runs list|show|remove` (app/runs_command.h).
+#include "app/runs_command.h"
+
+#include "app/cli.h"
+#include "app/command_options.h"
+#include "app/experiment_command.h"
+
+#include "modules/lab/run_list.h"
+#include "modules/lab/run_models.h"
+#include "modules/lab/run_store.h"
+#include "util/display_width.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <string>
+
+namespace poslab::app {
+
+namespace {
+
+void out(const QString& s)
+{
+    const QByteArray b = s.toUtf8();
+    writeStdout(std::string_view(b.constData(), std::size_t(b.size())));
+}
+
+Text2 runsUsage()
+{
+    return T2(
+        "usage: poslab runs list [--format text|json] [--lang en|zh]\n"
+        "       poslab runs show ID [--format text|json] [--lang en|zh]\n"
+        "       poslab runs remove ID [--lang en|zh]\n"
+        "  The training runs stored on this computer (by `poslab experiment length`, the Training Lab\n"
+        "  window or `poslab export --train`), each with the models it trained.\n"
+        "  list    every run, newest first: its id, when it finished (UTC), the budget (quick or\n"
+        "          full), complete or cancelled, the corpus, the trained schemes and whether the\n"
+        "          models are kept; and which run the chapters and `poslab export` use by default:\n"
+        "          the latest complete run (a cancelled run only when no complete one is stored).\n"
+        "          Files that cannot be read are listed last, with why; they are left as they are.\n"
+        "  show    one run's results, and each stored model loaded and checked.\n"
+        "  remove  deletes the run's file and its models (a damaged file too, when named).\n"
+        "  ID is the run's file name without .json, e.g. length-20261202T041800123Z;\n"
+        "  `poslab export --run ID` exports with that run.\n"
+        "Exit status: 0 done; 2 an unknown id or a usage error; 1 a run that cannot be read or removed.\n",
+        "用法：poslab runs list [--format text|json] [--lang en|zh]\n"
+        "      poslab runs show 编号 [--format text|json] [--lang en|zh]\n"
+        "      poslab runs remove 编号 [--lang en|zh]\n"
+        "  这台电脑上保存的训练运行（来自 `poslab experiment length`、训练实验室窗口或\n"
+        "  `poslab export --train`），每次运行都连同它训练出的模型一起保存。\n"
+        "  list    列出全部运行，最新的在前：编号、完成时间（UTC）、预算（quick 或完整）、\n"
+        "          完整还是已取消、语料、训练过的方案、模型是否保存；并注明各章和\n"
+        "          `poslab export` 默认使用哪一次：最近一次完整的运行（只有在没有完整运行时\n"
+        "          才用已取消的那次）。无法读取的文件列在最后并说明原因，文件保持原样。\n"
+        "  show    显示一次运行的结果，并逐个载入、检查保存的模型。\n"
+        "  remove  删除这次运行的文件及其模型（点名时，损坏的文件也可删除）。\n"
+        "  编号就是运行文件去掉 .json 的文件名，例如 length-20261202T041800123Z；\n"
+        "  `poslab export --run 编号` 用这次运行导出。\n"
+        "退出状态：0 完成；2 编号不存在或用法有误；1 运行无法读取或删除。\n");
+}
+
+QString whenText(const QDateTime& utc)
+{
+    return utc.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+}
+
+QString statusWord(bool complete, const QString& lang)
+{
+    return (complete ? T2("complete", "完整") : T2("cancelled", "已取消")).in(lang);
+}
+
+QString budgetWord(bool quick, const QString& lang)
+{
+    return (quick ? T2("quick", "quick") : T2("full", "完整预算")).in(lang);
+}
+
+// The id the chapters and export use by default (run_list.h: the latest complete, else the latest).
+QString defaultId(const std::vector<lab::RunSummary>& runs)
+{
+    for (const lab::RunSummary& r : runs)
+        if (r.complete) return r.id;
+    return runs.empty() ? QString() : runs.front().id;
+}
+
+QString listText(const std::vector<lab::RunSummary>& runs, const std::vector<lab::DamagedRun>& damaged,
+                 const QString& lang)
+{
+    using util::padToWidth;
+    QString s;
+    const QString dir = QDir::toNativeSeparators(lab::resultsDirectory());
+    if (runs.empty())
+        s += T2("No training run is stored (in %1). Make one with the Training Lab, `poslab experiment length "
+                "--quick` or `poslab export --train \"--quick\"`.\n",
+                "没有保存的训练运行（在 %1 中）。可以用训练实验室、`poslab experiment length --quick` 或 "
+                "`poslab export --train \"--quick\"` 生成一次。\n")
+                 .arg(dir)
+                 .in(lang);
+    else {
+        s += T2("Stored training runs in %1, newest first:\n", "%1 中保存的训练运行，最新的在前：\n").arg(dir).in(lang);
+        s += padToWidth(T2("id", "编号").in(lang), 30) +
+             padToWidth(T2("finished (UTC)", "完成时间（UTC）").in(lang), 21) +
+             padToWidth(T2("budget", "预算").in(lang), 10) + padToWidth(T2("status", "状态").in(lang), 11) +
+             padToWidth(T2("models", "模型").in(lang), 8) + padToWidth(T2("corpus", "语料").in(lang), 12) +
+             T2("schemes", "方案").in(lang) + u'\n';
+        const QString def = defaultId(runs);
+        for (const lab::RunSummary& r : runs)
+            s += padToWidth(r.id, 30) + padToWidth(whenText(r.finishedUtc), 21) +
+                 padToWidth(budgetWord(r.quick, lang), 10) + padToWidth(statusWord(r.complete, lang), 11) +
+                 padToWidth((r.hasModels ? T2("yes", "有") : T2("no", "无")).in(lang), 8) + padToWidth(r.corpus, 12) +
+                 r.schemes.join(QStringLiteral(", ")) +
+                 (r.id == def ? T2("  ← default", "  ← 默认").in(lang) : QString()) + u'\n';
+        const bool anyComplete = std::any_of(runs.begin(), runs.end(), [](const auto& r) { return r.complete; });
+        s += (anyComplete ? T2("The chapters and `poslab export` use %1, the latest complete run, unless another is "
+                               "chosen (the Training Lab's run picker, `poslab export --run ID`).\n",
+                               "各章和 `poslab export` 默认使用 %1，即最近一次完整的运行，除非另选了一次"
+                               "（训练实验室的运行选择框，`poslab export --run 编号`）。\n")
+                          : T2("No complete run is stored: the chapters and `poslab export` use %1, which was "
+                               "cancelled, and say so.\n",
+                               "没有完整的运行：各章和 `poslab export` 使用已取消的 %1，并会注明。\n"))
+                 .arg(def)
+                 .in(lang);
+    }
+    if (!damaged.empty()) {
+        s += T2("Files that cannot be read (left as they are; `poslab runs remove ID` deletes one):\n",
+                "无法读取的文件（保持原样；`poslab runs remove 编号` 可删除）：\n")
+                 .in(lang);
+        for (const lab::DamagedRun& d : damaged) s += QStringLiteral("  ") + d.problem.in(lang) + u'\n';
+    }
+    return s;
+}
+
+QJsonObject summaryJson(const lab::RunSummary& r, const QString& def)
+{
+    QJsonObject j;
+    j["id"] = r.id;
+    j["finished_utc"] = r.finishedUtc.toUTC().toString(Qt::ISODateWithMs);
+    j["status"] = r.complete ? "complete" : "cancelled";
+    j["quick"] = r.quick;
+    j["corpus"] = r.corpus;
+    j["source"] = r.source;
+    j["schemes"] = QJsonArray::fromStringList(r.schemes);
+    j["has_models"] = r.hasModels;
+    j["read_only"] = r.readOnly;
+    j["default"] = r.id == def;
+    j["file"] = r.path;
+    return j;
+}
+
+QString listJson(const std::vector<lab::RunSummary>& runs, const std::vector<lab::DamagedRun>& damaged)
+{
+    QJsonObject root;
+    const QString def = defaultId(runs);
+    root["directory"] = lab::resultsDirectory();
+    root["default"] = def.isEmpty() ? QJsonValue() : QJsonValue(def);
+    QJsonArray list;
+    for (const lab::RunSummary& r : runs) list.append(summaryJson(r, def));
+    root["runs"] = list;
+    QJsonArray bad;
+    for (const lab::DamagedRun& d : damaged)
+        bad.append(
+            QJsonObject{{"id", d.id}, {"file", d.path}, {"problem", d.problem.en}, {"problem_zh", d.problem.zh}});
+    root["damaged"] = bad;
+    return QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
+}
+
+int runsList(const CommandOptions& o)
+{
+    if (!o.positional().value(1).isEmpty()) return o.usageError(unexpectedArgument(o.positional().value(1)));
+    std::vector<lab::DamagedRun> damaged;
+    const std::vector<lab::RunSummary> runs = lab::listRuns({}, &damaged);
+    out(o.value(QStringLiteral("--format")) == u"json" ? listJson(runs, damaged) : listText(runs, damaged, o.lang()));
+    return kExitOk;
+}
+
+// The run `id`, or the status to exit with after saying why not.
+std::optional<lab::StoredRun> runNamed(const CommandOptions& o, const QString& id, int* status)
+{
+    util::Text2 problem;
+    std::optional<lab::StoredRun> run = lab::pickRun(id, nullptr, {}, &problem);
+    if (run) return run;
+    *status = lab::runFileExists(id) ? o.fail(problem, kExitFailure) : o.usageError(problem);
+    return std::nullopt;
+}
+
+// Each model loaded: "ok" or why not, per trained row.
+QJsonArray modelChecks(const lab::StoredRun& run, QString* text, const QString& lang)
+{
+    QJsonArray checks;
+    for (const scheme_result& row : run.result.rows) {
+        if (row.scaled) continue;
+        const QString scheme = QString::fromStdString(row.name);
+        util::Text2 error;
+        const bool ok = lab::loadRunModel(run, scheme, &error).has_value();
+        checks.append(QJsonObject{{"scheme", scheme}, {"ok", ok}, {"problem", ok ? QString() : error.en}});
+        *text += QStringLiteral("  ") + util::padToWidth(scheme, 14) +
+                 (ok ? T2("ok: loads and matches the run", "正常：可以载入，并与运行一致").in(lang) : error.in(lang)) +
+                 u'\n';
+    }
+    return checks;
+}
+
+int runsShow(const CommandOptions& o)
+{
+    const QString id = o.positional().value(1);
+    if (id.isEmpty())
+        return o.usageError(T2("runs show needs a run id (`poslab runs list` lists them)",
+                               "runs show 需要一个运行编号（`poslab runs list` 列出全部运行）"));
+    if (o.positional().size() > 2) return o.usageError(unexpectedArgument(o.positional().value(2)));
+    int status = kExitOk;
+    const std::optional<lab::StoredRun> run = runNamed(o, id, &status);
+    if (!run) return status;
+    QString models;
+    const QJsonArray checks = modelChecks(*run, &models, o.lang());
+    if (o.value(QStringLiteral("--format")) == u"json") {
+        QJsonObject root =
+            QJsonDocument::fromJson(lab::runToJson(run->result, run->samples, &run->provenance)).object();
+        root["id"] = run->id;
+        root["file"] = run->path;
+        root["model_checks"] = checks;
+        out(QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented)));
+        return kExitOk;
+    }
+    QString s = T2("run %1 (%2, %3), stored in %4\n", "运行 %1（%2，%3），保存在 %4\n")
+                    .arg(run->id, statusWord(run->complete(), o.lang()), budgetWord(run->provenance.quick, o.lang()),
+                         QDir::toNativeSeparators(run->path))
+                    .in(o.lang());
+    s += T2("command: %1\n", "命令：%1\n").arg(run->provenance.command).in(o.lang());
+    out(s + QString::fromStdString(storedRunText(*run, o.lang())));
+    out(checks.isEmpty() ? T2("\nmodels: none stored (a run from before PosLab kept them)\n",
+                              "\n模型：没有保存（这次运行早于 PosLab 开始保存模型）\n")
+                               .in(o.lang())
+                         : T2("\nmodels:\n", "\n模型：\n").in(o.lang()) + models);
+    return kExitOk;
+}
+
+int runsRemove(const CommandOptions& o)
+{
+    const QString id = o.positional().value(1);
+    if (id.isEmpty())
+        return o.usageError(T2("runs remove needs a run id (`poslab runs list` lists them)",
+                               "runs remove 需要一个运行编号（`poslab runs list` 列出全部运行）"));
+    if (o.positional().size() > 2) return o.usageError(unexpectedArgument(o.positional().value(2)));
+    util::Text2 error;
+    if (!lab::runFileExists(id)) return o.usageError(lab::unknownRunMessage(id));
+    if (!lab::removeRun(id, &error)) return o.fail(error, kExitFailure);
+    out(T2("removed the run %1 and its models\n", "已删除运行 %1 及其模型\n").arg(lab::runId(id)).in(o.lang()));
+    return kExitOk;
+}
+
+}  // namespace
+
+int commandRuns(const QStringList& args)
+{
+    CommandOptions o(QStringLiteral("runs"));
+    o.option(QStringLiteral("--format")).choices({QStringLiteral("text"), QStringLiteral("json")});
+    if (!o.parse(args)) return o.usageError();
+    const QString sub = o.positional().value(0);
+    if (o.helpRequested() || (sub.isEmpty() && o.positional().isEmpty() && args.isEmpty())) {
+        out(runsUsage().in(o.lang()));
+        return kExitOk;
+    }
+    if (sub == u"list") return runsList(o);
+    if (sub == u"show") return runsShow(o);
+    if (sub == u"remove") {
+        if (o.has(QStringLiteral("--format")))
+            return o.usageError(T2("runs remove takes no --format", "runs remove 不接受 --format"));
+        return runsRemove(o);
+    }
+    return o.usageError(sub.isEmpty() ? T2("runs needs list, show or remove", "runs 需要 list、show 或 remove")
+                                      : T2("unknown runs command '%1' (list, show, remove)",
+                                           "没有“%1”这个 runs 子命令（可用 list、show、remove）")
+                                            .arg(sub.left(40)));
+}
+
+}  // namespace poslab::app

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: Apache-2.0
+// run_list.cpp — the stored runs as a list, and which one is shown
+// (modules/lab/run_list.h).
+#include "modules/lab/run_list.h"
+
+#include "modules/lab/run_models.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+#include <algorithm>
+#include <numeric>
+
+namespace poslab::lab {
+
+namespace {
+
+using util::T2;
+
+// An id as typed: "length-…Z" or the file's name "length-…Z.json".
+QString normalisedId(const QString& id)
+{
+    QString s = id.trimmed();
+    if (s.endsWith(u".json")) s.chop(5);
+    return s;
+}
+
+util::Text2 skippedWarning(const DamagedRun& d)
+{
+    return T2("skipped the stored training run %1 (the file is left as it is)",
+              "跳过了保存的训练结果 %1（文件保持原样）")
+        .arg(d.problem);
+}
+
+}  // namespace
+
+std::vector<RunPlace> runPlaces(const QString& directory)
+{
+    if (!directory.isEmpty()) return {RunPlace{directory, false}};
+    // The learner's own runs. (A read-only folder, such as the reference run a
+    // course ships, joins this list with readOnly = true.)
+    return {RunPlace{resultsDirectory(), false}};
+}
+
+RunListing readRuns(const QString& directory)
+{
+    RunListing listing;
+    std::vector<std::pair<StoredRun, bool>> found;
+    for (const RunPlace& place : runPlaces(directory)) {
+        const QDir dir(place.directory);
+        if (!dir.exists()) continue;
+        const QFileInfoList files = dir.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+        for (const QFileInfo& fi : files) {
+            util::Text2 error;
+            std::optional<StoredRun> run = readRun(fi.absoluteFilePath(), &error);
+            if (run)
+                found.emplace_back(std::move(*run), place.readOnly);
+            else
+                listing.damaged.push_back({runId(fi.fileName()), fi.absoluteFilePath(), error});
+        }
+    }
+    std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
+        if (a.first.provenance.finishedUtc != b.first.provenance.finishedUtc)
+            return a.first.provenance.finishedUtc > b.first.provenance.finishedUtc;
+        return a.first.id > b.first.id;
+    });
+    for (auto& [run, readOnly] : found) {
+        listing.runs.push_back(std::move(run));
+        listing.readOnly.push_back(readOnly);
+    }
+    return listing;
+}
+
+RunSummary summaryOf(const StoredRun& run, bool readOnly)
+{
+    RunSummary s;
+    s.id = run.id;
+    s.path = run.path;
+    s.finishedUtc = run.provenance.finishedUtc;
+    s.complete = run.complete();
+    s.quick = run.provenance.quick;
+    s.corpus = run.provenance.corpus;
+    s.source = run.provenance.source;
+    for (const scheme_result& row : run.result.rows)
+        if (!row.scaled) s.schemes << QString::fromStdString(row.name);
+    s.hasModels = hasAllModels(run);
+    s.readOnly = readOnly;
+    return s;
+}
+
+std::vector<RunSummary> listRuns(const QString& directory, std::vector<DamagedRun>* damaged)
+{
+    const RunListing listing = readRuns(directory);
+    std::vector<RunSummary> out;
+    for (std::size_t i = 0; i < listing.runs.size(); ++i)
+        out.push_back(summaryOf(listing.runs[i], listing.readOnly[i]));
+    if (damaged) *damaged = listing.damaged;
+    return out;
+}
+
+std::optional<StoredRun> latestCompleteRun(QList<util::Text2>* warnings, const QString& directory)
+{
+    RunListing listing = readRuns(directory);
+    if (warnings)
+        for (const DamagedRun& d : listing.damaged) *warnings << skippedWarning(d);
+    for (StoredRun& run : listing.runs)
+        if (run.complete()) return std::move(run);
+    return std::nullopt;
+}
+
+bool runFileExists(const QString& id, const QString& directory)
+{
+    const QString wanted = normalisedId(id);
+    if (wanted.isEmpty() || wanted.contains(u'/') || wanted.contains(u'\\')) return false;
+    for (const RunPlace& place : runPlaces(directory))
+        if (QFileInfo(place.directory + u'/' + wanted + QStringLiteral(".json")).isFile()) return true;
+    return false;
+}
+
+util::Text2 unknownRunMessage(const QString& id)
+{
+    return T2("no stored run has the id '%1' (`poslab runs list` lists them)",
+              "没有编号为“%1”的已保存运行（`poslab runs list` 列出全部运行）")
+        .arg(id.left(80));
+}
+
+std::optional<StoredRun> pickRun(const QString& id, QList<util::Text2>* warnings, const QString& directory,
+                                 util::Text2* idProblem)
+{
+    RunListing listing = readRuns(directory);
+    if (warnings)
+        for (const DamagedRun& d : listing.damaged) *warnings << skippedWarning(d);
+    if (idProblem) *idProblem = {};
+    const QString wanted = normalisedId(id);
+    if (!wanted.isEmpty()) {
+        for (StoredRun& run : listing.runs)
+            if (run.id == wanted) return std::move(run);
+        const auto bad = std::find_if(listing.damaged.begin(), listing.damaged.end(),
+                                      [&](const DamagedRun& d) { return d.id == wanted; });
+        if (idProblem)
+            *idProblem = bad != listing.damaged.end()
+                             ? T2("the stored run %1 cannot be read: %2", "无法读取已保存的运行 %1：%2")
+                                   .arg(util::Text2::same(wanted), bad->problem)
+                             : unknownRunMessage(wanted);
+        return std::nullopt;
+    }
+    for (StoredRun& run : listing.runs)
+        if (run.complete()) return std::move(run);
+    if (!listing.runs.empty()) return std::move(listing.runs.front());  // every run was cancelled: the latest
+    return std::nullopt;
+}
+
+bool removeRun(const QString& id, util::Text2* error, const QString& directory)
+{
+    const QString wanted = normalisedId(id);
+    auto failWith = [&](const util::Text2& why) {
+        if (error) *error = why;
+        return false;
+    };
+    // The file named by the id, readable or not; only from the learner's own folders.
+    for (const RunPlace& place : runPlaces(directory)) {
+        const QString path = place.directory + u'/' + wanted + QStringLiteral(".json");
+        if (wanted.isEmpty() || wanted.contains(u'/') || wanted.contains(u'\\') || !QFileInfo(path).isFile()) continue;
+        if (place.readOnly)
+            return failWith(
+                T2("the run %1 is part of the course and cannot be removed", "运行 %1 属于课程，不能删除").arg(wanted));
+        QFile file(path);
+        if (!file.remove())
+            return failWith(T2("cannot remove %1 (%2); nothing was removed", "无法删除 %1（%2），什么也没有删除")
+                                .arg(QDir::toNativeSeparators(path), file.errorString()));
+        const QString models = modelsFolderOf(path);
+        if (QFileInfo(models).isDir() && !QDir(models).removeRecursively())
+            return failWith(T2("removed %1, but its models folder %2 could not be removed entirely",
+                               "已删除 %1，但其模型文件夹 %2 没能完全删除")
+                                .arg(QDir::toNativeSeparators(path), QDir::toNativeSeparators(models)));
+        if (error) *error = {};
+        return true;
+    }
+    return failWith(unknownRunMessage(wanted));
+}
+
+}  // namespace poslab::lab
