@@ -448,7 +448,7 @@ void TestShippedCourse::experimentsChapterReadsTheLatestRun()
         QString text;
         for (const Step& s : chapter->steps)
             for (const Block& b : s.blocks) text += b.markdown;
-        for (const char* cited : {"2108.12409", "2305.19466", "2306.15595", "2309.00071", "--quick", "--no-train"})
+        for (const char* cited : {"2108.12409", "2305.19466", "2306.15595", "2309.00071", "--quick", "--train"})
             QVERIFY2(text.contains(QLatin1String(cited)), cited);
 
         // The run-facts block shows the stored run...

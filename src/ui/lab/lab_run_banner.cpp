@@ -127,8 +127,11 @@ QString LabRunBanner::runText() const
                                                    : p.source.toHtmlEscaped();
     const QString machine = tr("%1, %2 of %3 cores").arg(p.cpu.toHtmlEscaped()).arg(p.threads).arg(p.cores);
     QString html = p.fromThisPage ? tr("<b>This run</b> finished %1 on %2.").arg(when, machine)
-                                  : tr("<b>Latest stored run:</b> %1, from %2, on %3.").arg(when, source, machine);
-    if (p.cancelled) html += u' ' + tr("It was cancelled: the last scheme shown may be partly trained.");
+                   : p.chosen     ? tr("<b>Chosen stored run:</b> %1, from %2, on %3.").arg(when, source, machine)
+                   : p.cancelled  ? tr("<b>Latest stored run:</b> %1, from %2, on %3.").arg(when, source, machine)
+                                  : tr("<b>Latest complete run:</b> %1, from %2, on %3.").arg(when, source, machine);
+    if (p.cancelled) html += u' ' + tr("<b>It was cancelled:</b> the last scheme shown may be partly trained.");
+    if (p.cancelled && !p.fromThisPage && !p.chosen) html += u' ' + tr("No complete run is stored yet.");
     if (!p.blasKernel.isEmpty())
         html += QStringLiteral("<br>") +
                 tr("BLAS kernels: %1").arg(p.blasKernel.in(LabRun::windowLanguage()).toHtmlEscaped());

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/lab/training_lab_page.h"
 
+#include "modules/lab/run_list.h"
 #include "modules/lab/run_store.h"
 #include "ui/lab/lab_form.h"
 #include "ui/lab/lab_progress_view.h"
 #include "ui/lab/lab_results_view.h"
 #include "ui/lab/lab_run_banner.h"
+#include "ui/lab/lab_run_picker.h"
 #include "ui/lab/lab_text.h"
 
 #include <QEvent>
@@ -22,7 +24,7 @@ namespace poslab::ui {
 namespace {
 
 LabRunBanner::Provenance provenanceOf(const lab::RunProvenance& prov, const QString& path, bool cancelled,
-                                      bool fromThisPage)
+                                      bool fromThisPage, bool chosen = false)
 {
     LabRunBanner::Provenance p;
     p.source = prov.source;
@@ -36,6 +38,8 @@ LabRunBanner::Provenance provenanceOf(const lab::RunProvenance& prov, const QStr
     p.finishedUtc = prov.finishedUtc;
     p.cancelled = cancelled;
     p.fromThisPage = fromThisPage;
+    p.chosen = chosen;
+    p.id = path.isEmpty() ? QString() : lab::runId(path);
     p.blasKernel = lab::recordedBlasKernel(prov.machine);
     return p;
 }
@@ -62,7 +66,7 @@ TrainingLabPage::TrainingLabPage(QWidget* parent, const QString& resultsDirector
     top->addWidget(buildRight(), 1);
     setSettings(LabSettings::quickPreset());
     retranslateUi();
-    showLatestStoredRun();
+    showChosenRun();
 }
 
 TrainingLabPage::~TrainingLabPage()
@@ -124,6 +128,12 @@ QWidget* TrainingLabPage::buildRight()
     auto* right = new QWidget(this);
     auto* rl = new QVBoxLayout(right);
     rl->setContentsMargins(6, 10, 10, 6);
+    m_picker = new LabRunPicker(right);
+    connect(m_picker, &LabRunPicker::chosenRunChanged, this, [this](const QString& id) {
+        if (!isRunning()) showChosenRun();
+        emit chosenRunChanged(id);
+    });
+    rl->addWidget(m_picker);
     m_banner = new LabRunBanner(right);
     connect(m_banner, &LabRunBanner::useSettingsClicked, this, &TrainingLabPage::useShownSettings);
     rl->addWidget(m_banner);
@@ -292,7 +302,7 @@ void TrainingLabPage::onRunFinished()
         m_progressView->showFailed();
         showMessage(tr("The run could not start: %1").arg(out.error), true);
         updateEnabled();
-        showLatestStoredRun();
+        showChosenRun();
         emit runFinished(true);
         return;
     }
@@ -305,7 +315,7 @@ void TrainingLabPage::onRunFinished()
                                          : tr("Cancelled before any scheme finished a step; nothing was stored."),
                     false);
         updateEnabled();
-        showLatestStoredRun();
+        showChosenRun();
     }
     updateEnabled();
     emit runFinished(r.cancelled);
@@ -336,6 +346,33 @@ void TrainingLabPage::storeAndShow(const LabOutcome& out)
     m_results->showResult(r, out.samples, out.samplePrompt);
     m_banner->showRun(provenanceOf(prov, path, r.cancelled, true), r.options, {});
     m_results->showResultsTab();
+    refreshRunList();
+    if (r.cancelled) {
+        // Shown now, listed in the picker, but never the chapters' run by itself.
+        m_picker->setNote(
+            tr("Shown: the run just cancelled (stored, and listed above as cancelled). The chapters "
+               "and the PDF keep showing the run chosen above."));
+    } else if (!m_picker->chosenId().isEmpty()) {
+        // A new complete run: the chapters follow it, as the latest complete run.
+        m_picker->setChosenId(QString());
+        emit chosenRunChanged(QString());
+    }
+}
+
+void TrainingLabPage::refreshRunList()
+{
+    m_picker->setRuns(lab::listRuns(m_resultsDir));
+}
+
+void TrainingLabPage::setChosenRunId(const QString& id)
+{
+    m_picker->setChosenId(id);
+    if (!isRunning()) showChosenRun();
+}
+
+QString TrainingLabPage::chosenRunId() const
+{
+    return m_picker->chosenId();
 }
 
 // ---------------------------------------------------------------- stored runs
@@ -343,17 +380,22 @@ void TrainingLabPage::storeAndShow(const LabOutcome& out)
 void TrainingLabPage::refreshFromStore()
 {
     if (isRunning()) return;
-    const std::optional<lab::StoredRun> run = lab::latestRun(nullptr, m_resultsDir);
+    refreshRunList();
+    const std::optional<lab::StoredRun> run = lab::pickRun(m_picker->chosenId(), nullptr, m_resultsDir);
     const std::optional<LabRunBanner::Provenance>& shown = m_banner->provenance();
     if (run && shown && QFileInfo(run->path) == QFileInfo(shown->path)) return;
     if (!run && !shown) return;
-    showLatestStoredRun();
+    showChosenRun();
 }
 
-void TrainingLabPage::showLatestStoredRun()
+void TrainingLabPage::showChosenRun()
 {
+    refreshRunList();
+    m_picker->setNote(QString());
     QList<poslab::util::Text2> problems;
-    const std::optional<lab::StoredRun> run = lab::latestRun(&problems, m_resultsDir);
+    const QString chosen = m_picker->chosenId();
+    std::optional<lab::StoredRun> run = lab::pickRun(chosen, &problems, m_resultsDir);
+    if (!run && !chosen.isEmpty()) run = lab::pickRun({}, nullptr, m_resultsDir);
     QStringList warnings;
     for (const poslab::util::Text2& p : problems) warnings << p.in(LabRun::windowLanguage());
     if (!run) {
@@ -362,8 +404,8 @@ void TrainingLabPage::showLatestStoredRun()
         return;
     }
     m_results->showResult(run->result, run->samples, run->provenance.samplePrompt);
-    m_banner->showRun(provenanceOf(run->provenance, run->path, run->result.cancelled, false), run->result.options,
-                      warnings);
+    m_banner->showRun(provenanceOf(run->provenance, run->path, run->result.cancelled, false, !chosen.isEmpty()),
+                      run->result.options, warnings);
 }
 
 // ---------------------------------------------------------------- language, palette

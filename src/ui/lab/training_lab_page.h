@@ -9,8 +9,12 @@
 // can be cancelled at any moment without freezing the window. When the run
 // ends (or is cancelled) the page shows the results table, the
 // loss-versus-evaluation-length chart and each model's sample, and stores the
-// run (lab::saveRun, source "window"), saying where. On opening it shows the
-// latest stored run with its date, machine and settings.
+// run (lab::saveRun, source "window", with its models), saying where. On
+// opening it shows the run chosen in its run picker (LabRunPicker; by default
+// the latest complete run) with its date, machine and settings; the choice is
+// also what the chapters and the PDF show (chosenRunChanged). A run just
+// cancelled is shown at once, marked, but never becomes the chapters' run by
+// itself.
 //
 // The page puts its parts together and wires them to the run: LabForm (the
 // settings, on the left, with the message, Start, Cancel / Stop now and the
@@ -37,6 +41,7 @@ class LabForm;
 class LabProgressView;
 class LabResultsView;
 class LabRunBanner;
+class LabRunPicker;
 
 class TrainingLabPage : public QWidget {
     Q_OBJECT
@@ -54,11 +59,17 @@ public:
     // when the window closes.
     void shutdown();
 
-    // Shows the latest stored run (what the page does when it is created).
-    void showLatestStoredRun();
+    // Shows the chosen stored run (the run picker's; by default the latest
+    // complete run, lab::pickRun), as the page does when it is created.
+    void showChosenRun();
     // The same when the page is shown again, unless a run is going on or the
-    // latest stored run is already on show (e.g. one finished from the command line meanwhile).
+    // run to show is already on show (e.g. one finished from the command line meanwhile).
     void refreshFromStore();
+    // The run chosen in the picker (empty: the default), as the window
+    // remembers it; setting it does not emit chosenRunChanged.
+    void setChosenRunId(const QString& id);
+    QString chosenRunId() const;
+    LabRunPicker* runPicker() const { return m_picker; }
 
     // For tests and the window (most forward to the page's parts).
     QString messageText() const;                       // the refusal / error / status line under the buttons
@@ -82,6 +93,8 @@ public slots:
 signals:
     void runStarted();
     void runFinished(bool cancelled);
+    // The learner chose another run to show (empty: the default), or the chosen one is gone.
+    void chosenRunChanged(const QString& id);
     void backToLessonsRequested();
 
 protected:
@@ -96,6 +109,7 @@ private:
     void onRunFinished();
     void storeAndShow(const LabOutcome& outcome);
     void useShownSettings();
+    void refreshRunList();
     void showMessage(const QString& text, bool error);
 
     QString m_resultsDir;
@@ -113,7 +127,8 @@ private:
     QPushButton* m_cancel = nullptr;
     QPushButton* m_back = nullptr;
 
-    // Right: the run on show, the progress, the results.
+    // Right: the run picker, the run on show, the progress, the results.
+    LabRunPicker* m_picker = nullptr;
     LabRunBanner* m_banner = nullptr;
     LabProgressView* m_progressView = nullptr;
     LabResultsView* m_results = nullptr;

@@ -81,6 +81,19 @@ void AppSettings::setLastPosition(const QString& chapterId, int step)
     m_settings->setValue(kStep, step);
 }
 
+QString AppSettings::chosenRunId() const
+{
+    return m_settings->value(QStringLiteral("lab/chosenRun")).toString();
+}
+
+void AppSettings::setChosenRunId(const QString& id)
+{
+    if (id.isEmpty())
+        m_settings->remove(QStringLiteral("lab/chosenRun"));
+    else
+        m_settings->setValue(QStringLiteral("lab/chosenRun"), id);
+}
+
 QByteArray AppSettings::geometry() const
 {
     return m_settings->value(kGeometry).toByteArray();

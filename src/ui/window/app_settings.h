@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // app_settings.h — what the window remembers between sessions: language,
-// window geometry and dock layout, the steps visited (progress marks in the
+// window geometry and dock layout, the training run chosen in the Training
+// Lab, the steps visited (progress marks in the
 // table of contents), and the last chapter and step as a fallback (the
 // progress store keeps them with the answers).
 //
@@ -40,6 +41,11 @@ public:
     QString lastChapterId() const;
     int lastStep() const;  // 0-based; 0 if never saved
     void setLastPosition(const QString& chapterId, int step);
+
+    // The stored training run chosen in the Training Lab's run picker (its
+    // id); empty: the default, the latest complete run.
+    QString chosenRunId() const;
+    void setChosenRunId(const QString& id);
 
     QByteArray geometry() const;
     void setGeometry(const QByteArray& g);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/window/export_controller.h"
 
+#include "modules/lab/run_list.h"
+
 #include "lessons/progress_store.h"
 #include "ui/report/pdf_export.h"
 #include "ui/window/course_navigator.h"
@@ -98,6 +100,8 @@ void ExportController::startExport(const ExportOptions& given)
     ExportOptions options = given;
     if (options.courseDir.isEmpty()) options.courseDir = m_navigator->courseDir();
     if (options.lang.isEmpty()) options.lang = m_navigator->language();
+    if (options.trainingRunId.isEmpty() && poslab::lab::runFileExists(m_trainingRunId))
+        options.trainingRunId = m_trainingRunId;
     m_store->save();  // every change is saved already; this makes sure the file exists
     if (options.answersFile.isEmpty() && QFileInfo::exists(m_store->filePath()))
         options.answersFile = m_store->filePath();
@@ -141,6 +145,7 @@ void ExportController::startChildProcess(const QString& program, const ExportOpt
     }
     if (!options.studentName.isEmpty()) args << QStringLiteral("--student") << options.studentName;
     if (!options.answersFile.isEmpty()) args << QStringLiteral("--answers") << options.answersFile;
+    if (!options.trainingRunId.isEmpty()) args << QStringLiteral("--run") << options.trainingRunId;
     args << QStringLiteral("-o") << path;
     auto* process = new QProcess(this);
     m_process = process;

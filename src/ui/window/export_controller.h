@@ -36,6 +36,9 @@ public:
                      lessons::ProgressStore* store, QObject* parent = nullptr);
 
     bool isRunning() const;
+    // The stored training run the report shows (the Training Lab's choice;
+    // empty: the default). A run removed since is left out: the default then.
+    void setTrainingRunId(const QString& id) { m_trainingRunId = id; }
     // Whether exporting is offered at all (the Export action, also after an export).
     void setAvailable(bool available);
 
@@ -62,6 +65,7 @@ private:
     const CourseNavigator* m_navigator;
     lessons::ProgressStore* m_store;
     bool m_available = true;
+    QString m_trainingRunId;
     QPointer<QProcess> m_process;
     QPointer<QProgressDialog> m_progress;
 };

@@ -34,7 +34,13 @@ bool LabPageController::isShown() const
 TrainingLabPage* LabPageController::createPage()
 {
     auto* lab = new TrainingLabPage(m_pages, m_resultsDir);
+    lab->setChosenRunId(m_chosenRunId);
     m_pages->addWidget(lab);
+    connect(lab, &TrainingLabPage::chosenRunChanged, this, [this](const QString& id) {
+        m_chosenRunId = id;
+        m_labResultsChanged = true;  // the lessons show the chosen run on return
+        emit chosenRunChanged(id);
+    });
     connect(lab, &TrainingLabPage::backToLessonsRequested, this, [this] { show(false); });
     connect(lab, &TrainingLabPage::runFinished, this, [this](bool cancelled) {
         if (!m_lab) return;
@@ -74,6 +80,12 @@ void LabPageController::show(bool show)
             m_navigator->goTo(m_navigator->chapterIndex(), m_navigator->stepIndex());
     }
     emit shownChanged();
+}
+
+void LabPageController::setChosenRunId(const QString& id)
+{
+    m_chosenRunId = id;
+    if (m_lab) m_lab->setChosenRunId(id);
 }
 
 void LabPageController::restoreContents()

@@ -39,9 +39,14 @@ public:
     void show(bool show);
     // The contents dock back if only the lab hid it, so a saved layout is the lessons'.
     void restoreContents();
+    // The stored run chosen in the lab's run picker (empty: the default), as remembered.
+    void setChosenRunId(const QString& id);
 
 signals:
     void shownChanged();
+    // The learner chose another run in the lab (empty: the default); the
+    // lessons' step that shows stored runs is drawn again with it on return.
+    void chosenRunChanged(const QString& id);
 
 private:
     TrainingLabPage* createPage();
@@ -53,6 +58,7 @@ private:
     QAction* m_action;
     CourseNavigator* m_navigator;
     QString m_resultsDir;
+    QString m_chosenRunId;
     TrainingLabPage* m_lab = nullptr;
     bool m_contentsBeforeLab = true;   // the contents dock's visibility before the lab hid it
     bool m_labResultsChanged = false;  // a lab run finished since the lessons were last shown

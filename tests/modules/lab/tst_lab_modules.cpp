@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// tst_lab_modules.cpp — lab.length_results shows the latest stored training
-// run faithfully.
+// tst_lab_modules.cpp — lab.length_results shows the stored training run
+// faithfully: by default the latest complete one (a later cancelled run never
+// hides it), or the run the window chose (RunContext::storedRunId), marked
+// when it was cancelled.
 //
 // The stored run is real: run_length_experiment trains every scheme on a tiny
 // configuration (a second or two) and lab::saveRun writes it into a temporary
@@ -18,6 +20,7 @@
 #include "../../shared/module_runs.h"
 #include "../../shared/test_program.h"
 #include "core/blas_kernel_choice.h"
+#include "modules/lab/run_list.h"
 #include "modules/lab/run_store.h"
 #include "modules/registry.h"
 
@@ -133,7 +136,7 @@ void TestLabModules::noStoredRunSaysWhatToDo()
         } catch (const NeedsAction& e) {
             const QString m = QString::fromUtf8(e.what());
             QVERIFY2(m.contains(QStringLiteral("poslab experiment length --quick")), qPrintable(m));
-            QVERIFY2(m.contains(QStringLiteral("--no-train")), qPrintable(m));
+            QVERIFY2(m.contains(QStringLiteral("--train")), qPrintable(m));
             QVERIFY2(m.contains(lang == u"zh" ? QStringLiteral("训练实验室") : QStringLiteral("Training Lab")),
                      qPrintable(m));
         }
@@ -323,8 +326,11 @@ void TestLabModules::runFactsAndSamples()
     // The Chinese facts have the same values under Chinese names.
     const Output* zhFacts = findOutput(zh, QStringLiteral("run"));
     QCOMPARE(zhFacts->tableRows.size(), facts->tableRows.size());
-    QCOMPARE(zhFacts->tableRows[0][0].toString(), QStringLiteral("完成时间（UTC）"));
-    QCOMPARE(zhFacts->tableRows[0][1], facts->tableRows[0][1]);
+    QCOMPARE(zhFacts->tableRows[1][0].toString(), QStringLiteral("完成时间（UTC）"));
+    QCOMPARE(zhFacts->tableRows[1][1], facts->tableRows[1][1]);
+    // The first fact names the run and why it is the one shown.
+    QCOMPARE(facts->tableRows[0][1].toString(), lab::runId(m_path) + QStringLiteral(" (the latest complete run)"));
+    QCOMPARE(zhFacts->tableRows[0][1].toString(), lab::runId(m_path) + QStringLiteral("（最近一次完整的运行）"));
 
     // The prompt, then one sample per trained scheme (a scaling shares the rope model's).
     const Output* samples = findOutput(en, QStringLiteral("samples"));
@@ -346,12 +352,26 @@ void TestLabModules::runFactsAndSamples()
     QCOMPARE(findOutput(zh, QStringLiteral("samples"))->tableRows[0][0].toString(), QStringLiteral("（提示）"));
 }
 
+namespace {
+
+QString lengthResultsFacts(const std::vector<Output>& outs)
+{
+    QString all;
+    for (const QVariantList& row : findOutput(outs, QStringLiteral("run"))->tableRows)
+        all += row[0].toString() + u'=' + row[1].toString() + u'\n';
+    return all;
+}
+
+}  // namespace
+
 void TestLabModules::newerRunIsReadAndStampChanges()
 {
     const QString before = spec().inputStamp();
     QCOMPARE(spec().inputStamp(), before);  // stable while nothing changes
+    // A later run that was cancelled (the user's report: 14 s into a second run).
     length_experiment_result cancelled = m_result;
     cancelled.cancelled = true;
+    cancelled.rows.resize(1);
     lab::RunProvenance pv;
     pv.source = QStringLiteral("window");
     pv.command = QStringLiteral("Training Lab: second run");
@@ -362,15 +382,41 @@ void TestLabModules::newerRunIsReadAndStampChanges()
     const QString second = lab::saveRun(cancelled, m_samples, pv, &error);
     QVERIFY2(!second.isEmpty(), qPrintable(error.en));
     QVERIFY(spec().inputStamp() != before);
-    QString all;
-    const std::vector<Output> latest = runLengthResults({});
-    for (const QVariantList& row : findOutput(latest, QStringLiteral("run"))->tableRows)
-        all += row[0].toString() + u'=' + row[1].toString() + u'\n';
+    // It never hides the complete run: every row of the first run is still shown.
+    const std::vector<Output> shown = runLengthResults({});
+    QString all = lengthResultsFacts(shown);
+    QVERIFY2(all.contains(QStringLiteral("command=poslab experiment length --steps 12 (test)")), qPrintable(all));
+    QVERIFY2(all.contains(QStringLiteral("status=complete")), qPrintable(all));
+    QCOMPARE(findOutput(shown, QStringLiteral("results"))->tableRows.size(), m_result.rows.size());
+
+    // Chosen (the window's run picker), the cancelled run is shown, and marked.
+    RunContext ctx;
+    ctx.storedRunId = lab::runId(second);
+    const std::vector<Output> chosen = runModule(spec(), parseParams(spec(), {}), ctx);
+    all = lengthResultsFacts(chosen);
     QVERIFY2(all.contains(QStringLiteral("command=Training Lab: second run")), qPrintable(all));
     QVERIFY2(all.contains(QStringLiteral("status=cancelled")), qPrintable(all));
     QVERIFY2(all.contains(QStringLiteral("source=Training Lab window")), qPrintable(all));
-    // Removing the newer file brings back the first run and the first stamp.
-    QVERIFY(QFile::remove(second));
+    QVERIFY2(
+        all.contains(QStringLiteral("run=") + lab::runId(second) + QStringLiteral(" (chosen in the Training Lab)")),
+        qPrintable(all));
+    QVERIFY(findOutput(chosen, QStringLiteral("notes"))->text.startsWith(QStringLiteral("This run was cancelled")));
+    QCOMPARE(findOutput(chosen, QStringLiteral("results"))->tableRows.size(), std::size_t(1));
+    // A chosen run that has gone since: the default one, as if none was chosen.
+    ctx.storedRunId = QStringLiteral("length-19990101T000000000Z");
+    QVERIFY(lengthResultsFacts(runModule(spec(), parseParams(spec(), {}), ctx)).contains(QStringLiteral("status=complete")));
+
+    // Only the cancelled run left: it is shown, said to be cancelled with no complete run stored.
+    const QString first = m_path + QStringLiteral(".aside");
+    QVERIFY(QFile::rename(m_path, first));
+    all = lengthResultsFacts(runLengthResults({}));
+    QVERIFY2(all.contains(QStringLiteral("run=") + lab::runId(second) +
+                          QStringLiteral(" (cancelled: no complete run is stored)")),
+             qPrintable(all));
+    QVERIFY(QFile::rename(first, m_path));
+
+    // Removing the newer run brings back the first stamp.
+    QVERIFY2(lab::removeRun(lab::runId(second), &error), qPrintable(error.en));
     QCOMPARE(spec().inputStamp(), before);
 }
 
