@@ -14,10 +14,10 @@
 // data folder gives exit 1 with the results still printed; synthetic
 // corpora report answer accuracy; --load finishes a schedule bit-exactly (8
 // steps at once = 4 with --stop-after, --save, --load: memcmp of the
-// parameters) and --steps N extends it; export runs the experiment when no
-// run is stored (progress on stderr, stored with source "export", the PDF's
-// appendix names it in English and Chinese: pdftotext), --no-train says so
-// in the PDF, and Ctrl+C during that training exits 130 with no run stored
+// parameters) and --steps N extends it; export never trains unasked (with no
+// run stored the PDF says so), --train runs the experiment first (progress on
+// stderr, stored with source "export", the PDF's appendix names it in English
+// and Chinese: pdftotext), and Ctrl+C during that training exits 130 with no run stored
 // and the previous PDF intact. XDG_DATA_HOME points into a temporary folder
 // (inherited by the child processes), so the user's own runs are never
 // touched. The experiment inside export uses --train with tiny sizes.
@@ -567,7 +567,7 @@ private slots:
         QVERIFY(help.out.contains("finishes the recorded schedule"));
     }
 
-    void exportTrainsWhenNothingIsStored()
+    void exportTrainsOnlyWhenAsked()
     {
         useDataHome(QStringLiteral("export"));
         const QString pdf = dir_.filePath(QStringLiteral("report.pdf"));
@@ -576,9 +576,27 @@ private slots:
                                  " --d-model 16 --layers 1 --heads 2 --batch 4 --steps 3 --train-ctx 16 "
                                  "--eval-tokens 320 --threads 1 --sample-length 10");
         const QStringList base{"export", "--chapters", "11", "--lang", "en", "-o", pdf};
-        Result r = runPoslab(base + QStringList{"--train", tiny}, 240000);
+        // Nothing stored: export does not train, says so on stderr and in the PDF, with how to make a run.
+        Result r = runPoslab(base, 240000);
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        QVERIFY(r.err.contains("no training run is stored yet"));
+        QVERIFY(!r.err.contains("training none"));
+        QVERIFY2(r.err.contains("no training run is stored: the chapters that show training results say so"),
+                 r.err.constData());
+        QVERIFY(storedFiles().isEmpty());
+        QString text = pdfText(pdf).simplified();
+        QVERIFY2(text.contains(QStringLiteral("No training run was stored")) &&
+                     text.contains(QStringLiteral("(this export trained nothing)")),
+                 qPrintable(text.right(2000)));
+        QVERIFY(text.contains(QStringLiteral("poslab experiment length --quick")));
+        // --no-train is still accepted: the same.
+        r = runPoslab(base + QStringList{"--no-train"}, 240000);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(storedFiles().isEmpty());
+
+        // --train: the experiment first, stored, and the report made with it.
+        r = runPoslab(base + QStringList{"--train", tiny}, 240000);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.err.contains("first (--train)"));
         QVERIFY(r.err.contains("[1/6] training none"));  // the experiment's own progress
         QVERIFY(r.err.contains("  rope: step 3/3"));
         const QString path = storedPath(r.err);
@@ -588,7 +606,10 @@ private slots:
         QCOMPARE(run->provenance.source, QStringLiteral("export"));
         QVERIFY(run->provenance.quick);
         QVERIFY(run->provenance.command.startsWith(QStringLiteral("poslab experiment length --quick --corpus")));
-        QString text = pdfText(pdf);
+        QVERIFY2(
+            r.err.contains(QStringLiteral("training results from the run %1 (made by --train").arg(run->id).toUtf8()),
+            r.err.constData());
+        text = pdfText(pdf);
         QVERIFY2(text.contains(QStringLiteral("The training results in this report come from the run stored on ") +
                                run->provenance.finishedUtc.toString(QStringLiteral("yyyy-MM-dd HH:mm")) + " UTC"),
                  qPrintable(text.right(3000)));
@@ -597,22 +618,14 @@ private slots:
         // A run is stored now: no training, the same run named, in Chinese too.
         r = runPoslab({"export", "--chapters", "11", "--lang", "zh", "-o", pdf}, 240000);
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        QVERIFY(!r.err.contains("training"));
+        QVERIFY(!r.err.contains("training none"));
+        QVERIFY2(r.err.contains(QStringLiteral("训练结果来自运行 %1（最近一次完整的运行").arg(run->id).toUtf8()),
+                 r.err.constData());
+        QCOMPARE(storedFiles().size(), 1);
         text = pdfText(pdf);
         QVERIFY2(text.contains(QStringLiteral("本报告中的训练结果来自 ") +
                                run->provenance.finishedUtc.toString(QStringLiteral("yyyy-MM-dd HH:mm")) + " UTC"),
                  qPrintable(text.right(3000)));
-
-        // --no-train with nothing stored: no training, and the report says so and how to make one.
-        useDataHome(QStringLiteral("export-none"));
-        r = runPoslab(base + QStringList{"--no-train"}, 240000);
-        QVERIFY2(r.exitCode == 0, r.err.constData());
-        QVERIFY(!r.err.contains("training none"));
-        QVERIFY(storedFiles().isEmpty());
-        text = pdfText(pdf).simplified();
-        QVERIFY2(text.contains(QStringLiteral("exported with --no-train and no training run was stored")),
-                 qPrintable(text.right(2000)));
-        QVERIFY(text.contains(QStringLiteral("poslab experiment length --quick")));
         r = runPoslab(base + QStringList{"--no-train", "--train", tiny});
         QCOMPARE(r.exitCode, 2);
     }

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: Apache-2.0
+// tst_runs_cli — `poslab runs list|show|remove` and `poslab export --run` as a
+// user meets them (the real executable, POSLAB_EXECUTABLE), in a temporary
+// XDG_DATA_HOME so the user's own runs are never touched.
+//
+// The runs are real: a tiny `poslab experiment length` (seconds) stores a
+// complete run with its models. A later cancelled run is the same file
+// rewritten as a cancelled one finished later ("status": "cancelled", a later
+// finished_utc, a later file name), and a damaged file is a cut-off JSON, so
+// every case is reached without timing. What is checked:
+//   * list: newest first, the cancelled run marked, the latest complete run
+//     the default (never the later cancelled one), the damaged file listed
+//     apart and left alone; in Chinese; as JSON;
+//   * show: the results and every model loaded ("ok"); a truncated model file
+//     is named with the reason and left as it was; an unknown id exits 2 and a
+//     damaged file exits 1, each with a sentence in the user's language;
+//   * remove: the run's file and models go; an unknown id changes nothing; a
+//     damaged file goes only when named;
+//   * export: without --run it uses the latest complete run and says which on
+//     stderr (the PDF names it); --run ID uses that run, also a cancelled one
+//     (the PDF says cancelled); an unknown --run exits 2 with no PDF written.
+#include "modules/lab/run_store.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include "run_poslab.h"
+
+#include <QtTest>
+
+#include "poslab_test_paths.h"
+
+namespace {
+
+QString writeCorpus(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) return {};
+    const char* words[] = {"the", "cat", "sat", "on", "a", "mat", "and", "dog", "ran", "to", "big", "red", "house"};
+    unsigned x = 4242;
+    for (int p = 0; p < 120; ++p) {
+        QByteArray para;
+        for (int w = 0; w < 30; ++w) {
+            x = x * 1103515245u + 12345u;
+            para += words[(x >> 16) % 13];
+            para += (w % 10 == 9) ? ".\n" : " ";
+        }
+        f.write(para + "\n");
+    }
+    return path;
+}
+
+QByteArray fileBytes(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+void writeFile(const QString& path, const QByteArray& bytes)
+{
+    QFile f(path);
+    if (f.open(QIODevice::WriteOnly | QIODevice::Truncate)) f.write(bytes);
+}
+
+QString pdfText(const QString& pdf)
+{
+    QProcess p;
+    p.start(QStringLiteral("pdftotext"), {QStringLiteral("-enc"), QStringLiteral("UTF-8"), pdf, QStringLiteral("-")});
+    if (!p.waitForFinished(poslab::testing::scaledMs(60000))) return QStringLiteral("(pdftotext did not finish)");
+    return QString::fromUtf8(p.readAllStandardOutput());
+}
+
+}  // namespace
+
+class TestRunsCli : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_labDir;
+    QString m_complete, m_cancelled, m_damaged;  // ids
+
+    QString runFile(const QString& id) const { return m_labDir + u'/' + id + QStringLiteral(".json"); }
+    int fileCount() const
+    {
+        int n = 0;
+        for (QDirIterator it(m_labDir, QDir::Files, QDirIterator::Subdirectories); it.hasNext(); it.next()) ++n;
+        return n;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("data")).toUtf8());
+        m_labDir = m_dir.filePath(QStringLiteral("data/PosLab/PosLab/lab"));
+        QVERIFY2(!QStandardPaths::findExecutable(QStringLiteral("pdftotext")).isEmpty(), "pdftotext is needed");
+    }
+
+    void nothingStoredSaysHowToMakeARun()
+    {
+        PoslabRun r = runPoslab({"runs", "list"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("No training run is stored"), r.out.constData());
+        r = runPoslab({"runs", "list", "--format", "json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject root = QJsonDocument::fromJson(r.out).object();
+        QVERIFY(root["runs"].toArray().isEmpty());
+        QVERIFY(root["default"].isNull());
+        r = runPoslab({"runs", "--help", "--lang", "zh"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.startsWith("用法：poslab runs list"));
+        r = runPoslab({"runs", "frob"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("unknown runs command 'frob'"));
+    }
+
+    void storeACompleteACancelledAndADamagedRun()
+    {
+        const QString corpus = writeCorpus(m_dir.filePath(QStringLiteral("tiny.txt")));
+        PoslabRun r = runPoslab(
+            {"experiment", "length",        "--quick", "--corpus",  corpus, "--d-model",       "16", "--layers",
+             "1",          "--heads",       "2",       "--batch",   "4",    "--steps",         "3",  "--train-ctx",
+             "16",         "--eval-tokens", "320",     "--threads", "1",    "--sample-length", "10"},
+            240000);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QStringList files = QDir(m_labDir).entryList({QStringLiteral("*.json")}, QDir::Files);
+        QCOMPARE(files.size(), 1);
+        m_complete = poslab::lab::runId(files.first());
+        QCOMPARE(QDir(m_labDir + u'/' + m_complete + QStringLiteral(".models")).entryList(QDir::Files).size(), 6);
+        // The same run, cancelled and finished a day later.
+        QJsonObject root = QJsonDocument::fromJson(fileBytes(runFile(m_complete))).object();
+        root["status"] = QStringLiteral("cancelled");
+        root["finished_utc"] = QStringLiteral("2099-01-01T00:00:00.000Z");
+        root.remove(QStringLiteral("models"));
+        m_cancelled = QStringLiteral("length-20990101T000000000Z");
+        writeFile(runFile(m_cancelled), QJsonDocument(root).toJson());
+        m_damaged = QStringLiteral("length-20000101T000000000Z");
+        writeFile(runFile(m_damaged), "{\"format\": \"poslab-lab-run\", \"version\": 1, \"rows\": [");
+    }
+
+    void listMarksTheCancelledRunAndKeepsTheCompleteOneTheDefault()
+    {
+        PoslabRun r = runPoslab({"runs", "list"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QString out = QString::fromUtf8(r.out);
+        const QStringList lines = out.split(u'\n');
+        const qsizetype cancelledAt = out.indexOf(m_cancelled), completeAt = out.indexOf(m_complete);
+        QVERIFY(cancelledAt > 0 && completeAt > cancelledAt);  // newest first
+        QString cancelledLine, completeLine;
+        for (const QString& l : lines) {
+            if (l.startsWith(m_cancelled)) cancelledLine = l;
+            if (l.startsWith(m_complete)) completeLine = l;
+        }
+        QVERIFY2(
+            cancelledLine.contains(QStringLiteral("cancelled")) && !cancelledLine.contains(QStringLiteral("default")),
+            qPrintable(cancelledLine));
+        QVERIFY2(completeLine.contains(QStringLiteral("complete")) &&
+                     completeLine.contains(QStringLiteral("← default")) &&
+                     completeLine.contains(QStringLiteral(" yes ")),
+                 qPrintable(completeLine));
+        QVERIFY2(out.contains(QStringLiteral("use %1, the latest complete run").arg(m_complete)), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("Files that cannot be read")) && out.contains(m_damaged), qPrintable(out));
+        QVERIFY(QFileInfo::exists(runFile(m_damaged)));
+
+        r = runPoslab({"runs", "list", "--lang", "zh"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("已取消") && r.out.contains("← 默认") && r.out.contains("无法读取的文件"));
+
+        r = runPoslab({"runs", "list", "--format", "json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject root = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(root["default"].toString(), m_complete);
+        const QJsonArray runs = root["runs"].toArray();
+        QCOMPARE(runs.size(), 2);
+        QCOMPARE(runs[0]["id"].toString(), m_cancelled);
+        QCOMPARE(runs[0]["status"].toString(), QStringLiteral("cancelled"));
+        QCOMPARE(runs[0]["has_models"].toBool(), false);
+        QCOMPARE(runs[1]["status"].toString(), QStringLiteral("complete"));
+        QCOMPARE(runs[1]["has_models"].toBool(), true);
+        QCOMPARE(runs[1]["quick"].toBool(), true);
+        QCOMPARE(runs[1]["schemes"].toArray().size(), 6);
+        QCOMPARE(root["damaged"].toArray().first().toObject()["id"].toString(), m_damaged);
+    }
+
+    void showChecksEveryModel()
+    {
+        PoslabRun r = runPoslab({"runs", "show", m_complete});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.contains(QStringLiteral("run %1 (complete, quick)").arg(m_complete).toUtf8()));
+        QVERIFY(r.out.contains("bpc@16"));
+        QCOMPARE(QString::fromUtf8(r.out).count(QStringLiteral("ok: loads and matches the run")), 6);
+        r = runPoslab({"runs", "show", m_complete, "--format", "json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject root = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(root["id"].toString(), m_complete);
+        QCOMPARE(root["status"].toString(), QStringLiteral("complete"));
+        for (const QJsonValue& c : root["model_checks"].toArray()) QVERIFY(c["ok"].toBool());
+
+        // A truncated model: named with the reason, left as it was.
+        const QString rope = m_labDir + u'/' + m_complete + QStringLiteral(".models/rope.poslab-lm");
+        const QByteArray whole = fileBytes(rope);
+        writeFile(rope, whole.left(whole.size() / 2));
+        r = runPoslab({"runs", "show", m_complete});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(QString::fromUtf8(r.out).count(QStringLiteral("ok: loads and matches the run")), 5);
+        QVERIFY2(r.out.contains(QStringLiteral("the rope model of run %1").arg(m_complete).toUtf8()) &&
+                     r.out.contains("truncated"),
+                 r.out.constData());
+        QCOMPARE(fileBytes(rope), whole.left(whole.size() / 2));
+        writeFile(rope, whole);
+
+        r = runPoslab({"runs", "show", "length-bogus"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("no stored run has the id 'length-bogus' (`poslab runs list` lists them)"),
+                 r.err.constData());
+        r = runPoslab({"runs", "show", "length-bogus", "--lang", "zh"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("没有编号为“length-bogus”的已保存运行"), r.err.constData());
+        r = runPoslab({"runs", "show", m_damaged});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("cannot be read") && r.err.contains("not valid JSON"), r.err.constData());
+        QVERIFY(QFileInfo::exists(runFile(m_damaged)));
+    }
+
+    void exportUsesTheLatestCompleteRunOrTheOneNamed()
+    {
+        const QString pdf = m_dir.filePath(QStringLiteral("report.pdf"));
+        const QStringList base{"export", "--chapters", "11", "--lang", "en", "-o", pdf};
+        PoslabRun r = runPoslab(base, 240000);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(
+            r.err.contains(
+                QStringLiteral("training results from the run %1 (the latest complete run").arg(m_complete).toUtf8()),
+            r.err.constData());
+        QVERIFY(!r.err.contains("training none"));
+        QString text = pdfText(pdf).simplified();
+        QVERIFY2(text.contains(QStringLiteral("Run: ") + m_complete), qPrintable(text.right(2000)));
+        QVERIFY(!text.contains(QStringLiteral("cancelled: some schemes")));
+
+        r = runPoslab(base + QStringList{"--run", m_cancelled}, 240000);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.err.contains(QStringLiteral("training results from the run %1 (--run").arg(m_cancelled).toUtf8()),
+                 r.err.constData());
+        text = pdfText(pdf).simplified();
+        QVERIFY2(text.contains(QStringLiteral("Run: ") + m_cancelled), qPrintable(text.right(2000)));
+        QVERIFY2(text.contains(QStringLiteral("(cancelled: some schemes are missing or partly trained)")),
+                 qPrintable(text.right(2000)));
+
+        const QString other = m_dir.filePath(QStringLiteral("other.pdf"));
+        r = runPoslab({"export", "--chapters", "11", "--run", "length-bogus", "-o", other}, 240000);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("no stored run has the id 'length-bogus'"), r.err.constData());
+        QVERIFY(!QFileInfo::exists(other));
+        r = runPoslab({"export", "--chapters", "11", "--run", m_complete, "--train", "--quick", "-o", other});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(!QFileInfo::exists(other));
+    }
+
+    void removeDeletesOnlyWhatIsNamed()
+    {
+        const int before = fileCount();
+        PoslabRun r = runPoslab({"runs", "remove", "length-bogus"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("no stored run has the id 'length-bogus'"));
+        QCOMPARE(fileCount(), before);
+
+        r = runPoslab({"runs", "remove", m_cancelled});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.contains(QStringLiteral("removed the run %1").arg(m_cancelled).toUtf8()));
+        QVERIFY(!QFileInfo::exists(runFile(m_cancelled)));
+        QVERIFY(QFileInfo::exists(runFile(m_damaged)));
+
+        r = runPoslab({"runs", "remove", m_damaged, "--lang", "zh"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.contains("已删除运行"));
+        QVERIFY(!QFileInfo::exists(runFile(m_damaged)));
+
+        const QString models = m_labDir + u'/' + m_complete + QStringLiteral(".models");
+        QVERIFY(QFileInfo(models).isDir());
+        r = runPoslab({"runs", "remove", m_complete + QStringLiteral(".json")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(!QFileInfo::exists(runFile(m_complete)));
+        QVERIFY(!QFileInfo::exists(models));
+        QCOMPARE(fileCount(), 0);
+        r = runPoslab({"runs", "list"});
+        QVERIFY(r.out.contains("No training run is stored"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunsCli)
+#include "tst_runs_cli.moc"
