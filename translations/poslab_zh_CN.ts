@@ -713,15 +713,15 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::ExportController</name>
     <message>
-        <location filename="../src/ui/window/export_controller.cpp" line="+48"/>
+        <location filename="../src/ui/window/export_controller.cpp" line="+50"/>
         <location line="+35"/>
-        <location line="+24"/>
-        <location line="+71"/>
+        <location line="+26"/>
+        <location line="+72"/>
         <source>Export PDF</source>
         <translation>导出 PDF</translation>
     </message>
     <message>
-        <location line="-127"/>
+        <location line="-130"/>
         <source>The whole course</source>
         <translation>整个课程</translation>
     </message>
@@ -766,7 +766,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+25"/>
         <location line="+8"/>
         <source>Exporting %1…</source>
         <translation>正在导出 %1…</translation>
@@ -782,7 +782,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>导出进度</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+42"/>
         <source>The export was cancelled.</source>
         <translation>导出已取消。</translation>
     </message>
@@ -1118,7 +1118,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::LabPageController</name>
     <message>
-        <location filename="../src/ui/window/lab_page_controller.cpp" line="+45"/>
+        <location filename="../src/ui/window/lab_page_controller.cpp" line="+51"/>
         <source>Training cancelled; what finished is stored in %1</source>
         <translation>训练已取消；已完成的部分保存在 %1</translation>
     </message>
@@ -1458,18 +1458,18 @@ characters/s</source>
     <name>poslab::ui::LabRunBanner</name>
     <message>
         <location filename="../src/ui/lab/lab_run_banner.cpp" line="+36"/>
-        <location line="+114"/>
+        <location line="+117"/>
         <source>Use these settings</source>
         <translation>采用这组设置</translation>
     </message>
     <message>
-        <location line="-113"/>
-        <location line="+114"/>
+        <location line="-116"/>
+        <location line="+117"/>
         <source>Fill the form with the settings of the run shown</source>
         <translation>把当前显示的这次运行的设置填入左侧表单</translation>
     </message>
     <message>
-        <location line="-78"/>
+        <location line="-81"/>
         <source>Corpus %1; model width %2, %3 heads, %4 layers, trained at context %5; %6 steps × batch %7, learning rate %8, seed %9.</source>
         <translation>语料 %1；模型宽度 %2，%3 个头，%4 层，训练上下文 %5；%6 步 × 批量 %7，学习率 %8，种子 %9。</translation>
     </message>
@@ -1496,18 +1496,18 @@ characters/s</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+40"/>
+        <location line="+43"/>
         <source>Command: &lt;code&gt;%1&lt;/code&gt;</source>
         <translation>等价命令：&lt;code&gt;%1&lt;/code&gt;</translation>
     </message>
     <message>
-        <location line="-38"/>
-        <location line="+35"/>
+        <location line="-41"/>
+        <location line="+38"/>
         <source>BLAS kernels: %1</source>
         <translation>BLAS 计算内核：%1</translation>
     </message>
     <message>
-        <location line="-28"/>
+        <location line="-31"/>
         <source>&lt;b&gt;No stored run yet.&lt;/b&gt; Choose the settings on the left (Quick takes about a minute) and press Start. Runs of &lt;code&gt;poslab experiment length&lt;/code&gt; on the command line appear here too.</source>
         <translation>&lt;b&gt;还没有保存的运行。&lt;/b&gt;在左侧选好设置（“快速”大约一分钟），然后点“开始训练”。在命令行运行 &lt;code&gt;poslab experiment length&lt;/code&gt; 的结果也会显示在这里。</translation>
     </message>
@@ -1548,13 +1548,28 @@ characters/s</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>&lt;b&gt;Chosen stored run:&lt;/b&gt; %1, from %2, on %3.</source>
+        <translation>&lt;b&gt;选定的运行：&lt;/b&gt;%1，来自%2，机器：%3。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>&lt;b&gt;Latest stored run:&lt;/b&gt; %1, from %2, on %3.</source>
         <translation>&lt;b&gt;最近保存的运行：&lt;/b&gt;%1，来自%2，机器：%3。</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>It was cancelled: the last scheme shown may be partly trained.</source>
-        <translation>这次运行中途取消了：表中最后一个方案可能只训练了一部分。</translation>
+        <source>&lt;b&gt;Latest complete run:&lt;/b&gt; %1, from %2, on %3.</source>
+        <translation>&lt;b&gt;最近一次完整的运行：&lt;/b&gt;%1，来自%2，机器：%3。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;b&gt;It was cancelled:&lt;/b&gt; the last scheme shown may be partly trained.</source>
+        <translation>&lt;b&gt;这次运行中途取消了：&lt;/b&gt;表中最后一个方案可能只训练了一部分。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No complete run is stored yet.</source>
+        <translation>目前还没有保存完整的运行。</translation>
     </message>
     <message>
         <location line="+10"/>
@@ -1565,6 +1580,86 @@ characters/s</source>
         <location line="+0"/>
         <source>Read from &lt;a href=&quot;%1&quot;&gt;%2&lt;/a&gt;.</source>
         <translation>读自 &lt;a href=&quot;%1&quot;&gt;%2&lt;/a&gt;。</translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::LabRunPicker</name>
+    <message>
+        <location filename="../src/ui/lab/lab_run_picker.cpp" line="+45"/>
+        <source>quick</source>
+        <translation>quick</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>full</source>
+        <translation>完整预算</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>complete</source>
+        <translation>完整</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>CANCELLED</source>
+        <translation>已取消</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%1 · %2 · %3 · %4 · %n scheme(s)</source>
+        <translation>
+            <numerusform>%1 · %2 · %3 · %4 · %n 个方案</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Latest complete run (%1)</source>
+        <translation>最近一次完整的运行（%1）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Latest run (no complete run is stored; it was cancelled)</source>
+        <translation>最近的运行（没有完整的运行；它已取消）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Latest complete run (none stored yet)</source>
+        <translation>最近一次完整的运行（还没有保存过）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Run shown:</source>
+        <translation>显示的运行(&amp;R)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The stored run shown here, in the chapters that show training results and in the PDF</source>
+        <translation>在这里、在展示训练结果的章节以及 PDF 中显示的那次已保存运行</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Follows the newest complete run; a cancelled run only when no complete one is stored</source>
+        <translation>始终使用最新的完整运行；只有在没有完整运行时才使用已取消的运行</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Complete: every scheme finished.</source>
+        <translation>完整：每个方案都训练完了。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancelled: only the schemes that finished are in it.</source>
+        <translation>已取消：其中只有已完成的方案。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Its trained models are stored with it.</source>
+        <translation>训练好的模型与它一起保存。</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Its trained models are not stored.</source>
+        <translation>没有保存训练好的模型。</translation>
     </message>
 </context>
 <context>
@@ -1687,7 +1782,7 @@ characters/s</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+55"/>
         <source>Your answers could not be saved: %1</source>
         <translation>无法保存你的答案：%1</translation>
     </message>
@@ -2169,13 +2264,13 @@ About %n minute(s)</source>
 <context>
     <name>poslab::ui::TrainingLabPage</name>
     <message>
-        <location filename="../src/ui/lab/training_lab_page.cpp" line="+236"/>
-        <location line="+144"/>
+        <location filename="../src/ui/lab/training_lab_page.cpp" line="+246"/>
+        <location line="+176"/>
         <source>Not started: %1</source>
         <translation>未开始：%1</translation>
     </message>
     <message>
-        <location line="-87"/>
+        <location line="-119"/>
         <source>The run could not start: %1</source>
         <translation>无法开始运行：%1</translation>
     </message>
@@ -2190,12 +2285,12 @@ About %n minute(s)</source>
         <translation>在任何方案完成一步之前就取消了；没有保存任何结果。</translation>
     </message>
     <message>
-        <location line="+68"/>
+        <location line="+100"/>
         <source>Start training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location line="-202"/>
+        <location line="-234"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -2205,12 +2300,17 @@ About %n minute(s)</source>
         <translation>在当前这一步之后停止，并保留已完成的结果</translation>
     </message>
     <message>
-        <location line="+201"/>
+        <location line="+169"/>
+        <source>Shown: the run just cancelled (stored, and listed above as cancelled). The chapters and the PDF keep showing the run chosen above.</source>
+        <translation>正在显示：刚刚取消的运行（已保存，并在上方列为“已取消”）。各章和 PDF 仍然显示上方选定的运行。</translation>
+    </message>
+    <message>
+        <location line="+64"/>
         <source>← Back to the lessons</source>
         <translation>← 返回课程</translation>
     </message>
     <message>
-        <location line="-204"/>
+        <location line="-236"/>
         <source>Stop now</source>
         <translation>立即停止</translation>
     </message>
