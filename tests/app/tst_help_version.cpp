@@ -86,11 +86,11 @@ private slots:
         QVERIFY(zh.out.contains(u"退出状态"));
         // Every command the program accepts, in both, and nothing else.
         const QSet<QString> expected{
-            QStringLiteral("list"),       QStringLiteral("run"),      QStringLiteral("export"),
-            QStringLiteral("check"),      QStringLiteral("train"),    QStringLiteral("experiment"),
-            QStringLiteral("assignment"), QStringLiteral("grade"),    QStringLiteral("new"),
-            QStringLiteral("preview"),    QStringLiteral("doctor"),   QStringLiteral("--version"),
-            QStringLiteral("--help"),     QStringLiteral("[--course")};
+            QStringLiteral("list"),       QStringLiteral("run"),    QStringLiteral("export"),
+            QStringLiteral("check"),      QStringLiteral("train"),  QStringLiteral("experiment"),
+            QStringLiteral("assignment"), QStringLiteral("grade"),  QStringLiteral("new"),
+            QStringLiteral("preview"),    QStringLiteral("doctor"), QStringLiteral("runs"),
+            QStringLiteral("--version"),  QStringLiteral("--help"), QStringLiteral("[--course")};
         QCOMPARE(commandsIn(en.out), expected);
         QCOMPARE(commandsIn(zh.out), expected);
         // ...and each of those words is a command the program knows.

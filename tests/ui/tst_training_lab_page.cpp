@@ -19,6 +19,7 @@
 #include "modules/blas_kernel_text.h"
 #include "modules/lab/run_store.h"
 #include "ui/charts/chart_view.h"
+#include "ui/lab/lab_run_picker.h"
 #include "ui/lab/training_lab_page.h"
 #include "ui/window/main_window.h"
 
@@ -343,6 +344,10 @@ private slots:
         const auto stored = lab::readRun(page.savedPath(), &error);
         QVERIFY2(stored.has_value(), qPrintable(error.en));
         QVERIFY(stored->result.cancelled);
+        // Shown at once and said to be the cancelled run, but not the chapters' choice.
+        QVERIFY2(page.runPicker()->noteText().contains(QStringLiteral("the run just cancelled")),
+                 qPrintable(page.runPicker()->noteText()));
+        QVERIFY(page.chosenRunId().isEmpty());
         QVERIFY(page.startButton()->isEnabled());
     }
 
@@ -591,6 +596,99 @@ private slots:
         QCOMPARE(page.settings().dModel, 16);
         QCOMPARE(page.settings().steps, 20);
         QCOMPARE(page.settings().corpus, QStringLiteral("fortunes"));
+    }
+
+    // The user's report (issue 16): a finished run, then a second run
+    // cancelled 14 s in, made the lab show only the cancelled one. The picker
+    // keeps the complete run on show, lists the cancelled one marked, and a
+    // choice there is what the chapters get (chosenRunChanged).
+    void runPickerNeverPrefersACancelledRun()
+    {
+        auto madeUp = [](const std::vector<const char*>& names, bool cancelled) {
+            length_experiment_result r;
+            r.options = directOptions();
+            r.vocab_size = 30;
+            r.uniform_bpc = std::log2(30.0);
+            r.cancelled = cancelled;
+            for (const char* name : names) {
+                scheme_result row;
+                row.name = name;
+                lm_position_from_name(name, &row.position);
+                row.parameters = 100;
+                row.train.steps_requested = row.train.steps_done = 2;
+                row.train.losses = {3.0, 2.5};
+                row.train.cancelled = cancelled;
+                for (int L : r.options.eval_lengths) {
+                    length_eval e;
+                    e.length = L;
+                    e.windows = 1;
+                    e.tokens = std::size_t(L);
+                    e.nats = 1.5;
+                    e.bpc = e.nats / std::log(2.0);
+                    e.perplexity = std::exp(e.nats);
+                    row.evals.push_back(e);
+                }
+                r.rows.push_back(row);
+            }
+            return r;
+        };
+        auto store = [&](const length_experiment_result& r, QTime when) {
+            lab::RunProvenance prov;
+            prov.source = QStringLiteral("window");
+            prov.command = QStringLiteral("Training Lab");
+            prov.corpus = QStringLiteral("fortunes");
+            prov.quick = true;
+            prov.finishedUtc = QDateTime(QDate(2026, 12, 2), when, Qt::UTC);
+            prov.machine = lab::currentMachine(1);
+            poslab::util::Text2 error;
+            const QString path = lab::saveRun(r, {}, prov, &error, resultsDir());
+            if (path.isEmpty()) qWarning("%s", qPrintable(error.en));
+            return path;
+        };
+        const QString complete = store(madeUp({"none", "alibi", "rope"}, false), QTime(4, 18));
+        const QString cancelled = store(madeUp({"none"}, true), QTime(4, 25));
+        QVERIFY(!complete.isEmpty() && !cancelled.isEmpty());
+
+        TrainingLabPage page(nullptr, resultsDir());
+        QVERIFY(page.shownResult().has_value());
+        QCOMPARE(page.shownResult()->rows.size(), std::size_t(3));  // the complete run, not the later cancelled one
+        QVERIFY2(page.storedRunText().contains(QStringLiteral("Latest complete run:")),
+                 qPrintable(page.storedRunText()));
+        QComboBox* combo = page.runPicker()->comboBox();
+        QCOMPARE(combo->count(), 3);  // the default, then both runs newest first
+        QCOMPARE(combo->currentIndex(), 0);
+        QVERIFY2(combo->itemText(0).contains(QStringLiteral("2026-12-02 04:18 UTC")), qPrintable(combo->itemText(0)));
+        QCOMPARE(combo->itemData(1).toString(), lab::runId(cancelled));
+        QVERIFY2(combo->itemText(1).contains(QStringLiteral("CANCELLED")), qPrintable(combo->itemText(1)));
+        QVERIFY2(combo->itemText(2).contains(QStringLiteral("complete")) &&
+                     combo->itemText(2).contains(QStringLiteral("3 scheme(s)")),
+                 qPrintable(combo->itemText(2)));
+
+        // Choosing the cancelled run shows it, marked, and tells the window.
+        QSignalSpy chosen(&page, &TrainingLabPage::chosenRunChanged);
+        combo->setCurrentIndex(1);
+        emit combo->activated(1);
+        QCOMPARE(chosen.count(), 1);
+        QCOMPARE(chosen.at(0).at(0).toString(), lab::runId(cancelled));
+        QCOMPARE(page.chosenRunId(), lab::runId(cancelled));
+        QCOMPARE(page.shownResult()->rows.size(), std::size_t(1));
+        QVERIFY2(page.storedRunText().contains(QStringLiteral("Chosen stored run:")) &&
+                     page.storedRunText().contains(QStringLiteral("It was cancelled")),
+                 qPrintable(page.storedRunText()));
+
+        // The chosen run removed meanwhile: back to the default, and the window is told.
+        QVERIFY(QFile::remove(cancelled));
+        page.refreshFromStore();
+        QCOMPARE(chosen.count(), 2);
+        QCOMPARE(chosen.at(1).at(0).toString(), QString());
+        QCOMPARE(page.shownResult()->rows.size(), std::size_t(3));
+        QCOMPARE(page.runPicker()->comboBox()->count(), 2);
+
+        // The window's remembered choice, set before the page shows anything.
+        TrainingLabPage again(nullptr, resultsDir());
+        again.setChosenRunId(lab::runId(complete));
+        QCOMPARE(again.runPicker()->comboBox()->currentData().toString(), lab::runId(complete));
+        QVERIFY(again.storedRunText().contains(QStringLiteral("Chosen stored run:")));
     }
 
     void presetsAndCommandLine()

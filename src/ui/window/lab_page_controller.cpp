@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/window/lab_page_controller.h"
 
+#include "lessons/run_engine.h"
 #include "ui/lab/training_lab_page.h"
+#include "ui/window/app_settings.h"
 #include "ui/window/course_navigator.h"
+#include "ui/window/export_controller.h"
 
 #include <QAction>
 #include <QDir>
@@ -86,6 +89,21 @@ void LabPageController::setChosenRunId(const QString& id)
 {
     m_chosenRunId = id;
     if (m_lab) m_lab->setChosenRunId(id);
+}
+
+void LabPageController::shareChosenRun(AppSettings* settings, lessons::RunEngine* engine, ExportController* exporter)
+{
+    auto use = [engine, exporter](const QString& id) {
+        engine->setStoredRunId(id);
+        exporter->setTrainingRunId(id);
+    };
+    const QString remembered = settings->chosenRunId();
+    use(remembered);
+    setChosenRunId(remembered);
+    connect(this, &LabPageController::chosenRunChanged, this, [settings, use](const QString& id) {
+        settings->setChosenRunId(id);
+        use(id);
+    });
 }
 
 void LabPageController::restoreContents()

@@ -17,9 +17,15 @@ class QMainWindow;
 class QStackedWidget;
 class QWidget;
 
+namespace poslab::lessons {
+class RunEngine;
+}
+
 namespace poslab::ui {
 
+class AppSettings;
 class CourseNavigator;
+class ExportController;
 class TrainingLabPage;
 
 class LabPageController : public QObject {
@@ -41,6 +47,9 @@ public:
     void restoreContents();
     // The stored run chosen in the lab's run picker (empty: the default), as remembered.
     void setChosenRunId(const QString& id);
+    // The chosen run is what the chapters (the engine's `lab.` modules) and
+    // the PDF export show, in this session and the next (the settings).
+    void shareChosenRun(AppSettings* settings, lessons::RunEngine* engine, ExportController* exporter);
 
 signals:
     void shownChanged();

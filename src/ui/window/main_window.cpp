@@ -86,17 +86,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     m_livePreview = new LivePreview(this, m_navigator, m_view, m_watch, this);
     m_assignments = new AssignmentController(this, m_navigator, m_view, m_banner, options.assignmentDraftDir, this);
     m_labPage = new LabPageController(this, pages, m_view, m_dock, m_showLab, m_navigator, options.labResultsDir, this);
-    // The run chosen in the lab is what the chapters and the PDF show, in this session and the next.
-    auto useChosenRun = [this](const QString& id) {
-        m_engine->setStoredRunId(id);
-        m_exporter->setTrainingRunId(id);
-    };
-    useChosenRun(m_settings->chosenRunId());
-    m_labPage->setChosenRunId(m_settings->chosenRunId());
-    connect(m_labPage, &LabPageController::chosenRunChanged, this, [this, useChosenRun](const QString& id) {
-        m_settings->setChosenRunId(id);
-        useChosenRun(id);
-    });
+    m_labPage->shareChosenRun(m_settings.get(), m_engine, m_exporter);
     wireControllers();
     setupMenus();
     setupToolBar();
