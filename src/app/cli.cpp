@@ -401,6 +401,9 @@ int commandExport(const QStringList& args)
         if (!experimentArgs.isEmpty())
             if (const Stop s = trainForExport(o, experimentArgs, opts)) return *s;
         if (const Stop s = chooseTrainingRun(o, opts)) return *s;
+    } else if (!opts.trainingRunId.isEmpty() && !lab::runFileExists(opts.trainingRunId)) {
+        // --run with chapters that show no training results: still a run that must exist.
+        return o.usageError(lab::unknownRunMessage(opts.trainingRunId));
     }
 
     // The charts' own words (tr()) in the report's language, as the report's.

@@ -5,7 +5,9 @@
 // contents dock is hidden to give it the width, and comes back with the
 // lessons if it was open; the Training Lab action is checked. A finished run
 // is reported in the status bar, and back on the lessons a step that shows
-// the stored runs (a `lab.` run block) is drawn again with the new one.
+// the stored runs (a `lab.` run block) is drawn again with the new one. The
+// run chosen in the lab's run picker is handed to the lessons' run engine and
+// the PDF export, and remembered in the settings (shareChosenRun).
 #pragma once
 
 #include <QObject>
