@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // lab_run_banner.h — the lines above the Training Lab's results that say
 // which run is on show: the run in training, the page's last run or the
-// latest stored one — when and where it was made, on which machine, with
-// which settings and command, in which file — and any run that could not be
-// stored or stored file that could not be read; with a button that puts the
-// settings of the run on show into the form.
+// stored run chosen in the run picker (by default the latest complete one;
+// a cancelled run is said to be cancelled) — when and where it was made, on
+// which machine, with which settings and command, in which file — and any run
+// that could not be stored or stored file that could not be read; with a
+// button that puts the settings of the run on show into the form.
 #pragma once
 
 #include "ui/lab/training_lab_run.h"
