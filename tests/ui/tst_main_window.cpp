@@ -29,8 +29,11 @@
 #include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -597,6 +600,52 @@ private slots:
                                 scaledMs(20000)),
                 qPrintable(labCard() ? labCard()->errorText() : QStringLiteral("no lab card")));
         }
+    }
+
+    // The run chosen in the Training Lab's picker is what the chapters' lab.
+    // modules show (the window's run engine), and the next window remembers it.
+    void chosenRunReachesTheChaptersAndIsRemembered()
+    {
+        TemporaryLabRun stored(QStringLiteral("poslab experiment length --quick"));
+        QVERIFY2(stored.ok(), qPrintable(stored.error()));
+        // A later cancelled run: the stored one rewritten as cancelled, a day later.
+        QFile in(stored.path());
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QJsonObject root = QJsonDocument::fromJson(in.readAll()).object();
+        root[QStringLiteral("status")] = QStringLiteral("cancelled");
+        root[QStringLiteral("finished_utc")] = QStringLiteral("2099-01-01T00:00:00.000Z");
+        root.remove(QStringLiteral("models"));
+        const QString cancelledId = QStringLiteral("length-20990101T000000000Z");
+        QFile out(poslab::lab::resultsDirectory() + u'/' + cancelledId + QStringLiteral(".json"));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(root).toJson());
+        out.close();
+
+        MainWindowOptions o = options();
+        o.labResultsDir = poslab::lab::resultsDirectory();
+        auto runFacts = [](MainWindow& w) {
+            const lessons::RunResultPtr r =
+                w.runEngine()->runNow(QStringLiteral("lab.length_results"), {QStringLiteral("lang=en")});
+            const poslab::modules::Output* facts = r && r->ok ? r->output(QStringLiteral("run")) : nullptr;
+            return facts ? facts->tableRows[0][1].toString() : QStringLiteral("(no run facts)");
+        };
+        {
+            MainWindow w(o);
+            QVERIFY(w.runEngine()->storedRunId().isEmpty());
+            QVERIFY2(runFacts(w).endsWith(QStringLiteral("(the latest complete run)")), qPrintable(runFacts(w)));
+            w.showTrainingLab(true);
+            QComboBox* combo = w.trainingLabPage()->findChild<QComboBox*>(QStringLiteral("labRunPicker"));
+            QVERIFY(combo);
+            const int index = combo->findData(cancelledId);
+            QVERIFY(index > 0);
+            combo->setCurrentIndex(index);
+            emit combo->activated(index);
+            QCOMPARE(w.runEngine()->storedRunId(), cancelledId);
+            QCOMPARE(runFacts(w), cancelledId + QStringLiteral(" (chosen in the Training Lab)"));
+        }
+        MainWindow again(o);
+        QCOMPARE(again.runEngine()->storedRunId(), cancelledId);
+        QCOMPARE(runFacts(again), cancelledId + QStringLiteral(" (chosen in the Training Lab)"));
     }
 
     void screenshots()
