@@ -19,6 +19,8 @@
 //   * export: without --run it uses the latest complete run and says which on
 //     stderr (the PDF names it); --run ID uses that run, also a cancelled one
 //     (the PDF says cancelled); an unknown --run exits 2 with no PDF written.
+#include "../shared/read_file.h"
+#include "../shared/test_program.h"
 #include "modules/lab/run_store.h"
 
 #include <QDir>
@@ -38,7 +40,7 @@
 
 namespace {
 
-QString writeCorpus(const QString& path)
+QString writeRunsCorpus(const QString& path)
 {
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly)) return {};
@@ -56,19 +58,13 @@ QString writeCorpus(const QString& path)
     return path;
 }
 
-QByteArray fileBytes(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-void writeFile(const QString& path, const QByteArray& bytes)
+void overwriteRunsFile(const QString& path, const QByteArray& bytes)
 {
     QFile f(path);
     if (f.open(QIODevice::WriteOnly | QIODevice::Truncate)) f.write(bytes);
 }
 
-QString pdfText(const QString& pdf)
+QString runsPdfText(const QString& pdf)
 {
     QProcess p;
     p.start(QStringLiteral("pdftotext"), {QStringLiteral("-enc"), QStringLiteral("UTF-8"), pdf, QStringLiteral("-")});
@@ -122,7 +118,7 @@ private slots:
 
     void storeACompleteACancelledAndADamagedRun()
     {
-        const QString corpus = writeCorpus(m_dir.filePath(QStringLiteral("tiny.txt")));
+        const QString corpus = writeRunsCorpus(m_dir.filePath(QStringLiteral("tiny.txt")));
         PoslabRun r = runPoslab(
             {"experiment", "length",        "--quick", "--corpus",  corpus, "--d-model",       "16", "--layers",
              "1",          "--heads",       "2",       "--batch",   "4",    "--steps",         "3",  "--train-ctx",
@@ -134,14 +130,14 @@ private slots:
         m_complete = poslab::lab::runId(files.first());
         QCOMPARE(QDir(m_labDir + u'/' + m_complete + QStringLiteral(".models")).entryList(QDir::Files).size(), 6);
         // The same run, cancelled and finished a day later.
-        QJsonObject root = QJsonDocument::fromJson(fileBytes(runFile(m_complete))).object();
+        QJsonObject root = QJsonDocument::fromJson(poslab::testing::readFile(runFile(m_complete))).object();
         root["status"] = QStringLiteral("cancelled");
         root["finished_utc"] = QStringLiteral("2099-01-01T00:00:00.000Z");
         root.remove(QStringLiteral("models"));
         m_cancelled = QStringLiteral("length-20990101T000000000Z");
-        writeFile(runFile(m_cancelled), QJsonDocument(root).toJson());
+        overwriteRunsFile(runFile(m_cancelled), QJsonDocument(root).toJson());
         m_damaged = QStringLiteral("length-20000101T000000000Z");
-        writeFile(runFile(m_damaged), "{\"format\": \"poslab-lab-run\", \"version\": 1, \"rows\": [");
+        overwriteRunsFile(runFile(m_damaged), "{\"format\": \"poslab-lab-run\", \"version\": 1, \"rows\": [");
     }
 
     void listMarksTheCancelledRunAndKeepsTheCompleteOneTheDefault()
@@ -204,16 +200,16 @@ private slots:
 
         // A truncated model: named with the reason, left as it was.
         const QString rope = m_labDir + u'/' + m_complete + QStringLiteral(".models/rope.poslab-lm");
-        const QByteArray whole = fileBytes(rope);
-        writeFile(rope, whole.left(whole.size() / 2));
+        const QByteArray whole = poslab::testing::readFile(rope);
+        overwriteRunsFile(rope, whole.left(whole.size() / 2));
         r = runPoslab({"runs", "show", m_complete});
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(QString::fromUtf8(r.out).count(QStringLiteral("ok: loads and matches the run")), 5);
         QVERIFY2(r.out.contains(QStringLiteral("the rope model of run %1").arg(m_complete).toUtf8()) &&
                      r.out.contains("truncated"),
                  r.out.constData());
-        QCOMPARE(fileBytes(rope), whole.left(whole.size() / 2));
-        writeFile(rope, whole);
+        QCOMPARE(poslab::testing::readFile(rope), whole.left(whole.size() / 2));
+        overwriteRunsFile(rope, whole);
 
         r = runPoslab({"runs", "show", "length-bogus"});
         QCOMPARE(r.exitCode, 2);
@@ -239,7 +235,7 @@ private slots:
                 QStringLiteral("training results from the run %1 (the latest complete run").arg(m_complete).toUtf8()),
             r.err.constData());
         QVERIFY(!r.err.contains("training none"));
-        QString text = pdfText(pdf).simplified();
+        QString text = runsPdfText(pdf).simplified();
         QVERIFY2(text.contains(QStringLiteral("Run: ") + m_complete), qPrintable(text.right(2000)));
         QVERIFY(!text.contains(QStringLiteral("cancelled: some schemes")));
 
@@ -247,7 +243,7 @@ private slots:
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY2(r.err.contains(QStringLiteral("training results from the run %1 (--run").arg(m_cancelled).toUtf8()),
                  r.err.constData());
-        text = pdfText(pdf).simplified();
+        text = runsPdfText(pdf).simplified();
         QVERIFY2(text.contains(QStringLiteral("Run: ") + m_cancelled), qPrintable(text.right(2000)));
         QVERIFY2(text.contains(QStringLiteral("(cancelled: some schemes are missing or partly trained)")),
                  qPrintable(text.right(2000)));
@@ -293,5 +289,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunsCli)
+POSLAB_TEST_GUILESS_MAIN(TestRunsCli)
 #include "tst_runs_cli.moc"

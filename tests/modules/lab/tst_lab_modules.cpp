@@ -404,7 +404,8 @@ void TestLabModules::newerRunIsReadAndStampChanges()
     QCOMPARE(findOutput(chosen, QStringLiteral("results"))->tableRows.size(), std::size_t(1));
     // A chosen run that has gone since: the default one, as if none was chosen.
     ctx.storedRunId = QStringLiteral("length-19990101T000000000Z");
-    QVERIFY(lengthResultsFacts(runModule(spec(), parseParams(spec(), {}), ctx)).contains(QStringLiteral("status=complete")));
+    QVERIFY(lengthResultsFacts(runModule(spec(), parseParams(spec(), {}), ctx))
+                .contains(QStringLiteral("status=complete")));
 
     // Only the cancelled run left: it is shown, said to be cancelled with no complete run stored.
     const QString first = m_path + QStringLiteral(".aside");

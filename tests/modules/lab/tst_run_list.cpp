@@ -17,6 +17,8 @@
 //   * removeRun deletes the run file and its models folder, refuses an
 //     unknown id without touching anything, and removes a damaged file only
 //     when named by its id; listing never deletes anything.
+#include "../../shared/read_file.h"
+#include "../../shared/test_program.h"
 #include "modules/lab/run_list.h"
 #include "modules/lab/run_models.h"
 #include "modules/lab/run_store.h"
@@ -39,7 +41,7 @@ namespace {
 
 // A run with the given trained schemes, made up but consistent; the last row
 // partly trained when `cancelled`.
-length_experiment_result madeUp(const std::vector<lm_position>& schemes, bool cancelled)
+length_experiment_result madeUpListedRun(const std::vector<lm_position>& schemes, bool cancelled)
 {
     length_experiment_result r;
     r.options.model.d_model = 8;
@@ -79,7 +81,7 @@ length_experiment_result madeUp(const std::vector<lm_position>& schemes, bool ca
     return r;
 }
 
-QString store(const length_experiment_result& r, const QDateTime& when, const QString& dir, bool quick = true)
+QString storeListedRun(const length_experiment_result& r, const QDateTime& when, const QString& dir, bool quick = true)
 {
     RunProvenance p;
     p.source = QStringLiteral("window");
@@ -94,24 +96,18 @@ QString store(const length_experiment_result& r, const QDateTime& when, const QS
     return path;
 }
 
-QDateTime at(int hour, int minute)
+QDateTime listedRunTime(int hour, int minute)
 {
     return QDateTime(QDate(2026, 12, 2), QTime(hour, minute), Qt::UTC);
 }
 
-void writeFile(const QString& path, const QByteArray& bytes)
+void overwriteListedFile(const QString& path, const QByteArray& bytes)
 {
     QFile f(path);
     if (f.open(QIODevice::WriteOnly | QIODevice::Truncate)) f.write(bytes);
 }
 
-QByteArray fileBytes(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-const std::vector<lm_position> kAll{LM_POSITION_NONE, LM_POSITION_ALIBI, LM_POSITION_ROPE};
+const std::vector<lm_position> kListedSchemes{LM_POSITION_NONE, LM_POSITION_ALIBI, LM_POSITION_ROPE};
 
 }  // namespace
 
@@ -123,8 +119,10 @@ private slots:
     {
         QTemporaryDir dir;
         // The user's report: a finished run, then a second one cancelled 14 s in.
-        const QString complete = store(madeUp(kAll, false), at(4, 18), dir.path(), false);
-        const QString cancelled = store(madeUp({LM_POSITION_NONE}, true), at(4, 25), dir.path());
+        const QString complete =
+            storeListedRun(madeUpListedRun(kListedSchemes, false), listedRunTime(4, 18), dir.path(), false);
+        const QString cancelled =
+            storeListedRun(madeUpListedRun({LM_POSITION_NONE}, true), listedRunTime(4, 25), dir.path());
         QVERIFY(!complete.isEmpty() && !cancelled.isEmpty());
 
         QList<Text2> warnings;
@@ -167,8 +165,9 @@ private slots:
     void onlyCancelledRunsShowTheLatestMarked()
     {
         QTemporaryDir dir;
-        store(madeUp({LM_POSITION_NONE}, true), at(3, 0), dir.path());
-        const QString later = store(madeUp({LM_POSITION_NONE, LM_POSITION_ROPE}, true), at(5, 0), dir.path());
+        storeListedRun(madeUpListedRun({LM_POSITION_NONE}, true), listedRunTime(3, 0), dir.path());
+        const QString later = storeListedRun(madeUpListedRun({LM_POSITION_NONE, LM_POSITION_ROPE}, true),
+                                             listedRunTime(5, 0), dir.path());
         QVERIFY(!latestCompleteRun(nullptr, dir.path()).has_value());
         const std::optional<StoredRun> shown = pickRun({}, nullptr, dir.path());
         QVERIFY(shown.has_value());
@@ -183,9 +182,9 @@ private slots:
     void unknownAndDamagedIdsAreSaidInBothLanguages()
     {
         QTemporaryDir dir;
-        store(madeUp(kAll, false), at(4, 0), dir.path());
+        storeListedRun(madeUpListedRun(kListedSchemes, false), listedRunTime(4, 0), dir.path());
         const QString damaged = dir.filePath(QStringLiteral("length-20250101T000000000Z.json"));
-        writeFile(damaged, "{\"format\": \"poslab-lab-run\", \"version\": 1, \"rows\": [");
+        overwriteListedFile(damaged, "{\"format\": \"poslab-lab-run\", \"version\": 1, \"rows\": [");
         Text2 problem;
         QVERIFY(!pickRun(QStringLiteral("length-19990101T000000000Z"), nullptr, dir.path(), &problem).has_value());
         QVERIFY2(problem.en.contains(QStringLiteral("no stored run has the id 'length-19990101T000000000Z'")),
@@ -212,11 +211,11 @@ private slots:
     {
         QTemporaryDir dir;
         // A cancelled run as PosLab stored it before "status": the top-level flag false, a row cancelled.
-        const QString path = store(madeUp(kAll, true), at(6, 0), dir.path());
-        QJsonObject root = QJsonDocument::fromJson(fileBytes(path)).object();
+        const QString path = storeListedRun(madeUpListedRun(kListedSchemes, true), listedRunTime(6, 0), dir.path());
+        QJsonObject root = QJsonDocument::fromJson(poslab::testing::readFile(path)).object();
         root.remove(QStringLiteral("status"));
         root[QStringLiteral("cancelled")] = false;
-        writeFile(path, QJsonDocument(root).toJson());
+        overwriteListedFile(path, QJsonDocument(root).toJson());
         Text2 error;
         std::optional<StoredRun> run = readRun(path, &error);
         QVERIFY2(run.has_value(), qPrintable(error.en));
@@ -229,13 +228,13 @@ private slots:
             rows[i] = r;
         }
         root[QStringLiteral("rows")] = rows;
-        writeFile(path, QJsonDocument(root).toJson());
+        overwriteListedFile(path, QJsonDocument(root).toJson());
         run = readRun(path, &error);
         QVERIFY2(run.has_value(), qPrintable(error.en));
         QVERIFY(run->complete());
         // An unknown status: damaged, and said so.
         root[QStringLiteral("status")] = QStringLiteral("half-done");
-        writeFile(path, QJsonDocument(root).toJson());
+        overwriteListedFile(path, QJsonDocument(root).toJson());
         QVERIFY(!readRun(path, &error).has_value());
         QVERIFY2(error.en.contains(QStringLiteral("\"status\"")), qPrintable(error.en));
     }
@@ -243,13 +242,13 @@ private slots:
     void removeDeletesTheRunAndItsModelsOnlyWhenNamed()
     {
         QTemporaryDir dir;
-        const QString keep = store(madeUp(kAll, false), at(7, 0), dir.path());
-        const QString gone = store(madeUp(kAll, false), at(8, 0), dir.path());
+        const QString keep = storeListedRun(madeUpListedRun(kListedSchemes, false), listedRunTime(7, 0), dir.path());
+        const QString gone = storeListedRun(madeUpListedRun(kListedSchemes, false), listedRunTime(8, 0), dir.path());
         // Models beside it, as saveRun writes them for a trained run.
         QVERIFY(QDir().mkpath(modelsFolderOf(gone)));
-        writeFile(modelsFolderOf(gone) + QStringLiteral("/rope.poslab-lm"), "model");
+        overwriteListedFile(modelsFolderOf(gone) + QStringLiteral("/rope.poslab-lm"), "model");
         const QString damaged = dir.filePath(QStringLiteral("length-20250101T000000000Z.json"));
-        writeFile(damaged, "not json");
+        overwriteListedFile(damaged, "not json");
 
         Text2 error;
         QVERIFY(!removeRun(QStringLiteral("length-19990101T000000000Z"), &error, dir.path()));
@@ -285,5 +284,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunList)
+POSLAB_TEST_GUILESS_MAIN(TestRunList)
 #include "tst_run_list.moc"

@@ -16,6 +16,8 @@
 //     with a sentence naming the model and the run in both languages, and the
 //     files are left as they were; hasAllModels says when one is missing;
 //   * a run without weights (built by hand) stores no models folder.
+#include "../../shared/read_file.h"
+#include "../../shared/test_program.h"
 #include "modules/lab/run_models.h"
 #include "modules/lab/run_store.h"
 
@@ -40,16 +42,16 @@ using poslab::util::Text2;
 
 namespace {
 
-struct TinyData {
+struct StoredModelData {
     vocabulary vocab;
     std::vector<std::int32_t> train, held;
 };
 
-TinyData tinyData()
+StoredModelData storedModelData()
 {
     const std::u32string text = U"the quick brown fox jumps over the lazy dog; pack my box with five dozen jugs. ";
     std::set<char32_t> chars(text.begin(), text.end());
-    TinyData d;
+    StoredModelData d;
     d.vocab = vocabulary(std::vector<char32_t>(chars.begin(), chars.end()));
     std::u32string train, held;
     for (int i = 0; i < 12; ++i) train += text;
@@ -59,7 +61,7 @@ TinyData tinyData()
     return d;
 }
 
-length_experiment_options tinyOptions()
+length_experiment_options storedModelOptions()
 {
     length_experiment_options o;
     o.model.d_model = 8;
@@ -78,7 +80,7 @@ length_experiment_options tinyOptions()
     return o;
 }
 
-RunProvenance provenance()
+RunProvenance storedModelProvenance()
 {
     RunProvenance p;
     p.source = QStringLiteral("cli");
@@ -90,19 +92,13 @@ RunProvenance provenance()
     return p;
 }
 
-QByteArray fileBytes(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 }  // namespace
 
 class TestRunModels : public QObject {
     Q_OBJECT
 
     QTemporaryDir m_dir;
-    TinyData m_data;
+    StoredModelData m_data;
     length_experiment_result m_result;
     QString m_path;
 
@@ -110,12 +106,12 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        m_data = tinyData();
-        m_result = run_length_experiment(tinyOptions(), m_data.train, m_data.held, int(m_data.vocab.size()));
+        m_data = storedModelData();
+        m_result = run_length_experiment(storedModelOptions(), m_data.train, m_data.held, int(m_data.vocab.size()));
         QVERIFY(!m_result.cancelled);
         Text2 error;
-        m_path = saveRun(m_result, std::vector<QString>(m_result.rows.size()), provenance(), &error, m_dir.path(),
-                         &m_data.vocab);
+        m_path = saveRun(m_result, std::vector<QString>(m_result.rows.size()), storedModelProvenance(), &error,
+                         m_dir.path(), &m_data.vocab);
         QVERIFY2(!m_path.isEmpty(), qPrintable(error.en));
     }
 
@@ -140,7 +136,7 @@ private slots:
         // The models folder holds the listed files only (no temporary left).
         QCOMPARE(QDir(modelsFolderOf(m_path)).entryList(QDir::Files).size(), trained.size());
         QVERIFY(!QFileInfo::exists(modelsFolderOf(m_path) + QStringLiteral(".partial")));
-        const QJsonObject root = QJsonDocument::fromJson(fileBytes(m_path)).object();
+        const QJsonObject root = QJsonDocument::fromJson(poslab::testing::readFile(m_path)).object();
         QCOMPARE(root["status"].toString(), QStringLiteral("complete"));
         QCOMPARE(root["models"].toObject()["folder"].toString(), QStringLiteral("length-20261202T041800000Z.models"));
     }
@@ -195,14 +191,14 @@ private slots:
     {
         QTemporaryDir dir;
         Text2 error;
-        RunProvenance p = provenance();
+        RunProvenance p = storedModelProvenance();
         p.finishedUtc = p.finishedUtc.addSecs(60);
         const QString path = saveRun(m_result, {}, p, &error, dir.path(), &m_data.vocab);
         QVERIFY2(!path.isEmpty(), qPrintable(error.en));
         const QString folder = modelsFolderOf(path);
         // Truncated: the first half of the file.
         const QString rope = folder + QStringLiteral("/rope.poslab-lm");
-        QByteArray bytes = fileBytes(rope);
+        QByteArray bytes = poslab::testing::readFile(rope);
         bytes.truncate(bytes.size() / 2);
         {
             QFile f(rope);
@@ -216,7 +212,7 @@ private slots:
         QVERIFY2(error.en.contains(QStringLiteral("the rope model of run ") + run->id), qPrintable(error.en));
         QVERIFY2(error.zh.contains(QStringLiteral("运行 ") + run->id + QStringLiteral(" 的 rope 模型")),
                  qPrintable(error.zh));
-        QCOMPARE(fileBytes(rope), bytes);  // left as it was
+        QCOMPARE(poslab::testing::readFile(rope), bytes);  // left as it was
         // The others still load.
         QVERIFY(loadRunModel(*run, QStringLiteral("alibi"), &error).has_value());
         // Missing.
@@ -238,16 +234,16 @@ private slots:
         length_experiment_result r = m_result;
         for (scheme_result& row : r.rows) row.weights.reset();
         Text2 error;
-        const QString path = saveRun(r, {}, provenance(), &error, dir.path());
+        const QString path = saveRun(r, {}, storedModelProvenance(), &error, dir.path());
         QVERIFY2(!path.isEmpty(), qPrintable(error.en));
         QVERIFY(!QFileInfo::exists(modelsFolderOf(path)));
         const std::optional<StoredRun> run = readRun(path, &error);
         QVERIFY(run.has_value());
         QVERIFY(run->models.empty());
         QVERIFY(!hasAllModels(*run));
-        QVERIFY(!QJsonDocument::fromJson(fileBytes(path)).object().contains(QStringLiteral("models")));
+        QVERIFY(!QJsonDocument::fromJson(poslab::testing::readFile(path)).object().contains(QStringLiteral("models")));
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunModels)
+POSLAB_TEST_GUILESS_MAIN(TestRunModels)
 #include "tst_run_models.moc"
