@@ -1118,7 +1118,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::LabPageController</name>
     <message>
-        <location filename="../src/ui/window/lab_page_controller.cpp" line="+51"/>
+        <location filename="../src/ui/window/lab_page_controller.cpp" line="+54"/>
         <source>Training cancelled; what finished is stored in %1</source>
         <translation>训练已取消；已完成的部分保存在 %1</translation>
     </message>
@@ -1782,7 +1782,7 @@ characters/s</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+45"/>
         <source>Your answers could not be saved: %1</source>
         <translation>无法保存你的答案：%1</translation>
     </message>
