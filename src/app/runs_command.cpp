@@ -23,7 +23,7 @@ namespace poslab::app {
 
 namespace {
 
-void out(const QString& s)
+void printText(const QString& s)
 {
     const QByteArray b = s.toUtf8();
     writeStdout(std::string_view(b.constData(), std::size_t(b.size())));
@@ -172,7 +172,8 @@ int runsList(const CommandOptions& o)
     if (!o.positional().value(1).isEmpty()) return o.usageError(unexpectedArgument(o.positional().value(1)));
     std::vector<lab::DamagedRun> damaged;
     const std::vector<lab::RunSummary> runs = lab::listRuns({}, &damaged);
-    out(o.value(QStringLiteral("--format")) == u"json" ? listJson(runs, damaged) : listText(runs, damaged, o.lang()));
+    printText(o.value(QStringLiteral("--format")) == u"json" ? listJson(runs, damaged)
+                                                             : listText(runs, damaged, o.lang()));
     return kExitOk;
 }
 
@@ -221,7 +222,7 @@ int runsShow(const CommandOptions& o)
         root["id"] = run->id;
         root["file"] = run->path;
         root["model_checks"] = checks;
-        out(QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented)));
+        printText(QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented)));
         return kExitOk;
     }
     QString s = T2("run %1 (%2, %3), stored in %4\n", "运行 %1（%2，%3），保存在 %4\n")
@@ -229,11 +230,11 @@ int runsShow(const CommandOptions& o)
                          QDir::toNativeSeparators(run->path))
                     .in(o.lang());
     s += T2("command: %1\n", "命令：%1\n").arg(run->provenance.command).in(o.lang());
-    out(s + QString::fromStdString(storedRunText(*run, o.lang())));
-    out(checks.isEmpty() ? T2("\nmodels: none stored (a run from before PosLab kept them)\n",
-                              "\n模型：没有保存（这次运行早于 PosLab 开始保存模型）\n")
-                               .in(o.lang())
-                         : T2("\nmodels:\n", "\n模型：\n").in(o.lang()) + models);
+    printText(s + QString::fromStdString(storedRunText(*run, o.lang())));
+    printText(checks.isEmpty() ? T2("\nmodels: none stored (a run from before PosLab kept them)\n",
+                                    "\n模型：没有保存（这次运行早于 PosLab 开始保存模型）\n")
+                                     .in(o.lang())
+                               : T2("\nmodels:\n", "\n模型：\n").in(o.lang()) + models);
     return kExitOk;
 }
 
@@ -247,7 +248,7 @@ int runsRemove(const CommandOptions& o)
     util::Text2 error;
     if (!lab::runFileExists(id)) return o.usageError(lab::unknownRunMessage(id));
     if (!lab::removeRun(id, &error)) return o.fail(error, kExitFailure);
-    out(T2("removed the run %1 and its models\n", "已删除运行 %1 及其模型\n").arg(lab::runId(id)).in(o.lang()));
+    printText(T2("removed the run %1 and its models\n", "已删除运行 %1 及其模型\n").arg(lab::runId(id)).in(o.lang()));
     return kExitOk;
 }
 
@@ -260,7 +261,7 @@ int commandRuns(const QStringList& args)
     if (!o.parse(args)) return o.usageError();
     const QString sub = o.positional().value(0);
     if (o.helpRequested() || (sub.isEmpty() && o.positional().isEmpty() && args.isEmpty())) {
-        out(runsUsage().in(o.lang()));
+        printText(runsUsage().in(o.lang()));
         return kExitOk;
     }
     if (sub == u"list") return runsList(o);

@@ -31,7 +31,7 @@ using poslab::modules::Text2;
 
 namespace {
 
-constexpr qsizetype kMaxFileBytes = 4 * 1024 * 1024;
+constexpr qsizetype kMaxChapterBytes = 4 * 1024 * 1024;
 constexpr qsizetype kMaxLineChars = 100000;
 QString stripAtx(const QString& line)
 {
@@ -243,10 +243,10 @@ bool resolveFence(ChapterParser& p, const QStringList& lines, Marker& m, Unclose
 // too large, not UTF-8 text, or has a line too long to be prose.
 bool readChapterLines(ChapterParser& p, const QByteArray& input, QByteArray* bytesOut, QStringList* linesOut)
 {
-    if (input.size() > kMaxFileBytes) {
+    if (input.size() > kMaxChapterBytes) {
         p.diag(0, T2("file is too large (%1 bytes; at most %2)", "文件太大（%1 字节，最多 %2 字节）")
                       .arg(input.size())
-                      .arg(kMaxFileBytes));
+                      .arg(kMaxChapterBytes));
         return false;
     }
     QByteArray& bytes = *bytesOut;
@@ -503,7 +503,7 @@ ChapterParseResult parseChapterFile(const QString& file, const QString& courseDi
     // Read at most a little more than the limit, so a huge file is reported,
     // not loaded (and a small one does not reserve the whole limit).
     const qint64 size = f.size();
-    const QByteArray bytes = f.read(size > 0 && size < kMaxFileBytes ? size + 1 : kMaxFileBytes + 1);
+    const QByteArray bytes = f.read(size > 0 && size < kMaxChapterBytes ? size + 1 : kMaxChapterBytes + 1);
     return parseChapterText(bytes, file, courseDir, lang, registry);
 }
 

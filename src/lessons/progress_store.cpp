@@ -17,7 +17,7 @@ namespace poslab::lessons {
 
 namespace {
 constexpr int kFormatVersion = 1;
-constexpr qint64 kMaxFileBytes = 16 * 1024 * 1024;
+constexpr qint64 kMaxProgressBytes = 16 * 1024 * 1024;
 
 QJsonObject toJson(const ExerciseProgress& p)
 {
@@ -85,12 +85,12 @@ bool ProgressStore::load()
             m_lastError = QStringLiteral("cannot read %1: %2").arg(m_path, f.errorString());
             return false;
         }
-        const QByteArray data = f.read(kMaxFileBytes + 1);
+        const QByteArray data = f.read(kMaxProgressBytes + 1);
         f.close();
         QString problem;
         QJsonParseError perr{};
         QJsonDocument doc;
-        if (data.size() > kMaxFileBytes) {
+        if (data.size() > kMaxProgressBytes) {
             problem = QStringLiteral("the file is too large");
         } else {
             doc = QJsonDocument::fromJson(data, &perr);

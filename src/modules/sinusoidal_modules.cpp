@@ -24,7 +24,7 @@ ParamSpec baseParam()
     return floatParam(u"base"_s, 10000, 2, 1e9,
                       {u"base b of the frequencies (the paper uses 10000)"_s, u"频率的底数 b（论文取 10000）"_s});
 }
-ParamSpec layoutParam()
+ParamSpec sinusoidalLayoutParam()
 {
     return choiceParam(u"layout"_s, u"interleaved"_s, {u"interleaved"_s, u"concat"_s, u"concat_t2t"_s},
                        {u"interleaved = paper (sin, cos per pair, ω=b^(-2j/C)); concat = [sin|cos] with the "
@@ -33,7 +33,7 @@ ParamSpec layoutParam()
                         u"concat_t2t：tensor2tensor / fairseq 的拼接写法，ω=b^(-j/(C/2-1))"_s});
 }
 
-sinusoidal_layout layoutOf(const Params& p)
+sinusoidal_layout sinusoidalLayoutOf(const Params& p)
 {
     const QString l = p.getChoice(u"layout"_s);
     if (l == u"concat") return sinusoidal_layout_concat;
@@ -43,7 +43,7 @@ sinusoidal_layout layoutOf(const Params& p)
 
 void checkT2tDim(const Params& p)
 {
-    if (layoutOf(p) == sinusoidal_layout_concat_t2t && p.getInt(u"dim"_s) < 4)
+    if (sinusoidalLayoutOf(p) == sinusoidal_layout_concat_t2t && p.getInt(u"dim"_s) < 4)
         throw ParamError(u"dim"_s, QString::number(p.getInt(u"dim"_s)),
                          {u"an even int >= 4 when layout=concat_t2t (it divides by dim/2 - 1)"_s,
                           u"layout=concat_t2t 时须为不小于 4 的偶数（公式中要除以 dim/2 - 1）"_s});
@@ -95,7 +95,7 @@ ModuleSpec sinusoidalMatrixModule()
         intParam(u"positions"_s, 64, 1, 4096, {u"number of positions (rows)"_s, u"位置个数（行数）"_s}),
         dimParam(64, 1024),
         baseParam(),
-        layoutParam(),
+        sinusoidalLayoutParam(),
         intParam(u"start"_s, 0, 0, 1000000, {u"first position encoded"_s, u"起始位置"_s}),
     };
     s.check = [](const Params& p) {
@@ -111,7 +111,7 @@ ModuleSpec sinusoidalMatrixModule()
         const std::size_t T = std::size_t(p.getInt(u"positions"_s)), C = std::size_t(p.getInt(u"dim"_s));
         const double base = p.getFloat(u"base"_s);
         const double start = double(p.getInt(u"start"_s));
-        const sinusoidal_layout layout = layoutOf(p);
+        const sinusoidal_layout layout = sinusoidalLayoutOf(p);
         std::vector<float> pe(T * C);
         sinusoidal_table(T, C, base, layout, start, pe.data());
         QStringList rows;
@@ -164,7 +164,7 @@ ModuleSpec sinusoidalSimilarityModule()
         intParam(u"positions"_s, 128, 2, 4096, {u"number of positions compared"_s, u"参与比较的位置个数"_s}),
         dimParam(64, 1024),
         baseParam(),
-        layoutParam(),
+        sinusoidalLayoutParam(),
         intParam(u"reference"_s, 0, 0, 4095,
                  {u"the reference position (must be < positions)"_s, u"参考位置（须小于 positions）"_s}),
         choiceParam(u"measure"_s, u"dot"_s, {u"dot"_s, u"cosine"_s},
@@ -187,7 +187,7 @@ ModuleSpec sinusoidalSimilarityModule()
     s.run = [](const Params& p, const RunContext& ctx) {
         const std::size_t T = std::size_t(p.getInt(u"positions"_s)), C = std::size_t(p.getInt(u"dim"_s));
         const double base = p.getFloat(u"base"_s);
-        const sinusoidal_layout layout = layoutOf(p);
+        const sinusoidal_layout layout = sinusoidalLayoutOf(p);
         const std::size_t ref = std::size_t(p.getInt(u"reference"_s));
         const bool cosine = p.getChoice(u"measure"_s) == u"cosine";
         std::vector<float> pe(T * C);
@@ -260,7 +260,7 @@ ModuleSpec sinusoidalLinearShiftModule()
     s.params = {
         dimParam(16, 256),
         baseParam(),
-        layoutParam(),
+        sinusoidalLayoutParam(),
         intParam(u"shift"_s, 5, -10000, 10000, {u"the offset k"_s, u"平移量 k"_s}),
         intParam(u"positions"_s, 1000, 1, 20000,
                  {u"positions p = 0 .. positions-1 checked"_s, u"检查的位置 p = 0 .. positions-1"_s}),
@@ -271,7 +271,7 @@ ModuleSpec sinusoidalLinearShiftModule()
         const std::size_t C = std::size_t(p.getInt(u"dim"_s)), T = std::size_t(p.getInt(u"positions"_s));
         const double base = p.getFloat(u"base"_s);
         const double k = double(p.getInt(u"shift"_s));
-        const sinusoidal_layout layout = layoutOf(p);
+        const sinusoidal_layout layout = sinusoidalLayoutOf(p);
         std::vector<float> m(C * C), pe(T * C), target(T * C);
         sinusoidal_shift_matrix(C, base, layout, k, m.data());
         sinusoidal_table(T, C, base, layout, 0.0, pe.data());

@@ -19,7 +19,7 @@ Q_DECLARE_METATYPE(poslab::matmul_op)
 
 namespace {
 
-std::vector<float> random_vec(std::size_t n, std::uint64_t seed)
+std::vector<float> seeded_normals(std::size_t n, std::uint64_t seed)
 {
     rng gen(seed);
     std::vector<float> v(n);
@@ -95,9 +95,9 @@ private slots:
         const int a_rows = op_a == MATMUL_N ? M : K, a_cols = op_a == MATMUL_N ? K : M;
         const int b_rows = op_b == MATMUL_N ? K : N, b_cols = op_b == MATMUL_N ? N : K;
         const int lda = std::max(1, a_cols + pad), ldb = std::max(1, b_cols + pad), ldc = std::max(1, N + pad);
-        auto a = random_vec((std::size_t)std::max(1, a_rows) * lda, 1);
-        auto b = random_vec((std::size_t)std::max(1, b_rows) * ldb, 2);
-        auto c0 = random_vec((std::size_t)std::max(1, M) * ldc, 3);
+        auto a = seeded_normals((std::size_t)std::max(1, a_rows) * lda, 1);
+        auto b = seeded_normals((std::size_t)std::max(1, b_rows) * ldb, 2);
+        auto c0 = seeded_normals((std::size_t)std::max(1, M) * ldc, 3);
         auto c_blas = c0, c_naive = c0;
         matmul_sgemm(op_a, op_b, M, N, K, alpha, a.data(), lda, b.data(), ldb, beta, c_blas.data(), ldc);
         matmul_sgemm_naive(op_a, op_b, M, N, K, alpha, a.data(), lda, b.data(), ldb, beta, c_naive.data(), ldc);
@@ -139,18 +139,18 @@ private slots:
     void linearForwardBackward()
     {
         const int N = 13, C = 24, OC = 10;
-        auto inp = random_vec((std::size_t)N * C, 4);
-        auto w = random_vec((std::size_t)OC * C, 5);
-        auto bias = random_vec(OC, 6);
-        auto dout = random_vec((std::size_t)N * OC, 7);
+        auto inp = seeded_normals((std::size_t)N * C, 4);
+        auto w = seeded_normals((std::size_t)OC * C, 5);
+        auto bias = seeded_normals(OC, 6);
+        auto dout = seeded_normals((std::size_t)N * OC, 7);
         std::vector<float> out1(N * OC), out2(N * OC);
         matmul_forward(inp.data(), w.data(), bias.data(), N, C, OC, out1.data());
         matmul_forward_naive(inp.data(), w.data(), bias.data(), N, C, OC, out2.data());
         double worst = 0;
         for (int i = 0; i < N * OC; i++) worst = std::max(worst, (double)std::fabs(out1[i] - out2[i]));
-        auto dinp1 = random_vec((std::size_t)N * C, 8), dinp2 = dinp1;
-        auto dw1 = random_vec((std::size_t)OC * C, 9), dw2 = dw1;
-        auto db1 = random_vec(OC, 10), db2 = db1;
+        auto dinp1 = seeded_normals((std::size_t)N * C, 8), dinp2 = dinp1;
+        auto dw1 = seeded_normals((std::size_t)OC * C, 9), dw2 = dw1;
+        auto db1 = seeded_normals(OC, 10), db2 = db1;
         matmul_backward(dout.data(), inp.data(), w.data(), N, C, OC, dinp1.data(), dw1.data(), db1.data());
         matmul_backward_naive(dout.data(), inp.data(), w.data(), N, C, OC, dinp2.data(), dw2.data(), db2.data());
         for (std::size_t i = 0; i < dinp1.size(); i++) worst = std::max(worst, (double)std::fabs(dinp1[i] - dinp2[i]));
@@ -168,8 +168,8 @@ private slots:
     void residualForwardAndBiasGradient()
     {
         const int N = 19, C = 24, OC = 77;
-        const auto inp = random_vec((std::size_t)N * C, 11), w = random_vec((std::size_t)OC * C, 12);
-        const auto bias = random_vec(OC, 13), res = random_vec((std::size_t)N * OC, 14);
+        const auto inp = seeded_normals((std::size_t)N * C, 11), w = seeded_normals((std::size_t)OC * C, 12);
+        const auto bias = seeded_normals(OC, 13), res = seeded_normals((std::size_t)N * OC, 14);
         std::vector<float> out(N * OC), ref(N * OC), in_place = res;
         matmul_forward_residual(inp.data(), w.data(), bias.data(), res.data(), N, C, OC, out.data());
         matmul_forward_naive(inp.data(), w.data(), bias.data(), N, C, OC, ref.data());
@@ -183,7 +183,7 @@ private slots:
         qInfo("residual linear worst |blas - naive| = %.3g (tolerance 1e-4)", worst);
         QVERIFY(worst <= 1e-4);
 
-        const auto dout = random_vec((std::size_t)N * OC, 15);
+        const auto dout = seeded_normals((std::size_t)N * OC, 15);
         std::vector<float> db(OC, 0.5f), db_split(OC, 0.5f);
         bias_backward(dout.data(), N, OC, 0, OC, db.data());
         bias_backward(dout.data(), N, OC, 0, 40, db_split.data());
@@ -203,7 +203,7 @@ private slots:
     {
         for (auto [OC, C] :
              {std::pair{16, 24}, std::pair{13, 21}, std::pair{8, 3}, std::pair{3, 8}, std::pair{77, 130}}) {
-            const auto w = random_vec((std::size_t)OC * C, 20);
+            const auto w = seeded_normals((std::size_t)OC * C, 20);
             std::vector<float> wt((std::size_t)OC * C, -1.0f);
             transpose_weight(w.data(), OC, C, wt.data());
             for (int o = 0; o < OC; o++)
@@ -219,8 +219,8 @@ private slots:
     void forwardThroughTransposedWeight()
     {
         const int N = 2000, C = 128, OC = 128;
-        const auto inp = random_vec((std::size_t)N * C, 21), w = random_vec((std::size_t)OC * C, 22);
-        const auto bias = random_vec(OC, 23), res = random_vec((std::size_t)N * OC, 24);
+        const auto inp = seeded_normals((std::size_t)N * C, 21), w = seeded_normals((std::size_t)OC * C, 22);
+        const auto bias = seeded_normals(OC, 23), res = seeded_normals((std::size_t)N * OC, 24);
         std::vector<float> wt((std::size_t)OC * C), ref(N * OC);
         transpose_weight(w.data(), OC, C, wt.data());
         matmul_forward_naive(inp.data(), w.data(), nullptr, N, C, OC, ref.data());

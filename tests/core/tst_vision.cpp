@@ -26,7 +26,7 @@ QByteArray worst(const char* what, double err, double tol)
            QByteArray::number(tol, 'g', 4);
 }
 
-std::vector<float> random_vec(std::size_t n, std::uint64_t seed, float scale = 1.0f)
+std::vector<float> seeded_scaled_normals(std::size_t n, std::uint64_t seed, float scale = 1.0f)
 {
     rng g(seed);
     std::vector<float> v(n);
@@ -271,7 +271,7 @@ void TestVision::rowcol_forward_backward()
             QCOMPARE(pe[t * C + half + k], row[(t / gw) * half + k]);
         }
 
-    const std::vector<float> w = random_vec(T * C, 99);
+    const std::vector<float> w = seeded_scaled_normals(T * C, 99);
     std::vector<float> drow(gh * half, 0.0f), dcol(gw * half, 0.0f);
     rowcol_pe_backward(w.data(), gh, gw, C, drow.data(), dcol.data());
 
@@ -416,7 +416,7 @@ void TestVision::rotation_preserves_norm()
         rope2d_axial_angles(tx.data(), ty.data(), T, D, 100.0f, a.data());
     }
     rope2d_cos_sin(a.data(), T, P, c.data(), s.data());
-    const std::vector<float> x = random_vec(T * D, 11);
+    const std::vector<float> x = seeded_scaled_normals(T * D, 11);
     std::vector<float> y = x;
     rope_rotate_pairs(y.data(), T, D, D, c.data(), s.data(), ROPE_LAYOUT_INTERLEAVED, false);
     double err = 0;
@@ -463,7 +463,7 @@ void TestVision::relative_2d()
     rng g(77);
     double err = 0, spread = 0;
     for (int trial = 0; trial < 20; ++trial) {
-        const std::vector<float> q = random_vec(D, 1000 + trial), k = random_vec(D, 2000 + trial);
+        const std::vector<float> q = seeded_scaled_normals(D, 1000 + trial), k = seeded_scaled_normals(D, 2000 + trial);
         const float dx = std::floor(g.uniform(-13.0f, 13.0f)), dy = std::floor(g.uniform(-13.0f, 13.0f));
         // expected from the offset only, in double
         const std::vector<float> adelta = angles_at(mixed, dx, dy, D, theta, fx, fy);
@@ -516,7 +516,7 @@ void TestVision::mixed_freq_backward()
     std::vector<float> fx(P), fy(P), tx(T), ty(T), a(T * P), c(T * P), s(T * P);
     rope2d_mixed_init(D, 1, 10.0f, 3, true, fx.data(), fy.data());
     vit_grid_coords(gh, gw, tx.data(), ty.data());
-    const std::vector<float> x = random_vec(T * D, 21), w = random_vec(T * D, 22);
+    const std::vector<float> x = seeded_scaled_normals(T * D, 21), w = seeded_scaled_normals(T * D, 22);
 
     rope2d_mixed_angles(fx.data(), fy.data(), tx.data(), ty.data(), T, D, a.data());
     rope2d_cos_sin(a.data(), T, P, c.data(), s.data());
@@ -634,7 +634,8 @@ void TestVision::peg_forward_naive()
     QFETCH(int, C);
     QFETCH(bool, residual);
     const int N = B * gh * gw * C;
-    const std::vector<float> x = random_vec(N, 31), k = random_vec(C * 9, 32), b = random_vec(C, 33);
+    const std::vector<float> x = seeded_scaled_normals(N, 31), k = seeded_scaled_normals(C * 9, 32),
+                             b = seeded_scaled_normals(C, 33);
     std::vector<float> y(N);
     peg_forward(x.data(), k.data(), b.data(), B, gh, gw, C, residual, y.data());
     const std::vector<double> ref = peg_reference(to_double(x), to_double(k), to_double(b), B, gh, gw, C, residual);
@@ -706,8 +707,8 @@ void TestVision::peg_backward_fd()
     QFETCH(int, C);
     QFETCH(bool, residual);
     const int N = B * gh * gw * C;
-    const std::vector<float> x = random_vec(N, 41), k = random_vec(C * 9, 42), b = random_vec(C, 43),
-                             w = random_vec(N, 44);
+    const std::vector<float> x = seeded_scaled_normals(N, 41), k = seeded_scaled_normals(C * 9, 42),
+                             b = seeded_scaled_normals(C, 43), w = seeded_scaled_normals(N, 44);
     std::vector<float> dx(N, 0.0f), dk(C * 9, 0.0f), db(C, 0.0f);
     peg_backward(w.data(), x.data(), k.data(), B, gh, gw, C, residual, dx.data(), dk.data(), db.data());
 

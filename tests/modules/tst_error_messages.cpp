@@ -56,7 +56,7 @@ std::optional<coded_error> codedErrorOf(F&& f)
     return std::nullopt;
 }
 
-void writeBytes(const QString& path, const QByteArray& bytes)
+void writeTestFile(const QString& path, const QByteArray& bytes)
 {
     QFile f(path);
     QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
@@ -188,16 +188,16 @@ private slots:
         QVERIFY(f.open(QIODevice::ReadOnly));
         QByteArray bytes = f.readAll();
         f.close();
-        if (kind == u"truncated") writeBytes(path, bytes.left(bytes.size() - 12));
-        if (kind == u"tiny") writeBytes(path, bytes.left(12));
-        if (kind == u"magic") writeBytes(path, QByteArray("NOTACKPT") + bytes.mid(8));
-        if (kind == u"version") writeBytes(path, bytes.left(8) + QByteArray("\x09\0\0\0", 4) + bytes.mid(12));
+        if (kind == u"truncated") writeTestFile(path, bytes.left(bytes.size() - 12));
+        if (kind == u"tiny") writeTestFile(path, bytes.left(12));
+        if (kind == u"magic") writeTestFile(path, QByteArray("NOTACKPT") + bytes.mid(8));
+        if (kind == u"version") writeTestFile(path, bytes.left(8) + QByteArray("\x09\0\0\0", 4) + bytes.mid(12));
         if (kind == u"checksum") {
             bytes[bytes.size() - 9] = char(bytes[bytes.size() - 9] ^ 0x40);  // the last data byte
-            writeBytes(path, bytes);
+            writeTestFile(path, bytes);
         }
         const QString corpusPath = dir.filePath(QStringLiteral("one.txt"));
-        writeBytes(corpusPath, "a single paragraph\n");
+        writeTestFile(corpusPath, "a single paragraph\n");
         const std::size_t budget = poslab::memory_budget_bytes();
         const auto e = codedErrorOf([&] {
             if (kind == u"no-checkpoint")
