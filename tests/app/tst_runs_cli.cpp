@@ -21,6 +21,7 @@
 //     (the PDF says cancelled); an unknown --run exits 2 with no PDF written.
 #include "../shared/read_file.h"
 #include "../shared/test_program.h"
+#include "../shared/tiny_corpus.h"
 #include "modules/lab/run_store.h"
 
 #include <QDir>
@@ -39,24 +40,6 @@
 #include "poslab_test_paths.h"
 
 namespace {
-
-QString writeRunsCorpus(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly)) return {};
-    const char* words[] = {"the", "cat", "sat", "on", "a", "mat", "and", "dog", "ran", "to", "big", "red", "house"};
-    unsigned x = 4242;
-    for (int p = 0; p < 120; ++p) {
-        QByteArray para;
-        for (int w = 0; w < 30; ++w) {
-            x = x * 1103515245u + 12345u;
-            para += words[(x >> 16) % 13];
-            para += (w % 10 == 9) ? ".\n" : " ";
-        }
-        f.write(para + "\n");
-    }
-    return path;
-}
 
 void overwriteRunsFile(const QString& path, const QByteArray& bytes)
 {
@@ -118,7 +101,7 @@ private slots:
 
     void storeACompleteACancelledAndADamagedRun()
     {
-        const QString corpus = writeRunsCorpus(m_dir.filePath(QStringLiteral("tiny.txt")));
+        const QString corpus = poslab::testing::writeTinyCorpus(m_dir.filePath(QStringLiteral("tiny.txt")), 4242);
         PoslabRun r = runPoslab(
             {"experiment", "length",        "--quick", "--corpus",  corpus, "--d-model",       "16", "--layers",
              "1",          "--heads",       "2",       "--batch",   "4",    "--steps",         "3",  "--train-ctx",

@@ -22,6 +22,7 @@
 // (inherited by the child processes), so the user's own runs are never
 // touched. The experiment inside export uses --train with tiny sizes.
 #include "../shared/test_program.h"
+#include "../shared/tiny_corpus.h"
 #include "lm/checkpoint.h"
 #include "modules/lab/run_store.h"
 #include "util/display_width.h"
@@ -53,21 +54,7 @@ using Result = PoslabRun;
 // A small plain-text corpus: 120 paragraphs of simple sentences (about 15 KB).
 QString writeCorpus(const QTemporaryDir& dir)
 {
-    const QString path = dir.filePath(QStringLiteral("tiny.txt"));
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly)) return {};
-    const char* words[] = {"the", "cat", "sat", "on", "a", "mat", "and", "dog", "ran", "to", "big", "red", "house"};
-    unsigned x = 12345;
-    for (int p = 0; p < 120; ++p) {
-        QByteArray para;
-        for (int w = 0; w < 30; ++w) {
-            x = x * 1103515245u + 12345u;
-            para += words[(x >> 16) % 13];
-            para += (w % 10 == 9) ? ".\n" : " ";
-        }
-        f.write(para + "\n");
-    }
-    return path;
+    return poslab::testing::writeTinyCorpus(dir.filePath(QStringLiteral("tiny.txt")), 12345);
 }
 
 const QStringList kTinyModel{"--d-model", "16", "--layers", "1", "--heads", "2", "--batch", "4", "--threads", "1"};
