@@ -473,9 +473,9 @@ std::vector<Output> runLengthResults(const Params& p, const RunContext& ctx)
     const ResultsView view = resultsView(p);
     QList<Text2> warnings;
     // The run chosen in the window, else (also when it has gone since) the default one.
-    std::optional<lab::StoredRun> stored = lab::pickRun(ctx.storedRunId, &warnings, ctx.storedRunsDirectory);
-    const bool chosen = stored.has_value() && !ctx.storedRunId.isEmpty();
-    if (!stored && !ctx.storedRunId.isEmpty()) stored = lab::pickRun({}, nullptr, ctx.storedRunsDirectory);
+    bool chosen = false;
+    std::optional<lab::StoredRun> stored =
+        lab::pickRunOrDefault(ctx.storedRunId, &warnings, ctx.storedRunsDirectory, &chosen);
     if (!stored) throw NeedsAction(noRunMessage(view.lang, warnings, ctx.storedRunsDirectory).toStdString());
     ctx.throwIfCancelled();
     const lab::StoredRun& run = *stored;

@@ -33,6 +33,45 @@ util::Text2 skippedWarning(const DamagedRun& d)
         .arg(d.problem);
 }
 
+// An id that can name a file in a runs folder (no folder parts).
+bool isPlainId(const QString& wanted)
+{
+    return !wanted.isEmpty() && !wanted.contains(u'/') && !wanted.contains(u'\\');
+}
+
+// The listing's runs, with its damaged files said in *warnings (if given).
+RunListing readRunsWarning(QList<util::Text2>* warnings, const QString& directory)
+{
+    RunListing listing = readRuns(directory);
+    if (warnings)
+        for (const DamagedRun& d : listing.damaged) *warnings << skippedWarning(d);
+    return listing;
+}
+
+// The latest complete run of the listing (newest first), or nullptr.
+StoredRun* latestComplete(RunListing& listing)
+{
+    for (StoredRun& run : listing.runs)
+        if (run.complete()) return &run;
+    return nullptr;
+}
+
+// The run shown by default: the latest complete one, else (every run was
+// cancelled) the latest one.
+std::optional<StoredRun> defaultRun(RunListing& listing)
+{
+    if (StoredRun* run = latestComplete(listing)) return std::move(*run);
+    if (!listing.runs.empty()) return std::move(listing.runs.front());
+    return std::nullopt;
+}
+
+StoredRun* runWithId(RunListing& listing, const QString& wanted)
+{
+    for (StoredRun& run : listing.runs)
+        if (run.id == wanted) return &run;
+    return nullptr;
+}
+
 }  // namespace
 
 std::vector<RunPlace> runPlaces(const QString& directory)
@@ -101,18 +140,15 @@ std::vector<RunSummary> listRuns(const QString& directory, std::vector<DamagedRu
 
 std::optional<StoredRun> latestCompleteRun(QList<util::Text2>* warnings, const QString& directory)
 {
-    RunListing listing = readRuns(directory);
-    if (warnings)
-        for (const DamagedRun& d : listing.damaged) *warnings << skippedWarning(d);
-    for (StoredRun& run : listing.runs)
-        if (run.complete()) return std::move(run);
+    RunListing listing = readRunsWarning(warnings, directory);
+    if (StoredRun* run = latestComplete(listing)) return std::move(*run);
     return std::nullopt;
 }
 
 bool runFileExists(const QString& id, const QString& directory)
 {
     const QString wanted = normalisedId(id);
-    if (wanted.isEmpty() || wanted.contains(u'/') || wanted.contains(u'\\')) return false;
+    if (!isPlainId(wanted)) return false;
     for (const RunPlace& place : runPlaces(directory))
         if (QFileInfo(place.directory + u'/' + wanted + QStringLiteral(".json")).isFile()) return true;
     return false;
@@ -128,14 +164,11 @@ util::Text2 unknownRunMessage(const QString& id)
 std::optional<StoredRun> pickRun(const QString& id, QList<util::Text2>* warnings, const QString& directory,
                                  util::Text2* idProblem)
 {
-    RunListing listing = readRuns(directory);
-    if (warnings)
-        for (const DamagedRun& d : listing.damaged) *warnings << skippedWarning(d);
+    RunListing listing = readRunsWarning(warnings, directory);
     if (idProblem) *idProblem = {};
     const QString wanted = normalisedId(id);
     if (!wanted.isEmpty()) {
-        for (StoredRun& run : listing.runs)
-            if (run.id == wanted) return std::move(run);
+        if (StoredRun* run = runWithId(listing, wanted)) return std::move(*run);
         const auto bad = std::find_if(listing.damaged.begin(), listing.damaged.end(),
                                       [&](const DamagedRun& d) { return d.id == wanted; });
         if (idProblem)
@@ -145,10 +178,18 @@ std::optional<StoredRun> pickRun(const QString& id, QList<util::Text2>* warnings
                              : unknownRunMessage(wanted);
         return std::nullopt;
     }
-    for (StoredRun& run : listing.runs)
-        if (run.complete()) return std::move(run);
-    if (!listing.runs.empty()) return std::move(listing.runs.front());  // every run was cancelled: the latest
-    return std::nullopt;
+    return defaultRun(listing);
+}
+
+std::optional<StoredRun> pickRunOrDefault(const QString& id, QList<util::Text2>* warnings, const QString& directory,
+                                          bool* chosenShown)
+{
+    RunListing listing = readRunsWarning(warnings, directory);
+    const QString wanted = normalisedId(id);
+    StoredRun* chosen = wanted.isEmpty() ? nullptr : runWithId(listing, wanted);
+    if (chosenShown) *chosenShown = chosen != nullptr;
+    if (chosen) return std::move(*chosen);
+    return defaultRun(listing);
 }
 
 bool removeRun(const QString& id, util::Text2* error, const QString& directory)
@@ -161,7 +202,7 @@ bool removeRun(const QString& id, util::Text2* error, const QString& directory)
     // The file named by the id, readable or not; only from the learner's own folders.
     for (const RunPlace& place : runPlaces(directory)) {
         const QString path = place.directory + u'/' + wanted + QStringLiteral(".json");
-        if (wanted.isEmpty() || wanted.contains(u'/') || wanted.contains(u'\\') || !QFileInfo(path).isFile()) continue;
+        if (!isPlainId(wanted) || !QFileInfo(path).isFile()) continue;
         if (place.readOnly)
             return failWith(
                 T2("the run %1 is part of the course and cannot be removed", "运行 %1 属于课程，不能删除").arg(wanted));

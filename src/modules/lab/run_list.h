@@ -81,9 +81,16 @@ std::optional<StoredRun> latestCompleteRun(QList<util::Text2>* warnings = nullpt
 // The run to show (see the top): `id` when given and readable, else the
 // default. With an id that names no readable run, returns nullopt and sets
 // *idProblem (unknown id, or the file's problem) in both languages; callers
-// that may fall back (the window) call again without the id.
+// that fall back to the default use pickRunOrDefault.
 std::optional<StoredRun> pickRun(const QString& id, QList<util::Text2>* warnings = nullptr,
                                  const QString& directory = {}, util::Text2* idProblem = nullptr);
+
+// The run to show when a chosen run may have gone since it was chosen (the
+// chapters, the Training Lab, the PDF): `id`'s run when it is readable, else
+// the default, from one reading of the folders. *chosenShown (if given) says
+// whether it is `id`'s run.
+std::optional<StoredRun> pickRunOrDefault(const QString& id, QList<util::Text2>* warnings = nullptr,
+                                          const QString& directory = {}, bool* chosenShown = nullptr);
 
 // Whether some place of runPlaces(directory) has the file of run `id`
 // (readable or not).

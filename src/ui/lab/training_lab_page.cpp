@@ -394,8 +394,7 @@ void TrainingLabPage::showChosenRun()
     m_picker->setNote(QString());
     QList<poslab::util::Text2> problems;
     const QString chosen = m_picker->chosenId();
-    std::optional<lab::StoredRun> run = lab::pickRun(chosen, &problems, m_resultsDir);
-    if (!run && !chosen.isEmpty()) run = lab::pickRun({}, nullptr, m_resultsDir);
+    std::optional<lab::StoredRun> run = lab::pickRunOrDefault(chosen, &problems, m_resultsDir);
     QStringList warnings;
     for (const poslab::util::Text2& p : problems) warnings << p.in(LabRun::windowLanguage());
     if (!run) {

@@ -187,8 +187,8 @@ void writeTrainingRun(ReportDocument& doc, const std::vector<RunRecord>& runs)
     doc.pages().keepWithNext(QTextCursor(cur.block()));
     cur.insertBlock(md.bodyBlockFormat(), md.bodyCharFormat());
     const QString& chosen = doc.options().trainingRunId;
-    std::optional<lab::StoredRun> run = doc.options().noTrainingRun ? std::nullopt : lab::pickRun(chosen);
-    if (!run && !chosen.isEmpty() && !doc.options().noTrainingRun) run = lab::pickRun({});  // as the chapters do
+    const std::optional<lab::StoredRun> run =
+        doc.options().noTrainingRun ? std::nullopt : lab::pickRunOrDefault(chosen);  // as the chapters do
     if (!run)
         writeNoTrainingRun(doc);
     else
