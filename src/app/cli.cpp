@@ -355,7 +355,10 @@ Stop chooseTrainingRun(const CommandOptions& o, poslab::ui::ExportOptions& opts)
                "没有保存的训练运行：展示训练结果的章节会注明这一点（不会自动训练；"
                "--train \"--quick\" 会先训练一次，约需一分钟）");
     } else {
-        opts.trainingRunId = run->id;
+        // --run (or --train's run) stays pinned, its id written as listed; the
+        // default run is left unpinned, so the chapters name it as the default
+        // and not as a run chosen in the Training Lab.
+        if (!opts.trainingRunId.isEmpty()) opts.trainingRunId = run->id;
         const Text2 why = !o.value(QStringLiteral("--run")).isEmpty() ? T2("--run", "--run 指定")
                           : o.has(QStringLiteral("--train"))          ? T2("made by --train", "由 --train 生成")
                           : run->complete() ? T2("the latest complete run", "最近一次完整的运行")
