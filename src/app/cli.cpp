@@ -15,6 +15,7 @@
 #include "core/common.h"
 #include "lessons/course_check.h"
 #include "lessons/course_loader.h"
+#include "lessons/course_verify.h"
 #include "lessons/exercise_kinds.h"
 #include "modules/error_messages.h"
 #include "modules/lab/run_list.h"
@@ -361,8 +362,9 @@ Stop chooseTrainingRun(const CommandOptions& o, poslab::ui::ExportOptions& opts)
         if (!opts.trainingRunId.isEmpty()) opts.trainingRunId = run->id;
         const Text2 why = !o.value(QStringLiteral("--run")).isEmpty() ? T2("--run", "--run 指定")
                           : o.has(QStringLiteral("--train"))          ? T2("made by --train", "由 --train 生成")
-                          : run->complete() ? T2("the latest complete run", "最近一次完整的运行")
-                                            : T2("cancelled: no complete run is stored", "已取消：没有完整的运行");
+                          : !run->complete() ? T2("cancelled: no complete run is stored", "已取消：没有完整的运行")
+                          : run->readOnly ? T2("the reference run shipped with the course", "随课程提供的参考运行")
+                                          : T2("the latest complete run", "最近一次完整的运行");
         which = T2("training results from the run %1 (%2, finished %3 UTC)", "训练结果来自运行 %1（%2，%3 UTC 完成）")
                     .arg(Text2::same(run->id), why)
                     .arg(run->provenance.finishedUtc.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")));
@@ -396,8 +398,9 @@ int commandExport(const QStringList& args)
     if (const Stop s = readExportOptions(args, o, opts, experimentArgs)) return *s;
 
     // The chapters that show training results read a stored run: made first with --train, named by
-    // --run, else the latest complete one.
+    // --run, else the learner's latest complete one, else the course's reference run.
     const QString courseDir = opts.courseDir.isEmpty() ? poslab::lessons::defaultCourseDir() : opts.courseDir;
+    poslab::lessons::useCourseReferenceRun(courseDir);  // its reference run, until the learner has one
     // (Not when the PDF could not be written anyway: no minutes of training for a missing folder.)
     if (QFileInfo(courseDir).isDir() && QFileInfo(QFileInfo(opts.outputPath).absolutePath()).isDir() &&
         chaptersReadTrainingRun(courseDir, opts.lang, opts.chapters)) {

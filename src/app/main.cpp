@@ -9,6 +9,7 @@
 #include "app/cli.h"
 #include "app/command_options.h"
 #include "app/help_text.h"
+#include "lessons/course_verify.h"
 #include "ui/window/window_entry.h"
 
 #include <QApplication>
@@ -91,6 +92,8 @@ void setIdentity()
     QCoreApplication::setOrganizationName(QStringLiteral("PosLab"));
     QCoreApplication::setApplicationVersion(QStringLiteral(POSLAB_VERSION));
     useInstalledCourse();
+    // The shipped course's reference training run, until a command opens another course.
+    poslab::lessons::useCourseReferenceRun({});
 }
 
 }  // namespace

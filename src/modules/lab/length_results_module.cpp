@@ -26,7 +26,6 @@
 #include "lm/model.h"
 #include "util/duration_format.h"
 
-#include <QCryptographicHash>
 #include <QDir>
 #include <QFileInfo>
 #include <QLocale>
@@ -80,23 +79,6 @@ QString noRunMessage(const QString& lang, const QList<Text2>& warnings, const QS
     if (!unread.isEmpty())
         m += u' ' + T2("Files that could not be read: %1", "无法读取的文件：%1").in(lang).arg(unread.join(u"; "_s));
     return m;
-}
-
-// Changes whenever a result file is added, removed or rewritten: pickRun()
-// picks by what is stored inside the files, so every file counts.
-QString storedRunsStamp()
-{
-    const QDir dir(lab::resultsDirectory());
-    if (!dir.exists()) return u"none"_s;
-    QCryptographicHash hash(QCryptographicHash::Sha1);
-    const QFileInfoList files = dir.entryInfoList({u"*.json"_s}, QDir::Files, QDir::Name);
-    for (const QFileInfo& f : files)
-        hash.addData(QStringLiteral("%1|%2|%3\n")
-                         .arg(f.fileName())
-                         .arg(f.size())
-                         .arg(f.lastModified().toMSecsSinceEpoch())
-                         .toUtf8());
-    return QString::number(files.size()) + u':' + QString::fromLatin1(hash.result().toHex());
 }
 
 // The value a table cell and a chart point show for one evaluation.
@@ -317,9 +299,12 @@ QString statusText(const length_experiment_result& res, const QString& lang)
 // Which run this is and why it is the one shown.
 QString whichRunText(const lab::StoredRun& run, bool chosen, const QString& lang)
 {
-    const Text2 why = chosen           ? T2("chosen in the Training Lab", "在训练实验室中选定")
-                      : run.complete() ? T2("the latest complete run", "最近一次完整的运行")
-                                       : T2("cancelled: no complete run is stored", "已取消：没有保存完整的运行");
+    const Text2 why = chosen            ? T2("chosen in the Training Lab", "在训练实验室中选定")
+                      : !run.complete() ? T2("cancelled: no complete run is stored", "已取消：没有保存完整的运行")
+                      : run.readOnly
+                          ? T2("the reference run shipped with the course: you have no complete run of your own yet",
+                               "随课程提供的参考运行：你还没有自己的完整运行")
+                          : T2("the latest complete run", "最近一次完整的运行");
     return T2("%1 (%2)", "%1（%2）").arg(Text2::same(run.id), why).in(lang);
 }
 
@@ -594,7 +579,7 @@ ModuleSpec labLengthResultsModule()
     };
     s.outputs = labLengthResultsOutputs();
     s.run = runLengthResults;
-    s.inputStamp = storedRunsStamp;
+    s.inputStamp = lab::storedRunsStamp;
     return s;
 }
 
