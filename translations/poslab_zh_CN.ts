@@ -1458,18 +1458,18 @@ characters/s</source>
     <name>poslab::ui::LabRunBanner</name>
     <message>
         <location filename="../src/ui/lab/lab_run_banner.cpp" line="+36"/>
-        <location line="+117"/>
+        <location line="+121"/>
         <source>Use these settings</source>
         <translation>采用这组设置</translation>
     </message>
     <message>
-        <location line="-116"/>
-        <location line="+117"/>
+        <location line="-120"/>
+        <location line="+121"/>
         <source>Fill the form with the settings of the run shown</source>
         <translation>把当前显示的这次运行的设置填入左侧表单</translation>
     </message>
     <message>
-        <location line="-81"/>
+        <location line="-85"/>
         <source>Corpus %1; model width %2, %3 heads, %4 layers, trained at context %5; %6 steps × batch %7, learning rate %8, seed %9.</source>
         <translation>语料 %1；模型宽度 %2，%3 个头，%4 层，训练上下文 %5；%6 步 × 批量 %7，学习率 %8，种子 %9。</translation>
     </message>
@@ -1496,18 +1496,18 @@ characters/s</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+43"/>
+        <location line="+47"/>
         <source>Command: &lt;code&gt;%1&lt;/code&gt;</source>
         <translation>等价命令：&lt;code&gt;%1&lt;/code&gt;</translation>
     </message>
     <message>
-        <location line="-41"/>
-        <location line="+38"/>
+        <location line="-45"/>
+        <location line="+42"/>
         <source>BLAS kernels: %1</source>
         <translation>BLAS 计算内核：%1</translation>
     </message>
     <message>
-        <location line="-31"/>
+        <location line="-35"/>
         <source>&lt;b&gt;No stored run yet.&lt;/b&gt; Choose the settings on the left (Quick takes about a minute) and press Start. Runs of &lt;code&gt;poslab experiment length&lt;/code&gt; on the command line appear here too.</source>
         <translation>&lt;b&gt;还没有保存的运行。&lt;/b&gt;在左侧选好设置（“快速”大约一分钟），然后点“开始训练”。在命令行运行 &lt;code&gt;poslab experiment length&lt;/code&gt; 的结果也会显示在这里。</translation>
     </message>
@@ -1557,7 +1557,12 @@ characters/s</source>
         <translation>&lt;b&gt;最近保存的运行：&lt;/b&gt;%1，来自%2，机器：%3。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
+        <source>&lt;b&gt;The course&apos;s reference run&lt;/b&gt; (you have no complete run of your own yet): %1, from %2, on %3.</source>
+        <translation>&lt;b&gt;课程的参考运行&lt;/b&gt;（你还没有自己的完整运行）：%1，来自%2，机器：%3。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>&lt;b&gt;Latest complete run:&lt;/b&gt; %1, from %2, on %3.</source>
         <translation>&lt;b&gt;最近一次完整的运行：&lt;/b&gt;%1，来自%2，机器：%3。</translation>
     </message>
@@ -2275,12 +2280,12 @@ About %n minute(s)</source>
     <name>poslab::ui::TrainingLabPage</name>
     <message>
         <location filename="../src/ui/lab/training_lab_page.cpp" line="+246"/>
-        <location line="+175"/>
+        <location line="+177"/>
         <source>Not started: %1</source>
         <translation>未开始：%1</translation>
     </message>
     <message>
-        <location line="-118"/>
+        <location line="-120"/>
         <source>The run could not start: %1</source>
         <translation>无法开始运行：%1</translation>
     </message>
@@ -2295,12 +2300,12 @@ About %n minute(s)</source>
         <translation>在任何方案完成一步之前就取消了；没有保存任何结果。</translation>
     </message>
     <message>
-        <location line="+99"/>
+        <location line="+101"/>
         <source>Start training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location line="-233"/>
+        <location line="-235"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -2315,12 +2320,12 @@ About %n minute(s)</source>
         <translation>正在显示：刚刚取消的运行（已保存，并在上方列为“已取消”）。各章和 PDF 仍然显示上方选定的运行。</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+65"/>
         <source>← Back to the lessons</source>
         <translation>← 返回课程</translation>
     </message>
     <message>
-        <location line="-235"/>
+        <location line="-237"/>
         <source>Stop now</source>
         <translation>立即停止</translation>
     </message>
