@@ -13,6 +13,7 @@
 #include "../shared/test_program.h"
 #include "../shared/test_timing.h"
 #include "core/blas_kernel_choice.h"
+#include "lessons/chapter_list.h"
 #include "lessons/course_loader.h"
 #include "lessons/progress_store.h"
 #include "ui/report/pdf_export.h"
@@ -35,11 +36,11 @@
 
 #include <memory>
 
+using poslab::lessons::parseChapterList;
 using poslab::testing::noSpace;
 using poslab::ui::ExportOptions;
 using poslab::ui::exportPdf;
 using poslab::ui::ExportResult;
-using poslab::ui::parseChapterList;
 
 namespace {
 // The export's warnings as `poslab export` prints them (English).
