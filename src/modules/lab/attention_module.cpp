@@ -2,7 +2,8 @@
 // attention_module.cpp — lab.attention: the attention maps of a stored run's
 // trained models (lab_model_access.h), for a text the learner picks.
 //
-// The text is encoded with the model's own character vocabulary (the one its
+// The text (`text`): a preset by name, or any text of the reader's own (up to
+// kMaxTextChars characters; ParamSpec::freeTextMax). It is encoded with the model's own character vocabulary (the one its
 // checkpoint keeps). Decision on characters the model never saw: they are
 // not refused; each is replaced by <unk> (id 0, whose embedding training
 // never updated, so the model sees "some character it does not know"), the
@@ -29,6 +30,10 @@ namespace poslab::modules {
 using namespace Qt::StringLiterals;
 
 namespace {
+
+// The longest text the `text` parameter takes (longer is refused by the
+// registry with the limit); what is shown is cut further to max_chars.
+constexpr int kMaxTextChars = 20000;
 
 struct AttentionPreset {
     QString name;
@@ -81,11 +86,13 @@ QString charLabel(char32_t c)
 // The text: a preset, or the run's prompt; cut to maxChars (note).
 std::u32string chosenText(const AttentionView& v, const lab::StoredRun& run, QStringList& notes)
 {
-    QString text;
-    if (v.textName == u"prompt"_s) text = run.provenance.samplePrompt;
+    QString text = v.textName;  // the reader's own text, unless it names a preset
+    if (v.textName == u"prompt"_s) {
+        text = run.provenance.samplePrompt;
+        if (text.isEmpty()) text = attentionPresets().front().text.in(v.lang);  // a run stored without a prompt
+    }
     for (const AttentionPreset& p : attentionPresets())
         if (p.name == v.textName) text = p.text.in(v.lang);
-    if (text.isEmpty()) text = attentionPresets().front().text.in(v.lang);  // a run stored without a prompt
     std::u32string u = text.toStdU32String();
     if (u.size() > std::size_t(v.maxChars)) {
         notes << T2("The text has %1 characters: the first %2 are shown (max_chars).",
@@ -306,11 +313,14 @@ ModuleSpec labAttentionModule()
         choiceParam(u"scheme"_s, u"all"_s, schemeChoices(),
                     T2("the trained model to look inside, or all of them side by side",
                        "要查看的训练好的模型，或把所有模型并排显示")),
-        perLanguage(
-            choiceParam(u"text"_s, u"sentence"_s, attentionTextChoices(),
-                        T2("the text: an English sentence, a repeated sentence, Tang poems, a long "
-                           "paragraph, or prompt (the run's own held-out prompt)",
-                           "文本：一句英文、重复的句子、唐诗、一段长文，或 prompt（这次运行自己的留出提示文本）"))),
+        withFreeText(
+            perLanguage(choiceParam(
+                u"text"_s, u"sentence"_s, attentionTextChoices(),
+                T2("the text: a preset (an English sentence, a repeated sentence, Tang poems, a long "
+                   "paragraph, prompt: the run's own held-out prompt) or any text of your own",
+                   "文本：预设之一（一句英文、重复的句子、唐诗、一段长文、prompt：这次运行自己的留出提示文本），"
+                   "或任意自己输入的文本"))),
+            kMaxTextChars),
         intParam(u"layer"_s, 1, 1, 8,
                  T2("the layer (1 = first; more than the model has: its last)",
                     "第几层（1 为第一层；超过模型层数时取最后一层）")),

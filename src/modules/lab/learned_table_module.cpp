@@ -102,19 +102,28 @@ QString learnedTableReading(const std::vector<table_pca>& pcas, const std::vecto
                             const QString& lang)
 {
     auto at1 = [](const std::vector<double>& d) { return d.size() > 1 ? d[1] : 1.0; };
-    return T2("Neighbouring positions (distance 1) have mean cosine similarity %1 in the trained table, %2 in the "
-              "sinusoidal one and %3 in the initial noise; the first principal component explains %4 of the trained "
-              "table's variance (%5 sinusoidal, %6 initial). Training turns independent noise into a table whose "
-              "nearby rows are alike: the model learns that positions are ordered.",
-              "相邻位置（距离 1）的平均余弦相似度：训练后的表为 %1，正弦表为 %2，初始噪声为 %3；"
-              "第一主成分解释了训练后位置表 %4 的方差（正弦表 %5，初始表 %6）。"
-              "训练把相互独立的噪声变成了相邻行相似的表：模型学到了位置是有顺序的。")
-        .in(lang)
-        .arg(QString::number(at1(byDistance[0]), 'f', 3), QString::number(at1(byDistance[1]), 'f', 3),
-             QString::number(at1(byDistance[2]), 'f', 3))
-        .arg(QString::number(100 * pcas[0].explained[0], 'f', 1) + u'%',
-             QString::number(100 * pcas[1].explained[0], 'f', 1) + u'%',
-             QString::number(100 * pcas[2].explained[0], 'f', 1) + u'%');
+    QString text =
+        T2("Neighbouring positions (distance 1) have mean cosine similarity %1 in the trained table, %2 in the "
+           "sinusoidal one and %3 in the initial noise; the first principal component explains %4 of the trained "
+           "table's variance (%5 sinusoidal, %6 initial).",
+           "相邻位置（距离 1）的平均余弦相似度：训练后的表为 %1，正弦表为 %2，初始噪声为 %3；"
+           "第一主成分解释了训练后位置表 %4 的方差（正弦表 %5，初始表 %6）。")
+            .in(lang)
+            .arg(QString::number(at1(byDistance[0]), 'f', 3), QString::number(at1(byDistance[1]), 'f', 3),
+                 QString::number(at1(byDistance[2]), 'f', 3))
+            .arg(QString::number(100 * pcas[0].explained[0], 'f', 1) + u'%',
+                 QString::number(100 * pcas[1].explained[0], 'f', 1) + u'%',
+                 QString::number(100 * pcas[2].explained[0], 'f', 1) + u'%');
+    // What the numbers say depends on the run: say it only when they say it.
+    const bool ordered = at1(byDistance[0]) > at1(byDistance[2]) + 0.1;
+    text += u' ' + (ordered ? T2("Training turned independent noise into a table whose nearby rows are alike: the "
+                                 "model learned that neighbouring positions belong together.",
+                                 "训练把相互独立的噪声变成了相邻行相似的表：模型学到了相邻的位置应该相近。")
+                            : T2("Neighbouring rows are hardly more alike than in the initial noise: this run's "
+                                 "training did little to the table (a short run?).",
+                                 "相邻行并不比初始噪声更相似：这次训练几乎没有改变位置表（训练太短？）。"))
+                       .in(lang);
+    return text;
 }
 
 std::vector<Output> runLearnedTable(const Params& p, const RunContext& ctx)

@@ -15,6 +15,9 @@
 //     * positions beyond the training context are marked "*"; learned's map
 //       stops at the context; characters outside the vocabulary become <unk>
 //       and the note names them, in the language asked;
+//     * `text` takes the reader's own text (trimmed), refuses an empty one and
+//       one over the limit (ParamError), and cuts a long one to max_chars with
+//       a note;
 //   lab.learned_table
 //     * the similarity map is the cosine of the stored wpe rows, computed
 //       here; the sinusoidal table's similarity at distance d is the closed
@@ -190,6 +193,27 @@ private slots:
         const Output& a2 = insideOutput(h2, QStringLiteral("attention_alibi"));
         for (std::size_t i = 0; i < alibi.data.size(); ++i)
             QVERIFY(std::fabs(alibi.data[i] - 0.5 * (a1.data[i] + a2.data[i])) < 1e-12);
+    }
+
+    // `text` takes the reader's own text besides its presets; too long a text is refused, a long one cut.
+    void attentionFreeText()
+    {
+        const auto outs =
+            runInside(QStringLiteral("lab.attention"), {{"scheme", "rope"}, {"text", "  abc|abc  "}}, m_dir.path());
+        const Output& m = insideOutput(outs, QStringLiteral("attention_rope"));
+        QCOMPARE(m.rows, 7);  // trimmed
+        QCOMPARE(m.rowLabels[3], QStringLiteral("3 |"));
+        QVERIFY(!insideOutput(outs, QStringLiteral("notes")).text.contains(QStringLiteral("<unk>")));
+        const QString tooLong(20001, u'a');
+        QVERIFY_THROWS_EXCEPTION(ParamError,
+                                 runInside(QStringLiteral("lab.attention"), {{"text", tooLong}}, m_dir.path()));
+        QVERIFY_THROWS_EXCEPTION(ParamError,
+                                 runInside(QStringLiteral("lab.attention"), {{"text", "  "}}, m_dir.path()));
+        const auto cut =
+            runInside(QStringLiteral("lab.attention"),
+                      {{"scheme", "alibi"}, {"text", QString(600, u'b')}, {"max_chars", 100}}, m_dir.path());
+        QCOMPARE(insideOutput(cut, QStringLiteral("attention_alibi")).rows, 100);
+        QVERIFY(insideOutput(cut, QStringLiteral("notes")).text.contains(QStringLiteral("600")));
     }
 
     void learnedTableAgainstItsDefinitions()
