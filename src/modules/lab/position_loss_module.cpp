@@ -34,6 +34,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <utility>
 
 namespace poslab::modules {
 
@@ -191,15 +192,24 @@ QString exampleSentence(const std::vector<SchemeLoss>& losses, const LossView& v
     if (!pick) return {};
     const QString non = QString::number(bits(pick->nonOverlapping.scored_nats), 'f', 3);
     const QString sl = QString::number(bits(pick->sliding.scored_nats), 'f', 3);
-    if (!beyond)
-        return T2("Within the training context (L = %1, at most %2) the sliding score is the lower one for a model "
-                  "that uses its context: for %3, %4 bits/char non-overlapping against %5 sliding.",
-                  "在训练上下文之内（L = %1，不超过 %2），对能利用上下文的模型来说滑动评估的得分更低："
-                  "以 %3 为例，不重叠 %4 比特/字符，滑动 %5。")
+    if (!beyond && pickDiff > 0)
+        return T2("Within the training context (L = %1, at most %2) a sliding window helps a model that uses its "
+                  "context; here most for %3: %4 bits/char non-overlapping against %5 sliding.",
+                  "在训练上下文之内（L = %1，不超过 %2），滑动窗口对能利用上下文的模型有帮助；"
+                  "这里帮助最大的是 %3：不重叠 %4 比特/字符，滑动 %5。")
             .in(v.lang)
             .arg(v.length)
             .arg(context)
             .arg(pick->scheme, non, sl);
+    if (!beyond)
+        return T2("In this run no scheme gains from the sliding window (best: %1, %2 against %3 bits/char): these "
+                  "models make little use of a long context, and with %4 characters scored such differences are "
+                  "within the noise of the text.",
+                  "这次运行中没有哪个方案从滑动窗口中获益（最好的是 %1：%2 对 %3 比特/字符）：这些模型很少利用长上下文，"
+                  "而且只评估了 %4 个字符，这样的差别在文本本身的波动之内。")
+            .in(v.lang)
+            .arg(pick->scheme, non, sl)
+            .arg(pick->sliding.scored_tokens);
     return T2("Here the windows (%1) are longer than the training context (%2), so the characters a sliding "
               "window scores (positions %3 to %4) all lie beyond it: for a scheme that does not extrapolate the "
               "sliding score is worse, not better (for %5: %6 bits/char non-overlapping against %7 sliding). The "
@@ -240,16 +250,36 @@ QString explanation(const std::vector<SchemeLoss>& losses, const LossView& v, in
     return text + u' ' + exampleSentence(losses, v, context);
 }
 
+// The per-position curve in bits, averaged over buckets of positions: one
+// position each up to 8, then 2, 4 and from 32 on 8 positions wide, a bucket
+// never straddling the training context. A position's mean over a few dozen
+// windows is mostly the noise of the text (the same characters for every
+// scheme); a bucket of 8 averages 8 times as many. x is the bucket's mean
+// position.
+std::pair<std::vector<double>, std::vector<double>> positionBuckets(const std::vector<double>& perPosition,
+                                                                    std::size_t context)
+{
+    std::vector<double> x, y;
+    for (std::size_t t = 0; t < perPosition.size();) {
+        std::size_t end = t + (t < 8 ? 1 : t < 16 ? 2 : t < 32 ? 4 : 8);
+        if (t < context && end > context) end = context;
+        end = std::min(end, perPosition.size());
+        x.push_back(double(t + end - 1) / 2.0);
+        y.push_back(bits(meanOver(perPosition, t, end)));
+        t = end;
+    }
+    return {std::move(x), std::move(y)};
+}
+
 std::vector<Output> lossOutputs(const std::vector<SchemeLoss>& losses, const LossView& v, int context)
 {
     std::vector<Output> out;
     double lo = INFINITY, hi = -INFINITY;
     std::vector<QVariantList> rows;
     for (const SchemeLoss& r : losses) {
-        std::vector<double> y;
-        for (double n : r.sliding.per_position) y.push_back(bits(n));
+        auto [x, y] = positionBuckets(r.sliding.per_position, std::size_t(context));
         for (double b : y) lo = std::min(lo, b), hi = std::max(hi, b);
-        out.push_back(Output::series(u"position_"_s + schemeOutputName(r.scheme), rangeDoubles(y.size()), y));
+        out.push_back(Output::series(u"position_"_s + schemeOutputName(r.scheme), std::move(x), std::move(y)));
         rows.push_back(scoreRow(r, v));
     }
     out.push_back(Output::series(u"train_context_mark"_s, {double(context), double(context)}, {lo, hi}));
@@ -306,10 +336,13 @@ std::vector<OutputSpec> labPositionLossOutputs()
     return {
         onlyWhen(
             oneFor(names, seriesOutput(u"position_{scheme}"_s,
-                                       T2("mean loss at each position of a window (the windows of the sliding pass)",
-                                          "窗口中每个位置上的平均损失（取自滑动评估的窗口）"),
-                                       T2("x: position in the window (0 = no context); y: bits per character",
-                                          "x：窗口中的位置（0 表示没有上下文）；y：比特/字符"))),
+                                       T2("mean loss by position in a window (the windows of the sliding pass): "
+                                          "each position up to 8, then buckets of 2, 4 and 8 positions",
+                                          "窗口中按位置的平均损失（取自滑动评估的窗口）：前 8 个位置逐个给出，"
+                                          "之后按 2、4、8 个位置一组取平均"),
+                                       T2("x: position in the window (0 = no context; a bucket at its mean "
+                                          "position); y: bits per character",
+                                          "x：窗口中的位置（0 表示没有上下文；一组位置取其平均位置）；y：比特/字符"))),
             schemeShownWhen()),
         seriesOutput(u"train_context_mark"_s, T2("a vertical line at the training context", "训练上下文处的一条竖线"),
                      T2("x: the training context; y: the curves' range", "x：训练上下文；y：曲线的取值范围")),

@@ -29,7 +29,8 @@
 //       evaluation limit, the non-overlapping and the sliding score both
 //       equal the held-out bits per character the experiment itself stored
 //       (evaluate_lengths during training, read back from the run file);
-//       learned beyond its table is left empty;
+//       learned beyond its table is left empty; the curve has one point per
+//       position up to 8, then buckets of 2 at their mean positions;
 //   all three
 //     * no stored run: NeedsAction in the language asked; a run stored
 //       without models: NeedsAction; a truncated model file: NeedsAction
@@ -277,7 +278,10 @@ private slots:
                                         .arg(e.bpc)));
                 QVERIFY(std::fabs(cells[2].toDouble() - cells[1].toDouble()) < 1e-12);
             }
-            QCOMPARE(insideOutput(outs, QStringLiteral("position_rope")).x.size(), std::size_t(L));
+            // positions 0..7 one by one, then (L = 16) buckets of two: 8–9 … 14–15 at their mean positions
+            const Output& curve = insideOutput(outs, QStringLiteral("position_rope"));
+            QCOMPARE(curve.x.size(), std::size_t(L == 8 ? 8 : 12));
+            QCOMPARE(curve.x.back(), L == 8 ? 7.0 : 14.5);
         }
         // A sliding window scores later positions only: its mean is the late positions' mean.
         const auto outs = runInside(QStringLiteral("lab.position_loss"), {{"length", 16}, {"stride", 4}}, m_dir.path());
