@@ -2,17 +2,19 @@
 // attention_module.cpp — lab.attention: the attention maps of a stored run's
 // trained models (lab_model_access.h), for a text the learner picks.
 //
-// The text (`text`): a preset by name, or any text of the reader's own (up to
-// kMaxTextChars characters; ParamSpec::freeTextMax). It is encoded with the model's own character vocabulary (the one its
-// checkpoint keeps). Decision on characters the model never saw: they are
-// not refused; each is replaced by <unk> (id 0, whose embedding training
-// never updated, so the model sees "some character it does not know"), the
-// `tokens` table marks them and `notes` names them. A text is cut to
-// `max_chars` characters, with a note. Positions at or beyond the run's
-// training context (T = train_ctx) are marked "*" in the labels: there the
-// model meets positions (or, for the relative schemes, distances) that
-// training never showed it. The learned scheme has no vector for those
-// positions, so its map stops at the training context (a note says so).
+// The text (`text`): a preset by name, or any text of the reader's own (up
+// to kMaxTextChars characters; ParamSpec::freeTextMax), encoded with the
+// model's own character vocabulary (the one its checkpoint keeps).
+// Decision on characters the model never saw: they are not refused; each is
+// replaced by <unk> (id 0, which the model never read in training: its row
+// of the tied embedding was only pushed down as a prediction), the `tokens`
+// table marks them and `notes` names them — refusing would make every preset
+// useless with a model of another language. A text is cut to `max_chars`
+// characters, with a note. Positions beyond the run's training context
+// (0-based index >= train_ctx) are marked "*" in the labels: there the model
+// meets positions (or, for the relative schemes, distances) that training
+// never showed it. The learned scheme has no vector for those positions, so
+// its map stops at the training context (a note says so).
 //
 // Weights come from lm_model::attention_weights (one forward pass, the
 // weights that pass used). head = 0 shows the mean over the heads.
