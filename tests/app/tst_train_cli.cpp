@@ -572,7 +572,7 @@ private slots:
         // A course without a reference run (chapter 11 alone, no lab/ folder): export does not
         // train either, and says so on stderr and in the PDF, with how to make a run.
         QTemporaryDir course;
-        for (const QString lang : {QStringLiteral("en"), QStringLiteral("zh")}) {
+        for (const QString& lang : QStringList{"en", "zh"}) {
             QVERIFY(QDir(course.path()).mkpath(lang));
             QVERIFY(QFile::copy(QStringLiteral(POSLAB_SOURCE_COURSE_DIR "/%1/11-experiments.md").arg(lang),
                                 course.filePath(lang + QStringLiteral("/11-experiments.md"))));

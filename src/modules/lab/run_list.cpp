@@ -190,6 +190,16 @@ std::vector<RunSummary> listRuns(const QString& directory, std::vector<DamagedRu
     return out;
 }
 
+util::Text2 whyShown(const StoredRun& run, bool chosen)
+{
+    if (chosen) return T2("chosen in the Training Lab", "在训练实验室中选定");
+    if (!run.complete()) return T2("cancelled: no complete run is stored", "已取消：没有保存完整的运行");
+    if (run.readOnly)
+        return T2("the reference run shipped with the course: you have no complete run of your own yet",
+                  "随课程提供的参考运行：你还没有自己的完整运行");
+    return T2("the latest complete run", "最近一次完整的运行");
+}
+
 int defaultRunIndex(const std::vector<RunSummary>& runs)
 {
     return defaultIndex(

@@ -89,6 +89,11 @@ RunSummary summaryOf(const StoredRun& run);
 // The summaries of readRuns, newest first.
 std::vector<RunSummary> listRuns(const QString& directory = {}, std::vector<DamagedRun>* damaged = nullptr);
 
+// Why `run` is the one shown, for the notes that name it ("the latest complete
+// run", "the reference run shipped with the course: …", "chosen in the
+// Training Lab" when `chosen`, or that it was cancelled).
+util::Text2 whyShown(const StoredRun& run, bool chosen);
+
 // The index in `runs` (newest first, as listRuns gives them) of the run shown
 // by default (see the top); -1 when there is none.
 int defaultRunIndex(const std::vector<RunSummary>& runs);
