@@ -54,9 +54,15 @@ static void checkValidated(const modules::ModuleSpec& spec, const modules::Param
             }
             case ParamType::Float: checkNumber(p, params.getFloat(p.name)); break;
             case ParamType::Bool: params.getBool(p.name); break;
-            case ParamType::Choice:
-                if (!p.choices.contains(params.getChoice(p.name))) std::abort();
+            case ParamType::Choice: {
+                // One of the choices, or (a parameter that takes free text)
+                // non-empty text of at most freeTextMax characters, trimmed.
+                const QString v = params.getChoice(p.name);
+                const bool freeText =
+                    p.freeTextMax > 0 && !v.isEmpty() && v.size() <= p.freeTextMax && v.trimmed() == v;
+                if (!p.choices.contains(v) && !freeText) std::abort();
                 break;
+            }
             case ParamType::IntList: {
                 const auto v = params.getIntList(p.name);
                 if (int(v.size()) > p.maxListLength || int(v.size()) < p.minListLength) std::abort();
