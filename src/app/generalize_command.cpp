@@ -219,8 +219,8 @@ std::string generalizeHeaderText(const generalization_result& r, const lab::RunP
                          argText(r.context), argText(o.train.steps), argText(o.train.batch_size),
                          argText(fmt("%g", o.train.max_lr)), argText(std::to_string(o.model.seed))),
                 lang);
-    s += textIn(T2("evaluation: %1 held-out examples per length (their own seed), right only if every answer "
-                   "token is\n",
+    s += textIn(T2("evaluation: %1 held-out examples per length (their own seed); an example counts only when its "
+                   "whole answer is right\n",
                    "评估：每个长度 %1 个留出例子（独立的种子），答案的每个词元都对才算对\n")
                     .arg(argText(o.eval_examples)),
                 lang);
@@ -358,7 +358,11 @@ int runGeneralizeExperiment(const QStringList& args)
     int status = kExitOk;
     for (const generalization_options& x : j.runs) {
         const generalization_result r = runGeneralizeTask(j, x);
-        if (r.rows.empty()) {
+        if (r.rows.empty()) {  // stopped before this task's first scheme was evaluated: nothing to show or store
+            j.o.fail(T2("task %1 stopped before any scheme was evaluated: nothing to show, nothing stored",
+                        "任务 %1 在任何方案完成评估之前就停止了：没有可显示的结果，也没有保存任何内容")
+                         .arg(Text2::same(QString::fromLatin1(synthetic_task_name(x.task)))),
+                     kExitInterrupted);
             status = kExitInterrupted;
             break;
         }
@@ -390,8 +394,6 @@ int runGeneralizeExperiment(const QStringList& args)
         }
         writeStdout(QJsonDocument(out).toJson(QJsonDocument::Indented).toStdString());
     }
-    if (status == kExitInterrupted && tasks.isEmpty() && json)
-        return j.o.fail(T2("stopped before any scheme was evaluated", "在任何方案完成评估之前就停止了"), status);
     return status;
 }
 

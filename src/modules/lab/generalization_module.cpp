@@ -54,21 +54,21 @@ QString generalizationRunsStamp()
     return QString::number(files.size()) + u':' + QString::fromLatin1(hash.result().toHex());
 }
 
-QString percentText(double x)
+QString generalizationPercent(double x)
 {
     return std::isfinite(x) ? QString::number(100.0 * x, 'f', 1) + u'%' : u"—"_s;
 }
 
 // Which schemes learned the task, in words.
-QString verdictText(const lab::StoredGeneralizeRun& run, const QString& lang)
+QString generalizationVerdict(const lab::StoredGeneralizeRun& run, const QString& lang)
 {
     const generalization_result& r = run.result;
     QStringList failed;
     for (const generalization_scheme_result& row : r.rows)
         if (!row.learned)
             failed << QStringLiteral("%1 (%2)").arg(QString::fromStdString(row.name),
-                                                    percentText(row.trained_accuracy));
-    const QString threshold = percentText(r.options.learned_threshold);
+                                                    generalizationPercent(row.trained_accuracy));
+    const QString threshold = generalizationPercent(r.options.learned_threshold);
     if (failed.isEmpty())
         return T2("Every scheme learned the task at its trained lengths (n ≤ %1, exact match at least %2); the "
                   "curves beyond n = %1 compare how they generalise.",
@@ -111,10 +111,10 @@ std::vector<Output> runGeneralization(const Params& p, const RunContext& ctx)
     for (int n : r.options.eval_lengths) columns << QStringLiteral("n=%1").arg(n);
     std::vector<QVariantList> rows;
     for (const generalization_scheme_result& row : r.rows) {
-        QVariantList cells{QString::fromStdString(row.name), row.learned, percentText(row.trained_accuracy)};
+        QVariantList cells{QString::fromStdString(row.name), row.learned, generalizationPercent(row.trained_accuracy)};
         std::vector<double> x, y;
         for (const generalization_eval& e : row.evals) {
-            cells << (e.refused ? u"—"_s : percentText(e.accuracy));
+            cells << (e.refused ? u"—"_s : generalizationPercent(e.accuracy));
             if (!e.refused && std::isfinite(e.accuracy)) {
                 x.push_back(e.length);
                 y.push_back(e.accuracy);
@@ -126,7 +126,7 @@ std::vector<Output> runGeneralization(const Params& p, const RunContext& ctx)
     const double trained = r.options.train_max;
     out.push_back(Output::series(u"trained_length"_s, {trained, trained}, {0.0, 1.0}));
     out.push_back(Output::table(u"accuracy"_s, columns, std::move(rows)));
-    out.push_back(Output::textOutput(u"verdict"_s, verdictText(*stored, lang)));
+    out.push_back(Output::textOutput(u"verdict"_s, generalizationVerdict(*stored, lang)));
     out.push_back(Output::textOutput(
         u"run"_s, T2("Run %1, finished %2 UTC (%3).", "运行 %1，%2（UTC）完成（%3）。")
                       .in(lang)
