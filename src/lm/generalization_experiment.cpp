@@ -140,6 +140,14 @@ void validate_generalization_experiment(const generalization_options& o)
     if (!p.ok()) throw lab_option_error(std::move(p));
 }
 
+std::uint64_t generalization_eval_seed(std::uint64_t eval_seed, int n)
+{
+    std::uint64_t z = eval_seed + (std::uint64_t)n * 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
 generalization_eval evaluate_generalization_length(lm_model& model, const synthetic_task_config& task, int n,
                                                    int examples, std::uint64_t eval_seed, const std::atomic<bool>* stop)
 {
@@ -152,7 +160,7 @@ generalization_eval evaluate_generalization_length(lm_model& model, const synthe
         gx_refuse(e, "eval.beyond_learned_table", {std::to_string(c.context)});
         return e;
     }
-    rng gen(eval_seed + (std::uint64_t)n);
+    rng gen(generalization_eval_seed(eval_seed, n));
     const int per = (int)std::max<std::size_t>(1, gx_eval_tokens_per_chunk / (std::size_t)T);
     std::vector<std::int32_t> x;
     std::vector<synthetic_example> chunk;

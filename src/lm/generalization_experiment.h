@@ -12,8 +12,9 @@
 // train_model_on's (lm/experiment.h): AdamW, warm-up + cosine.
 //
 // Evaluation: for each evaluation length n, eval_examples examples with
-// exactly n symbols, drawn from rng(eval_seed + n) — a generator no training
-// batch uses, and the same examples whatever the other lengths are — and run
+// exactly n symbols, drawn from rng(generalization_eval_seed(eval_seed, n)) —
+// a seed scrambled by SplitMix64, so no training seed a person types gives the
+// same generator, and the same examples whatever the other lengths are — and run
 // as one causal forward pass per chunk of examples. An example counts as
 // right when the argmax of the logits is the true token at every answer
 // position. That is greedy decoding's exact match: decoding greedily from the
@@ -58,7 +59,7 @@ struct generalization_options {
     train_options train;
     std::vector<lm_position> schemes = lm_all_positions();
     int eval_examples = 200;         // examples per evaluation length
-    std::uint64_t eval_seed = 9001;  // held-out examples: rng(eval_seed + n)
+    std::uint64_t eval_seed = 9001;  // held-out examples: see generalization_eval_seed
     double learned_threshold = 0.9;
 };
 
@@ -139,8 +140,12 @@ generalization_result run_generalization_experiment(const generalization_options
                                                     const std::atomic<bool>* cancel = nullptr,
                                                     const std::atomic<bool>* stop = nullptr);
 
-// Exact match of `model` on one evaluation length (see the top). Exposed for
-// the tests.
+// The seed of the held-out examples of length n: SplitMix64's finaliser of
+// eval_seed + n · 0x9E3779B97F4A7C15 (Steele et al. 2014).
+std::uint64_t generalization_eval_seed(std::uint64_t eval_seed, int n);
+
+// Exact match of `model` on one evaluation length (see the top); the examples
+// from rng(generalization_eval_seed(eval_seed, n)). Exposed for the tests.
 generalization_eval evaluate_generalization_length(lm_model& model, const synthetic_task_config& task, int n,
                                                    int examples, std::uint64_t eval_seed,
                                                    const std::atomic<bool>* stop = nullptr);
