@@ -2,7 +2,9 @@
 # Installation like any desktop program (issue 6 §3). Included from the top
 # CMakeLists.txt after the app and the tests are defined.
 #
-#   bin/poslab
+#   bin/poslab                                  the command line
+#   libexec/poslab/poslab-gui                   the window and the commands that draw
+#                                               (src/app/drawing.h; bin/poslab runs it)
 #   share/poslab/lessons/{en,zh,images}/...     the course (its formulas and the
 #                                               UI translations are compiled in)
 #   share/applications/org.poslab.poslab.desktop   the menu entry
@@ -24,13 +26,22 @@ set(POSLAB_INSTALL_DATADIR ${CMAKE_INSTALL_DATADIR}/poslab)
 # Where the data folder is, seen from the binary's folder ("../share/poslab"
 # for the usual layout). Computed, not assumed, so a changed BINDIR or DATADIR
 # still gives a binary that finds its course.
+# Each program has its own, as it has its own folder; poslab also finds
+# poslab-gui that way (POSLAB_GUI_FROM_BIN: "../libexec/poslab").
+set(POSLAB_GUI_INSTALL_DIR ${CMAKE_INSTALL_LIBEXECDIR}/poslab)
 file(RELATIVE_PATH POSLAB_DATA_FROM_BIN ${CMAKE_INSTALL_FULL_BINDIR} ${CMAKE_INSTALL_FULL_DATADIR}/poslab)
-target_compile_definitions(poslab PRIVATE POSLAB_DATA_FROM_BIN="${POSLAB_DATA_FROM_BIN}")
+file(RELATIVE_PATH POSLAB_GUI_FROM_BIN ${CMAKE_INSTALL_FULL_BINDIR} ${CMAKE_INSTALL_PREFIX}/${POSLAB_GUI_INSTALL_DIR})
+file(RELATIVE_PATH POSLAB_DATA_FROM_GUI ${CMAKE_INSTALL_PREFIX}/${POSLAB_GUI_INSTALL_DIR}
+     ${CMAKE_INSTALL_FULL_DATADIR}/poslab)
+target_compile_definitions(poslab PRIVATE POSLAB_DATA_FROM_BIN="${POSLAB_DATA_FROM_BIN}"
+                                          POSLAB_GUI_FROM_BIN="${POSLAB_GUI_FROM_BIN}")
+target_compile_definitions(poslab_gui PRIVATE POSLAB_DATA_FROM_BIN="${POSLAB_DATA_FROM_GUI}")
 
-# No RPATH in the installed binary: it links only system libraries (Qt's
+# No RPATH in the installed programs: they link only system libraries (Qt's
 # project setup would otherwise add $ORIGIN/../lib, which Debian frowns upon).
-set_target_properties(poslab PROPERTIES INSTALL_RPATH "")
+set_target_properties(poslab poslab_gui PROPERTIES INSTALL_RPATH "")
 install(TARGETS poslab RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS poslab_gui RUNTIME DESTINATION ${POSLAB_GUI_INSTALL_DIR})
 
 # The whole course folder, as `poslab check` and the window expect it (en/, zh/,
 # images/ and the format's documentation for teachers who write chapters).
@@ -130,8 +141,8 @@ endforeach()
 add_custom_target(poslab_icons ALL DEPENDS ${_icon_pngs})
 install(FILES ${POSLAB_ICON_SVG} DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)
 
-# The same SVG is the window's icon (QApplication::setWindowIcon in main.cpp).
-qt_add_resources(poslab "poslab_icon" PREFIX "/icons" BASE ${CMAKE_SOURCE_DIR}/packaging FILES ${POSLAB_ICON_SVG})
+# The same SVG is the window's icon (QApplication::setWindowIcon in gui_main.cpp).
+qt_add_resources(poslab_gui "poslab_icon" PREFIX "/icons" BASE ${CMAKE_SOURCE_DIR}/packaging FILES ${POSLAB_ICON_SVG})
 
 # The tests of all this (tests/app/tst_install.cpp, tst_help_version.cpp) run
 # `cmake --install` and `cpack` on this build, and compare with the source course.

@@ -1458,18 +1458,18 @@ characters/s</source>
     <name>poslab::ui::LabRunBanner</name>
     <message>
         <location filename="../src/ui/lab/lab_run_banner.cpp" line="+36"/>
-        <location line="+117"/>
+        <location line="+121"/>
         <source>Use these settings</source>
         <translation>采用这组设置</translation>
     </message>
     <message>
-        <location line="-116"/>
-        <location line="+117"/>
+        <location line="-120"/>
+        <location line="+121"/>
         <source>Fill the form with the settings of the run shown</source>
         <translation>把当前显示的这次运行的设置填入左侧表单</translation>
     </message>
     <message>
-        <location line="-81"/>
+        <location line="-85"/>
         <source>Corpus %1; model width %2, %3 heads, %4 layers, trained at context %5; %6 steps × batch %7, learning rate %8, seed %9.</source>
         <translation>语料 %1；模型宽度 %2，%3 个头，%4 层，训练上下文 %5；%6 步 × 批量 %7，学习率 %8，种子 %9。</translation>
     </message>
@@ -1496,18 +1496,18 @@ characters/s</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+43"/>
+        <location line="+47"/>
         <source>Command: &lt;code&gt;%1&lt;/code&gt;</source>
         <translation>等价命令：&lt;code&gt;%1&lt;/code&gt;</translation>
     </message>
     <message>
-        <location line="-41"/>
-        <location line="+38"/>
+        <location line="-45"/>
+        <location line="+42"/>
         <source>BLAS kernels: %1</source>
         <translation>BLAS 计算内核：%1</translation>
     </message>
     <message>
-        <location line="-31"/>
+        <location line="-35"/>
         <source>&lt;b&gt;No stored run yet.&lt;/b&gt; Choose the settings on the left (Quick takes about a minute) and press Start. Runs of &lt;code&gt;poslab experiment length&lt;/code&gt; on the command line appear here too.</source>
         <translation>&lt;b&gt;还没有保存的运行。&lt;/b&gt;在左侧选好设置（“快速”大约一分钟），然后点“开始训练”。在命令行运行 &lt;code&gt;poslab experiment length&lt;/code&gt; 的结果也会显示在这里。</translation>
     </message>
@@ -1557,7 +1557,12 @@ characters/s</source>
         <translation>&lt;b&gt;最近保存的运行：&lt;/b&gt;%1，来自%2，机器：%3。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
+        <source>&lt;b&gt;The course&apos;s reference run&lt;/b&gt; (you have no complete run of your own yet): %1, from %2, on %3.</source>
+        <translation>&lt;b&gt;课程的参考运行&lt;/b&gt;（你还没有自己的完整运行）：%1，来自%2，机器：%3。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>&lt;b&gt;Latest complete run:&lt;/b&gt; %1, from %2, on %3.</source>
         <translation>&lt;b&gt;最近一次完整的运行：&lt;/b&gt;%1，来自%2，机器：%3。</translation>
     </message>
@@ -1605,29 +1610,44 @@ characters/s</source>
         <translation>已取消</translation>
     </message>
     <message numerus="yes">
-        <location line="+1"/>
+        <location line="+2"/>
         <source>%1 · %2 · %3 · %4 · %n scheme(s)</source>
         <translation>
             <numerusform>%1 · %2 · %3 · %4 · %n 个方案</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+1"/>
+        <source>%1 · course reference</source>
+        <translation>%1 · 课程参考运行</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The course&apos;s reference run (%1), until you have a complete run</source>
+        <translation>课程的参考运行（%1），直到你有一次完整的运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Latest complete run (%1)</source>
         <translation>最近一次完整的运行（%1）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+11"/>
+        <source>Follows your newest complete run, else the reference run shipped with the course; a cancelled run only when no complete one is stored</source>
+        <translation>跟随你最新的完整运行；没有时使用随课程提供的参考运行；只有在没有任何完整运行时才使用已取消的运行</translation>
+    </message>
+    <message>
+        <location line="-13"/>
         <source>Latest run (no complete run is stored; it was cancelled)</source>
         <translation>最近的运行（没有完整的运行；它已取消）</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-3"/>
         <source>Latest complete run (none stored yet)</source>
         <translation>最近一次完整的运行（还没有保存过）</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+12"/>
         <source>&amp;Run shown:</source>
         <translation>显示的运行(&amp;R)：</translation>
     </message>
@@ -1637,12 +1657,7 @@ characters/s</source>
         <translation>在这里、在展示训练结果的章节以及 PDF 中显示的那次已保存运行</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Follows the newest complete run; a cancelled run only when no complete one is stored</source>
-        <translation>始终使用最新的完整运行；只有在没有完整运行时才使用已取消的运行</translation>
-    </message>
-    <message>
-        <location line="+4"/>
+        <location line="+8"/>
         <source>Complete: every scheme finished.</source>
         <translation>完整：每个方案都训练完了。</translation>
     </message>
@@ -2010,7 +2025,7 @@ characters/s</source>
         <translation>%1 — %2 — PosLab</translation>
     </message>
     <message>
-        <location filename="../src/ui/window/window_entry.cpp" line="+97"/>
+        <location filename="../src/ui/window/window_entry.cpp" line="+99"/>
         <source>Open Assignment</source>
         <translation>打开作业</translation>
     </message>
@@ -2265,12 +2280,12 @@ About %n minute(s)</source>
     <name>poslab::ui::TrainingLabPage</name>
     <message>
         <location filename="../src/ui/lab/training_lab_page.cpp" line="+246"/>
-        <location line="+176"/>
+        <location line="+177"/>
         <source>Not started: %1</source>
         <translation>未开始：%1</translation>
     </message>
     <message>
-        <location line="-119"/>
+        <location line="-120"/>
         <source>The run could not start: %1</source>
         <translation>无法开始运行：%1</translation>
     </message>
@@ -2285,12 +2300,12 @@ About %n minute(s)</source>
         <translation>在任何方案完成一步之前就取消了；没有保存任何结果。</translation>
     </message>
     <message>
-        <location line="+100"/>
+        <location line="+101"/>
         <source>Start training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location line="-234"/>
+        <location line="-235"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -2305,12 +2320,12 @@ About %n minute(s)</source>
         <translation>正在显示：刚刚取消的运行（已保存，并在上方列为“已取消”）。各章和 PDF 仍然显示上方选定的运行。</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+65"/>
         <source>← Back to the lessons</source>
         <translation>← 返回课程</translation>
     </message>
     <message>
-        <location line="-236"/>
+        <location line="-237"/>
         <source>Stop now</source>
         <translation>立即停止</translation>
     </message>

@@ -4,14 +4,12 @@
 
 #include "app/cli.h"
 #include "app/command_options.h"
+#include "app/drawing.h"
 #include "app/help_text.h"
 #include "classroom/assignment.h"
 #include "classroom/grading.h"
-#include "ui/classroom/class_report.h"
-#include "ui/report/pdf_export.h"
-#include "ui/window/window_entry.h"
+#include "lessons/chapter_list.h"
 
-#include <QApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -111,7 +109,7 @@ int assignmentCreate(const QStringList& rest)
     if (output.isEmpty())
         return a.usageError(T2("-o FILE is required (where to write the assignment)", "需要 -o 文件（作业写到哪里）"));
     poslab::util::Text2 chapterError;
-    if (!poslab::ui::parseChapterList(a.value("--chapters"), &o.chapters, &chapterError))
+    if (!poslab::lessons::parseChapterList(a.value("--chapters"), &o.chapters, &chapterError))
         return a.usageError(T2("--chapters '%1': %2", "--chapters“%1”有误：%2")
                                 .arg(safeDisplayText(a.value("--chapters").left(60)))
                                 .arg(chapterError));
@@ -456,7 +454,7 @@ bool writeStudentReports(const ClassGrades& grades, const QString& dir, const QS
         QString file = name + QStringLiteral(".pdf");
         for (int n = 2; used.contains(file); ++n) file = QStringLiteral("%1-%2.pdf").arg(name).arg(n);
         used.insert(file);
-        const poslab::ui::ReportResult r = poslab::ui::writeStudentReport(grades, i, QDir(dir).filePath(file));
+        const DrawnReport r = writeStudentReportPdf(grades, i, QDir(dir).filePath(file));
         err(QStringLiteral("poslab grade: ") + r.message);
         ok = ok && r.ok;
     }
@@ -527,7 +525,7 @@ int commandGrade(const QStringList& args)
     int status = kExitOk;
     const QString pdf = a.value("-o");
     if (!pdf.isEmpty()) {
-        const poslab::ui::ReportResult r = poslab::ui::writeClassReport(grades, pdf);
+        const DrawnReport r = writeClassReportPdf(grades, pdf);
         err(QStringLiteral("poslab grade: ") + r.message);
         if (!r.ok) status = kExitFailure;
     }
@@ -562,8 +560,8 @@ int openAssignmentWindow(QApplication& app, const QStringList& args)
     CommandOptions a = openOptions();
     if (!a.parse(args.mid(2))) return a.usageError();
     if (a.positional().size() != 1) return a.usageError(T2("give one assignment file", "请给出一个作业文件"));
-    return poslab::ui::runAssignmentWindow(app, a.positional().first(), a.value("--student").trimmed(),
-                                           a.value("--course"), a.has("--lang") ? a.lang() : QString());
+    return runAssignmentInWindow(app, a.positional().first(), a.value("--student").trimmed(), a.value("--course"),
+                                 a.has("--lang") ? a.lang() : QString());
 }
 
 }  // namespace poslab::app

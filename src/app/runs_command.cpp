@@ -78,12 +78,43 @@ QString budgetWord(bool quick, const QString& lang)
     return (quick ? T2("quick", "quick") : T2("full", "完整预算")).in(lang);
 }
 
-// The id the chapters and export use by default (run_list.h: the latest complete, else the latest).
+// The id the chapters and export use by default (run_list.h).
 QString defaultId(const std::vector<lab::RunSummary>& runs)
 {
-    for (const lab::RunSummary& r : runs)
-        if (r.complete) return r.id;
-    return runs.empty() ? QString() : runs.front().id;
+    const int i = lab::defaultRunIndex(runs);
+    return i < 0 ? QString() : runs[std::size_t(i)].id;
+}
+
+// Where runs are read: the learner's folder, and the course's (its reference run).
+QString placesText(const QString& lang)
+{
+    const QString own = QDir::toNativeSeparators(lab::resultsDirectory());
+    const QString course = lab::courseRunFolder();
+    if (course.isEmpty()) return own;
+    return T2("%1, and the course's reference run in %2", "%1，以及 %2 中随课程提供的参考运行")
+        .arg(own, QDir::toNativeSeparators(course))
+        .in(lang);
+}
+
+// The sentence under the list: which run the chapters use, and why.
+QString defaultSentence(const std::vector<lab::RunSummary>& runs, const QString& lang)
+{
+    const int i = lab::defaultRunIndex(runs);
+    const lab::RunSummary& r = runs[std::size_t(i)];
+    const util::Text2 text =
+        !r.complete  ? T2("No complete run is stored: the chapters and `poslab export` use %1, which was "
+                           "cancelled, and say so.\n",
+                          "没有完整的运行：各章和 `poslab export` 使用已取消的 %1，并会注明。\n")
+        : r.readOnly ? T2("The chapters and `poslab export` use %1, the reference run shipped with the course, "
+                          "until you have a complete run of your own (or choose another: the Training Lab's run "
+                          "picker, `poslab export --run ID`).\n",
+                          "在你有一次自己的完整运行之前，各章和 `poslab export` 使用随课程提供的参考运行 %1"
+                          "（也可以另选：训练实验室的运行选择框，`poslab export --run 编号`）。\n")
+                     : T2("The chapters and `poslab export` use %1, the latest complete run, unless another is "
+                          "chosen (the Training Lab's run picker, `poslab export --run ID`).\n",
+                          "各章和 `poslab export` 默认使用 %1，即最近一次完整的运行，除非另选了一次"
+                          "（训练实验室的运行选择框，`poslab export --run 编号`）。\n");
+    return text.arg(r.id).in(lang);
 }
 
 QString listText(const std::vector<lab::RunSummary>& runs, const std::vector<lab::DamagedRun>& damaged,
@@ -91,16 +122,17 @@ QString listText(const std::vector<lab::RunSummary>& runs, const std::vector<lab
 {
     using util::padToWidth;
     QString s;
-    const QString dir = QDir::toNativeSeparators(lab::resultsDirectory());
     if (runs.empty())
         s += T2("No training run is stored (in %1). Make one with the Training Lab, `poslab experiment length "
                 "--quick` or `poslab export --train \"--quick\"`.\n",
                 "没有保存的训练运行（在 %1 中）。可以用训练实验室、`poslab experiment length --quick` 或 "
                 "`poslab export --train \"--quick\"` 生成一次。\n")
-                 .arg(dir)
+                 .arg(placesText(lang))
                  .in(lang);
     else {
-        s += T2("Stored training runs in %1, newest first:\n", "%1 中保存的训练运行，最新的在前：\n").arg(dir).in(lang);
+        s += T2("Stored training runs in %1, newest first:\n", "%1 中保存的训练运行，最新的在前：\n")
+                 .arg(placesText(lang))
+                 .in(lang);
         s += padToWidth(T2("id", "编号").in(lang), 30) +
              padToWidth(T2("finished (UTC)", "完成时间（UTC）").in(lang), 21) +
              padToWidth(T2("budget", "预算").in(lang), 10) + padToWidth(T2("status", "状态").in(lang), 11) +
@@ -112,17 +144,9 @@ QString listText(const std::vector<lab::RunSummary>& runs, const std::vector<lab
                  padToWidth(budgetWord(r.quick, lang), 10) + padToWidth(statusWord(r.complete, lang), 11) +
                  padToWidth((r.hasModels ? T2("yes", "有") : T2("no", "无")).in(lang), 8) + padToWidth(r.corpus, 12) +
                  r.schemes.join(QStringLiteral(", ")) +
+                 (r.readOnly ? T2("  (course reference, read-only)", "  （课程参考运行，只读）").in(lang) : QString()) +
                  (r.id == def ? T2("  ← default", "  ← 默认").in(lang) : QString()) + u'\n';
-        const bool anyComplete = std::any_of(runs.begin(), runs.end(), [](const auto& r) { return r.complete; });
-        s += (anyComplete ? T2("The chapters and `poslab export` use %1, the latest complete run, unless another is "
-                               "chosen (the Training Lab's run picker, `poslab export --run ID`).\n",
-                               "各章和 `poslab export` 默认使用 %1，即最近一次完整的运行，除非另选了一次"
-                               "（训练实验室的运行选择框，`poslab export --run 编号`）。\n")
-                          : T2("No complete run is stored: the chapters and `poslab export` use %1, which was "
-                               "cancelled, and say so.\n",
-                               "没有完整的运行：各章和 `poslab export` 使用已取消的 %1，并会注明。\n"))
-                 .arg(def)
-                 .in(lang);
+        s += defaultSentence(runs, lang);
     }
     if (!damaged.empty()) {
         s += T2("Files that cannot be read (left as they are; `poslab runs remove ID` deletes one):\n",
@@ -155,6 +179,8 @@ QString listJson(const std::vector<lab::RunSummary>& runs, const std::vector<lab
     QJsonObject root;
     const QString def = defaultId(runs);
     root["directory"] = lab::resultsDirectory();
+    const QString course = lab::courseRunFolder();
+    root["course_directory"] = course.isEmpty() ? QJsonValue() : QJsonValue(course);
     root["default"] = def.isEmpty() ? QJsonValue() : QJsonValue(def);
     QJsonArray list;
     for (const lab::RunSummary& r : runs) list.append(summaryJson(r, def));

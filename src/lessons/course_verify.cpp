@@ -4,9 +4,11 @@
 #include "lessons/course_verify.h"
 
 #include "core/common.h"
+#include "lessons/course_loader.h"
 #include "lessons/did_you_mean.h"
 #include "lessons/exercise_check.h"
 #include "lessons/exercise_kinds.h"
+#include "modules/lab/run_list.h"
 #include "modules/registry.h"
 #include "util/number_format.h"
 #include "util/tex_to_unicode.h"
@@ -88,6 +90,11 @@ struct RunTask {
 QString referenceRunFolder(const QString& courseDir)
 {
     return QDir(courseDir).filePath(QStringLiteral("lab"));
+}
+
+void useCourseReferenceRun(const QString& courseDir)
+{
+    lab::setCourseRunFolder(referenceRunFolder(courseDir.isEmpty() ? defaultCourseDir() : courseDir));
 }
 
 CheckRunner::CheckRunner(const Registry& registry, CheckOptions options) : m_registry(registry), m_options(options) {}

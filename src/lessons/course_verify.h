@@ -41,6 +41,13 @@ struct CheckOptions {
 // course's author.
 QString referenceRunFolder(const QString& courseDir);
 
+// Lets the `lab.` modules, the Training Lab and the report fall back on the
+// reference run of the course in courseDir (empty: the shipped course,
+// defaultCourseDir()) while the learner has no complete run of their own
+// (lab::setCourseRunFolder; modules/lab/run_list.h). The program calls it
+// when it opens a course.
+void useCourseReferenceRun(const QString& courseDir);
+
 // Runs modules for `check`: cached by module, version and validated
 // parameters; each run on its own thread under the time limit.
 class CheckRunner {

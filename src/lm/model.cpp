@@ -614,6 +614,37 @@ void lm_model::evaluate_logits(const int* tokens, int B, int T_eval, std::vector
     out.assign(logits_.begin(), logits_.begin() + (std::size_t)B * T_eval * config_.vocab_size);
 }
 
+std::vector<std::vector<float>> lm_model::attention_weights(const int* tokens, int T)
+{
+    const int C = config_.d_model, H = config_.n_heads, D = C / H;
+    check_forward_inputs(tokens, 1, T);
+    const std::size_t per_layer = attention_weights_elements(1, H, T);
+    require_elements({per_layer, (std::size_t)config_.n_layers}, sizeof(float), "attention weights");
+    forward(tokens, nullptr, 1, T, /*for_backward=*/false);
+    attention_config cfg;  // as the blocks use it (lm/layers.cpp): 1/√D, causal, the pass's bias
+    cfg.causal = true;
+    cfg.bias = positions().bias;
+    // q, k, v of the pass (q and k already rotated for RoPE), as (1, H, T, D) heads
+    std::vector<float> q((std::size_t)T * C), k(q.size()), v(q.size()), out(q.size());
+    attention_workspace ws;
+    std::vector<std::vector<float>> weights((std::size_t)config_.n_layers);
+    for (int l = 0; l < config_.n_layers; l++) {
+        const float* qkv = layers_[l]->att.qkv.data();  // (1, T, 3C)
+        for (int t = 0; t < T; t++)
+            for (int h = 0; h < H; h++)
+                for (int d = 0; d < D; d++) {
+                    const std::size_t at = ((std::size_t)h * T + t) * D + d;
+                    const float* row = qkv + (std::size_t)t * 3 * C + (std::size_t)h * D + d;
+                    q[at] = row[0];
+                    k[at] = row[C];
+                    v[at] = row[2 * C];
+                }
+        weights[l].resize(per_layer);
+        attention_forward(q.data(), k.data(), v.data(), 1, H, T, D, cfg, ws, out.data(), weights[l].data());
+    }
+    return weights;
+}
+
 void lm_model::zero_grad()
 {
     std::fill(grads_.begin(), grads_.end(), 0.0f);

@@ -176,6 +176,16 @@ public:
     // Convenience for evaluation: logits (B, T_eval, V) into out.
     void evaluate_logits(const int* tokens, int B, int T_eval, std::vector<float>& out);
 
+    // The attention weights of a forward pass over one sequence (B = 1) of T
+    // tokens, for looking inside a model (module lab.attention): one (H, T, T)
+    // buffer per layer, p[h, i, j] = softmax_j(q_i·k_j/√D + bias[h, i, j]),
+    // zero for j > i (causal), each row summing to 1. They are recomputed by
+    // core attention_forward from the q, k, v the pass kept (rotated for
+    // RoPE) with the pass's bias and scale: the weights the pass used. The
+    // pass runs without targets (logits() holds its logits). T as in forward;
+    // the (H, T, T) buffers are checked against the memory budget first.
+    std::vector<std::vector<float>> attention_weights(const int* tokens, int T);
+
     // Inference-time RoPE scaling, without fine-tuning (position
     // interpolation = linear, NTK-aware = ntk, dynamic NTK = dynamic, YaRN =
     // yarn; rope_scaling.h). The model fills in p.dim = D and p.rope_theta =

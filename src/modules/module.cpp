@@ -298,6 +298,12 @@ ParamSpec perLanguage(ParamSpec spec)
     return spec;
 }
 
+ParamSpec withFreeText(ParamSpec spec, int maxChars)
+{
+    spec.freeTextMax = maxChars;
+    return spec;
+}
+
 Text2 atMost512WithMatrix()
 {
     return T2("at most 512 when matrix=true", "matrix=true 时不超过 512");

@@ -54,10 +54,18 @@ struct ParamSpec {
     // descriptions): a course's English and Chinese chapters may each choose
     // their own. `poslab check` requires every other parameter to agree.
     bool perLanguage = false;
+    // For Choice: > 0 also accepts any other non-empty text of at most this
+    // many characters (after trimming): the choices are presets and the
+    // module reads a value that is not one of them as the text itself
+    // (lab.attention's `text`). Longer text is refused with the limit.
+    int freeTextMax = 0;
 };
 
 // `spec` with perLanguage set: perLanguage(choiceParam("sentence", ...)).
 ParamSpec perLanguage(ParamSpec spec);
+// A choice `spec` that also takes free text of at most maxChars characters
+// (ParamSpec::freeTextMax): withFreeText(choiceParam("text", ...), 20000).
+ParamSpec withFreeText(ParamSpec spec, int maxChars);
 
 // Parameter values after validation: every parameter of the module is present.
 class Params {

@@ -441,7 +441,10 @@ QString allowedShort(const ParamSpec& p)
             return s;
         }
         case ParamType::Bool: return QStringLiteral("true|false");
-        case ParamType::Choice: return p.choices.join(u'|');
+        case ParamType::Choice:
+            return p.freeTextMax > 0
+                       ? QStringLiteral("%1|any text (≤ %2 chars)").arg(p.choices.join(u'|')).arg(p.freeTextMax)
+                       : p.choices.join(u'|');
         case ParamType::IntList:
         case ParamType::FloatList:
             return QStringLiteral("%1–%2 items in %3..%4")
@@ -646,6 +649,7 @@ std::string listToJson(const Registry& registry)
             if (p.type == ParamType::Choice) {
                 out += ", \"choices\": ";
                 appendJsonStrings(out, p.choices);
+                if (p.freeTextMax > 0) out += ", \"free_text_max\": " + std::to_string(p.freeTextMax);
             } else if (p.type != ParamType::Bool) {
                 out += ", \"min\": ";
                 appendJsonNumber(out, p.min);

@@ -88,6 +88,13 @@ Text2 allowedText(const ParamSpec& p)
                     QStringLiteral("%1 内的有限数值").arg(range)};
         case ParamType::Bool: return {QStringLiteral("expected true or false"), QStringLiteral("true 或 false")};
         case ParamType::Choice:
+            if (p.freeTextMax > 0)
+                return {QStringLiteral("expected one of: %1, or a text of at most %2 characters")
+                            .arg(p.choices.join(QStringLiteral(", ")))
+                            .arg(p.freeTextMax),
+                        QStringLiteral("以下之一：%1，或不超过 %2 个字符的文本")
+                            .arg(p.choices.join(QStringLiteral("、")))
+                            .arg(p.freeTextMax)};
             return {QStringLiteral("expected one of: ") + p.choices.join(QStringLiteral(", ")),
                     QStringLiteral("以下之一：") + p.choices.join(QStringLiteral("、"))};
         case ParamType::IntList:
@@ -192,7 +199,8 @@ QVariant convert(const ParamSpec& p, const QVariant& given)
         case ParamType::Choice: {
             if (given.typeId() != QMetaType::QString) fail(p, shownValue);
             const QString s = given.toString().trimmed();
-            if (!p.choices.contains(s)) fail(p, shownValue);
+            const bool freeText = p.freeTextMax > 0 && !s.isEmpty() && s.size() <= p.freeTextMax;
+            if (!p.choices.contains(s) && !freeText) fail(p, shownValue);
             return s;
         }
         case ParamType::IntList:

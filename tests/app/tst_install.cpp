@@ -241,6 +241,9 @@ private slots:
     {
         const QFileInfo bin(m_prefix + QStringLiteral("/bin/poslab"));
         QVERIFY(bin.isFile() && bin.isExecutable());
+        // The window's program, which bin/poslab runs for the commands that draw.
+        const QFileInfo gui(m_prefix + QStringLiteral("/libexec/poslab/poslab-gui"));
+        QVERIFY(gui.isFile() && gui.isExecutable());
         QVERIFY(QFileInfo(m_prefix + QStringLiteral("/share/applications/org.poslab.poslab.desktop")).isFile());
         QVERIFY(QFileInfo(m_prefix + QStringLiteral("/share/metainfo/org.poslab.poslab.metainfo.xml")).isFile());
         QVERIFY(QFileInfo(m_prefix + QStringLiteral("/share/icons/hicolor/scalable/apps/poslab.svg")).isFile());
@@ -593,20 +596,30 @@ private slots:
         // The fonts the export asks for by name.
         QVERIFY(dependsOn(QStringLiteral("fonts-wqy-microhei")));
         QVERIFY(dependsOn(QStringLiteral("fonts-dejavu-core")));
-        // Derived apart from dpkg-shlibdeps: the libraries the binary names
-        // (readelf's NEEDED), where the loader finds them (ldd), and the package
-        // that owns each (dpkg -S). Each of those packages, or the package its
-        // shlibs file names for that library, must be in Depends.
-        const QString built = QStringLiteral(POSLAB_BUILD_DIR "/poslab");
-        const ProgramRun readelf = runProgram(QStringLiteral("readelf"), {QStringLiteral("-d"), built}, m_env);
-        QCOMPARE(readelf.exitCode, 0);
+        // Derived apart from dpkg-shlibdeps: the libraries the two programs
+        // name (readelf's NEEDED), where the loader finds them (ldd), and the
+        // package that owns each (dpkg -S). Each of those packages, or the
+        // package its shlibs file names for that library, must be in Depends.
         QStringList needed;
+        QString lddOut;
         static const QRegularExpression neededRe(QStringLiteral("\\(NEEDED\\)\\s+Shared library: \\[([^\\]]+)\\]"));
-        for (auto it = neededRe.globalMatch(readelf.out); it.hasNext();) needed << it.next().captured(1);
+        for (const char* program : {"poslab", "poslab-gui"}) {
+            const QString built = QStringLiteral(POSLAB_BUILD_DIR "/") + QLatin1String(program);
+            const ProgramRun readelf = runProgram(QStringLiteral("readelf"), {QStringLiteral("-d"), built}, m_env);
+            QCOMPARE(readelf.exitCode, 0);
+            QStringList own;
+            for (auto it = neededRe.globalMatch(readelf.out); it.hasNext();) own << it.next().captured(1);
+            // The command line loads no window library (src/app/drawing.h): that is what makes it quick to start.
+            if (qstrcmp(program, "poslab") == 0)
+                for (const QString& lib : own) QVERIFY2(!lib.contains(QLatin1String("Widgets")), qPrintable(lib));
+            needed << own;
+            lddOut += runProgram(QStringLiteral("ldd"), {built}, m_env).out;
+        }
+        needed.removeDuplicates();
         for (const char* lib : {"libQt6Core.so.6", "libQt6Widgets.so.6", "libQt6Charts.so.6", "libQt6Svg.so.6",
                                 "libQt6Qml.so.6", "libopenblas.so.0", "libmd4c.so.0"})
             QVERIFY2(needed.contains(QString::fromLatin1(lib)), lib);
-        const ProgramRun ldd = runProgram(QStringLiteral("ldd"), {built}, m_env);
+
         // soname -> the paths dpkg may know its file by: /lib and /usr/lib are
         // one folder on a merged-/usr system, and the loader's path may be an
         // alternatives link (libopenblas.so.0) whose target is the packaged file.
@@ -619,9 +632,9 @@ private slots:
             const QRegularExpression loader(
                 QStringLiteral("^\\s*(/\\S*/%1)\\s").arg(QRegularExpression::escape(soname)),
                 QRegularExpression::MultilineOption);
-            QString path = where.match(ldd.out).captured(1);
-            if (path.isEmpty()) path = loader.match(ldd.out).captured(1);
-            QVERIFY2(!path.isEmpty(), qPrintable(soname + u'\n' + ldd.out));
+            QString path = where.match(lddOut).captured(1);
+            if (path.isEmpty()) path = loader.match(lddOut).captured(1);
+            QVERIFY2(!path.isEmpty(), qPrintable(soname + u'\n' + lddOut));
             const QString real = QFileInfo(path).canonicalFilePath();
             QStringList c{path, real};
             for (const QString& p : QStringList{path, real})
@@ -685,7 +698,8 @@ private slots:
         const ProgramRun contents = runProgram(QStringLiteral("dpkg-deb"), {QStringLiteral("-c"), deb}, m_env);
         QCOMPARE(contents.exitCode, 0);
         for (const char* path :
-             {"./usr/bin/poslab", "./usr/share/applications/org.poslab.poslab.desktop",
+             {"./usr/bin/poslab", "./usr/libexec/poslab/poslab-gui",
+              "./usr/share/applications/org.poslab.poslab.desktop",
               "./usr/share/metainfo/org.poslab.poslab.metainfo.xml", "./usr/share/doc/poslab/copyright",
               "./usr/share/doc/poslab/LICENSE", "./usr/share/doc/poslab/LICENSE.lessons",
               "./usr/share/icons/hicolor/scalable/apps/poslab.svg", "./usr/share/icons/hicolor/48x48/apps/poslab.png",

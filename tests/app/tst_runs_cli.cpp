@@ -8,6 +8,9 @@
 // rewritten as a cancelled one finished later ("status": "cancelled", a later
 // finished_utc, a later file name), and a damaged file is a cut-off JSON, so
 // every case is reached without timing. What is checked:
+//   * list: with no run of the learner's own, the shipped course's reference
+//     run, read-only (remove refuses it) and the default; with no reference
+//     run either (a course without one), a sentence on how to make a run;
 //   * list: newest first, the cancelled run marked, the latest complete run
 //     the default (never the later cancelled one), the damaged file listed
 //     apart and left alone; in Chinese; as JSON;
@@ -15,7 +18,8 @@
 //     is named with the reason and left as it was; an unknown id exits 2 and a
 //     damaged file exits 1, each with a sentence in the user's language;
 //   * remove: the run's file and models go; an unknown id changes nothing; a
-//     damaged file goes only when named;
+//     damaged file goes only when named; with every run of the learner's
+//     gone, export trains nothing and the PDF shows the reference run;
 //   * export: without --run it uses the latest complete run and says which on
 //     stderr (the PDF names it); --run ID uses that run, also a cancelled one
 //     (the PDF says cancelled); an unknown --run exits 2 with no PDF written.
@@ -63,6 +67,7 @@ class TestRunsCli : public QObject {
     QTemporaryDir m_dir;
     QString m_labDir;
     QString m_complete, m_cancelled, m_damaged;  // ids
+    QString m_reference;                         // the shipped course's reference run
 
     QString runFile(const QString& id) const { return m_labDir + u'/' + id + QStringLiteral(".json"); }
     int fileCount() const
@@ -81,14 +86,38 @@ private slots:
         QVERIFY2(!QStandardPaths::findExecutable(QStringLiteral("pdftotext")).isEmpty(), "pdftotext is needed");
     }
 
-    void nothingStoredSaysHowToMakeARun()
+    void nothingOfTheLearnersShowsTheCoursesReferenceRun()
     {
         PoslabRun r = runPoslab({"runs", "list"});
         QCOMPARE(r.exitCode, 0);
-        QVERIFY2(r.out.contains("No training run is stored"), r.out.constData());
+        QVERIFY2(r.out.contains("(course reference, read-only)  ← default"), r.out.constData());
+        QVERIFY2(r.out.contains("the reference run shipped with the course, until you have a complete run of your own"),
+                 r.out.constData());
         r = runPoslab({"runs", "list", "--format", "json"});
         QCOMPARE(r.exitCode, 0);
-        const QJsonObject root = QJsonDocument::fromJson(r.out).object();
+        QJsonObject root = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(root["runs"].toArray().size(), 1);
+        const QJsonObject reference = root["runs"].toArray().first().toObject();
+        QVERIFY(reference["read_only"].toBool());
+        QVERIFY(reference["has_models"].toBool());
+        QCOMPARE(root["default"].toString(), reference["id"].toString());
+        m_reference = reference["id"].toString();
+        // The reference run belongs to the course: it is never removed.
+        r = runPoslab({"runs", "remove", m_reference});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("is part of the course and cannot be removed"), r.err.constData());
+        QVERIFY(QFileInfo::exists(reference["file"].toString()));
+
+        // A course without a reference run (POSLAB_COURSE_DIR names the course): nothing at all.
+        QTemporaryDir course;
+        qputenv("POSLAB_COURSE_DIR", course.path().toUtf8());
+        r = runPoslab({"runs", "list"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("No training run is stored"), r.out.constData());
+        r = runPoslab({"runs", "list", "--format", "json"});
+        qunsetenv("POSLAB_COURSE_DIR");
+        QCOMPARE(r.exitCode, 0);
+        root = QJsonDocument::fromJson(r.out).object();
         QVERIFY(root["runs"].toArray().isEmpty());
         QVERIFY(root["default"].isNull());
         r = runPoslab({"runs", "--help", "--lang", "zh"});
@@ -156,7 +185,9 @@ private slots:
         const QJsonObject root = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(root["default"].toString(), m_complete);
         const QJsonArray runs = root["runs"].toArray();
-        QCOMPARE(runs.size(), 2);
+        QCOMPARE(runs.size(), 3);  // and the course's reference run, finished before this test's
+        QCOMPARE(runs[2]["id"].toString(), m_reference);
+        QVERIFY(runs[2]["read_only"].toBool() && !runs[1]["read_only"].toBool());
         QCOMPARE(runs[0]["id"].toString(), m_cancelled);
         QCOMPARE(runs[0]["status"].toString(), QStringLiteral("cancelled"));
         QCOMPARE(runs[0]["has_models"].toBool(), false);
@@ -268,7 +299,22 @@ private slots:
         QVERIFY(!QFileInfo::exists(models));
         QCOMPARE(fileCount(), 0);
         r = runPoslab({"runs", "list"});
-        QVERIFY(r.out.contains("No training run is stored"));
+        QVERIFY2(r.out.contains(
+                     QStringLiteral("use %1, the reference run shipped with the course").arg(m_reference).toUtf8()),
+                 r.out.constData());
+        // As on a fresh install: the export trains nothing and shows the reference run, named as such.
+        const QString pdf = m_dir.filePath(QStringLiteral("reference.pdf"));
+        r = runPoslab({"export", "--chapters", "11", "--lang", "en", "-o", pdf}, 240000);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.err.contains(QStringLiteral("training results from the run %1 (the reference run shipped with the "
+                                               "course")
+                                    .arg(m_reference)
+                                    .toUtf8()),
+                 r.err.constData());
+        QCOMPARE(fileCount(), 0);  // nothing was trained or stored
+        const QString text = runsPdfText(pdf).simplified();
+        QVERIFY2(text.contains(QStringLiteral("the reference run shipped with the course")),
+                 qPrintable(text.right(3000)));
     }
 };
 

@@ -563,8 +563,22 @@ private slots:
                                  " --d-model 16 --layers 1 --heads 2 --batch 4 --steps 3 --train-ctx 16 "
                                  "--eval-tokens 320 --threads 1 --sample-length 10");
         const QStringList base{"export", "--chapters", "11", "--lang", "en", "-o", pdf};
-        // Nothing stored: export does not train, says so on stderr and in the PDF, with how to make a run.
+        // No run of the learner's own: the shipped course's reference run, nothing trained.
         Result r = runPoslab(base, 240000);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(!r.err.contains("training none"));
+        QVERIFY2(r.err.contains("(the reference run shipped with the course, finished"), r.err.constData());
+        QVERIFY(storedFiles().isEmpty());
+        // A course without a reference run (chapter 11 alone, no lab/ folder): export does not
+        // train either, and says so on stderr and in the PDF, with how to make a run.
+        QTemporaryDir course;
+        for (const QString& lang : QStringList{"en", "zh"}) {
+            QVERIFY(QDir(course.path()).mkpath(lang));
+            QVERIFY(QFile::copy(QStringLiteral(POSLAB_SOURCE_COURSE_DIR "/%1/11-experiments.md").arg(lang),
+                                course.filePath(lang + QStringLiteral("/11-experiments.md"))));
+        }
+        const QStringList bare = base + QStringList{"--course", course.path()};
+        r = runPoslab(bare, 240000);
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY(!r.err.contains("training none"));
         QVERIFY2(r.err.contains("no training run is stored: the chapters that show training results say so"),
@@ -576,8 +590,9 @@ private slots:
                  qPrintable(text.right(2000)));
         QVERIFY(text.contains(QStringLiteral("poslab experiment length --quick")));
         // --no-train is still accepted: the same.
-        r = runPoslab(base + QStringList{"--no-train"}, 240000);
+        r = runPoslab(bare + QStringList{"--no-train"}, 240000);
         QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.err.contains("no training run is stored"));
         QVERIFY(storedFiles().isEmpty());
 
         // --train: the experiment first, stored, and the report made with it.

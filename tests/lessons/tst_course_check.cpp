@@ -655,8 +655,11 @@ void TestCourseCheck::labExerciseJudgedOnTheShippedReferenceRun()
                                   "params: rows=alibi lang=en\nvary: rows learned|alibi|rope\n"
                                   "condition: refused > 0\nanswer: rows=rope\n```\n"));
     QVERIFY(QDir(tmp.path()).mkpath(QStringLiteral("lab")));
-    QVERIFY(QFile::copy(QStringLiteral(POSLAB_SOURCE_COURSE_DIR "/lab/reference-run.json"),
-                        QDir(tmp.path()).filePath(QStringLiteral("lab/reference-run.json"))));
+    const QFileInfoList shipped = QDir(QStringLiteral(POSLAB_SOURCE_COURSE_DIR "/lab"))
+                                      .entryInfoList({QStringLiteral("length-*.json")}, QDir::Files);
+    QCOMPARE(shipped.size(), 1);
+    QVERIFY(QFile::copy(shipped[0].absoluteFilePath(),
+                        QDir(tmp.path()).filePath(QStringLiteral("lab/") + shipped[0].fileName())));
     const QList<Diagnostic> all = checkCourse(tmp.path());
     QCOMPARE(all.size(), 2);  // en and zh
     for (const Diagnostic& d : all) {

@@ -302,7 +302,9 @@ private slots:
         int checked = 0;
         for (const ModuleSpec& spec : Registry::builtin().modules()) {
             for (const ParamSpec& p : spec.params) {
+                // A choice that also takes free text (freeTextMax) refuses only an empty or too long text.
                 const QString bad = p.type == ParamType::Bool     ? QStringLiteral("maybe")
+                                    : p.freeTextMax > 0           ? QString()
                                     : p.type == ParamType::Choice ? QStringLiteral("no_such_choice")
                                                                   : QStringLiteral("1e300");
                 const QStringList given{p.name + u'=' + bad};

@@ -5,13 +5,17 @@
 // none. TemporaryLabRun points XDG_DATA_HOME at a temporary folder for its
 // lifetime (restoring the old value afterwards, so the user's data folder is
 // never read or written) and stores one real run there: all six schemes and
-// the RoPE scalings, trained for a few steps by run_length_experiment on a
-// small repeating token stream (V = 9), evaluated at 8 and 16 with context 8
-// (so the learned table refuses 16). It takes well under a second.
+// the RoPE scalings, trained for a few steps by run_length_experiment on the
+// synthetic "copy" corpus (as `poslab experiment length --corpus copy` builds
+// it: V = 19), evaluated at 8 and 16 with context 8 (so the learned table
+// refuses 16), with every model and its vocabulary (so lab.attention and
+// lab.position_loss can give them text). It takes well under a second.
 #pragma once
 
 #include "lm/experiment.h"
 #include "lm/generalization_experiment.h"
+#include "lm/synthetic_tasks.h"
+#include "lm/text_corpus.h"
 #include "modules/lab/generalization_runs.h"
 #include "modules/lab/run_store.h"
 
@@ -42,16 +46,16 @@ public:
         o.train.warmup_steps = 1;
         o.eval_lengths = {8, 16};
         o.eval_max_tokens = 64;
-        std::vector<std::int32_t> stream(600);
-        for (std::size_t i = 0; i < stream.size(); ++i) stream[i] = std::int32_t((i * 7 + i / 5) % 9);
-        const poslab::length_experiment_result r = poslab::run_length_experiment(o, stream, stream, 9);
+        const poslab::encoded_corpus data = poslab::encode_corpus(poslab::synthetic_corpus(poslab::synthetic_copy));
+        const poslab::length_experiment_result r =
+            poslab::run_length_experiment(o, data.train, data.held_out, int(data.vocab.size()));
         poslab::lab::RunProvenance pv;
         pv.source = QStringLiteral("cli");
         pv.command = command;
-        pv.corpus = QStringLiteral("synthetic");
+        pv.corpus = QStringLiteral("copy");
         pv.finishedUtc = QDateTime::currentDateTimeUtc();
         pv.machine = poslab::lab::currentMachine(1);
-        m_path = poslab::lab::saveRun(r, std::vector<QString>(r.rows.size()), pv, &m_error);
+        m_path = poslab::lab::saveRun(r, std::vector<QString>(r.rows.size()), pv, &m_error, {}, &data.vocab);
     }
     ~TemporaryLabRun()
     {

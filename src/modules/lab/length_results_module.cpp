@@ -19,6 +19,7 @@
 // Descriptive texts (the run's facts, the notes on refused lengths, the error
 // when nothing is stored) come in the chapter's language (`lang`), because a
 // module's table cells cannot be relabelled by a lesson.
+#include "modules/lab/lab_model_access.h"
 #include "modules/lab/run_list.h"
 #include "modules/lab/run_store.h"
 #include "modules/registry.h"
@@ -26,7 +27,6 @@
 #include "lm/model.h"
 #include "util/duration_format.h"
 
-#include <QCryptographicHash>
 #include <QDir>
 #include <QFileInfo>
 #include <QLocale>
@@ -62,41 +62,6 @@ QString seriesName(const std::string& rowName)
 QString number(double v, int decimals)
 {
     return QString::number(v, 'f', decimals);
-}
-
-QString noRunMessage(const QString& lang, const QList<Text2>& warnings, const QString& directory)
-{
-    QString m =
-        T2("No training run is stored yet: open the Training Lab (menu Go ▸ Training Lab, or Ctrl+T) and start a run, or "
-           "run `poslab experiment length --quick` (under a minute on two cores); `poslab export --train \"--quick\"` "
-           "makes one before writing the PDF. Stored runs are read from %1.",
-           "还没有保存任何训练结果：请打开“训练实验室”（菜单“前往 ▸ 训练实验室”，或按 Ctrl+T）开始一次训练，"
-           "或者运行 `poslab experiment length --quick`（双核机器上不到一分钟）；`poslab export --train \"--quick\"` "
-           "会在写 PDF 之前先训练一次。结果从 %1 读取。")
-            .in(lang)
-            .arg(QDir::toNativeSeparators(directory.isEmpty() ? lab::resultsDirectory() : directory));
-    QStringList unread;
-    for (const Text2& w : warnings) unread << w.in(lang);
-    if (!unread.isEmpty())
-        m += u' ' + T2("Files that could not be read: %1", "无法读取的文件：%1").in(lang).arg(unread.join(u"; "_s));
-    return m;
-}
-
-// Changes whenever a result file is added, removed or rewritten: pickRun()
-// picks by what is stored inside the files, so every file counts.
-QString storedRunsStamp()
-{
-    const QDir dir(lab::resultsDirectory());
-    if (!dir.exists()) return u"none"_s;
-    QCryptographicHash hash(QCryptographicHash::Sha1);
-    const QFileInfoList files = dir.entryInfoList({u"*.json"_s}, QDir::Files, QDir::Name);
-    for (const QFileInfo& f : files)
-        hash.addData(QStringLiteral("%1|%2|%3\n")
-                         .arg(f.fileName())
-                         .arg(f.size())
-                         .arg(f.lastModified().toMSecsSinceEpoch())
-                         .toUtf8());
-    return QString::number(files.size()) + u':' + QString::fromLatin1(hash.result().toHex());
 }
 
 // The value a table cell and a chart point show for one evaluation.
@@ -317,9 +282,7 @@ QString statusText(const length_experiment_result& res, const QString& lang)
 // Which run this is and why it is the one shown.
 QString whichRunText(const lab::StoredRun& run, bool chosen, const QString& lang)
 {
-    const Text2 why = chosen           ? T2("chosen in the Training Lab", "在训练实验室中选定")
-                      : run.complete() ? T2("the latest complete run", "最近一次完整的运行")
-                                       : T2("cancelled: no complete run is stored", "已取消：没有保存完整的运行");
+    const Text2 why = lab::whyShown(run, chosen);
     return T2("%1 (%2)", "%1（%2）").arg(Text2::same(run.id), why).in(lang);
 }
 
@@ -476,7 +439,7 @@ std::vector<Output> runLengthResults(const Params& p, const RunContext& ctx)
     bool chosen = false;
     std::optional<lab::StoredRun> stored =
         lab::pickRunOrDefault(ctx.storedRunId, &warnings, ctx.storedRunsDirectory, &chosen);
-    if (!stored) throw NeedsAction(noRunMessage(view.lang, warnings, ctx.storedRunsDirectory).toStdString());
+    if (!stored) throw NeedsAction(noStoredRunMessage(view.lang, warnings, ctx.storedRunsDirectory).toStdString());
     ctx.throwIfCancelled();
     const lab::StoredRun& run = *stored;
     const length_experiment_result& res = run.result;
@@ -594,7 +557,7 @@ ModuleSpec labLengthResultsModule()
     };
     s.outputs = labLengthResultsOutputs();
     s.run = runLengthResults;
-    s.inputStamp = storedRunsStamp;
+    s.inputStamp = lab::storedRunsStamp;
     return s;
 }
 
@@ -603,6 +566,9 @@ ModuleSpec labLengthResultsModule()
 void registerLabModules(Registry& r)
 {
     r.add(labLengthResultsModule());
+    r.add(labAttentionModule());
+    r.add(labLearnedTableModule());
+    r.add(labPositionLossModule());
 }
 
 }  // namespace poslab::modules

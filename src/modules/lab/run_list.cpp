@@ -5,11 +5,15 @@
 
 #include "modules/lab/run_models.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QMutex>
+#include <QMutexLocker>
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 
 namespace poslab::lab {
@@ -56,13 +60,26 @@ StoredRun* latestComplete(RunListing& listing)
     return nullptr;
 }
 
-// The run shown by default: the latest complete one, else (every run was
-// cancelled) the latest one.
+// The index of the run shown by default among n runs, newest first: the
+// learner's latest complete one, else the course's, else (every run was
+// cancelled) the latest one; -1 when n = 0.
+int defaultIndex(std::size_t n, const std::function<bool(std::size_t)>& complete,
+                 const std::function<bool(std::size_t)>& readOnly)
+{
+    for (const bool wantReadOnly : {false, true})
+        for (std::size_t i = 0; i < n; ++i)
+            if (complete(i) && readOnly(i) == wantReadOnly) return int(i);
+    return n > 0 ? 0 : -1;
+}
+
 std::optional<StoredRun> defaultRun(RunListing& listing)
 {
-    if (StoredRun* run = latestComplete(listing)) return std::move(*run);
-    if (!listing.runs.empty()) return std::move(listing.runs.front());
-    return std::nullopt;
+    const auto& runs = listing.runs;
+    const int i = defaultIndex(
+        runs.size(), [&](std::size_t k) { return runs[k].complete(); },
+        [&](std::size_t k) { return runs[k].readOnly; });
+    if (i < 0) return std::nullopt;
+    return std::move(listing.runs[std::size_t(i)]);
 }
 
 StoredRun* runWithId(RunListing& listing, const QString& wanted)
@@ -74,18 +91,56 @@ StoredRun* runWithId(RunListing& listing, const QString& wanted)
 
 }  // namespace
 
+namespace {
+
+QMutex courseFolderMutex;
+QString courseFolder;  // guarded by courseFolderMutex
+
+}  // namespace
+
+void setCourseRunFolder(const QString& folder)
+{
+    const QMutexLocker lock(&courseFolderMutex);
+    courseFolder = folder.isEmpty() ? QString() : QDir::cleanPath(QFileInfo(folder).absoluteFilePath());
+}
+
+QString courseRunFolder()
+{
+    const QMutexLocker lock(&courseFolderMutex);
+    return courseFolder;
+}
+
 std::vector<RunPlace> runPlaces(const QString& directory)
 {
-    if (!directory.isEmpty()) return {RunPlace{directory, false}};
-    // The learner's own runs. (A read-only folder, such as the reference run a
-    // course ships, joins this list with readOnly = true.)
-    return {RunPlace{resultsDirectory(), false}};
+    std::vector<RunPlace> places{RunPlace{directory.isEmpty() ? resultsDirectory() : directory, false}};
+    const QString course = courseRunFolder();
+    if (!course.isEmpty() && QDir::cleanPath(QFileInfo(places.front().directory).absoluteFilePath()) != course)
+        places.push_back(RunPlace{course, true});
+    return places;
+}
+
+QString storedRunsStamp()
+{
+    QCryptographicHash hash(QCryptographicHash::Sha1);
+    qsizetype count = 0;
+    for (const RunPlace& place : runPlaces()) {
+        const QDir dir(place.directory);
+        hash.addData(place.directory.toUtf8() + (dir.exists() ? "\n" : " (none)\n"));
+        const QFileInfoList files = dir.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+        count += files.size();
+        for (const QFileInfo& f : files)
+            hash.addData(QStringLiteral("%1|%2|%3\n")
+                             .arg(f.fileName())
+                             .arg(f.size())
+                             .arg(f.lastModified().toMSecsSinceEpoch())
+                             .toUtf8());
+    }
+    return QString::number(count) + u':' + QString::fromLatin1(hash.result().toHex());
 }
 
 RunListing readRuns(const QString& directory)
 {
     RunListing listing;
-    std::vector<std::pair<StoredRun, bool>> found;
     for (const RunPlace& place : runPlaces(directory)) {
         const QDir dir(place.directory);
         if (!dir.exists()) continue;
@@ -93,25 +148,23 @@ RunListing readRuns(const QString& directory)
         for (const QFileInfo& fi : files) {
             util::Text2 error;
             std::optional<StoredRun> run = readRun(fi.absoluteFilePath(), &error);
-            if (run)
-                found.emplace_back(std::move(*run), place.readOnly);
-            else
+            if (run) {
+                run->readOnly = place.readOnly;
+                listing.runs.push_back(std::move(*run));
+            } else {
                 listing.damaged.push_back({runId(fi.fileName()), fi.absoluteFilePath(), error});
+            }
         }
     }
-    std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
-        if (a.first.provenance.finishedUtc != b.first.provenance.finishedUtc)
-            return a.first.provenance.finishedUtc > b.first.provenance.finishedUtc;
-        return a.first.id > b.first.id;
+    std::stable_sort(listing.runs.begin(), listing.runs.end(), [](const StoredRun& a, const StoredRun& b) {
+        if (a.provenance.finishedUtc != b.provenance.finishedUtc)
+            return a.provenance.finishedUtc > b.provenance.finishedUtc;
+        return a.id > b.id;
     });
-    for (auto& [run, readOnly] : found) {
-        listing.runs.push_back(std::move(run));
-        listing.readOnly.push_back(readOnly);
-    }
     return listing;
 }
 
-RunSummary summaryOf(const StoredRun& run, bool readOnly)
+RunSummary summaryOf(const StoredRun& run)
 {
     RunSummary s;
     s.id = run.id;
@@ -124,7 +177,7 @@ RunSummary summaryOf(const StoredRun& run, bool readOnly)
     for (const scheme_result& row : run.result.rows)
         if (!row.scaled) s.schemes << QString::fromStdString(row.name);
     s.hasModels = hasAllModels(run);
-    s.readOnly = readOnly;
+    s.readOnly = run.readOnly;
     return s;
 }
 
@@ -132,10 +185,25 @@ std::vector<RunSummary> listRuns(const QString& directory, std::vector<DamagedRu
 {
     const RunListing listing = readRuns(directory);
     std::vector<RunSummary> out;
-    for (std::size_t i = 0; i < listing.runs.size(); ++i)
-        out.push_back(summaryOf(listing.runs[i], listing.readOnly[i]));
+    for (const StoredRun& run : listing.runs) out.push_back(summaryOf(run));
     if (damaged) *damaged = listing.damaged;
     return out;
+}
+
+util::Text2 whyShown(const StoredRun& run, bool chosen)
+{
+    if (chosen) return T2("chosen in the Training Lab", "在训练实验室中选定");
+    if (!run.complete()) return T2("cancelled: no complete run is stored", "已取消：没有保存完整的运行");
+    if (run.readOnly)
+        return T2("the reference run shipped with the course: you have no complete run of your own yet",
+                  "随课程提供的参考运行：你还没有自己的完整运行");
+    return T2("the latest complete run", "最近一次完整的运行");
+}
+
+int defaultRunIndex(const std::vector<RunSummary>& runs)
+{
+    return defaultIndex(
+        runs.size(), [&](std::size_t k) { return runs[k].complete; }, [&](std::size_t k) { return runs[k].readOnly; });
 }
 
 std::optional<StoredRun> latestCompleteRun(QList<util::Text2>* warnings, const QString& directory)

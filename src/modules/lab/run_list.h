@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 // run_list.h — the stored runs as a list, and which one is shown.
 //
-// Where runs are read: runPlaces() is the one list of folders (today the
-// learner's own, resultsDirectory(); a read-only folder such as a course's
-// reference run can be added there, and everything below follows). A run is
-// named by its id (run_store.h: the file's base name).
+// Where runs are read: runPlaces() is the one list of folders: the learner's
+// own (resultsDirectory()), then, read-only, the folder of the course being
+// read (courseRunFolder(): the shipped course's lessons/lab holds its
+// reference run). A run is named by its id (run_store.h: the file's base
+// name).
 //
 // Which run is shown (pickRun), by the Experiments chapter (module
 // lab.length_results), the Training Lab, the PDF report and `poslab export`:
 //   1. the run the learner chose (the window's run picker, `export --run ID`),
-//   2. else the latest *complete* run (by finished_utc),
-//   3. else, when every stored run was cancelled, the latest cancelled run —
+//   2. else the learner's latest *complete* run (by finished_utc),
+//   3. else the course's latest complete run (its reference run),
+//   4. else, when every stored run was cancelled, the latest cancelled run —
 //      and whoever shows it says it was cancelled (StoredRun::complete()).
-// A cancelled run never hides a complete one, whatever their dates.
+// A cancelled run never hides a complete one, whatever their dates, and the
+// learner's own complete run always replaces the course's.
 // Files that cannot be read are listed apart (damaged), with the reason; they
 // are never deleted, except by removeRun when named by their id.
 #pragma once
@@ -36,9 +39,21 @@ struct RunPlace {
     bool readOnly = false;  // runs there are listed and shown, never removed
 };
 
-// Where runs are read: `directory` alone when given (tests, `poslab check`'s
-// reference run), else the learner's resultsDirectory().
+// The course's read-only runs folder (lessons::referenceRunFolder of the
+// course the program reads), set once by the program when it opens a course
+// (the window, `export`, `runs`); empty (the default): none. Thread-safe.
+void setCourseRunFolder(const QString& folder);
+QString courseRunFolder();
+
+// Where runs are read: `directory` (tests, `poslab check`'s reference run) or
+// else the learner's resultsDirectory(), then courseRunFolder() read-only when
+// it is set and is another folder.
 std::vector<RunPlace> runPlaces(const QString& directory = {});
+
+// Changes whenever a run file of runPlaces() is added, removed or rewritten
+// (the choice of run depends on what is inside the files, so every file
+// counts): the `lab.` modules' input stamp, the run engine's cache key.
+QString storedRunsStamp();
 
 // One line of the list.
 struct RunSummary {
@@ -63,17 +78,25 @@ struct DamagedRun {
 
 struct RunListing {
     std::vector<StoredRun> runs;  // newest first (finished_utc, then id)
-    std::vector<bool> readOnly;   // one per run
     std::vector<DamagedRun> damaged;
 };
 
 // Every run of runPlaces(directory), read.
 RunListing readRuns(const QString& directory = {});
 
-RunSummary summaryOf(const StoredRun& run, bool readOnly = false);
+RunSummary summaryOf(const StoredRun& run);
 
 // The summaries of readRuns, newest first.
 std::vector<RunSummary> listRuns(const QString& directory = {}, std::vector<DamagedRun>* damaged = nullptr);
+
+// Why `run` is the one shown, for the notes that name it ("the latest complete
+// run", "the reference run shipped with the course: …", "chosen in the
+// Training Lab" when `chosen`, or that it was cancelled).
+util::Text2 whyShown(const StoredRun& run, bool chosen);
+
+// The index in `runs` (newest first, as listRuns gives them) of the run shown
+// by default (see the top); -1 when there is none.
+int defaultRunIndex(const std::vector<RunSummary>& runs);
 
 // The latest complete run; nullopt when none is.
 std::optional<StoredRun> latestCompleteRun(QList<util::Text2>* warnings = nullptr, const QString& directory = {});

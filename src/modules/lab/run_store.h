@@ -126,6 +126,9 @@ struct StoredRun {
     // Finished every scheme (result.cancelled is the opposite: the file's
     // "status", else its "cancelled" flags).
     bool complete() const { return !result.cancelled; }
+    // Read from a read-only folder: the reference run a course ships
+    // (run_list.h, courseRunFolder); listed and shown, never removed.
+    bool readOnly = false;
     RunProvenance provenance;
     poslab::length_experiment_result result;  // options, sizes, every row with its evals and losses
     std::vector<QString> samples;             // one per result.rows entry: the generated text after the prompt

@@ -129,7 +129,11 @@ QString LabRunBanner::runText() const
     QString html = p.fromThisPage ? tr("<b>This run</b> finished %1 on %2.").arg(when, machine)
                    : p.chosen     ? tr("<b>Chosen stored run:</b> %1, from %2, on %3.").arg(when, source, machine)
                    : p.cancelled  ? tr("<b>Latest stored run:</b> %1, from %2, on %3.").arg(when, source, machine)
-                                  : tr("<b>Latest complete run:</b> %1, from %2, on %3.").arg(when, source, machine);
+                   : p.fromCourse
+                       ? tr("<b>The course's reference run</b> (you have no complete run of your own yet): %1, from "
+                            "%2, on %3.")
+                             .arg(when, source, machine)
+                       : tr("<b>Latest complete run:</b> %1, from %2, on %3.").arg(when, source, machine);
     if (p.cancelled) html += u' ' + tr("<b>It was cancelled:</b> the last scheme shown may be partly trained.");
     if (p.cancelled && !p.fromThisPage && !p.chosen) html += u' ' + tr("No complete run is stored yet.");
     if (!p.blasKernel.isEmpty())

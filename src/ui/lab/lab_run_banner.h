@@ -31,8 +31,9 @@ public:
         int threads = 0, cores = 0;
         bool cancelled = false;
         bool fromThisPage = false;
-        bool chosen = false;  // picked in the run picker (else the default: the latest complete run)
-        QString id;           // the run's id (lab::runId)
+        bool chosen = false;      // picked in the run picker (else the default: the latest complete run)
+        bool fromCourse = false;  // the course's reference run (read-only), shown while the learner has none
+        QString id;               // the run's id (lab::runId)
         // The BLAS kernels the run used and why; empty for a run stored
         // before they were recorded.
         poslab::util::Text2 blasKernel;

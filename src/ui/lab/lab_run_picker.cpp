@@ -44,17 +44,20 @@ QString LabRunPicker::entryText(const poslab::lab::RunSummary& r)
     const QString when = r.finishedUtc.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")) + QStringLiteral(" UTC");
     const QString budget = r.quick ? tr("quick") : tr("full");
     const QString status = r.complete ? tr("complete") : tr("CANCELLED");
-    return tr("%1 · %2 · %3 · %4 · %n scheme(s)", nullptr, int(r.schemes.size())).arg(when, budget, status, r.corpus);
+    const QString entry =
+        tr("%1 · %2 · %3 · %4 · %n scheme(s)", nullptr, int(r.schemes.size())).arg(when, budget, status, r.corpus);
+    return r.readOnly ? tr("%1 · course reference").arg(entry) : entry;
 }
 
 QString LabRunPicker::defaultText() const
 {
-    for (const poslab::lab::RunSummary& r : m_runs)
-        if (r.complete)
-            return tr("Latest complete run (%1)")
-                .arg(r.finishedUtc.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")) + QStringLiteral(" UTC"));
-    if (!m_runs.empty()) return tr("Latest run (no complete run is stored; it was cancelled)");
-    return tr("Latest complete run (none stored yet)");
+    const int i = poslab::lab::defaultRunIndex(m_runs);
+    if (i < 0) return tr("Latest complete run (none stored yet)");
+    const poslab::lab::RunSummary& r = m_runs[std::size_t(i)];
+    const QString when = r.finishedUtc.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")) + QStringLiteral(" UTC");
+    if (!r.complete) return tr("Latest run (no complete run is stored; it was cancelled)");
+    if (r.readOnly) return tr("The course's reference run (%1), until you have a complete run").arg(when);
+    return tr("Latest complete run (%1)").arg(when);
 }
 
 void LabRunPicker::rebuild()
@@ -64,7 +67,9 @@ void LabRunPicker::rebuild()
     m_label->setText(tr("&Run shown:"));
     m_combo->setToolTip(tr("The stored run shown here, in the chapters that show training results and in the PDF"));
     m_combo->addItem(defaultText(), QString());
-    m_combo->setItemData(0, tr("Follows the newest complete run; a cancelled run only when no complete one is stored"),
+    m_combo->setItemData(0,
+                         tr("Follows your newest complete run, else the reference run shipped with the course; a "
+                            "cancelled run only when no complete one is stored"),
                          Qt::ToolTipRole);
     for (const poslab::lab::RunSummary& r : m_runs) {
         m_combo->addItem(entryText(r), r.id);

@@ -403,8 +403,10 @@ void TrainingLabPage::showChosenRun()
         return;
     }
     m_results->showResult(run->result, run->samples, run->provenance.samplePrompt);
-    m_banner->showRun(provenanceOf(run->provenance, run->path, run->result.cancelled, false, !chosen.isEmpty()),
-                      run->result.options, warnings);
+    LabRunBanner::Provenance shown =
+        provenanceOf(run->provenance, run->path, run->result.cancelled, false, !chosen.isEmpty());
+    shown.fromCourse = run->readOnly;
+    m_banner->showRun(shown, run->result.options, warnings);
 }
 
 // ---------------------------------------------------------------- language, palette

@@ -112,7 +112,7 @@ struct ParamPanel::Row {
     {
         if (ispin) return QString::number(ispin->value());
         if (dspin) return QString::number(dspin->value(), 'g', 12);
-        if (combo) return combo->currentData().toString();
+        if (combo) return spec.freeTextMax > 0 ? combo->currentText().trimmed() : combo->currentData().toString();
         if (check) return check->isChecked() ? QStringLiteral("true") : QStringLiteral("false");
         if (line) return line->text().trimmed();
         return {};
@@ -165,8 +165,12 @@ struct ParamPanel::Row {
             dspin->setValue(v);
         } else if (combo) {
             const int i = combo->findData(t.trimmed());
-            if (i < 0) return false;
-            combo->setCurrentIndex(i);
+            if (i >= 0)
+                combo->setCurrentIndex(i);
+            else if (spec.freeTextMax > 0)
+                combo->setEditText(t.trimmed());  // free text (ParamSpec::freeTextMax)
+            else
+                return false;
         } else if (check) {
             const QString s = t.trimmed().toLower();
             check->setChecked(s == u"true" || s == u"1" || s == u"yes" || s == u"on");
@@ -335,6 +339,13 @@ void ParamPanel::addRow(const modules::ParamSpec& p, const lessons::VarySpec& v,
         row->combo = new QComboBox(this);
         for (const QString& c : v.choices.isEmpty() ? p.choices : v.choices) row->combo->addItem(c, c);
         connect(row->combo, &QComboBox::currentIndexChanged, this, [this](int) { emitChanged(); });
+        if (p.freeTextMax > 0) {  // the presets, or the reader's own text (ParamSpec::freeTextMax)
+            row->combo->setEditable(true);
+            row->combo->setInsertPolicy(QComboBox::NoInsert);
+            row->combo->setMinimumContentsLength(24);
+            row->combo->lineEdit()->setMaxLength(p.freeTextMax);
+            connect(row->combo->lineEdit(), &QLineEdit::editingFinished, this, [this] { emitChanged(); });
+        }
         m_grid->addWidget(row->combo, r, 1, 1, 2, Qt::AlignLeft);
         row->label->setBuddy(row->combo);
     } else if (p.type == ParamType::Bool) {

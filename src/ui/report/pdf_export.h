@@ -104,11 +104,4 @@ struct ExportResult {
 
 ExportResult exportPdf(const ExportOptions& options);
 
-// Parses a chapter list as given to --chapters: numbers and inclusive ranges
-// separated by commas, e.g. "1,3-5" -> {1, 3, 4, 5}. Spaces are allowed around
-// items; duplicates are dropped (first occurrence kept). Returns false with
-// *error set (naming the bad item) for an empty list, a non-number, a number
-// < 1, a reversed range ("5-3") or more than 999 chapters.
-bool parseChapterList(const QString& text, QList<int>* chapters, util::Text2* error = nullptr);
-
 }  // namespace poslab::ui

@@ -130,10 +130,17 @@ void writeStoredRun(ReportDocument& doc, const lab::StoredRun& run)
                                                        .in(lang)
                                                  : QString()),
                    doc.uiFormat(10));
+    const QString gap = isChinese(lang) ? QString() : QStringLiteral(" ");  // between two sentences
+    if (run.readOnly)
+        cur.insertText(gap + T2("It is the reference run shipped with the course: no complete run of your own is "
+                                "stored yet, and your first one replaces it.",
+                                "这是随课程提供的参考运行：你还没有保存自己的完整运行，第一次完整运行之后就会改用它。")
+                                 .in(lang),
+                       doc.uiFormat(10));
     if (run.result.cancelled && doc.options().trainingRunId.isEmpty())
-        cur.insertText(u' ' + T2("No complete run is stored; a complete run replaces it as soon as one is.",
-                                 "目前没有完整的运行；一旦保存了完整的运行，就会改用它。")
-                                  .in(lang),
+        cur.insertText(gap + T2("No complete run is stored; a complete run replaces it as soon as one is.",
+                                "目前没有完整的运行；一旦保存了完整的运行，就会改用它。")
+                                 .in(lang),
                        doc.uiFormat(10));
     auto fact = [&](const QString& name, const QString& value, bool code = false) {
         QTextBlockFormat bf = doc.markdown().bodyBlockFormat();

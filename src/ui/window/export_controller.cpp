@@ -117,10 +117,11 @@ void ExportController::startExport(const ExportOptions& given)
     m_action->setEnabled(false);
     m_window->statusBar()->showMessage(tr("Exporting %1…").arg(QDir::toNativeSeparators(path)));
 
-    // In the poslab executable: `poslab export` as a child process, so the
-    // window keeps painting and answering while the report is laid out.
+    // In PosLab's window program (poslab-gui, src/app/drawing.h): `poslab-gui
+    // export` as a child process, so the window keeps painting and answering
+    // while the report is laid out.
     const QString self = QCoreApplication::applicationFilePath();
-    if (QFileInfo(self).baseName() == u"poslab") {
+    if (const QString name = QFileInfo(self).fileName(); name == u"poslab-gui" || name == u"poslab") {
         startChildProcess(self, options);
         return;
     }

@@ -2,6 +2,7 @@
 #include "ui/window/window_entry.h"
 
 #include "classroom/assignment.h"
+#include "lessons/course_verify.h"
 #include "ui/notebook/lesson_view.h"
 #include "ui/window/app_language.h"
 #include "ui/window/app_settings.h"
@@ -69,6 +70,7 @@ MainWindowOptions windowOptions(const QString& courseDir, const QString& langOve
 {
     MainWindowOptions options;
     options.courseDir = courseDir;
+    lessons::useCourseReferenceRun(courseDir);
     options.language = langOverride;
     return options;
 }

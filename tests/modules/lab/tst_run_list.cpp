@@ -14,6 +14,10 @@
 //     the id (and the file's problem);
 //   * a run stored before "status" was written is cancelled when a row says
 //     it was; an unknown "status" makes the file damaged;
+//   * with a course's read-only folder (setCourseRunFolder): the learner's
+//     complete run is shown even when the course's is newer; the course's
+//     complete run is shown before the learner's cancelled one; the course's
+//     run is listed read-only and cannot be removed;
 //   * removeRun deletes the run file and its models folder, refuses an
 //     unknown id without touching anything, and removes a damaged file only
 //     when named by its id; listing never deletes anything.
@@ -115,6 +119,43 @@ class TestRunList : public QObject {
     Q_OBJECT
 
 private slots:
+    void courseRunIsShownUntilTheLearnerHasACompleteRun()
+    {
+        QTemporaryDir own, course;
+        const QString reference =
+            storeListedRun(madeUpListedRun(kListedSchemes, false), listedRunTime(5, 0), course.path(), false);
+        QVERIFY(!reference.isEmpty());
+        setCourseRunFolder(course.path());
+        // Only a cancelled run of the learner's own (newer): the course's complete run.
+        const QString cancelled =
+            storeListedRun(madeUpListedRun({LM_POSITION_NONE}, true), listedRunTime(6, 0), own.path());
+        std::optional<StoredRun> shown = pickRun({}, nullptr, own.path());
+        QVERIFY(shown.has_value());
+        QCOMPARE(shown->path, reference);
+        QVERIFY(shown->readOnly);
+        std::vector<RunSummary> list = listRuns(own.path());
+        QCOMPARE(list.size(), std::size_t(2));
+        QCOMPARE(list[0].path, cancelled);  // newest first
+        QVERIFY(!list[0].readOnly && list[1].readOnly);
+        QCOMPARE(defaultRunIndex(list), 1);
+        // A complete run of the learner's own, older than the course's: it is shown.
+        const QString mine =
+            storeListedRun(madeUpListedRun(kListedSchemes, false), listedRunTime(4, 0), own.path(), false);
+        shown = pickRun({}, nullptr, own.path());
+        QCOMPARE(shown->path, mine);
+        QVERIFY(!shown->readOnly);
+        list = listRuns(own.path());
+        QCOMPARE(list.size(), std::size_t(3));
+        QCOMPARE(list[std::size_t(defaultRunIndex(list))].path, mine);
+        // The course's run is still there to choose, and cannot be removed.
+        QCOMPARE(pickRun(runId(reference), nullptr, own.path())->path, reference);
+        Text2 error;
+        QVERIFY(!removeRun(runId(reference), &error, own.path()));
+        QVERIFY(QFile::exists(reference));
+        setCourseRunFolder({});
+        QCOMPARE(listRuns(own.path()).size(), std::size_t(2));
+    }
+
     void cancelledRunNeverHidesACompleteOne()
     {
         QTemporaryDir dir;
