@@ -9,6 +9,7 @@
 #include "app/experiment_command.h"
 
 #include "app/cli.h"
+#include "app/generalize_command.h"
 #include "app/lab_command_common.h"
 #include "core/matmul.h"
 #include "modules/lab/option_messages.h"
@@ -50,7 +51,8 @@ Text2 experimentUsage()
         "  Every trained model continues the first 40 held-out characters by --sample-length\n"
         "  characters (temperature 0.8, seed 7; 0: no samples).\n"
         "  Every run, also a stopped one, is stored for the Experiments chapter, the Training Lab\n"
-        "  and `poslab export` (\"stored: FILE\" on stderr); --no-store skips that.\n",
+        "  and `poslab export` (\"stored: FILE\" on stderr); --no-store skips that.\n"
+        "poslab experiment generalize ...: exact match per length on synthetic tasks (see its --help).\n",
         "用法：poslab experiment length [--corpus fortunes|poems|copy|reverse|recall|文件] [--train-ctx 64]\n"
         "                               [--eval-lengths 64,128,256,512] [--steps 步数] [--seed 种子]\n"
         "                               [--threads 线程数] [--quick] [--format text|json] [--no-store]\n"
@@ -65,7 +67,8 @@ Text2 experimentUsage()
         "  每个训练好的模型都会接着前 40 个留出字符再写 --sample-length 个字符\n"
         "  （温度 0.8，种子 7；0 表示不生成）。\n"
         "  每次运行（包括中途停止的）都会保存下来，供“实验”一章、训练实验室和 `poslab export`\n"
-        "  使用（stderr 上显示“已保存：文件”）；--no-store 则不保存。\n");
+        "  使用（stderr 上显示“已保存：文件”）；--no-store 则不保存。\n"
+        "poslab experiment generalize ...：合成任务上按长度统计的完全匹配（见它的 --help）。\n");
 }
 
 // ------------------------------------------------------------ the results as text
@@ -452,11 +455,12 @@ Stop readOptions(const QStringList& args, experiment_job& j)
     }
     const QStringList& words = o.positional();
     if (words.isEmpty())
-        return o.usageError(T2("which experiment? the one available is 'length'", "要运行哪个实验？目前只有 length"));
-    if (words.first() != u"length")
         return o.usageError(
-            T2("unknown experiment '%1'; the one available is 'length'", "没有实验“%1”；目前只有 length")
-                .arg(words.first().left(40)));
+            T2("which experiment? 'length' or 'generalize'", "要运行哪个实验？可选 length 或 generalize"));
+    if (words.first() != u"length")
+        return o.usageError(T2("unknown experiment '%1'; the experiments are 'length' and 'generalize'",
+                               "没有实验“%1”；可选的实验是 length 和 generalize")
+                                .arg(words.first().left(40)));
     if (words.size() > 1) return o.usageError(unexpectedArgument(words[1]));
     j.quick = o.has("--quick");
     j.store = !o.has("--no-store");
@@ -591,8 +595,28 @@ std::string storedRunText(const lab::StoredRun& run, const QString& lang)
                         is_synthetic_corpus(run.provenance.corpus.toStdString()), lang, false);
 }
 
+namespace {
+
+// The experiment's name: the first word that is neither an option nor the
+// value of one (every option of both experiments takes a value but these flags).
+QString experimentName(const QStringList& args)
+{
+    static const QStringList flags{QStringLiteral("--quick"), QStringLiteral("--no-store"), QStringLiteral("--help"),
+                                   QStringLiteral("-h")};
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString& a = args[i];
+        if (a == u"--") return i + 1 < args.size() ? args[i + 1] : QString();
+        if (!a.startsWith(u'-') || a == u"-") return a;
+        if (!a.contains(u'=') && !flags.contains(a)) ++i;  // its value
+    }
+    return {};
+}
+
+}  // namespace
+
 int commandExperiment(const QStringList& args)
 {
+    if (experimentName(args) == u"generalize") return runGeneralizeExperiment(args);
     return runLengthExperiment(args, ExperimentRun{});
 }
 

@@ -156,13 +156,12 @@ void validate_train_options(const train_options& o)
     throw_if_refused(check_train_options(o));
 }
 
-train_report train_model(lm_model& model, const std::vector<std::int32_t>& train_stream, const train_options& o,
-                         const train_progress_fn& progress, const std::atomic<bool>* cancel, adamw_state* state)
+train_report train_model_on(lm_model& model, int B, int T, const train_batch_fn& next_batch, const train_options& o,
+                            const train_progress_fn& progress, const std::atomic<bool>* cancel, adamw_state* state)
 {
     validate_train_options(o);
-    const int B = o.batch_size, T = model.config().context;
-    require(train_stream.size() >= (std::size_t)T + 1, "the training text has ", train_stream.size(),
-            " characters, fewer than context + 1 = ", T + 1);
+    require(B == o.batch_size, "train_model_on: B = ", B, " is not the options' batch_size ", o.batch_size);
+    require(T >= 1, "train_model_on: T must be >= 1");
     require_elements({(std::size_t)B, (std::size_t)T, 2}, sizeof(std::int32_t), "training batch");
 
     adamw_state local;
@@ -178,11 +177,9 @@ train_report train_model(lm_model& model, const std::vector<std::int32_t>& train
     lr_schedule_validate(sched);
 
     std::vector<std::int32_t> x((std::size_t)B * T), y((std::size_t)B * T);
-    rng data(o.data_seed);
     // Replaying the draws of the steps already done is cheap (B·T copies a
     // step) and needs no generator state in the checkpoint.
-    for (long long k = 0; k < o.start_step; ++k)
-        sample_training_batch(train_stream, (std::size_t)B, (std::size_t)T, data, x.data(), y.data());
+    for (long long k = 0; k < o.start_step; ++k) next_batch(x.data(), y.data());
     train_report rep;
     rep.schedule = sched;
     rep.schedule_step = o.start_step;
@@ -195,7 +192,7 @@ train_report train_model(lm_model& model, const std::vector<std::int32_t>& train
             rep.cancelled = true;
             break;
         }
-        sample_training_batch(train_stream, (std::size_t)B, (std::size_t)T, data, x.data(), y.data());
+        next_batch(x.data(), y.data());
         const float lr = lr_at(sched, o.start_step + step);
         const lm_train_result r = model.train_step(x.data(), y.data(), B, T, lr, o.adamw, st);
         rep.losses.push_back(r.loss);
@@ -226,6 +223,20 @@ train_report train_model(lm_model& model, const std::vector<std::int32_t>& train
         rep.final_loss = s / (double)n;
     }
     return rep;
+}
+
+train_report train_model(lm_model& model, const std::vector<std::int32_t>& train_stream, const train_options& o,
+                         const train_progress_fn& progress, const std::atomic<bool>* cancel, adamw_state* state)
+{
+    validate_train_options(o);
+    const int B = o.batch_size, T = model.config().context;
+    require(train_stream.size() >= (std::size_t)T + 1, "the training text has ", train_stream.size(),
+            " characters, fewer than context + 1 = ", T + 1);
+    rng data(o.data_seed);
+    const train_batch_fn windows = [&](std::int32_t* x, std::int32_t* y) {
+        sample_training_batch(train_stream, (std::size_t)B, (std::size_t)T, data, x, y);
+    };
+    return train_model_on(model, B, T, windows, o, progress, cancel, state);
 }
 
 trained_model train_model(const lm_config& config, const std::vector<std::int32_t>& train_stream,

@@ -158,6 +158,18 @@ train_report train_model(lm_model& model, const std::vector<std::int32_t>& train
                          const train_progress_fn& progress = {}, const std::atomic<bool>* cancel = nullptr,
                          adamw_state* state = nullptr);
 
+// The same training loop on batches from anywhere: `next_batch` fills x and
+// y, (B, T) each (B = options.batch_size), with the next batch; a target of
+// −1 is not counted (lm/layers.h: a synthetic task's loss on its answer
+// tokens only). It is called once per step, in order, and first start_step
+// times to skip the batches of the steps already done; options.data_seed is
+// the source's business. train_model above is this with random windows of
+// the stream (sample_training_batch from rng(data_seed), T = context).
+using train_batch_fn = std::function<void(std::int32_t* x_bt, std::int32_t* y_bt)>;
+train_report train_model_on(lm_model& model, int B, int T, const train_batch_fn& next_batch,
+                            const train_options& options, const train_progress_fn& progress = {},
+                            const std::atomic<bool>* cancel = nullptr, adamw_state* state = nullptr);
+
 // Builds a model from `config` (seeded by config.seed) and trains it.
 struct trained_model {
     std::unique_ptr<lm_model> model;

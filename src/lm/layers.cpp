@@ -509,11 +509,12 @@ double crossentropy_forward(const float* logits, const int* targets, int N, int 
 {
     require(N > 0 && V > 0, "crossentropy: sizes must be positive");
     double total = 0.0;
+    int counted = 0;
     for (int n = 0; n < N; n++) {
         const int y = targets[n];
-        if (y < 0 || y >= V)
+        if (y != lm_ignore_target && (y < 0 || y >= V))
             throw core_error("crossentropy: target " + std::to_string(y) + " at row " + std::to_string(n) +
-                             " is outside the vocabulary [0, " + std::to_string(V) + ")");
+                             " is outside the vocabulary [0, " + std::to_string(V) + ") and is not -1 (ignored)");
         const float* l = logits + (std::size_t)n * V;
         float* p = probs + (std::size_t)n * V;
         float mx = l[0];
@@ -521,23 +522,38 @@ double crossentropy_forward(const float* logits, const int* targets, int N, int 
         const double sum = exp_shifted_row(l, mx, V, p);
         const float inv = (float)(1.0 / sum);
         for (int v = 0; v < V; v++) p[v] *= inv;
+        if (y == lm_ignore_target) {
+            losses[n] = 0.0f;
+            continue;
+        }
         // −log p[y] from the logits directly (no log of a rounded probability)
         const double loss = -((double)l[y] - mx - std::log(sum));
         losses[n] = (float)loss;
         total += loss;
+        counted++;
     }
-    return total / N;
+    return counted > 0 ? total / counted : 0.0;
+}
+
+int crossentropy_counted_rows(const int* targets, int N)
+{
+    int counted = 0;
+    for (int n = 0; n < N; n++) counted += targets[n] != lm_ignore_target;
+    return counted;
 }
 
 void crossentropy_backward(const float* probs, const int* targets, int N, int V, float dloss, float* dlogits)
 {
-    // loss = (1/N) Σ_n −log softmax(logits[n])[y_n]
-    // d/dlogits[n, v] = (p[n, v] − [v = y_n]) / N
-    const float s = dloss / (float)N;
+    // loss = (1/K) Σ_{n counted} −log softmax(logits[n])[y_n]
+    // d/dlogits[n, v] = (p[n, v] − [v = y_n]) / K for a counted row, 0 otherwise
+    const int K = crossentropy_counted_rows(targets, N);
+    if (K == 0) return;
+    const float s = dloss / (float)K;
     for (int n = 0; n < N; n++) {
+        const int y = targets[n];
+        if (y == lm_ignore_target) continue;
         const float* p = probs + (std::size_t)n * V;
         float* d = dlogits + (std::size_t)n * V;
-        const int y = targets[n];
         for (int v = 0; v < V; v++) d[v] += s * (p[v] - (v == y ? 1.0f : 0.0f));
     }
 }

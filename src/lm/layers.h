@@ -123,15 +123,25 @@ void gelu_backward_stored(const float* dout,  // (N)
 // ------------------------------------------------------------ softmax + cross-entropy
 
 // probs[n, :] = softmax(logits[n, :]) (max subtracted, sums in double);
-// losses[n] = −log probs[n, targets[n]]. Returns the mean loss over the N
-// rows, summed in double. Throws if a target is not in [0, V).
+// losses[n] = −log probs[n, targets[n]]. Returns the mean loss over the
+// COUNTED rows, summed in double. A target of −1 (lm_ignore_target, PyTorch's
+// ignore_index) marks a row that is not counted: its probs are still
+// computed, its losses[n] is 0 and it takes no part in the mean (training on
+// answer tokens only). With no counted row the mean is 0 (and the backward
+// pass adds nothing). Throws if a target is neither −1 nor in [0, V).
+inline constexpr int lm_ignore_target = -1;
 double crossentropy_forward(const float* logits,  // (N, V)
                             const int* targets,   // (N)
                             int N, int V,
                             float* probs,    // (N, V)
                             float* losses);  // (N)
 
-// Backward of the mean: dlogits[n, v] += dloss · (probs[n, v] − [v = target]) / N.
+// Rows of targets (N) that count (target != lm_ignore_target).
+int crossentropy_counted_rows(const int* targets, int N);
+
+// Backward of the mean over the K counted rows (K = crossentropy_counted_rows):
+// dlogits[n, v] += dloss · (probs[n, v] − [v = target]) / K for a counted
+// row n; an ignored row receives nothing.
 void crossentropy_backward(const float* probs,  // (N, V)
                            const int* targets,  // (N)
                            int N, int V, float dloss,

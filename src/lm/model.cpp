@@ -251,8 +251,9 @@ void gelu_backward_stored_mt(int nt, const float* dout, const float* grad, std::
     });
 }
 
-// crossentropy_forward returns the mean of its rows: each thread's mean is
-// weighted by its rows, and the parts are added in thread order.
+// crossentropy_forward returns the mean of its counted rows: each thread's
+// mean is weighted by its counted rows, and the parts are added in thread
+// order, then divided by all the counted rows.
 double crossentropy_forward_mt(int nt, const float* logits, const int* targets, int N, int V, float* probs,
                                float* losses)
 {
@@ -260,11 +261,13 @@ double crossentropy_forward_mt(int nt, const float* logits, const int* targets, 
     std::vector<double> part((std::size_t)nt, 0.0);
     split_range(nt, (std::size_t)N, row_grain, [&](int t, std::size_t r0, std::size_t r1) {
         const int rows = (int)(r1 - r0);
-        part[t] = crossentropy_forward(logits + r0 * V, targets + r0, rows, V, probs + r0 * V, losses + r0) * rows;
+        const int counted = crossentropy_counted_rows(targets + r0, rows);
+        part[t] = crossentropy_forward(logits + r0 * V, targets + r0, rows, V, probs + r0 * V, losses + r0) * counted;
     });
+    const int counted = crossentropy_counted_rows(targets, N);
     double total = 0.0;
     for (double p : part) total += p;
-    return total / N;
+    return counted > 0 ? total / counted : 0.0;
 }
 
 }  // namespace
@@ -509,15 +512,17 @@ void lm_model::check_forward_inputs(const int* tokens, int B, int T) const
     require((long long)B * T <= std::numeric_limits<int>::max() / 4, "lm_model::forward: B·T is too large");
 }
 
-// targets_ = targets (N), each checked against the vocabulary.
+// targets_ = targets (N), each checked against the vocabulary (or −1: not
+// counted).
 void lm_model::store_targets(const int* targets, int N)
 {
     const int V = config_.vocab_size;
     targets_.assign(targets, targets + N);
     for (int n = 0; n < N; n++)  // (the message is built only for a bad target)
-        if (targets[n] < 0 || targets[n] >= V)
+        if (targets[n] != lm_ignore_target && (targets[n] < 0 || targets[n] >= V))
             throw core_error("lm_model::forward: target " + std::to_string(targets[n]) + " at index " +
-                             std::to_string(n) + " is outside the vocabulary [0, " + std::to_string(V) + ")");
+                             std::to_string(n) + " is outside the vocabulary [0, " + std::to_string(V) +
+                             ") and is not -1 (ignored)");
 }
 
 // encoded_ (B, T, C) = wte[tokens] (+ positions); for T5, bias_ (H, T, T)
@@ -678,7 +683,7 @@ void lm_model::head_backward()
     const int nt = config_.num_threads;
     const float* wte = params_.data() + param("wte").offset;
     float* dwte = grads_.data() + param("wte").offset;
-    // loss = mean_n −log softmax(logits[n])[target[n]]
+    // loss = mean over counted n of −log softmax(logits[n])[target[n]]
     crossentropy_backward(probs_.data(), targets_.data(), N, V, 1.0f, dlogits_.data());
     // logits = LN_f(x) · wteᵀ     (dln_ receives dLN_f, dwte its head share)
     linear_backward_mt(nt, dlogits_.data(), lnf_.data(), wte, N, C, V, dln_.data(), 0.0f, dwte, nullptr);

@@ -8,7 +8,9 @@
 //         x = x + attn(LN1(x))       causal, H heads, position bias / RoPE
 //         x = x + mlp(LN2(x))        C -> 4C, GELU (tanh approx.), 4C -> C
 //     logits = LN_f(x) · wteᵀ                                          (B, T, V)
-//     loss   = mean over the B·T positions of −log softmax(logits)[target]
+//     loss   = mean over the counted positions of −log softmax(logits)[target]
+//              (every position whose target is not −1, lm_ignore_target in
+//              lm/layers.h: a synthetic task trains on its answer tokens only)
 //
 // Position schemes (lm_position; docs/reference/definitions.md for each sign convention):
 //   none        NoPE: nothing is added; the causal mask alone lets the model
@@ -160,11 +162,12 @@ public:
     void init_parameters(std::uint64_t seed);
 
     // Runs the model on tokens (B, T). With targets (B, T) returns the mean
-    // cross-entropy (and keeps what backward() needs, unless for_backward is
-    // false: evaluation, which then skips that work, e.g. GELU's derivative);
+    // cross-entropy over the positions whose target is not −1 (0 if none),
+    // and keeps what backward() needs, unless for_backward is false:
+    // evaluation, which then skips that work, e.g. GELU's derivative;
     // with targets = null returns NaN and only the logits are meaningful. T
     // may exceed the training context except for `learned` (core_error).
-    // Tokens and targets must be in [0, V).
+    // Tokens must be in [0, V), targets in [0, V) or −1 (not counted).
     double forward(const int* tokens, const int* targets, int B, int T, bool for_backward = true);
 
     // Logits of the last forward call, (B, T, V).

@@ -3,7 +3,10 @@
 // in length-generalisation research (copy and reverse as in Ontañón et al.
 // 2022 "Making Transformers Solve Compositional Tasks", Kazemnejad et al. 2023
 // "The Impact of Positional Encoding on Length Generalization"; associative
-// recall as in Ba et al. 2016 and the Zoology/H3 papers).
+// recall as in Ba et al. 2016 and the Zoology/H3 papers; addition as in
+// Kazemnejad et al. 2023 and Lee et al. 2023 "Teaching Arithmetic to Small
+// Transformers"; passkey retrieval as in Mohtashami & Jaggi 2023 "Landmark
+// Attention: Random-Access Infinite Context Length for Transformers").
 //
 // Tokens: the symbols 0 .. A-1 (A = alphabet), then two special tokens:
 //   SEP = A      separates the question from the answer
@@ -17,6 +20,32 @@
 //             keys k_i distinct, drawn from the lower half of the alphabet
 //             [0, A/2), values from the upper half [A/2, A); q uniform in 1..n
 //             (needs n <= A/2)
+//   addition  a0 .. a(n-1) + b0 .. b(n-1) SEP s0 .. sn
+//                                                    3n + 3 tokens, answer = last n + 1
+//             two n-digit numbers a and b and their sum s = a + b, every
+//             number written LEAST-SIGNIFICANT DIGIT FIRST (a0 is a's ones),
+//             digits uniform in 0..9 (leading zeros allowed, so every number
+//             has exactly n digits) and the sum always n + 1 digits (its top
+//             digit is the final carry, 0 or 1). The alphabet is exactly 11:
+//             the digits 0..9 and '+' = 10. Why this order: the carry flows
+//             from the ones upwards, so written this way each answer digit
+//             depends only on the two digits at its own place and the carry
+//             of the digit just written, and a model that writes left to
+//             right never needs a digit it has not seen yet (most-significant
+//             first it would have to foresee every carry). It is the order of
+//             Lee et al. 2023 ("reversed" output) and of many
+//             length-generalisation papers since.
+//   passkey   F .. F KEY k1 .. kK F .. F SEP k1 .. kK
+//                                                    n + 2K + 2 tokens, answer = last K
+//             n filler tokens F with the key block (the marker KEY, then K
+//             key digits uniform in 0..9) inserted after d of them, d uniform
+//             in 0..n (the depth), then the question SEP; the answer is the
+//             key. K = config.key_length. The alphabet is exactly 12: the
+//             digits 0..9, F = 10 and KEY = 11. Mohtashami & Jaggi's filler is
+//             one sentence repeated ("The grass is green. The sky is blue..."),
+//             their key a number in a sentence ("The pass key is 12345.
+//             Remember it."); here both at the smallest scale: one filler
+//             token, one marker.
 //
 // A batch row is the example shifted by one, as for language modelling:
 //   inputs[t]  = tokens[t]      for t < len,      PAD after
@@ -31,7 +60,9 @@
 //
 // Determinism: everything comes from the rng passed in, drawn in a fixed
 // order (per row: n, then the example's symbols left to right; for recall
-// keys, values, then q), so the same seed gives the same batches everywhere.
+// keys, values, then q; for addition a's digits, then b's; for passkey the
+// depth d, then the key's digits), so the same seed gives the same batches
+// everywhere.
 #pragma once
 
 #include "core/common.h"
@@ -47,18 +78,32 @@ enum synthetic_task_kind : int {
     synthetic_copy,
     synthetic_reverse,
     synthetic_recall,
+    synthetic_addition,
+    synthetic_passkey,
 };
 
-// "copy", "reverse", "recall"; parse throws core_error listing the names.
+// "copy", "reverse", "recall", "addition", "passkey"; parse throws core_error
+// listing the names.
 const char* synthetic_task_name(synthetic_task_kind kind);
 synthetic_task_kind parse_synthetic_task(const std::string& name);
 
+inline constexpr std::size_t synthetic_default_key_length = 5;
+// The alphabet the two fixed-alphabet tasks need: 11 (digits and '+') and 12
+// (digits, filler and key marker).
+inline constexpr std::size_t synthetic_addition_alphabet = 11;
+inline constexpr std::size_t synthetic_passkey_alphabet = 12;
+
 struct synthetic_task_config {
     synthetic_task_kind kind = synthetic_copy;
-    std::size_t alphabet = 16;   // A symbols (>= 2; recall needs >= 2 n)
+    std::size_t alphabet = 16;   // A symbols (>= 2; recall needs >= 2 n; addition 11, passkey 12)
     std::size_t min_length = 1;  // n range, inclusive
     std::size_t max_length = 16;
+    std::size_t key_length = synthetic_default_key_length;  // passkey: K key digits, 1 .. 64
 };
+
+// A config of `kind` with the alphabet it needs (16 for copy and reverse, 26
+// for recall, 11 for addition, 12 for passkey) and n in [min_length, max_length].
+synthetic_task_config synthetic_task_defaults(synthetic_task_kind kind, std::size_t min_length, std::size_t max_length);
 
 // Throws core_error if the configuration cannot generate examples.
 void validate(const synthetic_task_config& config);
@@ -72,8 +117,11 @@ inline std::int32_t synthetic_pad_token(const synthetic_task_config& c)
     return static_cast<std::int32_t>(c.alphabet + 1);
 }
 
-// Tokens in one example with n symbols (2n + 1, or 2n + 3 for recall).
-std::size_t synthetic_example_length(synthetic_task_kind kind, std::size_t n);
+// Tokens in one example with n symbols (2n + 1; recall 2n + 3; addition
+// 3n + 3; passkey n + 2K + 2, K = key_length).
+std::size_t synthetic_example_length(synthetic_task_kind kind, std::size_t n,
+                                     std::size_t key_length = synthetic_default_key_length);
+std::size_t synthetic_example_length(const synthetic_task_config& config, std::size_t n);
 // The T a batch needs so that the longest example fits: example_length(max) - 1.
 std::size_t synthetic_context_length(const synthetic_task_config& config);
 
@@ -104,7 +152,9 @@ synthetic_score score_synthetic(const std::int32_t* predictions_bt, const std::i
                                 const float* mask_bt, std::size_t B, std::size_t T);
 
 // Readable form of a token sequence: symbols as letters a..z then numbers,
-// SEP as '|', PAD as '.', e.g. "abc|cba".
+// SEP as '|', PAD as '.', e.g. "abc|cba"; addition as digits and '+'
+// ("12+34|460", least-significant digit first), passkey as digits, the filler
+// as '~' and the key marker as 'k' ("~k314~~|314").
 std::string synthetic_to_text(const synthetic_task_config& config, const std::int32_t* tokens, std::size_t n);
 
 }  // namespace poslab

@@ -22,6 +22,7 @@ const Registry& Registry::builtin()
         registerAttentionModules(r);
         registerBenchModules(r);
         registerLabModules(r);
+        registerLabGeneralizationModule(r);
         return r;
     }();
     return registry;

@@ -49,6 +49,7 @@ void registerAlibiModules(Registry& r);
 void registerVitModules(Registry& r);
 void registerAttentionModules(Registry& r);
 void registerBenchModules(Registry& r);
-void registerLabModules(Registry& r);  // modules/lab: modules that read stored training runs
+void registerLabModules(Registry& r);               // modules/lab: modules that read stored training runs
+void registerLabGeneralizationModule(Registry& r);  // modules/lab: lab.generalization (stored generalize runs)
 
 }  // namespace poslab::modules

@@ -263,8 +263,10 @@ private slots:
         // this process resolves the same data folder inside it as the child.
         QCoreApplication::setOrganizationName(QStringLiteral("PosLab"));
         QCoreApplication::setApplicationName(QStringLiteral("PosLab"));
-        const TemporaryLabRun stored(QStringLiteral("tst_cli"));
+        TemporaryLabRun stored(QStringLiteral("tst_cli"));
         QVERIFY2(stored.ok(), qPrintable(stored.error()));
+        // lab.generalization reads the latest stored generalize run of a task.
+        if (id == u"lab.generalization") QVERIFY2(stored.storeGeneralizeRuns(), qPrintable(stored.error()));
         const Result r = runPoslab({QStringLiteral("run"), id, QStringLiteral("--format"), QStringLiteral("json")});
         QVERIFY2(!r.crashed && r.exitCode == 0, r.err.constData());
         const QJsonObject o = parseJson(r.out);

@@ -510,9 +510,12 @@ void TestLmModel::badConfigs()
 void TestLmModel::badInputs()
 {
     lm_model m(tiny_model_config(LM_POSITION_ALIBI));
-    const std::vector<int> tok = {0, 1, 2, 7, 1}, ok = {0, 1, 2, 3, 4}, bad_tgt = {0, -1, 0, 0, 0};
+    // (a target of −1 is not counted, tst_lm_masked_loss; −2 and V are refused)
+    const std::vector<int> tok = {0, 1, 2, 7, 1}, ok = {0, 1, 2, 3, 4}, bad_tgt = {0, -2, 0, 0, 0},
+                           past_v = {0, 7, 0, 0, 0};
     QVERIFY_THROWS_EXCEPTION(core_error, m.forward(tok.data(), ok.data(), 1, 5));
     QVERIFY_THROWS_EXCEPTION(core_error, m.forward(ok.data(), bad_tgt.data(), 1, 5));
+    QVERIFY_THROWS_EXCEPTION(core_error, m.forward(ok.data(), past_v.data(), 1, 5));
     QVERIFY_THROWS_EXCEPTION(core_error, m.forward(ok.data(), ok.data(), 0, 5));
     // backward needs a forward with targets, kept for backward
     m.forward(ok.data(), nullptr, 1, 5);

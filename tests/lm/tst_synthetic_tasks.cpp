@@ -25,7 +25,7 @@ class TestSyntheticTasks : public QObject {
 private slots:
     void names()
     {
-        for (auto k : {synthetic_copy, synthetic_reverse, synthetic_recall})
+        for (auto k : {synthetic_copy, synthetic_reverse, synthetic_recall, synthetic_addition, synthetic_passkey})
             QCOMPARE(parse_synthetic_task(synthetic_task_name(k)), k);
         QVERIFY_THROWS_EXCEPTION(core_error, parse_synthetic_task("sort"));
     }
@@ -172,6 +172,120 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(core_error, validate({synthetic_copy, 8, 0, 4}));
         QVERIFY_THROWS_EXCEPTION(core_error, validate({synthetic_copy, 8, 5, 4}));
         validate({synthetic_copy, 2, 1, 1});
+    }
+
+    // Addition: the digits read back as two numbers (least-significant digit
+    // first) whose sum, computed here with integer arithmetic, is the answer.
+    void additionExamples()
+    {
+        rng gen(5);
+        const synthetic_task_config c = synthetic_task_defaults(synthetic_addition, 1, 18);
+        bool carried_out = false;
+        for (std::size_t n = 1; n <= 18; ++n) {
+            for (int rep = 0; rep < 20; ++rep) {
+                const synthetic_example ex = make_synthetic_example(c, n, gen);
+                QCOMPARE(ex.tokens.size(), 3 * n + 3);
+                QCOMPARE(ex.tokens.size(), synthetic_example_length(c, n));
+                QCOMPARE(ex.tokens[n], std::int32_t(10));  // '+'
+                QCOMPARE(ex.tokens[2 * n + 1], synthetic_sep_token(c));
+                QCOMPARE(ex.answer_begin, 2 * n + 2);
+                auto number = [&](std::size_t from, std::size_t digits) {
+                    unsigned long long v = 0, place = 1;
+                    for (std::size_t i = 0; i < digits; ++i, place *= 10) {
+                        const std::int32_t d = ex.tokens[from + i];
+                        if (d < 0 || d > 9) QTest::qFail("not a digit", __FILE__, __LINE__);
+                        v += (unsigned long long)d * place;
+                    }
+                    return v;
+                };
+                const unsigned long long a = number(0, n), b = number(n + 1, n), sum = number(2 * n + 2, n + 1);
+                QCOMPARE(sum, a + b);
+                carried_out = carried_out || ex.tokens.back() == 1;
+            }
+        }
+        QVERIFY(carried_out);  // the top digit is sometimes a carry
+        QCOMPARE(synthetic_to_text(c, make_synthetic_example(c, 2, gen).tokens.data(), 3).size(), std::size_t(3));
+    }
+
+    // Passkey: n fillers, one marker followed by the key, the question, the key.
+    void passkeyExamples()
+    {
+        rng gen(6);
+        synthetic_task_config c = synthetic_task_defaults(synthetic_passkey, 1, 40);
+        c.key_length = 4;
+        const std::size_t n = 12;
+        std::set<std::size_t> depths;
+        for (int rep = 0; rep < 400; ++rep) {
+            const synthetic_example ex = make_synthetic_example(c, n, gen);
+            QCOMPARE(ex.tokens.size(), n + 2 * 4 + 2);
+            QCOMPARE(ex.tokens.size(), synthetic_example_length(c, n));
+            std::size_t fillers = 0, markers = 0, depth = 0;
+            for (std::size_t i = 0; i < ex.answer_begin; ++i) {
+                fillers += ex.tokens[i] == 10;
+                if (ex.tokens[i] == 11) {
+                    ++markers;
+                    depth = i;
+                }
+            }
+            QCOMPARE(fillers, n);
+            QCOMPARE(markers, std::size_t(1));
+            QCOMPARE(ex.tokens[ex.answer_begin - 1], synthetic_sep_token(c));
+            QCOMPARE(ex.answer_begin, n + 4 + 2);
+            for (std::size_t k = 0; k < 4; ++k) {
+                QVERIFY(ex.tokens[depth + 1 + k] >= 0 && ex.tokens[depth + 1 + k] <= 9);
+                QCOMPARE(ex.tokens[ex.answer_begin + k], ex.tokens[depth + 1 + k]);
+            }
+            depths.insert(depth);
+        }
+        // d uniform in 0..n: 400 draws of 13 values reach every one (the chance
+        // that one is missed is below 13·(12/13)^400 ≈ 1e-13)
+        QCOMPARE(depths.size(), n + 1);
+    }
+
+    void newTasksDeterministicBatches_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::newRow("addition") << int(synthetic_addition);
+        QTest::newRow("passkey") << int(synthetic_passkey);
+    }
+    void newTasksDeterministicBatches()
+    {
+        QFETCH(int, kind);
+        const synthetic_task_config c = synthetic_task_defaults(synthetic_task_kind(kind), 1, 9);
+        const std::size_t B = 32, T = synthetic_context_length(c);
+        std::vector<std::int32_t> in(B * T), tg(B * T), in2(B * T), tg2(B * T);
+        std::vector<float> m(B * T), m2(B * T);
+        rng a(3), b(3);
+        synthetic_batch(c, B, T, a, in.data(), tg.data(), m.data());
+        synthetic_batch(c, B, T, b, in2.data(), tg2.data(), m2.data());
+        QVERIFY(in == in2 && tg == tg2 && m == m2);
+        for (std::size_t r = 0; r < B; ++r) {
+            std::size_t sep = 0;
+            while (in[r * T + sep] != synthetic_sep_token(c)) ++sep;
+            std::size_t masked = 0;
+            for (std::size_t t = 0; t < T; ++t) masked += m[r * T + t] == 1.0f;
+            // addition: sep = 2n + 1, answer n + 1 digits; passkey: K digits
+            if (c.kind == synthetic_addition)
+                QCOMPARE(masked, (sep - 1) / 2 + 1);
+            else
+                QCOMPARE(masked, c.key_length);
+        }
+    }
+
+    void newTasksInvalid()
+    {
+        synthetic_task_config c = synthetic_task_defaults(synthetic_addition, 1, 4);
+        c.alphabet = 16;
+        QVERIFY_THROWS_EXCEPTION(core_error, validate(c));
+        c = synthetic_task_defaults(synthetic_passkey, 1, 4);
+        c.key_length = 0;
+        QVERIFY_THROWS_EXCEPTION(core_error, validate(c));
+        c.key_length = 65;
+        QVERIFY_THROWS_EXCEPTION(core_error, validate(c));
+        c.key_length = 5;
+        validate(c);
+        c.alphabet = 10;
+        QVERIFY_THROWS_EXCEPTION(core_error, validate(c));
     }
 };
 

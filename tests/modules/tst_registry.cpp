@@ -415,9 +415,11 @@ private slots:
     void everyModuleRunsAtExtremes()
     {
         QFETCH(QString, id);
-        // lab.length_results reads the latest stored training run.
-        const TemporaryLabRun stored(QStringLiteral("tst_registry"));
+        // lab.length_results reads the latest stored training run, lab.generalization
+        // the latest generalize run of each task.
+        TemporaryLabRun stored(QStringLiteral("tst_registry"));
         QVERIFY2(stored.ok(), qPrintable(stored.error()));
+        if (id == u"lab.generalization") QVERIFY2(stored.storeGeneralizeRuns(), qPrintable(stored.error()));
         const ModuleSpec* found = Registry::builtin().find(id);
         QVERIFY(found);
         {

@@ -13,8 +13,10 @@
 #pragma once
 
 #include "lm/experiment.h"
+#include "lm/generalization_experiment.h"
 #include "lm/synthetic_tasks.h"
 #include "lm/text_corpus.h"
+#include "modules/lab/generalization_runs.h"
 #include "modules/lab/run_store.h"
 
 #include <QDateTime>
@@ -64,6 +66,40 @@ public:
     }
     TemporaryLabRun(const TemporaryLabRun&) = delete;
     TemporaryLabRun& operator=(const TemporaryLabRun&) = delete;
+
+    // Also stores one tiny `experiment generalize` run per task (lab.generalization
+    // reads them): alibi and learned, 3 steps, n in 1..2, evaluated at 1, 2 and
+    // 4 (the learned table refuses 4). Three steps learn nothing, so copy and
+    // reverse count as learned at any accuracy (learned_threshold 0: their
+    // curves are drawn) and addition and passkey at 90 % (named as not learned).
+    // False (with error()) if one failed.
+    bool storeGeneralizeRuns()
+    {
+        for (auto task : {poslab::synthetic_copy, poslab::synthetic_reverse, poslab::synthetic_addition,
+                          poslab::synthetic_passkey}) {
+            poslab::generalization_options o;
+            o.task = task;
+            o.train_max = 2;
+            o.eval_lengths = {1, 2, 4};
+            o.model.d_model = 8;
+            o.model.n_heads = 2;
+            o.model.n_layers = 1;
+            o.train.steps = 3;
+            o.train.batch_size = 2;
+            o.eval_examples = 4;
+            o.schemes = {poslab::LM_POSITION_ALIBI, poslab::LM_POSITION_LEARNED};
+            o.learned_threshold = task == poslab::synthetic_copy || task == poslab::synthetic_reverse ? 0.0 : 0.9;
+            poslab::derive_generalization_schedule(o);
+            const poslab::generalization_result r = poslab::run_generalization_experiment(o);
+            poslab::lab::RunProvenance pv;
+            pv.source = QStringLiteral("cli");
+            pv.command = QStringLiteral("poslab experiment generalize");
+            pv.finishedUtc = QDateTime::currentDateTimeUtc();
+            pv.machine = poslab::lab::currentMachine(1);
+            if (poslab::lab::saveGeneralizeRun(r, pv, &m_error).isEmpty()) return false;
+        }
+        return true;
+    }
 
     bool ok() const { return !m_path.isEmpty(); }
     QString error() const { return m_error.en; }

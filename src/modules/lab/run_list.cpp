@@ -144,7 +144,7 @@ RunListing readRuns(const QString& directory)
     for (const RunPlace& place : runPlaces(directory)) {
         const QDir dir(place.directory);
         if (!dir.exists()) continue;
-        const QFileInfoList files = dir.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+        const QFileInfoList files = lengthRunFiles(dir);
         for (const QFileInfo& fi : files) {
             util::Text2 error;
             std::optional<StoredRun> run = readRun(fi.absoluteFilePath(), &error);

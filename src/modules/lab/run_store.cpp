@@ -145,6 +145,8 @@ QJsonObject configJson(const length_experiment_options& o)
     return cfg;
 }
 
+}  // namespace
+
 QJsonObject machineJson(const MachineInfo& m)
 {
     QJsonObject j;
@@ -161,10 +163,36 @@ QJsonObject machineJson(const MachineInfo& m)
     return j;
 }
 
+MachineInfo machineFromJson(const QJsonObject& j)
+{
+    MachineInfo m;
+    m.cpu = j.value(QLatin1String("cpu")).toString();
+    m.cores = j.value(QLatin1String("cores")).toInt();
+    m.threads = j.value(QLatin1String("threads")).toInt();
+    m.os = j.value(QLatin1String("os")).toString();
+    m.poslabVersion = j.value(QLatin1String("poslab_version")).toString();
+    m.blas = j.value(QLatin1String("blas")).toString();
+    m.blasCore = j.value(QLatin1String("blas_core")).toString();
+    m.blasSource = j.value(QLatin1String("blas_kernel_source")).toString();
+    m.blasOpenblasChoice = j.value(QLatin1String("blas_openblas_choice")).toString();
+    m.blasRejected = j.value(QLatin1String("blas_rejected")).toString();
+    return m;
+}
+
 QString fileStamp(const QDateTime& utc)
 {
     return utc.toUTC().toString(QStringLiteral("yyyyMMdd'T'HHmmsszzz")) + QLatin1Char('Z');
 }
+
+QFileInfoList lengthRunFiles(const QDir& dir)
+{
+    QFileInfoList out;
+    for (const QFileInfo& fi : dir.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+        if (!fi.fileName().startsWith(QLatin1String(kGeneralizeRunPrefix))) out << fi;
+    return out;
+}
+
+namespace {
 
 // ------------------------------------------------------------ reading values
 
@@ -749,7 +777,7 @@ std::optional<StoredRun> latestRun(QList<util::Text2>* warnings, const QString& 
     if (!dir.exists()) return std::nullopt;
     std::optional<StoredRun> best;
     // Sorted by name so equal finish times resolve the same way every time (the later name wins).
-    const QFileInfoList files = dir.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+    const QFileInfoList files = lengthRunFiles(dir);
     for (const QFileInfo& fi : files) {
         util::Text2 error;
         std::optional<StoredRun> run = readRun(fi.absoluteFilePath(), &error);

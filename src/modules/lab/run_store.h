@@ -65,6 +65,9 @@
 #include "util/text2.h"
 
 #include <QDateTime>
+#include <QDir>
+#include <QFileInfoList>
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 
@@ -164,6 +167,21 @@ std::optional<StoredRun> readRun(const QString& path, util::Text2* error);
 // *warnings (if given). What to *show* is run_list.h's pickRun (the latest
 // complete run first).
 std::optional<StoredRun> latestRun(QList<util::Text2>* warnings = nullptr, const QString& directory = {});
+
+// ------------------------------------------------------------ shared with other stored experiments
+//
+// The same folder also holds the runs of `poslab experiment generalize`
+// (modules/lab/generalization_runs.h), named generalize-<stamp>Z.json: the
+// length-run readers (latestRun, run_list.h) list only lengthRunFiles.
+inline constexpr const char* kGeneralizeRunPrefix = "generalize-";
+// The *.json files of `dir` that can be length runs (every one but the
+// generalize- files), sorted by name.
+QFileInfoList lengthRunFiles(const QDir& dir);
+// "20261202T041800123Z": the UTC stamp of a run's file name.
+QString fileStamp(const QDateTime& utc);
+// The "machine" object of a stored run, and back (missing fields empty or 0).
+QJsonObject machineJson(const MachineInfo& machine);
+MachineInfo machineFromJson(const QJsonObject& json);
 
 // The JSON text `poslab experiment length --format json` prints and the
 // stored file holds (the stored file adds the provenance fields above).
