@@ -29,6 +29,7 @@
 #include <QFileInfo>
 #include <QProcess>
 
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -146,6 +147,11 @@ int runAndPrint(const ModuleSpec& spec, const QStringList& assignments, const QS
         return kExitOk;
     } catch (const ParamError& e) {
         return runError(id, e.message(lang), lang, kExitUsage);
+    } catch (const NeedsAction& e) {
+        // Nothing to show until the reader does something (e.g. no training run
+        // stored): the module's own sentence, in its `lang`, says what.
+        return reportError(QStringLiteral("run ") + id, Text2::same(QString::fromStdString(e.what())), lang,
+                           kExitFailure);
     } catch (const poslab::budget_error& e) {
         // Too large for the memory budget: a parameter problem the user can fix.
         return reportError(QStringLiteral("run ") + id,
@@ -188,6 +194,12 @@ int commandRun(const QStringList& args)
         writeOut(moduleHelpText(*spec, o.lang()));
         return kExitOk;
     }
+    // A module that words its own texts (a `lang` parameter) speaks the --lang given, unless lang= is.
+    const bool langParam =
+        std::any_of(spec->params.begin(), spec->params.end(), [](const ParamSpec& p) { return p.name == u"lang"; });
+    const bool langGiven =
+        std::any_of(rest.begin(), rest.end(), [](const QString& a) { return a.startsWith(u"lang="); });
+    if (langParam && !langGiven && o.has(QStringLiteral("--lang"))) rest << QStringLiteral("lang=") + o.lang();
     return runAndPrint(*spec, rest, o.value(QStringLiteral("--format"), QStringLiteral("text")), o.lang());
 }
 

@@ -12,6 +12,7 @@
 #include "../shared/temporary_lab_run.h"
 #include "run_poslab.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cmath>
@@ -86,6 +87,25 @@ private slots:
         r = runPoslab({QStringLiteral("--version")});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.startsWith("poslab "));
+    }
+
+    // A lab module with nothing stored to show: its own sentence on what to do,
+    // in the --lang given (the module's lang parameter follows it), exit 1.
+    void labModuleWithNothingStoredSaysWhatToDo()
+    {
+        QTemporaryDir data;
+        const QByteArray before = qgetenv("XDG_DATA_HOME");
+        qputenv("XDG_DATA_HOME", data.path().toUtf8());
+        const Result zh = runPoslab({"run", "lab.generalization", "task=copy", "--lang", "zh"});
+        const Result en = runPoslab({"run", "lab.generalization", "task=copy"});
+        const Result chosen = runPoslab({"run", "lab.generalization", "task=copy", "lang=en", "--lang", "zh"});
+        qputenv("XDG_DATA_HOME", before);
+        QCOMPARE(zh.exitCode, 1);
+        QVERIFY2(zh.err.contains("还没有保存 copy 任务的完整运行") && !zh.err.contains("模块运行失败"),
+                 zh.err.constData());
+        QCOMPARE(en.exitCode, 1);
+        QVERIFY2(en.err.contains("No complete run of the copy task is stored yet"), en.err.constData());
+        QVERIFY2(chosen.err.contains("No complete run of the copy task"), chosen.err.constData());  // lang= wins
     }
 
     void listText()
