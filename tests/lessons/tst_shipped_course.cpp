@@ -181,11 +181,16 @@ void TestShippedCourse::storeTrainingRun()
     pv.samplePrompt = decode(r.sample_prompt);
     pv.source = QStringLiteral("cli");
     pv.command = QStringLiteral("tst_shipped_course: 10 steps on 01-why-order.md");
-    pv.corpus = QFileInfo(file).fileName();
+    // The corpus by its full path (`experiment length` keeps only a file's
+    // name), so that lab.position_loss can rebuild the held-out text here; and
+    // the vocabulary in every model file, as the application stores it, so the
+    // lab modules that read text through the models (lab.attention,
+    // lab.position_loss) run on this run as on the learner's.
+    pv.corpus = file;
     pv.finishedUtc = QDateTime::currentDateTimeUtc();
     pv.machine = poslab::lab::currentMachine(1);
     poslab::util::Text2 error;
-    m_storedRun = poslab::lab::saveRun(r, samples, pv, &error);
+    m_storedRun = poslab::lab::saveRun(r, samples, pv, &error, {}, &enc.vocab);
     QVERIFY2(!m_storedRun.isEmpty(), qPrintable(error.en));
 }
 
