@@ -85,9 +85,10 @@ std::vector<ParamSpec> extendParams()
         intParam(u"length"_s, 32, 2, 2048, {u"rows L of the original table"_s, u"原表的行数 L"_s}),
         intParam(u"new_length"_s, 64, 2, 8192, {u"rows L′ of the extended table"_s, u"扩展后表的行数 L′"_s}),
         intParam(u"dim"_s, 32, 2, 512, {u"channels C of the table"_s, u"表的通道数 C"_s}, 2),
-        choiceParam(u"init"_s, u"random"_s, {u"random"_s, u"smooth"_s},
-                    {u"random = N(0, 0.02) as at initialisation; smooth = sinusoidal rows (like a trained table)"_s,
-                     u"random：按初始化时的 N(0, 0.02) 随机生成；smooth：用正弦行代替（类似训练后的平滑表）"_s}),
+        choiceParam(
+            u"init"_s, u"random"_s, {u"random"_s, u"smooth"_s},
+            {u"random = N(0, 0.02) as at initialisation; smooth = sinusoidal rows (neighbours alike, as in a trained table)"_s,
+             u"random：按初始化时的 N(0, 0.02) 随机生成；smooth：用正弦行构造（相邻行相似，与训练后的表一样）"_s}),
         intParam(u"seed"_s, 0, 0, 2147483647, {u"random seed for init=random"_s, u"init=random 时的随机种子"_s}),
         choiceParam(u"method"_s, u"interpolate"_s, {u"interpolate"_s, u"copy"_s, u"fresh"_s},
                     {u"interpolate = linear resampling; copy = repeat the old rows (row i mod L, Longformer); "
@@ -171,8 +172,8 @@ std::vector<Output> runExtend(const Params& p, const RunContext&)
     const std::size_t C = std::size_t(p.getInt(u"dim"_s));
     std::vector<float> before(L * C), after(L2 * C);
     if (p.getChoice(u"init"_s) == u"smooth")
-        // A smooth stand-in for a trained table: sinusoidal rows, whose
-        // neighbours are similar (GPT-2's trained wpe is visibly smooth too).
+        // A smooth table: sinusoidal rows, whose neighbours are similar, as
+        // a trained table's are (GPT-2's wpe; lab.learned_table for the lab's own).
         sinusoidal_table(L, C, 10000.0, sinusoidal_layout_interleaved, 0.0, before.data());
     else
         learned_init(L, C, std::uint64_t(p.getInt(u"seed"_s)), before.data());
@@ -275,7 +276,7 @@ ModuleSpec learnedExtendModule()
         u"at old position i·(L−1)/(L′−1) by linear interpolation, so the first and last rows are kept "
         u"and every new row lies between two old neighbours. With a freshly initialised (random) table "
         u"neighbouring rows are unrelated, and interpolation invents rows that are strongly similar to "
-        u"their neighbours; with a smooth table (a stand-in for a trained one) little changes. The "
+        u"their neighbours; with a smooth table (sinusoidal rows, whose neighbours are alike; lab.learned_table shows how alike a trained table's neighbours are) little changes. The "
         u"neighbour-similarity series show the difference. Two alternatives for comparison: copy repeats "
         u"the old rows (new row i = old row i mod L, as Longformer initialised its longer table), and "
         u"fresh keeps the old rows and appends untrained N(0, 0.02) rows (what enlarging the embedding "
@@ -283,7 +284,7 @@ ModuleSpec learnedExtendModule()
         u"学习得到的位置表每个位置一行，最多到训练时的最大长度，再往后就没有了。想用更长的上下文时，"
         u"ViT 等模型会对这张表重新采样：这里新表的第 i 行取旧表在位置 i·(L−1)/(L′−1) 处的线性插值，"
         u"因此首尾两行保持不变，其余每行都落在两个相邻旧行之间。若表是刚初始化的随机表，相邻行本来毫无关系，"
-        u"插值却造出了与邻居高度相似的行；若表本身是平滑的（用来代表训练后的表），变化就很小。"
+        u"插值却造出了与邻居高度相似的行；若表本身是平滑的（用正弦行构造，相邻行彼此相似；训练后的表相邻行有多相似，见 lab.learned_table），变化就很小。"
         u"“相邻行相似度”两条曲线显示了这种差别。另有两种做法可供对比：copy 把旧表的行一遍遍重复"
         u"（新表第 i 行 = 旧表第 i mod L 行，Longformer 就是这样初始化更长的位置表的）；fresh 保留旧行，"
         u"在后面接上未经训练的 N(0, 0.02) 新行（只扩大嵌入表而不训练就是这样；这些行的 source_position 为 −1）。"_s};
