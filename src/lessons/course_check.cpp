@@ -6,6 +6,7 @@
 #include "lessons/course_loader.h"
 #include "lessons/exercise_check.h"
 #include "lessons/exercise_kinds.h"
+#include "modules/lab/generalization_runs.h"
 #include "modules/lab/run_store.h"
 #include "modules/registry.h"
 #include "util/number_format.h"
@@ -286,7 +287,10 @@ void findReferenceRun(const QString& dir, CheckOptions* options, QList<Diagnosti
     bool found = false;
     for (const QFileInfo& f : folder.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
         Text2 error;
-        if (poslab::lab::readRun(f.absoluteFilePath(), &error))
+        // A "train short, test long" run or a generalize run (run_store.h, generalization_runs.h).
+        const bool generalize = f.fileName().startsWith(QLatin1String(poslab::lab::kGeneralizeRunPrefix));
+        if (generalize ? poslab::lab::readGeneralizeRun(f.absoluteFilePath(), &error).has_value()
+                       : poslab::lab::readRun(f.absoluteFilePath(), &error).has_value())
             found = true;
         else
             out->append(Diagnostic::of(

@@ -16,6 +16,7 @@
 #include "lessons/chapter_list.h"
 #include "lessons/course_loader.h"
 #include "lessons/progress_store.h"
+#include "modules/lab/run_list.h"
 #include "ui/report/pdf_export.h"
 
 #include <QApplication>
@@ -660,6 +661,9 @@ void TestPdfExport::realCourseExports()
     // The Experiments chapter (lab.length_results) shows the latest stored training run.
     const TemporaryLabRun stored(QStringLiteral("tst_pdf_export"));
     QVERIFY2(stored.ok(), qPrintable(stored.error()));
+    // As the program does: the course's reference runs answer where the test stores none
+    // (chapter 6's passkey run).
+    poslab::lab::setCourseRunFolder(QStringLiteral(POSLAB_SOURCE_COURSE_DIR "/lab"));
     ExportOptions o;
     o.lang = lang;
     o.outputPath = m_dir.filePath(QStringLiteral("course-%1.pdf").arg(lang));

@@ -127,11 +127,17 @@ std::vector<Output> runGeneralization(const Params& p, const RunContext& ctx)
     out.push_back(Output::series(u"trained_length"_s, {trained, trained}, {0.0, 1.0}));
     out.push_back(Output::table(u"accuracy"_s, columns, std::move(rows)));
     out.push_back(Output::textOutput(u"verdict"_s, generalizationVerdict(*stored, lang)));
+    const Text2 why = stored->readOnly ? T2(" It is the reference run shipped with the course: you have no complete "
+                                            "run of this task of your own yet.",
+                                            "这是随课程提供的参考运行：你还没有这个任务自己的完整运行。")
+                                       : Text2();
     out.push_back(Output::textOutput(
-        u"run"_s, T2("Run %1, finished %2 UTC (%3).", "运行 %1，%2（UTC）完成（%3）。")
-                      .in(lang)
-                      .arg(stored->id, stored->provenance.finishedUtc.toString(u"yyyy-MM-dd HH:mm"_s),
-                           stored->provenance.command)));
+        u"run"_s, T2("Run %1, finished %2 UTC (%3).%4", "运行 %1，%2（UTC）完成（%3）。%4")
+                      .arg(Text2::same(stored->id),
+                           Text2::same(stored->provenance.finishedUtc.toUTC().toString(u"yyyy-MM-dd HH:mm"_s)))
+                      .arg(Text2::same(stored->provenance.command))
+                      .arg(why)
+                      .in(lang)));
     out.push_back(Output::scalar(u"train_max"_s, trained));
     return out;
 }

@@ -5,6 +5,8 @@
 // the same sizes (a shim: the model files are the same kind).
 #include "modules/lab/generalization_runs.h"
 
+#include "modules/lab/run_list.h"
+
 #include "modules/lab/run_models.h"
 #include "util/atomic_file.h"
 
@@ -398,24 +400,28 @@ std::optional<StoredGeneralizeRun> readGeneralizeRun(const QString& path, util::
 std::optional<StoredGeneralizeRun> latestGeneralizeRun(synthetic_task_kind task, QList<util::Text2>* warnings,
                                                        const QString& directory)
 {
-    const QDir dir(directory.isEmpty() ? resultsDirectory() : directory);
-    if (!dir.exists()) return std::nullopt;
-    std::optional<StoredGeneralizeRun> best;
-    const QString pattern = QLatin1String(kGeneralizeRunPrefix) + QStringLiteral("*.json");
-    for (const QFileInfo& fi : dir.entryInfoList({pattern}, QDir::Files, QDir::Name)) {
-        util::Text2 error;
-        std::optional<StoredGeneralizeRun> run = readGeneralizeRun(fi.absoluteFilePath(), &error);
-        if (!run) {
-            if (warnings)
-                *warnings << T2("skipped the stored run %1 (the file is left as it is)",
-                                "跳过了保存的结果 %1（文件保持原样）")
-                                 .arg(error);
-            continue;
+    // The learner's latest complete run of the task, else the course's (run_list.h's places and order).
+    for (const RunPlace& place : runPlaces(directory)) {
+        const QDir dir(place.directory);
+        std::optional<StoredGeneralizeRun> best;
+        const QString pattern = QLatin1String(kGeneralizeRunPrefix) + QStringLiteral("*.json");
+        for (const QFileInfo& fi : dir.entryInfoList({pattern}, QDir::Files, QDir::Name)) {
+            util::Text2 error;
+            std::optional<StoredGeneralizeRun> run = readGeneralizeRun(fi.absoluteFilePath(), &error);
+            if (!run) {
+                if (warnings)
+                    *warnings << T2("skipped the stored run %1 (the file is left as it is)",
+                                    "跳过了保存的结果 %1（文件保持原样）")
+                                     .arg(error);
+                continue;
+            }
+            if (!run->complete() || run->result.options.task != task) continue;
+            run->readOnly = place.readOnly;
+            if (!best || run->provenance.finishedUtc >= best->provenance.finishedUtc) best = std::move(run);
         }
-        if (!run->complete() || run->result.options.task != task) continue;
-        if (!best || run->provenance.finishedUtc >= best->provenance.finishedUtc) best = std::move(run);
+        if (best) return best;
     }
-    return best;
+    return std::nullopt;
 }
 
 std::optional<lm_checkpoint> loadGeneralizeModel(const StoredGeneralizeRun& run, const QString& scheme,

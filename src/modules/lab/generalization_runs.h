@@ -53,6 +53,7 @@ struct StoredGeneralizeRun {
     poslab::generalization_result result;  // options, every row with its evals and losses (weights not loaded)
     std::vector<StoredModel> models;
     bool complete() const { return !result.cancelled; }
+    bool readOnly = false;  // the course's reference run (run_list.h), shown while the learner has none
 };
 
 // One task's result as JSON (the object `--format json` prints for a task);
@@ -69,7 +70,8 @@ QString saveGeneralizeRun(const poslab::generalization_result& result, const Run
 std::optional<StoredGeneralizeRun> readGeneralizeRun(const QString& path, util::Text2* error);
 
 // The latest complete run of `task` (by finished_utc; then by name) among the
-// readable generalize files of resultsDirectory() (or `directory`); nullopt if
+// readable generalize files of runPlaces(directory) (run_list.h): the
+// learner's own, else the course's reference run (readOnly); nullopt if
 // none. Unreadable files add one sentence each to *warnings.
 std::optional<StoredGeneralizeRun> latestGeneralizeRun(poslab::synthetic_task_kind task,
                                                        QList<util::Text2>* warnings = nullptr,
