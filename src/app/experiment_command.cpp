@@ -17,10 +17,7 @@
 #include "util/display_width.h"
 #include "util/duration_format.h"
 
-#include <QDateTime>
-#include <QDir>
 #include <QFileInfo>
-#include <QRegularExpression>
 
 #include <algorithm>
 #include <cmath>
@@ -357,18 +354,6 @@ std::string results_text(const length_experiment_result& r, const lab::RunProven
 
 // ------------------------------------------------------------ the run
 
-// The command line as a user could type it again (arguments with spaces or
-// quotes single-quoted).
-QString command_line(const QString& head, const QStringList& args)
-{
-    QStringList parts{head};
-    for (const QString& a : args) {
-        static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_@%+=:,./-]+$"));
-        parts << (plain.match(a).hasMatch() ? a : u'\'' + QString(a).replace(u'\'', QStringLiteral("'\\''")) + u'\'');
-    }
-    return parts.join(u' ');
-}
-
 QString corpus_label(const std::string& name)
 {
     const QString n = QString::fromStdString(name);
@@ -385,8 +370,7 @@ CommandOptions experimentOptions()
     for (const char* name : {"--corpus", "--train-ctx", "--eval-lengths", "--steps", "--seed", "--threads", "--d-model",
                              "--layers", "--heads", "--batch", "--lr", "--eval-tokens", "--schemes", "--sample-length"})
         o.option(QString::fromLatin1(name));
-    o.option(QStringLiteral("--format")).choices({QStringLiteral("text"), QStringLiteral("json")});
-    o.flag(QStringLiteral("--quick")).flag(QStringLiteral("--no-store"));
+    addExperimentFlags(o);
     return o;
 }
 
@@ -401,20 +385,6 @@ struct experiment_job {
     loaded_corpus data;
 };
 
-// --schemes: comma-separated position schemes, each once.
-Text2 readSchemes(const CommandOptions& o, std::vector<lm_position>& schemes)
-{
-    if (!o.has("--schemes")) return {};
-    schemes.clear();
-    for (const QString& part : o.value("--schemes").split(u',')) {
-        lm_position p;
-        if (const Text2 e = positionOpt(part.trimmed(), p); !e.isEmpty())
-            return {QStringLiteral("--schemes: ") + e.en, QStringLiteral("--schemes：") + e.zh};
-        if (std::find(schemes.begin(), schemes.end(), p) == schemes.end()) schemes.push_back(p);
-    }
-    return {};
-}
-
 // The budget (lm/experiment.h's preset, --quick or not), then the options given explicitly.
 Text2 readBudget(experiment_job& j)
 {
@@ -424,12 +394,7 @@ Text2 readBudget(experiment_job& j)
     long long evalTokens = (long long)x.eval_max_tokens;
     Text2 e;
     if (!(e = intOpt(o, "--train-ctx", 1, 65536, x.model.context)).isEmpty() ||
-        !(e = intOpt(o, "--d-model", 1, 4096, x.model.d_model)).isEmpty() ||
-        !(e = intOpt(o, "--layers", 1, 64, x.model.n_layers)).isEmpty() ||
-        !(e = intOpt(o, "--heads", 1, 256, x.model.n_heads)).isEmpty() ||
-        !(e = intOpt(o, "--batch", 1, 4096, x.train.batch_size)).isEmpty() ||
-        !(e = intOpt(o, "--steps", 1, 10'000'000, x.train.steps)).isEmpty() ||
-        !(e = intOpt(o, "--seed", 0, (long long)9e18, x.model.seed)).isEmpty() ||
+        !(e = modelBudgetOpts(o, x.model, x.train)).isEmpty() ||
         !(e = intOpt(o, "--threads", 1, 64, j.threads)).isEmpty() ||
         !(e = intOpt(o, "--eval-tokens", 0, 100'000'000, evalTokens)).isEmpty() ||
         !(e = intOpt(o, "--sample-length", 0, 100'000, x.sample_length)).isEmpty() ||
@@ -439,7 +404,7 @@ Text2 readBudget(experiment_job& j)
     const int ctx = x.model.context;
     x.eval_lengths = {ctx, 2 * ctx, 4 * ctx, 8 * ctx};
     if (!(e = lengthsOpt(o, "--eval-lengths", x.eval_lengths)).isEmpty()) return e;
-    if (!(e = readSchemes(o, x.schemes)).isEmpty()) return e;
+    if (!(e = schemesOpt(o, x.schemes)).isEmpty()) return e;
     x.model.num_threads = j.threads;
     derive_length_experiment_schedule(x);
     return {};
@@ -448,11 +413,7 @@ Text2 readBudget(experiment_job& j)
 Stop readOptions(const QStringList& args, experiment_job& j)
 {
     CommandOptions& o = j.o;
-    if (!o.parse(args)) return o.usageError();
-    if (o.helpRequested()) {
-        writeStdout(textIn(experimentUsage(), o.lang()));
-        return kExitOk;
-    }
+    if (const Stop s = parseOrHelp(o, args, experimentUsage())) return s;
     const QStringList& words = o.positional();
     if (words.isEmpty())
         return o.usageError(
@@ -510,18 +471,7 @@ length_experiment_result runSchemes(const experiment_job& j)
     const QString lang = j.o.lang();
     const std::string summary = textIn(d.summary, lang);
     writeStderr(summary + (summary.empty() || summary.back() == '\n' ? "" : "\n"));
-    progress_printer pp(j.quick ? 5.0 : 2.0, lang);
-    int lastScheme = -1;
-    const auto progress = [&](const experiment_progress& p) {
-        if (p.scheme_index != lastScheme) {
-            lastScheme = p.scheme_index;
-            writeStderr(textIn(T2("[%1/%2] training %3\n", "[%1/%2] 训练 %3\n")
-                                   .arg(argText(p.scheme_index + 1), argText(p.scheme_count), argText(p.scheme)),
-                               lang));
-        }
-        const double perScheme = p.train.step > 0 ? p.train.elapsed_seconds / p.train.step * p.train.total_steps : 0.0;
-        pp.print("  " + p.scheme + ": ", p.train, perScheme * (p.scheme_count - p.scheme_index - 1));
-    };
+    const experiment_progress_fn progress = schemeProgress(j.quick ? 5.0 : 2.0, lang);
     return run_length_experiment(j.x, d.data.train, d.data.held_out, (int)d.data.vocab.size(), progress, &g_cancel,
                                  d.synthetic ? &d.answers : nullptr, &g_stop);
 }
@@ -530,13 +480,9 @@ length_experiment_result runSchemes(const experiment_job& j)
 lab::RunProvenance provenance(const experiment_job& j, const QStringList& args, const ExperimentRun& how,
                               const length_experiment_result& r)
 {
-    lab::RunProvenance prov;
-    prov.source = how.source;
-    prov.command = how.command.isEmpty() ? command_line(QStringLiteral("poslab experiment"), args) : how.command;
-    prov.corpus = corpus_label(j.corpusName);
-    prov.quick = j.quick;
-    prov.finishedUtc = QDateTime::currentDateTimeUtc();
-    prov.machine = lab::currentMachine(j.threads);
+    lab::RunProvenance prov = commandProvenance(
+        how.source, how.command.isEmpty() ? command_line(QStringLiteral("poslab experiment"), args) : how.command,
+        corpus_label(j.corpusName), j.quick, j.threads);
     const vocabulary& vocab = j.data.data.vocab;
     prov.samplePrompt =
         QString::fromStdString(utf8_encode(decode_ids(vocab, r.sample_prompt.data(), r.sample_prompt.size())));
@@ -551,11 +497,7 @@ int storeRun(const experiment_job& j, const ExperimentRun& how, const length_exp
     if (!j.store || (r.cancelled && !how.storeCancelled)) return status;
     Text2 error;
     const QString path = lab::saveRun(r, samples, prov, &error, {}, &j.data.data.vocab);
-    if (path.isEmpty()) {
-        j.o.fail(error, kExitFailure);
-        return status == kExitOk ? kExitFailure : status;
-    }
-    writeStderr(textIn(T2("stored: %1\n", "已保存：%1\n").arg(QDir::toNativeSeparators(path)), j.o.lang()));
+    if (!reportStored(j.o, path, error)) return status == kExitOk ? kExitFailure : status;
     if (how.storedPath) *how.storedPath = path;
     return status;
 }

@@ -13,11 +13,8 @@
 #include "modules/lab/option_messages.h"
 #include "util/duration_format.h"
 
-#include <QDateTime>
-#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QRegularExpression>
 
 #include <algorithm>
 #include <cmath>
@@ -75,8 +72,7 @@ CommandOptions generalizeOptions()
     o.option(QStringLiteral("--task"))
         .choices({QStringLiteral("copy"), QStringLiteral("reverse"), QStringLiteral("addition"),
                   QStringLiteral("passkey"), QStringLiteral("all")});
-    o.option(QStringLiteral("--format")).choices({QStringLiteral("text"), QStringLiteral("json")});
-    o.flag(QStringLiteral("--quick")).flag(QStringLiteral("--no-store"));
+    addExperimentFlags(o);
     return o;
 }
 
@@ -109,38 +105,19 @@ std::vector<synthetic_task_kind> generalizeTasksOf(const QString& task, bool qui
     return {parse_synthetic_task(task.toStdString())};
 }
 
-// --schemes: comma-separated position schemes, each once.
-Text2 readGeneralizeSchemes(const CommandOptions& o, std::vector<lm_position>& schemes)
-{
-    if (!o.has("--schemes")) return {};
-    schemes.clear();
-    for (const QString& part : o.value("--schemes").split(u',')) {
-        lm_position p;
-        if (const Text2 e = positionOpt(part.trimmed(), p); !e.isEmpty())
-            return {QStringLiteral("--schemes: ") + e.en, QStringLiteral("--schemes：") + e.zh};
-        if (std::find(schemes.begin(), schemes.end(), p) == schemes.end()) schemes.push_back(p);
-    }
-    return {};
-}
-
 // One task's budget: the preset, then the options given explicitly.
 Text2 readGeneralizeBudget(const generalize_job& j, synthetic_task_kind task, generalization_options& x)
 {
     const CommandOptions& o = j.o;
     x = generalization_preset(task, j.quick);
     Text2 e;
-    if (!(e = intOpt(o, "--d-model", 1, 4096, x.model.d_model)).isEmpty() ||
-        !(e = intOpt(o, "--layers", 1, 64, x.model.n_layers)).isEmpty() ||
-        !(e = intOpt(o, "--heads", 1, 256, x.model.n_heads)).isEmpty() ||
-        !(e = intOpt(o, "--batch", 1, 4096, x.train.batch_size)).isEmpty() ||
-        !(e = intOpt(o, "--steps", 1, 10'000'000, x.train.steps)).isEmpty() ||
-        !(e = intOpt(o, "--seed", 0, (long long)9e18, x.model.seed)).isEmpty() ||
+    if (!(e = modelBudgetOpts(o, x.model, x.train)).isEmpty() ||
         !(e = intOpt(o, "--train-max", 1, 1'000'000, x.train_max)).isEmpty() ||
         !(e = intOpt(o, "--examples", 1, 100'000, x.eval_examples)).isEmpty() ||
         !(e = realOpt(o, "--lr", 1e-7, 1.0, x.train.max_lr)).isEmpty())
         return e;
     if (!(e = lengthsOpt(o, "--eval-lengths", x.eval_lengths)).isEmpty()) return e;
-    if (!(e = readGeneralizeSchemes(o, x.schemes)).isEmpty()) return e;
+    if (!(e = schemesOpt(o, x.schemes)).isEmpty()) return e;
     x.model.num_threads = j.threads;
     derive_generalization_schedule(x);
     if (const lab_option_problem p = check_generalization_experiment(x); !p.ok())
@@ -151,11 +128,7 @@ Text2 readGeneralizeBudget(const generalize_job& j, synthetic_task_kind task, ge
 GeneralizeStop readGeneralizeOptions(const QStringList& args, generalize_job& j)
 {
     CommandOptions& o = j.o;
-    if (!o.parse(args)) return o.usageError();
-    if (o.helpRequested()) {
-        writeStdout(textIn(generalizeUsage(), o.lang()));
-        return kExitOk;
-    }
+    if (const GeneralizeStop s = parseOrHelp(o, args, generalizeUsage())) return s;
     const QStringList& words = o.positional();
     if (words.size() > 1) return o.usageError(unexpectedArgument(words[1]));
     j.quick = o.has("--quick");
@@ -301,15 +274,6 @@ std::string generalizeResultText(const generalization_result& r, const lab::RunP
 
 // ------------------------------------------------------------ the runs
 
-QString generalizeCommandLine(const QStringList& args)
-{
-    QStringList parts{QStringLiteral("poslab experiment")};
-    static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_@%+=:,./-]+$"));
-    for (const QString& a : args)
-        parts << (plain.match(a).hasMatch() ? a : u'\'' + QString(a).replace(u'\'', QStringLiteral("'\\''")) + u'\'');
-    return parts.join(u' ');
-}
-
 generalization_result runGeneralizeTask(const generalize_job& j, const generalization_options& x)
 {
     const QString lang = j.o.lang();
@@ -317,18 +281,7 @@ generalization_result runGeneralizeTask(const generalize_job& j, const generaliz
                            .arg(Text2::same(QString::fromLatin1(synthetic_task_name(x.task))))
                            .arg(argText((long long)x.schemes.size()), argText(x.train.steps)),
                        lang));
-    progress_printer pp(j.quick ? 5.0 : 2.0, lang);
-    int lastScheme = -1;
-    const auto progress = [&](const experiment_progress& p) {
-        if (p.scheme_index != lastScheme) {
-            lastScheme = p.scheme_index;
-            writeStderr(textIn(T2("[%1/%2] training %3\n", "[%1/%2] 训练 %3\n")
-                                   .arg(argText(p.scheme_index + 1), argText(p.scheme_count), argText(p.scheme)),
-                               lang));
-        }
-        const double perScheme = p.train.step > 0 ? p.train.elapsed_seconds / p.train.step * p.train.total_steps : 0.0;
-        pp.print("  " + p.scheme + ": ", p.train, perScheme * (p.scheme_count - p.scheme_index - 1));
-    };
+    const experiment_progress_fn progress = schemeProgress(j.quick ? 5.0 : 2.0, lang);
     return run_generalization_experiment(x, progress, &g_cancel, &g_stop);
 }
 
@@ -337,12 +290,7 @@ bool storeGeneralizeTask(const generalize_job& j, const generalization_result& r
 {
     Text2 error;
     const QString path = lab::saveGeneralizeRun(r, prov, &error);
-    if (path.isEmpty()) {
-        j.o.fail(error, kExitFailure);
-        return false;
-    }
-    writeStderr(textIn(T2("stored: %1\n", "已保存：%1\n").arg(QDir::toNativeSeparators(path)), j.o.lang()));
-    return true;
+    return reportStored(j.o, path, error);
 }
 
 }  // namespace
@@ -366,13 +314,9 @@ int runGeneralizeExperiment(const QStringList& args)
             status = kExitInterrupted;
             break;
         }
-        lab::RunProvenance prov;
-        prov.source = QStringLiteral("cli");
-        prov.command = generalizeCommandLine(args);
-        prov.corpus = QString::fromLatin1(synthetic_task_name(x.task));
-        prov.quick = j.quick;
-        prov.finishedUtc = QDateTime::currentDateTimeUtc();
-        prov.machine = lab::currentMachine(j.threads);
+        const lab::RunProvenance prov =
+            commandProvenance(QStringLiteral("cli"), command_line(QStringLiteral("poslab experiment"), args),
+                              QString::fromLatin1(synthetic_task_name(x.task)), j.quick, j.threads);
         if (json)
             tasks.append(lab::generalizeResultJson(r, nullptr));
         else

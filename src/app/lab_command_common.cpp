@@ -8,6 +8,9 @@
 #include "util/display_width.h"
 #include "util/duration_format.h"
 
+#include <QDateTime>
+#include <QDir>
+#include <QRegularExpression>
 #include <QThread>
 
 #include <unistd.h>
@@ -15,6 +18,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string_view>
 
 namespace poslab::app {
@@ -292,6 +296,104 @@ sigint_scope::sigint_scope(const QString& lang)
 sigint_scope::~sigint_scope()
 {
     sigaction(SIGINT, &old_, nullptr);
+}
+
+// ------------------------------------------------------------ shared by the experiments
+
+void addExperimentFlags(CommandOptions& o)
+{
+    o.option(QStringLiteral("--format")).choices({QStringLiteral("text"), QStringLiteral("json")});
+    o.flag(QStringLiteral("--quick")).flag(QStringLiteral("--no-store"));
+}
+
+std::optional<int> parseOrHelp(CommandOptions& o, const QStringList& args, const Text2& usage)
+{
+    if (!o.parse(args)) return o.usageError();
+    if (o.helpRequested()) {
+        writeStdout(textIn(usage, o.lang()));
+        return kExitOk;
+    }
+    return std::nullopt;
+}
+
+Text2 modelBudgetOpts(const CommandOptions& o, lm_config& model, train_options& train)
+{
+    Text2 e;
+    if (!(e = intOpt(o, "--d-model", 1, 4096, model.d_model)).isEmpty() ||
+        !(e = intOpt(o, "--layers", 1, 64, model.n_layers)).isEmpty() ||
+        !(e = intOpt(o, "--heads", 1, 256, model.n_heads)).isEmpty() ||
+        !(e = intOpt(o, "--batch", 1, 4096, train.batch_size)).isEmpty() ||
+        !(e = intOpt(o, "--steps", 1, 10'000'000, train.steps)).isEmpty() ||
+        !(e = intOpt(o, "--seed", 0, (long long)9e18, model.seed)).isEmpty())
+        return e;
+    return {};
+}
+
+Text2 schemesOpt(const CommandOptions& o, std::vector<lm_position>& schemes)
+{
+    if (!o.has("--schemes")) return {};
+    schemes.clear();
+    for (const QString& part : o.value("--schemes").split(u',')) {
+        lm_position p;
+        if (const Text2 e = positionOpt(part.trimmed(), p); !e.isEmpty())
+            return {QStringLiteral("--schemes: ") + e.en, QStringLiteral("--schemes：") + e.zh};
+        if (std::find(schemes.begin(), schemes.end(), p) == schemes.end()) schemes.push_back(p);
+    }
+    return {};
+}
+
+experiment_progress_fn schemeProgress(double interval, const QString& lang)
+{
+    // One state however often the function is copied.
+    struct state {
+        progress_printer pp;
+        QString lang;
+        int lastScheme = -1;
+    };
+    const auto s = std::make_shared<state>(state{progress_printer(interval, lang), lang});
+    return [s](const experiment_progress& p) {
+        if (p.scheme_index != s->lastScheme) {
+            s->lastScheme = p.scheme_index;
+            writeStderr(textIn(T2("[%1/%2] training %3\n", "[%1/%2] 训练 %3\n")
+                                   .arg(argText(p.scheme_index + 1), argText(p.scheme_count), argText(p.scheme)),
+                               s->lang));
+        }
+        const double perScheme = p.train.step > 0 ? p.train.elapsed_seconds / p.train.step * p.train.total_steps : 0.0;
+        s->pp.print("  " + p.scheme + ": ", p.train, perScheme * (p.scheme_count - p.scheme_index - 1));
+    };
+}
+
+QString command_line(const QString& head, const QStringList& args)
+{
+    QStringList parts{head};
+    for (const QString& a : args) {
+        static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_@%+=:,./-]+$"));
+        parts << (plain.match(a).hasMatch() ? a : u'\'' + QString(a).replace(u'\'', QStringLiteral("'\\''")) + u'\'');
+    }
+    return parts.join(u' ');
+}
+
+lab::RunProvenance commandProvenance(const QString& source, const QString& command, const QString& corpus, bool quick,
+                                     int threads)
+{
+    lab::RunProvenance prov;
+    prov.source = source;
+    prov.command = command;
+    prov.corpus = corpus;
+    prov.quick = quick;
+    prov.finishedUtc = QDateTime::currentDateTimeUtc();
+    prov.machine = lab::currentMachine(threads);
+    return prov;
+}
+
+bool reportStored(const CommandOptions& o, const QString& path, const Text2& error)
+{
+    if (path.isEmpty()) {
+        o.fail(error, kExitFailure);
+        return false;
+    }
+    writeStderr(textIn(T2("stored: %1\n", "已保存：%1\n").arg(QDir::toNativeSeparators(path)), o.lang()));
+    return true;
 }
 
 }  // namespace poslab::app

@@ -11,13 +11,16 @@
 #include "app/command_options.h"
 #include "lm/experiment.h"
 #include "lm/text_corpus.h"
+#include "modules/lab/run_store.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <atomic>
 #include <chrono>
 #include <csignal>
 #include <exception>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,6 +69,17 @@ Text2 intOpt(const CommandOptions& o, const char* name, long long lo, long long 
 Text2 realOpt(const CommandOptions& o, const char* name, double lo, double hi, float& into);
 Text2 lengthsOpt(const CommandOptions& o, const char* name, std::vector<int>& into);
 Text2 positionOpt(const QString& text, lm_position& into);
+// The options every experiment takes besides its own: --format text|json,
+// --quick and --no-store.
+void addExperimentFlags(CommandOptions& o);
+// Parses `args` into `o`. The exit status when that ends the command (a usage
+// error said; --help: `usage` printed in o.lang()), else nullopt.
+std::optional<int> parseOrHelp(CommandOptions& o, const QStringList& args, const Text2& usage);
+// The model and training budget every experiment takes, in this order:
+// --d-model, --layers, --heads, --batch, --steps, --seed (the first refusal).
+Text2 modelBudgetOpts(const CommandOptions& o, lm_config& model, train_options& train);
+// --schemes: comma-separated position schemes, each once (kept when absent).
+Text2 schemesOpt(const CommandOptions& o, std::vector<lm_position>& schemes);
 
 int default_threads();  // the ideal thread count, 1 to 8
 
@@ -98,6 +112,26 @@ private:
     double last_ = -1e9;
     std::chrono::steady_clock::time_point t0_;
 };
+
+// An experiment's progress on stderr: "[2/6] training rope" when a scheme
+// starts, then its steps through a progress_printer (`interval` seconds),
+// with the time the schemes still to come will take.
+experiment_progress_fn schemeProgress(double interval, const QString& lang);
+
+// ------------------------------------------------------------ stored runs
+
+// The command line as a user could type it again (arguments with spaces or
+// quotes single-quoted), after `head` ("poslab experiment").
+QString command_line(const QString& head, const QStringList& args);
+
+// A run's provenance as a command gives it: finished now, on this machine
+// with `threads` threads (samplePrompt left empty).
+lab::RunProvenance commandProvenance(const QString& source, const QString& command, const QString& corpus, bool quick,
+                                     int threads);
+
+// After storing a run: "stored: FILE" on stderr and true; or, when `path` is
+// empty, `error` said through o.fail (exit status 1) and false.
+bool reportStored(const CommandOptions& o, const QString& path, const Text2& error);
 
 // ------------------------------------------------------------ Ctrl+C
 

@@ -5,16 +5,13 @@
 // the same sizes (a shim: the model files are the same kind).
 #include "modules/lab/generalization_runs.h"
 
+#include "modules/lab/run_file.h"
 #include "modules/lab/run_list.h"
-
 #include "modules/lab/run_models.h"
-#include "util/atomic_file.h"
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
-#include <QJsonDocument>
 
 #include <cmath>
 #include <limits>
@@ -24,22 +21,6 @@ namespace poslab::lab {
 namespace {
 
 using util::T2;
-
-constexpr const char* kGeneralizeFormat = "poslab-lab-run";
-constexpr int kGeneralizeVersion = 1;
-constexpr qint64 kGeneralizeMaxFileBytes = 64LL * 1024 * 1024;
-
-QJsonValue generalizeNumber(double x)
-{
-    return std::isfinite(x) ? QJsonValue(x) : QJsonValue();
-}
-
-QJsonArray generalizeInts(const std::vector<int>& v)
-{
-    QJsonArray a;
-    for (int x : v) a.append(x);
-    return a;
-}
 
 QJsonObject generalizeConfigJson(const generalization_options& o)
 {
@@ -74,8 +55,8 @@ QJsonObject generalizeRowJson(const generalization_scheme_result& row)
     j["scheme"] = QString::fromStdString(row.name);
     QJsonArray acc, tok, refused, ids, args, examples;
     for (const generalization_eval& e : row.evals) {
-        acc.append(e.refused ? QJsonValue() : generalizeNumber(e.accuracy));
-        tok.append(e.refused ? QJsonValue() : generalizeNumber(e.token_accuracy));
+        acc.append(e.refused ? QJsonValue() : jsonNumber(e.accuracy));
+        tok.append(e.refused ? QJsonValue() : jsonNumber(e.token_accuracy));
         refused.append(e.refused ? QJsonValue(QString::fromStdString(e.note)) : QJsonValue());
         ids.append(e.refused ? QJsonValue(QString::fromStdString(e.note_id)) : QJsonValue());
         QJsonArray a;
@@ -89,17 +70,17 @@ QJsonObject generalizeRowJson(const generalization_scheme_result& row)
     j["refused_id"] = ids;
     j["refused_args"] = args;
     j["examples"] = examples;
-    j["trained_accuracy"] = generalizeNumber(row.trained_accuracy);
+    j["trained_accuracy"] = jsonNumber(row.trained_accuracy);
     j["learned"] = row.learned;
     j["parameters"] = double(row.parameters);
     j["train_steps_done"] = row.train.steps_done;
     j["train_steps_requested"] = row.train.steps_requested;
     j["train_cancelled"] = row.train.cancelled;
-    j["train_final_loss"] = generalizeNumber(row.train.final_loss);
-    j["train_wall_seconds"] = generalizeNumber(row.train.wall_seconds);
-    j["wall_seconds"] = generalizeNumber(row.wall_seconds);
+    j["train_final_loss"] = jsonNumber(row.train.final_loss);
+    j["train_wall_seconds"] = jsonNumber(row.train.wall_seconds);
+    j["wall_seconds"] = jsonNumber(row.wall_seconds);
     QJsonArray losses;
-    for (double l : row.train.losses) losses.append(generalizeNumber(l));
+    for (double l : row.train.losses) losses.append(jsonNumber(l));
     j["losses"] = losses;
     return j;
 }
@@ -129,112 +110,38 @@ QJsonObject generalizeResultJson(const generalization_result& r, const RunProven
     root["task"] = QString::fromLatin1(synthetic_task_name(r.options.task));
     std::vector<int> trained;
     for (int n = 1; n <= r.options.train_max; ++n) trained.push_back(n);
-    root["train_lengths"] = generalizeInts(trained);
-    root["eval_lengths"] = generalizeInts(r.options.eval_lengths);
+    root["train_lengths"] = jsonInts(trained);
+    root["eval_lengths"] = jsonInts(r.options.eval_lengths);
     root["learned_threshold"] = r.options.learned_threshold;
     root["vocab_size"] = r.vocab_size;
     root["context"] = r.context;
     root["cancelled"] = r.cancelled;
-    root["wall_seconds"] = generalizeNumber(r.wall_seconds);
+    root["wall_seconds"] = jsonNumber(r.wall_seconds);
     root["config"] = generalizeConfigJson(r.options);
     QJsonArray rows;
     for (const generalization_scheme_result& row : r.rows) rows.append(generalizeRowJson(row));
     root["schemes"] = rows;
-    if (provenance) {
-        root["format"] = kGeneralizeFormat;
-        root["version"] = kGeneralizeVersion;
-        root["status"] = r.cancelled ? "cancelled" : "complete";
-        root["finished_utc"] = provenance->finishedUtc.toUTC().toString(Qt::ISODateWithMs);
-        root["source"] = provenance->source;
-        root["command"] = provenance->command;
-        root["quick"] = provenance->quick;
-        root["machine"] = machineJson(provenance->machine);
-    }
+    if (provenance) writeProvenance(root, *provenance, r.cancelled);
     return root;
 }
 
 QString saveGeneralizeRun(const generalization_result& result, const RunProvenance& provenance, util::Text2* error,
                           const QString& directory)
 {
-    const QString dirPath = directory.isEmpty() ? resultsDirectory() : directory;
-    auto failWith = [&](const util::Text2& why) {
-        if (error) *error = why;
-        return QString();
-    };
-    if (!QDir().mkpath(dirPath))
-        return failWith(T2("cannot store the run: the folder %1 cannot be created", "无法保存结果：无法创建文件夹 %1")
-                            .arg(QDir::toNativeSeparators(dirPath)));
-    const QDateTime when = provenance.finishedUtc.isValid() ? provenance.finishedUtc : QDateTime::currentDateTimeUtc();
-    const QString stem = dirPath + u'/' + QLatin1String(kGeneralizeRunPrefix) + fileStamp(when);
-    QString path = stem + QStringLiteral(".json");
-    for (int n = 2; QFileInfo::exists(path); ++n) path = stem + QStringLiteral("-%1.json").arg(n);
-    RunProvenance p = provenance;
-    p.finishedUtc = when;
-    QJsonObject root = generalizeResultJson(result, &p);
-    const QString modelsFolder = modelsFolderOf(path);
-    QJsonObject models;
-    util::Text2 modelError;
-    if (!writeRunModels(generalizeModelShim(result, true), nullptr, modelsFolder, &models, &modelError))
-        return failWith(T2("cannot store the run's models in %1: %2 (nothing was written)",
-                           "无法把训练得到的模型保存到 %1（%2），什么也没有写入")
-                            .arg(QDir::toNativeSeparators(modelsFolder))
-                            .arg(modelError));
-    if (!models.isEmpty()) root["models"] = models;
-    QString why;
-    if (!util::writeFileAtomically(path, QJsonDocument(root).toJson(QJsonDocument::Indented), &why)) {
-        QDir(modelsFolder).removeRecursively();
-        return failWith(
-            T2("cannot store the run in %1: %2 (nothing was written)", "无法把结果保存到 %1（%2），什么也没有写入")
-                .arg(QDir::toNativeSeparators(path), why));
-    }
-    if (error) *error = {};
-    return path;
+    const RunFileWords words{
+        T2("cannot store the run: the folder %1 cannot be created", "无法保存结果：无法创建文件夹 %1"),
+        T2("cannot store the run's models in %1: %2 (nothing was written)",
+           "无法把训练得到的模型保存到 %1（%2），什么也没有写入"),
+        T2("cannot store the run in %1: %2 (nothing was written)", "无法把结果保存到 %1（%2），什么也没有写入")};
+    return storeRunFile(
+        directory, kGeneralizeRunPrefix, provenance,
+        [&](const RunProvenance& p) { return generalizeResultJson(result, &p); }, generalizeModelShim(result, true),
+        nullptr, words, error);
 }
 
 namespace {
 
-// Reads fields, keeping the first problem (English, for developers).
-struct GeneralizeReader {
-    QString problem;
-    void fail(const QString& why)
-    {
-        if (problem.isEmpty()) problem = why;
-    }
-    double number(const QJsonObject& o, const char* key, double lo, double hi)
-    {
-        const QJsonValue v = o.value(QLatin1String(key));
-        if (!v.isDouble() || !(v.toDouble() >= lo && v.toDouble() <= hi)) {
-            fail(QStringLiteral("\"%1\" is missing or out of range").arg(QLatin1String(key)));
-            return lo;
-        }
-        return v.toDouble();
-    }
-    double maybeNumber(const QJsonValue& v)
-    {
-        if (v.isNull()) return std::numeric_limits<double>::quiet_NaN();
-        if (!v.isDouble()) fail(QStringLiteral("a number is neither a number nor null"));
-        return v.toDouble();
-    }
-    std::uint64_t seed(const QJsonObject& o, const char* key)
-    {
-        bool ok = false;
-        const std::uint64_t s = o.value(QLatin1String(key)).toString().toULongLong(&ok);
-        if (!ok) fail(QStringLiteral("\"%1\" is not a seed").arg(QLatin1String(key)));
-        return s;
-    }
-    std::vector<int> lengths(const QJsonArray& a, const char* what)
-    {
-        std::vector<int> out;
-        for (const QJsonValue& v : a) {
-            if (!v.isDouble() || v.toDouble() < 1 || v.toDouble() > 1e6 || v.toDouble() != std::floor(v.toDouble()))
-                fail(QStringLiteral("\"%1\" holds something that is not a length").arg(QLatin1String(what)));
-            out.push_back(v.toInt());
-        }
-        return out;
-    }
-};
-
-void readGeneralizeConfig(GeneralizeReader& r, const QJsonObject& c, generalization_options& o)
+void readGeneralizeConfig(RunFieldReader& r, const QJsonObject& c, generalization_options& o)
 {
     o.model.d_model = (int)r.number(c, "d_model", 1, 1 << 16);
     o.model.n_heads = (int)r.number(c, "n_heads", 1, 1 << 16);
@@ -262,7 +169,7 @@ void readGeneralizeConfig(GeneralizeReader& r, const QJsonObject& c, generalizat
     }
 }
 
-generalization_scheme_result readGeneralizeRow(GeneralizeReader& r, const QJsonObject& j, std::size_t nLengths,
+generalization_scheme_result readGeneralizeRow(RunFieldReader& r, const QJsonObject& j, std::size_t nLengths,
                                                const std::vector<int>& lengths)
 {
     generalization_scheme_result row;
@@ -305,76 +212,17 @@ generalization_scheme_result readGeneralizeRow(GeneralizeReader& r, const QJsonO
     return row;
 }
 
-// The file's object once it is known to be a stored generalize run; else why not.
-util::Text2 readGeneralizeRoot(const QString& path, QJsonObject* root)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return T2("cannot be read (%1)", "无法读取（%1）").arg(f.errorString());
-    if (f.size() > kGeneralizeMaxFileBytes)
-        return T2("is too large to be a stored run", "文件太大，不可能是保存的结果");
-    QJsonParseError pe;
-    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
-    if (pe.error != QJsonParseError::NoError || !doc.isObject())
-        return T2("is not valid JSON (truncated or damaged?)", "不是有效的 JSON，文件可能被截断或已损坏");
-    *root = doc.object();
-    if (root->value(QLatin1String("format")).toString() != QLatin1String(kGeneralizeFormat) ||
-        root->value(QLatin1String("version")).toDouble() != kGeneralizeVersion ||
-        root->value(QLatin1String("experiment")).toString() != QLatin1String("generalize"))
-        return T2("is not a stored generalize run of format version %1", "不是格式版本 %1 的 generalize 实验结果")
-            .arg(kGeneralizeVersion);
-    return {};
-}
-
-void readGeneralizeModels(GeneralizeReader& r, const QJsonObject& root, const QString& runFolder,
-                          std::vector<StoredModel>& out)
-{
-    const QJsonObject models = root.value(QLatin1String("models")).toObject();
-    if (models.isEmpty()) return;
-    const QString folder = models.value(QLatin1String("folder")).toString();
-    auto plain = [](const QString& n) {
-        return !n.isEmpty() && !n.contains(u'/') && !n.contains(u'\\') && n != u".." && n != u".";
-    };
-    if (!plain(folder)) r.fail(QStringLiteral("models: \"folder\" is not a plain folder name"));
-    for (const QJsonValue& v : models.value(QLatin1String("files")).toArray()) {
-        const QJsonObject f = v.toObject();
-        StoredModel m;
-        m.scheme = f.value(QLatin1String("scheme")).toString();
-        const QString file = f.value(QLatin1String("file")).toString();
-        if (!plain(file)) r.fail(QStringLiteral("models.files: \"file\" is not a plain file name"));
-        m.bytes = (qint64)f.value(QLatin1String("bytes")).toDouble();
-        m.path = runFolder + u'/' + folder + u'/' + file;
-        out.push_back(m);
-    }
-}
-
 }  // namespace
 
-std::optional<StoredGeneralizeRun> readGeneralizeRun(const QString& path, util::Text2* error)
+namespace {
+
+// What a generalize run holds beyond the shared fields (run_file.h).
+void readGeneralizeResult(RunFieldReader& r, const QJsonObject& root, StoredGeneralizeRun& run)
 {
-    const QString shown = QDir::toNativeSeparators(path);
-    auto failWith = [&](const util::Text2& why) -> std::optional<StoredGeneralizeRun> {
-        if (error) *error = {QStringLiteral("%1: %2").arg(shown, why.en), QStringLiteral("%1：%2").arg(shown, why.zh)};
-        return std::nullopt;
-    };
-    QJsonObject root;
-    if (const util::Text2 why = readGeneralizeRoot(path, &root); !why.isEmpty()) return failWith(why);
-    GeneralizeReader r;
-    StoredGeneralizeRun run;
-    run.path = path;
-    run.id = runId(path);
-    RunProvenance& p = run.provenance;
-    p.finishedUtc = QDateTime::fromString(root.value(QLatin1String("finished_utc")).toString(), Qt::ISODateWithMs);
-    if (!p.finishedUtc.isValid()) r.fail(QStringLiteral("\"finished_utc\" is not a date and time"));
-    p.finishedUtc = p.finishedUtc.toUTC();
-    p.source = root.value(QLatin1String("source")).toString();
-    p.command = root.value(QLatin1String("command")).toString();
-    p.corpus = root.value(QLatin1String("task")).toString();
-    p.quick = root.value(QLatin1String("quick")).toBool();
-    p.machine = machineFromJson(root.value(QLatin1String("machine")).toObject());
     generalization_result& res = run.result;
     generalization_options& o = res.options;
     try {
-        o.task = parse_synthetic_task(p.corpus.toStdString());
+        o.task = parse_synthetic_task(run.provenance.corpus.toStdString());
     } catch (const std::exception&) {
         r.fail(QStringLiteral("\"task\" is not a synthetic task"));
     }
@@ -391,35 +239,31 @@ std::optional<StoredGeneralizeRun> readGeneralizeRun(const QString& path, util::
     for (const QJsonValue& v : root.value(QLatin1String("schemes")).toArray())
         if (r.problem.isEmpty())
             res.rows.push_back(readGeneralizeRow(r, v.toObject(), o.eval_lengths.size(), o.eval_lengths));
-    readGeneralizeModels(r, root, QFileInfo(path).absolutePath(), run.models);
-    if (!r.problem.isEmpty()) return failWith({r.problem, QStringLiteral("结果文件已损坏或不完整，无法读取")});
-    if (error) *error = {};
-    return run;
+}
+
+}  // namespace
+
+std::optional<StoredGeneralizeRun> readGeneralizeRun(const QString& path, util::Text2* error)
+{
+    return readRunFile<StoredGeneralizeRun>(path, "generalize", "task", "结果文件已损坏或不完整，无法读取", error,
+                                            readGeneralizeResult);
 }
 
 std::optional<StoredGeneralizeRun> latestGeneralizeRun(synthetic_task_kind task, QList<util::Text2>* warnings,
                                                        const QString& directory)
 {
     // The learner's latest complete run of the task, else the course's (run_list.h's places and order).
+    const QString pattern = QLatin1String(kGeneralizeRunPrefix) + QStringLiteral("*.json");
     for (const RunPlace& place : runPlaces(directory)) {
-        const QDir dir(place.directory);
-        std::optional<StoredGeneralizeRun> best;
-        const QString pattern = QLatin1String(kGeneralizeRunPrefix) + QStringLiteral("*.json");
-        for (const QFileInfo& fi : dir.entryInfoList({pattern}, QDir::Files, QDir::Name)) {
-            util::Text2 error;
-            std::optional<StoredGeneralizeRun> run = readGeneralizeRun(fi.absoluteFilePath(), &error);
-            if (!run) {
-                if (warnings)
-                    *warnings << T2("skipped the stored run %1 (the file is left as it is)",
-                                    "跳过了保存的结果 %1（文件保持原样）")
-                                     .arg(error);
-                continue;
-            }
-            if (!run->complete() || run->result.options.task != task) continue;
-            run->readOnly = place.readOnly;
-            if (!best || run->provenance.finishedUtc >= best->provenance.finishedUtc) best = std::move(run);
+        std::optional<StoredGeneralizeRun> best = latestRunOf<StoredGeneralizeRun>(
+            QDir(place.directory).entryInfoList({pattern}, QDir::Files, QDir::Name), readGeneralizeRun,
+            [task](const StoredGeneralizeRun& run) { return run.complete() && run.result.options.task == task; },
+            T2("skipped the stored run %1 (the file is left as it is)", "跳过了保存的结果 %1（文件保持原样）"),
+            warnings);
+        if (best) {
+            best->readOnly = place.readOnly;
+            return best;
         }
-        if (best) return best;
     }
     return std::nullopt;
 }

@@ -12,9 +12,7 @@
 
 #include "modules/blas_kernel_text.h"
 #include "modules/error_messages.h"
-#include "modules/lab/run_models.h"
-
-#include "util/atomic_file.h"
+#include "modules/lab/run_file.h"
 
 #include "core/blas_kernel_choice.h"
 #include "core/matmul.h"
@@ -38,18 +36,7 @@ namespace poslab::lab {
 
 namespace {
 
-constexpr const char* kFormat = "poslab-lab-run";
-constexpr int kVersion = 1;
-// A run of the default experiment is well under 1 MiB; anything far larger is
-// not ours, and reading it whole would only cost memory.
-constexpr qint64 kMaxFileBytes = 64LL * 1024 * 1024;
-
 // ------------------------------------------------------------ writing values
-
-QJsonValue num(double x)
-{
-    return std::isfinite(x) ? QJsonValue(x) : QJsonValue();
-}
 
 // The shortest decimal that reads back as the same float.
 QJsonValue floatNum(float f)
@@ -67,13 +54,6 @@ QJsonValue bigCount(std::uint64_t n)
     return QJsonValue(QString::number(n));
 }
 
-QJsonArray intArray(const std::vector<int>& v)
-{
-    QJsonArray a;
-    for (int x : v) a.append(x);
-    return a;
-}
-
 QJsonObject evalJson(const length_eval& e)
 {
     QJsonObject j;
@@ -88,15 +68,15 @@ QJsonObject evalJson(const length_eval& e)
             j["note_args"] = args;
         }
     } else {
-        j["bpc"] = num(e.bpc);
-        j["perplexity"] = num(e.perplexity);
-        j["nats"] = num(e.nats);
+        j["bpc"] = jsonNumber(e.bpc);
+        j["perplexity"] = jsonNumber(e.perplexity);
+        j["nats"] = jsonNumber(e.nats);
         j["windows"] = bigCount(e.windows);
         j["characters"] = bigCount(e.tokens);
-        j["seconds"] = num(e.seconds);
+        j["seconds"] = jsonNumber(e.seconds);
         if (e.answers > 0) {  // synthetic tasks only
             j["answers"] = bigCount(e.answers);
-            j["answer_accuracy"] = num(e.answer_accuracy);
+            j["answer_accuracy"] = jsonNumber(e.answer_accuracy);
         }
     }
     return j;
@@ -118,10 +98,10 @@ QJsonObject configJson(const length_experiment_options& o)
     cfg["seed"] = QString::number(o.model.seed);
     cfg["threads"] = o.model.num_threads;
     cfg["eval_max_characters"] = bigCount(o.eval_max_tokens);
-    cfg["eval_lengths"] = intArray(o.eval_lengths);
+    cfg["eval_lengths"] = jsonInts(o.eval_lengths);
     // The rest of the options, so a stored run says exactly how it was made.
     cfg["data_seed"] = QString::number(o.train.data_seed);
-    cfg["rope_theta"] = num(o.model.rope_theta);
+    cfg["rope_theta"] = jsonNumber(o.model.rope_theta);
     cfg["t5_num_buckets"] = o.model.t5_num_buckets;
     cfg["t5_max_distance"] = o.model.t5_max_distance;
     cfg["sinusoidal_scale"] = floatNum(o.model.sinusoidal_scale);
@@ -196,105 +176,7 @@ namespace {
 
 // ------------------------------------------------------------ reading values
 
-// Reading collects the first problem in `problem` and keeps going with
-// defaults, so one check at the end decides.
-struct Reader {
-    QString problem;
-
-    void fail(const QString& what)
-    {
-        if (problem.isEmpty()) problem = what;
-    }
-    QJsonValue need(const QJsonObject& o, const char* key, const QString& where)
-    {
-        const QJsonValue v = o.value(QLatin1String(key));
-        if (v.isUndefined()) fail(QStringLiteral("%1 lacks the field \"%2\"").arg(where, QLatin1String(key)));
-        return v;
-    }
-    double real(const QJsonObject& o, const char* key, const QString& where, bool required = true)
-    {
-        const QJsonValue v = required ? need(o, key, where) : o.value(QLatin1String(key));
-        if (v.isNull()) return std::numeric_limits<double>::quiet_NaN();
-        if (v.isUndefined()) return 0.0;
-        if (!v.isDouble()) {
-            fail(QStringLiteral("%1: \"%2\" is not a number").arg(where, QLatin1String(key)));
-            return 0.0;
-        }
-        return v.toDouble();
-    }
-    float real32(const QJsonObject& o, const char* key, const QString& where, float fallback)
-    {
-        if (!o.contains(QLatin1String(key))) return fallback;
-        return float(real(o, key, where));
-    }
-    long long integer(const QJsonObject& o, const char* key, const QString& where, long long lo, long long hi,
-                      bool required = true, long long fallback = 0)
-    {
-        if (!required && !o.contains(QLatin1String(key))) return fallback;
-        const QJsonValue v = need(o, key, where);
-        if (v.isUndefined()) return fallback;
-        double d = 0;
-        bool ok = false;
-        if (v.isDouble()) {
-            d = v.toDouble();
-            ok = std::isfinite(d) && d == std::floor(d);
-        } else if (v.isString()) {
-            const qlonglong n = v.toString().toLongLong(&ok);
-            d = double(n);
-            if (ok && (n < lo || n > hi)) ok = false;
-            if (ok) return n;
-        }
-        if (!ok || d < double(lo) || d > double(hi)) {
-            fail(QStringLiteral("%1: \"%2\" is not an integer from %3 to %4")
-                     .arg(where, QLatin1String(key))
-                     .arg(lo)
-                     .arg(hi));
-            return fallback;
-        }
-        return (long long)d;
-    }
-    std::uint64_t seed(const QJsonObject& o, const char* key, const QString& where, bool required,
-                       std::uint64_t fallback)
-    {
-        if (!required && !o.contains(QLatin1String(key))) return fallback;
-        const QJsonValue v = need(o, key, where);
-        bool ok = false;
-        const qulonglong n = v.toString().toULongLong(&ok);
-        if (!v.isString() || !ok) {
-            fail(QStringLiteral("%1: \"%2\" is not a seed (a decimal string)").arg(where, QLatin1String(key)));
-            return fallback;
-        }
-        return n;
-    }
-    bool flag(const QJsonObject& o, const char* key, const QString& where, bool required = true)
-    {
-        const QJsonValue v = required ? need(o, key, where) : o.value(QLatin1String(key));
-        if (v.isUndefined()) return false;
-        if (!v.isBool()) fail(QStringLiteral("%1: \"%2\" is not true or false").arg(where, QLatin1String(key)));
-        return v.toBool();
-    }
-    QString text(const QJsonObject& o, const char* key, const QString& where, bool required = true)
-    {
-        const QJsonValue v = required ? need(o, key, where) : o.value(QLatin1String(key));
-        if (v.isUndefined() || v.isNull()) return {};
-        if (!v.isString()) fail(QStringLiteral("%1: \"%2\" is not text").arg(where, QLatin1String(key)));
-        return v.toString();
-    }
-    QJsonObject object(const QJsonObject& o, const char* key, const QString& where, bool required = true)
-    {
-        const QJsonValue v = required ? need(o, key, where) : o.value(QLatin1String(key));
-        if (v.isUndefined()) return {};
-        if (!v.isObject()) fail(QStringLiteral("%1: \"%2\" is not an object").arg(where, QLatin1String(key)));
-        return v.toObject();
-    }
-    QJsonArray array(const QJsonObject& o, const char* key, const QString& where, bool required = true)
-    {
-        const QJsonValue v = required ? need(o, key, where) : o.value(QLatin1String(key));
-        if (v.isUndefined()) return {};
-        if (!v.isArray()) fail(QStringLiteral("%1: \"%2\" is not a list").arg(where, QLatin1String(key)));
-        return v.toArray();
-    }
-};
+using Reader = RunFieldReader;  // run_file.h
 
 length_eval readEval(Reader& r, const QJsonValue& v, const QString& where)
 {
@@ -509,9 +391,9 @@ QJsonObject runJson(const length_experiment_result& r, const std::vector<QString
     root["vocab_size"] = r.vocab_size;
     root["train_characters"] = bigCount(r.train_tokens);
     root["held_out_characters"] = bigCount(r.held_out_tokens);
-    root["uniform_bpc"] = num(r.uniform_bpc);
+    root["uniform_bpc"] = jsonNumber(r.uniform_bpc);
     root["cancelled"] = r.cancelled;
-    root["wall_seconds"] = num(r.wall_seconds);
+    root["wall_seconds"] = jsonNumber(r.wall_seconds);
     root["config"] = configJson(r.options);
     root["sample_prompt_ids"] = [&] {
         QJsonArray a;
@@ -519,15 +401,8 @@ QJsonObject runJson(const length_experiment_result& r, const std::vector<QString
         return a;
     }();
     if (provenance) {
-        root["format"] = kFormat;
-        root["version"] = kVersion;
-        root["status"] = r.cancelled ? "cancelled" : "complete";
-        root["finished_utc"] = provenance->finishedUtc.toUTC().toString(Qt::ISODateWithMs);
-        root["source"] = provenance->source;
-        root["command"] = provenance->command;
+        writeProvenance(root, *provenance, r.cancelled);
         root["corpus"] = provenance->corpus;
-        root["quick"] = provenance->quick;
-        root["machine"] = machineJson(provenance->machine);
         root["sample_prompt"] = provenance->samplePrompt;
     }
     QJsonArray rows;
@@ -538,19 +413,19 @@ QJsonObject runJson(const length_experiment_result& r, const std::vector<QString
         j["position"] = QString::fromLatin1(lm_position_name(row.position));
         j["scaling"] = row.scaled ? QString::fromLatin1(rope_scaling_name(row.scaling)) : QString();
         j["parameters"] = bigCount(row.parameters);
-        j["train_tokens_per_second"] = num(row.train.tokens_per_second);
+        j["train_tokens_per_second"] = jsonNumber(row.train.tokens_per_second);
         j["train_steps_done"] = row.train.steps_done;
         j["train_steps_requested"] = row.train.steps_requested;
         j["train_cancelled"] = row.train.cancelled;
-        j["train_final_loss"] = num(row.train.final_loss);
-        j["train_wall_seconds"] = num(row.train.wall_seconds);
+        j["train_final_loss"] = jsonNumber(row.train.final_loss);
+        j["train_wall_seconds"] = jsonNumber(row.train.wall_seconds);
         j["peak_memory_bytes_estimate"] = bigCount(row.peak_memory_bytes);
-        j["wall_seconds"] = num(row.wall_seconds);
+        j["wall_seconds"] = jsonNumber(row.wall_seconds);
         QJsonArray evs;
         for (const length_eval& e : row.evals) evs.append(evalJson(e));
         j["evals"] = evs;
         QJsonArray losses;
-        for (double l : row.train.losses) losses.append(num(l));
+        for (double l : row.train.losses) losses.append(jsonNumber(l));
         j["losses"] = losses;
         QJsonArray ids;
         for (std::int32_t t : row.sample) ids.append(t);
@@ -581,79 +456,18 @@ QString saveRun(const length_experiment_result& result, const std::vector<QStrin
                 const RunProvenance& provenance, util::Text2* error, const QString& directory,
                 const poslab::vocabulary* vocab)
 {
-    const QString dirPath = directory.isEmpty() ? resultsDirectory() : directory;
-    auto failWith = [&](const util::Text2& why) {
-        if (error) *error = why;
-        return QString();
-    };
-    if (!QDir().mkpath(dirPath))
-        return failWith(util::T2("cannot store the training run: the folder %1 cannot be created",
-                                 "无法保存训练结果：无法创建文件夹 %1")
-                            .arg(QDir::toNativeSeparators(dirPath)));
-    const QDateTime when = provenance.finishedUtc.isValid() ? provenance.finishedUtc : QDateTime::currentDateTimeUtc();
-    // One file per run; two runs finishing in the same millisecond get -2, -3, ...
-    const QString stem = dirPath + QStringLiteral("/length-") + fileStamp(when);
-    QString path = stem + QStringLiteral(".json");
-    for (int n = 2; QFileInfo::exists(path); ++n) path = stem + QStringLiteral("-%1.json").arg(n);
-
-    RunProvenance p = provenance;
-    p.finishedUtc = when;
-    QJsonObject root = runJson(result, samples, &p);
-    // The models first, the run file last: a run file that names models was stored whole.
-    const QString modelsFolder = modelsFolderOf(path);
-    QJsonObject models;
-    util::Text2 modelError;
-    if (!writeRunModels(result, vocab, modelsFolder, &models, &modelError))
-        return failWith(util::T2("cannot store the training run's models in %1: %2 (nothing was written)",
-                                 "无法把训练得到的模型保存到 %1（%2），什么也没有写入")
-                            .arg(QDir::toNativeSeparators(modelsFolder))
-                            .arg(modelError));
-    if (!models.isEmpty()) root["models"] = models;
-    QString why;
-    if (!util::writeFileAtomically(path, QJsonDocument(root).toJson(QJsonDocument::Indented), &why)) {
-        QDir(modelsFolder).removeRecursively();
-        return failWith(util::T2("cannot store the training run in %1: %2 (nothing was written)",
-                                 "无法把训练结果保存到 %1（%2），什么也没有写入")
-                            .arg(QDir::toNativeSeparators(path), why));
-    }
-    if (error) *error = {};
-    return path;
+    const RunFileWords words{util::T2("cannot store the training run: the folder %1 cannot be created",
+                                      "无法保存训练结果：无法创建文件夹 %1"),
+                             util::T2("cannot store the training run's models in %1: %2 (nothing was written)",
+                                      "无法把训练得到的模型保存到 %1（%2），什么也没有写入"),
+                             util::T2("cannot store the training run in %1: %2 (nothing was written)",
+                                      "无法把训练结果保存到 %1（%2），什么也没有写入")};
+    return storeRunFile(
+        directory, "length-", provenance, [&](const RunProvenance& p) { return runJson(result, samples, &p); }, result,
+        vocab, words, error);
 }
 
 namespace {
-
-// The file's JSON object once it is known to be a stored run of this format;
-// otherwise what is wrong with it (empty when nothing is).
-util::Text2 readRunRoot(const QString& path, QJsonObject* root)
-{
-    using util::T2;
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return T2("cannot be read (%1)", "无法读取（%1）").arg(f.errorString());
-    if (f.size() > kMaxFileBytes) return T2("is too large to be a stored run", "文件太大，不可能是保存的训练结果");
-    const QByteArray bytes = f.readAll();
-    QJsonParseError pe;
-    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &pe);
-    if (pe.error != QJsonParseError::NoError)
-        return T2("is not valid JSON (%1 at byte %2; truncated or damaged?)",
-                  "不是有效的 JSON（第 %2 字节处：%1），文件可能被截断或已损坏")
-            .arg(pe.errorString())
-            .arg(pe.offset);
-    if (!doc.isObject()) return T2("is not a PosLab training run", "不是 PosLab 的训练结果文件");
-    *root = doc.object();
-    if (root->value(QLatin1String("format")).toString() != QLatin1String(kFormat))
-        return T2("is not a PosLab training run (no \"format\": \"%1\")",
-                  "不是 PosLab 的训练结果文件（没有 \"format\": \"%1\"）")
-            .arg(QLatin1String(kFormat));
-    const QJsonValue version = root->value(QLatin1String("version"));
-    if (!version.isDouble() || version.toDouble() != kVersion)
-        return T2("is a training run of format version %1; this PosLab reads version %2",
-                  "是格式版本 %1 的训练结果，而这个版本的 PosLab 只能读取版本 %2")
-            .arg(version.isDouble() ? QString::number(version.toDouble()) : QStringLiteral("(missing)"))
-            .arg(kVersion);
-    if (root->value(QLatin1String("experiment")).toString() != QLatin1String("length"))
-        return T2("holds an experiment other than \"length\"", "保存的不是 length 实验");
-    return {};
-}
 
 // "status" when the file has it; else (runs stored before it was written)
 // cancelled when the run or any row says so.
@@ -670,75 +484,10 @@ void readStatus(Reader& r, const QJsonObject& root, length_experiment_result& re
         for (const scheme_result& row : res.rows) res.cancelled = res.cancelled || row.train.cancelled;
 }
 
-// The "models" listing, with each file's path made absolute (the folder is
-// beside the run file; a name with a path in it is refused).
-std::vector<StoredModel> readModelList(Reader& r, const QJsonObject& root, const QString& runFolder)
+// What a length run holds beyond the shared fields (run_file.h).
+void readLengthResult(Reader& r, const QJsonObject& root, StoredRun& run)
 {
-    std::vector<StoredModel> out;
-    const QString where = QStringLiteral("models");
-    const QJsonObject models = r.object(root, "models", QStringLiteral("the file"), false);
-    if (models.isEmpty()) return out;
-    const QString folder = r.text(models, "folder", where);
-    auto plainName = [](const QString& n) {
-        return !n.isEmpty() && !n.contains(u'/') && !n.contains(u'\\') && n != u".." && n != u".";
-    };
-    if (!plainName(folder)) r.fail(QStringLiteral("models: \"folder\" is not a plain folder name"));
-    for (const QJsonValue& v : r.array(models, "files", where)) {
-        const QJsonObject f = v.toObject();
-        StoredModel m;
-        m.scheme = r.text(f, "scheme", QStringLiteral("models.files"));
-        const QString file = r.text(f, "file", QStringLiteral("models.files"));
-        if (!plainName(file)) r.fail(QStringLiteral("models.files: \"file\" is not a plain file name"));
-        m.bytes =
-            r.integer(f, "bytes", QStringLiteral("models.files"), 0, std::numeric_limits<long long>::max(), false, 0);
-        m.path = runFolder + u'/' + folder + u'/' + file;
-        out.push_back(m);
-    }
-    return out;
-}
-
-}  // namespace
-
-std::optional<StoredRun> readRun(const QString& path, util::Text2* error)
-{
-    const QString shown = QDir::toNativeSeparators(path);
-    // "FILE: why" / "FILE：原因".
-    auto failWith = [&](const util::Text2& why) -> std::optional<StoredRun> {
-        if (error) *error = {QStringLiteral("%1: %2").arg(shown, why.en), QStringLiteral("%1：%2").arg(shown, why.zh)};
-        return std::nullopt;
-    };
-    QJsonObject root;
-    if (const util::Text2 why = readRunRoot(path, &root); !why.isEmpty()) return failWith(why);
-
-    Reader r;
-    StoredRun run;
-    run.path = path;
-    run.id = runId(path);
     const QString top = QStringLiteral("the file");
-    RunProvenance& p = run.provenance;
-    const QString finished = r.text(root, "finished_utc", top);
-    p.finishedUtc = QDateTime::fromString(finished, Qt::ISODateWithMs);
-    if (r.problem.isEmpty() && !p.finishedUtc.isValid())
-        r.fail(QStringLiteral("\"finished_utc\" is not a date and time (%1)").arg(finished.left(40)));
-    p.finishedUtc = p.finishedUtc.toUTC();
-    p.source = r.text(root, "source", top);
-    p.command = r.text(root, "command", top);
-    p.corpus = r.text(root, "corpus", top);
-    p.quick = r.flag(root, "quick", top);
-    p.samplePrompt = r.text(root, "sample_prompt", top, false);
-    const QJsonObject m = r.object(root, "machine", top);
-    const QString wm = QStringLiteral("machine");
-    p.machine.cpu = r.text(m, "cpu", wm, false);
-    p.machine.cores = (int)r.integer(m, "cores", wm, 0, std::numeric_limits<int>::max(), false, 0);
-    p.machine.threads = (int)r.integer(m, "threads", wm, 0, std::numeric_limits<int>::max(), false, 0);
-    p.machine.os = r.text(m, "os", wm, false);
-    p.machine.poslabVersion = r.text(m, "poslab_version", wm, false);
-    p.machine.blas = r.text(m, "blas", wm, false);
-    p.machine.blasCore = r.text(m, "blas_core", wm, false);
-    p.machine.blasSource = r.text(m, "blas_kernel_source", wm, false);
-    p.machine.blasOpenblasChoice = r.text(m, "blas_openblas_choice", wm, false);
-    p.machine.blasRejected = r.text(m, "blas_rejected", wm, false);
-
     length_experiment_result& res = run.result;
     res.vocab_size = (int)r.integer(root, "vocab_size", top, 0, std::numeric_limits<int>::max());
     res.train_tokens = (std::size_t)r.integer(root, "train_characters", top, 0, std::numeric_limits<long long>::max());
@@ -764,33 +513,26 @@ std::optional<StoredRun> readRun(const QString& path, util::Text2* error)
         run.samples.push_back(sample);
     }
     readStatus(r, root, res);
-    run.models = readModelList(r, root, QFileInfo(path).absolutePath());
-    // Which field is broken matters to a developer (English); a reader learns the file is damaged.
-    if (!r.problem.isEmpty()) return failWith({r.problem, QStringLiteral("训练结果文件已损坏或不完整，无法读取")});
-    if (error) *error = {};
-    return run;
+}
+
+}  // namespace
+
+std::optional<StoredRun> readRun(const QString& path, util::Text2* error)
+{
+    return readRunFile<StoredRun>(path, "length", "corpus", "训练结果文件已损坏或不完整，无法读取", error,
+                                  readLengthResult);
 }
 
 std::optional<StoredRun> latestRun(QList<util::Text2>* warnings, const QString& directory)
 {
     const QDir dir(directory.isEmpty() ? resultsDirectory() : directory);
     if (!dir.exists()) return std::nullopt;
-    std::optional<StoredRun> best;
     // Sorted by name so equal finish times resolve the same way every time (the later name wins).
-    const QFileInfoList files = lengthRunFiles(dir);
-    for (const QFileInfo& fi : files) {
-        util::Text2 error;
-        std::optional<StoredRun> run = readRun(fi.absoluteFilePath(), &error);
-        if (!run) {
-            if (warnings)
-                *warnings << util::T2("skipped the stored training run %1 (the file is left as it is)",
-                                      "跳过了保存的训练结果 %1（文件保持原样）")
-                                 .arg(error);
-            continue;
-        }
-        if (!best || run->provenance.finishedUtc >= best->provenance.finishedUtc) best = std::move(run);
-    }
-    return best;
+    return latestRunOf<StoredRun>(
+        lengthRunFiles(dir), readRun, [](const StoredRun&) { return true; },
+        util::T2("skipped the stored training run %1 (the file is left as it is)",
+                 "跳过了保存的训练结果 %1（文件保持原样）"),
+        warnings);
 }
 
 util::Text2 refusalReason(const poslab::length_eval& e)

@@ -173,6 +173,9 @@ std::optional<StoredRun> latestRun(QList<util::Text2>* warnings = nullptr, const
 // The same folder also holds the runs of `poslab experiment generalize`
 // (modules/lab/generalization_runs.h), named generalize-<stamp>Z.json: the
 // length-run readers (latestRun, run_list.h) list only lengthRunFiles.
+// What both kinds of file share (the root's format/version check, the field
+// reader, the provenance and "models" fields, storing) is in
+// modules/lab/run_file.h.
 inline constexpr const char* kGeneralizeRunPrefix = "generalize-";
 // The *.json files of `dir` that can be length runs (every one but the
 // generalize- files), sorted by name.

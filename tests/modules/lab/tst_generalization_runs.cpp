@@ -12,7 +12,8 @@
 //     not a copy of the stored numbers;
 //   * the length-run readers ignore generalize files: latestRun and
 //     lengthRunFiles of a folder holding only a generalize run find nothing,
-//     and no warning is added;
+//     and no warning is added; readRun given one refuses it, naming the file
+//     and the experiment it expected;
 //   * latestGeneralizeRun picks the latest complete run of the asked task,
 //     skips a damaged file with a warning in both languages and leaves it.
 #include "../../shared/test_program.h"
@@ -121,13 +122,20 @@ void TestGeneralizationRuns::lengthReadersIgnoreThem()
 {
     QTemporaryDir dir;
     util::Text2 error;
-    QVERIFY(!saveGeneralizeRun(tinyGeneralizeRun(synthetic_copy),
-                               tinyGeneralizeProvenance(QDateTime::currentDateTimeUtc()), &error, dir.path())
-                 .isEmpty());
+    const QString path =
+        saveGeneralizeRun(tinyGeneralizeRun(synthetic_copy), tinyGeneralizeProvenance(QDateTime::currentDateTimeUtc()),
+                          &error, dir.path());
+    QVERIFY(!path.isEmpty());
     QList<util::Text2> warnings;
     QVERIFY(!latestRun(&warnings, dir.path()));
     QVERIFY(warnings.isEmpty());
     QVERIFY(lengthRunFiles(QDir(dir.path())).isEmpty());
+    // named explicitly, the length reader refuses it (the shared root check, run_file.h), naming the file
+    QVERIFY(!readRun(path, &error));
+    QVERIFY2(
+        error.en.contains(QStringLiteral("other than \"length\"")) && error.en.contains(QDir::toNativeSeparators(path)),
+        qPrintable(error.en));
+    QVERIFY(!error.zh.isEmpty());
 }
 
 void TestGeneralizationRuns::latestPicksTaskAndSkipsDamaged()
