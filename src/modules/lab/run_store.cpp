@@ -143,22 +143,6 @@ QJsonObject machineJson(const MachineInfo& m)
     return j;
 }
 
-MachineInfo machineFromJson(const QJsonObject& j)
-{
-    MachineInfo m;
-    m.cpu = j.value(QLatin1String("cpu")).toString();
-    m.cores = j.value(QLatin1String("cores")).toInt();
-    m.threads = j.value(QLatin1String("threads")).toInt();
-    m.os = j.value(QLatin1String("os")).toString();
-    m.poslabVersion = j.value(QLatin1String("poslab_version")).toString();
-    m.blas = j.value(QLatin1String("blas")).toString();
-    m.blasCore = j.value(QLatin1String("blas_core")).toString();
-    m.blasSource = j.value(QLatin1String("blas_kernel_source")).toString();
-    m.blasOpenblasChoice = j.value(QLatin1String("blas_openblas_choice")).toString();
-    m.blasRejected = j.value(QLatin1String("blas_rejected")).toString();
-    return m;
-}
-
 QString fileStamp(const QDateTime& utc)
 {
     return utc.toUTC().toString(QStringLiteral("yyyyMMdd'T'HHmmsszzz")) + QLatin1Char('Z');

@@ -182,9 +182,8 @@ inline constexpr const char* kGeneralizeRunPrefix = "generalize-";
 QFileInfoList lengthRunFiles(const QDir& dir);
 // "20261202T041800123Z": the UTC stamp of a run's file name.
 QString fileStamp(const QDateTime& utc);
-// The "machine" object of a stored run, and back (missing fields empty or 0).
+// The "machine" object of a stored run.
 QJsonObject machineJson(const MachineInfo& machine);
-MachineInfo machineFromJson(const QJsonObject& json);
 
 // The JSON text `poslab experiment length --format json` prints and the
 // stored file holds (the stored file adds the provenance fields above).
