@@ -46,27 +46,6 @@ void writeOut(const std::string& s)
     writeStdout(s);
 }
 
-void writeErr(const QString& s)
-{
-    const QByteArray b = (s.endsWith(u'\n') ? s : s + u'\n').toUtf8();
-    writeStderr(std::string_view(b.constData(), static_cast<std::size_t>(b.size())));
-}
-
-// The language a command line asks for (--lang zh, --lang=zh), else the
-// environment's: for an error caught before or outside a command's own parser.
-QString languageOfArguments(const QStringList& args)
-{
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        QString value;
-        if (args[i] == u"--lang" && i + 1 < args.size())
-            value = args[i + 1];
-        else if (args[i].startsWith(u"--lang="))
-            value = args[i].mid(7);
-        if (value == u"zh" || value == u"en") return value;
-    }
-    return languageFromEnvironment();
-}
-
 // "poslab run MODULE: MESSAGE" in `lang`; returns `status`.
 int runError(const QString& id, const QString& message, const QString& lang, int status)
 {
@@ -249,7 +228,7 @@ int commandCheck(const QStringList& args)
     const QList<poslab::lessons::Diagnostic> problems = poslab::lessons::checkCourse(dir);
     qsizetype warnings = 0;
     for (const auto& d : problems) {
-        writeErr(d.toString(o.lang()));
+        writeStderrLine(d.toString(o.lang()));
         warnings += d.isWarning() ? 1 : 0;
     }
     const qsizetype errors = problems.size() - warnings;
@@ -323,6 +302,25 @@ void writeStderr(std::string_view s)
     std::fflush(stderr);
 }
 
+void writeStderrLine(const QString& line)
+{
+    const QByteArray b = (line.endsWith(u'\n') ? line : line + u'\n').toUtf8();
+    writeStderr(std::string_view(b.constData(), static_cast<std::size_t>(b.size())));
+}
+
+QString languageOfArguments(const QStringList& args)
+{
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        QString value;
+        if (args[i] == u"--lang" && i + 1 < args.size())
+            value = args[i + 1];
+        else if (args[i].startsWith(u"--lang="))
+            value = args[i].mid(7);
+        if (value == u"zh" || value == u"en") return value;
+    }
+    return languageFromEnvironment();
+}
+
 int runCommandLine(const QStringList& args)
 {
     try {
@@ -350,10 +348,10 @@ int runCommandLine(const QStringList& args)
     } catch (const std::exception& e) {
         // Nothing should get here; if it does, it is still said in the reader's language.
         const Text2 message = errorMessage(e, T2("%1", "出现了意外错误：%1"));
-        writeErr(QStringLiteral("poslab: %1").arg(message.in(languageOfArguments(args))));
+        writeStderrLine(QStringLiteral("poslab: %1").arg(message.in(languageOfArguments(args))));
         return kExitFailure;
     } catch (...) {
-        writeErr(QStringLiteral("poslab: unexpected error"));
+        writeStderrLine(QStringLiteral("poslab: unexpected error"));
         return kExitFailure;
     }
 }

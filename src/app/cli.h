@@ -33,5 +33,11 @@ QStringList withCommandFirst(const QStringList& args);
 // and results interleave in the order written.
 void writeStdout(std::string_view s);
 void writeStderr(std::string_view s);
+// `line` as UTF-8 on stderr, with a line break after it unless it ends in one.
+void writeStderrLine(const QString& line);
+
+// The language a command line asks for (--lang zh, --lang=zh), else the
+// environment's: for an error caught before or outside a command's own parser.
+QString languageOfArguments(const QStringList& args);
 
 }  // namespace poslab::app

@@ -21,8 +21,7 @@ int needsGui(const QString& what)
                               "poslab：%1 需要绘图，应由 poslab-gui 执行，但这个 poslab 自己执行到了这里"
                               "（这是 PosLab 的错误，请报告）\n")
                               .arg(what);
-    const QByteArray text = m.in(languageFromEnvironment()).toUtf8();
-    writeStderr(std::string_view(text.constData(), std::size_t(text.size())));
+    writeStderrLine(m.in(languageFromEnvironment()));
     return kExitFailure;
 }
 

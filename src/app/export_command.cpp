@@ -29,17 +29,6 @@ using util::Text2;
 
 namespace {
 
-void writeOut(const std::string& s)
-{
-    writeStdout(s);
-}
-
-void writeErr(const QString& s)
-{
-    const QByteArray b = (s.endsWith(u'\n') ? s : s + u'\n').toUtf8();
-    writeStderr(std::string_view(b.constData(), static_cast<std::size_t>(b.size())));
-}
-
 // True if the chapters to export (all when `numbers` is empty) hold a run
 // block or run exercise of a `lab.` module: those read the stored training run.
 bool chaptersReadTrainingRun(const QString& courseDir, const QString& lang, const QList<int>& numbers)
@@ -116,7 +105,7 @@ Stop readExportOptions(const QStringList& args, CommandOptions& o, poslab::ui::E
 {
     if (!o.parse(args)) return o.usageError();
     if (o.helpRequested()) {
-        writeOut(exportUsage().in(o.lang()).toStdString());
+        writeStdout(exportUsage().in(o.lang()).toStdString());
         return kExitOk;
     }
     if (!o.positional().isEmpty()) return o.usageError(unexpectedArgument(o.positional().first()));
@@ -156,8 +145,8 @@ Stop readExportOptions(const QStringList& args, CommandOptions& o, poslab::ui::E
 Stop trainForExport(const CommandOptions& o, const QStringList& experimentArgs, poslab::ui::ExportOptions& opts)
 {
     const QString command = QStringLiteral("poslab experiment ") + experimentArgs.join(u' ');
-    writeErr(QStringLiteral("poslab export: ") +
-             T2("running `%1` first (--train)", "先运行 `%1`（--train）").arg(command).in(o.lang()));
+    writeStderrLine(QStringLiteral("poslab export: ") +
+                    T2("running `%1` first (--train)", "先运行 `%1`（--train）").arg(command).in(o.lang()));
     ExperimentRun how;
     how.source = QStringLiteral("export");
     how.command = command;
@@ -168,18 +157,18 @@ Stop trainForExport(const CommandOptions& o, const QStringList& experimentArgs, 
     how.storedPath = &stored;
     const int status = runLengthExperiment(experimentArgs, how);
     if (status == 130) {
-        writeErr(QStringLiteral("poslab export: ") +
-                 T2("stopped by Ctrl+C during training: nothing stored, no PDF written",
-                    "训练时被 Ctrl+C 停止：没有保存任何东西，也没有写出 PDF")
-                     .in(o.lang()));
+        writeStderrLine(QStringLiteral("poslab export: ") +
+                        T2("stopped by Ctrl+C during training: nothing stored, no PDF written",
+                           "训练时被 Ctrl+C 停止：没有保存任何东西，也没有写出 PDF")
+                            .in(o.lang()));
         return status;
     }
     if (status != kExitOk || stored.isEmpty()) {
         // The report is still written, with the run it would have used anyway.
-        writeErr(QStringLiteral("poslab export: ") +
-                 T2("warning: the training run failed (see above); exporting with the stored runs as they are",
-                    "警告：训练运行失败（见上文）；按现有的已保存运行导出")
-                     .in(o.lang()));
+        writeStderrLine(QStringLiteral("poslab export: ") +
+                        T2("warning: the training run failed (see above); exporting with the stored runs as they are",
+                           "警告：训练运行失败（见上文）；按现有的已保存运行导出")
+                            .in(o.lang()));
         return {};
     }
     opts.trainingRunId = lab::runId(stored);
@@ -193,7 +182,7 @@ Stop chooseTrainingRun(const CommandOptions& o, poslab::ui::ExportOptions& opts)
     poslab::util::Text2 idProblem;
     const std::optional<lab::StoredRun> run = lab::pickRun(opts.trainingRunId, &warnings, {}, &idProblem);
     for (const poslab::util::Text2& w : warnings)
-        writeErr(QStringLiteral("poslab export: ") + T2("warning: %1", "警告：%1").arg(w).in(o.lang()));
+        writeStderrLine(QStringLiteral("poslab export: ") + T2("warning: %1", "警告：%1").arg(w).in(o.lang()));
     if (!run && !opts.trainingRunId.isEmpty())
         return lab::runFileExists(opts.trainingRunId) ? o.fail(idProblem, kExitFailure) : o.usageError(idProblem);
     Text2 which;
@@ -218,7 +207,7 @@ Stop chooseTrainingRun(const CommandOptions& o, poslab::ui::ExportOptions& opts)
                     .arg(Text2::same(run->id), why)
                     .arg(run->provenance.finishedUtc.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")));
     }
-    writeErr(QStringLiteral("poslab export: ") + which.in(o.lang()));
+    writeStderrLine(QStringLiteral("poslab export: ") + which.in(o.lang()));
     return {};
 }
 
@@ -227,14 +216,14 @@ Stop chooseTrainingRun(const CommandOptions& o, poslab::ui::ExportOptions& opts)
 void printExportWarnings(const poslab::ui::ExportResult& r, const QString& lang)
 {
     for (const poslab::lessons::Diagnostic& d : r.warnings)
-        writeErr(QStringLiteral("poslab export: ") + d.toString(lang));
+        writeStderrLine(QStringLiteral("poslab export: ") + d.toString(lang));
     if (r.warnings.isEmpty() || !r.ok()) return;
-    writeErr(QStringLiteral("poslab export: ") +
-             T2("%1 problem(s) in the course: the PDF shows them in red boxes (--strict makes them errors; "
-                "`poslab check` lists them too)",
-                "课程中有 %1 个问题：PDF 中以红框标出（加 --strict 则按错误处理；`poslab check` 也会列出）")
-                 .arg(r.warnings.size())
-                 .in(lang));
+    writeStderrLine(QStringLiteral("poslab export: ") +
+                    T2("%1 problem(s) in the course: the PDF shows them in red boxes (--strict makes them errors; "
+                       "`poslab check` lists them too)",
+                       "课程中有 %1 个问题：PDF 中以红框标出（加 --strict 则按错误处理；`poslab check` 也会列出）")
+                        .arg(r.warnings.size())
+                        .in(lang));
 }
 
 }  // namespace
@@ -268,10 +257,10 @@ int commandExport(const QStringList& args)
     const poslab::ui::ExportResult r = poslab::ui::exportPdf(opts);
     printExportWarnings(r, o.lang());
     if (r.ok()) {
-        writeOut((r.message + u'\n').toStdString());
+        writeStdout((r.message + u'\n').toStdString());
         return kExitOk;
     }
-    writeErr(QStringLiteral("poslab export: ") + r.message);
+    writeStderrLine(QStringLiteral("poslab export: ") + r.message);
     using Kind = poslab::ui::ExportResult::Kind;
     return r.kind == Kind::UsageError || r.kind == Kind::Problems ? kExitUsage : kExitFailure;
 }

@@ -53,16 +53,6 @@ QString ownFolder()
     return QFileInfo(QFile::symLinkTarget(QStringLiteral("/proc/self/exe"))).absolutePath();
 }
 
-// The language to say a failure in: --lang given on the command line, else the environment's.
-QString handOverLanguage(const QStringList& args)
-{
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        if (args[i] == u"--lang" && i + 1 < args.size()) return args[i + 1] == u"zh" ? QStringLiteral("zh") : "en";
-        if (args[i].startsWith(u"--lang=")) return args[i].mid(7) == u"zh" ? QStringLiteral("zh") : "en";
-    }
-    return languageFromEnvironment();
-}
-
 }  // namespace
 
 int handOverToGui(char** argv, const QStringList& args, const char* guiFromBin)
@@ -80,8 +70,7 @@ int handOverToGui(char** argv, const QStringList& args, const char* guiFromBin)
             "started (%2); reinstall PosLab\n",
             "poslab：窗口、PDF 导出和其他需要绘图的命令都在 %1 中，但它无法启动（%2）；请重新安装 PosLab\n")
             .arg(QDir::toNativeSeparators(gui), QString::fromLocal8Bit(std::strerror(error)));
-    const QByteArray text = m.in(handOverLanguage(args)).toUtf8();
-    writeStderr(std::string_view(text.constData(), std::size_t(text.size())));
+    writeStderrLine(m.in(languageOfArguments(args)));
     return kExitFailure;
 }
 
