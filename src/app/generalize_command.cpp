@@ -262,16 +262,6 @@ std::string generalizeVerdictText(const generalization_result& r, const QString&
     return s;
 }
 
-std::string generalizeResultText(const generalization_result& r, const lab::RunProvenance& prov, const QString& lang)
-{
-    std::string s = generalizeHeaderText(r, prov, lang) + generalizeTableText(r, lang) + generalizeVerdictText(r, lang);
-    if (r.cancelled)
-        s += textIn(T2("stopped by Ctrl+C: the schemes above are what finished.\n",
-                       "已被 Ctrl+C 停止：上面只有已完成的方案。\n"),
-                    lang);
-    return s + textIn(T2("time %1\n\n", "用时 %1\n\n").arg(util::formatDuration(r.wall_seconds)), lang);
-}
-
 // ------------------------------------------------------------ the runs
 
 generalization_result runGeneralizeTask(const generalize_job& j, const generalization_options& x)
@@ -294,6 +284,16 @@ bool storeGeneralizeTask(const generalize_job& j, const generalization_result& r
 }
 
 }  // namespace
+
+std::string generalizeResultText(const generalization_result& r, const lab::RunProvenance& prov, const QString& lang)
+{
+    std::string s = generalizeHeaderText(r, prov, lang) + generalizeTableText(r, lang) + generalizeVerdictText(r, lang);
+    if (r.cancelled)
+        s += textIn(T2("stopped by Ctrl+C: the schemes above are what finished.\n",
+                       "已被 Ctrl+C 停止：上面只有已完成的方案。\n"),
+                    lang);
+    return s + textIn(T2("time %1\n\n", "用时 %1\n\n").arg(util::formatDuration(r.wall_seconds)), lang);
+}
 
 int runGeneralizeExperiment(const QStringList& args)
 {

@@ -17,9 +17,20 @@
 // (exit status 130); bad options: a message in --lang and exit status 2.
 #pragma once
 
+#include "lm/generalization_experiment.h"
+#include "modules/lab/run_store.h"
+
+#include <QString>
 #include <QStringList>
 
+#include <string>
+
 namespace poslab::app {
+
+// One task's result as the command prints it: the run's header (machine,
+// model, budget), the table of exact match per length, and which schemes
+// learned the task; in `lang`. Also `poslab runs show` for a generalize run.
+std::string generalizeResultText(const generalization_result& r, const lab::RunProvenance& prov, const QString& lang);
 
 // `args`: the arguments after `experiment` (the word "generalize" among them).
 int runGeneralizeExperiment(const QStringList& args);

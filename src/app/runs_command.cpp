@@ -5,7 +5,9 @@
 #include "app/cli.h"
 #include "app/command_options.h"
 #include "app/experiment_command.h"
+#include "app/generalize_command.h"
 
+#include "modules/lab/generalization_runs.h"
 #include "modules/lab/run_list.h"
 #include "modules/lab/run_models.h"
 #include "modules/lab/run_store.h"
@@ -17,6 +19,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <string>
 
 namespace poslab::app {
@@ -36,29 +39,37 @@ Text2 runsUsage()
         "       poslab runs show ID [--format text|json] [--lang en|zh]\n"
         "       poslab runs remove ID [--lang en|zh]\n"
         "  The training runs stored on this computer (by `poslab experiment length`, the Training Lab\n"
-        "  window or `poslab export --train`), each with the models it trained.\n"
+        "  window or `poslab export --train`; and by `poslab experiment generalize`), each with the\n"
+        "  models it trained.\n"
         "  list    every run, newest first: its id, when it finished (UTC), the budget (quick or\n"
         "          full), complete or cancelled, the corpus, the trained schemes and whether the\n"
         "          models are kept; and which run the chapters and `poslab export` use by default:\n"
         "          the latest complete run (a cancelled run only when no complete one is stored).\n"
+        "          The runs of `poslab experiment generalize` follow in a table of their own, each\n"
+        "          with its task, the schemes that learned it, and which run the chapters show for it.\n"
         "          Files that cannot be read are listed last, with why; they are left as they are.\n"
         "  show    one run's results, and each stored model loaded and checked.\n"
         "  remove  deletes the run's file and its models (a damaged file too, when named).\n"
-        "  ID is the run's file name without .json, e.g. length-20261202T041800123Z;\n"
+        "  ID is the run's file name without .json, e.g. length-20261202T041800123Z or\n"
+        "  generalize-20261202T091904435Z;\n"
         "  `poslab export --run ID` exports with that run.\n"
         "Exit status: 0 done; 2 an unknown id or a usage error; 1 a run that cannot be read or removed.\n",
         "用法：poslab runs list [--format text|json] [--lang en|zh]\n"
         "      poslab runs show 编号 [--format text|json] [--lang en|zh]\n"
         "      poslab runs remove 编号 [--lang en|zh]\n"
-        "  这台电脑上保存的训练运行（来自 `poslab experiment length`、训练实验室窗口或\n"
-        "  `poslab export --train`），每次运行都连同它训练出的模型一起保存。\n"
+        "  这台电脑上保存的训练运行（来自 `poslab experiment length`、训练实验室窗口、\n"
+        "  `poslab export --train`，以及 `poslab experiment generalize`），每次运行都连同它训练出的\n"
+        "  模型一起保存。\n"
         "  list    列出全部运行，最新的在前：编号、完成时间（UTC）、预算（quick 或完整）、\n"
         "          完整还是已取消、语料、训练过的方案、模型是否保存；并注明各章和\n"
         "          `poslab export` 默认使用哪一次：最近一次完整的运行（只有在没有完整运行时\n"
-        "          才用已取消的那次）。无法读取的文件列在最后并说明原因，文件保持原样。\n"
+        "          才用已取消的那次）。`poslab experiment generalize` 的运行另列一表，注明任务、\n"
+        "          学会了任务的方案，以及各章为该任务显示哪一次。\n"
+        "          无法读取的文件列在最后并说明原因，文件保持原样。\n"
         "  show    显示一次运行的结果，并逐个载入、检查保存的模型。\n"
         "  remove  删除这次运行的文件及其模型（点名时，损坏的文件也可删除）。\n"
-        "  编号就是运行文件去掉 .json 的文件名，例如 length-20261202T041800123Z；\n"
+        "  编号就是运行文件去掉 .json 的文件名，例如 length-20261202T041800123Z 或\n"
+        "  generalize-20261202T091904435Z；\n"
         "  `poslab export --run 编号` 用这次运行导出。\n"
         "退出状态：0 完成；2 编号不存在或用法有误；1 运行无法读取或删除。\n");
 }
@@ -117,8 +128,40 @@ QString defaultSentence(const std::vector<lab::RunSummary>& runs, const QString&
     return text.arg(r.id).in(lang);
 }
 
+// The runs of `experiment generalize`: their own table, after the length runs'.
+QString generalizeListText(const lab::GeneralizeRunListing& g, const QString& lang)
+{
+    using util::padToWidth;
+    if (g.runs.empty()) return {};
+    QString s = T2("\nRuns of `poslab experiment generalize`, newest first:\n",
+                   "\n`poslab experiment generalize` 的运行，最新的在前：\n")
+                    .in(lang);
+    s += padToWidth(T2("id", "编号").in(lang), 34) + padToWidth(T2("finished (UTC)", "完成时间（UTC）").in(lang), 21) +
+         padToWidth(T2("task", "任务").in(lang), 10) + padToWidth(T2("budget", "预算").in(lang), 10) +
+         padToWidth(T2("status", "状态").in(lang), 11) + padToWidth(T2("models", "模型").in(lang), 8) +
+         T2("learned by", "学会的方案").in(lang) + u'\n';
+    for (std::size_t k = 0; k < g.runs.size(); ++k) {
+        const lab::StoredGeneralizeRun& r = g.runs[k];
+        QStringList learned;
+        for (const generalization_scheme_result& row : r.result.rows)
+            if (row.learned) learned << QString::fromStdString(row.name);
+        const QString task = QString::fromLatin1(synthetic_task_name(r.result.options.task));
+        s += padToWidth(r.id, 34) + padToWidth(whenText(r.provenance.finishedUtc), 21) + padToWidth(task, 10) +
+             padToWidth(budgetWord(r.provenance.quick, lang), 10) + padToWidth(statusWord(r.complete(), lang), 11) +
+             padToWidth((lab::hasAllModels(r) ? T2("yes", "有") : T2("no", "无")).in(lang), 8) +
+             (learned.isEmpty() ? T2("no scheme", "没有").in(lang) : learned.join(QStringLiteral(", "))) +
+             (r.readOnly ? T2("  (course reference, read-only)", "  （课程参考运行，只读）").in(lang) : QString()) +
+             (lab::isShownGeneralizeRun(g.runs, k) ? T2("  ← shown for %1", "  ← %1 任务显示这次").arg(task).in(lang)
+                                                   : QString()) +
+             u'\n';
+    }
+    return s + T2("For each task the chapters show your latest complete run of it, else the course's reference run.\n",
+                  "对每个任务，各章显示你最近一次完整的该任务运行；没有时显示随课程提供的参考运行。\n")
+                   .in(lang);
+}
+
 QString listText(const std::vector<lab::RunSummary>& runs, const std::vector<lab::DamagedRun>& damaged,
-                 const QString& lang)
+                 const lab::GeneralizeRunListing& generalize, const QString& lang)
 {
     using util::padToWidth;
     QString s;
@@ -148,6 +191,7 @@ QString listText(const std::vector<lab::RunSummary>& runs, const std::vector<lab
                  (r.id == def ? T2("  ← default", "  ← 默认").in(lang) : QString()) + u'\n';
         s += defaultSentence(runs, lang);
     }
+    s += generalizeListText(generalize, lang);
     if (!damaged.empty()) {
         s += T2("Files that cannot be read (left as they are; `poslab runs remove ID` deletes one):\n",
                 "无法读取的文件（保持原样；`poslab runs remove 编号` 可删除）：\n")
@@ -155,6 +199,30 @@ QString listText(const std::vector<lab::RunSummary>& runs, const std::vector<lab
         for (const lab::DamagedRun& d : damaged) s += QStringLiteral("  ") + d.problem.in(lang) + u'\n';
     }
     return s;
+}
+
+QJsonObject generalizeSummaryJson(const std::vector<lab::StoredGeneralizeRun>& runs, std::size_t k)
+{
+    const lab::StoredGeneralizeRun& r = runs[k];
+    QStringList schemes, learned;
+    for (const generalization_scheme_result& row : r.result.rows) {
+        schemes << QString::fromStdString(row.name);
+        if (row.learned) learned << QString::fromStdString(row.name);
+    }
+    QJsonObject j;
+    j["id"] = r.id;
+    j["finished_utc"] = r.provenance.finishedUtc.toUTC().toString(Qt::ISODateWithMs);
+    j["task"] = QString::fromLatin1(synthetic_task_name(r.result.options.task));
+    j["status"] = r.complete() ? "complete" : "cancelled";
+    j["quick"] = r.provenance.quick;
+    j["source"] = r.provenance.source;
+    j["schemes"] = QJsonArray::fromStringList(schemes);
+    j["learned"] = QJsonArray::fromStringList(learned);
+    j["has_models"] = lab::hasAllModels(r);
+    j["read_only"] = r.readOnly;
+    j["shown"] = lab::isShownGeneralizeRun(runs, k);
+    j["file"] = r.path;
+    return j;
 }
 
 QJsonObject summaryJson(const lab::RunSummary& r, const QString& def)
@@ -174,7 +242,8 @@ QJsonObject summaryJson(const lab::RunSummary& r, const QString& def)
     return j;
 }
 
-QString listJson(const std::vector<lab::RunSummary>& runs, const std::vector<lab::DamagedRun>& damaged)
+QString listJson(const std::vector<lab::RunSummary>& runs, const std::vector<lab::DamagedRun>& damaged,
+                 const lab::GeneralizeRunListing& generalize)
 {
     QJsonObject root;
     const QString def = defaultId(runs);
@@ -185,6 +254,9 @@ QString listJson(const std::vector<lab::RunSummary>& runs, const std::vector<lab
     QJsonArray list;
     for (const lab::RunSummary& r : runs) list.append(summaryJson(r, def));
     root["runs"] = list;
+    QJsonArray general;
+    for (std::size_t k = 0; k < generalize.runs.size(); ++k) general.append(generalizeSummaryJson(generalize.runs, k));
+    root["generalize_runs"] = general;
     QJsonArray bad;
     for (const lab::DamagedRun& d : damaged)
         bad.append(
@@ -198,8 +270,10 @@ int runsList(const CommandOptions& o)
     if (!o.positional().value(1).isEmpty()) return o.usageError(unexpectedArgument(o.positional().value(1)));
     std::vector<lab::DamagedRun> damaged;
     const std::vector<lab::RunSummary> runs = lab::listRuns({}, &damaged);
-    printText(o.value(QStringLiteral("--format")) == u"json" ? listJson(runs, damaged)
-                                                             : listText(runs, damaged, o.lang()));
+    const lab::GeneralizeRunListing generalize = lab::readGeneralizeRuns();
+    damaged.insert(damaged.end(), generalize.damaged.begin(), generalize.damaged.end());
+    printText(o.value(QStringLiteral("--format")) == u"json" ? listJson(runs, damaged, generalize)
+                                                             : listText(runs, damaged, generalize, o.lang()));
     return kExitOk;
 }
 
@@ -230,6 +304,52 @@ QJsonArray modelChecks(const lab::StoredRun& run, QString* text, const QString& 
     return checks;
 }
 
+// `runs show` for a run of `experiment generalize`.
+int showGeneralizeRun(const CommandOptions& o, const QString& id)
+{
+    lab::GeneralizeRunListing listing = lab::readGeneralizeRuns();
+    const QString wanted = lab::runId(id.trimmed());
+    const auto run = std::find_if(listing.runs.begin(), listing.runs.end(),
+                                  [&](const lab::StoredGeneralizeRun& r) { return r.id == wanted; });
+    if (run == listing.runs.end()) {
+        const auto bad = std::find_if(listing.damaged.begin(), listing.damaged.end(),
+                                      [&](const lab::DamagedRun& d) { return d.id == wanted; });
+        if (bad == listing.damaged.end()) return o.usageError(lab::unknownRunMessage(id));
+        return o.fail(T2("the stored run %1 cannot be read: %2", "无法读取已保存的运行 %1：%2")
+                          .arg(util::Text2::same(wanted), bad->problem),
+                      kExitFailure);
+    }
+    QJsonArray checks;
+    QString models;
+    for (const generalization_scheme_result& row : run->result.rows) {
+        const QString scheme = QString::fromStdString(row.name);
+        util::Text2 error;
+        const bool ok = lab::loadGeneralizeModel(*run, scheme, &error).has_value();
+        checks.append(QJsonObject{{"scheme", scheme}, {"ok", ok}, {"problem", ok ? QString() : error.en}});
+        models += QStringLiteral("  ") + util::padToWidth(scheme, 14) +
+                  (ok ? T2("ok: loads and matches the run", "正常：可以载入，并与运行一致").in(o.lang())
+                      : error.in(o.lang())) +
+                  u'\n';
+    }
+    if (o.value(QStringLiteral("--format")) == u"json") {
+        QJsonObject root = lab::generalizeResultJson(run->result, &run->provenance);
+        root["id"] = run->id;
+        root["file"] = run->path;
+        root["model_checks"] = checks;
+        printText(QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented)));
+        return kExitOk;
+    }
+    QString s = T2("run %1 (%2, %3), stored in %4\n", "运行 %1（%2，%3），保存在 %4\n")
+                    .arg(run->id, statusWord(run->complete(), o.lang()), budgetWord(run->provenance.quick, o.lang()),
+                         QDir::toNativeSeparators(run->path))
+                    .in(o.lang());
+    s += T2("command: %1\n", "命令：%1\n").arg(run->provenance.command).in(o.lang());
+    printText(s + QString::fromStdString(generalizeResultText(run->result, run->provenance, o.lang())));
+    printText(checks.isEmpty() ? T2("models: none stored\n", "模型：没有保存\n").in(o.lang())
+                               : T2("models:\n", "模型：\n").in(o.lang()) + models);
+    return kExitOk;
+}
+
 int runsShow(const CommandOptions& o)
 {
     const QString id = o.positional().value(1);
@@ -237,6 +357,7 @@ int runsShow(const CommandOptions& o)
         return o.usageError(T2("runs show needs a run id (`poslab runs list` lists them)",
                                "runs show 需要一个运行编号（`poslab runs list` 列出全部运行）"));
     if (o.positional().size() > 2) return o.usageError(unexpectedArgument(o.positional().value(2)));
+    if (lab::runId(id.trimmed()).startsWith(QLatin1String(lab::kGeneralizeRunPrefix))) return showGeneralizeRun(o, id);
     int status = kExitOk;
     const std::optional<lab::StoredRun> run = runNamed(o, id, &status);
     if (!run) return status;

@@ -20,6 +20,12 @@
 //   * remove: the run's file and models go; an unknown id changes nothing; a
 //     damaged file goes only when named; with every run of the learner's
 //     gone, export trains nothing and the PDF shows the reference run;
+//   * generalize runs (`experiment generalize`, a tiny real run): listed in
+//     their own table with the task and the schemes that learned it, the
+//     one each task shows marked (the learner's over the course's passkey
+//     reference run, which stays shown for passkey); show prints the table
+//     and checks each model (a truncated one named); remove deletes the file
+//     and models, and refuses the course's;
 //   * export: without --run it uses the latest complete run and says which on
 //     stderr (the PDF names it); --run ID uses that run, also a cancelled one
 //     (the PDF says cancelled); an unknown --run exits 2 with no PDF written.
@@ -315,6 +321,74 @@ private slots:
         const QString text = runsPdfText(pdf).simplified();
         QVERIFY2(text.contains(QStringLiteral("the reference run shipped with the course")),
                  qPrintable(text.right(3000)));
+    }
+
+    void generalizeRunsAreListedShownAndRemoved()
+    {
+        PoslabRun r = runPoslab({"experiment",     "generalize",
+                                 "--task",         "copy",
+                                 "--steps",        "4",
+                                 "--train-max",    "2",
+                                 "--eval-lengths", "1,2,4",
+                                 "--examples",     "4",
+                                 "--d-model",      "8",
+                                 "--layers",       "1",
+                                 "--heads",        "2",
+                                 "--batch",        "2",
+                                 "--schemes",      "alibi,learned",
+                                 "--threads",      "1"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = runPoslab({"runs", "list", "--format", "json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray runs = QJsonDocument::fromJson(r.out).object()["generalize_runs"].toArray();
+        QCOMPARE(runs.size(), 2);  // the learner's copy run, then the course's passkey run
+        const QJsonObject mine = runs[0].toObject(), course = runs[1].toObject();
+        QCOMPARE(mine["task"].toString(), QStringLiteral("copy"));
+        QVERIFY(!mine["read_only"].toBool());
+        QVERIFY(mine["shown"].toBool());
+        QVERIFY(mine["has_models"].toBool());
+        QCOMPARE(mine["schemes"].toArray(), QJsonArray({"alibi", "learned"}));
+        QCOMPARE(course["task"].toString(), QStringLiteral("passkey"));
+        QVERIFY(course["read_only"].toBool());
+        QVERIFY(course["shown"].toBool());  // no passkey run of the learner's: the course's is shown
+        const QString id = mine["id"].toString();
+        QVERIFY(id.startsWith(QLatin1String("generalize-")));
+
+        r = runPoslab({"runs", "list", "--lang", "zh"});
+        QVERIFY2(r.out.contains("`poslab experiment generalize` 的运行") && r.out.contains("← copy 任务显示这次") &&
+                     r.out.contains("← passkey 任务显示这次"),
+                 r.out.constData());
+
+        // show: the same table as the experiment printed, and every model checked.
+        r = runPoslab({"runs", "show", id});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("Length generalisation on copy: trained on n = 1..2 symbols"), r.out.constData());
+        QCOMPARE(r.out.count("ok: loads and matches the run"), 2);
+        // The learned flags in the listing are the run's own (the same file read twice).
+        r = runPoslab({"runs", "show", id, "--format", "json"});
+        const QJsonObject shown = QJsonDocument::fromJson(r.out).object();
+        QStringList learned;
+        for (const QJsonValue& v : shown["schemes"].toArray())
+            if (v.toObject()["learned"].toBool()) learned << v.toObject()["scheme"].toString();
+        QCOMPARE(mine["learned"].toArray().toVariantList(), QVariant(learned).toList());
+        const QString model = m_labDir + u'/' + id + QStringLiteral(".models/alibi.poslab-lm");
+        const QByteArray whole = poslab::testing::readFile(model);
+        overwriteRunsFile(model, whole.left(whole.size() / 2));
+        r = runPoslab({"runs", "show", id, "--lang", "zh"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("alibi") && r.out.count("正常：可以载入，并与运行一致") == 1, r.out.constData());
+        QCOMPARE(poslab::testing::readFile(model).size(), whole.size() / 2);  // left as it was
+
+        // remove: the course's refuses; the learner's goes with its models.
+        r = runPoslab({"runs", "remove", course["id"].toString()});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(QFileInfo::exists(course["file"].toString()));
+        r = runPoslab({"runs", "remove", id});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(fileCount(), 0);
+        r = runPoslab({"runs", "show", id});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains(QStringLiteral("no stored run has the id '%1'").arg(id).toUtf8()));
     }
 };
 

@@ -13,6 +13,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -266,6 +267,58 @@ std::optional<StoredGeneralizeRun> latestGeneralizeRun(synthetic_task_kind task,
         }
     }
     return std::nullopt;
+}
+
+GeneralizeRunListing readGeneralizeRuns(const QString& directory)
+{
+    GeneralizeRunListing listing;
+    const QString pattern = QLatin1String(kGeneralizeRunPrefix) + QStringLiteral("*.json");
+    for (const RunPlace& place : runPlaces(directory)) {
+        for (const QFileInfo& fi : QDir(place.directory).entryInfoList({pattern}, QDir::Files, QDir::Name)) {
+            util::Text2 error;
+            std::optional<StoredGeneralizeRun> run = readGeneralizeRun(fi.absoluteFilePath(), &error);
+            if (!run) {
+                listing.damaged.push_back({runId(fi.fileName()), fi.absoluteFilePath(), error});
+                continue;
+            }
+            run->readOnly = place.readOnly;
+            listing.runs.push_back(std::move(*run));
+        }
+    }
+    std::stable_sort(listing.runs.begin(), listing.runs.end(),
+                     [](const StoredGeneralizeRun& a, const StoredGeneralizeRun& b) {
+                         if (a.provenance.finishedUtc != b.provenance.finishedUtc)
+                             return a.provenance.finishedUtc > b.provenance.finishedUtc;
+                         return a.id > b.id;
+                     });
+    return listing;
+}
+
+bool isShownGeneralizeRun(const std::vector<StoredGeneralizeRun>& runs, std::size_t index)
+{
+    const StoredGeneralizeRun& candidate = runs[index];
+    if (!candidate.complete()) return false;
+    // Newest first: the first complete run of the task in the learner's
+    // folder, else (when the learner has none) the first in the course's.
+    for (const bool readOnly : {false, true}) {
+        for (std::size_t k = 0; k < runs.size(); ++k) {
+            const StoredGeneralizeRun& run = runs[k];
+            if (run.readOnly == readOnly && run.complete() && run.result.options.task == candidate.result.options.task)
+                return k == index;
+        }
+    }
+    return false;
+}
+
+bool hasAllModels(const StoredGeneralizeRun& run)
+{
+    for (const generalization_scheme_result& row : run.result.rows) {
+        const QString scheme = QString::fromStdString(row.name);
+        const auto m = std::find_if(run.models.begin(), run.models.end(),
+                                    [&](const StoredModel& sm) { return sm.scheme == scheme; });
+        if (m == run.models.end() || !QFileInfo::exists(m->path)) return false;
+    }
+    return !run.result.rows.empty();
 }
 
 std::optional<lm_checkpoint> loadGeneralizeModel(const StoredGeneralizeRun& run, const QString& scheme,

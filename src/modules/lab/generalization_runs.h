@@ -34,6 +34,7 @@
 
 #include "lm/checkpoint.h"
 #include "lm/generalization_experiment.h"
+#include "modules/lab/run_list.h"
 #include "modules/lab/run_store.h"
 #include "util/text2.h"
 
@@ -76,6 +77,22 @@ std::optional<StoredGeneralizeRun> readGeneralizeRun(const QString& path, util::
 std::optional<StoredGeneralizeRun> latestGeneralizeRun(poslab::synthetic_task_kind task,
                                                        QList<util::Text2>* warnings = nullptr,
                                                        const QString& directory = {});
+
+// Every generalize run of runPlaces(directory) (`poslab runs list`): the
+// readable ones newest first (finished_utc, then id), each marked readOnly
+// where it is the course's; the files that cannot be read apart, with why.
+struct GeneralizeRunListing {
+    std::vector<StoredGeneralizeRun> runs;
+    std::vector<DamagedRun> damaged;
+};
+GeneralizeRunListing readGeneralizeRuns(const QString& directory = {});
+
+// Whether runs[index] is the run latestGeneralizeRun shows for its task: the
+// learner's latest complete run of the task, else the course's.
+bool isShownGeneralizeRun(const std::vector<StoredGeneralizeRun>& runs, std::size_t index);
+
+// Whether every trained row of the run has its model file (present on disk).
+bool hasAllModels(const StoredGeneralizeRun& run);
 
 // The trained model of `scheme` of the run, loaded and checked against the
 // run's configuration; nullopt with *error (both languages) on failure.
