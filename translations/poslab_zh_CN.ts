@@ -716,12 +716,12 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <location filename="../src/ui/window/export_controller.cpp" line="+50"/>
         <location line="+35"/>
         <location line="+26"/>
-        <location line="+72"/>
+        <location line="+73"/>
         <source>Export PDF</source>
         <translation>导出 PDF</translation>
     </message>
     <message>
-        <location line="-130"/>
+        <location line="-131"/>
         <source>The whole course</source>
         <translation>整个课程</translation>
     </message>
@@ -782,7 +782,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>导出进度</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+43"/>
         <source>The export was cancelled.</source>
         <translation>导出已取消。</translation>
     </message>
@@ -860,12 +860,27 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::LabForm</name>
     <message>
-        <location filename="../src/ui/lab/lab_form.cpp" line="+318"/>
+        <location filename="../src/ui/lab/lab_form.cpp" line="+341"/>
         <source>About %1 parameters per model, about %2 of memory; %3 training characters per scheme.</source>
         <translation>每个模型约 %1 个参数，约需 %2 内存；每种方案训练 %3 个字符。</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+17"/>
+        <source>Time on this computer: timing a few training steps…</source>
+        <translation>在这台电脑上的用时：正在为几步训练计时……</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Time on this computer: about %1, priced from training steps timed just now (%2 per step), not a promise.</source>
+        <translation>在这台电脑上的用时：约 %1，按刚才实测的训练步推算（每步 %2），只是估计，并非承诺。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Scoring the whole held-out text adds to it.</source>
+        <translation>对整份留出文本评分的时间另计。</translation>
+    </message>
+    <message>
+        <location line="+24"/>
         <source>Train on a text file</source>
         <translation>用文本文件训练</translation>
     </message>
@@ -1508,8 +1523,8 @@ characters/s</source>
     </message>
     <message>
         <location line="-35"/>
-        <source>&lt;b&gt;No stored run yet.&lt;/b&gt; Choose the settings on the left (Quick takes about a minute) and press Start. Runs of &lt;code&gt;poslab experiment length&lt;/code&gt; on the command line appear here too.</source>
-        <translation>&lt;b&gt;还没有保存的运行。&lt;/b&gt;在左侧选好设置（“快速”大约一分钟），然后点“开始训练”。在命令行运行 &lt;code&gt;poslab experiment length&lt;/code&gt; 的结果也会显示在这里。</translation>
+        <source>&lt;b&gt;No stored run yet.&lt;/b&gt; Choose the settings on the left (under them, how long they take on this computer, timed just now) and press Start. Runs of &lt;code&gt;poslab experiment length&lt;/code&gt; on the command line appear here too.</source>
+        <translation>&lt;b&gt;还没有保存的运行。&lt;/b&gt;在左侧选好设置（设置下方显示刚在这台电脑上实测推算的用时），然后按“开始训练”。命令行 &lt;code&gt;poslab experiment length&lt;/code&gt; 的运行也会显示在这里。</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -2098,7 +2113,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::ParamPanel</name>
     <message>
-        <location filename="../src/ui/notebook/param_panel.cpp" line="+444"/>
+        <location filename="../src/ui/notebook/param_panel.cpp" line="+455"/>
         <source>Reset</source>
         <translation>重置</translation>
     </message>

@@ -516,8 +516,6 @@ void derive_length_experiment_schedule(length_experiment_options& o)
 
 namespace {
 
-constexpr std::size_t eval_batch_tokens = 4096;
-
 // What every scheme of one experiment is trained and evaluated on.
 struct experiment_inputs {
     const std::vector<std::int32_t>& train_stream;
@@ -600,7 +598,7 @@ scheme_result scaled_row(lm_model& model, const lm_config& c, const scheme_resul
         p.max_position_embeddings = c.context;
         p.original_max_position_embeddings = c.context;
         model.set_rope_scaling(p);
-        std::vector<length_eval> e = evaluate_lengths(model, in.held_out, {L}, o.eval_max_tokens, eval_batch_tokens,
+        std::vector<length_eval> e = evaluate_lengths(model, in.held_out, {L}, o.eval_max_tokens, lm_eval_batch_tokens,
                                                       in.held_out_answers, in.stop);
         if (e.empty()) break;  // stopped
         q.evals.push_back(e.front());
@@ -644,13 +642,13 @@ bool run_scheme(int i, const length_experiment_options& o, const experiment_inpu
     r.parameters = tm.model->num_parameters();
     r.train = tm.report;
     if (evaluation_stopped(in.stop, res)) return false;
-    r.evals = evaluate_lengths(*tm.model, in.held_out, o.eval_lengths, o.eval_max_tokens, eval_batch_tokens,
+    r.evals = evaluate_lengths(*tm.model, in.held_out, o.eval_lengths, o.eval_max_tokens, lm_eval_batch_tokens,
                                in.held_out_answers, in.stop);
     if (evaluation_stopped(in.stop, res)) return false;
     if (!res.sample_prompt.empty()) r.sample = sample_after_prompt(*tm.model, o, res.sample_prompt);
     r.weights =
         std::make_shared<const std::vector<float>>(tm.model->params(), tm.model->params() + tm.model->num_parameters());
-    r.peak_memory_bytes = lm_memory_estimate(c, o.train.batch_size, eval_batch_tokens, max_len);
+    r.peak_memory_bytes = lm_memory_estimate(c, o.train.batch_size, lm_eval_batch_tokens, max_len);
     r.wall_seconds = seconds_since(ts);
     if (tm.report.cancelled) res.cancelled = true;
 

@@ -246,6 +246,10 @@ struct length_eval {
     double answer_accuracy = std::numeric_limits<double>::quiet_NaN();
 };
 
+// Tokens in one evaluation batch: windows of length L go eval_tokens / L at a
+// time (at least one).
+inline constexpr std::size_t lm_eval_batch_tokens = 4096;
+
 // Evaluates on the held-out stream at each length (see the top). max_tokens
 // > 0 limits the characters scored per length (the first windows). Windows
 // are run `eval_tokens_per_batch / L` at a time (at least one). `answers`
@@ -254,7 +258,7 @@ struct length_eval {
 // once with the lengths it finished (the one in progress is left out).
 std::vector<length_eval> evaluate_lengths(lm_model& model, const std::vector<std::int32_t>& held_out,
                                           const std::vector<int>& lengths, std::size_t max_tokens = 0,
-                                          std::size_t eval_tokens_per_batch = 4096,
+                                          std::size_t eval_tokens_per_batch = lm_eval_batch_tokens,
                                           const std::vector<answer_span>* answers = nullptr,
                                           const std::atomic<bool>* stop = nullptr);
 

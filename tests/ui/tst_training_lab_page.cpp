@@ -726,6 +726,29 @@ private slots:
         QCOMPARE(preset->currentIndex(), 2);  // custom
     }
 
+    void timeEstimateIsMeasuredOnThisComputer()
+    {
+        // The form times a few steps of the chosen models in the background
+        // and prices the run; new settings are timed again; settings the
+        // experiment refuses have no estimate; a run pauses the timing.
+        TrainingLabPage page(nullptr, resultsDir());
+        page.setSettings(tinySettings(m_corpus));
+        auto* label = page.findChild<QLabel*>(QStringLiteral("trainingLabTimeEstimate"));
+        QVERIFY(label);
+        QTRY_VERIFY_WITH_TIMEOUT(label->text().startsWith(QStringLiteral("Time on this computer: about")),
+                                 scaledMs(30000));
+        QVERIFY2(label->text().contains(QStringLiteral("per step")), qPrintable(label->text()));
+        page.findChild<QSpinBox*>(QStringLiteral("dModel"))->setValue(31);  // not a multiple of the 2 heads: refused
+        QTRY_VERIFY_WITH_TIMEOUT(label->text().isEmpty(), scaledMs(30000));
+        page.findChild<QSpinBox*>(QStringLiteral("dModel"))->setValue(32);
+        QTRY_VERIFY_WITH_TIMEOUT(label->text().startsWith(QStringLiteral("Time on this computer: about")),
+                                 scaledMs(30000));
+        // Scoring every held-out character: its size is the corpus's, said to be left out.
+        page.findChild<QSpinBox*>(QStringLiteral("evalCharacters"))->setValue(0);
+        QTRY_VERIFY_WITH_TIMEOUT(label->text().contains(QStringLiteral("Scoring the whole held-out text adds to it.")),
+                                 scaledMs(30000));
+    }
+
     void closingTheWindowDuringARunStopsIt()
     {
         MainWindowOptions o;

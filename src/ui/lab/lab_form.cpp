@@ -5,6 +5,8 @@
 #include "lm/model.h"
 #include "modules/blas_kernel_text.h"
 #include "ui/lab/lab_text.h"
+#include "ui/lab/lab_time_estimate.h"
+#include "util/duration_format.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -50,6 +52,26 @@ LabForm::LabForm(QWidget* parent) : QWidget(parent)
     m_estimate = new QLabel(this);
     m_estimate->setWordWrap(true);
     fl->addWidget(m_estimate);
+    m_timeEstimate = new QLabel(this);
+    m_timeEstimate->setObjectName(QStringLiteral("trainingLabTimeEstimate"));
+    m_timeEstimate->setWordWrap(true);
+    fl->addWidget(m_timeEstimate);
+    m_timer = new LabTimeEstimate(this);
+    connect(m_timer, &LabTimeEstimate::measuring, this, [this] {
+        m_timeState = TimeState::Measuring;
+        showTimeEstimate();
+    });
+    connect(m_timer, &LabTimeEstimate::estimated, this, [this](double seconds, double step, bool counted) {
+        m_timeState = TimeState::Estimated;
+        m_estimatedSeconds = seconds;
+        m_stepSeconds = step;
+        m_evaluationCounted = counted;
+        showTimeEstimate();
+    });
+    connect(m_timer, &LabTimeEstimate::unavailable, this, [this] {
+        m_timeState = TimeState::None;
+        showTimeEstimate();
+    });
     fl->addStretch(1);
     retranslateUi();
 }
@@ -277,6 +299,7 @@ void LabForm::setSettings(const LabSettings& s)
 
 void LabForm::setRunning(bool running)
 {
+    m_timer->setPaused(running);
     m_running = running;
     updateEnabled();
 }
@@ -317,10 +340,33 @@ void LabForm::updatePresetCombo()
         const double tokens = double(s.steps) * s.batch * s.context;
         text = tr("About %1 parameters per model, about %2 of memory; %3 training characters per scheme.")
                    .arg(countText(double(params)), bytesText(double(bytes)), countText(tokens));
+        m_timer->request(s);
     } catch (const std::exception&) {
         text.clear();  // the reason is given when Start is pressed
+        m_timeState = TimeState::None;
+        showTimeEstimate();
     }
     m_estimate->setText(text);
+}
+
+void LabForm::showTimeEstimate()
+{
+    const QString lang = LabRun::windowLanguage();
+    switch (m_timeState) {
+        case TimeState::None: m_timeEstimate->clear(); break;
+        case TimeState::Measuring:
+            m_timeEstimate->setText(tr("Time on this computer: timing a few training steps…"));
+            break;
+        case TimeState::Estimated: {
+            QString text = tr("Time on this computer: about %1, priced from training steps timed just now (%2 per "
+                              "step), not a promise.")
+                               .arg(util::formatDuration(m_estimatedSeconds, util::DurationStyle::Words, lang),
+                                    util::formatDuration(m_stepSeconds, util::DurationStyle::Words, lang));
+            if (!m_evaluationCounted) text += u' ' + tr("Scoring the whole held-out text adds to it.");
+            m_timeEstimate->setText(text);
+            break;
+        }
+    }
 }
 
 void LabForm::updateEnabled()

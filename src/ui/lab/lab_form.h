@@ -25,6 +25,8 @@ class QVBoxLayout;
 
 namespace poslab::ui {
 
+class LabTimeEstimate;
+
 class LabForm : public QWidget {
     Q_OBJECT
 public:
@@ -55,6 +57,7 @@ private:
     void chooseFile();
     void onCorpusChanged();
     void onContextChanged(int context);
+    void showTimeEstimate();
 
     bool m_running = false;
     bool m_updatingForm = false;
@@ -97,8 +100,15 @@ private:
     QSpinBox* m_seed = nullptr;
     QSpinBox* m_threads = nullptr;
     QLabel* m_blasKernelLabel = nullptr;
-    QLabel* m_blasKernel = nullptr;  // the BLAS kernels in use and why (modules/blas_kernel_text.h)
-    QLabel* m_estimate = nullptr;
+    QLabel* m_blasKernel = nullptr;    // the BLAS kernels in use and why (modules/blas_kernel_text.h)
+    QLabel* m_estimate = nullptr;      // parameters, memory, training characters
+    QLabel* m_timeEstimate = nullptr;  // how long on this computer, measured (LabTimeEstimate)
+    LabTimeEstimate* m_timer = nullptr;
+    // The last measurement, kept so a language change can word it again.
+    enum class TimeState { None, Measuring, Estimated } m_timeState = TimeState::None;
+    double m_estimatedSeconds = 0.0;
+    double m_stepSeconds = 0.0;
+    bool m_evaluationCounted = true;
 };
 
 }  // namespace poslab::ui

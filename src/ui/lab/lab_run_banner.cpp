@@ -103,8 +103,8 @@ void LabRunBanner::updateText()
         m_useSettings->hide();
     } else if (!m_provenance) {
         html =
-            tr("<b>No stored run yet.</b> Choose the settings on the left (Quick takes about a minute) and press "
-               "Start. Runs of <code>poslab experiment length</code> on the command line appear here too.");
+            tr("<b>No stored run yet.</b> Choose the settings on the left (under them, how long they take on this "
+               "computer, timed just now) and press Start. Runs of <code>poslab experiment length</code> on the command line appear here too.");
         m_useSettings->hide();
     } else {
         html = runText();
