@@ -102,9 +102,9 @@ void LabRunBanner::updateText()
                             .toHtmlEscaped());
         m_useSettings->hide();
     } else if (!m_provenance) {
-        html =
-            tr("<b>No stored run yet.</b> Choose the settings on the left (under them, how long they take on this "
-               "computer, timed just now) and press Start. Runs of <code>poslab experiment length</code> on the command line appear here too.");
+        html = tr(
+            "<b>No stored run yet.</b> Choose the settings on the left (under them, how long they take on this "
+            "computer, timed just now) and press Start. Runs of <code>poslab experiment length</code> on the command line appear here too.");
         m_useSettings->hide();
     } else {
         html = runText();
