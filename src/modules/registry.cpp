@@ -23,6 +23,7 @@ const Registry& Registry::builtin()
         registerBenchModules(r);
         registerLabModules(r);
         registerLabGeneralizationModule(r);
+        registerLabReproductionModule(r);
         return r;
     }();
     return registry;

@@ -49,7 +49,10 @@ void registerAlibiModules(Registry& r);
 void registerVitModules(Registry& r);
 void registerAttentionModules(Registry& r);
 void registerBenchModules(Registry& r);
-void registerLabModules(Registry& r);               // modules/lab: modules that read stored training runs
-void registerLabGeneralizationModule(Registry& r);  // modules/lab: lab.generalization (stored generalize runs)
+void registerLabModules(Registry& r);  // modules/lab: modules that read stored training runs
+void registerLabGeneralizationModule(Registry& r);
+void registerLabReproductionModule(
+    Registry&
+        r);  // modules/lab: lab.reproduction (a paper against a stored run)  // modules/lab: lab.generalization (stored generalize runs)
 
 }  // namespace poslab::modules

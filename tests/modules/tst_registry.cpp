@@ -423,7 +423,8 @@ private slots:
         if (id.startsWith(u"lab.")) {
             stored.emplace(QStringLiteral("tst_registry"));
             QVERIFY2(stored->ok(), qPrintable(stored->error()));
-            if (id == u"lab.generalization") QVERIFY2(stored->storeGeneralizeRuns(), qPrintable(stored->error()));
+            if (id == u"lab.generalization" || id == u"lab.reproduction")
+                QVERIFY2(stored->storeGeneralizeRuns(), qPrintable(stored->error()));
         }
         const ModuleSpec* found = Registry::builtin().find(id);
         QVERIFY(found);

@@ -70,19 +70,6 @@ double metricOf(const length_eval& e, bool perplexity)
     return perplexity ? std::exp(e.nats) : e.nats / std::log(2.0);
 }
 
-// Training loss curve as the progress reports show it: EMA 0.9, bias-corrected.
-std::vector<double> smoothed(const std::vector<double>& losses)
-{
-    std::vector<double> out;
-    out.reserve(losses.size());
-    double ema = 0.0;
-    for (std::size_t i = 0; i < losses.size(); ++i) {
-        ema = 0.9 * ema + 0.1 * losses[i];
-        out.push_back(ema / (1.0 - std::pow(0.9, double(i + 1))));
-    }
-    return out;
-}
-
 // What the reader asked to see (the module's parameters).
 struct ResultsView {
     QString lang;
@@ -230,7 +217,7 @@ std::vector<Output> trainingCurveSeries(const length_experiment_result& res, con
     for (std::size_t i : shown) {
         const scheme_result& r = res.rows[i];
         if (r.scaled) continue;  // the rope model's curve, already shown as "rope"
-        std::vector<double> y = smoothed(r.train.losses);
+        std::vector<double> y = lab::smoothedLosses(r.train.losses);
         for (double& x : y) x = v.perplexity ? std::exp(x) : x / std::log(2.0);
         longest = std::max(longest, y.size());
         std::vector<double> steps = rangeDoubles(y.size(), 1.0);  // step 1 .. steps done

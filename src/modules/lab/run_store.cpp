@@ -429,6 +429,18 @@ QByteArray runToJson(const length_experiment_result& r, const std::vector<QStrin
     return QJsonDocument(runJson(r, samples, provenance)).toJson(QJsonDocument::Indented);
 }
 
+std::vector<double> smoothedLosses(const std::vector<double>& losses)
+{
+    std::vector<double> out;
+    out.reserve(losses.size());
+    double ema = 0.0;
+    for (std::size_t i = 0; i < losses.size(); ++i) {
+        ema = 0.9 * ema + 0.1 * losses[i];
+        out.push_back(ema / (1.0 - std::pow(0.9, double(i + 1))));
+    }
+    return out;
+}
+
 QString runId(const QString& path)
 {
     QString name = QFileInfo(path).fileName();

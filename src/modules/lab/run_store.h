@@ -144,6 +144,10 @@ QString resultsDirectory();
 // English note of a run stored before ids were kept.
 util::Text2 refusalReason(const poslab::length_eval& e);
 
+// A training loss curve as the training progress reports it: exponential
+// moving average with factor 0.9, bias-corrected (ema_i / (1 − 0.9^(i+1))).
+std::vector<double> smoothedLosses(const std::vector<double>& losses);
+
 // The id of the run stored in `path`: the file's base name.
 QString runId(const QString& path);
 
