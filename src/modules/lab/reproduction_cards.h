@@ -40,9 +40,11 @@
 
 namespace poslab::lab {
 
+// One claim, in short phrases that fit a table's cells.
 struct ClaimCheck {
-    util::Text2 claim;      // the paper's finding, as a sentence
-    util::Text2 published;  // what the paper's numbers say about it
+    util::Text2 claim;      // the paper's finding ("ALiBi stays flat or improves beyond")
+    util::Text2 rule;       // how a run is judged ("Δ ≤ +0.05 bits at the longest length")
+    util::Text2 published;  // the paper's numbers for it ("18.66 → 17.96 ppl (−0.055 bits)")
     bool tested = false;    // the run has what the rule needs
     bool held = false;      // the rule holds on the run (tested only)
     util::Text2 yours;      // the run's numbers for it, or why it was not tested

@@ -52,8 +52,8 @@ Output claimsTable(const std::vector<lab::ClaimCheck>& claims, const QString& la
 {
     std::vector<QVariantList> rows;
     for (const lab::ClaimCheck& c : claims)
-        rows.push_back({c.claim.in(lang), c.published.in(lang), c.yours.in(lang), heldWord(c, lang)});
-    return Output::table(u"claims"_s, {u"claim"_s, u"paper"_s, u"yours"_s, u"held"_s}, std::move(rows));
+        rows.push_back({c.claim.in(lang), heldWord(c, lang), c.yours.in(lang), c.published.in(lang), c.rule.in(lang)});
+    return Output::table(u"claims"_s, {u"claim"_s, u"held"_s, u"yours"_s, u"paper"_s, u"rule"_s}, std::move(rows));
 }
 
 Output publishedTable(const lab::PublishedTable& p, const QString& lang)
@@ -304,10 +304,11 @@ QStringList reproductionRowNames()
 std::vector<OutputSpec> reproductionOutputs()
 {
     return {
-        tableOutput(u"claims"_s, {u"claim"_s, u"paper"_s, u"yours"_s, u"held"_s},
-                    T2("each claim of the paper: what the paper's numbers show, what your run shows, and whether it "
-                       "held, did not hold or could not be tested",
-                       "论文的每条结论：论文的数字说明什么，你的运行说明什么，以及它成立、不成立还是无法检验")),
+        tableOutput(u"claims"_s, {u"claim"_s, u"held"_s, u"yours"_s, u"paper"_s, u"rule"_s},
+                    T2("each claim of the paper: whether it held, did not hold or could not be tested on your run, "
+                       "your run's numbers, the paper's, and the rule a run is judged by",
+                       "论文的每条结论：在你的运行上成立、不成立还是无法检验，你的运行的数字、论文的数字，以及评判"
+                       "运行的规则")),
         tableOutput(u"published"_s, {u"scheme"_s, u"name"_s, u"{column}"_s},
                     T2("the paper's table as printed (rows named by the lab's scheme and by the paper)",
                        "论文的表格，照原样（每行标出实验室的方案名和论文中的名字）")),
