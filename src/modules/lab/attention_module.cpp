@@ -242,6 +242,18 @@ std::vector<Output> runAttention(const Params& p, const RunContext& ctx)
     const lab::StoredRun& run = shown.run;
     const QStringList schemes = pickedSchemes(v.scheme, trainedSchemesWithModels(run, v.lang), run);
     QStringList notes{runNote(shown, v.lang)};
+    // A model knows only its corpus's characters: say plainly that the
+    // fortunes models (the reference run's) read English.
+    if (run.provenance.corpus == u"fortunes"_s)
+        notes << T2("These models were trained on an English corpus (%1) and know only its characters, so they read "
+                    "English text here. Chinese characters are not in their vocabulary and show as <unk>; to see a "
+                    "model read Chinese, train one on the Tang and Song poems: `poslab experiment length --corpus "
+                    "poems`.",
+                    "这些模型是在英文语料（%1）上训练的，只认识其中的字符，所以这里给它们读的是英文文本："
+                    "你看到的是英文模型读英文时的注意力。汉字不在它们的词表中，会显示为 <unk>。想看模型读中文，"
+                    "可以用 `poslab experiment length --corpus poems` 在唐诗宋词上训练一次。")
+                     .in(v.lang)
+                     .arg(run.provenance.corpus);
     const std::u32string text = chosenText(v, run, notes);
     const int context = run.result.options.model.context;
     notes << T2("Positions marked * lie beyond the training context (%1 characters): the model never saw them "

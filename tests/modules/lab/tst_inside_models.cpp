@@ -204,7 +204,8 @@ private slots:
         const Output& m = insideOutput(outs, QStringLiteral("attention_rope"));
         QCOMPARE(m.rows, 7);  // trimmed
         QCOMPARE(m.rowLabels[3], QStringLiteral("3 |"));
-        QVERIFY(!insideOutput(outs, QStringLiteral("notes")).text.contains(QStringLiteral("<unk>")));
+        QVERIFY(!insideOutput(outs, QStringLiteral("notes"))
+                     .text.contains(QStringLiteral("not in the model's vocabulary")));
         const QString tooLong(20001, u'a');
         QVERIFY_THROWS_EXCEPTION(ParamError,
                                  runInside(QStringLiteral("lab.attention"), {{"text", tooLong}}, m_dir.path()));

@@ -21,6 +21,7 @@
 #include "modules/lab/run_list.h"
 #include "modules/lab/run_models.h"
 #include "modules/lab/run_store.h"
+#include "modules/registry.h"
 #include "poslab_test_paths.h"
 
 #include "lm/checkpoint.h"
@@ -100,6 +101,27 @@ private slots:
         for (const scheme_result& row : m_run->result.rows)
             if (!row.scaled) trained << QString::fromStdString(row.name);
         QCOMPARE(trained, QStringList({"none", "sinusoidal", "learned", "t5_bias", "alibi", "rope"}));
+    }
+
+    void attentionSaysItsModelsReadEnglish()
+    {
+        // The reference run's models learned English (fortunes): the attention
+        // module says so in both languages, so a Chinese reader is not misled.
+        const modules::ModuleSpec* spec = modules::Registry::builtin().find(QStringLiteral("lab.attention"));
+        QVERIFY(spec);
+        modules::RunContext ctx;
+        ctx.storedRunsDirectory = QFileInfo(shippedRunPath()).absolutePath();
+        for (const auto& [lang, sentence] :
+             {std::pair{QStringLiteral("zh"), QStringLiteral("这些模型是在英文语料（fortunes）上训练的")},
+              std::pair{QStringLiteral("en"), QStringLiteral("trained on an English corpus (fortunes)")}}) {
+            const std::vector<modules::Output> out = modules::runModule(
+                *spec, modules::parseParams(*spec, {QStringLiteral("scheme=rope"), QStringLiteral("lang=") + lang}),
+                ctx);
+            const auto notes =
+                std::find_if(out.begin(), out.end(), [](const modules::Output& o) { return o.name == u"notes"; });
+            QVERIFY(notes != out.end());
+            QVERIFY2(notes->text.contains(sentence), qPrintable(notes->text));
+        }
     }
 
     void storedWeightsReproduceTheStoredResults()
