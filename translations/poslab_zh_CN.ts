@@ -860,7 +860,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::LabForm</name>
     <message>
-        <location filename="../src/ui/lab/lab_form.cpp" line="+341"/>
+        <location filename="../src/ui/lab/lab_form.cpp" line="+361"/>
         <source>About %1 parameters per model, about %2 of memory; %3 training characters per scheme.</source>
         <translation>每个模型约 %1 个参数，约需 %2 内存；每种方案训练 %3 个字符。</translation>
     </message>
@@ -871,8 +871,8 @@ Hand this file to your teacher. You can keep working and submit again later.</so
     </message>
     <message>
         <location line="+3"/>
-        <source>Time on this computer: about %1, priced from training steps timed just now (%2 per step), not a promise.</source>
-        <translation>在这台电脑上的用时：约 %1，按刚才实测的训练步推算（每步 %2），只是估计，并非承诺。</translation>
+        <source>Time on this computer: about %1, priced from training steps timed just now (%2 ms per step), not a promise.</source>
+        <translation>在这台电脑上的用时：约 %1，按刚才实测的训练步推算（每步 %2 毫秒），只是估计，并非承诺。</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -1522,12 +1522,12 @@ characters/s</source>
         <translation>BLAS 计算内核：%1</translation>
     </message>
     <message>
-        <location line="-35"/>
+        <location line="-36"/>
         <source>&lt;b&gt;No stored run yet.&lt;/b&gt; Choose the settings on the left (under them, how long they take on this computer, timed just now) and press Start. Runs of &lt;code&gt;poslab experiment length&lt;/code&gt; on the command line appear here too.</source>
         <translation>&lt;b&gt;还没有保存的运行。&lt;/b&gt;在左侧选好设置（设置下方显示刚在这台电脑上实测推算的用时），然后按“开始训练”。命令行 &lt;code&gt;poslab experiment length&lt;/code&gt; 的运行也会显示在这里。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Not stored: %1</source>
         <translation>未保存：%1</translation>
     </message>

@@ -724,6 +724,14 @@ private slots:
         QCOMPARE(preset->currentIndex(), 0);
         page.findChild<QSpinBox*>(QStringLiteral("steps"))->setValue(601);
         QCOMPARE(preset->currentIndex(), 2);  // custom
+        // The wheel over a box without the focus scrolls the form, never the value under the pointer.
+        auto* steps = page.findChild<QSpinBox*>(QStringLiteral("steps"));
+        QVERIFY(!steps->hasFocus());
+        QWheelEvent wheel(QPointF(5, 5), steps->mapToGlobal(QPointF(5, 5)), QPoint(), QPoint(0, 120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(steps, &wheel);
+        QCOMPARE(steps->value(), 601);
+        QCOMPARE(preset->currentIndex(), 2);
     }
 
     void timeEstimateIsMeasuredOnThisComputer()

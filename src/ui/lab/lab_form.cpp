@@ -21,16 +21,36 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <QWheelEvent>
 
 #include <algorithm>
 
 namespace poslab::ui {
 
 namespace {
+
+// A spin or combo box that takes the mouse wheel only once it has the focus
+// (a click or Tab): the wheel over the form scrolls it instead of changing
+// the value under the pointer.
+template <class Box>
+class WheelAfterFocus : public Box {
+public:
+    explicit WheelAfterFocus(QWidget* parent) : Box(parent) { Box::setFocusPolicy(Qt::StrongFocus); }
+
+protected:
+    void wheelEvent(QWheelEvent* event) override
+    {
+        if (Box::hasFocus())
+            Box::wheelEvent(event);
+        else
+            event->ignore();  // to the scroll area
+    }
+};
 
 // The scalings offered, in the order the core evaluates them by default.
 const poslab::rope_scaling_type kScalings[] = {poslab::ROPE_SCALING_LINEAR, poslab::ROPE_SCALING_NTK,
@@ -92,7 +112,7 @@ void LabForm::buildHeader(QVBoxLayout* fl)
 
     auto* presetRow = new QHBoxLayout;
     m_presetLabel = new QLabel(this);
-    m_preset = new QComboBox(this);
+    m_preset = new WheelAfterFocus<QComboBox>(this);
     m_preset->setObjectName(QStringLiteral("preset"));
     // Long item texts must not widen the form beyond its column.
     m_preset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -109,7 +129,7 @@ void LabForm::buildData(QVBoxLayout* fl)
 {
     m_dataBox = new QGroupBox(this);
     auto* dl = new QVBoxLayout(m_dataBox);
-    m_corpus = new QComboBox(m_dataBox);
+    m_corpus = new WheelAfterFocus<QComboBox>(m_dataBox);
     m_corpus->setObjectName(QStringLiteral("corpus"));
     m_corpus->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_corpus->setMinimumContentsLength(10);
@@ -165,7 +185,7 @@ void LabForm::buildSchemes(QVBoxLayout* fl)
 
 QSpinBox* LabForm::spinBox(QWidget* parent, int lo, int hi, const char* name)
 {
-    auto* s = new QSpinBox(parent);
+    auto* s = new WheelAfterFocus<QSpinBox>(parent);
     s->setRange(lo, hi);
     s->setObjectName(QString::fromLatin1(name));
     s->setAccelerated(true);
@@ -205,7 +225,7 @@ void LabForm::buildBudget(QVBoxLayout* fl)
     connect(m_lengths, &QLineEdit::textEdited, this, &LabForm::updatePresetCombo);
     m_evalChars = spinBox(m_budgetBox, 0, 100000000, "evalCharacters");
     m_evalChars->setSingleStep(4096);
-    m_lr = new QDoubleSpinBox(m_budgetBox);
+    m_lr = new WheelAfterFocus<QDoubleSpinBox>(m_budgetBox);
     m_lr->setObjectName(QStringLiteral("learningRate"));
     m_lr->setDecimals(5);
     m_lr->setRange(0.00001, 1.0);
@@ -358,10 +378,10 @@ void LabForm::showTimeEstimate()
             m_timeEstimate->setText(tr("Time on this computer: timing a few training steps…"));
             break;
         case TimeState::Estimated: {
-            QString text = tr("Time on this computer: about %1, priced from training steps timed just now (%2 per "
+            QString text = tr("Time on this computer: about %1, priced from training steps timed just now (%2 ms per "
                               "step), not a promise.")
                                .arg(util::formatDuration(m_estimatedSeconds, util::DurationStyle::Words, lang),
-                                    util::formatDuration(m_stepSeconds, util::DurationStyle::Words, lang));
+                                    QLocale().toString(1000.0 * m_stepSeconds, 'f', 1));
             if (!m_evaluationCounted) text += u' ' + tr("Scoring the whole held-out text adds to it.");
             m_timeEstimate->setText(text);
             break;
