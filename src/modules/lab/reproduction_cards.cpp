@@ -280,10 +280,10 @@ std::vector<ClaimCheck> rotaryVersusLearnedClaims(const poslab::length_experimen
 std::vector<ClaimCheck> interpolationClaims(const poslab::length_experiment_result& run)
 {
     const LengthSpan s = spanOf(run);
-    const Claim c1{T2("Plain RoPE breaks down beyond its trained length", "不加处理的 RoPE 在训练长度之外失效"),
+    const Claim c1{T2("Plain RoPE breaks down beyond its trained length", "原始 RoPE 在训练长度之外失效"),
                    T2("Δ ≥ +0.1 bits at the longest length", "最长长度处 Δ ≥ +0.1 比特"),
                    T2("7.20 → > 10^3 ppl at 2×", "2 倍处困惑度 7.20 → > 10^3")};
-    const Claim c2{T2("PI, not fine-tuned, stays below plain RoPE", "未微调的 PI 低于不加处理的 RoPE"),
+    const Claim c2{T2("PI, not fine-tuned, stays below plain RoPE", "未微调的 PI 低于原始 RoPE"),
                    T2("at every length beyond the trained one", "训练长度之外的每个长度上"),
                    T2("16.10 vs > 10^3 ppl at 4×", "4 倍处困惑度 16.10 对 > 10^3")};
     const Claim c3{T2("but stays worse than at the trained length", "但仍比训练长度上差"),
