@@ -143,19 +143,16 @@ std::vector<ClaimCheck> alibiClaims(const poslab::length_experiment_result& run)
 {
     const PublishedTable& p = alibiExtrapolationTable();
     const LengthSpan s = spanOf(run);
-    const Text2 rise = T2("Δ ≥ +0.1 bits at the longest length", "最长长度处 Δ ≥ +0.1 比特");
-    const Claim c1{T2("ALiBi stays flat or improves beyond the trained length", "ALiBi 在训练长度之外保持平稳或更好"),
-                   T2("Δ ≤ +0.05 bits at the longest length", "最长长度处 Δ ≤ +0.05 比特"),
-                   paperChange(p, QStringLiteral("alibi"))};
-    const Claim c2{T2("Sinusoidal rises beyond it", "正弦编码在训练长度之外上升"), rise,
+    const Text2 rise = T2("Δ ≥ +0.1 bits", "Δ ≥ +0.1 比特");
+    const Claim c1{T2("ALiBi flat or better beyond", "ALiBi 在训练长度外平稳或更好"),
+                   T2("Δ ≤ +0.05 bits", "Δ ≤ +0.05 比特"), paperChange(p, QStringLiteral("alibi"))};
+    const Claim c2{T2("Sinusoidal rises beyond", "正弦编码在训练长度外上升"), rise,
                    paperChange(p, QStringLiteral("sinusoidal"))};
-    const Claim c3{T2("RoPE rises beyond it", "RoPE 在训练长度之外上升"), rise, paperChange(p, QStringLiteral("rope"))};
-    const Claim c4{T2("RoPE rises less than sinusoidal", "RoPE 上升得比正弦编码少"),
+    const Claim c3{T2("RoPE rises beyond", "RoPE 在训练长度外上升"), rise, paperChange(p, QStringLiteral("rope"))};
+    const Claim c4{T2("RoPE rises less than sinusoidal", "RoPE 上升得比正弦少"),
                    T2("Δ RoPE < Δ sinusoidal", "Δ RoPE < Δ 正弦"), T2("+1.748 < +3.881", "+1.748 < +3.881")};
-    const Claim c5{
-        T2("ALiBi is the best at the longest length", "最长长度处 ALiBi 最好"),
-        T2("lowest of sinusoidal, RoPE, T5, ALiBi", "正弦、RoPE、T5、ALiBi 中最低"),
-        T2("ALiBi 17.96, T5 25.79, rotary 64.91, sin. 284.88", "ALiBi 17.96，T5 25.79，rotary 64.91，正弦 284.88")};
+    const Claim c5{T2("ALiBi best at the longest length", "最长长度处 ALiBi 最好"),
+                   T2("lowest of the four", "四者中最低"), T2("17.96 vs 25.79 (T5)", "17.96 对 25.79（T5）")};
     if (!s.beyond() || !std::isfinite(runBitsAt(run, QStringLiteral("alibi"), s.trained))) {
         const Text2 why = s.beyond() ? rowMissing(QStringLiteral("alibi")) : lengthsNotEvaluated(s);
         return {notTested(c1, why), notTested(c2, why), notTested(c3, why), notTested(c4, why), notTested(c5, why)};
@@ -177,20 +174,22 @@ std::vector<ClaimCheck> alibiClaims(const poslab::length_experiment_result& run)
         out.push_back(checked(c4, dR < dS, T2("%1 vs %2", "%1 对 %2").arg(signedBits(dR), signedBits(dS))));
     else
         out.push_back(notTested(c4, rowMissing(QStringLiteral("rope / sinusoidal"))));
-    QString best;
-    double bestBits = kNaN;
-    QStringList values;
-    for (const QString& row :
-         {QStringLiteral("alibi"), QStringLiteral("t5_bias"), QStringLiteral("sinusoidal"), QStringLiteral("rope")}) {
+    // ALiBi against the best of the other three at the longest length.
+    QString rival;
+    double rivalBits = kNaN;
+    for (const QString& row : {QStringLiteral("t5_bias"), QStringLiteral("sinusoidal"), QStringLiteral("rope")}) {
         const double b = at(row, s.longest);
-        if (!std::isfinite(b)) continue;
-        values << QStringLiteral("%1 %2").arg(row, QString::number(b, 'f', 3));
-        if (best.isEmpty() || b < bestBits) {
-            best = row;
-            bestBits = b;
+        if (std::isfinite(b) && (rival.isEmpty() || b < rivalBits)) {
+            rival = row;
+            rivalBits = b;
         }
     }
-    out.push_back(checked(c5, best == u"alibi", Text2::same(values.join(QStringLiteral(", ")))));
+    const double alibi = at(QStringLiteral("alibi"), s.longest);
+    if (rival.isEmpty())
+        out.push_back(notTested(c5, rowMissing(QStringLiteral("t5_bias / sinusoidal / rope"))));
+    else
+        out.push_back(checked(c5, alibi < rivalBits,
+                              T2("%1 vs %2 (%3)", "%1 对 %2（%3）").arg(bits(alibi), bits(rivalBits)).arg(rival)));
     return out;
 }
 
@@ -237,26 +236,23 @@ std::vector<ClaimCheck> rotaryVersusLearnedClaims(const poslab::length_experimen
     const double learned = runBitsAt(run, QStringLiteral("learned"), T);
     const double t5 = runBitsAt(run, QStringLiteral("t5_bias"), T);
     const double rope = runBitsAt(run, QStringLiteral("rope"), T);
-    const Claim c1{
-        T2("RoPE ends below a learned table", "RoPE 的损失低于可学习的位置表"),
-        T2("held-out loss at the training length", "训练长度上的留出损失"),
-        T2("OWT2 2.759 vs 2.809; Pile 2.173 vs 2.240 nats", "OWT2 2.759 对 2.809；Pile 2.173 对 2.240 奈特")};
-    const Claim c2{T2("T5's bias lies between them", "T5 偏置介于两者之间"),
-                   T2("learned ≥ T5 ≥ RoPE at the training length", "训练长度上 可学习 ≥ T5 ≥ RoPE"),
-                   T2("2.809 ≥ 2.801 ≥ 2.759 (OWT2)", "2.809 ≥ 2.801 ≥ 2.759（OWT2）")};
-    const Claim c3{
-        T2("RoPE converges faster", "RoPE 收敛更快"),
-        T2("reaches learned's final training loss before the last step", "在最后一步之前达到可学习模型最终的训练损失"),
-        T2("“~30%” faster (1.4B; in the text, no table)", "快约 30%（14 亿参数；正文所述，无表格）")};
+    const Claim c1{T2("RoPE ends below learned", "RoPE 低于可学习位置表"),
+                   T2("loss at the training length", "训练长度上的损失"),
+                   T2("2.759 vs 2.809 (OWT2)", "2.759 对 2.809（OWT2）")};
+    const Claim c2{T2("T5 between the two", "T5 介于两者之间"), T2("learned ≥ T5 ≥ RoPE", "可学习 ≥ T5 ≥ RoPE"),
+                   T2("2.809 ≥ 2.801 ≥ 2.759", "2.809 ≥ 2.801 ≥ 2.759")};
+    const Claim c3{T2("RoPE converges faster", "RoPE 收敛更快"),
+                   T2("reaches learned's final loss sooner", "更早达到可学习模型的最终损失"),
+                   T2("“~30%” faster (text only)", "快约 30%（仅正文）")};
     if (!std::isfinite(learned) || !std::isfinite(rope)) {
         const Text2 why = rowMissing(QStringLiteral("learned / rope"));
         return {notTested(c1, why), notTested(c2, why), notTested(c3, why)};
     }
     std::vector<ClaimCheck> out;
-    out.push_back(checked(c1, rope < learned, T2("%1 vs %2 bits", "%1 对 %2 比特").arg(bits(rope), bits(learned))));
+    out.push_back(checked(c1, rope < learned, T2("%1 vs %2", "%1 对 %2").arg(bits(rope), bits(learned))));
     if (std::isfinite(t5))
         out.push_back(checked(c2, learned >= t5 && t5 >= rope,
-                              T2("%1 ≥ %2 ≥ %3?", "%1 ≥ %2 ≥ %3？").arg(bits(learned), bits(t5)).arg(bits(rope))));
+                              T2("%1, %2, %3", "%1，%2，%3").arg(bits(learned), bits(t5)).arg(bits(rope))));
     else
         out.push_back(notTested(c2, rowMissing(QStringLiteral("t5_bias"))));
     // The learned model's final smoothed training loss, and when RoPE's smoothed curve first reached it.
@@ -280,16 +276,14 @@ std::vector<ClaimCheck> rotaryVersusLearnedClaims(const poslab::length_experimen
 std::vector<ClaimCheck> interpolationClaims(const poslab::length_experiment_result& run)
 {
     const LengthSpan s = spanOf(run);
-    const Claim c1{T2("Plain RoPE breaks down beyond its trained length", "原始 RoPE 在训练长度之外失效"),
-                   T2("Δ ≥ +0.1 bits at the longest length", "最长长度处 Δ ≥ +0.1 比特"),
-                   T2("7.20 → > 10^3 ppl at 2×", "2 倍处困惑度 7.20 → > 10^3")};
-    const Claim c2{T2("PI, not fine-tuned, stays below plain RoPE", "未微调的 PI 低于原始 RoPE"),
-                   T2("at every length beyond the trained one", "训练长度之外的每个长度上"),
-                   T2("16.10 vs > 10^3 ppl at 4×", "4 倍处困惑度 16.10 对 > 10^3")};
-    const Claim c3{T2("but stays worse than at the trained length", "但仍比训练长度上差"),
-                   T2("PI at the longest length > RoPE at the trained one", "最长长度处的 PI > 训练长度处的 RoPE"),
-                   T2("16.10 at 4× vs 7.20 at 1× (%1 bits)", "4 倍处 16.10 对 1 倍处 7.20（%1 比特）")
-                       .arg(signedBits(std::log2(16.10 / 7.20)))};
+    const Claim c1{T2("Plain RoPE breaks down beyond", "原始 RoPE 在训练长度外失效"),
+                   T2("Δ ≥ +0.1 bits", "Δ ≥ +0.1 比特"), T2("7.20 → > 10^3 at 2×", "2 倍处 7.20 → > 10^3")};
+    const Claim c2{T2("PI below plain RoPE beyond", "PI 在训练长度外低于原始 RoPE"),
+                   T2("at every longer length", "每个更长的长度上"),
+                   T2("16.10 vs > 10^3 at 4×", "4 倍处 16.10 对 > 10^3")};
+    const Claim c3{T2("but PI stays worse than at 1×", "但 PI 仍比 1 倍长度时差"),
+                   T2("PI at longest > RoPE at 1×", "最长处 PI > 1 倍处 RoPE"),
+                   T2("16.10 vs 7.20 (%1)", "16.10 对 7.20（%1）").arg(signedBits(std::log2(16.10 / 7.20)))};
     const double base = runBitsAt(run, QStringLiteral("rope"), s.trained);
     if (!s.beyond() || !std::isfinite(base)) {
         const Text2 why = s.beyond() ? rowMissing(QStringLiteral("rope")) : lengthsNotEvaluated(s);
@@ -298,23 +292,26 @@ std::vector<ClaimCheck> interpolationClaims(const poslab::length_experiment_resu
     std::vector<ClaimCheck> out;
     const double ropeLongest = runBitsAt(run, QStringLiteral("rope"), s.longest);
     out.push_back(checked(c1, ropeLongest - base >= kRiseBits, runChange(base, ropeLongest)));
-    QStringList pairs;
-    bool below = true, any = false;
+    int lengths = 0, below = 0;
     for (int L : run.options.eval_lengths) {
         if (L <= s.trained) continue;
         const double pi = runBitsAt(run, QStringLiteral("rope+linear"), L);
         const double r = runBitsAt(run, QStringLiteral("rope"), L);
         if (!std::isfinite(pi) || !std::isfinite(r)) continue;
-        any = true;
-        below = below && pi < r;
-        pairs << QStringLiteral("%1: %2 vs %3").arg(L).arg(QString::number(pi, 'f', 3), QString::number(r, 'f', 3));
+        ++lengths;
+        below += pi < r;
     }
-    if (!any) {
+    if (lengths == 0) {
         out.push_back(notTested(c2, rowMissing(QStringLiteral("rope+linear"))));
         out.push_back(notTested(c3, rowMissing(QStringLiteral("rope+linear"))));
         return out;
     }
-    out.push_back(checked(c2, below, Text2::same(pairs.join(QStringLiteral("; ")))));
+    const double pi2 = runBitsAt(run, QStringLiteral("rope+linear"), 2 * s.trained);
+    const double rope2 = runBitsAt(run, QStringLiteral("rope"), 2 * s.trained);
+    Text2 yours = T2("below at %1 of %2 lengths", "%2 个长度中 %1 个更低").arg(below).arg(lengths);
+    if (std::isfinite(pi2) && std::isfinite(rope2))
+        yours = T2("%1 (2×: %2 vs %3)", "%1（2 倍：%2 对 %3）").arg(yours, bits(pi2)).arg(bits(rope2));
+    out.push_back(checked(c2, below == lengths, yours));
     const double piLongest = runBitsAt(run, QStringLiteral("rope+linear"), s.longest);
     out.push_back(checked(c3, piLongest > base, T2("%1 vs %2", "%1 对 %2").arg(bits(piLongest), bits(base))));
     return out;
