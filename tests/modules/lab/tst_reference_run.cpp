@@ -14,10 +14,16 @@
 //     relative (the weights are exact, but another BLAS kernel may sum in
 //     another order) and the same number of characters; on a synthetic corpus
 //     the answers right within one example.
+//   * Every shipped `experiment generalize` run (lessons/lab/generalize-*):
+//     each stored model answers the same held-out examples again (drawn from
+//     the run's eval seed, lm/generalization_experiment.h) with the stored
+//     number right, within one example.
+//   * The attention module says the fortunes models read English.
 //   * The course folder is a read-only place: with courseRunFolder pointing
 //     at it and no run of the learner's own, the reference run is the default,
 //     marked read-only, and it cannot be removed.
 #include "../../shared/test_program.h"
+#include "modules/lab/generalization_runs.h"
 #include "modules/lab/run_list.h"
 #include "modules/lab/run_models.h"
 #include "modules/lab/run_store.h"
@@ -122,6 +128,45 @@ private slots:
             QVERIFY(notes != out.end());
             QVERIFY2(notes->text.contains(sentence), qPrintable(notes->text));
         }
+    }
+
+    // Every shipped `experiment generalize` run: each stored model, evaluated
+    // again on the same held-out examples (generalization_eval_seed), answers
+    // exactly as many of them right as the run says, within one example (a
+    // different BLAS kernel may round a near-tie the other way).
+    void generalizeRunsReproduceTheirAccuracies()
+    {
+        const QFileInfoList files = QDir(QStringLiteral(POSLAB_SOURCE_COURSE_DIR "/lab"))
+                                        .entryInfoList({QStringLiteral("generalize-*.json")}, QDir::Files);
+        QVERIFY(!files.isEmpty());
+        int compared = 0;
+        for (const QFileInfo& f : files) {
+            Text2 error;
+            const std::optional<StoredGeneralizeRun> run = readGeneralizeRun(f.absoluteFilePath(), &error);
+            QVERIFY2(run.has_value(), qPrintable(error.en));
+            QVERIFY(run->complete());
+            QVERIFY(run->provenance.command.startsWith(QLatin1String("poslab experiment generalize")));
+            const generalization_options& o = run->result.options;
+            const synthetic_task_config task = generalization_task_config(o);
+            for (const generalization_scheme_result& row : run->result.rows) {
+                const std::optional<lm_checkpoint> model =
+                    loadGeneralizeModel(*run, QString::fromStdString(row.name), &error);
+                QVERIFY2(model.has_value(), qPrintable(error.en));
+                for (const generalization_eval& stored : row.evals) {
+                    if (stored.refused) continue;
+                    const generalization_eval again = evaluate_generalization_length(*model->model, task, stored.length,
+                                                                                     stored.examples, o.eval_seed);
+                    QVERIFY2(std::abs(again.correct - stored.correct) <= 1,
+                             qPrintable(QStringLiteral("%1 %2 n=%3: %4 right again, %5 stored")
+                                            .arg(f.fileName(), QString::fromStdString(row.name))
+                                            .arg(stored.length)
+                                            .arg(again.correct)
+                                            .arg(stored.correct)));
+                    ++compared;
+                }
+            }
+        }
+        QVERIFY(compared >= 40);
     }
 
     void storedWeightsReproduceTheStoredResults()
