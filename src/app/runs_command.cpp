@@ -287,21 +287,44 @@ std::optional<lab::StoredRun> runNamed(const CommandOptions& o, const QString& i
     return std::nullopt;
 }
 
-// Each model loaded: "ok" or why not, per trained row.
-QJsonArray modelChecks(const lab::StoredRun& run, QString* text, const QString& lang)
+// What `runs show` prints of any run (a length or a generalize run).
+struct ShownRun {
+    QString id, path, command;
+    bool complete = false, quick = false;
+    QJsonObject json;    // the run as JSON (without id, file and model checks)
+    QString text;        // the run's results as text
+    QJsonArray checks;   // per model: scheme, ok, problem
+    QString modelsText;  // the same, one line per model
+    Text2 noModels;      // said when the run kept no model
+};
+
+// One model's check: loaded and matching the run, or why not.
+void addModelCheck(ShownRun& shown, const QString& scheme, bool ok, const util::Text2& error, const QString& lang)
 {
-    QJsonArray checks;
-    for (const scheme_result& row : run.result.rows) {
-        if (row.scaled) continue;
-        const QString scheme = QString::fromStdString(row.name);
-        util::Text2 error;
-        const bool ok = lab::loadRunModel(run, scheme, &error).has_value();
-        checks.append(QJsonObject{{"scheme", scheme}, {"ok", ok}, {"problem", ok ? QString() : error.en}});
-        *text += QStringLiteral("  ") + util::padToWidth(scheme, 14) +
-                 (ok ? T2("ok: loads and matches the run", "正常：可以载入，并与运行一致").in(lang) : error.in(lang)) +
-                 u'\n';
+    shown.checks.append(QJsonObject{{"scheme", scheme}, {"ok", ok}, {"problem", ok ? QString() : error.en}});
+    shown.modelsText +=
+        QStringLiteral("  ") + util::padToWidth(scheme, 14) +
+        (ok ? T2("ok: loads and matches the run", "正常：可以载入，并与运行一致").in(lang) : error.in(lang)) + u'\n';
+}
+
+int printShownRun(const CommandOptions& o, ShownRun shown)
+{
+    if (o.value(QStringLiteral("--format")) == u"json") {
+        shown.json["id"] = shown.id;
+        shown.json["file"] = shown.path;
+        shown.json["model_checks"] = shown.checks;
+        printText(QString::fromUtf8(QJsonDocument(shown.json).toJson(QJsonDocument::Indented)));
+        return kExitOk;
     }
-    return checks;
+    QString s = T2("run %1 (%2, %3), stored in %4\n", "运行 %1（%2，%3），保存在 %4\n")
+                    .arg(shown.id, statusWord(shown.complete, o.lang()), budgetWord(shown.quick, o.lang()),
+                         QDir::toNativeSeparators(shown.path))
+                    .in(o.lang());
+    s += T2("command: %1\n", "命令：%1\n").arg(shown.command).in(o.lang());
+    printText(s + shown.text);
+    printText(shown.checks.isEmpty() ? shown.noModels.in(o.lang())
+                                     : T2("\nmodels:\n", "\n模型：\n").in(o.lang()) + shown.modelsText);
+    return kExitOk;
 }
 
 // `runs show` for a run of `experiment generalize`.
@@ -319,35 +342,22 @@ int showGeneralizeRun(const CommandOptions& o, const QString& id)
                           .arg(util::Text2::same(wanted), bad->problem),
                       kExitFailure);
     }
-    QJsonArray checks;
-    QString models;
+    ShownRun shown{run->id,
+                   run->path,
+                   run->provenance.command,
+                   run->complete(),
+                   run->provenance.quick,
+                   lab::generalizeResultJson(run->result, &run->provenance),
+                   QString::fromStdString(generalizeResultText(run->result, run->provenance, o.lang())),
+                   {},
+                   {},
+                   T2("\nmodels: none stored\n", "\n模型：没有保存\n")};
     for (const generalization_scheme_result& row : run->result.rows) {
         const QString scheme = QString::fromStdString(row.name);
         util::Text2 error;
-        const bool ok = lab::loadGeneralizeModel(*run, scheme, &error).has_value();
-        checks.append(QJsonObject{{"scheme", scheme}, {"ok", ok}, {"problem", ok ? QString() : error.en}});
-        models += QStringLiteral("  ") + util::padToWidth(scheme, 14) +
-                  (ok ? T2("ok: loads and matches the run", "正常：可以载入，并与运行一致").in(o.lang())
-                      : error.in(o.lang())) +
-                  u'\n';
+        addModelCheck(shown, scheme, lab::loadGeneralizeModel(*run, scheme, &error).has_value(), error, o.lang());
     }
-    if (o.value(QStringLiteral("--format")) == u"json") {
-        QJsonObject root = lab::generalizeResultJson(run->result, &run->provenance);
-        root["id"] = run->id;
-        root["file"] = run->path;
-        root["model_checks"] = checks;
-        printText(QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented)));
-        return kExitOk;
-    }
-    QString s = T2("run %1 (%2, %3), stored in %4\n", "运行 %1（%2，%3），保存在 %4\n")
-                    .arg(run->id, statusWord(run->complete(), o.lang()), budgetWord(run->provenance.quick, o.lang()),
-                         QDir::toNativeSeparators(run->path))
-                    .in(o.lang());
-    s += T2("command: %1\n", "命令：%1\n").arg(run->provenance.command).in(o.lang());
-    printText(s + QString::fromStdString(generalizeResultText(run->result, run->provenance, o.lang())));
-    printText(checks.isEmpty() ? T2("models: none stored\n", "模型：没有保存\n").in(o.lang())
-                               : T2("models:\n", "模型：\n").in(o.lang()) + models);
-    return kExitOk;
+    return printShownRun(o, std::move(shown));
 }
 
 int runsShow(const CommandOptions& o)
@@ -361,28 +371,24 @@ int runsShow(const CommandOptions& o)
     int status = kExitOk;
     const std::optional<lab::StoredRun> run = runNamed(o, id, &status);
     if (!run) return status;
-    QString models;
-    const QJsonArray checks = modelChecks(*run, &models, o.lang());
-    if (o.value(QStringLiteral("--format")) == u"json") {
-        QJsonObject root =
-            QJsonDocument::fromJson(lab::runToJson(run->result, run->samples, &run->provenance)).object();
-        root["id"] = run->id;
-        root["file"] = run->path;
-        root["model_checks"] = checks;
-        printText(QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented)));
-        return kExitOk;
+    ShownRun shown{run->id,
+                   run->path,
+                   run->provenance.command,
+                   run->complete(),
+                   run->provenance.quick,
+                   QJsonDocument::fromJson(lab::runToJson(run->result, run->samples, &run->provenance)).object(),
+                   QString::fromStdString(storedRunText(*run, o.lang())),
+                   {},
+                   {},
+                   T2("\nmodels: none stored (a run from before PosLab kept them)\n",
+                      "\n模型：没有保存（这次运行早于 PosLab 开始保存模型）\n")};
+    for (const scheme_result& row : run->result.rows) {
+        if (row.scaled) continue;
+        const QString scheme = QString::fromStdString(row.name);
+        util::Text2 error;
+        addModelCheck(shown, scheme, lab::loadRunModel(*run, scheme, &error).has_value(), error, o.lang());
     }
-    QString s = T2("run %1 (%2, %3), stored in %4\n", "运行 %1（%2，%3），保存在 %4\n")
-                    .arg(run->id, statusWord(run->complete(), o.lang()), budgetWord(run->provenance.quick, o.lang()),
-                         QDir::toNativeSeparators(run->path))
-                    .in(o.lang());
-    s += T2("command: %1\n", "命令：%1\n").arg(run->provenance.command).in(o.lang());
-    printText(s + QString::fromStdString(storedRunText(*run, o.lang())));
-    printText(checks.isEmpty() ? T2("\nmodels: none stored (a run from before PosLab kept them)\n",
-                                    "\n模型：没有保存（这次运行早于 PosLab 开始保存模型）\n")
-                                     .in(o.lang())
-                               : T2("\nmodels:\n", "\n模型：\n").in(o.lang()) + models);
-    return kExitOk;
+    return printShownRun(o, std::move(shown));
 }
 
 int runsRemove(const CommandOptions& o)

@@ -27,18 +27,15 @@ namespace poslab::ui {
 
 namespace {
 
-// The training loss as the live curve shows it: the core's bias-corrected
-// moving average (factor 0.9, lm/experiment.cpp), in bits per character, so
-// a stored run's curve is drawn exactly like a live one.
+// The training loss as the live curve shows it (lab::smoothedLosses, the
+// progress reports' moving average), in bits per character, so a stored
+// run's curve is drawn exactly like a live one.
 std::vector<QPointF> smoothedCurve(const std::vector<double>& lossesNats)
 {
+    const std::vector<double> smoothed = lab::smoothedLosses(lossesNats);
     std::vector<QPointF> out;
-    out.reserve(lossesNats.size());
-    double ema = 0.0;
-    for (std::size_t i = 0; i < lossesNats.size(); ++i) {
-        ema = 0.9 * ema + 0.1 * lossesNats[i];
-        out.emplace_back(double(i + 1), ema / (1.0 - std::pow(0.9, double(i + 1))) / kLn2);
-    }
+    out.reserve(smoothed.size());
+    for (std::size_t i = 0; i < smoothed.size(); ++i) out.emplace_back(double(i + 1), smoothed[i] / kLn2);
     return out;
 }
 
