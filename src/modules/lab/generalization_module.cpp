@@ -12,9 +12,9 @@
 // table beyond its rows) are left out of a curve and shown as — in the table.
 // The module never trains: with no stored run it says how to make one.
 #include "modules/lab/generalization_runs.h"
+#include "modules/lab/run_list.h"
 #include "modules/registry.h"
 
-#include <QCryptographicHash>
 #include <QDir>
 
 #include <cmath>
@@ -35,23 +35,6 @@ QStringList generalizationSchemeNames()
     QStringList out;
     for (lm_position p : lm_all_positions()) out << QString::fromLatin1(lm_position_name(p));
     return out;
-}
-
-// Changes whenever a generalize run file is added, removed or rewritten.
-QString generalizationRunsStamp()
-{
-    const QDir dir(lab::resultsDirectory());
-    if (!dir.exists()) return u"none"_s;
-    QCryptographicHash hash(QCryptographicHash::Sha1);
-    const QString pattern = QLatin1String(lab::kGeneralizeRunPrefix) + u"*.json"_s;
-    const QFileInfoList files = dir.entryInfoList({pattern}, QDir::Files, QDir::Name);
-    for (const QFileInfo& f : files)
-        hash.addData(QStringLiteral("%1|%2|%3\n")
-                         .arg(f.fileName())
-                         .arg(f.size())
-                         .arg(f.lastModified().toMSecsSinceEpoch())
-                         .toUtf8());
-    return QString::number(files.size()) + u':' + QString::fromLatin1(hash.result().toHex());
 }
 
 QString generalizationPercent(double x)
@@ -185,7 +168,7 @@ ModuleSpec labGeneralizationModule()
     };
     s.outputs = labGeneralizationOutputs();
     s.run = runGeneralization;
-    s.inputStamp = generalizationRunsStamp;
+    s.inputStamp = lab::storedRunsStamp;  // every run file of the learner's and the course's folders
     return s;
 }
 
