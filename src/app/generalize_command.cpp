@@ -41,8 +41,10 @@ Text2 generalizeUsage()
         "  copy, reverse: n symbols, then '|' and the same symbols (reversed); addition: two n-digit\n"
         "  numbers, least-significant digit first, and their sum; passkey: a 3-digit key hidden at a\n"
         "  random depth in n filler tokens, then the question (Mohtashami & Jaggi 2023).\n"
+        "  Trained lengths: copy and reverse n <= 16, addition n <= 3 digits (tested up to 8),\n"
+        "  passkey n <= 16 filler tokens.\n"
         "  --task all (the default) runs the four; --quick runs passkey and a short copy task\n"
-        "  (n <= 8) in a smaller budget. A scheme that did not learn a task at its trained lengths\n"
+        "  (n <= 6) in a smaller budget. A scheme that did not learn a task at its trained lengths\n"
         "  (exact match below 90%) is named, not compared.\n"
         "  Each task's run is stored for the Training Lab (\"stored: FILE\"); --no-store skips that.\n",
         "用法：poslab experiment generalize [--task copy|reverse|addition|passkey|all] [--quick]\n"
@@ -56,7 +58,9 @@ Text2 generalizeUsage()
         "  copy、reverse：n 个符号，然后是“|”和同样的符号（倒序）；addition：两个 n 位数（低位在前）\n"
         "  及其和；passkey：一个 3 位数字的密钥藏在 n 个填充词元中的随机深度，然后提问\n"
         "  （Mohtashami 和 Jaggi 2023）。\n"
-        "  --task all（默认）运行全部四个任务；--quick 只运行 passkey 和一个短的 copy 任务（n <= 8），\n"
+        "  训练长度：copy 和 reverse 为 n <= 16，addition 为 n <= 3 位（测试到 8 位），\n"
+        "  passkey 为 n <= 16 个填充词元。\n"
+        "  --task all（默认）运行全部四个任务；--quick 只运行 passkey 和一个短的 copy 任务（n <= 6），\n"
         "  预算更小。在训练长度上没有学会任务（完全匹配低于 90%）的方案会被点名，不参与比较。\n"
         "  每个任务的运行都会保存给训练实验室使用（“已保存：文件”）；--no-store 则不保存。\n");
 }
