@@ -22,8 +22,8 @@
 //     gone, export trains nothing and the PDF shows the reference run;
 //   * generalize runs (`experiment generalize`, a tiny real run): listed in
 //     their own table with the task and the schemes that learned it, the
-//     one each task shows marked (the learner's over the course's passkey
-//     reference run, which stays shown for passkey); show prints the table
+//     one each task shows marked (the learner's copy run over the course's,
+//     and the course's passkey run, the only one of its task); show prints the table
 //     and checks each model (a truncated one named); remove deletes the file
 //     and models, and refuses the course's;
 //   * export: without --run it uses the latest complete run and says which on
@@ -341,13 +341,18 @@ private slots:
         r = runPoslab({"runs", "list", "--format", "json"});
         QCOMPARE(r.exitCode, 0);
         const QJsonArray runs = QJsonDocument::fromJson(r.out).object()["generalize_runs"].toArray();
-        QCOMPARE(runs.size(), 2);  // the learner's copy run, then the course's passkey run
-        const QJsonObject mine = runs[0].toObject(), course = runs[1].toObject();
+        // The learner's copy run, then the course's copy and passkey runs.
+        QCOMPARE(runs.size(), 3);
+        const QJsonObject mine = runs[0].toObject(), courseCopy = runs[1].toObject(), course = runs[2].toObject();
         QCOMPARE(mine["task"].toString(), QStringLiteral("copy"));
         QVERIFY(!mine["read_only"].toBool());
         QVERIFY(mine["shown"].toBool());
         QVERIFY(mine["has_models"].toBool());
         QCOMPARE(mine["schemes"].toArray(), QJsonArray({"alibi", "learned"}));
+        // The learner's own copy run is shown for copy, not the course's.
+        QCOMPARE(courseCopy["task"].toString(), QStringLiteral("copy"));
+        QVERIFY(courseCopy["read_only"].toBool());
+        QVERIFY(!courseCopy["shown"].toBool());
         QCOMPARE(course["task"].toString(), QStringLiteral("passkey"));
         QVERIFY(course["read_only"].toBool());
         QVERIFY(course["shown"].toBool());  // no passkey run of the learner's: the course's is shown

@@ -445,19 +445,30 @@ void TestShippedCourse::experimentsChapterReadsTheLatestRun()
         const QList<const Block*> runs = blocksOf(*chapter, Block::Kind::Run);
         const QList<const Block*> exercises = blocksOf(*chapter, Block::Kind::Exercise);
         QVERIFY(exercises.size() >= 4);
-        bool usesScalings = false, usesTraining = false;
+        bool usesScalings = false, usesTraining = false, usesPositions = false, usesCopy = false;
+        QStringList cards;
         for (const Block* b : runs) {
-            QCOMPARE(b->run.moduleId, QStringLiteral("lab.length_results"));
-            // The chapter's descriptive texts come in the chapter's language.
+            // Every block reads stored runs (the lab's modules), in the chapter's language.
+            QVERIFY2(b->run.moduleId.startsWith(QLatin1String("lab.")), qPrintable(where(*b)));
             QVERIFY2(b->run.params.contains(QStringLiteral("lang=") + lang), qPrintable(where(*b)));
-            usesScalings |= b->run.params.contains(QStringLiteral("rows=scalings"));
-            usesTraining |= b->run.params.contains(QStringLiteral("curves=training"));
+            const bool results = b->run.moduleId == u"lab.length_results";
+            usesScalings |= results && b->run.params.contains(QStringLiteral("rows=scalings"));
+            usesTraining |= results && b->run.params.contains(QStringLiteral("curves=training"));
+            usesPositions |= b->run.moduleId == u"lab.position_loss";
+            usesCopy |= b->run.moduleId == u"lab.generalization" && b->run.params.contains(QStringLiteral("task=copy"));
+            if (b->run.moduleId == u"lab.reproduction")
+                for (const QString& p : b->run.params)
+                    if (p.startsWith(QLatin1String("card=")) && !cards.contains(p)) cards << p;
         }
-        QVERIFY(usesScalings && usesTraining);
+        QVERIFY(usesScalings && usesTraining && usesPositions && usesCopy);
+        // The four reproduction cards.
+        cards.sort();
+        QCOMPARE(cards, QStringList({"card=alibi", "card=nope", "card=rope_scaling", "card=rope_vs_learned"}));
         QString text;
         for (const Step& s : chapter->steps)
             for (const Block& b : s.blocks) text += b.markdown;
-        for (const char* cited : {"2108.12409", "2305.19466", "2306.15595", "2309.00071", "--quick", "--train"})
+        for (const char* cited :
+             {"2108.12409", "2305.19466", "2306.15595", "2309.00071", "blog.eleuther.ai", "--quick", "--train"})
             QVERIFY2(text.contains(QLatin1String(cited)), cited);
 
         // The run-facts block shows the stored run...
