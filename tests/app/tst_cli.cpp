@@ -93,19 +93,20 @@ private slots:
     // in the --lang given (the module's lang parameter follows it), exit 1.
     void labModuleWithNothingStoredSaysWhatToDo()
     {
+        // (reverse: the course ships reference runs of copy and passkey only)
         QTemporaryDir data;
         const QByteArray before = qgetenv("XDG_DATA_HOME");
         qputenv("XDG_DATA_HOME", data.path().toUtf8());
-        const Result zh = runPoslab({"run", "lab.generalization", "task=copy", "--lang", "zh"});
-        const Result en = runPoslab({"run", "lab.generalization", "task=copy"});
-        const Result chosen = runPoslab({"run", "lab.generalization", "task=copy", "lang=en", "--lang", "zh"});
+        const Result zh = runPoslab({"run", "lab.generalization", "task=reverse", "--lang", "zh"});
+        const Result en = runPoslab({"run", "lab.generalization", "task=reverse"});
+        const Result chosen = runPoslab({"run", "lab.generalization", "task=reverse", "lang=en", "--lang", "zh"});
         qputenv("XDG_DATA_HOME", before);
         QCOMPARE(zh.exitCode, 1);
-        QVERIFY2(zh.err.contains("还没有保存 copy 任务的完整运行") && !zh.err.contains("模块运行失败"),
+        QVERIFY2(zh.err.contains("还没有保存 reverse 任务的完整运行") && !zh.err.contains("模块运行失败"),
                  zh.err.constData());
         QCOMPARE(en.exitCode, 1);
-        QVERIFY2(en.err.contains("No complete run of the copy task is stored yet"), en.err.constData());
-        QVERIFY2(chosen.err.contains("No complete run of the copy task"), chosen.err.constData());  // lang= wins
+        QVERIFY2(en.err.contains("No complete run of the reverse task is stored yet"), en.err.constData());
+        QVERIFY2(chosen.err.contains("No complete run of the reverse task"), chosen.err.constData());  // lang= wins
     }
 
     void listText()
