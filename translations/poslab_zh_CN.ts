@@ -871,8 +871,8 @@ Hand this file to your teacher. You can keep working and submit again later.</so
     </message>
     <message>
         <location line="+3"/>
-        <source>Time on this computer: about %1, priced from training steps timed just now (%2 ms per step), not a promise.</source>
-        <translation>在这台电脑上的用时：约 %1，按刚才实测的训练步推算（每步 %2 毫秒），只是估计，并非承诺。</translation>
+        <source>Time on this computer for the whole run (every scheme, its evaluation and RoPE&apos;s scalings): about %1, estimated from training steps timed just now (%2 ms per step).</source>
+        <translation>在这台电脑上跑完整次运行（每种方案、它的评估以及 RoPE 的各种缩放）约需 %1，这是按刚才实测的训练步估算的（每步 %2 毫秒）。</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -1215,7 +1215,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::LabResultsView</name>
     <message>
-        <location filename="../src/ui/lab/lab_results_view.cpp" line="+274"/>
+        <location filename="../src/ui/lab/lab_results_view.cpp" line="+271"/>
         <source>The results of a run appear here: held-out bits per character at each evaluation length (lower is better).</source>
         <translation>运行结果会显示在这里：每个评估长度上的留出集每字符比特数（越低越好）。</translation>
     </message>

@@ -182,7 +182,7 @@ const PublishedTable& interpolationWithoutFineTuningTable()
         p.rows = {
             {QStringLiteral("rope"),
              T2("None (RoPE as trained)", "None（按训练时的 RoPE）"),
-             {"7.20", "> 10^3", "> 10^3", "> 10^3"}},
+             {"7.20", "> 1000", "> 1000", "> 1000"}},
             {QStringLiteral("rope+linear"), T2("PI, step 0", "PI，第 0 步"), {"—", "—", "16.10", "112.13"}},
         };
         return p;

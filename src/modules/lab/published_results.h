@@ -7,7 +7,7 @@
 //
 // Every cell is the source's text, copied and checked against the source
 // (docs/reproduction-sources.md says how each was read); a cell that is not a
-// plain number ("> 10^3") stays text and is never drawn. Nothing here is
+// plain number ("> 1000", printed "> 10³") stays text and is never drawn. Nothing here is
 // computed, except where a row says so (the NoPE card's means of three seeds,
 // from the authors' released per-seed results).
 #pragma once

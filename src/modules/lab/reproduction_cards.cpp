@@ -31,6 +31,18 @@ Text2 signedBits(double x)
     return Text2::same((x >= 0 ? QStringLiteral("+") : QString()) + QString::number(x, 'f', 3));
 }
 
+// A scheme as the course names it ("none" is NoPE).
+Text2 schemeName(const QString& id)
+{
+    if (id == u"none") return T2("NoPE", "NoPE");
+    if (id == u"sinusoidal") return T2("sinusoidal", "正弦");
+    if (id == u"learned") return T2("learned", "可学习");
+    if (id == u"t5_bias") return T2("T5", "T5");
+    if (id == u"alibi") return T2("ALiBi", "ALiBi");
+    if (id == u"rope") return T2("RoPE", "RoPE");
+    return Text2::same(id);
+}
+
 Text2 percent(double x)
 {
     return Text2::same(QString::number(100.0 * x, 'f', 1) + u'%');
@@ -188,8 +200,9 @@ std::vector<ClaimCheck> alibiClaims(const poslab::length_experiment_result& run)
     if (rival.isEmpty())
         out.push_back(notTested(c5, rowMissing(QStringLiteral("t5_bias / sinusoidal / rope"))));
     else
-        out.push_back(checked(c5, alibi < rivalBits,
-                              T2("%1 vs %2 (%3)", "%1 对 %2（%3）").arg(bits(alibi), bits(rivalBits)).arg(rival)));
+        out.push_back(
+            checked(c5, alibi < rivalBits,
+                    T2("%1 vs %2 (%3)", "%1 对 %2（%3）").arg(bits(alibi), bits(rivalBits)).arg(schemeName(rival))));
     return out;
 }
 
@@ -208,17 +221,17 @@ std::vector<ClaimCheck> nopeClaims(const poslab::generalization_result& run)
     auto compare = [&](const Text2& claim, const QString& a, const QString& b) {
         const Claim c{claim, rule,
                       T2("%1 %2 vs %3 %4 (24..40)", "%1 %2 对 %3 %4（24..40）")
-                          .arg(Text2::same(a), percent(publishedBeyond(a)))
-                          .arg(Text2::same(b), percent(publishedBeyond(b)))};
+                          .arg(schemeName(a), percent(publishedBeyond(a)))
+                          .arg(schemeName(b), percent(publishedBeyond(b)))};
         for (const QString& scheme : {a, b})
             if (!std::isfinite(meanAccuracyBeyond(run, scheme)))
                 return notTested(c, T2("not tested: %1 did not learn the task, or has no such length",
                                        "未检验：%1 没有学会该任务，或没有这样的长度")
-                                        .arg(scheme));
+                                        .arg(schemeName(scheme)));
         const double x = meanAccuracyBeyond(run, a), y = meanAccuracyBeyond(run, b);
         return checked(
             c, x > y,
-            T2("%1 %2 vs %3 %4", "%1 %2 对 %3 %4").arg(Text2::same(a), percent(x)).arg(Text2::same(b), percent(y)));
+            T2("%1 %2 vs %3 %4", "%1 %2 对 %3 %4").arg(schemeName(a), percent(x)).arg(schemeName(b), percent(y)));
     };
     return {
         compare(T2("NoPE keeps more than RoPE beyond the trained lengths", "在训练长度之外，NoPE 保持得比 RoPE 多"),
@@ -276,11 +289,12 @@ std::vector<ClaimCheck> rotaryVersusLearnedClaims(const poslab::length_experimen
 std::vector<ClaimCheck> interpolationClaims(const poslab::length_experiment_result& run)
 {
     const LengthSpan s = spanOf(run);
-    const Claim c1{T2("Plain RoPE breaks down beyond", "原始 RoPE 在训练长度外失效"),
-                   T2("Δ ≥ +0.1 bits", "Δ ≥ +0.1 比特"), T2("7.20 → > 10^3 at 2×", "2 倍处 7.20 → > 10^3")};
+    const Claim c1{T2("Plain RoPE gets worse beyond", "原始 RoPE 在训练长度外变差"),
+                   T2("Δ ≥ +0.1 bits at the longest length", "最长长度处 Δ ≥ +0.1 比特"),
+                   T2("7.20 → above 1000 from 2× on", "从 2 倍起 7.20 → 1000 以上")};
     const Claim c2{T2("PI below plain RoPE beyond", "PI 在训练长度外低于原始 RoPE"),
                    T2("at every longer length", "每个更长的长度上"),
-                   T2("16.10 vs > 10^3 at 4×", "4 倍处 16.10 对 > 10^3")};
+                   T2("16.10 vs above 1000 at 4×", "4 倍处 16.10 对 1000 以上")};
     const Claim c3{T2("but PI stays worse than at 1×", "但 PI 仍比 1 倍长度时差"),
                    T2("PI at longest > RoPE at 1×", "最长处 PI > 1 倍处 RoPE"),
                    T2("16.10 vs 7.20 (%1)", "16.10 对 7.20（%1）").arg(signedBits(std::log2(16.10 / 7.20)))};
@@ -310,10 +324,14 @@ std::vector<ClaimCheck> interpolationClaims(const poslab::length_experiment_resu
     const double rope2 = runBitsAt(run, QStringLiteral("rope"), 2 * s.trained);
     Text2 yours = T2("below at %1 of %2 lengths", "%2 个长度中 %1 个更低").arg(below).arg(lengths);
     if (std::isfinite(pi2) && std::isfinite(rope2))
-        yours = T2("%1 (2×: %2 vs %3)", "%1（2 倍：%2 对 %3）").arg(yours, bits(pi2)).arg(bits(rope2));
+        yours = T2("%1 (2×: PI %2, RoPE %3)", "%1（2 倍：PI %2，RoPE %3）").arg(yours, bits(pi2)).arg(bits(rope2));
     out.push_back(checked(c2, below == lengths, yours));
     const double piLongest = runBitsAt(run, QStringLiteral("rope+linear"), s.longest);
-    out.push_back(checked(c3, piLongest > base, T2("%1 vs %2", "%1 对 %2").arg(bits(piLongest), bits(base))));
+    out.push_back(checked(c3, piLongest > base,
+                          T2("PI %1 at %2×, RoPE %3 at 1×", "%2 倍处 PI %1，1 倍处 RoPE %3")
+                              .arg(bits(piLongest))
+                              .arg(s.longest / s.trained)
+                              .arg(bits(base))));
     return out;
 }
 

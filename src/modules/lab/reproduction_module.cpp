@@ -70,7 +70,7 @@ Output publishedTable(const lab::PublishedTable& p, const QString& lang)
 // The paper's rows as the change in bits from the trained length (perplexity
 // tables): log2(value / the row's value at the trained length), or, for a row
 // without one (PI at step 0), the first row's (the same model as trained).
-// Cells that are not plain numbers ("> 10^3") are not drawn; a row with fewer
+// Cells that are not plain numbers ("> 1000", printed "> 10³") are not drawn; a row with fewer
 // than two points is left to the table.
 void addPublishedDeltaSeries(std::vector<Output>& out, const lab::PublishedTable& p)
 {

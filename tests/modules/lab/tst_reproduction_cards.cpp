@@ -188,11 +188,11 @@ private slots:
         QVERIFY(c[0].tested && c[0].held);
         QVERIFY(!c[1].tested);  // sinusoidal did not learn the task
         QVERIFY(c[2].tested && c[2].held);
-        QCOMPARE(c[0].yours.en, QStringLiteral("none 70.0% vs rope 5.0%"));
+        QCOMPARE(c[0].yours.en, QStringLiteral("NoPE 70.0% vs RoPE 5.0%"));
         QCOMPARE(c[0].rule.en, QStringLiteral("mean exact match over n = 5..8"));
         // The paper's means over 24..40: NoPE (0.722 + 0.499 + 0.025 + 0) / 4 = 0.3115, printed to one
         // decimal of a percent (in binary floating point 31.15 lies just below: 31.1).
-        QVERIFY2(c[0].published.en.startsWith(QStringLiteral("none 31.1% vs rope 0.0%")),
+        QVERIFY2(c[0].published.en.startsWith(QStringLiteral("NoPE 31.1% vs RoPE 0.0%")),
                  qPrintable(c[0].published.en));
     }
 
@@ -210,7 +210,7 @@ private slots:
             for (const lab::PublishedRow& r : t->rows) QCOMPARE(r.cells.size(), t->columns.size());
         }
         const lab::PublishedRow* none = lab::interpolationWithoutFineTuningTable().row(QStringLiteral("rope"));
-        QVERIFY(none && std::isnan(none->value(1)));  // "> 10^3" is text, never a number
+        QVERIFY(none && std::isnan(none->value(1)));  // "> 1000" is text, never a number
         QCOMPARE(none->value(0), 7.20);
     }
 
