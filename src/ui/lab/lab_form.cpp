@@ -378,10 +378,11 @@ void LabForm::showTimeEstimate()
             m_timeEstimate->setText(tr("Time on this computer: timing a few training steps…"));
             break;
         case TimeState::Estimated: {
-            QString text = tr("Time on this computer for the whole run (every scheme, its evaluation and RoPE's scalings): "
-                              "about %1, estimated from training steps timed just now (%2 ms per step).")
-                               .arg(util::formatDuration(m_estimatedSeconds, util::DurationStyle::Words, lang),
-                                    QLocale().toString(1000.0 * m_stepSeconds, 'f', 1));
+            QString text =
+                tr("Time on this computer for the whole run (every scheme, its evaluation and RoPE's scalings): "
+                   "about %1, estimated from training steps timed just now (%2 ms per step).")
+                    .arg(util::formatDuration(m_estimatedSeconds, util::DurationStyle::Words, lang),
+                         QLocale().toString(1000.0 * m_stepSeconds, 'f', 1));
             if (!m_evaluationCounted) text += u' ' + tr("Scoring the whole held-out text adds to it.");
             m_timeEstimate->setText(text);
             break;
