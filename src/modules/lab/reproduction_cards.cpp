@@ -256,7 +256,7 @@ std::vector<ClaimCheck> rotaryVersusLearnedClaims(const poslab::length_experimen
                    T2("2.809 ≥ 2.801 ≥ 2.759", "2.809 ≥ 2.801 ≥ 2.759")};
     const Claim c3{T2("RoPE converges faster", "RoPE 收敛更快"),
                    T2("reaches learned's final loss sooner", "更早达到可学习模型的最终损失"),
-                   T2("“~30%” faster (text only)", "快约 30%（仅正文）")};
+                   T2("“~30%” faster (in the text; no table)", "快约 30%（正文所述，无表格）")};
     if (!std::isfinite(learned) || !std::isfinite(rope)) {
         const Text2 why = rowMissing(QStringLiteral("learned / rope"));
         return {notTested(c1, why), notTested(c2, why), notTested(c3, why)};
