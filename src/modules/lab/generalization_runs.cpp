@@ -250,25 +250,6 @@ std::optional<StoredGeneralizeRun> readGeneralizeRun(const QString& path, util::
                                             readGeneralizeResult);
 }
 
-std::optional<StoredGeneralizeRun> latestGeneralizeRun(synthetic_task_kind task, QList<util::Text2>* warnings,
-                                                       const QString& directory)
-{
-    // The learner's latest complete run of the task, else the course's (run_list.h's places and order).
-    const QString pattern = QLatin1String(kGeneralizeRunPrefix) + QStringLiteral("*.json");
-    for (const RunPlace& place : runPlaces(directory)) {
-        std::optional<StoredGeneralizeRun> best = latestRunOf<StoredGeneralizeRun>(
-            QDir(place.directory).entryInfoList({pattern}, QDir::Files, QDir::Name), readGeneralizeRun,
-            [task](const StoredGeneralizeRun& run) { return run.complete() && run.result.options.task == task; },
-            T2("skipped the stored run %1 (the file is left as it is)", "跳过了保存的结果 %1（文件保持原样）"),
-            warnings);
-        if (best) {
-            best->readOnly = place.readOnly;
-            return best;
-        }
-    }
-    return std::nullopt;
-}
-
 GeneralizeRunListing readGeneralizeRuns(const QString& directory)
 {
     GeneralizeRunListing listing;
@@ -294,20 +275,34 @@ GeneralizeRunListing readGeneralizeRuns(const QString& directory)
     return listing;
 }
 
-bool isShownGeneralizeRun(const std::vector<StoredGeneralizeRun>& runs, std::size_t index)
+int shownGeneralizeIndex(const std::vector<StoredGeneralizeRun>& runs, synthetic_task_kind task)
 {
-    const StoredGeneralizeRun& candidate = runs[index];
-    if (!candidate.complete()) return false;
     // Newest first: the first complete run of the task in the learner's
     // folder, else (when the learner has none) the first in the course's.
-    for (const bool readOnly : {false, true}) {
-        for (std::size_t k = 0; k < runs.size(); ++k) {
-            const StoredGeneralizeRun& run = runs[k];
-            if (run.readOnly == readOnly && run.complete() && run.result.options.task == candidate.result.options.task)
-                return k == index;
-        }
-    }
-    return false;
+    for (const bool readOnly : {false, true})
+        for (std::size_t k = 0; k < runs.size(); ++k)
+            if (runs[k].readOnly == readOnly && runs[k].complete() && runs[k].result.options.task == task)
+                return int(k);
+    return -1;
+}
+
+bool isShownGeneralizeRun(const std::vector<StoredGeneralizeRun>& runs, std::size_t index)
+{
+    return shownGeneralizeIndex(runs, runs[index].result.options.task) == int(index);
+}
+
+std::optional<StoredGeneralizeRun> latestGeneralizeRun(synthetic_task_kind task, QList<util::Text2>* warnings,
+                                                       const QString& directory)
+{
+    GeneralizeRunListing listing = readGeneralizeRuns(directory);
+    if (warnings)
+        for (const DamagedRun& d : listing.damaged)
+            *warnings << T2("skipped the stored run %1 (the file is left as it is)",
+                            "跳过了保存的结果 %1（文件保持原样）")
+                             .arg(d.problem);
+    const int shown = shownGeneralizeIndex(listing.runs, task);
+    if (shown < 0) return std::nullopt;
+    return std::move(listing.runs[std::size_t(shown)]);
 }
 
 bool hasAllModels(const StoredGeneralizeRun& run)

@@ -87,8 +87,11 @@ struct GeneralizeRunListing {
 };
 GeneralizeRunListing readGeneralizeRuns(const QString& directory = {});
 
-// Whether runs[index] is the run latestGeneralizeRun shows for its task: the
-// learner's latest complete run of the task, else the course's.
+// The index in `runs` (readGeneralizeRuns's order) of the run shown for
+// `task`: the learner's latest complete run of the task, else the course's;
+// -1 when there is none. The one rule latestGeneralizeRun and `runs list` use.
+int shownGeneralizeIndex(const std::vector<StoredGeneralizeRun>& runs, poslab::synthetic_task_kind task);
+// Whether runs[index] is that run for its task.
 bool isShownGeneralizeRun(const std::vector<StoredGeneralizeRun>& runs, std::size_t index);
 
 // Whether every trained row of the run has its model file (present on disk).

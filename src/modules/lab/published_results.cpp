@@ -98,30 +98,6 @@ const PublishedTable& nopeCopyTable()
     return t;
 }
 
-const PublishedTable& nopeRankTable()
-{
-    static const PublishedTable t = [] {
-        PublishedTable p;
-        p.source = T2("Kazemnejad et al. (NeurIPS 2023), arXiv:2305.19466v2, Figure 1 (the bar labels).",
-                      "Kazemnejad 等（NeurIPS 2023），arXiv:2305.19466v2，图 1（柱上标注的数值）。");
-        p.setting =
-            T2("Mean reciprocal rank of each encoding over the paper's ten tasks (several variants, three "
-               "seeds each); higher is better.",
-               "各编码在论文十个任务上的平均倒数排名（每个任务若干变体，各三个种子）；越高越好。");
-        p.unit = T2("mean reciprocal rank", "平均倒数排名");
-        p.columns = {QStringLiteral("mrr")};
-        p.rows = {
-            {QStringLiteral("none"), T2("NoPE", "NoPE"), {"0.69"}},
-            {QStringLiteral("t5_bias"), T2("T5's Relative PE", "T5 相对位置编码"), {"0.55"}},
-            {QStringLiteral("alibi"), T2("ALiBi", "ALiBi"), {"0.50"}},
-            {QStringLiteral("rope"), T2("Rotary", "Rotary"), {"0.33"}},
-            {QStringLiteral("sinusoidal"), T2("Absolute Position Embedding", "绝对位置编码"), {"0.22"}},
-        };
-        return p;
-    }();
-    return t;
-}
-
 const PublishedTable& rotaryVersusLearnedTable()
 {
     static const PublishedTable t = [] {

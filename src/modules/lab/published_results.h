@@ -48,8 +48,6 @@ const PublishedTable& alibiExtrapolationTable();
 // Figure F.4, Copy Variant 3 (random tokens copied in order): trained on
 // lengths up to 20, exact match at 20, 24, 28, 32, 40 (means of three seeds).
 const PublishedTable& nopeCopyTable();
-// The paper's Figure 1: mean reciprocal rank over its ten tasks.
-const PublishedTable& nopeRankTable();
 // Biderman et al. (EleutherAI blog, 2021): validation loss at the training
 // length, OWT2 (125M) and the Pile (1.4B).
 const PublishedTable& rotaryVersusLearnedTable();

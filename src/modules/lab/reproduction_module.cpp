@@ -7,7 +7,7 @@
 // size, data, unit, protocol), so nobody mistakes one for the other.
 //
 // Cards: alibi and rope_scaling and rope_vs_learned read the length run shown
-// in the chapters (lab::pickRunOrDefault: the run chosen in the Training Lab,
+// in the chapters (shownRun, lab_model_access.h: the run chosen in the Training Lab,
 // else the latest complete, else the course's reference run); nope reads the
 // latest complete run of the copy task (lab::latestGeneralizeRun). The module
 // never trains: with no run it says how to make one.
@@ -20,6 +20,7 @@
 // texts `source`, `setting`, `your_run`, `verdict`, and the scalars
 // `claims_held`, `claims_tested`.
 #include "modules/lab/generalization_runs.h"
+#include "modules/lab/lab_model_access.h"
 #include "modules/lab/published_results.h"
 #include "modules/lab/reproduction_cards.h"
 #include "modules/lab/run_list.h"
@@ -67,12 +68,13 @@ Output publishedTable(const lab::PublishedTable& p, const QString& lang)
     return Output::table(u"published"_s, QStringList{u"scheme"_s, u"name"_s} + p.columns, std::move(rows));
 }
 
-// The paper's rows as the change in bits from the trained length (perplexity
-// tables): log2(value / the row's value at the trained length), or, for a row
-// without one (PI at step 0), the first row's (the same model as trained).
-// Cells that are not plain numbers ("> 1000", printed "> 10³") are not drawn; a row with fewer
-// than two points is left to the table.
-void addPublishedDeltaSeries(std::vector<Output>& out, const lab::PublishedTable& p)
+// The paper's rows against the length as a multiple of the trained one: as
+// printed (exact match), or as the change in bits from the trained length
+// (perplexity tables): log2(value / the row's value at the trained length),
+// or, for a row without one (PI at step 0), the first row's (the same model
+// as trained). Cells that are not plain numbers ("> 1000", printed "> 10³")
+// are not drawn; a row with fewer than two points is left to the table.
+void addPublishedSeries(std::vector<Output>& out, const lab::PublishedTable& p, bool asChangeInBits)
 {
     const double modelBase = p.rows.front().value(0);
     for (const lab::PublishedRow& r : p.rows) {
@@ -82,9 +84,9 @@ void addPublishedDeltaSeries(std::vector<Output>& out, const lab::PublishedTable
             const double v = r.value(k);
             if (!std::isfinite(v)) continue;
             x.push_back(p.lengths[std::size_t(k)] / p.trainLength);
-            y.push_back(std::log2(v / base));
+            y.push_back(asChangeInBits ? std::log2(v / base) : v);
         }
-        if (x.size() >= 2) out.push_back(Output::series(u"paper_"_s + r.scheme, x, y));
+        if (x.size() >= 2) out.push_back(Output::series(u"paper_"_s + schemeOutputName(r.scheme), x, y));
     }
 }
 
@@ -117,7 +119,7 @@ void addRunBits(std::vector<Output>& out, const length_experiment_result& run, c
         }
         if (!any) continue;
         table.push_back(cells);
-        if (!x.empty() && !trainedLengthOnly) out.push_back(Output::series(u"yours_"_s + name, x, y));
+        if (!x.empty() && !trainedLengthOnly) out.push_back(Output::series(u"yours_"_s + schemeOutputName(name), x, y));
     }
     out.push_back(Output::table(u"yours"_s, columns, std::move(table)));
 }
@@ -149,31 +151,21 @@ Text2 lengthRunSetting(const lab::StoredRun& run, bool chosen)
 
 CardOutputs lengthCard(const QString& card, const RunContext& ctx, const QString& lang)
 {
-    QList<Text2> warnings;
-    bool chosen = false;
-    const std::optional<lab::StoredRun> stored =
-        lab::pickRunOrDefault(ctx.storedRunId, &warnings, ctx.storedRunsDirectory, &chosen);
-    if (!stored)
-        throw NeedsAction(T2("No training run is stored yet: make one with `poslab experiment length --quick` or the "
-                             "Training Lab; this card compares it with the paper.",
-                             "还没有保存的训练运行：请用 `poslab experiment length --quick` 或训练实验室生成一次；"
-                             "这张卡片把它与论文比较。")
-                              .in(lang)
-                              .toStdString());
+    const ShownRun shown = shownRun(ctx, lang);  // NeedsAction, saying how to make one, when none is stored
     ctx.throwIfCancelled();
     CardOutputs c;
-    const length_experiment_result& r = stored->result;
-    c.yourRun = lengthRunSetting(*stored, chosen);
+    const length_experiment_result& r = shown.run.result;
+    c.yourRun = lengthRunSetting(shown.run, shown.chosen);
     if (card == u"alibi") {
         c.published = &lab::alibiExtrapolationTable();
         c.claims = lab::alibiClaims(r);
         addRunBits(c.yours, r, {u"sinusoidal"_s, u"rope"_s, u"t5_bias"_s, u"alibi"_s});
-        addPublishedDeltaSeries(c.yours, *c.published);
+        addPublishedSeries(c.yours, *c.published, true);
     } else if (card == u"rope_scaling") {
         c.published = &lab::interpolationWithoutFineTuningTable();
         c.claims = lab::interpolationClaims(r);
         addRunBits(c.yours, r, {u"rope"_s, u"rope+linear"_s, u"rope+ntk"_s, u"rope+dynamic"_s, u"rope+yarn"_s});
-        addPublishedDeltaSeries(c.yours, *c.published);
+        addPublishedSeries(c.yours, *c.published, true);
     } else {
         c.published = &lab::rotaryVersusLearnedTable();
         c.claims = lab::rotaryVersusLearnedClaims(r);
@@ -216,14 +208,7 @@ CardOutputs copyCard(const RunContext& ctx, const QString& lang)
         if (!x.empty()) c.yours.push_back(Output::series(u"yours_"_s + QString::fromStdString(row.name), x, y));
     }
     c.yours.push_back(Output::table(u"yours"_s, columns, std::move(rows)));
-    for (const lab::PublishedRow& p : c.published->rows) {
-        std::vector<double> x, y;
-        for (int k = 0; k < int(c.published->lengths.size()); ++k) {
-            x.push_back(c.published->lengths[std::size_t(k)] / c.published->trainLength);
-            y.push_back(p.value(k));
-        }
-        c.yours.push_back(Output::series(u"paper_"_s + p.scheme, x, y));
-    }
+    addPublishedSeries(c.yours, *c.published, false);
     const Text2 why = stored->readOnly ? T2("the reference run shipped with the course", "随课程提供的参考运行")
                                        : T2("your latest complete run of the task", "你最近一次完整的该任务运行");
     c.yourRun = T2("Your side: run %1 (%2), finished %3 UTC, made by `%4`. Tiny models (d_model %5, %6 layers), "
@@ -244,13 +229,24 @@ CardOutputs copyCard(const RunContext& ctx, const QString& lang)
     return c;
 }
 
-QString verdictText(const std::vector<lab::ClaimCheck>& claims, const QString& lang)
-{
+// How many claims the run could test, and how many of those held.
+struct ClaimCount {
     int tested = 0, held = 0;
+};
+
+ClaimCount countClaims(const std::vector<lab::ClaimCheck>& claims)
+{
+    ClaimCount n;
     for (const lab::ClaimCheck& c : claims) {
-        tested += c.tested;
-        held += c.tested && c.held;
+        n.tested += c.tested;
+        n.held += c.tested && c.held;
     }
+    return n;
+}
+
+QString verdictText(ClaimCount n, const QString& lang)
+{
+    const int tested = n.tested, held = n.held;
     if (tested == 0)
         return T2("None of the paper's claims could be tested on this run (see `yours` in the table).",
                   "这次运行无法检验论文的任何一条结论（见表中“你的结果”）。")
@@ -284,21 +280,20 @@ std::vector<Output> runReproduction(const Params& p, const RunContext& ctx)
                                                        .arg(c.published->setting, c.published->unit)
                                                        .in(lang)));
     out.push_back(Output::textOutput(u"your_run"_s, c.yourRun.in(lang)));
-    out.push_back(Output::textOutput(u"verdict"_s, verdictText(c.claims, lang)));
-    int tested = 0, held = 0;
-    for (const lab::ClaimCheck& k : c.claims) {
-        tested += k.tested;
-        held += k.tested && k.held;
-    }
-    out.push_back(Output::scalar(u"claims_held"_s, held));
-    out.push_back(Output::scalar(u"claims_tested"_s, tested));
+    const ClaimCount n = countClaims(c.claims);
+    out.push_back(Output::textOutput(u"verdict"_s, verdictText(n, lang)));
+    out.push_back(Output::scalar(u"claims_held"_s, n.held));
+    out.push_back(Output::scalar(u"claims_tested"_s, n.tested));
     return out;
 }
 
 QStringList reproductionRowNames()
 {
-    return {u"none"_s, u"sinusoidal"_s,  u"learned"_s,  u"t5_bias"_s,      u"alibi"_s,
-            u"rope"_s, u"rope+linear"_s, u"rope+ntk"_s, u"rope+dynamic"_s, u"rope+yarn"_s};
+    QStringList names;
+    for (const char* row : {"none", "sinusoidal", "learned", "t5_bias", "alibi", "rope", "rope+linear", "rope+ntk",
+                            "rope+dynamic", "rope+yarn"})
+        names << schemeOutputName(QString::fromLatin1(row));  // output names: "rope_linear"
+    return names;
 }
 
 std::vector<OutputSpec> reproductionOutputs()
