@@ -22,6 +22,7 @@
 #include <QPaintDevice>
 #include <QPainter>
 #include <QSaveFile>
+#include <QScrollBar>
 #include <QSvgGenerator>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -400,10 +401,19 @@ void ChartPanel::setOutputs(const std::vector<Output>& outputs)
                 m.addActions(d->saveButton->menu()->actions());
                 m.exec(table->viewport()->mapToGlobal(at));
             });
+            // Every row visible up to the block's height, counting the
+            // horizontal scroll bar when a wide table gets one (rangeChanged
+            // tells when it appears or goes as the view is laid out).
             const int rows = proxy->rowCount();
-            const int need =
-                table->horizontalHeader()->sizeHint().height() + rows * (fm.height() + 8) + 2 * table->frameWidth() + 2;
-            table->setFixedHeight(std::min(std::max(120, d->spec.height), need));
+            const int cap = std::max(120, d->spec.height);
+            auto fitHeight = [table, rows, cap, rowHeight = fm.height() + 8] {
+                QScrollBar* bar = table->horizontalScrollBar();
+                const int need = table->horizontalHeader()->sizeHint().height() + rows * rowHeight +
+                                 2 * table->frameWidth() + 2 + (bar->maximum() > 0 ? bar->sizeHint().height() : 0);
+                table->setFixedHeight(std::min(cap, need));
+            };
+            fitHeight();
+            connect(table->horizontalScrollBar(), &QScrollBar::rangeChanged, table, fitHeight);
             w = table;
         }
         d->partsLayout->addWidget(w);
