@@ -345,7 +345,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::ChartPanel</name>
     <message>
-        <location filename="../src/ui/charts/chart_view.cpp" line="+280"/>
+        <location filename="../src/ui/charts/chart_view.cpp" line="+281"/>
         <source>Chart</source>
         <translation>图表</translation>
     </message>
@@ -451,7 +451,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>复制</translation>
     </message>
     <message>
-        <location line="+146"/>
+        <location line="+155"/>
         <location line="+80"/>
         <source>cannot encode the PNG image</source>
         <translation>无法编码 PNG 图像</translation>
@@ -477,7 +477,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>… 另有 %1 行</translation>
     </message>
     <message>
-        <location filename="../src/ui/charts/chart_view.cpp" line="-582"/>
+        <location filename="../src/ui/charts/chart_view.cpp" line="-591"/>
         <source>series</source>
         <translation>序列</translation>
     </message>
@@ -609,12 +609,12 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::ExerciseWidget</name>
     <message>
-        <location filename="../src/ui/notebook/exercise_widget.cpp" line="+238"/>
+        <location filename="../src/ui/notebook/exercise_widget.cpp" line="+243"/>
         <source>Modules cannot run here.</source>
         <translation>此处无法运行模块。</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+65"/>
         <source>**Hint %1.** </source>
         <translation>**提示 %1：**</translation>
     </message>
@@ -624,7 +624,12 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>提示 %1</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+49"/>
+        <source>Why this answer is wrong</source>
+        <translation>这个答案错在哪里</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>✓ Correct!</source>
         <translation>✓ 回答正确！</translation>
     </message>
@@ -705,7 +710,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>解答</translation>
     </message>
     <message>
-        <location line="-269"/>
+        <location line="-283"/>
         <source>Values that meet the condition: %1</source>
         <translation>满足条件的一组参数：%1</translation>
     </message>
@@ -870,7 +875,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>在这台电脑上的用时：正在为几步训练计时……</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Time on this computer for the whole run (every scheme, its evaluation and RoPE&apos;s scalings): about %1, estimated from training steps timed just now (%2 ms per step).</source>
         <translation>在这台电脑上跑完整次运行（每种方案、它的评估以及 RoPE 的各种缩放）约需 %1，这是按刚才实测的训练步估算的（每步 %2 毫秒）。</translation>
     </message>

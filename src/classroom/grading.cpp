@@ -216,6 +216,11 @@ void judge(const CheckOutcome& outcome, const ExerciseKindSpec& kind, const Assi
     } else {
         g->status = outcome.result.correct ? Status::Right : Status::Wrong;
         g->points = outcome.result.correct ? item.points : 0;
+        const ExerciseBlock* ex = item.inLanguage(lang);
+        if (ex && outcome.result.mistake >= 0 && outcome.result.mistake < ex->mistakes.size()) {
+            g->mistake = outcome.result.mistake;
+            g->mistakeAnswer = ex->mistakes[g->mistake].answer;
+        }
     }
 }
 
@@ -525,6 +530,7 @@ QString gradesToText(const ClassGrades& grades)
             if (g.status != Status::Unanswered) s += T2("; answer: %1", "；答案：%1").in(lang).arg(g.given);
             if (g.status != Status::Right) s += T2("; expected: %1", "；正确答案：%1").in(lang).arg(g.expected);
             if (!g.feedback.isEmpty()) s += T2(" (%1)", "（%1）").in(lang).arg(g.feedback);
+            if (g.mistake >= 0) s += T2("; a known mistake (%1)", "；已知的错误（%1）").in(lang).arg(g.mistakeAnswer);
             s += u'\n';
         }
     }
@@ -596,6 +602,7 @@ QByteArray gradesToJson(const ClassGrades& grades)
             ao[QStringLiteral("given")] = g.given;
             ao[QStringLiteral("expected")] = g.expected;
             ao[QStringLiteral("feedback")] = g.feedback;
+            ao[QStringLiteral("mistake")] = g.mistake >= 0 ? QJsonValue(g.mistakeAnswer) : QJsonValue();
             ao[QStringLiteral("saved")] = g.saved.isValid() ? QJsonValue(g.saved.toString(Qt::ISODate)) : QJsonValue();
             answers.append(ao);
         }
@@ -643,15 +650,15 @@ QByteArray gradesToCsv(const ClassGrades& grades)
 {
     QString s = csvRow({QStringLiteral("student"), QStringLiteral("file"), QStringLiteral("exercise"),
                         QStringLiteral("status"), QStringLiteral("points"), QStringLiteral("max_points"),
-                        QStringLiteral("given"), QStringLiteral("expected")});
+                        QStringLiteral("given"), QStringLiteral("expected"), QStringLiteral("mistake")});
     for (const StudentGrade& st : grades.students)
         for (const GradedAnswer& g : st.answers)
             s += csvRow({st.studentName, safeDisplayText(st.file), g.exerciseId, gradeStatusName(g.status),
-                         number(g.points), number(g.maxPoints), g.given, g.expected});
+                         number(g.points), number(g.maxPoints), g.given, g.expected, g.mistakeAnswer});
     for (const FileIssue& i : grades.issues)
         s += csvRow({i.studentName, safeDisplayText(i.file), QString(),
                      i.duplicate ? QStringLiteral("duplicate") : problemKindName(i.problem.kind), QString(), QString(),
-                     QString(), i.duplicate ? safeDisplayText(i.duplicateOf) : QString()});
+                     QString(), i.duplicate ? safeDisplayText(i.duplicateOf) : QString(), QString()});
     return s.toUtf8();
 }
 

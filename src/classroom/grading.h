@@ -51,7 +51,11 @@ struct GradedAnswer {
     QString given;     // the student's answer as a person reads it ("B", "B, D", "42", "base=20000")
     QString expected;  // the expected answer as a person reads it ("C", "8192 ± 1%", "max(wavelength) > 8192")
     QString feedback;  // why not judged / the checker's problem, in GradeOptions::lang; empty when Right/Wrong
-    QDateTime saved;   // the answer's time (UTC)
+    // A Wrong answer that is one of the exercise's known mistakes (`mistake:`):
+    // its index (the same in both languages) and its answer as written; -1 and empty otherwise.
+    int mistake = -1;
+    QString mistakeAnswer;
+    QDateTime saved;  // the answer's time (UTC)
 };
 QString gradeStatusName(GradedAnswer::Status status);  // "right", "wrong", "unanswered", "not-judged", "timed-out"
 // The status as a person reads it in `lang`: "right" / "正确", ...

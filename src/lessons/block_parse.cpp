@@ -316,13 +316,16 @@ void checkKeys(const QList<Entry>& entries, const QStringList& allowed, const QS
 // Records the line of each key (the first of each; numbered for repeated ones).
 void recordKeyLines(const QList<Entry>& entries, KeyLines* lines)
 {
-    int options = 0, accepts = 0;
+    int options = 0, accepts = 0, mistakes = 0;
     for (const Entry& e : entries) {
         if (e.key == QLatin1String("option") || e.key == QLatin1String("option*")) {
             lines->insert(QStringLiteral("option %1").arg(++options), e.line);
             if (!lines->contains(QStringLiteral("option"))) lines->insert(QStringLiteral("option"), e.line);
         } else if (e.key == QLatin1String("accept")) {
             lines->insert(QStringLiteral("accept %1").arg(++accepts), e.line);
+            if (!lines->contains(e.key)) lines->insert(e.key, e.line);
+        } else if (e.key == QLatin1String("mistake")) {
+            lines->insert(QStringLiteral("mistake %1").arg(++mistakes), e.line);
             if (!lines->contains(e.key)) lines->insert(e.key, e.line);
         } else if (e.key == QLatin1String("label")) {
             lines->insert(QStringLiteral("label ") + e.value.section(u' ', 0, 0, QString::SectionSkipEmpty), e.line);
@@ -457,6 +460,46 @@ void checkConditionSyntax(const QString& condition, int line, BlockContext& ctx)
     }
 }
 
+// An `accept:` line as a rule; a regex that does not compile or unknown
+// flags are reported (the rule then never accepts anything).
+AcceptRule readAcceptLine(const Entry& e, BlockContext& ctx)
+{
+    QString flags;
+    const AcceptRule r = readAcceptRule(e.value, &flags);
+    if (!r.isRegex) {
+        if (normalizeAnswerText(r.pattern).isEmpty())
+            ctx.diag(e.line, T2("accept: empty answer", "accept：答案是空的"));
+        return r;
+    }
+    if (!flags.isEmpty() && flags != QLatin1String("i"))
+        ctx.diag(
+            e.line,
+            T2("accept: unknown regex flags '%1' (only 'i')", "accept：不认识的正则标志“%1”（只支持 i）").arg(flags));
+    QString why;
+    if (!compileAcceptRegex(r.pattern, r.caseInsensitive, &why).isValid())
+        ctx.diag(
+            e.line,
+            T2("accept: invalid regular expression /%1/: %2", "accept：正则表达式 /%1/ 无效：%2").arg(r.pattern, why));
+    return r;
+}
+
+// `mistake: ANSWER => feedback`. Whether ANSWER fits the exercise (a number,
+// an option, not itself right) is course_verify's check, once every key is read.
+void readMistakeLine(const Entry& e, ExerciseBlock& ex, BlockContext& ctx)
+{
+    const qsizetype arrow = e.value.indexOf(QLatin1String("=>"));
+    const KnownMistake m{arrow < 0 ? QString() : e.value.left(arrow).trimmed(),
+                         arrow < 0 ? QString() : e.value.mid(arrow + 2).trimmed()};
+    if (m.answer.isEmpty() || m.feedback.isEmpty()) {
+        ctx.diag(e.line,
+                 T2("mistake: write the wrong answer, then '=>' and the feedback for it "
+                    "(e.g. mistake: 62832 => That is 10000 · 2π, ...)",
+                    "mistake：先写错误答案，再写“=>”和针对它的反馈（例如 mistake: 62832 => 这是 10000 · 2π……）"));
+        return;
+    }
+    ex.mistakes.append(m);
+}
+
 struct ExerciseKeys {
     QString moduleId;
     int moduleLine = 0;
@@ -501,29 +544,9 @@ void readExerciseEntries(const QList<Entry>& entries, const QStringList& specifi
             if (e.value.trimmed().isEmpty()) ctx.diag(e.line, T2("%1: empty option", "%1：选项是空的").arg(key));
             ex.options.append({e.value, key == QLatin1String("option*")});
         } else if (key == QLatin1String("accept")) {
-            AcceptRule r;
-            static const QRegularExpression rx(QStringLiteral("^/(.*)/([a-z]*)$"));
-            const auto m = rx.match(e.value);
-            if (m.hasMatch() && e.value.size() >= 2) {
-                r.isRegex = true;
-                r.pattern = m.captured(1);
-                const QString flags = m.captured(2);
-                r.caseInsensitive = flags.contains(u'i');
-                if (!flags.isEmpty() && flags != QLatin1String("i"))
-                    ctx.diag(e.line, T2("accept: unknown regex flags '%1' (only 'i')",
-                                        "accept：不认识的正则标志“%1”（只支持 i）")
-                                         .arg(flags));
-                QString why;
-                if (!compileAcceptRegex(r.pattern, r.caseInsensitive, &why).isValid())
-                    ctx.diag(e.line,
-                             T2("accept: invalid regular expression /%1/: %2", "accept：正则表达式 /%1/ 无效：%2")
-                                 .arg(r.pattern, why));
-            } else {
-                r.pattern = e.value;
-                if (normalizeAnswerText(r.pattern).isEmpty())
-                    ctx.diag(e.line, T2("accept: empty answer", "accept：答案是空的"));
-            }
-            ex.accept.append(r);
+            ex.accept.append(readAcceptLine(e, ctx));
+        } else if (key == QLatin1String("mistake")) {
+            readMistakeLine(e, ex, ctx);
         } else if (key == QLatin1String("module")) {
             k.moduleId = e.value;
             k.moduleLine = e.line;
@@ -607,7 +630,7 @@ void parseExerciseBlock(const QStringList& tokens, const QList<Entry>& entries, 
     const QStringList& specific = kind->keys;
     checkKeys(entries, common + specific,
               {QStringLiteral("hint"), QStringLiteral("option"), QStringLiteral("option*"), QStringLiteral("accept"),
-               QStringLiteral("vary")},
+               QStringLiteral("mistake"), QStringLiteral("vary")},
               T2("a %1 exercise", "%1 题").arg(kindText), ctx);
 
     ExerciseKeys k;

@@ -119,6 +119,13 @@ struct AcceptRule {
     bool caseInsensitive = true;  // literals always; regexes only with /i
 };
 
+// One `mistake:` line of an exercise: a wrong answer learners often give and
+// the feedback written for it, shown when a learner's wrong answer is that one.
+struct KnownMistake {
+    QString answer;    // as written before "=>": "62832", "invariance", "/invari.*/i", "B", "A, C"
+    QString feedback;  // Markdown
+};
+
 // What a "run" exercise runs, and the condition that decides the answer.
 struct ExerciseRunSpec {
     QString moduleId;
@@ -152,6 +159,9 @@ struct ExerciseBlock {
     ExerciseRunSpec run;
     QStringList hints;  // Markdown, shown one at a time
     QString solution;   // Markdown
+    // number, choice, multiple, text: frequent wrong answers and their feedback,
+    // in the order written (the first that matches a wrong answer is shown).
+    QList<KnownMistake> mistakes;
 };
 
 struct Block {

@@ -178,7 +178,8 @@ struct BlockComparison {
         const ExerciseBlock& a = en.exercise;
         const ExerciseBlock& b = zh.exercise;
         const ExerciseKindSpec& kind = exerciseKindSpec(a.kind);
-        for (const ExerciseDifference& d : kind.differences(a, b)) differs(d.key, d.what, d.zh, d.en);
+        for (const ExerciseDifference& d : kind.differences(a, b) + mistakeDifferences(a, b))
+            differs(d.key, d.what, d.zh, d.en);
         if (kind.runsModule) compareRunExercises();
     }
 

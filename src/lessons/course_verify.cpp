@@ -502,7 +502,7 @@ void ChapterVerifier::checkLabels(const Block& b, const ModuleSpec& spec, const 
 void ChapterVerifier::verifyExercise(const Block& b)
 {
     const ExerciseKindSpec& kind = exerciseKindSpec(b.exercise.kind);
-    for (const ExerciseFinding& f : kind.selfCheck(b.exercise)) {
+    for (const ExerciseFinding& f : kind.selfCheck(b.exercise) + mistakeFindings(b.exercise)) {
         const int line = f.key.isEmpty() ? b.location.line : b.lineOf(f.key);
         if (f.severity == Diagnostic::Severity::Warning)
             warning(line, f.text);

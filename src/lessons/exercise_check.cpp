@@ -187,6 +187,22 @@ QRegularExpression compileAcceptRegex(const QString& pattern, bool caseInsensiti
     return wrapped;
 }
 
+AcceptRule readAcceptRule(const QString& written, QString* flags)
+{
+    static const QRegularExpression slashes(QStringLiteral("^/(.*)/([a-z]*)$"));
+    AcceptRule rule;
+    const auto m = slashes.match(written);
+    if (!m.hasMatch()) {
+        rule.pattern = written;
+        return rule;
+    }
+    rule.isRegex = true;
+    rule.pattern = m.captured(1);
+    rule.caseInsensitive = m.captured(2).contains(u'i');
+    if (flags) *flags = m.captured(2);
+    return rule;
+}
+
 CheckResult checkText(const ExerciseBlock& ex, const QString& answer)
 {
     CheckResult r;
@@ -680,7 +696,15 @@ CheckResult checkRun(const ExerciseBlock& ex, const std::vector<Output>& outputs
 
 CheckResult checkAnswer(const ExerciseBlock& ex, const Answer& answer)
 {
-    return exerciseKindSpec(ex.kind).check(ex, answer);
+    const ExerciseKindSpec& kind = exerciseKindSpec(ex.kind);
+    CheckResult r = kind.check(ex, answer);
+    if (r.correct || !r.problem.isEmpty() || !kind.isMistake) return r;
+    for (int i = 0; i < ex.mistakes.size(); ++i)
+        if (kind.isMistake(ex, ex.mistakes[i].answer, answer)) {
+            r.mistake = i;
+            break;
+        }
+    return r;
 }
 
 }  // namespace poslab::lessons

@@ -33,6 +33,9 @@ struct CheckResult {
     // Why the answer could not be judged (empty answer, not a number, missing
     // output, ...); empty when the answer was simply right or wrong.
     QString problem;
+    // A wrong answer that is one of the exercise's known mistakes: its index
+    // in ExerciseBlock::mistakes (the first that matches); -1 otherwise.
+    int mistake = -1;
 };
 
 // What the learner gave. Only the fields of the exercise's kind are used.
@@ -42,6 +45,8 @@ struct Answer {
     std::vector<poslab::modules::Output> outputs;  // run: outputs of the learner's run
 };
 
+// Whether the answer is right; a wrong answer also says which known mistake
+// it is (CheckResult::mistake).
 CheckResult checkAnswer(const ExerciseBlock& exercise, const Answer& answer);
 
 CheckResult checkNumber(const ExerciseBlock& exercise, const QString& answer);
@@ -65,6 +70,12 @@ QString normalizeAnswerText(const QString& text);
 // backtracking verb such as (*ACCEPT) that ends the match early. The checker
 // and `poslab check` both use it, so a rule check refuses never runs.
 QRegularExpression compileAcceptRegex(const QString& pattern, bool caseInsensitive, QString* error = nullptr);
+
+// A text exercise's rule as written after `accept:` (or before "=>" in a
+// text exercise's `mistake:`): /regex/ with optional flags, else a literal.
+// *flags receives the flags written after the closing slash ("i", or others
+// the caller reports); the rule itself is not compiled here.
+AcceptRule readAcceptRule(const QString& written, QString* flags = nullptr);
 
 // Parses a tolerance as written in a lesson: "0.01" (absolute) or "1%" (relative).
 bool parseTolerance(const QString& text, Tolerance* tolerance);

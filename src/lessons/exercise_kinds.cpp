@@ -184,6 +184,26 @@ QString numberAnswerKey(const QString& given)
     return sameAsGiven(given);
 }
 
+// A mistake written as a number matches answers within the exercise's
+// tolerance of it, as the right answer does.
+Text2 numberMistakeProblem(const ExerciseBlock& ex, const QString& written)
+{
+    double v = 0;
+    if (!parseLearnerNumber(written, &v)) return T2("'%1' is not a number", "“%1”不是一个数").arg(written);
+    if (checkNumber(ex, written).correct)
+        return T2("%1 is within the tolerance of the answer, so it is marked right",
+                  "%1 在答案的容差之内，会被判为正确")
+            .arg(written);
+    return {};
+}
+
+bool numberIsMistake(const ExerciseBlock& ex, const QString& written, const Answer& a)
+{
+    ExerciseBlock asIfRight = ex;
+    if (!parseLearnerNumber(written, &asIfRight.answer)) return false;
+    return checkNumber(asIfRight, a.text).correct;
+}
+
 // ---- choice and multiple -----------------------------------------------------
 
 CheckResult choiceCheck(const ExerciseBlock& ex, const Answer& a)
@@ -304,6 +324,50 @@ Text2 choiceReadTyped(const ExerciseBlock& ex, const QString& typed, GivenAnswer
     return problem;
 }
 
+Text2 choiceMistakeProblem(const ExerciseBlock& ex, const QString& written)
+{
+    GivenAnswer letters;
+    if (const Text2 problem = readLetters(ex, written, &letters); !problem.en.isEmpty()) return problem;
+    if (letters.selected.size() != 1)
+        return T2("a choice exercise's mistake is one option letter", "单选题的错误答案只能是一个选项字母");
+    if (ex.options[letters.selected.first()].correct)
+        return T2("%1 is the correct option", "%1 是正确选项").arg(optionLetter(letters.selected.first()));
+    return {};
+}
+
+bool choiceIsMistake(const ExerciseBlock& ex, const QString& written, const Answer& a)
+{
+    GivenAnswer letters;
+    return readLetters(ex, written, &letters).en.isEmpty() && a.selected == letters.selected;
+}
+
+Text2 multipleMistakeProblem(const ExerciseBlock& ex, const QString& written)
+{
+    GivenAnswer letters;
+    if (const Text2 problem = readLetters(ex, written, &letters); !problem.en.isEmpty()) return problem;
+    if (letters.selected.isEmpty()) return T2("no option letter", "没有选项字母");
+    if (letters.selected == correctOptions(ex))
+        return T2("%1 is the correct answer", "%1 是正确答案").arg(optionLetters(letters.selected));
+    return {};
+}
+
+// A multiple-choice mistake is a selection that includes all of its options.
+bool multipleIsMistake(const ExerciseBlock& ex, const QString& written, const Answer& a)
+{
+    GivenAnswer letters;
+    if (!readLetters(ex, written, &letters).en.isEmpty()) return false;
+    return std::all_of(letters.selected.begin(), letters.selected.end(), [&](int i) { return a.selected.contains(i); });
+}
+
+// "a, c" and "C,A" are the same mistake.
+QString lettersMistakeKey(const QString& written)
+{
+    QStringList letters;
+    for (const QString& l : written.split(u',', Qt::SkipEmptyParts)) letters << l.trimmed().toUpper();
+    std::sort(letters.begin(), letters.end());
+    return letters.join(u',');
+}
+
 Text2 choiceExample(const ExerciseBlock&)
 {
     return Text2::same(QStringLiteral("B"));
@@ -387,15 +451,46 @@ Text2 textExpected(const ExerciseBlock& ex)
     return Text2::same(ex.accept.isEmpty() ? QString() : QStringLiteral("/%1/").arg(ex.accept.first().pattern));
 }
 
-Text2 textExample(const ExerciseBlock&)
-{
-    return T2("\"your words\"", "\"你的答案\"");
-}
-
 // Text answers count together as the checker compares them.
 QString textAnswerKey(const QString& given)
 {
     return QStringLiteral("t:") + normalizeAnswerText(given);
+}
+
+// A text mistake is written as an accept rule: a literal or /regex/i.
+Text2 textMistakeProblem(const ExerciseBlock& ex, const QString& written)
+{
+    QString flags;
+    const AcceptRule rule = readAcceptRule(written, &flags);
+    if (!rule.isRegex)
+        return checkText(ex, rule.pattern).correct ? T2("'%1' is accepted as right by the exercise's accept: rules",
+                                                        "“%1”符合这道题的 accept: 规则，会被判为正确")
+                                                         .arg(written)
+                                                   : Text2();
+    if (!flags.isEmpty() && flags != QLatin1String("i"))
+        return T2("unknown regex flags '%1' (only 'i')", "不认识的正则标志“%1”（只支持 i）").arg(flags);
+    QString why;
+    if (!compileAcceptRegex(rule.pattern, rule.caseInsensitive, &why).isValid())
+        return T2("invalid regular expression /%1/: %2", "正则表达式 /%1/ 无效：%2").arg(rule.pattern, why);
+    return {};
+}
+
+bool textIsMistake(const ExerciseBlock& ex, const QString& written, const Answer& a)
+{
+    ExerciseBlock asIfRight = ex;
+    asIfRight.accept = {readAcceptRule(written)};
+    return checkText(asIfRight, a.text).correct;
+}
+
+QString textMistakeKey(const QString& written)
+{
+    const AcceptRule rule = readAcceptRule(written);
+    return rule.isRegex ? acceptText(rule) : textAnswerKey(rule.pattern);
+}
+
+Text2 textExample(const ExerciseBlock&)
+{
+    return T2("\"your words\"", "\"你的答案\"");
 }
 
 // ---- run ---------------------------------------------------------------------
@@ -450,7 +545,7 @@ ExerciseKindSpec numberKind()
         .kind = ExerciseKind::Number,
         .name = "number",
         .title = T2("number", "数值"),
-        .keys = {QStringLiteral("answer"), QStringLiteral("tolerance")},
+        .keys = {QStringLiteral("answer"), QStringLiteral("tolerance"), QStringLiteral("mistake")},
         .runsModule = false,
         .incomplete = numberIncomplete,
         .selfCheck = numberSelfCheck,
@@ -463,6 +558,9 @@ ExerciseKindSpec numberKind()
         .readTyped = readText,
         .typedExample = numberExample,
         .sameAnswerKey = numberAnswerKey,
+        .mistakeProblem = numberMistakeProblem,
+        .isMistake = numberIsMistake,
+        .mistakeKey = numberAnswerKey,
     };
 }
 
@@ -472,7 +570,7 @@ ExerciseKindSpec choiceKind()
         .kind = ExerciseKind::Choice,
         .name = "choice",
         .title = T2("choice", "单选"),
-        .keys = {QStringLiteral("option"), QStringLiteral("option*")},
+        .keys = {QStringLiteral("option"), QStringLiteral("option*"), QStringLiteral("mistake")},
         .runsModule = false,
         .incomplete = choiceIncomplete,
         .selfCheck = choiceSelfCheck,
@@ -485,6 +583,9 @@ ExerciseKindSpec choiceKind()
         .readTyped = choiceReadTyped,
         .typedExample = choiceExample,
         .sameAnswerKey = sameAsGiven,
+        .mistakeProblem = choiceMistakeProblem,
+        .isMistake = choiceIsMistake,
+        .mistakeKey = lettersMistakeKey,
     };
 }
 
@@ -494,7 +595,7 @@ ExerciseKindSpec multipleKind()
         .kind = ExerciseKind::Multiple,
         .name = "multiple",
         .title = T2("multiple", "多选"),
-        .keys = {QStringLiteral("option"), QStringLiteral("option*")},
+        .keys = {QStringLiteral("option"), QStringLiteral("option*"), QStringLiteral("mistake")},
         .runsModule = false,
         .incomplete = multipleIncomplete,
         .selfCheck = multipleSelfCheck,
@@ -507,6 +608,9 @@ ExerciseKindSpec multipleKind()
         .readTyped = readLetters,
         .typedExample = multipleExample,
         .sameAnswerKey = sameAsGiven,
+        .mistakeProblem = multipleMistakeProblem,
+        .isMistake = multipleIsMistake,
+        .mistakeKey = lettersMistakeKey,
     };
 }
 
@@ -516,7 +620,7 @@ ExerciseKindSpec textKind()
         .kind = ExerciseKind::Text,
         .name = "text",
         .title = T2("text", "文字"),
-        .keys = {QStringLiteral("accept")},
+        .keys = {QStringLiteral("accept"), QStringLiteral("mistake")},
         .runsModule = false,
         .incomplete = textIncomplete,
         .selfCheck = textSelfCheck,
@@ -529,6 +633,9 @@ ExerciseKindSpec textKind()
         .readTyped = readText,
         .typedExample = textExample,
         .sameAnswerKey = textAnswerKey,
+        .mistakeProblem = textMistakeProblem,
+        .isMistake = textIsMistake,
+        .mistakeKey = textMistakeKey,
     };
 }
 
@@ -555,6 +662,9 @@ ExerciseKindSpec runKind()
         .readTyped = runReadTyped,
         .typedExample = runExample,
         .sameAnswerKey = sameAsGiven,
+        .mistakeProblem = nullptr,
+        .isMistake = nullptr,
+        .mistakeKey = nullptr,
     };
 }
 
@@ -590,6 +700,48 @@ QStringList exerciseKindNames()
 QString exerciseKindName(ExerciseKind kind)
 {
     return QLatin1String(exerciseKindSpec(kind).name);
+}
+
+QList<ExerciseFinding> mistakeFindings(const ExerciseBlock& ex)
+{
+    const ExerciseKindSpec& kind = exerciseKindSpec(ex.kind);
+    if (!kind.mistakeProblem) return {};
+    QList<ExerciseFinding> out;
+    QStringList keys;
+    for (int i = 0; i < ex.mistakes.size(); ++i) {
+        const QString& written = ex.mistakes[i].answer;
+        const QString where = QStringLiteral("mistake %1").arg(i + 1);
+        if (const Text2 problem = kind.mistakeProblem(ex, written); !problem.en.isEmpty())
+            out << errorAt(where, T2("mistake: %1", "mistake：%1").arg(problem));
+        const QString key = kind.mistakeKey(written);
+        if (const qsizetype first = keys.indexOf(key); first >= 0)
+            out << warningAt(where, T2("mistake: '%1' is the same wrong answer as mistake %2, whose feedback is "
+                                       "shown instead; this one never is",
+                                       "mistake：“%1”和第 %2 条 mistake 是同一个错误答案，只会显示那一条的反馈")
+                                        .arg(written)
+                                        .arg(first + 1));
+        keys << key;
+    }
+    return out;
+}
+
+QList<ExerciseDifference> mistakeDifferences(const ExerciseBlock& en, const ExerciseBlock& zh)
+{
+    const ExerciseKindSpec& kind = exerciseKindSpec(en.kind);
+    if (!kind.mistakeKey) return {};
+    QStringList a, b, ta, tb;
+    for (const KnownMistake& m : en.mistakes) {
+        a << kind.mistakeKey(m.answer);
+        ta << m.answer;
+    }
+    for (const KnownMistake& m : zh.mistakes) {
+        b << kind.mistakeKey(m.answer);
+        tb << m.answer;
+    }
+    if (a == b) return {};
+    return {{QStringLiteral("mistake"),
+             T2("the known wrong answers (mistake:, in order)", "已知的错误答案（mistake:，按顺序）"),
+             tb.join(QStringLiteral("; ")), ta.join(QStringLiteral("; "))}};
 }
 
 QList<int> correctOptions(const ExerciseBlock& ex)

@@ -89,6 +89,15 @@ struct ExerciseKindSpec {
     util::Text2 (*typedExample)(const ExerciseBlock& exercise);
     // Wrong answers with the same key are counted together in a class summary.
     QString (*sameAnswerKey)(const QString& givenText);
+
+    // ---- known mistakes (`mistake: ANSWER => feedback`); nullptr: the kind takes none ----
+    // Why ANSWER, as written, cannot be a mistake of this exercise (not a
+    // number, not an option, an answer the exercise marks right); empty when it can.
+    util::Text2 (*mistakeProblem)(const ExerciseBlock& exercise, const QString& written);
+    // Whether the learner's wrong answer is the mistake written `written`.
+    bool (*isMistake)(const ExerciseBlock& exercise, const QString& written, const Answer& answer);
+    // The mistake's answer as the two languages must agree on it ("n:62832", "B").
+    QString (*mistakeKey)(const QString& written);
 };
 
 // Every kind, in the order the lesson format lists them.
@@ -97,6 +106,14 @@ const ExerciseKindSpec& exerciseKindSpec(ExerciseKind kind);
 // The kind written `name` after `kind:` (case-insensitive); nullptr if none.
 const ExerciseKindSpec* findExerciseKind(const QString& name);
 QStringList exerciseKindNames();  // "number", "choice", ...
+
+// What `poslab check` reports about an exercise's `mistake:` lines: answers
+// that cannot be mistakes (ExerciseKindSpec::mistakeProblem), and the same
+// wrong answer twice (the second would never be shown).
+QList<ExerciseFinding> mistakeFindings(const ExerciseBlock& exercise);
+// Where the two languages' `mistake:` answers differ (they must be the same
+// answers in the same order; the feedback is each language's own).
+QList<ExerciseDifference> mistakeDifferences(const ExerciseBlock& en, const ExerciseBlock& zh);
 
 // The correct options' indices of a choice or multiple exercise.
 QList<int> correctOptions(const ExerciseBlock& exercise);

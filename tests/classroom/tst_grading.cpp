@@ -217,6 +217,7 @@ private slots:
     void unanswered();
     void notJudged();
     void expectedAndGivenAsAPersonReadsThem();
+    void knownMistakesAreNamed();
     void runExerciseRunsTheModule();
     void timeLimitWithCancellingModule();
     void timeLimitWithModuleIgnoringCancel();
@@ -630,9 +631,9 @@ void TestGrading::csvOutput()
     QCOMPARE(rows.size(), 1 + 5 + 1);
     QCOMPARE(rows[0], (QStringList{QStringLiteral("student"), QStringLiteral("file"), QStringLiteral("exercise"),
                                    QStringLiteral("status"), QStringLiteral("points"), QStringLiteral("max_points"),
-                                   QStringLiteral("given"), QStringLiteral("expected")}));
+                                   QStringLiteral("given"), QStringLiteral("expected"), QStringLiteral("mistake")}));
     for (int i = 1; i <= 5; ++i) {
-        QCOMPARE(rows[i].size(), 8);
+        QCOMPARE(rows[i].size(), 9);
         QCOMPARE(rows[i][0], QStringLiteral("O\"Brien, Pat"));
         QCOMPARE(rows[i][1], path);
     }
@@ -652,6 +653,52 @@ void TestGrading::studentTextIsShownSafely()
     const StudentGrade g = gradeAnswers(m_a, f, GradeOptions());
     QCOMPARE(g.studentName, QStringLiteral("Anngnp.exe\uFFFD[2J"));
     QCOMPARE(answerTo(g, QStringLiteral("name-it")).given, QStringLiteral("Ro\uFFFDPE"));
+}
+
+// Wrong answers that are the course's known mistakes (tests/lessons/data/valid:
+// 62832 for longest-wavelength, /alibi/i for name-it, C for pick-one, B for
+// several) are named in the grade, the text, the JSON and the CSV; a wrong
+// answer that is no known mistake is not.
+void TestGrading::knownMistakesAreNamed()
+{
+    QTemporaryDir tmp;
+    AnswerFile f = answers(m_a, QStringLiteral("Fay"),
+                           {options(QStringLiteral("pick-one"), {2}), options(QStringLiteral("several"), {0, 1}),
+                            text(QStringLiteral("longest-wavelength"), QStringLiteral("62 832")),
+                            text(QStringLiteral("name-it"), QStringLiteral("ALiBi"))});
+    const StudentGrade g = gradeAnswers(m_a, f, GradeOptions());
+    for (const auto& [id, mistake] : {std::pair{QStringLiteral("pick-one"), QStringLiteral("C")},
+                                      std::pair{QStringLiteral("several"), QStringLiteral("B")},
+                                      std::pair{QStringLiteral("longest-wavelength"), QStringLiteral("62832")},
+                                      std::pair{QStringLiteral("name-it"), QStringLiteral("/alibi/i")}}) {
+        const GradedAnswer& a = answerTo(g, id);
+        QCOMPARE(gradeStatusName(a.status), QStringLiteral("wrong"));
+        QCOMPARE(a.mistake, 0);
+        QCOMPARE(a.mistakeAnswer, mistake);
+    }
+    const AnswerFile other = answers(m_a, QStringLiteral("Gus"), {options(QStringLiteral("pick-one"), {0})});
+    const GradedAnswer& notKnown = answerTo(gradeAnswers(m_a, other, GradeOptions()), QStringLiteral("pick-one"));
+    QCOMPARE(gradeStatusName(notKnown.status), QStringLiteral("wrong"));
+    QCOMPARE(notKnown.mistake, -1);
+    QVERIFY(notKnown.mistakeAnswer.isEmpty());
+
+    const QString path = tmp.filePath(QStringLiteral("fay.poslab-answers"));
+    QVERIFY(writeAnswerFile(path, &f).ok());
+    const ClassGrades grades = gradeFiles(m_a, {path}, GradeOptions());
+    QVERIFY(gradesToText(grades).contains(QStringLiteral("a known mistake (62832)")));
+    const QJsonObject student =
+        QJsonDocument::fromJson(gradesToJson(grades)).object()[QStringLiteral("students")].toArray()[0].toObject();
+    QStringList named;
+    for (const QJsonValue& v : student[QStringLiteral("answers")].toArray())
+        if (v.toObject()[QStringLiteral("mistake")].isString())
+            named << v.toObject()[QStringLiteral("mistake")].toString();
+    QCOMPARE(named.size(), 4);
+    QVERIFY(named.contains(QStringLiteral("/alibi/i")));
+    const QList<QStringList> rows = poslab::testing::parseCsv(QString::fromUtf8(gradesToCsv(grades)));
+    QStringList csvNamed;
+    for (const QStringList& r : rows.mid(1)) csvNamed << r.last();
+    csvNamed.removeAll(QString());
+    QCOMPARE(csvNamed.size(), 4);
 }
 
 POSLAB_TEST_GUILESS_MAIN(TestGrading)

@@ -152,7 +152,7 @@ void TestCourseCheck::everyBadFileReported()
     // (besides "only in en"), so no malformed input passes silently.
     const QList<Diagnostic> all = checkCourse(data(QStringLiteral("bad")));
     const QStringList files = QDir(data(QStringLiteral("bad/en"))).entryList({QStringLiteral("*.md")}, QDir::Files);
-    QCOMPARE(files.size(), 55);
+    QCOMPARE(files.size(), 56);
     for (const QString& f : files) {
         int own = 0;
         for (const Diagnostic& d : all)
@@ -388,6 +388,29 @@ void TestCourseCheck::runsWhatItChecks_data()
         << "55-unknown-tex.md"
         << QList<Expected>{{10, QStringLiteral("x: \\binom cannot be drawn here and would show as typed"),
                             QStringLiteral("x：\\binom 在这里画不出来"), true}};
+    // Each mistake is judged against the exercise's own answer: a number
+    // inside the tolerance (60700 is 0.15% from 60611, the tolerance 0.5%),
+    // the starred option and an accepted text are marked right, so their
+    // feedback could never show; "62 832" reads as 62832, so it repeats mistake 3.
+    QTest::newRow("known mistakes")
+        << "56-mistakes.md"
+        << QList<Expected>{
+               {13, QStringLiteral("mistake: 60700 is within the tolerance of the answer, so it is marked right"),
+                QStringLiteral("mistake：60700 在答案的容差之内，会被判为正确")},
+               {14, QStringLiteral("mistake: 'sixty' is not a number"), QStringLiteral("mistake：“sixty”不是一个数")},
+               {16,
+                QStringLiteral("mistake: '62 832' is the same wrong answer as mistake 3, whose feedback is shown "
+                               "instead; this one never is"),
+                QStringLiteral("和第 3 条 mistake 是同一个错误答案"), true},
+               {17, QStringLiteral("mistake: write the wrong answer, then '=>' and the feedback for it"),
+                QStringLiteral("mistake：先写错误答案，再写“=>”和针对它的反馈")},
+               {25, QStringLiteral("mistake: B is the correct option"), QStringLiteral("mistake：B 是正确选项")},
+               {26, QStringLiteral("'D' is not an option; the options are A to B"),
+                QStringLiteral("“D”不是选项；选项是 A 到 B")},
+               {33, QStringLiteral("mistake: 'Equivariant' is accepted as right by the exercise's accept: rules"),
+                QStringLiteral("会被判为正确")},
+               {34, QStringLiteral("mistake: invalid regular expression /invariant(/"),
+                QStringLiteral("正则表达式 /invariant(/ 无效")}};
 }
 
 void TestCourseCheck::runsWhatItChecks()
@@ -453,6 +476,17 @@ void TestCourseCheck::languagesAgree_data()
                 QStringLiteral("对数坐标轴（log:）：这里是 -，英文版（en/13-diff-looks.md:12）是 y"), true},
                {12, QStringLiteral("the chart height (height:): 400 here but 300 in en (en/13-diff-looks.md:13)"),
                 QStringLiteral("图表高度（height:）：这里是 400"), true}};
+    // The same two wrong answers, in a different order: the n-th feedback of
+    // each language must be about the same answer.
+    QTest::newRow("known mistakes")
+        << "14-diff-mistake.md"
+        << QList<Expected>{
+               {15,
+                QStringLiteral("the known wrong answers (mistake:, in order): 6.2832; 62832 here but 62832; 6.2832 in "
+                               "en (en/14-diff-mistake.md:15)"),
+                QStringLiteral(
+                    "已知的错误答案（mistake:，按顺序）：这里是 6.2832; 62832，英文版（en/14-diff-mistake.md:15）是 "
+                    "62832; 6.2832")}};
 }
 
 void TestCourseCheck::languagesAgree()

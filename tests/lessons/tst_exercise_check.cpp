@@ -77,6 +77,7 @@ private slots:
     void conditionRuntimeErrors();
     void runOnRealModule();
     void dispatch();
+    void knownMistakes();
 };
 
 void TestExerciseCheck::tolerances()
@@ -406,6 +407,52 @@ void TestExerciseCheck::dispatch()
     Answer r;
     r.outputs = {Output::scalar(QStringLiteral("k"), 2)};
     QVERIFY(checkAnswer(run, r).correct);
+}
+
+// A wrong answer that is a known mistake says which (the first that matches);
+// a right answer, an unjudged one or one matching none says -1.
+void TestExerciseCheck::knownMistakes()
+{
+    const auto mistake = [](const QString& answer) { return KnownMistake{answer, QStringLiteral("why")}; };
+    const auto typed = [](const QString& t) { return Answer{t, {}, {}}; };
+    const auto chose = [](const QList<int>& s) { return Answer{QString(), s, {}}; };
+
+    // number 60611 ± 0.5%; the mistake 62832 matches within 0.5% of 62832,
+    // that is 62832 · (1 ± 0.005) = 62517.84 .. 63146.16.
+    ExerciseBlock number = numberExercise(60611, QStringLiteral("0.5%"));
+    number.mistakes = {mistake(QStringLiteral("62832")), mistake(QStringLiteral("6.2832"))};
+    QCOMPARE(checkAnswer(number, typed(QStringLiteral("62 832"))).mistake, 0);
+    QCOMPARE(checkAnswer(number, typed(QStringLiteral("63146"))).mistake, 0);
+    QCOMPARE(checkAnswer(number, typed(QStringLiteral("63147"))).mistake, -1);
+    QCOMPARE(checkAnswer(number, typed(QStringLiteral("62517"))).mistake, -1);
+    QCOMPARE(checkAnswer(number, typed(QStringLiteral("6.28"))).mistake, 1);
+    QCOMPARE(checkAnswer(number, typed(QStringLiteral("60611"))).mistake, -1);  // right
+    QCOMPARE(checkAnswer(number, typed(QStringLiteral("sixty"))).mistake, -1);  // not judged
+
+    // choice: B is the right option, C a known mistake.
+    ExerciseBlock choice = optionsExercise(ExerciseKind::Choice, {false, true, false});
+    choice.mistakes = {mistake(QStringLiteral("C"))};
+    QCOMPARE(checkAnswer(choice, chose({2})).mistake, 0);
+    QCOMPARE(checkAnswer(choice, chose({0})).mistake, -1);
+    QCOMPARE(checkAnswer(choice, chose({1})).mistake, -1);
+
+    // multiple: A and C are right; "B" matches any wrong selection with B,
+    // "a, d" only selections with both A and D.
+    ExerciseBlock multiple = optionsExercise(ExerciseKind::Multiple, {true, false, true, false});
+    multiple.mistakes = {mistake(QStringLiteral("a, d")), mistake(QStringLiteral("B"))};
+    QCOMPARE(checkAnswer(multiple, chose({0, 1, 2})).mistake, 1);
+    QCOMPARE(checkAnswer(multiple, chose({0, 3})).mistake, 0);
+    QCOMPARE(checkAnswer(multiple, chose({0, 1, 3})).mistake, 0);  // the first that matches
+    QCOMPARE(checkAnswer(multiple, chose({3})).mistake, -1);
+    QCOMPARE(checkAnswer(multiple, chose({0, 2})).mistake, -1);
+
+    // text: literals compared as accept: compares them (case, width, spaces), regexes whole.
+    ExerciseBlock text = textExercise({QStringLiteral("equivariant")});
+    text.mistakes = {mistake(QStringLiteral("Invariant")), mistake(QStringLiteral("/perm(utation)?[- ]invariant/i"))};
+    QCOMPARE(checkAnswer(text, typed(QStringLiteral("  ＩＮＶＡＲＩＡＮＴ "))).mistake, 0);
+    QCOMPARE(checkAnswer(text, typed(QStringLiteral("Permutation-invariant"))).mistake, 1);
+    QCOMPARE(checkAnswer(text, typed(QStringLiteral("invariant under shifts"))).mistake, -1);
+    QCOMPARE(checkAnswer(text, typed(QStringLiteral("equivariant"))).mistake, -1);
 }
 
 POSLAB_TEST_GUILESS_MAIN(TestExerciseCheck)

@@ -47,6 +47,12 @@ private slots:
             QVERIFY2(k.incomplete && k.selfCheck && k.differences && k.check && k.isUnanswered && k.givenText &&
                          k.expectedText && k.unjudgedText && k.readTyped && k.typedExample && k.sameAnswerKey,
                      qPrintable(name));
+            // Known mistakes: all three functions, and the key, or none of them.
+            const bool takesMistakes = k.keys.contains(QStringLiteral("mistake"));
+            QVERIFY2(bool(k.mistakeProblem) == takesMistakes && bool(k.isMistake) == takesMistakes &&
+                         bool(k.mistakeKey) == takesMistakes,
+                     qPrintable(name));
+            QCOMPARE(takesMistakes, !k.runsModule);  // a run's answer is settings, not one wrong value
             QCOMPARE(findExerciseKind(name), &k);
             QCOMPARE(findExerciseKind(name.toUpper()), &k);
             QCOMPARE(&exerciseKindSpec(k.kind), &k);

@@ -336,9 +336,20 @@ private slots:
         ExerciseWidget* ex = w->lessonView()->exercises().value(0);
         QVERIFY(ex);
         QCOMPARE(ex->exerciseId(), QStringLiteral("pair-count"));
+        // 64 is the lesson's known mistake (the channels, not the pairs): its feedback shows.
+        QTest::keyClicks(ex->answerField(), QStringLiteral("64"));
+        ex->checkButton()->click();
+        QCOMPARE(ex->feedback(), ExerciseWidget::Feedback::Wrong);
+        QVERIFY2(ex->mistakeFeedback().contains(QStringLiteral("counts the channels")),
+                 qPrintable(ex->mistakeFeedback()));
+        QTest::keyClick(ex->answerField(), Qt::Key_Backspace);
+        QCOMPARE(ex->feedback(), ExerciseWidget::Feedback::None);  // an edit clears the verdict and its feedback
+        QVERIFY(ex->mistakeFeedback().isEmpty());
+        ex->answerField()->clear();
         QTest::keyClicks(ex->answerField(), QStringLiteral("31"));
         ex->checkButton()->click();
         QCOMPARE(ex->feedback(), ExerciseWidget::Feedback::Wrong);
+        QVERIFY(ex->mistakeFeedback().isEmpty());  // wrong, but no known mistake
         QVERIFY(!ex->solutionVisible());
         QVERIFY(ex->solutionButton()->isEnabled());
         ex->hintButton()->click();

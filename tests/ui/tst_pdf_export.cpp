@@ -165,6 +165,7 @@ void TestPdfExport::initTestCase()
         store.setSelected(QStringLiteral("waves-layout"), {1});
         store.recordAttempt(QStringLiteral("waves-layout"), false);
         store.recordAttempt(QStringLiteral("waves-layout"), false);
+        store.revealHint(QStringLiteral("waves-layout"));
         QVERIFY(store.save());
     }
     for (const QString& lang : {QStringLiteral("en"), QStringLiteral("zh")}) {
@@ -552,12 +553,14 @@ void TestPdfExport::exercisesShowAnswers()
     // basics-count: answered 16, right, solution shown (its words after the formula).
     QVERIFY2(flat.contains(u"Answer:16\u2713correct"), qPrintable(flat.left(3000)));
     QVERIFY(flat.contains(u"pairs."));
-    // waves-layout: picked B (concat), wrong, solution withheld, 2 attempts.
-    QVERIFY(flat.contains(u"Answer:B\u2717notcorrect(2attempts)"));
+    // waves-layout: picked B (concat), wrong, solution withheld, 2 attempts, 1 hint.
+    QVERIFY(flat.contains(u"Answer:B\u2717notcorrect(2attempts,1hinttaken)"));
     QVERIFY(!flat.contains(u"Thepaperinterleaves"));
     QVERIFY(flat.contains(u"Solution:shownoncetheexerciseissolved."));
-    // Hints are lesson text: always printed.
-    QVERIFY(flat.contains(u"Hint1:Lookatthechannelorderintheheatmap."));
+    // B is the lesson's known mistake: its feedback is printed under the answer.
+    QVERIFY(flat.contains(u"Whythisansweriswrong:Concatenatingallsines"));
+    // Hints are the learner's to ask for: not printed where the solution is withheld.
+    QVERIFY(!flat.contains(u"Lookatthechannelorderintheheatmap."));
 
     // A teacher's copy prints every solution.
     ExportOptions o;
@@ -571,6 +574,7 @@ void TestPdfExport::exercisesShowAnswers()
     QString t;
     for (int i = 0; i < teacher->numPages(); ++i) t += teacher->page(i)->text(QRectF());
     QVERIFY(noSpace(t).contains(u"Thepaperinterleaves"));
+    QVERIFY(noSpace(t).contains(u"Hint1:Lookatthechannelorderintheheatmap."));  // printed with the solution
     QVERIFY(noSpace(t).contains(u"(nofilegiven)") || noSpace(t).contains(u"(noanswersfilegiven)"));
 }
 

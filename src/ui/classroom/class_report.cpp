@@ -543,9 +543,13 @@ private:
         if (!a.feedback.isEmpty())
             m_cur.insertText(QStringLiteral(" — ") + visibleStudentText(a.feedback, kMaxShownChars, m_lang),
                              uiFormat(m_lang, 10, false, kInk));
+        const ExerciseBlock* block = ex ? ex->inLanguage(m_lang) : nullptr;
+        if (block && a.mistake >= 0 && a.mistake < block->mistakes.size()) {
+            heading(3, T2("Why this answer is wrong", "这个答案错在哪里").in(m_lang), false);
+            markdown(block->mistakes[a.mistake].feedback);
+        }
         labelled(T2("Expected answer", "参考答案").in(m_lang), visibleStudentText(a.expected, kMaxShownChars, m_lang));
 
-        const ExerciseBlock* block = ex ? ex->inLanguage(m_lang) : nullptr;
         if (block && !block->solution.isEmpty()) {
             heading(3, T2("Worked solution", "解答过程").in(m_lang), false);
             QString solution = block->solution;

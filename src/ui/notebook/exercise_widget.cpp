@@ -121,6 +121,9 @@ void ExerciseWidget::buildFeedbackArea(QVBoxLayout* layout, const QFont& titleFo
     m_feedbackLabel->setTextFormat(Qt::PlainText);
     m_feedbackLabel->hide();
     layout->addWidget(m_feedbackLabel);
+    m_mistakeView = new MarkdownBrowser(host);
+    m_mistakeView->hide();
+    layout->addWidget(m_mistakeView);
 
     m_hintsLayout = new QVBoxLayout;
     m_hintsLayout->setSpacing(4);
@@ -195,6 +198,7 @@ void ExerciseWidget::restore()
         // show it again only where re-checking the restored answer agrees.
         bool correct = p.lastCheckCorrect || p.solved;
         bool show = true;
+        int mistake = -1;
         if (!lessons::exerciseKindSpec(m_exercise.kind).runsModule) {
             lessons::Answer restored;
             restored.text = p.answer;
@@ -202,8 +206,9 @@ void ExerciseWidget::restore()
             const lessons::CheckResult r = lessons::checkAnswer(m_exercise, restored);
             show = r.problem.isEmpty() && r.correct == p.lastCheckCorrect;
             correct = r.correct;
+            mistake = r.mistake;
         }
-        if (show) setFeedback(correct ? Feedback::Correct : Feedback::Wrong);
+        if (show) setFeedback(correct ? Feedback::Correct : Feedback::Wrong, {}, mistake);
     }
     if (p.solved || p.solutionShown) revealSolutionText();
     updateHintButton();
@@ -228,7 +233,7 @@ void ExerciseWidget::check()
         setFeedback(Feedback::Problem, r.problem);
         return;
     }
-    finishCheck(r.correct, {});
+    finishCheck(r);
 }
 
 // Runs the exercise's module with the learner's settings.
@@ -278,14 +283,15 @@ void ExerciseWidget::onRunFinished(quint64 id, lessons::RunResultPtr result)
         setFeedback(Feedback::Problem, r.problem);
         return;
     }
-    finishCheck(r.correct, {});
+    finishCheck(r);
 }
 
-void ExerciseWidget::finishCheck(bool correct, const QString& problem)
+void ExerciseWidget::finishCheck(const lessons::CheckResult& result)
 {
+    const bool correct = result.correct;
     const bool wasSolved = m_store ? m_store->exercise(m_exercise.id).solved : false;
     if (m_store) m_store->recordAttempt(m_exercise.id, correct);
-    setFeedback(correct ? Feedback::Correct : Feedback::Wrong, problem);
+    setFeedback(correct ? Feedback::Correct : Feedback::Wrong, {}, result.mistake);
     if (correct) revealSolutionText();
     // setFeedback ran while the solution was still hidden: a solution on show
     // leaves nothing for "Show solution" to do.
@@ -340,8 +346,19 @@ QString ExerciseWidget::feedbackText() const
     return m_feedbackLabel->isHidden() ? QString() : m_feedbackLabel->text();
 }
 
-void ExerciseWidget::setFeedback(Feedback f, const QString& detail)
+QString ExerciseWidget::mistakeFeedback() const
 {
+    return m_mistakeShown >= 0 ? m_exercise.mistakes[m_mistakeShown].feedback : QString();
+}
+
+void ExerciseWidget::setFeedback(Feedback f, const QString& detail, int mistake)
+{
+    m_mistakeShown = f == Feedback::Wrong && mistake >= 0 && mistake < m_exercise.mistakes.size() ? mistake : -1;
+    if (m_mistakeShown >= 0) {
+        m_mistakeView->setMarkdown(mistakeFeedback(), m_lang, courseDirOf(m_chapterFile), m_chapterFile);
+        m_mistakeView->setAccessibleName(tr("Why this answer is wrong"));
+    }
+    m_mistakeView->setVisible(m_mistakeShown >= 0);
     m_feedback = f;
     m_feedbackDetail = detail;
     QString text;
@@ -405,7 +422,7 @@ void ExerciseWidget::retranslateUi()
     m_solutionTitle->setText(tr("Solution"));
     m_solution->setAccessibleName(tr("Solution"));
     m_input->retranslate();
-    setFeedback(m_feedback, m_feedbackDetail);
+    setFeedback(m_feedback, m_feedbackDetail, m_mistakeShown);
     updateHintButton();
 }
 

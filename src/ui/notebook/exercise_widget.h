@@ -97,6 +97,9 @@ public:
 
     Feedback feedback() const { return m_feedback; }
     QString feedbackText() const;
+    // The feedback written for the known mistake the last wrong answer was
+    // (Markdown, as in the lesson), or empty when none is on show.
+    QString mistakeFeedback() const;
     int hintsShown() const { return m_hintsShown; }
     bool solutionVisible() const;
 
@@ -123,8 +126,9 @@ private:
     void buildFeedbackArea(QVBoxLayout* layout, const QFont& titleFont);
     void startRun(const QStringList& settings);
     void restore();
-    void setFeedback(Feedback f, const QString& detail = {});
-    void finishCheck(bool correct, const QString& problem);
+    // `mistake`: with Feedback::Wrong, the index of the known mistake the answer is (-1: none).
+    void setFeedback(Feedback f, const QString& detail = {}, int mistake = -1);
+    void finishCheck(const lessons::CheckResult& result);
     void onRunFinished(quint64 id, lessons::RunResultPtr result);
     void retranslateUi();
     void updateHintButton();
@@ -147,6 +151,8 @@ private:
     QPushButton* m_hint = nullptr;
     QPushButton* m_solutionButton = nullptr;
     QLabel* m_feedbackLabel = nullptr;
+    MarkdownBrowser* m_mistakeView = nullptr;  // the feedback of a known mistake
+    int m_mistakeShown = -1;
     QVBoxLayout* m_hintsLayout = nullptr;
     QList<MarkdownBrowser*> m_hintViews;
     QLabel* m_solutionTitle = nullptr;

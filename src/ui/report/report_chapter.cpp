@@ -223,7 +223,9 @@ void ChapterWriter::appendExercise(const Chapter& chapter, const ExerciseBlock& 
                            .arg(runResult->errorIn(m_doc.options().lang)),
                        m_doc.uiFormat(9.5, false, QColor(0x9a, 0x22, 0x16)));
     }
-    writeHints(chapter, ex, line);
+    if (check.mistake >= 0) writeMistakeFeedback(chapter, ex.mistakes[check.mistake], line);
+    // Hints are the learner's to ask for: printed only where the solution is.
+    if (showSolution) writeHints(chapter, ex, line);
     if (!ex.solution.isEmpty()) writeSolution(chapter, ex, showSolution, frame, verdictLine);
     m_doc.setContainer(nullptr);
     cur = frame->lastCursorPosition();
@@ -364,12 +366,36 @@ void ChapterWriter::writeVerdict(const ExerciseBlock& ex, const LearnerAnswer& a
         cur.insertText(QStringLiteral("\u2717 "), pdf::symbolFormat(body, QColor(0xb0, 0x2a, 0x1e)));
         cur.insertText(T2("not correct", "不正确").in(lang), m_doc.uiFormat(10, true, QColor(0xb0, 0x2a, 0x1e)));
     }
-    if (progress.attempts > 0)
-        cur.insertText(T2("  (%n attempt(s))", "（尝试 %n 次）")
-                           .in(lang)
-                           .replace(QStringLiteral("%n"), QString::number(progress.attempts))
-                           .replace(QStringLiteral("(s)"), progress.attempts == 1 ? QString() : QStringLiteral("s")),
+    if (progress.attempts > 0 || progress.hintsRevealed > 0)
+        cur.insertText(QStringLiteral("  ") + attemptsAndHints(progress, lang),
                        m_doc.uiFormat(9, false, QColor(0x77, 0x7f, 0x88)));
+}
+
+// "(2 attempts, 1 hint taken)", for the reader of a student's report.
+QString ChapterWriter::attemptsAndHints(const ExerciseProgress& progress, const QString& lang)
+{
+    const auto count = [&](int n, const util::Text2& one, const util::Text2& many) {
+        return (n == 1 ? one : many).in(lang).arg(n);
+    };
+    QStringList parts;
+    if (progress.attempts > 0)
+        parts << count(progress.attempts, T2("%1 attempt", "尝试 %1 次"), T2("%1 attempts", "尝试 %1 次"));
+    if (progress.hintsRevealed > 0)
+        parts << count(progress.hintsRevealed, T2("%1 hint taken", "看过 %1 条提示"),
+                       T2("%1 hints taken", "看过 %1 条提示"));
+    return T2("(%1)", "（%1）").in(lang).arg(parts.join(T2(", ", "，").in(lang)));
+}
+
+// The feedback the lesson wrote for the known mistake the answer is.
+void ChapterWriter::writeMistakeFeedback(const Chapter& chapter, const lessons::KnownMistake& mistake,
+                                         const QTextBlockFormat& line)
+{
+    QTextCursor& cur = m_doc.cursor();
+    const QTextCharFormat body = m_doc.markdown().bodyCharFormat();
+    cur.insertBlock(line, body);
+    cur.insertText(T2("Why this answer is wrong: ", "这个答案错在哪里：").in(m_doc.lang()),
+                   m_doc.uiFormat(10, true, QColor(0xb0, 0x2a, 0x1e)));
+    m_doc.appendInline(mistake.feedback, chapter.file, body);
 }
 
 void ChapterWriter::writeHints(const Chapter& chapter, const ExerciseBlock& ex, const QTextBlockFormat& line)

@@ -85,6 +85,9 @@ private:
     void writeRunSetup(const lessons::ExerciseBlock& ex, const QTextBlockFormat& line);
     void writeVerdict(const lessons::ExerciseBlock& ex, const LearnerAnswer& answer, const lessons::CheckResult& check,
                       bool correct, const lessons::ExerciseProgress& progress, const QTextBlockFormat& line);
+    static QString attemptsAndHints(const lessons::ExerciseProgress& progress, const QString& lang);
+    void writeMistakeFeedback(const lessons::Chapter& chapter, const lessons::KnownMistake& mistake,
+                              const QTextBlockFormat& line);
     void writeHints(const lessons::Chapter& chapter, const lessons::ExerciseBlock& ex, const QTextBlockFormat& line);
     void writeSolution(const lessons::Chapter& chapter, const lessons::ExerciseBlock& ex, bool showSolution,
                        QTextFrame* frame, const QTextBlockFormat& line);

@@ -71,6 +71,7 @@ question: Which one?
 option: A
 option*: B
 option: C
+mistake: C => C is the other one.
 hint: Think.
 hint: Think harder.
 solution: B,
@@ -95,6 +96,7 @@ question: What is the longest wavelength
   for $d = 128$?
 answer: 54410
 tolerance: 1%
+mistake: 62832 => That is $10000 \\cdot 2\\pi$, the paper's bound, not the slowest pair.
 ```
 
 ```exercise name-it
@@ -102,6 +104,7 @@ kind: text
 question: Name the method.
 accept: RoPE
 accept: /rotary( position)? (embedding|encoding)s?/i
+mistake: /alibi/i => ALiBi adds a bias; it does not rotate.
 ```
 
 ## Try it
@@ -124,6 +127,7 @@ question: Which are true?
 option*: one
 option: two
 option*: three
+mistake: B => Two is not true.
 ```
 """
 # Everything check runs and grades, written right: it must stay silent.
@@ -321,6 +325,38 @@ B['54-raw-html'] = (fm("raw-html") + "\nLine one<br>line two, and x<sub>i</sub>.
                     "<!-- a note to myself -->\n\nA comparison a < b and c > d is text, and `<br>` is code.\n")
 B['55-unknown-tex'] = (fm("unknown-tex") + "\n```run rope.inv_freq head_dim=64\noutput: wavelength\n"
                        "x: pair $\\binom{n}{2}$\ny: wavelength $\\lambda$\n```\n")
+# Known mistakes that cannot be: graded right, not a number, the starred
+# option, an accepted text, the same answer twice, no "=>".
+B['56-mistakes'] = (fm("mistakes") + """
+```exercise mistake-number
+kind: number
+question: Q?
+answer: 60611
+tolerance: 0.5%
+mistake: 60700 => Inside the tolerance.
+mistake: sixty => Not a number.
+mistake: 62832 => The paper's bound.
+mistake: 62 832 => The same again.
+mistake: no arrow here
+```
+
+```exercise mistake-choice
+kind: choice
+question: Q?
+option: a
+option*: b
+mistake: B => The right one.
+mistake: D => No such option.
+```
+
+```exercise mistake-text
+kind: text
+question: Q?
+accept: equivariant
+mistake: Equivariant => Accepted.
+mistake: /invariant(/i => A broken pattern.
+```
+""")
 for name, text in B.items():
     open(f'bad/en/{name}.md', 'w', encoding='utf-8', newline='').write(text)
 # An image in a format the window cannot show (a WebP header and a little
@@ -372,6 +408,11 @@ both('12-diff-params',
 looks = "\n## A\n\n```run rope.inv_freq head_dim=64\noutput: wavelength\n{opts}```\n"
 both('13-diff-looks', fm("diff-looks") + looks.format(opts="log: y\nheight: 300\n"),
      fm("diff-looks").replace("minutes: 5", "minutes: 8") + looks.format(opts="height: 400\n"))
+# The known mistakes: the same answers in the same order (feedback may differ).
+mis = "\n## A\n\n```exercise {id}\nkind: number\nquestion: {q}\nanswer: 60611\ntolerance: 0.5%\n{m}```\n"
+both('14-diff-mistake',
+     fm("diff-mistake") + mis.format(id="diff-mistake", q="Longest?", m="mistake: 62832 => The bound.\nmistake: 6.2832 => The shortest.\n"),
+     fm("diff-mistake") + mis.format(id="diff-mistake", q="最长？", m="mistake: 6.2832 => 最短的。\nmistake: 62832 => 上界。\n"))
 for (lang, name), text in X.items():
     os.makedirs(f'xlang/{lang}', exist_ok=True)
     open(f'xlang/{lang}/{name}.md', 'w', encoding='utf-8').write(text)
