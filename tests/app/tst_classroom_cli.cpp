@@ -180,13 +180,13 @@ void TestClassroomCli::teacherThreeStudentsAndACorruptFile()
          QStringLiteral("Ann Li"),
          {{QStringLiteral("sin-longest-wavelength=60000"), QStringLiteral("sin-dot-direction=A")},
           {QStringLiteral("sin-longest-wavelength=") + QString::number(std::round(wavelength)),
-           QStringLiteral("sin-dot-direction=C"), QStringLiteral("sin-buffer-name=register_buffer"),
+           QStringLiteral("sin-dot-direction=C"), QStringLiteral("sin-dot-depends=p-q"),
            QStringLiteral("rope-pair-cos=") + fmt(cosine)}},
          4},
         {QStringLiteral("bob"),
          QStringLiteral("Bob"),
          {{QStringLiteral("sin-longest-wavelength=6283"), QStringLiteral("sin-dot-direction=A"),
-           QStringLiteral("sin-buffer-name=register_buffer")}},
+           QStringLiteral("sin-dot-depends=p-q")}},
          1},
         // The run exercise: a base of 500000 gives 2π·500000^(62/64) ≈ 2.1e6 > 100000 positions.
         {QStringLiteral("cyd"),
@@ -335,7 +335,7 @@ void TestClassroomCli::killedWhileSavingKeepsTheDraft()
         return poslabCommand(QStringList{QStringLiteral("assignment"), QStringLiteral("answer"), m_assignment,
                                          QStringLiteral("--student"), QStringLiteral("Kim"),
                                          QStringLiteral("sin-longest-wavelength=%1").arg(1000 + i),
-                                         QStringLiteral("sin-buffer-name=attempt %1").arg(i)},
+                                         QStringLiteral("sin-dot-depends=attempt %1").arg(i)},
                              home, m_dir.path());
     };
     const ChildRun first = poslab::testing::runChild(answer(0));
@@ -387,7 +387,7 @@ void TestClassroomCli::fullDiskKeepsThePreviousDraft()
     QDir().mkpath(home);
     ChildCommand c = poslabCommand(
         {QStringLiteral("assignment"), QStringLiteral("answer"), m_assignment, QStringLiteral("--student"),
-         QStringLiteral("Lou"), QStringLiteral("sin-buffer-name=register_buffer")},
+         QStringLiteral("Lou"), QStringLiteral("sin-dot-depends=p-q")},
         home, m_dir.path());
     QCOMPARE(poslab::testing::runChild(c).exitCode, 0);
     const QString draft = drafts(home).value(0);
@@ -429,7 +429,7 @@ void TestClassroomCli::draftOfSomeoneElseOrDamaged()
         QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
         f.write("{\"format\": \"poslab-answers\", \"vers");
     }
-    r = run(answer + QStringList{QStringLiteral("Mia"), QStringLiteral("sin-buffer-name=register_buffer")},
+    r = run(answer + QStringList{QStringLiteral("Mia"), QStringLiteral("sin-dot-depends=p-q")},
             QStringLiteral("mia"));
     QCOMPARE(r.exitCode, 0);
     QVERIFY(r.err.contains("damaged"));

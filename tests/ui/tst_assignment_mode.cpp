@@ -339,7 +339,7 @@ private slots:
     {
         QFETCH(QString, lang);
         auto w = openWindow(lang);
-        QCOMPARE(w->tocPanel()->tree()->topLevelItemCount(), 11);
+        QCOMPARE(w->tocPanel()->tree()->topLevelItemCount(), 12);
         QVERIFY(!w->isAssignmentMode());
         QVERIFY(!w->assignmentBanner()->isVisible());
         QVERIFY(!w->submitAssignmentAction()->isEnabled());
@@ -460,7 +460,7 @@ private slots:
                 QVERIFY(QFile::remove(f.absoluteFilePath()));
 
         auto w = openWindow(QStringLiteral("en"), course);
-        QCOMPARE(w->tocPanel()->tree()->topLevelItemCount(), 10);
+        QCOMPARE(w->tocPanel()->tree()->topLevelItemCount(), 11);
         QVERIFY(w->openAssignmentFile(m_assignmentPath, QStringLiteral("Ada")));
         QCOMPARE(w->course().chapters.size(), 2);
         const lessons::Chapter& third = w->course().chapters[1];
@@ -543,7 +543,7 @@ private slots:
             QCOMPARE(cancel->seen, 1);
         }
         QVERIFY(!w->isAssignmentMode());
-        QCOMPARE(w->tocPanel()->tree()->topLevelItemCount(), 11);
+        QCOMPARE(w->tocPanel()->tree()->topLevelItemCount(), 12);
         QVERIFY(!QFileInfo::exists(draftPath()));
         {
             auto grace = answerNameWith(QStringLiteral("  Grace Hopper "));
@@ -822,7 +822,7 @@ private slots:
         QVERIFY(!w->isAssignmentMode());
         QCOMPARE(w->chapterIndex(), 4);
         QCOMPARE(w->stepIndex(), 1);
-        QCOMPARE(w->tocPanel()->tree()->topLevelItemCount(), 11);
+        QCOMPARE(w->tocPanel()->tree()->topLevelItemCount(), 12);
         QVERIFY(!QDir(draftDir()).exists());
         closeMessageBoxes(w.get());
     }
@@ -859,7 +859,7 @@ private slots:
         QVERIFY(!w->isAssignmentMode());
         QVERIFY(!w->assignmentBanner()->isVisible());
         QVERIFY(w->exportAction()->isEnabled());
-        QCOMPARE(w->tocPanel()->tree()->topLevelItemCount(), 11);
+        QCOMPARE(w->tocPanel()->tree()->topLevelItemCount(), 12);
         QCOMPARE(w->chapterIndex(), 6);
         QCOMPARE(w->stepIndex(), 2);
         // The course's exercises are back, with the course's progress.
