@@ -609,7 +609,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::ExerciseWidget</name>
     <message>
-        <location filename="../src/ui/notebook/exercise_widget.cpp" line="+243"/>
+        <location filename="../src/ui/notebook/exercise_widget.cpp" line="+238"/>
         <source>Modules cannot run here.</source>
         <translation>此处无法运行模块。</translation>
     </message>
@@ -624,32 +624,27 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>提示 %1</translation>
     </message>
     <message>
-        <location line="+49"/>
-        <source>Why this answer is wrong</source>
-        <translation>这个答案错在哪里</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>✓ Correct!</source>
-        <translation>✓ 回答正确！</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>✗ Not quite. Try again, or take a hint.</source>
-        <translation>✗ 不太对。再试一次，或者看看提示。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+59"/>
         <source>Running the module…</source>
         <translation>正在运行模块…</translation>
     </message>
     <message>
-        <location line="+9"/>
-        <source>Feedback</source>
-        <translation>反馈</translation>
+        <location line="-8"/>
+        <source>Correct!</source>
+        <translation>回答正确！</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+3"/>
+        <source>Not quite. This is a common mistake:</source>
+        <translation>不太对。这是一个常见的错误：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not quite. Try again, or take a hint.</source>
+        <translation>不太对。再试一次，或者看看提示。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Hint (%1/%2)</source>
         <translation>提示（%1/%2）</translation>
     </message>
@@ -710,7 +705,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>解答</translation>
     </message>
     <message>
-        <location line="-283"/>
+        <location line="-274"/>
         <source>Values that meet the condition: %1</source>
         <translation>满足条件的一组参数：%1</translation>
     </message>

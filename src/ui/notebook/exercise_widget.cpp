@@ -7,6 +7,7 @@
 #include "ui/notebook/exercise_inputs.h"
 #include "ui/notebook/lesson_view.h"
 #include "ui/notebook/param_panel.h"
+#include "ui/notebook/verdict_box.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>
@@ -116,14 +117,8 @@ void ExerciseWidget::buildButtons(QVBoxLayout* layout)
 void ExerciseWidget::buildFeedbackArea(QVBoxLayout* layout, const QFont& titleFont)
 {
     QWidget* host = layout->parentWidget();
-    m_feedbackLabel = new QLabel(host);
-    m_feedbackLabel->setWordWrap(true);
-    m_feedbackLabel->setTextFormat(Qt::PlainText);
-    m_feedbackLabel->hide();
-    layout->addWidget(m_feedbackLabel);
-    m_mistakeView = new MarkdownBrowser(host);
-    m_mistakeView->hide();
-    layout->addWidget(m_mistakeView);
+    m_verdict = new VerdictBox(m_lang, m_chapterFile, courseDirOf(m_chapterFile), host);
+    layout->addWidget(m_verdict);
 
     m_hintsLayout = new QVBoxLayout;
     m_hintsLayout->setSpacing(4);
@@ -343,7 +338,7 @@ bool ExerciseWidget::solutionVisible() const
 
 QString ExerciseWidget::feedbackText() const
 {
-    return m_feedbackLabel->isHidden() ? QString() : m_feedbackLabel->text();
+    return m_verdict->text();
 }
 
 QString ExerciseWidget::mistakeFeedback() const
@@ -353,30 +348,21 @@ QString ExerciseWidget::mistakeFeedback() const
 
 void ExerciseWidget::setFeedback(Feedback f, const QString& detail, int mistake)
 {
-    m_mistakeShown = f == Feedback::Wrong && mistake >= 0 && mistake < m_exercise.mistakes.size() ? mistake : -1;
-    if (m_mistakeShown >= 0) {
-        m_mistakeView->setMarkdown(mistakeFeedback(), m_lang, courseDirOf(m_chapterFile), m_chapterFile);
-        m_mistakeView->setAccessibleName(tr("Why this answer is wrong"));
-    }
-    m_mistakeView->setVisible(m_mistakeShown >= 0);
     m_feedback = f;
     m_feedbackDetail = detail;
-    QString text;
+    m_mistakeShown = f == Feedback::Wrong && mistake >= 0 && mistake < m_exercise.mistakes.size() ? mistake : -1;
     switch (f) {
-        case Feedback::None: break;
-        case Feedback::Correct: text = tr("\u2713 Correct!"); break;
-        case Feedback::Wrong: text = tr("\u2717 Not quite. Try again, or take a hint."); break;
-        case Feedback::Problem: text = detail; break;
-        case Feedback::Running: text = tr("Running the module\u2026"); break;
+        case Feedback::None: m_verdict->clear(); break;
+        case Feedback::Correct: m_verdict->showVerdict(VerdictBox::Tone::Right, tr("Correct!")); break;
+        case Feedback::Wrong:
+            m_verdict->showVerdict(VerdictBox::Tone::Wrong,
+                                   m_mistakeShown >= 0 ? tr("Not quite. This is a common mistake:")
+                                                       : tr("Not quite. Try again, or take a hint."),
+                                   mistakeFeedback());
+            break;
+        case Feedback::Problem: m_verdict->showVerdict(VerdictBox::Tone::Problem, detail); break;
+        case Feedback::Running: m_verdict->showVerdict(VerdictBox::Tone::Busy, tr("Running the module\u2026")); break;
     }
-    if (f == Feedback::Wrong && !detail.isEmpty()) text += QLatin1Char(' ') + detail;
-    m_feedbackLabel->setText(text);
-    m_feedbackLabel->setVisible(!text.isEmpty());
-    // Bold for a verdict; the colour stays the palette's so it reads in light and dark.
-    QFont fnt = m_feedbackLabel->font();
-    fnt.setBold(f == Feedback::Correct || f == Feedback::Wrong);
-    m_feedbackLabel->setFont(fnt);
-    m_feedbackLabel->setAccessibleName(tr("Feedback"));
     m_solutionButton->setEnabled(!solutionVisible() && hasSolutionToOffer());
 }
 

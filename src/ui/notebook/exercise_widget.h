@@ -71,6 +71,8 @@ private:
 class ChartPanel;
 class ExerciseInput;
 class MarkdownBrowser;
+class VerdictBox;
+class VerdictBox;
 class ParamPanel;
 
 class ExerciseWidget : public QWidget {
@@ -150,9 +152,8 @@ private:
     QPushButton* m_check = nullptr;
     QPushButton* m_hint = nullptr;
     QPushButton* m_solutionButton = nullptr;
-    QLabel* m_feedbackLabel = nullptr;
-    MarkdownBrowser* m_mistakeView = nullptr;  // the feedback of a known mistake
-    int m_mistakeShown = -1;
+    VerdictBox* m_verdict = nullptr;
+    int m_mistakeShown = -1;  // the known mistake whose feedback is on show, or -1
     QVBoxLayout* m_hintsLayout = nullptr;
     QList<MarkdownBrowser*> m_hintViews;
     QLabel* m_solutionTitle = nullptr;
