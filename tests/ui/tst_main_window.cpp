@@ -39,6 +39,7 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QScopeGuard>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
@@ -410,6 +411,39 @@ private slots:
             QVERIFY(ex);
             QCOMPARE(ex->feedback(), ExerciseWidget::Feedback::Wrong);
         }
+    }
+
+    // A hint asked for below the fold is scrolled into view: in a short
+    // window at the top of the page, the exercise's buttons are out of sight.
+    void revealedHintScrollsIntoView()
+    {
+        auto w = openWindow();
+        w->resize(900, 230);
+        QVERIFY(w->goTo(0, 2));
+        ExerciseWidget* ex = w->lessonView()->exercises().value(0);
+        QVERIFY(ex);
+        LessonView* page = w->lessonView();
+        // The page grows as its text is laid out (formulas typeset, text wrapped).
+        QTRY_VERIFY_WITH_TIMEOUT(page->verticalScrollBar()->maximum() > 0, scaledMs(5000));
+        page->verticalScrollBar()->setValue(0);
+        QCoreApplication::processEvents();
+        const QRect button(ex->hintButton()->mapTo(page->viewport(), QPoint(0, 0)), ex->hintButton()->size());
+        QVERIFY2(button.top() > page->viewport()->height(),
+                 qPrintable(QStringLiteral("button top %1 of %2, scroll %3 of %4")
+                                .arg(button.top())
+                                .arg(page->viewport()->height())
+                                .arg(page->verticalScrollBar()->value())
+                                .arg(page->verticalScrollBar()->maximum())));
+        ex->hintButton()->click();
+        const auto inView = [&] {
+            for (QWidget* h : ex->findChildren<QWidget*>())
+                if (h->accessibleName() == QStringLiteral("Hint 1") && h->isVisible()) {
+                    const QRect r(h->mapTo(page->viewport(), QPoint(0, 0)), h->size());
+                    return page->viewport()->rect().contains(r);
+                }
+            return false;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(inView(), scaledMs(5000));
     }
 
     void choiceExercise()

@@ -22,6 +22,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 namespace poslab::ui {
@@ -306,6 +307,18 @@ void ExerciseWidget::revealHint()
     m_hintsLayout->addWidget(view);
     m_hintViews << view;
     ++m_hintsShown;
+    // A hint asked for is scrolled into view once the page has laid it out.
+    if (!m_restoring)
+        QMetaObject::invokeMethod(
+            this,
+            [this, view] {
+                for (QWidget* w = parentWidget(); w; w = w->parentWidget())
+                    if (auto* area = qobject_cast<QScrollArea*>(w)) {
+                        area->ensureWidgetVisible(view, 0, 24);
+                        return;
+                    }
+            },
+            Qt::QueuedConnection);
     if (m_store && !m_restoring && m_store->exercise(m_exercise.id).hintsRevealed < m_hintsShown)
         m_store->revealHint(m_exercise.id);
     updateHintButton();
