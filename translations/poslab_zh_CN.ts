@@ -2,6 +2,25 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>poslab::ui::ArrowKeyGuide</name>
+    <message>
+        <location filename="../src/ui/window/arrow_key_guide.cpp" line="+38"/>
+        <location line="+1"/>
+        <source>Back to the Page</source>
+        <translation>回到页面</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Give the keyboard back to the page, so that ←/→ step through the lesson</source>
+        <translation>把键盘交还给页面，这样 ←/→ 又能逐步翻阅课程</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>←/→ now work inside this control. Press Esc to step through the lesson with them again.</source>
+        <translation>←/→ 现在作用于这个控件。按 Esc 即可重新用它们逐步翻阅课程。</translation>
+    </message>
+</context>
+<context>
     <name>poslab::ui::AssignmentBanner</name>
     <message>
         <location filename="../src/ui/classroom/assignment_banner.cpp" line="+88"/>
@@ -609,7 +628,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::ExerciseWidget</name>
     <message>
-        <location filename="../src/ui/notebook/exercise_widget.cpp" line="+238"/>
+        <location filename="../src/ui/notebook/exercise_widget.cpp" line="+239"/>
         <source>Modules cannot run here.</source>
         <translation>此处无法运行模块。</translation>
     </message>
@@ -624,7 +643,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>提示 %1</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+71"/>
         <source>Running the module…</source>
         <translation>正在运行模块…</translation>
     </message>
@@ -705,7 +724,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>解答</translation>
     </message>
     <message>
-        <location line="-274"/>
+        <location line="-286"/>
         <source>Values that meet the condition: %1</source>
         <translation>满足条件的一组参数：%1</translation>
     </message>
@@ -1807,12 +1826,12 @@ characters/s</source>
 <context>
     <name>poslab::ui::MainWindow</name>
     <message>
-        <location filename="../src/ui/window/main_window.cpp" line="+51"/>
+        <location filename="../src/ui/window/main_window.cpp" line="+50"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+47"/>
         <source>Your answers could not be saved: %1</source>
         <translation>无法保存你的答案：%1</translation>
     </message>
@@ -1822,27 +1841,37 @@ characters/s</source>
         <translation>无法读取已保存的进度（%1），将从头开始。</translation>
     </message>
     <message>
-        <location line="+229"/>
+        <location line="+232"/>
         <source>Previous</source>
         <translation>上一步</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-2"/>
         <source>Previous step</source>
         <translation>上一步</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+5"/>
         <source>Next</source>
         <translation>下一步</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-2"/>
         <source>Next step</source>
         <translation>下一步</translation>
     </message>
     <message>
+        <location line="-2"/>
+        <source>Previous Step</source>
+        <translation>上一步</translation>
+    </message>
+    <message>
         <location line="+3"/>
+        <source>Next Step</source>
+        <translation>下一步</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Switch to English</source>
         <translation>切换到英文</translation>
     </message>
@@ -1965,7 +1994,7 @@ characters/s</source>
         <translation>链接 %1 并不指向本课程的章节。</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+32"/>
         <source>About PosLab</source>
         <translation>关于 PosLab</translation>
     </message>
@@ -1975,7 +2004,7 @@ characters/s</source>
         <translation>&lt;h3&gt;PosLab %1&lt;/h3&gt;&lt;p&gt;讲解 Transformer 位置编码的交互式笔记本：中英文课程、由 C++ 模块实时生成的图表、练习以及 PDF 报告。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="-182"/>
+        <location line="-155"/>
         <source>Training Lab</source>
         <translation>训练实验室</translation>
     </message>
@@ -1990,12 +2019,12 @@ characters/s</source>
         <translation>训练实验室 — PosLab</translation>
     </message>
     <message>
-        <location line="+124"/>
+        <location line="+97"/>
         <source>Stopping the training run…</source>
         <translation>正在停止训练…</translation>
     </message>
     <message>
-        <location line="-170"/>
+        <location line="-143"/>
         <source>Open Assignment…</source>
         <translation>打开作业…</translation>
     </message>

@@ -44,6 +44,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolBar>
@@ -188,6 +189,14 @@ private slots:
         QTest::keyClick(answer, Qt::Key_Left);
         QCOMPARE(w->stepCounterText(), QStringLiteral("3 / 4"));
         QCOMPARE(answer->cursorPosition(), 1);
+        // While the field has the arrows the status bar says so; Esc gives them back to the page.
+        QVERIFY2(w->statusBar()->currentMessage().contains(QStringLiteral("Esc")),
+                 qPrintable(w->statusBar()->currentMessage()));
+        QTest::keyClick(answer, Qt::Key_Escape);
+        QVERIFY(!answer->hasFocus());
+        QVERIFY(w->statusBar()->currentMessage().isEmpty());
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Right);
+        QCOMPARE(w->stepCounterText(), QStringLiteral("4 / 4"));
 
         // On a slider the arrows move the slider.
         QVERIFY(w->goTo(0, 1));
@@ -212,11 +221,13 @@ private slots:
     {
         auto w = openWindow();
         QVERIFY(w->goTo(0, 1));
-        QCOMPARE(w->nextAction()->text(), QStringLiteral("Next"));
+        QCOMPARE(w->nextAction()->iconText(), QStringLiteral("Next"));
+        // The menu entry names every key of the action.
+        QCOMPARE(w->nextAction()->text(), QStringLiteral("Next Step\tRight, PgDown"));
         w->switchLanguageAction()->trigger();
         QCOMPARE(w->language(), QStringLiteral("zh"));
-        QCOMPARE(w->nextAction()->text(), QStringLiteral("下一步"));
-        QCOMPARE(w->previousAction()->text(), QStringLiteral("上一步"));
+        QCOMPARE(w->nextAction()->iconText(), QStringLiteral("下一步"));
+        QCOMPARE(w->previousAction()->iconText(), QStringLiteral("上一步"));
         QCOMPARE(w->chapterIndex(), 0);
         QCOMPARE(w->stepIndex(), 1);
         QCOMPARE(w->stepCounterText(), QStringLiteral("2 / 4"));
@@ -228,7 +239,7 @@ private slots:
 
         // And back.
         w->switchLanguageAction()->trigger();
-        QCOMPARE(w->nextAction()->text(), QStringLiteral("Next"));
+        QCOMPARE(w->nextAction()->iconText(), QStringLiteral("Next"));
         QCOMPARE(w->lessonView()->titleLabel()->text(), QStringLiteral("A live chart"));
         QCOMPARE(w->stepIndex(), 1);
     }

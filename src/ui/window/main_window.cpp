@@ -11,30 +11,22 @@
 #include "ui/notebook/search_panel.h"
 #include "ui/notebook/toc_panel.h"
 #include "ui/window/app_settings.h"
+#include "ui/window/arrow_key_guide.h"
 #include "util/tex_to_unicode.h"
 
-#include <QAbstractItemView>
-#include <QAbstractSlider>
-#include <QAbstractSpinBox>
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QComboBox>
 #include <QDockWidget>
-#include <QGraphicsView>
-#include <QKeyEvent>
 #include <QLabel>
-#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QRadioButton>
 #include <QScreen>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
-#include <QTextEdit>
 #include <QToolBar>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -42,14 +34,20 @@
 namespace poslab::ui {
 
 namespace {
-// "Next step (Right, PgDown)": every action's tooltip names its shortcuts.
-void setTip(QAction* action, const QString& text)
+// "Right, PgDown": every shortcut of an action, as the menu and the tooltip name them.
+QString shortcutsText(const QAction* action)
 {
     QStringList keys;
     for (const QKeySequence& k : action->shortcuts()) keys << k.toString(QKeySequence::NativeText);
-    action->setToolTip(keys.isEmpty() ? text
-                                      : QCoreApplication::translate("poslab::ui::MainWindow", "%1 (%2)")
-                                            .arg(text, keys.join(QStringLiteral(", "))));
+    return keys.join(QStringLiteral(", "));
+}
+
+// "Next step (Right, PgDown)": every action's tooltip names its shortcuts.
+void setTip(QAction* action, const QString& text)
+{
+    const QString keys = shortcutsText(action);
+    action->setToolTip(
+        keys.isEmpty() ? text : QCoreApplication::translate("poslab::ui::MainWindow", "%1 (%2)").arg(text, keys));
     action->setStatusTip(text);
 }
 }  // namespace
@@ -87,6 +85,9 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     m_assignments = new AssignmentController(this, m_navigator, m_view, m_banner, options.assignmentDraftDir, this);
     m_labPage = new LabPageController(this, pages, m_view, m_dock, m_showLab, m_navigator, options.labResultsDir, this);
     m_labPage->shareChosenRun(m_settings.get(), m_engine, m_exporter);
+    m_arrowKeys = new ArrowKeyGuide(this, [this]() -> QWidget* {
+        return isTrainingLabShown() ? static_cast<QWidget*>(trainingLabPage()) : m_view;
+    });
     wireControllers();
     setupMenus();
     setupToolBar();
@@ -98,8 +99,6 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     if (!progressLoaded && !m_store->lastError().isEmpty())
         statusBar()->showMessage(
             tr("Saved progress could not be read (%1); starting afresh.").arg(m_store->lastError()));
-
-    qApp->installEventFilter(this);
 
     // Language: --lang, then the saved one, then the system locale.
     const QString lang = m_settings->startLanguage(options.language);
@@ -130,7 +129,9 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
 
 MainWindow::~MainWindow()
 {
-    qApp->removeEventFilter(this);
+    // The guide watches the focus, which moves while the window comes apart.
+    delete m_arrowKeys;
+    m_arrowKeys = nullptr;
     // A run still going (the window was deleted without closing) stops and is
     // stored while the window is whole.
     if (TrainingLabPage* lab = trainingLabPage()) lab->shutdown();
@@ -283,6 +284,7 @@ void MainWindow::setupMenus()
     m_goMenu = menuBar()->addMenu(QString());
     m_goMenu->addAction(m_prev);
     m_goMenu->addAction(m_next);
+    m_goMenu->addAction(m_arrowKeys->backToPageAction());
     m_goMenu->addSeparator();
     m_goMenu->addAction(m_find);
     m_goMenu->addSeparator();
@@ -326,10 +328,14 @@ void MainWindow::setupToolBar()
 
 void MainWindow::retranslateUi()
 {
-    m_prev->setText(tr("Previous"));
+    // The menu lists every key of an action (after the tab); the toolbar shows the short name.
     setTip(m_prev, tr("Previous step"));
-    m_next->setText(tr("Next"));
+    m_prev->setText(tr("Previous Step") + u'\t' + shortcutsText(m_prev));
+    m_prev->setIconText(tr("Previous"));
     setTip(m_next, tr("Next step"));
+    m_next->setText(tr("Next Step") + u'\t' + shortcutsText(m_next));
+    m_next->setIconText(tr("Next"));
+    m_arrowKeys->retranslate();
     // The switch names the other language in that language, so anyone can find it.
     m_switchLang->setText(language() == u"zh" ? QStringLiteral("English") : QStringLiteral("中文"));
     setTip(m_switchLang, language() == u"zh" ? tr("Switch to English") : tr("Switch to Chinese"));
@@ -468,33 +474,6 @@ void MainWindow::onCourseLink(const QUrl& url)
     if (!m_navigator->followLink(url))
         statusBar()->showMessage(tr("The link %1 does not lead to a chapter of this course.").arg(url.toString()),
                                  6000);
-}
-
-bool MainWindow::eventFilter(QObject* watched, QEvent* event)
-{
-    // ←/→ step through the lesson, except where they mean something: text
-    // fields, spin boxes, sliders, lists, charts (pan), radio buttons. Those
-    // claim the key through ShortcutOverride, so the shortcut does not fire.
-    if (event->type() == QEvent::ShortcutOverride && watched->isWidgetType()) {
-        auto* key = static_cast<QKeyEvent*>(event);
-        if ((key->key() == Qt::Key_Left || key->key() == Qt::Key_Right) &&
-            (key->modifiers() & ~Qt::KeypadModifier) == Qt::NoModifier) {
-            auto* w = static_cast<QWidget*>(watched);
-            if (w->window() == this) {
-                const auto* text = qobject_cast<QTextEdit*>(w);
-                const bool wantsArrows = qobject_cast<QLineEdit*>(w) || qobject_cast<QAbstractSpinBox*>(w) ||
-                                         qobject_cast<QComboBox*>(w) || qobject_cast<QAbstractSlider*>(w) ||
-                                         qobject_cast<QAbstractItemView*>(w) || qobject_cast<QGraphicsView*>(w) ||
-                                         qobject_cast<QRadioButton*>(w) ||
-                                         (text && (!text->isReadOnly() || text->textCursor().hasSelection()));
-                if (wantsArrows) {
-                    event->accept();
-                    return true;
-                }
-            }
-        }
-    }
-    return QMainWindow::eventFilter(watched, event);
 }
 
 void MainWindow::saveWindowSettings()

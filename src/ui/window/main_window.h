@@ -51,6 +51,7 @@ class RunEngine;
 namespace poslab::ui {
 
 class AppSettings;
+class ArrowKeyGuide;
 class AssignmentBanner;
 class LessonView;
 class SearchPanel;
@@ -148,7 +149,6 @@ signals:
 protected:
     void changeEvent(QEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
-    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void setupActions();
@@ -175,6 +175,7 @@ private:
     LivePreview* m_livePreview = nullptr;
     AssignmentController* m_assignments = nullptr;
     LabPageController* m_labPage = nullptr;
+    ArrowKeyGuide* m_arrowKeys = nullptr;
 
     LessonView* m_view = nullptr;
     QAction* m_showLab = nullptr;
