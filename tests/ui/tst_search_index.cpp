@@ -62,6 +62,33 @@ private slots:
         QCOMPARE(SearchIndex::plainText(markdown), plain);
     }
 
+    // "Scaling" appears in the text of step 1, in the title of step 2 and is
+    // the whole title of step 3: step 3 first, then 2, then 1.
+    void titleMatchesComeFirst()
+    {
+        Course course;
+        Chapter chapter;
+        chapter.title = QStringLiteral("Long context");
+        for (const auto& [title, text] :
+             {std::pair{QStringLiteral("Why it breaks"), QStringLiteral("Before any scaling.")},
+              std::pair{QStringLiteral("NTK-aware scaling"), QStringLiteral("Change the base.")},
+              std::pair{QStringLiteral("Scaling"), QStringLiteral("An overview.")}}) {
+            Block b;
+            b.markdown = text;
+            Step s;
+            s.title = title;
+            s.blocks = {b};
+            chapter.steps << s;
+        }
+        course.chapters = {chapter};
+        const QList<poslab::ui::SearchHit> hits = SearchIndex(course).find(QStringLiteral("scaling"));
+        QCOMPARE(hits.size(), 3);
+        QCOMPARE(hits[0].step, 2);
+        QCOMPARE(hits[1].step, 1);
+        QCOMPARE(hits[2].step, 0);
+        QCOMPARE(SearchIndex(course).find(QStringLiteral("scaling"), 1).value(0).step, 2);  // ranked before cut
+    }
+
     void greekLetterFindsFormula()
     {
         const SearchIndex index(oneStepCourse(QStringLiteral("Each pair turns by $\\theta_j = b^{-2j/d}$ per step."),

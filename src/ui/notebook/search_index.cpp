@@ -5,6 +5,9 @@
 
 #include <QRegularExpression>
 
+#include <algorithm>
+#include <numeric>
+
 namespace poslab::ui {
 
 SearchIndex::SearchIndex(const lessons::Course& course)
@@ -81,9 +84,20 @@ void SearchIndex::setCourse(const lessons::Course& course)
     }
 }
 
+// How well a step's titles match: the step's title equal to the query, then
+// containing it, then the chapter's title containing it, then text only.
+int SearchIndex::titleRank(const Entry& e, const QString& foldedQuery)
+{
+    const QString step = fold(plainText(e.stepTitle));
+    if (step == foldedQuery) return 3;
+    if (step.contains(foldedQuery)) return 2;
+    return fold(plainText(e.chapterTitle)).contains(foldedQuery) ? 1 : 0;
+}
+
 QList<SearchHit> SearchIndex::find(const QString& query, int maxHits) const
 {
     QList<SearchHit> hits;
+    QList<int> ranks;
     const QString q = fold(query.simplified());
     // A single ASCII letter or digit matches nearly every step; one CJK
     // character is a word, and one Greek letter (θ) names a quantity.
@@ -103,9 +117,18 @@ QList<SearchHit> SearchIndex::find(const QString& query, int maxHits) const
         h.snippet = (from > 0 ? QStringLiteral("\u2026") : QString()) + e.text.mid(from, to - from) +
                     (to < e.text.size() ? QStringLiteral("\u2026") : QString());
         hits << h;
-        if (hits.size() >= maxHits) break;
+        ranks << titleRank(e, q);
     }
-    return hits;
+    // Title matches first (an exact step title before all), then the course's order.
+    QList<int> order(hits.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return ranks[a] > ranks[b]; });
+    QList<SearchHit> ranked;
+    for (int i : order) {
+        if (ranked.size() >= maxHits) break;
+        ranked << hits[i];
+    }
+    return ranked;
 }
 
 }  // namespace poslab::ui

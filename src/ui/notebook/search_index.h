@@ -31,7 +31,9 @@ public:
     explicit SearchIndex(const lessons::Course& course);
     void setCourse(const lessons::Course& course);
 
-    // Hits for `query` (trimmed; empty or one Latin letter gives none), at most maxHits.
+    // Hits for `query` (trimmed; empty or one Latin letter gives none), at
+    // most maxHits: steps whose title is the query first, then steps whose
+    // title or chapter title contains it, then the rest, each in course order.
     QList<SearchHit> find(const QString& query, int maxHits = 200) const;
 
     // Markdown source -> the plain text searched (drops emphasis marks, code
@@ -50,6 +52,7 @@ private:
         QString text;    // plain text
         QString folded;  // fold(text)
     };
+    static int titleRank(const Entry& e, const QString& foldedQuery);
     QList<Entry> m_entries;
 };
 
