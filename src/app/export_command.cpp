@@ -11,6 +11,7 @@
 #include "lessons/course_loader.h"
 #include "lessons/course_verify.h"
 #include "lessons/exercise_kinds.h"
+#include "lessons/progress_store.h"
 #include "modules/lab/run_list.h"
 #include "modules/lab/run_store.h"
 #include "ui/report/pdf_export.h"
@@ -51,11 +52,13 @@ bool chaptersReadTrainingRun(const QString& courseDir, const QString& lang, cons
 Text2 exportUsage()
 {
     return T2(
-        "usage: poslab export [--lang zh|en] [--chapters 1,3-5] [--student NAME] [--answers FILE]\n"
+        "usage: poslab export [--lang zh|en] [--chapters 1,3-5] [--student NAME] [--answers FILE | --no-answers]\n"
         "                     [--course DIR] [--run ID] [--train \"EXPERIMENT OPTIONS\"] [--strict] -o FILE.pdf\n"
         "  the course (or some chapters) as a PDF report.\n"
         "  --answers: the window's progress file or an answer file from `poslab assignment submit`\n"
-        "  (.poslab-answers); the report shows each answer and whether it is right.\n"
+        "  (.poslab-answers); the report shows each answer and whether it is right. Without it the\n"
+        "  report shows the answers saved in the window on this account, if there are any (the\n"
+        "  first line of the output says so); --no-answers leaves all answers out (a worksheet).\n"
         "  Problems in the course (a block that cannot be read or run) are listed once each, with\n"
         "  file and line, and shown in red boxes in the PDF; --strict makes them errors: exit\n"
         "  status 2 and no PDF written (for a teacher's CI, like `poslab check --strict`).\n"
@@ -68,11 +71,12 @@ Text2 exportUsage()
         "  stored like any run), then exports with that run, e.g. --train \"--quick\" (under a\n"
         "  minute on two cores) or --train \"--quick --corpus poems\". Ctrl+C during that training\n"
         "  stops without writing the PDF (exit status 130).\n",
-        "用法：poslab export [--lang zh|en] [--chapters 1,3-5] [--student 姓名] [--answers 文件]\n"
+        "用法：poslab export [--lang zh|en] [--chapters 1,3-5] [--student 姓名] [--answers 文件 | --no-answers]\n"
         "                    [--course 目录] [--run 编号] [--train \"实验选项\"] [--strict] -o 文件.pdf\n"
         "  把课程（或其中几章）导出为 PDF 报告。\n"
         "  --answers：窗口保存的进度文件，或 `poslab assignment submit` 生成的答卷\n"
-        "  （.poslab-answers）；报告会列出每个答案以及是否正确。\n"
+        "  （.poslab-answers）；报告会列出每个答案以及是否正确。不给它时，报告使用这个账户在\n"
+        "  窗口里保存的答案（如果有的话，输出的第一行会说明）；--no-answers 则不放任何答案（练习纸）。\n"
         "  课程里的问题（读不出或运行不了的块）每个只列一次，附文件和行号，并在 PDF 里用\n"
         "  红框标出；加 --strict 时它们算作错误：退出状态为 2，不写 PDF（供老师的持续集成\n"
         "  使用，和 `poslab check --strict` 一样）。\n"
@@ -88,6 +92,22 @@ Text2 exportUsage()
 // A status to exit with, or nothing: go on with the next step.
 using Stop = std::optional<int>;
 
+// Without --answers the report shows what the learner saved in the window on
+// this account, and says so (a teacher's worksheet takes --no-answers).
+void useSavedAnswers(poslab::ui::ExportOptions& opts, const QString& lang)
+{
+    const QString saved = poslab::lessons::ProgressStore::defaultFilePath();
+    poslab::lessons::ProgressStore store(saved);
+    if (!QFileInfo::exists(saved) || !store.load() || store.exerciseIds().isEmpty()) return;
+    opts.answersFile = saved;
+    writeStdout((T2("Answers: the ones saved in the window (%1); --no-answers leaves them out.",
+                    "答案：窗口里保存的那些（%1）；加 --no-answers 则不放答案。")
+                     .arg(saved)
+                     .in(lang) +
+                 u'\n')
+                    .toStdString());
+}
+
 CommandOptions exportOptions()
 {
     CommandOptions o(QStringLiteral("export"));
@@ -95,6 +115,7 @@ CommandOptions exportOptions()
         o.option(QString::fromLatin1(name));
     o.option(QStringLiteral("-o")).alias(QStringLiteral("--output"));
     o.flag(QStringLiteral("--no-train"));
+    o.flag(QStringLiteral("--no-answers"));
     o.flag(QStringLiteral("--strict"));
     return o;
 }
@@ -112,6 +133,9 @@ Stop readExportOptions(const QStringList& args, CommandOptions& o, poslab::ui::E
     opts.lang = o.lang();
     opts.studentName = o.value(QStringLiteral("--student"));
     opts.answersFile = o.value(QStringLiteral("--answers"));
+    if (o.has(QStringLiteral("--no-answers")) && o.has(QStringLiteral("--answers")))
+        return o.usageError(T2("give --answers or --no-answers, not both", "--answers 和 --no-answers 只能给一个"));
+    if (opts.answersFile.isEmpty() && !o.has(QStringLiteral("--no-answers"))) useSavedAnswers(opts, o.lang());
     opts.courseDir = o.value(QStringLiteral("--course"));
     opts.outputPath = o.value(QStringLiteral("-o"));
     opts.strict = o.has(QStringLiteral("--strict"));

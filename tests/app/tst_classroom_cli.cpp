@@ -130,6 +130,7 @@ private slots:
     void helpInBothLanguages();
     void openWithoutDisplayPrintsTheExercises();
     void typedNamesAreShownSafely();
+    void exportUsesTheWindowsSavedAnswers();
 
 private:
     void exportAgreesWithGrade(const QJsonObject& graded, const QStringList& files);
@@ -385,10 +386,10 @@ void TestClassroomCli::fullDiskKeepsThePreviousDraft()
 {
     const QString home = m_dir.filePath(QStringLiteral("lou"));
     QDir().mkpath(home);
-    ChildCommand c = poslabCommand(
-        {QStringLiteral("assignment"), QStringLiteral("answer"), m_assignment, QStringLiteral("--student"),
-         QStringLiteral("Lou"), QStringLiteral("sin-dot-depends=p-q")},
-        home, m_dir.path());
+    ChildCommand c =
+        poslabCommand({QStringLiteral("assignment"), QStringLiteral("answer"), m_assignment,
+                       QStringLiteral("--student"), QStringLiteral("Lou"), QStringLiteral("sin-dot-depends=p-q")},
+                      home, m_dir.path());
     QCOMPARE(poslab::testing::runChild(c).exitCode, 0);
     const QString draft = drafts(home).value(0);
     const QByteArray before = readAll(draft);
@@ -429,8 +430,7 @@ void TestClassroomCli::draftOfSomeoneElseOrDamaged()
         QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
         f.write("{\"format\": \"poslab-answers\", \"vers");
     }
-    r = run(answer + QStringList{QStringLiteral("Mia"), QStringLiteral("sin-dot-depends=p-q")},
-            QStringLiteral("mia"));
+    r = run(answer + QStringList{QStringLiteral("Mia"), QStringLiteral("sin-dot-depends=p-q")}, QStringLiteral("mia"));
     QCOMPARE(r.exitCode, 0);
     QVERIFY(r.err.contains("damaged"));
     const QStringList aside = QDir(QFileInfo(draft).path()).entryList({QStringLiteral("*.damaged-*")}, QDir::Files);
@@ -577,6 +577,48 @@ void TestClassroomCli::typedNamesAreShownSafely()
     QVERIFY(!out.contains(QChar(0x200B)));
     QVERIFY(!r.out.contains('\x1b'));
     QVERIFY(QFile::remove(m_dir.filePath(written.first())));
+}
+
+// Without --answers, `export` shows the answers saved in the window on this
+// account and says so on its first line; --no-answers leaves them out.
+void TestClassroomCli::exportUsesTheWindowsSavedAnswers()
+{
+    const QString home = m_dir.filePath(QStringLiteral("window-user"));
+    const QString data = home + QStringLiteral("/.local/share/PosLab/PosLab");
+    QVERIFY(QDir().mkpath(data));
+    QFile progress(data + QStringLiteral("/progress.json"));
+    QVERIFY(progress.open(QIODevice::WriteOnly));
+    // 62832 is chapter 2's known mistake for sin-longest-wavelength (10000 · 2π).
+    progress.write(R"({"version": 1, "exercises": {"sin-longest-wavelength": {"answer": "62832", "selected": [],
+        "runParams": [], "attempts": 1, "hintsRevealed": 0, "solved": false, "solutionShown": false,
+        "lastCheckCorrect": false}}, "last": {"chapter": "sinusoidal", "step": 3}})");
+    progress.close();
+
+    const QString pdf = m_dir.filePath(QStringLiteral("saved-answers.pdf"));
+    ChildRun r =
+        run({QStringLiteral("export"), QStringLiteral("--chapters"), QStringLiteral("2"), QStringLiteral("-o"), pdf},
+            QStringLiteral("window-user"));
+    QVERIFY2(r.finished && r.exitCode == 0, r.err.constData());
+    QVERIFY2(r.out.startsWith("Answers: the ones saved in the window"), r.out.constData());
+    QString text = pdfText(pdf);
+    QVERIFY2(text.contains(QStringLiteral("Answer: 62832")), qPrintable(text.left(2000)));
+    QVERIFY(text.contains(QStringLiteral("Why this answer is wrong")));
+    QVERIFY(text.contains(QStringLiteral("saved in the PosLab window")));
+
+    r = run({QStringLiteral("export"), QStringLiteral("--chapters"), QStringLiteral("2"),
+             QStringLiteral("--no-answers"), QStringLiteral("-o"), pdf},
+            QStringLiteral("window-user"));
+    QVERIFY2(r.finished && r.exitCode == 0, r.err.constData());
+    QVERIFY(!r.out.contains("Answers:"));
+    text = pdfText(pdf);
+    QVERIFY(!text.contains(QStringLiteral("62832 ")));
+    QVERIFY(text.contains(QStringLiteral("(no answers file given)")));
+
+    r = run({QStringLiteral("export"), QStringLiteral("--answers"), progress.fileName(), QStringLiteral("--no-answers"),
+             QStringLiteral("-o"), pdf},
+            QStringLiteral("window-user"));
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("--no-answers"), r.err.constData());
 }
 
 POSLAB_TEST_GUILESS_MAIN(TestClassroomCli)

@@ -86,6 +86,15 @@ void writeTitle(ReportDocument& doc, const QList<const Chapter*>& chapters)
     cur.insertText(courseSubtitle(doc, chapters), doc.uiFormat(13, false, QColor(0x44, 0x4c, 0x56)));
 }
 
+// Where the answers come from, in words: the window's saved progress, or the
+// answer file's name (a student's .poslab-answers).
+QString answersSource(const QString& lang, const QString& answersFile)
+{
+    if (QFileInfo(answersFile).fileName() == QLatin1String("progress.json"))
+        return T2("saved in the PosLab window", "PosLab 窗口里保存的作答").in(lang);
+    return QFileInfo(answersFile).fileName();
+}
+
 // "Label: value" lines: student, language, date, chapters, answers, solutions.
 void writeFacts(ReportDocument& doc, const QList<const Chapter*>& chapters, bool haveAnswers)
 {
@@ -107,7 +116,7 @@ void writeFacts(ReportDocument& doc, const QList<const Chapter*>& chapters, bool
     QStringList numbers;
     for (const Chapter* c : chapters) numbers << QString::number(c->number);
     line(T2("Chapters", "章节").in(lang), numbers.join(QStringLiteral(", ")));
-    if (haveAnswers) line(T2("Answers", "答案").in(lang), QFileInfo(opt.answersFile).fileName());
+    if (haveAnswers) line(T2("Answers", "答案").in(lang), answersSource(lang, opt.answersFile));
     line(T2("Solutions", "参考解答").in(lang), solutionsPolicy(lang, opt.solutions));
 }
 
