@@ -482,9 +482,13 @@ private slots:
         ExerciseWidget* ex = w->lessonView()->exercises().value(0);
         QVERIFY(ex && ex->paramPanel());
         QCOMPARE(ex->paramPanel()->value(QStringLiteral("rope_theta")).toDouble(), 100.0);
+        // What the condition reads is drawn before the first Check, for the start values.
+        QTRY_VERIFY_WITH_TIMEOUT(ex->findChild<ChartPanel*>(), scaledMs(20000));
+        const QPoint checkAt = ex->checkButton()->mapTo(ex, QPoint(0, 0));
         QSignalSpy checked(ex, &ExerciseWidget::checked);
         ex->checkButton()->click();
         QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 1, scaledMs(20000));
+        QCOMPARE(ex->checkButton()->mapTo(ex, QPoint(0, 0)), checkAt);  // nothing moved under the pointer
         QCOMPARE(checked[0][0].toBool(), false);
         QCOMPARE(ex->feedback(), ExerciseWidget::Feedback::Wrong);
         QVERIFY(ex->paramPanel()->setValue(QStringLiteral("rope_theta"), QStringLiteral("10000")));

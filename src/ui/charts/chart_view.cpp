@@ -238,8 +238,9 @@ std::vector<ChartPart> planChart(const ChartSpec& spec, const std::vector<Output
             continue;
         }
         ChartKind kind = spec.kind;
+        // A series over named things (x labelled by name: encodings, schemes) is bars, not a line.
         if (kind == ChartKind::Auto)
-            kind = o.kind == OutputKind::Series   ? ChartKind::Line
+            kind = o.kind == OutputKind::Series   ? (o.xLabels.isEmpty() ? ChartKind::Line : ChartKind::Bar)
                    : o.kind == OutputKind::Matrix ? ChartKind::Heatmap
                                                   : ChartKind::Table;
         const bool sharesChart = o.kind == OutputKind::Series && (kind == ChartKind::Line || kind == ChartKind::Bar);

@@ -29,6 +29,9 @@ namespace poslab::ui {
 
 namespace {
 
+// The height of a run exercise's chart (and the room kept for it).
+constexpr int kRunChartHeight = 240;
+
 QString courseDirOf(const QString& chapterFile)
 {
     // Chapter files live in COURSE/<lang>/NN-slug.md.
@@ -86,6 +89,17 @@ ExerciseWidget::ExerciseWidget(const lessons::ExerciseBlock& exercise, const QSt
 
     retranslateUi();
     restore();
+    startPreviewRun();
+}
+
+// A run exercise shows what its condition reads from the start, for the
+// start (or restored) settings, so the chart is there before the first
+// Check and nothing moves under the pointer when it is.
+void ExerciseWidget::startPreviewRun()
+{
+    if (!m_engine || !m_runResultHost) return;
+    m_runJudges = false;
+    m_runRequest = m_engine->submit(m_exercise.run.moduleId, m_input->given().runParams);
 }
 
 // Check, Hint, Show solution, and the busy bar of a run.
@@ -175,7 +189,8 @@ void ExerciseWidget::buildAnswerArea(QVBoxLayout* layout)
     m_runResultHost = new QWidget(layout->parentWidget());
     auto* hostLayout = new QVBoxLayout(m_runResultHost);
     hostLayout->setContentsMargins(0, 0, 0, 0);
-    m_runResultHost->hide();
+    // Room for the chart from the start (startPreviewRun fills it).
+    m_runResultHost->setMinimumHeight(kRunChartHeight);
     layout->addWidget(m_runResultHost);
 }
 
@@ -243,6 +258,7 @@ void ExerciseWidget::startRun(const QStringList& settings)
     if (m_store) m_store->setRunParams(m_exercise.id, settings);
     setFeedback(Feedback::Running);
     m_busy->show();
+    m_runJudges = true;
     m_runRequest = m_engine->submit(m_exercise.run.moduleId, settings);
 }
 
@@ -251,6 +267,10 @@ void ExerciseWidget::onRunFinished(quint64 id, lessons::RunResultPtr result)
     if (id == 0 || id != m_runRequest || !result) return;
     m_runRequest = 0;
     m_busy->hide();
+    if (!m_runJudges) {  // the chart for the start settings: no verdict
+        if (result->ok && !result->cancelled) showRunChart(result->outputs);
+        return;
+    }
     if (result->cancelled) {
         setFeedback(Feedback::None);
         return;
@@ -259,19 +279,7 @@ void ExerciseWidget::onRunFinished(quint64 id, lessons::RunResultPtr result)
         setFeedback(Feedback::Problem, result->errorIn(m_lang));
         return;
     }
-    // Show what the condition looked at, so the learner sees why.
-    const lessons::Condition cond = lessons::Condition::parse(m_exercise.run.condition);
-    ChartSpec spec;
-    spec.outputs = cond.isValid() ? cond.outputNames() : QStringList();
-    spec.outputs.removeDuplicates();
-    spec.height = 240;
-    if (!m_runChart) {
-        m_runChart = qobject_cast<ChartPanel*>(createChartWidget(spec, result->outputs, m_runResultHost));
-        if (m_runChart) m_runResultHost->layout()->addWidget(m_runChart);
-    } else {
-        m_runChart->setOutputs(result->outputs);
-    }
-    m_runResultHost->show();
+    showRunChart(result->outputs);
     lessons::Answer ran;
     ran.outputs = result->outputs;
     const lessons::CheckResult r = lessons::checkAnswer(m_exercise, ran);
@@ -280,6 +288,22 @@ void ExerciseWidget::onRunFinished(quint64 id, lessons::RunResultPtr result)
         return;
     }
     finishCheck(r);
+}
+
+// What the condition looked at, so the learner sees why.
+void ExerciseWidget::showRunChart(const std::vector<modules::Output>& outputs)
+{
+    if (m_runChart) {
+        m_runChart->setOutputs(outputs);
+        return;
+    }
+    const lessons::Condition cond = lessons::Condition::parse(m_exercise.run.condition);
+    ChartSpec spec;
+    spec.outputs = cond.isValid() ? cond.outputNames() : QStringList();
+    spec.outputs.removeDuplicates();
+    spec.height = kRunChartHeight;
+    m_runChart = qobject_cast<ChartPanel*>(createChartWidget(spec, outputs, m_runResultHost));
+    if (m_runChart) m_runResultHost->layout()->addWidget(m_runChart);
 }
 
 void ExerciseWidget::finishCheck(const lessons::CheckResult& result)

@@ -127,6 +127,8 @@ private:
     void buildButtons(QVBoxLayout* layout);
     void buildFeedbackArea(QVBoxLayout* layout, const QFont& titleFont);
     void startRun(const QStringList& settings);
+    void startPreviewRun();
+    void showRunChart(const std::vector<modules::Output>& outputs);
     void restore();
     // `mistake`: with Feedback::Wrong, the index of the known mistake the answer is (-1: none).
     void setFeedback(Feedback f, const QString& detail = {}, int mistake = -1);
@@ -163,6 +165,7 @@ private:
     QString m_feedbackDetail;
     int m_hintsShown = 0;
     quint64 m_runRequest = 0;
+    bool m_runJudges = true;  // the pending run is a Check (else the start chart)
     bool m_restoring = false;
 };
 
