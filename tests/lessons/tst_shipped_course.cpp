@@ -352,6 +352,28 @@ void TestShippedCourse::runBlocksRun()
     }
 }
 
+// Each known mistake, given as the learner's answer, is judged wrong and shows
+// its own feedback (or an earlier mistake's that covers it). A /regex/ text
+// mistake has no one answer to give: check proves it compiles.
+static void verifyKnownMistakes(const ExerciseBlock& e)
+{
+    for (int i = 0; i < e.mistakes.size(); ++i) {
+        const QString& written = e.mistakes[i].answer;
+        Answer given;
+        if (e.kind == ExerciseKind::Number || e.kind == ExerciseKind::Text) {
+            if (written.startsWith(u'/')) continue;
+            given.text = written;
+        } else {
+            for (const QString& l : written.split(u',', Qt::SkipEmptyParts))
+                given.selected << (l.trimmed().toUpper().at(0).unicode() - u'A');
+            std::sort(given.selected.begin(), given.selected.end());
+        }
+        const CheckResult r = checkAnswer(e, given);
+        QVERIFY2(!r.correct && r.problem.isEmpty(), qPrintable(e.id + u' ' + written));
+        QVERIFY2(r.mistake >= 0 && r.mistake <= i, qPrintable(e.id + u' ' + written));
+    }
+}
+
 void TestShippedCourse::exercisesJudgeTheirOwnAnswers_data()
 {
     QTest::addColumn<QString>("lang");
@@ -368,6 +390,7 @@ void TestShippedCourse::exercisesJudgeTheirOwnAnswers()
     QFETCH(QString, id);
     const ExerciseBlock* e = m_courses[lang].findExercise(id);
     QVERIFY(e);
+    verifyKnownMistakes(*e);
     switch (e->kind) {
         case ExerciseKind::Number: {
             const CheckResult right = checkNumber(*e, e->answerText);
