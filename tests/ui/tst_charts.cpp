@@ -524,12 +524,17 @@ private slots:
         QVERIFY(view);
         auto* heat = qobject_cast<HeatmapChart*>(view->chart());
         QVERIFY(heat);
-        // Token labels on both axes, in order.
+        // Position and token on both axes, in order ("2·brown": the text cites positions).
         auto* ax = qobject_cast<QCategoryAxis*>(heat->axes(Qt::Horizontal).value(0));
         auto* ay = qobject_cast<QCategoryAxis*>(heat->axes(Qt::Vertical).value(0));
         QVERIFY(ax && ay);
-        QCOMPARE(ax->categoriesLabels(), w.colLabels);
-        QCOMPARE(ay->categoriesLabels(), w.rowLabels);
+        const auto positioned = [](const QStringList& tokens) {
+            QStringList out;
+            for (int i = 0; i < tokens.size(); ++i) out << QString::number(i) + QChar(0x00b7) + tokens[i];
+            return out;
+        };
+        QCOMPARE(ax->categoriesLabels(), positioned(w.colLabels));
+        QCOMPARE(ay->categoriesLabels(), positioned(w.rowLabels));
         QVERIFY(ay->isReverse());
         QVERIFY(view->accessibleName().contains(QStringLiteral("weights")));
         QCOMPARE(ax->labelsAngle(), 0);  // nine short tokens fit side by side

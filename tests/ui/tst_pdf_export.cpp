@@ -383,9 +383,12 @@ void TestPdfExport::contentsMatchHeadings()
         ++checked;
     }
     QCOMPARE(checked, 7);
-    // Chapters start on a new page: chapter 2's title is the first text of its page.
+    // Chapters start on a new page: chapter 2's title is the first text of its
+    // page (read from the top fifth: rotated chart labels lower down reorder
+    // what poppler extracts from a whole page).
     std::unique_ptr<Poppler::Page> ch2 = doc->page(r.toc[3].page - 1);
-    QVERIFY(noSpace(band(ch2.get(), 0.07, 0.93)).startsWith(lang == u"en" ? u"Chapter2" : u"第2章"));
+    const QString top = noSpace(band(ch2.get(), 0.07, 0.2));
+    QVERIFY2(top.startsWith(lang == u"en" ? u"Chapter2" : u"第2章"), qPrintable(top.left(100)));
 }
 
 void TestPdfExport::chineseExtractsExactly()

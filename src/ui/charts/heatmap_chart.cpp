@@ -134,22 +134,41 @@ private:
     HeatmapChart* m_chart;
 };
 
-// Category axis with one label at each cell centre (labels from the matrix).
-QCategoryAxis* labelAxis(const QStringList& labels, const ChartStyle& style)
+// A row or column label as the text cites it: its position and its name,
+// "14·la" (a sentence of sixteen "la" needs both); a label that is its own
+// position ("14") stays as it is.
+QStringList positionedLabels(const QStringList& labels)
+{
+    QStringList out;
+    for (int i = 0; i < labels.size(); ++i)
+        out << (labels[i] == QString::number(i) ? labels[i] : QStringLiteral("%1\u00b7%2").arg(i).arg(labels[i]));
+    return out;
+}
+
+// Category axis with one label at each cell centre (labels from the matrix),
+// every `step`-th shown when they cannot all fit.
+QCategoryAxis* labelAxis(const QStringList& labels, int step)
 {
     auto* axis = new QCategoryAxis;
     axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     axis->setStartValue(0);
     for (int i = 0; i < labels.size(); ++i) {
-        QString l = labels[i];
-        // QCategoryAxis needs unique labels: pad repeats with invisible spaces
-        // (e.g. "the" twice in a sentence).
+        // QCategoryAxis needs unique labels: a hidden one is i zero-width
+        // spaces, a repeat is padded with them (e.g. "the" twice).
+        QString l = i % step == 0 ? labels[i] : QString(i + 1, QChar(0x200B));
         while (axis->categoriesLabels().contains(l)) l += QChar(0x200B);
         axis->append(l, i + 0.5);
     }
     axis->setRange(0, labels.size());
-    Q_UNUSED(style);
     return axis;
+}
+
+// How many labels apart the shown ones are so that upright labels, one text
+// line each, fit along `length` pixels (a typical lesson chart: 560).
+int labelStep(int count, const QFont& font, double length = 560)
+{
+    const double perLabel = QFontMetricsF(font).height() * 1.15;
+    return std::max(1, int(std::ceil(count * perLabel / length)));
 }
 
 QValueAxis* indexAxis(int n)
@@ -219,21 +238,24 @@ HeatmapChart::HeatmapChart(const modules::Output& matrix, const ChartSpec& spec,
         !m_matrix.colLabels.isEmpty() && m_matrix.colLabels.size() == m_matrix.cols && m_matrix.cols <= kMaxLabels;
     const bool rowNames =
         !m_matrix.rowLabels.isEmpty() && m_matrix.rowLabels.size() == m_matrix.rows && m_matrix.rows <= kMaxLabels;
-    QAbstractAxis* ax = colNames ? static_cast<QAbstractAxis*>(labelAxis(m_matrix.colLabels, style))
-                                 : indexAxis(std::max(1, m_matrix.cols));
-    QAbstractAxis* ay = rowNames ? static_cast<QAbstractAxis*>(labelAxis(m_matrix.rowLabels, style))
-                                 : indexAxis(std::max(1, m_matrix.rows));
-    ay->setReverse(true);  // row 0 on top, as the matrix is printed
     const QFont labels = [&] {
         QFont f = style.font;
         f.setPixelSize(style.pixelSize);
         return f;
     }();
+    const QStringList colTexts = positionedLabels(m_matrix.colLabels);
+    const QStringList rowTexts = positionedLabels(m_matrix.rowLabels);
+    QAbstractAxis* ax = colNames ? static_cast<QAbstractAxis*>(labelAxis(colTexts, labelStep(m_matrix.cols, labels)))
+                                 : indexAxis(std::max(1, m_matrix.cols));
+    QAbstractAxis* ay =
+        rowNames ? static_cast<QAbstractAxis*>(labelAxis(rowTexts, labelStep(m_matrix.rows, labels, spec.height * 0.8)))
+                 : indexAxis(std::max(1, m_matrix.rows));
+    ay->setReverse(true);  // row 0 on top, as the matrix is printed
     ax->setTitleText(spec.xTitle.isEmpty() ? tr("column") : util::texToUnicode(spec.xTitle));
     ay->setTitleText(spec.yTitle.isEmpty() ? tr("row") : util::texToUnicode(spec.yTitle));
     for (QAbstractAxis* a : {ax, ay}) styleHeatmapAxis(a, labels, style);
     // Long column labels (tokens) stand upright when they would collide.
-    if (colNames) keepLabelsApart(this, ax, m_matrix.colLabels, labels);
+    if (colNames) keepLabelsApart(this, ax, colTexts, labels);
     addAxis(ax, Qt::AlignBottom);
     addAxis(ay, Qt::AlignLeft);
     m_anchor->attachAxis(ax);
