@@ -284,6 +284,10 @@ std::vector<Output> runInvFreq(const Params& p, const RunContext& ctx)
     std::vector<double> ratio(n);
     for (std::size_t j = 0; j < n; ++j) ratio[j] = f.inv_freq[j] / def[j];
     out.push_back(Output::series(QStringLiteral("ratio_to_default"), rangeDoubles(n), ratio));
+    // How many times longer each pair's wavelength became: 1 / ratio_to_default.
+    std::vector<double> wlRatio(n);
+    for (std::size_t j = 0; j < n; ++j) wlRatio[j] = def[j] / f.inv_freq[j];
+    out.push_back(Output::series(QStringLiteral("wavelength_ratio"), rangeDoubles(n), wlRatio));
 
     if (type == ROPE_SCALING_YARN) {
         const double L0 =
@@ -298,9 +302,14 @@ std::vector<Output> runInvFreq(const Params& p, const RunContext& ctx)
         out.push_back(Output::scalar(QStringLiteral("ramp_high"), r.high));
         out.push_back(Output::series(QStringLiteral("ramp"), rangeDoubles(n), rope_yarn_ramp(r.low, r.high, int(n))));
     }
-    if (type == ROPE_SCALING_NTK)
+    if (type == ROPE_SCALING_NTK) {
         out.push_back(
             Output::scalar(QStringLiteral("effective_base"), rope_ntk_base(sp.rope_theta, *sp.factor, sp.dim)));
+        // b' = b · s^e with e = d/(d − 2); Position Interpolation stretches every wavelength by s.
+        out.push_back(Output::scalar(QStringLiteral("ntk_exponent"), double(sp.dim) / double(sp.dim - 2)));
+        out.push_back(Output::series(QStringLiteral("wavelength_ratio_linear"), rangeDoubles(n),
+                                     std::vector<double>(n, *sp.factor)));
+    }
     if (type == ROPE_SCALING_DYNAMIC)
         out.push_back(Output::scalar(
             QStringLiteral("effective_base"),
@@ -511,12 +520,27 @@ std::vector<OutputSpec> ropeInvFreqOutputs()
                      T2("each pair's scaled frequency divided by its unscaled one", "每个维度对缩放后与缩放前频率之比"),
                      byPair),
     };
+    out.push_back(seriesOutput(QStringLiteral("wavelength_ratio"),
+                               T2("each pair's scaled wavelength divided by its unscaled one (1 / ratio_to_default)",
+                                  "每个维度对缩放后与缩放前波长之比（即 1 / ratio_to_default）"),
+                               byPair));
     for (OutputSpec& o : yarnOutputs()) out.push_back(std::move(o));
     out.push_back(
         onlyWhen(scalarOutput(QStringLiteral("effective_base"),
                               T2("the enlarged base the NTK scalings compute the frequencies with",
                                  "NTK 类缩放用来计算频率的放大后的底数")),
                  T2("only with scaling=ntk or scaling=dynamic", "仅在 scaling=ntk 或 scaling=dynamic 时输出")));
+    const Text2 ntkOnly = T2("only with scaling=ntk", "仅在 scaling=ntk 时输出");
+    out.push_back(onlyWhen(scalarOutput(QStringLiteral("ntk_exponent"),
+                                        T2("the exponent d/(d − 2) in the NTK-aware base b' = b · s^(d/(d−2))",
+                                           "NTK-aware 新底数 b' = b · s^(d/(d−2)) 中的指数 d/(d − 2)")),
+                           ntkOnly));
+    out.push_back(onlyWhen(seriesOutput(QStringLiteral("wavelength_ratio_linear"),
+                                        T2("Position Interpolation's wavelength ratio for the same factor: s for "
+                                           "every pair, for comparison",
+                                           "同一倍数下位置插值的波长之比：每个维度对都是 s，用于对比"),
+                                        byPair),
+                           ntkOnly));
     out.push_back(tableOutput(
         QStringLiteral("pairs"),
         {QStringLiteral("pair"), QStringLiteral("inv_freq"), QStringLiteral("wavelength"),
@@ -564,6 +588,7 @@ ModuleSpec ropeInvFreqModule()
 {
     ModuleSpec s;
     s.id = QStringLiteral("rope.inv_freq");
+    s.version = 2;  // 2: wavelength_ratio; with scaling=ntk, ntk_exponent and wavelength_ratio_linear
     s.title = T2("RoPE frequencies and scaling", "RoPE 频率与长度缩放");
     s.description = T2(
         "Inverse frequencies inv_freq_j (one per channel pair) and wavelengths 2π/inv_freq_j for every Hugging "
