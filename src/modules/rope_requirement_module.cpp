@@ -28,14 +28,15 @@ QStringList mapNames()
     return l;
 }
 
+// The map as a formula, with no words (the same in both languages); pair j of x read as a complex number.
 QString mapFormula(position_map m)
 {
     switch (m) {
-        case POSITION_MAP_ROTATION: return u"pair j turned by m·θ_j"_s;
-        case POSITION_MAP_QUADRATIC_ANGLE: return u"pair j turned by m²·θ_j"_s;
-        case POSITION_MAP_ADDITIVE: return u"q + p_m, k + p_n (sinusoidal p)"_s;
-        case POSITION_MAP_SCALED: return u"q·s^m, k·s^n"_s;
-        case POSITION_MAP_XPOS: return u"turned by m·θ_j; q·ζ_j^(m/γ), k·ζ_j^(−n/γ)"_s;
+        case POSITION_MAP_ROTATION: return u"x·e^(i·m·θ_j)"_s;
+        case POSITION_MAP_QUADRATIC_ANGLE: return u"x·e^(i·m²·θ_j)"_s;
+        case POSITION_MAP_ADDITIVE: return u"x + p_m"_s;
+        case POSITION_MAP_SCALED: return u"x·s^m"_s;
+        case POSITION_MAP_XPOS: return u"q·ζ_j^(m/γ)·e^(i·m·θ_j), k·ζ_j^(−n/γ)·e^(i·n·θ_j)"_s;
         case POSITION_MAP_COUNT: break;
     }
     return {};
