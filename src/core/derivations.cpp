@@ -44,9 +44,7 @@ void position_map_apply(position_map map, const double* x, int D, double positio
     require(D >= 2 && D % 2 == 0, "position_map_apply: D must be even and >= 2, got ", D);
     switch (map) {
         case POSITION_MAP_ROTATION: rotatePairs(x, D, position, params.base, out); return;
-        case POSITION_MAP_QUADRATIC_ANGLE:
-            rotatePairs(x, D, position * position, params.base, out);
-            return;
+        case POSITION_MAP_QUADRATIC_ANGLE: rotatePairs(x, D, position * position, params.base, out); return;
         case POSITION_MAP_ADDITIVE:
             for (int j = 0; j < D / 2; ++j) {
                 const double a = position * std::pow(params.base, -2.0 * j / D);
@@ -108,7 +106,8 @@ void txl_rel_shift(const double* x, int L, int K, bool pad_left, double* out)
     const std::size_t W = std::size_t(K) + 1;
     std::vector<double> padded(std::size_t(L) * W, 0.0);
     for (int i = 0; i < L; ++i)
-        for (int c = 0; c < K; ++c) padded[std::size_t(i) * W + std::size_t(c) + (pad_left ? 1 : 0)] = x[std::size_t(i) * K + c];
+        for (int c = 0; c < K; ++c)
+            padded[std::size_t(i) * W + std::size_t(c) + (pad_left ? 1 : 0)] = x[std::size_t(i) * K + c];
     // Viewed as (K + 1, L), the first row is the first L values of the flat
     // buffer; dropping it and viewing the rest as (L, K) reads from offset L.
     for (std::size_t p = 0; p < std::size_t(L) * std::size_t(K); ++p) out[p] = padded[std::size_t(L) + p];

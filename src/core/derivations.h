@@ -39,8 +39,8 @@ enum position_map : int {
 const char* position_map_name(position_map map);
 
 struct position_map_params {
-    double base = 10000.0;       // θ_j = base^(−2j/D)
-    double scale = 1.01;         // s of POSITION_MAP_SCALED
+    double base = 10000.0;         // θ_j = base^(−2j/D)
+    double scale = 1.01;           // s of POSITION_MAP_SCALED
     double xpos_scale_base = 512;  // γ of POSITION_MAP_XPOS
 };
 

@@ -88,8 +88,7 @@ std::vector<Output> runEntropyLength(const Params& p, const RunContext& ctx)
     out.push_back(Output::series(u"entropy_yarn"_s, xs, yarnH));
     out.push_back(Output::series(u"uniform"_s, xs, uniform));
     out.push_back(Output::series(u"gaussian_limit"_s, xs, limit));
-    out.push_back(Output::table(u"lengths"_s,
-                                {u"n"_s, u"ln_n"_s, u"plain"_s, u"log_n"_s, u"yarn"_s, u"log_n_scale"_s},
+    out.push_back(Output::table(u"lengths"_s, {u"n"_s, u"ln_n"_s, u"plain"_s, u"log_n"_s, u"yarn"_s, u"log_n_scale"_s},
                                 std::move(rows)));
     out.push_back(Output::scalar(u"yarn_factor"_s, s));
     out.push_back(Output::scalar(u"yarn_logit_scale"_s, yarn));
@@ -112,9 +111,10 @@ std::vector<OutputSpec> entropyOutputs()
                      T2("the entropy with the logits multiplied by YaRN's (0.1 ln s + 1)²",
                         "logits 乘以 YaRN 的 (0.1 ln s + 1)² 时的熵"),
                      axes),
-        seriesOutput(u"uniform"_s,
-                     T2("ln n: the entropy of uniform attention, the largest possible", "ln n：均匀注意力的熵，也是熵的上限"),
-                     axes),
+        seriesOutput(
+            u"uniform"_s,
+            T2("ln n: the entropy of uniform attention, the largest possible", "ln n：均匀注意力的熵，也是熵的上限"),
+            axes),
         seriesOutput(u"gaussian_limit"_s,
                      T2("ln n − σ²/2: the large-n entropy of plain Gaussian logits with standard deviation σ",
                         "ln n − σ²/2：标准差为 σ 的高斯 logits 不缩放时、n 很大时的熵"),
@@ -122,19 +122,16 @@ std::vector<OutputSpec> entropyOutputs()
         tableOutput(u"lengths"_s, {u"n"_s, u"ln_n"_s, u"plain"_s, u"log_n"_s, u"yarn"_s, u"log_n_scale"_s},
                     T2("per length n: ln n, the three entropies averaged over the trials, and the log-n factor",
                        "每个长度 n 一行：ln n、三种做法在各次试验上平均的熵，以及 log-n 缩放系数")),
-        scalarOutput(u"yarn_factor"_s,
-                     T2("the s used by YaRN's factor (factor, or max_length / train_length when 0)",
-                        "YaRN 系数所用的 s（即 factor；为 0 时取 max_length / train_length）")),
-        scalarOutput(u"yarn_logit_scale"_s, T2("(0.1 ln s + 1)², YaRN's factor on the logits", "(0.1 ln s + 1)²，YaRN 乘在 logits 上的系数")),
-        scalarOutput(u"growth_plain"_s,
-                     T2("plain: entropy at max_length minus entropy at train_length",
-                        "不缩放：max_length 处的熵减 train_length 处的熵")),
-        scalarOutput(u"growth_log_n"_s,
-                     T2("log-n scaling: entropy at max_length minus entropy at train_length",
-                        "log-n 缩放：max_length 处的熵减 train_length 处的熵")),
-        scalarOutput(u"growth_yarn"_s,
-                     T2("YaRN: entropy at max_length minus entropy at train_length",
-                        "YaRN：max_length 处的熵减 train_length 处的熵")),
+        scalarOutput(u"yarn_factor"_s, T2("the s used by YaRN's factor (factor, or max_length / train_length when 0)",
+                                          "YaRN 系数所用的 s（即 factor；为 0 时取 max_length / train_length）")),
+        scalarOutput(u"yarn_logit_scale"_s,
+                     T2("(0.1 ln s + 1)², YaRN's factor on the logits", "(0.1 ln s + 1)²，YaRN 乘在 logits 上的系数")),
+        scalarOutput(u"growth_plain"_s, T2("plain: entropy at max_length minus entropy at train_length",
+                                           "不缩放：max_length 处的熵减 train_length 处的熵")),
+        scalarOutput(u"growth_log_n"_s, T2("log-n scaling: entropy at max_length minus entropy at train_length",
+                                           "log-n 缩放：max_length 处的熵减 train_length 处的熵")),
+        scalarOutput(u"growth_yarn"_s, T2("YaRN: entropy at max_length minus entropy at train_length",
+                                          "YaRN：max_length 处的熵减 train_length 处的熵")),
     };
 }
 
@@ -143,18 +140,18 @@ ModuleSpec attentionEntropyLengthModule()
     ModuleSpec s;
     s.id = u"attention.entropy_length"_s;
     s.title = T2("Attention entropy as the context grows", "上下文变长时注意力的熵");
-    s.description = T2(
-        "One query attends to n keys; its logits are independent Gaussians with standard deviation σ (what "
-        "q·k/√d is for random unit-variance q and k). The module measures the entropy of the softmax as n grows "
-        "from the training length to max_length, averaged over trials, for three rules: plain logits; logits "
-        "multiplied by ln n / ln n_train (Chiang & Cholak 2022, 苏剑林 2021); and YaRN's fixed factor "
-        "(0.1 ln s + 1)² (Peng et al. 2023, §3.4). Uniform attention has entropy ln n; plain Gaussian logits tend "
-        "to ln n − σ²/2.",
-        "一个查询关注 n 个键，它的 logits 是相互独立、标准差为 σ 的高斯变量（q、k 各分量为单位方差的随机向量时，"
-        "q·k/√d 正是如此）。本模块测量 n 从训练长度增长到 max_length 时 softmax 的熵（在多次试验上取平均），"
-        "比较三种做法：logits 不缩放；logits 乘以 ln n / ln n_train（Chiang 与 Cholak 2022，苏剑林 2021）；"
-        "以及 YaRN 的固定系数 (0.1 ln s + 1)²（Peng 等人 2023，§3.4）。均匀注意力的熵是 ln n；"
-        "不缩放的高斯 logits 的熵趋于 ln n − σ²/2。");
+    s.description =
+        T2("One query attends to n keys; its logits are independent Gaussians with standard deviation σ (what "
+           "q·k/√d is for random unit-variance q and k). The module measures the entropy of the softmax as n grows "
+           "from the training length to max_length, averaged over trials, for three rules: plain logits; logits "
+           "multiplied by ln n / ln n_train (Chiang & Cholak 2022, 苏剑林 2021); and YaRN's fixed factor "
+           "(0.1 ln s + 1)² (Peng et al. 2023, §3.4). Uniform attention has entropy ln n; plain Gaussian logits tend "
+           "to ln n − σ²/2.",
+           "一个查询关注 n 个键，它的 logits 是相互独立、标准差为 σ 的高斯变量（q、k 各分量为单位方差的随机向量时，"
+           "q·k/√d 正是如此）。本模块测量 n 从训练长度增长到 max_length 时 softmax 的熵（在多次试验上取平均），"
+           "比较三种做法：logits 不缩放；logits 乘以 ln n / ln n_train（Chiang 与 Cholak 2022，苏剑林 2021）；"
+           "以及 YaRN 的固定系数 (0.1 ln s + 1)²（Peng 等人 2023，§3.4）。均匀注意力的熵是 ln n；"
+           "不缩放的高斯 logits 的熵趋于 ln n − σ²/2。");
     s.params = {
         intParam(u"train_length"_s, 512, 2, 65536, T2("training length n_train", "训练长度 n_train")),
         intParam(u"max_length"_s, 32768, 2, 262144,
@@ -165,7 +162,8 @@ ModuleSpec attentionEntropyLengthModule()
         floatParam(u"logit_std"_s, 1.0, 0.0, 4.0,
                    T2("standard deviation σ of the logits before any scaling", "缩放之前 logits 的标准差 σ")),
         floatParam(u"factor"_s, 0.0, 0.0, 1024.0,
-                   T2("YaRN's scale s (0 = max_length / train_length)", "YaRN 的倍数 s（0 表示取 max_length / train_length）")),
+                   T2("YaRN's scale s (0 = max_length / train_length)",
+                      "YaRN 的倍数 s（0 表示取 max_length / train_length）")),
         intParam(u"seed"_s, 1, 0, 1000000000, T2("random seed", "随机种子")),
     };
     s.check = checkEntropyLengths;

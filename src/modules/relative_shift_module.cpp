@@ -45,7 +45,7 @@ QStringList labels(int n, const QString& prefix, int start = 0, int step = 1)
 
 struct ShiftRun {
     int L = 0, M = 0, K = 0, d = 0;
-    std::vector<double> q;  // (L, d)
+    std::vector<double> q;                                                           // (L, d)
     std::vector<double> byDistance, shifted, direct, distanceBefore, distanceAfter;  // (L, K)
 };
 
@@ -135,18 +135,16 @@ std::vector<OutputSpec> relShiftOutputs()
                      T2("q_i · R_(M+i−j) computed pair by pair; 0 where the causal mask removes the key",
                         "逐对直接计算的 q_i · R_(M+i−j)；被因果掩码去掉的位置为 0"),
                      byKey),
-        matrixOutput(u"distance_before"_s, T2("the distance each column of by_distance stands for", "by_distance 每一列对应的距离"),
-                     byDist),
+        matrixOutput(u"distance_before"_s,
+                     T2("the distance each column of by_distance stands for", "by_distance 每一列对应的距离"), byDist),
         matrixOutput(u"distance_after"_s,
                      T2("the distance whose score the shift put in each cell (−1: the padded zero)",
                         "移位后每个格子里是哪个距离的得分（−1 表示补上的 0）"),
                      byKey),
-        scalarOutput(u"max_abs_diff"_s,
-                     T2("largest |shifted − direct| over the cells the causal mask keeps",
-                        "因果掩码保留的格子中 |shifted − direct| 的最大值")),
-        scalarOutput(u"wrong_distances"_s,
-                     T2("kept cells that hold the score of a distance other than M + i − j",
-                        "保留的格子中，得分所属距离不是 M + i − j 的个数")),
+        scalarOutput(u"max_abs_diff"_s, T2("largest |shifted − direct| over the cells the causal mask keeps",
+                                           "因果掩码保留的格子中 |shifted − direct| 的最大值")),
+        scalarOutput(u"wrong_distances"_s, T2("kept cells that hold the score of a distance other than M + i − j",
+                                              "保留的格子中，得分所属距离不是 M + i − j 的个数")),
         scalarOutput(u"masked_leftovers"_s,
                      T2("cells right of j = M + i: left-overs of the shift, all removed by the causal mask",
                         "j = M + i 右侧的格子：移位留下的无意义数值，全部被因果掩码去掉")),
@@ -158,21 +156,22 @@ ModuleSpec relativeRelShiftModule()
     ModuleSpec s;
     s.id = u"relative.rel_shift"_s;
     s.title = T2("Transformer-XL's relative shift", "Transformer-XL 的相对移位");
-    s.description = T2(
-        "Transformer-XL scores each query against every relative distance at once, Q·Rᵀ, in a matrix whose "
-        "column c is the distance M + L − 1 − c (L queries, M remembered positions). The shift pads one column of "
-        "zeros on the left, views the L × (M + L + 1) buffer as (M + L + 1) × L, drops the first row and views "
-        "the rest as L × (M + L): entry (i, j) then holds the score of distance M + i − j, as a direct loop "
-        "computes it. The cells right of j = M + i are left-overs, exactly the ones the causal mask removes. "
-        "pad=right shows the classic off-by-one.",
-        "Transformer-XL 一次算出每个查询对所有相对距离的得分 Q·Rᵀ，矩阵的第 c 列对应距离 M + L − 1 − c"
-        "（L 个查询，M 个记忆位置）。移位技巧在左边补一列 0，把 L × (M + L + 1) 的缓冲看作 (M + L + 1) × L，"
-        "删去第一行，再把剩下的看作 L × (M + L)：这时第 (i, j) 项正是距离 M + i − j 的得分，与逐对直接计算的"
-        "结果一致。j = M + i 右侧的格子是移位留下的无意义数值，恰好就是因果掩码去掉的那些。"
-        "pad=right 演示常见的差一错误。");
+    s.description =
+        T2("Transformer-XL scores each query against every relative distance at once, Q·Rᵀ, in a matrix whose "
+           "column c is the distance M + L − 1 − c (L queries, M remembered positions). The shift pads one column of "
+           "zeros on the left, views the L × (M + L + 1) buffer as (M + L + 1) × L, drops the first row and views "
+           "the rest as L × (M + L): entry (i, j) then holds the score of distance M + i − j, as a direct loop "
+           "computes it. The cells right of j = M + i are left-overs, exactly the ones the causal mask removes. "
+           "pad=right shows the classic off-by-one.",
+           "Transformer-XL 一次算出每个查询对所有相对距离的得分 Q·Rᵀ，矩阵的第 c 列对应距离 M + L − 1 − c"
+           "（L 个查询，M 个记忆位置）。移位技巧在左边补一列 0，把 L × (M + L + 1) 的缓冲看作 (M + L + 1) × L，"
+           "删去第一行，再把剩下的看作 L × (M + L)：这时第 (i, j) 项正是距离 M + i − j 的得分，与逐对直接计算的"
+           "结果一致。j = M + i 右侧的格子是移位留下的无意义数值，恰好就是因果掩码去掉的那些。"
+           "pad=right 演示常见的差一错误。");
     s.params = {
         intParam(u"length"_s, 5, 1, 64, T2("queries in the segment, L", "当前片段的查询个数 L")),
-        intParam(u"memory"_s, 3, 0, 64, T2("remembered positions from the previous segment, M", "来自上一片段的记忆长度 M")),
+        intParam(u"memory"_s, 3, 0, 64,
+                 T2("remembered positions from the previous segment, M", "来自上一片段的记忆长度 M")),
         intParam(u"head_dim"_s, 16, 2, 256, T2("head dimension d (even)", "每个注意力头的维度 d（偶数）"), 2),
         choiceParam(u"pad"_s, u"left"_s, {u"left"_s, u"right"_s},
                     T2("where the zero column goes: left (the reference) or right (the bug)",

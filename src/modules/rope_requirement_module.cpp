@@ -111,11 +111,10 @@ std::vector<Output> runRequirement(const Params& p, const RunContext& ctx)
         if (name == chosen) picked = std::move(s);
     }
     out.push_back(Output::series(u"spread"_s, picked.offsets, picked.spread));
-    out.push_back(Output::table(
-        u"families"_s, {u"map"_s, u"formula"_s, u"max_spread"_s, u"max_relative_spread"_s, u"offset_only"_s},
-        std::move(rows)));
-    out.push_back(
-        Output::scalar(u"max_spread"_s, *std::max_element(picked.spread.begin(), picked.spread.end())));
+    out.push_back(Output::table(u"families"_s,
+                                {u"map"_s, u"formula"_s, u"max_spread"_s, u"max_relative_spread"_s, u"offset_only"_s},
+                                std::move(rows)));
+    out.push_back(Output::scalar(u"max_spread"_s, *std::max_element(picked.spread.begin(), picked.spread.end())));
     return out;
 }
 
@@ -133,7 +132,8 @@ std::vector<OutputSpec> requirementOutputs()
                      T2("the spread (max − min) of the score for each offset, for the map chosen by map=",
                         "map= 选定的映射在每个偏移下得分的离散度（最大 − 最小）"),
                      T2("x: offset m − n; y: max − min of the score", "x：偏移 m − n；y：得分的最大值减最小值")),
-        tableOutput(u"families"_s, {u"map"_s, u"formula"_s, u"max_spread"_s, u"max_relative_spread"_s, u"offset_only"_s},
+        tableOutput(u"families"_s,
+                    {u"map"_s, u"formula"_s, u"max_spread"_s, u"max_relative_spread"_s, u"offset_only"_s},
                     T2("one row per candidate map: its largest spread over all offsets, and whether that is "
                        "rounding only (the score depends on q, k and m − n alone)",
                        "每个候选映射一行：所有偏移中最大的离散度，以及它是否只是舍入误差"
@@ -147,16 +147,16 @@ ModuleSpec ropeRelativeRequirementModule()
     ModuleSpec s;
     s.id = u"rope.relative_requirement"_s;
     s.title = T2("Which position maps keep only m − n?", "哪些位置映射只保留 m − n？");
-    s.description = T2(
-        "RoFormer asks for a map f(x, m) whose score ⟨f(q, m), f(k, n)⟩ depends on q, k and the offset m − n "
-        "alone. This module tries five candidates on one random q and k: the rotation by m·θ_j (RoPE), a rotation "
-        "by m²·θ_j, adding a sinusoidal vector, scaling by s^m, and xPos (the rotation with the query scaled by "
-        "ζ_j^(m/γ) and the key by ζ_j^(−n/γ)). For every offset it places the pair at many positions (m, n) with "
-        "that offset and reports how much the score varies: only rounding for the maps that meet the requirement.",
-        "RoFormer 要求这样一个映射 f(x, m)：得分 ⟨f(q, m), f(k, n)⟩ 只依赖 q、k 与偏移 m − n。本模块用一对随机的 "
-        "q、k 试验五个候选：按 m·θ_j 旋转（RoPE）、按 m²·θ_j 旋转、加上正弦位置向量、乘以 s^m，以及 xPos"
-        "（旋转之后查询乘 ζ_j^(m/γ)、键乘 ζ_j^(−n/γ)）。对每个偏移，把这对向量放到许多偏移相同的位置 (m, n) 上，"
-        "报告得分变化了多少：满足要求的映射只剩舍入误差。");
+    s.description =
+        T2("RoFormer asks for a map f(x, m) whose score ⟨f(q, m), f(k, n)⟩ depends on q, k and the offset m − n "
+           "alone. This module tries five candidates on one random q and k: the rotation by m·θ_j (RoPE), a rotation "
+           "by m²·θ_j, adding a sinusoidal vector, scaling by s^m, and xPos (the rotation with the query scaled by "
+           "ζ_j^(m/γ) and the key by ζ_j^(−n/γ)). For every offset it places the pair at many positions (m, n) with "
+           "that offset and reports how much the score varies: only rounding for the maps that meet the requirement.",
+           "RoFormer 要求这样一个映射 f(x, m)：得分 ⟨f(q, m), f(k, n)⟩ 只依赖 q、k 与偏移 m − n。本模块用一对随机的 "
+           "q、k 试验五个候选：按 m·θ_j 旋转（RoPE）、按 m²·θ_j 旋转、加上正弦位置向量、乘以 s^m，以及 xPos"
+           "（旋转之后查询乘 ζ_j^(m/γ)、键乘 ζ_j^(−n/γ)）。对每个偏移，把这对向量放到许多偏移相同的位置 (m, n) 上，"
+           "报告得分变化了多少：满足要求的映射只剩舍入误差。");
     s.params = {
         choiceParam(u"map"_s, u"rotation"_s, mapNames(),
                     T2("the map whose absolute spread the spread series shows", "spread 曲线展示哪个映射的离散度")),

@@ -265,30 +265,11 @@ void checkScaling(const Params& p)
 
 // ---- rope.inv_freq ------------------------------------------------------------
 
-std::vector<Output> runInvFreq(const Params& p, const RunContext& ctx)
+// The outputs only some scalings have: YaRN's correction range and ramp, the
+// NTK scalings' enlarged base (and, for static NTK, its exponent and PI's ratio).
+void appendScalingOutputs(std::vector<Output>& out, rope_scaling_type type, const rope_scaling_params& sp,
+                          std::size_t n)
 {
-    const rope_scaling_type type = scalingType(p);
-    const rope_scaling_params sp = scalingFrom(p, type);
-    const rope_frequencies f = rope_compute_frequencies(sp);
-    const std::vector<double> def = rope_default_inv_freq(sp.dim, sp.rope_theta);
-    const std::vector<double> wl = rope_wavelengths(f.inv_freq);
-    const std::size_t n = f.inv_freq.size();
-
-    std::vector<Output> out;
-    out.push_back(Output::series(QStringLiteral("inv_freq"), rangeDoubles(n), f.inv_freq));
-    out.push_back(Output::series(QStringLiteral("wavelength"), rangeDoubles(n), wl));
-    out.push_back(Output::scalar(QStringLiteral("attention_factor"), f.attention_factor));
-    // logits scale by the square (cos and sin both carry the factor)
-    out.push_back(Output::scalar(QStringLiteral("logit_scale"), f.attention_factor * f.attention_factor));
-
-    std::vector<double> ratio(n);
-    for (std::size_t j = 0; j < n; ++j) ratio[j] = f.inv_freq[j] / def[j];
-    out.push_back(Output::series(QStringLiteral("ratio_to_default"), rangeDoubles(n), ratio));
-    // How many times longer each pair's wavelength became: 1 / ratio_to_default.
-    std::vector<double> wlRatio(n);
-    for (std::size_t j = 0; j < n; ++j) wlRatio[j] = def[j] / f.inv_freq[j];
-    out.push_back(Output::series(QStringLiteral("wavelength_ratio"), rangeDoubles(n), wlRatio));
-
     if (type == ROPE_SCALING_YARN) {
         const double L0 =
             sp.original_max_position_embeddings > 0 ? sp.original_max_position_embeddings : sp.max_position_embeddings;
@@ -314,6 +295,33 @@ std::vector<Output> runInvFreq(const Params& p, const RunContext& ctx)
         out.push_back(Output::scalar(
             QStringLiteral("effective_base"),
             rope_dynamic_base(sp.rope_theta, *sp.factor, sp.seq_len, sp.max_position_embeddings, sp.dim)));
+}
+
+std::vector<Output> runInvFreq(const Params& p, const RunContext& ctx)
+{
+    const rope_scaling_type type = scalingType(p);
+    const rope_scaling_params sp = scalingFrom(p, type);
+    const rope_frequencies f = rope_compute_frequencies(sp);
+    const std::vector<double> def = rope_default_inv_freq(sp.dim, sp.rope_theta);
+    const std::vector<double> wl = rope_wavelengths(f.inv_freq);
+    const std::size_t n = f.inv_freq.size();
+
+    std::vector<Output> out;
+    out.push_back(Output::series(QStringLiteral("inv_freq"), rangeDoubles(n), f.inv_freq));
+    out.push_back(Output::series(QStringLiteral("wavelength"), rangeDoubles(n), wl));
+    out.push_back(Output::scalar(QStringLiteral("attention_factor"), f.attention_factor));
+    // logits scale by the square (cos and sin both carry the factor)
+    out.push_back(Output::scalar(QStringLiteral("logit_scale"), f.attention_factor * f.attention_factor));
+
+    std::vector<double> ratio(n);
+    for (std::size_t j = 0; j < n; ++j) ratio[j] = f.inv_freq[j] / def[j];
+    out.push_back(Output::series(QStringLiteral("ratio_to_default"), rangeDoubles(n), ratio));
+    // How many times longer each pair's wavelength became: 1 / ratio_to_default.
+    std::vector<double> wlRatio(n);
+    for (std::size_t j = 0; j < n; ++j) wlRatio[j] = def[j] / f.inv_freq[j];
+    out.push_back(Output::series(QStringLiteral("wavelength_ratio"), rangeDoubles(n), wlRatio));
+
+    appendScalingOutputs(out, type, sp, n);
 
     std::vector<QVariantList> rows;
     const double L0 =

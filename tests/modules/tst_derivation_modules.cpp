@@ -99,13 +99,13 @@ void TestDerivationModules::entropyOfGaussianLogitsTendsToLogNMinusHalfVariance(
     // E[e^{2x} (2 − x)²]/e = e²·E_{N(2,1)}[(2 − x)²]/e = e, so Var Y = e − 1: one trial's standard error
     // is √((e − 1)/n) = 0.0051 at n = 65536, 0.0009 over 32 trials; the bias is O(1/n). 0.005 is > 5
     // standard errors.
-    const auto outs = runModuleWith(u"attention.entropy_length"_s, {{u"train_length"_s, 65536},
-                                                                    {u"max_length"_s, 65536},
-                                                                    {u"trials"_s, 32},
-                                                                    {u"logit_std"_s, 1.0}});
+    const auto outs =
+        runModuleWith(u"attention.entropy_length"_s,
+                      {{u"train_length"_s, 65536}, {u"max_length"_s, 65536}, {u"trials"_s, 32}, {u"logit_std"_s, 1.0}});
     const Output& plain = outputNamed(outs, u"entropy_plain"_s);
     QCOMPARE(plain.x.back(), 65536.0);
-    QVERIFY2(std::fabs(plain.y.back() - (std::log(65536.0) - 0.5)) < 0.005, qPrintable(QString::number(plain.y.back())));
+    QVERIFY2(std::fabs(plain.y.back() - (std::log(65536.0) - 0.5)) < 0.005,
+             qPrintable(QString::number(plain.y.back())));
 }
 
 void TestDerivationModules::entropyScalingsAtTrainLength()
@@ -177,8 +177,8 @@ void TestDerivationModules::ntkWavelengthRatios()
 {
     const int d = 128;
     const double s = 4, b = 10000;
-    const auto outs = runModuleWith(u"rope.inv_freq"_s,
-                                    {{u"scaling"_s, u"ntk"_s}, {u"head_dim"_s, d}, {u"factor"_s, s}});
+    const auto outs =
+        runModuleWith(u"rope.inv_freq"_s, {{u"scaling"_s, u"ntk"_s}, {u"head_dim"_s, d}, {u"factor"_s, s}});
     // θ'_j/θ_j = (b'/b)^{−2j/d} = s^{−(d/(d−2))·2j/d} = s^{−2j/(d−2)}: the wavelength grows by s^{2j/(d−2)}.
     const Output& r = outputNamed(outs, u"wavelength_ratio"_s);
     QCOMPARE(int(r.y.size()), d / 2);
