@@ -141,14 +141,14 @@ ModuleSpec attentionEntropyLengthModule()
     s.id = u"attention.entropy_length"_s;
     s.title = T2("Attention entropy as the context grows", "上下文变长时注意力的熵");
     s.description =
-        T2("One query attends to n keys; its logits are independent Gaussians with standard deviation σ (what "
-           "q·k/√d is for random unit-variance q and k). The module measures the entropy of the softmax as n grows "
-           "from the training length to max_length, averaged over trials, for three rules: plain logits; logits "
-           "multiplied by ln n / ln n_train (Chiang & Cholak 2022, 苏剑林 2021); and YaRN's fixed factor "
-           "(0.1 ln s + 1)² (Peng et al. 2023, §3.4). Uniform attention has entropy ln n; plain Gaussian logits tend "
-           "to ln n − σ²/2.",
-           "一个查询关注 n 个键，它的 logits 是相互独立、标准差为 σ 的高斯变量（q、k 各分量为单位方差的随机向量时，"
-           "q·k/√d 正是如此）。本模块测量 n 从训练长度增长到 max_length 时 softmax 的熵（在多次试验上取平均），"
+        T2("One query attends to n keys; its logits are independent Gaussians with standard deviation σ (σ = 1 is "
+           "what q·k/√d gives for random q and k with unit-variance entries). The module measures the entropy of the "
+           "softmax as n grows from the training length to max_length, averaged over trials, for three rules: plain "
+           "logits; logits multiplied by ln n / ln n_train (Chiang & Cholak 2022, 苏剑林 2021); and YaRN's fixed "
+           "factor (0.1 ln s + 1)² (Peng et al. 2023, §3.4). Uniform attention has entropy ln n; plain Gaussian "
+           "logits tend to ln n − σ²/2.",
+           "一个查询关注 n 个键，它的 logits 是相互独立、标准差为 σ 的高斯变量（q、k 的各分量是单位方差的随机数时，"
+           "q·k/√d 的标准差约为 1）。本模块测量 n 从训练长度增长到 max_length 时 softmax 的熵（在多次试验上取平均），"
            "比较三种做法：logits 不缩放；logits 乘以 ln n / ln n_train（Chiang 与 Cholak 2022，苏剑林 2021）；"
            "以及 YaRN 的固定系数 (0.1 ln s + 1)²（Peng 等人 2023，§3.4）。均匀注意力的熵是 ln n；"
            "不缩放的高斯 logits 的熵趋于 ln n − σ²/2。");
