@@ -16,10 +16,13 @@ const Registry& Registry::builtin()
         registerSinusoidalModules(r);
         registerLearnedModules(r);
         registerRelativeModules(r);
+        registerRelativeShiftModule(r);
         registerRopeModules(r);
+        registerRopeRequirementModule(r);
         registerAlibiModules(r);
         registerVitModules(r);
         registerAttentionModules(r);
+        registerAttentionEntropyModule(r);
         registerBenchModules(r);
         registerLabModules(r);
         registerLabGeneralizationModule(r);

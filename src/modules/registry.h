@@ -44,10 +44,13 @@ std::vector<Output> runModule(const ModuleSpec& spec, const Params& params, cons
 void registerSinusoidalModules(Registry& r);
 void registerLearnedModules(Registry& r);
 void registerRelativeModules(Registry& r);
+void registerRelativeShiftModule(Registry& r);  // relative.rel_shift (relative_shift_module.cpp)
 void registerRopeModules(Registry& r);
+void registerRopeRequirementModule(Registry& r);  // rope.relative_requirement (rope_requirement_module.cpp)
 void registerAlibiModules(Registry& r);
 void registerVitModules(Registry& r);
 void registerAttentionModules(Registry& r);
+void registerAttentionEntropyModule(Registry& r);  // attention.entropy_length (attention_entropy_module.cpp)
 void registerBenchModules(Registry& r);
 void registerLabModules(Registry& r);  // modules/lab: modules that read stored training runs
 void registerLabGeneralizationModule(Registry& r);

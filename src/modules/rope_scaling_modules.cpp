@@ -265,6 +265,38 @@ void checkScaling(const Params& p)
 
 // ---- rope.inv_freq ------------------------------------------------------------
 
+// The outputs only some scalings have: YaRN's correction range and ramp, the
+// NTK scalings' enlarged base (and, for static NTK, its exponent and PI's ratio).
+void appendScalingOutputs(std::vector<Output>& out, rope_scaling_type type, const rope_scaling_params& sp,
+                          std::size_t n)
+{
+    if (type == ROPE_SCALING_YARN) {
+        const double L0 =
+            sp.original_max_position_embeddings > 0 ? sp.original_max_position_embeddings : sp.max_position_embeddings;
+        const double bf = sp.beta_fast != 0 ? sp.beta_fast : 32.0, bs = sp.beta_slow != 0 ? sp.beta_slow : 1.0;
+        const rope_yarn_range r = rope_yarn_correction_range(bf, bs, sp.dim, sp.rope_theta, L0, sp.truncate);
+        out.push_back(Output::scalar(QStringLiteral("correction_dim_low"),
+                                     rope_yarn_correction_dim(bf, sp.dim, sp.rope_theta, L0)));
+        out.push_back(Output::scalar(QStringLiteral("correction_dim_high"),
+                                     rope_yarn_correction_dim(bs, sp.dim, sp.rope_theta, L0)));
+        out.push_back(Output::scalar(QStringLiteral("ramp_low"), r.low));
+        out.push_back(Output::scalar(QStringLiteral("ramp_high"), r.high));
+        out.push_back(Output::series(QStringLiteral("ramp"), rangeDoubles(n), rope_yarn_ramp(r.low, r.high, int(n))));
+    }
+    if (type == ROPE_SCALING_NTK) {
+        out.push_back(
+            Output::scalar(QStringLiteral("effective_base"), rope_ntk_base(sp.rope_theta, *sp.factor, sp.dim)));
+        // b' = b · s^e with e = d/(d − 2); Position Interpolation stretches every wavelength by s.
+        out.push_back(Output::scalar(QStringLiteral("ntk_exponent"), double(sp.dim) / double(sp.dim - 2)));
+        out.push_back(Output::series(QStringLiteral("wavelength_ratio_linear"), rangeDoubles(n),
+                                     std::vector<double>(n, *sp.factor)));
+    }
+    if (type == ROPE_SCALING_DYNAMIC)
+        out.push_back(Output::scalar(
+            QStringLiteral("effective_base"),
+            rope_dynamic_base(sp.rope_theta, *sp.factor, sp.seq_len, sp.max_position_embeddings, sp.dim)));
+}
+
 std::vector<Output> runInvFreq(const Params& p, const RunContext& ctx)
 {
     const rope_scaling_type type = scalingType(p);
@@ -284,27 +316,12 @@ std::vector<Output> runInvFreq(const Params& p, const RunContext& ctx)
     std::vector<double> ratio(n);
     for (std::size_t j = 0; j < n; ++j) ratio[j] = f.inv_freq[j] / def[j];
     out.push_back(Output::series(QStringLiteral("ratio_to_default"), rangeDoubles(n), ratio));
+    // How many times longer each pair's wavelength became: 1 / ratio_to_default.
+    std::vector<double> wlRatio(n);
+    for (std::size_t j = 0; j < n; ++j) wlRatio[j] = def[j] / f.inv_freq[j];
+    out.push_back(Output::series(QStringLiteral("wavelength_ratio"), rangeDoubles(n), wlRatio));
 
-    if (type == ROPE_SCALING_YARN) {
-        const double L0 =
-            sp.original_max_position_embeddings > 0 ? sp.original_max_position_embeddings : sp.max_position_embeddings;
-        const double bf = sp.beta_fast != 0 ? sp.beta_fast : 32.0, bs = sp.beta_slow != 0 ? sp.beta_slow : 1.0;
-        const rope_yarn_range r = rope_yarn_correction_range(bf, bs, sp.dim, sp.rope_theta, L0, sp.truncate);
-        out.push_back(Output::scalar(QStringLiteral("correction_dim_low"),
-                                     rope_yarn_correction_dim(bf, sp.dim, sp.rope_theta, L0)));
-        out.push_back(Output::scalar(QStringLiteral("correction_dim_high"),
-                                     rope_yarn_correction_dim(bs, sp.dim, sp.rope_theta, L0)));
-        out.push_back(Output::scalar(QStringLiteral("ramp_low"), r.low));
-        out.push_back(Output::scalar(QStringLiteral("ramp_high"), r.high));
-        out.push_back(Output::series(QStringLiteral("ramp"), rangeDoubles(n), rope_yarn_ramp(r.low, r.high, int(n))));
-    }
-    if (type == ROPE_SCALING_NTK)
-        out.push_back(
-            Output::scalar(QStringLiteral("effective_base"), rope_ntk_base(sp.rope_theta, *sp.factor, sp.dim)));
-    if (type == ROPE_SCALING_DYNAMIC)
-        out.push_back(Output::scalar(
-            QStringLiteral("effective_base"),
-            rope_dynamic_base(sp.rope_theta, *sp.factor, sp.seq_len, sp.max_position_embeddings, sp.dim)));
+    appendScalingOutputs(out, type, sp, n);
 
     std::vector<QVariantList> rows;
     const double L0 =
@@ -511,12 +528,27 @@ std::vector<OutputSpec> ropeInvFreqOutputs()
                      T2("each pair's scaled frequency divided by its unscaled one", "每个维度对缩放后与缩放前频率之比"),
                      byPair),
     };
+    out.push_back(seriesOutput(QStringLiteral("wavelength_ratio"),
+                               T2("each pair's scaled wavelength divided by its unscaled one (1 / ratio_to_default)",
+                                  "每个维度对缩放后与缩放前波长之比（即 1 / ratio_to_default）"),
+                               byPair));
     for (OutputSpec& o : yarnOutputs()) out.push_back(std::move(o));
     out.push_back(
         onlyWhen(scalarOutput(QStringLiteral("effective_base"),
                               T2("the enlarged base the NTK scalings compute the frequencies with",
                                  "NTK 类缩放用来计算频率的放大后的底数")),
                  T2("only with scaling=ntk or scaling=dynamic", "仅在 scaling=ntk 或 scaling=dynamic 时输出")));
+    const Text2 ntkOnly = T2("only with scaling=ntk", "仅在 scaling=ntk 时输出");
+    out.push_back(onlyWhen(scalarOutput(QStringLiteral("ntk_exponent"),
+                                        T2("the exponent d/(d − 2) in the NTK-aware base b' = b · s^(d/(d−2))",
+                                           "NTK-aware 新底数 b' = b · s^(d/(d−2)) 中的指数 d/(d − 2)")),
+                           ntkOnly));
+    out.push_back(onlyWhen(seriesOutput(QStringLiteral("wavelength_ratio_linear"),
+                                        T2("Position Interpolation's wavelength ratio for the same factor: s for "
+                                           "every pair, for comparison",
+                                           "同一倍数下位置插值的波长之比：每个维度对都是 s，用于对比"),
+                                        byPair),
+                           ntkOnly));
     out.push_back(tableOutput(
         QStringLiteral("pairs"),
         {QStringLiteral("pair"), QStringLiteral("inv_freq"), QStringLiteral("wavelength"),
@@ -564,6 +596,7 @@ ModuleSpec ropeInvFreqModule()
 {
     ModuleSpec s;
     s.id = QStringLiteral("rope.inv_freq");
+    s.version = 2;  // 2: wavelength_ratio; with scaling=ntk, ntk_exponent and wavelength_ratio_linear
     s.title = T2("RoPE frequencies and scaling", "RoPE 频率与长度缩放");
     s.description = T2(
         "Inverse frequencies inv_freq_j (one per channel pair) and wavelengths 2π/inv_freq_j for every Hugging "

@@ -214,9 +214,9 @@ QString longestWavelength(double theta)
 }
 
 const QString kRopeOutputs =
-    QStringLiteral("inv_freq, wavelength, attention_factor, logit_scale, ratio_to_default, pairs");
+    QStringLiteral("inv_freq, wavelength, attention_factor, logit_scale, ratio_to_default, wavelength_ratio, pairs");
 const QString kRopeOutputsZh =
-    QStringLiteral("inv_freq、wavelength、attention_factor、logit_scale、ratio_to_default、pairs");
+    QStringLiteral("inv_freq、wavelength、attention_factor、logit_scale、ratio_to_default、wavelength_ratio、pairs");
 const QString kPairColumns =
     QStringLiteral("pair, inv_freq, wavelength, default_inv_freq, ratio_to_default, rotations_in_L0");
 
