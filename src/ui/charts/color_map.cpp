@@ -130,8 +130,23 @@ std::vector<double> niceTicks(double lo, double hi, int target)
 QString formatNumber(double v)
 {
     if (std::isnan(v)) return QStringLiteral("NaN");
-    if (std::isinf(v)) return v > 0 ? QStringLiteral("∞") : QStringLiteral("−∞");
-    return QString::number(v, 'g', 6);
+    if (std::isinf(v)) return v > 0 ? QStringLiteral("\u221e") : QStringLiteral("\u2212\u221e");
+    const QString sign = v < 0 ? QStringLiteral("\u2212") : QString();
+    const double a = std::abs(v);
+    // Plain decimals from 0.0001 to 999 999; beyond, m × 10ⁿ as the lessons write it.
+    if (a == 0 || (a >= 1e-4 && a < 1e6)) return sign + QString::number(a, 'g', 6);
+    int exponent = int(std::floor(std::log10(a)));
+    double mantissa = a / std::pow(10.0, exponent);
+    if (QString::number(mantissa, 'g', 4).startsWith(QLatin1String("10"))) {  // 9.99996 rounds to 10
+        mantissa /= 10;
+        ++exponent;
+    }
+    static const char16_t* const digits[] = {u"\u2070", u"\u00b9", u"\u00b2", u"\u00b3", u"\u2074",
+                                             u"\u2075", u"\u2076", u"\u2077", u"\u2078", u"\u2079"};
+    QString power = exponent < 0 ? QStringLiteral("\u207b") : QString();
+    for (const QChar c : QString::number(std::abs(exponent))) power += QString::fromUtf16(digits[c.digitValue()]);
+    const QString m = QString::number(mantissa, 'g', 4);
+    return sign + (m == QLatin1String("1") ? QString() : m + QStringLiteral(" \u00d7 ")) + QStringLiteral("10") + power;
 }
 
 }  // namespace poslab::ui

@@ -59,7 +59,10 @@ QImage heatmapImage(const modules::Output& matrix, const HeatmapScale& scale);
 std::vector<double> niceTicks(double lo, double hi, int target = 5);
 double niceStep(double span, int target);
 
-// A number with 6 significant digits (the chart layer's one number format).
+// A number as a reader sees it on screen and in the PDF (the chart layer's
+// one number format): 6 significant digits from 0.0001 to 999 999, else
+// "1.59 × 10⁻¹³" with superscript powers; − for minus. Files (JSON, CSV) and
+// tooltips keep every digit (util::formatNumber).
 QString formatNumber(double v);
 
 }  // namespace poslab::ui

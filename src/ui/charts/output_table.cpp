@@ -4,6 +4,7 @@
 #include "ui/charts/chart_parts.h"
 
 #include "ui/charts/color_map.h"
+#include "util/number_format.h"
 
 #include <QClipboard>
 #include <QGuiApplication>
@@ -97,7 +98,8 @@ QVariant OutputTableModel::data(const QModelIndex& index, int role) const
     switch (role) {
         case Qt::DisplayRole:
         case Qt::ToolTipRole:
-            if (v.typeId() == QMetaType::Double || v.typeId() == QMetaType::Float) return formatNumber(v.toDouble());
+            if (v.typeId() == QMetaType::Double || v.typeId() == QMetaType::Float)
+                return role == Qt::ToolTipRole ? util::formatNumber(v.toDouble()) : formatNumber(v.toDouble());
             if (v.typeId() == QMetaType::Bool) return v.toBool() ? tr("yes") : tr("no");
             return v.toString();
         case Qt::TextAlignmentRole:
