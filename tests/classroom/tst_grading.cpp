@@ -677,7 +677,8 @@ void TestGrading::knownMistakesAreNamed()
         QCOMPARE(a.mistakeAnswer, mistake);
     }
     const AnswerFile other = answers(m_a, QStringLiteral("Gus"), {options(QStringLiteral("pick-one"), {0})});
-    const GradedAnswer& notKnown = answerTo(gradeAnswers(m_a, other, GradeOptions()), QStringLiteral("pick-one"));
+    const StudentGrade gus = gradeAnswers(m_a, other, GradeOptions());
+    const GradedAnswer& notKnown = answerTo(gus, QStringLiteral("pick-one"));
     QCOMPARE(gradeStatusName(notKnown.status), QStringLiteral("wrong"));
     QCOMPARE(notKnown.mistake, -1);
     QVERIFY(notKnown.mistakeAnswer.isEmpty());
