@@ -364,7 +364,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::ChartPanel</name>
     <message>
-        <location filename="../src/ui/charts/chart_view.cpp" line="+281"/>
+        <location filename="../src/ui/charts/chart_view.cpp" line="+282"/>
         <source>Chart</source>
         <translation>图表</translation>
     </message>
@@ -496,7 +496,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>… 另有 %1 行</translation>
     </message>
     <message>
-        <location filename="../src/ui/charts/chart_view.cpp" line="-591"/>
+        <location filename="../src/ui/charts/chart_view.cpp" line="-592"/>
         <source>series</source>
         <translation>序列</translation>
     </message>
@@ -561,7 +561,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>输出“%1”是%2：%3</translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+109"/>
         <source>Undo zoom and pan (Esc, double-click). Drag a rectangle or Ctrl+wheel to zoom, middle-drag or arrow keys to pan.</source>
         <translation>撤销缩放和平移（Esc，双击）。拖出矩形或按住 Ctrl 滚动滚轮可缩放，按住中键拖动或用方向键可平移。</translation>
     </message>
@@ -569,7 +569,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::CopyableTableView</name>
     <message>
-        <location filename="../src/ui/charts/output_table.cpp" line="+140"/>
+        <location filename="../src/ui/charts/output_table.cpp" line="+142"/>
         <source>Data table</source>
         <translation>数据表</translation>
     </message>
@@ -628,12 +628,12 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::ExerciseWidget</name>
     <message>
-        <location filename="../src/ui/notebook/exercise_widget.cpp" line="+239"/>
+        <location filename="../src/ui/notebook/exercise_widget.cpp" line="+254"/>
         <source>Modules cannot run here.</source>
         <translation>此处无法运行模块。</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+74"/>
         <source>**Hint %1.** </source>
         <translation>**提示 %1：**</translation>
     </message>
@@ -724,7 +724,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>解答</translation>
     </message>
     <message>
-        <location line="-286"/>
+        <location line="-296"/>
         <source>Values that meet the condition: %1</source>
         <translation>满足条件的一组参数：%1</translation>
     </message>
@@ -841,7 +841,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::HeatmapChart</name>
     <message>
-        <location filename="../src/ui/charts/heatmap_chart.cpp" line="+232"/>
+        <location filename="../src/ui/charts/heatmap_chart.cpp" line="+254"/>
         <source>column</source>
         <translation>列</translation>
     </message>
@@ -1773,7 +1773,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::LessonView</name>
     <message>
-        <location filename="../src/ui/notebook/lesson_view.cpp" line="+482"/>
+        <location filename="../src/ui/notebook/lesson_view.cpp" line="+509"/>
         <source>Lesson text</source>
         <translation>课文</translation>
     </message>
@@ -1841,7 +1841,7 @@ characters/s</source>
         <translation>无法读取已保存的进度（%1），将从头开始。</translation>
     </message>
     <message>
-        <location line="+232"/>
+        <location line="+233"/>
         <source>Previous</source>
         <translation>上一步</translation>
     </message>
@@ -2110,7 +2110,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::OutputTableModel</name>
     <message>
-        <location filename="../src/ui/charts/output_table.cpp" line="-115"/>
+        <location filename="../src/ui/charts/output_table.cpp" line="-116"/>
         <location line="+43"/>
         <location line="+4"/>
         <source>name</source>
@@ -2124,7 +2124,7 @@ characters/s</source>
         <translation>值</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+30"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
@@ -2134,7 +2134,7 @@ characters/s</source>
         <translation>否</translation>
     </message>
     <message>
-        <location line="-53"/>
+        <location line="-54"/>
         <source>label</source>
         <translation>标签</translation>
     </message>
@@ -2142,7 +2142,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::ParamPanel</name>
     <message>
-        <location filename="../src/ui/notebook/param_panel.cpp" line="+455"/>
+        <location filename="../src/ui/notebook/param_panel.cpp" line="+461"/>
         <source>Reset</source>
         <translation>重置</translation>
     </message>
@@ -2165,17 +2165,17 @@ characters/s</source>
 <context>
     <name>poslab::ui::RunBlockCard</name>
     <message>
-        <location filename="../src/ui/notebook/lesson_view.cpp" line="-343"/>
+        <location filename="../src/ui/notebook/lesson_view.cpp" line="-369"/>
         <source>Figure caption</source>
         <translation>图注</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+31"/>
         <source>Modules cannot run here.</source>
         <translation>此处无法运行模块。</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location line="+86"/>
         <source>Chart of %1</source>
         <translation>%1 的图表</translation>
     </message>
@@ -2205,6 +2205,16 @@ characters/s</source>
         <location line="+1"/>
         <source>Error</source>
         <translation>错误</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>You changed the settings: the caption and the text around this chart describe the lesson&apos;s settings.</source>
+        <translation>你改动了设置：图注和这张图周围的文字说的是课程原本的设置。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Back to the Lesson&apos;s Settings</source>
+        <translation>回到课程的设置</translation>
     </message>
     <message>
         <location line="+1"/>

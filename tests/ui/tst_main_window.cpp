@@ -211,6 +211,11 @@ private slots:
         QTest::keyClick(slider, Qt::Key_Right);
         QCOMPARE(w->stepCounterText(), QStringLiteral("2 / 4"));
         QCOMPARE(spin->value(), 66);  // one slider step = the lesson's `step 2`
+        // Changed settings are said, with the way back to the lesson's.
+        QVERIFY(card->showsChangedNote());
+        card->backToLessonButton()->click();
+        QCOMPARE(spin->value(), 64);
+        QVERIFY(!card->showsChangedNote());
 
         // Visited steps are marked in the table of contents.
         QVERIFY(w->tocPanel()->stepMark(0, 1).contains(QChar(0x2713)));

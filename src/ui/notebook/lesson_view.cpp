@@ -17,6 +17,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QScrollBar>
 #include <QStyle>
 #include <QTextBlock>
@@ -260,6 +261,7 @@ RunBlockCard::RunBlockCard(const lessons::RunBlock& block, const lessons::Source
         layout->addWidget(m_caption);
     }
 
+    layout->addWidget(createChangedNote());
     layout->addWidget(createChartArea());
 
     layout->addWidget(createErrorCell());
@@ -275,6 +277,9 @@ RunBlockCard::RunBlockCard(const lessons::RunBlock& block, const lessons::Source
         m_debounce->setInterval(150);
         connect(m_debounce, &QTimer::timeout, this, &RunBlockCard::startRun);
         connect(m_params, &ParamPanel::valuesChanged, this, &RunBlockCard::scheduleRun);
+        connect(m_params, &ParamPanel::valuesChanged, this,
+                [this] { m_changedNote->setVisible(!m_params->atLessonValues()); });
+        connect(m_backToLesson, &QPushButton::clicked, m_params, &ParamPanel::reset);
     }
     retranslateUi();
 
@@ -285,6 +290,25 @@ RunBlockCard::RunBlockCard(const lessons::RunBlock& block, const lessons::Source
     } else {
         showError(tr("Modules cannot run here."));
     }
+}
+
+// Shown while the reader's settings differ from the lesson's: the caption
+// and the text around the chart describe the lesson's, and one click goes back.
+QWidget* RunBlockCard::createChangedNote()
+{
+    m_changedNote = new QFrame(this);
+    auto* row = new QHBoxLayout(m_changedNote);
+    row->setContentsMargins(0, 0, 0, 0);
+    m_changedText = new QLabel(m_changedNote);
+    m_changedText->setWordWrap(true);
+    QFont italic = m_changedText->font();
+    italic.setItalic(true);
+    m_changedText->setFont(italic);
+    m_backToLesson = new QPushButton(m_changedNote);
+    row->addWidget(m_changedText, 1);
+    row->addWidget(m_backToLesson, 0, Qt::AlignVCenter);
+    m_changedNote->hide();
+    return m_changedNote;
 }
 
 RunBlockCard::~RunBlockCard()
@@ -389,6 +413,9 @@ void RunBlockCard::retranslateUi()
     m_busyLabel->setText(tr("Running\u2026"));
     m_busy->setAccessibleName(tr("Running %1").arg(m_block.moduleId));
     m_errorCell->setAccessibleName(tr("Error"));
+    m_changedText->setText(
+        tr("You changed the settings: the caption and the text around this chart describe the lesson's settings."));
+    m_backToLesson->setText(tr("Back to the Lesson's Settings"));
     setAccessibleName(tr("Module %1").arg(m_block.moduleId));
     if (!m_error.isEmpty()) showError(m_error);
 }

@@ -25,6 +25,7 @@
 class QLabel;
 class QLayout;
 class QProgressBar;
+class QPushButton;
 class QTimer;
 class QVBoxLayout;
 
@@ -96,6 +97,9 @@ public:
     const lessons::RunBlock& block() const { return m_block; }
     ParamPanel* paramPanel() const { return m_params; }
     ChartPanel* chart() const { return m_chart; }
+    // "Back to the lesson's settings", shown while the reader's settings differ from the lesson's.
+    QPushButton* backToLessonButton() const { return m_backToLesson; }
+    bool showsChangedNote() const { return m_changedNote && !m_changedNote->isHidden(); }
     MarkdownBrowser* caption() const { return m_caption; }
     bool isBusy() const { return m_request != 0; }
     QString errorText() const;  // empty when the chart is shown
@@ -112,6 +116,7 @@ protected:
 
 private:
     QWidget* createChartArea();
+    QWidget* createChangedNote();
     QFrame* createErrorCell();
     QLayout* createBusyRow();
     void scheduleRun();
@@ -125,6 +130,9 @@ private:
     QString m_lang;
     QPointer<lessons::RunEngine> m_engine;
     MarkdownBrowser* m_caption = nullptr;
+    QFrame* m_changedNote = nullptr;  // "settings changed" and the way back
+    QLabel* m_changedText = nullptr;
+    QPushButton* m_backToLesson = nullptr;
     QVBoxLayout* m_chartHost = nullptr;
     ChartPanel* m_chart = nullptr;
     QLabel* m_placeholder = nullptr;

@@ -220,7 +220,13 @@ ParamPanel::ParamPanel(const modules::ModuleSpec* spec, const QStringList& lesso
         }
     }
     m_reset->setVisible(!m_rows.isEmpty());
+    m_lessonValues = values();
     retranslateUi();
+}
+
+bool ParamPanel::atLessonValues() const
+{
+    return values() == m_lessonValues;
 }
 
 ParamPanel::~ParamPanel()

@@ -47,6 +47,9 @@ public:
     QWidget* editor(const QString& name) const;
     QPushButton* resetButton() const { return m_reset; }
     bool isEmpty() const;
+    // Whether every varied parameter has the lesson's value (the text around
+    // the chart describes those).
+    bool atLessonValues() const;
 
 public slots:
     void reset();  // back to the lesson's values
@@ -65,6 +68,7 @@ private:
 
     const modules::ModuleSpec* m_spec = nullptr;
     QStringList m_lessonParams;
+    QMap<QString, QString> m_lessonValues;  // values() as the lesson sets them
     QString m_lang;
     QList<Row*> m_rows;
     QGridLayout* m_grid = nullptr;
