@@ -1773,7 +1773,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::LessonView</name>
     <message>
-        <location filename="../src/ui/notebook/lesson_view.cpp" line="+509"/>
+        <location filename="../src/ui/notebook/lesson_view.cpp" line="+510"/>
         <source>Lesson text</source>
         <translation>课文</translation>
     </message>
@@ -1795,7 +1795,7 @@ characters/s</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+77"/>
         <source>Chapter %1 · %2 · step %3 of %4</source>
         <translation>第 %1 章 · %2 · 第 %3 步，共 %4 步</translation>
     </message>
@@ -2165,7 +2165,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::RunBlockCard</name>
     <message>
-        <location filename="../src/ui/notebook/lesson_view.cpp" line="-369"/>
+        <location filename="../src/ui/notebook/lesson_view.cpp" line="-371"/>
         <source>Figure caption</source>
         <translation>图注</translation>
     </message>
@@ -2392,6 +2392,31 @@ About %n minute(s)</source>
         <location line="+131"/>
         <source>Stopped before any scheme was evaluated; nothing was stored.</source>
         <translation>在任何方案完成评估之前就停止了；没有保存任何结果。</translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::WelcomeCard</name>
+    <message>
+        <location filename="../src/ui/notebook/welcome_card.cpp" line="+26"/>
+        <source>**How to use PosLab**
+
+- **Step through a chapter** with → or Page Down (the **Next** button), back with ← or Page Up. The contents on the left jump to any step; Ctrl+F searches the whole course.
+- **Charts are computed on your computer.** Move a slider or change a setting under a chart and it is computed again. The text describes the lesson&apos;s settings; **Back to the Lesson&apos;s Settings** returns to them.
+- **Exercises are checked at once.** Answer, then press Check. Hints come one at a time, only when you ask; the worked solution shows when you answer right or ask for it. Your answers are saved as you type.
+- **Marks in the contents:** %1 means one of the step&apos;s three exercises is solved; %2 means you have read the step.
+- **Where to start:** here, with the next step. PosLab remembers where you stop and opens there next time. The **Training Lab** (toolbar) trains small Transformers on this computer for chapter 11; **Export PDF** makes a report of your work; Ctrl+L switches between English and Chinese.</source>
+        <translation>**怎样使用 PosLab**
+
+- **逐步阅读一章**：按 → 或 Page Down（或点“下一步”）前进，按 ← 或 Page Up 后退。左边的目录可以跳到任意一步；Ctrl+F 搜索整门课程。
+- **图表在你自己的电脑上计算。** 拖动图下的滑块或改一个设置，图就会重新计算。正文说的是课程原本的设置；点“回到课程的设置”即可回去。
+- **练习当场判分。** 作答后按“检查”。提示只在你要看时才一条一条地出现；答对或点“显示解答”后会给出完整解答。你的答案边输入边保存。
+- **目录里的标记：** %1 表示这一步的三道练习已做对一道；%2 表示这一步你已经读过。
+- **从哪里开始：** 就从这里，接着看下一步。PosLab 会记住你停在哪里，下次直接打开那一步。工具栏里的“训练实验室”在这台电脑上训练小型 Transformer，供第 11 章使用；“导出 PDF”把你的学习情况做成报告；Ctrl+L 在中文和英文之间切换。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>How to use PosLab</source>
+        <translation>怎样使用 PosLab</translation>
     </message>
 </context>
 </TS>

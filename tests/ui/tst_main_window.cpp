@@ -23,6 +23,7 @@
 #include "ui/notebook/param_panel.h"
 #include "ui/notebook/search_panel.h"
 #include "ui/notebook/toc_panel.h"
+#include "ui/notebook/welcome_card.h"
 #include "ui/report/pdf_export.h"
 #include "ui/window/main_window.h"
 
@@ -220,6 +221,24 @@ private slots:
         // Visited steps are marked in the table of contents.
         QVERIFY(w->tocPanel()->stepMark(0, 1).contains(QChar(0x2713)));
         QVERIFY(!w->tocPanel()->stepMark(1, 2).contains(QChar(0x2713)));
+    }
+
+    // The course's first screen says how to find one's way, in the window's language; later steps do not.
+    void firstScreenWelcomes()
+    {
+        auto w = openWindow();
+        QVERIFY(w->goTo(0, 0));
+        WelcomeCard* card = w->lessonView()->findChild<WelcomeCard*>();
+        QVERIFY(card);
+        QVERIFY(card->markdown().contains(QStringLiteral("Page Down")));
+        QVERIFY(card->markdown().contains(QStringLiteral("\u270e1/3")));
+        w->switchLanguageAction()->trigger();
+        card = w->lessonView()->findChild<WelcomeCard*>();
+        QVERIFY(card);
+        QVERIFY2(card->markdown().contains(QStringLiteral("\u76ee\u5f55\u91cc\u7684\u6807\u8bb0")),
+                 qPrintable(card->markdown()));
+        QVERIFY(w->goTo(0, 1));
+        QVERIFY(!w->lessonView()->findChild<WelcomeCard*>());
     }
 
     void languageSwitchKeepsTheStep()

@@ -7,6 +7,7 @@
 #include "ui/document/markdown_document.h"
 #include "ui/notebook/exercise_widget.h"
 #include "ui/notebook/param_panel.h"
+#include "ui/notebook/welcome_card.h"
 #include "util/tex_to_unicode.h"
 
 #include <QAbstractTextDocumentLayout>
@@ -572,6 +573,8 @@ void LessonView::showStep(const lessons::Course& course, int chapter, int step)
             }
         }
     }
+    // The course's first screen also says how to find one's way around.
+    if (chapter == 0 && step == 0) m_column->addWidget(new WelcomeCard(lang, m_page));
     m_column->addStretch(1);
     verticalScrollBar()->setValue(0);
     Q_UNUSED(old);
