@@ -358,6 +358,24 @@ void parseChartKind(const Entry& e, RunBlock& run, BlockContext& ctx)
                                     v, names));
 }
 
+// `mark: x=512 trained length` or `mark: y=0`: a reference line and its label.
+void readMarkLine(const Entry& e, RunBlock& run, BlockContext& ctx)
+{
+    static const QRegularExpression markRe(QStringLiteral("^([xy])\\s*=\\s*(\\S+)(?:\\s+(\\S.*))?$"));
+    const auto m = markRe.match(e.value.trimmed());
+    ChartMark mark;
+    if (!m.hasMatch() || !parseDouble(m.captured(2), &mark.value)) {
+        ctx.diag(e.line, T2("mark: expected 'x=VALUE label' or 'y=VALUE label' (e.g. mark: x=512 trained length), "
+                            "got '%1'",
+                            "mark：应写成“x=数值 说明”或“y=数值 说明”（例如 mark: x=512 训练长度），这里是“%1”")
+                             .arg(e.value.trimmed()));
+        return;
+    }
+    mark.vertical = m.captured(1) == QLatin1String("x");
+    mark.label = m.captured(3).trimmed();
+    run.marks.append(mark);
+}
+
 void parseRunBlock(const QStringList& tokens, const QList<Entry>& entries, int fenceLine, const Registry& registry,
                    BlockContext& ctx)
 {
@@ -369,8 +387,9 @@ void parseRunBlock(const QStringList& tokens, const QList<Entry>& entries, int f
     checkKeys(entries,
               {QStringLiteral("chart"), QStringLiteral("output"), QStringLiteral("caption"), QStringLiteral("x"),
                QStringLiteral("y"), QStringLiteral("log"), QStringLiteral("vary"), QStringLiteral("height"),
-               QStringLiteral("label")},
-              {QStringLiteral("vary"), QStringLiteral("label")}, T2("a run block", "run 块"), ctx);
+               QStringLiteral("label"), QStringLiteral("mark")},
+              {QStringLiteral("vary"), QStringLiteral("label"), QStringLiteral("mark")}, T2("a run block", "run 块"),
+              ctx);
     poslab::modules::Params validated;
     const ModuleSpec* spec = validateModule(run.moduleId, run.params, fenceLine, registry, ctx, &validated);
     for (const Entry& e : entries) {
@@ -421,6 +440,8 @@ void parseRunBlock(const QStringList& tokens, const QList<Entry>& entries, int f
                 else
                     run.labels.append({m.captured(1), m.captured(2).trimmed()});
             }
+        } else if (e.key == QLatin1String("mark")) {
+            readMarkLine(e, run, ctx);
         } else if (e.key == QLatin1String("height")) {
             bool ok = false;
             const int h = e.value.toInt(&ok);

@@ -74,6 +74,14 @@ struct VarySpec {
 };
 
 // A ```run MODULE k=v ...``` block.
+// A `mark:` line: a reference line across a line chart, at x = value
+// (e.g. the trained length) or y = value, with its label.
+struct ChartMark {
+    bool vertical = true;  // x = value; false: y = value
+    double value = 0;
+    QString label;  // plain text (math converted to Unicode), in the chapter's language; may be empty
+};
+
 struct RunBlock {
     QString moduleId;
     QStringList params;  // "name=value" exactly as written in the info string (validated)
@@ -89,6 +97,7 @@ struct RunBlock {
     // `label: NAME text` lines: the name shown for an output (a line's legend
     // entry) or a table column (`TABLE.COLUMN`), in the chapter's language.
     QList<QPair<QString, QString>> labels;
+    QList<ChartMark> marks;  // `mark: x=512 trained length`
 };
 
 // The line of each `key:` in a run or exercise block's body, for messages

@@ -123,6 +123,17 @@ struct BlockComparison {
                                    Diagnostic::Severity::Warning));
     }
 
+    // The reference lines as both languages must draw them (the labels are each language's own).
+    QString marksText(const RunBlock& r)
+    {
+        QStringList parts;
+        for (const ChartMark& m : r.marks)
+            parts << QStringLiteral("%1=%2")
+                         .arg(m.vertical ? QStringLiteral("x") : QStringLiteral("y"))
+                         .arg(QString::number(m.value, 'g', 17));
+        return parts.isEmpty() ? QStringLiteral("-") : parts.join(QStringLiteral("; "));
+    }
+
     static QString logText(const RunBlock& r)
     {
         QStringList axes;
@@ -165,6 +176,9 @@ struct BlockComparison {
             differs(QStringLiteral("chart"), T2("the chart kind (chart:)", "图表类型（chart:）"),
                     chartKindName(b.chart), chartKindName(a.chart));
         compareVary(a.vary, b.vary);
+        if (marksText(a) != marksText(b))
+            differs(QStringLiteral("mark"), T2("the reference lines (mark:, in order)", "参考线（mark:，按顺序）"),
+                    marksText(b), marksText(a));
         if (logText(a) != logText(b))
             looksDifferent(QStringLiteral("log"), T2("the logarithmic axes (log:)", "对数坐标轴（log:）"), logText(b),
                            logText(a));

@@ -313,7 +313,7 @@ ChartKind drawnAs(ChartKind chart, const Output& o)
 {
     if (chart != ChartKind::Auto) return chart;
     switch (o.kind) {
-        case OutputKind::Series: return ChartKind::Line;
+        case OutputKind::Series: return o.xLabels.isEmpty() ? ChartKind::Line : ChartKind::Bar;  // named x: bars
         case OutputKind::Matrix: return ChartKind::Heatmap;
         default: return ChartKind::Table;
     }
@@ -338,6 +338,10 @@ void ChapterVerifier::checkIgnoredOptions(const Block& b, const std::vector<Outp
         warning(b.lineOf(QStringLiteral("log")), T2("log: only line charts have logarithmic axes; %1 ignores it",
                                                     "log：只有折线图有对数坐标轴；这里的%1会忽略它")
                                                      .arg(chartText(other)));
+    if (!run.marks.isEmpty() && !anyLine)
+        warning(b.lineOf(QStringLiteral("mark")), T2("mark: only line charts draw reference lines; %1 ignores it",
+                                                     "mark：只有折线图画参考线；这里的%1会忽略它")
+                                                      .arg(chartText(other)));
     if ((!run.xTitle.isEmpty() || !run.yTitle.isEmpty()) && !anyAxes)
         warning(
             b.lineOf(run.xTitle.isEmpty() ? QStringLiteral("y") : QStringLiteral("x")),

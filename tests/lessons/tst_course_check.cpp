@@ -152,7 +152,7 @@ void TestCourseCheck::everyBadFileReported()
     // (besides "only in en"), so no malformed input passes silently.
     const QList<Diagnostic> all = checkCourse(data(QStringLiteral("bad")));
     const QStringList files = QDir(data(QStringLiteral("bad/en"))).entryList({QStringLiteral("*.md")}, QDir::Files);
-    QCOMPARE(files.size(), 56);
+    QCOMPARE(files.size(), 57);
     for (const QString& f : files) {
         int own = 0;
         for (const Diagnostic& d : all)
@@ -411,6 +411,13 @@ void TestCourseCheck::runsWhatItChecks_data()
                 QStringLiteral("会被判为正确")},
                {34, QStringLiteral("mistake: invalid regular expression /invariant(/"),
                 QStringLiteral("正则表达式 /invariant(/ 无效")}};
+    QTest::newRow("reference lines")
+        << "57-marks.md"
+        << QList<Expected>{
+               {9, QStringLiteral("mark: expected 'x=VALUE label' or 'y=VALUE label'"), QStringLiteral("mark：应写成")},
+               {10, QStringLiteral("got '50 half way'"), QStringLiteral("这里是“50 half way”")},
+               {15, QStringLiteral("mark: only line charts draw reference lines; a heatmap ignores it"),
+                QStringLiteral("mark：只有折线图画参考线"), true}};
 }
 
 void TestCourseCheck::runsWhatItChecks()
@@ -487,6 +494,12 @@ void TestCourseCheck::languagesAgree_data()
                 QStringLiteral(
                     "已知的错误答案（mistake:，按顺序）：这里是 6.2832; 62832，英文版（en/14-diff-mistake.md:15）是 "
                     "62832; 6.2832")}};
+    QTest::newRow("reference lines")
+        << "15-diff-mark.md"
+        << QList<Expected>{{11,
+                            QStringLiteral("the reference lines (mark:, in order): x=60 here but x=50 in en "
+                                           "(en/15-diff-mark.md:11)"),
+                            QStringLiteral("参考线（mark:，按顺序）：这里是 x=60")}};
 }
 
 void TestCourseCheck::languagesAgree()

@@ -25,6 +25,7 @@
 #include <QFile>
 #include <QGraphicsEllipseItem>
 #include <QHeaderView>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPainter>
@@ -241,6 +242,42 @@ private slots:
         auto* ax = qobject_cast<QValueAxis*>(view->chart()->axes(Qt::Horizontal).value(0));
         QVERIFY(ax);
         QCOMPARE(ax->titleText(), QStringLiteral("pair index"));
+    }
+
+    // Lines differ by dash as well as colour; a lesson's reference line is drawn
+    // dashed across the plot (the axis grows to hold it) and named in the
+    // legend; a click on a legend entry hides its line and a second brings it back.
+    void linesMarksAndLegendToggles()
+    {
+        const auto outs =
+            run(QStringLiteral("sinusoidal.matrix"), {QStringLiteral("positions=16"), QStringLiteral("dim=16")});
+        ChartSpec spec = specOf(ChartKind::Line, {QStringLiteral("frequencies")});
+        spec.marks = {{true, 12.0, QStringLiteral("trained length $L$")}};
+        ChartPanel panel(spec, outs);
+        auto* view = qobject_cast<QChartView*>(panel.partWidget(0));
+        QVERIFY(view);
+        const auto lines = lineSeries(view->chart());
+        QCOMPARE(lines.size(), 2);
+        QCOMPARE(lines[1]->name(), QStringLiteral("trained length L"));
+        QCOMPARE(lines[1]->pen().style(), Qt::DashLine);
+        QCOMPARE(lines[1]->at(0).x(), 12.0);
+        QCOMPARE(lines[1]->at(1).x(), 12.0);
+        auto* ax = qobject_cast<QValueAxis*>(view->chart()->axes(Qt::Horizontal).value(0));
+        QVERIFY(ax && ax->max() >= 12.0);  // 8 frequencies end at x = 7: the axis reaches the mark
+        QVERIFY(view->chart()->legend()->isVisible());
+
+        ChartPanel both(specOf(ChartKind::Line), outs);
+        const auto pair = lineSeries(qobject_cast<QChartView*>(both.partWidget(0))->chart());
+        QCOMPARE(pair.size(), 2);
+        QVERIFY(pair[0]->pen().style() != pair[1]->pen().style());
+        QVERIFY(pair[0]->pen().widthF() > pair[1]->pen().widthF());
+
+        QLegendMarker* first = view->chart()->legend()->markers(lines[0]).value(0);
+        QVERIFY(first);
+        emit first->clicked();
+        QVERIFY(!lines[0]->isVisible());
+        emit first->clicked();
+        QVERIFY(lines[0]->isVisible());
     }
 
     void mathInTitlesAndLabelsIsUnicode()

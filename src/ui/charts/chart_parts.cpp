@@ -17,6 +17,7 @@
 #include <QCursor>
 #include <QGraphicsLayout>
 #include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QToolTip>
@@ -203,6 +204,84 @@ void keepLabelsApart(QChart* chart, QAbstractAxis* axis, const QStringList& labe
     QObject::connect(chart, &QChart::plotAreaChanged, axis, update);
 }
 
+// A click on a legend entry hides its line (to see one drawn under another)
+// and a second click brings it back; the entry fades while its line is hidden.
+void toggleSeriesFromLegend(QChart* chart)
+{
+    for (QLegendMarker* marker : chart->legend()->markers()) {
+        QObject::connect(marker, &QLegendMarker::clicked, marker, [marker] {
+            QAbstractSeries* series = marker->series();
+            series->setVisible(!series->isVisible());
+            marker->setVisible(true);  // hiding a series hides its marker too
+            QColor label = marker->labelBrush().color();
+            label.setAlphaF(series->isVisible() ? 1.0 : 0.4);
+            marker->setLabelBrush(label);
+        });
+    }
+}
+
+// Line i of n: a colour of the colour-blind-safe palette and a dash pattern
+// of its own, so lines differ without colour; earlier lines a little wider,
+// so a line drawn exactly over another leaves its edges showing.
+QPen seriesPen(const ChartStyle& style, int i, int n)
+{
+    static const Qt::PenStyle dashes[] = {Qt::SolidLine, Qt::DashLine, Qt::DashDotLine, Qt::DotLine};
+    QPen pen(style.seriesColors.value(i % std::max<qsizetype>(1, style.seriesColors.size()), style.text));
+    pen.setStyle(dashes[i % 4]);
+    const double base = style.print ? 1.5 : 2.0;
+    pen.setWidthF(base + 0.6 * std::min(n - 1 - i, 3));
+    return pen;
+}
+
+struct DataRange {
+    double xmin, xmax, ymin, ymax;
+};
+
+// The data's range grown to hold the lesson's reference lines.
+void widenForMarks(const ChartSpec& spec, DataRange& r)
+{
+    for (const lessons::ChartMark& m : spec.marks) {
+        if (m.vertical && !(spec.logX && m.value <= 0)) {
+            r.xmin = std::min(r.xmin, m.value);
+            r.xmax = std::max(r.xmax, m.value);
+        } else if (!m.vertical && !(spec.logY && m.value <= 0)) {
+            r.ymin = std::min(r.ymin, m.value);
+            r.ymax = std::max(r.ymax, m.value);
+        }
+    }
+}
+
+// The lesson's reference lines (`mark: x=512 trained length`) across the
+// range, dashed in the text colour, each named in the legend. Returns how
+// many were drawn (none below 0 on a log axis).
+int addMarks(QChart* chart, const ChartSpec& spec, const ChartStyle& style, QAbstractAxis* ax, QAbstractAxis* ay,
+             const DataRange& r)
+{
+    if (!std::isfinite(r.xmin) || !std::isfinite(r.ymin)) return 0;  // nothing drawn to mark
+    int drawn = 0;
+    for (const lessons::ChartMark& m : spec.marks) {
+        if ((m.vertical && spec.logX && m.value <= 0) || (!m.vertical && spec.logY && m.value <= 0)) continue;
+        auto* line = new QLineSeries;
+        line->setName(m.label.isEmpty() ? QStringLiteral("%1 = %2")
+                                              .arg(m.vertical ? QStringLiteral("x") : QStringLiteral("y"))
+                                              .arg(formatNumber(m.value))
+                                        : util::texToUnicode(m.label));
+        QPen pen(style.text);
+        pen.setStyle(Qt::DashLine);
+        pen.setWidthF(1.2);
+        line->setPen(pen);
+        if (m.vertical)
+            line->append({QPointF(m.value, r.ymin), QPointF(m.value, r.ymax)});
+        else
+            line->append({QPointF(r.xmin, m.value), QPointF(r.xmax, m.value)});
+        chart->addSeries(line);
+        line->attachAxis(ax);
+        line->attachAxis(ay);
+        ++drawn;
+    }
+    return drawn;
+}
+
 QChart* buildLineChart(const ChartSpec& spec, const std::vector<const Output*>& series, const ChartStyle& style,
                        QString* note)
 {
@@ -216,9 +295,7 @@ QChart* buildLineChart(const ChartSpec& spec, const std::vector<const Output*>& 
         const Output& o = *series[i];
         auto* s = new QLineSeries;
         s->setName(o.name);
-        QPen pen(style.seriesColors.value(int(i % std::max<qsizetype>(1, style.seriesColors.size())), style.text));
-        pen.setWidthF(style.print ? 1.5 : 2.0);
-        s->setPen(pen);
+        s->setPen(seriesPen(style, int(i), int(series.size())));
         QList<QPointF> pts;
         pts.reserve(qsizetype(o.y.size()));
         QStringList pointLabels;  // parallel to pts, for the hover text
@@ -247,8 +324,10 @@ QChart* buildLineChart(const ChartSpec& spec, const std::vector<const Output*>& 
         chart->addSeries(s);
         lines.push_back(s);
     }
-    QAbstractAxis* ax = spec.logX ? logAxis(xmin, xmax) : valueAxis(xmin, xmax, true, integerX);
-    QAbstractAxis* ay = spec.logY ? logAxis(ymin, ymax) : valueAxis(ymin, ymax, false, false);
+    DataRange range{xmin, xmax, ymin, ymax};
+    widenForMarks(spec, range);
+    QAbstractAxis* ax = spec.logX ? logAxis(range.xmin, range.xmax) : valueAxis(range.xmin, range.xmax, true, integerX);
+    QAbstractAxis* ay = spec.logY ? logAxis(range.ymin, range.ymax) : valueAxis(range.ymin, range.ymax, false, false);
     QString yTitle = spec.yTitle;
     if (yTitle.isEmpty() && series.size() == 1) yTitle = series.front()->name;
     styleAxis(ax, style, spec.xTitle);
@@ -259,7 +338,9 @@ QChart* buildLineChart(const ChartSpec& spec, const std::vector<const Output*>& 
         s->attachAxis(ax);
         s->attachAxis(ay);
     }
-    chart->legend()->setVisible(series.size() > 1);
+    const int marks = addMarks(chart, spec, style, ax, ay, range);
+    chart->legend()->setVisible(series.size() > 1 || marks > 0);
+    toggleSeriesFromLegend(chart);
     QStringList notes;
     if (nonPositive) notes << ChartPanel::tr("%1 value(s) ≤ 0 not shown on the log axis").arg(nonPositive);
     if (nonFinite) notes << ChartPanel::tr("%1 NaN/∞ value(s) not shown").arg(nonFinite);

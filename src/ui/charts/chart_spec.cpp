@@ -16,6 +16,7 @@ ChartSpec chartSpecFor(const lessons::RunBlock& block)
     spec.logY = block.logY;
     spec.height = block.height;
     for (const auto& l : block.labels) spec.labels.insert(l.first, l.second);
+    spec.marks = block.marks;
     return spec;
 }
 

@@ -45,6 +45,8 @@ struct ChartSpec {
     // titles), and "table.column" -> column header. Outputs keep their names
     // for selection (`outputs`) and conditions.
     QMap<QString, QString> labels;
+    // Reference lines a line chart draws across its plot (`mark:`), dashed, with their labels in the legend.
+    QList<lessons::ChartMark> marks;
 };
 
 // The chart half of a lesson's run block.

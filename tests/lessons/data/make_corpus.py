@@ -357,6 +357,11 @@ mistake: Equivariant => Accepted.
 mistake: /invariant(/i => A broken pattern.
 ```
 """)
+# Reference lines: a value that is not a number, no axis, and a mark on a
+# heatmap (which draws none).
+B['57-marks'] = (fm("marks") + "\n```run rope.decay head_dim=64 max_distance=100\n"
+                 "mark: x=fifty half way\nmark: 50 half way\n```\n\n"
+                 "```run sinusoidal.matrix positions=8 dim=16\noutput: pe\nmark: x=4 middle\n```\n")
 for name, text in B.items():
     open(f'bad/en/{name}.md', 'w', encoding='utf-8', newline='').write(text)
 # An image in a format the window cannot show (a WebP header and a little
@@ -413,6 +418,9 @@ mis = "\n## A\n\n```exercise {id}\nkind: number\nquestion: {q}\nanswer: 60611\nt
 both('14-diff-mistake',
      fm("diff-mistake") + mis.format(id="diff-mistake", q="Longest?", m="mistake: 62832 => The bound.\nmistake: 6.2832 => The shortest.\n"),
      fm("diff-mistake") + mis.format(id="diff-mistake", q="最长？", m="mistake: 6.2832 => 最短的。\nmistake: 62832 => 上界。\n"))
+# Reference lines at different places (the labels may differ).
+mk = "\n## A\n\n```run rope.decay head_dim=64 max_distance=100\nmark: {m}\n```\n"
+both('15-diff-mark', fm("diff-mark") + mk.format(m="x=50 half way"), fm("diff-mark") + mk.format(m="x=60 一半"))
 for (lang, name), text in X.items():
     os.makedirs(f'xlang/{lang}', exist_ok=True)
     open(f'xlang/{lang}/{name}.md', 'w', encoding='utf-8').write(text)
