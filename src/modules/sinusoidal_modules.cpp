@@ -70,10 +70,10 @@ std::vector<OutputSpec> sinusoidalMatrixOutputs()
                      T2("rows: positions from start; columns: channels, named sin ωj / cos ωj",
                         "行：从 start 起的位置；列：通道，标为 sin ωj / cos ωj")),
         seriesOutput(u"frequencies"_s, T2("the frequency ω_j of each sin/cos pair", "每对正弦、余弦通道的频率 ω_j"),
-                     T2("x: pair j; y: ω_j", "x：通道对 j；y：ω_j")),
+                     T2("x: pair j; y: ω_j", "x：维度对 j；y：ω_j")),
         seriesOutput(u"wavelengths"_s,
                      T2("the wavelength 2π/ω_j of each pair, in positions", "每对通道的波长 2π/ω_j（单位：位置）"),
-                     T2("x: pair j; y: wavelength", "x：通道对 j；y：波长")),
+                     T2("x: pair j; y: wavelength", "x：维度对 j；y：波长")),
     };
 }
 
