@@ -481,6 +481,43 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(inView(), scaledMs(5000));
     }
 
+    static bool onTop(LessonView* page, QWidget* block)
+    {
+        const int y = page->verticalScrollBar()->value();
+        return block->y() <= y && y < block->y() + block->height();
+    }
+
+    // A narrower window rewraps the text above the reading position; the view
+    // keeps the block it was showing at the top instead of drifting.
+    void resizingKeepsTheReadingPosition()
+    {
+        auto w = openWindow();
+        w->resize(1300, 260);
+        QVERIFY(w->goTo(0, 2));
+        LessonView* page = w->lessonView();
+        QTRY_VERIFY_WITH_TIMEOUT(page->verticalScrollBar()->maximum() > 0, scaledMs(5000));
+        // The exercise card at the top, three paragraphs above it that will rewrap.
+        QWidget* block = page->exercises().value(0);
+        QVERIFY(block && block->y() + 4 <= page->verticalScrollBar()->maximum());
+        page->verticalScrollBar()->setValue(block->y() + 4);
+        QCoreApplication::processEvents();
+        QVERIFY(onTop(page, block));
+        const int before = block->y();
+        w->resize(820, 260);  // the paragraphs above wrap onto more lines
+        QTRY_VERIFY2_WITH_TIMEOUT(block->y() > before,
+                                  qPrintable(QStringLiteral("block at %1 (before %2), view %3 wide, window %4")
+                                                 .arg(block->y())
+                                                 .arg(before)
+                                                 .arg(page->viewport()->width())
+                                                 .arg(w->width())),
+                                  scaledMs(5000));  // the text above grew
+        for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();
+        QVERIFY2(onTop(page, block), qPrintable(QStringLiteral("scroll %1, block %2..%3")
+                                                    .arg(page->verticalScrollBar()->value())
+                                                    .arg(block->y())
+                                                    .arg(block->y() + block->height())));
+    }
+
     void choiceExercise()
     {
         auto w = openWindow();

@@ -435,6 +435,32 @@ LessonView::LessonView(lessons::RunEngine* engine, lessons::ProgressStore* store
     setFocusPolicy(Qt::StrongFocus);
     verticalScrollBar()->setSingleStep(24);
     setWidget(newPage());
+    connect(verticalScrollBar(), &QScrollBar::valueChanged, this, &LessonView::rememberReadingPosition);
+    connect(verticalScrollBar(), &QScrollBar::rangeChanged, this, &LessonView::keepReadingPosition);
+}
+
+void LessonView::rememberReadingPosition()
+{
+    if (m_keepingPosition || !m_column) return;
+    const int y = verticalScrollBar()->value();
+    m_readingAnchor = nullptr;
+    if (y <= 0) return;  // at the top: stay at the top
+    for (int i = 0; i < m_column->count(); ++i) {
+        QWidget* w = m_column->itemAt(i)->widget();
+        if (!w || w->isHidden() || w->geometry().bottom() < y) continue;
+        m_readingAnchor = w;
+        m_readingFraction = w->height() > 0 ? double(y - w->y()) / w->height() : 0.0;
+        return;
+    }
+}
+
+void LessonView::keepReadingPosition()
+{
+    if (!m_readingAnchor || !m_page || !m_page->isAncestorOf(m_readingAnchor)) return;
+    m_keepingPosition = true;
+    verticalScrollBar()->setValue(m_readingAnchor->y() +
+                                  int(std::lround(m_readingFraction * m_readingAnchor->height())));
+    m_keepingPosition = false;
 }
 
 LessonView::~LessonView()

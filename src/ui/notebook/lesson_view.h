@@ -185,6 +185,8 @@ protected:
 private:
     QWidget* newPage();
     void retranslateUi();
+    void rememberReadingPosition();
+    void keepReadingPosition();
     void addMarkdown(const QString& markdown, const QString& lang, const QString& courseDir,
                      const QString& chapterFile);
 
@@ -193,6 +195,12 @@ private:
     ExerciseAnswerStore* m_answers = nullptr;                 // what exercise cards save to
     QWidget* m_page = nullptr;
     QVBoxLayout* m_column = nullptr;
+    // The block at the top of the view and how far into it the view starts
+    // (a fraction of its height), kept when the page's height changes
+    // (a narrower window rewraps the text, a chart arrives above).
+    QPointer<QWidget> m_readingAnchor;
+    double m_readingFraction = 0;
+    bool m_keepingPosition = false;
     QLabel* m_title = nullptr;
     QLabel* m_chapterLabel = nullptr;
     QList<RunBlockCard*> m_runCards;
