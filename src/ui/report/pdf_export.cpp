@@ -74,7 +74,7 @@ public:
             report::writeTitlePage(m_doc, m_chapters, m_haveAnswers);
             m_contents.write(m_chapters);
             for (const Chapter* chapter : m_chapters) m_chapterWriter.write(*chapter);
-            report::writeAppendix(m_doc, m_contents, m_chapterWriter.runs());
+            report::writeAppendix(m_doc, m_contents, m_chapterWriter.runs(), m_chapterWriter.exerciseIds());
         });
     }
 

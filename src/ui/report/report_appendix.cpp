@@ -238,10 +238,37 @@ void writeSoftware(ReportDocument& doc)
 
 }  // namespace
 
-void writeAppendix(ReportDocument& doc, ReportContents& contents, const std::vector<RunRecord>& runs)
+// The exercises' numbers and the ids that answer files, `poslab grade` and
+// the class report use, for the teacher who matches them.
+void writeExerciseIds(ReportDocument& doc, const QList<QPair<QString, QString>>& exercises)
+{
+    if (exercises.isEmpty()) return;
+    const QString& lang = doc.lang();
+    QTextCursor& cur = doc.cursor();
+    cur.insertText(T2("The exercises' ids, as answer files and grading name them:",
+                      "各练习的编号（答卷和评分中使用的名字）：")
+                       .in(lang),
+                   doc.uiFormat(10));
+    QTextTable* t = insertRuledTable(cur, doc.markdown().bodyCharFormat(), int(exercises.size()) + 1, {25, 75}, 4, 14);
+    const QTextCharFormat headFormat = doc.uiFormat(9, true);
+    QTextCharFormat code = doc.markdown().codeCharFormat();
+    code.setFontPointSize(8);
+    code.clearBackground();
+    setTableCell(t, 0, 0, T2("Exercise", "练习").in(lang), headFormat);
+    setTableCell(t, 0, 1, T2("Id", "编号").in(lang), headFormat);
+    for (int i = 0; i < exercises.size(); ++i) {
+        setTableCell(t, i + 1, 0, exercises[i].first, doc.uiFormat(9));
+        setTableCell(t, i + 1, 1, exercises[i].second, code);
+    }
+    doc.leaveNestedFrames();
+}
+
+void writeAppendix(ReportDocument& doc, ReportContents& contents, const std::vector<RunRecord>& runs,
+                   const QList<QPair<QString, QString>>& exercises)
 {
     writeAppendixTitle(doc, contents);
     writeRunTable(doc, runs);
+    writeExerciseIds(doc, exercises);
     writeTrainingRun(doc, runs);
     writeSoftware(doc);
 }

@@ -20,6 +20,8 @@ class ReportContents;
 class ReportDocument;
 struct RunRecord;
 
-void writeAppendix(ReportDocument& doc, ReportContents& contents, const std::vector<RunRecord>& runs);
+// `exercises`: each exercise's number in the report and its id ("Exercise 2.3", "sin-longest-wavelength").
+void writeAppendix(ReportDocument& doc, ReportContents& contents, const std::vector<RunRecord>& runs,
+                   const QList<QPair<QString, QString>>& exercises);
 
 }  // namespace poslab::ui::report

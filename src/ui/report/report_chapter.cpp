@@ -41,6 +41,7 @@ ChapterWriter::ChapterWriter(ReportDocument& doc, ReportContents& contents,
 void ChapterWriter::write(const Chapter& chapter)
 {
     m_figure = 0;
+    m_exercise = 0;
     writeHeading(chapter);
 
     QTextCursor& cur = m_doc.cursor();
@@ -191,7 +192,10 @@ void ChapterWriter::appendRun(const Chapter& chapter, const Block& block)
 void ChapterWriter::appendExercise(const Chapter& chapter, const ExerciseBlock& ex)
 {
     QTextCursor& cur = m_doc.cursor();
-    QTextFrame* frame = openExerciseBox(ex);
+    // Learners read a number; the id (what grading and answer files use) is in the appendix.
+    m_exerciseLabel = T2("Exercise %1.%2", "练习 %1.%2").in(m_doc.lang()).arg(chapter.number).arg(++m_exercise);
+    m_exerciseIds.append({m_exerciseLabel, ex.id});
+    QTextFrame* frame = openExerciseBox();
     m_doc.appendMarkdown(ex.question, chapter.file);
     // appendMarkdown leaves frames; come back into the exercise frame.
     cur = frame->lastCursorPosition();
@@ -232,9 +236,9 @@ void ChapterWriter::appendExercise(const Chapter& chapter, const ExerciseBlock& 
     cur.movePosition(QTextCursor::NextBlock);
 }
 
-// The exercise's box, with its head line ("Exercise · id"); the box becomes
+// The exercise's box, with its head line ("Exercise 2.3"); the box becomes
 // the container that text goes into.
-QTextFrame* ChapterWriter::openExerciseBox(const ExerciseBlock& ex)
+QTextFrame* ChapterWriter::openExerciseBox()
 {
     QTextCursor& cur = m_doc.cursor();
     QTextFrameFormat ff;
@@ -252,8 +256,7 @@ QTextFrame* ChapterWriter::openExerciseBox(const ExerciseBlock& ex)
     QTextBlockFormat head;
     head.setBottomMargin(4);
     cur.setBlockFormat(head);
-    cur.insertText(T2("Exercise", "练习").in(m_doc.lang()), m_doc.uiFormat(10.5, true, QColor(0x3a, 0x5f, 0x8f)));
-    cur.insertText(QStringLiteral("  ·  ") + ex.id, m_doc.uiFormat(9, false, QColor(0x6a, 0x72, 0x7c)));
+    cur.insertText(m_exerciseLabel, m_doc.uiFormat(10.5, true, QColor(0x3a, 0x5f, 0x8f)));
     m_doc.pages().keepWithNext(QTextCursor(cur.block()));
     return frame;
 }
@@ -275,7 +278,7 @@ ChapterWriter::LearnerAnswer ChapterWriter::learnerAnswer(const ExerciseBlock& e
     if (!a.given) return a;
     // Start values, overridden by the learner's settings.
     const QStringList params = lessons::overrideAssignments(ex.run.params, p.runParams);
-    *runResult = run(T2("Exercise %1", "练习 %1").in(m_doc.lang()).arg(ex.id), ex.run.moduleId, params);
+    *runResult = run(m_exerciseLabel, ex.run.moduleId, params);
     if ((*runResult)->ok) a.answer.outputs = (*runResult)->outputs;
     a.printable = p.runParams.isEmpty() ? params.join(u' ') : p.runParams.join(u' ');
     return a;

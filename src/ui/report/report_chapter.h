@@ -58,6 +58,8 @@ public:
 
     // Every module run so far, in order.
     const std::vector<RunRecord>& runs() const { return m_runs; }
+    // Each exercise as the report numbers it ("Exercise 2.3") and its id, for the appendix.
+    const QList<QPair<QString, QString>>& exerciseIds() const { return m_exerciseIds; }
 
 private:
     // The learner's answer as the checker wants it, and as printed.
@@ -76,7 +78,7 @@ private:
 
     // ---- exercises ----
     void appendExercise(const lessons::Chapter& chapter, const lessons::ExerciseBlock& ex);
-    QTextFrame* openExerciseBox(const lessons::ExerciseBlock& ex);
+    QTextFrame* openExerciseBox();
     LearnerAnswer learnerAnswer(const lessons::ExerciseBlock& ex, const lessons::ExerciseProgress& p,
                                 lessons::RunResultPtr* runResult);
     bool solutionShown(const lessons::ExerciseProgress& progress, bool correct) const;
@@ -98,7 +100,10 @@ private:
     bool m_haveAnswers = false;
     lessons::RunEngine m_engine;
     std::vector<RunRecord> m_runs;
-    int m_figure = 0;  // figures so far in the chapter being written
+    int m_figure = 0;    // figures so far in the chapter being written
+    int m_exercise = 0;  // exercises so far in the chapter being written
+    QString m_exerciseLabel;  // "Exercise 2.3": the one being written
+    QList<QPair<QString, QString>> m_exerciseIds;
 };
 
 }  // namespace poslab::ui::report
