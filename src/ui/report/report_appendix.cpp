@@ -245,10 +245,10 @@ void writeExerciseIds(ReportDocument& doc, const QList<QPair<QString, QString>>&
     if (exercises.isEmpty()) return;
     const QString& lang = doc.lang();
     QTextCursor& cur = doc.cursor();
-    cur.insertText(T2("The exercises' ids, as answer files and grading name them:",
-                      "各练习的编号（答卷和评分中使用的名字）：")
-                       .in(lang),
-                   doc.uiFormat(10));
+    cur.insertText(
+        T2("The exercises' ids, as answer files and grading name them:", "各练习的编号（答卷和评分中使用的名字）：")
+            .in(lang),
+        doc.uiFormat(10));
     QTextTable* t = insertRuledTable(cur, doc.markdown().bodyCharFormat(), int(exercises.size()) + 1, {25, 75}, 4, 14);
     const QTextCharFormat headFormat = doc.uiFormat(9, true);
     QTextCharFormat code = doc.markdown().codeCharFormat();
