@@ -476,7 +476,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>无法编码 PNG 图像</translation>
     </message>
     <message>
-        <location filename="../src/ui/charts/chart_parts.cpp" line="+264"/>
+        <location filename="../src/ui/charts/chart_parts.cpp" line="+345"/>
         <source>%1 value(s) ≤ 0 not shown on the log axis</source>
         <translation>%1 个 ≤ 0 的值未在对数坐标轴上显示</translation>
     </message>
@@ -1773,7 +1773,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::LessonView</name>
     <message>
-        <location filename="../src/ui/notebook/lesson_view.cpp" line="+510"/>
+        <location filename="../src/ui/notebook/lesson_view.cpp" line="+536"/>
         <source>Lesson text</source>
         <translation>课文</translation>
     </message>
@@ -1826,7 +1826,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::MainWindow</name>
     <message>
-        <location filename="../src/ui/window/main_window.cpp" line="+50"/>
+        <location filename="../src/ui/window/main_window.cpp" line="+51"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
@@ -1841,7 +1841,7 @@ characters/s</source>
         <translation>无法读取已保存的进度（%1），将从头开始。</translation>
     </message>
     <message>
-        <location line="+233"/>
+        <location line="+240"/>
         <source>Previous</source>
         <translation>上一步</translation>
     </message>
@@ -1919,6 +1919,11 @@ characters/s</source>
         <location line="+1"/>
         <source>Quit PosLab</source>
         <translation>退出 PosLab</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2165,7 +2170,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::RunBlockCard</name>
     <message>
-        <location filename="../src/ui/notebook/lesson_view.cpp" line="-371"/>
+        <location filename="../src/ui/notebook/lesson_view.cpp" line="-397"/>
         <source>Figure caption</source>
         <translation>图注</translation>
     </message>
@@ -2269,6 +2274,55 @@ characters/s</source>
         <location line="+1"/>
         <source>Search results</source>
         <translation>搜索结果</translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::ShortcutsSheet</name>
+    <message>
+        <location filename="../src/ui/window/shortcuts_sheet.cpp" line="+28"/>
+        <location line="+14"/>
+        <source>Keyboard Shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <location line="-10"/>
+        <source>What it does</source>
+        <translation>作用</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Keys</source>
+        <translation>按键</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Check the answer in an answer field</source>
+        <translation>在答案框里检查答案</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Enter</source>
+        <translation>回车键</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Move a slider, a spin box or a list by one step</source>
+        <translation>把滑块、数值框或列表移动一格</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>←/→ or ↑/↓ (while it has the focus)</source>
+        <translation>←/→ 或 ↑/↓（控件获得焦点时）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Move between the controls of the page</source>
+        <translation>在页面的各个控件之间移动</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Tab, Shift+Tab</source>
+        <translation>Tab、Shift+Tab</translation>
     </message>
 </context>
 <context>

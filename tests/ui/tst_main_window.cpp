@@ -26,6 +26,7 @@
 #include "ui/notebook/welcome_card.h"
 #include "ui/report/pdf_export.h"
 #include "ui/window/main_window.h"
+#include "ui/window/shortcuts_sheet.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -38,6 +39,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
+#include <QMenuBar>
 #include <QPushButton>
 #include <QScopeGuard>
 #include <QScrollBar>
@@ -239,6 +242,23 @@ private slots:
                  qPrintable(card->markdown()));
         QVERIFY(w->goTo(0, 1));
         QVERIFY(!w->lessonView()->findChild<WelcomeCard*>());
+    }
+
+    // Help ▸ Keyboard Shortcuts lists the keys of the menus' actions as they are set.
+    void shortcutsSheetListsEveryMenuKey()
+    {
+        auto w = openWindow();
+        const ShortcutsSheet sheet(w->menuBar());
+        QHash<QString, QString> keys;
+        for (const auto& [what, key] : sheet.rows()) keys.insert(what, key);
+        QCOMPARE(keys.value(QStringLiteral("Next Step")), QStringLiteral("Right, PgDown"));
+        QCOMPARE(keys.value(QStringLiteral("Previous Step")), QStringLiteral("Left, PgUp"));
+        QCOMPARE(keys.value(QStringLiteral("Back to the Page")), QStringLiteral("Esc"));
+        QCOMPARE(keys.value(QStringLiteral("Keyboard Shortcuts")), QStringLiteral("F1"));
+        int menuKeys = 0;  // every action with a key, in any menu, is listed
+        for (QMenu* m : w->menuBar()->findChildren<QMenu*>())
+            for (QAction* a : m->actions()) menuKeys += !a->shortcuts().isEmpty() && !a->menu();
+        QVERIFY(sheet.rows().size() >= menuKeys);
     }
 
     void languageSwitchKeepsTheStep()

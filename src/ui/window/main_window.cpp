@@ -12,6 +12,7 @@
 #include "ui/notebook/toc_panel.h"
 #include "ui/window/app_settings.h"
 #include "ui/window/arrow_key_guide.h"
+#include "ui/window/shortcuts_sheet.h"
 #include "util/tex_to_unicode.h"
 
 #include <QAction>
@@ -178,6 +179,12 @@ void MainWindow::setupActions()
     m_quit->setMenuRole(QAction::QuitRole);
     connect(m_quit, &QAction::triggered, this, &QWidget::close);
 
+    m_shortcuts = new QAction(this);
+    m_shortcuts->setShortcut(QKeySequence(Qt::Key_F1));
+    connect(m_shortcuts, &QAction::triggered, this, [this] {
+        ShortcutsSheet sheet(menuBar(), this);
+        sheet.exec();
+    });
     m_about = new QAction(this);
     m_about->setMenuRole(QAction::AboutRole);
     connect(m_about, &QAction::triggered, this, &MainWindow::showAbout);
@@ -301,6 +308,7 @@ void MainWindow::setupMenus()
     m_langMenu->addAction(m_switchLang);
 
     m_helpMenu = menuBar()->addMenu(QString());
+    m_helpMenu->addAction(m_shortcuts);
     m_helpMenu->addAction(m_about);
 }
 
@@ -349,6 +357,7 @@ void MainWindow::retranslateUi()
     setTip(m_find, tr("Search the course"));
     m_quit->setText(tr("&Quit"));
     setTip(m_quit, tr("Quit PosLab"));
+    m_shortcuts->setText(tr("&Keyboard Shortcuts"));
     m_about->setText(tr("&About PosLab"));
     m_showLab->setText(tr("Training Lab"));
     setTip(m_showLab, tr("Train small models with each position scheme, or go back to the lessons"));

@@ -176,6 +176,7 @@ private:
     AssignmentController* m_assignments = nullptr;
     LabPageController* m_labPage = nullptr;
     ArrowKeyGuide* m_arrowKeys = nullptr;
+    QAction* m_shortcuts = nullptr;  // Help ▸ Keyboard Shortcuts (F1)
 
     LessonView* m_view = nullptr;
     QAction* m_showLab = nullptr;
