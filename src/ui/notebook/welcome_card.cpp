@@ -37,7 +37,7 @@ QString WelcomeCard::markdown() const
               "- **Where to start:** here, with the next step. PosLab remembers where you stop and opens there next "
               "time. The **Training Lab** (toolbar) trains small Transformers on this computer for chapter 11; "
               "**Export PDF** makes a report of your work; Ctrl+L switches between English and Chinese.")
-        .arg(QStringLiteral("\u270e1/3"), QStringLiteral("\u2713"));
+        .arg(QStringLiteral("`\u270e1/3`"), QStringLiteral("`\u2713`"));
 }
 
 void WelcomeCard::retranslateUi()

@@ -53,12 +53,14 @@ void writeAppendixTitle(ReportDocument& doc, ReportContents& contents)
 
     QTextBlockFormat para = md.bodyBlockFormat();
     cur.insertBlock(para, md.bodyCharFormat());
-    cur.insertText(T2("Every figure and checked exercise in this report comes from one module run below. "
-                      "The command in the last column reproduces it exactly (add --format csv for the data).",
-                      "本报告中的每张图和每个判定过的练习都来自下表中的一次模块运行。"
-                      "最后一列的命令可以精确复现（加 --format csv 得到数据）。")
+    cur.insertText(T2("Every figure in this report, and every answered exercise that runs a module, comes from one "
+                      "module run below. The command in the third column reproduces it exactly; add ",
+                      "本报告中的每张图，以及每个需要运行模块、已经作答的练习，都来自下表中的一次模块运行。"
+                      "第三列的命令可以精确复现它；加上 ")
                        .in(doc.lang()),
                    md.bodyCharFormat());
+    cur.insertText(QStringLiteral("--format csv"), md.codeCharFormat());
+    cur.insertText(T2(" for the data.", " 即可得到数据。").in(doc.lang()), md.bodyCharFormat());
 }
 
 // Every module run: figure, module (version), the command, the time.

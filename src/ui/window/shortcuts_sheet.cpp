@@ -47,7 +47,7 @@ ShortcutsSheet::ShortcutsSheet(const QMenuBar* menus, QWidget* parent) : QDialog
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
-    resize(560, 480);
+    resize(600, 640);
 }
 
 void ShortcutsSheet::collect(const QMenuBar* menus)
