@@ -216,21 +216,55 @@ std::vector<float> runToy(const ToyAttention& a, std::vector<float>* weights)
 
 // ---- shared parameters -------------------------------------------------------
 
+// A sentence as the reader sees it in the menu: its own words (a repeated
+// token said as such).
+QList<Text2> sentenceLabels()
+{
+    QList<Text2> labels;
+    for (const QString& id : sentenceIds()) {
+        if (id == QLatin1String("la"))
+            labels << Text2::same(QStringLiteral("“la” × 16"));
+        else if (id == QLatin1String("zh_la"))
+            labels << Text2::same(QStringLiteral("“啦” × 16"));
+        else
+            labels << Text2::same(sentenceText(id));
+    }
+    return labels;
+}
+
+QList<Text2> encodingLabels()
+{
+    return {T2("none", "无"),   T2("sinusoidal", "正弦"), T2("learned", "可学习"),
+            T2("RoPE", "RoPE"), T2("ALiBi", "ALiBi"),     T2("T5 bias", "T5 偏置")};
+}
+
+QList<Text2> reorderLabels()
+{
+    return {T2("reverse", "倒序"),
+            T2("rotate left by one", "循环左移一位"),
+            T2("swap first and last", "交换首尾"),
+            T2("shuffle (seeded)", "随机打乱（固定种子）"),
+            T2("custom order", "自定义顺序"),
+            T2("swap the two actors", "交换两个角色")};
+}
+
 ParamSpec sentenceParam()
 {
     // Each language of a course shows its own readers a sentence they can read.
-    return perLanguage(choiceParam(
-        QStringLiteral("sentence"), QStringLiteral("fox"), sentenceIds(),
-        T2("sentence: fox = \"The quick brown fox jumps over the lazy dog\", cat = \"the cat sat on the mat\", "
-           "man_bites_dog = \"man bites dog\", zh_fox = 敏捷的棕色狐狸跳过了懒狗, zh_position = 位置编码告诉模型每个字在哪里, "
-           "zh_cat = 猫坐在垫子上, cat_mouse = \"the cat chases the mouse\", zh_love = 我爱中国, "
-           "zh_palindrome = 上海自来水来自海上, la = \"la\" 16 times, zh_la = 啦 16 times (one repeated token: the map "
-           "shows the encoding alone) (English splits into words, Chinese into characters)",
-           "句子：fox = “The quick brown fox jumps over the lazy dog”，cat = “the cat sat on the mat”，"
-           "man_bites_dog = “man bites dog”，zh_fox = 敏捷的棕色狐狸跳过了懒狗，zh_position = 位置编码告诉模型每个字在哪里，"
-           "zh_cat = 猫坐在垫子上，cat_mouse = “the cat chases the mouse”，zh_love = 我爱中国，"
-           "zh_palindrome = 上海自来水来自海上，la = “la” 重复 16 次，zh_la = “啦”重复 16 次（同一个词元重复：热力图只反映"
-           "位置编码本身）（英文按词切分，中文按字切分）")));
+    return withChoiceLabels(
+        perLanguage(choiceParam(
+            QStringLiteral("sentence"), QStringLiteral("fox"), sentenceIds(),
+            T2("sentence: fox = \"The quick brown fox jumps over the lazy dog\", cat = \"the cat sat on the mat\", "
+               "man_bites_dog = \"man bites dog\", zh_fox = 敏捷的棕色狐狸跳过了懒狗, zh_position = 位置编码告诉模型每个字在哪里, "
+               "zh_cat = 猫坐在垫子上, cat_mouse = \"the cat chases the mouse\", zh_love = 我爱中国, "
+               "zh_palindrome = 上海自来水来自海上, la = \"la\" 16 times, zh_la = 啦 16 times (one repeated token: the map "
+               "shows the encoding alone) (English splits into words, Chinese into characters)",
+               "句子：fox = “The quick brown fox jumps over the lazy dog”，cat = “the cat sat on the mat”，"
+               "man_bites_dog = “man bites dog”，zh_fox = 敏捷的棕色狐狸跳过了懒狗，zh_position = 位置编码告诉模型每个字在哪里，"
+               "zh_cat = 猫坐在垫子上，cat_mouse = “the cat chases the mouse”，zh_love = 我爱中国，"
+               "zh_palindrome = 上海自来水来自海上，la = “la” 重复 16 次，zh_la = “啦”重复 16 次（同一个词元重复：热力图只反映"
+               "位置编码本身）（英文按词切分，中文按字切分）"))),
+        sentenceLabels());
 }
 ParamSpec headsParam()
 {
@@ -445,9 +479,11 @@ ModuleSpec attentionMapModule()
         "RoPE 旋转 q 和 k；ALiBi 按距离施加惩罚，偏向邻近的词；T5 为每个相对距离桶加一个（未训练的）偏置。");
     s.params = {
         sentenceParam(),
-        choiceParam(QStringLiteral("encoding"), QStringLiteral("none"), kEncodings,
-                    T2("position encoding: none, sinusoidal, learned, rope, alibi, t5",
-                       "位置编码：none（无）、sinusoidal（正弦）、learned（可学习）、rope、alibi、t5")),
+        withChoiceLabels(
+            choiceParam(QStringLiteral("encoding"), QStringLiteral("none"), kEncodings,
+                        T2("position encoding: none, sinusoidal, learned, rope, alibi, t5",
+                           "位置编码：none（无）、sinusoidal（正弦）、learned（可学习）、rope、alibi、t5")),
+            encodingLabels()),
         headsParam(),
         headDimParam(),
         intParam(QStringLiteral("head"), 0, 0, 15,
@@ -487,14 +523,16 @@ ModuleSpec attentionPermutationModule()
         "所以在倒序下 ALiBi 仍然保持等变。");
     s.params = {
         sentenceParam(),
-        choiceParam(
-            QStringLiteral("reorder"), QStringLiteral("shuffle"), kReorders,
-            T2("reordering: reverse, shift (rotate left by one), swap_ends, shuffle (seeded), custom (order), "
-               "swap_roles (swap the two actors: \"the cat chases the mouse\" -> \"the mouse chases the cat\", "
-               "我爱中国 -> 中国爱我)",
-               "重排方式：reverse（倒序）、shift（循环左移一位）、swap_ends（交换首尾）、shuffle（按种子随机）、"
-               "custom（使用 order）、swap_roles（交换句中的两个角色：“the cat chases the mouse” → "
-               "“the mouse chases the cat”，我爱中国 → 中国爱我）")),
+        withChoiceLabels(
+            choiceParam(
+                QStringLiteral("reorder"), QStringLiteral("shuffle"), kReorders,
+                T2("reordering: reverse, shift (rotate left by one), swap_ends, shuffle (seeded), custom (order), "
+                   "swap_roles (swap the two actors: \"the cat chases the mouse\" -> \"the mouse chases the cat\", "
+                   "我爱中国 -> 中国爱我)",
+                   "重排方式：reverse（倒序）、shift（循环左移一位）、swap_ends（交换首尾）、shuffle（按种子随机）、"
+                   "custom（使用 order）、swap_roles（交换句中的两个角色：“the cat chases the mouse” → "
+                   "“the mouse chases the cat”，我爱中国 → 中国爱我）")),
+            reorderLabels()),
         intListParam(QStringLiteral("order"), {}, 0, 63, 64,
                      T2("custom order: slot t gets token order[t] (a permutation of 0..T-1)",
                         "自定义顺序：第 t 个位置放原来的第 order[t] 个词元（须为 0..T-1 的一个排列）")),

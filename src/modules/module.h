@@ -46,7 +46,10 @@ struct ParamSpec {
     // Default: int/float/bool as a number or bool; choice as a string;
     // lists as QVariantList of numbers.
     QVariant defaultValue;
-    QStringList choices;     // for Choice
+    QStringList choices;  // for Choice
+    // For Choice: what a reader sees for each choice, parallel to `choices`
+    // (empty: the choices themselves). Ids stay what lessons and commands write.
+    QList<Text2> choiceLabels;
     int maxListLength = 64;  // for lists
     int minListLength = 0;   // for lists
     int multipleOf = 0;      // for Int: value must be a multiple (e.g. 2 for even dims); 0 = any
@@ -60,6 +63,11 @@ struct ParamSpec {
     // (lab.attention's `text`). Longer text is refused with the limit.
     int freeTextMax = 0;
 };
+
+// The label a reader sees for `choice` (ParamSpec::choiceLabels), else the choice itself.
+Text2 choiceLabel(const ParamSpec& spec, const QString& choice);
+// A choice `spec` with its choices' labels, in the order of its choices.
+ParamSpec withChoiceLabels(ParamSpec spec, QList<Text2> labels);
 
 // `spec` with perLanguage set: perLanguage(choiceParam("sentence", ...)).
 ParamSpec perLanguage(ParamSpec spec);

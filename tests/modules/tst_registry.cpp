@@ -387,6 +387,13 @@ private slots:
                 if (p.type == ParamType::Int || p.type == ParamType::Float) QVERIFY2(p.min <= p.max, qPrintable(where));
                 if (p.type == ParamType::Choice)
                     QVERIFY2(p.choices.contains(p.defaultValue.toString()), qPrintable(where));
+                // Choice labels, where given: one per choice, in both languages.
+                if (!p.choiceLabels.isEmpty()) {
+                    QCOMPARE(p.choiceLabels.size(), p.choices.size());
+                    for (const auto& l : p.choiceLabels)
+                        QVERIFY2(!l.en.isEmpty() && !l.zh.isEmpty(), qPrintable(where));
+                }
+                QVERIFY2(p.choiceLabels.isEmpty() || p.type == ParamType::Choice, qPrintable(where));
             }
             // Outputs are declared, named in snake_case (a family by one {placeholder}).
             QVERIFY2(!m.outputs.empty(), qPrintable(m.id));

@@ -16,6 +16,7 @@
 #include "lessons/course_loader.h"
 #include "lessons/progress_store.h"
 #include "lessons/run_engine.h"
+#include "modules/registry.h"
 #include "ui/charts/chart_view.h"
 #include "ui/lab/training_lab_page.h"
 #include "ui/notebook/exercise_widget.h"
@@ -259,6 +260,24 @@ private slots:
         for (QMenu* m : w->menuBar()->findChildren<QMenu*>())
             for (QAction* a : m->actions()) menuKeys += !a->shortcuts().isEmpty() && !a->menu();
         QVERIFY(sheet.rows().size() >= menuKeys);
+    }
+
+    // A choice reads as words in the page's language; lessons and the run keep its id.
+    void choicesReadAsWords()
+    {
+        const modules::ModuleSpec* spec = modules::Registry::builtin().find(QStringLiteral("attention.permutation"));
+        QVERIFY(spec);
+        lessons::VarySpec reorder;
+        reorder.name = QStringLiteral("reorder");
+        for (const QString& lang : {QStringLiteral("en"), QStringLiteral("zh")}) {
+            ParamPanel panel(spec, {QStringLiteral("reorder=swap_roles")}, {reorder}, lang);
+            auto* combo = qobject_cast<QComboBox*>(panel.editor(QStringLiteral("reorder")));
+            QVERIFY(combo);
+            QCOMPARE(combo->currentText(), lang == u"en" ? QStringLiteral("swap the two actors")
+                                                         : QStringLiteral("\u4ea4\u6362\u4e24\u4e2a\u89d2\u8272"));
+            QCOMPARE(panel.value(QStringLiteral("reorder")), QStringLiteral("swap_roles"));
+            QVERIFY(panel.assignments().contains(QStringLiteral("reorder=swap_roles")));
+        }
     }
 
     void languageSwitchKeepsTheStep()

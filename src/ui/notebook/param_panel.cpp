@@ -343,7 +343,12 @@ void ParamPanel::addRow(const modules::ParamSpec& p, const lessons::VarySpec& v,
         row->label->setBuddy(spin);
     } else if (p.type == ParamType::Choice) {
         row->combo = new QComboBox(this);
-        for (const QString& c : v.choices.isEmpty() ? p.choices : v.choices) row->combo->addItem(c, c);
+        // A reader sees the choice's label; the id (what lessons write) is its data and its tooltip.
+        // Free text (freeTextMax) is typed into the box itself, so those choices keep their ids.
+        for (const QString& c : v.choices.isEmpty() ? p.choices : v.choices) {
+            row->combo->addItem(p.freeTextMax > 0 ? c : modules::choiceLabel(p, c).in(m_lang), c);
+            row->combo->setItemData(row->combo->count() - 1, c, Qt::ToolTipRole);
+        }
         connect(row->combo, &QComboBox::currentIndexChanged, this, [this](int) { emitChanged(); });
         if (p.freeTextMax > 0) {  // the presets, or the reader's own text (ParamSpec::freeTextMax)
             row->combo->setEditable(true);
