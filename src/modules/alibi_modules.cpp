@@ -105,11 +105,14 @@ ModuleSpec alibiBiasModule()
         intParam(u"heads"_s, 8, 1, 256, {u"number of heads n (sets the slopes)"_s, u"注意力头数 n（决定斜率）"_s}),
         intParam(u"head"_s, 1, 1, 256, {u"which head to show, 1..heads"_s, u"显示第几个头，1..heads"_s}),
         intParam(u"length"_s, 16, 1, 512, {u"sequence length T"_s, u"序列长度 T"_s}),
-        choiceParam(u"mode"_s, u"causal"_s, {u"causal"_s, u"symmetric"_s},
-                    {u"causal = −m(i − j), symmetric = −m|i − j|"_s, u"causal 为 −m(i − j)，symmetric 为 −m|i − j|"_s}),
-        choiceParam(u"future"_s, u"masked"_s, {u"masked"_s, u"linear"_s},
-                    {u"causal mode: leave future keys empty (masked) or show the linear formula"_s,
-                     u"因果模式下：未来的键留空（masked）或显示线性公式的值（linear）"_s}),
+        withChoiceLabels(choiceParam(u"mode"_s, u"causal"_s, {u"causal"_s, u"symmetric"_s},
+                                     {u"causal = −m(i − j), symmetric = −m|i − j|"_s,
+                                      u"causal 为 −m(i − j)，symmetric 为 −m|i − j|"_s}),
+                         {T2("causal", "因果"), T2("symmetric", "对称")}),
+        withChoiceLabels(choiceParam(u"future"_s, u"masked"_s, {u"masked"_s, u"linear"_s},
+                                     {u"causal mode: leave future keys empty (masked) or show the linear formula"_s,
+                                      u"因果模式下：未来的键留空（masked）或显示线性公式的值（linear）"_s}),
+                         {T2("masked", "遮住"), T2("the linear formula", "按线性公式")}),
     };
     s.check = [](const Params& p) {
         if (p.getInt(u"head"_s) > p.getInt(u"heads"_s))

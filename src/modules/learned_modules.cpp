@@ -85,16 +85,21 @@ std::vector<ParamSpec> extendParams()
         intParam(u"length"_s, 32, 2, 2048, {u"rows L of the original table"_s, u"原表的行数 L"_s}),
         intParam(u"new_length"_s, 64, 2, 8192, {u"rows L′ of the extended table"_s, u"扩展后表的行数 L′"_s}),
         intParam(u"dim"_s, 32, 2, 512, {u"channels C of the table"_s, u"表的通道数 C"_s}, 2),
-        choiceParam(
-            u"init"_s, u"random"_s, {u"random"_s, u"smooth"_s},
-            {u"random = N(0, 0.02) as at initialisation; smooth = sinusoidal rows (neighbours alike, as in a trained table)"_s,
-             u"random：按初始化时的 N(0, 0.02) 随机生成；smooth：用正弦行构造（相邻行相似，与训练后的表一样）"_s}),
+        withChoiceLabels(
+            choiceParam(
+                u"init"_s, u"random"_s, {u"random"_s, u"smooth"_s},
+                {u"random = N(0, 0.02) as at initialisation; smooth = sinusoidal rows (neighbours alike, as in a trained table)"_s,
+                 u"random：按初始化时的 N(0, 0.02) 随机生成；smooth：用正弦行构造（相邻行相似，与训练后的表一样）"_s}),
+            {T2("random (as initialised)", "随机（初始化时）"),
+             T2("smooth (like a trained table)", "平滑（像训练后的表）")}),
         intParam(u"seed"_s, 0, 0, 2147483647, {u"random seed for init=random"_s, u"init=random 时的随机种子"_s}),
-        choiceParam(u"method"_s, u"interpolate"_s, {u"interpolate"_s, u"copy"_s, u"fresh"_s},
-                    {u"interpolate = linear resampling; copy = repeat the old rows (row i mod L, Longformer); "
-                     u"fresh = keep the old rows, append untrained N(0, 0.02) rows"_s,
-                     u"interpolate：线性重采样；copy：重复旧表的行（第 i mod L 行，Longformer）；"
-                     u"fresh：保留旧行，后面接未经训练的 N(0, 0.02) 新行"_s}),
+        withChoiceLabels(
+            choiceParam(u"method"_s, u"interpolate"_s, {u"interpolate"_s, u"copy"_s, u"fresh"_s},
+                        {u"interpolate = linear resampling; copy = repeat the old rows (row i mod L, Longformer); "
+                         u"fresh = keep the old rows, append untrained N(0, 0.02) rows"_s,
+                         u"interpolate：线性重采样；copy：重复旧表的行（第 i mod L 行，Longformer）；"
+                         u"fresh：保留旧行，后面接未经训练的 N(0, 0.02) 新行"_s}),
+            {T2("interpolate", "插值"), T2("copy the old rows", "复制旧行"), T2("new untrained rows", "新的未训练行")}),
         boolParam(u"matrix"_s, false,
                   {u"also output the cosine-similarity matrices of both tables (new_length <= 512)"_s,
                    u"同时输出两张表各行之间的余弦相似度矩阵（new_length <= 512）"_s}),

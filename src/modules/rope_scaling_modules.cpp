@@ -33,9 +33,13 @@ const QStringList kScalings = {QStringLiteral("default"), QStringLiteral("linear
 std::vector<ParamSpec> scalingParams()
 {
     return {
-        choiceParam(QStringLiteral("scaling"), QStringLiteral("default"), kScalings,
-                    T2("RoPE scaling (HF rope_type; ntk = static NTK-aware)",
-                       "RoPE 缩放方式（HF 的 rope_type；ntk 为静态 NTK-aware）")),
+        withChoiceLabels(
+            choiceParam(QStringLiteral("scaling"), QStringLiteral("default"), kScalings,
+                        T2("RoPE scaling (HF rope_type; ntk = static NTK-aware)",
+                           "RoPE 缩放方式（HF 的 rope_type；ntk 为静态 NTK-aware）")),
+            {T2("none (plain RoPE)", "不缩放（原始 RoPE）"), T2("linear (position interpolation)", "线性（位置插值）"),
+             T2("dynamic NTK", "动态 NTK"), T2("NTK-aware", "NTK-aware"), T2("YaRN", "YaRN"),
+             T2("LongRoPE", "LongRoPE"), T2("Llama 3", "Llama 3")}),
         ropeHeadDimParam(128, 1024),
         floatParam(QStringLiteral("partial_rotary_factor"), 1.0, 0.0, 1.0,
                    T2("fraction of head_dim that rotates: dim = int(head_dim * factor)",

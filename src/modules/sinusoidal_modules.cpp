@@ -26,11 +26,14 @@ ParamSpec baseParam()
 }
 ParamSpec sinusoidalLayoutParam()
 {
-    return choiceParam(u"layout"_s, u"interleaved"_s, {u"interleaved"_s, u"concat"_s, u"concat_t2t"_s},
-                       {u"interleaved = paper (sin, cos per pair, ω=b^(-2j/C)); concat = [sin|cos] with the "
-                        u"paper's ω (MAE); concat_t2t = [sin|cos] with ω=b^(-j/(C/2-1)) (tensor2tensor, fairseq)"_s,
-                        u"interleaved：论文的交错排列，ω=b^(-2j/C)；concat：论文频率、正弦余弦前后拼接（MAE）；"
-                        u"concat_t2t：tensor2tensor / fairseq 的拼接写法，ω=b^(-j/(C/2-1))"_s});
+    return withChoiceLabels(
+        choiceParam(u"layout"_s, u"interleaved"_s, {u"interleaved"_s, u"concat"_s, u"concat_t2t"_s},
+                    {u"interleaved = paper (sin, cos per pair, ω=b^(-2j/C)); concat = [sin|cos] with the "
+                     u"paper's ω (MAE); concat_t2t = [sin|cos] with ω=b^(-j/(C/2-1)) (tensor2tensor, fairseq)"_s,
+                     u"interleaved：论文的交错排列，ω=b^(-2j/C)；concat：论文频率、正弦余弦前后拼接（MAE）；"
+                     u"concat_t2t：tensor2tensor / fairseq 的拼接写法，ω=b^(-j/(C/2-1))"_s}),
+        {T2("interleaved (paper)", "相邻交错（论文）"), T2("concatenated (MAE)", "前后拼接（MAE）"),
+         T2("concatenated (tensor2tensor)", "前后拼接（tensor2tensor）")});
 }
 
 sinusoidal_layout sinusoidalLayoutOf(const Params& p)
@@ -167,8 +170,9 @@ ModuleSpec sinusoidalSimilarityModule()
         sinusoidalLayoutParam(),
         intParam(u"reference"_s, 0, 0, 4095,
                  {u"the reference position (must be < positions)"_s, u"参考位置（须小于 positions）"_s}),
-        choiceParam(u"measure"_s, u"dot"_s, {u"dot"_s, u"cosine"_s},
-                    {u"dot product or cosine similarity"_s, u"点积或余弦相似度"_s}),
+        withChoiceLabels(choiceParam(u"measure"_s, u"dot"_s, {u"dot"_s, u"cosine"_s},
+                                     {u"dot product or cosine similarity"_s, u"点积或余弦相似度"_s}),
+                         {T2("dot product", "点积"), T2("cosine similarity", "余弦相似度")}),
         boolParam(u"matrix"_s, false,
                   {u"also output the positions × positions similarity matrix (positions <= 512)"_s,
                    u"同时输出位置×位置的相似度矩阵（positions 不超过 512）"_s}),
