@@ -2,6 +2,8 @@
 // chart_spec.cpp — kind names and the screen/print chart styles.
 #include "ui/charts/chart_spec.h"
 
+#include "ui/charts/color_map.h"
+
 namespace poslab::ui {
 
 ChartSpec chartSpecFor(const lessons::RunBlock& block)
@@ -49,12 +51,6 @@ QList<QColor> darkSeries()
             QColor(0xF0, 0xE4, 0x42), QColor(0xFF, 0x7F, 0x50), QColor(0xB0, 0xB0, 0xFF), QColor(0xC0, 0xC0, 0xC0)};
 }
 
-QColor mix(const QColor& a, const QColor& b, double t)
-{
-    return QColor::fromRgbF(float(a.redF() * (1 - t) + b.redF() * t), float(a.greenF() * (1 - t) + b.greenF() * t),
-                            float(a.blueF() * (1 - t) + b.blueF() * t));
-}
-
 }  // namespace
 
 ChartStyle ChartStyle::fromPalette(const QPalette& palette, const QFont& font)
@@ -71,9 +67,9 @@ ChartStyle ChartStyle::fromPalette(const QPalette& palette, const QFont& font)
     s.text = palette.color(QPalette::Text);
     const bool dark = s.background.lightnessF() < 0.5;
     s.plotBackground = s.background;
-    s.grid = mix(s.background, s.text, dark ? 0.22 : 0.14);
-    s.axisLine = mix(s.background, s.text, 0.55);
-    s.nanColor = mix(s.background, s.text, 0.35);
+    s.grid = mixColors(s.background, s.text, dark ? 0.22 : 0.14);
+    s.axisLine = mixColors(s.background, s.text, 0.55);
+    s.nanColor = mixColors(s.background, s.text, 0.35);
     s.seriesColors = dark ? darkSeries() : lightSeries();
     s.print = false;
     return s;

@@ -3,6 +3,7 @@
 #include "ui/charts/color_map.h"
 
 #include "modules/module.h"
+#include "util/tex_to_unicode.h"
 
 #include <algorithm>
 #include <cmath>
@@ -127,6 +128,12 @@ std::vector<double> niceTicks(double lo, double hi, int target)
     return t;
 }
 
+QColor mixColors(const QColor& a, const QColor& b, double t)
+{
+    return QColor::fromRgbF(float(a.redF() * (1 - t) + b.redF() * t), float(a.greenF() * (1 - t) + b.greenF() * t),
+                            float(a.blueF() * (1 - t) + b.blueF() * t));
+}
+
 QString formatNumber(double v)
 {
     if (std::isnan(v)) return QStringLiteral("NaN");
@@ -141,12 +148,9 @@ QString formatNumber(double v)
         mantissa /= 10;
         ++exponent;
     }
-    static const char16_t* const digits[] = {u"\u2070", u"\u00b9", u"\u00b2", u"\u00b3", u"\u2074",
-                                             u"\u2075", u"\u2076", u"\u2077", u"\u2078", u"\u2079"};
-    QString power = exponent < 0 ? QStringLiteral("\u207b") : QString();
-    for (const QChar c : QString::number(std::abs(exponent))) power += QString::fromUtf16(digits[c.digitValue()]);
+    const QString power = util::mathToUnicode(QStringLiteral("10^{%1}").arg(exponent));  // 10⁻¹³
     const QString m = QString::number(mantissa, 'g', 4);
-    return sign + (m == QLatin1String("1") ? QString() : m + QStringLiteral(" \u00d7 ")) + QStringLiteral("10") + power;
+    return sign + (m == QLatin1String("1") ? QString() : m + QStringLiteral(" \u00d7 ")) + power;
 }
 
 }  // namespace poslab::ui

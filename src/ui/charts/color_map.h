@@ -59,6 +59,9 @@ QImage heatmapImage(const modules::Output& matrix, const HeatmapScale& scale);
 std::vector<double> niceTicks(double lo, double hi, int target = 5);
 double niceStep(double span, int target);
 
+// `a` moved a fraction `t` of the way to `b` (0: a, 1: b), channel by channel.
+QColor mixColors(const QColor& a, const QColor& b, double t);
+
 // A number as a reader sees it on screen and in the PDF (the chart layer's
 // one number format): 6 significant digits from 0.0001 to 999 999, else
 // "1.59 × 10⁻¹³" with superscript powers; − for minus. Files (JSON, CSV) and

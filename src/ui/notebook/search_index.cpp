@@ -73,12 +73,12 @@ void SearchIndex::setCourse(const lessons::Course& course)
                         break;
                 }
             }
-            Entry e{c, s, ch.title, step.title, {}, {}};
             QStringList plain;
             for (const QString& p : parts)
                 if (!p.trimmed().isEmpty()) plain << plainText(p);
-            e.text = plain.join(QLatin1Char(' '));
-            e.folded = fold(e.text);
+            const QString text = plain.join(QLatin1Char(' '));
+            const Entry e{
+                c, s, ch.title, step.title, text, fold(text), fold(plainText(step.title)), fold(plainText(ch.title))};
             m_entries << e;
         }
     }
@@ -88,10 +88,9 @@ void SearchIndex::setCourse(const lessons::Course& course)
 // containing it, then the chapter's title containing it, then text only.
 int SearchIndex::titleRank(const Entry& e, const QString& foldedQuery)
 {
-    const QString step = fold(plainText(e.stepTitle));
-    if (step == foldedQuery) return 3;
-    if (step.contains(foldedQuery)) return 2;
-    return fold(plainText(e.chapterTitle)).contains(foldedQuery) ? 1 : 0;
+    if (e.foldedStepTitle == foldedQuery) return 3;
+    if (e.foldedStepTitle.contains(foldedQuery)) return 2;
+    return e.foldedChapterTitle.contains(foldedQuery) ? 1 : 0;
 }
 
 QList<SearchHit> SearchIndex::find(const QString& query, int maxHits) const

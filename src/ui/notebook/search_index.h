@@ -49,8 +49,9 @@ private:
         int step;
         QString chapterTitle;
         QString stepTitle;
-        QString text;    // plain text
-        QString folded;  // fold(text)
+        QString text;                                 // plain text
+        QString folded;                               // fold(text)
+        QString foldedStepTitle, foldedChapterTitle;  // as the query is matched against them
     };
     static int titleRank(const Entry& e, const QString& foldedQuery);
     QList<Entry> m_entries;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/notebook/verdict_box.h"
 
+#include "ui/charts/color_map.h"
 #include "ui/notebook/lesson_view.h"
 
 #include <QEvent>
@@ -30,12 +31,6 @@ QColor toneColour(VerdictBox::Tone tone, bool darkPage)
 void setStyleIfChanged(QWidget* w, const QString& sheet)
 {
     if (w->styleSheet() != sheet) w->setStyleSheet(sheet);
-}
-
-QColor mixed(const QColor& a, const QColor& b, double t)
-{
-    return QColor::fromRgbF(float(a.redF() * (1 - t) + b.redF() * t), float(a.greenF() * (1 - t) + b.greenF() * t),
-                            float(a.blueF() * (1 - t) + b.blueF() * t));
 }
 
 }  // namespace
@@ -134,7 +129,7 @@ void VerdictBox::applyColours()
     }
     setStyleIfChanged(
         this, QStringLiteral("QFrame#verdictBox { background: %1; border-left: 4px solid %2; border-radius: 3px; }")
-                  .arg(mixed(base, colour, 0.10).name(), colour.name()));
+                  .arg(mixColors(base, colour, 0.10).name(), colour.name()));
 }
 
 }  // namespace poslab::ui

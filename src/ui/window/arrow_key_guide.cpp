@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/window/arrow_key_guide.h"
 
+#include "ui/window/shortcuts_sheet.h"
+
 #include <QAbstractItemView>
 #include <QAbstractSlider>
 #include <QAbstractSpinBox>
@@ -35,7 +37,7 @@ ArrowKeyGuide::ArrowKeyGuide(QMainWindow* window, std::function<QWidget*()> page
 
 void ArrowKeyGuide::retranslate()
 {
-    m_backToPage->setText(tr("Back to the Page") + u'\t' + m_backToPage->shortcut().toString(QKeySequence::NativeText));
+    m_backToPage->setText(tr("Back to the Page") + u'\t' + shortcutsText(m_backToPage));
     m_backToPage->setIconText(tr("Back to the Page"));
     m_backToPage->setStatusTip(tr("Give the keyboard back to the page, so that \u2190/\u2192 step through the lesson"));
     if (m_noteShown) m_window->statusBar()->showMessage(capturedNote());

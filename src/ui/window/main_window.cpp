@@ -35,14 +35,6 @@
 namespace poslab::ui {
 
 namespace {
-// "Right, PgDown": every shortcut of an action, as the menu and the tooltip name them.
-QString shortcutsText(const QAction* action)
-{
-    QStringList keys;
-    for (const QKeySequence& k : action->shortcuts()) keys << k.toString(QKeySequence::NativeText);
-    return keys.join(QStringLiteral(", "));
-}
-
 // "Next step (Right, PgDown)": every action's tooltip names its shortcuts.
 void setTip(QAction* action, const QString& text)
 {

@@ -26,6 +26,13 @@ QString plainActionText(const QAction* a)
 
 }  // namespace
 
+QString shortcutsText(const QAction* action)
+{
+    QStringList keys;
+    for (const QKeySequence& k : action->shortcuts()) keys << k.toString(QKeySequence::NativeText);
+    return keys.join(QStringLiteral(", "));
+}
+
 ShortcutsSheet::ShortcutsSheet(const QMenuBar* menus, QWidget* parent) : QDialog(parent)
 {
     setWindowTitle(tr("Keyboard Shortcuts"));
@@ -59,10 +66,7 @@ void ShortcutsSheet::collect(const QMenuBar* menus)
         const QMenu* menu = open.takeFirst();
         for (const QAction* a : menu->actions()) {
             if (a->menu()) open << a->menu();
-            if (a->shortcuts().isEmpty()) continue;
-            QStringList keys;
-            for (const QKeySequence& k : a->shortcuts()) keys << k.toString(QKeySequence::NativeText);
-            m_rows.append({plainActionText(a), keys.join(QStringLiteral(", "))});
+            if (!a->shortcuts().isEmpty()) m_rows.append({plainActionText(a), shortcutsText(a)});
         }
     }
     // Keys the page handles itself, not menu actions.

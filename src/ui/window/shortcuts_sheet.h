@@ -6,10 +6,14 @@
 
 #include <QDialog>
 
+class QAction;
 class QMenuBar;
 class QTableWidget;
 
 namespace poslab::ui {
+
+// Every key of an action as menus and tooltips name them: "Right, PgDown".
+QString shortcutsText(const QAction* action);
 
 class ShortcutsSheet : public QDialog {
     Q_OBJECT
