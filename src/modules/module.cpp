@@ -247,13 +247,6 @@ ParamSpec boolParam(QString name, bool def, Text2 help)
     return p;
 }
 
-Text2 choiceLabel(const ParamSpec& spec, const QString& choice)
-{
-    const qsizetype i = spec.choices.indexOf(choice);
-    if (i >= 0 && i < spec.choiceLabels.size()) return spec.choiceLabels[i];
-    return Text2::same(choice);
-}
-
 ParamSpec withChoiceLabels(ParamSpec spec, QList<Text2> labels)
 {
     spec.choiceLabels = std::move(labels);

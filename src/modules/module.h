@@ -48,7 +48,8 @@ struct ParamSpec {
     QVariant defaultValue;
     QStringList choices;  // for Choice
     // For Choice: what a reader sees for each choice, parallel to `choices`
-    // (empty: the choices themselves). Ids stay what lessons and commands write.
+    // (empty: the glossary's words, modules/display_labels.h). Ids stay what
+    // lessons and commands write.
     QList<Text2> choiceLabels;
     int maxListLength = 64;  // for lists
     int minListLength = 0;   // for lists
@@ -64,8 +65,6 @@ struct ParamSpec {
     int freeTextMax = 0;
 };
 
-// The label a reader sees for `choice` (ParamSpec::choiceLabels), else the choice itself.
-Text2 choiceLabel(const ParamSpec& spec, const QString& choice);
 // A choice `spec` with its choices' labels, in the order of its choices.
 ParamSpec withChoiceLabels(ParamSpec spec, QList<Text2> labels);
 

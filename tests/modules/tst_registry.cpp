@@ -4,6 +4,7 @@
 #include "../shared/temporary_lab_run.h"
 #include "../shared/test_program.h"
 #include "core/common.h"
+#include "modules/display_labels.h"
 #include "modules/output_declarations.h"
 #include "modules/output_format.h"
 #include "modules/registry.h"
@@ -20,6 +21,7 @@
 #include <limits>
 #include <optional>
 #include <set>
+#include <tuple>
 
 using namespace poslab::modules;
 
@@ -114,6 +116,36 @@ constexpr bool kSanitized = false;
 #else
 constexpr bool kSanitized = false;
 #endif
+
+// The ids a run wrote into cells or onto a category axis ("t5_bias",
+// "rope+ntk": words joined by _ or +) that have no words for a reader.
+// The outputs a declaration stands for: its name, or each member of a
+// family ("angle_error_{format}" → angle_error_fp32, angle_error_fp16, ...).
+QStringList memberNames(const poslab::modules::OutputSpec& o)
+{
+    if (o.variants.isEmpty()) return {o.name};
+    QStringList names;
+    static const QRegularExpression placeholder(QStringLiteral("\\{[a-z_]+\\}"));
+    for (const QString& v : o.variants) names << QString(o.name).replace(placeholder, v);
+    return names;
+}
+
+QStringList idsWithoutWords(const poslab::modules::ModuleSpec& m, const std::vector<poslab::modules::Output>& outs)
+{
+    static const QRegularExpression idLike(QStringLiteral("^[a-z0-9]+([_+][a-z0-9]+)+$"));
+    QStringList bare;
+    const auto look = [&](const QString& text) {
+        if (idLike.match(text).hasMatch() && poslab::modules::valueLabel(m, text).en == text && !bare.contains(text))
+            bare << text;
+    };
+    for (const auto& o : outs) {
+        for (const QString& x : o.xLabels) look(x);
+        for (const QVariantList& row : o.tableRows)
+            for (const QVariant& cell : row)
+                if (cell.typeId() == QMetaType::QString) look(cell.toString());
+    }
+    return bare;
+}
 
 class TestRegistry : public QObject {
     Q_OBJECT
@@ -408,6 +440,43 @@ private slots:
         }
     }
 
+    // A reader sees words for every name a module declares, in both languages
+    // (display_labels.h): no parameter, choice, output or column shows its
+    // id. The words are not ids themselves, and the Chinese ones are Chinese
+    // (no English word of four letters or more; names such as RoPE are
+    // capitalised, symbols like sin are short).
+    void everyNameHasWordsInBothLanguages()
+    {
+        // Not after a hyphen: "NTK-aware" is a name.
+        const QRegularExpression englishWord(QStringLiteral("(?<![-\\w])[a-z]{4,}\\b"));
+        QStringList problems;
+        for (const ModuleSpec& m : Registry::builtin().modules()) {
+            for (const QString& missing : unlabelledNames(m))
+                problems << m.id + QStringLiteral(": no words for ") + missing;
+            // (id, words, whether the words are data in one language: a sentence
+            // a perLanguage choice picks is the sentence itself, in both.)
+            std::vector<std::tuple<QString, Text2, bool>> words;
+            for (const ParamSpec& p : m.params) {
+                words.emplace_back(p.name, parameterLabel(m, p.name), false);
+                if (p.freeTextMax == 0)
+                    for (const QString& c : p.choices) words.emplace_back(c, valueLabel(m, c), p.perLanguage);
+            }
+            for (const OutputSpec& o : m.outputs) {
+                for (const QString& name : memberNames(o)) words.emplace_back(name, outputLabel(m, name), false);
+                for (const QString& c : o.columns)  // "L={length}" is shown as it is made: "L=512"
+                    if (!c.contains(u'{')) words.emplace_back(c, columnLabel(m, c), false);
+            }
+            for (const auto& [id, w, data] : words) {
+                const bool fine = !w.en.isEmpty() && !w.zh.isEmpty() && !w.en.contains(u'_') && !w.zh.contains(u'_') &&
+                                  !w.en.contains(u'{') && (data || !englishWord.match(w.zh).hasMatch());
+                if (!fine) problems << m.id + u' ' + id + QStringLiteral(": ") + w.en + QStringLiteral(" / ") + w.zh;
+            }
+        }
+        problems.removeDuplicates();
+        for (const QString& p : problems) qWarning("%s", qPrintable(p));  // all of them, not only the first
+        QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 names without words").arg(problems.size())));
+    }
+
     // Every module runs with its defaults and with each numeric parameter at
     // its documented minimum and maximum (one at a time); outputs are well formed.
     // Combinations a module's own check refuses (ParamError) are skipped.
@@ -494,6 +563,11 @@ private slots:
                     if (o.kind == OutputKind::Table) QVERIFY2(!o.columns.isEmpty(), qPrintable(where + u' ' + o.name));
                     produced.insert(o.name);
                 }
+                // An id made by the run (a cell "t5_bias", a bar "rope+ntk") has words too.
+                // (The stored run's corpus name, "tst_registry", is the learner's data, not an id.)
+                QStringList bare = idsWithoutWords(m, outs);
+                bare.removeAll(QStringLiteral("tst_registry"));
+                QVERIFY2(bare.isEmpty(), qPrintable(where + QStringLiteral(": no words for ") + bare.join(u", ")));
                 // What the run produced is what the module declares (name, kind, columns).
                 const QStringList problems = conformanceProblems(m, outs);
                 QVERIFY2(problems.isEmpty(), qPrintable(where + QStringLiteral(":\n") + problems.join(u'\n')));

@@ -7,6 +7,7 @@
 // geometry, numeric sort orders are written out, 6-digit formatting of sin(1)
 // is 0.8414709848 → "0.841471".
 #include "../shared/test_program.h"
+#include "modules/display_labels.h"
 #include "modules/output_format.h"
 #include "modules/registry.h"
 #include "ui/charts/chart_parts.h"
@@ -336,6 +337,46 @@ private slots:
         auto* view = qobject_cast<QChartView*>(panel.partWidget(0));
         QVERIFY(view);
         QCOMPARE(lineSeries(view->chart()).value(0)->name(), QStringLiteral("原始 RoPE"));
+    }
+
+    // A lesson's chart speaks the page's language: the module's words for its
+    // outputs and columns, ids in cells as words, yes/no for true/false; a
+    // lesson's own `label:` still wins. The words are display_labels.h's.
+    void moduleWordsInBothLanguages()
+    {
+        const modules::ModuleSpec* m = modules::Registry::builtin().find(QStringLiteral("rope.relative_requirement"));
+        QVERIFY(m);
+        const std::vector<Output> outs = modules::runModule(*m, modules::parseParams(*m, {}));
+        lessons::RunBlock block;
+        block.moduleId = m->id;
+        block.outputs = {QStringLiteral("families"), QStringLiteral("relative_spread_xpos")};
+        block.labels = {{QStringLiteral("families.formula"), QStringLiteral("f(x, m)")}};
+        for (const QString& lang : {QStringLiteral("en"), QStringLiteral("zh")}) {
+            std::vector<Output> shown;
+            QVERIFY(selectOutputs(chartSpecFor(block, lang), outs, &shown).isEmpty());
+            QCOMPARE(shown.size(), std::size_t(2));
+            const Output& table = shown[0];
+            QCOMPARE(table.name, modules::outputLabel(*m, QStringLiteral("families")).in(lang));
+            QCOMPARE(table.columns.value(0), modules::columnLabel(*m, QStringLiteral("map")).in(lang));
+            QCOMPARE(table.columns.value(1), QStringLiteral("f(x, m)"));  // the lesson's word
+            for (const QString& c : table.columns) QVERIFY2(!c.contains(u'_'), qPrintable(c));
+            // Row 2 is the quadratic angle, which is not equivariant.
+            const QString quadratic = modules::valueLabel(*m, QStringLiteral("quadratic_angle")).in(lang);
+            QVERIFY(quadratic != u"quadratic_angle");
+            QCOMPARE(table.tableRows.at(1).value(0).toString(), quadratic);
+            QCOMPARE(table.tableRows.at(1).value(4).toString(),
+                     lang == u"zh" ? QStringLiteral("否") : QStringLiteral("no"));
+            QCOMPARE(table.tableRows.at(0).value(4).toString(),
+                     lang == u"zh" ? QStringLiteral("是") : QStringLiteral("yes"));
+            // A family member's name carries its member's words.
+            const QString xpos = modules::valueLabel(*m, QStringLiteral("xpos")).in(lang);
+            QVERIFY2(shown[1].name.contains(xpos) && !shown[1].name.contains(u'_'), qPrintable(shown[1].name));
+        }
+        // Without a module (a hand-made spec) names and cells stay as they are.
+        std::vector<Output> plain;
+        QVERIFY(selectOutputs(specOf(ChartKind::Auto, {QStringLiteral("families")}), outs, &plain).isEmpty());
+        QCOMPARE(plain.at(0).columns.value(0), QStringLiteral("map"));
+        QCOMPARE(plain.at(0).tableRows.at(1).value(0).toString(), QStringLiteral("quadratic_angle"));
     }
 
     void printedTableHeadersWrap()

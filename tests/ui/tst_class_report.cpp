@@ -12,6 +12,7 @@
 #include "../shared/test_program.h"
 #include "../shared/test_timing.h"
 #include "classroom/grading.h"
+#include "modules/display_labels.h"
 #include "ui/classroom/class_report.h"
 
 #include <QApplication>
@@ -22,6 +23,8 @@
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include "modules/display_labels.h"
+
 #include <QtTest>
 
 #ifdef POSLAB_HAVE_POPPLER
@@ -101,7 +104,7 @@ Assignment makeAssignment()
                                  QStringLiteral("A larger base stretches the wavelengths."));
     waveEn.run.moduleId = QStringLiteral("rope.inv_freq");
     waveEn.run.condition = QStringLiteral("max(wavelength) > 8192");
-    waveEn.run.answerParams = {QStringLiteral("base=20000")};
+    waveEn.run.answerParams = {QStringLiteral("rope_theta=20000")};
     ExerciseBlock waveZh =
         block(QStringLiteral("long-wave"), ExerciseKind::Run, QStringLiteral("选一个 base，使最长波长超过 8192。"),
               QStringLiteral("base 越大，波长越长。"));
@@ -477,7 +480,6 @@ void TestClassReport::studentReport_data()
                                        "Worked solution",
                                        "Half of the channels are sines",
                                        "RoPE rotates queries and keys",
-                                       "base=20000",
                                        "(no answer)",
                                        "wrong",
                                        "right"}
@@ -507,6 +509,11 @@ void TestClassReport::studentReport()
     for (const QString& w : words) QVERIFY2(text.contains(noSpace(w)), qPrintable(w));
     for (const QString& w : otherWords) QVERIFY2(!text.contains(noSpace(w)), qPrintable(w));
     for (const QString& e : kExpected) QVERIFY2(text.contains(noSpace(e)), qPrintable(e));
+    // The worked solution's values in words ("RoPE base θ: 20000"), not as the id rope_theta.
+    const QString values =
+        poslab::modules::settingsInWords(QStringLiteral("rope.inv_freq"), {QStringLiteral("rope_theta=20000")}, lang);
+    QVERIFY2(text.contains(noSpace(values)) && !values.contains(u'_'), qPrintable(values));
+    QVERIFY(!text.contains(QStringLiteral("rope_theta")));
     // Only this student: the others' names are not in it.
     QVERIFY(!text.contains(QStringLiteral("AdaLovelace")));
     QVERIFY(!text.contains(QStringLiteral("Eve")));

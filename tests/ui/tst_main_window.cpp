@@ -16,6 +16,7 @@
 #include "lessons/course_loader.h"
 #include "lessons/progress_store.h"
 #include "lessons/run_engine.h"
+#include "modules/display_labels.h"
 #include "modules/registry.h"
 #include "ui/charts/chart_view.h"
 #include "ui/lab/training_lab_page.h"
@@ -208,9 +209,7 @@ private slots:
         RunBlockCard* card = waitForChart(w.get());
         QVERIFY(card);
         auto* spin = qobject_cast<QSpinBox*>(card->paramPanel()->editor(QStringLiteral("head_dim")));
-        QSlider* slider = nullptr;
-        for (QSlider* s : card->paramPanel()->findChildren<QSlider*>())
-            if (s->accessibleName() == u"head_dim") slider = s;
+        QSlider* slider = card->paramPanel()->slider(QStringLiteral("head_dim"));
         QVERIFY(spin && slider);
         slider->setFocus();
         QTest::keyClick(slider, Qt::Key_Right);
@@ -276,6 +275,16 @@ private slots:
             QCOMPARE(combo->currentText(), lang == u"en" ? QStringLiteral("swap the two actors")
                                                          : QStringLiteral("\u4ea4\u6362\u4e24\u4e2a\u89d2\u8272"));
             QCOMPARE(panel.value(QStringLiteral("reorder")), QStringLiteral("swap_roles"));
+            // The parameter's name too: words on the label and for screen readers, the id in the tooltip.
+            const QString words = modules::parameterLabel(*spec, QStringLiteral("reorder")).in(lang);
+            QVERIFY(words != u"reorder" && !words.isEmpty());
+            QLabel* label = nullptr;
+            for (QLabel* l : panel.findChildren<QLabel*>())
+                if (l->buddy() == combo) label = l;
+            QVERIFY(label);
+            QCOMPARE(label->text(), words);
+            QCOMPARE(combo->accessibleName(), words);
+            QVERIFY(combo->toolTip().contains(QStringLiteral("(reorder)")));
             QVERIFY(panel.assignments().contains(QStringLiteral("reorder=swap_roles")));
         }
     }
@@ -357,9 +366,7 @@ private slots:
         QVERIFY(card);
         auto* spin = qobject_cast<QSpinBox*>(card->paramPanel()->editor(QStringLiteral("head_dim")));
         QVERIFY(spin);
-        QSlider* slider = nullptr;  // the slider of the same row (named after its parameter)
-        for (QSlider* s : card->paramPanel()->findChildren<QSlider*>())
-            if (s->accessibleName() == u"head_dim") slider = s;
+        QSlider* slider = card->paramPanel()->slider(QStringLiteral("head_dim"));
         QVERIFY(slider);
         const int sliderBefore = slider->value();
 

@@ -4,11 +4,45 @@
 
 #include "ui/charts/color_map.h"
 
+#include "modules/display_labels.h"
+#include "modules/registry.h"
+
 namespace poslab::ui {
 
-ChartSpec chartSpecFor(const lessons::RunBlock& block)
+namespace {
+
+// The module's words for its outputs and table columns, in `lang` (ChartSpec::labels).
+void addModuleLabels(const modules::ModuleSpec& module, const QString& lang, QMap<QString, QString>* labels)
+{
+    for (const modules::OutputSpec& o : module.outputs) {
+        QStringList names{o.name};
+        if (!o.variants.isEmpty()) {
+            names.clear();
+            const qsizetype open = o.name.indexOf(u'{'), close = o.name.indexOf(u'}');
+            for (const QString& v : o.variants) names << QString(o.name).replace(open, close - open + 1, v);
+        }
+        for (const QString& name : names) {
+            labels->insert(name, modules::outputLabel(module, name).in(lang));
+            for (const QString& c : o.columns)
+                labels->insert(name + u'.' + c, modules::columnLabel(module, c).in(lang));
+        }
+    }
+}
+
+}  // namespace
+
+ChartSpec moduleChartSpec(const QString& moduleId, const QString& lang)
 {
     ChartSpec spec;
+    spec.lang = lang;
+    spec.module = modules::Registry::builtin().find(moduleId);
+    if (spec.module) addModuleLabels(*spec.module, lang, &spec.labels);
+    return spec;
+}
+
+ChartSpec chartSpecFor(const lessons::RunBlock& block, const QString& lang)
+{
+    ChartSpec spec = moduleChartSpec(block.moduleId, lang);
     spec.kind = block.chart;
     spec.outputs = block.outputs;
     spec.caption = block.caption;
@@ -17,7 +51,7 @@ ChartSpec chartSpecFor(const lessons::RunBlock& block)
     spec.logX = block.logX;
     spec.logY = block.logY;
     spec.height = block.height;
-    for (const auto& l : block.labels) spec.labels.insert(l.first, l.second);
+    for (const auto& l : block.labels) spec.labels.insert(l.first, l.second);  // the lesson's words win
     spec.marks = block.marks;
     return spec;
 }

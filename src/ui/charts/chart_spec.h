@@ -10,6 +10,7 @@
 #pragma once
 
 #include "lessons/course.h"
+#include "modules/module.h"
 
 #include <QColor>
 #include <QFont>
@@ -43,14 +44,23 @@ struct ChartSpec {
     int height = 320;  // px, height of each chart part (tables may be shorter)
     // Display names: output name -> label (legend entries, default axis
     // titles), and "table.column" -> column header. Outputs keep their names
-    // for selection (`outputs`) and conditions.
+    // for selection (`outputs`) and conditions. chartSpecFor fills them from
+    // the module's labels (modules/display_labels.h), then the lesson's.
     QMap<QString, QString> labels;
+    // The module that made the outputs and the language shown: words in
+    // cells and on category axes ("t5_bias", true) are shown in this
+    // language's words. Null module: cells as they are.
+    const modules::ModuleSpec* module = nullptr;
+    QString lang = QStringLiteral("en");
     // Reference lines a line chart draws across its plot (`mark:`), dashed, with their labels in the legend.
     QList<lessons::ChartMark> marks;
 };
 
-// The chart half of a lesson's run block.
-ChartSpec chartSpecFor(const lessons::RunBlock& block);
+// A chart of module `moduleId`'s outputs, its names in the module's words in
+// `lang` ("en", "zh"); an unknown module keeps its names.
+ChartSpec moduleChartSpec(const QString& moduleId, const QString& lang);
+// The chart half of a lesson's run block, its names in `lang`.
+ChartSpec chartSpecFor(const lessons::RunBlock& block, const QString& lang);
 
 // Colours and font of a chart. On screen it follows the widget's palette and
 // font (light/dark, CJK families set by the window); for the PDF painter it is

@@ -2,6 +2,8 @@
 // chart_view.cpp — ChartPanel, print rendering and "save as".
 #include "ui/charts/chart_view.h"
 
+#include "modules/display_labels.h"
+
 #include "modules/output_format.h"
 #include "ui/charts/chart_parts.h"
 #include "ui/charts/color_map.h"
@@ -183,6 +185,24 @@ void renderParts(QPainter* painter, const QRectF& target, const ChartSpec& spec,
     }
 }
 
+// Words in cells and on category axes in the spec's language: a choice id
+// ("t5_bias") as its label, true/false as yes/no (display_labels.h).
+void showValuesInWords(const ChartSpec& spec, Output* o)
+{
+    const auto word = [&](const QString& value) {
+        return spec.module ? modules::valueLabel(*spec.module, value).in(spec.lang) : value;
+    };
+    for (QString& x : o->xLabels) x = word(x);
+    for (QVariantList& row : o->tableRows) {
+        for (QVariant& cell : row) {
+            if (cell.typeId() == QMetaType::Bool)
+                cell = (cell.toBool() ? util::T2("yes", "是") : util::T2("no", "否")).in(spec.lang);
+            else if (cell.typeId() == QMetaType::QString)
+                cell = word(cell.toString());
+        }
+    }
+}
+
 }  // namespace
 
 QString selectOutputs(const ChartSpec& spec, const std::vector<Output>& all, std::vector<Output>* selected)
@@ -217,6 +237,7 @@ QString selectOutputs(const ChartSpec& spec, const std::vector<Output>& all, std
         if (o.kind == modules::OutputKind::Table)
             for (QString& c : o.columns) c = util::texToUnicode(spec.labels.value(o.name + u'.' + c, c));
         o.name = util::texToUnicode(spec.labels.value(o.name, o.name));
+        showValuesInWords(spec, &o);
     }
     if (selected) *selected = std::move(out);
     return {};

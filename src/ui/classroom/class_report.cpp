@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/classroom/class_report.h"
 
+#include "modules/display_labels.h"
+
 #include "ui/document/markdown_document.h"
 #include "ui/report/pdf_pages.h"
 
@@ -557,7 +559,7 @@ private:
                 solution += QStringLiteral("\n\n") +
                             T2("Values that meet the condition: %1", "满足条件的一组参数：%1")
                                 .in(m_lang)
-                                .arg(u'`' + block->run.answerParams.join(QStringLiteral("`, `")) + u'`');
+                                .arg(modules::settingsInWords(block->run.moduleId, block->run.answerParams, m_lang));
             markdown(solution);
         }
     }

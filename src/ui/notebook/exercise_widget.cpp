@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/notebook/exercise_widget.h"
 
+#include "modules/display_labels.h"
+
 #include "lessons/exercise_check.h"
 #include "modules/registry.h"
 #include "ui/charts/chart_view.h"
@@ -146,9 +148,9 @@ void ExerciseWidget::buildFeedbackArea(QVBoxLayout* layout, const QFont& titleFo
     m_solution = new MarkdownBrowser(host);
     QString solution = m_exercise.solution;
     if (!m_exercise.run.answerParams.isEmpty() && !solution.trimmed().isEmpty())
-        solution +=
-            QStringLiteral("\n\n") + tr("Values that meet the condition: %1")
-                                         .arg(u'`' + m_exercise.run.answerParams.join(QStringLiteral("`, `")) + u'`');
+        solution += QStringLiteral("\n\n") +
+                    tr("Values that meet the condition: %1")
+                        .arg(modules::settingsInWords(m_exercise.run.moduleId, m_exercise.run.answerParams, m_lang));
     m_solution->setMarkdown(solution, m_lang, courseDirOf(m_chapterFile), m_chapterFile);
     m_solution->hide();
     layout->addWidget(m_solution);
@@ -298,7 +300,7 @@ void ExerciseWidget::showRunChart(const std::vector<modules::Output>& outputs)
         return;
     }
     const lessons::Condition cond = lessons::Condition::parse(m_exercise.run.condition);
-    ChartSpec spec;
+    ChartSpec spec = moduleChartSpec(m_exercise.run.moduleId, m_lang);
     spec.outputs = cond.isValid() ? cond.outputNames() : QStringList();
     spec.outputs.removeDuplicates();
     spec.height = kRunChartHeight;

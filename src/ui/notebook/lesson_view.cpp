@@ -371,7 +371,7 @@ void RunBlockCard::onFinished(quint64 id, lessons::RunResultPtr result)
         return;
     }
     if (!m_chart) {
-        m_chart = qobject_cast<ChartPanel*>(createChartWidget(chartSpecFor(m_block), result->outputs, this));
+        m_chart = qobject_cast<ChartPanel*>(createChartWidget(chartSpecFor(m_block, m_lang), result->outputs, this));
         if (m_chart) {
             m_placeholder->hide();
             m_chartHost->addWidget(m_chart);

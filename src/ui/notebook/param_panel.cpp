@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/notebook/param_panel.h"
 
+#include "modules/display_labels.h"
+
 #include "modules/registry.h"
 
 #include <QCheckBox>
@@ -329,8 +331,11 @@ void ParamPanel::addRow(const modules::ParamSpec& p, const lessons::VarySpec& v,
     row->vary = v;
     row->start = start;
     const int r = m_grid->rowCount();
-    row->label = new QLabel(p.name, this);
-    row->label->setToolTip(p.help.in(m_lang));
+    // A reader sees the parameter's label; its id (what lessons write) is in the tooltip.
+    const QString label = modules::parameterLabel(*m_spec, p.name).in(m_lang);
+    const QString tip = QStringLiteral("%1 (%2)").arg(p.help.in(m_lang), p.name);
+    row->label = new QLabel(label, this);
+    row->label->setToolTip(tip);
     m_grid->addWidget(row->label, r, 0);
 
     const bool numeric = p.type == ParamType::Int || p.type == ParamType::Float;
@@ -346,7 +351,7 @@ void ParamPanel::addRow(const modules::ParamSpec& p, const lessons::VarySpec& v,
         // A reader sees the choice's label; the id (what lessons write) is its data and its tooltip.
         // Free text (freeTextMax) is typed into the box itself, so those choices keep their ids.
         for (const QString& c : v.choices.isEmpty() ? p.choices : v.choices) {
-            row->combo->addItem(p.freeTextMax > 0 ? c : modules::choiceLabel(p, c).in(m_lang), c);
+            row->combo->addItem(p.freeTextMax > 0 ? c : modules::valueLabel(*m_spec, c).in(m_lang), c);
             row->combo->setItemData(row->combo->count() - 1, c, Qt::ToolTipRole);
         }
         connect(row->combo, &QComboBox::currentIndexChanged, this, [this](int) { emitChanged(); });
@@ -374,12 +379,12 @@ void ParamPanel::addRow(const modules::ParamSpec& p, const lessons::VarySpec& v,
     for (QWidget* w : {static_cast<QWidget*>(row->slider), static_cast<QWidget*>(row->ispin),
                        static_cast<QWidget*>(row->dspin), static_cast<QWidget*>(row->combo)})
         if (w) guardWheel(w, m_wheelGuard);
-    row->editor()->setToolTip(p.help.in(m_lang));
-    row->editor()->setAccessibleName(p.name);
+    row->editor()->setToolTip(tip);
+    row->editor()->setAccessibleName(label);
     row->editor()->setAccessibleDescription(p.help.in(m_lang));
     if (row->slider) {
-        row->slider->setToolTip(p.help.in(m_lang));
-        row->slider->setAccessibleName(p.name);
+        row->slider->setToolTip(tip);
+        row->slider->setAccessibleName(label);
     }
     m_rows.append(row);
     m_silent = true;
@@ -424,6 +429,13 @@ QWidget* ParamPanel::editor(const QString& name) const
 {
     for (const Row* row : m_rows)
         if (row->spec.name == name) return row->editor();
+    return nullptr;
+}
+
+QSlider* ParamPanel::slider(const QString& name) const
+{
+    for (const Row* row : m_rows)
+        if (row->spec.name == name) return row->slider;
     return nullptr;
 }
 

@@ -20,6 +20,7 @@
 
 class QGridLayout;
 class QPushButton;
+class QSlider;
 
 namespace poslab::ui {
 
@@ -45,6 +46,8 @@ public:
     bool setValue(const QString& name, const QString& value);
     // The editing widget (spin box, combo box, check box, line edit) of a parameter.
     QWidget* editor(const QString& name) const;
+    // The slider of a numeric parameter's row; nullptr for other kinds.
+    QSlider* slider(const QString& name) const;
     QPushButton* resetButton() const { return m_reset; }
     bool isEmpty() const;
     // Whether every varied parameter has the lesson's value (the text around

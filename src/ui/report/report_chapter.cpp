@@ -3,6 +3,8 @@
 // figures and exercises (report_chapter.h).
 #include "ui/report/report_chapter.h"
 
+#include "modules/display_labels.h"
+#include "modules/registry.h"
 #include "ui/charts/chart_spec.h"
 #include "ui/report/report_document.h"
 #include "ui/report/report_front.h"
@@ -155,7 +157,8 @@ void ChapterWriter::appendRun(const Chapter& chapter, const Block& block)
         return;
     }
     QString chartError;
-    const std::optional<QTextCharFormat> obj = m_doc.pages().chartObject(chartSpecFor(rb), r->outputs, &chartError);
+    const std::optional<QTextCharFormat> obj =
+        m_doc.pages().chartObject(chartSpecFor(rb, m_doc.lang()), r->outputs, &chartError);
     if (!obj) {
         // The chart's own words are in the window's language (tr()) already.
         const util::Text2 why =
@@ -280,7 +283,7 @@ ChapterWriter::LearnerAnswer ChapterWriter::learnerAnswer(const ExerciseBlock& e
     const QStringList params = lessons::overrideAssignments(ex.run.params, p.runParams);
     *runResult = run(m_exerciseLabel, ex.run.moduleId, params);
     if ((*runResult)->ok) a.answer.outputs = (*runResult)->outputs;
-    a.printable = p.runParams.isEmpty() ? params.join(u' ') : p.runParams.join(u' ');
+    a.printable = modules::settingsInWords(ex.run.moduleId, p.runParams.isEmpty() ? params : p.runParams, m_doc.lang());
     return a;
 }
 
@@ -323,17 +326,18 @@ void ChapterWriter::writeRunSetup(const ExerciseBlock& ex, const QTextBlockForma
     QTextCursor& cur = m_doc.cursor();
     cur.insertBlock(line, m_doc.markdown().bodyCharFormat());
     QTextCharFormat meta = m_doc.uiFormat(9.5, false, QColor(0x4a, 0x52, 0x5c));
-    cur.insertText(T2("Module %1; the learner sets %2; right when %3.", "模块 %1；可调参数：%2；判定条件：%3。")
-                       .in(m_doc.lang())
-                       .arg(
-                           ex.run.moduleId,
-                           [&] {
-                               QStringList v;
-                               for (const auto& vs : ex.run.vary) v << vs.name;
-                               return v.join(QStringLiteral(", "));
-                           }(),
-                           ex.run.condition),
-                   meta);
+    const QString& lang = m_doc.lang();
+    const modules::ModuleSpec* module = modules::Registry::builtin().find(ex.run.moduleId);
+    QStringList varied;
+    for (const auto& vs : ex.run.vary)
+        varied << (module ? modules::parameterLabel(*module, vs.name).in(lang) : vs.name);
+    const QString title = module ? module->title.in(lang) : ex.run.moduleId;
+    const QString condition = modules::conditionInWords(ex.run.moduleId, ex.run.condition, lang);
+    cur.insertText(
+        T2("Module: %1. The learner sets %2; right when %3.", "模块：%1。可调参数：%2；判定条件：%3。")
+            .in(lang)
+            .arg(title, varied.join(isChinese(lang) ? QStringLiteral("、") : QStringLiteral(", ")), condition),
+        meta);
 }
 
 // "Answer: ..." and whether it is right (and in how many attempts).
@@ -427,7 +431,7 @@ void ChapterWriter::writeSolution(const Chapter& chapter, const ExerciseBlock& e
             solution +=
                 QStringLiteral("\n\n") + T2("Values that meet the condition: %1", "满足条件的一组参数：%1")
                                              .in(lang)
-                                             .arg(u'`' + ex.run.answerParams.join(QStringLiteral("`, `")) + u'`');
+                                             .arg(modules::settingsInWords(ex.run.moduleId, ex.run.answerParams, lang));
         m_doc.appendMarkdown(solution, chapter.file);
         cur = frame->lastCursorPosition();
     } else {
