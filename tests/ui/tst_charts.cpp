@@ -674,6 +674,39 @@ private slots:
         print.save(QDir(shotDir()).filePath(QStringLiteral("heatmap-crowded-print.png")));
     }
 
+    // A vertical title with Chinese stands upright, one character under the
+    // other, left of the plot and centred on it; an English one stays on the
+    // axis (turned on its side by Qt Charts). Line charts and heatmaps alike.
+    void chineseVerticalTitlesStandUpright()
+    {
+        const auto outs = run(QStringLiteral("sinusoidal.linear_shift"), {QStringLiteral("dim=16")});
+        for (ChartKind kind : {ChartKind::Line, ChartKind::Heatmap}) {
+            for (const QString& title : {QStringLiteral("输出 RoPE 通道"), QStringLiteral("output channel")}) {
+                const bool chinese = title.startsWith(u'输');
+                ChartSpec spec = specOf(kind, {outs.front().name});
+                if (kind == ChartKind::Line) spec.outputs = {QStringLiteral("max_error_by_position")};
+                spec.yTitle = title;
+                ChartPanel panel(spec, outs);
+                showPanel(panel, 680);
+                QChart* chart = qobject_cast<QChartView*>(panel.partWidget(0))->chart();
+                QAbstractAxis* ay = chart->axes(Qt::Vertical).value(0);
+                QVERIFY(ay);
+                QCOMPARE(ay->isTitleVisible(), !chinese);
+                QGraphicsSimpleTextItem* upright = nullptr;
+                for (QGraphicsItem* item : chart->childItems())
+                    if (auto* t = qgraphicsitem_cast<QGraphicsSimpleTextItem*>(item)) upright = t;
+                QCOMPARE(upright != nullptr, chinese);
+                if (!chinese) continue;
+                QCOMPARE(upright->text(), QStringLiteral("输\n出\nRoPE\n通\n道"));
+                const QRectF box = upright->mapRectToParent(upright->boundingRect());
+                const QRectF plot = chart->plotArea();
+                QVERIFY2(box.right() < plot.left() && box.left() >= 0,
+                         qPrintable(QStringLiteral("%1 %2").arg(box.right()).arg(plot.left())));
+                QVERIFY(std::abs(box.center().y() - plot.center().y()) < 2);
+            }
+        }
+    }
+
     void heatmapNumericAxesAndDiverging()
     {
         // 64 positions: too many labels → numeric axes; sin/cos → diverging.

@@ -39,11 +39,61 @@ QFont chartFont(const ChartStyle& style, int delta, bool bold)
     return f;
 }
 
+namespace {
+
+bool hasHan(const QString& text)
+{
+    return std::any_of(text.begin(), text.end(), [](QChar c) { return c.script() == QChar::Script_Han; });
+}
+
+// "RoPE 底数 θ" as lines to stack: "RoPE", "底", "数", "θ" (spaces dropped).
+QString stackedLines(const QString& title)
+{
+    QStringList lines;
+    QString word;
+    for (QChar c : title) {
+        const bool han = c.script() == QChar::Script_Han || c.unicode() >= 0x3000;  // CJK punctuation too
+        if (han || c.isSpace()) {
+            if (!word.isEmpty()) lines << std::exchange(word, QString());
+            if (han) lines << QString(c);
+        } else {
+            word += c;
+        }
+    }
+    if (!word.isEmpty()) lines << word;
+    return lines.join(u'\n');
+}
+
+}  // namespace
+
+void standChineseTitleUpright(QChart* chart, QAbstractAxis* axis)
+{
+    const QString title = axis->titleText();
+    if (!axis->isTitleVisible() || axis->orientation() != Qt::Vertical || !hasHan(title)) return;
+    axis->setTitleVisible(false);
+    auto* item = new QGraphicsSimpleTextItem(stackedLines(title), chart);
+    QFont font = axis->titleFont();
+    font.setBold(false);  // bold Han strokes run together at chart sizes
+    item->setFont(font);
+    item->setBrush(axis->titleBrush());
+    const QRectF box = item->boundingRect();
+    const int gap = 4;
+    QMargins margins = chart->margins();
+    const int left = margins.left();
+    margins.setLeft(left + int(std::ceil(box.width())) + gap);
+    chart->setMargins(margins);
+    auto place = [chart, item, box, left] {
+        const QRectF plot = chart->plotArea();
+        item->setPos(left, plot.center().y() - box.height() / 2);
+    };
+    QObject::connect(chart, &QChart::plotAreaChanged, chart, [place](const QRectF&) { place(); });
+    place();
+}
+
 QFont axisTitleFont(const ChartStyle& style, const QString& title)
 {
     QFont f = chartFont(style, 1, true);
-    const bool han = std::any_of(title.begin(), title.end(), [](QChar c) { return c.script() == QChar::Script_Han; });
-    if (han) {
+    if (hasHan(title)) {
         QStringList fams = f.families();
         if (fams.isEmpty()) fams << f.family();
         fams.removeAll(fonts::cjkFamily());
@@ -334,6 +384,7 @@ QChart* buildLineChart(const ChartSpec& spec, const std::vector<const Output*>& 
     styleAxis(ay, style, yTitle);
     chart->addAxis(ax, Qt::AlignBottom);
     chart->addAxis(ay, Qt::AlignLeft);
+    standChineseTitleUpright(chart, ay);
     for (QLineSeries* s : lines) {
         s->attachAxis(ax);
         s->attachAxis(ay);
@@ -462,6 +513,7 @@ QChart* buildBarChart(const ChartSpec& spec, const std::vector<const Output*>& o
     keepLabelsApart(chart, ax, categories, chartFont(style));
     chart->addAxis(ax, Qt::AlignBottom);
     chart->addAxis(ay, Qt::AlignLeft);
+    standChineseTitleUpright(chart, ay);
     bars->attachAxis(ax);
     bars->attachAxis(ay);
     chart->legend()->setVisible(bars->count() > 1);

@@ -32,6 +32,14 @@ QFont chartFont(const ChartStyle& style, int delta = 0, bool bold = false);
 // CJK family first, so measuring and drawing agree.
 QFont axisTitleFont(const ChartStyle& style, const QString& title);
 
+// Qt Charts lays a vertical axis's title on its side. Chinese on its side,
+// at chart sizes, smudges into a blob and reads sideways, so a title holding
+// Han characters is drawn upright instead: one character under the other
+// (a Latin word or number stays one line, "RoPE"), in the chart's left
+// margin, centred on the plot and kept there on every plotAreaChanged.
+// Call after the axis is added to the chart; other titles are left alone.
+void standChineseTitleUpright(QChart* chart, QAbstractAxis* axis);
+
 // Turns the x-axis labels upright (-90°) whenever `labels` side by side
 // would not fit the plot width, re-checked on every plotAreaChanged (resize,
 // print layout). The decision depends only on the width, which the label

@@ -263,6 +263,7 @@ HeatmapChart::HeatmapChart(const modules::Output& matrix, const ChartSpec& spec,
 
     m_colorBarWidth = colorBarMargin(m_scale, style);
     setMargins(QMargins(4, 6, m_colorBarWidth, 4));
+    standChineseTitleUpright(this, ay);
 
     auto* image = new HeatmapImageItem(this);
     image->setZValue(2);  // above the plot background, below axes' labels
