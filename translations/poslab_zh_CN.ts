@@ -4,7 +4,7 @@
 <context>
     <name>poslab::ui::ArrowKeyGuide</name>
     <message>
-        <location filename="../src/ui/window/arrow_key_guide.cpp" line="+38"/>
+        <location filename="../src/ui/window/arrow_key_guide.cpp" line="+40"/>
         <location line="+1"/>
         <source>Back to the Page</source>
         <translation>回到页面</translation>
@@ -364,7 +364,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::ChartPanel</name>
     <message>
-        <location filename="../src/ui/charts/chart_view.cpp" line="+282"/>
+        <location filename="../src/ui/charts/chart_view.cpp" line="+303"/>
         <source>Chart</source>
         <translation>图表</translation>
     </message>
@@ -476,7 +476,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>无法编码 PNG 图像</translation>
     </message>
     <message>
-        <location filename="../src/ui/charts/chart_parts.cpp" line="+345"/>
+        <location filename="../src/ui/charts/chart_parts.cpp" line="+396"/>
         <source>%1 value(s) ≤ 0 not shown on the log axis</source>
         <translation>%1 个 ≤ 0 的值未在对数坐标轴上显示</translation>
     </message>
@@ -486,7 +486,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>%1 个 NaN/∞ 值未显示</translation>
     </message>
     <message>
-        <location line="+123"/>
+        <location line="+124"/>
         <source>bar charts use linear axes</source>
         <translation>柱状图使用线性坐标轴</translation>
     </message>
@@ -496,7 +496,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>… 另有 %1 行</translation>
     </message>
     <message>
-        <location filename="../src/ui/charts/chart_view.cpp" line="-592"/>
+        <location filename="../src/ui/charts/chart_view.cpp" line="-611"/>
         <source>series</source>
         <translation>序列</translation>
     </message>
@@ -541,7 +541,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location line="+129"/>
+        <location line="+147"/>
         <source>the module gave no outputs</source>
         <translation>模块没有给出任何输出</translation>
     </message>
@@ -561,7 +561,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>输出“%1”是%2：%3</translation>
     </message>
     <message>
-        <location line="+109"/>
+        <location line="+110"/>
         <source>Undo zoom and pan (Esc, double-click). Drag a rectangle or Ctrl+wheel to zoom, middle-drag or arrow keys to pan.</source>
         <translation>撤销缩放和平移（Esc，双击）。拖出矩形或按住 Ctrl 滚动滚轮可缩放，按住中键拖动或用方向键可平移。</translation>
     </message>
@@ -628,7 +628,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::ExerciseWidget</name>
     <message>
-        <location filename="../src/ui/notebook/exercise_widget.cpp" line="+254"/>
+        <location filename="../src/ui/notebook/exercise_widget.cpp" line="+256"/>
         <source>Modules cannot run here.</source>
         <translation>此处无法运行模块。</translation>
     </message>
@@ -673,12 +673,13 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>提示</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+30"/>
         <source>Exercise</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
+        <location line="+2"/>
         <source>Exercise %1</source>
         <translation>练习 %1</translation>
     </message>
@@ -724,7 +725,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>解答</translation>
     </message>
     <message>
-        <location line="-296"/>
+        <location line="-303"/>
         <source>Values that meet the condition: %1</source>
         <translation>满足条件的一组参数：%1</translation>
     </message>
@@ -851,7 +852,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>行</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+51"/>
         <source>row %1</source>
         <translation>第 %1 行</translation>
     </message>
@@ -1795,7 +1796,7 @@ characters/s</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+78"/>
         <source>Chapter %1 · %2 · step %3 of %4</source>
         <translation>第 %1 章 · %2 · 第 %3 步，共 %4 步</translation>
     </message>
@@ -1826,7 +1827,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::MainWindow</name>
     <message>
-        <location filename="../src/ui/window/main_window.cpp" line="+51"/>
+        <location filename="../src/ui/window/main_window.cpp" line="+43"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
@@ -2147,7 +2148,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::ParamPanel</name>
     <message>
-        <location filename="../src/ui/notebook/param_panel.cpp" line="+461"/>
+        <location filename="../src/ui/notebook/param_panel.cpp" line="+478"/>
         <source>Reset</source>
         <translation>重置</translation>
     </message>
@@ -2170,7 +2171,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::RunBlockCard</name>
     <message>
-        <location filename="../src/ui/notebook/lesson_view.cpp" line="-397"/>
+        <location filename="../src/ui/notebook/lesson_view.cpp" line="-398"/>
         <source>Figure caption</source>
         <translation>图注</translation>
     </message>
@@ -2279,7 +2280,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::ShortcutsSheet</name>
     <message>
-        <location filename="../src/ui/window/shortcuts_sheet.cpp" line="+28"/>
+        <location filename="../src/ui/window/shortcuts_sheet.cpp" line="+38"/>
         <location line="+14"/>
         <source>Keyboard Shortcuts</source>
         <translation>键盘快捷键</translation>
@@ -2295,7 +2296,7 @@ characters/s</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+31"/>
         <source>Check the answer in an answer field</source>
         <translation>在答案框里检查答案</translation>
     </message>
@@ -2310,7 +2311,7 @@ characters/s</source>
         <translation>把滑块、数值框或列表移动一格</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>←/→ or ↑/↓ (while it has the focus)</source>
         <translation>←/→ 或 ↑/↓（控件获得焦点时）</translation>
     </message>
@@ -2457,14 +2458,14 @@ About %n minute(s)</source>
 - **Step through a chapter** with → or Page Down (the **Next** button), back with ← or Page Up. The contents on the left jump to any step; Ctrl+F searches the whole course.
 - **Charts are computed on your computer.** Move a slider or change a setting under a chart and it is computed again. The text describes the lesson&apos;s settings; **Back to the Lesson&apos;s Settings** returns to them.
 - **Exercises are checked at once.** Answer, then press Check. Hints come one at a time, only when you ask; the worked solution shows when you answer right or ask for it. Your answers are saved as you type.
-- **Marks in the contents:** %1 means one of the step&apos;s three exercises is solved; %2 means you have read the step.
+- **Marks in the contents:** beside a chapter, %3 means you have read 4 of its 10 steps; beside a step, %1 means one of its three exercises is solved and %2 that you have read it.
 - **Where to start:** here, with the next step. PosLab remembers where you stop and opens there next time. The **Training Lab** (toolbar) trains small Transformers on this computer for chapter 11; **Export PDF** makes a report of your work; Ctrl+L switches between English and Chinese.</source>
         <translation>**怎样使用 PosLab**
 
 - **逐步阅读一章**：按 → 或 Page Down（或点“下一步”）前进，按 ← 或 Page Up 后退。左边的目录可以跳到任意一步；Ctrl+F 搜索整门课程。
 - **图表在你自己的电脑上计算。** 拖动图下的滑块或改一个设置，图就会重新计算。正文说的是课程原本的设置；点“回到课程的设置”即可回去。
 - **练习当场判分。** 作答后按“检查”。提示只在你要看时才一条一条地出现；答对或点“显示解答”后会给出完整解答。你的答案边输入边保存。
-- **目录里的标记：** %1 表示这一步的三道练习已做对一道；%2 表示这一步你已经读过。
+- **目录里的标记：** 章节旁的 %3 表示这一章的 10 步你已读过 4 步；步骤旁的 %1 表示这一步的三道练习已做对一道，%2 表示这一步你已经读过。
 - **从哪里开始：** 就从这里，接着看下一步。PosLab 会记住你停在哪里，下次直接打开那一步。工具栏里的“训练实验室”在这台电脑上训练小型 Transformer，供第 11 章使用；“导出 PDF”把你的学习情况做成报告；Ctrl+L 在中文和英文之间切换。</translation>
     </message>
     <message>

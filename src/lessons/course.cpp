@@ -86,6 +86,16 @@ const Chapter* Course::findChapter(const QString& id) const
     return nullptr;
 }
 
+QString Chapter::exerciseNumber(const QString& exerciseId) const
+{
+    int place = 0;
+    for (const Step& s : steps)
+        for (const Block& b : s.blocks)
+            if (b.kind == Block::Kind::Exercise && ++place && b.exercise.id == exerciseId)
+                return QStringLiteral("%1.%2").arg(number).arg(place);
+    return {};
+}
+
 const ExerciseBlock* Course::findExercise(const QString& id) const
 {
     for (const Chapter& c : chapters)

@@ -210,6 +210,12 @@ struct Chapter {
     // file was not read as the author meant it (the rest became the block's
     // body or code), so `check` reports that one line and nothing after it.
     int unclosedFenceLine = 0;
+
+    // The exercise's number as learners read it, "2.3": the chapter's number
+    // and its place among the chapter's exercises, from 1 (window and PDF
+    // alike; the id stays what answer files and grading use). Empty if the
+    // chapter has no exercise of that id.
+    QString exerciseNumber(const QString& exerciseId) const;
 };
 
 struct Course {

@@ -418,6 +418,11 @@ private slots:
         ExerciseWidget* ex = w->lessonView()->exercises().value(0);
         QVERIFY(ex);
         QCOMPARE(ex->exerciseId(), QStringLiteral("pair-count"));
+        // Numbered as in the PDF: chapter 1's first exercise (Chapter::exerciseNumber).
+        QCOMPARE(ex->accessibleName(), QStringLiteral("Exercise 1.1"));
+        bool titled = false;
+        for (QLabel* l : ex->findChildren<QLabel*>()) titled = titled || l->text() == u"Exercise 1.1";
+        QVERIFY(titled);
         // 64 is the lesson's known mistake (the channels, not the pairs): its feedback shows.
         QTest::keyClicks(ex->answerField(), QStringLiteral("64"));
         ex->checkButton()->click();

@@ -426,6 +426,12 @@ QWidget* ExerciseWidget::highlight(const QString& text)
     return first;
 }
 
+void ExerciseWidget::setNumber(const QString& number)
+{
+    m_number = number;
+    retranslateUi();
+}
+
 void ExerciseWidget::changeEvent(QEvent* event)
 {
     if (event->type() == QEvent::LanguageChange) retranslateUi();
@@ -434,8 +440,9 @@ void ExerciseWidget::changeEvent(QEvent* event)
 
 void ExerciseWidget::retranslateUi()
 {
-    m_title->setText(tr("Exercise"));
-    setAccessibleName(tr("Exercise %1").arg(m_exercise.id));
+    m_title->setText(m_number.isEmpty() ? tr("Exercise") : tr("Exercise %1").arg(m_number));
+    m_title->setToolTip(m_exercise.id);  // what answer files and grading call it
+    setAccessibleName(tr("Exercise %1").arg(m_number.isEmpty() ? m_exercise.id : m_number));
     m_question->setAccessibleName(tr("Question"));
     m_check->setText(tr("Check"));
     m_check->setToolTip(lessons::exerciseKindSpec(m_exercise.kind).runsModule

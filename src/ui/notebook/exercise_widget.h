@@ -85,6 +85,8 @@ public:
     ExerciseWidget(const lessons::ExerciseBlock& exercise, const QString& chapterFile, const QString& lang,
                    ExerciseAnswerStore* store, lessons::RunEngine* engine, QWidget* parent = nullptr);
     ~ExerciseWidget() override;
+    // The number learners read in the title, "2.3" (Chapter::exerciseNumber); empty: none.
+    void setNumber(const QString& number);
 
     const lessons::ExerciseBlock& exercise() const { return m_exercise; }
     QString exerciseId() const { return m_exercise.id; }
@@ -142,6 +144,7 @@ private:
     lessons::ExerciseBlock m_exercise;
     QString m_chapterFile;
     QString m_lang;
+    QString m_number;  // "2.3", shown in the title
     ExerciseAnswerStore* m_store = nullptr;
     lessons::RunEngine* m_engine = nullptr;
 

@@ -592,6 +592,7 @@ void LessonView::showStep(const lessons::Course& course, int chapter, int step)
             }
             case lessons::Block::Kind::Exercise: {
                 auto* ex = new ExerciseWidget(b.exercise, ch.file, lang, m_answers, m_engine, m_page);
+                ex->setNumber(ch.exerciseNumber(b.exercise.id));
                 connect(ex, &ExerciseWidget::solvedChanged, this, &LessonView::exerciseSolvedChanged);
                 m_exercises << ex;
                 m_column->addWidget(ex);

@@ -32,12 +32,12 @@ QString WelcomeCard::markdown() const
               "- **Exercises are checked at once.** Answer, then press Check. Hints come one at a time, only when you "
               "ask; the worked solution shows when you answer right or ask for it. Your answers are saved as you "
               "type.\n"
-              "- **Marks in the contents:** %1 means one of the step's three exercises is solved; %2 "
-              "means you have read the step.\n"
+              "- **Marks in the contents:** beside a chapter, %3 means you have read 4 of its 10 steps; beside a "
+              "step, %1 means one of its three exercises is solved and %2 that you have read it.\n"
               "- **Where to start:** here, with the next step. PosLab remembers where you stop and opens there next "
               "time. The **Training Lab** (toolbar) trains small Transformers on this computer for chapter 11; "
               "**Export PDF** makes a report of your work; Ctrl+L switches between English and Chinese.")
-        .arg(QStringLiteral("`\u270e1/3`"), QStringLiteral("`\u2713`"));
+        .arg(QStringLiteral("`\u270e1/3`"), QStringLiteral("`\u2713`"), QStringLiteral("`4/10`"));
 }
 
 void WelcomeCard::retranslateUi()

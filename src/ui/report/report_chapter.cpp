@@ -43,7 +43,6 @@ ChapterWriter::ChapterWriter(ReportDocument& doc, ReportContents& contents,
 void ChapterWriter::write(const Chapter& chapter)
 {
     m_figure = 0;
-    m_exercise = 0;
     writeHeading(chapter);
 
     QTextCursor& cur = m_doc.cursor();
@@ -196,7 +195,7 @@ void ChapterWriter::appendExercise(const Chapter& chapter, const ExerciseBlock& 
 {
     QTextCursor& cur = m_doc.cursor();
     // Learners read a number; the id (what grading and answer files use) is in the appendix.
-    m_exerciseLabel = T2("Exercise %1.%2", "练习 %1.%2").in(m_doc.lang()).arg(chapter.number).arg(++m_exercise);
+    m_exerciseLabel = T2("Exercise %1", "练习 %1").in(m_doc.lang()).arg(chapter.exerciseNumber(ex.id));
     m_exerciseIds.append({m_exerciseLabel, ex.id});
     QTextFrame* frame = openExerciseBox();
     m_doc.appendMarkdown(ex.question, chapter.file);

@@ -101,7 +101,6 @@ private:
     lessons::RunEngine m_engine;
     std::vector<RunRecord> m_runs;
     int m_figure = 0;         // figures so far in the chapter being written
-    int m_exercise = 0;       // exercises so far in the chapter being written
     QString m_exerciseLabel;  // "Exercise 2.3": the one being written
     QList<QPair<QString, QString>> m_exerciseIds;
 };
