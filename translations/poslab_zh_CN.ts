@@ -2,6 +2,39 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>poslab::ui::Appearance</name>
+    <message>
+        <location filename="../src/ui/window/appearance.cpp" line="+226"/>
+        <source>Actual Size (now %1 %)</source>
+        <translation>实际大小（当前 %1%）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Larger Text</source>
+        <translation>放大文字</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Smaller Text</source>
+        <translation>缩小文字</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>As the Desktop</source>
+        <translation>跟随桌面</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+</context>
+<context>
     <name>poslab::ui::ArrowKeyGuide</name>
     <message>
         <location filename="../src/ui/window/arrow_key_guide.cpp" line="+40"/>
@@ -1774,7 +1807,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::LessonView</name>
     <message>
-        <location filename="../src/ui/notebook/lesson_view.cpp" line="+536"/>
+        <location filename="../src/ui/notebook/lesson_view.cpp" line="+537"/>
         <source>Lesson text</source>
         <translation>课文</translation>
     </message>
@@ -1827,12 +1860,12 @@ characters/s</source>
 <context>
     <name>poslab::ui::MainWindow</name>
     <message>
-        <location filename="../src/ui/window/main_window.cpp" line="+43"/>
+        <location filename="../src/ui/window/main_window.cpp" line="+44"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+49"/>
         <source>Your answers could not be saved: %1</source>
         <translation>无法保存你的答案：%1</translation>
     </message>
@@ -1842,7 +1875,7 @@ characters/s</source>
         <translation>无法读取已保存的进度（%1），将从头开始。</translation>
     </message>
     <message>
-        <location line="+240"/>
+        <location line="+247"/>
         <source>Previous</source>
         <translation>上一步</translation>
     </message>
@@ -1934,12 +1967,12 @@ characters/s</source>
     <message>
         <location line="+12"/>
         <location line="+3"/>
-        <location line="+10"/>
+        <location line="+13"/>
         <source>Contents</source>
         <translation>目录</translation>
     </message>
     <message>
-        <location line="-11"/>
+        <location line="-14"/>
         <source>Show or hide the table of contents</source>
         <translation>显示或隐藏目录</translation>
     </message>
@@ -1965,6 +1998,16 @@ characters/s</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>&amp;Text Size</source>
+        <translation>文字大小(&amp;T)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>T&amp;heme</source>
+        <translation>主题(&amp;H)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
@@ -1995,7 +2038,7 @@ characters/s</source>
         <translation>%1 — PosLab</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+68"/>
         <source>The link %1 does not lead to a chapter of this course.</source>
         <translation>链接 %1 并不指向本课程的章节。</translation>
     </message>
@@ -2010,7 +2053,7 @@ characters/s</source>
         <translation>&lt;h3&gt;PosLab %1&lt;/h3&gt;&lt;p&gt;讲解 Transformer 位置编码的交互式笔记本：中英文课程、由 C++ 模块实时生成的图表、练习以及 PDF 报告。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="-155"/>
+        <location line="-166"/>
         <source>Training Lab</source>
         <translation>训练实验室</translation>
     </message>
@@ -2020,17 +2063,17 @@ characters/s</source>
         <translation>用每种位置编码训练小模型，或返回课程</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+50"/>
         <source>Training Lab — PosLab</source>
         <translation>训练实验室 — PosLab</translation>
     </message>
     <message>
-        <location line="+97"/>
+        <location line="+105"/>
         <source>Stopping the training run…</source>
         <translation>正在停止训练…</translation>
     </message>
     <message>
-        <location line="-143"/>
+        <location line="-154"/>
         <source>Open Assignment…</source>
         <translation>打开作业…</translation>
     </message>
@@ -2070,7 +2113,7 @@ characters/s</source>
         <translation>返回课程；你的答案已经保存，下次打开这份作业时还在</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+52"/>
         <source>%1 — %2 — PosLab</source>
         <translation>%1 — %2 — PosLab</translation>
     </message>

@@ -27,12 +27,14 @@
 #include "ui/notebook/toc_panel.h"
 #include "ui/notebook/welcome_card.h"
 #include "ui/report/pdf_export.h"
+#include "ui/window/appearance.h"
 #include "ui/window/main_window.h"
 #include "ui/window/shortcuts_sheet.h"
 
 #include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
+#include <QChartView>
 #include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
@@ -287,6 +289,76 @@ private slots:
             QVERIFY(combo->toolTip().contains(QStringLiteral("(reorder)")));
             QVERIFY(panel.assignments().contains(QStringLiteral("reorder=swap_roles")));
         }
+    }
+
+    // View ▸ Text Size: Ctrl+= / Ctrl+- step through the sizes, Ctrl+0 goes
+    // back to 100 %; the window's font and the lesson text grow together, the
+    // page is rebuilt at once, and the next window opens at the size chosen.
+    void textSizeScalesTheWindowAndIsRemembered()
+    {
+        auto w = openWindow();
+        QVERIFY(w->goTo(0, 0));
+        Appearance* look = w->appearance();
+        QCOMPARE(look->textScale(), 1.0);
+        QVERIFY(!look->actualSizeAction()->isEnabled());
+        const qreal uiAt100 = w->font().pointSizeF();
+        auto bodySize = [&w] {
+            const auto browsers = w->lessonView()->findChildren<MarkdownBrowser*>();
+            return browsers.isEmpty() ? 0.0 : browsers.front()->document()->defaultFont().pointSizeF();
+        };
+        const qreal bodyAt100 = bodySize();
+        QVERIFY(bodyAt100 > 0);
+        QTest::keySequence(w.get(), QKeySequence(Qt::CTRL | Qt::Key_Equal));
+        QTest::keySequence(w.get(), QKeySequence(Qt::CTRL | Qt::Key_Equal));
+        QCOMPARE(look->textScale(), 1.25);  // 100 → 110 → 125 %
+        QCOMPARE(w->font().pointSizeF(), uiAt100 * 1.25);
+        QVERIFY(std::abs(bodySize() - bodyAt100 * 1.25) < 1e-6);
+        QVERIFY(look->actualSizeAction()->text().contains(QStringLiteral("125")));
+        QTest::keySequence(w.get(), QKeySequence(Qt::CTRL | Qt::Key_Minus));
+        QCOMPARE(look->textScale(), 1.1);
+        w.reset();
+        auto again = openWindow();  // the same settings file
+        QCOMPARE(again->appearance()->textScale(), 1.1);
+        QVERIFY(again->goTo(0, 0));
+        QVERIFY(
+            std::abs(
+                again->lessonView()->findChildren<MarkdownBrowser*>().front()->document()->defaultFont().pointSizeF() -
+                bodyAt100 * 1.1) < 1e-6);
+        QTest::keySequence(again.get(), QKeySequence(Qt::CTRL | Qt::Key_0));
+        QCOMPARE(again->appearance()->textScale(), 1.0);
+        for (int i = 0; i < 20; ++i) again->appearance()->largerAction()->trigger();  // stops at the largest
+        QCOMPARE(again->appearance()->textScale(), textScaleSteps().back());
+        QVERIFY(!again->appearance()->largerAction()->isEnabled());
+        again->appearance()->setTextScale(1.0);
+    }
+
+    // View ▸ Theme: dark gives a dark palette to the window, the lesson text
+    // and the charts, is remembered, and Light goes back.
+    void themeSwitchesTheWholeWindow()
+    {
+        QCOMPARE(darkFromPortalValue(1), std::optional<bool>(true));  // the portal's color-scheme values
+        QCOMPARE(darkFromPortalValue(2), std::optional<bool>(false));
+        QCOMPARE(darkFromPortalValue(0), std::optional<bool>());
+        auto w = openWindow();
+        QVERIFY(w->goTo(0, 1));
+        QVERIFY(waitForChart(w.get()));
+        const QList<QAction*> themes = w->appearance()->themeActions();
+        QCOMPARE(themes.size(), 3);
+        themes[2]->trigger();  // Dark
+        QCOMPARE(w->appearance()->theme(), Theme::Dark);
+        QVERIFY(QApplication::palette().color(QPalette::Window).lightnessF() < 0.5);
+        RunBlockCard* card = waitForChart(w.get());  // the page was built again, in the new colours
+        QVERIFY(card);
+        auto* view = qobject_cast<QChartView*>(card->chart()->partWidget(0));
+        QVERIFY(view);
+        QVERIFY(view->chart()->backgroundBrush().color().lightnessF() < 0.5);
+        w.reset();
+        auto again = openWindow();
+        QCOMPARE(again->appearance()->theme(), Theme::Dark);
+        QVERIFY(QApplication::palette().color(QPalette::Window).lightnessF() < 0.5);
+        again->appearance()->themeActions()[1]->trigger();  // Light
+        QVERIFY(QApplication::palette().color(QPalette::Window).lightnessF() > 0.5);
+        again->appearance()->setTheme(Theme::System);
     }
 
     void languageSwitchKeepsTheStep()

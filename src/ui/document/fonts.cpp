@@ -91,6 +91,20 @@ QStringList families(Role role, const QString& lang)
     return list;
 }
 
+namespace {
+qreal g_screenTextScale = 1.0;  // GUI thread only
+}  // namespace
+
+qreal screenTextScale()
+{
+    return g_screenTextScale;
+}
+
+void setScreenTextScale(qreal scale)
+{
+    g_screenTextScale = scale;
+}
+
 QFont font(Role role, const QString& lang, qreal pointSize)
 {
     QFont f;

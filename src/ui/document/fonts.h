@@ -45,6 +45,13 @@ QStringList families(Role role, const QString& lang);
 // PDF must extract as two letters, not U+FB00).
 QFont font(Role role, const QString& lang, qreal pointSize = 0);
 
+// How much larger the window shows lesson text than the PDF prints it (the
+// window's text size, ui/window/appearance.h; 1 = 100 %). Screen code reads
+// it where it asks for a size of its own (the lesson text, step titles); the
+// PDF never does.
+qreal screenTextScale();
+void setScreenTextScale(qreal scale);
+
 // True when `family` is installed (QFontDatabase::families(), case-insensitive).
 bool hasFamily(const QString& family);
 

@@ -89,7 +89,8 @@ void MarkdownBrowser::render()
     ctx.courseDir = m_courseDir;
     ctx.baseDir = m_chapterFile.isEmpty() ? m_courseDir : QFileInfo(m_chapterFile).absolutePath();
     ctx.dark = isDarkPalette(palette());
-    ctx.maxImageWidth = 720;
+    ctx.maxImageWidth = 720 * fonts::screenTextScale();
+    ctx.bodyPointSize *= fonts::screenTextScale();  // the window's text size (View ▸ Text Size)
     MarkdownDocument md(ctx);
     // Formulas: MarkdownDocument's default inserts typeset FormulaTextObjects.
     QTextDocument* doc = document();
@@ -552,7 +553,7 @@ void LessonView::showStep(const lessons::Course& course, int chapter, int step)
     const lessons::Step& st = ch.steps[step];
 
     const QString lang = ch.lang.isEmpty() ? course.lang : ch.lang;
-    QFont titleFont = fonts::font(fonts::Role::Heading, lang);
+    QFont titleFont = fonts::font(fonts::Role::Heading, lang, 11 * fonts::screenTextScale());
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.7);
     titleFont.setBold(true);
     m_title->setFont(titleFont);

@@ -94,6 +94,28 @@ void AppSettings::setChosenRunId(const QString& id)
         m_settings->setValue(QStringLiteral("lab/chosenRun"), id);
 }
 
+double AppSettings::textScale() const
+{
+    bool ok = false;
+    const double scale = m_settings->value(QStringLiteral("appearance/textScale")).toDouble(&ok);
+    return ok && scale > 0 ? scale : 1.0;
+}
+
+void AppSettings::setTextScale(double scale)
+{
+    m_settings->setValue(QStringLiteral("appearance/textScale"), scale);
+}
+
+QString AppSettings::theme() const
+{
+    return m_settings->value(QStringLiteral("appearance/theme")).toString();
+}
+
+void AppSettings::setTheme(const QString& theme)
+{
+    m_settings->setValue(QStringLiteral("appearance/theme"), theme);
+}
+
 QByteArray AppSettings::geometry() const
 {
     return m_settings->value(kGeometry).toByteArray();

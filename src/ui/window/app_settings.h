@@ -47,6 +47,13 @@ public:
     QString chosenRunId() const;
     void setChosenRunId(const QString& id);
 
+    // The window's text size (1.0 = 100 %) and theme name ("system", "light",
+    // "dark"; empty if never saved): ui/window/appearance.h.
+    double textScale() const;
+    void setTextScale(double scale);
+    QString theme() const;
+    void setTheme(const QString& theme);
+
     QByteArray geometry() const;
     void setGeometry(const QByteArray& g);
     QByteArray windowState() const;

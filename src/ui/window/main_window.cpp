@@ -11,6 +11,7 @@
 #include "ui/notebook/search_panel.h"
 #include "ui/notebook/toc_panel.h"
 #include "ui/window/app_settings.h"
+#include "ui/window/appearance.h"
 #include "ui/window/arrow_key_guide.h"
 #include "ui/window/shortcuts_sheet.h"
 #include "util/tex_to_unicode.h"
@@ -64,6 +65,8 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     centralColumn->addWidget(pages, 1);
     setCentralWidget(central);
 
+    m_appearance = new Appearance(m_settings.get(), this);  // before any page is built: its size and colours
+    connect(m_appearance, &Appearance::changed, this, &MainWindow::appearanceChanged);
     setupActions();
     // In assignment mode: the assignment's strip above the lesson pane.
     m_banner = new AssignmentBanner(m_submitAssignment, m_leaveAssignment, central);
@@ -96,7 +99,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     // Language: --lang, then the saved one, then the system locale.
     const QString lang = m_settings->startLanguage(options.language);
     installUiTranslator(lang);
-    setFont(uiFont(lang));
+    setFont(uiFont(lang));  // after Appearance: at the remembered text size
     m_navigator->switchLanguage(lang);
     retranslateUi();
 
@@ -298,6 +301,13 @@ void MainWindow::setupMenus()
     m_langMenu->addAction(m_langZh);
     m_langMenu->addSeparator();
     m_langMenu->addAction(m_switchLang);
+    m_textSizeMenu = m_viewMenu->addMenu(QString());
+    m_textSizeMenu->addActions(
+        {m_appearance->largerAction(), m_appearance->smallerAction(), m_appearance->actualSizeAction()});
+    m_themeMenu = m_viewMenu->addMenu(QString());
+    m_themeMenu->addActions(m_appearance->themeActions());
+    for (QAction* a : {m_appearance->largerAction(), m_appearance->smallerAction(), m_appearance->actualSizeAction()})
+        addAction(a);
 
     m_helpMenu = menuBar()->addMenu(QString());
     m_helpMenu->addAction(m_shortcuts);
@@ -370,6 +380,9 @@ void MainWindow::retranslateUi()
     m_goMenu->setTitle(tr("&Go"));
     m_viewMenu->setTitle(tr("&View"));
     m_langMenu->setTitle(tr("&Language"));
+    m_textSizeMenu->setTitle(tr("&Text Size"));
+    m_themeMenu->setTitle(tr("T&heme"));
+    m_appearance->retranslateUi();
     m_helpMenu->setTitle(tr("&Help"));
     m_toolBar->setWindowTitle(tr("Navigation"));
     m_toolBar->setAccessibleName(tr("Navigation"));
@@ -449,6 +462,14 @@ void MainWindow::setLanguage(const QString& lang)
     retranslateUi();
     m_assignments->updateBannerLanguage();
     emit languageChanged(l);
+}
+
+// A new text size or theme: the window's fonts follow, and the page is built
+// again with them (its charts and formulas take size and colours when made).
+void MainWindow::appearanceChanged()
+{
+    setFont(uiFont(language()));
+    if (stepIndex() >= 0) goTo(chapterIndex(), stepIndex());
 }
 
 void MainWindow::toggleLanguage()

@@ -51,6 +51,7 @@ class RunEngine;
 namespace poslab::ui {
 
 class AppSettings;
+class Appearance;
 class ArrowKeyGuide;
 class AssignmentBanner;
 class LessonView;
@@ -117,6 +118,8 @@ public slots:
     // The UI language and the course's, at the same chapter (by id) and step.
     void setLanguage(const QString& lang);
     void toggleLanguage();
+    // View ▸ Text Size and View ▸ Theme.
+    Appearance* appearance() const { return m_appearance; }
     // The PDF export (ExportController::exportPdf, startExport).
     void exportPdf() { m_exporter->exportPdf(); }
     void startExport(const poslab::ui::ExportOptions& options) { m_exporter->startExport(options); }
@@ -165,6 +168,7 @@ private:
     void onCourseLink(const QUrl& url);
     void onSearchHit(int chapter, int step, const QString& query);
     void showAbout();
+    void appearanceChanged();
 
     MainWindowOptions m_options;
     std::unique_ptr<AppSettings> m_settings;
@@ -189,6 +193,9 @@ private:
     QMenu* m_goMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QMenu* m_langMenu = nullptr;
+    QMenu* m_textSizeMenu = nullptr;  // View ▸ Text Size
+    QMenu* m_themeMenu = nullptr;     // View ▸ Theme
+    Appearance* m_appearance = nullptr;
     QMenu* m_helpMenu = nullptr;
     QToolBar* m_toolBar = nullptr;
     QAction* m_prev = nullptr;
