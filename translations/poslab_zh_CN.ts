@@ -4,7 +4,7 @@
 <context>
     <name>poslab::ui::Appearance</name>
     <message>
-        <location filename="../src/ui/window/appearance.cpp" line="+226"/>
+        <location filename="../src/ui/window/appearance.cpp" line="+230"/>
         <source>Actual Size (now %1 %)</source>
         <translation>实际大小（当前 %1%）</translation>
     </message>
@@ -397,7 +397,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::ChartPanel</name>
     <message>
-        <location filename="../src/ui/charts/chart_view.cpp" line="+303"/>
+        <location filename="../src/ui/charts/chart_view.cpp" line="+304"/>
         <source>Chart</source>
         <translation>图表</translation>
     </message>
@@ -463,22 +463,32 @@ Hand this file to your teacher. You can keep working and submit again later.</so
     </message>
     <message>
         <location line="+4"/>
-        <location line="+62"/>
+        <location line="+97"/>
         <source>Reset view</source>
         <translation>重置视图</translation>
     </message>
     <message>
-        <location line="-59"/>
+        <location line="-94"/>
         <source>Reset chart view</source>
         <translation>重置图表视图</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+3"/>
+        <source>View as Table</source>
+        <translation>以表格查看</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Show the chart&apos;s numbers as a table (and back)</source>
+        <translation>把图中的数字显示为表格（再点一次回到图）</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>Chart error</source>
         <translation>图表错误</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+66"/>
         <source>Heatmap: %1</source>
         <translation>热力图：%1</translation>
     </message>
@@ -493,7 +503,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>折线图：%1</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+26"/>
         <source>Table: %1</source>
         <translation>表格：%1</translation>
     </message>
@@ -503,7 +513,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>复制</translation>
     </message>
     <message>
-        <location line="+155"/>
+        <location line="+152"/>
         <location line="+80"/>
         <source>cannot encode the PNG image</source>
         <translation>无法编码 PNG 图像</translation>
@@ -529,7 +539,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>… 另有 %1 行</translation>
     </message>
     <message>
-        <location filename="../src/ui/charts/chart_view.cpp" line="-611"/>
+        <location filename="../src/ui/charts/chart_view.cpp" line="-649"/>
         <source>series</source>
         <translation>序列</translation>
     </message>
@@ -594,9 +604,14 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>输出“%1”是%2：%3</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location line="+111"/>
         <source>Undo zoom and pan (Esc, double-click). Drag a rectangle or Ctrl+wheel to zoom, middle-drag or arrow keys to pan.</source>
         <translation>撤销缩放和平移（Esc，双击）。拖出矩形或按住 Ctrl 滚动滚轮可缩放，按住中键拖动或用方向键可平移。</translation>
+    </message>
+    <message>
+        <location filename="../src/ui/charts/chart_as_table.cpp" line="+58"/>
+        <source>row \ column</source>
+        <translation>行 \ 列</translation>
     </message>
 </context>
 <context>
@@ -885,7 +900,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>行</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+64"/>
         <source>row %1</source>
         <translation>第 %1 行</translation>
     </message>

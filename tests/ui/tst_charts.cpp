@@ -641,6 +641,79 @@ private slots:
         QVERIFY(!heat->scale().diverging);  // softmax weights are positive
     }
 
+    // The keyboard reaches every cell: focus puts a cursor on the first cell,
+    // arrows move it (clamped at the edges), its frame sits on the cell the
+    // mouse would hit there, and the view's accessible name says the cell's
+    // row, column and value (the values from the matrix itself).
+    void heatmapKeyboardCursor()
+    {
+        const auto outs = run(QStringLiteral("attention.map"));
+        const Output& w = named(outs, QStringLiteral("weights"));
+        ChartPanel panel(specOf(ChartKind::Heatmap, {QStringLiteral("weights")}), outs);
+        showPanel(panel);
+        auto* view = qobject_cast<InteractiveChartView*>(panel.partWidget(0));
+        QVERIFY(view);
+        auto* heat = qobject_cast<HeatmapChart*>(view->chart());
+        QVERIFY(heat);
+        const QString name = view->accessibleName();
+        view->setFocus(Qt::TabFocusReason);
+        QTRY_VERIFY_WITH_TIMEOUT(view->cursorCell().has_value(), poslab::testing::scaledMs(5000));
+        QCOMPARE(*view->cursorCell(), QPoint(0, 0));
+        auto says = [&](int row, int col) {
+            const QString n = view->accessibleName();
+            return n.startsWith(name) && n.contains(w.rowLabels[row]) && n.contains(w.colLabels[col]) &&
+                   n.contains(formatNumber(w.data[std::size_t(row * w.cols + col)]));
+        };
+        QVERIFY2(says(0, 0), qPrintable(view->accessibleName()));
+        QTest::keyClick(view, Qt::Key_Right);
+        QTest::keyClick(view, Qt::Key_Right);
+        QTest::keyClick(view, Qt::Key_Down);
+        QCOMPARE(*view->cursorCell(), QPoint(2, 1));  // (column, row)
+        QVERIFY2(says(1, 2), qPrintable(view->accessibleName()));
+        const QRectF box = heat->cellRect(1, 2);
+        const auto hit = heat->cellAt(box.center());
+        QVERIFY(hit && hit->row == 1 && hit->col == 2);
+        for (int i = 0; i < 20; ++i) QTest::keyClick(view, Qt::Key_Up);
+        QCOMPARE(view->cursorCell()->y(), 0);  // stops at the edge
+        for (int i = 0; i < 20; ++i) QTest::keyClick(view, Qt::Key_Right);
+        QCOMPARE(view->cursorCell()->x(), w.cols - 1);
+    }
+
+    // View as Table: every chart part as its numbers (series side by side on
+    // their x, a heatmap's matrix with named rows and columns), and back.
+    void viewAsTable()
+    {
+        const auto outs = run(QStringLiteral("sinusoidal.linear_shift"), {QStringLiteral("dim=8")});
+        const Output& m = named(outs, QStringLiteral("shift_matrix"));
+        const Output& line = named(outs, QStringLiteral("max_error_by_position"));
+        ChartPanel panel(
+            specOf(ChartKind::Auto, {QStringLiteral("shift_matrix"), QStringLiteral("max_error_by_position")}), outs);
+        showPanel(panel);
+        QVERIFY(qobject_cast<QChartView*>(panel.partWidget(0)));
+        QAction* asTable = panel.viewAsTableAction();
+        QVERIFY(asTable && asTable->isCheckable());
+        asTable->setChecked(true);
+        auto* matrix = qobject_cast<QTableView*>(panel.partWidget(0));
+        auto* series = qobject_cast<QTableView*>(panel.partWidget(1));
+        QVERIFY(matrix && series);
+        QCOMPARE(matrix->model()->rowCount(), m.rows);
+        QCOMPARE(matrix->model()->columnCount(), m.cols + 1);  // the row's name, then one column per column
+        const int r = m.rows - 1, c = m.cols - 1;
+        QCOMPARE(matrix->model()->data(matrix->model()->index(r, c + 1), Qt::DisplayRole).toString(),
+                 formatNumber(m.data[std::size_t(r * m.cols + c)]));
+        QCOMPARE(series->model()->rowCount(), int(line.x.size()));
+        QCOMPARE(series->model()->columnCount(), 2);
+        QCOMPARE(series->model()->headerData(1, Qt::Horizontal, Qt::DisplayRole).toString(), line.name);
+        QCOMPARE(series->model()->data(series->model()->index(3, 1), Qt::DisplayRole).toString(),
+                 formatNumber(line.y[3]));
+        asTable->setChecked(false);
+        QVERIFY(qobject_cast<QChartView*>(panel.partWidget(0)));
+        // A table is a table already: no switch.
+        ChartPanel tableOnly(specOf(ChartKind::Table, {QStringLiteral("blocks")}), outs);
+        showPanel(tableOnly);
+        QVERIFY(!tableOnly.viewAsTableAction()->isVisible());
+    }
+
     void heatmapCrowdedLabelsStandUp()
     {
         // 16 labels "sin ω0" … "cos ω7" (~45 px each) cannot sit side by side

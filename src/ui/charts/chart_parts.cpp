@@ -384,7 +384,7 @@ QChart* buildLineChart(const ChartSpec& spec, const std::vector<const Output*>& 
     styleAxis(ay, style, yTitle);
     chart->addAxis(ax, Qt::AlignBottom);
     chart->addAxis(ay, Qt::AlignLeft);
-    standChineseTitleUpright(chart, ay);
+    if (!style.print) standChineseTitleUpright(chart, ay);
     for (QLineSeries* s : lines) {
         s->attachAxis(ax);
         s->attachAxis(ay);
@@ -513,7 +513,7 @@ QChart* buildBarChart(const ChartSpec& spec, const std::vector<const Output*>& o
     keepLabelsApart(chart, ax, categories, chartFont(style));
     chart->addAxis(ax, Qt::AlignBottom);
     chart->addAxis(ay, Qt::AlignLeft);
-    standChineseTitleUpright(chart, ay);
+    if (!style.print) standChineseTitleUpright(chart, ay);
     bars->attachAxis(ax);
     bars->attachAxis(ay);
     chart->legend()->setVisible(bars->count() > 1);

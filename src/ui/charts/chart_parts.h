@@ -32,12 +32,21 @@ QFont chartFont(const ChartStyle& style, int delta = 0, bool bold = false);
 // CJK family first, so measuring and drawing agree.
 QFont axisTitleFont(const ChartStyle& style, const QString& title);
 
+// A chart part's data as tables ("View as Table", chart_as_table.cpp): the
+// series of a line or bar chart side by side on their shared x (one table
+// each when x differs), a heatmap's matrix with its rows and columns named
+// "3·fox"; tables stay as they are.
+std::vector<modules::Output> tablesOfPart(const ChartSpec& spec, const std::vector<const modules::Output*>& outputs,
+                                          ChartKind kind);
+
 // Qt Charts lays a vertical axis's title on its side. Chinese on its side,
 // at chart sizes, smudges into a blob and reads sideways, so a title holding
 // Han characters is drawn upright instead: one character under the other
 // (a Latin word or number stays one line, "RoPE"), in the chart's left
 // margin, centred on the plot and kept there on every plotAreaChanged.
 // Call after the axis is added to the chart; other titles are left alone.
+// Screen only: on paper the turned title is vector text, crisp at any size,
+// and extracts from the PDF as one word.
 void standChineseTitleUpright(QChart* chart, QAbstractAxis* axis);
 
 // Turns the x-axis labels upright (-90°) whenever `labels` side by side
@@ -130,6 +139,12 @@ public:
     explicit InteractiveChartView(QChart* chart, QWidget* parent = nullptr);
     QString hoverText(const QPointF& viewPos) const;  // what the tooltip shows there
     void resetZoom();
+    // A heatmap's keyboard cursor: the cell the arrow keys have reached (row,
+    // col), or nullopt before the view had focus. Its accessible name says
+    // the cell's row, column and value (Qt 6.4 has no spoken announcements:
+    // screen readers read the name when it changes).
+    std::optional<QPoint> cursorCell() const { return m_cursor; }
+    void moveCursor(int rowStep, int colStep);
 
 signals:
     void contextMenuWanted(const QPoint& globalPos);
@@ -144,10 +159,15 @@ protected:
     bool event(QEvent* e) override;
     void contextMenuEvent(QContextMenuEvent* e) override;
     void leaveEvent(QEvent* e) override;
+    void focusInEvent(QFocusEvent* e) override;
 
 private:
     bool claimsKey(const QKeyEvent* e) const;
     void showMarker(const std::optional<QPointF>& chartPos);
+    void showCursor();
+    std::optional<QPoint> m_cursor;            // heatmap: (col, row) of the keyboard cursor
+    QGraphicsRectItem* m_cursorBox = nullptr;  // its frame
+    QString m_name;                            // the accessible name before the cursor's cell is added
     bool m_panning = false;
     QPoint m_lastPan;
     QGraphicsEllipseItem* m_marker = nullptr;  // ring on the hovered point

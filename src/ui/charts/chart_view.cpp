@@ -291,6 +291,7 @@ public:
     QLabel* errorLabel = nullptr;
     QToolButton* saveButton = nullptr;
     QToolButton* resetButton = nullptr;
+    QAction* asTable = nullptr;  // View as Table: every chart part as its numbers
     std::vector<QWidget*> partWidgets;
     std::vector<int> partHeights;
     bool building = false;
@@ -341,6 +342,14 @@ ChartPanel::ChartPanel(const ChartSpec& spec, const std::vector<Output>& outputs
     d->resetButton->setAccessibleName(tr("Reset chart view"));
     d->resetButton->setAutoRaise(true);
     connect(d->resetButton, &QToolButton::clicked, this, &ChartPanel::resetView);
+    d->asTable = new QAction(tr("View as Table"), this);
+    d->asTable->setCheckable(true);
+    d->asTable->setToolTip(tr("Show the chart's numbers as a table (and back)"));
+    connect(d->asTable, &QAction::toggled, this, [this] { setOutputs(d->all); });
+    auto* asTableButton = new QToolButton(this);
+    asTableButton->setDefaultAction(d->asTable);
+    asTableButton->setAutoRaise(true);
+    bar->addWidget(asTableButton);
     bar->addWidget(d->resetButton);
     bar->addWidget(d->saveButton);
     outer->addLayout(bar);
@@ -381,71 +390,95 @@ void ChartPanel::setOutputs(const std::vector<Output>& outputs)
     d->errorLabel->setVisible(!d->error.isEmpty());
     const ChartStyle style = ChartStyle::fromPalette(palette(), font());
     for (const ChartPart& part : d->plan) {
-        BuiltPart b = buildPart(d->spec, d->shown, part, style);
-        QWidget* w = nullptr;
         QStringList names;
         for (int i : part.outputs) names << d->shown[std::size_t(i)].name;
-        if (b.chart) {
-            auto* view = new InteractiveChartView(b.chart.release(), this);
-            const QString what = part.kind == ChartKind::Heatmap ? tr("Heatmap: %1")
-                                 : part.kind == ChartKind::Bar   ? tr("Bar chart: %1")
-                                                                 : tr("Line chart: %1");
-            view->setAccessibleName(what.arg(names.join(QStringLiteral(", "))));
-            view->setAccessibleDescription(util::texToUnicode(d->spec.caption));
-            view->setToolTip(QString());
-            connect(view, &InteractiveChartView::contextMenuWanted, this, [this](const QPoint& at) {
-                QMenu m(this);
-                m.addActions(d->saveButton->menu()->actions());
-                m.addSeparator();
-                m.addAction(tr("Reset view"), this, &ChartPanel::resetView);
-                m.exec(at);
-            });
-            view->setMinimumHeight(b.height);
-            view->setMaximumHeight(b.height);
-            w = view;
-        } else {
-            auto* table = new CopyableTableView(this);
-            auto* proxy = new NumericSortProxy(table);
-            b.model->setParent(proxy);
-            proxy->setSourceModel(b.model.release());
-            table->setModel(proxy);
-            table->sortByColumn(-1, Qt::AscendingOrder);  // keep the module's order until a header is clicked
-            table->setAccessibleName(tr("Table: %1").arg(names.join(QStringLiteral(", "))));
-            table->setAccessibleDescription(util::texToUnicode(d->spec.caption));
-            const QFontMetrics fm(font());
-            table->verticalHeader()->setDefaultSectionSize(fm.height() + 8);
-            table->resizeColumnsToContents();
-            table->setContextMenuPolicy(Qt::CustomContextMenu);
-            connect(table, &QWidget::customContextMenuRequested, this, [this, table](const QPoint& at) {
-                QMenu m(this);
-                m.addAction(tr("Copy"), table, &CopyableTableView::copySelection);
-                m.addSeparator();
-                m.addActions(d->saveButton->menu()->actions());
-                m.exec(table->viewport()->mapToGlobal(at));
-            });
-            // Every row visible up to the block's height, counting the
-            // horizontal scroll bar when a wide table gets one (rangeChanged
-            // tells when it appears or goes as the view is laid out).
-            const int rows = proxy->rowCount();
-            const int cap = std::max(120, d->spec.height);
-            auto fitHeight = [table, rows, cap, rowHeight = fm.height() + 8] {
-                QScrollBar* bar = table->horizontalScrollBar();
-                const int need = table->horizontalHeader()->sizeHint().height() + rows * rowHeight +
-                                 2 * table->frameWidth() + 2 + (bar->maximum() > 0 ? bar->sizeHint().height() : 0);
-                table->setFixedHeight(std::min(cap, need));
-            };
-            fitHeight();
-            connect(table->horizontalScrollBar(), &QScrollBar::rangeChanged, table, fitHeight);
-            w = table;
+        const QString what = names.join(QStringLiteral(", "));
+        if (d->asTable->isChecked() && part.kind != ChartKind::Table) {  // View as Table
+            for (Output& t : tablesOfPart(d->spec, pointers(d->shown, part), part.kind))
+                addPart(tableWidget(std::make_unique<OutputTableModel>(std::vector<Output>{std::move(t)}, false), what),
+                        0);
+            continue;
         }
-        d->partsLayout->addWidget(w);
-        d->partWidgets.push_back(w);
-        d->partHeights.push_back(b.height);
+        BuiltPart b = buildPart(d->spec, d->shown, part, style);
+        addPart(b.chart ? chartWidget(std::move(b.chart), part.kind, what, b.height)
+                        : tableWidget(std::move(b.model), what),
+                b.height);
     }
-    d->resetButton->setVisible(
-        std::any_of(d->plan.begin(), d->plan.end(), [](const ChartPart& p) { return p.kind != ChartKind::Table; }));
+    const bool charts =
+        std::any_of(d->plan.begin(), d->plan.end(), [](const ChartPart& p) { return p.kind != ChartKind::Table; });
+    d->resetButton->setVisible(charts && !d->asTable->isChecked());
+    d->asTable->setVisible(charts);
     d->saveButton->setEnabled(d->error.isEmpty());
     d->building = false;
+}
+
+void ChartPanel::addPart(QWidget* w, int height)
+{
+    d->partsLayout->addWidget(w);
+    d->partWidgets.push_back(w);
+    d->partHeights.push_back(height);
+}
+
+// A chart in its interactive view: hover, zoom, keys, the context menu.
+QWidget* ChartPanel::chartWidget(std::unique_ptr<QChart> chart, ChartKind kind, const QString& what, int height)
+{
+    auto* view = new InteractiveChartView(chart.release(), this);
+    const QString title = kind == ChartKind::Heatmap ? tr("Heatmap: %1")
+                          : kind == ChartKind::Bar   ? tr("Bar chart: %1")
+                                                     : tr("Line chart: %1");
+    view->setAccessibleName(title.arg(what));
+    view->setAccessibleDescription(util::texToUnicode(d->spec.caption));
+    view->setToolTip(QString());
+    connect(view, &InteractiveChartView::contextMenuWanted, this, [this](const QPoint& at) {
+        QMenu m(this);
+        m.addActions(d->saveButton->menu()->actions());
+        m.addSeparator();
+        m.addAction(tr("Reset view"), this, &ChartPanel::resetView);
+        m.addAction(d->asTable);
+        m.exec(at);
+    });
+    view->setMinimumHeight(height);
+    view->setMaximumHeight(height);
+    return view;
+}
+
+// A table, sortable by its headers, copyable, as tall as its rows up to the block's height.
+QWidget* ChartPanel::tableWidget(std::unique_ptr<OutputTableModel> model, const QString& what)
+{
+    auto* table = new CopyableTableView(this);
+    auto* proxy = new NumericSortProxy(table);
+    model->setParent(proxy);
+    proxy->setSourceModel(model.release());
+    table->setModel(proxy);
+    table->sortByColumn(-1, Qt::AscendingOrder);  // keep the module's order until a header is clicked
+    table->setAccessibleName(tr("Table: %1").arg(what));
+    table->setAccessibleDescription(util::texToUnicode(d->spec.caption));
+    const QFontMetrics fm(font());
+    table->verticalHeader()->setDefaultSectionSize(fm.height() + 8);
+    table->resizeColumnsToContents();
+    table->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(table, &QWidget::customContextMenuRequested, this, [this, table](const QPoint& at) {
+        QMenu m(this);
+        m.addAction(tr("Copy"), table, &CopyableTableView::copySelection);
+        m.addSeparator();
+        m.addActions(d->saveButton->menu()->actions());
+        if (d->asTable->isChecked()) m.addAction(d->asTable);
+        m.exec(table->viewport()->mapToGlobal(at));
+    });
+    // Every row visible up to the block's height, counting the horizontal
+    // scroll bar when a wide table gets one (rangeChanged tells when it
+    // appears or goes as the view is laid out).
+    const int rows = proxy->rowCount();
+    const int cap = std::max(120, d->spec.height);
+    auto fitHeight = [table, rows, cap, rowHeight = fm.height() + 8] {
+        QScrollBar* bar = table->horizontalScrollBar();
+        const int need = table->horizontalHeader()->sizeHint().height() + rows * rowHeight + 2 * table->frameWidth() +
+                         2 + (bar->maximum() > 0 ? bar->sizeHint().height() : 0);
+        table->setFixedHeight(std::min(cap, need));
+    };
+    fitHeight();
+    connect(table->horizontalScrollBar(), &QScrollBar::rangeChanged, table, fitHeight);
+    return table;
 }
 
 const ChartSpec& ChartPanel::spec() const
@@ -464,6 +497,11 @@ std::vector<ChartPart> ChartPanel::parts() const
 {
     return d->plan;
 }
+QAction* ChartPanel::viewAsTableAction() const
+{
+    return d->asTable;
+}
+
 QWidget* ChartPanel::partWidget(int i) const
 {
     return i >= 0 && i < int(d->partWidgets.size()) ? d->partWidgets[std::size_t(i)] : nullptr;

@@ -17,9 +17,12 @@
 #include <QString>
 #include <QWidget>
 
+#include <memory>
 #include <optional>
 #include <vector>
 
+class QAction;
+class QChart;
 class QPainter;
 
 namespace poslab::ui {
@@ -43,12 +46,15 @@ QString selectOutputs(const ChartSpec& spec, const std::vector<modules::Output>&
 std::vector<ChartPart> planChart(const ChartSpec& spec, const std::vector<modules::Output>& selected);
 
 class ChartPanelPrivate;
+class OutputTableModel;
 
 // The widget under a run block. Every part has a small toolbar and a context
-// menu: Save as PNG / SVG / CSV, Reset view. Line charts: hover tooltip with
-// the nearest point, zoom (rubber band, wheel, +/-), pan (middle-drag, arrow
-// keys), reset (button, double-click, Esc). Heatmaps: hover shows row, column
-// and value. Tables: sortable, copyable (Ctrl+C).
+// menu: Save as PNG / SVG / CSV, Reset view, View as Table (every chart part
+// as its numbers, and back). Line charts: hover tooltip with the nearest
+// point, zoom (rubber band, wheel, +/-), pan (middle-drag, arrow keys), reset
+// (button, double-click, Esc). Heatmaps: hover shows row, column and value;
+// the arrow keys move a cursor from cell to cell. Tables: sortable, copyable
+// (Ctrl+C).
 class ChartPanel : public QWidget {
     Q_OBJECT
 public:
@@ -67,6 +73,8 @@ public:
     std::vector<ChartPart> parts() const;
     // The widget of part i (a QChartView or a QTableView), for tests.
     QWidget* partWidget(int i) const;
+    // The View as Table switch (checkable; hidden when every part is a table).
+    QAction* viewAsTableAction() const;
 
     // Files. All return false and set *error (translated) on failure; the
     // write is atomic (QSaveFile). PNG: raster at devicePixelRatio 2 of the
@@ -84,6 +92,10 @@ protected:
     void changeEvent(QEvent* event) override;  // palette/font changes restyle the charts
 
 private:
+    void addPart(QWidget* w, int height);
+    QWidget* chartWidget(std::unique_ptr<QChart> chart, ChartKind kind, const QString& what, int height);
+    QWidget* tableWidget(std::unique_ptr<OutputTableModel> model, const QString& what);
+
     ChartPanelPrivate* d;
 };
 

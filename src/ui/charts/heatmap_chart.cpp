@@ -263,7 +263,7 @@ HeatmapChart::HeatmapChart(const modules::Output& matrix, const ChartSpec& spec,
 
     m_colorBarWidth = colorBarMargin(m_scale, style);
     setMargins(QMargins(4, 6, m_colorBarWidth, 4));
-    standChineseTitleUpright(this, ay);
+    if (!style.print) standChineseTitleUpright(this, ay);
 
     auto* image = new HeatmapImageItem(this);
     image->setZValue(2);  // above the plot background, below axes' labels
@@ -290,6 +290,11 @@ std::optional<HeatmapCell> HeatmapChart::cellAt(const QPointF& chartPos) const
     const int col = int(std::floor(v.x()));
     const int row = int(std::floor(v.y()));
     if (row < 0 || col < 0 || row >= m_matrix.rows || col >= m_matrix.cols) return std::nullopt;
+    return cell(row, col);
+}
+
+HeatmapCell HeatmapChart::cell(int row, int col) const
+{
     HeatmapCell cell;
     cell.row = row;
     cell.col = col;
@@ -298,6 +303,14 @@ std::optional<HeatmapCell> HeatmapChart::cellAt(const QPointF& chartPos) const
     if (row < m_matrix.rowLabels.size()) cell.rowLabel = m_matrix.rowLabels[row];
     if (col < m_matrix.colLabels.size()) cell.colLabel = m_matrix.colLabels[col];
     return cell;
+}
+
+QRectF HeatmapChart::cellRect(int row, int col) const
+{
+    auto* self = const_cast<HeatmapChart*>(this);
+    return QRectF(self->mapToPosition(QPointF(col, row), m_anchor),
+                  self->mapToPosition(QPointF(col + 1, row + 1), m_anchor))
+        .normalized();
 }
 
 QString HeatmapChart::describeCell(const HeatmapCell& cell) const

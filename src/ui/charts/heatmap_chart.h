@@ -45,6 +45,10 @@ public:
     // The cell under a position in chart coordinates (e.g. a mouse position
     // mapped with mapFromScene), or nullopt outside the plot area/grid.
     std::optional<HeatmapCell> cellAt(const QPointF& chartPos) const;
+    // The cell at (row, col), which must be inside the matrix, and its corners
+    // in chart coordinates.
+    HeatmapCell cell(int row, int col) const;
+    QRectF cellRect(int row, int col) const;
     // "row 3 (fox), column 5 (over): 0.116997"
     QString describeCell(const HeatmapCell& cell) const;
     // Width of the right margin taken by the colour bar (px).

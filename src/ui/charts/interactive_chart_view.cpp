@@ -6,7 +6,9 @@
 #include "ui/charts/color_map.h"
 #include "ui/charts/heatmap_chart.h"
 
+#include <QAccessible>
 #include <QCursor>
+#include <QGraphicsRectItem>
 #include <QKeyEvent>
 #include <QScatterSeries>
 #include <QToolTip>
@@ -180,8 +182,12 @@ void InteractiveChartView::wheelEvent(QWheelEvent* e)
 bool InteractiveChartView::claimsKey(const QKeyEvent* e) const
 {
     // Arrows, Esc and 0 belong to the window (step navigation) unless the
-    // chart is zoomed, when they pan / reset it; +/- always zoom.
+    // chart is zoomed, when they pan / reset it; +/- always zoom. On a
+    // heatmap the arrows move the keyboard cursor from cell to cell.
     const bool zoomed = chart() && chart()->isZoomed();
+    const bool arrow =
+        e->key() == Qt::Key_Left || e->key() == Qt::Key_Right || e->key() == Qt::Key_Up || e->key() == Qt::Key_Down;
+    if (arrow && qobject_cast<const HeatmapChart*>(chart())) return e->modifiers() == Qt::NoModifier;
     switch (e->key()) {
         case Qt::Key_Plus:
         case Qt::Key_Equal:
@@ -214,6 +220,19 @@ void InteractiveChartView::keyPressEvent(QKeyEvent* e)
         e->ignore();  // let the window have it
         return;
     }
+    if (qobject_cast<HeatmapChart*>(c)) {
+        const int key = e->key();
+        if (key == Qt::Key_Left || key == Qt::Key_Right || key == Qt::Key_Up || key == Qt::Key_Down) {
+            moveCursor(key == Qt::Key_Down ? 1
+                       : key == Qt::Key_Up ? -1
+                                           : 0,
+                       key == Qt::Key_Right  ? 1
+                       : key == Qt::Key_Left ? -1
+                                             : 0);
+            e->accept();
+            return;
+        }
+    }
     const QRectF r = c->plotArea();
     switch (e->key()) {
         case Qt::Key_Plus:
@@ -226,6 +245,49 @@ void InteractiveChartView::keyPressEvent(QKeyEvent* e)
         default: resetZoom(); break;  // Esc, 0
     }
     e->accept();
+}
+
+void InteractiveChartView::focusInEvent(QFocusEvent* e)
+{
+    QChartView::focusInEvent(e);
+    if (!m_cursor && qobject_cast<HeatmapChart*>(chart())) moveCursor(0, 0);  // the cursor starts at the first cell
+}
+
+void InteractiveChartView::moveCursor(int rowStep, int colStep)
+{
+    auto* heat = qobject_cast<HeatmapChart*>(chart());
+    if (!heat || heat->matrix().rows <= 0 || heat->matrix().cols <= 0) return;
+    if (m_name.isEmpty()) m_name = accessibleName();
+    QPoint at = m_cursor.value_or(QPoint(0, 0));
+    at.setX(std::clamp(at.x() + colStep, 0, heat->matrix().cols - 1));
+    at.setY(std::clamp(at.y() + rowStep, 0, heat->matrix().rows - 1));
+    m_cursor = at;
+    showCursor();
+}
+
+// The frame around the cursor's cell, its description as the accessible name
+// and, for those who see it, as a tooltip beside the cell.
+void InteractiveChartView::showCursor()
+{
+    auto* heat = qobject_cast<HeatmapChart*>(chart());
+    if (!heat || !m_cursor) return;
+    if (!m_cursorBox) {
+        m_cursorBox = new QGraphicsRectItem(heat);
+        m_cursorBox->setZValue(5);
+        m_cursorBox->setBrush(Qt::NoBrush);
+        connect(heat, &QChart::plotAreaChanged, this, [this] { showCursor(); });
+    }
+    QPen pen(heat->style().text, 2);
+    pen.setCosmetic(true);
+    m_cursorBox->setPen(pen);
+    const QRectF box = heat->cellRect(m_cursor->y(), m_cursor->x());
+    m_cursorBox->setRect(box);
+    const QString text = heat->describeCell(heat->cell(m_cursor->y(), m_cursor->x()));
+    setAccessibleName(m_name.isEmpty() ? text : m_name + QStringLiteral(" — ") + text);
+    QAccessibleEvent event(this, QAccessible::NameChanged);
+    QAccessible::updateAccessibility(&event);
+    if (hasFocus() && isVisible())
+        QToolTip::showText(mapToGlobal(mapFromScene(heat->mapToScene(box.bottomRight()))), text, this);
 }
 
 void InteractiveChartView::contextMenuEvent(QContextMenuEvent* e)
