@@ -17,6 +17,7 @@
 #include "lessons/course_loader.h"
 #include "lessons/progress_store.h"
 #include "modules/lab/run_list.h"
+#include "modules/registry.h"
 #include "ui/report/pdf_export.h"
 
 #include <QApplication>
@@ -656,6 +657,37 @@ void TestPdfExport::chapterSelection()
     QVERIFY(r.toc.first().title.contains(u"正弦波"));
 }
 
+// The modules' ids a learner might see in `text`: every choice, output and
+// table column whose name is an id (words joined by _ or +: swap_roles,
+// max_abs_delta, rope+linear), as a whole word.
+static QStringList idsShownIn(const QString& text)
+{
+    QSet<QString> ids;
+    for (const poslab::modules::ModuleSpec& m : poslab::modules::Registry::builtin().modules()) {
+        for (const poslab::modules::ParamSpec& p : m.params)
+            for (const QString& c : p.choices) ids.insert(c);
+        for (const poslab::modules::OutputSpec& o : m.outputs) {
+            if (!o.name.contains(u'{')) ids.insert(o.name);
+            for (const QString& c : o.columns) ids.insert(c);
+        }
+    }
+    // Names the chapters discuss as what they are elsewhere: Hugging Face
+    // config keys and transformers code (rope_scaling, attention_factor,
+    // head_dim, inv_freq, position_ids) and what `poslab run` prints in a
+    // question about the command line (effective_base).
+    const QSet<QString> realWorld{QStringLiteral("attention_factor"), QStringLiteral("effective_base"),
+                                  QStringLiteral("head_dim"),         QStringLiteral("inv_freq"),
+                                  QStringLiteral("position_ids"),     QStringLiteral("rope_scaling")};
+    QStringList shown;
+    for (const QString& id : ids) {
+        if ((!id.contains(u'_') && !id.contains(u'+')) || realWorld.contains(id)) continue;
+        const QRegularExpression word(QStringLiteral("(?<![\\w.])%1(?![\\w])").arg(QRegularExpression::escape(id)));
+        if (text.contains(word)) shown << id;
+    }
+    shown.sort();
+    return shown;
+}
+
 void TestPdfExport::realCourseExports_data()
 {
     contentsMatchHeadings_data();
@@ -690,8 +722,11 @@ void TestPdfExport::realCourseExports()
         poslab::lessons::loadCourse(poslab::lessons::defaultCourseDir(), lang);
     QVERIFY(course.ok());
     QVERIFY(!course.course.chapters.isEmpty());
-    QStringList pageTexts;  // each page's text once (extraction is most of this test's time)
-    for (int i = 0; i < doc->numPages(); ++i) pageTexts << noSpace(doc->page(i)->text(QRectF()));
+    QStringList rawTexts, pageTexts;  // each page's text once (extraction is most of this test's time)
+    for (int i = 0; i < doc->numPages(); ++i) {
+        rawTexts << doc->page(i)->text(QRectF());
+        pageTexts << noSpace(rawTexts.back());
+    }
     int runBlocks = 0;
     for (const poslab::lessons::Chapter& c : course.course.chapters) {
         const QString title = noSpace(c.title);
@@ -704,6 +739,23 @@ void TestPdfExport::realCourseExports()
                 runBlocks += b.kind == poslab::lessons::Block::Kind::Run ? 1 : 0;
     }
     QCOMPARE(r.runCount, runBlocks);
+    // Learners read words: before the appendix (which keeps the commands that
+    // reproduce each figure) no module id shows, and the Chinese report has
+    // none of the English words the window once left in it.
+    QString body;
+    for (int i = 0; i < r.toc.last().page - 1; ++i) body += rawTexts[i] + u'\n';
+    const QStringList leaks = idsShownIn(body);
+    QVERIFY2(leaks.isEmpty(), qPrintable(leaks.join(QStringLiteral(", "))));
+    if (lang == u"zh") {
+        // yes/no as a table's cell (a line of its own); the rest anywhere.
+        for (const char* english :
+             {"^\\s*yes\\s*$", "^\\s*no\\s*$", "pair indices", "shortest wavelength", "bar charts use linear axes",
+              "not shown on the log axis", "progress\\.json", "right when", "\\bExercise\\b"}) {
+            const QRegularExpressionMatch m =
+                QRegularExpression(QLatin1String(english), QRegularExpression::MultilineOption).match(body);
+            QVERIFY2(!m.hasMatch(), qPrintable(body.mid(std::max<qsizetype>(0, m.capturedStart() - 80), 160)));
+        }
+    }
     // The kernels twice in the appendix: those in use (Software) and those the
     // stored training run recorded (Training run).
     QString appendix;
