@@ -415,6 +415,47 @@ private slots:
         QVERIFY(QString::fromUtf8(f2.readAll()).contains(QLatin1String(">pairs with unseen angles<")));
     }
 
+    // One number style per axis: plain when every tick reads well plainly,
+    // else every tick but 0 as m × 10ⁿ with the largest tick's power; a log
+    // axis of decades as powers of ten (read back from the saved SVG).
+    void ticksInOneStyle()
+    {
+        QCOMPARE(formatTicks({0, 0.2, 0.4}), (QStringList{"0", "0.2", "0.4"}));
+        QCOMPARE(formatTicks({-2, 0, 2}, true), (QStringList{QStringLiteral("\u22122"), "0", "2"}));
+        const QString power6 = QStringLiteral(" \u00d7 10\u2076");
+        QCOMPARE(formatTicks({0, 5e5, 1e6, 1.5e6}), (QStringList{"0", "0.5" + power6, "1" + power6, "1.5" + power6}));
+        QCOMPARE(formatTicks({2e-5, 4e-5}).value(1), QStringLiteral("4 \u00d7 10\u207b\u2075"));
+
+        std::vector<Output> outs{Output::series(QStringLiteral("wavelength"), {1, 2, 3}, {1, 1e4, 1e8})};
+        ChartSpec spec = specOf(ChartKind::Line);
+        spec.logY = true;
+        spec.yTitle = QStringLiteral("wavelength");
+        ChartPanel panel(spec, outs);
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY2(panel.saveSvg(dir.filePath(QStringLiteral("log.svg")), &error), qPrintable(error));
+        QFile f(dir.filePath(QStringLiteral("log.svg")));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString svg = QString::fromUtf8(f.readAll());
+        QVERIFY2(!svg.contains(QStringLiteral("e+0")), "a tick label in printf's scientific notation");
+        QVERIFY(!svg.contains(QStringLiteral(">100000<")));
+        for (const QString& label :
+             {QStringLiteral("10\u2070"), QStringLiteral("10\u2074"), QStringLiteral("10\u2078")})
+            QVERIFY2(svg.contains(label), qPrintable(label));
+        QVERIFY(svg.contains(QStringLiteral("wavelength")));  // the title, drawn with the labels
+
+        // The last x label (on the plot's right end) and the top y label keep
+        // their outer halves inside the chart.
+        std::vector<Output> wide{Output::series(QStringLiteral("y"), {0, 50000, 100000}, {0, 1.5, 3.5})};
+        ChartPanel widePanel(specOf(ChartKind::Line), wide);
+        showPanel(widePanel);
+        QChart* chart = qobject_cast<QChartView*>(widePanel.partWidget(0))->chart();
+        const QFontMetricsF fm(qobject_cast<QCategoryAxis*>(chart->axes(Qt::Horizontal).value(0))->labelsFont());
+        QVERIFY(chart->rect().right() - chart->plotArea().right() >=
+                fm.horizontalAdvance(QStringLiteral("100000")) / 2);
+        QVERIFY(chart->plotArea().top() - chart->rect().top() >= fm.height() / 2);
+    }
+
     void valueAxisLabelsZeroExactly()
     {
         // y from -0.55 to 0.35: nice bounds -0.6..0.4 with step 0.2. Ticks
@@ -429,8 +470,11 @@ private slots:
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QString svg = QString::fromUtf8(f.readAll());
         QVERIFY2(!svg.contains(QStringLiteral("e-1")), "a tick label in scientific notation");
-        for (const char* label : {">-0.6<", ">-0.4<", ">-0.2<", ">0<", ">0.2<", ">0.4<"})
-            QVERIFY2(svg.contains(QLatin1String(label)), label);
+        // (− is the minus sign, U+2212, as in every number PosLab shows.)
+        for (const QString& label :
+             {QStringLiteral(">\u22120.6<"), QStringLiteral(">\u22120.4<"), QStringLiteral(">\u22120.2<"),
+              QStringLiteral(">0<"), QStringLiteral(">0.2<"), QStringLiteral(">0.4<")})
+            QVERIFY2(svg.contains(label), qPrintable(label));
         // -0.035..1 widens to -0.2..1 with step 0.2: both ends are labelled
         // (not relabelled with the step 0.25 that the widened span would suggest).
         std::vector<Output> outs2{Output::series(QStringLiteral("y"), {0, 1, 2}, {-0.035, 0.3, 1.0})};
@@ -439,8 +483,9 @@ private slots:
         QFile f2(dir.filePath(QStringLiteral("axis2.svg")));
         QVERIFY(f2.open(QIODevice::ReadOnly));
         const QString svg2 = QString::fromUtf8(f2.readAll());
-        for (const char* label : {">-0.2<", ">0<", ">0.4<", ">1<"})
-            QVERIFY2(svg2.contains(QLatin1String(label)), label);
+        for (const QString& label :
+             {QStringLiteral(">\u22120.2<"), QStringLiteral(">0<"), QStringLiteral(">0.4<"), QStringLiteral(">1<")})
+            QVERIFY2(svg2.contains(label), qPrintable(label));
         QVERIFY(!svg2.contains(QLatin1String(">0.25<")));
         // Whole-number x from 0 to 15: niceStep gives 2.5, which would put
         // ticks between the points and label 2.5 as "3"; the step becomes 2.

@@ -46,7 +46,8 @@ bool hasHan(const QString& text)
     return std::any_of(text.begin(), text.end(), [](QChar c) { return c.script() == QChar::Script_Han; });
 }
 
-// "RoPE 底数 θ" as lines to stack: "RoPE", "底", "数", "θ" (spaces dropped).
+}  // namespace
+
 QString stackedLines(const QString& title)
 {
     QStringList lines;
@@ -64,7 +65,20 @@ QString stackedLines(const QString& title)
     return lines.join(u'\n');
 }
 
-}  // namespace
+// Qt centres a tick label on its tick: the label of a tick at the plot's
+// right end ("100000") or top reaches past the plot by half its size, and
+// was cut off by the chart's edge. The margins keep room for that half.
+void keepEdgeLabelsInside(QChart* chart, QAbstractAxis* x, const QFont& font)
+{
+    const QFontMetricsF fm(font);
+    double widest = 0;
+    if (auto* category = qobject_cast<QCategoryAxis*>(x))
+        for (const QString& l : category->categoriesLabels()) widest = std::max(widest, fm.horizontalAdvance(l));
+    QMargins m = chart->margins();
+    m.setRight(std::max(m.right(), int(std::ceil(widest / 2)) + 4));
+    m.setTop(std::max(m.top(), int(std::ceil(fm.height() / 2)) + 2));
+    chart->setMargins(m);
+}
 
 void standChineseTitleUpright(QChart* chart, QAbstractAxis* axis)
 {
@@ -171,13 +185,15 @@ static void labelNiceTicks(QCategoryAxis* axis, double lo, double hi, bool integ
     const double step = initial ? axis->property("niceStep").toDouble() : tickStep(hi - lo, integers);
     const double first = std::ceil(lo / step - 1e-9), last = std::floor(hi / step + 1e-9);
     if (!(last - first < 200)) return;
+    std::vector<double> values;
     for (double k = first; k <= last; ++k) {
         double v = k * step;
         if (std::abs(v) < step * 1e-6) v = 0;  // no "-0"
         // Round away the representation error of k·step before printing.
-        const QString label = integers ? QString::number(std::llround(v)) : QString::number(v, 'g', 10);
-        axis->append(label, std::clamp(v, lo, hi));
+        values.push_back(integers ? double(std::llround(v)) : QString::number(v, 'g', 10).toDouble());
     }
+    const QStringList labels = formatTicks(values, integers);  // one style for the whole axis
+    for (std::size_t i = 0; i < values.size(); ++i) axis->append(labels[qsizetype(i)], std::clamp(values[i], lo, hi));
 }
 
 // A value axis with nice ticks. `exact`: keep the data range (x axes: no
@@ -384,6 +400,9 @@ QChart* buildLineChart(const ChartSpec& spec, const std::vector<const Output*>& 
     styleAxis(ay, style, yTitle);
     chart->addAxis(ax, Qt::AlignBottom);
     chart->addAxis(ay, Qt::AlignLeft);
+    labelLogAxis(chart, ax, style);
+    labelLogAxis(chart, ay, style);
+    keepEdgeLabelsInside(chart, ax, chartFont(style));
     if (!style.print) standChineseTitleUpright(chart, ay);
     for (QLineSeries* s : lines) {
         s->attachAxis(ax);
@@ -513,6 +532,7 @@ QChart* buildBarChart(const ChartSpec& spec, const std::vector<const Output*>& o
     keepLabelsApart(chart, ax, categories, chartFont(style));
     chart->addAxis(ax, Qt::AlignBottom);
     chart->addAxis(ay, Qt::AlignLeft);
+    keepEdgeLabelsInside(chart, nullptr, chartFont(style));
     if (!style.print) standChineseTitleUpright(chart, ay);
     bars->attachAxis(ax);
     bars->attachAxis(ay);

@@ -39,6 +39,22 @@ QFont axisTitleFont(const ChartStyle& style, const QString& title);
 std::vector<modules::Output> tablesOfPart(const ChartSpec& spec, const std::vector<const modules::Output*>& outputs,
                                           ChartKind kind);
 
+// Room in the chart's margins for the half of a tick label that reaches past
+// the plot: the last label of the x axis `x` (may be null) on the right, the
+// top label of the y axis above.
+void keepEdgeLabelsInside(QChart* chart, QAbstractAxis* x, const QFont& font);
+
+// A log axis's tick labels and title as a reader writes numbers: powers of
+// ten as 10⁻³ … 10⁸ (plain 0.01 … 1000 when every label reads well plainly),
+// never Qt's printf mix of "1e+08" and "100000" (log_axis_labels.cpp). Qt's
+// own labels and title are hidden and drawn by an item on the chart, with
+// room kept in the chart's margins; they follow resizes, zoom and pan, and
+// print as text. Call after the axis is added and styled; not a log axis:
+// nothing happens.
+void labelLogAxis(QChart* chart, QAbstractAxis* axis, const ChartStyle& style);
+// "RoPE 底数 θ" as lines to stack upright: "RoPE", "底", "数", "θ".
+QString stackedLines(const QString& title);
+
 // Qt Charts lays a vertical axis's title on its side. Chinese on its side,
 // at chart sizes, smudges into a blob and reads sideways, so a title holding
 // Han characters is drawn upright instead: one character under the other

@@ -292,6 +292,7 @@ public:
     QToolButton* saveButton = nullptr;
     QToolButton* resetButton = nullptr;
     QAction* asTable = nullptr;  // View as Table: every chart part as its numbers
+    QToolButton* asTableButton = nullptr;
     std::vector<QWidget*> partWidgets;
     std::vector<int> partHeights;
     bool building = false;
@@ -346,10 +347,10 @@ ChartPanel::ChartPanel(const ChartSpec& spec, const std::vector<Output>& outputs
     d->asTable->setCheckable(true);
     d->asTable->setToolTip(tr("Show the chart's numbers as a table (and back)"));
     connect(d->asTable, &QAction::toggled, this, [this] { setOutputs(d->all); });
-    auto* asTableButton = new QToolButton(this);
-    asTableButton->setDefaultAction(d->asTable);
-    asTableButton->setAutoRaise(true);
-    bar->addWidget(asTableButton);
+    d->asTableButton = new QToolButton(this);
+    d->asTableButton->setDefaultAction(d->asTable);
+    d->asTableButton->setAutoRaise(true);
+    bar->addWidget(d->asTableButton);
     bar->addWidget(d->resetButton);
     bar->addWidget(d->saveButton);
     outer->addLayout(bar);
@@ -408,6 +409,7 @@ void ChartPanel::setOutputs(const std::vector<Output>& outputs)
         std::any_of(d->plan.begin(), d->plan.end(), [](const ChartPart& p) { return p.kind != ChartKind::Table; });
     d->resetButton->setVisible(charts && !d->asTable->isChecked());
     d->asTable->setVisible(charts);
+    d->asTableButton->setVisible(charts);
     d->saveButton->setEnabled(d->error.isEmpty());
     d->building = false;
 }

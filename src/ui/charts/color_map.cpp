@@ -153,4 +153,29 @@ QString formatNumber(double v)
     return sign + (m == QLatin1String("1") ? QString() : m + QStringLiteral(" \u00d7 ")) + power;
 }
 
+QStringList formatTicks(const std::vector<double>& values, bool integers)
+{
+    double largest = 0, smallest = 0;  // of the ticks other than 0, by size
+    for (double v : values) {
+        const double a = std::abs(v);
+        if (a == 0 || !std::isfinite(a)) continue;
+        largest = std::max(largest, a);
+        smallest = smallest == 0 ? a : std::min(smallest, a);
+    }
+    const bool plain = largest == 0 || (largest < 1e6 && smallest >= 1e-4);
+    const int exponent = plain ? 0 : int(std::floor(std::log10(largest)));
+    const QString power = util::mathToUnicode(QStringLiteral("10^{%1}").arg(exponent));
+    QStringList labels;
+    for (double v : values) {
+        if (plain || v == 0 || !std::isfinite(v)) {
+            const bool whole = integers && std::abs(v) < 9e15;
+            labels << (whole ? QString::number(std::llround(v)).replace(u'-', QChar(0x2212)) : formatNumber(v));
+            continue;
+        }
+        const QString m = QString::number(std::abs(v) / std::pow(10.0, exponent), 'g', 4);
+        labels << (v < 0 ? QStringLiteral("\u2212") : QString()) + m + QStringLiteral(" \u00d7 ") + power;
+    }
+    return labels;
+}
+
 }  // namespace poslab::ui

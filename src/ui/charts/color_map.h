@@ -67,5 +67,10 @@ QColor mixColors(const QColor& a, const QColor& b, double t);
 // "1.59 × 10⁻¹³" with superscript powers; − for minus. Files (JSON, CSV) and
 // tooltips keep every digit (util::formatNumber).
 QString formatNumber(double v);
+// The labels of one axis's ticks in one style: plain decimals when every
+// tick reads well plainly, else every tick other than 0 as m × 10ⁿ with the
+// largest tick's power (0, 0.5 × 10⁶, 1 × 10⁶ — never "500000" beside
+// "1 × 10⁶", nor "1e+08"). `integers`: whole numbers printed as such.
+QStringList formatTicks(const std::vector<double>& values, bool integers = false);
 
 }  // namespace poslab::ui
