@@ -397,7 +397,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::ChartPanel</name>
     <message>
-        <location filename="../src/ui/charts/chart_view.cpp" line="+304"/>
+        <location filename="../src/ui/charts/chart_view.cpp" line="+305"/>
         <source>Chart</source>
         <translation>图表</translation>
     </message>
@@ -463,12 +463,12 @@ Hand this file to your teacher. You can keep working and submit again later.</so
     </message>
     <message>
         <location line="+4"/>
-        <location line="+97"/>
+        <location line="+98"/>
         <source>Reset view</source>
         <translation>重置视图</translation>
     </message>
     <message>
-        <location line="-94"/>
+        <location line="-95"/>
         <source>Reset chart view</source>
         <translation>重置图表视图</translation>
     </message>
@@ -488,7 +488,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>图表错误</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+67"/>
         <source>Heatmap: %1</source>
         <translation>热力图：%1</translation>
     </message>
@@ -519,7 +519,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>无法编码 PNG 图像</translation>
     </message>
     <message>
-        <location filename="../src/ui/charts/chart_parts.cpp" line="+396"/>
+        <location filename="../src/ui/charts/chart_parts.cpp" line="+415"/>
         <source>%1 value(s) ≤ 0 not shown on the log axis</source>
         <translation>%1 个 ≤ 0 的值未在对数坐标轴上显示</translation>
     </message>
@@ -529,7 +529,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>%1 个 NaN/∞ 值未显示</translation>
     </message>
     <message>
-        <location line="+124"/>
+        <location line="+125"/>
         <source>bar charts use linear axes</source>
         <translation>柱状图使用线性坐标轴</translation>
     </message>
@@ -539,7 +539,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>… 另有 %1 行</translation>
     </message>
     <message>
-        <location filename="../src/ui/charts/chart_view.cpp" line="-649"/>
+        <location filename="../src/ui/charts/chart_view.cpp" line="-651"/>
         <source>series</source>
         <translation>序列</translation>
     </message>
@@ -604,7 +604,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>输出“%1”是%2：%3</translation>
     </message>
     <message>
-        <location line="+111"/>
+        <location line="+112"/>
         <source>Undo zoom and pan (Esc, double-click). Drag a rectangle or Ctrl+wheel to zoom, middle-drag or arrow keys to pan.</source>
         <translation>撤销缩放和平移（Esc，双击）。拖出矩形或按住 Ctrl 滚动滚轮可缩放，按住中键拖动或用方向键可平移。</translation>
     </message>
@@ -1822,7 +1822,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::LessonView</name>
     <message>
-        <location filename="../src/ui/notebook/lesson_view.cpp" line="+537"/>
+        <location filename="../src/ui/notebook/lesson_view.cpp" line="+545"/>
         <source>Lesson text</source>
         <translation>课文</translation>
     </message>
@@ -2229,12 +2229,12 @@ characters/s</source>
 <context>
     <name>poslab::ui::RunBlockCard</name>
     <message>
-        <location filename="../src/ui/notebook/lesson_view.cpp" line="-398"/>
+        <location filename="../src/ui/notebook/lesson_view.cpp" line="-403"/>
         <source>Figure caption</source>
         <translation>图注</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+36"/>
         <source>Modules cannot run here.</source>
         <translation>此处无法运行模块。</translation>
     </message>

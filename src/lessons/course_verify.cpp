@@ -3,6 +3,8 @@
 // grades each exercise's own answer.
 #include "lessons/course_verify.h"
 
+#include "modules/display_labels.h"
+
 #include "core/common.h"
 #include "lessons/course_loader.h"
 #include "lessons/did_you_mean.h"
@@ -297,6 +299,11 @@ void ChapterVerifier::verifyRunBlock(const Block& b)
     const RunBlock& run = b.run;
     if (!canRun(b, run.moduleId)) return;
     const ModuleSpec* spec = runner.registry().find(run.moduleId);
+    for (const QString& name : modules::unknownSettings(run.moduleId, run.caption))
+        error(b.lineOf(QStringLiteral("caption")),
+              T2("caption: {{%1}} names no parameter of %2 (a caption may show a setting as {{name}})",
+                 "caption：{{%1}} 不是 %2 的参数（图注可以用 {{参数名}} 显示当前设置）")
+                  .arg(name, run.moduleId));
     const std::optional<Params> params = validated(spec, run.params);
     if (!params) return;
     const CheckRunner::OutcomePtr r = runAt(*spec, *params, b.location.line, QString());

@@ -112,6 +112,63 @@ QString settingsInWords(const QString& moduleId, const QStringList& assignments,
     return parts.join(isChinese(lang) ? QStringLiteral("；") : QStringLiteral("; "));
 }
 
+namespace {
+
+const QRegularExpression& settingPattern()
+{
+    static const QRegularExpression pattern(QStringLiteral("\\{\\{\\s*([a-z][a-z0-9_]*)\\s*\\}\\}"));
+    return pattern;
+}
+
+// The value text of `name` in "name=value" assignments; the default when none.
+QString settingValue(const ParamSpec& p, const QStringList& assignments)
+{
+    QString value = p.defaultValue.toString();
+    if (p.defaultValue.typeId() == QMetaType::Bool)
+        value = p.defaultValue.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    for (const QString& a : assignments)
+        if (a.section(u'=', 0, 0).trimmed() == p.name) value = a.section(u'=', 1).trimmed();
+    return value;
+}
+
+}  // namespace
+
+QString fillSettings(const QString& moduleId, const QString& text, const QStringList& assignments, const QString& lang)
+{
+    const ModuleSpec* spec = Registry::builtin().find(moduleId);
+    if (!spec || !text.contains(QStringLiteral("{{"))) return text;
+    QString out;
+    qsizetype at = 0;
+    for (auto it = settingPattern().globalMatch(text); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
+        const auto p = std::find_if(spec->params.begin(), spec->params.end(),
+                                    [&](const ParamSpec& ps) { return ps.name == m.captured(1); });
+        out += text.mid(at, m.capturedStart() - at);
+        if (p == spec->params.end()) {
+            out += m.captured();
+        } else {
+            const QString value = settingValue(*p, assignments);
+            const bool isChoice = p->type == ParamType::Choice && p->freeTextMax == 0;
+            out += isChoice ? valueLabel(*spec, value).in(lang) : value;
+        }
+        at = m.capturedEnd();
+    }
+    return out + text.mid(at);
+}
+
+QStringList unknownSettings(const QString& moduleId, const QString& text)
+{
+    const ModuleSpec* spec = Registry::builtin().find(moduleId);
+    QStringList unknown;
+    for (auto it = settingPattern().globalMatch(text); it.hasNext();) {
+        const QString name = it.next().captured(1);
+        const bool known = spec && std::any_of(spec->params.begin(), spec->params.end(),
+                                               [&](const ParamSpec& p) { return p.name == name; });
+        if (!known && !unknown.contains(name)) unknown << name;
+    }
+    return unknown;
+}
+
 QString conditionInWords(const QString& moduleId, const QString& condition, const QString& lang)
 {
     const ModuleSpec* spec = Registry::builtin().find(moduleId);

@@ -31,6 +31,13 @@ Text2 valueLabel(const ModuleSpec& spec, const QString& value);
 // written). Text that is not an assignment is kept as it is.
 // An unknown module: the assignments as written.
 QString settingsInWords(const QString& moduleId, const QStringList& assignments, const QString& lang);
+// A caption that names the current settings: every "{{name}}" of a
+// parameter of the module becomes that parameter's value in words (the
+// value in `assignments`, else its default; a choice as its label, numbers
+// as written). Other text, TeX braces included, is kept.
+QString fillSettings(const QString& moduleId, const QString& text, const QStringList& assignments, const QString& lang);
+// The "{{name}}" of `text` that name no parameter of the module.
+QStringList unknownSettings(const QString& moduleId, const QString& text);
 // A run exercise's condition with its outputs' names in words:
 // "max(wl_yarn) > 1000" → "max(Wavelength (YaRN)) > 1000".
 QString conditionInWords(const QString& moduleId, const QString& condition, const QString& lang);

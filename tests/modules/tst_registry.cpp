@@ -477,6 +477,34 @@ private slots:
         QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 names without words").arg(problems.size())));
     }
 
+    // Settings in words: a caption's {{name}} as the current value (a choice
+    // as its label, the default when unset), TeX braces untouched; settings
+    // and conditions of run exercises in words.
+    void settingsAndConditionsInWords()
+    {
+        const QString id = QStringLiteral("attention.permutation");
+        const ModuleSpec* m = Registry::builtin().find(id);
+        QVERIFY(m);
+        const QString reversed = valueLabel(*m, QStringLiteral("reverse")).in(QStringLiteral("zh"));
+        QVERIFY(reversed != u"reverse");
+        QCOMPARE(fillSettings(id, QStringLiteral("{{reorder}}, $x^{2}$, {{heads}} {{ nope }}"),
+                              {QStringLiteral("reorder=reverse")}, QStringLiteral("zh")),
+                 reversed + QStringLiteral(", $x^{2}$, 4 {{ nope }}"));  // heads: the default, 4
+        QCOMPARE(unknownSettings(id, QStringLiteral("{{reorder}} {{nope}} {{nope}}")),
+                 QStringList{QStringLiteral("nope")});
+        QCOMPARE(fillSettings(QStringLiteral("no.such"), QStringLiteral("{{x}}"), {}, QStringLiteral("en")),
+                 QStringLiteral("{{x}}"));
+        const QString words = poslab::modules::settingsInWords(
+            id, {QStringLiteral("reorder=reverse"), QStringLiteral("heads=2")}, QStringLiteral("en"));
+        QCOMPARE(words, parameterLabel(*m, QStringLiteral("reorder")).en + QStringLiteral(": ") +
+                            valueLabel(*m, QStringLiteral("reverse")).en + QStringLiteral("; ") +
+                            parameterLabel(*m, QStringLiteral("heads")).en + QStringLiteral(": 2"));
+        const QString condition =
+            conditionInWords(id, QStringLiteral("max(max_abs_delta) > 0.01"), QStringLiteral("en"));
+        QCOMPARE(condition, QStringLiteral("max(") + outputLabel(*m, QStringLiteral("max_abs_delta")).en +
+                                QStringLiteral(") > 0.01"));
+    }
+
     // Every module runs with its defaults and with each numeric parameter at
     // its documented minimum and maximum (one at a time); outputs are well formed.
     // Combinations a module's own check refuses (ParamError) are skipped.

@@ -291,6 +291,23 @@ private slots:
         }
     }
 
+    // A caption that names a setting ({{head_dim}}) follows the reader's change.
+    void captionFollowsTheSettings()
+    {
+        auto w = openWindow();
+        QVERIFY(w->goTo(0, 1));
+        RunBlockCard* card = waitForChart(w.get());
+        QVERIFY(card && card->caption());
+        QVERIFY2(card->caption()->toPlainText().contains(QStringLiteral("64 channels")),
+                 qPrintable(card->caption()->toPlainText()));
+        QVERIFY(card->paramPanel()->setValue(QStringLiteral("head_dim"), QStringLiteral("96")));
+        QTRY_VERIFY_WITH_TIMEOUT(card->caption()->toPlainText().contains(QStringLiteral("96 channels")),
+                                 scaledMs(5000));
+        card->paramPanel()->reset();
+        QTRY_VERIFY_WITH_TIMEOUT(card->caption()->toPlainText().contains(QStringLiteral("64 channels")),
+                                 scaledMs(5000));
+    }
+
     // View ▸ Text Size: Ctrl+= / Ctrl+- step through the sizes, Ctrl+0 goes
     // back to 100 %; the window's font and the lesson text grow together, the
     // page is rebuilt at once, and the next window opens at the size chosen.

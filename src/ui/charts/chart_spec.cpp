@@ -45,7 +45,7 @@ ChartSpec chartSpecFor(const lessons::RunBlock& block, const QString& lang)
     ChartSpec spec = moduleChartSpec(block.moduleId, lang);
     spec.kind = block.chart;
     spec.outputs = block.outputs;
-    spec.caption = block.caption;
+    spec.caption = modules::fillSettings(block.moduleId, block.caption, block.params, lang);
     spec.xTitle = block.xTitle;
     spec.yTitle = block.yTitle;
     spec.logX = block.logX;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/notebook/lesson_view.h"
 
+#include "modules/display_labels.h"
 #include "modules/registry.h"
 #include "ui/charts/chart_view.h"
 #include "ui/document/fonts.h"
@@ -257,7 +258,9 @@ RunBlockCard::RunBlockCard(const lessons::RunBlock& block, const lessons::Source
 
     if (!block.caption.trimmed().isEmpty()) {
         m_caption = new MarkdownBrowser(this);
-        m_caption->setMarkdown(block.caption, lang, courseDir, chapterFile, true);
+        // A caption may name the current settings ({{name}}): it follows the reader's changes.
+        m_caption->setMarkdown(modules::fillSettings(block.moduleId, block.caption, block.params, lang), lang,
+                               courseDir, chapterFile, true);
         QFont f = m_caption->font();
         m_caption->setAccessibleName(tr("Figure caption"));
         layout->addWidget(m_caption);
@@ -279,8 +282,13 @@ RunBlockCard::RunBlockCard(const lessons::RunBlock& block, const lessons::Source
         m_debounce->setInterval(150);
         connect(m_debounce, &QTimer::timeout, this, &RunBlockCard::startRun);
         connect(m_params, &ParamPanel::valuesChanged, this, &RunBlockCard::scheduleRun);
-        connect(m_params, &ParamPanel::valuesChanged, this,
-                [this] { m_changedNote->setVisible(!m_params->atLessonValues()); });
+        connect(m_params, &ParamPanel::valuesChanged, this, [this, courseDir, chapterFile] {
+            m_changedNote->setVisible(!m_params->atLessonValues());
+            if (m_caption && m_block.caption.contains(QStringLiteral("{{")))
+                m_caption->setMarkdown(
+                    modules::fillSettings(m_block.moduleId, m_block.caption, m_params->assignments(), m_lang), m_lang,
+                    courseDir, chapterFile, true);
+        });
         connect(m_backToLesson, &QPushButton::clicked, m_params, &ParamPanel::reset);
     }
     retranslateUi();

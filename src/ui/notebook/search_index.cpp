@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/notebook/search_index.h"
 
+#include "modules/display_labels.h"
+
 #include "util/tex_to_unicode.h"
 
 #include <QRegularExpression>
@@ -65,7 +67,9 @@ void SearchIndex::setCourse(const lessons::Course& course)
             for (const lessons::Block& b : step.blocks) {
                 switch (b.kind) {
                     case lessons::Block::Kind::Markdown: parts << b.markdown; break;
-                    case lessons::Block::Kind::Run: parts << b.run.caption; break;
+                    case lessons::Block::Kind::Run:
+                        parts << modules::fillSettings(b.run.moduleId, b.run.caption, b.run.params, ch.lang);
+                        break;
                     case lessons::Block::Kind::Exercise:
                         parts << b.exercise.question;
                         for (const auto& o : b.exercise.options) parts << o.text;

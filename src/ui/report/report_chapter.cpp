@@ -186,7 +186,9 @@ void ChapterWriter::appendRun(const Chapter& chapter, const Block& block)
     cur.insertBlock(cap, capFormat);
     cur.insertText(label + (rb.caption.isEmpty() ? QString() : QStringLiteral("  ")),
                    m_doc.uiFormat(9.5, true, QColor(0x3c, 0x44, 0x4e)));
-    if (!rb.caption.isEmpty()) m_doc.appendInline(rb.caption, chapter.file, capFormat);
+    if (!rb.caption.isEmpty())
+        m_doc.appendInline(modules::fillSettings(rb.moduleId, rb.caption, rb.params, m_doc.lang()), chapter.file,
+                           capFormat);
 }
 
 // ---- exercises --------------------------------------------------------------
