@@ -397,7 +397,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::ChartPanel</name>
     <message>
-        <location filename="../src/ui/charts/chart_view.cpp" line="+305"/>
+        <location filename="../src/ui/charts/chart_view.cpp" line="+307"/>
         <source>Chart</source>
         <translation>图表</translation>
     </message>
@@ -463,12 +463,12 @@ Hand this file to your teacher. You can keep working and submit again later.</so
     </message>
     <message>
         <location line="+4"/>
-        <location line="+98"/>
+        <location line="+111"/>
         <source>Reset view</source>
         <translation>重置视图</translation>
     </message>
     <message>
-        <location line="-95"/>
+        <location line="-108"/>
         <source>Reset chart view</source>
         <translation>重置图表视图</translation>
     </message>
@@ -483,12 +483,22 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>把图中的数字显示为表格（再点一次回到图）</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+2"/>
+        <source>Lock Colours</source>
+        <translation>锁定颜色</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Keep the colour scale as it is now, so maps after a change use the same colours for the same values</source>
+        <translation>保持现在的颜色刻度：改了设置以后，同样的数值仍是同样的颜色，前后的图可以直接比较</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>Chart error</source>
         <translation>图表错误</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location line="+71"/>
         <source>Heatmap: %1</source>
         <translation>热力图：%1</translation>
     </message>
@@ -513,7 +523,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>复制</translation>
     </message>
     <message>
-        <location line="+152"/>
+        <location line="+174"/>
         <location line="+80"/>
         <source>cannot encode the PNG image</source>
         <translation>无法编码 PNG 图像</translation>
@@ -539,7 +549,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>… 另有 %1 行</translation>
     </message>
     <message>
-        <location filename="../src/ui/charts/chart_view.cpp" line="-651"/>
+        <location filename="../src/ui/charts/chart_view.cpp" line="-688"/>
         <source>series</source>
         <translation>序列</translation>
     </message>
@@ -604,7 +614,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>输出“%1”是%2：%3</translation>
     </message>
     <message>
-        <location line="+112"/>
+        <location line="+114"/>
         <source>Undo zoom and pan (Esc, double-click). Drag a rectangle or Ctrl+wheel to zoom, middle-drag or arrow keys to pan.</source>
         <translation>撤销缩放和平移（Esc，双击）。拖出矩形或按住 Ctrl 滚动滚轮可缩放，按住中键拖动或用方向键可平移。</translation>
     </message>
@@ -890,7 +900,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::HeatmapChart</name>
     <message>
-        <location filename="../src/ui/charts/heatmap_chart.cpp" line="+254"/>
+        <location filename="../src/ui/charts/heatmap_chart.cpp" line="+259"/>
         <source>column</source>
         <translation>列</translation>
     </message>

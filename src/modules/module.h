@@ -174,6 +174,10 @@ struct Output {
     int rows = 0, cols = 0;
     std::vector<double> data;
     QStringList rowLabels, colLabels;
+    // Matrix made of tiles (a grid of small maps side by side): every
+    // tileRows rows and tileCols columns a new tile starts, and the heatmap
+    // draws a border there. 0: one plain matrix.
+    int tileRows = 0, tileCols = 0;
     // Table: column names and rows of cells (double, long long, bool or QString).
     QStringList columns;
     std::vector<QVariantList> tableRows;

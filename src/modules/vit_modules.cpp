@@ -209,8 +209,11 @@ std::vector<Output> runSimilarity(const Params& p, const RunContext& ctx)
             (d == 1 ? nsum : osum) += sim[static_cast<std::size_t>(a) * T + b];
             (d == 1 ? nn : on) += 1;
         }
+    Output tiles = Output::matrix(QStringLiteral("tiled_similarity"), gh * gh, gw * gw, std::move(tiled));
+    tiles.tileRows = gh;  // tile (r, c) is the gh × gw map of patch (r, c)
+    tiles.tileCols = gw;
     std::vector<Output> out{
-        Output::matrix(QStringLiteral("tiled_similarity"), gh * gh, gw * gw, std::move(tiled)),
+        std::move(tiles),
         Output::matrix(QStringLiteral("reference_similarity"), gh, gw, std::move(single), gridLabels("r", gh),
                        gridLabels("c", gw)),
         Output::scalar(QStringLiteral("mean_neighbour_similarity"), nn ? nsum / double(nn) : 0.0),

@@ -759,6 +759,61 @@ private slots:
         QVERIFY(!tableOnly.viewAsTableAction()->isVisible());
     }
 
+    // Lock Colours: after a change the map keeps the scale it had, so the
+    // same value has the same colour before and after; unlocked, each map
+    // scales to its own values again.
+    void lockedColorScaleCompares()
+    {
+        auto matrix = [](double k) {
+            return std::vector<Output>{Output::matrix(QStringLiteral("m"), 2, 2, {0.0, 0.25 * k, 0.5 * k, 1.0 * k})};
+        };
+        ChartPanel panel(specOf(ChartKind::Heatmap), matrix(1));
+        showPanel(panel);
+        auto heat = [&panel] {
+            return qobject_cast<HeatmapChart*>(qobject_cast<QChartView*>(panel.partWidget(0))->chart());
+        };
+        QVERIFY(panel.lockColorsAction()->isVisible());
+        QCOMPARE(heat()->scale().hi, 1.0);
+        panel.lockColorsAction()->setChecked(true);
+        panel.setOutputs(matrix(2));  // twice the values
+        QCOMPARE(heat()->scale().hi, 1.0);
+        HeatmapScale unit;  // viridis over 0..1, as before the change
+        unit.lo = 0, unit.hi = 1, unit.empty = false;
+        QCOMPARE(heat()->scale().color(0.5).rgb(), unit.color(0.5).rgb());
+        panel.lockColorsAction()->setChecked(false);
+        QCOMPARE(heat()->scale().hi, 2.0);
+        // No heatmap, no switch.
+        ChartPanel line(specOf(ChartKind::Line), {Output::series(QStringLiteral("s"), {0, 1}, {0, 1})});
+        QVERIFY(!line.lockColorsAction()->isVisible());
+    }
+
+    // A matrix of tiles (ViT's 7 × 7 grid of 7 × 7 maps) has a border in the
+    // background's colour between tiles, and none inside a tile.
+    void tiledHeatmapHasBorders()
+    {
+        const auto outs =
+            run(QStringLiteral("vit.similarity"), {QStringLiteral("grid_h=4"), QStringLiteral("grid_w=4")});
+        const Output& tiled = named(outs, QStringLiteral("tiled_similarity"));
+        QCOMPARE(tiled.tileRows, 4);
+        QCOMPARE(tiled.tileCols, 4);
+        ChartPanel panel(specOf(ChartKind::Heatmap, {QStringLiteral("tiled_similarity")}), outs);
+        showPanel(panel);
+        auto* view = qobject_cast<QChartView*>(panel.partWidget(0));
+        auto* heat = qobject_cast<HeatmapChart*>(view->chart());
+        QVERIFY(heat);
+        const QImage shot = view->grab().toImage();
+        const QRectF grid = heat->gridRect();
+        auto pixelAt = [&](double x, double y) {
+            const QPoint at = view->mapFromScene(heat->mapToScene(QPointF(x, y)));
+            const double dpr = shot.devicePixelRatio();
+            return QColor(shot.pixel(int(at.x() * dpr), int(at.y() * dpr)));
+        };
+        const double cw = grid.width() / tiled.cols;
+        const double y = grid.top() + 0.5 * grid.height() / tiled.rows;
+        QCOMPARE(pixelAt(grid.left() + 4 * cw, y).rgb(), heat->style().background.rgb());   // between tiles
+        QVERIFY(pixelAt(grid.left() + 2 * cw, y).rgb() != heat->style().background.rgb());  // inside a tile
+    }
+
     void heatmapCrowdedLabelsStandUp()
     {
         // 16 labels "sin ω0" … "cos ω7" (~45 px each) cannot sit side by side

@@ -20,6 +20,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 namespace poslab::ui {
 
 // The lesson format's chart kinds (one enum for the engine and the charts);
@@ -54,6 +56,14 @@ struct ChartSpec {
     QString lang = QStringLiteral("en");
     // Reference lines a line chart draws across its plot (`mark:`), dashed, with their labels in the legend.
     QList<lessons::ChartMark> marks;
+    // A heatmap's colour scale held fixed (the window's Lock Colours): maps
+    // made after a change use these colours for the same values, so they
+    // compare with the one the scale was taken from. Empty: from the data.
+    struct ColorRange {
+        double lo = 0, hi = 1;
+        bool diverging = false;
+    };
+    std::optional<ColorRange> colorRange;
 };
 
 // A chart of module `moduleId`'s outputs, its names in the module's words in

@@ -293,6 +293,8 @@ public:
     QToolButton* resetButton = nullptr;
     QAction* asTable = nullptr;  // View as Table: every chart part as its numbers
     QToolButton* asTableButton = nullptr;
+    QAction* lockColors = nullptr;  // Lock Colours: heatmaps keep the colour scale they have now
+    QToolButton* lockColorsButton = nullptr;
     std::vector<QWidget*> partWidgets;
     std::vector<int> partHeights;
     bool building = false;
@@ -347,6 +349,15 @@ ChartPanel::ChartPanel(const ChartSpec& spec, const std::vector<Output>& outputs
     d->asTable->setCheckable(true);
     d->asTable->setToolTip(tr("Show the chart's numbers as a table (and back)"));
     connect(d->asTable, &QAction::toggled, this, [this] { setOutputs(d->all); });
+    d->lockColors = new QAction(tr("Lock Colours"), this);
+    d->lockColors->setCheckable(true);
+    d->lockColors->setToolTip(
+        tr("Keep the colour scale as it is now, so maps after a change use the same colours for the same values"));
+    connect(d->lockColors, &QAction::toggled, this, &ChartPanel::lockColorScale);
+    d->lockColorsButton = new QToolButton(this);
+    d->lockColorsButton->setDefaultAction(d->lockColors);
+    d->lockColorsButton->setAutoRaise(true);
+    bar->addWidget(d->lockColorsButton);
     d->asTableButton = new QToolButton(this);
     d->asTableButton->setDefaultAction(d->asTable);
     d->asTableButton->setAutoRaise(true);
@@ -410,6 +421,10 @@ void ChartPanel::setOutputs(const std::vector<Output>& outputs)
     d->resetButton->setVisible(charts && !d->asTable->isChecked());
     d->asTable->setVisible(charts);
     d->asTableButton->setVisible(charts);
+    const bool heatmaps =
+        std::any_of(d->plan.begin(), d->plan.end(), [](const ChartPart& p) { return p.kind == ChartKind::Heatmap; });
+    d->lockColors->setVisible(heatmaps);
+    d->lockColorsButton->setVisible(heatmaps && !d->asTable->isChecked());
     d->saveButton->setEnabled(d->error.isEmpty());
     d->building = false;
 }
@@ -499,6 +514,28 @@ std::vector<ChartPart> ChartPanel::parts() const
 {
     return d->plan;
 }
+// Lock Colours on: the first heatmap's scale holds for every map made from
+// now on; off: each map scales to its own data again.
+void ChartPanel::lockColorScale(bool locked)
+{
+    d->spec.colorRange.reset();
+    if (locked) {
+        for (QWidget* w : d->partWidgets)
+            if (auto* view = qobject_cast<QChartView*>(w))
+                if (auto* heat = qobject_cast<HeatmapChart*>(view->chart())) {
+                    d->spec.colorRange =
+                        ChartSpec::ColorRange{heat->scale().lo, heat->scale().hi, heat->scale().diverging};
+                    break;
+                }
+    }
+    setOutputs(d->all);
+}
+
+QAction* ChartPanel::lockColorsAction() const
+{
+    return d->lockColors;
+}
+
 QAction* ChartPanel::viewAsTableAction() const
 {
     return d->asTable;

@@ -75,6 +75,9 @@ public:
     QWidget* partWidget(int i) const;
     // The View as Table switch (checkable; hidden when every part is a table).
     QAction* viewAsTableAction() const;
+    // The Lock Colours switch (checkable; shown with heatmaps): while on,
+    // heatmaps keep the colour scale they had when it was turned on.
+    QAction* lockColorsAction() const;
 
     // Files. All return false and set *error (translated) on failure; the
     // write is atomic (QSaveFile). PNG: raster at devicePixelRatio 2 of the
@@ -87,6 +90,7 @@ public:
 
 public slots:
     void resetView();  // undo zoom/pan of every part
+    void lockColorScale(bool locked);
 
 protected:
     void changeEvent(QEvent* event) override;  // palette/font changes restyle the charts

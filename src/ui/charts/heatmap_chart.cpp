@@ -59,7 +59,21 @@ public:
                         p->fillRect(QRectF(grid.left() + c * cw, grid.top() + r * ch, cw, ch), hatch);
                 }
         }
+        paintTileBorders(p, grid, cw, ch);
         p->restore();
+    }
+    // A matrix of tiles (Output::tileRows/tileCols): a line in the page's
+    // colour between tiles, so each small map reads as one.
+    void paintTileBorders(QPainter* p, const QRectF& grid, double cw, double ch)
+    {
+        const auto& m = m_chart->matrix();
+        if (m.tileRows <= 0 || m.tileCols <= 0) return;
+        QPen pen(m_chart->style().background, std::clamp(std::min(cw, ch) * 0.6, 1.0, 3.0));
+        p->setPen(pen);
+        for (int r = m.tileRows; r < m.rows; r += m.tileRows)
+            p->drawLine(QPointF(grid.left(), grid.top() + r * ch), QPointF(grid.right(), grid.top() + r * ch));
+        for (int c = m.tileCols; c < m.cols; c += m.tileCols)
+            p->drawLine(QPointF(grid.left() + c * cw, grid.top()), QPointF(grid.left() + c * cw, grid.bottom()));
     }
     void refresh()
     {
@@ -215,6 +229,11 @@ HeatmapChart::HeatmapChart(const modules::Output& matrix, const ChartSpec& spec,
     : QChart(parent), m_matrix(matrix), m_style(style)
 {
     m_scale = HeatmapScale::fromData(m_matrix.data, style.nanColor);
+    if (spec.colorRange) {  // locked: the same colours for the same values as before
+        m_scale.lo = spec.colorRange->lo;
+        m_scale.hi = spec.colorRange->hi;
+        m_scale.diverging = spec.colorRange->diverging;
+    }
     m_image = heatmapImage(m_matrix, m_scale);
 
     setBackgroundBrush(style.background);
