@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // pdf_export.cpp — exportPdf(): the options checked, the course and the
-// learner's answers read, and the report put together from its parts on a
-// QPdfWriter: report_front (title page, contents), report_chapter (the
-// chapters), report_appendix (the appendix), all writing into one
-// report_document; pdf_pages paginates and paints it.
+// learner's answers read, and the report made in pieces (report_piece.h):
+// each chapter (report_chapter) and the appendix (report_appendix) laid out
+// and paginated alone, then the front matter (report_front: title page and
+// contents) with the page numbers they took; each piece painted into a PDF
+// of its own, and the pieces put together with the outline, the links and
+// the metadata (report_assembly.h).
 #include "ui/report/pdf_export.h"
 
 #include "classroom/assignment.h"
@@ -11,20 +13,32 @@
 #include "lessons/progress_store.h"
 #include "ui/report/pdf_pages.h"
 #include "ui/report/report_appendix.h"
+#include "ui/report/report_assembly.h"
 #include "ui/report/report_chapter.h"
 #include "ui/report/report_document.h"
 #include "ui/report/report_front.h"
+#include "ui/report/report_piece.h"
+#include "util/atomic_file.h"
+#include "util/tex_to_unicode.h"
 
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QPdfWriter>
+#include <QSaveFile>
 #include <QTemporaryDir>
+#include <QTextBlock>
 #include <QTextDocument>
+#include <QUrl>
 #include <QtGlobal>
 
+#ifndef POSLAB_VERSION
+#define POSLAB_VERSION "unknown"
+#endif
+
 #include <algorithm>
+#include <memory>
 #include <optional>
 #include <tuple>
 
@@ -38,62 +52,208 @@ using lessons::Chapter;
 using lessons::ExerciseProgress;
 using namespace pdf;
 
-// The whole report in one document: the parts in order, then pagination
-// with the contents' page numbers.
-class ReportBuilder {
+// The report as pieces (report_piece.h): each chapter laid out and
+// paginated alone, the appendix, then the front matter (title page and
+// contents) once the chapters' pages are known; painted with their page
+// numbers in the whole report and put together by report_assembly.h.
+class ReportPipeline {
 public:
-    ReportBuilder(const ExportOptions& options, const lessons::Course& course, const QList<const Chapter*>& chapters,
-                  const QHash<QString, ExerciseProgress>& progress, bool haveAnswers, QPaintDevice* device)
-        : m_doc(options, course, device),
-          m_contents(m_doc),
-          m_chapterWriter(m_doc, m_contents, progress, haveAnswers),
-          m_chapters(chapters),
-          m_haveAnswers(haveAnswers)
-    {}
-
-    QTextDocument& document() { return m_doc.pages().document(); }
-    PagedDocument& pages() { return m_doc.pages(); }
-    // What writing found: the chapters' problems, then table rows split
-    // across pages (these name the PDF file).
-    QList<lessons::Diagnostic> warnings() const
+    ReportPipeline(const ExportOptions& options, const lessons::Course& course, const QList<const Chapter*>& chapters,
+                   const QHash<QString, ExerciseProgress>& progress, bool haveAnswers)
+        : m_options(options), m_course(course), m_chapters(chapters), m_progress(progress), m_haveAnswers(haveAnswers)
     {
-        QList<lessons::Diagnostic> out = m_doc.warnings();
-        for (const util::Text2& w : m_doc.pages().splitRows())
-            out.append(
-                lessons::Diagnostic::of(m_doc.options().outputPath, 0, w, lessons::Diagnostic::Severity::Warning));
-        return out;
-    }
-    int runCount() const { return int(m_chapterWriter.runs().size()); }
-    int paginationPasses() const { return m_paginationPasses; }
-    QList<TocEntry> toc() const { return m_contents.entries(); }
-    QString runningHeader(int page) const { return m_contents.runningHeader(page); }
-
-    void build()
-    {
-        m_doc.pages().layOutOnceAfter([&] {
-            report::writeTitlePage(m_doc, m_chapters, m_haveAnswers);
-            m_contents.write(m_chapters);
-            for (const Chapter* chapter : m_chapters) m_chapterWriter.write(*chapter);
-            report::writeAppendix(m_doc, m_contents, m_chapterWriter.runs(), m_chapterWriter.exerciseIds());
-        });
+        // The `lab.` modules show the run the report is made with.
+        m_engine.setStoredRunId(options.trainingRunId);
     }
 
-    // Lays out, keeps headings and charts with what follows them, writes the
-    // page numbers into the contents, and checks they are stable.
-    QString paginate()
-    {
-        m_paginationPasses += m_doc.pages().paginate();
-        return m_contents.writePageNumbers();
-    }
+    // Lays out and paginates every piece; an error when the contents do not settle.
+    QString layOut();
+    QList<lessons::Diagnostic> warnings() const;
+    PdfStatus paint();
+    QByteArray assemble(report::AssemblyReport* links, QString* error) const;
+
+    int pageCount() const { return m_pieces.empty() ? 0 : m_pieces.back()->firstPage() + m_pieces.back()->pageCount(); }
+    int runCount() const { return int(m_runs.size()); }
+    int paginationPasses() const;
+    QList<TocEntry> toc() const;
 
 private:
-    report::ReportDocument m_doc;
-    report::ReportContents m_contents;
-    report::ChapterWriter m_chapterWriter;
+    // A heading of the report: where it is in the whole PDF.
+    struct Heading {
+        report::ReportContents::Place place;
+        int page = 0;  // 0-based page of the whole report
+    };
+    QList<Heading> headings() const;
+    report::Assembly assembly() const;
+    report::PdfTarget target(const Heading& h) const;
+
+    const ExportOptions& m_options;
+    const lessons::Course& m_course;
     QList<const Chapter*> m_chapters;
+    QHash<QString, ExerciseProgress> m_progress;
     bool m_haveAnswers = false;
-    int m_paginationPasses = 0;
+    lessons::RunEngine m_engine;
+    std::vector<report::RunRecord> m_runs;
+    QList<QPair<QString, QString>> m_exerciseIds;
+    // Front matter, chapters, appendix.
+    std::vector<std::unique_ptr<report::ReportPiece>> m_pieces;
 };
+
+QString ReportPipeline::layOut()
+{
+    // The front matter first, with every contents row and no numbers yet:
+    // its length is where the chapters start.
+    auto front = std::make_unique<report::ReportPiece>(m_options, m_course);
+    front->build(0, 0, [&] {
+        report::writeTitlePage(front->doc(), m_chapters, m_haveAnswers);
+        front->contents().write(m_chapters);
+        front->contents().fillRows(m_chapters);
+    });
+    int next = front->pageCount();
+    m_pieces.clear();
+    m_pieces.push_back(std::move(front));
+    for (const Chapter* chapter : m_chapters) {
+        auto piece = std::make_unique<report::ReportPiece>(m_options, m_course);
+        report::ChapterWriter writer(piece->doc(), piece->contents(), m_progress, m_haveAnswers, m_engine);
+        piece->build(next, m_pieces.back()->lastMargin(), [&] { writer.write(*chapter); });
+        next += piece->pageCount();
+        m_runs.insert(m_runs.end(), writer.runs().begin(), writer.runs().end());
+        m_exerciseIds += writer.exerciseIds();
+        m_pieces.push_back(std::move(piece));
+    }
+    auto appendix = std::make_unique<report::ReportPiece>(m_options, m_course);
+    appendix->build(next, m_pieces.back()->lastMargin(),
+                    [&] { report::writeAppendix(appendix->doc(), appendix->contents(), m_runs, m_exerciseIds); });
+    m_pieces.push_back(std::move(appendix));
+    // The page numbers; the contents must not grow by them.
+    report::ReportPiece& frontPiece = *m_pieces.front();
+    const int frontPages = frontPiece.pageCount();
+    int row = 0;
+    for (const Heading& h : headings()) frontPiece.contents().setRowPage(row++, h.page + 1);
+    frontPiece.repaginate();
+    if (frontPiece.pageCount() != frontPages)
+        return T2("the table of contents did not settle", "目录页码无法稳定").in(m_options.lang);
+    return {};
+}
+
+QList<ReportPipeline::Heading> ReportPipeline::headings() const
+{
+    QList<Heading> out;
+    for (size_t i = 1; i < m_pieces.size(); ++i)
+        for (const report::ReportContents::Place& p : m_pieces[i]->contents().places()) out.append(Heading{p, p.page});
+    return out;
+}
+
+QList<lessons::Diagnostic> ReportPipeline::warnings() const
+{
+    QList<lessons::Diagnostic> out;
+    for (size_t i = 0; i < m_pieces.size(); ++i) out += m_pieces[i]->warnings(m_options.outputPath);
+    return out;
+}
+
+PdfStatus ReportPipeline::paint()
+{
+    for (size_t i = 0; i < m_pieces.size(); ++i) {
+        const PdfStatus painted = m_pieces[i]->paint();
+        if (!painted.ok()) return painted;
+    }
+    return {};
+}
+
+int ReportPipeline::paginationPasses() const
+{
+    int passes = 0;
+    for (const auto& p : m_pieces) passes += p->paginationPasses();
+    return passes;
+}
+
+QList<TocEntry> ReportPipeline::toc() const
+{
+    QList<TocEntry> out;
+    for (const Heading& h : headings()) out.append(TocEntry{h.place.level, h.place.title, h.page + 1});
+    return out;
+}
+
+report::PdfTarget ReportPipeline::target(const Heading& h) const
+{
+    return report::PdfTarget{h.page, h.place.top * 72.0 / m_options.resolution};
+}
+
+// A heading's title as a link target: lower case, words joined by '-'
+// ("2.1  Angles and wavelengths" -> "angles-and-wavelengths").
+QString slug(const QString& title)
+{
+    QString out;
+    for (const QChar c : title.toLower()) {
+        if (c.isLetterOrNumber())
+            out += c;
+        else if ((c.isSpace() || c == u'-') && !out.isEmpty() && !out.endsWith(u'-'))
+            out += u'-';
+    }
+    while (out.endsWith(u'-')) out.chop(1);
+    return out;
+}
+
+report::Assembly ReportPipeline::assembly() const
+{
+    report::Assembly a;
+    for (const auto& p : m_pieces) a.pieces.append(p->pdf());
+    const QList<Heading> all = headings();
+    // Outline: the contents, each chapter with its steps, the appendix.
+    const QString& lang = m_options.lang;
+    a.outline.append(report::OutlineItem{T2("Contents", "目录").in(lang), report::PdfTarget{1, 0}, {}});
+    QHash<QString, report::PdfTarget> references;
+    for (int i = 0; i < all.size(); ++i) {
+        const Heading& h = all[i];
+        const report::OutlineItem item{h.place.title, target(h), {}};
+        if (h.place.level == 2 && a.outline.size() > 1)
+            a.outline.last().children.append(item);
+        else
+            a.outline.append(item);
+        QString name = h.place.title;
+        if (h.place.level == 2) name = name.section(QStringLiteral("  "), 1);  // without "2.1  "
+        references.insert(u'#' + slug(name), target(h));
+    }
+    for (int i = 0; i < m_chapters.size(); ++i) {
+        const QString file = QFileInfo(m_chapters[i]->file).fileName();
+        for (const Heading& h : all)
+            if (h.place.level == 1 && h.place.number == QString::number(m_chapters[i]->number)) {
+                references.insert(file, target(h));
+                references.insert(u'#' + QFileInfo(file).completeBaseName(), target(h));
+            }
+    }
+    a.resolve = [references](const QString& href) -> std::optional<report::PdfTarget> {
+        const QString key = href.startsWith(u'#') ? href : QFileInfo(QUrl(href).path()).fileName();
+        const auto it = references.find(key);
+        if (it == references.end()) return std::nullopt;
+        return *it;
+    };
+    // Each contents line jumps to its heading.
+    const QList<std::pair<int, QRectF>> rows = m_pieces.front()->contents().rowAreas();
+    const qreal pt = 72.0 / m_options.resolution;
+    for (int i = 0; i < rows.size() && i < all.size(); ++i) {
+        const QRectF r = rows[i].second;
+        a.links.append(report::PageLink{rows[i].first, QRectF(r.topLeft() * pt, r.size() * pt), target(all[i])});
+    }
+    const report::ReportDocument& front = m_pieces.front()->doc();
+    a.info.title = report::courseTitle(front);
+    a.info.author = m_options.studentName.trimmed();
+    a.info.subject =
+        T2("PosLab report: %1", "PosLab 学习报告：%1").in(lang).arg(report::courseSubtitle(front, m_chapters));
+    QStringList keywords{T2("positional encoding", "位置编码").in(lang), QStringLiteral("Transformer")};
+    for (const Chapter* c : m_chapters) keywords << util::texToUnicode(c->title);
+    a.info.keywords = keywords.join(T2(", ", "，").in(lang));
+    a.info.lang = util::isChinese(lang) ? QStringLiteral("zh-CN") : QStringLiteral("en");
+    a.info.creator = QStringLiteral("PosLab %1").arg(QStringLiteral(POSLAB_VERSION));
+    a.info.date = m_options.date;
+    a.info.firstPageLabel = T2("Title", "封面").in(lang);
+    return a;
+}
+
+QByteArray ReportPipeline::assemble(report::AssemblyReport* links, QString* error) const
+{
+    return report::assemblePdf(assembly(), links, error);
+}
 
 ExportResult usageError(const QString& message)
 {
@@ -242,6 +402,15 @@ QList<lessons::Diagnostic> allWarnings(const QList<lessons::Diagnostic>& loading
     return out;
 }
 
+// SOURCE_DATE_EPOCH (reproducible-builds.org) when it is set, else today at 00:00 UTC.
+QDateTime reportDate()
+{
+    bool ok = false;
+    const qint64 epoch = qEnvironmentVariable("SOURCE_DATE_EPOCH").toLongLong(&ok);
+    if (ok && epoch >= 0) return QDateTime::fromSecsSinceEpoch(epoch, Qt::UTC);
+    return QDateTime(QDate::currentDate(), QTime(0, 0), Qt::UTC);
+}
+
 }  // namespace
 
 ExportResult exportPdf(const ExportOptions& options)
@@ -268,30 +437,41 @@ ExportResult exportPdf(const ExportOptions& options)
     ExportOptions effective = options;
     if (effective.studentName.trimmed().isEmpty()) effective.studentName = submittedBy;
 
+    if (!effective.date.isValid()) effective.date = reportDate();
+    {
+        // An unwritable path fails before any work: open it once, write nothing.
+        QSaveFile probe(options.outputPath);
+        if (!probe.open(QIODevice::WriteOnly))
+            return writeFailure({PdfStatus::Stage::Open, probe.errorString()}, options.outputPath, lang);
+        probe.cancelWriting();
+    }
+
     ExportResult result;
-    const PdfStatus written = writePdfAtomically(
-        options.outputPath, PdfFileOptions{options.resolution, QStringLiteral("PosLab report")},
-        [&](QPdfWriter& writer) -> PdfStatus {
-            ReportBuilder builder(effective, course, chapters, progress, haveAnswers, &writer);
-            builder.build();
-            QElapsedTimer layoutTimer;
-            layoutTimer.start();
-            const QString pageError = builder.paginate();
-            if (qEnvironmentVariableIsSet("POSLAB_PDF_DEBUG"))
-                qInfo("pdf export: built in %lld ms, paginated in %lld ms (%d passes)",
-                      timer.elapsed() - layoutTimer.elapsed(), layoutTimer.elapsed(), builder.paginationPasses());
-            if (!pageError.isEmpty()) return {PdfStatus::Stage::Content, pageError};
-            result.warnings = allWarnings(loaded.diagnostics, builder.warnings());
-            // --strict: stop before anything is painted; the atomic file is discarded.
-            if (options.strict && !result.warnings.isEmpty()) return {PdfStatus::Stage::Content, QString()};
-            const PdfStatus painted =
-                paintPages(builder.pages(), writer, lang, [&](int page) { return builder.runningHeader(page); });
-            if (!painted.ok()) return painted;
-            result.pageCount = builder.document().pageCount();
-            result.toc = builder.toc();
-            result.runCount = builder.runCount();
-            return {};
-        });
+    ReportPipeline pipeline(effective, course, chapters, progress, haveAnswers);
+    QElapsedTimer step;
+    step.start();
+    const QString pageError = pipeline.layOut();
+    const qint64 laidOut = step.restart();
+    if (!pageError.isEmpty()) return failure(pageError);
+    const PdfStatus painted = pipeline.paint();
+    if (!painted.ok()) return writeFailure(painted, options.outputPath, lang);
+    const qint64 paintedMs = step.restart();
+    report::AssemblyReport links;
+    QString why;
+    const QByteArray pdf = pipeline.assemble(&links, &why);
+    if (qEnvironmentVariableIsSet("POSLAB_PDF_DEBUG"))
+        qInfo("pdf export: laid out in %lld ms (%d pagination passes), painted in %lld ms, assembled in %lld ms",
+              laidOut, pipeline.paginationPasses(), paintedMs, step.elapsed());
+    if (pdf.isEmpty()) return failure(T2("putting the PDF together failed: %1", "拼合 PDF 失败：%1").arg(why).in(lang));
+    QList<lessons::Diagnostic> found = pipeline.warnings();
+    for (const QString& href : links.unresolved)
+        found.append(lessons::Diagnostic::of(options.outputPath, 0,
+                                             T2("a link to '%1' points at nothing in the report; it is printed as text",
+                                                "指向“%1”的链接在报告里没有目标，只印成文字")
+                                                 .arg(href),
+                                             lessons::Diagnostic::Severity::Warning));
+    result.warnings = allWarnings(loaded.diagnostics, found);
+    // --strict: nothing is written.
     if (options.strict && !result.warnings.isEmpty()) {
         result.kind = ExportResult::Kind::Problems;
         result.message = T2("%1 problem(s) (--strict: warnings count as errors); no PDF written",
@@ -300,7 +480,11 @@ ExportResult exportPdf(const ExportOptions& options)
                              .in(lang);
         return result;
     }
-    if (!written.ok()) return writeFailure(written, options.outputPath, lang);
+    if (!util::writeFileAtomically(options.outputPath, pdf, &why))
+        return writeFailure({PdfStatus::Stage::Commit, why}, options.outputPath, lang);
+    result.pageCount = pipeline.pageCount();
+    result.toc = pipeline.toc();
+    result.runCount = pipeline.runCount();
     result.kind = ExportResult::Kind::Ok;
     result.elapsedMs = timer.elapsed();
     result.message =

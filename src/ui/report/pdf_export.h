@@ -36,6 +36,7 @@
 #include "lessons/course.h"
 #include "util/text2.h"
 
+#include <QDateTime>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -73,6 +74,10 @@ struct ExportOptions {
     // chart with nothing to show, ...) fails the export (Kind::Problems) and
     // no PDF is written.
     bool strict = false;
+    // The report's date: on the title page and as the PDF's creation date.
+    // Invalid: SOURCE_DATE_EPOCH when it is set (reproducible builds), else
+    // today at 00:00 UTC — so the same input gives the same bytes.
+    QDateTime date;
 };
 
 // One entry of the table of contents, as laid out (for callers and tests).

@@ -250,8 +250,10 @@ int PagedDocument::paginate()
                 splitTable->setFormat(tf);
             } else {
                 // Split the table before this row: rows splitRow.. go to a copy of
-                // the table (header repeated) that starts on the next page.
-                splitTableAt(splitTable, splitRow);
+                // the table (header repeated) that starts on the next page. Laid
+                // out once afterwards: Qt relays out the whole table after each
+                // cell copied otherwise.
+                layOutOnceAfter([&] { splitTableAt(splitTable, splitRow); });
             }
         } else if (!breakBefore.isEmpty() && blockPosition < framePosition) {
             setBreakBefore(breakBefore.first());
@@ -390,7 +392,8 @@ qreal PagedDocument::firstLineTop(const QTextBlock& b) const
 
 // ---- painting and writing -----------------------------------------------------
 
-PdfStatus paintPages(PagedDocument& pages, QPdfWriter& writer, const QString& lang, const RunningHeader& header)
+PdfStatus paintPages(PagedDocument& pages, QPdfWriter& writer, const QString& lang, const RunningHeader& header,
+                     int fromPage)
 {
     QPainter painter;
     if (!painter.begin(&writer)) return {PdfStatus::Stage::Begin, QString()};
@@ -407,8 +410,8 @@ PdfStatus paintPages(PagedDocument& pages, QPdfWriter& writer, const QString& la
     // Lesson figures and heatmaps stay lossless, not JPEG (docs/qt-notes.md, PDF output).
     painter.setRenderHint(QPainter::LosslessImageRendering, true);
     painter.setRenderHint(QPainter::Antialiasing, true);
-    for (int page = 0; page < pageCount; ++page) {
-        if (page > 0) writer.newPage();
+    for (int page = fromPage; page < pageCount; ++page) {
+        if (page > fromPage) writer.newPage();
         painter.save();
         // Only the body: a box (exercise, code) that continues on the next page
         // must not paint its background into the header or footer.
@@ -448,6 +451,15 @@ PdfStatus paintPages(PagedDocument& pages, QPdfWriter& writer, const QString& la
     return {};
 }
 
+void setUpWriter(QPdfWriter& writer, const PdfFileOptions& options)
+{
+    writer.setResolution(options.resolution);
+    writer.setPageSize(QPageSize(QPageSize::A4));
+    writer.setPageMargins(QMarginsF(0, 0, 0, 0), QPageLayout::Millimeter);
+    writer.setTitle(options.title);
+    writer.setCreator(QStringLiteral("PosLab %1").arg(QStringLiteral(POSLAB_VERSION)));
+}
+
 PdfStatus writePdfAtomically(const QString& path, const PdfFileOptions& options,
                              const std::function<PdfStatus(QPdfWriter&)>& produce)
 {
@@ -464,11 +476,7 @@ PdfStatus writePdfAtomically(const QString& path, const PdfFileOptions& options,
     pdf.open(QIODevice::WriteOnly);
     {
         QPdfWriter writer(&pdf);
-        writer.setResolution(options.resolution);
-        writer.setPageSize(QPageSize(QPageSize::A4));
-        writer.setPageMargins(QMarginsF(0, 0, 0, 0), QPageLayout::Millimeter);
-        writer.setTitle(options.title);
-        writer.setCreator(QStringLiteral("PosLab %1").arg(QStringLiteral(POSLAB_VERSION)));
+        setUpWriter(writer, options);
         const PdfStatus produced = produce(writer);
         if (!produced.ok()) return produced;
     }

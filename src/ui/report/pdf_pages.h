@@ -193,14 +193,22 @@ struct PdfStatus {
 
 // Paints every page of `pages` onto `writer`: the body clipped to the
 // margins, header(page) with a rule under it when not empty, and the page
-// number. The first page is a title page: neither header nor number.
+// number. Pages before `fromPage` are left out (a piece of a report that
+// is assembled later: its document starts with empty pages standing for
+// the pages before it, so it is laid out exactly where it will be). The
+// document's first page is a title page: neither header nor number.
 // Begins and ends the painter (Begin / End on failure).
-PdfStatus paintPages(PagedDocument& pages, QPdfWriter& writer, const QString& lang, const RunningHeader& header);
+PdfStatus paintPages(PagedDocument& pages, QPdfWriter& writer, const QString& lang, const RunningHeader& header,
+                     int fromPage = 0);
 
 struct PdfFileOptions {
     int resolution = 300;  // dpi
     QString title;         // the PDF's metadata title
 };
+
+// Sets `writer` up for a PosLab PDF: the resolution, A4 without margins,
+// the title and creator.
+void setUpWriter(QPdfWriter& writer, const PdfFileOptions& options);
 
 // Writes a PDF atomically: opens `path` through QSaveFile (Open on failure,
 // before any work), makes an A4 QPdfWriter without margins, calls

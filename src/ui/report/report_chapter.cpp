@@ -29,14 +29,23 @@ using lessons::Step;
 using namespace pdf;
 
 ChapterWriter::ChapterWriter(ReportDocument& doc, ReportContents& contents,
-                             const QHash<QString, ExerciseProgress>& progress, bool haveAnswers)
-    : m_doc(doc), m_contents(contents), m_progress(progress), m_haveAnswers(haveAnswers)
-{
-    // The `lab.` modules show the run the report is made with.
-    m_engine.setStoredRunId(doc.options().trainingRunId);
-}
+                             const QHash<QString, ExerciseProgress>& progress, bool haveAnswers,
+                             lessons::RunEngine& engine)
+    : m_doc(doc), m_contents(contents), m_progress(progress), m_haveAnswers(haveAnswers), m_engine(engine)
+{}
 
 // ---- chapters ---------------------------------------------------------------
+
+// The title is plain text everywhere (window, contents, page headers): $math$ in Unicode.
+QString chapterTitle(const Chapter& chapter)
+{
+    return util::texToUnicode(chapter.title);
+}
+
+QString stepTitle(const Chapter& chapter, int stepNumber, const Step& step)
+{
+    return QStringLiteral("%1.%2  ").arg(chapter.number).arg(stepNumber) + util::texToUnicode(step.title);
+}
 
 void ChapterWriter::write(const Chapter& chapter)
 {
@@ -62,7 +71,7 @@ void ChapterWriter::write(const Chapter& chapter)
                 cur.insertText(number + step.title, md.headingCharFormat(2));
             }
             m_doc.pages().keepWithNext(QTextCursor(cur.block()));
-            m_contents.add(2, QString(), number + util::texToUnicode(step.title), QTextCursor(cur.block()), QString());
+            m_contents.add(2, QString(), stepTitle(chapter, stepNo, step), QTextCursor(cur.block()), QString());
         }
         for (const Block& block : step.blocks) writeBlock(chapter, block);
     }
@@ -83,12 +92,11 @@ void ChapterWriter::writeHeading(const Chapter& chapter)
     title.setTopMargin(2);
     title.setBottomMargin(6);
     cur.insertBlock(title, md.headingCharFormat(1));
-    // The title is plain text everywhere (window, contents, page headers): $math$ in Unicode.
-    const QString chapterTitle = util::texToUnicode(chapter.title);
-    cur.insertText(chapterTitle, md.headingCharFormat(1));
+    const QString heading = chapterTitle(chapter);
+    cur.insertText(heading, md.headingCharFormat(1));
     const QTextCursor titleAt(cur.block());
-    m_contents.add(1, QString::number(chapter.number), chapterTitle, titleAt,
-                   chapterLabel(lang, chapter) + QStringLiteral(" · ") + chapterTitle);
+    m_contents.add(1, QString::number(chapter.number), heading, titleAt,
+                   chapterLabel(lang, chapter) + QStringLiteral(" · ") + heading);
     if (!chapter.summary.isEmpty() || chapter.minutes > 0) {
         QTextBlockFormat sum;
         sum.setBottomMargin(14);

@@ -4,12 +4,18 @@
 #include "ui/report/report_front.h"
 
 #include "lessons/course_loader.h"
+#include "ui/report/report_appendix.h"
+#include "ui/report/report_chapter.h"
 #include "ui/report/report_document.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QDate>
 #include <QFileInfo>
 #include <QTextBlock>
 #include <QTextTable>
+
+#include <algorithm>
+#include <limits>
 
 #ifndef POSLAB_VERSION
 #define POSLAB_VERSION "unknown"
@@ -31,8 +37,6 @@ QString chapterLabel(const QString& lang, const Chapter& c)
 
 // ---- title page -------------------------------------------------------------
 
-namespace {
-
 QString courseTitle(const ReportDocument& doc)
 {
     const QString shipped = QFileInfo(lessons::defaultCourseDir()).canonicalFilePath();
@@ -47,6 +51,8 @@ QString courseSubtitle(const ReportDocument& doc, const QList<const Chapter*>& c
         return chapterLabel(doc.lang(), *chapters.first()) + QStringLiteral(" · ") + chapters.first()->title;
     return T2("%1 chapters", "共 %1 章").in(doc.lang()).arg(chapters.size());
 }
+
+namespace {
 
 // When the report prints an exercise's worked solution.
 QString solutionsPolicy(const QString& lang, ExportOptions::Solutions solutions)
@@ -112,7 +118,8 @@ void writeFacts(ReportDocument& doc, const QList<const Chapter*>& chapters, bool
     };
     if (!opt.studentName.trimmed().isEmpty()) line(T2("Student", "学生").in(lang), opt.studentName.trimmed());
     line(T2("Language", "语言").in(lang), isChinese(lang) ? QStringLiteral("中文") : QStringLiteral("English"));
-    line(T2("Date", "日期").in(lang), QDate::currentDate().toString(Qt::ISODate));
+    const QDate date = opt.date.isValid() ? opt.date.toUTC().date() : QDate::currentDate();
+    line(T2("Date", "日期").in(lang), date.toString(Qt::ISODate));
     QStringList numbers;
     for (const Chapter* c : chapters) numbers << QString::number(c->number);
     line(T2("Chapters", "章节").in(lang), numbers.join(QStringLiteral(", ")));
@@ -182,6 +189,7 @@ void ReportContents::add(int level, const QString& number, const QString& title,
 {
     Heading h;
     h.level = level;
+    h.number = number;
     h.tocTitle = title;
     h.headerTitle = headerTitle;
     h.cursor = at;
@@ -236,6 +244,63 @@ QList<TocEntry> ReportContents::entries() const
     QList<TocEntry> out;
     for (const Heading& h : m_headings)
         out.append(TocEntry{h.level, h.tocTitle, m_doc.pages().pageOfBlock(h.cursor.block()) + 1});
+    return out;
+}
+
+QList<ReportContents::Place> ReportContents::places() const
+{
+    QList<Place> out;
+    const PagedDocument& pages = m_doc.pages();
+    for (const Heading& h : m_headings) {
+        const qreal top = pages.firstLineTop(h.cursor.block());
+        const int page = pages.pageOf(top);
+        out.append(Place{h.level, h.number, h.tocTitle, page, top - page * pages.pageHeight()});
+    }
+    return out;
+}
+
+void ReportContents::fillRows(const QList<const Chapter*>& chapters)
+{
+    const QTextCursor nowhere(&m_doc.pages().document());
+    for (const Chapter* c : chapters) {
+        add(1, QString::number(c->number), chapterTitle(*c), nowhere, QString());
+        int stepNo = 0;
+        for (const Step& s : c->steps)
+            if (!s.isIntroduction) add(2, QString(), stepTitle(*c, ++stepNo, s), nowhere, QString());
+    }
+    add(0, QString(), appendixTitle(m_doc.lang()), nowhere, QString());
+}
+
+void ReportContents::setRowPage(int row, int number)
+{
+    if (!m_table || row < 0 || row >= m_table->rows()) return;
+    QTextTableCell cell = m_table->cellAt(row, 2);
+    QTextCursor c = cell.firstCursorPosition();
+    c.setPosition(cell.lastCursorPosition().position(), QTextCursor::KeepAnchor);
+    const QTextCharFormat f = c.charFormat();
+    c.insertText(QString::number(number), f);
+}
+
+QList<std::pair<int, QRectF>> ReportContents::rowAreas() const
+{
+    QList<std::pair<int, QRectF>> out;
+    if (!m_table) return out;
+    const PagedDocument& pages = m_doc.pages();
+    const QAbstractTextDocumentLayout* layout = pages.document().documentLayout();
+    const QRectF table = layout->frameBoundingRect(m_table);
+    for (int row = 0; row < m_rows; ++row) {
+        qreal top = std::numeric_limits<qreal>::max(), bottom = std::numeric_limits<qreal>::lowest();
+        for (int col = 0; col < m_table->columns(); ++col) {
+            const QTextBlock b = m_table->cellAt(row, col).firstCursorPosition().block();
+            const QRectF r = layout->blockBoundingRect(b);
+            top = std::min(top, pages.firstLineTop(b));
+            bottom = std::max(bottom, r.bottom());
+        }
+        if (top > bottom) continue;
+        const int page = pages.pageOf(top);
+        const qreal offset = page * pages.pageHeight();
+        out.append({page, QRectF(table.left(), top - offset, table.width(), bottom - top)});
+    }
     return out;
 }
 

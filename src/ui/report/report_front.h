@@ -18,8 +18,11 @@
 #include "ui/report/pdf_export.h"
 
 #include <QList>
+#include <QRectF>
 #include <QString>
 #include <QTextCursor>
+
+#include <utility>
 
 class QTextTable;
 
@@ -29,6 +32,12 @@ class ReportDocument;
 
 // "Chapter 3" / "第 3 章".
 QString chapterLabel(const QString& lang, const lessons::Chapter& chapter);
+
+// The course's title ("Positional Encoding in Transformers" for the course
+// shipped with PosLab, else the course folder's name) and the line under it
+// ("12 chapters", "Chapter 2 · Sinusoidal").
+QString courseTitle(const ReportDocument& doc);
+QString courseSubtitle(const ReportDocument& doc, const QList<const lessons::Chapter*>& chapters);
 
 // The title page, at the start of the document.
 void writeTitlePage(ReportDocument& doc, const QList<const lessons::Chapter*>& chapters, bool haveAnswers);
@@ -53,6 +62,27 @@ public:
     // The contents as laid out.
     QList<TocEntry> entries() const;
 
+    // Where a heading is: its contents number ("3" for a chapter), title,
+    // level, 0-based page of this document and the top of its first line on
+    // that page (device px).
+    struct Place {
+        int level = 1;
+        QString number;
+        QString title;
+        int page = 0;
+        qreal top = 0;
+    };
+    QList<Place> places() const;
+
+    // Fills every row (the chapters, their steps, the appendix) for a
+    // contents whose headings are in other documents (the report's pieces),
+    // with page 0; setRowPage() writes the pages once they are known.
+    void fillRows(const QList<const lessons::Chapter*>& chapters);
+    void setRowPage(int row, int number);
+    // The area of each contents row: 0-based page of this document and the
+    // row's rectangle on it (device px), in row order.
+    QList<std::pair<int, QRectF>> rowAreas() const;
+
     // The running header of a page (0-based): the chapter (or appendix) it
     // belongs to; none on the page where a chapter starts.
     QString runningHeader(int page) const;
@@ -61,6 +91,7 @@ private:
     // A heading whose page the contents and the running header need.
     struct Heading {
         int level = 1;        // 1 chapter, 2 step, 0 appendix
+        QString number;       // as printed in the contents' first column
         QString tocTitle;     // as printed in the contents
         QString headerTitle;  // as printed in the running header (chapters, appendix)
         QTextCursor cursor;   // at the heading block (moves with edits)
