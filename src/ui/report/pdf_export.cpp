@@ -38,6 +38,7 @@
 #endif
 
 #include <algorithm>
+#include <future>
 #include <memory>
 #include <optional>
 #include <tuple>
@@ -97,6 +98,7 @@ private:
     QList<QPair<QString, QString>> m_exerciseIds;
     // Front matter, chapters, appendix.
     std::vector<std::unique_ptr<report::ReportPiece>> m_pieces;
+    PdfStatus m_painted;  // how painting the chapters as they were laid out went
 };
 
 QString ReportPipeline::layOut()
@@ -112,13 +114,29 @@ QString ReportPipeline::layOut()
     int next = front->pageCount();
     m_pieces.clear();
     m_pieces.push_back(std::move(front));
-    for (const Chapter* chapter : m_chapters) {
+    // The chapters' module runs go ahead on a thread of their own, a chapter
+    // at a time, while the chapter before is laid out and painted.
+    std::vector<std::promise<void>> ran(size_t(m_chapters.size()));
+    auto runs = std::async(std::launch::async, [&] {
+        for (int i = 0; i < m_chapters.size(); ++i) {
+            for (const lessons::Step& step : m_chapters[i]->steps)
+                for (const lessons::Block& b : step.blocks)
+                    if (b.kind == lessons::Block::Kind::Run && b.error.isEmpty())
+                        m_engine.runNow(b.run.moduleId, b.run.params);
+            ran[size_t(i)].set_value();
+        }
+    });
+    for (int i = 0; i < m_chapters.size(); ++i) {
+        ran[size_t(i)].get_future().wait();
         auto piece = std::make_unique<report::ReportPiece>(m_options, m_course);
         report::ChapterWriter writer(piece->doc(), piece->contents(), m_progress, m_haveAnswers, m_engine);
-        piece->build(next, m_pieces.back()->lastMargin(), [&] { writer.write(*chapter); });
+        piece->build(next, m_pieces.back()->lastMargin(), [&] { writer.write(*m_chapters[i]); });
         next += piece->pageCount();
         m_runs.insert(m_runs.end(), writer.runs().begin(), writer.runs().end());
         m_exerciseIds += writer.exerciseIds();
+        // Painted now (its page numbers are known), while the next chapter's modules run.
+        m_painted = piece->paint();
+        if (!m_painted.ok()) return {};
         m_pieces.push_back(std::move(piece));
     }
     auto appendix = std::make_unique<report::ReportPiece>(m_options, m_course);
@@ -153,6 +171,7 @@ QList<lessons::Diagnostic> ReportPipeline::warnings() const
 
 PdfStatus ReportPipeline::paint()
 {
+    if (!m_painted.ok()) return m_painted;
     for (size_t i = 0; i < m_pieces.size(); ++i) {
         const PdfStatus painted = m_pieces[i]->paint();
         if (!painted.ok()) return painted;

@@ -17,6 +17,7 @@
 
 #include <exception>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -158,6 +159,45 @@ void fixLinks(QPDF& pdf, const std::vector<QPDFObjectHandle>& pages, const Assem
     }
 }
 
+// A font subset's name starts with a tag of six capitals ("QDCAAA+DejaVuSans",
+// §9.6.4); Qt makes it from the order its hash tables hand fonts over, which
+// changes from run to run. The tags are made again here, in the order the
+// pages use the fonts, so the same pieces give the same bytes.
+void retagName(QPDFObjectHandle dict, const char* key, const std::string& tag)
+{
+    if (!dict.isDictionary()) return;
+    QPDFObjectHandle n = dict.getKey(key);
+    if (!n.isName()) return;
+    const std::string name = n.getName();  // "/QDCAAA+DejaVuSans"
+    if (name.size() < 8 || name[7] != '+') return;
+    dict.replaceKey(key, QPDFObjectHandle::newName("/" + tag + name.substr(7)));
+}
+
+void retagFontSubsets(const std::vector<QPDFObjectHandle>& pages)
+{
+    std::set<QPDFObjGen> seen;
+    int next = 0;
+    for (QPDFObjectHandle page : pages) {
+        QPDFObjectHandle fonts = page.getKey("/Resources").getKey("/Font");
+        if (!fonts.isDictionary()) continue;
+        for (const std::string& key : fonts.getKeys()) {
+            QPDFObjectHandle font = fonts.getKey(key);
+            if (!font.isDictionary() || !seen.insert(font.getObjGen()).second) continue;
+            std::string tag(6, 'A');
+            for (int i = 5, n = next++; i >= 0 && n > 0; --i, n /= 26) tag[size_t(i)] = char('A' + n % 26);
+            retagName(font, "/BaseFont", tag);
+            if (font.hasKey("/FontDescriptor")) retagName(font.getKey("/FontDescriptor"), "/FontName", tag);
+            QPDFObjectHandle descendants = font.getKey("/DescendantFonts");
+            if (!descendants.isArray()) continue;
+            for (QPDFObjectHandle d : descendants.aitems()) {
+                retagName(d, "/BaseFont", tag);
+                if (d.isDictionary() && d.hasKey("/FontDescriptor"))
+                    retagName(d.getKey("/FontDescriptor"), "/FontName", tag);
+            }
+        }
+    }
+}
+
 void addLinks(QPDF& pdf, const std::vector<QPDFObjectHandle>& pages, const QList<PageLink>& links)
 {
     for (const PageLink& link : links) {
@@ -241,6 +281,7 @@ QByteArray assemblePdf(const Assembly& assembly, AssemblyReport* report, QString
         for (QPDFPageObjectHelper& page : outPages.getAllPages()) pages.push_back(page.getObjectHandle());
         if (pages.empty()) throw std::runtime_error("no pages");
 
+        retagFontSubsets(pages);
         fixLinks(out, pages, assembly, report);
         addLinks(out, pages, assembly.links);
         if (!assembly.outline.isEmpty()) {
@@ -257,7 +298,8 @@ QByteArray assemblePdf(const Assembly& assembly, AssemblyReport* report, QString
         w.setOutputMemory();
         w.setDeterministicID(true);  // the /ID from the content: same pieces, same bytes
         w.setObjectStreamMode(qpdf_o_generate);
-        w.setCompressStreams(true);
+        // Qt compressed the pieces' streams already: copied as they are, not inflated and deflated again.
+        w.setDecodeLevel(qpdf_dl_none);
         w.write();
         std::shared_ptr<Buffer> buffer = w.getBufferSharedPointer();
         return QByteArray(reinterpret_cast<const char*>(buffer->getBuffer()), qsizetype(buffer->getSize()));

@@ -73,9 +73,15 @@ int ReportPiece::pageCount() const
 
 PdfStatus ReportPiece::paint()
 {
+    if (m_painted) return *m_painted;
+    QElapsedTimer t;
+    t.start();
     const ReportContents& contents = *m_contents;
-    return paintPages(
+    m_painted = paintPages(
         m_doc->pages(), *m_writer, m_doc->lang(), [&](int page) { return contents.runningHeader(page); }, m_firstPage);
+    if (qEnvironmentVariableIsSet("POSLAB_PDF_DEBUG"))
+        qInfo("report piece at page %d: painted in %lld ms", m_firstPage + 1, t.elapsed());
+    return *m_painted;
 }
 
 QList<lessons::Diagnostic> ReportPiece::warnings(const QString& outputPath) const

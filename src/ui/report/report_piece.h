@@ -25,6 +25,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 class QPdfWriter;
 
@@ -62,7 +63,7 @@ public:
     int pageCount() const;  // the piece's own pages
     int paginationPasses() const { return m_passes; }
 
-    // Paints the piece's own pages into its PDF.
+    // Paints the piece's own pages into its PDF (once; again: the first status).
     pdf::PdfStatus paint();
     const QByteArray& pdf() const { return m_buffer.data(); }
 
@@ -76,6 +77,7 @@ private:
     std::unique_ptr<ReportContents> m_contents;
     int m_firstPage = 0;
     int m_passes = 0;
+    std::optional<pdf::PdfStatus> m_painted;
 };
 
 }  // namespace poslab::ui::report
