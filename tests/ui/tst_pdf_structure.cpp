@@ -83,6 +83,7 @@ private slots:
     void formulaHasText();
 #endif
     void sameInputSameBytes();
+    void unchangedChaptersReused();
 
 private:
     QString pdfFor(const QString& lang) const
@@ -293,6 +294,44 @@ void TestPdfStructure::sameInputSameBytes()
     const QByteArray second = structure::readAll(o.outputPath);
     QVERIFY(first.size() > 10000);
     QVERIFY(first == second);
+}
+
+// A second export of the same course takes every chapter from the cache of
+// pieces and gives the same bytes; a changed chapter is laid out again, the
+// other one still comes from the cache; no cache: nothing reused.
+void TestPdfStructure::unchangedChaptersReused()
+{
+    const QString course = m_dir.filePath(QStringLiteral("cached-course"));
+    QVERIFY(structure::writeLinkCourse(course));
+    ExportOptions o;
+    o.courseDir = course;
+    o.cacheDir = m_dir.filePath(QStringLiteral("pieces"));
+    o.outputPath = m_dir.filePath(QStringLiteral("cached-1.pdf"));
+    const ExportResult first = exportPdf(o);
+    QVERIFY2(first.ok(), qPrintable(first.message));
+    QCOMPARE(first.reusedChapters, 0);
+    o.outputPath = m_dir.filePath(QStringLiteral("cached-2.pdf"));
+    const ExportResult second = exportPdf(o);
+    QVERIFY2(second.ok(), qPrintable(second.message));
+    QCOMPARE(second.reusedChapters, 2);
+    QCOMPARE(second.toc.size(), first.toc.size());
+    QVERIFY(structure::readAll(m_dir.filePath(QStringLiteral("cached-1.pdf"))) == structure::readAll(o.outputPath));
+    // Chapter 2 changes (one more step): chapter 1 is reused, chapter 2 is new.
+    QFile two(course + QStringLiteral("/en/02-two.md"));
+    QVERIFY(two.open(QIODevice::Append));
+    two.write("\n## Another step\n\nMore text.\n");
+    two.close();
+    o.outputPath = m_dir.filePath(QStringLiteral("cached-3.pdf"));
+    const ExportResult third = exportPdf(o);
+    QVERIFY2(third.ok(), qPrintable(third.message));
+    QCOMPARE(third.reusedChapters, 1);
+    QCOMPARE(third.toc.size(), first.toc.size() + 1);
+    QCOMPARE(third.toc[4].title, QStringLiteral("2.2  Another step"));
+    o.cacheDir = QStringLiteral("-");
+    const ExportResult uncached = exportPdf(o);
+    QVERIFY2(uncached.ok(), qPrintable(uncached.message));
+    QCOMPARE(uncached.reusedChapters, 0);
+    QVERIFY(structure::readAll(m_dir.filePath(QStringLiteral("cached-3.pdf"))).size() > 10000);
 }
 
 static int runPdfStructureTests(int argc, char** argv)

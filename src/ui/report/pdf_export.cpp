@@ -14,6 +14,7 @@
 #include "ui/report/pdf_pages.h"
 #include "ui/report/report_appendix.h"
 #include "ui/report/report_assembly.h"
+#include "ui/report/report_cache.h"
 #include "ui/report/report_chapter.h"
 #include "ui/report/report_document.h"
 #include "ui/report/report_front.h"
@@ -53,15 +54,23 @@ using lessons::Chapter;
 using lessons::ExerciseProgress;
 using namespace pdf;
 
-// The report as pieces (report_piece.h): each chapter laid out and
-// paginated alone, the appendix, then the front matter (title page and
-// contents) once the chapters' pages are known; painted with their page
-// numbers in the whole report and put together by report_assembly.h.
+// The report as pieces (report_piece.h): the front matter (title page and
+// contents) first, without page numbers; each chapter laid out, paginated
+// and painted alone where it starts — or taken from the cache of pieces
+// (report_cache.h) when nothing it depends on changed; the appendix; then
+// the contents' numbers. report_assembly.h puts the pieces together.
 class ReportPipeline {
 public:
     ReportPipeline(const ExportOptions& options, const lessons::Course& course, const QList<const Chapter*>& chapters,
                    const QHash<QString, ExerciseProgress>& progress, bool haveAnswers)
-        : m_options(options), m_course(course), m_chapters(chapters), m_progress(progress), m_haveAnswers(haveAnswers)
+        : m_options(options),
+          m_course(course),
+          m_chapters(chapters),
+          m_progress(progress),
+          m_haveAnswers(haveAnswers),
+          m_cache(options.cacheDir == u"-"     ? QString()
+                  : options.cacheDir.isEmpty() ? report::PieceCache::defaultDir()
+                                               : options.cacheDir)
     {
         // The `lab.` modules show the run the report is made with.
         m_engine.setStoredRunId(options.trainingRunId);
@@ -73,9 +82,10 @@ public:
     PdfStatus paint();
     QByteArray assemble(report::AssemblyReport* links, QString* error) const;
 
-    int pageCount() const { return m_pieces.empty() ? 0 : m_pieces.back()->firstPage() + m_pieces.back()->pageCount(); }
+    int pageCount() const { return m_appendix ? m_appendix->firstPage() + m_appendix->pageCount() : 0; }
     int runCount() const { return int(m_runs.size()); }
-    int paginationPasses() const;
+    int reusedChapters() const { return m_reused; }
+    int paginationPasses() const { return m_passes; }
     QList<TocEntry> toc() const;
 
 private:
@@ -87,103 +97,137 @@ private:
     QList<Heading> headings() const;
     report::Assembly assembly() const;
     report::PdfTarget target(const Heading& h) const;
+    report::ChapterOutcome layOutChapter(const Chapter& chapter, int firstPage, qreal previousMargin);
 
     const ExportOptions& m_options;
     const lessons::Course& m_course;
     QList<const Chapter*> m_chapters;
     QHash<QString, ExerciseProgress> m_progress;
     bool m_haveAnswers = false;
+    report::PieceCache m_cache;
     lessons::RunEngine m_engine;
     std::vector<report::RunRecord> m_runs;
     QList<QPair<QString, QString>> m_exerciseIds;
-    // Front matter, chapters, appendix.
-    std::vector<std::unique_ptr<report::ReportPiece>> m_pieces;
+    std::unique_ptr<report::ReportPiece> m_front;
+    std::vector<report::ChapterOutcome> m_chapterPieces;
+    std::unique_ptr<report::ReportPiece> m_appendix;
     PdfStatus m_painted;  // how painting the chapters as they were laid out went
+    int m_reused = 0;
+    int m_passes = 0;
 };
 
 QString ReportPipeline::layOut()
 {
     // The front matter first, with every contents row and no numbers yet:
     // its length is where the chapters start.
-    auto front = std::make_unique<report::ReportPiece>(m_options, m_course);
-    front->build(0, 0, [&] {
-        report::writeTitlePage(front->doc(), m_chapters, m_haveAnswers);
-        front->contents().write(m_chapters);
-        front->contents().fillRows(m_chapters);
+    m_front = std::make_unique<report::ReportPiece>(m_options, m_course);
+    m_front->build(0, 0, [&] {
+        report::writeTitlePage(m_front->doc(), m_chapters, m_haveAnswers);
+        m_front->contents().write(m_chapters);
+        m_front->contents().fillRows(m_chapters);
     });
-    int next = front->pageCount();
-    m_pieces.clear();
-    m_pieces.push_back(std::move(front));
-    // The chapters' module runs go ahead on a thread of their own, a chapter
-    // at a time, while the chapter before is laid out and painted.
+    QList<QByteArray> keys;
+    for (const Chapter* c : m_chapters)
+        keys << report::PieceCache::chapterKey(m_options, m_course, *c, m_progress, m_haveAnswers);
+    // The module runs of chapters not in the cache go ahead on a thread of
+    // their own, a chapter at a time, while the chapter before is laid out
+    // and painted.
     std::vector<std::promise<void>> ran(size_t(m_chapters.size()));
     auto runs = std::async(std::launch::async, [&] {
         for (int i = 0; i < m_chapters.size(); ++i) {
-            for (const lessons::Step& step : m_chapters[i]->steps)
-                for (const lessons::Block& b : step.blocks)
-                    if (b.kind == lessons::Block::Kind::Run && b.error.isEmpty())
-                        m_engine.runNow(b.run.moduleId, b.run.params);
+            if (!m_cache.has(keys[i]))
+                for (const lessons::Step& step : m_chapters[i]->steps)
+                    for (const lessons::Block& b : step.blocks)
+                        if (b.kind == lessons::Block::Kind::Run && b.error.isEmpty())
+                            m_engine.runNow(b.run.moduleId, b.run.params);
             ran[size_t(i)].set_value();
         }
     });
+    int next = m_front->pageCount();
+    qreal margin = m_front->lastMargin();
     for (int i = 0; i < m_chapters.size(); ++i) {
-        ran[size_t(i)].get_future().wait();
-        auto piece = std::make_unique<report::ReportPiece>(m_options, m_course);
-        report::ChapterWriter writer(piece->doc(), piece->contents(), m_progress, m_haveAnswers, m_engine);
-        piece->build(next, m_pieces.back()->lastMargin(), [&] { writer.write(*m_chapters[i]); });
-        next += piece->pageCount();
-        m_runs.insert(m_runs.end(), writer.runs().begin(), writer.runs().end());
-        m_exerciseIds += writer.exerciseIds();
-        // Painted now (its page numbers are known), while the next chapter's modules run.
-        m_painted = piece->paint();
-        if (!m_painted.ok()) return {};
-        m_pieces.push_back(std::move(piece));
+        std::optional<report::ChapterOutcome> piece = m_cache.load(keys[i], next, margin);
+        if (piece) {
+            ++m_reused;
+        } else {
+            ran[size_t(i)].get_future().wait();
+            piece = layOutChapter(*m_chapters[i], next, margin);
+            if (!m_painted.ok()) return {};
+            m_cache.store(keys[i], *piece);
+        }
+        next += piece->pageCount;
+        margin = piece->lastMargin;
+        m_runs.insert(m_runs.end(), piece->runs.begin(), piece->runs.end());
+        m_exerciseIds += piece->exerciseIds;
+        m_chapterPieces.push_back(std::move(*piece));
     }
-    auto appendix = std::make_unique<report::ReportPiece>(m_options, m_course);
-    appendix->build(next, m_pieces.back()->lastMargin(),
-                    [&] { report::writeAppendix(appendix->doc(), appendix->contents(), m_runs, m_exerciseIds); });
-    m_pieces.push_back(std::move(appendix));
+    m_appendix = std::make_unique<report::ReportPiece>(m_options, m_course);
+    m_appendix->build(next, margin,
+                      [&] { report::writeAppendix(m_appendix->doc(), m_appendix->contents(), m_runs, m_exerciseIds); });
     // The page numbers; the contents must not grow by them.
-    report::ReportPiece& frontPiece = *m_pieces.front();
-    const int frontPages = frontPiece.pageCount();
+    const int frontPages = m_front->pageCount();
     int row = 0;
-    for (const Heading& h : headings()) frontPiece.contents().setRowPage(row++, h.page + 1);
-    frontPiece.repaginate();
-    if (frontPiece.pageCount() != frontPages)
+    for (const Heading& h : headings()) m_front->contents().setRowPage(row++, h.page + 1);
+    m_front->repaginate();
+    m_passes += m_front->paginationPasses() + m_appendix->paginationPasses();
+    if (m_front->pageCount() != frontPages)
         return T2("the table of contents did not settle", "目录页码无法稳定").in(m_options.lang);
     return {};
+}
+
+// A chapter laid out, paginated and painted at once (its page numbers are
+// known), while the next chapter's modules run; what the report keeps of it.
+report::ChapterOutcome ReportPipeline::layOutChapter(const Chapter& chapter, int firstPage, qreal previousMargin)
+{
+    report::ReportPiece piece(m_options, m_course);
+    report::ChapterWriter writer(piece.doc(), piece.contents(), m_progress, m_haveAnswers, m_engine);
+    piece.build(firstPage, previousMargin, [&] { writer.write(chapter); });
+    m_passes += piece.paginationPasses();
+    m_painted = piece.paint();
+    report::ChapterOutcome out;
+    out.pdf = piece.pdf();
+    out.firstPage = firstPage;
+    out.pageCount = piece.pageCount();
+    out.previousMargin = previousMargin;
+    out.lastMargin = piece.lastMargin();
+    out.places = piece.contents().places();
+    out.runs = writer.runs();
+    out.exerciseIds = writer.exerciseIds();
+    // Warnings about the PDF itself name it when the report is written (it may be another file next time).
+    for (lessons::Diagnostic d : piece.warnings(QString())) out.warnings.append(d);
+    return out;
 }
 
 QList<ReportPipeline::Heading> ReportPipeline::headings() const
 {
     QList<Heading> out;
-    for (size_t i = 1; i < m_pieces.size(); ++i)
-        for (const report::ReportContents::Place& p : m_pieces[i]->contents().places()) out.append(Heading{p, p.page});
+    for (const report::ChapterOutcome& c : m_chapterPieces)
+        for (const report::ReportContents::Place& p : c.places) out.append(Heading{p, p.page});
+    if (m_appendix)
+        for (const report::ReportContents::Place& p : m_appendix->contents().places()) out.append(Heading{p, p.page});
     return out;
 }
 
 QList<lessons::Diagnostic> ReportPipeline::warnings() const
 {
-    QList<lessons::Diagnostic> out;
-    for (size_t i = 0; i < m_pieces.size(); ++i) out += m_pieces[i]->warnings(m_options.outputPath);
+    QList<lessons::Diagnostic> out = m_front->warnings(m_options.outputPath);
+    for (const report::ChapterOutcome& c : m_chapterPieces)
+        for (lessons::Diagnostic d : c.warnings) {
+            if (d.file.isEmpty()) d.file = m_options.outputPath;
+            out.append(d);
+        }
+    out += m_appendix->warnings(m_options.outputPath);
     return out;
 }
 
 PdfStatus ReportPipeline::paint()
 {
     if (!m_painted.ok()) return m_painted;
-    for (size_t i = 0; i < m_pieces.size(); ++i) {
-        const PdfStatus painted = m_pieces[i]->paint();
+    for (report::ReportPiece* piece : {m_front.get(), m_appendix.get()}) {
+        const PdfStatus painted = piece->paint();
         if (!painted.ok()) return painted;
     }
     return {};
-}
-
-int ReportPipeline::paginationPasses() const
-{
-    int passes = 0;
-    for (const auto& p : m_pieces) passes += p->paginationPasses();
-    return passes;
 }
 
 QList<TocEntry> ReportPipeline::toc() const
@@ -216,7 +260,9 @@ QString slug(const QString& title)
 report::Assembly ReportPipeline::assembly() const
 {
     report::Assembly a;
-    for (const auto& p : m_pieces) a.pieces.append(p->pdf());
+    a.pieces.append(m_front->pdf());
+    for (const report::ChapterOutcome& c : m_chapterPieces) a.pieces.append(c.pdf);
+    a.pieces.append(m_appendix->pdf());
     const QList<Heading> all = headings();
     // Outline: the contents, each chapter with its steps, the appendix.
     const QString& lang = m_options.lang;
@@ -248,13 +294,13 @@ report::Assembly ReportPipeline::assembly() const
         return *it;
     };
     // Each contents line jumps to its heading.
-    const QList<std::pair<int, QRectF>> rows = m_pieces.front()->contents().rowAreas();
+    const QList<std::pair<int, QRectF>> rows = m_front->contents().rowAreas();
     const qreal pt = 72.0 / m_options.resolution;
     for (int i = 0; i < rows.size() && i < all.size(); ++i) {
         const QRectF r = rows[i].second;
         a.links.append(report::PageLink{rows[i].first, QRectF(r.topLeft() * pt, r.size() * pt), target(all[i])});
     }
-    const report::ReportDocument& front = m_pieces.front()->doc();
+    const report::ReportDocument& front = m_front->doc();
     a.info.title = report::courseTitle(front);
     a.info.author = m_options.studentName.trimmed();
     a.info.subject =
@@ -421,6 +467,55 @@ QList<lessons::Diagnostic> allWarnings(const QList<lessons::Diagnostic>& loading
     return out;
 }
 
+// Lays out, paints, puts together and writes the report: Ok (without the
+// message), or what went wrong.
+ExportResult makeReport(ReportPipeline& pipeline, const ExportOptions& options,
+                        const QList<lessons::Diagnostic>& loading)
+{
+    const QString& lang = options.lang;
+    ExportResult result;
+    QElapsedTimer step;
+    step.start();
+    const QString pageError = pipeline.layOut();
+    const qint64 laidOut = step.restart();
+    if (!pageError.isEmpty()) return failure(pageError);
+    const PdfStatus painted = pipeline.paint();
+    if (!painted.ok()) return writeFailure(painted, options.outputPath, lang);
+    const qint64 paintedMs = step.restart();
+    report::AssemblyReport links;
+    QString why;
+    const QByteArray pdf = pipeline.assemble(&links, &why);
+    if (qEnvironmentVariableIsSet("POSLAB_PDF_DEBUG"))
+        qInfo("pdf export: laid out in %lld ms (%d pagination passes), painted in %lld ms, assembled in %lld ms",
+              laidOut, pipeline.paginationPasses(), paintedMs, step.elapsed());
+    if (pdf.isEmpty()) return failure(T2("putting the PDF together failed: %1", "拼合 PDF 失败：%1").arg(why).in(lang));
+    QList<lessons::Diagnostic> found = pipeline.warnings();
+    for (const QString& href : links.unresolved)
+        found.append(lessons::Diagnostic::of(options.outputPath, 0,
+                                             T2("a link to '%1' points at nothing in the report; it is printed as text",
+                                                "指向“%1”的链接在报告里没有目标，只印成文字")
+                                                 .arg(href),
+                                             lessons::Diagnostic::Severity::Warning));
+    result.warnings = allWarnings(loading, found);
+    // --strict: nothing is written.
+    if (options.strict && !result.warnings.isEmpty()) {
+        result.kind = ExportResult::Kind::Problems;
+        result.message = T2("%1 problem(s) (--strict: warnings count as errors); no PDF written",
+                            "有 %1 个问题（--strict：警告按错误处理）；没有写出 PDF")
+                             .arg(result.warnings.size())
+                             .in(lang);
+        return result;
+    }
+    if (!util::writeFileAtomically(options.outputPath, pdf, &why))
+        return writeFailure({PdfStatus::Stage::Commit, why}, options.outputPath, lang);
+    result.pageCount = pipeline.pageCount();
+    result.toc = pipeline.toc();
+    result.runCount = pipeline.runCount();
+    result.reusedChapters = pipeline.reusedChapters();
+    result.kind = ExportResult::Kind::Ok;
+    return result;
+}
+
 // SOURCE_DATE_EPOCH (reproducible-builds.org) when it is set, else today at 00:00 UTC.
 QDateTime reportDate()
 {
@@ -465,45 +560,9 @@ ExportResult exportPdf(const ExportOptions& options)
         probe.cancelWriting();
     }
 
-    ExportResult result;
     ReportPipeline pipeline(effective, course, chapters, progress, haveAnswers);
-    QElapsedTimer step;
-    step.start();
-    const QString pageError = pipeline.layOut();
-    const qint64 laidOut = step.restart();
-    if (!pageError.isEmpty()) return failure(pageError);
-    const PdfStatus painted = pipeline.paint();
-    if (!painted.ok()) return writeFailure(painted, options.outputPath, lang);
-    const qint64 paintedMs = step.restart();
-    report::AssemblyReport links;
-    QString why;
-    const QByteArray pdf = pipeline.assemble(&links, &why);
-    if (qEnvironmentVariableIsSet("POSLAB_PDF_DEBUG"))
-        qInfo("pdf export: laid out in %lld ms (%d pagination passes), painted in %lld ms, assembled in %lld ms",
-              laidOut, pipeline.paginationPasses(), paintedMs, step.elapsed());
-    if (pdf.isEmpty()) return failure(T2("putting the PDF together failed: %1", "拼合 PDF 失败：%1").arg(why).in(lang));
-    QList<lessons::Diagnostic> found = pipeline.warnings();
-    for (const QString& href : links.unresolved)
-        found.append(lessons::Diagnostic::of(options.outputPath, 0,
-                                             T2("a link to '%1' points at nothing in the report; it is printed as text",
-                                                "指向“%1”的链接在报告里没有目标，只印成文字")
-                                                 .arg(href),
-                                             lessons::Diagnostic::Severity::Warning));
-    result.warnings = allWarnings(loaded.diagnostics, found);
-    // --strict: nothing is written.
-    if (options.strict && !result.warnings.isEmpty()) {
-        result.kind = ExportResult::Kind::Problems;
-        result.message = T2("%1 problem(s) (--strict: warnings count as errors); no PDF written",
-                            "有 %1 个问题（--strict：警告按错误处理）；没有写出 PDF")
-                             .arg(result.warnings.size())
-                             .in(lang);
-        return result;
-    }
-    if (!util::writeFileAtomically(options.outputPath, pdf, &why))
-        return writeFailure({PdfStatus::Stage::Commit, why}, options.outputPath, lang);
-    result.pageCount = pipeline.pageCount();
-    result.toc = pipeline.toc();
-    result.runCount = pipeline.runCount();
+    ExportResult result = makeReport(pipeline, options, loaded.diagnostics);
+    if (result.kind != ExportResult::Kind::Ok) return result;
     result.kind = ExportResult::Kind::Ok;
     result.elapsedMs = timer.elapsed();
     result.message =

@@ -78,6 +78,9 @@ struct ExportOptions {
     // Invalid: SOURCE_DATE_EPOCH when it is set (reproducible builds), else
     // today at 00:00 UTC — so the same input gives the same bytes.
     QDateTime date;
+    // Where chapters laid out before are kept (report_cache.h): empty, the
+    // user's cache folder; "-", nowhere (every chapter laid out again).
+    QString cacheDir;
 };
 
 // One entry of the table of contents, as laid out (for callers and tests).
@@ -101,7 +104,8 @@ struct ExportResult {
     // the PDF).
     QList<lessons::Diagnostic> warnings;
     int pageCount = 0;
-    int runCount = 0;  // module runs listed in the appendix
+    int runCount = 0;        // module runs listed in the appendix
+    int reusedChapters = 0;  // chapters taken from the cache, not laid out again
     QList<TocEntry> toc;
     qint64 elapsedMs = 0;
     bool ok() const { return kind == Kind::Ok; }
