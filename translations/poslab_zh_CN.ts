@@ -4,7 +4,7 @@
 <context>
     <name>poslab::ui::ArrowKeyGuide</name>
     <message>
-        <location filename="../src/ui/window/arrow_key_guide.cpp" line="+38"/>
+        <location filename="../src/ui/window/arrow_key_guide.cpp" line="+40"/>
         <location line="+1"/>
         <source>Back to the Page</source>
         <translation>回到页面</translation>
@@ -732,15 +732,15 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::ExportController</name>
     <message>
-        <location filename="../src/ui/window/export_controller.cpp" line="+50"/>
+        <location filename="../src/ui/window/export_controller.cpp" line="+51"/>
         <location line="+35"/>
-        <location line="+26"/>
-        <location line="+73"/>
+        <location line="+29"/>
+        <location line="+100"/>
         <source>Export PDF</source>
         <translation>导出 PDF</translation>
     </message>
     <message>
-        <location line="-131"/>
+        <location line="-161"/>
         <source>The whole course</source>
         <translation>整个课程</translation>
     </message>
@@ -786,7 +786,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
     </message>
     <message>
         <location line="+25"/>
-        <location line="+8"/>
+        <location line="+11"/>
         <source>Exporting %1…</source>
         <translation>正在导出 %1…</translation>
     </message>
@@ -801,7 +801,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>导出进度</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+51"/>
         <source>The export was cancelled.</source>
         <translation>导出已取消。</translation>
     </message>
@@ -811,7 +811,19 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>退出状态 %1</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+24"/>
+        <source>Chapter %1 of %2 done</source>
+        <translation>已完成 %2 章中的 %1 章</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>About %n second(s) left</source>
+        <translation>
+            <numerusform>大约还需 %n 秒</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
@@ -1826,7 +1838,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::MainWindow</name>
     <message>
-        <location filename="../src/ui/window/main_window.cpp" line="+51"/>
+        <location filename="../src/ui/window/main_window.cpp" line="+43"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
@@ -2147,7 +2159,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::ParamPanel</name>
     <message>
-        <location filename="../src/ui/notebook/param_panel.cpp" line="+461"/>
+        <location filename="../src/ui/notebook/param_panel.cpp" line="+466"/>
         <source>Reset</source>
         <translation>重置</translation>
     </message>
@@ -2279,7 +2291,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::ShortcutsSheet</name>
     <message>
-        <location filename="../src/ui/window/shortcuts_sheet.cpp" line="+28"/>
+        <location filename="../src/ui/window/shortcuts_sheet.cpp" line="+38"/>
         <location line="+14"/>
         <source>Keyboard Shortcuts</source>
         <translation>键盘快捷键</translation>
@@ -2295,7 +2307,7 @@ characters/s</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+31"/>
         <source>Check the answer in an answer field</source>
         <translation>在答案框里检查答案</translation>
     </message>
@@ -2310,7 +2322,7 @@ characters/s</source>
         <translation>把滑块、数值框或列表移动一格</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>←/→ or ↑/↓ (while it has the focus)</source>
         <translation>←/→ 或 ↑/↓（控件获得焦点时）</translation>
     </message>

@@ -53,7 +53,8 @@ Text2 exportUsage()
 {
     return T2(
         "usage: poslab export [--lang zh|en] [--chapters 1,3-5] [--student NAME] [--answers FILE | --no-answers]\n"
-        "                     [--course DIR] [--run ID] [--train \"EXPERIMENT OPTIONS\"] [--strict] -o FILE.pdf\n"
+        "                     [--course DIR] [--run ID] [--train \"EXPERIMENT OPTIONS\"] [--strict] [--progress]\n"
+        "                     -o FILE.pdf\n"
         "  the course (or some chapters) as a PDF report.\n"
         "  --answers: the window's progress file or an answer file from `poslab assignment submit`\n"
         "  (.poslab-answers); the report shows each answer and whether it is right. Without it the\n"
@@ -70,9 +71,14 @@ Text2 exportUsage()
         "  --train \"OPTIONS\" first runs `poslab experiment length OPTIONS` (progress on stderr;\n"
         "  stored like any run), then exports with that run, e.g. --train \"--quick\" (under a\n"
         "  minute on two cores) or --train \"--quick --corpus poems\". Ctrl+C during that training\n"
-        "  stops without writing the PDF (exit status 130).\n",
+        "  stops without writing the PDF (exit status 130).\n"
+        "  --progress writes a line `progress DONE/TOTAL` on stderr after each chapter (for a\n"
+        "  program that shows progress). Chapters laid out before are kept in the cache folder\n"
+        "  (report-pieces) and reused while nothing they depend on changed; SOURCE_DATE_EPOCH\n"
+        "  fixes the report's date, so the same input gives the same PDF byte for byte.\n",
         "用法：poslab export [--lang zh|en] [--chapters 1,3-5] [--student 姓名] [--answers 文件 | --no-answers]\n"
-        "                    [--course 目录] [--run 编号] [--train \"实验选项\"] [--strict] -o 文件.pdf\n"
+        "                    [--course 目录] [--run 编号] [--train \"实验选项\"] [--strict] [--progress]\n"
+        "                    -o 文件.pdf\n"
         "  把课程（或其中几章）导出为 PDF 报告。\n"
         "  --answers：窗口保存的进度文件，或 `poslab assignment submit` 生成的答卷\n"
         "  （.poslab-answers）；报告会列出每个答案以及是否正确。不给它时，报告使用这个账户在\n"
@@ -86,7 +92,10 @@ Text2 exportUsage()
         "  没有保存的运行时，报告会说明这一点以及怎样生成一次（--no-train 仍然可用，它就是默认行为）。\n"
         "  --train \"选项\" 先运行 `poslab experiment length 选项`（进度输出到 stderr，和其他运行\n"
         "  一样保存），再用这次运行导出，例如 --train \"--quick\"（双核电脑上不到一分钟）或\n"
-        "  --train \"--quick --corpus poems\"。训练期间按 Ctrl+C 会停止，且不写 PDF（退出状态 130）。\n");
+        "  --train \"--quick --corpus poems\"。训练期间按 Ctrl+C 会停止，且不写 PDF（退出状态 130）。\n"
+        "  --progress：每导出完一章，就在 stderr 上写一行 `progress 已完成/总数`（供显示进度的程序\n"
+        "  使用）。排好版的章节保存在缓存文件夹（report-pieces）里，只要它依赖的内容都没变就直接\n"
+        "  复用；SOURCE_DATE_EPOCH 固定报告的日期，同样的输入得到逐字节相同的 PDF。\n");
 }
 
 // A status to exit with, or nothing: go on with the next step.
@@ -117,6 +126,7 @@ CommandOptions exportOptions()
     o.flag(QStringLiteral("--no-train"));
     o.flag(QStringLiteral("--no-answers"));
     o.flag(QStringLiteral("--strict"));
+    o.flag(QStringLiteral("--progress"));
     return o;
 }
 
@@ -139,6 +149,10 @@ Stop readExportOptions(const QStringList& args, CommandOptions& o, poslab::ui::E
     opts.courseDir = o.value(QStringLiteral("--course"));
     opts.outputPath = o.value(QStringLiteral("-o"));
     opts.strict = o.has(QStringLiteral("--strict"));
+    if (o.has(QStringLiteral("--progress")))
+        opts.progress = [](int done, int total) {
+            writeStderrLine(QStringLiteral("progress %1/%2").arg(done).arg(total));
+        };
     opts.trainingRunId = o.value(QStringLiteral("--run"));
     if (opts.outputPath.isEmpty())
         return o.usageError(T2("-o FILE.pdf is required (where to write the PDF)", "需要 -o 文件.pdf（PDF 写到哪里）"));

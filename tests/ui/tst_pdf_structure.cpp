@@ -307,9 +307,12 @@ void TestPdfStructure::unchangedChaptersReused()
     o.courseDir = course;
     o.cacheDir = m_dir.filePath(QStringLiteral("pieces"));
     o.outputPath = m_dir.filePath(QStringLiteral("cached-1.pdf"));
+    QList<QPair<int, int>> progress;
+    o.progress = [&](int done, int total) { progress.append({done, total}); };
     const ExportResult first = exportPdf(o);
     QVERIFY2(first.ok(), qPrintable(first.message));
     QCOMPARE(first.reusedChapters, 0);
+    QCOMPARE(progress, (QList<QPair<int, int>>{{1, 2}, {2, 2}}));
     o.outputPath = m_dir.filePath(QStringLiteral("cached-2.pdf"));
     const ExportResult second = exportPdf(o);
     QVERIFY2(second.ok(), qPrintable(second.message));

@@ -160,6 +160,7 @@ QString ReportPipeline::layOut()
         m_runs.insert(m_runs.end(), piece->runs.begin(), piece->runs.end());
         m_exerciseIds += piece->exerciseIds;
         m_chapterPieces.push_back(std::move(*piece));
+        if (m_options.progress) m_options.progress(i + 1, int(m_chapters.size()));
     }
     m_appendix = std::make_unique<report::ReportPiece>(m_options, m_course);
     m_appendix->build(next, margin,

@@ -41,6 +41,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
+
 namespace poslab::ui {
 
 // Mirrors `poslab export [--lang zh|en] [--chapters 1,3-5] [--student NAME]
@@ -81,6 +83,9 @@ struct ExportOptions {
     // Where chapters laid out before are kept (report_cache.h): empty, the
     // user's cache folder; "-", nowhere (every chapter laid out again).
     QString cacheDir;
+    // Called after each chapter is laid out (or taken from the cache): how
+    // many of how many chapters are done. Optional.
+    std::function<void(int done, int total)> progress;
 };
 
 // One entry of the table of contents, as laid out (for callers and tests).

@@ -13,10 +13,11 @@
 #include <QDataStream>
 #include <QDateTime>
 #include <QDir>
-#include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QStandardPaths>
+#include <QUrl>
 
 #ifndef POSLAB_VERSION
 #define POSLAB_VERSION "unknown"
@@ -47,18 +48,24 @@ void addText(QCryptographicHash& h, const QString& s)
     h.addData(QByteArray::number(utf8.size()) + ':' + utf8);
 }
 
-// Names, sizes and times of the course's files outside the language folders (images).
-void addCourseFiles(QCryptographicHash& h, const QString& courseDir)
+// The chapter's text, and the names, sizes and times of the images it shows
+// (only those inside the course: nothing outside it is looked at).
+void addChapterFiles(QCryptographicHash& h, const QString& courseDir, const lessons::Chapter& chapter)
 {
+    QFile file(chapter.file);
+    const QByteArray text = file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    h.addData(text);
+    addText(h, chapter.file);
+    static const QRegularExpression image(QStringLiteral("!\\[[^\\]]*\\]\\(\\s*<?([^)\\s>]+)"));
+    const QString course = QFileInfo(courseDir).canonicalFilePath();
+    const QDir folder = QFileInfo(chapter.file).absoluteDir();
     QStringList entries;
-    QDirIterator it(courseDir, QDir::Files, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QFileInfo f(it.nextFileInfo());
-        const QString rel = QDir(courseDir).relativeFilePath(f.filePath());
-        if (rel.startsWith(QLatin1String("en/")) || rel.startsWith(QLatin1String("zh/"))) continue;
-        entries << QStringLiteral("%1 %2 %3").arg(rel).arg(f.size()).arg(f.lastModified().toMSecsSinceEpoch());
+    for (const QRegularExpressionMatch& m : image.globalMatch(QString::fromUtf8(text))) {
+        const QFileInfo f(folder.absoluteFilePath(QUrl(m.captured(1)).path()));
+        const QString real = f.canonicalFilePath();
+        if (course.isEmpty() || !real.startsWith(course + u'/')) continue;
+        entries << QStringLiteral("%1 %2 %3").arg(real).arg(f.size()).arg(f.lastModified().toMSecsSinceEpoch());
     }
-    entries.sort();
     addText(h, entries.join(u'\n'));
 }
 
@@ -161,10 +168,7 @@ QByteArray PieceCache::chapterKey(const ExportOptions& options, const lessons::C
     addText(h, fonts::cjkFamily());
     addText(h, FormulaRenderer::instance().bundleVersion());
     addText(h, course.dir);
-    addCourseFiles(h, course.dir);
-    QFile file(chapter.file);
-    if (file.open(QIODevice::ReadOnly)) h.addData(&file);
-    addText(h, chapter.file);
+    addChapterFiles(h, course.dir, chapter);
     addModules(h, chapter);
     addAnswers(h, chapter, progress);
     return h.result().toHex().left(40);

@@ -3,7 +3,7 @@
 // next.
 //
 // A chapter's piece (report_piece.h) depends on the chapter's file, the
-// course's images, the modules it runs (id, version, parameters, and for a
+// images it shows, the modules it runs (id, version, parameters, and for a
 // module that reads stored training runs its input stamp), the learner's
 // answers to its exercises, the report's options (language, resolution,
 // solutions), the fonts, PosLab (the program file itself) and Qt, and where

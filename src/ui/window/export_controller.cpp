@@ -22,6 +22,7 @@
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QRegularExpression>
 #include <QStatusBar>
 #include <QVBoxLayout>
 
@@ -107,7 +108,10 @@ void ExportController::startExport(const ExportOptions& given)
         options.answersFile = m_store->filePath();
     const QString path = options.outputPath;
 
-    m_progress = new QProgressDialog(tr("Exporting %1…").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 0, m_window);
+    m_exporting = tr("Exporting %1…").arg(QFileInfo(path).fileName());
+    m_output.clear();
+    m_clock.start();
+    m_progress = new QProgressDialog(m_exporting, tr("Cancel"), 0, 0, m_window);
     m_progress->setWindowTitle(tr("Export PDF"));
     m_progress->setMinimumDuration(0);
     m_progress->setWindowModality(Qt::WindowModal);
@@ -130,6 +134,10 @@ void ExportController::startExport(const ExportOptions& given)
     m_progress->setCancelButton(nullptr);
     m_progress->show();
     QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
+    options.progress = [this](int done, int total) {
+        takeOutputLine(QStringLiteral("progress %1/%2").arg(done).arg(total));
+        QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
+    };
     const ExportResult r = poslab::ui::exportPdf(options);
     finish(r.ok(), r.message, path);
 }
@@ -147,13 +155,17 @@ void ExportController::startChildProcess(const QString& program, const ExportOpt
     if (!options.studentName.isEmpty()) args << QStringLiteral("--student") << options.studentName;
     if (!options.answersFile.isEmpty()) args << QStringLiteral("--answers") << options.answersFile;
     if (!options.trainingRunId.isEmpty()) args << QStringLiteral("--run") << options.trainingRunId;
-    args << QStringLiteral("-o") << path;
+    args << QStringLiteral("--progress") << QStringLiteral("-o") << path;
     auto* process = new QProcess(this);
     m_process = process;
     process->setProcessChannelMode(QProcess::MergedChannels);
     connect(m_progress, &QProgressDialog::canceled, process, [process] { process->kill(); });
+    connect(process, &QProcess::readyRead, this, [this, process] {
+        while (process->canReadLine()) takeOutputLine(QString::fromUtf8(process->readLine()).trimmed());
+    });
     connect(process, &QProcess::finished, this, [this, process, path](int code, QProcess::ExitStatus status) {
-        const QString output = QString::fromUtf8(process->readAll()).trimmed();
+        for (const QString& line : QString::fromUtf8(process->readAll()).split(u'\n')) takeOutputLine(line.trimmed());
+        const QString output = m_output.join(u'\n').trimmed();
         process->deleteLater();
         if (status != QProcess::NormalExit)
             finish(false, tr("The export was cancelled."), path);
@@ -166,6 +178,25 @@ void ExportController::startChildProcess(const QString& program, const ExportOpt
         finish(false, process->errorString(), path);
     });
     process->start(program, args);
+}
+
+void ExportController::takeOutputLine(const QString& line)
+{
+    static const QRegularExpression progress(QStringLiteral("^progress (\\d+)/(\\d+)$"));
+    const QRegularExpressionMatch m = progress.match(line);
+    if (!m.hasMatch()) {
+        if (!line.isEmpty()) m_output << line;
+        return;
+    }
+    const int done = m.captured(1).toInt(), total = m.captured(2).toInt();
+    if (!m_progress || total <= 0 || done < 0 || done > total) return;
+    m_progress->setMaximum(total);
+    m_progress->setValue(done);
+    // The chapters left take as long as the ones done, on average.
+    const qint64 leftSeconds = done > 0 ? (m_clock.elapsed() * (total - done) / done + 999) / 1000 : -1;
+    QString text = m_exporting + u'\n' + tr("Chapter %1 of %2 done").arg(done).arg(total);
+    if (leftSeconds > 0) text += u'\n' + tr("About %n second(s) left", nullptr, int(leftSeconds));
+    m_progress->setLabelText(text);
 }
 
 void ExportController::finish(bool ok, const QString& message, const QString& path)
