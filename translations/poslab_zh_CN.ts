@@ -732,15 +732,15 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::ExportController</name>
     <message>
-        <location filename="../src/ui/window/export_controller.cpp" line="+51"/>
-        <location line="+35"/>
-        <location line="+29"/>
-        <location line="+100"/>
+        <location filename="../src/ui/window/export_controller.cpp" line="+52"/>
+        <location line="+48"/>
+        <location line="+32"/>
+        <location line="+103"/>
         <source>Export PDF</source>
         <translation>导出 PDF</translation>
     </message>
     <message>
-        <location line="-161"/>
+        <location line="-180"/>
         <source>The whole course</source>
         <translation>整个课程</translation>
     </message>
@@ -775,6 +775,26 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>学生姓名(&amp;S)：</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>Leave out the &amp;hints (a worksheet)</source>
+        <translation>不印提示（练习纸）(&amp;H)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Answer key: only the exercises and their solutions</source>
+        <translation>答案册：只有练习和参考解答(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Leave out the a&amp;ppendix (module runs and software)</source>
+        <translation>不要附录（模块运行与软件版本）(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Contents:</source>
+        <translation>内容：</translation>
+    </message>
+    <message>
         <location line="+2"/>
         <source>Export…</source>
         <translation>导出…</translation>
@@ -785,7 +805,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+28"/>
         <location line="+11"/>
         <source>Exporting %1…</source>
         <translation>正在导出 %1…</translation>
@@ -801,7 +821,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>导出进度</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+54"/>
         <source>The export was cancelled.</source>
         <translation>导出已取消。</translation>
     </message>

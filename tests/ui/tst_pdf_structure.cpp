@@ -84,6 +84,9 @@ private slots:
 #endif
     void sameInputSameBytes();
     void unchangedChaptersReused();
+#ifdef POSLAB_HAVE_POPPLER
+    void teachersOptions();
+#endif
 
 private:
     QString pdfFor(const QString& lang) const
@@ -336,6 +339,52 @@ void TestPdfStructure::unchangedChaptersReused()
     QCOMPARE(uncached.reusedChapters, 0);
     QVERIFY(structure::readAll(m_dir.filePath(QStringLiteral("cached-3.pdf"))).size() > 10000);
 }
+
+#ifdef POSLAB_HAVE_POPPLER
+// --compact leaves the appendix out; --answers-only keeps the headings and the
+// exercises with their solutions and hints; --no-hints leaves hints out even
+// of a teacher's copy.
+void TestPdfStructure::teachersOptions()
+{
+    auto exportText = [&](ExportOptions o, const QString& name, ExportResult* result) {
+        o.courseDir = structure::kCourse;
+        o.outputPath = m_dir.filePath(name);
+        *result = exportPdf(o);
+        std::unique_ptr<Poppler::Document> doc = Poppler::Document::load(o.outputPath);
+        QString all;
+        for (int i = 0; doc && i < doc->numPages(); ++i) all += noSpace(doc->page(i)->text(QRectF()));
+        return all;
+    };
+    ExportResult r;
+    ExportOptions compact;
+    compact.compact = true;
+    const QString compactText = exportText(compact, QStringLiteral("compact.pdf"), &r);
+    QVERIFY2(r.ok(), qPrintable(r.message));
+    QCOMPARE(r.toc.size(), 6);  // the chapters and steps, no appendix
+    QCOMPARE(r.toc.last().level, 2);
+    QVERIFY(!compactText.contains(QStringLiteral("Appendix")));
+    QVERIFY(compactText.contains(QStringLiteral("Scaleddot-productattention")));
+
+    ExportOptions key;
+    key.answersOnly = true;
+    const QString keyText = exportText(key, QStringLiteral("key.pdf"), &r);
+    QVERIFY2(r.ok(), qPrintable(r.message));
+    QCOMPARE(r.toc.size(), 7);
+    QCOMPARE(r.runCount, 0);  // no figures
+    QVERIFY(!keyText.contains(QStringLiteral("Scaleddot-productattention")));
+    QVERIFY(keyText.contains(QStringLiteral("Exercise1.1")) && keyText.contains(QStringLiteral("32/2=16pairs")));
+    QVERIFY(keyText.contains(QStringLiteral("Hint1:")));
+    QVERIFY(keyText.contains(QStringLiteral("answerkey")));
+
+    ExportOptions teacher;
+    teacher.solutions = ExportOptions::Solutions::Always;
+    QVERIFY(exportText(teacher, QStringLiteral("teacher.pdf"), &r).contains(QStringLiteral("Hint1:")));
+    teacher.hints = false;
+    const QString noHints = exportText(teacher, QStringLiteral("no-hints.pdf"), &r);
+    QVERIFY2(r.ok(), qPrintable(r.message));
+    QVERIFY(!noHints.contains(QStringLiteral("Hint1:")) && noHints.contains(QStringLiteral("32/2=16pairs")));
+}
+#endif
 
 static int runPdfStructureTests(int argc, char** argv)
 {

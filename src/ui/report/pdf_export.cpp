@@ -82,7 +82,7 @@ public:
     PdfStatus paint();
     QByteArray assemble(report::AssemblyReport* links, QString* error) const;
 
-    int pageCount() const { return m_appendix ? m_appendix->firstPage() + m_appendix->pageCount() : 0; }
+    int pageCount() const { return m_pageCount; }
     int runCount() const { return int(m_runs.size()); }
     int reusedChapters() const { return m_reused; }
     int paginationPasses() const { return m_passes; }
@@ -114,6 +114,7 @@ private:
     PdfStatus m_painted;  // how painting the chapters as they were laid out went
     int m_reused = 0;
     int m_passes = 0;
+    int m_pageCount = 0;
 };
 
 QString ReportPipeline::layOut()
@@ -123,8 +124,8 @@ QString ReportPipeline::layOut()
     m_front = std::make_unique<report::ReportPiece>(m_options, m_course);
     m_front->build(0, 0, [&] {
         report::writeTitlePage(m_front->doc(), m_chapters, m_haveAnswers);
-        m_front->contents().write(m_chapters);
-        m_front->contents().fillRows(m_chapters);
+        m_front->contents().write(m_chapters, !m_options.compact);
+        m_front->contents().fillRows(m_chapters, !m_options.compact);
     });
     QList<QByteArray> keys;
     for (const Chapter* c : m_chapters)
@@ -162,15 +163,21 @@ QString ReportPipeline::layOut()
         m_chapterPieces.push_back(std::move(*piece));
         if (m_options.progress) m_options.progress(i + 1, int(m_chapters.size()));
     }
-    m_appendix = std::make_unique<report::ReportPiece>(m_options, m_course);
-    m_appendix->build(next, margin,
-                      [&] { report::writeAppendix(m_appendix->doc(), m_appendix->contents(), m_runs, m_exerciseIds); });
+    if (!m_options.compact) {
+        m_appendix = std::make_unique<report::ReportPiece>(m_options, m_course);
+        m_appendix->build(next, margin, [&] {
+            report::writeAppendix(m_appendix->doc(), m_appendix->contents(), m_runs, m_exerciseIds);
+        });
+        next += m_appendix->pageCount();
+        m_passes += m_appendix->paginationPasses();
+    }
+    m_pageCount = next;
     // The page numbers; the contents must not grow by them.
     const int frontPages = m_front->pageCount();
     int row = 0;
     for (const Heading& h : headings()) m_front->contents().setRowPage(row++, h.page + 1);
     m_front->repaginate();
-    m_passes += m_front->paginationPasses() + m_appendix->paginationPasses();
+    m_passes += m_front->paginationPasses();
     if (m_front->pageCount() != frontPages)
         return T2("the table of contents did not settle", "目录页码无法稳定").in(m_options.lang);
     return {};
@@ -217,7 +224,7 @@ QList<lessons::Diagnostic> ReportPipeline::warnings() const
             if (d.file.isEmpty()) d.file = m_options.outputPath;
             out.append(d);
         }
-    out += m_appendix->warnings(m_options.outputPath);
+    if (m_appendix) out += m_appendix->warnings(m_options.outputPath);
     return out;
 }
 
@@ -225,6 +232,7 @@ PdfStatus ReportPipeline::paint()
 {
     if (!m_painted.ok()) return m_painted;
     for (report::ReportPiece* piece : {m_front.get(), m_appendix.get()}) {
+        if (!piece) continue;
         const PdfStatus painted = piece->paint();
         if (!painted.ok()) return painted;
     }
@@ -263,7 +271,7 @@ report::Assembly ReportPipeline::assembly() const
     report::Assembly a;
     a.pieces.append(m_front->pdf());
     for (const report::ChapterOutcome& c : m_chapterPieces) a.pieces.append(c.pdf);
-    a.pieces.append(m_appendix->pdf());
+    if (m_appendix) a.pieces.append(m_appendix->pdf());
     const QList<Heading> all = headings();
     // Outline: the contents, each chapter with its steps, the appendix.
     const QString& lang = m_options.lang;

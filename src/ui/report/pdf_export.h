@@ -25,7 +25,8 @@
 // worked solution is printed only when the learner solved it or gave up
 // ("show solution") — the report does not hand out answers to open
 // exercises. Solutions::Always makes a teacher's copy; Solutions::Never a
-// worksheet. Hints are lesson text and are always printed.
+// worksheet. Hints are printed with the worked solution (never with
+// hints = false); answersOnly makes an answer key.
 //
 // Must run in the GUI thread of a QApplication (charts are QGraphicsWidgets).
 // Headless works (QT_QPA_PLATFORM=offscreen). The report's own words
@@ -76,6 +77,14 @@ struct ExportOptions {
     // chart with nothing to show, ...) fails the export (Kind::Problems) and
     // no PDF is written.
     bool strict = false;
+    // --no-hints: no exercise hints anywhere (a worksheet; otherwise they are
+    // printed where the worked solution is).
+    bool hints = true;
+    // --answers-only: an answer key: each chapter's headings and exercises
+    // with their worked solutions (and hints), no lesson text or figures.
+    bool answersOnly = false;
+    // --compact: no appendix.
+    bool compact = false;
     // The report's date: on the title page and as the PDF's creation date.
     // Invalid: SOURCE_DATE_EPOCH when it is set (reproducible builds), else
     // today at 00:00 UTC — so the same input gives the same bytes.

@@ -162,7 +162,8 @@ QByteArray PieceCache::chapterKey(const ExportOptions& options, const lessons::C
     h.addData(programHash());
     addText(h, options.lang);
     h.addData(QByteArray::number(options.resolution) + ' ' + QByteArray::number(int(options.solutions)) + ' ' +
-              QByteArray::number(int(haveAnswers)) + ' ' + QByteArray::number(int(options.noTrainingRun)));
+              QByteArray::number(int(haveAnswers)) + ' ' + QByteArray::number(int(options.noTrainingRun)) + ' ' +
+              QByteArray::number(int(options.hints)) + QByteArray::number(int(options.answersOnly)));
     addText(h, options.trainingRunId);
     addText(h, fonts::latinSansFamily());
     addText(h, fonts::cjkFamily());

@@ -114,6 +114,8 @@ void ChapterWriter::writeHeading(const Chapter& chapter)
 
 void ChapterWriter::writeBlock(const Chapter& chapter, const Block& block)
 {
+    // An answer key has the exercises only.
+    if (m_doc.options().answersOnly && block.kind != Block::Kind::Exercise) return;
     if (!block.error.isEmpty()) {
         m_doc.errorCell(T2("This block could not be read (line %1): %2", "此块无法读取（第 %1 行）：%2")
                             .in(m_doc.lang())
@@ -237,7 +239,7 @@ void ChapterWriter::appendExercise(const Chapter& chapter, const ExerciseBlock& 
     }
     if (check.mistake >= 0) writeMistakeFeedback(chapter, ex.mistakes[check.mistake], line);
     // Hints are the learner's to ask for: printed only where the solution is.
-    if (showSolution) writeHints(chapter, ex, line);
+    if (showSolution && m_doc.options().hints) writeHints(chapter, ex, line);
     if (!ex.solution.isEmpty()) writeSolution(chapter, ex, showSolution, frame, verdictLine);
     m_doc.setContainer(nullptr);
     cur = frame->lastCursorPosition();
@@ -295,6 +297,7 @@ ChapterWriter::LearnerAnswer ChapterWriter::learnerAnswer(const ExerciseBlock& e
 // Whether the worked solution is printed (ExportOptions::Solutions).
 bool ChapterWriter::solutionShown(const ExerciseProgress& progress, bool correct) const
 {
+    if (m_doc.options().answersOnly) return true;
     switch (m_doc.options().solutions) {
         case ExportOptions::Solutions::WhenEarned: return correct || progress.solved || progress.solutionShown;
         case ExportOptions::Solutions::Always: return true;

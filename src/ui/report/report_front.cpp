@@ -124,7 +124,11 @@ void writeFacts(ReportDocument& doc, const QList<const Chapter*>& chapters, bool
     for (const Chapter* c : chapters) numbers << QString::number(c->number);
     line(T2("Chapters", "章节").in(lang), numbers.join(QStringLiteral(", ")));
     if (haveAnswers) line(T2("Answers", "答案").in(lang), answersSource(lang, opt.answersFile));
-    line(T2("Solutions", "参考解答").in(lang), solutionsPolicy(lang, opt.solutions));
+    line(T2("Solutions", "参考解答").in(lang),
+         opt.answersOnly
+             ? T2("answer key: the exercises and their solutions only", "答案册：只有练习和参考解答").in(lang)
+             : solutionsPolicy(lang, opt.solutions));
+    if (!opt.hints) line(T2("Hints", "提示").in(lang), T2("left out", "不印出").in(lang));
 }
 
 }  // namespace
@@ -137,18 +141,20 @@ void writeTitlePage(ReportDocument& doc, const QList<const Chapter*>& chapters, 
     QTextBlockFormat foot;
     foot.setTopMargin(mmToLogical(40));
     doc.cursor().insertBlock(foot, doc.uiFormat(9, false, QColor(0x77, 0x7f, 0x88)));
-    doc.cursor().insertText(T2("Made with PosLab %1, a notebook on positional encoding in Transformers. "
-                               "The appendix lists every module run so each figure can be reproduced.",
-                               "由 PosLab %1 生成——一本讲解 Transformer 位置编码的笔记本。"
-                               "附录列出了每一次模块运行，每张图都可以复现。")
-                                .in(doc.lang())
-                                .arg(QStringLiteral(POSLAB_VERSION)),
-                            doc.uiFormat(9, false, QColor(0x77, 0x7f, 0x88)));
+    QString made = T2("Made with PosLab %1, a notebook on positional encoding in Transformers.",
+                      "由 PosLab %1 生成——一本讲解 Transformer 位置编码的笔记本。")
+                       .in(doc.lang())
+                       .arg(QStringLiteral(POSLAB_VERSION));
+    if (!doc.options().compact)
+        made += T2(" The appendix lists every module run so each figure can be reproduced.",
+                   "附录列出了每一次模块运行，每张图都可以复现。")
+                    .in(doc.lang());
+    doc.cursor().insertText(made, doc.uiFormat(9, false, QColor(0x77, 0x7f, 0x88)));
 }
 
 // ---- contents ---------------------------------------------------------------
 
-void ReportContents::write(const QList<const Chapter*>& chapters)
+void ReportContents::write(const QList<const Chapter*>& chapters, bool appendix)
 {
     QTextCursor& cur = m_doc.cursor();
     const MarkdownDocument& md = m_doc.markdown();
@@ -168,7 +174,7 @@ void ReportContents::write(const QList<const Chapter*>& chapters)
         rows += 1;
         for (const Step& s : c->steps) rows += s.isIntroduction ? 0 : 1;
     }
-    rows += 1;  // appendix
+    rows += appendix ? 1 : 0;
     QTextTableFormat tf;
     tf.setBorder(0);
     tf.setBorderStyle(QTextFrameFormat::BorderStyle_None);
@@ -259,7 +265,7 @@ QList<ReportContents::Place> ReportContents::places() const
     return out;
 }
 
-void ReportContents::fillRows(const QList<const Chapter*>& chapters)
+void ReportContents::fillRows(const QList<const Chapter*>& chapters, bool appendix)
 {
     const QTextCursor nowhere(&m_doc.pages().document());
     for (const Chapter* c : chapters) {
@@ -268,7 +274,7 @@ void ReportContents::fillRows(const QList<const Chapter*>& chapters)
         for (const Step& s : c->steps)
             if (!s.isIntroduction) add(2, QString(), stepTitle(*c, ++stepNo, s), nowhere, QString());
     }
-    add(0, QString(), appendixTitle(m_doc.lang()), nowhere, QString());
+    if (appendix) add(0, QString(), appendixTitle(m_doc.lang()), nowhere, QString());
 }
 
 void ReportContents::setRowPage(int row, int number)

@@ -47,8 +47,8 @@ public:
     explicit ReportContents(ReportDocument& doc) : m_doc(doc) {}
 
     // On a new page: the heading and an empty table with a row for every
-    // chapter, step and the appendix of `chapters`.
-    void write(const QList<const lessons::Chapter*>& chapters);
+    // chapter, step and (when `appendix`) the appendix of `chapters`.
+    void write(const QList<const lessons::Chapter*>& chapters, bool appendix = true);
 
     // Fills the next contents row and remembers the heading it points at.
     // level: 1 chapter, 2 step, 0 appendix. `at` is the heading's block;
@@ -77,7 +77,7 @@ public:
     // Fills every row (the chapters, their steps, the appendix) for a
     // contents whose headings are in other documents (the report's pieces),
     // with page 0; setRowPage() writes the pages once they are known.
-    void fillRows(const QList<const lessons::Chapter*>& chapters);
+    void fillRows(const QList<const lessons::Chapter*>& chapters, bool appendix);
     void setRowPage(int row, int number);
     // The area of each contents row: 0-based page of this document and the
     // row's rectangle on it (device px), in row order.

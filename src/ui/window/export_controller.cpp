@@ -9,6 +9,7 @@
 #include "ui/window/window_dialogs.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QCoreApplication>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -70,6 +71,19 @@ void ExportController::exportPdf()
     student->setPlaceholderText(tr("optional"));
     student->setAccessibleName(tr("Student name"));
     form->addRow(tr("&Student name:"), student);
+    auto* noHints = new QCheckBox(tr("Leave out the &hints (a worksheet)"), &dialog);
+    auto* answerKey = new QCheckBox(tr("&Answer key: only the exercises and their solutions"), &dialog);
+    auto* compact = new QCheckBox(tr("Leave out the a&ppendix (module runs and software)"), &dialog);
+    // An answer key prints the hints with the solutions.
+    connect(answerKey, &QCheckBox::toggled, noHints, [noHints](bool key) {
+        if (key) noHints->setChecked(false);
+        noHints->setEnabled(!key);
+    });
+    auto* content = new QVBoxLayout;
+    content->addWidget(noHints);
+    content->addWidget(answerKey);
+    content->addWidget(compact);
+    form->addRow(tr("Contents:"), content);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Export…"));
     connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
@@ -91,6 +105,9 @@ void ExportController::exportPdf()
     options.lang = lang;
     options.outputPath = path;
     options.studentName = student->text().trimmed();
+    options.hints = !noHints->isChecked();
+    options.answersOnly = answerKey->isChecked();
+    options.compact = compact->isChecked();
     if (chapterOnly) options.chapters = {m_navigator->course().chapters[m_navigator->chapterIndex()].number};
     startExport(options);
 }
@@ -155,6 +172,9 @@ void ExportController::startChildProcess(const QString& program, const ExportOpt
     if (!options.studentName.isEmpty()) args << QStringLiteral("--student") << options.studentName;
     if (!options.answersFile.isEmpty()) args << QStringLiteral("--answers") << options.answersFile;
     if (!options.trainingRunId.isEmpty()) args << QStringLiteral("--run") << options.trainingRunId;
+    if (!options.hints) args << QStringLiteral("--no-hints");
+    if (options.answersOnly) args << QStringLiteral("--answers-only");
+    if (options.compact) args << QStringLiteral("--compact");
     args << QStringLiteral("--progress") << QStringLiteral("-o") << path;
     auto* process = new QProcess(this);
     m_process = process;
