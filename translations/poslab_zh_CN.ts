@@ -732,15 +732,15 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::ExportController</name>
     <message>
-        <location filename="../src/ui/window/export_controller.cpp" line="+52"/>
-        <location line="+48"/>
+        <location filename="../src/ui/window/export_controller.cpp" line="+82"/>
+        <location line="+36"/>
         <location line="+32"/>
         <location line="+103"/>
         <source>Export PDF</source>
         <translation>导出 PDF</translation>
     </message>
     <message>
-        <location line="-180"/>
+        <location line="-168"/>
         <source>The whole course</source>
         <translation>整个课程</translation>
     </message>
@@ -775,7 +775,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>学生姓名(&amp;S)：</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-60"/>
         <source>Leave out the &amp;hints (a worksheet)</source>
         <translation>不印提示（练习纸）(&amp;H)</translation>
     </message>
@@ -790,12 +790,12 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>不要附录（模块运行与软件版本）(&amp;P)</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>Contents:</source>
         <translation>内容：</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+50"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>

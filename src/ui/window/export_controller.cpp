@@ -29,6 +29,36 @@
 
 namespace poslab::ui {
 
+namespace {
+
+// What goes into the report besides the lessons (the teacher's options).
+struct ContentChoices {
+    QCheckBox* noHints;
+    QCheckBox* answerKey;
+    QCheckBox* compact;
+};
+
+ContentChoices addContentChoices(QDialog* dialog, QFormLayout* form)
+{
+    ContentChoices c{new QCheckBox(ExportController::tr("Leave out the &hints (a worksheet)"), dialog),
+                     new QCheckBox(ExportController::tr("&Answer key: only the exercises and their solutions"), dialog),
+                     new QCheckBox(ExportController::tr("Leave out the a&ppendix (module runs and software)"), dialog)};
+    // An answer key prints the hints with the solutions.
+    QCheckBox* noHints = c.noHints;
+    QObject::connect(c.answerKey, &QCheckBox::toggled, noHints, [noHints](bool key) {
+        if (key) noHints->setChecked(false);
+        noHints->setEnabled(!key);
+    });
+    auto* content = new QVBoxLayout;
+    content->addWidget(c.noHints);
+    content->addWidget(c.answerKey);
+    content->addWidget(c.compact);
+    form->addRow(ExportController::tr("Contents:"), content);
+    return c;
+}
+
+}  // namespace
+
 ExportController::ExportController(QMainWindow* window, QAction* exportAction, const CourseNavigator* navigator,
                                    lessons::ProgressStore* store, QObject* parent)
     : QObject(parent), m_window(window), m_action(exportAction), m_navigator(navigator), m_store(store)
@@ -71,19 +101,7 @@ void ExportController::exportPdf()
     student->setPlaceholderText(tr("optional"));
     student->setAccessibleName(tr("Student name"));
     form->addRow(tr("&Student name:"), student);
-    auto* noHints = new QCheckBox(tr("Leave out the &hints (a worksheet)"), &dialog);
-    auto* answerKey = new QCheckBox(tr("&Answer key: only the exercises and their solutions"), &dialog);
-    auto* compact = new QCheckBox(tr("Leave out the a&ppendix (module runs and software)"), &dialog);
-    // An answer key prints the hints with the solutions.
-    connect(answerKey, &QCheckBox::toggled, noHints, [noHints](bool key) {
-        if (key) noHints->setChecked(false);
-        noHints->setEnabled(!key);
-    });
-    auto* content = new QVBoxLayout;
-    content->addWidget(noHints);
-    content->addWidget(answerKey);
-    content->addWidget(compact);
-    form->addRow(tr("Contents:"), content);
+    const ContentChoices choices = addContentChoices(&dialog, form);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Export…"));
     connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
@@ -105,9 +123,9 @@ void ExportController::exportPdf()
     options.lang = lang;
     options.outputPath = path;
     options.studentName = student->text().trimmed();
-    options.hints = !noHints->isChecked();
-    options.answersOnly = answerKey->isChecked();
-    options.compact = compact->isChecked();
+    options.hints = !choices.noHints->isChecked();
+    options.answersOnly = choices.answerKey->isChecked();
+    options.compact = choices.compact->isChecked();
     if (chapterOnly) options.chapters = {m_navigator->course().chapters[m_navigator->chapterIndex()].number};
     startExport(options);
 }
