@@ -732,15 +732,15 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::ExportController</name>
     <message>
-        <location filename="../src/ui/window/export_controller.cpp" line="+82"/>
+        <location filename="../src/ui/window/export_controller.cpp" line="+89"/>
         <location line="+36"/>
-        <location line="+32"/>
-        <location line="+103"/>
+        <location line="+33"/>
+        <location line="+104"/>
         <source>Export PDF</source>
         <translation>导出 PDF</translation>
     </message>
     <message>
-        <location line="-168"/>
+        <location line="-170"/>
         <source>The whole course</source>
         <translation>整个课程</translation>
     </message>
@@ -775,7 +775,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>学生姓名(&amp;S)：</translation>
     </message>
     <message>
-        <location line="-60"/>
+        <location line="-65"/>
         <source>Leave out the &amp;hints (a worksheet)</source>
         <translation>不印提示（练习纸）(&amp;H)</translation>
     </message>
@@ -786,13 +786,28 @@ Hand this file to your teacher. You can keep working and submit again later.</so
     </message>
     <message>
         <location line="+1"/>
-        <source>Leave out the a&amp;ppendix (module runs and software)</source>
-        <translation>不要附录（模块运行与软件版本）(&amp;P)</translation>
+        <source>Leave out the appendi&amp;x (module runs and software)</source>
+        <translation>不要附录（模块运行与软件版本）(&amp;X)</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Contents:</source>
         <translation>内容：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A4</source>
+        <translation>A4</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>US Letter</source>
+        <translation>美国信纸（Letter）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Paper:</source>
+        <translation>纸张(&amp;P)：</translation>
     </message>
     <message>
         <location line="+50"/>
@@ -805,7 +820,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+29"/>
         <location line="+11"/>
         <source>Exporting %1…</source>
         <translation>正在导出 %1…</translation>
@@ -821,7 +836,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>导出进度</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+55"/>
         <source>The export was cancelled.</source>
         <translation>导出已取消。</translation>
     </message>

@@ -343,7 +343,7 @@ void TestPdfStructure::unchangedChaptersReused()
 #ifdef POSLAB_HAVE_POPPLER
 // --compact leaves the appendix out; --answers-only keeps the headings and the
 // exercises with their solutions and hints; --no-hints leaves hints out even
-// of a teacher's copy.
+// of a teacher's copy; --paper letter.
 void TestPdfStructure::teachersOptions()
 {
     auto exportText = [&](ExportOptions o, const QString& name, ExportResult* result) {
@@ -383,6 +383,17 @@ void TestPdfStructure::teachersOptions()
     const QString noHints = exportText(teacher, QStringLiteral("no-hints.pdf"), &r);
     QVERIFY2(r.ok(), qPrintable(r.message));
     QVERIFY(!noHints.contains(QStringLiteral("Hint1:")) && noHints.contains(QStringLiteral("32/2=16pairs")));
+
+    // US Letter pages, the headings still where the contents and the outline say.
+    ExportOptions letter;
+    letter.paper = ExportOptions::Paper::Letter;
+    exportText(letter, QStringLiteral("letter.pdf"), &r);
+    QVERIFY2(r.ok(), qPrintable(r.message));
+    std::unique_ptr<Poppler::Document> doc = Poppler::Document::load(m_dir.filePath(QStringLiteral("letter.pdf")));
+    QVERIFY(doc);
+    QCOMPARE(doc->page(0)->pageSizeF(), QSizeF(612, 792));
+    for (const poslab::ui::TocEntry& e : r.toc)
+        QVERIFY2(noSpace(doc->page(e.page - 1)->text(QRectF())).contains(noSpace(e.title)), qPrintable(e.title));
 }
 #endif
 

@@ -85,6 +85,9 @@ struct ExportOptions {
     bool answersOnly = false;
     // --compact: no appendix.
     bool compact = false;
+    // --paper a4|letter: the page size (the margins stay).
+    enum class Paper { A4, Letter };
+    Paper paper = Paper::A4;
     // The report's date: on the title page and as the PDF's creation date.
     // Invalid: SOURCE_DATE_EPOCH when it is set (reproducible builds), else
     // today at 00:00 UTC — so the same input gives the same bytes.

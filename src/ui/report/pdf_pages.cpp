@@ -133,6 +133,8 @@ PagedDocument::PagedDocument(QPaintDevice* device, const MarkdownDocument& markd
     m_doc.setDocumentMargin(0);
     m_pageWidth = device->width();
     m_pageHeight = device->height();
+    m_pageWidthMm = device->widthMM();
+    m_pageHeightMm = device->heightMM();
     m_doc.setPageSize(QSizeF(m_pageWidth, m_pageHeight));
     // Root frame margins are the page margins on every page; in logical px
     // (the layout scales them to the device like every other length).
@@ -151,12 +153,12 @@ PagedDocument::PagedDocument(QPaintDevice* device, const MarkdownDocument& markd
 
 qreal PagedDocument::textWidthLogical() const
 {
-    return mmToLogical(kPageWidthMm - kMarginLeftMm - kMarginRightMm);
+    return mmToLogical(m_pageWidthMm - kMarginLeftMm - kMarginRightMm);
 }
 
 qreal PagedDocument::bodyHeightLogical() const
 {
-    return mmToLogical(kPageHeightMm - kMarginTopMm - kMarginBottomMm);
+    return mmToLogical(m_pageHeightMm - kMarginTopMm - kMarginBottomMm);
 }
 
 std::optional<QTextCharFormat> PagedDocument::chartObject(const ChartSpec& spec,
@@ -195,7 +197,7 @@ void PagedDocument::layOutOnceAfter(const std::function<void()>& build)
 int PagedDocument::paginate()
 {
     QAbstractTextDocumentLayout* layout = m_doc.documentLayout();
-    const qreal bodyHeight = m_pageHeight * (1.0 - (kMarginTopMm + kMarginBottomMm) / kPageHeightMm);
+    const qreal bodyHeight = m_pageHeight * (1.0 - (kMarginTopMm + kMarginBottomMm) / m_pageHeightMm);
     int passes = 0;
     for (int pass = 0; pass < 200; ++pass) {
         QList<QTextBlock> breakBefore;
@@ -444,7 +446,8 @@ PdfStatus paintPages(PagedDocument& pages, QPdfWriter& writer, const QString& la
         painter.setFont(footerFont);
         const QString number = QString::number(page + 1);
         const QFontMetricsF fm(footerFont, &writer);
-        painter.drawText(QPointF((pageW - fm.horizontalAdvance(number)) / 2, kFooterBaselineMm * dpmm), number);
+        const qreal footerBaselineMm = pages.pageHeightMm() - (kPageHeightMm - kFooterBaselineMm);
+        painter.drawText(QPointF((pageW - fm.horizontalAdvance(number)) / 2, footerBaselineMm * dpmm), number);
         painter.restore();
     }
     if (!painter.end()) return {PdfStatus::Stage::End, QString()};
@@ -454,7 +457,7 @@ PdfStatus paintPages(PagedDocument& pages, QPdfWriter& writer, const QString& la
 void setUpWriter(QPdfWriter& writer, const PdfFileOptions& options)
 {
     writer.setResolution(options.resolution);
-    writer.setPageSize(QPageSize(QPageSize::A4));
+    writer.setPageSize(QPageSize(options.paper));
     writer.setPageMargins(QMarginsF(0, 0, 0, 0), QPageLayout::Millimeter);
     writer.setTitle(options.title);
     writer.setCreator(QStringLiteral("PosLab %1").arg(QStringLiteral(POSLAB_VERSION)));

@@ -26,6 +26,7 @@
 #include <QColor>
 #include <QList>
 #include <QObject>
+#include <QPageSize>
 #include <QSizeF>
 #include <QString>
 #include <QTextCharFormat>
@@ -56,7 +57,9 @@ inline qreal mmToLogical(qreal mm)
     return mm / 25.4 * kLogicalDpi;
 }
 
-// A4 page geometry, in millimetres.
+// Page geometry, in millimetres: A4, the paper the reports are made for (a
+// PagedDocument takes its page size from its device: a course report may be
+// on US Letter; the margins stay).
 constexpr qreal kPageWidthMm = 210;
 constexpr qreal kPageHeightMm = 297;
 constexpr qreal kMarginLeftMm = 20;
@@ -127,8 +130,10 @@ public:
     const QTextDocument& document() const { return m_doc; }
     qreal pageWidth() const { return m_pageWidth; }    // device px
     qreal pageHeight() const { return m_pageHeight; }  // device px
-    qreal textWidthLogical() const;                    // between the margins
-    qreal bodyHeightLogical() const;                   // between the margins
+    qreal pageWidthMm() const { return m_pageWidthMm; }
+    qreal pageHeightMm() const { return m_pageHeightMm; }
+    qreal textWidthLogical() const;   // between the margins
+    qreal bodyHeightLogical() const;  // between the margins
 
     // A chart of `outputs` as `spec` says, laid out at the text width and at
     // most maxHeightFraction of the body height tall. Returns the character
@@ -171,6 +176,8 @@ private:
     QList<QTextCursor> m_keepWithNext;
     qreal m_pageWidth = 0;
     qreal m_pageHeight = 0;
+    qreal m_pageWidthMm = kPageWidthMm;
+    qreal m_pageHeightMm = kPageHeightMm;
 };
 
 // The running header of a 0-based page; empty: no header on that page.
@@ -204,6 +211,7 @@ PdfStatus paintPages(PagedDocument& pages, QPdfWriter& writer, const QString& la
 struct PdfFileOptions {
     int resolution = 300;  // dpi
     QString title;         // the PDF's metadata title
+    QPageSize::PageSizeId paper = QPageSize::A4;
 };
 
 // Sets `writer` up for a PosLab PDF: the resolution, A4 without margins,

@@ -163,7 +163,8 @@ QByteArray PieceCache::chapterKey(const ExportOptions& options, const lessons::C
     addText(h, options.lang);
     h.addData(QByteArray::number(options.resolution) + ' ' + QByteArray::number(int(options.solutions)) + ' ' +
               QByteArray::number(int(haveAnswers)) + ' ' + QByteArray::number(int(options.noTrainingRun)) + ' ' +
-              QByteArray::number(int(options.hints)) + QByteArray::number(int(options.answersOnly)));
+              QByteArray::number(int(options.hints)) + QByteArray::number(int(options.answersOnly)) + ' ' +
+              QByteArray::number(int(options.paper)));
     addText(h, options.trainingRunId);
     addText(h, fonts::latinSansFamily());
     addText(h, fonts::cjkFamily());

@@ -21,7 +21,9 @@ ReportPiece::ReportPiece(const ExportOptions& options, const lessons::Course& co
 {
     m_buffer.open(QIODevice::WriteOnly);
     m_writer = std::make_unique<QPdfWriter>(&m_buffer);
-    setUpWriter(*m_writer, PdfFileOptions{options.resolution, QStringLiteral("PosLab report")});
+    setUpWriter(*m_writer,
+                PdfFileOptions{options.resolution, QStringLiteral("PosLab report"),
+                               options.paper == ExportOptions::Paper::Letter ? QPageSize::Letter : QPageSize::A4});
     m_doc = std::make_unique<ReportDocument>(options, course, m_writer.get());
     m_contents = std::make_unique<ReportContents>(*m_doc);
 }

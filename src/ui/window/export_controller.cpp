@@ -10,6 +10,7 @@
 
 #include <QAction>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -31,18 +32,20 @@ namespace poslab::ui {
 
 namespace {
 
-// What goes into the report besides the lessons (the teacher's options).
+// What goes into the report besides the lessons (the teacher's options), and the paper.
 struct ContentChoices {
     QCheckBox* noHints;
     QCheckBox* answerKey;
     QCheckBox* compact;
+    QComboBox* paper;
 };
 
 ContentChoices addContentChoices(QDialog* dialog, QFormLayout* form)
 {
     ContentChoices c{new QCheckBox(ExportController::tr("Leave out the &hints (a worksheet)"), dialog),
                      new QCheckBox(ExportController::tr("&Answer key: only the exercises and their solutions"), dialog),
-                     new QCheckBox(ExportController::tr("Leave out the a&ppendix (module runs and software)"), dialog)};
+                     new QCheckBox(ExportController::tr("Leave out the appendi&x (module runs and software)"), dialog),
+                     nullptr};
     // An answer key prints the hints with the solutions.
     QCheckBox* noHints = c.noHints;
     QObject::connect(c.answerKey, &QCheckBox::toggled, noHints, [noHints](bool key) {
@@ -54,6 +57,10 @@ ContentChoices addContentChoices(QDialog* dialog, QFormLayout* form)
     content->addWidget(c.answerKey);
     content->addWidget(c.compact);
     form->addRow(ExportController::tr("Contents:"), content);
+    c.paper = new QComboBox(dialog);
+    c.paper->addItem(ExportController::tr("A4"), int(ExportOptions::Paper::A4));
+    c.paper->addItem(ExportController::tr("US Letter"), int(ExportOptions::Paper::Letter));
+    form->addRow(ExportController::tr("&Paper:"), c.paper);
     return c;
 }
 
@@ -126,6 +133,7 @@ void ExportController::exportPdf()
     options.hints = !choices.noHints->isChecked();
     options.answersOnly = choices.answerKey->isChecked();
     options.compact = choices.compact->isChecked();
+    options.paper = ExportOptions::Paper(choices.paper->currentData().toInt());
     if (chapterOnly) options.chapters = {m_navigator->course().chapters[m_navigator->chapterIndex()].number};
     startExport(options);
 }
@@ -193,6 +201,7 @@ void ExportController::startChildProcess(const QString& program, const ExportOpt
     if (!options.hints) args << QStringLiteral("--no-hints");
     if (options.answersOnly) args << QStringLiteral("--answers-only");
     if (options.compact) args << QStringLiteral("--compact");
+    if (options.paper == ExportOptions::Paper::Letter) args << QStringLiteral("--paper") << QStringLiteral("letter");
     args << QStringLiteral("--progress") << QStringLiteral("-o") << path;
     auto* process = new QProcess(this);
     m_process = process;
