@@ -202,7 +202,7 @@ report::ChapterOutcome ReportPipeline::layOutChapter(const Chapter& chapter, int
     out.runs = writer.runs();
     out.exerciseIds = writer.exerciseIds();
     // Warnings about the PDF itself name it when the report is written (it may be another file next time).
-    for (lessons::Diagnostic d : piece.warnings(QString())) out.warnings.append(d);
+    out.warnings = piece.warnings(QString());
     return out;
 }
 

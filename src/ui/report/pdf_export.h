@@ -2,19 +2,26 @@
 // pdf_export.h — a course (or some chapters of it) as a printable PDF report.
 //
 // `poslab export` and the window's "Export PDF" both call exportPdf(). It
-// loads the course in one language, runs every run block synchronously (the
-// lesson engine's runNow: registered modules only, validated parameters),
-// and lays everything out in one QTextDocument on a 300 dpi QPdfWriter:
+// loads the course in one language, runs every run block (the lesson
+// engine's runNow: registered modules only, validated parameters) and lays
+// the report out on 300 dpi QPdfWriter pages (A4 or US Letter):
 //   title page (course, language, date, student) · table of contents with
-//   page numbers · the chapters (text, tables, formulas as vector graphics,
-//   charts drawn by renderChart as vector objects, heatmaps as lossless
-//   images, exercises with the learner's answers and whether they are right)
-//   · an appendix listing every module run (id, version, parameters, the
-//   `poslab run` command that reproduces it) and the software versions.
-// Pages are painted one by one (QAbstractTextDocumentLayout::draw with a clip)
-// so the exporter draws its own running header (chapter title) and footer
-// (page number). The table of contents is made in two passes: lay out, find
-// the page of every heading, write the numbers, check they did not move.
+//   page numbers · the chapters (text, tables, formulas as vector graphics
+//   with their text under them, charts drawn by renderChart as vector
+//   objects, heatmaps as lossless images, exercises with the learner's
+//   answers and whether they are right) · an appendix listing every module
+//   run (id, version, parameters, the `poslab run` command that reproduces
+//   it) and the software versions.
+// The report is made in pieces (report_piece.h): the front matter, each
+// chapter and the appendix on a document of their own, each chapter where
+// it starts in the whole report (so its pages break as in one long
+// document) and kept in a cache (report_cache.h); a chapter's modules run
+// on a second thread while the chapter before is laid out and painted.
+// Pages are painted one by one (QAbstractTextDocumentLayout::draw with a
+// clip) so the exporter draws its own running header (chapter title) and
+// footer (page number). qpdf puts the pieces together (report_assembly.h)
+// with an outline, clickable contents, internal links, page labels and the
+// document information; the same input gives the same bytes.
 //
 // Fonts are named explicitly (fonts.h: a Latin family first, WenQuanYi Micro
 // Hei for CJK) so Chinese text extracts as the right characters and every

@@ -3,7 +3,7 @@
 // and the grading reports (ui/classroom/class_report.cpp). Internal to src/ui
 // (report and classroom).
 //
-//   · A4 page geometry (margins, header and footer baselines) and the
+//   · page geometry (A4; margins, header and footer baselines) and the
 //     report's own words in the report's language (T2("en", "中文").in(lang),
 //     util/text2.h; the report's language is an option of the export).
 //   · PagedDocument: one QTextDocument laid out on the pages of a 300 dpi

@@ -214,6 +214,8 @@ std::optional<ChapterOutcome> PieceCache::load(const QByteArray& key, int firstP
     if (s.status() != QDataStream::Ok || o.pdf.isEmpty()) return std::nullopt;
     o.firstPage = first;
     o.pageCount = pages;
+    // Used now: the last to go when the cache is pruned.
+    f.setFileTime(QDateTime::currentDateTimeUtc(), QFileDevice::FileModificationTime);
     return o;
 }
 
@@ -231,7 +233,20 @@ void PieceCache::store(const QByteArray& key, const ChapterOutcome& o) const
     s << o.exerciseIds << quint32(o.warnings.size());
     for (const lessons::Diagnostic& d : o.warnings) s << d;
     QString why;
-    util::writeFileAtomically(path(key), bytes, &why);
+    if (util::writeFileAtomically(path(key), bytes, &why)) prune();
+}
+
+// The most recently used pieces are kept up to kBudgetBytes in all; the rest go.
+void PieceCache::prune() const
+{
+    constexpr qint64 kBudgetBytes = 200LL * 1024 * 1024;
+    const QFileInfoList pieces =
+        QDir(m_dir).entryInfoList({QStringLiteral("*.piece")}, QDir::Files, QDir::Time);  // newest first
+    qint64 total = 0;
+    for (const QFileInfo& f : pieces) {
+        total += f.size();
+        if (total > kBudgetBytes) QFile::remove(f.filePath());
+    }
 }
 
 }  // namespace poslab::ui::report

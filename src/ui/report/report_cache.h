@@ -12,7 +12,8 @@
 // (QStandardPaths::CacheLocation/report-pieces) holding what the report
 // needs from the chapter: its PDF, its pages, its headings, its module runs
 // and exercises (for the appendix) and its warnings. An export of an
-// unchanged course lays out and runs nothing again.
+// unchanged course lays out and runs nothing again. The pieces used last are
+// kept, up to 200 MB in all.
 //
 // Internal to src/ui/report.
 #pragma once
@@ -68,6 +69,7 @@ public:
 
 private:
     QString path(const QByteArray& key) const;
+    void prune() const;
     QString m_dir;
 };
 

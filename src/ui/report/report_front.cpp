@@ -222,37 +222,6 @@ void ReportContents::add(int level, const QString& number, const QString& title,
     m_headings.append(h);
 }
 
-QString ReportContents::writePageNumbers()
-{
-    for (int pass = 0; pass < 4; ++pass) {
-        bool changed = false;
-        for (Heading& h : m_headings) {
-            const int page = m_doc.pages().pageOfBlock(h.cursor.block()) + 1;
-            if (h.tocRow < 0 || !m_table) continue;
-            QTextTableCell cell = m_table->cellAt(h.tocRow, 2);
-            QTextCursor c = cell.firstCursorPosition();
-            c.setPosition(cell.lastCursorPosition().position(), QTextCursor::KeepAnchor);
-            const QString number = QString::number(page);
-            if (c.selectedText() != number) {
-                const QTextCharFormat f = c.charFormat();
-                c.insertText(number, f);
-                changed = true;
-            }
-        }
-        if (!changed) break;
-        if (pass == 3) return T2("the table of contents did not settle", "目录页码无法稳定").in(m_doc.lang());
-    }
-    return {};
-}
-
-QList<TocEntry> ReportContents::entries() const
-{
-    QList<TocEntry> out;
-    for (const Heading& h : m_headings)
-        out.append(TocEntry{h.level, h.tocTitle, m_doc.pages().pageOfBlock(h.cursor.block()) + 1});
-    return out;
-}
-
 QList<ReportContents::Place> ReportContents::places() const
 {
     QList<Place> out;

@@ -5,11 +5,11 @@
 // The title page names the course, the chapters, the student, the language,
 // the date, the answers file and when solutions are printed. The contents
 // are a borderless table with a row for every chapter, every step (not the
-// introductions) and the appendix; the chapters and the appendix fill in
-// their rows as they are written (add), and once the document is paginated
-// writePageNumbers() writes the page of every heading into the last column
-// and checks the numbers did not move the headings. The same headings give
-// the running header of each page (the chapter it belongs to).
+// introductions) and the appendix, filled (fillRows) before the chapters are
+// laid out — their pages are in documents of their own — and numbered
+// (setRowPage) once they are. In a chapter's or the appendix's document,
+// ReportContents records the headings written there (add): where they are
+// (places) and the running header of each page (the chapter it belongs to).
 //
 // Internal to src/ui/report.
 #pragma once
@@ -54,13 +54,6 @@ public:
     // level: 1 chapter, 2 step, 0 appendix. `at` is the heading's block;
     // headerTitle, when not empty, is the running header from there on.
     void add(int level, const QString& number, const QString& title, const QTextCursor& at, const QString& headerTitle);
-
-    // After pagination: writes the page numbers into the contents until they
-    // are stable. Returns an error when they do not settle.
-    QString writePageNumbers();
-
-    // The contents as laid out.
-    QList<TocEntry> entries() const;
 
     // Where a heading is: its contents number ("3" for a chapter), title,
     // level, 0-based page of this document and the top of its first line on
