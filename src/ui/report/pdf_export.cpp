@@ -39,6 +39,7 @@
 #endif
 
 #include <algorithm>
+#include <atomic>
 #include <future>
 #include <memory>
 #include <optional>
@@ -130,12 +131,13 @@ QString ReportPipeline::layOut()
     QList<QByteArray> keys;
     for (const Chapter* c : m_chapters)
         keys << report::PieceCache::chapterKey(m_options, m_course, *c, m_progress, m_haveAnswers);
-    // The module runs of chapters not in the cache go ahead on a thread of
-    // their own, a chapter at a time, while the chapter before is laid out
-    // and painted.
+    // The module runs of chapters not in the cache go ahead on two threads of
+    // their own, each taking the next chapter, while the chapters before are
+    // laid out and painted.
     std::vector<std::promise<void>> ran(size_t(m_chapters.size()));
-    auto runs = std::async(std::launch::async, [&] {
-        for (int i = 0; i < m_chapters.size(); ++i) {
+    std::atomic<int> nextToRun{0};
+    auto runChapters = [&] {
+        for (int i = nextToRun++; i < m_chapters.size(); i = nextToRun++) {
             if (!m_cache.has(keys[i]))
                 for (const lessons::Step& step : m_chapters[i]->steps)
                     for (const lessons::Block& b : step.blocks)
@@ -143,7 +145,9 @@ QString ReportPipeline::layOut()
                             m_engine.runNow(b.run.moduleId, b.run.params);
             ran[size_t(i)].set_value();
         }
-    });
+    };
+    auto runs = std::async(std::launch::async, runChapters);
+    auto moreRuns = std::async(std::launch::async, runChapters);
     int next = m_front->pageCount();
     qreal margin = m_front->lastMargin();
     for (int i = 0; i < m_chapters.size(); ++i) {
