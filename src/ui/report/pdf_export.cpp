@@ -509,6 +509,11 @@ ExportResult makeReport(ReportPipeline& pipeline, const ExportOptions& options,
                                                 "指向“%1”的链接在报告里没有目标，只印成文字")
                                                  .arg(href),
                                              lessons::Diagnostic::Severity::Warning));
+    for (const QString& url : links.unclickableUrls)
+        found.append(lessons::Diagnostic::of(
+            options.outputPath, 0,
+            T2("the link to %1 has no area to click in the PDF", "指向 %1 的链接在 PDF 里没有可点击的区域").arg(url),
+            lessons::Diagnostic::Severity::Warning));
     result.warnings = allWarnings(loading, found);
     // --strict: nothing is written.
     if (options.strict && !result.warnings.isEmpty()) {
