@@ -24,6 +24,8 @@ run_packages=(
   qt6-qpa-plugins qt6-translations-l10n
   # numerics and Markdown
   libopenblas-dev libmd4c-dev
+  # the PDF report's assembly: outline, links, page labels, metadata
+  libqpdf-dev
   # fonts chosen explicitly by the app (Latin + CJK that extracts cleanly from PDF)
   fonts-dejavu-core fonts-dejavu-extra fonts-wqy-microhei fonts-noto-cjk fontconfig
   # training lab corpora

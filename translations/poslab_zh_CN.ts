@@ -791,15 +791,15 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::ExportController</name>
     <message>
-        <location filename="../src/ui/window/export_controller.cpp" line="+50"/>
-        <location line="+35"/>
-        <location line="+26"/>
-        <location line="+73"/>
+        <location filename="../src/ui/window/export_controller.cpp" line="+89"/>
+        <location line="+36"/>
+        <location line="+33"/>
+        <location line="+104"/>
         <source>Export PDF</source>
         <translation>导出 PDF</translation>
     </message>
     <message>
-        <location line="-131"/>
+        <location line="-170"/>
         <source>The whole course</source>
         <translation>整个课程</translation>
     </message>
@@ -834,7 +834,42 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>学生姓名(&amp;S)：</translation>
     </message>
     <message>
+        <location line="-65"/>
+        <source>Leave out the &amp;hints (a worksheet)</source>
+        <translation>不印提示（练习纸）(&amp;H)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Answer key: only the exercises and their solutions</source>
+        <translation>答案册：只有练习和参考解答(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Leave out the appendi&amp;x (module runs and software)</source>
+        <translation>不要附录（模块运行与软件版本）(&amp;X)</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Contents:</source>
+        <translation>内容：</translation>
+    </message>
+    <message>
         <location line="+2"/>
+        <source>A4</source>
+        <translation>A4</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>US Letter</source>
+        <translation>美国信纸（Letter）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Paper:</source>
+        <translation>纸张(&amp;P)：</translation>
+    </message>
+    <message>
+        <location line="+50"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
@@ -844,8 +879,8 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location line="+25"/>
-        <location line="+8"/>
+        <location line="+29"/>
+        <location line="+11"/>
         <source>Exporting %1…</source>
         <translation>正在导出 %1…</translation>
     </message>
@@ -860,7 +895,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>导出进度</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+55"/>
         <source>The export was cancelled.</source>
         <translation>导出已取消。</translation>
     </message>
@@ -870,7 +905,19 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>退出状态 %1</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+24"/>
+        <source>Chapter %1 of %2 done</source>
+        <translation>已完成 %2 章中的 %1 章</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>About %n second(s) left</source>
+        <translation>
+            <numerusform>大约还需 %n 秒</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>

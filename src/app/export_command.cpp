@@ -53,7 +53,8 @@ Text2 exportUsage()
 {
     return T2(
         "usage: poslab export [--lang zh|en] [--chapters 1,3-5] [--student NAME] [--answers FILE | --no-answers]\n"
-        "                     [--course DIR] [--run ID] [--train \"EXPERIMENT OPTIONS\"] [--strict] -o FILE.pdf\n"
+        "                     [--course DIR] [--run ID] [--train \"EXPERIMENT OPTIONS\"] [--strict] [--progress]\n"
+        "                     [--paper a4|letter] [--no-hints | --answers-only] [--compact] -o FILE.pdf\n"
         "  the course (or some chapters) as a PDF report.\n"
         "  --answers: the window's progress file or an answer file from `poslab assignment submit`\n"
         "  (.poslab-answers); the report shows each answer and whether it is right. Without it the\n"
@@ -70,9 +71,18 @@ Text2 exportUsage()
         "  --train \"OPTIONS\" first runs `poslab experiment length OPTIONS` (progress on stderr;\n"
         "  stored like any run), then exports with that run, e.g. --train \"--quick\" (under a\n"
         "  minute on two cores) or --train \"--quick --corpus poems\". Ctrl+C during that training\n"
-        "  stops without writing the PDF (exit status 130).\n",
+        "  stops without writing the PDF (exit status 130).\n"
+        "  --no-hints leaves the exercises' hints out (a worksheet); --answers-only makes an answer\n"
+        "  key: each chapter's headings and exercises with their worked solutions, no lesson text\n"
+        "  or figures; --compact leaves the appendix (module runs and software) out; --paper letter\n"
+        "  prints on US Letter instead of A4 (the default).\n"
+        "  --progress writes a line `progress DONE/TOTAL` on stderr after each chapter (for a\n"
+        "  program that shows progress). Chapters laid out before are kept in the cache folder\n"
+        "  (report-pieces) and reused while nothing they depend on changed; SOURCE_DATE_EPOCH\n"
+        "  fixes the report's date, so the same input gives the same PDF byte for byte.\n",
         "用法：poslab export [--lang zh|en] [--chapters 1,3-5] [--student 姓名] [--answers 文件 | --no-answers]\n"
-        "                    [--course 目录] [--run 编号] [--train \"实验选项\"] [--strict] -o 文件.pdf\n"
+        "                    [--course 目录] [--run 编号] [--train \"实验选项\"] [--strict] [--progress]\n"
+        "                    [--paper a4|letter] [--no-hints | --answers-only] [--compact] -o 文件.pdf\n"
         "  把课程（或其中几章）导出为 PDF 报告。\n"
         "  --answers：窗口保存的进度文件，或 `poslab assignment submit` 生成的答卷\n"
         "  （.poslab-answers）；报告会列出每个答案以及是否正确。不给它时，报告使用这个账户在\n"
@@ -86,7 +96,13 @@ Text2 exportUsage()
         "  没有保存的运行时，报告会说明这一点以及怎样生成一次（--no-train 仍然可用，它就是默认行为）。\n"
         "  --train \"选项\" 先运行 `poslab experiment length 选项`（进度输出到 stderr，和其他运行\n"
         "  一样保存），再用这次运行导出，例如 --train \"--quick\"（双核电脑上不到一分钟）或\n"
-        "  --train \"--quick --corpus poems\"。训练期间按 Ctrl+C 会停止，且不写 PDF（退出状态 130）。\n");
+        "  --train \"--quick --corpus poems\"。训练期间按 Ctrl+C 会停止，且不写 PDF（退出状态 130）。\n"
+        "  --no-hints 不印练习的提示（练习纸）；--answers-only 生成答案册：每章只有标题和练习及其\n"
+        "  参考解答，没有正文和图；--compact 不要附录（模块运行与软件版本）；--paper letter 用美国\n"
+        "  信纸（Letter）代替默认的 A4。\n"
+        "  --progress：每导出完一章，就在 stderr 上写一行 `progress 已完成/总数`（供显示进度的程序\n"
+        "  使用）。排好版的章节保存在缓存文件夹（report-pieces）里，只要它依赖的内容都没变就直接\n"
+        "  复用；SOURCE_DATE_EPOCH 固定报告的日期，同样的输入得到逐字节相同的 PDF。\n");
 }
 
 // A status to exit with, or nothing: go on with the next step.
@@ -111,12 +127,14 @@ void useSavedAnswers(poslab::ui::ExportOptions& opts, const QString& lang)
 CommandOptions exportOptions()
 {
     CommandOptions o(QStringLiteral("export"));
-    for (const char* name : {"--chapters", "--student", "--answers", "--course", "--train", "--run"})
+    for (const char* name : {"--chapters", "--student", "--answers", "--course", "--train", "--run", "--paper"})
         o.option(QString::fromLatin1(name));
     o.option(QStringLiteral("-o")).alias(QStringLiteral("--output"));
     o.flag(QStringLiteral("--no-train"));
     o.flag(QStringLiteral("--no-answers"));
     o.flag(QStringLiteral("--strict"));
+    o.flag(QStringLiteral("--progress"));
+    for (const char* name : {"--no-hints", "--answers-only", "--compact"}) o.flag(QString::fromLatin1(name));
     return o;
 }
 
@@ -139,6 +157,22 @@ Stop readExportOptions(const QStringList& args, CommandOptions& o, poslab::ui::E
     opts.courseDir = o.value(QStringLiteral("--course"));
     opts.outputPath = o.value(QStringLiteral("-o"));
     opts.strict = o.has(QStringLiteral("--strict"));
+    opts.hints = !o.has(QStringLiteral("--no-hints"));
+    opts.answersOnly = o.has(QStringLiteral("--answers-only"));
+    opts.compact = o.has(QStringLiteral("--compact"));
+    if (const QString paper = o.value(QStringLiteral("--paper")).toLower(); paper == u"letter")
+        opts.paper = poslab::ui::ExportOptions::Paper::Letter;
+    else if (!paper.isEmpty() && paper != u"a4")
+        return o.usageError(T2("--paper: '%1' is not a paper size; expected a4 or letter",
+                               "--paper：“%1”不是纸张大小；应为 a4 或 letter")
+                                .arg(o.value(QStringLiteral("--paper")).left(40)));
+    if (!opts.hints && opts.answersOnly)
+        return o.usageError(T2("give --no-hints or --answers-only, not both (an answer key prints the hints)",
+                               "--no-hints 和 --answers-only 只能给一个（答案册会印出提示）"));
+    if (o.has(QStringLiteral("--progress")))
+        opts.progress = [](int done, int total) {
+            writeStderrLine(QStringLiteral("progress %1/%2").arg(done).arg(total));
+        };
     opts.trainingRunId = o.value(QStringLiteral("--run"));
     if (opts.outputPath.isEmpty())
         return o.usageError(T2("-o FILE.pdf is required (where to write the PDF)", "需要 -o 文件.pdf（PDF 写到哪里）"));

@@ -149,10 +149,13 @@ private slots:
 
         QTemporaryDir clean;
         QVERIFY(writeOneChapterCourse(clean.path(), kClean));
-        const PoslabRun ok = runPoslab({QStringLiteral("export"), QStringLiteral("--strict"),
-                                        QStringLiteral("--course"), clean.path(), QStringLiteral("-o"), pdf});
+        const PoslabRun ok =
+            runPoslab({QStringLiteral("export"), QStringLiteral("--strict"), QStringLiteral("--progress"),
+                       QStringLiteral("--course"), clean.path(), QStringLiteral("-o"), pdf});
         QVERIFY2(ok.exitCode == 0, ok.err.constData());
         QVERIFY(problemLines(ok.err).isEmpty());
+        // --progress: a line after the one chapter (for the window's progress dialog).
+        QVERIFY2(ok.err.contains("progress 1/1\n"), ok.err.constData());
         QVERIFY(QFileInfo(pdf).size() > 1000);
     }
 

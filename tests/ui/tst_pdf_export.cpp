@@ -756,6 +756,25 @@ void TestPdfExport::realCourseExports()
             QVERIFY2(!m.hasMatch(), qPrintable(body.mid(std::max<qsizetype>(0, m.capturedStart() - 80), 160)));
         }
     }
+    // Every web reference of the lessons is a link in the PDF, and no link is
+    // a web link to something that is not on the web.
+    int webReferences = 0;
+    for (const poslab::lessons::Chapter& c : course.course.chapters) {
+        QFile f(c.file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        webReferences +=
+            int(QString::fromUtf8(f.readAll()).count(QRegularExpression(QStringLiteral("\\]\\(https?://"))));
+    }
+    int webLinks = 0;
+    for (int i = 0; i < doc->numPages(); ++i)
+        for (const std::unique_ptr<Poppler::Link>& l : doc->page(i)->links())
+            if (l->linkType() == Poppler::Link::Browse) {
+                const QString url = static_cast<const Poppler::LinkBrowse*>(l.get())->url();
+                QVERIFY2(url.startsWith(u"http://") || url.startsWith(u"https://"), qPrintable(url));
+                ++webLinks;
+            }
+    QVERIFY2(webReferences > 20 && webLinks >= webReferences,
+             qPrintable(QStringLiteral("%1 web references, %2 links").arg(webReferences).arg(webLinks)));
     // The kernels twice in the appendix: those in use (Software) and those the
     // stored training run recorded (Training run).
     QString appendix;

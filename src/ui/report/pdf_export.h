@@ -2,19 +2,26 @@
 // pdf_export.h — a course (or some chapters of it) as a printable PDF report.
 //
 // `poslab export` and the window's "Export PDF" both call exportPdf(). It
-// loads the course in one language, runs every run block synchronously (the
-// lesson engine's runNow: registered modules only, validated parameters),
-// and lays everything out in one QTextDocument on a 300 dpi QPdfWriter:
+// loads the course in one language, runs every run block (the lesson
+// engine's runNow: registered modules only, validated parameters) and lays
+// the report out on 300 dpi QPdfWriter pages (A4 or US Letter):
 //   title page (course, language, date, student) · table of contents with
-//   page numbers · the chapters (text, tables, formulas as vector graphics,
-//   charts drawn by renderChart as vector objects, heatmaps as lossless
-//   images, exercises with the learner's answers and whether they are right)
-//   · an appendix listing every module run (id, version, parameters, the
-//   `poslab run` command that reproduces it) and the software versions.
-// Pages are painted one by one (QAbstractTextDocumentLayout::draw with a clip)
-// so the exporter draws its own running header (chapter title) and footer
-// (page number). The table of contents is made in two passes: lay out, find
-// the page of every heading, write the numbers, check they did not move.
+//   page numbers · the chapters (text, tables, formulas as vector graphics
+//   with their text under them, charts drawn by renderChart as vector
+//   objects, heatmaps as lossless images, exercises with the learner's
+//   answers and whether they are right) · an appendix listing every module
+//   run (id, version, parameters, the `poslab run` command that reproduces
+//   it) and the software versions.
+// The report is made in pieces (report_piece.h): the front matter, each
+// chapter and the appendix on a document of their own, each chapter where
+// it starts in the whole report (so its pages break as in one long
+// document) and kept in a cache (report_cache.h); a chapter's modules run
+// on a second thread while the chapter before is laid out and painted.
+// Pages are painted one by one (QAbstractTextDocumentLayout::draw with a
+// clip) so the exporter draws its own running header (chapter title) and
+// footer (page number). qpdf puts the pieces together (report_assembly.h)
+// with an outline, clickable contents, internal links, page labels and the
+// document information; the same input gives the same bytes.
 //
 // Fonts are named explicitly (fonts.h: a Latin family first, WenQuanYi Micro
 // Hei for CJK) so Chinese text extracts as the right characters and every
@@ -25,7 +32,8 @@
 // worked solution is printed only when the learner solved it or gave up
 // ("show solution") — the report does not hand out answers to open
 // exercises. Solutions::Always makes a teacher's copy; Solutions::Never a
-// worksheet. Hints are lesson text and are always printed.
+// worksheet. Hints are printed with the worked solution (never with
+// hints = false); answersOnly makes an answer key.
 //
 // Must run in the GUI thread of a QApplication (charts are QGraphicsWidgets).
 // Headless works (QT_QPA_PLATFORM=offscreen). The report's own words
@@ -36,9 +44,12 @@
 #include "lessons/course.h"
 #include "util/text2.h"
 
+#include <QDateTime>
 #include <QList>
 #include <QString>
 #include <QStringList>
+
+#include <functional>
 
 namespace poslab::ui {
 
@@ -73,6 +84,27 @@ struct ExportOptions {
     // chart with nothing to show, ...) fails the export (Kind::Problems) and
     // no PDF is written.
     bool strict = false;
+    // --no-hints: no exercise hints anywhere (a worksheet; otherwise they are
+    // printed where the worked solution is).
+    bool hints = true;
+    // --answers-only: an answer key: each chapter's headings and exercises
+    // with their worked solutions (and hints), no lesson text or figures.
+    bool answersOnly = false;
+    // --compact: no appendix.
+    bool compact = false;
+    // --paper a4|letter: the page size (the margins stay).
+    enum class Paper { A4, Letter };
+    Paper paper = Paper::A4;
+    // The report's date: on the title page and as the PDF's creation date.
+    // Invalid: SOURCE_DATE_EPOCH when it is set (reproducible builds), else
+    // today at 00:00 UTC — so the same input gives the same bytes.
+    QDateTime date;
+    // Where chapters laid out before are kept (report_cache.h): empty, the
+    // user's cache folder; "-", nowhere (every chapter laid out again).
+    QString cacheDir;
+    // Called after each chapter is laid out (or taken from the cache): how
+    // many of how many chapters are done. Optional.
+    std::function<void(int done, int total)> progress;
 };
 
 // One entry of the table of contents, as laid out (for callers and tests).
@@ -96,7 +128,8 @@ struct ExportResult {
     // the PDF).
     QList<lessons::Diagnostic> warnings;
     int pageCount = 0;
-    int runCount = 0;  // module runs listed in the appendix
+    int runCount = 0;        // module runs listed in the appendix
+    int reusedChapters = 0;  // chapters taken from the cache, not laid out again
     QList<TocEntry> toc;
     qint64 elapsedMs = 0;
     bool ok() const { return kind == Kind::Ok; }

@@ -133,6 +133,8 @@ PagedDocument::PagedDocument(QPaintDevice* device, const MarkdownDocument& markd
     m_doc.setDocumentMargin(0);
     m_pageWidth = device->width();
     m_pageHeight = device->height();
+    m_pageWidthMm = device->widthMM();
+    m_pageHeightMm = device->heightMM();
     m_doc.setPageSize(QSizeF(m_pageWidth, m_pageHeight));
     // Root frame margins are the page margins on every page; in logical px
     // (the layout scales them to the device like every other length).
@@ -151,12 +153,12 @@ PagedDocument::PagedDocument(QPaintDevice* device, const MarkdownDocument& markd
 
 qreal PagedDocument::textWidthLogical() const
 {
-    return mmToLogical(kPageWidthMm - kMarginLeftMm - kMarginRightMm);
+    return mmToLogical(m_pageWidthMm - kMarginLeftMm - kMarginRightMm);
 }
 
 qreal PagedDocument::bodyHeightLogical() const
 {
-    return mmToLogical(kPageHeightMm - kMarginTopMm - kMarginBottomMm);
+    return mmToLogical(m_pageHeightMm - kMarginTopMm - kMarginBottomMm);
 }
 
 std::optional<QTextCharFormat> PagedDocument::chartObject(const ChartSpec& spec,
@@ -195,7 +197,7 @@ void PagedDocument::layOutOnceAfter(const std::function<void()>& build)
 int PagedDocument::paginate()
 {
     QAbstractTextDocumentLayout* layout = m_doc.documentLayout();
-    const qreal bodyHeight = m_pageHeight * (1.0 - (kMarginTopMm + kMarginBottomMm) / kPageHeightMm);
+    const qreal bodyHeight = m_pageHeight * (1.0 - (kMarginTopMm + kMarginBottomMm) / m_pageHeightMm);
     int passes = 0;
     for (int pass = 0; pass < 200; ++pass) {
         QList<QTextBlock> breakBefore;
@@ -250,8 +252,10 @@ int PagedDocument::paginate()
                 splitTable->setFormat(tf);
             } else {
                 // Split the table before this row: rows splitRow.. go to a copy of
-                // the table (header repeated) that starts on the next page.
-                splitTableAt(splitTable, splitRow);
+                // the table (header repeated) that starts on the next page. Laid
+                // out once afterwards: Qt relays out the whole table after each
+                // cell copied otherwise.
+                layOutOnceAfter([&] { splitTableAt(splitTable, splitRow); });
             }
         } else if (!breakBefore.isEmpty() && blockPosition < framePosition) {
             setBreakBefore(breakBefore.first());
@@ -390,7 +394,8 @@ qreal PagedDocument::firstLineTop(const QTextBlock& b) const
 
 // ---- painting and writing -----------------------------------------------------
 
-PdfStatus paintPages(PagedDocument& pages, QPdfWriter& writer, const QString& lang, const RunningHeader& header)
+PdfStatus paintPages(PagedDocument& pages, QPdfWriter& writer, const QString& lang, const RunningHeader& header,
+                     int fromPage)
 {
     QPainter painter;
     if (!painter.begin(&writer)) return {PdfStatus::Stage::Begin, QString()};
@@ -407,8 +412,8 @@ PdfStatus paintPages(PagedDocument& pages, QPdfWriter& writer, const QString& la
     // Lesson figures and heatmaps stay lossless, not JPEG (docs/qt-notes.md, PDF output).
     painter.setRenderHint(QPainter::LosslessImageRendering, true);
     painter.setRenderHint(QPainter::Antialiasing, true);
-    for (int page = 0; page < pageCount; ++page) {
-        if (page > 0) writer.newPage();
+    for (int page = fromPage; page < pageCount; ++page) {
+        if (page > fromPage) writer.newPage();
         painter.save();
         // Only the body: a box (exercise, code) that continues on the next page
         // must not paint its background into the header or footer.
@@ -441,11 +446,21 @@ PdfStatus paintPages(PagedDocument& pages, QPdfWriter& writer, const QString& la
         painter.setFont(footerFont);
         const QString number = QString::number(page + 1);
         const QFontMetricsF fm(footerFont, &writer);
-        painter.drawText(QPointF((pageW - fm.horizontalAdvance(number)) / 2, kFooterBaselineMm * dpmm), number);
+        const qreal footerBaselineMm = pages.pageHeightMm() - (kPageHeightMm - kFooterBaselineMm);
+        painter.drawText(QPointF((pageW - fm.horizontalAdvance(number)) / 2, footerBaselineMm * dpmm), number);
         painter.restore();
     }
     if (!painter.end()) return {PdfStatus::Stage::End, QString()};
     return {};
+}
+
+void setUpWriter(QPdfWriter& writer, const PdfFileOptions& options)
+{
+    writer.setResolution(options.resolution);
+    writer.setPageSize(QPageSize(options.paper));
+    writer.setPageMargins(QMarginsF(0, 0, 0, 0), QPageLayout::Millimeter);
+    writer.setTitle(options.title);
+    writer.setCreator(QStringLiteral("PosLab %1").arg(QStringLiteral(POSLAB_VERSION)));
 }
 
 PdfStatus writePdfAtomically(const QString& path, const PdfFileOptions& options,
@@ -464,11 +479,7 @@ PdfStatus writePdfAtomically(const QString& path, const PdfFileOptions& options,
     pdf.open(QIODevice::WriteOnly);
     {
         QPdfWriter writer(&pdf);
-        writer.setResolution(options.resolution);
-        writer.setPageSize(QPageSize(QPageSize::A4));
-        writer.setPageMargins(QMarginsF(0, 0, 0, 0), QPageLayout::Millimeter);
-        writer.setTitle(options.title);
-        writer.setCreator(QStringLiteral("PosLab %1").arg(QStringLiteral(POSLAB_VERSION)));
+        setUpWriter(writer, options);
         const PdfStatus produced = produce(writer);
         if (!produced.ok()) return produced;
     }

@@ -3,7 +3,7 @@
 // and the grading reports (ui/classroom/class_report.cpp). Internal to src/ui
 // (report and classroom).
 //
-//   · A4 page geometry (margins, header and footer baselines) and the
+//   · page geometry (A4; margins, header and footer baselines) and the
 //     report's own words in the report's language (T2("en", "中文").in(lang),
 //     util/text2.h; the report's language is an option of the export).
 //   · PagedDocument: one QTextDocument laid out on the pages of a 300 dpi
@@ -26,6 +26,7 @@
 #include <QColor>
 #include <QList>
 #include <QObject>
+#include <QPageSize>
 #include <QSizeF>
 #include <QString>
 #include <QTextCharFormat>
@@ -56,7 +57,9 @@ inline qreal mmToLogical(qreal mm)
     return mm / 25.4 * kLogicalDpi;
 }
 
-// A4 page geometry, in millimetres.
+// Page geometry, in millimetres: A4, the paper the reports are made for (a
+// PagedDocument takes its page size from its device: a course report may be
+// on US Letter; the margins stay).
 constexpr qreal kPageWidthMm = 210;
 constexpr qreal kPageHeightMm = 297;
 constexpr qreal kMarginLeftMm = 20;
@@ -127,8 +130,10 @@ public:
     const QTextDocument& document() const { return m_doc; }
     qreal pageWidth() const { return m_pageWidth; }    // device px
     qreal pageHeight() const { return m_pageHeight; }  // device px
-    qreal textWidthLogical() const;                    // between the margins
-    qreal bodyHeightLogical() const;                   // between the margins
+    qreal pageWidthMm() const { return m_pageWidthMm; }
+    qreal pageHeightMm() const { return m_pageHeightMm; }
+    qreal textWidthLogical() const;   // between the margins
+    qreal bodyHeightLogical() const;  // between the margins
 
     // A chart of `outputs` as `spec` says, laid out at the text width and at
     // most maxHeightFraction of the body height tall. Returns the character
@@ -171,6 +176,8 @@ private:
     QList<QTextCursor> m_keepWithNext;
     qreal m_pageWidth = 0;
     qreal m_pageHeight = 0;
+    qreal m_pageWidthMm = kPageWidthMm;
+    qreal m_pageHeightMm = kPageHeightMm;
 };
 
 // The running header of a 0-based page; empty: no header on that page.
@@ -193,14 +200,23 @@ struct PdfStatus {
 
 // Paints every page of `pages` onto `writer`: the body clipped to the
 // margins, header(page) with a rule under it when not empty, and the page
-// number. The first page is a title page: neither header nor number.
+// number. Pages before `fromPage` are left out (a piece of a report that
+// is assembled later: its document starts with empty pages standing for
+// the pages before it, so it is laid out exactly where it will be). The
+// document's first page is a title page: neither header nor number.
 // Begins and ends the painter (Begin / End on failure).
-PdfStatus paintPages(PagedDocument& pages, QPdfWriter& writer, const QString& lang, const RunningHeader& header);
+PdfStatus paintPages(PagedDocument& pages, QPdfWriter& writer, const QString& lang, const RunningHeader& header,
+                     int fromPage = 0);
 
 struct PdfFileOptions {
     int resolution = 300;  // dpi
     QString title;         // the PDF's metadata title
+    QPageSize::PageSizeId paper = QPageSize::A4;
 };
+
+// Sets `writer` up for a PosLab PDF: the resolution, A4 without margins,
+// the title and creator.
+void setUpWriter(QPdfWriter& writer, const PdfFileOptions& options);
 
 // Writes a PDF atomically: opens `path` through QSaveFile (Open on failure,
 // before any work), makes an A4 QPdfWriter without margins, calls

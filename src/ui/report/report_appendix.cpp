@@ -35,6 +35,11 @@ using poslab::util::T2;
 
 using namespace pdf;
 
+QString appendixTitle(const QString& lang)
+{
+    return T2("Appendix: module runs and software", "附录：模块运行与软件版本").in(lang);
+}
+
 namespace {
 
 // The appendix heading (in the contents) and what the run table is.
@@ -47,9 +52,9 @@ void writeAppendixTitle(ReportDocument& doc, ReportContents& contents)
     title.setTopMargin(0);
     title.setBottomMargin(8);
     cur.insertBlock(title, md.headingCharFormat(1));
-    const QString appendixTitle = T2("Appendix: module runs and software", "附录：模块运行与软件版本").in(doc.lang());
-    cur.insertText(appendixTitle, md.headingCharFormat(1));
-    contents.add(0, QString(), appendixTitle, QTextCursor(cur.block()), appendixTitle);
+    const QString heading = appendixTitle(doc.lang());
+    cur.insertText(heading, md.headingCharFormat(1));
+    contents.add(0, QString(), heading, QTextCursor(cur.block()), heading);
 
     QTextBlockFormat para = md.bodyBlockFormat();
     cur.insertBlock(para, md.bodyCharFormat());

@@ -12,6 +12,10 @@
 // Internal to src/ui/report.
 #pragma once
 
+#include <QList>
+#include <QPair>
+#include <QString>
+
 #include <vector>
 
 namespace poslab::ui::report {
@@ -19,6 +23,9 @@ namespace poslab::ui::report {
 class ReportContents;
 class ReportDocument;
 struct RunRecord;
+
+// The appendix's title, in the report's language.
+QString appendixTitle(const QString& lang);
 
 // `exercises`: each exercise's number in the report and its id ("Exercise 2.3", "sin-longest-wavelength").
 void writeAppendix(ReportDocument& doc, ReportContents& contents, const std::vector<RunRecord>& runs,

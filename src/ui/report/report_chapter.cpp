@@ -31,14 +31,23 @@ using lessons::Step;
 using namespace pdf;
 
 ChapterWriter::ChapterWriter(ReportDocument& doc, ReportContents& contents,
-                             const QHash<QString, ExerciseProgress>& progress, bool haveAnswers)
-    : m_doc(doc), m_contents(contents), m_progress(progress), m_haveAnswers(haveAnswers)
-{
-    // The `lab.` modules show the run the report is made with.
-    m_engine.setStoredRunId(doc.options().trainingRunId);
-}
+                             const QHash<QString, ExerciseProgress>& progress, bool haveAnswers,
+                             lessons::RunEngine& engine)
+    : m_doc(doc), m_contents(contents), m_progress(progress), m_haveAnswers(haveAnswers), m_engine(engine)
+{}
 
 // ---- chapters ---------------------------------------------------------------
+
+// The title is plain text everywhere (window, contents, page headers): $math$ in Unicode.
+QString chapterTitle(const Chapter& chapter)
+{
+    return util::texToUnicode(chapter.title);
+}
+
+QString stepTitle(const Chapter& chapter, int stepNumber, const Step& step)
+{
+    return QStringLiteral("%1.%2  ").arg(chapter.number).arg(stepNumber) + util::texToUnicode(step.title);
+}
 
 void ChapterWriter::write(const Chapter& chapter)
 {
@@ -63,7 +72,7 @@ void ChapterWriter::write(const Chapter& chapter)
                 cur.insertText(number + step.title, md.headingCharFormat(2));
             }
             m_doc.pages().keepWithNext(QTextCursor(cur.block()));
-            m_contents.add(2, QString(), number + util::texToUnicode(step.title), QTextCursor(cur.block()), QString());
+            m_contents.add(2, QString(), stepTitle(chapter, stepNo, step), QTextCursor(cur.block()), QString());
         }
         for (const Block& block : step.blocks) writeBlock(chapter, block);
     }
@@ -84,12 +93,11 @@ void ChapterWriter::writeHeading(const Chapter& chapter)
     title.setTopMargin(2);
     title.setBottomMargin(6);
     cur.insertBlock(title, md.headingCharFormat(1));
-    // The title is plain text everywhere (window, contents, page headers): $math$ in Unicode.
-    const QString chapterTitle = util::texToUnicode(chapter.title);
-    cur.insertText(chapterTitle, md.headingCharFormat(1));
+    const QString heading = chapterTitle(chapter);
+    cur.insertText(heading, md.headingCharFormat(1));
     const QTextCursor titleAt(cur.block());
-    m_contents.add(1, QString::number(chapter.number), chapterTitle, titleAt,
-                   chapterLabel(lang, chapter) + QStringLiteral(" · ") + chapterTitle);
+    m_contents.add(1, QString::number(chapter.number), heading, titleAt,
+                   chapterLabel(lang, chapter) + QStringLiteral(" · ") + heading);
     if (!chapter.summary.isEmpty() || chapter.minutes > 0) {
         QTextBlockFormat sum;
         sum.setBottomMargin(14);
@@ -107,6 +115,8 @@ void ChapterWriter::writeHeading(const Chapter& chapter)
 
 void ChapterWriter::writeBlock(const Chapter& chapter, const Block& block)
 {
+    // An answer key has the exercises only.
+    if (m_doc.options().answersOnly && block.kind != Block::Kind::Exercise) return;
     if (!block.error.isEmpty()) {
         m_doc.errorCell(T2("This block could not be read (line %1): %2", "此块无法读取（第 %1 行）：%2")
                             .in(m_doc.lang())
@@ -233,7 +243,7 @@ void ChapterWriter::appendExercise(const Chapter& chapter, const ExerciseBlock& 
     }
     if (check.mistake >= 0) writeMistakeFeedback(chapter, ex.mistakes[check.mistake], line);
     // Hints are the learner's to ask for: printed only where the solution is.
-    if (showSolution) writeHints(chapter, ex, line);
+    if (showSolution && m_doc.options().hints) writeHints(chapter, ex, line);
     if (!ex.solution.isEmpty()) writeSolution(chapter, ex, showSolution, frame, verdictLine);
     m_doc.setContainer(nullptr);
     cur = frame->lastCursorPosition();
@@ -291,6 +301,7 @@ ChapterWriter::LearnerAnswer ChapterWriter::learnerAnswer(const ExerciseBlock& e
 // Whether the worked solution is printed (ExportOptions::Solutions).
 bool ChapterWriter::solutionShown(const ExerciseProgress& progress, bool correct) const
 {
+    if (m_doc.options().answersOnly) return true;
     switch (m_doc.options().solutions) {
         case ExportOptions::Solutions::WhenEarned: return correct || progress.solved || progress.solutionShown;
         case ExportOptions::Solutions::Always: return true;

@@ -46,12 +46,20 @@ struct RunRecord {
     qint64 elapsedMs = 0;
 };
 
+// A chapter's title and a step's title ("2.3  Wavelengths"; not for the
+// introduction) as the contents, the outline and the running header print
+// them: plain text, $math$ in Unicode.
+QString chapterTitle(const lessons::Chapter& chapter);
+QString stepTitle(const lessons::Chapter& chapter, int stepNumber, const lessons::Step& step);
+
 class ChapterWriter {
 public:
     // `progress`: the learner's answers by exercise id; haveAnswers: whether
-    // an answers file was given at all.
+    // an answers file was given at all; `engine` runs the modules (shared by
+    // the chapters of a report, so a run they share is made once).
     ChapterWriter(ReportDocument& doc, ReportContents& contents,
-                  const QHash<QString, lessons::ExerciseProgress>& progress, bool haveAnswers);
+                  const QHash<QString, lessons::ExerciseProgress>& progress, bool haveAnswers,
+                  lessons::RunEngine& engine);
 
     // The whole chapter, starting on a new page.
     void write(const lessons::Chapter& chapter);
@@ -98,7 +106,7 @@ private:
     ReportContents& m_contents;
     QHash<QString, lessons::ExerciseProgress> m_progress;
     bool m_haveAnswers = false;
-    lessons::RunEngine m_engine;
+    lessons::RunEngine& m_engine;
     std::vector<RunRecord> m_runs;
     int m_figure = 0;         // figures so far in the chapter being written
     QString m_exerciseLabel;  // "Exercise 2.3": the one being written

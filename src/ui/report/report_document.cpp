@@ -16,6 +16,7 @@ using namespace pdf;
 ReportDocument::ReportDocument(const ExportOptions& options, const lessons::Course& course, QPaintDevice* device)
     : m_opt(options),
       m_course(course),
+      m_pageWidthMm(device->widthMM()),
       m_md(context(QString())),
       m_pages(device, m_md, options.lang),
       m_cur(&m_pages.document())
@@ -29,7 +30,7 @@ MarkdownContext ReportDocument::context(const QString& chapterFile) const
     c.baseDir = chapterFile.isEmpty() ? m_course.dir : QFileInfo(chapterFile).absolutePath();
     c.bodyPointSize = 10.5;
     c.dark = false;
-    c.maxImageWidth = mmToLogical(210 - kMarginLeftMm - kMarginRightMm);
+    c.maxImageWidth = mmToLogical(m_pageWidthMm - kMarginLeftMm - kMarginRightMm);
     return c;
 }
 

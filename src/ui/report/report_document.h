@@ -77,6 +77,7 @@ private:
 
     const ExportOptions& m_opt;
     const lessons::Course& m_course;
+    qreal m_pageWidthMm;  // of the device's pages (A4 or US Letter)
     MarkdownDocument m_md;
     pdf::PagedDocument m_pages;
     QTextCursor m_cur;

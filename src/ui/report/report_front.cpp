@@ -4,12 +4,18 @@
 #include "ui/report/report_front.h"
 
 #include "lessons/course_loader.h"
+#include "ui/report/report_appendix.h"
+#include "ui/report/report_chapter.h"
 #include "ui/report/report_document.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QDate>
 #include <QFileInfo>
 #include <QTextBlock>
 #include <QTextTable>
+
+#include <algorithm>
+#include <limits>
 
 #ifndef POSLAB_VERSION
 #define POSLAB_VERSION "unknown"
@@ -31,8 +37,6 @@ QString chapterLabel(const QString& lang, const Chapter& c)
 
 // ---- title page -------------------------------------------------------------
 
-namespace {
-
 QString courseTitle(const ReportDocument& doc)
 {
     const QString shipped = QFileInfo(lessons::defaultCourseDir()).canonicalFilePath();
@@ -47,6 +51,8 @@ QString courseSubtitle(const ReportDocument& doc, const QList<const Chapter*>& c
         return chapterLabel(doc.lang(), *chapters.first()) + QStringLiteral(" · ") + chapters.first()->title;
     return T2("%1 chapters", "共 %1 章").in(doc.lang()).arg(chapters.size());
 }
+
+namespace {
 
 // When the report prints an exercise's worked solution.
 QString solutionsPolicy(const QString& lang, ExportOptions::Solutions solutions)
@@ -112,12 +118,17 @@ void writeFacts(ReportDocument& doc, const QList<const Chapter*>& chapters, bool
     };
     if (!opt.studentName.trimmed().isEmpty()) line(T2("Student", "学生").in(lang), opt.studentName.trimmed());
     line(T2("Language", "语言").in(lang), isChinese(lang) ? QStringLiteral("中文") : QStringLiteral("English"));
-    line(T2("Date", "日期").in(lang), QDate::currentDate().toString(Qt::ISODate));
+    const QDate date = opt.date.isValid() ? opt.date.toUTC().date() : QDate::currentDate();
+    line(T2("Date", "日期").in(lang), date.toString(Qt::ISODate));
     QStringList numbers;
     for (const Chapter* c : chapters) numbers << QString::number(c->number);
     line(T2("Chapters", "章节").in(lang), numbers.join(QStringLiteral(", ")));
     if (haveAnswers) line(T2("Answers", "答案").in(lang), answersSource(lang, opt.answersFile));
-    line(T2("Solutions", "参考解答").in(lang), solutionsPolicy(lang, opt.solutions));
+    line(T2("Solutions", "参考解答").in(lang),
+         opt.answersOnly
+             ? T2("answer key: the exercises and their solutions only", "答案册：只有练习和参考解答").in(lang)
+             : solutionsPolicy(lang, opt.solutions));
+    if (!opt.hints) line(T2("Hints", "提示").in(lang), T2("left out", "不印出").in(lang));
 }
 
 }  // namespace
@@ -130,18 +141,20 @@ void writeTitlePage(ReportDocument& doc, const QList<const Chapter*>& chapters, 
     QTextBlockFormat foot;
     foot.setTopMargin(mmToLogical(40));
     doc.cursor().insertBlock(foot, doc.uiFormat(9, false, QColor(0x77, 0x7f, 0x88)));
-    doc.cursor().insertText(T2("Made with PosLab %1, a notebook on positional encoding in Transformers. "
-                               "The appendix lists every module run so each figure can be reproduced.",
-                               "由 PosLab %1 生成——一本讲解 Transformer 位置编码的笔记本。"
-                               "附录列出了每一次模块运行，每张图都可以复现。")
-                                .in(doc.lang())
-                                .arg(QStringLiteral(POSLAB_VERSION)),
-                            doc.uiFormat(9, false, QColor(0x77, 0x7f, 0x88)));
+    QString made = T2("Made with PosLab %1, a notebook on positional encoding in Transformers.",
+                      "由 PosLab %1 生成——一本讲解 Transformer 位置编码的笔记本。")
+                       .in(doc.lang())
+                       .arg(QStringLiteral(POSLAB_VERSION));
+    if (!doc.options().compact)
+        made += T2(" The appendix lists every module run so each figure can be reproduced.",
+                   "附录列出了每一次模块运行，每张图都可以复现。")
+                    .in(doc.lang());
+    doc.cursor().insertText(made, doc.uiFormat(9, false, QColor(0x77, 0x7f, 0x88)));
 }
 
 // ---- contents ---------------------------------------------------------------
 
-void ReportContents::write(const QList<const Chapter*>& chapters)
+void ReportContents::write(const QList<const Chapter*>& chapters, bool appendix)
 {
     QTextCursor& cur = m_doc.cursor();
     const MarkdownDocument& md = m_doc.markdown();
@@ -161,7 +174,7 @@ void ReportContents::write(const QList<const Chapter*>& chapters)
         rows += 1;
         for (const Step& s : c->steps) rows += s.isIntroduction ? 0 : 1;
     }
-    rows += 1;  // appendix
+    rows += appendix ? 1 : 0;
     QTextTableFormat tf;
     tf.setBorder(0);
     tf.setBorderStyle(QTextFrameFormat::BorderStyle_None);
@@ -182,6 +195,7 @@ void ReportContents::add(int level, const QString& number, const QString& title,
 {
     Heading h;
     h.level = level;
+    h.number = number;
     h.tocTitle = title;
     h.headerTitle = headerTitle;
     h.cursor = at;
@@ -208,34 +222,60 @@ void ReportContents::add(int level, const QString& number, const QString& title,
     m_headings.append(h);
 }
 
-QString ReportContents::writePageNumbers()
+QList<ReportContents::Place> ReportContents::places() const
 {
-    for (int pass = 0; pass < 4; ++pass) {
-        bool changed = false;
-        for (Heading& h : m_headings) {
-            const int page = m_doc.pages().pageOfBlock(h.cursor.block()) + 1;
-            if (h.tocRow < 0 || !m_table) continue;
-            QTextTableCell cell = m_table->cellAt(h.tocRow, 2);
-            QTextCursor c = cell.firstCursorPosition();
-            c.setPosition(cell.lastCursorPosition().position(), QTextCursor::KeepAnchor);
-            const QString number = QString::number(page);
-            if (c.selectedText() != number) {
-                const QTextCharFormat f = c.charFormat();
-                c.insertText(number, f);
-                changed = true;
-            }
-        }
-        if (!changed) break;
-        if (pass == 3) return T2("the table of contents did not settle", "目录页码无法稳定").in(m_doc.lang());
+    QList<Place> out;
+    const PagedDocument& pages = m_doc.pages();
+    for (const Heading& h : m_headings) {
+        const qreal top = pages.firstLineTop(h.cursor.block());
+        const int page = pages.pageOf(top);
+        out.append(Place{h.level, h.number, h.tocTitle, page, top - page * pages.pageHeight()});
     }
-    return {};
+    return out;
 }
 
-QList<TocEntry> ReportContents::entries() const
+void ReportContents::fillRows(const QList<const Chapter*>& chapters, bool appendix)
 {
-    QList<TocEntry> out;
-    for (const Heading& h : m_headings)
-        out.append(TocEntry{h.level, h.tocTitle, m_doc.pages().pageOfBlock(h.cursor.block()) + 1});
+    const QTextCursor nowhere(&m_doc.pages().document());
+    for (const Chapter* c : chapters) {
+        add(1, QString::number(c->number), chapterTitle(*c), nowhere, QString());
+        int stepNo = 0;
+        for (const Step& s : c->steps)
+            if (!s.isIntroduction) add(2, QString(), stepTitle(*c, ++stepNo, s), nowhere, QString());
+    }
+    if (appendix) add(0, QString(), appendixTitle(m_doc.lang()), nowhere, QString());
+}
+
+void ReportContents::setRowPage(int row, int number)
+{
+    if (!m_table || row < 0 || row >= m_table->rows()) return;
+    QTextTableCell cell = m_table->cellAt(row, 2);
+    QTextCursor c = cell.firstCursorPosition();
+    c.setPosition(cell.lastCursorPosition().position(), QTextCursor::KeepAnchor);
+    const QTextCharFormat f = c.charFormat();
+    c.insertText(QString::number(number), f);
+}
+
+QList<std::pair<int, QRectF>> ReportContents::rowAreas() const
+{
+    QList<std::pair<int, QRectF>> out;
+    if (!m_table) return out;
+    const PagedDocument& pages = m_doc.pages();
+    const QAbstractTextDocumentLayout* layout = pages.document().documentLayout();
+    const QRectF table = layout->frameBoundingRect(m_table);
+    for (int row = 0; row < m_rows; ++row) {
+        qreal top = std::numeric_limits<qreal>::max(), bottom = std::numeric_limits<qreal>::lowest();
+        for (int col = 0; col < m_table->columns(); ++col) {
+            const QTextBlock b = m_table->cellAt(row, col).firstCursorPosition().block();
+            const QRectF r = layout->blockBoundingRect(b);
+            top = std::min(top, pages.firstLineTop(b));
+            bottom = std::max(bottom, r.bottom());
+        }
+        if (top > bottom) continue;
+        const int page = pages.pageOf(top);
+        const qreal offset = page * pages.pageHeight();
+        out.append({page, QRectF(table.left(), top - offset, table.width(), bottom - top)});
+    }
     return out;
 }
 

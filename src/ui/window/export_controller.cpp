@@ -9,6 +9,8 @@
 #include "ui/window/window_dialogs.h"
 
 #include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -22,10 +24,47 @@
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QRegularExpression>
 #include <QStatusBar>
 #include <QVBoxLayout>
 
 namespace poslab::ui {
+
+namespace {
+
+// What goes into the report besides the lessons (the teacher's options), and the paper.
+struct ContentChoices {
+    QCheckBox* noHints;
+    QCheckBox* answerKey;
+    QCheckBox* compact;
+    QComboBox* paper;
+};
+
+ContentChoices addContentChoices(QDialog* dialog, QFormLayout* form)
+{
+    ContentChoices c{new QCheckBox(ExportController::tr("Leave out the &hints (a worksheet)"), dialog),
+                     new QCheckBox(ExportController::tr("&Answer key: only the exercises and their solutions"), dialog),
+                     new QCheckBox(ExportController::tr("Leave out the appendi&x (module runs and software)"), dialog),
+                     nullptr};
+    // An answer key prints the hints with the solutions.
+    QCheckBox* noHints = c.noHints;
+    QObject::connect(c.answerKey, &QCheckBox::toggled, noHints, [noHints](bool key) {
+        if (key) noHints->setChecked(false);
+        noHints->setEnabled(!key);
+    });
+    auto* content = new QVBoxLayout;
+    content->addWidget(c.noHints);
+    content->addWidget(c.answerKey);
+    content->addWidget(c.compact);
+    form->addRow(ExportController::tr("Contents:"), content);
+    c.paper = new QComboBox(dialog);
+    c.paper->addItem(ExportController::tr("A4"), int(ExportOptions::Paper::A4));
+    c.paper->addItem(ExportController::tr("US Letter"), int(ExportOptions::Paper::Letter));
+    form->addRow(ExportController::tr("&Paper:"), c.paper);
+    return c;
+}
+
+}  // namespace
 
 ExportController::ExportController(QMainWindow* window, QAction* exportAction, const CourseNavigator* navigator,
                                    lessons::ProgressStore* store, QObject* parent)
@@ -69,6 +108,7 @@ void ExportController::exportPdf()
     student->setPlaceholderText(tr("optional"));
     student->setAccessibleName(tr("Student name"));
     form->addRow(tr("&Student name:"), student);
+    const ContentChoices choices = addContentChoices(&dialog, form);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Export…"));
     connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
@@ -90,6 +130,10 @@ void ExportController::exportPdf()
     options.lang = lang;
     options.outputPath = path;
     options.studentName = student->text().trimmed();
+    options.hints = !choices.noHints->isChecked();
+    options.answersOnly = choices.answerKey->isChecked();
+    options.compact = choices.compact->isChecked();
+    options.paper = ExportOptions::Paper(choices.paper->currentData().toInt());
     if (chapterOnly) options.chapters = {m_navigator->course().chapters[m_navigator->chapterIndex()].number};
     startExport(options);
 }
@@ -107,7 +151,10 @@ void ExportController::startExport(const ExportOptions& given)
         options.answersFile = m_store->filePath();
     const QString path = options.outputPath;
 
-    m_progress = new QProgressDialog(tr("Exporting %1…").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 0, m_window);
+    m_exporting = tr("Exporting %1…").arg(QFileInfo(path).fileName());
+    m_output.clear();
+    m_clock.start();
+    m_progress = new QProgressDialog(m_exporting, tr("Cancel"), 0, 0, m_window);
     m_progress->setWindowTitle(tr("Export PDF"));
     m_progress->setMinimumDuration(0);
     m_progress->setWindowModality(Qt::WindowModal);
@@ -130,6 +177,10 @@ void ExportController::startExport(const ExportOptions& given)
     m_progress->setCancelButton(nullptr);
     m_progress->show();
     QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
+    options.progress = [this](int done, int total) {
+        takeOutputLine(QStringLiteral("progress %1/%2").arg(done).arg(total));
+        QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
+    };
     const ExportResult r = poslab::ui::exportPdf(options);
     finish(r.ok(), r.message, path);
 }
@@ -147,13 +198,21 @@ void ExportController::startChildProcess(const QString& program, const ExportOpt
     if (!options.studentName.isEmpty()) args << QStringLiteral("--student") << options.studentName;
     if (!options.answersFile.isEmpty()) args << QStringLiteral("--answers") << options.answersFile;
     if (!options.trainingRunId.isEmpty()) args << QStringLiteral("--run") << options.trainingRunId;
-    args << QStringLiteral("-o") << path;
+    if (!options.hints) args << QStringLiteral("--no-hints");
+    if (options.answersOnly) args << QStringLiteral("--answers-only");
+    if (options.compact) args << QStringLiteral("--compact");
+    if (options.paper == ExportOptions::Paper::Letter) args << QStringLiteral("--paper") << QStringLiteral("letter");
+    args << QStringLiteral("--progress") << QStringLiteral("-o") << path;
     auto* process = new QProcess(this);
     m_process = process;
     process->setProcessChannelMode(QProcess::MergedChannels);
     connect(m_progress, &QProgressDialog::canceled, process, [process] { process->kill(); });
+    connect(process, &QProcess::readyRead, this, [this, process] {
+        while (process->canReadLine()) takeOutputLine(QString::fromUtf8(process->readLine()).trimmed());
+    });
     connect(process, &QProcess::finished, this, [this, process, path](int code, QProcess::ExitStatus status) {
-        const QString output = QString::fromUtf8(process->readAll()).trimmed();
+        for (const QString& line : QString::fromUtf8(process->readAll()).split(u'\n')) takeOutputLine(line.trimmed());
+        const QString output = m_output.join(u'\n').trimmed();
         process->deleteLater();
         if (status != QProcess::NormalExit)
             finish(false, tr("The export was cancelled."), path);
@@ -166,6 +225,25 @@ void ExportController::startChildProcess(const QString& program, const ExportOpt
         finish(false, process->errorString(), path);
     });
     process->start(program, args);
+}
+
+void ExportController::takeOutputLine(const QString& line)
+{
+    static const QRegularExpression progress(QStringLiteral("^progress (\\d+)/(\\d+)$"));
+    const QRegularExpressionMatch m = progress.match(line);
+    if (!m.hasMatch()) {
+        if (!line.isEmpty()) m_output << line;
+        return;
+    }
+    const int done = m.captured(1).toInt(), total = m.captured(2).toInt();
+    if (!m_progress || total <= 0 || done < 0 || done > total) return;
+    m_progress->setMaximum(total);
+    m_progress->setValue(done);
+    // The chapters left take as long as the ones done, on average.
+    const qint64 leftSeconds = done > 0 ? (m_clock.elapsed() * (total - done) / done + 999) / 1000 : -1;
+    QString text = m_exporting + u'\n' + tr("Chapter %1 of %2 done").arg(done).arg(total);
+    if (leftSeconds > 0) text += u'\n' + tr("About %n second(s) left", nullptr, int(leftSeconds));
+    m_progress->setLabelText(text);
 }
 
 void ExportController::finish(bool ok, const QString& message, const QString& path)

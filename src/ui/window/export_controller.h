@@ -8,8 +8,10 @@
 // assignment mode the answers are handed in with Submit instead).
 #pragma once
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QPointer>
+#include <QStringList>
 
 class QAction;
 class QMainWindow;
@@ -59,6 +61,9 @@ private:
     // `poslab export` (program) with these options, as a child process.
     void startChildProcess(const QString& program, const ExportOptions& options);
     void finish(bool ok, const QString& message, const QString& path);
+    // A line of the child's output: `progress DONE/TOTAL` moves the progress
+    // dialog (chapters done, time left); any other line is kept for the message.
+    void takeOutputLine(const QString& line);
 
     QMainWindow* m_window;
     QAction* m_action;
@@ -68,6 +73,9 @@ private:
     QString m_trainingRunId;
     QPointer<QProcess> m_process;
     QPointer<QProgressDialog> m_progress;
+    QString m_exporting;    // the progress dialog's first line ("Exporting FILE…")
+    QStringList m_output;   // the child's lines that are not progress
+    QElapsedTimer m_clock;  // since the export started
 };
 
 }  // namespace poslab::ui
