@@ -947,7 +947,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::HeatmapChart</name>
     <message>
-        <location filename="../src/ui/charts/heatmap_chart.cpp" line="+259"/>
+        <location filename="../src/ui/charts/heatmap_chart.cpp" line="+273"/>
         <source>column</source>
         <translation>列</translation>
     </message>

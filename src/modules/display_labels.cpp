@@ -149,7 +149,12 @@ QString fillSettings(const QString& moduleId, const QString& text, const QString
         } else {
             const QString value = settingValue(*p, assignments);
             const bool isChoice = p->type == ParamType::Choice && p->freeTextMax == 0;
-            out += isChoice ? valueLabel(*spec, value).in(lang) : value;
+            if (p->type == ParamType::Bool) {  // "causal mask: on", not "true"
+                const bool on = value == u"true" || value == u"1" || value == u"yes" || value == u"on";
+                out += (on ? util::T2("on", "开") : util::T2("off", "关")).in(lang);
+            } else {
+                out += isChoice ? valueLabel(*spec, value).in(lang) : value;
+            }
         }
         at = m.capturedEnd();
     }

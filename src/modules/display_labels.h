@@ -33,8 +33,8 @@ Text2 valueLabel(const ModuleSpec& spec, const QString& value);
 QString settingsInWords(const QString& moduleId, const QStringList& assignments, const QString& lang);
 // A caption that names the current settings: every "{{name}}" of a
 // parameter of the module becomes that parameter's value in words (the
-// value in `assignments`, else its default; a choice as its label, numbers
-// as written). Other text, TeX braces included, is kept.
+// value in `assignments`, else its default; a choice as its label, a switch
+// as on/off, numbers as written). Other text, TeX braces included, is kept.
 QString fillSettings(const QString& moduleId, const QString& text, const QStringList& assignments, const QString& lang);
 // The "{{name}}" of `text` that name no parameter of the module.
 QStringList unknownSettings(const QString& moduleId, const QString& text);

@@ -490,6 +490,10 @@ private slots:
         QCOMPARE(fillSettings(id, QStringLiteral("{{reorder}}, $x^{2}$, {{heads}} {{ nope }}"),
                               {QStringLiteral("reorder=reverse")}, QStringLiteral("zh")),
                  reversed + QStringLiteral(", $x^{2}$, 4 {{ nope }}"));  // heads: the default, 4
+        QCOMPARE(fillSettings(id, QStringLiteral("{{causal}}/{{causal}}"), {QStringLiteral("causal=true")},
+                              QStringLiteral("en")),
+                 QStringLiteral("on/on"));
+        QCOMPARE(fillSettings(id, QStringLiteral("{{causal}}"), {}, QStringLiteral("zh")), QStringLiteral("关"));
         QCOMPARE(unknownSettings(id, QStringLiteral("{{reorder}} {{nope}} {{nope}}")),
                  QStringList{QStringLiteral("nope")});
         QCOMPARE(fillSettings(QStringLiteral("no.such"), QStringLiteral("{{x}}"), {}, QStringLiteral("en")),

@@ -291,6 +291,38 @@ private slots:
         }
     }
 
+    // A whole chapter by keyboard alone: → steps on, Tab reaches the
+    // exercise's answer, Enter checks it, Esc gives the arrows back to the
+    // page, and → goes on to the end of the chapter.
+    void keyboardOnlyWalkThroughAChapter()
+    {
+        auto w = openWindow();
+        QVERIFY(w->goTo(0, 0));
+        w->lessonView()->setFocus();
+        const int steps = w->stepCounterText().section(u'/', 1).trimmed().toInt();  // "1 / 4"
+        QVERIFY(steps >= 3);
+        bool answered = false;
+        for (int step = 0; step < steps; ++step) {
+            QTRY_COMPARE_WITH_TIMEOUT(w->stepIndex(), step, scaledMs(5000));
+            ExerciseWidget* ex = w->lessonView()->exercises().value(0);
+            if (ex && ex->exerciseId() == u"pair-count") {
+                QTRY_VERIFY_WITH_TIMEOUT(ex->answerField()->isVisible(), scaledMs(5000));  // the page is shown
+                for (int tab = 0; tab < 60 && QApplication::focusWidget() != ex->answerField(); ++tab)
+                    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+                QCOMPARE(QApplication::focusWidget(), static_cast<QWidget*>(ex->answerField()));
+                QTest::keyClicks(ex->answerField(), QStringLiteral("32"));
+                QTest::keyClick(ex->answerField(), Qt::Key_Return);
+                QCOMPARE(ex->feedback(), ExerciseWidget::Feedback::Correct);
+                QTest::keyClick(ex->answerField(), Qt::Key_Escape);  // the arrows belong to the page again
+                QVERIFY(!ex->answerField()->hasFocus());
+                answered = true;
+            }
+            if (step + 1 < steps) QTest::keyClick(QApplication::focusWidget(), Qt::Key_Right);
+        }
+        QVERIFY(answered);
+        QCOMPARE(w->stepIndex(), steps - 1);
+    }
+
     // A caption that names a setting ({{head_dim}}) follows the reader's change.
     void captionFollowsTheSettings()
     {
