@@ -529,7 +529,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>无法编码 PNG 图像</translation>
     </message>
     <message>
-        <location filename="../src/ui/charts/chart_parts.cpp" line="+415"/>
+        <location filename="../src/ui/charts/chart_parts.cpp" line="+439"/>
         <source>%1 value(s) ≤ 0 not shown on the log axis</source>
         <translation>%1 个 ≤ 0 的值未在对数坐标轴上显示</translation>
     </message>
@@ -539,7 +539,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>%1 个 NaN/∞ 值未显示</translation>
     </message>
     <message>
-        <location line="+125"/>
+        <location line="+128"/>
         <source>bar charts use linear axes</source>
         <translation>柱状图使用线性坐标轴</translation>
     </message>
@@ -686,12 +686,12 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::ExerciseWidget</name>
     <message>
-        <location filename="../src/ui/notebook/exercise_widget.cpp" line="+256"/>
+        <location filename="../src/ui/notebook/exercise_widget.cpp" line="+257"/>
         <source>Modules cannot run here.</source>
         <translation>此处无法运行模块。</translation>
     </message>
     <message>
-        <location line="+74"/>
+        <location line="+77"/>
         <source>**Hint %1.** </source>
         <translation>**提示 %1：**</translation>
     </message>
@@ -711,7 +711,12 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>回答正确！</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-90"/>
+        <source>goal: %1 %2</source>
+        <translation>目标：%1 %2</translation>
+    </message>
+    <message>
+        <location line="+93"/>
         <source>Not quite. This is a common mistake:</source>
         <translation>不太对。这是一个常见的错误：</translation>
     </message>
@@ -783,7 +788,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>解答</translation>
     </message>
     <message>
-        <location line="-303"/>
+        <location line="-306"/>
         <source>Values that meet the condition: %1</source>
         <translation>满足条件的一组参数：%1</translation>
     </message>

@@ -5,6 +5,7 @@
 #include "lessons/did_you_mean.h"
 #include "lessons/exercise_kinds.h"
 
+#include <QHash>
 #include <QLocale>
 #include <QRegularExpression>
 #include <QSet>
@@ -623,6 +624,35 @@ QList<Condition::Reference> Condition::references() const
                 return o.output == r.output && o.column == r.column && o.aggregate == r.aggregate;
             });
             if (!seen) out.append(r);
+            return;
+        }
+        if (n.a) walk(*n.a);
+        if (n.b) walk(*n.b);
+    };
+    if (m_root) walk(*m_root);
+    return out;
+}
+
+QList<Condition::Threshold> Condition::thresholds() const
+{
+    QList<Threshold> out;
+    static const QStringList ofValues{QStringLiteral("min"), QStringLiteral("max"), QStringLiteral("mean"),
+                                      QStringLiteral("first"), QStringLiteral("last")};
+    std::function<void(const Node&)> walk = [&](const Node& n) {
+        if (n.type == Node::Compare && n.a && n.b) {
+            const bool numberRight = n.b->type == Node::Number, numberLeft = n.a->type == Node::Number;
+            const Node& term = numberRight ? *n.a : *n.b;
+            if ((numberRight || numberLeft) && term.type == Node::Aggregate && ofValues.contains(term.agg)) {
+                QString op = n.op;  // as if the term were on the left: "0.01 < x" is "x > 0.01"
+                if (numberLeft) {
+                    static const QHash<QString, QString> mirrored{{QStringLiteral("<"), QStringLiteral(">")},
+                                                                  {QStringLiteral(">"), QStringLiteral("<")},
+                                                                  {QStringLiteral("<="), QStringLiteral(">=")},
+                                                                  {QStringLiteral(">="), QStringLiteral("<=")}};
+                    op = mirrored.value(op, op);
+                }
+                out.append({term.name, term.column, op, numberRight ? n.b->number : n.a->number});
+            }
             return;
         }
         if (n.a) walk(*n.a);

@@ -116,6 +116,18 @@ public:
     static bool termValue(const Reference& term, const std::vector<poslab::modules::Output>& outputs, double* value,
                           QString* error = nullptr);
 
+    // The numbers the condition holds a series' or a column's values against:
+    // "max(wavelengths) > 100000" gives {wavelengths, "", ">", 100000} — what a
+    // run exercise's chart draws as a reference line. Comparisons of counts
+    // or of two outputs give none.
+    struct Threshold {
+        QString output;
+        QString column;
+        QString op;
+        double value = 0;
+    };
+    QList<Threshold> thresholds() const;
+
     // Evaluates on run outputs. Returns false with *error set when an output is
     // missing or of the wrong kind, or an aggregate is empty.
     bool evaluate(const std::vector<poslab::modules::Output>& outputs, bool* value, QString* error) const;

@@ -75,6 +75,7 @@ private slots:
     void conditionEvaluation_data();
     void conditionEvaluation();
     void conditionRuntimeErrors();
+    void conditionThresholds();
     void runOnRealModule();
     void dispatch();
     void knownMistakes();
@@ -333,6 +334,25 @@ void TestExerciseCheck::conditionRuntimeErrors()
     QVERIFY(Condition::parse(QStringLiteral("count(empty) == 0")).evaluate(outs, nullptr, nullptr));
     QCOMPARE(Condition::parse(QStringLiteral("max(a) > 1 and b < count(c.d) or e == 2")).outputNames(),
              (QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c"), QStringLiteral("e")}));
+}
+
+// The goal lines a run exercise's chart draws: a value compared with a
+// number, written either way round; counts and two outputs give none.
+void TestExerciseCheck::conditionThresholds()
+{
+    using T = Condition::Threshold;
+    auto thresholds = [](const char* text) {
+        QStringList out;
+        for (const T& t : Condition::parse(QString::fromLatin1(text)).thresholds())
+            out << QStringLiteral("%1|%2|%3|%4").arg(t.output, t.column, t.op).arg(t.value);
+        return out;
+    };
+    QCOMPARE(thresholds("max(wavelengths) > 100000"), QStringList{"wavelengths||>|100000"});
+    QCOMPARE(thresholds("0.9 < min(sim)"), QStringList{"sim||>|0.9"});
+    QCOMPARE(thresholds("first(summary.pairs) == 0"), QStringList{"summary|pairs|==|0"});
+    QCOMPARE(thresholds("max(slopes) > 0.6 and count(slopes) < 12"), QStringList{"slopes||>|0.6"});
+    QCOMPARE(thresholds("max(a) > max(b)"), QStringList{});
+    QCOMPARE(thresholds("ramp_low >= 24"), QStringList{});  // a scalar: shown as a number, not a chart
 }
 
 void TestExerciseCheck::runOnRealModule()

@@ -759,6 +759,28 @@ private slots:
         QVERIFY(!tableOnly.viewAsTableAction()->isVisible());
     }
 
+    // A level line on bars (a run exercise's goal, `mark: y=…`): dashed,
+    // across every bar, named in the legend, inside the value axis even when
+    // above every bar.
+    void barChartLevelMark()
+    {
+        std::vector<Output> outs{Output::series(QStringLiteral("gap"), {0, 1, 2}, {0.2, 0.4, 0.1},
+                                                {QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")})};
+        ChartSpec spec = specOf(ChartKind::Auto);
+        spec.marks.append(lessons::ChartMark{false, 0.75, QStringLiteral("goal: > 0.75")});
+        ChartPanel panel(spec, outs);
+        showPanel(panel);
+        QChart* chart = qobject_cast<QChartView*>(panel.partWidget(0))->chart();
+        const QList<QLineSeries*> lines = lineSeries(chart);
+        QCOMPARE(lines.size(), 1);
+        QCOMPARE(lines[0]->name(), QStringLiteral("goal: > 0.75"));
+        QCOMPARE(lines[0]->at(0), QPointF(-0.5, 0.75));
+        QCOMPARE(lines[0]->at(1), QPointF(2.5, 0.75));
+        auto* ay = qobject_cast<QValueAxis*>(chart->axes(Qt::Vertical).value(0));
+        QVERIFY(ay && ay->max() >= 0.75);
+        QVERIFY(chart->legend()->isVisible());
+    }
+
     // Lock Colours: after a change the map keeps the scale it had, so the
     // same value has the same colour before and after; unlocked, each map
     // scales to its own values again.

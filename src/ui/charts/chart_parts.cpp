@@ -348,6 +348,30 @@ int addMarks(QChart* chart, const ChartSpec& spec, const ChartStyle& style, QAbs
     return drawn;
 }
 
+// A bar chart's reference lines (`mark: y=…`, a run exercise's goal):
+// dashed across all the bars, x being the bars' index on the category axis.
+int addLevelMarks(QChart* chart, const ChartSpec& spec, const ChartStyle& style, QAbstractAxis* ax, QAbstractAxis* ay,
+                  int bars)
+{
+    int drawn = 0;
+    for (const lessons::ChartMark& m : spec.marks) {
+        if (m.vertical) continue;
+        auto* line = new QLineSeries;
+        line->setName(m.label.isEmpty() ? QStringLiteral("y = %1").arg(formatNumber(m.value))
+                                        : util::texToUnicode(m.label));
+        QPen pen(style.text);
+        pen.setStyle(Qt::DashLine);
+        pen.setWidthF(1.2);
+        line->setPen(pen);
+        line->append({QPointF(-0.5, m.value), QPointF(bars - 0.5, m.value)});
+        chart->addSeries(line);
+        line->attachAxis(ax);
+        line->attachAxis(ay);
+        ++drawn;
+    }
+    return drawn;
+}
+
 QChart* buildLineChart(const ChartSpec& spec, const std::vector<const Output*>& series, const ChartStyle& style,
                        QString* note)
 {
@@ -520,6 +544,8 @@ QChart* buildBarChart(const ChartSpec& spec, const std::vector<const Output*>& o
         const QColor color = style.seriesColors.value(setIndex++ % std::max<qsizetype>(1, style.seriesColors.size()));
         bars->append(makeBarSet(name, values, color, categories));
     }
+    for (const lessons::ChartMark& m : spec.marks)  // a reference line stays on the value axis
+        if (!m.vertical) lo = std::min(lo, m.value), hi = std::max(hi, m.value);
     chart->addSeries(bars);
     auto* ax = new QBarCategoryAxis;
     ax->append(categories);
@@ -536,7 +562,8 @@ QChart* buildBarChart(const ChartSpec& spec, const std::vector<const Output*>& o
     if (!style.print) standChineseTitleUpright(chart, ay);
     bars->attachAxis(ax);
     bars->attachAxis(ay);
-    chart->legend()->setVisible(bars->count() > 1);
+    const int marks = addLevelMarks(chart, spec, style, ax, ay, int(categories.size()));
+    chart->legend()->setVisible(bars->count() > 1 || marks > 0);
     QString n;
     if (spec.logY || spec.logX) n = ChartPanel::tr("bar charts use linear axes");
     if (!n.isEmpty()) chart->setTitle(n);

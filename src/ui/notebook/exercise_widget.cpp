@@ -2,6 +2,7 @@
 #include "ui/notebook/exercise_widget.h"
 
 #include "modules/display_labels.h"
+#include "ui/charts/color_map.h"
 
 #include "lessons/exercise_check.h"
 #include "modules/registry.h"
@@ -303,6 +304,9 @@ void ExerciseWidget::showRunChart(const std::vector<modules::Output>& outputs)
     ChartSpec spec = moduleChartSpec(m_exercise.run.moduleId, m_lang);
     spec.outputs = cond.isValid() ? cond.outputNames() : QStringList();
     spec.outputs.removeDuplicates();
+    // The goal as a dashed line: "max(wavelengths) > 100000" draws y = 100000.
+    for (const lessons::Condition::Threshold& t : cond.thresholds())
+        spec.marks.append(lessons::ChartMark{false, t.value, tr("goal: %1 %2").arg(t.op, formatNumber(t.value))});
     spec.height = kRunChartHeight;
     m_runChart = qobject_cast<ChartPanel*>(createChartWidget(spec, outputs, m_runResultHost));
     if (m_runChart) m_runResultHost->layout()->addWidget(m_runChart);
