@@ -1526,6 +1526,11 @@ characters/s</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>Training results</source>
+        <translation>训练结果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Results table</source>
         <translation>结果表</translation>
     </message>
@@ -2509,12 +2514,12 @@ About %n minute(s)</source>
     <name>poslab::ui::TrainingLabPage</name>
     <message>
         <location filename="../src/ui/lab/training_lab_page.cpp" line="+246"/>
-        <location line="+177"/>
+        <location line="+179"/>
         <source>Not started: %1</source>
         <translation>未开始：%1</translation>
     </message>
     <message>
-        <location line="-120"/>
+        <location line="-122"/>
         <source>The run could not start: %1</source>
         <translation>无法开始运行：%1</translation>
     </message>
@@ -2550,11 +2555,16 @@ About %n minute(s)</source>
     </message>
     <message>
         <location line="+65"/>
+        <source>Training settings</source>
+        <translation>训练设置</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>← Back to the lessons</source>
         <translation>← 返回课程</translation>
     </message>
     <message>
-        <location line="-237"/>
+        <location line="-239"/>
         <source>Stop now</source>
         <translation>立即停止</translation>
     </message>

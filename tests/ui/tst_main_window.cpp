@@ -32,6 +32,9 @@
 #include "ui/window/shortcuts_sheet.h"
 
 #include <QAbstractButton>
+#include <QAbstractScrollArea>
+#include <QAbstractSpinBox>
+#include <QAccessible>
 #include <QAction>
 #include <QApplication>
 #include <QChartView>
@@ -321,6 +324,39 @@ private slots:
         }
         QVERIFY(answered);
         QCOMPARE(w->stepIndex(), steps - 1);
+    }
+
+    // Every control a keyboard reaches has a name a screen reader can say
+    // (Qt's accessibility tree: its own text, a label's buddy, or a name we
+    // gave), on a step with a chart, its settings and an exercise, and in
+    // the Training Lab.
+    void everyControlHasAnAccessibleName()
+    {
+        auto w = openWindow();
+        auto unnamed = [&w] {
+            QStringList out;
+            for (QWidget* c : w->findChildren<QWidget*>()) {
+                if (!c->isVisible() || !(c->focusPolicy() & Qt::TabFocus)) continue;
+                if (qobject_cast<QAbstractSpinBox*>(c->parentWidget())) continue;  // the spin box's own editor
+                const auto* area = qobject_cast<QAbstractScrollArea*>(c->parentWidget());
+                if (area && area->viewport() == c) continue;  // a view's viewport: the view speaks for it
+                QAccessibleInterface* a = QAccessible::queryAccessibleInterface(c);
+                if (!a || a->text(QAccessible::Name).trimmed().isEmpty())
+                    out << QString::fromLatin1(c->metaObject()->className()) + u'/' + c->objectName() + u'<' +
+                               QString::fromLatin1(c->parentWidget()->metaObject()->className());
+            }
+            return out;
+        };
+        for (const auto& [chapter, step] : {std::pair{0, 1}, std::pair{0, 2}}) {
+            QVERIFY(w->goTo(chapter, step));
+            QVERIFY(waitForChart(w.get()) || step == 2);
+            QTRY_VERIFY_WITH_TIMEOUT(w->lessonView()->isVisible(), scaledMs(5000));
+            const QStringList missing = unnamed();
+            QVERIFY2(missing.isEmpty(), qPrintable(missing.join(u", ")));
+        }
+        w->showTrainingLab(true);
+        const QStringList missing = unnamed();
+        QVERIFY2(missing.isEmpty(), qPrintable(missing.join(u", ")));
     }
 
     // A caption that names a setting ({{head_dim}}) follows the reader's change.

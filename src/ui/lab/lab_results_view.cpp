@@ -547,6 +547,7 @@ void LabResultsView::retranslateUi()
     setTabText(indexOf(m_resultsSplit), tr("Results"));
     setTabText(indexOf(m_lossHost), tr("Training loss"));
     setTabText(indexOf(m_samplesView), tr("Samples"));
+    setAccessibleName(tr("Training results"));
     m_table->setAccessibleName(tr("Results table"));
     refill();
 }

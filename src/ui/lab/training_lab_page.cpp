@@ -414,6 +414,8 @@ void TrainingLabPage::showChosenRun()
 void TrainingLabPage::retranslateUi()
 {
     m_start->setText(tr("Start training"));
+    if (auto* settings = findChild<QScrollArea*>(QStringLiteral("trainingLabSettings")))
+        settings->setAccessibleName(tr("Training settings"));
     updateEnabled();  // the Cancel / Stop Now button's words
     m_back->setText(tr("\u2190 Back to the lessons"));
     if (isRunning()) pollProgress();
