@@ -529,7 +529,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>无法编码 PNG 图像</translation>
     </message>
     <message>
-        <location filename="../src/ui/charts/chart_parts.cpp" line="+439"/>
+        <location filename="../src/ui/charts/chart_parts.cpp" line="+444"/>
         <source>%1 value(s) ≤ 0 not shown on the log axis</source>
         <translation>%1 个 ≤ 0 的值未在对数坐标轴上显示</translation>
     </message>
@@ -627,7 +627,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::CopyableTableView</name>
     <message>
-        <location filename="../src/ui/charts/output_table.cpp" line="+142"/>
+        <location filename="../src/ui/charts/output_table.cpp" line="+164"/>
         <source>Data table</source>
         <translation>数据表</translation>
     </message>
@@ -2241,7 +2241,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::OutputTableModel</name>
     <message>
-        <location filename="../src/ui/charts/output_table.cpp" line="-116"/>
+        <location filename="../src/ui/charts/output_table.cpp" line="-138"/>
         <location line="+43"/>
         <location line="+4"/>
         <source>name</source>
@@ -2255,7 +2255,7 @@ characters/s</source>
         <translation>值</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+52"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
@@ -2265,7 +2265,7 @@ characters/s</source>
         <translation>否</translation>
     </message>
     <message>
-        <location line="-54"/>
+        <location line="-76"/>
         <source>label</source>
         <translation>标签</translation>
     </message>
@@ -2586,14 +2586,14 @@ About %n minute(s)</source>
         <source>**How to use PosLab**
 
 - **Step through a chapter** with → or Page Down (the **Next** button), back with ← or Page Up. The contents on the left jump to any step; Ctrl+F searches the whole course.
-- **Charts are computed on your computer.** Move a slider or change a setting under a chart and it is computed again. The text describes the lesson&apos;s settings; **Back to the Lesson&apos;s Settings** returns to them.
+- **Charts are computed on your computer.** Move a slider or change a setting under a chart and it is computed again. The text describes the lesson&apos;s settings; **Reset** beside the settings (or **Back to the Lesson&apos;s Settings** above the chart) returns to them.
 - **Exercises are checked at once.** Answer, then press Check. Hints come one at a time, only when you ask; the worked solution shows when you answer right or ask for it. Your answers are saved as you type.
 - **Marks in the contents:** beside a chapter, %3 means you have read 4 of its 10 steps; beside a step, %1 means one of its three exercises is solved and %2 that you have read it.
 - **Where to start:** here, with the next step. PosLab remembers where you stop and opens there next time. The **Training Lab** (toolbar) trains small Transformers on this computer for chapter 11; **Export PDF** makes a report of your work; Ctrl+L switches between English and Chinese.</source>
         <translation>**怎样使用 PosLab**
 
 - **逐步阅读一章**：按 → 或 Page Down（或点“下一步”）前进，按 ← 或 Page Up 后退。左边的目录可以跳到任意一步；Ctrl+F 搜索整门课程。
-- **图表在你自己的电脑上计算。** 拖动图下的滑块或改一个设置，图就会重新计算。正文说的是课程原本的设置；点“回到课程的设置”即可回去。
+- **图表在你自己的电脑上计算。** 拖动图下的滑块或改一个设置，图就会重新计算。正文说的是课程原本的设置；点设置旁的“重置”（或图上方的“回到课程的设置”）即可回去。
 - **练习当场判分。** 作答后按“检查”。提示只在你要看时才一条一条地出现；答对或点“显示解答”后会给出完整解答。你的答案边输入边保存。
 - **目录里的标记：** 章节旁的 %3 表示这一章的 10 步你已读过 4 步；步骤旁的 %1 表示这一步的三道练习已做对一道，%2 表示这一步你已经读过。
 - **从哪里开始：** 就从这里，接着看下一步。PosLab 会记住你停在哪里，下次直接打开那一步。工具栏里的“训练实验室”在这台电脑上训练小型 Transformer，供第 11 章使用；“导出 PDF”把你的学习情况做成报告；Ctrl+L 在中文和英文之间切换。</translation>

@@ -174,6 +174,26 @@ QStringList unknownSettings(const QString& moduleId, const QString& text)
     return unknown;
 }
 
+namespace {
+
+// The condition language's words in Chinese: "max(最大 |Δ|) > 0.01 and …"
+// reads "最大 |Δ| 的最大值 > 0.01 且 …".
+QString conditionInChinese(QString text)
+{
+    static const std::pair<const char*, const char*> aggregates[] = {
+        {"min", "最小值"},      {"max", "最大值"}, {"mean", "平均值"}, {"first", "第一个值"},
+        {"last", "最后一个值"}, {"count", "个数"}, {"sum", "总和"}};
+    for (const auto& [fn, word] : aggregates) {
+        const QRegularExpression call(QStringLiteral("\\b%1\\(([^()]*)\\)").arg(QLatin1String(fn)));
+        text.replace(call, QStringLiteral("\\1 的") + QString::fromUtf8(word));
+    }
+    text.replace(QRegularExpression(QStringLiteral("\\band\\b")), QStringLiteral("且"));
+    text.replace(QRegularExpression(QStringLiteral("\\bor\\b")), QStringLiteral("或"));
+    return text.replace(QStringLiteral("=="), QStringLiteral("="));
+}
+
+}  // namespace
+
 QString conditionInWords(const QString& moduleId, const QString& condition, const QString& lang)
 {
     const ModuleSpec* spec = Registry::builtin().find(moduleId);
@@ -188,7 +208,8 @@ QString conditionInWords(const QString& moduleId, const QString& condition, cons
         out += declaredOutput(*spec, word) ? outputLabel(*spec, word).in(lang) : word;
         at = m.capturedEnd();
     }
-    return out + condition.mid(at);
+    out += condition.mid(at);
+    return isChinese(lang) ? conditionInChinese(out) : out;
 }
 
 QStringList unlabelledNames(const ModuleSpec& spec)

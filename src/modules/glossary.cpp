@@ -90,7 +90,7 @@ constexpr Entry kParameterWords[] = {
     {"reorder", "Reordering", "重排方式"},
     {"repeats", "Timed samples", "计时次数"},
     {"residual", "Add input back", "加回输入"},
-    {"rope_theta", "RoPE base θ", "RoPE 底数 θ"},
+    {"rope_theta", "RoPE base b", "RoPE 底数 b"},
     {"rotary_dim", "Rotated channels R", "旋转通道数 R"},
     {"rows", "Rows shown", "显示的行"},
     {"samples", "Samples", "样本数"},
@@ -132,6 +132,7 @@ constexpr Entry kParameterWords[] = {
     {"rope.relative_check/layout", "Pair layout", "配对方式"},
     {"rope.relative_requirement/samples", "Pairs per offset", "每个偏移的位置对数"},
     {"vit.similarity/encoding", "Patch encoding", "图块位置编码"},
+    {"vit.mrope/rope_theta", "RoPE base θ", "RoPE 底数 θ"},
 };
 
 // Output names (outputGlossary).
@@ -509,6 +510,7 @@ constexpr Entry kValueWords[] = {
     {"ntk", "NTK-aware", "NTK-aware"},
     {"ones", "all ones", "全 1"},
     {"overflow", "overflow", "溢出"},
+    {"pass", "not rotated", "不旋转"},
     {"passkey", "passkey retrieval", "密钥检索"},
     {"perplexity", "perplexity", "困惑度"},
     {"plain", "plain RoPE", "原始 RoPE"},

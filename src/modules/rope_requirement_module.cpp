@@ -36,7 +36,7 @@ QString mapFormula(position_map m)
         case POSITION_MAP_QUADRATIC_ANGLE: return u"x·e^(i·m²·θ_j)"_s;
         case POSITION_MAP_ADDITIVE: return u"x + p_m"_s;
         case POSITION_MAP_SCALED: return u"x·s^m"_s;
-        case POSITION_MAP_XPOS: return u"q·ζ_j^(m/γ)·e^(i·m·θ_j), k·ζ_j^(−n/γ)·e^(i·n·θ_j)"_s;
+        case POSITION_MAP_XPOS: return u"q·ζ_j^(m/B)·e^(i·m·θ_j), k·ζ_j^(−n/B)·e^(i·n·θ_j)"_s;
         case POSITION_MAP_COUNT: break;
     }
     return {};
@@ -147,16 +147,16 @@ ModuleSpec ropeRelativeRequirementModule()
     ModuleSpec s;
     s.id = u"rope.relative_requirement"_s;
     s.title = T2("Which position maps keep only m − n?", "哪些位置映射只保留 m − n？");
-    s.description =
-        T2("RoFormer asks for a map f(x, m) whose score ⟨f(q, m), f(k, n)⟩ depends on q, k and the offset m − n "
-           "alone. This module tries five candidates on one random q and k: the rotation by m·θ_j (RoPE), a rotation "
-           "by m²·θ_j, adding a sinusoidal vector, scaling by s^m, and xPos (the rotation with the query scaled by "
-           "ζ_j^(m/γ) and the key by ζ_j^(−n/γ)). For every offset it places the pair at many positions (m, n) with "
-           "that offset and reports how much the score varies: only rounding for the maps that meet the requirement.",
-           "RoFormer 要求这样一个映射 f(x, m)：得分 ⟨f(q, m), f(k, n)⟩ 只依赖 q、k 与偏移 m − n。本模块用一对随机的 "
-           "q、k 试验五个候选：按 m·θ_j 旋转（RoPE）、按 m²·θ_j 旋转、加上正弦位置向量、乘以 s^m，以及 xPos"
-           "（旋转之后查询乘 ζ_j^(m/γ)、键乘 ζ_j^(−n/γ)）。对每个偏移，把这对向量放到许多偏移相同的位置 (m, n) 上，"
-           "报告得分变化了多少：满足要求的映射只剩舍入误差。");
+    s.description = T2(
+        "RoFormer asks for a map f(x, m) whose score ⟨f(q, m), f(k, n)⟩ depends on q, k and the offset m − n "
+        "alone. This module tries five candidates on one random q and k: the rotation by m·θ_j (RoPE), a rotation "
+        "by m²·θ_j, adding a sinusoidal vector, scaling by s^m, and xPos (the rotation with the query scaled by "
+        "ζ_j^(m/B) and the key by ζ_j^(−n/B), B = 512). For every offset it places the pair at many positions (m, n) with "
+        "that offset and reports how much the score varies: only rounding for the maps that meet the requirement.",
+        "RoFormer 要求这样一个映射 f(x, m)：得分 ⟨f(q, m), f(k, n)⟩ 只依赖 q、k 与偏移 m − n。本模块用一对随机的 "
+        "q、k 试验五个候选：按 m·θ_j 旋转（RoPE）、按 m²·θ_j 旋转、加上正弦位置向量、乘以 s^m，以及 xPos"
+        "（旋转之后查询乘 ζ_j^(m/B)、键乘 ζ_j^(−n/B)，B = 512）。对每个偏移，把这对向量放到许多偏移相同的位置 (m, n) 上，"
+        "报告得分变化了多少：满足要求的映射只剩舍入误差。");
     s.params = {
         choiceParam(u"map"_s, u"rotation"_s, mapNames(),
                     T2("the map whose absolute spread the spread series shows", "spread 曲线展示哪个映射的离散度")),

@@ -79,7 +79,7 @@ void TestDerivations::rotationAndQuadraticInClosedForm()
 
 void TestDerivations::xposInClosedForm()
 {
-    // xPos: the pair's magnitudes multiply to ζ_j^{m/γ} · ζ_j^{−n/γ} = ζ_j^{(m−n)/γ}.
+    // xPos: the pair's magnitudes multiply to ζ_j^{m/B} · ζ_j^{−n/B} = ζ_j^{(m−n)/B} (B: the scale base, 512).
     const int D = 16;
     const auto q = randomVector(D, 5), k = randomVector(D, 6);
     position_map_params p;

@@ -507,6 +507,10 @@ private slots:
             conditionInWords(id, QStringLiteral("max(max_abs_delta) > 0.01"), QStringLiteral("en"));
         QCOMPARE(condition, QStringLiteral("max(") + outputLabel(*m, QStringLiteral("max_abs_delta")).en +
                                 QStringLiteral(") > 0.01"));
+        QCOMPARE(conditionInWords(id, QStringLiteral("first(max_abs_delta) > 0.01 and count(max_abs_delta) == 6"),
+                                  QStringLiteral("zh")),
+                 outputLabel(*m, QStringLiteral("max_abs_delta")).zh + QStringLiteral(" 的第一个值 > 0.01 且 ") +
+                     outputLabel(*m, QStringLiteral("max_abs_delta")).zh + QStringLiteral(" 的个数 = 6"));
     }
 
     // Every module runs with its defaults and with each numeric parameter at

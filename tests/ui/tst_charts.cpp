@@ -1019,6 +1019,23 @@ private slots:
 #endif
     }
 
+    // A table column in one number style: sizes that all read plainly stay
+    // plain; a column mixing them with very small or large ones is m × 10ⁿ
+    // throughout (formatPowerOfTen); the tooltip keeps every digit.
+    void tableColumnInOneStyle()
+    {
+        std::vector<Output> outs{
+            Output::table(QStringLiteral("t"), {QStringLiteral("mixed"), QStringLiteral("plain")},
+                          {QVariantList{2.972e-8, 0.5}, QVariantList{0.000241667, 0.25}, QVariantList{0.0, 0.125}})};
+        ChartPanel panel(specOf(ChartKind::Table), outs);
+        QAbstractItemModel* m = qobject_cast<QTableView*>(panel.partWidget(0))->model();
+        QCOMPARE(m->index(0, 0).data().toString(), formatPowerOfTen(2.972e-8));
+        QCOMPARE(m->index(1, 0).data().toString(), QStringLiteral("2.417 \u00d7 10\u207b\u2074"));
+        QCOMPARE(m->index(2, 0).data().toString(), QStringLiteral("0"));
+        QCOMPARE(m->index(1, 1).data().toString(), QStringLiteral("0.25"));
+        QCOMPARE(m->index(1, 0).data(Qt::ToolTipRole).toString(), QStringLiteral("0.000241667"));
+    }
+
     void tableSortAndFormat()
     {
         const auto outs = run(QStringLiteral("alibi.slopes"));

@@ -559,6 +559,9 @@ void TestPdfExport::exercisesShowAnswers()
     QVERIFY(flat.contains(u"pairs."));
     // waves-layout: picked B (concat), wrong, solution withheld, 2 attempts, 1 hint.
     QVERIFY(flat.contains(u"Answer:B\u2717notcorrect(2attempts,1hinttaken)"));
+    // One answer to pick: round marks, the learner's filled (◉ (B)), the others empty (○ (A)).
+    QVERIFY(flat.contains(u"\u25c9(B)") && flat.contains(u"\u25cb(A)"));
+    QVERIFY(!flat.contains(u"\u2611(B)"));
     QVERIFY(!flat.contains(u"Thepaperinterleaves"));
     QVERIFY(flat.contains(u"Solution:shownoncetheexerciseissolved."));
     // B is the lesson's known mistake: its feedback is printed under the answer.

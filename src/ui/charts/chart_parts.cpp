@@ -53,6 +53,9 @@ QString stackedLines(const QString& title)
     QStringList lines;
     QString word;
     for (QChar c : title) {
+        // Brackets in a column turn with it: （ ） as the vertical forms ︵ ︶.
+        if (c == u'（' || c == u'(') c = QChar(0xFE35);
+        if (c == u'）' || c == u')') c = QChar(0xFE36);
         const bool han = c.script() == QChar::Script_Han || c.unicode() >= 0x3000;  // CJK punctuation too
         if (han || c.isSpace()) {
             if (!word.isEmpty()) lines << std::exchange(word, QString());
@@ -136,6 +139,8 @@ void styleChart(QChart* chart, const ChartStyle& style)
     legend->setFont(chartFont(style));
     legend->setLabelColor(style.text);
     legend->setAlignment(Qt::AlignBottom);
+    // A line's entry shows the line itself (its dashes), not a square of its colour.
+    legend->setMarkerShape(QLegend::MarkerShapeFromSeries);
     chart->setAnimationOptions(QChart::NoAnimation);
 }
 

@@ -101,8 +101,13 @@ public:
     QVariant rawValue(int row, int col) const;
 
 private:
+    void chooseNumberStyles();
+
     QStringList m_columns;
     std::vector<QVariantList> m_rows;
+    // Columns whose numbers mix plain sizes with very large or small ones:
+    // written as m × 10ⁿ throughout, so a column reads in one style.
+    std::vector<bool> m_powersOfTen;
 };
 
 // Numbers sort as numbers (NaN last), text as text.

@@ -142,6 +142,20 @@ QString formatNumber(double v)
     const double a = std::abs(v);
     // Plain decimals from 0.0001 to 999 999; beyond, m × 10ⁿ as the lessons write it.
     if (a == 0 || (a >= 1e-4 && a < 1e6)) return sign + QString::number(a, 'g', 6);
+    return formatPowerOfTen(v);
+}
+
+bool readsPlainly(double v)
+{
+    const double a = std::abs(v);
+    return !std::isfinite(a) || a == 0 || (a >= 1e-4 && a < 1e6);
+}
+
+QString formatPowerOfTen(double v)
+{
+    if (!std::isfinite(v) || v == 0) return formatNumber(v);
+    const QString sign = v < 0 ? QStringLiteral("\u2212") : QString();
+    const double a = std::abs(v);
     int exponent = int(std::floor(std::log10(a)));
     double mantissa = a / std::pow(10.0, exponent);
     if (QString::number(mantissa, 'g', 4).startsWith(QLatin1String("10"))) {  // 9.99996 rounds to 10

@@ -67,6 +67,11 @@ QColor mixColors(const QColor& a, const QColor& b, double t);
 // "1.59 × 10⁻¹³" with superscript powers; − for minus. Files (JSON, CSV) and
 // tooltips keep every digit (util::formatNumber).
 QString formatNumber(double v);
+// Whether formatNumber writes v as a plain decimal (0, NaN and ∞ too).
+bool readsPlainly(double v);
+// v as m × 10ⁿ whatever its size (formatNumber's form for the very large and
+// small): a table column that mixes sizes is written in this form throughout.
+QString formatPowerOfTen(double v);
 // The labels of one axis's ticks in one style: plain decimals when every
 // tick reads well plainly, else every tick other than 0 as m × 10ⁿ with the
 // largest tick's power (0, 0.5 × 10⁶, 1 × 10⁶ — never "500000" beside

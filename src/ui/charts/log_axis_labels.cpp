@@ -157,10 +157,18 @@ void labelLogAxis(QChart* chart, QAbstractAxis* axis, const ChartStyle& style)
     item->setZValue(3);
     QMargins m = chart->margins();
     const int room = int(std::ceil(item->room()));
-    if (item->vertical())
+    if (item->vertical()) {
         m.setLeft(m.left() + room);
-    else
+    } else {
         m.setBottom(m.bottom() + room);
+        // The last label is centred on the plot's right end: room for its half.
+        const QStringList labels = ticksOf(log).labels;
+        if (!labels.isEmpty())
+            m.setRight(std::max(
+                m.right(), int(std::ceil(QFontMetricsF(chartFont(style)).horizontalAdvance(labels.back()) / 2)) + 4));
+        // Qt lays a bottom legend where its own (hidden) labels would be: above, it stays clear of ours.
+        chart->legend()->setAlignment(Qt::AlignTop);
+    }
     chart->setMargins(m);
     QObject::connect(chart, &QChart::plotAreaChanged, chart, [item](const QRectF&) { item->update(); });
     QObject::connect(log, &QLogValueAxis::rangeChanged, chart, [item](qreal, qreal) { item->update(); });

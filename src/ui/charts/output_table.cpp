@@ -74,6 +74,24 @@ OutputTableModel::OutputTableModel(std::vector<Output> outputs, bool keyValue, Q
             m_rows.push_back({o.name, o.text});
             break;
     }
+    chooseNumberStyles();
+}
+
+// m_powersOfTen: a column of numbers some of which read plainly and some not.
+void OutputTableModel::chooseNumberStyles()
+{
+    m_powersOfTen.assign(std::size_t(m_columns.size()), false);
+    for (qsizetype c = 0; c < m_columns.size(); ++c) {
+        bool plain = false, powers = false;
+        for (const QVariantList& row : m_rows) {
+            const QVariant v = row.value(c);
+            if (v.typeId() != QMetaType::Double && v.typeId() != QMetaType::Float) continue;
+            const double d = v.toDouble();
+            if (!std::isfinite(d) || d == 0) continue;
+            (readsPlainly(d) ? plain : powers) = true;
+        }
+        m_powersOfTen[std::size_t(c)] = plain && powers;
+    }
 }
 
 int OutputTableModel::rowCount(const QModelIndex& parent) const
@@ -98,8 +116,12 @@ QVariant OutputTableModel::data(const QModelIndex& index, int role) const
     switch (role) {
         case Qt::DisplayRole:
         case Qt::ToolTipRole:
-            if (v.typeId() == QMetaType::Double || v.typeId() == QMetaType::Float)
-                return role == Qt::ToolTipRole ? util::formatNumber(v.toDouble()) : formatNumber(v.toDouble());
+            if (v.typeId() == QMetaType::Double || v.typeId() == QMetaType::Float) {
+                if (role == Qt::ToolTipRole) return util::formatNumber(v.toDouble());  // every digit
+                const bool powers =
+                    index.column() < int(m_powersOfTen.size()) && m_powersOfTen[std::size_t(index.column())];
+                return powers ? formatPowerOfTen(v.toDouble()) : formatNumber(v.toDouble());
+            }
             if (v.typeId() == QMetaType::Bool) return v.toBool() ? tr("yes") : tr("no");
             return v.toString();
         case Qt::TextAlignmentRole:

@@ -323,8 +323,11 @@ void ChapterWriter::writeOptions(const Chapter& chapter, const ExerciseBlock& ex
         ind.setLeftMargin(12);
         cur.setBlockFormat(ind);
         const bool picked = answer.answer.selected.contains(i);
-        cur.insertText(picked ? QStringLiteral("\u2611 ") : QStringLiteral("\u2610 "),
-                       pdf::symbolFormat(body, QColor(0x33, 0x33, 0x33)));
+        // One answer: a round mark (◉ ○), as the window's radio buttons; several: boxes (☑ ☐).
+        const bool single = ex.kind == lessons::ExerciseKind::Choice;
+        const QString mark = single ? (picked ? QStringLiteral("\u25c9 ") : QStringLiteral("\u25cb "))
+                                    : (picked ? QStringLiteral("\u2611 ") : QStringLiteral("\u2610 "));
+        cur.insertText(mark, pdf::symbolFormat(body, QColor(0x33, 0x33, 0x33)));
         cur.insertText(QStringLiteral("(%1) ").arg(lessons::optionLetter(i)), body);
         m_doc.appendInline(ex.options[i].text, chapter.file, body);
         if (showSolution && ex.options[i].correct)
