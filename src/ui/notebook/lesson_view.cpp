@@ -439,7 +439,9 @@ LessonView::LessonView(lessons::RunEngine* engine, lessons::ProgressStore* store
     m_answers = m_progressAnswers.get();
     setWidgetResizable(true);
     setFrameShape(QFrame::NoFrame);
-    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Text wraps to the width; a page that cannot be narrower (a chart's
+    // controls at a large text size in a small window) scrolls, never cuts.
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     setBackgroundRole(QPalette::Base);
     setFocusPolicy(Qt::StrongFocus);
     verticalScrollBar()->setSingleStep(24);
