@@ -572,6 +572,7 @@ ExerciseKindSpec choiceKind()
         .title = T2("choice", "单选"),
         .keys = {QStringLiteral("option"), QStringLiteral("option*"), QStringLiteral("mistake")},
         .runsModule = false,
+        .picksOneOption = true,
         .incomplete = choiceIncomplete,
         .selfCheck = choiceSelfCheck,
         .differences = optionsDifferences,

@@ -60,6 +60,9 @@ struct ExerciseKindSpec {
     // module's checks (module:, vary:, condition:, the run itself) are the
     // parser's, course_check's and course_verify's "run exercise" parts.
     bool runsModule = false;
+    // Whether the learner picks exactly one of the options: radio buttons in
+    // the window, round marks (○ ◉) in the PDF; several: check boxes (☐ ☑).
+    bool picksOneOption = false;
 
     // ---- what `poslab check` reports ----
     // What the kind still lacks once every key is read (`written`: the keys

@@ -430,7 +430,8 @@ private slots:
     // axis of decades as powers of ten (read back from the saved SVG).
     void ticksInOneStyle()
     {
-        QCOMPARE(formatTicks({0, 0.2, 0.4}), (QStringList{"0", "0.2", "0.4"}));
+        QCOMPARE(formatTicks({0, 0.2, 0.4}), (QStringList{"0.0", "0.2", "0.4"}));
+        QCOMPARE(formatTicks({2.5, 3, 3.5}), (QStringList{"2.5", "3.0", "3.5"}));  // one number of decimals
         QCOMPARE(formatTicks({-2, 0, 2}, true), (QStringList{QStringLiteral("\u22122"), "0", "2"}));
         const QString power6 = QStringLiteral(" \u00d7 10\u2076");
         QCOMPARE(formatTicks({0, 5e5, 1e6, 1.5e6}), (QStringList{"0", "0.5" + power6, "1" + power6, "1.5" + power6}));
@@ -473,14 +474,14 @@ private slots:
         // (− is the minus sign, U+2212, as in every number PosLab shows.)
         for (const QString& label :
              {QStringLiteral(">\u22120.6<"), QStringLiteral(">\u22120.4<"), QStringLiteral(">\u22120.2<"),
-              QStringLiteral(">0<"), QStringLiteral(">0.2<"), QStringLiteral(">0.4<")})
+              QStringLiteral(">0.0<"), QStringLiteral(">0.2<"), QStringLiteral(">0.4<")})
             QVERIFY2(svg.contains(label), qPrintable(label));
         // -0.035..1 widens to -0.2..1 with step 0.2: both ends are labelled
         // (not relabelled with the step 0.25 that the widened span would suggest).
         std::vector<Output> outs2{Output::series(QStringLiteral("y"), {0, 1, 2}, {-0.035, 0.3, 1.0})};
         const QString svg2 = savedSvg(ChartPanel(specOf(ChartKind::Line), outs2));
         for (const QString& label :
-             {QStringLiteral(">\u22120.2<"), QStringLiteral(">0<"), QStringLiteral(">0.4<"), QStringLiteral(">1<")})
+             {QStringLiteral(">\u22120.2<"), QStringLiteral(">0.0<"), QStringLiteral(">0.4<"), QStringLiteral(">1.0<")})
             QVERIFY2(svg2.contains(label), qPrintable(label));
         QVERIFY(!svg2.contains(QLatin1String(">0.25<")));
         // Whole-number x from 0 to 15: niceStep gives 2.5, which would put

@@ -179,11 +179,22 @@ QStringList formatTicks(const std::vector<double>& values, bool integers)
     const bool plain = largest == 0 || (largest < 1e6 && smallest >= 1e-4);
     const int exponent = plain ? 0 : int(std::floor(std::log10(largest)));
     const QString power = util::mathToUnicode(QStringLiteral("10^{%1}").arg(exponent));
+    // Plain ticks share their number of decimals: 2.5, 3.0, 3.5 (not 2.5, 3, 3.5).
+    int decimals = 0;
+    if (plain && !integers)
+        for (double v : values) {
+            const QString shown = formatNumber(v);
+            const qsizetype dot = shown.indexOf(u'.');
+            if (dot >= 0 && !shown.contains(u'e')) decimals = std::max(decimals, int(shown.size() - dot - 1));
+        }
     QStringList labels;
     for (double v : values) {
         if (plain || v == 0 || !std::isfinite(v)) {
             const bool whole = integers && std::abs(v) < 9e15;
-            labels << (whole ? QString::number(std::llround(v)).replace(u'-', QChar(0x2212)) : formatNumber(v));
+            QString label = whole                              ? QString::number(std::llround(v))
+                            : decimals > 0 && std::isfinite(v) ? QString::number(v, 'f', decimals)
+                                                               : formatNumber(v);
+            labels << label.replace(u'-', QChar(0x2212));
             continue;
         }
         const QString m = QString::number(std::abs(v) / std::pow(10.0, exponent), 'g', 4);

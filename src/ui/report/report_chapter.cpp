@@ -324,7 +324,7 @@ void ChapterWriter::writeOptions(const Chapter& chapter, const ExerciseBlock& ex
         cur.setBlockFormat(ind);
         const bool picked = answer.answer.selected.contains(i);
         // One answer: a round mark (◉ ○), as the window's radio buttons; several: boxes (☑ ☐).
-        const bool single = ex.kind == lessons::ExerciseKind::Choice;
+        const bool single = lessons::exerciseKindSpec(ex.kind).picksOneOption;
         const QString mark = single ? (picked ? QStringLiteral("\u25c9 ") : QStringLiteral("\u25cb "))
                                     : (picked ? QStringLiteral("\u2611 ") : QStringLiteral("\u2610 "));
         cur.insertText(mark, pdf::symbolFormat(body, QColor(0x33, 0x33, 0x33)));
