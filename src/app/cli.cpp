@@ -5,6 +5,7 @@
 #include "app/command_options.h"
 #include "app/doctor_command.h"
 #include "app/experiment_command.h"
+#include "app/explain_cell.h"
 #include "app/export_command.h"
 #include "app/help_text.h"
 #include "app/new_command.h"
@@ -110,14 +111,22 @@ int commandList(const QStringList& args)
     return kExitOk;
 }
 
-// Runs one module with its name=value parameters and prints the outputs in `format`.
-int runAndPrint(const ModuleSpec& spec, const QStringList& assignments, const QString& format, const QString& lang)
+// Runs one module with its name=value parameters and prints the outputs in
+// `format`, or, with `explain` ("pe:3,5"), how that one cell came about.
+int runAndPrint(const ModuleSpec& spec, const QStringList& assignments, const QString& format, const QString& lang,
+                const QString& explain = {})
 {
     const QString& id = spec.id;
     try {
         const Params params = parseParams(spec, assignments);
         const std::vector<Output> outputs = runModule(spec, params);
-        if (format == u"json")
+        if (!explain.isEmpty()) {
+            std::string text;
+            Text2 problem;
+            if (!explainCell(spec, params, outputs, explain, format, lang, &text, &problem))
+                return runError(id, problem.in(lang), lang, kExitUsage);
+            writeOut(text);
+        } else if (format == u"json")
             writeOut(runToJson(spec, params, outputs));
         else if (format == u"csv")
             writeOut(runToCsv(outputs));
@@ -149,16 +158,24 @@ int commandRun(const QStringList& args)
     CommandOptions o(QStringLiteral("run"));
     o.option(QStringLiteral("--format"))
         .choices({QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("csv")});
+    o.option(QStringLiteral("--explain"));
     if (!o.parse(args)) return o.usageError();
     QStringList rest = o.positional();
     if (rest.isEmpty()) {
         if (o.helpRequested()) {
-            writeOut(T2("usage: poslab run MODULE [name=value ...] [--format text|json|csv] [--lang en|zh]\n"
+            writeOut(T2("usage: poslab run MODULE [name=value ...] [--format text|json|csv] [--explain NAME:ROW,COL]\n"
+                        "                  [--lang en|zh]\n"
                         "  Runs one module and prints its outputs. `poslab run MODULE --help` explains\n"
-                        "  the module's parameters and outputs; `poslab list` shows every module.\n",
-                        "用法：poslab run 模块 [名称=值 ...] [--format text|json|csv] [--lang en|zh]\n"
+                        "  the module's parameters and outputs; `poslab list` shows every module.\n"
+                        "  --explain pe:3,5   how cell (row 3, column 5) of the matrix output pe came\n"
+                        "                     about: the formula and the numbers put into it (JSON with\n"
+                        "                     --format json)\n",
+                        "用法：poslab run 模块 [名称=值 ...] [--format text|json|csv] [--explain 输出名:行,列]\n"
+                        "                  [--lang en|zh]\n"
                         "  运行一个模块并打印它的输出。`poslab run 模块 --help` 说明该模块的参数和\n"
-                        "  输出；`poslab list` 列出全部模块。\n")
+                        "  输出；`poslab list` 列出全部模块。\n"
+                        "  --explain pe:3,5   说明矩阵输出 pe 第 3 行第 5 列的值是怎样算出来的：公式和\n"
+                        "                     代入的数（加 --format json 输出 JSON）\n")
                          .in(o.lang())
                          .toStdString());
             return kExitOk;
@@ -179,7 +196,8 @@ int commandRun(const QStringList& args)
     const bool langGiven =
         std::any_of(rest.begin(), rest.end(), [](const QString& a) { return a.startsWith(u"lang="); });
     if (langParam && !langGiven && o.has(QStringLiteral("--lang"))) rest << QStringLiteral("lang=") + o.lang();
-    return runAndPrint(*spec, rest, o.value(QStringLiteral("--format"), QStringLiteral("text")), o.lang());
+    return runAndPrint(*spec, rest, o.value(QStringLiteral("--format"), QStringLiteral("text")), o.lang(),
+                       o.value(QStringLiteral("--explain")));
 }
 
 Text2 checkUsage()

@@ -82,6 +82,38 @@ std::vector<OutputSpec> alibiBiasOutputs()
     };
 }
 
+// bias[i, j] of one head: −m·(i − j), −m·|i − j| when symmetric, masked
+// after the query when causal (alibi.bias's `bias`).
+std::optional<CellExplanation> explainBiasCell(const Params& p, const QString& output, int i, int j)
+{
+    if (output != u"bias") return std::nullopt;
+    const int n = int(p.getInt(u"heads"_s)), head = int(p.getInt(u"head"_s));
+    std::vector<float> slopes(static_cast<std::size_t>(n));
+    alibi_slopes(n, slopes.data());
+    const double m = slopes[std::size_t(head - 1)];
+    const bool symmetric = p.getChoice(u"mode"_s) == u"symmetric";
+    CellExplanation e;
+    if (!symmetric && j > i && p.getChoice(u"future"_s) == u"masked") {
+        e.formula = u"b_{ij} = -\\infty \\quad (j > i)"_s;
+        e.value = -std::numeric_limits<double>::infinity();
+        e.substituted =
+            T2("j = %1 > i = %2: the key comes after the query, masked", "j = %1 > i = %2：键在查询之后，被遮住")
+                .arg(j)
+                .arg(i);
+        return e;
+    }
+    const double distance = symmetric ? std::abs(i - j) : double(i - j);
+    e.formula = symmetric ? u"b_{ij} = -m_h\\,|i - j|"_s : u"b_{ij} = -m_h\\,(i - j)"_s;
+    e.value = -m * distance;
+    e.substituted = T2("m_%1 = %2 (head %1 of %3); −%2 × %4 = %5", "m_%1 = %2（共 %3 个头中的第 %1 个）；−%2 × %4 = %5")
+                        .arg(head)
+                        .arg(m, 0, 'g', 6)
+                        .arg(n)
+                        .arg(symmetric ? u"|%1 − %2|"_s.arg(i).arg(j) : u"(%1 − %2)"_s.arg(i).arg(j))
+                        .arg(e.value, 0, 'g', 6);
+    return e;
+}
+
 ModuleSpec alibiBiasModule()
 {
     ModuleSpec s;
@@ -121,6 +153,7 @@ ModuleSpec alibiBiasModule()
                               u"[1, %1] 内的整数（不能超过头数 heads）"_s.arg(p.getInt(u"heads"_s))});
     };
     s.outputs = alibiBiasOutputs();
+    s.explain = explainBiasCell;
     s.run = [](const Params& p, const RunContext&) {
         const int n = int(p.getInt(u"heads"_s));
         const int head = int(p.getInt(u"head"_s));

@@ -23,6 +23,7 @@
 #include <atomic>
 #include <functional>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -233,6 +234,14 @@ OutputSpec onlyWhen(OutputSpec spec, Text2 when);
 // `spec`, whose name holds a {placeholder}, once for each of `values`.
 OutputSpec oneFor(QStringList values, OutputSpec spec);
 
+// How one value of a matrix output came about: the formula, and the numbers
+// put into it (`poslab run MODULE … --explain NAME:ROW,COL`).
+struct CellExplanation {
+    QString formula;    // the general formula, TeX: \mathrm{PE}(p, c) = \sin(p\,\omega_j)
+    Text2 substituted;  // the numbers put in, plain text: "p = 3, c = 4 (j = 2): ω = …"
+    double value = 0;   // what they give: the output's cell (computed in double here)
+};
+
 struct ModuleSpec {
     QString id;       // "family.name", e.g. "rope.inv_freq"
     int version = 1;  // bump when outputs change for the same params (cache key)
@@ -251,6 +260,10 @@ struct ModuleSpec {
     // stored run is never answered with a result computed from the old one.
     // Empty function = the outputs depend on the parameters only.
     std::function<QString()> inputStamp;
+    // How a cell (row, col) of the matrix output `output` is computed, with
+    // the run's parameters; nullopt for an output it does not explain.
+    // Optional (no function: the module explains nothing).
+    std::function<std::optional<CellExplanation>(const Params&, const QString& output, int row, int col)> explain;
 };
 
 // Small helpers for declaring parameters tersely in module files.

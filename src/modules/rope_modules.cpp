@@ -100,6 +100,45 @@ std::vector<double> rotationMatrix(int D, int R, const std::vector<float>& c, co
     return m;
 }
 
+// R_m[r, c] of the interleaved rotation: pair j = r/2 turns by m·θ_j,
+// θ_j = b^(−2j/R); channels from R on pass unrotated (rope.rotate's
+// `rotation_interleaved`).
+std::optional<CellExplanation> explainRotationCell(const Params& p, const QString& output, int r, int c)
+{
+    if (output != u"rotation_interleaved") return std::nullopt;
+    const int R = int(p.getInt(QStringLiteral("rotary_dim")));
+    const double m = p.getFloat(QStringLiteral("position")), base = p.getFloat(QStringLiteral("rope_theta"));
+    CellExplanation e;
+    if (r >= R || c >= R || r / 2 != c / 2) {
+        e.formula = QStringLiteral("R_m[r, c] = 0 \\ (r \\ne c),\\ 1 \\ (r = c \\ge R)");
+        e.value = r == c ? 1.0 : 0.0;
+        e.substituted =
+            r == c ? T2("channel %1 ≥ R = %2 passes unrotated: 1", "通道 %1 ≥ R = %2，不旋转：1").arg(r).arg(R)
+                   : T2("r = %1 and c = %2 are in different pairs: 0", "r = %1 与 c = %2 不在同一对：0").arg(r).arg(c);
+        return e;
+    }
+    const int j = r / 2;
+    const double theta = std::pow(base, -2.0 * j / R), angle = m * theta;
+    const bool diagonal = r == c, sine = !diagonal;
+    e.value = diagonal ? std::cos(angle) : (r < c ? -std::sin(angle) : std::sin(angle));
+    e.formula = QStringLiteral(
+        "\\begin{pmatrix}\\cos m\\theta_j & -\\sin m\\theta_j \\\\ \\sin m\\theta_j & "
+        "\\cos m\\theta_j\\end{pmatrix},\\quad \\theta_j = b^{-2j/R}");
+    e.substituted = T2("pair j = %1: θ = %2^(−%3/%4) = %5; m·θ = %6 × %5 = %7; %8%9(%7) = %10",
+                       "第 j = %1 对：θ = %2^(−%3/%4) = %5；m·θ = %6 × %5 = %7；%8%9(%7) = %10")
+                        .arg(j)
+                        .arg(base)
+                        .arg(2 * j)
+                        .arg(R)
+                        .arg(theta, 0, 'g', 6)
+                        .arg(m)
+                        .arg(angle, 0, 'g', 6)
+                        .arg(r < c && sine ? QStringLiteral("−") : QString())
+                        .arg(sine ? QStringLiteral("sin") : QStringLiteral("cos"))
+                        .arg(e.value, 0, 'g', 6);
+    return e;
+}
+
 std::vector<Output> runRotate(const Params& p, const RunContext&)
 {
     const int D = int(p.getInt(QStringLiteral("head_dim")));
@@ -229,6 +268,7 @@ ModuleSpec ropeRotateModule()
     };
     s.outputs = ropeRotateOutputs();
     s.run = runRotate;
+    s.explain = explainRotationCell;
     return s;
 }
 

@@ -66,6 +66,41 @@ QStringList channelLabels(std::size_t C, sinusoidal_layout layout)
     return labels;
 }
 
+// PE(p, c) of the table: which frequency channel c holds, sine or cosine,
+// and the numbers (sinusoidal.matrix's `pe`).
+std::optional<CellExplanation> explainTableCell(const Params& p, const QString& output, int row, int col)
+{
+    if (output != u"pe") return std::nullopt;
+    const std::size_t C = std::size_t(p.getInt(u"dim"_s));
+    const double base = p.getFloat(u"base"_s);
+    const sinusoidal_layout layout = sinusoidalLayoutOf(p);
+    const double pos = double(p.getInt(u"start"_s)) + row;
+    for (std::size_t j = 0; j < C / 2; ++j) {
+        std::size_t cs, cc;
+        sinusoidal_pair_channels(C, j, layout, &cs, &cc);
+        if (std::size_t(col) != cs && std::size_t(col) != cc) continue;
+        const bool sine = std::size_t(col) == cs;
+        const double omega = sinusoidal_frequencies(C, base, layout)[j];
+        const bool t2t = layout == sinusoidal_layout_concat_t2t;
+        CellExplanation e;
+        e.formula = QStringLiteral("\\mathrm{PE}(p, c) = \\%1(p\\,\\omega_j),\\quad \\omega_j = %2")
+                        .arg(sine ? u"sin"_s : u"cos"_s, t2t ? u"b^{-j/(C/2-1)}"_s : u"b^{-2j/C}"_s);
+        e.value = sine ? std::sin(pos * omega) : std::cos(pos * omega);
+        e.substituted = Text2::same(u"p = %1, c = %2 (j = %3): ω = %4^(−%5/%6) = %7; %8(%1 × %7) = %9"_s)
+                            .arg(pos)
+                            .arg(col)
+                            .arg(j)
+                            .arg(base)
+                            .arg(t2t ? QString::number(j) : QString::number(2 * j))
+                            .arg(t2t ? QString::number(C / 2 - 1) : QString::number(C))
+                            .arg(omega, 0, 'g', 6)
+                            .arg(sine ? u"sin"_s : u"cos"_s)
+                            .arg(e.value, 0, 'g', 6);
+        return e;
+    }
+    return std::nullopt;
+}
+
 std::vector<OutputSpec> sinusoidalMatrixOutputs()
 {
     return {
@@ -110,6 +145,7 @@ ModuleSpec sinusoidalMatrixModule()
                               u"positions × dim 不超过 524288（这里 dim = %1）"_s.arg(p.getInt(u"dim"_s))});
     };
     s.outputs = sinusoidalMatrixOutputs();
+    s.explain = explainTableCell;
     s.run = [](const Params& p, const RunContext&) {
         const std::size_t T = std::size_t(p.getInt(u"positions"_s)), C = std::size_t(p.getInt(u"dim"_s));
         const double base = p.getFloat(u"base"_s);

@@ -253,6 +253,61 @@ private slots:
         QVERIFY(sawInvFreq);
     }
 
+    // --explain: how one cell came about. Its value equals the run's own cell
+    // (computed in float by the module) and a value computed here from the
+    // papers' formulas: PE(p, 2j+1) = cos(p·b^(−2j/C)); RoPE's rotation block
+    // entry −sin(m·b^(−2j/R)); ALiBi's −m_h·(i − j) with m_1 = 2^(−8/8) for 8 heads.
+    void explainCells_data()
+    {
+        QTest::addColumn<QStringList>("run");
+        QTest::addColumn<QString>("cell");
+        QTest::addColumn<double>("expected");
+        QTest::newRow("sinusoidal") << QStringList{"sinusoidal.matrix", "dim=16"} << "pe:3,5"
+                                    << std::cos(3 * std::pow(10000.0, -4.0 / 16));
+        QTest::newRow("rope") << QStringList{"rope.rotate", "position=3"} << "rotation_interleaved:2,3"
+                              << -std::sin(3 * std::pow(10000.0, -2.0 / 8));
+        QTest::newRow("alibi") << QStringList{"alibi.bias", "heads=8", "head=1"} << "bias:5,2"
+                               << -std::pow(2.0, -1.0) * 3;
+    }
+
+    void explainCells()
+    {
+        QFETCH(QStringList, run);
+        QFETCH(QString, cell);
+        QFETCH(double, expected);
+        QStringList args = QStringList{QStringLiteral("run")} + run;
+        const Result r = runPoslab(
+            args + QStringList{QStringLiteral("--explain"), cell, QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject e = parseJson(r.out);
+        const QString name = cell.section(u':', 0, 0);
+        const int row = cell.section(u':', 1).section(u',', 0, 0).toInt(), col = cell.section(u',', 1).toInt();
+        QCOMPARE(e.value(QStringLiteral("output")).toString(), name);
+        QCOMPARE(e.value(QStringLiteral("row")).toInt(), row);
+        QCOMPARE(e.value(QStringLiteral("col")).toInt(), col);
+        QVERIFY(!e.value(QStringLiteral("formula")).toString().isEmpty());
+        QVERIFY(!e.value(QStringLiteral("substituted")).toString().isEmpty());
+        const double value = e.value(QStringLiteral("value")).toDouble();
+        QVERIFY2(std::fabs(value - expected) < 1e-12, qPrintable(QString::number(value, 'g', 17)));
+        // The run's own cell (float in the module): the same value.
+        const Result all = runPoslab(args + QStringList{QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY2(all.exitCode == 0, all.err.constData());
+        for (const QJsonValue& v : parseJson(all.out).value(QStringLiteral("outputs")).toArray()) {
+            const QJsonObject o = v.toObject();
+            if (o.value(QStringLiteral("name")).toString() != name) continue;
+            const int cols = o.value(QStringLiteral("cols")).toInt();
+            const double cellValue = o.value(QStringLiteral("data")).toArray().at(row * cols + col).toDouble();
+            QVERIFY2(std::fabs(cellValue - value) < 1e-6, qPrintable(QString::number(cellValue)));
+        }
+        // Asked wrongly: a clear refusal, exit 2.
+        const Result bad = runPoslab(args + QStringList{QStringLiteral("--explain"), QStringLiteral("nope")});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY(QString::fromUtf8(bad.err).contains(QStringLiteral("NAME:ROW,COL")));
+        const Result outside =
+            runPoslab(args + QStringList{QStringLiteral("--explain"), name + QStringLiteral(":9999,0")});
+        QCOMPARE(outside.exitCode, 2);
+    }
+
     void csvAndTextFormats()
     {
         Result r = runPoslab(

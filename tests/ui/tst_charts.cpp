@@ -752,6 +752,37 @@ private slots:
         QVERIFY(!tableOnly.viewAsTableAction()->isVisible());
     }
 
+    // Hover a cell, see how it came about: the module's formula and numbers
+    // under the value, for the output by its module name even when the chart
+    // shows it by its words (moduleChartSpec's labels).
+    void heatmapHoverExplainsTheCell()
+    {
+        const modules::ModuleSpec* m = modules::Registry::builtin().find(QStringLiteral("sinusoidal.matrix"));
+        QVERIFY(m && m->explain);
+        const QStringList params{QStringLiteral("dim=16"), QStringLiteral("positions=8")};
+        const auto outs = modules::runModule(*m, modules::parseParams(*m, params));
+        ChartSpec spec = moduleChartSpec(m->id, QStringLiteral("en"));
+        spec.kind = ChartKind::Heatmap;
+        spec.outputs = {QStringLiteral("pe")};
+        ChartPanel panel(spec, outs);
+        showPanel(panel);
+        QStringList asked;
+        panel.setCellExplainer([&](const QString& output, int row, int col) {
+            asked << output;
+            const auto e = m->explain(modules::parseParams(*m, params), output, row, col);
+            return e ? e->substituted.en : QString();
+        });
+        auto* view = qobject_cast<InteractiveChartView*>(panel.partWidget(0));
+        auto* heat = qobject_cast<HeatmapChart*>(view->chart());
+        const QRectF box = heat->cellRect(3, 5);
+        const QString text = view->hoverText(view->mapFromScene(heat->mapToScene(box.center())));
+        QVERIFY2(text.contains(QStringLiteral("p = 3, c = 5 (j = 2)")) && text.contains(QStringLiteral("cos(")),
+                 qPrintable(text));
+        QCOMPARE(asked.value(0), QStringLiteral("pe"));
+        panel.setCellExplainer({});
+        QVERIFY(!view->hoverText(view->mapFromScene(heat->mapToScene(box.center()))).contains(u'\n'));
+    }
+
     // A level line on bars (a run exercise's goal, `mark: y=…`): dashed,
     // across every bar, named in the legend, inside the value axis even when
     // above every bar.

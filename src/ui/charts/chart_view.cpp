@@ -296,6 +296,8 @@ public:
     QAction* lockColors = nullptr;  // Lock Colours: heatmaps keep the colour scale they have now
     QToolButton* lockColorsButton = nullptr;
     std::vector<QWidget*> partWidgets;
+    std::vector<QString> partOutputs;  // the module's name of each part's first output
+    ChartPanel::CellExplainer explainer;
     std::vector<int> partHeights;
     bool building = false;
 };
@@ -398,6 +400,7 @@ void ChartPanel::setOutputs(const std::vector<Output>& outputs)
     }
     d->partWidgets.clear();
     d->partHeights.clear();
+    d->partOutputs.clear();
     d->errorLabel->setText(d->error);
     d->errorLabel->setVisible(!d->error.isEmpty());
     const ChartStyle style = ChartStyle::fromPalette(palette(), font());
@@ -415,7 +418,10 @@ void ChartPanel::setOutputs(const std::vector<Output>& outputs)
         addPart(b.chart ? chartWidget(std::move(b.chart), part.kind, what, b.height)
                         : tableWidget(std::move(b.model), what),
                 b.height);
+        d->partOutputs.resize(d->partWidgets.size());
+        d->partOutputs.back() = d->spec.labels.key(names.value(0), names.value(0));  // a label back to its name
     }
+    if (d->explainer) setCellExplainer(d->explainer);
     const bool charts =
         std::any_of(d->plan.begin(), d->plan.end(), [](const ChartPart& p) { return p.kind != ChartKind::Table; });
     d->resetButton->setVisible(charts && !d->asTable->isChecked());
@@ -529,6 +535,21 @@ void ChartPanel::lockColorScale(bool locked)
                 }
     }
     setOutputs(d->all);
+}
+
+void ChartPanel::setCellExplainer(CellExplainer explain)
+{
+    d->explainer = std::move(explain);
+    for (std::size_t i = 0; i < d->partWidgets.size() && i < d->partOutputs.size(); ++i) {
+        auto* view = qobject_cast<QChartView*>(d->partWidgets[i]);
+        auto* heat = view ? qobject_cast<HeatmapChart*>(view->chart()) : nullptr;
+        if (!heat) continue;
+        if (!d->explainer) {
+            heat->setCellExplainer({});
+            continue;
+        }
+        heat->setCellExplainer([fn = d->explainer, name = d->partOutputs[i]](int r, int c) { return fn(name, r, c); });
+    }
 }
 
 QAction* ChartPanel::lockColorsAction() const

@@ -17,6 +17,7 @@
 #include <QString>
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -75,6 +76,11 @@ public:
     QWidget* partWidget(int i) const;
     // The View as Table switch (checkable; hidden when every part is a table).
     QAction* viewAsTableAction() const;
+    // How a heatmap's cell came about, shown under its hover text (and the
+    // keyboard cursor's name): the formula and the numbers put in, for the
+    // output `output` (the module's name for it). Empty text: nothing shown.
+    using CellExplainer = std::function<QString(const QString& output, int row, int col)>;
+    void setCellExplainer(CellExplainer explain);
     // The Lock Colours switch (checkable; shown with heatmaps): while on,
     // heatmaps keep the colour scale they had when it was turned on.
     QAction* lockColorsAction() const;

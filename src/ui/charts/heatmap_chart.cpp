@@ -338,7 +338,9 @@ QString HeatmapChart::describeCell(const HeatmapCell& cell) const
         cell.rowLabel.isEmpty() ? tr("row %1").arg(cell.row) : tr("row %1 (%2)").arg(cell.row).arg(cell.rowLabel);
     const QString col =
         cell.colLabel.isEmpty() ? tr("column %1").arg(cell.col) : tr("column %1 (%2)").arg(cell.col).arg(cell.colLabel);
-    return tr("%1, %2: %3").arg(row, col, formatNumber(cell.value));
+    const QString said = tr("%1, %2: %3").arg(row, col, formatNumber(cell.value));
+    const QString how = m_explain ? m_explain(cell.row, cell.col) : QString();
+    return how.isEmpty() ? said : said + u'\n' + how;
 }
 
 }  // namespace poslab::ui

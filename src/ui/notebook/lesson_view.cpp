@@ -245,6 +245,28 @@ QLayout* RunBlockCard::createBusyRow()
     return busyRow;
 }
 
+namespace {
+
+// How a cell of the module's matrix came about, for the chart's hover text:
+// the formula in Unicode and the numbers put in (ModuleSpec::explain), with
+// the settings of the run shown; empty for a module that explains nothing.
+ChartPanel::CellExplainer cellExplainer(const QString& moduleId, const QStringList& params, const QString& lang)
+{
+    const modules::ModuleSpec* spec = modules::Registry::builtin().find(moduleId);
+    if (!spec || !spec->explain) return {};
+    return [spec, params, lang](const QString& output, int row, int col) -> QString {
+        try {
+            const std::optional<modules::CellExplanation> e =
+                spec->explain(modules::parseParams(*spec, params), output, row, col);
+            return e ? util::texToUnicode(e->formula) + u'\n' + e->substituted.in(lang) : QString();
+        } catch (const std::exception&) {
+            return {};
+        }
+    };
+}
+
+}  // namespace
+
 RunBlockCard::RunBlockCard(const lessons::RunBlock& block, const lessons::SourceLocation& location, const QString& lang,
                            const QString& courseDir, const QString& chapterFile, lessons::RunEngine* engine,
                            QWidget* parent)
@@ -394,6 +416,7 @@ void RunBlockCard::onFinished(quint64 id, lessons::RunResultPtr result)
         emit runFinished(false);
         return;
     }
+    if (m_chart) m_chart->setCellExplainer(cellExplainer(m_block.moduleId, result->params, m_lang));
     m_error.clear();
     m_errorCell->hide();
     if (m_chart) m_chart->show();
