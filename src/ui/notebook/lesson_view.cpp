@@ -258,7 +258,7 @@ ChartPanel::CellExplainer cellExplainer(const QString& moduleId, const QStringLi
         try {
             const std::optional<modules::CellExplanation> e =
                 spec->explain(modules::parseParams(*spec, params), output, row, col);
-            return e ? util::texToUnicode(e->formula) + u'\n' + e->substituted.in(lang) : QString();
+            return e ? util::mathToUnicode(e->formula) + u'\n' + e->substituted.in(lang) : QString();
         } catch (const std::exception&) {
             return {};
         }
