@@ -26,15 +26,11 @@ std::optional<Text2> lookUp(const Glossary& glossary, const QString& moduleId, c
     return it->second;
 }
 
-// The value a family member fills its declaration's placeholder with:
-// "angle_error_fp16" against "angle_error_{format}" gives "fp16".
-QString placeholderValue(const QString& pattern, const QString& name)
+// The variant a family member stands for: "angle_error_fp16" of
+// "angle_error_{format}" is "fp16".
+QString variantOf(const OutputSpec& declared, const QString& name)
 {
-    const qsizetype open = pattern.indexOf(u'{');
-    const qsizetype close = pattern.indexOf(u'}', open);
-    if (open < 0 || close < 0) return {};
-    const qsizetype tail = pattern.size() - close - 1;
-    return name.mid(open, name.size() - open - tail);
+    return declared.variants.value(memberNames(declared).indexOf(name));
 }
 
 // `label` with its {placeholder} (if any) replaced by `value`, in each language.
@@ -75,7 +71,7 @@ Text2 outputLabel(const ModuleSpec& spec, const QString& output)
     const OutputSpec* declared = declaredOutput(spec, output);
     if (!declared || declared->name == output) return Text2::same(output);
     if (auto label = lookUp(outputGlossary(), spec.id, declared->name))
-        return filled(*label, valueLabel(spec, placeholderValue(declared->name, output)));
+        return filled(*label, valueLabel(spec, variantOf(*declared, output)));
     return Text2::same(output);
 }
 
@@ -124,8 +120,6 @@ const QRegularExpression& settingPattern()
 QString settingValue(const ParamSpec& p, const QStringList& assignments)
 {
     QString value = p.defaultValue.toString();
-    if (p.defaultValue.typeId() == QMetaType::Bool)
-        value = p.defaultValue.toBool() ? QStringLiteral("true") : QStringLiteral("false");
     for (const QString& a : assignments)
         if (a.section(u'=', 0, 0).trimmed() == p.name) value = a.section(u'=', 1).trimmed();
     return value;
@@ -137,6 +131,10 @@ QString fillSettings(const QString& moduleId, const QString& text, const QString
 {
     const ModuleSpec* spec = Registry::builtin().find(moduleId);
     if (!spec || !text.contains(QStringLiteral("{{"))) return text;
+    std::optional<Params> parsed;  // for switches: read as the registry reads them
+    try {
+        parsed = parseParams(*spec, assignments);
+    } catch (const ParamError&) {}
     QString out;
     qsizetype at = 0;
     for (auto it = settingPattern().globalMatch(text); it.hasNext();) {
@@ -147,12 +145,12 @@ QString fillSettings(const QString& moduleId, const QString& text, const QString
         if (p == spec->params.end()) {
             out += m.captured();
         } else {
-            const QString value = settingValue(*p, assignments);
-            const bool isChoice = p->type == ParamType::Choice && p->freeTextMax == 0;
             if (p->type == ParamType::Bool) {  // "causal mask: on", not "true"
-                const bool on = value == u"true" || value == u"1" || value == u"yes" || value == u"on";
+                const bool on = parsed ? parsed->getBool(p->name) : p->defaultValue.toBool();
                 out += (on ? util::T2("on", "开") : util::T2("off", "关")).in(lang);
             } else {
+                const QString value = settingValue(*p, assignments);
+                const bool isChoice = p->type == ParamType::Choice && p->freeTextMax == 0;
                 out += isChoice ? valueLabel(*spec, value).in(lang) : value;
             }
         }

@@ -69,8 +69,14 @@ bool columnMatches(const QString& pattern, const QString& column)
            !column.contains(u',');
 }
 
-// Every concrete name a declaration stands for.
-QStringList expanded(const OutputSpec& o)
+QString kindName(OutputKind kind)
+{
+    return outputKindName(kind);
+}
+
+}  // namespace
+
+QStringList memberNames(const OutputSpec& o)
 {
     QString prefix, suffix;
     if (!splitPlaceholder(o.name, &prefix, &suffix)) return {o.name};
@@ -78,13 +84,6 @@ QStringList expanded(const OutputSpec& o)
     for (const QString& v : o.variants) names << prefix + v + suffix;
     return names;
 }
-
-QString kindName(OutputKind kind)
-{
-    return outputKindName(kind);
-}
-
-}  // namespace
 
 bool declaresName(const OutputSpec& declared, const QString& name)
 {
@@ -146,7 +145,7 @@ QStringList outputDeclarationProblems(const ModuleSpec& spec)
     // One name, one declaration: no concrete name of one declaration may be
     // another's (a variant of "score_{method}" against a plain "score_plain").
     for (const OutputSpec& o : spec.outputs) {
-        for (const QString& n : expanded(o))
+        for (const QString& n : memberNames(o))
             for (const OutputSpec& other : spec.outputs)
                 if (&other != &o && declaresName(other, n))
                     problems << where.arg(n, QStringLiteral("also declared as '%1'").arg(other.name));
@@ -177,7 +176,7 @@ QStringList conformanceProblems(const ModuleSpec& spec, const std::vector<Output
     // An always-present family ("score_{method}") has every one of its variants.
     for (const OutputSpec& d : spec.outputs) {
         if (!d.always()) continue;
-        for (const QString& n : expanded(d))
+        for (const QString& n : memberNames(d))
             if (!produced.count(n))
                 problems << where.arg(n, QStringLiteral("declared as always present but not produced"));
     }

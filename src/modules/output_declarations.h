@@ -22,6 +22,10 @@ namespace poslab::modules {
 // the name with its placeholder filled by one of its variants).
 bool declaresName(const OutputSpec& declared, const QString& name);
 
+// Every concrete output name a declaration stands for: its name, or one per
+// variant ("angle_error_{format}" → angle_error_fp32, angle_error_fp16, ...).
+QStringList memberNames(const OutputSpec& declared);
+
 // The declaration that describes the output `name`; nullptr if none does.
 const OutputSpec* declaredOutput(const ModuleSpec& spec, const QString& name);
 

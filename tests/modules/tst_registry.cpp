@@ -119,17 +119,6 @@ constexpr bool kSanitized = false;
 
 // The ids a run wrote into cells or onto a category axis ("t5_bias",
 // "rope+ntk": words joined by _ or +) that have no words for a reader.
-// The outputs a declaration stands for: its name, or each member of a
-// family ("angle_error_{format}" → angle_error_fp32, angle_error_fp16, ...).
-QStringList memberNames(const poslab::modules::OutputSpec& o)
-{
-    if (o.variants.isEmpty()) return {o.name};
-    QStringList names;
-    static const QRegularExpression placeholder(QStringLiteral("\\{[a-z_]+\\}"));
-    for (const QString& v : o.variants) names << QString(o.name).replace(placeholder, v);
-    return names;
-}
-
 QStringList idsWithoutWords(const poslab::modules::ModuleSpec& m, const std::vector<poslab::modules::Output>& outs)
 {
     static const QRegularExpression idLike(QStringLiteral("^[a-z0-9]+([_+][a-z0-9]+)+$"));

@@ -4,6 +4,7 @@
 #include "ui/charts/chart_parts.h"
 
 #include "ui/charts/chart_view.h"
+#include "ui/charts/heatmap_chart.h"
 
 namespace poslab::ui {
 
@@ -34,12 +35,11 @@ modules::Output seriesTable(const std::vector<const modules::Output*>& series, c
 modules::Output matrixTable(const modules::Output& m, const QString& rowTitle)
 {
     QStringList columns{rowTitle};
-    for (int c = 0; c < m.cols; ++c)
-        columns << (c < m.colLabels.size() ? QStringLiteral("%1·%2").arg(c).arg(m.colLabels[c]) : QString::number(c));
+    const QStringList colNames = positionedLabels(m.colLabels), rowNames = positionedLabels(m.rowLabels);
+    for (int c = 0; c < m.cols; ++c) columns << (c < colNames.size() ? colNames[c] : QString::number(c));
     std::vector<QVariantList> rows;
     for (int r = 0; r < m.rows; ++r) {
-        QVariantList row{r < m.rowLabels.size() ? QVariant(QStringLiteral("%1·%2").arg(r).arg(m.rowLabels[r]))
-                                                : QVariant(r)};
+        QVariantList row{r < rowNames.size() ? QVariant(rowNames[r]) : QVariant(r)};
         for (int c = 0; c < m.cols; ++c) row << m.data[std::size_t(r) * std::size_t(m.cols) + std::size_t(c)];
         rows.push_back(std::move(row));
     }

@@ -5,6 +5,7 @@
 #include "ui/charts/color_map.h"
 
 #include "modules/display_labels.h"
+#include "modules/output_declarations.h"
 #include "modules/registry.h"
 
 namespace poslab::ui {
@@ -15,13 +16,7 @@ namespace {
 void addModuleLabels(const modules::ModuleSpec& module, const QString& lang, QMap<QString, QString>* labels)
 {
     for (const modules::OutputSpec& o : module.outputs) {
-        QStringList names{o.name};
-        if (!o.variants.isEmpty()) {
-            names.clear();
-            const qsizetype open = o.name.indexOf(u'{'), close = o.name.indexOf(u'}');
-            for (const QString& v : o.variants) names << QString(o.name).replace(open, close - open + 1, v);
-        }
-        for (const QString& name : names) {
+        for (const QString& name : modules::memberNames(o)) {
             labels->insert(name, modules::outputLabel(module, name).in(lang));
             for (const QString& c : o.columns)
                 labels->insert(name + u'.' + c, modules::columnLabel(module, c).in(lang));

@@ -141,7 +141,7 @@ QString formatNumber(double v)
     const QString sign = v < 0 ? QStringLiteral("\u2212") : QString();
     const double a = std::abs(v);
     // Plain decimals from 0.0001 to 999 999; beyond, m × 10ⁿ as the lessons write it.
-    if (a == 0 || (a >= 1e-4 && a < 1e6)) return sign + QString::number(a, 'g', 6);
+    if (readsPlainly(v)) return sign + QString::number(a, 'g', 6);
     return formatPowerOfTen(v);
 }
 
@@ -169,14 +169,10 @@ QString formatPowerOfTen(double v)
 
 QStringList formatTicks(const std::vector<double>& values, bool integers)
 {
-    double largest = 0, smallest = 0;  // of the ticks other than 0, by size
-    for (double v : values) {
-        const double a = std::abs(v);
-        if (a == 0 || !std::isfinite(a)) continue;
-        largest = std::max(largest, a);
-        smallest = smallest == 0 ? a : std::min(smallest, a);
-    }
-    const bool plain = largest == 0 || (largest < 1e6 && smallest >= 1e-4);
+    double largest = 0;  // of the ticks, by size
+    for (double v : values)
+        if (std::isfinite(v)) largest = std::max(largest, std::abs(v));
+    const bool plain = std::all_of(values.begin(), values.end(), [](double v) { return readsPlainly(v); });
     const int exponent = plain ? 0 : int(std::floor(std::log10(largest)));
     const QString power = util::mathToUnicode(QStringLiteral("10^{%1}").arg(exponent));
     // Plain ticks share their number of decimals: 2.5, 3.0, 3.5 (not 2.5, 3, 3.5).

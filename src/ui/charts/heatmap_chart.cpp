@@ -148,17 +148,6 @@ private:
     HeatmapChart* m_chart;
 };
 
-// A row or column label as the text cites it: its position and its name,
-// "14·la" (a sentence of sixteen "la" needs both); a label that is its own
-// position ("14") stays as it is.
-QStringList positionedLabels(const QStringList& labels)
-{
-    QStringList out;
-    for (int i = 0; i < labels.size(); ++i)
-        out << (labels[i] == QString::number(i) ? labels[i] : QStringLiteral("%1\u00b7%2").arg(i).arg(labels[i]));
-    return out;
-}
-
 // Category axis with one label at each cell centre (labels from the matrix),
 // every `step`-th shown when they cannot all fit.
 QCategoryAxis* labelAxis(const QStringList& labels, int step)
@@ -223,6 +212,14 @@ int colorBarMargin(const HeatmapScale& scale, const ChartStyle& style)
 }
 
 }  // namespace
+
+QStringList positionedLabels(const QStringList& labels)
+{
+    QStringList out;
+    for (int i = 0; i < labels.size(); ++i)
+        out << (labels[i] == QString::number(i) ? labels[i] : QStringLiteral("%1\u00b7%2").arg(i).arg(labels[i]));
+    return out;
+}
 
 HeatmapChart::HeatmapChart(const modules::Output& matrix, const ChartSpec& spec, const ChartStyle& style,
                            QGraphicsItem* parent)

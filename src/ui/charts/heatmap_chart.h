@@ -31,6 +31,11 @@ struct HeatmapCell {
     QString colLabel;
 };
 
+// A row or column label as the text cites it: its position and its name,
+// "14·la" (a sentence of sixteen "la" needs both); a label that is its own
+// position ("14") stays as it is. Axes and the table view alike.
+QStringList positionedLabels(const QStringList& labels);
+
 class HeatmapChart : public QChart {
     Q_OBJECT
 public:

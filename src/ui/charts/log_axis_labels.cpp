@@ -38,7 +38,7 @@ Ticks ticksOf(const QLogValueAxis* axis)
         powers.push_back(k);
         t.values.push_back(std::pow(base, k));
     }
-    const bool plain = std::all_of(t.values.begin(), t.values.end(), [](double v) { return v >= 1e-4 && v < 1e6; });
+    const bool plain = std::all_of(t.values.begin(), t.values.end(), [](double v) { return readsPlainly(v); });
     for (std::size_t i = 0; i < powers.size(); ++i)
         t.labels << (plain || base != 10 ? formatNumber(t.values[i])
                                          : util::mathToUnicode(QStringLiteral("10^{%1}").arg(powers[i])));

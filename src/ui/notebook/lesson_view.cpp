@@ -254,14 +254,15 @@ ChartPanel::CellExplainer cellExplainer(const QString& moduleId, const QStringLi
 {
     const modules::ModuleSpec* spec = modules::Registry::builtin().find(moduleId);
     if (!spec || !spec->explain) return {};
-    return [spec, params, lang](const QString& output, int row, int col) -> QString {
-        try {
-            const std::optional<modules::CellExplanation> e =
-                spec->explain(modules::parseParams(*spec, params), output, row, col);
-            return e ? util::mathToUnicode(e->formula) + u'\n' + e->substituted.in(lang) : QString();
-        } catch (const std::exception&) {
-            return {};
-        }
+    modules::Params parsed;  // once per run, not on every hover
+    try {
+        parsed = modules::parseParams(*spec, params);
+    } catch (const std::exception&) {
+        return {};
+    }
+    return [spec, parsed, lang](const QString& output, int row, int col) -> QString {
+        const std::optional<modules::CellExplanation> e = spec->explain(parsed, output, row, col);
+        return e ? util::mathToUnicode(e->formula) + u'\n' + e->substituted.in(lang) : QString();
     };
 }
 
