@@ -342,7 +342,8 @@ void parseChartKind(const Entry& e, RunBlock& run, BlockContext& ctx)
                                                            {QStringLiteral("line"), ChartKind::Line},
                                                            {QStringLiteral("heatmap"), ChartKind::Heatmap},
                                                            {QStringLiteral("bar"), ChartKind::Bar},
-                                                           {QStringLiteral("table"), ChartKind::Table}};
+                                                           {QStringLiteral("table"), ChartKind::Table},
+                                                           {QStringLiteral("clock"), ChartKind::Clock}};
     const QString v = e.value.toLower();
     QStringList names;
     for (const auto& [name, kind] : kinds) {

@@ -44,6 +44,7 @@ QString chartKindName(ChartKind kind)
         case ChartKind::Heatmap: return QStringLiteral("heatmap");
         case ChartKind::Bar: return QStringLiteral("bar");
         case ChartKind::Table: return QStringLiteral("table");
+        case ChartKind::Clock: return QStringLiteral("clock");
     }
     return QStringLiteral("auto");
 }
@@ -56,6 +57,7 @@ bool chartKindCanShow(ChartKind kind, const modules::Output& output)
         case ChartKind::Table: return true;
         case ChartKind::Line: return output.kind == OutputKind::Series;
         case ChartKind::Heatmap: return output.kind == OutputKind::Matrix;
+        case ChartKind::Clock: return output.kind == OutputKind::Series || output.kind == OutputKind::Matrix;
         case ChartKind::Bar:
             return output.kind == OutputKind::Series ||
                    (output.kind == OutputKind::Table && !modules::numericColumns(output).empty());

@@ -54,8 +54,10 @@ struct Diagnostic {
     }
 };
 
-enum class ChartKind { Auto, Line, Heatmap, Bar, Table };
-QString chartKindName(ChartKind kind);  // "auto", "line", "heatmap", "bar", "table"
+// Clock: series and matrices of angles (radians) drawn on dials, one dial
+// per x (a channel pair): a series is a hand, a matrix row a dot.
+enum class ChartKind { Auto, Line, Heatmap, Bar, Table, Clock };
+QString chartKindName(ChartKind kind);  // "auto", "line", "heatmap", "bar", "table", "clock"
 // Whether a chart of `kind` can draw `output`: any output as a table (and
 // Auto picks), a series as a line, a matrix as a heatmap, a series or a table
 // with a numeric column as bars. The window, the PDF and `check` all ask this.

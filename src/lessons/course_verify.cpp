@@ -172,6 +172,7 @@ Text2 chartText(ChartKind k)
         case ChartKind::Heatmap: return T2("a heatmap", "热力图");
         case ChartKind::Bar: return T2("a bar chart", "柱状图");
         case ChartKind::Table: return T2("a table", "表格");
+        case ChartKind::Clock: return T2("a clock of dials", "钟面图");
         case ChartKind::Auto: break;
     }
     return T2("a chart", "图表");
@@ -182,6 +183,8 @@ Text2 chartNeeds(ChartKind k)
     switch (k) {
         case ChartKind::Line: return T2("a line chart needs a series", "折线图需要序列");
         case ChartKind::Heatmap: return T2("a heatmap needs a matrix", "热力图需要矩阵");
+        case ChartKind::Clock:
+            return T2("a clock needs a series or a matrix of angles", "钟面图需要角度的序列或矩阵");
         case ChartKind::Bar:
             return T2("a bar chart needs a series or a table with a numeric column",
                       "柱状图需要序列，或含数值列的表格");

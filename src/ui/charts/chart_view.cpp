@@ -6,6 +6,7 @@
 
 #include "modules/output_format.h"
 #include "ui/charts/chart_parts.h"
+#include "ui/charts/clock_chart.h"
 #include "ui/charts/color_map.h"
 #include "ui/charts/heatmap_chart.h"
 #include "util/tex_to_unicode.h"
@@ -56,6 +57,7 @@ QString needs(ChartKind kind)
     switch (kind) {
         case ChartKind::Line: return ChartPanel::tr("a line chart needs a series");
         case ChartKind::Heatmap: return ChartPanel::tr("a heatmap needs a matrix");
+        case ChartKind::Clock: return ChartPanel::tr("a clock needs a series or a matrix of angles");
         case ChartKind::Bar: return ChartPanel::tr("a bar chart needs a series or a table with a numeric column");
         default: return {};
     }
@@ -106,6 +108,7 @@ BuiltPart buildPart(const ChartSpec& spec, const std::vector<Output>& shown, con
         case ChartKind::Line: b.chart.reset(buildLineChart(spec, outs, style)); break;
         case ChartKind::Bar: b.chart.reset(buildBarChart(spec, outs, style)); break;
         case ChartKind::Heatmap: b.chart.reset(new HeatmapChart(*outs.front(), spec, style)); break;
+        case ChartKind::Clock: b.chart.reset(new ClockChart(outs, spec, style)); break;
         case ChartKind::Table:
         case ChartKind::Auto: {
             std::vector<Output> v;
@@ -264,8 +267,10 @@ std::vector<ChartPart> planChart(const ChartSpec& spec, const std::vector<Output
             kind = o.kind == OutputKind::Series   ? (o.xLabels.isEmpty() ? ChartKind::Line : ChartKind::Bar)
                    : o.kind == OutputKind::Matrix ? ChartKind::Heatmap
                                                   : ChartKind::Table;
-        const bool sharesChart = o.kind == OutputKind::Series && (kind == ChartKind::Line || kind == ChartKind::Bar);
-        if (sharesChart) {  // several series on one chart with a legend
+        // Several series on one chart with a legend; a clock's hands and dots on one set of dials.
+        const bool sharesChart = (o.kind == OutputKind::Series && (kind == ChartKind::Line || kind == ChartKind::Bar)) ||
+                                 kind == ChartKind::Clock;
+        if (sharesChart) {
             if (seriesPart < 0) {
                 seriesPart = int(parts.size());
                 parts.push_back(ChartPart{kind, {}, false});

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: Apache-2.0
+// clock_chart.cpp — dials, hands and dots (clock_chart.h).
+#include "ui/charts/clock_chart.h"
+
+#include "ui/charts/chart_parts.h"
+#include "ui/charts/color_map.h"
+
+#include <QFontMetricsF>
+#include <QGraphicsItem>
+#include <QGraphicsSceneHoverEvent>
+#include <QLegend>
+#include <QPainter>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace poslab::ui {
+
+using modules::Output;
+using modules::OutputKind;
+
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+
+// How dials of at most this size fill `area`: as many per row as keeps them
+// largest, `labelHeight` below each for its name.
+struct DialGrid {
+    int columns = 1;
+    double size = 0;  // diameter
+    double cellWidth = 0, cellHeight = 0;
+};
+
+DialGrid fitDials(int count, const QSizeF& area, double labelHeight)
+{
+    DialGrid best;
+    for (int rows = 1; rows <= std::max(1, count); ++rows) {
+        const int cols = (count + rows - 1) / rows;
+        const double w = area.width() / std::max(1, cols);
+        const double h = area.height() / rows;
+        const double size = std::max(0.0, std::min(w * 0.86, h - labelHeight - 4));
+        if (size > best.size) best = {cols, size, w, h};
+    }
+    return best;
+}
+
+QPointF onCircle(const QPointF& centre, double radius, double angle)
+{
+    // Mathematical convention: 0 to the right, counter-clockwise; screen y grows down.
+    return centre + QPointF(radius * std::cos(angle), -radius * std::sin(angle));
+}
+
+// The shortest turn from angle b to angle a, in (−π, π].
+double turnBetween(double a, double b)
+{
+    double d = std::remainder(a - b, 2 * kPi);
+    if (d <= -kPi) d += 2 * kPi;
+    return d;
+}
+
+QString degrees(double radians)
+{
+    return QStringLiteral("%1°").arg(formatNumber(std::round(radians * 180.0 / kPi * 10) / 10));
+}
+
+}  // namespace
+
+// The item that paints the dials into the chart's plot area.
+class ClockFaces : public QGraphicsItem {
+public:
+    explicit ClockFaces(ClockChart* chart) : QGraphicsItem(chart), m_chart(chart) { setAcceptHoverEvents(true); }
+
+    QRectF boundingRect() const override { return m_chart->plotArea(); }
+    // The plot area moved or was resized: draw again there.
+    void relayout()
+    {
+        prepareGeometryChange();
+        update();
+    }
+
+    void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override
+    {
+        p->save();
+        p->setRenderHint(QPainter::Antialiasing);
+        for (int i = 0; i < m_chart->dialCount(); ++i) paintDial(p, i);
+        paintLegend(p);
+        p->restore();
+    }
+
+    // Text height of the legend row and of a dial's label.
+    double lineHeight() const { return QFontMetricsF(chartFont(m_chart->style())).height(); }
+    QRectF dialsArea() const
+    {
+        QRectF r = m_chart->plotArea();
+        r.setBottom(r.bottom() - lineHeight() * 1.6);
+        return r;
+    }
+
+protected:
+    void hoverMoveEvent(QGraphicsSceneHoverEvent* event) override
+    {
+        const int i = m_chart->dialAt(mapToParent(event->pos()));
+        setToolTip(i >= 0 ? m_chart->describeDial(i) : QString());
+    }
+
+private:
+    void paintDial(QPainter* p, int i) const
+    {
+        const ChartStyle& st = m_chart->style();
+        const QRectF r = m_chart->dialRect(i);
+        const QPointF c = r.center();
+        const double radius = r.width() / 2;
+        p->setPen(QPen(st.axisLine, 1.2));
+        p->setBrush(st.plotBackground);
+        p->drawEllipse(c, radius, radius);
+        p->setPen(QPen(st.grid, 1));
+        for (int q = 0; q < 4; ++q)  // quarter ticks; the one at 0 is longer
+            p->drawLine(onCircle(c, radius * (q == 0 ? 0.78 : 0.88), q * kPi / 2), onCircle(c, radius, q * kPi / 2));
+        paintDots(p, i, c, radius);
+        paintDifference(p, i, c, radius);
+        paintHands(p, i, c, radius);
+        p->setPen(st.text);
+        p->setFont(chartFont(st, -1));
+        const QRectF label(r.left() - r.width() * 0.2, r.bottom() + 2, r.width() * 1.4, lineHeight());
+        p->drawText(label, Qt::AlignHCenter | Qt::AlignTop, dialLabel(i));
+    }
+
+    void paintHands(QPainter* p, int i, const QPointF& c, double radius) const
+    {
+        const auto& hands = m_chart->hands();
+        for (std::size_t h = 0; h < hands.size(); ++h) {
+            if (std::size_t(i) >= hands[h].y.size() || !std::isfinite(hands[h].y[std::size_t(i)])) continue;
+            const QColor colour = m_chart->style().seriesColors.value(int(h) % m_chart->style().seriesColors.size());
+            const double length = radius * std::max(0.45, 0.9 - 0.14 * double(h));
+            const QPointF tip = onCircle(c, length, hands[h].y[std::size_t(i)]);
+            p->setPen(QPen(colour, std::max(1.5, radius / 18), Qt::SolidLine, Qt::RoundCap));
+            p->drawLine(c, tip);
+            p->setBrush(colour);
+            p->setPen(Qt::NoPen);
+            p->drawEllipse(tip, radius / 16 + 1, radius / 16 + 1);
+        }
+        p->setBrush(m_chart->style().axisLine);
+        p->drawEllipse(c, radius / 14 + 1, radius / 14 + 1);
+    }
+
+    // The turn from the second hand to the first, as a shaded wedge.
+    void paintDifference(QPainter* p, int i, const QPointF& c, double radius) const
+    {
+        const auto& hands = m_chart->hands();
+        if (hands.size() < 2 || std::size_t(i) >= hands[0].y.size() || std::size_t(i) >= hands[1].y.size()) return;
+        const double from = hands[1].y[std::size_t(i)];
+        const double turn = turnBetween(hands[0].y[std::size_t(i)], from);
+        if (!std::isfinite(turn)) return;
+        QColor fill = m_chart->style().seriesColors.value(0);
+        fill.setAlphaF(0.22f);
+        const double rr = radius * 0.42;
+        QPainterPath wedge(c);
+        wedge.arcTo(QRectF(c.x() - rr, c.y() - rr, 2 * rr, 2 * rr), from * 180 / kPi, turn * 180 / kPi);
+        wedge.closeSubpath();
+        p->fillPath(wedge, fill);
+    }
+
+    // Each matrix row as a dot on the rim: light for the first row, dark for the last.
+    void paintDots(QPainter* p, int i, const QPointF& c, double radius) const
+    {
+        const ChartStyle& st = m_chart->style();
+        for (const Output& m : m_chart->dots()) {
+            if (i >= m.cols) continue;
+            for (int row = 0; row < m.rows; ++row) {
+                const double a = m.data[std::size_t(row) * std::size_t(m.cols) + std::size_t(i)];
+                if (!std::isfinite(a)) continue;
+                const double t = m.rows > 1 ? double(row) / double(m.rows - 1) : 1.0;
+                p->setBrush(mixColors(st.grid, st.text, 0.25 + 0.75 * t));
+                p->setPen(Qt::NoPen);
+                p->drawEllipse(onCircle(c, radius * 0.97, a), radius / 22 + 0.8, radius / 22 + 0.8);
+            }
+        }
+    }
+
+    QString dialLabel(int i) const
+    {
+        const auto& hands = m_chart->hands();
+        if (!hands.empty()) {
+            const Output& s = hands.front();
+            if (i < s.xLabels.size()) return s.xLabels[i];
+            if (std::size_t(i) < s.x.size()) return formatNumber(s.x[std::size_t(i)]);
+        }
+        for (const Output& m : m_chart->dots())
+            if (i < m.colLabels.size()) return m.colLabels[i];
+        return QString::number(i);
+    }
+
+    // One entry per hand (its colour and name), then the dots, then the axis title.
+    void paintLegend(QPainter* p) const
+    {
+        const ChartStyle& st = m_chart->style();
+        const QRectF area = m_chart->plotArea();
+        const double h = lineHeight();
+        double x = area.left() + 4;
+        const double y = area.bottom() - h * 1.3;
+        p->setFont(chartFont(st));
+        const QFontMetricsF fm(p->font());
+        const auto entry = [&](const QColor& colour, const QString& name, bool dot) {
+            p->setPen(QPen(colour, 2.5, Qt::SolidLine, Qt::RoundCap));
+            p->setBrush(colour);
+            if (dot)
+                p->drawEllipse(QPointF(x + 8, y + h / 2), 3.5, 3.5);
+            else
+                p->drawLine(QPointF(x, y + h / 2), QPointF(x + 16, y + h / 2));
+            p->setPen(st.text);
+            p->drawText(QRectF(x + 20, y, fm.horizontalAdvance(name) + 2, h), Qt::AlignVCenter, name);
+            x += 20 + fm.horizontalAdvance(name) + 18;
+        };
+        const auto& hands = m_chart->hands();
+        for (std::size_t k = 0; k < hands.size(); ++k)
+            entry(st.seriesColors.value(int(k) % st.seriesColors.size()), hands[k].name, false);
+        for (const Output& m : m_chart->dots()) entry(st.text, m.name, true);
+        const QString title = m_chart->spec().xTitle;
+        if (!title.isEmpty()) {
+            p->setPen(st.text);
+            p->drawText(QRectF(x, y, area.right() - x, h), Qt::AlignRight | Qt::AlignVCenter, title);
+        }
+    }
+
+    ClockChart* m_chart;
+};
+
+ClockChart::ClockChart(const std::vector<const Output*>& outputs, const ChartSpec& spec, const ChartStyle& style,
+                       QGraphicsItem* parent)
+    : QChart(parent), m_spec(spec), m_style(style)
+{
+    for (const Output* o : outputs) {
+        if (o->kind == OutputKind::Series) {
+            m_hands.push_back(*o);
+            m_dials = std::max(m_dials, int(o->y.size()));
+        } else if (o->kind == OutputKind::Matrix) {
+            m_dots.push_back(*o);
+            m_dials = std::max(m_dials, o->cols);
+        }
+    }
+    setBackgroundBrush(style.background);
+    setPlotAreaBackgroundVisible(false);
+    setMargins(QMargins(4, 4, 4, 4));
+    legend()->hide();
+    auto* faces = new ClockFaces(this);
+    connect(this, &QChart::plotAreaChanged, this, [faces] { faces->relayout(); });
+}
+
+QRectF ClockChart::dialRect(int i) const
+{
+    if (i < 0 || i >= m_dials) return {};
+    const double labelHeight = QFontMetricsF(chartFont(m_style)).height();
+    QRectF area = plotArea();
+    area.setBottom(area.bottom() - labelHeight * 1.6);
+    if (area.width() <= 0 || area.height() <= 0) return {};
+    const DialGrid g = fitDials(m_dials, area.size(), labelHeight);
+    const int row = i / g.columns, col = i % g.columns;
+    const int rows = (m_dials + g.columns - 1) / g.columns;
+    // Centre the grid: the last row may be short.
+    const int inRow = std::min(g.columns, m_dials - row * g.columns);
+    const double left = area.left() + (area.width() - inRow * g.cellWidth) / 2;
+    const double top = area.top() + (area.height() - rows * g.cellHeight) / 2;
+    const QPointF centre(left + (col + 0.5) * g.cellWidth, top + row * g.cellHeight + (g.cellHeight - labelHeight) / 2);
+    return QRectF(centre.x() - g.size / 2, centre.y() - g.size / 2, g.size, g.size);
+}
+
+int ClockChart::dialAt(const QPointF& chartPos) const
+{
+    for (int i = 0; i < m_dials; ++i) {
+        const QRectF r = dialRect(i);
+        const QPointF d = chartPos - r.center();
+        if (std::hypot(d.x(), d.y()) <= r.width() / 2) return i;
+    }
+    return -1;
+}
+
+QString ClockChart::describeDial(int i) const
+{
+    if (i < 0 || i >= m_dials) return {};
+    QStringList parts;
+    const QString title = m_spec.xTitle.isEmpty() ? QStringLiteral("x") : m_spec.xTitle;
+    if (!m_hands.empty() && std::size_t(i) < m_hands.front().x.size())
+        parts << QStringLiteral("%1 = %2").arg(title, i < m_hands.front().xLabels.size()
+                                                          ? m_hands.front().xLabels[i]
+                                                          : formatNumber(m_hands.front().x[std::size_t(i)]));
+    for (const Output& h : m_hands) {
+        if (std::size_t(i) >= h.y.size()) continue;
+        const double a = h.y[std::size_t(i)];
+        parts << QStringLiteral("%1: %2 rad (%3)").arg(h.name, formatNumber(a), degrees(a));
+    }
+    if (m_hands.size() >= 2 && std::size_t(i) < m_hands[0].y.size() && std::size_t(i) < m_hands[1].y.size()) {
+        const double turn = turnBetween(m_hands[0].y[std::size_t(i)], m_hands[1].y[std::size_t(i)]);
+        parts << tr("%1 − %2: %3 rad (%4)").arg(m_hands[0].name, m_hands[1].name, formatNumber(turn), degrees(turn));
+    }
+    return parts.join(QStringLiteral("\n"));
+}
+
+}  // namespace poslab::ui
