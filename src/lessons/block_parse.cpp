@@ -5,6 +5,7 @@
 #include "lessons/did_you_mean.h"
 #include "lessons/exercise_check.h"
 #include "lessons/exercise_kinds.h"
+#include "lessons/play_frames.h"
 #include "modules/registry.h"
 
 #include <QLocale>
@@ -336,7 +337,7 @@ void recordKeyLines(const QList<Entry>& entries, KeyLines* lines)
 }
 
 // `chart:` into run.chart; an unknown kind gets "did you mean".
-void parseChartKind(const Entry& e, RunBlock& run, BlockContext& ctx)
+void parseChartKind(const Entry& e, RunChart& run, BlockContext& ctx)
 {
     static const QList<QPair<QString, ChartKind>> kinds = {{QStringLiteral("auto"), ChartKind::Auto},
                                                            {QStringLiteral("line"), ChartKind::Line},
@@ -360,7 +361,7 @@ void parseChartKind(const Entry& e, RunBlock& run, BlockContext& ctx)
 }
 
 // `mark: x=512 trained length` or `mark: y=0`: a reference line and its label.
-void readMarkLine(const Entry& e, RunBlock& run, BlockContext& ctx)
+void readMarkLine(const Entry& e, RunChart& run, BlockContext& ctx)
 {
     static const QRegularExpression markRe(QStringLiteral("^([xy])\\s*=\\s*(\\S+)(?:\\s+(\\S.*))?$"));
     const auto m = markRe.match(e.value.trimmed());
@@ -377,6 +378,129 @@ void readMarkLine(const Entry& e, RunBlock& run, BlockContext& ctx)
     run.marks.append(mark);
 }
 
+// A chart's own line (chart:, output:, x:, y:, log:, mark:) into `chart`.
+void readChartKey(const Entry& e, RunChart& chart, BlockContext& ctx)
+{
+    if (e.key == QLatin1String("chart")) {
+        parseChartKind(e, chart, ctx);
+    } else if (e.key == QLatin1String("output")) {
+        for (const QString& o : e.value.split(u',', Qt::SkipEmptyParts)) {
+            static const QRegularExpression nameRe(QStringLiteral("^[a-z][a-z0-9_]*$"));
+            const QString n = o.trimmed();
+            if (!nameRe.match(n).hasMatch())
+                ctx.diag(e.line, T2("output: '%1' is not an output name", "output：“%1”不是输出名").arg(n));
+            else
+                chart.outputs << n;
+        }
+        if (chart.outputs.isEmpty()) ctx.diag(e.line, T2("output: no output names given", "output：没有写输出名"));
+    } else if (e.key == QLatin1String("x")) {
+        chart.xTitle = e.value;
+    } else if (e.key == QLatin1String("y")) {
+        chart.yTitle = e.value;
+    } else if (e.key == QLatin1String("log")) {
+        for (const QString& a : e.value.split(u',', Qt::SkipEmptyParts)) {
+            const QString t = a.trimmed().toLower();
+            if (t == QLatin1String("x"))
+                chart.logX = true;
+            else if (t == QLatin1String("y"))
+                chart.logY = true;
+            else
+                ctx.diag(e.line, T2("log: '%1' is not an axis (x, y or x,y)", "log：“%1”不是坐标轴（应为 x、y 或 x,y）")
+                                     .arg(a.trimmed()));
+        }
+    } else if (e.key == QLatin1String("mark")) {
+        readMarkLine(e, chart, ctx);
+    }
+}
+
+void readLabelLine(const Entry& e, RunBlock& run, BlockContext& ctx)
+{
+    static const QRegularExpression labelRe(QStringLiteral("^([a-z][a-z0-9_]*(?:\\.[A-Za-z0-9_]+)?)\\s+(\\S.*)$"));
+    const auto m = labelRe.match(e.value.trimmed());
+    if (!m.hasMatch()) {
+        ctx.diag(e.line, T2("label: expected 'OUTPUT text' or 'TABLE.COLUMN text', got '%1'",
+                            "label：应写成“输出名 文字”或“表名.列名 文字”，这里是“%1”")
+                             .arg(e.value));
+        return;
+    }
+    for (const auto& l : run.labels)
+        if (l.first == m.captured(1)) {
+            ctx.diag(e.line, T2("label: '%1' is labelled twice", "label：“%1”的标签写了两次").arg(m.captured(1)));
+            return;
+        }
+    run.labels.append({m.captured(1), m.captured(2).trimmed()});
+}
+
+void readHeightLine(const Entry& e, RunBlock& run, BlockContext& ctx)
+{
+    bool ok = false;
+    const int h = e.value.toInt(&ok);
+    if (!ok || h < 120 || h > 2000)
+        ctx.diag(e.line, T2("height: '%1' must be a whole number of pixels in [120, 2000]",
+                            "height：“%1”必须是 120 到 2000 之间的整数（单位：像素）")
+                             .arg(e.value));
+    else
+        run.height = h;
+}
+
+// `play: NAME [frames=N]`: NAME must be a varied parameter (checked after the
+// vary: lines are read); N from 2 to 120.
+void readPlayLine(const Entry& e, RunBlock& run, BlockContext& ctx)
+{
+    static const QRegularExpression playRe(QStringLiteral("^([a-z][a-z0-9_]*)(?:\\s+frames=(\\d+))?$"));
+    const auto m = playRe.match(e.value.trimmed());
+    run.play.line = e.line;
+    if (!m.hasMatch()) {
+        ctx.diag(e.line, T2("play: expected 'NAME' or 'NAME frames=N' (a parameter named in vary:), got '%1'",
+                            "play：应写成“参数名”或“参数名 frames=帧数”（参数须在 vary: 中），这里是“%1”")
+                             .arg(e.value.trimmed()));
+        return;
+    }
+    run.play.name = m.captured(1);
+    if (m.capturedLength(2) > 0) {
+        const int n = m.captured(2).toInt();
+        if (n < 2 || n > 120)
+            ctx.diag(e.line, T2("play: frames=%1 must be from 2 to 120", "play：frames=%1 应在 2 到 120 之间").arg(n));
+        else
+            run.play.frames = n;
+    }
+}
+
+void checkPlayIsVaried(RunBlock& run, const ModuleSpec* spec, BlockContext& ctx)
+{
+    if (run.play.name.isEmpty()) return;
+    QStringList varied;
+    for (const VarySpec& v : run.vary) varied << v.name;
+    if (!varied.contains(run.play.name)) {
+        ctx.diag(run.play.line, T2("play: '%1' is not a parameter the reader may vary (vary: %2)",
+                                   "play：“%1”不是读者可以调整的参数（vary：%2）")
+                                    .arg(run.play.name, varied.isEmpty() ? QStringLiteral("—") : varied.join(u',')));
+        run.play = {};
+    } else if (spec && playFrameValues(run, *spec).isEmpty()) {
+        ctx.diag(run.play.line, T2("play: '%1' is a list; only numbers, choices and switches can be played",
+                                   "play：“%1”是列表参数；只有数值、选项和开关参数可以播放")
+                                    .arg(run.play.name));
+        run.play = {};
+    }
+}
+
+// A run block's lines, split where a further `output:` line starts another
+// chart: the first part holds the block's own keys and its first chart,
+// each later part one more chart.
+QList<QList<Entry>> chartSections(const QList<Entry>& entries)
+{
+    QList<QList<Entry>> sections(1);
+    bool seenOutput = false;
+    for (const Entry& e : entries) {
+        if (e.key == QLatin1String("output")) {
+            if (seenOutput) sections.append(QList<Entry>{});
+            seenOutput = true;
+        }
+        sections.last().append(e);
+    }
+    return sections;
+}
+
 void parseRunBlock(const QStringList& tokens, const QList<Entry>& entries, int fenceLine, const Registry& registry,
                    BlockContext& ctx)
 {
@@ -385,76 +509,40 @@ void parseRunBlock(const QStringList& tokens, const QList<Entry>& entries, int f
     RunBlock& run = blk.run;
     run.moduleId = tokens.value(1);
     run.params = tokens.mid(2);
-    checkKeys(entries,
-              {QStringLiteral("chart"), QStringLiteral("output"), QStringLiteral("caption"), QStringLiteral("x"),
-               QStringLiteral("y"), QStringLiteral("log"), QStringLiteral("vary"), QStringLiteral("height"),
-               QStringLiteral("label"), QStringLiteral("mark")},
+    const QList<QList<Entry>> sections = chartSections(entries);
+    const QStringList chartKeys = {QStringLiteral("chart"), QStringLiteral("output"), QStringLiteral("x"),
+                                   QStringLiteral("y"),     QStringLiteral("log"),    QStringLiteral("mark")};
+    checkKeys(sections.first(),
+              chartKeys + QStringList{QStringLiteral("caption"), QStringLiteral("vary"), QStringLiteral("play"),
+                                      QStringLiteral("height"), QStringLiteral("label")},
               {QStringLiteral("vary"), QStringLiteral("label"), QStringLiteral("mark")}, T2("a run block", "run 块"),
               ctx);
+    for (int i = 1; i < sections.size(); ++i)
+        checkKeys(sections[i], chartKeys, {QStringLiteral("mark")},
+                  T2("a run block's further chart (after its second output: line only chart:, output:, x:, y:, "
+                     "log: and mark:; the block's own keys come before it)",
+                     "run 块的后续图表（第二个 output: 之后只能写 chart:、output:、x:、y:、log: 和 mark:；整个块的键写在它之前）"),
+                  ctx);
     poslab::modules::Params validated;
     const ModuleSpec* spec = validateModule(run.moduleId, run.params, fenceLine, registry, ctx, &validated);
-    for (const Entry& e : entries) {
-        if (e.key == QLatin1String("chart")) {
-            parseChartKind(e, run, ctx);
-        } else if (e.key == QLatin1String("output")) {
-            for (const QString& o : e.value.split(u',', Qt::SkipEmptyParts)) {
-                static const QRegularExpression nameRe(QStringLiteral("^[a-z][a-z0-9_]*$"));
-                const QString n = o.trimmed();
-                if (!nameRe.match(n).hasMatch())
-                    ctx.diag(e.line, T2("output: '%1' is not an output name", "output：“%1”不是输出名").arg(n));
-                else
-                    run.outputs << n;
-            }
-            if (run.outputs.isEmpty()) ctx.diag(e.line, T2("output: no output names given", "output：没有写输出名"));
-        } else if (e.key == QLatin1String("caption")) {
+    for (const Entry& e : sections.first()) {
+        if (e.key == QLatin1String("caption"))
             run.caption = e.value;
-        } else if (e.key == QLatin1String("x")) {
-            run.xTitle = e.value;
-        } else if (e.key == QLatin1String("y")) {
-            run.yTitle = e.value;
-        } else if (e.key == QLatin1String("log")) {
-            for (const QString& a : e.value.split(u',', Qt::SkipEmptyParts)) {
-                const QString t = a.trimmed().toLower();
-                if (t == QLatin1String("x"))
-                    run.logX = true;
-                else if (t == QLatin1String("y"))
-                    run.logY = true;
-                else
-                    ctx.diag(e.line,
-                             T2("log: '%1' is not an axis (x, y or x,y)", "log：“%1”不是坐标轴（应为 x、y 或 x,y）")
-                                 .arg(a.trimmed()));
-            }
-        } else if (e.key == QLatin1String("label")) {
-            static const QRegularExpression labelRe(
-                QStringLiteral("^([a-z][a-z0-9_]*(?:\\.[A-Za-z0-9_]+)?)\\s+(\\S.*)$"));
-            const auto m = labelRe.match(e.value.trimmed());
-            if (!m.hasMatch()) {
-                ctx.diag(e.line, T2("label: expected 'OUTPUT text' or 'TABLE.COLUMN text', got '%1'",
-                                    "label：应写成“输出名 文字”或“表名.列名 文字”，这里是“%1”")
-                                     .arg(e.value));
-            } else {
-                bool dup = false;
-                for (const auto& l : run.labels) dup |= l.first == m.captured(1);
-                if (dup)
-                    ctx.diag(e.line,
-                             T2("label: '%1' is labelled twice", "label：“%1”的标签写了两次").arg(m.captured(1)));
-                else
-                    run.labels.append({m.captured(1), m.captured(2).trimmed()});
-            }
-        } else if (e.key == QLatin1String("mark")) {
-            readMarkLine(e, run, ctx);
-        } else if (e.key == QLatin1String("height")) {
-            bool ok = false;
-            const int h = e.value.toInt(&ok);
-            if (!ok || h < 120 || h > 2000)
-                ctx.diag(e.line, T2("height: '%1' must be a whole number of pixels in [120, 2000]",
-                                    "height：“%1”必须是 120 到 2000 之间的整数（单位：像素）")
-                                     .arg(e.value));
-            else
-                run.height = h;
-        }
+        else if (e.key == QLatin1String("label"))
+            readLabelLine(e, run, ctx);
+        else if (e.key == QLatin1String("height"))
+            readHeightLine(e, run, ctx);
+        else if (e.key == QLatin1String("play"))
+            readPlayLine(e, run, ctx);
+        else
+            readChartKey(e, run, ctx);
+    }
+    for (int i = 1; i < sections.size(); ++i) {
+        RunChart& chart = run.moreCharts.emplace_back();
+        for (const Entry& e : sections[i]) readChartKey(e, chart, ctx);
     }
     parseVaryEntries(entries, spec, validated, ctx, &run.vary);
+    checkPlayIsVaried(run, spec, ctx);
 }
 
 // The condition of a run exercise: its syntax, and the habits of other

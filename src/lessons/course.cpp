@@ -65,6 +65,14 @@ bool chartKindCanShow(ChartKind kind, const modules::Output& output)
     return false;
 }
 
+RunBlock RunBlock::chartAt(int i) const
+{
+    RunBlock one = *this;
+    if (i > 0 && i <= moreCharts.size()) static_cast<RunChart&>(one) = moreCharts[i - 1];
+    one.moreCharts.clear();
+    return one;
+}
+
 QStringList overrideAssignments(const QStringList& start, const QStringList& overrides)
 {
     QStringList merged = start;

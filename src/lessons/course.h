@@ -75,7 +75,6 @@ struct VarySpec {
     SourceLocation location;
 };
 
-// A ```run MODULE k=v ...``` block.
 // A `mark:` line: a reference line across a line chart, at x = value
 // (e.g. the trained length) or y = value, with its label.
 struct ChartMark {
@@ -84,22 +83,45 @@ struct ChartMark {
     QString label;  // plain text (math converted to Unicode), in the chapter's language; may be empty
 };
 
-struct RunBlock {
-    QString moduleId;
-    QStringList params;  // "name=value" exactly as written in the info string (validated)
+// One chart of a run block: its `chart:`, `output:`, `x:`, `y:`, `log:` and
+// `mark:` lines.
+struct RunChart {
     ChartKind chart = ChartKind::Auto;
     QStringList outputs;  // empty = all outputs
-    QString caption;      // inline Markdown + $math$, in the chapter's language
     QString xTitle;
     QString yTitle;
     bool logX = false;
     bool logY = false;
+    QList<ChartMark> marks;  // `mark: x=512 trained length`
+};
+
+// A `play:` line: the reader may play the varied parameter `name` through
+// `frames` values of its vary range, one run each (lessons/play_frames.h).
+struct PlaySpec {
+    QString name;    // empty: the block has no play control
+    int frames = 0;  // 0: the default (every whole number of a short range, else 24)
+    int line = 0;    // of the play: line in the chapter file
+};
+
+// A ```run MODULE k=v ...``` block. Its first chart's keys are its own
+// (RunChart); each further `output:` line starts another chart of the same
+// run, drawn below it and changed by the same panel (moreCharts).
+struct RunBlock : RunChart {
+    QString moduleId;
+    QStringList params;  // "name=value" exactly as written in the info string (validated)
+    QString caption;     // inline Markdown + $math$, in the chapter's language
     QList<VarySpec> vary;
+    PlaySpec play;
     int height = 320;  // chart height in px
     // `label: NAME text` lines: the name shown for an output (a line's legend
     // entry) or a table column (`TABLE.COLUMN`), in the chapter's language.
     QList<QPair<QString, QString>> labels;
-    QList<ChartMark> marks;  // `mark: x=512 trained length`
+    QList<RunChart> moreCharts;  // the charts after the first, in order
+
+    int chartCount() const { return 1 + int(moreCharts.size()); }
+    // This block with chart i (0 = the first) as its only chart: what one
+    // chart panel, one PDF figure or one check of shown outputs works on.
+    RunBlock chartAt(int i) const;
 };
 
 // The line of each `key:` in a run or exercise block's body, for messages

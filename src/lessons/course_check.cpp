@@ -169,22 +169,40 @@ struct BlockComparison {
         const RunBlock& a = en.run;
         const RunBlock& b = zh.run;
         compareParams(QStringLiteral("params"), a.moduleId, a.params, b.params, T2("parameter '%1'", "参数 %1"));
+        if (a.chartCount() != b.chartCount())
+            differs(QStringLiteral("output"), T2("the number of charts (output: lines)", "图表个数（output: 行数）"),
+                    QString::number(b.chartCount()), QString::number(a.chartCount()));
+        for (int i = 0; i < std::min(a.chartCount(), b.chartCount()); ++i) compareCharts(a.chartAt(i), b.chartAt(i));
+        compareVary(a.vary, b.vary);
+        if (a.play.name != b.play.name || a.play.frames != b.play.frames)
+            differs(QStringLiteral("play"), T2("what the play control plays (play:)", "播放控件播放的参数（play:）"),
+                    playText(b.play), playText(a.play));
+        if (a.height != b.height)
+            looksDifferent(QStringLiteral("height"), T2("the chart height (height:)", "图表高度（height:）"),
+                           QString::number(b.height), QString::number(a.height));
+    }
+
+    static QString playText(const PlaySpec& p)
+    {
+        if (p.name.isEmpty()) return QStringLiteral("—");
+        return p.frames > 0 ? QStringLiteral("%1 frames=%2").arg(p.name).arg(p.frames) : p.name;
+    }
+
+    // One chart of the block in both languages (a block with one chart as its only chart).
+    void compareCharts(const RunBlock& a, const RunBlock& b)
+    {
         if (a.outputs != b.outputs)
             differs(QStringLiteral("output"), T2("the outputs shown (output:)", "显示的输出（output:）"),
                     b.outputs.join(QStringLiteral(", ")), a.outputs.join(QStringLiteral(", ")));
         if (a.chart != b.chart)
             differs(QStringLiteral("chart"), T2("the chart kind (chart:)", "图表类型（chart:）"),
                     chartKindName(b.chart), chartKindName(a.chart));
-        compareVary(a.vary, b.vary);
         if (marksText(a) != marksText(b))
             differs(QStringLiteral("mark"), T2("the reference lines (mark:, in order)", "参考线（mark:，按顺序）"),
                     marksText(b), marksText(a));
         if (logText(a) != logText(b))
             looksDifferent(QStringLiteral("log"), T2("the logarithmic axes (log:)", "对数坐标轴（log:）"), logText(b),
                            logText(a));
-        if (a.height != b.height)
-            looksDifferent(QStringLiteral("height"), T2("the chart height (height:)", "图表高度（height:）"),
-                           QString::number(b.height), QString::number(a.height));
     }
 
     void compareExercises()

@@ -311,10 +311,14 @@ void ChapterVerifier::verifyRunBlock(const Block& b)
     if (!params) return;
     const CheckRunner::OutcomePtr r = runAt(*spec, *params, b.location.line, QString());
     if (!r->ok) return;
-    checkShownOutputs(b, *spec, r->outputs);
     checkLabels(b, *spec, r->outputs);
-    checkLogAxes(b, r->outputs);
-    checkIgnoredOptions(b, r->outputs);
+    for (int i = 0; i < run.chartCount(); ++i) {  // each chart of the block on its own
+        Block one = b;
+        one.run = run.chartAt(i);
+        checkShownOutputs(one, *spec, r->outputs);
+        checkLogAxes(one, r->outputs);
+        checkIgnoredOptions(one, r->outputs);
+    }
 }
 
 // The chart each shown output is drawn as: the block's kind, or what `auto`

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/notebook/lesson_view.h"
 
+#include "lessons/play_frames.h"
 #include "modules/display_labels.h"
 #include "modules/registry.h"
 #include "ui/charts/chart_view.h"
@@ -8,6 +9,7 @@
 #include "ui/document/markdown_document.h"
 #include "ui/notebook/exercise_widget.h"
 #include "ui/notebook/param_panel.h"
+#include "ui/notebook/play_control.h"
 #include "ui/notebook/welcome_card.h"
 #include "util/tex_to_unicode.h"
 
@@ -313,6 +315,7 @@ RunBlockCard::RunBlockCard(const lessons::RunBlock& block, const lessons::Source
                     courseDir, chapterFile, true);
         });
         connect(m_backToLesson, &QPushButton::clicked, m_params, &ParamPanel::reset);
+        createPlayControl(*spec);
     }
     retranslateUi();
 
@@ -342,6 +345,47 @@ QWidget* RunBlockCard::createChangedNote()
     row->addWidget(m_backToLesson, 0, Qt::AlignVCenter);
     m_changedNote->hide();
     return m_changedNote;
+}
+
+// Play: one frame after another, each set in the panel (the reader sees the
+// value move) and run at once.
+void RunBlockCard::createPlayControl(const modules::ModuleSpec& spec)
+{
+    const QStringList frames = lessons::playFrameValues(m_block, spec);
+    if (frames.isEmpty()) return;
+    QStringList shown;
+    for (const QString& v : frames) shown << modules::valueLabel(spec, v).in(m_lang);
+    const QString name = m_block.play.name;
+    m_play = new PlayControl(modules::parameterLabel(spec, name).in(m_lang), shown, this);
+    auto* column = static_cast<QVBoxLayout*>(layout());
+    column->insertWidget(column->indexOf(m_params), m_play);  // between the charts and the panel
+    connect(m_play, &PlayControl::frameRequested, this, [this, frames, name](int i) {
+        if (m_params->setValue(name, frames[i]))
+            runNow();
+        else
+            m_play->frameShown();  // the panel shows that value already
+    });
+}
+
+// The run's outputs in every chart of the block, made on the first result.
+void RunBlockCard::showCharts(const std::vector<modules::Output>& outputs, const QStringList& params)
+{
+    if (m_charts.isEmpty()) {
+        for (int i = 0; i < m_block.chartCount(); ++i) {
+            auto* chart =
+                qobject_cast<ChartPanel*>(createChartWidget(chartSpecFor(m_block.chartAt(i), m_lang), outputs, this));
+            if (!chart) continue;
+            chart->setAccessibleName(m_block.chartCount() > 1
+                                         ? tr("Chart %1 of %2 (%3)").arg(i + 1).arg(m_block.chartCount()).arg(m_block.moduleId)
+                                         : tr("Chart of %1").arg(m_block.moduleId));
+            m_chartHost->addWidget(chart);
+            m_charts << chart;
+        }
+        m_placeholder->hide();
+    } else {
+        for (ChartPanel* chart : m_charts) chart->setOutputs(outputs);
+    }
+    for (ChartPanel* chart : m_charts) chart->setCellExplainer(cellExplainer(m_block.moduleId, params, m_lang));
 }
 
 RunBlockCard::~RunBlockCard()
@@ -399,29 +443,23 @@ void RunBlockCard::onFinished(quint64 id, lessons::RunResultPtr result)
     if (result->cancelled) return;
     if (!result->ok) {
         showError(result->errorIn(m_lang));
+        if (m_play) m_play->pause();
         emit runFinished(false);
         return;
     }
-    if (!m_chart) {
-        m_chart = qobject_cast<ChartPanel*>(createChartWidget(chartSpecFor(m_block, m_lang), result->outputs, this));
-        if (m_chart) {
-            m_placeholder->hide();
-            m_chartHost->addWidget(m_chart);
-            m_chart->setAccessibleName(tr("Chart of %1").arg(m_block.moduleId));
-        }
-    } else {
-        m_chart->setOutputs(result->outputs);
-    }
-    if (m_chart && !m_chart->errorText().isEmpty()) {
-        showError(m_chart->errorText());
+    showCharts(result->outputs, result->params);
+    for (ChartPanel* chart : m_charts) {
+        if (chart->errorText().isEmpty()) continue;
+        showError(chart->errorText());
+        if (m_play) m_play->pause();
         emit runFinished(false);
         return;
     }
-    if (m_chart) m_chart->setCellExplainer(cellExplainer(m_block.moduleId, result->params, m_lang));
     m_error.clear();
     m_errorCell->hide();
-    if (m_chart) m_chart->show();
+    for (ChartPanel* chart : m_charts) chart->show();
     emit runFinished(true);
+    if (m_play) m_play->frameShown();
 }
 
 void RunBlockCard::showError(const QString& message)
@@ -432,7 +470,7 @@ void RunBlockCard::showError(const QString& message)
                              .arg(m_location.line));
     m_errorCell->show();
     m_placeholder->hide();
-    if (m_chart) m_chart->hide();
+    for (ChartPanel* chart : m_charts) chart->hide();
 }
 
 void RunBlockCard::changeEvent(QEvent* event)

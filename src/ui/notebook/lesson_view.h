@@ -37,6 +37,7 @@ namespace poslab::ui {
 
 class ChartPanel;
 class ExerciseAnswerStore;
+class PlayControl;
 class ExerciseWidget;
 class ProgressStoreAnswers;
 class ParamPanel;
@@ -96,7 +97,11 @@ public:
 
     const lessons::RunBlock& block() const { return m_block; }
     ParamPanel* paramPanel() const { return m_params; }
-    ChartPanel* chart() const { return m_chart; }
+    // The first chart; charts(): every chart of the block (one per output: line), top to bottom.
+    ChartPanel* chart() const { return m_charts.value(0); }
+    QList<ChartPanel*> charts() const { return m_charts; }
+    // The play control of a block with a `play:` line, else nullptr.
+    PlayControl* playControl() const { return m_play; }
     // "Back to the lesson's settings", shown while the reader's settings differ from the lesson's.
     QPushButton* backToLessonButton() const { return m_backToLesson; }
     bool showsChangedNote() const { return m_changedNote && !m_changedNote->isHidden(); }
@@ -117,6 +122,8 @@ protected:
 private:
     QWidget* createChartArea();
     QWidget* createChangedNote();
+    void createPlayControl(const modules::ModuleSpec& spec);
+    void showCharts(const std::vector<modules::Output>& outputs, const QStringList& params);
     QFrame* createErrorCell();
     QLayout* createBusyRow();
     void scheduleRun();
@@ -134,7 +141,8 @@ private:
     QLabel* m_changedText = nullptr;
     QPushButton* m_backToLesson = nullptr;
     QVBoxLayout* m_chartHost = nullptr;
-    ChartPanel* m_chart = nullptr;
+    QList<ChartPanel*> m_charts;
+    PlayControl* m_play = nullptr;
     QLabel* m_placeholder = nullptr;
     QFrame* m_errorCell = nullptr;
     QLabel* m_errorText = nullptr;

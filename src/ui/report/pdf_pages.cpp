@@ -163,11 +163,11 @@ qreal PagedDocument::bodyHeightLogical() const
 
 std::optional<QTextCharFormat> PagedDocument::chartObject(const ChartSpec& spec,
                                                           const std::vector<modules::Output>& outputs, QString* error,
-                                                          qreal maxHeightFraction)
+                                                          qreal maxHeightFraction, qreal widthFraction)
 {
     std::vector<modules::Output> selected;
     const QString selectError = selectOutputs(spec, outputs, &selected);
-    const std::optional<QSize> size = preferredSize(spec, outputs, int(std::floor(textWidthLogical())));
+    const std::optional<QSize> size = preferredSize(spec, outputs, int(std::floor(textWidthLogical() * widthFraction)));
     if (!selectError.isEmpty() || !size) {
         if (error) *error = selectError;
         return std::nullopt;

@@ -135,13 +135,14 @@ public:
     qreal textWidthLogical() const;   // between the margins
     qreal bodyHeightLogical() const;  // between the margins
 
-    // A chart of `outputs` as `spec` says, laid out at the text width and at
-    // most maxHeightFraction of the body height tall. Returns the character
+    // A chart of `outputs` as `spec` says, laid out at widthFraction of the
+    // text width and at most maxHeightFraction of the body height tall. Returns the character
     // format of its object (insert QChar::ObjectReplacementCharacter with
     // it), or nullopt with *error set (selectOutputs' message; empty when
     // there is nothing to show).
     std::optional<QTextCharFormat> chartObject(const ChartSpec& spec, const std::vector<modules::Output>& outputs,
-                                               QString* error, qreal maxHeightFraction = 0.82);
+                                               QString* error, qreal maxHeightFraction = 0.82,
+                                               qreal widthFraction = 1.0);
 
     // Runs `build` (which fills the document) without laying out after every
     // change, then lays out once. Qt relays out a whole table after each

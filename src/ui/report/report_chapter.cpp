@@ -3,6 +3,7 @@
 // figures and exercises (report_chapter.h).
 #include "ui/report/report_chapter.h"
 
+#include "lessons/play_frames.h"
 #include "modules/display_labels.h"
 #include "modules/registry.h"
 #include "ui/charts/chart_spec.h"
@@ -14,6 +15,7 @@
 #include <QTextBlock>
 #include <QTextCursor>
 #include <QTextFrame>
+#include <QTextTable>
 
 #include <optional>
 
@@ -165,25 +167,14 @@ void ChapterWriter::appendRun(const Chapter& chapter, const Block& block)
                    util::Text2{r->errorIn(QStringLiteral("en")), r->errorIn(QStringLiteral("zh"))});
         return;
     }
-    QString chartError;
-    const std::optional<QTextCharFormat> obj =
-        m_doc.pages().chartObject(chartSpecFor(rb, m_doc.lang()), r->outputs, &chartError);
-    if (!obj) {
-        // The chart's own words are in the window's language (tr()) already.
-        const util::Text2 why =
-            chartError.isEmpty() ? T2("nothing to show", "没有可显示的输出") : util::Text2::same(chartError);
-        m_doc.errorCell(QStringLiteral("%1 — %2").arg(label, why.in(lang)));
-        m_doc.warn(chapter.file, block.location.line, why);
-        return;
+    const bool playFrames = !rb.play.name.isEmpty();
+    for (int i = 0; i < rb.chartCount(); ++i) {
+        // Only the figure's last part is kept on the page of the caption: a
+        // figure of several charts may take more than a page.
+        const bool last = i + 1 == rb.chartCount() && !playFrames;
+        if (!insertChart(chapter, block, chartSpecFor(rb.chartAt(i), lang), r->outputs, label, last)) return;
     }
-
-    QTextBlockFormat bf;
-    bf.setAlignment(Qt::AlignHCenter);
-    bf.setTopMargin(6);
-    bf.setBottomMargin(2);
-    m_doc.newBlock(bf, m_doc.markdown().bodyCharFormat());
-    cur.insertText(QString(QChar::ObjectReplacementCharacter), *obj);
-    m_doc.pages().keepWithNext(QTextCursor(cur.block()));
+    const QStringList frames = appendPlayFrames(rb, label);
 
     // Caption: "Figure 1.2  text".
     QTextBlockFormat cap;
@@ -199,6 +190,84 @@ void ChapterWriter::appendRun(const Chapter& chapter, const Block& block)
     if (!rb.caption.isEmpty())
         m_doc.appendInline(modules::fillSettings(rb.moduleId, rb.caption, rb.params, m_doc.lang()), chapter.file,
                            capFormat);
+    if (!frames.isEmpty())
+        cur.insertText(T2(" The small charts are frames of the play control: %1 = %2.",
+                          "下方小图是播放控件中的几帧：%1 = %2。")
+                           .in(lang)
+                           .arg(modules::parameterLabel(*modules::Registry::builtin().find(rb.moduleId), rb.play.name)
+                                    .in(lang),
+                                frames.join(isChinese(lang) ? QStringLiteral("、") : QStringLiteral(", "))),
+                       capFormat);
+}
+
+// One chart of a figure, centred in a block of its own; false (with a red
+// cell and a warning) when the outputs cannot be shown that way.
+bool ChapterWriter::insertChart(const Chapter& chapter, const Block& block, const ChartSpec& spec,
+                                const std::vector<modules::Output>& outputs, const QString& label,
+                                bool keepWithCaption)
+{
+    const QString& lang = m_doc.lang();
+    QString chartError;
+    const std::optional<QTextCharFormat> obj = m_doc.pages().chartObject(spec, outputs, &chartError);
+    if (!obj) {
+        // The chart's own words are in the window's language (tr()) already.
+        const util::Text2 why =
+            chartError.isEmpty() ? T2("nothing to show", "没有可显示的输出") : util::Text2::same(chartError);
+        m_doc.errorCell(QStringLiteral("%1 — %2").arg(label, why.in(lang)));
+        m_doc.warn(chapter.file, block.location.line, why);
+        return false;
+    }
+    QTextBlockFormat bf;
+    bf.setAlignment(Qt::AlignHCenter);
+    bf.setTopMargin(6);
+    bf.setBottomMargin(2);
+    m_doc.newBlock(bf, m_doc.markdown().bodyCharFormat());
+    m_doc.cursor().insertText(QString(QChar::ObjectReplacementCharacter), *obj);
+    if (keepWithCaption) m_doc.pages().keepWithNext(QTextCursor(m_doc.cursor().block()));
+    return true;
+}
+
+// A block with a play: line: four of its frames as small copies of its
+// first chart, two by two, each named by its value (the window plays them
+// all). Returns the values shown, in the report's words; empty: no frames.
+QStringList ChapterWriter::appendPlayFrames(const lessons::RunBlock& rb, const QString& label)
+{
+    const modules::ModuleSpec* module = modules::Registry::builtin().find(rb.moduleId);
+    if (!module || rb.play.name.isEmpty()) return {};
+    const QStringList picked = lessons::pickFrames(lessons::playFrameValues(rb, *module), 4);
+    const QString& lang = m_doc.lang();
+    QTextTableFormat tf;
+    tf.setBorder(0);
+    tf.setCellPadding(2);
+    tf.setAlignment(Qt::AlignHCenter);
+    tf.setWidth(QTextLength(QTextLength::PercentageLength, 100));
+    tf.setColumnWidthConstraints({QTextLength(QTextLength::PercentageLength, 50),
+                                  QTextLength(QTextLength::PercentageLength, 50)});
+    QTextCursor& cur = m_doc.cursor();
+    QTextTable* grid = cur.insertTable(int((picked.size() + 1) / 2), 2, tf);
+    QStringList shown;
+    for (int k = 0; k < picked.size(); ++k) {
+        const QString setting = rb.play.name + u'=' + picked[k];
+        RunResultPtr r = run(QStringLiteral("%1 (%2)").arg(label, setting), rb.moduleId,
+                             lessons::overrideAssignments(rb.params, {setting}));
+        const QString value = modules::valueLabel(*module, picked[k]).in(lang);
+        shown << value;
+        QTextCursor cell = grid->cellAt(k / 2, k % 2).firstCursorPosition();
+        QTextBlockFormat centred;
+        centred.setAlignment(Qt::AlignHCenter);
+        cell.setBlockFormat(centred);
+        if (!r->ok) {
+            cell.insertText(r->errorIn(lang), m_doc.uiFormat(8.5, false, QColor(0xb0, 0x20, 0x20)));
+            continue;
+        }
+        if (const auto obj = m_doc.pages().chartObject(chartSpecFor(rb.chartAt(0), lang), r->outputs, nullptr, 0.3, 0.48))
+            cell.insertText(QString(QChar::ObjectReplacementCharacter), *obj);
+        cell.insertBlock(centred);
+        cell.insertText(QStringLiteral("%1 = %2").arg(modules::parameterLabel(*module, rb.play.name).in(lang), value),
+                        m_doc.uiFormat(8.5, false, QColor(0x3c, 0x44, 0x4e)));
+    }
+    cur.movePosition(QTextCursor::End);
+    return shown;
 }
 
 // ---- exercises --------------------------------------------------------------

@@ -20,6 +20,7 @@
 #include "lessons/exercise_kinds.h"
 #include "lessons/progress_store.h"
 #include "lessons/run_engine.h"
+#include "ui/charts/chart_spec.h"
 
 #include <QHash>
 #include <QString>
@@ -78,6 +79,9 @@ private:
     };
 
     void writeHeading(const lessons::Chapter& chapter);
+    bool insertChart(const lessons::Chapter& chapter, const lessons::Block& block, const ChartSpec& spec,
+                     const std::vector<modules::Output>& outputs, const QString& label, bool keepWithCaption);
+    QStringList appendPlayFrames(const lessons::RunBlock& rb, const QString& label);
     void writeBlock(const lessons::Chapter& chapter, const lessons::Block& block);
 
     // ---- figures ----

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: Apache-2.0
+// play_frames.cpp — frame values of a `play:` line (play_frames.h).
+#include "lessons/play_frames.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace poslab::lessons {
+
+namespace {
+
+const modules::ParamSpec* findParam(const modules::ModuleSpec& module, const QString& name)
+{
+    for (const modules::ParamSpec& p : module.params)
+        if (p.name == name) return &p;
+    return nullptr;
+}
+
+// The k-th of n values spread over [lo, hi] (geometrically when `log`).
+double spread(double lo, double hi, int k, int n, bool log)
+{
+    const double t = n > 1 ? double(k) / double(n - 1) : 0.0;
+    if (log && lo > 0 && hi > 0) return lo * std::pow(hi / lo, t);
+    return lo + (hi - lo) * t;
+}
+
+QStringList numberFrames(const modules::ParamSpec& p, const VarySpec& v, int frames)
+{
+    const double lo = v.hasRange ? v.min : p.min;
+    const double hi = v.hasRange ? v.max : p.max;
+    QStringList out;
+    if (p.type == modules::ParamType::Int) {
+        const double whole = std::floor(hi) - std::ceil(lo) + 1;
+        const int n = frames > 0 ? frames : int(std::min<double>(whole, kDefaultPlayFrames));
+        for (int k = 0; k < n; ++k) {
+            const QString value = QString::number(std::llround(spread(lo, hi, k, n, v.log)));
+            if (!out.contains(value)) out << value;
+        }
+        return out;
+    }
+    const int n = frames > 0 ? frames : kDefaultPlayFrames;
+    for (int k = 0; k < n; ++k) out << QString::number(spread(lo, hi, k, n, v.log), 'g', 4);  // values a reader can read
+    out.removeDuplicates();
+    return out;
+}
+
+}  // namespace
+
+QStringList playFrameValues(const RunBlock& run, const modules::ModuleSpec& module)
+{
+    if (run.play.name.isEmpty()) return {};
+    const auto vary = std::find_if(run.vary.begin(), run.vary.end(),
+                                   [&](const VarySpec& v) { return v.name == run.play.name; });
+    const modules::ParamSpec* p = findParam(module, run.play.name);
+    if (vary == run.vary.end() || !p) return {};
+    switch (p->type) {
+        case modules::ParamType::Int:
+        case modules::ParamType::Float: return numberFrames(*p, *vary, run.play.frames);
+        case modules::ParamType::Choice: return vary->choices.isEmpty() ? p->choices : vary->choices;
+        case modules::ParamType::Bool: return {QStringLiteral("false"), QStringLiteral("true")};
+        case modules::ParamType::IntList:
+        case modules::ParamType::FloatList: break;
+    }
+    return {};
+}
+
+QStringList pickFrames(const QStringList& frames, int count)
+{
+    if (frames.size() <= count || count < 2) return frames.mid(0, std::max<qsizetype>(count, 0));
+    QStringList out;
+    for (int k = 0; k < count; ++k) out << frames[qsizetype(std::llround(double(k) * (frames.size() - 1) / (count - 1)))];
+    return out;
+}
+
+}  // namespace poslab::lessons
