@@ -24,6 +24,16 @@ double spread(double lo, double hi, int k, int n, bool log)
     return lo + (hi - lo) * t;
 }
 
+// v to four significant digits, without an exponent for whole numbers ("10000", "1585", "0.04348").
+QString readableValue(double v)
+{
+    if (v == 0 || !std::isfinite(v)) return QString::number(v);
+    const double scale = std::pow(10.0, 3 - std::floor(std::log10(std::abs(v))));
+    const double r = std::round(v * scale) / scale;
+    if (r == std::floor(r) && std::abs(r) < 1e15) return QString::number(static_cast<long long>(r));
+    return QString::number(r, 'g', 6);
+}
+
 QStringList numberFrames(const modules::ParamSpec& p, const VarySpec& v, int frames)
 {
     const double lo = v.hasRange ? v.min : p.min;
@@ -39,7 +49,7 @@ QStringList numberFrames(const modules::ParamSpec& p, const VarySpec& v, int fra
         return out;
     }
     const int n = frames > 0 ? frames : kDefaultPlayFrames;
-    for (int k = 0; k < n; ++k) out << QString::number(spread(lo, hi, k, n, v.log), 'g', 4);  // values a reader can read
+    for (int k = 0; k < n; ++k) out << readableValue(spread(lo, hi, k, n, v.log));
     out.removeDuplicates();
     return out;
 }

@@ -4,6 +4,7 @@
 // equivalence, images, and the default course locator.
 #include "../shared/test_program.h"
 #include "lessons/course_loader.h"
+#include "lessons/play_frames.h"
 #include "modules/registry.h"
 
 #include <QDir>
@@ -71,6 +72,9 @@ private slots:
     void runExerciseAnswer();
     void varyOffersSomeChoices();
     void runBlockLabels();
+    void runBlockWithSeveralCharts();
+    void playLine();
+    void playFrameValues();
 };
 
 void TestCourseParser::validChapterStructure()
@@ -464,6 +468,104 @@ void TestCourseParser::runBlockLabels()
     QVERIFY2(r.diagnostics[1].line == 11 && r.diagnostics[1].message.contains(QLatin1String("expected 'OUTPUT text'")),
              qPrintable(diagnosticsText(r)));
     QCOMPARE(r.diagnostics[2].line, 12);
+}
+
+// Each further output: line starts a chart of its own, with its own chart
+// keys; the block's keys (caption, vary, label, height, play) come before it.
+void TestCourseParser::runBlockWithSeveralCharts()
+{
+    const ChapterParseResult r = parseSnippet(
+        "```run rope.extrapolation factor=4\n"  // 7
+        "output: score_plain\n"                // 8
+        "log: y\n"                             // 9
+        "y: score\n"                           // 10
+        "vary: factor 1..16\n"                 // 11
+        "output: summary\n"                    // 12 the second chart
+        "chart: table\n"                       // 13
+        "x: method\n"                          // 14
+        "output: score_linear, score_ntk\n"    // 15 the third
+        "mark: x=512 trained\n"                // 16
+        "caption: too late\n"                  // 17 a block key after the second output:
+        "```\n");
+    const RunBlock& b = r.chapter.steps.first().blocks.first().run;
+    QCOMPARE(b.chartCount(), 3);
+    QCOMPARE(b.outputs, QStringList{QStringLiteral("score_plain")});
+    QVERIFY(b.logY);
+    QCOMPARE(b.yTitle, QStringLiteral("score"));
+    QCOMPARE(b.vary.size(), 1);
+    const RunBlock second = b.chartAt(1);
+    QCOMPARE(second.outputs, QStringList{QStringLiteral("summary")});
+    QCOMPARE(second.chart, ChartKind::Table);
+    QCOMPARE(second.xTitle, QStringLiteral("method"));
+    QVERIFY(!second.logY);                    // its own keys only
+    QCOMPARE(second.vary.size(), 1);          // the block's keys stay
+    QCOMPARE(second.moduleId, b.moduleId);
+    QCOMPARE(second.chartCount(), 1);
+    const RunBlock third = b.chartAt(2);
+    QCOMPARE(third.outputs, (QStringList{QStringLiteral("score_linear"), QStringLiteral("score_ntk")}));
+    QCOMPARE(third.marks.size(), 1);
+    QCOMPARE(third.marks[0].value, 512.0);
+    QVERIFY(b.marks.isEmpty());
+    QCOMPARE(r.diagnostics.size(), 1);
+    QVERIFY2(r.diagnostics[0].line == 17 && r.diagnostics[0].message.contains(QLatin1String("unknown key 'caption:'")) &&
+                 r.diagnostics[0].message.contains(QLatin1String("further chart")),
+             qPrintable(diagnosticsText(r)));
+}
+
+void TestCourseParser::playLine()
+{
+    const ChapterParseResult ok = parseSnippet(
+        "```run sinusoidal.matrix\n"
+        "vary: start 0..40\n"
+        "play: start frames=5\n"
+        "```\n");
+    QVERIFY2(ok.diagnostics.isEmpty(), qPrintable(diagnosticsText(ok)));
+    const RunBlock& b = ok.chapter.steps.first().blocks.first().run;
+    QCOMPARE(b.play.name, QStringLiteral("start"));
+    QCOMPARE(b.play.frames, 5);
+    QCOMPARE(b.play.line, 9);
+
+    const ChapterParseResult bad = parseSnippet(
+        "```run sinusoidal.matrix\n"  // 7
+        "vary: start 0..40\n"         // 8
+        "play: base\n"                // 9 not varied
+        "```\n"
+        "```run sinusoidal.matrix\n"  // 11
+        "vary: start 0..40\n"         // 12
+        "play: start frames=1\n"      // 13 too few
+        "```\n");
+    QCOMPARE(bad.diagnostics.size(), 2);
+    QVERIFY2(bad.diagnostics[0].line == 9 &&
+                 bad.diagnostics[0].message.contains(QLatin1String("'base' is not a parameter the reader may vary")),
+             qPrintable(diagnosticsText(bad)));
+    QVERIFY2(bad.diagnostics[1].line == 13 && bad.diagnostics[1].message.contains(QLatin1String("from 2 to 120")),
+             qPrintable(diagnosticsText(bad)));
+    QVERIFY(bad.chapter.steps.first().blocks.first().run.play.name.isEmpty());
+}
+
+// Frames spread over the vary range: whole numbers for an int (every one of
+// a short range), geometric for a log range, every choice offered.
+void TestCourseParser::playFrameValues()
+{
+    const auto framesOf = [](const QByteArray& block) {
+        const ChapterParseResult r = parseSnippet(block);
+        const RunBlock& b = r.chapter.steps.first().blocks.first().run;
+        return poslab::lessons::playFrameValues(b, *poslab::modules::Registry::builtin().find(b.moduleId));
+    };
+    // 0..6 has 7 whole numbers, fewer than the default 24: each of them.
+    QCOMPARE(framesOf("```run sinusoidal.matrix\nvary: start 0..6\nplay: start\n```\n"),
+             (QStringList{"0", "1", "2", "3", "4", "5", "6"}));
+    // 0..40 in 5 frames: 0, 10, 20, 30, 40.
+    QCOMPARE(framesOf("```run sinusoidal.matrix\nvary: start 0..40\nplay: start frames=5\n```\n"),
+             (QStringList{"0", "10", "20", "30", "40"}));
+    // A log range 100..1e6 in 5 frames: each 10× the one before (10^(2 + k)).
+    QCOMPARE(framesOf("```run sinusoidal.matrix\nvary: base 100..1000000 log\nplay: base frames=5\n```\n"),
+             (QStringList{"100", "1000", "10000", "100000", "1000000"}));
+    // A choice: the values offered, in order.
+    QCOMPARE(framesOf("```run sinusoidal.matrix\nvary: layout interleaved|concat\nplay: layout\n```\n"),
+             (QStringList{"interleaved", "concat"}));
+    QCOMPARE(pickFrames({"a", "b", "c", "d", "e", "f", "g"}, 4), (QStringList{"a", "c", "e", "g"}));
+    QCOMPARE(pickFrames({"a", "b"}, 4), (QStringList{"a", "b"}));
 }
 
 POSLAB_TEST_GUILESS_MAIN(TestCourseParser)

@@ -116,6 +116,16 @@ void AppSettings::setTheme(const QString& theme)
     m_settings->setValue(QStringLiteral("appearance/theme"), theme);
 }
 
+bool AppSettings::reduceMotion() const
+{
+    return m_settings->value(QStringLiteral("appearance/reduceMotion"), false).toBool();
+}
+
+void AppSettings::setReduceMotion(bool reduce)
+{
+    m_settings->setValue(QStringLiteral("appearance/reduceMotion"), reduce);
+}
+
 QByteArray AppSettings::geometry() const
 {
     return m_settings->value(kGeometry).toByteArray();

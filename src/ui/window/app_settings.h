@@ -52,6 +52,9 @@ public:
     double textScale() const;
     void setTextScale(double scale);
     QString theme() const;
+    // View ▸ Reduce Motion: play controls step only when asked (default off).
+    bool reduceMotion() const;
+    void setReduceMotion(bool reduce);
     void setTheme(const QString& theme);
 
     QByteArray geometry() const;

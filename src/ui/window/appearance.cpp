@@ -2,6 +2,8 @@
 // appearance.cpp — the window's text size and colour theme (appearance.h).
 #include "ui/window/appearance.h"
 
+#include "ui/notebook/play_control.h"
+
 #include "ui/document/fonts.h"
 #include "ui/window/app_settings.h"
 
@@ -142,6 +144,16 @@ Appearance::Appearance(AppSettings* settings, QObject* parent)
         connect(action, &QAction::triggered, this, [this, t = theme] { setTheme(t); });
     }
 
+    m_reduceMotion = new QAction(this);
+    m_reduceMotion->setCheckable(true);
+    m_reduceMotion->setChecked(settings->reduceMotion());
+    setMotionReduced(settings->reduceMotion());
+    connect(m_reduceMotion, &QAction::toggled, this, [this](bool on) {
+        setMotionReduced(on);
+        m_settings->setReduceMotion(on);
+        emit changed();  // pages are built again: their play controls follow
+    });
+
     m_scale = std::clamp(settings->textScale(), textScaleSteps().front(), textScaleSteps().back());
     m_theme = themeFromName(settings->theme());
     applyFont();
@@ -238,6 +250,8 @@ void Appearance::retranslateUi()
     m_system->setText(tr("As the Desktop"));
     m_light->setText(tr("Light"));
     m_dark->setText(tr("Dark"));
+    m_reduceMotion->setText(tr("Reduce Motion"));
+    m_reduceMotion->setToolTip(tr("Charts with a play control change only when you step them"));
 }
 
 }  // namespace poslab::ui

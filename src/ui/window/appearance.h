@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // appearance.h — the window's text size and colour theme, remembered between
-// sessions (View ▸ Text Size, View ▸ Theme).
+// sessions (View ▸ Text Size, View ▸ Theme, View ▸ Reduce Motion).
 //
 // Text size scales the window's fonts and the lesson text (never the PDF):
 // Ctrl+= larger, Ctrl+- smaller, Ctrl+0 back to 100 %. The theme is light,
@@ -55,6 +55,9 @@ public:
     QAction* smallerAction() const { return m_smaller; }
     QAction* actualSizeAction() const { return m_actual; }
     QList<QAction*> themeActions() const;  // System, Light, Dark (checkable, one of them checked)
+    // View ▸ Reduce Motion (checkable, remembered): play controls then never
+    // advance by themselves (ui/notebook/play_control.h).
+    QAction* reduceMotionAction() const { return m_reduceMotion; }
 
     void setTextScale(double scale);  // clamped to textScaleSteps()' range; remembered
     void setTheme(Theme theme);       // remembered
@@ -82,6 +85,7 @@ private:
     QAction* m_system = nullptr;
     QAction* m_light = nullptr;
     QAction* m_dark = nullptr;
+    QAction* m_reduceMotion = nullptr;
 };
 
 }  // namespace poslab::ui

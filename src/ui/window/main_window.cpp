@@ -306,6 +306,7 @@ void MainWindow::setupMenus()
         {m_appearance->largerAction(), m_appearance->smallerAction(), m_appearance->actualSizeAction()});
     m_themeMenu = m_viewMenu->addMenu(QString());
     m_themeMenu->addActions(m_appearance->themeActions());
+    m_viewMenu->addAction(m_appearance->reduceMotionAction());
     for (QAction* a : {m_appearance->largerAction(), m_appearance->smallerAction(), m_appearance->actualSizeAction()})
         addAction(a);
 
