@@ -4,7 +4,7 @@
 <context>
     <name>poslab::ui::Appearance</name>
     <message>
-        <location filename="../src/ui/window/appearance.cpp" line="+230"/>
+        <location filename="../src/ui/window/appearance.cpp" line="+242"/>
         <source>Actual Size (now %1 %)</source>
         <translation>实际大小（当前 %1%）</translation>
     </message>
@@ -32,6 +32,16 @@
         <location line="+1"/>
         <source>Dark</source>
         <translation>深色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reduce Motion</source>
+        <translation>减少动态效果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Charts with a play control change only when you step them</source>
+        <translation>带播放控件的图只在你逐帧操作时才变化</translation>
     </message>
 </context>
 <context>
@@ -397,7 +407,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::ChartPanel</name>
     <message>
-        <location filename="../src/ui/charts/chart_view.cpp" line="+307"/>
+        <location filename="../src/ui/charts/chart_view.cpp" line="+314"/>
         <source>Chart</source>
         <translation>图表</translation>
     </message>
@@ -463,12 +473,12 @@ Hand this file to your teacher. You can keep working and submit again later.</so
     </message>
     <message>
         <location line="+4"/>
-        <location line="+111"/>
+        <location line="+115"/>
         <source>Reset view</source>
         <translation>重置视图</translation>
     </message>
     <message>
-        <location line="-108"/>
+        <location line="-112"/>
         <source>Reset chart view</source>
         <translation>重置图表视图</translation>
     </message>
@@ -498,7 +508,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>图表错误</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+75"/>
         <source>Heatmap: %1</source>
         <translation>热力图：%1</translation>
     </message>
@@ -523,7 +533,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>复制</translation>
     </message>
     <message>
-        <location line="+174"/>
+        <location line="+189"/>
         <location line="+80"/>
         <source>cannot encode the PNG image</source>
         <translation>无法编码 PNG 图像</translation>
@@ -549,7 +559,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>… 另有 %1 行</translation>
     </message>
     <message>
-        <location filename="../src/ui/charts/chart_view.cpp" line="-688"/>
+        <location filename="../src/ui/charts/chart_view.cpp" line="-713"/>
         <source>series</source>
         <translation>序列</translation>
     </message>
@@ -585,6 +595,11 @@ Hand this file to your teacher. You can keep working and submit again later.</so
     </message>
     <message>
         <location line="+1"/>
+        <source>a clock needs a series or a matrix of angles</source>
+        <translation>钟面图需要角度的序列或矩阵</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>a bar chart needs a series or a table with a numeric column</source>
         <translation>柱状图需要一个序列，或一个含数值列的表格</translation>
     </message>
@@ -594,7 +609,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location line="+147"/>
+        <location line="+148"/>
         <source>the module gave no outputs</source>
         <translation>模块没有给出任何输出</translation>
     </message>
@@ -614,7 +629,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>输出“%1”是%2：%3</translation>
     </message>
     <message>
-        <location line="+114"/>
+        <location line="+118"/>
         <source>Undo zoom and pan (Esc, double-click). Drag a rectangle or Ctrl+wheel to zoom, middle-drag or arrow keys to pan.</source>
         <translation>撤销缩放和平移（Esc，双击）。拖出矩形或按住 Ctrl 滚动滚轮可缩放，按住中键拖动或用方向键可平移。</translation>
     </message>
@@ -622,6 +637,14 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <location filename="../src/ui/charts/chart_as_table.cpp" line="+58"/>
         <source>row \ column</source>
         <translation>行 \ 列</translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::ClockChart</name>
+    <message>
+        <location filename="../src/ui/charts/clock_chart.cpp" line="+295"/>
+        <source>%1 − %2: %3 rad (%4)</source>
+        <translation>%1 − %2：%3 rad（%4）</translation>
     </message>
 </context>
 <context>
@@ -952,7 +975,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::HeatmapChart</name>
     <message>
-        <location filename="../src/ui/charts/heatmap_chart.cpp" line="+273"/>
+        <location filename="../src/ui/charts/heatmap_chart.cpp" line="+270"/>
         <source>column</source>
         <translation>列</translation>
     </message>
@@ -1889,7 +1912,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::LessonView</name>
     <message>
-        <location filename="../src/ui/notebook/lesson_view.cpp" line="+545"/>
+        <location filename="../src/ui/notebook/lesson_view.cpp" line="+609"/>
         <source>Lesson text</source>
         <translation>课文</translation>
     </message>
@@ -1957,7 +1980,7 @@ characters/s</source>
         <translation>无法读取已保存的进度（%1），将从头开始。</translation>
     </message>
     <message>
-        <location line="+247"/>
+        <location line="+248"/>
         <source>Previous</source>
         <translation>上一步</translation>
     </message>
@@ -2294,24 +2317,93 @@ characters/s</source>
     </message>
 </context>
 <context>
+    <name>poslab::ui::PlayControl</name>
+    <message>
+        <location filename="../src/ui/notebook/play_control.cpp" line="+62"/>
+        <source>%1 frames of %2</source>
+        <translation>%2 共 %1 帧</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 = %2 · frame %3 of %4</source>
+        <translation>%1 = %2 · 第 %3 帧，共 %4 帧</translation>
+    </message>
+    <message>
+        <location line="+65"/>
+        <location line="+1"/>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Play</source>
+        <translation>播放</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Play through %1</source>
+        <translation>逐帧播放%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Previous frame</source>
+        <translation>上一帧</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Previous frame (Left)</source>
+        <translation>上一帧（←）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Next frame</source>
+        <translation>下一帧</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Next frame (Right)</source>
+        <translation>下一帧（→）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Play %1</source>
+        <translation>播放%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Motion is reduced: step with the buttons or Left and Right</source>
+        <translation>已减少动态效果：用按钮或 ← → 逐帧查看</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Space plays and pauses; Left and Right step one frame</source>
+        <translation>空格键播放或暂停；← → 逐帧前后移动</translation>
+    </message>
+</context>
+<context>
     <name>poslab::ui::RunBlockCard</name>
     <message>
-        <location filename="../src/ui/notebook/lesson_view.cpp" line="-403"/>
+        <location filename="../src/ui/notebook/lesson_view.cpp" line="-442"/>
         <source>Figure caption</source>
         <translation>图注</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+37"/>
         <source>Modules cannot run here.</source>
         <translation>此处无法运行模块。</translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+52"/>
+        <source>Chart %1 of %2 (%3)</source>
+        <translation>第 %1 张图，共 %2 张（%3）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Chart of %1</source>
         <translation>%1 的图表</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+88"/>
         <source>%1 could not run: %2
 (%3, line %4)</source>
         <translation>%1 无法运行：%2

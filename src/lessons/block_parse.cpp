@@ -339,12 +339,10 @@ void recordKeyLines(const QList<Entry>& entries, KeyLines* lines)
 // `chart:` into run.chart; an unknown kind gets "did you mean".
 void parseChartKind(const Entry& e, RunChart& run, BlockContext& ctx)
 {
-    static const QList<QPair<QString, ChartKind>> kinds = {{QStringLiteral("auto"), ChartKind::Auto},
-                                                           {QStringLiteral("line"), ChartKind::Line},
-                                                           {QStringLiteral("heatmap"), ChartKind::Heatmap},
-                                                           {QStringLiteral("bar"), ChartKind::Bar},
-                                                           {QStringLiteral("table"), ChartKind::Table},
-                                                           {QStringLiteral("clock"), ChartKind::Clock}};
+    static const QList<QPair<QString, ChartKind>> kinds = {
+        {QStringLiteral("auto"), ChartKind::Auto},       {QStringLiteral("line"), ChartKind::Line},
+        {QStringLiteral("heatmap"), ChartKind::Heatmap}, {QStringLiteral("bar"), ChartKind::Bar},
+        {QStringLiteral("table"), ChartKind::Table},     {QStringLiteral("clock"), ChartKind::Clock}};
     const QString v = e.value.toLower();
     QStringList names;
     for (const auto& [name, kind] : kinds) {
@@ -518,11 +516,12 @@ void parseRunBlock(const QStringList& tokens, const QList<Entry>& entries, int f
               {QStringLiteral("vary"), QStringLiteral("label"), QStringLiteral("mark")}, T2("a run block", "run 块"),
               ctx);
     for (int i = 1; i < sections.size(); ++i)
-        checkKeys(sections[i], chartKeys, {QStringLiteral("mark")},
-                  T2("a run block's further chart (after its second output: line only chart:, output:, x:, y:, "
-                     "log: and mark:; the block's own keys come before it)",
-                     "run 块的后续图表（第二个 output: 之后只能写 chart:、output:、x:、y:、log: 和 mark:；整个块的键写在它之前）"),
-                  ctx);
+        checkKeys(
+            sections[i], chartKeys, {QStringLiteral("mark")},
+            T2("a run block's further chart (after its second output: line only chart:, output:, x:, y:, "
+               "log: and mark:; the block's own keys come before it)",
+               "run 块的后续图表（第二个 output: 之后只能写 chart:、output:、x:、y:、log: 和 mark:；整个块的键写在它之前）"),
+            ctx);
     poslab::modules::Params validated;
     const ModuleSpec* spec = validateModule(run.moduleId, run.params, fenceLine, registry, ctx, &validated);
     for (const Entry& e : sections.first()) {

@@ -183,8 +183,7 @@ Text2 chartNeeds(ChartKind k)
     switch (k) {
         case ChartKind::Line: return T2("a line chart needs a series", "折线图需要序列");
         case ChartKind::Heatmap: return T2("a heatmap needs a matrix", "热力图需要矩阵");
-        case ChartKind::Clock:
-            return T2("a clock needs a series or a matrix of angles", "钟面图需要角度的序列或矩阵");
+        case ChartKind::Clock: return T2("a clock needs a series or a matrix of angles", "钟面图需要角度的序列或矩阵");
         case ChartKind::Bar:
             return T2("a bar chart needs a series or a table with a numeric column",
                       "柱状图需要序列，或含数值列的表格");

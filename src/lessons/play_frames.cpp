@@ -41,7 +41,7 @@ QStringList numberFrames(const modules::ParamSpec& p, const VarySpec& v, int fra
     QStringList out;
     if (p.type == modules::ParamType::Int) {
         const double whole = std::floor(hi) - std::ceil(lo) + 1;
-        const int n = frames > 0 ? frames : int(std::min<double>(whole, kDefaultPlayFrames));
+        const int n = frames > 0 ? frames : whole <= kEveryWholeNumberUpTo ? int(whole) : kDefaultPlayFrames;
         for (int k = 0; k < n; ++k) {
             const QString value = QString::number(std::llround(spread(lo, hi, k, n, v.log)));
             if (!out.contains(value)) out << value;
@@ -59,8 +59,8 @@ QStringList numberFrames(const modules::ParamSpec& p, const VarySpec& v, int fra
 QStringList playFrameValues(const RunBlock& run, const modules::ModuleSpec& module)
 {
     if (run.play.name.isEmpty()) return {};
-    const auto vary = std::find_if(run.vary.begin(), run.vary.end(),
-                                   [&](const VarySpec& v) { return v.name == run.play.name; });
+    const auto vary =
+        std::find_if(run.vary.begin(), run.vary.end(), [&](const VarySpec& v) { return v.name == run.play.name; });
     const modules::ParamSpec* p = findParam(module, run.play.name);
     if (vary == run.vary.end() || !p) return {};
     switch (p->type) {
@@ -78,7 +78,8 @@ QStringList pickFrames(const QStringList& frames, int count)
 {
     if (frames.size() <= count || count < 2) return frames.mid(0, std::max<qsizetype>(count, 0));
     QStringList out;
-    for (int k = 0; k < count; ++k) out << frames[qsizetype(std::llround(double(k) * (frames.size() - 1) / (count - 1)))];
+    for (int k = 0; k < count; ++k)
+        out << frames[qsizetype(std::llround(double(k) * (frames.size() - 1) / (count - 1)))];
     return out;
 }
 

@@ -18,8 +18,10 @@
 
 namespace poslab::lessons {
 
-// Frames when `play:` gives no frames=N and the range has more whole numbers.
+// Frames when `play:` gives no frames=N: every whole number of a range of at
+// most kEveryWholeNumberUpTo of them, else kDefaultPlayFrames values.
 constexpr int kDefaultPlayFrames = 24;
+constexpr int kEveryWholeNumberUpTo = 60;
 
 // The frames' values as parameter text ("0", "2.5", "rope"), first to last;
 // empty when the block has no play: line or it names no varied parameter.

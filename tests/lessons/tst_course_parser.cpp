@@ -476,16 +476,16 @@ void TestCourseParser::runBlockWithSeveralCharts()
 {
     const ChapterParseResult r = parseSnippet(
         "```run rope.extrapolation factor=4\n"  // 7
-        "output: score_plain\n"                // 8
-        "log: y\n"                             // 9
-        "y: score\n"                           // 10
-        "vary: factor 1..16\n"                 // 11
-        "output: summary\n"                    // 12 the second chart
-        "chart: table\n"                       // 13
-        "x: method\n"                          // 14
-        "output: score_linear, score_ntk\n"    // 15 the third
-        "mark: x=512 trained\n"                // 16
-        "caption: too late\n"                  // 17 a block key after the second output:
+        "output: score_plain\n"                 // 8
+        "log: y\n"                              // 9
+        "y: score\n"                            // 10
+        "vary: factor 1..16\n"                  // 11
+        "output: summary\n"                     // 12 the second chart
+        "chart: table\n"                        // 13
+        "x: method\n"                           // 14
+        "output: score_linear, score_ntk\n"     // 15 the third
+        "mark: x=512 trained\n"                 // 16
+        "caption: too late\n"                   // 17 a block key after the second output:
         "```\n");
     const RunBlock& b = r.chapter.steps.first().blocks.first().run;
     QCOMPARE(b.chartCount(), 3);
@@ -497,8 +497,8 @@ void TestCourseParser::runBlockWithSeveralCharts()
     QCOMPARE(second.outputs, QStringList{QStringLiteral("summary")});
     QCOMPARE(second.chart, ChartKind::Table);
     QCOMPARE(second.xTitle, QStringLiteral("method"));
-    QVERIFY(!second.logY);                    // its own keys only
-    QCOMPARE(second.vary.size(), 1);          // the block's keys stay
+    QVERIFY(!second.logY);            // its own keys only
+    QCOMPARE(second.vary.size(), 1);  // the block's keys stay
     QCOMPARE(second.moduleId, b.moduleId);
     QCOMPARE(second.chartCount(), 1);
     const RunBlock third = b.chartAt(2);
@@ -507,7 +507,8 @@ void TestCourseParser::runBlockWithSeveralCharts()
     QCOMPARE(third.marks[0].value, 512.0);
     QVERIFY(b.marks.isEmpty());
     QCOMPARE(r.diagnostics.size(), 1);
-    QVERIFY2(r.diagnostics[0].line == 17 && r.diagnostics[0].message.contains(QLatin1String("unknown key 'caption:'")) &&
+    QVERIFY2(r.diagnostics[0].line == 17 &&
+                 r.diagnostics[0].message.contains(QLatin1String("unknown key 'caption:'")) &&
                  r.diagnostics[0].message.contains(QLatin1String("further chart")),
              qPrintable(diagnosticsText(r)));
 }
@@ -552,9 +553,14 @@ void TestCourseParser::playFrameValues()
         const RunBlock& b = r.chapter.steps.first().blocks.first().run;
         return poslab::lessons::playFrameValues(b, *poslab::modules::Registry::builtin().find(b.moduleId));
     };
-    // 0..6 has 7 whole numbers, fewer than the default 24: each of them.
+    // 0..6 has 7 whole numbers, at most 60: each of them; 0..99 has 100: 24 spread over it (0, 4, 9, …, 99).
     QCOMPARE(framesOf("```run sinusoidal.matrix\nvary: start 0..6\nplay: start\n```\n"),
              (QStringList{"0", "1", "2", "3", "4", "5", "6"}));
+    const QStringList hundred = framesOf("```run sinusoidal.matrix\nvary: start 0..99\nplay: start\n```\n");
+    QCOMPARE(hundred.size(), 24);
+    QCOMPARE(hundred.first(), QStringLiteral("0"));
+    QCOMPARE(hundred[1], QStringLiteral("4"));  // round(99/23) = round(4.30)
+    QCOMPARE(hundred.last(), QStringLiteral("99"));
     // 0..40 in 5 frames: 0, 10, 20, 30, 40.
     QCOMPARE(framesOf("```run sinusoidal.matrix\nvary: start 0..40\nplay: start frames=5\n```\n"),
              (QStringList{"0", "10", "20", "30", "40"}));

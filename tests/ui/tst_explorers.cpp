@@ -36,10 +36,9 @@ namespace {
 // The run block of a one-block chapter (standard front matter, then `block`).
 lessons::Block parseBlock(const QByteArray& block)
 {
-    const lessons::ChapterParseResult r =
-        lessons::parseChapterText("---\nid: t\ntitle: T\nsummary: S\nminutes: 1\n---\n" + block,
-                                  QStringLiteral("/nowhere/en/01-t.md"), QStringLiteral("/nowhere"),
-                                  QStringLiteral("en"), modules::Registry::builtin());
+    const lessons::ChapterParseResult r = lessons::parseChapterText(
+        "---\nid: t\ntitle: T\nsummary: S\nminutes: 1\n---\n" + block, QStringLiteral("/nowhere/en/01-t.md"),
+        QStringLiteral("/nowhere"), QStringLiteral("en"), modules::Registry::builtin());
     if (!r.diagnostics.isEmpty()) qWarning() << r.diagnostics.first().message;
     return r.chapter.steps.first().blocks.first();
 }

@@ -54,8 +54,8 @@ ChartSpec chartSpecFor(const lessons::RunBlock& block, const QString& lang)
 ChartKind chartKindFromName(const QString& name, bool* ok)
 {
     const QString n = name.trimmed().toLower();
-    const ChartKind kinds[] = {ChartKind::Auto,  ChartKind::Line,  ChartKind::Heatmap,
-                               ChartKind::Bar, ChartKind::Table, ChartKind::Clock};
+    const ChartKind kinds[] = {ChartKind::Auto, ChartKind::Line,  ChartKind::Heatmap,
+                               ChartKind::Bar,  ChartKind::Table, ChartKind::Clock};
     for (ChartKind k : kinds) {
         if (chartKindName(k) == n) {
             if (ok) *ok = true;

@@ -268,8 +268,9 @@ std::vector<ChartPart> planChart(const ChartSpec& spec, const std::vector<Output
                    : o.kind == OutputKind::Matrix ? ChartKind::Heatmap
                                                   : ChartKind::Table;
         // Several series on one chart with a legend; a clock's hands and dots on one set of dials.
-        const bool sharesChart = (o.kind == OutputKind::Series && (kind == ChartKind::Line || kind == ChartKind::Bar)) ||
-                                 kind == ChartKind::Clock;
+        const bool sharesChart =
+            (o.kind == OutputKind::Series && (kind == ChartKind::Line || kind == ChartKind::Bar)) ||
+            kind == ChartKind::Clock;
         if (sharesChart) {
             if (seriesPart < 0) {
                 seriesPart = int(parts.size());

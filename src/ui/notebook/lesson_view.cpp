@@ -375,9 +375,10 @@ void RunBlockCard::showCharts(const std::vector<modules::Output>& outputs, const
             auto* chart =
                 qobject_cast<ChartPanel*>(createChartWidget(chartSpecFor(m_block.chartAt(i), m_lang), outputs, this));
             if (!chart) continue;
-            chart->setAccessibleName(m_block.chartCount() > 1
-                                         ? tr("Chart %1 of %2 (%3)").arg(i + 1).arg(m_block.chartCount()).arg(m_block.moduleId)
-                                         : tr("Chart of %1").arg(m_block.moduleId));
+            chart->setAccessibleName(
+                m_block.chartCount() > 1
+                    ? tr("Chart %1 of %2 (%3)").arg(i + 1).arg(m_block.chartCount()).arg(m_block.moduleId)
+                    : tr("Chart of %1").arg(m_block.moduleId));
             m_chartHost->addWidget(chart);
             m_charts << chart;
         }

@@ -191,20 +191,18 @@ void ChapterWriter::appendRun(const Chapter& chapter, const Block& block)
         m_doc.appendInline(modules::fillSettings(rb.moduleId, rb.caption, rb.params, m_doc.lang()), chapter.file,
                            capFormat);
     if (!frames.isEmpty())
-        cur.insertText(T2(" The small charts are frames of the play control: %1 = %2.",
-                          "下方小图是播放控件中的几帧：%1 = %2。")
-                           .in(lang)
-                           .arg(modules::parameterLabel(*modules::Registry::builtin().find(rb.moduleId), rb.play.name)
-                                    .in(lang),
-                                frames.join(isChinese(lang) ? QStringLiteral("、") : QStringLiteral(", "))),
-                       capFormat);
+        cur.insertText(
+            T2(" The small charts are frames of the play control: %1 = %2.", "下方小图是播放控件中的几帧：%1 = %2。")
+                .in(lang)
+                .arg(modules::parameterLabel(*modules::Registry::builtin().find(rb.moduleId), rb.play.name).in(lang),
+                     frames.join(isChinese(lang) ? QStringLiteral("、") : QStringLiteral(", "))),
+            capFormat);
 }
 
 // One chart of a figure, centred in a block of its own; false (with a red
 // cell and a warning) when the outputs cannot be shown that way.
 bool ChapterWriter::insertChart(const Chapter& chapter, const Block& block, const ChartSpec& spec,
-                                const std::vector<modules::Output>& outputs, const QString& label,
-                                bool keepWithCaption)
+                                const std::vector<modules::Output>& outputs, const QString& label, bool keepWithCaption)
 {
     const QString& lang = m_doc.lang();
     QString chartError;
@@ -241,8 +239,8 @@ QStringList ChapterWriter::appendPlayFrames(const lessons::RunBlock& rb, const Q
     tf.setCellPadding(2);
     tf.setAlignment(Qt::AlignHCenter);
     tf.setWidth(QTextLength(QTextLength::PercentageLength, 100));
-    tf.setColumnWidthConstraints({QTextLength(QTextLength::PercentageLength, 50),
-                                  QTextLength(QTextLength::PercentageLength, 50)});
+    tf.setColumnWidthConstraints(
+        {QTextLength(QTextLength::PercentageLength, 50), QTextLength(QTextLength::PercentageLength, 50)});
     QTextCursor& cur = m_doc.cursor();
     QTextTable* grid = cur.insertTable(int((picked.size() + 1) / 2), 2, tf);
     QStringList shown;
@@ -260,7 +258,8 @@ QStringList ChapterWriter::appendPlayFrames(const lessons::RunBlock& rb, const Q
             cell.insertText(r->errorIn(lang), m_doc.uiFormat(8.5, false, QColor(0xb0, 0x20, 0x20)));
             continue;
         }
-        if (const auto obj = m_doc.pages().chartObject(chartSpecFor(rb.chartAt(0), lang), r->outputs, nullptr, 0.3, 0.48))
+        if (const auto obj =
+                m_doc.pages().chartObject(chartSpecFor(rb.chartAt(0), lang), r->outputs, nullptr, 0.3, 0.48))
             cell.insertText(QString(QChar::ObjectReplacementCharacter), *obj);
         cell.insertBlock(centred);
         cell.insertText(QStringLiteral("%1 = %2").arg(modules::parameterLabel(*module, rb.play.name).in(lang), value),
