@@ -143,13 +143,13 @@ ModuleSpec ropeClockModule()
     s.title = T2("The RoPE clock", "RoPE 旋转钟面");
     s.description = T2(
         "RoPE as a set of clocks: each channel pair j is a hand on a dial of its own, turned by the position times "
-        "θ_j = base^(−2j/dim), the first pairs fast, the last ones barely moving. A query at query_position and a "
+        "θ_j = rope_theta^(−2j/dim), the first pairs fast, the last ones barely moving. A query at query_position and a "
         "key at key_position point their hands at different angles, but the angle between the two hands on each "
         "dial is (query_position − key_position)·θ_j: move both by the same shift and every hand turns, while the "
         "differences and the score (the mean of their cosines) do not change. factor > 1 divides every position by "
         "it before turning (Position Interpolation), so positions are squeezed onto smaller arcs; positions > 0 "
         "adds where the hands of positions 0, 1, … point, for dots on the dials.",
-        "把 RoPE 看成一组钟面：每个维度对 j 是一块钟面上的一根指针，转过的角度是位置乘以 θ_j = base^(−2j/dim)，"
+        "把 RoPE 看成一组钟面：每个维度对 j 是一块钟面上的一根指针，转过的角度是位置乘以 θ_j = rope_theta^(−2j/dim)，"
         "靠前的维度对转得快，靠后的几乎不动。位于 query_position 的查询和位于 key_position 的键，指针指向不同的角度，"
         "但每块钟面上两根指针的夹角都是 (query_position − key_position)·θ_j：两个位置同时平移 shift，所有指针都会转动，"
         "夹角和得分（各夹角余弦的平均）却不变。factor > 1 时先把位置除以它再旋转（位置插值），位置被挤到更短的弧上；"

@@ -7,6 +7,7 @@
 
 #include "../shared/module_runs.h"
 #include "../shared/test_program.h"
+#include "core/rope.h"
 #include "modules/registry.h"
 
 #include <algorithm>
@@ -50,6 +51,8 @@ private slots:
     void clockDifferenceIgnoresShift();
     void clockScoreIsMeanCosine();
     void clockPositionsSqueezedByFactor();
+    void anglesWrapOntoTheDial();
+    void cellsExplainTheirValues();
     void counterSmoothZeroIsTheBits();
     void counterSmoothOneIsTheCosine();
     void counterMorphIsLinear();
@@ -185,6 +188,56 @@ void TestExplorerModules::clockPositionsSqueezedByFactor()
             QVERIFY(explorerCircleDistance(a, p / 4.0 * explorerTheta(10000, j, 8)) < 1e-12);
             if (p % 4 == 0) QVERIFY(std::fabs(a - plain.data[std::size_t(p / 4 * 4 + j)]) < 1e-12);
         }
+}
+
+// The two conventions of the core's wrap, at their edges: [0, 2π) for where a
+// hand points, (−π, π] for the turn between two hands.
+void TestExplorerModules::anglesWrapOntoTheDial()
+{
+    const double pi = kExplorerPi;
+    QCOMPARE(poslab::rope_angle_wrap(0.0), 0.0);
+    QCOMPARE(poslab::rope_angle_wrap(-1e-18), 0.0);  // −1e-18 + 2π rounds to 2π: the hand is at 0
+    QVERIFY(std::fabs(poslab::rope_angle_wrap(-pi / 2) - 1.5 * pi) < 1e-15);
+    QVERIFY(std::fabs(poslab::rope_angle_wrap(7.0) - (7.0 - 2 * pi)) < 1e-15);
+    // 2·10^5 rad, the largest clock angle: 31830 turns and 1.8178... rad left,
+    // against the same remainder formed in long double.
+    const long double big = 200000.0L, turn = 2 * 3.141592653589793238462643383279502884L;
+    const double left = double(big - turn * std::floor(big / turn));
+    QVERIFY(std::fabs(poslab::rope_angle_wrap(200000.0) - left) < 1e-10);
+    QCOMPARE(poslab::rope_angle_wrap_signed(pi), pi);
+    QCOMPARE(poslab::rope_angle_wrap_signed(-pi), pi);
+    QVERIFY(std::fabs(poslab::rope_angle_wrap_signed(1.5 * pi) + 0.5 * pi) < 1e-15);
+    QVERIFY(std::fabs(poslab::rope_angle_wrap_signed(-3.0) + 3.0) < 1e-15);
+}
+
+// --explain: the formula's numbers give the cell's value (position_angles,
+// code), and a cell outside the matrix is not explained.
+void TestExplorerModules::cellsExplainTheirValues()
+{
+    struct Case {
+        const char* id;
+        QStringList args;
+        const char* output;
+    };
+    const Case cases[] = {
+        {"rope.clock", {"positions=9", "factor=3", "dim=12"}, "position_angles"},
+        {"sinusoidal.binary_counter", {"positions=20", "bits=6", "smooth=0.3"}, "code"},
+    };
+    for (const Case& c : cases) {
+        const ModuleSpec& spec = builtinModule(QString::fromLatin1(c.id));
+        const Params params = parseParams(spec, c.args);
+        const std::vector<Output> outs = runModule(spec, params);
+        const Output& m = outputNamed(outs, QString::fromLatin1(c.output));
+        for (int r = 0; r < m.rows; ++r)
+            for (int col = 0; col < m.cols; ++col) {
+                const auto e = spec.explain(params, QString::fromLatin1(c.output), r, col);
+                QVERIFY(e.has_value());
+                QVERIFY(std::fabs(e->value - m.data[std::size_t(r * m.cols + col)]) < 1e-15);
+                QVERIFY(!e->formula.isEmpty() && !e->substituted.en.isEmpty() && !e->substituted.zh.isEmpty());
+            }
+        QVERIFY(!spec.explain(params, QString::fromLatin1(c.output), m.rows, 0).has_value());
+        QVERIFY(!spec.explain(params, QStringLiteral("nope"), 0, 0).has_value());
+    }
 }
 
 // smooth = 0: bit j of p, found here by halving p j times.
