@@ -295,4 +295,46 @@ double rope_relative_upper_bound(const double* inv_freq, int n_pairs, double r)
     return total / n_pairs;
 }
 
+// ---- the RoPE clock ----------------------------------------------------------------
+
+namespace {
+constexpr double kTwoPi = 6.283185307179586476925286766559;
+}  // namespace
+
+double rope_angle_wrap(double angle)
+{
+    require(std::isfinite(angle), "rope_angle_wrap: angle must be finite");
+    // fmod keeps the sign of `angle`: (−2π, 2π); a negative remainder moves up
+    // one turn. A remainder that rounds to 2π when moved is 0 on the dial.
+    double a = std::fmod(angle, kTwoPi);
+    if (a < 0) a += kTwoPi;
+    return a >= kTwoPi ? 0.0 : a;
+}
+
+double rope_angle_wrap_signed(double angle)
+{
+    require(std::isfinite(angle), "rope_angle_wrap_signed: angle must be finite");
+    double a = std::fmod(angle, kTwoPi);  // (−2π, 2π)
+    if (a > kTwoPi / 2) a -= kTwoPi;
+    if (a <= -kTwoPi / 2) a += kTwoPi;
+    return a;
+}
+
+void rope_clock_angles(const double* inv_freq, int n_pairs, double position, double* out)
+{
+    require(n_pairs > 0 && inv_freq && out, "rope_clock_angles: need n_pairs > 0 and buffers, got n_pairs=", n_pairs);
+    require(std::isfinite(position), "rope_clock_angles: position must be finite");
+    for (int j = 0; j < n_pairs; ++j) out[j] = rope_angle_wrap(position * inv_freq[j]);
+}
+
+double rope_unit_pair_score(const double* inv_freq, int n_pairs, double r)
+{
+    require(n_pairs > 0 && inv_freq, "rope_unit_pair_score: need n_pairs > 0 and inv_freq, got n_pairs=", n_pairs);
+    require(std::isfinite(r), "rope_unit_pair_score: r must be finite");
+    // ⟨R_m e, R_n e⟩ = cos((m − n) θ_j) per pair for e = (1, 0).
+    double total = 0;
+    for (int j = 0; j < n_pairs; ++j) total += std::cos(r * inv_freq[j]);
+    return total / n_pairs;
+}
+
 }  // namespace poslab

@@ -142,4 +142,34 @@ void rope_permute_channels(const float* x,  // (T, D)
 double rope_relative_upper_bound(const double* inv_freq,  // (n_pairs)
                                  int n_pairs, double r);
 
+// ---- the RoPE clock ----------------------------------------------------------------
+// Pair j of a vector at position m is a hand on a dial of its own, turned by
+// the angle m·θ_j (θ_j = inv_freq_j; RoFormer §3.2). A query at m and a key at
+// n keep the angle (m − n)·θ_j between their hands on every dial however far
+// both move: that angle is all the score sees. Position Interpolation (Chen et
+// al. 2023, arXiv 2306.15595) feeds m/s instead of m, so every hand turns s
+// times slower. Angles are formed and reduced in double: for positions up to
+// 2·10^5 and θ_j <= 1 the angle is at most 2·10^5 rad, its rounding error a
+// few ulp of that, about 10^-10 rad, and fmod adds none (it is exact); in
+// float32 an angle that large is off by up to 0.008 rad, a visible tick on a dial.
+
+// `angle` in [0, 2π): where a hand points on its dial.
+double rope_angle_wrap(double angle);
+
+// `angle` in (−π, π]: the signed turn from one hand to another.
+double rope_angle_wrap_signed(double angle);
+
+// Where the hands of a vector at `position` point:
+//     out[j] = rope_angle_wrap(position · inv_freq[j])
+void rope_clock_angles(const double* inv_freq,  // (n_pairs)
+                       int n_pairs, double position,
+                       double* out);  // (n_pairs)
+
+// The score of a query and a key whose pairs are all the unit vector (1, 0)
+// before rotation, at offset r = m − n, averaged over the pairs:
+//     (1/n) Σ_j cos(r · θ_j)
+// RoFormer's long-range curve (§3.4.3) divided by its value n at r = 0.
+double rope_unit_pair_score(const double* inv_freq,  // (n_pairs)
+                            int n_pairs, double r);
+
 }  // namespace poslab

@@ -137,4 +137,19 @@ double sinusoidal_dot_closed_form(std::size_t C, double base, sinusoidal_layout 
     return sum;
 }
 
+int sinusoidal_counter_bit(long long p, int j)
+{
+    require(p >= 0, "sinusoidal_counter_bit: p must be >= 0, got ", p);
+    require(j >= 0 && j < 63, "sinusoidal_counter_bit: j must be in [0, 62], got ", j);
+    return int((p >> j) & 1);
+}
+
+double sinusoidal_counter_wave(double p, int j)
+{
+    require(std::isfinite(p), "sinusoidal_counter_wave: p must be finite");
+    require(j >= 0 && j < 63, "sinusoidal_counter_wave: j must be in [0, 62], got ", j);
+    constexpr double kPi = 3.14159265358979323846;
+    return 0.5 * (1.0 - std::cos(kPi * p / std::ldexp(1.0, j)));  // ldexp: 2^j exactly
+}
+
 }  // namespace poslab

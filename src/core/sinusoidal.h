@@ -95,4 +95,22 @@ void sinusoidal_shift_apply(const float* pe_tc,  // (T, C)
 // depends only on the offset p - q (a closed form, in double).
 double sinusoidal_dot_closed_form(std::size_t C, double base, sinusoidal_layout layout, double offset);
 
+// ---- a binary counter becomes a sinusoid -------------------------------------------
+// The intuition behind the frequencies (the course's derivation): write the
+// position p in binary. Bit j flips every 2^j positions, a square wave of
+// period 2^(j+1); lower bits flip faster. The smooth wave with the same period,
+//     w_j(p) = (1 − cos(π p / 2^j)) / 2        (0 at p = 0, 1 at p = 2^j),
+// rises and falls where the bit does, and is defined for every real p. The
+// lowest wave equals bit 0 at every integer p ((1 − cos πp)/2 = p mod 2);
+// wave j peaks at 2^j, (2^j − 1)/2 positions before the middle of its bit's
+// run of ones (under a quarter of the period). A sinusoidal
+// encoding keeps the smooth waves (a sine and a cosine each) at geometrically
+// spaced frequencies, as the bits' periods 2, 4, 8, … are.
+
+// Bit j of p (p >= 0, 0 <= j < 63): 0 or 1.
+int sinusoidal_counter_bit(long long p, int j);
+
+// w_j(p) = (1 − cos(π p / 2^j)) / 2, in [0, 1] (0 <= j < 63).
+double sinusoidal_counter_wave(double p, int j);
+
 }  // namespace poslab

@@ -14,11 +14,14 @@ const Registry& Registry::builtin()
     static const Registry registry = [] {
         Registry r;
         registerSinusoidalModules(r);
+        registerBinaryCounterModule(r);
         registerLearnedModules(r);
         registerRelativeModules(r);
         registerRelativeShiftModule(r);
         registerRopeModules(r);
         registerRopeRequirementModule(r);
+        registerRopeClockModule(r);
+        registerContextWorkbenchModule(r);
         registerAlibiModules(r);
         registerVitModules(r);
         registerAttentionModules(r);

@@ -42,11 +42,14 @@ std::vector<Output> runModule(const ModuleSpec& spec, const Params& params, cons
 // module is declared by one function named after its id, "rope.inv_freq" by
 // ModuleSpec ropeInvFreqModule(), and registered by r.add(ropeInvFreqModule()).
 void registerSinusoidalModules(Registry& r);
+void registerBinaryCounterModule(Registry& r);  // sinusoidal.binary_counter (binary_counter_module.cpp)
 void registerLearnedModules(Registry& r);
 void registerRelativeModules(Registry& r);
 void registerRelativeShiftModule(Registry& r);  // relative.rel_shift (relative_shift_module.cpp)
 void registerRopeModules(Registry& r);
-void registerRopeRequirementModule(Registry& r);  // rope.relative_requirement (rope_requirement_module.cpp)
+void registerRopeRequirementModule(Registry& r);   // rope.relative_requirement (rope_requirement_module.cpp)
+void registerRopeClockModule(Registry& r);         // rope.clock (rope_clock_module.cpp)
+void registerContextWorkbenchModule(Registry& r);  // rope.context_workbench (context_workbench_module.cpp)
 void registerAlibiModules(Registry& r);
 void registerVitModules(Registry& r);
 void registerAttentionModules(Registry& r);

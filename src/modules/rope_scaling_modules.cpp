@@ -363,22 +363,12 @@ std::vector<Output> runInvFreq(const Params& p, const RunContext& ctx)
 
 // ---- rope.extrapolation ------------------------------------------------------------
 
-// h_j = q̃_j conj(k̃_j) per pair as a complex number, so that
-// score(r) = a² Σ_j Re[h_j e^{i r θ_j}].
-struct PairProducts {
-    std::vector<double> re, im;  // (D/2)
-};
-
+// q and k as the parameter qk says: all ones, or random with the seed.
 PairProducts qkPairProducts(const Params& p, int D)
 {
+    if (p.getChoice(QStringLiteral("qk")) == QLatin1String("ones")) return onesPairProducts(D);
     const int n = D / 2;
     PairProducts h{std::vector<double>(static_cast<std::size_t>(n)), std::vector<double>(static_cast<std::size_t>(n))};
-    if (p.getChoice(QStringLiteral("qk")) == QLatin1String("ones")) {
-        // q = k = (1, …, 1): h_j = (1 + i)(1 − i) = 2, score = 2 Σ cos(r θ_j).
-        std::fill(h.re.begin(), h.re.end(), 2.0);
-        std::fill(h.im.begin(), h.im.end(), 0.0);
-        return h;
-    }
     rng g(std::uint64_t(p.getInt(QStringLiteral("seed"))));
     std::vector<float> q(static_cast<std::size_t>(D)), k(static_cast<std::size_t>(D));
     fill_normal(q.data(), q.size(), 0.0f, 1.0f, g);
@@ -392,77 +382,28 @@ PairProducts qkPairProducts(const Params& p, int D)
     return h;
 }
 
-// score(r) at points + 1 distances r in [0, rMax], and its extremes within
-// the training length L and beyond it.
-struct ScoreCurve {
-    std::vector<double> xs, ys;
-    double maxIn = 0, maxOut = 0, minIn = 1e300, minOut = 1e300;
-};
-
-ScoreCurve scoreCurve(const PairProducts& h, const rope_frequencies& f, int L, double rMax, int points)
-{
-    const int n = int(h.re.size());
-    const double a2 = f.attention_factor * f.attention_factor;
-    ScoreCurve c;
-    c.xs.resize(static_cast<std::size_t>(points) + 1);
-    c.ys.resize(static_cast<std::size_t>(points) + 1);
-    for (int i = 0; i <= points; ++i) {
-        const double r = rMax * i / points;
-        double sc = 0;
-        for (int j = 0; j < n; ++j) {
-            const double phi = r * f.inv_freq[j];
-            sc += h.re[j] * std::cos(phi) - h.im[j] * std::sin(phi);
-        }
-        sc *= a2;
-        c.xs[i] = r;
-        c.ys[i] = sc;
-        if (r < L) {
-            c.maxIn = std::max(c.maxIn, std::fabs(sc));
-            c.minIn = std::min(c.minIn, sc);
-        } else {
-            c.maxOut = std::max(c.maxOut, std::fabs(sc));
-            c.minOut = std::min(c.minOut, sc);
-        }
-    }
-    return c;
-}
-
 std::vector<Output> runExtrapolation(const Params& p, const RunContext& ctx)
 {
-    const int D = int(p.getInt(QStringLiteral("head_dim")));
-    const double base = p.getFloat(QStringLiteral("rope_theta"));
-    const int L = int(p.getInt(QStringLiteral("train_length")));
-    const double s = p.getFloat(QStringLiteral("factor"));
+    ContextExtension e;
+    e.headDim = int(p.getInt(QStringLiteral("head_dim")));
+    e.ropeTheta = p.getFloat(QStringLiteral("rope_theta"));
+    e.trainLength = int(p.getInt(QStringLiteral("train_length")));
+    e.factor = p.getFloat(QStringLiteral("factor"));
+    e.betaFast = p.getFloat(QStringLiteral("beta_fast"));
+    e.betaSlow = p.getFloat(QStringLiteral("beta_slow"));
+    const int D = e.headDim, L = e.trainLength;
     const int points = int(p.getInt(QStringLiteral("points")));
     const int n = D / 2;
     const PairProducts h = qkPairProducts(p, D);
-
-    struct Method {
-        QString name;
-        rope_scaling_type type;
-    };
-    const Method methods[] = {{QStringLiteral("plain"), ROPE_SCALING_DEFAULT},
-                              {QStringLiteral("linear"), ROPE_SCALING_LINEAR},
-                              {QStringLiteral("ntk"), ROPE_SCALING_NTK},
-                              {QStringLiteral("yarn"), ROPE_SCALING_YARN}};
-    const std::vector<double> def = rope_default_inv_freq(D, base);
-    const double rMax = s * L;
+    const std::vector<double> def = rope_default_inv_freq(D, e.ropeTheta);
+    const double rMax = e.factor * L;
 
     std::vector<Output> out;
     std::vector<QVariantList> rows;
-    for (const Method& m : methods) {
+    for (const ExtensionMethod& m : extensionMethods()) {
         ctx.throwIfCancelled();
-        rope_scaling_params sp;
-        sp.rope_type = m.type;
-        sp.dim = D;
-        sp.rope_theta = base;
-        sp.factor = s;
-        sp.original_max_position_embeddings = L;
-        sp.max_position_embeddings = int(std::min(rMax, 1e9));
-        sp.beta_fast = p.getFloat(QStringLiteral("beta_fast"));
-        sp.beta_slow = p.getFloat(QStringLiteral("beta_slow"));
-        const rope_frequencies f = rope_compute_frequencies(sp);
-        ScoreCurve c = scoreCurve(h, f, L, rMax, points);
+        const rope_frequencies f = rope_compute_frequencies(extensionScaling(e, m.type));
+        ScoreCurve c = ropeScoreCurve(h, f, L, rMax, points);
         // A pair sees angles it never saw in training when its wavelength is
         // longer than L (it never completed a turn) and s·L·θ'_j > L·θ_j.
         int unseen = 0;
@@ -480,6 +421,7 @@ std::vector<Output> runExtrapolation(const Params& p, const RunContext& ctx)
     out.push_back(Output::scalar(QStringLiteral("train_length"), L));
     return out;
 }
+
 // The names of every scaling, as compare=true names its series.
 QStringList scalingNames()
 {
@@ -595,6 +537,65 @@ std::vector<OutputSpec> ropeExtrapolationOutputs()
 }
 
 }  // namespace
+
+// ---- one context extension (rope_modules.h) -----------------------------------------
+
+const std::vector<ExtensionMethod>& extensionMethods()
+{
+    static const std::vector<ExtensionMethod> methods{{QStringLiteral("plain"), ROPE_SCALING_DEFAULT},
+                                                      {QStringLiteral("linear"), ROPE_SCALING_LINEAR},
+                                                      {QStringLiteral("ntk"), ROPE_SCALING_NTK},
+                                                      {QStringLiteral("yarn"), ROPE_SCALING_YARN}};
+    return methods;
+}
+
+rope_scaling_params extensionScaling(const ContextExtension& e, rope_scaling_type type)
+{
+    rope_scaling_params sp;
+    sp.rope_type = type;
+    sp.dim = e.headDim;
+    sp.rope_theta = e.ropeTheta;
+    sp.factor = e.factor;
+    sp.original_max_position_embeddings = e.trainLength;
+    sp.max_position_embeddings = int(std::min(e.factor * e.trainLength, 1e9));
+    sp.beta_fast = e.betaFast;
+    sp.beta_slow = e.betaSlow;
+    return sp;
+}
+
+PairProducts onesPairProducts(int D)
+{
+    const std::size_t n = static_cast<std::size_t>(D / 2);
+    return {std::vector<double>(n, 2.0), std::vector<double>(n, 0.0)};
+}
+
+ScoreCurve ropeScoreCurve(const PairProducts& h, const rope_frequencies& f, int L, double rMax, int points)
+{
+    const int n = int(h.re.size());
+    const double a2 = f.attention_factor * f.attention_factor;
+    ScoreCurve c;
+    c.xs.resize(static_cast<std::size_t>(points) + 1);
+    c.ys.resize(static_cast<std::size_t>(points) + 1);
+    for (int i = 0; i <= points; ++i) {
+        const double r = rMax * i / points;
+        double sc = 0;
+        for (int j = 0; j < n; ++j) {
+            const double phi = r * f.inv_freq[j];
+            sc += h.re[j] * std::cos(phi) - h.im[j] * std::sin(phi);
+        }
+        sc *= a2;
+        c.xs[i] = r;
+        c.ys[i] = sc;
+        if (r < L) {
+            c.maxIn = std::max(c.maxIn, std::fabs(sc));
+            c.minIn = std::min(c.minIn, sc);
+        } else {
+            c.maxOut = std::max(c.maxOut, std::fabs(sc));
+            c.minOut = std::min(c.minOut, sc);
+        }
+    }
+    return c;
+}
 
 ModuleSpec ropeInvFreqModule()
 {

@@ -383,6 +383,9 @@ private slots:
                                "vit.peg",
                                "bench.pe_cost"})
             QTest::newRow(id) << QString::fromLatin1(id);
+        // The explorers' modules: the window's charts name these ids.
+        for (const char* id : {"rope.clock", "sinusoidal.binary_counter", "rope.context_workbench"})
+            QTest::newRow(id) << QString::fromLatin1(id);
     }
     void builtinHasDesignIds()
     {
