@@ -4,6 +4,7 @@
 
 #include "ui/charts/chart_parts.h"
 #include "ui/charts/color_map.h"
+#include "util/tex_to_unicode.h"
 
 #include <QFontMetricsF>
 #include <QGraphicsItem>
@@ -217,7 +218,7 @@ private:
         for (std::size_t k = 0; k < hands.size(); ++k)
             entry(st.seriesColors.value(int(k) % st.seriesColors.size()), hands[k].name, false);
         for (const Output& m : m_chart->dots()) entry(st.text, m.name, true);
-        const QString title = m_chart->spec().xTitle;
+        const QString title = util::texToUnicode(m_chart->spec().xTitle);
         if (!title.isEmpty()) {
             p->setPen(st.text);
             p->drawText(QRectF(x, y, area.right() - x, h), Qt::AlignRight | Qt::AlignVCenter, title);
@@ -280,7 +281,7 @@ QString ClockChart::describeDial(int i) const
 {
     if (i < 0 || i >= m_dials) return {};
     QStringList parts;
-    const QString title = m_spec.xTitle.isEmpty() ? QStringLiteral("x") : m_spec.xTitle;
+    const QString title = m_spec.xTitle.isEmpty() ? QStringLiteral("x") : util::texToUnicode(m_spec.xTitle);
     if (!m_hands.empty() && std::size_t(i) < m_hands.front().x.size())
         parts << QStringLiteral("%1 = %2").arg(title, i < m_hands.front().xLabels.size()
                                                           ? m_hands.front().xLabels[i]
