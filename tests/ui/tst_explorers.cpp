@@ -14,6 +14,7 @@
 #include "ui/notebook/lesson_view.h"
 #include "ui/notebook/param_panel.h"
 #include "ui/notebook/play_control.h"
+#include "ui/report/pdf_export.h"
 
 #include "../shared/test_timing.h"
 
@@ -21,7 +22,10 @@
 #include <QChartView>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
+
+#include <poppler-qt6.h>
 
 #include <cmath>
 #include <numbers>
@@ -176,6 +180,61 @@ private slots:
         QCOMPARE(play->frame(), 0);
         QTRY_COMPARE_WITH_TIMEOUT(card.paramPanel()->value(QStringLiteral("start")), QStringLiteral("0"),
                                   scaledMs(5000));
+    }
+
+    // The PDF: four frames of a played parameter, named by their values
+    // (first, last and two between: 0, 11, 21, 32 of 0..32), the caption
+    // saying what they are, and both charts of a two-chart block.
+    void pdfShowsFramesAndEveryChart()
+    {
+        QTemporaryDir dir;
+        const QByteArray front = "---\nid: t\ntitle: T\nsummary: S\nminutes: 1\n---\n\n## Explorers\n\n";
+        const QByteArray blocks =
+            "```run rope.clock dim=8 query_position=5 key_position=2\n"
+            "chart: clock\n"
+            "output: query_angle, key_angle\n"
+            "vary: shift 0..32\n"
+            "play: shift\n"
+            "```\n\n"
+            "```run sinusoidal.matrix positions=6 dim=8\n"
+            "output: wavelengths\n"
+            "y: first chart axis\n"
+            "output: frequencies\n"
+            "y: second chart axis\n"
+            "```\n";
+        for (const char* lang : {"en", "zh"}) {
+            QDir(dir.path()).mkpath(QString::fromLatin1(lang));
+            QFile f(dir.filePath(QStringLiteral("%1/01-t.md").arg(QLatin1String(lang))));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(front + "Text.\n\n" + blocks);
+        }
+        const std::pair<QString, QStringList> expected[] = {
+            {QStringLiteral("en"),
+             {QStringLiteral("The small charts are frames of the play control"), QStringLiteral("Shift of both = 0"),
+              QStringLiteral("Shift of both = 11"), QStringLiteral("Shift of both = 21"),
+              QStringLiteral("Shift of both = 32"), QStringLiteral("first chart axis"),
+              QStringLiteral("second chart axis")}},
+            {QStringLiteral("zh"),
+             {QStringLiteral("下方小图是播放控件中的几帧"), QStringLiteral("两者同时平移 = 0"),
+              QStringLiteral("两者同时平移 = 32"), QStringLiteral("first chart axis")}}};
+        for (const auto& [lang, phrases] : expected) {
+            ui::ExportOptions o;
+            o.courseDir = dir.path();
+            o.lang = lang;
+            o.outputPath = dir.filePath(lang + QStringLiteral(".pdf"));
+            o.cacheDir = dir.filePath(QStringLiteral("cache"));
+            o.noTrainingRun = true;
+            const ui::ExportResult r = ui::exportPdf(o);
+            QVERIFY2(r.ok(), qPrintable(r.message));
+            // One run for the figure, four for its frames, one for the two-chart block.
+            QCOMPARE(r.runCount, 6);
+            std::unique_ptr<Poppler::Document> doc = Poppler::Document::load(o.outputPath);
+            QVERIFY(doc);
+            QString text;
+            for (int i = 0; i < doc->numPages(); ++i) text += doc->page(i)->text(QRectF()) + u'\n';
+            text.replace(u'\n', u' ');
+            for (const QString& phrase : phrases) QVERIFY2(text.contains(phrase), qPrintable(lang + QStringLiteral(": ") + phrase));
+        }
     }
 
     // Two output: lines, two charts of one run, both following the panel.
