@@ -100,6 +100,34 @@ double softmax_entropy(const double* logits, std::size_t n, double scale)
     return std::log(z) - zy / z;
 }
 
+void softmax_entropy_prefixes(const double* logits, const std::size_t* lengths, std::size_t count, double scale,
+                              double* out)
+{
+    if (count == 0) return;
+    require(lengths[0] >= 1, "softmax_entropy_prefixes: needs at least one logit");
+    double mx = scale * logits[0];
+    double z = 0, zy = 0;  // Σ e^{y_i} and Σ e^{y_i}·y_i with y_i = scale·x_i − mx
+    std::size_t i = 0;
+    for (std::size_t k = 0; k < count; ++k) {
+        require(k == 0 || lengths[k] >= lengths[k - 1], "softmax_entropy_prefixes: lengths must rise");
+        for (; i < lengths[k]; ++i) {
+            const double v = scale * logits[i];
+            if (v > mx) {  // a new maximum: every y_i so far drops by d
+                const double d = v - mx;
+                const double shrink = std::exp(-d);
+                zy = shrink * (zy - d * z);
+                z *= shrink;
+                mx = v;
+            }
+            const double y = v - mx;
+            const double e = std::exp(y);
+            z += e;
+            zy += e * y;
+        }
+        out[k] = std::log(z) - zy / z;
+    }
+}
+
 void txl_rel_shift(const double* x, int L, int K, bool pad_left, double* out)
 {
     require(L >= 1 && K >= L, "txl_rel_shift: needs 1 <= L <= K, got L = ", L, ", K = ", K);

@@ -60,6 +60,14 @@ double position_map_score(position_map map, const double* q, const double* k, in
 // logits, computed stably (max subtracted): ln Z − scale·Σ p_i x_i + scale·max.
 double softmax_entropy(const double* logits, std::size_t n, double scale);
 
+// The same entropy for the first lengths[k] logits, k = 0 … count − 1
+// (lengths rising, the last at most the array's size), in one pass over the
+// longest prefix: the sums of softmax_entropy are carried from one length to
+// the next, rescaled whenever a larger logit raises the running maximum
+// (Σ e^{y−m'} = e^{m−m'} Σ e^{y−m}). O(longest) instead of O(Σ lengths).
+void softmax_entropy_prefixes(const double* logits, const std::size_t* lengths, std::size_t count, double scale,
+                              double* out);
+
 // ---- 3. Transformer-XL relative shift ------------------------------------------------
 
 // x (L, K) holds in column c the score of query i against the distance

@@ -61,15 +61,21 @@ std::vector<Output> runEntropyLength(const Params& p, const RunContext& ctx)
     std::vector<double> plain(G, 0.0), logn(G, 0.0), yarnH(G, 0.0);
     rng g(std::uint64_t(p.getInt(u"seed"_s)));
     std::vector<double> logits(static_cast<std::size_t>(L));
+    std::vector<std::size_t> lengths(ns.begin(), ns.end());
+    std::vector<double> plainOfTrial(G), yarnOfTrial(G);
     for (int t = 0; t < trials; ++t) {
         // One query's logits against L keys; the first n of them are its logits over n keys.
         for (double& x : logits) x = sigma * double(g.normal());
+        ctx.throwIfCancelled();
+        // Plain and YaRN scale every length alike: one pass over the longest
+        // prefix gives all lengths; the log-n scale differs per length.
+        softmax_entropy_prefixes(logits.data(), lengths.data(), G, 1.0, plainOfTrial.data());
+        softmax_entropy_prefixes(logits.data(), lengths.data(), G, yarn, yarnOfTrial.data());
         for (std::size_t i = 0; i < G; ++i) {
-            ctx.throwIfCancelled();
-            const std::size_t n = std::size_t(ns[i]);
-            plain[i] += softmax_entropy(logits.data(), n, 1.0) / trials;
+            const std::size_t n = lengths[i];
+            plain[i] += plainOfTrial[i] / trials;
             logn[i] += softmax_entropy(logits.data(), n, std::log(double(n)) / std::log(double(L0))) / trials;
-            yarnH[i] += softmax_entropy(logits.data(), n, yarn) / trials;
+            yarnH[i] += yarnOfTrial[i] / trials;
         }
     }
 

@@ -53,6 +53,7 @@ private slots:
     void additiveAndScaledExpanded();
     void entropyOfUniformIsLogN();
     void entropyOfTwoLogits();
+    void entropyOfPrefixesInOnePass();
     void relShiftPutsDistanceMPlusIMinusJ();
     void relShiftPaddedRightReadsOneCloser();
 };
@@ -139,6 +140,28 @@ void TestDerivations::entropyOfTwoLogits()
         const double y[2] = {0.0, 2 * a};
         QVERIFY(std::fabs(softmax_entropy(x, 2, 2.0) - softmax_entropy(y, 2, 1.0)) < 1e-12);
     }
+}
+
+// The one-pass entropies of rising prefixes equal the two-pass entropy of
+// each prefix on its own (softmax_entropy, a second implementation), also
+// when the maximum rises late and far (the running sums are rescaled).
+void TestDerivations::entropyOfPrefixesInOnePass()
+{
+    std::vector<double> x(5000);
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] = std::sin(0.37 * double(i)) * 3.0 + 1e-3 * double(i);
+    x[4000] = 40.0;  // a late, large maximum
+    const std::vector<std::size_t> lengths = {1, 2, 17, 17, 600, 3999, 4001, 5000};
+    for (double scale : {1.0, 0.25, 1.7}) {
+        std::vector<double> got(lengths.size());
+        softmax_entropy_prefixes(x.data(), lengths.data(), lengths.size(), scale, got.data());
+        for (std::size_t k = 0; k < lengths.size(); ++k)
+            QVERIFY2(std::fabs(got[k] - softmax_entropy(x.data(), lengths[k], scale)) < 1e-10,
+                     qPrintable(QStringLiteral("length %1, scale %2").arg(lengths[k]).arg(scale)));
+    }
+    const std::size_t one = 1;
+    double h = -1;
+    softmax_entropy_prefixes(x.data(), &one, 1, 2.0, &h);
+    QCOMPARE(h, 0.0);  // one key: all the attention on it
 }
 
 void TestDerivations::relShiftPutsDistanceMPlusIMinusJ()

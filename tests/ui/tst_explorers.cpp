@@ -233,7 +233,8 @@ private slots:
             QString text;
             for (int i = 0; i < doc->numPages(); ++i) text += doc->page(i)->text(QRectF()) + u'\n';
             text.replace(u'\n', u' ');
-            for (const QString& phrase : phrases) QVERIFY2(text.contains(phrase), qPrintable(lang + QStringLiteral(": ") + phrase));
+            for (const QString& phrase : phrases)
+                QVERIFY2(text.contains(phrase), qPrintable(lang + QStringLiteral(": ") + phrase));
         }
     }
 
