@@ -842,6 +842,7 @@ private slots:
         auto w = openWindow(QStringLiteral("zh"));
         QVERIFY(w->goTo(0, 2));
         QSignalSpy finished(w.get(), &MainWindow::exportFinished);
+        QSignalSpy progressed(w.get(), &MainWindow::exportProgressed);
         ExportOptions o;
         o.lang = w->language();
         o.chapters = {w->course().chapters[0].number};
@@ -860,6 +861,12 @@ private slots:
         QVERIFY2(text.contains(QStringLiteral("基础")), qPrintable(text.left(300)));
         QVERIFY(!text.contains(QStringLiteral("大海捞针")));  // chapter 2 is not in a one-chapter export
 #endif
+        // The progress dialog counted the one chapter, in the window's language.
+        QVERIFY(!progressed.isEmpty());
+        QCOMPARE(progressed.last()[0].toInt(), 1);
+        QCOMPARE(progressed.last()[1].toInt(), 1);
+        QVERIFY2(progressed.last()[2].toString().contains(QStringLiteral("已完成 1 章中的 1 章")),
+                 qPrintable(progressed.last()[2].toString()));
         // An unwritable path fails cleanly, leaving no file.
         o.outputPath = m_tmp->filePath(QStringLiteral("no/such/dir/x.pdf"));
         w->startExport(o);

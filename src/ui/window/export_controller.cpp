@@ -244,6 +244,7 @@ void ExportController::takeOutputLine(const QString& line)
     QString text = m_exporting + u'\n' + tr("Chapter %1 of %2 done").arg(done).arg(total);
     if (leftSeconds > 0) text += u'\n' + tr("About %n second(s) left", nullptr, int(leftSeconds));
     m_progress->setLabelText(text);
+    emit progressed(done, total, text);
 }
 
 void ExportController::finish(bool ok, const QString& message, const QString& path)

@@ -56,6 +56,8 @@ public slots:
 
 signals:
     void finished(bool ok, const QString& message);
+    // The progress dialog moved: `done` of `total` chapters, and what it says.
+    void progressed(int done, int total, const QString& text);
 
 private:
     // `poslab export` (program) with these options, as a child process.

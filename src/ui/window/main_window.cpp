@@ -255,6 +255,7 @@ void MainWindow::wireControllers()
 
     connect(m_export, &QAction::triggered, m_exporter, &ExportController::exportPdf);
     connect(m_exporter, &ExportController::finished, this, &MainWindow::exportFinished);
+    connect(m_exporter, &ExportController::progressed, this, &MainWindow::exportProgressed);
 
     connect(m_openAssignment, &QAction::triggered, m_assignments, &AssignmentController::chooseFile);
     connect(m_newAssignment, &QAction::triggered, m_assignments, &AssignmentController::newAssignment);

@@ -145,6 +145,8 @@ public slots:
 
 signals:
     void exportFinished(bool ok, const QString& message);
+    // The export's progress dialog: `done` of `total` chapters, its text.
+    void exportProgressed(int done, int total, const QString& text);
     void stepShown(int chapter, int step);
     void languageChanged(const QString& lang);
     void assignmentModeChanged(bool on);
