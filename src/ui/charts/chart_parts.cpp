@@ -15,6 +15,7 @@
 #include <QBarSet>
 #include <QCategoryAxis>
 #include <QCursor>
+#include <QFontMetricsF>
 #include <QGraphicsLayout>
 #include <QLegend>
 #include <QLegendMarker>
@@ -291,6 +292,27 @@ void toggleSeriesFromLegend(QChart* chart)
     }
 }
 
+// A legend in a row above or below the plot cuts its entries short ("Wavelength:
+// pl…") when they do not fit the chart's width; then it stands at the right,
+// one entry under the other, whole. Decided again whenever the chart is resized.
+void keepLegendEntriesWhole(QChart* chart, const ChartStyle& style)
+{
+    const auto fit = [chart, font = chartFont(style)] {
+        QLegend* legend = chart->legend();
+        if (!legend->isVisible()) return;
+        if (!chart->property("poslabRowAlignment").isValid())
+            chart->setProperty("poslabRowAlignment", int(legend->alignment()));
+        const QFontMetricsF fm(font);
+        qreal needed = 0;
+        for (QLegendMarker* m : legend->markers()) needed += fm.horizontalAdvance(m->label()) + 2.5 * fm.height() + 8;
+        const auto row = Qt::Alignment(chart->property("poslabRowAlignment").toInt());
+        const Qt::Alignment wanted = needed > chart->size().width() - 24 ? Qt::AlignRight : row;
+        if (legend->alignment() != wanted) legend->setAlignment(wanted);
+    };
+    QObject::connect(chart, &QGraphicsWidget::geometryChanged, chart, fit);
+    fit();
+}
+
 // Line i of n: a colour of the colour-blind-safe palette and a dash pattern
 // of its own, so lines differ without colour; earlier lines a little wider,
 // so a line drawn exactly over another leaves its edges showing.
@@ -440,6 +462,7 @@ QChart* buildLineChart(const ChartSpec& spec, const std::vector<const Output*>& 
     const int marks = addMarks(chart, spec, style, ax, ay, range);
     chart->legend()->setVisible(series.size() > 1 || marks > 0);
     toggleSeriesFromLegend(chart);
+    keepLegendEntriesWhole(chart, style);
     QStringList notes;
     if (nonPositive) notes << ChartPanel::tr("%1 value(s) ≤ 0 not shown on the log axis").arg(nonPositive);
     if (nonFinite) notes << ChartPanel::tr("%1 NaN/∞ value(s) not shown").arg(nonFinite);
@@ -569,6 +592,7 @@ QChart* buildBarChart(const ChartSpec& spec, const std::vector<const Output*>& o
     bars->attachAxis(ay);
     const int marks = addLevelMarks(chart, spec, style, ax, ay, int(categories.size()));
     chart->legend()->setVisible(bars->count() > 1 || marks > 0);
+    keepLegendEntriesWhole(chart, style);
     QString n;
     if (spec.logY || spec.logX) n = ChartPanel::tr("bar charts use linear axes");
     if (!n.isEmpty()) chart->setTitle(n);
