@@ -20,6 +20,7 @@
 
 #include <QApplication>
 #include <QChartView>
+#include <QLegend>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -236,6 +237,24 @@ private slots:
             for (const QString& phrase : phrases)
                 QVERIFY2(text.contains(phrase), qPrintable(lang + QStringLiteral(": ") + phrase));
         }
+    }
+
+    // Legend entries too wide for one row: the legend stands at the right and
+    // shows them whole; with room enough it is a row under the plot again.
+    void legendKeepsEntriesWhole()
+    {
+        std::vector<Output> lines;
+        for (int i = 0; i < 6; ++i)
+            lines.push_back(Output::series(QStringLiteral("a rather long name for line %1").arg(i), {0, 1}, {0, 1}));
+        ChartPanel panel(ChartSpec{}, lines);
+        panel.resize(500, 400);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        auto* view = qobject_cast<QChartView*>(panel.partWidget(0));
+        QVERIFY(view);
+        QTRY_COMPARE_WITH_TIMEOUT(view->chart()->legend()->alignment(), Qt::AlignRight, scaledMs(5000));
+        panel.resize(2600, 400);
+        QTRY_COMPARE_WITH_TIMEOUT(view->chart()->legend()->alignment(), Qt::AlignBottom, scaledMs(5000));
     }
 
     // Two output: lines, two charts of one run, both following the panel.
