@@ -23,6 +23,7 @@
 #include "ui/notebook/exercise_widget.h"
 #include "ui/notebook/lesson_view.h"
 #include "ui/notebook/param_panel.h"
+#include "ui/notebook/play_control.h"
 #include "ui/notebook/search_panel.h"
 #include "ui/notebook/toc_panel.h"
 #include "ui/notebook/welcome_card.h"
@@ -444,6 +445,26 @@ private slots:
         again->appearance()->themeActions()[1]->trigger();  // Light
         QVERIFY(QApplication::palette().color(QPalette::Window).lightnessF() > 0.5);
         again->appearance()->setTheme(Theme::System);
+    }
+
+    // View ▸ Reduce Motion: play controls stop moving by themselves, and the
+    // choice is remembered.
+    void reduceMotionIsRemembered()
+    {
+        auto w = openWindow();
+        QAction* reduce = w->appearance()->reduceMotionAction();
+        QVERIFY(reduce->isCheckable());
+        QVERIFY(!reduce->isChecked());
+        QVERIFY(!motionReduced());
+        reduce->trigger();
+        QVERIFY(motionReduced());
+        w.reset();
+        setMotionReduced(false);  // what the next window must read back from the settings
+        auto again = openWindow();
+        QVERIFY(again->appearance()->reduceMotionAction()->isChecked());
+        QVERIFY(motionReduced());
+        again->appearance()->reduceMotionAction()->trigger();
+        QVERIFY(!motionReduced());
     }
 
     void languageSwitchKeepsTheStep()
