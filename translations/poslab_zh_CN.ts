@@ -407,7 +407,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::ChartPanel</name>
     <message>
-        <location filename="../src/ui/charts/chart_view.cpp" line="+314"/>
+        <location filename="../src/ui/charts/chart_view.cpp" line="+315"/>
         <source>Chart</source>
         <translation>图表</translation>
     </message>
@@ -539,7 +539,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>无法编码 PNG 图像</translation>
     </message>
     <message>
-        <location filename="../src/ui/charts/chart_parts.cpp" line="+444"/>
+        <location filename="../src/ui/charts/chart_parts.cpp" line="+467"/>
         <source>%1 value(s) ≤ 0 not shown on the log axis</source>
         <translation>%1 个 ≤ 0 的值未在对数坐标轴上显示</translation>
     </message>
@@ -549,7 +549,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>%1 个 NaN/∞ 值未显示</translation>
     </message>
     <message>
-        <location line="+128"/>
+        <location line="+129"/>
         <source>bar charts use linear axes</source>
         <translation>柱状图使用线性坐标轴</translation>
     </message>
@@ -559,7 +559,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>… 另有 %1 行</translation>
     </message>
     <message>
-        <location filename="../src/ui/charts/chart_view.cpp" line="-713"/>
+        <location filename="../src/ui/charts/chart_view.cpp" line="-714"/>
         <source>series</source>
         <translation>序列</translation>
     </message>
@@ -629,7 +629,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>输出“%1”是%2：%3</translation>
     </message>
     <message>
-        <location line="+118"/>
+        <location line="+119"/>
         <source>Undo zoom and pan (Esc, double-click). Drag a rectangle or Ctrl+wheel to zoom, middle-drag or arrow keys to pan.</source>
         <translation>撤销缩放和平移（Esc，双击）。拖出矩形或按住 Ctrl 滚动滚轮可缩放，按住中键拖动或用方向键可平移。</translation>
     </message>
@@ -642,7 +642,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::ClockChart</name>
     <message>
-        <location filename="../src/ui/charts/clock_chart.cpp" line="+295"/>
+        <location filename="../src/ui/charts/clock_chart.cpp" line="+296"/>
         <source>%1 − %2: %3 rad (%4)</source>
         <translation>%1 − %2：%3 rad（%4）</translation>
     </message>
@@ -822,12 +822,12 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <location filename="../src/ui/window/export_controller.cpp" line="+89"/>
         <location line="+36"/>
         <location line="+33"/>
-        <location line="+104"/>
+        <location line="+105"/>
         <source>Export PDF</source>
         <translation>导出 PDF</translation>
     </message>
     <message>
-        <location line="-170"/>
+        <location line="-171"/>
         <source>The whole course</source>
         <translation>整个课程</translation>
     </message>
@@ -945,7 +945,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         </translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
@@ -1912,7 +1912,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::LessonView</name>
     <message>
-        <location filename="../src/ui/notebook/lesson_view.cpp" line="+609"/>
+        <location filename="../src/ui/notebook/lesson_view.cpp" line="+610"/>
         <source>Lesson text</source>
         <translation>课文</translation>
     </message>
@@ -1980,7 +1980,7 @@ characters/s</source>
         <translation>无法读取已保存的进度（%1），将从头开始。</translation>
     </message>
     <message>
-        <location line="+248"/>
+        <location line="+249"/>
         <source>Previous</source>
         <translation>上一步</translation>
     </message>
@@ -2383,7 +2383,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::RunBlockCard</name>
     <message>
-        <location filename="../src/ui/notebook/lesson_view.cpp" line="-442"/>
+        <location filename="../src/ui/notebook/lesson_view.cpp" line="-443"/>
         <source>Figure caption</source>
         <translation>图注</translation>
     </message>
@@ -2393,7 +2393,7 @@ characters/s</source>
         <translation>此处无法运行模块。</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+53"/>
         <source>Chart %1 of %2 (%3)</source>
         <translation>第 %1 张图，共 %2 张（%3）</translation>
     </message>
@@ -2541,6 +2541,36 @@ characters/s</source>
         <location line="+0"/>
         <source>Tab, Shift+Tab</source>
         <translation>Tab、Shift+Tab</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Play or pause a chart&apos;s frames</source>
+        <translation>播放或暂停图表的各帧</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Space (while its play control has the focus)</source>
+        <translation>空格（播放控件获得焦点时）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Step a chart&apos;s frames; the first or the last frame</source>
+        <translation>逐帧查看图表；跳到第一帧或最后一帧</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>←/→; Home, End (while its play control has the focus)</source>
+        <translation>←/→；Home、End（播放控件获得焦点时）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Move the cursor of a heatmap by one cell</source>
+        <translation>把热力图的光标移动一格</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>←/→/↑/↓ (while it has the focus)</source>
+        <translation>←/→/↑/↓（热力图获得焦点时）</translation>
     </message>
 </context>
 <context>

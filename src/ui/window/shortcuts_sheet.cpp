@@ -74,6 +74,11 @@ void ShortcutsSheet::collect(const QMenuBar* menus)
     m_rows.append({tr("Move a slider, a spin box or a list by one step"),
                    tr("\u2190/\u2192 or \u2191/\u2193 (while it has the focus)")});
     m_rows.append({tr("Move between the controls of the page"), tr("Tab, Shift+Tab")});
+    m_rows.append({tr("Play or pause a chart's frames"), tr("Space (while its play control has the focus)")});
+    m_rows.append({tr("Step a chart's frames; the first or the last frame"),
+                   tr("\u2190/\u2192; Home, End (while its play control has the focus)")});
+    m_rows.append(
+        {tr("Move the cursor of a heatmap by one cell"), tr("\u2190/\u2192/\u2191/\u2193 (while it has the focus)")});
 }
 
 }  // namespace poslab::ui
