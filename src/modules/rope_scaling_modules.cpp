@@ -594,6 +594,94 @@ std::vector<OutputSpec> ropeExtrapolationOutputs()
     };
 }
 
+// θ'_j, the angle pair j turns by per position under the run's scaling
+// (rope.inv_freq's `inv_freq`), with its formula and numbers: plain RoPE,
+// Position Interpolation (linear), NTK-aware, dynamic NTK and YaRN. The other
+// scalings (LongRoPE, Llama 3) are not explained: nullopt.
+std::optional<CellExplanation> explainScaledAngle(const Params& p, int j)
+{
+    const rope_scaling_type type = scalingType(p);
+    const rope_scaling_params sp = scalingFrom(p, type);
+    const int d = sp.dim;
+    const double b = sp.rope_theta;
+    if (j < 0 || j >= d / 2) return std::nullopt;
+    const double L0 =
+        sp.original_max_position_embeddings > 0 ? sp.original_max_position_embeddings : sp.max_position_embeddings;
+    const double s = sp.factor ? *sp.factor : (type == ROPE_SCALING_YARN ? sp.max_position_embeddings / L0 : 1.0);
+    const double theta = std::pow(b, -2.0 * j / d);
+    const Text2 thetaNumbers =
+        Text2::same(u"θ_%1 = %2^(−%3/%4) = %5"_s).arg(j).arg(b).arg(2 * j).arg(d).arg(theta, 0, 'g', 6);
+    CellExplanation e;
+    switch (type) {
+        case ROPE_SCALING_DEFAULT:
+            e.formula = u"\\theta_j = b^{-2j/d}"_s;
+            e.value = theta;
+            e.substituted = thetaNumbers;
+            return e;
+        case ROPE_SCALING_LINEAR:
+            e.formula = u"\\theta'_j = \\theta_j / s,\\quad \\theta_j = b^{-2j/d}"_s;
+            e.value = theta / s;
+            e.substituted = T2("%1; position interpolation: θ' = %2 / %3 = %4", "%1；位置插值：θ' = %2 / %3 = %4")
+                                .arg(thetaNumbers)
+                                .arg(QString::number(theta, 'g', 6), num(s), QString::number(e.value, 'g', 6));
+            return e;
+        case ROPE_SCALING_NTK:
+        case ROPE_SCALING_DYNAMIC: {
+            const bool dynamic = type == ROPE_SCALING_DYNAMIC;
+            const double L = std::max<double>(double(sp.seq_len), double(sp.max_position_embeddings));
+            const double grow = dynamic ? s * L / sp.max_position_embeddings - (s - 1) : s;
+            const double base = b * std::pow(grow, double(d) / (d - 2));
+            e.formula =
+                dynamic ? u"\\theta'_j = b'^{-2j/d},\\quad b' = b\\,\\left(s\\,L/L_{\\max} - (s - 1)\\right)^{d/(d-2)},"
+                          u"\\ L = \\max(\\mathrm{seq\\_len}, L_{\\max})"_s
+                        : u"\\theta'_j = b'^{-2j/d},\\quad b' = b\\,s^{d/(d-2)}"_s;
+            e.value = std::pow(base, -2.0 * j / d);
+            e.substituted = T2("b' = %1 × %2^(%3/%4) = %5; θ'_%6 = %5^(−%7/%3) = %8",
+                               "b' = %1 × %2^(%3/%4) = %5；θ'_%6 = %5^(−%7/%3) = %8")
+                                .arg(num(b), num(grow))
+                                .arg(d)
+                                .arg(d - 2)
+                                .arg(base, 0, 'g', 6)
+                                .arg(j)
+                                .arg(2 * j)
+                                .arg(e.value, 0, 'g', 6);
+            return e;
+        }
+        case ROPE_SCALING_YARN: {
+            const rope_yarn_range r = rope_yarn_correction_range(
+                sp.beta_fast != 0 ? sp.beta_fast : 32.0, sp.beta_slow != 0 ? sp.beta_slow : 1.0, d, b, L0, sp.truncate);
+            const double high = r.low == r.high ? r.high + 0.001 : r.high;  // HF: "prevent singularity"
+            const double gamma = std::clamp((j - r.low) / (high - r.low), 0.0, 1.0);
+            e.formula =
+                u"\\theta'_j = (1 - \\gamma_j)\\,\\theta_j + \\gamma_j\\,\\theta_j / s,\\quad \\gamma_j = "
+                u"\\mathrm{clamp}\\left(\\frac{j - \\ell}{h - \\ell}, 0, 1\\right),\\quad \\theta_j = b^{-2j/d}"_s;
+            e.value = (1 - gamma) * theta + gamma * theta / s;
+            e.substituted = T2("%1; ℓ = %2, h = %3: γ = %4; θ' = (1 − %4) × %5 + %4 × %5 / %6 = %7",
+                               "%1；ℓ = %2，h = %3：γ = %4；θ' = (1 − %4) × %5 + %4 × %5 / %6 = %7")
+                                .arg(thetaNumbers)
+                                .arg(num(r.low), num(high), QString::number(gamma, 'g', 6),
+                                     QString::number(theta, 'g', 6), num(s), QString::number(e.value, 'g', 6));
+            return e;
+        }
+        default: return std::nullopt;
+    }
+}
+
+// rope.inv_freq: a point of `inv_freq` (θ'_j) or of `wavelength` (2π/θ'_j).
+std::optional<CellExplanation> explainInvFreq(const Params& p, const QString& output, int index, int)
+{
+    if (output != u"inv_freq" && output != u"wavelength") return std::nullopt;
+    std::optional<CellExplanation> e = explainScaledAngle(p, index);
+    if (!e || output == u"inv_freq") return e;
+    const double angle = e->value;
+    e->formula = u"\\lambda_j = 2\\pi / \\theta'_j,\\quad "_s + e->formula;
+    e->value = 2 * kPi / angle;
+    e->substituted = T2("%1; λ = 2π / %2 = %3", "%1；λ = 2π / %2 = %3")
+                         .arg(e->substituted)
+                         .arg(QString::number(angle, 'g', 6), QString::number(e->value, 'g', 6));
+    return e;
+}
+
 }  // namespace
 
 ModuleSpec ropeInvFreqModule()
@@ -617,6 +705,7 @@ ModuleSpec ropeInvFreqModule()
     s.check = checkScaling;
     s.outputs = ropeInvFreqOutputs();
     s.run = runInvFreq;
+    s.explain = explainInvFreq;
     return s;
 }
 
