@@ -155,7 +155,8 @@ void InteractiveChartView::keepTypeset(const QString& key, const Formula& f)
         m_typesetTags.insert(key, QString());  // a TeX error: the Unicode form stays
         return;
     }
-    const QSizeF size = f.sizeForEm(QFontInfo(QToolTip::font()).pixelSize());
+    // A little larger than the text, as a displayed formula is: indices stay legible.
+    const QSizeF size = f.sizeForEm(1.2 * QFontInfo(QToolTip::font()).pixelSize());
     const qreal dpr = std::max<qreal>(devicePixelRatioF(), 2.0);  // sharp on any screen
     QImage image((size * dpr).toSize().expandedTo(QSize(1, 1)), QImage::Format_ARGB32_Premultiplied);
     image.fill(Qt::transparent);
