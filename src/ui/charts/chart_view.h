@@ -28,8 +28,6 @@ class QPainter;
 
 namespace poslab::ui {
 
-// One chart part: what is drawn and from which outputs (indexes into the
-// selected outputs, see selectOutputs).
 // How one value of a chart came about (modules::CellExplanation in the
 // reader's language): the formula as TeX and the numbers put in, as text.
 struct ValueExplanation {
@@ -38,6 +36,8 @@ struct ValueExplanation {
     bool isEmpty() const { return formula.isEmpty() && numbers.isEmpty(); }
 };
 
+// One chart part: what is drawn and from which outputs (indexes into the
+// selected outputs, see selectOutputs).
 struct ChartPart {
     ChartKind kind = ChartKind::Line;  // never Auto; scalars/texts use Table
     std::vector<int> outputs;

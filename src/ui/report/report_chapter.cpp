@@ -8,6 +8,7 @@
 #include "ui/charts/chart_spec.h"
 #include "ui/report/report_document.h"
 #include "ui/report/report_front.h"
+#include "ui/report/worked_cell.h"
 #include "util/tex_to_unicode.h"
 
 #include <QFileInfo>
@@ -199,6 +200,7 @@ void ChapterWriter::appendRun(const Chapter& chapter, const Block& block)
     if (!rb.caption.isEmpty())
         m_doc.appendInline(modules::fillSettings(rb.moduleId, rb.caption, rb.params, m_doc.lang()), chapter.file,
                            capFormat);
+    appendWorkedCell(m_doc, chartSpecFor(rb, lang), *r);
 }
 
 // ---- exercises --------------------------------------------------------------
