@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace poslab::modules {
 
@@ -480,6 +481,60 @@ std::vector<Output> runExtrapolation(const Params& p, const RunContext& ctx)
     out.push_back(Output::scalar(QStringLiteral("train_length"), L));
     return out;
 }
+// Point i of rope.extrapolation's score_<method>: the score at distance
+// r = i·s·L/points, the sum over pairs written out with its first terms. The
+// frequencies are those runExtrapolation uses (same HF parameters); the sum
+// and the attention factor's square are done again here.
+std::optional<CellExplanation> explainScore(const Params& p, const QString& output, int index, int)
+{
+    using namespace Qt::StringLiterals;
+    static const std::map<QString, rope_scaling_type> kMethods{{u"score_plain"_s, ROPE_SCALING_DEFAULT},
+                                                               {u"score_linear"_s, ROPE_SCALING_LINEAR},
+                                                               {u"score_ntk"_s, ROPE_SCALING_NTK},
+                                                               {u"score_yarn"_s, ROPE_SCALING_YARN}};
+    const auto method = kMethods.find(output);
+    const int points = int(p.getInt(QStringLiteral("points")));
+    if (method == kMethods.end() || index < 0 || index > points) return std::nullopt;
+    const int D = int(p.getInt(QStringLiteral("head_dim"))), L = int(p.getInt(QStringLiteral("train_length")));
+    const double s = p.getFloat(QStringLiteral("factor")), rMax = s * L;
+    rope_scaling_params sp;
+    sp.rope_type = method->second;
+    sp.dim = D;
+    sp.rope_theta = p.getFloat(QStringLiteral("rope_theta"));
+    sp.factor = s;
+    sp.original_max_position_embeddings = L;
+    sp.max_position_embeddings = int(std::min(rMax, 1e9));
+    sp.beta_fast = p.getFloat(QStringLiteral("beta_fast"));
+    sp.beta_slow = p.getFloat(QStringLiteral("beta_slow"));
+    const rope_frequencies f = rope_compute_frequencies(sp);
+    const PairProducts h = qkPairProducts(p, D);
+    const bool ones = p.getChoice(QStringLiteral("qk")) == QLatin1String("ones");
+    const double r = rMax * index / points, a = f.attention_factor;
+    CellExplanation e;
+    e.formula = ones ? u"\\mathrm{score}(r) = a^2 \\sum_{j=0}^{D/2-1} 2\\cos(r\\,\\theta'_j)"_s
+                     : u"\\mathrm{score}(r) = a^2 \\sum_{j=0}^{D/2-1} \\left(h_j \\cos(r\\,\\theta'_j) - "
+                       u"g_j \\sin(r\\,\\theta'_j)\\right),\\quad h_j + i\\,g_j = (q_j + i\\,q_{j+D/2})(k_j - "
+                       u"i\\,k_{j+D/2})"_s;
+    double sum = 0;
+    QString terms;  // the first three terms, signs written between them: "−1.998 − 1.544 − 0.6223"
+    for (std::size_t j = 0; j < f.inv_freq.size(); ++j) {
+        const double phi = r * f.inv_freq[j], term = h.re[j] * std::cos(phi) - h.im[j] * std::sin(phi);
+        sum += term;
+        if (j >= 3) continue;
+        const QString size = QString::number(std::fabs(term), 'g', 4);
+        terms += j == 0 ? (term < 0 ? QStringLiteral("−") : QString()) + size
+                        : (term < 0 ? QStringLiteral(" − ") : QStringLiteral(" + ")) + size;
+    }
+    e.value = sum * a * a;
+    e.substituted =
+        T2("r = %1, a = %2, θ'_0 = %3, θ'_1 = %4: %5 ± … (%6 pairs) = %7; × %2² = %8",
+           "r = %1，a = %2，θ'_0 = %3，θ'_1 = %4：%5 ± …（%6 对）= %7；× %2² = %8")
+            .arg(num(r), num(a), QString::number(f.inv_freq[0], 'g', 6),
+                 QString::number(f.inv_freq.size() > 1 ? f.inv_freq[1] : 0.0, 'g', 6), terms,
+                 QString::number(f.inv_freq.size()), QString::number(sum, 'g', 6), QString::number(e.value, 'g', 6));
+    return e;
+}
+
 // The names of every scaling, as compare=true names its series.
 QStringList scalingNames()
 {
@@ -743,6 +798,7 @@ ModuleSpec ropeExtrapolationModule()
     s.check = checkBetas;
     s.outputs = ropeExtrapolationOutputs();
     s.run = runExtrapolation;
+    s.explain = explainScore;
     return s;
 }
 

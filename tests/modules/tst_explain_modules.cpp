@@ -73,6 +73,7 @@ private slots:
     void t5BucketsFromTheReference();
     void scaledAnglesFromThePapers_data();
     void scaledAnglesFromThePapers();
+    void extrapolationScoreIsTheSum();
     void sinusoidalFrequencies();
     void alibiSlopesOfTwelveHeads();
     void refusesWhatItDoesNotExplain();
@@ -100,6 +101,9 @@ void TestExplainModules::valueEqualsOutputWithOneFormula_data()
     QTest::newRow("alibi.bias linear") << u"alibi.bias"_s << QStringList{u"length=12"_s, u"future=linear"_s};
     QTest::newRow("alibi.slopes 8") << u"alibi.slopes"_s << QStringList{u"heads=8"_s};
     QTest::newRow("alibi.slopes 12") << u"alibi.slopes"_s << QStringList{u"heads=12"_s};
+    QTest::newRow("extrapolation") << u"rope.extrapolation"_s << QStringList{u"points=64"_s};
+    QTest::newRow("extrapolation random")
+        << u"rope.extrapolation"_s << QStringList{u"points=40"_s, u"qk=random"_s, u"factor=8"_s};
     QTest::newRow("t5 bidirectional") << u"relative.t5_bucket"_s << QStringList{u"length=200"_s};
     QTest::newRow("t5 causal") << u"relative.t5_bucket"_s
                                << QStringList{u"length=150"_s, u"bidirectional=false"_s, u"max_distance=100"_s};
@@ -150,8 +154,8 @@ void TestExplainModules::valueEqualsOutputWithOneFormula()
 // Every module that explains something is in the list above (a new one must be added).
 void TestExplainModules::everyExplainingModuleIsCovered()
 {
-    const QStringList covered{u"sinusoidal.matrix"_s, u"rope.rotate"_s,  u"rope.inv_freq"_s,
-                              u"alibi.bias"_s,        u"alibi.slopes"_s, u"relative.t5_bucket"_s};
+    const QStringList covered{u"sinusoidal.matrix"_s, u"rope.rotate"_s,        u"rope.inv_freq"_s,     u"alibi.bias"_s,
+                              u"alibi.slopes"_s,      u"relative.t5_bucket"_s, u"rope.extrapolation"_s};
     for (const ModuleSpec& s : Registry::builtin().modules())
         if (s.explain) QVERIFY2(covered.contains(s.id), qPrintable(s.id));
 }
@@ -239,6 +243,27 @@ void TestExplainModules::scaledAnglesFromThePapers()
         QCOMPARE(high, 46.0);
         QVERIFY(explainAt(u"rope.inv_freq"_s, args, u"inv_freq"_s, 30, 0)->substituted.en.contains(u"h = 46"_s));
     }
+}
+
+// RoFormer's curve (q = k = ones): score(r) = Σ_j 2 cos(r θ_j), θ_j =
+// 10000^(−2j/D); under PI θ_j/s. D = 64, L = 512, s = 4, 1024 points: point
+// 256 is r = 512.
+void TestExplainModules::extrapolationScoreIsTheSum()
+{
+    const QStringList args{u"head_dim=64"_s, u"train_length=512"_s, u"factor=4"_s, u"points=1024"_s};
+    double plain = 0, linear = 0;
+    for (int j = 0; j < 32; ++j) {
+        const double theta = std::pow(10000.0, -2.0 * j / 64);
+        plain += 2 * std::cos(512 * theta);
+        linear += 2 * std::cos(512 * theta / 4);
+    }
+    const auto p = explainAt(u"rope.extrapolation"_s, args, u"score_plain"_s, 256, 0);
+    const auto l = explainAt(u"rope.extrapolation"_s, args, u"score_linear"_s, 256, 0);
+    QVERIFY(p && l);
+    QVERIFY2(std::fabs(p->value - plain) <= 1e-9,
+             qPrintable(QString::number(p->value) + u" "_s + QString::number(plain)));
+    QVERIFY(std::fabs(l->value - linear) <= 1e-9);
+    QVERIFY2(p->substituted.en.startsWith(u"r = 512, a = 1"_s), qPrintable(p->substituted.en));
 }
 
 // ω_j = 1/10000^(2j/C) (Vaswani et al. 2017) and 2π/ω_j; t2t's 10000^(−j/(C/2−1)).
