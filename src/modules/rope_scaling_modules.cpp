@@ -729,7 +729,9 @@ std::optional<CellExplanation> explainInvFreq(const Params& p, const QString& ou
     std::optional<CellExplanation> e = explainScaledAngle(p, index);
     if (!e || output == u"inv_freq") return e;
     const double angle = e->value;
-    e->formula = u"\\lambda_j = 2\\pi / \\theta'_j,\\quad "_s + e->formula;
+    const bool scaled = scalingType(p) != ROPE_SCALING_DEFAULT;  // θ'_j, or plain RoPE's θ_j
+    e->formula = (scaled ? u"\\lambda_j = 2\\pi / \\theta'_j,\\quad "_s : u"\\lambda_j = 2\\pi / \\theta_j,\\quad "_s) +
+                 e->formula;
     e->value = 2 * kPi / angle;
     e->substituted = T2("%1; λ = 2π / %2 = %3", "%1；λ = 2π / %2 = %3")
                          .arg(e->substituted)

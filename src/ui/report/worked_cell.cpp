@@ -9,7 +9,9 @@
 #include "ui/report/report_document.h"
 #include "util/number_format.h"
 
+#include <QTextBlockFormat>
 #include <QTextCursor>
+#include <QTextFrame>
 
 #include <cmath>
 
@@ -97,15 +99,31 @@ void appendWorkedCell(ReportDocument& doc, const ChartSpec& spec, const lessons:
                                   : T2("Worked example — %1, row %2, column %3: ", "算例——%1，第 %2 行第 %3 列：")
                                         .arg(name, QString::number(w->row), QString::number(w->col));
     QTextCursor& cur = doc.cursor();  // at the end of the caption
-    // Three more lines of the caption's own block — the words, the formula,
-    // the numbers — so the page keeps them with the chart as it keeps the
-    // caption (the chart leaves room for its caption: PagedDocument::chartObject).
+    QTextBlockFormat caption;
+    caption.setBottomMargin(3);  // the example follows close under it
+    cur.mergeBlockFormat(caption);
+    // A frame of its own: the page never splits a small frame (PagedDocument),
+    // so the words, the formula and the numbers stay together, under the
+    // caption or, when the page is full, at the top of the next.
+    QTextFrameFormat ff;
+    ff.setBorder(0);
+    ff.setPadding(0);
+    ff.setMargin(0);
+    ff.setBottomMargin(14);
+    QTextFrame* frame = cur.insertFrame(ff);
+    QTextBlockFormat line;
+    line.setAlignment(Qt::AlignHCenter);
+    line.setLeftMargin(24);
+    line.setRightMargin(24);
+    line.setLineHeight(125, QTextBlockFormat::ProportionalHeight);
+    cur.setBlockFormat(line);
     const QTextCharFormat text = doc.uiFormat(8.5, false, QColor(0x3c, 0x44, 0x4e));
-    cur.insertText(QString(QChar::LineSeparator), text);
     cur.insertText(where.in(lang) + QChar::LineSeparator, doc.uiFormat(8.5, true, QColor(0x3c, 0x44, 0x4e)));
     cur.setCharFormat(formulaFormat(doc, w->explanation.formula, text));
     FormulaTextObject::insertInline(cur, w->explanation.formula);
     cur.insertText(QChar::LineSeparator + w->explanation.substituted.in(lang), text);
+    cur = frame->lastCursorPosition();
+    cur.movePosition(QTextCursor::NextBlock);  // out of the frame, where the chapter goes on
 }
 
 }  // namespace poslab::ui::report
