@@ -163,19 +163,26 @@ int commandRun(const QStringList& args)
     QStringList rest = o.positional();
     if (rest.isEmpty()) {
         if (o.helpRequested()) {
-            writeOut(T2("usage: poslab run MODULE [name=value ...] [--format text|json|csv] [--explain NAME:ROW,COL]\n"
-                        "                  [--lang en|zh]\n"
+            writeOut(T2("usage: poslab run MODULE [name=value ...] [--format text|json|csv]\n"
+                        "                  [--explain NAME:ROW,COL|NAME:INDEX] [--lang en|zh]\n"
                         "  Runs one module and prints its outputs. `poslab run MODULE --help` explains\n"
                         "  the module's parameters and outputs; `poslab list` shows every module.\n"
                         "  --explain pe:3,5   how cell (row 3, column 5) of the matrix output pe came\n"
                         "                     about: the formula and the numbers put into it (JSON with\n"
-                        "                     --format json)\n",
-                        "用法：poslab run 模块 [名称=值 ...] [--format text|json|csv] [--explain 输出名:行,列]\n"
-                        "                  [--lang en|zh]\n"
+                        "                     --format json: output, row, col, value, formula, substituted)\n"
+                        "  --explain wavelengths:4\n"
+                        "                     the same for point 4 (from 0) of the series wavelengths\n"
+                        "                     (JSON: index and x instead of row and col)\n",
+                        "用法：poslab run 模块 [名称=值 ...] [--format text|json|csv]\n"
+                        "                  [--explain 输出名:行,列|输出名:序号] [--lang en|zh]\n"
                         "  运行一个模块并打印它的输出。`poslab run 模块 --help` 说明该模块的参数和\n"
                         "  输出；`poslab list` 列出全部模块。\n"
                         "  --explain pe:3,5   说明矩阵输出 pe 第 3 行第 5 列的值是怎样算出来的：公式和\n"
-                        "                     代入的数（加 --format json 输出 JSON）\n")
+                        "                     代入的数（加 --format json 输出 JSON：output、row、col、\n"
+                        "                     value、formula、substituted）\n"
+                        "  --explain wavelengths:4\n"
+                        "                     同上，说明曲线 wavelengths 的第 4 个点（从 0 数起）\n"
+                        "                     （JSON 中以 index 和 x 代替 row 和 col）\n")
                          .in(o.lang())
                          .toStdString());
             return kExitOk;

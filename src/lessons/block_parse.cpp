@@ -317,8 +317,15 @@ void checkKeys(const QList<Entry>& entries, const QStringList& allowed, const QS
 // Records the line of each key (the first of each; numbered for repeated ones).
 void recordKeyLines(const QList<Entry>& entries, KeyLines* lines)
 {
-    int options = 0, accepts = 0, mistakes = 0;
+    int options = 0, accepts = 0, mistakes = 0, outputs = 0;
     for (const Entry& e : entries) {
+        if (e.key == QLatin1String("output")) ++outputs;
+        // A run block's further chart (a second output: line on): "mark@1" for chart 1's first mark:.
+        if (outputs > 1) {
+            const QString key = e.key + QStringLiteral("@%1").arg(outputs - 1);
+            if (!lines->contains(key)) lines->insert(key, e.line);
+            continue;
+        }
         if (e.key == QLatin1String("option") || e.key == QLatin1String("option*")) {
             lines->insert(QStringLiteral("option %1").arg(++options), e.line);
             if (!lines->contains(QStringLiteral("option"))) lines->insert(QStringLiteral("option"), e.line);

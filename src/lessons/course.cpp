@@ -73,6 +73,20 @@ RunBlock RunBlock::chartAt(int i) const
     return one;
 }
 
+Block Block::withChart(int i) const
+{
+    Block one = *this;
+    one.run = run.chartAt(i);
+    if (i == 0) return one;
+    const QString suffix = QStringLiteral("@%1").arg(i);
+    for (const QString& key : {QStringLiteral("chart"), QStringLiteral("output"), QStringLiteral("x"),
+                               QStringLiteral("y"), QStringLiteral("log"), QStringLiteral("mark")}) {
+        one.keyLines.remove(key);
+        if (keyLines.contains(key + suffix)) one.keyLines.insert(key, keyLines.value(key + suffix));
+    }
+    return one;
+}
+
 QStringList overrideAssignments(const QStringList& start, const QStringList& overrides)
 {
     QStringList merged = start;

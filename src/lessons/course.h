@@ -211,6 +211,9 @@ struct Block {
     KeyLines keyLines;  // Kind::Run, Kind::Exercise
     // The line of `key` in the body, or the block's first line when it is not written.
     int lineOf(const QString& key) const { return keyLines.value(key, location.line); }
+    // A run block with chart i as its only chart (RunBlock::chartAt), the
+    // lines of that chart's keys as its own ("mark@2" becomes "mark").
+    Block withChart(int i) const;
 };
 
 struct Step {

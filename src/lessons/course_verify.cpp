@@ -312,8 +312,7 @@ void ChapterVerifier::verifyRunBlock(const Block& b)
     if (!r->ok) return;
     checkLabels(b, *spec, r->outputs);
     for (int i = 0; i < run.chartCount(); ++i) {  // each chart of the block on its own
-        Block one = b;
-        one.run = run.chartAt(i);
+        const Block one = b.withChart(i);
         checkShownOutputs(one, *spec, r->outputs);
         checkLogAxes(one, r->outputs);
         checkIgnoredOptions(one, r->outputs);
@@ -509,10 +508,18 @@ void ChapterVerifier::checkLabels(const Block& b, const ModuleSpec& spec, const 
                                        column, o->columns));
             continue;
         }
-        if (!run.outputs.isEmpty() && !run.outputs.contains(outputName))
+        // Shown by any chart of the block (a chart without output: shows every output).
+        QStringList shown;
+        bool showsAll = false;
+        for (int i = 0; i < run.chartCount(); ++i) {
+            const QStringList chartOutputs = run.chartAt(i).outputs;
+            showsAll = showsAll || chartOutputs.isEmpty();
+            shown += chartOutputs;
+        }
+        if (!showsAll && !shown.contains(outputName))
             warning(line, T2("label: output '%1' is not shown by this block (output: %2), so the label is never seen",
                              "label：这个块没有显示输出“%1”（output：%2），这个标签不会出现")
-                              .arg(outputName, run.outputs.join(QStringLiteral(", "))));
+                              .arg(outputName, shown.join(QStringLiteral(", "))));
     }
 }
 

@@ -29,6 +29,54 @@ std::vector<OutputSpec> alibiSlopesOutputs()
     };
 }
 
+// Point h − 1 of `slopes` (alibi.slopes): m_h = 2^(−8h/n) when n is a power
+// of two; otherwise the c = 2^⌊log₂ n⌋ slopes of c heads, then every other
+// slope of 2c heads, 2^(−8(2k−1)/(2c)) for the k-th extra head.
+std::optional<CellExplanation> explainSlope(const Params& p, const QString& output, int index, int)
+{
+    const int n = int(p.getInt(u"heads"_s));
+    if (output != u"slopes" || index < 0 || index >= n) return std::nullopt;
+    int c = 1;
+    while (c * 2 <= n) c *= 2;
+    const int h = index + 1;
+    CellExplanation e;
+    if (c == n) {
+        e.formula = u"m_h = 2^{-8h/n}"_s;
+        e.value = std::pow(2.0, -8.0 * h / n);
+        e.substituted = T2("head h = %1 of n = %2: 2^(−8 × %1/%2) = 2^(%3) = %4",
+                           "共 n = %2 个头中的第 h = %1 个：2^(−8 × %1/%2) = 2^(%3) = %4")
+                            .arg(h)
+                            .arg(n)
+                            .arg(-8.0 * h / n, 0, 'g', 6)
+                            .arg(e.value, 0, 'g', 6);
+        return e;
+    }
+    e.formula =
+        u"m_h = 2^{-8h/c}\\ (h \\le c),\\quad m_{c+k} = 2^{-8(2k-1)/(2c)},\\quad c = 2^{\\lfloor \\log_2 n \\rfloor}"_s;
+    const bool first = h <= c;
+    const int k = h - c;
+    const double exponent = first ? -8.0 * h / c : -8.0 * (2 * k - 1) / (2 * c);
+    e.value = std::pow(2.0, exponent);
+    e.substituted = first ? T2("n = %1 heads, c = %2; head h = %3 ≤ c: 2^(−8 × %3/%2) = 2^(%4) = %5",
+                               "n = %1 个头，c = %2；第 h = %3 个头 ≤ c：2^(−8 × %3/%2) = 2^(%4) = %5")
+                                .arg(n)
+                                .arg(c)
+                                .arg(h)
+                                .arg(exponent, 0, 'g', 6)
+                                .arg(e.value, 0, 'g', 6)
+                          : T2("n = %1 heads, c = %2; head h = %3 = c + %4: 2^(−8 × %5/%6) = 2^(%7) = %8",
+                               "n = %1 个头，c = %2；第 h = %3 = c + %4 个头：2^(−8 × %5/%6) = 2^(%7) = %8")
+                                .arg(n)
+                                .arg(c)
+                                .arg(h)
+                                .arg(k)
+                                .arg(2 * k - 1)
+                                .arg(2 * c)
+                                .arg(exponent, 0, 'g', 6)
+                                .arg(e.value, 0, 'g', 6);
+    return e;
+}
+
 ModuleSpec alibiSlopesModule()
 {
     ModuleSpec s;
@@ -48,6 +96,7 @@ ModuleSpec alibiSlopesModule()
         intParam(u"heads"_s, 8, 1, 256, {u"number of heads n"_s, u"注意力头数 n"_s}),
     };
     s.outputs = alibiSlopesOutputs();
+    s.explain = explainSlope;
     s.run = [](const Params& p, const RunContext&) {
         const int n = int(p.getInt(u"heads"_s));
         const std::vector<double> slopes = alibi_slopes_double(n);
@@ -92,9 +141,13 @@ std::optional<CellExplanation> explainBiasCell(const Params& p, const QString& o
     alibi_slopes(n, slopes.data());
     const double m = slopes[std::size_t(head - 1)];
     const bool symmetric = p.getChoice(u"mode"_s) == u"symmetric";
+    const bool masked = !symmetric && p.getChoice(u"future"_s) == u"masked";
     CellExplanation e;
-    if (!symmetric && j > i && p.getChoice(u"future"_s) == u"masked") {
-        e.formula = u"b_{ij} = -\\infty \\quad (j > i)"_s;
+    // One formula for every cell of the run (the masked keys' case included).
+    e.formula = symmetric ? u"b_{ij} = -m_h\\,|i - j|"_s
+                : masked  ? u"b_{ij} = -m_h\\,(i - j)\\ (j \\le i),\\quad b_{ij} = -\\infty\\ (j > i)"_s
+                          : u"b_{ij} = -m_h\\,(i - j)"_s;
+    if (masked && j > i) {
         e.value = -std::numeric_limits<double>::infinity();
         e.substituted =
             T2("j = %1 > i = %2: the key comes after the query, masked", "j = %1 > i = %2：键在查询之后，被遮住")
@@ -103,7 +156,6 @@ std::optional<CellExplanation> explainBiasCell(const Params& p, const QString& o
         return e;
     }
     const double distance = symmetric ? std::abs(i - j) : double(i - j);
-    e.formula = symmetric ? u"b_{ij} = -m_h\\,|i - j|"_s : u"b_{ij} = -m_h\\,(i - j)"_s;
     e.value = -m * distance;
     e.substituted = T2("m_%1 = %2 (head %1 of %3); −%2 × %4 = %5", "m_%1 = %2（共 %3 个头中的第 %1 个）；−%2 × %4 = %5")
                         .arg(head)

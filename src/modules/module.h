@@ -234,10 +234,19 @@ OutputSpec onlyWhen(OutputSpec spec, Text2 when);
 // `spec`, whose name holds a {placeholder}, once for each of `values`.
 OutputSpec oneFor(QStringList values, OutputSpec spec);
 
-// How one value of a matrix output came about: the formula, and the numbers
-// put into it (`poslab run MODULE … --explain NAME:ROW,COL`).
+// How one value of a matrix or series output came about: the formula, and
+// the numbers put into it (`poslab run MODULE … --explain NAME:ROW,COL` for a
+// matrix, `--explain NAME:INDEX` for a series).
+//
+// One formula per output: for one run, every cell (every point) of an output
+// is explained by the SAME `formula` string; all that differs from cell to
+// cell is in `substituted` and `value`. A formula that has cases (a sine
+// channel and a cosine channel, an exact and a logarithmic bucket, a masked
+// key) writes all of them. So a chart typesets its formula once, never per
+// hover, and the PDF's worked example shows the formula the window shows
+// (tst_explain_modules holds every explaining module to it).
 struct CellExplanation {
-    QString formula;    // the general formula, TeX: \mathrm{PE}(p, c) = \sin(p\,\omega_j)
+    QString formula;    // the general formula, TeX: \mathrm{PE}(p, 2j) = \sin(p\,\omega_j), …
     Text2 substituted;  // the numbers put in, plain text: "p = 3, c = 4 (j = 2): ω = …"
     double value = 0;   // what they give: the output's cell (computed in double here)
 };
@@ -261,8 +270,9 @@ struct ModuleSpec {
     // Empty function = the outputs depend on the parameters only.
     std::function<QString()> inputStamp;
     // How a cell (row, col) of the matrix output `output` is computed, with
-    // the run's parameters; nullopt for an output it does not explain.
-    // Optional (no function: the module explains nothing).
+    // the run's parameters; nullopt for an output it does not explain. For a
+    // series output, row is the point's index (0 = the first point, whatever
+    // its x) and col is 0. Optional (no function: the module explains nothing).
     std::function<std::optional<CellExplanation>(const Params&, const QString& output, int row, int col)> explain;
 };
 

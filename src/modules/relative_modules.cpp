@@ -5,6 +5,10 @@
 
 #include "core/relative.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
 #include <map>
 #include <set>
 
@@ -138,6 +142,78 @@ std::vector<Output> runT5Buckets(const Params& p, const RunContext&)
     };
 }
 
+// The bucket of relative position rel = key − query, worked out as Hugging
+// Face's _relative_position_bucket does (DEFINITIONS.md §4): one formula for
+// every cell, with the half for later keys (bidirectional) or the clamp of
+// later keys to distance 0 (causal).
+CellExplanation explainT5Bucket(const Params& p, long long rel, const Text2& where)
+{
+    const bool bi = p.getBool(u"bidirectional"_s);
+    const int N = int(p.getInt(u"num_buckets"_s)), D = int(p.getInt(u"max_distance"_s));
+    const int half = bi ? N / 2 : N, exact = half / 2;
+    const int offset = bi && rel > 0 ? half : 0;
+    const long long d = bi ? std::llabs(rel) : std::max(-rel, 0LL);
+    CellExplanation e;
+    const QString cases =
+        u"\\begin{cases} d & d < E \\\\ \\min\\!\\left(E + \\left\\lfloor \\frac{\\ln(d/E)}{\\ln(D/E)}\\,(N' - E) "
+        u"\\right\\rfloor,\\ N' - 1\\right) & d \\ge E \\end{cases},\\quad E = N'/2"_s;
+    e.formula = bi ? u"\\mathrm{bucket}(r) = N'\\,[r > 0] + "_s + cases + u",\\ N' = N/2,\\ d = |r|"_s
+                   : u"\\mathrm{bucket}(r) = "_s + cases + u",\\ N' = N,\\ d = \\max(-r, 0)"_s;
+    const Text2 start =
+        bi ? T2("%1; bidirectional: N' = %2/2 = %3, d = |r| = %4, %5", "%1；双向：N' = %2/2 = %3，d = |r| = %4，%5")
+                 .arg(where)
+                 .arg(N)
+                 .arg(half)
+                 .arg(d)
+                 .arg(rel > 0 ? T2("r > 0: + %1", "r > 0：+ %1").arg(half) : T2("r ≤ 0: + 0", "r ≤ 0：+ 0"))
+           : T2("%1; causal: N' = %2, d = max(−r, 0) = %3", "%1；因果：N' = %2，d = max(−r, 0) = %3")
+                 .arg(where)
+                 .arg(N)
+                 .arg(d);
+    if (d < exact) {
+        e.value = double(offset + d);
+        e.substituted = T2("%1; d < E = %2: exact bucket %3", "%1；d < E = %2：精确桶 %3")
+                            .arg(start)
+                            .arg(exact)
+                            .arg(QString::number(offset + d));
+        return e;
+    }
+    double x = std::log(double(d) / exact) / std::log(double(D) / exact) * (half - exact);
+    if (std::fabs(x - std::round(x)) < 1e-9) x = std::round(x);  // exact boundaries (DEFINITIONS.md §4)
+    const int logBucket = std::min(exact + int(std::floor(x)), half - 1);
+    e.value = double(offset + logBucket);
+    e.substituted = T2("%1; d ≥ E = %2: ln(%3/%2) / ln(%4/%2) × (%5 − %2) = %6; min(%2 + %7, %8) = %9; + %10 = %11",
+                       "%1；d ≥ E = %2：ln(%3/%2) / ln(%4/%2) × (%5 − %2) = %6；min(%2 + %7, %8) = %9；+ %10 = %11")
+                        .arg(start)
+                        .arg(exact)
+                        .arg(d)
+                        .arg(D)
+                        .arg(half)
+                        .arg(x, 0, 'g', 6)
+                        .arg(QString::number(std::floor(x)))
+                        .arg(half - 1)
+                        .arg(logBucket)
+                        .arg(offset)
+                        .arg(offset + logBucket);
+    return e;
+}
+
+// relative.t5_bucket: a cell (q, k) of `buckets`, a point of `bucket_by_distance`.
+std::optional<CellExplanation> explainT5(const Params& p, const QString& output, int row, int col)
+{
+    if (output == u"buckets") {
+        const long long rel = col - row;
+        return explainT5Bucket(p, rel,
+                               T2("r = k − q = %1 − %2 = %3", "r = k − q = %1 − %2 = %3").arg(col).arg(row).arg(rel));
+    }
+    const long long R = p.getInt(u"max_relative"_s);
+    if (output == u"bucket_by_distance" && row >= 0 && row <= 2 * R) {
+        const long long rel = row - R;
+        return explainT5Bucket(p, rel, T2("r = key − query = %1", "r = 键 − 查询 = %1").arg(rel));
+    }
+    return std::nullopt;
+}
+
 std::vector<OutputSpec> relativeT5BucketOutputs()
 {
     return {
@@ -190,6 +266,7 @@ ModuleSpec relativeT5BucketModule()
     s.check = checkT5Buckets;
     s.outputs = relativeT5BucketOutputs();
     s.run = runT5Buckets;
+    s.explain = explainT5;
     return s;
 }
 

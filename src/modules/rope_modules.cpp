@@ -109,8 +109,13 @@ std::optional<CellExplanation> explainRotationCell(const Params& p, const QStrin
     const int R = int(p.getInt(QStringLiteral("rotary_dim")));
     const double m = p.getFloat(QStringLiteral("position")), base = p.getFloat(QStringLiteral("rope_theta"));
     CellExplanation e;
+    // One formula for every cell: the 2×2 blocks, zeros between them, and
+    // the channels from R on passing unrotated.
+    e.formula = QStringLiteral(
+        "R_m = \\mathrm{diag}(B_0, \\dots, B_{R/2-1}, I),\\quad B_j = "
+        "\\begin{pmatrix}\\cos m\\theta_j & -\\sin m\\theta_j \\\\ \\sin m\\theta_j & "
+        "\\cos m\\theta_j\\end{pmatrix},\\quad \\theta_j = b^{-2j/R}");
     if (r >= R || c >= R || r / 2 != c / 2) {
-        e.formula = QStringLiteral("R_m[r, c] = 0 \\ (r \\ne c),\\ 1 \\ (r = c \\ge R)");
         e.value = r == c ? 1.0 : 0.0;
         e.substituted =
             r == c ? T2("channel %1 ≥ R = %2 passes unrotated: 1", "通道 %1 ≥ R = %2，不旋转：1").arg(r).arg(R)
@@ -121,9 +126,6 @@ std::optional<CellExplanation> explainRotationCell(const Params& p, const QStrin
     const double theta = std::pow(base, -2.0 * j / R), angle = m * theta;
     const bool diagonal = r == c, sine = !diagonal;
     e.value = diagonal ? std::cos(angle) : (r < c ? -std::sin(angle) : std::sin(angle));
-    e.formula = QStringLiteral(
-        "\\begin{pmatrix}\\cos m\\theta_j & -\\sin m\\theta_j \\\\ \\sin m\\theta_j & "
-        "\\cos m\\theta_j\\end{pmatrix},\\quad \\theta_j = b^{-2j/R}");
     e.substituted = T2("pair j = %1: θ = %2^(−%3/%4) = %5; m·θ = %6 × %5 = %7; %8%9(%7) = %10",
                        "第 j = %1 对：θ = %2^(−%3/%4) = %5；m·θ = %6 × %5 = %7；%8%9(%7) = %10")
                         .arg(j)

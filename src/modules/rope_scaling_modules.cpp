@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace poslab::modules {
 
@@ -382,7 +383,8 @@ PairProducts qkPairProducts(const Params& p, int D)
     return h;
 }
 
-std::vector<Output> runExtrapolation(const Params& p, const RunContext& ctx)
+// rope.extrapolation's settings as the shared context-extension setup.
+ContextExtension extrapolationSettings(const Params& p)
 {
     ContextExtension e;
     e.headDim = int(p.getInt(QStringLiteral("head_dim")));
@@ -391,6 +393,12 @@ std::vector<Output> runExtrapolation(const Params& p, const RunContext& ctx)
     e.factor = p.getFloat(QStringLiteral("factor"));
     e.betaFast = p.getFloat(QStringLiteral("beta_fast"));
     e.betaSlow = p.getFloat(QStringLiteral("beta_slow"));
+    return e;
+}
+
+std::vector<Output> runExtrapolation(const Params& p, const RunContext& ctx)
+{
+    const ContextExtension e = extrapolationSettings(p);
     const int D = e.headDim, L = e.trainLength;
     const int points = int(p.getInt(QStringLiteral("points")));
     const int n = D / 2;
@@ -420,6 +428,51 @@ std::vector<Output> runExtrapolation(const Params& p, const RunContext& ctx)
         std::move(rows)));
     out.push_back(Output::scalar(QStringLiteral("train_length"), L));
     return out;
+}
+// Point i of rope.extrapolation's score_<method>: the score at distance
+// r = i·s·L/points, the sum over pairs written out with its first terms. The
+// frequencies are those runExtrapolation uses (same HF parameters); the sum
+// and the attention factor's square are done again here.
+std::optional<CellExplanation> explainScore(const Params& p, const QString& output, int index, int)
+{
+    using namespace Qt::StringLiterals;
+    static const std::map<QString, rope_scaling_type> kMethods{{u"score_plain"_s, ROPE_SCALING_DEFAULT},
+                                                               {u"score_linear"_s, ROPE_SCALING_LINEAR},
+                                                               {u"score_ntk"_s, ROPE_SCALING_NTK},
+                                                               {u"score_yarn"_s, ROPE_SCALING_YARN}};
+    const auto method = kMethods.find(output);
+    const int points = int(p.getInt(QStringLiteral("points")));
+    if (method == kMethods.end() || index < 0 || index > points) return std::nullopt;
+    const ContextExtension settings = extrapolationSettings(p);
+    const int D = settings.headDim;
+    const double rMax = settings.factor * settings.trainLength;
+    const rope_frequencies f = rope_compute_frequencies(extensionScaling(settings, method->second));
+    const PairProducts h = qkPairProducts(p, D);
+    const bool ones = p.getChoice(QStringLiteral("qk")) == QLatin1String("ones");
+    const double r = rMax * index / points, a = f.attention_factor;
+    CellExplanation e;
+    e.formula = ones ? u"\\mathrm{score}(r) = a^2 \\sum_{j=0}^{D/2-1} 2\\cos(r\\,\\theta'_j)"_s
+                     : u"\\mathrm{score}(r) = a^2 \\sum_{j=0}^{D/2-1} \\left(h_j \\cos(r\\,\\theta'_j) - "
+                       u"g_j \\sin(r\\,\\theta'_j)\\right),\\quad h_j + i\\,g_j = (q_j + i\\,q_{j+D/2})(k_j - "
+                       u"i\\,k_{j+D/2})"_s;
+    double sum = 0;
+    QString terms;  // the first three terms, signs written between them: "−1.998 − 1.544 − 0.6223"
+    for (std::size_t j = 0; j < f.inv_freq.size(); ++j) {
+        const double phi = r * f.inv_freq[j], term = h.re[j] * std::cos(phi) - h.im[j] * std::sin(phi);
+        sum += term;
+        if (j >= 3) continue;
+        const QString size = QString::number(std::fabs(term), 'g', 4);
+        terms += j == 0 ? (term < 0 ? QStringLiteral("−") : QString()) + size
+                        : (term < 0 ? QStringLiteral(" − ") : QStringLiteral(" + ")) + size;
+    }
+    e.value = sum * a * a;
+    e.substituted =
+        T2("r = %1, a = %2, θ'_0 = %3, θ'_1 = %4: %5 ± … (%6 pairs) = %7; × %2² = %8",
+           "r = %1，a = %2，θ'_0 = %3，θ'_1 = %4：%5 ± …（%6 对）= %7；× %2² = %8")
+            .arg(num(r), num(a), QString::number(f.inv_freq[0], 'g', 6),
+                 QString::number(f.inv_freq.size() > 1 ? f.inv_freq[1] : 0.0, 'g', 6), terms,
+                 QString::number(f.inv_freq.size()), QString::number(sum, 'g', 6), QString::number(e.value, 'g', 6));
+    return e;
 }
 
 // The names of every scaling, as compare=true names its series.
@@ -536,6 +589,96 @@ std::vector<OutputSpec> ropeExtrapolationOutputs()
     };
 }
 
+// θ'_j, the angle pair j turns by per position under the run's scaling
+// (rope.inv_freq's `inv_freq`), with its formula and numbers: plain RoPE,
+// Position Interpolation (linear), NTK-aware, dynamic NTK and YaRN. The other
+// scalings (LongRoPE, Llama 3) are not explained: nullopt.
+std::optional<CellExplanation> explainScaledAngle(const Params& p, int j)
+{
+    const rope_scaling_type type = scalingType(p);
+    const rope_scaling_params sp = scalingFrom(p, type);
+    const int d = sp.dim;
+    const double b = sp.rope_theta;
+    if (j < 0 || j >= d / 2) return std::nullopt;
+    const double L0 =
+        sp.original_max_position_embeddings > 0 ? sp.original_max_position_embeddings : sp.max_position_embeddings;
+    const double s = sp.factor ? *sp.factor : (type == ROPE_SCALING_YARN ? sp.max_position_embeddings / L0 : 1.0);
+    const double theta = std::pow(b, -2.0 * j / d);
+    const Text2 thetaNumbers =
+        Text2::same(u"θ_%1 = %2^(−%3/%4) = %5"_s).arg(j).arg(b).arg(2 * j).arg(d).arg(theta, 0, 'g', 6);
+    CellExplanation e;
+    switch (type) {
+        case ROPE_SCALING_DEFAULT:
+            e.formula = u"\\theta_j = b^{-2j/d}"_s;
+            e.value = theta;
+            e.substituted = thetaNumbers;
+            return e;
+        case ROPE_SCALING_LINEAR:
+            e.formula = u"\\theta'_j = \\theta_j / s,\\quad \\theta_j = b^{-2j/d}"_s;
+            e.value = theta / s;
+            e.substituted = T2("%1; position interpolation: θ' = %2 / %3 = %4", "%1；位置插值：θ' = %2 / %3 = %4")
+                                .arg(thetaNumbers)
+                                .arg(QString::number(theta, 'g', 6), num(s), QString::number(e.value, 'g', 6));
+            return e;
+        case ROPE_SCALING_NTK:
+        case ROPE_SCALING_DYNAMIC: {
+            const bool dynamic = type == ROPE_SCALING_DYNAMIC;
+            const double L = std::max<double>(double(sp.seq_len), double(sp.max_position_embeddings));
+            const double grow = dynamic ? s * L / sp.max_position_embeddings - (s - 1) : s;
+            const double base = b * std::pow(grow, double(d) / (d - 2));
+            e.formula =
+                dynamic ? u"\\theta'_j = b'^{-2j/d},\\quad b' = b\\,\\left(s\\,L/L_{\\max} - (s - 1)\\right)^{d/(d-2)},"
+                          u"\\ L = \\max(\\mathrm{seq\\_len}, L_{\\max})"_s
+                        : u"\\theta'_j = b'^{-2j/d},\\quad b' = b\\,s^{d/(d-2)}"_s;
+            e.value = std::pow(base, -2.0 * j / d);
+            e.substituted = T2("b' = %1 × %2^(%3/%4) = %5; θ'_%6 = %5^(−%7/%3) = %8",
+                               "b' = %1 × %2^(%3/%4) = %5；θ'_%6 = %5^(−%7/%3) = %8")
+                                .arg(num(b), num(grow))
+                                .arg(d)
+                                .arg(d - 2)
+                                .arg(base, 0, 'g', 6)
+                                .arg(j)
+                                .arg(2 * j)
+                                .arg(e.value, 0, 'g', 6);
+            return e;
+        }
+        case ROPE_SCALING_YARN: {
+            const rope_yarn_range r = rope_yarn_correction_range(
+                sp.beta_fast != 0 ? sp.beta_fast : 32.0, sp.beta_slow != 0 ? sp.beta_slow : 1.0, d, b, L0, sp.truncate);
+            const double high = r.low == r.high ? r.high + 0.001 : r.high;  // HF: "prevent singularity"
+            const double gamma = std::clamp((j - r.low) / (high - r.low), 0.0, 1.0);
+            e.formula =
+                u"\\theta'_j = (1 - \\gamma_j)\\,\\theta_j + \\gamma_j\\,\\theta_j / s,\\quad \\gamma_j = "
+                u"\\mathrm{clamp}\\left(\\frac{j - \\ell}{h - \\ell}, 0, 1\\right),\\quad \\theta_j = b^{-2j/d}"_s;
+            e.value = (1 - gamma) * theta + gamma * theta / s;
+            e.substituted = T2("%1; ℓ = %2, h = %3: γ = %4; θ' = (1 − %4) × %5 + %4 × %5 / %6 = %7",
+                               "%1；ℓ = %2，h = %3：γ = %4；θ' = (1 − %4) × %5 + %4 × %5 / %6 = %7")
+                                .arg(thetaNumbers)
+                                .arg(num(r.low), num(high), QString::number(gamma, 'g', 6),
+                                     QString::number(theta, 'g', 6), num(s), QString::number(e.value, 'g', 6));
+            return e;
+        }
+        default: return std::nullopt;
+    }
+}
+
+// rope.inv_freq: a point of `inv_freq` (θ'_j) or of `wavelength` (2π/θ'_j).
+std::optional<CellExplanation> explainInvFreq(const Params& p, const QString& output, int index, int)
+{
+    if (output != u"inv_freq" && output != u"wavelength") return std::nullopt;
+    std::optional<CellExplanation> e = explainScaledAngle(p, index);
+    if (!e || output == u"inv_freq") return e;
+    const double angle = e->value;
+    const bool scaled = scalingType(p) != ROPE_SCALING_DEFAULT;  // θ'_j, or plain RoPE's θ_j
+    e->formula = (scaled ? u"\\lambda_j = 2\\pi / \\theta'_j,\\quad "_s : u"\\lambda_j = 2\\pi / \\theta_j,\\quad "_s) +
+                 e->formula;
+    e->value = 2 * kPi / angle;
+    e->substituted = T2("%1; λ = 2π / %2 = %3", "%1；λ = 2π / %2 = %3")
+                         .arg(e->substituted)
+                         .arg(QString::number(angle, 'g', 6), QString::number(e->value, 'g', 6));
+    return e;
+}
+
 }  // namespace
 
 // ---- one context extension (rope_modules.h) -----------------------------------------
@@ -618,6 +761,7 @@ ModuleSpec ropeInvFreqModule()
     s.check = checkScaling;
     s.outputs = ropeInvFreqOutputs();
     s.run = runInvFreq;
+    s.explain = explainInvFreq;
     return s;
 }
 
@@ -655,6 +799,7 @@ ModuleSpec ropeExtrapolationModule()
     s.check = checkBetas;
     s.outputs = ropeExtrapolationOutputs();
     s.run = runExtrapolation;
+    s.explain = explainScore;
     return s;
 }
 

@@ -66,37 +66,87 @@ QStringList channelLabels(std::size_t C, sinusoidal_layout layout)
     return labels;
 }
 
-// PE(p, c) of the table: which frequency channel c holds, sine or cosine,
-// and the numbers (sinusoidal.matrix's `pe`).
-std::optional<CellExplanation> explainTableCell(const Params& p, const QString& output, int row, int col)
+// ω_j of the layout, TeX: the paper's b^(−2j/C) or tensor2tensor's b^(−j/(C/2−1)).
+QString omegaTex(sinusoidal_layout layout)
 {
-    if (output != u"pe") return std::nullopt;
+    return layout == sinusoidal_layout_concat_t2t ? u"\\omega_j = b^{-j/(C/2-1)}"_s : u"\\omega_j = b^{-2j/C}"_s;
+}
+
+// "ω = 10000^(−4/16) = 0.316228": pair j's frequency with its numbers.
+QString omegaNumbers(std::size_t C, std::size_t j, double base, sinusoidal_layout layout, double omega)
+{
+    const bool t2t = layout == sinusoidal_layout_concat_t2t;
+    return u"ω = %1^(−%2/%3) = %4"_s.arg(base)
+        .arg(t2t ? QString::number(j) : QString::number(2 * j))
+        .arg(t2t ? QString::number(C / 2 - 1) : QString::number(C))
+        .arg(omega, 0, 'g', 6);
+}
+
+// PE(p, c) of the table: which frequency channel c holds, sine or cosine,
+// and the numbers (sinusoidal.matrix's `pe`). One formula for every cell:
+// both the sine and the cosine channel of pair j, in the layout's order.
+CellExplanation explainTableCell(const Params& p, int row, int col)
+{
     const std::size_t C = std::size_t(p.getInt(u"dim"_s));
     const double base = p.getFloat(u"base"_s);
     const sinusoidal_layout layout = sinusoidalLayoutOf(p);
     const double pos = double(p.getInt(u"start"_s)) + row;
+    CellExplanation e;
+    e.formula =
+        (layout == sinusoidal_layout_interleaved
+             ? u"\\mathrm{PE}(p, 2j) = \\sin(p\\,\\omega_j),\\ \\mathrm{PE}(p, 2j+1) = \\cos(p\\,\\omega_j),\\quad "_s
+             : u"\\mathrm{PE}(p, j) = \\sin(p\\,\\omega_j),\\ \\mathrm{PE}(p, C/2+j) = \\cos(p\\,\\omega_j),\\quad "_s) +
+        omegaTex(layout);
     for (std::size_t j = 0; j < C / 2; ++j) {
         std::size_t cs, cc;
         sinusoidal_pair_channels(C, j, layout, &cs, &cc);
         if (std::size_t(col) != cs && std::size_t(col) != cc) continue;
         const bool sine = std::size_t(col) == cs;
         const double omega = sinusoidal_frequencies(C, base, layout)[j];
-        const bool t2t = layout == sinusoidal_layout_concat_t2t;
-        CellExplanation e;
-        e.formula = QStringLiteral("\\mathrm{PE}(p, c) = \\%1(p\\,\\omega_j),\\quad \\omega_j = %2")
-                        .arg(sine ? u"sin"_s : u"cos"_s, t2t ? u"b^{-j/(C/2-1)}"_s : u"b^{-2j/C}"_s);
         e.value = sine ? std::sin(pos * omega) : std::cos(pos * omega);
-        e.substituted = Text2::same(u"p = %1, c = %2 (j = %3): ω = %4^(−%5/%6) = %7; %8(%1 × %7) = %9"_s)
+        e.substituted = Text2::same(u"p = %1, c = %2 (j = %3): %4; %5(%1 × %6) = %7"_s)
                             .arg(pos)
                             .arg(col)
                             .arg(j)
-                            .arg(base)
-                            .arg(t2t ? QString::number(j) : QString::number(2 * j))
-                            .arg(t2t ? QString::number(C / 2 - 1) : QString::number(C))
-                            .arg(omega, 0, 'g', 6)
+                            .arg(omegaNumbers(C, j, base, layout, omega))
                             .arg(sine ? u"sin"_s : u"cos"_s)
+                            .arg(omega, 0, 'g', 6)
                             .arg(e.value, 0, 'g', 6);
-        return e;
+        break;
+    }
+    return e;
+}
+
+// Point j of `frequencies` (ω_j) or `wavelengths` (2π/ω_j).
+CellExplanation explainFrequency(const Params& p, bool wavelength, int j)
+{
+    const std::size_t C = std::size_t(p.getInt(u"dim"_s));
+    const double base = p.getFloat(u"base"_s);
+    const sinusoidal_layout layout = sinusoidalLayoutOf(p);
+    const double omega = sinusoidal_frequencies(C, base, layout)[std::size_t(j)];
+    CellExplanation e;
+    e.formula = wavelength ? u"\\lambda_j = 2\\pi / \\omega_j,\\quad "_s + omegaTex(layout) : omegaTex(layout);
+    e.value = wavelength ? 2 * std::numbers::pi / omega : omega;
+    e.substituted = wavelength
+                        ? Text2::same(u"j = %1: %2; λ = 2π / %3 = %4"_s)
+                              .arg(j)
+                              .arg(omegaNumbers(C, std::size_t(j), base, layout, omega))
+                              .arg(omega, 0, 'g', 6)
+                              .arg(e.value, 0, 'g', 6)
+                        : Text2::same(u"j = %1: %2"_s).arg(j).arg(omegaNumbers(C, std::size_t(j), base, layout, omega));
+    return e;
+}
+
+// sinusoidal.matrix: a cell of `pe`, a point of `frequencies` or `wavelengths`.
+std::optional<CellExplanation> explainMatrixModule(const Params& p, const QString& output, int row, int col)
+{
+    if (output == u"pe") {
+        if (col < 0 || col >= int(p.getInt(u"dim"_s))) return std::nullopt;
+        return explainTableCell(p, row, col);
+    }
+    if (output == u"frequencies" || output == u"wavelengths") {
+        if (row < 0 || row >= int(p.getInt(u"dim"_s) / 2)) return std::nullopt;
+        return explainFrequency(p, output == u"wavelengths", row);
     }
     return std::nullopt;
 }
@@ -145,7 +195,7 @@ ModuleSpec sinusoidalMatrixModule()
                               u"positions × dim 不超过 524288（这里 dim = %1）"_s.arg(p.getInt(u"dim"_s))});
     };
     s.outputs = sinusoidalMatrixOutputs();
-    s.explain = explainTableCell;
+    s.explain = explainMatrixModule;
     s.run = [](const Params& p, const RunContext&) {
         const std::size_t T = std::size_t(p.getInt(u"positions"_s)), C = std::size_t(p.getInt(u"dim"_s));
         const double base = p.getFloat(u"base"_s);

@@ -268,6 +268,10 @@ private slots:
                               << -std::sin(3 * std::pow(10000.0, -2.0 / 8));
         QTest::newRow("alibi") << QStringList{"alibi.bias", "heads=8", "head=1"} << "bias:5,2"
                                << -std::pow(2.0, -1.0) * 3;
+        // HF's T5 bucket of key − query = 2 − 60 = −58, causal 32/128: 16 exact,
+        // 16 + trunc(ln(58/16)/ln(128/16)·16) = 25.
+        QTest::newRow("t5") << QStringList{"relative.t5_bucket", "bidirectional=false"} << "buckets:60,2"
+                            << 16.0 + std::trunc(std::log(58.0 / 16) / std::log(8.0) * 16);
     }
 
     void explainCells()
@@ -285,6 +289,7 @@ private slots:
         QCOMPARE(e.value(QStringLiteral("output")).toString(), name);
         QCOMPARE(e.value(QStringLiteral("row")).toInt(), row);
         QCOMPARE(e.value(QStringLiteral("col")).toInt(), col);
+        QCOMPARE(e.keys(), (QStringList{"col", "formula", "output", "row", "substituted", "value"}));
         QVERIFY(!e.value(QStringLiteral("formula")).toString().isEmpty());
         QVERIFY(!e.value(QStringLiteral("substituted")).toString().isEmpty());
         const double value = e.value(QStringLiteral("value")).toDouble();
@@ -306,6 +311,61 @@ private slots:
         const Result outside =
             runPoslab(args + QStringList{QStringLiteral("--explain"), name + QStringLiteral(":9999,0")});
         QCOMPARE(outside.exitCode, 2);
+    }
+
+    // --explain NAME:INDEX: a series' point (from 0). JSON has index and x
+    // instead of row and col. Expected values from the papers' formulas:
+    // the wavelength 2π·10000^(2j/C) of pair j; HF's T5 bucket of key −
+    // query = 10 (bidirectional 32/128: 16 + 8 + trunc(ln(10/8)/ln(16)·8) = 24);
+    // ALiBi's slope of head 10 of 12, 2^(−8·3/16).
+    void explainSeriesPoints_data()
+    {
+        QTest::addColumn<QStringList>("run");
+        QTest::addColumn<QString>("point");
+        QTest::addColumn<double>("x");
+        QTest::addColumn<double>("expected");
+        QTest::newRow("wavelength") << QStringList{"sinusoidal.matrix", "dim=64"} << "wavelengths:4" << 4.0
+                                    << 2 * M_PI * std::pow(10000.0, 8.0 / 64);
+        QTest::newRow("t5") << QStringList{"relative.t5_bucket"} << "bucket_by_distance:310" << 10.0 << 24.0;
+        QTest::newRow("alibi") << QStringList{"alibi.slopes", "heads=12"} << "slopes:9" << 10.0 << std::pow(2.0, -1.5);
+        QTest::newRow("PI") << QStringList{"rope.inv_freq", "scaling=linear", "factor=4", "head_dim=64"} << "inv_freq:3"
+                            << 3.0 << std::pow(10000.0, -6.0 / 64) / 4;
+    }
+
+    void explainSeriesPoints()
+    {
+        QFETCH(QStringList, run);
+        QFETCH(QString, point);
+        QFETCH(double, x);
+        QFETCH(double, expected);
+        const QStringList args = QStringList{QStringLiteral("run")} + run;
+        const Result r = runPoslab(
+            args + QStringList{QStringLiteral("--explain"), point, QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject e = parseJson(r.out);
+        QCOMPARE(e.keys(), (QStringList{"formula", "index", "output", "substituted", "value", "x"}));
+        QCOMPARE(e.value(QStringLiteral("output")).toString(), point.section(u':', 0, 0));
+        QCOMPARE(e.value(QStringLiteral("index")).toInt(), point.section(u':', 1).toInt());
+        QCOMPARE(e.value(QStringLiteral("x")).toDouble(), x);
+        const double value = e.value(QStringLiteral("value")).toDouble();
+        QVERIFY2(std::fabs(value - expected) <= 1e-12 * std::max(1.0, expected),
+                 qPrintable(QString::number(value, 'g', 17)));
+        QVERIFY(!e.value(QStringLiteral("formula")).toString().isEmpty());
+        // Text: the point, its x and value, the formula and the numbers, in Chinese too.
+        const Result zh = runPoslab(
+            args + QStringList{QStringLiteral("--explain"), point, QStringLiteral("--lang"), QStringLiteral("zh")});
+        QVERIFY2(zh.exitCode == 0, zh.err.constData());
+        QVERIFY2(QString::fromUtf8(zh.out).contains(QStringLiteral("公式：")) &&
+                     QString::fromUtf8(zh.out).contains(QStringLiteral("代入：")),
+                 zh.out.constData());
+        // A series asked as a matrix cell, or past its end: refused, exit 2.
+        const Result asMatrix =
+            runPoslab(args + QStringList{QStringLiteral("--explain"), point + QStringLiteral(",0")});
+        QCOMPARE(asMatrix.exitCode, 2);
+        QVERIFY(QString::fromUtf8(asMatrix.err).contains(QStringLiteral("NAME:INDEX")));
+        const Result past = runPoslab(
+            args + QStringList{QStringLiteral("--explain"), point.section(u':', 0, 0) + QStringLiteral(":99999")});
+        QCOMPARE(past.exitCode, 2);
     }
 
     void csvAndTextFormats()

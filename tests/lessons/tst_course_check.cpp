@@ -152,7 +152,7 @@ void TestCourseCheck::everyBadFileReported()
     // (besides "only in en"), so no malformed input passes silently.
     const QList<Diagnostic> all = checkCourse(data(QStringLiteral("bad")));
     const QStringList files = QDir(data(QStringLiteral("bad/en"))).entryList({QStringLiteral("*.md")}, QDir::Files);
-    QCOMPARE(files.size(), 57);
+    QCOMPARE(files.size(), 58);
     for (const QString& f : files) {
         int own = 0;
         for (const Diagnostic& d : all)
@@ -418,6 +418,16 @@ void TestCourseCheck::runsWhatItChecks_data()
                {10, QStringLiteral("got '50 half way'"), QStringLiteral("这里是“50 half way”")},
                {15, QStringLiteral("mark: only line charts draw reference lines; a heatmap ignores it"),
                 QStringLiteral("mark：只有折线图画参考线"), true}};
+    // Each chart of a block is checked on its own, at its own lines: the
+    // table's mark: is warned about, the first chart's is not; a label for an
+    // output of a later chart is seen there, one for an output no chart shows
+    // is not.
+    QTest::newRow("several charts of one run")
+        << "58-several-charts.md"
+        << QList<Expected>{{12, QStringLiteral("label: output 'score_ntk' is not shown by this block"),
+                            QStringLiteral("这个块没有显示输出“score_ntk”"), true},
+                           {16, QStringLiteral("mark: only line charts draw reference lines; a table ignores it"),
+                            QStringLiteral("mark：只有折线图画参考线"), true}};
 }
 
 void TestCourseCheck::runsWhatItChecks()

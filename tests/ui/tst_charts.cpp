@@ -14,6 +14,7 @@
 #include "ui/charts/chart_view.h"
 #include "ui/charts/color_map.h"
 #include "ui/charts/heatmap_chart.h"
+#include "ui/formula/formula_renderer.h"
 
 #include "../shared/test_timing.h"
 
@@ -770,7 +771,7 @@ private slots:
         panel.setCellExplainer([&](const QString& output, int row, int col) {
             asked << output;
             const auto e = m->explain(modules::parseParams(*m, params), output, row, col);
-            return e ? e->substituted.en : QString();
+            return e ? ValueExplanation{e->formula, e->substituted.en} : ValueExplanation{};
         });
         auto* view = qobject_cast<InteractiveChartView*>(panel.partWidget(0));
         auto* heat = qobject_cast<HeatmapChart*>(view->chart());
@@ -779,8 +780,78 @@ private slots:
         QVERIFY2(text.contains(QStringLiteral("p = 3, c = 5 (j = 2)")) && text.contains(QStringLiteral("cos(")),
                  qPrintable(text));
         QCOMPARE(asked.value(0), QStringLiteral("pe"));
+        // The formula in Unicode under the value (PE(p, 2j) = sin(p ω_j), …), the same for every cell.
+        QVERIFY2(text.contains(QStringLiteral("PE(p, 2j)")), qPrintable(text));
         panel.setCellExplainer({});
         QVERIFY(!view->hoverText(view->mapFromScene(heat->mapToScene(box.center()))).contains(u'\n'));
+    }
+
+    // Hover a point of a line chart, see how it came about: the point's index
+    // goes to the module (ModuleSpec::explain's row, col 0), the hover shows
+    // the formula and the numbers. The formula is one TeX for every point of
+    // the output, so the chart asks FormulaRenderer for it once and every
+    // later hover shows the same typeset image: no renderer call per hover
+    // (FormulaStats unchanged over a second round of hovers).
+    void lineHoverExplainsThePointTypesetOnce()
+    {
+        QTemporaryDir cache;
+        FormulaRenderer& renderer = FormulaRenderer::instance();
+        renderer.setDiskCacheDir(cache.path());
+        renderer.clearMemoryCache();
+        renderer.resetStats();
+        const modules::ModuleSpec* m = modules::Registry::builtin().find(QStringLiteral("sinusoidal.matrix"));
+        const modules::Params params =
+            modules::parseParams(*m, {QStringLiteral("dim=16"), QStringLiteral("positions=8")});
+        const auto outs = modules::runModule(*m, params);
+        ChartSpec spec = moduleChartSpec(m->id, QStringLiteral("en"));
+        spec.kind = ChartKind::Line;
+        spec.outputs = {QStringLiteral("wavelengths")};
+        ChartPanel panel(spec, outs);
+        showPanel(panel);
+        QStringList asked;
+        QSet<QString> formulas;
+        panel.setCellExplainer([&](const QString& output, int row, int col) {
+            asked << output;
+            const auto e = m->explain(params, output, row, col);
+            if (e) formulas.insert(e->formula);
+            return e ? ValueExplanation{e->formula, e->substituted.en} : ValueExplanation{};
+        });
+        auto* view = qobject_cast<InteractiveChartView*>(panel.partWidget(0));
+        QVERIFY(view);
+        QChart* chart = view->chart();
+        auto* line = qobject_cast<QLineSeries*>(chart->series().value(0));
+        QVERIFY(line && line->count() == 8);
+        auto hoverAt = [&](int j) {
+            return view->mapFromScene(chart->mapToScene(chart->mapToPosition(line->at(j), line)));
+        };
+        for (int j = 0; j < 8; ++j) {
+            const QString text = view->hoverText(hoverAt(j));
+            // j's numbers: ω = 10000^(−2j/16), λ = 2π/ω (written again here).
+            const double wavelength = 2 * M_PI * std::pow(10000.0, 2.0 * j / 16);
+            QVERIFY2(text.contains(QStringLiteral("j = %1: ω = 10000^(−%2/16)").arg(j).arg(2 * j)) &&
+                         text.contains(QString::number(wavelength, 'g', 6)) && text.contains(QStringLiteral("λ")),
+                     qPrintable(text));
+            view->hoverHtml(hoverAt(j));
+        }
+        QVERIFY(!asked.isEmpty());
+        QVERIFY(std::all_of(asked.begin(), asked.end(), [](const QString& o) { return o == u"wavelengths"; }));
+        QCOMPARE(formulas.size(), 1);  // one formula for every point of the output
+        const QString tex = *formulas.begin();
+        QTRY_VERIFY_WITH_TIMEOUT(!view->typesetFormula(tex).isNull(), poslab::testing::scaledMs(60000));
+        const FormulaStats once = renderer.stats();
+        QCOMPARE(once.engineRenders, 1);
+        for (int round = 0; round < 2; ++round)
+            for (int j = 0; j < 8; ++j)
+                QVERIFY(view->hoverHtml(hoverAt(j)).contains(QStringLiteral("<img src=\"data:image/png;base64,")));
+        const FormulaStats after = renderer.stats();
+        QCOMPARE(after.engineRenders, once.engineRenders);
+        QCOMPARE(after.memoryHits, once.memoryHits);
+        QCOMPARE(after.diskHits, once.diskHits);
+        QCOMPARE(after.prerenderedHits, once.prerenderedHits);
+        // The image is the formula typeset (ink on a transparent ground), wider than tall.
+        const QImage image = view->typesetFormula(tex);
+        QVERIFY(image.width() > image.height());
+        renderer.setDiskCacheDir(QString());
     }
 
     // A level line on bars (a run exercise's goal, `mark: y=…`): dashed,

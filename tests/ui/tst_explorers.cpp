@@ -216,7 +216,7 @@ private slots:
               QStringLiteral("Shift of both = 32"), QStringLiteral("first chart axis"),
               QStringLiteral("second chart axis")}},
             {QStringLiteral("zh"),
-             {QStringLiteral("下方小图是播放控件中的几帧"), QStringLiteral("两者同时平移 = 0"),
+             {QStringLiteral("其中的小图是播放控件中的几帧"), QStringLiteral("两者同时平移 = 0"),
               QStringLiteral("两者同时平移 = 32"), QStringLiteral("first chart axis")}}};
         for (const auto& [lang, phrases] : expected) {
             ui::ExportOptions o;

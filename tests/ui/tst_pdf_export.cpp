@@ -36,6 +36,7 @@
 #include <poppler-qt6.h>
 #endif
 
+#include <cmath>
 #include <memory>
 
 using poslab::lessons::parseChapterList;
@@ -137,6 +138,8 @@ private slots:
     void appendixListsRuns();
     void chapterSelection();
     void mathReadsAsText();
+    void workedExampleUnderChart_data();
+    void workedExampleUnderChart();
     void realCourseExports_data();
     void realCourseExports();
 #endif
@@ -619,6 +622,52 @@ void TestPdfExport::mathReadsAsText()
     // The chart's axis title (U+03BB λ), drawn by Qt Charts as text.
     QVERIFY2(flat.contains(QStringLiteral("\u03bb\u2c7c(positions)")), qPrintable(chapter));
     QVERIFY2(r.toc.size() > 1 && r.toc[1].title.contains(QStringLiteral("\u03b8\u2c7c")), qPrintable(r.toc[1].title));
+}
+
+void TestPdfExport::workedExampleUnderChart_data()
+{
+    QTest::addColumn<QString>("lang");
+    QTest::addColumn<QString>("words");
+    QTest::newRow("en") << "en"
+                        << "Worked example — ";
+    QTest::newRow("zh") << "zh"
+                        << "算例——";
+}
+
+// Under a chart whose module explains the output shown, one worked value as
+// a caption line: the middle cell (row 4, column 4 of 8 × 8), its numbers,
+// the value computed here from the paper's formula, sin(4·10000^(−4/8)); on
+// the same page as its figure. A chart of a module that explains nothing
+// (sinusoidal.similarity) has none.
+void TestPdfExport::workedExampleUnderChart()
+{
+    QFETCH(QString, lang);
+    QFETCH(QString, words);
+    const QString course = m_dir.filePath(QStringLiteral("worked-") + lang);
+    QVERIFY(writeOneChapterCourse(course,
+                                  "Intro.\n\n```run sinusoidal.matrix positions=8 dim=8\nchart: heatmap\n"
+                                  "output: pe\ncaption: The table.\n```\n\n"
+                                  "```run sinusoidal.similarity\nchart: line\ncaption: Similar.\n```\n"));
+    ExportOptions o;
+    o.courseDir = course;
+    o.lang = lang;
+    o.outputPath = m_dir.filePath(QStringLiteral("worked-%1.pdf").arg(lang));
+    const ExportResult r = exportPdf(o);
+    QVERIFY2(r.ok(), qPrintable(r.message));
+    std::unique_ptr<Poppler::Document> doc = Poppler::Document::load(o.outputPath);
+    QVERIFY(doc);
+    const QString value = QString::number(std::sin(4 * std::pow(10000.0, -0.5)), 'g', 6);
+    const QString numbers = QStringLiteral("p = 4, c = 4 (j = 2): ω = 10000^(−4/8) = 0.01; sin(4 × 0.01) = ") + value;
+    int examples = 0;
+    bool withItsFigure = false;
+    for (int i = r.toc.first().page - 1; i < doc->numPages(); ++i) {
+        const QString page = noSpace(doc->page(i)->text(QRectF()));
+        examples += int(page.count(noSpace(words)));
+        if (page.contains(noSpace(words)) && page.contains(noSpace(numbers)))
+            withItsFigure = page.contains(lang == u"zh" ? QStringLiteral("图1.1") : QStringLiteral("Figure1.1"));
+    }
+    QCOMPARE(examples, 1);
+    QVERIFY2(withItsFigure, qPrintable(numbers));
 }
 
 void TestPdfExport::appendixListsRuns()

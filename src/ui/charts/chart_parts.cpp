@@ -416,6 +416,7 @@ QChart* buildLineChart(const ChartSpec& spec, const std::vector<const Output*>& 
         QList<QPointF> pts;
         pts.reserve(qsizetype(o.y.size()));
         QStringList pointLabels;  // parallel to pts, for the hover text
+        QList<int> indices;       // parallel to pts: each point's index in o.y (for the hover's explanation)
         for (std::size_t k = 0; k < o.y.size(); ++k) {
             const double x = k < o.x.size() ? o.x[k] : double(k);
             const double y = o.y[k];
@@ -428,6 +429,7 @@ QChart* buildLineChart(const ChartSpec& spec, const std::vector<const Output*>& 
                 continue;
             }
             pts.append(QPointF(x, y));
+            indices << int(k);
             if (!o.xLabels.isEmpty()) pointLabels << o.xLabels.value(qsizetype(k));
             xmin = std::min(xmin, x), xmax = std::max(xmax, x);
             ymin = std::min(ymin, y), ymax = std::max(ymax, y);
@@ -437,6 +439,7 @@ QChart* buildLineChart(const ChartSpec& spec, const std::vector<const Output*>& 
         // Line charts keep a numeric x axis (labels could be many and long);
         // the label of a categorical point shows in its tooltip instead.
         if (!pointLabels.isEmpty()) s->setProperty("poslabPointLabels", pointLabels);
+        if (indices.size() != qsizetype(o.y.size())) s->setProperty("poslabPointIndices", QVariant::fromValue(indices));
         s->setPointsVisible(pts.size() <= 24);
         chart->addSeries(s);
         lines.push_back(s);

@@ -9,18 +9,25 @@
 #include "modules/module.h"
 #include "modules/output_columns.h"
 #include "ui/charts/chart_spec.h"
+#include "ui/charts/chart_view.h"
 
 #include <QAbstractTableModel>
 #include <QChart>
 #include <QChartView>
 #include <QGraphicsEllipseItem>
+#include <QHash>
+#include <QImage>
+#include <QSet>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 
+#include <functional>
 #include <optional>
 #include <vector>
 
 namespace poslab::ui {
+
+struct Formula;
 
 // A chart font in pixels: point sizes are ~3x too large on the PDF painter
 // (docs/qt-notes.md, PDF fonts).
@@ -145,6 +152,7 @@ struct PointHit {
     double x = 0, y = 0;
     QPointF position;  // in chart coordinates
     QString label;     // the point's x label of a categorical series, else empty
+    int index = -1;    // the point's index in its output (points the chart left out still count)
 };
 std::optional<PointHit> nearestPoint(const QChart* chart, const QPointF& chartPos, double maxDistance = 30);
 
@@ -158,8 +166,21 @@ class InteractiveChartView : public QChartView {
     Q_OBJECT
 public:
     explicit InteractiveChartView(QChart* chart, QWidget* parent = nullptr);
-    QString hoverText(const QPointF& viewPos) const;  // what the tooltip shows there
+    QString hoverText(const QPointF& viewPos) const;  // what the tooltip shows there, as plain text
     void resetZoom();
+    // How the value under the pointer came about (ChartPanel::setCellExplainer):
+    // `series` is the hovered line's name (empty on a heatmap), (row, col) the
+    // heatmap's cell or (the point's index, 0). The hover shows the value,
+    // then the formula — typeset by FormulaRenderer once per formula and chart
+    // (in Unicode until it is ready), never per hover — then the numbers.
+    using Explainer = std::function<ValueExplanation(const QString& series, int row, int col)>;
+    void setExplainer(Explainer explain);
+    ValueExplanation explanationAt(const QPointF& viewPos) const;
+    // The tooltip there as rich text: the value, the typeset formula as an
+    // image (once ready) and the numbers; plain hoverText when nothing is explained.
+    QString hoverHtml(const QPointF& viewPos);
+    // The formula `tex` typeset for this chart's hover (null before it is ready).
+    QImage typesetFormula(const QString& tex) const { return m_typesetImages.value(formulaKey(tex)); }
     // A heatmap's keyboard cursor: the cell the arrow keys have reached (row,
     // col), or nullopt before the view had focus. Its accessible name says
     // the cell's row, column and value (Qt 6.4 has no spoken announcements:
@@ -183,9 +204,20 @@ protected:
     void focusInEvent(QFocusEvent* e) override;
 
 private:
+    static QString formulaKey(const QString& tex);
     bool claimsKey(const QKeyEvent* e) const;
     void showMarker(const std::optional<QPointF>& chartPos);
     void showCursor();
+    QString plainHoverText(const QPointF& viewPos) const;  // the value alone
+    QString richText(const QString& value, const ValueExplanation& e);
+    void typeset(const QString& tex);
+    void formulaReady(const QString& tex, bool display);
+    void keepTypeset(const QString& key, const Formula& f);
+    Explainer m_explain;
+    QHash<QString, QString> m_typesetTags;     // formula -> <img> of its typeset image ("" = could not typeset)
+    QHash<QString, QImage> m_typesetImages;    // formula -> the image (tests)
+    QSet<QString> m_asked;                     // formulas asked of FormulaRenderer (once each)
+    bool m_listening = false;                  // connected to FormulaRenderer::formulaReady
     std::optional<QPoint> m_cursor;            // heatmap: (col, row) of the keyboard cursor
     QGraphicsRectItem* m_cursorBox = nullptr;  // its frame
     QString m_name;                            // the accessible name before the cursor's cell is added

@@ -547,14 +547,18 @@ void ChartPanel::setCellExplainer(CellExplainer explain)
 {
     d->explainer = std::move(explain);
     for (std::size_t i = 0; i < d->partWidgets.size() && i < d->partOutputs.size(); ++i) {
-        auto* view = qobject_cast<QChartView*>(d->partWidgets[i]);
-        auto* heat = view ? qobject_cast<HeatmapChart*>(view->chart()) : nullptr;
-        if (!heat) continue;
+        auto* view = qobject_cast<InteractiveChartView*>(d->partWidgets[i]);
+        if (!view) continue;
         if (!d->explainer) {
-            heat->setCellExplainer({});
-            continue;
+            view->setExplainer({});
+        } else if (qobject_cast<HeatmapChart*>(view->chart())) {  // one matrix: the part's output
+            view->setExplainer(
+                [fn = d->explainer, name = d->partOutputs[i]](const QString&, int r, int c) { return fn(name, r, c); });
+        } else {  // lines: each series is an output, named by its label
+            view->setExplainer([fn = d->explainer, labels = d->spec.labels](const QString& series, int r, int c) {
+                return fn(labels.key(series, series), r, c);
+            });
         }
-        heat->setCellExplainer([fn = d->explainer, name = d->partOutputs[i]](int r, int c) { return fn(name, r, c); });
     }
 }
 

@@ -28,6 +28,14 @@ class QPainter;
 
 namespace poslab::ui {
 
+// How one value of a chart came about (modules::CellExplanation in the
+// reader's language): the formula as TeX and the numbers put in, as text.
+struct ValueExplanation {
+    QString formula;  // TeX; one output's values all share it
+    QString numbers;  // "p = 3, c = 5 (j = 2): ω = …"
+    bool isEmpty() const { return formula.isEmpty() && numbers.isEmpty(); }
+};
+
 // One chart part: what is drawn and from which outputs (indexes into the
 // selected outputs, see selectOutputs).
 struct ChartPart {
@@ -76,10 +84,13 @@ public:
     QWidget* partWidget(int i) const;
     // The View as Table switch (checkable; hidden when every part is a table).
     QAction* viewAsTableAction() const;
-    // How a heatmap's cell came about, shown under its hover text (and the
-    // keyboard cursor's name): the formula and the numbers put in, for the
-    // output `output` (the module's name for it). Empty text: nothing shown.
-    using CellExplainer = std::function<QString(const QString& output, int row, int col)>;
+    // How a value came about, shown under its hover text (a heatmap's cell,
+    // also the keyboard cursor's name; a line chart's point): the formula
+    // and the numbers put in, for the output `output` (the module's name for
+    // it) at (row, col) of a matrix or (point index, 0) of a series
+    // (ModuleSpec::explain). The formula, the same TeX for every value of one
+    // output, is typeset once per chart (InteractiveChartView). Empty: nothing shown.
+    using CellExplainer = std::function<ValueExplanation(const QString& output, int row, int col)>;
     void setCellExplainer(CellExplainer explain);
     // The Lock Colours switch (checkable; shown with heatmaps): while on,
     // heatmaps keep the colour scale they had when it was turned on.

@@ -335,9 +335,7 @@ QString HeatmapChart::describeCell(const HeatmapCell& cell) const
         cell.rowLabel.isEmpty() ? tr("row %1").arg(cell.row) : tr("row %1 (%2)").arg(cell.row).arg(cell.rowLabel);
     const QString col =
         cell.colLabel.isEmpty() ? tr("column %1").arg(cell.col) : tr("column %1 (%2)").arg(cell.col).arg(cell.colLabel);
-    const QString said = tr("%1, %2: %3").arg(row, col, formatNumber(cell.value));
-    const QString how = m_explain ? m_explain(cell.row, cell.col) : QString();
-    return how.isEmpty() ? said : said + u'\n' + how;
+    return tr("%1, %2: %3").arg(row, col, formatNumber(cell.value));
 }
 
 }  // namespace poslab::ui

@@ -55,10 +55,9 @@ public:
     // in chart coordinates.
     HeatmapCell cell(int row, int col) const;
     QRectF cellRect(int row, int col) const;
-    // "row 3 (fox), column 5 (over): 0.116997", and below it how the value
-    // came about when an explainer is set (the formula and its numbers).
+    // "row 3 (fox), column 5 (over): 0.116997" (how the value came about is
+    // the view's: InteractiveChartView::setExplainer).
     QString describeCell(const HeatmapCell& cell) const;
-    void setCellExplainer(std::function<QString(int row, int col)> explain) { m_explain = std::move(explain); }
     // Width of the right margin taken by the colour bar (px).
     int colorBarWidth() const { return m_colorBarWidth; }
     const ChartStyle& style() const { return m_style; }
@@ -70,7 +69,6 @@ private:
     QImage m_image;
     QScatterSeries* m_anchor = nullptr;
     int m_colorBarWidth = 0;
-    std::function<QString(int row, int col)> m_explain;
 };
 
 }  // namespace poslab::ui

@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 // interactive_chart_view.cpp — the chart interactions: the nearest data point,
-// tooltips, rubber-band and wheel zoom, panning, keys and the context menu.
+// tooltips (with how the value came about, its formula typeset once per
+// chart), rubber-band and wheel zoom, panning, keys and the context menu.
 #include "ui/charts/chart_parts.h"
 
 #include "ui/charts/color_map.h"
 #include "ui/charts/heatmap_chart.h"
+#include "ui/formula/formula_renderer.h"
+#include "util/tex_to_unicode.h"
 
 #include <QAccessible>
+#include <QBuffer>
 #include <QCursor>
+#include <QFontInfo>
 #include <QGraphicsRectItem>
 #include <QKeyEvent>
+#include <QPainter>
 #include <QScatterSeries>
 #include <QToolTip>
 #include <QXYSeries>
@@ -30,6 +36,8 @@ std::optional<PointHit> nearestPoint(const QChart* chart, const QPointF& chartPo
         if (!xy || !xy->isVisible()) continue;
         const QList<QPointF> pts = xy->points();
         const QStringList labels = xy->property("poslabPointLabels").toStringList();
+        // Where each drawn point sits in its output (buildLineChart leaves out non-finite points).
+        const QList<int> indices = xy->property("poslabPointIndices").value<QList<int>>();
         for (qsizetype i = 0; i < pts.size(); ++i) {
             const QPointF& pt = pts[i];
             const QPointF pos = const_cast<QChart*>(chart)->mapToPosition(pt, xy);
@@ -37,7 +45,8 @@ std::optional<PointHit> nearestPoint(const QChart* chart, const QPointF& chartPo
             const double d = dx * dx + dy * dy;
             if (d <= bestD) {
                 bestD = d;
-                best = PointHit{xy->name(), pt.x(), pt.y(), pos, labels.value(i)};
+                best = PointHit{xy->name(), pt.x(),          pt.y(),
+                                pos,        labels.value(i), indices.isEmpty() ? int(i) : indices.value(i, -1)};
             }
         }
     }
@@ -54,6 +63,122 @@ InteractiveChartView::InteractiveChartView(QChart* chart, QWidget* parent) : QCh
 }
 
 QString InteractiveChartView::hoverText(const QPointF& viewPos) const
+{
+    const QString value = plainHoverText(viewPos);
+    const ValueExplanation e = value.isEmpty() ? ValueExplanation{} : explanationAt(viewPos);
+    if (e.isEmpty()) return value;
+    return value + u'\n' + util::mathToUnicode(e.formula) + u'\n' + e.numbers;
+}
+
+QString InteractiveChartView::formulaKey(const QString& tex)
+{
+    return FormulaRenderer::normalizeTex(tex);
+}
+
+void InteractiveChartView::setExplainer(Explainer explain)
+{
+    m_explain = std::move(explain);
+    if (m_cursor) showCursor();
+}
+
+ValueExplanation InteractiveChartView::explanationAt(const QPointF& viewPos) const
+{
+    QChart* c = chart();
+    if (!c || !m_explain) return {};
+    const QPointF pos = c->mapFromScene(mapToScene(viewPos.toPoint()));
+    if (auto* heat = qobject_cast<HeatmapChart*>(c)) {
+        const std::optional<HeatmapCell> cell = heat->cellAt(pos);
+        return cell ? m_explain(QString(), cell->row, cell->col) : ValueExplanation{};
+    }
+    const std::optional<PointHit> hit = nearestPoint(c, pos);
+    return hit && hit->index >= 0 ? m_explain(hit->series, hit->index, 0) : ValueExplanation{};
+}
+
+QString InteractiveChartView::hoverHtml(const QPointF& viewPos)
+{
+    const QString value = plainHoverText(viewPos);
+    const ValueExplanation e = value.isEmpty() ? ValueExplanation{} : explanationAt(viewPos);
+    return e.isEmpty() ? value : richText(value, e);
+}
+
+// The value, the formula (typeset when ready, Unicode until then) and the numbers.
+QString InteractiveChartView::richText(const QString& value, const ValueExplanation& e)
+{
+    typeset(e.formula);
+    const QString tag = m_typesetTags.value(formulaKey(e.formula));
+    const QString formula =
+        tag.isEmpty() ? QStringLiteral("<p>%1</p>").arg(util::mathToUnicode(e.formula).toHtmlEscaped()) : tag;
+    return QStringLiteral("<p style=\"white-space:pre\">%1</p>%2<p>%3</p>")
+        .arg(value.toHtmlEscaped(), formula, e.numbers.toHtmlEscaped());
+}
+
+// Asks FormulaRenderer for `tex` once for this chart: from a cache now, or
+// rendered in the background (formulaReady). Every later hover reads the
+// image kept here.
+void InteractiveChartView::typeset(const QString& tex)
+{
+    const QString key = formulaKey(tex);
+    if (key.isEmpty() || m_asked.contains(key)) return;
+    m_asked.insert(key);
+    FormulaRenderer& renderer = FormulaRenderer::instance();
+    Formula f;
+    if (!renderer.lookup(key, true, &f)) {
+        if (!m_listening) {
+            connect(&renderer, &FormulaRenderer::formulaReady, this, &InteractiveChartView::formulaReady);
+            m_listening = true;
+        }
+        renderer.prefetch({key}, true);
+        return;
+    }
+    keepTypeset(key, f);
+}
+
+void InteractiveChartView::formulaReady(const QString& tex, bool display)
+{
+    const QString key = formulaKey(tex);
+    if (!display || !m_asked.contains(key) || m_typesetTags.contains(key)) return;
+    Formula f;
+    if (!FormulaRenderer::instance().lookup(key, true, &f)) return;
+    keepTypeset(key, f);
+    // The hover still showing this chart's value: show it again, typeset.
+    if (QToolTip::isVisible() && underMouse()) {
+        const QString html = hoverHtml(mapFromGlobal(QCursor::pos()));
+        if (!html.isEmpty()) QToolTip::showText(QCursor::pos(), html, this);
+    }
+}
+
+// The formula drawn once into an image in the tooltip's colours and size,
+// kept as the <img> tag every hover of this chart uses.
+void InteractiveChartView::keepTypeset(const QString& key, const Formula& f)
+{
+    if (!f.ok || f.isNull()) {
+        m_typesetTags.insert(key, QString());  // a TeX error: the Unicode form stays
+        return;
+    }
+    // A little larger than the text, as a displayed formula is: indices stay legible.
+    const QSizeF size = f.sizeForEm(1.2 * QFontInfo(QToolTip::font()).pixelSize());
+    const qreal dpr = std::max<qreal>(devicePixelRatioF(), 2.0);  // sharp on any screen
+    QImage image((size * dpr).toSize().expandedTo(QSize(1, 1)), QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::transparent);
+    {
+        QPainter p(&image);
+        p.setRenderHint(QPainter::Antialiasing);
+        p.scale(dpr, dpr);
+        FormulaRenderer::paint(&p, QRectF(QPointF(0, 0), size), f, QToolTip::palette().color(QPalette::ToolTipText));
+    }
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    image.save(&buffer, "PNG");
+    m_typesetImages.insert(key, image);
+    m_typesetTags.insert(key, QStringLiteral("<p><img src=\"data:image/png;base64,%1\" width=\"%2\" height=\"%3\"></p>")
+                                  .arg(QString::fromLatin1(png.toBase64()))
+                                  .arg(qRound(size.width()))
+                                  .arg(qRound(size.height())));
+}
+
+// The value under the pointer alone: a heatmap's cell, a line's nearest point.
+QString InteractiveChartView::plainHoverText(const QPointF& viewPos) const
 {
     QChart* c = chart();
     if (!c) return {};
@@ -88,7 +213,7 @@ void InteractiveChartView::mouseMoveEvent(QMouseEvent* e)
     }
     QChartView::mouseMoveEvent(e);
     if (e->buttons() != Qt::NoButton) return;
-    const QString text = hoverText(e->position());
+    const QString text = hoverHtml(e->position());
     if (text.isEmpty())
         QToolTip::hideText();
     else
@@ -282,12 +407,15 @@ void InteractiveChartView::showCursor()
     m_cursorBox->setPen(pen);
     const QRectF box = heat->cellRect(m_cursor->y(), m_cursor->x());
     m_cursorBox->setRect(box);
-    const QString text = heat->describeCell(heat->cell(m_cursor->y(), m_cursor->x()));
+    const QString value = heat->describeCell(heat->cell(m_cursor->y(), m_cursor->x()));
+    const ValueExplanation how = m_explain ? m_explain(QString(), m_cursor->y(), m_cursor->x()) : ValueExplanation{};
+    const QString text = how.isEmpty() ? value : value + u'\n' + util::mathToUnicode(how.formula) + u'\n' + how.numbers;
     setAccessibleName(m_name.isEmpty() ? text : m_name + QStringLiteral(" — ") + text);
     QAccessibleEvent event(this, QAccessible::NameChanged);
     QAccessible::updateAccessibility(&event);
     if (hasFocus() && isVisible())
-        QToolTip::showText(mapToGlobal(mapFromScene(heat->mapToScene(box.bottomRight()))), text, this);
+        QToolTip::showText(mapToGlobal(mapFromScene(heat->mapToScene(box.bottomRight()))),
+                           how.isEmpty() ? text : richText(value, how), this);
 }
 
 void InteractiveChartView::contextMenuEvent(QContextMenuEvent* e)

@@ -249,9 +249,10 @@ QLayout* RunBlockCard::createBusyRow()
 
 namespace {
 
-// How a cell of the module's matrix came about, for the chart's hover text:
-// the formula in Unicode and the numbers put in (ModuleSpec::explain), with
-// the settings of the run shown; empty for a module that explains nothing.
+// How a value of the module's outputs came about, for the chart's hover (a
+// heatmap's cell, a line's point): the formula as TeX (the chart typesets it
+// once) and the numbers put in, in the lesson's language (ModuleSpec::explain),
+// with the settings of the run shown; empty for a module that explains nothing.
 ChartPanel::CellExplainer cellExplainer(const QString& moduleId, const QStringList& params, const QString& lang)
 {
     const modules::ModuleSpec* spec = modules::Registry::builtin().find(moduleId);
@@ -262,9 +263,9 @@ ChartPanel::CellExplainer cellExplainer(const QString& moduleId, const QStringLi
     } catch (const std::exception&) {
         return {};
     }
-    return [spec, parsed, lang](const QString& output, int row, int col) -> QString {
+    return [spec, parsed, lang](const QString& output, int row, int col) -> ValueExplanation {
         const std::optional<modules::CellExplanation> e = spec->explain(parsed, output, row, col);
-        return e ? util::mathToUnicode(e->formula) + u'\n' + e->substituted.in(lang) : QString();
+        return e ? ValueExplanation{e->formula, e->substituted.in(lang)} : ValueExplanation{};
     };
 }
 

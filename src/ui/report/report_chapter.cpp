@@ -9,6 +9,7 @@
 #include "ui/charts/chart_spec.h"
 #include "ui/report/report_document.h"
 #include "ui/report/report_front.h"
+#include "ui/report/worked_cell.h"
 #include "util/tex_to_unicode.h"
 
 #include <QFileInfo>
@@ -192,11 +193,12 @@ void ChapterWriter::appendRun(const Chapter& chapter, const Block& block)
                            capFormat);
     if (!frames.isEmpty())
         cur.insertText(
-            T2(" The small charts are frames of the play control: %1 = %2.", "下方小图是播放控件中的几帧：%1 = %2。")
+            T2(" The small charts are frames of the play control: %1 = %2.", "其中的小图是播放控件中的几帧：%1 = %2。")
                 .in(lang)
                 .arg(modules::parameterLabel(*modules::Registry::builtin().find(rb.moduleId), rb.play.name).in(lang),
                      frames.join(isChinese(lang) ? QStringLiteral("、") : QStringLiteral(", "))),
             capFormat);
+    for (int i = 0; i < rb.chartCount(); ++i) appendWorkedCell(m_doc, chartSpecFor(rb.chartAt(i), lang), *r);
 }
 
 // One chart of a figure, centred in a block of its own; false (with a red
