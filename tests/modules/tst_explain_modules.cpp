@@ -105,6 +105,8 @@ void TestExplainModules::valueEqualsOutputWithOneFormula_data()
     QTest::newRow("extrapolation random")
         << u"rope.extrapolation"_s << QStringList{u"points=40"_s, u"qk=random"_s, u"factor=8"_s};
     QTest::newRow("t5 bidirectional") << u"relative.t5_bucket"_s << QStringList{u"length=200"_s};
+    QTest::newRow("clock dots") << u"rope.clock"_s << QStringList{u"positions=20"_s, u"factor=3"_s};
+    QTest::newRow("binary counter") << u"sinusoidal.binary_counter"_s << QStringList{u"smooth=0.3"_s};
     QTest::newRow("t5 causal") << u"relative.t5_bucket"_s
                                << QStringList{u"length=150"_s, u"bidirectional=false"_s, u"max_distance=100"_s};
 }
@@ -154,8 +156,9 @@ void TestExplainModules::valueEqualsOutputWithOneFormula()
 // Every module that explains something is in the list above (a new one must be added).
 void TestExplainModules::everyExplainingModuleIsCovered()
 {
-    const QStringList covered{u"sinusoidal.matrix"_s, u"rope.rotate"_s,        u"rope.inv_freq"_s,     u"alibi.bias"_s,
-                              u"alibi.slopes"_s,      u"relative.t5_bucket"_s, u"rope.extrapolation"_s};
+    const QStringList covered{u"sinusoidal.matrix"_s,  u"rope.rotate"_s,  u"rope.inv_freq"_s,
+                              u"alibi.bias"_s,         u"alibi.slopes"_s, u"relative.t5_bucket"_s,
+                              u"rope.extrapolation"_s, u"rope.clock"_s,   u"sinusoidal.binary_counter"_s};
     for (const ModuleSpec& s : Registry::builtin().modules())
         if (s.explain) QVERIFY2(covered.contains(s.id), qPrintable(s.id));
 }

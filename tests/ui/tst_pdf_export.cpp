@@ -15,6 +15,7 @@
 #include "core/blas_kernel_choice.h"
 #include "lessons/chapter_list.h"
 #include "lessons/course_loader.h"
+#include "lessons/play_frames.h"
 #include "lessons/progress_store.h"
 #include "modules/lab/run_list.h"
 #include "modules/registry.h"
@@ -787,8 +788,16 @@ void TestPdfExport::realCourseExports()
         // The contents page, the chapter's first page and its running headers.
         QVERIFY2(pages >= 2, qPrintable(QStringLiteral("'%1' found on %2 page(s)").arg(c.title).arg(pages)));
         for (const poslab::lessons::Step& s : c.steps)
-            for (const poslab::lessons::Block& b : s.blocks)
-                runBlocks += b.kind == poslab::lessons::Block::Kind::Run ? 1 : 0;
+            for (const poslab::lessons::Block& b : s.blocks) {
+                if (b.kind != poslab::lessons::Block::Kind::Run) continue;
+                // One run for the figure, and one for each of the frames a played block shows (four).
+                const auto* module = poslab::modules::Registry::builtin().find(b.run.moduleId);
+                runBlocks +=
+                    1 +
+                    (module
+                         ? int(poslab::lessons::pickFrames(poslab::lessons::playFrameValues(b.run, *module), 4).size())
+                         : 0);
+            }
     }
     QCOMPARE(r.runCount, runBlocks);
     // Learners read words: before the appendix (which keeps the commands that
