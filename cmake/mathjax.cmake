@@ -78,12 +78,24 @@ add_custom_command(
 
 # Editing, adding or removing a chapter re-renders (CONFIGURE_DEPENDS re-globs).
 file(GLOB_RECURSE _mj_lessons CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/lessons/*.md)
+# The formulas the course shows that its Markdown does not spell out: the
+# modules' explanations under charts and captions filled with their settings
+# (tools/course_formulas). A program of the layers below the window.
+add_executable(poslab_course_formulas ${CMAKE_SOURCE_DIR}/tools/course_formulas/course_formulas.cpp)
+target_link_libraries(poslab_course_formulas PRIVATE poslab_lessons poslab_modules Qt6::Core)
+set(_mj_extra ${POSLAB_MATHJAX_OUT}/course-formulas.md)
+add_custom_command(
+  OUTPUT ${_mj_extra}
+  COMMAND poslab_course_formulas ${CMAKE_SOURCE_DIR}/lessons ${_mj_extra}
+  DEPENDS poslab_course_formulas ${_mj_lessons}
+  COMMENT "mathjax: the formulas of the course's worked examples and filled captions"
+  VERBATIM)
 add_custom_command(
   OUTPUT ${POSLAB_MATHJAX_OUT}/prerendered.json
   COMMAND ${POSLAB_NODE} ${POSLAB_MATHJAX_SRC}/prerender.js ${POSLAB_MATHJAX_OUT}/mathjax-qjs.js
-          ${CMAKE_SOURCE_DIR}/lessons ${POSLAB_MATHJAX_OUT}/prerendered.json
+          ${CMAKE_SOURCE_DIR}/lessons ${POSLAB_MATHJAX_OUT}/prerendered.json ${_mj_extra}
   DEPENDS ${POSLAB_MATHJAX_OUT}/mathjax-qjs.js ${POSLAB_MATHJAX_OUT}/version.txt
-          ${POSLAB_MATHJAX_SRC}/prerender.js ${_mj_lessons}
+          ${POSLAB_MATHJAX_SRC}/prerender.js ${_mj_lessons} ${_mj_extra}
   COMMENT "mathjax: pre-rendering the shipped course's formulas"
   VERBATIM)
 

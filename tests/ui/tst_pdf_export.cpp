@@ -19,6 +19,7 @@
 #include "lessons/progress_store.h"
 #include "modules/lab/run_list.h"
 #include "modules/registry.h"
+#include "ui/formula/formula_renderer.h"
 #include "ui/report/pdf_export.h"
 
 #include <QApplication>
@@ -761,9 +762,17 @@ void TestPdfExport::realCourseExports()
     o.outputPath = m_dir.filePath(QStringLiteral("course-%1.pdf").arg(lang));
     QElapsedTimer t;
     t.start();
+    poslab::ui::FormulaRenderer::instance().resetStats();
     const ExportResult r = exportPdf(o);
     QVERIFY2(r.ok(), qPrintable(r.message));
     qInfo().noquote() << r.message;
+    // Every formula of the shipped course's report was rendered at build time
+    // (its Markdown, its worked examples, its filled captions): none waits
+    // for MathJax in the JavaScript engine or comes from a disk cache.
+    const poslab::ui::FormulaStats formulas = poslab::ui::FormulaRenderer::instance().stats();
+    QCOMPARE(formulas.engineRenders, 0);
+    QCOMPARE(formulas.diskHits, 0);
+    QVERIFY(formulas.prerenderedHits + formulas.memoryHits > 100);
     QVERIFY2(r.warnings.isEmpty(), qPrintable(warningLines(r).join(u'\n')));
     std::unique_ptr<Poppler::Document> doc = Poppler::Document::load(o.outputPath);
     QVERIFY(doc);

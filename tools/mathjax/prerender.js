@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// node prerender.js BUNDLE LESSONS_DIR OUT_JSON
-// Renders every formula of the shipped course (lessons/**/*.md) with the very
+// node prerender.js BUNDLE LESSONS_DIR OUT_JSON [MARKDOWN_FILE ...]
+// Renders every formula of the shipped course (lessons/**/*.md, and the
+// Markdown files after OUT_JSON: tools/course_formulas' list) with the very
 // bundle QJSEngine would load (run in a Node vm, so the output is identical)
 // and writes {"version", "formulas": {key: svg}} for the poslab_ui resources.
 // key = hex sha1 of "d:" or "i:" + normalised TeX (FormulaRenderer::prerenderKey).
@@ -12,7 +13,7 @@ const vm = require('vm');
 const crypto = require('crypto');
 const {scanMarkdown} = require('./src/scan-math.js');
 
-const [bundle, lessonsDir, outJson] = process.argv.slice(2);
+const [bundle, lessonsDir, outJson, ...extraFiles] = process.argv.slice(2);
 if (!bundle || !lessonsDir || !outJson) { console.error('usage: node prerender.js BUNDLE LESSONS_DIR OUT_JSON'); process.exit(2); }
 
 function markdownFiles(dir) {
@@ -34,7 +35,7 @@ const version = fs.readFileSync(path.join(path.dirname(bundle), 'version.txt'), 
 
 const formulas = {};
 let count = 0, errors = 0;
-for (const file of markdownFiles(lessonsDir)) {
+for (const file of [...markdownFiles(lessonsDir), ...extraFiles]) {
   for (const f of scanMarkdown(fs.readFileSync(file, 'utf8'))) {
     const key = crypto.createHash('sha1').update((f.display ? 'd:' : 'i:') + f.tex, 'utf8').digest('hex');
     if (formulas[key]) continue;
