@@ -38,12 +38,16 @@ using poslab::testing::scaledMs;
 
 namespace {
 
+// Where the chapters of these tests claim to be (nothing is read from there).
+const QString kCourse = QStringLiteral("/nowhere");
+const QString kChapter = QStringLiteral("/nowhere/en/01-t.md");
+
 // The run block of a one-block chapter (standard front matter, then `block`).
 lessons::Block parseBlock(const QByteArray& block)
 {
-    const lessons::ChapterParseResult r = lessons::parseChapterText(
-        "---\nid: t\ntitle: T\nsummary: S\nminutes: 1\n---\n" + block, QStringLiteral("/nowhere/en/01-t.md"),
-        QStringLiteral("/nowhere"), QStringLiteral("en"), modules::Registry::builtin());
+    const lessons::ChapterParseResult r =
+        lessons::parseChapterText("---\nid: t\ntitle: T\nsummary: S\nminutes: 1\n---\n" + block, kChapter, kCourse,
+                                  QStringLiteral("en"), modules::Registry::builtin());
     if (!r.diagnostics.isEmpty()) qWarning() << r.diagnostics.first().message;
     return r.chapter.steps.first().blocks.first();
 }
@@ -118,8 +122,7 @@ private slots:
             "play: start frames=5\n"
             "```\n");
         lessons::RunEngine engine;
-        RunBlockCard card(b.run, b.location, QStringLiteral("en"), QStringLiteral("/nowhere"),
-                          QStringLiteral("/nowhere/en/01-t.md"), &engine);
+        RunBlockCard card(b.run, b.location, QStringLiteral("en"), kCourse, kChapter, &engine);
         QSignalSpy finished(&card, &RunBlockCard::runFinished);
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, scaledMs(20000));
         PlayControl* play = card.playControl();
@@ -169,8 +172,7 @@ private slots:
             "play: start\n"
             "```\n");
         lessons::RunEngine engine;
-        RunBlockCard card(b.run, b.location, QStringLiteral("en"), QStringLiteral("/nowhere"),
-                          QStringLiteral("/nowhere/en/01-t.md"), &engine);
+        RunBlockCard card(b.run, b.location, QStringLiteral("en"), kCourse, kChapter, &engine);
         PlayControl* play = card.playControl();
         QVERIFY(play);
         QVERIFY(play->playButton()->isHidden());
@@ -269,8 +271,7 @@ private slots:
             "```\n");
         QCOMPARE(b.run.chartCount(), 2);
         lessons::RunEngine engine;
-        RunBlockCard card(b.run, b.location, QStringLiteral("en"), QStringLiteral("/nowhere"),
-                          QStringLiteral("/nowhere/en/01-t.md"), &engine);
+        RunBlockCard card(b.run, b.location, QStringLiteral("en"), kCourse, kChapter, &engine);
         QSignalSpy finished(&card, &RunBlockCard::runFinished);
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, scaledMs(20000));
         QCOMPARE(card.charts().size(), 2);
