@@ -136,7 +136,7 @@ constexpr Entry kParameterWords[] = {
     {"rope.clock/dim", "Rotary dim d", "旋转维度 d"},
     {"rope.clock/factor", "Interpolation factor s", "插值倍数 s"},
     {"rope.clock/positions", "Dots on the dials", "钟面上的点数"},
-    {"rope.clock/shift", "Shift of both", "两者同时平移"},
+    {"rope.clock/shift", "Shift k of both positions", "两个位置同时平移 k"},
     {"rope.relative_check/layout", "Pair layout", "配对方式"},
     {"rope.relative_requirement/samples", "Pairs per offset", "每个偏移的位置对数"},
     {"vit.mrope/rope_theta", "RoPE base θ", "RoPE 底数 θ"},

@@ -117,15 +117,57 @@ private:
         p->setBrush(st.plotBackground);
         p->drawEllipse(c, radius, radius);
         p->setPen(QPen(st.grid, 1));
-        for (int q = 0; q < 4; ++q)  // quarter ticks; the one at 0 is longer
-            p->drawLine(onCircle(c, radius * (q == 0 ? 0.78 : 0.88), q * kPi / 2), onCircle(c, radius, q * kPi / 2));
+        for (int q = 1; q < 4; ++q)  // quarter ticks
+            p->drawLine(onCircle(c, radius * 0.88, q * kPi / 2), onCircle(c, radius, q * kPi / 2));
+        // Angle 0, where every hand starts: a stronger tick reaching past the rim.
+        p->setPen(QPen(st.axisLine, 1.6));
+        p->drawLine(onCircle(c, radius * 0.74, 0), onCircle(c, radius * 1.1, 0));
+        if (i == 0) paintDirection(p, c, radius);
         paintDots(p, i, c, radius);
         paintDifference(p, i, c, radius);
         paintHands(p, i, c, radius);
+        paintCaption(p, i, r);
+    }
+
+    // On the first dial, a small arrow just outside the rim from angle 0: the
+    // way angles grow (counter-clockwise).
+    void paintDirection(QPainter* p, const QPointF& c, double radius) const
+    {
+        const double rr = radius * 1.1;
+        const double sweep = kPi / 5;
+        QPainterPath arc;
+        arc.arcMoveTo(QRectF(c.x() - rr, c.y() - rr, 2 * rr, 2 * rr), 8);
+        arc.arcTo(QRectF(c.x() - rr, c.y() - rr, 2 * rr, 2 * rr), 8, sweep * 180 / kPi - 8);
+        p->setPen(QPen(m_chart->style().axisLine, 1.4));
+        p->setBrush(Qt::NoBrush);
+        p->drawPath(arc);
+        const QPointF tip = onCircle(c, rr, sweep);
+        const QPointF along = onCircle(QPointF(), 1, sweep + kPi / 2);  // the tangent, counter-clockwise
+        const QPointF out = onCircle(QPointF(), 1, sweep);
+        const double head = std::max(3.0, radius / 9);
+        QPolygonF arrow{tip + along * head * 0.6, tip - along * head * 0.6 + out * head * 0.5,
+                        tip - along * head * 0.6 - out * head * 0.5};
+        p->setBrush(m_chart->style().axisLine);
+        p->setPen(Qt::NoPen);
+        p->drawPolygon(arrow);
+    }
+
+    // The dial's name and the hands' difference, each line shortened to the
+    // dial's cell (only the number is kept of a name that does not fit).
+    void paintCaption(QPainter* p, int i, const QRectF& dial) const
+    {
+        const ChartStyle& st = m_chart->style();
         p->setPen(st.text);
         p->setFont(chartFont(st, -1));
-        const QRectF label(r.left() - r.width() * 0.2, r.bottom() + 2, r.width() * 1.4, lineHeight());
-        p->drawText(label, Qt::AlignHCenter | Qt::AlignTop, dialLabel(i));
+        const QFontMetricsF fm(p->font());
+        const double width = dial.width() * 1.4;
+        const QStringList lines = m_chart->dialCaption(i);
+        for (int k = 0; k < lines.size(); ++k) {
+            QString line = lines[k];
+            if (k == 0 && fm.horizontalAdvance(line) > width) line = m_chart->dialValue(i);
+            const QRectF box(dial.center().x() - width / 2, dial.bottom() + 2 + k * lineHeight(), width, lineHeight());
+            p->drawText(box, Qt::AlignHCenter | Qt::AlignTop | Qt::TextDontClip, line);
+        }
     }
 
     void paintHands(QPainter* p, int i, const QPointF& c, double radius) const
@@ -154,13 +196,21 @@ private:
         const double from = hands[1].y[std::size_t(i)];
         const double turn = turnBetween(hands[0].y[std::size_t(i)], from);
         if (!std::isfinite(turn)) return;
-        QColor fill = m_chart->style().seriesColors.value(0);
-        fill.setAlphaF(0.22f);
-        const double rr = radius * 0.42;
+        const QColor edge = m_chart->style().seriesColors.value(0);
+        QColor fill = edge;
+        fill.setAlphaF(0.4f);
+        const double rr = radius * 0.5;
         QPainterPath wedge(c);
         wedge.arcTo(QRectF(c.x() - rr, c.y() - rr, 2 * rr, 2 * rr), from * 180 / kPi, turn * 180 / kPi);
         wedge.closeSubpath();
         p->fillPath(wedge, fill);
+        // The arc itself drawn solid, so a thin wedge still shows.
+        QPainterPath arc;
+        arc.arcMoveTo(QRectF(c.x() - rr, c.y() - rr, 2 * rr, 2 * rr), from * 180 / kPi);
+        arc.arcTo(QRectF(c.x() - rr, c.y() - rr, 2 * rr, 2 * rr), from * 180 / kPi, turn * 180 / kPi);
+        p->setPen(QPen(edge, 1.6));
+        p->setBrush(Qt::NoBrush);
+        p->drawPath(arc);
     }
 
     // Each matrix row as a dot on the rim: light for the first row, dark for the last.
@@ -180,20 +230,7 @@ private:
         }
     }
 
-    QString dialLabel(int i) const
-    {
-        const auto& hands = m_chart->hands();
-        if (!hands.empty()) {
-            const Output& s = hands.front();
-            if (i < s.xLabels.size()) return s.xLabels[i];
-            if (std::size_t(i) < s.x.size()) return formatNumber(s.x[std::size_t(i)]);
-        }
-        for (const Output& m : m_chart->dots())
-            if (i < m.colLabels.size()) return m.colLabels[i];
-        return QString::number(i);
-    }
-
-    // One entry per hand (its colour and name), then the dots, then the axis title.
+    // One entry per hand (its colour and name), then the dots.
     void paintLegend(QPainter* p) const
     {
         const ChartStyle& st = m_chart->style();
@@ -218,11 +255,6 @@ private:
         for (std::size_t k = 0; k < hands.size(); ++k)
             entry(st.seriesColors.value(int(k) % st.seriesColors.size()), hands[k].name, false);
         for (const Output& m : m_chart->dots()) entry(st.text, m.name, true);
-        const QString title = util::texToUnicode(m_chart->spec().xTitle);
-        if (!title.isEmpty()) {
-            p->setPen(st.text);
-            p->drawText(QRectF(x, y, area.right() - x, h), Qt::AlignRight | Qt::AlignVCenter, title);
-        }
     }
 
     ClockChart* m_chart;
@@ -252,9 +284,9 @@ ClockChart::ClockChart(const std::vector<const Output*>& outputs, const ChartSpe
 QRectF ClockChart::dialRect(int i) const
 {
     if (i < 0 || i >= m_dials) return {};
-    const double labelHeight = QFontMetricsF(chartFont(m_style)).height();
+    const double labelHeight = QFontMetricsF(chartFont(m_style)).height() * captionLines();
     QRectF area = plotArea();
-    area.setBottom(area.bottom() - labelHeight * 1.6);
+    area.setBottom(area.bottom() - QFontMetricsF(chartFont(m_style)).height() * 1.6);  // the legend row
     if (area.width() <= 0 || area.height() <= 0) return {};
     const DialGrid g = fitDials(m_dials, area.size(), labelHeight);
     const int row = i / g.columns, col = i % g.columns;
@@ -277,19 +309,36 @@ int ClockChart::dialAt(const QPointF& chartPos) const
     return -1;
 }
 
+QString ClockChart::dialValue(int i) const
+{
+    if (!m_hands.empty() && i < m_hands.front().xLabels.size()) return m_hands.front().xLabels[i];
+    if (!m_hands.empty() && std::size_t(i) < m_hands.front().x.size())
+        return formatNumber(m_hands.front().x[std::size_t(i)]);
+    for (const Output& m : m_dots)
+        if (i < m.colLabels.size()) return m.colLabels[i];
+    return QString::number(i);
+}
+
+QStringList ClockChart::dialCaption(int i) const
+{
+    if (i < 0 || i >= m_dials) return {};
+    const QString title = m_spec.xTitle.isEmpty() ? QStringLiteral("x") : util::texToUnicode(m_spec.xTitle);
+    QStringList lines{QStringLiteral("%1 = %2").arg(title, dialValue(i))};
+    if (m_hands.size() >= 2 && std::size_t(i) < m_hands[0].y.size() && std::size_t(i) < m_hands[1].y.size()) {
+        const double turn = turnBetween(m_hands[0].y[std::size_t(i)], m_hands[1].y[std::size_t(i)]);
+        lines << tr("Δ = %1 rad").arg(formatNumber(std::round(turn * 1000) / 1000));
+    }
+    return lines;
+}
+
 QString ClockChart::describeDial(int i) const
 {
     if (i < 0 || i >= m_dials) return {};
-    QStringList parts;
-    const QString title = m_spec.xTitle.isEmpty() ? QStringLiteral("x") : util::texToUnicode(m_spec.xTitle);
-    if (!m_hands.empty() && std::size_t(i) < m_hands.front().x.size())
-        parts << QStringLiteral("%1 = %2").arg(title, i < m_hands.front().xLabels.size()
-                                                          ? m_hands.front().xLabels[i]
-                                                          : formatNumber(m_hands.front().x[std::size_t(i)]));
+    QStringList parts{dialCaption(i).first()};
     for (const Output& h : m_hands) {
         if (std::size_t(i) >= h.y.size()) continue;
         const double a = h.y[std::size_t(i)];
-        parts << QStringLiteral("%1: %2 rad (%3)").arg(h.name, formatNumber(a), degrees(a));
+        parts << tr("%1: %2 rad (%3)").arg(h.name, formatNumber(a), degrees(a));
     }
     if (m_hands.size() >= 2 && std::size_t(i) < m_hands[0].y.size() && std::size_t(i) < m_hands[1].y.size()) {
         const double turn = turnBetween(m_hands[0].y[std::size_t(i)], m_hands[1].y[std::size_t(i)]);

@@ -38,6 +38,13 @@ public:
     // degrees, and the difference of the first two ("pair 3: query 1.20 rad
     // (68.8°), key …"). The hover text and the accessible description.
     QString describeDial(int i) const;
+    // Dial i's name: its point's label or x.
+    QString dialValue(int i) const;
+    // The lines written under dial i: its name ("pair j = 3") and, with two
+    // hands, their difference ("Δ = 0.949 rad", three decimals).
+    QStringList dialCaption(int i) const;
+    // How many lines dialCaption() gives: the same for every dial.
+    int captionLines() const { return m_hands.size() >= 2 ? 2 : 1; }
     // The dial under a point in chart coordinates, or −1.
     int dialAt(const QPointF& chartPos) const;
 

@@ -309,7 +309,8 @@ RunBlockCard::RunBlockCard(const lessons::RunBlock& block, const lessons::Source
         connect(m_debounce, &QTimer::timeout, this, &RunBlockCard::startRun);
         connect(m_params, &ParamPanel::valuesChanged, this, &RunBlockCard::scheduleRun);
         connect(m_params, &ParamPanel::valuesChanged, this, [this, courseDir, chapterFile] {
-            m_changedNote->setVisible(!m_params->atLessonValues());
+            // The played parameter is the play control's to show: playing raises no note.
+            m_changedNote->setVisible(!m_params->atLessonValues(m_block.play.name));
             if (m_caption && m_block.caption.contains(QStringLiteral("{{")))
                 m_caption->setMarkdown(
                     modules::fillSettings(m_block.moduleId, m_block.caption, m_params->assignments(), m_lang), m_lang,

@@ -226,9 +226,13 @@ ParamPanel::ParamPanel(const modules::ModuleSpec* spec, const QStringList& lesso
     retranslateUi();
 }
 
-bool ParamPanel::atLessonValues() const
+bool ParamPanel::atLessonValues(const QString& apart) const
 {
-    return values() == m_lessonValues;
+    QMap<QString, QString> now = values();
+    QMap<QString, QString> lesson = m_lessonValues;
+    now.remove(apart);
+    lesson.remove(apart);
+    return now == lesson;
 }
 
 ParamPanel::~ParamPanel()

@@ -52,7 +52,8 @@ public:
     bool isEmpty() const;
     // Whether every varied parameter has the lesson's value (the text around
     // the chart describes those).
-    bool atLessonValues() const;
+    // Whether every value (but `apart`'s, if named) is the lesson's.
+    bool atLessonValues(const QString& apart = {}) const;
 
 public slots:
     void reset();  // back to the lesson's values
