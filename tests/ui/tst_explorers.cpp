@@ -101,7 +101,8 @@ private slots:
         QVERIFY2(text.contains(QStringLiteral("query − key: \u2212") + QString::number(std::abs(turn), 'f', 6).left(7)),
                  qPrintable(text));
         // Under each dial: its name and the turn to three decimals (−0.283).
-        QCOMPARE(clock->dialCaption(1), (QStringList{QStringLiteral("pair j = 1"), QStringLiteral("Δ = \u22120.283 rad")}));
+        QCOMPARE(clock->dialCaption(1),
+                 (QStringList{QStringLiteral("pair j = 1"), QStringLiteral("Δ = \u22120.283 rad")}));
         QCOMPARE(clock->captionLines(), 2);
         // A matrix of angles is accepted as dots, a table is not.
         ChartSpec dotsOnly = spec;
@@ -218,10 +219,10 @@ private slots:
         }
         const std::pair<QString, QStringList> expected[] = {
             {QStringLiteral("en"),
-             {QStringLiteral("The small charts are frames of the play control"), QStringLiteral("Shift k of both positions = 0"),
-              QStringLiteral("Shift k of both positions = 11"), QStringLiteral("Shift k of both positions = 21"),
-              QStringLiteral("Shift k of both positions = 32"), QStringLiteral("first chart axis"),
-              QStringLiteral("second chart axis")}},
+             {QStringLiteral("The small charts are frames of the play control"),
+              QStringLiteral("Shift k of both positions = 0"), QStringLiteral("Shift k of both positions = 11"),
+              QStringLiteral("Shift k of both positions = 21"), QStringLiteral("Shift k of both positions = 32"),
+              QStringLiteral("first chart axis"), QStringLiteral("second chart axis")}},
             {QStringLiteral("zh"),
              {QStringLiteral("其中的小图是播放控件中的几帧"), QStringLiteral("两个位置同时平移 k = 0"),
               QStringLiteral("两个位置同时平移 k = 32"), QStringLiteral("first chart axis")}}};
