@@ -54,6 +54,23 @@ QStringList numberFrames(const modules::ParamSpec& p, const VarySpec& v, int fra
     return out;
 }
 
+// The played parameter's value as the block sets it (or the module's default).
+QString ownValue(const RunBlock& run, const modules::ParamSpec& p)
+{
+    const QString prefix = run.play.name + u'=';
+    for (const QString& a : run.params)
+        if (a.startsWith(prefix)) return a.mid(prefix.size()).trimmed();
+    return p.defaultValue.toString();
+}
+
+// Whether two parameter texts name the same value ("48" and "48.0" do).
+bool sameValue(const QString& a, const QString& b)
+{
+    bool okA = false, okB = false;
+    const double x = a.toDouble(&okA), y = b.toDouble(&okB);
+    return okA && okB ? x == y : a == b;
+}
+
 }  // namespace
 
 QStringList playFrameValues(const RunBlock& run, const modules::ModuleSpec& module)
@@ -81,6 +98,19 @@ QStringList pickFrames(const QStringList& frames, int count)
     for (int k = 0; k < count; ++k)
         out << frames[qsizetype(std::llround(double(k) * (frames.size() - 1) / (count - 1)))];
     return out;
+}
+
+QStringList printedFrames(const RunBlock& run, const modules::ModuleSpec& module, int count)
+{
+    const QStringList all = playFrameValues(run, module);
+    const modules::ParamSpec* p = findParam(module, run.play.name);
+    if (all.isEmpty() || !p) return {};
+    const QString own = ownValue(run, *p);
+    QStringList picked = pickFrames(all, count + 1);
+    if (std::none_of(picked.begin(), picked.end(), [&](const QString& v) { return sameValue(v, own); }))
+        return pickFrames(all, count);
+    picked.removeIf([&](const QString& v) { return sameValue(v, own); });
+    return picked.mid(0, count);
 }
 
 }  // namespace poslab::lessons

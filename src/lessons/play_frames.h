@@ -31,4 +31,9 @@ QStringList playFrameValues(const RunBlock& run, const modules::ModuleSpec& modu
 // (all of them when there are no more): what the PDF draws.
 QStringList pickFrames(const QStringList& frames, int count);
 
+// The frames a printed figure shows beside the block's own chart: `count` of
+// the play values spread evenly, leaving out the block's own setting (the
+// figure shows it already) when it is one of them. 0..48, own 0: 12, 24, 36, 48.
+QStringList printedFrames(const RunBlock& run, const modules::ModuleSpec& module, int count);
+
 }  // namespace poslab::lessons

@@ -572,6 +572,23 @@ void TestCourseParser::playFrameValues()
              (QStringList{"interleaved", "concat"}));
     QCOMPARE(pickFrames({"a", "b", "c", "d", "e", "f", "g"}, 4), (QStringList{"a", "c", "e", "g"}));
     QCOMPARE(pickFrames({"a", "b"}, 4), (QStringList{"a", "b"}));
+
+    // Printed frames leave out the block's own value when it is among five
+    // spread over the range (the figure shows it), else take four.
+    const auto printedOf = [](const QByteArray& block) {
+        const ChapterParseResult r = parseSnippet(block);
+        const RunBlock& b = r.chapter.steps.first().blocks.first().run;
+        return printedFrames(b, *poslab::modules::Registry::builtin().find(b.moduleId), 4);
+    };
+    // sinusoidal.matrix's start defaults to 0: 0, 12, 24, 36, 48 without 0.
+    QCOMPARE(printedOf("```run sinusoidal.matrix\nvary: start 0..48\nplay: start\n```\n"),
+             (QStringList{"12", "24", "36", "48"}));
+    // Set to 10 of 0..40: 0, 10, 20, 30, 40 without 10.
+    QCOMPARE(printedOf("```run sinusoidal.matrix start=10\nvary: start 0..40\nplay: start\n```\n"),
+             (QStringList{"0", "20", "30", "40"}));
+    // Set to 5, not among them: four of the 41, first and last included (0, 13, 27, 40).
+    QCOMPARE(printedOf("```run sinusoidal.matrix start=5\nvary: start 0..40\nplay: start\n```\n"),
+             (QStringList{"0", "13", "27", "40"}));
 }
 
 POSLAB_TEST_GUILESS_MAIN(TestCourseParser)

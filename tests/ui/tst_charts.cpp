@@ -997,6 +997,18 @@ private slots:
         }
     }
 
+    // What lies between Han characters stays on one line; a run in round
+    // brackets turns them with the column; a run too long to stand in a
+    // column keeps the title turned.
+    void uprightTitleLines()
+    {
+        QCOMPARE(stackedLines(QStringLiteral("得分 ⟨Rᵣ q, k⟩")), QStringLiteral("得\n分\n⟨Rᵣ q, k⟩"));
+        QCOMPARE(stackedLines(QStringLiteral("距离 (r)")), QStringLiteral("距\n离\n︵\nr\n︶"));
+        QCOMPARE(stackedLines(QStringLiteral("插值（s）")), QStringLiteral("插\n值\n︵\ns\n︶"));
+        QVERIFY(fitsStandingUpright(QStringLiteral("得分 ⟨Rᵣ q, k⟩")));
+        QVERIFY(!fitsStandingUpright(QStringLiteral("得分 (scaled by the attention factor)")));
+    }
+
     void heatmapNumericAxesAndDiverging()
     {
         // 64 positions: too many labels → numeric axes; sin/cos → diverging.

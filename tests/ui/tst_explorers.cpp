@@ -192,7 +192,7 @@ private slots:
     }
 
     // The PDF: four frames of a played parameter, named by their values
-    // (first, last and two between: 0, 11, 21, 32 of 0..32), the caption
+    // (of 0, 8, 16, 24, 32 over 0..32, all but the figure's own 0), the caption
     // saying what they are, and both charts of a two-chart block.
     void pdfShowsFramesAndEveryChart()
     {
@@ -220,11 +220,11 @@ private slots:
         const std::pair<QString, QStringList> expected[] = {
             {QStringLiteral("en"),
              {QStringLiteral("The small charts are frames of the play control"),
-              QStringLiteral("Shift k of both positions = 0"), QStringLiteral("Shift k of both positions = 11"),
-              QStringLiteral("Shift k of both positions = 21"), QStringLiteral("Shift k of both positions = 32"),
+              QStringLiteral("Shift k of both positions = 8"), QStringLiteral("Shift k of both positions = 16"),
+              QStringLiteral("Shift k of both positions = 24"), QStringLiteral("Shift k of both positions = 32"),
               QStringLiteral("first chart axis"), QStringLiteral("second chart axis")}},
             {QStringLiteral("zh"),
-             {QStringLiteral("其中的小图是播放控件中的几帧"), QStringLiteral("两个位置同时平移 k = 0"),
+             {QStringLiteral("其中的小图是播放控件中的几帧"), QStringLiteral("两个位置同时平移 k = 8"),
               QStringLiteral("两个位置同时平移 k = 32"), QStringLiteral("first chart axis")}}};
         for (const auto& [lang, phrases] : expected) {
             ui::ExportOptions o;

@@ -630,14 +630,16 @@ void TestPdfExport::workedExampleUnderChart_data()
 {
     QTest::addColumn<QString>("lang");
     QTest::addColumn<QString>("words");
+    QTest::addColumn<QString>("place");
     QTest::newRow("en") << "en"
-                        << "Worked example — ";
+                        << "Worked example — " << "at row 4, column sin ω2:";
     QTest::newRow("zh") << "zh"
-                        << "算例——";
+                        << "算例——" << "行 4，列 sin ω2：";
 }
 
 // Under a chart whose module explains the output shown, one worked value as
-// a caption line: the middle cell (row 4, column 4 of 8 × 8), its numbers,
+// a caption line: the middle cell (row 4, column 4 of 8 × 8) named as the
+// untitled heatmap names it (row 4; column 4 is labelled sin ω2), its numbers,
 // the value computed here from the paper's formula, sin(4·10000^(−4/8)); on
 // the same page as its figure. A chart of a module that explains nothing
 // (sinusoidal.similarity) has none.
@@ -645,6 +647,7 @@ void TestPdfExport::workedExampleUnderChart()
 {
     QFETCH(QString, lang);
     QFETCH(QString, words);
+    QFETCH(QString, place);
     const QString course = m_dir.filePath(QStringLiteral("worked-") + lang);
     QVERIFY(writeOneChapterCourse(course,
                                   "Intro.\n\n```run sinusoidal.matrix positions=8 dim=8\nchart: heatmap\n"
@@ -665,7 +668,7 @@ void TestPdfExport::workedExampleUnderChart()
     for (int i = r.toc.first().page - 1; i < doc->numPages(); ++i) {
         const QString page = noSpace(doc->page(i)->text(QRectF()));
         examples += int(page.count(noSpace(words)));
-        if (page.contains(noSpace(words)) && page.contains(noSpace(numbers)))
+        if (page.contains(noSpace(words)) && page.contains(noSpace(numbers)) && page.contains(noSpace(place)))
             withItsFigure = page.contains(lang == u"zh" ? QStringLiteral("图1.1") : QStringLiteral("Figure1.1"));
     }
     QCOMPARE(examples, 1);
@@ -801,11 +804,7 @@ void TestPdfExport::realCourseExports()
                 if (b.kind != poslab::lessons::Block::Kind::Run) continue;
                 // One run for the figure, and one for each of the frames a played block shows (four).
                 const auto* module = poslab::modules::Registry::builtin().find(b.run.moduleId);
-                runBlocks +=
-                    1 +
-                    (module
-                         ? int(poslab::lessons::pickFrames(poslab::lessons::playFrameValues(b.run, *module), 4).size())
-                         : 0);
+                runBlocks += 1 + (module ? int(poslab::lessons::printedFrames(b.run, *module, 4).size()) : 0);
             }
     }
     QCOMPARE(r.runCount, runBlocks);

@@ -42,6 +42,15 @@ QFont chartFont(const ChartStyle& style, int delta, bool bold)
 
 namespace {
 
+// A Han character or CJK punctuation (（ ）、，): one line each when a title stands upright.
+bool isHanOrCjkMark(QChar c)
+{
+    return c.script() == QChar::Script_Han || c.unicode() >= 0x3000;
+}
+
+// Longer runs of other characters make an upright title too wide: it is turned instead.
+constexpr int kLongestUprightRun = 12;
+
 bool hasHan(const QString& text)
 {
     return std::any_of(text.begin(), text.end(), [](QChar c) { return c.script() == QChar::Script_Han; });
@@ -52,21 +61,42 @@ bool hasHan(const QString& text)
 QString stackedLines(const QString& title)
 {
     QStringList lines;
-    QString word;
+    QString run;  // what stands between Han characters stays on one line: "⟨Rᵣ q, k⟩"
+    const auto endRun = [&] {
+        run = run.trimmed();
+        // Brackets round a run turn with the column: (r) as ︵ r ︶.
+        if (run.size() > 2 && run.startsWith(u'(') && run.endsWith(u')'))
+            lines << QString(QChar(0xFE35)) << run.mid(1, run.size() - 2).trimmed() << QString(QChar(0xFE36));
+        else if (!run.isEmpty())
+            lines << run;
+        run.clear();
+    };
     for (QChar c : title) {
-        // Brackets in a column turn with it: （ ） as the vertical forms ︵ ︶.
-        if (c == u'（' || c == u'(') c = QChar(0xFE35);
-        if (c == u'）' || c == u')') c = QChar(0xFE36);
-        const bool han = c.script() == QChar::Script_Han || c.unicode() >= 0x3000;  // CJK punctuation too
-        if (han || c.isSpace()) {
-            if (!word.isEmpty()) lines << std::exchange(word, QString());
-            if (han) lines << QString(c);
-        } else {
-            word += c;
+        if (!isHanOrCjkMark(c)) {
+            run += c;
+            continue;
         }
+        endRun();
+        if (c == u'（') c = QChar(0xFE35);
+        if (c == u'）') c = QChar(0xFE36);
+        lines << QString(c);
     }
-    if (!word.isEmpty()) lines << word;
+    endRun();
     return lines.join(u'\n');
+}
+
+bool fitsStandingUpright(const QString& title)
+{
+    QString run;
+    for (const QChar c : title + QChar(0x3000)) {
+        if (!isHanOrCjkMark(c)) {
+            run += c;
+            continue;
+        }
+        if (run.trimmed().size() > kLongestUprightRun) return false;
+        run.clear();
+    }
+    return true;
 }
 
 // Qt centres a tick label on its tick: the label of a tick at the plot's
@@ -87,7 +117,9 @@ void keepEdgeLabelsInside(QChart* chart, QAbstractAxis* x, const QFont& font)
 void standChineseTitleUpright(QChart* chart, QAbstractAxis* axis)
 {
     const QString title = axis->titleText();
-    if (!axis->isTitleVisible() || axis->orientation() != Qt::Vertical || !hasHan(title)) return;
+    if (!axis->isTitleVisible() || axis->orientation() != Qt::Vertical || !hasHan(title) ||
+        !fitsStandingUpright(title))
+        return;
     axis->setTitleVisible(false);
     auto* item = new QGraphicsSimpleTextItem(stackedLines(title), chart);
     QFont font = axis->titleFont();
@@ -463,7 +495,7 @@ QChart* buildLineChart(const ChartSpec& spec, const std::vector<const Output*>& 
         s->attachAxis(ay);
     }
     const int marks = addMarks(chart, spec, style, ax, ay, range);
-    chart->legend()->setVisible(series.size() > 1 || marks > 0);
+    chart->legend()->setVisible(spec.legend && (series.size() > 1 || marks > 0));
     toggleSeriesFromLegend(chart);
     keepLegendEntriesWhole(chart, style);
     QStringList notes;
@@ -594,7 +626,7 @@ QChart* buildBarChart(const ChartSpec& spec, const std::vector<const Output*>& o
     bars->attachAxis(ax);
     bars->attachAxis(ay);
     const int marks = addLevelMarks(chart, spec, style, ax, ay, int(categories.size()));
-    chart->legend()->setVisible(bars->count() > 1 || marks > 0);
+    chart->legend()->setVisible(spec.legend && (bars->count() > 1 || marks > 0));
     keepLegendEntriesWhole(chart, style);
     QString n;
     if (spec.logY || spec.logX) n = ChartPanel::tr("bar charts use linear axes");

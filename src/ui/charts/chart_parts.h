@@ -59,8 +59,13 @@ void keepEdgeLabelsInside(QChart* chart, QAbstractAxis* x, const QFont& font);
 // print as text. Call after the axis is added and styled; not a log axis:
 // nothing happens.
 void labelLogAxis(QChart* chart, QAbstractAxis* axis, const ChartStyle& style);
-// "RoPE 底数 θ" as lines to stack upright: "RoPE", "底", "数", "θ".
+// "RoPE 底数 θ" as lines to stack upright: "RoPE", "底", "数", "θ". What
+// stands between Han characters stays on one line ("得分 ⟨Rᵣ q, k⟩": "得",
+// "分", "⟨Rᵣ q, k⟩"); a run in brackets, "(r)", becomes "︵", "r", "︶".
 QString stackedLines(const QString& title);
+// Whether no run between Han characters is over kLongestUprightRun
+// characters; a title that fails stays turned like any other.
+bool fitsStandingUpright(const QString& title);
 
 // Qt Charts lays a vertical axis's title on its side. Chinese on its side,
 // at chart sizes, smudges into a blob and reads sideways, so a title holding

@@ -44,6 +44,8 @@ struct ChartSpec {
     bool logX = false;
     bool logY = false;
     int height = 320;  // px, height of each chart part (tables may be shorter)
+    // False: no legend (small copies of a chart whose legend is shown once, beside them).
+    bool legend = true;
     // Display names: output name -> label (legend entries, default axis
     // titles), and "table.column" -> column header. Outputs keep their names
     // for selection (`outputs`) and conditions. chartSpecFor fills them from

@@ -85,19 +85,14 @@ public:
     {
         p->save();
         p->setRenderHint(QPainter::Antialiasing);
-        for (int i = 0; i < m_chart->dialCount(); ++i) paintDial(p, i);
-        paintLegend(p);
+        const bool compact = captionsCompact();
+        for (int i = 0; i < m_chart->dialCount(); ++i) paintDial(p, i, compact);
+        if (m_chart->spec().legend) paintLegend(p);
         p->restore();
     }
 
     // Text height of the legend row and of a dial's label.
     double lineHeight() const { return QFontMetricsF(chartFont(m_chart->style())).height(); }
-    QRectF dialsArea() const
-    {
-        QRectF r = m_chart->plotArea();
-        r.setBottom(r.bottom() - lineHeight() * 1.6);
-        return r;
-    }
 
 protected:
     void hoverMoveEvent(QGraphicsSceneHoverEvent* event) override
@@ -107,7 +102,7 @@ protected:
     }
 
 private:
-    void paintDial(QPainter* p, int i) const
+    void paintDial(QPainter* p, int i, bool compact) const
     {
         const ChartStyle& st = m_chart->style();
         const QRectF r = m_chart->dialRect(i);
@@ -126,7 +121,7 @@ private:
         paintDots(p, i, c, radius);
         paintDifference(p, i, c, radius);
         paintHands(p, i, c, radius);
-        paintCaption(p, i, r);
+        paintCaption(p, i, r, compact);
     }
 
     // On the first dial, a small arrow just outside the rim from angle 0: the
@@ -152,19 +147,27 @@ private:
         p->drawPolygon(arrow);
     }
 
-    // The dial's name and the hands' difference, each line shortened to the
-    // dial's cell (only the number is kept of a name that does not fit).
-    void paintCaption(QPainter* p, int i, const QRectF& dial) const
+    // Whether a dial's caption line is wider than its cell (a dial is at
+    // least 0.86 of its cell wide): then every dial takes the compact form.
+    bool captionsCompact() const
+    {
+        const QFontMetricsF fm(chartFont(m_chart->style(), -1));
+        for (int i = 0; i < m_chart->dialCount(); ++i)
+            for (const QString& line : m_chart->dialCaption(i))
+                if (fm.horizontalAdvance(line) > m_chart->dialRect(i).width() * 1.16) return true;
+        return false;
+    }
+
+    // The dial's name and the hands' difference, under it.
+    void paintCaption(QPainter* p, int i, const QRectF& dial, bool compact) const
     {
         const ChartStyle& st = m_chart->style();
         p->setPen(st.text);
         p->setFont(chartFont(st, -1));
-        const QFontMetricsF fm(p->font());
-        const double width = dial.width() * 1.4;
-        const QStringList lines = m_chart->dialCaption(i);
+        const double width = dial.width() * 1.16;
+        const QStringList lines = m_chart->dialCaption(i, compact);
         for (int k = 0; k < lines.size(); ++k) {
-            QString line = lines[k];
-            if (k == 0 && fm.horizontalAdvance(line) > width) line = m_chart->dialValue(i);
+            const QString& line = lines[k];
             const QRectF box(dial.center().x() - width / 2, dial.bottom() + 2 + k * lineHeight(), width, lineHeight());
             p->drawText(box, Qt::AlignHCenter | Qt::AlignTop | Qt::TextDontClip, line);
         }
@@ -237,7 +240,11 @@ private:
         const QRectF area = m_chart->plotArea();
         const double h = lineHeight();
         double x = area.left() + 4;
-        const double y = area.bottom() - h * 1.3;
+        // Just under the dials' captions (the dials are centred in a chart that may be taller).
+        double below = area.top();
+        for (int i = 0; i < m_chart->dialCount(); ++i)
+            below = std::max(below, m_chart->dialRect(i).bottom() + 2 + m_chart->captionLines() * h);
+        const double y = std::min(below + h * 0.5, area.bottom() - h * 1.3);
         p->setFont(chartFont(st));
         const QFontMetricsF fm(p->font());
         const auto entry = [&](const QColor& colour, const QString& name, bool dot) {
@@ -286,7 +293,7 @@ QRectF ClockChart::dialRect(int i) const
     if (i < 0 || i >= m_dials) return {};
     const double labelHeight = QFontMetricsF(chartFont(m_style)).height() * captionLines();
     QRectF area = plotArea();
-    area.setBottom(area.bottom() - QFontMetricsF(chartFont(m_style)).height() * 1.6);  // the legend row
+    if (m_spec.legend) area.setBottom(area.bottom() - QFontMetricsF(chartFont(m_style)).height() * 1.6);
     if (area.width() <= 0 || area.height() <= 0) return {};
     const DialGrid g = fitDials(m_dials, area.size(), labelHeight);
     const int row = i / g.columns, col = i % g.columns;
@@ -319,14 +326,15 @@ QString ClockChart::dialValue(int i) const
     return QString::number(i);
 }
 
-QStringList ClockChart::dialCaption(int i) const
+QStringList ClockChart::dialCaption(int i, bool compact) const
 {
     if (i < 0 || i >= m_dials) return {};
     const QString title = m_spec.xTitle.isEmpty() ? QStringLiteral("x") : util::texToUnicode(m_spec.xTitle);
-    QStringList lines{QStringLiteral("%1 = %2").arg(title, dialValue(i))};
+    QStringList lines{compact ? dialValue(i) : QStringLiteral("%1 = %2").arg(title, dialValue(i))};
     if (m_hands.size() >= 2 && std::size_t(i) < m_hands[0].y.size() && std::size_t(i) < m_hands[1].y.size()) {
         const double turn = turnBetween(m_hands[0].y[std::size_t(i)], m_hands[1].y[std::size_t(i)]);
-        lines << tr("Δ = %1 rad").arg(formatNumber(std::round(turn * 1000) / 1000));
+        const QString rounded = formatNumber(std::round(turn * 1000) / 1000);
+        lines << (compact ? QStringLiteral("Δ %1").arg(rounded) : tr("Δ = %1 rad").arg(rounded));
     }
     return lines;
 }

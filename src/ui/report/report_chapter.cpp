@@ -228,13 +228,14 @@ bool ChapterWriter::insertChart(const Chapter& chapter, const Block& block, cons
 }
 
 // A block with a play: line: four of its frames as small copies of its
-// first chart, two by two, each named by its value (the window plays them
-// all). Returns the values shown, in the report's words; empty: no frames.
+// first chart (without the legend the figure's own chart shows), two by
+// two, each named by its value (lessons::printedFrames; the window plays
+// them all). Returns the values shown, in the report's words; empty: no frames.
 QStringList ChapterWriter::appendPlayFrames(const lessons::RunBlock& rb, const QString& label)
 {
     const modules::ModuleSpec* module = modules::Registry::builtin().find(rb.moduleId);
     if (!module || rb.play.name.isEmpty()) return {};
-    const QStringList picked = lessons::pickFrames(lessons::playFrameValues(rb, *module), 4);
+    const QStringList picked = lessons::printedFrames(rb, *module, 4);
     const QString& lang = m_doc.lang();
     QTextTableFormat tf;
     tf.setBorder(0);
@@ -260,8 +261,9 @@ QStringList ChapterWriter::appendPlayFrames(const lessons::RunBlock& rb, const Q
             cell.insertText(r->errorIn(lang), m_doc.uiFormat(8.5, false, QColor(0xb0, 0x20, 0x20)));
             continue;
         }
-        if (const auto obj =
-                m_doc.pages().chartObject(chartSpecFor(rb.chartAt(0), lang), r->outputs, nullptr, 0.3, 0.48))
+        ChartSpec small = chartSpecFor(rb.chartAt(0), lang);
+        small.legend = false;  // the figure's own chart, just above, has it
+        if (const auto obj = m_doc.pages().chartObject(small, r->outputs, nullptr, 0.3, 0.48))
             cell.insertText(QString(QChar::ObjectReplacementCharacter), *obj);
         cell.insertBlock(centred);
         cell.insertText(QStringLiteral("%1 = %2").arg(modules::parameterLabel(*module, rb.play.name).in(lang), value),

@@ -8,6 +8,7 @@
 #include "ui/report/pdf_pages.h"
 #include "ui/report/report_document.h"
 #include "util/number_format.h"
+#include "util/tex_to_unicode.h"
 
 #include <QTextBlockFormat>
 #include <QTextCursor>
@@ -48,6 +49,9 @@ std::optional<WorkedCell> workedCellIn(const modules::ModuleSpec& module, const 
     if (!e) return std::nullopt;
     w.explanation = *e;
     if (w.series) w.x = w.row < int(o.x.size()) ? o.x[std::size_t(w.row)] : double(w.row);
+    if (w.series && w.row < o.xLabels.size()) w.rowLabel = o.xLabels[w.row];
+    if (!w.series && w.row < o.rowLabels.size()) w.rowLabel = o.rowLabels[w.row];
+    if (!w.series && w.col < o.colLabels.size()) w.colLabel = o.colLabels[w.col];
     return w;
 }
 
@@ -63,6 +67,33 @@ QTextCharFormat formulaFormat(ReportDocument& doc, const QString& tex, const QTe
     QTextCharFormat smaller = text;
     if (f.ok && width > room) smaller.setFontPointSize(std::max(5.0, pt * room / width));
     return smaller;
+}
+
+// "title = value" for one axis of the chart: the point's label (without a
+// "j=" of its own) or its number; an axis without a title says `untitled`
+// with the number ("row 8").
+QString axisValue(const QString& title, const QString& untitled, const QString& label, const QString& number)
+{
+    QString value = label.isEmpty() ? number : label.mid(label.indexOf(u'=') + 1).trimmed();
+    if (value.startsWith(u'-')) value.replace(0, 1, QChar(0x2212));
+    if (title.isEmpty()) return untitled.arg(value);
+    return QStringLiteral("%1 = %2").arg(util::texToUnicode(title), value);
+}
+
+// Where the worked value is, in the chart's own words (`spec` is in `lang`):
+// "Worked example — pe at position p = 8, channel i = 2: " (a series:
+// "… at pair j = 2: ").
+QString workedPlace(const ChartSpec& spec, const WorkedCell& w, const QString& lang)
+{
+    const QString name = spec.labels.value(w.output, w.output);
+    QString at;
+    if (w.series)
+        at = axisValue(spec.xTitle, QStringLiteral("x = %1"), w.rowLabel, util::formatNumber(w.x));
+    else
+        at = axisValue(spec.yTitle, T2("row %1", "行 %1").in(lang), w.rowLabel, QString::number(w.row)) +
+             (isChinese(lang) ? QStringLiteral("，") : QStringLiteral(", ")) +
+             axisValue(spec.xTitle, T2("column %1", "列 %1").in(lang), w.colLabel, QString::number(w.col));
+    return T2("Worked example — %1 at %2: ", "算例——%1，%2：").in(lang).arg(name, at);
 }
 
 }  // namespace
@@ -92,12 +123,7 @@ void appendWorkedCell(ReportDocument& doc, const ChartSpec& spec, const lessons:
     }
     if (!w) return;
     const QString& lang = doc.lang();
-    const QString name = spec.labels.value(w->output, w->output);
-    const util::Text2 where = w->series
-                                  ? T2("Worked example — %1, point %2 (x = %3): ", "算例——%1，第 %2 个点（x = %3）：")
-                                        .arg(name, QString::number(w->row), util::formatNumber(w->x))
-                                  : T2("Worked example — %1, row %2, column %3: ", "算例——%1，第 %2 行第 %3 列：")
-                                        .arg(name, QString::number(w->row), QString::number(w->col));
+    const QString where = workedPlace(spec, *w, lang);
     QTextCursor& cur = doc.cursor();  // at the end of the caption
     QTextBlockFormat caption;
     caption.setBottomMargin(3);  // the example follows close under it
@@ -118,7 +144,7 @@ void appendWorkedCell(ReportDocument& doc, const ChartSpec& spec, const lessons:
     line.setLineHeight(125, QTextBlockFormat::ProportionalHeight);
     cur.setBlockFormat(line);
     const QTextCharFormat text = doc.uiFormat(8.5, false, QColor(0x3c, 0x44, 0x4e));
-    cur.insertText(where.in(lang) + QChar::LineSeparator, doc.uiFormat(8.5, true, QColor(0x3c, 0x44, 0x4e)));
+    cur.insertText(where + QChar::LineSeparator, doc.uiFormat(8.5, true, QColor(0x3c, 0x44, 0x4e)));
     cur.setCharFormat(formulaFormat(doc, w->explanation.formula, text));
     FormulaTextObject::insertInline(cur, w->explanation.formula);
     cur.insertText(QChar::LineSeparator + w->explanation.substituted.in(lang), text);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // worked_cell.h — the PDF's worked example under a chart: one value of the
 // chart worked out, its formula typeset and the numbers put in, as a caption
-// line ("Worked example — pe, row 32, column 32: PE(p, 2j) = … p = 32, …"),
+// line ("Worked example — pe at position p = 32, channel i = 32: PE(p, 2j) = … p = 32, …"),
 // for charts whose module explains the output shown (ModuleSpec::explain).
 #pragma once
 
@@ -24,6 +24,9 @@ struct WorkedCell {
     bool series = false;  // a series' point (row = its index, col = 0) or a matrix's cell
     int row = 0, col = 0;
     double x = 0;  // a series' point: its x
+    // The output's names of that point (its x label) or of that cell's row
+    // and column ("8", "la"); empty where it has none.
+    QString rowLabel, colLabel;
     modules::CellExplanation explanation;
 };
 
@@ -37,8 +40,9 @@ std::optional<WorkedCell> pickWorkedCell(const modules::ModuleSpec& module, cons
                                          const ChartSpec& spec, const std::vector<modules::Output>& outputs);
 
 // The caption line under the chart of the run `result`, when its module
-// explains a value it shows: "Worked example — wavelengths, point 16
-// (x = 16): <formula> λ = …" in the report's language. Appends nothing otherwise.
+// explains a value it shows: "Worked example — wavelengths at pair j = 16:
+// <formula> λ = …" (a cell: "… at position p = 8, channel i = 2") in the
+// report's language, with the chart's axis titles. Appends nothing otherwise.
 void appendWorkedCell(ReportDocument& doc, const ChartSpec& spec, const lessons::RunResult& result);
 
 }  // namespace poslab::ui::report
