@@ -19,11 +19,29 @@ namespace {
 
 // The columns a line chart shows as waves: wave_0, wave_1, wave_2.
 constexpr int kCounterWaves = 3;
+// Points per position of a wave_j series: a bit holds its value until the
+// next position (a step, not a zigzag between whole numbers) while the wave
+// is drawn smooth between them.
+constexpr int kSamplesPerPosition = 8;
 
 // (1 − smooth)·bit_j(p) + smooth·w_j(p): the bits at 0, the waves at 1.
 double counterCell(long long p, int j, double smooth)
 {
     return (1.0 - smooth) * sinusoidal_counter_bit(p, j) + smooth * sinusoidal_counter_wave(double(p), j);
+}
+
+// Bit j blended with its wave at a point x between positions: the bit of
+// the position before x (held), the wave at x itself.
+Output counterWaveSeries(int positions, int j, double smooth)
+{
+    std::vector<double> x, y;
+    for (int k = 0; k <= (positions - 1) * kSamplesPerPosition; ++k) {
+        const long long p = k / kSamplesPerPosition;
+        const double at = double(k) / kSamplesPerPosition;
+        x.push_back(at);
+        y.push_back((1.0 - smooth) * sinusoidal_counter_bit(p, j) + smooth * sinusoidal_counter_wave(at, j));
+    }
+    return Output::series(u"wave_%1"_s.arg(j), std::move(x), std::move(y));
 }
 
 std::vector<Output> runBinaryCounter(const Params& p, const RunContext&)
@@ -40,14 +58,10 @@ std::vector<Output> runBinaryCounter(const Params& p, const RunContext&)
         }
     QStringList rows, cols;
     for (int t = 0; t < T; ++t) rows << QString::number(t);
-    for (int j = 0; j < bits; ++j) cols << u"j=%1"_s.arg(j);
+    for (int j = 0; j < bits; ++j) cols << QString::number(j);  // the axis title names them: bit j
 
     std::vector<Output> out{Output::matrix(u"code"_s, T, bits, code, rows, cols)};
-    for (int j = 0; j < std::min(bits, kCounterWaves); ++j) {
-        std::vector<double> y(static_cast<std::size_t>(T));
-        for (int t = 0; t < T; ++t) y[std::size_t(t)] = code[std::size_t(t) * std::size_t(bits) + std::size_t(j)];
-        out.push_back(Output::series(u"wave_%1"_s.arg(j), rangeDoubles(std::size_t(T)), std::move(y)));
-    }
+    for (int j = 0; j < std::min(bits, kCounterWaves); ++j) out.push_back(counterWaveSeries(T, j, smooth));
     out.push_back(Output::scalar(u"max_difference_from_sinusoid"_s, worst));
     return out;
 }
@@ -85,9 +99,13 @@ std::vector<OutputSpec> binaryCounterOutputs()
                         "行：位置 p；列：二进制位 j=0、j=1、…（最低位在前）")),
         onlyWhen(oneFor({u"0"_s, u"1"_s, u"2"_s},
                         seriesOutput(u"wave_{bit}"_s,
-                                     T2("one column of code against the position, to watch bit j turn into a wave",
-                                        "code 的一列随位置的变化，用来观察第 j 位怎样变成波形"),
-                                     T2("x: position p; y: the blended bit", "x：位置 p；y：混合后的位值"))),
+                                     T2("column j of code against the position, to watch bit j turn into a wave; "
+                                        "8 points per position, the bit held until the next position and the wave "
+                                        "taken between them",
+                                        "code 的第 j 列随位置的变化，用来观察第 j 位怎样变成波形；每个位置取 8 个点，"
+                                        "二进制位保持到下一个位置，波形则在两个位置之间照常取值"),
+                                     T2("x: position p (steps of 1/8); y: the blended bit",
+                                        "x：位置 p（步长 1/8）；y：混合后的位值"))),
                  T2("wave_j only when bits > j (wave_0 always)", "wave_j 仅在 bits > j 时输出（wave_0 总会输出）")),
         scalarOutput(u"max_difference_from_sinusoid"_s,
                      T2("the largest |code − (1 − cos(π p/2^j))/2| over all cells: (1 − smooth) times the bits' own "

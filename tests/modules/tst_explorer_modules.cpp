@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 using namespace poslab::modules;
 using namespace poslab::testing;
@@ -248,7 +249,7 @@ void TestExplorerModules::counterSmoothZeroIsTheBits()
     const Output& code = outputNamed(outs, QStringLiteral("code"));
     QCOMPARE(code.rows, 256);
     QCOMPARE(code.cols, 10);
-    QCOMPARE(code.colLabels.first(), QStringLiteral("j=0"));
+    QCOMPARE(code.colLabels.first(), QStringLiteral("0"));
     QCOMPARE(code.rowLabels.at(255), QStringLiteral("255"));
     for (int p = 0; p < 256; ++p) {
         int rest = p;
@@ -304,10 +305,19 @@ void TestExplorerModules::counterMorphIsLinear()
         QVERIFY(worst < 1e-15);
         QVERIFY(std::fabs(outputNamed(outs, QStringLiteral("max_difference_from_sinusoid")).value -
                           (1 - s) * bitsDistance) < 1e-12);
+        // wave_j: 8 points per position; at a whole number the column of
+        // code, between them the bit of the position before (held) blended
+        // with the wave there: at 2.5, bit j of 2 and (1 − cos(2.5π/2^j))/2.
         for (int j = 0; j < 3; ++j) {
             const Output& w = outputNamed(outs, QStringLiteral("wave_%1").arg(j));
-            QCOMPARE(int(w.y.size()), 40);
-            for (int p = 0; p < 40; ++p) QCOMPARE(w.y[std::size_t(p)], code.data[std::size_t(p * 5 + j)]);
+            QCOMPARE(int(w.y.size()), 39 * 8 + 1);
+            for (int p = 0; p < 40; ++p) {
+                QCOMPARE(w.x[std::size_t(p * 8)], double(p));
+                QCOMPARE(w.y[std::size_t(p * 8)], code.data[std::size_t(p * 5 + j)]);
+            }
+            const double bitOf2 = (2 >> j) & 1, waveAt = (1 - std::cos(2.5 * std::numbers::pi / (1 << j))) / 2;
+            QCOMPARE(w.x[20], 2.5);
+            QVERIFY(std::fabs(w.y[20] - ((1 - s) * bitOf2 + s * waveAt)) < 1e-15);
         }
     }
     const auto twoBits = run(0.5, 2);

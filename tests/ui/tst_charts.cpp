@@ -1009,6 +1009,16 @@ private slots:
         QVERIFY(!fitsStandingUpright(QStringLiteral("得分 (scaled by the attention factor)")));
     }
 
+    // A row label that is not its own position is cited with it ("1·la");
+    // one that says its position ("2", "i=3") stays as it is.
+    void heatmapLabelsWithPositions()
+    {
+        QCOMPARE(positionedLabels({QStringLiteral("0"), QStringLiteral("la"), QStringLiteral("2"), QStringLiteral("i=3"),
+                                   QStringLiteral("i=5")}),
+                 (QStringList{QStringLiteral("0"), QStringLiteral("1·la"), QStringLiteral("2"), QStringLiteral("i=3"),
+                              QStringLiteral("4·i=5")}));
+    }
+
     void heatmapNumericAxesAndDiverging()
     {
         // 64 positions: too many labels → numeric axes; sin/cos → diverging.

@@ -216,8 +216,12 @@ int colorBarMargin(const HeatmapScale& scale, const ChartStyle& style)
 QStringList positionedLabels(const QStringList& labels)
 {
     QStringList out;
-    for (int i = 0; i < labels.size(); ++i)
-        out << (labels[i] == QString::number(i) ? labels[i] : QStringLiteral("%1\u00b7%2").arg(i).arg(labels[i]));
+    for (int i = 0; i < labels.size(); ++i) {
+        const QString index = QString::number(i);
+        // "i=10" at position 10 says its position already: it stays as it is.
+        const bool ownPosition = labels[i] == index || labels[i].endsWith(u'=' + index);
+        out << (ownPosition ? labels[i] : QStringLiteral("%1\u00b7%2").arg(index, labels[i]));
+    }
     return out;
 }
 

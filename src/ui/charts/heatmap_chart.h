@@ -33,7 +33,7 @@ struct HeatmapCell {
 
 // A row or column label as the text cites it: its position and its name,
 // "14·la" (a sentence of sixteen "la" needs both); a label that is its own
-// position ("14") stays as it is. Axes and the table view alike.
+// position ("14", "i=14") stays as it is. Axes and the table view alike.
 QStringList positionedLabels(const QStringList& labels);
 
 class HeatmapChart : public QChart {
