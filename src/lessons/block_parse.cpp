@@ -365,19 +365,25 @@ void parseChartKind(const Entry& e, RunChart& run, BlockContext& ctx)
                                     v, names));
 }
 
-// `mark: x=512 trained length` or `mark: y=0`: a reference line and its label.
+// `mark: x=512 trained length`, `mark: y=0` or `mark: y=trained_length L`
+// (a scalar output of the run): a reference line and its label.
 void readMarkLine(const Entry& e, RunChart& run, BlockContext& ctx)
 {
     static const QRegularExpression markRe(QStringLiteral("^([xy])\\s*=\\s*(\\S+)(?:\\s+(\\S.*))?$"));
+    static const QRegularExpression outputRe(QStringLiteral("^[a-z][a-z0-9_]*$"));
     const auto m = markRe.match(e.value.trimmed());
     ChartMark mark;
-    if (!m.hasMatch() || !parseDouble(m.captured(2), &mark.value)) {
-        ctx.diag(e.line, T2("mark: expected 'x=VALUE label' or 'y=VALUE label' (e.g. mark: x=512 trained length), "
-                            "got '%1'",
-                            "mark：应写成“x=数值 说明”或“y=数值 说明”（例如 mark: x=512 训练长度），这里是“%1”")
+    const bool named = m.hasMatch() && outputRe.match(m.captured(2)).hasMatch();
+    if (!m.hasMatch() || (!named && !parseDouble(m.captured(2), &mark.value))) {
+        ctx.diag(e.line, T2("mark: expected 'x=VALUE label' or 'y=VALUE label', VALUE a number or a scalar output "
+                            "(e.g. mark: x=512 trained length), got '%1'",
+                            "mark：应写成“x=数值 说明”或“y=数值 说明”，数值可以是数字或标量输出名"
+                            "（例如 mark: x=512 训练长度），这里是“%1”")
                              .arg(e.value.trimmed()));
         return;
     }
+    if (named) mark.output = m.captured(2);
+    mark.line = e.line;
     mark.vertical = m.captured(1) == QLatin1String("x");
     mark.label = m.captured(3).trimmed();
     run.marks.append(mark);

@@ -78,9 +78,17 @@ struct VarySpec {
 // A `mark:` line: a reference line across a line chart, at x = value
 // (e.g. the trained length) or y = value, with its label.
 struct ChartMark {
+    ChartMark() = default;
+    // A line at a number: x = value (vertical) or y = value.
+    ChartMark(bool isVertical, double at, QString name) : vertical(isVertical), value(at), label(std::move(name)) {}
+
     bool vertical = true;  // x = value; false: y = value
     double value = 0;
     QString label;  // plain text (math converted to Unicode), in the chapter's language; may be empty
+    // When set, `value` is this scalar output of the run (`mark: y=trained_length L`):
+    // the line moves with the reader's settings. Charts take it with takeMarkValues().
+    QString output;
+    int line = 0;  // of the mark: line in the chapter file
 };
 
 // One chart of a run block: its `chart:`, `output:`, `x:`, `y:`, `log:` and

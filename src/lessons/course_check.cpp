@@ -130,7 +130,7 @@ struct BlockComparison {
         for (const ChartMark& m : r.marks)
             parts << QStringLiteral("%1=%2")
                          .arg(m.vertical ? QStringLiteral("x") : QStringLiteral("y"))
-                         .arg(QString::number(m.value, 'g', 17));
+                         .arg(m.output.isEmpty() ? QString::number(m.value, 'g', 17) : m.output);
         return parts.isEmpty() ? QStringLiteral("-") : parts.join(QStringLiteral("; "));
     }
 

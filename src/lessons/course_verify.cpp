@@ -285,6 +285,7 @@ struct ChapterVerifier {
 
     void verifyRunBlock(const Block& b);
     void checkShownOutputs(const Block& b, const ModuleSpec& spec, const std::vector<Output>& outputs);
+    void checkMarkOutputs(const Block& b, const ModuleSpec& spec, const std::vector<Output>& outputs);
     void checkLabels(const Block& b, const ModuleSpec& spec, const std::vector<Output>& outputs);
     void checkLogAxes(const Block& b, const std::vector<Output>& outputs);
     void checkIgnoredOptions(const Block& b, const std::vector<Output>& outputs);
@@ -314,6 +315,7 @@ void ChapterVerifier::verifyRunBlock(const Block& b)
     for (int i = 0; i < run.chartCount(); ++i) {  // each chart of the block on its own
         const Block one = b.withChart(i);
         checkShownOutputs(one, *spec, r->outputs);
+        checkMarkOutputs(one, *spec, r->outputs);
         checkLogAxes(one, r->outputs);
         checkIgnoredOptions(one, r->outputs);
     }
@@ -472,6 +474,23 @@ void ChapterVerifier::checkShownOutputs(const Block& b, const ModuleSpec& spec, 
         warning(b.location.line, T2("every output of %1 is empty with these parameters: the chart shows nothing",
                                     "在这些参数下 %1 的输出全是空的：图上什么也没有")
                                      .arg(spec.id));
+    }
+}
+
+// A reference line at an output's value (`mark: y=trained_length L`) needs a
+// scalar output of that name.
+void ChapterVerifier::checkMarkOutputs(const Block& b, const ModuleSpec& spec, const std::vector<Output>& outputs)
+{
+    QStringList scalars;
+    for (const Output& o : outputs)
+        if (o.kind == OutputKind::Scalar) scalars << o.name;
+    for (const ChartMark& m : b.run.marks) {
+        if (m.output.isEmpty() || scalars.contains(m.output)) continue;
+        error(m.line, withSuggestion(argIn(T2("mark: '%1' is not a scalar output of %2 (its scalars: %3)",
+                                              "mark：“%1”不是 %2 的标量输出（它的标量输出有：%3）")
+                                               .arg(m.output, spec.id),
+                                           nameList(scalars)),
+                                     m.output, scalars));
     }
 }
 

@@ -72,8 +72,8 @@ std::vector<Output> runWorkbench(const Params& p, const RunContext& ctx)
         scores.push_back(Output::series(u"score_"_s + m.name, std::move(c.xs), std::move(c.ys)));
         if (m.type == ROPE_SCALING_YARN) yarnAttention = f.attention_factor;
     }
-    out.push_back(Output::series(u"trained_length"_s, pairs, std::vector<double>(std::size_t(n), double(L))));
-    out.push_back(Output::series(u"target_length"_s, pairs, std::vector<double>(std::size_t(n), e.factor * L)));
+    out.push_back(Output::scalar(u"trained_length"_s, double(L)));
+    out.push_back(Output::scalar(u"target_length"_s, e.factor * L));
 
     // YaRN's correction range and ramp as rope_compute_frequencies forms them
     // (HF find_correction_range with truncate, linear_ramp_factor): ramp_j is
@@ -102,14 +102,14 @@ std::vector<OutputSpec> workbenchOutputs()
                                "各方法下每个维度对的波长 2π/θ_j：plain（不缩放）、linear（位置插值）、ntk（静态 "
                                "NTK-aware）、yarn"),
                             byPair)),
-        seriesOutput(u"trained_length"_s,
-                     T2("the trained length L at every pair: a flat line on the wavelength chart",
-                        "每个维度对处都取训练长度 L：在波长图上是一条水平线"),
-                     byPair),
-        seriesOutput(u"target_length"_s,
-                     T2("the target length factor·L at every pair: a flat line on the wavelength chart",
-                        "每个维度对处都取目标长度 factor·L：在波长图上是一条水平线"),
-                     byPair),
+        scalarOutput(u"trained_length"_s,
+                     T2("the trained length L, for a reference line across the wavelength chart (mark: "
+                        "y=trained_length)",
+                        "训练长度 L，可在波长图上画成一条参考线（mark: y=trained_length）")),
+        scalarOutput(u"target_length"_s,
+                     T2("the target length factor·L, for a reference line that moves with the factor (mark: "
+                        "y=target_length)",
+                        "目标长度 factor·L，可画成随倍数移动的参考线（mark: y=target_length）")),
         seriesOutput(u"ramp"_s,
                      T2("YaRN's share of interpolation per pair (HF's 1 − inv_freq_extrapolation_factor): 0 keeps "
                         "the trained frequency (fast pairs, many turns within L), 1 divides it by factor (slow pairs)",

@@ -467,8 +467,8 @@ std::optional<CellExplanation> explainScore(const Params& p, const QString& outp
     }
     e.value = sum * a * a;
     e.substituted =
-        T2("r = %1, a = %2, θ'_0 = %3, θ'_1 = %4: %5 + … (%6 pairs) = %7; × %2² = %8",
-           "r = %1，a = %2，θ'_0 = %3，θ'_1 = %4：%5 + …（%6 对）= %7；× %2² = %8")
+        T2("r = %1, a = %2, θ′₀ = %3, θ′₁ = %4: %5 + … (%6 pairs) = %7; × %2² = %8",
+           "r = %1，a = %2，θ′₀ = %3，θ′₁ = %4：%5 + …（%6 对）= %7；× %2² = %8")
             .arg(num(r), num(a), QString::number(f.inv_freq[0], 'g', 6),
                  QString::number(f.inv_freq.size() > 1 ? f.inv_freq[1] : 0.0, 'g', 6), terms,
                  QString::number(f.inv_freq.size()), QString::number(sum, 'g', 6), QString::number(e.value, 'g', 6));

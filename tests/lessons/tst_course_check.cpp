@@ -414,10 +414,13 @@ void TestCourseCheck::runsWhatItChecks_data()
     QTest::newRow("reference lines")
         << "57-marks.md"
         << QList<Expected>{
-               {9, QStringLiteral("mark: expected 'x=VALUE label' or 'y=VALUE label'"), QStringLiteral("mark：应写成")},
+               {9, QStringLiteral("mark: 'fifty' is not a scalar output of rope.decay"),
+                QStringLiteral("mark：“fifty”不是 rope.decay 的标量输出")},
                {10, QStringLiteral("got '50 half way'"), QStringLiteral("这里是“50 half way”")},
                {15, QStringLiteral("mark: only line charts draw reference lines; a heatmap ignores it"),
-                QStringLiteral("mark：只有折线图画参考线"), true}};
+                QStringLiteral("mark：只有折线图画参考线"), true},
+               {20, QStringLiteral("mark: 'target_lenght' is not a scalar output of rope.context_workbench"),
+                QStringLiteral("mark：“target_lenght”不是 rope.context_workbench 的标量输出")}};
     // Each chart of a block is checked on its own, at its own lines: the
     // table's mark: is warned about, the first chart's is not; a label for an
     // output of a later chart is seen there, one for an output no chart shows

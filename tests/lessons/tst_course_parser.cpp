@@ -73,6 +73,7 @@ private slots:
     void varyOffersSomeChoices();
     void runBlockLabels();
     void runBlockWithSeveralCharts();
+    void markAtAnOutput();
     void playLine();
     void playFrameValues();
 };
@@ -505,12 +506,29 @@ void TestCourseParser::runBlockWithSeveralCharts()
     QCOMPARE(third.outputs, (QStringList{QStringLiteral("score_linear"), QStringLiteral("score_ntk")}));
     QCOMPARE(third.marks.size(), 1);
     QCOMPARE(third.marks[0].value, 512.0);
+    QVERIFY(third.marks[0].output.isEmpty());
     QVERIFY(b.marks.isEmpty());
     QCOMPARE(r.diagnostics.size(), 1);
     QVERIFY2(r.diagnostics[0].line == 17 &&
                  r.diagnostics[0].message.contains(QLatin1String("unknown key 'caption:'")) &&
                  r.diagnostics[0].message.contains(QLatin1String("further chart")),
              qPrintable(diagnosticsText(r)));
+}
+
+// A mark's value may name a scalar output of the run instead of a number.
+void TestCourseParser::markAtAnOutput()
+{
+    const ChapterParseResult r = parseSnippet(
+        "```run rope.context_workbench\n"
+        "output: wavelength_plain\n"
+        "mark: y=target_length sL\n"
+        "```\n");
+    QVERIFY2(r.diagnostics.isEmpty(), qPrintable(diagnosticsText(r)));
+    const RunBlock& b = r.chapter.steps.first().blocks.first().run;
+    QCOMPARE(b.marks.size(), 1);
+    QCOMPARE(b.marks[0].output, QStringLiteral("target_length"));
+    QVERIFY(!b.marks[0].vertical);
+    QCOMPARE(b.marks[0].label, QStringLiteral("sL"));
 }
 
 void TestCourseParser::playLine()

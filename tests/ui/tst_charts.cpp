@@ -292,6 +292,32 @@ private slots:
         QVERIFY(lines[0]->isVisible());
     }
 
+    // A reference line at a scalar output's value (`mark: y=target_length sL`)
+    // is drawn where the run puts it, and moves when a new run changes it; an
+    // output the run does not give draws nothing.
+    void marksAtAnOutputsValue()
+    {
+        const auto runAt = [](double factor) {
+            return run(QStringLiteral("rope.context_workbench"),
+                       {QStringLiteral("factor=%1").arg(factor), QStringLiteral("train_length=512")});
+        };
+        ChartSpec spec = specOf(ChartKind::Line, {QStringLiteral("wavelength_plain")});
+        spec.logY = true;
+        lessons::ChartMark target(false, 0, QStringLiteral("sL"));
+        target.output = QStringLiteral("target_length");
+        lessons::ChartMark missing(false, 0, QStringLiteral("nothing"));
+        missing.output = QStringLiteral("no_such_output");
+        spec.marks = {target, missing};
+        ChartPanel panel(spec, runAt(4));
+        const auto markAt = [&] {
+            const auto lines = lineSeries(qobject_cast<QChartView*>(panel.partWidget(0))->chart());
+            return lines.size() == 2 && lines[1]->name() == u"sL" ? lines[1]->at(0).y() : -1.0;
+        };
+        QCOMPARE(markAt(), 4.0 * 512);  // target_length = factor × train_length
+        panel.setOutputs(runAt(8));
+        QCOMPARE(markAt(), 8.0 * 512);
+    }
+
     void mathInTitlesAndLabelsIsUnicode()
     {
         // Qt Charts draws plain text: a lesson's $math$ in an axis title, a
@@ -862,7 +888,7 @@ private slots:
         std::vector<Output> outs{Output::series(QStringLiteral("gap"), {0, 1, 2}, {0.2, 0.4, 0.1},
                                                 {QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")})};
         ChartSpec spec = specOf(ChartKind::Auto);
-        spec.marks.append(lessons::ChartMark{false, 0.75, QStringLiteral("goal: > 0.75")});
+        spec.marks.append(lessons::ChartMark(false, 0.75, QStringLiteral("goal: > 0.75")));
         ChartPanel panel(spec, outs);
         showPanel(panel);
         QChart* chart = qobject_cast<QChartView*>(panel.partWidget(0))->chart();
@@ -1013,8 +1039,8 @@ private slots:
     // one that says its position ("2", "i=3") stays as it is.
     void heatmapLabelsWithPositions()
     {
-        QCOMPARE(positionedLabels({QStringLiteral("0"), QStringLiteral("la"), QStringLiteral("2"), QStringLiteral("i=3"),
-                                   QStringLiteral("i=5")}),
+        QCOMPARE(positionedLabels({QStringLiteral("0"), QStringLiteral("la"), QStringLiteral("2"),
+                                   QStringLiteral("i=3"), QStringLiteral("i=5")}),
                  (QStringList{QStringLiteral("0"), QStringLiteral("1·la"), QStringLiteral("2"), QStringLiteral("i=3"),
                               QStringLiteral("4·i=5")}));
     }

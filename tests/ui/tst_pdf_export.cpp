@@ -632,9 +632,11 @@ void TestPdfExport::workedExampleUnderChart_data()
     QTest::addColumn<QString>("words");
     QTest::addColumn<QString>("place");
     QTest::newRow("en") << "en"
-                        << "Worked example — " << "at row 4, column sin ω2:";
+                        << "Worked example — "
+                        << "at row 4, column sin ω2:";
     QTest::newRow("zh") << "zh"
-                        << "算例——" << "行 4，列 sin ω2：";
+                        << "算例——"
+                        << "行 4，列 sin ω2：";
 }
 
 // Under a chart whose module explains the output shown, one worked value as

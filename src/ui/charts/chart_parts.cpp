@@ -117,8 +117,7 @@ void keepEdgeLabelsInside(QChart* chart, QAbstractAxis* x, const QFont& font)
 void standChineseTitleUpright(QChart* chart, QAbstractAxis* axis)
 {
     const QString title = axis->titleText();
-    if (!axis->isTitleVisible() || axis->orientation() != Qt::Vertical || !hasHan(title) ||
-        !fitsStandingUpright(title))
+    if (!axis->isTitleVisible() || axis->orientation() != Qt::Vertical || !hasHan(title) || !fitsStandingUpright(title))
         return;
     axis->setTitleVisible(false);
     auto* item = new QGraphicsSimpleTextItem(stackedLines(title), chart);
@@ -366,6 +365,7 @@ struct DataRange {
 void widenForMarks(const ChartSpec& spec, DataRange& r)
 {
     for (const lessons::ChartMark& m : spec.marks) {
+        if (!std::isfinite(m.value)) continue;  // an output's value the run did not give
         if (m.vertical && !(spec.logX && m.value <= 0)) {
             r.xmin = std::min(r.xmin, m.value);
             r.xmax = std::max(r.xmax, m.value);
@@ -385,7 +385,9 @@ int addMarks(QChart* chart, const ChartSpec& spec, const ChartStyle& style, QAbs
     if (!std::isfinite(r.xmin) || !std::isfinite(r.ymin)) return 0;  // nothing drawn to mark
     int drawn = 0;
     for (const lessons::ChartMark& m : spec.marks) {
-        if ((m.vertical && spec.logX && m.value <= 0) || (!m.vertical && spec.logY && m.value <= 0)) continue;
+        if (!std::isfinite(m.value) || (m.vertical && spec.logX && m.value <= 0) ||
+            (!m.vertical && spec.logY && m.value <= 0))
+            continue;
         auto* line = new QLineSeries;
         line->setName(m.label.isEmpty() ? QStringLiteral("%1 = %2")
                                               .arg(m.vertical ? QStringLiteral("x") : QStringLiteral("y"))
@@ -414,7 +416,7 @@ int addLevelMarks(QChart* chart, const ChartSpec& spec, const ChartStyle& style,
 {
     int drawn = 0;
     for (const lessons::ChartMark& m : spec.marks) {
-        if (m.vertical) continue;
+        if (m.vertical || !std::isfinite(m.value)) continue;
         auto* line = new QLineSeries;
         line->setName(m.label.isEmpty() ? QStringLiteral("y = %1").arg(formatNumber(m.value))
                                         : util::texToUnicode(m.label));
@@ -608,7 +610,7 @@ QChart* buildBarChart(const ChartSpec& spec, const std::vector<const Output*>& o
         bars->append(makeBarSet(name, values, color, categories));
     }
     for (const lessons::ChartMark& m : spec.marks)  // a reference line stays on the value axis
-        if (!m.vertical) lo = std::min(lo, m.value), hi = std::max(hi, m.value);
+        if (!m.vertical && std::isfinite(m.value)) lo = std::min(lo, m.value), hi = std::max(hi, m.value);
     chart->addSeries(bars);
     auto* ax = new QBarCategoryAxis;
     ax->append(categories);

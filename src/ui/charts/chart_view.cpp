@@ -31,6 +31,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 
 namespace poslab::ui {
@@ -207,6 +208,15 @@ void showValuesInWords(const ChartSpec& spec, Output* o)
 }
 
 }  // namespace
+
+void takeMarkValues(ChartSpec& spec, const std::vector<Output>& all)
+{
+    for (lessons::ChartMark& m : spec.marks) {
+        if (m.output.isEmpty()) continue;
+        const Output* o = modules::findOutput(all, m.output);
+        m.value = o && o->kind == modules::OutputKind::Scalar ? o->value : std::numeric_limits<double>::quiet_NaN();
+    }
+}
 
 QString selectOutputs(const ChartSpec& spec, const std::vector<Output>& all, std::vector<Output>* selected)
 {
@@ -395,6 +405,7 @@ ChartPanel::~ChartPanel()
 void ChartPanel::setOutputs(const std::vector<Output>& outputs)
 {
     d->all = outputs;
+    takeMarkValues(d->spec, outputs);
     d->shown.clear();
     d->error = selectOutputs(d->spec, outputs, &d->shown);
     d->plan = d->error.isEmpty() ? planChart(d->spec, d->shown) : std::vector<ChartPart>{};

@@ -50,6 +50,11 @@ struct ChartPart {
 QString selectOutputs(const ChartSpec& spec, const std::vector<modules::Output>& all,
                       std::vector<modules::Output>* selected);
 
+// Each reference line that names an output (`mark: y=trained_length`) takes
+// that scalar's value from `all`; one whose output is missing gets NaN and is
+// not drawn. Call with every output of the run, before drawing.
+void takeMarkValues(ChartSpec& spec, const std::vector<modules::Output>& all);
+
 // How the selected outputs are split into parts (no error checking; call
 // selectOutputs first).
 std::vector<ChartPart> planChart(const ChartSpec& spec, const std::vector<modules::Output>& selected);

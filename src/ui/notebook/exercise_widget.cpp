@@ -306,7 +306,7 @@ void ExerciseWidget::showRunChart(const std::vector<modules::Output>& outputs)
     spec.outputs.removeDuplicates();
     // The goal as a dashed line: "max(wavelengths) > 100000" draws y = 100000.
     for (const lessons::Condition::Threshold& t : cond.thresholds())
-        spec.marks.append(lessons::ChartMark{false, t.value, tr("goal: %1 %2").arg(t.op, formatNumber(t.value))});
+        spec.marks.append(lessons::ChartMark(false, t.value, tr("goal: %1 %2").arg(t.op, formatNumber(t.value))));
     spec.height = kRunChartHeight;
     m_runChart = qobject_cast<ChartPanel*>(createChartWidget(spec, outputs, m_runResultHost));
     if (m_runChart) m_runResultHost->layout()->addWidget(m_runChart);

@@ -174,6 +174,7 @@ std::optional<QTextCharFormat> PagedDocument::chartObject(const ChartSpec& spec,
     }
     ChartTextObject::Entry e;
     e.spec = spec;
+    takeMarkValues(e.spec, outputs);
     e.outputs = outputs;
     e.renderSize = QSizeF(*size);
     e.displaySize = e.renderSize;

@@ -361,7 +361,8 @@ mistake: /invariant(/i => A broken pattern.
 # heatmap (which draws none).
 B['57-marks'] = (fm("marks") + "\n```run rope.decay head_dim=64 max_distance=100\n"
                  "mark: x=fifty half way\nmark: 50 half way\n```\n\n"
-                 "```run sinusoidal.matrix positions=8 dim=16\noutput: pe\nmark: x=4 middle\n```\n")
+                 "```run sinusoidal.matrix positions=8 dim=16\noutput: pe\nmark: x=4 middle\n```\n\n"
+                 "```run rope.context_workbench\noutput: wavelength_plain\nmark: y=target_lenght sL\n```\n")
 for name, text in B.items():
     open(f'bad/en/{name}.md', 'w', encoding='utf-8', newline='').write(text)
 # An image in a format the window cannot show (a WebP header and a little
