@@ -407,7 +407,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::ChartPanel</name>
     <message>
-        <location filename="../src/ui/charts/chart_view.cpp" line="+315"/>
+        <location filename="../src/ui/charts/chart_view.cpp" line="+325"/>
         <source>Chart</source>
         <translation>图表</translation>
     </message>
@@ -473,12 +473,12 @@ Hand this file to your teacher. You can keep working and submit again later.</so
     </message>
     <message>
         <location line="+4"/>
-        <location line="+115"/>
+        <location line="+116"/>
         <source>Reset view</source>
         <translation>重置视图</translation>
     </message>
     <message>
-        <location line="-112"/>
+        <location line="-113"/>
         <source>Reset chart view</source>
         <translation>重置图表视图</translation>
     </message>
@@ -508,7 +508,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>图表错误</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+76"/>
         <source>Heatmap: %1</source>
         <translation>热力图：%1</translation>
     </message>
@@ -533,13 +533,13 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>复制</translation>
     </message>
     <message>
-        <location line="+189"/>
+        <location line="+193"/>
         <location line="+80"/>
         <source>cannot encode the PNG image</source>
         <translation>无法编码 PNG 图像</translation>
     </message>
     <message>
-        <location filename="../src/ui/charts/chart_parts.cpp" line="+467"/>
+        <location filename="../src/ui/charts/chart_parts.cpp" line="+504"/>
         <source>%1 value(s) ≤ 0 not shown on the log axis</source>
         <translation>%1 个 ≤ 0 的值未在对数坐标轴上显示</translation>
     </message>
@@ -559,7 +559,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>… 另有 %1 行</translation>
     </message>
     <message>
-        <location filename="../src/ui/charts/chart_view.cpp" line="-714"/>
+        <location filename="../src/ui/charts/chart_view.cpp" line="-728"/>
         <source>series</source>
         <translation>序列</translation>
     </message>
@@ -609,7 +609,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location line="+148"/>
+        <location line="+157"/>
         <source>the module gave no outputs</source>
         <translation>模块没有给出任何输出</translation>
     </message>
@@ -642,7 +642,17 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::ClockChart</name>
     <message>
-        <location filename="../src/ui/charts/clock_chart.cpp" line="+296"/>
+        <location filename="../src/ui/charts/clock_chart.cpp" line="+337"/>
+        <source>Δ = %1 rad</source>
+        <translation>Δ = %1 弧度</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1: %2 rad (%3)</source>
+        <translation>%1：%2 弧度（%3）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>%1 − %2: %3 rad (%4)</source>
         <translation>%1 − %2：%3 rad（%4）</translation>
     </message>
@@ -975,7 +985,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::HeatmapChart</name>
     <message>
-        <location filename="../src/ui/charts/heatmap_chart.cpp" line="+270"/>
+        <location filename="../src/ui/charts/heatmap_chart.cpp" line="+274"/>
         <source>column</source>
         <translation>列</translation>
     </message>
@@ -1912,7 +1922,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::LessonView</name>
     <message>
-        <location filename="../src/ui/notebook/lesson_view.cpp" line="+610"/>
+        <location filename="../src/ui/notebook/lesson_view.cpp" line="+612"/>
         <source>Lesson text</source>
         <translation>课文</translation>
     </message>
@@ -2296,7 +2306,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::ParamPanel</name>
     <message>
-        <location filename="../src/ui/notebook/param_panel.cpp" line="+478"/>
+        <location filename="../src/ui/notebook/param_panel.cpp" line="+482"/>
         <source>Reset</source>
         <translation>重置</translation>
     </message>
@@ -2383,12 +2393,12 @@ characters/s</source>
 <context>
     <name>poslab::ui::RunBlockCard</name>
     <message>
-        <location filename="../src/ui/notebook/lesson_view.cpp" line="-443"/>
+        <location filename="../src/ui/notebook/lesson_view.cpp" line="-444"/>
         <source>Figure caption</source>
         <translation>图注</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+38"/>
         <source>Modules cannot run here.</source>
         <translation>此处无法运行模块。</translation>
     </message>
@@ -2563,7 +2573,7 @@ characters/s</source>
         <translation>←/→；Home、End（播放控件获得焦点时）</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Move the cursor of a heatmap by one cell</source>
         <translation>把热力图的光标移动一格</translation>
     </message>
