@@ -1975,7 +1975,7 @@ characters/s</source>
 <context>
     <name>poslab::ui::MainWindow</name>
     <message>
-        <location filename="../src/ui/window/main_window.cpp" line="+44"/>
+        <location filename="../src/ui/window/main_window.cpp" line="+45"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
@@ -2158,7 +2158,7 @@ characters/s</source>
         <translation>链接 %1 并不指向本课程的章节。</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location filename="../src/ui/window/window_dialogs.cpp" line="+32"/>
         <source>About PosLab</source>
         <translation>关于 PosLab</translation>
     </message>
@@ -2168,7 +2168,7 @@ characters/s</source>
         <translation>&lt;h3&gt;PosLab %1&lt;/h3&gt;&lt;p&gt;讲解 Transformer 位置编码的交互式笔记本：中英文课程、由 C++ 模块实时生成的图表、练习以及 PDF 报告。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="-166"/>
+        <location filename="../src/ui/window/main_window.cpp" line="-133"/>
         <source>Training Lab</source>
         <translation>训练实验室</translation>
     </message>

@@ -2,13 +2,13 @@
 // block_parse.cpp — the `key: value` bodies of run and exercise blocks.
 #include "lessons/block_parse.h"
 
+#include "lessons/block_values.h"
 #include "lessons/did_you_mean.h"
 #include "lessons/exercise_check.h"
 #include "lessons/exercise_kinds.h"
 #include "lessons/play_frames.h"
 #include "modules/registry.h"
 
-#include <QLocale>
 #include <QRegularExpression>
 
 #include <cmath>
@@ -93,40 +93,12 @@ QList<Entry> splitEntries(const QStringList& body, int firstLine, BlockContext& 
     return entries;
 }
 
-bool parseDouble(const QString& s, double* v)
-{
-    bool ok = false;
-    const double d = QLocale::c().toDouble(s.trimmed(), &ok);
-    if (!ok || !std::isfinite(d)) return false;
-    *v = d;
-    return true;
-}
-
-QString formatNumber(double v)
-{
-    return QString::number(v, 'g', 12);
-}
-
-QStringList paramNames(const ModuleSpec& spec)
-{
-    QStringList names;
-    for (const ParamSpec& p : spec.params) names << p.name;
-    return names;
-}
-
-const ParamSpec* findParam(const ModuleSpec& spec, const QString& name)
-{
-    for (const ParamSpec& p : spec.params)
-        if (p.name == name) return &p;
-    return nullptr;
-}
-
 // A refused parameter, worded in both languages; an unknown name gets "did you mean".
 Text2 paramProblem(const QString& prefixEn, const QString& prefixZh, const ModuleSpec& spec, const ParamError& e)
 {
     Text2 m = e.messages();
     m = {prefixEn + m.en, prefixZh + m.zh};
-    if (e.kind == ParamError::Kind::Unknown) m = withSuggestion(m, e.param, paramNames(spec));
+    if (e.kind == ParamError::Kind::Unknown) m = withSuggestion(m, e.param, spec.paramNames());
     return m;
 }
 
@@ -218,9 +190,10 @@ void parseVaryEntries(const QList<Entry>& entries, const ModuleSpec* spec, const
         if (v.hasRange && validated.has(v.name)) {
             const double start = validated.values().at(v.name).toDouble();
             if (start < v.min || start > v.max)
-                ctx.diag(e.line, T2("vary: the start value %1 of '%2' lies outside the range %3..%4",
-                                    "vary：“%2”的初始值 %1 不在范围 %3..%4 之内")
-                                     .arg(formatNumber(start), v.name, formatNumber(v.min), formatNumber(v.max)));
+                ctx.diag(e.line,
+                         T2("vary: the start value %1 of '%2' lies outside the range %3..%4",
+                            "vary：“%2”的初始值 %1 不在范围 %3..%4 之内")
+                             .arg(blockNumberText(start), v.name, blockNumberText(v.min), blockNumberText(v.max)));
         }
         if (!v.choices.isEmpty() && validated.has(v.name)) {
             const QString start = validated.values().at(v.name).toString();
@@ -272,10 +245,10 @@ void checkRunAnswer(const ExerciseRunSpec& run, const ModuleSpec& spec, int line
                               "answer：“%1”不在“%2”提供的取值（%3）之中")
                                .arg(value, name, vary->choices.join(u'|')));
         double x = 0;
-        if (vary->hasRange && parseDouble(value, &x) && (x < vary->min || x > vary->max))
+        if (vary->hasRange && parseBlockNumber(value, &x) && (x < vary->min || x > vary->max))
             ctx.diag(line,
                      T2("answer: %1=%2 is outside its vary range %3..%4", "answer：%1=%2 超出了 vary 给的范围 %3..%4")
-                         .arg(name, value, formatNumber(vary->min), formatNumber(vary->max)));
+                         .arg(name, value, blockNumberText(vary->min), blockNumberText(vary->max)));
     }
     if (usable)
         validateEvery(spec, overrideAssignments(run.params, run.answerParams), line,
@@ -374,7 +347,7 @@ void readMarkLine(const Entry& e, RunChart& run, BlockContext& ctx)
     const auto m = markRe.match(e.value.trimmed());
     ChartMark mark;
     const bool named = m.hasMatch() && outputRe.match(m.captured(2)).hasMatch();
-    if (!m.hasMatch() || (!named && !parseDouble(m.captured(2), &mark.value))) {
+    if (!m.hasMatch() || (!named && !parseBlockNumber(m.captured(2), &mark.value))) {
         ctx.diag(e.line, T2("mark: expected 'x=VALUE label' or 'y=VALUE label', VALUE a number or a scalar output "
                             "(e.g. mark: x=512 trained length), got '%1'",
                             "mark：应写成“x=数值 说明”或“y=数值 说明”，数值可以是数字或标量输出名"
@@ -655,7 +628,7 @@ void readExerciseEntries(const QList<Entry>& entries, const QStringList& specifi
         } else if (key == QLatin1String("answer")) {
             k.haveAnswer = true;
             ex.answerText = e.value;
-            if (!parseDouble(e.value, &ex.answer))
+            if (!parseBlockNumber(e.value, &ex.answer))
                 ctx.diag(e.line, T2("answer: '%1' is not a number", "answer：“%1”不是一个数").arg(e.value));
         } else if (key == QLatin1String("tolerance")) {
             if (!parseTolerance(e.value, &ex.tolerance))
@@ -765,101 +738,7 @@ void parseExerciseBlock(const QStringList& tokens, const QList<Entry>& entries, 
     for (const Text2& lacking : kind->incomplete(ex, blk.keyLines)) ctx.diag(fenceLine, lacking);
 }
 
-// `vary: reorder reverse|shuffle|swap_roles`: offer only these values of a choice parameter.
-Text2 parseOfferedChoices(const QString& written, const ParamSpec& p, VarySpec* out)
-{
-    QStringList offered = written.split(u'|', Qt::SkipEmptyParts);
-    for (const QString& c : offered)
-        if (!p.choices.contains(c))
-            return withSuggestion(
-                T2("vary: '%1' is not a value of '%2' (values: %3)", "vary：“%1”不是“%2”的取值（取值有：%3）")
-                    .arg(c, out->name, p.choices.join(QLatin1String(", "))),
-                c, p.choices);
-    if (offered.size() < 2 || offered.removeDuplicates() > 0)
-        return T2("vary: offer two or more different values of '%1', separated by '|'",
-                  "vary：请给“%1”列出两个或更多不同的取值，用 | 分隔")
-            .arg(out->name);
-    out->choices = offered;
-    return {};
-}
-
 }  // namespace
-
-Text2 parseVaryText(const QString& value, const ModuleSpec& spec, VarySpec* out)
-{
-    const QStringList tok = value.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
-    if (tok.isEmpty()) return T2("vary: no parameter name given", "vary：没有写参数名");
-    out->name = tok[0];
-    const ParamSpec* p = findParam(spec, out->name);
-    if (!p)
-        return withSuggestion(
-            T2("vary: '%1' is not a parameter of %2 (parameters: %3)", "vary：“%1”不是 %2 的参数（参数有：%3）")
-                .arg(out->name, spec.id, paramNames(spec).join(QLatin1String(", "))),
-            out->name, paramNames(spec));
-    const bool numeric = p->type == ParamType::Int || p->type == ParamType::Float;
-    const QString type = paramTypeName(p->type);
-    if (p->type == ParamType::IntList || p->type == ParamType::FloatList)
-        return T2("vary: '%1' is a list parameter; lists cannot be varied in the panel",
-                  "vary：“%1”是列表参数，列表不能在面板里调整")
-            .arg(out->name);
-    static const QRegularExpression rangeRe(QStringLiteral("^(.+)\\.\\.(.+)$"));
-    for (int i = 1; i < tok.size(); ++i) {
-        const QString& t = tok[i];
-        const auto m = rangeRe.match(t);
-        if (t == QLatin1String("log")) {
-            if (!numeric)
-                return T2("vary: 'log' applies only to number parameters ('%1' is %2)",
-                          "vary：log 只能用于数值参数（“%1”是 %2 参数）")
-                    .arg(out->name, type);
-            out->log = true;
-        } else if (t == QLatin1String("step")) {
-            if (!numeric) return T2("vary: 'step' applies only to number parameters", "vary：step 只能用于数值参数");
-            if (i + 1 >= tok.size() || !parseDouble(tok[i + 1], &out->step) || out->step <= 0)
-                return T2("vary: 'step' needs a positive number after it", "vary：step 后面要跟一个正数");
-            if (p->type == ParamType::Int && out->step != std::floor(out->step))
-                return T2("vary: the step of int parameter '%1' must be a whole number",
-                          "vary：整数参数“%1”的步长必须是整数")
-                    .arg(out->name);
-            ++i;
-        } else if (p->type == ParamType::Choice && out->choices.isEmpty() && !m.hasMatch()) {
-            if (const Text2 e = parseOfferedChoices(t, *p, out); !e.isEmpty()) return e;
-        } else if (m.hasMatch()) {
-            if (!numeric)
-                return T2("vary: '%1' is a %2 parameter; it takes no range", "vary：“%1”是 %2 参数，不能给范围")
-                    .arg(out->name, type);
-            if (!parseDouble(m.captured(1), &out->min) || !parseDouble(m.captured(2), &out->max))
-                return T2("vary: '%1' is not a range MIN..MAX", "vary：“%1”不是 MIN..MAX 形式的范围").arg(t);
-            if (out->min >= out->max)
-                return T2("vary: range %1 of '%2' is empty (MIN must be below MAX)",
-                          "vary：“%2”的范围 %1 是空的（MIN 必须小于 MAX）")
-                    .arg(t, out->name);
-            if (out->min < p->min || out->max > p->max)
-                return T2("vary: range %1 of '%2' lies outside the module's range [%3, %4]",
-                          "vary：“%2”的范围 %1 超出了模块允许的范围 [%3, %4]")
-                    .arg(t, out->name, formatNumber(p->min), formatNumber(p->max));
-            out->hasRange = true;
-        } else {
-            return p->type == ParamType::Choice ? T2("vary: unexpected '%1' (expected the values offered, as a|b|c)",
-                                                     "vary：多了“%1”（这里应写提供的取值，如 a|b|c）")
-                                                      .arg(t)
-                                                : T2("vary: unexpected '%1' (expected MIN..MAX, log or step S)",
-                                                     "vary：多了“%1”（这里应写 MIN..MAX、log 或 step S）")
-                                                      .arg(t);
-        }
-    }
-    if (out->log) {
-        const double lo = out->hasRange ? out->min : p->min;
-        if (lo <= 0)
-            return T2("vary: a log scale needs a positive range for '%1'", "vary：对数刻度要求“%1”的范围大于 0")
-                .arg(out->name);
-    }
-    return {};
-}
-
-QString parseVary(const QString& value, const ModuleSpec& spec, VarySpec* out)
-{
-    return parseVaryText(value, spec, out).en;
-}
 
 Text2 invisibleCharacterText(const QString& text, const Text2& where)
 {

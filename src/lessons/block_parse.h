@@ -21,12 +21,6 @@ namespace poslab::lessons {
 Block parseSpecialBlock(const QString& info, const QStringList& body, const QString& file, int fenceLine,
                         const poslab::modules::Registry& registry, QList<Diagnostic>* diagnostics);
 
-// Parses a `vary:` value ("base 100..1000000 log step 10") for `spec`; returns
-// an empty text on success, else the message in both languages
-// (parseVary: the English one).
-poslab::modules::Text2 parseVaryText(const QString& value, const poslab::modules::ModuleSpec& spec, VarySpec* out);
-QString parseVary(const QString& value, const poslab::modules::ModuleSpec& spec, VarySpec* out);
-
 // Names, ids and titles must read as what they are: returns a message naming
 // the first invisible or direction-changing character in `text` (zero-width
 // spaces and joiners, bidi embeddings, overrides and isolates, the BOM), or an

@@ -9,13 +9,6 @@ namespace poslab::lessons {
 
 namespace {
 
-const modules::ParamSpec* findParam(const modules::ModuleSpec& module, const QString& name)
-{
-    for (const modules::ParamSpec& p : module.params)
-        if (p.name == name) return &p;
-    return nullptr;
-}
-
 // The k-th of n values spread over [lo, hi] (geometrically when `log`).
 double spread(double lo, double hi, int k, int n, bool log)
 {
@@ -78,7 +71,7 @@ QStringList playFrameValues(const RunBlock& run, const modules::ModuleSpec& modu
     if (run.play.name.isEmpty()) return {};
     const auto vary =
         std::find_if(run.vary.begin(), run.vary.end(), [&](const VarySpec& v) { return v.name == run.play.name; });
-    const modules::ParamSpec* p = findParam(module, run.play.name);
+    const modules::ParamSpec* p = module.findParam(run.play.name);
     if (vary == run.vary.end() || !p) return {};
     switch (p->type) {
         case modules::ParamType::Int:
@@ -103,7 +96,7 @@ QStringList pickFrames(const QStringList& frames, int count)
 QStringList printedFrames(const RunBlock& run, const modules::ModuleSpec& module, int count)
 {
     const QStringList all = playFrameValues(run, module);
-    const modules::ParamSpec* p = findParam(module, run.play.name);
+    const modules::ParamSpec* p = module.findParam(run.play.name);
     if (all.isEmpty() || !p) return {};
     const QString own = ownValue(run, *p);
     QStringList picked = pickFrames(all, count + 1);

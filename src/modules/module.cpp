@@ -133,6 +133,20 @@ Text2 ParamError::messages() const
     return {message(QStringLiteral("en")), message(QStringLiteral("zh"))};
 }
 
+const ParamSpec* ModuleSpec::findParam(const QString& name) const
+{
+    for (const ParamSpec& p : params)
+        if (p.name == name) return &p;
+    return nullptr;
+}
+
+QStringList ModuleSpec::paramNames() const
+{
+    QStringList names;
+    for (const ParamSpec& p : params) names << p.name;
+    return names;
+}
+
 const Output* findOutput(const std::vector<Output>& outputs, const QString& name)
 {
     for (const Output& o : outputs)

@@ -274,6 +274,11 @@ struct ModuleSpec {
     // series output, row is the point's index (0 = the first point, whatever
     // its x) and col is 0. Optional (no function: the module explains nothing).
     std::function<std::optional<CellExplanation>(const Params&, const QString& output, int row, int col)> explain;
+
+    // The parameter called `name`, or null.
+    const ParamSpec* findParam(const QString& name) const;
+    // The parameters' names, in order.
+    QStringList paramNames() const;
 };
 
 // Small helpers for declaring parameters tersely in module files.

@@ -14,6 +14,7 @@
 #include "ui/window/appearance.h"
 #include "ui/window/arrow_key_guide.h"
 #include "ui/window/shortcuts_sheet.h"
+#include "ui/window/window_dialogs.h"
 #include "util/tex_to_unicode.h"
 
 #include <QAction>
@@ -176,13 +177,10 @@ void MainWindow::setupActions()
 
     m_shortcuts = new QAction(this);
     m_shortcuts->setShortcut(QKeySequence(Qt::Key_F1));
-    connect(m_shortcuts, &QAction::triggered, this, [this] {
-        ShortcutsSheet sheet(menuBar(), this);
-        sheet.exec();
-    });
+    connect(m_shortcuts, &QAction::triggered, this, [this] { ShortcutsSheet(menuBar(), this).exec(); });
     m_about = new QAction(this);
     m_about->setMenuRole(QAction::AboutRole);
-    connect(m_about, &QAction::triggered, this, &MainWindow::showAbout);
+    connect(m_about, &QAction::triggered, this, [this] { showAboutBox(this); });
 
     m_showLab = new QAction(this);
     m_showLab->setObjectName(QStringLiteral("showTrainingLab"));
@@ -524,14 +522,6 @@ void MainWindow::closeEvent(QCloseEvent* event)
     }
     saveWindowSettings();
     QMainWindow::closeEvent(event);
-}
-
-void MainWindow::showAbout()
-{
-    QMessageBox::about(this, tr("About PosLab"),
-                       tr("<h3>PosLab %1</h3><p>A notebook that teaches positional encoding in Transformers: "
-                          "lessons in Chinese and English, live charts from C++ modules, exercises, PDF reports.</p>")
-                           .arg(QCoreApplication::applicationVersion()));
 }
 
 }  // namespace poslab::ui

@@ -169,7 +169,6 @@ private:
     void saveWindowSettings();
     void onCourseLink(const QUrl& url);
     void onSearchHit(int chapter, int step, const QString& query);
-    void showAbout();
     void appearanceChanged();
 
     MainWindowOptions m_options;

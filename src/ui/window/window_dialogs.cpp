@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/window/window_dialogs.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QStandardPaths>
@@ -22,6 +23,18 @@ void showMessageBox(QWidget* parent, QMessageBox::Icon icon, const QString& titl
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->setTextInteractionFlags(Qt::TextSelectableByMouse);
     box->open();
+}
+
+void showAboutBox(QWidget* parent)
+{
+    // Worded under MainWindow, where Help ▸ About is (one translation context).
+    QMessageBox::about(
+        parent, QCoreApplication::translate("poslab::ui::MainWindow", "About PosLab"),
+        QCoreApplication::translate("poslab::ui::MainWindow",
+                                    "<h3>PosLab %1</h3><p>A notebook that teaches positional encoding in Transformers: "
+                                    "lessons in Chinese and English, live charts from C++ modules, exercises, PDF "
+                                    "reports.</p>")
+            .arg(QCoreApplication::applicationVersion()));
 }
 
 }  // namespace poslab::ui

@@ -18,4 +18,7 @@ QString defaultExportDir();
 // the learner to close it, and it deletes itself when closed.
 void showMessageBox(QWidget* parent, QMessageBox::Icon icon, const QString& title, const QString& text);
 
+// Help ▸ About PosLab: the version and what PosLab is, in the window's language.
+void showAboutBox(QWidget* parent);
+
 }  // namespace poslab::ui
