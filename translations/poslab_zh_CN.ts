@@ -539,7 +539,7 @@ Hand this file to your teacher. You can keep working and submit again later.</so
         <translation>无法编码 PNG 图像</translation>
     </message>
     <message>
-        <location filename="../src/ui/charts/chart_parts.cpp" line="+504"/>
+        <location filename="../src/ui/charts/chart_parts.cpp" line="+524"/>
         <source>%1 value(s) ≤ 0 not shown on the log axis</source>
         <translation>%1 个 ≤ 0 的值未在对数坐标轴上显示</translation>
     </message>
@@ -642,7 +642,12 @@ Hand this file to your teacher. You can keep working and submit again later.</so
 <context>
     <name>poslab::ui::ClockChart</name>
     <message>
-        <location filename="../src/ui/charts/clock_chart.cpp" line="+337"/>
+        <location filename="../src/ui/charts/clock_chart.cpp" line="+276"/>
+        <source>long tick: 0 rad; angles grow ↺</source>
+        <translation>长刻度为 0 弧度；角度沿 ↺ 方向增大</translation>
+    </message>
+    <message>
+        <location line="+77"/>
         <source>Δ = %1 rad</source>
         <translation>Δ = %1 弧度</translation>
     </message>
@@ -1990,7 +1995,7 @@ characters/s</source>
         <translation>无法读取已保存的进度（%1），将从头开始。</translation>
     </message>
     <message>
-        <location line="+249"/>
+        <location line="+246"/>
         <source>Previous</source>
         <translation>上一步</translation>
     </message>
@@ -2330,8 +2335,8 @@ characters/s</source>
     <name>poslab::ui::PlayControl</name>
     <message>
         <location filename="../src/ui/notebook/play_control.cpp" line="+62"/>
-        <source>%1 frames of %2</source>
-        <translation>%2 共 %1 帧</translation>
+        <source>%1: %2 frames</source>
+        <translation>%1：共 %2 帧</translation>
     </message>
     <message>
         <location line="+1"/>

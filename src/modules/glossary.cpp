@@ -134,7 +134,6 @@ constexpr Entry kParameterWords[] = {
     {"nope.causal_signal/samples", "Random sequences", "随机序列条数"},
     {"relative.rel_shift/length", "Segment queries L", "片段查询数 L"},
     {"rope.clock/dim", "Rotary dim d", "旋转维度 d"},
-    {"rope.clock/factor", "Interpolation factor s", "插值倍数 s"},
     {"rope.clock/positions", "Dots on the dials", "钟面上的点数"},
     {"rope.clock/shift", "Shift k of both positions", "两个位置同时平移 k"},
     {"rope.relative_check/layout", "Pair layout", "配对方式"},

@@ -612,7 +612,10 @@ void TestClassroomCli::exportUsesTheWindowsSavedAnswers()
     QVERIFY(!r.out.contains("Answers:"));
     text = pdfText(pdf);
     QVERIFY(!text.contains(QStringLiteral("62832 ")));
-    QVERIFY(text.contains(QStringLiteral("(no answers file given)")));
+    // A worksheet: a line to write each answer on, the solutions in the answer key.
+    QVERIFY(text.contains(QStringLiteral("Answer: ") + QString(36, u'_')));
+    QVERIFY(text.contains(QStringLiteral("Solution: in the answer key (poslab export --answers-only).")));
+    QVERIFY(!text.contains(QStringLiteral("shown once the exercise is solved")));
 
     r = run({QStringLiteral("export"), QStringLiteral("--answers"), progress.fileName(), QStringLiteral("--no-answers"),
              QStringLiteral("-o"), pdf},

@@ -276,6 +276,11 @@ private slots:
         QCOMPARE(lines[1]->at(1).x(), 12.0);
         auto* ax = qobject_cast<QValueAxis*>(view->chart()->axes(Qt::Horizontal).value(0));
         QVERIFY(ax && ax->max() >= 12.0);  // 8 frequencies end at x = 7: the axis reaches the mark
+        // The line runs the whole height of the plot, not only the data's.
+        auto* ay = qobject_cast<QValueAxis*>(view->chart()->axes(Qt::Vertical).value(0));
+        QVERIFY(ay);
+        QCOMPARE(lines[1]->at(0).y(), ay->min());
+        QCOMPARE(lines[1]->at(1).y(), ay->max());
         QVERIFY(view->chart()->legend()->isVisible());
 
         ChartPanel both(specOf(ChartKind::Line), outs);
@@ -293,8 +298,8 @@ private slots:
     }
 
     // A reference line at a scalar output's value (`mark: y=target_length sL`)
-    // is drawn where the run puts it, and moves when a new run changes it; an
-    // output the run does not give draws nothing.
+    // is drawn where the run puts it, named with that value, and moves when a
+    // new run changes it; an output the run does not give draws nothing.
     void marksAtAnOutputsValue()
     {
         const auto runAt = [](double factor) {
@@ -309,13 +314,13 @@ private slots:
         missing.output = QStringLiteral("no_such_output");
         spec.marks = {target, missing};
         ChartPanel panel(spec, runAt(4));
-        const auto markAt = [&] {
+        const auto markAt = [&](const QString& name) {
             const auto lines = lineSeries(qobject_cast<QChartView*>(panel.partWidget(0))->chart());
-            return lines.size() == 2 && lines[1]->name() == u"sL" ? lines[1]->at(0).y() : -1.0;
+            return lines.size() == 2 && lines[1]->name() == name ? lines[1]->at(0).y() : -1.0;
         };
-        QCOMPARE(markAt(), 4.0 * 512);  // target_length = factor × train_length
+        QCOMPARE(markAt(QStringLiteral("sL = 2048")), 4.0 * 512);  // target_length = factor × train_length
         panel.setOutputs(runAt(8));
-        QCOMPARE(markAt(), 8.0 * 512);
+        QCOMPARE(markAt(QStringLiteral("sL = 4096")), 8.0 * 512);
     }
 
     void mathInTitlesAndLabelsIsUnicode()

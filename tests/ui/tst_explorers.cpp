@@ -100,7 +100,7 @@ private slots:
         QVERIFY2(text.contains(QStringLiteral("query: 3 rad")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("query − key: \u2212") + QString::number(std::abs(turn), 'f', 6).left(7)),
                  qPrintable(text));
-        // Under each dial: its name and the turn to three decimals (−0.283).
+        // Under each dial: its name and the turn to three significant digits (−0.283).
         QCOMPARE(clock->dialCaption(1),
                  (QStringList{QStringLiteral("pair j = 1"), QStringLiteral("Δ = \u22120.283 rad")}));
         QCOMPARE(clock->captionLines(), 2);

@@ -376,31 +376,51 @@ void widenForMarks(const ChartSpec& spec, DataRange& r)
     }
 }
 
-// The lesson's reference lines (`mark: x=512 trained length`) across the
-// range, dashed in the text colour, each named in the legend. Returns how
-// many were drawn (none below 0 on a log axis).
+// Where an axis starts and ends once laid out (a value or log axis).
+std::pair<double, double> axisSpan(QAbstractAxis* axis, double lo, double hi)
+{
+    if (auto* v = qobject_cast<QValueAxis*>(axis)) return {v->min(), v->max()};
+    if (auto* l = qobject_cast<QLogValueAxis*>(axis)) return {l->min(), l->max()};
+    return {lo, hi};
+}
+
+// A reference line's legend entry: its label (or "x = 512"); a line at an
+// output's value also says the value ("sL = 4096"), which follows the settings.
+QString markName(const lessons::ChartMark& m)
+{
+    if (m.label.isEmpty())
+        return QStringLiteral("%1 = %2").arg(m.vertical ? QStringLiteral("x") : QStringLiteral("y"),
+                                             formatNumber(m.value));
+    const QString label = util::texToUnicode(m.label);
+    return m.output.isEmpty() ? label : QStringLiteral("%1 = %2").arg(label, formatNumber(m.value));
+}
+
+// The lesson's reference lines (`mark: x=512 trained length`) from one end
+// of the other axis to the other, in the text colour, each with a dash
+// pattern of its own and named in the legend. Returns how many were drawn
+// (none below 0 on a log axis).
 int addMarks(QChart* chart, const ChartSpec& spec, const ChartStyle& style, QAbstractAxis* ax, QAbstractAxis* ay,
              const DataRange& r)
 {
     if (!std::isfinite(r.xmin) || !std::isfinite(r.ymin)) return 0;  // nothing drawn to mark
+    static const Qt::PenStyle dashes[] = {Qt::DashLine, Qt::DotLine, Qt::DashDotDotLine};
+    const auto [x0, x1] = axisSpan(ax, r.xmin, r.xmax);
+    const auto [y0, y1] = axisSpan(ay, r.ymin, r.ymax);
     int drawn = 0;
     for (const lessons::ChartMark& m : spec.marks) {
         if (!std::isfinite(m.value) || (m.vertical && spec.logX && m.value <= 0) ||
             (!m.vertical && spec.logY && m.value <= 0))
             continue;
         auto* line = new QLineSeries;
-        line->setName(m.label.isEmpty() ? QStringLiteral("%1 = %2")
-                                              .arg(m.vertical ? QStringLiteral("x") : QStringLiteral("y"))
-                                              .arg(formatNumber(m.value))
-                                        : util::texToUnicode(m.label));
+        line->setName(markName(m));
         QPen pen(style.text);
-        pen.setStyle(Qt::DashLine);
-        pen.setWidthF(1.2);
+        pen.setStyle(dashes[drawn % 3]);
+        pen.setWidthF(1.3);
         line->setPen(pen);
         if (m.vertical)
-            line->append({QPointF(m.value, r.ymin), QPointF(m.value, r.ymax)});
+            line->append({QPointF(m.value, y0), QPointF(m.value, y1)});
         else
-            line->append({QPointF(r.xmin, m.value), QPointF(r.xmax, m.value)});
+            line->append({QPointF(x0, m.value), QPointF(x1, m.value)});
         chart->addSeries(line);
         line->attachAxis(ax);
         line->attachAxis(ay);

@@ -61,6 +61,16 @@ double turnBetween(double a, double b)
     return d;
 }
 
+// Three significant digits, trailing zeros kept: 3.00, 0.949, 0.300, 0.000949, −1.28.
+QString threeDigits(double v)
+{
+    if (v == 0 || !std::isfinite(v)) return formatNumber(v);
+    const int decimals = std::max(0, 2 - int(std::floor(std::log10(std::abs(v)))));
+    QString text = QString::number(v, 'f', decimals);
+    if (text.startsWith(u'-')) text.replace(0, 1, QChar(0x2212));
+    return text;
+}
+
 QString degrees(double radians)
 {
     return QStringLiteral("%1°").arg(formatNumber(std::round(radians * 180.0 / kPi * 10) / 10));
@@ -233,7 +243,7 @@ private:
         }
     }
 
-    // One entry per hand (its colour and name), then the dots.
+    // One entry per hand (its colour and name), then the dots, then how to read a dial.
     void paintLegend(QPainter* p) const
     {
         const ChartStyle& st = m_chart->style();
@@ -247,21 +257,34 @@ private:
         const double y = std::min(below + h * 0.5, area.bottom() - h * 1.3);
         p->setFont(chartFont(st));
         const QFontMetricsF fm(p->font());
-        const auto entry = [&](const QColor& colour, const QString& name, bool dot) {
-            p->setPen(QPen(colour, 2.5, Qt::SolidLine, Qt::RoundCap));
-            p->setBrush(colour);
-            if (dot)
-                p->drawEllipse(QPointF(x + 8, y + h / 2), 3.5, 3.5);
-            else
-                p->drawLine(QPointF(x, y + h / 2), QPointF(x + 16, y + h / 2));
+        // A hand's entry is a line of its colour; the dots' entry three dots
+        // from light to dark, as the rows go from first to last.
+        const auto entry = [&](const QColor& colour, const QString& name, bool dots) {
+            const double swatch = dots ? 28 : 16;
+            if (dots) {
+                p->setPen(Qt::NoPen);
+                for (int k = 0; k < 3; ++k) {
+                    p->setBrush(mixColors(st.grid, st.text, 0.25 + 0.375 * k));
+                    p->drawEllipse(QPointF(x + 4 + 10 * k, y + h / 2), 3.5, 3.5);
+                }
+            } else {
+                p->setPen(QPen(colour, 2.5, Qt::SolidLine, Qt::RoundCap));
+                p->drawLine(QPointF(x, y + h / 2), QPointF(x + swatch, y + h / 2));
+            }
             p->setPen(st.text);
-            p->drawText(QRectF(x + 20, y, fm.horizontalAdvance(name) + 2, h), Qt::AlignVCenter, name);
-            x += 20 + fm.horizontalAdvance(name) + 18;
+            p->drawText(QRectF(x + swatch + 4, y, fm.horizontalAdvance(name) + 2, h), Qt::AlignVCenter, name);
+            x += swatch + 4 + fm.horizontalAdvance(name) + 18;
         };
         const auto& hands = m_chart->hands();
         for (std::size_t k = 0; k < hands.size(); ++k)
             entry(st.seriesColors.value(int(k) % st.seriesColors.size()), hands[k].name, false);
         for (const Output& m : m_chart->dots()) entry(st.text, m.name, true);
+        // How to read a dial, at the right when there is room for it.
+        const QString reading = ClockChart::tr("long tick: 0 rad; angles grow ↺");
+        if (x + fm.horizontalAdvance(reading) + 8 < area.right()) {
+            p->setPen(st.text);
+            p->drawText(QRectF(x, y, area.right() - x - 4, h), Qt::AlignRight | Qt::AlignVCenter, reading);
+        }
     }
 
     ClockChart* m_chart;
@@ -333,8 +356,8 @@ QStringList ClockChart::dialCaption(int i, bool compact) const
     QStringList lines{compact ? dialValue(i) : QStringLiteral("%1 = %2").arg(title, dialValue(i))};
     if (m_hands.size() >= 2 && std::size_t(i) < m_hands[0].y.size() && std::size_t(i) < m_hands[1].y.size()) {
         const double turn = turnBetween(m_hands[0].y[std::size_t(i)], m_hands[1].y[std::size_t(i)]);
-        const QString rounded = formatNumber(std::round(turn * 1000) / 1000);
-        lines << (compact ? QStringLiteral("Δ %1").arg(rounded) : tr("Δ = %1 rad").arg(rounded));
+        const QString rounded = threeDigits(turn);
+        lines << (compact ? QStringLiteral("Δ = %1").arg(rounded) : tr("Δ = %1 rad").arg(rounded));
     }
     return lines;
 }

@@ -41,8 +41,8 @@ public:
     // Dial i's name: its point's label or x.
     QString dialValue(int i) const;
     // The lines written under dial i: its name ("pair j = 3") and, with two
-    // hands, their difference ("Δ = 0.949 rad", three decimals). Compact, for
-    // small dials: "3" and "Δ 0.949".
+    // hands, their difference to three significant digits ("Δ = 0.949 rad",
+    // "Δ = 3.00 rad"). Compact, for small dials: "3" and "Δ = 0.949".
     QStringList dialCaption(int i, bool compact = false) const;
     // How many lines dialCaption() gives: the same for every dial.
     int captionLines() const { return m_hands.size() >= 2 ? 2 : 1; }

@@ -59,7 +59,7 @@ PlayControl::PlayControl(const QString& name, const QStringList& values, QWidget
 
 QString PlayControl::statusText() const
 {
-    if (m_frame < 0) return tr("%1 frames of %2").arg(m_values.size()).arg(m_name);
+    if (m_frame < 0) return tr("%1: %2 frames").arg(m_name).arg(m_values.size());
     return tr("%1 = %2 · frame %3 of %4").arg(m_name, m_values[m_frame]).arg(m_frame + 1).arg(m_values.size());
 }
 

@@ -438,9 +438,8 @@ void ChapterWriter::writeVerdict(const ExerciseBlock& ex, const LearnerAnswer& a
     cur.insertBlock(line, body);
     QTextCharFormat label = m_doc.uiFormat(10, true, QColor(0x33, 0x3a, 0x42));
     cur.insertText(T2("Answer: ", "作答：").in(lang), label);
-    if (!m_haveAnswers) {
-        cur.insertText(T2("(no answers file given)", "（未提供答案文件）").in(lang),
-                       m_doc.uiFormat(10, false, QColor(0x77, 0x7f, 0x88)));
+    if (!m_haveAnswers) {  // a worksheet: a line to write the answer on
+        cur.insertText(QString(36, u'_'), m_doc.uiFormat(10, false, QColor(0x77, 0x7f, 0x88)));
         return;
     }
     if (!answer.given) {
@@ -522,8 +521,12 @@ void ChapterWriter::writeSolution(const Chapter& chapter, const ExerciseBlock& e
         m_doc.appendMarkdown(solution, chapter.file);
         cur = frame->lastCursorPosition();
     } else {
-        cur.insertText(T2(": shown once the exercise is solved.", "：答对后显示。").in(lang),
-                       m_doc.uiFormat(10, false, QColor(0x77, 0x7f, 0x88)));
+        // A worksheet has no answers to unlock it: the answer key has it.
+        const util::Text2 when =
+            m_haveAnswers ? T2(": shown once the exercise is solved.", "：答对后显示。")
+                          : T2(": in the answer key (poslab export --answers-only).",
+                               "：见答案版（poslab export --answers-only）。");
+        cur.insertText(when.in(lang), m_doc.uiFormat(10, false, QColor(0x77, 0x7f, 0x88)));
     }
 }
 

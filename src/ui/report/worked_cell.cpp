@@ -39,12 +39,17 @@ std::optional<WorkedCell> workedCellIn(const modules::ModuleSpec& module, const 
     w.series = o.kind == OutputKind::Series;
     const int rows = w.series ? int(o.y.size()) : o.rows, cols = w.series ? 1 : o.cols;
     if (rows <= 0 || cols <= 0) return std::nullopt;
-    std::optional<modules::CellExplanation> e = module.explain(params, name, rows / 2, w.series ? 0 : cols / 2);
-    w.row = rows / 2, w.col = w.series ? 0 : cols / 2;
-    if (!workedValueTells(e)) {
-        const int row = w.series ? rows / 3 : 2 * rows / 3, col = w.series ? 0 : cols / 3;
-        std::optional<modules::CellExplanation> other = module.explain(params, name, row, col);
-        if (workedValueTells(other) || !e) e = other, w.row = row, w.col = col;
+    // The middle, then places off the diagonal and the middle, until a value tells.
+    const std::pair<int, int> places[] = {{rows / 2, cols / 2},
+                                          {w.series ? rows / 3 : 2 * rows / 3, cols / 3},
+                                          {rows / 3, 2 * cols / 3},
+                                          {2 * rows / 3, 2 * cols / 3}};
+    std::optional<modules::CellExplanation> e;
+    for (const auto& [row, col] : places) {
+        std::optional<modules::CellExplanation> here = module.explain(params, name, row, w.series ? 0 : col);
+        if (!here || (e && !workedValueTells(here))) continue;
+        e = here, w.row = row, w.col = w.series ? 0 : col;
+        if (workedValueTells(e)) break;
     }
     if (!e) return std::nullopt;
     w.explanation = *e;

@@ -33,9 +33,10 @@ struct WorkedCell {
 // The value the PDF works out for a chart showing `outputs` by `spec`: the
 // first matrix or series of the chart that its module explains, at its
 // middle cell (row/2, col/2) or middle point (n/2) — or, when that value is
-// 0 or not finite (a diagonal of zeros, a masked key), at two thirds of the
-// rows and a third of the columns (the point at n/3). Deterministic;
-// nullopt when nothing shown is explained.
+// 0 or not finite (a diagonal of zeros, a masked key, a bit that is 0), the
+// first that is not of (2/3, 1/3), (1/3, 2/3) and (2/3, 2/3) of the rows and
+// columns (points: n/3, n/3, 2n/3), else the middle. Deterministic; nullopt
+// when nothing shown is explained.
 std::optional<WorkedCell> pickWorkedCell(const modules::ModuleSpec& module, const modules::Params& params,
                                          const ChartSpec& spec, const std::vector<modules::Output>& outputs);
 
