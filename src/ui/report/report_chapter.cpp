@@ -522,10 +522,9 @@ void ChapterWriter::writeSolution(const Chapter& chapter, const ExerciseBlock& e
         cur = frame->lastCursorPosition();
     } else {
         // A worksheet has no answers to unlock it: the answer key has it.
-        const util::Text2 when =
-            m_haveAnswers ? T2(": shown once the exercise is solved.", "：答对后显示。")
-                          : T2(": in the answer key (poslab export --answers-only).",
-                               "：见答案版（poslab export --answers-only）。");
+        const util::Text2 when = m_haveAnswers ? T2(": shown once the exercise is solved.", "：答对后显示。")
+                                               : T2(": in the answer key (poslab export --answers-only).",
+                                                    "：见答案版（poslab export --answers-only）。");
         cur.insertText(when.in(lang), m_doc.uiFormat(10, false, QColor(0x77, 0x7f, 0x88)));
     }
 }
