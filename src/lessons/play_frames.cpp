@@ -99,6 +99,16 @@ QStringList printedFrames(const RunBlock& run, const modules::ModuleSpec& module
     const modules::ParamSpec* p = module.findParam(run.play.name);
     if (all.isEmpty() || !p) return {};
     const QString own = ownValue(run, *p);
+    // The figure shows the first value: frames evenly spaced after it, four
+    // or else three when the steps divide evenly (1..4 in 7 frames: 2, 3, 4).
+    const qsizetype steps = all.size() - 1;
+    if (sameValue(all.first(), own) && steps > 0)
+        for (const int c : {count, count - 1})
+            if (c > 1 && steps >= c && steps % c == 0) {
+                QStringList even;
+                for (int k = 1; k <= c; ++k) even << all[k * (steps / c)];
+                return even;
+            }
     QStringList picked = pickFrames(all, count + 1);
     if (std::none_of(picked.begin(), picked.end(), [&](const QString& v) { return sameValue(v, own); }))
         return pickFrames(all, count);

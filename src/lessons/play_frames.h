@@ -33,7 +33,10 @@ QStringList pickFrames(const QStringList& frames, int count);
 
 // The frames a printed figure shows beside the block's own chart: `count` of
 // the play values spread evenly, leaving out the block's own setting (the
-// figure shows it already) when it is one of them. 0..48, own 0: 12, 24, 36, 48.
+// figure shows it already) when it is one of them. 0..48, own 0: 12, 24, 36,
+// 48; when the own setting is the first value, the frames after it evenly
+// spaced, `count` or else count − 1 of them where the steps divide evenly
+// (0..6, own 0: 2, 4, 6).
 QStringList printedFrames(const RunBlock& run, const modules::ModuleSpec& module, int count);
 
 }  // namespace poslab::lessons

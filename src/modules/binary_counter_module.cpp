@@ -76,8 +76,8 @@ std::optional<CellExplanation> explainCounterCell(const Params& p, const QString
     CellExplanation e;
     e.formula = u"(1 - s)\\,b_j(p) + s\\,\\frac{1 - \\cos(\\pi p / 2^j)}{2}"_s;
     e.value = counterCell(row, col, smooth);
-    e.substituted = T2("p = %1, j = %2: bit %3; (1 − cos(π·%1/%4))/2 = %5; (1 − %6)·%3 + %6·%5 = %7",
-                       "p = %1，j = %2：该位为 %3；(1 − cos(π·%1/%4))/2 = %5；(1 − %6)·%3 + %6·%5 = %7")
+    e.substituted = T2("p = %1, j = %2: the bit bⱼ(p) = %3; (1 − cos(π·%1/%4))/2 = %5; (1 − %6)·%3 + %6·%5 = %7",
+                       "p = %1，j = %2：该位 bⱼ(p) = %3；(1 − cos(π·%1/%4))/2 = %5；(1 − %6)·%3 + %6·%5 = %7")
                         .arg(row)
                         .arg(col)
                         .arg(bit)

@@ -601,6 +601,8 @@ void TestCourseParser::playFrameValues()
     // sinusoidal.matrix's start defaults to 0: 0, 12, 24, 36, 48 without 0.
     QCOMPARE(printedOf("```run sinusoidal.matrix\nvary: start 0..48\nplay: start\n```\n"),
              (QStringList{"12", "24", "36", "48"}));
+    // Own 0 of 0..6: six steps do not divide by four, they do by three: 2, 4, 6.
+    QCOMPARE(printedOf("```run sinusoidal.matrix\nvary: start 0..6\nplay: start\n```\n"), (QStringList{"2", "4", "6"}));
     // Set to 10 of 0..40: 0, 10, 20, 30, 40 without 10.
     QCOMPARE(printedOf("```run sinusoidal.matrix start=10\nvary: start 0..40\nplay: start\n```\n"),
              (QStringList{"0", "20", "30", "40"}));
