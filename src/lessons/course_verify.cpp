@@ -286,6 +286,7 @@ struct ChapterVerifier {
     void verifyRunBlock(const Block& b);
     void checkShownOutputs(const Block& b, const ModuleSpec& spec, const std::vector<Output>& outputs);
     void checkMarkOutputs(const Block& b, const ModuleSpec& spec, const std::vector<Output>& outputs);
+    void checkParameterLabel(const Block& b, const QString& name, int line);
     void checkLabels(const Block& b, const ModuleSpec& spec, const std::vector<Output>& outputs);
     void checkLogAxes(const Block& b, const std::vector<Output>& outputs);
     void checkIgnoredOptions(const Block& b, const std::vector<Output>& outputs);
@@ -477,6 +478,17 @@ void ChapterVerifier::checkShownOutputs(const Block& b, const ModuleSpec& spec, 
     }
 }
 
+// A label for a parameter names its control, so the block must let the reader change it.
+void ChapterVerifier::checkParameterLabel(const Block& b, const QString& name, int line)
+{
+    const bool varied =
+        std::any_of(b.run.vary.begin(), b.run.vary.end(), [&](const lessons::VarySpec& v) { return v.name == name; });
+    if (!varied)
+        warning(line, T2("label: parameter '%1' is not varied in this block, so no control shows the label",
+                         "label：这个块没有让读者调整参数“%1”，没有控件会显示这个标签")
+                          .arg(name));
+}
+
 // A reference line at an output's value (`mark: y=trained_length L`) needs a
 // scalar output of that name.
 void ChapterVerifier::checkMarkOutputs(const Block& b, const ModuleSpec& spec, const std::vector<Output>& outputs)
@@ -503,6 +515,10 @@ void ChapterVerifier::checkLabels(const Block& b, const ModuleSpec& spec, const 
         const QString outputName = target.section(u'.', 0, 0);
         const QString column = target.contains(u'.') ? target.section(u'.', 1) : QString();
         const Output* o = findOutput(outputs, outputName);
+        if (!o && column.isEmpty() && spec.findParam(target)) {
+            checkParameterLabel(b, target, line);
+            continue;
+        }
         if (!o) {
             error(line, withSuggestion(argIn(T2("label: '%1' is not an output of %2 (its outputs: %3)",
                                                 "label：%2 没有名为“%1”的输出（它的输出有：%3）")

@@ -152,7 +152,7 @@ void TestCourseCheck::everyBadFileReported()
     // (besides "only in en"), so no malformed input passes silently.
     const QList<Diagnostic> all = checkCourse(data(QStringLiteral("bad")));
     const QStringList files = QDir(data(QStringLiteral("bad/en"))).entryList({QStringLiteral("*.md")}, QDir::Files);
-    QCOMPARE(files.size(), 58);
+    QCOMPARE(files.size(), 59);
     for (const QString& f : files) {
         int own = 0;
         for (const Diagnostic& d : all)
@@ -431,6 +431,14 @@ void TestCourseCheck::runsWhatItChecks_data()
                             QStringLiteral("这个块没有显示输出“score_ntk”"), true},
                            {16, QStringLiteral("mark: only line charts draw reference lines; a table ignores it"),
                             QStringLiteral("mark：只有折线图画参考线"), true}};
+    // A label may name a parameter the block varies (its control's name); one
+    // for a parameter no control shows is warned about.
+    QTest::newRow("labels of parameters")
+        << "59-parameter-labels.md"
+        << QList<Expected>{{12,
+                            QStringLiteral("label: parameter 'key_position' is not varied in this block, so no control "
+                                           "shows the label"),
+                            QStringLiteral("label：这个块没有让读者调整参数“key_position”"), true}};
 }
 
 void TestCourseCheck::runsWhatItChecks()

@@ -20,6 +20,7 @@
 
 #include <QApplication>
 #include <QChartView>
+#include <QLabel>
 #include <QLegend>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -122,6 +123,7 @@ private slots:
         const lessons::Block b = parseBlock(
             "```run sinusoidal.matrix positions=6 dim=8 start=3\n"
             "output: pe\n"
+            "label: start First position $p_0$\n"
             "vary: start 0..40\n"
             "play: start frames=5\n"
             "```\n");
@@ -132,6 +134,11 @@ private slots:
         PlayControl* play = card.playControl();
         QVERIFY(play);
         QCOMPARE(play->frameCount(), 5);
+        // The block's own name for the parameter, on its control and the play control.
+        const auto labels = card.paramPanel()->findChildren<QLabel*>();
+        QVERIFY(std::any_of(labels.begin(), labels.end(),
+                            [](const QLabel* l) { return l->text() == QStringLiteral("First position p₀"); }));
+        QCOMPARE(play->accessibleName(), QStringLiteral("Play First position p₀"));
         QCOMPARE(play->frame(), -1);
         const QStringList values = lessons::playFrameValues(b.run, *modules::Registry::builtin().find(b.run.moduleId));
         QCOMPARE(values, (QStringList{"0", "10", "20", "30", "40"}));

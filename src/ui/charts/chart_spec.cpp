@@ -7,6 +7,7 @@
 #include "modules/display_labels.h"
 #include "modules/output_declarations.h"
 #include "modules/registry.h"
+#include "util/tex_to_unicode.h"
 
 namespace poslab::ui {
 
@@ -49,6 +50,14 @@ ChartSpec chartSpecFor(const lessons::RunBlock& block, const QString& lang)
     for (const auto& l : block.labels) spec.labels.insert(l.first, l.second);  // the lesson's words win
     spec.marks = block.marks;
     return spec;
+}
+
+QString blockParameterLabel(const lessons::RunBlock& block, const QString& name, const QString& lang)
+{
+    for (const auto& [target, text] : block.labels)
+        if (target == name) return util::texToUnicode(text);
+    const modules::ModuleSpec* module = modules::Registry::builtin().find(block.moduleId);
+    return module ? modules::parameterLabel(*module, name).in(lang) : name;
 }
 
 ChartKind chartKindFromName(const QString& name, bool* ok)

@@ -73,6 +73,9 @@ struct ChartSpec {
 ChartSpec moduleChartSpec(const QString& moduleId, const QString& lang);
 // The chart half of a lesson's run block, its names in `lang`.
 ChartSpec chartSpecFor(const lessons::RunBlock& block, const QString& lang);
+// What a block calls parameter `name`: its own `label: NAME text` (math as
+// Unicode), else the module's word in `lang` ("Query position m").
+QString blockParameterLabel(const lessons::RunBlock& block, const QString& name, const QString& lang);
 
 // Colours and font of a chart. On screen it follows the widget's palette and
 // font (light/dark, CJK families set by the window); for the PDF painter it is

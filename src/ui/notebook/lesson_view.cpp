@@ -302,6 +302,8 @@ RunBlockCard::RunBlockCard(const lessons::RunBlock& block, const lessons::Source
     const modules::ModuleSpec* spec = modules::Registry::builtin().find(block.moduleId);
     if (!block.vary.isEmpty() && spec) {
         m_params = new ParamPanel(spec, block.params, block.vary, lang, this);
+        for (const lessons::VarySpec& v : block.vary)
+            m_params->setParameterLabel(v.name, blockParameterLabel(block, v.name, lang));
         layout->addWidget(m_params);
         m_debounce = new QTimer(this);
         m_debounce->setSingleShot(true);
@@ -358,7 +360,7 @@ void RunBlockCard::createPlayControl(const modules::ModuleSpec& spec)
     QStringList shown;
     for (const QString& v : frames) shown << modules::valueLabel(spec, v).in(m_lang);
     const QString name = m_block.play.name;
-    m_play = new PlayControl(modules::parameterLabel(spec, name).in(m_lang), shown, this);
+    m_play = new PlayControl(blockParameterLabel(m_block, name, m_lang), shown, this);
     auto* column = static_cast<QVBoxLayout*>(layout());
     column->insertWidget(column->indexOf(m_params), m_play);  // between the charts and the panel
     connect(m_play, &PlayControl::frameRequested, this, [this, frames, name](int i) {

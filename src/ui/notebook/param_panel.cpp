@@ -235,6 +235,12 @@ bool ParamPanel::atLessonValues(const QString& apart) const
     return now == lesson;
 }
 
+void ParamPanel::setParameterLabel(const QString& name, const QString& label)
+{
+    for (Row* row : m_rows)
+        if (row->spec.name == name) row->label->setText(label);
+}
+
 ParamPanel::~ParamPanel()
 {
     qDeleteAll(m_rows);

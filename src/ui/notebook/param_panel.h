@@ -50,10 +50,12 @@ public:
     QSlider* slider(const QString& name) const;
     QPushButton* resetButton() const { return m_reset; }
     bool isEmpty() const;
-    // Whether every varied parameter has the lesson's value (the text around
-    // the chart describes those).
-    // Whether every value (but `apart`'s, if named) is the lesson's.
+    // Whether every varied parameter (but `apart`, if named) has the
+    // lesson's value (the text around the chart describes those).
     bool atLessonValues(const QString& apart = {}) const;
+    // Shows the control of parameter `name` as `label` (a lesson's own word
+    // for it) instead of the module's.
+    void setParameterLabel(const QString& name, const QString& label);
 
 public slots:
     void reset();  // back to the lesson's values

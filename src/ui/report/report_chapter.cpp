@@ -195,7 +195,7 @@ void ChapterWriter::appendRun(const Chapter& chapter, const Block& block)
         cur.insertText(
             T2(" The small charts are frames of the play control: %1 = %2.", "其中的小图是播放控件中的几帧：%1 = %2。")
                 .in(lang)
-                .arg(modules::parameterLabel(*modules::Registry::builtin().find(rb.moduleId), rb.play.name).in(lang),
+                .arg(blockParameterLabel(rb, rb.play.name, lang),
                      frames.join(isChinese(lang) ? QStringLiteral("、") : QStringLiteral(", "))),
             capFormat);
     for (int i = 0; i < rb.chartCount(); ++i) appendWorkedCell(m_doc, chartSpecFor(rb.chartAt(i), lang), *r);
@@ -266,7 +266,7 @@ QStringList ChapterWriter::appendPlayFrames(const lessons::RunBlock& rb, const Q
         if (const auto obj = m_doc.pages().chartObject(small, r->outputs, nullptr, 0.3, 0.48))
             cell.insertText(QString(QChar::ObjectReplacementCharacter), *obj);
         cell.insertBlock(centred);
-        cell.insertText(QStringLiteral("%1 = %2").arg(modules::parameterLabel(*module, rb.play.name).in(lang), value),
+        cell.insertText(QStringLiteral("%1 = %2").arg(blockParameterLabel(rb, rb.play.name, lang), value),
                         m_doc.uiFormat(8.5, false, QColor(0x3c, 0x44, 0x4e)));
     }
     cur.movePosition(QTextCursor::End);
