@@ -291,10 +291,16 @@ void TestShippedCourse::chapterRequirements()
 }
 
 // The names a run block's `label:` lines rename, in both languages.
+// The outputs (and table columns) a block's `label:` lines name; a label of a
+// parameter the block varies names its control instead and is left out.
 static QStringList labelledNames(const Block& b)
 {
     QStringList names;
-    for (const auto& l : b.run.labels) names << l.first;
+    for (const auto& l : b.run.labels) {
+        const bool varied = std::any_of(b.run.vary.begin(), b.run.vary.end(),
+                                        [&](const poslab::lessons::VarySpec& v) { return v.name == l.first; });
+        if (!varied) names << l.first;
+    }
     return names;
 }
 
