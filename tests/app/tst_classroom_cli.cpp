@@ -614,7 +614,7 @@ void TestClassroomCli::exportUsesTheWindowsSavedAnswers()
     QVERIFY(!text.contains(QStringLiteral("62832 ")));
     // A worksheet: a line to write each answer on, the solutions in the answer key.
     QVERIFY(text.contains(QStringLiteral("Answer: ") + QString(36, u'_')));
-    QVERIFY(text.contains(QStringLiteral("Solution: in the answer key (poslab export --answers-only).")));
+    QVERIFY(text.contains(QStringLiteral("Solution: in the teacher's answer key.")));
     QVERIFY(!text.contains(QStringLiteral("shown once the exercise is solved")));
 
     r = run({QStringLiteral("export"), QStringLiteral("--answers"), progress.fileName(), QStringLiteral("--no-answers"),

@@ -521,10 +521,9 @@ void ChapterWriter::writeSolution(const Chapter& chapter, const ExerciseBlock& e
         m_doc.appendMarkdown(solution, chapter.file);
         cur = frame->lastCursorPosition();
     } else {
-        // A worksheet has no answers to unlock it: the answer key has it.
+        // A worksheet has no answers to unlock it: the answer key (export --answers-only) has it.
         const util::Text2 when = m_haveAnswers ? T2(": shown once the exercise is solved.", "：答对后显示。")
-                                               : T2(": in the answer key (poslab export --answers-only).",
-                                                    "：见答案版（poslab export --answers-only）。");
+                                               : T2(": in the teacher's answer key.", "：见教师的答案版。");
         cur.insertText(when.in(lang), m_doc.uiFormat(10, false, QColor(0x77, 0x7f, 0x88)));
     }
 }
