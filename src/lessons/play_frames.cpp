@@ -2,6 +2,8 @@
 // play_frames.cpp — frame values of a `play:` line (play_frames.h).
 #include "lessons/play_frames.h"
 
+#include "lessons/block_values.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -59,9 +61,8 @@ QString ownValue(const RunBlock& run, const modules::ParamSpec& p)
 // Whether two parameter texts name the same value ("48" and "48.0" do).
 bool sameValue(const QString& a, const QString& b)
 {
-    bool okA = false, okB = false;
-    const double x = a.toDouble(&okA), y = b.toDouble(&okB);
-    return okA && okB ? x == y : a == b;
+    double x = 0, y = 0;
+    return parseBlockNumber(a, &x) && parseBlockNumber(b, &y) ? x == y : a == b;
 }
 
 }  // namespace

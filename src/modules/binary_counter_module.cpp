@@ -24,10 +24,17 @@ constexpr int kCounterWaves = 3;
 // is drawn smooth between them.
 constexpr int kSamplesPerPosition = 8;
 
-// (1 − smooth)·bit_j(p) + smooth·w_j(p): the bits at 0, the waves at 1.
+// (1 − smooth)·bit_j(p) + smooth·w_j(at): the bits at 0, the waves at 1.
+// `at` is p itself for a cell of the table, or a point after p (the bit held
+// until the next position) for a drawn wave.
+double counterValue(long long p, double at, int j, double smooth)
+{
+    return (1.0 - smooth) * sinusoidal_counter_bit(p, j) + smooth * sinusoidal_counter_wave(at, j);
+}
+
 double counterCell(long long p, int j, double smooth)
 {
-    return (1.0 - smooth) * sinusoidal_counter_bit(p, j) + smooth * sinusoidal_counter_wave(double(p), j);
+    return counterValue(p, double(p), j, smooth);
 }
 
 // Bit j blended with its wave at a point x between positions: the bit of
@@ -39,7 +46,7 @@ Output counterWaveSeries(int positions, int j, double smooth)
         const long long p = k / kSamplesPerPosition;
         const double at = double(k) / kSamplesPerPosition;
         x.push_back(at);
-        y.push_back((1.0 - smooth) * sinusoidal_counter_bit(p, j) + smooth * sinusoidal_counter_wave(at, j));
+        y.push_back(counterValue(p, at, j, smooth));
     }
     return Output::series(u"wave_%1"_s.arg(j), std::move(x), std::move(y));
 }

@@ -87,16 +87,9 @@ QString stackedLines(const QString& title)
 
 bool fitsStandingUpright(const QString& title)
 {
-    QString run;
-    for (const QChar c : title + QChar(0x3000)) {
-        if (!isHanOrCjkMark(c)) {
-            run += c;
-            continue;
-        }
-        if (run.trimmed().size() > kLongestUprightRun) return false;
-        run.clear();
-    }
-    return true;
+    const QStringList lines = stackedLines(title).split(u'\n');
+    return std::all_of(lines.begin(), lines.end(),
+                       [](const QString& line) { return line.size() <= kLongestUprightRun; });
 }
 
 // Qt centres a tick label on its tick: the label of a tick at the plot's
@@ -438,8 +431,7 @@ int addLevelMarks(QChart* chart, const ChartSpec& spec, const ChartStyle& style,
     for (const lessons::ChartMark& m : spec.marks) {
         if (m.vertical || !std::isfinite(m.value)) continue;
         auto* line = new QLineSeries;
-        line->setName(m.label.isEmpty() ? QStringLiteral("y = %1").arg(formatNumber(m.value))
-                                        : util::texToUnicode(m.label));
+        line->setName(markName(m));
         QPen pen(style.text);
         pen.setStyle(Qt::DashLine);
         pen.setWidthF(1.2);

@@ -63,7 +63,7 @@ void labelLogAxis(QChart* chart, QAbstractAxis* axis, const ChartStyle& style);
 // stands between Han characters stays on one line ("得分 ⟨Rᵣ q, k⟩": "得",
 // "分", "⟨Rᵣ q, k⟩"); a run in brackets, "(r)", becomes "︵", "r", "︶".
 QString stackedLines(const QString& title);
-// Whether no run between Han characters is over kLongestUprightRun
+// Whether no line of stackedLines(title) is over kLongestUprightRun
 // characters; a title that fails stays turned like any other.
 bool fitsStandingUpright(const QString& title);
 

@@ -71,6 +71,12 @@ QString threeDigits(double v)
     return text;
 }
 
+// The square round a circle, for QPainterPath's arcs.
+QRectF boxAround(const QPointF& centre, double radius)
+{
+    return QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius);
+}
+
 QString degrees(double radians)
 {
     return QStringLiteral("%1°").arg(formatNumber(std::round(radians * 180.0 / kPi * 10) / 10));
@@ -141,8 +147,8 @@ private:
         const double rr = radius * 1.1;
         const double sweep = kPi / 5;
         QPainterPath arc;
-        arc.arcMoveTo(QRectF(c.x() - rr, c.y() - rr, 2 * rr, 2 * rr), 8);
-        arc.arcTo(QRectF(c.x() - rr, c.y() - rr, 2 * rr, 2 * rr), 8, sweep * 180 / kPi - 8);
+        arc.arcMoveTo(boxAround(c, rr), 8);
+        arc.arcTo(boxAround(c, rr), 8, sweep * 180 / kPi - 8);
         p->setPen(QPen(m_chart->style().axisLine, 1.4));
         p->setBrush(Qt::NoBrush);
         p->drawPath(arc);
@@ -204,23 +210,21 @@ private:
     // The turn from the second hand to the first, as a shaded wedge.
     void paintDifference(QPainter* p, int i, const QPointF& c, double radius) const
     {
-        const auto& hands = m_chart->hands();
-        if (hands.size() < 2 || std::size_t(i) >= hands[0].y.size() || std::size_t(i) >= hands[1].y.size()) return;
-        const double from = hands[1].y[std::size_t(i)];
-        const double turn = turnBetween(hands[0].y[std::size_t(i)], from);
-        if (!std::isfinite(turn)) return;
+        const std::optional<double> turn = m_chart->handTurn(i);
+        if (!turn || !std::isfinite(*turn)) return;
+        const double from = m_chart->hands()[1].y[std::size_t(i)];
         const QColor edge = m_chart->style().seriesColors.value(0);
         QColor fill = edge;
         fill.setAlphaF(0.4f);
         const double rr = radius * 0.5;
         QPainterPath wedge(c);
-        wedge.arcTo(QRectF(c.x() - rr, c.y() - rr, 2 * rr, 2 * rr), from * 180 / kPi, turn * 180 / kPi);
+        wedge.arcTo(boxAround(c, rr), from * 180 / kPi, *turn * 180 / kPi);
         wedge.closeSubpath();
         p->fillPath(wedge, fill);
         // The arc itself drawn solid, so a thin wedge still shows.
         QPainterPath arc;
-        arc.arcMoveTo(QRectF(c.x() - rr, c.y() - rr, 2 * rr, 2 * rr), from * 180 / kPi);
-        arc.arcTo(QRectF(c.x() - rr, c.y() - rr, 2 * rr, 2 * rr), from * 180 / kPi, turn * 180 / kPi);
+        arc.arcMoveTo(boxAround(c, rr), from * 180 / kPi);
+        arc.arcTo(boxAround(c, rr), from * 180 / kPi, *turn * 180 / kPi);
         p->setPen(QPen(edge, 1.6));
         p->setBrush(Qt::NoBrush);
         p->drawPath(arc);
@@ -349,14 +353,20 @@ QString ClockChart::dialValue(int i) const
     return QString::number(i);
 }
 
+std::optional<double> ClockChart::handTurn(int i) const
+{
+    if (i < 0 || m_hands.size() < 2 || std::size_t(i) >= m_hands[0].y.size() || std::size_t(i) >= m_hands[1].y.size())
+        return std::nullopt;
+    return turnBetween(m_hands[0].y[std::size_t(i)], m_hands[1].y[std::size_t(i)]);
+}
+
 QStringList ClockChart::dialCaption(int i, bool compact) const
 {
     if (i < 0 || i >= m_dials) return {};
     const QString title = m_spec.xTitle.isEmpty() ? QStringLiteral("x") : util::texToUnicode(m_spec.xTitle);
     QStringList lines{compact ? dialValue(i) : QStringLiteral("%1 = %2").arg(title, dialValue(i))};
-    if (m_hands.size() >= 2 && std::size_t(i) < m_hands[0].y.size() && std::size_t(i) < m_hands[1].y.size()) {
-        const double turn = turnBetween(m_hands[0].y[std::size_t(i)], m_hands[1].y[std::size_t(i)]);
-        const QString rounded = threeDigits(turn);
+    if (const std::optional<double> turn = handTurn(i)) {
+        const QString rounded = threeDigits(*turn);
         lines << (compact ? QStringLiteral("Δ = %1").arg(rounded) : tr("Δ = %1 rad").arg(rounded));
     }
     return lines;
@@ -371,10 +381,8 @@ QString ClockChart::describeDial(int i) const
         const double a = h.y[std::size_t(i)];
         parts << tr("%1: %2 rad (%3)").arg(h.name, formatNumber(a), degrees(a));
     }
-    if (m_hands.size() >= 2 && std::size_t(i) < m_hands[0].y.size() && std::size_t(i) < m_hands[1].y.size()) {
-        const double turn = turnBetween(m_hands[0].y[std::size_t(i)], m_hands[1].y[std::size_t(i)]);
-        parts << tr("%1 − %2: %3 rad (%4)").arg(m_hands[0].name, m_hands[1].name, formatNumber(turn), degrees(turn));
-    }
+    if (const std::optional<double> turn = handTurn(i))
+        parts << tr("%1 − %2: %3 rad (%4)").arg(m_hands[0].name, m_hands[1].name, formatNumber(*turn), degrees(*turn));
     return parts.join(QStringLiteral("\n"));
 }
 

@@ -20,6 +20,7 @@
 
 #include <QChart>
 
+#include <optional>
 #include <vector>
 
 namespace poslab::ui {
@@ -38,6 +39,9 @@ public:
     // degrees, and the difference of the first two ("pair 3: query 1.20 rad
     // (68.8°), key …"). The hover text and the accessible description.
     QString describeDial(int i) const;
+    // The turn from the second hand to the first on dial i, in (−π, π]
+    // (the shaded wedge); nullopt with fewer than two hands there.
+    std::optional<double> handTurn(int i) const;
     // Dial i's name: its point's label or x.
     QString dialValue(int i) const;
     // The lines written under dial i: its name ("pair j = 3") and, with two
